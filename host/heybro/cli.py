@@ -1,0 +1,140 @@
+"""`heybro`: the user's command (install, uninstall, doctor, run)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from . import paths
+from .install import browsers as browser_dirs
+from .install import doctor, registration
+from .native.identity import EXTENSION_ID, HOST_NAME
+from .version import HOST_VERSION
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _targets(args: argparse.Namespace) -> list[browser_dirs.Browser]:
+    if args.user_data_dir:
+        return [browser_dirs.custom_profile(Path(args.user_data_dir))]
+    return browser_dirs.select(args.browser)
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    try:
+        targets = _targets(args)
+    except ValueError as err:
+        print(f"heybro install: {err}", file=sys.stderr)
+        return 2
+    launcher = registration.write_launcher()
+    ids = args.extension_id or [EXTENSION_ID]
+    print(f"Launcher: {launcher}")
+    if sys.platform == "win32":
+        manifest = paths.data_dir() / f"{HOST_NAME}.json"
+        manifest.write_text(__import__("json").dumps(
+            registration.host_manifest(launcher, ids), indent=2))
+        print(f"Host manifest: {manifest}\nRun these in a Command Prompt to register it:")
+        for line in registration.windows_commands(manifest, targets):
+            print(f"  {line}")
+        return 0
+    for b in targets:
+        reg = registration.register(b, launcher, ids)
+        print(f"Registered with {b.name}: {reg.manifest_path}")
+    print(f"Allowed extension id(s): {', '.join(ids)}")
+    print("Next: load the extension (chrome://extensions → Developer mode → Load unpacked → this "
+          "repository's folder), then open the heybro side panel. `heybro doctor` checks it all.")
+    return 0
+
+
+def cmd_uninstall(args: argparse.Namespace) -> int:
+    targets = ([browser_dirs.custom_profile(Path(args.user_data_dir))] if args.user_data_dir
+               else browser_dirs.known_browsers())
+    removed = [p for b in targets if (p := registration.unregister(b))]
+    launcher = registration.launcher_path()
+    if launcher.exists() and not args.user_data_dir:
+        launcher.unlink()
+        removed.append(launcher)
+    for p in removed:
+        print(f"Removed {p}")
+    if not removed:
+        print("Nothing to remove: heybro's host was not installed.")
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    targets = [browser_dirs.custom_profile(Path(args.user_data_dir))] if args.user_data_dir else (
+        browser_dirs.select(args.browser) if args.browser else None)
+    text, healthy = doctor.report(doctor.run_checks(targets))
+    print(text)
+    return 0 if healthy else 1
+
+
+def cmd_paths(args: argparse.Namespace) -> int:
+    for name, fn in (("data", paths.data_dir), ("state", paths.state_dir), ("logs", paths.log_dir),
+                     ("config", paths.config_dir)):
+        print(f"{name:7} {fn()}")
+    print(f"launcher {registration.launcher_path()}")
+    return 0
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
+    parser = argparse.ArgumentParser(prog="heybro", description="heybro: a browser agent in your "
+                                     "own Chrome. Run `heybro install` once, then use the side panel "
+                                     "or `heybro run`.")
+    parser.add_argument("--version", action="version", version=f"heybro {HOST_VERSION}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands: dict[str, Command] = {}
+
+    def browser_opts(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--browser", action="append", metavar="NAME",
+                       help="chrome, chromium, edge, brave or all (repeatable; default: those found)")
+        p.add_argument("--user-data-dir", metavar="DIR",
+                       help="a browser profile started with --user-data-dir=DIR")
+
+    p = sub.add_parser("install", help="register the native host with your browsers")
+    browser_opts(p)
+    p.add_argument("--extension-id", action="append", metavar="ID",
+                   help=f"allow another extension id (default {EXTENSION_ID})")
+    commands["install"] = cmd_install
+    p = sub.add_parser("uninstall", help="remove the native host registration")
+    p.add_argument("--user-data-dir", metavar="DIR")
+    commands["uninstall"] = cmd_uninstall
+    p = sub.add_parser("doctor", help="check the installation and say how to fix it")
+    browser_opts(p)
+    commands["doctor"] = cmd_doctor
+    sub.add_parser("paths", help="show where heybro keeps its files")
+    commands["paths"] = cmd_paths
+    for extend in EXTENSIONS:
+        extend(sub, commands)
+    return parser, commands
+
+
+# Later capabilities add subcommands (e.g. `run`) through this list.
+EXTENSIONS: list[Callable[[argparse._SubParsersAction, dict[str, Command]], None]] = []  # type: ignore[type-arg]
+
+
+def main(argv: list[str] | None = None) -> int:
+    _load_extensions()
+    parser, commands = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 0
+    return commands[args.command](args)
+
+
+def _load_extensions() -> None:
+    import importlib
+
+    for name in ("heybro.cli_run",):
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name != name:
+                raise
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

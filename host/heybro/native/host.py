@@ -1,0 +1,131 @@
+"""The native-messaging host process Chrome starts (`heybro-host <origin>`).
+
+stdout is the frame channel and nothing else: at start the real stdout is moved to a private fd
+and fd 1 is pointed at stderr, so a stray print from any library can never corrupt a frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+from collections.abc import Callable
+
+from shared_schema import PROTOCOL_VERSION, ErrorCode, ProtocolError
+from shared_schema.messages import Hello, HelloOk, Ping, Pong
+
+from .. import logs
+from ..version import HOST_VERSION
+from .channel import NativeChannel
+from .framing import MAX_OUTGOING
+from .identity import origin_allowed
+
+log = logs.get("heybro.host")
+
+# Later capabilities (the agent session, the CLI endpoint) add their handlers through this hook.
+Installer = Callable[[NativeChannel], None]
+_installers: list[Installer] = []
+
+
+def add_installer(fn: Installer) -> Installer:
+    _installers.append(fn)
+    return fn
+
+
+def install_handshake(channel: NativeChannel, log_file: str) -> None:
+    async def on_hello(env, payload: Hello):  # type: ignore[no-untyped-def]
+        if payload.protocol != PROTOCOL_VERSION:
+            raise ProtocolError(ErrorCode.version_mismatch,
+                                f"The extension speaks protocol {payload.protocol} and this host "
+                                f"{PROTOCOL_VERSION}. Update both: `pip install -U heybro`, then "
+                                "`heybro install`, then reload the extension.",
+                                detail={"host_protocol": PROTOCOL_VERSION,
+                                        "host_version": HOST_VERSION})
+        log.info("hello", extension_version=payload.extension_version)
+        return "hello_ok", HelloOk(protocol=PROTOCOL_VERSION, host_version=HOST_VERSION,
+                                   pid=os.getpid(), log_file=log_file,
+                                   max_message_bytes=MAX_OUTGOING)
+
+    async def on_ping(env, payload: Ping):  # type: ignore[no-untyped-def]
+        return "pong", Pong(nonce=payload.nonce, data=payload.data, host_pid=os.getpid())
+
+    channel.on("hello", on_hello)
+    channel.on("ping", on_ping)
+
+
+def _stdin_reader(loop: asyncio.AbstractEventLoop, fd: int) -> asyncio.StreamReader:
+    """A StreamReader fed by a thread: works for pipes, files and sockets on every platform."""
+    reader = asyncio.StreamReader(limit=1 << 20, loop=loop)
+
+    def pump() -> None:
+        try:
+            while chunk := os.read(fd, 1 << 16):
+                loop.call_soon_threadsafe(reader.feed_data, chunk)
+        except OSError as err:
+            log.warning("stdin_error", error=str(err))
+        finally:
+            loop.call_soon_threadsafe(reader.feed_eof)
+
+    threading.Thread(target=pump, name="stdin", daemon=True).start()
+    return reader
+
+
+def _fd_writer(fd: int):  # type: ignore[no-untyped-def]
+    def write_all(data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+
+    async def write(data: bytes) -> None:
+        await asyncio.get_running_loop().run_in_executor(None, write_all, data)
+
+    return write
+
+
+async def serve_stdio(in_fd: int, out_fd: int, log_file: str) -> None:
+    loop = asyncio.get_running_loop()
+    channel = NativeChannel(_stdin_reader(loop, in_fd), _fd_writer(out_fd))
+    install_handshake(channel, log_file)
+    for install in _installers:
+        install(channel)
+    await channel.serve()
+
+
+def _load_services() -> None:
+    """Import the modules that register handlers (kept optional so the transport stands alone)."""
+    import importlib
+
+    for name in ("heybro.session",):
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name != name:
+                raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    out_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    log_file = logs.setup()
+    origin = argv[0] if argv else None
+    log.info("host_start", pid=os.getpid(), origin=origin, version=HOST_VERSION)
+    if not origin_allowed(origin):
+        log.error("origin_refused", origin=origin)
+        print(f"heybro-host: refusing caller {origin!r}; only the heybro extension may start it.",
+              file=sys.stderr)
+        return 2
+    _load_services()
+    try:
+        asyncio.run(serve_stdio(0, out_fd, str(log_file)))
+    except Exception:  # noqa: BLE001 - last words go to the log, not stdout
+        log.exception("host_crashed")
+        return 1
+    log.info("host_exit")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

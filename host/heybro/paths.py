@@ -1,0 +1,51 @@
+"""Where heybro keeps its files: the platform's user folders, or everything under $HEYBRO_HOME."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def _home_override() -> Path | None:
+    value = os.environ.get("HEYBRO_HOME")
+    return Path(value).expanduser().resolve() if value else None
+
+
+def _xdg(var: str, default: str) -> Path:
+    value = os.environ.get(var)
+    return Path(value) if value and Path(value).is_absolute() else Path.home() / default
+
+
+def data_dir() -> Path:
+    """The task store, the native-host launcher."""
+    if (h := _home_override()):
+        return h / "data"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "heybro"
+    return _xdg("XDG_DATA_HOME", ".local/share") / "heybro"
+
+
+def state_dir() -> Path:
+    """Runtime state: the websocket token and port file."""
+    if (h := _home_override()):
+        return h / "state"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "heybro" / "state"
+    return _xdg("XDG_STATE_HOME", ".local/state") / "heybro"
+
+
+def log_dir() -> Path:
+    if (h := _home_override()):
+        return h / "logs"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Logs" / "heybro"
+    return state_dir() / "logs"
+
+
+def config_dir() -> Path:
+    if (h := _home_override()):
+        return h / "config"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "heybro"
+    return _xdg("XDG_CONFIG_HOME", ".config") / "heybro"

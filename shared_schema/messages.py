@@ -1,0 +1,200 @@
+"""Payload models of every message type, and the registry that maps a `type` to its payload.
+
+These pydantic models are the single source of the protocol. `python -m shared_schema.generate`
+writes them as JSON Schema into this folder, where the extension's validator reads them.
+
+Direction: "to_host" = extension → host, "to_extension" = host → extension, "both".
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Direction = Literal["to_host", "to_extension", "both"]
+
+
+class Payload(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+class ErrorCode(str, Enum):
+    # transport / protocol
+    bad_frame = "bad_frame"
+    frame_too_large = "frame_too_large"
+    invalid_utf8 = "invalid_utf8"
+    invalid_json = "invalid_json"
+    unknown_type = "unknown_type"
+    schema_violation = "schema_violation"
+    version_mismatch = "version_mismatch"
+    reply_too_large = "reply_too_large"
+    internal = "internal"
+    # task control
+    busy = "busy"
+    task_not_found = "task_not_found"
+    invalid_state = "invalid_state"
+    no_llm = "no_llm"
+    llm_error = "llm_error"
+    guardrail = "guardrail"
+    # acting on pages
+    not_found = "not_found"
+    ambiguous = "ambiguous"
+    not_interactable = "not_interactable"
+    covered = "covered"
+    detached = "detached"
+    timeout = "timeout"
+    navigation = "navigation"
+    no_tab = "no_tab"
+    unsupported = "unsupported"
+    host_unavailable = "host_unavailable"
+
+
+class ErrorInfo(Payload):
+    code: ErrorCode
+    message: str = Field(description="Plain words a person can act on.")
+    detail: dict[str, Any] | None = None
+
+
+class Error(ErrorInfo):
+    """A typed error; `re` names the message that caused it when that message had a readable id."""
+
+
+# --- handshake and liveness ---------------------------------------------------------------------
+
+
+class Hello(Payload):
+    protocol: int = Field(ge=1)
+    extension_version: str
+
+
+class HelloOk(Payload):
+    protocol: int = Field(ge=1)
+    host_version: str
+    pid: int
+    log_file: str
+    max_message_bytes: int = Field(description="Largest frame the host sends before chunking.")
+
+
+class Ping(Payload):
+    nonce: str | None = None
+    data: str = Field("", description="Echoed back in the pong (used to measure large round trips).")
+
+
+class Pong(Payload):
+    nonce: str | None = None
+    data: str = ""
+    host_pid: int
+
+
+class Chunk(Payload):
+    """One piece of a host → extension message larger than Chrome's 1 MiB limit.
+
+    The sender serialises the whole envelope to UTF-8, cuts it into pieces and base64-encodes each;
+    the extension joins the pieces of one `message_id` in `index` order and parses the result.
+    """
+
+    message_id: str
+    index: int = Field(ge=0)
+    count: int = Field(ge=1)
+    data: str
+
+
+# --- task control (extension → host) ------------------------------------------------------------
+
+
+class TaskStart(Payload):
+    goal: str = Field(min_length=1, max_length=20_000)
+    url: str | None = Field(None, description="Open this page first.")
+    tab_id: int | None = Field(None, description="The tab the user started from.")
+    resources: dict[str, str] = Field(
+        default_factory=dict, description="Files the user attached: name → absolute path."
+    )
+
+
+class TaskRef(Payload):
+    task_id: str
+
+
+class TaskMessage(Payload):
+    task_id: str
+    text: str = Field(min_length=1, max_length=20_000)
+
+
+class TaskAccepted(Payload):
+    task_id: str
+    status: str
+
+
+class Ack(Payload):
+    """A request was carried out; nothing more to say."""
+
+
+# --- progress (host → extension) ----------------------------------------------------------------
+
+
+class EventKind(str, Enum):
+    status = "status"
+    plan = "plan"
+    iteration = "iteration"
+    tool_call = "tool_call"
+    tool_result = "tool_result"
+    verdict = "verdict"
+    message = "message"
+    usage = "usage"
+    error = "error"
+
+
+class Event(Payload):
+    task_id: str
+    seq: int = Field(ge=0, description="Per-task sequence number; gaps mean lost events.")
+    kind: EventKind
+    at: float = Field(description="Unix time, seconds.")
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+# --- tools the host runs in the browser (host → extension → result) -----------------------------
+
+
+class ToolCall(Payload):
+    tool: str = Field(min_length=1, max_length=64)
+    args: dict[str, Any] = Field(default_factory=dict)
+    task_id: str | None = None
+    tab_id: int | None = None
+    timeout_ms: int = Field(15_000, ge=1, le=600_000)
+
+
+class ToolResult(Payload):
+    ok: bool
+    result: dict[str, Any] | None = None
+    error: ErrorInfo | None = None
+
+
+class MessageSpec(BaseModel):
+    payload: type[Payload]
+    direction: Direction
+    doc: str
+
+
+MESSAGES: dict[str, MessageSpec] = {
+    "hello": MessageSpec(payload=Hello, direction="to_host", doc="Version handshake, first message."),
+    "hello_ok": MessageSpec(payload=HelloOk, direction="to_extension", doc="Handshake accepted."),
+    "ping": MessageSpec(payload=Ping, direction="both", doc="Liveness probe."),
+    "pong": MessageSpec(payload=Pong, direction="both", doc="Answer to ping."),
+    "error": MessageSpec(payload=Error, direction="both", doc="Typed error with a human message."),
+    "ack": MessageSpec(payload=Ack, direction="both", doc="Request done."),
+    "chunk": MessageSpec(payload=Chunk, direction="to_extension", doc="Piece of a large message."),
+    "task.start": MessageSpec(payload=TaskStart, direction="to_host", doc="Start a task."),
+    "task.accepted": MessageSpec(payload=TaskAccepted, direction="to_extension", doc="Task started."),
+    "task.message": MessageSpec(payload=TaskMessage, direction="to_host", doc="Follow-up from user."),
+    "task.pause": MessageSpec(payload=TaskRef, direction="to_host", doc="Pause at next safe point."),
+    "task.resume": MessageSpec(payload=TaskRef, direction="to_host", doc="Resume a paused task."),
+    "task.stop": MessageSpec(payload=TaskRef, direction="to_host", doc="End the task."),
+    "event": MessageSpec(payload=Event, direction="to_extension", doc="Progress of a task."),
+    "tool.call": MessageSpec(payload=ToolCall, direction="to_extension", doc="Act in the browser."),
+    "tool.result": MessageSpec(payload=ToolResult, direction="to_host", doc="Outcome of tool.call."),
+}
