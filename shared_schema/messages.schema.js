@@ -165,6 +165,7 @@ export default /** @type {any} */ ({
       }
     }
   },
+  "tools": {},
   "$defs": {
     "Ack": {
       "additionalProperties": false,

@@ -143,6 +143,26 @@ export class Validator {
       return [{ path: "/type", message: `"${message.type}" is not sent ${direction.replace("_", " ")}` }];
     }
     this.check(message.payload ?? {}, spec.payload, "/payload", out);
+    if (out.length) return out;
+    // Tool calls and results are checked down to the tool's own arguments and result.
+    if (message.type === "tool.call") {
+      const tool = this.root.tools?.[message.payload.tool];
+      if (!tool) return [{ path: "/payload/tool", message: `unknown tool "${message.payload.tool}"` }];
+      this.check(message.payload.args ?? {}, tool.args, "/payload/args", out);
+    }
+    return out;
+  }
+
+  /**
+   * Checks a tool's result against its schema (the reply does not name the tool, the caller does).
+   * @param {string} tool @param {any} result @returns {SchemaIssue[]}
+   */
+  validateToolResult(tool, result) {
+    const spec = this.root.tools?.[tool];
+    if (!spec) return [{ path: "/tool", message: `unknown tool "${tool}"` }];
+    /** @type {SchemaIssue[]} */
+    const out = [];
+    this.check(result, spec.result, "/result", out);
     return out;
   }
 }
