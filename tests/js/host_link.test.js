@@ -1,0 +1,90 @@
+// The coordinator's host link with a fake native port: handshake, chunk joining, failure words.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+class FakeEvent {
+  constructor() { this.fns = []; }
+  addListener(fn) { this.fns.push(fn); }
+  fire(...a) { for (const f of this.fns) f(...a); }
+}
+class FakePort {
+  constructor(onPost) { this.onMessage = new FakeEvent(); this.onDisconnect = new FakeEvent(); this.onPost = onPost; this.sent = []; }
+  postMessage(m) { this.sent.push(m); this.onPost?.(m, this); }
+  disconnect() {}
+}
+globalThis.chrome = { runtime: { lastError: undefined } };
+
+const { HostLink, classifyDisconnect } = await import("../../extension/background/host_link.js");
+
+const helloOk = (re) => ({ v: 1, id: "h0", type: "hello_ok", re, payload: { protocol: 1, host_version: "9.9.9", pid: 77, log_file: "/x", max_message_bytes: 1048576 } });
+
+test("handshake connects and reports the host version", async () => {
+  const statuses = [];
+  const link = new HostLink({
+    extensionVersion: "t",
+    connectNative: () => new FakePort((m, port) => queueMicrotask(() => port.onMessage.fire(helloOk(m.id)))),
+    onStatus: (s) => statuses.push(s.state),
+  });
+  const s = await link.ensure();
+  assert.equal(s.state, "connected");
+  assert.equal(s.hostVersion, "9.9.9");
+  assert.deepEqual(statuses, ["connecting", "connected"]);
+});
+
+test("a chunked reply is joined back into one message", async () => {
+  let port;
+  const link = new HostLink({
+    extensionVersion: "t",
+    connectNative: () => (port = new FakePort((m, p) => {
+      if (m.type === "hello") queueMicrotask(() => p.onMessage.fire(helloOk(m.id)));
+      if (m.type === "ping") {
+        const whole = JSON.stringify({ v: 1, id: "big1", type: "pong", re: m.id, payload: { data: "é".repeat(5000), host_pid: 1 } });
+        const bytes = new TextEncoder().encode(whole);
+        const cut = [bytes.slice(0, 3001), bytes.slice(3001, 7000), bytes.slice(7000)]; // cuts inside a UTF-8 sequence
+        const b64 = (u) => btoa(String.fromCharCode(...u));
+        cut.reverse().forEach((part, i) => queueMicrotask(() => p.onMessage.fire({ v: 1, id: `c${i}`, type: "chunk", payload: { message_id: "big1", index: 2 - i, count: 3, data: b64(part) } })));
+      }
+    })),
+  });
+  const reply = await link.call("ping", { data: "" });
+  assert.equal(reply.type, "pong");
+  assert.equal(reply.payload.data, "é".repeat(5000));
+  assert.equal(port.sent.filter((m) => m.type === "error").length, 0);
+});
+
+test("an invalid host message is refused with a schema_violation error", async () => {
+  let port;
+  const seen = [];
+  const link = new HostLink({
+    extensionVersion: "t",
+    connectNative: () => (port = new FakePort((m, p) => { if (m.type === "hello") queueMicrotask(() => p.onMessage.fire(helloOk(m.id))); })),
+    onMessage: (m) => seen.push(m),
+  });
+  await link.ensure();
+  port.onMessage.fire({ v: 1, id: "bad1", type: "event", payload: { task_id: "t", seq: -1, kind: "status", at: 0 } });
+  assert.equal(seen.length, 0);
+  const err = port.sent.find((m) => m.type === "error");
+  assert.equal(err.re, "bad1");
+  assert.equal(err.payload.code, "schema_violation");
+  assert.equal(link.invalidFromHost, 1);
+});
+
+test("a protocol mismatch is reported as wrong_version with the fix, and not retried", async () => {
+  const link = new HostLink({
+    extensionVersion: "t",
+    connectNative: () => new FakePort((m, p) => queueMicrotask(() => p.onMessage.fire({ v: 1, id: "e", type: "error", re: m.id, payload: { code: "version_mismatch", message: "Update both." } }))),
+  });
+  link.demand.add("test");
+  await assert.rejects(link.ensure());
+  assert.equal(link.status.state, "wrong_version");
+  assert.match(link.status.fix, /heybro install/);
+  assert.equal(link.retryTimer, null);
+});
+
+test("Chrome's disconnect reasons become states a person can act on", () => {
+  assert.equal(classifyDisconnect("Specified native messaging host not found.", false).state, "not_installed");
+  assert.equal(classifyDisconnect("Access to the specified native messaging host is forbidden.", false).state, "not_installed");
+  assert.equal(classifyDisconnect("Native host has exited.", false).state, "not_responding");
+  assert.equal(classifyDisconnect("Error when communicating with the native messaging host.", false).state, "not_responding");
+  assert.equal(classifyDisconnect("Native host has exited.", true).state, "disconnected");
+});
