@@ -56,3 +56,46 @@ def test_host_not_installed_is_explained_then_fixed() -> None:
         panel.click("#reconnect")
         expect(panel.locator("#host-pill")).to_have_text("Host connected")
         expect(banner).to_be_hidden()
+
+
+def _register_fake_host(eb: ExtBrowser, script: str) -> None:
+    """Points the profile's host manifest at a misbehaving stand-in host."""
+    import json
+    import sys
+    from pathlib import Path
+
+    launcher = eb.home / f"{script}.sh"
+    launcher.parent.mkdir(parents=True, exist_ok=True)
+    target = Path(__file__).parent / "support" / "fake_hosts" / f"{script}.py"
+    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {target}\n")
+    launcher.chmod(0o755)
+    hosts = eb.user_data_dir / "NativeMessagingHosts"
+    hosts.mkdir(exist_ok=True)
+    (hosts / "com.heybro.host.json").write_text(json.dumps({
+        "name": "com.heybro.host", "description": "fake", "path": str(launcher), "type": "stdio",
+        "allowed_origins": [f"chrome-extension://{eb.ext_id}/"]}))
+
+
+def test_host_writing_garbage_is_reported_not_responding() -> None:
+    with launch(install_host=False) as eb:
+        _register_fake_host(eb, "garbage_host")
+        panel = eb.open_panel()
+        expect(panel.locator("#host-pill")).to_have_text("Host not responding")
+        expect(panel.locator("#host-banner [data-field=message]")).to_contain_text(
+            "not a native-messaging frame")
+        expect(panel.locator("#host-banner [data-field=fix]")).to_have_text("heybro doctor")
+        # The real host, once installed, replaces it and the panel recovers on its own retry.
+        eb.install_host()
+        expect(panel.locator("#host-pill")).to_have_text("Host connected", timeout=20_000)
+
+
+def test_outdated_host_is_reported_with_the_update_command() -> None:
+    with launch(install_host=False) as eb:
+        _register_fake_host(eb, "old_host")
+        panel = eb.open_panel()
+        expect(panel.locator("#host-pill")).to_have_text("Host version mismatch")
+        expect(panel.locator("#host-banner [data-field=fix]")).to_contain_text("pip install -U heybro")
+        # No pointless retry loop: an outdated host cannot fix itself.
+        panel.wait_for_timeout(1500)
+        states = eb.sw.evaluate("globalThis.heybro.statusLog.map(s => s.state)")
+        assert states.count("connecting") == 1
