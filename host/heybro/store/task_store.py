@@ -1,0 +1,226 @@
+"""Every task, plan change, iteration, tool call, verdict, memory item and status change, written
+before the next step starts, so nothing is lost when Chrome, the service worker or the host dies."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from .. import paths
+from .migrations import migrate
+
+FINAL = ("completed", "failed", "stopped")
+ACTIVE = ("planning", "executing", "verifying", "correcting")
+
+
+def default_path() -> Path:
+    return paths.data_dir() / "tasks.sqlite3"
+
+
+class TaskRow(BaseModel):
+    id: str
+    goal: str
+    url: str | None
+    resources: dict[str, str]
+    status: str
+    reason: str | None
+    created_at: float
+    updated_at: float
+    prompt_tokens: int
+    completion_tokens: int
+    llm_calls: int
+    cost_usd: float
+
+
+class EventRow(BaseModel):
+    task_id: str
+    seq: int
+    kind: str
+    at: float
+    data: dict[str, Any]
+
+
+class ActionRow(BaseModel):
+    key: str
+    tool: str
+    params: dict[str, Any]
+    state: str
+    result: dict[str, Any] | None
+    started_at: float
+    finished_at: float | None
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+class TaskStore:
+    """One SQLite file in WAL mode; safe to share between the host's threads and processes."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(self.path, timeout=10, isolation_level=None,
+                                     check_same_thread=False)
+        self._conn.row_factory = sqlite3.Row
+        self._lock = threading.Lock()
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives process crashes
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        self.version = migrate(self._conn)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def _tx(self, fn):  # type: ignore[no-untyped-def]
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                out = fn(self._conn)
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+            return out
+
+    # --- tasks ------------------------------------------------------------------------------
+
+    def create_task(self, goal: str, *, url: str | None = None,
+                    resources: dict[str, str] | None = None, status: str = "planning",
+                    task_id: str | None = None) -> TaskRow:
+        now = time.time()
+        tid = task_id or time.strftime("t-%Y%m%d-%H%M%S-", time.gmtime(now)) + secrets.token_hex(2)
+
+        def go(c: sqlite3.Connection) -> None:
+            c.execute("INSERT INTO tasks (id, goal, url, resources, status, created_at, updated_at)"
+                      " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                      (tid, goal, url, _dumps(resources or {}), status, now, now))
+            self._append(c, tid, "status", {"status": status, "goal": goal, "url": url}, now)
+        self._tx(go)
+        return self.get_task(tid)  # type: ignore[return-value]
+
+    def get_task(self, task_id: str) -> TaskRow | None:
+        with self._lock:
+            row = self._conn.execute("SELECT * FROM tasks WHERE id = ?", (task_id,)).fetchone()
+        return self._task(row) if row else None
+
+    def list_tasks(self, limit: int = 50) -> list[TaskRow]:
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM tasks ORDER BY created_at DESC, id DESC "
+                                      "LIMIT ?", (limit,)).fetchall()
+        return [self._task(r) for r in rows]
+
+    @staticmethod
+    def _task(row: sqlite3.Row) -> TaskRow:
+        d = dict(row)
+        d["resources"] = json.loads(d["resources"])
+        return TaskRow(**d)
+
+    def set_status(self, task_id: str, status: str, reason: str | None = None) -> int:
+        """Changes the status and records the change in the history; returns the event's seq."""
+        now = time.time()
+
+        def go(c: sqlite3.Connection) -> int:
+            cur = c.execute("UPDATE tasks SET status = ?, reason = ?, updated_at = ? WHERE id = ?",
+                            (status, reason, now, task_id))
+            if cur.rowcount != 1:
+                raise KeyError(task_id)
+            return self._append(c, task_id, "status", {"status": status, "reason": reason}, now)
+        return self._tx(go)
+
+    def add_usage(self, task_id: str, *, prompt_tokens: int, completion_tokens: int,
+                  cost_usd: float = 0.0) -> None:
+        def go(c: sqlite3.Connection) -> None:
+            c.execute("UPDATE tasks SET prompt_tokens = prompt_tokens + ?, completion_tokens = "
+                      "completion_tokens + ?, llm_calls = llm_calls + 1, cost_usd = cost_usd + ?, "
+                      "updated_at = ? WHERE id = ?",
+                      (prompt_tokens, completion_tokens, cost_usd, time.time(), task_id))
+        self._tx(go)
+
+    def pause_interrupted(self, reason: str = "interrupted: heybro restarted") -> list[str]:
+        """Tasks that were running when a host died come back paused (called at host start)."""
+        with self._lock:
+            ids = [r[0] for r in self._conn.execute(
+                f"SELECT id FROM tasks WHERE status IN ({','.join('?' * len(ACTIVE))})", ACTIVE)]
+        for tid in ids:
+            self.set_status(tid, "paused", reason)
+            self._tx(lambda c, t=tid: c.execute(
+                "UPDATE actions SET state = 'interrupted', finished_at = ? WHERE task_id = ? AND "
+                "state = 'started'", (time.time(), t)))
+        return ids
+
+    # --- history ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _append(c: sqlite3.Connection, task_id: str, kind: str, data: dict[str, Any],
+                at: float) -> int:
+        (seq,) = c.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM events WHERE task_id = ?",
+                           (task_id,)).fetchone()
+        c.execute("INSERT INTO events (task_id, seq, kind, at, data) VALUES (?, ?, ?, ?, ?)",
+                  (task_id, seq, kind, at, _dumps(data)))
+        c.execute("UPDATE tasks SET updated_at = ? WHERE id = ?", (at, task_id))
+        return int(seq)
+
+    def append(self, task_id: str, kind: str, data: dict[str, Any], at: float | None = None) -> int:
+        """Adds one entry to the task's history; returns its sequence number."""
+        return self._tx(lambda c: self._append(c, task_id, kind, data, at or time.time()))
+
+    def events(self, task_id: str, after: int = -1, kinds: list[str] | None = None) -> list[EventRow]:
+        sql = "SELECT * FROM events WHERE task_id = ? AND seq > ?"
+        args: list[Any] = [task_id, after]
+        if kinds:
+            sql += f" AND kind IN ({','.join('?' * len(kinds))})"
+            args += kinds
+        with self._lock:
+            rows = self._conn.execute(sql + " ORDER BY seq", args).fetchall()
+        return [EventRow(task_id=r["task_id"], seq=r["seq"], kind=r["kind"], at=r["at"],
+                         data=json.loads(r["data"])) for r in rows]
+
+    # --- resume state -----------------------------------------------------------------------
+
+    def checkpoint(self, task_id: str, state: dict[str, Any]) -> None:
+        """The whole executor state after a step, so resume continues from exactly here."""
+        self._tx(lambda c: c.execute(
+            "INSERT INTO checkpoints (task_id, state, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT(task_id) DO UPDATE SET state = excluded.state, "
+            "updated_at = excluded.updated_at", (task_id, _dumps(state), time.time())))
+
+    def load_checkpoint(self, task_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._conn.execute("SELECT state FROM checkpoints WHERE task_id = ?",
+                                     (task_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    # --- action ledger ----------------------------------------------------------------------
+
+    def action_started(self, task_id: str, key: str, tool: str, params: dict[str, Any]) -> None:
+        self._tx(lambda c: c.execute(
+            "INSERT INTO actions (task_id, key, tool, params, state, started_at) VALUES "
+            "(?, ?, ?, ?, 'started', ?)", (task_id, key, tool, _dumps(params), time.time())))
+
+    def action_finished(self, task_id: str, key: str, ok: bool,
+                        result: dict[str, Any] | None = None) -> None:
+        self._tx(lambda c: c.execute(
+            "UPDATE actions SET state = ?, result = ?, finished_at = ? WHERE task_id = ? AND "
+            "key = ?", ("done" if ok else "failed", _dumps(result) if result is not None else None,
+                        time.time(), task_id, key)))
+
+    def actions(self, task_id: str, state: str | None = None) -> list[ActionRow]:
+        sql = "SELECT * FROM actions WHERE task_id = ?"
+        args: list[Any] = [task_id]
+        if state:
+            sql += " AND state = ?"
+            args.append(state)
+        with self._lock:
+            rows = self._conn.execute(sql + " ORDER BY started_at", args).fetchall()
+        return [ActionRow(key=r["key"], tool=r["tool"], params=json.loads(r["params"]),
+                          state=r["state"], result=json.loads(r["result"]) if r["result"] else None,
+                          started_at=r["started_at"], finished_at=r["finished_at"]) for r in rows]
