@@ -134,6 +134,49 @@ class Ack(Payload):
     """A request was carried out; nothing more to say."""
 
 
+class TaskList(Payload):
+    limit: int = Field(50, ge=1, le=500)
+
+
+class TaskSummary(Payload):
+    task_id: str
+    goal: str
+    status: str
+    reason: str | None = None
+    url: str | None = None
+    created_at: float
+    updated_at: float
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    llm_calls: int = 0
+    cost_usd: float = 0.0
+
+
+class TaskListResult(Payload):
+    tasks: list[TaskSummary]
+
+
+class TaskGet(Payload):
+    task_id: str
+    after_seq: int = Field(-1, ge=-1, description="Only history entries newer than this.")
+
+
+class HistoryEntry(Payload):
+    seq: int = Field(ge=0)
+    kind: str
+    at: float
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class TaskDetail(Payload):
+    """A task from the host's store with its history (the panel's "open a past task")."""
+
+    task: TaskSummary
+    subtasks: list[str] = Field(default_factory=list)
+    current_subtask: int = 0
+    history: list[HistoryEntry] = Field(default_factory=list)
+
+
 # --- progress (host → extension) ----------------------------------------------------------------
 
 
@@ -194,6 +237,12 @@ MESSAGES: dict[str, MessageSpec] = {
     "task.pause": MessageSpec(payload=TaskRef, direction="to_host", doc="Pause at next safe point."),
     "task.resume": MessageSpec(payload=TaskRef, direction="to_host", doc="Resume a paused task."),
     "task.stop": MessageSpec(payload=TaskRef, direction="to_host", doc="End the task."),
+    "task.list": MessageSpec(payload=TaskList, direction="to_host", doc="Past and live tasks."),
+    "task.list_result": MessageSpec(payload=TaskListResult, direction="to_extension",
+                                    doc="Tasks, newest first."),
+    "task.get": MessageSpec(payload=TaskGet, direction="to_host", doc="One task with history."),
+    "task.detail": MessageSpec(payload=TaskDetail, direction="to_extension",
+                               doc="A task and its history."),
     "event": MessageSpec(payload=Event, direction="to_extension", doc="Progress of a task."),
     "tool.call": MessageSpec(payload=ToolCall, direction="to_extension", doc="Act in the browser."),
     "tool.result": MessageSpec(payload=ToolResult, direction="to_host", doc="Outcome of tool.call."),

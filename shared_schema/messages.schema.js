@@ -115,6 +115,34 @@ export default /** @type {any} */ ({
         "$ref": "#/$defs/TaskAccepted"
       }
     },
+    "task.detail": {
+      "direction": "to_extension",
+      "doc": "A task and its history.",
+      "payload": {
+        "$ref": "#/$defs/TaskDetail"
+      }
+    },
+    "task.get": {
+      "direction": "to_host",
+      "doc": "One task with history.",
+      "payload": {
+        "$ref": "#/$defs/TaskGet"
+      }
+    },
+    "task.list": {
+      "direction": "to_host",
+      "doc": "Past and live tasks.",
+      "payload": {
+        "$ref": "#/$defs/TaskList"
+      }
+    },
+    "task.list_result": {
+      "direction": "to_extension",
+      "doc": "Tasks, newest first.",
+      "payload": {
+        "$ref": "#/$defs/TaskListResult"
+      }
+    },
     "task.message": {
       "direction": "to_host",
       "doc": "Follow-up from user.",
@@ -409,6 +437,36 @@ export default /** @type {any} */ ({
       "title": "HelloOk",
       "type": "object"
     },
+    "HistoryEntry": {
+      "additionalProperties": false,
+      "properties": {
+        "seq": {
+          "minimum": 0,
+          "title": "Seq",
+          "type": "integer"
+        },
+        "kind": {
+          "title": "Kind",
+          "type": "string"
+        },
+        "at": {
+          "title": "At",
+          "type": "number"
+        },
+        "data": {
+          "additionalProperties": true,
+          "title": "Data",
+          "type": "object"
+        }
+      },
+      "required": [
+        "seq",
+        "kind",
+        "at"
+      ],
+      "title": "HistoryEntry",
+      "type": "object"
+    },
     "Ping": {
       "additionalProperties": false,
       "properties": {
@@ -482,6 +540,91 @@ export default /** @type {any} */ ({
         "status"
       ],
       "title": "TaskAccepted",
+      "type": "object"
+    },
+    "TaskDetail": {
+      "additionalProperties": false,
+      "description": "A task from the host's store with its history (the panel's \"open a past task\").",
+      "properties": {
+        "task": {
+          "$ref": "#/$defs/TaskSummary"
+        },
+        "subtasks": {
+          "items": {
+            "type": "string"
+          },
+          "title": "Subtasks",
+          "type": "array"
+        },
+        "current_subtask": {
+          "default": 0,
+          "title": "Current Subtask",
+          "type": "integer"
+        },
+        "history": {
+          "items": {
+            "$ref": "#/$defs/HistoryEntry"
+          },
+          "title": "History",
+          "type": "array"
+        }
+      },
+      "required": [
+        "task"
+      ],
+      "title": "TaskDetail",
+      "type": "object"
+    },
+    "TaskGet": {
+      "additionalProperties": false,
+      "properties": {
+        "task_id": {
+          "title": "Task Id",
+          "type": "string"
+        },
+        "after_seq": {
+          "default": -1,
+          "description": "Only history entries newer than this.",
+          "minimum": -1,
+          "title": "After Seq",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "task_id"
+      ],
+      "title": "TaskGet",
+      "type": "object"
+    },
+    "TaskList": {
+      "additionalProperties": false,
+      "properties": {
+        "limit": {
+          "default": 50,
+          "maximum": 500,
+          "minimum": 1,
+          "title": "Limit",
+          "type": "integer"
+        }
+      },
+      "title": "TaskList",
+      "type": "object"
+    },
+    "TaskListResult": {
+      "additionalProperties": false,
+      "properties": {
+        "tasks": {
+          "items": {
+            "$ref": "#/$defs/TaskSummary"
+          },
+          "title": "Tasks",
+          "type": "array"
+        }
+      },
+      "required": [
+        "tasks"
+      ],
+      "title": "TaskListResult",
       "type": "object"
     },
     "TaskMessage": {
@@ -567,6 +710,84 @@ export default /** @type {any} */ ({
         "goal"
       ],
       "title": "TaskStart",
+      "type": "object"
+    },
+    "TaskSummary": {
+      "additionalProperties": false,
+      "properties": {
+        "task_id": {
+          "title": "Task Id",
+          "type": "string"
+        },
+        "goal": {
+          "title": "Goal",
+          "type": "string"
+        },
+        "status": {
+          "title": "Status",
+          "type": "string"
+        },
+        "reason": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Reason"
+        },
+        "url": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Url"
+        },
+        "created_at": {
+          "title": "Created At",
+          "type": "number"
+        },
+        "updated_at": {
+          "title": "Updated At",
+          "type": "number"
+        },
+        "prompt_tokens": {
+          "default": 0,
+          "title": "Prompt Tokens",
+          "type": "integer"
+        },
+        "completion_tokens": {
+          "default": 0,
+          "title": "Completion Tokens",
+          "type": "integer"
+        },
+        "llm_calls": {
+          "default": 0,
+          "title": "Llm Calls",
+          "type": "integer"
+        },
+        "cost_usd": {
+          "default": 0.0,
+          "title": "Cost Usd",
+          "type": "number"
+        }
+      },
+      "required": [
+        "task_id",
+        "goal",
+        "status",
+        "created_at",
+        "updated_at"
+      ],
+      "title": "TaskSummary",
       "type": "object"
     },
     "ToolCall": {
