@@ -31,9 +31,9 @@ def test_every_type_has_an_example() -> None:
 def test_example_parses(path: Path) -> None:
     env, payload = parse(json.loads(path.read_text()))
     assert env.type == path.stem
-    # Re-building the message from the parsed payload gives the same payload back.
-    assert build(env.type, payload, re=env.re, msg_id=env.id)["payload"] == json.loads(
-        path.read_text())["payload"]
+    # Re-building the message from the parsed payload gives the same message back.
+    rebuilt = build(env.type, payload, re=env.re, msg_id=env.id)
+    assert parse(rebuilt) == (env, payload)
 
 
 def test_payloads_are_closed_and_typed() -> None:
