@@ -7,6 +7,7 @@
 import { HostLink } from "./host_link.js";
 import { runTool } from "./tools.js";
 import { makeMessage } from "../lib/messages.js";
+import { StateStore, addRelevantTab, applyEvent, isLive, newTaskContext, FINAL_STATUSES } from "./state.js";
 
 /** @typedef {import("../lib/ui_protocol.js").UiRequest} UiRequest */
 
@@ -29,14 +30,55 @@ const link = new HostLink({
     statusLog.push({ ...status });
     if (statusLog.length > 50) statusLog.shift();
     broadcast({ kind: "host_status", status });
+    if (status.state === "connected") catchUp();
   },
   onMessage: (message) => onHostMessage(message),
 });
 
+const store = new StateStore();
+store.subscribe((state) => broadcast({ kind: "state", state }));
+
+/** Keeps the host connected while a task is live (running or paused), from any wake-up. */
+function holdHostForTask() {
+  if (isLive(store.state)) link.want("task");
+  else link.release("task");
+}
+store.loaded.then(holdHostForTask);
+store.subscribe(holdHostForTask);
+
+/**
+ * Brings the stored state up to date with the host's record (events missed while the service
+ * worker or the host was down), after every (re)connection.
+ */
+async function catchUp() {
+  await store.loaded;
+  const ctx = store.state.taskContext;
+  if (!ctx || link.status.state !== "connected") return;
+  try {
+    const reply = await link.call("task.get", { task_id: ctx.taskId, after_seq: ctx.lastSeq });
+    const { task, history } = reply.payload;
+    await store.update((s) => history.reduce((acc, /** @type {any} */ h) => applyEvent(acc, { task_id: task.task_id, ...h }), s));
+    if (store.state.taskContext && store.state.taskContext.status !== task.status) {
+      const status = task.status;
+      await store.update((s) => (s.taskContext ? { ...s, taskContext: { ...s.taskContext, status, reason: task.reason ?? null } } : s));
+    }
+  } catch (e) {
+    const err = /** @type {any} */ (e);
+    if (err.code === "task_not_found") await store.update((s) => (s.taskContext ? { ...s, taskContext: { ...s.taskContext, status: "failed", error: "The host has no record of this task." } } : s));
+    else console.warn("heybro: catch-up failed", e);
+  }
+}
+
 /** @param {import("./host_link.js").Message} message */
 async function onHostMessage(message) {
+  if (message.type === "event") {
+    await store.update((s) => applyEvent(s, /** @type {any} */ (message.payload)));
+    broadcast({ kind: "host_message", message });
+    return;
+  }
   if (message.type === "tool.call") {
     const payload = /** @type {import("./tools.js").ToolCallPayload} */ (/** @type {unknown} */ (message.payload));
+    if (payload.tab_id !== undefined) trackTab(payload.tab_id);
     const result = await runTool(payload);
     try { link.post(makeMessage("tool.result", result, message.id)); } catch (e) { console.warn("heybro: tool result lost", e); }
     return;
@@ -57,18 +99,83 @@ const commands = {
     const reply = await link.call("ping", { nonce: String(Date.now()), data });
     return { rtt_ms: performance.now() - started, host_pid: reply.payload.host_pid, echoed: reply.payload.data.length };
   },
-  async start_task({ goal, url }) {
-    const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
-    const reply = await link.call("task.start", { goal, ...(url ? { url } : {}), ...(tab?.id !== undefined ? { tab_id: tab.id } : {}) });
+  async state() { await store.loaded; return store.state; },
+  async start_task({ goal, url, tab_id }) {
+    await store.loaded;
+    const live = store.state.taskContext;
+    if (live && isLive(store.state)) {
+      throw Object.assign(new Error(`A task is already ${live.status}: "${live.goal}". Stop it (or let it finish) before starting another.`), { code: "busy" });
+    }
+    let tabId = tab_id;
+    if (tabId === undefined) {
+      const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+      tabId = tab?.id;
+    }
+    const reply = await link.call("task.start", { goal, ...(url ? { url } : {}), ...(tabId !== undefined ? { tab_id: tabId } : {}) });
+    const { task_id } = reply.payload;
+    await store.update((s) => ({ ...s, taskContext: newTaskContext(task_id, goal), actionHistory: [], tabRegistry: [] }));
+    if (tabId !== undefined) trackTab(tabId);
     return reply.payload;
   },
+  async pause() { return control("task.pause"); },
+  async resume() { return control("task.resume"); },
+  async stop() { return control("task.stop"); },
+  async message({ text }) {
+    const ctx = await currentTask();
+    await link.call("task.message", { task_id: ctx.taskId, text });
+    await store.update((s) => (s.taskContext ? { ...s, taskContext: { ...s.taskContext, chat: [...s.taskContext.chat, { who: "user", text, at: Date.now() }] } } : s));
+    return { ok: true };
+  },
+  async list_tasks({ limit = 50 }) { return (await link.call("task.list", { limit })).payload; },
+  async get_task({ task_id }) { return (await link.call("task.get", { task_id })).payload; },
+  async dismiss() {
+    // Clears a finished task from the panel (it stays in the host's history).
+    await store.update((s) => (isLive(s) ? s : { ...s, taskContext: null, actionHistory: [] }));
+    return { ok: true };
+  },
 };
+
+async function currentTask() {
+  await store.loaded;
+  const ctx = store.state.taskContext;
+  if (!ctx) throw Object.assign(new Error("No task to control."), { code: "task_not_found" });
+  return ctx;
+}
+
+/** @param {"task.pause" | "task.resume" | "task.stop"} type */
+async function control(type) {
+  const ctx = await currentTask();
+  if (FINAL_STATUSES.has(ctx.status)) throw Object.assign(new Error(`The task is already ${ctx.status}.`), { code: "invalid_state" });
+  const reply = await link.call(type, { task_id: ctx.taskId });
+  await catchUp();
+  return reply.payload;
+}
+
+/** TASK_ADD_RELEVANT_TAB: remembers a tab the task works in. @param {number} tabId */
+async function trackTab(tabId) {
+  try {
+    const tab = await chrome.tabs.get(tabId);
+    await store.update((s) => addRelevantTab(s, { tabId, url: tab.url || "", title: tab.title, addedAt: Date.now() }));
+  } catch { /* the tab closed */ }
+}
+
+// The seed's runtime-message API, for content scripts and other extension code.
+chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+  if (msg?.type === "GET_STATE") { store.loaded.then(() => sendResponse(store.state)); return true; }
+  if (msg?.type === "TASK_ADD_RELEVANT_TAB") {
+    const tabId = msg.tabId ?? sender.tab?.id;
+    if (typeof tabId === "number") trackTab(tabId).then(() => sendResponse({ ok: true }));
+    return typeof tabId === "number";
+  }
+  return false;
+});
 
 chrome.runtime.onConnect.addListener((port) => {
   if (!port.name.startsWith("ui:")) return;
   const reason = `${port.name}#${Math.random().toString(36).slice(2)}`;
   uiPorts.add(port);
   port.postMessage({ kind: "host_status", status: link.status });
+  store.loaded.then(() => { try { port.postMessage({ kind: "state", state: store.state }); } catch { /* closed */ } });
   link.want(reason);
   port.onDisconnect.addListener(() => { uiPorts.delete(port); link.release(reason); });
   port.onMessage.addListener(async (/** @type {UiRequest} */ req) => {
@@ -91,4 +198,4 @@ chrome.commands.onCommand.addListener((command, tab) => {
 });
 
 // Exposed for the end-to-end tests and benchmarks (service-worker evaluate), not for pages.
-Object.assign(globalThis, { heybro: { link, commands, statusLog } });
+Object.assign(globalThis, { heybro: { link, commands, statusLog, store, runTool } });

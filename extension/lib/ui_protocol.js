@@ -8,7 +8,8 @@
  * @typedef {{kind: "reply", id: string, ok: true, result: any} | {kind: "reply", id: string, ok: false, error: {code: string, message: string}}} UiReply
  * @typedef {{kind: "host_status", status: import("../background/host_link.js").HostStatus}} UiHostStatus
  * @typedef {{kind: "host_message", message: import("../background/host_link.js").Message}} UiHostMessage
- * @typedef {UiReply | UiHostStatus | UiHostMessage} UiPush
+ * @typedef {{kind: "state", state: import("../background/state.js").HeybroState}} UiState
+ * @typedef {UiReply | UiHostStatus | UiHostMessage | UiState} UiPush
  */
 
 /**

@@ -1,0 +1,182 @@
+// @ts-check
+/**
+ * The coordinator's UI-facing state, `heybro_state` in chrome.storage.local:
+ * `{taskContext, actionHistory, tabRegistry}`. It is rebuilt from the host's events, saved on every
+ * change and restored when the service worker wakes, so the panel and popup survive restarts.
+ * The full record of a task stays in the host's store; this copy is bounded.
+ */
+
+export const STATE_KEY = "heybro_state";
+export const MAX_ACTIONS = 200;
+export const MAX_CHAT = 200;
+
+/**
+ * @typedef {{text: string, state: "pending" | "current" | "done"}} Subtask
+ * @typedef {{decision: string, reason: string, confidence: number, threshold: number, accepted: boolean}} VerdictView
+ * @typedef {{
+ *   taskId: string, goal: string, status: string, reason: string | null,
+ *   subtasks: Subtask[], currentSubtask: number,
+ *   currentAction: {tool: string, parameters: Record<string, any>, reason?: string, role?: string} | null,
+ *   lastVerdict: VerdictView | null, error: string | null, result: string | null,
+ *   usage: {promptTokens: number, completionTokens: number, calls: number, costUsd: number},
+ *   chat: {who: "user" | "agent" | "error", text: string, at: number}[],
+ *   lastSeq: number, startedAt: number, updatedAt: number,
+ * }} TaskContext
+ * @typedef {{seq: number, at: number, role: string, tool: string, parameters: Record<string, any>, success: boolean | null, error: string | null}} ActionEntry
+ * @typedef {{tabId: number, url: string, title?: string, addedAt: number}} TabEntry
+ * @typedef {{taskContext: TaskContext | null, actionHistory: ActionEntry[], tabRegistry: TabEntry[]}} HeybroState
+ */
+
+export const FINAL_STATUSES = new Set(["completed", "failed", "stopped"]);
+export const RUNNING_STATUSES = new Set(["planning", "executing", "verifying", "correcting"]);
+
+/** @returns {HeybroState} */
+export function emptyState() {
+  return { taskContext: null, actionHistory: [], tabRegistry: [] };
+}
+
+/**
+ * @param {string} taskId @param {string} goal @param {number} [at]
+ * @returns {TaskContext}
+ */
+export function newTaskContext(taskId, goal, at = Date.now()) {
+  return {
+    taskId, goal, status: "planning", reason: null, subtasks: [], currentSubtask: 0,
+    currentAction: null, lastVerdict: null, error: null, result: null,
+    usage: { promptTokens: 0, completionTokens: 0, calls: 0, costUsd: 0 },
+    chat: [{ who: "user", text: goal, at }], lastSeq: -1, startedAt: at, updatedAt: at,
+  };
+}
+
+/** @param {Subtask[]} list @param {string[]} texts @param {number} current */
+function planView(list, texts, current) {
+  return texts.map((text, i) => ({ text, state: /** @type {Subtask["state"]} */ (i < current ? "done" : i === current ? "current" : "pending") }));
+}
+
+/** @template T @param {T[]} list @param {number} max */
+function bounded(list, max) { return list.length > max ? list.slice(list.length - max) : list; }
+
+/**
+ * Applies one host `event` payload to the state (pure: returns a new state).
+ * Events of another task, or already applied (seq not newer), leave the state unchanged.
+ * @param {HeybroState} state
+ * @param {{task_id: string, seq: number, kind: string, at: number, data: Record<string, any>}} ev
+ * @returns {HeybroState}
+ */
+export function applyEvent(state, ev) {
+  const ctx0 = state.taskContext;
+  if (!ctx0 || ctx0.taskId !== ev.task_id || ev.seq <= ctx0.lastSeq) return state;
+  /** @type {TaskContext} */
+  const ctx = { ...ctx0, lastSeq: ev.seq, updatedAt: Math.round(ev.at * 1000) };
+  let actions = state.actionHistory;
+  const d = ev.data || {};
+  const say = (/** @type {"agent" | "error"} */ who, /** @type {string} */ text) => {
+    ctx.chat = bounded([...ctx.chat, { who, text, at: ctx.updatedAt }], MAX_CHAT);
+  };
+  switch (ev.kind) {
+    case "status":
+      ctx.status = d.status;
+      ctx.reason = d.reason ?? null;
+      if (d.result) ctx.result = d.result;
+      if (FINAL_STATUSES.has(d.status)) ctx.currentAction = null;
+      if (d.status === "completed") say("agent", `Done. ${d.result || d.reason || ""}`.trim());
+      else if (d.status === "failed") { ctx.error = d.reason || "The task failed."; say("error", `Failed: ${ctx.error}`); }
+      else if (d.status === "stopped") say("agent", "Stopped.");
+      else if (d.status === "paused") say("agent", d.reason ? `Paused (${d.reason}).` : "Paused.");
+      break;
+    case "plan":
+      ctx.currentSubtask = d.current ?? 0;
+      ctx.subtasks = planView(ctx.subtasks, d.subtasks || [], ctx.currentSubtask);
+      break;
+    case "tool_call":
+      ctx.currentAction = { tool: d.tool, parameters: d.parameters || {}, reason: d.reason, role: d.role };
+      actions = bounded([...actions, { seq: ev.seq, at: ctx.updatedAt, role: d.role, tool: d.tool, parameters: d.parameters || {}, success: null, error: null }], MAX_ACTIONS);
+      break;
+    case "tool_result": {
+      const i = actions.findLastIndex((a) => a.tool === d.tool && a.success === null);
+      if (i >= 0) actions = actions.map((a, j) => (j === i ? { ...a, success: !!d.success, error: d.error ?? null } : a));
+      if (!d.success && d.error) ctx.error = d.error;
+      else ctx.error = null;
+      break;
+    }
+    case "verdict":
+      ctx.lastVerdict = { decision: d.decision, reason: d.reason, confidence: d.confidence, threshold: d.threshold, accepted: d.accepted };
+      break;
+    case "usage":
+      ctx.usage = {
+        promptTokens: ctx.usage.promptTokens + (d.prompt_tokens || 0),
+        completionTokens: ctx.usage.completionTokens + (d.completion_tokens || 0),
+        calls: ctx.usage.calls + 1,
+        costUsd: ctx.usage.costUsd + (d.cost_usd || 0),
+      };
+      break;
+    case "message":
+      if (d.text) say("agent", d.text);
+      break;
+    case "error":
+      ctx.error = d.text || d.message || "Something went wrong.";
+      say("error", /** @type {string} */ (ctx.error));
+      break;
+    default:
+      break;
+  }
+  return { ...state, taskContext: ctx, actionHistory: actions };
+}
+
+/**
+ * Adds a tab the task touched (TASK_ADD_RELEVANT_TAB), most recent last, no duplicates.
+ * @param {HeybroState} state @param {TabEntry} tab @returns {HeybroState}
+ */
+export function addRelevantTab(state, tab) {
+  const rest = state.tabRegistry.filter((t) => t.tabId !== tab.tabId);
+  return { ...state, tabRegistry: bounded([...rest, tab], 20) };
+}
+
+/** A task is running when its context exists and its status is not final or paused. @param {HeybroState} s */
+export function isRunning(s) {
+  return !!s.taskContext && RUNNING_STATUSES.has(s.taskContext.status);
+}
+
+/** A task is live (running or paused): a new one may not start. @param {HeybroState} s */
+export function isLive(s) {
+  return !!s.taskContext && !FINAL_STATUSES.has(s.taskContext.status);
+}
+
+/**
+ * Holds the state, persists every change (writes serialized, newest wins) and restores on wake.
+ */
+export class StateStore {
+  /** @param {{get: (k: string) => Promise<Record<string, any>>, set: (v: Record<string, any>) => Promise<void>}} [storage] */
+  constructor(storage) {
+    this.storage = storage || chrome.storage.local;
+    /** @type {HeybroState} */
+    this.state = emptyState();
+    /** @type {Promise<void>} */
+    this.writing = Promise.resolve();
+    /** @type {Set<(s: HeybroState) => void>} */
+    this.listeners = new Set();
+    this.loaded = this.load();
+  }
+
+  async load() {
+    const got = await this.storage.get(STATE_KEY);
+    const saved = got?.[STATE_KEY];
+    if (saved && typeof saved === "object") this.state = { ...emptyState(), ...saved };
+  }
+
+  /** @param {(s: HeybroState) => HeybroState} fn */
+  async update(fn) {
+    await this.loaded;
+    const next = fn(this.state);
+    if (next === this.state) return this.state;
+    this.state = next;
+    const snapshot = next;
+    this.writing = this.writing.then(() => this.storage.set({ [STATE_KEY]: snapshot })).catch((e) => console.warn("heybro: state not saved", e));
+    for (const l of this.listeners) l(next);
+    await this.writing;
+    return next;
+  }
+
+  /** @param {(s: HeybroState) => void} fn */
+  subscribe(fn) { this.listeners.add(fn); return () => this.listeners.delete(fn); }
+}
