@@ -1,0 +1,61 @@
+// The coordinator's heybro_state: events folded into what the panel shows, persisted and restored.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { STATE_KEY, StateStore, addRelevantTab, applyEvent, emptyState, isLive, newTaskContext, MAX_ACTIONS } from "../../extension/background/state.js";
+
+const ev = (seq, kind, data) => ({ task_id: "t1", seq, kind, at: 1000 + seq, data });
+const started = () => ({ ...emptyState(), taskContext: newTaskContext("t1", "Order a kettle", 5) });
+
+test("a run's events become plan, current action, verdict, usage and outcome", () => {
+  let s = started();
+  s = applyEvent(s, ev(0, "status", { status: "planning" }));
+  s = applyEvent(s, ev(1, "plan", { subtasks: ["Find it", "Order it"], current: 0 }));
+  s = applyEvent(s, ev(2, "status", { status: "executing" }));
+  s = applyEvent(s, ev(3, "tool_call", { role: "worker", tool: "click", parameters: { element_id: "e4" } }));
+  assert.deepEqual(s.taskContext.currentAction, { tool: "click", parameters: { element_id: "e4" }, reason: undefined, role: "worker" });
+  s = applyEvent(s, ev(4, "tool_result", { role: "worker", tool: "click", success: false, error: "Covered by a cookie banner" }));
+  assert.equal(s.taskContext.error, "Covered by a cookie banner");
+  assert.equal(s.actionHistory[0].success, false);
+  s = applyEvent(s, ev(5, "usage", { prompt_tokens: 1000, completion_tokens: 50 }));
+  s = applyEvent(s, ev(6, "plan", { subtasks: ["Find it", "Order it"], current: 1 }));
+  assert.deepEqual(s.taskContext.subtasks.map((x) => x.state), ["done", "current"]);
+  s = applyEvent(s, ev(7, "verdict", { decision: "mark_complete", reason: "Order HB-1 shown", confidence: 0.93, threshold: 0.7, accepted: true }));
+  s = applyEvent(s, ev(8, "status", { status: "completed", result: "Order HB-1 placed." }));
+  assert.equal(s.taskContext.status, "completed");
+  assert.equal(s.taskContext.currentAction, null);
+  assert.equal(s.taskContext.lastVerdict.confidence, 0.93);
+  assert.deepEqual(s.taskContext.usage, { promptTokens: 1000, completionTokens: 50, calls: 1, costUsd: 0 });
+  assert.match(s.taskContext.chat.at(-1).text, /Order HB-1 placed/);
+  assert.equal(isLive(s), false);
+});
+
+test("old, repeated and foreign events change nothing", () => {
+  let s = applyEvent(started(), ev(3, "status", { status: "executing" }));
+  assert.equal(applyEvent(s, ev(3, "status", { status: "failed" })), s);
+  assert.equal(applyEvent(s, ev(1, "status", { status: "failed" })), s);
+  assert.equal(applyEvent(s, { ...ev(9, "status", { status: "failed" }), task_id: "other" }), s);
+});
+
+test("history stays bounded; tabs are tracked once each", () => {
+  let s = started();
+  for (let i = 0; i < MAX_ACTIONS + 30; i++) s = applyEvent(s, ev(i, "tool_call", { role: "worker", tool: "scroll", parameters: {} }));
+  assert.equal(s.actionHistory.length, MAX_ACTIONS);
+  assert.equal(s.actionHistory.at(-1).seq, MAX_ACTIONS + 29);
+  s = addRelevantTab(s, { tabId: 3, url: "a", addedAt: 1 });
+  s = addRelevantTab(s, { tabId: 4, url: "b", addedAt: 2 });
+  s = addRelevantTab(s, { tabId: 3, url: "a2", addedAt: 3 });
+  assert.deepEqual(s.tabRegistry.map((t) => [t.tabId, t.url]), [[4, "b"], [3, "a2"]]);
+});
+
+test("every change is saved under heybro_state and restored by a new store", async () => {
+  const disk = {};
+  const storage = { get: async (k) => ({ [k]: disk[k] }), set: async (v) => Object.assign(disk, structuredClone(v)) };
+  const a = new StateStore(storage);
+  await a.update(() => started());
+  await a.update((s) => applyEvent(s, ev(0, "status", { status: "executing" })));
+  assert.equal(disk[STATE_KEY].taskContext.status, "executing");
+  const b = new StateStore(storage); // the service worker woke up again
+  await b.loaded;
+  assert.equal(b.state.taskContext.goal, "Order a kettle");
+  assert.equal(isLive(b.state), true);
+});
