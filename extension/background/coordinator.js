@@ -6,6 +6,7 @@
  */
 import { HostLink } from "./host_link.js";
 import { runTool } from "./tools.js";
+import "./dom_tools.js"; // registers observe/click/fill/… (the DOM agent's tools)
 import { makeMessage } from "../lib/messages.js";
 import { StateStore, addRelevantTab, applyEvent, isLive, newTaskContext, FINAL_STATUSES } from "./state.js";
 
@@ -100,6 +101,7 @@ const commands = {
     return { rtt_ms: performance.now() - started, host_pid: reply.payload.host_pid, echoed: reply.payload.data.length };
   },
   async state() { await store.loaded; return store.state; },
+  async take_draft() { const text = pendingDraft; pendingDraft = ""; return { text }; },
   async start_task({ goal, url, tab_id }) {
     await store.loaded;
     const live = store.state.taskContext;
@@ -190,11 +192,32 @@ chrome.runtime.onConnect.addListener((port) => {
   });
 });
 
-// The shortcut: open the side panel on the current window (must run inside the user gesture).
+/** Text selected on the page when the shortcut was pressed, waiting for the panel to take it. */
+let pendingDraft = "";
+
+// Shortcuts. start-task opens the panel (inside the user gesture) with the goal box focused and
+// prefilled with the page's selection; pause-resume toggles a live task.
 chrome.commands.onCommand.addListener((command, tab) => {
-  if (command !== "start-task") return;
-  const windowId = tab?.windowId;
-  if (windowId !== undefined) chrome.sidePanel.open({ windowId }).catch((e) => console.warn("heybro: side panel", e));
+  if (command === "start-task") {
+    const windowId = tab?.windowId;
+    if (windowId !== undefined) chrome.sidePanel.open({ windowId }).catch((e) => console.warn("heybro: side panel", e));
+    if (tab?.id !== undefined) {
+      chrome.scripting.executeScript({ target: { tabId: tab.id }, func: () => String(getSelection() || "").trim() })
+        .then(([r]) => {
+          const text = typeof r?.result === "string" ? r.result.slice(0, 2000) : "";
+          if (!text) return;
+          pendingDraft = text;
+          broadcast({ kind: "draft", text });
+        }, () => { /* pages the extension may not script (chrome://, the Web Store) */ });
+    }
+  } else if (command === "pause-resume") {
+    store.loaded.then(() => {
+      const status = store.state.taskContext?.status;
+      if (status === "paused") return control("task.resume");
+      if (isLive(store.state)) return control("task.pause");
+      return undefined;
+    }).catch((e) => console.warn("heybro: pause-resume", e));
+  }
 });
 
 // Exposed for the end-to-end tests and benchmarks (service-worker evaluate), not for pages.

@@ -9,7 +9,8 @@
  * @typedef {{kind: "host_status", status: import("../background/host_link.js").HostStatus}} UiHostStatus
  * @typedef {{kind: "host_message", message: import("../background/host_link.js").Message}} UiHostMessage
  * @typedef {{kind: "state", state: import("../background/state.js").HeybroState}} UiState
- * @typedef {UiReply | UiHostStatus | UiHostMessage | UiState} UiPush
+ * @typedef {{kind: "draft", text: string}} UiDraft
+ * @typedef {UiReply | UiHostStatus | UiHostMessage | UiState | UiDraft} UiPush
  */
 
 /**

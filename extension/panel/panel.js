@@ -2,30 +2,50 @@
 /** The side panel: the chat with heybro and the live window on what it does. */
 import { CoordinatorClient } from "../lib/ui_protocol.js";
 import { renderHostStatus } from "../lib/host_status_view.js";
+import { renderChat, renderTask, STATUS_WORDS } from "./task_view.js";
 
-const $ = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
+const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const els = {
-  pill: $("#host-pill"), banner: $("#host-banner"), log: $("#log"),
-  form: /** @type {HTMLFormElement} */ ($("#goal-form")), goal: /** @type {HTMLTextAreaElement} */ ($("#goal")),
-  ping: /** @type {HTMLButtonElement} */ ($("#ping")), pingResult: $("#ping-result"),
+  pill: byId("host-pill"), banner: byId("host-banner"), log: byId("log"), hint: byId("hint"),
+  form: /** @type {HTMLFormElement} */ (byId("goal-form")), goal: /** @type {HTMLTextAreaElement} */ (byId("goal")),
+  send: byId("send"), ping: byId("ping"), pingResult: byId("ping-result"),
 };
+/** @type {import("../background/state.js").HeybroState | null} */
+let state = null;
 
-/** @param {string} text @param {"user" | "agent" | "error"} who */
-function say(text, who) {
+/** A note from the panel itself (not part of the task's chat). @param {string} text */
+function note(text) {
   const p = document.createElement("p");
-  p.className = `msg ${who}`;
+  p.className = "msg error";
   p.textContent = text;
   els.log.append(p);
   els.log.scrollTop = els.log.scrollHeight;
 }
 
+function live() {
+  const s = state?.taskContext?.status;
+  return !!s && !["completed", "failed", "stopped"].includes(s);
+}
+
+function render() {
+  if (!state) return;
+  renderTask(state, { root: document.body, byId });
+  renderChat(state, els.log, els.hint);
+  els.send.textContent = live() ? "Send" : "Start";
+  byId("goal-label").textContent = live() ? "Message for the running task" : "Goal";
+  els.goal.placeholder = live() ? "Add information or correct heybro; it reaches the planner." : "e.g. Find the cheapest NYC → LA flight under $400";
+}
+
 const client = new CoordinatorClient("panel", (push) => {
   if (push.kind === "host_status") renderHostStatus(push.status, els);
-  else if (push.kind === "host_message" && push.message.type === "event") {
-    const e = push.message.payload;
-    say(`${e.kind}: ${JSON.stringify(e.data)}`, "agent");
-  }
+  else if (push.kind === "state") { state = push.state; render(); }
+  else if (push.kind === "draft") { els.goal.value = push.text || els.goal.value; els.goal.focus(); }
 });
+
+/** @param {string} cmd @param {Record<string, any>} [args] */
+async function run(cmd, args) {
+  try { return await client.call(cmd, args); } catch (e) { note(/** @type {Error} */ (e).message); return undefined; }
+}
 
 els.ping.addEventListener("click", async () => {
   els.pingResult.textContent = "Measuring…";
@@ -36,27 +56,79 @@ els.ping.addEventListener("click", async () => {
     els.pingResult.textContent = `No answer: ${/** @type {Error} */ (e).message}`;
   }
 });
-
-$("#reconnect").addEventListener("click", () => { client.call("reconnect").catch(() => {}); });
-$("#copy-fix").addEventListener("click", () => {
-  navigator.clipboard.writeText($("[data-field=fix]").textContent || "").catch(() => {});
+byId("reconnect").addEventListener("click", () => { client.call("reconnect").catch(() => {}); });
+byId("copy-fix").addEventListener("click", () => {
+  navigator.clipboard.writeText(document.querySelector("[data-field=fix]")?.textContent || "").catch(() => {});
 });
+byId("pause").addEventListener("click", () => run("pause"));
+byId("resume").addEventListener("click", () => run("resume"));
+byId("stop").addEventListener("click", () => run("stop"));
+byId("dismiss").addEventListener("click", async () => { await run("dismiss"); els.goal.focus(); });
 
 els.form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  const goal = els.goal.value.trim();
-  if (!goal) return;
-  say(goal, "user");
+  const text = els.goal.value.trim();
+  if (!text) return;
   els.goal.value = "";
-  try {
-    const r = await client.call("start_task", { goal });
-    say(`Task ${r.task_id} started (${r.status}).`, "agent");
-  } catch (e) {
-    say(/** @type {Error} */ (e).message, "error");
-  }
+  if (live()) await run("message", { text });
+  else await run("start_task", { goal: text });
 });
 els.goal.addEventListener("keydown", (ev) => {
   if (ev.key === "Enter" && !ev.shiftKey) { ev.preventDefault(); els.form.requestSubmit(); }
 });
+
+// Past tasks, from the host's store, loaded when the list is opened.
+const history = /** @type {HTMLDetailsElement} */ (byId("history"));
+history.addEventListener("toggle", async () => {
+  if (!history.open) return;
+  const r = await run("list_tasks", { limit: 30 });
+  const list = byId("history-list");
+  list.replaceChildren(...(r?.tasks || []).map((/** @type {any} */ t) => {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.taskId = t.task_id;
+    const when = new Date(t.created_at * 1000).toLocaleString();
+    b.innerHTML = "<span></span><span class=muted></span>";
+    /** @type {HTMLElement} */ (b.children[0]).textContent = t.goal;
+    /** @type {HTMLElement} */ (b.children[1]).textContent = `${STATUS_WORDS[t.status] || t.status} · ${when}`;
+    b.addEventListener("click", () => openTask(t.task_id));
+    li.append(b);
+    return li;
+  }));
+  if (!r?.tasks?.length) list.textContent = "No tasks yet.";
+});
+
+/** @param {string} taskId */
+async function openTask(taskId) {
+  const d = await run("get_task", { task_id: taskId });
+  if (!d) return;
+  const box = byId("history-detail");
+  box.hidden = false;
+  /** @type {HTMLElement} */ (box.querySelector("[data-field=title]")).textContent = `${d.task.goal} — ${STATUS_WORDS[d.task.status] || d.task.status}${d.task.reason ? `: ${d.task.reason}` : ""}`;
+  const entries = /** @type {HTMLElement} */ (box.querySelector("[data-field=entries]"));
+  entries.replaceChildren(...d.history.map((/** @type {any} */ h) => {
+    const li = document.createElement("li");
+    li.textContent = `${h.kind}: ${summarize(h)}`;
+    return li;
+  }));
+}
+
+/** @param {{kind: string, data: Record<string, any>}} h */
+function summarize(h) {
+  const d = h.data;
+  switch (h.kind) {
+    case "status": return `${d.status}${d.reason ? ` (${d.reason})` : ""}`;
+    case "plan": return (d.subtasks || []).join(" → ");
+    case "tool_call": return `${d.role} ${d.tool}(${JSON.stringify(d.parameters || {}).slice(0, 80)})`;
+    case "tool_result": return `${d.tool} ${d.success ? "ok" : `failed: ${d.error}`}`;
+    case "verdict": return `${d.decision} at ${Math.round((d.confidence || 0) * 100)}%: ${d.reason}`;
+    case "iteration": return `${d.role}: ${(d.reasoning || "").slice(0, 120)}`;
+    default: return JSON.stringify(d).slice(0, 120);
+  }
+}
+
 els.goal.focus();
+// A goal drafted from the page's selection by the shortcut, if the panel opened after it was sent.
+client.call("take_draft").then((r) => { if (r?.text && !els.goal.value) els.goal.value = r.text; }, () => {});
 Object.assign(globalThis, { heybroPanel: { client } });
