@@ -1,0 +1,1 @@
+"""The agent core: Scheduler → Worker → Verifier driven by the TaskExecutor."""

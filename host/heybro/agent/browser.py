@@ -1,0 +1,60 @@
+"""The browser as the agent sees it: `observe` snapshots and tool calls through the extension."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from shared_schema.tools import TOOLS
+
+
+class ToolFailed(Exception):
+    """A browser tool answered with a typed error (not_found, ambiguous, timeout, ...)."""
+
+    def __init__(self, code: str, message: str, detail: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.detail = detail or {}
+
+
+class Browser(Protocol):
+    async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
+                   timeout_ms: int = 15_000) -> dict[str, Any]: ...
+
+
+class Snapshot(BaseModel):
+    """The DOM agent's `observe` result (extra fields kept)."""
+
+    model_config = ConfigDict(extra="allow")
+    url: str = ""
+    title: str = ""
+    text: str = ""
+    elements: dict[str, Any] = Field(default_factory=dict)
+    screenshot: str | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        return hashlib.sha1(f"{self.url}\n{self.text}".encode()).hexdigest()[:16]
+
+
+def fit_args(tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Keeps only the arguments the extension's tool accepts (per shared_schema.tools)."""
+    spec = TOOLS.get(tool)
+    if spec is None:
+        return args
+    fields = spec.args.model_fields
+    return {k: v for k, v in args.items() if k in fields and v is not None}
+
+
+def check_args(tool: str, args: dict[str, Any]) -> str | None:
+    spec = TOOLS.get(tool)
+    if spec is None:
+        return None
+    try:
+        spec.args.model_validate(args)
+    except ValidationError as err:
+        return str(err)
+    return None

@@ -1,0 +1,77 @@
+"""What every role of one task shares: the task, the LLM, the browser, the recorder, the limits."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..config import Settings
+from ..llm import LLMClient
+from .browser import Browser, Snapshot, ToolFailed
+from .control import RunControl
+from .guardrails import GuardrailHit, LoopDetector
+from .models import ExpectationCheck, Task
+from .recorder import Recorder
+
+
+@dataclass
+class AgentEnv:
+    task: Task
+    llm: LLMClient
+    settings: Settings
+    browser: Browser
+    recorder: Recorder
+    control: RunControl = field(default_factory=RunControl)
+    tab_id: int | None = None
+    snapshot: Snapshot | None = None
+    snapshot_fresh: bool = False
+    screenshot: str | None = None
+    consecutive_failures: int = 0
+    facts: list[ExpectationCheck] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+    overhead_ms: list[float] = field(default_factory=list)
+    loops: LoopDetector | None = None
+
+    def __post_init__(self) -> None:
+        if self.tab_id is None:
+            self.tab_id = self.task.tab_id
+        if self.loops is None:
+            self.loops = LoopDetector(self.settings.limits)
+
+    @property
+    def limits(self):  # type: ignore[no-untyped-def]
+        return self.settings.limits
+
+    async def checkpoint(self) -> None:
+        await self.control.checkpoint()
+        elapsed = time.monotonic() - self.started
+        if elapsed > self.limits.task_timeout_s:
+            raise GuardrailHit("task_timeout", f"The task ran longer than its limit of "
+                               f"{self.limits.task_timeout_s:.0f} s.")
+
+    async def call(self, tool: str, args: dict[str, Any], timeout_ms: int = 15_000) -> dict[str, Any]:
+        return await self.browser.call(tool, args, tab_id=self.tab_id, timeout_ms=timeout_ms)
+
+    async def observe(self) -> Snapshot:
+        """A fresh page snapshot (and a screenshot when the model takes images)."""
+        if self.snapshot is not None and self.snapshot_fresh:
+            return self.snapshot
+        try:
+            raw = await self.call("observe", {})
+        except ToolFailed as err:
+            raw = {"url": "", "title": "", "text": f"(the page could not be read: {err.code}: "
+                   f"{err.message})", "elements": {}}
+        self.snapshot = Snapshot.model_validate(raw)
+        self.snapshot_fresh = True
+        self.screenshot = None
+        if self.settings.vision:
+            try:
+                shot = await self.call("screenshot", {})
+                self.screenshot = shot.get("data_url")
+            except ToolFailed:
+                self.screenshot = None
+        return self.snapshot
+
+    def page_changed(self) -> None:
+        self.snapshot_fresh = False

@@ -1,0 +1,156 @@
+"""TaskExecutor: moves between Scheduler, Worker and Verifier only through their transition tools."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from .. import logs
+from ..llm import LLMError
+from .browser import ToolFailed
+from .control import TaskStopped
+from .env import AgentEnv
+from .guardrails import GuardrailHit
+from .models import ExecutionCycle, TaskStatus
+from .scheduler import Scheduler
+from .verifier import Verifier
+from .worker import Worker
+
+log = logs.get("heybro.agent")
+
+
+@dataclass
+class TaskResult:
+    task_id: str
+    status: TaskStatus
+    reason: str | None
+
+    @property
+    def completed(self) -> bool:
+        return self.status == TaskStatus.completed
+
+
+class TaskExecutor:
+    def __init__(self, env: AgentEnv) -> None:
+        self.env = env
+        self.task = env.task
+        self.task.max_steps = env.limits.max_steps
+        self.replans = 0
+
+    async def _status(self, status: TaskStatus, reason: str | None = None) -> None:
+        if self.task.status == status and reason is None:
+            return
+        self.task.status = status
+        await self.env.recorder.status_changed(self.task, status, reason)
+
+    async def execute(self) -> TaskResult:
+        env, task = self.env, self.task
+        await env.recorder.task_created(task)
+        await env.recorder.status_changed(task, task.status, None)
+        resume_status = [TaskStatus.planning]
+
+        async def on_pause() -> None:
+            resume_status[0] = task.status
+            await self._status(TaskStatus.paused, "paused by the user")
+
+        async def on_resume() -> None:
+            await self._status(resume_status[0], "resumed")
+
+        env.control.on_pause, env.control.on_resume = on_pause, on_resume
+        try:
+            async with asyncio.timeout(env.limits.task_timeout_s):
+                await self._open_start()
+                reason = await self._loop()
+            task.result = reason
+            await self._status(TaskStatus.completed, reason)
+        except TaskStopped as err:
+            task.result = str(err)
+            await self._status(TaskStatus.stopped, str(err))
+        except GuardrailHit as err:
+            await self._fail(f"Guardrail ({err.limit}): {err}")
+        except LLMError as err:
+            await self._fail(str(err))
+        except TimeoutError:
+            await self._fail(f"Guardrail (task_timeout): the task ran longer than its limit of "
+                             f"{env.limits.task_timeout_s:.0f} s.")
+        except ToolFailed as err:
+            await self._fail(f"The browser could not {err.code}: {err.message}")
+        except Exception as err:  # noqa: BLE001 - a task must end with a reason, never hang
+            log.exception("task_crashed", task_id=task.id)
+            await self._fail(f"Internal error: {type(err).__name__}: {err}")
+        return TaskResult(task.id, task.status, task.result)
+
+    async def _fail(self, reason: str) -> None:
+        self.task.result = reason
+        await self.env.recorder.message(self.task, reason, "error")
+        await self._status(TaskStatus.failed, reason)
+
+    async def _open_start(self) -> None:
+        env, task = self.env, self.task
+        if task.url:
+            result = await env.call("navigate", {"url": task.url}, timeout_ms=30_000)
+            if isinstance(result.get("tab_id"), int):
+                env.tab_id = result["tab_id"]
+
+    def _new_cycle(self, assignment: str) -> ExecutionCycle:
+        cycle = ExecutionCycle(index=len(self.task.execution_history) + 1, assignment=assignment,
+                               subtask_index=self.task.current_subtask_index)
+        self.task.execution_history.append(cycle)
+        return cycle
+
+    async def _loop(self) -> str:
+        env, task, limits = self.env, self.task, self.env.limits
+        role = "scheduler"
+        reschedule_reason: str | None = None
+        correction: str | None = None
+        attempts = 0
+        scheduler_result = None
+        while True:
+            await env.checkpoint()
+            if role == "scheduler":
+                await self._status(TaskStatus.planning)
+                scheduler_result = await Scheduler(env, reschedule_reason).run()
+                await env.recorder.plan_changed(task)
+                attempts, correction, role = 0, None, "worker"
+                continue
+            if role == "worker":
+                assignment = task.current_subtask or task.description
+                await self._status(TaskStatus.correcting if correction else TaskStatus.executing)
+                cycle = self._new_cycle(assignment)
+                cycle.scheduler, scheduler_result = scheduler_result, None
+                worker = Worker(env, assignment, correction)
+                cycle.worker = await worker.run()
+                cycle.worker_summary = worker.summary
+                attempts += 1
+                role = "verifier"
+                continue
+            await self._status(TaskStatus.verifying)
+            verifier = Verifier(env, cycle)
+            cycle.verifier = await verifier.run()
+            verdict = cycle.verdict = verifier.verdict
+            assert verdict is not None
+            if verdict.decision == "mark_complete" and verdict.accepted:
+                task.current_subtask_index += 1
+                await env.recorder.plan_changed(task)
+                if task.current_subtask is None:
+                    return verdict.reason
+                attempts, correction, role = 0, None, "worker"
+                continue
+            if verdict.decision == "request_reschedule":
+                reschedule_reason, role = verdict.reason, "scheduler"
+            else:
+                correction = verdict.reason if verdict.decision == "continue_work" else (
+                    f"The verifier was not confident enough that this is done ({verdict.confidence:.2f} "
+                    f"< {verdict.threshold:.2f}): {verdict.reason}. Make sure the assignment is "
+                    "really achieved on the page, then report.")
+                role = "worker"
+                if attempts >= limits.max_retries:
+                    reschedule_reason = (f"The subtask {cycle.assignment!r} failed {attempts} times; "
+                                         f"last verdict: {verdict.reason}")
+                    await env.recorder.message(task, reschedule_reason, "warning")
+                    role = "scheduler"
+            if role == "scheduler":
+                self.replans += 1
+                if self.replans > limits.max_replans:
+                    raise GuardrailHit("max_replans", f"The plan was changed {self.replans - 1} "
+                                       f"times without finishing; last reason: {reschedule_reason}")

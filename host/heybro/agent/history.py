@@ -1,0 +1,59 @@
+"""Compact text views of the task for prompts: queue, cycles, memory, resources."""
+
+from __future__ import annotations
+
+from .models import ExecutionCycle, Task, ToolCall
+
+
+def queue(task: Task) -> str:
+    if not task.subtasks:
+        return "(empty)"
+    lines = []
+    for i, s in enumerate(task.subtasks):
+        mark = ("done" if i < task.current_subtask_index else
+                "CURRENT" if i == task.current_subtask_index else "pending")
+        lines.append(f"{i}. [{mark}] {s}")
+    return "\n".join(lines)
+
+
+def call_line(c: ToolCall) -> str:
+    params = ", ".join(f"{k}={v!r}" for k, v in c.parameters.items() if k != "expect")
+    if c.success:
+        outcome = "ok" + (", page changed" if c.page_changed else "")
+    elif c.success is False:
+        outcome = f"FAILED {c.error_code or ''}: {c.error}"
+    else:
+        outcome = "not run"
+    if c.expectation is not None:
+        outcome += f"; expected: {'met' if c.expectation.met else 'NOT met'} "\
+                   f"({c.expectation.detail})"
+    return f"{c.tool}({params}) → {outcome}"
+
+
+def cycle_text(c: ExecutionCycle, *, detail: bool) -> str:
+    lines = [f"Cycle {c.index}: assignment: {c.assignment}"]
+    if detail and c.worker:
+        for it in c.worker.iterations:
+            for tc in it.tool_calls:
+                if tc.tool != "mark_done":
+                    lines.append(f"  - {call_line(tc)}")
+    if c.worker_summary:
+        lines.append(f"  worker: {c.worker_summary}")
+    if c.verdict:
+        v = c.verdict
+        lines.append(f"  verifier: {v.decision} ({v.confidence:.2f}{'' if v.accepted else ', not accepted'}): {v.reason}")
+    return "\n".join(lines)
+
+
+def cycles(task: Task, *, last: int | None = None, detail: bool = False) -> str:
+    hist = task.execution_history if last is None else task.execution_history[-last:]
+    done = [c for c in hist if c.worker_summary or c.verdict]
+    return "\n".join(cycle_text(c, detail=detail) for c in done) or "(none yet)"
+
+
+def memory(task: Task) -> str:
+    return "\n".join(f"- {m.name}: {m.value}" for m in task.memory) or "(empty)"
+
+
+def resources(task: Task) -> str:
+    return ", ".join(task.resources) or "(none)"

@@ -1,0 +1,172 @@
+"""The task's data model (seed 000): Task, ExecutionCycle, Iteration, ToolCall, ProposedToolCall."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RoleName = Literal["scheduler", "worker", "verifier"]
+
+
+def now() -> float:
+    return time.time()
+
+
+class TaskStatus(str, Enum):
+    planning = "planning"
+    executing = "executing"
+    verifying = "verifying"
+    correcting = "correcting"
+    paused = "paused"
+    completed = "completed"
+    failed = "failed"
+    stopped = "stopped"
+
+    @property
+    def final(self) -> bool:
+        return self in (TaskStatus.completed, TaskStatus.failed, TaskStatus.stopped)
+
+
+class ProposedToolCall(BaseModel):
+    """What the model proposes (also the JSON-mode reply schema's item)."""
+
+    model_config = ConfigDict(extra="forbid")
+    tool: str = Field(min_length=1)
+    parameters: dict[str, Any] = Field(default_factory=dict)
+    reason: str = ""
+
+
+class ProposedReply(BaseModel):
+    """The whole JSON-mode reply: reasoning plus one or more proposed tool calls."""
+
+    model_config = ConfigDict(extra="forbid")
+    reasoning: str = ""
+    tool_calls: list[ProposedToolCall] = Field(min_length=1)
+
+
+class ExpectedOutcome(BaseModel):
+    """What an action should change; checked against the page after it ran."""
+
+    model_config = ConfigDict(extra="forbid")
+    url_contains: str | None = None
+    text_appears: str | None = None
+    text_disappears: str | None = None
+    value: str | None = None
+
+
+class ExpectationCheck(BaseModel):
+    tool: str
+    expect: ExpectedOutcome
+    met: bool
+    detail: str
+
+
+class ToolCall(BaseModel):
+    """A tool call with its execution record."""
+
+    tool: str
+    parameters: dict[str, Any] = Field(default_factory=dict)
+    reason: str = ""
+    success: bool | None = None
+    result: Any = None
+    error: str | None = None
+    error_code: str | None = None
+    timestamp: float | None = None
+    duration_ms: float | None = None
+    page_changed: bool = False
+    expectation: ExpectationCheck | None = None
+
+
+class Usage(BaseModel):
+    role: RoleName
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    latency_ms: float = 0.0
+    attempts: int = 1
+    mode: Literal["native", "json"] = "native"
+
+
+class Iteration(BaseModel):
+    """One LLM call and the tools it led to, within a role's run()."""
+
+    role: RoleName
+    reasoning: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    timestamp: float = Field(default_factory=now)
+    usage: Usage | None = None
+    repairs: int = 0
+    warnings: list[str] = Field(default_factory=list)
+
+
+class Verdict(BaseModel):
+    decision: Literal["mark_complete", "continue_work", "request_reschedule"]
+    reason: str
+    llm_confidence: float
+    dom_confidence: float
+    confidence: float
+    threshold: float
+    accepted: bool
+    facts: list[ExpectationCheck] = Field(default_factory=list)
+
+
+class RoleResult(BaseModel):
+    """What a role's run() returns: its iterations and the transition tool it left by."""
+
+    role: RoleName
+    iterations: list[Iteration] = Field(default_factory=list)
+    transition: ToolCall | None = None
+
+    @property
+    def transition_tool(self) -> str | None:
+        return self.transition.tool if self.transition else None
+
+
+class ExecutionCycle(BaseModel):
+    """One scheduler → worker → verifier pass over an assignment."""
+
+    index: int
+    assignment: str = ""
+    subtask_index: int | None = None
+    scheduler: RoleResult | None = None
+    worker: RoleResult | None = None
+    verifier: RoleResult | None = None
+    worker_summary: str | None = None
+    verdict: Verdict | None = None
+    started_at: float = Field(default_factory=now)
+
+
+class MemoryItem(BaseModel):
+    name: str
+    value: str
+    source_url: str | None = None
+    at: float = Field(default_factory=now)
+
+
+class Task(BaseModel):
+    id: str = Field(default_factory=lambda: uuid.uuid4().hex[:12])
+    description: str
+    url: str | None = None
+    tab_id: int | None = None
+    resources: dict[str, str] = Field(default_factory=dict)
+    subtasks: list[str] = Field(default_factory=list)
+    current_subtask_index: int = 0
+    execution_history: list[ExecutionCycle] = Field(default_factory=list)
+    memory: list[MemoryItem] = Field(default_factory=list)
+    status: TaskStatus = TaskStatus.planning
+    result: str | None = None
+    steps: int = 0
+    max_steps: int = 40
+    created_at: float = Field(default_factory=now)
+    usage: list[Usage] = Field(default_factory=list)
+
+    @property
+    def current_subtask(self) -> str | None:
+        if 0 <= self.current_subtask_index < len(self.subtasks):
+            return self.subtasks[self.current_subtask_index]
+        return None

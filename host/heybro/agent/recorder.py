@@ -1,0 +1,153 @@
+"""The ONE interface through which the executor reports every change of a task.
+
+Persistence (the SQLite store) and transparency (events to the extension and the CLI) both
+implement `Recorder`; the executor never talks to either directly. Every method is awaited before
+the executor acts on the change it describes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from .. import logs
+from .models import Iteration, MemoryItem, RoleName, Task, TaskStatus, ToolCall, Usage, Verdict
+
+log = logs.get("heybro.agent")
+
+
+class Recorder(Protocol):
+    async def task_created(self, task: Task) -> None: ...
+    async def status_changed(self, task: Task, status: TaskStatus, reason: str | None) -> None: ...
+    async def plan_changed(self, task: Task) -> None: ...
+    async def iteration(self, task: Task, iteration: Iteration) -> None: ...
+    async def tool_call(self, task: Task, role: RoleName, call: ToolCall) -> None: ...
+    async def tool_result(self, task: Task, role: RoleName, call: ToolCall) -> None: ...
+    async def verdict(self, task: Task, verdict: Verdict) -> None: ...
+    async def memory(self, task: Task, item: MemoryItem) -> None: ...
+    async def usage(self, task: Task, usage: Usage) -> None: ...
+    async def message(self, task: Task, text: str, level: str = "info") -> None: ...
+
+
+class MemoryRecorder:
+    """Keeps everything in lists (tests, and the default when no store is installed)."""
+
+    def __init__(self) -> None:
+        self.records: list[tuple[str, dict[str, Any]]] = []
+
+    def kinds(self, kind: str) -> list[dict[str, Any]]:
+        return [d for k, d in self.records if k == kind]
+
+    async def task_created(self, task: Task) -> None:
+        self.records.append(("task_created", {"task_id": task.id, "goal": task.description}))
+
+    async def status_changed(self, task: Task, status: TaskStatus, reason: str | None) -> None:
+        self.records.append(("status", {"status": status.value, "reason": reason}))
+
+    async def plan_changed(self, task: Task) -> None:
+        self.records.append(("plan", {"subtasks": list(task.subtasks),
+                                      "current": task.current_subtask_index}))
+
+    async def iteration(self, task: Task, iteration: Iteration) -> None:
+        self.records.append(("iteration", iteration.model_dump()))
+
+    async def tool_call(self, task: Task, role: RoleName, call: ToolCall) -> None:
+        self.records.append(("tool_call", {"role": role, **call.model_dump()}))
+
+    async def tool_result(self, task: Task, role: RoleName, call: ToolCall) -> None:
+        self.records.append(("tool_result", {"role": role, **call.model_dump()}))
+
+    async def verdict(self, task: Task, verdict: Verdict) -> None:
+        self.records.append(("verdict", verdict.model_dump()))
+
+    async def memory(self, task: Task, item: MemoryItem) -> None:
+        self.records.append(("memory", item.model_dump()))
+
+    async def usage(self, task: Task, usage: Usage) -> None:
+        self.records.append(("usage", usage.model_dump()))
+
+    async def message(self, task: Task, text: str, level: str = "info") -> None:
+        self.records.append(("message", {"text": text, "level": level}))
+
+
+Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+
+def _short(value: Any, limit: int = 2000) -> Any:
+    text = value if isinstance(value, str) else None
+    if text is not None and len(text) > limit:
+        return text[:limit] + "…"
+    return value
+
+
+class EventRecorder:
+    """Turns every change into a structured `event` (kind + data) and a structlog line."""
+
+    def __init__(self, emit: Emit) -> None:
+        self._emit = emit
+
+    async def _send(self, task: Task, kind: str, data: dict[str, Any]) -> None:
+        log.info(f"task_{kind}", task_id=task.id, **{k: _short(v, 500) for k, v in data.items()})
+        await self._emit(kind, data)
+
+    async def task_created(self, task: Task) -> None:
+        await self._send(task, "status", {"status": task.status.value, "goal": task.description,
+                                          "url": task.url})
+
+    async def status_changed(self, task: Task, status: TaskStatus, reason: str | None) -> None:
+        data: dict[str, Any] = {"status": status.value, "reason": reason}
+        if status.final:
+            data["result"] = task.result
+            data["steps"] = task.steps
+            data["memory"] = {m.name: m.value for m in task.memory}
+        await self._send(task, "status", data)
+
+    async def plan_changed(self, task: Task) -> None:
+        await self._send(task, "plan", {"subtasks": list(task.subtasks),
+                                        "current": task.current_subtask_index})
+
+    async def iteration(self, task: Task, iteration: Iteration) -> None:
+        await self._send(task, "iteration", {
+            "role": iteration.role, "reasoning": _short(iteration.reasoning, 1000),
+            "tools": [c.tool for c in iteration.tool_calls], "repairs": iteration.repairs,
+            "warnings": iteration.warnings,
+            "tokens": iteration.usage.total_tokens if iteration.usage else 0})
+
+    async def tool_call(self, task: Task, role: RoleName, call: ToolCall) -> None:
+        params = {k: _short(v, 300) for k, v in call.parameters.items()}
+        await self._send(task, "tool_call", {"role": role, "tool": call.tool, "parameters": params,
+                                             "reason": call.reason})
+
+    async def tool_result(self, task: Task, role: RoleName, call: ToolCall) -> None:
+        await self._send(task, "tool_result", {
+            "role": role, "tool": call.tool, "success": call.success, "error": call.error,
+            "error_code": call.error_code, "duration_ms": call.duration_ms,
+            "page_changed": call.page_changed,
+            "expectation": call.expectation.model_dump() if call.expectation else None})
+
+    async def verdict(self, task: Task, verdict: Verdict) -> None:
+        await self._send(task, "verdict", verdict.model_dump())
+
+    async def memory(self, task: Task, item: MemoryItem) -> None:
+        await self._send(task, "message", {"text": f"Remembered {item.name} = {item.value}",
+                                           "memory": item.model_dump()})
+
+    async def usage(self, task: Task, usage: Usage) -> None:
+        await self._send(task, "usage", usage.model_dump())
+
+    async def message(self, task: Task, text: str, level: str = "info") -> None:
+        await self._send(task, "error" if level == "error" else "message",
+                         {"text": text, "level": level})
+
+
+class FanOut:
+    """Several recorders as one (e.g. the store, then events)."""
+
+    def __init__(self, *recorders: Recorder) -> None:
+        self.recorders = list(recorders)
+
+    def __getattr__(self, name: str) -> Callable[..., Awaitable[None]]:
+        async def call(*args: Any, **kwargs: Any) -> None:
+            for r in self.recorders:
+                await getattr(r, name)(*args, **kwargs)
+        return call

@@ -1,0 +1,110 @@
+"""The loop every role shares: prompt → LLM → strict validation (with repair turns) → execute,
+until the role calls its transition tool."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+
+from .. import logs
+from ..llm import LLMReply, Turn
+from .env import AgentEnv
+from .guardrails import GuardrailHit
+from .models import Iteration, ProposedToolCall, RoleName, RoleResult, ToolCall
+from .toolbox import ROLE_TOOLS, RoleTool
+from .validation import ReplyInvalid, validate_reply
+
+log = logs.get("heybro.agent")
+
+
+class Role:
+    name: RoleName
+    system: str
+    transition_last_ok = False
+
+    def __init__(self, env: AgentEnv) -> None:
+        self.env = env
+        self.tools: list[RoleTool] = ROLE_TOOLS[self.name]
+        self.by_name = {t.name: t for t in self.tools}
+        self.warnings: list[str] = []
+        self.reply_at: float | None = None
+
+    # --- what subclasses provide ----------------------------------------------------------------
+    async def context(self) -> str:
+        raise NotImplementedError
+
+    def element_ids(self) -> set[str] | None:
+        return None
+
+    def images(self) -> list[str] | None:
+        return None
+
+    async def execute(self, iteration: Iteration, calls: Sequence[ProposedToolCall],
+                      args: Sequence[BaseModel]) -> ToolCall | None:
+        """Runs the calls; returns the transition call when the role is done."""
+        raise NotImplementedError
+
+    # --- the loop -------------------------------------------------------------------------------
+    async def ask(self, user: str) -> tuple[LLMReply, list[BaseModel], int]:
+        env = self.env
+        turns: list[Turn] = []
+        while True:
+            self.llm_calls += 1
+            if self.llm_calls > env.limits.max_llm_calls:
+                raise GuardrailHit("llm_calls", f"The {self.name} used its limit of "
+                                   f"{env.limits.max_llm_calls} LLM calls without finishing.")
+            reply = await env.llm.complete(self.name, self.system, user, self.tools, turns,
+                                           self.images())
+            self.reply_at = time.perf_counter()
+            env.task.usage.append(reply.usage)
+            await env.recorder.usage(env.task, reply.usage)
+            try:
+                if reply.format_error:
+                    raise ReplyInvalid(reply.format_error)
+                args = validate_reply(reply.calls, self.tools, element_ids=self.element_ids(),
+                                      resources=env.task.resources.keys(),
+                                      max_batch=env.limits.max_batch,
+                                      transition_last_ok=self.transition_last_ok)
+                return reply, args, len(turns)
+            except ReplyInvalid as err:
+                log.warning("reply_invalid", role=self.name, error=str(err)[:500],
+                            calls=[c.tool for c in reply.calls])
+                await env.recorder.message(env.task, f"{self.name}: rejected a reply — {err}",
+                                           "warning")
+                if len(turns) >= env.limits.max_repairs:
+                    raise GuardrailHit("invalid_replies", f"The model's {self.name} replies stayed "
+                                       f"invalid after {len(turns)} repair turns: {err}") from err
+                turns.append(Turn(reply, f"{err} Reply again with valid tool calls."))
+
+    async def run(self) -> RoleResult:
+        env = self.env
+        result = RoleResult(role=self.name)
+        self.llm_calls = 0
+        while True:
+            await env.checkpoint()
+            user = await self.context()
+            if self.reply_at is not None:
+                env.overhead_ms.append((time.perf_counter() - self.reply_at) * 1000)
+                self.reply_at = None
+            reply, args, repairs = await self.ask(user)
+            iteration = Iteration(role=self.name, reasoning=reply.text, usage=reply.usage,
+                                  repairs=repairs, warnings=list(self.warnings))
+            self.warnings.clear()
+            transition = await self.execute(iteration, reply.calls, args)
+            result.iterations.append(iteration)
+            await env.recorder.iteration(env.task, iteration)
+            if transition is not None:
+                result.transition = transition
+                return result
+
+    async def record_call(self, call: ProposedToolCall) -> ToolCall:
+        tc = ToolCall(tool=call.tool, parameters=call.parameters, reason=call.reason,
+                      timestamp=time.time())
+        await self.env.recorder.tool_call(self.env.task, self.name, tc)
+        return tc
+
+    async def record_result(self, tc: ToolCall, started: float) -> None:
+        tc.duration_ms = (time.perf_counter() - started) * 1000
+        await self.env.recorder.tool_result(self.env.task, self.name, tc)

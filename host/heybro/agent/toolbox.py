@@ -1,0 +1,217 @@
+"""The tools each role may call: argument models, docs, and their OpenAI function schemas.
+
+Names and parameters follow seed 000's tables (`click(element_id)`, `fill(element_id, value)`,
+`mark_done(summary)`, `set_subtasks(subtasks)`, `continue_work(instructions)`, ...). Browser actions
+accept an optional `expect` (the outcome the host checks after acting).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .models import ExpectedOutcome, RoleName
+
+
+class Args(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NoArgs(Args):
+    pass
+
+
+# --- scheduler ----------------------------------------------------------------------------------
+class SetSubtasks(Args):
+    subtasks: list[str] = Field(min_length=1, max_length=20)
+
+
+class AddSubtask(Args):
+    subtask: str = Field(min_length=1)
+
+
+class InsertSubtask(Args):
+    subtask: str = Field(min_length=1)
+    index: int = Field(ge=0)
+
+
+class DeleteSubtask(Args):
+    index: int = Field(ge=0)
+
+
+class UpdateSubtask(Args):
+    index: int = Field(ge=0)
+    subtask: str = Field(min_length=1)
+
+
+# --- worker -------------------------------------------------------------------------------------
+class Act(Args):
+    expect: ExpectedOutcome | None = None
+
+
+class Navigate(Act):
+    url: str = Field(min_length=1)
+
+
+class ElementAct(Act):
+    element_id: str = Field(min_length=1)
+
+
+class Fill(ElementAct):
+    value: str
+
+
+class TypeText(ElementAct):
+    text: str
+
+
+class Select(ElementAct):
+    value: str
+
+
+class Press(Act):
+    keys: str = Field(min_length=1, description="e.g. Enter, Tab, Control+A")
+    element_id: str | None = None
+
+
+class Scroll(Args):
+    direction: Literal["up", "down"] = "down"
+    element_id: str | None = None
+
+
+class Upload(Args):
+    element_id: str = Field(min_length=1)
+    resource_name: str = Field(min_length=1)
+
+
+class Wait(Args):
+    seconds: float = Field(gt=0, le=30)
+
+
+class NewTab(Args):
+    url: str = Field(min_length=1)
+
+
+class SwitchTab(Args):
+    tab_id: int
+
+
+class Extract(Args):
+    name: str = Field(min_length=1, description="Memory key.")
+    value: str | None = Field(None, description="What to remember (or give element_id).")
+    element_id: str | None = None
+
+
+class RecallHistory(Args):
+    query: str | None = None
+
+
+class MarkDone(Args):
+    summary: str = Field(min_length=1)
+
+
+# --- verifier -----------------------------------------------------------------------------------
+class Confidence(Args):
+    confidence: float = Field(1.0, ge=0, le=1, description="How sure you are, 0-1.")
+
+
+class MarkComplete(Confidence):
+    reason: str = Field(min_length=1)
+
+
+class ContinueWork(Confidence):
+    instructions: str = Field(min_length=1)
+
+
+class RequestReschedule(Confidence):
+    reason: str = Field(min_length=1)
+
+
+Kind = Literal["plan", "transition", "browser", "tab", "local"]
+
+
+@dataclass(frozen=True)
+class RoleTool:
+    name: str
+    args: type[Args]
+    doc: str
+    kind: Kind
+
+    def schema(self) -> dict[str, Any]:
+        return compact_schema(self.args.model_json_schema())
+
+    def openai(self) -> dict[str, Any]:
+        return {"type": "function",
+                "function": {"name": self.name, "description": self.doc, "parameters": self.schema()}}
+
+
+DROP = {"title", "additionalProperties", "minLength", "maxLength", "minItems", "maxItems"}
+
+
+def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """Drop titles and inline $defs: fewer prompt tokens, and simpler for small local models."""
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return walk(dict(defs[node["$ref"].split("/")[-1]]))
+            out = {}
+            for k, v in node.items():
+                if k in DROP or (k == "description" and "properties" in node):
+                    continue
+                if k == "anyOf" and isinstance(v, list):
+                    non_null = [x for x in v if x != {"type": "null"}]
+                    if len(non_null) == 1:
+                        out.update(walk(non_null[0]))
+                        continue
+                if k == "default" and v is None:
+                    continue
+                out[k] = walk(v)
+            return out
+        if isinstance(node, list):
+            return [walk(x) for x in node]
+        return node
+
+    return walk(schema)
+
+
+SCHEDULER_TOOLS = [
+    RoleTool("set_subtasks", SetSubtasks, "Replace the whole subtask list.", "plan"),
+    RoleTool("add_subtask", AddSubtask, "Append a subtask.", "plan"),
+    RoleTool("insert_subtask", InsertSubtask, "Insert a subtask at index.", "plan"),
+    RoleTool("delete_subtask", DeleteSubtask, "Remove the subtask at index.", "plan"),
+    RoleTool("update_subtask", UpdateSubtask, "Rewrite the subtask at index.", "plan"),
+    RoleTool("start_work", NoArgs, "Hand the next pending subtask to the worker.", "transition"),
+]
+
+WORKER_TOOLS = [
+    RoleTool("navigate", Navigate, "Open a URL in the task's tab.", "tab"),
+    RoleTool("click", ElementAct, "Click an element.", "browser"),
+    RoleTool("fill", Fill, "Set a field's value.", "browser"),
+    RoleTool("type", TypeText, "Type text key by key.", "browser"),
+    RoleTool("select", Select, "Choose an option of a select.", "browser"),
+    RoleTool("press", Press, "Press keys.", "browser"),
+    RoleTool("scroll", Scroll, "Scroll the page or an element.", "browser"),
+    RoleTool("upload", Upload, "Attach a resource file to a file input.", "browser"),
+    RoleTool("back", NoArgs, "Go back in history.", "tab"),
+    RoleTool("new_tab", NewTab, "Open a URL in a new tab.", "tab"),
+    RoleTool("switch_tab", SwitchTab, "Work in another tab.", "tab"),
+    RoleTool("wait", Wait, "Wait some seconds.", "local"),
+    RoleTool("extract", Extract, "Save named data to memory.", "local"),
+    RoleTool("recall_history", RecallHistory, "Read earlier cycles and memory.", "local"),
+    RoleTool("mark_done", MarkDone, "Assignment finished (or impossible): report.", "transition"),
+]
+
+VERIFIER_TOOLS = [
+    RoleTool("mark_complete", MarkComplete, "The current subtask is achieved (the task, if it "
+             "was the last).", "transition"),
+    RoleTool("continue_work", ContinueWork, "Send the worker back with corrections.", "transition"),
+    RoleTool("request_reschedule", RequestReschedule, "The plan must change: back to the "
+             "scheduler.", "transition"),
+]
+
+ROLE_TOOLS: dict[RoleName, list[RoleTool]] = {
+    "scheduler": SCHEDULER_TOOLS, "worker": WORKER_TOOLS, "verifier": VERIFIER_TOOLS}

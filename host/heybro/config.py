@@ -1,0 +1,127 @@
+"""LLM and agent settings: a config file (`<config_dir>/config.json`) overlaid by env vars.
+
+Environment (all optional, they win over the file):
+  HEYBRO_LLM_BASE_URL   OpenAI-compatible base URL (default OpenAI; Ollama: http://localhost:11434/v1)
+  HEYBRO_LLM_API_KEY    API key (falls back to OPENAI_API_KEY)
+  HEYBRO_MODEL          model for every role; HEYBRO_MODEL_SCHEDULER / _WORKER / _VERIFIER per role
+  HEYBRO_TOOL_MODE      auto | native | json   (json = JSON-mode fallback for models without tools)
+  HEYBRO_VISION         1/0: send screenshots to the worker and verifier
+  HEYBRO_LLM_TIMEOUT    seconds per LLM call;  HEYBRO_LLM_RETRIES  retries on 429/5xx/timeouts
+  HEYBRO_CONFIDENCE     verifier confidence threshold (0-1)
+  HEYBRO_MAX_STEPS, HEYBRO_MAX_LLM_CALLS, HEYBRO_MAX_RETRIES, HEYBRO_MAX_FAILURES,
+  HEYBRO_MAX_REPAIRS, HEYBRO_TASK_TIMEOUT   guardrail limits
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from . import paths
+
+ROLES = ("scheduler", "worker", "verifier")
+
+
+class Limits(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    max_steps: int = Field(40, ge=1, description="Browser actions per task.")
+    max_llm_calls: int = Field(12, ge=1, description="LLM calls per role run.")
+    max_retries: int = Field(3, ge=1, description="Worker attempts per subtask before a replan.")
+    max_replans: int = Field(6, ge=0, description="Forced replans per task before failing.")
+    max_failures: int = Field(3, ge=1, description="Consecutive failed actions.")
+    max_repairs: int = Field(2, ge=0, description="Repair turns for an invalid model reply.")
+    max_batch: int = Field(3, ge=1, le=3, description="Actions per worker reply.")
+    task_timeout_s: float = Field(900.0, gt=0, description="Wall clock per task.")
+    loop_warn: int = Field(2, ge=1, description="Repeats of one action without change → warning.")
+    loop_fail: int = Field(3, ge=2, description="Repeats → the task fails.")
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    base_url: str | None = None
+    api_key: str | None = None
+    model: str | None = None
+    models: dict[str, str] = Field(default_factory=dict, description="Per-role model overrides.")
+    tool_mode: Literal["auto", "native", "json"] = "auto"
+    vision: bool = False
+    timeout_s: float = Field(60.0, gt=0)
+    retries: int = Field(4, ge=0)
+    retry_base_s: float = Field(0.5, ge=0)
+    retry_max_s: float = Field(8.0, ge=0)
+    confidence_threshold: float = Field(0.7, ge=0, le=1)
+    temperature: float | None = 0.0
+    limits: Limits = Field(default_factory=Limits)
+
+    def model_for(self, role: str) -> str:
+        return self.models.get(role) or self.model or ""
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.model_for("worker")) and bool(self.api_key or self.base_url)
+
+    def redacted(self) -> dict[str, Any]:
+        d = self.model_dump()
+        if d.get("api_key"):
+            d["api_key"] = "***"
+        return d
+
+
+class ConfigError(Exception):
+    pass
+
+
+NOT_CONFIGURED = """No LLM is configured. Point heybro at any OpenAI-compatible server:
+  OpenAI:     export HEYBRO_LLM_API_KEY=sk-...   HEYBRO_MODEL=gpt-4o-mini
+  Ollama:     export HEYBRO_LLM_BASE_URL=http://localhost:11434/v1  HEYBRO_MODEL=qwen2.5:7b
+  vLLM / LM Studio / OpenRouter: set HEYBRO_LLM_BASE_URL to its /v1 URL, plus HEYBRO_MODEL and the key.
+or write them once into {path} as {{"base_url": ..., "api_key": ..., "model": ...}} (chmod 600)."""
+
+
+def config_file() -> Path:
+    return paths.config_dir() / "config.json"
+
+
+def _env_bool(v: str) -> bool:
+    return v.strip().lower() in ("1", "true", "yes", "on")
+
+
+def load(env: dict[str, str] | None = None, file: Path | None = None) -> Settings:
+    env = dict(os.environ if env is None else env)
+    file = file or config_file()
+    data: dict[str, Any] = {}
+    if file.exists():
+        try:
+            data = json.loads(file.read_text())
+        except (OSError, json.JSONDecodeError) as err:
+            raise ConfigError(f"{file} is not valid JSON: {err}") from err
+    limits = dict(data.pop("limits", {}) or {})
+    models = dict(data.pop("models", {}) or {})
+    simple = {"HEYBRO_LLM_BASE_URL": "base_url", "HEYBRO_MODEL": "model",
+              "HEYBRO_TOOL_MODE": "tool_mode", "HEYBRO_LLM_TIMEOUT": "timeout_s",
+              "HEYBRO_LLM_RETRIES": "retries", "HEYBRO_CONFIDENCE": "confidence_threshold",
+              "HEYBRO_RETRY_BASE": "retry_base_s"}
+    for var, key in simple.items():
+        if env.get(var):
+            data[key] = env[var]
+    key = env.get("HEYBRO_LLM_API_KEY") or env.get("OPENAI_API_KEY")
+    if key:
+        data["api_key"] = key
+    if env.get("HEYBRO_VISION"):
+        data["vision"] = _env_bool(env["HEYBRO_VISION"])
+    for role in ROLES:
+        if env.get(f"HEYBRO_MODEL_{role.upper()}"):
+            models[role] = env[f"HEYBRO_MODEL_{role.upper()}"]
+    for var, name in {"HEYBRO_MAX_STEPS": "max_steps", "HEYBRO_MAX_LLM_CALLS": "max_llm_calls",
+                      "HEYBRO_MAX_RETRIES": "max_retries", "HEYBRO_MAX_FAILURES": "max_failures",
+                      "HEYBRO_MAX_REPAIRS": "max_repairs",
+                      "HEYBRO_TASK_TIMEOUT": "task_timeout_s"}.items():
+        if env.get(var):
+            limits[name] = env[var]
+    try:
+        return Settings(**data, models=models, limits=Limits(**limits))
+    except ValidationError as err:
+        raise ConfigError(f"Invalid heybro settings: {err}") from err

@@ -1,0 +1,210 @@
+"""A scripted OpenAI-compatible chat-completions server: the only stand-in in heybro's tests.
+
+Each role (detected from the system prompt) answers from its own queue of steps:
+  call("click", element_id="e3")            one tool call   (calls(...) for several)
+  text("...")                               plain content (no tool call)
+  fault(429) / fault(500)                   an HTTP error
+  slow(seconds, step)                       answer `step` after a delay
+  raw("{not json")                          malformed content / JSON-mode text
+  a callable (request) -> step              decided from the prompt (e.g. find an element id)
+Requests are recorded (`.requests`) for assertions. Binds 127.0.0.1 on a free port.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Step = Any
+
+
+def call(tool: str, **params: Any) -> dict[str, Any]:
+    return {"calls": [(tool, params)]}
+
+
+def calls(*pairs: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+    return {"calls": list(pairs)}
+
+
+def text(content: str) -> dict[str, Any]:
+    return {"text": content}
+
+
+def raw(content: str) -> dict[str, Any]:
+    return {"raw": content}
+
+
+def fault(status: int) -> dict[str, Any]:
+    return {"fault": status}
+
+
+def slow(seconds: float, step: Step) -> dict[str, Any]:
+    return {"slow": seconds, "step": step}
+
+
+def role_of(body: dict[str, Any]) -> str:
+    system = body["messages"][0]["content"]
+    for role in ("scheduler", "worker", "verifier"):
+        if f"You are the {role.capitalize()}" in system:
+            return role
+    return "unknown"
+
+
+def user_text(body: dict[str, Any]) -> str:
+    content = body["messages"][1]["content"]
+    if isinstance(content, list):
+        return "\n".join(p.get("text", "") for p in content if p.get("type") == "text")
+    return content
+
+
+def find_id(body: dict[str, Any], label: str) -> str:
+    """The element id on the page-map line that mentions `label` (case-insensitive)."""
+    page = user_text(body).split("PAGE (untrusted", 1)[-1]
+    for line in page.splitlines():
+        if label.lower() in line.lower():
+            m = re.search(r"\[([A-Za-z]*\d+)\]|\b(e\d+)\b", line)
+            if m:
+                return m.group(1) or m.group(2)
+    raise AssertionError(f"no element {label!r} in the page map:\n{page[:3000]}")
+
+
+def _ts(schema: dict[str, Any]) -> str:
+    if schema.get("type") == "object" and "properties" in schema:
+        req = set(schema.get("required", []))
+        return "{" + ", ".join(f"{k}{'' if k in req else '?'}: {_ts(v)}"
+                               for k, v in schema["properties"].items()) + "}"
+    if schema.get("type") == "array":
+        return f"{_ts(schema.get('items', {}))}[]"
+    if "enum" in schema:
+        return "|".join(json.dumps(x) for x in schema["enum"])
+    return str(schema.get("type", "any"))
+
+
+def estimate_tokens(body: dict[str, Any]) -> int:
+    """~4 characters per token over the message texts and the tools rendered as signatures
+    (`click(element_id: string, expect?: {...}) // doc`), roughly how OpenAI bills tool schemas."""
+    chars = 0
+    for m in body.get("messages", []):
+        c = m.get("content")
+        chars += len(c) if isinstance(c, str) else len(json.dumps(c or ""))
+        chars += len(json.dumps(m.get("tool_calls", ""))) if m.get("tool_calls") else 0
+    for t in body.get("tools", []):
+        f = t["function"]
+        chars += len(f"{f['name']}{_ts(f['parameters'])} // {f.get('description', '')}\n")
+    return max(1, chars // 4)
+
+
+@dataclass
+class ScriptedLLM:
+    script: dict[str, list[Step]]
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    default: dict[str, Step] = field(default_factory=dict)
+    _server: ThreadingHTTPServer | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def base_url(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def env(self, **extra: str) -> dict[str, str]:
+        return {"HEYBRO_LLM_BASE_URL": self.base_url, "HEYBRO_LLM_API_KEY": "test-key",
+                "HEYBRO_MODEL": "scripted", "HEYBRO_RETRY_BASE": "0.01", **extra}
+
+    def role_requests(self, role: str) -> list[dict[str, Any]]:
+        return [r for r in self.requests if role_of(r) == role]
+
+    def remaining(self) -> dict[str, int]:
+        return {k: len(v) for k, v in self.script.items() if v}
+
+    def _next(self, body: dict[str, Any]) -> Step:
+        with self._lock:
+            self.requests.append(body)
+            queue = self.script.get(role_of(body)) or []
+            if queue:
+                return queue.pop(0)
+            step = self.default.get(role_of(body))
+            if step is None:
+                return fault(599)
+            return step
+
+    def respond(self, body: dict[str, Any]) -> tuple[int, dict[str, Any] | str]:
+        step = self._next(body)
+        while True:
+            if callable(step):
+                step = step(body)
+            elif "slow" in step:
+                time.sleep(step["slow"])
+                step = step["step"]
+            else:
+                break
+        if "fault" in step:
+            return step["fault"], {"error": {"message": f"scripted fault {step['fault']}",
+                                             "type": "server_error"}}
+        message: dict[str, Any] = {"role": "assistant", "content": None}
+        if "calls" in step:
+            if body.get("tools"):
+                message["tool_calls"] = [
+                    {"id": f"call_{uuid.uuid4().hex[:8]}", "type": "function",
+                     "function": {"name": name, "arguments": json.dumps(params)}}
+                    for name, params in step["calls"]]
+            else:  # JSON mode: the same calls as a ProposedReply
+                message["content"] = json.dumps({"reasoning": "scripted", "tool_calls": [
+                    {"tool": n, "parameters": p, "reason": ""} for n, p in step["calls"]]})
+        elif "text" in step:
+            message["content"] = step["text"]
+        elif "raw" in step:
+            message["content"] = step["raw"]
+        prompt = estimate_tokens(body)
+        return 200, {"id": f"chatcmpl-{uuid.uuid4().hex[:8]}", "object": "chat.completion",
+                     "created": int(time.time()), "model": body.get("model", "scripted"),
+                     "choices": [{"index": 0, "message": message,
+                                  "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],
+                     "usage": {"prompt_tokens": prompt, "completion_tokens": 20,
+                               "total_tokens": prompt + 20}}
+
+    def __enter__(self) -> ScriptedLLM:
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("content-length", 0))
+                body = json.loads(self.rfile.read(length))
+                try:
+                    status, payload = outer.respond(body)
+                except Exception as err:  # noqa: BLE001
+                    status, payload = 500, {"error": {"message": f"script error: {err}"}}
+                data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._server:
+            self._server.shutdown()
+            self._server.server_close()
+
+
+ScriptFn = Callable[[dict[str, Any]], Step]
+__all__ = ["ScriptedLLM", "call", "calls", "fault", "find_id", "raw", "slow", "text", "role_of"]

@@ -1,0 +1,286 @@
+"""The agent core over the real openai client and a scripted LLM server, on a fake browser."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from support.fake_browser import FakeBrowser, shop  # noqa: E402
+from support.scripted_llm import ScriptedLLM, call, calls, fault, raw, slow, text  # noqa: E402
+
+from heybro import config  # noqa: E402
+from heybro.agent.env import AgentEnv  # noqa: E402
+from heybro.agent.executor import TaskExecutor  # noqa: E402
+from heybro.agent.models import Task, TaskStatus  # noqa: E402
+from heybro.agent.recorder import MemoryRecorder  # noqa: E402
+from heybro.llm import LLMClient  # noqa: E402
+
+
+def run_task(llm: ScriptedLLM, browser: FakeBrowser, goal: str = "Buy the blue kettle",
+             url: str = "http://shop/", env_extra: dict[str, str] | None = None,
+             resources: dict[str, str] | None = None,
+             control_hook: Any = None) -> tuple[Task, MemoryRecorder, Any]:
+    settings = config.load(env=llm.env(**(env_extra or {})), file=Path("/nonexistent"))
+    rec = MemoryRecorder()
+
+    async def main() -> Any:
+        client = LLMClient(settings)
+        task = Task(description=goal, url=url, resources=resources or {})
+        env = AgentEnv(task=task, llm=client, settings=settings, browser=browser, recorder=rec)
+        if control_hook:
+            control_hook(env)
+        try:
+            result = await TaskExecutor(env).execute()
+        finally:
+            await client.close()
+        return task, result
+
+    task, result = asyncio.run(main())
+    return task, rec, result
+
+
+PLAN = [calls(("set_subtasks", {"subtasks": ["Search for kettle", "Open the blue kettle",
+                                             "Buy it with name Ann, email ann@x.io"]}),
+              ("start_work", {}))]
+
+
+def happy_script() -> dict[str, list[Any]]:
+    return {
+        "scheduler": list(PLAN),
+        "worker": [
+            calls(("fill", {"element_id": "e1", "value": "kettle", "expect": {"value": "kettle"}}),
+                  ("click", {"element_id": "e2", "expect": {"url_contains": "/results"}})),
+            call("mark_done", summary="Results shown"),
+            call("click", element_id="e1"),
+            call("mark_done", summary="Blue kettle page open"),
+            call("click", element_id="e5"),
+            calls(("fill", {"element_id": "e1", "value": "Ann"}),
+                  ("fill", {"element_id": "e2", "value": "ann@x.io"}),
+                  ("click", {"element_id": "e3", "expect": {"text_appears": "confirmed"}})),
+            call("extract", name="order", value="A1"),
+            call("mark_done", summary="Order A1 confirmed"),
+        ],
+        "verifier": [call("mark_complete", reason="results", confidence=0.9),
+                     call("mark_complete", reason="item open", confidence=0.9),
+                     call("mark_complete", reason="Order confirmed #A1", confidence=0.95)],
+    }
+
+
+def test_agent_happy_path_three_subtasks_side_effect_once() -> None:
+    b = shop()
+    with ScriptedLLM(happy_script()) as llm:
+        task, rec, result = run_task(llm, b)
+    assert result.status == TaskStatus.completed, task.result
+    assert task.result == "Order confirmed #A1"
+    assert b.bookings == [{"Name": "Ann", "Email": "ann@x.io"}]
+    assert task.current_subtask_index == 3 and len(task.execution_history) == 3
+    assert [m.name for m in task.memory] == ["order"]
+    statuses = [d["status"] for d in rec.kinds("status")]
+    assert statuses[:3] == ["planning", "executing", "verifying"] and statuses[-1] == "completed"
+    checks = [d["expectation"] for d in rec.kinds("tool_result") if d["expectation"]]
+    assert checks and all(c["met"] for c in checks)
+    # The actions the DOM agent got carry the signature from the last observe.
+    fill = next(a for t, a in b.calls if t == "fill")
+    assert fill["element_id"] == "e1" and fill["signature"]["name"] == "Search"
+    assert len(rec.kinds("usage")) == len(llm.requests)
+    # Scheduler never sees the page; the worker does.
+    sched = llm.role_requests("scheduler")[0]["messages"][1]["content"]
+    assert "PAGE" not in sched and "[e1]" not in sched
+    assert "[e1]" in llm.role_requests("worker")[0]["messages"][1]["content"]
+
+
+def test_agent_continue_work_correction() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search for kettle"]}),
+                                  ("start_work", {}))],
+              "worker": [call("fill", element_id="e1", value="kettel"),
+                         call("mark_done", summary="typed"),
+                         call("fill", element_id="e1", value="kettle"),
+                         call("click", element_id="e2"),
+                         call("mark_done", summary="searched")],
+              "verifier": [call("continue_work", instructions="Fix the typo and press Go",
+                                confidence=0.9),
+                           call("mark_complete", reason="results listed", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b)
+        second_worker = llm.role_requests("worker")[2]["messages"][1]["content"]
+    assert result.status == TaskStatus.completed
+    assert "CORRECTION FROM THE VERIFIER: Fix the typo" in second_worker
+    assert "correcting" in [d["status"] for d in rec.kinds("status")]
+
+
+def test_agent_request_reschedule_replans() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Open the kettle"]}),
+                                  ("start_work", {})),
+                            calls(("set_subtasks", {"subtasks": ["Search for kettle",
+                                                                 "Open the blue kettle"]}),
+                                  ("start_work", {}))],
+              "worker": [call("mark_done", summary="No kettle on this page"),
+                         call("fill", element_id="e1", value="kettle"), call("click", element_id="e2"),
+                         call("mark_done", summary="results"),
+                         call("click", element_id="e1"), call("mark_done", summary="open")],
+              "verifier": [call("request_reschedule", reason="Need to search first", confidence=0.9),
+                           call("mark_complete", reason="ok", confidence=0.9),
+                           call("mark_complete", reason="kettle page", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b)
+        replan = llm.role_requests("scheduler")[1]["messages"][1]["content"]
+    assert result.status == TaskStatus.completed
+    assert "WHY YOU ARE CALLED: Need to search first" in replan
+    assert b.url == "http://shop/item"
+    assert [p["subtasks"] for p in rec.kinds("plan")][-1] == ["Search for kettle", "Open the blue kettle"]
+
+
+def test_llm_faults_are_retried_and_repaired() -> None:
+    b = shop()
+    script = {"scheduler": [fault(429), fault(500), raw("{not json"), *PLAN[:1]],
+              "worker": [slow(1.5, call("fill", element_id="e1", value="late")),
+                         call("fill", element_id="e1", value="kettle"),
+                         call("teleport", element_id="e1"),
+                         call("mark_done", summary="typed")],
+              "verifier": [text("I think it's done"), call("mark_complete", reason="ok",
+                                                          confidence=0.9)]}
+    script["scheduler"][-1] = calls(("set_subtasks", {"subtasks": ["Type kettle"]}), ("start_work", {}))
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, env_extra={"HEYBRO_LLM_TIMEOUT": "1"})
+        repairs = [m for r in llm.requests for m in r["messages"][2:]]
+    assert result.status == TaskStatus.completed, task.result
+    feedback = " ".join(str(m.get("content")) for m in repairs)
+    assert "not valid JSON" in feedback and "unknown tool 'teleport'" in feedback
+    assert "called no tool" in feedback
+    # the bad replies never ran
+    assert [t for t, _ in b.calls if t not in ("observe",)] == ["navigate", "fill"]
+    assert max(u["attempts"] for u in rec.kinds("usage")) >= 2
+
+
+def test_hallucinated_element_refused_never_executed() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search"]}), ("start_work", {}))],
+              "worker": [call("click", element_id="e99"), call("click", element_id="e2"),
+                         call("mark_done", summary="clicked")],
+              "verifier": [call("mark_complete", reason="ok", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b)
+        feedback = llm.role_requests("worker")[1]["messages"][-1]["content"]
+    assert result.status == TaskStatus.completed
+    assert "element_id 'e99' is not on the current page" in feedback and "e1, e2" in feedback
+    assert ("click", "e99") not in [(t, a.get("element_id")) for t, a in b.calls]
+
+
+def test_transition_mixed_with_actions_is_refused() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search"]}), ("start_work", {}))],
+              "worker": [calls(("click", {"element_id": "e2"}), ("mark_done", {"summary": "x"})),
+                         call("click", element_id="e2"), call("mark_done", summary="clicked")],
+              "verifier": [call("mark_complete", reason="ok", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b)
+        fb = llm.role_requests("worker")[1]["messages"][-1]["content"]
+    assert result.status == TaskStatus.completed
+    assert "mark_done must be the only tool call" in fb
+    assert [t for t, _ in b.calls].count("click") == 1
+
+
+def test_guardrail_loop_stops_task_with_reason() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search"]}), ("start_work", {}))],
+              "verifier": []}
+    with ScriptedLLM(script, default={"worker": call("fill", element_id="e1", value="x")}) as llm:
+        task, rec, result = run_task(llm, b, url="http://shop/")
+        warned = any("WARNING: you already did fill" in r["messages"][1]["content"]
+                     for r in llm.role_requests("worker"))
+    assert result.status == TaskStatus.failed
+    assert "Guardrail (loop)" in task.result and "fill(e1)" in task.result
+    assert warned
+
+
+def test_guardrail_consecutive_failures_and_invalid_replies() -> None:
+    b = shop()
+    b.fail = {"click": "covered"}
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search"]}), ("start_work", {}))],
+              "worker": [call("click", element_id="e2")]}
+    with ScriptedLLM(script, default={"worker": call("teleport")}) as llm:
+        task, rec, result = run_task(llm, b)
+        worker_prompt = llm.role_requests("worker")[1]["messages"][1]["content"]
+    assert result.status == TaskStatus.failed
+    assert "FAILED covered" in worker_prompt
+    assert "invalid_replies" in task.result
+
+
+def test_low_confidence_does_not_complete() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search"]}), ("start_work", {}))],
+              "worker": [call("click", element_id="e2", expect={"text_appears": "Green Kettle"}),
+                         call("mark_done", summary="clicked"),
+                         call("mark_done", summary="still")],
+              "verifier": [call("mark_complete", reason="looks fine", confidence=0.8),
+                           call("mark_complete", reason="sure", confidence=1.0)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b)
+    verdicts = rec.kinds("verdict")
+    assert verdicts[0]["accepted"] is False and verdicts[0]["confidence"] < 0.7
+    assert verdicts[0]["facts"][0]["met"] is False
+    assert result.status == TaskStatus.completed and len(verdicts) == 2
+
+
+def test_json_mode_fallback_and_upload(tmp_path: Path) -> None:
+    b = shop()
+    b.pages["http://shop/"].append(__import__("support.fake_browser", fromlist=["El"]).El(
+        "e9", "input", "Photo"))
+    f = tmp_path / "cv.txt"
+    f.write_text("hello")
+    script = {"scheduler": [raw("Sure! ```json\n{\"reasoning\": \"plan\", \"tool_calls\": "
+                                "[{\"tool\": \"set_subtasks\", \"parameters\": {\"subtasks\": "
+                                "[\"Upload cv\"]}, \"reason\": \"\"}, {\"tool\": \"start_work\", "
+                                "\"parameters\": {}, \"reason\": \"\"}]}\n```")],
+              "worker": [call("upload", element_id="e9", resource_name="nope"),
+                         call("upload", element_id="e9", resource_name="cv"),
+                         call("mark_done", summary="uploaded")],
+              "verifier": [call("mark_complete", reason="ok", confidence=0.9)]}
+    b.fail = {}
+    uploads: list[dict[str, Any]] = []
+    orig = b.call
+
+    async def spy(tool: str, args: dict[str, Any], **kw: Any) -> dict[str, Any]:
+        if tool == "upload":
+            uploads.append(args)
+            return {"url": b.url}
+        return await orig(tool, args, **kw)
+
+    b.call = spy  # type: ignore[method-assign]
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, env_extra={"HEYBRO_TOOL_MODE": "json"},
+                                     resources={"cv": str(f)})
+        first = llm.requests[0]
+    assert result.status == TaskStatus.completed, task.result
+    assert "tools" not in first and first["response_format"] == {"type": "json_object"}
+    assert uploads[0]["file"]["name"] == "cv.txt" and uploads[0]["file"]["data_base64"] == "aGVsbG8="
+
+
+def test_pause_and_stop_between_actions() -> None:
+    b = shop()
+    envs: list[AgentEnv] = []
+
+    def stop_on_second(body: dict[str, Any]) -> Any:
+        envs[0].control.stop()
+        return call("click", element_id="e2")
+
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search"]}), ("start_work", {}))],
+              "worker": [stop_on_second]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, control_hook=envs.append)
+    assert result.status == TaskStatus.stopped
+    assert "click" not in [t for t, _ in b.calls]
+
+
+def test_no_llm_configured_message() -> None:
+    s = config.load(env={}, file=Path("/nonexistent"))
+    assert not s.configured
+    assert "HEYBRO_LLM_BASE_URL" in config.NOT_CONFIGURED
