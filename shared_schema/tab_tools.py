@@ -1,7 +1,60 @@
-"""Tools the coordinator runs on tabs: navigate, back, open, switch, list, screenshot."""
+"""Tools the coordinator runs on tabs: navigate, back, open, switch, list, screenshot.
+
+The tab is the `tool.call`'s `tab_id`; `navigate` without one opens a new tab (so a task started
+from the terminal never takes over the tab the user is looking at).
+"""
 
 from __future__ import annotations
 
-from .tool_spec import ToolSpec
+from pydantic import Field
 
-TAB_TOOLS: dict[str, ToolSpec] = {}
+from .tool_spec import ToolArgs, ToolOutput, ToolSpec
+
+
+class NavigateArgs(ToolArgs):
+    url: str = Field(min_length=1, max_length=8000)
+
+
+class TabArgs(ToolArgs):
+    pass
+
+
+class NewTabArgs(ToolArgs):
+    url: str = Field(min_length=1, max_length=8000)
+
+
+class SwitchTabArgs(ToolArgs):
+    tab_id: int
+
+
+class TabInfo(ToolOutput):
+    tab_id: int
+    url: str
+    title: str
+    active: bool | None = None
+
+
+class TabList(ToolOutput):
+    tabs: list[TabInfo]
+
+
+class ScreenshotArgs(ToolArgs):
+    quality: int | None = Field(None, ge=10, le=100, description="JPEG quality; PNG when omitted.")
+
+
+class Screenshot(ToolOutput):
+    tab_id: int
+    data_url: str = Field(description="data:image/...;base64,…")
+
+
+TAB_TOOLS: dict[str, ToolSpec] = {
+    "navigate": ToolSpec(args=NavigateArgs, result=TabInfo,
+                         doc="Load a URL in the call's tab (a new tab when none is given); "
+                             "resolves when the page has loaded."),
+    "back": ToolSpec(args=TabArgs, result=TabInfo, doc="History back in the call's tab."),
+    "new_tab": ToolSpec(args=NewTabArgs, result=TabInfo, doc="Open a URL in a new active tab."),
+    "switch_tab": ToolSpec(args=SwitchTabArgs, result=TabInfo, doc="Activate a tab."),
+    "list_tabs": ToolSpec(args=TabArgs, result=TabList, doc="Tabs of all windows."),
+    "screenshot": ToolSpec(args=ScreenshotArgs, result=Screenshot,
+                           doc="The visible part of the call's tab, as a data URL."),
+}

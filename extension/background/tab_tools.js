@@ -1,0 +1,88 @@
+// @ts-check
+/**
+ * Tab tools the host runs through `tool.call` (see shared_schema/tab_tools.py): navigate, back,
+ * new_tab, switch_tab, list_tabs, screenshot. The tab is the call's `tab_id`; `navigate` without one
+ * opens a new tab so a task never takes over the page the user is looking at.
+ */
+import { registerTool } from "./tools.js";
+
+/** @param {string} message @param {string} code */
+const fail = (message, code) => Object.assign(new Error(message), { code });
+
+/** @param {chrome.tabs.Tab} tab */
+const info = (tab) => ({ tab_id: /** @type {number} */ (tab.id), url: tab.url || tab.pendingUrl || "", title: tab.title || "", active: !!tab.active });
+
+/** @param {number | undefined} tabId @returns {Promise<chrome.tabs.Tab>} */
+async function tabOf(tabId) {
+  if (tabId === undefined || tabId === null) throw fail("This tool needs the task's tab.", "no_tab");
+  try { return await chrome.tabs.get(tabId); } catch { throw fail(`Tab ${tabId} is gone.`, "no_tab"); }
+}
+
+/**
+ * Resolves when the tab finished loading (or after `ms`, with what it has).
+ * @param {number} tabId @param {number} ms @param {() => Promise<any>} start
+ */
+function loaded(tabId, ms, start) {
+  return new Promise((resolve, reject) => {
+    let timer = 0;
+    const done = async () => {
+      chrome.tabs.onUpdated.removeListener(listener);
+      clearTimeout(timer);
+      try { resolve(await chrome.tabs.get(tabId)); } catch { reject(fail(`Tab ${tabId} closed while loading.`, "no_tab")); }
+    };
+    /** @param {number} id @param {chrome.tabs.TabChangeInfo} change */
+    const listener = (id, change) => { if (id === tabId && change.status === "complete") done(); };
+    chrome.tabs.onUpdated.addListener(listener);
+    timer = /** @type {any} */ (setTimeout(done, ms));
+    start().catch((e) => { chrome.tabs.onUpdated.removeListener(listener); clearTimeout(timer); reject(fail(String(e?.message || e), "navigation")); });
+  });
+}
+
+/** @param {string} url */
+function checkUrl(url) {
+  let u;
+  try { u = new URL(url); } catch { throw fail(`Not a URL: ${url}`, "navigation"); }
+  if (!["http:", "https:", "file:", "about:"].includes(u.protocol)) throw fail(`heybro does not open ${u.protocol} pages.`, "unsupported");
+  return u.href;
+}
+
+/** @param {string} url @param {number} ms */
+async function openNew(url, ms) {
+  const tab = await chrome.tabs.create({ url: "about:blank", active: true });
+  const id = /** @type {number} */ (tab.id);
+  return info(await loaded(id, ms, () => chrome.tabs.update(id, { url })));
+}
+
+registerTool("navigate", async (call) => {
+  const url = checkUrl(call.args.url);
+  const ms = Math.max(1000, call.timeout_ms - 500);
+  if (call.tab_id === undefined || call.tab_id === null) return openNew(url, ms);
+  const tab = await tabOf(call.tab_id);
+  const id = /** @type {number} */ (tab.id);
+  return info(await loaded(id, ms, () => chrome.tabs.update(id, { url })));
+});
+
+registerTool("new_tab", async (call) => openNew(checkUrl(call.args.url), Math.max(1000, call.timeout_ms - 500)));
+
+registerTool("back", async (call) => {
+  const tab = await tabOf(call.tab_id);
+  const id = /** @type {number} */ (tab.id);
+  return info(await loaded(id, Math.max(1000, call.timeout_ms - 500), () => chrome.tabs.goBack(id)));
+});
+
+registerTool("switch_tab", async (call) => {
+  const tab = await tabOf(call.args.tab_id);
+  await chrome.tabs.update(/** @type {number} */ (tab.id), { active: true });
+  if (tab.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true }).catch(() => {});
+  return info(await chrome.tabs.get(/** @type {number} */ (tab.id)));
+});
+
+registerTool("list_tabs", async () => ({ tabs: (await chrome.tabs.query({})).filter((t) => t.id !== undefined).map(info) }));
+
+registerTool("screenshot", async (call) => {
+  const tab = await tabOf(call.tab_id);
+  if (!tab.active) await chrome.tabs.update(/** @type {number} */ (tab.id), { active: true });
+  const opts = call.args.quality ? { format: /** @type {"jpeg"} */ ("jpeg"), quality: call.args.quality } : { format: /** @type {"png"} */ ("png") };
+  const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, opts);
+  return { tab_id: /** @type {number} */ (tab.id), data_url: dataUrl };
+});
