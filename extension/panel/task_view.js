@@ -78,6 +78,7 @@ export function renderTask(state, ui) {
     /** @type {HTMLElement} */ (errorBox.querySelector("[data-field=text]")).textContent = problem;
     /** @type {HTMLElement} */ (errorBox.querySelector("[data-field=advice]")).textContent = adviceFor(problem, ctx.status);
     errorBox.setAttribute("role", ctx.status === "failed" ? "alert" : "status");
+    errorBox.dataset.tone = ctx.status === "paused" ? "warn" : "bad";
   }
 
   const u = ctx.usage;

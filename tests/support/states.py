@@ -1,0 +1,63 @@
+"""heybro_state values for each state a person can see in the panel and popup."""
+
+from __future__ import annotations
+
+from typing import Any
+
+T0 = 1_795_261_500_000  # fixed times keep the pictures stable
+
+
+def _ctx(status: str, **over: Any) -> dict[str, Any]:
+    ctx: dict[str, Any] = {
+        "taskId": "t-demo", "goal": "Order the blue kettle from the demo shop", "status": status,
+        "reason": None, "subtasks": [], "currentSubtask": 0, "currentAction": None,
+        "lastVerdict": None, "error": None, "result": None,
+        "usage": {"promptTokens": 0, "completionTokens": 0, "calls": 0, "costUsd": 0},
+        "chat": [{"who": "user", "text": "Order the blue kettle from the demo shop", "at": T0}],
+        "lastSeq": 10, "startedAt": T0, "updatedAt": T0,
+    }
+    ctx.update(over)
+    return ctx
+
+
+PLAN = ["Search the shop for a blue kettle", "Open the blue kettle's page",
+        "Add it to the cart and check out with the saved details"]
+
+
+def plan(current: int, done_all: bool = False) -> list[dict[str, str]]:
+    return [{"text": t, "state": "done" if done_all or i < current else
+             "current" if i == current else "pending"} for i, t in enumerate(PLAN)]
+
+
+USAGE = {"promptTokens": 5210, "completionTokens": 388, "calls": 6, "costUsd": 0.0031}
+
+STATES: dict[str, dict[str, Any]] = {
+    "idle": {"taskContext": None, "actionHistory": [], "tabRegistry": []},
+    "planning": {"taskContext": _ctx("planning"), "actionHistory": [], "tabRegistry": []},
+    "running": {"taskContext": _ctx(
+        "executing", subtasks=plan(1), currentSubtask=1,
+        currentAction={"tool": "click", "parameters": {"element_id": "e14"}, "role": "worker",
+                       "reason": "Open the product page"},
+        lastVerdict={"decision": "request_reschedule", "reason": "Search results show the blue "
+                     "kettle; ready for the next step.", "confidence": 0.86, "threshold": 0.7,
+                     "accepted": True},
+        usage=USAGE,
+        chat=[{"who": "user", "text": "Order the blue kettle from the demo shop", "at": T0},
+              {"who": "agent", "text": "Plan: search, open the product, check out.", "at": T0}]),
+        "actionHistory": [], "tabRegistry": []},
+    "paused": {"taskContext": _ctx(
+        "paused", subtasks=plan(2), currentSubtask=2, usage=USAGE,
+        reason="paused by you"), "actionHistory": [], "tabRegistry": []},
+    "failed": {"taskContext": _ctx(
+        "failed", subtasks=plan(1), currentSubtask=1, usage=USAGE,
+        reason="Guardrail: 3 consecutive actions failed (the Add to cart button stayed covered "
+               "by a dialog)."), "actionHistory": [], "tabRegistry": []},
+    "completed": {"taskContext": _ctx(
+        "completed", subtasks=plan(3, done_all=True), currentSubtask=3, usage=USAGE,
+        result="Order HB-1042 placed for the blue kettle ($39.00).",
+        lastVerdict={"decision": "mark_complete", "reason": "The confirmation page shows order "
+                     "HB-1042.", "confidence": 0.95, "threshold": 0.7, "accepted": True},
+        chat=[{"who": "user", "text": "Order the blue kettle from the demo shop", "at": T0},
+              {"who": "agent", "text": "Done. Order HB-1042 placed for the blue kettle ($39.00).",
+               "at": T0}]), "actionHistory": [], "tabRegistry": []},
+}
