@@ -1,7 +1,286 @@
-"""Tools the DOM agent (content script) runs: observing a page and acting on its elements."""
+"""Tools the DOM agent (content script) runs: observing a page and acting on its elements.
+
+Every action names its element by the id `observe` showed (`e12`, or `f7e3` inside a cross-origin
+frame) and may pass the element's `signature` from that observation: when the id is gone the agent
+re-finds the element by signature, refusing (`ambiguous` / `not_found`, with the best candidates in
+`error.detail.candidates`) rather than guessing.
+"""
 
 from __future__ import annotations
 
-from .tool_spec import ToolSpec
+from typing import Any, Literal
 
-DOM_TOOLS: dict[str, ToolSpec] = {}
+from pydantic import Field
+
+from .tool_spec import ToolArgs, ToolOutput, ToolSpec
+
+Signature = dict[str, Any]
+
+
+class Box(ToolOutput):
+    x: int
+    y: int
+    w: int
+    h: int
+
+
+class ScrollInfo(ToolOutput):
+    x: int
+    y: int
+    viewport_w: int
+    viewport_h: int
+    page_w: int
+    page_h: int
+    above_px: int = Field(description="Page height above the viewport.")
+    below_px: int = Field(description="Page height below the viewport.")
+
+
+class DialogInfo(ToolOutput):
+    name: str
+    text: str
+
+
+class UnreadableFrame(ToolOutput):
+    url: str
+    reason: str
+
+
+class ObserveCounts(ToolOutput):
+    total: int = Field(description="Interactive elements on the page.")
+    shown: int
+    omitted: int
+    omitted_above: int
+    omitted_below: int
+    new: int = Field(description="Elements that were not there at the previous observe.")
+    text_blocks_omitted: int
+
+
+class ObserveArgs(ToolArgs):
+    max_tokens: int = Field(4000, ge=200, le=200_000, description="Budget for `text`; nearest the viewport kept first.")
+    highlight: bool | None = Field(None, description="true: show numbered boxes; false: remove them.")
+    frame: int | None = Field(None, ge=0, description="Only this frame (Chrome frame id).")
+
+
+class ObserveResult(ToolOutput):
+    url: str
+    title: str
+    text: str = Field(description="The compact rendering for the LLM; page content fenced as untrusted.")
+    elements: dict[str, Signature] = Field(description="Element id → signature, for every element shown.")
+    new_elements: list[str]
+    scroll: ScrollInfo
+    dialogs: list[DialogInfo]
+    frames_unreadable: list[UnreadableFrame]
+    counts: ObserveCounts
+    tokens_estimate: int
+    tab_id: int
+
+
+class ElementRef(ToolArgs):
+    element_id: str | None = Field(None, max_length=40, description="Id from the last observe, e.g. e12.")
+    signature: Signature | None = Field(None, description="The element's signature from observe (re-finding).")
+
+
+class ClickArgs(ElementRef):
+    pass
+
+
+class FillArgs(ElementRef):
+    value: str = Field(max_length=100_000)
+
+
+class TypeArgs(ElementRef):
+    text: str = Field(max_length=20_000)
+
+
+class SelectArgs(ElementRef):
+    value: str = Field(description="An option's visible label or its value.")
+
+
+class CheckArgs(ElementRef):
+    pass
+
+
+class PressArgs(ElementRef):
+    keys: str = Field(min_length=1, max_length=60, description='A key or combo: "Enter", "Control+A", "Shift+Tab".')
+
+
+class HoverArgs(ElementRef):
+    pass
+
+
+class FocusArgs(ElementRef):
+    pass
+
+
+class ScrollArgs(ElementRef):
+    direction: Literal["up", "down", "left", "right", "top", "bottom"] | None = Field(
+        None, description="Omit with element_id to scroll that element into view.")
+    amount: float | None = Field(None, gt=0, le=20, description="In viewport (or element) heights; default 0.8.")
+    pixels: int | None = Field(None, gt=0, le=100_000)
+    frame: int | None = Field(None, ge=0)
+
+
+class FileArg(ToolArgs):
+    name: str = Field(min_length=1, max_length=255)
+    mime: str = Field("application/octet-stream", max_length=255)
+    data_base64: str
+
+
+class UploadArgs(ElementRef):
+    file: FileArg
+
+
+class ExtractArgs(ElementRef):
+    mode: Literal["auto", "text", "table"] = "auto"
+    max_chars: int = Field(20_000, ge=100, le=500_000)
+    frame: int | None = Field(None, ge=0)
+
+
+class WaitForArgs(ElementRef):
+    text: str | None = Field(None, max_length=1000)
+    url: str | None = Field(None, max_length=4000, description="Wait until the tab's URL contains this.")
+    state: Literal["visible", "hidden"] = "visible"
+    quiet_ms: int | None = Field(None, ge=0, le=60_000, description="Wait until the DOM has not changed for this long.")
+    timeout_ms: int = Field(5000, ge=0, le=120_000)
+    frame: int | None = Field(None, ge=0)
+
+
+class Mutations(ToolOutput):
+    added: int
+    removed: int
+    attributes: int
+    text: int
+    summary: str
+
+
+class FocusedInfo(ToolOutput):
+    tag: str
+    name: str
+
+
+class ElementBrief(ToolOutput):
+    tag: str
+    role: str
+    name: str
+    html_id: str | None = None
+    state: dict[str, Any]
+
+
+class ActionResult(ToolOutput):
+    ok: bool = True
+    action: str
+    element_id: str | None = None
+    found_by: Literal["id", "signature", "rescan"] | None = Field(
+        None, description="How the element was found: its id, its signature, or after a re-scan.")
+    confidence: float = Field(ge=0, le=1)
+    url: str
+    url_changed: bool
+    navigated: bool | None = None
+    mutations: Mutations
+    dialog: DialogInfo | None = Field(None, description="A dialog the action opened.")
+    focused: FocusedInfo | None = None
+    element: ElementBrief | None = Field(None, description="The element after the action.")
+
+
+class SelectResult(ActionResult):
+    class Selected(ToolOutput):
+        value: str
+        label: str
+
+    selected: Selected | None = None
+
+
+class CheckResult(ActionResult):
+    checked: bool | None = None
+
+
+class PressResult(ActionResult):
+    class Pressed(ToolOutput):
+        key: str
+        ctrl: bool
+        shift: bool
+        alt: bool
+        meta: bool
+
+    pressed: Pressed | None = None
+
+
+class ScrollResult(ActionResult):
+    class Scrolled(ToolOutput):
+        scrolled: Literal["page", "element", "to_element"]
+        moved_px: int | None = None
+        at_top: bool | None = None
+        at_bottom: bool | None = None
+        scroll_y: int | None = None
+
+    scroll: Scrolled | None = None
+
+
+class UploadResult(ActionResult):
+    class Uploaded(ToolOutput):
+        name: str
+        size: int
+        via: Literal["input", "drop"]
+
+    uploaded: Uploaded | None = None
+
+
+class TableData(ToolOutput):
+    headers: list[str]
+    rows: list[list[str]]
+
+
+class ExtractResult(ActionResult):
+    text: str | None = None
+    truncated: bool | None = None
+    table: TableData | None = None
+
+
+class WaitForResult(ToolOutput):
+    ok: bool = True
+    action: Literal["wait_for"] = "wait_for"
+    matched: Literal["element", "text", "url", "quiet"]
+    waited_ms: int
+    element_id: str | None = None
+    url: str | None = None
+
+
+class HighlightArgs(ToolArgs):
+    on: bool
+
+
+class HighlightResult(ToolOutput):
+    ok: bool
+    on: bool
+
+
+_ELEMENT_DOC = " Pass the element_id from observe and its signature (used if the id is gone)."
+
+DOM_TOOLS: dict[str, ToolSpec] = {
+    "observe": ToolSpec(args=ObserveArgs, result=ObserveResult,
+                        doc="Read the page: compact element map with ids, page text, scroll, dialogs."),
+    "click": ToolSpec(args=ClickArgs, result=ActionResult,
+                      doc="Click an element (scrolled into view; refused when covered or disabled)." + _ELEMENT_DOC),
+    "fill": ToolSpec(args=FillArgs, result=ActionResult,
+                     doc="Replace a field's value (works with framework-controlled inputs)." + _ELEMENT_DOC),
+    "type": ToolSpec(args=TypeArgs, result=ActionResult,
+                     doc="Type text key by key at the caret (for autocomplete and key handlers)." + _ELEMENT_DOC),
+    "select": ToolSpec(args=SelectArgs, result=SelectResult,
+                       doc="Choose an option of a list by its visible label or value." + _ELEMENT_DOC),
+    "check": ToolSpec(args=CheckArgs, result=CheckResult, doc="Check a checkbox, radio or switch." + _ELEMENT_DOC),
+    "uncheck": ToolSpec(args=CheckArgs, result=CheckResult, doc="Uncheck a checkbox or switch." + _ELEMENT_DOC),
+    "press": ToolSpec(args=PressArgs, result=PressResult,
+                      doc="Press a key or combo on an element or on whatever has focus."),
+    "hover": ToolSpec(args=HoverArgs, result=ActionResult, doc="Move the pointer over an element." + _ELEMENT_DOC),
+    "scroll": ToolSpec(args=ScrollArgs, result=ScrollResult,
+                       doc="Scroll the page or an element by direction/amount, or scroll an element into view."),
+    "focus": ToolSpec(args=FocusArgs, result=ActionResult, doc="Focus an element." + _ELEMENT_DOC),
+    "upload": ToolSpec(args=UploadArgs, result=UploadResult,
+                       doc="Put a file (passed in base64) into a file input or drop zone." + _ELEMENT_DOC),
+    "extract": ToolSpec(args=ExtractArgs, result=ExtractResult,
+                        doc="Read the text of the page or an element, or a table as rows."),
+    "wait_for": ToolSpec(args=WaitForArgs, result=WaitForResult,
+                         doc="Wait for an element, text (or their absence), a URL, or a quiet DOM."),
+    "highlight": ToolSpec(args=HighlightArgs, result=HighlightResult,
+                          doc="Show or remove numbered boxes over the page's elements."),
+}

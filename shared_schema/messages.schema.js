@@ -193,13 +193,484 @@ export default /** @type {any} */ ({
       }
     }
   },
-  "tools": {},
+  "tools": {
+    "back": {
+      "doc": "History back in the call's tab.",
+      "args": {
+        "$ref": "#/$defs/TabArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/TabInfo"
+      }
+    },
+    "check": {
+      "doc": "Check a checkbox, radio or switch. Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/CheckArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/CheckResult"
+      }
+    },
+    "click": {
+      "doc": "Click an element (scrolled into view; refused when covered or disabled). Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/ClickArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ActionResult"
+      }
+    },
+    "extract": {
+      "doc": "Read the text of the page or an element, or a table as rows.",
+      "args": {
+        "$ref": "#/$defs/ExtractArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ExtractResult"
+      }
+    },
+    "fill": {
+      "doc": "Replace a field's value (works with framework-controlled inputs). Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/FillArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ActionResult"
+      }
+    },
+    "focus": {
+      "doc": "Focus an element. Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/FocusArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ActionResult"
+      }
+    },
+    "highlight": {
+      "doc": "Show or remove numbered boxes over the page's elements.",
+      "args": {
+        "$ref": "#/$defs/HighlightArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/HighlightResult"
+      }
+    },
+    "hover": {
+      "doc": "Move the pointer over an element. Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/HoverArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ActionResult"
+      }
+    },
+    "list_tabs": {
+      "doc": "Tabs of all windows.",
+      "args": {
+        "$ref": "#/$defs/TabArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/TabList"
+      }
+    },
+    "navigate": {
+      "doc": "Load a URL in the call's tab (a new tab when none is given); resolves when the page has loaded.",
+      "args": {
+        "$ref": "#/$defs/NavigateArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/TabInfo"
+      }
+    },
+    "new_tab": {
+      "doc": "Open a URL in a new active tab.",
+      "args": {
+        "$ref": "#/$defs/NewTabArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/TabInfo"
+      }
+    },
+    "observe": {
+      "doc": "Read the page: compact element map with ids, page text, scroll, dialogs.",
+      "args": {
+        "$ref": "#/$defs/ObserveArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ObserveResult"
+      }
+    },
+    "press": {
+      "doc": "Press a key or combo on an element or on whatever has focus.",
+      "args": {
+        "$ref": "#/$defs/PressArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/PressResult"
+      }
+    },
+    "screenshot": {
+      "doc": "The visible part of the call's tab, as a data URL.",
+      "args": {
+        "$ref": "#/$defs/ScreenshotArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/Screenshot"
+      }
+    },
+    "scroll": {
+      "doc": "Scroll the page or an element by direction/amount, or scroll an element into view.",
+      "args": {
+        "$ref": "#/$defs/ScrollArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ScrollResult"
+      }
+    },
+    "select": {
+      "doc": "Choose an option of a list by its visible label or value. Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/SelectArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/SelectResult"
+      }
+    },
+    "switch_tab": {
+      "doc": "Activate a tab.",
+      "args": {
+        "$ref": "#/$defs/SwitchTabArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/TabInfo"
+      }
+    },
+    "type": {
+      "doc": "Type text key by key at the caret (for autocomplete and key handlers). Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/TypeArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ActionResult"
+      }
+    },
+    "uncheck": {
+      "doc": "Uncheck a checkbox or switch. Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/CheckArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/CheckResult"
+      }
+    },
+    "upload": {
+      "doc": "Put a file (passed in base64) into a file input or drop zone. Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/UploadArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/UploadResult"
+      }
+    },
+    "wait_for": {
+      "doc": "Wait for an element, text (or their absence), a URL, or a quiet DOM.",
+      "args": {
+        "$ref": "#/$defs/WaitForArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/WaitForResult"
+      }
+    }
+  },
   "$defs": {
     "Ack": {
       "additionalProperties": false,
       "description": "A request was carried out; nothing more to say.",
       "properties": {},
       "title": "Ack",
+      "type": "object"
+    },
+    "ActionResult": {
+      "additionalProperties": false,
+      "properties": {
+        "ok": {
+          "default": true,
+          "title": "Ok",
+          "type": "boolean"
+        },
+        "action": {
+          "title": "Action",
+          "type": "string"
+        },
+        "element_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Element Id"
+        },
+        "found_by": {
+          "anyOf": [
+            {
+              "enum": [
+                "id",
+                "signature",
+                "rescan"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the element was found: its id, its signature, or after a re-scan.",
+          "title": "Found By"
+        },
+        "confidence": {
+          "maximum": 1,
+          "minimum": 0,
+          "title": "Confidence",
+          "type": "number"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "url_changed": {
+          "title": "Url Changed",
+          "type": "boolean"
+        },
+        "navigated": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Navigated"
+        },
+        "mutations": {
+          "$ref": "#/$defs/Mutations"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/DialogInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "A dialog the action opened."
+        },
+        "focused": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/FocusedInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        },
+        "element": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ElementBrief"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element after the action."
+        }
+      },
+      "required": [
+        "action",
+        "confidence",
+        "url",
+        "url_changed",
+        "mutations"
+      ],
+      "title": "ActionResult",
+      "type": "object"
+    },
+    "CheckArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        }
+      },
+      "title": "CheckArgs",
+      "type": "object"
+    },
+    "CheckResult": {
+      "additionalProperties": false,
+      "properties": {
+        "ok": {
+          "default": true,
+          "title": "Ok",
+          "type": "boolean"
+        },
+        "action": {
+          "title": "Action",
+          "type": "string"
+        },
+        "element_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Element Id"
+        },
+        "found_by": {
+          "anyOf": [
+            {
+              "enum": [
+                "id",
+                "signature",
+                "rescan"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the element was found: its id, its signature, or after a re-scan.",
+          "title": "Found By"
+        },
+        "confidence": {
+          "maximum": 1,
+          "minimum": 0,
+          "title": "Confidence",
+          "type": "number"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "url_changed": {
+          "title": "Url Changed",
+          "type": "boolean"
+        },
+        "navigated": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Navigated"
+        },
+        "mutations": {
+          "$ref": "#/$defs/Mutations"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/DialogInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "A dialog the action opened."
+        },
+        "focused": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/FocusedInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        },
+        "element": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ElementBrief"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element after the action."
+        },
+        "checked": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Checked"
+        }
+      },
+      "required": [
+        "action",
+        "confidence",
+        "url",
+        "url_changed",
+        "mutations"
+      ],
+      "title": "CheckResult",
       "type": "object"
     },
     "Chunk": {
@@ -232,6 +703,102 @@ export default /** @type {any} */ ({
         "data"
       ],
       "title": "Chunk",
+      "type": "object"
+    },
+    "ClickArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        }
+      },
+      "title": "ClickArgs",
+      "type": "object"
+    },
+    "DialogInfo": {
+      "additionalProperties": false,
+      "properties": {
+        "name": {
+          "title": "Name",
+          "type": "string"
+        },
+        "text": {
+          "title": "Text",
+          "type": "string"
+        }
+      },
+      "required": [
+        "name",
+        "text"
+      ],
+      "title": "DialogInfo",
+      "type": "object"
+    },
+    "ElementBrief": {
+      "additionalProperties": false,
+      "properties": {
+        "tag": {
+          "title": "Tag",
+          "type": "string"
+        },
+        "role": {
+          "title": "Role",
+          "type": "string"
+        },
+        "name": {
+          "title": "Name",
+          "type": "string"
+        },
+        "html_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Html Id"
+        },
+        "state": {
+          "additionalProperties": true,
+          "title": "State",
+          "type": "object"
+        }
+      },
+      "required": [
+        "tag",
+        "role",
+        "name",
+        "state"
+      ],
+      "title": "ElementBrief",
       "type": "object"
     },
     "Error": {
@@ -381,6 +948,347 @@ export default /** @type {any} */ ({
       "title": "EventKind",
       "type": "string"
     },
+    "ExtractArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "mode": {
+          "default": "auto",
+          "enum": [
+            "auto",
+            "text",
+            "table"
+          ],
+          "title": "Mode",
+          "type": "string"
+        },
+        "max_chars": {
+          "default": 20000,
+          "maximum": 500000,
+          "minimum": 100,
+          "title": "Max Chars",
+          "type": "integer"
+        },
+        "frame": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Frame"
+        }
+      },
+      "title": "ExtractArgs",
+      "type": "object"
+    },
+    "ExtractResult": {
+      "additionalProperties": false,
+      "properties": {
+        "ok": {
+          "default": true,
+          "title": "Ok",
+          "type": "boolean"
+        },
+        "action": {
+          "title": "Action",
+          "type": "string"
+        },
+        "element_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Element Id"
+        },
+        "found_by": {
+          "anyOf": [
+            {
+              "enum": [
+                "id",
+                "signature",
+                "rescan"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the element was found: its id, its signature, or after a re-scan.",
+          "title": "Found By"
+        },
+        "confidence": {
+          "maximum": 1,
+          "minimum": 0,
+          "title": "Confidence",
+          "type": "number"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "url_changed": {
+          "title": "Url Changed",
+          "type": "boolean"
+        },
+        "navigated": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Navigated"
+        },
+        "mutations": {
+          "$ref": "#/$defs/Mutations"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/DialogInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "A dialog the action opened."
+        },
+        "focused": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/FocusedInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        },
+        "element": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ElementBrief"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element after the action."
+        },
+        "text": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Text"
+        },
+        "truncated": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Truncated"
+        },
+        "table": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/TableData"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        }
+      },
+      "required": [
+        "action",
+        "confidence",
+        "url",
+        "url_changed",
+        "mutations"
+      ],
+      "title": "ExtractResult",
+      "type": "object"
+    },
+    "FileArg": {
+      "additionalProperties": false,
+      "properties": {
+        "name": {
+          "maxLength": 255,
+          "minLength": 1,
+          "title": "Name",
+          "type": "string"
+        },
+        "mime": {
+          "default": "application/octet-stream",
+          "maxLength": 255,
+          "title": "Mime",
+          "type": "string"
+        },
+        "data_base64": {
+          "title": "Data Base64",
+          "type": "string"
+        }
+      },
+      "required": [
+        "name",
+        "data_base64"
+      ],
+      "title": "FileArg",
+      "type": "object"
+    },
+    "FillArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "value": {
+          "maxLength": 100000,
+          "title": "Value",
+          "type": "string"
+        }
+      },
+      "required": [
+        "value"
+      ],
+      "title": "FillArgs",
+      "type": "object"
+    },
+    "FocusArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        }
+      },
+      "title": "FocusArgs",
+      "type": "object"
+    },
+    "FocusedInfo": {
+      "additionalProperties": false,
+      "properties": {
+        "tag": {
+          "title": "Tag",
+          "type": "string"
+        },
+        "name": {
+          "title": "Name",
+          "type": "string"
+        }
+      },
+      "required": [
+        "tag",
+        "name"
+      ],
+      "title": "FocusedInfo",
+      "type": "object"
+    },
     "Hello": {
       "additionalProperties": false,
       "properties": {
@@ -437,6 +1345,39 @@ export default /** @type {any} */ ({
       "title": "HelloOk",
       "type": "object"
     },
+    "HighlightArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "on": {
+          "title": "On",
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "on"
+      ],
+      "title": "HighlightArgs",
+      "type": "object"
+    },
+    "HighlightResult": {
+      "additionalProperties": false,
+      "properties": {
+        "ok": {
+          "title": "Ok",
+          "type": "boolean"
+        },
+        "on": {
+          "title": "On",
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "ok",
+        "on"
+      ],
+      "title": "HighlightResult",
+      "type": "object"
+    },
     "HistoryEntry": {
       "additionalProperties": false,
       "properties": {
@@ -465,6 +1406,272 @@ export default /** @type {any} */ ({
         "at"
       ],
       "title": "HistoryEntry",
+      "type": "object"
+    },
+    "HoverArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        }
+      },
+      "title": "HoverArgs",
+      "type": "object"
+    },
+    "Mutations": {
+      "additionalProperties": false,
+      "properties": {
+        "added": {
+          "title": "Added",
+          "type": "integer"
+        },
+        "removed": {
+          "title": "Removed",
+          "type": "integer"
+        },
+        "attributes": {
+          "title": "Attributes",
+          "type": "integer"
+        },
+        "text": {
+          "title": "Text",
+          "type": "integer"
+        },
+        "summary": {
+          "title": "Summary",
+          "type": "string"
+        }
+      },
+      "required": [
+        "added",
+        "removed",
+        "attributes",
+        "text",
+        "summary"
+      ],
+      "title": "Mutations",
+      "type": "object"
+    },
+    "NavigateArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "url": {
+          "maxLength": 8000,
+          "minLength": 1,
+          "title": "Url",
+          "type": "string"
+        }
+      },
+      "required": [
+        "url"
+      ],
+      "title": "NavigateArgs",
+      "type": "object"
+    },
+    "NewTabArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "url": {
+          "maxLength": 8000,
+          "minLength": 1,
+          "title": "Url",
+          "type": "string"
+        }
+      },
+      "required": [
+        "url"
+      ],
+      "title": "NewTabArgs",
+      "type": "object"
+    },
+    "ObserveArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "max_tokens": {
+          "default": 4000,
+          "description": "Budget for `text`; nearest the viewport kept first.",
+          "maximum": 200000,
+          "minimum": 200,
+          "title": "Max Tokens",
+          "type": "integer"
+        },
+        "highlight": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "true: show numbered boxes; false: remove them.",
+          "title": "Highlight"
+        },
+        "frame": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Only this frame (Chrome frame id).",
+          "title": "Frame"
+        }
+      },
+      "title": "ObserveArgs",
+      "type": "object"
+    },
+    "ObserveCounts": {
+      "additionalProperties": false,
+      "properties": {
+        "total": {
+          "description": "Interactive elements on the page.",
+          "title": "Total",
+          "type": "integer"
+        },
+        "shown": {
+          "title": "Shown",
+          "type": "integer"
+        },
+        "omitted": {
+          "title": "Omitted",
+          "type": "integer"
+        },
+        "omitted_above": {
+          "title": "Omitted Above",
+          "type": "integer"
+        },
+        "omitted_below": {
+          "title": "Omitted Below",
+          "type": "integer"
+        },
+        "new": {
+          "description": "Elements that were not there at the previous observe.",
+          "title": "New",
+          "type": "integer"
+        },
+        "text_blocks_omitted": {
+          "title": "Text Blocks Omitted",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "total",
+        "shown",
+        "omitted",
+        "omitted_above",
+        "omitted_below",
+        "new",
+        "text_blocks_omitted"
+      ],
+      "title": "ObserveCounts",
+      "type": "object"
+    },
+    "ObserveResult": {
+      "additionalProperties": false,
+      "properties": {
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "title": {
+          "title": "Title",
+          "type": "string"
+        },
+        "text": {
+          "description": "The compact rendering for the LLM; page content fenced as untrusted.",
+          "title": "Text",
+          "type": "string"
+        },
+        "elements": {
+          "additionalProperties": {
+            "additionalProperties": true,
+            "type": "object"
+          },
+          "description": "Element id \u2192 signature, for every element shown.",
+          "title": "Elements",
+          "type": "object"
+        },
+        "new_elements": {
+          "items": {
+            "type": "string"
+          },
+          "title": "New Elements",
+          "type": "array"
+        },
+        "scroll": {
+          "$ref": "#/$defs/ScrollInfo"
+        },
+        "dialogs": {
+          "items": {
+            "$ref": "#/$defs/DialogInfo"
+          },
+          "title": "Dialogs",
+          "type": "array"
+        },
+        "frames_unreadable": {
+          "items": {
+            "$ref": "#/$defs/UnreadableFrame"
+          },
+          "title": "Frames Unreadable",
+          "type": "array"
+        },
+        "counts": {
+          "$ref": "#/$defs/ObserveCounts"
+        },
+        "tokens_estimate": {
+          "title": "Tokens Estimate",
+          "type": "integer"
+        },
+        "tab_id": {
+          "title": "Tab Id",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "url",
+        "title",
+        "text",
+        "elements",
+        "new_elements",
+        "scroll",
+        "dialogs",
+        "frames_unreadable",
+        "counts",
+        "tokens_estimate",
+        "tab_id"
+      ],
+      "title": "ObserveResult",
       "type": "object"
     },
     "Ping": {
@@ -521,6 +1728,890 @@ export default /** @type {any} */ ({
         "host_pid"
       ],
       "title": "Pong",
+      "type": "object"
+    },
+    "PressArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "keys": {
+          "description": "A key or combo: \"Enter\", \"Control+A\", \"Shift+Tab\".",
+          "maxLength": 60,
+          "minLength": 1,
+          "title": "Keys",
+          "type": "string"
+        }
+      },
+      "required": [
+        "keys"
+      ],
+      "title": "PressArgs",
+      "type": "object"
+    },
+    "PressResult": {
+      "additionalProperties": false,
+      "properties": {
+        "ok": {
+          "default": true,
+          "title": "Ok",
+          "type": "boolean"
+        },
+        "action": {
+          "title": "Action",
+          "type": "string"
+        },
+        "element_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Element Id"
+        },
+        "found_by": {
+          "anyOf": [
+            {
+              "enum": [
+                "id",
+                "signature",
+                "rescan"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the element was found: its id, its signature, or after a re-scan.",
+          "title": "Found By"
+        },
+        "confidence": {
+          "maximum": 1,
+          "minimum": 0,
+          "title": "Confidence",
+          "type": "number"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "url_changed": {
+          "title": "Url Changed",
+          "type": "boolean"
+        },
+        "navigated": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Navigated"
+        },
+        "mutations": {
+          "$ref": "#/$defs/Mutations"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/DialogInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "A dialog the action opened."
+        },
+        "focused": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/FocusedInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        },
+        "element": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ElementBrief"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element after the action."
+        },
+        "pressed": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/Pressed"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        }
+      },
+      "required": [
+        "action",
+        "confidence",
+        "url",
+        "url_changed",
+        "mutations"
+      ],
+      "title": "PressResult",
+      "type": "object"
+    },
+    "Pressed": {
+      "additionalProperties": false,
+      "properties": {
+        "key": {
+          "title": "Key",
+          "type": "string"
+        },
+        "ctrl": {
+          "title": "Ctrl",
+          "type": "boolean"
+        },
+        "shift": {
+          "title": "Shift",
+          "type": "boolean"
+        },
+        "alt": {
+          "title": "Alt",
+          "type": "boolean"
+        },
+        "meta": {
+          "title": "Meta",
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "key",
+        "ctrl",
+        "shift",
+        "alt",
+        "meta"
+      ],
+      "title": "Pressed",
+      "type": "object"
+    },
+    "Screenshot": {
+      "additionalProperties": false,
+      "properties": {
+        "tab_id": {
+          "title": "Tab Id",
+          "type": "integer"
+        },
+        "data_url": {
+          "description": "data:image/...;base64,\u2026",
+          "title": "Data Url",
+          "type": "string"
+        }
+      },
+      "required": [
+        "tab_id",
+        "data_url"
+      ],
+      "title": "Screenshot",
+      "type": "object"
+    },
+    "ScreenshotArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "quality": {
+          "anyOf": [
+            {
+              "maximum": 100,
+              "minimum": 10,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "JPEG quality; PNG when omitted.",
+          "title": "Quality"
+        }
+      },
+      "title": "ScreenshotArgs",
+      "type": "object"
+    },
+    "ScrollArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "direction": {
+          "anyOf": [
+            {
+              "enum": [
+                "up",
+                "down",
+                "left",
+                "right",
+                "top",
+                "bottom"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Omit with element_id to scroll that element into view.",
+          "title": "Direction"
+        },
+        "amount": {
+          "anyOf": [
+            {
+              "exclusiveMinimum": 0,
+              "maximum": 20,
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "In viewport (or element) heights; default 0.8.",
+          "title": "Amount"
+        },
+        "pixels": {
+          "anyOf": [
+            {
+              "exclusiveMinimum": 0,
+              "maximum": 100000,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Pixels"
+        },
+        "frame": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Frame"
+        }
+      },
+      "title": "ScrollArgs",
+      "type": "object"
+    },
+    "ScrollInfo": {
+      "additionalProperties": false,
+      "properties": {
+        "x": {
+          "title": "X",
+          "type": "integer"
+        },
+        "y": {
+          "title": "Y",
+          "type": "integer"
+        },
+        "viewport_w": {
+          "title": "Viewport W",
+          "type": "integer"
+        },
+        "viewport_h": {
+          "title": "Viewport H",
+          "type": "integer"
+        },
+        "page_w": {
+          "title": "Page W",
+          "type": "integer"
+        },
+        "page_h": {
+          "title": "Page H",
+          "type": "integer"
+        },
+        "above_px": {
+          "description": "Page height above the viewport.",
+          "title": "Above Px",
+          "type": "integer"
+        },
+        "below_px": {
+          "description": "Page height below the viewport.",
+          "title": "Below Px",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "x",
+        "y",
+        "viewport_w",
+        "viewport_h",
+        "page_w",
+        "page_h",
+        "above_px",
+        "below_px"
+      ],
+      "title": "ScrollInfo",
+      "type": "object"
+    },
+    "ScrollResult": {
+      "additionalProperties": false,
+      "properties": {
+        "ok": {
+          "default": true,
+          "title": "Ok",
+          "type": "boolean"
+        },
+        "action": {
+          "title": "Action",
+          "type": "string"
+        },
+        "element_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Element Id"
+        },
+        "found_by": {
+          "anyOf": [
+            {
+              "enum": [
+                "id",
+                "signature",
+                "rescan"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the element was found: its id, its signature, or after a re-scan.",
+          "title": "Found By"
+        },
+        "confidence": {
+          "maximum": 1,
+          "minimum": 0,
+          "title": "Confidence",
+          "type": "number"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "url_changed": {
+          "title": "Url Changed",
+          "type": "boolean"
+        },
+        "navigated": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Navigated"
+        },
+        "mutations": {
+          "$ref": "#/$defs/Mutations"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/DialogInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "A dialog the action opened."
+        },
+        "focused": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/FocusedInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        },
+        "element": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ElementBrief"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element after the action."
+        },
+        "scroll": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/Scrolled"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        }
+      },
+      "required": [
+        "action",
+        "confidence",
+        "url",
+        "url_changed",
+        "mutations"
+      ],
+      "title": "ScrollResult",
+      "type": "object"
+    },
+    "Scrolled": {
+      "additionalProperties": false,
+      "properties": {
+        "scrolled": {
+          "enum": [
+            "page",
+            "element",
+            "to_element"
+          ],
+          "title": "Scrolled",
+          "type": "string"
+        },
+        "moved_px": {
+          "anyOf": [
+            {
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Moved Px"
+        },
+        "at_top": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "At Top"
+        },
+        "at_bottom": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "At Bottom"
+        },
+        "scroll_y": {
+          "anyOf": [
+            {
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Scroll Y"
+        }
+      },
+      "required": [
+        "scrolled"
+      ],
+      "title": "Scrolled",
+      "type": "object"
+    },
+    "SelectArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "value": {
+          "description": "An option's visible label or its value.",
+          "title": "Value",
+          "type": "string"
+        }
+      },
+      "required": [
+        "value"
+      ],
+      "title": "SelectArgs",
+      "type": "object"
+    },
+    "SelectResult": {
+      "additionalProperties": false,
+      "properties": {
+        "ok": {
+          "default": true,
+          "title": "Ok",
+          "type": "boolean"
+        },
+        "action": {
+          "title": "Action",
+          "type": "string"
+        },
+        "element_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Element Id"
+        },
+        "found_by": {
+          "anyOf": [
+            {
+              "enum": [
+                "id",
+                "signature",
+                "rescan"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the element was found: its id, its signature, or after a re-scan.",
+          "title": "Found By"
+        },
+        "confidence": {
+          "maximum": 1,
+          "minimum": 0,
+          "title": "Confidence",
+          "type": "number"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "url_changed": {
+          "title": "Url Changed",
+          "type": "boolean"
+        },
+        "navigated": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Navigated"
+        },
+        "mutations": {
+          "$ref": "#/$defs/Mutations"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/DialogInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "A dialog the action opened."
+        },
+        "focused": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/FocusedInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        },
+        "element": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ElementBrief"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element after the action."
+        },
+        "selected": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/Selected"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        }
+      },
+      "required": [
+        "action",
+        "confidence",
+        "url",
+        "url_changed",
+        "mutations"
+      ],
+      "title": "SelectResult",
+      "type": "object"
+    },
+    "Selected": {
+      "additionalProperties": false,
+      "properties": {
+        "value": {
+          "title": "Value",
+          "type": "string"
+        },
+        "label": {
+          "title": "Label",
+          "type": "string"
+        }
+      },
+      "required": [
+        "value",
+        "label"
+      ],
+      "title": "Selected",
+      "type": "object"
+    },
+    "SwitchTabArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "tab_id": {
+          "title": "Tab Id",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "tab_id"
+      ],
+      "title": "SwitchTabArgs",
+      "type": "object"
+    },
+    "TabArgs": {
+      "additionalProperties": false,
+      "properties": {},
+      "title": "TabArgs",
+      "type": "object"
+    },
+    "TabInfo": {
+      "additionalProperties": false,
+      "properties": {
+        "tab_id": {
+          "title": "Tab Id",
+          "type": "integer"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "title": {
+          "title": "Title",
+          "type": "string"
+        },
+        "active": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Active"
+        }
+      },
+      "required": [
+        "tab_id",
+        "url",
+        "title"
+      ],
+      "title": "TabInfo",
+      "type": "object"
+    },
+    "TabList": {
+      "additionalProperties": false,
+      "properties": {
+        "tabs": {
+          "items": {
+            "$ref": "#/$defs/TabInfo"
+          },
+          "title": "Tabs",
+          "type": "array"
+        }
+      },
+      "required": [
+        "tabs"
+      ],
+      "title": "TabList",
+      "type": "object"
+    },
+    "TableData": {
+      "additionalProperties": false,
+      "properties": {
+        "headers": {
+          "items": {
+            "type": "string"
+          },
+          "title": "Headers",
+          "type": "array"
+        },
+        "rows": {
+          "items": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          },
+          "title": "Rows",
+          "type": "array"
+        }
+      },
+      "required": [
+        "headers",
+        "rows"
+      ],
+      "title": "TableData",
       "type": "object"
     },
     "TaskAccepted": {
@@ -878,6 +2969,431 @@ export default /** @type {any} */ ({
         "ok"
       ],
       "title": "ToolResult",
+      "type": "object"
+    },
+    "TypeArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "text": {
+          "maxLength": 20000,
+          "title": "Text",
+          "type": "string"
+        }
+      },
+      "required": [
+        "text"
+      ],
+      "title": "TypeArgs",
+      "type": "object"
+    },
+    "UnreadableFrame": {
+      "additionalProperties": false,
+      "properties": {
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "reason": {
+          "title": "Reason",
+          "type": "string"
+        }
+      },
+      "required": [
+        "url",
+        "reason"
+      ],
+      "title": "UnreadableFrame",
+      "type": "object"
+    },
+    "UploadArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "file": {
+          "$ref": "#/$defs/FileArg"
+        }
+      },
+      "required": [
+        "file"
+      ],
+      "title": "UploadArgs",
+      "type": "object"
+    },
+    "UploadResult": {
+      "additionalProperties": false,
+      "properties": {
+        "ok": {
+          "default": true,
+          "title": "Ok",
+          "type": "boolean"
+        },
+        "action": {
+          "title": "Action",
+          "type": "string"
+        },
+        "element_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Element Id"
+        },
+        "found_by": {
+          "anyOf": [
+            {
+              "enum": [
+                "id",
+                "signature",
+                "rescan"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the element was found: its id, its signature, or after a re-scan.",
+          "title": "Found By"
+        },
+        "confidence": {
+          "maximum": 1,
+          "minimum": 0,
+          "title": "Confidence",
+          "type": "number"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "url_changed": {
+          "title": "Url Changed",
+          "type": "boolean"
+        },
+        "navigated": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Navigated"
+        },
+        "mutations": {
+          "$ref": "#/$defs/Mutations"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/DialogInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "A dialog the action opened."
+        },
+        "focused": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/FocusedInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        },
+        "element": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ElementBrief"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element after the action."
+        },
+        "uploaded": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/Uploaded"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        }
+      },
+      "required": [
+        "action",
+        "confidence",
+        "url",
+        "url_changed",
+        "mutations"
+      ],
+      "title": "UploadResult",
+      "type": "object"
+    },
+    "Uploaded": {
+      "additionalProperties": false,
+      "properties": {
+        "name": {
+          "title": "Name",
+          "type": "string"
+        },
+        "size": {
+          "title": "Size",
+          "type": "integer"
+        },
+        "via": {
+          "enum": [
+            "input",
+            "drop"
+          ],
+          "title": "Via",
+          "type": "string"
+        }
+      },
+      "required": [
+        "name",
+        "size",
+        "via"
+      ],
+      "title": "Uploaded",
+      "type": "object"
+    },
+    "WaitForArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "text": {
+          "anyOf": [
+            {
+              "maxLength": 1000,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Text"
+        },
+        "url": {
+          "anyOf": [
+            {
+              "maxLength": 4000,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Wait until the tab's URL contains this.",
+          "title": "Url"
+        },
+        "state": {
+          "default": "visible",
+          "enum": [
+            "visible",
+            "hidden"
+          ],
+          "title": "State",
+          "type": "string"
+        },
+        "quiet_ms": {
+          "anyOf": [
+            {
+              "maximum": 60000,
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Wait until the DOM has not changed for this long.",
+          "title": "Quiet Ms"
+        },
+        "timeout_ms": {
+          "default": 5000,
+          "maximum": 120000,
+          "minimum": 0,
+          "title": "Timeout Ms",
+          "type": "integer"
+        },
+        "frame": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Frame"
+        }
+      },
+      "title": "WaitForArgs",
+      "type": "object"
+    },
+    "WaitForResult": {
+      "additionalProperties": false,
+      "properties": {
+        "ok": {
+          "default": true,
+          "title": "Ok",
+          "type": "boolean"
+        },
+        "action": {
+          "const": "wait_for",
+          "default": "wait_for",
+          "title": "Action",
+          "type": "string"
+        },
+        "matched": {
+          "enum": [
+            "element",
+            "text",
+            "url",
+            "quiet"
+          ],
+          "title": "Matched",
+          "type": "string"
+        },
+        "waited_ms": {
+          "title": "Waited Ms",
+          "type": "integer"
+        },
+        "element_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Element Id"
+        },
+        "url": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Url"
+        }
+      },
+      "required": [
+        "matched",
+        "waited_ms"
+      ],
+      "title": "WaitForResult",
       "type": "object"
     }
   }

@@ -1,0 +1,178 @@
+// @ts-check
+/**
+ * The DOM tools the host calls (`observe`, `click`, `fill`, …): each is forwarded to the DOM agent
+ * (content script) of the right frame of the right tab, and the frames' answers are merged.
+ *
+ * Frames: every frame that is the top page or whose parent it cannot read (cross-origin) is a "root";
+ * a root's agent reads itself and its same-origin child frames directly. Elements of a root other
+ * than the top page carry its frame id in their element id (`f12e3`), which is how an action finds
+ * its way back to that frame.
+ */
+import { registerTool } from "./tools.js";
+
+/** @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload */
+
+const ACTIONS = ["click", "fill", "type", "select", "check", "uncheck", "press", "hover", "scroll", "focus", "upload", "extract", "wait_for"];
+
+/** @param {string} code @param {string} message @param {Record<string, any>} [detail] */
+function fail(code, message, detail) { return Object.assign(new Error(message), { code, ...(detail ? { detail } : {}) }); }
+
+/** @param {ToolCallPayload} call */
+async function targetTab(call) {
+  if (call.tab_id !== undefined && call.tab_id !== null) {
+    try { return await chrome.tabs.get(call.tab_id); } catch { throw fail("no_tab", `There is no tab ${call.tab_id}.`); }
+  }
+  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  if (tab) return tab;
+  const [any] = await chrome.tabs.query({ active: true });
+  if (!any) throw fail("no_tab", "No tab is open to act on.");
+  return any;
+}
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Sends a request to one frame's agent. Retries while the agent is not there yet (page loading,
+ * module still importing) and injects it into pages opened before the extension was installed.
+ * @param {number} tabId @param {number} frameId @param {Record<string, any>} msg @param {number} [deadline]
+ */
+async function ask(tabId, frameId, msg, deadline = Date.now() + 4000) {
+  let injected = false;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const reply = await chrome.tabs.sendMessage(tabId, msg, { frameId });
+      if (reply === undefined) throw new Error("Receiving end does not exist (no answer)");
+      if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code, detail: reply.error.detail, fromAgent: true });
+      return reply.result;
+    } catch (e) {
+      const err = /** @type {any} */ (e);
+      if (err.fromAgent) throw err;
+      const text = String(err?.message || err);
+      // The page went away while acting (a click that navigates): the action happened.
+      if (/message port closed|back\/forward cache|page keeping the extension port/i.test(text) && msg.kind === "dom.act") return { navigated: true };
+      if (Date.now() > deadline) throw fail("no_tab", `The page's DOM agent did not answer (${text}).`, { frame_id: frameId });
+      if (!injected && attempt >= 2) {
+        injected = true;
+        try { await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ["extension/content/content.js"] }); } catch { /* not scriptable (chrome://, store) */ }
+      }
+      await sleep(100 + attempt * 50);
+    }
+  }
+}
+
+/** Frames that read themselves: the top page and every frame with a cross-origin parent. @param {number} tabId */
+async function rootFrames(tabId) {
+  try {
+    const res = await chrome.scripting.executeScript({
+      target: { tabId, allFrames: true },
+      func: () => {
+        let root = window === window.top;
+        if (!root) { try { void window.parent.document.body; } catch { root = true; } }
+        return { root, url: location.href };
+      },
+    });
+    return res.filter((r) => r.result && r.result.root).map((r) => ({ frameId: r.frameId, url: r.result ? r.result.url : "" }));
+  } catch (e) {
+    throw fail("unsupported", `This page cannot be read by extensions (${String(/** @type {any} */ (e)?.message || e)}).`);
+  }
+}
+
+/** @param {string | null | undefined} id */
+function frameOfId(id) {
+  const m = /^f(\d+)e\d+$/.exec(id || "");
+  return m ? Number(m[1]) : 0;
+}
+
+/** @param {ToolCallPayload} call */
+async function observe(call) {
+  const tab = await targetTab(call);
+  const tabId = /** @type {number} */ (tab.id);
+  const args = call.args || {};
+  const maxTokens = args.max_tokens ?? 4000;
+  const frames = args.frame !== undefined && args.frame !== null ? [{ frameId: args.frame, url: "" }] : await rootFrames(tabId);
+  const sub = frames.filter((f) => f.frameId !== 0);
+  // The top page gets most of the budget; each cross-origin frame a share.
+  const share = sub.length ? Math.max(300, Math.floor(maxTokens / (2 + sub.length))) : 0;
+  const topBudget = maxTokens - share * sub.length;
+  const results = await Promise.all(frames.map(async (f) => {
+    try {
+      const r = await ask(tabId, f.frameId, { kind: "dom.observe", args: { max_tokens: f.frameId === 0 ? topBudget : share, highlight: args.highlight, prefix: f.frameId === 0 ? "" : `f${f.frameId}` } });
+      return { f, r };
+    } catch (e) { return { f, r: null, error: String(/** @type {any} */ (e)?.message || e) }; }
+  }));
+  const top = results.find((x) => x.f.frameId === 0) || results[0];
+  if (!top || !top.r) throw fail("no_tab", `The page's DOM agent did not answer: ${top?.error || "no frame"}`);
+  const base = top.r;
+  let text = base.text;
+  const elements = { ...base.elements };
+  const newEls = [...base.new_elements];
+  const counts = { ...base.counts };
+  const readUrls = new Set();
+  for (const x of results) {
+    if (x === top || !x.r) continue;
+    readUrls.add(x.r.url);
+    text += `\n\n[frame f${x.f.frameId} ${x.r.url}]\n${x.r.text}`;
+    Object.assign(elements, x.r.elements);
+    newEls.push(...x.r.new_elements);
+    for (const k of Object.keys(counts)) counts[k] += x.r.counts[k] || 0;
+  }
+  /** @type {Array<{url: string, reason: string}>} */
+  const unreadable = [];
+  for (const x of results) if (!x.r) unreadable.push({ url: x.f.url, reason: x.error || "no answer" });
+  for (const x of results) for (const rf of (x.r?.remote_frames || [])) {
+    if (rf.url && ![...readUrls].some((u) => u === rf.url || u.startsWith(rf.url))) unreadable.push({ url: rf.url, reason: "cross-origin frame whose agent did not answer (sandboxed, about:blank or not loaded)" });
+  }
+  return {
+    url: base.url, title: base.title, text, elements, new_elements: newEls, scroll: base.scroll,
+    dialogs: results.flatMap((x) => x.r?.dialogs || []), frames_unreadable: unreadable, counts,
+    tokens_estimate: Math.ceil(text.length / 4), tab_id: tabId,
+  };
+}
+
+/** @param {number} tabId @param {string} url @param {number} timeout */
+async function waitForUrl(tabId, url, timeout) {
+  const start = Date.now();
+  for (;;) {
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    if (!tab) throw fail("no_tab", "The tab was closed while waiting.");
+    const now = tab.pendingUrl || tab.url || "";
+    if (now.includes(url) && tab.status === "complete") return { ok: true, action: "wait_for", matched: "url", url: now, waited_ms: Date.now() - start };
+    if (Date.now() - start > timeout) throw fail("timeout", `Waited ${timeout} ms and the address did not become "${url}" (it is ${now}).`, { url: now });
+    await sleep(100);
+  }
+}
+
+/** @param {string} action @returns {(call: ToolCallPayload) => Promise<Record<string, any>>} */
+function actionTool(action) {
+  return async (call) => {
+    const tab = await targetTab(call);
+    const tabId = /** @type {number} */ (tab.id);
+    const args = call.args || {};
+    const timeout = Math.max(500, (call.timeout_ms || 15000) - 500);
+    if (action === "wait_for" && args.url) return waitForUrl(tabId, args.url, Math.min(args.timeout_ms ?? 5000, timeout));
+    const frameId = args.element_id ? frameOfId(args.element_id) : (args.frame ?? 0);
+    const urlBefore = tab.url || "";
+    const prefix = frameId === 0 ? "" : `f${frameId}`;
+    const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, ...(action === "wait_for" ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, Date.now() + timeout);
+    if (reply.navigated) {
+      // The page unloaded during the action; report where the tab went.
+      await sleep(300);
+      const after = await chrome.tabs.get(tabId).catch(() => null);
+      const url = after?.pendingUrl || after?.url || "";
+      return { ok: true, action, element_id: args.element_id ?? null, found_by: null, confidence: 1, url, url_changed: url !== urlBefore, navigated: true,
+        mutations: { added: 0, removed: 0, attributes: 0, text: 0, summary: "the page navigated" }, dialog: null, focused: null, element: null };
+    }
+    return reply;
+  };
+}
+
+registerTool("observe", observe);
+for (const a of ACTIONS) registerTool(a, actionTool(a));
+registerTool("highlight", async (call) => {
+  const tab = await targetTab(call);
+  const tabId = /** @type {number} */ (tab.id);
+  const frames = await rootFrames(tabId);
+  await Promise.all(frames.map((f) => ask(tabId, f.frameId, { kind: "dom.overlay", args: { on: !!call.args?.on, prefix: f.frameId === 0 ? "" : `f${f.frameId}` } }).catch(() => null)));
+  return { ok: true, on: !!call.args?.on };
+});

@@ -1,0 +1,146 @@
+// @ts-check
+/**
+ * The DOM agent of one frame (the top page, or a cross-origin frame that reads itself and its own
+ * same-origin children): answers the coordinator's `dom.observe`, `dom.act` and `dom.overlay`.
+ */
+import { Registry, scanPage } from "../lib/dom_scan.js";
+import { renderScan } from "../lib/dom_render.js";
+import { captureSignature, isRendered, norm } from "../lib/refind.js";
+import { showBoxes, flash, clearOverlay } from "../lib/dom_overlay.js";
+import { locate, prepare, brief } from "../lib/dom_locate.js";
+import { watchChanges } from "../lib/dom_changes.js";
+import { actionError, clickOn, fillIn, typeInto, selectOption, setChecked, pressKeys, hoverOn, focusOn, uploadFile, checkedState } from "../lib/dom_input.js";
+import { extractFrom } from "../lib/dom_extract.js";
+import { waitFor } from "../lib/dom_wait.js";
+
+/** @type {Registry | null} */
+let registry = null;
+/** @param {string} prefix */
+function reg(prefix) {
+  if (!registry || registry.prefix !== prefix) registry = new Registry(prefix);
+  return registry;
+}
+
+/** @param {{max_tokens?: number, highlight?: boolean, prefix?: string}} args */
+function observe(args) {
+  const r = reg(args.prefix || "");
+  const scan = scanPage(r);
+  const out = renderScan(scan, { maxTokens: args.max_tokens ?? 4000 });
+  /** @type {Record<string, any>} */
+  const elements = {};
+  for (const e of out.shown) elements[e.id] = captureSignature(e.el);
+  if (args.highlight) showBoxes(out.shown.map((e) => ({ id: e.id, el: e.el })));
+  else if (args.highlight === false) clearOverlay();
+  return {
+    url: scan.url, title: scan.title, text: out.text, elements,
+    new_elements: out.shown.filter((e) => e.isNew).map((e) => e.id),
+    scroll: scan.scroll, dialogs: scan.dialogs, remote_frames: scan.remoteFrames,
+    counts: out.counts, tokens_estimate: out.tokens_estimate,
+  };
+}
+
+/** The element to scroll: the element itself if it scrolls, else its nearest scrolling ancestor. @param {Element} el */
+function scroller(el) {
+  for (let e = /** @type {Element | null} */ (el); e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
+    const s = getComputedStyle(e);
+    if (/(auto|scroll|overlay)/.test(s.overflowY + s.overflowX) && (e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth)) return e;
+  }
+  return null;
+}
+
+/** @param {Record<string, any>} args @param {Element | null} el */
+function doScroll(args, el) {
+  const dir = args.direction;
+  const target = el && dir ? scroller(el) : null;
+  if (el && !dir) {
+    el.scrollIntoView({ block: "center", behavior: "instant" });
+    return { scrolled: "to_element" };
+  }
+  const box = target || document.scrollingElement || document.documentElement;
+  const ph = target ? target.clientHeight : innerHeight, pw = target ? target.clientWidth : innerWidth;
+  const amt = args.pixels ?? Math.round((args.amount ?? 0.8) * (dir === "left" || dir === "right" ? pw : ph));
+  const dx = dir === "left" ? -amt : dir === "right" ? amt : 0;
+  const dy = dir === "up" ? -amt : dir === "down" || !dir ? amt : 0;
+  const before = { x: box.scrollLeft, y: box.scrollTop };
+  if (dir === "top") box.scrollTo({ top: 0, behavior: "instant" });
+  else if (dir === "bottom") box.scrollTo({ top: box.scrollHeight, behavior: "instant" });
+  else box.scrollBy({ left: dx, top: dy, behavior: "instant" });
+  const y = box.scrollTop, max = box.scrollHeight - box.clientHeight;
+  return { scrolled: target ? "element" : "page", moved_px: Math.round(Math.abs(y - before.y) + Math.abs(box.scrollLeft - before.x)),
+    at_top: y <= 0, at_bottom: y >= max - 1, scroll_y: Math.round(y) };
+}
+
+/** Actions that need an element, and whether it must be enabled and unobstructed. */
+const NEEDS = /** @type {Record<string, {element: "required" | "optional", enabled?: boolean, hit?: boolean}>} */ ({
+  click: { element: "required", enabled: true, hit: true },
+  fill: { element: "required", enabled: true, hit: true },
+  type: { element: "required", enabled: true, hit: true },
+  select: { element: "required", enabled: true, hit: true },
+  check: { element: "required", enabled: true, hit: true },
+  uncheck: { element: "required", enabled: true, hit: true },
+  hover: { element: "required", hit: true },
+  focus: { element: "required", enabled: true, hit: false },
+  upload: { element: "required", enabled: true, hit: false },
+  press: { element: "optional", hit: false },
+  scroll: { element: "optional", hit: false },
+  extract: { element: "optional", hit: false },
+});
+
+/** @param {string} action @param {Record<string, any>} args */
+async function act(action, args) {
+  if (action === "wait_for") return waitFor(args, reg(args.prefix || ""));
+  const need = NEEDS[action];
+  if (!need) throw actionError("unsupported", `No DOM action named "${action}".`);
+  const r = reg(args.prefix || "");
+  const named = !!(args.element_id || args.signature);
+  if (need.element === "required" && !named) throw actionError("not_found", `${action} needs an element_id.`);
+  /** @type {{el: Element | null, found_by: string | null, confidence: number}} */
+  let loc = { el: null, found_by: null, confidence: 1 };
+  if (named) loc = await locate(r, args, async () => { await new Promise((res) => setTimeout(res, 250)); scanPage(r, { remember: false }); });
+  /** @type {Element | null} */
+  let el = loc.el;
+  if (el && action !== "scroll" && action !== "extract") {
+    el = prepare(el, { needEnabled: need.enabled, hitTest: need.hit });
+    flash(el);
+  }
+  const finish = watchChanges(document);
+  /** @type {Record<string, any>} */
+  let extra = {};
+  const target = /** @type {Element} */ (el);
+  switch (action) {
+    case "click": clickOn(target); break;
+    case "fill": fillIn(target, String(args.value ?? "")); break;
+    case "type": typeInto(target, String(args.text ?? "")); break;
+    case "select": extra = { selected: selectOption(target, String(args.value)) }; break;
+    case "check": case "uncheck": extra = { checked: setChecked(target, action === "check") }; break;
+    case "hover": hoverOn(target); break;
+    case "focus": focusOn(target); break;
+    case "upload": extra = { uploaded: uploadFile(target, args.file) }; break;
+    case "press": extra = { pressed: pressKeys(el || document.activeElement || document.body, String(args.keys)) }; break;
+    case "scroll": extra = { scroll: doScroll(args, el) }; break;
+    case "extract": extra = extractFrom(el, args); break;
+  }
+  const changes = await finish(action === "extract" || action === "scroll" ? { quietMs: 0, maxMs: 60 } : {});
+  const after = el && el.isConnected ? el : null;
+  return {
+    ok: true, action, element_id: el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
+    ...changes, element: after ? brief(after) : null, ...extra,
+  };
+}
+
+chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
+  if (!msg || typeof msg.kind !== "string" || !msg.kind.startsWith("dom.")) return false;
+  if (msg.kind === "dom.ping") { sendResponse({ ok: true, url: location.href }); return false; }
+  (async () => {
+    if (msg.kind === "dom.observe") return observe(msg.args || {});
+    if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
+    if (msg.kind === "dom.overlay") { if (msg.args?.on) observe({ ...msg.args, highlight: true }); else clearOverlay(); return { ok: true }; }
+    throw actionError("unsupported", `Unknown request ${msg.kind}`);
+  })().then((result) => sendResponse({ ok: true, result }), (e) => sendResponse({ ok: false, error: {
+    code: typeof e?.code === "string" ? e.code : "internal", message: String(e?.message || e), ...(e?.detail ? { detail: e.detail } : {}) } }));
+  // A click that navigates unloads this page before the answer: say so while we still can.
+  addEventListener("pagehide", () => { try { sendResponse({ ok: true, result: { navigated: true } }); } catch { /* answered */ } }, { once: true });
+  return true;
+});
+
+export { isRendered, norm, checkedState };

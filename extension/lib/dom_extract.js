@@ -1,0 +1,33 @@
+// @ts-check
+/** Reading content out of the page: visible text, or a table as rows of cells. */
+import { norm } from "./refind.js";
+
+const MAX_CHARS = 20000;
+
+/** @param {Element} table */
+function readTable(table) {
+  const rows = Array.from(table.querySelectorAll("tr, [role=row]")).filter((r) => r.closest("table, [role=table], [role=grid]") === table);
+  const cells = rows.map((r) => Array.from(r.querySelectorAll("th, td, [role=cell], [role=gridcell], [role=columnheader]"))
+    .filter((c) => c.closest("tr, [role=row]") === r).map((c) => norm(/** @type {HTMLElement} */ (c).innerText ?? c.textContent)));
+  const first = rows[0];
+  const hasHeader = !!first && first.querySelector("th, [role=columnheader]") !== null;
+  return { headers: hasHeader ? cells[0] : [], rows: (hasHeader ? cells.slice(1) : cells).slice(0, 500) };
+}
+
+/**
+ * @param {Element | null} el the element to read (the whole page when null)
+ * @param {{mode?: "text" | "table" | "auto", max_chars?: number}} args
+ */
+export function extractFrom(el, args) {
+  const root = el || document.body;
+  const mode = args.mode || "auto";
+  const max = args.max_chars || MAX_CHARS;
+  if (mode === "table" || (mode === "auto" && root.matches("table, [role=table], [role=grid]"))) {
+    const table = root.matches("table, [role=table], [role=grid]") ? root : root.querySelector("table, [role=table], [role=grid]");
+    if (table) return { table: readTable(table) };
+    if (mode === "table") return { table: null, text: "", truncated: false };
+  }
+  const raw = /** @type {HTMLElement} */ (root).innerText ?? root.textContent ?? "";
+  const text = raw.replace(/[ \t]+/g, " ").replace(/\n\s*\n+/g, "\n").trim();
+  return { text: text.slice(0, max), truncated: text.length > max };
+}

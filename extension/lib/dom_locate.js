@@ -1,0 +1,127 @@
+// @ts-check
+/**
+ * Finding the element an action is about, and checking a user could act on it.
+ *
+ * The failure protocol: the id → (gone) re-find by signature, abstaining when unsure → (still
+ * nothing) let the page settle, re-scan and re-find once more → a typed error with the best
+ * candidates, so the host can re-plan instead of the agent clicking something else.
+ */
+import { refind, captureSignature, THRESHOLD } from "./refind.js";
+import { actionError } from "./dom_input.js";
+
+/**
+ * @typedef {import("./dom_scan.js").Registry} Registry
+ * @typedef {{el: Element, found_by: "id" | "signature" | "rescan", confidence: number}} Located
+ */
+
+/** @param {Registry} reg @param {import("./refind.js").RefindResult} r */
+function candidatesOut(reg, r) {
+  return r.candidates.slice(0, 3).map((c) => ({ id: reg.idFor(c.element), score: c.score, tag: c.tag, name: c.name.slice(0, 60) }));
+}
+
+/**
+ * @param {Registry} reg
+ * @param {{element_id?: string | null, signature?: any}} args
+ * @param {() => Promise<void>} rescan settles the page and re-scans it
+ * @returns {Promise<Located>}
+ */
+export async function locate(reg, args, rescan) {
+  const id = args.element_id;
+  if (id) {
+    const el = reg.get(id);
+    if (el && el.isConnected) return { el, found_by: "id", confidence: 1 };
+  }
+  const sig = args.signature;
+  if (!sig) {
+    if (!id) throw actionError("not_found", "No element was named (element_id or signature).");
+    throw actionError("detached", `Element ${id} is no longer on the page and no signature was given to find it again; observe the page again.`, { element_id: id });
+  }
+  let r = refind(sig, document);
+  if (r.status === "found" && r.element) return { el: r.element, found_by: "signature", confidence: round(r.confidence) };
+  await rescan();
+  r = refind(sig, document);
+  if (r.status === "found" && r.element) return { el: r.element, found_by: "rescan", confidence: round(r.confidence) };
+  const detail = { element_id: id || null, confidence: round(r.confidence), threshold: THRESHOLD, candidates: candidatesOut(reg, r) };
+  if (r.status === "ambiguous") {
+    throw actionError("ambiguous", `Element ${id || ""} is gone and ${r.candidates.length > 1 ? "several elements" : "an element"} match its description about equally well; refusing to guess.`.replace("  ", " "), detail);
+  }
+  throw actionError("not_found", `Element ${id || ""} is gone and nothing on the page matches its description well enough (best ${round(r.confidence)} < ${THRESHOLD}).`.replace("  ", " "), detail);
+}
+
+/** @param {number} n */
+function round(n) { return Math.round(n * 1000) / 1000; }
+
+/** A short description of an element for errors and results. @param {Element | null} el */
+export function brief(el) {
+  if (!el) return null;
+  const s = captureSignature(el);
+  return { tag: s.tag, role: s.role, name: s.name.slice(0, 80), ...(s.attrs.id ? { html_id: s.attrs.id } : {}), state: s.state };
+}
+
+/** The topmost element at a point, through open shadow roots. @param {Document | ShadowRoot} root @param {number} x @param {number} y */
+function deepElementFromPoint(root, x, y) {
+  let el = root.elementFromPoint(x, y);
+  while (el && el.shadowRoot) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
+/** Whether `hit` is the target, inside it, or a label/part that forwards to it. @param {Element} hit @param {Element} target */
+function reaches(hit, target) {
+  for (/** @type {Node | null} */ let n = hit; n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) if (n === target) return true;
+  const label = hit.closest("label");
+  if (label && /** @type {HTMLLabelElement} */ (label).control === target) return true;
+  if (target.localName === "label" && /** @type {HTMLLabelElement} */ (target).control === hit) return true;
+  return target.contains(hit) || hit.contains(target) && hit.getBoundingClientRect().width <= target.getBoundingClientRect().width + 4;
+}
+
+/**
+ * Scrolls the element into view and refuses when a user could not act on it: not rendered,
+ * disabled (for actions that need an enabled control), or hidden under another element.
+ * @param {Element} el @param {{needEnabled?: boolean, hitTest?: boolean}} [opts]
+ */
+export function prepare(el, opts = {}) {
+  if (!el.isConnected) throw actionError("detached", "The element was removed from the page before the action.");
+  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  const r = el.getBoundingClientRect();
+  const style = getComputedStyle(el);
+  if (r.width === 0 || r.height === 0 || style.visibility === "hidden" || !el.getClientRects().length) {
+    // A styled checkbox/file input: invisible itself, clicked through its label.
+    const label = /** @type {HTMLInputElement} */ (el).labels?.[0];
+    if (label && label.getClientRects().length) return prepare(label, opts);
+    throw actionError("not_interactable", "The element is not visible on the page.", { element: brief(el) });
+  }
+  if (opts.needEnabled && (/** @type {any} */ (el).disabled || el.getAttribute("aria-disabled") === "true" || el.closest("fieldset[disabled]"))) {
+    throw actionError("not_interactable", "The element is disabled.", { element: brief(el) });
+  }
+  if (opts.hitTest !== false) {
+    // Sample the centre and a point inside each corner: covered means none of them reaches it.
+    const pts = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2]];
+    /** @type {Element | null} */ let cover = null;
+    let inView = 0;
+    for (const [fx, fy] of pts) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      inView++;
+      const hit = deepElementFromPoint(el.ownerDocument, x, y);
+      if (!hit || reaches(hit, el)) return el;
+      cover = cover || hit;
+    }
+    if (inView && cover) {
+      const DIALOG = "dialog,[role=dialog],[role=alertdialog],[aria-modal=true]";
+      // A backdrop covers the page; the dialog on it is what the user would name.
+      const top = cover.closest(DIALOG) || cover.querySelector(DIALOG) || cover;
+      throw actionError("covered", `The element is hidden under another element (${describe(top)}); close or move that first.`, { element: brief(el), covering: brief(top) });
+    }
+  }
+  return el;
+}
+
+/** @param {Element} el */
+function describe(el) {
+  const b = brief(el);
+  return `<${el.localName}${el.id ? ` id="${el.id}"` : ""}>${b && b.name ? ` "${b.name.slice(0, 40)}"` : ""}`;
+}

@@ -1,0 +1,224 @@
+// @ts-check
+/**
+ * The element map: every visible, interactive element of a document (through open shadow roots and
+ * same-origin iframes), each under an id that stays the same for the same live element across scans.
+ *
+ * Ids live in a registry keyed by the element itself (WeakMap element → id, id → WeakRef), so a
+ * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
+ * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
+ */
+import { isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } from "./refind.js";
+
+/**
+ * @typedef {import("./refind.js").Signature} Signature
+ * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
+ *   where: "in" | "above" | "below", dist: number}} Entry
+ * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean}} TextBlock
+ * @typedef {{url: string, name: string, box: {x: number, y: number, w: number, h: number}}} RemoteFrame
+ * @typedef {{name: string, text: string, id?: string}} DialogInfo
+ * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
+ *   page_h: number, above_px: number, below_px: number}} ScrollInfo
+ * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
+ *   scroll: ScrollInfo, url: string, title: string, newCount: number}} Scan
+ */
+
+export class Registry {
+  /** @param {string} prefix put before every id (e.g. "f12" for a frame), "" in the top frame */
+  constructor(prefix = "") {
+    this.prefix = prefix;
+    this.next = 1;
+    /** @type {WeakMap<Element, string>} */
+    this.ids = new WeakMap();
+    /** @type {Map<string, WeakRef<Element>>} */
+    this.refs = new Map();
+    /** Ids seen in the last scan (to mark what is new). @type {Set<string> | null} */
+    this.lastSeen = null;
+  }
+
+  /** @param {Element} el */
+  idFor(el) {
+    let id = this.ids.get(el);
+    if (!id) {
+      id = `${this.prefix}e${this.next++}`;
+      this.ids.set(el, id);
+      this.refs.set(id, new WeakRef(el));
+    }
+    return id;
+  }
+
+  /** The live element behind an id, or null when it is gone or detached. @param {string} id */
+  get(id) {
+    const el = this.refs.get(id)?.deref();
+    if (!el) { this.refs.delete(id); return null; }
+    return el;
+  }
+
+  /** Forget ids whose elements were collected (keeps the map small on long sessions). */
+  prune() { for (const [id, ref] of this.refs) if (!ref.deref()) this.refs.delete(id); }
+}
+
+const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "svg", "math"]);
+const LANDMARKS = new Set(["form", "nav", "header", "footer", "main", "aside", "dialog", "fieldset", "table"]);
+const LANDMARK_ROLES = new Set(["form", "navigation", "banner", "contentinfo", "main", "complementary", "dialog", "alertdialog", "search", "region", "tablist", "menu", "menubar", "toolbar", "grid"]);
+const TEXT_BLOCK = /^(h[1-6]|p|li|td|th|dt|dd|label|legend|caption|figcaption|blockquote|pre|span|div|strong|em|b|i|small|code)$/;
+
+const CONTROLS = "a[href],button,input,select,textarea,[role],[tabindex],[onclick],[contenteditable]";
+
+/** Text the element map already says: a label's words are its control's name, a legend/caption the group's. @param {Element} el */
+function isRedundantLabel(el) {
+  if (el.localName === "legend" || el.localName === "caption") return true;
+  return el.localName === "label" && !!(/** @type {HTMLLabelElement} */ (el).control);
+}
+
+/** A dialog's name: its label, else its heading, else its first words. @param {Element} el */
+export function dialogName(el) {
+  const labelled = el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") ? accessibleName(el) : "";
+  return norm(labelled || el.querySelector("h1,h2,h3,h4,h5,h6,[role=heading]")?.textContent || el.textContent).slice(0, 80);
+}
+
+/** A short name for a landmark/form that groups elements in the rendering. @param {Element} el */
+function groupName(el) {
+  const role = el.getAttribute("role") || el.localName;
+  const name = norm(el.getAttribute("aria-label") || el.getAttribute("name") || el.getAttribute("title") || el.id
+    || (el.localName === "fieldset" ? el.querySelector("legend")?.textContent : "")
+    || (el.localName === "table" ? el.querySelector("caption")?.textContent : "")
+    || (/dialog/.test(role) ? el.querySelector("h1,h2,h3,h4")?.textContent : ""));
+  return name ? `${role} "${name.slice(0, 40)}"` : role;
+}
+
+/** Whether an element is clickable only by its cursor (a div with a listener the page added). @param {Element} el @param {CSSStyleDeclaration} style */
+function clickableByCursor(el, style) {
+  if (style.cursor !== "pointer") return false;
+  const p = el.parentElement;
+  // Children of a pointer-cursor element inherit the cursor; the outermost one is the target.
+  return !p || getComputedStyle(p).cursor !== "pointer";
+}
+
+/**
+ * Scans one document (and the same-origin frames and open shadow roots inside it). Signatures are
+ * not taken here: the caller takes them only for the elements it shows (the expensive part).
+ * @param {Registry} reg
+ * @param {{doc?: Document, remember?: boolean}} [opts] remember=false: a re-scan while acting, which
+ *   must not change what the next observe marks as new (the model has not seen those elements)
+ * @returns {Scan}
+ */
+export function scanPage(reg, opts = {}) {
+  const doc = opts.doc || document;
+  const win = /** @type {Window} */ (doc.defaultView);
+  const vh = win.innerHeight, vw = win.innerWidth;
+  /** @type {Entry[]} */ const entries = [];
+  /** @type {TextBlock[]} */ const texts = [];
+  /** @type {RemoteFrame[]} */ const remoteFrames = [];
+  /** @type {DialogInfo[]} */ const dialogs = [];
+  const seen = new Set();
+  let order = 0;
+  let newCount = 0;
+
+  /**
+   * @param {Element} el @param {string} group @param {number} dx @param {number} dy offsets of the frame in the top page
+   * @param {boolean} insideInteractive text under an interactive element is its name, not context
+   */
+  const visit = (el, group, dx, dy, insideInteractive) => {
+    const tag = el.localName;
+    if (SKIP_TAGS.has(tag) && tag !== "svg") return;
+    if (isToolUi(el)) return;
+    if (el.getAttribute("aria-hidden") === "true" && !el.matches("dialog,[role=dialog]")) return;
+    const style = getComputedStyle(el);
+    if (style.display === "none") return;
+    const visible = style.visibility !== "hidden" && style.visibility !== "collapse" && style.opacity !== "0";
+
+    const role = el.getAttribute("role");
+    let g = group;
+    if (LANDMARKS.has(tag) || (role && LANDMARK_ROLES.has(role))) {
+      g = groupName(el);
+      if ((tag === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || role === "dialog" || role === "alertdialog" || el.getAttribute("aria-modal") === "true") {
+        if (visible) dialogs.push({ name: dialogName(el) || g, text: norm(el.textContent).slice(0, 200) });
+      }
+    }
+
+    let interactive = false;
+    if (visible && tag !== "svg") {
+      interactive = isInteractiveCheap(el) || (!insideInteractive && clickableByCursor(el, style));
+      // A styled checkbox: the native input is invisible and its label takes the clicks.
+      if (!interactive && tag === "label") {
+        const ctl = /** @type {HTMLLabelElement} */ (el).control;
+        if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && !isRendered(ctl)) interactive = true;
+      }
+    }
+    if (interactive) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0 && visible) {
+        const top = r.top + dy, bottom = r.bottom + dy;
+        const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
+        const dist = where === "in" ? 0 : where === "above" ? -bottom : top - vh;
+        const id = reg.idFor(el);
+        seen.add(id);
+        const isNew = !!reg.lastSeen && !reg.lastSeen.has(id);
+        if (isNew) newCount++;
+        entries.push({ id, el, isNew, group: g, order: order++, where, dist });
+      }
+    } else if (visible && !insideInteractive && tag === "tr" && !el.querySelector(CONTROLS)) {
+      // A table row of plain cells reads best as one line.
+      const cells = Array.from(/** @type {HTMLTableRowElement} */ (el).cells).map((c) => norm(c.textContent));
+      if (cells.some(Boolean)) {
+        const r = el.getBoundingClientRect();
+        const top = r.top + dy, bottom = r.bottom + dy;
+        const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
+        texts.push({ order: order++, text: cells.join(" | "), group: g, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh, heading: false });
+      }
+      return;
+    } else if (visible && !insideInteractive && TEXT_BLOCK.test(tag) && !isRedundantLabel(el)) {
+      // Context text: the element's own text nodes (children render their own).
+      let t = "";
+      for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) t += n.nodeValue;
+      t = norm(t);
+      if (t) {
+        const r = el.getBoundingClientRect();
+        const top = r.top + dy, bottom = r.bottom + dy;
+        const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
+        const dist = where === "in" ? 0 : where === "above" ? -bottom : top - vh;
+        texts.push({ order: order++, text: t, group: g, where, dist, heading: /^h[1-6]$/.test(tag) || role === "heading" });
+      }
+    }
+
+    if (tag === "iframe" || tag === "frame") {
+      const fr = el.getBoundingClientRect();
+      /** @type {Document | null} */ let sub = null;
+      try { sub = /** @type {HTMLIFrameElement} */ (el).contentDocument; } catch { sub = null; }
+      if (sub && sub.documentElement) {
+        const fx = dx + fr.left + el.clientLeft, fy = dy + fr.top + el.clientTop;
+        texts.push({ order: order++, dist: 0, text: `frame ${norm(el.getAttribute("title") || el.getAttribute("name") || el.getAttribute("src") || "")}`.trim(), group: g, where: "in", heading: true });
+        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false);
+      } else {
+        remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: el.getAttribute("title") || el.getAttribute("name") || "",
+          box: { x: Math.round(fr.left + dx), y: Math.round(fr.top + dy), w: Math.round(fr.width), h: Math.round(fr.height) } });
+      }
+      return;
+    }
+    if (tag === "svg") return;
+    const inner = insideInteractive || interactive;
+    if (el.shadowRoot) for (const c of Array.from(el.shadowRoot.children)) visit(c, g, dx, dy, inner);
+    if (tag === "select") return; // options are rendered with their select
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, inner);
+    // Slotted light-DOM children render through the shadow root's slots, and were visited above
+    // as ordinary children: no second pass needed.
+  };
+
+  if (doc.body) visit(doc.body, "", 0, 0, false);
+  if (opts.remember !== false) reg.lastSeen = seen;
+  reg.prune();
+
+  const se = doc.scrollingElement || doc.documentElement;
+  const pageH = Math.max(se.scrollHeight, doc.body ? doc.body.scrollHeight : 0);
+  const pageW = Math.max(se.scrollWidth, doc.body ? doc.body.scrollWidth : 0);
+  return {
+    entries, texts, remoteFrames, dialogs, newCount,
+    url: doc.location ? doc.location.href : "",
+    title: doc.title,
+    scroll: {
+      x: Math.round(win.scrollX), y: Math.round(win.scrollY), viewport_w: vw, viewport_h: vh,
+      page_w: pageW, page_h: pageH,
+      above_px: Math.round(win.scrollY), below_px: Math.max(0, Math.round(pageH - win.scrollY - vh)),
+    },
+  };
+}

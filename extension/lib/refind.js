@@ -1,0 +1,557 @@
+// @ts-check
+/**
+ * Element signatures and re-finding by signature.
+ *
+ * A pure ES module with no imports and no extension APIs, so the content script, the tests, the
+ * benchmarks and any outside evaluation can load the very same matcher in a plain page
+ * (`<script type="module">` or `import()`).
+ *
+ *   captureSignature(element) → a JSON-serialisable description of the element;
+ *   refind(signature, root = document) → {status: "found" | "ambiguous" | "not_found", element,
+ *                                          confidence, candidates}.
+ *
+ * Matching is a weighted similarity over the signature's fields (in the spirit of the Similo
+ * locators: many weak attributes together beat any single brittle one). Each field's weight is
+ * scaled down when many elements on the page share the signature's value (a "Delete" label shared by
+ * twenty rows says little), so what identified the element when it was captured carries the match.
+ * The matcher **abstains** instead of guessing: below THRESHOLD it answers "not_found", and when the
+ * runner-up is within MARGIN of the best it answers "ambiguous" — clicking the wrong element is worse
+ * than asking again.
+ */
+
+export const SIGNATURE_VERSION = 1;
+/** Best score needed to act on a match. */
+export const THRESHOLD = 0.6;
+/** The best must lead the runner-up by this much. */
+export const MARGIN = 0.1;
+
+/**
+ * @typedef {{x: number, y: number, w: number, h: number}} Box
+ * @typedef {{value?: string, checked?: boolean, selected?: boolean, disabled?: boolean,
+ *   expanded?: boolean, focused?: boolean}} ElementState
+ * @typedef {{v: number, tag: string, role: string, name: string, text: string,
+ *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
+ *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState}} Signature
+ * @typedef {{element: Element, score: number, signature: Signature}} Scored
+ * @typedef {{status: "found" | "ambiguous" | "not_found", element: Element | null,
+ *   confidence: number, candidates: Array<{element: Element, score: number, tag: string,
+ *   name: string, text: string}>}} RefindResult
+ */
+
+/** Attributes that tend to survive re-renders and identify an element. */
+export const STABLE_ATTRS = ["id", "name", "type", "href", "alt", "aria-label", "placeholder", "title",
+  "data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "for", "action", "src", "value"];
+const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
+
+const INTERACTIVE_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary", "option",
+  "details", "label", "video", "audio"]);
+export const INTERACTIVE_ROLES = new Set(["button", "link", "checkbox", "radio", "tab", "menuitem",
+  "menuitemcheckbox", "menuitemradio", "option", "switch", "textbox", "combobox", "searchbox",
+  "slider", "spinbutton", "treeitem", "listbox", "gridcell", "scrollbar"]);
+
+/** Class names that flip with UI state, not identity. */
+const TRANSIENT_CLASS = /^(is-|has-)?(active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|show(n)?|loading|current|checked|expanded|collapsed|animat\w*|transition\w*|fade\w*|ng-\w+)$/i;
+/** Class names a CSS-in-JS tool or CSS modules generated (they change from build to build). */
+const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|^[a-z]{1,3}[A-Z0-9][a-zA-Z0-9]{4,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
+/** Ids that frameworks generate (React useId, counters, uuids). */
+const GENERATED_ID = /^:r\w*:$|\d{3,}|[0-9a-f]{8,}|^(ember|ext-gen|react-|radix-|headlessui-|mui-|yui_|uid-)/i;
+
+/** @param {string | null | undefined} s */
+export function norm(s) { return (s || "").replace(/\s+/g, " ").trim(); }
+/** @param {string} s @param {number} n */
+function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
+
+/** The element's ARIA role: explicit, or implied by its tag. @param {Element} el */
+export function roleOf(el) {
+  const explicit = el.getAttribute("role");
+  if (explicit) return explicit.split(/\s+/)[0].toLowerCase();
+  const tag = el.localName;
+  switch (tag) {
+    case "a": case "area": return el.hasAttribute("href") ? "link" : "";
+    case "button": return "button";
+    case "select": return /** @type {HTMLSelectElement} */ (el).multiple || /** @type {HTMLSelectElement} */ (el).size > 1 ? "listbox" : "combobox";
+    case "textarea": return "textbox";
+    case "option": return "option";
+    case "summary": return "button";
+    case "dialog": return "dialog";
+    case "img": return "img";
+    case "input": {
+      const t = (el.getAttribute("type") || "text").toLowerCase();
+      if (["button", "submit", "reset", "image"].includes(t)) return "button";
+      if (t === "checkbox") return "checkbox";
+      if (t === "radio") return "radio";
+      if (t === "range") return "slider";
+      if (t === "number") return "spinbutton";
+      if (t === "search") return "searchbox";
+      if (t === "file") return "button";
+      if (t === "hidden") return "";
+      return el.hasAttribute("list") ? "combobox" : "textbox";
+    }
+    default: return /^h[1-6]$/.test(tag) ? "heading" : "";
+  }
+}
+
+/** Whether the element is interactive by markup alone (no style lookups). @param {Element} el */
+export function isInteractiveCheap(el) {
+  const tag = el.localName;
+  if (INTERACTIVE_TAGS.has(tag)) {
+    if (tag === "a") return el.hasAttribute("href");
+    if (tag === "input") return /** @type {HTMLInputElement} */ (el).type !== "hidden";
+    if (tag === "label") return false; // its control is the target; a label alone is context
+    if (tag === "option" || tag === "details") return false; // rendered with their select / summary
+    if (tag === "video" || tag === "audio") return el.hasAttribute("controls");
+    return true;
+  }
+  const role = el.getAttribute("role");
+  if (role && INTERACTIVE_ROLES.has(role.split(/\s+/)[0].toLowerCase())) return true;
+  if (el.hasAttribute("onclick")) return true;
+  const ce = el.getAttribute("contenteditable");
+  if (ce !== null && ce !== "false") return true;
+  const ti = el.getAttribute("tabindex");
+  if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return true;
+  return false;
+}
+
+/** Text of the elements an aria-labelledby/-describedby names. @param {Element} el @param {string} attr */
+function referencedText(el, attr) {
+  const ids = el.getAttribute(attr);
+  if (!ids) return "";
+  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  return norm(ids.split(/\s+/).map((id) => {
+    const t = "getElementById" in root ? root.getElementById(id) : null;
+    return t ? t.textContent : "";
+  }).join(" "));
+}
+
+/** The text of the label(s) that describe a form control. @param {Element} el */
+export function labelText(el) {
+  const byRef = referencedText(el, "aria-labelledby");
+  if (byRef) return cut(byRef, 120);
+  const labels = /** @type {HTMLInputElement} */ (el).labels;
+  if (labels && labels.length) {
+    // The label's own words, without the value of a control nested in it (e.g. a select's options).
+    return cut(norm(Array.from(labels).map((l) => ownText(l, el)).join(" ")), 120);
+  }
+  return "";
+}
+
+/** Text of `root` leaving out the subtree of `skip` and of other form controls. @param {Element} root @param {Element} skip */
+function ownText(root, skip) {
+  let out = "";
+  const walker = (root.ownerDocument || document).createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n === skip || (n.nodeType === 1 && ["select", "textarea", "script", "style"].includes(/** @type {Element} */ (n).localName))
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.nodeType === 3) out += n.nodeValue + " ";
+  return out;
+}
+
+/** The element's visible words (textContent is used: innerText would force a layout per element). @param {Element} el */
+export function visibleText(el) {
+  const tag = el.localName;
+  if (tag === "input" || tag === "textarea") return "";
+  if (tag === "select") {
+    const sel = /** @type {HTMLSelectElement} */ (el);
+    return cut(norm(sel.selectedOptions[0]?.textContent), 80);
+  }
+  return cut(norm(el.textContent), 100);
+}
+
+/** A simplified accessible name (ARIA name computation, main branches). @param {Element} el */
+export function accessibleName(el) {
+  const byRef = referencedText(el, "aria-labelledby");
+  if (byRef) return cut(byRef, 120);
+  const aria = norm(el.getAttribute("aria-label"));
+  if (aria) return cut(aria, 120);
+  const tag = el.localName;
+  if (tag === "input" || tag === "textarea" || tag === "select") {
+    const t = (el.getAttribute("type") || "").toLowerCase();
+    if (tag === "input" && ["submit", "button", "reset"].includes(t)) return norm(/** @type {HTMLInputElement} */ (el).value) || (t === "submit" ? "Submit" : t === "reset" ? "Reset" : "");
+    if (tag === "input" && t === "image") return norm(el.getAttribute("alt"));
+    const label = labelText(el);
+    if (label) return label;
+    return cut(norm(el.getAttribute("placeholder") || el.getAttribute("title")), 120);
+  }
+  if (tag === "img") return cut(norm(el.getAttribute("alt") || el.getAttribute("title")), 120);
+  const text = visibleText(el);
+  if (text) return text;
+  // An icon button: the name often sits on the image inside it.
+  const img = el.querySelector("img[alt], svg title, [aria-label]");
+  if (img) return cut(norm(img.getAttribute("alt") || img.getAttribute("aria-label") || img.textContent), 120);
+  return cut(norm(el.getAttribute("title")), 120);
+}
+
+/** Nearest text before and after the element (what a person would read next to it). @param {Element} el */
+export function neighborText(el) {
+  /** @param {"previous" | "next"} dir */
+  const find = (dir) => {
+    /** @type {Node | null} */ let node = el;
+    for (let depth = 0; node && depth < 4; depth++) {
+      for (let s = dir === "previous" ? node.previousSibling : node.nextSibling; s; s = dir === "previous" ? s.previousSibling : s.nextSibling) {
+        const t = s.nodeType === 3 ? norm(s.nodeValue) : s.nodeType === 1 ? norm(/** @type {Element} */ (s).textContent) : "";
+        if (t) return dir === "previous" ? t.slice(-40) : t.slice(0, 40);
+      }
+      node = node.parentNode;
+      if (!node || node.nodeType !== 1 || /** @type {Element} */ (node).localName === "body") break;
+    }
+    return "";
+  };
+  return norm(`${find("previous")} | ${find("next")}`);
+}
+
+/** @param {Element} el */
+function stableClasses(el) {
+  /** @type {string[]} */
+  const out = [];
+  for (const c of Array.from(el.classList)) if (!TRANSIENT_CLASS.test(c) && !HASHED_CLASS.test(c)) out.push(c);
+  return out.slice(0, 6);
+}
+
+/** One step of an ancestor path: tag, plus a stable id or first stable class. @param {Element} el */
+function step(el) {
+  const id = el.id && !GENERATED_ID.test(el.id) ? `#${el.id}` : "";
+  if (id) return el.localName + id;
+  const cls = stableClasses(el)[0];
+  return el.localName + (cls ? `.${cls}` : "");
+}
+
+/** Parent across shadow boundaries. @param {Element} el */
+function parentOf(el) {
+  if (el.parentElement) return el.parentElement;
+  const root = el.getRootNode();
+  return root instanceof ShadowRoot ? root.host : null;
+}
+
+/** @param {Element} el */
+function ancestorPath(el) {
+  /** @type {string[]} */
+  const path = [];
+  for (let p = parentOf(el); p && p.localName !== "body" && p.localName !== "html" && path.length < 6; p = parentOf(p)) path.push(step(p));
+  return path;
+}
+
+/** Same-origin frame chain (innermost first) and the element's offset in the top page. @param {Element} el */
+function frameChain(el) {
+  /** @type {string[]} */
+  const frames = [];
+  let dx = 0, dy = 0;
+  let win = el.ownerDocument?.defaultView;
+  try {
+    while (win && win.frameElement) {
+      const fe = win.frameElement;
+      frames.push(fe.id ? `#${fe.id}` : fe.getAttribute("name") || fe.getAttribute("src") || fe.localName);
+      const r = fe.getBoundingClientRect();
+      dx += r.left + fe.clientLeft; dy += r.top + fe.clientTop;
+      win = fe.ownerDocument.defaultView;
+    }
+  } catch { /* a cross-origin parent ends the chain */ }
+  return { frames, dx, dy, topWin: win };
+}
+
+/** @param {Element} el */
+function shadowChain(el) {
+  /** @type {string[]} */
+  const hosts = [];
+  for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) hosts.push(step(root.host));
+  return hosts;
+}
+
+/** The deepest focused element, through shadow roots. @param {Document} doc */
+export function deepActiveElement(doc) {
+  let a = doc.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return a;
+}
+
+/** @param {Element} el @returns {ElementState} */
+export function elementState(el) {
+  /** @type {ElementState} */
+  const s = {};
+  const tag = el.localName;
+  if (tag === "input" || tag === "textarea" || tag === "select") {
+    const inp = /** @type {HTMLInputElement} */ (el);
+    if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
+    else if (inp.type === "password") s.value = inp.value ? "•".repeat(Math.min(inp.value.length, 8)) : "";
+    else if (inp.type !== "file") s.value = cut(inp.value, 200);
+    else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
+    if (inp.disabled) s.disabled = true;
+  } else {
+    const ac = el.getAttribute("aria-checked");
+    if (ac !== null) s.checked = ac === "true";
+    if (el.getAttribute("contenteditable") === "true") s.value = cut(norm(el.textContent), 200);
+    if (/** @type {HTMLButtonElement} */ (el).disabled || el.getAttribute("aria-disabled") === "true") s.disabled = true;
+  }
+  const sel = el.getAttribute("aria-selected");
+  if (sel !== null) s.selected = sel === "true";
+  const exp = el.getAttribute("aria-expanded");
+  if (exp !== null) s.expanded = exp === "true";
+  if (tag === "details" || (tag === "summary" && el.parentElement?.localName === "details")) s.expanded = !!(/** @type {HTMLDetailsElement} */ (tag === "details" ? el : el.parentElement)).open;
+  if (el.ownerDocument && deepActiveElement(el.ownerDocument) === el) s.focused = true;
+  return s;
+}
+
+/**
+ * Describes an element so it can be found again after the page changed.
+ * @param {Element} el
+ * @returns {Signature}
+ */
+export function captureSignature(el) {
+  /** @type {Record<string, string>} */
+  const attrs = {};
+  for (const a of STABLE_ATTRS) {
+    const v = el.getAttribute(a);
+    if (v !== null && v !== "" && !(a === "value" && el.localName !== "input" && el.localName !== "button" && el.localName !== "option")) attrs[a] = cut(v, 200);
+  }
+  const role = el.getAttribute("role");
+  if (role) attrs.role = role;
+  const r = el.getBoundingClientRect();
+  const { frames, dx, dy, topWin } = frameChain(el);
+  const sx = topWin ? topWin.scrollX : 0, sy = topWin ? topWin.scrollY : 0;
+  return {
+    v: SIGNATURE_VERSION,
+    tag: el.localName,
+    role: roleOf(el),
+    name: accessibleName(el),
+    text: visibleText(el),
+    attrs,
+    classes: stableClasses(el),
+    label: labelText(el),
+    neighbor: neighborText(el),
+    path: ancestorPath(el),
+    frame: frames,
+    shadow: shadowChain(el),
+    box: { x: Math.round(r.left + dx + sx), y: Math.round(r.top + dy + sy), w: Math.round(r.width), h: Math.round(r.height) },
+    state: elementState(el),
+  };
+}
+
+// --- similarity ---------------------------------------------------------------------------------
+
+/** @param {string} s */
+function bigrams(s) {
+  /** @type {Map<string, number>} */
+  const m = new Map();
+  for (let i = 0; i < s.length - 1; i++) { const g = s.slice(i, i + 2); m.set(g, (m.get(g) || 0) + 1); }
+  return m;
+}
+
+/** Dice coefficient on character bigrams, 0..1; null when neither side has a value. @param {string} a @param {string} b */
+export function textSim(a, b) {
+  a = norm(a).toLowerCase(); b = norm(b).toLowerCase();
+  if (!a && !b) return null;
+  if (!a || !b) return 0;
+  if (a === b) return 1;
+  if (a.length < 2 || b.length < 2) return 0;
+  const ga = bigrams(a), gb = bigrams(b);
+  let inter = 0;
+  for (const [g, n] of ga) inter += Math.min(n, gb.get(g) || 0);
+  return (2 * inter) / (a.length - 1 + b.length - 1);
+}
+
+/**
+ * Neighbour text is "before | after"; the words before a control usually name it (a row's title
+ * before its button), so they count three times as much as the words after.
+ * @param {string} a @param {string} b
+ */
+function neighborSim(a, b) {
+  const [pa = "", na = ""] = (a || "").split(" | ");
+  const [pb = "", nb = ""] = (b || "").split(" | ");
+  const p = textSim(pa, pb), n = textSim(na, nb);
+  if (p === null && n === null) return null;
+  return 0.75 * (p ?? 1) + 0.25 * (n ?? 1);
+}
+
+/** @param {string[]} a @param {string[]} b */
+function setSim(a, b) {
+  if (!a.length && !b.length) return null;
+  if (!a.length || !b.length) return 0;
+  const sb = new Set(b);
+  const inter = a.filter((x) => sb.has(x)).length;
+  return inter / (a.length + b.length - inter);
+}
+
+/** Similarity of two ancestor paths: longest common subsequence over the longer length. @param {string[]} a @param {string[]} b */
+function pathSim(a, b) {
+  if (!a.length && !b.length) return null;
+  if (!a.length || !b.length) return 0;
+  const dp = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
+  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) {
+    dp[i][j] = a[i - 1] === b[j - 1] ? dp[i - 1][j - 1] + 1 : Math.max(dp[i - 1][j], dp[i][j - 1]);
+  }
+  return dp[a.length][b.length] / Math.max(a.length, b.length);
+}
+
+/** @param {Box} a @param {Box} b */
+function boxSim(a, b) {
+  if (!a || !b) return null;
+  const d = Math.hypot(a.x + a.w / 2 - (b.x + b.w / 2), a.y + a.h / 2 - (b.y + b.h / 2));
+  const size = Math.min(a.w * a.h, b.w * b.h) / Math.max(a.w * a.h, b.w * b.h, 1);
+  return 0.7 * Math.exp(-d / 250) + 0.3 * size;
+}
+
+/** The roles that stand in for each other when a tag is swapped (button ↔ link ↔ div role=button). */
+const ACTION_ROLES = new Set(["button", "link", "menuitem", "tab", "option"]);
+
+/** @param {string} a @param {string} b */
+function roleSim(a, b) {
+  if (!a && !b) return null;
+  if (a === b) return 1;
+  return ACTION_ROLES.has(a) && ACTION_ROLES.has(b) ? 0.6 : 0;
+}
+
+/** @param {string} href */
+function hrefKey(href) {
+  try { const u = new URL(href, "http://x/"); return u.pathname + u.search + u.hash; } catch { return href; }
+}
+
+/**
+ * Field weights. Tuned on scripts/bench_refind.py's mutation suite: names and labels carry most,
+ * positions little (after a deletion the next sibling slides into the old place).
+ * @type {Record<string, number>}
+ */
+export const WEIGHTS = {
+  tag: 1, role: 1, name: 3, text: 2, id: 3, nameAttr: 2, type: 1, href: 2, placeholder: 2,
+  alt: 1, title: 1, testid: 4, label: 2, classes: 1, neighbor: 2.5, path: 1.5, box: 1, frame: 0.5,
+};
+
+/**
+ * Per-field similarities between a captured signature and a candidate's.
+ * @param {Signature} sig @param {Signature} c
+ * @returns {Record<string, number | null>}
+ */
+export function fieldSims(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  const testA = TEST_ID_ATTRS.map((k) => A[k]).find(Boolean) || "";
+  const testB = TEST_ID_ATTRS.map((k) => B[k]).find(Boolean) || "";
+  const eq = (/** @type {string | undefined} */ x, /** @type {string | undefined} */ y) => (!x && !y ? null : x === y ? 1 : 0);
+  return {
+    tag: sig.tag === c.tag ? 1 : 0,
+    role: roleSim(sig.role, c.role),
+    name: textSim(sig.name, c.name),
+    text: textSim(sig.text, c.text),
+    id: A.id ? (A.id === B.id ? 1 : 0) : null,
+    nameAttr: A.name ? (A.name === B.name ? 1 : 0) : null,
+    type: eq(A.type, B.type),
+    href: A.href ? (B.href ? (hrefKey(A.href) === hrefKey(B.href) ? 1 : 0.5 * (textSim(A.href, B.href) || 0)) : 0) : null,
+    placeholder: A.placeholder ? textSim(A.placeholder, B.placeholder || "") : null,
+    alt: A.alt ? textSim(A.alt, B.alt || "") : null,
+    title: A.title ? textSim(A.title, B.title || "") : null,
+    testid: testA ? (testA === testB ? 1 : 0) : null,
+    label: sig.label ? textSim(sig.label, c.label) : null,
+    classes: setSim(sig.classes || [], c.classes || []),
+    neighbor: neighborSim(sig.neighbor, c.neighbor),
+    path: pathSim(sig.path || [], c.path || []),
+    box: boxSim(sig.box, c.box),
+    frame: (sig.frame || []).join(">") === (c.frame || []).join(">") ? 1 : 0,
+  };
+}
+
+/** @param {string} id */
+function idWeight(id) { return GENERATED_ID.test(id) ? 0.3 : 1; }
+
+/**
+ * Scores every candidate against the signature. A field's weight shrinks with the number of
+ * candidates that match it well (rarity), so shared words do not outvote the distinctive ones.
+ * @param {Signature} sig @param {Array<{element: Element, signature: Signature}>} cands
+ * @returns {Scored[]}
+ */
+export function scoreCandidates(sig, cands) {
+  const sims = cands.map((c) => fieldSims(sig, c.signature));
+  /** @type {Record<string, number>} */
+  const shared = {};
+  for (const f of Object.keys(WEIGHTS)) shared[f] = sims.reduce((n, s) => n + ((s[f] ?? 0) >= 0.9 ? 1 : 0), 0);
+  return cands.map((c, i) => {
+    let num = 0, den = 0;
+    for (const [f, base] of Object.entries(WEIGHTS)) {
+      const s = sims[i][f];
+      if (s === null || s === undefined) continue;
+      let w = base * (f === "id" ? idWeight(sig.attrs.id) : 1);
+      // Rarity: a value matched by many candidates identifies little (position is never "shared").
+      if (f !== "box" && shared[f] > 1) w /= 1 + Math.log(shared[f]);
+      num += w * s; den += w;
+    }
+    return { element: c.element, signature: c.signature, score: den ? num / den : 0 };
+  }).sort((a, b) => b.score - a.score);
+}
+
+/** Whether the element takes up space on screen. @param {Element} el */
+export function isRendered(el) {
+  if (!el.isConnected) return false;
+  if (typeof el.checkVisibility === "function") return el.checkVisibility({ checkVisibilityCSS: true });
+  return el.getClientRects().length > 0;
+}
+
+/** Whether an overlay or other tool UI marked this subtree as not part of the page. @param {Element} el */
+export function isToolUi(el) { return el.hasAttribute("data-heybro-overlay"); }
+
+/**
+ * Every element under root, through open shadow roots and same-origin iframes.
+ * @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit
+ */
+export function walkDeep(root, visit) {
+  /** @type {Array<Document | Element | ShadowRoot>} */
+  const stack = [root];
+  while (stack.length) {
+    const r = /** @type {Document | Element | ShadowRoot} */ (stack.pop());
+    const all = r.querySelectorAll("*");
+    for (let i = 0; i < all.length; i++) {
+      const el = all[i];
+      if (isToolUi(el)) continue;
+      visit(el);
+      if (el.shadowRoot) stack.push(el.shadowRoot);
+      if (el.localName === "iframe" || el.localName === "frame") {
+        try {
+          const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
+          if (d && d.documentElement) stack.push(d);
+        } catch { /* cross-origin: its own content script covers it */ }
+      }
+    }
+  }
+}
+
+/** Own (direct child) text of an element. @param {Element} el */
+function directText(el) {
+  let t = "";
+  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) t += n.nodeValue;
+  return norm(t);
+}
+
+/**
+ * Elements that could be the one a signature describes: interactive ones, those with the same tag,
+ * and any element that carries the signature's test id, id, name or own text (a swapped tag).
+ * @param {Signature} sig @param {Document | Element | ShadowRoot} root
+ */
+export function collectCandidates(sig, root) {
+  const A = sig.attrs || {};
+  const text = norm(sig.text).toLowerCase();
+  /** @type {Element[]} */
+  const out = [];
+  walkDeep(root, (el) => {
+    let maybe = el.localName === sig.tag || isInteractiveCheap(el);
+    if (!maybe && A.id && el.id === A.id) maybe = true;
+    if (!maybe && A.name && el.getAttribute("name") === A.name) maybe = true;
+    if (!maybe && text && el.firstChild && directText(el).toLowerCase() === text) maybe = true;
+    if (!maybe) for (const k of TEST_ID_ATTRS) if (A[k] && el.getAttribute(k) === A[k]) { maybe = true; break; }
+    if (maybe && el.localName !== "html" && el.localName !== "body" && isRendered(el)) out.push(el);
+  });
+  return out;
+}
+
+/**
+ * Finds the element a signature describes, or abstains.
+ * @param {Signature} signature
+ * @param {Document | Element | ShadowRoot} [root]
+ * @param {{threshold?: number, margin?: number, candidates?: Element[]}} [opts]
+ * @returns {RefindResult}
+ */
+export function refind(signature, root = document, opts = {}) {
+  const threshold = opts.threshold ?? THRESHOLD, margin = opts.margin ?? MARGIN;
+  const pool = opts.candidates || collectCandidates(signature, root);
+  const scored = scoreCandidates(signature, pool.map((element) => ({ element, signature: captureSignature(element) })));
+  const top = scored.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
+    tag: s.signature.tag, name: s.signature.name, text: s.signature.text }));
+  const best = scored[0], second = scored[1];
+  if (!best || best.score < threshold) return { status: "not_found", element: null, confidence: best ? best.score : 0, candidates: top };
+  if (second && best.score - second.score < margin) return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
+  return { status: "found", element: best.element, confidence: best.score, candidates: top };
+}

@@ -1,0 +1,263 @@
+"""The DOM agent in the real extension in real Chromium: observe, act, re-find, overlay.
+
+Tools go through the coordinator's real `runTool` (the path the host's `tool.call` takes), and
+their args and results are checked against the shared schema models.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared_schema.tools import TOOLS
+from support.browser import ExtBrowser, launch
+from support.static_server import serve
+
+pytestmark = pytest.mark.browser
+FIXTURES = Path(__file__).parent / "fixtures" / "dom"
+
+
+@pytest.fixture(scope="module")
+def sites() -> Iterator[tuple[str, str]]:
+    """Two servers on different ports: the second is a different origin (cross-origin iframe)."""
+    with serve(FIXTURES) as a, serve(FIXTURES) as b:
+        yield a, b
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[ExtBrowser]:
+    # One browser for the module (2 shared cores): every test opens its own page.
+    with launch(install_host=False) as eb:
+        yield eb
+
+
+@pytest.fixture
+def page(browser: ExtBrowser):
+    p = browser.ctx.new_page()
+    yield p
+    p.close()
+
+
+def tool(eb: ExtBrowser, name: str, args: dict[str, Any] | None = None, timeout_ms: int = 15000) -> dict[str, Any]:
+    """Runs a tool through the coordinator and checks its result against the shared schema."""
+    res = eb.sw.evaluate(
+        """async ([name, args, timeout]) => {
+            const [tab] = await chrome.tabs.query({active: true});
+            return await globalThis.heybro.runTool({tool: name, args, tab_id: tab.id, timeout_ms: timeout});
+        }""", [name, args or {}, timeout_ms])
+    # Both ends speak the shared schema: the args the host would send, the result it will check.
+    TOOLS[name].args.model_validate(args or {})
+    if res["ok"]:
+        TOOLS[name].result.model_validate(res["result"])
+    return res
+
+
+def ok(eb: ExtBrowser, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    r = tool(eb, name, args)
+    assert r["ok"], r
+    return r["result"]
+
+
+def open_page(page, url: str) -> None:
+    page.goto(url)
+    page.bring_to_front()
+    page.wait_for_load_state("load")
+
+
+def find_id(obs: dict[str, Any], name: str, role: str | None = None) -> str:
+    for eid, sig in obs["elements"].items():
+        if sig["name"] == name and (role is None or sig["role"] == role):
+            return eid
+    raise AssertionError(f"{name!r} not in {[s['name'] for s in obs['elements'].values()]}")
+
+
+def test_observe_form_renders_elements_fenced_and_stable_ids(browser, page, sites):
+    open_page(page, sites[0] + "/form.html")
+    obs = ok(browser, "observe")
+    text = obs["text"]
+    print(text)
+    assert text.startswith("<<<PAGE CONTENT") and "<<<END PAGE CONTENT>>>" in text
+    # The injected instruction stays inside the fence, as data.
+    assert text.index("Ignore previous instructions") < text.index("<<<END PAGE CONTENT>>>")
+    email = find_id(obs, "Email")
+    assert f'[{email}] textbox "Email"' in text and "required" in text
+    assert '## form "Sign up"' in text
+    assert "options: Choose… | France | Germany | Japan" in text
+    assert "→/docs" in text
+    assert "disabled" in text
+    assert find_id(obs, "Clickable card")  # clickable by cursor only
+    assert find_id(obs, "Notes")  # contenteditable
+    sig = obs["elements"][email]
+    assert sig["tag"] == "input" and sig["attrs"]["name"] == "email" and sig["label"] == "Email"
+    assert {"box", "path", "neighbor", "state"} <= sig.keys()
+    # Same live elements → same ids; nothing is new the second time.
+    again = ok(browser, "observe")
+    assert again["elements"].keys() == obs["elements"].keys() and again["new_elements"] == []
+    assert again["counts"]["shown"] == again["counts"]["total"] and obs["scroll"]["viewport_h"] > 0
+
+
+def test_actions_on_form_controls(browser, page, sites):
+    open_page(page, sites[0] + "/form.html")
+    obs = ok(browser, "observe")
+    r = ok(browser, "fill", {"element_id": find_id(obs, "Email"), "value": "ann@example.com"})
+    assert r["found_by"] == "id" and r["confidence"] == 1 and r["element"]["state"]["value"] == "ann@example.com"
+    ok(browser, "type", {"element_id": find_id(obs, "Password"), "text": "s3cret"})
+    r = ok(browser, "select", {"element_id": find_id(obs, "Country"), "value": "Germany"})
+    assert r["selected"] == {"value": "de", "label": "Germany"}
+    ok(browser, "select", {"element_id": find_id(obs, "Country"), "value": "jp"})
+    assert ok(browser, "check", {"element_id": find_id(obs, "I accept the terms")})["checked"] is True
+    ok(browser, "check", {"element_id": find_id(obs, "Pro", "radio")})
+    err = tool(browser, "uncheck", {"element_id": find_id(obs, "Pro", "radio")})
+    assert not err["ok"] and err["error"]["code"] == "not_interactable"
+    ok(browser, "fill", {"element_id": find_id(obs, "Bio"), "value": "Hello\nworld"})
+    data = base64.b64encode(b"hi there").decode()
+    r = ok(browser, "upload", {"element_id": find_id(obs, "CV"), "file": {"name": "cv.txt", "mime": "text/plain", "data_base64": data}})
+    assert r["uploaded"] == {"name": "cv.txt", "size": 8, "via": "input"}
+    page.wait_for_function("document.getElementById('cvinfo').textContent !== ''")
+    assert page.text_content("#cvinfo") == "cv.txt:8:hi there"
+    r = ok(browser, "click", {"element_id": find_id(obs, "Create account")})
+    assert "text change" in r["mutations"]["summary"] or r["mutations"]["added"] or r["mutations"]["text"]
+    sent = json.loads(page.text_content("#out"))
+    assert sent == {"email": "ann@example.com", "password": "s3cret", "country": "jp", "terms": "yes",
+                    "plan": "pro", "bio": "Hello\nworld", "cv": sent["cv"]}
+    err = tool(browser, "click", {"element_id": find_id(obs, "Disabled thing")})
+    assert err["error"]["code"] == "not_interactable"
+    ok(browser, "click", {"element_id": find_id(obs, "Clickable card")})
+    assert page.text_content("#card") == "Card clicked"
+    ok(browser, "fill", {"element_id": find_id(obs, "Notes"), "value": "remember milk"})
+    assert page.text_content("#notes") == "remember milk"
+    r = ok(browser, "press", {"element_id": find_id(obs, "Key log"), "keys": "Control+A"})
+    assert r["pressed"]["ctrl"] is True and page.text_content("#keylog").strip() == "C-A"
+    table = ok(browser, "extract", {"element_id": None, "mode": "table"})["table"]
+    assert table == {"headers": ["Plan", "Price"], "rows": [["Free", "$0"], ["Pro", "$9"]]}
+    assert "Create your account" in ok(browser, "extract", {})["text"]
+    err = tool(browser, "fill", {"element_id": find_id(obs, "I accept the terms"), "value": "x"})
+    assert err["error"]["code"] == "not_interactable"
+
+
+def test_controlled_input_sees_fill_and_type(browser, page, sites):
+    open_page(page, sites[0] + "/react.html")
+    obs = ok(browser, "observe")
+    ok(browser, "fill", {"element_id": find_id(obs, "Full name"), "value": "Ada"})
+    assert page.text_content("#shown") == "Hello Ada"
+    ok(browser, "type", {"element_id": find_id(obs, "Full name"), "text": " L."})
+    assert page.text_content("#shown") == "Hello Ada L."
+    ok(browser, "click", {"element_id": find_id(obs, "Save")})
+    assert page.title() == "Saved Ada L."
+
+
+def test_shadow_dom(browser, page, sites):
+    open_page(page, sites[0] + "/shadow.html")
+    obs = ok(browser, "observe")
+    ok(browser, "fill", {"element_id": find_id(obs, "Query"), "value": "cats"})
+    ok(browser, "click", {"element_id": find_id(obs, "Search")})
+    assert page.text_content("#log") == "searched cats"
+    assert obs["elements"][find_id(obs, "Search")]["shadow"] == ["x-search"]
+
+
+def test_same_and_cross_origin_frames(browser, page, sites):
+    port_b = sites[1].rsplit(":", 1)[1]
+    open_page(page, f"{sites[0]}/frames.html?xo={port_b}")
+    page.wait_for_function("document.getElementById('cross').contentWindow && document.getElementById('cross').src")
+    page.frame_locator("#cross").locator("button").wait_for()
+    obs = ok(browser, "observe")
+    inner = find_id(obs, "Inner button")
+    cross = find_id(obs, "Cross button")
+    assert inner.startswith("e") and cross.startswith("f")
+    assert "[frame f" in obs["text"] and "Cross-origin frame" in obs["text"]
+    assert obs["frames_unreadable"] == []
+    ok(browser, "click", {"element_id": inner})
+    ok(browser, "click", {"element_id": cross})
+    assert page.frame_locator("#same").locator("button").text_content() == "Inner clicked"
+    assert page.frame_locator("#cross").locator("button").text_content() == "Cross clicked"
+
+
+def test_overlay_is_refused_then_dialogs_reported(browser, page, sites):
+    open_page(page, sites[0] + "/modal.html")
+    obs = ok(browser, "observe")
+    assert [d["name"] for d in obs["dialogs"]] == ["Cookie consent"]
+    err = tool(browser, "click", {"element_id": find_id(obs, "Buy now")})
+    assert err["error"]["code"] == "covered" and err["error"]["detail"]["covering"]["name"] == "Cookie consent"
+    assert page.text_content("#res") == ""
+    r = ok(browser, "click", {"element_id": find_id(obs, "Accept")})
+    assert r["mutations"]["removed"] >= 1
+    ok(browser, "click", {"element_id": find_id(obs, "Buy now")})
+    assert page.text_content("#res") == "bought"
+    r = ok(browser, "click", {"element_id": find_id(obs, "Open settings")})
+    assert r["dialog"] and r["dialog"]["name"] == "Settings"
+    r = ok(browser, "press", {"keys": "Escape"})
+    assert not page.evaluate("document.getElementById('dlg').open")
+
+
+def test_rerendered_list_is_refound_by_signature_or_refused(browser, page, sites):
+    open_page(page, sites[0] + "/dynamic.html")
+    obs = ok(browser, "observe")
+    # The "Remove" next to Milk: same label as four others, told apart by its neighbour text.
+    milk = next(i for i, s in obs["elements"].items() if s["name"] == "Remove" and s["neighbor"].startswith("Milk"))
+    sig = obs["elements"][milk]
+    ok(browser, "click", {"element_id": find_id(obs, "Shuffle")})  # every <li> and button is replaced
+    r = ok(browser, "click", {"element_id": milk, "signature": sig})
+    assert r["found_by"] in ("signature", "rescan") and r["confidence"] >= 0.6 and r["element_id"] != milk
+    assert page.text_content("#log") == "removed Milk"
+    # Milk is gone now: the same signature must not land on another row's Remove button.
+    err = tool(browser, "click", {"element_id": milk, "signature": sig})
+    assert not err["ok"] and err["error"]["code"] in ("not_found", "ambiguous"), err
+    assert err["error"]["detail"]["candidates"] and page.text_content("#log") == "removed Milk"
+    # Without a signature a gone id is a typed "detached" error.
+    assert tool(browser, "click", {"element_id": milk})["error"]["code"] == "detached"
+    # New elements since the last observe are marked.
+    again = ok(browser, "observe")
+    assert again["new_elements"] and "*[" in again["text"]
+
+
+def test_long_page_budget_scroll_and_moving_element(browser, page, sites):
+    open_page(page, sites[0] + "/long.html")
+    obs = ok(browser, "observe", {"max_tokens": 400})
+    c = obs["counts"]
+    assert c["total"] == 201 and c["omitted_below"] > 100 and c["shown"] < 60
+    assert f"… {c['omitted_below']} more elements below" in obs["text"]
+    assert obs["scroll"]["below_px"] > 0
+    r = ok(browser, "scroll", {"direction": "down", "amount": 2})
+    assert r["scroll"]["moved_px"] > 0
+    far = ok(browser, "observe", {"max_tokens": 400})
+    assert far["counts"]["omitted_above"] > 0
+    item150 = find_id(ok(browser, "observe", {"max_tokens": 100000}), "Item 150")
+    ok(browser, "click", {"element_id": item150})
+    assert page.text_content("#log") == "clicked 150"
+    moving = find_id(far, "Moving target") if "Moving target" in far["text"] else find_id(ok(browser, "observe", {"max_tokens": 100000}), "Moving target")
+    page.evaluate("document.getElementById('mover').style.left = '300px'")
+    ok(browser, "click", {"element_id": moving})
+    assert page.text_content("#log") == "moved clicked"
+
+
+def test_wait_for_and_highlight_overlay(browser, page, sites):
+    open_page(page, sites[0] + "/dynamic.html")
+    page.evaluate("setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Late'; document.body.append(b); }, 300)")
+    r = ok(browser, "wait_for", {"text": "Late", "timeout_ms": 3000})
+    assert r["matched"] == "text"
+    err = tool(browser, "wait_for", {"text": "Never shows", "timeout_ms": 300})
+    assert err["error"]["code"] == "timeout"
+    assert ok(browser, "wait_for", {"quiet_ms": 100})["matched"] == "quiet"
+    assert ok(browser, "wait_for", {"url": "dynamic.html", "timeout_ms": 1000})["matched"] == "url"
+    before = ok(browser, "observe")
+    ok(browser, "observe", {"highlight": True})
+    assert page.evaluate("document.querySelectorAll('[data-heybro-overlay]').length") == 1
+    # The overlay takes no clicks and does not show up in the map.
+    with_boxes = ok(browser, "observe")
+    assert with_boxes["elements"].keys() == before["elements"].keys()
+    ok(browser, "click", {"element_id": find_id(before, "Shuffle")})
+    assert page.evaluate("document.elementFromPoint(10, 10)?.hasAttribute('data-heybro-overlay')") is False
+    ok(browser, "highlight", {"on": False})
+    assert page.evaluate("document.querySelectorAll('[data-heybro-overlay]').length") == 0
+
+
+def test_link_click_reports_navigation(browser, page, sites):
+    open_page(page, sites[0] + "/form.html")
+    obs = ok(browser, "observe")
+    r = ok(browser, "click", {"element_id": find_id(obs, "Docs")})
+    assert r["url_changed"] is True and r["url"].endswith("/docs")
