@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import paths
+from .optional import import_optional
 from .install import browsers as browser_dirs
 from .install import doctor, registration
 from .native.identity import EXTENSION_ID, HOST_NAME
@@ -126,14 +127,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _load_extensions() -> None:
-    import importlib
-
-    for name in ("heybro.cli_run",):
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise
+    import_optional("heybro.cli_run")
 
 
 if __name__ == "__main__":

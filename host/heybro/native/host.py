@@ -16,6 +16,7 @@ from shared_schema import PROTOCOL_VERSION, ErrorCode, ProtocolError
 from shared_schema.messages import Hello, HelloOk, Ping, Pong
 
 from .. import logs
+from ..optional import import_optional
 from ..version import HOST_VERSION
 from .channel import NativeChannel
 from .framing import MAX_OUTGOING
@@ -94,14 +95,7 @@ async def serve_stdio(in_fd: int, out_fd: int, log_file: str) -> None:
 
 def _load_services() -> None:
     """Import the modules that register handlers (kept optional so the transport stands alone)."""
-    import importlib
-
-    for name in ("heybro.session",):
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise
+    import_optional("heybro.session")
 
 
 def main(argv: list[str] | None = None) -> int:
