@@ -54,6 +54,7 @@ class Settings(BaseModel):
     retry_max_s: float = Field(8.0, ge=0)
     confidence_threshold: float = Field(0.7, ge=0, le=1)
     temperature: float | None = 0.0
+    observe_tokens: int = Field(1000, ge=200, description="Page-map budget per observe.")
     limits: Limits = Field(default_factory=Limits)
 
     def model_for(self, role: str) -> str:

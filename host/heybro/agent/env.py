@@ -58,7 +58,7 @@ class AgentEnv:
         if self.snapshot is not None and self.snapshot_fresh:
             return self.snapshot
         try:
-            raw = await self.call("observe", {})
+            raw = await self.call("observe", {"max_tokens": self.settings.observe_tokens})
         except ToolFailed as err:
             raw = {"url": "", "title": "", "text": f"(the page could not be read: {err.code}: "
                    f"{err.message})", "elements": {}}

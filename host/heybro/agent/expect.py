@@ -13,10 +13,19 @@ def _element_value(snap: Snapshot, element_id: str | None) -> str | None:
         return None
     sig = snap.elements.get(element_id)
     if isinstance(sig, dict):
-        for key in ("value", "text", "name"):
-            if isinstance(sig.get(key), str):
-                return sig[key]
+        for holder in (sig, sig.get("state") or {}):
+            if isinstance(holder, dict) and isinstance(holder.get("value"), str):
+                return holder["value"]
     return None
+
+
+def _result_value(result: Any) -> str | None:
+    if not isinstance(result, dict):
+        return None
+    if isinstance(result.get("value"), str):
+        return result["value"]
+    state = (result.get("element") or {}).get("state") or {}
+    return state.get("value") if isinstance(state.get("value"), str) else None
 
 
 def check(tool: str, expect: ExpectedOutcome, params: dict[str, Any], result: Any,
@@ -37,10 +46,10 @@ def check(tool: str, expect: ExpectedOutcome, params: dict[str, Any], result: An
         (facts if ok else problems).append(f"text {expect.text_disappears!r} "
                                            f"{'is gone' if ok else 'is still on the page'}")
     if expect.value is not None:
-        actual = result.get("value") if isinstance(result, dict) else None
+        actual = _result_value(result)
         if actual is None:
             actual = _element_value(after, params.get("element_id"))
-        ok = actual == expect.value or (actual is None and expect.value in page)
+        ok = actual == expect.value or (not actual and f'="{expect.value}"' in page)
         (facts if ok else problems).append(f"value {'is' if ok else 'is not'} {expect.value!r}"
                                            + ("" if ok else f" (found {actual!r})"))
     return ExpectationCheck(tool=tool, expect=expect, met=not problems,

@@ -1,0 +1,38 @@
+"""The browser behind the native channel: tool calls go to the extension as `tool.call`."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from shared_schema.messages import ToolCall, ToolResult
+
+from ..native.channel import NativeChannel, RemoteError
+from .browser import ToolFailed
+
+
+class NativeBrowser:
+    def __init__(self, channel: NativeChannel, task_id: str | None = None) -> None:
+        self.channel = channel
+        self.task_id = task_id
+
+    async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
+                   timeout_ms: int = 15_000) -> dict[str, Any]:
+        payload = ToolCall(tool=tool, args=args, task_id=self.task_id, tab_id=tab_id,
+                           timeout_ms=timeout_ms)
+        try:
+            _, reply = await self.channel.request("tool.call", payload,
+                                                  timeout=timeout_ms / 1000 + 5)
+        except RemoteError as err:
+            raise ToolFailed(err.code, str(err), err.detail) from err
+        except (asyncio.TimeoutError, TimeoutError) as err:
+            raise ToolFailed("timeout", f"The browser did not answer {tool} in time.") from err
+        except (ConnectionError, OSError) as err:
+            raise ToolFailed("host_unavailable", f"The browser connection closed ({err}).") from err
+        if not isinstance(reply, ToolResult):
+            raise ToolFailed("internal", f"Unexpected reply to {tool}.")
+        if not reply.ok:
+            e = reply.error
+            raise ToolFailed(e.code.value if e else "internal", e.message if e else "failed",
+                             (e.detail if e else None) or {})
+        return reply.result or {}

@@ -1,0 +1,284 @@
+"""`heybro run "goal" --url URL`: run a task through the host's websocket and stream its progress.
+
+With Chrome already running the extension (its host announced an endpoint) the task runs in the
+user's own browser; otherwise Chromium is launched with the extension and host, in a throwaway
+profile unless --profile is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from . import cli, config, logs
+from .browser.chromium import QUIET_FLAGS, extension_flags, find_chromium
+from .endpoint import files
+from .endpoint.client import EndpointUnavailable, events, open_endpoint, send_control, start_task
+from .install import browsers as browser_dirs
+from .install import registration
+from .native.identity import EXTENSION_ID
+
+FINAL = {"completed", "failed", "stopped"}
+PANEL_URL = f"chrome-extension://{EXTENSION_ID}/extension/panel/panel.html"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class LaunchedChromium:
+    """Chromium with the extension and the host registered in its profile."""
+
+    def __init__(self, profile: Path | None, headless: bool) -> None:
+        chromium = find_chromium()
+        if not chromium:
+            raise RuntimeError("Chromium/Chrome not found; install it or set HEYBRO_CHROMIUM.")
+        self.tmp = None if profile else Path(tempfile.mkdtemp(prefix="heybro-run-"))
+        self.profile = profile or self.tmp / "profile"  # type: ignore[operator]
+        self.profile.mkdir(parents=True, exist_ok=True)
+        launcher = registration.write_launcher()
+        registration.register(browser_dirs.custom_profile(self.profile), launcher, [EXTENSION_ID])
+        cmd = [chromium, *QUIET_FLAGS, *extension_flags(), f"--user-data-dir={self.profile}"]
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            cmd.append("--no-sandbox")
+        if headless:
+            cmd.append("--headless=new")
+        cmd += ["--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "about:blank"]
+        self.started = time.time()
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, start_new_session=True)
+
+    async def open_panel(self, deadline: float) -> None:
+        """Opens heybro's panel page (which connects the extension to its host) over CDP."""
+        from websockets.asyncio.client import connect
+
+        marker = self.profile / "DevToolsActivePort"
+        while not marker.exists():
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError("Chromium did not start (no DevToolsActivePort).")
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)
+        port, path = marker.read_text().split()[:2]
+        last: Exception | None = None
+        while time.monotonic() < deadline:
+            try:
+                async with connect(f"ws://127.0.0.1:{port}{path}", max_size=None) as cdp:
+                    await cdp.send(json.dumps({"id": 1, "method": "Target.createTarget",
+                                               "params": {"url": PANEL_URL}}))
+                    reply = json.loads(await cdp.recv())
+                    if "error" not in reply:
+                        return
+                    last = RuntimeError(str(reply["error"]))
+            except OSError as err:
+                last = err
+            await asyncio.sleep(0.2)
+        raise RuntimeError(f"Could not open heybro's panel in Chromium ({last}).")
+
+    async def endpoint(self, timeout: float = 45) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        await self.open_panel(deadline)
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"Chromium exited with {self.proc.returncode}")
+            info = files.read()
+            if (info and _alive(int(info.get("pid", 0)))
+                    and files.endpoint_file().stat().st_mtime >= self.started - 1):
+                return info
+            await asyncio.sleep(0.1)
+        raise RuntimeError("The browser started but the heybro host never announced itself; "
+                           "run `heybro doctor`.")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(timeout=10)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.proc.wait(timeout=5)
+        if self.tmp:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class Progress:
+    """Turns events into terminal lines (or JSON lines with --json)."""
+
+    def __init__(self, as_json: bool, out: Any = sys.stdout) -> None:
+        self.as_json = as_json
+        self.out = out
+        self.steps = 0
+        self.tokens = 0
+        self.calls = 0
+        self.subtasks: list[str] = []
+        self.current = 0
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def show(self, ev: dict[str, Any]) -> None:
+        if self.as_json:
+            self.say(json.dumps(ev))
+            return
+        kind, d = ev["kind"], ev["data"]
+        if kind == "status":
+            s = d.get("status")
+            if s == "completed":
+                self.say(f"✓ completed: {d.get('reason') or d.get('result')}")
+            elif s in ("failed", "stopped"):
+                self.say(f"✗ {s}: {d.get('reason')}")
+            else:
+                self.say(f"● {s}" + (f" — {d['reason']}" if d.get("reason") else ""))
+            if s in FINAL:
+                if d.get("memory"):
+                    self.say("  memory: " + ", ".join(f"{k}={v}" for k, v in d["memory"].items()))
+                self.say(f"  {d.get('steps', self.steps)} actions, {self.calls} LLM calls, "
+                         f"{self.tokens} tokens")
+        elif kind == "plan":
+            if d["subtasks"] != self.subtasks:
+                self.say("Plan:")
+                for i, s in enumerate(d["subtasks"]):
+                    self.say(f"  {'✓' if i < d['current'] else '→' if i == d['current'] else ' '} "
+                             f"{i + 1}. {s}")
+            self.subtasks, self.current = d["subtasks"], d["current"]
+        elif kind == "tool_call" and d["role"] == "worker":
+            if d["tool"] != "mark_done":
+                self.steps += 1
+            params = ", ".join(f"{k}={v!r}" for k, v in d["parameters"].items() if k != "expect")
+            n = len(self.subtasks)
+            self.say(f"  [step {self.steps} · subtask {min(self.current + 1, n)}/{n}] "
+                     f"{d['tool']}({params})")
+        elif kind == "tool_result" and d["role"] == "worker":
+            if d["success"] is False:
+                self.say(f"      ✗ {d.get('error_code') or 'error'}: {d.get('error')}")
+            if d.get("expectation"):
+                e = d["expectation"]
+                self.say(f"      expected: {'met' if e['met'] else 'NOT met'} ({e['detail']})")
+        elif kind == "verdict":
+            mark = "≥" if d["confidence"] >= d["threshold"] else "<"
+            self.say(f"  verifier: {d['decision']} (confidence {d['confidence']:.2f} {mark} "
+                     f"{d['threshold']:.2f}) {d['reason']}")
+        elif kind == "usage":
+            self.calls += 1
+            self.tokens += d.get("total_tokens", 0)
+        elif kind in ("message", "error"):
+            if d.get("level") in ("warning", "error"):
+                self.say(f"  ! {d.get('text')}")
+
+
+def _resources(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        name, _, path = item.partition("=")
+        if not path:
+            path, name = name, Path(name).name
+        out[name] = str(Path(path).expanduser().resolve())
+    return out
+
+
+async def _run(args: argparse.Namespace) -> int:
+    progress = Progress(args.json)
+    launched: LaunchedChromium | None = None
+    ws = None
+    info = files.read()
+    if info and _alive(int(info.get("pid", 0))) and not args.new_browser:
+        try:
+            ws = await open_endpoint(info)
+            progress.say("Using your running browser (heybro host pid "
+                         f"{info['pid']}).") if not args.json else None
+        except EndpointUnavailable:
+            ws = None
+    try:
+        if ws is None:
+            launched = LaunchedChromium(Path(args.profile) if args.profile else None,
+                                        headless=args.headless or not os.environ.get("DISPLAY"))
+            if not args.json:
+                progress.say("Started Chromium with heybro" + (f" (profile {args.profile})"
+                                                               if args.profile else "") + ".")
+            ws = await open_endpoint(await launched.endpoint())
+        reply = await start_task(ws, args.goal, args.url, _resources(args.resource or []))
+        if reply["type"] == "error":
+            p = reply["payload"]
+            print(f"heybro run: {p['message']}", file=sys.stderr)
+            return 2 if p["code"] in ("no_llm", "busy") else 1
+        task_id = reply["payload"]["task_id"]
+        if not args.json:
+            progress.say(f"Task {task_id}: {args.goal}")
+        try:
+            async for ev in events(ws):
+                progress.show(ev)
+                if ev["kind"] == "status" and ev["data"].get("status") in FINAL:
+                    return 0 if ev["data"]["status"] == "completed" else 1
+        except asyncio.CancelledError:
+            await send_control(ws, "stop", task_id)
+            raise
+        print("heybro run: the host closed the connection before the task ended.",
+              file=sys.stderr)
+        return 1
+    finally:
+        if ws is not None:
+            await ws.close()
+        if launched is not None:
+            launched.close()
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    logs.setup("cli.log")
+    try:
+        settings = config.load()
+    except config.ConfigError as err:
+        print(f"heybro run: {err}", file=sys.stderr)
+        return 2
+    if not settings.configured:
+        print("heybro run: " + config.NOT_CONFIGURED.format(path=config.config_file()),
+              file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(_run(args))
+    except KeyboardInterrupt:
+        print("heybro run: stopped.", file=sys.stderr)
+        return 130
+    except (RuntimeError, EndpointUnavailable) as err:
+        print(f"heybro run: {err}", file=sys.stderr)
+        return 1
+
+
+def extend(sub: Any, commands: dict[str, Any]) -> None:
+    p = sub.add_parser("run", help="run a task in the browser and watch its progress")
+    p.add_argument("goal", help="what to do, in plain words")
+    p.add_argument("--url", help="open this page first")
+    p.add_argument("--resource", action="append", metavar="NAME=PATH",
+                   help="a file the agent may upload (repeatable)")
+    p.add_argument("--profile", metavar="DIR", help="launch Chromium with this profile "
+                   "(default: a throwaway one) when no browser is running heybro")
+    p.add_argument("--new-browser", action="store_true",
+                   help="launch Chromium even if a browser is running heybro")
+    p.add_argument("--headless", action="store_true", help="launched Chromium without a window")
+    p.add_argument("--json", action="store_true", help="print events as JSON lines")
+    commands["run"] = cmd_run
+
+
+cli.EXTENSIONS.append(extend)
+# `python -m heybro.cli` runs the CLI as __main__: register there too.
+_main = sys.modules.get("__main__")
+if (_main is not None and getattr(getattr(_main, "__spec__", None), "name", None) == "heybro.cli"
+        and _main.__dict__.get("EXTENSIONS") is not cli.EXTENSIONS):
+    _main.EXTENSIONS.append(extend)

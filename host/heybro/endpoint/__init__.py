@@ -1,0 +1,1 @@
+"""The host's local websocket endpoint for the terminal (`heybro run`)."""

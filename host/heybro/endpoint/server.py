@@ -1,0 +1,124 @@
+"""The websocket endpoint: 127.0.0.1 only, a token from the 0600 endpoint file, Origin checked.
+
+Messages are the same envelopes as native messaging: `task.start` (answered `task.accepted` or
+`error`), then the task's `event`s; `task.pause` / `task.resume` / `task.stop` control it.
+A connection without the right token, or with a web page's Origin, is refused with HTTP 403.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import os
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from shared_schema import ErrorCode, ProtocolError, build, parse
+from shared_schema.messages import TaskRef, TaskStart
+
+from .. import logs
+from ..native.identity import EXTENSION_ID
+from . import files
+
+log = logs.get("heybro.endpoint")
+
+ALLOWED_ORIGINS = {f"chrome-extension://{EXTENSION_ID}"}
+
+
+def origin_ok(origin: str | None) -> bool:
+    """No Origin (a terminal client) or heybro's own extension; never a web page."""
+    return origin is None or origin.rstrip("/") in ALLOWED_ORIGINS
+
+
+def token_of(request: Request) -> str | None:
+    auth = request.headers.get("Authorization", "")
+    if auth.startswith("Bearer "):
+        return auth[7:].strip()
+    q = parse_qs(urlsplit(request.path).query)
+    return (q.get("token") or [None])[0]
+
+
+class Endpoint:
+    def __init__(self, session: Any, token: str) -> None:
+        self.session = session
+        self.token = token
+        self.server: Server | None = None
+
+    def check(self, connection: ServerConnection, request: Request) -> Response | None:
+        origin = request.headers.get("Origin")
+        if not origin_ok(origin):
+            log.warning("ws_refused_origin", origin=origin)
+            return connection.respond(HTTPStatus.FORBIDDEN, "Origin not allowed\n")
+        given = token_of(request)
+        if not given or not hmac.compare_digest(given, self.token):
+            log.warning("ws_refused_token", has_token=bool(given))
+            return connection.respond(HTTPStatus.FORBIDDEN, "Missing or wrong token\n")
+        return None
+
+    async def handle(self, ws: ServerConnection) -> None:
+        async def listener(event: dict[str, Any]) -> None:
+            await ws.send(json.dumps(build("event", event)))
+
+        try:
+            async for raw in ws:
+                await self._one(ws, raw, listener)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.session.unwatch(listener)
+
+    async def _one(self, ws: ServerConnection, raw: Any, listener: Any) -> None:
+        msg_id = None
+        try:
+            data = json.loads(raw)
+            msg_id = data.get("id") if isinstance(data, dict) else None
+            env, payload = parse(data, direction="to_host")
+            if isinstance(payload, TaskStart):
+                accepted = await self.session.start(payload, listener)
+                reply = build("task.accepted", accepted, re=env.id)
+            elif isinstance(payload, TaskRef) and env.type in ("task.pause", "task.resume",
+                                                                "task.stop"):
+                getattr(self.session, env.type.split(".")[1])(payload.task_id)
+                reply = build("ack", {}, re=env.id)
+            elif env.type == "ping":
+                reply = build("pong", {"nonce": getattr(payload, "nonce", None), "data": "",
+                                       "host_pid": os.getpid()}, re=env.id)
+            else:
+                raise ProtocolError(ErrorCode.unsupported, f"{env.type} is not served here.")
+        except ProtocolError as err:
+            reply = build("error", {"code": err.code.value if hasattr(err.code, "value") else
+                                    str(err.code), "message": err.message,
+                                    **({"detail": err.detail} if err.detail else {})}, re=msg_id)
+        except (ValueError, TypeError) as err:
+            reply = build("error", {"code": "invalid_json", "message": str(err)}, re=msg_id)
+        await ws.send(json.dumps(reply))
+
+
+async def run_endpoint(session: Any, closed: asyncio.Event | None = None) -> Endpoint:
+    ep = Endpoint(session, files.new_token())
+    ep.server = await serve(ep.handle, "127.0.0.1", 0, process_request=ep.check,
+                            max_size=8 * 1024 * 1024)
+    port = ep.server.sockets[0].getsockname()[1]
+    files.write({"url": f"ws://127.0.0.1:{port}/", "port": port, "pid": os.getpid(),
+                 "token": ep.token})
+    log.info("endpoint_listening", port=port)
+    if closed is not None:
+        async def cleanup() -> None:
+            await closed.wait()
+            files.remove_if_mine()
+            ep.server.close()  # type: ignore[union-attr]
+        asyncio.get_running_loop().create_task(cleanup())
+    return ep
+
+
+def start_endpoint(session: Any, channel: Any) -> None:
+    """Called from the native installer (inside the running loop)."""
+    loop = asyncio.get_running_loop()
+    task = loop.create_task(run_endpoint(session, channel.closed))
+    channel._endpoint_task = task  # keep a reference

@@ -1,0 +1,53 @@
+"""Scripted LLM replies for the demo shop, reading element ids from the real DOM agent's page map."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .scripted_llm import call, calls, fault, find_id
+
+NAME, EMAIL = "Ann Lee", "ann@example.com"
+PLAN = ["Search the shop for a blue kettle", "Open the Blue Kettle product page",
+        f"Order one Blue Kettle as {NAME}, {EMAIL}"]
+
+
+def search(b: dict[str, Any]) -> Any:
+    return calls(("fill", {"element_id": find_id(b, '"Search products"'), "value": "blue kettle",
+                           "expect": {"value": "blue kettle"}}),
+                 ("click", {"element_id": find_id(b, 'button "Search"'),
+                            "expect": {"url_contains": "/search"}}))
+
+
+def open_product(b: dict[str, Any]) -> Any:
+    return call("click", element_id=find_id(b, 'link "Blue Kettle"'),
+                expect={"url_contains": "/product/p1"})
+
+
+def buy_now(b: dict[str, Any]) -> Any:
+    return call("click", element_id=find_id(b, "Buy now"), expect={"url_contains": "/checkout"})
+
+
+def fill_form(b: dict[str, Any]) -> Any:
+    return calls(("fill", {"element_id": find_id(b, '"Full name"'), "value": NAME}),
+                 ("fill", {"element_id": find_id(b, '"Email"'), "value": EMAIL}),
+                 ("click", {"element_id": find_id(b, "Place order"),
+                            "expect": {"text_appears": "Order confirmed"}}))
+
+
+def happy(*, faults: bool = False, correction: bool = False) -> dict[str, list[Any]]:
+    worker: list[Any] = [search, call("mark_done", summary="Search results are shown"),
+                         open_product, call("mark_done", summary="Blue Kettle page open"),
+                         buy_now, fill_form, call("mark_done", summary="Order placed")]
+    verifier: list[Any] = [call("mark_complete", reason="Results listed", confidence=0.9),
+                           call("mark_complete", reason="Product page open", confidence=0.9),
+                           call("mark_complete", reason="Order confirmed", confidence=0.95)]
+    scheduler: list[Any] = [calls(("set_subtasks", {"subtasks": PLAN}), ("start_work", {}))]
+    if faults:
+        scheduler = [fault(429), fault(500), *scheduler]
+        worker.insert(4, call("click", element_id="e999"))  # hallucinated: refused, repaired
+    if correction:
+        # The worker claims success on the product page before opening it; the verifier objects.
+        worker[2:2] = [call("mark_done", summary="Done")]
+        verifier.insert(1, call("continue_work", instructions="Open the Blue Kettle product page",
+                                confidence=0.9))
+    return {"scheduler": scheduler, "worker": worker, "verifier": verifier}

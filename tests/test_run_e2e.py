@@ -1,0 +1,80 @@
+"""`heybro run` end to end: the real CLI launches Chromium with the real extension and host, the
+agent acts on the demo shop through native messaging, and the shop records the order once."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from support import demo_script  # noqa: E402
+from support.browser import host_pids  # noqa: E402
+from support.browser import test_env as base_env  # noqa: E402
+from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
+
+from heybro.demo import DemoSite  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+def heybro_run(llm: ScriptedLLM, site: DemoSite, home: Path, goal: str,
+               **extra: str) -> tuple[int, list[dict], str]:
+    env = base_env(home) | llm.env(**extra)
+    r = subprocess.run([sys.executable, "-m", "heybro.cli", "run", goal, "--url", site.url,
+                        "--new-browser", "--headless", "--json"], env=env, capture_output=True,
+                       text=True, timeout=240)
+    events = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    return r.returncode, events, r.stderr
+
+
+def final(events: list[dict]) -> dict:
+    return [e for e in events if e["kind"] == "status"][-1]["data"]
+
+
+def test_run_demo_happy_path_with_faults_and_correction_orders_once() -> None:
+    with tempfile.TemporaryDirectory() as tmp, DemoSite() as site, \
+            ScriptedLLM(demo_script.happy(faults=True, correction=True)) as llm:
+        home = Path(tmp)
+        rc, events, err = heybro_run(llm, site, home, "Buy a blue kettle for Ann Lee")
+        assert rc == 0, (err, final(events) if events else None)
+        assert len(site.orders) == 1, site.orders
+        assert site.orders[0] | {"id": "x"} == {"id": "x", "product": "p1", "name": "Ann Lee",
+                                                "email": "ann@example.com", "qty": 1}
+        verdicts = [e["data"]["decision"] for e in events if e["kind"] == "verdict"]
+        assert verdicts == ["mark_complete", "continue_work", "mark_complete", "mark_complete"]
+        msgs = " ".join(str(e["data"].get("text")) for e in events if e["kind"] == "message")
+        assert "element_id 'e999' is not on the current page" in msgs
+        assert any(u["data"]["attempts"] >= 3 for u in events if u["kind"] == "usage")
+        assert llm.remaining() == {}
+        assert host_pids(home) == []
+
+
+def test_run_demo_reschedule_then_guardrail_stop() -> None:
+    # The first plan is wrong (checkout without a product): the verifier asks for a new plan; the
+    # worker then loops on one click that changes nothing until the loop guardrail stops the task.
+    def click_search(b: dict) -> dict:
+        return call("click", element_id=demo_script.find_id(b, 'button "Search"'))
+
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Go to checkout"]}),
+                                  ("start_work", {})),
+                            calls(("set_subtasks", {"subtasks": ["Search for kettles"]}),
+                                  ("start_work", {}))],
+              "worker": [call("mark_done", summary="There is no checkout without a product")],
+              "verifier": [call("request_reschedule", reason="Must pick a product first",
+                                confidence=0.9)]}
+    with tempfile.TemporaryDirectory() as tmp, DemoSite() as site, \
+            ScriptedLLM(script, default={"worker": click_search}) as llm:
+        rc, events, err = heybro_run(llm, site, Path(tmp), "Order something",
+                                     HEYBRO_MAX_STEPS="6")
+        second_plan = llm.role_requests("scheduler")[1]["messages"][1]["content"]
+    assert rc == 1
+    assert "WHY YOU ARE CALLED: Must pick a product first" in second_plan
+    end = final(events)
+    assert end["status"] == "failed" and "Guardrail" in end["reason"]
+    assert site.orders == []
