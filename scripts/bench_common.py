@@ -1,63 +1,147 @@
-"""Shared by the benchmarks: machine description, percentiles, and writing a section of
-BENCHMARKS.md (each benchmark owns the text between its own markers)."""
+"""Shared bits of the benchmarks: a static server (repo + MiniWoB pages, with CORS so pages can
+import extension/lib/*.js as modules), a headless Chromium, generated large pages, percentiles."""
 
 from __future__ import annotations
 
-import os
+import functools
 import platform
-import re
-import statistics
+import shutil
 import subprocess
-import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-BENCHMARKS = ROOT / "BENCHMARKS.md"
-sys.path.insert(0, str(ROOT / "tests"))  # the real-browser harness lives with the tests
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+QUIET = ["--no-first-run", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--disable-default-apps", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+    def end_headers(self) -> None:
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+@contextmanager
+def serve(root: Path) -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(root)))
+    t = threading.Thread(target=httpd.serve_forever, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@contextmanager
+def chromium() -> Iterator[Page]:
+    """A headless Chromium page in a throwaway profile (removed after the browser exits)."""
+    udd = tempfile.mkdtemp(prefix="heybro-bench-")
+    try:
+        with sync_playwright() as p:
+            ctx = p.chromium.launch_persistent_context(udd, executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                                                       headless=True, args=QUIET, viewport={"width": 1280, "height": 800})
+            try:
+                yield ctx.new_page()
+            finally:
+                ctx.close()
+    finally:
+        shutil.rmtree(udd, ignore_errors=True)
+
+
+def load_modules(page: Page, base: str) -> None:
+    """Exposes the extension's DOM modules on window.__hb in the page."""
+    page.evaluate("""async (base) => {
+        const [scan, render, refind] = await Promise.all([
+            import(base + '/extension/lib/dom_scan.js'), import(base + '/extension/lib/dom_render.js'),
+            import(base + '/extension/lib/refind.js')]);
+        const bu = await import(base + '/scripts/bench/browser_use_render.js');
+        window.__hb = { ...scan, ...render, ...refind, ...bu };
+    }""", base)
+
+
+def large_page_html(n: int, seed: int = 1) -> str:
+    """A realistic-ish page with n interactive elements: nav links, forms, a product table, cards."""
+    import random
+    rnd = random.Random(seed)
+    words = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega nova terra luna sol vega".split()
+    parts = ['<!doctype html><html><head><meta charset="utf-8"><title>Catalogue</title></head><body>',
+             '<header><nav aria-label="Main">']
+    i = 0
+    for _ in range(min(20, n // 50)):
+        parts.append(f'<a href="/section/{i}">{rnd.choice(words).title()} section</a> ')
+        i += 1
+    parts.append('</nav></header><main><h1>Catalogue</h1><p>Browse our products. Prices include tax.</p>')
+    while i < n:
+        kind = rnd.random()
+        if kind < 0.45:
+            name = f"{rnd.choice(words).title()} {rnd.choice(words)} {i}"
+            parts.append(f'<div class="card c-{i % 7}"><h3>{name}</h3><p>Only {rnd.randint(2, 99)} left in stock.</p>'
+                         f'<button class="btn buy" data-sku="{i}">Add to cart</button> ')
+            i += 1
+            if i < n:
+                parts.append(f'<a href="/p/{i}">Details</a>')
+                i += 1
+            parts.append('</div>')
+        elif kind < 0.75:
+            parts.append(f'<form aria-label="Review {i}"><label>Name <input name="name{i}"></label>')
+            i += 1
+            if i < n:
+                parts.append(f'<label>Rating <select name="r{i}"><option>1</option><option>2</option><option>3</option></select></label>')
+                i += 1
+            if i < n:
+                parts.append(f'<label><input type="checkbox" name="rec{i}"> Recommend</label>')
+                i += 1
+            if i < n:
+                parts.append(f'<button type="submit">Send review</button>')
+                i += 1
+            parts.append('</form>')
+        else:
+            parts.append('<table><tr><th>Item</th><th>Price</th><th></th></tr>')
+            for _ in range(5):
+                if i >= n:
+                    break
+                parts.append(f'<tr><td>{rnd.choice(words)} {i}</td><td>${rnd.randint(1, 500)}</td><td><a href="/buy/{i}">Buy</a></td></tr>')
+                i += 1
+            parts.append('</table>')
+    parts.append('</main></body></html>')
+    return "".join(parts)
+
+
+def percentile(values: list[float], q: float) -> float:
+    s = sorted(values)
+    k = (len(s) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
 def machine() -> str:
     cpu = ""
     try:
-        cpu = next(line.split(":", 1)[1].strip() for line in
-                   Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name"))
-    except (OSError, StopIteration):
-        cpu = platform.processor()
-    chromium = ""
-    try:
-        from heybro.browser.chromium import find_chromium
-        exe = find_chromium()
-        if exe:
-            chromium = subprocess.run([exe, "--version"], capture_output=True, text=True,
-                                      timeout=20).stdout.strip()
-    except Exception:  # noqa: BLE001 - a description, not a requirement
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
         pass
-    return (f"{platform.system()} {platform.release()}, {os.cpu_count()} cores ({cpu}), "
-            f"Python {platform.python_version()}, {chromium or 'Chromium ?'}")
+    import os
+    ver = subprocess.run(["chromium", "--version"], capture_output=True, text=True).stdout.strip().splitlines()
+    return f"{cpu or platform.processor()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, {ver[-1] if ver else 'chromium'}"
 
 
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    k = (len(ordered) - 1) * p / 100
-    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
-
-
-def summary(values: list[float]) -> dict[str, float]:
-    return {"n": len(values), "p50": pct(values, 50), "p95": pct(values, 95),
-            "mean": statistics.fmean(values) if values else float("nan")}
-
-
-def write_section(name: str, body: str) -> None:
-    """Replaces the section `name` of BENCHMARKS.md (appends it the first time)."""
-    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
-    block = f"{start}\n{body.strip()}\n{end}"
-    text = BENCHMARKS.read_text() if BENCHMARKS.exists() else (
-        "# Benchmarks\n\nEach section is written by the script it names; rerun the command to "
-        "refresh it. Figures come from the machine described in the section.\n")
-    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
-    text = pattern.sub(lambda _: block, text) if pattern.search(text) else (
-        text.rstrip() + "\n\n" + block + "\n")
-    BENCHMARKS.write_text(text)
+def write_large_pages(dir_: Path) -> list[str]:
+    names = []
+    for n in (1000, 5000):
+        (dir_ / f"large_{n}.html").write_text(large_page_html(n))
+        names.append(f"large_{n}.html")
+    return names

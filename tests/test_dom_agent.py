@@ -80,7 +80,6 @@ def test_observe_form_renders_elements_fenced_and_stable_ids(browser, page, site
     open_page(page, sites[0] + "/form.html")
     obs = ok(browser, "observe")
     text = obs["text"]
-    print(text)
     assert text.startswith("<<<PAGE CONTENT") and "<<<END PAGE CONTENT>>>" in text
     # The injected instruction stays inside the fence, as data.
     assert text.index("Ignore previous instructions") < text.index("<<<END PAGE CONTENT>>>")

@@ -125,10 +125,12 @@ export function renderScan(scan, opts = {}) {
   // Priority: visible first, then by distance from the viewport; elements before text at equal distance.
   const ranked = items.slice().sort((a, b) => distOf(a) - distOf(b) || (a.kind === b.kind ? 0 : a.kind === "el" ? -1 : 1) || orderOf(a) - orderOf(b));
   const chosen = new Set();
+  let misses = 0;
   for (const it of ranked) {
     if (it.kind === "el") it.line = elementLine(it.e);
     const cost = it.line.length + 1 + 12; // + a share of group headers
-    if (cost > budget) { if (budget < 40) break; continue; }
+    // Past the budget, try a few smaller items, then stop (describing the rest costs time).
+    if (cost > budget) { if (budget < 40 || ++misses > 20) break; continue; }
     budget -= cost;
     chosen.add(it);
   }

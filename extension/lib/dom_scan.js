@@ -86,14 +86,6 @@ function groupName(el) {
   return name ? `${role} "${name.slice(0, 40)}"` : role;
 }
 
-/** Whether an element is clickable only by its cursor (a div with a listener the page added). @param {Element} el @param {CSSStyleDeclaration} style */
-function clickableByCursor(el, style) {
-  if (style.cursor !== "pointer") return false;
-  const p = el.parentElement;
-  // Children of a pointer-cursor element inherit the cursor; the outermost one is the target.
-  return !p || getComputedStyle(p).cursor !== "pointer";
-}
-
 /**
  * Scans one document (and the same-origin frames and open shadow roots inside it). Signatures are
  * not taken here: the caller takes them only for the elements it shows (the expensive part).
@@ -117,37 +109,44 @@ export function scanPage(reg, opts = {}) {
   /**
    * @param {Element} el @param {string} group @param {number} dx @param {number} dy offsets of the frame in the top page
    * @param {boolean} insideInteractive text under an interactive element is its name, not context
+   * @param {boolean} parentPointer the parent shows a pointer cursor (its children inherit it)
    */
-  const visit = (el, group, dx, dy, insideInteractive) => {
+  const visit = (el, group, dx, dy, insideInteractive, parentPointer = false) => {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
     if (isToolUi(el)) return;
     if (el.getAttribute("aria-hidden") === "true" && !el.matches("dialog,[role=dialog]")) return;
+    // Style reads dominate the scan's cost: read `display` (to prune hidden subtrees) and `cursor`
+    // once per element, and ask checkVisibility only where something would be reported.
     const style = getComputedStyle(el);
     if (style.display === "none") return;
-    const visible = style.visibility !== "hidden" && style.visibility !== "collapse" && style.opacity !== "0";
+    const pointer = !insideInteractive && style.cursor === "pointer";
+    /** @type {boolean | null} */ let vis = null;
+    const isVisible = () => (vis ??= el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }));
 
     const role = el.getAttribute("role");
     let g = group;
     if (LANDMARKS.has(tag) || (role && LANDMARK_ROLES.has(role))) {
       g = groupName(el);
       if ((tag === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || role === "dialog" || role === "alertdialog" || el.getAttribute("aria-modal") === "true") {
-        if (visible) dialogs.push({ name: dialogName(el) || g, text: norm(el.textContent).slice(0, 200) });
+        if (isVisible()) dialogs.push({ name: dialogName(el) || g, text: norm(el.textContent).slice(0, 200) });
       }
     }
 
     let interactive = false;
-    if (visible && tag !== "svg") {
-      interactive = isInteractiveCheap(el) || (!insideInteractive && clickableByCursor(el, style));
+    if (tag !== "svg") {
+      // The outermost pointer-cursor element is the target; its children inherit the cursor.
+      interactive = isInteractiveCheap(el) || (pointer && !parentPointer);
       // A styled checkbox: the native input is invisible and its label takes the clicks.
       if (!interactive && tag === "label") {
         const ctl = /** @type {HTMLLabelElement} */ (el).control;
         if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && !isRendered(ctl)) interactive = true;
       }
+      if (interactive && !isVisible()) interactive = false;
     }
     if (interactive) {
       const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.height > 0 && visible) {
+      if (r.width > 0 && r.height > 0) {
         const top = r.top + dy, bottom = r.bottom + dy;
         const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
         const dist = where === "in" ? 0 : where === "above" ? -bottom : top - vh;
@@ -157,7 +156,7 @@ export function scanPage(reg, opts = {}) {
         if (isNew) newCount++;
         entries.push({ id, el, isNew, group: g, order: order++, where, dist });
       }
-    } else if (visible && !insideInteractive && tag === "tr" && !el.querySelector(CONTROLS)) {
+    } else if (!insideInteractive && tag === "tr" && !el.querySelector(CONTROLS) && isVisible()) {
       // A table row of plain cells reads best as one line.
       const cells = Array.from(/** @type {HTMLTableRowElement} */ (el).cells).map((c) => norm(c.textContent));
       if (cells.some(Boolean)) {
@@ -167,12 +166,12 @@ export function scanPage(reg, opts = {}) {
         texts.push({ order: order++, text: cells.join(" | "), group: g, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh, heading: false });
       }
       return;
-    } else if (visible && !insideInteractive && TEXT_BLOCK.test(tag) && !isRedundantLabel(el)) {
+    } else if (!insideInteractive && TEXT_BLOCK.test(tag) && !isRedundantLabel(el)) {
       // Context text: the element's own text nodes (children render their own).
       let t = "";
       for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) t += n.nodeValue;
       t = norm(t);
-      if (t) {
+      if (t && isVisible()) {
         const r = el.getBoundingClientRect();
         const top = r.top + dy, bottom = r.bottom + dy;
         const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
@@ -188,7 +187,7 @@ export function scanPage(reg, opts = {}) {
       if (sub && sub.documentElement) {
         const fx = dx + fr.left + el.clientLeft, fy = dy + fr.top + el.clientTop;
         texts.push({ order: order++, dist: 0, text: `frame ${norm(el.getAttribute("title") || el.getAttribute("name") || el.getAttribute("src") || "")}`.trim(), group: g, where: "in", heading: true });
-        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false);
+        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false, false);
       } else {
         remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: el.getAttribute("title") || el.getAttribute("name") || "",
           box: { x: Math.round(fr.left + dx), y: Math.round(fr.top + dy), w: Math.round(fr.width), h: Math.round(fr.height) } });
@@ -197,9 +196,10 @@ export function scanPage(reg, opts = {}) {
     }
     if (tag === "svg") return;
     const inner = insideInteractive || interactive;
-    if (el.shadowRoot) for (const c of Array.from(el.shadowRoot.children)) visit(c, g, dx, dy, inner);
+    const ptr = pointer || (parentPointer && style.cursor === "pointer");
+    if (el.shadowRoot) for (const c of Array.from(el.shadowRoot.children)) visit(c, g, dx, dy, inner, ptr);
     if (tag === "select") return; // options are rendered with their select
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, inner);
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, inner, ptr);
     // Slotted light-DOM children render through the shadow root's slots, and were visited above
     // as ordinary children: no second pass needed.
   };
