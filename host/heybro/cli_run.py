@@ -22,6 +22,7 @@ from typing import Any
 
 from . import cli, config, logs
 from .browser.chromium import QUIET_FLAGS, extension_flags, find_chromium
+from .agent import doctor_check  # noqa: F401 - registers the LLM check with `heybro doctor`
 from .endpoint import files
 from .endpoint.client import EndpointUnavailable, events, open_endpoint, send_control, start_task
 from .install import browsers as browser_dirs

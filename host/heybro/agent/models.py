@@ -102,6 +102,8 @@ class Iteration(BaseModel):
     usage: Usage | None = None
     repairs: int = 0
     warnings: list[str] = Field(default_factory=list)
+    overhead_ms: float | None = Field(None, description="Previous reply received → this prompt "
+                                      "ready (actions, observe, prompt building).")
 
 
 class Verdict(BaseModel):

@@ -110,7 +110,8 @@ class EventRecorder:
         await self._send(task, "iteration", {
             "role": iteration.role, "reasoning": _short(iteration.reasoning, 1000),
             "tools": [c.tool for c in iteration.tool_calls], "repairs": iteration.repairs,
-            "warnings": iteration.warnings,
+            "warnings": iteration.warnings, "overhead_ms": iteration.overhead_ms,
+            "prompt_tokens": iteration.usage.prompt_tokens if iteration.usage else 0,
             "tokens": iteration.usage.total_tokens if iteration.usage else 0})
 
     async def tool_call(self, task: Task, role: RoleName, call: ToolCall) -> None:

@@ -85,12 +85,15 @@ class Role:
         while True:
             await env.checkpoint()
             user = await self.context()
+            overhead = None
             if self.reply_at is not None:
-                env.overhead_ms.append((time.perf_counter() - self.reply_at) * 1000)
+                overhead = (time.perf_counter() - self.reply_at) * 1000
+                env.overhead_ms.append(overhead)
                 self.reply_at = None
             reply, args, repairs = await self.ask(user)
             iteration = Iteration(role=self.name, reasoning=reply.text, usage=reply.usage,
-                                  repairs=repairs, warnings=list(self.warnings))
+                                  repairs=repairs, warnings=list(self.warnings),
+                                  overhead_ms=overhead)
             self.warnings.clear()
             transition = await self.execute(iteration, reply.calls, args)
             result.iterations.append(iteration)

@@ -1,0 +1,27 @@
+"""`heybro doctor`: is an LLM configured?"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .. import config
+from ..install import doctor
+
+
+def check_llm() -> Iterator[doctor.Check]:
+    try:
+        s = config.load()
+    except config.ConfigError as err:
+        yield doctor.Check(False, f"LLM settings invalid ({err})", f"fix {config.config_file()}")
+        return
+    if not s.configured:
+        yield doctor.Check(False, "no LLM configured",
+                           "set HEYBRO_LLM_BASE_URL, HEYBRO_MODEL and HEYBRO_LLM_API_KEY (or "
+                           f"write {config.config_file()}); see `heybro run` for examples")
+        return
+    yield doctor.Check(True, f"LLM configured: {s.base_url or 'api.openai.com'} · model "
+                       f"{s.model_for('worker')} · tool mode {s.tool_mode}")
+
+
+if check_llm not in doctor.EXTRA_CHECKS:
+    doctor.EXTRA_CHECKS.append(check_llm)
