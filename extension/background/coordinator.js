@@ -7,7 +7,6 @@
 import { HostLink } from "./host_link.js";
 import { runTool } from "./tools.js";
 import "./dom_tools.js"; // registers observe/click/fill/… (the DOM agent's tools)
-import "./dom_tools.js"; // registers observe/click/fill/… (the DOM agent's tools)
 import "./tab_tools.js"; // registers navigate/back/new_tab/switch_tab/list_tabs/screenshot
 import { makeMessage } from "../lib/messages.js";
 import { StateStore, addRelevantTab, applyEvent, isLive, newTaskContext, FINAL_STATUSES } from "./state.js";
