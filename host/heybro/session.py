@@ -1,8 +1,14 @@
 """The host's agent session: one task at a time, started from the extension or the terminal.
 
 Registers the task-control handlers on the native channel and starts the local websocket endpoint
-that `heybro run` uses. Events of the running task go to the extension and to every terminal
-client watching it.
+that `heybro run` uses. Every event of the running task is appended to the task store first (its
+sequence number comes from there) and then sent to the extension and every terminal watching, so
+a panel that was away can catch up from the store with exactly the events it missed.
+
+Lifecycle: a task whose host dies (crash, browser closed, service worker stopped) comes back
+`paused` with its history; `task.resume` restores it from its last checkpoint and goes on with the
+same subtask, telling the worker which actions were cut off so it checks the page before
+repeating one.
 """
 
 from __future__ import annotations
@@ -13,51 +19,75 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from shared_schema import ErrorCode, ProtocolError
-from shared_schema.messages import Event, TaskAccepted, TaskMessage, TaskRef, TaskStart
+from shared_schema.messages import (Event, HistoryEntry, TaskAccepted, TaskDetail, TaskGet,
+                                    TaskList, TaskListResult, TaskMessage, TaskRef, TaskStart,
+                                    TaskSummary)
 
 from . import config, logs
 from .agent.control import RunControl
 from .agent.env import AgentEnv
 from .agent.executor import TaskExecutor
-from .agent.models import Task
+from .agent.models import MemoryItem, Task, TaskStatus
 from .agent.native_browser import NativeBrowser
 from .agent.recorder import EventRecorder, FanOut, Recorder
 from .llm import LLMClient
 from .native.channel import NativeChannel
 from .native.host import add_installer
+from .store import TaskRow, TaskStore
+from .store.lease import TaskLease, is_owned
+from .store.recorder import StoreRecorder
 
 log = logs.get("heybro.session")
 
-# Other capabilities (the task store) add recorders here: fn(task) -> Recorder.
+# Other capabilities may add recorders here: fn(task) -> Recorder.
 RECORDER_FACTORIES: list[Callable[[Task], Recorder]] = []
 
 Listener = Callable[[dict[str, Any]], Awaitable[None]]
+FINAL = ("completed", "failed", "stopped")
 
 
 class Running:
     def __init__(self, task: Task, control: RunControl) -> None:
         self.task = task
         self.control = control
-        self.seq = 0
         self.listeners: set[Listener] = set()
         self.runner: asyncio.Task[Any] | None = None
+        self.lease = TaskLease(task.id)
         self.done = asyncio.Event()
 
 
+def summary(row: TaskRow) -> TaskSummary:
+    return TaskSummary(task_id=row.id, goal=row.goal, status=row.status, reason=row.reason,
+                       url=row.url, created_at=row.created_at, updated_at=row.updated_at,
+                       prompt_tokens=row.prompt_tokens, completion_tokens=row.completion_tokens,
+                       llm_calls=row.llm_calls, cost_usd=row.cost_usd)
+
+
 class Session:
-    def __init__(self, channel: NativeChannel) -> None:
+    def __init__(self, channel: NativeChannel, store: TaskStore) -> None:
         self.channel = channel
+        self.store = store
         self.current: Running | None = None
 
-    def _get(self, task_id: str) -> Running:
-        if self.current is None or self.current.task.id != task_id:
-            raise ProtocolError(ErrorCode.task_not_found, f"No live task {task_id!r}.")
-        return self.current
+    # --- helpers --------------------------------------------------------------------------
 
-    async def start(self, payload: TaskStart, listener: Listener | None = None) -> TaskAccepted:
+    def _live(self, task_id: str) -> Running | None:
+        cur = self.current
+        return cur if cur is not None and cur.task.id == task_id and not cur.done.is_set() else None
+
+    def _row(self, task_id: str) -> TaskRow:
+        row = self.store.get_task(task_id)
+        if row is None:
+            raise ProtocolError(ErrorCode.task_not_found, f"There is no task {task_id!r}.")
+        return row
+
+    def _busy(self) -> None:
         if self.current is not None and not self.current.done.is_set():
             raise ProtocolError(ErrorCode.busy, "A task is already running: stop it or wait for "
                                 "it to finish.", detail={"task_id": self.current.task.id})
+
+    @staticmethod
+    def _settings() -> config.Settings:
         try:
             settings = config.load()
         except config.ConfigError as err:
@@ -65,20 +95,24 @@ class Session:
         if not settings.configured:
             raise ProtocolError(ErrorCode.no_llm, config.NOT_CONFIGURED.format(
                 path=config.config_file()))
-        task = Task(description=payload.goal, url=payload.url, tab_id=payload.tab_id,
-                    resources=payload.resources)
+        return settings
+
+    def _launch(self, task: Task, settings: config.Settings, *, resume: str | None = None,
+                listener: Listener | None = None) -> Running:
         running = Running(task, RunControl())
+        if not running.lease.acquire():
+            raise ProtocolError(ErrorCode.busy, "Another heybro host is running this task.")
         if listener:
             running.listeners.add(listener)
         self.current = running
 
         async def emit(kind: str, data: dict[str, Any]) -> None:
-            event = Event(task_id=task.id, seq=running.seq, kind=kind, at=time.time(),  # type: ignore[arg-type]
-                          data=data)
-            running.seq += 1
+            at = time.time()
+            seq = await asyncio.to_thread(self.store.append, task.id, kind, data, at)
+            event = Event(task_id=task.id, seq=seq, kind=kind, at=at, data=data)  # type: ignore[arg-type]
             try:
                 await self.channel.send("event", event)
-            except Exception:  # noqa: BLE001 - the extension may be gone; the task goes on
+            except Exception:  # noqa: BLE001 - the extension may be gone; the store has it
                 log.warning("event_not_sent", task_id=task.id, kind=kind)
             for fn in list(running.listeners):
                 try:
@@ -86,7 +120,9 @@ class Session:
                 except Exception:  # noqa: BLE001 - a closed terminal stops listening
                     running.listeners.discard(fn)
 
-        recorder = FanOut(*(f(task) for f in RECORDER_FACTORIES), EventRecorder(emit))
+        # The store keeps the row and checkpoint before the event about a change goes out.
+        recorder = FanOut(StoreRecorder(self.store), *(f(task) for f in RECORDER_FACTORIES),
+                          EventRecorder(emit))
         client = LLMClient(settings)
         env = AgentEnv(task=task, llm=client, settings=settings,
                        browser=NativeBrowser(self.channel, task.id), recorder=recorder,
@@ -94,57 +130,166 @@ class Session:
 
         async def run() -> None:
             try:
-                result = await TaskExecutor(env).execute()
+                result = await TaskExecutor(env).execute(resume=resume)
                 log.info("task_end", task_id=task.id, status=result.status.value,
                          reason=result.reason, overhead_ms=env.overhead_ms[-20:])
             finally:
                 await client.close()
+                running.lease.release()
                 running.done.set()
 
         running.runner = asyncio.create_task(run())
+        return running
+
+    def _restore(self, task_id: str) -> Task:
+        state = self.store.load_checkpoint(task_id)
+        if state is None:
+            raise ProtocolError(ErrorCode.invalid_state, f"Task {task_id!r} has no saved state "
+                                "to continue from.")
+        task = Task.model_validate(state)
+        task.status = TaskStatus.paused  # so the first step's status change is recorded
+        return task
+
+    def _interrupted_note(self, task_id: str, reason: str | None) -> str:
+        cut = [a for a in self.store.actions(task_id, "interrupted")][-3:]
+        note = f"heybro was interrupted ({reason or 'paused'}) and is continuing this subtask. "
+        if cut:
+            what = "; ".join(f"{a.tool}({', '.join(f'{k}={v!r}' for k, v in a.params.items() if k != 'expect')})"
+                             for a in cut)
+            note += (f"These actions were cut off and may or may not have happened: {what}. "
+                     "Look at the page first and do not repeat one whose effect is visible.")
+        else:
+            note += "Look at the page first: it may have changed since the last step."
+        return note
+
+    # --- commands -------------------------------------------------------------------------
+
+    async def start(self, payload: TaskStart, listener: Listener | None = None) -> TaskAccepted:
+        self._busy()
+        settings = self._settings()
+        task = Task(description=payload.goal, url=payload.url, tab_id=payload.tab_id,
+                    resources=payload.resources)
+        self._launch(task, settings, listener=listener)
         log.info("task_start", task_id=task.id, goal=task.description, url=task.url)
         return TaskAccepted(task_id=task.id, status=task.status.value)
 
-    def pause(self, task_id: str) -> None:
-        self._get(task_id).control.pause()
+    async def pause(self, task_id: str) -> None:
+        if (cur := self._live(task_id)):
+            cur.control.pause()
+            return
+        if self._row(task_id).status != "paused":
+            raise ProtocolError(ErrorCode.invalid_state, "That task is not running.")
 
-    def resume(self, task_id: str) -> None:
-        self._get(task_id).control.resume()
+    async def resume(self, task_id: str) -> None:
+        if (cur := self._live(task_id)):
+            cur.control.resume()
+            return
+        row = self._row(task_id)
+        if row.status != "paused":
+            raise ProtocolError(ErrorCode.invalid_state, f"That task is {row.status}, not paused.")
+        self._busy()
+        settings = self._settings()
+        task = self._restore(task_id)
+        self._launch(task, settings, resume=self._interrupted_note(task_id, row.reason))
+        log.info("task_resumed", task_id=task_id, subtask=task.current_subtask_index)
 
-    def stop(self, task_id: str) -> None:
-        self._get(task_id).control.stop()
+    async def stop(self, task_id: str) -> None:
+        if (cur := self._live(task_id)):
+            cur.control.stop()
+            return
+        row = self._row(task_id)
+        if row.status in FINAL:
+            raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
+        # A paused task from an earlier host: end it in the record.
+        self.store.set_status(task_id, "stopped", "stopped by the user")
+
+    async def message(self, task_id: str, text: str) -> None:
+        """Follow-ups reach the scheduler as new information for the same task."""
+        if (cur := self._live(task_id)):
+            cur.task.memory.append(MemoryItem(name="user_message", value=text))
+            cur.control.tell(text)
+            if cur.control.paused:
+                cur.control.resume()
+            return
+        self._row(task_id)
+        self._busy()
+        settings = self._settings()
+        task = self._restore(task_id)
+        task.memory.append(MemoryItem(name="user_message", value=text))
+        self._launch(task, settings, resume=f"The user added: {text}")
 
     def watch(self, task_id: str, listener: Listener) -> None:
-        self._get(task_id).listeners.add(listener)
+        cur = self._live(task_id)
+        if cur is None:
+            raise ProtocolError(ErrorCode.task_not_found, f"No live task {task_id!r}.")
+        cur.listeners.add(listener)
 
     def unwatch(self, listener: Listener) -> None:
         if self.current:
             self.current.listeners.discard(listener)
 
+    def list_tasks(self, limit: int) -> TaskListResult:
+        return TaskListResult(tasks=[summary(r) for r in self.store.list_tasks(limit)])
+
+    def detail(self, task_id: str, after_seq: int = -1) -> TaskDetail:
+        row = self._row(task_id)
+        state = self.store.load_checkpoint(task_id) or {}
+        history = [HistoryEntry(seq=e.seq, kind=e.kind, at=e.at, data=e.data)
+                   for e in self.store.events(task_id, after=after_seq)]
+        return TaskDetail(task=summary(row), subtasks=state.get("subtasks", []),
+                          current_subtask=state.get("current_subtask_index", 0), history=history)
+
+    async def shutdown(self, reason: str) -> None:
+        """The browser side is gone: the running task stops here and comes back paused."""
+        cur = self.current
+        if cur is None or cur.done.is_set() or cur.runner is None:
+            return
+        cur.runner.cancel()
+        try:
+            await cur.runner
+        except (asyncio.CancelledError, Exception):  # noqa: BLE001 - ending anyway
+            pass
+        await asyncio.to_thread(self.store.pause_interrupted, f"interrupted: {reason}",
+                                [cur.task.id])
+        log.info("task_interrupted", task_id=cur.task.id, reason=reason)
+
 
 def install(channel: NativeChannel) -> None:
-    session = Session(channel)
+    store = TaskStore()
+    # Tasks cut off by a host that died (and not still run by another live host) come back paused.
+    paused = store.pause_interrupted("interrupted: the heybro host stopped", skip=is_owned)
+    if paused:
+        log.info("tasks_paused_after_restart", tasks=paused)
+    session = Session(channel, store)
 
     async def on_start(env, payload: TaskStart):  # type: ignore[no-untyped-def]
         return "task.accepted", await session.start(payload)
 
-    def control(fn: Callable[[str], None]):  # type: ignore[no-untyped-def]
+    def control(fn: Callable[[str], Awaitable[None]]):  # type: ignore[no-untyped-def]
         async def handler(env, payload: TaskRef):  # type: ignore[no-untyped-def]
-            fn(payload.task_id)
+            await fn(payload.task_id)
             return "ack", {}
         return handler
 
     async def on_message(env, payload: TaskMessage):  # type: ignore[no-untyped-def]
-        running = session._get(payload.task_id)
-        from .agent.models import MemoryItem
-        running.task.memory.append(MemoryItem(name="user_message", value=payload.text))
+        await session.message(payload.task_id, payload.text)
         return "ack", {}
+
+    async def on_list(env, payload: TaskList):  # type: ignore[no-untyped-def]
+        return "task.list_result", await asyncio.to_thread(session.list_tasks, payload.limit)
+
+    async def on_get(env, payload: TaskGet):  # type: ignore[no-untyped-def]
+        return "task.detail", await asyncio.to_thread(session.detail, payload.task_id,
+                                                      payload.after_seq)
 
     channel.on("task.start", on_start)
     channel.on("task.pause", control(session.pause))
     channel.on("task.resume", control(session.resume))
     channel.on("task.stop", control(session.stop))
     channel.on("task.message", on_message)
+    channel.on("task.list", on_list)
+    channel.on("task.get", on_get)
+    channel.on_close(lambda: session.shutdown("the browser disconnected"))
     from .endpoint.server import start_endpoint
     channel.session = session  # type: ignore[attr-defined]
     start_endpoint(session, channel)

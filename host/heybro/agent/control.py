@@ -18,6 +18,15 @@ class RunControl:
         self.stop_reason = "stopped by the user"
         self.on_pause: Callable[[], Awaitable[None]] | None = None
         self.on_resume: Callable[[], Awaitable[None]] | None = None
+        self._messages: list[str] = []
+
+    def tell(self, text: str) -> None:
+        """A follow-up from the user; the scheduler reads it at the next safe point."""
+        self._messages.append(text)
+
+    def take_messages(self) -> list[str]:
+        taken, self._messages = self._messages, []
+        return taken
 
     @property
     def paused(self) -> bool:

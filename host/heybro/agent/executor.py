@@ -43,10 +43,13 @@ class TaskExecutor:
         self.task.status = status
         await self.env.recorder.status_changed(self.task, status, reason)
 
-    async def execute(self) -> TaskResult:
+    async def execute(self, *, resume: str | None = None) -> TaskResult:
+        """Runs the task to an end. With `resume`, continues a task restored from the store
+        (its plan and position kept) and hands the note to the role that picks it up."""
         env, task = self.env, self.task
-        await env.recorder.task_created(task)
-        await env.recorder.status_changed(task, task.status, None)
+        if resume is None:
+            await env.recorder.task_created(task)
+            await env.recorder.status_changed(task, task.status, None)
         resume_status = [TaskStatus.planning]
 
         async def on_pause() -> None:
@@ -59,8 +62,11 @@ class TaskExecutor:
         env.control.on_pause, env.control.on_resume = on_pause, on_resume
         try:
             async with asyncio.timeout(env.limits.task_timeout_s):
-                await self._open_start()
-                reason = await self._loop()
+                if resume is None:
+                    await self._open_start()
+                else:
+                    await self._reopen()
+                reason = await self._loop(resume)
             task.result = reason
             await self._status(TaskStatus.completed, reason)
         except TaskStopped as err:
@@ -90,7 +96,25 @@ class TaskExecutor:
         if task.url:
             result = await env.call("navigate", {"url": task.url}, timeout_ms=30_000)
             if isinstance(result.get("tab_id"), int):
-                env.tab_id = result["tab_id"]
+                env.tab_id = task.tab_id = result["tab_id"]
+
+    async def _reopen(self) -> None:
+        """After a restart the task's tab may be gone (the browser was closed): reopen its page."""
+        env, task = self.env, self.task
+        try:
+            await env.call("observe", {"max_tokens": 200})
+            return
+        except ToolFailed as err:
+            if err.code not in ("no_tab", "detached", "navigation"):
+                raise
+        url = task.last_url or task.url
+        if not url:
+            return
+        env.tab_id = None
+        result = await env.call("navigate", {"url": url}, timeout_ms=30_000)
+        if isinstance(result.get("tab_id"), int):
+            env.tab_id = task.tab_id = result["tab_id"]
+        await env.recorder.message(task, f"The task's tab was gone; reopened {url}.")
 
     def _new_cycle(self, assignment: str) -> ExecutionCycle:
         cycle = ExecutionCycle(index=len(self.task.execution_history) + 1, assignment=assignment,
@@ -98,15 +122,30 @@ class TaskExecutor:
         self.task.execution_history.append(cycle)
         return cycle
 
-    async def _loop(self) -> str:
+    async def _loop(self, resume: str | None = None) -> str:
         env, task, limits = self.env, self.task, self.env.limits
         role = "scheduler"
         reschedule_reason: str | None = None
         correction: str | None = None
+        if resume is not None:
+            # A plan in progress goes on with the same subtask; otherwise the scheduler replans.
+            if task.current_subtask is not None and not resume.startswith("The user added"):
+                role, correction = "worker", resume
+            else:
+                reschedule_reason = resume
         attempts = 0
         scheduler_result = None
         while True:
             await env.checkpoint()
+            task.tab_id = env.tab_id
+            if env.snapshot is not None and env.snapshot.url:
+                task.last_url = env.snapshot.url
+            said = env.control.take_messages() if role != "verifier" else []
+            if said:
+                # New information from the user goes to the planner for the same task.
+                reschedule_reason = "The user added: " + " / ".join(said)
+                await env.recorder.message(task, reschedule_reason)
+                role = "scheduler"
             if role == "scheduler":
                 await self._status(TaskStatus.planning)
                 scheduler_result = await Scheduler(env, reschedule_reason).run()

@@ -155,6 +155,7 @@ class Task(BaseModel):
     description: str
     url: str | None = None
     tab_id: int | None = None
+    last_url: str | None = Field(None, description="Where the page was at the last step (resume).")
     resources: dict[str, str] = Field(default_factory=dict)
     subtasks: list[str] = Field(default_factory=list)
     current_subtask_index: int = 0

@@ -84,7 +84,7 @@ class Endpoint:
                 reply = build("task.accepted", accepted, re=env.id)
             elif isinstance(payload, TaskRef) and env.type in ("task.pause", "task.resume",
                                                                 "task.stop"):
-                getattr(self.session, env.type.split(".")[1])(payload.task_id)
+                await getattr(self.session, env.type.split(".")[1])(payload.task_id)
                 reply = build("ack", {}, re=env.id)
             elif env.type == "ping":
                 reply = build("pong", {"nonce": getattr(payload, "nonce", None), "data": "",

@@ -45,9 +45,14 @@ class NativeChannel:
         self._tasks: set[asyncio.Task[None]] = set()
         self.frames_in = itertools.count()
         self.closed = asyncio.Event()
+        self._close_hooks: list[Callable[[], Awaitable[None]]] = []
 
     def on(self, type_: str, handler: Handler) -> None:
         self._handlers[type_] = handler
+
+    def on_close(self, hook: Callable[[], Awaitable[None]]) -> None:
+        """Runs when the stream ends (Chrome closed the port), before `serve` returns."""
+        self._close_hooks.append(hook)
 
     # --- sending ------------------------------------------------------------------------------
 
@@ -126,6 +131,11 @@ class NativeChannel:
             for fut in self._pending.values():
                 if not fut.done():
                     fut.set_exception(ConnectionError("the native channel closed"))
+            for hook in self._close_hooks:
+                try:
+                    await hook()
+                except Exception:  # noqa: BLE001 - every hook gets its turn
+                    log.exception("close_hook_failed")
             self.closed.set()
 
     async def _try_error(self, code: str, message: str, re: str | None = None,

@@ -1,9 +1,13 @@
-"""The agent's Recorder, written to the task store: every change lands in SQLite (history event
-plus a fresh checkpoint of the whole task) before the executor acts on it."""
+"""The agent's Recorder, written to the task store: the task row, a fresh checkpoint of the whole
+task after every change, token counters and the action ledger — all before the executor acts.
+
+The history entries themselves are appended by the session as it emits each event (one sequence
+for both), so the panel's catch-up after a restart replays exactly what it would have seen live."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from ..agent.models import Iteration, MemoryItem, RoleName, Task, TaskStatus, ToolCall, Usage, Verdict
@@ -25,12 +29,8 @@ class StoreRecorder:
         # SQLite calls are short; a thread keeps the event loop (and tool results) flowing.
         return await asyncio.to_thread(fn, *args, **kwargs)
 
-    async def _event(self, task: Task, kind: str, data: dict[str, Any], *,
-                     checkpoint: bool = True) -> int:
-        seq = await self._run(self.store.append, task.id, kind, data)
-        if checkpoint:
-            await self._run(self.store.checkpoint, task.id, task.model_dump(mode="json"))
-        return int(seq)
+    async def _checkpoint(self, task: Task) -> None:
+        await self._run(self.store.checkpoint, task.id, task.model_dump(mode="json"))
 
     async def task_created(self, task: Task) -> None:
         if await self._run(self.store.get_task, task.id) is None:
@@ -39,26 +39,23 @@ class StoreRecorder:
         await self._run(self.store.checkpoint, task.id, task.model_dump(mode="json"))
 
     async def status_changed(self, task: Task, status: TaskStatus, reason: str | None) -> None:
-        await self._run(self.store.set_status, task.id, status.value, reason)
-        await self._run(self.store.checkpoint, task.id, task.model_dump(mode="json"))
+        await self._run(self.store.update_status, task.id, status.value, reason)
+        await self._checkpoint(task)
 
     async def plan_changed(self, task: Task) -> None:
-        await self._event(task, "plan", {"subtasks": list(task.subtasks),
-                                         "current": task.current_subtask_index})
+        await self._checkpoint(task)
 
     async def iteration(self, task: Task, iteration: Iteration) -> None:
-        await self._event(task, "iteration", iteration.model_dump(mode="json"))
+        await self._checkpoint(task)
 
     async def tool_call(self, task: Task, role: RoleName, call: ToolCall) -> None:
-        data = {"role": role, **call.model_dump(mode="json")}
-        seq = await self._event(task, "tool_call", data, checkpoint=False)
         if call.tool not in READ_ONLY:
-            key = f"{seq}"
+            key = f"{len(task.execution_history)}-{time.time_ns()}"
             self._ledger_keys[id(call)] = key
             await self._run(self.store.action_started, task.id, key, call.tool, call.parameters)
 
     async def tool_result(self, task: Task, role: RoleName, call: ToolCall) -> None:
-        await self._event(task, "tool_result", {"role": role, **call.model_dump(mode="json")})
+        await self._checkpoint(task)
         key = self._ledger_keys.pop(id(call), None)
         if key is not None:
             result = call.result if isinstance(call.result, dict) else {"value": call.result}
@@ -67,15 +64,14 @@ class StoreRecorder:
                                                          "code": call.error_code})
 
     async def verdict(self, task: Task, verdict: Verdict) -> None:
-        await self._event(task, "verdict", verdict.model_dump(mode="json"))
+        await self._checkpoint(task)
 
     async def memory(self, task: Task, item: MemoryItem) -> None:
-        await self._event(task, "memory", item.model_dump(mode="json"))
+        await self._checkpoint(task)
 
     async def usage(self, task: Task, usage: Usage) -> None:
-        await self._event(task, "usage", usage.model_dump(mode="json"), checkpoint=False)
         await self._run(self.store.add_usage, task.id, prompt_tokens=usage.prompt_tokens,
                         completion_tokens=usage.completion_tokens)
 
     async def message(self, task: Task, text: str, level: str = "info") -> None:
-        await self._event(task, "message", {"text": text, "level": level}, checkpoint=False)
+        pass  # the session's event log holds messages

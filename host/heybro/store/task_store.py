@@ -9,6 +9,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -136,6 +137,11 @@ class TaskStore:
             return self._append(c, task_id, "status", {"status": status, "reason": reason}, now)
         return self._tx(go)
 
+    def update_status(self, task_id: str, status: str, reason: str | None = None) -> None:
+        """Changes the status column only (the caller records the history entry itself)."""
+        self._tx(lambda c: c.execute("UPDATE tasks SET status = ?, reason = ?, updated_at = ? "
+                                     "WHERE id = ?", (status, reason, time.time(), task_id)))
+
     def add_usage(self, task_id: str, *, prompt_tokens: int, completion_tokens: int,
                   cost_usd: float = 0.0) -> None:
         def go(c: sqlite3.Connection) -> None:
@@ -145,11 +151,15 @@ class TaskStore:
                       (prompt_tokens, completion_tokens, cost_usd, time.time(), task_id))
         self._tx(go)
 
-    def pause_interrupted(self, reason: str = "interrupted: heybro restarted") -> list[str]:
-        """Tasks that were running when a host died come back paused (called at host start)."""
+    def pause_interrupted(self, reason: str = "interrupted: heybro restarted",
+                          only: list[str] | None = None,
+                          skip: Callable[[str], bool] = lambda _id: False) -> list[str]:
+        """Tasks that were running when a host died come back paused (called at host start, and
+        when a host loses its browser). `skip` spares tasks another live host still runs."""
         with self._lock:
             ids = [r[0] for r in self._conn.execute(
                 f"SELECT id FROM tasks WHERE status IN ({','.join('?' * len(ACTIVE))})", ACTIVE)]
+        ids = [i for i in ids if (only is None or i in only) and not skip(i)]
         for tid in ids:
             self.set_status(tid, "paused", reason)
             self._tx(lambda c, t=tid: c.execute(
