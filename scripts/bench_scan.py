@@ -36,7 +36,7 @@ def main() -> None:
                     const s = performance.now();
                     const scan = __hb.scanPage(reg);
                     const r = __hb.renderScan(scan, { maxTokens: 4000 });
-                    for (const e of r.shown) __hb.captureSignature(e.el);
+                    for (const e of r.shown) __hb.captureSignature(e.el, e);
                     const d = performance.now() - s;
                     if (i >= 3) t.push(d);
                     window.__count = [scan.entries.length, r.counts.shown];

@@ -7,13 +7,16 @@
  * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
-import { isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } from "./refind.js";
+import { INTERACTIVE_TAGS, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } from "./refind.js";
+import { pointerElements } from "./dom_pointer.js";
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
- *   where: "in" | "above" | "below", dist: number}} Entry
- * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean}} TextBlock
+ *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string}} Entry
+ *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature
+ * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
+ *   el?: Element}} TextBlock  el: the element to ask whether the text is visible (asked only when it is rendered)
  * @typedef {{url: string, name: string, box: {x: number, y: number, w: number, h: number}}} RemoteFrame
  * @typedef {{name: string, text: string, id?: string}} DialogInfo
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
@@ -86,9 +89,49 @@ function groupName(el) {
   return name ? `${role} "${name.slice(0, 40)}"` : role;
 }
 
+/** Where a box lies relative to the viewport, and how far from it (0 inside). @param {number} top @param {number} bottom @param {number} vh */
+function placeOf(top, bottom, vh) {
+  /** @type {"in" | "above" | "below"} */
+  const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
+  return { where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh };
+}
+
+const VIS = { checkOpacity: true, checkVisibilityCSS: true };
+
 /**
- * Scans one document (and the same-origin frames and open shadow roots inside it). Signatures are
- * not taken here: the caller takes them only for the elements it shows (the expensive part).
+ * Gives each text block its place: when the interactive elements just before and after it (in
+ * document order) lie on the same side of the viewport, the text between them does too (it is only
+ * used to rank what the token budget keeps); otherwise its box is read.
+ * @param {Array<{t: TextBlock, el: Element, dy: number, prev: Entry | undefined}>} unplaced
+ * @param {Entry[]} entries @param {number} vh
+ */
+function placeTexts(unplaced, entries, vh) {
+  let k = 0; // index of the first entry after the current text
+  for (const u of unplaced) {
+    while (k < entries.length && entries[k].order < u.t.order) k++;
+    const prev = u.prev, next = entries[k];
+    if (prev && next && prev.where === next.where) {
+      u.t.where = prev.where;
+      u.t.dist = Math.min(prev.dist, next.dist);
+    } else {
+      const r = u.el.getBoundingClientRect();
+      const p = placeOf(r.top + u.dy, r.bottom + u.dy, vh);
+      u.t.where = p.where; u.t.dist = p.dist;
+    }
+  }
+}
+
+/**
+ * Scans one document (and the same-origin frames and open shadow roots inside it).
+ *
+ * Cost matters (it runs before every model step, on pages of 20,000 nodes): no computed style is
+ * read per node. Visibility is asked (`checkVisibility`) only of interactive elements, and one
+ * that is not rendered at all takes its subtree with it; text blocks are asked only if the
+ * rendering keeps them (dom_render.js); the pointer cursor comes from the
+ * style sheets (dom_pointer.js); boxes are read only for interactive elements, while a text block
+ * takes its place from the interactive elements around it in document order when both lie on the
+ * same side of the viewport (it is then measured only where that does not settle it).
+ * Signatures are not taken here: the caller takes them only for the elements it shows.
  * @param {Registry} reg
  * @param {{doc?: Document, remember?: boolean}} [opts] remember=false: a re-scan while acting, which
  *   must not change what the next observe marks as new (the model has not seen those elements)
@@ -102,29 +145,51 @@ export function scanPage(reg, opts = {}) {
   /** @type {TextBlock[]} */ const texts = [];
   /** @type {RemoteFrame[]} */ const remoteFrames = [];
   /** @type {DialogInfo[]} */ const dialogs = [];
+  /** Text blocks waiting for a place, with the last entry before them. @type {Array<{t: TextBlock, el: Element, dy: number, prev: Entry | undefined}>} */
+  const unplaced = [];
   const seen = new Set();
   let order = 0;
   let newCount = 0;
 
   /**
+   * The pointer-cursor test for the elements of one tree scope (a document or a shadow root): a set
+   * from the style sheets, or (when a sheet cannot be read) each element's computed style. Null
+   * when nothing in the scope can have a pointer cursor.
+   * @param {Document | ShadowRoot} scope
+   * @returns {((el: Element) => boolean) | null}
+   */
+  const pointerTest = (scope) => {
+    const set = pointerElements(scope);
+    if (set) return set.size ? (e) => set.has(e) : null;
+    const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
+    return (e) => w.getComputedStyle(e).cursor === "pointer";
+  };
+
+  /**
    * @param {Element} el @param {string} group @param {number} dx @param {number} dy offsets of the frame in the top page
    * @param {boolean} insideInteractive text under an interactive element is its name, not context
    * @param {boolean} parentPointer the parent shows a pointer cursor (its children inherit it)
+   * @param {((el: Element) => boolean) | null} ptrTest the pointer test of el's tree scope
    */
-  const visit = (el, group, dx, dy, insideInteractive, parentPointer = false) => {
+  const visit = (el, group, dx, dy, insideInteractive, parentPointer, ptrTest) => {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
-    if (isToolUi(el)) return;
-    if (el.getAttribute("aria-hidden") === "true" && !el.matches("dialog,[role=dialog]")) return;
-    // Style reads dominate the scan's cost: read `display` (to prune hidden subtrees) and `cursor`
-    // once per element, and ask checkVisibility only where something would be reported.
-    const style = getComputedStyle(el);
-    if (style.display === "none") return;
-    const pointer = !insideInteractive && style.cursor === "pointer";
+    // Most nodes carry no attribute at all: one call then answers every attribute question below.
+    const attrs = el.hasAttributes();
+    if (attrs && (isToolUi(el) || (el.getAttribute("aria-hidden") === "true" && !el.matches("dialog,[role=dialog]")))) return;
+    const pointer = !insideInteractive && !!ptrTest && ptrTest(el);
     /** @type {boolean | null} */ let vis = null;
-    const isVisible = () => (vis ??= el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }));
+    let unrendered = false;
+    const isVisible = () => {
+      if (vis === null) {
+        vis = el.checkVisibility(VIS);
+        // Not rendered at all (display: none, or inside it): nothing below it is either.
+        if (!vis && !el.checkVisibility()) unrendered = true;
+      }
+      return vis;
+    };
 
-    const role = el.getAttribute("role");
+    const role = attrs ? el.getAttribute("role") : null;
     let g = group;
     if (LANDMARKS.has(tag) || (role && LANDMARK_ROLES.has(role))) {
       g = groupName(el);
@@ -136,7 +201,7 @@ export function scanPage(reg, opts = {}) {
     let interactive = false;
     if (tag !== "svg") {
       // The outermost pointer-cursor element is the target; its children inherit the cursor.
-      interactive = isInteractiveCheap(el) || (pointer && !parentPointer);
+      interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && !parentPointer);
       // A styled checkbox: the native input is invisible and its label takes the clicks.
       if (!interactive && tag === "label") {
         const ctl = /** @type {HTMLLabelElement} */ (el).control;
@@ -144,39 +209,37 @@ export function scanPage(reg, opts = {}) {
       }
       if (interactive && !isVisible()) interactive = false;
     }
+    if (unrendered) return;
     if (interactive) {
       const r = el.getBoundingClientRect();
       if (r.width > 0 && r.height > 0) {
-        const top = r.top + dy, bottom = r.bottom + dy;
-        const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
-        const dist = where === "in" ? 0 : where === "above" ? -bottom : top - vh;
         const id = reg.idFor(el);
         seen.add(id);
         const isNew = !!reg.lastSeen && !reg.lastSeen.has(id);
         if (isNew) newCount++;
-        entries.push({ id, el, isNew, group: g, order: order++, where, dist });
+        const { where, dist } = placeOf(r.top + dy, r.bottom + dy, vh);
+        entries.push({ id, el, isNew, group: g, order: order++, where, dist,
+          box: { x: r.left + dx, y: r.top + dy, w: r.width, h: r.height } });
       }
-    } else if (!insideInteractive && tag === "tr" && !el.querySelector(CONTROLS) && isVisible()) {
+    } else if (!insideInteractive && tag === "tr" && !el.querySelector(CONTROLS)) {
       // A table row of plain cells reads best as one line.
       const cells = Array.from(/** @type {HTMLTableRowElement} */ (el).cells).map((c) => norm(c.textContent));
       if (cells.some(Boolean)) {
-        const r = el.getBoundingClientRect();
-        const top = r.top + dy, bottom = r.bottom + dy;
-        const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
-        texts.push({ order: order++, text: cells.join(" | "), group: g, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh, heading: false });
+        const t = { order: order++, text: cells.join(" | "), group: g, where: /** @type {"in"} */ ("in"), dist: 0, heading: false, el };
+        texts.push(t);
+        unplaced.push({ t, el, dy, prev: entries[entries.length - 1] });
       }
       return;
     } else if (!insideInteractive && TEXT_BLOCK.test(tag) && !isRedundantLabel(el)) {
       // Context text: the element's own text nodes (children render their own).
-      let t = "";
-      for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) t += n.nodeValue;
-      t = norm(t);
-      if (t && isVisible()) {
-        const r = el.getBoundingClientRect();
-        const top = r.top + dy, bottom = r.bottom + dy;
-        const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
-        const dist = where === "in" ? 0 : where === "above" ? -bottom : top - vh;
-        texts.push({ order: order++, text: t, group: g, where, dist, heading: /^h[1-6]$/.test(tag) || role === "heading" });
+      let s = "";
+      if (el.childElementCount === 0) s = el.textContent || ""; // a leaf: all its text is its own
+      else for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) s += n.nodeValue;
+      s = norm(s);
+      if (s) {
+        const t = { order: order++, text: s, group: g, where: /** @type {"in"} */ ("in"), dist: 0, heading: /^h[1-6]$/.test(tag) || role === "heading", el };
+        texts.push(t);
+        unplaced.push({ t, el, dy, prev: entries[entries.length - 1] });
       }
     }
 
@@ -187,7 +250,8 @@ export function scanPage(reg, opts = {}) {
       if (sub && sub.documentElement) {
         const fx = dx + fr.left + el.clientLeft, fy = dy + fr.top + el.clientTop;
         texts.push({ order: order++, dist: 0, text: `frame ${norm(el.getAttribute("title") || el.getAttribute("name") || el.getAttribute("src") || "")}`.trim(), group: g, where: "in", heading: true });
-        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false, false);
+        const test = pointerTest(sub);
+        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false, false, test);
       } else {
         remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: el.getAttribute("title") || el.getAttribute("name") || "",
           box: { x: Math.round(fr.left + dx), y: Math.round(fr.top + dy), w: Math.round(fr.width), h: Math.round(fr.height) } });
@@ -196,15 +260,17 @@ export function scanPage(reg, opts = {}) {
     }
     if (tag === "svg") return;
     const inner = insideInteractive || interactive;
-    const ptr = pointer || (parentPointer && style.cursor === "pointer");
-    if (el.shadowRoot) for (const c of Array.from(el.shadowRoot.children)) visit(c, g, dx, dy, inner, ptr);
+    const ptr = pointer || parentPointer;
+    const sr = el.shadowRoot;
+    if (sr) { const test = pointerTest(sr); for (const c of Array.from(sr.children)) visit(c, g, dx, dy, inner, ptr, test); }
     if (tag === "select") return; // options are rendered with their select
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, inner, ptr);
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, inner, ptr, ptrTest);
     // Slotted light-DOM children render through the shadow root's slots, and were visited above
     // as ordinary children: no second pass needed.
   };
 
-  if (doc.body) visit(doc.body, "", 0, 0, false);
+  if (doc.body) visit(doc.body, "", 0, 0, false, false, pointerTest(doc));
+  placeTexts(unplaced, entries, vh);
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 

@@ -41,9 +41,11 @@ export const MARGIN = 0.1;
 /** Attributes that tend to survive re-renders and identify an element. */
 export const STABLE_ATTRS = ["id", "name", "type", "href", "alt", "aria-label", "placeholder", "title",
   "data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "for", "action", "src", "value"];
+const STABLE_SET = new Set(STABLE_ATTRS);
 const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
 
-const INTERACTIVE_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary", "option",
+/** Tags that are interactive by themselves (see isInteractiveCheap for the exceptions). */
+export const INTERACTIVE_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary", "option",
   "details", "label", "video", "audio"]);
 export const INTERACTIVE_ROLES = new Set(["button", "link", "checkbox", "radio", "tab", "menuitem",
   "menuitemcheckbox", "menuitemradio", "option", "switch", "textbox", "combobox", "searchbox",
@@ -203,7 +205,9 @@ export function neighborText(el) {
 function stableClasses(el) {
   /** @type {string[]} */
   const out = [];
-  for (const c of Array.from(el.classList)) if (!TRANSIENT_CLASS.test(c) && !HASHED_CLASS.test(c)) out.push(c);
+  const cls = el.getAttribute("class");
+  if (!cls) return out;
+  for (const c of cls.split(/\s+/)) if (c && !TRANSIENT_CLASS.test(c) && !HASHED_CLASS.test(c)) out.push(c);
   return out.slice(0, 6);
 }
 
@@ -293,25 +297,29 @@ export function elementState(el) {
 /**
  * Describes an element so it can be found again after the page changed.
  * @param {Element} el
+ * @param {{name?: string, box?: Box}} [known] what the caller already read in this pass (the scan's
+ *   box in top-frame viewport coordinates, the rendering's accessible name): not read twice
  * @returns {Signature}
  */
-export function captureSignature(el) {
+export function captureSignature(el, known = {}) {
   /** @type {Record<string, string>} */
   const attrs = {};
-  for (const a of STABLE_ATTRS) {
-    const v = el.getAttribute(a);
-    if (v !== null && v !== "" && !(a === "value" && el.localName !== "input" && el.localName !== "button" && el.localName !== "option")) attrs[a] = cut(v, 200);
+  // Walk the element's own (few) attributes rather than asking for each stable one by name.
+  const valueOk = el.localName === "input" || el.localName === "button" || el.localName === "option";
+  for (const a of Array.from(el.attributes)) {
+    if (!STABLE_SET.has(a.name) || a.value === "" || (a.name === "value" && !valueOk)) continue;
+    attrs[a.name] = cut(a.value, 200);
   }
   const role = el.getAttribute("role");
   if (role) attrs.role = role;
-  const r = el.getBoundingClientRect();
   const { frames, dx, dy, topWin } = frameChain(el);
+  const r = known.box || (() => { const b = el.getBoundingClientRect(); return { x: b.left + dx, y: b.top + dy, w: b.width, h: b.height }; })();
   const sx = topWin ? topWin.scrollX : 0, sy = topWin ? topWin.scrollY : 0;
   return {
     v: SIGNATURE_VERSION,
     tag: el.localName,
     role: roleOf(el),
-    name: accessibleName(el),
+    name: known.name ?? accessibleName(el),
     text: visibleText(el),
     attrs,
     classes: stableClasses(el),
@@ -320,7 +328,7 @@ export function captureSignature(el) {
     path: ancestorPath(el),
     frame: frames,
     shadow: shadowChain(el),
-    box: { x: Math.round(r.left + dx + sx), y: Math.round(r.top + dy + sy), w: Math.round(r.width), h: Math.round(r.height) },
+    box: { x: Math.round(r.x + sx), y: Math.round(r.y + sy), w: Math.round(r.w), h: Math.round(r.h) },
     state: elementState(el),
   };
 }
