@@ -109,11 +109,7 @@ const commands = {
     if (live && isLive(store.state)) {
       throw Object.assign(new Error(`A task is already ${live.status}: "${live.goal}". Stop it (or let it finish) before starting another.`), { code: "busy" });
     }
-    let tabId = tab_id;
-    if (tabId === undefined) {
-      const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
-      tabId = tab?.id;
-    }
+    const tabId = tab_id ?? (await pageTabId());
     const reply = await link.call("task.start", { goal, ...(url ? { url } : {}), ...(tabId !== undefined ? { tab_id: tabId } : {}) });
     const { task_id } = reply.payload;
     await store.update((s) => ({ ...s, taskContext: newTaskContext(task_id, goal), actionHistory: [], tabRegistry: [] }));
@@ -137,6 +133,19 @@ const commands = {
     return { ok: true };
   },
 };
+
+/**
+ * The page the user is looking at: the active tab, or (when heybro's own page is active, as when
+ * the panel is open in a tab) the most recently used web page.
+ */
+async function pageTabId() {
+  const own = chrome.runtime.getURL("");
+  const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  if (active?.id !== undefined && !(active.url || "").startsWith(own)) return active.id;
+  const tabs = (await chrome.tabs.query({})).filter((t) => t.id !== undefined && /^(https?|file):/.test(t.url || ""));
+  tabs.sort((a, b) => (b.lastAccessed || 0) - (a.lastAccessed || 0));
+  return tabs[0]?.id;
+}
 
 async function currentTask() {
   await store.loaded;

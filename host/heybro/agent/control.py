@@ -24,6 +24,10 @@ class RunControl:
         """A follow-up from the user; the scheduler reads it at the next safe point."""
         self._messages.append(text)
 
+    @property
+    def has_messages(self) -> bool:
+        return bool(self._messages)
+
     def take_messages(self) -> list[str]:
         taken, self._messages = self._messages, []
         return taken

@@ -80,7 +80,7 @@ class TaskExecutor:
             await self._fail(f"Guardrail (task_timeout): the task ran longer than its limit of "
                              f"{env.limits.task_timeout_s:.0f} s.")
         except ToolFailed as err:
-            await self._fail(f"The browser could not {err.code}: {err.message}")
+            await self._fail(f"Browser error ({err.code}): {err.message}")
         except Exception as err:  # noqa: BLE001 - a task must end with a reason, never hang
             log.exception("task_crashed", task_id=task.id)
             await self._fail(f"Internal error: {type(err).__name__}: {err}")
@@ -107,14 +107,25 @@ class TaskExecutor:
         except ToolFailed as err:
             if err.code not in ("no_tab", "detached", "navigation"):
                 raise
-        url = task.last_url or task.url
+        url = self._last_url() or task.last_url or task.url
         if not url:
-            return
+            raise ToolFailed("no_tab", "The task's tab is gone and no page address was recorded "
+                             "to reopen; start the task again from the page.")
         env.tab_id = None
         result = await env.call("navigate", {"url": url}, timeout_ms=30_000)
         if isinstance(result.get("tab_id"), int):
             env.tab_id = task.tab_id = result["tab_id"]
         await env.recorder.message(task, f"The task's tab was gone; reopened {url}.")
+
+    def _last_url(self) -> str | None:
+        """The page the last browser action reported being on (acts and navigations carry it)."""
+        for cycle in reversed(self.task.execution_history):
+            for result in (cycle.worker, cycle.verifier):
+                for it in reversed(result.iterations if result else []):
+                    for call in reversed(it.tool_calls):
+                        if isinstance(call.result, dict) and isinstance(call.result.get("url"), str):
+                            return call.result["url"]
+        return None
 
     def _new_cycle(self, assignment: str) -> ExecutionCycle:
         cycle = ExecutionCycle(index=len(self.task.execution_history) + 1, assignment=assignment,
@@ -171,8 +182,11 @@ class TaskExecutor:
             if verdict.decision == "mark_complete" and verdict.accepted:
                 task.current_subtask_index += 1
                 await env.recorder.plan_changed(task)
-                if task.current_subtask is None:
+                if task.current_subtask is None and not env.control.has_messages:
                     return verdict.reason
+                if task.current_subtask is None:  # the user said more: plan for it first
+                    role = "scheduler"
+                    continue
                 attempts, correction, role = 0, None, "worker"
                 continue
             if verdict.decision == "request_reschedule":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -43,6 +44,8 @@ def search_form(q: str = "") -> str:
 @dataclass
 class DemoSite:
     orders: list[dict[str, Any]] = field(default_factory=list)
+    # Called with each new order before the browser gets its answer (tests crash things here).
+    on_order: Callable[[dict[str, Any]], None] | None = None
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -93,6 +96,8 @@ class DemoSite:
                 order = {"id": f"KC{1000 + len(self.orders) + 1}", "product": pid, "name": name,
                          "email": email, "qty": int(one(form, "qty") or 1)}
                 self.orders.append(order)
+            if self.on_order:
+                self.on_order(order)
             return 303, b"", {"Location": f"/confirm/{order['id']}"}
         if path.startswith("/confirm/"):
             oid = path.rsplit("/", 1)[-1]
