@@ -187,3 +187,31 @@ def test_browser_closed_mid_task_is_resumable_after_reopening(tmp_path: Path) ->
             # The shop tab is gone with the old browser: heybro reopens the page and finishes.
             wait_status(panel, "Completed", 90_000)
         assert len(site.orders) == 1, site.orders
+
+
+def test_task_from_the_terminal_shows_in_the_panel_and_obeys_it(rig: Rig) -> None:
+    import subprocess
+    import sys
+
+    rig.policy.hold_before_order.set()
+    cli = subprocess.Popen([sys.executable, "-m", "heybro.cli", "run", GOAL, "--url", rig.site.url],
+                           env=rig.eb.env | rig.llm.env(), stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    try:
+        if not rig.policy.waiting.wait(90):
+            cli.kill()
+            raise AssertionError(f"the terminal's task never reached the checkout: "
+                                 f"{cli.communicate()[0]}")
+        expect(rig.panel.locator("#task-goal")).to_have_text(GOAL)
+        rig.panel.click("#pause")
+        rig.policy.release.set()
+        wait_status(rig.panel, "Paused", 30_000)
+        rig.panel.click("#resume")
+        wait_status(rig.panel, "Completed")
+        out, _ = cli.communicate(timeout=60)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+    assert cli.returncode == 0, out
+    assert "paused" in out.lower() and "completed" in out.lower()
+    assert len(rig.site.orders) == 1

@@ -1,31 +1,110 @@
-"""The keyboard shortcut, pressed for real on a virtual display, opens the side panel."""
+"""The keyboard shortcuts, pressed for real on a virtual display (Chrome ignores synthesized keys
+for extension commands): Ctrl+Shift+Y opens the panel with the goal box ready (prefilled with the
+page's selection); Ctrl+Shift+U pauses and resumes a running task."""
 
 from __future__ import annotations
 
-import pytest
+import json
+from typing import Any
 
-from support.browser import launch
+import pytest
+from playwright.sync_api import expect
+
+from heybro.demo import DemoSite
+from support.browser import ExtBrowser, launch
 from support.display import press_keys, virtual_display
+from support.scripted_llm import ScriptedLLM
+from support.shop_policy import GOAL, ShopPolicy
 
 pytestmark = pytest.mark.browser
 
 
-def side_panel_targets(eb, page) -> list[str]:  # type: ignore[no-untyped-def]
-    session = eb.ctx.new_cdp_session(page)
-    targets = session.send("Target.getTargets")["targetInfos"]
-    session.detach()
-    return [t["url"] for t in targets if t["url"].endswith("/extension/panel/panel.html")]
-
-
-def test_ctrl_shift_y_opens_the_side_panel() -> None:
-    with virtual_display() as display, launch(headless=False, env_extra={"DISPLAY": display}) as eb:
-        page = eb.ctx.pages[0] if eb.ctx.pages else eb.ctx.new_page()
-        page.goto("about:blank")
-        page.bring_to_front()
-        assert side_panel_targets(eb, page) == []
-        press_keys(display, "ctrl+shift+y")
+def side_panel_eval(eb: ExtBrowser, page: Any, expr: str) -> Any:
+    """Evaluates `expr` in the real side panel (Playwright does not list it among its pages)
+    through a browser-level CDP session, the way TESTING.md describes."""
+    browser = eb.ctx.browser
+    assert browser is not None
+    session = browser.new_browser_cdp_session()
+    try:
+        targets = session.send("Target.getTargets")["targetInfos"]
+        panel = [t for t in targets if t["url"].endswith("/extension/panel/panel.html")]
+        if not panel:
+            return None
+        replies: list[dict[str, Any]] = []
+        session.on("Target.receivedMessageFromTarget",
+                   lambda e: replies.append(json.loads(e["message"])))
+        sid = session.send("Target.attachToTarget", {"targetId": panel[0]["targetId"],
+                                                     "flatten": False})["sessionId"]
+        session.send("Target.sendMessageToTarget", {"sessionId": sid, "message": json.dumps(
+            {"id": 1, "method": "Runtime.evaluate",
+             "params": {"expression": expr, "returnByValue": True}})})
         for _ in range(50):
-            if side_panel_targets(eb, page):
+            done = [r for r in replies if r.get("id") == 1]
+            if done:
+                return done[0]["result"]["result"].get("value")
+            page.wait_for_timeout(100)
+        raise AssertionError("the side panel did not answer")
+    finally:
+        session.detach()
+
+
+def panel_targets(eb: ExtBrowser, page: Any) -> list[str]:
+    session = eb.ctx.new_cdp_session(page)
+    try:
+        targets = session.send("Target.getTargets")["targetInfos"]
+    finally:
+        session.detach()
+    return [t["targetId"] for t in targets if t["url"].endswith("/extension/panel/panel.html")]
+
+
+def wait_for_panel(eb: ExtBrowser, page: Any) -> None:
+    for _ in range(50):
+        if panel_targets(eb, page):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the side panel did not open")
+
+
+def test_ctrl_shift_y_opens_the_panel_with_the_selection_as_goal() -> None:
+    with virtual_display() as display, DemoSite() as site, \
+            launch(headless=False, env_extra={"DISPLAY": display}) as eb:
+        page = eb.ctx.pages[0] if eb.ctx.pages else eb.ctx.new_page()
+        page.goto(site.url + "product/p1")
+        page.bring_to_front()
+        page.evaluate("""() => { const r = document.createRange();
+            r.selectNodeContents(document.querySelector('h1'));
+            getSelection().removeAllRanges(); getSelection().addRange(r); }""")
+        assert panel_targets(eb, page) == []
+        press_keys(display, "ctrl+shift+y")
+        wait_for_panel(eb, page)
+        # What the person sees: the goal box holds the selected text, focused, ready to send.
+        for _ in range(50):
+            shown = side_panel_eval(eb, page, "[document.querySelector('#goal').value, "
+                                    "document.activeElement && document.activeElement.id]")
+            if shown and shown[0]:
                 break
             page.wait_for_timeout(100)
-        assert side_panel_targets(eb, page), "the side panel did not open"
+        assert shown == ["Blue Kettle", "goal"]
+
+
+def test_alt_shift_p_pauses_and_resumes_a_running_task() -> None:
+    policy = ShopPolicy()
+    policy.hold_before_order.set()
+    with virtual_display() as display, DemoSite() as site, \
+            ScriptedLLM({}, default=policy.defaults()) as llm, \
+            launch(headless=False, env_extra={"DISPLAY": display} | llm.env()) as eb:
+        shop = eb.ctx.pages[0] if eb.ctx.pages else eb.ctx.new_page()
+        shop.goto(site.url)
+        panel = eb.open_panel()
+        expect(panel.locator("#host-pill")).to_have_text("Host connected")
+        panel.fill("#goal", GOAL)
+        panel.click("#send")
+        assert policy.waiting.wait(60)
+        shop.bring_to_front()
+        press_keys(display, "ctrl+shift+u")
+        policy.release.set()
+        expect(panel.locator("#task-status")).to_have_text("Paused", timeout=30_000)
+        assert site.orders == []
+        press_keys(display, "ctrl+shift+u")
+        expect(panel.locator("#task-status")).to_have_text("Completed", timeout=60_000)
+        assert len(site.orders) == 1

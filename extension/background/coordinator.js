@@ -74,7 +74,14 @@ async function catchUp() {
 /** @param {import("./host_link.js").Message} message */
 async function onHostMessage(message) {
   if (message.type === "event") {
-    await store.update((s) => applyEvent(s, /** @type {any} */ (message.payload)));
+    const ev = /** @type {any} */ (message.payload);
+    await store.loaded;
+    if (store.state.taskContext?.taskId !== ev.task_id && !isLive(store.state)) {
+      // A task started elsewhere (`heybro run` in a terminal): the panel follows it too.
+      await store.update((s) => ({ ...s, taskContext: newTaskContext(ev.task_id, ev.data?.goal || "Task from the terminal"), actionHistory: [], tabRegistry: [] }));
+      if (ev.seq > 0) await catchUp();
+    }
+    await store.update((s) => applyEvent(s, ev));
     broadcast({ kind: "host_message", message });
     return;
   }
