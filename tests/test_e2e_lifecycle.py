@@ -69,6 +69,15 @@ def test_task_from_the_panel_runs_to_completion_and_is_in_past_tasks(rig: Rig) -
     expect(rig.panel.locator("#plan li")).to_have_count(1)
     expect(rig.panel.locator("#verdict")).to_contain_text("Verifier: done")
     expect(rig.panel.locator("#usage")).to_contain_text("tokens in")
+    # A follow-up after the end goes to the scheduler of the same task, which runs again.
+    rig.panel.fill("#goal", "Also tell me the order number")
+    rig.panel.click("#send")
+    # The same task plans again, finishes again, and says so after the follow-up.
+    expect(rig.panel.locator("#log .msg").last).to_contain_text("Done.", timeout=60_000)
+    expect(rig.panel.locator("#log .msg")).to_have_count(4)
+    wait_status(rig.panel, "Completed")
+    assert any("Also tell me the order number" in c for c in rig.policy.scheduler_calls)
+    assert len(rig.site.orders) == 1
     # A second task is refused while... nothing runs now, so the finished one is listed instead.
     rig.panel.click("#history summary")
     item = rig.panel.locator("#history-list button").first

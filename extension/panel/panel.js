@@ -27,13 +27,18 @@ function live() {
   return !!s && !["completed", "failed", "stopped"].includes(s);
 }
 
+/** While a task is shown (running or finished), what is typed is a follow-up for that task. */
+function following() { return !!state?.taskContext; }
+
 function render() {
   if (!state) return;
   renderTask(state, { root: document.body, byId });
   renderChat(state, els.log, els.hint);
-  els.send.textContent = live() ? "Send" : "Start";
-  byId("goal-label").textContent = live() ? "Message for the running task" : "Goal";
-  els.goal.placeholder = live() ? "Add information or correct heybro; it reaches the planner." : "e.g. Find the cheapest NYC → LA flight under $400";
+  els.send.textContent = following() ? "Send" : "Start";
+  byId("goal-label").textContent = following() ? "Message for this task" : "Goal";
+  els.goal.placeholder = live() ? "Add information or correct heybro; it reaches the planner."
+    : following() ? "Ask for more on this task, or press New task to start another."
+      : "e.g. Find the cheapest NYC → LA flight under $400";
 }
 
 const client = new CoordinatorClient("panel", (push) => {
@@ -70,7 +75,7 @@ els.form.addEventListener("submit", async (ev) => {
   const text = els.goal.value.trim();
   if (!text) return;
   els.goal.value = "";
-  if (live()) await run("message", { text });
+  if (following()) await run("message", { text });
   else await run("start_task", { goal: text });
 });
 els.goal.addEventListener("keydown", (ev) => {
