@@ -111,3 +111,16 @@ def test_windows_gets_the_registry_command(tmp_path: Path) -> None:
                                                   if b.key == "edge"])
     assert cmd.startswith('REG ADD "HKCU\\Software\\Microsoft\\Edge\\NativeMessagingHosts\\'
                           'com.heybro.host" /ve /t REG_SZ /d "')
+
+
+def test_config_saves_the_llm_settings_privately(tmp_path: Path) -> None:
+    r = heybro(tmp_path, "config")
+    assert r.returncode == 0 and "No LLM configured yet" in r.stdout
+    r = heybro(tmp_path, "config", "--base-url", "http://localhost:11434/v1", "--model",
+               "qwen2.5:7b", "--api-key", "sk-secret")
+    assert r.returncode == 0, r.stderr
+    path = tmp_path / "config" / "config.json"
+    assert json.loads(path.read_text())["model"] == "qwen2.5:7b"
+    assert (path.stat().st_mode & 0o777) == 0o600
+    assert "sk-secret" not in r.stdout and "***" in r.stdout
+    assert "No LLM configured" not in r.stdout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -72,6 +73,44 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if healthy else 1
 
 
+def cmd_config(args: argparse.Namespace) -> int:
+    """Writes the LLM settings the host reads (Chrome starts the host without your shell's
+    environment, so the config file is the dependable place)."""
+    import json
+
+    from . import config
+
+    path = config.config_file()
+    data: dict[str, object] = json.loads(path.read_text()) if path.exists() else {}
+    changes = {"base_url": args.base_url, "api_key": args.api_key, "model": args.model,
+               "tool_mode": args.tool_mode}
+    if args.vision is not None:
+        changes["vision"] = args.vision == "on"
+    changed = {k: v for k, v in changes.items() if v is not None}
+    if changed:
+        data.update(changed)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=2)
+        os.chmod(path, 0o600)
+        print(f"Saved {', '.join(sorted(changed))} to {path} (readable only by you).")
+    try:
+        settings = config.load()
+    except config.ConfigError as err:
+        print(f"heybro config: {err}", file=sys.stderr)
+        return 1
+    shown = settings.redacted()
+    print(f"Settings (file {path}, overridden by HEYBRO_* variables):")
+    for key in ("base_url", "model", "models", "api_key", "tool_mode", "vision",
+                "confidence_threshold"):
+        print(f"  {key:21} {shown.get(key)}")
+    if not settings.configured:
+        print("No LLM configured yet: `heybro config --model gpt-4o-mini --api-key sk-...` or, for "
+              "Ollama, `heybro config --base-url http://localhost:11434/v1 --model qwen2.5:7b`.")
+    return 0
+
+
 def cmd_paths(args: argparse.Namespace) -> int:
     for name, fn in (("data", paths.data_dir), ("state", paths.state_dir), ("logs", paths.log_dir),
                      ("config", paths.config_dir)):
@@ -105,6 +144,14 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     p = sub.add_parser("doctor", help="check the installation and say how to fix it")
     browser_opts(p)
     commands["doctor"] = cmd_doctor
+    p = sub.add_parser("config", help="show or set the LLM the agent uses")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint (default: OpenAI)")
+    p.add_argument("--api-key", help="API key (stored in a file only you can read)")
+    p.add_argument("--model", help="model name for every role")
+    p.add_argument("--tool-mode", choices=["auto", "native", "json"],
+                   help="json = for models without native tool calling")
+    p.add_argument("--vision", choices=["on", "off"], help="send screenshots to the model")
+    commands["config"] = cmd_config
     sub.add_parser("paths", help="show where heybro keeps its files")
     commands["paths"] = cmd_paths
     for extend in EXTENSIONS:
