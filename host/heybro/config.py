@@ -75,11 +75,12 @@ class ConfigError(Exception):
     pass
 
 
-NOT_CONFIGURED = """No LLM is configured. Point heybro at any OpenAI-compatible server:
-  OpenAI:     export HEYBRO_LLM_API_KEY=sk-...   HEYBRO_MODEL=gpt-4o-mini
-  Ollama:     export HEYBRO_LLM_BASE_URL=http://localhost:11434/v1  HEYBRO_MODEL=qwen2.5:7b
-  vLLM / LM Studio / OpenRouter: set HEYBRO_LLM_BASE_URL to its /v1 URL, plus HEYBRO_MODEL and the key.
-or write them once into {path} as {{"base_url": ..., "api_key": ..., "model": ...}} (chmod 600)."""
+NOT_CONFIGURED = """No LLM is configured. Point heybro at any OpenAI-compatible server, once:
+  OpenAI:     heybro config --model gpt-4o-mini --api-key sk-...
+  Ollama:     heybro config --base-url http://localhost:11434/v1 --model qwen2.5:7b
+  vLLM / LM Studio / OpenRouter: heybro config --base-url <its /v1 URL> --model <name> --api-key <key>
+(saved in {path}, readable only by you; HEYBRO_LLM_BASE_URL, HEYBRO_MODEL and HEYBRO_LLM_API_KEY
+override it for one run)."""
 
 
 def config_file() -> Path:
