@@ -107,3 +107,14 @@ def test_reopening_migrates_once_and_refuses_a_newer_file(tmp_path: Path) -> Non
 def test_wal_mode_is_on(store: TaskStore, tmp_path: Path) -> None:
     raw = sqlite3.connect(tmp_path / "tasks.sqlite3")
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_cost_estimates_follow_the_price_table() -> None:
+    from heybro.llm.pricing import cost_usd, price_of
+    assert price_of("gpt-4o-mini-2024-07-18") == (0.15, 0.60)  # dated names match their family
+    assert price_of("gpt-4o-2024-08-06") == (2.50, 10.00)
+    assert cost_usd("gpt-4o-mini", 1_000_000, 0) == pytest.approx(0.15)
+    assert cost_usd("qwen2.5:7b", 5000, 500) == 0.0  # unknown: not guessed
+    assert cost_usd("gpt-4o", 1000, 100, base_url="http://localhost:11434/v1") == 0.0
+    assert cost_usd("my-model", 1_000_000, 1_000_000, {"my-model": [1.0, 2.0]},
+                    "http://localhost:8000/v1") == pytest.approx(3.0)

@@ -53,6 +53,8 @@ class Settings(BaseModel):
     retry_base_s: float = Field(0.5, ge=0)
     retry_max_s: float = Field(8.0, ge=0)
     confidence_threshold: float = Field(0.7, ge=0, le=1)
+    prices: dict[str, list[float]] = Field(
+        default_factory=dict, description="USD per million tokens [input, output] by model.")
     temperature: float | None = 0.0
     observe_tokens: int = Field(1000, ge=200, description="Page-map budget per observe.")
     limits: Limits = Field(default_factory=Limits)

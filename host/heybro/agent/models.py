@@ -88,6 +88,7 @@ class Usage(BaseModel):
     completion_tokens: int = 0
     total_tokens: int = 0
     latency_ms: float = 0.0
+    cost_usd: float = 0.0
     attempts: int = 1
     mode: Literal["native", "json"] = "native"
 

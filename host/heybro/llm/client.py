@@ -17,6 +17,7 @@ from tenacity import (AsyncRetrying, RetryError, retry_if_exception, stop_after_
                       wait_exponential_jitter)
 
 from .. import logs
+from .pricing import cost_usd
 from ..agent.models import ProposedToolCall, Usage
 from ..agent.toolbox import RoleTool
 from ..config import Settings
@@ -148,6 +149,8 @@ class LLMClient:
                       completion_tokens=getattr(u, "completion_tokens", 0) or 0,
                       total_tokens=getattr(u, "total_tokens", 0) or 0,
                       latency_ms=latency, attempts=attempts, mode=self.mode)
+        usage.cost_usd = cost_usd(model, usage.prompt_tokens, usage.completion_tokens,
+                                  self.settings.prices, self.settings.base_url)
         reply = self._read(resp, usage)
         log.info("llm_call", role=role, model=model, mode=self.mode, attempts=attempts,
                  latency_ms=round(latency, 1), prompt_tokens=usage.prompt_tokens,

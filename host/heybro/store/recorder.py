@@ -71,7 +71,7 @@ class StoreRecorder:
 
     async def usage(self, task: Task, usage: Usage) -> None:
         await self._run(self.store.add_usage, task.id, prompt_tokens=usage.prompt_tokens,
-                        completion_tokens=usage.completion_tokens)
+                        completion_tokens=usage.completion_tokens, cost_usd=usage.cost_usd)
 
     async def message(self, task: Task, text: str, level: str = "info") -> None:
         pass  # the session's event log holds messages
