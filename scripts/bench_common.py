@@ -145,3 +145,32 @@ def write_large_pages(dir_: Path) -> list[str]:
         (dir_ / f"large_{n}.html").write_text(large_page_html(n))
         names.append(f"large_{n}.html")
     return names
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    """n, p50, p95 and mean of a list of timings."""
+    return {"n": len(values), "p50": percentile(values, 0.5), "p95": percentile(values, 0.95),
+            "mean": sum(values) / len(values) if values else 0.0}
+
+
+def write_section(name: str, markdown: str) -> None:
+    """Rewrites one benchmark's section of BENCHMARKS.md and leaves the others alone.
+
+    The section is kept between `<!-- bench:NAME -->` markers; the first time, it replaces the
+    `## …` section whose heading is the markdown's first line (or is appended)."""
+    path = ROOT / "BENCHMARKS.md"
+    text = path.read_text() if path.exists() else "# Benchmarks\n"
+    start, end = f"<!-- bench:{name} -->", f"<!-- /bench:{name} -->"
+    block = f"{start}\n{markdown.strip()}\n{end}\n"
+    if start in text and end in text:
+        head, rest = text.split(start, 1)
+        text = head + block + rest.split(end, 1)[1].lstrip("\n")
+    else:
+        heading = markdown.strip().splitlines()[0]
+        i = text.find(heading + "\n") if heading.startswith("## ") else -1
+        if i >= 0:
+            j = text.find("\n## ", i + len(heading))
+            text = text[:i] + block + ("\n" + text[j + 1:] if j >= 0 else "")
+        else:
+            text = text.rstrip("\n") + "\n\n" + block
+    path.write_text(text)

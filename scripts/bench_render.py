@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_common import ROOT, chromium, load_modules, machine, serve, write_large_pages  # noqa: E402
+from bench_common import ROOT, chromium, load_modules, machine, serve, write_large_pages, write_section  # noqa: E402
 
 
 def tokenizer():
@@ -39,6 +39,7 @@ def main() -> None:
     import miniwob
     ap = argparse.ArgumentParser()
     ap.add_argument("--tasks", type=int, default=0, help="limit the number of MiniWoB tasks (0 = all)")
+    ap.add_argument("--write", action="store_true", help="write the section of BENCHMARKS.md")
     a = ap.parse_args()
     enc = tokenizer()
     html = Path(miniwob.__file__).parent / "html"
@@ -75,6 +76,41 @@ def main() -> None:
         "large": [r for r in rows if r["page"].startswith("large_")],
     }
     print(json.dumps({"machine": machine(), "summary": summary, "rows": rows}, indent=1))
+    if a.write:
+        write_section("bench_render", report(summary, ok, fence_tokens=len(enc.encode(FENCE))))
+
+
+# The fence heybro puts around every page (dom_render.js FENCE_OPEN / FENCE_CLOSE, with their newlines).
+FENCE = "<<<PAGE untrusted>>>\n\n<<<END PAGE>>>"
+
+
+def report(s: dict, ok: list[dict], fence_tokens: int) -> str:
+    t, c = s["miniwob_total_tokens"], s["miniwob_total_chars"]
+    n = len(ok)
+    no_fence = sum(r["ours_tokens"] - fence_tokens for r in ok)
+    smaller_no_fence = sum(1 for r in ok if r["ours_tokens"] - fence_tokens < r["bu_tokens"])
+    rows = [f"| {n} MiniWoB++ tasks (seed 42), total | {c['heybro']:,} | {c['browser_use_style']:,} | {t['heybro']:,} | "
+            f"{t['browser_use_style']:,} | {s['miniwob_pages_where_heybro_smaller_tokens']} of {n} |"]
+    for r in s["large"]:
+        rows.append(f"| {r['page']} | {r['ours_chars']:,} | {r['bu_chars']:,} | {r['ours_tokens']:,} | {r['bu_tokens']:,} | "
+                    f"{'smaller' if r['ours_tokens'] < r['bu_tokens'] else '**larger**'} |")
+    return "\n".join([
+        "## Rendered size vs a browser-use-style rendering", "",
+        "    .venv/bin/python scripts/bench_render.py --write", "",
+        "Same scan, same elements and visible text; tokens by o200k_base (`bpe-openai`, vocabulary inside the package). "
+        "heybro's rendering with no budget limit. The browser-use-style rendering (`scripts/bench/browser_use_render.js`) "
+        "follows browser-use's `clickable_elements_to_string` in its most compact (0.1.x) form: `[i]<tag attr;attr>text/>`, "
+        "attribute values from its default `include_attributes`, text up to the next interactive element, other visible "
+        "text one node per line, no indentation (later versions add `key='value'` pairs and tab indentation, i.e. are "
+        "larger). One difference in its favour of information: `value` is the live value, so it shows what was typed.", "",
+        "| pages | heybro chars | browser-use-style chars | heybro tokens | browser-use-style tokens | heybro smaller on |",
+        "|---|---|---|---|---|---|", *rows, "",
+        f"Both carry every interactive element and the same page text; heybro's lines carry more per element "
+        "(role, checked/selected/expanded/disabled/required/focused state, current value, select options, input "
+        f"type, external link targets, landmark/form groups) and the untrusted-content fence ({fence_tokens} tokens a page). "
+        f"Without the fence heybro's MiniWoB total would be {no_fence:,} tokens, smaller on {smaller_no_fence} of {n} pages: "
+        "on MiniWoB's tiny pages (≈ 74 tokens each) the fixed fence is what is left of the difference.",
+    ])
 
 
 if __name__ == "__main__":

@@ -80,14 +80,14 @@ def test_observe_form_renders_elements_fenced_and_stable_ids(browser, page, site
     open_page(page, sites[0] + "/form.html")
     obs = ok(browser, "observe")
     text = obs["text"]
-    assert text.startswith("<<<PAGE CONTENT") and "<<<END PAGE CONTENT>>>" in text
+    assert text.startswith("<<<PAGE untrusted>>>") and "<<<END PAGE>>>" in text
     # The injected instruction stays inside the fence, as data.
-    assert text.index("Ignore previous instructions") < text.index("<<<END PAGE CONTENT>>>")
+    assert text.index("Ignore previous instructions") < text.index("<<<END PAGE>>>")
     email = find_id(obs, "Email")
-    assert f'[{email}] textbox "Email"' in text and "required" in text
-    assert '## form "Sign up"' in text
-    assert "options: Choose… | France | Germany | Japan" in text
-    assert "→/docs" in text
+    assert f"[{email}] textbox email Email placeholder=\"you@example.com\" required" in text
+    assert "## form Sign up" in text
+    assert 'options: Choose…|France|Germany|Japan' in text
+    assert f"[{find_id(obs, 'Docs')}] link Docs" in text and "→example.org/about" in text  # only a link that leaves the site shows its target
     assert "disabled" in text
     assert find_id(obs, "Clickable card")  # clickable by cursor only
     assert find_id(obs, "Notes")  # contenteditable

@@ -61,15 +61,17 @@ export class Registry {
 }
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "svg", "math"]);
-const LANDMARKS = new Set(["form", "nav", "header", "footer", "main", "aside", "dialog", "fieldset", "table"]);
+// Tables are content, not landmarks: their rows read as text lines (a group header per table would
+// cost two lines each time for nothing the header row does not already say).
+const LANDMARKS = new Set(["form", "nav", "header", "footer", "main", "aside", "dialog", "fieldset"]);
 const LANDMARK_ROLES = new Set(["form", "navigation", "banner", "contentinfo", "main", "complementary", "dialog", "alertdialog", "search", "region", "tablist", "menu", "menubar", "toolbar", "grid"]);
 const TEXT_BLOCK = /^(h[1-6]|p|li|td|th|dt|dd|label|legend|caption|figcaption|blockquote|pre|span|div|strong|em|b|i|small|code)$/;
 
 const CONTROLS = "a[href],button,input,select,textarea,[role],[tabindex],[onclick],[contenteditable]";
 
-/** Text the element map already says: a label's words are its control's name, a legend/caption the group's. @param {Element} el */
+/** Text the element map already says: a label's words are its control's name, a legend the group's. @param {Element} el */
 function isRedundantLabel(el) {
-  if (el.localName === "legend" || el.localName === "caption") return true;
+  if (el.localName === "legend") return true; // a caption stays: tables are not groups
   return el.localName === "label" && !!(/** @type {HTMLLabelElement} */ (el).control);
 }
 
@@ -86,7 +88,7 @@ function groupName(el) {
     || (el.localName === "fieldset" ? el.querySelector("legend")?.textContent : "")
     || (el.localName === "table" ? el.querySelector("caption")?.textContent : "")
     || (/dialog/.test(role) ? el.querySelector("h1,h2,h3,h4")?.textContent : ""));
-  return name ? `${role} "${name.slice(0, 40)}"` : role;
+  return name ? `${role} ${name.slice(0, 40)}` : role;
 }
 
 /** Where a box lies relative to the viewport, and how far from it (0 inside). @param {number} top @param {number} bottom @param {number} vh */
@@ -224,6 +226,7 @@ export function scanPage(reg, opts = {}) {
     } else if (!insideInteractive && tag === "tr" && !el.querySelector(CONTROLS)) {
       // A table row of plain cells reads best as one line.
       const cells = Array.from(/** @type {HTMLTableRowElement} */ (el).cells).map((c) => norm(c.textContent));
+      while (cells.length && !cells[cells.length - 1]) cells.pop(); // an empty last column (actions) says nothing
       if (cells.some(Boolean)) {
         const t = { order: order++, text: cells.join(" | "), group: g, where: /** @type {"in"} */ ("in"), dist: 0, heading: false, el };
         texts.push(t);

@@ -14,14 +14,16 @@
  * locators: many weak attributes together beat any single brittle one). Each field's weight is
  * scaled down when many elements on the page share the signature's value (a "Delete" label shared by
  * twenty rows says little), so what identified the element when it was captured carries the match.
- * The matcher **abstains** instead of guessing: below THRESHOLD it answers "not_found", and when the
- * runner-up is within MARGIN of the best it answers "ambiguous" — clicking the wrong element is worse
- * than asking again.
+ * The matcher **abstains** instead of guessing: below THRESHOLD it answers "not_found", when the
+ * runner-up is within MARGIN of the best it answers "ambiguous", and so it does when the best matches
+ * only on what many candidates share (no field singles it out) — clicking the wrong element is worse
+ * than asking again. THRESHOLD, MARGIN, the weights and the text similarity were tuned on
+ * scripts/bench_refind.py's mutation suite (its "tune" half; BENCHMARKS.md has both halves).
  */
 
 export const SIGNATURE_VERSION = 1;
 /** Best score needed to act on a match. */
-export const THRESHOLD = 0.6;
+export const THRESHOLD = 0.63;
 /** The best must lead the runner-up by this much. */
 export const MARGIN = 0.1;
 
@@ -32,7 +34,7 @@ export const MARGIN = 0.1;
  * @typedef {{v: number, tag: string, role: string, name: string, text: string,
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
  *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState}} Signature
- * @typedef {{element: Element, score: number, signature: Signature}} Scored
+ * @typedef {{element: Element, score: number, signature: Signature, distinctive?: boolean}} Scored
  * @typedef {{status: "found" | "ambiguous" | "not_found", element: Element | null,
  *   confidence: number, candidates: Array<{element: Element, score: number, tag: string,
  *   name: string, text: string}>}} RefindResult
@@ -306,9 +308,12 @@ export function captureSignature(el, known = {}) {
   const attrs = {};
   // Walk the element's own (few) attributes rather than asking for each stable one by name.
   const valueOk = el.localName === "input" || el.localName === "button" || el.localName === "option";
+  let data = 0;
   for (const a of Array.from(el.attributes)) {
-    if (!STABLE_SET.has(a.name) || a.value === "" || (a.name === "value" && !valueOk)) continue;
-    attrs[a.name] = cut(a.value, 200);
+    if (a.value === "" || (a.name === "value" && !valueOk)) continue;
+    if (STABLE_SET.has(a.name)) attrs[a.name] = cut(a.value, 200);
+    // Apps often key their rows by a data attribute (data-id, data-sku…): a few short ones.
+    else if (a.name.startsWith("data-") && a.value.length <= 40 && data < 4) { attrs[a.name] = a.value; data++; }
   }
   const role = el.getAttribute("role");
   if (role) attrs.role = role;
@@ -343,7 +348,16 @@ function bigrams(s) {
   return m;
 }
 
-/** Dice coefficient on character bigrams, 0..1; null when neither side has a value. @param {string} a @param {string} b */
+/** @param {string} s */
+function numbers(s) { return (s.match(/\d+/g) || []).join(" "); }
+
+/**
+ * Similarity of two texts, 0..1 (null when neither side has one): Dice coefficient on character
+ * bigrams, but a near match is worth clearly less than an exact one (a look-alike differs by a
+ * word), and texts whose numbers differ ("Tab #2" / "Tab #3", "Book for $485" / "$1579") are
+ * different things however many letters they share.
+ * @param {string} a @param {string} b
+ */
 export function textSim(a, b) {
   a = norm(a).toLowerCase(); b = norm(b).toLowerCase();
   if (!a && !b) return null;
@@ -353,8 +367,12 @@ export function textSim(a, b) {
   const ga = bigrams(a), gb = bigrams(b);
   let inter = 0;
   for (const [g, n] of ga) inter += Math.min(n, gb.get(g) || 0);
-  return (2 * inter) / (a.length - 1 + b.length - 1);
+  const dice = (2 * inter) / (a.length - 1 + b.length - 1);
+  return NEAR * dice * (numbers(a) === numbers(b) ? 1 : OTHER_NUMBER);
 }
+
+/** What a near (not exact) text match is worth, and how much of that is left when the numbers differ. */
+export const NEAR = 0.85, OTHER_NUMBER = 0.3;
 
 /**
  * Neighbour text is "before | after"; the words before a control usually name it (a row's title
@@ -418,8 +436,8 @@ function hrefKey(href) {
  * @type {Record<string, number>}
  */
 export const WEIGHTS = {
-  tag: 1, role: 1, name: 3, text: 2, id: 3, nameAttr: 2, type: 1, href: 2, placeholder: 2,
-  alt: 1, title: 1, testid: 4, label: 2, classes: 1, neighbor: 2.5, path: 1.5, box: 1, frame: 0.5,
+  tag: 1, role: 1, name: 3, text: 2, id: 5, nameAttr: 3, type: 1, href: 2, placeholder: 2,
+  alt: 1, title: 1, testid: 4, data: 2, label: 2, classes: 1, neighbor: 2.5, path: 1.5, box: 1, frame: 0.5,
 };
 
 /**
@@ -445,6 +463,7 @@ export function fieldSims(sig, c) {
     alt: A.alt ? textSim(A.alt, B.alt || "") : null,
     title: A.title ? textSim(A.title, B.title || "") : null,
     testid: testA ? (testA === testB ? 1 : 0) : null,
+    data: dataSim(A, B),
     label: sig.label ? textSim(sig.label, c.label) : null,
     classes: setSim(sig.classes || [], c.classes || []),
     neighbor: neighborSim(sig.neighbor, c.neighbor),
@@ -454,8 +473,18 @@ export function fieldSims(sig, c) {
   };
 }
 
+/** Share of the signature's other data-* attributes the candidate has with the same value. @param {Record<string, string>} A @param {Record<string, string>} B */
+function dataSim(A, B) {
+  const keys = Object.keys(A).filter((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k));
+  if (!keys.length) return null;
+  return keys.filter((k) => B[k] === A[k]).length / keys.length;
+}
+
 /** @param {string} id */
 function idWeight(id) { return GENERATED_ID.test(id) ? 0.3 : 1; }
+
+/** Fields that can single an element out (tag, role, type, position and frame only narrow it down). */
+const DISTINCTIVE = ["name", "text", "id", "nameAttr", "href", "placeholder", "alt", "title", "testid", "data", "label", "neighbor"];
 
 /**
  * Scores every candidate against the signature. A field's weight shrinks with the number of
@@ -469,6 +498,9 @@ export function scoreCandidates(sig, cands) {
   const shared = {};
   for (const f of Object.keys(WEIGHTS)) shared[f] = sims.reduce((n, s) => n + ((s[f] ?? 0) >= 0.9 ? 1 : 0), 0);
   return cands.map((c, i) => {
+    // Evidence that singles this candidate out: a field it matches that at most one other does.
+    let distinctive = false;
+    for (const f of DISTINCTIVE) if ((sims[i][f] ?? 0) >= 0.8 && shared[f] <= 2) distinctive = true;
     let num = 0, den = 0;
     for (const [f, base] of Object.entries(WEIGHTS)) {
       const s = sims[i][f];
@@ -478,7 +510,7 @@ export function scoreCandidates(sig, cands) {
       if (f !== "box" && shared[f] > 1) w /= 1 + Math.log(shared[f]);
       num += w * s; den += w;
     }
-    return { element: c.element, signature: c.signature, score: den ? num / den : 0 };
+    return { element: c.element, signature: c.signature, score: den ? num / den : 0, distinctive };
   }).sort((a, b) => b.score - a.score);
 }
 
@@ -545,6 +577,34 @@ export function collectCandidates(sig, root) {
   return out;
 }
 
+/** Full signatures (neighbour text, label, path, box) cost ~50 µs each: on big pages only the
+ * candidates that resemble the target by their cheap fields get one. */
+const SHORTLIST = 80;
+
+/**
+ * The candidates worth a full signature: the best SHORTLIST by tag, role, text and stable
+ * attributes, plus every candidate tied with the last of them (twenty identical "Buy" links stay
+ * together, so the full scoring still sees how common the target's look is).
+ * @param {Signature} sig @param {Element[]} pool
+ */
+export function shortlist(sig, pool) {
+  if (pool.length <= SHORTLIST) return pool;
+  const A = sig.attrs || {};
+  const text = sig.text || sig.name;
+  const quick = pool.map((el) => {
+    const tag = el.localName;
+    let sc = (tag === sig.tag ? 1 : 0) + (roleSim(sig.role, roleOf(el)) || 0);
+    sc += 2 * (textSim(text, tag === "input" || tag === "textarea" ? (el.getAttribute("placeholder") || "") : visibleText(el)) || 0);
+    for (const k of ["id", "name", "href", "placeholder", "aria-label", "title", "type", ...TEST_ID_ATTRS]) {
+      if (A[k] && el.getAttribute(k) === A[k]) sc += k === "type" ? 0.5 : 2;
+    }
+    if (sig.label) sc += 2 * (textSim(sig.label, labelText(el)) || 0);
+    return { el, sc };
+  }).sort((a, b) => b.sc - a.sc);
+  const cut = quick[SHORTLIST - 1].sc;
+  return quick.filter((q, i) => i < SHORTLIST || q.sc >= cut - 1e-9).map((q) => q.el);
+}
+
 /**
  * Finds the element a signature describes, or abstains.
  * @param {Signature} signature
@@ -554,12 +614,16 @@ export function collectCandidates(sig, root) {
  */
 export function refind(signature, root = document, opts = {}) {
   const threshold = opts.threshold ?? THRESHOLD, margin = opts.margin ?? MARGIN;
-  const pool = opts.candidates || collectCandidates(signature, root);
+  const pool = shortlist(signature, opts.candidates || collectCandidates(signature, root));
   const scored = scoreCandidates(signature, pool.map((element) => ({ element, signature: captureSignature(element) })));
   const top = scored.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
     tag: s.signature.tag, name: s.signature.name, text: s.signature.text }));
   const best = scored[0], second = scored[1];
   if (!best || best.score < threshold) return { status: "not_found", element: null, confidence: best ? best.score : 0, candidates: top };
   if (second && best.score - second.score < margin) return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
+  // Look-alikes that only their place tells apart (twenty "Add to cart" buttons): when nothing but
+  // the shared look and the position matches, the target may be gone and a neighbour slid into
+  // its place, so refuse.
+  if (second && !best.distinctive) return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
   return { status: "found", element: best.element, confidence: best.score, candidates: top };
 }

@@ -1,0 +1,107 @@
+"""refind.js on its own, loaded with a plain `<script type="module">` in an ordinary page (no
+extension): what a user of the matcher relies on — it finds the element again after the page
+re-renders, it never hands back a look-alike, and a deleted element is reported as gone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+from heybro.browser.chromium import QUIET_FLAGS, find_chromium
+from support.static_server import serve
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parent.parent
+
+# Captures the signature of the "Remove" button in the row whose text is `name`.
+CAPTURE_REMOVE = """(name) => {
+    const li = [...document.querySelectorAll('#list li')].find((l) => l.querySelector('span').textContent === name);
+    return refindLib.captureSignature(li.querySelector('button'));
+}"""
+# Re-finds a (JSON round-tripped) signature and describes the answer.
+REFIND = """(sig) => {
+    const r = refindLib.refind(JSON.parse(JSON.stringify(sig)));
+    const row = r.element && r.element.closest('li, .card, form');
+    return {status: r.status, confidence: r.confidence, candidates: r.candidates.length,
+            row: row ? row.querySelector('span, h3, label').textContent.trim() : null,
+            decoy: !!(r.element && r.element.dataset.decoy)};
+}"""
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Page]:
+    with serve(ROOT) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=find_chromium(), args=list(QUIET_FLAGS))
+        try:
+            pg = browser.new_page()
+            pg.goto(f"{base}/tests/fixtures/dom/refind.html")
+            pg.wait_for_selector("body[data-ready='1']")
+            yield pg
+        finally:
+            browser.close()
+
+
+@pytest.fixture(autouse=True)
+def fresh(page: Page) -> None:
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+
+
+def test_found_again_after_the_list_is_rerendered_in_another_order(page: Page) -> None:
+    sig = page.evaluate(CAPTURE_REMOVE, "Milk")
+    page.evaluate("renderList(['Tea', 'Eggs', 'Milk', 'Bread', 'Apples'])")  # every node replaced
+    r = page.evaluate(REFIND, sig)
+    assert r["status"] == "found" and r["row"] == "Milk" and r["confidence"] >= refind_threshold(page)
+    page.evaluate("refindLib.refind(" + _json(sig) + ").element.click()")
+    assert page.title() == "removed Milk"
+
+
+def test_deleted_row_is_not_found_rather_than_a_neighbour(page: Page) -> None:
+    sig = page.evaluate(CAPTURE_REMOVE, "Eggs")
+    page.evaluate("renderList(['Milk', 'Bread', 'Apples', 'Tea'])")  # Eggs is gone
+    r = page.evaluate(REFIND, sig)
+    assert r["status"] in ("not_found", "ambiguous") and r["row"] is None
+    assert r["candidates"] > 0  # the caller gets the closest candidates to show, not an element
+
+
+def test_deleted_card_among_identical_buttons_is_never_swapped_for_another(page: Page) -> None:
+    sig = page.evaluate("refindLib.captureSignature(document.querySelectorAll('.card button')[6])")
+    assert sig["name"] == "Add to cart"
+    page.evaluate("document.querySelectorAll('.card')[6].remove()")
+    r = page.evaluate(REFIND, sig)
+    assert r["status"] != "found" and r["row"] is None
+
+
+def test_close_look_alike_is_never_returned(page: Page) -> None:
+    sig = page.evaluate("refindLib.captureSignature(document.querySelector('#profile button'))")
+    # A decoy right beside it: same tag, class and text but for one letter.
+    page.evaluate("""() => {
+        const b = document.querySelector('#profile button');
+        const d = b.cloneNode(true); d.textContent = 'Saved'; d.dataset.decoy = '1'; b.after(d);
+    }""")
+    r = page.evaluate(REFIND, sig)
+    assert r["status"] == "found" and not r["decoy"]
+    # The original gone and two exact copies of it elsewhere: nothing tells them apart, so it
+    # asks instead of picking one.
+    page.evaluate("""() => {
+        const b = document.querySelector('#profile button');
+        const d = b.cloneNode(true); d.dataset.decoy = '1';
+        document.querySelectorAll('#profile button').forEach((x) => x.remove());
+        const box = document.createElement('div');
+        box.append(d, ' ', d.cloneNode(true));
+        document.querySelector('h1').after(box);
+    }""")
+    r = page.evaluate(REFIND, sig)
+    assert r["status"] != "found" and not r["decoy"]
+
+
+def refind_threshold(page: Page) -> float:
+    return page.evaluate("refindLib.THRESHOLD")
+
+
+def _json(v: object) -> str:
+    import json
+    return json.dumps(v)
