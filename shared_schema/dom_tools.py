@@ -176,6 +176,7 @@ class ActionResult(ToolOutput):
     url: str
     url_changed: bool
     navigated: bool | None = None
+    page_ms: int | None = Field(None, ge=0, description="After a navigation: the new page's own load time, navigation start → load event end (its Navigation Timing), redirects included.")
     mutations: Mutations
     dialog: DialogInfo | None = Field(None, description="A dialog the action opened.")
     focused: FocusedInfo | None = None

@@ -460,6 +460,20 @@ export default /** @type {any} */ ({
           "default": null,
           "title": "Navigated"
         },
+        "page_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
+          "title": "Page Ms"
+        },
         "mutations": {
           "$ref": "#/$defs/Mutations"
         },
@@ -611,6 +625,20 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "title": "Navigated"
+        },
+        "page_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
+          "title": "Page Ms"
         },
         "mutations": {
           "$ref": "#/$defs/Mutations"
@@ -1080,6 +1108,20 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "title": "Navigated"
+        },
+        "page_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
+          "title": "Page Ms"
         },
         "mutations": {
           "$ref": "#/$defs/Mutations"
@@ -1843,6 +1885,20 @@ export default /** @type {any} */ ({
           "default": null,
           "title": "Navigated"
         },
+        "page_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
+          "title": "Page Ms"
+        },
         "mutations": {
           "$ref": "#/$defs/Mutations"
         },
@@ -2196,6 +2252,20 @@ export default /** @type {any} */ ({
           "default": null,
           "title": "Navigated"
         },
+        "page_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
+          "title": "Page Ms"
+        },
         "mutations": {
           "$ref": "#/$defs/Mutations"
         },
@@ -2433,6 +2503,20 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "title": "Navigated"
+        },
+        "page_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
+          "title": "Page Ms"
         },
         "mutations": {
           "$ref": "#/$defs/Mutations"
@@ -3141,6 +3225,20 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "title": "Navigated"
+        },
+        "page_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
+          "title": "Page Ms"
         },
         "mutations": {
           "$ref": "#/$defs/Mutations"

@@ -52,11 +52,12 @@ async function ask(tabId, frameId, msg, deadline = Date.now() + 4000) {
       // The page went away while acting (a click that navigates): the action happened.
       if (/message port closed|back\/forward cache|page keeping the extension port/i.test(text) && msg.kind === "dom.act") return { navigated: true };
       if (Date.now() > deadline) throw fail("no_tab", `The page's DOM agent did not answer (${text}).`, { frame_id: frameId });
-      if (!injected && attempt >= 2) {
+      if (!injected && attempt >= 5) {
         injected = true;
         try { await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ["extension/content/content.js"] }); } catch { /* not scriptable (chrome://, store) */ }
       }
-      await sleep(100 + attempt * 50);
+      // Short first retries: right after a page loads, the agent's module import takes a few ms.
+      await sleep(Math.min(10 + attempt * 5, 200));
     }
   }
 }
@@ -143,6 +144,89 @@ async function waitForUrl(tabId, url, timeout) {
   }
 }
 
+/** The DOM agent's modules, its entry first (the loader in content.js imports only the entry). */
+const AGENT_MODULES = ["extension/content/agent.js", "extension/lib/dom_scan.js", "extension/lib/dom_render.js", "extension/lib/refind.js",
+  "extension/lib/dom_pointer.js", "extension/lib/dom_overlay.js", "extension/lib/dom_locate.js", "extension/lib/dom_changes.js",
+  "extension/lib/dom_input.js", "extension/lib/dom_extract.js", "extension/lib/dom_wait.js"];
+
+/**
+ * Starts the DOM agent's import in the tab's top document as early as possible. The manifest's
+ * content script runs at document_idle, about when the page has loaded, and the agent's modules take
+ * tens of ms more to import; injected as the new document commits, the import overlaps the page's
+ * own loading. Injected twice is harmless (the loader keeps the first), and so is a call that still
+ * lands in the old document. Fire and forget.
+ * @param {number} tabId @param {number} [frameId]
+ */
+export function preloadAgent(tabId, frameId = 0) {
+  const urls = AGENT_MODULES.map((p) => chrome.runtime.getURL(p));
+  chrome.scripting.executeScript({
+    target: { tabId, frameIds: [frameId] }, injectImmediately: true, args: [urls],
+    func: (/** @type {string[]} */ mods) => {
+      const w = /** @type {any} */ (globalThis);
+      if (w.__heybroAgentLoading) return;
+      // Fetch the whole module graph at once instead of level by level (agent → dom_scan → refind).
+      for (const u of mods.slice(1)) import(u).catch(() => {});
+      w.__heybroAgentLoading = import(mods[0]).catch((e) => { console.warn("heybro: DOM agent failed to load", e); });
+    },
+  }).catch(() => { /* not scriptable (chrome://, store, error page) or gone */ });
+}
+
+/**
+ * Follows a tab's loading status from before an action, so the start of a navigation the action
+ * causes is never missed: it starts the DOM agent's import in the new document early, and tells a
+ * navigation the browser dropped (a 204, a download: no load ever starts) from a slow one.
+ * @param {number} tabId
+ */
+function watchTab(tabId) {
+  const state = { sawLoading: false, closed: false };
+  /** @param {number} id @param {chrome.tabs.TabChangeInfo} change */
+  const listener = (id, change) => {
+    if (id !== tabId) return;
+    if (change.status === "loading") state.sawLoading = true;
+    if (state.sawLoading && change.status !== "complete") preloadAgent(tabId);
+  };
+  /** @param {number} id */
+  const removed = (id) => { if (id === tabId) state.closed = true; };
+  chrome.tabs.onUpdated.addListener(listener);
+  chrome.tabs.onRemoved.addListener(removed);
+  return { state, stop() { chrome.tabs.onUpdated.removeListener(listener); chrome.tabs.onRemoved.removeListener(removed); } };
+}
+
+/**
+ * After an action started a navigation: waits for the frame's new document — its DOM agent
+ * answering (not the old document's: `oldDoc` is that one's id), the page loaded and settled — so
+ * the next observe reads the new page at once. No fixed sleep: it returns as soon as the page is
+ * ready. Null when no new document came (a dropped navigation, the tab closed, the deadline).
+ * @param {number} tabId @param {number} frameId @param {number | null} oldDoc
+ * @param {{sawLoading: boolean, closed: boolean}} tab @param {number} deadline
+ * @returns {Promise<{doc: number, url: string, load_ms: number | null} | null>}
+ */
+async function newDocument(tabId, frameId, oldDoc, tab, deadline) {
+  const t0 = Date.now();
+  let injected = false, preloads = 0;
+  for (let attempt = 0; Date.now() < deadline && !tab.closed; attempt++) {
+    /** @type {any} */ let r = null;
+    /** @type {any} */ let timer;
+    try {
+      r = await Promise.race([chrome.tabs.sendMessage(tabId, { kind: "dom.ping", ready: true }, { frameId }),
+        new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now())); })]);
+    } catch { r = null; } finally { clearTimeout(timer); }
+    if (r && r.ok && r.doc !== oldDoc) return r;
+    // The old document still answers: the server has not answered yet, or the browser dropped the
+    // navigation (no load started at all for a while).
+    if (r && r.ok && Date.now() - t0 > (frameId === 0 ? (tab.sawLoading ? Infinity : 1500) : 5000)) return null;
+    // No agent answers: the new document has committed and its agent is not there yet (the
+    // manifest's content script waits for document_idle): start its import now.
+    if (!r && preloads < 3) { preloads++; preloadAgent(tabId, frameId); }
+    if (!r && !injected && attempt >= 8) {
+      injected = true; // a page the manifest's content script does not reach by itself
+      await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ["extension/content/content.js"] }).catch(() => {});
+    }
+    await sleep(Math.min(5 + attempt * 2, 25));
+  }
+  return null;
+}
+
 /** @param {string} action @returns {(call: ToolCallPayload) => Promise<Record<string, any>>} */
 function actionTool(action) {
   return async (call) => {
@@ -154,16 +238,26 @@ function actionTool(action) {
     const frameId = args.element_id ? frameOfId(args.element_id) : (args.frame ?? 0);
     const urlBefore = tab.url || "";
     const prefix = frameId === 0 ? "" : `f${frameId}`;
-    const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, ...(action === "wait_for" ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, Date.now() + timeout);
-    if (reply.navigated) {
-      // The page unloaded during the action; report where the tab went.
-      await sleep(300);
-      const after = await chrome.tabs.get(tabId).catch(() => null);
-      const url = after?.pendingUrl || after?.url || "";
-      return { ok: true, action, element_id: args.element_id ?? null, found_by: null, confidence: 1, url, url_changed: url !== urlBefore, navigated: true,
-        mutations: { added: 0, removed: 0, attributes: 0, text: 0, summary: "the page navigated" }, dialog: null, focused: null, element: null };
+    const started = Date.now();
+    const watch = watchTab(tabId);
+    try {
+      const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, ...(action === "wait_for" ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, started + timeout);
+      if (!reply.navigated && !reply.navigating) return reply;
+      // The action started a navigation (the agent saw it begin, or the page unloaded before it
+      // could answer): wait for the new document instead of guessing with a sleep.
+      const ready = await newDocument(tabId, frameId, reply.doc ?? null, watch.state, started + timeout);
+      const url = ready?.url || (frameId === 0 ? (await chrome.tabs.get(tabId).catch(() => null))?.url : null) || reply.url || urlBefore;
+      return {
+        ok: true, action, element_id: reply.element_id ?? args.element_id ?? null, found_by: reply.found_by ?? null, confidence: reply.confidence ?? 1,
+        url, url_changed: frameId === 0 ? url !== urlBefore : !!reply.url_changed, navigated: !!ready,
+        ...(ready && ready.load_ms !== null ? { page_ms: ready.load_ms } : {}),
+        mutations: { added: 0, removed: 0, attributes: 0, text: 0, summary: ready ? "the page navigated" : "a navigation started but no new page loaded" },
+        dialog: null, focused: null, element: null,
+        ...Object.fromEntries(["selected", "checked", "pressed", "uploaded"].filter((k) => k in reply).map((k) => [k, reply[k]])),
+      };
+    } finally {
+      watch.stop();
     }
-    return reply;
   };
 }
 

@@ -5,6 +5,7 @@
  * opens a new tab so a task never takes over the page the user is looking at.
  */
 import { registerTool } from "./tools.js";
+import { preloadAgent } from "./dom_tools.js";
 
 /** @param {string} message @param {string} code */
 const fail = (message, code) => Object.assign(new Error(message), { code });
@@ -31,7 +32,12 @@ function loaded(tabId, ms, start) {
       try { resolve(await chrome.tabs.get(tabId)); } catch { reject(fail(`Tab ${tabId} closed while loading.`, "no_tab")); }
     };
     /** @param {number} id @param {chrome.tabs.TabChangeInfo} change */
-    const listener = (id, change) => { if (id === tabId && change.status === "complete") done(); };
+    const listener = (id, change) => {
+      if (id !== tabId) return;
+      if (change.status === "complete") done();
+      // Start the DOM agent's import with the new document, so the observe after this is not kept waiting.
+      else if (change.status === "loading" || change.url) preloadAgent(tabId);
+    };
     chrome.tabs.onUpdated.addListener(listener);
     timer = /** @type {any} */ (setTimeout(done, ms));
     start().catch((e) => { chrome.tabs.onUpdated.removeListener(listener); clearTimeout(timer); reject(fail(String(e?.message || e), "navigation")); });

@@ -8,7 +8,7 @@ import { renderScan } from "../lib/dom_render.js";
 import { captureSignature, isRendered, norm } from "../lib/refind.js";
 import { showBoxes, flash, clearOverlay } from "../lib/dom_overlay.js";
 import { locate, prepare, brief } from "../lib/dom_locate.js";
-import { watchChanges } from "../lib/dom_changes.js";
+import { watchChanges, settleFor, settle, documentReady, documentId } from "../lib/dom_changes.js";
 import { actionError, clickOn, fillIn, typeInto, selectOption, setChecked, pressKeys, hoverOn, focusOn, uploadFile, checkedState } from "../lib/dom_input.js";
 import { extractFrom } from "../lib/dom_extract.js";
 import { waitFor } from "../lib/dom_wait.js";
@@ -96,7 +96,7 @@ async function act(action, args) {
   if (need.element === "required" && !named) throw actionError("not_found", `${action} needs an element_id.`);
   /** @type {{el: Element | null, found_by: string | null, confidence: number}} */
   let loc = { el: null, found_by: null, confidence: 1 };
-  if (named) loc = await locate(r, args, async () => { await new Promise((res) => setTimeout(res, 250)); scanPage(r, { remember: false }); });
+  if (named) loc = await locate(r, args, async () => { await settle(document); scanPage(r, { remember: false }); });
   /** @type {Element | null} */
   let el = loc.el;
   if (el && action !== "scroll" && action !== "extract") {
@@ -120,7 +120,7 @@ async function act(action, args) {
     case "scroll": extra = { scroll: doScroll(args, el) }; break;
     case "extract": extra = extractFrom(el, args); break;
   }
-  const changes = await finish(action === "extract" || action === "scroll" ? { quietMs: 0, maxMs: 60 } : {});
+  const changes = await finish(settleFor(action));
   const after = el && el.isConnected ? el : null;
   return {
     ok: true, action, element_id: el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
@@ -130,7 +130,12 @@ async function act(action, args) {
 
 chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   if (!msg || typeof msg.kind !== "string" || !msg.kind.startsWith("dom.")) return false;
-  if (msg.kind === "dom.ping") { sendResponse({ ok: true, url: location.href }); return false; }
+  if (msg.kind === "dom.ping") {
+    // `ready`: answer once this document has loaded and settled (the coordinator, after a navigation).
+    if (msg.ready) { documentReady(document).then((r) => sendResponse({ ok: true, ...r })); return true; }
+    sendResponse({ ok: true, url: location.href, doc: documentId() });
+    return false;
+  }
   (async () => {
     if (msg.kind === "dom.observe") return observe(msg.args || {});
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});

@@ -1,11 +1,42 @@
 // @ts-check
 /**
- * What an action changed: URL, DOM mutations (summarised), a dialog that opened, where focus went.
- * Watches from just before the action until the page has been quiet for a moment (or a cap), so
- * re-renders the action triggered are counted.
+ * What an action changed: URL, DOM mutations (summarised), a dialog that opened, where focus went,
+ * or a navigation it started. Watches from just before the action until the page has settled.
+ *
+ * Settling is event-driven, not a fixed sleep: after the action the page gets one animation frame
+ * (renders scheduled in a microtask or rAF land by then); then
+ * - an action that changed nothing (typing into a plain field) returns at once, unless its kind can
+ *   start asynchronous work (a click, a key press), which gets a short grace window for a first change;
+ * - an action that changed the DOM returns as soon as the DOM has been mutation-free for `quietMs`
+ *   and nothing that started loading during the action (`aria-busy`) is still busy;
+ * - an action that started a cross-document navigation (a link, a form submission, `location = …`,
+ *   seen through the Navigation API's `navigate` event) returns at once with `navigating: true`:
+ *   this document is going away, and the coordinator waits for the new one to load.
+ * Everything is capped at `maxMs` (pages with endless animations).
  */
 import { accessibleName, deepActiveElement, norm } from "./refind.js";
 import { dialogName } from "./dom_scan.js";
+
+/**
+ * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number}} SettleOpts
+ *   quietMs: mutation-free time that ends the wait once something changed; graceMs: how long an
+ *   action with no change yet waits for a first one; maxMs: the cap.
+ */
+
+/** Settling per action: clicks and key presses may start async work; the rest act synchronously. */
+const SETTLE = /** @type {Record<string, SettleOpts>} */ ({
+  click: { quietMs: 40, graceMs: 40, maxMs: 800 },
+  press: { quietMs: 40, graceMs: 40, maxMs: 800 },
+  upload: { quietMs: 40, graceMs: 40, maxMs: 800 },
+  select: { quietMs: 40, graceMs: 20, maxMs: 800 },
+  scroll: { quietMs: 0, graceMs: 0, maxMs: 60 },
+  extract: { quietMs: 0, graceMs: 0, maxMs: 60 },
+});
+
+/** How long to let the page settle after `action`. @param {string} action @returns {SettleOpts} */
+export function settleFor(action) {
+  return SETTLE[action] || { quietMs: 40, graceMs: 0, maxMs: 800 };
+}
 
 /** @param {Element} el */
 function isDialog(el) {
@@ -19,35 +50,100 @@ function openDialogs(doc) {
     .filter((d) => d.getClientRects().length > 0);
 }
 
+/** @param {Node} n */
+const isOverlay = (n) => n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("data-heybro-overlay");
+
+/**
+ * The next animation frame, or a timeout when frames do not run (a hidden tab pauses rAF).
+ * @param {Window | null} view
+ */
+function nextFrame(view) {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, 34);
+    (view || window).requestAnimationFrame(() => { clearTimeout(t); resolve(undefined); });
+  });
+}
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
 /** Starts watching the document; call the returned function after acting. @param {Document} doc */
 export function watchChanges(doc) {
+  const view = doc.defaultView;
   const url = doc.location.href;
   const before = new Set(openDialogs(doc));
-  let added = 0, removed = 0, attributes = 0, text = 0, last = performance.now();
+  const busyBefore = new Set(doc.querySelectorAll("[aria-busy=true]"));
+  let added = 0, removed = 0, attributes = 0, text = 0, changes = 0, last = performance.now();
   /** @type {Set<string>} */ const addedTags = new Set();
+  /** @type {(() => void) | null} */ let wake = null;
   const mo = new MutationObserver((records) => {
-    last = performance.now();
+    let counted = 0;
     for (const r of records) {
       if (r.type === "childList") {
-        for (const n of Array.from(r.addedNodes)) if (n.nodeType === 3) text++; else if (n.nodeType === 1 && !(/** @type {Element} */ (n)).hasAttribute("data-heybro-overlay")) { added++; if (addedTags.size < 6) addedTags.add(/** @type {Element} */ (n).localName); }
-        for (const n of Array.from(r.removedNodes)) if (n.nodeType === 1 && !(/** @type {Element} */ (n)).hasAttribute("data-heybro-overlay")) removed++;
-      } else if (r.type === "attributes") attributes++;
-      else text++;
+        for (const n of Array.from(r.addedNodes)) if (n.nodeType === 3) { text++; counted++; } else if (n.nodeType === 1 && !isOverlay(n)) { added++; counted++; if (addedTags.size < 6) addedTags.add(/** @type {Element} */ (n).localName); }
+        for (const n of Array.from(r.removedNodes)) if (n.nodeType === 1 && !isOverlay(n)) { removed++; counted++; }
+      } else if (r.type === "attributes") { if (!isOverlay(r.target)) { attributes++; counted++; } } else { text++; counted++; }
     }
+    if (counted) { changes += counted; last = performance.now(); }
   });
   mo.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
 
+  // A cross-document navigation the action starts (link, form, script): Navigation API, Chrome 102+.
+  // A page may cancel it (preventDefault) or take it over (a router's `intercept()`: same document).
+  /** @type {string | null} */ let navigatingTo = null;
+  /** @type {any} */ let navEvent = null;
+  let unloading = false;
+  const nav = /** @type {any} */ (view)?.navigation;
+  /** @param {any} e */
+  const onNavigate = (e) => {
+    if (e.destination && !e.destination.sameDocument && !e.hashChange) { navEvent = e; navigatingTo = String(e.destination.url); wake?.(); }
+  };
+  // An intercepted navigation ends here (success or error), in this document: it was no page load.
+  const onSameDocumentEnd = () => { if (!unloading) { navEvent = null; navigatingTo = null; } };
+  nav?.addEventListener?.("navigate", onNavigate);
+  nav?.addEventListener?.("navigatesuccess", onSameDocumentEnd);
+  nav?.addEventListener?.("navigateerror", onSameDocumentEnd);
+  const onUnload = () => { unloading = true; navigatingTo = navigatingTo || doc.location.href; wake?.(); };
+  view?.addEventListener("beforeunload", onUnload);
+
+  /** Still navigating away: not cancelled, not taken over by the page. */
+  const leaving = () => navigatingTo !== null && (unloading || (!navEvent?.defaultPrevented && !nav?.transition));
+  /** Something that started loading during the action is still marked busy. */
+  const busy = () => Array.from(doc.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && b.getClientRects().length > 0);
+
   /**
    * Waits for the page to settle, stops watching and reports.
-   * @param {{quietMs?: number, maxMs?: number}} [opts]
+   * @param {SettleOpts} [opts]
    */
   return async function finish(opts = {}) {
-    const quiet = opts.quietMs ?? 120, max = opts.maxMs ?? 800;
+    const quiet = opts.quietMs ?? 40, grace = opts.graceMs ?? 0, max = opts.maxMs ?? 800;
     const start = performance.now();
-    await new Promise((r) => setTimeout(r, 30));
-    while (performance.now() - start < max && performance.now() - last < quiet) await new Promise((r) => setTimeout(r, 30));
-    while (performance.now() - start < max && performance.now() - last < quiet) await new Promise((r) => setTimeout(r, 30));
-    mo.disconnect();
+    try {
+      await Promise.race([nextFrame(view), new Promise((r) => { wake = () => r(undefined); })]);
+      for (;;) {
+        if (leaving()) break;
+        const now = performance.now();
+        if (now - start >= max) break;
+        if (changes === 0) {
+          if (now - start >= grace) break;
+        } else if (now - last >= quiet && !busy()) break;
+        const left = changes === 0 ? grace - (now - start) : quiet - (now - last);
+        await Promise.race([sleep(Math.max(4, Math.min(left, 20, max - (now - start)))), new Promise((r) => { wake = () => r(undefined); })]);
+      }
+    } finally {
+      wake = null;
+      mo.disconnect();
+      nav?.removeEventListener?.("navigate", onNavigate);
+      nav?.removeEventListener?.("navigatesuccess", onSameDocumentEnd);
+      nav?.removeEventListener?.("navigateerror", onSameDocumentEnd);
+      view?.removeEventListener("beforeunload", onUnload);
+    }
+    if (leaving()) {
+      return {
+        url: /** @type {string} */ (navigatingTo), url_changed: navigatingTo !== url, navigating: true, doc: documentId(),
+        mutations: { added: 0, removed: 0, attributes: 0, text: 0, summary: "the page navigated" }, dialog: null, focused: null,
+      };
+    }
     const newDialog = openDialogs(doc).find((d) => !before.has(d) && isDialog(d));
     const focused = deepActiveElement(doc);
     const parts = [];
@@ -63,4 +159,35 @@ export function watchChanges(doc) {
       focused: focused && focused !== doc.body ? { tag: focused.localName, name: accessibleName(focused).slice(0, 80) } : null,
     };
   };
+}
+
+/**
+ * Lets the page settle without an action (before a re-scan): resolves once the DOM has been
+ * mutation-free for `quietMs`, or has not changed at all for `graceMs`, or after `maxMs`.
+ * @param {Document} doc @param {SettleOpts} [opts]
+ */
+export async function settle(doc, opts = {}) {
+  await watchChanges(doc)({ quietMs: opts.quietMs ?? 50, graceMs: opts.graceMs ?? 100, maxMs: opts.maxMs ?? 300 });
+}
+
+/** This document's identity: a new document (after a navigation) has a new time origin. */
+export function documentId() { return performance.timeOrigin; }
+
+/**
+ * Resolves when this document is ready to be read after a navigation: loaded (the `load` event),
+ * then settled (one frame, and the DOM quiet if a script is still rendering). Reports the page's own
+ * load time from Navigation Timing: navigation start (the click that caused it, redirects included)
+ * → load event end.
+ * @param {Document} doc
+ * @returns {Promise<{doc: number, url: string, load_ms: number | null}>}
+ */
+export async function documentReady(doc) {
+  const view = /** @type {Window} */ (doc.defaultView);
+  if (doc.readyState !== "complete") await new Promise((r) => view.addEventListener("load", () => setTimeout(r, 0), { once: true }));
+  const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
+  const loadMs = nav && nav.loadEventEnd > 0 ? Math.round(nav.loadEventEnd) : null;
+  // Scripts that render right after the load (in a frame, or a stream of updates) get to finish;
+  // a page that loaded a while ago (the agent's own start took longer) has had that time already.
+  if (!nav || view.performance.now() - nav.loadEventEnd < 50) await watchChanges(doc)({ quietMs: 40, graceMs: 0, maxMs: 500 });
+  return { doc: documentId(), url: doc.location.href, load_ms: loadMs };
 }

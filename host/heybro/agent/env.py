@@ -15,6 +15,9 @@ from .models import ExpectationCheck, Task
 from .recorder import Recorder
 
 
+SNAPSHOT_MAX_AGE_S = 2.0
+
+
 @dataclass
 class AgentEnv:
     task: Task
@@ -26,6 +29,7 @@ class AgentEnv:
     tab_id: int | None = None
     snapshot: Snapshot | None = None
     snapshot_fresh: bool = False
+    snapshot_at: float = 0.0
     screenshot: str | None = None
     consecutive_failures: int = 0
     facts: list[ExpectationCheck] = field(default_factory=list)
@@ -54,8 +58,14 @@ class AgentEnv:
         return await self.browser.call(tool, args, tab_id=self.tab_id, timeout_ms=timeout_ms)
 
     async def observe(self) -> Snapshot:
-        """A fresh page snapshot (and a screenshot when the model takes images)."""
-        if self.snapshot is not None and self.snapshot_fresh:
+        """A fresh page snapshot (and a screenshot when the model takes images).
+
+        The snapshot taken right after the last actions (once the page settled) is reused for the
+        next prompt, so a step observes once; it is read again when the agent acted since, or when
+        it is older than SNAPSHOT_MAX_AGE_S (a slow model: the page may have moved on meanwhile).
+        """
+        if (self.snapshot is not None and self.snapshot_fresh
+                and time.monotonic() - self.snapshot_at < SNAPSHOT_MAX_AGE_S):
             return self.snapshot
         try:
             raw = await self.call("observe", {"max_tokens": self.settings.observe_tokens})
@@ -63,7 +73,10 @@ class AgentEnv:
             raw = {"url": "", "title": "", "text": f"(the page could not be read: {err.code}: "
                    f"{err.message})", "elements": {}}
         self.snapshot = Snapshot.model_validate(raw)
+        if self.snapshot.url:  # where to reopen the task if its tab is lost
+            self.task.last_url = self.snapshot.url
         self.snapshot_fresh = True
+        self.snapshot_at = time.monotonic()
         self.screenshot = None
         if self.settings.vision:
             try:

@@ -124,6 +124,7 @@ class EventRecorder:
             "role": role, "tool": call.tool, "success": call.success, "error": call.error,
             "error_code": call.error_code, "duration_ms": call.duration_ms,
             "page_changed": call.page_changed,
+            "page_ms": call.result.get("page_ms") if isinstance(call.result, dict) else None,
             "expectation": call.expectation.model_dump() if call.expectation else None})
 
     async def verdict(self, task: Task, verdict: Verdict) -> None:

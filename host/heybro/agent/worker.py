@@ -114,7 +114,8 @@ class Worker(Role):
             result = await env.call(tool, {})
         else:
             result = await env.call(tool, self._dom_args(tool, a))
-            changed = bool(result.get("url") and result["url"] != before) or bool(result.get("dialog"))
+            changed = (bool(result.get("url") and result["url"] != before) or bool(result.get("dialog"))
+                       or bool(result.get("navigated")))
             return result, changed
         if isinstance(result.get("tab_id"), int):
             env.tab_id = result["tab_id"]
@@ -125,7 +126,7 @@ class Worker(Role):
         env = self.env
         state = env.snapshot.fingerprint if env.snapshot else ""
         acted = False
-        pending: list[tuple[ToolCall, BaseModel, float]] = []
+        pending: list[tuple[ToolCall, BaseModel, float]] = []  # (call, args, seconds it took)
         for call, a in zip(calls, args, strict=True):
             if isinstance(a, MarkDone):
                 tc = await self.record_call(call)
@@ -146,10 +147,12 @@ class Worker(Role):
             started = time.perf_counter()
             try:
                 result, changed = await self._run(call.tool, a)
+                took = time.perf_counter() - started
                 tc.success, tc.result, tc.page_changed = True, _compact(result), changed
                 if kind != "local":
                     env.consecutive_failures = 0
             except ToolFailed as err:
+                took = time.perf_counter() - started
                 changed = False
                 tc.success, tc.error, tc.error_code = False, err.message, err.code
                 if err.detail.get("candidates"):
@@ -158,7 +161,8 @@ class Worker(Role):
             acted = acted or kind != "local"
             self.done.append(tc)
             if getattr(a, "expect", None) is not None and tc.success:
-                pending.append((tc, a, started))
+                # Checked after the observe below; its duration stays the action's own.
+                pending.append((tc, a, took))
             else:
                 await self.record_result(tc, started)
             if kind != "local":
@@ -168,7 +172,7 @@ class Worker(Role):
             if tc.success is False:
                 if env.consecutive_failures >= env.limits.max_failures:
                     for p in pending:
-                        await self.record_result(p[0], p[2])
+                        await self.record_result(p[0], time.perf_counter() - p[2])
                     raise GuardrailHit("consecutive_failures", f"{env.consecutive_failures} "
                                        f"actions failed in a row; last: {call.tool}: {tc.error}")
                 break
@@ -177,10 +181,10 @@ class Worker(Role):
         if acted:
             env.page_changed()
             snap = await env.observe()
-            for tc, a, started in pending:
+            for tc, a, took in pending:
                 tc.expectation = check(tc.tool, a.expect, tc.parameters, tc.result, snap)  # type: ignore[attr-defined]
                 env.facts.append(tc.expectation)
-                await self.record_result(tc, started)
+                await self.record_result(tc, time.perf_counter() - took)
             warning = env.loops.observe_state(snap.fingerprint)  # type: ignore[union-attr]
             if warning:
                 self.warnings.append(warning)

@@ -1,0 +1,42 @@
+"""The host observes the page once per worker step, and reads it again when it may have moved on."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from support.fake_browser import shop  # noqa: E402
+
+from heybro.agent import env as env_mod  # noqa: E402
+from heybro.agent.env import AgentEnv  # noqa: E402
+from heybro.agent.models import Task  # noqa: E402
+from heybro.agent.recorder import MemoryRecorder  # noqa: E402
+from heybro.config import Settings  # noqa: E402
+
+
+def test_snapshot_is_reused_within_a_step_and_read_again_after_actions_or_when_old() -> None:
+    browser = shop()
+    browser.url = "http://shop/"
+    env = AgentEnv(task=Task(description="Buy the blue kettle", url=browser.url), llm=None,  # type: ignore[arg-type]
+                   settings=Settings(), browser=browser, recorder=MemoryRecorder())
+
+    def observes() -> int:
+        return sum(1 for tool, _ in browser.calls if tool == "observe")
+
+    async def main() -> list[Any]:
+        first = await env.observe()
+        again = await env.observe()  # the next prompt right after: no second round trip
+        assert again is first and observes() == 1
+        await env.call("fill", {"element_id": "e1", "value": "kettle"})
+        env.page_changed()  # the worker acted
+        after = await env.observe()
+        assert observes() == 2 and 'value="kettle"' in after.text
+        env.snapshot_at -= env_mod.SNAPSHOT_MAX_AGE_S + 1  # a slow model: the page may have moved on
+        await env.observe()
+        return [observes()]
+
+    assert asyncio.run(main()) == [3]
