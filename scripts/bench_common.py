@@ -169,7 +169,9 @@ def write_section(name: str, markdown: str) -> None:
         heading = markdown.strip().splitlines()[0]
         i = text.find(heading + "\n") if heading.startswith("## ") else -1
         if i >= 0:
-            j = text.find("\n## ", i + len(heading))
+            # The section ends at the next heading or at the next benchmark's own marker.
+            ends = [k for k in (text.find("\n## ", i + len(heading)), text.find("\n<!-- bench:", i)) if k >= 0]
+            j = min(ends) if ends else -1
             text = text[:i] + block + ("\n" + text[j + 1:] if j >= 0 else "")
         else:
             text = text.rstrip("\n") + "\n\n" + block

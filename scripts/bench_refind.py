@@ -136,8 +136,8 @@ def main() -> None:
         md = [
             "## Re-finding on a mutation suite", "",
             f"    .venv/bin/python scripts/bench_refind.py --per-page {a.per_page} --large-targets {a.large_targets} --write", "",
-            f"Machine: {machine()}. {len(pages)} pages ({len(tasks) - len(errors)} MiniWoB++ tasks, seed 42, and the two "
-            f"large pages), up to {a.per_page} targets per MiniWoB page and {a.large_targets} per large page (the interactive "
+            f"Machine: {machine()}. {len(pages)} pages: the {len(tasks) - len(errors)} MiniWoB++ tasks (seed 42) that have at "
+            f"least one interactive element once started, and the two large pages; up to {a.per_page} targets per MiniWoB page and {a.large_targets} per large page (the interactive "
             "elements the scanner reports, spread over the page). Each trial: `captureSignature(target)`, one mutation on a "
             "fresh copy of the page, `refind(signature)`; a mutation that does not apply to a target (no id to rename, no "
             "parent to unwrap…) is not counted. Correct = the target itself (or, for a swapped tag, its replacement); "
