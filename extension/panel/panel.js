@@ -16,7 +16,7 @@ let state = null;
 /** A note from the panel itself (not part of the task's chat). @param {string} text */
 function note(text) {
   const p = document.createElement("p");
-  p.className = "msg error";
+  p.className = "msg error note";
   p.textContent = text;
   els.log.append(p);
   els.log.scrollTop = els.log.scrollHeight;
@@ -42,7 +42,11 @@ function render() {
 }
 
 const client = new CoordinatorClient("panel", (push) => {
-  if (push.kind === "host_status") renderHostStatus(push.status, els);
+  if (push.kind === "host_status") {
+    renderHostStatus(push.status, els);
+    // A reconnect can take a blink; say it in the conversation so it is not missed.
+    if (push.status.state === "disconnected" && live()) note("Host disconnected — heybro is restarting it; the task will wait, paused, for you to resume.");
+  }
   else if (push.kind === "state") { state = push.state; render(); }
   else if (push.kind === "draft") { els.goal.value = push.text || els.goal.value; els.goal.focus(); }
 });

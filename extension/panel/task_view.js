@@ -95,9 +95,9 @@ export function renderTask(state, ui) {
 export function renderChat(state, log, hint) {
   const chat = state.taskContext?.chat || [];
   hint.hidden = chat.length > 0;
-  const shown = log.querySelectorAll(".msg").length;
-  if (shown > chat.length) log.querySelectorAll(".msg").forEach((m) => m.remove());
-  const start = log.querySelectorAll(".msg").length;
+  const msgs = () => log.querySelectorAll(".msg:not(.note)");
+  if (msgs().length > chat.length) msgs().forEach((m) => m.remove());
+  const start = msgs().length;
   for (const m of chat.slice(start)) {
     const p = document.createElement("p");
     p.className = `msg ${m.who}`;
