@@ -8,10 +8,15 @@ host, 1 KB and 512 KB ping payloads echoed back. Writes its section of BENCHMARK
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
+from pathlib import Path
 
-from bench_common import machine, summary, write_section
-from support.browser import launch
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the real-browser harness
+
+from bench_common import machine, summary, write_section  # noqa: E402
+from support.browser import launch  # noqa: E402
 
 MEASURE = """async ({size, rounds}) => {
   const data = "x".repeat(size);
@@ -70,7 +75,8 @@ def main() -> None:
         "## Native messaging round trip (`scripts/bench_native.py`)",
         "",
         f"Command: `.venv/bin/python scripts/bench_native.py --rounds {args.rounds}`  ",
-        f"Machine: {machine()}  ",
+        f"Machine: {machine()}; load average at the start {os.getloadavg()[0]:.1f} "
+        "(other jobs were running: figures are noisy)  ",
         "Path: a ping whose `data` is echoed back by the real host through Chrome's native port "
         "(headless Chromium, the unpacked extension, the host installed into the profile). "
         "Times in milliseconds, measured in the browser with `performance.now()`.",

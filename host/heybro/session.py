@@ -30,7 +30,6 @@ from .agent.executor import TaskExecutor
 from .agent.models import MemoryItem, Task, TaskStatus
 from .agent.native_browser import NativeBrowser
 from .agent.recorder import EventRecorder, FanOut, Recorder
-from .llm import LLMClient
 from .native.channel import NativeChannel
 from .native.host import add_installer
 from .store import TaskRow, TaskStore
@@ -123,6 +122,8 @@ class Session:
         # The store keeps the row and checkpoint before the event about a change goes out.
         recorder = FanOut(StoreRecorder(self.store), *(f(task) for f in RECORDER_FACTORIES),
                           EventRecorder(emit))
+        from .llm.client import LLMClient  # loads `openai` only once a task runs
+
         client = LLMClient(settings)
         env = AgentEnv(task=task, llm=client, settings=settings,
                        browser=NativeBrowser(self.channel, task.id), recorder=recorder,

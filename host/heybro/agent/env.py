@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import Settings
-from ..llm import LLMClient
 from .browser import Browser, Snapshot, ToolFailed
 from .control import RunControl
 from .guardrails import GuardrailHit, LoopDetector
 from .models import ExpectationCheck, Task
 from .recorder import Recorder
+
+if TYPE_CHECKING:
+    from ..llm.client import LLMClient
 
 
 SNAPSHOT_MAX_AGE_S = 2.0

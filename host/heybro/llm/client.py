@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import openai
@@ -22,32 +21,9 @@ from ..agent.models import ProposedToolCall, Usage
 from ..agent.toolbox import RoleTool
 from ..config import Settings
 from .jsonreply import ReplyFormatError, parse_reply
+from .types import LLMError, LLMReply, Turn
 
 log = logs.get("heybro.llm")
-
-
-class LLMError(Exception):
-    """The LLM could not be reached or kept failing after retries."""
-
-
-@dataclass
-class LLMReply:
-    text: str
-    calls: list[ProposedToolCall]
-    call_ids: list[str]
-    usage: Usage
-    mode: Literal["native", "json"]
-    format_error: str | None = None  # set when the reply could not be read at all
-    raw_content: str = ""
-
-
-@dataclass
-class Turn:
-    """A repair exchange appended to a prompt: the model's bad reply and our feedback."""
-
-    reply: LLMReply
-    feedback: str
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def transient(err: BaseException) -> bool:
