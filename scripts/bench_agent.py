@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -32,6 +30,7 @@ from support.browser import test_env  # noqa: E402
 from support.scripted_llm import ScriptedLLM  # noqa: E402
 
 from heybro.demo import DemoSite  # noqa: E402
+from bench_common import machine  # noqa: E402
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -49,21 +48,6 @@ def one_run() -> list[dict]:
         events = [json.loads(x) for x in r.stdout.splitlines() if x.startswith("{")]
         assert r.returncode == 0 and len(site.orders) == 1, (r.stderr, site.orders)
         return events
-
-
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    chromium = subprocess.run(["/usr/bin/chromium", "--version"], capture_output=True,
-                              text=True).stdout.strip().splitlines()[-1:] or ["?"]
-    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-            f"Python {platform.python_version()}, {chromium[0]}")
 
 
 def main() -> int:
