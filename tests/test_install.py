@@ -40,6 +40,9 @@ def test_install_into_a_profile_then_doctor_is_happy(tmp_path: Path) -> None:
     # The launcher runs the host with this very interpreter.
     assert sys.executable in Path(manifest["path"]).read_text()
     r = heybro(tmp_path / "home", "doctor", "--user-data-dir", str(udd))
+    assert r.returncode == 1 and "no LLM configured" in r.stdout and "heybro config" in r.stdout
+    heybro(tmp_path / "home", "config", "--base-url", "http://localhost:11434/v1", "--model", "m")
+    r = heybro(tmp_path / "home", "doctor", "--user-data-dir", str(udd))
     assert r.returncode == 0, r.stdout
     assert "host starts and answers a ping" in r.stdout
     assert "Everything looks right." in r.stdout
@@ -57,6 +60,7 @@ def test_install_for_every_browser_in_the_users_folders(tmp_path: Path) -> None:
     assert not (fake_home / ".config/microsoft-edge").exists()  # not installed there: left alone
     r = heybro(tmp_path / "home", "install", "--browser", "all", fake_home=fake_home)
     assert (fake_home / ".config/microsoft-edge/NativeMessagingHosts" / f"{HOST_NAME}.json").exists()
+    heybro(tmp_path / "home", "config", "--model", "gpt-4o-mini", "--api-key", "k")
     r = heybro(tmp_path / "home", "doctor", fake_home=fake_home)
     assert r.returncode == 0, r.stdout
     r = heybro(tmp_path / "home", "uninstall", fake_home=fake_home)

@@ -32,9 +32,13 @@ function loaded(tabId, ms, start) {
       try { resolve(await chrome.tabs.get(tabId)); } catch { reject(fail(`Tab ${tabId} closed while loading.`, "no_tab")); }
     };
     /** @param {number} id @param {chrome.tabs.TabChangeInfo} change */
+    // Only a load that began after `start` counts: a fresh tab's own about:blank also reports
+    // "complete", and answering then would hand back a page that has not loaded yet.
+    let began = false;
     const listener = (id, change) => {
       if (id !== tabId) return;
-      if (change.status === "complete") done();
+      if (change.status === "loading" && change.url !== "about:blank") began = true;
+      if (change.status === "complete" && began) done();
       // Start the DOM agent's import with the new document, so the observe after this is not kept waiting.
       else if (change.status === "loading" || change.url) preloadAgent(tabId);
     };

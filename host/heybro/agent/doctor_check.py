@@ -15,9 +15,9 @@ def check_llm() -> Iterator[doctor.Check]:
         yield doctor.Check(False, f"LLM settings invalid ({err})", f"fix {config.config_file()}")
         return
     if not s.configured:
-        yield doctor.Check(False, "no LLM configured",
-                           "set HEYBRO_LLM_BASE_URL, HEYBRO_MODEL and HEYBRO_LLM_API_KEY (or "
-                           f"write {config.config_file()}); see `heybro run` for examples")
+        yield doctor.Check(False, "no LLM configured: tasks cannot run",
+                           "`heybro config --model gpt-4o-mini --api-key sk-...`, or for Ollama "
+                           "`heybro config --base-url http://localhost:11434/v1 --model qwen2.5:7b`")
         return
     yield doctor.Check(True, f"LLM configured: {s.base_url or 'api.openai.com'} · model "
                        f"{s.model_for('worker')} · tool mode {s.tool_mode}")
