@@ -20,31 +20,37 @@ async function tabOf(tabId) {
 }
 
 /**
- * Resolves when the tab finished loading (or after `ms`, with what it has).
- * @param {number} tabId @param {number} ms @param {() => Promise<any>} start
+ * Resolves with the tab once it finished loading the page `start` asked for (or after `ms`, with
+ * what it has). `tabId` may be a function when the tab only exists once `start` ran; `start` may
+ * return "complete" when the load already finished before anything could be heard.
+ * @param {number | (() => number | undefined)} tabId @param {number} ms
+ * @param {() => Promise<any>} start
  */
 function loaded(tabId, ms, start) {
+  const idOf = () => (typeof tabId === "function" ? tabId() : tabId);
   return new Promise((resolve, reject) => {
     let timer = 0;
-    const done = async () => {
+    let finished = false;
+    const finish = async () => {
+      if (finished) return;
+      finished = true;
       chrome.tabs.onUpdated.removeListener(listener);
       clearTimeout(timer);
-      try { resolve(await chrome.tabs.get(tabId)); } catch { reject(fail(`Tab ${tabId} closed while loading.`, "no_tab")); }
+      const id = idOf();
+      if (id === undefined) { reject(fail("The tab could not be opened.", "no_tab")); return; }
+      try { resolve(await chrome.tabs.get(id)); } catch { reject(fail(`Tab ${id} closed while loading.`, "no_tab")); }
     };
     /** @param {number} id @param {chrome.tabs.TabChangeInfo} change */
-    // Only a load that began after `start` counts: a fresh tab's own about:blank also reports
-    // "complete", and answering then would hand back a page that has not loaded yet.
-    let began = false;
     const listener = (id, change) => {
-      if (id !== tabId) return;
-      if (change.status === "loading" && change.url !== "about:blank") began = true;
-      if (change.status === "complete" && began) done();
+      if (id !== idOf()) return;
+      if (change.status === "complete") finish();
       // Start the DOM agent's import with the new document, so the observe after this is not kept waiting.
-      else if (change.status === "loading" || change.url) preloadAgent(tabId);
+      else if (change.status === "loading" || change.url) preloadAgent(id);
     };
     chrome.tabs.onUpdated.addListener(listener);
-    timer = /** @type {any} */ (setTimeout(done, ms));
-    start().catch((e) => { chrome.tabs.onUpdated.removeListener(listener); clearTimeout(timer); reject(fail(String(e?.message || e), "navigation")); });
+    timer = /** @type {any} */ (setTimeout(finish, ms));
+    start().then((r) => { if (r === "complete") finish(); },
+      (e) => { chrome.tabs.onUpdated.removeListener(listener); clearTimeout(timer); reject(fail(String(e?.message || e), "navigation")); });
   });
 }
 
@@ -56,11 +62,20 @@ function checkUrl(url) {
   return u.href;
 }
 
-/** @param {string} url @param {number} ms */
+/**
+ * Opens `url` in a new tab. The tab is created with the URL itself (not about:blank first): a
+ * blank tab's own "complete" could otherwise be taken for the page having loaded.
+ * @param {string} url @param {number} ms
+ */
 async function openNew(url, ms) {
-  const tab = await chrome.tabs.create({ url: "about:blank", active: true });
-  const id = /** @type {number} */ (tab.id);
-  return info(await loaded(id, ms, () => chrome.tabs.update(id, { url })));
+  /** @type {number | undefined} */
+  let id;
+  return info(await loaded(() => id, ms, async () => {
+    const tab = await chrome.tabs.create({ url, active: true });
+    id = /** @type {number} */ (tab.id);
+    const now = await chrome.tabs.get(id);
+    return now.status === "complete" ? "complete" : undefined;
+  }));
 }
 
 registerTool("navigate", async (call) => {
