@@ -77,11 +77,12 @@ def main() -> None:
     }
     print(json.dumps({"machine": machine(), "summary": summary, "rows": rows}, indent=1))
     if a.write:
-        write_section("bench_render", report(summary, ok, fence_tokens=len(enc.encode(FENCE))))
+        write_section("bench_render", report(summary, ok, fence_tokens=sum(len(enc.encode(f)) for f in FENCE)))
 
 
-# The fence heybro puts around every page (dom_render.js FENCE_OPEN / FENCE_CLOSE, with their newlines).
-FENCE = "<<<PAGE untrusted>>>\n\n<<<END PAGE>>>"
+# The fence heybro puts around every page (dom_render.js FENCE_OPEN / FENCE_CLOSE, with their line breaks),
+# counted apart because the opening one merges with its line break.
+FENCE = ('"""\n', '\n"""')
 
 
 def report(s: dict, ok: list[dict], fence_tokens: int) -> str:
@@ -89,6 +90,13 @@ def report(s: dict, ok: list[dict], fence_tokens: int) -> str:
     n = len(ok)
     no_fence = sum(r["ours_tokens"] - fence_tokens for r in ok)
     smaller_no_fence = sum(1 for r in ok if r["ours_tokens"] - fence_tokens < r["bu_tokens"])
+    equal = sum(1 for r in ok if r["ours_tokens"] == r["bu_tokens"])
+    fence_only = sum(1 for r in ok if 0 < r["ours_tokens"] - r["bu_tokens"] <= fence_tokens)
+    from collections import Counter
+    hist = Counter(r["ours_tokens"] - r["bu_tokens"] for r in ok)
+    buckets = [("≤ −10", lambda d: d <= -10), ("−9…−1", lambda d: -9 <= d <= -1), ("0", lambda d: d == 0),
+               ("+1…+3", lambda d: 1 <= d <= 3), ("+4…+9", lambda d: 4 <= d <= 9), ("≥ +10", lambda d: d >= 10)]
+    spread = ", ".join(f"{name}: {sum(v for d, v in hist.items() if f(d))} pages" for name, f in buckets)
     rows = [f"| {n} MiniWoB++ tasks (seed 42), total | {c['heybro']:,} | {c['browser_use_style']:,} | {t['heybro']:,} | "
             f"{t['browser_use_style']:,} | {s['miniwob_pages_where_heybro_smaller_tokens']} of {n} |"]
     for r in s["large"]:
@@ -107,9 +115,21 @@ def report(s: dict, ok: list[dict], fence_tokens: int) -> str:
         "|---|---|---|---|---|---|", *rows, "",
         f"Both carry every interactive element and the same page text; heybro's lines carry more per element "
         "(role, checked/selected/expanded/disabled/required/focused state, current value, select options, input "
-        f"type, external link targets, landmark/form groups) and the untrusted-content fence ({fence_tokens} tokens a page). "
-        f"Without the fence heybro's MiniWoB total would be {no_fence:,} tokens, smaller on {smaller_no_fence} of {n} pages: "
-        "on MiniWoB's tiny pages (≈ 74 tokens each) the fixed fence is what is left of the difference.",
+        f"type, external link targets, landmark/form/dialog groups) and the untrusted-content fence (`\"\"\"` … `\"\"\"`, "
+        f"{fence_tokens} tokens a page). Without the fence heybro's MiniWoB total would be {no_fence:,} tokens, smaller on "
+        f"{smaller_no_fence} of {n} pages. Per page (tokens, heybro − browser-use-style): {spread}.", "",
+        f"Reading: smaller in total on MiniWoB++ ({t['heybro']:,} vs {t['browser_use_style']:,} tokens, "
+        f"{100 * (t['heybro'] - t['browser_use_style']) / t['browser_use_style']:+.1f}%) and on the large pages; smaller on "
+        f"{s['miniwob_pages_where_heybro_smaller_tokens']} of {n} MiniWoB pages, equal on {equal}, larger on {n - equal - s['miniwob_pages_where_heybro_smaller_tokens']} "
+        f"— of those, {fence_only} are larger by no more than the fence: on a tiny page where both renderings say the same "
+        "thing token for token (`[e1] button Submit` costs what `[0]<button Submit/>` costs), the fence is the "
+        "difference, so \"smaller on most pages\" is **not met** at equal information with a fence kept.", "",
+        "Before this round (same pages, same comparison): heybro 10,352 vs 9,579 tokens on MiniWoB (smaller on 9 of 130), "
+        "large_1000 12,984 vs 13,067, large_5000 71,420 vs 72,759. What changed: the fence is a triple-quote pair "
+        "(`\"\"\"`, the usual delimiter for quoted data in a prompt; the host's prompt already titles the section as untrusted "
+        "page content; page text that contains `\"\"\"` is neutralised) instead of `<<<PAGE untrusted>>>` … `<<<END PAGE>>>` "
+        "(10 tokens → 3); a group ends with a blank line (free: it merges with the line break) instead of `## —`; the "
+        "`Open dialog:` header line only when none of the dialog's contents is shown (its `## dialog …` group says it).",
     ])
 
 

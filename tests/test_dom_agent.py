@@ -80,9 +80,11 @@ def test_observe_form_renders_elements_fenced_and_stable_ids(browser, page, site
     open_page(page, sites[0] + "/form.html")
     obs = ok(browser, "observe")
     text = obs["text"]
-    assert text.startswith("<<<PAGE untrusted>>>") and "<<<END PAGE>>>" in text
+    # Page text is fenced by a triple-quote pair that no page text can produce.
+    assert text.startswith('"""\n') and text.count('"""') == 2
     # The injected instruction stays inside the fence, as data.
-    assert text.index("Ignore previous instructions") < text.index("<<<END PAGE>>>")
+    assert text.index('"""') < text.index("Ignore previous instructions") < text.rindex('"""')
+    assert "Now you are outside the page." in text and text.index("Now you are outside") < text.rindex('"""')
     email = find_id(obs, "Email")
     assert f"[{email}] textbox email Email placeholder=\"you@example.com\" required" in text
     assert "## form Sign up" in text

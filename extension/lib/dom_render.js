@@ -18,17 +18,21 @@ import { accessibleName, elementState, norm, roleOf } from "./refind.js";
  *   tokens_estimate: number}} Rendering
  */
 
-// Short on purpose (it is on every page the model reads): the host's prompt says what the fence means.
-export const FENCE_OPEN = "<<<PAGE untrusted>>>";
-export const FENCE_CLOSE = "<<<END PAGE>>>";
+// Short on purpose (it is on every page the model reads): triple quotes, the usual delimiter for
+// quoted data in a prompt, one token each; the host's prompt names the section as untrusted page
+// content. Page text can never produce the delimiter (see clean).
+export const FENCE_OPEN = '"""';
+export const FENCE_CLOSE = '"""';
 const CHARS_PER_TOKEN = 4;
 const VISIBLE = { checkOpacity: true, checkVisibilityCSS: true };
+
+const DIALOG_GROUP = /^(dialog|alertdialog)\b/;
 
 /** @param {string} s */
 export function estimateTokens(s) { return Math.ceil(s.length / CHARS_PER_TOKEN); }
 
 /** Page text must not be able to close the fence or fake a line of ours. @param {string} s */
-function clean(s) { return s.replace(/<<<|>>>/g, "«").replace(/[\r\n]+/g, " "); }
+function clean(s) { return s.replace(/"{3,}|<<<|>>>/g, "«").replace(/[\r\n]+/g, " "); }
 
 /** A value, quoted: its exact extent matters ("" vs " "). @param {string} s */
 function q(s) { return `"${clean(s).replace(/"/g, "'")}"`; }
@@ -58,6 +62,8 @@ function roleLabel(el) {
 function hrefOf(el, name) {
   const raw = el.getAttribute("href");
   if (!raw || raw === "#" || raw.startsWith("javascript:")) return "";
+  // A named link with a relative target stays on the site: no URL to parse.
+  if (name && !raw.startsWith("//") && !/^[a-z][a-z0-9+.-]*:/i.test(raw)) return "";
   try {
     const u = new URL(raw, el.ownerDocument.baseURI);
     const external = u.origin !== el.ownerDocument.location.origin;
@@ -127,26 +133,21 @@ function textLine(t) {
  */
 export function renderScan(scan, opts = {}) {
   const maxTokens = opts.maxTokens ?? 4000;
-  /** @type {Array<{kind: "el", e: Entry, line: string} | {kind: "text", t: TextBlock, line: string}>} */
-  const items = [
-    ...scan.entries.map((e) => ({ kind: /** @type {"el"} */ ("el"), e, line: "" })),
-    ...scan.texts.map((t) => ({ kind: /** @type {"text"} */ ("text"), t, line: textLine(t) })),
-  ];
-  const orderOf = (/** @type {any} */ it) => (it.kind === "el" ? it.e.order : it.t.order);
-  const distOf = (/** @type {any} */ it) => (it.kind === "el" ? it.e.dist : it.t.dist);
+  /** @type {Array<{kind: "el", e: Entry, line: string, d: number, k: number, o: number} | {kind: "text", t: TextBlock, line: string, d: number, k: number, o: number}>} */
+  const items = [];
+  for (const e of scan.entries) items.push({ kind: "el", e, line: "", d: e.dist, k: 0, o: e.order });
+  for (const t of scan.texts) items.push({ kind: "text", t, line: "", d: t.dist, k: 1, o: t.order });
 
   // URL and title travel as the observe result's own fields (the host's prompt shows them): not
   // repeated here.
-  const head = [
-    `${FENCE_OPEN}`,
-    ...(scan.dialogs.length ? [`Open dialog: ${scan.dialogs.map((d) => q(d.name.slice(0, 40))).join(", ")}`] : []),
-  ];
+  const head = [FENCE_OPEN];
+  const dialogLine = scan.dialogs.length ? `Open dialog: ${scan.dialogs.map((d) => q(d.name.slice(0, 40))).join(", ")}` : "";
   const { above_px: upPx, below_px: downPx } = scan.scroll;
   const scrollLine = upPx || downPx ? `Scroll: ${upPx}px above, ${downPx}px below` : "";
-  let budget = maxTokens * CHARS_PER_TOKEN - head.join("\n").length - scrollLine.length - FENCE_CLOSE.length - 120;
+  let budget = maxTokens * CHARS_PER_TOKEN - head.join("\n").length - dialogLine.length - scrollLine.length - FENCE_CLOSE.length - 120;
 
   // Priority: visible first, then by distance from the viewport; elements before text at equal distance.
-  const ranked = items.slice().sort((a, b) => distOf(a) - distOf(b) || (a.kind === b.kind ? 0 : a.kind === "el" ? -1 : 1) || orderOf(a) - orderOf(b));
+  const ranked = items.slice().sort((a, b) => a.d - b.d || a.k - b.k || a.o - b.o);
   const chosen = new Set();
   let misses = 0;
   let hiddenTexts = 0;
@@ -154,6 +155,7 @@ export function renderScan(scan, opts = {}) {
     if (it.kind === "el") it.line = elementLine(it.e);
     // The scan does not ask every text block whether it is visible: only those that would be shown.
     else if (it.t.el && !it.t.el.checkVisibility(VISIBLE)) { hiddenTexts++; continue; }
+    else it.line = textLine(it.t);
     const cost = it.line.length + 1 + 12; // + a share of group headers
     // Past the budget, try a few smaller items, then stop (describing the rest costs time).
     if (cost > budget) { if (budget < 40 || ++misses > 20) break; continue; }
@@ -161,12 +163,17 @@ export function renderScan(scan, opts = {}) {
     chosen.add(it);
   }
 
-  const shownItems = items.filter((it) => chosen.has(it)).sort((a, b) => orderOf(a) - orderOf(b));
-  const lines = [...head];
+  const shownItems = items.filter((it) => chosen.has(it)).sort((a, b) => a.o - b.o);
+  // A dialog whose contents are shown says so in its group header ("## dialog Settings"); the
+  // "Open dialog" line is kept for one that shows nothing (all of it left out by the budget).
+  const inDialog = shownItems.some((it) => DIALOG_GROUP.test(it.kind === "el" ? it.e.group : it.t.group));
+  const lines = dialogLine && !inDialog ? [...head, dialogLine] : [...head];
   let group = "";
   for (const it of shownItems) {
     const g = it.kind === "el" ? it.e.group : it.t.group;
-    if (g !== group) { if (g) lines.push(`## ${clean(g)}`); else if (group) lines.push("## —"); group = g; }
+    // A group opens with its "## name" line and ends at a blank line (a blank line costs no token:
+    // it merges with the line break before it).
+    if (g !== group) { if (group) lines.push(""); if (g) lines.push(`## ${clean(g)}`); group = g; }
     lines.push(it.line);
   }
   const shown = shownItems.filter((it) => it.kind === "el").map((it) => /** @type {Entry} */ (/** @type {any} */ (it).e));

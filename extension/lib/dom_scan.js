@@ -65,7 +65,24 @@ const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "m
 // cost two lines each time for nothing the header row does not already say).
 const LANDMARKS = new Set(["form", "nav", "header", "footer", "main", "aside", "dialog", "fieldset"]);
 const LANDMARK_ROLES = new Set(["form", "navigation", "banner", "contentinfo", "main", "complementary", "dialog", "alertdialog", "search", "region", "tablist", "menu", "menubar", "toolbar", "grid"]);
-const TEXT_BLOCK = /^(h[1-6]|p|li|td|th|dt|dd|label|legend|caption|figcaption|blockquote|pre|span|div|strong|em|b|i|small|code)$/;
+const TEXT_BLOCK = new Set("h1 h2 h3 h4 h5 h6 p li td th dt dd label legend caption figcaption blockquote pre span div strong em b i small code".split(" "));
+
+const NON_SPACE = /\S/;
+const HEADING = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+/** A text block whose `text` (normalised) is computed on first read (a getter on the prototype keeps
+ * the objects cheap to make). */
+class LazyText {
+  /** @param {string} raw @param {number} order @param {string} group @param {boolean} heading @param {Element} el */
+  constructor(raw, order, group, heading, el) {
+    this.raw = raw; this.order = order; this.group = group;
+    /** @type {"in" | "above" | "below"} */ this.where = "in";
+    this.dist = 0; this.heading = heading; this.el = el;
+    /** @type {string | null} */ this.normed = null;
+  }
+
+  get text() { if (this.normed === null) this.normed = norm(this.raw); return this.normed; }
+}
 
 const CONTROLS = "a[href],button,input,select,textarea,[role],[tabindex],[onclick],[contenteditable]";
 
@@ -233,14 +250,14 @@ export function scanPage(reg, opts = {}) {
         unplaced.push({ t, el, dy, prev: entries[entries.length - 1] });
       }
       return;
-    } else if (!insideInteractive && TEXT_BLOCK.test(tag) && !isRedundantLabel(el)) {
+    } else if (!insideInteractive && TEXT_BLOCK.has(tag) && !isRedundantLabel(el)) {
       // Context text: the element's own text nodes (children render their own).
       let s = "";
       if (el.childElementCount === 0) s = el.textContent || ""; // a leaf: all its text is its own
       else for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) s += n.nodeValue;
-      s = norm(s);
-      if (s) {
-        const t = { order: order++, text: s, group: g, where: /** @type {"in"} */ ("in"), dist: 0, heading: /^h[1-6]$/.test(tag) || role === "heading", el };
+      if (NON_SPACE.test(s)) {
+        // Normalised only if the rendering reads it (most blocks of a big page are left out).
+        const t = /** @type {TextBlock} */ (/** @type {unknown} */ (new LazyText(s, order++, g, HEADING.has(tag) || role === "heading", el)));
         texts.push(t);
         unplaced.push({ t, el, dy, prev: entries[entries.length - 1] });
       }

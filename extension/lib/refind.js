@@ -14,11 +14,15 @@
  * locators: many weak attributes together beat any single brittle one). Each field's weight is
  * scaled down when many elements on the page share the signature's value (a "Delete" label shared by
  * twenty rows says little), so what identified the element when it was captured carries the match.
- * The matcher **abstains** instead of guessing: below THRESHOLD it answers "not_found", when the
- * runner-up is within MARGIN of the best it answers "ambiguous", and so it does when the best matches
- * only on what many candidates share (no field singles it out) — clicking the wrong element is worse
- * than asking again. THRESHOLD, MARGIN, the weights and the text similarity were tuned on
- * scripts/bench_refind.py's mutation suite (its "tune" half; BENCHMARKS.md has both halves).
+ * The matcher **abstains** instead of guessing. It acts on a candidate only when (1) the whole
+ * signature picks it clearly (score ≥ THRESHOLD, a lead of MARGIN, and a field that singles it out),
+ * (2) it alone carries the captured id / test id (an anchor), or (3) exactly one thing about it
+ * changed — its tolerant score (the worst field left out) is high and far ahead of everyone else's,
+ * and what changed is neither its place (a twin slides into a deleted element's place) nor an
+ * identity that now has another value. Otherwise it answers "not_found" (nothing close) or
+ * "ambiguous" — clicking the wrong element is worse than asking again. The constants, the weights
+ * and the text similarity were tuned on scripts/bench_refind.py's mutation suite (its "tune" half;
+ * BENCHMARKS.md has both halves).
  */
 
 export const SIGNATURE_VERSION = 1;
@@ -34,7 +38,8 @@ export const MARGIN = 0.1;
  * @typedef {{v: number, tag: string, role: string, name: string, text: string,
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
  *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState}} Signature
- * @typedef {{element: Element, score: number, signature: Signature, distinctive?: boolean}} Scored
+ * @typedef {{element: Element, score: number, signature: Signature, distinctive?: boolean, loo?: number, looField?: string, looSim?: number, looAbsent?: boolean, anchor?: boolean,
+ *   tagOk?: boolean}} Scored
  * @typedef {{status: "found" | "ambiguous" | "not_found", element: Element | null,
  *   confidence: number, candidates: Array<{element: Element, score: number, tag: string,
  *   name: string, text: string}>}} RefindResult
@@ -192,7 +197,10 @@ export function neighborText(el) {
     /** @type {Node | null} */ let node = el;
     for (let depth = 0; node && depth < 4; depth++) {
       for (let s = dir === "previous" ? node.previousSibling : node.nextSibling; s; s = dir === "previous" ? s.previousSibling : s.nextSibling) {
-        const t = s.nodeType === 3 ? norm(s.nodeValue) : s.nodeType === 1 ? norm(/** @type {Element} */ (s).textContent) : "";
+        const raw = s.nodeType === 3 ? s.nodeValue || "" : s.nodeType === 1 ? /** @type {Element} */ (s).textContent || "" : "";
+        // Only the 40 characters nearest the element count: normalise a slice, not a whole card.
+        let t = norm(raw.length > 400 ? (dir === "previous" ? raw.slice(-400) : raw.slice(0, 400)) : raw);
+        if (raw.length > 400 && t.length <= 40) t = norm(raw);
         if (t) return dir === "previous" ? t.slice(-40) : t.slice(0, 40);
       }
       node = node.parentNode;
@@ -213,12 +221,21 @@ function stableClasses(el) {
   return out.slice(0, 6);
 }
 
+/** Steps already worked out, checked against the id and class they came from (ancestors are shared
+ * by many elements, and stay the same from one observe to the next). @type {WeakMap<Element, {id: string, cls: string | null, step: string}>} */
+const stepCache = new WeakMap();
+
 /** One step of an ancestor path: tag, plus a stable id or first stable class. @param {Element} el */
 function step(el) {
-  const id = el.id && !GENERATED_ID.test(el.id) ? `#${el.id}` : "";
-  if (id) return el.localName + id;
-  const cls = stableClasses(el)[0];
-  return el.localName + (cls ? `.${cls}` : "");
+  const cls = el.getAttribute("class"), rawId = el.id;
+  const hit = stepCache.get(el);
+  if (hit && hit.id === rawId && hit.cls === cls) return hit.step;
+  const id = rawId && !GENERATED_ID.test(rawId) ? `#${rawId}` : "";
+  let out;
+  if (id) out = el.localName + id;
+  else { const c = stableClasses(el)[0]; out = el.localName + (c ? `.${c}` : ""); }
+  stepCache.set(el, { id: rawId, cls, step: out });
+  return out;
 }
 
 /** Parent across shadow boundaries. @param {Element} el */
@@ -309,7 +326,9 @@ export function captureSignature(el, known = {}) {
   // Walk the element's own (few) attributes rather than asking for each stable one by name.
   const valueOk = el.localName === "input" || el.localName === "button" || el.localName === "option";
   let data = 0;
-  for (const a of Array.from(el.attributes)) {
+  const list = el.attributes;
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i];
     if (a.value === "" || (a.name === "value" && !valueOk)) continue;
     if (STABLE_SET.has(a.name)) attrs[a.name] = cut(a.value, 200);
     // Apps often key their rows by a data attribute (data-id, data-sku…): a few short ones.
@@ -363,7 +382,8 @@ export function textSim(a, b) {
   if (!a && !b) return null;
   if (!a || !b) return 0;
   if (a === b) return 1;
-  if (a.length < 2 || b.length < 2) return 0;
+  // One character: only "3" → "3s" (the same thing, extended) keeps something in common.
+  if (a.length < 2 || b.length < 2) return a[0] === b[0] ? NEAR * 0.5 : 0;
   const ga = bigrams(a), gb = bigrams(b);
   let inter = 0;
   for (const [g, n] of ga) inter += Math.min(n, gb.get(g) || 0);
@@ -494,25 +514,58 @@ const DISTINCTIVE = ["name", "text", "id", "nameAttr", "href", "placeholder", "a
  */
 export function scoreCandidates(sig, cands) {
   const sims = cands.map((c) => fieldSims(sig, c.signature));
+  const A = sig.attrs || {};
+  const numberedData = Object.keys(A).some((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k) && /\d/.test(A[k]));
   /** @type {Record<string, number>} */
   const shared = {};
   for (const f of Object.keys(WEIGHTS)) shared[f] = sims.reduce((n, s) => n + ((s[f] ?? 0) >= 0.9 ? 1 : 0), 0);
   return cands.map((c, i) => {
+    const si = sims[i];
     // Evidence that singles this candidate out: a field it matches that at most one other does.
     let distinctive = false;
-    for (const f of DISTINCTIVE) if ((sims[i][f] ?? 0) >= 0.8 && shared[f] <= 2) distinctive = true;
+    for (const f of DISTINCTIVE) if ((si[f] ?? 0) >= 0.8 && shared[f] <= 2) distinctive = true;
+    // An anchor: a stable identifier (id, test id, form name, data keys, link target) that this
+    // candidate alone on the page carries with the very value captured.
+    let anchor = false;
+    for (const f of ANCHORS) if ((si[f] ?? 0) >= 0.999 && shared[f] === 1 && !(f === "id" && GENERATED_ID.test(sig.attrs.id || ""))) anchor = true;
+    // A numbered key (data-sku="650", href="/p/500") names one record; a word (data-type="radio",
+    // href="#") names a kind, which may be unique only because its twin was deleted.
+    if ((si.data ?? 0) >= 0.999 && shared.data === 1 && numberedData) anchor = true;
+    if ((si.href ?? 0) >= 0.999 && shared.href === 1 && /\d/.test(sig.attrs.href || "") && (si.name ?? 0) >= 0.8) anchor = true;
     let num = 0, den = 0;
+    /** @type {Array<[string, number, number]>} */
+    const parts = [];
     for (const [f, base] of Object.entries(WEIGHTS)) {
-      const s = sims[i][f];
+      const s = si[f];
       if (s === null || s === undefined) continue;
       let w = base * (f === "id" ? idWeight(sig.attrs.id) : 1);
       // Rarity: a value matched by many candidates identifies little (position is never "shared").
       if (f !== "box" && shared[f] > 1) w /= 1 + Math.log(shared[f]);
       num += w * s; den += w;
+      parts.push([f, w, s]);
     }
-    return { element: c.element, signature: c.signature, score: den ? num / den : 0, distinctive };
+    // Tolerant score: the same with the one field that lost most left out. A mutation usually
+    // changes one thing about an element (its id, its text, its wrapper); another element differs
+    // in several, so this keeps the target high and look-alikes low.
+    let loo = den ? num / den : 0, looField = "", looSim = 1;
+    for (const [f, w, s] of parts) {
+      const without = den - w > 0 ? (num - w * s) / (den - w) : 0;
+      if (without > loo) { loo = without; looField = f; looSim = s; }
+    }
+    // Whether the field left out is an attribute the candidate no longer has (dropped) rather than
+    // one it has with another value (another element's identity).
+    const key = ATTR_OF[looField];
+    const looAbsent = !!key && !(key === "testid" ? TEST_ID_ATTRS.some((k) => c.signature.attrs[k]) : c.signature.attrs[key]);
+    return { element: c.element, signature: c.signature, score: den ? num / den : 0, loo, looField, looSim, looAbsent, distinctive, anchor,
+      tagOk: c.signature.tag === sig.tag || (roleSim(sig.role, c.signature.role) ?? 0) >= 0.6 };
   }).sort((a, b) => b.score - a.score);
 }
+
+/** The attribute behind each attribute field. @type {Record<string, string>} */
+const ATTR_OF = { id: "id", nameAttr: "name", type: "type", href: "href", placeholder: "placeholder", alt: "alt", title: "title", testid: "testid" };
+
+/** Fields whose exact, unique match names one element (see scoreCandidates). */
+const ANCHORS = ["id", "testid"];
 
 /** Whether the element takes up space on screen. @param {Element} el */
 export function isRendered(el) {
@@ -591,6 +644,10 @@ export function shortlist(sig, pool) {
   if (pool.length <= SHORTLIST) return pool;
   const A = sig.attrs || {};
   const text = sig.text || sig.name;
+  const dataKeys = Object.keys(A).filter((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k));
+  const box = sig.box && (sig.frame || []).length === 0 ? sig.box : null;
+  const view = pool[0]?.ownerDocument?.defaultView;
+  const sx = view ? view.scrollX : 0, sy = view ? view.scrollY : 0;
   const quick = pool.map((el) => {
     const tag = el.localName;
     let sc = (tag === sig.tag ? 1 : 0) + (roleSim(sig.role, roleOf(el)) || 0);
@@ -598,7 +655,10 @@ export function shortlist(sig, pool) {
     for (const k of ["id", "name", "href", "placeholder", "aria-label", "title", "type", ...TEST_ID_ATTRS]) {
       if (A[k] && el.getAttribute(k) === A[k]) sc += k === "type" ? 0.5 : 2;
     }
+    for (const k of dataKeys) if (el.getAttribute(k) === A[k]) sc += 2;
     if (sig.label) sc += 2 * (textSim(sig.label, labelText(el)) || 0);
+    // Where it was: a look-alike far away should not push the target itself off the list.
+    if (box) { const r = el.getBoundingClientRect(); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
     return { el, sc };
   }).sort((a, b) => b.sc - a.sc);
   const cut = quick[SHORTLIST - 1].sc;
@@ -609,7 +669,7 @@ export function shortlist(sig, pool) {
  * Finds the element a signature describes, or abstains.
  * @param {Signature} signature
  * @param {Document | Element | ShadowRoot} [root]
- * @param {{threshold?: number, margin?: number, candidates?: Element[]}} [opts]
+ * @param {{threshold?: number, margin?: number, candidates?: Element[], features?: boolean}} [opts]
  * @returns {RefindResult}
  */
 export function refind(signature, root = document, opts = {}) {
@@ -618,12 +678,49 @@ export function refind(signature, root = document, opts = {}) {
   const scored = scoreCandidates(signature, pool.map((element) => ({ element, signature: captureSignature(element) })));
   const top = scored.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
     tag: s.signature.tag, name: s.signature.name, text: s.signature.text }));
+  if (opts.features) {
+    /** @type {any} */ (opts).out = scored.slice(0, 8).map((x) => ({ element: x.element, score: x.score, loo: x.loo,
+      looField: x.looField, looSim: x.looSim, looAbsent: x.looAbsent, distinctive: x.distinctive, anchor: x.anchor, tagOk: x.tagOk }));
+  }
   const best = scored[0], second = scored[1];
-  if (!best || best.score < threshold) return { status: "not_found", element: null, confidence: best ? best.score : 0, candidates: top };
-  if (second && best.score - second.score < margin) return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
-  // Look-alikes that only their place tells apart (twenty "Add to cart" buttons): when nothing but
-  // the shared look and the position matches, the target may be gone and a neighbour slid into
-  // its place, so refuse.
-  if (second && !best.distinctive) return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
-  return { status: "found", element: best.element, confidence: best.score, candidates: top };
+  if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top };
+  /** @param {Scored} s @param {number} confidence @returns {RefindResult} */
+  const found = (s, confidence) => ({ status: "found", element: s.element, confidence, candidates: top });
+  // 1. The whole signature: a clear best that something singles out. Look-alikes that only their
+  //    place tells apart (twenty "Add to cart" buttons) are refused: the target may be gone and a
+  //    neighbour slid into its place. A best that is singled out over a runner-up that is not needs
+  //    a smaller lead.
+  const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : margin;
+  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive))) return found(best, best.score);
+  // 2. An anchor: the only element on the page with the captured id / test id (or numbered data
+  //    key, or numbered link with the same name), of a compatible kind.
+  const anchors = scored.filter((s) => s.anchor && s.tagOk);
+  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) return found(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo)));
+  // 3. One thing changed: the tolerant score (the field that lost most left out) of the best is high
+  //    and well ahead of everyone else's. Not when what changed is its place (box, neighbours, path:
+  //    a twin slides into a deleted element's place), nor when an identifying attribute now has
+  //    another value (another element) rather than being gone; a dropped attribute is trusted
+  //    with a smaller lead.
+  const byLoo = scored.slice().sort((a, b) => /** @type {number} */ (b.loo) - /** @type {number} */ (a.loo));
+  const b = byLoo[0], s2 = byLoo[1];
+  const loo = /** @type {number} */ (b.loo), loo2 = s2 ? /** @type {number} */ (s2.loo) : 0;
+  const field = b.looField || "";
+  // What changed must still look like a change of the same thing: a tweaked text shares something
+  // with the old one ("Submit" → "Submits", "3" → "3s"; not "1" → ">"), a renamed id keeps its stem
+  // or was a generated one ("datepicker" → "datepicker-x7a9"; not "password" → "verify").
+  const oldId = signature.attrs?.id || "", newId = b.signature.attrs?.id || "";
+  const sameThing = ATTR_FIELDS.has(field) && b.looAbsent ? true : TEXT_FIELDS.has(field) ? (b.looSim ?? 0) > 0
+    : field === "id" ? !newId || GENERATED_ID.test(oldId) || (textSim(oldId, newId) ?? 0) >= 0.5 : true;
+  if (b.tagOk && sameThing && loo >= LOO_THRESHOLD && b.score >= LOO_FLOOR && !PLACE_FIELDS.has(field)) {
+    if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) return found(b, loo);
+  }
+  if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top };
+  return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
 }
+
+/** Calibrated on the tune half of scripts/bench_refind.py (see refind()). */
+export const LEAD_MARGIN = 0.07, ANCHOR_FLOOR = 0.3, LOO_THRESHOLD = 0.75, LOO_FLOOR = 0.3, LOO_MARGIN = 0.2, LOO_MARGIN_DROPPED = 0.02;
+const PLACE_FIELDS = new Set(["box", "neighbor", "path"]);
+const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "title"]);
+const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type"]);
+

@@ -117,7 +117,7 @@ export function mutate(kind, t) {
 
 /**
  * Runs every mutation on the given targets (indices among the original body's elements).
- * @param {number[]} targets @param {{threshold?: number, margin?: number, explain?: boolean}} [opts]
+ * @param {number[]} targets @param {{threshold?: number, margin?: number, explain?: boolean, features?: boolean}} [opts]
  */
 export function runSuite(targets, opts = {}) {
   const original = /** @type {HTMLElement} */ (document.body.cloneNode(true));
@@ -132,7 +132,8 @@ export function runSuite(targets, opts = {}) {
       const sig = captureSignature(t);
       const expected = mutate(kind, t);
       if (expected === undefined) continue;
-      const r = refind(sig, document, opts);
+      const o = { ...opts };
+      const r = refind(sig, document, o);
       const outcome = r.status !== "found" ? "abstained" : r.element === expected ? "correct" : "wrong";
       /** @type {Record<string, any>} */
       const row = { target: ti, mutation: kind, outcome, confidence: Math.round(r.confidence * 1000) / 1000 };
@@ -140,6 +141,7 @@ export function runSuite(targets, opts = {}) {
         row.sig = `${sig.tag} ${sig.role} ${JSON.stringify(sig.name)} ${JSON.stringify(sig.attrs)}`;
         row.top = r.candidates.slice(0, 3).map((c) => `${c.element === expected ? "*" : ""}${c.tag} ${JSON.stringify(c.name).slice(0, 30)} ${c.score}`);
       }
+      if (opts.features) row.f = (/** @type {any} */ (o).out || []).map((/** @type {any} */ x) => ({ ...x, element: undefined, hit: x.element === expected }));
       out.push(row);
     }
   }
