@@ -118,6 +118,14 @@ def large_page_html(n: int, seed: int = 1) -> str:
     return "".join(parts)
 
 
+def start_miniwob(page: Page, base: str, task: str, seed: int = 42) -> None:
+    """Opens a MiniWoB++ task page served at `base` and starts a seeded episode (TESTING.md)."""
+    page.goto(f"{base}/miniwob/{task}.html", timeout=10_000)
+    page.wait_for_selector("#sync-task-cover", timeout=5_000)
+    page.evaluate(f"() => {{ Math.seedrandom({seed}); core.startEpisodeReal(); }}")
+    page.wait_for_timeout(50)
+
+
 def percentile(values: list[float], q: float) -> float:
     s = sorted(values)
     k = (len(s) - 1) * q

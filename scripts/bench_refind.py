@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_common import ROOT, chromium, machine, serve, write_large_pages, write_section  # noqa: E402
+from bench_common import ROOT, chromium, machine, serve, start_miniwob, write_large_pages, write_section  # noqa: E402
 
 MUTATIONS = ["id_renamed", "classes_hashed", "wrapper_added", "wrapper_removed", "siblings_reordered",
              "text_tweaked", "tag_swapped", "element_moved", "decoy_added", "attribute_dropped", "deleted"]
@@ -109,10 +109,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, serve(ROOT) as base, serve(html) as mw, serve(Path(tmp)) as big, chromium() as page:
         for t in tasks:
             try:
-                page.goto(f"{mw}/miniwob/{t}.html", timeout=10_000)
-                page.wait_for_selector("#sync-task-cover", timeout=5_000)
-                page.evaluate("() => { Math.seedrandom(42); core.startEpisodeReal(); }")
-                page.wait_for_timeout(50)
+                start_miniwob(page, mw, t)
                 got = run_page(page, base, a.per_page)
             except Exception as e:  # a page that does not start is reported, not hidden
                 errors.append(f"{t}: {str(e)[:80]}")

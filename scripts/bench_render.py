@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_common import ROOT, chromium, load_modules, machine, serve, write_large_pages, write_section  # noqa: E402
+from bench_common import ROOT, chromium, load_modules, machine, serve, start_miniwob, write_large_pages, write_section  # noqa: E402
 
 
 def tokenizer():
@@ -50,10 +50,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, serve(ROOT) as base, serve(html) as mw, serve(Path(tmp)) as big, chromium() as page:
         for t in tasks:
             try:
-                page.goto(f"{mw}/miniwob/{t}.html", timeout=10_000)
-                page.wait_for_selector("#sync-task-cover", timeout=5_000)
-                page.evaluate("() => { Math.seedrandom(42); core.startEpisodeReal(); }")
-                page.wait_for_timeout(50)
+                start_miniwob(page, mw, t)
                 load_modules(page, base)
                 r = render_both(page)
             except Exception as e:  # a task page that does not start is reported, not hidden
