@@ -118,3 +118,12 @@ def test_cost_estimates_follow_the_price_table() -> None:
     assert cost_usd("gpt-4o", 1000, 100, base_url="http://localhost:11434/v1") == 0.0
     assert cost_usd("my-model", 1_000_000, 1_000_000, {"my-model": [1.0, 2.0]},
                     "http://localhost:8000/v1") == pytest.approx(3.0)
+
+
+def test_default_location_is_overridable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from heybro.store import default_path
+    monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("HEYBRO_DB", raising=False)
+    assert default_path() == tmp_path / "home" / "data" / "tasks.sqlite3"
+    monkeypatch.setenv("HEYBRO_DB", str(tmp_path / "elsewhere.db"))
+    assert default_path() == tmp_path / "elsewhere.db"

@@ -116,6 +116,8 @@ def cmd_paths(args: argparse.Namespace) -> int:
                      ("config", paths.config_dir)):
         print(f"{name:7} {fn()}")
     print(f"launcher {registration.launcher_path()}")
+    from .store import default_path
+    print(f"tasks   {default_path()}")
     return 0
 
 

@@ -4,6 +4,7 @@ before the next step starts, so nothing is lost when Chrome, the service worker 
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -22,7 +23,9 @@ ACTIVE = ("planning", "executing", "verifying", "correcting")
 
 
 def default_path() -> Path:
-    return paths.data_dir() / "tasks.sqlite3"
+    """`$HEYBRO_DB` if set, else tasks.sqlite3 in heybro's data folder (see `heybro paths`)."""
+    override = os.environ.get("HEYBRO_DB")
+    return Path(override).expanduser() if override else paths.data_dir() / "tasks.sqlite3"
 
 
 class TaskRow(BaseModel):
