@@ -3,44 +3,29 @@ import extension/lib/*.js as modules), a headless Chromium, generated large page
 
 from __future__ import annotations
 
-import functools
 import platform
 import shutil
 import subprocess
+import sys
 import tempfile
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
-QUIET = ["--no-first-run", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--disable-default-apps", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+sys.path.insert(0, str(ROOT / "tests"))  # the test suite's harness (static server)
 
-
-class _Handler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-    def end_headers(self) -> None:
-        self.send_header("Access-Control-Allow-Origin", "*")
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
+from heybro.browser.chromium import QUIET_FLAGS as QUIET  # noqa: E402
+from support.static_server import serve as serve_static  # noqa: E402
 
 
 @contextmanager
 def serve(root: Path) -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(root)))
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    """The tests' static server, with CORS so pages can import extension/lib/*.js as modules."""
+    with serve_static(root, cors=True) as base:
+        yield base
 
 
 @contextmanager

@@ -11,18 +11,26 @@ from pathlib import Path
 
 
 class _Quiet(SimpleHTTPRequestHandler):
+    cors = False
+
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
 
     def end_headers(self) -> None:
+        if self.cors:  # lets a page on another port import these files as modules
+            self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
 
+class _QuietCors(_Quiet):
+    cors = True
+
+
 @contextmanager
-def serve(root: Path) -> Iterator[str]:
+def serve(root: Path, *, cors: bool = False) -> Iterator[str]:
     """Serves `root`; yields the base URL (no trailing slash)."""
-    handler = functools.partial(_Quiet, directory=str(root))
+    handler = functools.partial(_QuietCors if cors else _Quiet, directory=str(root))
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
