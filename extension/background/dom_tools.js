@@ -29,6 +29,9 @@ async function targetTab(call) {
   return any;
 }
 
+/** The DOM agent as the manifest injects it: one classic script generated from its ES modules. */
+const AGENT_SCRIPT = "extension/content/agent.classic.js";
+
 /** @param {number} ms */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -54,7 +57,7 @@ async function ask(tabId, frameId, msg, deadline = Date.now() + 4000) {
       if (Date.now() > deadline) throw fail("no_tab", `The page's DOM agent did not answer (${text}).`, { frame_id: frameId });
       if (!injected && attempt >= 5) {
         injected = true;
-        try { await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ["extension/content/content.js"] }); } catch { /* not scriptable (chrome://, store) */ }
+        try { await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [AGENT_SCRIPT] }); } catch { /* not scriptable (chrome://, store) */ }
       }
       // Short first retries: right after a page loads, the agent's module import takes a few ms.
       await sleep(Math.min(10 + attempt * 5, 200));
@@ -144,37 +147,10 @@ async function waitForUrl(tabId, url, timeout) {
   }
 }
 
-/** The DOM agent's modules, its entry first (the loader in content.js imports only the entry). */
-const AGENT_MODULES = ["extension/content/agent.js", "extension/lib/dom_scan.js", "extension/lib/dom_render.js", "extension/lib/refind.js",
-  "extension/lib/dom_pointer.js", "extension/lib/dom_overlay.js", "extension/lib/dom_locate.js", "extension/lib/dom_changes.js",
-  "extension/lib/dom_input.js", "extension/lib/dom_extract.js", "extension/lib/dom_wait.js"];
-
-/**
- * Starts the DOM agent's import in the tab's top document as early as possible. The manifest's
- * content script runs at document_idle, about when the page has loaded, and the agent's modules take
- * tens of ms more to import; injected as the new document commits, the import overlaps the page's
- * own loading. Injected twice is harmless (the loader keeps the first), and so is a call that still
- * lands in the old document. Fire and forget.
- * @param {number} tabId @param {number} [frameId]
- */
-export function preloadAgent(tabId, frameId = 0) {
-  const urls = AGENT_MODULES.map((p) => chrome.runtime.getURL(p));
-  chrome.scripting.executeScript({
-    target: { tabId, frameIds: [frameId] }, injectImmediately: true, args: [urls],
-    func: (/** @type {string[]} */ mods) => {
-      const w = /** @type {any} */ (globalThis);
-      if (w.__heybroAgentLoading) return;
-      // Fetch the whole module graph at once instead of level by level (agent → dom_scan → refind).
-      for (const u of mods.slice(1)) import(u).catch(() => {});
-      w.__heybroAgentLoading = import(mods[0]).catch((e) => { console.warn("heybro: DOM agent failed to load", e); });
-    },
-  }).catch(() => { /* not scriptable (chrome://, store, error page) or gone */ });
-}
-
 /**
  * Follows a tab's loading status from before an action, so the start of a navigation the action
- * causes is never missed: it starts the DOM agent's import in the new document early, and tells a
- * navigation the browser dropped (a 204, a download: no load ever starts) from a slow one.
+ * causes is never missed: it tells a navigation the browser dropped (a 204, a download: no load ever
+ * starts) from a slow one.
  * @param {number} tabId
  */
 function watchTab(tabId) {
@@ -183,7 +159,6 @@ function watchTab(tabId) {
   const listener = (id, change) => {
     if (id !== tabId) return;
     if (change.status === "loading") state.sawLoading = true;
-    if (state.sawLoading && change.status !== "complete") preloadAgent(tabId);
   };
   /** @param {number} id */
   const removed = (id) => { if (id === tabId) state.closed = true; };
@@ -203,7 +178,7 @@ function watchTab(tabId) {
  */
 async function newDocument(tabId, frameId, oldDoc, tab, deadline) {
   const t0 = Date.now();
-  let injected = false, preloads = 0;
+  let injected = false;
   for (let attempt = 0; Date.now() < deadline && !tab.closed; attempt++) {
     /** @type {any} */ let r = null;
     /** @type {any} */ let timer;
@@ -215,12 +190,11 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline) {
     // The old document still answers: the server has not answered yet, or the browser dropped the
     // navigation (no load started at all for a while).
     if (r && r.ok && Date.now() - t0 > (frameId === 0 ? (tab.sawLoading ? Infinity : 1500) : 5000)) return null;
-    // No agent answers: the new document has committed and its agent is not there yet (the
-    // manifest's content script waits for document_idle): start its import now.
-    if (!r && preloads < 3) { preloads++; preloadAgent(tabId, frameId); }
+    // No agent answers: the new document has not committed yet (the manifest injects the agent as
+    // it starts), or it is a page the manifest does not reach.
     if (!r && !injected && attempt >= 8) {
       injected = true; // a page the manifest's content script does not reach by itself
-      await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ["extension/content/content.js"] }).catch(() => {});
+      await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [AGENT_SCRIPT] }).catch(() => {});
     }
     await sleep(Math.min(5 + attempt * 2, 25));
   }

@@ -5,7 +5,6 @@
  * opens a new tab so a task never takes over the page the user is looking at.
  */
 import { registerTool } from "./tools.js";
-import { preloadAgent } from "./dom_tools.js";
 
 /** @param {string} message @param {string} code */
 const fail = (message, code) => Object.assign(new Error(message), { code });
@@ -44,8 +43,6 @@ function loaded(tabId, ms, start) {
     const listener = (id, change) => {
       if (id !== idOf()) return;
       if (change.status === "complete") finish();
-      // Start the DOM agent's import with the new document, so the observe after this is not kept waiting.
-      else if (change.status === "loading" || change.url) preloadAgent(id);
     };
     chrome.tabs.onUpdated.addListener(listener);
     timer = /** @type {any} */ (setTimeout(finish, ms));
