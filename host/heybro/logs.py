@@ -38,7 +38,7 @@ def setup(filename: str = "host.log", level: int = logging.INFO) -> Path:
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=structlog.stdlib.LoggerFactory(),
-        cache_logger_on_first_use=False,
+        cache_logger_on_first_use=True,
     )
     _configured = log_file
     return log_file
