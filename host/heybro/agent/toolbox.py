@@ -7,6 +7,7 @@ accept an optional `expect` (the outcome the host checks after acting).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -140,11 +141,18 @@ class RoleTool:
     kind: Kind
 
     def schema(self) -> dict[str, Any]:
-        return compact_schema(self.args.model_json_schema())
+        """The parameters' JSON Schema. Built once per tool (pydantic takes ~4 ms a tool, and every
+        LLM call sends them all); callers must not modify it."""
+        return _schema_of(self.args)
 
     def openai(self) -> dict[str, Any]:
         return {"type": "function",
                 "function": {"name": self.name, "description": self.doc, "parameters": self.schema()}}
+
+
+@functools.cache
+def _schema_of(args: type[Args]) -> dict[str, Any]:
+    return compact_schema(args.model_json_schema())
 
 
 DROP = {"title", "additionalProperties", "minLength", "maxLength", "minItems", "maxItems"}
