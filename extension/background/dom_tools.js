@@ -178,27 +178,30 @@ function watchTab(tabId) {
  */
 async function newDocument(tabId, frameId, oldDoc, tab, deadline) {
   const t0 = Date.now();
-  let injected = false;
+  let injected = false, answered = false;
+  /** @type {(r: any) => void} */ let found = () => {};
+  const ready = new Promise((resolve) => { found = resolve; });
+  // One kind of ping, sent again every few ms: the old document answers it at once with its own id
+  // (or, unloading, not at all); the new one's agent, injected as it starts, answers once its page
+  // has loaded and settled. A reply only comes when the renderer is free — often only after the
+  // load — so pings are not awaited one by one: whichever new-document answer comes first wins.
+  const ping = () => chrome.tabs.sendMessage(tabId, { kind: "dom.ping", ready: true, unless_doc: oldDoc }, { frameId })
+    .then((r) => { answered = true; if (r && r.ok && r.doc !== oldDoc) found(r); return r; }, () => null);
   for (let attempt = 0; Date.now() < deadline && !tab.closed; attempt++) {
-    /** @type {any} */ let r = null;
-    /** @type {any} */ let timer;
-    try {
-      r = await Promise.race([chrome.tabs.sendMessage(tabId, { kind: "dom.ping", ready: true }, { frameId }),
-        new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, deadline - Date.now())); })]);
-    } catch { r = null; } finally { clearTimeout(timer); }
+    const r = await Promise.race([ready, ping().then((x) => (x && x.ok && x.doc === oldDoc ? x : undefined)),
+      sleep(Math.min(3 + attempt, 20)).then(() => undefined)]);
     if (r && r.ok && r.doc !== oldDoc) return r;
     // The old document still answers: the server has not answered yet, or the browser dropped the
     // navigation (no load started at all for a while).
     if (r && r.ok && Date.now() - t0 > (frameId === 0 ? (tab.sawLoading ? Infinity : 1500) : 5000)) return null;
-    // No agent answers: the new document has not committed yet (the manifest injects the agent as
-    // it starts), or it is a page the manifest does not reach.
-    if (!r && !injected && attempt >= 8) {
-      injected = true; // a page the manifest's content script does not reach by itself
+    if (r) await Promise.race([ready, sleep(Math.min(3 + attempt, 20))]);
+    // No agent has answered for a while: a page the manifest's content script does not reach.
+    if (!answered && !injected && Date.now() - t0 > 250) {
+      injected = true;
       await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [AGENT_SCRIPT] }).catch(() => {});
     }
-    await sleep(Math.min(5 + attempt * 2, 25));
   }
-  return null;
+  return Promise.race([ready, sleep(0).then(() => null)]);
 }
 
 /** @param {string} action @returns {(call: ToolCallPayload) => Promise<Record<string, any>>} */

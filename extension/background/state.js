@@ -143,7 +143,9 @@ export function isLive(s) {
 }
 
 /**
- * Holds the state, persists every change (writes serialized, newest wins) and restores on wake.
+ * Holds the state, persists every change and restores on wake. One write at a time: changes that
+ * arrive while a write is in flight are saved together by the next one (newest wins), so a burst of
+ * events costs one or two storage writes instead of one each, and no change is left unsaved.
  */
 export class StateStore {
   /** @param {{get: (k: string) => Promise<Record<string, any>>, set: (v: Record<string, any>) => Promise<void>}} [storage] */
@@ -151,8 +153,9 @@ export class StateStore {
     this.storage = storage || chrome.storage.local;
     /** @type {HeybroState} */
     this.state = emptyState();
-    /** @type {Promise<void>} */
-    this.writing = Promise.resolve();
+    /** @type {Promise<void> | null} the write loop, while one runs */
+    this.writing = null;
+    this.dirty = false;
     /** @type {Set<(s: HeybroState) => void>} */
     this.listeners = new Set();
     this.loaded = this.load();
@@ -170,11 +173,23 @@ export class StateStore {
     const next = fn(this.state);
     if (next === this.state) return this.state;
     this.state = next;
-    const snapshot = next;
-    this.writing = this.writing.then(() => this.storage.set({ [STATE_KEY]: snapshot })).catch((e) => console.warn("heybro: state not saved", e));
+    this.dirty = true;
+    if (!this.writing) this.writing = this.flush();
+    const saved = this.writing;
     for (const l of this.listeners) l(next);
-    await this.writing;
+    await saved; // resolves once a write that includes this change is done
     return next;
+  }
+
+  async flush() {
+    try {
+      while (this.dirty) {
+        this.dirty = false;
+        try { await this.storage.set({ [STATE_KEY]: this.state }); } catch (e) { console.warn("heybro: state not saved", e); }
+      }
+    } finally {
+      this.writing = null;
+    }
   }
 
   /** @param {(s: HeybroState) => void} fn */

@@ -1884,8 +1884,8 @@ const __dom_changes = (() => {
  * What an action changed: URL, DOM mutations (summarised), a dialog that opened, where focus went,
  * or a navigation it started. Watches from just before the action until the page has settled.
  *
- * Settling is event-driven, not a fixed sleep: after the action the page gets one animation frame
- * (renders scheduled in a microtask or rAF land by then); then
+ * Settling is event-driven, not a fixed sleep: after the action the page gets one task of its event
+ * loop (renders scheduled in a microtask or a posted message land by then); then
  * - an action that changed nothing (typing into a plain field) returns at once, unless its kind can
  *   start asynchronous work (a click, a key press), which gets a short grace window for a first change;
  * - an action that changed the DOM returns as soon as the DOM has been mutation-free for `quietMs`
@@ -1935,13 +1935,16 @@ function openDialogs(doc) {
 const isOverlay = (n) => n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("data-heybro-overlay");
 
 /**
- * The next animation frame, or a timeout when frames do not run (a hidden tab pauses rAF).
- * @param {Window | null} view
+ * The next task of the page's event loop: by then, what the action's handlers did synchronously,
+ * in microtasks (Vue, Svelte, Angular) and in a posted message (React's scheduler) has landed. An
+ * animation frame would also catch rAF-only renders but costs up to 17 ms on every action; a page
+ * that keeps changing is waited for by the quiet-DOM loop either way.
  */
-function nextFrame(view) {
+function nextTask() {
   return new Promise((resolve) => {
-    const t = setTimeout(resolve, 34);
-    (view || window).requestAnimationFrame(() => { clearTimeout(t); resolve(undefined); });
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => { ch.port1.close(); resolve(undefined); };
+    ch.port2.postMessage(null);
   });
 }
 
@@ -2000,7 +2003,7 @@ function watchChanges(doc) {
     const quiet = opts.quietMs ?? 40, grace = opts.graceMs ?? 0, max = opts.maxMs ?? 800;
     const start = performance.now();
     try {
-      await Promise.race([nextFrame(view), new Promise((r) => { wake = () => r(undefined); })]);
+      await Promise.race([nextTask(), new Promise((r) => { wake = () => r(undefined); })]);
       for (;;) {
         if (leaving()) break;
         const now = performance.now();
@@ -2056,7 +2059,7 @@ function documentId() { return performance.timeOrigin; }
 
 /**
  * Resolves when this document is ready to be read after a navigation: loaded (the `load` event),
- * then settled (one frame, and the DOM quiet if a script is still rendering). Reports the page's own
+ * then settled (one task, and the DOM quiet if a script is still rendering). Reports the page's own
  * load time from Navigation Timing: navigation start (the click that caused it, redirects included)
  * → load event end.
  * @param {Document} doc
@@ -2296,8 +2299,9 @@ async function act(action, args) {
 chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   if (!msg || typeof msg.kind !== "string" || !msg.kind.startsWith("dom.")) return false;
   if (msg.kind === "dom.ping") {
-    // `ready`: answer once this document has loaded and settled (the coordinator, after a navigation).
-    if (msg.ready) { documentReady(document).then((r) => sendResponse({ ok: true, ...r })); return true; }
+    // `ready`: answer once this document has loaded and settled (the coordinator, after a navigation),
+    // unless this is the document being navigated away from (`unless_doc`): that one says so at once.
+    if (msg.ready && msg.unless_doc !== documentId()) { documentReady(document).then((r) => sendResponse({ ok: true, ...r })); return true; }
     sendResponse({ ok: true, url: location.href, doc: documentId() });
     return false;
   }

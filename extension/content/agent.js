@@ -131,8 +131,9 @@ async function act(action, args) {
 chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   if (!msg || typeof msg.kind !== "string" || !msg.kind.startsWith("dom.")) return false;
   if (msg.kind === "dom.ping") {
-    // `ready`: answer once this document has loaded and settled (the coordinator, after a navigation).
-    if (msg.ready) { documentReady(document).then((r) => sendResponse({ ok: true, ...r })); return true; }
+    // `ready`: answer once this document has loaded and settled (the coordinator, after a navigation),
+    // unless this is the document being navigated away from (`unless_doc`): that one says so at once.
+    if (msg.ready && msg.unless_doc !== documentId()) { documentReady(document).then((r) => sendResponse({ ok: true, ...r })); return true; }
     sendResponse({ ok: true, url: location.href, doc: documentId() });
     return false;
   }

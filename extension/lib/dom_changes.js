@@ -3,8 +3,8 @@
  * What an action changed: URL, DOM mutations (summarised), a dialog that opened, where focus went,
  * or a navigation it started. Watches from just before the action until the page has settled.
  *
- * Settling is event-driven, not a fixed sleep: after the action the page gets one animation frame
- * (renders scheduled in a microtask or rAF land by then); then
+ * Settling is event-driven, not a fixed sleep: after the action the page gets one task of its event
+ * loop (renders scheduled in a microtask or a posted message land by then); then
  * - an action that changed nothing (typing into a plain field) returns at once, unless its kind can
  *   start asynchronous work (a click, a key press), which gets a short grace window for a first change;
  * - an action that changed the DOM returns as soon as the DOM has been mutation-free for `quietMs`
@@ -54,13 +54,16 @@ function openDialogs(doc) {
 const isOverlay = (n) => n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("data-heybro-overlay");
 
 /**
- * The next animation frame, or a timeout when frames do not run (a hidden tab pauses rAF).
- * @param {Window | null} view
+ * The next task of the page's event loop: by then, what the action's handlers did synchronously,
+ * in microtasks (Vue, Svelte, Angular) and in a posted message (React's scheduler) has landed. An
+ * animation frame would also catch rAF-only renders but costs up to 17 ms on every action; a page
+ * that keeps changing is waited for by the quiet-DOM loop either way.
  */
-function nextFrame(view) {
+function nextTask() {
   return new Promise((resolve) => {
-    const t = setTimeout(resolve, 34);
-    (view || window).requestAnimationFrame(() => { clearTimeout(t); resolve(undefined); });
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => { ch.port1.close(); resolve(undefined); };
+    ch.port2.postMessage(null);
   });
 }
 
@@ -119,7 +122,7 @@ export function watchChanges(doc) {
     const quiet = opts.quietMs ?? 40, grace = opts.graceMs ?? 0, max = opts.maxMs ?? 800;
     const start = performance.now();
     try {
-      await Promise.race([nextFrame(view), new Promise((r) => { wake = () => r(undefined); })]);
+      await Promise.race([nextTask(), new Promise((r) => { wake = () => r(undefined); })]);
       for (;;) {
         if (leaving()) break;
         const now = performance.now();
@@ -175,7 +178,7 @@ export function documentId() { return performance.timeOrigin; }
 
 /**
  * Resolves when this document is ready to be read after a navigation: loaded (the `load` event),
- * then settled (one frame, and the DOM quiet if a script is still rendering). Reports the page's own
+ * then settled (one task, and the DOM quiet if a script is still rendering). Reports the page's own
  * load time from Navigation Timing: navigation start (the click that caused it, redirects included)
  * → load event end.
  * @param {Document} doc

@@ -59,3 +59,28 @@ test("every change is saved under heybro_state and restored by a new store", asy
   assert.equal(b.state.taskContext.goal, "Order a kettle");
   assert.equal(isLive(b.state), true);
 });
+
+test("a burst of events is saved by few writes, each update resolving once its change is on disk", async () => {
+  const disk = {};
+  let writes = 0;
+  /** @type {Array<() => void>} */ const pending = [];
+  const storage = {
+    get: async (k) => ({ [k]: disk[k] }),
+    // A slow disk: each write completes only when the test lets it.
+    set: (v) => new Promise((resolve) => { writes++; pending.push(() => { Object.assign(disk, structuredClone(v)); resolve(); }); }),
+  };
+  const store = new StateStore(storage);
+  await store.loaded;
+  let state = started();
+  const done = [store.update(() => state)];
+  await new Promise((r) => setTimeout(r, 0));
+  for (let i = 0; i < 5; i++) {
+    state = applyEvent(state, ev(i, "tool_call", { role: "worker", tool: "click", parameters: {} }));
+    const mine = state;
+    done.push(store.update(() => mine).then(() => assert.ok(disk[STATE_KEY].actionHistory.length >= mine.actionHistory.length)));
+  }
+  while (pending.length) { pending.shift()(); await new Promise((r) => setTimeout(r, 0)); }
+  await Promise.all(done);
+  assert.equal(writes, 2); // the first change, then the five that came while it was being written
+  assert.equal(disk[STATE_KEY].actionHistory.length, 5);
+});
