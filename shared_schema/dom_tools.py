@@ -78,6 +78,10 @@ class ObserveResult(ToolOutput):
 class ElementRef(ToolArgs):
     element_id: str | None = Field(None, max_length=40, description="Id from the last observe, e.g. e12.")
     signature: Signature | None = Field(None, description="The element's signature from observe (re-finding).")
+    observe_after: ObserveArgs | None = Field(
+        None, description="Once the action has settled (after a navigation: once the new page has "
+        "loaded), observe the page and return it as the result's `observation`: the page the next "
+        "step needs, without another round trip.")
 
 
 class ClickArgs(ElementRef):
@@ -181,6 +185,7 @@ class ActionResult(ToolOutput):
     dialog: DialogInfo | None = Field(None, description="A dialog the action opened.")
     focused: FocusedInfo | None = None
     element: ElementBrief | None = Field(None, description="The element after the action.")
+    observation: ObserveResult | None = Field(None, description="The page after the action, when `observe_after` asked for it.")
 
 
 class SelectResult(ActionResult):

@@ -511,6 +511,18 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "The element after the action."
+        },
+        "observation": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveResult"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The page after the action, when `observe_after` asked for it."
         }
       },
       "required": [
@@ -553,6 +565,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element's signature from observe (re-finding).",
           "title": "Signature"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         }
       },
       "title": "CheckArgs",
@@ -678,6 +702,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element after the action."
         },
+        "observation": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveResult"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The page after the action, when `observe_after` asked for it."
+        },
         "checked": {
           "anyOf": [
             {
@@ -763,6 +799,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element's signature from observe (re-finding).",
           "title": "Signature"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         }
       },
       "title": "ClickArgs",
@@ -1007,6 +1055,18 @@ export default /** @type {any} */ ({
           "description": "The element's signature from observe (re-finding).",
           "title": "Signature"
         },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
         "mode": {
           "default": "auto",
           "enum": [
@@ -1161,6 +1221,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element after the action."
         },
+        "observation": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveResult"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The page after the action, when `observe_after` asked for it."
+        },
         "text": {
           "anyOf": [
             {
@@ -1265,6 +1337,18 @@ export default /** @type {any} */ ({
           "description": "The element's signature from observe (re-finding).",
           "title": "Signature"
         },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
         "value": {
           "maxLength": 100000,
           "title": "Value",
@@ -1307,6 +1391,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element's signature from observe (re-finding).",
           "title": "Signature"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         }
       },
       "title": "FocusArgs",
@@ -1480,6 +1576,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element's signature from observe (re-finding).",
           "title": "Signature"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         }
       },
       "title": "HoverArgs",
@@ -1803,6 +1911,18 @@ export default /** @type {any} */ ({
           "description": "The element's signature from observe (re-finding).",
           "title": "Signature"
         },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
         "keys": {
           "description": "A key or combo: \"Enter\", \"Control+A\", \"Shift+Tab\".",
           "maxLength": 60,
@@ -1937,6 +2057,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element after the action."
         },
+        "observation": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveResult"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The page after the action, when `observe_after` asked for it."
+        },
         "pressed": {
           "anyOf": [
             {
@@ -2065,6 +2197,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element's signature from observe (re-finding).",
           "title": "Signature"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         },
         "direction": {
           "anyOf": [
@@ -2304,6 +2448,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element after the action."
         },
+        "observation": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveResult"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The page after the action, when `observe_after` asked for it."
+        },
         "scroll": {
           "anyOf": [
             {
@@ -2423,6 +2579,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element's signature from observe (re-finding).",
           "title": "Signature"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         },
         "value": {
           "description": "An option's visible label or its value.",
@@ -2555,6 +2723,18 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "The element after the action."
+        },
+        "observation": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveResult"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The page after the action, when `observe_after` asked for it."
         },
         "selected": {
           "anyOf": [
@@ -3086,6 +3266,18 @@ export default /** @type {any} */ ({
           "description": "The element's signature from observe (re-finding).",
           "title": "Signature"
         },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
         "text": {
           "maxLength": 20000,
           "title": "Text",
@@ -3147,6 +3339,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element's signature from observe (re-finding).",
           "title": "Signature"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         },
         "file": {
           "$ref": "#/$defs/FileArg"
@@ -3278,6 +3482,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element after the action."
         },
+        "observation": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveResult"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The page after the action, when `observe_after` asked for it."
+        },
         "uploaded": {
           "anyOf": [
             {
@@ -3358,6 +3574,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The element's signature from observe (re-finding).",
           "title": "Signature"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         },
         "text": {
           "anyOf": [

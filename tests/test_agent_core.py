@@ -284,3 +284,20 @@ def test_no_llm_configured_message() -> None:
     s = config.load(env={}, file=Path("/nonexistent"))
     assert not s.configured
     assert "HEYBRO_LLM_BASE_URL" in config.NOT_CONFIGURED
+
+
+def test_a_step_gets_the_next_page_with_its_last_action_not_another_observe() -> None:
+    """fill + click: the click (last, and one that may change the page) brings the new page back;
+    the fill does not ask for it, and the worker's next prompt needs no observe of its own."""
+    b = shop()
+    with ScriptedLLM(happy_script()) as llm:
+        task, rec, result = run_task(llm, b)
+        worker_prompts = [r for r in llm.requests if "ASSIGNMENT" in str(r["messages"])]
+    assert result.status == TaskStatus.completed, task.result
+    fill, click = [args for tool, args in b.calls if tool in ("fill", "click")][:2]
+    assert "observe_after" not in fill and set(click["observe_after"]) == {"max_tokens"}
+    # The first worker step: the page it saw next is the results page, read by the click itself.
+    tools = [tool for tool, _ in b.calls]
+    first_click = tools.index("click")
+    assert tools[first_click + 1] != "observe"
+    assert "Blue Kettle $20" in str(worker_prompts[1]["messages"])

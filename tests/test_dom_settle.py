@@ -131,6 +131,19 @@ def test_link_to_a_slow_page_waits_for_the_new_document(browser, page, site):
     assert find_id(after, "Continue")
 
 
+def test_an_action_can_bring_back_the_page_it_leads_to(browser, page, site):
+    """`observe_after`: the new page, once loaded, comes back with the click (one round trip)."""
+    obs = tool(browser, "observe")
+    r = tool(browser, "click", {"element_id": find_id(obs, "Slow page"), "observe_after": {"max_tokens": 1000}})
+    seen = r["observation"]
+    assert r["navigated"] is True and seen["url"] == site + "/slow?ms=400"
+    assert "Slow page loaded" in seen["text"] and find_id(seen, "Continue") in seen["elements"]
+    # Without it the result stays small.
+    back = tool(browser, "observe")
+    r = tool(browser, "click", {"element_id": find_id(back, "Continue")})
+    assert "observation" not in r or r["observation"] is None
+
+
 def test_form_post_and_redirect_land_on_the_result_page(browser, page, site):
     obs = tool(browser, "observe")
     tool(browser, "fill", {"element_id": find_id(obs, "Name"), "value": "Ann"})

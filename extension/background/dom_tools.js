@@ -204,8 +204,27 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline) {
   return Promise.race([ready, sleep(0).then(() => null)]);
 }
 
-/** @param {string} action @returns {(call: ToolCallPayload) => Promise<Record<string, any>>} */
+/**
+ * An action tool: the action itself, then — when `observe_after` asks — the page as the next step
+ * will see it, in the same reply (one round trip to the host fewer per step).
+ * @param {string} action @returns {(call: ToolCallPayload) => Promise<Record<string, any>>}
+ */
 function actionTool(action) {
+  const act = actOnly(action);
+  return async (call) => {
+    const { observe_after: after, ...args } = call.args || {};
+    const result = await act({ ...call, args });
+    if (after) {
+      try {
+        result.observation = await observe({ ...call, args: after });
+      } catch { /* the page could not be read now: the host observes on its own */ }
+    }
+    return result;
+  };
+}
+
+/** @param {string} action @returns {(call: ToolCallPayload) => Promise<Record<string, any>>} */
+function actOnly(action) {
   return async (call) => {
     const tab = await targetTab(call);
     const tabId = /** @type {number} */ (tab.id);

@@ -59,19 +59,25 @@ class FakeBrowser:
             self.url = args["url"]
             return {"tab_id": 7, "url": self.url, "title": self.url}
         if tool in ("click", "fill", "type"):
-            el = self._find(args["element_id"])
-            if tool == "click":
-                if el.submit:
-                    values = {e.label: e.value for e in self._els() if e.tag == "input"}
-                    self.bookings.append(values)
-                if el.href:
-                    self.url = el.href
-                return {"url": self.url, "found_by": "id"}
-            el.value = args.get("value", args.get("text", ""))
-            return {"url": self.url, "value": el.value}
+            result = self._act(tool, args)
+            if args.get("observe_after"):  # as the extension does: the page after the action
+                result["observation"] = self.snapshot()
+            return result
         if tool == "screenshot":
             return {"data_url": "data:image/png;base64,AAAA"}
         raise ToolFailed("unsupported", f"no tool {tool}")
+
+    def _act(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+        el = self._find(args["element_id"])
+        if tool == "click":
+            if el.submit:
+                values = {e.label: e.value for e in self._els() if e.tag == "input"}
+                self.bookings.append(values)
+            if el.href:
+                self.url = el.href
+            return {"url": self.url, "found_by": "id"}
+        el.value = args.get("value", args.get("text", ""))
+        return {"url": self.url, "value": el.value}
 
 
 def shop() -> FakeBrowser:

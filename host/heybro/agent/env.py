@@ -70,10 +70,18 @@ class AgentEnv:
                 and time.monotonic() - self.snapshot_at < SNAPSHOT_MAX_AGE_S):
             return self.snapshot
         try:
-            raw = await self.call("observe", {"max_tokens": self.settings.observe_tokens})
+            raw = await self.call("observe", self.observe_args())
         except ToolFailed as err:
             raw = {"url": "", "title": "", "text": f"(the page could not be read: {err.code}: "
                    f"{err.message})", "elements": {}}
+        return await self.adopt_observation(raw)
+
+    def observe_args(self) -> dict[str, Any]:
+        """What an action's `observe_after` asks for: the observe this env would make itself."""
+        return {"max_tokens": self.settings.observe_tokens}
+
+    async def adopt_observation(self, raw: dict[str, Any]) -> Snapshot:
+        """Takes `raw` (an observe result, e.g. one an action brought back) as the fresh snapshot."""
         self.snapshot = Snapshot.model_validate(raw)
         if self.snapshot.url:  # where to reopen the task if its tab is lost
             self.task.last_url = self.snapshot.url

@@ -22,6 +22,8 @@ from .toolbox import Extract, MarkDone, Navigate, NewTab, RecallHistory, SwitchT
 from .worker_prompt import SYSTEM
 
 TAB_CHANGING = {"navigate", "back", "new_tab", "switch_tab"}
+# Actions after which a batch often ends because the page changed (a link, a submit, a toggle).
+MAY_CHANGE_PAGE = {"click", "press", "select", "check", "uncheck"}
 MAX_RESULT_CHARS = 600
 
 
@@ -86,7 +88,7 @@ class Worker(Role):
                             "data_base64": base64.b64encode(data).decode("ascii")}
         return fit_args(tool, args)
 
-    async def _run(self, tool: str, a: BaseModel) -> tuple[Any, bool]:
+    async def _run(self, tool: str, a: BaseModel, observe_after: bool = False) -> tuple[Any, bool]:
         env = self.env
         before = env.snapshot.url if env.snapshot else ""
         if isinstance(a, Wait):
@@ -113,7 +115,10 @@ class Worker(Role):
         elif tool == "back":
             result = await env.call(tool, {})
         else:
-            result = await env.call(tool, self._dom_args(tool, a))
+            args = self._dom_args(tool, a)
+            if observe_after:
+                args["observe_after"] = env.observe_args()
+            result = await env.call(tool, args)
             changed = (bool(result.get("url") and result["url"] != before) or bool(result.get("dialog"))
                        or bool(result.get("navigated")))
             return result, changed
@@ -127,7 +132,8 @@ class Worker(Role):
         state = env.snapshot.fingerprint if env.snapshot else ""
         acted = False
         pending: list[tuple[ToolCall, BaseModel, float]] = []  # (call, args, seconds it took)
-        for call, a in zip(calls, args, strict=True):
+        observation: dict[str, Any] | None = None  # the page as the last action left it
+        for i, (call, a) in enumerate(zip(calls, args, strict=True)):
             if isinstance(a, MarkDone):
                 tc = await self.record_call(call)
                 tc.success = True
@@ -145,8 +151,14 @@ class Worker(Role):
             tc = await self.record_call(call)
             iteration.tool_calls.append(tc)
             started = time.perf_counter()
+            # The page after the batch comes back with its last action, or with one that may
+            # change the page (the batch stops there).
+            want_page = kind == "browser" and (i == len(calls) - 1 or call.tool in MAY_CHANGE_PAGE)
+            observation = None
             try:
-                result, changed = await self._run(call.tool, a)
+                result, changed = await self._run(call.tool, a, want_page)
+                if isinstance(result, dict) and isinstance(result.get("observation"), dict):
+                    observation = result.pop("observation")
                 took = time.perf_counter() - started
                 tc.success, tc.result, tc.page_changed = True, _compact(result), changed
                 if kind != "local":
@@ -180,7 +192,8 @@ class Worker(Role):
                 break
         if acted:
             env.page_changed()
-            snap = await env.observe()
+            snap = await (env.adopt_observation(observation) if observation is not None
+                          else env.observe())
             for tc, a, took in pending:
                 tc.expectation = check(tc.tool, a.expect, tc.parameters, tc.result, snap)  # type: ignore[attr-defined]
                 env.facts.append(tc.expectation)
