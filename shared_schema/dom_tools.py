@@ -181,6 +181,7 @@ class ActionResult(ToolOutput):
     url_changed: bool
     navigated: bool | None = None
     page_ms: int | None = Field(None, ge=0, description="After a navigation: the new page's own load time, navigation start → load event end (its Navigation Timing), redirects included.")
+    render_ms: int | None = Field(None, ge=0, description="After a navigation: how long after its load event the new page's renderer first ran a task of heybro's (the browser's first style, layout and paint of the page).")
     mutations: Mutations
     dialog: DialogInfo | None = Field(None, description="A dialog the action opened.")
     focused: FocusedInfo | None = None

@@ -474,6 +474,20 @@ export default /** @type {any} */ ({
           "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
           "title": "Page Ms"
         },
+        "render_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: how long after its load event the new page's renderer first ran a task of heybro's (the browser's first style, layout and paint of the page).",
+          "title": "Render Ms"
+        },
         "mutations": {
           "$ref": "#/$defs/Mutations"
         },
@@ -663,6 +677,20 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
           "title": "Page Ms"
+        },
+        "render_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: how long after its load event the new page's renderer first ran a task of heybro's (the browser's first style, layout and paint of the page).",
+          "title": "Render Ms"
         },
         "mutations": {
           "$ref": "#/$defs/Mutations"
@@ -1182,6 +1210,20 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
           "title": "Page Ms"
+        },
+        "render_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: how long after its load event the new page's renderer first ran a task of heybro's (the browser's first style, layout and paint of the page).",
+          "title": "Render Ms"
         },
         "mutations": {
           "$ref": "#/$defs/Mutations"
@@ -2019,6 +2061,20 @@ export default /** @type {any} */ ({
           "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
           "title": "Page Ms"
         },
+        "render_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: how long after its load event the new page's renderer first ran a task of heybro's (the browser's first style, layout and paint of the page).",
+          "title": "Render Ms"
+        },
         "mutations": {
           "$ref": "#/$defs/Mutations"
         },
@@ -2410,6 +2466,20 @@ export default /** @type {any} */ ({
           "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
           "title": "Page Ms"
         },
+        "render_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: how long after its load event the new page's renderer first ran a task of heybro's (the browser's first style, layout and paint of the page).",
+          "title": "Render Ms"
+        },
         "mutations": {
           "$ref": "#/$defs/Mutations"
         },
@@ -2685,6 +2755,20 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
           "title": "Page Ms"
+        },
+        "render_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: how long after its load event the new page's renderer first ran a task of heybro's (the browser's first style, layout and paint of the page).",
+          "title": "Render Ms"
         },
         "mutations": {
           "$ref": "#/$defs/Mutations"
@@ -3443,6 +3527,20 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
           "title": "Page Ms"
+        },
+        "render_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: how long after its load event the new page's renderer first ran a task of heybro's (the browser's first style, layout and paint of the page).",
+          "title": "Render Ms"
         },
         "mutations": {
           "$ref": "#/$defs/Mutations"

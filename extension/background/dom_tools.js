@@ -174,7 +174,7 @@ function watchTab(tabId) {
  * ready. Null when no new document came (a dropped navigation, the tab closed, the deadline).
  * @param {number} tabId @param {number} frameId @param {number | null} oldDoc
  * @param {{sawLoading: boolean, closed: boolean}} tab @param {number} deadline
- * @returns {Promise<{doc: number, url: string, load_ms: number | null} | null>}
+ * @returns {Promise<{doc: number, url: string, load_ms: number | null, render_ms?: number | null} | null>}
  */
 async function newDocument(tabId, frameId, oldDoc, tab, deadline) {
   const t0 = Date.now();
@@ -189,12 +189,12 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline) {
     .then((r) => { answered = true; if (r && r.ok && r.doc !== oldDoc) found(r); return r; }, () => null);
   for (let attempt = 0; Date.now() < deadline && !tab.closed; attempt++) {
     const r = await Promise.race([ready, ping().then((x) => (x && x.ok && x.doc === oldDoc ? x : undefined)),
-      sleep(Math.min(3 + attempt, 20)).then(() => undefined)]);
+      sleep(Math.min(3 + (attempt >> 2), 20)).then(() => undefined)]);
     if (r && r.ok && r.doc !== oldDoc) return r;
     // The old document still answers: the server has not answered yet, or the browser dropped the
     // navigation (no load started at all for a while).
     if (r && r.ok && Date.now() - t0 > (frameId === 0 ? (tab.sawLoading ? Infinity : 1500) : 5000)) return null;
-    if (r) await Promise.race([ready, sleep(Math.min(3 + attempt, 20))]);
+    if (r) await Promise.race([ready, sleep(Math.min(3 + (attempt >> 2), 20))]);
     // No agent has answered for a while: a page the manifest's content script does not reach.
     if (!answered && !injected && Date.now() - t0 > 250) {
       injected = true;
@@ -247,6 +247,7 @@ function actOnly(action) {
         ok: true, action, element_id: reply.element_id ?? args.element_id ?? null, found_by: reply.found_by ?? null, confidence: reply.confidence ?? 1,
         url, url_changed: frameId === 0 ? url !== urlBefore : !!reply.url_changed, navigated: !!ready,
         ...(ready && ready.load_ms !== null ? { page_ms: ready.load_ms } : {}),
+        ...(ready && ready.render_ms !== null && ready.render_ms !== undefined ? { render_ms: ready.render_ms } : {}),
         mutations: { added: 0, removed: 0, attributes: 0, text: 0, summary: ready ? "the page navigated" : "a navigation started but no new page loaded" },
         dialog: null, focused: null, element: null,
         ...Object.fromEntries(["selected", "checked", "pressed", "uploaded"].filter((k) => k in reply).map((k) => [k, reply[k]])),

@@ -2061,19 +2061,27 @@ function documentId() { return performance.timeOrigin; }
  * Resolves when this document is ready to be read after a navigation: loaded (the `load` event),
  * then settled (one task, and the DOM quiet if a script is still rendering). Reports the page's own
  * load time from Navigation Timing: navigation start (the click that caused it, redirects included)
- * → load event end.
+ * → load event end; and how long after that end the page's renderer first ran a task of ours
+ * (`render_ms`: the browser's first style, layout and paint of the new page, during which no script
+ * runs in it — the coordinator's pings wait in its queue).
  * @param {Document} doc
- * @returns {Promise<{doc: number, url: string, load_ms: number | null}>}
+ * @returns {Promise<{doc: number, url: string, load_ms: number | null, render_ms: number | null}>}
  */
 async function documentReady(doc) {
   const view = /** @type {Window} */ (doc.defaultView);
-  if (doc.readyState !== "complete") await new Promise((r) => view.addEventListener("load", () => setTimeout(r, 0), { once: true }));
+  let ran = view.performance.now();
+  if (doc.readyState !== "complete") {
+    await new Promise((r) => view.addEventListener("load", () => setTimeout(r, 0), { once: true }));
+    ran = view.performance.now();
+  }
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
-  const loadMs = nav && nav.loadEventEnd > 0 ? Math.round(nav.loadEventEnd) : null;
+  const loaded = nav && nav.loadEventEnd > 0;
+  const loadMs = loaded ? Math.round(nav.loadEventEnd) : null;
+  const renderMs = loaded ? Math.max(0, Math.round(ran - nav.loadEventEnd)) : null;
   // Scripts that render right after the load (in a frame, or a stream of updates) get to finish;
   // a page that loaded a while ago (the agent's own start took longer) has had that time already.
   if (!nav || view.performance.now() - nav.loadEventEnd < 50) await watchChanges(doc)({ quietMs: 40, graceMs: 0, maxMs: 500 });
-  return { doc: documentId(), url: doc.location.href, load_ms: loadMs };
+  return { doc: documentId(), url: doc.location.href, load_ms: loadMs, render_ms: renderMs };
 }
 return { settleFor, watchChanges, settle, documentId, documentReady };
 })();

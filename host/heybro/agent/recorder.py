@@ -125,6 +125,7 @@ class EventRecorder:
             "error_code": call.error_code, "duration_ms": call.duration_ms,
             "page_changed": call.page_changed,
             "page_ms": call.result.get("page_ms") if isinstance(call.result, dict) else None,
+            "render_ms": call.result.get("render_ms") if isinstance(call.result, dict) else None,
             "expectation": call.expectation.model_dump() if call.expectation else None})
 
     async def verdict(self, task: Task, verdict: Verdict) -> None:
