@@ -105,6 +105,14 @@ async function observe(call) {
       return { f, r };
     } catch (e) { return { f, r: null, error: String(/** @type {any} */ (e)?.message || e) }; }
   }));
+  return mergeFrames(results, tabId);
+}
+
+/**
+ * One observation from the frames' answers: the top page's, with each cross-origin frame's after it.
+ * @param {Array<{f: {frameId: number, url: string}, r: any, error?: string}>} results @param {number} tabId
+ */
+function mergeFrames(results, tabId) {
   const top = results.find((x) => x.f.frameId === 0) || results[0];
   if (!top || !top.r) throw fail("no_tab", `The page's DOM agent did not answer: ${top?.error || "no frame"}`);
   const base = top.r;
@@ -174,9 +182,10 @@ function watchTab(tabId) {
  * ready. Null when no new document came (a dropped navigation, the tab closed, the deadline).
  * @param {number} tabId @param {number} frameId @param {number | null} oldDoc
  * @param {{sawLoading: boolean, closed: boolean}} tab @param {number} deadline
- * @returns {Promise<{doc: number, url: string, load_ms: number | null, render_ms?: number | null} | null>}
+ * @param {Record<string, any> | null} [observeArgs] also read the new page, in the task it loads in
+ * @returns {Promise<{doc: number, url: string, load_ms: number | null, render_ms?: number | null, observation?: any} | null>}
  */
-async function newDocument(tabId, frameId, oldDoc, tab, deadline) {
+async function newDocument(tabId, frameId, oldDoc, tab, deadline, observeArgs = null) {
   const t0 = Date.now();
   let injected = false, answered = false;
   /** @type {(r: any) => void} */ let found = () => {};
@@ -185,7 +194,8 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline) {
   // (or, unloading, not at all); the new one's agent, injected as it starts, answers once its page
   // has loaded and settled. A reply only comes when the renderer is free — often only after the
   // load — so pings are not awaited one by one: whichever new-document answer comes first wins.
-  const ping = () => chrome.tabs.sendMessage(tabId, { kind: "dom.ping", ready: true, unless_doc: oldDoc }, { frameId })
+  const msg = { kind: "dom.ping", ready: true, unless_doc: oldDoc, ...(observeArgs ? { observe: { ...observeArgs, prefix: "" } } : {}) };
+  const ping = () => chrome.tabs.sendMessage(tabId, msg, { frameId })
     .then((r) => { answered = true; if (r && r.ok && r.doc !== oldDoc) found(r); return r; }, () => null);
   for (let attempt = 0; Date.now() < deadline && !tab.closed; attempt++) {
     const r = await Promise.race([ready, ping().then((x) => (x && x.ok && x.doc === oldDoc ? x : undefined)),
@@ -213,24 +223,33 @@ function actionTool(action) {
   const act = actOnly(action);
   return async (call) => {
     const { observe_after: after, ...args } = call.args || {};
-    const result = await act({ ...call, args });
+    const { result, seen } = await act({ ...call, args }, after || null);
     if (after) {
       try {
-        result.observation = await observe({ ...call, args: after });
+        // The new top page, read as it loaded, is the whole page unless it has cross-origin
+        // frames (their own agents answer separately).
+        result.observation = seen && !(seen.remote_frames || []).length
+          ? mergeFrames([{ f: { frameId: 0, url: seen.url }, r: seen }], /** @type {number} */ (call.tab_id ?? (await targetTab(call)).id))
+          : await observe({ ...call, args: after });
       } catch { /* the page could not be read now: the host observes on its own */ }
     }
     return result;
   };
 }
 
-/** @param {string} action @returns {(call: ToolCallPayload) => Promise<Record<string, any>>} */
+/**
+ * The action alone; after a navigation in the top frame with `observeArgs`, `seen` is the new page
+ * as its agent read it when it loaded.
+ * @param {string} action
+ * @returns {(call: ToolCallPayload, observeArgs: Record<string, any> | null) => Promise<{result: Record<string, any>, seen: any}>}
+ */
 function actOnly(action) {
-  return async (call) => {
+  return async (call, observeArgs) => {
     const tab = await targetTab(call);
     const tabId = /** @type {number} */ (tab.id);
     const args = call.args || {};
     const timeout = Math.max(500, (call.timeout_ms || 15000) - 500);
-    if (action === "wait_for" && args.url) return waitForUrl(tabId, args.url, Math.min(args.timeout_ms ?? 5000, timeout));
+    if (action === "wait_for" && args.url) return { result: await waitForUrl(tabId, args.url, Math.min(args.timeout_ms ?? 5000, timeout)), seen: null };
     const frameId = args.element_id ? frameOfId(args.element_id) : (args.frame ?? 0);
     const urlBefore = tab.url || "";
     const prefix = frameId === 0 ? "" : `f${frameId}`;
@@ -238,12 +257,12 @@ function actOnly(action) {
     const watch = watchTab(tabId);
     try {
       const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, ...(action === "wait_for" ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, started + timeout);
-      if (!reply.navigated && !reply.navigating) return reply;
+      if (!reply.navigated && !reply.navigating) return { result: reply, seen: null };
       // The action started a navigation (the agent saw it begin, or the page unloaded before it
       // could answer): wait for the new document instead of guessing with a sleep.
-      const ready = await newDocument(tabId, frameId, reply.doc ?? null, watch.state, started + timeout);
+      const ready = await newDocument(tabId, frameId, reply.doc ?? null, watch.state, started + timeout, frameId === 0 ? observeArgs : null);
       const url = ready?.url || (frameId === 0 ? (await chrome.tabs.get(tabId).catch(() => null))?.url : null) || reply.url || urlBefore;
-      return {
+      const result = {
         ok: true, action, element_id: reply.element_id ?? args.element_id ?? null, found_by: reply.found_by ?? null, confidence: reply.confidence ?? 1,
         url, url_changed: frameId === 0 ? url !== urlBefore : !!reply.url_changed, navigated: !!ready,
         ...(ready && ready.load_ms !== null ? { page_ms: ready.load_ms } : {}),
@@ -252,6 +271,7 @@ function actOnly(action) {
         dialog: null, focused: null, element: null,
         ...Object.fromEntries(["selected", "checked", "pressed", "uploaded"].filter((k) => k in reply).map((k) => [k, reply[k]])),
       };
+      return { result, seen: ready?.observation ?? null };
     } finally {
       watch.stop();
     }

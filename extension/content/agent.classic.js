@@ -2003,7 +2003,9 @@ function watchChanges(doc) {
     const quiet = opts.quietMs ?? 40, grace = opts.graceMs ?? 0, max = opts.maxMs ?? 800;
     const start = performance.now();
     try {
-      await Promise.race([nextTask(), new Promise((r) => { wake = () => r(undefined); })]);
+      // A navigation the action already started (a link's click fires `navigate` synchronously):
+      // answer in this same task, while this document still runs tasks at all.
+      if (!leaving()) await Promise.race([nextTask(), new Promise((r) => { wake = () => r(undefined); })]);
       for (;;) {
         if (leaving()) break;
         const now = performance.now();
@@ -2058,30 +2060,38 @@ async function settle(doc, opts = {}) {
 function documentId() { return performance.timeOrigin; }
 
 /**
- * Resolves when this document is ready to be read after a navigation: loaded (the `load` event),
- * then settled (one task, and the DOM quiet if a script is still rendering). Reports the page's own
- * load time from Navigation Timing: navigation start (the click that caused it, redirects included)
- * → load event end; and how long after that end the page's renderer first ran a task of ours
- * (`render_ms`: the browser's first style, layout and paint of the new page, during which no script
- * runs in it — the coordinator's pings wait in its queue).
+ * Resolves when this document is ready to be read after a navigation: loaded. Inside the load
+ * event when it is still to come — our listener added once the parser is done, so after the page's
+ * own — so whoever awaits this answers in the same task: before the browser's first rendering of
+ * the page (15-25 ms on a slow machine, during which no script runs in it), and after everything
+ * the page's load handlers and their microtasks did.
+ * Reports the page's own load time (navigation start — the click that caused it, redirects
+ * included — → the end of its load handlers) and `render_ms`: when this was asked only after the
+ * load, how long after it the page first ran a task of ours (the browser was rendering it).
  * @param {Document} doc
  * @returns {Promise<{doc: number, url: string, load_ms: number | null, render_ms: number | null}>}
  */
 async function documentReady(doc) {
   const view = /** @type {Window} */ (doc.defaultView);
-  let ran = view.performance.now();
-  if (doc.readyState !== "complete") {
-    await new Promise((r) => view.addEventListener("load", () => setTimeout(r, 0), { once: true }));
-    ran = view.performance.now();
+  const asked = view.performance.now();
+  let inLoad = false;
+  if (doc.readyState === "loading") await new Promise((r) => doc.addEventListener("DOMContentLoaded", r, { once: true }));
+  if (doc.readyState !== "complete" || !loadEnded(view)) {
+    await new Promise((r) => view.addEventListener("load", r, { once: true }));
+    inLoad = true;
   }
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
-  const loaded = nav && nav.loadEventEnd > 0;
-  const loadMs = loaded ? Math.round(nav.loadEventEnd) : null;
-  const renderMs = loaded ? Math.max(0, Math.round(ran - nav.loadEventEnd)) : null;
-  // Scripts that render right after the load (in a frame, or a stream of updates) get to finish;
-  // a page that loaded a while ago (the agent's own start took longer) has had that time already.
-  if (!nav || view.performance.now() - nav.loadEventEnd < 50) await watchChanges(doc)({ quietMs: 40, graceMs: 0, maxMs: 500 });
-  return { doc: documentId(), url: doc.location.href, load_ms: loadMs, render_ms: renderMs };
+  const end = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : inLoad ? view.performance.now() : null;
+  return {
+    doc: documentId(), url: doc.location.href, load_ms: end === null ? null : Math.round(end),
+    render_ms: end === null ? null : inLoad ? 0 : Math.max(0, Math.round(asked - end)),
+  };
+}
+
+/** The load event has been dispatched (readyState turns "complete" just before it). @param {Window} view */
+function loadEnded(view) {
+  const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
+  return !nav || nav.loadEventEnd > 0;
 }
 return { settleFor, watchChanges, settle, documentId, documentReady };
 })();
@@ -2309,7 +2319,15 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   if (msg.kind === "dom.ping") {
     // `ready`: answer once this document has loaded and settled (the coordinator, after a navigation),
     // unless this is the document being navigated away from (`unless_doc`): that one says so at once.
-    if (msg.ready && msg.unless_doc !== documentId()) { documentReady(document).then((r) => sendResponse({ ok: true, ...r })); return true; }
+    // With `observe`, the page comes back in the same answer, read in the same task as the load.
+    if (msg.ready && msg.unless_doc !== documentId()) {
+      documentReady(document).then((r) => {
+        /** @type {Record<string, any>} */ let seen = {};
+        if (msg.observe) { try { seen = { observation: observe(msg.observe) }; } catch { /* the coordinator observes on its own */ } }
+        sendResponse({ ok: true, ...r, ...seen });
+      });
+      return true;
+    }
     sendResponse({ ok: true, url: location.href, doc: documentId() });
     return false;
   }

@@ -133,7 +133,15 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   if (msg.kind === "dom.ping") {
     // `ready`: answer once this document has loaded and settled (the coordinator, after a navigation),
     // unless this is the document being navigated away from (`unless_doc`): that one says so at once.
-    if (msg.ready && msg.unless_doc !== documentId()) { documentReady(document).then((r) => sendResponse({ ok: true, ...r })); return true; }
+    // With `observe`, the page comes back in the same answer, read in the same task as the load.
+    if (msg.ready && msg.unless_doc !== documentId()) {
+      documentReady(document).then((r) => {
+        /** @type {Record<string, any>} */ let seen = {};
+        if (msg.observe) { try { seen = { observation: observe(msg.observe) }; } catch { /* the coordinator observes on its own */ } }
+        sendResponse({ ok: true, ...r, ...seen });
+      });
+      return true;
+    }
     sendResponse({ ok: true, url: location.href, doc: documentId() });
     return false;
   }

@@ -122,7 +122,9 @@ export function watchChanges(doc) {
     const quiet = opts.quietMs ?? 40, grace = opts.graceMs ?? 0, max = opts.maxMs ?? 800;
     const start = performance.now();
     try {
-      await Promise.race([nextTask(), new Promise((r) => { wake = () => r(undefined); })]);
+      // A navigation the action already started (a link's click fires `navigate` synchronously):
+      // answer in this same task, while this document still runs tasks at all.
+      if (!leaving()) await Promise.race([nextTask(), new Promise((r) => { wake = () => r(undefined); })]);
       for (;;) {
         if (leaving()) break;
         const now = performance.now();
@@ -177,28 +179,36 @@ export async function settle(doc, opts = {}) {
 export function documentId() { return performance.timeOrigin; }
 
 /**
- * Resolves when this document is ready to be read after a navigation: loaded (the `load` event),
- * then settled (one task, and the DOM quiet if a script is still rendering). Reports the page's own
- * load time from Navigation Timing: navigation start (the click that caused it, redirects included)
- * → load event end; and how long after that end the page's renderer first ran a task of ours
- * (`render_ms`: the browser's first style, layout and paint of the new page, during which no script
- * runs in it — the coordinator's pings wait in its queue).
+ * Resolves when this document is ready to be read after a navigation: loaded. Inside the load
+ * event when it is still to come — our listener added once the parser is done, so after the page's
+ * own — so whoever awaits this answers in the same task: before the browser's first rendering of
+ * the page (15-25 ms on a slow machine, during which no script runs in it), and after everything
+ * the page's load handlers and their microtasks did.
+ * Reports the page's own load time (navigation start — the click that caused it, redirects
+ * included — → the end of its load handlers) and `render_ms`: when this was asked only after the
+ * load, how long after it the page first ran a task of ours (the browser was rendering it).
  * @param {Document} doc
  * @returns {Promise<{doc: number, url: string, load_ms: number | null, render_ms: number | null}>}
  */
 export async function documentReady(doc) {
   const view = /** @type {Window} */ (doc.defaultView);
-  let ran = view.performance.now();
-  if (doc.readyState !== "complete") {
-    await new Promise((r) => view.addEventListener("load", () => setTimeout(r, 0), { once: true }));
-    ran = view.performance.now();
+  const asked = view.performance.now();
+  let inLoad = false;
+  if (doc.readyState === "loading") await new Promise((r) => doc.addEventListener("DOMContentLoaded", r, { once: true }));
+  if (doc.readyState !== "complete" || !loadEnded(view)) {
+    await new Promise((r) => view.addEventListener("load", r, { once: true }));
+    inLoad = true;
   }
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
-  const loaded = nav && nav.loadEventEnd > 0;
-  const loadMs = loaded ? Math.round(nav.loadEventEnd) : null;
-  const renderMs = loaded ? Math.max(0, Math.round(ran - nav.loadEventEnd)) : null;
-  // Scripts that render right after the load (in a frame, or a stream of updates) get to finish;
-  // a page that loaded a while ago (the agent's own start took longer) has had that time already.
-  if (!nav || view.performance.now() - nav.loadEventEnd < 50) await watchChanges(doc)({ quietMs: 40, graceMs: 0, maxMs: 500 });
-  return { doc: documentId(), url: doc.location.href, load_ms: loadMs, render_ms: renderMs };
+  const end = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : inLoad ? view.performance.now() : null;
+  return {
+    doc: documentId(), url: doc.location.href, load_ms: end === null ? null : Math.round(end),
+    render_ms: end === null ? null : inLoad ? 0 : Math.max(0, Math.round(asked - end)),
+  };
+}
+
+/** The load event has been dispatched (readyState turns "complete" just before it). @param {Window} view */
+function loadEnded(view) {
+  const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
+  return !nav || nav.loadEventEnd > 0;
 }
