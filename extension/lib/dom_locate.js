@@ -6,7 +6,7 @@
  * nothing) let the page settle, re-scan and re-find once more → a typed error with the best
  * candidates, so the host can re-plan instead of the agent clicking something else.
  */
-import { refind, captureSignature, THRESHOLD } from "./refind.js";
+import { refind, THRESHOLD, roleOf, accessibleName, elementState } from "./refind.js";
 import { actionError } from "./dom_input.js";
 
 /**
@@ -51,11 +51,15 @@ export async function locate(reg, args, rescan) {
 /** @param {number} n */
 function round(n) { return Math.round(n * 1000) / 1000; }
 
-/** A short description of an element for errors and results. @param {Element | null} el */
+/**
+ * A short description of an element for errors and results: only the fields it reports (a whole
+ * signature — neighbour text, ancestor path — would be read and thrown away on every action).
+ * @param {Element | null} el
+ */
 export function brief(el) {
   if (!el) return null;
-  const s = captureSignature(el);
-  return { tag: s.tag, role: s.role, name: s.name.slice(0, 80), ...(s.attrs.id ? { html_id: s.attrs.id } : {}), state: s.state };
+  const id = el.getAttribute("id");
+  return { tag: el.localName, role: roleOf(el), name: accessibleName(el).slice(0, 80), ...(id ? { html_id: id } : {}), state: elementState(el) };
 }
 
 /** The topmost element at a point, through open shadow roots. @param {Document | ShadowRoot} root @param {number} x @param {number} y */
