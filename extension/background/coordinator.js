@@ -9,7 +9,7 @@ import { runTool } from "./tools.js";
 import "./dom_tools.js"; // registers observe/click/fill/… (the DOM agent's tools)
 import "./tab_tools.js"; // registers navigate/back/new_tab/switch_tab/list_tabs/screenshot
 import { makeMessage } from "../lib/messages.js";
-import { StateStore, addRelevantTab, applyEvent, isLive, newTaskContext, FINAL_STATUSES } from "./state.js";
+import { StateStore, addRelevantTab, applyEvent, applyRecord, isLive, newTaskContext, FINAL_STATUSES } from "./state.js";
 
 /** @typedef {import("../lib/ui_protocol.js").UiRequest} UiRequest */
 
@@ -59,11 +59,7 @@ async function catchUp() {
   try {
     const reply = await link.call("task.get", { task_id: ctx.taskId, after_seq: ctx.lastSeq });
     const { task, history } = reply.payload;
-    await store.update((s) => history.reduce((acc, /** @type {any} */ h) => applyEvent(acc, { task_id: task.task_id, ...h }), s));
-    if (store.state.taskContext && store.state.taskContext.status !== task.status) {
-      const status = task.status;
-      await store.update((s) => (s.taskContext ? { ...s, taskContext: { ...s.taskContext, status, reason: task.reason ?? null } } : s));
-    }
+    await store.update((s) => applyRecord(s, task, history, ctx.lastSeq));
   } catch (e) {
     const err = /** @type {any} */ (e);
     if (err.code === "task_not_found") await store.update((s) => (s.taskContext ? { ...s, taskContext: { ...s.taskContext, status: "failed", error: "The host has no record of this task." } } : s));

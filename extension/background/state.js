@@ -124,6 +124,26 @@ export function applyEvent(state, ev) {
 }
 
 /**
+ * Brings the state up to date with the host's record of its task (`task.get` answered with the
+ * events after `sentSeq`): the missed events are applied, then the record's status where no newer
+ * event has come in live since the record was read. (A stop answered while the task still ran
+ * reads "executing"; the "stopped" event that follows must not be overwritten by that stale word.
+ * The host reads the events before the row, so the row is never older than the events it sent.)
+ * @param {HeybroState} state
+ * @param {{task_id: string, status: string, reason?: string | null}} task
+ * @param {{seq: number, kind: string, at: number, data: Record<string, any>}[]} history
+ * @param {number} sentSeq the context's lastSeq when the record was asked for
+ * @returns {HeybroState}
+ */
+export function applyRecord(state, task, history, sentSeq) {
+  const upTo = history.reduce((m, h) => Math.max(m, h.seq), sentSeq);
+  const s = history.reduce((acc, h) => applyEvent(acc, { task_id: task.task_id, ...h }), state);
+  const ctx = s.taskContext;
+  if (!ctx || ctx.taskId !== task.task_id || ctx.lastSeq > upTo || ctx.status === task.status) return s;
+  return { ...s, taskContext: { ...ctx, status: task.status, reason: task.reason ?? null } };
+}
+
+/**
  * Adds a tab the task touched (TASK_ADD_RELEVANT_TAB), most recent last, no duplicates.
  * @param {HeybroState} state @param {TabEntry} tab @returns {HeybroState}
  */

@@ -251,10 +251,12 @@ class Session:
         return TaskListResult(tasks=[summary(r) for r in self.store.list_tasks(limit)])
 
     def detail(self, task_id: str, after_seq: int = -1) -> TaskDetail:
-        row = self._row(task_id)
-        state = self.store.load_checkpoint(task_id) or {}
+        # Events first, then the row: the row's status is then never older than the history,
+        # so a reader that takes the status from the row cannot step back behind an event.
         history = [HistoryEntry(seq=e.seq, kind=e.kind, at=e.at, data=e.data)
                    for e in self.store.events(task_id, after=after_seq)]
+        row = self._row(task_id)
+        state = self.store.load_checkpoint(task_id) or {}
         return TaskDetail(task=summary(row), subtasks=state.get("subtasks", []),
                           current_subtask=state.get("current_subtask_index", 0), history=history)
 

@@ -1,7 +1,7 @@
 // The coordinator's heybro_state: events folded into what the panel shows, persisted and restored.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { STATE_KEY, StateStore, addRelevantTab, applyEvent, emptyState, isLive, newTaskContext, MAX_ACTIONS } from "../../extension/background/state.js";
+import { STATE_KEY, StateStore, addRelevantTab, applyEvent, applyRecord, emptyState, isLive, newTaskContext, MAX_ACTIONS } from "../../extension/background/state.js";
 
 const ev = (seq, kind, data) => ({ task_id: "t1", seq, kind, at: 1000 + seq, data });
 const started = () => ({ ...emptyState(), taskContext: newTaskContext("t1", "Order a kettle", 5) });
@@ -34,6 +34,21 @@ test("old, repeated and foreign events change nothing", () => {
   assert.equal(applyEvent(s, ev(3, "status", { status: "failed" })), s);
   assert.equal(applyEvent(s, ev(1, "status", { status: "failed" })), s);
   assert.equal(applyEvent(s, { ...ev(9, "status", { status: "failed" }), task_id: "other" }), s);
+});
+
+test("catching up applies missed events, and the record's status only when nothing newer came in live", () => {
+  let s = applyEvent(started(), ev(2, "status", { status: "executing" }));
+  // Missed while the service worker slept: the record brings them, and its status.
+  const caught = applyRecord(s, { task_id: "t1", status: "paused", reason: "interrupted" },
+    [{ seq: 3, kind: "tool_call", at: 1003, data: { role: "worker", tool: "click", parameters: {} } }], 2);
+  assert.equal(caught.taskContext.lastSeq, 3);
+  assert.equal(caught.taskContext.status, "paused");
+  // Stop asked while the task still ran: the record was read as "executing", and the "stopped"
+  // event arrived live before the reply. The stale word must not undo the stop.
+  const live = applyEvent(s, ev(3, "status", { status: "stopped" }));
+  const after = applyRecord(live, { task_id: "t1", status: "executing" }, [], 2);
+  assert.equal(after.taskContext.status, "stopped");
+  assert.equal(after, live);
 });
 
 test("history stays bounded; tabs are tracked once each", () => {
