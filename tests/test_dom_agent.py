@@ -102,6 +102,46 @@ def test_observe_form_renders_elements_fenced_and_stable_ids(browser, page, site
     assert again["counts"]["shown"] == again["counts"]["total"] and obs["scroll"]["viewport_h"] > 0
 
 
+def _shown_names(browser) -> set[str]:
+    return {sig["name"] for sig in ok(browser, "observe")["elements"].values()}
+
+
+def _expect_hidden_page(names: set[str], *, remote_sheet: bool) -> None:
+    # The remote sheet's rule hides one control only once that sheet is on the page.
+    assert ("Hidden by remote sheet" in names) is not remote_sheet, names
+    names = names - {"Hidden by remote sheet"}
+    shown = {n for n in names if n.startswith("Shown")}
+    assert shown == {"Shown plain", "Shown again inside veil", "Shown summary", "Shown pointer card",
+                     "Shown inside shadow", "Shown slotted"}, names
+    assert not [n for n in names if n.startswith("Hidden")], names
+
+
+def test_elements_hidden_by_style_are_left_out(browser, page, sites):
+    # Every way a page's style hides a control: rules (plain, nested, @media, @layer, @import),
+    # inline styles, inheritance undone by a child, CSS and script animations, state-dependent
+    # selectors, closed <details>, content-visibility, a shadow root's own sheet and ::slotted.
+    open_page(page, sites[0] + "/hidden.html")
+    page.wait_for_timeout(50)  # the 1 ms CSS animation has filled forwards
+    _expect_hidden_page(_shown_names(browser), remote_sheet=False)
+    # A state change shows what the rule hid, and the next observe sees it.
+    page.evaluate("document.querySelector('.toggle').classList.add('on')")
+    assert "Hidden by state rule" in _shown_names(browser)
+
+
+def test_hidden_by_a_style_sheet_that_cannot_be_read(browser, page, sites):
+    # A cross-origin sheet without CORS cannot be read by the page's scripts: visibility is then
+    # asked of each element instead of worked out from the sheets, and the answer is the same.
+    open_page(page, sites[0] + "/hidden.html")
+    page.evaluate("""(href) => new Promise((ok, fail) => {
+        const l = Object.assign(document.createElement('link'), {rel: 'stylesheet', href});
+        l.onload = ok; l.onerror = fail; document.head.append(l);
+    })""", sites[1] + "/hidden_remote.css")
+    assert page.evaluate("() => { try { document.styleSheets[1].cssRules; return 'read'; } "
+                         "catch { return 'unreadable'; } }") == "unreadable"
+    page.wait_for_timeout(50)
+    _expect_hidden_page(_shown_names(browser), remote_sheet=True)
+
+
 def test_actions_on_form_controls(browser, page, sites):
     open_page(page, sites[0] + "/form.html")
     obs = ok(browser, "observe")

@@ -1,55 +1,199 @@
 // @ts-check
 /**
- * Which elements show a pointer cursor (clickable by listener: the page styled them as clickable),
- * without reading the computed style of every element.
+ * What the page's style sheets say about its elements, without reading the computed style of every
+ * element: which show a pointer cursor (clickable by listener: the page styled them as clickable),
+ * and which could be hidden by opacity, `visibility` or `content-visibility`.
  *
- * `getComputedStyle` on each of a page's ~20,000 nodes costs tens of milliseconds; the cursor,
- * though, can only come from a style rule, an inline style, or the user-agent sheet (links, which
- * are interactive anyway). So we ask the page's own style sheets which selectors set `cursor`,
- * match those selectors once with `querySelectorAll`, and confirm each match with its computed
- * style (which settles specificity, media queries and `:hover`-only rules). Where a sheet cannot be
- * read (cross-origin without CORS) the caller falls back to reading every element's style.
+ * `getComputedStyle` on each of a page's ~20,000 nodes costs tens of milliseconds, and
+ * `checkVisibility` on each of its interactive elements a few µs apiece (≈ 15 ms on 5,000). These
+ * properties, though, can only come from a style rule, an inline style, an animation, or the
+ * user-agent sheet. So we ask the page's own style sheets which selectors set them, and match those
+ * selectors once with `querySelectorAll`. Where a sheet cannot be read (cross-origin without CORS),
+ * or a selector cannot be matched on its own, the caller falls back to asking each element.
  */
 
-/** Pseudo-classes that depend on interaction or are pseudo-elements: dropped so the selector matches the element itself. */
+/** Pseudo-classes that depend on interaction or are pseudo-elements: dropped so the selector matches
+ * the element itself (the computed style then settles whether the cursor really is a pointer). */
 const DYNAMIC = /::?(before|after|marker|placeholder|selection|first-line|first-letter|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)\b|:(hover|active|focus|focus-visible|focus-within|visited|target)\b/g;
 
-/** Selectors per style sheet, keyed by the sheet (a sheet's rules rarely change between scans). */
-/** @type {WeakMap<CSSStyleSheet, {n: number, sels: string[]}>} */
+/** Pseudo-elements that hold real elements (a shadow tree's part, a closed `<details>`'s content):
+ * hiding them hides those elements. Dropped, with what follows them, they leave a selector for the
+ * element that holds them — a superset, which the exact checks narrow down. */
+const HOLDER = /::(part\([^)]*\)|details-content).*$/;
+/** Any other pseudo-element (and the legacy one-colon forms): hiding it hides no element. */
+const PSEUDO_ELEMENT = /::[\w-]|:(before|after|first-line|first-letter)\b/;
+
+/** Attribute selectors and strings, which may contain anything. */
+const QUOTED = /\[[^\]]*\]|"[^"]*"|'[^']*'/g;
+
+/** A selector list's selectors (commas inside `:is(…)`, `[…]` or quotes do not split). @param {string} list */
+function splitSelectors(list) {
+  /** @type {string[]} */ const out = [];
+  let depth = 0, start = 0;
+  /** @type {string | null} */ let quote = null;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (quote) { if (c === "\\") i++; else if (c === quote) quote = null; }
+    else if (c === '"' || c === "'") quote = c;
+    else if (c === "(" || c === "[") depth++;
+    else if (c === ")" || c === "]") depth--;
+    else if (c === "," && depth === 0) { out.push(list.slice(start, i)); start = i + 1; }
+  }
+  out.push(list.slice(start));
+  return out;
+}
+
+/** Selectors per style sheet, keyed by the sheet (a sheet's rules rarely change between scans).
+ * cursor / hide: null when some rule could not be turned into a selector that stands on its own;
+ * hostHide: a shadow root's sheet hides its host or the host's slotted children.
+ * @typedef {{cursor: string[] | null, hide: string[] | null, hostHide: boolean}} SheetSelectors */
+/** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
+/** @param {CSSStyleDeclaration} st whether the declarations set a property that can hide an element */
+function hides(st) { return !!(st.opacity || st.visibility || /** @type {any} */ (st).contentVisibility); }
+
 /**
- * Selectors of the rules in a sheet that set `cursor`, or null if the sheet cannot be read.
+ * The selectors of a sheet's rules that set `cursor` and those that can hide, or null if the sheet
+ * cannot be read.
  * @param {CSSStyleSheet} sheet
- * @returns {string[] | null}
+ * @returns {SheetSelectors | null}
  */
-function cursorSelectors(sheet) {
+function sheetSelectors(sheet) {
   /** @type {CSSRuleList} */ let rules;
   try { rules = sheet.cssRules; } catch { return null; }
   const hit = sheetCache.get(sheet);
-  if (hit && hit.n === rules.length) return hit.sels;
-  /** @type {string[]} */ const sels = [];
-  let ok = true;
-  /** @param {CSSRuleList} list */
-  const visit = (list) => {
+  if (hit && hit.n === rules.length) return hit.s;
+  /** @type {string[] | null} */ let cursor = [];
+  /** @type {string[] | null} */ let hide = [];
+  let hostHide = false;
+  /**
+   * @param {CSSRuleList} list
+   * @param {string} parent the enclosing style rule's selector (CSS nesting), "" at the top
+   */
+  const visit = (list, parent) => {
     for (let i = 0; i < list.length; i++) {
       const r = /** @type {any} */ (list[i]);
-      if (r.style && r.selectorText && r.style.cursor) {
-        for (const s of r.selectorText.split(",")) {
+      if (r.styleSheet) {
+        const sub = sheetSelectors(r.styleSheet);
+        if (!sub) { cursor = hide = null; return; }
+        if (cursor) { if (sub.cursor) cursor.push(...sub.cursor); else cursor = null; }
+        if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
+        hostHide ||= sub.hostHide;
+      }
+      // Keyframes are left to the animations themselves (scopeStyles asks for them); @page styles no element.
+      const styled = r.style && r.keyText === undefined && r.type !== 6;
+      // Declarations after nested rules carry no selector: they apply to the enclosing rule's.
+      // A nested selector's "&" (the enclosing rule's elements) is widened to any element: the
+      // selector then matches a superset, which the exact checks narrow down.
+      const sel = styled ? (r.selectorText || parent).replace(/&/g, ":is(*)") : "";
+      if (styled && cursor && r.style.cursor) {
+        if (!sel) cursor = null;
+        else for (const s of splitSelectors(sel)) {
           const t = s.replace(DYNAMIC, "").trim();
           // ":host" rules style the shadow host from inside: the per-element fallback handles them.
-          if (/:host|&/.test(t)) ok = false;
-          else if (t) sels.push(t);
+          if (/:host/.test(t)) { cursor = null; break; }
+          if (t) cursor.push(t);
         }
       }
-      if (r.styleSheet) { const sub = cursorSelectors(r.styleSheet); if (sub) sels.push(...sub); else ok = false; }
-      if (r.cssRules) visit(r.cssRules); // @media, @supports, @layer, nested rules
+      if (styled && hide && hides(r.style)) {
+        if (!sel) hide = null;
+        // From inside a shadow root: the host itself, or its children through the slots.
+        else if (/:host|::slotted/.test(sel)) hostHide = true;
+        else {
+          for (const s of splitSelectors(sel)) {
+            // Dynamic pseudo-classes stay: querySelectorAll matches them as the page is now.
+            const t = s.replace(HOLDER, "").trim();
+            if (t !== s.trim()) hide.push(t || "*");
+            else if (!PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) hide.push(t);
+          }
+        }
+      }
+      if (r.cssRules) visit(r.cssRules, r.selectorText ? sel : parent); // @media, @supports, @layer, nested rules
     }
   };
-  visit(rules);
-  if (!ok) return null;
-  sheetCache.set(sheet, { n: rules.length, sels });
-  return sels;
+  visit(rules, "");
+  /** @type {SheetSelectors} */ const s = { cursor, hide, hostHide };
+  sheetCache.set(sheet, { n: rules.length, s });
+  return s;
+}
+
+/** Elements whose cursor is worth confirming, plus hiding by inline style or the user-agent sheet:
+ * a closed `<details>` and `hidden=until-found` hide their content with `content-visibility`. */
+const INLINE_CURSOR = '[style*="cursor" i]';
+const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "[hidden]"];
+
+/**
+ * What the style of one tree scope (a document or a shadow root) says:
+ *   pointer — elements whose computed cursor is `pointer`, or null when a sheet could not be read
+ *     (the caller then reads each element's style);
+ *   hide — elements that could be hidden by their own style (opacity, visibility,
+ *     content-visibility: set by a rule, inline, an animation or the user-agent sheet; what is
+ *     under them can be hidden too), or null when that is not known (the caller then asks each
+ *     element); an element in no set with a box of its own, under no element in a set, is visible;
+ *   hostHide — (a shadow root) its styles may hide the host or the host's slotted children.
+ * @param {Document | ShadowRoot} scope
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean}}
+ */
+export function scopeStyles(scope) {
+  /** @type {string[] | null} */ let cursor = [INLINE_CURSOR];
+  /** @type {string[] | null} */ let hide = [...UA_HIDE];
+  let hostHide = false;
+  const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
+  for (const sheet of sheets) {
+    const s = sheetSelectors(sheet);
+    if (!s) { cursor = hide = null; break; }
+    if (cursor) { if (s.cursor) cursor.push(...s.cursor); else cursor = null; }
+    if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
+    hostHide ||= s.hostHide;
+  }
+  /** @type {Set<Element> | null} */ let hideSet = null;
+  if (hide) {
+    hideSet = matchAll(scope, hide, null);
+    // Animations (CSS animations, transitions, element.animate) can set opacity with no rule to say so.
+    if (hideSet) {
+      try {
+        for (const a of scope.getAnimations()) {
+          const t = /** @type {KeyframeEffect | null} */ (a.effect)?.target;
+          if (t) hideSet.add(t);
+        }
+      } catch { hideSet = null; }
+    }
+  }
+  /** @type {Set<Element> | null} */ let pointer = null;
+  if (cursor) {
+    const view = (scope.ownerDocument || /** @type {Document} */ (scope)).defaultView;
+    pointer = matchAll(scope, cursor, (el) => !!view && view.getComputedStyle(el).cursor === "pointer");
+  }
+  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet };
+}
+
+/**
+ * The elements of a scope that match any of the selectors (and pass `keep`), or null when a
+ * selector cannot be matched and no `keep` says that dropping it is fine.
+ * @param {Document | ShadowRoot} scope @param {string[]} sels @param {((el: Element) => boolean) | null} keep
+ * @returns {Set<Element> | null}
+ */
+function matchAll(scope, sels, keep) {
+  /** @type {Set<Element>} */ const out = new Set();
+  /** @param {string} sel */
+  const add = (sel) => {
+    const found = scope.querySelectorAll(sel);
+    for (let i = 0; i < found.length; i++) {
+      const el = found[i];
+      if (!out.has(el) && (!keep || keep(el))) out.add(el);
+    }
+  };
+  try { add(sels.join(",")); } catch {
+    // One selector the engine rejects would sink the whole list: try them one by one.
+    for (const s of sels) {
+      try { add(s); } catch {
+        // A hiding selector we cannot match: hidden elements could be missed, so nothing is known.
+        if (!keep) return null;
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -58,26 +202,4 @@ function cursorSelectors(sheet) {
  * @param {Document | ShadowRoot} scope
  * @returns {Set<Element> | null}
  */
-export function pointerElements(scope) {
-  /** @type {string[]} */ const sels = ['[style*="cursor" i]'];
-  const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
-  for (const sheet of sheets) {
-    const s = cursorSelectors(sheet);
-    if (!s) return null;
-    sels.push(...s);
-  }
-  /** @type {Set<Element>} */ const out = new Set();
-  /** @param {string} sel */
-  const add = (sel) => {
-    for (const el of Array.from(scope.querySelectorAll(sel))) {
-      if (out.has(el)) continue;
-      const v = el.ownerDocument.defaultView;
-      if (v && v.getComputedStyle(el).cursor === "pointer") out.add(el);
-    }
-  };
-  try { add(sels.join(",")); } catch {
-    // One selector the engine rejects would sink the whole list: try them one by one.
-    for (const s of sels) { try { add(s); } catch { /* not a selector querySelectorAll takes */ } }
-  }
-  return out;
-}
+export function pointerElements(scope) { return scopeStyles(scope).pointer; }

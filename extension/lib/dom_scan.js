@@ -8,7 +8,7 @@
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
 import { INTERACTIVE_TAGS, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } from "./refind.js";
-import { pointerElements } from "./dom_pointer.js";
+import { scopeStyles } from "./dom_pointer.js";
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
@@ -16,7 +16,8 @@ import { pointerElements } from "./dom_pointer.js";
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string}} Entry
  *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
- *   el?: Element}} TextBlock  el: the element to ask whether the text is visible (asked only when it is rendered)
+ *   el?: Element, dy?: number}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
+ *   rendered); dy: the offset of el's frame in the top page
  * @typedef {{url: string, name: string, box: {x: number, y: number, w: number, h: number}}} RemoteFrame
  * @typedef {{name: string, text: string, id?: string}} DialogInfo
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
@@ -73,11 +74,14 @@ const HEADING = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 /** A text block whose `text` (normalised) is computed on first read (a getter on the prototype keeps
  * the objects cheap to make). */
 class LazyText {
-  /** @param {string} raw @param {number} order @param {string} group @param {boolean} heading @param {Element} el */
-  constructor(raw, order, group, heading, el) {
+  /**
+   * @param {string} raw @param {number} order @param {string} group @param {boolean} heading @param {Element} el
+   * @param {number} dy the offset of el's frame in the top page (to place it, see placeTexts)
+   */
+  constructor(raw, order, group, heading, el, dy) {
     this.raw = raw; this.order = order; this.group = group;
     /** @type {"in" | "above" | "below"} */ this.where = "in";
-    this.dist = 0; this.heading = heading; this.el = el;
+    this.dist = 0; this.heading = heading; this.el = el; this.dy = dy;
     /** @type {string | null} */ this.normed = null;
   }
 
@@ -85,6 +89,10 @@ class LazyText {
 }
 
 const CONTROLS = "a[href],button,input,select,textarea,[role],[tabindex],[onclick],[contenteditable]";
+const CONTROL_TAGS = "a[href],button,input,select,textarea";
+
+/** Whether a table row holds a control (tags first: matching them is cheap, and most such rows have one). @param {Element} row */
+function hasControls(row) { return !!row.querySelector(CONTROL_TAGS) || !!row.querySelector(CONTROLS); }
 
 /** Text the element map already says: a label's words are its control's name, a legend the group's. @param {Element} el */
 function isRedundantLabel(el) {
@@ -108,49 +116,65 @@ function groupName(el) {
   return name ? `${role} ${name.slice(0, 40)}` : role;
 }
 
-/** Where a box lies relative to the viewport, and how far from it (0 inside). @param {number} top @param {number} bottom @param {number} vh */
-function placeOf(top, bottom, vh) {
-  /** @type {"in" | "above" | "below"} */
-  const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
-  return { where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh };
-}
-
 const VIS = { checkOpacity: true, checkVisibilityCSS: true };
 
 /**
  * Gives each text block its place: when the interactive elements just before and after it (in
  * document order) lie on the same side of the viewport, the text between them does too (it is only
  * used to rank what the token budget keeps); otherwise its box is read.
- * @param {Array<{t: TextBlock, el: Element, dy: number, prev: Entry | undefined}>} unplaced
- * @param {Entry[]} entries @param {number} vh
+ * @param {TextBlock[]} texts @param {Entry[]} entries @param {number} vh
  */
-function placeTexts(unplaced, entries, vh) {
+function placeTexts(texts, entries, vh) {
   let k = 0; // index of the first entry after the current text
-  for (const u of unplaced) {
-    while (k < entries.length && entries[k].order < u.t.order) k++;
-    const prev = u.prev, next = entries[k];
+  for (const t of texts) {
+    if (!t.el) continue; // a frame's title line: stays "in"
+    while (k < entries.length && entries[k].order < t.order) k++;
+    const prev = k > 0 ? entries[k - 1] : undefined, next = entries[k];
     if (prev && next && prev.where === next.where) {
-      u.t.where = prev.where;
-      u.t.dist = Math.min(prev.dist, next.dist);
+      t.where = prev.where;
+      t.dist = Math.min(prev.dist, next.dist);
     } else {
-      const r = u.el.getBoundingClientRect();
-      const p = placeOf(r.top + u.dy, r.bottom + u.dy, vh);
-      u.t.where = p.where; u.t.dist = p.dist;
+      const r = t.el.getBoundingClientRect();
+      const top = r.top + /** @type {number} */ (t.dy), bottom = r.bottom + /** @type {number} */ (t.dy);
+      t.where = bottom < 0 ? "above" : top > vh ? "below" : "in";
+      t.dist = t.where === "in" ? 0 : t.where === "above" ? -bottom : top - vh;
     }
   }
+}
+
+/**
+ * What the walk needs to know about one tree scope (a document or a shadow root).
+ * @typedef {{ptr: ((el: Element) => boolean) | null, hide: Set<Element> | null}} ScopeInfo
+ *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
+ *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js)
+ */
+
+/** @param {Document | ShadowRoot} scope @returns {ScopeInfo & {hostHide: boolean}} */
+function scopeInfo(scope) {
+  const st = scopeStyles(scope);
+  /** @type {((el: Element) => boolean) | null} */ let ptr = null;
+  const set = st.pointer;
+  if (set) { if (set.size) ptr = (e) => set.has(e); } else {
+    // A sheet that cannot be read: each element's computed style.
+    const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
+    ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
+  }
+  return { ptr, hide: st.hide, hostHide: st.hostHide };
 }
 
 /**
  * Scans one document (and the same-origin frames and open shadow roots inside it).
  *
  * Cost matters (it runs before every model step, on pages of 20,000 nodes): no computed style is
- * read per node. Visibility is asked (`checkVisibility`) only of interactive elements, and one
- * that is not rendered at all takes its subtree with it; text blocks are asked only if the
- * rendering keeps them (dom_render.js); the pointer cursor comes from the
- * style sheets (dom_pointer.js); boxes are read only for interactive elements, while a text block
- * takes its place from the interactive elements around it in document order when both lie on the
- * same side of the viewport (it is then measured only where that does not settle it).
- * Signatures are not taken here: the caller takes them only for the elements it shows.
+ * read per node, and one box is read per interactive element. Visibility: an interactive element
+ * with a box is visible unless its own style or an ancestor's can hide it (opacity, visibility,
+ * content-visibility), which the style sheets tell for the whole page at once (dom_pointer.js); only
+ * those are asked (`checkVisibility`), and one that is not rendered at all takes its subtree with it.
+ * Text blocks are asked only if the rendering keeps them (dom_render.js); the pointer cursor comes
+ * from the style sheets too; a text block takes its place from the interactive elements around it in
+ * document order when both lie on the same side of the viewport (it is then measured only where that
+ * does not settle it). Signatures are not taken here: the caller takes them only for the elements it
+ * shows.
  * @param {Registry} reg
  * @param {{doc?: Document, remember?: boolean}} [opts] remember=false: a re-scan while acting, which
  *   must not change what the next observe marks as new (the model has not seen those elements)
@@ -164,90 +188,77 @@ export function scanPage(reg, opts = {}) {
   /** @type {TextBlock[]} */ const texts = [];
   /** @type {RemoteFrame[]} */ const remoteFrames = [];
   /** @type {DialogInfo[]} */ const dialogs = [];
-  /** Text blocks waiting for a place, with the last entry before them. @type {Array<{t: TextBlock, el: Element, dy: number, prev: Entry | undefined}>} */
-  const unplaced = [];
   const seen = new Set();
+  const lastSeen = reg.lastSeen;
   let order = 0;
   let newCount = 0;
-
-  /**
-   * The pointer-cursor test for the elements of one tree scope (a document or a shadow root): a set
-   * from the style sheets, or (when a sheet cannot be read) each element's computed style. Null
-   * when nothing in the scope can have a pointer cursor.
-   * @param {Document | ShadowRoot} scope
-   * @returns {((el: Element) => boolean) | null}
-   */
-  const pointerTest = (scope) => {
-    const set = pointerElements(scope);
-    if (set) return set.size ? (e) => set.has(e) : null;
-    const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
-    return (e) => w.getComputedStyle(e).cursor === "pointer";
-  };
 
   /**
    * @param {Element} el @param {string} group @param {number} dx @param {number} dy offsets of the frame in the top page
    * @param {boolean} insideInteractive text under an interactive element is its name, not context
    * @param {boolean} parentPointer the parent shows a pointer cursor (its children inherit it)
-   * @param {((el: Element) => boolean) | null} ptrTest the pointer test of el's tree scope
+   * @param {ScopeInfo} scope what the style of el's tree scope says
+   * @param {boolean} mayHide an ancestor's style could hide el (so it is asked whether it is visible)
    */
-  const visit = (el, group, dx, dy, insideInteractive, parentPointer, ptrTest) => {
+  const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide) => {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
     // Most nodes carry no attribute at all: one call then answers every attribute question below.
     const attrs = el.hasAttributes();
     if (attrs && (isToolUi(el) || (el.getAttribute("aria-hidden") === "true" && !el.matches("dialog,[role=dialog]")))) return;
+    const ptrTest = scope.ptr;
     const pointer = !insideInteractive && !!ptrTest && ptrTest(el);
-    /** @type {boolean | null} */ let vis = null;
-    let unrendered = false;
-    const isVisible = () => {
-      if (vis === null) {
-        vis = el.checkVisibility(VIS);
-        // Not rendered at all (display: none, or inside it): nothing below it is either.
-        if (!vis && !el.checkVisibility()) unrendered = true;
-      }
-      return vis;
-    };
+    const hide = mayHide || !scope.hide || scope.hide.has(el);
 
     const role = attrs ? el.getAttribute("role") : null;
     let g = group;
     if (LANDMARKS.has(tag) || (role && LANDMARK_ROLES.has(role))) {
       g = groupName(el);
       if ((tag === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || role === "dialog" || role === "alertdialog" || el.getAttribute("aria-modal") === "true") {
-        if (isVisible()) dialogs.push({ name: dialogName(el) || g, text: norm(el.textContent).slice(0, 200) });
+        if (el.checkVisibility(VIS)) dialogs.push({ name: dialogName(el) || g, text: norm(el.textContent).slice(0, 200) });
+        else if (!el.checkVisibility()) return; // not rendered at all (display: none, or inside it): nothing below it is either
       }
     }
 
-    let interactive = false;
-    if (tag !== "svg") {
-      // The outermost pointer-cursor element is the target; its children inherit the cursor.
-      interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && !parentPointer);
-      // A styled checkbox: the native input is invisible and its label takes the clicks.
-      if (!interactive && tag === "label") {
-        const ctl = /** @type {HTMLLabelElement} */ (el).control;
-        if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && !isRendered(ctl)) interactive = true;
-      }
-      if (interactive && !isVisible()) interactive = false;
+    if (tag === "svg") return;
+    // The outermost pointer-cursor element is the target; its children inherit the cursor.
+    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && !parentPointer);
+    // A styled checkbox: the native input is invisible and its label takes the clicks.
+    if (!interactive && tag === "label") {
+      const ctl = /** @type {HTMLLabelElement} */ (el).control;
+      if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && !isRendered(ctl)) interactive = true;
     }
-    if (unrendered) return;
+    /** @type {DOMRect | null} */ let box = null;
     if (interactive) {
       const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.height > 0) {
-        const id = reg.idFor(el);
-        seen.add(id);
-        const isNew = !!reg.lastSeen && !reg.lastSeen.has(id);
-        if (isNew) newCount++;
-        const { where, dist } = placeOf(r.top + dy, r.bottom + dy, vh);
-        entries.push({ id, el, isNew, group: g, order: order++, where, dist,
-          box: { x: r.left + dx, y: r.top + dy, w: r.width, h: r.height } });
-      }
-    } else if (!insideInteractive && tag === "tr" && !el.querySelector(CONTROLS)) {
+      const sized = r.width > 0 && r.height > 0;
+      // A box means rendered: only style can then hide it, and it is asked only where some style could.
+      if (sized && !hide) box = r;
+      else if (!el.checkVisibility(VIS)) {
+        // Not rendered at all (display: none, or inside it): nothing below it is either.
+        if (!el.checkVisibility()) return;
+        interactive = false;
+      } else if (sized) box = r;
+    }
+    if (box) {
+      const id = reg.idFor(el);
+      seen.add(id);
+      const isNew = !!lastSeen && !lastSeen.has(id);
+      if (isNew) newCount++;
+      // Each field of a DOMRect is a call into the browser: read once.
+      const top = box.top + dy, bottom = box.bottom + dy;
+      /** @type {"in" | "above" | "below"} */
+      const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
+      entries.push({ id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
+        box: { x: box.left + dx, y: top, w: box.width, h: box.height } });
+    } else if (interactive) {
+      // Visible but of no size: nothing to show; what is inside it is still its content.
+    } else if (!insideInteractive && tag === "tr" && !hasControls(el)) {
       // A table row of plain cells reads best as one line.
       const cells = Array.from(/** @type {HTMLTableRowElement} */ (el).cells).map((c) => norm(c.textContent));
       while (cells.length && !cells[cells.length - 1]) cells.pop(); // an empty last column (actions) says nothing
       if (cells.some(Boolean)) {
-        const t = { order: order++, text: cells.join(" | "), group: g, where: /** @type {"in"} */ ("in"), dist: 0, heading: false, el };
-        texts.push(t);
-        unplaced.push({ t, el, dy, prev: entries[entries.length - 1] });
+        texts.push({ order: order++, text: cells.join(" | "), group: g, where: "in", dist: 0, heading: false, el, dy });
       }
       return;
     } else if (!insideInteractive && TEXT_BLOCK.has(tag) && !isRedundantLabel(el)) {
@@ -257,9 +268,7 @@ export function scanPage(reg, opts = {}) {
       else for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) s += n.nodeValue;
       if (NON_SPACE.test(s)) {
         // Normalised only if the rendering reads it (most blocks of a big page are left out).
-        const t = /** @type {TextBlock} */ (/** @type {unknown} */ (new LazyText(s, order++, g, HEADING.has(tag) || role === "heading", el)));
-        texts.push(t);
-        unplaced.push({ t, el, dy, prev: entries[entries.length - 1] });
+        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyText(s, order++, g, HEADING.has(tag) || role === "heading", el, dy))));
       }
     }
 
@@ -270,27 +279,33 @@ export function scanPage(reg, opts = {}) {
       if (sub && sub.documentElement) {
         const fx = dx + fr.left + el.clientLeft, fy = dy + fr.top + el.clientTop;
         texts.push({ order: order++, dist: 0, text: `frame ${norm(el.getAttribute("title") || el.getAttribute("name") || el.getAttribute("src") || "")}`.trim(), group: g, where: "in", heading: true });
-        const test = pointerTest(sub);
-        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false, false, test);
+        // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
+        const info = scopeInfo(sub);
+        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false, false, info, false);
       } else {
         remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: el.getAttribute("title") || el.getAttribute("name") || "",
           box: { x: Math.round(fr.left + dx), y: Math.round(fr.top + dy), w: Math.round(fr.width), h: Math.round(fr.height) } });
       }
       return;
     }
-    if (tag === "svg") return;
     const inner = insideInteractive || interactive;
     const ptr = pointer || parentPointer;
+    let childHide = hide;
     const sr = el.shadowRoot;
-    if (sr) { const test = pointerTest(sr); for (const c of Array.from(sr.children)) visit(c, g, dx, dy, inner, ptr, test); }
+    if (sr) {
+      const info = scopeInfo(sr);
+      // The shadow tree's own style may hide the host, or the slots its light children show in.
+      for (const c of Array.from(sr.children)) visit(c, g, dx, dy, inner, ptr, info, hide || info.hostHide);
+      if (info.hostHide || /** @type {Set<Element>} */ (info.hide).size) childHide = true;
+    }
     if (tag === "select") return; // options are rendered with their select
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, inner, ptr, ptrTest);
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, inner, ptr, scope, childHide);
     // Slotted light-DOM children render through the shadow root's slots, and were visited above
     // as ordinary children: no second pass needed.
   };
 
-  if (doc.body) visit(doc.body, "", 0, 0, false, false, pointerTest(doc));
-  placeTexts(unplaced, entries, vh);
+  if (doc.body) visit(doc.body, "", 0, 0, false, false, scopeInfo(doc), false);
+  placeTexts(texts, entries, vh);
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 
