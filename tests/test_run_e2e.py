@@ -46,6 +46,8 @@ def test_run_demo_happy_path_with_faults_and_correction_orders_once() -> None:
         assert len(site.orders) == 1, site.orders
         assert site.orders[0] | {"id": "x"} == {"id": "x", "product": "p1", "name": "Ann Lee",
                                                 "email": "ann@example.com", "qty": 1}
+        # The order number was read off the confirmation page and reported back.
+        assert site.orders[0]["id"] in final(events)["reason"]
         verdicts = [e["data"]["decision"] for e in events if e["kind"] == "verdict"]
         assert verdicts == ["mark_complete", "continue_work", "mark_complete", "mark_complete"]
         msgs = " ".join(str(e["data"].get("text")) for e in events if e["kind"] == "message")

@@ -120,6 +120,10 @@ class LaunchedChromium:
             shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
 class Progress:
     """Turns events into terminal lines (or JSON lines with --json)."""
 
@@ -131,6 +135,7 @@ class Progress:
         self.calls = 0
         self.subtasks: list[str] = []
         self.current = 0
+        self.status: str | None = None
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -146,13 +151,15 @@ class Progress:
                 self.say(f"✓ completed: {d.get('reason') or d.get('result')}")
             elif s in ("failed", "stopped"):
                 self.say(f"✗ {s}: {d.get('reason')}")
-            else:
+            elif s != self.status or d.get("reason"):  # the same status again says nothing new
                 self.say(f"● {s}" + (f" — {d['reason']}" if d.get("reason") else ""))
+            self.status = s
             if s in FINAL:
                 if d.get("memory"):
                     self.say("  memory: " + ", ".join(f"{k}={v}" for k, v in d["memory"].items()))
-                self.say(f"  {d.get('steps', self.steps)} actions, {self.calls} LLM calls, "
-                         f"{self.tokens} tokens")
+                steps = d.get("steps", self.steps)
+                self.say(f"  {_n(steps, 'action')}, {_n(self.calls, 'LLM call')}, "
+                         f"{_n(self.tokens, 'token')}")
         elif kind == "plan":
             if d["subtasks"] != self.subtasks:
                 self.say("Plan:")
@@ -172,7 +179,9 @@ class Progress:
                 self.say(f"      ✗ {d.get('error_code') or 'error'}: {d.get('error')}")
             if d.get("expectation"):
                 e = d["expectation"]
-                self.say(f"      expected: {'met' if e['met'] else 'NOT met'} ({e['detail']})")
+                # Named by its tool: in a batch the results follow the calls they answer.
+                self.say(f"      ↳ {d['tool']}: expected {'met' if e['met'] else 'NOT met'} "
+                         f"({e['detail']})")
         elif kind == "verdict":
             mark = "≥" if d["confidence"] >= d["threshold"] else "<"
             self.say(f"  verifier: {d['decision']} (confidence {d['confidence']:.2f} {mark} "

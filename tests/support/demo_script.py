@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from .scripted_llm import call, calls, fault, find_id
+from .scripted_llm import call, calls, fault, find_id, user_text
 
 NAME, EMAIL = "Ann Lee", "ann@example.com"
 PLAN = ["Search the shop for a blue kettle", "Open the Blue Kettle product page",
@@ -34,13 +35,39 @@ def fill_form(b: dict[str, Any]) -> Any:
                             "expect": {"text_appears": "Order confirmed"}}))
 
 
+def order_number(b: dict[str, Any]) -> str | None:
+    """The order number the confirmation page shows (read off the page in the prompt)."""
+    m = re.search(r"\bKC\d+\b", user_text(b).split("PAGE", 1)[-1])
+    return m.group(0) if m else None
+
+
+def note_order(b: dict[str, Any]) -> Any:
+    num = order_number(b)
+    if num is None:
+        return call("mark_done", summary="Order placed, but the page shows no order number")
+    return call("extract", name="order_number", value=num)
+
+
+def report_order(b: dict[str, Any]) -> Any:
+    return call("mark_done", summary=f"Order {order_number(b)} placed for {NAME}")
+
+
+def confirm_order(b: dict[str, Any]) -> Any:
+    num = order_number(b)
+    if num is None:
+        return call("continue_work", instructions="Find the order number on the page",
+                    confidence=0.9)
+    return call("mark_complete", reason=f"The shop confirms order {num} for {NAME}",
+                confidence=0.95)
+
+
 def happy(*, faults: bool = False, correction: bool = False) -> dict[str, list[Any]]:
     worker: list[Any] = [search, call("mark_done", summary="Search results are shown"),
                          open_product, call("mark_done", summary="Blue Kettle page open"),
-                         buy_now, fill_form, call("mark_done", summary="Order placed")]
+                         buy_now, fill_form, note_order, report_order]
     verifier: list[Any] = [call("mark_complete", reason="Results listed", confidence=0.9),
                            call("mark_complete", reason="Product page open", confidence=0.9),
-                           call("mark_complete", reason="Order confirmed", confidence=0.95)]
+                           confirm_order]
     scheduler: list[Any] = [calls(("set_subtasks", {"subtasks": PLAN}), ("start_work", {}))]
     if faults:
         scheduler = [fault(429), fault(500), *scheduler]

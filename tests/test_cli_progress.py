@@ -1,0 +1,49 @@
+"""What `heybro run` prints in a terminal for a task's events."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from heybro.cli_run import Progress
+
+
+def shown(events: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    out = io.StringIO()
+    p = Progress(as_json=False, out=out)
+    for seq, (kind, data) in enumerate(events):
+        p.show({"task_id": "t", "seq": seq, "kind": kind, "at": 0.0, "data": data})
+    return out.getvalue().splitlines()
+
+
+def test_a_run_reads_as_plan_steps_checks_and_outcome() -> None:
+    lines = shown([
+        ("status", {"status": "planning", "goal": "Buy a kettle"}),
+        ("status", {"status": "planning"}),  # the same status again: nothing new to say
+        ("plan", {"subtasks": ["Search", "Order"], "current": 0}),
+        ("status", {"status": "executing"}),
+        ("tool_call", {"role": "worker", "tool": "fill", "parameters": {"element_id": "e3", "value": "kettle"}}),
+        ("tool_call", {"role": "worker", "tool": "click", "parameters": {"element_id": "e4", "expect": {"url_contains": "/s"}}}),
+        ("tool_result", {"role": "worker", "tool": "fill", "success": True,
+                         "expectation": {"met": True, "detail": "value is 'kettle'"}}),
+        ("tool_result", {"role": "worker", "tool": "click", "success": False, "error_code": "covered",
+                         "error": "A cookie banner covers it"}),
+        ("usage", {"total_tokens": 900}),
+        ("verdict", {"decision": "mark_complete", "confidence": 0.9, "threshold": 0.7, "reason": "Order KC1 shown"}),
+        ("status", {"status": "completed", "reason": "Order KC1 shown", "memory": {"order_number": "KC1"}}),
+    ])
+    assert lines.count("● planning") == 1
+    assert "  → 1. Search" in lines and "    2. Order" in lines
+    assert "  [step 1 · subtask 1/2] fill(element_id='e3', value='kettle')" in lines
+    # The expectation is not shown as a parameter; results say which call they answer.
+    assert "  [step 2 · subtask 1/2] click(element_id='e4')" in lines
+    assert "      ↳ fill: expected met (value is 'kettle')" in lines
+    assert "      ✗ covered: A cookie banner covers it" in lines
+    assert "  verifier: mark_complete (confidence 0.90 ≥ 0.70) Order KC1 shown" in lines
+    assert lines[-3:] == ["✓ completed: Order KC1 shown", "  memory: order_number=KC1",
+                          "  2 actions, 1 LLM call, 900 tokens"]
+
+
+def test_a_failure_says_why() -> None:
+    lines = shown([("status", {"status": "failed", "reason": "Guardrail (max_steps): limit of 6"})])
+    assert lines[0] == "✗ failed: Guardrail (max_steps): limit of 6"
