@@ -90,6 +90,8 @@ def test_pause_resume_and_stop_from_panel_and_popup(rig: Rig) -> None:
     rig.policy.hold_before_order.set()
     start(rig)
     assert rig.policy.waiting.wait(60), "the task never reached the checkout form"
+    # The panel names the element the last action took, as the page names it.
+    expect(rig.panel.locator("#current-action")).to_have_text('click link "Buy now"')
     rig.panel.click("#pause")  # takes effect at the next safe point: after this reply
     rig.policy.release.set()
     wait_status(rig.panel, "Paused", 30_000)
@@ -149,6 +151,9 @@ def test_host_killed_mid_task_comes_back_paused_and_orders_once(rig: Rig) -> Non
     rig.panel.click("#resume")
     wait_status(rig.panel, "Completed", 60_000)
     assert len(rig.site.orders) == 1, rig.site.orders
+    # The worker was told which action was cut off, by the element's name (its id is stale).
+    told = [r["messages"][1]["content"] for r in rig.llm.role_requests("worker")]
+    assert any("cut off" in str(t) and 'on button "Place order"' in str(t) for t in told), told[-1]
     # The whole history is there: the steps before the crash and after.
     rig.panel.click("#history summary")
     rig.panel.locator("#history-list button").first.click()

@@ -16,7 +16,7 @@ export const MAX_CHAT = 200;
  * @typedef {{
  *   taskId: string, goal: string, status: string, reason: string | null,
  *   subtasks: Subtask[], currentSubtask: number,
- *   currentAction: {tool: string, parameters: Record<string, any>, reason?: string, role?: string} | null,
+ *   currentAction: {tool: string, parameters: Record<string, any>, reason?: string, role?: string, target?: string | null} | null,
  *   lastVerdict: VerdictView | null, error: string | null, result: string | null,
  *   usage: {promptTokens: number, completionTokens: number, calls: number, costUsd: number},
  *   chat: {who: "user" | "agent" | "error", text: string, at: number}[],
@@ -89,7 +89,7 @@ export function applyEvent(state, ev) {
       ctx.subtasks = planView(ctx.subtasks, d.subtasks || [], ctx.currentSubtask);
       break;
     case "tool_call":
-      ctx.currentAction = { tool: d.tool, parameters: d.parameters || {}, reason: d.reason, role: d.role };
+      ctx.currentAction = { tool: d.tool, parameters: d.parameters || {}, reason: d.reason, role: d.role, target: d.target ?? null };
       actions = bounded([...actions, { seq: ev.seq, at: ctx.updatedAt, role: d.role, tool: d.tool, parameters: d.parameters || {}, success: null, error: null }], MAX_ACTIONS);
       break;
     case "tool_result": {

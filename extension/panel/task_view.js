@@ -19,9 +19,22 @@ export function adviceFor(text, status) {
   return "heybro will try another way; you can pause or stop it.";
 }
 
-/** @param {Record<string, any>} params */
-function describeParams(params) {
-  return Object.entries(params || {}).map(([k, v]) => `${k}=${JSON.stringify(v).slice(0, 60)}`).join(", ");
+/** @param {Record<string, any>} params @param {string[]} [skip] */
+function describeParams(params, skip = []) {
+  return Object.entries(params || {}).filter(([k]) => !skip.includes(k))
+    .map(([k, v]) => `${k}=${JSON.stringify(v).slice(0, 60)}`).join(", ");
+}
+
+/**
+ * The action in words: the tool and the element it acts on as the page named it (`click link
+ * "Blue Kettle"`), with its other arguments; the raw id only when the element is not known.
+ * @param {NonNullable<import("../background/state.js").TaskContext["currentAction"]>} a
+ */
+export function describeAction(a) {
+  const who = a.role && a.role !== "worker" ? `${a.role}: ` : "";
+  if (!a.target) return `${who}${a.tool}(${describeParams(a.parameters, ["expect"])})`;
+  const rest = describeParams(a.parameters, ["element_id", "expect"]);
+  return `${who}${a.tool} ${a.target}${rest ? ` (${rest})` : ""}`;
 }
 
 /** @param {number} n */
@@ -56,7 +69,8 @@ export function renderTask(state, ui) {
   }));
 
   const action = ui.byId("current-action");
-  action.textContent = ctx.currentAction ? `${ctx.currentAction.role || "worker"} → ${ctx.currentAction.tool}(${describeParams(ctx.currentAction.parameters)})` : "";
+  action.textContent = ctx.currentAction ? describeAction(ctx.currentAction) : "";
+  action.title = ctx.currentAction?.reason || "";
 
   const verdict = ui.byId("verdict");
   verdict.hidden = !ctx.lastVerdict;

@@ -173,7 +173,7 @@ class Progress:
             params = ", ".join(f"{k}={v!r}" for k, v in d["parameters"].items() if k != "expect")
             n = len(self.subtasks)
             self.say(f"  [step {self.steps} · subtask {min(self.current + 1, n)}/{n}] "
-                     f"{d['tool']}({params})")
+                     f"{d['tool']}({params})" + (f" → {d['target']}" if d.get("target") else ""))
         elif kind == "tool_result" and d["role"] == "worker":
             if d["success"] is False:
                 self.say(f"      ✗ {d.get('error_code') or 'error'}: {d.get('error')}")

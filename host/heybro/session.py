@@ -173,8 +173,12 @@ class Session:
         cut = [a for a in self.store.actions(task_id, "interrupted")][-3:]
         note = f"heybro was interrupted ({reason or 'paused'}) and is continuing this subtask. "
         if cut:
-            what = "; ".join(f"{a.tool}({', '.join(f'{k}={v!r}' for k, v in a.params.items() if k != 'expect')})"
-                             for a in cut)
+            def said(a) -> str:  # type: ignore[no-untyped-def]
+                args = ", ".join(f"{k}={v!r}" for k, v in a.params.items()
+                                 if k not in ("expect", "target"))
+                on = f" on {a.params['target']}" if a.params.get("target") else ""
+                return f"{a.tool}({args}){on}"
+            what = "; ".join(said(a) for a in cut)
             note += (f"These actions were cut off and may or may not have happened: {what}. "
                      "Look at the page first and do not repeat one whose effect is visible.")
         else:

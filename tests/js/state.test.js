@@ -11,8 +11,8 @@ test("a run's events become plan, current action, verdict, usage and outcome", (
   s = applyEvent(s, ev(0, "status", { status: "planning" }));
   s = applyEvent(s, ev(1, "plan", { subtasks: ["Find it", "Order it"], current: 0 }));
   s = applyEvent(s, ev(2, "status", { status: "executing" }));
-  s = applyEvent(s, ev(3, "tool_call", { role: "worker", tool: "click", parameters: { element_id: "e4" } }));
-  assert.deepEqual(s.taskContext.currentAction, { tool: "click", parameters: { element_id: "e4" }, reason: undefined, role: "worker" });
+  s = applyEvent(s, ev(3, "tool_call", { role: "worker", tool: "click", parameters: { element_id: "e4" }, target: 'button "Buy"' }));
+  assert.deepEqual(s.taskContext.currentAction, { tool: "click", parameters: { element_id: "e4" }, reason: undefined, role: "worker", target: 'button "Buy"' });
   s = applyEvent(s, ev(4, "tool_result", { role: "worker", tool: "click", success: false, error: "Covered by a cookie banner" }));
   assert.equal(s.taskContext.error, "Covered by a cookie banner");
   assert.equal(s.actionHistory[0].success, false);

@@ -37,7 +37,7 @@ STATES: dict[str, dict[str, Any]] = {
     "running": {"taskContext": _ctx(
         "executing", subtasks=plan(1), currentSubtask=1,
         currentAction={"tool": "click", "parameters": {"element_id": "e14"}, "role": "worker",
-                       "reason": "Open the product page"},
+                       "reason": "Open the product page", "target": 'link "Blue Kettle"'},
         lastVerdict={"decision": "request_reschedule", "reason": "Search results show the blue "
                      "kettle; ready for the next step.", "confidence": 0.86, "threshold": 0.7,
                      "accepted": True},

@@ -35,6 +35,15 @@ class Snapshot(BaseModel):
     elements: dict[str, Any] = Field(default_factory=dict)
     screenshot: str | None = None
 
+    def describe(self, element_id: Any) -> str | None:
+        """A short human name for an element of this snapshot: its role and accessible name."""
+        sig = self.elements.get(element_id) if isinstance(element_id, str) else None
+        if not isinstance(sig, dict):
+            return None
+        kind = sig.get("role") or sig.get("tag") or "element"
+        name = " ".join(str(sig.get("name") or "").split())
+        return f'{kind} "{name[:60]}{"…" if len(name) > 60 else ""}"' if name else str(kind)
+
     @property
     def fingerprint(self) -> str:
         return hashlib.sha1(f"{self.url}\n{self.text}".encode()).hexdigest()[:16]

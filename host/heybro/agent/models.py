@@ -79,6 +79,9 @@ class ToolCall(BaseModel):
     duration_ms: float | None = None
     page_changed: bool = False
     expectation: ExpectationCheck | None = None
+    # What `element_id` named on the page the model saw (e.g. 'link "Blue Kettle"'), for people
+    # watching and for the record: ids mean nothing once the page is gone.
+    target: str | None = None
 
 
 class Usage(BaseModel):

@@ -117,7 +117,7 @@ class EventRecorder:
     async def tool_call(self, task: Task, role: RoleName, call: ToolCall) -> None:
         params = {k: _short(v, 300) for k, v in call.parameters.items()}
         await self._send(task, "tool_call", {"role": role, "tool": call.tool, "parameters": params,
-                                             "reason": call.reason})
+                                             "reason": call.reason, "target": call.target})
 
     async def tool_result(self, task: Task, role: RoleName, call: ToolCall) -> None:
         await self._send(task, "tool_result", {

@@ -103,8 +103,10 @@ class Role:
                 return result
 
     async def record_call(self, call: ProposedToolCall) -> ToolCall:
+        snap = self.env.snapshot
         tc = ToolCall(tool=call.tool, parameters=call.parameters, reason=call.reason,
-                      timestamp=time.time())
+                      timestamp=time.time(),
+                      target=snap.describe(call.parameters.get("element_id")) if snap else None)
         await self.env.recorder.tool_call(self.env.task, self.name, tc)
         return tc
 

@@ -52,7 +52,9 @@ class StoreRecorder:
         if call.tool not in READ_ONLY:
             key = f"{len(task.execution_history)}-{time.time_ns()}"
             self._ledger_keys[id(call)] = key
-            await self._run(self.store.action_started, task.id, key, call.tool, call.parameters)
+            # The element's name goes with its id: after a restart the id means nothing.
+            params = call.parameters | ({"target": call.target} if call.target else {})
+            await self._run(self.store.action_started, task.id, key, call.tool, params)
 
     async def tool_result(self, task: Task, role: RoleName, call: ToolCall) -> None:
         await self._checkpoint(task)
