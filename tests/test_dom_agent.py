@@ -91,6 +91,8 @@ def test_observe_form_renders_elements_fenced_and_stable_ids(browser, page, site
     assert 'options: Choose…|France|Germany|Japan' in text
     assert f"[{find_id(obs, 'Docs')}] link Docs" in text and "→example.org/about" in text  # only a link that leaves the site shows its target
     assert "disabled" in text
+    # A table row of plain cells reads as one line; an empty last column says nothing.
+    assert "Plan | Price" in text and "Pro | $9" in text and "Team | $29\n" in text
     assert find_id(obs, "Clickable card")  # clickable by cursor only
     assert find_id(obs, "Notes")  # contenteditable
     sig = obs["elements"][email]
@@ -175,7 +177,7 @@ def test_actions_on_form_controls(browser, page, sites):
     r = ok(browser, "press", {"element_id": find_id(obs, "Key log"), "keys": "Control+A"})
     assert r["pressed"]["ctrl"] is True and page.text_content("#keylog").strip() == "C-A"
     table = ok(browser, "extract", {"element_id": None, "mode": "table"})["table"]
-    assert table == {"headers": ["Plan", "Price"], "rows": [["Free", "$0"], ["Pro", "$9"]]}
+    assert table == {"headers": ["Plan", "Price"], "rows": [["Free", "$0"], ["Pro", "$9"], ["Team", "$29", ""]]}
     assert "Create your account" in ok(browser, "extract", {})["text"]
     err = tool(browser, "fill", {"element_id": find_id(obs, "I accept the terms"), "value": "x"})
     assert err["error"]["code"] == "not_interactable"

@@ -28,7 +28,8 @@ function observe(args) {
   const out = renderScan(scan, { maxTokens: args.max_tokens ?? 4000 });
   /** @type {Record<string, any>} */
   const elements = {};
-  for (const e of out.shown) elements[e.id] = captureSignature(e.el, e); // box and name already read
+  const pass = new Map();
+  for (const e of out.shown) elements[e.id] = captureSignature(e.el, e, pass); // box and name already read
   if (args.highlight) showBoxes(out.shown.map((e) => ({ id: e.id, el: e.el })));
   else if (args.highlight === false) clearOverlay();
   return {

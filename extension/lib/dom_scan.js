@@ -88,6 +88,18 @@ class LazyText {
   get text() { if (this.normed === null) this.normed = norm(this.raw); return this.normed; }
 }
 
+/** A table row of plain cells, read as one line of them ("a | b | c") only if the rendering reads it. */
+class LazyRow extends LazyText {
+  get text() {
+    if (this.normed === null) {
+      const cells = Array.from(/** @type {HTMLTableRowElement} */ (this.el).cells).map((c) => norm(c.textContent));
+      while (cells.length && !cells[cells.length - 1]) cells.pop(); // an empty last column (actions) says nothing
+      this.normed = cells.join(" | ");
+    }
+    return this.normed;
+  }
+}
+
 const CONTROLS = "a[href],button,input,select,textarea,[role],[tabindex],[onclick],[contenteditable]";
 const CONTROL_TAGS = "a[href],button,input,select,textarea";
 
@@ -255,10 +267,8 @@ export function scanPage(reg, opts = {}) {
       // Visible but of no size: nothing to show; what is inside it is still its content.
     } else if (!insideInteractive && tag === "tr" && !hasControls(el)) {
       // A table row of plain cells reads best as one line.
-      const cells = Array.from(/** @type {HTMLTableRowElement} */ (el).cells).map((c) => norm(c.textContent));
-      while (cells.length && !cells[cells.length - 1]) cells.pop(); // an empty last column (actions) says nothing
-      if (cells.some(Boolean)) {
-        texts.push({ order: order++, text: cells.join(" | "), group: g, where: "in", dist: 0, heading: false, el, dy });
+      if (NON_SPACE.test(el.textContent || "")) {
+        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow("", order++, g, false, el, dy))));
       }
       return;
     } else if (!insideInteractive && TEXT_BLOCK.has(tag) && !isRedundantLabel(el)) {
