@@ -66,19 +66,21 @@ def main() -> None:
             "with `performance.now()` in the page.", "",
             "| page | interactive elements | shown at 4,000 tokens | n | p50 | p95 | target p50 |",
             "|---|---|---|---|---|---|---|", *rows, "",
-            "Earlier rounds (same machine): 50.2 ms / 203.3 ms p50, then 23.9 / 90.6 ms (load 2.1). This round: text "
-            "blocks keep their raw text and normalise it only when the rendering reads it (a getter on a small class; most "
-            "blocks of a big page are left out by the budget), and the rendering builds a text block's line only when it "
-            "takes it; the rendering sorts on precomputed keys; a named link with a relative target is not parsed as a URL "
-            "(it stays on the site, so it shows no target); neighbour text normalises the 400 characters nearest the "
-            "element instead of a whole sibling's text; ancestor-path steps are cached per element (checked against its id "
-            "and class, so a changed element is worked out again). An interleaved A/B in one page (previous modules vs these, "
-            "60 runs each, same load) gave 31.3 → 27.5 ms p50 at 1,000 elements and 108.2 → 98.9 ms at 5,000 under a load "
-            "average of ≈ 3: about −10 %, most of it in rendering (6.0 → 4.1 ms) and signatures (6.6 → 5.7 ms).", "",
-            f"Reading: the figures above are from one run at the load shown; on this shared 2-core machine the same code "
-            "moves by ±30 % with the other engineers' test runs. What is left at 1,000 elements is mostly the browser's own "
-            "work: `getBoundingClientRect` and `checkVisibility` for each of the 1,000 interactive elements (≈ 4–5 ms "
-            "quiet) and the walk over ~4,000 nodes.",
+            "Earlier rounds (an Intel Xeon machine): 50.2 / 203.3 ms p50, then 23.9 / 90.6, then 25.0 / 66.2. This round "
+            "(the AMD EPYC machine above): visibility is worked out from the style sheets as the pointer cursor already was "
+            "— an interactive element with a box is asked `checkVisibility` only when some rule, inline style, animation or "
+            "the user-agent sheet could hide it or an ancestor (opacity, visibility, content-visibility; a sheet that cannot "
+            "be read means asking every element, as before); the scroll offsets are read once per observe instead of once "
+            "per signature (each read is a layout check: a fifth of a signature's time); a table row is joined into a line "
+            "only when the rendering keeps it. Interleaved A/B on this machine (the previous commit's modules vs these, "
+            "40 runs each, three pairs, load ≈ 1.5–2): 1,000 elements 27.0 / 27.0 / 27.7 → 21.0 / 22.5 / 19.1 ms p50, "
+            "5,000 elements 107.2 / 107.5 / 108.8 → 78.1 / 78.3 / 74.3 ms.", "",
+            "Reading: the figures above are from one run at the load shown; on this shared 2-core machine the same code "
+            "moves by ±15 % between runs, so ≤ 20 ms at 1,000 elements is met in some runs and missed by a few ms in "
+            "others. Where the time goes at 1,000 elements (CPU profile): the walk over ~4,000 nodes ≈ 8 ms, of which "
+            "`getBoundingClientRect` for the 1,000 interactive elements ≈ 4.5 ms (the browser's own work, one box per "
+            "element, which the ranking and the signatures need); rendering ≈ 4 ms (≈ 1 ms of it `checkVisibility` on the "
+            "text blocks it keeps); the 259 shown elements' signatures ≈ 4.3 ms.",
         ]))
 
 
