@@ -36,8 +36,9 @@ class Limits(BaseModel):
     max_repairs: int = Field(2, ge=0, description="Repair turns for an invalid model reply.")
     max_batch: int = Field(3, ge=1, le=3, description="Actions per worker reply.")
     task_timeout_s: float = Field(900.0, gt=0, description="Wall clock per task.")
-    loop_warn: int = Field(2, ge=1, description="Repeats of one action without change → warning.")
-    loop_fail: int = Field(3, ge=2, description="Repeats → the task fails.")
+    loop_warn: int = Field(2, ge=1, description="Times one action is done on a page it leaves "
+                           "unchanged before the model is warned (2: at the first repeat).")
+    loop_fail: int = Field(3, ge=2, description="… before the task fails (3: at the second repeat).")
 
 
 class Settings(BaseModel):

@@ -1,7 +1,8 @@
 """A tiny in-memory browser speaking the DOM agent's tool contract, for host-side unit tests.
 
 Pages are lists of elements; links navigate, fields keep values, a "Book" button records a booking
-(the side effect tests count). End-to-end tests use the real extension instead.
+(the side effect tests count), an element with `opens` opens a new tab (as target=_blank does).
+End-to-end tests use the real extension instead.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from heybro.agent.browser import ToolFailed
+
+MAIN_TAB = 7
 
 
 @dataclass
@@ -20,15 +23,23 @@ class El:
     href: str | None = None
     value: str = ""
     submit: bool = False
+    checked: bool | None = None
+    opens: str | None = None  # clicking opens this URL in a new tab
 
 
 @dataclass
 class FakeBrowser:
     pages: dict[str, list[El]]
-    url: str = "about:blank"
+    url: str = "about:blank"  # the current tab's
     bookings: list[dict[str, str]] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     fail: dict[str, str] = field(default_factory=dict)  # tool → error code, once
+    covered: set[str] = field(default_factory=set)  # element ids a click always finds covered
+    hovered: list[str] = field(default_factory=list)
+    tab: int = MAIN_TAB
+    tabs: dict[int, str] = field(default_factory=dict)  # the other tabs' URLs
+    openers: dict[int, int] = field(default_factory=dict)  # tab → the tab that opened it
+    highlighted: bool = False
 
     def _els(self) -> list[El]:
         return self.pages.get(self.url, [])
@@ -39,13 +50,33 @@ class FakeBrowser:
                 return e
         raise ToolFailed("not_found", f"No element {eid} (and no match for its signature).")
 
+    def _switch(self, tab: int) -> None:
+        if tab == self.tab:
+            return
+        if tab not in self.tabs:
+            raise ToolFailed("no_tab", f"There is no tab {tab}.")
+        self.tabs[self.tab] = self.url
+        self.tab, self.url = tab, self.tabs.pop(tab)
+
+    def _info(self, tab: int | None = None) -> dict[str, Any]:
+        tab = self.tab if tab is None else tab
+        url = self.url if tab == self.tab else self.tabs[tab]
+        return {"tab_id": tab, "url": url, "title": url.rsplit("/", 1)[-1] or "page",
+                "active": tab == self.tab}
+
     def snapshot(self) -> dict[str, Any]:
-        lines = [f"[{e.id}] {e.tag} \"{e.label}\"" + (f" value=\"{e.value}\"" if e.tag == "input"
-                                                     else "") for e in self._els()]
+        def line(e: El) -> str:
+            extra = f" value=\"{e.value}\"" if e.tag == "input" else ""
+            if e.checked is not None:
+                extra += " checked" if e.checked else " unchecked"
+            return f"[{e.id}] {e.tag} \"{e.label}\"{extra}"
+        opened = [self._info(t) for t, o in self.openers.items() if o == self.tab
+                  and (t in self.tabs or t == self.tab)]
         return {"url": self.url, "title": self.url.rsplit("/", 1)[-1] or "page",
-                "text": "\n".join(lines),
+                "text": "\n".join(line(e) for e in self._els()),
                 "elements": {e.id: {"tag": e.tag, "name": e.label, "value": e.value}
-                             for e in self._els()}}
+                             for e in self._els()},
+                "opened_tabs": opened, "tab_id": self.tab}
 
     async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
                    timeout_ms: int = 15_000) -> dict[str, Any]:
@@ -53,31 +84,78 @@ class FakeBrowser:
         if tool in self.fail:
             code = self.fail.pop(tool)
             raise ToolFailed(code, f"scripted {code}")
+        if tab_id is not None and tool not in ("switch_tab", "list_tabs", "new_tab"):
+            self._switch(tab_id)
         if tool == "observe":
+            self.highlighted = bool(args.get("highlight"))
             return self.snapshot()
         if tool == "navigate":
             self.url = args["url"]
-            return {"tab_id": 7, "url": self.url, "title": self.url}
-        if tool in ("click", "fill", "type"):
+            return self._info()
+        if tool == "new_tab":
+            self.tabs[self.tab] = self.url
+            self.tab = max([self.tab, *self.tabs]) + 1
+            self.url = args["url"]
+            return self._info()
+        if tool == "switch_tab":
+            self._switch(args["tab_id"])
+            return self._info()
+        if tool == "list_tabs":
+            return {"tabs": [self._info(t) for t in sorted([self.tab, *self.tabs])]}
+        if tool == "back":
+            return self._info()
+        if tool == "screenshot":
+            shot = {"tab_id": self.tab, "data_url": "data:image/png;base64,"
+                    + ("Qk9YRVM=" if self.highlighted else "QUFBQQ==")}  # "BOXES" / "AAAA"
+            if args.get("clear_boxes"):
+                self.highlighted = False
+            return shot
+        if tool == "highlight":
+            self.highlighted = bool(args.get("on"))
+            return {"ok": True, "on": self.highlighted}
+        if tool in ("click", "fill", "type", "select", "check", "uncheck", "hover", "focus",
+                    "scroll", "press", "wait_for"):
             result = self._act(tool, args)
             if args.get("observe_after"):  # as the extension does: the page after the action
                 result["observation"] = self.snapshot()
             return result
-        if tool == "screenshot":
-            return {"data_url": "data:image/png;base64,AAAA"}
         raise ToolFailed("unsupported", f"no tool {tool}")
 
     def _act(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+        base = {"url": self.url, "action": tool, "ok": True}
+        if tool == "wait_for":
+            text = args.get("text")
+            present = text is not None and any(text in e.label for e in self._els())
+            if text is not None and present != (args.get("state", "visible") == "visible"):
+                raise ToolFailed("timeout", f"Waited {args.get('timeout_ms')} ms and {text!r} "
+                                 f"did not {'appear' if present is False else 'go away'}.")
+            return {"ok": True, "action": "wait_for", "matched": "text", "waited_ms": 5}
+        if tool in ("scroll", "press") and not args.get("element_id"):
+            return base | {"found_by": None}
         el = self._find(args["element_id"])
         if tool == "click":
+            if el.id in self.covered:
+                raise ToolFailed("covered", f"{el.label!r} is covered by another element.")
             if el.submit:
                 values = {e.label: e.value for e in self._els() if e.tag == "input"}
                 self.bookings.append(values)
+            if el.opens:
+                new = max([self.tab, *self.tabs]) + 1
+                self.tabs[new] = el.opens
+                self.openers[new] = self.tab
             if el.href:
                 self.url = el.href
-            return {"url": self.url, "found_by": "id"}
+            return base | {"found_by": "id"}
+        if tool in ("check", "uncheck"):
+            el.checked = tool == "check"
+            return base | {"checked": el.checked}
+        if tool == "hover":
+            self.hovered.append(el.id)
+            return base
+        if tool in ("focus", "scroll", "press"):
+            return base
         el.value = args.get("value", args.get("text", ""))
-        return {"url": self.url, "value": el.value}
+        return base | {"value": el.value}
 
 
 def shop() -> FakeBrowser:
@@ -89,4 +167,11 @@ def shop() -> FakeBrowser:
         "http://shop/form": [El("e1", "input", "Name"), El("e2", "input", "Email"),
                              El("e3", "button", "Book", href="http://shop/done", submit=True)],
         "http://shop/done": [El("e1", "text", "Thank you, order confirmed #A1")],
+        # A button that does nothing: the page never changes (loops, failures).
+        "http://shop/stuck": [El("e1", "button", "Next"), El("e2", "button", "Other")],
+        # Terms to accept, a menu shown on hover, a link that opens a new tab.
+        "http://shop/terms": [El("e1", "checkbox", "I accept the terms", checked=False),
+                              El("e2", "button", "Account menu"),
+                              El("e3", "link", "Help (new tab)", opens="http://shop/help")],
+        "http://shop/help": [El("e1", "text", "Help centre: returns within 30 days")],
     })
