@@ -198,6 +198,25 @@ def test_low_confidence_does_not_complete() -> None:
     assert result.status == TaskStatus.completed and len(verdicts) == 2
 
 
+def test_verdict_without_confidence_is_repaired_not_taken_as_certain() -> None:
+    """A mark_complete that leaves out its confidence is refused with the exact error; the
+    repaired verdict's 0.5 is then below the threshold, so the subtask is not completed on it."""
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search"]}), ("start_work", {}))],
+              "worker": [call("click", element_id="e2"), call("mark_done", summary="clicked"),
+                         call("mark_done", summary="results are shown")],
+              "verifier": [call("mark_complete", reason="looks done"),
+                           call("mark_complete", reason="looks done", confidence=0.5),
+                           call("mark_complete", reason="results listed", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b)
+        repair = llm.role_requests("verifier")[1]["messages"][-1]["content"]
+    assert "call 1 mark_complete: confidence: Field required" in repair
+    verdicts = rec.kinds("verdict")
+    assert [(v["llm_confidence"], v["accepted"]) for v in verdicts] == [(0.5, False), (0.9, True)]
+    assert result.status == TaskStatus.completed and task.result == "results listed"
+
+
 def test_json_mode_fallback_and_upload(tmp_path: Path) -> None:
     b = shop()
     b.pages["http://shop/"].append(__import__("support.fake_browser", fromlist=["El"]).El(

@@ -115,7 +115,8 @@ class MarkDone(Args):
 
 # --- verifier -----------------------------------------------------------------------------------
 class Confidence(Args):
-    confidence: float = Field(1.0, ge=0, le=1, description="How sure you are, 0-1.")
+    # Required: a verdict without it would pass any threshold.
+    confidence: float = Field(ge=0, le=1, description="How sure you are, 0-1.")
 
 
 class MarkComplete(Confidence):

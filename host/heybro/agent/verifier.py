@@ -65,7 +65,8 @@ class Verifier(Role):
         tc.success = True
         iteration.tool_calls.append(tc)
         await self.record_result(tc, time.perf_counter())
-        llm_conf = a.confidence if isinstance(a, Confidence) else 1.0
+        assert isinstance(a, Confidence)  # every verifier tool requires it (validated)
+        llm_conf = a.confidence
         dom = dom_confidence(self.cycle, env.facts)
         combined = llm_conf if not env.facts else 0.6 * llm_conf + 0.4 * dom
         if self.cycle.worker and dom < 1.0 and not env.facts:
