@@ -43,6 +43,13 @@ RECORDER_FACTORIES: list[Callable[[Task], Recorder]] = []
 
 Listener = Callable[[dict[str, Any]], Awaitable[None]]
 FINAL = ("completed", "failed", "stopped")
+HOW_TO_END = ("One task runs at a time: resume it or stop it first, with Resume or Stop in "
+              "heybro's side panel or toolbar popup (the shortcut Ctrl+Shift+U resumes, "
+              "Ctrl+Shift+X stops).")
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class Running:
@@ -57,6 +64,8 @@ class Running:
         # holds up the next step (they can catch up from the store like the panel).
         self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.delivery: asyncio.Task[None] | None = None
+        # Stores an event and sends it to the extension and the terminals (set by _launch).
+        self.emit: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None
 
     async def deliver(self) -> None:
         while True:
@@ -94,10 +103,24 @@ class Session:
             raise ProtocolError(ErrorCode.task_not_found, f"There is no task {task_id!r}.")
         return row
 
-    def _busy(self) -> None:
-        if self.current is not None and not self.current.done.is_set():
-            raise ProtocolError(ErrorCode.busy, "A task is already running: stop it or wait for "
-                                "it to finish.", detail={"task_id": self.current.task.id})
+    def _busy(self, allow: str | None = None) -> None:
+        """One task at a time: refuses while another task runs here, runs in another heybro host,
+        or waits paused (e.g. cut off by a crash) for the user to resume or stop it. `allow` is
+        the task the caller is about to continue."""
+        cur = self.current
+        if cur is not None and not cur.done.is_set() and cur.task.id != allow:
+            word = "paused" if cur.control.paused else "running"
+            raise ProtocolError(ErrorCode.busy, f'Task "{_short(cur.task.description)}" is {word}. '
+                                + HOW_TO_END, detail={"task_id": cur.task.id, "status": word})
+        # Tasks another host started and lost: paused first, so they block as paused ones.
+        self.store.pause_interrupted("interrupted: the heybro host stopped", skip=is_owned)
+        for row in self.store.unfinished():
+            if row.id == allow or (cur is not None and row.id == cur.task.id):
+                continue
+            where = "" if row.status == "paused" else " in another heybro window"
+            raise ProtocolError(ErrorCode.busy, f'Task "{_short(row.goal)}" ({row.id}) is '
+                                f"{row.status}{where}. {HOW_TO_END}",
+                                detail={"task_id": row.id, "status": row.status})
 
     @staticmethod
     def _settings() -> config.Settings:
@@ -143,6 +166,7 @@ class Session:
                        browser=NativeBrowser(self.channel, task.id), recorder=recorder,
                        control=running.control)
 
+        running.emit = emit
         running.delivery = asyncio.create_task(running.deliver())
 
         async def run() -> None:
@@ -198,27 +222,41 @@ class Session:
 
     async def pause(self, task_id: str) -> None:
         if (cur := self._live(task_id)):
-            cur.control.pause()
+            if not cur.control.paused and not cur.control.stopped:
+                cur.control.pause()
+                # Said at once; the pause itself comes at the next safe point (between actions).
+                await self._say(cur, "Pausing at the next safe point (between actions)…",
+                                control="pausing")
             return
         if self._row(task_id).status != "paused":
             raise ProtocolError(ErrorCode.invalid_state, "That task is not running.")
 
     async def resume(self, task_id: str) -> None:
         if (cur := self._live(task_id)):
+            if cur.control.paused and cur.task.status != TaskStatus.paused:
+                # Resumed before the pause took effect: the task simply goes on.
+                await self._say(cur, "Going on: resumed before the pause took effect.",
+                                control="resume")
             cur.control.resume()
             return
         row = self._row(task_id)
         if row.status != "paused":
             raise ProtocolError(ErrorCode.invalid_state, f"That task is {row.status}, not paused.")
-        self._busy()
+        self._busy(allow=task_id)
         settings = self._settings()
         task = self._restore(task_id)
-        self._launch(task, settings, resume=self._interrupted_note(task_id, row.reason))
+        note = self._interrupted_note(task_id, row.reason)
+        said = self._pending_messages(task_id)
+        if said:  # what the user said while it was paused reaches the planner first
+            note = "The user added: " + " / ".join(said) + f"\n({note})"
+        self._launch(task, settings, resume=note)
         log.info("task_resumed", task_id=task_id, subtask=task.current_subtask_index)
 
     async def stop(self, task_id: str) -> None:
         if (cur := self._live(task_id)):
-            cur.control.stop()
+            if not cur.control.stopped:
+                await self._say(cur, "Stopping…", control="stopping")
+                cur.control.stop()  # cancels a model call in flight: the task ends now
             return
         row = self._row(task_id)
         if row.status in FINAL:
@@ -227,19 +265,55 @@ class Session:
         self.store.set_status(task_id, "stopped", "stopped by the user")
 
     async def message(self, task_id: str, text: str) -> None:
-        """Follow-ups reach the scheduler as new information for the same task."""
+        """Follow-ups reach the scheduler as new information for the same task, before any
+        further action. A message never resumes a paused task: it is recorded and shown, and
+        the planner reads it when the user resumes."""
         if (cur := self._live(task_id)):
             cur.task.memory.append(MemoryItem(name="user_message", value=text))
             cur.control.tell(text)
+            await self._say(cur, text, who="user")
             if cur.control.paused:
-                cur.control.resume()
+                await self._say(cur, "Noted. The task stays paused: press Resume and the planner "
+                                "takes this into account before any further action.")
             return
-        self._row(task_id)
-        self._busy()
+        row = self._row(task_id)
+        if row.status == "paused":
+            self._note_while_paused(row, text)
+            return
+        self._busy(allow=task_id)
         settings = self._settings()
         task = self._restore(task_id)
         task.memory.append(MemoryItem(name="user_message", value=text))
-        self._launch(task, settings, resume=f"The user added: {text}")
+        running = self._launch(task, settings, resume=f"The user added: {text}")
+        await self._say(running, text, who="user")  # stored before the run's first event
+
+    async def _say(self, cur: Running, text: str, **extra: Any) -> None:
+        """An event about the task from the session itself (a control request, the user's words)."""
+        if cur.emit is not None:
+            await cur.emit("message", {"text": text, **extra})
+
+    def _note_while_paused(self, row: TaskRow, text: str) -> None:
+        """A message for a task paused in the record (no run here): kept in its history and its
+        memory; it reaches the planner when the task is resumed."""
+        state = self.store.load_checkpoint(row.id)
+        if state is not None:
+            state.setdefault("memory", []).append(
+                MemoryItem(name="user_message", value=text).model_dump(mode="json"))
+            self.store.checkpoint(row.id, state)
+        self.store.append(row.id, "message", {"text": text, "who": "user"})
+        self.store.append(row.id, "message", {
+            "text": "Noted. The task stays paused: press Resume and the planner takes this into "
+                    "account before any further action."})
+
+    def _pending_messages(self, task_id: str) -> list[str]:
+        """What the user said since the planner last ran (to hand it over on resume)."""
+        said: list[str] = []
+        for e in reversed(self.store.events(task_id, kinds=["message", "status"])):
+            if e.kind == "status" and e.data.get("status") == "planning":
+                break
+            if e.kind == "message" and e.data.get("who") == "user" and e.data.get("text"):
+                said.append(str(e.data["text"]))
+        return said[::-1]
 
     def watch(self, task_id: str, listener: Listener) -> None:
         cur = self._live(task_id)

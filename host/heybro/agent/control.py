@@ -1,13 +1,44 @@
-"""Pause/stop check points between actions: lifecycle controls hook in here."""
+"""Pause/stop check points between actions, and the user's follow-ups: lifecycle controls hook in here.
+
+Semantics (the status machine's):
+- pause takes effect at the next safe point (between actions). A model reply that arrives after the
+  pause is kept in the record, never acted on: when the task resumes, the actions it proposed are set
+  aside and the agent looks at the page again (`HeldReplySetAside`).
+- a follow-up message never resumes a paused task by itself; whenever one is waiting, the scheduler
+  hears it before any further action (`NewInformation`).
+- stop ends the task at once: a model call in flight is cancelled (`interruptible`).
+- time spent paused does not count towards the task's wall-clock limit (`paused_s`).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class TaskStopped(Exception):
     """The user stopped the task."""
+
+
+class Interrupted(Exception):
+    """The step in progress must not go on as planned; the executor decides what comes next.
+    `set_aside` names the proposed actions that were not carried out (filled in by the worker)."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message)
+        self.set_aside: list[Any] = []
+
+
+class NewInformation(Interrupted):
+    """The user said something new: the scheduler hears it before any further action."""
+
+
+class HeldReplySetAside(Interrupted):
+    """The task was paused while holding a model reply: on resume that reply is not acted on."""
 
 
 class RunControl:
@@ -19,9 +50,13 @@ class RunControl:
         self.on_pause: Callable[[], Awaitable[None]] | None = None
         self.on_resume: Callable[[], Awaitable[None]] | None = None
         self._messages: list[str] = []
+        self._inflight: set[asyncio.Future[Any]] = set()
+        self.paused_s = 0.0  # total time spent waiting at a pause
+
+    # --- follow-ups ---------------------------------------------------------------------------
 
     def tell(self, text: str) -> None:
-        """A follow-up from the user; the scheduler reads it at the next safe point."""
+        """A follow-up from the user; the scheduler reads it before any further action."""
         self._messages.append(text)
 
     @property
@@ -31,6 +66,8 @@ class RunControl:
     def take_messages(self) -> list[str]:
         taken, self._messages = self._messages, []
         return taken
+
+    # --- pause / resume / stop ----------------------------------------------------------------
 
     @property
     def paused(self) -> bool:
@@ -43,19 +80,47 @@ class RunControl:
         self._running.set()
 
     def stop(self, reason: str = "stopped by the user") -> None:
+        """Ends the task: a model call in flight is cancelled, a paused task wakes to end."""
         self.stopped = True
         self.stop_reason = reason
         self._running.set()
+        for fut in list(self._inflight):
+            fut.cancel()
 
-    async def checkpoint(self) -> None:
-        """Returns when the task may go on; raises TaskStopped when it must end."""
+    async def interruptible(self, aw: Awaitable[T]) -> T:
+        """Awaits `aw` (a model call), cancelling it when the task is stopped meanwhile."""
         if self.stopped:
             raise TaskStopped(self.stop_reason)
-        if not self._running.is_set():
-            if self.on_pause:
-                await self.on_pause()
+        fut = asyncio.ensure_future(aw)
+        self._inflight.add(fut)
+        try:
+            return await fut
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if self.stopped and fut.cancelled() and not (me and me.cancelling()):
+                raise TaskStopped(self.stop_reason) from None
+            raise
+        finally:
+            self._inflight.discard(fut)
+            if not fut.done():
+                fut.cancel()
+
+    async def checkpoint(self) -> bool:
+        """Returns when the task may go on (True when it had to wait at a pause); raises
+        TaskStopped when it must end."""
+        if self.stopped:
+            raise TaskStopped(self.stop_reason)
+        if self._running.is_set():
+            return False
+        if self.on_pause:
+            await self.on_pause()
+        began = time.monotonic()
+        try:
             await self._running.wait()
-            if self.stopped:
-                raise TaskStopped(self.stop_reason)
-            if self.on_resume:
-                await self.on_resume()
+        finally:
+            self.paused_s += time.monotonic() - began
+        if self.stopped:
+            raise TaskStopped(self.stop_reason)
+        if self.on_resume:
+            await self.on_resume()
+        return True

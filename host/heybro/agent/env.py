@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import Settings
 from .browser import Browser, Snapshot, ToolFailed
-from .control import RunControl
+from .control import HeldReplySetAside, NewInformation, RunControl
 from .guardrails import GuardrailHit, LoopDetector
 from .models import ExpectationCheck, Task
 from .recorder import Recorder
@@ -44,15 +44,29 @@ class AgentEnv:
             self.tab_id = self.task.tab_id
         if self.loops is None:
             self.loops = LoopDetector(self.settings.limits)
+        if not isinstance(self.llm, StoppableLLM):
+            self.llm = StoppableLLM(self.llm, self.control)  # type: ignore[assignment]
 
     @property
     def limits(self):  # type: ignore[no-untyped-def]
         return self.settings.limits
 
-    async def checkpoint(self) -> None:
-        await self.control.checkpoint()
-        elapsed = time.monotonic() - self.started
-        if elapsed > self.limits.task_timeout_s:
+    @property
+    def running_s(self) -> float:
+        """How long the task has run, pauses not counted (the wall-clock limit's measure)."""
+        return time.monotonic() - self.started - self.control.paused_s
+
+    async def checkpoint(self, *, holding: bool = False, interrupt: bool = True) -> None:
+        """A safe point. Waits while paused; raises TaskStopped when stopped. With `interrupt`,
+        raises NewInformation while a follow-up from the user waits for the scheduler; with
+        `holding` (the worker about to carry out a model reply), raises HeldReplySetAside when it
+        had to wait at a pause: a reply that arrived after the pause is never acted on."""
+        waited = await self.control.checkpoint()
+        if interrupt and self.control.has_messages:
+            raise NewInformation("the user added information")
+        if holding and waited:
+            raise HeldReplySetAside("the task was paused while holding a model reply")
+        if self.running_s > self.limits.task_timeout_s:
             raise GuardrailHit("task_timeout", f"The task ran longer than its limit of "
                                f"{self.limits.task_timeout_s:.0f} s.")
 
@@ -98,3 +112,17 @@ class AgentEnv:
 
     def page_changed(self) -> None:
         self.snapshot_fresh = False
+
+
+class StoppableLLM:
+    """The task's LLM client, with every call cancelled when the task is stopped meanwhile."""
+
+    def __init__(self, llm: Any, control: RunControl) -> None:
+        self.inner = llm
+        self.control = control
+
+    async def complete(self, *args: Any, **kwargs: Any) -> Any:
+        return await self.control.interruptible(self.inner.complete(*args, **kwargs))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from .. import logs
 from ..llm import LLMError
 from .browser import ToolFailed
-from .control import TaskStopped
+from .control import HeldReplySetAside, Interrupted, NewInformation, TaskStopped
 from .env import AgentEnv
 from .guardrails import GuardrailHit
 from .models import ExecutionCycle, TaskStatus
@@ -51,17 +51,27 @@ class TaskExecutor:
             await env.recorder.task_created(task)
             await env.recorder.status_changed(task, task.status, None)
         resume_status = [TaskStatus.planning]
+        loop = asyncio.get_running_loop()
+        deadline: list[asyncio.Timeout | None] = [None]
+        left = [float(env.limits.task_timeout_s)]
 
         async def on_pause() -> None:
+            # The wall-clock limit counts running time only: its clock stops while paused.
+            if (d := deadline[0]) is not None and (when := d.when()) is not None:
+                left[0] = max(0.0, when - loop.time())
+                d.reschedule(None)
             resume_status[0] = task.status
             await self._status(TaskStatus.paused, "paused by the user")
 
         async def on_resume() -> None:
+            if (d := deadline[0]) is not None:
+                d.reschedule(loop.time() + left[0])
             await self._status(resume_status[0], "resumed")
 
         env.control.on_pause, env.control.on_resume = on_pause, on_resume
         try:
-            async with asyncio.timeout(env.limits.task_timeout_s):
+            async with asyncio.timeout(env.limits.task_timeout_s) as cm:
+                deadline[0] = cm
                 if resume is None:
                     await self._open_start()
                 else:
@@ -146,37 +156,50 @@ class TaskExecutor:
                 reschedule_reason = resume
         attempts = 0
         scheduler_result = None
+        cycle: ExecutionCycle | None = None
         while True:
-            await env.checkpoint()
+            await env.checkpoint(interrupt=False)
             task.tab_id = env.tab_id
             if env.snapshot is not None and env.snapshot.url:
                 task.last_url = env.snapshot.url
-            said = env.control.take_messages() if role != "verifier" else []
+            said = env.control.take_messages()
             if said:
-                # New information from the user goes to the planner for the same task.
+                # New information from the user goes to the planner for the same task, before
+                # any further action (a note the worker was to get goes along with it).
+                earlier = correction if role == "worker" else reschedule_reason
                 reschedule_reason = "The user added: " + " / ".join(said)
-                await env.recorder.message(task, reschedule_reason)
-                role = "scheduler"
-            if role == "scheduler":
-                await self._status(TaskStatus.planning)
-                scheduler_result = await Scheduler(env, reschedule_reason).run()
-                await env.recorder.plan_changed(task)
-                attempts, correction, role = 0, None, "worker"
+                if earlier:
+                    reschedule_reason += f"\n(Before that: {earlier})"
+                await env.recorder.message(task, "Replanning with what you said, before any "
+                                           "further action.")
+                role, correction = "scheduler", None
+            try:
+                if role == "scheduler":
+                    await self._status(TaskStatus.planning)
+                    scheduler_result = await Scheduler(env, reschedule_reason).run()
+                    await env.recorder.plan_changed(task)
+                    attempts, correction, role = 0, None, "worker"
+                    continue
+                if role == "worker":
+                    assignment = task.current_subtask or task.description
+                    await self._status(TaskStatus.correcting if correction else TaskStatus.executing)
+                    cycle = self._new_cycle(assignment)
+                    cycle.scheduler, scheduler_result = scheduler_result, None
+                    worker = Worker(env, assignment, correction)
+                    cycle.worker = await worker.run()
+                    cycle.worker_summary = worker.summary
+                    attempts += 1
+                    role = "verifier"
+                    continue
+                assert cycle is not None
+                await self._status(TaskStatus.verifying)
+                verifier = Verifier(env, cycle)
+                cycle.verifier = await verifier.run()
+            except Interrupted as err:
+                await self._interrupted(err, role, cycle)
+                if isinstance(err, NewInformation):
+                    role = "scheduler"
                 continue
-            if role == "worker":
-                assignment = task.current_subtask or task.description
-                await self._status(TaskStatus.correcting if correction else TaskStatus.executing)
-                cycle = self._new_cycle(assignment)
-                cycle.scheduler, scheduler_result = scheduler_result, None
-                worker = Worker(env, assignment, correction)
-                cycle.worker = await worker.run()
-                cycle.worker_summary = worker.summary
-                attempts += 1
-                role = "verifier"
-                continue
-            await self._status(TaskStatus.verifying)
-            verifier = Verifier(env, cycle)
-            cycle.verifier = await verifier.run()
             verdict = cycle.verdict = verifier.verdict
             assert verdict is not None
             if verdict.decision == "mark_complete" and verdict.accepted:
@@ -207,3 +230,33 @@ class TaskExecutor:
                 if self.replans > limits.max_replans:
                     raise GuardrailHit("max_replans", f"The plan was changed {self.replans - 1} "
                                        f"times without finishing; last reason: {reschedule_reason}")
+
+    async def _interrupted(self, err: Interrupted, role: str, cycle: ExecutionCycle | None) -> None:
+        """Records what an interruption left undone: the proposed actions set aside (never carried
+        out), and a worker cycle cut short, so the planner's history shows where it stopped."""
+        env, task = self.env, self.task
+        if role == "worker" and cycle is not None and cycle.worker is None:
+            cycle.worker_summary = ("(interrupted before finishing: the user added information)"
+                                    if isinstance(err, NewInformation) else
+                                    "(paused before finishing; continued in the next cycle)")
+        names = ", ".join(self._describe(c) for c in err.set_aside)
+        if isinstance(err, HeldReplySetAside):
+            text = ("Resumed. The reply the model gave while the task was paused is kept in the "
+                    "record, not acted on" + (f" (it proposed: {names})" if names else "") +
+                    "; heybro looks at the page again first.")
+        else:
+            text = ("Set aside the actions proposed before your message, not carried out: "
+                    f"{names}." if names else "")
+        if text:
+            await env.recorder.message(task, text)
+        log.info("task_interrupted_step", task_id=task.id, role=role,
+                 kind=type(err).__name__, set_aside=[getattr(c, "tool", "?") for c in err.set_aside])
+
+    def _describe(self, call: object) -> str:
+        tool = getattr(call, "tool", "?")
+        params: dict[str, object] = getattr(call, "parameters", {}) or {}
+        snap = self.env.snapshot
+        target = snap.describe(params.get("element_id")) if snap is not None else None  # type: ignore[arg-type]
+        rest = ", ".join(f"{k}={v!r}" for k, v in params.items()
+                         if k not in ("element_id", "expect", "signature"))
+        return f"{tool}{' ' + target if target else ''}{f' ({rest})' if rest else ''}"

@@ -154,6 +154,14 @@ class TaskStore:
                       (prompt_tokens, completion_tokens, cost_usd, time.time(), task_id))
         self._tx(go)
 
+    def unfinished(self) -> list[TaskRow]:
+        """Tasks neither finished nor stopped (running somewhere, or paused), newest first."""
+        with self._lock:
+            rows = self._conn.execute(
+                f"SELECT * FROM tasks WHERE status NOT IN ({','.join('?' * len(FINAL))}) "
+                "ORDER BY created_at DESC, id DESC", FINAL).fetchall()
+        return [self._task(r) for r in rows]
+
     def pause_interrupted(self, reason: str = "interrupted: heybro restarted",
                           only: list[str] | None = None,
                           skip: Callable[[str], bool] = lambda _id: False) -> list[str]:

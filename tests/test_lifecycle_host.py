@@ -1,0 +1,256 @@
+"""Pause, resume, stop and follow-ups in the host's Session, with the semantics a person relies on:
+a message never resumes a paused task and never lets a held reply act; pause and stop say so at
+once; stop does not wait for the model; pauses do not count towards the time limit; one task at a
+time, paused ones included."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from shared_schema import ProtocolError  # noqa: E402
+from shared_schema.messages import TaskStart  # noqa: E402
+
+from support.session_rig import HOLD_OFF, SessionRig, session_rig, until, wait_thread  # noqa: E402
+
+GOAL = "Book the blue kettle for Ann (ann@x.io)"
+STOP_WORDS = f"Actually {HOLD_OFF}, just stop at the booking form"
+
+
+async def start(rig: SessionRig) -> str:
+    accepted = await rig.session.start(TaskStart(goal=GOAL, url="http://shop/"))
+    return accepted.task_id
+
+
+async def finished(rig: SessionRig) -> None:
+    cur = rig.session.current
+    assert cur is not None
+    await asyncio.wait_for(cur.done.wait(), 20)
+
+
+def test_message_while_paused_does_not_resume_and_the_held_reply_never_acts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch) as rig:
+            rig.policy.hold.set()
+            tid = await start(rig)
+            await wait_thread(rig.policy.waiting)  # the reply that books is being written
+            await rig.session.pause(tid)
+            rig.policy.release.set()  # ... and arrives after the pause: kept, not acted on
+            await until(lambda: rig.status(tid) == "paused", what="paused")
+            await rig.session.message(tid, STOP_WORDS)
+            await asyncio.sleep(0.5)
+            assert rig.status(tid) == "paused", "a message must not resume a paused task"
+            assert rig.browser.bookings == []
+            said = rig.messages(tid)
+            assert any(m.get("who") == "user" and m["text"] == STOP_WORDS for m in said)
+            assert any("stays paused" in m["text"] for m in said)
+            await rig.session.resume(tid)
+            await finished(rig)
+            assert rig.status(tid) == "completed"
+            assert rig.browser.bookings == []
+            # The planner heard it before any further action, and the held actions are named.
+            assert any(STOP_WORDS in c for c in rig.policy.scheduler_calls[1:])
+            assert not [t for t, a in rig.browser.calls if t in ("fill", "click")
+                        and a.get("element_id") == "e3"]
+            assert any("set aside" in m["text"].lower() and 'button "Book"' in m["text"]
+                       for m in rig.messages(tid))
+    asyncio.run(main())
+
+
+def test_message_while_running_reaches_the_planner_before_the_held_reply_acts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch) as rig:
+            rig.policy.hold.set()
+            tid = await start(rig)
+            await wait_thread(rig.policy.waiting)
+            await rig.session.message(tid, STOP_WORDS)
+            rig.policy.release.set()
+            await finished(rig)
+            assert rig.status(tid) == "completed"
+            assert rig.browser.bookings == []
+            assert any(f"The user added: {STOP_WORDS}" in c for c in rig.policy.scheduler_calls)
+    asyncio.run(main())
+
+
+def test_pause_then_resume_sets_the_late_reply_aside_and_asks_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch) as rig:
+            rig.policy.hold.set()
+            tid = await start(rig)
+            await wait_thread(rig.policy.waiting)
+            asked = rig.policy.worker_calls
+            await rig.session.pause(tid)
+            # Said at once, before the model has answered.
+            assert any(m.get("control") == "pausing" for m in rig.messages(tid))
+            assert rig.status(tid) != "paused"
+            rig.policy.release.set()
+            await until(lambda: rig.status(tid) == "paused", what="paused")
+            await asyncio.sleep(0.3)
+            assert rig.browser.bookings == []
+            await rig.session.resume(tid)
+            await finished(rig)
+            assert rig.status(tid) == "completed"
+            assert len(rig.browser.bookings) == 1  # booked once, by a reply asked for after resume
+            assert rig.policy.worker_calls > asked + 1
+            assert any("not acted on" in m["text"] for m in rig.messages(tid))
+    asyncio.run(main())
+
+
+def test_resume_before_the_pause_took_effect_just_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch) as rig:
+            rig.policy.hold.set()
+            tid = await start(rig)
+            await wait_thread(rig.policy.waiting)
+            await rig.session.pause(tid)
+            await rig.session.resume(tid)
+            assert [m.get("control") for m in rig.messages(tid) if m.get("control")] == [
+                "pausing", "resume"]
+            rig.policy.release.set()
+            await finished(rig)
+            assert "paused" not in rig.statuses(tid)
+            assert len(rig.browser.bookings) == 1
+    asyncio.run(main())
+
+
+def test_stop_cancels_the_model_call_and_ends_the_task_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch) as rig:
+            rig.policy.hold.set()
+            tid = await start(rig)
+            await wait_thread(rig.policy.waiting)  # the model is writing; it will not finish
+            began = time.monotonic()
+            await rig.session.stop(tid)
+            assert any(m.get("control") == "stopping" for m in rig.messages(tid))
+            await finished(rig)
+            took = time.monotonic() - began
+            assert took < 2.0, f"stop waited {took:.1f} s for the model"
+            assert rig.status(tid) == "stopped"
+            assert rig.statuses(tid)[-1] == "stopped"
+            assert rig.browser.bookings == []
+            assert not rig.policy.release.is_set()
+    asyncio.run(main())
+
+
+def test_stop_while_paused_ends_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch) as rig:
+            rig.policy.hold.set()
+            tid = await start(rig)
+            await wait_thread(rig.policy.waiting)
+            await rig.session.pause(tid)
+            rig.policy.release.set()
+            await until(lambda: rig.status(tid) == "paused", what="paused")
+            await rig.session.stop(tid)
+            await finished(rig)
+            assert rig.status(tid) == "stopped" and rig.browser.bookings == []
+    asyncio.run(main())
+
+
+def test_time_paused_does_not_count_towards_the_time_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch, env={"HEYBRO_TASK_TIMEOUT": "2"}) as rig:
+            rig.policy.hold.set()
+            tid = await start(rig)
+            await wait_thread(rig.policy.waiting)
+            await rig.session.pause(tid)
+            rig.policy.release.set()
+            await until(lambda: rig.status(tid) == "paused", what="paused")
+            await asyncio.sleep(3)  # longer than the whole limit
+            assert rig.status(tid) == "paused"
+            await rig.session.resume(tid)
+            await finished(rig)
+            row = rig.store.get_task(tid)
+            assert row is not None and row.status == "completed", row.reason
+    asyncio.run(main())
+
+
+def test_the_time_limit_still_ends_a_task_that_runs_too_long(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch, env={"HEYBRO_TASK_TIMEOUT": "1"}) as rig:
+            rig.policy.delay_s = 0.4
+            tid = await start(rig)
+            await finished(rig)
+            row = rig.store.get_task(tid)
+            assert row is not None and row.status == "failed"
+            assert "task_timeout" in (row.reason or "")
+    asyncio.run(main())
+
+
+def test_a_task_paused_by_a_crash_blocks_a_new_start_and_says_how_to_go_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch) as rig:
+            old = rig.store.create_task("Order the red kettle", url="http://shop/")
+            rig.store.checkpoint(old.id, {"id": old.id, "description": old.goal,
+                                          "url": "http://shop/"})
+            # The host that ran it died: the next host finds it active, unowned.
+            with pytest.raises(ProtocolError) as refused:
+                await start(rig)
+            err = refused.value
+            assert err.code.value == "busy"
+            assert "Order the red kettle" in str(err) and old.id in str(err)
+            assert "resume it or stop it" in str(err).lower()
+            assert rig.status(old.id) == "paused"
+            # A message to it is kept and shown, and does not resume it either.
+            await rig.session.message(old.id, STOP_WORDS)
+            assert rig.status(old.id) == "paused" and rig.session.current is None
+            said = [e.data for e in rig.store.events(old.id, kinds=["message"])]
+            assert any(d.get("who") == "user" and d["text"] == STOP_WORDS for d in said)
+            # Once it is stopped, a new task may start.
+            await rig.session.stop(old.id)
+            tid = await start(rig)
+            await finished(rig)
+            assert rig.status(tid) == "completed"
+    asyncio.run(main())
+
+
+def test_a_second_start_while_one_is_paused_here_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch) as rig:
+            rig.policy.hold.set()
+            tid = await start(rig)
+            await wait_thread(rig.policy.waiting)
+            await rig.session.pause(tid)
+            rig.policy.release.set()
+            await until(lambda: rig.status(tid) == "paused", what="paused")
+            with pytest.raises(ProtocolError) as refused:
+                await start(rig)
+            assert "is paused" in str(refused.value) and GOAL in str(refused.value)
+            await rig.session.stop(tid)
+            await finished(rig)
+    asyncio.run(main())
+
+
+def test_resuming_a_crash_paused_task_hands_the_waiting_message_to_the_planner(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch) as rig:
+            rig.policy.hold.set()
+            tid = await start(rig)
+            await wait_thread(rig.policy.waiting)
+            await rig.session.shutdown("the browser disconnected")  # as when Chrome goes away
+            rig.policy.release.set()
+            assert rig.status(tid) == "paused"
+            await rig.session.message(tid, STOP_WORDS)
+            assert rig.status(tid) == "paused"
+            before = len(rig.policy.scheduler_calls)
+            await rig.session.resume(tid)
+            await finished(rig)
+            assert rig.status(tid) == "completed" and rig.browser.bookings == []
+            assert any(STOP_WORDS in c for c in rig.policy.scheduler_calls[before:])
+    asyncio.run(main())
