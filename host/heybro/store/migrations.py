@@ -57,13 +57,56 @@ MIGRATIONS: list[str] = [
 ]
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Brings the database to the newest version; returns that version."""
+def statements(script: str) -> list[str]:
+    """The script's statements one by one (a trigger's body stays with its trigger)."""
+    out: list[str] = []
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            if buf.strip():
+                out.append(buf.strip())
+            buf = ""
+    if buf.strip() and not all(ln.strip().startswith("--") or not ln.strip()
+                               for ln in buf.splitlines()):
+        raise ValueError(f"incomplete SQL statement in a migration: {buf.strip()[:200]}")
+    return out
+
+
+def _version(conn: sqlite3.Connection) -> int:
     (version,) = conn.execute("PRAGMA user_version").fetchone()
-    if version > len(MIGRATIONS):
-        raise RuntimeError(f"the task store is version {version}, newer than this heybro "
-                           f"({len(MIGRATIONS)}); update heybro")
-    for number in range(version + 1, len(MIGRATIONS) + 1):
-        conn.executescript(f"BEGIN;\n{MIGRATIONS[number - 1]}\nPRAGMA user_version = {number};\n"
-                           "COMMIT;")
-    return len(MIGRATIONS)
+    return int(version)
+
+
+def migrate(conn: sqlite3.Connection, migrations: list[str] | None = None) -> int:
+    """Brings the database to the newest version; returns that version.
+
+    Safe when several processes open a fresh file at once (Chrome starts a host per connection):
+    the version is read again inside a write transaction (BEGIN IMMEDIATE), so exactly one of
+    them runs each migration and the others find it done. A migration that fails leaves the
+    database at the version before it. `conn` must be in autocommit mode (isolation_level=None).
+    """
+    steps = MIGRATIONS if migrations is None else migrations
+    newest = len(steps)
+
+    def check(version: int) -> None:
+        if version > newest:
+            raise RuntimeError(f"the task store is version {version}, newer than this heybro "
+                               f"({newest}); update heybro")
+
+    check(_version(conn))
+    if _version(conn) == newest:
+        return newest
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = _version(conn)  # another process may have migrated meanwhile
+        check(version)
+        for number in range(version + 1, newest + 1):
+            for statement in statements(steps[number - 1]):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {number}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return newest

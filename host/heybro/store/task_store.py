@@ -65,6 +65,24 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
+def _enable_wal(conn: sqlite3.Connection, wait_s: float = 10.0) -> None:
+    """WAL mode (persistent in the file). Switching a fresh file can answer "database is locked"
+    at once, without waiting, while another process switches it too: asked again until it holds."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            (mode,) = conn.execute("PRAGMA journal_mode").fetchone()
+            if str(mode).lower() == "wal":
+                return
+            conn.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+        if time.monotonic() > deadline:
+            raise sqlite3.OperationalError("the task store could not be switched to WAL mode")
+        time.sleep(0.01)
+
+
 class TaskStore:
     """One SQLite file in WAL mode; safe to share between the host's threads and processes."""
 
@@ -75,7 +93,7 @@ class TaskStore:
                                      check_same_thread=False)
         self._conn.row_factory = sqlite3.Row
         self._lock = threading.Lock()
-        self._conn.execute("PRAGMA journal_mode=WAL")
+        _enable_wal(self._conn)
         self._conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives process crashes
         self._conn.execute("PRAGMA foreign_keys=ON")
         self.version = migrate(self._conn)
