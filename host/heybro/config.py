@@ -6,7 +6,9 @@ Environment (all optional, they win over the file):
   HEYBRO_MODEL          model for every role; HEYBRO_MODEL_SCHEDULER / _WORKER / _VERIFIER per role
   HEYBRO_TOOL_MODE      auto | native | json   (json = JSON-mode fallback for models without tools)
   HEYBRO_VISION         1/0: send screenshots to the worker and verifier
-  HEYBRO_LLM_TIMEOUT    seconds per LLM call;  HEYBRO_LLM_RETRIES  retries on 429/5xx/timeouts
+  HEYBRO_LLM_TIMEOUT    seconds per LLM call;  HEYBRO_LLM_RETRIES  retries on 5xx/timeouts
+  HEYBRO_LLM_RATE_LIMIT_RETRIES  retries on 429 (each after the server's Retry-After, capped by
+                        HEYBRO_LLM_RETRY_AFTER_MAX seconds)
   HEYBRO_CONFIDENCE     verifier confidence threshold (0-1)
   HEYBRO_MAX_STEPS, HEYBRO_MAX_LLM_CALLS, HEYBRO_MAX_RETRIES, HEYBRO_MAX_FAILURES,
   HEYBRO_MAX_REPAIRS, HEYBRO_TASK_TIMEOUT   guardrail limits
@@ -50,9 +52,13 @@ class Settings(BaseModel):
     tool_mode: Literal["auto", "native", "json"] = "auto"
     vision: bool = False
     timeout_s: float = Field(60.0, gt=0)
-    retries: int = Field(4, ge=0)
+    retries: int = Field(4, ge=0, description="Retries on 5xx, timeouts, connection errors.")
+    rate_limit_retries: int = Field(8, ge=0, description="Retries on 429 (rate limited): servers "
+                                    "ask to wait longer than they take to recover from an error.")
     retry_base_s: float = Field(0.5, ge=0)
     retry_max_s: float = Field(8.0, ge=0)
+    retry_after_max_s: float = Field(30.0, ge=0, description="Longest wait a 429's Retry-After "
+                                     "(or retry-after-ms) header is honoured for.")
     confidence_threshold: float = Field(0.7, ge=0, le=1)
     prices: dict[str, list[float]] = Field(
         default_factory=dict, description="USD per million tokens [input, output] by model.")
@@ -108,7 +114,9 @@ def load(env: dict[str, str] | None = None, file: Path | None = None) -> Setting
     simple = {"HEYBRO_LLM_BASE_URL": "base_url", "HEYBRO_MODEL": "model",
               "HEYBRO_TOOL_MODE": "tool_mode", "HEYBRO_LLM_TIMEOUT": "timeout_s",
               "HEYBRO_LLM_RETRIES": "retries", "HEYBRO_CONFIDENCE": "confidence_threshold",
-              "HEYBRO_RETRY_BASE": "retry_base_s"}
+              "HEYBRO_RETRY_BASE": "retry_base_s",
+              "HEYBRO_LLM_RATE_LIMIT_RETRIES": "rate_limit_retries",
+              "HEYBRO_LLM_RETRY_AFTER_MAX": "retry_after_max_s"}
     for var, key in simple.items():
         if env.get(var):
             data[key] = env[var]

@@ -3,11 +3,15 @@
 Each role (detected from the system prompt) answers from its own queue of steps:
   call("click", element_id="e3")            one tool call   (calls(...) for several)
   text("...")                               plain content (no tool call)
-  fault(429) / fault(500)                   an HTTP error
+  fault(429) / fault(500)                   an HTTP error (headers=, code=, message= to shape it:
+                                            fault(429, headers={"retry-after": "1"}),
+                                            fault(429, code="insufficient_quota"))
   slow(seconds, step)                       answer `step` after a delay
   raw("{not json")                          malformed content / JSON-mode text
   a callable (request) -> step              decided from the prompt (e.g. find an element id)
-Requests are recorded (`.requests`) for assertions. Binds 127.0.0.1 on a free port.
+Requests are recorded (`.requests`, their arrival times in `.times`) for assertions.
+`reject_tools=True` makes it a server without tool calling: any request carrying `tools` gets the
+HTTP 400 such servers send. Binds 127.0.0.1 on a free port.
 """
 
 from __future__ import annotations
@@ -42,8 +46,9 @@ def raw(content: str) -> dict[str, Any]:
     return {"raw": content}
 
 
-def fault(status: int) -> dict[str, Any]:
-    return {"fault": status}
+def fault(status: int, *, headers: dict[str, str] | None = None, code: str | None = None,
+          message: str | None = None) -> dict[str, Any]:
+    return {"fault": status, "headers": headers or {}, "code": code, "message": message}
 
 
 def slow(seconds: float, step: Step) -> dict[str, Any]:
@@ -115,6 +120,8 @@ class ScriptedLLM:
     script: dict[str, list[Step]]
     requests: list[dict[str, Any]] = field(default_factory=list)
     default: dict[str, Step] = field(default_factory=dict)
+    reject_tools: bool = False
+    times: list[float] = field(default_factory=list)
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -136,6 +143,7 @@ class ScriptedLLM:
     def _next(self, body: dict[str, Any]) -> Step:
         with self._lock:
             self.requests.append(body)
+            self.times.append(time.monotonic())
             queue = self.script.get(role_of(body)) or []
             if queue:
                 return queue.pop(0)
@@ -144,7 +152,13 @@ class ScriptedLLM:
                 return fault(599)
             return step
 
-    def respond(self, body: dict[str, Any]) -> tuple[int, dict[str, Any] | str]:
+    def respond(self, body: dict[str, Any]) -> tuple[int, dict[str, Any] | str, dict[str, str]]:
+        if self.reject_tools and body.get("tools"):
+            with self._lock:
+                self.requests.append(body)
+                self.times.append(time.monotonic())
+            return 400, {"error": {"message": "registry.ollama.ai/library/gemma:2b does not "
+                                   "support tools", "type": "invalid_request_error"}}, {}
         step = self._next(body)
         while True:
             if callable(step):
@@ -155,8 +169,11 @@ class ScriptedLLM:
             else:
                 break
         if "fault" in step:
-            return step["fault"], {"error": {"message": f"scripted fault {step['fault']}",
-                                             "type": "server_error"}}
+            error = {"message": step.get("message") or f"scripted fault {step['fault']}",
+                     "type": step.get("code") or "server_error"}
+            if step.get("code"):
+                error["code"] = step["code"]
+            return step["fault"], {"error": error}, step.get("headers") or {}
         message: dict[str, Any] = {"role": "assistant", "content": None}
         if "calls" in step:
             if body.get("tools"):
@@ -177,7 +194,7 @@ class ScriptedLLM:
                      "choices": [{"index": 0, "message": message,
                                   "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],
                      "usage": {"prompt_tokens": prompt, "completion_tokens": 20,
-                               "total_tokens": prompt + 20}}
+                               "total_tokens": prompt + 20}}, {}
 
     def __enter__(self) -> ScriptedLLM:
         outer = self
@@ -189,8 +206,9 @@ class ScriptedLLM:
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length))
+                headers: dict[str, str] = {}
                 try:
-                    status, payload = outer.respond(body)
+                    status, payload, headers = outer.respond(body)
                 except Exception as err:  # noqa: BLE001
                     status, payload = 500, {"error": {"message": f"script error: {err}"}}
                 data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
@@ -198,6 +216,8 @@ class ScriptedLLM:
                     self.send_response(status)
                     self.send_header("content-type", "application/json")
                     self.send_header("content-length", str(len(data)))
+                    for k, v in headers.items():
+                        self.send_header(k, v)
                     self.end_headers()
                     self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):

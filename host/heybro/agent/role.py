@@ -60,6 +60,10 @@ class Role:
             self.reply_at = time.perf_counter()
             env.task.usage.append(reply.usage)
             await env.recorder.usage(env.task, reply.usage)
+            if reply.switched:
+                await env.recorder.message(env.task, f"The model gave no tool calls ({reply.switched}): "
+                                           "heybro asks it for JSON replies for the rest of this "
+                                           "task.", "warning")
             try:
                 if reply.format_error:
                     raise ReplyInvalid(reply.format_error)

@@ -2,42 +2,88 @@
 
 native: OpenAI tool calling. json: the tools are described in the system prompt and the model
 answers with a ProposedReply JSON object (for models or servers without tool calling). auto starts
-native and falls back to json for good when the server rejects tools.
+native and moves to json for the rest of the task (one client serves one task) when the server
+rejects `tools` (HTTP 400) or ignores them and answers in prose; the move is logged, and the model
+is told the JSON format in its repair turn.
+
+Retries: 5xx, timeouts and connection errors up to `retries` times, with exponential backoff and
+jitter; 429 up to `rate_limit_retries` times, each after the server's retry-after-ms / Retry-After
+(capped by `retry_after_max_s`). A 429 saying the account has no quota left (`insufficient_quota`)
+is not retried: waiting does not fix it, and the task fails saying so.
 """
 
 from __future__ import annotations
 
+import email.utils
 import json
 import time
 from typing import Any, Literal
 
 import openai
-from tenacity import (AsyncRetrying, RetryError, retry_if_exception, stop_after_attempt,
-                      wait_exponential_jitter)
+from tenacity import AsyncRetrying, RetryCallState, RetryError, retry_if_exception, \
+    wait_exponential_jitter
 
 from .. import logs
-from .pricing import cost_usd
 from ..agent.models import ProposedToolCall, Usage
 from ..agent.toolbox import RoleTool
 from ..config import Settings
-from .jsonreply import ReplyFormatError, parse_reply
+from .jsonreply import SCHEMA, ReplyFormatError, parse_reply
+from .pricing import cost_usd
 from .types import LLMError, LLMReply, Turn
 
 log = logs.get("heybro.llm")
 
 
+def no_quota(err: BaseException | None) -> bool:
+    """A 429 meaning the account is out of credit, not busy (OpenAI's insufficient_quota)."""
+    if not isinstance(err, openai.APIStatusError) or err.status_code != 429:
+        return False
+    return "insufficient_quota" in (err.code, err.type) or "insufficient_quota" in str(err.body)
+
+
+def rate_limited(err: BaseException | None) -> bool:
+    return isinstance(err, openai.APIStatusError) and err.status_code == 429 and not no_quota(err)
+
+
 def transient(err: BaseException) -> bool:
-    if isinstance(err, (openai.APITimeoutError, openai.APIConnectionError, openai.RateLimitError)):
+    if isinstance(err, (openai.APITimeoutError, openai.APIConnectionError)):
         return True
     if isinstance(err, openai.APIStatusError):
-        return err.status_code == 429 or err.status_code >= 500
+        return rate_limited(err) or err.status_code >= 500
     return False
 
 
-JSON_INSTRUCTIONS = """Reply with ONE JSON object and nothing else:
-{"reasoning": "<short thinking>", "tool_calls": [{"tool": "<name>", "parameters": {...}, "reason": "<why>"}]}
+def retry_after(err: BaseException | None) -> float | None:
+    """Seconds the server asked to wait: retry-after-ms, or Retry-After in seconds or as a date."""
+    headers = getattr(getattr(err, "response", None), "headers", None)
+    if headers is None:
+        return None
+    try:
+        if headers.get("retry-after-ms"):
+            return max(0.0, float(headers["retry-after-ms"]) / 1000)
+    except ValueError:
+        pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+JSON_INSTRUCTIONS = f"""Reply with ONE JSON object and nothing else:
+{SCHEMA}
 Tools (name: JSON schema of parameters — description):
 """
+SWITCHED = ("Your reply called no tool: it came back as prose, without tool calls. From now on "
+            f"answer with ONE JSON object and nothing else, in this format: {SCHEMA} (the tools "
+            "and their parameters are listed in the system message).")
 
 
 class LLMClient:
@@ -99,25 +145,29 @@ class LLMClient:
                 kwargs["response_format"] = {"type": "json_object"}
             return await self._client.chat.completions.create(**kwargs)
 
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.settings.retries + 1),
-            wait=wait_exponential_jitter(multiplier=self.settings.retry_base_s,
-                                         max=self.settings.retry_max_s),
-            retry=retry_if_exception(transient), reraise=True)
+        retrying = AsyncRetrying(stop=self._stop, wait=self._wait,
+                                 retry=retry_if_exception(transient), reraise=True)
+        switched: str | None = None
         try:
             try:
                 resp = await retrying(once)
             except openai.BadRequestError as err:
                 if self.mode == "native" and self.settings.tool_mode == "auto" and _no_tools(err):
-                    log.warning("llm_fallback_json", model=model, error=str(err)[:300])
-                    self.mode = "json"
+                    switched = self._to_json(model, "the server rejected tool calling "
+                                             f"({_describe(err)})")
                     resp = await retrying(once)
                 else:
                     raise
         except (openai.APIError, RetryError) as err:
             log.warning("llm_failed", role=role, model=model, attempts=attempts, error=str(err)[:500])
-            raise LLMError(f"The LLM at {self.settings.base_url or 'api.openai.com'} failed after "
-                           f"{attempts} attempt(s): {_describe(err)}") from err
+            where = self.settings.base_url or "api.openai.com"
+            if no_quota(err):
+                raise LLMError(f"The account behind the API key for {where} has no quota left "
+                               f"(insufficient_quota: {str(getattr(err, 'message', err))[:200]}). "
+                               "Add credit to it, or point heybro at another key or model with "
+                               "`heybro config`.") from err
+            raise LLMError(f"The LLM at {where} failed after {attempts} attempt(s): "
+                           f"{_describe(err)}") from err
         latency = (time.perf_counter() - started) * 1000
         u = getattr(resp, "usage", None)
         usage = Usage(role=role, model=model,  # type: ignore[arg-type]
@@ -127,14 +177,36 @@ class LLMClient:
                       latency_ms=latency, attempts=attempts, mode=self.mode)
         usage.cost_usd = cost_usd(model, usage.prompt_tokens, usage.completion_tokens,
                                   self.settings.prices, self.settings.base_url)
-        reply = self._read(resp, usage)
+        reply = self._read(resp, usage, model, offered=bool(tools))
+        reply.switched = reply.switched or switched
         log.info("llm_call", role=role, model=model, mode=self.mode, attempts=attempts,
                  latency_ms=round(latency, 1), prompt_tokens=usage.prompt_tokens,
                  completion_tokens=usage.completion_tokens, calls=[c.tool for c in reply.calls],
                  format_error=reply.format_error)
         return reply
 
-    def _read(self, resp: Any, usage: Usage) -> LLMReply:
+    def _stop(self, state: RetryCallState) -> bool:
+        err = state.outcome.exception() if state.outcome else None
+        limit = self.settings.rate_limit_retries if rate_limited(err) else self.settings.retries
+        return state.attempt_number > limit
+
+    def _wait(self, state: RetryCallState) -> float:
+        err = state.outcome.exception() if state.outcome else None
+        if rate_limited(err):
+            asked = retry_after(err)
+            if asked is not None:
+                return min(asked, self.settings.retry_after_max_s)
+        base = self.settings.retry_base_s
+        return wait_exponential_jitter(multiplier=base, jitter=base,
+                                       max=self.settings.retry_max_s)(state)
+
+    def _to_json(self, model: str, why: str) -> str:
+        """Moves this client (and so the rest of its task) to JSON mode."""
+        self.mode = "json"
+        log.warning("llm_fallback_json", model=model, base_url=self.settings.base_url, reason=why)
+        return why
+
+    def _read(self, resp: Any, usage: Usage, model: str = "", offered: bool = True) -> LLMReply:
         try:
             msg = resp.choices[0].message
         except (AttributeError, IndexError, TypeError):
@@ -160,9 +232,13 @@ class LLMClient:
         try:
             parsed = parse_reply(content)
         except ReplyFormatError as err:
-            if self.mode == "native" and "{" not in content:
-                return LLMReply(content, [], [], usage, "json", "Your reply called no tool: answer "
-                                "with tool calls only, not prose.", content)
+            if self.mode == "native" and err.kind == "no_json" and offered:
+                if self.settings.tool_mode == "auto":
+                    # The server ignored `tools` (or the model cannot use them): JSON from now on.
+                    why = self._to_json(model, "the model answered in prose, without tool calls")
+                    return LLMReply(content, [], [], usage, "json", SWITCHED, content, why)
+                return LLMReply(content, [], [], usage, "json", "Your reply called no tool: "
+                                "answer with tool calls only, not prose.", content)
             return LLMReply(content, [], [], usage, "json", str(err), content)
         return LLMReply(parsed.reasoning, parsed.tool_calls, [], usage, "json", None, content)
 

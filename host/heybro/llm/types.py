@@ -22,6 +22,7 @@ class LLMReply:
     mode: Literal["native", "json"]
     format_error: str | None = None  # set when the reply could not be read at all
     raw_content: str = ""
+    switched: str | None = None  # why the client moved to JSON mode with this reply, if it did
 
 
 @dataclass
