@@ -254,3 +254,30 @@ def test_resuming_a_crash_paused_task_hands_the_waiting_message_to_the_planner(
             assert rig.status(tid) == "completed" and rig.browser.bookings == []
             assert any(STOP_WORDS in c for c in rig.policy.scheduler_calls[before:])
     asyncio.run(main())
+
+
+def test_the_history_holds_what_each_action_did(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch) as rig:
+            tid = await start(rig)
+            await finished(rig)
+            results = [e.data for e in rig.store.events(tid, kinds=["tool_result"])]
+            fill = next(r for r in results if r["tool"] == "fill")
+            assert fill["result"]["value"] == "kettle" and fill["target"] == 'input "Search"'
+            click = [r for r in results if r["tool"] == "click"][-1]
+            assert click["success"] is True and click["target"] == 'button "Book"'
+            assert click["result"]["url"].startswith("http://shop/") and click["result"]["found_by"]
+    asyncio.run(main())
+
+
+def test_a_large_tool_result_is_kept_bounded() -> None:
+    from heybro.agent.recorder import RESULT_CHARS, bounded_result
+
+    small = {"url": "http://shop/", "value": "Ann"}
+    assert bounded_result(small) is small
+    big = bounded_result({"url": "http://shop/", "text": "x" * 50_000, "n": 3})
+    assert big["url"] == "http://shop/" and big["n"] == 3 and big["text"].endswith("…")
+    import json
+    assert len(json.dumps(big)) < RESULT_CHARS + 200
+    assert len(bounded_result(["y" * 9000])) <= RESULT_CHARS + 1

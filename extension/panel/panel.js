@@ -3,6 +3,7 @@
 import { CoordinatorClient } from "../lib/ui_protocol.js";
 import { renderHostStatus } from "../lib/host_status_view.js";
 import { renderChat, renderTask, STATUS_WORDS } from "./task_view.js";
+import { historyLines, renderHistory } from "./history_view.js";
 
 const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const els = {
@@ -114,27 +115,9 @@ async function openTask(taskId) {
   if (!d) return;
   const box = byId("history-detail");
   box.hidden = false;
-  /** @type {HTMLElement} */ (box.querySelector("[data-field=title]")).textContent = `${d.task.goal} — ${STATUS_WORDS[d.task.status] || d.task.status}${d.task.reason ? `: ${d.task.reason}` : ""}`;
-  const entries = /** @type {HTMLElement} */ (box.querySelector("[data-field=entries]"));
-  entries.replaceChildren(...d.history.map((/** @type {any} */ h) => {
-    const li = document.createElement("li");
-    li.textContent = `${h.kind}: ${summarize(h)}`;
-    return li;
-  }));
-}
-
-/** @param {{kind: string, data: Record<string, any>}} h */
-function summarize(h) {
-  const d = h.data;
-  switch (h.kind) {
-    case "status": return `${d.status}${d.reason ? ` (${d.reason})` : ""}`;
-    case "plan": return (d.subtasks || []).join(" → ");
-    case "tool_call": return `${d.role} ${d.tool}(${JSON.stringify(d.parameters || {}).slice(0, 80)})`;
-    case "tool_result": return `${d.tool} ${d.success ? "ok" : `failed: ${d.error}`}`;
-    case "verdict": return `${d.decision} at ${Math.round((d.confidence || 0) * 100)}%: ${d.reason}`;
-    case "iteration": return `${d.role}: ${(d.reasoning || "").slice(0, 120)}`;
-    default: return JSON.stringify(d).slice(0, 120);
-  }
+  const t = d.task;
+  /** @type {HTMLElement} */ (box.querySelector("[data-field=title]")).textContent = `${t.goal} — ${STATUS_WORDS[t.status] || t.status}${t.reason ? `: ${t.reason}` : ""}`;
+  renderHistory(historyLines(d.history), /** @type {HTMLElement} */ (box.querySelector("[data-field=entries]")));
 }
 
 els.goal.focus();

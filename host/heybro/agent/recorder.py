@@ -7,6 +7,7 @@ the executor acts on the change it describes.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -80,6 +81,30 @@ def _short(value: Any, limit: int = 2000) -> Any:
     return value
 
 
+RESULT_CHARS = 2000  # what a tool result may take in the history (the 1 MiB frame stays far off)
+
+
+def bounded_result(result: Any, limit: int = RESULT_CHARS) -> Any:
+    """A tool's result for the append-only history: whole when small, else each value cut short
+    (extracted values, URLs and counts survive; page dumps never reach here)."""
+    if result is None:
+        return None
+    try:
+        size = len(json.dumps(result, default=str))
+    except (TypeError, ValueError):
+        return _short(repr(result), limit)
+    if size <= limit:
+        return result
+    if not isinstance(result, dict):
+        return _short(json.dumps(result, default=str), limit)
+    per = max(80, limit // max(1, len(result)))
+    out: dict[str, Any] = {}
+    for k, v in result.items():
+        text = v if isinstance(v, str) else json.dumps(v, default=str)
+        out[k] = v if len(text) <= per else text[:per] + "…"
+    return out
+
+
 class EventRecorder:
     """Turns every change into a structured `event` (kind + data) and a structlog line."""
 
@@ -122,7 +147,8 @@ class EventRecorder:
     async def tool_result(self, task: Task, role: RoleName, call: ToolCall) -> None:
         await self._send(task, "tool_result", {
             "role": role, "tool": call.tool, "success": call.success, "error": call.error,
-            "error_code": call.error_code, "duration_ms": call.duration_ms,
+            "error_code": call.error_code, "result": bounded_result(call.result),
+            "target": call.target, "duration_ms": call.duration_ms,
             "page_changed": call.page_changed,
             "page_ms": call.result.get("page_ms") if isinstance(call.result, dict) else None,
             "render_ms": call.result.get("render_ms") if isinstance(call.result, dict) else None,

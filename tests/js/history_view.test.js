@@ -1,0 +1,71 @@
+// A past task's run as a person reads it, from the host's append-only history.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { historyLines, resultWords } from "../../extension/panel/history_view.js";
+
+const h = (seq, kind, data) => ({ seq, kind, at: 1000 + seq, data });
+
+test("each action is one line with what it did; statuses are not repeated; usage is summed", () => {
+  const lines = historyLines([
+    h(0, "status", { status: "planning", goal: "Buy a kettle", url: "http://shop/" }),
+    h(1, "status", { status: "planning", reason: null }),
+    h(2, "usage", { prompt_tokens: 900, completion_tokens: 20, cost_usd: 0.001 }),
+    h(3, "tool_call", { role: "scheduler", tool: "set_subtasks", parameters: { subtasks: ["Find it", "Order it"] } }),
+    h(4, "plan", { subtasks: ["Find it", "Order it"], current: 0 }),
+    h(5, "status", { status: "executing", reason: null }),
+    h(6, "tool_call", { role: "worker", tool: "fill", parameters: { element_id: "e3", value: "kettle" }, target: 'textbox "Search"' }),
+    h(7, "tool_call", { role: "worker", tool: "click", parameters: { element_id: "e4" }, target: 'button "Search"' }),
+    h(8, "tool_result", { role: "worker", tool: "fill", success: true, result: { url: "http://shop/", value: "kettle" } }),
+    h(9, "tool_result", { role: "worker", tool: "click", success: true, result: { url: "http://shop/search?q=kettle" } }),
+    h(10, "tool_call", { role: "worker", tool: "click", parameters: { element_id: "e9" }, target: 'link "Blue Kettle"' }),
+    h(11, "tool_result", { role: "worker", tool: "click", success: false, error: "Covered by a dialog" }),
+    h(12, "tool_call", { role: "worker", tool: "extract", parameters: { name: "order", value: "KC1" } }),
+    h(13, "tool_result", { role: "worker", tool: "extract", success: true, result: { saved: "order" } }),
+    h(14, "usage", { prompt_tokens: 1000, completion_tokens: 30, cost_usd: 0.002 }),
+    h(15, "verdict", { decision: "mark_complete", reason: "Order shown", confidence: 0.95, threshold: 0.7, accepted: true }),
+    h(16, "plan", { subtasks: ["Find it", "Order it"], current: 1 }),
+    h(17, "message", { text: "Also gift wrap", who: "user" }),
+    h(18, "plan", { subtasks: ["Find it", "Order it"], current: 2 }),
+    h(19, "status", { status: "completed", reason: "Order KC1 placed", result: "Order KC1 placed" }),
+  ]);
+  const text = lines.map((l) => l.text);
+  assert.deepEqual(text, [
+    "Started: Buy a kettle",
+    "Plan: 1. Find it  2. Order it",
+    "Working",
+    'fill textbox "Search" (value="kettle")',
+    'click button "Search" — now at http://shop/search?q=kettle',
+    'click link "Blue Kettle" — failed: Covered by a dialog',
+    'extract(name="order", value="KC1") — kept as order',
+    "Verifier: done (95% sure, needs 70%) — Order shown",
+    "Next: Order it",
+    "You: Also gift wrap",
+    "All steps of the plan done.",
+    "Completed",
+    "Result: Order KC1 placed",
+    "Model use: 2 calls, 1,950 tokens, about $0.0030",
+  ]);
+  assert.deepEqual(lines.filter((l) => l.kind === "action").map((l) => l.ok), [true, true, false, true]);
+  assert.ok(!text.some((t) => t.includes("{")), "no raw JSON");
+});
+
+test("a paused then resumed task says so once; control requests read as words", () => {
+  const text = historyLines([
+    h(0, "status", { status: "planning", goal: "g" }),
+    h(1, "status", { status: "executing" }),
+    h(2, "message", { text: "Pausing at the next safe point (between actions)…", control: "pausing" }),
+    h(3, "status", { status: "paused", reason: "paused by the user" }),
+    h(4, "status", { status: "executing", reason: "resumed" }),
+    h(5, "message", { text: "Stopping…", control: "stopping" }),
+    h(6, "status", { status: "stopped", reason: "stopped by the user" }),
+  ]).map((l) => l.text);
+  assert.deepEqual(text, ["Started: g", "Working", "Pausing at the next safe point (between actions)…",
+    "Paused — paused by the user", "Resumed", "Stopping…", "Stopped — stopped by the user"]);
+});
+
+test("a result names what was read or where the page went, never a dump", () => {
+  assert.equal(resultWords("click", { url: "http://a/" }, "http://a/"), "");
+  assert.equal(resultWords("extract", { text: "KC123" }, undefined), 'read "KC123"');
+  assert.equal(resultWords("fill", { value: "Ann", url: "http://a/" }, "http://a/"), "");
+  assert.equal(resultWords("click", { candidates: [1, 2] }, undefined), "2 close matches, refused to guess");
+});
