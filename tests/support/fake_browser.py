@@ -122,7 +122,9 @@ class FakeBrowser:
         raise ToolFailed("unsupported", f"no tool {tool}")
 
     def _act(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
-        base = {"url": self.url, "action": tool, "ok": True}
+        def base() -> dict[str, Any]:  # the page after the action
+            return {"url": self.url, "action": tool, "ok": True}
+
         if tool == "wait_for":
             text = args.get("text")
             present = text is not None and any(text in e.label for e in self._els())
@@ -131,7 +133,7 @@ class FakeBrowser:
                                  f"did not {'appear' if present is False else 'go away'}.")
             return {"ok": True, "action": "wait_for", "matched": "text", "waited_ms": 5}
         if tool in ("scroll", "press") and not args.get("element_id"):
-            return base | {"found_by": None}
+            return base() | {"found_by": None}
         el = self._find(args["element_id"])
         if tool == "click":
             if el.id in self.covered:
@@ -145,17 +147,17 @@ class FakeBrowser:
                 self.openers[new] = self.tab
             if el.href:
                 self.url = el.href
-            return base | {"found_by": "id"}
+            return base() | {"found_by": "id"}
         if tool in ("check", "uncheck"):
             el.checked = tool == "check"
-            return base | {"checked": el.checked}
+            return base() | {"checked": el.checked}
         if tool == "hover":
             self.hovered.append(el.id)
-            return base
+            return base()
         if tool in ("focus", "scroll", "press"):
-            return base
+            return base()
         el.value = args.get("value", args.get("text", ""))
-        return base | {"value": el.value}
+        return base() | {"value": el.value}
 
 
 def shop() -> FakeBrowser:

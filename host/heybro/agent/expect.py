@@ -1,11 +1,14 @@
-"""Checking an action's expected outcome against what the DOM agent reports afterwards."""
+"""Checking an action's expected outcome against what the DOM agent reports right after it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .browser import Snapshot
 from .models import ExpectationCheck, ExpectedOutcome
+
+ROLE_AND_NAME = re.compile(r'^\s*([\w-]+)\s+"(.+)"\s*$')
 
 
 def _element_value(snap: Snapshot, element_id: str | None) -> str | None:
@@ -28,29 +31,62 @@ def _result_value(result: Any) -> str | None:
     return state.get("value") if isinstance(state.get("value"), str) else None
 
 
+def find_elements(snap: Snapshot, what: str) -> list[str]:
+    """Ids of the page-map elements `what` names: 'Place order' (its name, label, text or
+    placeholder contains it) or 'button "Place order"' (that role or tag too)."""
+    m = ROLE_AND_NAME.match(what)
+    kind, words = (m.group(1).lower(), m.group(2)) if m else (None, what)
+    words = " ".join(words.lower().split())
+    found = []
+    for eid, sig in snap.elements.items():
+        if not isinstance(sig, dict):
+            continue
+        if kind and kind not in (str(sig.get("role") or "").lower(), str(sig.get("tag") or "").lower()):
+            continue
+        attrs = sig.get("attrs") if isinstance(sig.get("attrs"), dict) else {}
+        names = (sig.get("name"), sig.get("label"), sig.get("text"), attrs.get("placeholder"))
+        if any(isinstance(n, str) and words in " ".join(n.lower().split()) for n in names):
+            found.append(eid)
+    return found
+
+
 def check(tool: str, expect: ExpectedOutcome, params: dict[str, Any], result: Any,
           after: Snapshot) -> ExpectationCheck:
-    problems, facts = [], []
-    url = after.url or (result.get("url", "") if isinstance(result, dict) else "")
+    """`after` is the page once the action settled (for URL and value, the action's own result
+    is read first: it is always the page after the action)."""
+    problems: list[str] = []
+    facts: list[str] = []
+
+    def note(ok: bool, yes: str, no: str) -> None:
+        (facts if ok else problems).append(yes if ok else no)
+
+    url = (result.get("url") if isinstance(result, dict) else None) or after.url
     page = f"{after.title}\n{after.text}"
     if expect.url_contains is not None:
         ok = expect.url_contains in url
-        (facts if ok else problems).append(f"URL {'contains' if ok else 'lacks'} "
-                                           f"{expect.url_contains!r} ({url})")
+        note(ok, f"URL contains {expect.url_contains!r} ({url})",
+             f"URL lacks {expect.url_contains!r} ({url})")
     if expect.text_appears is not None:
         ok = expect.text_appears.lower() in page.lower()
-        (facts if ok else problems).append(f"text {expect.text_appears!r} "
-                                           f"{'is' if ok else 'is not'} on the page")
+        note(ok, f"text {expect.text_appears!r} is on the page",
+             f"text {expect.text_appears!r} is not on the page")
     if expect.text_disappears is not None:
         ok = expect.text_disappears.lower() not in page.lower()
-        (facts if ok else problems).append(f"text {expect.text_disappears!r} "
-                                           f"{'is gone' if ok else 'is still on the page'}")
+        note(ok, f"text {expect.text_disappears!r} is gone",
+             f"text {expect.text_disappears!r} is still on the page")
+    if expect.element_appears is not None:
+        ids = find_elements(after, expect.element_appears)
+        note(bool(ids), f"element {expect.element_appears} is on the page ({', '.join(ids[:3])})",
+             f"no element {expect.element_appears} on the page")
+    if expect.element_disappears is not None:
+        ids = find_elements(after, expect.element_disappears)
+        note(not ids, f"element {expect.element_disappears} is gone",
+             f"element {expect.element_disappears} is still on the page ({', '.join(ids[:3])})")
     if expect.value is not None:
         actual = _result_value(result)
         if actual is None:
             actual = _element_value(after, params.get("element_id"))
         ok = actual == expect.value or (not actual and f'="{expect.value}"' in page)
-        (facts if ok else problems).append(f"value {'is' if ok else 'is not'} {expect.value!r}"
-                                           + ("" if ok else f" (found {actual!r})"))
+        note(ok, f"value is {expect.value!r}", f"value is not {expect.value!r} (found {actual!r})")
     return ExpectationCheck(tool=tool, expect=expect, met=not problems,
                             detail="; ".join(problems + facts) or "nothing to check")

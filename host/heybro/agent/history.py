@@ -30,6 +30,34 @@ def call_line(c: ToolCall) -> str:
     return f"{c.tool}({params}) → {outcome}"
 
 
+def result_text(c: ToolCall, limit: int) -> str | None:
+    """What a tool that reads (recall_history, list_tabs) or moves between tabs brought back, for
+    the worker's next prompt, in at most `limit` characters; None for tools whose effect the page
+    itself shows."""
+    r = c.result
+    if not c.success or not isinstance(r, dict):
+        return None
+    if c.tool == "recall_history":
+        text = f"{r.get('history') or '(no earlier cycles)'}\nmemory:\n{r.get('memory') or '(empty)'}"
+    elif c.tool == "list_tabs":
+        text = "\n".join(tab_line(t) for t in r.get("tabs") or []) or "(no tabs)"
+    elif c.tool in ("navigate", "new_tab", "switch_tab", "back") and "tab_id" in r:
+        text = f"now in {tab_line(r)}"
+    elif c.tool == "extract" and "saved" in r:
+        text = f"saved {r['saved']!r}" + (f" = {r['value']!r}" if r.get("value") else "")
+    elif c.tool == "wait_for" and r.get("matched"):
+        text = f"{r['matched']} matched after {r.get('waited_ms', 0)} ms"
+    else:
+        return None
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more characters)"
+
+
+def tab_line(t: dict) -> str:  # type: ignore[type-arg]
+    title = " ".join(str(t.get("title") or "").split())[:80]
+    return (f"[tab {t.get('tab_id')}] {title or '(untitled)'} — {t.get('url', '')}"
+            + (" (active)" if t.get("active") else ""))
+
+
 def cycle_text(c: ExecutionCycle, *, detail: bool) -> str:
     lines = [f"Cycle {c.index}: assignment: {c.assignment}"]
     if detail and c.worker:

@@ -49,13 +49,22 @@ class ProposedReply(BaseModel):
 
 
 class ExpectedOutcome(BaseModel):
-    """What an action should change; checked against the page after it ran."""
+    """What an action should change; checked against the page right after that action ran."""
 
     model_config = ConfigDict(extra="forbid")
     url_contains: str | None = None
     text_appears: str | None = None
     text_disappears: str | None = None
-    value: str | None = None
+    # An element by its name, or role and name as the page map shows it: button "Place order".
+    # (Explained in the worker's prompt: a description here would repeat in every tool's schema.)
+    element_appears: str | None = None
+    element_disappears: str | None = None
+    value: str | None = None  # the acted-on field's value afterwards
+
+    def needs_page(self) -> bool:
+        """Whether checking it takes the page after the action (URL and value come with it)."""
+        return any(x is not None for x in (self.text_appears, self.text_disappears,
+                                           self.element_appears, self.element_disappears))
 
 
 class ExpectationCheck(BaseModel):

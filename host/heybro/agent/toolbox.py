@@ -11,7 +11,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .models import ExpectedOutcome, RoleName
 
@@ -78,8 +78,31 @@ class Press(Act):
 
 
 class Scroll(Args):
-    direction: Literal["up", "down"] = "down"
+    direction: Literal["up", "down", "left", "right", "top", "bottom"] | None = Field(
+        None, description="Omit it, with element_id, to bring that element into view.")
+    element_id: str | None = Field(None, description="Scroll inside this element (with "
+                                   "direction), or to it (without).")
+    amount: float | None = Field(None, gt=0, le=20, description="Screens to move (default 0.8).")
+
+    @model_validator(mode="after")
+    def _what(self) -> Scroll:
+        if self.direction is None and self.element_id is None:
+            raise ValueError("give a direction (the page), or an element_id (to scroll to it)")
+        return self
+
+
+class WaitFor(Args):
+    text: str | None = Field(None, min_length=1, description="Text to wait for on the page.")
     element_id: str | None = None
+    url_contains: str | None = Field(None, min_length=1)
+    gone: bool = Field(False, description="Wait for the text or element to disappear instead.")
+    seconds: float = Field(5.0, gt=0, le=30, description="Longest wait.")
+
+    @model_validator(mode="after")
+    def _what(self) -> WaitFor:
+        if self.text is None and self.element_id is None and self.url_contains is None:
+            raise ValueError("give text, element_id or url_contains to wait for")
+        return self
 
 
 class Upload(Args):
@@ -202,12 +225,21 @@ WORKER_TOOLS = [
     RoleTool("fill", Fill, "Set a field's value.", "browser"),
     RoleTool("type", TypeText, "Type text key by key.", "browser"),
     RoleTool("select", Select, "Choose an option of a select.", "browser"),
+    RoleTool("check", ElementAct, "Tick a checkbox, radio or switch.", "browser"),
+    RoleTool("uncheck", ElementAct, "Untick a checkbox or switch.", "browser"),
     RoleTool("press", Press, "Press keys.", "browser"),
-    RoleTool("scroll", Scroll, "Scroll the page or an element.", "browser"),
+    RoleTool("hover", ElementAct, "Move the pointer over an element (menus, tooltips).",
+             "browser"),
+    RoleTool("focus", ElementAct, "Focus an element.", "browser"),
+    RoleTool("scroll", Scroll, "Scroll the page or inside an element by direction, or bring an "
+             "element into view.", "browser"),
     RoleTool("upload", Upload, "Attach a resource file to a file input.", "browser"),
+    RoleTool("wait_for", WaitFor, "Wait until text or an element appears (or is gone), or the "
+             "URL contains something.", "browser"),
     RoleTool("back", NoArgs, "Go back in history.", "tab"),
     RoleTool("new_tab", NewTab, "Open a URL in a new tab.", "tab"),
     RoleTool("switch_tab", SwitchTab, "Work in another tab.", "tab"),
+    RoleTool("list_tabs", NoArgs, "List the open tabs (tab_id, title, URL).", "local"),
     RoleTool("wait", Wait, "Wait some seconds.", "local"),
     RoleTool("extract", Extract, "Save named data to memory.", "local"),
     RoleTool("recall_history", RecallHistory, "Read earlier cycles and memory.", "local"),

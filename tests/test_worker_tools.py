@@ -1,0 +1,162 @@
+"""The worker's tools and what it sees of them: results of reading and tab tools in its next
+prompt, tabs the page opened, the DOM agent's actions (hover, check, focus, wait_for, scroll),
+and expectations checked right after their own action. Real agent core and `openai` client, the
+scripted LLM server, the fake browser (tests/test_agent_extension.py runs them in Chromium)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from support.agent_harness import feedback, plan, prompts, run_task  # noqa: E402
+from support.fake_browser import shop  # noqa: E402
+from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
+
+from heybro.agent.browser import Snapshot  # noqa: E402
+from heybro.agent.expect import check  # noqa: E402
+from heybro.agent.models import ExpectedOutcome, TaskStatus  # noqa: E402
+
+def script(worker: list, subtasks: tuple[str, ...] = ("Do it",), **more: list) -> dict:
+    return {"scheduler": [plan(*subtasks)], "worker": worker,
+            "verifier": [call("mark_complete", reason="ok", confidence=0.9)
+                         for _ in subtasks], **more}
+
+
+def test_recall_history_shows_the_earlier_cycles_in_the_next_prompt() -> None:
+    s = script([calls(("fill", {"element_id": "e1", "value": "kettle"}),
+                      ("click", {"element_id": "e2"})),
+                call("mark_done", summary="Results for kettle are listed"),
+                call("recall_history"),
+                call("mark_done", summary="recalled")],
+               subtasks=("Search for kettle", "Say what was searched"))
+    with ScriptedLLM(s) as llm:
+        task, rec, result = run_task(llm, shop())
+        worker = prompts(llm, "worker")
+    assert result.status == TaskStatus.completed, task.result
+    after = worker[3]
+    assert "- recall_history() → ok\n  result:\n    Cycle 1: assignment: Search for kettle" in after
+    assert "fill(element_id='e1', value='kettle') → ok" in after
+    assert "worker: Results for kettle are listed" in after
+    assert "verifier: mark_complete (0.90): ok" in after
+
+
+def test_tabs_the_page_opens_are_shown_and_tab_tools_say_where_the_worker_is() -> None:
+    b = shop()
+    s = script([call("click", element_id="e3"),          # opens Help in a new tab
+                call("list_tabs"),
+                call("switch_tab", tab_id=8),
+                call("new_tab", url="http://shop/"),
+                call("mark_done", summary="Help says 30 days")])
+    with ScriptedLLM(s) as llm:
+        task, rec, result = run_task(llm, b, url="http://shop/terms")
+        worker = prompts(llm, "worker")
+    assert result.status == TaskStatus.completed, task.result
+    assert "OTHER TABS" not in worker[0]
+    assert ("OTHER TABS (opened by this page; switch_tab(tab_id) to work there):\n"
+            "[tab 8] help — http://shop/help") in worker[1]
+    assert ("- list_tabs() → ok\n  result:\n    [tab 7] terms — http://shop/terms (active)\n"
+            "    [tab 8] help — http://shop/help") in worker[2]
+    assert "switch_tab(tab_id=8) → ok, page changed\n  result:\n    now in [tab 8] help" in worker[3]
+    assert "URL: http://shop/help" in worker[3] and "Help centre: returns within 30 days" in worker[3]
+    assert "now in [tab 9] page — http://shop/ (active)" in worker[4]
+    # The older results are kept short; the latest one is shown in full.
+    assert worker[4].count("result:") == 3
+
+
+def test_dom_agent_tools_reach_the_browser_with_its_argument_names() -> None:
+    b = shop()
+    s = script([calls(("hover", {"element_id": "e2"}), ("check", {"element_id": "e1"}),
+                      ("focus", {"element_id": "e2"})),
+                calls(("scroll", {"direction": "bottom"}), ("scroll", {"element_id": "e3"}),
+                      ("wait_for", {"text": "I accept", "seconds": 2})),
+                call("wait_for", text="Account menu", gone=True, seconds=1),
+                call("uncheck", element_id="e1"),
+                call("mark_done", summary="terms unticked")])
+    with ScriptedLLM(s) as llm:
+        task, rec, result = run_task(llm, b, url="http://shop/terms")
+        worker = prompts(llm, "worker")
+    assert result.status == TaskStatus.completed, task.result
+    sent = [(t, {k: v for k, v in a.items() if k not in ("signature", "observe_after")})
+            for t, a in b.calls if t not in ("observe", "navigate")]
+    assert sent == [("hover", {"element_id": "e2"}), ("check", {"element_id": "e1"}),
+                    ("focus", {"element_id": "e2"}), ("scroll", {"direction": "bottom"}),
+                    ("scroll", {"element_id": "e3"}),
+                    ("wait_for", {"text": "I accept", "state": "visible", "timeout_ms": 2000}),
+                    ("wait_for", {"text": "Account menu", "state": "hidden", "timeout_ms": 1000}),
+                    ("uncheck", {"element_id": "e1"})]
+    assert b.hovered == ["e2"]
+    assert "[e1] checkbox \"I accept the terms\" checked" in worker[1]
+    assert "wait_for(text='I accept', seconds=2) → ok\n  result:\n    text matched" in worker[2]
+    # The menu never went away: the typed timeout reaches the worker.
+    assert "wait_for(text='Account menu', gone=True, seconds=1) → FAILED timeout" in worker[3]
+    assert "[e1] checkbox \"I accept the terms\" unchecked" in worker[4]
+
+
+def test_scroll_and_wait_for_need_something_to_act_on() -> None:
+    s = script([call("scroll"), call("wait_for", seconds=3), call("scroll", direction="sideways"),
+                call("mark_done", summary="nothing")])
+    with ScriptedLLM(s, default={"worker": call("mark_done", summary="x")}) as llm:
+        run_task(llm, shop(), env_extra={"HEYBRO_MAX_REPAIRS": "3"})
+        said = " ".join(feedback(llm, "worker"))
+    assert "give a direction (the page), or an element_id (to scroll to it)" in said
+    assert "give text, element_id or url_contains to wait for" in said
+    assert "call 1 scroll: direction: Input should be 'up', 'down', 'left', 'right', 'top' or " \
+           "'bottom'" in said
+
+
+def test_each_expectation_is_checked_right_after_its_own_action() -> None:
+    """fill then click in one batch: the fill's expectation is read on the page it left (the
+    search form), not on the results page the click leads to."""
+    b = shop()
+    s = script([calls(("fill", {"element_id": "e1", "value": "kettle",
+                                "expect": {"text_appears": 'value="kettle"',
+                                           "element_appears": 'button "Go"'}}),
+                      ("click", {"element_id": "e2",
+                                 "expect": {"element_appears": "Blue Kettle",
+                                            "element_disappears": "Search"}})),
+                call("mark_done", summary="results")])
+    with ScriptedLLM(s) as llm:
+        task, rec, result = run_task(llm, b)
+    checks = [(d["tool"], d["expectation"]["met"], d["expectation"]["detail"])
+              for d in rec.kinds("tool_result") if d["expectation"]]
+    assert checks == [
+        ("fill", True, "text 'value=\"kettle\"' is on the page; element button \"Go\" is on the "
+                       "page (e2)"),
+        ("click", True, "element Blue Kettle is on the page (e1); element Search is gone")]
+    assert result.status == TaskStatus.completed, task.result
+
+
+def test_an_unmet_expectation_stops_the_batch_there() -> None:
+    b = shop()
+    s = script([calls(("check", {"element_id": "e1",
+                                 "expect": {"element_disappears": "Account menu"}}),
+                      ("click", {"element_id": "e2"}),
+                      ("click", {"element_id": "e3"})),
+                call("mark_done", summary="checked")])
+    with ScriptedLLM(s) as llm:
+        task, rec, result = run_task(llm, b, url="http://shop/terms")
+        worker = prompts(llm, "worker")
+    assert [t for t, _ in b.calls if t in ("check", "click")] == ["check"]
+    assert ("check(element_id='e1') → ok; expected: NOT met (element Account menu is still on "
+            "the page (e2))") in worker[1]
+    assert ("NOT RUN: the batch stopped after check because its expectation was not met: "
+            "click(element_id='e2'); click(element_id='e3').") in worker[1]
+    facts = rec.kinds("verdict")[0]["facts"]
+    assert [f["met"] for f in facts] == [False]
+
+
+def test_element_expectations_by_name_or_role_and_name() -> None:
+    snap = Snapshot(url="http://x/", elements={
+        "e1": {"tag": "button", "role": "button", "name": "Place order"},
+        "e2": {"tag": "input", "role": "textbox", "name": "", "label": "Email",
+               "attrs": {"placeholder": "you@example.com"}}})
+
+    def met(**expect: str) -> bool:
+        return check("click", ExpectedOutcome(**expect), {}, {}, snap).met
+
+    assert met(element_appears='button "Place order"') and met(element_appears="place  ORDER")
+    assert not met(element_appears='link "Place order"')
+    assert met(element_appears="you@example") and met(element_appears='textbox "Email"')
+    assert met(element_disappears="Cancel order") and not met(element_disappears="Place order")
