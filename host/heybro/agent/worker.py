@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from . import history
 from .browser import Snapshot, ToolFailed, fit_args
+from .control import Interrupted
 from .expect import check
 from .guardrails import GuardrailHit
 from .models import Iteration, MemoryItem, ProposedToolCall, ToolCall
@@ -172,7 +173,13 @@ class Worker(Role):
                 await self.record_result(tc, time.perf_counter())
                 self.summary = a.summary
                 return tc
-            await env.checkpoint()
+            try:
+                # A reply held through a pause, or overtaken by the user's new information, is
+                # not carried out: what it proposed from here on is set aside.
+                await env.checkpoint(holding=True)
+            except Interrupted as err:
+                err.set_aside = list(calls[i:])
+                raise
             kind = self.by_name[call.tool].kind
             if kind != "local":
                 env.task.steps += 1
