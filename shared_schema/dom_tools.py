@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from .tab_tools import TabInfo
 from .tool_spec import ToolArgs, ToolOutput, ToolSpec
 
 Signature = dict[str, Any]
@@ -73,6 +74,9 @@ class ObserveResult(ToolOutput):
     counts: ObserveCounts
     tokens_estimate: int
     tab_id: int
+    opened_tabs: list[TabInfo] = Field(
+        default_factory=list, description="Tabs this tab opened (a target=_blank link, "
+        "window.open) that are still open.")
 
 
 class ElementRef(ToolArgs):
@@ -250,6 +254,7 @@ class WaitForResult(ToolOutput):
     waited_ms: int
     element_id: str | None = None
     url: str | None = None
+    observation: ObserveResult | None = Field(None, description="The page once the wait is over, when `observe_after` asked for it.")
 
 
 class HighlightArgs(ToolArgs):

@@ -312,7 +312,7 @@ export default /** @type {any} */ ({
       }
     },
     "screenshot": {
-      "doc": "The visible part of the call's tab, as a data URL.",
+      "doc": "The visible part of the call's tab, as a data URL; refused (never brought to the front) when the tab is in the background.",
       "args": {
         "$ref": "#/$defs/ScreenshotArgs"
       },
@@ -1848,6 +1848,14 @@ export default /** @type {any} */ ({
         "tab_id": {
           "title": "Tab Id",
           "type": "integer"
+        },
+        "opened_tabs": {
+          "description": "Tabs this tab opened (a target=_blank link, window.open) that are still open.",
+          "items": {
+            "$ref": "#/$defs/TabInfo"
+          },
+          "title": "Opened Tabs",
+          "type": "array"
         }
       },
       "required": [
@@ -2218,6 +2226,19 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "JPEG quality; PNG when omitted.",
           "title": "Quality"
+        },
+        "clear_boxes": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Remove the numbered boxes (observe's `highlight`) once captured, or when no capture can be taken.",
+          "title": "Clear Boxes"
         }
       },
       "title": "ScreenshotArgs",
@@ -3811,6 +3832,18 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "title": "Url"
+        },
+        "observation": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveResult"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The page once the wait is over, when `observe_after` asked for it."
         }
       },
       "required": [

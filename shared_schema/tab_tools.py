@@ -40,6 +40,9 @@ class TabList(ToolOutput):
 
 class ScreenshotArgs(ToolArgs):
     quality: int | None = Field(None, ge=10, le=100, description="JPEG quality; PNG when omitted.")
+    clear_boxes: bool | None = Field(
+        None, description="Remove the numbered boxes (observe's `highlight`) once captured, or "
+        "when no capture can be taken.")
 
 
 class Screenshot(ToolOutput):
@@ -56,5 +59,6 @@ TAB_TOOLS: dict[str, ToolSpec] = {
     "switch_tab": ToolSpec(args=SwitchTabArgs, result=TabInfo, doc="Activate a tab."),
     "list_tabs": ToolSpec(args=TabArgs, result=TabList, doc="Tabs of all windows."),
     "screenshot": ToolSpec(args=ScreenshotArgs, result=Screenshot,
-                           doc="The visible part of the call's tab, as a data URL."),
+                           doc="The visible part of the call's tab, as a data URL; refused "
+                               "(never brought to the front) when the tab is in the background."),
 }

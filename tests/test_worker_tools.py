@@ -160,3 +160,42 @@ def test_element_expectations_by_name_or_role_and_name() -> None:
     assert not met(element_appears='link "Place order"')
     assert met(element_appears="you@example") and met(element_appears='textbox "Email"')
     assert met(element_disappears="Cancel order") and not met(element_disappears="Place order")
+
+
+def images_of(body: dict) -> list[str]:
+    content = body["messages"][1]["content"]
+    return [p["image_url"]["url"] for p in content if p.get("type") == "image_url"] \
+        if isinstance(content, list) else []
+
+
+def test_vision_screenshots_carry_the_numbered_boxes_and_leave_none_behind() -> None:
+    """With vision on, every observe asks the page for its numbered boxes, the screenshot is taken
+    with them and removes them; a screenshot that cannot be taken is said in the prompt."""
+    b = shop()
+    b.fail = {}
+    s = script([call("fill", element_id="e1", value="kettle"), call("mark_done", summary="typed")])
+    with ScriptedLLM(s) as llm:
+        orig = b.call
+
+        async def flaky(tool: str, args: dict, **kw):  # type: ignore[no-untyped-def]
+            if tool == "screenshot" and sum(t == "screenshot" for t, _ in b.calls) == 1:
+                b.calls.append((tool, args))
+                b.highlighted = False  # the coordinator clears the boxes when it cannot capture
+                from heybro.agent.browser import ToolFailed
+                raise ToolFailed("unsupported", "The task's tab is in the background.")
+            return await orig(tool, args, **kw)
+
+        b.call = flaky  # type: ignore[method-assign]
+        task, rec, result = run_task(llm, b, env_extra={"HEYBRO_VISION": "1"})
+        worker = llm.role_requests("worker")
+    assert result.status == TaskStatus.completed, task.result
+    observes = [a for t, a in b.calls if t == "observe"] + [
+        a["observe_after"] for t, a in b.calls if "observe_after" in a]
+    assert observes and all(o["highlight"] is True for o in observes)
+    shots = [a for t, a in b.calls if t == "screenshot"]
+    assert shots and all(a == {"clear_boxes": True} for a in shots)
+    assert images_of(worker[0]) == ["data:image/png;base64,Qk9YRVM="]  # taken with the boxes
+    assert images_of(worker[1]) == []
+    assert "(No screenshot this step: The task's tab is in the background.)" in \
+        worker[1]["messages"][1]["content"]
+    assert not b.highlighted  # nothing left drawn on the page

@@ -88,10 +88,30 @@ function frameOfId(id) {
   return m ? Number(m[1]) : 0;
 }
 
+/**
+ * Tabs this tab opened (a link with target=_blank, window.open) that are still open: the agent
+ * would not know about them otherwise.
+ * @param {number} tabId
+ */
+async function openedTabs(tabId) {
+  try {
+    const tabs = await chrome.tabs.query({});
+    return tabs.filter((t) => t.openerTabId === tabId && t.id !== undefined)
+      .map((t) => ({ tab_id: /** @type {number} */ (t.id), url: t.url || t.pendingUrl || "", title: t.title || "", active: !!t.active }));
+  } catch { return []; }
+}
+
 /** @param {ToolCallPayload} call */
 async function observe(call) {
   const tab = await targetTab(call);
   const tabId = /** @type {number} */ (tab.id);
+  const opened = openedTabs(tabId);
+  const obs = await observeFrames(call, tabId);
+  return { ...obs, opened_tabs: await opened };
+}
+
+/** @param {ToolCallPayload} call @param {number} tabId */
+async function observeFrames(call, tabId) {
   const args = call.args || {};
   const maxTokens = args.max_tokens ?? 4000;
   const frames = args.frame !== undefined && args.frame !== null ? [{ frameId: args.frame, url: "" }] : await rootFrames(tabId);
@@ -228,9 +248,12 @@ function actionTool(action) {
       try {
         // The new top page, read as it loaded, is the whole page unless it has cross-origin
         // frames (their own agents answer separately).
-        result.observation = seen && !(seen.remote_frames || []).length
-          ? mergeFrames([{ f: { frameId: 0, url: seen.url }, r: seen }], /** @type {number} */ (call.tab_id ?? (await targetTab(call)).id))
-          : await observe({ ...call, args: after });
+        if (seen && !(seen.remote_frames || []).length) {
+          const tabId = /** @type {number} */ (call.tab_id ?? (await targetTab(call)).id);
+          result.observation = { ...mergeFrames([{ f: { frameId: 0, url: seen.url }, r: seen }], tabId), opened_tabs: await openedTabs(tabId) };
+        } else {
+          result.observation = await observe({ ...call, args: after });
+        }
       } catch { /* the page could not be read now: the host observes on its own */ }
     }
     return result;

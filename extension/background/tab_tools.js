@@ -4,7 +4,7 @@
  * new_tab, switch_tab, list_tabs, screenshot. The tab is the call's `tab_id`; `navigate` without one
  * opens a new tab so a task never takes over the page the user is looking at.
  */
-import { registerTool } from "./tools.js";
+import { registerTool, TOOLS } from "./tools.js";
 
 /** @param {string} message @param {string} code */
 const fail = (message, code) => Object.assign(new Error(message), { code });
@@ -101,10 +101,46 @@ registerTool("switch_tab", async (call) => {
 
 registerTool("list_tabs", async () => ({ tabs: (await chrome.tabs.query({})).filter((t) => t.id !== undefined).map(info) }));
 
+/** Chrome allows two captureVisibleTab calls a second (MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND). */
+const CAPTURE_GAP_MS = 510;
+let lastCapture = 0;
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Captures a window's visible tab, spacing captures as Chrome's quota requires (and once more
+ * after a quota refusal: another extension's captures count too).
+ * @param {number} windowId @param {chrome.tabs.CaptureVisibleTabOptions} opts
+ */
+async function capture(windowId, opts) {
+  for (let attempt = 0; ; attempt++) {
+    const wait = lastCapture + CAPTURE_GAP_MS - Date.now();
+    if (wait > 0) await sleep(wait);
+    lastCapture = Date.now();
+    try {
+      return await chrome.tabs.captureVisibleTab(windowId, opts);
+    } catch (e) {
+      if (attempt > 0 || !/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(String(/** @type {any} */ (e)?.message))) throw e;
+    }
+  }
+}
+
+/**
+ * The visible part of the call's tab. Only Chrome's visible tab can be captured: a task whose tab
+ * is in the background gets an error rather than the tab brought to the front (that would take the
+ * page away from the user, every step). With `clear_boxes`, the numbered boxes an observe drew
+ * (`highlight`) are removed once the capture is taken, or when none can be.
+ */
 registerTool("screenshot", async (call) => {
   const tab = await tabOf(call.tab_id);
-  if (!tab.active) await chrome.tabs.update(/** @type {number} */ (tab.id), { active: true });
-  const opts = call.args.quality ? { format: /** @type {"jpeg"} */ ("jpeg"), quality: call.args.quality } : { format: /** @type {"png"} */ ("png") };
-  const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, opts);
-  return { tab_id: /** @type {number} */ (tab.id), data_url: dataUrl };
+  try {
+    if (!tab.active) throw fail("The task's tab is in the background; heybro does not bring it to the front for a screenshot.", "unsupported");
+    const opts = call.args.quality ? { format: /** @type {"jpeg"} */ ("jpeg"), quality: call.args.quality } : { format: /** @type {"png"} */ ("png") };
+    const dataUrl = await capture(/** @type {number} */ (tab.windowId), opts);
+    return { tab_id: /** @type {number} */ (tab.id), data_url: dataUrl };
+  } finally {
+    const highlight = TOOLS.get("highlight");
+    if (call.args.clear_boxes && highlight) await highlight({ ...call, tool: "highlight", args: { on: false } }).catch(() => {});
+  }
 });

@@ -33,6 +33,7 @@ class AgentEnv:
     snapshot_fresh: bool = False
     snapshot_at: float = 0.0
     screenshot: str | None = None
+    screenshot_missing: str | None = None  # why there is no screenshot this step (vision on)
     consecutive_failures: int = 0
     facts: list[ExpectationCheck] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
@@ -91,8 +92,13 @@ class AgentEnv:
         return await self.adopt_observation(raw)
 
     def observe_args(self) -> dict[str, Any]:
-        """What an action's `observe_after` asks for: the observe this env would make itself."""
-        return {"max_tokens": self.settings.observe_tokens}
+        """What an action's `observe_after` asks for: the observe this env would make itself.
+        With vision, the page's elements get their numbered boxes (the ids of the page map) for
+        the screenshot that follows; the screenshot removes them once taken."""
+        args: dict[str, Any] = {"max_tokens": self.settings.observe_tokens}
+        if self.settings.vision:
+            args["highlight"] = True
+        return args
 
     async def adopt_observation(self, raw: dict[str, Any]) -> Snapshot:
         """Takes `raw` (an observe result, e.g. one an action brought back) as the fresh snapshot."""
@@ -102,12 +108,13 @@ class AgentEnv:
         self.snapshot_fresh = True
         self.snapshot_at = time.monotonic()
         self.screenshot = None
+        self.screenshot_missing = None
         if self.settings.vision:
             try:
-                shot = await self.call("screenshot", {})
+                shot = await self.call("screenshot", {"clear_boxes": True})
                 self.screenshot = shot.get("data_url")
-            except ToolFailed:
-                self.screenshot = None
+            except ToolFailed as err:
+                self.screenshot_missing = err.message
         return self.snapshot
 
     def page_changed(self) -> None:

@@ -1,0 +1,32 @@
+"""The agent's Browser backed by the real extension in a real Chromium: each tool call runs the
+coordinator's own `runTool` (what a `tool.call` from the host runs) in the service worker, through
+Playwright's async API — the whole extension side, without the native-messaging hop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Worker
+
+from heybro.agent.browser import ToolFailed
+from shared_schema.tools import TOOLS
+
+
+class ExtensionBrowser:
+    def __init__(self, sw: Worker) -> None:
+        self.sw = sw
+        self.calls: list[tuple[str, dict[str, Any], int | None]] = []
+
+    async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
+                   timeout_ms: int = 15_000) -> dict[str, Any]:
+        self.calls.append((tool, args, tab_id))
+        TOOLS[tool].args.model_validate(args)  # what the host's tool.call schema check enforces
+        payload: dict[str, Any] = {"tool": tool, "args": args, "timeout_ms": timeout_ms}
+        if tab_id is not None:
+            payload["tab_id"] = tab_id
+        res = await self.sw.evaluate("(call) => globalThis.heybro.runTool(call)", payload)
+        if not res["ok"]:
+            e = res["error"]
+            raise ToolFailed(e["code"], e["message"], e.get("detail") or {})
+        TOOLS[tool].result.model_validate(res["result"])
+        return res["result"]
