@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ from playwright.sync_api import Page, expect
 from heybro.demo import DemoSite
 from support.browser import ExtBrowser, host_pids, launch
 from support.scripted_llm import ScriptedLLM
-from support.shop_policy import GOAL, ShopPolicy
+from support.shop_policy import CALL_OFF, GOAL, ShopPolicy
 
 pytestmark = pytest.mark.browser
 
@@ -78,12 +79,19 @@ def test_task_from_the_panel_runs_to_completion_and_is_in_past_tasks(rig: Rig) -
     wait_status(rig.panel, "Completed")
     assert any("Also tell me the order number" in c for c in rig.policy.scheduler_calls)
     assert len(rig.site.orders) == 1
-    # A second task is refused while... nothing runs now, so the finished one is listed instead.
+    # The finished task is in the past tasks; opened, its run reads as a person would read it:
+    # each action once with its outcome, the verdict in words, no raw records.
     rig.panel.click("#history summary")
     item = rig.panel.locator("#history-list button").first
     expect(item).to_contain_text("Completed")
     item.click()
-    expect(rig.panel.locator("#history-detail")).to_contain_text("tool_call")
+    detail = rig.panel.locator("#history-detail")
+    expect(detail).to_contain_text('✓ click button "Place order"')
+    expect(detail).to_contain_text("Verifier: done (95% sure, needs 70%)")
+    expect(detail).to_contain_text("You: Also tell me the order number")
+    expect(detail).to_contain_text("Model use:")
+    text = detail.inner_text()
+    assert "tool_call" not in text and "{" not in text, text
 
 
 def test_pause_resume_and_stop_from_panel_and_popup(rig: Rig) -> None:
@@ -104,7 +112,9 @@ def test_pause_resume_and_stop_from_panel_and_popup(rig: Rig) -> None:
     popup.click("#resume")
     wait_status(rig.panel, "Completed", 60_000)
     assert len(rig.site.orders) == 1
-    expect(popup.locator("#stop")).to_be_disabled()
+    # Nothing left to control: the popup shows how it ended instead of the buttons.
+    expect(popup.locator("#controls")).to_be_hidden()
+    expect(popup.locator("#outcome")).to_have_text("The confirmation page shows the order")
 
 
 def test_second_task_is_refused_while_one_runs_and_stop_ends_it(rig: Rig) -> None:
@@ -123,16 +133,67 @@ def test_second_task_is_refused_while_one_runs_and_stop_ends_it(rig: Rig) -> Non
     expect(rig.panel.locator("#dismiss")).to_be_visible()
 
 
-def test_follow_up_message_reaches_the_scheduler(rig: Rig) -> None:
+def test_a_message_while_paused_keeps_it_paused_and_the_held_order_never_happens(rig: Rig) -> None:
+    rig.policy.hold_before_order.set()
+    start(rig)
+    assert rig.policy.waiting.wait(60)  # the model is writing the reply that places the order
+    rig.panel.click("#pause")
+    rig.policy.release.set()  # ... which arrives after the pause: kept, not acted on
+    wait_status(rig.panel, "Paused", 30_000)
+    rig.panel.fill("#goal", CALL_OFF)
+    rig.panel.press("#goal", "Enter")
+    log = rig.panel.locator("#log")
+    expect(log.locator(".msg.user").last).to_have_text(CALL_OFF)
+    expect(log).to_contain_text("stays paused")
+    rig.panel.wait_for_timeout(1500)
+    wait_status(rig.panel, "Paused")  # a message never resumes the task by itself
+    assert rig.site.orders == []
+    rig.panel.click("#resume")
+    wait_status(rig.panel, "Completed", 60_000)
+    assert rig.site.orders == []
+    assert any(f"The user added: {CALL_OFF}" in c for c in rig.policy.scheduler_calls)
+    expect(log).to_contain_text("not carried out")
+
+
+def test_a_message_while_the_model_writes_reaches_the_planner_before_any_action(rig: Rig) -> None:
     rig.policy.hold_before_order.set()
     start(rig)
     assert rig.policy.waiting.wait(60)
-    rig.panel.fill("#goal", "Use the gift wrap option if there is one")
+    rig.panel.fill("#goal", CALL_OFF)
     rig.panel.click("#send")
-    rig.policy.release.set()
+    expect(rig.panel.locator("#log .msg.user").last).to_have_text(CALL_OFF)
+    rig.policy.release.set()  # the reply that would place the order arrives after the message
     wait_status(rig.panel, "Completed", 60_000)
-    assert any("The user added: Use the gift wrap option" in c for c in rig.policy.scheduler_calls)
-    assert len(rig.site.orders) == 1
+    assert rig.site.orders == []
+    assert any(f"The user added: {CALL_OFF}" in c for c in rig.policy.scheduler_calls)
+
+
+def test_pause_and_stop_show_at_once_and_stop_does_not_wait_for_the_model(rig: Rig) -> None:
+    rig.policy.hold_before_order.set()
+    start(rig)
+    assert rig.policy.waiting.wait(60)  # the model will not answer until released
+    popup = rig.eb.open_popup()
+    rig.panel.bring_to_front()
+    rig.panel.click("#pause")
+    expect(rig.panel.locator("#task-status")).to_have_text("Pausing…", timeout=1_000)
+    expect(rig.panel.locator("#progress")).to_contain_text("Pausing at the next safe point")
+    expect(popup.locator("#task-line")).to_contain_text("Pausing…", timeout=1_000)
+    expect(rig.panel.locator("#resume")).to_be_visible()  # a pause on its way can be taken back
+    began = time.monotonic()
+    rig.panel.click("#stop")
+    expect(rig.panel.locator("#task-status")).to_have_text("Stopped", timeout=2_000)
+    took = time.monotonic() - began
+    assert took < 2.0, f"stop took {took:.1f} s"
+    assert not rig.policy.release.is_set(), "the model's reply was never needed"
+    expect(popup.locator("#task-line")).to_contain_text("Stopped")
+    expect(popup.locator("#subtask-line")).to_be_hidden()  # no "Now: …" for a stopped task
+    expect(popup.locator("#outcome")).to_contain_text("stopped by the user")
+    rig.policy.release.set()
+    rig.panel.wait_for_timeout(1000)
+    assert rig.site.orders == []
+    # Recorded as stopped in the host's store.
+    rig.panel.click("#history summary")
+    expect(rig.panel.locator("#history-list button").first).to_contain_text("Stopped")
 
 
 def test_host_killed_mid_task_comes_back_paused_and_orders_once(rig: Rig) -> None:
@@ -158,8 +219,8 @@ def test_host_killed_mid_task_comes_back_paused_and_orders_once(rig: Rig) -> Non
     rig.panel.click("#history summary")
     rig.panel.locator("#history-list button").first.click()
     detail = rig.panel.locator("#history-detail")
-    expect(detail).to_contain_text("interrupted")
-    expect(detail).to_contain_text("completed")
+    expect(detail).to_contain_text("Paused — interrupted")
+    expect(detail).to_contain_text("Completed")
 
 
 def test_service_worker_stopped_mid_task_pauses_cleanly_then_finishes(rig: Rig) -> None:

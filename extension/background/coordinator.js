@@ -123,9 +123,11 @@ const commands = {
   async resume() { return control("task.resume"); },
   async stop() { return control("task.stop"); },
   async message({ text }) {
+    // The host records the message and sends it back as an event: the chat shows what it kept.
+    // A paused task stays paused; the planner reads the message when the user resumes.
     const ctx = await currentTask();
     await link.call("task.message", { task_id: ctx.taskId, text });
-    await store.update((s) => (s.taskContext ? { ...s, taskContext: { ...s.taskContext, chat: [...s.taskContext.chat, { who: "user", text, at: Date.now() }] } } : s));
+    await catchUp();
     return { ok: true };
   },
   async list_tasks({ limit = 50 }) { return (await link.call("task.list", { limit })).payload; },
@@ -209,7 +211,7 @@ chrome.runtime.onConnect.addListener((port) => {
 let pendingDraft = "";
 
 // Shortcuts. start-task opens the panel (inside the user gesture) with the goal box focused and
-// prefilled with the page's selection; pause-resume toggles a live task.
+// prefilled with the page's selection; pause-resume toggles a live task; stop-task ends it.
 chrome.commands.onCommand.addListener((command, tab) => {
   if (command === "start-task") {
     const windowId = tab?.windowId;
@@ -225,11 +227,14 @@ chrome.commands.onCommand.addListener((command, tab) => {
     }
   } else if (command === "pause-resume") {
     store.loaded.then(() => {
-      const status = store.state.taskContext?.status;
-      if (status === "paused") return control("task.resume");
+      const ctx = store.state.taskContext;
+      if (ctx?.status === "paused" || ctx?.pending === "pausing") return control("task.resume");
       if (isLive(store.state)) return control("task.pause");
       return undefined;
     }).catch((e) => console.warn("heybro: pause-resume", e));
+  } else if (command === "stop-task") {
+    store.loaded.then(() => (isLive(store.state) ? control("task.stop") : undefined))
+      .catch((e) => console.warn("heybro: stop-task", e));
   }
 });
 

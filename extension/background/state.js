@@ -12,6 +12,7 @@ export const MAX_CHAT = 200;
 
 /**
  * @typedef {{text: string, state: "pending" | "current" | "done"}} Subtask
+ * @typedef {{who: "user" | "agent" | "error", text: string, at: number, n?: number}} ChatEntry
  * @typedef {{decision: string, reason: string, confidence: number, threshold: number, accepted: boolean}} VerdictView
  * @typedef {{
  *   taskId: string, goal: string, status: string, reason: string | null,
@@ -19,7 +20,7 @@ export const MAX_CHAT = 200;
  *   currentAction: {tool: string, parameters: Record<string, any>, reason?: string, role?: string, target?: string | null} | null,
  *   lastVerdict: VerdictView | null, error: string | null, result: string | null,
  *   usage: {promptTokens: number, completionTokens: number, calls: number, costUsd: number},
- *   chat: {who: "user" | "agent" | "error", text: string, at: number}[],
+ *   chat: ChatEntry[], pending?: "pausing" | "stopping" | null,
  *   lastSeq: number, startedAt: number, updatedAt: number,
  * }} TaskContext
  * @typedef {{seq: number, at: number, role: string, tool: string, parameters: Record<string, any>, success: boolean | null, error: string | null}} ActionEntry
@@ -44,13 +45,22 @@ export function newTaskContext(taskId, goal, at = Date.now()) {
     taskId, goal, status: "planning", reason: null, subtasks: [], currentSubtask: 0,
     currentAction: null, lastVerdict: null, error: null, result: null,
     usage: { promptTokens: 0, completionTokens: 0, calls: 0, costUsd: 0 },
-    chat: [{ who: "user", text: goal, at }], lastSeq: -1, startedAt: at, updatedAt: at,
+    chat: [{ who: "user", text: goal, at, n: 0 }], pending: null, lastSeq: -1, startedAt: at, updatedAt: at,
   };
 }
 
 /** @param {Subtask[]} list @param {string[]} texts @param {number} current */
 function planView(list, texts, current) {
   return texts.map((text, i) => ({ text, state: /** @type {Subtask["state"]} */ (i < current ? "done" : i === current ? "current" : "pending") }));
+}
+
+/**
+ * The number of the next chat entry: entries are numbered as they come, so a view can tell which
+ * ones it has shown even after the oldest were trimmed. @param {ChatEntry[]} chat
+ */
+export function nextChatNumber(chat) {
+  const last = chat[chat.length - 1];
+  return last ? (last.n ?? chat.length - 1) + 1 : 0;
 }
 
 /** @template T @param {T[]} list @param {number} max */
@@ -70,12 +80,14 @@ export function applyEvent(state, ev) {
   const ctx = { ...ctx0, lastSeq: ev.seq, updatedAt: Math.round(ev.at * 1000) };
   let actions = state.actionHistory;
   const d = ev.data || {};
-  const say = (/** @type {"agent" | "error"} */ who, /** @type {string} */ text) => {
-    ctx.chat = bounded([...ctx.chat, { who, text, at: ctx.updatedAt }], MAX_CHAT);
+  const say = (/** @type {ChatEntry["who"]} */ who, /** @type {string} */ text) => {
+    ctx.chat = bounded([...ctx.chat, { who, text, at: ctx.updatedAt, n: nextChatNumber(ctx.chat) }], MAX_CHAT);
   };
   switch (ev.kind) {
     case "status":
       ctx.status = d.status;
+      // A pause or stop asked for is done once the task is paused or has ended.
+      if (FINAL_STATUSES.has(d.status) || (d.status === "paused" && ctx.pending === "pausing")) ctx.pending = null;
       ctx.reason = d.reason ?? null;
       if (d.result) ctx.result = d.result;
       if (FINAL_STATUSES.has(d.status)) ctx.currentAction = null;
@@ -111,7 +123,9 @@ export function applyEvent(state, ev) {
       };
       break;
     case "message":
-      if (d.text) say("agent", d.text);
+      if (d.control === "pausing" || d.control === "stopping") ctx.pending = d.control;
+      else if (d.control === "resume" && ctx.pending === "pausing") ctx.pending = null;
+      if (d.text) say(d.who === "user" ? "user" : "agent", d.text);
       break;
     case "error":
       ctx.error = d.text || d.message || "Something went wrong.";

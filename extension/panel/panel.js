@@ -2,7 +2,8 @@
 /** The side panel: the chat with heybro and the live window on what it does. */
 import { CoordinatorClient } from "../lib/ui_protocol.js";
 import { renderHostStatus } from "../lib/host_status_view.js";
-import { renderChat, renderTask, STATUS_WORDS } from "./task_view.js";
+import { FOCUS_REPLACEMENTS, renderChat, renderTask, STATUS_WORDS } from "./task_view.js";
+import { keepingFocus } from "../lib/ui_focus.js";
 import { historyLines, renderHistory } from "./history_view.js";
 
 const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -33,7 +34,8 @@ function following() { return !!state?.taskContext; }
 
 function render() {
   if (!state) return;
-  renderTask(state, { root: document.body, byId });
+  const s = state;
+  keepingFocus(document, FOCUS_REPLACEMENTS, () => renderTask(s, { root: document.body, byId }));
   renderChat(state, els.log, els.hint);
   els.send.textContent = following() ? "Send" : "Start";
   byId("goal-label").textContent = following() ? "Message for this task" : "Goal";
@@ -68,11 +70,12 @@ els.ping.addEventListener("click", async () => {
 });
 byId("reconnect").addEventListener("click", () => { client.call("reconnect").catch(() => {}); });
 byId("copy-fix").addEventListener("click", () => {
-  navigator.clipboard.writeText(document.querySelector("[data-field=fix]")?.textContent || "").catch(() => {});
+  navigator.clipboard.writeText(document.querySelector("[data-field=fix]")?.textContent || "")
+    .then(() => { byId("copy-fix").textContent = "Copied"; }, () => {});
 });
 byId("pause").addEventListener("click", () => run("pause"));
 byId("resume").addEventListener("click", () => run("resume"));
-byId("stop").addEventListener("click", () => run("stop"));
+byId("stop").addEventListener("click", () => { if (byId("stop").getAttribute("aria-disabled") !== "true") run("stop"); });
 byId("dismiss").addEventListener("click", async () => { await run("dismiss"); els.goal.focus(); });
 
 els.form.addEventListener("submit", async (ev) => {

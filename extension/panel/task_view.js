@@ -7,6 +7,29 @@
 export const STATUS_WORDS = {
   planning: "Planning", executing: "Working", verifying: "Checking its work", correcting: "Correcting",
   paused: "Paused", completed: "Completed", failed: "Failed", stopped: "Stopped",
+  pausing: "Pausing…", stopping: "Stopping…",
+};
+
+/** What heybro is busy with, while no action of its own is shown. @type {Record<string, string>} */
+export const PROGRESS_WORDS = {
+  planning: "Planning the steps…", verifying: "Checking its work…",
+  pausing: "Pausing at the next safe point, between actions…", stopping: "Stopping…",
+};
+
+/**
+ * The status a person should see: a pause or stop asked for shows at once, before the task
+ * reaches it. @param {import("../background/state.js").TaskContext} ctx
+ */
+export function shownStatus(ctx) {
+  return ctx.pending && !["completed", "failed", "stopped"].includes(ctx.status) ? ctx.pending : ctx.status;
+}
+
+/** Where keyboard focus goes when the focused control is replaced by a re-render. */
+export const FOCUS_REPLACEMENTS = {
+  pause: ["resume", "stop", "dismiss", "goal"],
+  resume: ["pause", "stop", "dismiss", "goal"],
+  stop: ["dismiss", "resume", "pause", "goal"],
+  dismiss: ["goal"],
 };
 
 /** What a person can do about a failure, by what it says. @param {string} text @param {string} status */
@@ -50,16 +73,28 @@ export function renderTask(state, ui) {
   section.hidden = !ctx;
   if (!ctx) return;
   ui.byId("task-goal").textContent = ctx.goal;
+  const shown = shownStatus(ctx);
   const badge = ui.byId("task-status");
-  badge.dataset.status = ctx.status;
-  badge.textContent = STATUS_WORDS[ctx.status] || ctx.status;
+  badge.dataset.status = shown;
+  badge.textContent = STATUS_WORDS[shown] || shown;
   const final = ["completed", "failed", "stopped"].includes(ctx.status);
-  ui.byId("pause").hidden = final || ctx.status === "paused";
-  ui.byId("resume").hidden = ctx.status !== "paused";
-  ui.byId("stop").hidden = final;
+  const stopping = shown === "stopping";
+  const paused = ctx.status === "paused" || shown === "pausing";
+  ui.byId("pause").hidden = final || paused || stopping;
+  ui.byId("resume").hidden = final || !paused || stopping;
+  const stop = ui.byId("stop");
+  stop.hidden = final;
+  // Kept in place (and focusable) while the stop is under way; pressing it again does nothing.
+  stop.setAttribute("aria-disabled", String(stopping));
   ui.byId("dismiss").hidden = !final;
 
+  const progress = ui.byId("progress");
+  const words = final || ctx.status === "paused" ? "" : PROGRESS_WORDS[shown] || (!ctx.currentAction ? PROGRESS_WORDS[ctx.status] || "" : "");
+  progress.hidden = !words;
+  /** @type {HTMLElement} */ (progress.querySelector("[data-field=text]")).textContent = words;
+
   const plan = ui.byId("plan");
+  plan.hidden = ctx.subtasks.length === 0;
   plan.replaceChildren(...ctx.subtasks.map((s) => {
     const li = document.createElement("li");
     li.dataset.state = s.state;
@@ -71,6 +106,7 @@ export function renderTask(state, ui) {
   const action = ui.byId("current-action");
   action.textContent = ctx.currentAction ? describeAction(ctx.currentAction) : "";
   action.title = ctx.currentAction?.reason || "";
+  action.hidden = !ctx.currentAction;
 
   const verdict = ui.byId("verdict");
   verdict.hidden = !ctx.lastVerdict;
@@ -97,26 +133,44 @@ export function renderTask(state, ui) {
 
   const u = ctx.usage;
   const tokens = u.promptTokens + u.completionTokens;
-  ui.byId("usage").textContent = u.calls
+  const usage = ui.byId("usage");
+  usage.hidden = !u.calls;
+  usage.textContent = u.calls
     ? `${fmt(tokens)} tokens in ${u.calls} model call${u.calls === 1 ? "" : "s"}` + (u.costUsd > 0 ? ` · about $${u.costUsd.toFixed(4)}` : " · no cost recorded (local model or unknown price)")
     : "";
 }
 
 /**
- * Re-renders the chat when it changed (messages are only ever appended).
+ * Brings the chat log up to date: appends the entries it has not shown yet (entries are numbered
+ * as they come, so this keeps working once the stored chat is trimmed to its newest entries),
+ * drops the ones trimmed away, and starts over for another task.
  * @param {HeybroState} state @param {HTMLElement} log @param {HTMLElement} hint
  */
 export function renderChat(state, log, hint) {
-  const chat = state.taskContext?.chat || [];
+  const ctx = state.taskContext;
+  const chat = ctx?.chat || [];
   hint.hidden = chat.length > 0;
-  const msgs = () => log.querySelectorAll(".msg:not(.note)");
-  if (msgs().length > chat.length) msgs().forEach((m) => m.remove());
-  const start = msgs().length;
-  for (const m of chat.slice(start)) {
+  const number = (/** @type {{n?: number}} */ m, /** @type {number} */ i) => m.n ?? i;
+  /** @type {HTMLElement[]} */
+  let shown = Array.from(log.querySelectorAll(".msg[data-n]"));
+  if ((log.dataset.task || "") !== (ctx?.taskId || "")) {
+    shown.forEach((m) => m.remove());
+    shown = [];
+    log.dataset.task = ctx?.taskId || "";
+  }
+  const first = chat.length ? number(chat[0], 0) : Infinity;
+  for (const m of shown) if (Number(m.dataset.n) < first) m.remove();
+  const last = shown.length ? Number(shown[shown.length - 1].dataset.n) : -1;
+  let added = 0;
+  chat.forEach((m, i) => {
+    const n = number(m, i);
+    if (n <= last) return;
     const p = document.createElement("p");
     p.className = `msg ${m.who}`;
+    p.dataset.n = String(n);
     p.textContent = m.text;
     log.append(p);
-  }
-  if (chat.length > start) log.scrollTop = log.scrollHeight;
+    added += 1;
+  });
+  if (added) log.scrollTop = log.scrollHeight;
 }

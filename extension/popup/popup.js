@@ -1,37 +1,76 @@
 // @ts-check
-/** The toolbar popup: host status, the running task, pause/resume/stop, and a way into the panel. */
+/**
+ * The toolbar popup: host status (with the command that fixes it), the task and what it is doing
+ * or how it ended, pause/resume/stop, and a way into the panel.
+ */
 import { CoordinatorClient } from "../lib/ui_protocol.js";
 import { renderHostStatus } from "../lib/host_status_view.js";
-import { STATUS_WORDS } from "../panel/task_view.js";
+import { keepingFocus } from "../lib/ui_focus.js";
+import { FOCUS_REPLACEMENTS, PROGRESS_WORDS, STATUS_WORDS, adviceFor, shownStatus } from "../panel/task_view.js";
 
 const byId = (/** @type {string} */ id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
-const pill = byId("host-pill");
+const FINAL = ["completed", "failed", "stopped"];
+const FOCUS = { ...FOCUS_REPLACEMENTS, pause: ["resume", "stop", "open-panel"], resume: ["pause", "stop", "open-panel"], stop: ["open-panel"] };
 
 /** @param {import("../background/state.js").HeybroState} state */
 function render(state) {
   const ctx = state.taskContext;
-  const status = ctx?.status || "";
-  const final = !ctx || ["completed", "failed", "stopped"].includes(status);
+  const status = ctx ? shownStatus(ctx) : "";
+  const final = !ctx || FINAL.includes(ctx.status);
   byId("task-line").textContent = ctx ? `${STATUS_WORDS[status] || status}: ${ctx.goal}` : "No task is running.";
+
+  // What it is doing now: only while the task is live (a stopped task has no "now").
   const current = ctx?.subtasks.find((s) => s.state === "current");
-  byId("subtask-line").textContent = current ? `Now: ${current.text}` : (ctx?.reason && !final ? ctx.reason : "");
-  byId("pause").disabled = final || status === "paused";
-  byId("resume").disabled = status !== "paused";
-  byId("stop").disabled = final;
+  const busy = !final && ctx?.status !== "paused" ? PROGRESS_WORDS[status] || (!current ? PROGRESS_WORDS[ctx?.status || ""] : "") : "";
+  const now = final ? "" : busy || (current ? `${ctx?.status === "paused" ? "Next" : "Now"}: ${current.text}` : "");
+  const line = byId("subtask-line");
+  line.hidden = !now;
+  /** @type {HTMLElement} */ (line.querySelector("[data-field=text]")).textContent = now;
+  /** @type {HTMLElement} */ (line.querySelector(".spinner")).hidden = !busy;
+
+  // How it ended, or why it waits: the failure's reason and what to do, the result, the pause.
+  const outcome = byId("outcome");
+  let text = "";
+  let tone = "";
+  if (ctx?.status === "failed") {
+    const why = ctx.reason || ctx.error || "The task failed.";
+    text = `${why} ${adviceFor(why, "failed")}`;
+    tone = "bad";
+  } else if (ctx?.status === "completed") text = ctx.result || ctx.reason || "";
+  else if (ctx?.status === "stopped") { text = ctx.reason ? `Stopped: ${ctx.reason}.` : "Stopped."; tone = "warn"; }
+  else if (ctx?.status === "paused" && ctx.reason) { text = `${ctx.reason}. Resume to continue.`; tone = "warn"; }
+  outcome.hidden = !text;
+  outcome.textContent = text;
+  outcome.dataset.tone = tone;
+
+  keepingFocus(document, FOCUS, () => {
+    const paused = ctx?.status === "paused" || status === "pausing";
+    const stopping = status === "stopping";
+    byId("controls").hidden = final;
+    byId("pause").hidden = paused || stopping;
+    byId("resume").hidden = !paused || stopping;
+    byId("stop").setAttribute("aria-disabled", String(stopping));
+  });
 }
 
 const client = new CoordinatorClient("popup", (push) => {
-  if (push.kind === "host_status") renderHostStatus(push.status, { pill });
+  if (push.kind === "host_status") renderHostStatus(push.status, { pill: byId("host-pill"), banner: byId("host-banner") });
   else if (push.kind === "state") render(push.state);
 });
 
 for (const cmd of ["pause", "resume", "stop"]) {
   byId(cmd).addEventListener("click", async () => {
+    if (byId(cmd).getAttribute("aria-disabled") === "true") return;
     const err = byId("popup-error");
     err.hidden = true;
     try { await client.call(cmd); } catch (e) { err.textContent = /** @type {Error} */ (e).message; err.hidden = false; }
   });
 }
+byId("reconnect").addEventListener("click", () => { client.call("reconnect").catch(() => {}); });
+byId("copy-fix").addEventListener("click", () => {
+  const fix = document.querySelector("#host-banner [data-field=fix]")?.textContent || "";
+  navigator.clipboard.writeText(fix).then(() => { byId("copy-fix").textContent = "Copied"; }, () => {});
+});
 
 // sidePanel.open must run inside the click's user gesture, so the window id is looked up first.
 /** @type {number | undefined} */

@@ -99,3 +99,28 @@ test("a burst of events is saved by few writes, each update resolving once its c
   assert.equal(writes, 2); // the first change, then the five that came while it was being written
   assert.equal(disk[STATE_KEY].actionHistory.length, 5);
 });
+
+test("a pause or stop asked for shows at once and clears when the task gets there", () => {
+  let s = started();
+  s = applyEvent(s, ev(0, "status", { status: "executing" }));
+  s = applyEvent(s, ev(1, "message", { text: "Pausing at the next safe point…", control: "pausing" }));
+  assert.equal(s.taskContext.pending, "pausing");
+  assert.equal(s.taskContext.status, "executing");
+  s = applyEvent(s, ev(2, "status", { status: "verifying" }));
+  assert.equal(s.taskContext.pending, "pausing", "still on its way to the pause");
+  s = applyEvent(s, ev(3, "status", { status: "paused", reason: "paused by the user" }));
+  assert.equal(s.taskContext.pending, null);
+  s = applyEvent(s, ev(4, "message", { text: "Stopping…", control: "stopping" }));
+  assert.equal(s.taskContext.pending, "stopping");
+  s = applyEvent(s, ev(5, "status", { status: "stopped" }));
+  assert.equal(s.taskContext.pending, null);
+  // Resumed before the pause took effect.
+  let r = applyEvent(started(), ev(0, "message", { text: "Pausing…", control: "pausing" }));
+  r = applyEvent(r, ev(1, "message", { text: "Going on", control: "resume" }));
+  assert.equal(r.taskContext.pending, null);
+});
+
+test("what the user said comes back from the host as the user's line", () => {
+  const s = applyEvent(started(), ev(0, "message", { text: "Use gift wrap", who: "user" }));
+  assert.deepEqual(s.taskContext.chat.at(-1), { who: "user", text: "Use gift wrap", at: 1000000, n: 1 });
+});

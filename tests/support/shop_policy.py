@@ -10,6 +10,9 @@ from .scripted_llm import call, calls, find_id, user_text
 
 NAME, EMAIL = "Ann Lee", "ann@example.com"
 GOAL = f"Buy one Blue Kettle for {NAME} ({EMAIL})"
+# What a person types to call the purchase off; the scheduler plans to stop at checkout then.
+CALL_OFF = "Actually do NOT place the order, just stop at checkout"
+STAY = "Stay on the checkout page without placing the order"
 
 
 def page_of(body: dict[str, Any]) -> str:
@@ -28,11 +31,15 @@ class ShopPolicy:
         self.scheduler_calls: list[str] = []
 
     def scheduler(self, body: dict[str, Any]) -> Any:
-        self.scheduler_calls.append(user_text(body))
-        return calls(("set_subtasks", {"subtasks": [GOAL]}), ("start_work", {}))
+        prompt = user_text(body)
+        self.scheduler_calls.append(prompt)
+        plan = STAY if "do NOT place the order" in prompt else GOAL
+        return calls(("set_subtasks", {"subtasks": [plan]}), ("start_work", {}))
 
     def worker(self, body: dict[str, Any]) -> Any:
         page = page_of(body)
+        if STAY in user_text(body).split("OVERALL GOAL", 1)[0]:
+            return call("mark_done", summary="Staying on the checkout page; no order placed")
         if "Order confirmed" in page:
             return call("mark_done", summary="The order is confirmed on the page")
         if "Place order" in page:
@@ -52,6 +59,8 @@ class ShopPolicy:
                          ("click", {"element_id": find_id(body, 'button "Search"')}))
 
     def verifier(self, body: dict[str, Any]) -> Any:
+        if STAY in user_text(body).split("PAGE (untrusted", 1)[0]:
+            return call("mark_complete", reason="Stopped at checkout as asked", confidence=0.95)
         if "Order confirmed" in page_of(body):
             return call("mark_complete", reason="The confirmation page shows the order",
                         confidence=0.95)
