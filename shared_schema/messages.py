@@ -114,6 +114,11 @@ class TaskStart(Payload):
     resources: dict[str, str] = Field(
         default_factory=dict, description="Files the user attached: name → absolute path."
     )
+    llm: dict[str, Any] | None = Field(
+        None, description="`heybro run` only: the LLM settings its terminal resolved (environment "
+        "over config file), used for this task instead of the host's own — a host started by "
+        "Chrome has Chrome's environment, not the terminal's. Checked by the host's Settings "
+        "model; never logged or stored.")
 
 
 class TaskRef(Payload):

@@ -3164,6 +3164,20 @@ export default /** @type {any} */ ({
           "description": "Files the user attached: name \u2192 absolute path.",
           "title": "Resources",
           "type": "object"
+        },
+        "llm": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "`heybro run` only: the LLM settings its terminal resolved (environment over config file), used for this task instead of the host's own \u2014 a host started by Chrome has Chrome's environment, not the terminal's. Checked by the host's Settings model; never logged or stored.",
+          "title": "Llm"
         }
       },
       "required": [

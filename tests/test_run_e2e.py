@@ -80,3 +80,41 @@ def test_run_demo_reschedule_then_guardrail_stop() -> None:
     end = final(events)
     assert end["status"] == "failed" and "Guardrail" in end["reason"]
     assert site.orders == []
+
+
+def test_run_in_a_browser_started_without_llm_settings_uses_the_terminals(monkeypatch) -> None:
+    """The user's own browser: Chrome started the host with Chrome's environment (no HEYBRO_*
+    model settings, no config file). `heybro run` in a terminal that has them hands them over
+    with the task; the host's logs and store never hold the API key."""
+    import time
+
+    from support.browser import launch
+
+    from heybro.endpoint import files
+
+    secret = "sk-terminal-only-5f3a9c"
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Look at the shop"]}),
+                                  ("start_work", {}))],
+              "worker": [call("mark_done", summary="The shop's home page is open")],
+              "verifier": [call("mark_complete", reason="Home page shown", confidence=0.9)]}
+    with DemoSite() as site, ScriptedLLM(script) as llm, launch() as eb:
+        monkeypatch.setenv("HEYBRO_HOME", str(eb.home))
+        eb.open_panel()  # the panel connects the extension, which starts its host
+        deadline = time.monotonic() + 30
+        while files.read() is None:
+            assert time.monotonic() < deadline, "the browser's host never announced itself"
+            time.sleep(0.1)
+        host = files.read()["pid"]
+        host_env = Path(f"/proc/{host}/environ").read_bytes()
+        assert b"HEYBRO_LLM_BASE_URL" not in host_env and b"HEYBRO_MODEL" not in host_env
+        terminal = eb.env | llm.env(HEYBRO_LLM_API_KEY=secret)
+        r = subprocess.run([sys.executable, "-m", "heybro.cli", "run", "Look at the shop",
+                            "--url", site.url], env=terminal, capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, (r.stdout, r.stderr)
+        assert f"Using your running browser (heybro host pid {host})" in r.stdout
+        assert "✓ completed: Home page shown" in r.stdout
+        assert len(llm.requests) == 3 and llm.remaining() == {}
+        leaked = [p for p in eb.home.rglob("*") if p.is_file()
+                  and secret.encode() in p.read_bytes()]
+        assert leaked == []

@@ -204,7 +204,7 @@ def _resources(items: list[str]) -> dict[str, str]:
     return out
 
 
-async def _run(args: argparse.Namespace) -> int:
+async def _run(args: argparse.Namespace, settings: config.Settings) -> int:
     progress = Progress(args.json)
     launched: LaunchedChromium | None = None
     ws = None
@@ -224,7 +224,10 @@ async def _run(args: argparse.Namespace) -> int:
                 progress.say("Started Chromium with heybro" + (f" (profile {args.profile})"
                                                                if args.profile else "") + ".")
             ws = await open_endpoint(await launched.endpoint())
-        reply = await start_task(ws, args.goal, args.url, _resources(args.resource or []))
+        # The settings resolved here (this terminal's environment over the config file) go with
+        # the task: a host that Chrome started has Chrome's environment, not this terminal's.
+        reply = await start_task(ws, args.goal, args.url, _resources(args.resource or []),
+                                 llm=settings.model_dump(mode="json"))
         if reply["type"] == "error":
             p = reply["payload"]
             print(f"heybro run: {p['message']}", file=sys.stderr)
@@ -262,7 +265,7 @@ def cmd_run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        return asyncio.run(_run(args))
+        return asyncio.run(_run(args, settings))
     except KeyboardInterrupt:
         print("heybro run: stopped.", file=sys.stderr)
         return 130

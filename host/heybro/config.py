@@ -88,8 +88,19 @@ NOT_CONFIGURED = """No LLM is configured. Point heybro at any OpenAI-compatible 
   OpenAI:     heybro config --model gpt-4o-mini --api-key sk-...
   Ollama:     heybro config --base-url http://localhost:11434/v1 --model qwen2.5:7b
   vLLM / LM Studio / OpenRouter: heybro config --base-url <its /v1 URL> --model <name> --api-key <key>
-(saved in {path}, readable only by you; HEYBRO_LLM_BASE_URL, HEYBRO_MODEL and HEYBRO_LLM_API_KEY
-override it for one run)."""
+(saved in {path}, readable only by you). `heybro run` also reads HEYBRO_LLM_BASE_URL, HEYBRO_MODEL
+and HEYBRO_LLM_API_KEY from its terminal, over that file, and hands them to the browser's heybro
+with its task (a browser started elsewhere does not see the terminal's environment)."""
+
+
+def from_dict(data: dict[str, Any]) -> Settings:
+    """Settings handed over whole (`heybro run` passes the ones its terminal resolved). Errors name
+    the field and the problem, never the value (it may be an API key)."""
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError("Invalid heybro settings: " + "; ".join(
+            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())) from None
 
 
 def config_file() -> Path:

@@ -90,6 +90,8 @@ class Session:
         self.channel = channel
         self.store = store
         self.current: Running | None = None
+        # LLM settings `heybro run` handed over with a task, for its resumes (memory only).
+        self.llm_given: dict[str, config.Settings] = {}
 
     # --- helpers --------------------------------------------------------------------------
 
@@ -122,10 +124,14 @@ class Session:
                                 f"{row.status}{where}. {HOW_TO_END}",
                                 detail={"task_id": row.id, "status": row.status})
 
-    @staticmethod
-    def _settings() -> config.Settings:
+    def _settings(self, given: dict[str, Any] | None = None,
+                  task_id: str | None = None) -> config.Settings:
+        """The terminal's settings when `heybro run` gave them (now or when it started the task),
+        else the host's own (its environment and config file)."""
+        if given is None and task_id in self.llm_given:
+            return self.llm_given[task_id]
         try:
-            settings = config.load()
+            settings = config.load() if given is None else config.from_dict(given)
         except config.ConfigError as err:
             raise ProtocolError(ErrorCode.no_llm, str(err)) from err
         if not settings.configured:
@@ -213,9 +219,11 @@ class Session:
 
     async def start(self, payload: TaskStart, listener: Listener | None = None) -> TaskAccepted:
         self._busy()
-        settings = self._settings()
+        settings = self._settings(payload.llm)
         task = Task(description=payload.goal, url=payload.url, tab_id=payload.tab_id,
                     resources=payload.resources)
+        if payload.llm is not None:
+            self.llm_given[task.id] = settings
         self._launch(task, settings, listener=listener)
         log.info("task_start", task_id=task.id, goal=task.description, url=task.url)
         return TaskAccepted(task_id=task.id, status=task.status.value)
@@ -243,7 +251,7 @@ class Session:
         if row.status != "paused":
             raise ProtocolError(ErrorCode.invalid_state, f"That task is {row.status}, not paused.")
         self._busy(allow=task_id)
-        settings = self._settings()
+        settings = self._settings(task_id=task_id)
         task = self._restore(task_id)
         note = self._interrupted_note(task_id, row.reason)
         said = self._pending_messages(task_id)
@@ -281,7 +289,7 @@ class Session:
             self._note_while_paused(row, text)
             return
         self._busy(allow=task_id)
-        settings = self._settings()
+        settings = self._settings(task_id=task_id)
         task = self._restore(task_id)
         task.memory.append(MemoryItem(name="user_message", value=text))
         running = self._launch(task, settings, resume=f"The user added: {text}")

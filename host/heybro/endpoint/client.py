@@ -30,10 +30,13 @@ async def open_endpoint(info: dict[str, Any] | None = None) -> ClientConnection:
 
 
 async def start_task(ws: ClientConnection, goal: str, url: str | None,
-                     resources: dict[str, str]) -> dict[str, Any]:
+                     resources: dict[str, str], llm: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Starts a task; `llm`: the LLM settings to run it with (the terminal's)."""
     payload: dict[str, Any] = {"goal": goal, "resources": resources}
     if url:
         payload["url"] = url
+    if llm is not None:
+        payload["llm"] = llm
     msg = build("task.start", payload)
     await ws.send(json.dumps(msg))
     while True:
