@@ -1,7 +1,8 @@
 """The one envelope every message between the extension and the host travels in.
 
 `{v, id, type, payload}`; a reply names the request it answers in `re`. The payload's shape is
-chosen by `type` (see `messages.MESSAGES`).
+chosen by `type` (see `messages.MESSAGES`). `v`, `id` and `payload` are required: a message without
+an id cannot be answered, and one without a version cannot be judged.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ def new_id() -> str:
 class Envelope(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    v: int = Field(PROTOCOL_VERSION, ge=1, description="Protocol version of the sender.")
-    id: str = Field(default_factory=new_id, min_length=1, max_length=64)
+    v: int = Field(ge=1, description="Protocol version of the sender.")
+    id: str = Field(min_length=1, max_length=64)
     type: str = Field(min_length=1, max_length=64)
     re: str | None = Field(None, max_length=64, description="Id of the request this answers.")
-    payload: dict[str, Any] = Field(default_factory=dict)
+    payload: dict[str, Any]

@@ -226,14 +226,20 @@ class MessageSpec(BaseModel):
     payload: type[Payload]
     direction: Direction
     doc: str
+    any_version: bool = Field(False, description=(
+        "Accepted whatever the envelope's `v`: the handshake and its error keep their shape in "
+        "every protocol version, so two sides of different versions can still tell each other so."))
 
 
 MESSAGES: dict[str, MessageSpec] = {
-    "hello": MessageSpec(payload=Hello, direction="to_host", doc="Version handshake, first message."),
-    "hello_ok": MessageSpec(payload=HelloOk, direction="to_extension", doc="Handshake accepted."),
+    "hello": MessageSpec(payload=Hello, direction="to_host", doc="Version handshake, first message.",
+                         any_version=True),
+    "hello_ok": MessageSpec(payload=HelloOk, direction="to_extension", doc="Handshake accepted.",
+                            any_version=True),
     "ping": MessageSpec(payload=Ping, direction="both", doc="Liveness probe."),
     "pong": MessageSpec(payload=Pong, direction="both", doc="Answer to ping."),
-    "error": MessageSpec(payload=Error, direction="both", doc="Typed error with a human message."),
+    "error": MessageSpec(payload=Error, direction="both", doc="Typed error with a human message.",
+                         any_version=True),
     "ack": MessageSpec(payload=Ack, direction="both", doc="Request done."),
     "chunk": MessageSpec(payload=Chunk, direction="to_extension", doc="Piece of a large message."),
     "task.start": MessageSpec(payload=TaskStart, direction="to_host", doc="Start a task."),

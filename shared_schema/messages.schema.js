@@ -7,7 +7,6 @@ export default /** @type {any} */ ({
     "additionalProperties": false,
     "properties": {
       "v": {
-        "default": 1,
         "description": "Protocol version of the sender.",
         "minimum": 1,
         "title": "V",
@@ -46,7 +45,10 @@ export default /** @type {any} */ ({
       }
     },
     "required": [
-      "type"
+      "v",
+      "id",
+      "type",
+      "payload"
     ],
     "title": "Envelope",
     "type": "object"
@@ -55,6 +57,7 @@ export default /** @type {any} */ ({
     "ack": {
       "direction": "both",
       "doc": "Request done.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/Ack"
       }
@@ -62,6 +65,7 @@ export default /** @type {any} */ ({
     "chunk": {
       "direction": "to_extension",
       "doc": "Piece of a large message.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/Chunk"
       }
@@ -69,6 +73,7 @@ export default /** @type {any} */ ({
     "error": {
       "direction": "both",
       "doc": "Typed error with a human message.",
+      "any_version": true,
       "payload": {
         "$ref": "#/$defs/Error"
       }
@@ -76,6 +81,7 @@ export default /** @type {any} */ ({
     "event": {
       "direction": "to_extension",
       "doc": "Progress of a task.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/Event"
       }
@@ -83,6 +89,7 @@ export default /** @type {any} */ ({
     "hello": {
       "direction": "to_host",
       "doc": "Version handshake, first message.",
+      "any_version": true,
       "payload": {
         "$ref": "#/$defs/Hello"
       }
@@ -90,6 +97,7 @@ export default /** @type {any} */ ({
     "hello_ok": {
       "direction": "to_extension",
       "doc": "Handshake accepted.",
+      "any_version": true,
       "payload": {
         "$ref": "#/$defs/HelloOk"
       }
@@ -97,6 +105,7 @@ export default /** @type {any} */ ({
     "ping": {
       "direction": "both",
       "doc": "Liveness probe.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/Ping"
       }
@@ -104,6 +113,7 @@ export default /** @type {any} */ ({
     "pong": {
       "direction": "both",
       "doc": "Answer to ping.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/Pong"
       }
@@ -111,6 +121,7 @@ export default /** @type {any} */ ({
     "task.accepted": {
       "direction": "to_extension",
       "doc": "Task started.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/TaskAccepted"
       }
@@ -118,6 +129,7 @@ export default /** @type {any} */ ({
     "task.detail": {
       "direction": "to_extension",
       "doc": "A task and its history.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/TaskDetail"
       }
@@ -125,6 +137,7 @@ export default /** @type {any} */ ({
     "task.get": {
       "direction": "to_host",
       "doc": "One task with history.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/TaskGet"
       }
@@ -132,6 +145,7 @@ export default /** @type {any} */ ({
     "task.list": {
       "direction": "to_host",
       "doc": "Past and live tasks.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/TaskList"
       }
@@ -139,6 +153,7 @@ export default /** @type {any} */ ({
     "task.list_result": {
       "direction": "to_extension",
       "doc": "Tasks, newest first.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/TaskListResult"
       }
@@ -146,6 +161,7 @@ export default /** @type {any} */ ({
     "task.message": {
       "direction": "to_host",
       "doc": "Follow-up from user.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/TaskMessage"
       }
@@ -153,6 +169,7 @@ export default /** @type {any} */ ({
     "task.pause": {
       "direction": "to_host",
       "doc": "Pause at next safe point.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/TaskRef"
       }
@@ -160,6 +177,7 @@ export default /** @type {any} */ ({
     "task.resume": {
       "direction": "to_host",
       "doc": "Resume a paused task.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/TaskRef"
       }
@@ -167,6 +185,7 @@ export default /** @type {any} */ ({
     "task.start": {
       "direction": "to_host",
       "doc": "Start a task.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/TaskStart"
       }
@@ -174,6 +193,7 @@ export default /** @type {any} */ ({
     "task.stop": {
       "direction": "to_host",
       "doc": "End the task.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/TaskRef"
       }
@@ -181,6 +201,7 @@ export default /** @type {any} */ ({
     "tool.call": {
       "direction": "to_extension",
       "doc": "Act in the browser.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/ToolCall"
       }
@@ -188,6 +209,7 @@ export default /** @type {any} */ ({
     "tool.result": {
       "direction": "to_host",
       "doc": "Outcome of tool.call.",
+      "any_version": false,
       "payload": {
         "$ref": "#/$defs/ToolResult"
       }
@@ -383,6 +405,14 @@ export default /** @type {any} */ ({
         "$ref": "#/$defs/WaitForResult"
       }
     }
+  },
+  "fixes": {
+    "not_installed": "heybro install",
+    "not_responding": "heybro doctor",
+    "wrong_version": "git pull && .venv/bin/pip install -e . && .venv/bin/heybro install"
+  },
+  "fix_notes": {
+    "wrong_version": "Update both from your heybro folder (the git clone), then reload the extension at chrome://extensions."
   },
   "$defs": {
     "Ack": {

@@ -61,3 +61,52 @@ def test_unknown_type_direction_and_version() -> None:
 def test_build_refuses_an_invalid_payload() -> None:
     with pytest.raises(Exception):
         build("task.start", {"goal": ""})
+
+
+@pytest.mark.parametrize("missing", ["v", "id", "payload", "type"])
+def test_envelope_fields_the_protocol_needs_are_required(missing: str) -> None:
+    msg = {"v": 1, "id": "x", "type": "ping", "payload": {}}
+    del msg[missing]
+    with pytest.raises(ProtocolError) as err:
+        parse(msg)
+    assert err.value.code is ErrorCode.schema_violation
+    assert missing in generate.build_schema()["envelope"]["required"]
+
+
+def test_handshake_and_errors_are_read_in_any_protocol_version() -> None:
+    newer = {"v": 2, "id": "h2", "type": "hello", "payload": {"protocol": 2, "extension_version": "9"}}
+    env, payload = parse(newer, direction="to_host")
+    assert env.v == 2 and payload.protocol == 2  # type: ignore[attr-defined]
+    error = {"v": 2, "id": "e2", "re": "h1", "type": "error",
+             "payload": {"code": "version_mismatch", "message": "old"}}
+    assert parse(error)[0].v == 2
+    # Anything else in another version is a version mismatch, answered in the sender's version.
+    with pytest.raises(ProtocolError) as err:
+        parse({"v": 2, "id": "p2", "type": "ping", "payload": {}})
+    assert err.value.code is ErrorCode.version_mismatch and err.value.sender_v == 2
+    # So is a handshake whose other-version payload this side cannot read.
+    with pytest.raises(ProtocolError) as err:
+        parse({**newer, "payload": {"protocol": 2, "extension_version": "9", "features": []}})
+    assert err.value.code is ErrorCode.version_mismatch and err.value.sender_v == 2
+    # The same fields in this version are just a schema violation.
+    with pytest.raises(ProtocolError) as err:
+        parse({**newer, "v": 1, "payload": {"protocol": 1, "extension_version": "9", "features": []}})
+    assert err.value.code is ErrorCode.schema_violation and err.value.sender_v is None
+
+
+def test_only_version_stable_messages_can_be_built_in_another_version() -> None:
+    assert build("error", {"code": "version_mismatch", "message": "m"}, v=2)["v"] == 2
+    with pytest.raises(ValueError):
+        build("ping", {}, v=2)
+    stable = {name for name, spec in MESSAGES.items() if spec.any_version}
+    assert stable == {"hello", "hello_ok", "error"}
+    assert {n for n, m in generate.build_schema()["messages"].items() if m["any_version"]} == stable
+
+
+def test_the_fix_commands_in_the_readme_are_the_ones_the_panel_shows() -> None:
+    from shared_schema.fixes import FIXES
+    readme = (Path(generate.HERE).parent / "README.md").read_text()
+    table = readme[readme.index("| the panel says |"):]
+    for state, command in FIXES.items():
+        assert f"`{command}`" in table, f"README's troubleshooting table lacks {state}'s fix"
+    assert generate.build_schema()["fixes"] == FIXES

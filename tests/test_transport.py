@@ -165,3 +165,49 @@ def test_handler_crash_is_an_internal_error_not_a_dead_host() -> None:
     assert [m["payload"]["code"] for m in h.out] == ["internal", "internal"]
     assert {m["re"] for m in h.out} == {"a", "b"}
     assert "kaput" in h.out[0]["payload"]["message"]
+
+
+def _hello_host(h: Harness) -> None:
+    from heybro.native.host import install_handshake
+    install_handshake(h.channel, "/tmp/host.log")
+    ping_handler(h)
+
+
+@pytest.mark.parametrize("v, protocol", [(2, 2), (1, 2), (2, 1)])
+def test_a_hello_of_another_version_gets_a_readable_version_mismatch(v: int, protocol: int) -> None:
+    async def go() -> Harness:
+        h = Harness()
+        _hello_host(h)
+        h.feed(frame({"v": v, "id": "h1", "type": "hello",
+                      "payload": {"protocol": protocol, "extension_version": "9.0"}}))
+        h.feed(frame({"v": v, "id": "p1", "type": "ping", "payload": {}}))
+        h.feed(frame(msg("ping", {"nonce": "after"}, "p2")))
+        h.reader.feed_eof()
+        await h.channel.serve()
+        await settle(h)
+        return h
+    h = asyncio.run(go())
+    by_re = {m.get("re"): m for m in h.out}
+    err = by_re["h1"]
+    # Answered in the requester's own version, so even a side that reads only its own can read it.
+    assert err["type"] == "error" and err["v"] == v
+    assert err["payload"]["code"] == "version_mismatch"
+    assert err["payload"]["detail"]["host_protocol"] == 1
+    assert err["payload"]["detail"]["fix"] == (
+        "git pull && .venv/bin/pip install -e . && .venv/bin/heybro install")
+    if v != 1:
+        assert by_re["p1"]["payload"]["code"] == "version_mismatch" and by_re["p1"]["v"] == v
+    assert by_re["p2"]["type"] == "pong"  # and the host keeps serving
+
+
+def test_a_hello_of_this_version_is_accepted() -> None:
+    async def go() -> Harness:
+        h = Harness()
+        _hello_host(h)
+        h.feed(frame(msg("hello", {"protocol": 1, "extension_version": "t"}, "h1")))
+        h.reader.feed_eof()
+        await h.channel.serve()
+        await settle(h)
+        return h
+    [ok] = asyncio.run(go()).out
+    assert ok["type"] == "hello_ok" and ok["v"] == 1 and ok["re"] == "h1"

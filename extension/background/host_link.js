@@ -4,8 +4,9 @@
  * correlates requests with replies, joins chunked messages, checks every message against the shared
  * schema, and reconnects with backoff when the host dies while something still needs it.
  */
-import { PROTOCOL, validator } from "../lib/schema_check.js";
+import { FIXES, FIX_NOTES, PROTOCOL, validator } from "../lib/schema_check.js";
 import { makeMessage } from "../lib/messages.js";
+import { isProblem } from "../lib/host_state.js";
 
 export const HOST_NAME = "com.heybro.host";
 const HANDSHAKE_TIMEOUT_MS = 5000;
@@ -14,16 +15,13 @@ const CHUNK_TTL_MS = 30000;
 
 /**
  * @typedef {"idle" | "connecting" | "connected" | "disconnected" | "not_installed" | "not_responding" | "wrong_version"} HostState
- * @typedef {{state: HostState, message: string, fix?: string, hostVersion?: string, hostPid?: number, logFile?: string, since: number, retryInMs?: number}} HostStatus
+ * @typedef {{state: HostState, message: string, fix?: string}} HostProblem
+ * @typedef {{state: HostState, message: string, fix?: string, hostVersion?: string, hostPid?: number, logFile?: string, since: number, retryInMs?: number, problem?: HostProblem}} HostStatus
  * @typedef {{v: number, id: string, type: string, re?: string, payload: Record<string, any>}} Message
  */
 
-/** What the user should run for each failure, in words they can paste. */
-export const FIXES = {
-  not_installed: "heybro install",
-  not_responding: "heybro doctor",
-  wrong_version: "pip install -U heybro && heybro install   (then reload the extension)",
-};
+/** Where to run the update and what to do after it (the fix is the command alone, to copy). */
+const UPDATE_HINT = FIX_NOTES.wrong_version;
 
 /**
  * Maps Chrome's lastError text for a native port to a state a person can act on.
@@ -78,7 +76,7 @@ export class HostLink {
   /** @param {Partial<HostStatus> & {state: HostState, message: string}} s */
   setStatus(s) {
     this.status = { ...s, since: Date.now() };
-    if (s.state in FIXES && !s.fix) this.status.fix = FIXES[/** @type {keyof typeof FIXES} */ (s.state)];
+    if (s.state in FIXES && !s.fix) this.status.fix = FIXES[s.state];
     this.onStatus(this.status);
   }
 
@@ -109,7 +107,10 @@ export class HostLink {
 
   /** @returns {Promise<HostStatus>} */
   connectOnce() {
-    this.setStatus({ state: "connecting", message: "Starting the heybro host…" });
+    // While retrying, the last problem stays on show (with its fix) until the host answers.
+    const last = this.status;
+    const problem = isProblem(last.state) ? { state: last.state, message: last.message, fix: last.fix } : last.problem;
+    this.setStatus({ state: "connecting", message: "Starting the heybro host…", ...(problem ? { problem } : {}) });
     return new Promise((resolve, reject) => {
       /** @type {chrome.runtime.Port} */
       let port;
@@ -141,7 +142,7 @@ export class HostLink {
       const hello = makeMessage("hello", { protocol: PROTOCOL, extension_version: this.extensionVersion });
       this.request(hello, HANDSHAKE_TIMEOUT_MS).then((reply) => {
         if (reply.type !== "hello_ok" || reply.payload.protocol !== PROTOCOL) {
-          this.setStatus({ state: "wrong_version", message: `The host speaks protocol ${reply.payload.protocol}; this extension speaks ${PROTOCOL}.` });
+          this.setStatus({ state: "wrong_version", message: `The heybro host speaks protocol ${reply.payload.protocol}; this extension speaks ${PROTOCOL}. ${UPDATE_HINT}` });
           this.drop();
           fail("wrong_version", this.status.message);
           return;
@@ -153,7 +154,9 @@ export class HostLink {
         resolve(this.status);
       }, (/** @type {any} */ err) => {
         if (err.code === "version_mismatch") {
-          this.setStatus({ state: "wrong_version", message: err.message });
+          const theirs = err.detail?.host_protocol ?? err.detail?.protocol;
+          const said = theirs !== undefined ? `The heybro host speaks protocol ${theirs}; this extension speaks ${PROTOCOL}.` : err.message;
+          this.setStatus({ state: "wrong_version", message: `${said} ${UPDATE_HINT}` });
         } else if (this.port === port) {
           this.setStatus({ state: "not_responding", message: `The heybro host started but did not answer the handshake (${err.message}).` });
         }
@@ -233,7 +236,16 @@ export class HostLink {
       raw = whole;
     }
     const issues = validator.validateMessage(raw, "to_extension");
-    if (issues.length) return this.rejectFromHost(raw, issues);
+    if (issues.length) {
+      // A reply in another protocol version that this side cannot read: the versions differ.
+      const asked = raw?.v !== PROTOCOL && typeof raw?.re === "string" && this.pending.get(raw.re);
+      if (asked) {
+        clearTimeout(asked.timer);
+        this.pending.delete(raw.re);
+        asked.reject(Object.assign(new Error(`The host answered in protocol ${raw.v}; this extension speaks ${PROTOCOL}.`), { code: "version_mismatch", detail: { host_protocol: raw.v } }));
+      }
+      return this.rejectFromHost(raw, issues);
+    }
     const waiter = raw.re && this.pending.get(raw.re);
     if (waiter) {
       clearTimeout(waiter.timer);

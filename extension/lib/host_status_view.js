@@ -1,5 +1,6 @@
 // @ts-check
 /** Renders the host's status (pill + a banner with the fixing command) the same way on every page. */
+import { isProblem } from "./host_state.js";
 
 /** @type {Record<string, string>} */
 const LABELS = {
@@ -13,6 +14,17 @@ const LABELS = {
 };
 
 /**
+ * The problem to show: the status itself, or, while a retry is connecting, the last problem it
+ * is retrying after (so the banner and its fix stay put instead of blinking away on every retry).
+ * @param {import("../background/host_link.js").HostStatus} status
+ * @returns {import("../background/host_link.js").HostProblem | undefined}
+ */
+export function shownProblem(status) {
+  if (isProblem(status.state)) return status;
+  return status.state === "connecting" ? status.problem : undefined;
+}
+
+/**
  * @param {import("../background/host_link.js").HostStatus} status
  * @param {{pill: HTMLElement, banner?: HTMLElement | null}} els
  */
@@ -22,14 +34,15 @@ export function renderHostStatus(status, els) {
   els.pill.title = status.message;
   const banner = els.banner;
   if (!banner) return;
-  const bad = status.state !== "connected" && status.state !== "connecting" && status.state !== "idle";
-  banner.hidden = !bad;
-  if (!bad) return;
-  banner.dataset.state = status.state;
-  /** @type {HTMLElement} */ (banner.querySelector("[data-field=message]")).textContent = status.message;
+  const problem = shownProblem(status);
+  banner.hidden = !problem;
+  if (!problem) return;
+  banner.dataset.state = problem.state;
+  /** @type {HTMLElement} */ (banner.querySelector("[data-field=message]")).textContent = problem.message;
   const fixRow = /** @type {HTMLElement} */ (banner.querySelector("[data-field=fix-row]"));
-  fixRow.hidden = !status.fix;
-  /** @type {HTMLElement} */ (banner.querySelector("[data-field=fix]")).textContent = status.fix || "";
+  fixRow.hidden = !problem.fix;
+  /** @type {HTMLElement} */ (banner.querySelector("[data-field=fix]")).textContent = problem.fix || "";
   const retry = /** @type {HTMLElement} */ (banner.querySelector("[data-field=retry]"));
-  retry.textContent = status.retryInMs ? `Retrying in ${Math.round(status.retryInMs / 100) / 10} s.` : "";
+  retry.textContent = status.state === "connecting" ? "Trying again now…"
+    : status.retryInMs ? `Retrying in ${Math.round(status.retryInMs / 100) / 10} s.` : "";
 }

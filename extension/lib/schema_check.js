@@ -135,14 +135,14 @@ export class Validator {
     const out = [];
     this.check(message, this.root.envelope, "", out);
     if (out.length) return out;
-    if (typeof message.id !== "string") return [{ path: "/id", message: "missing required field \"id\"" }];
-    if (message.v !== this.root.protocol) return [{ path: "/v", message: `protocol ${message.v} is not ${this.root.protocol}` }];
     const spec = this.root.messages[message.type];
+    // Only the handshake and errors are read in another protocol version (`any_version`).
+    if (message.v !== this.root.protocol && !spec?.any_version) return [{ path: "/v", message: `protocol ${message.v} is not ${this.root.protocol}` }];
     if (!spec) return [{ path: "/type", message: `unknown message type "${message.type}"` }];
     if (direction && spec.direction !== "both" && spec.direction !== direction) {
       return [{ path: "/type", message: `"${message.type}" is not sent ${direction.replace("_", " ")}` }];
     }
-    this.check(message.payload ?? {}, spec.payload, "/payload", out);
+    this.check(message.payload, spec.payload, "/payload", out);
     if (out.length) return out;
     // Tool calls and results are checked down to the tool's own arguments and result.
     if (message.type === "tool.call") {
@@ -180,6 +180,10 @@ function describe(v) {
 
 export const validator = new Validator(SCHEMA);
 export const PROTOCOL = SCHEMA.protocol;
+/** The command that fixes each broken state of the host link (one text with the host's). @type {Record<string, string>} */
+export const FIXES = SCHEMA.fixes;
+/** What to say with a fix when the command alone is not enough. @type {Record<string, string>} */
+export const FIX_NOTES = SCHEMA.fix_notes;
 
 /** Thrown when a message fails its schema; `issues` says where. */
 export class SchemaError extends Error {

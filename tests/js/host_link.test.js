@@ -69,16 +69,54 @@ test("an invalid host message is refused with a schema_violation error", async (
   assert.equal(link.invalidFromHost, 1);
 });
 
-test("a protocol mismatch is reported as wrong_version with the fix, and not retried", async () => {
+const UPDATE = "git pull && .venv/bin/pip install -e . && .venv/bin/heybro install";
+
+/** A host of protocol 2: answers the hello with `reply(hello)` in its own envelope version. */
+const newerHost = (reply) => () => new FakePort((m, p) => { if (m.type === "hello") queueMicrotask(() => p.onMessage.fire(reply(m))); });
+
+const cases = {
+  "a typed version_mismatch error in v2": (m) => ({ v: 2, id: "e", type: "error", re: m.id, payload: { code: "version_mismatch", message: "Protocol 2 here.", detail: { host_protocol: 2 } } }),
+  "a v2 hello_ok that says protocol 2": (m) => ({ v: 2, id: "h", type: "hello_ok", re: m.id, payload: { protocol: 2, host_version: "2.0.0", pid: 1, log_file: "/x", max_message_bytes: 1048576 } }),
+  "a v2 hello_ok this version cannot read": (m) => ({ v: 2, id: "h", type: "hello_ok", re: m.id, payload: { protocol: 2, host_version: "2.0.0", pid: 1, log_file: "/x", max_message_bytes: 1048576, features: ["x"] } }),
+};
+for (const [what, reply] of Object.entries(cases)) {
+  test(`a newer host's answer (${what}) is a version mismatch with the update command, not retried`, async () => {
+    const statuses = [];
+    const link = new HostLink({ extensionVersion: "t", connectNative: newerHost(reply), onStatus: (s) => statuses.push(s.state) });
+    link.demand.add("test");
+    await assert.rejects(link.ensure());
+    assert.equal(link.status.state, "wrong_version");
+    assert.match(link.status.message, /host speaks protocol 2; this extension speaks 1/);
+    assert.match(link.status.message, /reload the extension/);
+    assert.equal(link.status.fix, UPDATE);
+    assert.equal(link.retryTimer, null);
+    assert.ok(!statuses.includes("not_responding"));
+  });
+}
+
+test("while retrying after a problem the status keeps that problem, so the banner stays", async () => {
+  let calls = 0;
+  const statuses = [];
   const link = new HostLink({
     extensionVersion: "t",
-    connectNative: () => new FakePort((m, p) => queueMicrotask(() => p.onMessage.fire({ v: 1, id: "e", type: "error", re: m.id, payload: { code: "version_mismatch", message: "Update both." } }))),
+    connectNative: () => {
+      calls += 1;
+      const port = new FakePort((m, p) => { if (calls > 1 && m.type === "hello") queueMicrotask(() => p.onMessage.fire(helloOk(m.id))); });
+      if (calls === 1) queueMicrotask(() => { globalThis.chrome.runtime.lastError = { message: "Specified native messaging host not found." }; port.onDisconnect.fire(); globalThis.chrome.runtime.lastError = undefined; });
+      return port;
+    },
+    onStatus: (s) => statuses.push(structuredClone(s)),
   });
-  link.demand.add("test");
   await assert.rejects(link.ensure());
-  assert.equal(link.status.state, "wrong_version");
-  assert.match(link.status.fix, /heybro install/);
-  assert.equal(link.retryTimer, null);
+  assert.equal(link.status.state, "not_installed");
+  await link.ensure();
+  const retry = statuses.filter((s) => s.state === "connecting")[1];
+  assert.deepEqual(retry.problem, { state: "not_installed", message: "The heybro host is not installed for this browser.", fix: "heybro install" });
+  assert.equal(link.status.state, "connected");
+  assert.equal(link.status.problem, undefined);
+  const { shownProblem } = await import("../../extension/lib/host_status_view.js");
+  assert.equal(shownProblem(retry).state, "not_installed");
+  assert.equal(shownProblem(link.status), undefined);
 });
 
 test("Chrome's disconnect reasons become states a person can act on", () => {

@@ -39,11 +39,31 @@ test("unexpected fields are rejected (payloads are closed)", () => {
   assert.match(validator.validateMessage(m)[0].message, /unexpected field/);
 });
 
-test("unknown types, missing ids and other protocol versions are rejected", () => {
+test("unknown types and other protocol versions are rejected", () => {
   assert.match(validator.validateMessage({ ...ping(), type: "nope" })[0].message, /unknown message type/);
-  const noId = ping(); delete noId.id;
-  assert.match(validator.validateMessage(noId)[0].message, /id/);
   assert.match(validator.validateMessage({ ...ping(), v: 2 })[0].message, /protocol 2/);
+});
+
+for (const field of ["v", "id", "type", "payload"]) {
+  test(`the generated envelope schema requires "${field}"`, () => {
+    const m = ping(); delete m[field];
+    const issues = validator.validateMessage(m);
+    assert.deepEqual(issues, [{ path: "", message: `missing required field "${field}"` }]);
+    assert.ok(validator.root.envelope.required.includes(field));
+  });
+}
+
+test("the handshake and errors are read whatever their protocol version, nothing else is", () => {
+  const byType = (t) => structuredClone(examples.find((e) => e.msg.type === t).msg);
+  for (const type of ["error", "hello_ok"]) {
+    for (const v of [2, 7]) assert.deepEqual(validator.validateMessage({ ...byType(type), v }, "to_extension"), [], `${type} v${v}`);
+  }
+  assert.deepEqual(validator.validateMessage({ ...byType("hello"), v: 2 }, "to_host"), []);
+  for (const type of ["pong", "event", "chunk", "tool.call"]) {
+    assert.equal(validator.validateMessage({ ...byType(type), v: 2 })[0].path, "/v", type);
+  }
+  const stable = Object.entries(validator.root.messages).filter(([, s]) => s.any_version).map(([n]) => n).sort();
+  assert.deepEqual(stable, ["error", "hello", "hello_ok"]);
 });
 
 test("direction is enforced", () => {

@@ -74,7 +74,7 @@ def test_env(home: Path) -> dict[str, str]:
 @contextmanager
 def launch(*, install_host: bool = True, headless: bool = True, extra_args: list[str] | None = None,
            env_extra: dict[str, str] | None = None, user_data_dir: Path | None = None,
-           home: Path | None = None) -> Iterator[ExtBrowser]:
+           home: Path | None = None, extension_root: Path = EXTENSION_ROOT) -> Iterator[ExtBrowser]:
     chromium = find_chromium()
     if not chromium:
         raise RuntimeError("Chromium not found: `apt-get install chromium` (scripts/test does it)")
@@ -86,7 +86,7 @@ def launch(*, install_host: bool = True, headless: bool = True, extra_args: list
     with sync_playwright() as p:
         ctx = p.chromium.launch_persistent_context(
             str(udd), executable_path=chromium, headless=headless, env=env,
-            args=[*QUIET_FLAGS, *extension_flags(EXTENSION_ROOT), *(extra_args or [])])
+            args=[*QUIET_FLAGS, *extension_flags(extension_root), *(extra_args or [])])
         ctx.set_default_timeout(15_000)
         eb = ExtBrowser(ctx=ctx, home=home, user_data_dir=udd, env=env)
         try:

@@ -11,7 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from shared_schema import Envelope, ErrorCode, ProtocolError, build, new_id, parse
+from shared_schema import (PROTOCOL_VERSION, Envelope, ErrorCode, ProtocolError, build, new_id,
+                           parse)
 from shared_schema.messages import Payload
 
 from .. import logs
@@ -57,17 +58,18 @@ class NativeChannel:
     # --- sending ------------------------------------------------------------------------------
 
     async def send(self, type_: str, payload: BaseModel | dict[str, Any], *,
-                   re: str | None = None) -> str:
-        message = build(type_, payload, re=re)
+                   re: str | None = None, v: int = PROTOCOL_VERSION) -> str:
+        message = build(type_, payload, re=re, v=v)
         await self._send_raw(message)
         return message["id"]
 
     async def send_error(self, code: ErrorCode | str, message: str, *, re: str | None = None,
-                         detail: dict[str, Any] | None = None) -> None:
+                         detail: dict[str, Any] | None = None, v: int | None = None) -> None:
+        """A typed error; `v` answers a sender of another protocol version in its own version."""
         payload: dict[str, Any] = {"code": ErrorCode(code).value, "message": message}
         if detail:
             payload["detail"] = detail
-        await self.send("error", payload, re=re)
+        await self.send("error", payload, re=re, v=v or PROTOCOL_VERSION)
 
     async def _send_raw(self, message: dict[str, Any]) -> None:
         body = dumps(message)
@@ -139,9 +141,9 @@ class NativeChannel:
             self.closed.set()
 
     async def _try_error(self, code: str, message: str, re: str | None = None,
-                         detail: dict[str, Any] | None = None) -> None:
+                         detail: dict[str, Any] | None = None, v: int | None = None) -> None:
         try:
-            await self.send_error(code, message, re=re, detail=detail)
+            await self.send_error(code, message, re=re, detail=detail, v=v)
         except OSError:
             log.warning("error_reply_failed", code=code)
 
@@ -156,8 +158,9 @@ class NativeChannel:
             env, payload = parse(raw, direction="to_host")
         except ProtocolError as err:
             log.warning("rejected_message", code=err.code.value, error=err.message,
-                        msg_id=err.msg_id, detail=err.detail)
-            await self._try_error(err.code.value, err.message, err.msg_id, err.detail)
+                        msg_id=err.msg_id, detail=err.detail, sender_v=err.sender_v)
+            await self._try_error(err.code.value, err.message, err.msg_id, err.detail,
+                                  err.sender_v)
             return
         if env.re and env.re in self._pending:
             fut = self._pending[env.re]
@@ -181,7 +184,9 @@ class NativeChannel:
             if reply is not None:
                 await self.send(reply[0], reply[1], re=env.id)
         except ProtocolError as err:
-            await self._try_error(err.code.value, err.message, env.id, err.detail)
+            log.warning("refused", type=env.type, code=err.code.value, error=err.message,
+                        msg_id=env.id, sender_v=err.sender_v)
+            await self._try_error(err.code.value, err.message, env.id, err.detail, err.sender_v)
         except Exception as err:  # noqa: BLE001 - the host must keep serving
             log.exception("handler_failed", type=env.type, msg_id=env.id)
             await self._try_error(ErrorCode.internal, f"The host failed while handling "

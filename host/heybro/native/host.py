@@ -13,7 +13,8 @@ import sys
 import threading
 from collections.abc import Callable
 
-from shared_schema import PROTOCOL_VERSION, ErrorCode, ProtocolError
+from shared_schema import PROTOCOL_VERSION, Envelope, ErrorCode, ProtocolError
+from shared_schema.fixes import FIX_NOTES, FIXES
 from shared_schema.messages import Hello, HelloOk, Ping, Pong
 
 from .. import logs
@@ -36,20 +37,24 @@ def add_installer(fn: Installer) -> Installer:
 
 
 def install_handshake(channel: NativeChannel, log_file: str) -> None:
-    async def on_hello(env, payload: Hello):  # type: ignore[no-untyped-def]
-        if payload.protocol != PROTOCOL_VERSION:
-            raise ProtocolError(ErrorCode.version_mismatch,
-                                f"The extension speaks protocol {payload.protocol} and this host "
-                                f"{PROTOCOL_VERSION}. Update both: `pip install -U heybro`, then "
-                                "`heybro install`, then reload the extension.",
-                                detail={"host_protocol": PROTOCOL_VERSION,
-                                        "host_version": HOST_VERSION})
+    async def on_hello(env: Envelope, payload: Hello) -> tuple[str, HelloOk]:
+        if env.v != PROTOCOL_VERSION or payload.protocol != PROTOCOL_VERSION:
+            log.warning("version_mismatch", extension_protocol=payload.protocol,
+                        envelope_v=env.v, extension_version=payload.extension_version)
+            raise ProtocolError(
+                ErrorCode.version_mismatch,
+                f"The extension speaks protocol {payload.protocol} and this host (heybro "
+                f"{HOST_VERSION}) speaks {PROTOCOL_VERSION}. {FIX_NOTES['wrong_version']} "
+                f"Update: `{FIXES['wrong_version']}`",
+                detail={"host_protocol": PROTOCOL_VERSION, "host_version": HOST_VERSION,
+                        "fix": FIXES["wrong_version"]},
+                sender_v=env.v if env.v != PROTOCOL_VERSION else None)
         log.info("hello", extension_version=payload.extension_version)
         return "hello_ok", HelloOk(protocol=PROTOCOL_VERSION, host_version=HOST_VERSION,
                                    pid=os.getpid(), log_file=log_file,
                                    max_message_bytes=MAX_OUTGOING)
 
-    async def on_ping(env, payload: Ping):  # type: ignore[no-untyped-def]
+    async def on_ping(env: Envelope, payload: Ping) -> tuple[str, Pong]:
         return "pong", Pong(nonce=payload.nonce, data=payload.data, host_pid=os.getpid())
 
     channel.on("hello", on_hello)
