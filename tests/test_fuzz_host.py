@@ -92,25 +92,150 @@ def test_random_frames_are_each_answered(host: HostProcess) -> None:
     one()
 
 
-def test_hostile_lengths(host: HostProcess) -> None:
-    # A length prefix far over the limit, followed by that much data: skipped, reported, in sync.
-    size = MAX_INCOMING + 1
-    host.send_raw(b"", length=size)
-    assert host.proc.stdin
-    block = b"A" * (1 << 20)
-    left = size
-    while left:
-        n = min(left, len(block))
-        host.proc.stdin.write(block[:n])
-        left -= n
-    host.proc.stdin.flush()
-    [err] = replies_until_sentinel(host, "after-huge")
-    assert err["payload"]["code"] == "frame_too_large"
-    # An empty frame and a frame of only whitespace.
+def test_empty_and_blank_frames(host: HostProcess) -> None:
     host.send_raw(b"")
     host.send_raw(b"   ")
     codes = [r["payload"]["code"] for r in replies_until_sentinel(host, "after-empty")]
     assert codes == ["invalid_json", "invalid_json"]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(length=st.integers(MAX_INCOMING + 1, 2**32 - 1), valid_before=st.integers(0, 3))
+def test_an_impossible_length_prefix_is_answered_logged_and_ends_the_host(
+        tmp_path_factory: pytest.TempPathFactory, length: int, valid_before: int) -> None:
+    home = tmp_path_factory.mktemp("home")
+    env = {**os.environ, "HEYBRO_HOME": str(home)}
+    with HostProcess([sys.executable, "-m", "heybro.native"], env=env) as h:
+        for i in range(valid_before):  # earlier frames are served as usual
+            h.send({"v": 1, "id": f"p{i}", "type": "ping", "payload": {"nonce": str(i)}})
+            assert h.recv()["payload"]["nonce"] == str(i)
+        h.send_raw(b"", length=length)  # the header alone: the reply must not wait for a body
+        err = h.recv(timeout=10)
+        assert err["type"] == "error" and err["payload"]["code"] == "frame_too_large"
+        assert str(length) in err["payload"]["message"]
+        assert h.proc.wait(timeout=10) == 0  # a clean exit: Chrome starts a fresh host
+    log = (home / "logs" / "host.log").read_text()
+    assert '"code": "frame_too_large"' in log and '"event": "stream_unusable"' in log
+    assert '"event": "host_exit"' in log
+
+
+# --- the framing layer itself: random byte streams, split anywhere, cut off anywhere -------------
+
+
+class LogRecorder:
+    def __init__(self) -> None:
+        self.events: list[tuple[str, dict[str, Any]]] = []
+
+    def _record(self, event: str, **kw: Any) -> None:
+        self.events.append((event, kw))
+
+    warning = info = error = exception = debug = _record
+
+
+@st.composite
+def byte_streams(draw: st.DrawFn) -> tuple[list[tuple[str, bytes]], list[int], int | None]:
+    """Frames of three kinds, then where the stream is split into writes and where it is cut off."""
+    parts: list[tuple[str, bytes]] = []
+    for i in range(draw(st.integers(1, 8))):
+        kind = draw(st.sampled_from(["ping", "ping", "garbage", "huge"]))
+        if kind == "ping":
+            body = json.dumps({"v": 1, "id": f"p{i}", "type": "ping",
+                               "payload": {"nonce": str(i), "data": draw(st.text(max_size=30))}})
+            parts.append((kind, struct.pack("=I", len(body.encode())) + body.encode()))
+        elif kind == "garbage":
+            body = draw(frames)
+            parts.append((kind, struct.pack("=I", len(body)) + body))
+        else:
+            parts.append((kind, struct.pack("=I", draw(st.integers(MAX_INCOMING + 1, 2**32 - 1)))))
+    total = sum(len(b) for _, b in parts)
+    cuts = sorted(set(draw(st.lists(st.integers(1, max(1, total - 1)), max_size=12))))
+    end = draw(st.none() | st.integers(0, total))  # None: the whole stream arrives
+    return parts, cuts, end
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(stream=byte_streams())
+def test_framing_survives_any_stream_split_anywhere(stream: tuple[list[tuple[str, bytes]], list[int],
+                                                                   int | None]) -> None:
+    import asyncio
+
+    from heybro.native import channel as channel_module
+    from heybro.native.channel import NativeChannel
+
+    parts, cuts, end = stream
+    data = b"".join(b for _, b in parts)
+    delivered = data if end is None else data[:end]
+    out: list[dict[str, Any]] = []
+    replies_before_eof: list[dict[str, Any]] = []
+    closed_before_eof: list[bool] = []
+    recorder = LogRecorder()
+
+    async def write(frame: bytes) -> None:
+        (n,) = struct.unpack("=I", frame[:4])
+        assert n == len(frame) - 4 and n <= MAX_OUTGOING
+        out.append(json.loads(frame[4:]))
+
+    async def on_ping(env, payload):  # type: ignore[no-untyped-def]
+        return "pong", {"nonce": payload.nonce, "data": payload.data, "host_pid": 1}
+
+    async def go() -> NativeChannel:
+        reader = asyncio.StreamReader()
+        ch = NativeChannel(reader, write)
+        ch.on("ping", on_ping)
+        serving = asyncio.create_task(ch.serve())
+        at = 0
+        for cut in [c for c in cuts if c < len(delivered)] + [len(delivered)]:
+            reader.feed_data(delivered[at:cut])  # one write of Chrome's, landing at a random point
+            at = cut
+            await asyncio.sleep(0)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        closed_before_eof.append(ch.closed.is_set())
+        replies_before_eof.extend(out)
+        reader.feed_eof()
+        await asyncio.wait_for(serving, timeout=10)
+        for _ in range(5):  # handlers answer on their own tasks
+            await asyncio.sleep(0)
+        return ch
+
+    real_log = channel_module.log
+    channel_module.log = recorder  # type: ignore[assignment]
+    try:
+        ch = asyncio.run(go())
+    finally:
+        channel_module.log = real_log
+    assert ch.closed.is_set()
+    # What the channel must have done with the bytes that arrived, frame by frame.
+    at, complete, our_pings, stopped_by = 0, 0, set(), None
+    for i, (kind, frame_bytes) in enumerate(parts):
+        if at >= len(delivered):
+            break
+        if kind == "huge" and at + 4 <= len(delivered):
+            stopped_by = "frame_too_large"  # answered as soon as its header is read
+            break
+        if at + len(frame_bytes) > len(delivered):
+            stopped_by = "bad_frame"  # the stream ended inside this frame
+            break
+        complete += 1
+        if kind == "ping":
+            our_pings.add(f"p{i}")
+        at += len(frame_bytes)
+    # Exactly one reply per whole frame (a pong, or a typed error for anything else — garbage
+    # that happens to be a valid ping gets its pong), plus one for the frame that ended the stream.
+    assert len(out) == complete + (1 if stopped_by else 0), (out, parts, cuts, end)
+    assert our_pings <= {m.get("re") for m in out if m["type"] == "pong"}
+    errors = [m for m in out if m["type"] == "error"]
+    assert all(e["payload"]["code"] in CODES for e in errors)
+    if stopped_by:
+        assert errors[-1]["payload"]["code"] == stopped_by
+        assert ("stream_unusable", {"reason": stopped_by}) in recorder.events
+    if stopped_by == "frame_too_large":  # answered and closed on the header, not at the end
+        assert closed_before_eof == [True]
+        assert any(m["payload"].get("code") == "frame_too_large" for m in replies_before_eof)
+    # … and every error that went out was logged as well.
+    logged = [ev for ev, _ in recorder.events
+              if ev in ("bad_frame", "bad_message", "rejected_message", "no_handler")]
+    assert len(logged) == len(errors)
 
 
 def test_truncated_frame_at_exit_is_logged(tmp_path: Path) -> None:

@@ -112,17 +112,20 @@ class NativeChannel:
     # --- receiving ----------------------------------------------------------------------------
 
     async def serve(self) -> None:
-        """Read until the stream ends; every bad frame is answered or logged, never fatal."""
+        """Read until the stream ends. A bad message is answered with a typed error and logged, and
+        serving goes on; a frame the stream cannot go on from (an impossible length, the stream
+        ending inside a frame) is answered and logged too, and ends the channel."""
         try:
             while True:
                 try:
                     body = await read_frame(self._reader)
                 except FrameError as err:
-                    log.warning("bad_frame", code=err.code, error=err.message, **err.detail)
-                    if err.fatal:
-                        await self._try_error(err.code, err.message)
-                        return
+                    log.warning("bad_frame", code=err.code, error=err.message, fatal=err.fatal,
+                                **err.detail)
                     await self._try_error(err.code, err.message)
+                    if err.fatal:
+                        log.warning("stream_unusable", reason=err.code)
+                        return
                     continue
                 if body is None:
                     log.info("stream_closed")

@@ -34,8 +34,12 @@ def dumps(message: dict[str, Any]) -> bytes:
 async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
     """The next frame's body; None at a clean end of stream.
 
-    A length above MAX_INCOMING is skipped byte by byte (never buffered) so that a sender which
-    really wrote that much stays in sync, then reported as FrameError.
+    A length above MAX_INCOMING is fatal, reported as soon as the header is read: Chrome never
+    sends more than 64 MiB, so such a prefix is not a frame but a sign that the byte stream is out
+    of step (or written by something other than Chrome). Where the next frame starts cannot be
+    known — skipping the announced length would wait for up to 4 GiB that never come, and any
+    guess would read message bytes as lengths — so the channel says so and ends; Chrome then sees
+    the host exit and the extension starts a fresh one on a clean pipe.
     """
     try:
         header = await reader.readexactly(_LEN.size)
@@ -46,17 +50,11 @@ async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
                          fatal=True, got=len(err.partial)) from None
     (length,) = _LEN.unpack(header)
     if length > MAX_INCOMING:
-        remaining = length
-        while remaining:
-            chunk = await reader.read(min(remaining, 1 << 20))
-            if not chunk:
-                raise FrameError("frame_too_large",
-                                 f"A frame announced {length} bytes (limit {MAX_INCOMING}) and the "
-                                 "stream ended before it did.", fatal=True, length=length)
-            remaining -= len(chunk)
         raise FrameError("frame_too_large",
-                         f"A frame of {length} bytes is over the {MAX_INCOMING}-byte limit; it was "
-                         "skipped.", length=length)
+                         f"A frame announced {length} bytes, over the {MAX_INCOMING}-byte limit: "
+                         "the stream cannot be read any further, so the host is closing it (the "
+                         "extension will start a new host).", fatal=True, length=length,
+                         header=header.hex())
     try:
         return await reader.readexactly(length)
     except asyncio.IncompleteReadError as err:
