@@ -280,3 +280,16 @@ def test_wrong_origin_is_refused(tmp_path: Path) -> None:
                     origin="chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/")
     assert h.close() == 2
     assert "origin_refused" in (tmp_path / "logs" / "host.log").read_text()
+
+
+def test_host_answers_when_the_log_folder_cannot_be_used(tmp_path: Path) -> None:
+    (tmp_path / "logs").write_text("a file where the log folder should be")
+    env = {**os.environ, "HEYBRO_HOME": str(tmp_path)}
+    with HostProcess([sys.executable, "-m", "heybro.native"], env=env) as h:
+        hello = h.hello()
+        assert hello["type"] == "hello_ok"
+        assert hello["payload"]["log_file"].startswith("stderr (log file unusable:")
+        assert h.request("ping", {"nonce": "x"})["type"] == "pong"
+    # The logs went to stderr (stdout carried the frames above, and nothing else).
+    assert '"event": "log_file_unusable"' in h.stderr_text
+    assert '"event": "hello"' in h.stderr_text

@@ -1,27 +1,59 @@
-"""Structured logs as JSON lines in a rotated file. Never stdout: that is the native channel."""
+"""Structured logs as JSON lines in a rotated file. Never stdout: that is the native channel.
+
+When the log folder cannot be used (not writable, a file where the folder should be, a full disk),
+logging falls back to stderr rather than stopping the program: a host that cannot log must still
+answer Chrome. `heybro doctor` reports the same problem with its fix.
+"""
 
 from __future__ import annotations
 
 import logging
 import logging.handlers
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import structlog
 
 from . import paths
 
-_configured: Path | None = None
+MAX_BYTES = 5 * 1024 * 1024
 
 
-def setup(filename: str = "host.log", level: int = logging.INFO) -> Path:
-    """Send structlog and stdlib logging to `<log_dir>/<filename>`; returns the file path."""
+@dataclass(frozen=True)
+class LogTarget:
+    """Where the logs go: a file, or stderr when the file could not be opened (`problem` says why)."""
+
+    path: Path | None
+    problem: str | None = None
+
+    def describe(self) -> str:
+        return str(self.path) if self.path else f"stderr (log file unusable: {self.problem})"
+
+
+_configured: LogTarget | None = None
+
+
+def file_handler(log_file: Path) -> logging.Handler:
+    """The rotating handler for `log_file`, creating its folder; OSError when that cannot be done."""
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    return logging.handlers.RotatingFileHandler(log_file, maxBytes=MAX_BYTES, backupCount=3,
+                                                encoding="utf-8")
+
+
+def setup(filename: str = "host.log", level: int = logging.INFO) -> LogTarget:
+    """Send structlog and stdlib logging to `<log_dir>/<filename>`, or to stderr if it can't be used."""
     global _configured
     log_file = paths.log_dir() / filename
-    if _configured == log_file:
-        return log_file
-    log_file.parent.mkdir(parents=True, exist_ok=True)
-    handler = logging.handlers.RotatingFileHandler(log_file, maxBytes=5 * 1024 * 1024,
-                                                   backupCount=3, encoding="utf-8")
+    if _configured is not None and _configured.path == log_file:
+        return _configured
+    handler: logging.Handler
+    try:
+        handler = file_handler(log_file)
+        target = LogTarget(log_file)
+    except OSError as err:
+        handler = logging.StreamHandler(sys.stderr)
+        target = LogTarget(None, f"{log_file}: {err.strerror or err}")
     handler.setFormatter(logging.Formatter("%(message)s"))
     root = logging.getLogger()
     for h in list(root.handlers):
@@ -40,8 +72,11 @@ def setup(filename: str = "host.log", level: int = logging.INFO) -> Path:
         logger_factory=structlog.stdlib.LoggerFactory(),
         cache_logger_on_first_use=True,
     )
-    _configured = log_file
-    return log_file
+    _configured = target
+    if target.problem:
+        get("heybro.logs").warning("log_file_unusable", problem=target.problem,
+                                   fallback="stderr")
+    return target
 
 
 def get(name: str) -> structlog.stdlib.BoundLogger:

@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     out_fd = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    log_file = logs.setup()
+    log_target = logs.setup()  # falls back to stderr (never stdout) when the log folder is unusable
     origin = argv[0] if argv else None
     log.info("host_start", pid=os.getpid(), origin=origin, version=HOST_VERSION)
     if not origin_allowed(origin):
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     _load_services()
     try:
-        asyncio.run(serve_stdio(0, out_fd, str(log_file)))
+        asyncio.run(serve_stdio(0, out_fd, log_target.describe()))
     except Exception:  # noqa: BLE001 - last words go to the log, not stdout
         log.exception("host_crashed")
         return 1
