@@ -12,7 +12,7 @@ from . import paths
 from .optional import import_optional
 from .install import browsers as browser_dirs
 from .install import doctor, registration
-from .native.identity import EXTENSION_ID, HOST_NAME
+from .native.identity import EXTENSION_ID
 from .version import HOST_VERSION
 
 Command = Callable[[argparse.Namespace], int]
@@ -27,24 +27,27 @@ def _targets(args: argparse.Namespace) -> list[browser_dirs.Browser]:
 def cmd_install(args: argparse.Namespace) -> int:
     try:
         targets = _targets(args)
+        ids = registration.check_extension_ids(args.extension_id or [])
     except ValueError as err:
         print(f"heybro install: {err}", file=sys.stderr)
         return 2
-    launcher = registration.write_launcher()
-    ids = args.extension_id or [EXTENSION_ID]
+    launcher = registration.write_launcher(extension_ids=ids)
     print(f"Launcher: {launcher}")
-    if sys.platform == "win32":
-        manifest = paths.data_dir() / f"{HOST_NAME}.json"
-        manifest.write_text(__import__("json").dumps(
-            registration.host_manifest(launcher, ids), indent=2))
+    if paths.is_windows():
+        # Windows browsers find hosts through the registry, also for a --user-data-dir profile.
+        targets = [b for b in targets if b.windows_reg_key] or browser_dirs.select(None)
+        manifest = registration.register(targets[0], launcher, ids).manifest_path
         print(f"Host manifest: {manifest}\nRun these in a Command Prompt to register it:")
         for line in registration.windows_commands(manifest, targets):
             print(f"  {line}")
-        return 0
-    for b in targets:
-        reg = registration.register(b, launcher, ids)
-        print(f"Registered with {b.name}: {reg.manifest_path}")
+    else:
+        for b in targets:
+            reg = registration.register(b, launcher, ids)
+            print(f"Registered with {b.name}: {reg.manifest_path}")
     print(f"Allowed extension id(s): {', '.join(ids)}")
+    if (snap := browser_dirs.snap_chromium()) and not args.user_data_dir:
+        print(f"Note: Chromium here is a snap ({snap}); a snap cannot start native-messaging "
+              "hosts, so use heybro in Google Chrome, Edge, Brave or a Chromium that is not a snap.")
     print("Next: load the extension (chrome://extensions → Developer mode → Load unpacked → this "
           "repository's folder), then open the heybro side panel. `heybro doctor` checks it all.")
     return 0
@@ -62,6 +65,11 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
         print(f"Removed {p}")
     if not removed:
         print("Nothing to remove: heybro's host was not installed.")
+    if paths.is_windows() and not args.user_data_dir:
+        print("Run these in a Command Prompt to take it out of the registry (a key that is not "
+              "there is reported and harmless):")
+        for line in registration.windows_remove_commands(targets):
+            print(f"  {line}")
     return 0
 
 
@@ -138,7 +146,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     p = sub.add_parser("install", help="register the native host with your browsers")
     browser_opts(p)
     p.add_argument("--extension-id", action="append", metavar="ID",
-                   help=f"allow another extension id (default {EXTENSION_ID})")
+                   help=f"also allow this extension id, e.g. a fork's (repeatable). The built-in "
+                        f"id {EXTENSION_ID} is always allowed; each install sets the full list, "
+                        "so repeat every extra id you still want")
     commands["install"] = cmd_install
     p = sub.add_parser("uninstall", help="remove the native host registration")
     p.add_argument("--user-data-dir", metavar="DIR")

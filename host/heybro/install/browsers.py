@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..paths import is_windows
 
 
 @dataclass(frozen=True)
@@ -21,7 +24,17 @@ class Browser:
 
 def _roots() -> dict[str, tuple[str, Path, str]]:
     home = Path.home()
-    if sys.platform == "darwin":
+    if is_windows():
+        # The user-data folders say which browsers are installed; the registry (not a folder)
+        # is where Windows browsers look for hosts.
+        local = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+        paths = {
+            "chrome": local / "Google" / "Chrome" / "User Data",
+            "chromium": local / "Chromium" / "User Data",
+            "edge": local / "Microsoft" / "Edge" / "User Data",
+            "brave": local / "BraveSoftware" / "Brave-Browser" / "User Data",
+        }
+    elif sys.platform == "darwin":
         sup = home / "Library" / "Application Support"
         paths = {
             "chrome": sup / "Google" / "Chrome",
@@ -66,3 +79,17 @@ def select(keys: list[str] | None) -> list[Browser]:
         return everything if "all" in keys else [b for b in everything if b.key in keys]
     present = [b for b in everything if b.profile_root.exists()]
     return present or [b for b in everything if b.key in ("chrome", "chromium")]
+
+
+def snap_chromium() -> Path | None:
+    """Chromium installed as a snap (Ubuntu's `chromium` package), if any.
+
+    A snap's confinement keeps it from starting native-messaging hosts, so heybro cannot work
+    in it: Google Chrome, Edge, Brave or a Chromium that is not a snap can.
+    """
+    if sys.platform != "linux":
+        return None
+    for place in (Path.home() / "snap" / "chromium", Path("/snap/bin/chromium")):
+        if place.exists():
+            return place
+    return None

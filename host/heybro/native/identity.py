@@ -11,6 +11,9 @@ from pathlib import Path
 HOST_NAME = "com.heybro.host"
 # SHA-256 of the public key in manifest.json, first 32 hex digits mapped 0-f → a-p.
 EXTENSION_ID = "ponfjjpfdplmpknalndhmlnomomgojgf"
+# Other extension ids the host accepts, comma-separated: set by the launcher `heybro install` writes
+# (from `--extension-id`), so the manifest's allowed_origins and the host agree.
+EXTRA_IDS_VAR = "HEYBRO_EXTENSION_IDS"
 
 
 def extension_id_from_key(key_b64: str) -> str:
@@ -24,7 +27,7 @@ def extension_id_from_manifest(manifest: Path) -> str:
 
 def allowed_ids() -> set[str]:
     """The built-in id plus any listed in $HEYBRO_EXTENSION_IDS (comma-separated), for forks."""
-    extra = os.environ.get("HEYBRO_EXTENSION_IDS", "")
+    extra = os.environ.get(EXTRA_IDS_VAR, "")
     return {EXTENSION_ID, *(i.strip() for i in extra.split(",") if i.strip())}
 
 
