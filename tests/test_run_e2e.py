@@ -59,7 +59,9 @@ def test_run_demo_happy_path_with_faults_and_correction_orders_once() -> None:
 
 def test_run_demo_reschedule_then_guardrail_stop() -> None:
     # The first plan is wrong (checkout without a product): the verifier asks for a new plan; the
-    # worker then loops on one click that changes nothing until the loop guardrail stops the task.
+    # worker then clicks Search with an empty query again and again: every click reloads the same
+    # empty results page, so the page-state loop guard warns the worker (at the third return to
+    # that state, and the fourth), then stops the task at the fifth.
     def click_search(b: dict) -> dict:
         return call("click", element_id=demo_script.find_id(b, 'button "Search"'))
 
@@ -72,13 +74,21 @@ def test_run_demo_reschedule_then_guardrail_stop() -> None:
                                 confidence=0.9)]}
     with tempfile.TemporaryDirectory() as tmp, DemoSite() as site, \
             ScriptedLLM(script, default={"worker": click_search}) as llm:
-        rc, events, err = heybro_run(llm, site, Path(tmp), "Order something",
-                                     HEYBRO_MAX_STEPS="6")
+        rc, events, err = heybro_run(llm, site, Path(tmp), "Order something")
         second_plan = llm.role_requests("scheduler")[1]["messages"][1]["content"]
+        worker = [r["messages"][1]["content"] for r in llm.role_requests("worker")]
     assert rc == 1
     assert "WHY YOU ARE CALLED: Must pick a product first" in second_plan
     end = final(events)
-    assert end["status"] == "failed" and "Guardrail" in end["reason"]
+    assert end["status"] == "failed"
+    assert end["reason"] == ("Guardrail (loop): Loop detected: the page came back to the same "
+                             "state 5 times.")
+    clicks = [e for e in events if e["kind"] == "tool_result" and e["data"]["tool"] == "click"]
+    assert len(clicks) == 6 and all(c["data"]["success"] for c in clicks)
+    warned = [w for w in worker if "WARNING: the page came back to this same state" in w]
+    assert len(worker) == 7 and len(warned) == 2
+    assert "came back to this same state 3 times" in worker[5]
+    assert "came back to this same state 4 times" in worker[6]
     assert site.orders == []
 
 

@@ -11,7 +11,7 @@ Environment (all optional, they win over the file):
                         HEYBRO_LLM_RETRY_AFTER_MAX seconds)
   HEYBRO_CONFIDENCE     verifier confidence threshold (0-1)
   HEYBRO_MAX_STEPS, HEYBRO_MAX_LLM_CALLS, HEYBRO_MAX_RETRIES, HEYBRO_MAX_FAILURES,
-  HEYBRO_MAX_REPAIRS, HEYBRO_TASK_TIMEOUT   guardrail limits
+  HEYBRO_MAX_REPAIRS, HEYBRO_MAX_REPLANS, HEYBRO_TASK_TIMEOUT   guardrail limits
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def load(env: dict[str, str] | None = None, file: Path | None = None) -> Setting
             models[role] = env[f"HEYBRO_MODEL_{role.upper()}"]
     for var, name in {"HEYBRO_MAX_STEPS": "max_steps", "HEYBRO_MAX_LLM_CALLS": "max_llm_calls",
                       "HEYBRO_MAX_RETRIES": "max_retries", "HEYBRO_MAX_FAILURES": "max_failures",
-                      "HEYBRO_MAX_REPAIRS": "max_repairs",
+                      "HEYBRO_MAX_REPAIRS": "max_repairs", "HEYBRO_MAX_REPLANS": "max_replans",
                       "HEYBRO_TASK_TIMEOUT": "task_timeout_s"}.items():
         if env.get(var):
             limits[name] = env[var]

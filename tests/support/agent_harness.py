@@ -59,6 +59,8 @@ def prompts(llm: ScriptedLLM, role: str) -> list[str]:
 
 
 def feedback(llm: ScriptedLLM, role: str) -> list[str]:
-    """The repair messages the host sent a role (everything after the first user message)."""
-    return [str(m.get("content")) for body in llm.role_requests(role)
+    """The repair messages the host sent a role, each once, in order (a request repeats the
+    repair turns of the requests before it)."""
+    said = [str(m.get("content")) for body in llm.role_requests(role)
             for m in body["messages"][2:] if m["role"] in ("user", "tool")]
+    return list(dict.fromkeys(said))
