@@ -111,11 +111,9 @@ def test_each_expectation_is_checked_right_after_its_own_action() -> None:
     search form), not on the results page the click leads to."""
     b = shop()
     s = script([calls(("fill", {"element_id": "e1", "value": "kettle",
-                                "expect": {"text_appears": 'value="kettle"',
-                                           "element_appears": 'button "Go"'}}),
+                                "expect": 'text:value="kettle"; element:button "Go"'}),
                       ("click", {"element_id": "e2",
-                                 "expect": {"element_appears": "Blue Kettle",
-                                            "element_disappears": "Search"}})),
+                                 "expect": "element:Blue Kettle; no element:Search"})),
                 call("mark_done", summary="results")])
     with ScriptedLLM(s) as llm:
         task, rec, result = run_task(llm, b)
@@ -199,3 +197,21 @@ def test_vision_screenshots_carry_the_numbered_boxes_and_leave_none_behind() -> 
     assert "(No screenshot this step: The task's tab is in the background.)" in \
         worker[1]["messages"][1]["content"]
     assert not b.highlighted  # nothing left drawn on the page
+
+
+def test_expect_is_written_as_checks_and_an_unreadable_one_is_sent_back() -> None:
+    b = shop()
+    s = script([call("click", element_id="e2", expect="the results page opens"),
+                call("click", element_id="e2", expect="url:/results; text:Blue Kettle $20"),
+                call("mark_done", summary="results")])
+    with ScriptedLLM(s) as llm:
+        task, rec, result = run_task(llm, b)
+        said = feedback(llm, "worker")
+    assert result.status == TaskStatus.completed, task.result
+    assert ("call 1 click: expect: Value error, cannot read 'the results page opens': write "
+            "checks as url:…, text:…, no text:…, element:…, no element:… or value:…") in said[0]
+    assert len([t for t, _ in b.calls if t == "click"]) == 1
+    (fact,) = [d["expectation"] for d in rec.kinds("tool_result") if d["expectation"]]
+    assert fact["met"] and fact["expect"]["url_contains"] == "/results"
+    assert fact["detail"] == ("URL contains '/results' (http://shop/results); text 'Blue Kettle "
+                              "$20' is on the page")

@@ -50,6 +50,29 @@ def find_elements(snap: Snapshot, what: str) -> list[str]:
     return found
 
 
+# What the worker writes in `expect` (one string: its schema costs a few tokens per tool instead of
+# forty) and the ExpectedOutcome field each clause sets.
+CLAUSES = {"url": "url_contains", "text": "text_appears", "no text": "text_disappears",
+           "element": "element_appears", "no element": "element_disappears", "value": "value"}
+CLAUSE = re.compile(r"^\s*(no\s+text|no\s+element|url|text|element|value)\s*:\s*(.*?)\s*$", re.I | re.S)
+
+
+def parse_expect(text: str) -> ExpectedOutcome:
+    """`url:/checkout; text:Order confirmed; no element:button "Pay"` → an ExpectedOutcome.
+    Raises ValueError with what to write instead."""
+    found: dict[str, str] = {}
+    for part in (x for x in text.split(";") if x.strip()):
+        m = CLAUSE.match(part)
+        if not m or not m.group(2):
+            raise ValueError(f"cannot read {part.strip()!r}: write checks as url:…, text:…, "
+                             "no text:…, element:…, no element:… or value:…, joined by ';'")
+        found[CLAUSES[" ".join(m.group(1).lower().split())]] = m.group(2).strip('"\'') \
+            if m.group(1).lower() in ("url", "value") else m.group(2)
+    if not found:
+        raise ValueError("expect is empty: leave it out, or write a check such as url:/checkout")
+    return ExpectedOutcome(**found)
+
+
 def check(tool: str, expect: ExpectedOutcome, params: dict[str, Any], result: Any,
           after: Snapshot) -> ExpectationCheck:
     """`after` is the page once the action settled (for URL and value, the action's own result

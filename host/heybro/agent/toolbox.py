@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 
+from .expect import parse_expect
 from .models import ExpectedOutcome, RoleName
 
 
@@ -48,8 +49,17 @@ class UpdateSubtask(Args):
 
 
 # --- worker -------------------------------------------------------------------------------------
+def _expect(value: Any) -> Any:
+    return parse_expect(value) if isinstance(value, str) else value
+
+
+# Offered as a string (`url:/checkout; text:Order confirmed`, explained once in the worker's prompt);
+# the object form ExpectedOutcome is accepted too.
+Expect = Annotated[ExpectedOutcome | None, BeforeValidator(_expect), WithJsonSchema({"type": "string"})]
+
+
 class Act(Args):
-    expect: ExpectedOutcome | None = None
+    expect: Expect = None
 
 
 class Navigate(Act):
