@@ -59,7 +59,13 @@ def test_server_rejecting_tools_moves_the_task_to_json_mode_for_good() -> None:
     assert all("tools" not in b and b["response_format"] == {"type": "json_object"}
                for b in bodies[1:])
     assert len(bodies) == 1 + 4  # one rejected request, then scheduler, worker ×2, verifier
-    assert '"tool_calls": [{"tool": "<name>"' in bodies[1]["messages"][0]["content"]
+    system = bodies[1]["messages"][0]["content"]
+    assert '"tool_calls": [{"tool": "<name>"' in system
+    # The tools listed as signatures (what small models read best, a third of a schema's tokens).
+    assert "- insert_subtask(subtask: string, index: integer ≥0) — Insert a subtask at index." in system
+    worker = next(b for b in bodies if "You are the Worker" in b["messages"][0]["content"])
+    assert "- fill(expect?: string, element_id: string, value: string) — Set a field's value." in \
+        worker["messages"][0]["content"]
     assert {u["mode"] for u in rec.kinds("usage")} == {"json"}
     warned = [m["text"] for m in rec.kinds("message") if m.get("level") == "warning"]
     assert any("server rejected tool calling" in w and "JSON replies" in w for w in warned)

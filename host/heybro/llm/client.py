@@ -79,7 +79,7 @@ def retry_after(err: BaseException | None) -> float | None:
 
 JSON_INSTRUCTIONS = f"""Reply with ONE JSON object and nothing else:
 {SCHEMA}
-Tools (name: JSON schema of parameters — description):
+Tools, as name(parameters) — what it does; "?" marks an optional parameter:
 """
 SWITCHED = ("Your reply called no tool: it came back as prose, without tool calls. From now on "
             f"answer with ONE JSON object and nothing else, in this format: {SCHEMA} (the tools "
@@ -100,8 +100,7 @@ class LLMClient:
     def _messages(self, system: str, user: str, tools: list[RoleTool],
                   turns: list[Turn], images: list[str] | None = None) -> list[dict[str, Any]]:
         if self.mode == "json":
-            listing = "\n".join(f"- {t.name}: {json.dumps(t.schema(), separators=(',', ':'))} — "
-                                f"{t.doc}" for t in tools)
+            listing = "\n".join(f"- {t.signature()}" for t in tools)
             system = f"{system}\n\n{JSON_INSTRUCTIONS}{listing}"
         content: Any = user
         if images:
