@@ -98,6 +98,56 @@ def test_close_look_alike_is_never_returned(page: Page) -> None:
     assert r["status"] != "found" and not r["decoy"]
 
 
+# The position of what refind found among the grid's checkboxes (-1: something else, None: nothing).
+GRID_REFIND = """(sig) => {
+    const r = refindLib.refind(JSON.parse(JSON.stringify(sig)));
+    return {status: r.status, at: r.element ? [...document.querySelectorAll('#grid input')].indexOf(r.element) : null};
+}"""
+
+
+def test_bare_checkbox_is_found_by_its_place_among_look_alikes_after_a_rerender(page: Page) -> None:
+    sig = page.evaluate("refindLib.captureSignature(document.querySelectorAll('#grid input')[6])")
+    assert sig["twins"] == {"k": 6, "n": 20}
+    page.evaluate("renderGrid(5)")  # every checkbox replaced by an identical new one
+    assert page.evaluate(GRID_REFIND, sig) == {"status": "found", "at": 6}
+
+
+def test_bare_checkbox_is_not_guessed_when_look_alikes_were_removed(page: Page) -> None:
+    sig = page.evaluate("refindLib.captureSignature(document.querySelectorAll('#grid input')[6])")
+    page.evaluate("renderGrid(4)")  # a row gone: the 7th box now stands where another stood
+    assert page.evaluate(GRID_REFIND, sig)["status"] != "found"
+    page.evaluate("renderGrid(5); document.querySelectorAll('#grid input')[6].remove()")
+    assert page.evaluate(GRID_REFIND, sig)["status"] != "found"
+
+
+def test_checkbox_that_lost_its_type_is_found_in_its_place(page: Page) -> None:
+    sig = page.evaluate("refindLib.captureSignature(document.querySelectorAll('#grid input')[9])")
+    page.evaluate("document.querySelectorAll('#grid input')[9].removeAttribute('type')")
+    assert page.evaluate(GRID_REFIND, sig) == {"status": "found", "at": 9}
+
+
+def test_radio_is_found_by_its_value_in_another_order(page: Page) -> None:
+    sig = page.evaluate("refindLib.captureSignature(document.querySelector('#size [value=m]'))")
+    page.evaluate("renderSizes(['l', 'm', 's'])")
+    r = page.evaluate("(sig) => { const r = refindLib.refind(sig); return [r.status, r.element && r.element.value]; }", sig)
+    assert r == ["found", "m"]
+    page.evaluate("renderSizes(['s', 'l'])")  # m is gone: s and l are other sizes, not it
+    assert page.evaluate("(sig) => refindLib.refind(sig).status", sig) != "found"
+
+
+def test_id_that_gained_a_suffix_is_the_same_element(page: Page) -> None:
+    # Two bare inputs that only their ids tell apart; a re-render appends a generated suffix.
+    sig = page.evaluate("""() => {
+        document.querySelector('#profile').insertAdjacentHTML('beforeend', '<input id="code"> <input id="coupon">');
+        return refindLib.captureSignature(document.getElementById('code'));
+    }""")
+    page.evaluate("document.getElementById('code').id = 'code-r7k2'")
+    find = "(sig) => { const r = refindLib.refind(sig); return r.status + ':' + (r.element && r.element.id); }"
+    assert page.evaluate(find, sig) == "found:code-r7k2"
+    page.evaluate("document.getElementById('code-r7k2').remove()")  # gone: its twin is not it
+    assert not page.evaluate(find, sig).startswith("found")
+
+
 def refind_threshold(page: Page) -> float:
     return page.evaluate("refindLib.THRESHOLD")
 

@@ -100,8 +100,13 @@ export function mutate(kind, t) {
       const d = /** @type {Element} */ (t.cloneNode(true));
       d.removeAttribute("id");
       for (const e of Array.from(d.querySelectorAll("[id]"))) e.removeAttribute("id");
-      if (d.getAttribute("name")) d.setAttribute("name", d.getAttribute("name") + "2");
-      if (!tweakText(d) && d.getAttribute("placeholder")) d.setAttribute("placeholder", d.getAttribute("placeholder") + "s");
+      // An element with no words, name or placeholder has no look-alike that differs by one: a
+      // copy of it would be an exact twin, which is another test (twins are "reordered"/"moved").
+      let differs = false;
+      if (d.getAttribute("name")) { d.setAttribute("name", d.getAttribute("name") + "2"); differs = true; }
+      if (tweakText(d)) differs = true;
+      else if (d.getAttribute("placeholder")) { d.setAttribute("placeholder", d.getAttribute("placeholder") + "s"); differs = true; }
+      if (!differs) return undefined;
       t.after(d); return t;
     }
     case "attribute_dropped": {
@@ -113,6 +118,17 @@ export function mutate(kind, t) {
     case "deleted": t.remove(); return null;
   }
   return undefined;
+}
+
+/** Whether another element of the mutated page now carries exactly the captured signature. @param {any} sig @param {Element} expected */
+function lookAlike(sig, expected) {
+  const want = JSON.stringify({ ...sig, state: { ...sig.state, focused: undefined } });
+  for (const el of Array.from(document.body.querySelectorAll(sig.tag))) {
+    if (el === expected) continue;
+    const s = captureSignature(el);
+    if (JSON.stringify({ ...s, state: { ...s.state, focused: undefined } }) === want) return true;
+  }
+  return false;
 }
 
 /**
@@ -134,7 +150,8 @@ export function runSuite(targets, opts = {}) {
       if (expected === undefined) continue;
       const o = { ...opts };
       const r = refind(sig, document, o);
-      const outcome = r.status !== "found" ? "abstained" : r.element === expected ? "correct" : "wrong";
+      let outcome = r.status !== "found" ? "abstained" : r.element === expected ? "correct" : "wrong";
+      if (outcome !== "correct" && expected && lookAlike(sig, expected)) outcome = "indistinguishable-" + outcome;
       /** @type {Record<string, any>} */
       const row = { target: ti, mutation: kind, outcome, confidence: Math.round(r.confidence * 1000) / 1000 };
       if (opts.explain && outcome !== "correct") {
