@@ -8,59 +8,24 @@ import os
 import signal
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from heybro.demo import DemoSite
-from support.browser import ExtBrowser, host_pids, launch
+from support.browser import host_pids, launch
 from support.scripted_llm import ScriptedLLM
 from support.shop_policy import CALL_OFF, GOAL, ShopPolicy
+from support.shop_rig import Rig, shop_rig, start, wait_status
 
 pytestmark = pytest.mark.browser
 
 
-@dataclass
-class Rig:
-    eb: ExtBrowser
-    site: DemoSite
-    policy: ShopPolicy
-    llm: ScriptedLLM
-    panel: Page
-    shop: Page
-
-
 @pytest.fixture
 def rig(tmp_path: Path) -> Iterator[Rig]:
-    policy = ShopPolicy()
-    with DemoSite() as site, ScriptedLLM({}, default=policy.defaults()) as llm, \
-            launch(env_extra=llm.env(), home=tmp_path / "home",
-                   user_data_dir=tmp_path / "profile") as eb:
-        shop = eb.ctx.new_page()
-        shop.goto(site.url)
-        panel = eb.open_panel()
-        expect(panel.locator("#host-pill")).to_have_text("Host connected")
-        yield Rig(eb, site, policy, llm, panel, shop)
-        policy.release.set()
-
-
-def start(r: Rig) -> None:
-    r.panel.fill("#goal", GOAL)
-    r.panel.click("#send")
-    expect(r.panel.locator("#task-goal")).to_have_text(GOAL)
-
-
-def wait_status(page: Page, want: str, timeout: float = 60_000) -> None:
-    """Waits for the panel's status badge; on failure says what the panel showed instead."""
-    try:
-        expect(page.locator("#task-status")).to_have_text(want, timeout=timeout)
-    except AssertionError:
-        shown = page.evaluate("() => [document.querySelector('#task-status').textContent, "
-                              "document.querySelector('#task-error').textContent, "
-                              "document.querySelector('#log').innerText]")
-        raise AssertionError(f"wanted {want!r}, the panel shows {shown}") from None
+    with shop_rig(tmp_path) as r:
+        yield r
 
 
 def test_task_from_the_panel_runs_to_completion_and_is_in_past_tasks(rig: Rig) -> None:

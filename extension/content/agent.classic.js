@@ -33,7 +33,7 @@ const __refind = (() => {
  * BENCHMARKS.md has both halves).
  */
 
-const SIGNATURE_VERSION = 1;
+const SIGNATURE_VERSION = 2;
 /** Best score needed to act on a match. */
 const THRESHOLD = 0.63;
 /** The best must lead the runner-up by this much. */
@@ -45,9 +45,12 @@ const MARGIN = 0.1;
  *   expanded?: boolean, focused?: boolean}} ElementState
  * @typedef {{v: number, tag: string, role: string, name: string, text: string,
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
- *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState}} Signature
+ *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
+ *   order?: Twins, twins?: Twins}} Signature
+ * @typedef {{k: number, n: number}} Twins where an element stands in its document or shadow root:
+ *   the k-th (from 0, in document order) of n elements (with its tag, or that look the same)
  * @typedef {{element: Element, score: number, signature: Signature, distinctive?: boolean, loo?: number, looField?: string, looSim?: number, looAbsent?: boolean, anchor?: boolean,
- *   tagOk?: boolean}} Scored
+ *   idAnchor?: boolean, tagOk?: boolean}} Scored
  * @typedef {{status: "found" | "ambiguous" | "not_found", element: Element | null,
  *   confidence: number, candidates: Array<{element: Element, score: number, tag: string,
  *   name: string, text: string}>}} RefindResult
@@ -321,21 +324,96 @@ function elementState(el) {
   return s;
 }
 
+// --- look-alikes --------------------------------------------------------------------------------
+
+/** Whether the element's value attribute is part of what it is (a radio's value, a button's caption). @param {string} tag */
+function valueIsIdentity(tag) { return tag === "input" || tag === "button" || tag === "option"; }
+
+/** Attributes that make up how an element looks to a person (its id and classes do not). */
+const LOOK_ATTRS = ["type", "role", "name", "aria-label", "placeholder", "title", "href", "alt"];
+
+/**
+ * What an element looks like, without its place: elements with the same key are look-alikes (twenty
+ * "Add to cart" buttons, a grid of bare checkboxes). Built from the same cut values a signature keeps,
+ * so `lookKeyOfSignature` gives the same key for the element the signature was taken from.
+ * @param {string} tag @param {(name: string) => string} attr @param {string} text
+ */
+function lookKey(tag, attr, text) {
+  let k = tag;
+  for (const a of LOOK_ATTRS) k += "\u0001" + cut(attr(a), 200);
+  return k + "\u0001" + (valueIsIdentity(tag) ? cut(attr("value"), 200) : "") + "\u0001" + text;
+}
+
+/** @param {Element} el */
+function lookKeyOf(el) {
+  return lookKey(el.localName, (a) => el.getAttribute(a) || "", el.localName === "select" ? "" : visibleText(el));
+}
+
+/** @param {Signature} sig */
+function lookKeyOfSignature(sig) {
+  const A = sig.attrs || {};
+  return lookKey(sig.tag, (a) => A[a] || "", sig.tag === "select" ? "" : sig.text);
+}
+
+/**
+ * The elements with `tag` in `root` in document order, and the same grouped by look. A capture pass
+ * shares one of these per root and tag (every signature of an observe asks for it).
+ * @typedef {{all: Element[], index: Map<Element, number>, keys: string[], groups: Map<string, Element[]>}} TagOrder
+ * @param {Document | ShadowRoot} root @param {string} tag
+ * @returns {TagOrder}
+ */
+function tagOrder(root, tag) {
+  /** @type {Map<string, Element[]>} */
+  const groups = new Map();
+  /** @type {Map<Element, number>} */
+  const index = new Map();
+  const all = Array.from(root.querySelectorAll(tag)).filter((el) => !isToolUi(el));
+  const keys = all.map(lookKeyOf);
+  for (let i = 0; i < all.length; i++) {
+    const el = all[i], key = keys[i];
+    index.set(el, i);
+    const g = groups.get(key);
+    if (g) g.push(el); else groups.set(key, [el]);
+  }
+  return { all, index, keys, groups };
+}
+
+/**
+ * Where the element stands in its document (or shadow root): the k-th of the n elements with its
+ * tag (`order`), and the k-th of the n that look like it (`twins`, when it has look-alikes).
+ * @param {Element} el @param {Map<any, any>} [pass]
+ * @returns {{order?: Twins, twins?: Twins}}
+ */
+function placeOf(el, pass) {
+  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  if (!("querySelectorAll" in root)) return {};
+  /** @type {Map<string, TagOrder> | undefined} */
+  let byTag = pass?.get(root);
+  if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
+  let t = byTag.get(el.localName);
+  if (!t) { t = tagOrder(root, el.localName); byTag.set(el.localName, t); }
+  const k = t.index.get(el);
+  if (k === undefined) return {};
+  const g = /** @type {Element[]} */ (t.groups.get(t.keys[k]));
+  return { order: { k, n: t.all.length }, ...(g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
+}
+
 /**
  * Describes an element so it can be found again after the page changed.
  * @param {Element} el
  * @param {{name?: string, box?: Box}} [known] what the caller already read in this pass (the scan's
  *   box in top-frame viewport coordinates, the rendering's accessible name): not read twice
- * @param {Map<Window, {x: number, y: number}>} [pass] shared by the signatures taken in one
- *   synchronous pass (nothing scrolls meanwhile): each window's scroll offsets are read once, as
- *   reading them costs a layout check each time (a fifth of a signature's time)
+ * @param {Map<any, any>} [pass] shared by the signatures taken in one synchronous pass (nothing
+ *   scrolls or changes meanwhile): each window's scroll offsets are read once, as reading them costs
+ *   a layout check each time (a fifth of a signature's time), and each root's look-alikes are
+ *   grouped once
  * @returns {Signature}
  */
 function captureSignature(el, known = {}, pass) {
   /** @type {Record<string, string>} */
   const attrs = {};
   // Walk the element's own (few) attributes rather than asking for each stable one by name.
-  const valueOk = el.localName === "input" || el.localName === "button" || el.localName === "option";
+  const valueOk = valueIsIdentity(el.localName);
   let data = 0;
   const list = el.attributes;
   for (let i = 0; i < list.length; i++) {
@@ -355,6 +433,7 @@ function captureSignature(el, known = {}, pass) {
     if (topWin && pass) pass.set(topWin, scroll);
   }
   const sx = scroll.x, sy = scroll.y;
+  const place = placeOf(el, pass);
   return {
     v: SIGNATURE_VERSION,
     tag: el.localName,
@@ -370,6 +449,7 @@ function captureSignature(el, known = {}, pass) {
     shadow: shadowChain(el),
     box: { x: Math.round(r.x + sx), y: Math.round(r.y + sy), w: Math.round(r.w), h: Math.round(r.h) },
     state: elementState(el),
+    ...place,
   };
 }
 
@@ -411,13 +491,26 @@ function textSim(a, b) {
 const NEAR = 0.85, OTHER_NUMBER = 0.3;
 
 /**
+ * The words before and after an element, from its neighbour text ("before | after", normalised:
+ * "| after" when nothing is before it, "before |" when nothing is after).
+ * @param {string} s @returns {[string, string]}
+ */
+function aroundParts(s) {
+  s = s || "";
+  if (s === "|") return ["", ""];
+  if (s.startsWith("| ")) return ["", s.slice(2)];
+  if (s.endsWith(" |")) return [s.slice(0, -2), ""];
+  const i = s.indexOf(" | ");
+  return i < 0 ? [s, ""] : [s.slice(0, i), s.slice(i + 3)];
+}
+
+/**
  * Neighbour text is "before | after"; the words before a control usually name it (a row's title
  * before its button), so they count three times as much as the words after.
  * @param {string} a @param {string} b
  */
 function neighborSim(a, b) {
-  const [pa = "", na = ""] = (a || "").split(" | ");
-  const [pb = "", nb = ""] = (b || "").split(" | ");
+  const [pa, na] = aroundParts(a), [pb, nb] = aroundParts(b);
   const p = textSim(pa, pb), n = textSim(na, nb);
   if (p === null && n === null) return null;
   return 0.75 * (p ?? 1) + 0.25 * (n ?? 1);
@@ -474,6 +567,7 @@ function hrefKey(href) {
 const WEIGHTS = {
   tag: 1, role: 1, name: 3, text: 2, id: 5, nameAttr: 3, type: 1, href: 2, placeholder: 2,
   alt: 1, title: 1, testid: 4, data: 2, label: 2, classes: 1, neighbor: 2.5, path: 1.5, box: 1, frame: 0.5,
+  value: 2,
 };
 
 /**
@@ -506,6 +600,8 @@ function fieldSims(sig, c) {
     path: pathSim(sig.path || [], c.path || []),
     box: boxSim(sig.box, c.box),
     frame: (sig.frame || []).join(">") === (c.frame || []).join(">") ? 1 : 0,
+    // A radio's or checkbox's value attribute is what it stands for ("1", "2", "yes").
+    value: A.value && valueIsIdentity(sig.tag) ? (A.value === B.value ? 1 : 0) : null,
   };
 }
 
@@ -520,7 +616,7 @@ function dataSim(A, B) {
 function idWeight(id) { return GENERATED_ID.test(id) ? 0.3 : 1; }
 
 /** Fields that can single an element out (tag, role, type, position and frame only narrow it down). */
-const DISTINCTIVE = ["name", "text", "id", "nameAttr", "href", "placeholder", "alt", "title", "testid", "data", "label", "neighbor"];
+const DISTINCTIVE = ["name", "text", "id", "nameAttr", "href", "placeholder", "alt", "title", "testid", "data", "label", "neighbor", "value", "classes"];
 
 /**
  * Scores every candidate against the signature. A field's weight shrinks with the number of
@@ -543,7 +639,8 @@ function scoreCandidates(sig, cands) {
     // An anchor: a stable identifier (id, test id, form name, data keys, link target) that this
     // candidate alone on the page carries with the very value captured.
     let anchor = false;
-    for (const f of ANCHORS) if ((si[f] ?? 0) >= 0.999 && shared[f] === 1 && !(f === "id" && GENERATED_ID.test(sig.attrs.id || ""))) anchor = true;
+    let idAnchor = false;
+    for (const f of ANCHORS) if ((si[f] ?? 0) >= 0.999 && shared[f] === 1 && !(f === "id" && GENERATED_ID.test(sig.attrs.id || ""))) { anchor = true; if (f === "id") idAnchor = true; }
     // A numbered key (data-sku="650", href="/p/500") names one record; a word (data-type="radio",
     // href="#") names a kind, which may be unique only because its twin was deleted.
     if ((si.data ?? 0) >= 0.999 && shared.data === 1 && numberedData) anchor = true;
@@ -563,22 +660,27 @@ function scoreCandidates(sig, cands) {
     // Tolerant score: the same with the one field that lost most left out. A mutation usually
     // changes one thing about an element (its id, its text, its wrapper); another element differs
     // in several, so this keeps the target high and look-alikes low.
+    // An input's role follows from its type: a dropped or changed type is one change, not two.
+    const implicitRole = !(sig.attrs || {}).role;
+    const roleSimW = parts.find((p) => p[0] === "role");
     let loo = den ? num / den : 0, looField = "", looSim = 1;
     for (const [f, w, s] of parts) {
-      const without = den - w > 0 ? (num - w * s) / (den - w) : 0;
+      let wn = w * s, wd = w;
+      if (f === "type" && implicitRole && roleSimW) { wn += roleSimW[1] * roleSimW[2]; wd += roleSimW[1]; }
+      const without = den - wd > 0 ? (num - wn) / (den - wd) : 0;
       if (without > loo) { loo = without; looField = f; looSim = s; }
     }
     // Whether the field left out is an attribute the candidate no longer has (dropped) rather than
     // one it has with another value (another element's identity).
     const key = ATTR_OF[looField];
     const looAbsent = !!key && !(key === "testid" ? TEST_ID_ATTRS.some((k) => c.signature.attrs[k]) : c.signature.attrs[key]);
-    return { element: c.element, signature: c.signature, score: den ? num / den : 0, loo, looField, looSim, looAbsent, distinctive, anchor,
+    return { element: c.element, signature: c.signature, score: den ? num / den : 0, loo, looField, looSim, looAbsent, distinctive, anchor, idAnchor,
       tagOk: c.signature.tag === sig.tag || (roleSim(sig.role, c.signature.role) ?? 0) >= 0.6 };
   }).sort((a, b) => b.score - a.score);
 }
 
 /** The attribute behind each attribute field. @type {Record<string, string>} */
-const ATTR_OF = { id: "id", nameAttr: "name", type: "type", href: "href", placeholder: "placeholder", alt: "alt", title: "title", testid: "testid" };
+const ATTR_OF = { id: "id", nameAttr: "name", type: "type", href: "href", placeholder: "placeholder", alt: "alt", title: "title", testid: "testid", value: "value" };
 
 /** Fields whose exact, unique match names one element (see scoreCandidates). */
 const ANCHORS = ["id", "testid"];
@@ -708,11 +810,20 @@ function refind(signature, root = document, opts = {}) {
   //    neighbour slid into its place. A best that is singled out over a runner-up that is not needs
   //    a smaller lead.
   const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : margin;
-  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive))) return found(best, best.score);
+  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !otherTwin(signature, best)) return found(best, best.score);
   // 2. An anchor: the only element on the page with the captured id / test id (or numbered data
   //    key, or numbered link with the same name), of a compatible kind.
-  const anchors = scored.filter((s) => s.anchor && s.tagOk);
+  //    A unique id the page's author gave it names it even when it changed kind (a select redone
+  //    as a custom dropdown); an id that now extends the captured one ("email" → "email-x7a9") is
+  //    taken when nothing but the id changed.
+  const oldId = signature.attrs?.id || "";
+  const anchors = scored.filter((s) => s.anchor && (s.tagOk || (s.idAnchor && isInteractiveCheap(s.element))));
   if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) return found(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo)));
+  if (oldId && !GENERATED_ID.test(oldId)) {
+    const ext = scored.filter((s) => extendsId(s.signature.attrs?.id || "", oldId));
+    const e = ext[0];
+    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) return found(e, /** @type {number} */ (e.loo));
+  }
   // 3. One thing changed: the tolerant score (the field that lost most left out) of the best is high
   //    and well ahead of everyone else's. Not when what changed is its place (box, neighbours, path:
   //    a twin slides into a deleted element's place), nor when an identifying attribute now has
@@ -725,22 +836,129 @@ function refind(signature, root = document, opts = {}) {
   // What changed must still look like a change of the same thing: a tweaked text shares something
   // with the old one ("Submit" → "Submits", "3" → "3s"; not "1" → ">"), a renamed id keeps its stem
   // or was a generated one ("datepicker" → "datepicker-x7a9"; not "password" → "verify").
-  const oldId = signature.attrs?.id || "", newId = b.signature.attrs?.id || "";
+  const newId = b.signature.attrs?.id || "";
+  // A form name, test id or value that now has another value names another element; a link that
+  //  now points elsewhere is the same one only if its numbers did not change (/buy/1750 is not /buy/1753).
+  const oldHref = signature.attrs?.href || "", newHref = b.signature.attrs?.href || "";
   const sameThing = ATTR_FIELDS.has(field) && b.looAbsent ? true : TEXT_FIELDS.has(field) ? (b.looSim ?? 0) > 0
-    : field === "id" ? !newId || GENERATED_ID.test(oldId) || (textSim(oldId, newId) ?? 0) >= 0.5 : true;
+    : field === "id" ? !newId || GENERATED_ID.test(oldId) || extendsId(newId, oldId) || (textSim(oldId, newId) ?? 0) >= 0.5
+    : field === "href" ? numbers(hrefKey(oldHref)) === numbers(hrefKey(newHref))
+    : !IDENTITY_FIELDS.has(field);
   if (b.tagOk && sameThing && loo >= LOO_THRESHOLD && b.score >= LOO_FLOOR && !PLACE_FIELDS.has(field)) {
     if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) return found(b, loo);
+  }
+  const bestOwn = Math.max(...scored.map((s) => ownScore(signature, s)));
+  // 4. Its place among look-alikes (a grid of bare checkboxes, a "Send review" button per form):
+  //    the element that looks the same and stands k-th of the same n as the target did. Only when
+  //    the count is unchanged (a deleted look-alike makes it drop, and the next one slides into the
+  //    place), when nothing it has contradicts the target, when no other candidate matches the
+  //    target's own features (all but its place) better, when the words around it do not say
+  //    something else, when no other look-alike alone still has the words around the target, and
+  //    when no other look-alike stands clearly nearer its spot.
+  const t = signature.twins;
+  if (t) {
+    const key = lookKeyOfSignature(signature);
+    const alike = scored.filter((s) => s.signature.twins?.n === t.n && lookKeyOfSignature(s.signature) === key);
+    const at = alike.filter((s) => s.signature.twins?.k === t.k);
+    if (at.length === 1) {
+      const e = at[0];
+      // Words around it that only one look-alike still has name that one (a row's title).
+      const sameWords = alike.filter((s) => (neighborSim(signature.neighbor, s.signature.neighbor) ?? 0) >= 0.9);
+      const closest = Math.max(...alike.map((s) => boxSim(signature.box, s.signature.box) ?? 0));
+      const moved = (boxSim(signature.box, e.signature.box) ?? 0) < STILL;
+      if (!clashes(signature, e.signature) && !otherTwin(signature, e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e) >= bestOwn - TWIN_OWN_SLACK
+        && !(sameWords.length === 1 && sameWords[0] !== e) && (boxSim(signature.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK) {
+        return found(e, Math.max(e.score, /** @type {number} */ (e.loo)));
+      }
+    }
+  }
+  // 5. Its place among the elements with its tag, when the one thing about it that changed is gone
+  //    (an attribute dropped — a checkbox that lost its type): the k-th of the same n, with nothing
+  //    else matching the target's own features better.
+  const o = signature.order;
+  if (o) {
+    const at = scored.filter((s) => s.signature.tag === signature.tag && s.signature.order?.n === o.n && s.signature.order?.k === o.k);
+    const e = at[0];
+    const changed = e ? [e.looField || "", ...(e.looField === "type" ? ["role"] : [])] : [];
+    // What changed must be gone (a dropped attribute, classes no longer readable), not another value.
+    const gone = e && (e.looAbsent || (e.looField === "classes" && !e.signature.classes.length));
+    if (at.length === 1 && gone && /** @type {number} */ (e.loo) >= LOO_THRESHOLD && !clashes(signature, e.signature)
+      && ownScore(signature, e, changed) >= Math.max(...scored.map((s) => ownScore(signature, s, changed))) - TWIN_OWN_SLACK) return found(e, /** @type {number} */ (e.loo));
   }
   if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top };
   return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
 }
 
+/**
+ * Whether a candidate has an identifying value that contradicts the signature's: another id (not a
+ * generated one), label, test id or data key. A value that is gone is not a contradiction.
+ * @param {Signature} sig @param {Signature} c
+ */
+function clashes(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  if (A.id && B.id && A.id !== B.id && !GENERATED_ID.test(A.id)) return true;
+  if (sig.label && c.label && (textSim(sig.label, c.label) ?? 0) < 0.9) return true;
+  for (const k of Object.keys(A)) if (k.startsWith("data-") && B[k] && B[k] !== A[k]) return true;
+  return false;
+}
+
+/**
+ * Whether a candidate that looks just like the target (a look-alike of it) has another size: inputs
+ * of different widths in a column, where one slides into the place of another that went away.
+ * Re-rendering the same element seldom resizes it.
+ * @param {Signature} sig @param {Scored} s
+ */
+function otherTwin(sig, s) {
+  if (!sig.twins || !sig.box || !s.signature.box || lookKeyOfSignature(s.signature) !== lookKeyOfSignature(sig)) return false;
+  const a = sig.box, b = s.signature.box;
+  const off = (/** @type {number} */ x, /** @type {number} */ y) => Math.abs(x - y) > Math.max(4, 0.15 * Math.max(x, y));
+  return off(a.w, b.w) || off(a.h, b.h);
+}
+
+/**
+ * On how many sides (0, 1, 2) the words before and after an element now say something else — not
+ * merely gone (a wrapper can put them out of reach). One side changes when something is put next to
+ * an element that stayed where it was.
+ * @param {string} a @param {string} b
+ */
+function wordsAroundClash(a, b) {
+  const [pa, na] = aroundParts(a), [pb, nb] = aroundParts(b);
+  const differ = (/** @type {string} */ x, /** @type {string} */ y) => (!!x && !!y && (textSim(x, y) ?? 0) < 0.5 ? 1 : 0);
+  return differ(pa, pb) + differ(na, nb);
+}
+
+/**
+ * The candidate's score on what the element is, leaving out where it is (box, neighbours, path) and
+ * the fields in `skip`.
+ * @param {Signature} sig @param {Scored} s @param {string[]} [skip]
+ */
+function ownScore(sig, s, skip = []) {
+  const f = fieldSims(sig, s.signature);
+  let num = 0, den = 0;
+  for (const [k, w] of Object.entries(WEIGHTS)) {
+    const v = f[k];
+    if (v === null || v === undefined || PLACE_FIELDS.has(k) || skip.includes(k)) continue;
+    num += w * v; den += w;
+  }
+  return den ? num / den : 1;
+}
+
+/** Whether an id extends another with a suffix ("email" → "email-x7a9", "q_3" → "q_3:r1"), or drops one. @param {string} id @param {string} old */
+function extendsId(id, old) {
+  if (!id || id === old) return false;
+  const [long, short] = id.length > old.length ? [id, old] : [old, id];
+  return long.startsWith(short) && /^[-_:.]/.test(long.slice(short.length));
+}
+
 /** Calibrated on the tune half of scripts/bench_refind.py (see refind()). */
+const TWIN_BOX_SLACK = 0.05, TWIN_OWN_SLACK = 0.02, STILL = 0.95;
 const LEAD_MARGIN = 0.07, ANCHOR_FLOOR = 0.3, LOO_THRESHOLD = 0.75, LOO_FLOOR = 0.3, LOO_MARGIN = 0.2, LOO_MARGIN_DROPPED = 0.02;
 const PLACE_FIELDS = new Set(["box", "neighbor", "path"]);
 const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "title"]);
-const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type"]);
-return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, norm, roleOf, isInteractiveCheap, labelText, visibleText, accessibleName, neighborText, deepActiveElement, elementState, captureSignature, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, shortlist, refind, LEAD_MARGIN };
+const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
+/** Attributes whose other value means another element. */
+const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
+return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, norm, roleOf, isInteractiveCheap, labelText, visibleText, accessibleName, neighborText, deepActiveElement, elementState, captureSignature, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, shortlist, refind, TWIN_BOX_SLACK, LEAD_MARGIN };
 })();
 // ---- extension/lib/dom_pointer.js
 const __dom_pointer = (() => {
@@ -1492,12 +1710,18 @@ return { FENCE_OPEN, FENCE_CLOSE, estimateTokens, elementLine, renderScan };
 // ---- extension/lib/dom_overlay.js
 const __dom_overlay = (() => {
 /**
- * Highlight overlay: numbered boxes over mapped elements, and a flash on the element being acted on.
+ * Highlight overlay: numbered boxes over mapped elements, and an outline on the element being acted
+ * on, kept for as long as that action runs (and at least OUTLINE_MIN_MS, so a person can see it),
+ * replaced by the next action's, and taken away cleanly after: the host leaves the page when
+ * nothing is shown.
  *
  * One fixed, full-viewport host with `pointer-events: none` (it never takes a click and never changes
  * what elementFromPoint finds), marked `data-heybro-overlay` so the scanner and the re-finder skip
  * it, with its boxes in a closed shadow root so page CSS cannot restyle them and page scripts cannot
- * query them. `clearOverlay()` removes the host and its listeners.
+ * query them. While an element is outlined the host also carries `data-heybro-acting` with the
+ * outline's box in viewport pixels ("x,y,width,height"): what the page and tests can know of it,
+ * not a way to restyle it. Boxes follow scrolling and resizing. `clearOverlay()` removes the host
+ * and its listeners.
  */
 
 const HOST_ATTR = "data-heybro-overlay";
@@ -1506,14 +1730,20 @@ const STYLE = `
   .box { position: fixed; border: 2px solid var(--c); box-sizing: border-box; border-radius: 3px; }
   .tag { position: absolute; top: -2px; left: -2px; transform: translateY(-100%); background: var(--c);
     color: #fff; font: 600 11px/14px system-ui, sans-serif; padding: 0 3px; border-radius: 3px 3px 3px 0; }
-  .flash { position: fixed; border: 3px solid #ff2d55; box-sizing: border-box; border-radius: 4px;
+  .acting { position: fixed; border: 3px solid #ff2d55; box-sizing: border-box; border-radius: 4px;
     box-shadow: 0 0 0 4px rgba(255,45,85,.35); animation: pulse .6s ease-out 1; }
-  @keyframes pulse { from { box-shadow: 0 0 0 0 rgba(255,45,85,.7); } to { box-shadow: 0 0 0 12px rgba(255,45,85,0); } }
+  @keyframes pulse { from { box-shadow: 0 0 0 0 rgba(255,45,85,.7); } to { box-shadow: 0 0 0 4px rgba(255,45,85,.35); } }
+  @media (prefers-reduced-motion: reduce) { .acting { animation: none; } }
 `;
+const ACTING_ATTR = "data-heybro-acting";
+/** The shortest time an outline shows, however fast its action was. */
+const OUTLINE_MIN_MS = 600;
 const COLORS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080", "#9a6324", "#800000"];
 
 /** @type {{host: HTMLElement, root: ShadowRoot, items: Array<{id: string, el: Element}>, onMove: () => void} | null} */
 let state = null;
+/** The element being acted on and its outline. @type {{el: Element, box: HTMLElement, since: number, timer: ReturnType<typeof setTimeout> | null} | null} */
+let acting = null;
 
 /** @param {Document} doc */
 function ensureHost(doc) {
@@ -1531,7 +1761,7 @@ function ensureHost(doc) {
   const onMove = () => {
     if (queued) return;
     queued = true;
-    requestAnimationFrame(() => { queued = false; drawBoxes(); });
+    requestAnimationFrame(() => { queued = false; drawBoxes(); placeOutline(); });
   };
   state = { host, root, items: [], onMove };
   addEventListener("scroll", onMove, { capture: true, passive: true });
@@ -1577,23 +1807,60 @@ function showBoxes(items) {
   drawBoxes();
 }
 
-/** Briefly outlines the element being acted on. @param {Element} el */
-function flash(el) {
-  const s = ensureHost(document);
-  const r = viewportRect(el);
-  const f = document.createElement("div");
-  f.className = "flash";
-  f.style.cssText = `left:${r.x - 3}px;top:${r.y - 3}px;width:${r.w + 6}px;height:${r.h + 6}px;`;
-  s.root.append(f);
-  setTimeout(() => {
-    f.remove();
-    // Nothing left to show: take the host away so the page is as it was.
-    if (state && !state.items.length && !state.root.querySelector(".flash")) clearOverlay();
-  }, 700);
+function placeOutline() {
+  if (!acting) return;
+  if (!acting.el.isConnected) { clearHighlight(); return; }
+  const r = viewportRect(acting.el);
+  const box = [r.x - 3, r.y - 3, r.w + 6, r.h + 6];
+  acting.box.style.cssText = `left:${box[0]}px;top:${box[1]}px;width:${box[2]}px;height:${box[3]}px;`;
+  state?.host.setAttribute(ACTING_ATTR, box.map((v) => Math.round(v * 10) / 10).join(","));
 }
 
-/** Removes every box, the host and its listeners. */
+/**
+ * Outlines the element being acted on, replacing the outline of the action before. Call the
+ * returned function when the action is done: the outline goes then (after OUTLINE_MIN_MS at the
+ * earliest), unless another action's outline has replaced it already.
+ * @param {Element} el
+ * @returns {() => void}
+ */
+function highlight(el) {
+  clearHighlight({ keepHost: true });
+  const s = ensureHost(document);
+  const box = document.createElement("div");
+  box.className = "acting";
+  s.root.append(box);
+  const mine = { el, box, since: performance.now(), timer: /** @type {ReturnType<typeof setTimeout> | null} */ (null) };
+  acting = mine;
+  placeOutline();
+  return () => {
+    if (acting !== mine || mine.timer !== null) return;
+    const left = OUTLINE_MIN_MS - (performance.now() - mine.since);
+    if (left <= 0) clearHighlight();
+    else mine.timer = setTimeout(() => { if (acting === mine) clearHighlight(); }, left);
+  };
+}
+
+/**
+ * Takes the outline away; with nothing else shown, the host goes too, so the page is as it was.
+ * @param {{keepHost?: boolean}} [opts]
+ */
+function clearHighlight(opts = {}) {
+  if (acting) {
+    if (acting.timer !== null) clearTimeout(acting.timer);
+    acting.box.remove();
+    acting = null;
+  }
+  if (!state) return;
+  state.host.removeAttribute(ACTING_ATTR);
+  if (!opts.keepHost && !state.items.length) clearOverlay();
+}
+
+/** The element outlined as being acted on, if any. */
+function highlighted() { return acting?.el || null; }
+
+/** Removes every box and outline, the host and its listeners. */
 function clearOverlay() {
+  if (acting) { if (acting.timer !== null) clearTimeout(acting.timer); acting = null; }
   if (!state) return;
   removeEventListener("scroll", state.onMove, { capture: true });
   removeEventListener("resize", state.onMove);
@@ -1603,7 +1870,7 @@ function clearOverlay() {
 
 /** Whether boxes are currently shown. */
 function overlayShown() { return !!state && state.items.length > 0; }
-return { showBoxes, flash, clearOverlay, overlayShown };
+return { OUTLINE_MIN_MS, showBoxes, highlight, clearHighlight, highlighted, clearOverlay, overlayShown };
 })();
 // ---- extension/lib/dom_input.js
 const __dom_input = (() => {
@@ -2352,7 +2619,7 @@ const __agent = (() => {
 const { Registry, scanPage } = __dom_scan;
 const { renderScan } = __dom_render;
 const { captureSignature, isRendered, norm } = __refind;
-const { showBoxes, flash, clearOverlay } = __dom_overlay;
+const { showBoxes, highlight, clearOverlay } = __dom_overlay;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, settleFor, settle, documentReady, documentId } = __dom_changes;
 const { actionError, clickOn, fillIn, typeInto, selectOption, setChecked, pressKeys, hoverOn, focusOn, uploadFile, checkedState } = __dom_input;
@@ -2446,10 +2713,24 @@ async function act(action, args) {
   if (named) loc = await locate(r, args, async () => { await settle(document); scanPage(r, { remember: false }); });
   /** @type {Element | null} */
   let el = loc.el;
+  let outlined = () => {};
   if (el && action !== "scroll" && action !== "extract") {
     el = prepare(el, { needEnabled: need.enabled, hitTest: need.hit });
-    flash(el);
+    outlined = highlight(el); // outlined for as long as this action runs
   }
+  try {
+    return await perform(action, args, el, r, loc);
+  } finally {
+    outlined();
+  }
+}
+
+/**
+ * Carries out the action on the element (found and prepared) and reports what changed.
+ * @param {string} action @param {Record<string, any>} args @param {Element | null} el
+ * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
+ */
+async function perform(action, args, el, r, loc) {
   const finish = watchChanges(document);
   /** @type {Record<string, any>} */
   let extra = {};

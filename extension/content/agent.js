@@ -6,7 +6,7 @@
 import { Registry, scanPage } from "../lib/dom_scan.js";
 import { renderScan } from "../lib/dom_render.js";
 import { captureSignature, isRendered, norm } from "../lib/refind.js";
-import { showBoxes, flash, clearOverlay } from "../lib/dom_overlay.js";
+import { showBoxes, highlight, clearOverlay } from "../lib/dom_overlay.js";
 import { locate, prepare, brief } from "../lib/dom_locate.js";
 import { watchChanges, settleFor, settle, documentReady, documentId } from "../lib/dom_changes.js";
 import { actionError, clickOn, fillIn, typeInto, selectOption, setChecked, pressKeys, hoverOn, focusOn, uploadFile, checkedState } from "../lib/dom_input.js";
@@ -100,10 +100,24 @@ async function act(action, args) {
   if (named) loc = await locate(r, args, async () => { await settle(document); scanPage(r, { remember: false }); });
   /** @type {Element | null} */
   let el = loc.el;
+  let outlined = () => {};
   if (el && action !== "scroll" && action !== "extract") {
     el = prepare(el, { needEnabled: need.enabled, hitTest: need.hit });
-    flash(el);
+    outlined = highlight(el); // outlined for as long as this action runs
   }
+  try {
+    return await perform(action, args, el, r, loc);
+  } finally {
+    outlined();
+  }
+}
+
+/**
+ * Carries out the action on the element (found and prepared) and reports what changed.
+ * @param {string} action @param {Record<string, any>} args @param {Element | null} el
+ * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
+ */
+async function perform(action, args, el, r, loc) {
   const finish = watchChanges(document);
   /** @type {Record<string, any>} */
   let extra = {};

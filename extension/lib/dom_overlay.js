@@ -1,11 +1,17 @@
 // @ts-check
 /**
- * Highlight overlay: numbered boxes over mapped elements, and a flash on the element being acted on.
+ * Highlight overlay: numbered boxes over mapped elements, and an outline on the element being acted
+ * on, kept for as long as that action runs (and at least OUTLINE_MIN_MS, so a person can see it),
+ * replaced by the next action's, and taken away cleanly after: the host leaves the page when
+ * nothing is shown.
  *
  * One fixed, full-viewport host with `pointer-events: none` (it never takes a click and never changes
  * what elementFromPoint finds), marked `data-heybro-overlay` so the scanner and the re-finder skip
  * it, with its boxes in a closed shadow root so page CSS cannot restyle them and page scripts cannot
- * query them. `clearOverlay()` removes the host and its listeners.
+ * query them. While an element is outlined the host also carries `data-heybro-acting` with the
+ * outline's box in viewport pixels ("x,y,width,height"): what the page and tests can know of it,
+ * not a way to restyle it. Boxes follow scrolling and resizing. `clearOverlay()` removes the host
+ * and its listeners.
  */
 
 const HOST_ATTR = "data-heybro-overlay";
@@ -14,14 +20,20 @@ const STYLE = `
   .box { position: fixed; border: 2px solid var(--c); box-sizing: border-box; border-radius: 3px; }
   .tag { position: absolute; top: -2px; left: -2px; transform: translateY(-100%); background: var(--c);
     color: #fff; font: 600 11px/14px system-ui, sans-serif; padding: 0 3px; border-radius: 3px 3px 3px 0; }
-  .flash { position: fixed; border: 3px solid #ff2d55; box-sizing: border-box; border-radius: 4px;
+  .acting { position: fixed; border: 3px solid #ff2d55; box-sizing: border-box; border-radius: 4px;
     box-shadow: 0 0 0 4px rgba(255,45,85,.35); animation: pulse .6s ease-out 1; }
-  @keyframes pulse { from { box-shadow: 0 0 0 0 rgba(255,45,85,.7); } to { box-shadow: 0 0 0 12px rgba(255,45,85,0); } }
+  @keyframes pulse { from { box-shadow: 0 0 0 0 rgba(255,45,85,.7); } to { box-shadow: 0 0 0 4px rgba(255,45,85,.35); } }
+  @media (prefers-reduced-motion: reduce) { .acting { animation: none; } }
 `;
+const ACTING_ATTR = "data-heybro-acting";
+/** The shortest time an outline shows, however fast its action was. */
+export const OUTLINE_MIN_MS = 600;
 const COLORS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080", "#9a6324", "#800000"];
 
 /** @type {{host: HTMLElement, root: ShadowRoot, items: Array<{id: string, el: Element}>, onMove: () => void} | null} */
 let state = null;
+/** The element being acted on and its outline. @type {{el: Element, box: HTMLElement, since: number, timer: ReturnType<typeof setTimeout> | null} | null} */
+let acting = null;
 
 /** @param {Document} doc */
 function ensureHost(doc) {
@@ -39,7 +51,7 @@ function ensureHost(doc) {
   const onMove = () => {
     if (queued) return;
     queued = true;
-    requestAnimationFrame(() => { queued = false; drawBoxes(); });
+    requestAnimationFrame(() => { queued = false; drawBoxes(); placeOutline(); });
   };
   state = { host, root, items: [], onMove };
   addEventListener("scroll", onMove, { capture: true, passive: true });
@@ -85,23 +97,60 @@ export function showBoxes(items) {
   drawBoxes();
 }
 
-/** Briefly outlines the element being acted on. @param {Element} el */
-export function flash(el) {
-  const s = ensureHost(document);
-  const r = viewportRect(el);
-  const f = document.createElement("div");
-  f.className = "flash";
-  f.style.cssText = `left:${r.x - 3}px;top:${r.y - 3}px;width:${r.w + 6}px;height:${r.h + 6}px;`;
-  s.root.append(f);
-  setTimeout(() => {
-    f.remove();
-    // Nothing left to show: take the host away so the page is as it was.
-    if (state && !state.items.length && !state.root.querySelector(".flash")) clearOverlay();
-  }, 700);
+function placeOutline() {
+  if (!acting) return;
+  if (!acting.el.isConnected) { clearHighlight(); return; }
+  const r = viewportRect(acting.el);
+  const box = [r.x - 3, r.y - 3, r.w + 6, r.h + 6];
+  acting.box.style.cssText = `left:${box[0]}px;top:${box[1]}px;width:${box[2]}px;height:${box[3]}px;`;
+  state?.host.setAttribute(ACTING_ATTR, box.map((v) => Math.round(v * 10) / 10).join(","));
 }
 
-/** Removes every box, the host and its listeners. */
+/**
+ * Outlines the element being acted on, replacing the outline of the action before. Call the
+ * returned function when the action is done: the outline goes then (after OUTLINE_MIN_MS at the
+ * earliest), unless another action's outline has replaced it already.
+ * @param {Element} el
+ * @returns {() => void}
+ */
+export function highlight(el) {
+  clearHighlight({ keepHost: true });
+  const s = ensureHost(document);
+  const box = document.createElement("div");
+  box.className = "acting";
+  s.root.append(box);
+  const mine = { el, box, since: performance.now(), timer: /** @type {ReturnType<typeof setTimeout> | null} */ (null) };
+  acting = mine;
+  placeOutline();
+  return () => {
+    if (acting !== mine || mine.timer !== null) return;
+    const left = OUTLINE_MIN_MS - (performance.now() - mine.since);
+    if (left <= 0) clearHighlight();
+    else mine.timer = setTimeout(() => { if (acting === mine) clearHighlight(); }, left);
+  };
+}
+
+/**
+ * Takes the outline away; with nothing else shown, the host goes too, so the page is as it was.
+ * @param {{keepHost?: boolean}} [opts]
+ */
+export function clearHighlight(opts = {}) {
+  if (acting) {
+    if (acting.timer !== null) clearTimeout(acting.timer);
+    acting.box.remove();
+    acting = null;
+  }
+  if (!state) return;
+  state.host.removeAttribute(ACTING_ATTR);
+  if (!opts.keepHost && !state.items.length) clearOverlay();
+}
+
+/** The element outlined as being acted on, if any. */
+export function highlighted() { return acting?.el || null; }
+
+/** Removes every box and outline, the host and its listeners. */
 export function clearOverlay() {
+  if (acting) { if (acting.timer !== null) clearTimeout(acting.timer); acting = null; }
   if (!state) return;
   removeEventListener("scroll", state.onMove, { capture: true });
   removeEventListener("resize", state.onMove);

@@ -1,0 +1,332 @@
+"""Every control a person can use, driven in real Chromium as they would: the panel with the keyboard
+alone (focus never falls to the page when a control is replaced), what a screen reader is given,
+the popup's buttons, the host banner's Copy and Try again, the coordinator's runtime messages and
+tab registry, and the outline on the element being acted on."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from heybro.demo import DemoSite
+from support.browser import ExtBrowser, launch
+from support.scripted_llm import ScriptedLLM, call, calls
+from support.shop_policy import GOAL
+from support.shop_rig import Rig, shop_rig, start, wait_status
+
+pytestmark = pytest.mark.browser
+
+# Roles a person operates: each needs a name a screen reader can say.
+OPERABLE = {"button", "textbox", "link", "checkbox", "combobox", "DisclosureTriangle", "meter",
+            "menuitem", "tab", "slider", "spinbutton", "searchbox", "listbox", "radio"}
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    with shop_rig(tmp_path) as r:
+        yield r
+
+
+def focused(page: Page) -> str:
+    return page.evaluate("document.activeElement ? (document.activeElement.id || "
+                         "document.activeElement.tagName) : ''")
+
+
+def wait_focus(page: Page, want: str, timeout_s: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while focused(page) != want:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"focus is on {focused(page)!r}, not {want!r}")
+        page.wait_for_timeout(50)
+
+
+def tab_to(page: Page, want: str, key: str = "Tab", limit: int = 30) -> None:
+    """Presses Tab (or Shift+Tab) until `want` has focus, as a keyboard user would."""
+    for _ in range(limit):
+        if focused(page) == want:
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"{key} never reached #{want}")
+
+
+def unnamed_controls(page: Page) -> list[str]:
+    """Operable nodes of the page's accessibility tree (as Chrome gives it to screen readers)
+    without an accessible name."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        cdp.detach()
+    bad = []
+    for n in nodes:
+        if n.get("ignored"):
+            continue
+        role = (n.get("role") or {}).get("value")
+        name = ((n.get("name") or {}).get("value") or "").strip()
+        if role in OPERABLE and not name:
+            bad.append(f"{role} (backend node {n.get('backendDOMNodeId')})")
+    return bad
+
+
+def live_regions(page: Page) -> dict[str, str]:
+    """Elements that announce changes: id → politeness."""
+    return page.evaluate("""() => Object.fromEntries(Array.from(document.querySelectorAll(
+        '[aria-live], [role=status], [role=log], [role=alert]')).filter((e) => e.id).map((e) =>
+        [e.id, e.getAttribute('aria-live') || ({status: 'polite', log: 'polite', alert: 'assertive'})[e.getAttribute('role')]]))""")
+
+
+def test_the_panel_works_with_the_keyboard_alone(rig: Rig) -> None:
+    p, policy = rig.panel, rig.policy
+    policy.hold_before_order.set()
+    p.evaluate("document.activeElement && document.activeElement.blur()")
+    tab_to(p, "goal")
+    p.keyboard.type(GOAL)
+    p.keyboard.press("Shift+Enter")  # a new line, not a send
+    assert p.locator("#task").is_hidden()
+    p.keyboard.press("Backspace")
+    p.keyboard.press("Enter")  # Enter sends
+    expect(p.locator("#task-goal")).to_have_text(GOAL)
+    assert policy.waiting.wait(60)
+    tab_to(p, "pause", "Shift+Tab")
+    p.keyboard.press("Enter")
+    # Pause hides itself: focus moves to Resume, which took its place — not to the page.
+    wait_focus(p, "resume")
+    expect(p.locator("#task-status")).to_have_text("Pausing…")
+    policy.release.set()
+    wait_status(p, "Paused", 30_000)
+    assert focused(p) == "resume"
+    policy.release.clear()  # the model will hold its next reply too
+    policy.waiting.clear()
+    p.keyboard.press("Enter")
+    wait_focus(p, "pause")
+    assert policy.waiting.wait(60)
+    tab_to(p, "stop")
+    p.keyboard.press("Enter")
+    wait_status(p, "Stopped", 5_000)
+    wait_focus(p, "dismiss")  # New task takes Stop's place
+    p.keyboard.press("Enter")
+    expect(p.locator("#task")).to_be_hidden()
+    wait_focus(p, "goal")
+    expect(p.locator("#send")).to_have_text("Start")
+    assert rig.site.orders == []
+
+
+def test_every_control_has_a_name_and_progress_is_announced(rig: Rig) -> None:
+    p = rig.panel
+    assert unnamed_controls(p) == []
+    rig.policy.hold_before_order.set()
+    start(rig)
+    assert rig.policy.waiting.wait(60)
+    p.click("#history summary")
+    assert unnamed_controls(p) == [], "running"
+    regions = live_regions(p)
+    assert regions.get("task-status") == "polite"  # the status badge: Planning, Working, Paused …
+    assert regions.get("log") == "polite"  # the conversation
+    assert regions.get("current-action") == "polite"  # the action being taken
+    assert p.get_attribute("#log", "role") == "log"
+    assert p.locator("#goal").evaluate("e => e.labels[0].textContent") == "Message for this task"
+    rig.panel.click("#pause")
+    rig.policy.release.set()
+    wait_status(p, "Paused", 30_000)
+    assert unnamed_controls(p) == [], "paused"
+    popup = rig.eb.open_popup()
+    expect(popup.locator("#task-line")).to_contain_text("Paused")
+    assert unnamed_controls(popup) == [], "popup"
+    assert live_regions(popup).get("task-line") == "polite"
+
+
+def test_popup_pause_and_resume_reach_the_task(rig: Rig) -> None:
+    rig.policy.hold_before_order.set()
+    start(rig)
+    assert rig.policy.waiting.wait(60)
+    popup = rig.eb.open_popup()
+    expect(popup.locator("#subtask-line")).to_contain_text(f"Now: {GOAL}")
+    popup.click("#pause")
+    expect(popup.locator("#task-line")).to_contain_text("Pausing…", timeout=1_000)
+    expect(rig.panel.locator("#task-status")).to_have_text("Pausing…", timeout=1_000)
+    rig.policy.release.set()
+    wait_status(rig.panel, "Paused", 30_000)
+    expect(popup.locator("#pause")).to_be_hidden()
+    expect(popup.locator("#subtask-line")).to_contain_text(f"Next: {GOAL}")
+    popup.click("#resume")
+    wait_status(rig.panel, "Completed", 60_000)
+    assert len(rig.site.orders) == 1
+
+
+def test_new_task_clears_the_finished_one_and_starts_afresh(rig: Rig) -> None:
+    start(rig)
+    wait_status(rig.panel, "Completed", 60_000)
+    rig.panel.click("#dismiss")
+    expect(rig.panel.locator("#task")).to_be_hidden()
+    expect(rig.panel.locator("#send")).to_have_text("Start")
+    expect(rig.panel.locator("#log .msg[data-n]")).to_have_count(0)
+    wait_focus(rig.panel, "goal")
+    assert rig.eb.sw.evaluate("globalThis.heybro.store.state.taskContext") is None
+    # The finished task is kept by the host: it is in the past tasks.
+    rig.panel.click("#history summary")
+    expect(rig.panel.locator("#history-list button").first).to_contain_text("Completed")
+    rig.shop.goto(rig.site.url)
+    start(rig, "Buy one Blue Kettle again")
+    wait_status(rig.panel, "Completed", 60_000)
+    assert len(rig.site.orders) == 2
+
+
+def test_runtime_messages_and_the_tab_registry(tmp_path: Path) -> None:
+    """GET_STATE and TASK_ADD_RELEVANT_TAB, the seed's runtime messages; and a task that opens a
+    second tab has both tabs in the registry."""
+    with DemoSite() as site:
+        script = {
+            "scheduler": [calls(("set_subtasks", {"subtasks": ["Open the kettle in a new tab"]}),
+                                ("start_work", {}))],
+            "worker": [call("new_tab", url=site.url + "product/p1"),
+                       call("mark_done", summary="The kettle's page is open in a new tab")],
+            "verifier": [call("mark_complete", reason="The product page is open", confidence=0.9)],
+        }
+        with ScriptedLLM(script) as llm, \
+                launch(env_extra=llm.env(), home=tmp_path / "home") as eb:
+            shop = eb.ctx.new_page()
+            shop.goto(site.url)
+            panel = eb.open_panel()
+            expect(panel.locator("#host-pill")).to_have_text("Host connected")
+            panel.fill("#goal", "Open the Blue Kettle in a new tab")
+            panel.click("#send")
+            wait_status(panel, "Completed", 60_000)
+            tabs = eb.sw.evaluate("chrome.tabs.query({}).then((ts) => ts.map((t) => [t.id, t.url]))")
+            shop_tab = next(i for i, u in tabs if u == site.url)
+            new_tab = next(i for i, u in tabs if u.endswith("/product/p1"))
+            state = panel.evaluate("chrome.runtime.sendMessage({type: 'GET_STATE'})")
+            assert state["taskContext"]["status"] == "completed"
+            registry = [t["tabId"] for t in state["tabRegistry"]]
+            assert shop_tab in registry and new_tab in registry, (registry, tabs)
+            # Another tab the task should know about, added by message.
+            other = eb.ctx.new_page()
+            other.goto(site.url + "search?q=red")
+            other_tab = next(i for i, u in eb.sw.evaluate(
+                "chrome.tabs.query({}).then((ts) => ts.map((t) => [t.id, t.url]))") if "q=red" in u)
+            reply = panel.evaluate("(id) => chrome.runtime.sendMessage({type: 'TASK_ADD_RELEVANT_TAB', "
+                                   "tabId: id})", other_tab)
+            assert reply == {"ok": True}
+            state = panel.evaluate("chrome.runtime.sendMessage({type: 'GET_STATE'})")
+            entry = next(t for t in state["tabRegistry"] if t["tabId"] == other_tab)
+            assert entry["url"].endswith("search?q=red")
+            # Saved: the coordinator's stored state has it too (it survives a restart).
+            stored = eb.sw.evaluate("chrome.storage.local.get('heybro_state')")
+            assert other_tab in [t["tabId"] for t in stored["heybro_state"]["tabRegistry"]]
+
+
+def test_host_banner_copy_and_try_again(tmp_path: Path) -> None:
+    with launch(home=tmp_path / "home") as eb:
+        eb.heybro("uninstall", "--user-data-dir", str(eb.user_data_dir))
+        panel = eb.open_panel()
+        eb.sw.evaluate("globalThis.heybro.commands.reconnect().catch(() => null)")
+        expect(panel.locator("#host-pill")).to_have_text("Host not installed")
+        expect(panel.locator("#host-banner [data-field=fix]")).to_have_text("heybro install")
+        panel.evaluate("() => { window.__copied = []; navigator.clipboard.writeText = "
+                       "async (t) => { window.__copied.push(t); }; }")
+        panel.click("#copy-fix")
+        expect(panel.locator("#copy-fix")).to_have_text("Copied")
+        assert panel.evaluate("window.__copied") == ["heybro install"]
+        # Fixed in a terminal; Try again connects at once (the press reaches the coordinator).
+        eb.install_host()
+        eb.sw.evaluate("""() => { globalThis.__tries = 0; const c = globalThis.heybro.commands;
+            const orig = c.reconnect; c.reconnect = (a) => { globalThis.__tries++; return orig(a); }; }""")
+        panel.click("#reconnect")
+        expect(panel.locator("#host-pill")).to_have_text("Host connected", timeout=5_000)
+        expect(panel.locator("#host-banner")).to_be_hidden()
+        assert eb.sw.evaluate("globalThis.__tries") == 1
+        # The popup offers the same fix when the host is missing.
+        eb.heybro("uninstall", "--user-data-dir", str(eb.user_data_dir))
+        eb.sw.evaluate("globalThis.heybro.commands.reconnect().catch(() => null)")
+        popup = eb.open_popup()
+        expect(popup.locator("#host-pill")).to_have_text("Host not installed")
+        expect(popup.locator("#host-banner")).to_contain_text("heybro install")
+        expect(popup.locator("#open-panel")).to_be_visible()
+
+
+def side_panel_open(eb: ExtBrowser) -> bool:
+    """Whether Chrome shows heybro's real side panel (not a tab with the panel's page)."""
+    browser = eb.ctx.browser
+    assert browser is not None
+    session = browser.new_browser_cdp_session()
+    try:
+        targets = session.send("Target.getTargets")["targetInfos"]
+    finally:
+        session.detach()
+    tab_urls = {p.url for p in eb.ctx.pages}
+    return any(t["url"].endswith("/extension/panel/panel.html") and t["url"] not in tab_urls
+               for t in targets)
+
+
+def test_popup_open_heybro_opens_the_side_panel(tmp_path: Path) -> None:
+    with launch(home=tmp_path / "home") as eb:
+        popup = eb.open_popup()
+        expect(popup.locator("#host-pill")).to_have_text("Host connected")
+        assert not side_panel_open(eb)
+        popup.click("#open-panel")
+        deadline = time.monotonic() + 10
+        while not side_panel_open(eb):
+            assert time.monotonic() < deadline, "the side panel did not open"
+            eb.ctx.pages[0].wait_for_timeout(100)
+
+
+def test_the_element_acted_on_is_outlined_during_its_action(rig: Rig) -> None:
+    """While the worker fills the checkout's name field, the overlay outlines that field; it takes
+    no event (the page's own handler sees the field under the pointer) and never enters the page
+    map; nothing of it is left after."""
+    rig.policy.hold_before_order.set()
+    start(rig)
+    assert rig.policy.waiting.wait(60)
+    shop = rig.shop
+    # The page's own listener looks at the moment the action types into the field.
+    shop.evaluate("""() => {
+        const field = document.querySelector('input[name=name]');
+        sessionStorage.removeItem('seen');
+        field.addEventListener('input', () => {
+          if (sessionStorage.getItem('seen')) return;
+          const host = document.querySelector('[data-heybro-overlay]');
+          const r = field.getBoundingClientRect();
+          sessionStorage.setItem('seen', JSON.stringify({
+            host: !!host, outline: host && host.getAttribute('data-heybro-acting'),
+            field: [r.x, r.y, r.width, r.height],
+            pointerEvents: host ? getComputedStyle(host).pointerEvents : null,
+            hit: document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === field,
+          }));
+        });
+    }""")
+    tab = shop_tab_id(rig)
+    # The overlay never enters the page map: read the page while it shows its boxes.
+    run = ("(c) => globalThis.heybro.runTool({tool: c[0], args: c[1], tab_id: c[2], "
+           "timeout_ms: 5000})")
+    plain = rig.eb.sw.evaluate(run, ["observe", {}, tab])
+    assert rig.eb.sw.evaluate(run, ["highlight", {"on": True}, tab])["ok"]
+    assert shop.evaluate("!!document.querySelector('[data-heybro-overlay]')")
+    boxed = rig.eb.sw.evaluate(run, ["observe", {}, tab])
+    rig.eb.sw.evaluate(run, ["highlight", {"on": False}, tab])
+    assert plain["ok"] and boxed["ok"], (plain, boxed)
+    assert len(boxed["result"]["elements"]) == len(plain["result"]["elements"])
+    assert "heybro" not in json.dumps(boxed["result"]["elements"])
+    rig.policy.release.set()
+    wait_status(rig.panel, "Completed", 60_000)
+    assert len(rig.site.orders) == 1
+    # What the page saw at the moment the action typed into the field: the overlay up, outlining
+    # that field (3 px outside its box), taking no pointer events (the field is what is under it).
+    seen = json.loads(shop.evaluate("sessionStorage.getItem('seen')"))
+    assert seen["host"] and seen["pointerEvents"] == "none" and seen["hit"], seen
+    x, y, w, h = (float(v) for v in seen["outline"].split(","))
+    fx, fy, fw, fh = seen["field"]
+    assert abs(x - (fx - 3)) <= 1 and abs(y - (fy - 3)) <= 1, seen
+    assert abs(w - (fw + 6)) <= 1 and abs(h - (fh + 6)) <= 1, seen
+    # The outline goes when its action is done; nothing of the overlay is left on the page.
+    shop.wait_for_timeout(800)
+    assert shop.evaluate("document.querySelector('[data-heybro-overlay]')") is None
+
+
+def shop_tab_id(rig: Rig) -> int:
+    tabs = rig.eb.sw.evaluate("chrome.tabs.query({}).then((ts) => ts.map((t) => [t.id, t.url]))")
+    return next(i for i, u in tabs if u.startswith(rig.site.url) and "checkout" in u)
