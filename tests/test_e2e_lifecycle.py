@@ -79,7 +79,7 @@ def test_pause_resume_and_stop_from_panel_and_popup(rig: Rig) -> None:
     assert len(rig.site.orders) == 1
     # Nothing left to control: the popup shows how it ended instead of the buttons.
     expect(popup.locator("#controls")).to_be_hidden()
-    expect(popup.locator("#outcome")).to_have_text("The confirmation page shows the order")
+    expect(popup.locator("#outcome")).to_contain_text("The confirmation page shows the order")
 
 
 def test_second_task_is_refused_while_one_runs_and_stop_ends_it(rig: Rig) -> None:
@@ -152,7 +152,7 @@ def test_pause_and_stop_show_at_once_and_stop_does_not_wait_for_the_model(rig: R
     assert not rig.policy.release.is_set(), "the model's reply was never needed"
     expect(popup.locator("#task-line")).to_contain_text("Stopped")
     expect(popup.locator("#subtask-line")).to_be_hidden()  # no "Now: …" for a stopped task
-    expect(popup.locator("#outcome")).to_contain_text("stopped by the user")
+    expect(popup.locator("#outcome")).to_contain_text("You stopped the task.")
     rig.policy.release.set()
     rig.panel.wait_for_timeout(1000)
     assert rig.site.orders == []
@@ -172,7 +172,7 @@ def test_host_killed_mid_task_comes_back_paused_and_orders_once(rig: Rig) -> Non
     rig.site.on_order = None
     expect(rig.panel.locator("#host-pill")).to_have_text("Host connected", timeout=20_000)
     wait_status(rig.panel, "Paused", 20_000)
-    expect(rig.panel.locator("#task-error")).to_contain_text("interrupted")
+    expect(rig.panel.locator("#task-error")).to_contain_text("Interrupted")
     assert len(rig.site.orders) == 1
     rig.panel.click("#resume")
     wait_status(rig.panel, "Completed", 60_000)

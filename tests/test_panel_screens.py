@@ -1,11 +1,16 @@
-"""What a person sees: the side panel and popup in every state, light and dark, compared with the
-reference pictures in tests/reference/ (looked at when made). HEYBRO_UPDATE_SCREENSHOTS=1 remakes
-them after a deliberate change."""
+"""What a person sees: the side panel and popup in every state (idle, planning, running, paused,
+failed, completed, host missing), light and dark, compared with the reference pictures in
+tests/reference/ (looked at when made). HEYBRO_UPDATE_SCREENSHOTS=1 remakes them after a
+deliberate change; a missing reference is written and the test fails until it is looked at and
+committed.
+
+The pictures do not depend on timing: animations are stopped for the shot, and the host-missing
+banner shows one fixed retry delay instead of wherever the coordinator's backoff happens to be."""
 
 from __future__ import annotations
 
-import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +26,9 @@ REFERENCE = Path(__file__).parent / "reference"
 UPDATE = os.environ.get("HEYBRO_UPDATE_SCREENSHOTS") == "1"
 BADGE = {"planning": "Planning", "running": "Working", "paused": "Paused", "failed": "Failed",
          "completed": "Completed"}
+PANEL = ("extension/panel/panel.html", {"width": 400, "height": 720})
+POPUP = ("extension/popup/popup.html", {"width": 324, "height": 200})
+SCHEMES = ["light", "dark"]
 
 
 def compare(png: bytes, name: str, tmp_path: Path) -> None:
@@ -39,6 +47,12 @@ def compare(png: bytes, name: str, tmp_path: Path) -> None:
     assert changed < 0.01, f"{name}: {changed:.1%} of pixels differ from {ref} (see {got_path})"
 
 
+def shot(page: Page) -> bytes:
+    """The whole page as it rests: no caret, no focus ring, animations stopped."""
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    return page.screenshot(full_page=True, animations="disabled", caret="hide")
+
+
 def set_state(eb: ExtBrowser, state: dict) -> None:  # type: ignore[type-arg]
     eb.sw.evaluate("s => globalThis.heybro.store.update(() => s)", state)
 
@@ -49,56 +63,92 @@ def browser() -> Iterator[ExtBrowser]:
         yield eb
 
 
-def open_page(eb: ExtBrowser, path: str, scheme: str, size: dict) -> Page:  # type: ignore[type-arg]
+def open_page(eb: ExtBrowser, where: tuple[str, dict], scheme: str) -> Page:  # type: ignore[type-arg]
     page = eb.ctx.new_page()
-    page.set_viewport_size(size)
+    page.set_viewport_size(where[1])
     page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
-    page.goto(eb.url(path))
-    expect(page.locator("#host-pill")).to_have_text("Host connected")
+    page.goto(eb.url(where[0]))
     return page
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("name", list(STATES))
 def test_panel_state(browser: ExtBrowser, name: str, scheme: str, tmp_path: Path) -> None:
     set_state(browser, STATES[name])
-    page = open_page(browser, "extension/panel/panel.html", scheme, {"width": 400, "height": 720})
+    page = open_page(browser, PANEL, scheme)
     try:
+        expect(page.locator("#host-pill")).to_have_text("Host connected")
         if name == "idle":
             expect(page.locator("#task")).to_be_hidden()
             expect(page.locator("#send")).to_have_text("Start")
         else:
             expect(page.locator("#task-status")).to_have_text(BADGE[name])
-        page.locator("#goal").blur()
-        compare(page.screenshot(), f"panel-{name}-{scheme}", tmp_path)
+        if name == "planning":  # a sign that it works, not an empty gap
+            expect(page.locator("#progress")).to_have_text("Planning the steps…")
+        compare(shot(page), f"panel-{name}-{scheme}", tmp_path)
     finally:
         page.close()
 
 
-@pytest.mark.parametrize("name", ["idle", "running", "paused", "completed"])
-def test_popup_state(browser: ExtBrowser, name: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("name", list(STATES))
+def test_popup_state(browser: ExtBrowser, name: str, scheme: str, tmp_path: Path) -> None:
     set_state(browser, STATES[name])
-    page = open_page(browser, "extension/popup/popup.html", "light", {"width": 324, "height": 200})
+    page = open_page(browser, POPUP, scheme)
     try:
+        expect(page.locator("#host-pill")).to_have_text("Host connected")
         if name != "idle":
             expect(page.locator("#task-line")).to_contain_text("Order the blue kettle")
-        compare(page.screenshot(), f"popup-{name}", tmp_path)
+        if name == "failed":  # the reason, and what to do
+            expect(page.locator("#outcome")).to_contain_text("Guardrail: 3 consecutive actions")
+        if name == "planning":
+            expect(page.locator("#subtask-line")).to_have_text("Planning the steps…")
+        compare(shot(page), f"popup-{name}-{scheme}", tmp_path)
     finally:
         page.close()
 
 
-def test_panel_host_missing(browser: ExtBrowser, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def missing_host(browser: ExtBrowser) -> Iterator[dict]:  # type: ignore[type-arg]
+    """The host unregistered; yields the coordinator's status once it says so."""
     set_state(browser, STATES["idle"])
     browser.heybro("uninstall", "--user-data-dir", str(browser.user_data_dir))
-    page = browser.ctx.new_page()
     try:
-        page.set_viewport_size({"width": 400, "height": 720})
-        page.goto(browser.url("extension/panel/panel.html"))
         browser.sw.evaluate("globalThis.heybro.commands.reconnect().catch(() => null)")
+        status: dict = {}  # type: ignore[type-arg]
+        for _ in range(100):
+            status = browser.sw.evaluate("globalThis.heybro.link.status")
+            if status["state"] == "not_installed":
+                break
+            time.sleep(0.05)
+        assert status["state"] == "not_installed", status
+        yield status
+    finally:
+        browser.install_host()
+
+
+FREEZE = """([client, status]) => {
+    // From here on the page shows this one status: later retries would change the delay shown.
+    const c = globalThis[client].client;
+    const show = c.onPush;
+    c.onPush = (p) => { if (p.kind !== 'host_status') show(p); };
+    show({kind: 'host_status', status});
+}"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("where", ["panel", "popup"])
+def test_host_missing(browser: ExtBrowser, missing_host: dict, where: str, scheme: str,  # type: ignore[type-arg]
+                      tmp_path: Path) -> None:
+    page = open_page(browser, PANEL if where == "panel" else POPUP, scheme)
+    try:
         expect(page.locator("#host-pill")).to_have_text("Host not installed")
-        page.locator("#goal").blur()
-        page.evaluate("document.querySelector('[data-field=retry]').textContent = ''")
-        compare(page.screenshot(), "panel-host-missing", tmp_path)
+        fixed = {**missing_host, "retryInMs": 1000}
+        page.evaluate(FREEZE, ["heybroPanel" if where == "panel" else "heybroPopup", fixed])
+        expect(page.locator("#host-banner [data-field=fix]")).to_have_text("heybro install")
+        expect(page.locator("#host-banner")).to_contain_text("Retrying in 1 s.")
+        page.wait_for_timeout(300)
+        expect(page.locator("#host-banner")).to_contain_text("Retrying in 1 s.")
+        compare(shot(page), f"{where}-host-missing-{scheme}", tmp_path)
     finally:
         page.close()
-        browser.install_host()

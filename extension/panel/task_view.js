@@ -42,6 +42,23 @@ export function adviceFor(text, status) {
   return "heybro will try another way; you can pause or stop it.";
 }
 
+/** The host's reasons as they read to a person. @type {Record<string, string>} */
+const REASON_WORDS = {
+  "paused by the user": "You paused the task.",
+  "stopped by the user": "You stopped the task.",
+};
+
+/**
+ * A reason (the host's words) as a sentence: known ones said for a person, others capitalised and
+ * ended with a full stop. @param {string} reason
+ */
+export function reasonText(reason) {
+  const text = reason.trim();
+  if (REASON_WORDS[text]) return REASON_WORDS[text];
+  const s = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?…)]$/.test(s) ? s : `${s}.`;
+}
+
 /** @param {Record<string, any>} params @param {string[]} [skip] */
 function describeParams(params, skip = []) {
   return Object.entries(params || {}).filter(([k]) => !skip.includes(k))
@@ -125,7 +142,7 @@ export function renderTask(state, ui) {
   const problem = ctx.status === "failed" ? (ctx.reason || ctx.error) : ctx.status === "paused" ? ctx.reason : ctx.error;
   errorBox.hidden = !problem;
   if (problem) {
-    /** @type {HTMLElement} */ (errorBox.querySelector("[data-field=text]")).textContent = problem;
+    /** @type {HTMLElement} */ (errorBox.querySelector("[data-field=text]")).textContent = reasonText(problem);
     /** @type {HTMLElement} */ (errorBox.querySelector("[data-field=advice]")).textContent = adviceFor(problem, ctx.status);
     errorBox.setAttribute("role", ctx.status === "failed" ? "alert" : "status");
     errorBox.dataset.tone = ctx.status === "paused" ? "warn" : "bad";

@@ -6,7 +6,7 @@
 import { CoordinatorClient } from "../lib/ui_protocol.js";
 import { renderHostStatus } from "../lib/host_status_view.js";
 import { keepingFocus } from "../lib/ui_focus.js";
-import { FOCUS_REPLACEMENTS, PROGRESS_WORDS, STATUS_WORDS, adviceFor, shownStatus } from "../panel/task_view.js";
+import { FOCUS_REPLACEMENTS, PROGRESS_WORDS, STATUS_WORDS, adviceFor, reasonText, shownStatus } from "../panel/task_view.js";
 
 const byId = (/** @type {string} */ id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
 const FINAL = ["completed", "failed", "stopped"];
@@ -31,16 +31,19 @@ function render(state) {
   // How it ended, or why it waits: the failure's reason and what to do, the result, the pause.
   const outcome = byId("outcome");
   let text = "";
+  let advice = "";
   let tone = "";
   if (ctx?.status === "failed") {
     const why = ctx.reason || ctx.error || "The task failed.";
-    text = `${why} ${adviceFor(why, "failed")}`;
+    text = reasonText(why);
+    advice = adviceFor(why, "failed");
     tone = "bad";
   } else if (ctx?.status === "completed") text = ctx.result || ctx.reason || "";
-  else if (ctx?.status === "stopped") { text = ctx.reason ? `Stopped: ${ctx.reason}.` : "Stopped."; tone = "warn"; }
-  else if (ctx?.status === "paused" && ctx.reason) { text = `${ctx.reason}. Resume to continue.`; tone = "warn"; }
+  else if (ctx?.status === "stopped") { text = reasonText(ctx.reason || "Stopped."); tone = "warn"; }
+  else if (ctx?.status === "paused" && ctx.reason) { text = reasonText(ctx.reason); advice = "Resume continues it from where it stopped."; tone = "warn"; }
   outcome.hidden = !text;
-  outcome.textContent = text;
+  /** @type {HTMLElement} */ (outcome.querySelector("[data-field=text]")).textContent = text;
+  /** @type {HTMLElement} */ (outcome.querySelector("[data-field=advice]")).textContent = advice;
   outcome.dataset.tone = tone;
 
   keepingFocus(document, FOCUS, () => {
@@ -80,3 +83,5 @@ byId("open-panel").addEventListener("click", () => {
   if (windowId === undefined) return;
   chrome.sidePanel.open({ windowId }).then(() => window.close(), (e) => console.warn("heybro: side panel", e));
 });
+// Exposed for the end-to-end tests (the page's own connection), not for pages.
+Object.assign(globalThis, { heybroPopup: { client } });

@@ -38,16 +38,15 @@ STATES: dict[str, dict[str, Any]] = {
         "executing", subtasks=plan(1), currentSubtask=1,
         currentAction={"tool": "click", "parameters": {"element_id": "e14"}, "role": "worker",
                        "reason": "Open the product page", "target": 'link "Blue Kettle"'},
-        lastVerdict={"decision": "request_reschedule", "reason": "Search results show the blue "
-                     "kettle; ready for the next step.", "confidence": 0.86, "threshold": 0.7,
-                     "accepted": True},
+        lastVerdict={"decision": "mark_complete", "reason": "The search results list the blue "
+                     "kettle.", "confidence": 0.86, "threshold": 0.7, "accepted": True},
         usage=USAGE,
         chat=[{"who": "user", "text": "Order the blue kettle from the demo shop", "at": T0},
               {"who": "agent", "text": "Plan: search, open the product, check out.", "at": T0}]),
         "actionHistory": [], "tabRegistry": []},
     "paused": {"taskContext": _ctx(
         "paused", subtasks=plan(2), currentSubtask=2, usage=USAGE,
-        reason="paused by you"), "actionHistory": [], "tabRegistry": []},
+        reason="paused by the user"), "actionHistory": [], "tabRegistry": []},
     "failed": {"taskContext": _ctx(
         "failed", subtasks=plan(1), currentSubtask=1, usage=USAGE,
         reason="Guardrail: 3 consecutive actions failed (the Add to cart button stayed covered "
