@@ -330,3 +330,32 @@ def test_the_element_acted_on_is_outlined_during_its_action(rig: Rig) -> None:
 def shop_tab_id(rig: Rig) -> int:
     tabs = rig.eb.sw.evaluate("chrome.tabs.query({}).then((ts) => ts.map((t) => [t.id, t.url]))")
     return next(i for i, u in tabs if u.startswith(rig.site.url) and "checkout" in u)
+
+
+def test_a_task_a_crash_paused_blocks_a_new_start_and_is_shown_to_resume_or_stop(
+        rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task cut off by a crash, that this panel never showed (started from a terminal): a new
+    start is refused with its name, and the panel brings it up with its Resume and Stop."""
+    from heybro.store import TaskStore
+
+    monkeypatch.setenv("HEYBRO_HOME", str(rig.eb.home))
+    store = TaskStore()
+    old = store.create_task("Order the red kettle from the terminal", url=rig.site.url)
+    store.checkpoint(old.id, {"id": old.id, "description": old.goal, "url": rig.site.url})
+    store.set_status(old.id, "paused", "interrupted: the heybro host stopped")
+    store.close()
+    start_goal = "Buy one Blue Kettle for Ann Lee"
+    rig.panel.fill("#goal", start_goal)
+    rig.panel.click("#send")
+    log = rig.panel.locator("#log")
+    expect(log.locator(".note")).to_contain_text('Task "Order the red kettle from the terminal"')
+    expect(log.locator(".note")).to_contain_text("resume it or stop it first")
+    expect(rig.panel.locator("#task-goal")).to_have_text("Order the red kettle from the terminal")
+    wait_status(rig.panel, "Paused", 5_000)
+    expect(rig.panel.locator("#resume")).to_be_visible()
+    rig.panel.click("#stop")
+    wait_status(rig.panel, "Stopped", 5_000)
+    rig.panel.click("#dismiss")
+    start(rig, start_goal)
+    wait_status(rig.panel, "Completed", 60_000)
+    assert len(rig.site.orders) == 1

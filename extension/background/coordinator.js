@@ -113,7 +113,17 @@ const commands = {
       throw Object.assign(new Error(`A task is already ${live.status}: "${live.goal}". Stop it (or let it finish) before starting another.`), { code: "busy" });
     }
     const tabId = tab_id ?? (await pageTabId());
-    const reply = await link.call("task.start", { goal, ...(url ? { url } : {}), ...(tabId !== undefined ? { tab_id: tabId } : {}) });
+    /** @type {any} */
+    let reply;
+    try {
+      reply = await link.call("task.start", { goal, ...(url ? { url } : {}), ...(tabId !== undefined ? { tab_id: tabId } : {}) });
+    } catch (e) {
+      // One task at a time: the host names the task in the way (e.g. one a crash paused, started
+      // from a terminal). Shown here, so its Resume and Stop are at hand; the refusal says why.
+      const err = /** @type {any} */ (e);
+      if (err.code === "busy" && typeof err.detail?.task_id === "string") await adoptTask(err.detail.task_id).catch(() => {});
+      throw e;
+    }
     const { task_id } = reply.payload;
     await store.update((s) => ({ ...s, taskContext: newTaskContext(task_id, goal), actionHistory: [], tabRegistry: [] }));
     if (tabId !== undefined) trackTab(tabId);
@@ -138,6 +148,17 @@ const commands = {
     return { ok: true };
   },
 };
+
+/**
+ * Makes a task the host knows (and the panel does not) the one shown, from its record.
+ * @param {string} taskId
+ */
+async function adoptTask(taskId) {
+  await store.loaded;
+  if (store.state.taskContext?.taskId === taskId || isLive(store.state)) return;
+  const { task, history } = (await link.call("task.get", { task_id: taskId })).payload;
+  await store.update((s) => applyRecord({ ...s, taskContext: newTaskContext(taskId, task.goal), actionHistory: [], tabRegistry: [] }, task, history, -1));
+}
 
 /**
  * The page the user is looking at: the active tab, or (when heybro's own page is active, as when
