@@ -330,3 +330,52 @@ def test_the_element_acted_on_is_outlined_while_its_action_runs_then_not(browser
     # A scroll of the page acts on no element: nothing is outlined.
     ok(browser, "scroll", {"direction": "down"})
     assert page.evaluate("document.querySelectorAll('[data-heybro-overlay]').length") == 0
+
+
+# The overlay's box colours (extension/lib/dom_overlay.js).
+OVERLAY_COLOURS = [(0xe6, 0x19, 0x4b), (0x3c, 0xb4, 0x4b), (0x43, 0x63, 0xd8), (0xf5, 0x82, 0x31),
+                   (0x91, 0x1e, 0xb4), (0x00, 0x80, 0x80), (0x9a, 0x63, 0x24), (0x80, 0x00, 0x00)]
+
+
+def overlay_pixels(png: bytes, clip: tuple[int, int, int, int] | None = None) -> int:
+    """How many pixels of a screenshot (or of the clip x, y, w, h in it) have a box's colour."""
+    import io
+
+    from PIL import Image
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    if clip:
+        img = img.crop((clip[0], clip[1], clip[0] + clip[2], clip[1] + clip[3]))
+    return sum(n for n, (r, g, b) in img.getcolors(maxcolors=img.width * img.height) or []
+               if any(abs(r - cr) <= 8 and abs(g - cg) <= 8 and abs(b - cb) <= 8 for cr, cg, cb in OVERLAY_COLOURS))
+
+
+def test_numbered_boxes_show_above_a_modal_dialog(browser, page, sites):
+    open_page(page, sites[0] + "/modal.html")
+    page.click("#accept")
+    page.click("#open")  # showModal(): the dialog sits in the browser's top layer
+    assert page.evaluate("document.getElementById('dlg').matches(':modal')")
+    ok(browser, "observe", {"highlight": True})
+    page.wait_for_timeout(100)
+    assert overlay_pixels(page.screenshot()) > 50
+    # Clicks still reach the dialog under the boxes.
+    page.click("#dlg button")
+    assert page.evaluate("document.getElementById('dlg').open") is False
+    ok(browser, "highlight", {"on": False})
+    assert page.evaluate("document.querySelectorAll('[data-heybro-overlay]').length") == 0
+
+
+def test_numbered_boxes_follow_an_element_the_page_moves(browser, page, sites):
+    open_page(page, sites[0] + "/modal.html")
+    page.evaluate("document.getElementById('overlay').remove()")
+    page.evaluate("Object.assign(document.getElementById('buy').style, {position: 'fixed', left: '20px', top: '20px'})")
+    ok(browser, "observe", {"highlight": True})
+    page.wait_for_timeout(100)
+    before = page.screenshot()
+    assert overlay_pixels(before, (0, 0, 200, 80)) > 20
+    # The page moves the button without scrolling or resizing: its box goes with it.
+    page.evaluate("Object.assign(document.getElementById('buy').style, {left: '600px', top: '400px'})")
+    page.wait_for_timeout(150)
+    after = page.screenshot()
+    assert overlay_pixels(after, (580, 380, 220, 80)) > 20
+    assert overlay_pixels(after, (0, 0, 200, 80)) == 0
+    ok(browser, "highlight", {"on": False})

@@ -10,8 +10,10 @@
  * it, with its boxes in a closed shadow root so page CSS cannot restyle them and page scripts cannot
  * query them. While an element is outlined the host also carries `data-heybro-acting` with the
  * outline's box in viewport pixels ("x,y,width,height"): what the page and tests can know of it,
- * not a way to restyle it. Boxes follow scrolling and resizing. `clearOverlay()` removes the host
- * and its listeners.
+ * not a way to restyle it. Boxes follow scrolling, resizing and changes to the page (re-renders,
+ * moved elements). The host is a manual popover shown in the browser's top layer, raised again on
+ * every draw, so it stays above a modal dialog or popover the page opened later (a z-index cannot
+ * beat the top layer). `clearOverlay()` removes the host and its listeners.
  */
 
 const HOST_ATTR = "data-heybro-overlay";
@@ -30,7 +32,7 @@ const ACTING_ATTR = "data-heybro-acting";
 export const OUTLINE_MIN_MS = 600;
 const COLORS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080", "#9a6324", "#800000"];
 
-/** @type {{host: HTMLElement, root: ShadowRoot, items: Array<{id: string, el: Element}>, onMove: () => void} | null} */
+/** @type {{host: HTMLElement, root: ShadowRoot, items: Array<{id: string, el: Element}>, onMove: () => void, watcher: MutationObserver} | null} */
 let state = null;
 /** The element being acted on and its outline. @type {{el: Element, box: HTMLElement, since: number, timer: ReturnType<typeof setTimeout> | null} | null} */
 let acting = null;
@@ -41,7 +43,11 @@ function ensureHost(doc) {
   const host = doc.createElement("div");
   host.setAttribute(HOST_ATTR, "");
   host.setAttribute("aria-hidden", "true");
-  host.style.cssText = "position:fixed;inset:0;pointer-events:none;z-index:2147483647;contain:strict;";
+  // A popover's own look (border, padding, background, size, margin) is cleared: the host is only a
+  // transparent, click-through sheet over the viewport.
+  host.style.cssText = "position:fixed;inset:0;width:100vw;height:100vh;max-width:none;max-height:none;margin:0;padding:0;"
+    + "border:0;background:transparent;overflow:visible;pointer-events:none;z-index:2147483647;contain:strict;";
+  if ("showPopover" in host) host.setAttribute("popover", "manual");
   const root = host.attachShadow({ mode: "closed" });
   const style = doc.createElement("style");
   style.textContent = STYLE;
@@ -53,10 +59,30 @@ function ensureHost(doc) {
     queued = true;
     requestAnimationFrame(() => { queued = false; drawBoxes(); placeOutline(); });
   };
-  state = { host, root, items: [], onMove };
+  // Changes made by the page (not by the overlay's own host) may move or remove mapped elements.
+  const watcher = new MutationObserver((records) => {
+    if (records.some((r) => !(r.target instanceof Element && r.target.hasAttribute(HOST_ATTR)))) onMove();
+  });
+  watcher.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  state = { host, root, items: [], onMove, watcher };
   addEventListener("scroll", onMove, { capture: true, passive: true });
   addEventListener("resize", onMove, { passive: true });
   return state;
+}
+
+/** Whether the page shows something in the top layer (a modal dialog, a popover) the boxes must be above. */
+function pageTopLayer() {
+  try { return !!document.querySelector("dialog:modal, :popover-open:not([data-heybro-overlay])"); } catch { return false; }
+}
+
+/** Puts the host on top of the browser's top layer (above a modal dialog opened since). */
+function raise() {
+  const host = state?.host;
+  if (!host || !host.hasAttribute("popover")) return;
+  try {
+    if (host.matches(":popover-open")) host.hidePopover();
+    host.showPopover();
+  } catch { /* not shown (the host is being removed): nothing to raise */ }
 }
 
 /** The element's box in this document's viewport (same-origin frames add their offsets). @param {Element} el */
@@ -74,6 +100,7 @@ function viewportRect(el) {
 
 function drawBoxes() {
   if (!state) return;
+  if (pageTopLayer()) raise();
   for (const b of Array.from(state.root.querySelectorAll(".box"))) b.remove();
   state.items.forEach(({ id, el }, i) => {
     if (!el.isConnected) return;
@@ -94,6 +121,7 @@ function drawBoxes() {
 export function showBoxes(items) {
   const s = ensureHost(document);
   s.items = items;
+  raise();
   drawBoxes();
 }
 
@@ -121,6 +149,7 @@ export function highlight(el) {
   s.root.append(box);
   const mine = { el, box, since: performance.now(), timer: /** @type {ReturnType<typeof setTimeout> | null} */ (null) };
   acting = mine;
+  raise();
   placeOutline();
   return () => {
     if (acting !== mine || mine.timer !== null) return;
@@ -154,6 +183,7 @@ export function clearOverlay() {
   if (!state) return;
   removeEventListener("scroll", state.onMove, { capture: true });
   removeEventListener("resize", state.onMove);
+  state.watcher.disconnect();
   state.host.remove();
   state = null;
 }
