@@ -289,7 +289,7 @@ export default /** @type {any} */ ({
       }
     },
     "list_tabs": {
-      "doc": "Tabs of all windows.",
+      "doc": "The task's tabs (the call's tab, tabs the task opened and tabs their pages opened), and how many other tabs the user has open.",
       "args": {
         "$ref": "#/$defs/TabArgs"
       },
@@ -2972,11 +2972,19 @@ export default /** @type {any} */ ({
       "additionalProperties": false,
       "properties": {
         "tabs": {
+          "description": "The task's tabs: its own, those it opened, and those its pages opened.",
           "items": {
             "$ref": "#/$defs/TabInfo"
           },
           "title": "Tabs",
           "type": "array"
+        },
+        "other_tabs": {
+          "default": 0,
+          "description": "How many of the user's other tabs there are (not shown: their titles and addresses are the user's business).",
+          "minimum": 0,
+          "title": "Other Tabs",
+          "type": "integer"
         }
       },
       "required": [

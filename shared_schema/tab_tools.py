@@ -35,7 +35,9 @@ class TabInfo(ToolOutput):
 
 
 class TabList(ToolOutput):
-    tabs: list[TabInfo]
+    tabs: list[TabInfo] = Field(description="The task's tabs: its own, those it opened, and those its pages opened.")
+    other_tabs: int = Field(0, ge=0, description="How many of the user's other tabs there are (not shown: "
+                                                 "their titles and addresses are the user's business).")
 
 
 class ScreenshotArgs(ToolArgs):
@@ -57,7 +59,9 @@ TAB_TOOLS: dict[str, ToolSpec] = {
     "back": ToolSpec(args=TabArgs, result=TabInfo, doc="History back in the call's tab."),
     "new_tab": ToolSpec(args=NewTabArgs, result=TabInfo, doc="Open a URL in a new active tab."),
     "switch_tab": ToolSpec(args=SwitchTabArgs, result=TabInfo, doc="Activate a tab."),
-    "list_tabs": ToolSpec(args=TabArgs, result=TabList, doc="Tabs of all windows."),
+    "list_tabs": ToolSpec(args=TabArgs, result=TabList,
+                          doc="The task's tabs (the call's tab, tabs the task opened and tabs their pages "
+                              "opened), and how many other tabs the user has open."),
     "screenshot": ToolSpec(args=ScreenshotArgs, result=Screenshot,
                            doc="The visible part of the call's tab, as a data URL; refused "
                                "(never brought to the front) when the tab is in the background."),

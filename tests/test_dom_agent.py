@@ -379,3 +379,23 @@ def test_numbered_boxes_follow_an_element_the_page_moves(browser, page, sites):
     assert overlay_pixels(after, (580, 380, 220, 80)) > 20
     assert overlay_pixels(after, (0, 0, 200, 80)) == 0
     ok(browser, "highlight", {"on": False})
+
+
+def test_list_tabs_shows_the_tasks_tabs_not_the_users_own(browser, page, sites):
+    own = browser.ctx.new_page()  # a tab of the user's, unrelated to the task
+    own.goto(sites[1] + "/form.html")
+    try:
+        open_page(page, sites[0] + "/form.html")
+        with page.expect_popup() as pop:
+            page.evaluate("window.open(location.origin + '/long.html')")  # the task's page opens a tab
+        pop.value.wait_for_load_state("load")
+        page.bring_to_front()
+        listed = ok(browser, "list_tabs")
+        urls = [t["url"] for t in listed["tabs"]]
+        assert any(u.endswith("/form.html") and u.startswith(sites[0]) for u in urls), urls
+        assert any(u.endswith("/long.html") for u in urls), urls
+        assert not any(u.startswith(sites[1]) for u in urls), urls
+        assert listed["other_tabs"] >= 1
+        pop.value.close()
+    finally:
+        own.close()

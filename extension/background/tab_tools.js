@@ -6,6 +6,15 @@
  */
 import { registerTool, TOOLS } from "./tools.js";
 
+/**
+ * Tabs this extension opened for tasks. The user's own tabs are theirs: a task sees the tab it works
+ * in, the tabs it opened, and the tabs those pages opened (by opener), never the titles and
+ * addresses of the rest — only how many there are. Lost when the service worker restarts; the
+ * opener chain from the call's tab still finds the rest.
+ * @type {Set<number>}
+ */
+const opened = new Set();
+
 /** @param {string} message @param {string} code */
 const fail = (message, code) => Object.assign(new Error(message), { code });
 
@@ -70,6 +79,7 @@ async function openNew(url, ms) {
   return info(await loaded(() => id, ms, async () => {
     const tab = await chrome.tabs.create({ url, active: true });
     id = /** @type {number} */ (tab.id);
+    opened.add(id);
     const now = await chrome.tabs.get(id);
     return now.status === "complete" ? "complete" : undefined;
   }));
@@ -99,7 +109,20 @@ registerTool("switch_tab", async (call) => {
   return info(await chrome.tabs.get(/** @type {number} */ (tab.id)));
 });
 
-registerTool("list_tabs", async () => ({ tabs: (await chrome.tabs.query({})).filter((t) => t.id !== undefined).map(info) }));
+registerTool("list_tabs", async (call) => {
+  const all = (await chrome.tabs.query({})).filter((t) => t.id !== undefined);
+  /** @type {Set<number>} */
+  const mine = new Set([...opened, ...(call.tab_id !== undefined && call.tab_id !== null ? [call.tab_id] : [])]);
+  // Tabs opened from the task's tabs, however deep (a page that opens a page that opens a page).
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const t of all) {
+      if (!mine.has(/** @type {number} */ (t.id)) && t.openerTabId !== undefined && mine.has(t.openerTabId)) { mine.add(/** @type {number} */ (t.id)); grew = true; }
+    }
+  }
+  const tabs = all.filter((t) => mine.has(/** @type {number} */ (t.id)));
+  return { tabs: tabs.map(info), other_tabs: all.length - tabs.length };
+});
 
 /** Chrome allows two captureVisibleTab calls a second (MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND). */
 const CAPTURE_GAP_MS = 510;

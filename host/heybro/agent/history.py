@@ -41,6 +41,8 @@ def result_text(c: ToolCall, limit: int) -> str | None:
         text = f"{r.get('history') or '(no earlier cycles)'}\nmemory:\n{r.get('memory') or '(empty)'}"
     elif c.tool == "list_tabs":
         text = "\n".join(tab_line(t) for t in r.get("tabs") or []) or "(no tabs)"
+        if r.get("other_tabs"):
+            text += f"\n(and {r['other_tabs']} of the user's own tabs, not shown)"
     elif c.tool in ("navigate", "new_tab", "switch_tab", "back") and "tab_id" in r:
         text = f"now in {tab_line(r)}"
     elif c.tool == "extract" and "saved" in r:

@@ -290,7 +290,7 @@ WORKER_TOOLS = [
     RoleTool("back", NoArgs, "Go back in history.", "tab"),
     RoleTool("new_tab", NewTab, "Open a URL in a new tab.", "tab"),
     RoleTool("switch_tab", SwitchTab, "Work in another tab.", "tab"),
-    RoleTool("list_tabs", NoArgs, "List the open tabs (tab_id, title, URL).", "local"),
+    RoleTool("list_tabs", NoArgs, "List the task's tabs (tab_id, title, URL); the user's other tabs are only counted.", "local"),
     RoleTool("wait", Wait, "Wait some seconds.", "local"),
     RoleTool("extract", Extract, "Save named data to memory.", "local"),
     RoleTool("recall_history", RecallHistory, "Read earlier cycles and memory.", "local"),
