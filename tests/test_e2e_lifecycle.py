@@ -134,21 +134,23 @@ def test_a_message_while_the_model_writes_reaches_the_planner_before_any_action(
 
 
 def test_pause_and_stop_show_at_once_and_stop_does_not_wait_for_the_model(rig: Rig) -> None:
+    # Bounds well under what waiting for the model would take (it never answers here), with room
+    # for a loaded machine.
     rig.policy.hold_before_order.set()
     start(rig)
     assert rig.policy.waiting.wait(60)  # the model will not answer until released
     popup = rig.eb.open_popup()
     rig.panel.bring_to_front()
     rig.panel.click("#pause")
-    expect(rig.panel.locator("#task-status")).to_have_text("Pausing…", timeout=1_000)
+    expect(rig.panel.locator("#task-status")).to_have_text("Pausing…", timeout=2_000)
     expect(rig.panel.locator("#progress")).to_contain_text("Pausing at the next safe point")
-    expect(popup.locator("#task-line")).to_contain_text("Pausing…", timeout=1_000)
+    expect(popup.locator("#task-line")).to_contain_text("Pausing…", timeout=2_000)
     expect(rig.panel.locator("#resume")).to_be_visible()  # a pause on its way can be taken back
     began = time.monotonic()
     rig.panel.click("#stop")
-    expect(rig.panel.locator("#task-status")).to_have_text("Stopped", timeout=2_000)
+    expect(rig.panel.locator("#task-status")).to_have_text("Stopped", timeout=3_000)
     took = time.monotonic() - began
-    assert took < 2.0, f"stop took {took:.1f} s"
+    assert took < 3.0, f"stop took {took:.1f} s"
     assert not rig.policy.release.is_set(), "the model's reply was never needed"
     expect(popup.locator("#task-line")).to_contain_text("Stopped")
     expect(popup.locator("#subtask-line")).to_be_hidden()  # no "Now: …" for a stopped task
