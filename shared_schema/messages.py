@@ -45,6 +45,7 @@ class ErrorCode(str, Enum):
     not_found = "not_found"
     ambiguous = "ambiguous"
     not_interactable = "not_interactable"
+    not_accepted = "not_accepted"  # the field did not take the value (detail.value: what it holds)
     covered = "covered"
     detached = "detached"
     timeout = "timeout"

@@ -94,6 +94,17 @@ def test_dom_agent_tools_reach_the_browser_with_its_argument_names() -> None:
     assert "[e1] checkbox \"I accept the terms\" unchecked" in worker[4]
 
 
+def test_wait_for_an_element_not_there_yet_by_role_and_name() -> None:
+    b = shop()
+    s = script([call("wait_for", role="button", name="Place order", seconds=1),
+                call("mark_done", summary="it came")])
+    with ScriptedLLM(s) as llm:
+        run_task(llm, b)
+    sent = [a for t, a in b.calls if t == "wait_for"]
+    assert [{k: v for k, v in a.items() if k != "observe_after"} for a in sent] == [
+        {"role": "button", "name": "Place order", "state": "visible", "timeout_ms": 1000}]
+
+
 def test_scroll_and_wait_for_need_something_to_act_on() -> None:
     s = script([call("scroll"), call("wait_for", seconds=3), call("scroll", direction="sideways"),
                 call("mark_done", summary="nothing")])
@@ -101,7 +112,7 @@ def test_scroll_and_wait_for_need_something_to_act_on() -> None:
         run_task(llm, shop(), env_extra={"HEYBRO_MAX_REPAIRS": "3"})
         said = " ".join(feedback(llm, "worker"))
     assert "give a direction (the page), or an element_id (to scroll to it)" in said
-    assert "give text, element_id or url_contains to wait for" in said
+    assert "give text, element_id, role/name or url_contains to wait for" in said
     assert "call 1 scroll: direction: Input should be 'up', 'down', 'left', 'right', 'top' or " \
            "'bottom'" in said
 

@@ -71,6 +71,11 @@ class ElementAct(Act):
     element_id: str = Field(min_length=1)
 
 
+class Click(ElementAct):
+    dialog: Literal["accept", "dismiss"] | None = Field(
+        None, description="Answer to a confirm() it opens (default dismiss).")
+
+
 class Fill(ElementAct):
     value: str
 
@@ -105,14 +110,18 @@ class Scroll(Args):
 class WaitFor(Args):
     text: str | None = Field(None, min_length=1, description="Text to wait for on the page.")
     element_id: str | None = None
+    role: str | None = Field(None, min_length=1, description="An element not there yet: its role "
+                             "(button, link, dialog…).")
+    name: str | None = Field(None, min_length=1, description="…and/or words of its name.")
     url_contains: str | None = Field(None, min_length=1)
     gone: bool = Field(False, description="Wait for the text or element to disappear instead.")
     seconds: float = Field(5.0, gt=0, le=30, description="Longest wait.")
 
     @model_validator(mode="after")
     def _what(self) -> WaitFor:
-        if self.text is None and self.element_id is None and self.url_contains is None:
-            raise ValueError("give text, element_id or url_contains to wait for")
+        if (self.text is None and self.element_id is None and self.url_contains is None
+                and self.role is None and self.name is None):
+            raise ValueError("give text, element_id, role/name or url_contains to wait for")
         return self
 
 
@@ -272,14 +281,15 @@ SCHEDULER_TOOLS = [
 
 WORKER_TOOLS = [
     RoleTool("navigate", Navigate, "Open a URL in the task's tab.", "tab"),
-    RoleTool("click", ElementAct, "Click an element.", "browser"),
+    RoleTool("click", Click, "Click an element.", "browser"),
     RoleTool("fill", Fill, "Set a field's value.", "browser"),
     RoleTool("type", TypeText, "Type text key by key.", "browser"),
     RoleTool("select", Select, "Choose an option of a select.", "browser"),
     RoleTool("check", ElementAct, "Tick a checkbox, radio or switch.", "browser"),
     RoleTool("uncheck", ElementAct, "Untick a checkbox or switch.", "browser"),
     RoleTool("press", Press, "Press keys.", "browser"),
-    RoleTool("hover", ElementAct, "Move the pointer over an element (menus, tooltips).",
+    RoleTool("hover", ElementAct, "Pointer over an element: opens menus and tooltips run by "
+             "script; cannot trigger CSS :hover.",
              "browser"),
     RoleTool("focus", ElementAct, "Focus an element.", "browser"),
     RoleTool("scroll", Scroll, "Scroll the page or inside an element by direction, or bring an "
