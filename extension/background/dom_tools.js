@@ -9,6 +9,7 @@
  * its way back to that frame.
  */
 import { registerTool } from "./tools.js";
+import { frameBudgets } from "./frame_budget.js";
 
 /** @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload */
 
@@ -31,6 +32,18 @@ async function targetTab(call) {
 
 /** The DOM agent as the manifest injects it: one classic script generated from its ES modules. */
 const AGENT_SCRIPT = "extension/content/agent.classic.js";
+/** Its page-world helper that answers browser dialogs while it acts (manifest: world MAIN). */
+const DIALOG_SCRIPT = "extension/content/page_dialogs.js";
+
+/**
+ * Injects the agent into a frame the manifest's content scripts did not reach (a page opened
+ * before the extension was installed).
+ * @param {number} tabId @param {number} frameId
+ */
+async function inject(tabId, frameId) {
+  await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [DIALOG_SCRIPT], world: "MAIN" }).catch(() => {});
+  await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [AGENT_SCRIPT] });
+}
 
 /** @param {number} ms */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -57,7 +70,7 @@ async function ask(tabId, frameId, msg, deadline = Date.now() + 4000) {
       if (Date.now() > deadline) throw fail("no_tab", `The page's DOM agent did not answer (${text}).`, { frame_id: frameId });
       if (!injected && attempt >= 5) {
         injected = true;
-        try { await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [AGENT_SCRIPT] }); } catch { /* not scriptable (chrome://, store) */ }
+        try { await inject(tabId, frameId); } catch { /* not scriptable (chrome://, store) */ }
       }
       // Short first retries: right after a page loads, the agent's module import takes a few ms.
       await sleep(Math.min(10 + attempt * 5, 200));
@@ -65,7 +78,11 @@ async function ask(tabId, frameId, msg, deadline = Date.now() + 4000) {
   }
 }
 
-/** Frames that read themselves: the top page and every frame with a cross-origin parent. @param {number} tabId */
+/**
+ * Frames that read themselves: the top page and every frame with a cross-origin parent, each with
+ * the size of its viewport (CSS px²; 0 for a frame that is not rendered).
+ * @param {number} tabId @returns {Promise<Array<{frameId: number, url: string, area: number}>>}
+ */
 async function rootFrames(tabId) {
   try {
     const res = await chrome.scripting.executeScript({
@@ -73,10 +90,10 @@ async function rootFrames(tabId) {
       func: () => {
         let root = window === window.top;
         if (!root) { try { void window.parent.document.body; } catch { root = true; } }
-        return { root, url: location.href };
+        return { root, url: location.href, area: innerWidth * innerHeight };
       },
     });
-    return res.filter((r) => r.result && r.result.root).map((r) => ({ frameId: r.frameId, url: r.result ? r.result.url : "" }));
+    return res.filter((r) => r.result && r.result.root).map((r) => ({ frameId: r.frameId, url: r.result ? r.result.url : "", area: r.result ? r.result.area : 0 }));
   } catch (e) {
     throw fail("unsupported", `This page cannot be read by extensions (${String(/** @type {any} */ (e)?.message || e)}).`);
   }
@@ -114,25 +131,48 @@ async function observe(call) {
 async function observeFrames(call, tabId) {
   const args = call.args || {};
   const maxTokens = args.max_tokens ?? 4000;
-  const frames = args.frame !== undefined && args.frame !== null ? [{ frameId: args.frame, url: "" }] : await rootFrames(tabId);
-  const sub = frames.filter((f) => f.frameId !== 0);
-  // The top page gets most of the budget; each cross-origin frame a share.
-  const share = sub.length ? Math.max(300, Math.floor(maxTokens / (2 + sub.length))) : 0;
-  const topBudget = maxTokens - share * sub.length;
-  const results = await Promise.all(frames.map(async (f) => {
+  /** @param {{frameId: number, url: string}} f @param {number} budget */
+  const read = async (f, budget) => {
     try {
-      const r = await ask(tabId, f.frameId, { kind: "dom.observe", args: { max_tokens: f.frameId === 0 ? topBudget : share, highlight: args.highlight, prefix: f.frameId === 0 ? "" : `f${f.frameId}` } });
+      const r = await ask(tabId, f.frameId, { kind: "dom.observe", args: { max_tokens: budget, highlight: args.highlight, prefix: f.frameId === 0 ? "" : `f${f.frameId}` } });
       return { f, r };
     } catch (e) { return { f, r: null, error: String(/** @type {any} */ (e)?.message || e) }; }
-  }));
-  return mergeFrames(results, tabId);
+  };
+  if (args.frame !== undefined && args.frame !== null) return mergeFrames([await read({ frameId: args.frame, url: "" }, maxTokens)], tabId);
+  const frames = await rootFrames(tabId);
+  const top = frames.find((f) => f.frameId === 0) || { frameId: 0, url: "", area: 0 };
+  const sub = frames.filter((f) => f.frameId !== 0);
+  // Cross-origin frames first, each within its share; the top page then gets all they left.
+  const budgets = frameBudgets(maxTokens, top.area, sub);
+  const shown = sub.filter((f) => (budgets.get(f.frameId) || 0) > 0);
+  const subResults = await Promise.all(shown.map((f) => read(f, /** @type {number} */ (budgets.get(f.frameId)))));
+  const used = subResults.reduce((n, x) => n + (x.r ? Math.ceil((frameBlock(x).length + 2) / 4) : 0), 0);
+  const topResult = await read(top, Math.max(200, maxTokens - used));
+  // A frame not worth reading (not rendered) was seen, not lost: it is not "unreadable".
+  const skipped = sub.filter((f) => !shown.includes(f)).map((f) => f.url);
+  return mergeFrames([topResult, ...subResults], tabId, skipped);
+}
+
+/** Page text must not close the fence or fake a line of ours (as dom_render.js's clean). @param {string} s */
+function clean(s) { return s.replace(/"{3,}|<<<|>>>/g, "«").replace(/[\r\n]+/g, " "); }
+
+/**
+ * A cross-origin frame's rendering, its heading (its frame id and address, which the page chose)
+ * inside its own fence.
+ * @param {{f: {frameId: number}, r: any}} x
+ */
+function frameBlock(x) {
+  const head = `[frame f${x.f.frameId} ${clean(String(x.r.url || "").slice(0, 120))}]`;
+  const t = String(x.r.text || "");
+  return t.startsWith('"""') ? t.replace(/^"""\n?/, `"""\n${head}\n`) : `"""\n${head}\n"""\n${t}`;
 }
 
 /**
  * One observation from the frames' answers: the top page's, with each cross-origin frame's after it.
  * @param {Array<{f: {frameId: number, url: string}, r: any, error?: string}>} results @param {number} tabId
+ * @param {string[]} [skipped] addresses of frames left unread on purpose (not rendered)
  */
-function mergeFrames(results, tabId) {
+function mergeFrames(results, tabId, skipped = []) {
   const top = results.find((x) => x.f.frameId === 0) || results[0];
   if (!top || !top.r) throw fail("no_tab", `The page's DOM agent did not answer: ${top?.error || "no frame"}`);
   const base = top.r;
@@ -140,11 +180,11 @@ function mergeFrames(results, tabId) {
   const elements = { ...base.elements };
   const newEls = [...base.new_elements];
   const counts = { ...base.counts };
-  const readUrls = new Set();
+  const readUrls = new Set(skipped);
   for (const x of results) {
     if (x === top || !x.r) continue;
     readUrls.add(x.r.url);
-    text += `\n\n[frame f${x.f.frameId} ${x.r.url}]\n${x.r.text}`;
+    text += `\n\n${frameBlock(x)}`;
     Object.assign(elements, x.r.elements);
     newEls.push(...x.r.new_elements);
     for (const k of Object.keys(counts)) counts[k] += x.r.counts[k] || 0;
@@ -228,7 +268,7 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline, observeArgs = 
     // No agent has answered for a while: a page the manifest's content script does not reach.
     if (!answered && !injected && Date.now() - t0 > 250) {
       injected = true;
-      await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [AGENT_SCRIPT] }).catch(() => {});
+      await inject(tabId, frameId).catch(() => {});
     }
   }
   return Promise.race([ready, sleep(0).then(() => null)]);
@@ -291,7 +331,7 @@ function actOnly(action) {
         ...(ready && ready.load_ms !== null ? { page_ms: ready.load_ms } : {}),
         ...(ready && ready.render_ms !== null && ready.render_ms !== undefined ? { render_ms: ready.render_ms } : {}),
         mutations: { added: 0, removed: 0, attributes: 0, text: 0, summary: ready ? "the page navigated" : "a navigation started but no new page loaded" },
-        dialog: null, focused: null, element: null,
+        dialog: reply.dialog ?? null, focused: null, element: null,
         ...Object.fromEntries(["selected", "checked", "pressed", "uploaded"].filter((k) => k in reply).map((k) => [k, reply[k]])),
       };
       return { result, seen: ready?.observation ?? null };

@@ -14,8 +14,9 @@
  *   this document is going away, and the coordinator waits for the new one to load.
  * Everything is capped at `maxMs` (pages with endless animations).
  */
-import { accessibleName, deepActiveElement, norm } from "./refind.js";
+import { accessibleName, norm } from "./refind.js";
 import { dialogName } from "./dom_scan.js";
+import { innerRoots, deepFocus } from "./dom_roots.js";
 
 /**
  * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number}} SettleOpts
@@ -44,9 +45,9 @@ function isDialog(el) {
     || el.getAttribute("role") === "alertdialog" || el.getAttribute("aria-modal") === "true";
 }
 
-/** @param {Document} doc */
-function openDialogs(doc) {
-  return Array.from(doc.querySelectorAll("dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]"))
+/** @param {Array<Document | ShadowRoot>} scopes */
+function openDialogs(scopes) {
+  return scopes.flatMap((s) => Array.from(s.querySelectorAll("dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]")))
     .filter((d) => d.getClientRects().length > 0);
 }
 
@@ -70,12 +71,20 @@ function nextTask() {
 /** @param {number} ms */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Starts watching the document; call the returned function after acting. @param {Document} doc */
-export function watchChanges(doc) {
+/**
+ * Starts watching the document — with its open shadow roots and same-origin frames, where a
+ * MutationObserver on the document does not reach — and the tree the acted element lives in; call
+ * the returned function after acting.
+ * @param {Document} doc @param {Element | null} [el] the element acted on
+ */
+export function watchChanges(doc, el = null) {
   const view = doc.defaultView;
   const url = doc.location.href;
-  const before = new Set(openDialogs(doc));
-  const busyBefore = new Set(doc.querySelectorAll("[aria-busy=true]"));
+  /** @type {Array<Document | ShadowRoot>} */ const scopes = [doc, ...innerRoots(doc)];
+  const own = el ? el.getRootNode() : null; // a closed shadow root the walk cannot see
+  if (own && (own.nodeType === 11 || own.nodeType === 9) && !scopes.includes(/** @type {Document | ShadowRoot} */ (own))) scopes.push(/** @type {Document | ShadowRoot} */ (own));
+  const before = new Set(openDialogs(scopes));
+  const busyBefore = new Set(scopes.flatMap((s) => Array.from(s.querySelectorAll("[aria-busy=true]"))));
   let added = 0, removed = 0, attributes = 0, text = 0, changes = 0, last = performance.now();
   /** @type {Set<string>} */ const addedTags = new Set();
   /** @type {(() => void) | null} */ let wake = null;
@@ -89,7 +98,8 @@ export function watchChanges(doc) {
     }
     if (counted) { changes += counted; last = performance.now(); }
   });
-  mo.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  const watch = { subtree: true, childList: true, attributes: true, characterData: true };
+  for (const s of scopes) mo.observe(s.nodeType === 9 ? /** @type {Document} */ (s).documentElement : s, watch);
 
   // A cross-document navigation the action starts (link, form, script): Navigation API, Chrome 102+.
   // A page may cancel it (preventDefault) or take it over (a router's `intercept()`: same document).
@@ -112,7 +122,7 @@ export function watchChanges(doc) {
   /** Still navigating away: not cancelled, not taken over by the page. */
   const leaving = () => navigatingTo !== null && (unloading || (!navEvent?.defaultPrevented && !nav?.transition));
   /** Something that started loading during the action is still marked busy. */
-  const busy = () => Array.from(doc.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && b.getClientRects().length > 0);
+  const busy = () => scopes.some((s) => Array.from(s.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && b.getClientRects().length > 0));
 
   /**
    * Waits for the page to settle, stops watching and reports.
@@ -149,8 +159,8 @@ export function watchChanges(doc) {
         mutations: { added: 0, removed: 0, attributes: 0, text: 0, summary: "the page navigated" }, dialog: null, focused: null,
       };
     }
-    const newDialog = openDialogs(doc).find((d) => !before.has(d) && isDialog(d));
-    const focused = deepActiveElement(doc);
+    const newDialog = openDialogs(scopes).find((d) => !before.has(d) && isDialog(d));
+    const focused = deepFocus(doc);
     const parts = [];
     if (added) parts.push(`${added} element${added > 1 ? "s" : ""} added${addedTags.size ? ` (${[...addedTags].join(", ")})` : ""}`);
     if (removed) parts.push(`${removed} removed`);
@@ -161,7 +171,7 @@ export function watchChanges(doc) {
       url_changed: doc.location.href !== url,
       mutations: { added, removed, attributes, text, summary: parts.join(", ") || "no change" },
       dialog: newDialog ? { name: dialogName(newDialog), text: norm(newDialog.textContent).slice(0, 200) } : null,
-      focused: focused && focused !== doc.body ? { tag: focused.localName, name: accessibleName(focused).slice(0, 80) } : null,
+      focused: focused && focused !== focused.ownerDocument.body ? { tag: focused.localName, name: accessibleName(focused).slice(0, 80) } : null,
     };
   };
 }

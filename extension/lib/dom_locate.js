@@ -8,6 +8,7 @@
  */
 import { refind, THRESHOLD, roleOf, accessibleName, elementState } from "./refind.js";
 import { actionError } from "./dom_input.js";
+import { inertReason } from "./dom_inert.js";
 
 /**
  * @typedef {import("./dom_scan.js").Registry} Registry
@@ -83,8 +84,29 @@ function reaches(hit, target) {
 }
 
 /**
+ * What covers a point of a frame's viewport in the documents around that frame, or null when each
+ * frame element is on top there: a full-page overlay in the parent hides the frame's content
+ * although the frame's own document sees nothing above it. Stops where the parent cannot be read.
+ * @param {Document} doc @param {number} x @param {number} y in doc's viewport
+ * @returns {Element | null}
+ */
+function coverAround(doc, x, y) {
+  for (let fe = doc.defaultView?.frameElement; fe; fe = fe.ownerDocument.defaultView?.frameElement) {
+    const view = /** @type {Window} */ (fe.ownerDocument.defaultView);
+    const r = fe.getBoundingClientRect(), cs = view.getComputedStyle(fe);
+    x += r.left + fe.clientLeft + parseFloat(cs.paddingLeft || "0");
+    y += r.top + fe.clientTop + parseFloat(cs.paddingTop || "0");
+    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return null; // out of that viewport: no test there
+    const hit = deepElementFromPoint(fe.ownerDocument, x, y);
+    if (hit && !reaches(hit, fe)) return hit;
+  }
+  return null;
+}
+
+/**
  * Scrolls the element into view and refuses when a user could not act on it: not rendered,
- * disabled (for actions that need an enabled control), or hidden under another element.
+ * disabled (for actions that need an enabled control), inert (behind a modal dialog), or hidden
+ * under another element — in its own document or, for an element in a frame, in the page around it.
  * @param {Element} el @param {{needEnabled?: boolean, hitTest?: boolean}} [opts]
  */
 export function prepare(el, opts = {}) {
@@ -98,21 +120,28 @@ export function prepare(el, opts = {}) {
     if (label && label.getClientRects().length) return prepare(label, opts);
     throw actionError("not_interactable", "The element is not visible on the page.", { element: brief(el) });
   }
-  if (opts.needEnabled && (/** @type {any} */ (el).disabled || el.getAttribute("aria-disabled") === "true" || el.closest("fieldset[disabled]"))) {
+  // :disabled covers a control in a disabled fieldset as well as its own attribute.
+  if (opts.needEnabled && (el.matches(":disabled") || /** @type {any} */ (el).disabled === true || el.getAttribute("aria-disabled") === "true")) {
     throw actionError("not_interactable", "The element is disabled.", { element: brief(el) });
+  }
+  if (opts.needEnabled || opts.hitTest !== false) {
+    const inert = inertReason(el);
+    if (inert) throw actionError("not_interactable", `The element cannot be used: ${inert}.`, { element: brief(el) });
   }
   if (opts.hitTest !== false) {
     // Sample the centre and a point inside each corner: covered means none of them reaches it.
     const pts = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2]];
     /** @type {Element | null} */ let cover = null;
     let inView = 0;
+    const view = /** @type {Window} */ (el.ownerDocument.defaultView);
     for (const [fx, fy] of pts) {
       const x = r.left + r.width * fx, y = r.top + r.height * fy;
-      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
       inView++;
       const hit = deepElementFromPoint(el.ownerDocument, x, y);
-      if (!hit || reaches(hit, el)) return el;
-      cover = cover || hit;
+      const over = !hit || reaches(hit, el) ? coverAround(el.ownerDocument, x, y) : hit;
+      if (!over) return el;
+      cover = cover || over;
     }
     if (inView && cover) {
       const DIALOG = "dialog,[role=dialog],[role=alertdialog],[aria-modal=true]";

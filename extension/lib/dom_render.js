@@ -125,6 +125,31 @@ function textLine(t) {
   return t.heading ? `# ${s.slice(0, 150)}` : s.length > 300 ? s.slice(0, 299) + "…" : s;
 }
 
+/** Browser dialogs (alert/confirm/prompt) answered for the agent since it last looked. @param {Scan} scan */
+function answeredLines(scan) {
+  return scan.dialogs.filter((d) => d.answer).map((d) => `Browser ${d.kind} ${q((d.text || "").slice(0, 120))}: ${d.answer}`);
+}
+
+const FRAME_LINES = 5;
+
+/**
+ * Cross-origin frames, which their own agents read (their contents follow the page's): named by
+ * title, or by address when untitled. A page full of ad frames costs a few lines, not one each.
+ * @param {Scan} scan
+ */
+function frameLines(scan) {
+  const fs = scan.remoteFrames;
+  const out = fs.slice(0, FRAME_LINES).map((f) => `[frame ${f.name ? q(f.name.slice(0, 60)) : clean(shortUrl(f.url))}]`);
+  if (fs.length > FRAME_LINES) out.push(`[${fs.length - FRAME_LINES} more frames]`);
+  return out;
+}
+
+/** host + path of an address, cut short. @param {string} url */
+function shortUrl(url) {
+  try { const u = new URL(url); url = u.protocol.startsWith("http") ? u.host + u.pathname : u.protocol; } catch { /* as it is */ }
+  return url.length > 60 ? url.slice(0, 57) + "…" : url;
+}
+
 /**
  * Renders a scan within a token budget.
  * @param {Scan} scan
@@ -141,10 +166,14 @@ export function renderScan(scan, opts = {}) {
   // URL and title travel as the observe result's own fields (the host's prompt shows them): not
   // repeated here.
   const head = [FENCE_OPEN];
-  const dialogLine = scan.dialogs.length ? `Open dialog: ${scan.dialogs.map((d) => q(d.name.slice(0, 40))).join(", ")}` : "";
+  const open = scan.dialogs.filter((d) => !d.answer);
+  const dialogLine = open.length ? `Open dialog: ${open.map((d) => q(d.name.slice(0, 40))).join(", ")}` : "";
+  // Page-sourced words (browser dialogs' messages, frame titles and addresses) stay inside the fence.
+  const notes = answeredLines(scan), frames = frameLines(scan);
   const { above_px: upPx, below_px: downPx } = scan.scroll;
   const scrollLine = upPx || downPx ? `Scroll: ${upPx}px above, ${downPx}px below` : "";
-  let budget = maxTokens * CHARS_PER_TOKEN - head.join("\n").length - dialogLine.length - scrollLine.length - FENCE_CLOSE.length - 120;
+  let budget = maxTokens * CHARS_PER_TOKEN - head.join("\n").length - dialogLine.length - scrollLine.length - FENCE_CLOSE.length - 120
+    - [...notes, ...frames].reduce((n, l) => n + l.length + 1, 0);
 
   // Priority: visible first, then by distance from the viewport; elements before text at equal distance.
   const ranked = items.slice().sort((a, b) => a.d - b.d || a.k - b.k || a.o - b.o);
@@ -167,7 +196,7 @@ export function renderScan(scan, opts = {}) {
   // A dialog whose contents are shown says so in its group header ("## dialog Settings"); the
   // "Open dialog" line is kept for one that shows nothing (all of it left out by the budget).
   const inDialog = shownItems.some((it) => DIALOG_GROUP.test(it.kind === "el" ? it.e.group : it.t.group));
-  const lines = dialogLine && !inDialog ? [...head, dialogLine] : [...head];
+  const lines = dialogLine && !inDialog ? [...head, dialogLine, ...notes] : [...head, ...notes];
   let group = "";
   for (const it of shownItems) {
     const g = it.kind === "el" ? it.e.group : it.t.group;
@@ -182,12 +211,11 @@ export function renderScan(scan, opts = {}) {
   const above = omittedEls.filter((e) => e.where === "above").length;
   const below = omittedEls.length - above;
   const textsOmitted = scan.texts.length - hiddenTexts - shownItems.filter((it) => it.kind === "text").length;
-  lines.push(FENCE_CLOSE);
+  lines.push(...frames, FENCE_CLOSE);
   if (scrollLine) lines.push(scrollLine);
   if (above) lines.push(`… ${above} more element${above > 1 ? "s" : ""} above (scroll up or raise max_tokens)`);
   if (below) lines.push(`… ${below} more element${below > 1 ? "s" : ""} below (scroll down or raise max_tokens)`);
   if (textsOmitted > 0 && (above || below || textsOmitted)) lines.push(`… ${textsOmitted} text block${textsOmitted > 1 ? "s" : ""} left out`);
-  for (const f of scan.remoteFrames) lines.push(`[frame ${q(f.name || f.url)} ${clean(f.url)}]`);
   const text = lines.join("\n");
   return {
     text, shown,

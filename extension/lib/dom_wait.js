@@ -1,45 +1,83 @@
 // @ts-check
 /**
- * Waiting for the page: an element to appear/disappear, some text, or the DOM to go quiet.
+ * Waiting for the page: an element to appear/disappear (one seen before, by id or signature, or one
+ * not there yet, by role and accessible name), some text, or the DOM to go quiet. Text and elements
+ * are looked for where the scan looks: through open shadow roots and same-origin frames.
  * (Waiting for a URL is done by the coordinator, which outlives a navigation.)
  */
-import { isRendered, refind } from "./refind.js";
+import { accessibleName, isInteractiveCheap, isRendered, norm, refind, roleOf, walkDeep } from "./refind.js";
 import { actionError } from "./dom_input.js";
+import { innerRoots, deepTexts } from "./dom_roots.js";
 
 /**
- * @param {Record<string, any>} args {element_id?, signature?, text?, state?: "visible"|"hidden", quiet_ms?, timeout_ms?}
+ * The first rendered element with this role (any interactive element when none is given) whose
+ * accessible name contains `name` (any case), through shadow roots and same-origin frames.
+ * @param {string} role @param {string} name
+ * @returns {Element | null}
+ */
+export function findByRole(role, name) {
+  const r = norm(role).toLowerCase(), n = norm(name).toLowerCase();
+  /** @type {Element | null} */ let found = null;
+  walkDeep(document, (el) => {
+    if (found) return;
+    if (r ? roleOf(el) !== r : !isInteractiveCheap(el)) return;
+    if (n && !norm(accessibleName(el)).toLowerCase().includes(n)) return;
+    if (isRendered(el)) found = el;
+  });
+  return found;
+}
+
+/** Whether `text` (any case) is on the page as it renders. @param {string} text */
+function hasText(text) {
+  const t = text.toLowerCase();
+  return deepTexts(document).some((s) => s.toLowerCase().includes(t));
+}
+
+/**
+ * @param {Record<string, any>} args {element_id?, signature?, role?, name?, text?, state?: "visible"|"hidden", quiet_ms?, timeout_ms?}
  * @param {import("./dom_scan.js").Registry} reg
  */
 export async function waitFor(args, reg) {
   const timeout = Math.max(0, args.timeout_ms ?? 5000);
   const start = performance.now();
   const wantHidden = args.state === "hidden";
+  const byRole = !!(args.role || args.name);
+  const what = args.quiet_ms !== undefined && args.quiet_ms !== null ? "quiet" : args.text ? "text"
+    : args.element_id || args.signature ? "element" : byRole ? "role" : null;
+  if (!what) throw actionError("unsupported", "wait_for needs one of element_id/signature, role/name, text, url or quiet_ms.");
   let lastMutation = performance.now();
   const mo = new MutationObserver(() => { lastMutation = performance.now(); });
-  mo.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  const watch = { subtree: true, childList: true, attributes: true, characterData: true };
+  // Shadow roots and frames present now; one added later shows up as a change of its host.
+  if (what === "quiet") for (const s of [document, ...innerRoots(document)]) mo.observe(s.nodeType === 9 ? /** @type {Document} */ (s).documentElement : s, watch);
   try {
     for (;;) {
       /** @type {string | null} */ let matched = null;
-      if (args.quiet_ms !== undefined && args.quiet_ms !== null) {
+      /** @type {Element | null} */ let el = null;
+      if (what === "quiet") {
         if (performance.now() - lastMutation >= args.quiet_ms) matched = "quiet";
-      } else if (args.text) {
-        const has = (document.body?.innerText || "").toLowerCase().includes(String(args.text).toLowerCase());
-        if (has !== wantHidden) matched = "text";
-      } else if (args.element_id || args.signature) {
-        let el = args.element_id ? reg.get(args.element_id) : null;
-        if ((!el || !el.isConnected) && args.signature) {
-          const r = refind(args.signature, document);
-          el = r.status === "found" ? r.element : null;
+      } else if (what === "text") {
+        if (hasText(String(args.text)) !== wantHidden) matched = "text";
+      } else {
+        if (what === "role") el = findByRole(String(args.role || ""), String(args.name || ""));
+        else {
+          el = args.element_id ? reg.get(args.element_id) : null;
+          if ((!el || !el.isConnected) && args.signature) {
+            const r = refind(args.signature, document);
+            el = r.status === "found" ? r.element : null;
+          }
         }
         const present = !!el && el.isConnected && isRendered(el);
         if (present !== wantHidden) matched = "element";
-        if (matched && el && !wantHidden) return { ok: true, action: "wait_for", matched, waited_ms: Math.round(performance.now() - start), element_id: reg.idFor(el) };
-      } else {
-        throw actionError("unsupported", "wait_for needs one of element_id/signature, text, url or quiet_ms.");
       }
-      if (matched) return { ok: true, action: "wait_for", matched, waited_ms: Math.round(performance.now() - start) };
+      if (matched) {
+        return { ok: true, action: "wait_for", matched, waited_ms: Math.round(performance.now() - start),
+          ...(el && !wantHidden ? { element_id: reg.idFor(el) } : {}) };
+      }
       if (performance.now() - start >= timeout) {
-        throw actionError("timeout", `Waited ${timeout} ms and the ${args.quiet_ms != null ? "page did not go quiet" : args.text ? `text "${args.text}" did not ${wantHidden ? "go away" : "appear"}` : `element did not ${wantHidden ? "go away" : "appear"}`}.`, { waited_ms: Math.round(performance.now() - start) });
+        const thing = what === "quiet" ? "page did not go quiet" : what === "text" ? `text "${args.text}" did not ${wantHidden ? "go away" : "appear"}`
+          : `${what === "role" ? `${args.role || "element"}${args.name ? ` "${args.name}"` : ""}` : "element"} did not ${wantHidden ? "go away" : "appear"}`;
+        throw actionError("timeout", `Waited ${timeout} ms and the ${thing}.`, { waited_ms: Math.round(performance.now() - start) });
       }
       await new Promise((r) => setTimeout(r, 50));
     }

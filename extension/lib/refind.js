@@ -300,12 +300,12 @@ export function elementState(el) {
     else if (inp.type === "password") s.value = inp.value ? "•".repeat(Math.min(inp.value.length, 8)) : "";
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
-    if (inp.disabled) s.disabled = true;
+    if (el.matches(":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
   } else {
     const ac = el.getAttribute("aria-checked");
     if (ac !== null) s.checked = ac === "true";
     if (el.getAttribute("contenteditable") === "true") s.value = cut(norm(el.textContent), 200);
-    if (/** @type {HTMLButtonElement} */ (el).disabled || el.getAttribute("aria-disabled") === "true") s.disabled = true;
+    if (el.matches(":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || el.getAttribute("aria-disabled") === "true") s.disabled = true;
   }
   const sel = el.getAttribute("aria-selected");
   if (sel !== null) s.selected = sel === "true";

@@ -1,0 +1,30 @@
+// @ts-check
+/**
+ * Content a person cannot reach: an `inert` subtree, or everything outside a modal dialog
+ * (`showModal()` makes the rest of its document inert — still drawn, behind a backdrop, but it
+ * takes no clicks, no focus and no keys).
+ */
+
+/** The document's open modal dialog (the topmost), or null. @param {Document} doc */
+export function openModal(doc) {
+  try { return doc.querySelector("dialog:modal"); } catch { return null; } // :modal: Chrome 105+
+}
+
+/** Whether `a` contains `b`, through the shadow roots between them. @param {Element} a @param {Element} b */
+function containsDeep(a, b) {
+  for (/** @type {Node | null} */ let n = b; n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
+  return false;
+}
+
+/**
+ * Why a person could not act on the element, or "" when nothing makes it inert.
+ * @param {Element} el
+ */
+export function inertReason(el) {
+  for (/** @type {Node | null} */ let n = el; n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) {
+    if (n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("inert")) return "it is inside an inert part of the page";
+  }
+  const modal = openModal(el.ownerDocument);
+  if (modal && !containsDeep(modal, el)) return `it is behind the open modal dialog${modal.getAttribute("aria-label") ? ` "${modal.getAttribute("aria-label")}"` : ""}`;
+  return "";
+}
