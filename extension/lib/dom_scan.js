@@ -9,6 +9,8 @@
  */
 import { INTERACTIVE_TAGS, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } from "./refind.js";
 import { scopeStyles } from "./dom_pointer.js";
+import { scrollInfo } from "./dom_scroll.js";
+import { openModal } from "./dom_inert.js";
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
@@ -19,7 +21,8 @@ import { scopeStyles } from "./dom_pointer.js";
  *   el?: Element, dy?: number}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page
  * @typedef {{url: string, name: string, box: {x: number, y: number, w: number, h: number}}} RemoteFrame
- * @typedef {{name: string, text: string, id?: string}} DialogInfo
+ * @typedef {{name: string, text: string, id?: string, kind?: string, answer?: string}} DialogInfo
+ *   kind/answer: a browser alert/confirm/prompt answered for the agent (dom_dialogs.js)
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
@@ -156,9 +159,10 @@ function placeTexts(texts, entries, vh) {
 
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
- * @typedef {{ptr: ((el: Element) => boolean) | null, hide: Set<Element> | null}} ScopeInfo
+ * @typedef {{ptr: ((el: Element) => boolean) | null, hide: Set<Element> | null, modal?: Element | null}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
- *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js)
+ *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
+ *   modal: (a document) its open modal dialog, outside which everything is inert
  */
 
 /** @param {Document | ShadowRoot} scope @returns {ScopeInfo & {hostHide: boolean}} */
@@ -171,7 +175,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
   }
-  return { ptr, hide: st.hide, hostHide: st.hostHide };
+  return { ptr, hide: st.hide, hostHide: st.hostHide, modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
 /**
@@ -195,7 +199,7 @@ function scopeInfo(scope) {
 export function scanPage(reg, opts = {}) {
   const doc = opts.doc || document;
   const win = /** @type {Window} */ (doc.defaultView);
-  const vh = win.innerHeight, vw = win.innerWidth;
+  const vh = win.innerHeight;
   /** @type {Entry[]} */ const entries = [];
   /** @type {TextBlock[]} */ const texts = [];
   /** @type {RemoteFrame[]} */ const remoteFrames = [];
@@ -217,7 +221,9 @@ export function scanPage(reg, opts = {}) {
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
     // Most nodes carry no attribute at all: one call then answers every attribute question below.
     const attrs = el.hasAttributes();
-    if (attrs && (isToolUi(el) || (el.getAttribute("aria-hidden") === "true" && !el.matches("dialog,[role=dialog]")))) return;
+    if (attrs && (isToolUi(el) || (el.getAttribute("aria-hidden") === "true" && !el.matches("dialog,[role=dialog]")) || el.hasAttribute("inert"))) return;
+    // Behind a modal dialog nothing takes clicks, focus or keys: only the way to the dialog is walked.
+    if (scope.modal) { if (el === scope.modal) scope = { ...scope, modal: null }; else if (!el.contains(scope.modal)) return; }
     const ptrTest = scope.ptr;
     const pointer = !insideInteractive && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
@@ -319,17 +325,10 @@ export function scanPage(reg, opts = {}) {
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 
-  const se = doc.scrollingElement || doc.documentElement;
-  const pageH = Math.max(se.scrollHeight, doc.body ? doc.body.scrollHeight : 0);
-  const pageW = Math.max(se.scrollWidth, doc.body ? doc.body.scrollWidth : 0);
   return {
     entries, texts, remoteFrames, dialogs, newCount,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
-    scroll: {
-      x: Math.round(win.scrollX), y: Math.round(win.scrollY), viewport_w: vw, viewport_h: vh,
-      page_w: pageW, page_h: pageH,
-      above_px: Math.round(win.scrollY), below_px: Math.max(0, Math.round(pageH - win.scrollY - vh)),
-    },
+    scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
   };
 }

@@ -1,0 +1,127 @@
+// @ts-check
+/**
+ * What "the page" scrolls: the document — or, on an app-shell page whose document does not scroll
+ * (`html, body {overflow: hidden}` with a `<main style="overflow: auto">`), the largest visible
+ * scrolling container, which is what a person's wheel moves. The scan's above/below figures and the
+ * scroll action both go through it, so "N more below (scroll down)" and scrolling down agree.
+ */
+
+/** Scrolling styles. */
+const SCROLLS = /(auto|scroll|overlay)/;
+
+/** Whether the document's own viewport can be scrolled by a person. @param {Document} doc */
+function documentScrolls(doc) {
+  const view = /** @type {Window} */ (doc.defaultView);
+  const se = doc.scrollingElement || doc.documentElement;
+  if (se.scrollHeight - se.clientHeight <= 1 && se.scrollWidth - se.clientWidth <= 1) return false;
+  // The viewport takes html's overflow, or body's when html's is `visible`.
+  let overflow = view.getComputedStyle(doc.documentElement).overflowY;
+  if (overflow === "visible" && doc.body) overflow = view.getComputedStyle(doc.body).overflowY;
+  return overflow !== "hidden" && overflow !== "clip";
+}
+
+/** The topmost element at a point, through open shadow roots. @param {Document} doc @param {number} x @param {number} y */
+function deepHit(doc, x, y) {
+  let el = doc.elementFromPoint(x, y);
+  while (el && el.shadowRoot) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
+/** Whether the element scrolls vertically (has hidden content and a scrolling overflow). @param {Element} el */
+function scrollsY(el) {
+  if (el.scrollHeight - el.clientHeight <= 1) return false; // a cheap layout read rules most out
+  return SCROLLS.test(/** @type {Window} */ (el.ownerDocument.defaultView).getComputedStyle(el).overflowY);
+}
+
+/**
+ * The element that scrolls in place of the document, or null when the document scrolls itself (or
+ * nothing else covers a quarter of the viewport): the largest vertically scrolling element under a
+ * few points spread over the viewport.
+ * @param {Document} doc
+ * @returns {Element | null}
+ */
+export function pageScroller(doc) {
+  if (documentScrolls(doc)) return null;
+  const view = /** @type {Window} */ (doc.defaultView);
+  const vw = view.innerWidth, vh = view.innerHeight;
+  /** @type {Set<Element>} */ const seen = new Set();
+  /** @type {Element | null} */ let best = null;
+  let bestArea = vw * vh / 4;
+  for (const [fx, fy] of [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]) {
+    for (/** @type {Node | null} */ let n = deepHit(doc, vw * fx, vh * fy); n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) {
+      if (n.nodeType !== 1) continue;
+      const el = /** @type {Element} */ (n);
+      if (seen.has(el)) break; // this point's chain joins one already walked
+      seen.add(el);
+      if (el === doc.documentElement || el === doc.body) continue;
+      const area = el.clientWidth * el.clientHeight;
+      if (area > bestArea && scrollsY(el)) { best = el; bestArea = area; }
+    }
+  }
+  return best;
+}
+
+/**
+ * Scroll position and what lies above/below, of the document or of the container that stands in
+ * for it.
+ * @param {Document} doc
+ * @returns {import("./dom_scan.js").ScrollInfo}
+ */
+export function scrollInfo(doc) {
+  const win = /** @type {Window} */ (doc.defaultView);
+  const vh = win.innerHeight, vw = win.innerWidth;
+  const box = pageScroller(doc);
+  if (box) {
+    const y = box.scrollTop;
+    return { x: Math.round(box.scrollLeft), y: Math.round(y), viewport_w: vw, viewport_h: vh, page_w: box.scrollWidth, page_h: box.scrollHeight,
+      above_px: Math.round(y), below_px: Math.max(0, Math.round(box.scrollHeight - y - box.clientHeight)) };
+  }
+  const se = doc.scrollingElement || doc.documentElement;
+  const pageH = Math.max(se.scrollHeight, doc.body ? doc.body.scrollHeight : 0);
+  const pageW = Math.max(se.scrollWidth, doc.body ? doc.body.scrollWidth : 0);
+  return {
+    x: Math.round(win.scrollX), y: Math.round(win.scrollY), viewport_w: vw, viewport_h: vh, page_w: pageW, page_h: pageH,
+    above_px: Math.round(win.scrollY), below_px: Math.max(0, Math.round(pageH - win.scrollY - vh)),
+  };
+}
+
+/** The element to scroll: the element itself if it scrolls, else its nearest scrolling ancestor. @param {Element} el */
+function scroller(el) {
+  const doc = el.ownerDocument;
+  for (let e = /** @type {Element | null} */ (el); e && e !== doc.body && e !== doc.documentElement; e = e.parentElement) {
+    const s = /** @type {Window} */ (doc.defaultView).getComputedStyle(e);
+    if (SCROLLS.test(s.overflowY + s.overflowX) && (e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth)) return e;
+  }
+  return null;
+}
+
+/**
+ * The scroll action: the page (or its stand-in container) by direction, inside an element by
+ * direction, or an element into view.
+ * @param {Record<string, any>} args @param {Element | null} el
+ */
+export function doScroll(args, el) {
+  const dir = args.direction;
+  const target = el && dir ? scroller(el) : null;
+  if (el && !dir) {
+    el.scrollIntoView({ block: "center", behavior: "instant" });
+    return { scrolled: "to_element" };
+  }
+  const box = target || pageScroller(document) || document.scrollingElement || document.documentElement;
+  const page = box === document.scrollingElement || box === document.documentElement;
+  const ph = page ? innerHeight : box.clientHeight, pw = page ? innerWidth : box.clientWidth;
+  const amt = args.pixels ?? Math.round((args.amount ?? 0.8) * (dir === "left" || dir === "right" ? pw : ph));
+  const dx = dir === "left" ? -amt : dir === "right" ? amt : 0;
+  const dy = dir === "up" ? -amt : dir === "down" || !dir ? amt : 0;
+  const before = { x: box.scrollLeft, y: box.scrollTop };
+  if (dir === "top") box.scrollTo({ top: 0, behavior: "instant" });
+  else if (dir === "bottom") box.scrollTo({ top: box.scrollHeight, behavior: "instant" });
+  else box.scrollBy({ left: dx, top: dy, behavior: "instant" });
+  const y = box.scrollTop, max = box.scrollHeight - box.clientHeight;
+  return { scrolled: target ? "element" : "page", moved_px: Math.round(Math.abs(y - before.y) + Math.abs(box.scrollLeft - before.x)),
+    at_top: y <= 0, at_bottom: y >= max - 1, scroll_y: Math.round(y) };
+}

@@ -1,0 +1,151 @@
+"""The page as a person meets it, in the real extension in real Chromium: a page that scrolls
+inside a container, browser alert/confirm/prompt boxes, what a modal dialog, `inert` and a disabled
+fieldset put out of reach, waiting for an element that is not there yet, and ids that stay put."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from support.browser import ExtBrowser, launch
+from support.dom_rig import error, find_id, ok, open_page
+from support.static_server import serve
+
+pytestmark = pytest.mark.browser
+FIXTURES = Path(__file__).parent / "fixtures" / "dom"
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    with serve(FIXTURES) as a:
+        yield a
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[ExtBrowser]:
+    with launch(install_host=False) as eb:
+        yield eb
+
+
+@pytest.fixture
+def page(browser: ExtBrowser):
+    p = browser.ctx.new_page()
+    yield p
+    p.close()
+
+
+def test_a_page_that_scrolls_inside_a_container(browser, page, site):
+    open_page(page, site + "/app_shell.html")
+    obs = ok(browser, "observe", {"max_tokens": 400})
+    main_h = page.evaluate("document.getElementById('main').scrollHeight - document.getElementById('main').clientHeight")
+    assert obs["scroll"]["below_px"] == main_h > 1000 and obs["scroll"]["above_px"] == 0
+    assert obs["counts"]["omitted_below"] > 100
+    r = ok(browser, "scroll", {"direction": "down"})["scroll"]
+    assert r["moved_px"] > 300 and not r["at_bottom"]
+    assert page.evaluate("document.getElementById('main').scrollTop") == r["scroll_y"] == r["moved_px"]
+    after = ok(browser, "observe", {"max_tokens": 400})
+    assert after["scroll"]["above_px"] == r["moved_px"] and after["counts"]["omitted_above"] > 0
+    assert ok(browser, "scroll", {"direction": "bottom"})["scroll"]["at_bottom"] is True
+
+
+def test_confirm_is_answered_at_once_and_reported(browser, page, site):
+    open_page(page, site + "/browser_dialogs.html")
+    page.on("dialog", lambda d: None)  # a dialog that reached the browser would stay open, as for a person
+    obs = ok(browser, "observe")
+    start = time.monotonic()
+    r = ok(browser, "click", {"element_id": find_id(obs, "Delete")})
+    assert time.monotonic() - start < 3
+    assert r["dialog"] == {"name": "confirm", "text": "Delete all 3 files?", "kind": "confirm", "answer": "dismissed"}
+    assert page.text_content("#res") == "kept"  # Cancel: the safe answer to a question nobody read
+    r = ok(browser, "click", {"element_id": find_id(obs, "Delete"), "dialog": "accept"})
+    assert r["dialog"]["answer"] == "accepted" and page.text_content("#res") == "deleted"
+    r = ok(browser, "click", {"element_id": find_id(obs, "Save")})
+    assert r["dialog"]["kind"] == "alert" and r["dialog"]["text"] == "Saved!" and page.text_content("#res") == "after alert"
+    r = ok(browser, "click", {"element_id": find_id(obs, "Rename"), "dialog_text": "Ann"})
+    assert r["dialog"]["value"] == "Ann" and page.text_content("#res") == "name=Ann"
+    r = ok(browser, "click", {"element_id": find_id(obs, "Rename"), "dialog": "accept"})
+    assert page.text_content("#res") == "name=guest"  # its default
+    ok(browser, "click", {"element_id": find_id(obs, "Rename")})
+    assert page.text_content("#res") == "name=null"
+    # One the page opens a moment after the action: answered too, reported at the next look.
+    ok(browser, "click", {"element_id": find_id(obs, "Later")})
+    page.wait_for_function("document.getElementById('res').textContent === 'stayed'")
+    later = ok(browser, "observe")
+    assert {"name": "confirm", "text": "Leave?", "kind": "confirm", "answer": "dismissed"} in later["dialogs"]
+    assert 'Browser confirm "Leave?": dismissed' in later["text"]
+
+
+def test_dialogs_the_agent_did_not_cause_reach_the_person(browser, page, site):
+    open_page(page, site + "/browser_dialogs.html")
+    seen = []
+    page.on("dialog", lambda d: (seen.append(d.message), d.accept()))
+    page.click("#own")
+    assert seen == ["Own?"] and page.evaluate("window.asked") is True
+
+
+def test_modal_dialog_and_inert_content_are_out_of_reach(browser, page, site):
+    open_page(page, site + "/modal_inert.html?modal")
+    obs = ok(browser, "observe")
+    names = {s["name"] for s in obs["elements"].values()}
+    assert "Place order" in names
+    assert not names & {"Background action", "Inert action", "Fieldset action"}, names
+    assert "Background action" not in obs["text"]
+    ok(browser, "click", {"element_id": find_id(obs, "Place order")})
+    assert page.text_content("#res") == "ordered"
+    # The dialog closed: the page is back, except what is inert.
+    obs = ok(browser, "observe")
+    names = {s["name"] for s in obs["elements"].values()}
+    assert "Background action" in names and "Inert action" not in names
+
+
+def test_acting_behind_an_open_modal_is_refused(browser, page, site):
+    open_page(page, site + "/modal_inert.html")
+    bg = find_id(ok(browser, "observe"), "Background action")
+    page.evaluate("document.getElementById('dlg').showModal()")
+    err = error(browser, "click", {"element_id": bg})
+    assert err["code"] == "not_interactable" and "modal" in err["message"]
+    assert page.text_content("#res") == ""
+
+
+def test_a_control_in_a_disabled_fieldset_is_disabled(browser, page, site):
+    open_page(page, site + "/modal_inert.html")
+    obs = ok(browser, "observe")
+    btn = find_id(obs, "Fieldset action")
+    assert obs["elements"][btn]["state"].get("disabled") is True
+    assert obs["elements"][find_id(obs, "Card number")]["state"].get("disabled") is True
+    assert f"[{btn}] button Fieldset action disabled" in obs["text"]
+    assert error(browser, "click", {"element_id": btn})["code"] == "not_interactable"
+
+
+def test_wait_for_an_element_that_is_not_there_yet(browser, page, site):
+    open_page(page, site + "/dynamic.html")
+    ok(browser, "observe")
+    page.evaluate("""setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Load more results';
+        document.body.append(b); b.onclick = () => { document.getElementById('log').textContent = 'more'; }; }, 300)""")
+    r = ok(browser, "wait_for", {"role": "button", "name": "load more", "timeout_ms": 3000})
+    assert r["matched"] == "element" and r["waited_ms"] >= 200
+    ok(browser, "click", {"element_id": r["element_id"]})  # the id it found is one to act on
+    assert page.text_content("#log") == "more"
+    assert ok(browser, "wait_for", {"name": "Shuffle", "timeout_ms": 500})["matched"] == "element"
+    err = error(browser, "wait_for", {"role": "link", "name": "Load more", "timeout_ms": 300})
+    assert err["code"] == "timeout" and "link" in err["message"]
+    page.evaluate("document.querySelector('#rerender').remove()")
+    assert ok(browser, "wait_for", {"role": "button", "name": "Shuffle", "state": "hidden", "timeout_ms": 500})["matched"] == "element"
+
+
+def test_ids_stay_with_their_elements_when_one_is_inserted_before_them(browser, page, site):
+    open_page(page, site + "/form.html")
+    first = ok(browser, "observe")
+    page.evaluate("""() => { const b = document.createElement('button'); b.textContent = 'Inserted first';
+        document.body.prepend(b); }""")
+    second = ok(browser, "observe")
+    new_id = find_id(second, "Inserted first")
+    assert second["new_elements"] == [new_id]
+    for eid, sig in first["elements"].items():
+        assert second["elements"][eid]["name"] == sig["name"], eid
+    assert set(second["elements"]) == set(first["elements"]) | {new_id}
+    marked = [line for line in second["text"].splitlines() if line.startswith("*[")]
+    assert marked == [f"*[{new_id}] button Inserted first"]
