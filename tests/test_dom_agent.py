@@ -273,9 +273,15 @@ def test_long_page_budget_scroll_and_moving_element(browser, page, sites):
     ok(browser, "click", {"element_id": item150})
     assert page.text_content("#log") == "clicked 150"
     moving = find_id(far, "Moving target") if "Moving target" in far["text"] else find_id(ok(browser, "observe", {"max_tokens": 100000}), "Moving target")
+    # It moves between observe and act: the click lands where it is now.
     page.evaluate("document.getElementById('mover').style.left = '300px'")
     ok(browser, "click", {"element_id": moving})
     assert page.text_content("#log") == "moved clicked"
+    # It jumps away as it is pressed: the release and the click follow it.
+    page.evaluate("window.jump = true; document.getElementById('log').textContent = ''")
+    ok(browser, "click", {"element_id": moving})
+    assert page.text_content("#log") == "moved clicked"
+    assert page.evaluate("document.getElementById('mover').style.left") == "500px"
 
 
 def test_wait_for_and_highlight_overlay(browser, page, sites):

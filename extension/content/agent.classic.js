@@ -308,12 +308,12 @@ function elementState(el) {
     else if (inp.type === "password") s.value = inp.value ? "•".repeat(Math.min(inp.value.length, 8)) : "";
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
-    if (inp.disabled) s.disabled = true;
+    if (el.matches(":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
   } else {
     const ac = el.getAttribute("aria-checked");
     if (ac !== null) s.checked = ac === "true";
     if (el.getAttribute("contenteditable") === "true") s.value = cut(norm(el.textContent), 200);
-    if (/** @type {HTMLButtonElement} */ (el).disabled || el.getAttribute("aria-disabled") === "true") s.disabled = true;
+    if (el.matches(":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || el.getAttribute("aria-disabled") === "true") s.disabled = true;
   }
   const sel = el.getAttribute("aria-selected");
   if (sel !== null) s.selected = sel === "true";
@@ -1168,6 +1168,169 @@ function matchAll(scope, sels, keep) {
 function pointerElements(scope) { return scopeStyles(scope).pointer; }
 return { scopeStyles, pointerElements };
 })();
+// ---- extension/lib/dom_scroll.js
+const __dom_scroll = (() => {
+/**
+ * What "the page" scrolls: the document — or, on an app-shell page whose document does not scroll
+ * (`html, body {overflow: hidden}` with a `<main style="overflow: auto">`), the largest visible
+ * scrolling container, which is what a person's wheel moves. The scan's above/below figures and the
+ * scroll action both go through it, so "N more below (scroll down)" and scrolling down agree.
+ */
+
+/** Scrolling styles. */
+const SCROLLS = /(auto|scroll|overlay)/;
+
+/** Whether the document's own viewport can be scrolled by a person. @param {Document} doc */
+function documentScrolls(doc) {
+  const view = /** @type {Window} */ (doc.defaultView);
+  const se = doc.scrollingElement || doc.documentElement;
+  if (se.scrollHeight - se.clientHeight <= 1 && se.scrollWidth - se.clientWidth <= 1) return false;
+  // The viewport takes html's overflow, or body's when html's is `visible`.
+  let overflow = view.getComputedStyle(doc.documentElement).overflowY;
+  if (overflow === "visible" && doc.body) overflow = view.getComputedStyle(doc.body).overflowY;
+  return overflow !== "hidden" && overflow !== "clip";
+}
+
+/** The topmost element at a point, through open shadow roots. @param {Document} doc @param {number} x @param {number} y */
+function deepHit(doc, x, y) {
+  let el = doc.elementFromPoint(x, y);
+  while (el && el.shadowRoot) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
+/** Whether the element scrolls vertically (has hidden content and a scrolling overflow). @param {Element} el */
+function scrollsY(el) {
+  if (el.scrollHeight - el.clientHeight <= 1) return false; // a cheap layout read rules most out
+  return SCROLLS.test(/** @type {Window} */ (el.ownerDocument.defaultView).getComputedStyle(el).overflowY);
+}
+
+/**
+ * The element that scrolls in place of the document, or null when the document scrolls itself (or
+ * nothing else covers a quarter of the viewport): the largest vertically scrolling element under a
+ * few points spread over the viewport.
+ * @param {Document} doc
+ * @returns {Element | null}
+ */
+function pageScroller(doc) {
+  if (documentScrolls(doc)) return null;
+  const view = /** @type {Window} */ (doc.defaultView);
+  const vw = view.innerWidth, vh = view.innerHeight;
+  /** @type {Set<Element>} */ const seen = new Set();
+  /** @type {Element | null} */ let best = null;
+  let bestArea = vw * vh / 4;
+  for (const [fx, fy] of [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]) {
+    for (/** @type {Node | null} */ let n = deepHit(doc, vw * fx, vh * fy); n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) {
+      if (n.nodeType !== 1) continue;
+      const el = /** @type {Element} */ (n);
+      if (seen.has(el)) break; // this point's chain joins one already walked
+      seen.add(el);
+      if (el === doc.documentElement || el === doc.body) continue;
+      const area = el.clientWidth * el.clientHeight;
+      if (area > bestArea && scrollsY(el)) { best = el; bestArea = area; }
+    }
+  }
+  return best;
+}
+
+/**
+ * Scroll position and what lies above/below, of the document or of the container that stands in
+ * for it.
+ * @param {Document} doc
+ * @returns {import("./dom_scan.js").ScrollInfo}
+ */
+function scrollInfo(doc) {
+  const win = /** @type {Window} */ (doc.defaultView);
+  const vh = win.innerHeight, vw = win.innerWidth;
+  const box = pageScroller(doc);
+  if (box) {
+    const y = box.scrollTop;
+    return { x: Math.round(box.scrollLeft), y: Math.round(y), viewport_w: vw, viewport_h: vh, page_w: box.scrollWidth, page_h: box.scrollHeight,
+      above_px: Math.round(y), below_px: Math.max(0, Math.round(box.scrollHeight - y - box.clientHeight)) };
+  }
+  const se = doc.scrollingElement || doc.documentElement;
+  const pageH = Math.max(se.scrollHeight, doc.body ? doc.body.scrollHeight : 0);
+  const pageW = Math.max(se.scrollWidth, doc.body ? doc.body.scrollWidth : 0);
+  return {
+    x: Math.round(win.scrollX), y: Math.round(win.scrollY), viewport_w: vw, viewport_h: vh, page_w: pageW, page_h: pageH,
+    above_px: Math.round(win.scrollY), below_px: Math.max(0, Math.round(pageH - win.scrollY - vh)),
+  };
+}
+
+/** The element to scroll: the element itself if it scrolls, else its nearest scrolling ancestor. @param {Element} el */
+function scroller(el) {
+  const doc = el.ownerDocument;
+  for (let e = /** @type {Element | null} */ (el); e && e !== doc.body && e !== doc.documentElement; e = e.parentElement) {
+    const s = /** @type {Window} */ (doc.defaultView).getComputedStyle(e);
+    if (SCROLLS.test(s.overflowY + s.overflowX) && (e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth)) return e;
+  }
+  return null;
+}
+
+/**
+ * The scroll action: the page (or its stand-in container) by direction, inside an element by
+ * direction, or an element into view.
+ * @param {Record<string, any>} args @param {Element | null} el
+ */
+function doScroll(args, el) {
+  const dir = args.direction;
+  const target = el && dir ? scroller(el) : null;
+  if (el && !dir) {
+    el.scrollIntoView({ block: "center", behavior: "instant" });
+    return { scrolled: "to_element" };
+  }
+  const box = target || pageScroller(document) || document.scrollingElement || document.documentElement;
+  const page = box === document.scrollingElement || box === document.documentElement;
+  const ph = page ? innerHeight : box.clientHeight, pw = page ? innerWidth : box.clientWidth;
+  const amt = args.pixels ?? Math.round((args.amount ?? 0.8) * (dir === "left" || dir === "right" ? pw : ph));
+  const dx = dir === "left" ? -amt : dir === "right" ? amt : 0;
+  const dy = dir === "up" ? -amt : dir === "down" || !dir ? amt : 0;
+  const before = { x: box.scrollLeft, y: box.scrollTop };
+  if (dir === "top") box.scrollTo({ top: 0, behavior: "instant" });
+  else if (dir === "bottom") box.scrollTo({ top: box.scrollHeight, behavior: "instant" });
+  else box.scrollBy({ left: dx, top: dy, behavior: "instant" });
+  const y = box.scrollTop, max = box.scrollHeight - box.clientHeight;
+  return { scrolled: target ? "element" : "page", moved_px: Math.round(Math.abs(y - before.y) + Math.abs(box.scrollLeft - before.x)),
+    at_top: y <= 0, at_bottom: y >= max - 1, scroll_y: Math.round(y) };
+}
+return { pageScroller, scrollInfo, doScroll };
+})();
+// ---- extension/lib/dom_inert.js
+const __dom_inert = (() => {
+/**
+ * Content a person cannot reach: an `inert` subtree, or everything outside a modal dialog
+ * (`showModal()` makes the rest of its document inert — still drawn, behind a backdrop, but it
+ * takes no clicks, no focus and no keys).
+ */
+
+/** The document's open modal dialog (the topmost), or null. @param {Document} doc */
+function openModal(doc) {
+  try { return doc.querySelector("dialog:modal"); } catch { return null; } // :modal: Chrome 105+
+}
+
+/** Whether `a` contains `b`, through the shadow roots between them. @param {Element} a @param {Element} b */
+function containsDeep(a, b) {
+  for (/** @type {Node | null} */ let n = b; n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
+  return false;
+}
+
+/**
+ * Why a person could not act on the element, or "" when nothing makes it inert.
+ * @param {Element} el
+ */
+function inertReason(el) {
+  for (/** @type {Node | null} */ let n = el; n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) {
+    if (n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("inert")) return "it is inside an inert part of the page";
+  }
+  const modal = openModal(el.ownerDocument);
+  if (modal && !containsDeep(modal, el)) return `it is behind the open modal dialog${modal.getAttribute("aria-label") ? ` "${modal.getAttribute("aria-label")}"` : ""}`;
+  return "";
+}
+return { openModal, inertReason };
+})();
 // ---- extension/lib/dom_scan.js
 const __dom_scan = (() => {
 /**
@@ -1180,6 +1343,8 @@ const __dom_scan = (() => {
  */
 const { INTERACTIVE_TAGS, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } = __refind;
 const { scopeStyles } = __dom_pointer;
+const { scrollInfo } = __dom_scroll;
+const { openModal } = __dom_inert;
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
@@ -1190,7 +1355,8 @@ const { scopeStyles } = __dom_pointer;
  *   el?: Element, dy?: number}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page
  * @typedef {{url: string, name: string, box: {x: number, y: number, w: number, h: number}}} RemoteFrame
- * @typedef {{name: string, text: string, id?: string}} DialogInfo
+ * @typedef {{name: string, text: string, id?: string, kind?: string, answer?: string}} DialogInfo
+ *   kind/answer: a browser alert/confirm/prompt answered for the agent (dom_dialogs.js)
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
@@ -1327,9 +1493,10 @@ function placeTexts(texts, entries, vh) {
 
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
- * @typedef {{ptr: ((el: Element) => boolean) | null, hide: Set<Element> | null}} ScopeInfo
+ * @typedef {{ptr: ((el: Element) => boolean) | null, hide: Set<Element> | null, modal?: Element | null}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
- *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js)
+ *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
+ *   modal: (a document) its open modal dialog, outside which everything is inert
  */
 
 /** @param {Document | ShadowRoot} scope @returns {ScopeInfo & {hostHide: boolean}} */
@@ -1342,7 +1509,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
   }
-  return { ptr, hide: st.hide, hostHide: st.hostHide };
+  return { ptr, hide: st.hide, hostHide: st.hostHide, modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
 /**
@@ -1366,7 +1533,7 @@ function scopeInfo(scope) {
 function scanPage(reg, opts = {}) {
   const doc = opts.doc || document;
   const win = /** @type {Window} */ (doc.defaultView);
-  const vh = win.innerHeight, vw = win.innerWidth;
+  const vh = win.innerHeight;
   /** @type {Entry[]} */ const entries = [];
   /** @type {TextBlock[]} */ const texts = [];
   /** @type {RemoteFrame[]} */ const remoteFrames = [];
@@ -1388,7 +1555,9 @@ function scanPage(reg, opts = {}) {
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
     // Most nodes carry no attribute at all: one call then answers every attribute question below.
     const attrs = el.hasAttributes();
-    if (attrs && (isToolUi(el) || (el.getAttribute("aria-hidden") === "true" && !el.matches("dialog,[role=dialog]")))) return;
+    if (attrs && (isToolUi(el) || (el.getAttribute("aria-hidden") === "true" && !el.matches("dialog,[role=dialog]")) || el.hasAttribute("inert"))) return;
+    // Behind a modal dialog nothing takes clicks, focus or keys: only the way to the dialog is walked.
+    if (scope.modal) { if (el === scope.modal) scope = { ...scope, modal: null }; else if (!el.contains(scope.modal)) return; }
     const ptrTest = scope.ptr;
     const pointer = !insideInteractive && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
@@ -1490,18 +1659,11 @@ function scanPage(reg, opts = {}) {
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 
-  const se = doc.scrollingElement || doc.documentElement;
-  const pageH = Math.max(se.scrollHeight, doc.body ? doc.body.scrollHeight : 0);
-  const pageW = Math.max(se.scrollWidth, doc.body ? doc.body.scrollWidth : 0);
   return {
     entries, texts, remoteFrames, dialogs, newCount,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
-    scroll: {
-      x: Math.round(win.scrollX), y: Math.round(win.scrollY), viewport_w: vw, viewport_h: vh,
-      page_w: pageW, page_h: pageH,
-      above_px: Math.round(win.scrollY), below_px: Math.max(0, Math.round(pageH - win.scrollY - vh)),
-    },
+    scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
   };
 }
 return { Registry, dialogName, scanPage };
@@ -1634,6 +1796,31 @@ function textLine(t) {
   return t.heading ? `# ${s.slice(0, 150)}` : s.length > 300 ? s.slice(0, 299) + "…" : s;
 }
 
+/** Browser dialogs (alert/confirm/prompt) answered for the agent since it last looked. @param {Scan} scan */
+function answeredLines(scan) {
+  return scan.dialogs.filter((d) => d.answer).map((d) => `Browser ${d.kind} ${q((d.text || "").slice(0, 120))}: ${d.answer}`);
+}
+
+const FRAME_LINES = 5;
+
+/**
+ * Cross-origin frames, which their own agents read (their contents follow the page's): named by
+ * title, or by address when untitled. A page full of ad frames costs a few lines, not one each.
+ * @param {Scan} scan
+ */
+function frameLines(scan) {
+  const fs = scan.remoteFrames;
+  const out = fs.slice(0, FRAME_LINES).map((f) => `[frame ${f.name ? q(f.name.slice(0, 60)) : clean(shortUrl(f.url))}]`);
+  if (fs.length > FRAME_LINES) out.push(`[${fs.length - FRAME_LINES} more frames]`);
+  return out;
+}
+
+/** host + path of an address, cut short. @param {string} url */
+function shortUrl(url) {
+  try { const u = new URL(url); url = u.protocol.startsWith("http") ? u.host + u.pathname : u.protocol; } catch { /* as it is */ }
+  return url.length > 60 ? url.slice(0, 57) + "…" : url;
+}
+
 /**
  * Renders a scan within a token budget.
  * @param {Scan} scan
@@ -1650,10 +1837,14 @@ function renderScan(scan, opts = {}) {
   // URL and title travel as the observe result's own fields (the host's prompt shows them): not
   // repeated here.
   const head = [FENCE_OPEN];
-  const dialogLine = scan.dialogs.length ? `Open dialog: ${scan.dialogs.map((d) => q(d.name.slice(0, 40))).join(", ")}` : "";
+  const open = scan.dialogs.filter((d) => !d.answer);
+  const dialogLine = open.length ? `Open dialog: ${open.map((d) => q(d.name.slice(0, 40))).join(", ")}` : "";
+  // Page-sourced words (browser dialogs' messages, frame titles and addresses) stay inside the fence.
+  const notes = answeredLines(scan), frames = frameLines(scan);
   const { above_px: upPx, below_px: downPx } = scan.scroll;
   const scrollLine = upPx || downPx ? `Scroll: ${upPx}px above, ${downPx}px below` : "";
-  let budget = maxTokens * CHARS_PER_TOKEN - head.join("\n").length - dialogLine.length - scrollLine.length - FENCE_CLOSE.length - 120;
+  let budget = maxTokens * CHARS_PER_TOKEN - head.join("\n").length - dialogLine.length - scrollLine.length - FENCE_CLOSE.length - 120
+    - [...notes, ...frames].reduce((n, l) => n + l.length + 1, 0);
 
   // Priority: visible first, then by distance from the viewport; elements before text at equal distance.
   const ranked = items.slice().sort((a, b) => a.d - b.d || a.k - b.k || a.o - b.o);
@@ -1676,7 +1867,7 @@ function renderScan(scan, opts = {}) {
   // A dialog whose contents are shown says so in its group header ("## dialog Settings"); the
   // "Open dialog" line is kept for one that shows nothing (all of it left out by the budget).
   const inDialog = shownItems.some((it) => DIALOG_GROUP.test(it.kind === "el" ? it.e.group : it.t.group));
-  const lines = dialogLine && !inDialog ? [...head, dialogLine] : [...head];
+  const lines = dialogLine && !inDialog ? [...head, dialogLine, ...notes] : [...head, ...notes];
   let group = "";
   for (const it of shownItems) {
     const g = it.kind === "el" ? it.e.group : it.t.group;
@@ -1691,12 +1882,11 @@ function renderScan(scan, opts = {}) {
   const above = omittedEls.filter((e) => e.where === "above").length;
   const below = omittedEls.length - above;
   const textsOmitted = scan.texts.length - hiddenTexts - shownItems.filter((it) => it.kind === "text").length;
-  lines.push(FENCE_CLOSE);
+  lines.push(...frames, FENCE_CLOSE);
   if (scrollLine) lines.push(scrollLine);
   if (above) lines.push(`… ${above} more element${above > 1 ? "s" : ""} above (scroll up or raise max_tokens)`);
   if (below) lines.push(`… ${below} more element${below > 1 ? "s" : ""} below (scroll down or raise max_tokens)`);
   if (textsOmitted > 0 && (above || below || textsOmitted)) lines.push(`… ${textsOmitted} text block${textsOmitted > 1 ? "s" : ""} left out`);
-  for (const f of scan.remoteFrames) lines.push(`[frame ${q(f.name || f.url)} ${clean(f.url)}]`);
   const text = lines.join("\n");
   return {
     text, shown,
@@ -1720,8 +1910,10 @@ const __dom_overlay = (() => {
  * it, with its boxes in a closed shadow root so page CSS cannot restyle them and page scripts cannot
  * query them. While an element is outlined the host also carries `data-heybro-acting` with the
  * outline's box in viewport pixels ("x,y,width,height"): what the page and tests can know of it,
- * not a way to restyle it. Boxes follow scrolling and resizing. `clearOverlay()` removes the host
- * and its listeners.
+ * not a way to restyle it. Boxes follow scrolling, resizing and changes to the page (re-renders,
+ * moved elements). The host is a manual popover shown in the browser's top layer, raised again on
+ * every draw, so it stays above a modal dialog or popover the page opened later (a z-index cannot
+ * beat the top layer). `clearOverlay()` removes the host and its listeners.
  */
 
 const HOST_ATTR = "data-heybro-overlay";
@@ -1740,7 +1932,7 @@ const ACTING_ATTR = "data-heybro-acting";
 const OUTLINE_MIN_MS = 600;
 const COLORS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080", "#9a6324", "#800000"];
 
-/** @type {{host: HTMLElement, root: ShadowRoot, items: Array<{id: string, el: Element}>, onMove: () => void} | null} */
+/** @type {{host: HTMLElement, root: ShadowRoot, items: Array<{id: string, el: Element}>, onMove: () => void, watcher: MutationObserver} | null} */
 let state = null;
 /** The element being acted on and its outline. @type {{el: Element, box: HTMLElement, since: number, timer: ReturnType<typeof setTimeout> | null} | null} */
 let acting = null;
@@ -1751,7 +1943,11 @@ function ensureHost(doc) {
   const host = doc.createElement("div");
   host.setAttribute(HOST_ATTR, "");
   host.setAttribute("aria-hidden", "true");
-  host.style.cssText = "position:fixed;inset:0;pointer-events:none;z-index:2147483647;contain:strict;";
+  // A popover's own look (border, padding, background, size, margin) is cleared: the host is only a
+  // transparent, click-through sheet over the viewport.
+  host.style.cssText = "position:fixed;inset:0;width:100vw;height:100vh;max-width:none;max-height:none;margin:0;padding:0;"
+    + "border:0;background:transparent;overflow:visible;pointer-events:none;z-index:2147483647;contain:strict;";
+  if ("showPopover" in host) host.setAttribute("popover", "manual");
   const root = host.attachShadow({ mode: "closed" });
   const style = doc.createElement("style");
   style.textContent = STYLE;
@@ -1763,10 +1959,30 @@ function ensureHost(doc) {
     queued = true;
     requestAnimationFrame(() => { queued = false; drawBoxes(); placeOutline(); });
   };
-  state = { host, root, items: [], onMove };
+  // Changes made by the page (not by the overlay's own host) may move or remove mapped elements.
+  const watcher = new MutationObserver((records) => {
+    if (records.some((r) => !(r.target instanceof Element && r.target.hasAttribute(HOST_ATTR)))) onMove();
+  });
+  watcher.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  state = { host, root, items: [], onMove, watcher };
   addEventListener("scroll", onMove, { capture: true, passive: true });
   addEventListener("resize", onMove, { passive: true });
   return state;
+}
+
+/** Whether the page shows something in the top layer (a modal dialog, a popover) the boxes must be above. */
+function pageTopLayer() {
+  try { return !!document.querySelector("dialog:modal, :popover-open:not([data-heybro-overlay])"); } catch { return false; }
+}
+
+/** Puts the host on top of the browser's top layer (above a modal dialog opened since). */
+function raise() {
+  const host = state?.host;
+  if (!host || !host.hasAttribute("popover")) return;
+  try {
+    if (host.matches(":popover-open")) host.hidePopover();
+    host.showPopover();
+  } catch { /* not shown (the host is being removed): nothing to raise */ }
 }
 
 /** The element's box in this document's viewport (same-origin frames add their offsets). @param {Element} el */
@@ -1784,6 +2000,7 @@ function viewportRect(el) {
 
 function drawBoxes() {
   if (!state) return;
+  if (pageTopLayer()) raise();
   for (const b of Array.from(state.root.querySelectorAll(".box"))) b.remove();
   state.items.forEach(({ id, el }, i) => {
     if (!el.isConnected) return;
@@ -1804,6 +2021,7 @@ function drawBoxes() {
 function showBoxes(items) {
   const s = ensureHost(document);
   s.items = items;
+  raise();
   drawBoxes();
 }
 
@@ -1831,6 +2049,7 @@ function highlight(el) {
   s.root.append(box);
   const mine = { el, box, since: performance.now(), timer: /** @type {ReturnType<typeof setTimeout> | null} */ (null) };
   acting = mine;
+  raise();
   placeOutline();
   return () => {
     if (acting !== mine || mine.timer !== null) return;
@@ -1864,6 +2083,7 @@ function clearOverlay() {
   if (!state) return;
   removeEventListener("scroll", state.onMove, { capture: true });
   removeEventListener("resize", state.onMove);
+  state.watcher.disconnect();
   state.host.remove();
   state = null;
 }
@@ -1883,6 +2103,7 @@ const __dom_input = (() => {
  * `input` event whose value matches that tracker. The native setter changes the value underneath the
  * tracker, so the following `input` event is seen as the user's change.
  */
+const { norm } = __refind;
 
 /** A typed error the tool protocol carries to the host. @param {string} code @param {string} msg @param {Record<string, any>} [detail] */
 function actionError(code, msg, detail) {
@@ -1900,8 +2121,10 @@ function mouse(el, type, extra = {}) {
   const { x, y } = center(el);
   const view = el.ownerDocument.defaultView;
   const init = { bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
-  const Ctor = type.startsWith("pointer") ? (view?.PointerEvent || PointerEvent) : (view?.MouseEvent || MouseEvent);
-  return el.dispatchEvent(new Ctor(type, type.startsWith("pointer") ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
+  // Chrome's click is a PointerEvent too.
+  const pointer = type.startsWith("pointer") || type === "click";
+  const Ctor = pointer ? (view?.PointerEvent || PointerEvent) : (view?.MouseEvent || MouseEvent);
+  return el.dispatchEvent(new Ctor(type, pointer ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
 }
 
 /** Pointer enters and moves over the element (what a hover menu listens for). @param {Element} el */
@@ -1916,19 +2139,28 @@ function clickOn(el) {
   if (down) focusOn(el);
   mouse(el, "pointerup");
   mouse(el, "mouseup");
-  // HTMLElement.click() runs the element's activation behaviour (follow a link, toggle a checkbox,
-  // submit a form) exactly like a user's click; dispatching a bare MouseEvent would not for some.
-  if (el instanceof (el.ownerDocument.defaultView?.HTMLElement || HTMLElement)) /** @type {HTMLElement} */ (el).click();
-  else mouse(el, "click");
+  // A dispatched click runs the element's activation behaviour (follow a link, toggle a checkbox,
+  // submit a form, open a <details>) as a user's does, and — unlike HTMLElement.click(), which
+  // says (0, 0) — carries the point where the element is now, which pages that place things by
+  // the pointer read.
+  mouse(el, "click", { detail: 1 });
 }
 
-/** Focuses the element (or its nearest focusable ancestor). @param {Element} el */
+/**
+ * Focuses the element (or its nearest focusable ancestor). A text field that gets focus this way
+ * has its caret after its text, as after a click into it (focus() alone leaves it at the start, so
+ * typed text would land before "Smith"); one that had focus keeps the caret where keys put it.
+ * @param {Element} el
+ */
 function focusOn(el) {
   /** @type {Element | null} */
   let t = el;
   while (t && typeof (/** @type {any} */ (t).focus) === "function" && /** @type {HTMLElement} */ (t).tabIndex < 0
     && !t.matches("input,select,textarea,button,a[href],[contenteditable]")) t = t.parentElement;
-  (/** @type {HTMLElement} */ (t || el)).focus?.({ preventScroll: true });
+  const target = t || el;
+  const had = /** @type {Document | ShadowRoot} */ (target.getRootNode()).activeElement === target;
+  (/** @type {HTMLElement} */ (target)).focus?.({ preventScroll: true });
+  if (!had && (target.localName === "input" || target.localName === "textarea" || isEditable(target))) caretToEnd(target);
 }
 
 /** @param {Element} el */
@@ -1991,6 +2223,44 @@ function fillIn(el, value) {
   fire(el, "change");
 }
 
+/** Puts the caret after the field's (or editable region's) content. @param {Element} el */
+function caretToEnd(el) {
+  if (isEditable(el)) {
+    const sel = el.ownerDocument.getSelection();
+    if (sel) { sel.selectAllChildren(el); sel.collapseToEnd(); }
+    return;
+  }
+  const inp = /** @type {HTMLInputElement} */ (el);
+  try { inp.setSelectionRange(inp.value.length, inp.value.length); } catch { /* email/number inputs have no selection API: typing appends */ }
+}
+
+/** Same text, as far as a person reading the field would tell (case, spacing, punctuation aside). @param {string} s */
+const loose = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+
+/**
+ * After a fill has settled: the field must hold the value, or the same characters as a mask or a
+ * formatter would write them ("5551234" → "(555) 123-4"). A field that refused it (a number field
+ * given words, a date in the wrong format, a framework that rejected it) is a typed error saying
+ * what the field now holds, not a success.
+ * @param {Element} el @param {string} value
+ */
+function checkFilled(el, value) {
+  if (!el.isConnected) return; // re-rendered away: nothing to read
+  const editable = isEditable(el);
+  const inp = /** @type {HTMLInputElement} */ (el);
+  const single = el.localName === "input";
+  const now = editable ? /** @type {HTMLElement} */ (el).innerText : inp.value;
+  // What the browser itself does to a value: line breaks dropped from one-line fields, CRLF → LF.
+  const want = single ? value.replace(/[\r\n]/g, "") : value.replace(/\r\n?/g, "\n");
+  if (now === want || loose(now) === loose(want)) return;
+  const secret = single && inp.type === "password";
+  const hint = single && ["number", "date", "time", "datetime-local", "month", "week", "email", "url", "color", "range"].includes(inp.type)
+    ? ` (a ${inp.type} field${inp.type === "date" ? ", which takes YYYY-MM-DD" : inp.type === "number" ? ", which takes digits" : ""})` : "";
+  throw actionError("not_accepted", secret ? `The field did not take the value${hint}.`
+    : `The field did not take "${value.slice(0, 80)}"${hint}: it now holds "${now.slice(0, 80)}".`,
+  { value: secret ? `${now.length} characters` : now.slice(0, 200) });
+}
+
 /** @param {string} key */
 function keyCodeOf(key) {
   if (key.length === 1) { const c = key.toUpperCase(); return /[A-Z0-9]/.test(c) ? c.charCodeAt(0) : key.charCodeAt(0); }
@@ -2009,8 +2279,8 @@ function keyEvent(el, type, key, mods) {
 /** Types text key by key at the caret (keydown, keypress, beforeinput, input, keyup per character). @param {Element} el @param {string} text */
 function typeInto(el, text) {
   assertTextControl(el);
-  focusOn(el);
   const doc = el.ownerDocument;
+  focusOn(el); // the caret after the text, unless the field had focus already
   for (const ch of Array.from(text)) {
     const go = keyEvent(el, "keydown", ch, {});
     if (go && keyEvent(el, "keypress", ch, {}) && fire(el, "beforeinput", { inputType: "insertText", data: ch })) {
@@ -2034,24 +2304,41 @@ function typeInto(el, text) {
 }
 
 /**
+ * The option `wanted` names: one whose label or value is exactly it (any case, spacing aside),
+ * else the only one whose label contains it. Several that contain it are not guessed between
+ * ("Korea": North or South?): a typed `ambiguous` error lists them.
+ * @template T
+ * @param {T[]} items @param {string} wanted @param {(o: T) => string} label @param {(o: T) => string} value
+ * @returns {T}
+ */
+function pickOption(items, wanted, label, value) {
+  const w = norm(wanted).toLowerCase();
+  const exact = items.find((o) => norm(label(o)).toLowerCase() === w) || items.find((o) => value(o).toLowerCase() === w);
+  if (exact) return exact;
+  const partial = w ? items.filter((o) => norm(label(o)).toLowerCase().includes(w)) : [];
+  if (partial.length === 1) return partial[0];
+  if (partial.length > 1) {
+    const names = partial.slice(0, 30).map((o) => norm(label(o)));
+    throw actionError("ambiguous", `"${wanted}" could be any of ${names.map((n) => `"${n}"`).join(", ")}; name one exactly.`, { options: names });
+  }
+  throw actionError("not_found", `No option "${wanted}" in this list.`, { options: items.slice(0, 30).map((o) => norm(label(o))) });
+}
+
+/**
  * Chooses an option of a <select> (or an ARIA listbox) by its visible label or its value.
  * @param {Element} el @param {string} wanted
  * @returns {{value: string, label: string}}
  */
 function selectOption(el, wanted) {
-  const w = wanted.trim().toLowerCase();
   if (el.localName === "select") {
     const sel = /** @type {HTMLSelectElement} */ (el);
-    const opts = Array.from(sel.options);
-    const opt = opts.find((o) => (o.textContent || "").trim().toLowerCase() === w) || opts.find((o) => o.value.toLowerCase() === w)
-      || opts.find((o) => (o.textContent || "").trim().toLowerCase().includes(w));
-    if (!opt) throw actionError("not_found", `No option "${wanted}" in this list.`, { options: opts.slice(0, 30).map((o) => (o.textContent || "").trim()) });
+    const opt = pickOption(Array.from(sel.options), wanted, (o) => o.textContent || "", (o) => o.value);
     if (opt.disabled) throw actionError("not_interactable", `The option "${wanted}" is disabled.`);
     focusOn(sel);
     if (sel.multiple) opt.selected = true; else setNativeValue(sel, opt.value);
     fire(sel, "input");
     fire(sel, "change");
-    return { value: opt.value, label: (opt.textContent || "").trim() };
+    return { value: opt.value, label: norm(opt.textContent) };
   }
   // A custom listbox/combobox: open it, then click the option whose text matches.
   const doc = el.ownerDocument;
@@ -2059,11 +2346,9 @@ function selectOption(el, wanted) {
   if (el.getAttribute("role") !== "listbox") clickOn(el);
   const scope = (controls && doc.getElementById(controls)) || (el.getAttribute("role") === "listbox" ? el : doc);
   const options = Array.from(scope.querySelectorAll("[role=option]"));
-  const opt = options.find((o) => (o.textContent || "").trim().toLowerCase() === w) || options.find((o) => (o.getAttribute("data-value") || "").toLowerCase() === w)
-    || options.find((o) => (o.textContent || "").trim().toLowerCase().includes(w));
-  if (!opt) throw actionError("not_found", `No option "${wanted}" in this list.`, { options: options.slice(0, 30).map((o) => (o.textContent || "").trim()) });
+  const opt = pickOption(options, wanted, (o) => o.textContent || "", (o) => o.getAttribute("data-value") || "");
   clickOn(opt);
-  return { value: opt.getAttribute("data-value") || (opt.textContent || "").trim(), label: (opt.textContent || "").trim() };
+  return { value: opt.getAttribute("data-value") || norm(opt.textContent), label: norm(opt.textContent) };
 }
 
 /** Current checked state of a checkbox/radio/switch, native or ARIA. @param {Element} el */
@@ -2085,63 +2370,6 @@ function setChecked(el, want) {
   if (checkedState(el) !== want) clickOn(el);
   if (checkedState(el) !== want) throw actionError("not_interactable", `Clicking did not ${want ? "check" : "uncheck"} it (the page blocked the change).`);
   return want;
-}
-
-/** @param {string} combo e.g. "Enter", "Control+A", "Shift+Tab" */
-function parseKeys(combo) {
-  const parts = combo.split("+").map((p) => p.trim()).filter(Boolean);
-  const mods = { ctrl: false, shift: false, alt: false, meta: false };
-  let key = "";
-  for (const p of parts) {
-    const l = p.toLowerCase();
-    if (l === "control" || l === "ctrl") mods.ctrl = true;
-    else if (l === "shift") mods.shift = true;
-    else if (l === "alt" || l === "option") mods.alt = true;
-    else if (l === "meta" || l === "cmd" || l === "command") mods.meta = true;
-    else key = p.length === 1 ? p : ({ esc: "Escape", return: "Enter", space: " ", up: "ArrowUp", down: "ArrowDown", left: "ArrowLeft", right: "ArrowRight", del: "Delete" })[l] || p[0].toUpperCase() + p.slice(1);
-  }
-  if (!key && parts.length) key = parts[parts.length - 1];
-  return { key, mods };
-}
-
-/** Every focusable element in tab order (simplified: document order, tabindex ≥ 0). @param {Document} doc */
-function tabbables(doc) {
-  return Array.from(doc.querySelectorAll("a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=true]"))
-    .filter((e) => /** @type {HTMLElement} */ (e).tabIndex >= 0 && !(/** @type {any} */ (e).disabled) && e.getClientRects().length > 0);
-}
-
-/**
- * Presses a key or combination on the element (or whatever has focus) and performs the default
- * action a real key press would have, which synthetic key events do not get from the browser:
- * Enter submits a form or activates a button/link, Space toggles, Tab moves focus, Ctrl+A selects.
- * @param {Element} target @param {string} combo
- */
-function pressKeys(target, combo) {
-  const { key, mods } = parseKeys(combo);
-  const go = keyEvent(target, "keydown", key, mods);
-  if (go && key.length === 1 && !mods.ctrl && !mods.meta) keyEvent(target, "keypress", key, mods);
-  if (go) {
-    const tag = target.localName;
-    const inp = /** @type {HTMLInputElement} */ (target);
-    if (key === "Enter" && !mods.ctrl) {
-      if (tag === "input" && inp.form && !["checkbox", "radio", "button", "submit", "reset"].includes(inp.type)) inp.form.requestSubmit();
-      else if (tag === "button" || tag === "a" || target.getAttribute("role") === "button" || target.getAttribute("role") === "link" || (tag === "input" && ["submit", "button"].includes(inp.type))) clickOn(target);
-    } else if (key === " " && (tag === "button" || (tag === "input" && ["checkbox", "radio", "button", "submit"].includes(inp.type)) || ["button", "checkbox", "switch"].includes(target.getAttribute("role") || ""))) {
-      clickOn(target);
-    } else if (key === "Tab") {
-      const list = tabbables(target.ownerDocument);
-      const i = list.indexOf(target);
-      const next = list[(i + (mods.shift ? -1 : 1) + list.length) % list.length];
-      if (next) /** @type {HTMLElement} */ (next).focus();
-    } else if ((key === "a" || key === "A") && (mods.ctrl || mods.meta)) {
-      if (tag === "input" || tag === "textarea") inp.select(); else target.ownerDocument.getSelection()?.selectAllChildren(isEditable(target) ? target : target.ownerDocument.body);
-    } else if (key === "Escape") {
-      const dlg = target.closest("dialog[open]");
-      if (dlg) /** @type {HTMLDialogElement} */ (dlg).close();
-    }
-  }
-  keyEvent(target, "keyup", key, mods);
-  return { key, ...mods };
 }
 
 /**
@@ -2169,7 +2397,7 @@ function uploadFile(el, file) {
   }
   return { name: f.name, size: f.size, via: "drop" };
 }
-return { actionError, hoverOn, clickOn, focusOn, setNativeValue, fillIn, typeInto, selectOption, checkedState, setChecked, parseKeys, pressKeys, uploadFile };
+return { actionError, hoverOn, clickOn, focusOn, isEditable, setNativeValue, fire, fillIn, checkFilled, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
 })();
 // ---- extension/lib/dom_locate.js
 const __dom_locate = (() => {
@@ -2182,6 +2410,7 @@ const __dom_locate = (() => {
  */
 const { refind, THRESHOLD, roleOf, accessibleName, elementState } = __refind;
 const { actionError } = __dom_input;
+const { inertReason } = __dom_inert;
 
 /**
  * @typedef {import("./dom_scan.js").Registry} Registry
@@ -2257,8 +2486,29 @@ function reaches(hit, target) {
 }
 
 /**
+ * What covers a point of a frame's viewport in the documents around that frame, or null when each
+ * frame element is on top there: a full-page overlay in the parent hides the frame's content
+ * although the frame's own document sees nothing above it. Stops where the parent cannot be read.
+ * @param {Document} doc @param {number} x @param {number} y in doc's viewport
+ * @returns {Element | null}
+ */
+function coverAround(doc, x, y) {
+  for (let fe = doc.defaultView?.frameElement; fe; fe = fe.ownerDocument.defaultView?.frameElement) {
+    const view = /** @type {Window} */ (fe.ownerDocument.defaultView);
+    const r = fe.getBoundingClientRect(), cs = view.getComputedStyle(fe);
+    x += r.left + fe.clientLeft + parseFloat(cs.paddingLeft || "0");
+    y += r.top + fe.clientTop + parseFloat(cs.paddingTop || "0");
+    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return null; // out of that viewport: no test there
+    const hit = deepElementFromPoint(fe.ownerDocument, x, y);
+    if (hit && !reaches(hit, fe)) return hit;
+  }
+  return null;
+}
+
+/**
  * Scrolls the element into view and refuses when a user could not act on it: not rendered,
- * disabled (for actions that need an enabled control), or hidden under another element.
+ * disabled (for actions that need an enabled control), inert (behind a modal dialog), or hidden
+ * under another element — in its own document or, for an element in a frame, in the page around it.
  * @param {Element} el @param {{needEnabled?: boolean, hitTest?: boolean}} [opts]
  */
 function prepare(el, opts = {}) {
@@ -2272,21 +2522,28 @@ function prepare(el, opts = {}) {
     if (label && label.getClientRects().length) return prepare(label, opts);
     throw actionError("not_interactable", "The element is not visible on the page.", { element: brief(el) });
   }
-  if (opts.needEnabled && (/** @type {any} */ (el).disabled || el.getAttribute("aria-disabled") === "true" || el.closest("fieldset[disabled]"))) {
+  // :disabled covers a control in a disabled fieldset as well as its own attribute.
+  if (opts.needEnabled && (el.matches(":disabled") || /** @type {any} */ (el).disabled === true || el.getAttribute("aria-disabled") === "true")) {
     throw actionError("not_interactable", "The element is disabled.", { element: brief(el) });
+  }
+  if (opts.needEnabled || opts.hitTest !== false) {
+    const inert = inertReason(el);
+    if (inert) throw actionError("not_interactable", `The element cannot be used: ${inert}.`, { element: brief(el) });
   }
   if (opts.hitTest !== false) {
     // Sample the centre and a point inside each corner: covered means none of them reaches it.
     const pts = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2]];
     /** @type {Element | null} */ let cover = null;
     let inView = 0;
+    const view = /** @type {Window} */ (el.ownerDocument.defaultView);
     for (const [fx, fy] of pts) {
       const x = r.left + r.width * fx, y = r.top + r.height * fy;
-      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
       inView++;
       const hit = deepElementFromPoint(el.ownerDocument, x, y);
-      if (!hit || reaches(hit, el)) return el;
-      cover = cover || hit;
+      const over = !hit || reaches(hit, el) ? coverAround(el.ownerDocument, x, y) : hit;
+      if (!over) return el;
+      cover = cover || over;
     }
     if (inView && cover) {
       const DIALOG = "dialog,[role=dialog],[role=alertdialog],[aria-modal=true]";
@@ -2305,6 +2562,110 @@ function describe(el) {
 }
 return { locate, brief, prepare };
 })();
+// ---- extension/lib/dom_roots.js
+const __dom_roots = (() => {
+/**
+ * The parts of a page that hang off the top document: open shadow roots and the documents of
+ * same-origin frames — the same places the scan walks. A MutationObserver on a document, its
+ * `innerText` and its `activeElement` all stop at these boundaries, so whatever watches, searches
+ * or reads focus after an action has to go through them too.
+ */
+const { isToolUi } = __refind;
+
+/** @param {Element} el the element's document when it is a frame this script may read, else null */
+function frameDocument(el) {
+  const tag = el.localName;
+  if (tag !== "iframe" && tag !== "frame") return null;
+  try {
+    const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
+    return d && d.documentElement ? d : null;
+  } catch { return null; } // cross-origin: its own agent reads it
+}
+
+/**
+ * Every open shadow root and same-origin frame document under `doc`, at any depth (not `doc`).
+ * @param {Document} doc
+ * @returns {Array<ShadowRoot | Document>}
+ */
+function innerRoots(doc) {
+  /** @type {Array<ShadowRoot | Document>} */ const out = [];
+  /** @type {Array<Document | ShadowRoot>} */ const stack = [doc];
+  while (stack.length) {
+    const all = /** @type {Document | ShadowRoot} */ (stack.pop()).querySelectorAll("*");
+    for (let i = 0; i < all.length; i++) {
+      const el = all[i];
+      const sr = el.shadowRoot;
+      if (sr && !isToolUi(el)) { out.push(sr); stack.push(sr); } // our own overlay is no part of the page
+      const d = frameDocument(el);
+      if (d) { out.push(d); stack.push(d); }
+    }
+  }
+  return out;
+}
+
+/**
+ * The documents of same-origin frames under `doc`, at any depth: through the window's child
+ * frames, which costs next to nothing (no walk of the page).
+ * @param {Document} doc
+ * @returns {Document[]}
+ */
+function frameDocuments(doc) {
+  /** @type {Document[]} */ const out = [];
+  const win = doc.defaultView;
+  if (!win) return out;
+  for (let i = 0; i < win.length; i++) {
+    /** @type {Document | null} */ let d = null;
+    try { d = win[i].document; } catch { /* cross-origin */ }
+    if (d && d.documentElement) out.push(d, ...frameDocuments(d));
+  }
+  return out;
+}
+
+/**
+ * The element that really has focus: through shadow roots and into same-origin frames (a
+ * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
+ * @param {Document} doc
+ * @returns {Element | null}
+ */
+function deepFocus(doc) {
+  /** @type {Element | null} */ let a = doc.activeElement;
+  while (a) {
+    const sr = a.shadowRoot;
+    if (sr && sr.activeElement) { a = sr.activeElement; continue; }
+    const d = frameDocument(a);
+    if (d && d.activeElement) { a = d.activeElement; continue; }
+    break;
+  }
+  return a;
+}
+
+const NO_TEXT = new Set(["style", "script", "template", "noscript"]);
+
+/**
+ * The rendered text of the page, in pieces: the document's, then each shadow root's and
+ * same-origin frame's (`innerText` of a document leaves them out).
+ * @param {Document} doc @param {Array<ShadowRoot | Document>} [roots] from innerRoots, when known
+ * @returns {string[]}
+ */
+function deepTexts(doc, roots = innerRoots(doc)) {
+  const out = [doc.body ? doc.body.innerText : ""];
+  // innerText of an element that is not rendered is its whole textContent: those are skipped.
+  for (const r of roots) {
+    if (r.nodeType === 9) {
+      const b = /** @type {Document} */ (r).body;
+      if (b && b.checkVisibility()) out.push(b.innerText);
+      continue;
+    }
+    for (let n = r.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3) { if (/** @type {ShadowRoot} */ (r).host.checkVisibility()) out.push(n.nodeValue || ""); continue; }
+      const c = /** @type {HTMLElement} */ (n);
+      if (n.nodeType === 1 && !NO_TEXT.has(c.localName) && "innerText" in c && c.checkVisibility()) out.push(c.innerText);
+    }
+  }
+  return out;
+}
+return { innerRoots, frameDocuments, deepFocus, deepTexts };
+})();
 // ---- extension/lib/dom_changes.js
 const __dom_changes = (() => {
 /**
@@ -2322,8 +2683,9 @@ const __dom_changes = (() => {
  *   this document is going away, and the coordinator waits for the new one to load.
  * Everything is capped at `maxMs` (pages with endless animations).
  */
-const { accessibleName, deepActiveElement, norm } = __refind;
+const { accessibleName, norm } = __refind;
 const { dialogName } = __dom_scan;
+const { innerRoots, deepFocus } = __dom_roots;
 
 /**
  * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number}} SettleOpts
@@ -2352,9 +2714,9 @@ function isDialog(el) {
     || el.getAttribute("role") === "alertdialog" || el.getAttribute("aria-modal") === "true";
 }
 
-/** @param {Document} doc */
-function openDialogs(doc) {
-  return Array.from(doc.querySelectorAll("dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]"))
+/** @param {Array<Document | ShadowRoot>} scopes */
+function openDialogs(scopes) {
+  return scopes.flatMap((s) => Array.from(s.querySelectorAll("dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]")))
     .filter((d) => d.getClientRects().length > 0);
 }
 
@@ -2378,12 +2740,20 @@ function nextTask() {
 /** @param {number} ms */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Starts watching the document; call the returned function after acting. @param {Document} doc */
-function watchChanges(doc) {
+/**
+ * Starts watching the document — with its open shadow roots and same-origin frames, where a
+ * MutationObserver on the document does not reach — and the tree the acted element lives in; call
+ * the returned function after acting.
+ * @param {Document} doc @param {Element | null} [el] the element acted on
+ */
+function watchChanges(doc, el = null) {
   const view = doc.defaultView;
   const url = doc.location.href;
-  const before = new Set(openDialogs(doc));
-  const busyBefore = new Set(doc.querySelectorAll("[aria-busy=true]"));
+  /** @type {Array<Document | ShadowRoot>} */ const scopes = [doc, ...innerRoots(doc)];
+  const own = el ? el.getRootNode() : null; // a closed shadow root the walk cannot see
+  if (own && (own.nodeType === 11 || own.nodeType === 9) && !scopes.includes(/** @type {Document | ShadowRoot} */ (own))) scopes.push(/** @type {Document | ShadowRoot} */ (own));
+  const before = new Set(openDialogs(scopes));
+  const busyBefore = new Set(scopes.flatMap((s) => Array.from(s.querySelectorAll("[aria-busy=true]"))));
   let added = 0, removed = 0, attributes = 0, text = 0, changes = 0, last = performance.now();
   /** @type {Set<string>} */ const addedTags = new Set();
   /** @type {(() => void) | null} */ let wake = null;
@@ -2397,7 +2767,8 @@ function watchChanges(doc) {
     }
     if (counted) { changes += counted; last = performance.now(); }
   });
-  mo.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  const watch = { subtree: true, childList: true, attributes: true, characterData: true };
+  for (const s of scopes) mo.observe(s.nodeType === 9 ? /** @type {Document} */ (s).documentElement : s, watch);
 
   // A cross-document navigation the action starts (link, form, script): Navigation API, Chrome 102+.
   // A page may cancel it (preventDefault) or take it over (a router's `intercept()`: same document).
@@ -2420,7 +2791,7 @@ function watchChanges(doc) {
   /** Still navigating away: not cancelled, not taken over by the page. */
   const leaving = () => navigatingTo !== null && (unloading || (!navEvent?.defaultPrevented && !nav?.transition));
   /** Something that started loading during the action is still marked busy. */
-  const busy = () => Array.from(doc.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && b.getClientRects().length > 0);
+  const busy = () => scopes.some((s) => Array.from(s.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && b.getClientRects().length > 0));
 
   /**
    * Waits for the page to settle, stops watching and reports.
@@ -2457,8 +2828,8 @@ function watchChanges(doc) {
         mutations: { added: 0, removed: 0, attributes: 0, text: 0, summary: "the page navigated" }, dialog: null, focused: null,
       };
     }
-    const newDialog = openDialogs(doc).find((d) => !before.has(d) && isDialog(d));
-    const focused = deepActiveElement(doc);
+    const newDialog = openDialogs(scopes).find((d) => !before.has(d) && isDialog(d));
+    const focused = deepFocus(doc);
     const parts = [];
     if (added) parts.push(`${added} element${added > 1 ? "s" : ""} added${addedTags.size ? ` (${[...addedTags].join(", ")})` : ""}`);
     if (removed) parts.push(`${removed} removed`);
@@ -2469,7 +2840,7 @@ function watchChanges(doc) {
       url_changed: doc.location.href !== url,
       mutations: { added, removed, attributes, text, summary: parts.join(", ") || "no change" },
       dialog: newDialog ? { name: dialogName(newDialog), text: norm(newDialog.textContent).slice(0, 200) } : null,
-      focused: focused && focused !== doc.body ? { tag: focused.localName, name: accessibleName(focused).slice(0, 80) } : null,
+      focused: focused && focused !== focused.ownerDocument.body ? { tag: focused.localName, name: accessibleName(focused).slice(0, 80) } : null,
     };
   };
 }
@@ -2522,6 +2893,233 @@ function loadEnded(view) {
 }
 return { settleFor, watchChanges, settle, documentId, documentReady };
 })();
+// ---- extension/lib/dom_keys.js
+const __dom_keys = (() => {
+/**
+ * Key presses: the key events, then the default action a real key press has, which a synthetic
+ * key event does not get from the browser — Enter submits a form or activates a button/link, Space
+ * toggles, Tab moves focus, Ctrl+A selects, Escape closes a dialog, and in a text field the editing
+ * itself: Backspace/Delete (Ctrl: a word), Enter in a textarea, a printable key, the caret keys
+ * (arrows, Home/End; Shift extends the selection, Ctrl moves by word).
+ *
+ * Edits go the way typing goes, so frameworks see them: a cancelable `beforeinput`, the value set
+ * under any value tracker, then `input` with the matching inputType. Editable regions
+ * (contenteditable) use the browser's own editing commands and selection, which fire those events
+ * themselves.
+ */
+const { clickOn, fire, isEditable, keyEvent, setNativeValue } = __dom_input;
+
+/** @param {string} combo e.g. "Enter", "Control+A", "Shift+Tab" */
+function parseKeys(combo) {
+  const parts = combo.split("+").map((p) => p.trim()).filter(Boolean);
+  const mods = { ctrl: false, shift: false, alt: false, meta: false };
+  let key = "";
+  for (const p of parts) {
+    const l = p.toLowerCase();
+    if (l === "control" || l === "ctrl") mods.ctrl = true;
+    else if (l === "shift") mods.shift = true;
+    else if (l === "alt" || l === "option") mods.alt = true;
+    else if (l === "meta" || l === "cmd" || l === "command") mods.meta = true;
+    else key = p.length === 1 ? p : ({ esc: "Escape", return: "Enter", space: " ", up: "ArrowUp", down: "ArrowDown", left: "ArrowLeft", right: "ArrowRight", del: "Delete" })[l] || p[0].toUpperCase() + p.slice(1);
+  }
+  if (!key && parts.length) key = parts[parts.length - 1];
+  return { key, mods };
+}
+
+/** @typedef {{ctrl: boolean, shift: boolean, alt: boolean, meta: boolean}} Mods */
+
+/** Every focusable element in tab order (simplified: document order, tabindex ≥ 0). @param {Document} doc */
+function tabbables(doc) {
+  return Array.from(doc.querySelectorAll("a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=true]"))
+    .filter((e) => /** @type {HTMLElement} */ (e).tabIndex >= 0 && !(/** @type {any} */ (e).disabled) && e.getClientRects().length > 0);
+}
+
+// --- text fields ---------------------------------------------------------------------------------
+
+const TEXT_TYPES = new Set(["text", "search", "url", "tel", "email", "password", "number"]);
+
+/** The element as a text field (textarea or text-like input), or null. @param {Element} el */
+function textField(el) {
+  if (el.localName === "textarea") return /** @type {HTMLTextAreaElement} */ (el);
+  if (el.localName === "input" && TEXT_TYPES.has(/** @type {HTMLInputElement} */ (el).type)) return /** @type {HTMLInputElement} */ (el);
+  return null;
+}
+
+/** Selection as [anchor, focus]; fields without the selection API (email, number): the end. @param {HTMLInputElement | HTMLTextAreaElement} f */
+function selectionOf(f) {
+  try {
+    if (f.selectionStart !== null && f.selectionEnd !== null) {
+      return f.selectionDirection === "backward" ? [f.selectionEnd, f.selectionStart] : [f.selectionStart, f.selectionEnd];
+    }
+  } catch { /* no selection API */ }
+  return [f.value.length, f.value.length];
+}
+
+/** @param {HTMLInputElement | HTMLTextAreaElement} f @param {number} anchor @param {number} focus */
+function select(f, anchor, focus) {
+  try { f.setSelectionRange(Math.min(anchor, focus), Math.max(anchor, focus), focus < anchor ? "backward" : "forward"); } catch { /* see selectionOf */ }
+}
+
+/**
+ * Replaces [a, b) of the value with `text` as typing does. Nothing when the page cancels
+ * `beforeinput`, the field is read-only, or the text would pass maxlength.
+ * @param {HTMLInputElement | HTMLTextAreaElement} f @param {number} a @param {number} b @param {string} text @param {string} inputType
+ */
+function edit(f, a, b, text, inputType) {
+  if (f.readOnly || f.disabled) return;
+  if (!fire(f, "beforeinput", { inputType, data: text || null })) return;
+  const v = f.value;
+  if (text && f.maxLength >= 0 && v.length - (b - a) + text.length > f.maxLength) return;
+  setNativeValue(f, v.slice(0, a) + text + v.slice(b));
+  select(f, a + text.length, a + text.length);
+  fire(f, "input", { inputType, data: text || null });
+}
+
+/** One character back/forward from i (a surrogate pair is one character). @param {string} v @param {number} i @param {number} dir */
+function charStep(v, i, dir) {
+  if (dir < 0) return i <= 0 ? 0 : i >= 2 && /[\uDC00-\uDFFF]/.test(v[i - 1]) && /[\uD800-\uDBFF]/.test(v[i - 2]) ? i - 2 : i - 1;
+  return i >= v.length ? v.length : /[\uD800-\uDBFF]/.test(v[i]) && /[\uDC00-\uDFFF]/.test(v[i + 1] || "") ? i + 2 : i + 1;
+}
+
+/** One word back/forward from i. @param {string} v @param {number} i @param {number} dir */
+function wordStep(v, i, dir) {
+  if (dir < 0) { while (i > 0 && /\s/.test(v[i - 1])) i--; while (i > 0 && !/\s/.test(v[i - 1])) i--; return i; }
+  while (i < v.length && /\s/.test(v[i])) i++;
+  while (i < v.length && !/\s/.test(v[i])) i++;
+  return i;
+}
+
+/** The same column on the line above/below i (a textarea's logical lines). @param {string} v @param {number} i @param {number} dir */
+function lineStep(v, i, dir) {
+  const start = v.lastIndexOf("\n", i - 1) + 1, col = i - start;
+  if (dir < 0) {
+    if (start === 0) return 0;
+    const prev = v.lastIndexOf("\n", start - 2) + 1;
+    return Math.min(prev + col, start - 1);
+  }
+  const end = v.indexOf("\n", i);
+  if (end < 0) return v.length;
+  const next = v.indexOf("\n", end + 1);
+  return Math.min(end + 1 + col, next < 0 ? v.length : next);
+}
+
+/**
+ * The editing a key does in a text field. Returns whether the key was one it handles.
+ * @param {HTMLInputElement | HTMLTextAreaElement} f @param {string} key @param {Mods} mods
+ */
+function editField(f, key, mods) {
+  const v = f.value, multi = f.localName === "textarea";
+  const [anchor, focus] = selectionOf(f);
+  const a = Math.min(anchor, focus), b = Math.max(anchor, focus);
+  if (f.type === "number" && (key === "ArrowUp" || key === "ArrowDown")) {
+    if (f.readOnly) return true;
+    try { if (key === "ArrowUp") /** @type {HTMLInputElement} */ (f).stepUp(); else /** @type {HTMLInputElement} */ (f).stepDown(); } catch { return true; }
+    fire(f, "input");
+    fire(f, "change");
+    return true;
+  }
+  switch (key) {
+    case "Backspace": case "Delete": {
+      const back = key === "Backspace";
+      let s = a, e = b;
+      if (s === e) {
+        if (back) s = mods.ctrl || mods.alt ? wordStep(v, s, -1) : charStep(v, s, -1);
+        else e = mods.ctrl || mods.alt ? wordStep(v, e, 1) : charStep(v, e, 1);
+      }
+      if (s !== e) edit(f, s, e, "", back ? (mods.ctrl || mods.alt ? "deleteWordBackward" : "deleteContentBackward") : (mods.ctrl || mods.alt ? "deleteWordForward" : "deleteContentForward"));
+      return true;
+    }
+    case "Enter":
+      if (!multi || mods.ctrl || mods.meta) return false; // a single-line field: Enter submits
+      edit(f, a, b, "\n", "insertLineBreak");
+      return true;
+    case "ArrowLeft": case "ArrowRight": case "ArrowUp": case "ArrowDown": case "Home": case "End": {
+      const dir = key === "ArrowLeft" || key === "ArrowUp" || key === "Home" ? -1 : 1;
+      let to;
+      if (key === "Home" || key === "End") {
+        to = !multi || mods.ctrl ? (dir < 0 ? 0 : v.length) : dir < 0 ? v.lastIndexOf("\n", focus - 1) + 1 : (v.indexOf("\n", focus) + 1 || v.length + 1) - 1;
+      } else if (key === "ArrowUp" || key === "ArrowDown") {
+        to = multi ? lineStep(v, focus, dir) : dir < 0 ? 0 : v.length;
+      } else if (!mods.shift && a !== b) {
+        to = dir < 0 ? a : b; // a selection collapses to its side
+      } else to = mods.ctrl || mods.alt ? wordStep(v, focus, dir) : charStep(v, focus, dir);
+      if (mods.shift) select(f, anchor, to); else select(f, to, to);
+      return true;
+    }
+  }
+  if (key.length === 1 || (key.length === 2 && /[\uD800-\uDBFF]/.test(key[0]))) {
+    if (mods.ctrl || mods.meta || mods.alt) return false; // a shortcut, not text
+    edit(f, a, b, key, "insertText");
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The editing a key does in an editable region, through the browser's own commands.
+ * @param {Element} el @param {string} key @param {Mods} mods
+ */
+function editRegion(el, key, mods) {
+  const doc = el.ownerDocument;
+  const word = mods.ctrl || mods.alt;
+  const commands = /** @type {Record<string, string>} */ ({ Backspace: "delete", Delete: "forwardDelete", Enter: mods.shift ? "insertLineBreak" : "insertParagraph" });
+  if (commands[key] && !mods.meta) {
+    const sel = doc.getSelection();
+    // Ctrl+Backspace/Delete: take the word first, then delete what is selected.
+    if (word && key !== "Enter" && sel && sel.isCollapsed) sel.modify("extend", key === "Backspace" ? "backward" : "forward", "word");
+    doc.execCommand(commands[key]);
+    return true;
+  }
+  const moves = /** @type {Record<string, [string, string]>} */ ({
+    ArrowLeft: ["backward", word ? "word" : "character"], ArrowRight: ["forward", word ? "word" : "character"],
+    ArrowUp: ["backward", "line"], ArrowDown: ["forward", "line"],
+    Home: ["backward", mods.ctrl ? "documentboundary" : "lineboundary"], End: ["forward", mods.ctrl ? "documentboundary" : "lineboundary"],
+  });
+  if (moves[key]) {
+    doc.getSelection()?.modify(mods.shift ? "extend" : "move", moves[key][0], moves[key][1]);
+    return true;
+  }
+  if (key.length === 1 && !mods.ctrl && !mods.meta && !mods.alt) { doc.execCommand("insertText", false, key); return true; }
+  return false;
+}
+
+/**
+ * Presses a key or combination on the element (or whatever has focus) and performs the default
+ * action a real key press would have (see the top of this module).
+ * @param {Element} target @param {string} combo
+ */
+function pressKeys(target, combo) {
+  const { key, mods } = parseKeys(combo);
+  const go = keyEvent(target, "keydown", key, mods);
+  if (go && key.length === 1 && !mods.ctrl && !mods.meta) keyEvent(target, "keypress", key, mods);
+  if (go) {
+    const tag = target.localName;
+    const inp = /** @type {HTMLInputElement} */ (target);
+    const field = textField(target);
+    if (field ? editField(field, key, mods) : isEditable(target) && editRegion(target, key, mods)) {
+      // edited
+    } else if (key === "Enter" && !mods.ctrl) {
+      if (tag === "input" && inp.form && !["checkbox", "radio", "button", "submit", "reset"].includes(inp.type)) inp.form.requestSubmit();
+      else if (tag === "button" || tag === "a" || target.getAttribute("role") === "button" || target.getAttribute("role") === "link" || (tag === "input" && ["submit", "button"].includes(inp.type))) clickOn(target);
+    } else if (key === " " && (tag === "button" || (tag === "input" && ["checkbox", "radio", "button", "submit"].includes(inp.type)) || ["button", "checkbox", "switch"].includes(target.getAttribute("role") || ""))) {
+      clickOn(target);
+    } else if (key === "Tab") {
+      const list = tabbables(target.ownerDocument);
+      const i = list.indexOf(target);
+      const next = list[(i + (mods.shift ? -1 : 1) + list.length) % list.length];
+      if (next) /** @type {HTMLElement} */ (next).focus();
+    } else if ((key === "a" || key === "A") && (mods.ctrl || mods.meta)) {
+      if (tag === "input" || tag === "textarea") inp.select(); else target.ownerDocument.getSelection()?.selectAllChildren(isEditable(target) ? target : target.ownerDocument.body);
+    } else if (key === "Escape") {
+      const dlg = target.closest("dialog[open]");
+      if (dlg) /** @type {HTMLDialogElement} */ (dlg).close();
+    }
+  }
+  keyEvent(target, "keyup", key, mods);
+  return { key, ...mods };
+}
+return { parseKeys, pressKeys };
+})();
 // ---- extension/lib/dom_extract.js
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
@@ -2561,46 +3159,84 @@ return { extractFrom };
 // ---- extension/lib/dom_wait.js
 const __dom_wait = (() => {
 /**
- * Waiting for the page: an element to appear/disappear, some text, or the DOM to go quiet.
+ * Waiting for the page: an element to appear/disappear (one seen before, by id or signature, or one
+ * not there yet, by role and accessible name), some text, or the DOM to go quiet. Text and elements
+ * are looked for where the scan looks: through open shadow roots and same-origin frames.
  * (Waiting for a URL is done by the coordinator, which outlives a navigation.)
  */
-const { isRendered, refind } = __refind;
+const { accessibleName, isInteractiveCheap, isRendered, norm, refind, roleOf, walkDeep } = __refind;
 const { actionError } = __dom_input;
+const { innerRoots, deepTexts } = __dom_roots;
 
 /**
- * @param {Record<string, any>} args {element_id?, signature?, text?, state?: "visible"|"hidden", quiet_ms?, timeout_ms?}
+ * The first rendered element with this role (any interactive element when none is given) whose
+ * accessible name contains `name` (any case), through shadow roots and same-origin frames.
+ * @param {string} role @param {string} name
+ * @returns {Element | null}
+ */
+function findByRole(role, name) {
+  const r = norm(role).toLowerCase(), n = norm(name).toLowerCase();
+  /** @type {Element | null} */ let found = null;
+  walkDeep(document, (el) => {
+    if (found) return;
+    if (r ? roleOf(el) !== r : !isInteractiveCheap(el)) return;
+    if (n && !norm(accessibleName(el)).toLowerCase().includes(n)) return;
+    if (isRendered(el)) found = el;
+  });
+  return found;
+}
+
+/** Whether `text` (any case) is on the page as it renders. @param {string} text */
+function hasText(text) {
+  const t = text.toLowerCase();
+  return deepTexts(document).some((s) => s.toLowerCase().includes(t));
+}
+
+/**
+ * @param {Record<string, any>} args {element_id?, signature?, role?, name?, text?, state?: "visible"|"hidden", quiet_ms?, timeout_ms?}
  * @param {import("./dom_scan.js").Registry} reg
  */
 async function waitFor(args, reg) {
   const timeout = Math.max(0, args.timeout_ms ?? 5000);
   const start = performance.now();
   const wantHidden = args.state === "hidden";
+  const byRole = !!(args.role || args.name);
+  const what = args.quiet_ms !== undefined && args.quiet_ms !== null ? "quiet" : args.text ? "text"
+    : args.element_id || args.signature ? "element" : byRole ? "role" : null;
+  if (!what) throw actionError("unsupported", "wait_for needs one of element_id/signature, role/name, text, url or quiet_ms.");
   let lastMutation = performance.now();
   const mo = new MutationObserver(() => { lastMutation = performance.now(); });
-  mo.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  const watch = { subtree: true, childList: true, attributes: true, characterData: true };
+  // Shadow roots and frames present now; one added later shows up as a change of its host.
+  if (what === "quiet") for (const s of [document, ...innerRoots(document)]) mo.observe(s.nodeType === 9 ? /** @type {Document} */ (s).documentElement : s, watch);
   try {
     for (;;) {
       /** @type {string | null} */ let matched = null;
-      if (args.quiet_ms !== undefined && args.quiet_ms !== null) {
+      /** @type {Element | null} */ let el = null;
+      if (what === "quiet") {
         if (performance.now() - lastMutation >= args.quiet_ms) matched = "quiet";
-      } else if (args.text) {
-        const has = (document.body?.innerText || "").toLowerCase().includes(String(args.text).toLowerCase());
-        if (has !== wantHidden) matched = "text";
-      } else if (args.element_id || args.signature) {
-        let el = args.element_id ? reg.get(args.element_id) : null;
-        if ((!el || !el.isConnected) && args.signature) {
-          const r = refind(args.signature, document);
-          el = r.status === "found" ? r.element : null;
+      } else if (what === "text") {
+        if (hasText(String(args.text)) !== wantHidden) matched = "text";
+      } else {
+        if (what === "role") el = findByRole(String(args.role || ""), String(args.name || ""));
+        else {
+          el = args.element_id ? reg.get(args.element_id) : null;
+          if ((!el || !el.isConnected) && args.signature) {
+            const r = refind(args.signature, document);
+            el = r.status === "found" ? r.element : null;
+          }
         }
         const present = !!el && el.isConnected && isRendered(el);
         if (present !== wantHidden) matched = "element";
-        if (matched && el && !wantHidden) return { ok: true, action: "wait_for", matched, waited_ms: Math.round(performance.now() - start), element_id: reg.idFor(el) };
-      } else {
-        throw actionError("unsupported", "wait_for needs one of element_id/signature, text, url or quiet_ms.");
       }
-      if (matched) return { ok: true, action: "wait_for", matched, waited_ms: Math.round(performance.now() - start) };
+      if (matched) {
+        return { ok: true, action: "wait_for", matched, waited_ms: Math.round(performance.now() - start),
+          ...(el && !wantHidden ? { element_id: reg.idFor(el) } : {}) };
+      }
       if (performance.now() - start >= timeout) {
-        throw actionError("timeout", `Waited ${timeout} ms and the ${args.quiet_ms != null ? "page did not go quiet" : args.text ? `text "${args.text}" did not ${wantHidden ? "go away" : "appear"}` : `element did not ${wantHidden ? "go away" : "appear"}`}.`, { waited_ms: Math.round(performance.now() - start) });
+        const thing = what === "quiet" ? "page did not go quiet" : what === "text" ? `text "${args.text}" did not ${wantHidden ? "go away" : "appear"}`
+          : `${what === "role" ? `${args.role || "element"}${args.name ? ` "${args.name}"` : ""}` : "element"} did not ${wantHidden ? "go away" : "appear"}`;
+        throw actionError("timeout", `Waited ${timeout} ms and the ${thing}.`, { waited_ms: Math.round(performance.now() - start) });
       }
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -2608,7 +3244,71 @@ async function waitFor(args, reg) {
     mo.disconnect();
   }
 }
-return { waitFor };
+return { findByRole, waitFor };
+})();
+// ---- extension/lib/dom_dialogs.js
+const __dom_dialogs = (() => {
+/**
+ * The agent's side of browser dialogs (alert / confirm / prompt): arms the page-world script
+ * (extension/content/page_dialogs.js) of each document the agent acts in, with how to answer, and
+ * collects what it answered.
+ *
+ * Armed for the length of an action with the action's own instruction (`dialog: "accept"`,
+ * `dialog_text` for a prompt), then — and on every other request of the agent — for a short
+ * while with the default (confirm and prompt dismissed), so that a dialog the page opens a moment
+ * later, while the agent is still at work, neither hangs the agent nor goes unreported.
+ */
+
+const POLICY = "heybro-dialog-policy", SEEN = "heybro-dialog-seen";
+/** After the agent's last request, how long dialogs are still answered for it. */
+const GRACE_MS = 10_000;
+/** For an action's own instruction: long enough for any action (the coordinator's cap). */
+const ACTION_MS = 120_000;
+const KEEP = 10;
+
+/**
+ * @typedef {{name: string, text: string, kind: "alert" | "confirm" | "prompt", answer: "accepted" | "dismissed", value?: string}} BrowserDialog
+ */
+
+/** @type {BrowserDialog[]} */
+const answered = [];
+/** @type {WeakSet<Document>} */
+const listening = new WeakSet();
+
+/** @param {Document} doc */
+function listen(doc) {
+  if (listening.has(doc)) return;
+  listening.add(doc);
+  doc.addEventListener(SEEN, (e) => {
+    try {
+      const d = JSON.parse(String(/** @type {CustomEvent} */ (e).detail));
+      if (!["alert", "confirm", "prompt"].includes(d.kind) || answered.length >= KEEP) return;
+      answered.push({ name: d.kind, text: String(d.message || "").slice(0, 500), kind: d.kind,
+        answer: d.answer === "accepted" ? "accepted" : "dismissed", ...(typeof d.value === "string" ? { value: d.value.slice(0, 200) } : {}) });
+    } catch { /* not ours */ }
+  });
+}
+
+/**
+ * Arms the documents' page-world scripts.
+ * @param {Document[]} docs the agent's document and its same-origin frames'
+ * @param {{dialog?: "accept" | "dismiss" | null, dialog_text?: string | null}} [instruction] an action's own; none: the default for a while
+ */
+function armDialogs(docs, instruction) {
+  const detail = JSON.stringify({
+    until: Date.now() + (instruction ? ACTION_MS : GRACE_MS),
+    confirm: instruction?.dialog === "accept" ? "accept" : "dismiss",
+    prompt_text: instruction?.dialog_text ?? null,
+  });
+  for (const d of docs) {
+    listen(d);
+    d.dispatchEvent(new CustomEvent(POLICY, { detail }));
+  }
+}
+
+/** The dialogs answered since the last call, oldest first. @returns {BrowserDialog[]} */
+function takeDialogs() { return answered.splice(0); }
+return { GRACE_MS, armDialogs, takeDialogs };
 })();
 // ---- extension/content/agent.js
 const __agent = (() => {
@@ -2622,9 +3322,13 @@ const { captureSignature, isRendered, norm } = __refind;
 const { showBoxes, highlight, clearOverlay } = __dom_overlay;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, settleFor, settle, documentReady, documentId } = __dom_changes;
-const { actionError, clickOn, fillIn, typeInto, selectOption, setChecked, pressKeys, hoverOn, focusOn, uploadFile, checkedState } = __dom_input;
+const { actionError, checkFilled, clickOn, fillIn, typeInto, selectOption, setChecked, hoverOn, focusOn, uploadFile, checkedState } = __dom_input;
+const { pressKeys } = __dom_keys;
 const { extractFrom } = __dom_extract;
 const { waitFor } = __dom_wait;
+const { deepFocus, frameDocuments } = __dom_roots;
+const { armDialogs, takeDialogs } = __dom_dialogs;
+const { doScroll } = __dom_scroll;
 
 /** @type {Registry | null} */
 let registry = null;
@@ -2637,7 +3341,9 @@ function reg(prefix) {
 /** @param {{max_tokens?: number, highlight?: boolean, prefix?: string}} args */
 function observe(args) {
   const r = reg(args.prefix || "");
+  armDialogs([document, ...frameDocuments(document)]); // the agent is at work here: browser dialogs answered for it
   const scan = scanPage(r);
+  scan.dialogs.push(...takeDialogs()); // browser dialogs answered since the last action
   const out = renderScan(scan, { maxTokens: args.max_tokens ?? 4000 });
   /** @type {Record<string, any>} */
   const elements = {};
@@ -2651,37 +3357,6 @@ function observe(args) {
     scroll: scan.scroll, dialogs: scan.dialogs, remote_frames: scan.remoteFrames,
     counts: out.counts, tokens_estimate: out.tokens_estimate,
   };
-}
-
-/** The element to scroll: the element itself if it scrolls, else its nearest scrolling ancestor. @param {Element} el */
-function scroller(el) {
-  for (let e = /** @type {Element | null} */ (el); e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
-    const s = getComputedStyle(e);
-    if (/(auto|scroll|overlay)/.test(s.overflowY + s.overflowX) && (e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth)) return e;
-  }
-  return null;
-}
-
-/** @param {Record<string, any>} args @param {Element | null} el */
-function doScroll(args, el) {
-  const dir = args.direction;
-  const target = el && dir ? scroller(el) : null;
-  if (el && !dir) {
-    el.scrollIntoView({ block: "center", behavior: "instant" });
-    return { scrolled: "to_element" };
-  }
-  const box = target || document.scrollingElement || document.documentElement;
-  const ph = target ? target.clientHeight : innerHeight, pw = target ? target.clientWidth : innerWidth;
-  const amt = args.pixels ?? Math.round((args.amount ?? 0.8) * (dir === "left" || dir === "right" ? pw : ph));
-  const dx = dir === "left" ? -amt : dir === "right" ? amt : 0;
-  const dy = dir === "up" ? -amt : dir === "down" || !dir ? amt : 0;
-  const before = { x: box.scrollLeft, y: box.scrollTop };
-  if (dir === "top") box.scrollTo({ top: 0, behavior: "instant" });
-  else if (dir === "bottom") box.scrollTo({ top: box.scrollHeight, behavior: "instant" });
-  else box.scrollBy({ left: dx, top: dy, behavior: "instant" });
-  const y = box.scrollTop, max = box.scrollHeight - box.clientHeight;
-  return { scrolled: target ? "element" : "page", moved_px: Math.round(Math.abs(y - before.y) + Math.abs(box.scrollLeft - before.x)),
-    at_top: y <= 0, at_bottom: y >= max - 1, scroll_y: Math.round(y) };
 }
 
 /** Actions that need an element, and whether it must be enabled and unobstructed. */
@@ -2702,7 +3377,7 @@ const NEEDS = /** @type {Record<string, {element: "required" | "optional", enabl
 
 /** @param {string} action @param {Record<string, any>} args */
 async function act(action, args) {
-  if (action === "wait_for") return waitFor(args, reg(args.prefix || ""));
+  if (action === "wait_for") { armDialogs([document, ...frameDocuments(document)]); return waitFor(args, reg(args.prefix || "")); }
   const need = NEEDS[action];
   if (!need) throw actionError("unsupported", `No DOM action named "${action}".`);
   const r = reg(args.prefix || "");
@@ -2726,33 +3401,56 @@ async function act(action, args) {
 }
 
 /**
- * Carries out the action on the element (found and prepared) and reports what changed.
+ * The action itself; returns what it has to say beyond what changed.
  * @param {string} action @param {Record<string, any>} args @param {Element | null} el
- * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
+ * @returns {Record<string, any>}
  */
-async function perform(action, args, el, r, loc) {
-  const finish = watchChanges(document);
-  /** @type {Record<string, any>} */
-  let extra = {};
+function doAction(action, args, el) {
   const target = /** @type {Element} */ (el);
   switch (action) {
     case "click": clickOn(target); break;
     case "fill": fillIn(target, String(args.value ?? "")); break;
     case "type": typeInto(target, String(args.text ?? "")); break;
-    case "select": extra = { selected: selectOption(target, String(args.value)) }; break;
-    case "check": case "uncheck": extra = { checked: setChecked(target, action === "check") }; break;
+    case "select": return { selected: selectOption(target, String(args.value)) };
+    case "check": case "uncheck": return { checked: setChecked(target, action === "check") };
     case "hover": hoverOn(target); break;
     case "focus": focusOn(target); break;
-    case "upload": extra = { uploaded: uploadFile(target, args.file) }; break;
-    case "press": extra = { pressed: pressKeys(el || document.activeElement || document.body, String(args.keys)) }; break;
-    case "scroll": extra = { scroll: doScroll(args, el) }; break;
-    case "extract": extra = extractFrom(el, args); break;
+    case "upload": return { uploaded: uploadFile(target, args.file) };
+    case "press":
+      if (el) focusOn(el); // keys go to what has focus: a person would click into it first
+      return { pressed: pressKeys(el || deepFocus(document) || document.body, String(args.keys)) };
+    case "scroll": return { scroll: doScroll(args, el) };
+    case "extract": return extractFrom(el, args);
   }
-  const changes = await finish(settleFor(action));
+  return {};
+}
+
+/**
+ * Carries out the action on the element (found and prepared) and reports what changed.
+ * @param {string} action @param {Record<string, any>} args @param {Element | null} el
+ * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
+ */
+async function perform(action, args, el, r, loc) {
+  const finish = watchChanges(document, el);
+  // A browser dialog the action opens is answered as the action says (else dismissed) and reported.
+  const docs = [document, ...frameDocuments(document)];
+  armDialogs(docs, { dialog: args.dialog, dialog_text: args.dialog_text });
+  /** @type {Record<string, any>} */
+  let extra = {};
+  /** @type {Record<string, any>} */
+  let changes;
+  try {
+    extra = doAction(action, args, el);
+    changes = await finish(settleFor(action));
+  } finally {
+    armDialogs(docs); // the action's instruction is spent
+  }
+  if (action === "fill") checkFilled(/** @type {Element} */ (el), String(args.value ?? "")); // a field may refuse or rewrite it
+  const answered = takeDialogs();
   const after = el && el.isConnected ? el : null;
   return {
     ok: true, action, element_id: el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
-    ...changes, element: after ? brief(after) : null, ...extra,
+    ...changes, ...(answered.length ? { dialog: answered[0] } : {}), element: after ? brief(after) : null, ...extra,
   };
 }
 

@@ -9,9 +9,13 @@ import { captureSignature, isRendered, norm } from "../lib/refind.js";
 import { showBoxes, highlight, clearOverlay } from "../lib/dom_overlay.js";
 import { locate, prepare, brief } from "../lib/dom_locate.js";
 import { watchChanges, settleFor, settle, documentReady, documentId } from "../lib/dom_changes.js";
-import { actionError, clickOn, fillIn, typeInto, selectOption, setChecked, pressKeys, hoverOn, focusOn, uploadFile, checkedState } from "../lib/dom_input.js";
+import { actionError, checkFilled, clickOn, fillIn, typeInto, selectOption, setChecked, hoverOn, focusOn, uploadFile, checkedState } from "../lib/dom_input.js";
+import { pressKeys } from "../lib/dom_keys.js";
 import { extractFrom } from "../lib/dom_extract.js";
 import { waitFor } from "../lib/dom_wait.js";
+import { deepFocus, frameDocuments } from "../lib/dom_roots.js";
+import { armDialogs, takeDialogs } from "../lib/dom_dialogs.js";
+import { doScroll } from "../lib/dom_scroll.js";
 
 /** @type {Registry | null} */
 let registry = null;
@@ -24,7 +28,9 @@ function reg(prefix) {
 /** @param {{max_tokens?: number, highlight?: boolean, prefix?: string}} args */
 function observe(args) {
   const r = reg(args.prefix || "");
+  armDialogs([document, ...frameDocuments(document)]); // the agent is at work here: browser dialogs answered for it
   const scan = scanPage(r);
+  scan.dialogs.push(...takeDialogs()); // browser dialogs answered since the last action
   const out = renderScan(scan, { maxTokens: args.max_tokens ?? 4000 });
   /** @type {Record<string, any>} */
   const elements = {};
@@ -38,37 +44,6 @@ function observe(args) {
     scroll: scan.scroll, dialogs: scan.dialogs, remote_frames: scan.remoteFrames,
     counts: out.counts, tokens_estimate: out.tokens_estimate,
   };
-}
-
-/** The element to scroll: the element itself if it scrolls, else its nearest scrolling ancestor. @param {Element} el */
-function scroller(el) {
-  for (let e = /** @type {Element | null} */ (el); e && e !== document.body && e !== document.documentElement; e = e.parentElement) {
-    const s = getComputedStyle(e);
-    if (/(auto|scroll|overlay)/.test(s.overflowY + s.overflowX) && (e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth)) return e;
-  }
-  return null;
-}
-
-/** @param {Record<string, any>} args @param {Element | null} el */
-function doScroll(args, el) {
-  const dir = args.direction;
-  const target = el && dir ? scroller(el) : null;
-  if (el && !dir) {
-    el.scrollIntoView({ block: "center", behavior: "instant" });
-    return { scrolled: "to_element" };
-  }
-  const box = target || document.scrollingElement || document.documentElement;
-  const ph = target ? target.clientHeight : innerHeight, pw = target ? target.clientWidth : innerWidth;
-  const amt = args.pixels ?? Math.round((args.amount ?? 0.8) * (dir === "left" || dir === "right" ? pw : ph));
-  const dx = dir === "left" ? -amt : dir === "right" ? amt : 0;
-  const dy = dir === "up" ? -amt : dir === "down" || !dir ? amt : 0;
-  const before = { x: box.scrollLeft, y: box.scrollTop };
-  if (dir === "top") box.scrollTo({ top: 0, behavior: "instant" });
-  else if (dir === "bottom") box.scrollTo({ top: box.scrollHeight, behavior: "instant" });
-  else box.scrollBy({ left: dx, top: dy, behavior: "instant" });
-  const y = box.scrollTop, max = box.scrollHeight - box.clientHeight;
-  return { scrolled: target ? "element" : "page", moved_px: Math.round(Math.abs(y - before.y) + Math.abs(box.scrollLeft - before.x)),
-    at_top: y <= 0, at_bottom: y >= max - 1, scroll_y: Math.round(y) };
 }
 
 /** Actions that need an element, and whether it must be enabled and unobstructed. */
@@ -89,7 +64,7 @@ const NEEDS = /** @type {Record<string, {element: "required" | "optional", enabl
 
 /** @param {string} action @param {Record<string, any>} args */
 async function act(action, args) {
-  if (action === "wait_for") return waitFor(args, reg(args.prefix || ""));
+  if (action === "wait_for") { armDialogs([document, ...frameDocuments(document)]); return waitFor(args, reg(args.prefix || "")); }
   const need = NEEDS[action];
   if (!need) throw actionError("unsupported", `No DOM action named "${action}".`);
   const r = reg(args.prefix || "");
@@ -113,33 +88,56 @@ async function act(action, args) {
 }
 
 /**
- * Carries out the action on the element (found and prepared) and reports what changed.
+ * The action itself; returns what it has to say beyond what changed.
  * @param {string} action @param {Record<string, any>} args @param {Element | null} el
- * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
+ * @returns {Record<string, any>}
  */
-async function perform(action, args, el, r, loc) {
-  const finish = watchChanges(document);
-  /** @type {Record<string, any>} */
-  let extra = {};
+function doAction(action, args, el) {
   const target = /** @type {Element} */ (el);
   switch (action) {
     case "click": clickOn(target); break;
     case "fill": fillIn(target, String(args.value ?? "")); break;
     case "type": typeInto(target, String(args.text ?? "")); break;
-    case "select": extra = { selected: selectOption(target, String(args.value)) }; break;
-    case "check": case "uncheck": extra = { checked: setChecked(target, action === "check") }; break;
+    case "select": return { selected: selectOption(target, String(args.value)) };
+    case "check": case "uncheck": return { checked: setChecked(target, action === "check") };
     case "hover": hoverOn(target); break;
     case "focus": focusOn(target); break;
-    case "upload": extra = { uploaded: uploadFile(target, args.file) }; break;
-    case "press": extra = { pressed: pressKeys(el || document.activeElement || document.body, String(args.keys)) }; break;
-    case "scroll": extra = { scroll: doScroll(args, el) }; break;
-    case "extract": extra = extractFrom(el, args); break;
+    case "upload": return { uploaded: uploadFile(target, args.file) };
+    case "press":
+      if (el) focusOn(el); // keys go to what has focus: a person would click into it first
+      return { pressed: pressKeys(el || deepFocus(document) || document.body, String(args.keys)) };
+    case "scroll": return { scroll: doScroll(args, el) };
+    case "extract": return extractFrom(el, args);
   }
-  const changes = await finish(settleFor(action));
+  return {};
+}
+
+/**
+ * Carries out the action on the element (found and prepared) and reports what changed.
+ * @param {string} action @param {Record<string, any>} args @param {Element | null} el
+ * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
+ */
+async function perform(action, args, el, r, loc) {
+  const finish = watchChanges(document, el);
+  // A browser dialog the action opens is answered as the action says (else dismissed) and reported.
+  const docs = [document, ...frameDocuments(document)];
+  armDialogs(docs, { dialog: args.dialog, dialog_text: args.dialog_text });
+  /** @type {Record<string, any>} */
+  let extra = {};
+  /** @type {Record<string, any>} */
+  let changes;
+  try {
+    extra = doAction(action, args, el);
+    changes = await finish(settleFor(action));
+  } finally {
+    armDialogs(docs); // the action's instruction is spent
+  }
+  if (action === "fill") checkFilled(/** @type {Element} */ (el), String(args.value ?? "")); // a field may refuse or rewrite it
+  const answered = takeDialogs();
   const after = el && el.isConnected ? el : null;
   return {
     ok: true, action, element_id: el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
-    ...changes, element: after ? brief(after) : null, ...extra,
+    ...changes, ...(answered.length ? { dialog: answered[0] } : {}), element: after ? brief(after) : null, ...extra,
   };
 }
 

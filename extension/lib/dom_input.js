@@ -8,6 +8,7 @@
  * `input` event whose value matches that tracker. The native setter changes the value underneath the
  * tracker, so the following `input` event is seen as the user's change.
  */
+import { norm } from "./refind.js";
 
 /** A typed error the tool protocol carries to the host. @param {string} code @param {string} msg @param {Record<string, any>} [detail] */
 export function actionError(code, msg, detail) {
@@ -25,8 +26,10 @@ function mouse(el, type, extra = {}) {
   const { x, y } = center(el);
   const view = el.ownerDocument.defaultView;
   const init = { bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
-  const Ctor = type.startsWith("pointer") ? (view?.PointerEvent || PointerEvent) : (view?.MouseEvent || MouseEvent);
-  return el.dispatchEvent(new Ctor(type, type.startsWith("pointer") ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
+  // Chrome's click is a PointerEvent too.
+  const pointer = type.startsWith("pointer") || type === "click";
+  const Ctor = pointer ? (view?.PointerEvent || PointerEvent) : (view?.MouseEvent || MouseEvent);
+  return el.dispatchEvent(new Ctor(type, pointer ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
 }
 
 /** Pointer enters and moves over the element (what a hover menu listens for). @param {Element} el */
@@ -41,23 +44,32 @@ export function clickOn(el) {
   if (down) focusOn(el);
   mouse(el, "pointerup");
   mouse(el, "mouseup");
-  // HTMLElement.click() runs the element's activation behaviour (follow a link, toggle a checkbox,
-  // submit a form) exactly like a user's click; dispatching a bare MouseEvent would not for some.
-  if (el instanceof (el.ownerDocument.defaultView?.HTMLElement || HTMLElement)) /** @type {HTMLElement} */ (el).click();
-  else mouse(el, "click");
+  // A dispatched click runs the element's activation behaviour (follow a link, toggle a checkbox,
+  // submit a form, open a <details>) as a user's does, and — unlike HTMLElement.click(), which
+  // says (0, 0) — carries the point where the element is now, which pages that place things by
+  // the pointer read.
+  mouse(el, "click", { detail: 1 });
 }
 
-/** Focuses the element (or its nearest focusable ancestor). @param {Element} el */
+/**
+ * Focuses the element (or its nearest focusable ancestor). A text field that gets focus this way
+ * has its caret after its text, as after a click into it (focus() alone leaves it at the start, so
+ * typed text would land before "Smith"); one that had focus keeps the caret where keys put it.
+ * @param {Element} el
+ */
 export function focusOn(el) {
   /** @type {Element | null} */
   let t = el;
   while (t && typeof (/** @type {any} */ (t).focus) === "function" && /** @type {HTMLElement} */ (t).tabIndex < 0
     && !t.matches("input,select,textarea,button,a[href],[contenteditable]")) t = t.parentElement;
-  (/** @type {HTMLElement} */ (t || el)).focus?.({ preventScroll: true });
+  const target = t || el;
+  const had = /** @type {Document | ShadowRoot} */ (target.getRootNode()).activeElement === target;
+  (/** @type {HTMLElement} */ (target)).focus?.({ preventScroll: true });
+  if (!had && (target.localName === "input" || target.localName === "textarea" || isEditable(target))) caretToEnd(target);
 }
 
 /** @param {Element} el */
-function isEditable(el) {
+export function isEditable(el) {
   const ce = el.getAttribute("contenteditable");
   return ce !== null && ce !== "false";
 }
@@ -72,7 +84,7 @@ export function setNativeValue(el, value) {
 }
 
 /** @param {Element} el @param {string} type @param {Record<string, any>} [init] */
-function fire(el, type, init = {}) {
+export function fire(el, type, init = {}) {
   const view = el.ownerDocument.defaultView || window;
   const ev = type === "input" || type === "beforeinput"
     ? new view.InputEvent(type, { bubbles: true, cancelable: type === "beforeinput", composed: true, ...init })
@@ -116,6 +128,44 @@ export function fillIn(el, value) {
   fire(el, "change");
 }
 
+/** Puts the caret after the field's (or editable region's) content. @param {Element} el */
+function caretToEnd(el) {
+  if (isEditable(el)) {
+    const sel = el.ownerDocument.getSelection();
+    if (sel) { sel.selectAllChildren(el); sel.collapseToEnd(); }
+    return;
+  }
+  const inp = /** @type {HTMLInputElement} */ (el);
+  try { inp.setSelectionRange(inp.value.length, inp.value.length); } catch { /* email/number inputs have no selection API: typing appends */ }
+}
+
+/** Same text, as far as a person reading the field would tell (case, spacing, punctuation aside). @param {string} s */
+const loose = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+
+/**
+ * After a fill has settled: the field must hold the value, or the same characters as a mask or a
+ * formatter would write them ("5551234" → "(555) 123-4"). A field that refused it (a number field
+ * given words, a date in the wrong format, a framework that rejected it) is a typed error saying
+ * what the field now holds, not a success.
+ * @param {Element} el @param {string} value
+ */
+export function checkFilled(el, value) {
+  if (!el.isConnected) return; // re-rendered away: nothing to read
+  const editable = isEditable(el);
+  const inp = /** @type {HTMLInputElement} */ (el);
+  const single = el.localName === "input";
+  const now = editable ? /** @type {HTMLElement} */ (el).innerText : inp.value;
+  // What the browser itself does to a value: line breaks dropped from one-line fields, CRLF → LF.
+  const want = single ? value.replace(/[\r\n]/g, "") : value.replace(/\r\n?/g, "\n");
+  if (now === want || loose(now) === loose(want)) return;
+  const secret = single && inp.type === "password";
+  const hint = single && ["number", "date", "time", "datetime-local", "month", "week", "email", "url", "color", "range"].includes(inp.type)
+    ? ` (a ${inp.type} field${inp.type === "date" ? ", which takes YYYY-MM-DD" : inp.type === "number" ? ", which takes digits" : ""})` : "";
+  throw actionError("not_accepted", secret ? `The field did not take the value${hint}.`
+    : `The field did not take "${value.slice(0, 80)}"${hint}: it now holds "${now.slice(0, 80)}".`,
+  { value: secret ? `${now.length} characters` : now.slice(0, 200) });
+}
+
 /** @param {string} key */
 function keyCodeOf(key) {
   if (key.length === 1) { const c = key.toUpperCase(); return /[A-Z0-9]/.test(c) ? c.charCodeAt(0) : key.charCodeAt(0); }
@@ -123,7 +173,7 @@ function keyCodeOf(key) {
 }
 
 /** @param {Element} el @param {string} type @param {string} key @param {{ctrl?: boolean, shift?: boolean, alt?: boolean, meta?: boolean}} mods */
-function keyEvent(el, type, key, mods) {
+export function keyEvent(el, type, key, mods) {
   const view = el.ownerDocument.defaultView || window;
   const code = key.length === 1 ? (/[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /\d/.test(key) ? `Digit${key}` : key === " " ? "Space" : "") : key;
   return el.dispatchEvent(new view.KeyboardEvent(type, { key, code, bubbles: true, cancelable: true, composed: true,
@@ -134,8 +184,8 @@ function keyEvent(el, type, key, mods) {
 /** Types text key by key at the caret (keydown, keypress, beforeinput, input, keyup per character). @param {Element} el @param {string} text */
 export function typeInto(el, text) {
   assertTextControl(el);
-  focusOn(el);
   const doc = el.ownerDocument;
+  focusOn(el); // the caret after the text, unless the field had focus already
   for (const ch of Array.from(text)) {
     const go = keyEvent(el, "keydown", ch, {});
     if (go && keyEvent(el, "keypress", ch, {}) && fire(el, "beforeinput", { inputType: "insertText", data: ch })) {
@@ -159,24 +209,41 @@ export function typeInto(el, text) {
 }
 
 /**
+ * The option `wanted` names: one whose label or value is exactly it (any case, spacing aside),
+ * else the only one whose label contains it. Several that contain it are not guessed between
+ * ("Korea": North or South?): a typed `ambiguous` error lists them.
+ * @template T
+ * @param {T[]} items @param {string} wanted @param {(o: T) => string} label @param {(o: T) => string} value
+ * @returns {T}
+ */
+function pickOption(items, wanted, label, value) {
+  const w = norm(wanted).toLowerCase();
+  const exact = items.find((o) => norm(label(o)).toLowerCase() === w) || items.find((o) => value(o).toLowerCase() === w);
+  if (exact) return exact;
+  const partial = w ? items.filter((o) => norm(label(o)).toLowerCase().includes(w)) : [];
+  if (partial.length === 1) return partial[0];
+  if (partial.length > 1) {
+    const names = partial.slice(0, 30).map((o) => norm(label(o)));
+    throw actionError("ambiguous", `"${wanted}" could be any of ${names.map((n) => `"${n}"`).join(", ")}; name one exactly.`, { options: names });
+  }
+  throw actionError("not_found", `No option "${wanted}" in this list.`, { options: items.slice(0, 30).map((o) => norm(label(o))) });
+}
+
+/**
  * Chooses an option of a <select> (or an ARIA listbox) by its visible label or its value.
  * @param {Element} el @param {string} wanted
  * @returns {{value: string, label: string}}
  */
 export function selectOption(el, wanted) {
-  const w = wanted.trim().toLowerCase();
   if (el.localName === "select") {
     const sel = /** @type {HTMLSelectElement} */ (el);
-    const opts = Array.from(sel.options);
-    const opt = opts.find((o) => (o.textContent || "").trim().toLowerCase() === w) || opts.find((o) => o.value.toLowerCase() === w)
-      || opts.find((o) => (o.textContent || "").trim().toLowerCase().includes(w));
-    if (!opt) throw actionError("not_found", `No option "${wanted}" in this list.`, { options: opts.slice(0, 30).map((o) => (o.textContent || "").trim()) });
+    const opt = pickOption(Array.from(sel.options), wanted, (o) => o.textContent || "", (o) => o.value);
     if (opt.disabled) throw actionError("not_interactable", `The option "${wanted}" is disabled.`);
     focusOn(sel);
     if (sel.multiple) opt.selected = true; else setNativeValue(sel, opt.value);
     fire(sel, "input");
     fire(sel, "change");
-    return { value: opt.value, label: (opt.textContent || "").trim() };
+    return { value: opt.value, label: norm(opt.textContent) };
   }
   // A custom listbox/combobox: open it, then click the option whose text matches.
   const doc = el.ownerDocument;
@@ -184,11 +251,9 @@ export function selectOption(el, wanted) {
   if (el.getAttribute("role") !== "listbox") clickOn(el);
   const scope = (controls && doc.getElementById(controls)) || (el.getAttribute("role") === "listbox" ? el : doc);
   const options = Array.from(scope.querySelectorAll("[role=option]"));
-  const opt = options.find((o) => (o.textContent || "").trim().toLowerCase() === w) || options.find((o) => (o.getAttribute("data-value") || "").toLowerCase() === w)
-    || options.find((o) => (o.textContent || "").trim().toLowerCase().includes(w));
-  if (!opt) throw actionError("not_found", `No option "${wanted}" in this list.`, { options: options.slice(0, 30).map((o) => (o.textContent || "").trim()) });
+  const opt = pickOption(options, wanted, (o) => o.textContent || "", (o) => o.getAttribute("data-value") || "");
   clickOn(opt);
-  return { value: opt.getAttribute("data-value") || (opt.textContent || "").trim(), label: (opt.textContent || "").trim() };
+  return { value: opt.getAttribute("data-value") || norm(opt.textContent), label: norm(opt.textContent) };
 }
 
 /** Current checked state of a checkbox/radio/switch, native or ARIA. @param {Element} el */
@@ -210,63 +275,6 @@ export function setChecked(el, want) {
   if (checkedState(el) !== want) clickOn(el);
   if (checkedState(el) !== want) throw actionError("not_interactable", `Clicking did not ${want ? "check" : "uncheck"} it (the page blocked the change).`);
   return want;
-}
-
-/** @param {string} combo e.g. "Enter", "Control+A", "Shift+Tab" */
-export function parseKeys(combo) {
-  const parts = combo.split("+").map((p) => p.trim()).filter(Boolean);
-  const mods = { ctrl: false, shift: false, alt: false, meta: false };
-  let key = "";
-  for (const p of parts) {
-    const l = p.toLowerCase();
-    if (l === "control" || l === "ctrl") mods.ctrl = true;
-    else if (l === "shift") mods.shift = true;
-    else if (l === "alt" || l === "option") mods.alt = true;
-    else if (l === "meta" || l === "cmd" || l === "command") mods.meta = true;
-    else key = p.length === 1 ? p : ({ esc: "Escape", return: "Enter", space: " ", up: "ArrowUp", down: "ArrowDown", left: "ArrowLeft", right: "ArrowRight", del: "Delete" })[l] || p[0].toUpperCase() + p.slice(1);
-  }
-  if (!key && parts.length) key = parts[parts.length - 1];
-  return { key, mods };
-}
-
-/** Every focusable element in tab order (simplified: document order, tabindex ≥ 0). @param {Document} doc */
-function tabbables(doc) {
-  return Array.from(doc.querySelectorAll("a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=true]"))
-    .filter((e) => /** @type {HTMLElement} */ (e).tabIndex >= 0 && !(/** @type {any} */ (e).disabled) && e.getClientRects().length > 0);
-}
-
-/**
- * Presses a key or combination on the element (or whatever has focus) and performs the default
- * action a real key press would have, which synthetic key events do not get from the browser:
- * Enter submits a form or activates a button/link, Space toggles, Tab moves focus, Ctrl+A selects.
- * @param {Element} target @param {string} combo
- */
-export function pressKeys(target, combo) {
-  const { key, mods } = parseKeys(combo);
-  const go = keyEvent(target, "keydown", key, mods);
-  if (go && key.length === 1 && !mods.ctrl && !mods.meta) keyEvent(target, "keypress", key, mods);
-  if (go) {
-    const tag = target.localName;
-    const inp = /** @type {HTMLInputElement} */ (target);
-    if (key === "Enter" && !mods.ctrl) {
-      if (tag === "input" && inp.form && !["checkbox", "radio", "button", "submit", "reset"].includes(inp.type)) inp.form.requestSubmit();
-      else if (tag === "button" || tag === "a" || target.getAttribute("role") === "button" || target.getAttribute("role") === "link" || (tag === "input" && ["submit", "button"].includes(inp.type))) clickOn(target);
-    } else if (key === " " && (tag === "button" || (tag === "input" && ["checkbox", "radio", "button", "submit"].includes(inp.type)) || ["button", "checkbox", "switch"].includes(target.getAttribute("role") || ""))) {
-      clickOn(target);
-    } else if (key === "Tab") {
-      const list = tabbables(target.ownerDocument);
-      const i = list.indexOf(target);
-      const next = list[(i + (mods.shift ? -1 : 1) + list.length) % list.length];
-      if (next) /** @type {HTMLElement} */ (next).focus();
-    } else if ((key === "a" || key === "A") && (mods.ctrl || mods.meta)) {
-      if (tag === "input" || tag === "textarea") inp.select(); else target.ownerDocument.getSelection()?.selectAllChildren(isEditable(target) ? target : target.ownerDocument.body);
-    } else if (key === "Escape") {
-      const dlg = target.closest("dialog[open]");
-      if (dlg) /** @type {HTMLDialogElement} */ (dlg).close();
-    }
-  }
-  keyEvent(target, "keyup", key, mods);
-  return { key, ...mods };
 }
 
 /**

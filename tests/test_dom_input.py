@@ -1,0 +1,145 @@
+"""Acting on fields like a person, in the real extension in real Chromium: a list is never guessed
+from part of a label, editing keys edit (as frameworks see it), typing goes after a field's text,
+a refused value is an error, hover says what it cannot do, and controlled checkboxes and selects
+(React-style and v-model-style pages) take what the agent sets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from shared_schema.tools import TOOLS
+from support.browser import ExtBrowser, launch
+from support.dom_rig import error, find_id, ok, open_page
+from support.static_server import serve
+
+pytestmark = pytest.mark.browser
+FIXTURES = Path(__file__).parent / "fixtures" / "dom"
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    with serve(FIXTURES) as a:
+        yield a
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[ExtBrowser]:
+    with launch(install_host=False) as eb:
+        yield eb
+
+
+@pytest.fixture
+def page(browser: ExtBrowser):
+    p = browser.ctx.new_page()
+    yield p
+    p.close()
+
+
+def test_select_takes_exact_or_unique_labels_and_refuses_to_guess(browser, page, site):
+    open_page(page, site + "/keys.html")
+    country = find_id(ok(browser, "observe"), "Country")
+    err = error(browser, "select", {"element_id": country, "value": "Korea"})
+    assert err["code"] == "ambiguous" and err["detail"]["options"] == ["North Korea", "South Korea"]
+    assert page.input_value("#country") == ""
+    assert ok(browser, "select", {"element_id": country, "value": "south korea"})["selected"] == {"value": "kr", "label": "South Korea"}
+    assert ok(browser, "select", {"element_id": country, "value": "Fran"})["selected"]["value"] == "fr"  # one option has it
+    assert ok(browser, "select", {"element_id": country, "value": "kp"})["selected"]["label"] == "North Korea"
+    assert error(browser, "select", {"element_id": country, "value": "Spain"})["code"] == "not_found"
+
+
+def test_editing_keys_edit_text_fields_as_frameworks_see_it(browser, page, site):
+    open_page(page, site + "/keys.html")
+    obs = ok(browser, "observe")
+    comment = find_id(obs, "Comment")
+    ok(browser, "type", {"element_id": comment, "text": "ab"})
+    ok(browser, "press", {"element_id": comment, "keys": "Enter"})
+    ok(browser, "type", {"element_id": comment, "text": "cd"})
+    assert page.input_value("#comment") == "ab\ncd"
+    ok(browser, "press", {"element_id": comment, "keys": "Backspace"})
+    assert page.input_value("#comment") == "ab\nc"
+    # The caret moves: Home goes to the line's start, Delete takes the character after it.
+    ok(browser, "press", {"element_id": comment, "keys": "ArrowUp"})
+    ok(browser, "press", {"element_id": comment, "keys": "Home"})
+    ok(browser, "press", {"element_id": comment, "keys": "Delete"})
+    assert page.input_value("#comment") == "b\nc"
+    ok(browser, "press", {"element_id": comment, "keys": "ArrowRight"})
+    ok(browser, "type", {"element_id": comment, "text": "X"})
+    assert page.input_value("#comment") == "bX\nc"
+    events = page.text_content("#events")
+    assert "comment:insertLineBreak" in events and "comment:deleteContentBackward" in events and "comment:deleteContentForward" in events
+    # Shift extends the selection; Control+Backspace takes a word.
+    surname = find_id(obs, "Surname")
+    ok(browser, "press", {"element_id": surname, "keys": "Shift+ArrowLeft"})
+    ok(browser, "press", {"element_id": surname, "keys": "Backspace"})
+    assert page.input_value("#surname") == "Smit"
+    ok(browser, "press", {"element_id": surname, "keys": "Control+Backspace"})
+    assert page.input_value("#surname") == ""
+    # A number field steps with the arrows.
+    ok(browser, "press", {"element_id": find_id(obs, "Quantity"), "keys": "ArrowUp"})
+    assert page.input_value("#qty") == "4"
+
+
+def test_editing_keys_in_an_editable_region(browser, page, site):
+    open_page(page, site + "/keys.html")
+    note = find_id(ok(browser, "observe"), "Note")
+    ok(browser, "type", {"element_id": note, "text": " there"})
+    assert page.text_content("#note") == "Hello there"  # after its text, not before
+    ok(browser, "press", {"element_id": note, "keys": "Backspace"})
+    assert page.inner_text("#note") == "Hello ther"
+    ok(browser, "press", {"element_id": note, "keys": "Enter"})
+    ok(browser, "type", {"element_id": note, "text": "Bye"})
+    assert page.inner_text("#note").split("\n") == ["Hello ther", "Bye"]
+    assert "note:deleteContentBackward" in page.text_content("#events")
+
+
+def test_type_goes_after_the_text_already_in_a_field(browser, page, site):
+    open_page(page, site + "/keys.html")
+    ok(browser, "type", {"element_id": find_id(ok(browser, "observe"), "Surname"), "text": "son"})
+    assert page.input_value("#surname") == "Smithson"
+
+
+def test_fill_that_the_field_refuses_is_an_error(browser, page, site):
+    open_page(page, site + "/keys.html")
+    obs = ok(browser, "observe")
+    err = error(browser, "fill", {"element_id": find_id(obs, "Quantity"), "value": "two"})
+    assert err["code"] == "not_accepted" and err["detail"]["value"] == "" and "number" in err["message"]
+    err = error(browser, "fill", {"element_id": find_id(obs, "Start date"), "value": "03/04/2025"})
+    assert err["code"] == "not_accepted" and "YYYY-MM-DD" in err["message"]
+    assert ok(browser, "fill", {"element_id": find_id(obs, "Start date"), "value": "2025-04-03"})["element"]["state"]["value"] == "2025-04-03"
+    assert ok(browser, "fill", {"element_id": find_id(obs, "Quantity"), "value": "12"})["element"]["state"]["value"] == "12"
+
+
+def test_hover_fires_pointer_events_and_says_it_cannot_reach_css_hover(browser, page, site):
+    open_page(page, site + "/keys.html")
+    obs = ok(browser, "observe")
+    ok(browser, "hover", {"element_id": find_id(obs, "Account")})
+    assert page.is_visible("#accountmenu")
+    # A menu shown only by a :hover style stays closed, and the tool's description says so.
+    ok(browser, "hover", {"element_id": find_id(obs, "Products")})
+    assert not page.is_visible("text=Laptops")
+    assert ":hover" in TOOLS["hover"].doc and "cannot" in TOOLS["hover"].doc
+
+
+def test_react_style_controlled_checkbox_and_select(browser, page, site):
+    open_page(page, site + "/controlled.html")
+    obs = ok(browser, "observe")
+    assert ok(browser, "check", {"element_id": find_id(obs, "Send me news")})["checked"] is True
+    ok(browser, "select", {"element_id": find_id(obs, "Size"), "value": "Large"})
+    assert page.text_content("#shown") == "agree=true size=l"
+    ok(browser, "uncheck", {"element_id": find_id(obs, "Send me news")})
+    assert page.text_content("#shown") == "agree=false size=l"
+    assert page.evaluate("document.getElementById('agree').checked") is False
+
+
+def test_vue_style_v_model_form(browser, page, site):
+    open_page(page, site + "/vue.html")
+    obs = ok(browser, "observe")
+    ok(browser, "fill", {"element_id": find_id(obs, "City"), "value": "Lyon"})
+    ok(browser, "check", {"element_id": find_id(obs, "Gift wrap")})
+    ok(browser, "select", {"element_id": find_id(obs, "Speed"), "value": "Express"})
+    assert page.text_content("#summary") == "Lyon|true|exp"
+    ok(browser, "type", {"element_id": find_id(obs, "City"), "text": " 2"})
+    assert page.text_content("#summary") == "Lyon 2|true|exp"
