@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from shared_schema import ProtocolError  # noqa: E402
 from shared_schema.messages import TaskStart  # noqa: E402
 
+from support.scripted_llm import call  # noqa: E402
 from support.session_rig import HOLD_OFF, SessionRig, session_rig, until, wait_thread  # noqa: E402
 
 GOAL = "Book the blue kettle for Ann (ann@x.io)"
@@ -140,6 +141,27 @@ def test_stop_cancels_the_model_call_and_ends_the_task_at_once(
             assert rig.statuses(tid)[-1] == "stopped"
             assert rig.browser.bookings == []
             assert not rig.policy.release.is_set()
+    asyncio.run(main())
+
+
+def test_stop_ends_a_wait_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch) as rig:
+            waits: list[str] = []
+
+            def worker(body: dict) -> object:  # type: ignore[type-arg]
+                waits.append("asked")
+                return call("wait", seconds=30)
+            rig.llm.default["worker"] = worker
+            tid = await start(rig)
+            await until(lambda: bool(waits) and "executing" in rig.statuses(tid), what="the wait")
+            await asyncio.sleep(0.3)  # well inside the 30 s wait
+            began = time.monotonic()
+            await rig.session.stop(tid)
+            await finished(rig)
+            took = time.monotonic() - began
+            assert took < 2.0, f"stop waited {took:.1f} s for the wait to end"
+            assert rig.status(tid) == "stopped"
     asyncio.run(main())
 
 

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 SNAPSHOT_MAX_AGE_S = 2.0
 
 
+WAITING_TOOLS = frozenset({"wait_for"})
+
+
 @dataclass
 class AgentEnv:
     task: Task
@@ -72,7 +75,10 @@ class AgentEnv:
                                f"{self.limits.task_timeout_s:.0f} s.")
 
     async def call(self, tool: str, args: dict[str, Any], timeout_ms: int = 15_000) -> dict[str, Any]:
-        return await self.browser.call(tool, args, tab_id=self.tab_id, timeout_ms=timeout_ms)
+        call = self.browser.call(tool, args, tab_id=self.tab_id, timeout_ms=timeout_ms)
+        # Waiting changes nothing on the page, so a stop need not wait for it to end; an action
+        # that acts runs to its end, so the record says whether it happened.
+        return await (self.control.interruptible(call) if tool in WAITING_TOOLS else call)
 
     async def observe(self) -> Snapshot:
         """A fresh page snapshot (and a screenshot when the model takes images).

@@ -123,7 +123,7 @@ class Worker(Role):
         env = self.env
         before = env.snapshot.url if env.snapshot else ""
         if isinstance(a, Wait):
-            await asyncio.sleep(min(a.seconds, 30))
+            await env.control.interruptible(asyncio.sleep(min(a.seconds, 30)))  # a stop ends the wait
             return {"waited": a.seconds}, False
         if isinstance(a, RecallHistory):
             return {"history": history.cycles(env.task, detail=True),
