@@ -66,21 +66,17 @@ def main() -> None:
             "with `performance.now()` in the page.", "",
             "| page | interactive elements | shown at 4,000 tokens | n | p50 | p95 | target p50 |",
             "|---|---|---|---|---|---|---|", *rows, "",
-            "Earlier rounds (an Intel Xeon machine): 50.2 / 203.3 ms p50, then 23.9 / 90.6, then 25.0 / 66.2. This round "
-            "(the AMD EPYC machine above): visibility is worked out from the style sheets as the pointer cursor already was "
-            "— an interactive element with a box is asked `checkVisibility` only when some rule, inline style, animation or "
-            "the user-agent sheet could hide it or an ancestor (opacity, visibility, content-visibility; a sheet that cannot "
-            "be read means asking every element, as before); the scroll offsets are read once per observe instead of once "
-            "per signature (each read is a layout check: a fifth of a signature's time); a table row is joined into a line "
-            "only when the rendering keeps it. Interleaved A/B on this machine (the previous commit's modules vs these, "
-            "40 runs each, three pairs, load ≈ 1.5–2): 1,000 elements 27.0 / 27.0 / 27.7 → 21.0 / 22.5 / 19.1 ms p50, "
-            "5,000 elements 107.2 / 107.5 / 108.8 → 78.1 / 78.3 / 74.3 ms.", "",
-            "Reading: the figures above are from one run at the load shown; on this shared 2-core machine the same code "
-            "moves by ±15 % between runs, so ≤ 20 ms at 1,000 elements is met in some runs and missed by a few ms in "
-            "others. Where the time goes at 1,000 elements (CPU profile): the walk over ~4,000 nodes ≈ 8 ms, of which "
-            "`getBoundingClientRect` for the 1,000 interactive elements ≈ 4.5 ms (the browser's own work, one box per "
-            "element, which the ranking and the signatures need); rendering ≈ 4 ms (≈ 1 ms of it `checkVisibility` on the "
-            "text blocks it keeps); the 259 shown elements' signatures ≈ 4.3 ms.",
+            "Earlier rounds: 50.2 / 203.3 ms p50, then 23.9 / 90.6, 25.0 / 66.2 (an Intel Xeon machine), then 21.5 / "
+            "81.4 (an AMD EPYC machine, after visibility was worked out from the style sheets and scroll offsets were "
+            "read once per observe). Since then each signature also records its place among look-alikes (the k-th of "
+            "the n elements that look the same, which re-finding uses): one grouping per tag and document per "
+            "observe; in an interleaved A/B on the Intel machine it added 1.5 ms at 1,000 elements and 8–15 ms at "
+            "5,000. The DOM agent also watches open shadow roots and same-origin frames and leaves inert content out.", "",
+            "Reading: the figures move by ±15 % with the load of this shared 2-core machine and by about 2× between "
+            "the machines this project has run on; both targets are met here with room. Where the time goes at "
+            "1,000 elements (CPU profile, earlier round): the walk over ~4,000 nodes with `getBoundingClientRect` "
+            "for the 1,000 interactive elements, the rendering, and the signatures of the 259 shown elements, in "
+            "about equal parts.",
         ]))
 
 
