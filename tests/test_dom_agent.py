@@ -8,72 +8,12 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from shared_schema.tools import TOOLS
-from support.browser import ExtBrowser, launch
-from support.static_server import serve
+from support.dom_rig import browser, find_id, ok, open_page, page, sites, tool  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
-FIXTURES = Path(__file__).parent / "fixtures" / "dom"
-
-
-@pytest.fixture(scope="module")
-def sites() -> Iterator[tuple[str, str]]:
-    """Two servers on different ports: the second is a different origin (cross-origin iframe)."""
-    with serve(FIXTURES) as a, serve(FIXTURES) as b:
-        yield a, b
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[ExtBrowser]:
-    # One browser for the module (2 shared cores): every test opens its own page.
-    with launch(install_host=False) as eb:
-        yield eb
-
-
-@pytest.fixture
-def page(browser: ExtBrowser):
-    p = browser.ctx.new_page()
-    yield p
-    p.close()
-
-
-def tool(eb: ExtBrowser, name: str, args: dict[str, Any] | None = None, timeout_ms: int = 15000) -> dict[str, Any]:
-    """Runs a tool through the coordinator and checks its result against the shared schema."""
-    res = eb.sw.evaluate(
-        """async ([name, args, timeout]) => {
-            const [tab] = await chrome.tabs.query({active: true});
-            return await globalThis.heybro.runTool({tool: name, args, tab_id: tab.id, timeout_ms: timeout});
-        }""", [name, args or {}, timeout_ms])
-    # Both ends speak the shared schema: the args the host would send, the result it will check.
-    TOOLS[name].args.model_validate(args or {})
-    if res["ok"]:
-        TOOLS[name].result.model_validate(res["result"])
-    return res
-
-
-def ok(eb: ExtBrowser, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
-    r = tool(eb, name, args)
-    assert r["ok"], r
-    return r["result"]
-
-
-def open_page(page, url: str) -> None:
-    page.goto(url)
-    page.bring_to_front()
-    page.wait_for_load_state("load")
-
-
-def find_id(obs: dict[str, Any], name: str, role: str | None = None) -> str:
-    for eid, sig in obs["elements"].items():
-        if sig["name"] == name and (role is None or sig["role"] == role):
-            return eid
-    raise AssertionError(f"{name!r} not in {[s['name'] for s in obs['elements'].values()]}")
 
 
 def test_observe_form_renders_elements_fenced_and_stable_ids(browser, page, sites):

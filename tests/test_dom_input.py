@@ -5,37 +5,12 @@ a refused value is an error, hover says what it cannot do, and controlled checkb
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from shared_schema.tools import TOOLS
-from support.browser import ExtBrowser, launch
-from support.dom_rig import error, find_id, ok, open_page
-from support.static_server import serve
+from support.dom_rig import browser, error, find_id, ok, open_page, page, site  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
-FIXTURES = Path(__file__).parent / "fixtures" / "dom"
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with serve(FIXTURES) as a:
-        yield a
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[ExtBrowser]:
-    with launch(install_host=False) as eb:
-        yield eb
-
-
-@pytest.fixture
-def page(browser: ExtBrowser):
-    p = browser.ctx.new_page()
-    yield p
-    p.close()
 
 
 def test_select_takes_exact_or_unique_labels_and_refuses_to_guess(browser, page, site):

@@ -5,36 +5,12 @@ fieldset put out of reach, waiting for an element that is not there yet, and ids
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from support.browser import ExtBrowser, launch
-from support.dom_rig import error, find_id, ok, open_page
-from support.static_server import serve
+from support.dom_rig import browser, error, find_id, ok, open_page, page, site  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
-FIXTURES = Path(__file__).parent / "fixtures" / "dom"
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with serve(FIXTURES) as a:
-        yield a
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[ExtBrowser]:
-    with launch(install_host=False) as eb:
-        yield eb
-
-
-@pytest.fixture
-def page(browser: ExtBrowser):
-    p = browser.ctx.new_page()
-    yield p
-    p.close()
 
 
 def test_a_page_that_scrolls_inside_a_container(browser, page, site):

@@ -6,37 +6,12 @@ titles and addresses included — stays inside the untrusted-content fence."""
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from support.browser import ExtBrowser, launch
-from support.dom_rig import error, fenced, find_id, ok, open_page, unfenced
-from support.static_server import serve
+from support.dom_rig import browser, error, fenced, find_id, ok, open_page, page, sites, unfenced  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
-FIXTURES = Path(__file__).parent / "fixtures" / "dom"
-
-
-@pytest.fixture(scope="module")
-def sites() -> Iterator[tuple[str, str]]:
-    """Two servers on different ports: the second is another origin."""
-    with serve(FIXTURES) as a, serve(FIXTURES) as b:
-        yield a, b
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[ExtBrowser]:
-    with launch(install_host=False) as eb:
-        yield eb
-
-
-@pytest.fixture
-def page(browser: ExtBrowser):
-    p = browser.ctx.new_page()
-    yield p
-    p.close()
 
 
 def test_changes_and_text_inside_a_shadow_root_are_seen(browser, page, sites):

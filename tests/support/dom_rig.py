@@ -1,12 +1,51 @@
 """Driving the DOM agent's tools in the real extension, as the host does: through the
-coordinator's `runTool`, with args and results checked against the shared schema."""
+coordinator's `runTool`, with args and results checked against the shared schema.
+
+The fixtures here are imported into each DOM test module's namespace
+(`from support.dom_rig import browser, page, sites`), so each module gets its own module-scoped
+servers and browser, and test files that do not import them are untouched."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from shared_schema.tools import TOOLS
-from support.browser import ExtBrowser
+from support.browser import ExtBrowser, launch
+from support.static_server import serve
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "dom"
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """One static server over tests/fixtures/dom."""
+    with serve(FIXTURES) as a:
+        yield a
+
+
+@pytest.fixture(scope="module")
+def sites() -> Iterator[tuple[str, str]]:
+    """Two servers on different ports: the second is another origin (cross-origin frames)."""
+    with serve(FIXTURES) as a, serve(FIXTURES) as b:
+        yield a, b
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[ExtBrowser]:
+    # One browser for the module (2 shared cores): every test opens its own page.
+    with launch(install_host=False) as eb:
+        yield eb
+
+
+@pytest.fixture
+def page(browser: ExtBrowser):
+    p = browser.ctx.new_page()
+    yield p
+    p.close()
 
 
 def tool(eb: ExtBrowser, name: str, args: dict[str, Any] | None = None, timeout_ms: int = 15000) -> dict[str, Any]:
