@@ -35,16 +35,27 @@ async def finished(rig: SessionRig) -> None:
     await asyncio.wait_for(cur.done.wait(), 20)
 
 
+async def start_held(rig: SessionRig) -> str:
+    """Starts the task and returns once the model is writing a reply that is held until released."""
+    rig.policy.hold.set()
+    tid = await start(rig)
+    await wait_thread(rig.policy.waiting)
+    return tid
+
+
+async def pause_as_the_reply_arrives(rig: SessionRig, tid: str) -> None:
+    """Pauses while the reply is held, lets the reply arrive after the pause, waits for paused."""
+    await rig.session.pause(tid)
+    rig.policy.release.set()
+    await until(lambda: rig.status(tid) == "paused", what="paused")
+
+
 def test_message_while_paused_does_not_resume_and_the_held_reply_never_acts(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch) as rig:
-            rig.policy.hold.set()
-            tid = await start(rig)
-            await wait_thread(rig.policy.waiting)  # the reply that books is being written
-            await rig.session.pause(tid)
-            rig.policy.release.set()  # ... and arrives after the pause: kept, not acted on
-            await until(lambda: rig.status(tid) == "paused", what="paused")
+            tid = await start_held(rig)  # the reply that books is being written ...
+            await pause_as_the_reply_arrives(rig, tid)  # ... and arrives after the pause: kept, not acted on
             await rig.session.message(tid, STOP_WORDS)
             await asyncio.sleep(0.5)
             assert rig.status(tid) == "paused", "a message must not resume a paused task"
@@ -69,9 +80,7 @@ def test_message_while_running_reaches_the_planner_before_the_held_reply_acts(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch) as rig:
-            rig.policy.hold.set()
-            tid = await start(rig)
-            await wait_thread(rig.policy.waiting)
+            tid = await start_held(rig)
             await rig.session.message(tid, STOP_WORDS)
             rig.policy.release.set()
             await finished(rig)
@@ -85,9 +94,7 @@ def test_pause_then_resume_sets_the_late_reply_aside_and_asks_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch) as rig:
-            rig.policy.hold.set()
-            tid = await start(rig)
-            await wait_thread(rig.policy.waiting)
+            tid = await start_held(rig)
             asked = rig.policy.worker_calls
             await rig.session.pause(tid)
             # Said at once, before the model has answered.
@@ -110,9 +117,7 @@ def test_resume_before_the_pause_took_effect_just_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch) as rig:
-            rig.policy.hold.set()
-            tid = await start(rig)
-            await wait_thread(rig.policy.waiting)
+            tid = await start_held(rig)
             await rig.session.pause(tid)
             await rig.session.resume(tid)
             assert [m.get("control") for m in rig.messages(tid) if m.get("control")] == [
@@ -128,9 +133,7 @@ def test_stop_cancels_the_model_call_and_ends_the_task_at_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch) as rig:
-            rig.policy.hold.set()
-            tid = await start(rig)
-            await wait_thread(rig.policy.waiting)  # the model is writing; it will not finish
+            tid = await start_held(rig)  # the model is writing; it will not finish
             began = time.monotonic()
             await rig.session.stop(tid)
             assert any(m.get("control") == "stopping" for m in rig.messages(tid))
@@ -168,12 +171,8 @@ def test_stop_ends_a_wait_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_stop_while_paused_ends_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch) as rig:
-            rig.policy.hold.set()
-            tid = await start(rig)
-            await wait_thread(rig.policy.waiting)
-            await rig.session.pause(tid)
-            rig.policy.release.set()
-            await until(lambda: rig.status(tid) == "paused", what="paused")
+            tid = await start_held(rig)
+            await pause_as_the_reply_arrives(rig, tid)
             await rig.session.stop(tid)
             await finished(rig)
             assert rig.status(tid) == "stopped" and rig.browser.bookings == []
@@ -184,12 +183,8 @@ def test_time_paused_does_not_count_towards_the_time_limit(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch, env={"HEYBRO_TASK_TIMEOUT": "2"}) as rig:
-            rig.policy.hold.set()
-            tid = await start(rig)
-            await wait_thread(rig.policy.waiting)
-            await rig.session.pause(tid)
-            rig.policy.release.set()
-            await until(lambda: rig.status(tid) == "paused", what="paused")
+            tid = await start_held(rig)
+            await pause_as_the_reply_arrives(rig, tid)
             await asyncio.sleep(3)  # longer than the whole limit
             assert rig.status(tid) == "paused"
             await rig.session.resume(tid)
@@ -244,12 +239,8 @@ def test_a_second_start_while_one_is_paused_here_is_refused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch) as rig:
-            rig.policy.hold.set()
-            tid = await start(rig)
-            await wait_thread(rig.policy.waiting)
-            await rig.session.pause(tid)
-            rig.policy.release.set()
-            await until(lambda: rig.status(tid) == "paused", what="paused")
+            tid = await start_held(rig)
+            await pause_as_the_reply_arrives(rig, tid)
             with pytest.raises(ProtocolError) as refused:
                 await start(rig)
             assert "is paused" in str(refused.value) and GOAL in str(refused.value)
@@ -262,9 +253,7 @@ def test_resuming_a_crash_paused_task_hands_the_waiting_message_to_the_planner(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch) as rig:
-            rig.policy.hold.set()
-            tid = await start(rig)
-            await wait_thread(rig.policy.waiting)
+            tid = await start_held(rig)
             await rig.session.shutdown("the browser disconnected")  # as when Chrome goes away
             rig.policy.release.set()
             assert rig.status(tid) == "paused"
