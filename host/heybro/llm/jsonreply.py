@@ -62,9 +62,9 @@ def strip_think(text: str) -> tuple[str, str]:
     return text, "\n".join(t for t in thoughts if t)
 
 
-def _balanced(text: str, start: int) -> int | None:
-    """The index of the bracket closing the one at `start` (strings respected), or None."""
-    stack = []
+def _json_chars(text: str, start: int = 0) -> Iterator[tuple[int, str, bool]]:
+    """Each character from `start` as (index, character, in a string): a string's quotes and
+    escapes count as in it; `start` is taken to be outside any string."""
     in_str = escaped = False
     for i in range(start, len(text)):
         ch = text[i]
@@ -75,10 +75,21 @@ def _balanced(text: str, start: int) -> int | None:
                 escaped = True
             elif ch == '"':
                 in_str = False
-            continue
-        if ch == '"':
+            yield i, ch, True
+        elif ch == '"':
             in_str = True
-        elif ch in "{[":
+            yield i, ch, True
+        else:
+            yield i, ch, False
+
+
+def _balanced(text: str, start: int) -> int | None:
+    """The index of the bracket closing the one at `start` (strings respected), or None."""
+    stack = []
+    for i, ch, in_str in _json_chars(text, start):
+        if in_str:
+            continue
+        if ch in "{[":
             stack.append("}" if ch == "{" else "]")
         elif ch in "}]":
             if not stack or stack.pop() != ch:
@@ -97,28 +108,8 @@ def _loads(text: str) -> Any:
 
 def _drop_trailing_commas(text: str) -> str:
     """Removes `,` before `}` / `]` outside strings."""
-    out, i, in_str, escaped = [], 0, False, False
-    while i < len(text):
-        ch = text[i]
-        if in_str:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_str = False
-            out.append(ch)
-        elif ch == '"':
-            in_str = True
-            out.append(ch)
-        elif ch == ",":
-            m = TRAILING_COMMA.match(text, i)
-            if not m:
-                out.append(ch)
-        else:
-            out.append(ch)
-        i += 1
-    return "".join(out)
+    return "".join(ch for i, ch, in_str in _json_chars(text)
+                   if in_str or ch != "," or not TRAILING_COMMA.match(text, i))
 
 
 def _json_values(text: str) -> Iterator[tuple[Any, str | None]]:
