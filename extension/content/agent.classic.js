@@ -1168,6 +1168,126 @@ function matchAll(scope, sels, keep) {
 function pointerElements(scope) { return scopeStyles(scope).pointer; }
 return { scopeStyles, pointerElements };
 })();
+// ---- extension/lib/dom_roots.js
+const __dom_roots = (() => {
+/**
+ * The parts of a page that hang off the top document: open shadow roots and the documents of
+ * same-origin frames — the same places the scan walks. A MutationObserver on a document, its
+ * `innerText` and its `activeElement` all stop at these boundaries, so whatever watches, searches
+ * or reads focus after an action has to go through them too.
+ */
+const { isToolUi } = __refind;
+
+/** @param {Element} el the element's document when it is a frame this script may read, else null */
+function frameDocument(el) {
+  const tag = el.localName;
+  if (tag !== "iframe" && tag !== "frame") return null;
+  try {
+    const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
+    return d && d.documentElement ? d : null;
+  } catch { return null; } // cross-origin: its own agent reads it
+}
+
+/**
+ * Every open shadow root and same-origin frame document under `doc`, at any depth (not `doc`).
+ * @param {Document} doc
+ * @returns {Array<ShadowRoot | Document>}
+ */
+function innerRoots(doc) {
+  /** @type {Array<ShadowRoot | Document>} */ const out = [];
+  /** @type {Array<Document | ShadowRoot>} */ const stack = [doc];
+  while (stack.length) {
+    const all = /** @type {Document | ShadowRoot} */ (stack.pop()).querySelectorAll("*");
+    for (let i = 0; i < all.length; i++) {
+      const el = all[i];
+      const sr = el.shadowRoot;
+      if (sr && !isToolUi(el)) { out.push(sr); stack.push(sr); } // our own overlay is no part of the page
+      const d = frameDocument(el);
+      if (d) { out.push(d); stack.push(d); }
+    }
+  }
+  return out;
+}
+
+/**
+ * The documents of same-origin frames under `doc`, at any depth: through the window's child
+ * frames, which costs next to nothing (no walk of the page).
+ * @param {Document} doc
+ * @returns {Document[]}
+ */
+function frameDocuments(doc) {
+  /** @type {Document[]} */ const out = [];
+  const win = doc.defaultView;
+  if (!win) return out;
+  for (let i = 0; i < win.length; i++) {
+    /** @type {Document | null} */ let d = null;
+    try { d = win[i].document; } catch { /* cross-origin */ }
+    if (d && d.documentElement) out.push(d, ...frameDocuments(d));
+  }
+  return out;
+}
+
+/**
+ * The element that really has focus: through shadow roots and into same-origin frames (a
+ * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
+ * @param {Document} doc
+ * @returns {Element | null}
+ */
+function deepFocus(doc) {
+  /** @type {Element | null} */ let a = doc.activeElement;
+  while (a) {
+    const sr = a.shadowRoot;
+    if (sr && sr.activeElement) { a = sr.activeElement; continue; }
+    const d = frameDocument(a);
+    if (d && d.activeElement) { a = d.activeElement; continue; }
+    break;
+  }
+  return a;
+}
+
+/**
+ * The topmost element at a point, through open shadow roots (a root's `elementFromPoint` stops at
+ * the shadow host).
+ * @param {Document | ShadowRoot} root @param {number} x @param {number} y in root's viewport
+ * @returns {Element | null}
+ */
+function deepElementFromPoint(root, x, y) {
+  let el = root.elementFromPoint(x, y);
+  while (el && el.shadowRoot) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
+const NO_TEXT = new Set(["style", "script", "template", "noscript"]);
+
+/**
+ * The rendered text of the page, in pieces: the document's, then each shadow root's and
+ * same-origin frame's (`innerText` of a document leaves them out).
+ * @param {Document} doc @param {Array<ShadowRoot | Document>} [roots] from innerRoots, when known
+ * @returns {string[]}
+ */
+function deepTexts(doc, roots = innerRoots(doc)) {
+  const out = [doc.body ? doc.body.innerText : ""];
+  // innerText of an element that is not rendered is its whole textContent: those are skipped.
+  for (const r of roots) {
+    if (r.nodeType === 9) {
+      const b = /** @type {Document} */ (r).body;
+      if (b && b.checkVisibility()) out.push(b.innerText);
+      continue;
+    }
+    for (let n = r.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3) { if (/** @type {ShadowRoot} */ (r).host.checkVisibility()) out.push(n.nodeValue || ""); continue; }
+      const c = /** @type {HTMLElement} */ (n);
+      if (n.nodeType === 1 && !NO_TEXT.has(c.localName) && "innerText" in c && c.checkVisibility()) out.push(c.innerText);
+    }
+  }
+  return out;
+}
+return { innerRoots, frameDocuments, deepFocus, deepElementFromPoint, deepTexts };
+})();
 // ---- extension/lib/dom_scroll.js
 const __dom_scroll = (() => {
 /**
@@ -1176,6 +1296,7 @@ const __dom_scroll = (() => {
  * scrolling container, which is what a person's wheel moves. The scan's above/below figures and the
  * scroll action both go through it, so "N more below (scroll down)" and scrolling down agree.
  */
+const { deepElementFromPoint } = __dom_roots;
 
 /** Scrolling styles. */
 const SCROLLS = /(auto|scroll|overlay)/;
@@ -1189,17 +1310,6 @@ function documentScrolls(doc) {
   let overflow = view.getComputedStyle(doc.documentElement).overflowY;
   if (overflow === "visible" && doc.body) overflow = view.getComputedStyle(doc.body).overflowY;
   return overflow !== "hidden" && overflow !== "clip";
-}
-
-/** The topmost element at a point, through open shadow roots. @param {Document} doc @param {number} x @param {number} y */
-function deepHit(doc, x, y) {
-  let el = doc.elementFromPoint(x, y);
-  while (el && el.shadowRoot) {
-    const inner = el.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === el) break;
-    el = inner;
-  }
-  return el;
 }
 
 /** Whether the element scrolls vertically (has hidden content and a scrolling overflow). @param {Element} el */
@@ -1223,7 +1333,7 @@ function pageScroller(doc) {
   /** @type {Element | null} */ let best = null;
   let bestArea = vw * vh / 4;
   for (const [fx, fy] of [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]) {
-    for (/** @type {Node | null} */ let n = deepHit(doc, vw * fx, vh * fy); n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) {
+    for (/** @type {Node | null} */ let n = deepElementFromPoint(doc, vw * fx, vh * fy); n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) {
       if (n.nodeType !== 1) continue;
       const el = /** @type {Element} */ (n);
       if (seen.has(el)) break; // this point's chain joins one already walked
@@ -2411,6 +2521,7 @@ const __dom_locate = (() => {
 const { refind, THRESHOLD, roleOf, accessibleName, elementState } = __refind;
 const { actionError } = __dom_input;
 const { inertReason } = __dom_inert;
+const { deepElementFromPoint } = __dom_roots;
 
 /**
  * @typedef {import("./dom_scan.js").Registry} Registry
@@ -2463,17 +2574,6 @@ function brief(el) {
   if (!el) return null;
   const id = el.getAttribute("id");
   return { tag: el.localName, role: roleOf(el), name: accessibleName(el).slice(0, 80), ...(id ? { html_id: id } : {}), state: elementState(el) };
-}
-
-/** The topmost element at a point, through open shadow roots. @param {Document | ShadowRoot} root @param {number} x @param {number} y */
-function deepElementFromPoint(root, x, y) {
-  let el = root.elementFromPoint(x, y);
-  while (el && el.shadowRoot) {
-    const inner = el.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === el) break;
-    el = inner;
-  }
-  return el;
 }
 
 /** Whether `hit` is the target, inside it, or a label/part that forwards to it. @param {Element} hit @param {Element} target */
@@ -2561,110 +2661,6 @@ function describe(el) {
   return `<${el.localName}${el.id ? ` id="${el.id}"` : ""}>${b && b.name ? ` "${b.name.slice(0, 40)}"` : ""}`;
 }
 return { locate, brief, prepare };
-})();
-// ---- extension/lib/dom_roots.js
-const __dom_roots = (() => {
-/**
- * The parts of a page that hang off the top document: open shadow roots and the documents of
- * same-origin frames — the same places the scan walks. A MutationObserver on a document, its
- * `innerText` and its `activeElement` all stop at these boundaries, so whatever watches, searches
- * or reads focus after an action has to go through them too.
- */
-const { isToolUi } = __refind;
-
-/** @param {Element} el the element's document when it is a frame this script may read, else null */
-function frameDocument(el) {
-  const tag = el.localName;
-  if (tag !== "iframe" && tag !== "frame") return null;
-  try {
-    const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-    return d && d.documentElement ? d : null;
-  } catch { return null; } // cross-origin: its own agent reads it
-}
-
-/**
- * Every open shadow root and same-origin frame document under `doc`, at any depth (not `doc`).
- * @param {Document} doc
- * @returns {Array<ShadowRoot | Document>}
- */
-function innerRoots(doc) {
-  /** @type {Array<ShadowRoot | Document>} */ const out = [];
-  /** @type {Array<Document | ShadowRoot>} */ const stack = [doc];
-  while (stack.length) {
-    const all = /** @type {Document | ShadowRoot} */ (stack.pop()).querySelectorAll("*");
-    for (let i = 0; i < all.length; i++) {
-      const el = all[i];
-      const sr = el.shadowRoot;
-      if (sr && !isToolUi(el)) { out.push(sr); stack.push(sr); } // our own overlay is no part of the page
-      const d = frameDocument(el);
-      if (d) { out.push(d); stack.push(d); }
-    }
-  }
-  return out;
-}
-
-/**
- * The documents of same-origin frames under `doc`, at any depth: through the window's child
- * frames, which costs next to nothing (no walk of the page).
- * @param {Document} doc
- * @returns {Document[]}
- */
-function frameDocuments(doc) {
-  /** @type {Document[]} */ const out = [];
-  const win = doc.defaultView;
-  if (!win) return out;
-  for (let i = 0; i < win.length; i++) {
-    /** @type {Document | null} */ let d = null;
-    try { d = win[i].document; } catch { /* cross-origin */ }
-    if (d && d.documentElement) out.push(d, ...frameDocuments(d));
-  }
-  return out;
-}
-
-/**
- * The element that really has focus: through shadow roots and into same-origin frames (a
- * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
- * @param {Document} doc
- * @returns {Element | null}
- */
-function deepFocus(doc) {
-  /** @type {Element | null} */ let a = doc.activeElement;
-  while (a) {
-    const sr = a.shadowRoot;
-    if (sr && sr.activeElement) { a = sr.activeElement; continue; }
-    const d = frameDocument(a);
-    if (d && d.activeElement) { a = d.activeElement; continue; }
-    break;
-  }
-  return a;
-}
-
-const NO_TEXT = new Set(["style", "script", "template", "noscript"]);
-
-/**
- * The rendered text of the page, in pieces: the document's, then each shadow root's and
- * same-origin frame's (`innerText` of a document leaves them out).
- * @param {Document} doc @param {Array<ShadowRoot | Document>} [roots] from innerRoots, when known
- * @returns {string[]}
- */
-function deepTexts(doc, roots = innerRoots(doc)) {
-  const out = [doc.body ? doc.body.innerText : ""];
-  // innerText of an element that is not rendered is its whole textContent: those are skipped.
-  for (const r of roots) {
-    if (r.nodeType === 9) {
-      const b = /** @type {Document} */ (r).body;
-      if (b && b.checkVisibility()) out.push(b.innerText);
-      continue;
-    }
-    for (let n = r.firstChild; n; n = n.nextSibling) {
-      if (n.nodeType === 3) { if (/** @type {ShadowRoot} */ (r).host.checkVisibility()) out.push(n.nodeValue || ""); continue; }
-      const c = /** @type {HTMLElement} */ (n);
-      if (n.nodeType === 1 && !NO_TEXT.has(c.localName) && "innerText" in c && c.checkVisibility()) out.push(c.innerText);
-    }
-  }
-  return out;
-}
-return { innerRoots, frameDocuments, deepFocus, deepTexts };
 })();
 // ---- extension/lib/dom_changes.js
 const __dom_changes = (() => {

@@ -9,6 +9,7 @@
 import { refind, THRESHOLD, roleOf, accessibleName, elementState } from "./refind.js";
 import { actionError } from "./dom_input.js";
 import { inertReason } from "./dom_inert.js";
+import { deepElementFromPoint } from "./dom_roots.js";
 
 /**
  * @typedef {import("./dom_scan.js").Registry} Registry
@@ -61,17 +62,6 @@ export function brief(el) {
   if (!el) return null;
   const id = el.getAttribute("id");
   return { tag: el.localName, role: roleOf(el), name: accessibleName(el).slice(0, 80), ...(id ? { html_id: id } : {}), state: elementState(el) };
-}
-
-/** The topmost element at a point, through open shadow roots. @param {Document | ShadowRoot} root @param {number} x @param {number} y */
-function deepElementFromPoint(root, x, y) {
-  let el = root.elementFromPoint(x, y);
-  while (el && el.shadowRoot) {
-    const inner = el.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === el) break;
-    el = inner;
-  }
-  return el;
 }
 
 /** Whether `hit` is the target, inside it, or a label/part that forwards to it. @param {Element} hit @param {Element} target */

@@ -74,6 +74,22 @@ export function deepFocus(doc) {
   return a;
 }
 
+/**
+ * The topmost element at a point, through open shadow roots (a root's `elementFromPoint` stops at
+ * the shadow host).
+ * @param {Document | ShadowRoot} root @param {number} x @param {number} y in root's viewport
+ * @returns {Element | null}
+ */
+export function deepElementFromPoint(root, x, y) {
+  let el = root.elementFromPoint(x, y);
+  while (el && el.shadowRoot) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
 const NO_TEXT = new Set(["style", "script", "template", "noscript"]);
 
 /**

@@ -5,6 +5,7 @@
  * scrolling container, which is what a person's wheel moves. The scan's above/below figures and the
  * scroll action both go through it, so "N more below (scroll down)" and scrolling down agree.
  */
+import { deepElementFromPoint } from "./dom_roots.js";
 
 /** Scrolling styles. */
 const SCROLLS = /(auto|scroll|overlay)/;
@@ -18,17 +19,6 @@ function documentScrolls(doc) {
   let overflow = view.getComputedStyle(doc.documentElement).overflowY;
   if (overflow === "visible" && doc.body) overflow = view.getComputedStyle(doc.body).overflowY;
   return overflow !== "hidden" && overflow !== "clip";
-}
-
-/** The topmost element at a point, through open shadow roots. @param {Document} doc @param {number} x @param {number} y */
-function deepHit(doc, x, y) {
-  let el = doc.elementFromPoint(x, y);
-  while (el && el.shadowRoot) {
-    const inner = el.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === el) break;
-    el = inner;
-  }
-  return el;
 }
 
 /** Whether the element scrolls vertically (has hidden content and a scrolling overflow). @param {Element} el */
@@ -52,7 +42,7 @@ export function pageScroller(doc) {
   /** @type {Element | null} */ let best = null;
   let bestArea = vw * vh / 4;
   for (const [fx, fy] of [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]) {
-    for (/** @type {Node | null} */ let n = deepHit(doc, vw * fx, vh * fy); n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) {
+    for (/** @type {Node | null} */ let n = deepElementFromPoint(doc, vw * fx, vh * fy); n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) {
       if (n.nodeType !== 1) continue;
       const el = /** @type {Element} */ (n);
       if (seen.has(el)) break; // this point's chain joins one already walked
