@@ -5,6 +5,8 @@ page's selection); Ctrl+Shift+U pauses and resumes a running task; Ctrl+Shift+X 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -87,7 +89,10 @@ def test_ctrl_shift_y_opens_the_panel_with_the_selection_as_goal() -> None:
         assert shown == ["Blue Kettle", "goal"]
 
 
-def test_ctrl_shift_u_pauses_and_resumes_a_running_task() -> None:
+@contextmanager
+def task_held_before_order() -> Iterator[tuple[str, DemoSite, ShopPolicy, Any]]:
+    """A task sent from the panel, its model writing the reply that places the order (held until
+    `policy.release` is set), the shop page in front: (display, site, policy, panel)."""
     policy = ShopPolicy()
     policy.hold_before_order.set()
     with virtual_display() as display, DemoSite() as site, \
@@ -101,6 +106,11 @@ def test_ctrl_shift_u_pauses_and_resumes_a_running_task() -> None:
         panel.click("#send")
         assert policy.waiting.wait(60)
         shop.bring_to_front()
+        yield display, site, policy, panel
+
+
+def test_ctrl_shift_u_pauses_and_resumes_a_running_task() -> None:
+    with task_held_before_order() as (display, site, policy, panel):
         press_keys(display, "ctrl+shift+u")
         policy.release.set()
         expect(panel.locator("#task-status")).to_have_text("Paused", timeout=30_000)
@@ -122,19 +132,7 @@ def test_the_three_shortcuts_are_bound_as_the_manifest_suggests() -> None:
 
 
 def test_ctrl_shift_x_stops_a_running_task() -> None:
-    policy = ShopPolicy()
-    policy.hold_before_order.set()
-    with virtual_display() as display, DemoSite() as site, \
-            ScriptedLLM({}, default=policy.defaults()) as llm, \
-            launch(headless=False, env_extra={"DISPLAY": display} | llm.env()) as eb:
-        shop = eb.ctx.pages[0] if eb.ctx.pages else eb.ctx.new_page()
-        shop.goto(site.url)
-        panel = eb.open_panel()
-        expect(panel.locator("#host-pill")).to_have_text("Host connected")
-        panel.fill("#goal", GOAL)
-        panel.click("#send")
-        assert policy.waiting.wait(60)  # the model is writing the reply that places the order
-        shop.bring_to_front()
+    with task_held_before_order() as (display, site, policy, panel):
         press_keys(display, "ctrl+shift+x")
         # Stopped at once: the model's reply is not waited for.
         expect(panel.locator("#task-status")).to_have_text("Stopped", timeout=5_000)
