@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from support.agent_harness import feedback, plan, prompts, run_task  # noqa: E402
-from support.fake_browser import shop  # noqa: E402
+from support.fake_browser import FakeBrowser, shop  # noqa: E402
 from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
 
 from heybro.agent.browser import Snapshot  # noqa: E402
@@ -24,6 +25,15 @@ def script(worker: list, subtasks: tuple[str, ...] = ("Do it",), **more: list) -
                          for _ in subtasks], **more}
 
 
+def completed_worker_prompts(s: dict, b: FakeBrowser, **run: Any) -> list[str]:
+    """Runs the scripted task to completion (asserted) and returns the worker's prompts."""
+    with ScriptedLLM(s) as llm:
+        task, rec, result = run_task(llm, b, **run)
+        worker = prompts(llm, "worker")
+    assert result.status == TaskStatus.completed, task.result
+    return worker
+
+
 def test_recall_history_shows_the_earlier_cycles_in_the_next_prompt() -> None:
     s = script([calls(("fill", {"element_id": "e1", "value": "kettle"}),
                       ("click", {"element_id": "e2"})),
@@ -31,10 +41,7 @@ def test_recall_history_shows_the_earlier_cycles_in_the_next_prompt() -> None:
                 call("recall_history"),
                 call("mark_done", summary="recalled")],
                subtasks=("Search for kettle", "Say what was searched"))
-    with ScriptedLLM(s) as llm:
-        task, rec, result = run_task(llm, shop())
-        worker = prompts(llm, "worker")
-    assert result.status == TaskStatus.completed, task.result
+    worker = completed_worker_prompts(s, shop())
     after = worker[3]
     assert "- recall_history() → ok\n  result:\n    Cycle 1: assignment: Search for kettle" in after
     assert "fill(element_id='e1', value='kettle') → ok" in after
@@ -49,10 +56,7 @@ def test_tabs_the_page_opens_are_shown_and_tab_tools_say_where_the_worker_is() -
                 call("switch_tab", tab_id=8),
                 call("new_tab", url="http://shop/"),
                 call("mark_done", summary="Help says 30 days")])
-    with ScriptedLLM(s) as llm:
-        task, rec, result = run_task(llm, b, url="http://shop/terms")
-        worker = prompts(llm, "worker")
-    assert result.status == TaskStatus.completed, task.result
+    worker = completed_worker_prompts(s, b, url="http://shop/terms")
     assert "OTHER TABS" not in worker[0]
     assert ("OTHER TABS (opened by this page; switch_tab(tab_id) to work there):\n"
             "[tab 8] help — http://shop/help") in worker[1]
@@ -74,10 +78,7 @@ def test_dom_agent_tools_reach_the_browser_with_its_argument_names() -> None:
                 call("wait_for", text="Account menu", gone=True, seconds=1),
                 call("uncheck", element_id="e1"),
                 call("mark_done", summary="terms unticked")])
-    with ScriptedLLM(s) as llm:
-        task, rec, result = run_task(llm, b, url="http://shop/terms")
-        worker = prompts(llm, "worker")
-    assert result.status == TaskStatus.completed, task.result
+    worker = completed_worker_prompts(s, b, url="http://shop/terms")
     sent = [(t, {k: v for k, v in a.items() if k not in ("signature", "observe_after")})
             for t, a in b.calls if t not in ("observe", "navigate")]
     assert sent == [("hover", {"element_id": "e2"}), ("check", {"element_id": "e1"}),
