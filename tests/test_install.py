@@ -143,9 +143,12 @@ def _installed(tmp_path: Path) -> tuple[Path, Path, Path]:
     return home, udd, Path(manifest["path"])
 
 
-def _fake_launcher(launcher: Path, body: str) -> None:
+def _doctor_with_launcher(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
+    """Doctor's report on an install whose registered launcher is a shell script running `body`."""
+    home, udd, launcher = _installed(tmp_path)
     launcher.write_text("#!/bin/sh\n" + body + "\n")
     launcher.chmod(0o755)
+    return heybro(home, "doctor", "--user-data-dir", str(udd))
 
 
 def test_doctor_warns_about_a_browser_without_the_host(tmp_path: Path) -> None:
@@ -178,17 +181,13 @@ def test_doctor_fails_when_no_registered_launcher_can_start_the_host(tmp_path: P
 
 def test_doctor_runs_the_launcher_the_manifest_names(tmp_path: Path) -> None:
     # A launcher that is not the host at all: doctor must not ping some other Python instead.
-    home, udd, launcher = _installed(tmp_path)
-    _fake_launcher(launcher, "exit 3")
-    r = heybro(home, "doctor", "--user-data-dir", str(udd))
+    r = _doctor_with_launcher(tmp_path, "exit 3")
     assert r.returncode == 1 and "host starts and answers a ping" not in r.stdout
     assert "it exited with code 3" in r.stdout
 
 
 def test_doctor_recognises_text_on_the_hosts_stdout(tmp_path: Path) -> None:
-    home, udd, launcher = _installed(tmp_path)
-    _fake_launcher(launcher, 'echo "Starting up... debug output"\nsleep 30')
-    r = heybro(home, "doctor", "--user-data-dir", str(udd))
+    r = _doctor_with_launcher(tmp_path, 'echo "Starting up... debug output"\nsleep 30')
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "the host printed text on stdout: 'Starting up... debug output'" in r.stdout
     assert "stdout, which must carry frames only" in r.stdout
@@ -200,19 +199,15 @@ def test_doctor_recognises_text_on_the_hosts_stdout(tmp_path: Path) -> None:
     (r"\000\000\100\000", "announced a 4194304-byte frame, over Chrome's 1048576-byte limit"),
 ])
 def test_doctor_explains_a_frame_chrome_would_refuse(tmp_path: Path, frame: str, said: str) -> None:
-    home, udd, launcher = _installed(tmp_path)
-    _fake_launcher(launcher, f"printf '{frame}'\nsleep 30")
-    r = heybro(home, "doctor", "--user-data-dir", str(udd))
+    r = _doctor_with_launcher(tmp_path, f"printf '{frame}'\nsleep 30")
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert said in r.stdout
 
 
 def test_doctor_shows_why_the_launchers_python_cannot_run_the_host(tmp_path: Path) -> None:
-    home, udd, launcher = _installed(tmp_path)
     bare = tmp_path / "bare-venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)
-    _fake_launcher(launcher, f'exec {bare}/bin/python -m heybro.native "$@"')
-    r = heybro(home, "doctor", "--user-data-dir", str(udd))
+    r = _doctor_with_launcher(tmp_path, f'exec {bare}/bin/python -m heybro.native "$@"')
     assert r.returncode == 1
     assert "its last words on stderr" in r.stdout and "No module named heybro" in r.stdout.replace("'", "")
     assert "the launcher's Python does not have heybro installed" in r.stdout
