@@ -847,7 +847,6 @@ function refind(signature, root = document, opts = {}) {
   if (b.tagOk && sameThing && loo >= LOO_THRESHOLD && b.score >= LOO_FLOOR && !PLACE_FIELDS.has(field)) {
     if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) return found(b, loo);
   }
-  const bestOwn = Math.max(...scored.map((s) => ownScore(signature, s)));
   // 4. Its place among look-alikes (a grid of bare checkboxes, a "Send review" button per form):
   //    the element that looks the same and stands k-th of the same n as the target did. Only when
   //    the count is unchanged (a deleted look-alike makes it drop, and the next one slides into the
@@ -866,7 +865,7 @@ function refind(signature, root = document, opts = {}) {
       const sameWords = alike.filter((s) => (neighborSim(signature.neighbor, s.signature.neighbor) ?? 0) >= 0.9);
       const closest = Math.max(...alike.map((s) => boxSim(signature.box, s.signature.box) ?? 0));
       const moved = (boxSim(signature.box, e.signature.box) ?? 0) < STILL;
-      if (!clashes(signature, e.signature) && !otherTwin(signature, e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e) >= bestOwn - TWIN_OWN_SLACK
+      if (!clashes(signature, e.signature) && !otherTwin(signature, e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e) >= bestOwnScore(signature, scored) - TWIN_OWN_SLACK
         && !(sameWords.length === 1 && sameWords[0] !== e) && (boxSim(signature.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK) {
         return found(e, Math.max(e.score, /** @type {number} */ (e.loo)));
       }
@@ -883,7 +882,7 @@ function refind(signature, root = document, opts = {}) {
     // What changed must be gone (a dropped attribute, classes no longer readable), not another value.
     const gone = e && (e.looAbsent || (e.looField === "classes" && !e.signature.classes.length));
     if (at.length === 1 && gone && /** @type {number} */ (e.loo) >= LOO_THRESHOLD && !clashes(signature, e.signature)
-      && ownScore(signature, e, changed) >= Math.max(...scored.map((s) => ownScore(signature, s, changed))) - TWIN_OWN_SLACK) return found(e, /** @type {number} */ (e.loo));
+      && ownScore(signature, e, changed) >= bestOwnScore(signature, scored, changed) - TWIN_OWN_SLACK) return found(e, /** @type {number} */ (e.loo));
   }
   if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top };
   return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
@@ -914,6 +913,9 @@ function otherTwin(sig, s) {
   const off = (/** @type {number} */ x, /** @type {number} */ y) => Math.abs(x - y) > Math.max(4, 0.15 * Math.max(x, y));
   return off(a.w, b.w) || off(a.h, b.h);
 }
+
+/** The best own score (see ownScore) among the candidates. @param {Signature} sig @param {Scored[]} scored @param {string[]} [skip] */
+function bestOwnScore(sig, scored, skip = []) { return Math.max(...scored.map((s) => ownScore(sig, s, skip))); }
 
 /**
  * On how many sides (0, 1, 2) the words before and after an element now say something else — not
