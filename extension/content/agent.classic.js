@@ -290,10 +290,31 @@ function shadowChain(el) {
   return hosts;
 }
 
-/** The deepest focused element, through shadow roots. @param {Document} doc */
+/** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
+function frameDocument(el) {
+  const tag = el.localName;
+  if (tag !== "iframe" && tag !== "frame") return null;
+  try {
+    const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
+    return d && d.documentElement ? d : null;
+  } catch { return null; }
+}
+
+/**
+ * The element that really has focus: through shadow roots and into same-origin frames (a
+ * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
+ * @param {Document} doc
+ * @returns {Element | null}
+ */
 function deepActiveElement(doc) {
-  let a = doc.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  /** @type {Element | null} */ let a = doc.activeElement;
+  while (a) {
+    const sr = a.shadowRoot;
+    if (sr && sr.activeElement) { a = sr.activeElement; continue; }
+    const d = frameDocument(a);
+    if (d && d.activeElement) { a = d.activeElement; continue; }
+    break;
+  }
   return a;
 }
 
@@ -710,12 +731,8 @@ function walkDeep(root, visit) {
       if (isToolUi(el)) continue;
       visit(el);
       if (el.shadowRoot) stack.push(el.shadowRoot);
-      if (el.localName === "iframe" || el.localName === "frame") {
-        try {
-          const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-          if (d && d.documentElement) stack.push(d);
-        } catch { /* cross-origin: its own content script covers it */ }
-      }
+      const d = frameDocument(el);
+      if (d) stack.push(d);
     }
   }
 }
@@ -960,7 +977,7 @@ const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "tit
 const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
 /** Attributes whose other value means another element. */
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, norm, roleOf, isInteractiveCheap, labelText, visibleText, accessibleName, neighborText, deepActiveElement, elementState, captureSignature, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, shortlist, refind, TWIN_BOX_SLACK, LEAD_MARGIN };
+return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, norm, roleOf, isInteractiveCheap, labelText, visibleText, accessibleName, neighborText, frameDocument, deepActiveElement, elementState, captureSignature, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, shortlist, refind, TWIN_BOX_SLACK, LEAD_MARGIN };
 })();
 // ---- extension/lib/dom_pointer.js
 const __dom_pointer = (() => {
@@ -1178,17 +1195,7 @@ const __dom_roots = (() => {
  * `innerText` and its `activeElement` all stop at these boundaries, so whatever watches, searches
  * or reads focus after an action has to go through them too.
  */
-const { isToolUi } = __refind;
-
-/** @param {Element} el the element's document when it is a frame this script may read, else null */
-function frameDocument(el) {
-  const tag = el.localName;
-  if (tag !== "iframe" && tag !== "frame") return null;
-  try {
-    const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-    return d && d.documentElement ? d : null;
-  } catch { return null; } // cross-origin: its own agent reads it
-}
+const { frameDocument, isToolUi } = __refind;
 
 /**
  * Every open shadow root and same-origin frame document under `doc`, at any depth (not `doc`).
@@ -1227,24 +1234,6 @@ function frameDocuments(doc) {
     if (d && d.documentElement) out.push(d, ...frameDocuments(d));
   }
   return out;
-}
-
-/**
- * The element that really has focus: through shadow roots and into same-origin frames (a
- * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
- * @param {Document} doc
- * @returns {Element | null}
- */
-function deepFocus(doc) {
-  /** @type {Element | null} */ let a = doc.activeElement;
-  while (a) {
-    const sr = a.shadowRoot;
-    if (sr && sr.activeElement) { a = sr.activeElement; continue; }
-    const d = frameDocument(a);
-    if (d && d.activeElement) { a = d.activeElement; continue; }
-    break;
-  }
-  return a;
 }
 
 /**
@@ -1288,7 +1277,7 @@ function deepTexts(doc, roots = innerRoots(doc)) {
   }
   return out;
 }
-return { innerRoots, frameDocuments, deepFocus, deepElementFromPoint, deepTexts };
+return { innerRoots, frameDocuments, deepElementFromPoint, deepTexts };
 })();
 // ---- extension/lib/dom_scroll.js
 const __dom_scroll = (() => {
@@ -2681,9 +2670,9 @@ const __dom_changes = (() => {
  *   this document is going away, and the coordinator waits for the new one to load.
  * Everything is capped at `maxMs` (pages with endless animations).
  */
-const { accessibleName, norm } = __refind;
+const { accessibleName, deepActiveElement, norm } = __refind;
 const { dialogName } = __dom_scan;
-const { innerRoots, deepFocus } = __dom_roots;
+const { innerRoots } = __dom_roots;
 
 /**
  * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number}} SettleOpts
@@ -2827,7 +2816,7 @@ function watchChanges(doc, el = null) {
       };
     }
     const newDialog = openDialogs(scopes).find((d) => !before.has(d) && isDialog(d));
-    const focused = deepFocus(doc);
+    const focused = deepActiveElement(doc);
     const parts = [];
     if (added) parts.push(`${added} element${added > 1 ? "s" : ""} added${addedTags.size ? ` (${[...addedTags].join(", ")})` : ""}`);
     if (removed) parts.push(`${removed} removed`);
@@ -3316,7 +3305,7 @@ const __agent = (() => {
  */
 const { Registry, scanPage } = __dom_scan;
 const { renderScan } = __dom_render;
-const { captureSignature, isRendered, norm } = __refind;
+const { captureSignature, deepActiveElement, isRendered, norm } = __refind;
 const { showBoxes, highlight, clearOverlay } = __dom_overlay;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, settleFor, settle, documentReady, documentId } = __dom_changes;
@@ -3324,7 +3313,7 @@ const { actionError, checkFilled, clickOn, fillIn, typeInto, selectOption, setCh
 const { pressKeys } = __dom_keys;
 const { extractFrom } = __dom_extract;
 const { waitFor } = __dom_wait;
-const { deepFocus, frameDocuments } = __dom_roots;
+const { frameDocuments } = __dom_roots;
 const { armDialogs, takeDialogs } = __dom_dialogs;
 const { doScroll } = __dom_scroll;
 
@@ -3416,7 +3405,7 @@ function doAction(action, args, el) {
     case "upload": return { uploaded: uploadFile(target, args.file) };
     case "press":
       if (el) focusOn(el); // keys go to what has focus: a person would click into it first
-      return { pressed: pressKeys(el || deepFocus(document) || document.body, String(args.keys)) };
+      return { pressed: pressKeys(el || deepActiveElement(document) || document.body, String(args.keys)) };
     case "scroll": return { scroll: doScroll(args, el) };
     case "extract": return extractFrom(el, args);
   }

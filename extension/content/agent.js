@@ -5,7 +5,7 @@
  */
 import { Registry, scanPage } from "../lib/dom_scan.js";
 import { renderScan } from "../lib/dom_render.js";
-import { captureSignature, isRendered, norm } from "../lib/refind.js";
+import { captureSignature, deepActiveElement, isRendered, norm } from "../lib/refind.js";
 import { showBoxes, highlight, clearOverlay } from "../lib/dom_overlay.js";
 import { locate, prepare, brief } from "../lib/dom_locate.js";
 import { watchChanges, settleFor, settle, documentReady, documentId } from "../lib/dom_changes.js";
@@ -13,7 +13,7 @@ import { actionError, checkFilled, clickOn, fillIn, typeInto, selectOption, setC
 import { pressKeys } from "../lib/dom_keys.js";
 import { extractFrom } from "../lib/dom_extract.js";
 import { waitFor } from "../lib/dom_wait.js";
-import { deepFocus, frameDocuments } from "../lib/dom_roots.js";
+import { frameDocuments } from "../lib/dom_roots.js";
 import { armDialogs, takeDialogs } from "../lib/dom_dialogs.js";
 import { doScroll } from "../lib/dom_scroll.js";
 
@@ -105,7 +105,7 @@ function doAction(action, args, el) {
     case "upload": return { uploaded: uploadFile(target, args.file) };
     case "press":
       if (el) focusOn(el); // keys go to what has focus: a person would click into it first
-      return { pressed: pressKeys(el || deepFocus(document) || document.body, String(args.keys)) };
+      return { pressed: pressKeys(el || deepActiveElement(document) || document.body, String(args.keys)) };
     case "scroll": return { scroll: doScroll(args, el) };
     case "extract": return extractFrom(el, args);
   }

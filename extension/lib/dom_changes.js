@@ -14,9 +14,9 @@
  *   this document is going away, and the coordinator waits for the new one to load.
  * Everything is capped at `maxMs` (pages with endless animations).
  */
-import { accessibleName, norm } from "./refind.js";
+import { accessibleName, deepActiveElement, norm } from "./refind.js";
 import { dialogName } from "./dom_scan.js";
-import { innerRoots, deepFocus } from "./dom_roots.js";
+import { innerRoots } from "./dom_roots.js";
 
 /**
  * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number}} SettleOpts
@@ -160,7 +160,7 @@ export function watchChanges(doc, el = null) {
       };
     }
     const newDialog = openDialogs(scopes).find((d) => !before.has(d) && isDialog(d));
-    const focused = deepFocus(doc);
+    const focused = deepActiveElement(doc);
     const parts = [];
     if (added) parts.push(`${added} element${added > 1 ? "s" : ""} added${addedTags.size ? ` (${[...addedTags].join(", ")})` : ""}`);
     if (removed) parts.push(`${removed} removed`);

@@ -5,17 +5,7 @@
  * `innerText` and its `activeElement` all stop at these boundaries, so whatever watches, searches
  * or reads focus after an action has to go through them too.
  */
-import { isToolUi } from "./refind.js";
-
-/** @param {Element} el the element's document when it is a frame this script may read, else null */
-function frameDocument(el) {
-  const tag = el.localName;
-  if (tag !== "iframe" && tag !== "frame") return null;
-  try {
-    const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-    return d && d.documentElement ? d : null;
-  } catch { return null; } // cross-origin: its own agent reads it
-}
+import { frameDocument, isToolUi } from "./refind.js";
 
 /**
  * Every open shadow root and same-origin frame document under `doc`, at any depth (not `doc`).
@@ -54,24 +44,6 @@ export function frameDocuments(doc) {
     if (d && d.documentElement) out.push(d, ...frameDocuments(d));
   }
   return out;
-}
-
-/**
- * The element that really has focus: through shadow roots and into same-origin frames (a
- * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
- * @param {Document} doc
- * @returns {Element | null}
- */
-export function deepFocus(doc) {
-  /** @type {Element | null} */ let a = doc.activeElement;
-  while (a) {
-    const sr = a.shadowRoot;
-    if (sr && sr.activeElement) { a = sr.activeElement; continue; }
-    const d = frameDocument(a);
-    if (d && d.activeElement) { a = d.activeElement; continue; }
-    break;
-  }
-  return a;
 }
 
 /**

@@ -282,10 +282,31 @@ function shadowChain(el) {
   return hosts;
 }
 
-/** The deepest focused element, through shadow roots. @param {Document} doc */
+/** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
+export function frameDocument(el) {
+  const tag = el.localName;
+  if (tag !== "iframe" && tag !== "frame") return null;
+  try {
+    const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
+    return d && d.documentElement ? d : null;
+  } catch { return null; }
+}
+
+/**
+ * The element that really has focus: through shadow roots and into same-origin frames (a
+ * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
+ * @param {Document} doc
+ * @returns {Element | null}
+ */
 export function deepActiveElement(doc) {
-  let a = doc.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  /** @type {Element | null} */ let a = doc.activeElement;
+  while (a) {
+    const sr = a.shadowRoot;
+    if (sr && sr.activeElement) { a = sr.activeElement; continue; }
+    const d = frameDocument(a);
+    if (d && d.activeElement) { a = d.activeElement; continue; }
+    break;
+  }
   return a;
 }
 
@@ -702,12 +723,8 @@ export function walkDeep(root, visit) {
       if (isToolUi(el)) continue;
       visit(el);
       if (el.shadowRoot) stack.push(el.shadowRoot);
-      if (el.localName === "iframe" || el.localName === "frame") {
-        try {
-          const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-          if (d && d.documentElement) stack.push(d);
-        } catch { /* cross-origin: its own content script covers it */ }
-      }
+      const d = frameDocument(el);
+      if (d) stack.push(d);
     }
   }
 }
