@@ -1,6 +1,7 @@
 // @ts-check
 /** The side panel: the chat with heybro and the live window on what it does. */
 import { CoordinatorClient } from "../lib/ui_protocol.js";
+import { isLive } from "../background/state.js";
 import { renderHostStatus } from "../lib/host_status_view.js";
 import { FOCUS_REPLACEMENTS, renderChat, renderTask, STATUS_WORDS } from "./task_view.js";
 import { keepingFocus } from "../lib/ui_focus.js";
@@ -25,8 +26,7 @@ function note(text) {
 }
 
 function live() {
-  const s = state?.taskContext?.status;
-  return !!s && !["completed", "failed", "stopped"].includes(s);
+  return !!state && isLive(state);
 }
 
 /** While a task is shown (running or finished), what is typed is a follow-up for that task. */

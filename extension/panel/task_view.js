@@ -1,6 +1,8 @@
 // @ts-check
 /** Renders the coordinator's heybro_state into the panel's task section and chat. */
 
+import { FINAL_STATUSES } from "../background/state.js";
+
 /** @typedef {import("../background/state.js").HeybroState} HeybroState */
 
 /** @type {Record<string, string>} */
@@ -21,7 +23,7 @@ export const PROGRESS_WORDS = {
  * reaches it. @param {import("../background/state.js").TaskContext} ctx
  */
 export function shownStatus(ctx) {
-  return ctx.pending && !["completed", "failed", "stopped"].includes(ctx.status) ? ctx.pending : ctx.status;
+  return ctx.pending && !FINAL_STATUSES.has(ctx.status) ? ctx.pending : ctx.status;
 }
 
 /** Where keyboard focus goes when the focused control is replaced by a re-render. */
@@ -94,7 +96,7 @@ export function renderTask(state, ui) {
   const badge = ui.byId("task-status");
   badge.dataset.status = shown;
   badge.textContent = STATUS_WORDS[shown] || shown;
-  const final = ["completed", "failed", "stopped"].includes(ctx.status);
+  const final = FINAL_STATUSES.has(ctx.status);
   const stopping = shown === "stopping";
   const paused = ctx.status === "paused" || shown === "pausing";
   ui.byId("pause").hidden = final || paused || stopping;

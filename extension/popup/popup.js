@@ -4,19 +4,19 @@
  * or how it ended, pause/resume/stop, and a way into the panel.
  */
 import { CoordinatorClient } from "../lib/ui_protocol.js";
+import { FINAL_STATUSES } from "../background/state.js";
 import { renderHostStatus } from "../lib/host_status_view.js";
 import { keepingFocus } from "../lib/ui_focus.js";
 import { FOCUS_REPLACEMENTS, PROGRESS_WORDS, STATUS_WORDS, adviceFor, reasonText, shownStatus } from "../panel/task_view.js";
 
 const byId = (/** @type {string} */ id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
-const FINAL = ["completed", "failed", "stopped"];
 const FOCUS = { ...FOCUS_REPLACEMENTS, pause: ["resume", "stop", "open-panel"], resume: ["pause", "stop", "open-panel"], stop: ["open-panel"] };
 
 /** @param {import("../background/state.js").HeybroState} state */
 function render(state) {
   const ctx = state.taskContext;
   const status = ctx ? shownStatus(ctx) : "";
-  const final = !ctx || FINAL.includes(ctx.status);
+  const final = !ctx || FINAL_STATUSES.has(ctx.status);
   byId("task-line").textContent = ctx ? `${STATUS_WORDS[status] || status}: ${ctx.goal}` : "No task is running.";
 
   // What it is doing now: only while the task is live (a stopped task has no "now").
