@@ -14,18 +14,31 @@
  * locators: many weak attributes together beat any single brittle one). Each field's weight is
  * scaled down when many elements on the page share the signature's value (a "Delete" label shared by
  * twenty rows says little), so what identified the element when it was captured carries the match.
+ * **Context decides.** A signature records where the element stands: the zones around it (landmarks,
+ * sections, forms, groups, with their names), the item it belongs to (its row's first cell, its
+ * card's title), its shadow hosts. A candidate in another part of the page — the footer's "Blog"
+ * for the header's, the sign-up e-mail field for the login one, Bob's "Edit" for Ada's, a star in
+ * another product's rating — is another element however well it matches, as is one whose name
+ * says something else ("Delete Ada" for "Edit Ada", "2 stars" for "1 star"), whose link leads to
+ * another place, or whose form name differs; those are set aside before anything is decided.
+ * An element found to the letter in its place (nothing changed) is taken at once.
+ *
  * The matcher **abstains** instead of guessing. It acts on a candidate only when (1) the whole
  * signature picks it clearly (score ≥ THRESHOLD, a lead of MARGIN, and a field that singles it out),
  * (2) it alone carries the captured id / test id (an anchor), or (3) exactly one thing about it
  * changed — its tolerant score (the worst field left out) is high and far ahead of everyone else's,
  * and what changed is neither its place (a twin slides into a deleted element's place) nor an
- * identity that now has another value. Otherwise it answers "not_found" (nothing close) or
+ * identity that now has another value, (4–5) its place among look-alikes (in its own document or
+ * shadow root, its hosts in theirs) or among its tag says so, or (6) it is the one left in its
+ * part of the page that the form knows by the captured name, or whose own features match.
+ * Otherwise it answers "not_found" (nothing close) or
  * "ambiguous" — clicking the wrong element is worse than asking again. The constants, the weights
- * and the text similarity were tuned on scripts/bench_refind.py's mutation suite (its "tune" half;
- * BENCHMARKS.md has both halves).
+ * and the text similarity were tuned on the "tune" halves of scripts/bench_refind.py (MiniWoB++ and
+ * large pages) and scripts/bench_refind_wide.py (twins in other parts of the page, shadow roots,
+ * combined mutations); BENCHMARKS.md has both halves of each.
  */
 
-export const SIGNATURE_VERSION = 2;
+export const SIGNATURE_VERSION = 3;
 /** Best score needed to act on a match. */
 export const THRESHOLD = 0.63;
 /** The best must lead the runner-up by this much. */
@@ -38,7 +51,11 @@ export const MARGIN = 0.1;
  * @typedef {{v: number, tag: string, role: string, name: string, text: string,
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
  *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
- *   order?: Twins, twins?: Twins}} Signature
+ *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string}} Signature
+ * @typedef {{zones: string[], item: string}} Context the parts of the page the element was captured
+ *   in, innermost first: landmarks, sections, forms and groups as "kind:label" (`nav:Footer`,
+ *   `form:/login`, `fieldset:Billing address`), and the item it belongs to (its table row's or
+ *   card's title)
  * @typedef {{k: number, n: number}} Twins where an element stands in its document or shadow root:
  *   the k-th (from 0, in document order) of n elements (with its tag, or that look the same)
  * @typedef {{element: Element, score: number, signature: Signature, distinctive?: boolean, loo?: number, looField?: string, looSim?: number, looAbsent?: boolean, anchor?: boolean,
@@ -411,6 +428,194 @@ function placeOf(el, pass) {
   return { order: { k, n: t.all.length }, ...(g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
 }
 
+// --- context: the part of the page an element belongs to ----------------------------------------
+
+/** Containers that make a part of the page: landmarks, sections, forms and groups. */
+const ZONE_TAGS = new Set(["header", "footer", "nav", "aside", "main", "dialog", "form", "fieldset", "section", "search"]);
+const ZONE_ROLES = new Set(["banner", "contentinfo", "navigation", "complementary", "main", "dialog", "alertdialog", "form",
+  "search", "region", "group", "radiogroup", "tablist", "menu", "menubar", "toolbar", "tabpanel"]);
+/** Containers that make an item of a list: a row, a card, a result. */
+const ITEM_TAGS = new Set(["tr", "li", "article", "dd"]);
+const ITEM_ROLES = new Set(["row", "listitem", "article", "treeitem"]);
+const HEADINGS = "h1,h2,h3,h4,h5,h6,[role=heading],legend";
+
+/** The words that name a container: its aria label, its legend or first heading. @param {Element} el */
+function containerLabel(el) {
+  const aria = referencedText(el, "aria-labelledby") || norm(el.getAttribute("aria-label"));
+  if (aria) return cut(aria, 40);
+  const h = el.querySelector(HEADINGS);
+  return h ? cut(norm(h.textContent), 40) : "";
+}
+
+/** A form's name: its label, its id or name, where it posts, its heading, its submit button's words. @param {Element} el */
+function formLabel(el) {
+  const own = referencedText(el, "aria-labelledby") || norm(el.getAttribute("aria-label"));
+  if (own) return cut(own, 40);
+  const id = el.id && !GENERATED_ID.test(el.id) ? el.id : el.getAttribute("name") || "";
+  const action = el.getAttribute("action");
+  if (action && action !== "#") return cut(hrefKey(action), 40);
+  if (id) return `#${id}`;
+  const h = el.querySelector(HEADINGS) || el.querySelector("button[type=submit], input[type=submit], button:not([type])");
+  return h ? cut(norm(h.textContent || h.getAttribute("value")), 40) : "";
+}
+
+/** The zone an element opens, as "kind:label", or "" when it is none. @param {Element} el */
+function zoneOf(el) {
+  const tag = el.localName, role = (el.getAttribute("role") || "").split(/\s+/)[0];
+  if (role === "presentation" || role === "none") return "";
+  if (tag === "form" || role === "form" || role === "search") return `form:${formLabel(el)}`;
+  if (ZONE_TAGS.has(tag) || ZONE_ROLES.has(role)) {
+    // A section without a name is only a box for layout.
+    const label = containerLabel(el);
+    if ((tag === "section" || role === "region" || role === "group") && !label) return "";
+    return `${ZONE_KIND[role] || tag}:${label}`;
+  }
+  return "";
+}
+/** Roles that stand for the same kind of zone as a tag. @type {Record<string, string>} */
+const ZONE_KIND = { banner: "header", contentinfo: "footer", navigation: "nav", complementary: "aside", main: "main",
+  alertdialog: "dialog", region: "section", group: "fieldset", radiogroup: "fieldset" };
+
+/**
+ * What names an item of a list: the first cell of its row that is not the element, or the one
+ * heading of its card. Returns the naming element (its words are read later, leaving the target out).
+ * @param {Element} el
+ * @returns {Element | null}
+ */
+function itemTitle(el) {
+  const tag = el.localName, role = el.getAttribute("role") || "";
+  if (tag === "tr" || role === "row") return el;
+  const hs = el.querySelectorAll(HEADINGS);
+  if (hs.length === 1) return hs[0];
+  if (hs.length > 1) return null;
+  return ITEM_TAGS.has(tag) || ITEM_ROLES.has(role) ? el : null;
+}
+
+/** The words of a row's first cell that does not hold the element. @param {Element} row @param {Element} el */
+function rowKey(row, el) {
+  for (const cell of Array.from(row.children)) {
+    if (cell.contains(el)) continue;
+    const t = norm(cell.textContent);
+    if (t) return cut(t, 40);
+  }
+  return "";
+}
+
+/**
+ * Where the element was captured: the zones around it (innermost first, across shadow roots) and
+ * the title of the item it belongs to. What a zone or item says is read once per container in a
+ * pass.
+ * @param {Element} el @param {Map<any, any>} [pass]
+ * @returns {Context}
+ */
+export function contextOf(el, pass) {
+  /** @type {Map<Element, {zone: string, title: Element | null}>} */
+  let cache = pass?.get(contextOf);
+  if (!cache) { cache = new Map(); if (pass) pass.set(contextOf, cache); }
+  /** @type {string[]} */
+  const zones = [];
+  let item = "", itemDone = false;
+  for (let p = parentOf(el), depth = 0; p && p.localName !== "body" && p.localName !== "html"; p = parentOf(p), depth++) {
+    let c = cache.get(p);
+    if (!c) { c = { zone: zoneOf(p), title: null }; c.title = c.zone ? null : itemTitle(p); cache.set(p, c); }
+    if (c.zone) { zones.push(c.zone); itemDone = true; continue; }
+    if (!itemDone && depth < 6 && c.title) {
+      const t = c.title;
+      if (t === p && (p.localName === "tr" || p.getAttribute("role") === "row")) item = rowKey(p, el);
+      else if (t === p) item = cut(norm(ownText(p, el)), 40); // a list item's own words, the element's left out
+      else if (!t.contains(el)) item = cut(norm(t.textContent), 40);
+      // An item without a title of its own ends the search too: the card or row is found.
+      itemDone = !!item || t === p;
+    }
+  }
+  return { zones: zones.slice(0, 6), item };
+}
+
+/**
+ * Whether what a candidate is says it is another element, whatever else matches: it stands in
+ * another part of the page (contextClash), its words are gone where the element had some (the
+ * image link beside a card's title link), its link leads to another numbered place (/p/12, not
+ * /p/13), or it is a nameless control showing another icon.
+ * @param {Signature} sig @param {Signature} c
+ */
+export function anotherElement(sig, c) {
+  if (contextClash(sig, c)) return true;
+  // Its name says something else: a word replaced by another, or other numbers ("Edit Ada" for
+  // "Delete Ada", "2 stars" for "1 star"); an editable region's name is its text, which changes.
+  if (sig.name && c.name && sig.name !== c.name && sig.state?.value === undefined && /^(input|select|textarea)$/.test(sig.tag) === /^(input|select|textarea)$/.test(c.tag)) {
+    const a = norm(sig.name).toLowerCase(), b = norm(c.name).toLowerCase();
+    if (numbers(a) !== numbers(b) || replacedWord(a, b)) return true;
+  }
+  // A form control's name attribute is what the form submits it as.
+  const na = sig.attrs?.name, nb = c.attrs?.name;
+  if (na && nb && na !== nb && !GENERATED_ID.test(na) && !extendsId(nb, na)) return true;
+  // Words where it had none, or none where it had some: the title link beside a card's image link.
+  if (!!sig.text !== !!c.text && sig.tag === c.tag && sig.tag !== "select" && sig.state?.value === undefined) return true;
+  // Inside other components, or none.
+  if ((sig.shadow || []).map((x) => x.split(/[.#]/)[0]).join(">") !== (c.shadow || []).map((x) => x.split(/[.#]/)[0]).join(">")) return true;
+  if (otherLink(sig.attrs?.href, c.attrs?.href)) return true;
+  if (sig.icon && c.icon && !c.name) {
+    const a = sig.icon.split(" "), b = c.icon.split(" ");
+    if (a.some((w) => !b.includes(w)) && b.some((w) => !a.includes(w))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether two link targets are other places: another path (/docs/community/tokens is not
+ * /docs/guides/tokens), or the same path with other numbers (?p=2 is not ?p=3). What follows a
+ * "#" alone, and a query's words, may change with the page's state.
+ * @param {string | undefined} a @param {string | undefined} b
+ */
+function otherLink(a, b) {
+  if (!a || !b || a === b) return false;
+  let pa, pb;
+  try { pa = new URL(a, "http://x/"); pb = new URL(b, "http://x/"); } catch { return false; }
+  if (pa.host !== pb.host || pa.pathname.replace(/\/$/, "") !== pb.pathname.replace(/\/$/, "")) return true;
+  return numbers(pa.search) !== numbers(pb.search);
+}
+
+/** Whether two zones ("kind:label") are the same part of the page: same kind, and labels that agree or are unknown. @param {string} a @param {string} b */
+function sameZone(a, b) {
+  const i = a.indexOf(":"), j = b.indexOf(":");
+  if (a.slice(0, i) !== b.slice(0, j)) return false;
+  const la = a.slice(i + 1), lb = b.slice(j + 1);
+  return !la || !lb || (textSim(la, lb) ?? 1) >= 0.7;
+}
+
+/**
+ * Whether a candidate stands in another part of the page than the one the element was captured in:
+ * outside one of the zones the element was in (the footer's nav, not the header's; the sign-up
+ * form, not the login form; a copy of a form's button put outside the form), or in an item with
+ * another title (Bob's row, not Alice's). Zones it gained (a new wrapping section) and an item
+ * title that is gone say nothing.
+ * @param {Signature} sig @param {Signature} c
+ */
+export function contextClash(sig, c) {
+  const A = sig.context, B = c.context;
+  if (!A || !B) return false;
+  if (A.item && B.item && (textSim(A.item, B.item) ?? 1) < 0.7) return true;
+  const lost = A.zones.filter((a) => !B.zones.some((b) => sameZone(a, b)));
+  if (!lost.length) return false;
+  // Out of a zone and into another: elsewhere. Out of a zone only because the zone's element went
+  // away (its ancestors are the old ones less a step or two): the same element, unwrapped.
+  const gained = B.zones.some((b) => !A.zones.some((a) => sameZone(a, b)));
+  return gained || !unwrapped(sig.path || [], c.path || []);
+}
+
+/**
+ * Whether ancestor path b is path a with one step taken out and none put in (tags only: classes
+ * may have been rehashed). Paths keep six steps, so a full one may show one more step at its far end.
+ * @param {string[]} a @param {string[]} b
+ */
+function unwrapped(a, b) {
+  const ta = a.map((x) => x.split(/[.#]/)[0]), tb = b.map((x) => x.split(/[.#]/)[0]);
+  const dp = Array.from({ length: ta.length + 1 }, () => new Array(tb.length + 1).fill(0));
+  for (let i = 1; i <= ta.length; i++) for (let j = 1; j <= tb.length; j++) dp[i][j] = ta[i - 1] === tb[j - 1] ? dp[i - 1][j - 1] + 1 : Math.max(dp[i - 1][j], dp[i][j - 1]);
+  const spare = ta.length >= 6 ? 1 : 0, lcs = dp[ta.length][tb.length];
+  return tb.length < ta.length + spare && lcs >= tb.length - spare && ta.length - lcs <= 1;
+}
+
 /**
  * Describes an element so it can be found again after the page changed.
  * @param {Element} el
@@ -447,11 +652,13 @@ export function captureSignature(el, known = {}, pass) {
   }
   const sx = scroll.x, sy = scroll.y;
   const place = placeOf(el, pass);
+  const hosts = hostPlaces(el, pass);
+  const name = known.name ?? accessibleName(el);
   return {
     v: SIGNATURE_VERSION,
     tag: el.localName,
     role: roleOf(el),
-    name: known.name ?? accessibleName(el),
+    name,
     text: visibleText(el),
     attrs,
     classes: stableClasses(el),
@@ -463,7 +670,50 @@ export function captureSignature(el, known = {}, pass) {
     box: { x: Math.round(r.x + sx), y: Math.round(r.y + sy), w: Math.round(r.w), h: Math.round(r.h) },
     state: elementState(el),
     ...place,
+    ...(hosts.length ? { hosts } : {}),
+    context: contextOf(el, pass),
+    ...(name ? {} : { icon: iconWords(el) }),
   };
+}
+
+/** Words that say nothing about which icon it is. */
+const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
+  "only", "small", "large", "default", "primary", "secondary", "rounded", "png", "jpg", "gif", "webp"]);
+
+/**
+ * What a nameless control shows, in words: its own and its icon's class names, image files and
+ * sprite references ("btn-trash" + "icon-trash" → "trash"). Two nameless buttons side by side are
+ * told apart by them.
+ * @param {Element} el
+ */
+export function iconWords(el) {
+  /** @type {Set<string>} */
+  const words = new Set();
+  /** @param {string | null} s */
+  const add = (s) => { for (const w of (s || "").toLowerCase().split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w)) words.add(w); };
+  const nodes = [el, ...Array.from(el.querySelectorAll("svg, i, span, img, use")).slice(0, 6)];
+  for (const n of nodes) {
+    for (const c of (n.getAttribute("class") || "").split(/\s+/)) if (c && !HASHED_CLASS.test(c) && !TRANSIENT_CLASS.test(c)) add(c);
+    const src = n.getAttribute("src") || n.getAttribute("href") || n.getAttribute("xlink:href");
+    if (src && n.localName !== "a") add(src.replace(/^.*[/#]/, "").replace(/\.\w+$/, ""));
+  }
+  return Array.from(words).slice(0, 8).join(" ");
+}
+
+/**
+ * The place of each shadow host around the element among the hosts that look like it ("2/3": the
+ * third of three star ratings), innermost first: look-alikes in two shadow roots that look the
+ * same are told apart by their hosts' places.
+ * @param {Element} el @param {Map<any, any>} [pass]
+ */
+function hostPlaces(el, pass) {
+  /** @type {string[]} */
+  const out = [];
+  for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+    const p = placeOf(root.host, pass);
+    out.push(p.twins ? `${p.twins.k}/${p.twins.n}` : "");
+  }
+  return out;
 }
 
 // --- similarity ---------------------------------------------------------------------------------
@@ -497,7 +747,21 @@ export function textSim(a, b) {
   let inter = 0;
   for (const [g, n] of ga) inter += Math.min(n, gb.get(g) || 0);
   const dice = (2 * inter) / (a.length - 1 + b.length - 1);
-  return NEAR * dice * (numbers(a) === numbers(b) ? 1 : OTHER_NUMBER);
+  return NEAR * dice * (numbers(a) === numbers(b) && !replacedWord(a, b) ? 1 : OTHER_NUMBER);
+}
+
+/**
+ * Whether one text has a word the other replaced with an unrelated word ("Edit Ada" / "Delete
+ * Ada", "Continue with Apple" / "Continue with GitHub"): another thing, not the same one reworded.
+ * A word that grew or shrank ("cart" / "carts", "Sign in" / "Sign in now") is the same thing.
+ * @param {string} a @param {string} b lower case
+ */
+function replacedWord(a, b) {
+  const wa = a.split(/[^\p{L}]+/u).filter(Boolean), wb = b.split(/[^\p{L}]+/u).filter(Boolean);
+  const onlyA = wa.filter((w) => !wb.includes(w)), onlyB = wb.filter((w) => !wa.includes(w));
+  if (!onlyA.length || !onlyB.length) return false;
+  const related = (/** @type {string} */ x, /** @type {string} */ y) => x.startsWith(y) || y.startsWith(x);
+  return onlyA.some((x) => !onlyB.some((y) => related(x, y))) && onlyB.some((y) => !onlyA.some((x) => related(x, y)));
 }
 
 /** What a near (not exact) text match is worth, and how much of that is left when the numbers differ. */
@@ -803,23 +1067,30 @@ export function refind(signature, root = document, opts = {}) {
   const threshold = opts.threshold ?? THRESHOLD, margin = opts.margin ?? MARGIN;
   const pool = shortlist(signature, opts.candidates || collectCandidates(signature, root));
   const pass = new Map();
-  const scored = scoreCandidates(signature, pool.map((element) => ({ element, signature: captureSignature(element, {}, pass) })));
+  let scored = scoreCandidates(signature, pool.map((element) => ({ element, signature: captureSignature(element, {}, pass) })));
   const top = scored.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
     tag: s.signature.tag, name: s.signature.name, text: s.signature.text }));
   if (opts.features) {
     /** @type {any} */ (opts).out = scored.slice(0, 8).map((x) => ({ element: x.element, score: x.score, loo: x.loo,
       looField: x.looField, looSim: x.looSim, looAbsent: x.looAbsent, distinctive: x.distinctive, anchor: x.anchor, tagOk: x.tagOk }));
   }
-  const best = scored[0], second = scored[1];
-  if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top };
   /** @param {Scored} s @param {number} confidence @returns {RefindResult} */
   const found = (s, confidence) => ({ status: "found", element: s.element, confidence, candidates: top });
+  // 0. Nothing changed: one candidate is the captured element to the letter, in the same place.
+  const same = scored.filter((s) => unchanged(signature, s.signature));
+  if (same.length === 1) return found(same[0], 1);
+  // Context decides: a candidate in another part of the page (the footer's "Blog" for the
+  // header's, the sign-up e-mail field for the login one, Bob's row for Alice's) is another
+  // element, however well it matches; it stays among the candidates reported.
+  scored = scored.filter((s) => !anotherElement(signature, s.signature));
+  const best = scored[0], second = scored[1];
+  if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top };
   // 1. The whole signature: a clear best that something singles out. Look-alikes that only their
   //    place tells apart (twenty "Add to cart" buttons) are refused: the target may be gone and a
   //    neighbour slid into its place. A best that is singled out over a runner-up that is not needs
   //    a smaller lead.
   const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : margin;
-  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !otherTwin(signature, best)) return found(best, best.score);
+  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !otherTwin(signature, best) && !fewerTwins(signature, best)) return found(best, best.score);
   // 2. An anchor: the only element on the page with the captured id / test id (or numbered data
   //    key, or numbered link with the same name), of a compatible kind.
   //    A unique id the page's author gave it names it even when it changed kind (a select redone
@@ -849,7 +1120,7 @@ export function refind(signature, root = document, opts = {}) {
   // A form name, test id or value that now has another value names another element; a link that
   //  now points elsewhere is the same one only if its numbers did not change (/buy/1750 is not /buy/1753).
   const oldHref = signature.attrs?.href || "", newHref = b.signature.attrs?.href || "";
-  const sameThing = ATTR_FIELDS.has(field) && b.looAbsent ? true : TEXT_FIELDS.has(field) ? (b.looSim ?? 0) > 0
+  const sameThing = ATTR_FIELDS.has(field) && b.looAbsent ? true : TEXT_FIELDS.has(field) ? (b.looSim ?? 0) > NEAR * OTHER_NUMBER
     : field === "id" ? !newId || GENERATED_ID.test(oldId) || extendsId(newId, oldId) || (textSim(oldId, newId) ?? 0) >= 0.5
     : field === "href" ? numbers(hrefKey(oldHref)) === numbers(hrefKey(newHref))
     : !IDENTITY_FIELDS.has(field);
@@ -866,7 +1137,8 @@ export function refind(signature, root = document, opts = {}) {
   const t = signature.twins;
   if (t) {
     const key = lookKeyOfSignature(signature);
-    const alike = scored.filter((s) => s.signature.twins?.n === t.n && lookKeyOfSignature(s.signature) === key);
+    const hostsKey = (signature.hosts || []).join(" ");
+    const alike = scored.filter((s) => s.signature.twins?.n === t.n && lookKeyOfSignature(s.signature) === key && (s.signature.hosts || []).join(" ") === hostsKey);
     const at = alike.filter((s) => s.signature.twins?.k === t.k);
     if (at.length === 1) {
       const e = at[0];
@@ -893,8 +1165,36 @@ export function refind(signature, root = document, opts = {}) {
     if (at.length === 1 && gone && /** @type {number} */ (e.loo) >= LOO_THRESHOLD && !clashes(signature, e.signature)
       && ownScore(signature, e, changed) >= bestOwnScore(signature, scored, changed) - TWIN_OWN_SLACK) return found(e, /** @type {number} */ (e.loo));
   }
+  // 6. The one left in its place of the page: among the candidates that nothing says are another
+  //    element, the only one the form knows by the captured name (and value: a radio of its
+  //    group), or the only one whose own features (all but where it is) match — a checkbox moved
+  //    out of its label, a logo out of its header.
+  const left = scored.filter((s) => s.tagOk && !clashes(signature, s.signature) && !fewerTwins(signature, s) && !otherTwin(signature, s));
+  const A = signature.attrs || {};
+  if (A.name) {
+    const named = left.filter((s) => { const f = fieldSims(signature, s.signature); return f.nameAttr === 1 && f.value !== 0 && f.type !== 0; });
+    if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) return found(named[0], /** @type {number} */ (named[0].loo));
+  }
+  const own = left.map((s) => ({ s, own: ownScore(signature, s) })).sort((a, b) => b.own - a.own);
+  if (own[0] && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) return found(own[0].s, own[0].s.score);
   if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top };
   return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
+}
+
+/**
+ * Whether a candidate is the captured element with nothing changed: every field the same (its
+ * state and focus aside), in the same place — and not one whose look-alikes became fewer (a twin
+ * that slid into the place of a deleted one can look the same to the letter).
+ * @param {Signature} sig @param {Signature} c
+ */
+function unchanged(sig, c) {
+  if (sig.v !== c.v || sig.tag !== c.tag || sig.name !== c.name || sig.text !== c.text || sig.label !== c.label || sig.neighbor !== c.neighbor) return false;
+  if (sig.twins && (!c.twins || c.twins.n < sig.twins.n)) return false;
+  if (sig.order && c.order && c.order.n < sig.order.n) return false;
+  const a = sig.box, b = c.box;
+  if (!a || !b || a.x !== b.x || a.y !== b.y || a.w !== b.w || a.h !== b.h) return false;
+  return JSON.stringify([sig.attrs, sig.classes, sig.path, sig.frame, sig.shadow, sig.hosts || [], sig.context || null])
+    === JSON.stringify([c.attrs, c.classes, c.path, c.frame, c.shadow, c.hosts || [], c.context || null]);
 }
 
 /**
@@ -921,6 +1221,16 @@ function otherTwin(sig, s) {
   const a = sig.box, b = s.signature.box;
   const off = (/** @type {number} */ x, /** @type {number} */ y) => Math.abs(x - y) > Math.max(4, 0.15 * Math.max(x, y));
   return off(a.w, b.w) || off(a.h, b.h);
+}
+
+/**
+ * Whether a candidate is a look-alike of the target and there are fewer of them now: one was
+ * removed, and the one in the target's old place may be its neighbour slid over.
+ * @param {Signature} sig @param {Scored} s
+ */
+function fewerTwins(sig, s) {
+  const t = sig.twins, c = s.signature.twins;
+  return !!t && (!c || c.n < t.n) && lookKeyOfSignature(s.signature) === lookKeyOfSignature(sig);
 }
 
 /** The best own score (see ownScore) among the candidates. @param {Signature} sig @param {Scored[]} scored @param {string[]} [skip] */
@@ -963,6 +1273,8 @@ function extendsId(id, old) {
 
 /** Calibrated on the tune half of scripts/bench_refind.py (see refind()). */
 export const TWIN_BOX_SLACK = 0.05, TWIN_OWN_SLACK = 0.02, STILL = 0.95;
+/** Rule 6: how well the one left must match the element's own features, and by how much it leads. */
+export const SOLE_OWN = 0.8, SOLE_MARGIN = 0.25;
 export const LEAD_MARGIN = 0.07, ANCHOR_FLOOR = 0.3, LOO_THRESHOLD = 0.75, LOO_FLOOR = 0.3, LOO_MARGIN = 0.2, LOO_MARGIN_DROPPED = 0.02;
 const PLACE_FIELDS = new Set(["box", "neighbor", "path"]);
 const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "title"]);

@@ -1,0 +1,105 @@
+"""refind.js where the element's twin lives in another part of the page (a plain page, no
+extension): the login form beside the sign-up form, the header's links repeated in the footer,
+per-row actions, and look-alike buttons in the open shadow roots of several web components. What
+a user relies on: the element is found again when nothing (or little) changed, and when it is gone
+its twin elsewhere is never handed back in its place."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+from heybro.browser.chromium import QUIET_FLAGS, find_chromium
+from support.static_server import serve
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parent.parent
+
+# Captures the signature of the element a selector (and, for shadow roots, a host index) names,
+# runs a change on the page, then re-finds: what came back, described by where it stands.
+TRIAL = """async ([pick, change]) => {
+    const el = eval(pick);
+    const sig = JSON.parse(JSON.stringify(refindLib.captureSignature(el)));
+    eval(change);
+    const r = refindLib.refind(sig);
+    const e = r.element;
+    if (!e) return {status: r.status, candidates: r.candidates.length};
+    const host = e.getRootNode().host;
+    const where = host ? host.closest('.review').querySelector('h3').textContent + ' star ' + ([...host.shadowRoot.querySelectorAll('button')].indexOf(e) + 1)
+        : e.closest('tr') ? e.closest('tr').cells[0].textContent + ' ' + e.textContent
+        : (e.closest('form, footer, header, section')?.getAttribute('action') || e.closest('form, footer, header, section').localName) + ' ' + (e.name || e.textContent.trim());
+    return {status: r.status, where, same: e === el};
+}"""
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Page]:
+    with serve(ROOT) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=find_chromium(), args=list(QUIET_FLAGS))
+        try:
+            pg = browser.new_page()
+            pg.goto(f"{base}/tests/fixtures/dom/refind_context.html")
+            pg.wait_for_selector("body[data-ready='1']")
+            yield pg
+        finally:
+            browser.close()
+
+
+def trial(page: Page, pick: str, change: str = "") -> dict:
+    """One capture → change → re-find on a freshly loaded page."""
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    return page.evaluate(TRIAL, [pick, change])
+
+
+LOGIN_EMAIL = "document.querySelector('form[action=\"/login\"] input[name=email]')"
+HEADER_BLOG = "document.querySelector('header a[href=\"/blog\"]')"
+STAR = "(i, k) => document.querySelectorAll('star-rating')[i].shadowRoot.querySelectorAll('button')[k]"
+
+
+def test_every_look_alike_is_found_again_when_nothing_changed(page: Page) -> None:
+    assert trial(page, LOGIN_EMAIL)["same"]
+    assert trial(page, HEADER_BLOG)["same"]
+    assert trial(page, "document.querySelectorAll('#users .edit')[1]")["same"]
+    for i in range(3):
+        for k in range(5):
+            assert trial(page, f"({STAR})({i}, {k})")["same"], (i, k)
+
+
+def test_the_login_field_is_found_without_its_name_and_never_answered_with_the_sign_up_field(page: Page) -> None:
+    # The attribute that carried its identity dropped: still the login field.
+    r = trial(page, LOGIN_EMAIL, f"{LOGIN_EMAIL}.removeAttribute('name')")
+    assert r["status"] == "found" and r["same"]
+    # Gone: the sign-up form's e-mail field (same label, placeholder and name) is another element.
+    r = trial(page, LOGIN_EMAIL, f"{LOGIN_EMAIL}.closest('label').remove()")
+    assert r["status"] != "found"
+
+
+def test_a_deleted_social_button_is_not_replaced_by_its_neighbour_or_its_twin(page: Page) -> None:
+    google = "document.querySelectorAll('.social')[0]"
+    r = trial(page, google, f"{google}.remove()")
+    assert r["status"] != "found"  # not "Continue with GitHub", not the sign-up form's Google
+
+
+def test_header_link_is_not_answered_with_the_footer_link(page: Page) -> None:
+    r = trial(page, HEADER_BLOG, "const nav = document.querySelector('header nav'); [...nav.children].reverse().forEach((a) => nav.append(a))")
+    assert r == {"status": "found", "where": "header Blog", "same": True}
+    assert trial(page, HEADER_BLOG, f"{HEADER_BLOG}.remove()")["status"] != "found"
+
+
+def test_row_actions_follow_their_row_and_a_deleted_row_is_refused(page: Page) -> None:
+    bobs_edit = "document.querySelectorAll('#users .edit')[1]"
+    r = trial(page, bobs_edit, "renderUsers(['Cleo Park', 'Bob Kahn', 'Ada Lovelace'])")  # new nodes, new order
+    assert r["status"] == "found" and r["where"] == "Bob Kahn Edit"
+    r = trial(page, bobs_edit, "renderUsers(['Ada Lovelace', 'Cleo Park'])")
+    assert r["status"] != "found"
+
+
+def test_a_star_in_a_shadow_root_is_found_by_its_product_after_a_rerender(page: Page) -> None:
+    r = trial(page, f"({STAR})(1, 3)", "renderReviews(['Lamp', 'Toaster', 'Kettle'])")
+    assert r["status"] == "found" and r["where"] == "Toaster star 4"
+    r = trial(page, f"({STAR})(1, 3)", "renderReviews(['Kettle', 'Lamp'])")
+    assert r["status"] != "found"
