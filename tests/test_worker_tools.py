@@ -227,3 +227,20 @@ def test_expect_is_written_as_checks_and_an_unreadable_one_is_sent_back() -> Non
     assert fact["met"] and fact["expect"]["url_contains"] == "/results"
     assert fact["detail"] == ("URL contains '/results' (http://shop/results); text 'Blue Kettle "
                               "$20' is on the page")
+
+
+def test_a_refused_refind_shows_the_worker_the_candidates_and_it_picks_one() -> None:
+    """The element the worker named went stale and re-finding would not guess between two look-alikes:
+    the typed `ambiguous` error reaches the worker's next prompt with the candidates' ids and names,
+    and the worker's pick by id is what gets clicked."""
+    b = shop()
+    b.fail["click"] = "ambiguous"
+    b.fail_detail["click"] = {"element_id": "e1", "candidates": [
+        {"id": "e1", "tag": "a", "name": "Blue Kettle $20", "score": 0.71},
+        {"id": "e2", "tag": "a", "name": "Red Kettle $35", "score": 0.69}]}
+    s = script([call("click", element_id="e1"), call("click", element_id="e2"),
+                call("mark_done", summary="Opened the red kettle")])
+    worker = completed_worker_prompts(s, b, url="http://shop/results")
+    assert ("click(element_id='e1') → FAILED ambiguous: scripted ambiguous Closest elements now: "
+            "e1 a 'Blue Kettle $20' (0.71); e2 a 'Red Kettle $35' (0.69) — choose one by its id") in worker[1]
+    assert [a for t, a in b.calls if t == "click"][-1]["element_id"] == "e2"

@@ -34,6 +34,7 @@ class FakeBrowser:
     bookings: list[dict[str, str]] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     fail: dict[str, str] = field(default_factory=dict)  # tool → error code, once
+    fail_detail: dict[str, dict[str, Any]] = field(default_factory=dict)  # tool → that error's detail
     covered: set[str] = field(default_factory=set)  # element ids a click always finds covered
     hovered: list[str] = field(default_factory=list)
     tab: int = MAIN_TAB
@@ -83,7 +84,7 @@ class FakeBrowser:
         self.calls.append((tool, args))
         if tool in self.fail:
             code = self.fail.pop(tool)
-            raise ToolFailed(code, f"scripted {code}")
+            raise ToolFailed(code, f"scripted {code}", self.fail_detail.get(tool))
         if tab_id is not None and tool not in ("switch_tab", "list_tabs", "new_tab"):
             self._switch(tab_id)
         if tool == "observe":

@@ -21,13 +21,24 @@ def call_line(c: ToolCall) -> str:
     if c.success:
         outcome = "ok" + (", page changed" if c.page_changed else "")
     elif c.success is False:
-        outcome = f"FAILED {c.error_code or ''}: {c.error}"
+        outcome = f"FAILED {c.error_code or ''}: {c.error}" + candidates_text(c)
     else:
         outcome = "not run"
     if c.expectation is not None:
         outcome += f"; expected: {'met' if c.expectation.met else 'NOT met'} "\
                    f"({c.expectation.detail})"
     return f"{c.tool}({params}) → {outcome}"
+
+
+def candidates_text(c: ToolCall) -> str:
+    """The elements re-finding weighed when it refused to guess (its element was gone and it was
+    not sure, or nothing matched well): the model picks one by its id from the page, or re-plans."""
+    cands = c.result.get("candidates") if isinstance(c.result, dict) else None
+    if not cands:
+        return ""
+    shown = [f"{x.get('id') or '?'} {x.get('tag', '')} {str(x.get('name') or '')[:40]!r} ({x.get('score')})"
+             for x in cands[:3] if isinstance(x, dict)]
+    return f" Closest elements now: {'; '.join(shown)} — choose one by its id if it is the one meant, else re-plan."
 
 
 def result_text(c: ToolCall, limit: int) -> str | None:
