@@ -7,10 +7,10 @@
  * Every trial starts from a clone of the original body, so mutations never accumulate; the target
  * is named by its index among the body's elements, which a clone preserves.
  */
-import { captureSignature, refind } from "../../extension/lib/refind.js";
+import { captureSignature, refind, walkDeep } from "../../extension/lib/refind.js";
 
-export const MUTATIONS = ["id_renamed", "classes_hashed", "wrapper_added", "wrapper_removed",
-  "siblings_reordered", "text_tweaked", "tag_swapped", "element_moved", "decoy_added",
+export const MUTATIONS = ["id_renamed", "id_removed", "classes_hashed", "wrapper_added", "wrapper_removed",
+  "siblings_reordered", "text_tweaked", "tag_swapped", "element_moved", "decoy_added", "decoy_elsewhere",
   "attribute_dropped", "deleted"];
 
 /** A stable pseudo-random hash for generated class names. @param {string} s */
@@ -60,9 +60,12 @@ export function mutate(kind, t) {
     case "id_renamed":
       if (!t.id) return undefined;
       t.id = `${t.id}-${hash(t.id)}`; return t;
+    case "id_removed":
+      if (!t.id) return undefined;
+      t.removeAttribute("id"); return t;
     case "classes_hashed": {
       let any = false;
-      for (let e = /** @type {Element | null} */ (t); e && e !== document.body; e = e.parentElement) {
+      for (let e = /** @type {Element | null} */ (t); e && e !== document.body; e = parentOf(e)) {
         const cls = Array.from(e.classList);
         if (!cls.length) continue;
         any = true;
@@ -79,9 +82,11 @@ export function mutate(kind, t) {
       if (!parent || parent === document.body || parent.localName === "form" || parent.localName === "label") return undefined;
       parent.replaceWith(...Array.from(parent.childNodes)); return t;
     case "siblings_reordered": {
-      if (!parent || parent.children.length < 2) return undefined;
-      const kids = Array.from(parent.children).reverse();
-      for (const k of kids) parent.appendChild(k);
+      // The container may be a shadow root: its top-level children are siblings too.
+      const box = /** @type {Element | ShadowRoot | null} */ (t.parentNode);
+      if (!box || box.children.length < 2) return undefined;
+      const kids = Array.from(box.children).reverse();
+      for (const k of kids) box.appendChild(k);
       return t;
     }
     case "text_tweaked":
@@ -109,8 +114,10 @@ export function mutate(kind, t) {
       if (!differs) return undefined;
       t.after(d); return t;
     }
+    case "decoy_elsewhere": return decoyElsewhere(t) ? t : undefined;
     case "attribute_dropped": {
-      for (const a of ["name", "aria-label", "placeholder", "title", "data-testid", "alt", "href", "type", "id"]) {
+      // The attribute that carried the element's identity, the most telling first.
+      for (const a of ["name", "aria-label", "data-testid", "placeholder", "title", "alt", "href", "type", "id"]) {
         if (t.hasAttribute(a)) { t.removeAttribute(a); return t; }
       }
       return undefined;
@@ -120,15 +127,62 @@ export function mutate(kind, t) {
   return undefined;
 }
 
-/** Whether another element of the mutated page now carries exactly the captured signature. @param {any} sig @param {Element} expected */
-function lookAlike(sig, expected) {
-  const want = JSON.stringify({ ...sig, state: { ...sig.state, focused: undefined } });
-  for (const el of Array.from(document.body.querySelectorAll(sig.tag))) {
-    if (el === expected) continue;
-    const s = captureSignature(el);
-    if (JSON.stringify({ ...s, state: { ...s.state, focused: undefined } }) === want) return true;
+/** Parent across shadow boundaries. @param {Element} el */
+function parentOf(el) {
+  if (el.parentElement) return el.parentElement;
+  const root = el.getRootNode();
+  return root instanceof ShadowRoot ? root.host : null;
+}
+
+/** The part of the page an element belongs to: its form, fieldset, row, card or section. @param {Element} el */
+function partOf(el) {
+  for (let e = parentOf(el); e && e !== document.body; e = parentOf(e)) {
+    if (e.matches("form, fieldset, tr, article, section, nav, header, footer, aside, [role=radiogroup], .card, .review, .result") || e.shadowRoot) return e;
   }
-  return false;
+  return null;
+}
+
+/**
+ * A copy of the element — same words, same label — put in another part of the page (another form,
+ * group, row or section): the "overnight" radio of a second group, a second "Continue with
+ * Google". The copy is placed after an element of the same kind there, or at the start of the
+ * other part. Returns whether it was placed.
+ * @param {Element} t
+ */
+function decoyElsewhere(t) {
+  const label = t.closest("label");
+  const unit = label && label.contains(t) ? label : t;
+  const home = partOf(t);
+  /** @type {Element[]} */
+  const spots = [];
+  walkDeep(document.body, (el) => {
+    if (el.localName === t.localName && el !== t && partOf(el) !== home && !(home && home.contains(el))) spots.push(el);
+  });
+  const d = /** @type {Element} */ (unit.cloneNode(true));
+  for (const e of [d, ...Array.from(d.querySelectorAll("[id]"))]) if (e.id) e.id = `${e.id}-copy`;
+  for (const e of [d, ...Array.from(d.querySelectorAll("[for]"))]) if (e.getAttribute("for")) e.setAttribute("for", `${e.getAttribute("for")}-copy`);
+  const spot = spots[Math.floor(spots.length / 2)];
+  if (spot) {
+    const spotUnit = spot.closest("label") || spot;
+    spotUnit.after(d);
+    return true;
+  }
+  const parts = Array.from(document.body.querySelectorAll("section, form, fieldset, nav, aside, footer")).filter((p) => p !== home && !p.contains(t) && !(home && home.contains(p)));
+  if (!parts.length) return false;
+  parts[0].prepend(d);
+  return true;
+}
+
+/** Whether another element of the mutated page now carries exactly the captured signature. @param {any} sig @param {Element} expected */
+export function lookAlike(sig, expected) {
+  const want = JSON.stringify({ ...sig, state: { ...sig.state, focused: undefined } });
+  let twin = false;
+  walkDeep(document.body, (el) => {
+    if (twin || el === expected || el.localName !== sig.tag) return;
+    const s = captureSignature(el);
+    if (JSON.stringify({ ...s, state: { ...s.state, focused: undefined } }) === want) twin = true;
+  });
+  return twin;
 }
 
 /**
@@ -149,11 +203,13 @@ export function runSuite(targets, opts = {}) {
       const expected = mutate(kind, t);
       if (expected === undefined) continue;
       const o = { ...opts };
+      const t0 = performance.now();
       const r = refind(sig, document, o);
+      const ms = performance.now() - t0;
       let outcome = r.status !== "found" ? "abstained" : r.element === expected ? "correct" : "wrong";
       if (outcome !== "correct" && expected && lookAlike(sig, expected)) outcome = "indistinguishable-" + outcome;
       /** @type {Record<string, any>} */
-      const row = { target: ti, mutation: kind, outcome, confidence: Math.round(r.confidence * 1000) / 1000 };
+      const row = { target: ti, mutation: kind, outcome, ms: Math.round(ms * 100) / 100, confidence: Math.round(r.confidence * 1000) / 1000 };
       if (opts.explain && outcome !== "correct") {
         row.sig = `${sig.tag} ${sig.role} ${JSON.stringify(sig.name)} ${JSON.stringify(sig.attrs)}`;
         row.top = r.candidates.slice(0, 3).map((c) => `${c.element === expected ? "*" : ""}${c.tag} ${JSON.stringify(c.name).slice(0, 30)} ${c.score}`);
