@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 from shared_schema import ErrorCode, ProtocolError
 from shared_schema.messages import (Event, HistoryEntry, TaskAccepted, TaskDetail, TaskGet,
@@ -25,6 +25,7 @@ from shared_schema.messages import (Event, HistoryEntry, TaskAccepted, TaskDetai
 
 from . import config, logs
 from .agent.control import RunControl
+from .agent.cutoff import WAITING_FOR_YOU, ledger_key, unresolved
 from .agent.env import AgentEnv
 from .agent.executor import TaskExecutor
 from .agent.models import MemoryItem, Task, TaskStatus
@@ -33,7 +34,7 @@ from .agent.recorder import EventRecorder, FanOut, Recorder
 from .native.channel import NativeChannel
 from .native.host import add_installer
 from .store import TaskRow, TaskStore
-from .store.lease import TaskLease, is_owned
+from .store.lease import TaskLease, ask_owner, is_owned, take_request
 from .store.recorder import StoreRecorder
 
 log = logs.get("heybro.session")
@@ -43,6 +44,8 @@ RECORDER_FACTORIES: list[Callable[[Task], Recorder]] = []
 
 Listener = Callable[[dict[str, Any]], Awaitable[None]]
 FINAL = ("completed", "failed", "stopped")
+LEASE_CHECK_S = 2.0  # how often a host looks for tasks whose runner died, and for requests
+RUNNER_DIED = "interrupted: the heybro host running it stopped"
 HOW_TO_END = ("One task runs at a time: resume it or stop it first, with Resume or Stop in "
               "heybro's side panel or toolbar popup (the shortcut Ctrl+Shift+U resumes, "
               "Ctrl+Shift+X stops).")
@@ -90,6 +93,7 @@ class Session:
         self.channel = channel
         self.store = store
         self.current: Running | None = None
+        self.lease_watch: asyncio.Task[None] | None = None
         # LLM settings `heybro run` handed over with a task, for its resumes (memory only).
         self.llm_given: dict[str, config.Settings] = {}
 
@@ -178,6 +182,8 @@ class Session:
         async def run() -> None:
             try:
                 result = await TaskExecutor(env).execute(resume=resume)
+                if result.status == TaskStatus.paused:  # the browser side went away mid-run
+                    self.store.interrupt_actions(task.id)
                 log.info("task_end", task_id=task.id, status=result.status.value,
                          reason=result.reason, overhead_ms=env.overhead_ms[-20:])
             finally:
@@ -203,14 +209,10 @@ class Session:
         cut = [a for a in self.store.actions(task_id, "interrupted")][-3:]
         note = f"heybro was interrupted ({reason or 'paused'}) and is continuing this subtask. "
         if cut:
-            def said(a) -> str:  # type: ignore[no-untyped-def]
-                args = ", ".join(f"{k}={v!r}" for k, v in a.params.items()
-                                 if k not in ("expect", "target"))
-                on = f" on {a.params['target']}" if a.params.get("target") else ""
-                return f"{a.tool}({args}){on}"
-            what = "; ".join(said(a) for a in cut)
+            what = "; ".join(ledger_key(a) for a in cut)
             note += (f"These actions were cut off and may or may not have happened: {what}. "
-                     "Look at the page first and do not repeat one whose effect is visible.")
+                     "Look at the page first and do not repeat one whose effect is visible; "
+                     "heybro asks the user before repeating one of them.")
         else:
             note += "Look at the page first: it may have changed since the last step."
         return note
@@ -236,8 +238,46 @@ class Session:
                 await self._say(cur, "Pausing at the next safe point (between actions)…",
                                 control="pausing")
             return
-        if self._row(task_id).status != "paused":
-            raise ProtocolError(ErrorCode.invalid_state, "That task is not running.")
+        row = self._row(task_id)
+        if row.status in FINAL:
+            raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
+        if row.status != "paused":
+            await self._not_here(task_id, "pause")
+
+    async def _not_here(self, task_id: str, what: Literal["pause", "stop"]) -> None:
+        """Pause or stop for a task the record calls running that this host does not run: the
+        host that runs it is asked; one that died leaves it paused (or stopped) here at once."""
+        if is_owned(task_id):
+            ask_owner(task_id, what)
+            return
+        if what == "stop":
+            self.store.set_status(task_id, "stopped", "stopped by the user")
+            self.store.interrupt_actions(task_id)
+        else:
+            self.store.pause_interrupted(RUNNER_DIED, [task_id])
+        await self._announce(task_id)
+
+    async def _announce(self, task_id: str) -> None:
+        """Sends the task's latest status change (written by this host outside a run) to the
+        extension, so the panel and popup show what the record says."""
+        for e in self.store.events(task_id, kinds=["status"])[-1:]:
+            try:
+                await self.channel.send("event", Event(task_id=task_id, seq=e.seq, kind=e.kind,  # type: ignore[arg-type]
+                                                       at=e.at, data=e.data))
+            except Exception:  # noqa: BLE001 - the extension may be gone; the store has it
+                log.warning("event_not_sent", task_id=task_id, kind=e.kind)
+
+    async def check_leases(self) -> None:
+        """Every few seconds: a task whose runner died (its lease is gone) is paused with the
+        reason, and a pause or stop another host left for the task running here is carried out."""
+        cur = self.current if self.current and not self.current.done.is_set() else None
+        if cur is not None and (what := take_request(cur.task.id)):
+            await (self.pause if what == "pause" else self.stop)(cur.task.id)
+        mine = cur.task.id if cur else None
+        for task_id in self.store.pause_interrupted(
+                RUNNER_DIED, skip=lambda i: i == mine or is_owned(i)):
+            log.info("task_runner_gone", task_id=task_id)
+            await self._announce(task_id)
 
     async def resume(self, task_id: str) -> None:
         if (cur := self._live(task_id)):
@@ -253,7 +293,15 @@ class Session:
         self._busy(allow=task_id)
         settings = self._settings(task_id=task_id)
         task = self._restore(task_id)
-        note = self._interrupted_note(task_id, row.reason)
+        if task.held_repeat and (row.reason or "").startswith(WAITING_FOR_YOU):
+            # The user's Resume after heybro asked is their word: the held action may go ahead.
+            note = (f"The user checked and lets heybro go ahead: {task.held_repeat} (cut off by a "
+                    "fault earlier) may be done again if the page still calls for it.")
+            task.cut_off = [k for k in task.cut_off if k != task.held_repeat]
+            task.held_repeat = None
+        else:
+            note = self._interrupted_note(task_id, row.reason)
+            task.cut_off = unresolved(self.store.actions(task_id))
         said = self._pending_messages(task_id)
         if said:  # what the user said while it was paused reaches the planner first
             note = "The user added: " + " / ".join(said) + f"\n({note})"
@@ -269,6 +317,9 @@ class Session:
         row = self._row(task_id)
         if row.status in FINAL:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
+        if row.status != "paused":
+            await self._not_here(task_id, "stop")
+            return
         # A paused task from an earlier host: end it in the record.
         self.store.set_status(task_id, "stopped", "stopped by the user")
 
@@ -351,6 +402,9 @@ class Session:
         cur = self.current
         if cur is None or cur.done.is_set() or cur.runner is None:
             return
+        # A run waiting on the browser ends by itself (BrowserLost); one waiting on the model is
+        # cancelled after a moment.
+        await asyncio.wait({cur.runner}, timeout=1.0)
         cur.runner.cancel()
         try:
             await cur.runner
@@ -358,6 +412,7 @@ class Session:
             pass
         await asyncio.to_thread(self.store.pause_interrupted, f"interrupted: {reason}",
                                 [cur.task.id])
+        await asyncio.to_thread(self.store.interrupt_actions, cur.task.id)
         log.info("task_interrupted", task_id=cur.task.id, reason=reason)
 
 
@@ -397,6 +452,16 @@ def install(channel: NativeChannel) -> None:
     channel.on("task.list", on_list)
     channel.on("task.get", on_get)
     channel.on_close(lambda: session.shutdown("the browser disconnected"))
+
+    async def watch_leases() -> None:
+        while not channel.ended:
+            await asyncio.sleep(LEASE_CHECK_S)
+            try:
+                await session.check_leases()
+            except Exception:  # noqa: BLE001 - checked again in a moment
+                log.exception("lease_check_failed")
+
+    session.lease_watch = asyncio.get_running_loop().create_task(watch_leases())
     from .endpoint.server import start_endpoint
     channel.session = session  # type: ignore[attr-defined]
     start_endpoint(session, channel)

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from .. import logs
 from ..llm import LLMError
-from .browser import ToolFailed
+from .browser import BrowserLost, ToolFailed
+from .cutoff import RepeatHeld
 from .control import HeldReplySetAside, Interrupted, NewInformation, TaskStopped
 from .env import AgentEnv
 from .guardrails import GuardrailHit
@@ -91,6 +92,22 @@ class TaskExecutor:
                              f"{env.limits.task_timeout_s:.0f} s.")
         except ToolFailed as err:
             await self._fail(f"Browser error ({err.code}): {err.message}")
+        except BrowserLost as err:
+            # Never retried: the task waits, paused, for the user; on resume the worker is told
+            # what was cut off and looks at the page first (the host-crash path).
+            reason = f"interrupted: {err}"
+            task.result = None
+            await env.recorder.message(task, f"The browser side went away: {err}. That action "
+                                       "may or may not have happened; the task is paused. "
+                                       "Press Resume and heybro looks at the page before "
+                                       "repeating anything.", "warning")
+            await self._status(TaskStatus.paused, reason)
+        except RepeatHeld as err:
+            task.held_repeat = err.key
+            await env.recorder.message(task, f"Not repeating {err.key} by itself: a fault cut it "
+                                       "off earlier and it may have happened. Check the page, then "
+                                       "Resume to let it go ahead, or Stop.", "warning")
+            await self._status(TaskStatus.paused, err.reason)
         except Exception as err:  # noqa: BLE001 - a task must end with a reason, never hang
             log.exception("task_crashed", task_id=task.id)
             await self._fail(f"Internal error: {type(err).__name__}: {err}")

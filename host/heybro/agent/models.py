@@ -178,6 +178,10 @@ class Task(BaseModel):
     result: str | None = None
     steps: int = 0
     max_steps: int = 40
+    cut_off: list[str] = Field(default_factory=list, description="Actions a fault cut off (their "
+                               "outcome unknown): held for the user's word if proposed again.")
+    held_repeat: str | None = Field(None, description="The cut-off action the task paused to "
+                                    "ask about; the user's Resume lets it go ahead.")
     created_at: float = Field(default_factory=now)
     usage: list[Usage] = Field(default_factory=list)
 

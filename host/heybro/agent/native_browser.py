@@ -1,4 +1,8 @@
-"""The browser behind the native channel: tool calls go to the extension as `tool.call`."""
+"""The browser behind the native channel: tool calls go to the extension as `tool.call`.
+
+A typed error the extension answers is a ToolFailed the worker may work around. No answer at all —
+the channel closed (service worker stopped, browser killed) or nothing came back in time — is
+BrowserLost: the call's outcome is unknown, so nothing here or above retries it."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import Any
 from shared_schema.messages import ToolCall, ToolResult
 
 from ..native.channel import NativeChannel, RemoteError
-from .browser import ToolFailed
+from .browser import BrowserLost, ToolFailed
 
 
 class NativeBrowser:
@@ -18,6 +22,8 @@ class NativeBrowser:
 
     async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
                    timeout_ms: int = 15_000) -> dict[str, Any]:
+        if self.channel.ended:
+            raise BrowserLost(tool, "the browser connection had closed", sent=False)
         payload = ToolCall(tool=tool, args=args, task_id=self.task_id, tab_id=tab_id,
                            timeout_ms=timeout_ms)
         try:
@@ -26,9 +32,10 @@ class NativeBrowser:
         except RemoteError as err:
             raise ToolFailed(err.code, str(err), err.detail) from err
         except (asyncio.TimeoutError, TimeoutError) as err:
-            raise ToolFailed("timeout", f"The browser did not answer {tool} in time.") from err
+            raise BrowserLost(tool, f"the browser did not answer within "
+                              f"{timeout_ms / 1000 + 5:.0f} s") from err
         except (ConnectionError, OSError) as err:
-            raise ToolFailed("host_unavailable", f"The browser connection closed ({err}).") from err
+            raise BrowserLost(tool, "the browser connection closed") from err
         if not isinstance(reply, ToolResult):
             raise ToolFailed("internal", f"Unexpected reply to {tool}.")
         if not reply.ok:

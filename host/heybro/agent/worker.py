@@ -13,8 +13,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from . import history
-from .browser import Snapshot, ToolFailed, fit_args
+from .browser import BrowserLost, Snapshot, ToolFailed, fit_args
 from .control import Interrupted
+from .cutoff import HELD_TOOLS, RepeatHeld, action_key
 from .expect import check
 from .guardrails import GuardrailHit
 from .models import Iteration, MemoryItem, ProposedToolCall, ToolCall
@@ -183,6 +184,12 @@ class Worker(Role):
                 err.set_aside = list(calls[i:])
                 raise
             kind = self.by_name[call.tool].kind
+            if kind != "local" and env.task.cut_off:
+                snap = env.snapshot
+                target = snap.describe(call.parameters.get("element_id")) if snap else None
+                if (call.tool in HELD_TOOLS
+                        and action_key(call.tool, call.parameters, target) in env.task.cut_off):
+                    raise RepeatHeld(action_key(call.tool, call.parameters, target))
             if kind != "local":
                 env.task.steps += 1
                 if env.task.steps > env.task.max_steps:
@@ -207,6 +214,12 @@ class Worker(Role):
                                      else MAX_RESULT_CHARS)
                 if kind != "local":
                     env.consecutive_failures = 0
+            except BrowserLost as err:
+                err.what = f"{tc.tool} on {tc.target}" if tc.target else tc.tool
+                if not err.sent:  # never left: recorded as not done, not as cut off
+                    tc.success, tc.error, tc.error_code = False, str(err), "host_unavailable"
+                    await self.record_result(tc, started)
+                raise
             except ToolFailed as err:
                 took = time.perf_counter() - started
                 changed = False

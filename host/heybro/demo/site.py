@@ -46,6 +46,9 @@ class DemoSite:
     orders: list[dict[str, Any]] = field(default_factory=list)
     # Called with each new order before the browser gets its answer (tests crash things here).
     on_order: Callable[[dict[str, Any]], None] | None = None
+    # Called with (method, path) as each request arrives, before it is answered (tests hold a
+    # page's answer here to cut things off while a navigation is in flight).
+    on_request: Callable[[str, str], None] | None = None
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -123,6 +126,8 @@ class DemoSite:
                 if method == "POST":
                     n = int(self.headers.get("content-length", 0))
                     form = parse_qs(self.rfile.read(n).decode())
+                if site.on_request:
+                    site.on_request(method, parts.path)
                 status, body, headers = site._route(method, parts.path, parse_qs(parts.query), form)
                 self.send_response(status)
                 headers.setdefault("Content-Type", "text/html; charset=utf-8")

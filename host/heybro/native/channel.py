@@ -45,7 +45,8 @@ class NativeChannel:
         self._pending: dict[str, asyncio.Future[tuple[Envelope, Payload]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.frames_in = itertools.count()
-        self.closed = asyncio.Event()
+        self.closed = asyncio.Event()  # set once the close hooks have run
+        self.ended = False  # the stream ended: nothing sent from now on can be answered
         self._close_hooks: list[Callable[[], Awaitable[None]]] = []
 
     def on(self, type_: str, handler: Handler) -> None:
@@ -133,6 +134,7 @@ class NativeChannel:
                 next(self.frames_in)
                 await self._handle_body(body)
         finally:
+            self.ended = True
             for fut in self._pending.values():
                 if not fut.done():
                     fut.set_exception(ConnectionError("the native channel closed"))

@@ -1,14 +1,17 @@
 """Which host process owns a running task: an OS file lock held for as long as the task runs.
 
-A crashed host's locks vanish with it, so at start-up a host can tell the tasks that were cut off
-(no lock) from tasks another live host is still running (locked) — Chrome starts one host per
-connection, and a user may run several browsers.
+A crashed host's locks vanish with it, so a host can tell the tasks that were cut off (no lock)
+from tasks another live host is still running (locked) — Chrome starts one host per connection,
+and a user may run several browsers. Every host checks this every few seconds, so a task whose
+runner died is paused with the reason within seconds. A host asked to pause or stop a task that
+another live host runs leaves the request beside the lock, and the owner carries it out.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 from .. import paths
 
@@ -18,10 +21,32 @@ except ImportError:  # Windows: no advisory locks here; every task counts as uno
     fcntl = None  # type: ignore[assignment]
 
 
-def _path(task_id: str) -> Path:
+def _path(task_id: str, suffix: str = ".lock") -> Path:
     d = paths.state_dir() / "leases"
     d.mkdir(parents=True, exist_ok=True)
-    return d / f"{task_id}.lock"
+    return d / f"{task_id}{suffix}"
+
+
+Request = Literal["pause", "stop"]
+
+
+def ask_owner(task_id: str, what: Request) -> None:
+    """Leaves a pause or stop request for the host that owns the task (a stop outranks a pause)."""
+    path = _path(task_id, ".request")
+    if what == "pause" and path.exists() and path.read_text() == "stop":
+        return
+    path.write_text(what)
+
+
+def take_request(task_id: str) -> Request | None:
+    """The request left for this task, if any (taken: it is carried out once)."""
+    path = _path(task_id, ".request")
+    try:
+        what = path.read_text().strip()
+        path.unlink()
+    except OSError:
+        return None
+    return "stop" if what == "stop" else "pause" if what == "pause" else None
 
 
 class TaskLease:

@@ -54,6 +54,8 @@ class StoreRecorder:
             self._ledger_keys[id(call)] = key
             # The element's name goes with its id: after a restart the id means nothing.
             params = call.parameters | ({"target": call.target} if call.target else {})
+            # The step it takes is counted before it acts: one a fault cuts off still counts.
+            await self._checkpoint(task)
             await self._run(self.store.action_started, task.id, key, call.tool, params)
 
     async def tool_result(self, task: Task, role: RoleName, call: ToolCall) -> None:

@@ -191,10 +191,14 @@ class TaskStore:
         ids = [i for i in ids if (only is None or i in only) and not skip(i)]
         for tid in ids:
             self.set_status(tid, "paused", reason)
-            self._tx(lambda c, t=tid: c.execute(
-                "UPDATE actions SET state = 'interrupted', finished_at = ? WHERE task_id = ? AND "
-                "state = 'started'", (time.time(), t)))
+            self.interrupt_actions(tid)
         return ids
+
+    def interrupt_actions(self, task_id: str) -> None:
+        """Actions started and never answered were cut off: their outcome is unknown."""
+        self._tx(lambda c: c.execute(
+            "UPDATE actions SET state = 'interrupted', finished_at = ? WHERE task_id = ? AND "
+            "state = 'started'", (time.time(), task_id)))
 
     # --- history ----------------------------------------------------------------------------
 

@@ -1,0 +1,127 @@
+"""Faults on the browser side in real Chromium, with the real extension and host: the service
+worker stopped or the whole browser killed while an action is in flight. Such an action has an
+unknown outcome: the task pauses naming it, nothing retries it, and after Resume the worker looks
+at the page first — the shop's own count proves every order happened exactly once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from heybro.demo import DemoSite
+from support.browser import launch
+from support.scripted_llm import ScriptedLLM, user_text
+from support.shop_policy import GOAL, ShopPolicy
+from support.shop_rig import Rig, shop_rig, start, wait_status
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    with shop_rig(tmp_path) as r:
+        yield r
+
+
+class Held:
+    """Holds the shop's answer to the first request `when(method, path)` picks until released,
+    so the action that sent it (a click that submits or navigates) is in flight meanwhile."""
+
+    def __init__(self, site: DemoSite, when: Callable[[str, str], bool]) -> None:
+        self.arrived, self.release = threading.Event(), threading.Event()
+
+        def hook(method: str, path: str) -> None:
+            if not self.arrived.is_set() and when(method, path):
+                self.arrived.set()
+                self.release.wait(30)
+        site.on_request = hook
+
+
+def resume_and_finish_once(rig: Rig, cut: str) -> None:
+    """Resume; the worker is told what was cut off, looks at the page, and the task completes
+    with exactly one order."""
+    rig.panel.click("#resume")
+    wait_status(rig.panel, "Completed", 60_000)
+    assert len(rig.site.orders) == 1, rig.site.orders
+    told = [user_text(r) for r in rig.llm.role_requests("worker")]
+    assert any("cut off" in t and cut in t for t in told), told[-1]
+
+
+@pytest.mark.parametrize("moment, cut", [
+    ("the order submit", 'on button "Place order"'),
+    ("the click to the checkout page", 'on link "Buy now"'),
+])
+def test_service_worker_stopped_while_an_action_is_in_flight(rig: Rig, moment: str, cut: str) -> None:
+    want = ("POST", "/order") if "order" in moment else ("GET", "/checkout/")
+    held = Held(rig.site, lambda m, p: m == want[0] and p.startswith(want[1]))
+    start(rig)
+    assert held.arrived.wait(60), f"{moment} never reached the shop"
+    cdp = rig.eb.ctx.new_cdp_session(rig.shop)
+    cdp.send("ServiceWorker.enable")
+    cdp.send("ServiceWorker.stopAllWorkers")
+    rig.panel.wait_for_timeout(500)
+    held.release.set()  # the shop answers; the extension that asked is gone
+    wait_status(rig.panel, "Paused", 30_000)
+    expect(rig.panel.locator("#task-error")).to_contain_text("in flight")
+    expect(rig.panel.locator("#task-error")).to_contain_text(cut.removeprefix("on "))
+    assert len(rig.site.orders) == (1 if "order" in moment else 0)
+    rig.panel.wait_for_timeout(1000)  # nothing goes on by itself
+    wait_status(rig.panel, "Paused")
+    resume_and_finish_once(rig, cut)
+
+
+def _chromium_pid(profile: Path) -> int:
+    for proc in Path("/proc").iterdir():
+        try:
+            cmd = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if (f"--user-data-dir={profile}".encode() in cmd
+                and not any(c.startswith(b"--type=") for c in cmd)):
+            return int(proc.name)
+    raise AssertionError("no Chromium runs on that profile")
+
+
+def test_browser_killed_during_the_order_submit_then_reopened_orders_once(tmp_path: Path) -> None:
+    policy = ShopPolicy()
+    home, profile = tmp_path / "home", tmp_path / "profile"
+    with DemoSite() as site, ScriptedLLM({}, default=policy.defaults()) as llm:
+        held = Held(site, lambda m, p: m == "POST" and p == "/order")
+        try:
+            with launch(env_extra=llm.env(), home=home, user_data_dir=profile) as eb:
+                eb.ctx.new_page().goto(site.url)
+                panel = eb.open_panel()
+                panel.fill("#goal", GOAL)
+                panel.click("#send")
+                assert held.arrived.wait(60)
+                os.kill(_chromium_pid(profile), signal.SIGKILL)
+        except Exception:  # noqa: BLE001 - Playwright's hold on a killed browser ends in errors
+            pass
+        held.release.set()  # the shop takes the order; the browser that sent it is gone
+        for _ in range(50):
+            if site.orders:
+                break
+            threading.Event().wait(0.1)
+        assert len(site.orders) == 1
+        with launch(env_extra=llm.env(), home=home, user_data_dir=profile) as eb:
+            panel = eb.open_panel()
+            wait_status(panel, "Paused", 20_000)
+            expect(panel.locator("#task-error")).to_contain_text("Place order")
+            panel.click("#resume")
+            # The tab died with the browser: the reopened checkout cannot show whether the order
+            # went through, so the model proposes the click again — and heybro asks first.
+            expect(panel.locator("#task-error")).to_contain_text("does not repeat it by itself",
+                                                                 timeout=60_000)
+            wait_status(panel, "Paused")
+            assert len(site.orders) == 1, site.orders
+            panel.click("#stop")
+            wait_status(panel, "Stopped", 20_000)
+        assert len(site.orders) == 1, site.orders
+        told = [user_text(r) for r in llm.role_requests("worker")]
+        assert any("cut off" in t and 'on button "Place order"' in t for t in told), told[-1]
