@@ -51,6 +51,7 @@ class ErrorCode(str, Enum):
     timeout = "timeout"
     navigation = "navigation"
     no_tab = "no_tab"
+    cut_off = "cut_off"  # the action went out and its page or tab went away: it may have happened
     unsupported = "unsupported"
     host_unavailable = "host_unavailable"
 

@@ -1105,6 +1105,7 @@ export default /** @type {any} */ ({
         "timeout",
         "navigation",
         "no_tab",
+        "cut_off",
         "unsupported",
         "host_unavailable"
       ],

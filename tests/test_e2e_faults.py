@@ -76,6 +76,21 @@ def test_service_worker_stopped_while_an_action_is_in_flight(rig: Rig, moment: s
     resume_and_finish_once(rig, cut)
 
 
+def test_tab_closed_while_the_order_submit_is_in_flight(rig: Rig) -> None:
+    held = Held(rig.site, lambda m, p: m == "POST" and p == "/order")
+    start(rig)
+    assert held.arrived.wait(60)
+    rig.shop.close()
+    held.release.set()
+    wait_status(rig.panel, "Paused", 30_000)
+    expect(rig.panel.locator("#task-error")).to_contain_text('tab closed while click on button "Place order"')
+    rig.panel.click("#resume")
+    # The page is reopened where it was; it cannot vouch for the order, so heybro asks first.
+    expect(rig.panel.locator("#task-error")).to_contain_text("does not repeat it by itself",
+                                                             timeout=60_000)
+    assert len(rig.site.orders) == 1, rig.site.orders
+
+
 def _chromium_pid(profile: Path) -> int:
     for proc in Path("/proc").iterdir():
         try:

@@ -324,6 +324,8 @@ function actOnly(action) {
       // The action started a navigation (the agent saw it begin, or the page unloaded before it
       // could answer): wait for the new document instead of guessing with a sleep.
       const ready = await newDocument(tabId, frameId, reply.doc ?? null, watch.state, started + timeout, frameId === 0 ? observeArgs : null);
+      // The tab went away with the action in flight: whether it happened cannot be seen.
+      if (!ready && !(await chrome.tabs.get(tabId).catch(() => null))) throw fail("cut_off", `The tab closed while ${action} was in flight: it may or may not have happened.`);
       const url = ready?.url || (frameId === 0 ? (await chrome.tabs.get(tabId).catch(() => null))?.url : null) || reply.url || urlBefore;
       const result = {
         ok: true, action, element_id: reply.element_id ?? args.element_id ?? null, found_by: reply.found_by ?? null, confidence: reply.confidence ?? 1,

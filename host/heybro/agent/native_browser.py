@@ -38,6 +38,8 @@ class NativeBrowser:
             raise BrowserLost(tool, "the browser connection closed") from err
         if not isinstance(reply, ToolResult):
             raise ToolFailed("internal", f"Unexpected reply to {tool}.")
+        if not reply.ok and reply.error and reply.error.code.value == "cut_off":
+            raise BrowserLost(tool, "its tab closed")
         if not reply.ok:
             e = reply.error
             raise ToolFailed(e.code.value if e else "internal", e.message if e else "failed",
