@@ -41,6 +41,7 @@ class ErrorCode(str, Enum):
     no_llm = "no_llm"
     llm_error = "llm_error"
     guardrail = "guardrail"
+    store_unwritable = "store_unwritable"  # heybro cannot write its task record (detail: path, why)
     # acting on pages
     not_found = "not_found"
     ambiguous = "ambiguous"
@@ -254,6 +255,9 @@ MESSAGES: dict[str, MessageSpec] = {
     "task.list_result": MessageSpec(payload=TaskListResult, direction="to_extension",
                                     doc="Tasks, newest first."),
     "task.get": MessageSpec(payload=TaskGet, direction="to_host", doc="One task with history."),
+    "task.watch": MessageSpec(payload=TaskGet, direction="to_host",
+                              doc="Follow a task's events after after_seq (stored ones first), "
+                              "through pauses, resumes and host restarts (the terminal)."),
     "task.detail": MessageSpec(payload=TaskDetail, direction="to_extension",
                                doc="A task and its history."),
     "event": MessageSpec(payload=Event, direction="to_extension", doc="Progress of a task."),

@@ -198,6 +198,14 @@ export default /** @type {any} */ ({
         "$ref": "#/$defs/TaskRef"
       }
     },
+    "task.watch": {
+      "direction": "to_host",
+      "doc": "Follow a task's events after after_seq (stored ones first), through pauses, resumes and host restarts (the terminal).",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/TaskGet"
+      }
+    },
     "tool.call": {
       "direction": "to_extension",
       "doc": "Act in the browser.",
@@ -1096,6 +1104,7 @@ export default /** @type {any} */ ({
         "no_llm",
         "llm_error",
         "guardrail",
+        "store_unwritable",
         "not_found",
         "ambiguous",
         "not_interactable",

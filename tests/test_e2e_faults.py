@@ -140,3 +140,62 @@ def test_browser_killed_during_the_order_submit_then_reopened_orders_once(tmp_pa
         assert len(site.orders) == 1, site.orders
         told = [user_text(r) for r in llm.role_requests("worker")]
         assert any("cut off" in t and 'on button "Place order"' in t for t in told), told[-1]
+
+
+def test_store_unwritable_mid_task_pauses_saying_so_then_resumes_and_orders_once(rig: Rig) -> None:
+    import sqlite3
+
+    rig.policy.hold_before_order.set()
+    start(rig)
+    assert rig.policy.waiting.wait(60)
+    db = rig.eb.home / "data" / "tasks.sqlite3"
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another program takes the record's write lock
+    try:
+        rig.policy.release.set()  # the reply that orders arrives; its record cannot be written
+        wait_status(rig.panel, "Paused", 30_000)
+        said = f"heybro cannot write its record at {db}: another program holds it locked"
+        expect(rig.panel.locator("#task-error")).to_contain_text(said)
+        popup = rig.eb.open_popup()
+        expect(popup.locator("#outcome")).to_contain_text(said)
+        assert rig.site.orders == []
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    rig.panel.bring_to_front()
+    rig.panel.click("#resume")
+    wait_status(rig.panel, "Completed", 60_000)
+    assert len(rig.site.orders) == 1, rig.site.orders
+    # The record is whole: the pause and its reason were written once writing worked again.
+    rig.panel.click("#history summary")
+    rig.panel.locator("#history-list button").first.click()
+    expect(rig.panel.locator("#history-detail")).to_contain_text("another program holds it locked")
+
+
+def test_host_killed_while_heybro_run_watches_it_follows_the_new_host_to_the_end(rig: Rig) -> None:
+    import subprocess
+    import sys
+
+    from support.browser import host_pids
+
+    rig.policy.hold_before_order.set()
+    cli = subprocess.Popen([sys.executable, "-m", "heybro.cli", "run", GOAL, "--url", rig.site.url],
+                           env=rig.eb.env | rig.llm.env(), stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    try:
+        assert rig.policy.waiting.wait(90), "the terminal's task never reached the checkout"
+        for pid in host_pids(rig.eb.home):
+            os.kill(pid, signal.SIGKILL)
+        rig.policy.release.set()
+        # The extension starts a new host; the task comes back paused; the terminal hears it.
+        wait_status(rig.panel, "Paused", 30_000)
+        rig.panel.click("#resume")
+        wait_status(rig.panel, "Completed", 60_000)
+        out, _ = cli.communicate(timeout=60)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+    assert cli.returncode == 0, out
+    assert "waiting for it to come back" in out and "reconnected" in out, out
+    assert "● paused — interrupted" in out and "✓ completed" in out, out
+    assert len(rig.site.orders) == 1, rig.site.orders

@@ -137,3 +137,45 @@ def test_a_task_whose_runner_died_is_paused_within_seconds_and_pause_and_stop_al
             finally:
                 lease.release()
     asyncio.run(main())
+
+
+def test_a_full_disk_pauses_the_task_saying_so_and_resume_writes_everything(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from support.session_rig import wait_thread
+
+    async def main() -> None:
+        with session_rig(tmp_path, monkeypatch) as rig:
+            rig.policy.hold.set()
+            tid = (await rig.session.start(TaskStart(goal=GOAL, url="http://shop/"))).task_id
+            await wait_thread(rig.policy.waiting)  # the model writes the reply that books
+            conn = rig.store._conn  # the disk fills up: the file cannot grow by a page
+            (pages,) = conn.execute("PRAGMA page_count").fetchone()
+            conn.execute(f"PRAGMA max_page_count = {pages}")
+            rig.policy.release.set()
+            await until(lambda: "paused" in rig.statuses(tid), what="paused")
+            why = f"heybro cannot write its record at {rig.store.path}: the disk is full"
+            paused = [e for e in rig.channel.events(tid) if e.kind.value == "status"][-1]
+            assert paused.data == {"status": "paused", "reason": why}
+            # The panel's catch-up (and the CLI's) read the same from the host.
+            detail = rig.session.detail(tid)
+            assert (detail.task.status, detail.task.reason) == ("paused", why)
+            assert detail.history[-1].seq == rig.channel.events(tid)[-1].seq
+            await asyncio.sleep(0.3)
+            assert rig.statuses(tid)[-1] == "paused"  # it waits; nothing crashed
+            # Resume while the disk is still full: it says so and stays paused.
+            await rig.session.resume(tid)
+            await until(lambda: "Still paused" in str(rig.messages(tid)[-1:]) or any(
+                "Still paused" in str(e.data) for e in rig.channel.events(tid)), what="still")
+            conn.execute("PRAGMA max_page_count = 1073741823")  # space again
+            await rig.session.resume(tid)
+            cur = rig.session.current
+            assert cur is not None
+            await asyncio.wait_for(cur.done.wait(), 20)
+            assert rig.status(tid) == "completed"
+            assert len(rig.browser.bookings) == 1
+            # The record is whole: every event the panel was sent is stored, in the same order.
+            sent = [(e.seq, e.kind.value) for e in rig.channel.events(tid)]
+            stored = [(e.seq, e.kind) for e in rig.store.events(tid)]
+            assert [s for s in stored if s[0] >= sent[0][0]] == sent
+            assert any(e.data.get("reason") == why for e in rig.store.events(tid, kinds=["status"]))
+    asyncio.run(main())

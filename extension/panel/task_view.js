@@ -36,6 +36,8 @@ export const FOCUS_REPLACEMENTS = {
 
 /** What a person can do about a failure, by what it says. @param {string} text @param {string} status */
 export function adviceFor(text, status) {
+  if (status === "paused" && /cannot write its record/i.test(text)) return "Fix that (free some space, make the folder writable, close what locks it), then press Resume: nothing is lost meanwhile.";
+  if (status === "paused" && /^waiting for you/i.test(text)) return "Resume lets heybro do it again; Stop ends the task.";
   if (status === "paused") return "Press Resume to continue from where it stopped.";
   if (/llm|model|api key|base url|401|429|quota/i.test(text)) return "Check the model settings (`heybro doctor`), then start the task again.";
   if (/guardrail|limit|too many|loop/i.test(text)) return "Try a more specific goal, or split it into smaller tasks.";
@@ -57,7 +59,7 @@ const REASON_WORDS = {
 export function reasonText(reason) {
   const text = reason.trim();
   if (REASON_WORDS[text]) return REASON_WORDS[text];
-  const s = text.charAt(0).toUpperCase() + text.slice(1);
+  const s = text.startsWith("heybro ") ? text : text.charAt(0).toUpperCase() + text.slice(1);
   return /[.!?…)]$/.test(s) ? s : `${s}.`;
 }
 

@@ -40,7 +40,7 @@ function render(state) {
     tone = "bad";
   } else if (ctx?.status === "completed") text = ctx.result || ctx.reason || "";
   else if (ctx?.status === "stopped") { text = reasonText(ctx.reason || "Stopped."); tone = "warn"; }
-  else if (ctx?.status === "paused" && ctx.reason) { text = reasonText(ctx.reason); advice = "Resume continues it from where it stopped."; tone = "warn"; }
+  else if (ctx?.status === "paused" && ctx.reason) { text = reasonText(ctx.reason); advice = /cannot write its record|^waiting for you/i.test(ctx.reason) ? adviceFor(ctx.reason, "paused") : "Resume continues it from where it stopped."; tone = "warn"; }
   outcome.hidden = !text;
   /** @type {HTMLElement} */ (outcome.querySelector("[data-field=text]")).textContent = text;
   /** @type {HTMLElement} */ (outcome.querySelector("[data-field=advice]")).textContent = advice;

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -20,9 +21,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from websockets.exceptions import ConnectionClosed
+
+from shared_schema import build
+
 from . import cli, config, logs
 from .browser.chromium import QUIET_FLAGS, extension_flags, find_chromium
 from .agent import doctor_check  # noqa: F401 - registers the LLM check with `heybro doctor`
+from .store import doctor_check as store_check  # noqa: F401 - and the task store's
 from .endpoint import files
 from .endpoint.client import EndpointUnavailable, events, open_endpoint, send_control, start_task
 from .install import browsers as browser_dirs
@@ -30,6 +36,7 @@ from .install import registration
 from .native.identity import EXTENSION_ID
 
 FINAL = {"completed", "failed", "stopped"}
+HOST_BACK_S = 90.0  # how long `heybro run` waits for a host that stopped to come back
 PANEL_URL = f"chrome-extension://{EXTENSION_ID}/extension/panel/panel.html"
 
 
@@ -223,7 +230,8 @@ async def _run(args: argparse.Namespace, settings: config.Settings) -> int:
             if not args.json:
                 progress.say("Started Chromium with heybro" + (f" (profile {args.profile})"
                                                                if args.profile else "") + ".")
-            ws = await open_endpoint(await launched.endpoint())
+            info = await launched.endpoint()
+            ws = await open_endpoint(info)
         # The settings resolved here (this terminal's environment over the config file) go with
         # the task: a host that Chrome started has Chrome's environment, not this terminal's.
         reply = await start_task(ws, args.goal, args.url, _resources(args.resource or []),
@@ -235,22 +243,71 @@ async def _run(args: argparse.Namespace, settings: config.Settings) -> int:
         task_id = reply["payload"]["task_id"]
         if not args.json:
             progress.say(f"Task {task_id}: {args.goal}")
+        watch = Watch(ws, task_id, int(info.get("pid", 0)) if info else 0, progress)
         try:
-            async for ev in events(ws):
-                progress.show(ev)
-                if ev["kind"] == "status" and ev["data"].get("status") in FINAL:
-                    return 0 if ev["data"]["status"] == "completed" else 1
-        except asyncio.CancelledError:
-            await send_control(ws, "stop", task_id)
-            raise
-        print("heybro run: the host closed the connection before the task ended.",
-              file=sys.stderr)
-        return 1
+            return await watch.until_the_end()
+        finally:
+            ws = watch.ws
     finally:
         if ws is not None:
             await ws.close()
         if launched is not None:
             launched.close()
+
+
+class Watch:
+    """Follows the task to its end: through pauses and resumes (from the panel too), and across
+    host restarts — the terminal waits for the new host and picks up after the last event it saw.
+    Exit status: 0 completed, 1 failed or stopped, 3 the host did not come back."""
+
+    def __init__(self, ws: Any, task_id: str, host_pid: int, progress: Progress) -> None:
+        self.ws, self.task_id, self.host_pid, self.progress = ws, task_id, host_pid, progress
+        self.last = -1
+
+    async def until_the_end(self) -> int:
+        while True:
+            try:
+                async for ev in events(self.ws):
+                    if ev["seq"] <= self.last:
+                        continue
+                    self.last = ev["seq"]
+                    self.progress.show(ev)
+                    if ev["kind"] == "status" and ev["data"].get("status") in FINAL:
+                        return 0 if ev["data"]["status"] == "completed" else 1
+            except ConnectionClosed:
+                pass
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await send_control(self.ws, "stop", self.task_id)
+                raise
+            print("heybro run: the heybro host stopped; waiting for it to come back (the task "
+                  "comes back paused)…", file=sys.stderr, flush=True)
+            if not await self.reconnect():
+                print(f"heybro run: the heybro host did not come back within {HOST_BACK_S:.0f} s."
+                      " The task stays in heybro's record: resume or stop it from heybro's panel "
+                      "or popup.", file=sys.stderr)
+                return 3
+            print(f"heybro run: reconnected to the heybro host (pid {self.host_pid}).",
+                  file=sys.stderr, flush=True)
+
+    async def reconnect(self) -> bool:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        deadline = time.monotonic() + HOST_BACK_S
+        while time.monotonic() < deadline:
+            info = files.read()
+            pid = int(info.get("pid", 0)) if info else 0
+            if info and pid != self.host_pid and _alive(pid):
+                try:
+                    ws = await open_endpoint(info)
+                    msg = build("task.watch", {"task_id": self.task_id, "after_seq": self.last})
+                    await ws.send(json.dumps(msg))
+                    self.ws, self.host_pid = ws, pid
+                    return True
+                except (EndpointUnavailable, ConnectionClosed, OSError):
+                    pass
+            await asyncio.sleep(0.25)
+        return False
 
 
 def cmd_run(args: argparse.Namespace) -> int:

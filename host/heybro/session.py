@@ -14,6 +14,8 @@ repeating one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
@@ -24,7 +26,7 @@ from shared_schema.messages import (Event, HistoryEntry, TaskAccepted, TaskDetai
                                     TaskSummary)
 
 from . import config, logs
-from .agent.control import RunControl
+from .agent.control import RunControl, TaskStopped
 from .agent.cutoff import WAITING_FOR_YOU, ledger_key, unresolved
 from .agent.env import AgentEnv
 from .agent.executor import TaskExecutor
@@ -33,7 +35,8 @@ from .agent.native_browser import NativeBrowser
 from .agent.recorder import EventRecorder, FanOut, Recorder
 from .native.channel import NativeChannel
 from .native.host import add_installer
-from .store import TaskRow, TaskStore
+from .store import StoreUnwritable, TaskRow, TaskStore, default_path
+from .store.errors import explain
 from .store.lease import TaskLease, ask_owner, is_owned, take_request
 from .store.recorder import StoreRecorder
 
@@ -67,6 +70,9 @@ class Running:
         # holds up the next step (they can catch up from the store like the panel).
         self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.delivery: asyncio.Task[None] | None = None
+        # While the store cannot write: why, and the events sent but not yet stored.
+        self.store_failed: StoreUnwritable | None = None
+        self.unsaved: list[Event] = []
         # Stores an event and sends it to the extension and the terminals (set by _launch).
         self.emit: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None
 
@@ -94,6 +100,9 @@ class Session:
         self.store = store
         self.current: Running | None = None
         self.lease_watch: asyncio.Task[None] | None = None
+        # Terminals following a task by id: they hear it through pauses and resumes (each run
+        # of the task takes them as listeners).
+        self.followers: dict[str, set[Listener]] = {}
         # LLM settings `heybro run` handed over with a task, for its resumes (memory only).
         self.llm_given: dict[str, config.Settings] = {}
 
@@ -150,13 +159,18 @@ class Session:
             raise ProtocolError(ErrorCode.busy, "Another heybro host is running this task.")
         if listener:
             running.listeners.add(listener)
+        running.listeners |= self.followers.get(task.id, set())
         self.current = running
 
         async def emit(kind: str, data: dict[str, Any]) -> None:
             at = time.time()
             # Stored first, in the loop's own thread: a small SQLite write is ~0.05 ms (WAL), a
             # thread hop costs more than that, and the next step must not start before it is durable.
-            seq = self.store.append(task.id, kind, data, at)
+            failed: StoreUnwritable | None = None
+            try:
+                seq = self.store.append(task.id, kind, data, at)
+            except StoreUnwritable as err:  # queued in order; it is written once writing works
+                failed, seq = err, self.store.pending_seq(task.id)
             event = Event(task_id=task.id, seq=seq, kind=kind, at=at, data=data)  # type: ignore[arg-type]
             try:
                 # Sent inline, so events and the tool calls that follow them reach the extension in order.
@@ -165,6 +179,9 @@ class Session:
                 log.warning("event_not_sent", task_id=task.id, kind=kind)
             if running.listeners:
                 running.outbox.put_nowait(event.model_dump(mode="json"))
+            if failed is not None:
+                running.unsaved.append(event)
+                raise failed
 
         # The store keeps the row and checkpoint before the event about a change goes out.
         recorder = FanOut(StoreRecorder(self.store), *(f(task) for f in RECORDER_FACTORIES),
@@ -180,12 +197,21 @@ class Session:
         running.delivery = asyncio.create_task(running.deliver())
 
         async def run() -> None:
+            note = resume
             try:
-                result = await TaskExecutor(env).execute(resume=resume)
-                if result.status == TaskStatus.paused:  # the browser side went away mid-run
-                    self.store.interrupt_actions(task.id)
-                log.info("task_end", task_id=task.id, status=result.status.value,
-                         reason=result.reason, overhead_ms=env.overhead_ms[-20:])
+                while True:
+                    try:
+                        result = await TaskExecutor(env).execute(resume=note)
+                        if result.status == TaskStatus.paused:  # the browser side went away
+                            self.store.interrupt_actions(task.id)
+                    except StoreUnwritable as err:
+                        note = await self._hold_for_store(running, err)
+                        if note is None:
+                            break
+                        continue
+                    log.info("task_end", task_id=task.id, status=result.status.value,
+                             reason=result.reason, overhead_ms=env.overhead_ms[-20:])
+                    break
             finally:
                 await client.close()
                 running.lease.release()
@@ -195,6 +221,60 @@ class Session:
 
         running.runner = asyncio.create_task(run())
         return running
+
+    async def _hold_for_store(self, running: Running, err: StoreUnwritable) -> str | None:
+        """The store cannot write: the task waits, paused and whole in memory, saying why.
+        Resume writes what queued up and goes on (the note for the run), Stop ends it; None when
+        the run is over."""
+        task, control = running.task, running.control
+        ended = task.status.value in FINAL
+        if not ended:
+            task.status = TaskStatus.paused
+        running.store_failed = err
+        control.on_pause = control.on_resume = None
+        log.error("task_paused_store_unwritable", task_id=task.id, path=str(err.path), why=err.why)
+        text = (f"{err.message}. The task is paused; nothing is lost meanwhile. Fix that (free "
+                "some space, make the folder writable, close what locks it), then press Resume.")
+        if not ended:
+            await self._tell(running, "status", {"status": "paused", "reason": err.message})
+        await self._tell(running, "error", {"text": text, "level": "error"})
+        while True:
+            control.pause()
+            try:
+                await control.checkpoint()  # until Resume (or Stop)
+            except TaskStopped:
+                task.status, task.result = TaskStatus.stopped, "stopped by the user"
+                with contextlib.suppress(StoreUnwritable):
+                    self.store.flush()
+                    self.store.checkpoint(task.id, task.model_dump(mode="json"))
+                    self.store.set_status(task.id, "stopped", "stopped by the user")
+                await self._tell(running, "status", {"status": "stopped",
+                                                     "reason": "stopped by the user"})
+                return None
+            try:
+                self.store.flush()
+                self.store.checkpoint(task.id, task.model_dump(mode="json"))
+            except StoreUnwritable as again:
+                running.store_failed = again
+                await self._tell(running, "error", {
+                    "text": f"Still paused: {again.message}.", "level": "error"})
+                await self._tell(running, "status", {"status": "paused", "reason": again.message})
+                continue
+            running.store_failed = None
+            running.unsaved.clear()
+            log.info("store_writable_again", task_id=task.id)
+            if ended:
+                self.store.update_status(task.id, task.status.value, task.result)
+                return None
+            return (f"heybro could not write its record for a while ({err.why}) and paused; "
+                    "everything that happened meanwhile is written now. Look at the page first: "
+                    "it may have changed since the last step.")
+
+    async def _tell(self, running: Running, kind: str, data: dict[str, Any]) -> None:
+        """An event from the session that must reach the user even while the store fails."""
+        if running.emit is not None:
+            with contextlib.suppress(StoreUnwritable):
+                await running.emit(kind, data)
 
     def _restore(self, task_id: str) -> Task:
         state = self.store.load_checkpoint(task_id)
@@ -261,15 +341,22 @@ class Session:
         """Sends the task's latest status change (written by this host outside a run) to the
         extension, so the panel and popup show what the record says."""
         for e in self.store.events(task_id, kinds=["status"])[-1:]:
+            event = Event(task_id=task_id, seq=e.seq, kind=e.kind, at=e.at, data=e.data)  # type: ignore[arg-type]
             try:
-                await self.channel.send("event", Event(task_id=task_id, seq=e.seq, kind=e.kind,  # type: ignore[arg-type]
-                                                       at=e.at, data=e.data))
+                await self.channel.send("event", event)
             except Exception:  # noqa: BLE001 - the extension may be gone; the store has it
                 log.warning("event_not_sent", task_id=task_id, kind=e.kind)
+            for fn in list(self.followers.get(task_id, ())):
+                try:
+                    await fn(event.model_dump(mode="json"))
+                except Exception:  # noqa: BLE001 - a closed terminal stops listening
+                    self.followers[task_id].discard(fn)
 
     async def check_leases(self) -> None:
         """Every few seconds: a task whose runner died (its lease is gone) is paused with the
         reason, and a pause or stop another host left for the task running here is carried out."""
+        if self.store.failure is not None:
+            return  # nothing can be written now; the task here waits for the user
         cur = self.current if self.current and not self.current.done.is_set() else None
         if cur is not None and (what := take_request(cur.task.id)):
             await (self.pause if what == "pause" else self.stop)(cur.task.id)
@@ -322,6 +409,7 @@ class Session:
             return
         # A paused task from an earlier host: end it in the record.
         self.store.set_status(task_id, "stopped", "stopped by the user")
+        await self._announce(task_id)
 
     async def message(self, task_id: str, text: str) -> None:
         """Follow-ups reach the scheduler as new information for the same task, before any
@@ -348,8 +436,7 @@ class Session:
 
     async def _say(self, cur: Running, text: str, **extra: Any) -> None:
         """An event about the task from the session itself (a control request, the user's words)."""
-        if cur.emit is not None:
-            await cur.emit("message", {"text": text, **extra})
+        await self._tell(cur, "message", {"text": text, **extra})
 
     def _note_while_paused(self, row: TaskRow, text: str) -> None:
         """A message for a task paused in the record (no run here): kept in its history and its
@@ -380,9 +467,23 @@ class Session:
             raise ProtocolError(ErrorCode.task_not_found, f"No live task {task_id!r}.")
         cur.listeners.add(listener)
 
+    def follow(self, task_id: str, listener: Listener, after_seq: int = -1) -> list[Event]:
+        """`listener` hears the task from now on, whether it runs, waits paused or is resumed
+        (also by the panel); returns the stored events after `after_seq` it missed."""
+        self._row(task_id)
+        missed = [Event(task_id=task_id, seq=e.seq, kind=e.kind, at=e.at, data=e.data)  # type: ignore[arg-type]
+                  for e in self.store.events(task_id, after=after_seq)]
+        self.followers.setdefault(task_id, set()).add(listener)
+        if (cur := self._live(task_id)):
+            missed += [e for e in cur.unsaved if e.seq > (missed[-1].seq if missed else after_seq)]
+            cur.listeners.add(listener)
+        return missed
+
     def unwatch(self, listener: Listener) -> None:
         if self.current:
             self.current.listeners.discard(listener)
+        for fns in self.followers.values():
+            fns.discard(listener)
 
     def list_tasks(self, limit: int) -> TaskListResult:
         return TaskListResult(tasks=[summary(r) for r in self.store.list_tasks(limit)])
@@ -394,6 +495,14 @@ class Session:
                    for e in self.store.events(task_id, after=after_seq)]
         row = self._row(task_id)
         state = self.store.load_checkpoint(task_id) or {}
+        if (cur := self._live(task_id)) and cur.unsaved:
+            # Not written yet (the store fails): what the panel was sent, from memory.
+            stored = history[-1].seq if history else after_seq
+            history += [HistoryEntry(seq=e.seq, kind=e.kind, at=e.at, data=e.data)
+                        for e in cur.unsaved if e.seq > max(stored, after_seq)]
+            row = row.model_copy(update={"status": cur.task.status.value, "reason": (
+                cur.store_failed.message if cur.store_failed else row.reason)})
+            state = cur.task.model_dump(mode="json")
         return TaskDetail(task=summary(row), subtasks=state.get("subtasks", []),
                           current_subtask=state.get("current_subtask_index", 0), history=history)
 
@@ -416,8 +525,35 @@ class Session:
         log.info("task_interrupted", task_id=cur.task.id, reason=reason)
 
 
+TASK_COMMANDS = ("task.start", "task.pause", "task.resume", "task.stop", "task.message",
+                 "task.list", "task.get")
+
+
+def _open_store(channel: NativeChannel) -> TaskStore | None:
+    """The task store, or None when it cannot be opened at all: every task command is then
+    answered with the reason in words (the host keeps serving, so the panel can say it)."""
+    path = default_path()
+    try:
+        store = TaskStore(path)
+    except (sqlite3.Error, OSError) as err:
+        why = explain(err, path) if isinstance(err, sqlite3.Error) else (err.strerror or str(err))
+        failure = StoreUnwritable(path, why)
+        log.error("store_unavailable", path=str(path), why=why, error=str(err))
+
+        async def refuse(env, payload):  # type: ignore[no-untyped-def]
+            raise failure
+        for type_ in TASK_COMMANDS:
+            channel.on(type_, refuse)
+        return None
+    if store.moved_aside is not None:
+        log.warning("store_damaged_moved_aside", path=str(path), moved_to=str(store.moved_aside))
+    return store
+
+
 def install(channel: NativeChannel) -> None:
-    store = TaskStore()
+    store = _open_store(channel)
+    if store is None:
+        return
     # Tasks cut off by a host that died (and not still run by another live host) come back paused.
     paused = store.pause_interrupted("interrupted: the heybro host stopped", skip=is_owned)
     if paused:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from .. import logs
 from ..llm import LLMError
+from ..store.errors import StoreUnwritable
 from .browser import BrowserLost, ToolFailed
 from .cutoff import RepeatHeld
 from .control import HeldReplySetAside, Interrupted, NewInformation, TaskStopped
@@ -102,6 +103,8 @@ class TaskExecutor:
                                        "Press Resume and heybro looks at the page before "
                                        "repeating anything.", "warning")
             await self._status(TaskStatus.paused, reason)
+        except StoreUnwritable:
+            raise  # the session pauses the task and keeps it until writing works again
         except RepeatHeld as err:
             task.held_repeat = err.key
             await env.recorder.message(task, f"Not repeating {err.key} by itself: a fault cut it "

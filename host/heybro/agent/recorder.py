@@ -170,13 +170,21 @@ class EventRecorder:
 
 
 class FanOut:
-    """Several recorders as one (e.g. the store, then events)."""
+    """Several recorders as one (e.g. the store, then events). Each gets every record even when
+    one before it fails (a store that cannot write still lets the event reach the panel); the
+    first failure is raised after all have had their turn."""
 
     def __init__(self, *recorders: Recorder) -> None:
         self.recorders = list(recorders)
 
     def __getattr__(self, name: str) -> Callable[..., Awaitable[None]]:
         async def call(*args: Any, **kwargs: Any) -> None:
+            failed: Exception | None = None
             for r in self.recorders:
-                await getattr(r, name)(*args, **kwargs)
+                try:
+                    await getattr(r, name)(*args, **kwargs)
+                except Exception as err:  # noqa: BLE001 - raised below, after the others
+                    failed = failed or err
+            if failed is not None:
+                raise failed
         return call

@@ -1,7 +1,8 @@
 """The websocket endpoint: 127.0.0.1 only, a token from the 0600 endpoint file, Origin checked.
 
 Messages are the same envelopes as native messaging: `task.start` (answered `task.accepted` or
-`error`), then the task's `event`s; `task.pause` / `task.resume` / `task.stop` control it.
+`error`), then the task's `event`s; `task.pause` / `task.resume` / `task.stop` control it;
+`task.watch` follows a task by id from a sequence number on (a terminal back after a host restart).
 A connection without the right token, or with a web page's Origin, is refused with HTTP 403.
 """
 
@@ -20,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from shared_schema import ErrorCode, ProtocolError, build, parse
-from shared_schema.messages import TaskRef, TaskStart
+from shared_schema.messages import TaskGet, TaskRef, TaskStart
 
 from .. import logs
 from ..native.identity import EXTENSION_ID
@@ -62,8 +63,19 @@ class Endpoint:
         return None
 
     async def handle(self, ws: ServerConnection) -> None:
+        held: list[dict[str, Any]] | None = None  # live events held while missed ones replay
+
         async def listener(event: dict[str, Any]) -> None:
-            await ws.send(json.dumps(build("event", event)))
+            if held is not None:
+                held.append(event)
+            else:
+                await ws.send(json.dumps(build("event", event)))
+
+        def hold(on: bool) -> list[dict[str, Any]] | None:
+            nonlocal held
+            was, held = held, ([] if on else None)
+            return was
+        listener.hold = hold  # type: ignore[attr-defined]
 
         try:
             async for raw in ws:
@@ -72,6 +84,26 @@ class Endpoint:
             pass
         finally:
             self.session.unwatch(listener)
+
+    async def _follow(self, ws: ServerConnection, msg_id: str, ask: TaskGet, listener: Any) -> None:
+        """`task.watch`: the events the terminal missed (after its last seq), then live ones,
+        in order, for as long as it stays connected."""
+        listener.hold(True)
+        try:
+            missed = self.session.follow(ask.task_id, listener, ask.after_seq)
+            await ws.send(json.dumps(build("ack", {}, re=msg_id)))
+            last = ask.after_seq
+            for e in missed:
+                await ws.send(json.dumps(build("event", e)))
+                last = e.seq
+            while (waiting := listener.hold(True)):  # what arrived meanwhile, not yet sent
+                for ev in waiting:
+                    if ev["seq"] > last:
+                        await ws.send(json.dumps(build("event", ev)))
+                        last = ev["seq"]
+        finally:
+            for ev in listener.hold(False) or []:
+                await ws.send(json.dumps(build("event", ev)))
 
     async def _one(self, ws: ServerConnection, raw: Any, listener: Any) -> None:
         msg_id = None
@@ -86,6 +118,9 @@ class Endpoint:
                                                                 "task.stop"):
                 await getattr(self.session, env.type.split(".")[1])(payload.task_id)
                 reply = build("ack", {}, re=env.id)
+            elif isinstance(payload, TaskGet) and env.type == "task.watch":
+                await self._follow(ws, env.id, payload, listener)
+                return
             elif env.type == "ping":
                 reply = build("pong", {"nonce": getattr(payload, "nonce", None), "data": "",
                                        "host_pid": os.getpid()}, re=env.id)

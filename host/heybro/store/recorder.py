@@ -6,10 +6,12 @@ for both), so the panel's catch-up after a restart replays exactly what it would
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
 from ..agent.models import Iteration, MemoryItem, RoleName, Task, TaskStatus, ToolCall, Usage, Verdict
+from .errors import StoreUnwritable
 from .task_store import TaskStore
 
 # Tools that only look: no ledger entry, since repeating them after a crash is harmless.
@@ -56,16 +58,27 @@ class StoreRecorder:
             params = call.parameters | ({"target": call.target} if call.target else {})
             # The step it takes is counted before it acts: one a fault cuts off still counts.
             await self._checkpoint(task)
-            await self._run(self.store.action_started, task.id, key, call.tool, params)
+            try:
+                await self._run(self.store.action_started, task.id, key, call.tool, params)
+            except StoreUnwritable:
+                # It will not be carried out (the run stops here): the record says so when the
+                # queued writes go in.
+                self._ledger_keys.pop(id(call), None)
+                with contextlib.suppress(StoreUnwritable):
+                    self.store.action_finished(task.id, key, False, {
+                        "error": "not carried out: heybro could not write its record"})
+                raise
 
     async def tool_result(self, task: Task, role: RoleName, call: ToolCall) -> None:
-        await self._checkpoint(task)
         key = self._ledger_keys.pop(id(call), None)
-        if key is not None:
-            result = call.result if isinstance(call.result, dict) else {"value": call.result}
-            await self._run(self.store.action_finished, task.id, key, bool(call.success),
-                            result if call.success else {"error": call.error,
-                                                         "code": call.error_code})
+        try:
+            if key is not None:  # first: while the store fails it queues, the outcome kept
+                result = call.result if isinstance(call.result, dict) else {"value": call.result}
+                await self._run(self.store.action_finished, task.id, key, bool(call.success),
+                                result if call.success else {"error": call.error,
+                                                             "code": call.error_code})
+        finally:
+            await self._checkpoint(task)
 
     async def verdict(self, task: Task, verdict: Verdict) -> None:
         await self._checkpoint(task)

@@ -1,5 +1,10 @@
 """Every task, plan change, iteration, tool call, verdict, memory item and status change, written
-before the next step starts, so nothing is lost when Chrome, the service worker or the host dies."""
+before the next step starts, so nothing is lost when Chrome, the service worker or the host dies.
+
+When a write fails (disk full, read-only, locked, damaged file) the store keeps that write and every
+later one in memory, in order, and raises StoreUnwritable: the task pauses saying why. `flush`
+writes the backlog once writing works again, so the record is whole. A file that is not a database
+is moved aside (never silently replaced) and a new one started; `moved_aside` says where it went."""
 
 from __future__ import annotations
 
@@ -15,8 +20,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .. import paths
+from .. import logs, paths
+from .errors import StoreUnwritable, explain
 from .migrations import migrate
+
+log = logs.get("heybro.store")
 
 FINAL = ("completed", "failed", "stopped")
 ACTIVE = ("planning", "executing", "verifying", "correcting")
@@ -83,35 +91,115 @@ def _enable_wal(conn: sqlite3.Connection, wait_s: float = 10.0) -> None:
         time.sleep(0.01)
 
 
+BUSY_TIMEOUT_S = 5.0  # how long a write waits for another program's lock before it fails
+
+
+def _damaged(err: sqlite3.DatabaseError) -> bool:
+    text = str(err).lower()
+    return "not a database" in text or "malformed" in text
+
+
 class TaskStore:
     """One SQLite file in WAL mode; safe to share between the host's threads and processes."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(self.path, timeout=10, isolation_level=None,
+        self._lock = threading.Lock()
+        self.failure: StoreUnwritable | None = None
+        self._backlog: list[tuple[Callable[[sqlite3.Connection], Any], str | None]] = []
+        self.moved_aside: Path | None = None
+        try:
+            self._open()
+        except sqlite3.DatabaseError as err:
+            if not _damaged(err):
+                raise
+            self.moved_aside = self._move_aside()
+            self._open()
+
+    def _open(self) -> None:
+        self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                      check_same_thread=False)
         self._conn.row_factory = sqlite3.Row
-        self._lock = threading.Lock()
         _enable_wal(self._conn)
         self._conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives process crashes
         self._conn.execute("PRAGMA foreign_keys=ON")
         self.version = migrate(self._conn)
 
+    def _move_aside(self) -> Path:
+        """A damaged file is kept for the user (and recovery tools) beside a fresh one."""
+        try:
+            self._conn.close()
+        except AttributeError:
+            pass
+        aside = self.path.with_name(f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(f"{self.path}{suffix}")
+            if src.exists():
+                src.rename(f"{aside}{suffix}")
+        log.warning("store_moved_aside", path=str(self.path), moved_to=str(aside))
+        return aside
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()
 
-    def _tx(self, fn):  # type: ignore[no-untyped-def]
+    def _tx(self, fn, events_of: str | None = None):  # type: ignore[no-untyped-def]
+        """One write transaction. While the store is failing, writes queue up behind the one
+        that failed (kept in order for `flush`) and each raises the failure."""
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
+            if self.failure is not None:
+                self._backlog.append((fn, events_of))
+                raise self.failure
             try:
-                out = fn(self._conn)
-            except BaseException:
-                self._conn.execute("ROLLBACK")
+                return self._run(fn)
+            except (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError):
                 raise
-            self._conn.execute("COMMIT")
-            return out
+            except sqlite3.DatabaseError as err:
+                self.failure = StoreUnwritable(self.path, explain(err, self.path))
+                self._backlog.append((fn, events_of))
+                log.error("store_unwritable", path=str(self.path), why=self.failure.why,
+                          error=str(err))
+                raise self.failure from err
+
+    def _run(self, fn):  # type: ignore[no-untyped-def]
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            out = fn(self._conn)
+        except BaseException:
+            try:
+                self._conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            raise
+        self._conn.execute("COMMIT")
+        return out
+
+    def flush(self) -> None:
+        """Writes what queued up while the store failed, in order; raises StoreUnwritable (with
+        the rest still queued) if writing still fails."""
+        with self._lock:
+            while self._backlog:
+                fn, _ = self._backlog[0]
+                try:
+                    self._run(fn)
+                except (sqlite3.IntegrityError, sqlite3.ProgrammingError):
+                    log.exception("store_backlog_entry_dropped")
+                except sqlite3.DatabaseError as err:
+                    self.failure = StoreUnwritable(self.path, explain(err, self.path))
+                    raise self.failure from err
+                self._backlog.pop(0)
+            if self.failure is not None:
+                log.info("store_writable_again", path=str(self.path))
+            self.failure = None
+
+    def pending_seq(self, task_id: str) -> int:
+        """The sequence number the task's latest queued event will get once written."""
+        queued = sum(1 for _, t in self._backlog if t == task_id)
+        with self._lock:
+            (last,) = self._conn.execute("SELECT COALESCE(MAX(seq), -1) FROM events WHERE "
+                                         "task_id = ?", (task_id,)).fetchone()
+        return int(last) + queued
 
     # --- tasks ------------------------------------------------------------------------------
 
@@ -156,7 +244,7 @@ class TaskStore:
             if cur.rowcount != 1:
                 raise KeyError(task_id)
             return self._append(c, task_id, "status", {"status": status, "reason": reason}, now)
-        return self._tx(go)
+        return self._tx(go, events_of=task_id)
 
     def update_status(self, task_id: str, status: str, reason: str | None = None) -> None:
         """Changes the status column only (the caller records the history entry itself)."""
@@ -214,7 +302,8 @@ class TaskStore:
 
     def append(self, task_id: str, kind: str, data: dict[str, Any], at: float | None = None) -> int:
         """Adds one entry to the task's history; returns its sequence number."""
-        return self._tx(lambda c: self._append(c, task_id, kind, data, at or time.time()))
+        at = at or time.time()
+        return self._tx(lambda c: self._append(c, task_id, kind, data, at), events_of=task_id)
 
     def events(self, task_id: str, after: int = -1, kinds: list[str] | None = None) -> list[EventRow]:
         sql = "SELECT * FROM events WHERE task_id = ? AND seq > ?"
