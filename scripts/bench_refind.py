@@ -5,7 +5,8 @@
 For many target elements per page (the interactive elements the scanner reports), capture the
 signature with `captureSignature`, apply one mutation to a fresh copy of the page (id renamed,
 classes hashed, wrapper added/removed, siblings reordered, text tweaked, tag swapped, element moved,
-look-alike decoy added, attribute dropped, target deleted), call `refind` and score the answer:
+look-alike decoy added beside it or a copy put in another part of the page, attribute dropped, id
+removed, target deleted), call `refind` and score the answer:
 correct (the target), wrong (another element), abstained (ambiguous / not_found). For "deleted"
 the right answer is to abstain, so it is reported on its own line.
 
@@ -24,10 +25,10 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_common import ROOT, chromium, machine, serve, start_miniwob, write_large_pages, write_section  # noqa: E402
+from bench_common import ROOT, chromium, machine, percentile, serve, start_miniwob, write_large_pages, write_section  # noqa: E402
 
-MUTATIONS = ["id_renamed", "classes_hashed", "wrapper_added", "wrapper_removed", "siblings_reordered",
-             "text_tweaked", "tag_swapped", "element_moved", "decoy_added", "attribute_dropped", "deleted"]
+MUTATIONS = ["id_renamed", "id_removed", "classes_hashed", "wrapper_added", "wrapper_removed", "siblings_reordered",
+             "text_tweaked", "tag_swapped", "element_moved", "decoy_added", "decoy_elsewhere", "attribute_dropped", "deleted"]
 
 
 def split_of(page: str, seed: int | None, tune_seed: int) -> str:
@@ -181,6 +182,14 @@ def write(a: argparse.Namespace, seeds: list[int], rows: list[dict], out: dict, 
            "Per mutation, held-out pages:", "", out["held-out"][0], "", "Per mutation, all pages:", "", out["all"][0]]
     if errors:
         md += ["", f"Pages that did not start: {', '.join(errors)}"]
+    for name in ("large_1000.html", "large_5000.html"):
+        ms = [r["ms"] for r in rows if r["page"] == name]
+        if ms:
+            md += ["", f"Re-find time on {name} ({len(ms)} trials): p50 {percentile(ms, 0.5):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms "
+                   "(target: p50 ≤ 10 ms)."]
+    ms = [r["ms"] for r in rows if not r["page"].startswith("large_")]
+    if ms:
+        md += ["", f"Re-find time on the MiniWoB++ pages: p50 {percentile(ms, 0.5):.2f} ms, p95 {percentile(ms, 0.95):.2f} ms."]
     md += ["", "Reading: "
            f"≥ 97% correct — {met(s['tune']['correct'] >= 0.97)} on the tune half ({pct('tune', 'correct')}), "
            f"{met(s['held-out']['correct'] >= 0.97)} on the held-out half ({pct('held-out', 'correct')}), "
@@ -192,20 +201,24 @@ def write(a: argparse.Namespace, seeds: list[int], rows: list[dict], out: dict, 
 
 
 HOW = (
-    "How refind decides (extension/lib/refind.js), in order; anything else abstains: (1) the whole signature — a best "
-    "score that something singles out (a distinctive field: words, id, name, value, label, neighbours, classes few "
-    "others share) and that leads the runner-up; (2) an anchor — the only element carrying the captured id or test id "
-    "(an author's id also when the element changed kind), or a numbered data key or link target; an id that now "
-    "extends the captured one (\"email\" → \"email-x7a9\") when nothing else changed; (3) one thing changed — the "
-    "tolerant score (the field that lost most left out; a type and the role it implies count as one) is high and far "
-    "ahead, and what changed is not the element's place nor an identity that now says something else; (4) its place "
-    "among look-alikes — the element that looks the same (tag, words, type, name, value, label-free attributes) and "
-    "stands k-th of the same n in its document as the target did, when the count is unchanged (a deleted look-alike "
-    "makes it drop while the next one slides into the place), nothing it has contradicts the target, nothing matches "
-    "the target's own features better, the words around it do not say something else (one side may change only if it "
-    "did not move: something was put next to it), no other look-alike alone keeps the target's surrounding words, and "
-    "no other look-alike stands clearly nearer the old spot; (5) its place among the elements with its tag (k-th of the "
-    "same n) when the one thing that changed is gone rather than different (a checkbox that lost its type attribute)."
+    "How refind decides (extension/lib/refind.js). First, what says a candidate is another element sets it aside: "
+    "it stands in another part of the page than the element was captured in (outside a zone it was in — a landmark, "
+    "section, form or group, by name — unless only that zone's own element went away; inside a landmark or form it was "
+    "not in; in a row, card or list item whose title says something else), its name says something else (a replaced "
+    "word, other numbers), its link leads to another path or numbered place, its form name differs, it has words where "
+    "the element had none (or none where it had some), it sits in other components, or, nameless, it shows another "
+    "icon. Then, in order, anything else abstaining: (0) the element to the letter in its place (nothing changed); "
+    "(1) the whole signature — a best score that something singles out and that leads the runner-up, not a look-alike "
+    "whose look-alikes became fewer (a neighbour slid into a deleted one's place); (2) an anchor — the only element "
+    "carrying the captured id or test id, or a numbered data key or link target; an id that now extends the captured "
+    "one when nothing else changed; (3) one thing changed — the tolerant score (the field that lost most left out) "
+    "is high and far ahead, and what changed is not its place nor an identity with another value, and changed words "
+    "look like a tweak; (4) its place among look-alikes — k-th of the same n in its document or shadow root, its "
+    "shadow hosts at the same places, the count unchanged, nothing contradicting it, the words around it agreeing; "
+    "(5) its place among the elements with its tag when the one thing that changed is gone; (6) the one left in its "
+    "part of the page that the form knows by the captured name (and value), or whose own features (all but its place, "
+    "attributes that are gone left out) match and lead. A candidate whose words were tweaked is not taken while "
+    "another one still carries the exact words."
 )
 
 

@@ -172,11 +172,18 @@ function labelText(el) {
   return "";
 }
 
-/** Text of `root` leaving out the subtree of `skip` and of other form controls. @param {Element} root @param {Element} skip */
-function ownText(root, skip) {
+/**
+ * Text of `root` leaving out the subtree of `skip` and of other form controls — and, with
+ * `alike`, of elements that look like `skip` (same tag, similar words): a copy of a control put
+ * beside it is not what names the row or card it stands in.
+ * @param {Element} root @param {Element} skip @param {boolean} [alike]
+ */
+function ownText(root, skip, alike = false) {
   let out = "";
+  const words = alike ? norm(skip.textContent) : "";
+  const looksLike = (/** @type {Element} */ e) => alike && e.localName === skip.localName && (textSim(norm(e.textContent), words) ?? 1) >= 0.6;
   const walker = (root.ownerDocument || document).createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => (n === skip || (n.nodeType === 1 && ["select", "textarea", "script", "style"].includes(/** @type {Element} */ (n).localName))
+    acceptNode: (n) => (n === skip || (n.nodeType === 1 && (["select", "textarea", "script", "style"].includes(/** @type {Element} */ (n).localName) || looksLike(/** @type {Element} */ (n))))
       ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
   for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.nodeType === 3) out += n.nodeValue + " ";
@@ -451,8 +458,15 @@ const HEADINGS = "h1,h2,h3,h4,h5,h6,[role=heading],legend";
 function containerLabel(el) {
   const aria = referencedText(el, "aria-labelledby") || norm(el.getAttribute("aria-label"));
   if (aria) return cut(aria, 40);
-  const h = el.querySelector(HEADINGS);
-  return h ? cut(norm(h.textContent), 40) : "";
+  // A landmark is named by its label only: a heading inside the page's main part or header is
+  // content, not its name. A section, group or dialog is named by its first plain heading (one
+  // holding no control: a heading that is a link is something a person clicks, and it changes).
+  const tag = el.localName, role = el.getAttribute("role") || "";
+  if (!/^(section|fieldset|dialog|article)$/.test(tag) && !/^(region|group|radiogroup|dialog|alertdialog|tabpanel)$/.test(role)) return "";
+  for (const h of Array.from(el.querySelectorAll(HEADINGS)).slice(0, 3)) {
+    if (!h.querySelector("a, button, input, select, textarea, [role=button], [role=link]")) return cut(norm(h.textContent), 40);
+  }
+  return "";
 }
 
 /** A form's name: its label, its id or name, where it posts, its heading, its submit button's words. @param {Element} el */
@@ -502,7 +516,7 @@ function itemTitle(el) {
 /** The words of a row's first cell that does not hold the element. @param {Element} row @param {Element} el */
 function rowKey(row, el) {
   for (const cell of Array.from(row.children)) {
-    if (cell.contains(el)) continue;
+    if (cell.contains(el) || !/^(td|th)$/.test(cell.localName) && !/^(cell|gridcell|rowheader|columnheader)$/.test(cell.getAttribute("role") || "")) continue;
     const t = norm(cell.textContent);
     if (t) return cut(t, 40);
   }
@@ -529,9 +543,15 @@ function contextOf(el, pass) {
     if (c.zone) { zones.push(c.zone); itemDone = true; continue; }
     if (!itemDone && depth < 6 && c.title) {
       const t = c.title;
-      if (t === p && (p.localName === "tr" || p.getAttribute("role") === "row")) item = rowKey(p, el);
-      else if (t === p) item = cut(norm(ownText(p, el)), 40); // a list item's own words, the element's left out
-      else if (!t.contains(el)) item = cut(norm(t.textContent), 40);
+      // Said by kind: a row's first cell ("r:"), a list item's own words ("l:", the element and its
+      // look-alikes left out), a card's title ("h:": its other words, or the element's when it is
+      // the title); titles of different kinds are not compared.
+      let key = "";
+      if (t === p && (p.localName === "tr" || p.getAttribute("role") === "row")) key = (item = rowKey(p, el)) && `r:${item}`;
+      else if (t === p) key = (item = cut(norm(ownText(p, el, true)), 40)) && `l:${item}`;
+      else if (!t.contains(el)) key = (item = cut(norm(t.textContent), 40)) && `h:${item}`;
+      else key = (item = cut(norm(ownText(t, el, true)) || visibleText(el), 40)) && `h:${item}`;
+      item = key;
       // An item without a title of its own ends the search too: the card or row is found.
       itemDone = !!item || t === p;
     }
@@ -583,6 +603,20 @@ function otherLink(a, b) {
   return numbers(pa.search) !== numbers(pb.search);
 }
 
+/**
+ * Whether two titles say the same: nearly the same text, or mostly the same words in another
+ * order (a row's cells or a card's parts rearranged), with the same numbers.
+ * @param {string} a @param {string} b
+ */
+function sameWords(a, b) {
+  if ((textSim(a, b) ?? 1) >= 0.7) return true;
+  const wa = new Set(a.toLowerCase().match(/[\p{L}\d]+/gu) || []), wb = new Set(b.toLowerCase().match(/[\p{L}\d]+/gu) || []);
+  if (numbers(a) !== numbers(b) && [...wa].some((w) => /\d/.test(w)) && [...wb].some((w) => /\d/.test(w))
+    && [...wa].filter((w) => /\d/.test(w)).sort().join() !== [...wb].filter((w) => /\d/.test(w)).sort().join()) return false;
+  const inter = [...wa].filter((w) => wb.has(w)).length;
+  return inter / Math.max(1, wa.size + wb.size - inter) >= 0.6;
+}
+
 /** Whether two zones ("kind:label") are the same part of the page: same kind, and labels that agree or are unknown. @param {string} a @param {string} b */
 function sameZone(a, b) {
   const i = a.indexOf(":"), j = b.indexOf(":");
@@ -594,22 +628,28 @@ function sameZone(a, b) {
 /**
  * Whether a candidate stands in another part of the page than the one the element was captured in:
  * outside one of the zones the element was in (the footer's nav, not the header's; the sign-up
- * form, not the login form; a copy of a form's button put outside the form), or in an item with
- * another title (Bob's row, not Alice's). Zones it gained (a new wrapping section) and an item
- * title that is gone say nothing.
+ * form, not the login form; a copy of a form's button put outside the form), inside a landmark or
+ * form it was not in (a paragraph's link copied into the sidebar), or in an item with another title
+ * (Bob's row, not Alice's). A section or group it gained (a new wrapper) and an item title that is
+ * gone say nothing.
  * @param {Signature} sig @param {Signature} c
  */
 function contextClash(sig, c) {
   const A = sig.context, B = c.context;
   if (!A || !B) return false;
-  if (A.item && B.item && (textSim(A.item, B.item) ?? 1) < 0.7) return true;
+  if (A.item && B.item && A.item.slice(0, 2) === B.item.slice(0, 2) && !sameWords(A.item.slice(2), B.item.slice(2))) return true;
+  const gained = B.zones.filter((b) => !A.zones.some((a) => sameZone(a, b)));
+  // Into a landmark or form it was not in (a paragraph's link is not the sidebar's): elsewhere.
+  if (gained.some((b) => LANDMARKS.has(b.slice(0, b.indexOf(":"))))) return true;
   const lost = A.zones.filter((a) => !B.zones.some((b) => sameZone(a, b)));
   if (!lost.length) return false;
   // Out of a zone and into another: elsewhere. Out of a zone only because the zone's element went
-  // away (its ancestors are the old ones less a step or two): the same element, unwrapped.
-  const gained = B.zones.some((b) => !A.zones.some((a) => sameZone(a, b)));
-  return gained || !unwrapped(sig.path || [], c.path || []);
+  // away (its ancestors are the old ones less a step): the same element, unwrapped.
+  return gained.length > 0 || !unwrapped(sig.path || [], c.path || []);
 }
+
+/** Zones that an element does not enter and stay itself (a new wrapping section or group may come). */
+const LANDMARKS = new Set(["header", "footer", "nav", "aside", "form", "dialog"]);
 
 /**
  * Whether ancestor path b is path a with one step taken out and none put in (tags only: classes
@@ -726,11 +766,18 @@ function hostPlaces(el, pass) {
 
 // --- similarity ---------------------------------------------------------------------------------
 
+/** Bigram counts of texts seen lately: a page repeats its words ("Add to cart" × 200), and a
+ * re-find compares the same captured words with thousands of candidates. @type {Map<string, Map<string, number>>} */
+const BIGRAMS = new Map();
+
 /** @param {string} s */
 function bigrams(s) {
-  /** @type {Map<string, number>} */
-  const m = new Map();
+  let m = BIGRAMS.get(s);
+  if (m) return m;
+  m = new Map();
   for (let i = 0; i < s.length - 1; i++) { const g = s.slice(i, i + 2); m.set(g, (m.get(g) || 0) + 1); }
+  if (BIGRAMS.size > 20000) BIGRAMS.clear();
+  BIGRAMS.set(s, m);
   return m;
 }
 
@@ -1011,9 +1058,11 @@ function directText(el) {
 /**
  * Elements that could be the one a signature describes: interactive ones, those with the same tag,
  * and any element that carries the signature's test id, id, name or own text (a swapped tag).
- * @param {Signature} sig @param {Document | Element | ShadowRoot} root
+ * Only rendered ones unless `rendered` is false (refind checks that for its shortlist alone: asking
+ * thousands of elements whether they are visible is most of a big page's re-find).
+ * @param {Signature} sig @param {Document | Element | ShadowRoot} root @param {boolean} [rendered]
  */
-function collectCandidates(sig, root) {
+function collectCandidates(sig, root, rendered = true) {
   const A = sig.attrs || {};
   const text = norm(sig.text).toLowerCase();
   /** @type {Element[]} */
@@ -1024,7 +1073,7 @@ function collectCandidates(sig, root) {
     if (!maybe && A.name && el.getAttribute("name") === A.name) maybe = true;
     if (!maybe && text && el.firstChild && directText(el).toLowerCase() === text) maybe = true;
     if (!maybe) for (const k of TEST_ID_ATTRS) if (A[k] && el.getAttribute(k) === A[k]) { maybe = true; break; }
-    if (maybe && el.localName !== "html" && el.localName !== "body" && isRendered(el)) out.push(el);
+    if (maybe && el.localName !== "html" && el.localName !== "body" && (!rendered || isRendered(el))) out.push(el);
   });
   return out;
 }
@@ -1039,11 +1088,12 @@ const SHORTLIST = 80;
  * together, so the full scoring still sees how common the target's look is).
  * @param {Signature} sig @param {Element[]} pool
  */
-function shortlist(sig, pool) {
-  if (pool.length <= SHORTLIST) return pool;
+function shortlist(sig, pool, checkRendered = false) {
+  if (pool.length <= SHORTLIST) return checkRendered ? pool.filter(isRendered) : pool;
   const A = sig.attrs || {};
   const text = sig.text || sig.name;
   const dataKeys = Object.keys(A).filter((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k));
+  const keys = ["id", "name", "href", "placeholder", "aria-label", "title", "type", ...TEST_ID_ATTRS].filter((k) => A[k]);
   const box = sig.box && (sig.frame || []).length === 0 ? sig.box : null;
   const view = pool[0]?.ownerDocument?.defaultView;
   const sx = view ? view.scrollX : 0, sy = view ? view.scrollY : 0;
@@ -1051,18 +1101,27 @@ function shortlist(sig, pool) {
     const tag = el.localName;
     let sc = (tag === sig.tag ? 1 : 0) + (roleSim(sig.role, roleOf(el)) || 0);
     sc += 2 * (textSim(text, tag === "input" || tag === "textarea" ? (el.getAttribute("placeholder") || "") : visibleText(el)) || 0);
-    for (const k of ["id", "name", "href", "placeholder", "aria-label", "title", "type", ...TEST_ID_ATTRS]) {
-      if (A[k] && el.getAttribute(k) === A[k]) sc += k === "type" ? 0.5 : 2;
-    }
+    for (const k of keys) if (el.getAttribute(k) === A[k]) sc += k === "type" ? 0.5 : 2;
     for (const k of dataKeys) if (el.getAttribute(k) === A[k]) sc += 2;
-    if (sig.label) sc += 2 * (textSim(sig.label, labelText(el)) || 0);
+    if (sig.label && LABELABLE.has(tag)) sc += 2 * (textSim(sig.label, labelText(el)) || 0);
     // Where it was: a look-alike far away should not push the target itself off the list.
     if (box) { const r = el.getBoundingClientRect(); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
     return { el, sc };
   }).sort((a, b) => b.sc - a.sc);
-  const cut = quick[SHORTLIST - 1].sc;
-  return quick.filter((q, i) => i < SHORTLIST || q.sc >= cut - 1e-9).map((q) => q.el);
+  /** @type {Element[]} */
+  const out = [];
+  let cut = -Infinity;
+  for (const q of quick) {
+    if (out.length >= SHORTLIST && q.sc < cut - 1e-9) break;
+    if (checkRendered && !isRendered(q.el)) continue;
+    out.push(q.el);
+    if (out.length === SHORTLIST) cut = q.sc;
+  }
+  return out;
 }
+
+/** Elements a <label> can name (others have no `labels`). */
+const LABELABLE = new Set(["input", "select", "textarea", "button", "meter", "output", "progress"]);
 
 /**
  * Finds the element a signature describes, or abstains.
@@ -1073,7 +1132,7 @@ function shortlist(sig, pool) {
  */
 function refind(signature, root = document, opts = {}) {
   const threshold = opts.threshold ?? THRESHOLD, margin = opts.margin ?? MARGIN;
-  const pool = shortlist(signature, opts.candidates || collectCandidates(signature, root));
+  const pool = opts.candidates ? shortlist(signature, opts.candidates) : shortlist(signature, collectCandidates(signature, root, false), true);
   const pass = new Map();
   let scored = scoreCandidates(signature, pool.map((element) => ({ element, signature: captureSignature(element, {}, pass) })));
   const top = scored.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
@@ -1093,12 +1152,20 @@ function refind(signature, root = document, opts = {}) {
   scored = scored.filter((s) => !anotherElement(signature, s.signature));
   const best = scored[0], second = scored[1];
   if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top };
+  // A candidate whose words were tweaked is not taken while another one still says exactly what
+  // the element said (a copy with a word tweaked put beside it, the element itself moved): ask.
+  // Words that are gone (a dropped aria-label leaves "×") are no such tweak.
+  const exactName = signature.name ? scored.filter((s) => s.signature.name === signature.name && s.tagOk) : [];
+  /** @param {Scored} s @param {number} confidence @returns {RefindResult} */
+  const foundUnlessExact = (s, confidence) => (s.signature.name !== signature.name && exactName.length
+    && (textSim(s.signature.name, signature.name) ?? 0) > NEAR * OTHER_NUMBER
+    ? { status: "ambiguous", element: null, confidence, candidates: top } : found(s, confidence));
   // 1. The whole signature: a clear best that something singles out. Look-alikes that only their
   //    place tells apart (twenty "Add to cart" buttons) are refused: the target may be gone and a
   //    neighbour slid into its place. A best that is singled out over a runner-up that is not needs
   //    a smaller lead.
   const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : margin;
-  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !otherTwin(signature, best) && !fewerTwins(signature, best)) return found(best, best.score);
+  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !otherTwin(signature, best) && !fewerTwins(signature, best)) return foundUnlessExact(best, best.score);
   // 2. An anchor: the only element on the page with the captured id / test id (or numbered data
   //    key, or numbered link with the same name), of a compatible kind.
   //    A unique id the page's author gave it names it even when it changed kind (a select redone
@@ -1106,11 +1173,11 @@ function refind(signature, root = document, opts = {}) {
   //    taken when nothing but the id changed.
   const oldId = signature.attrs?.id || "";
   const anchors = scored.filter((s) => s.anchor && (s.tagOk || (s.idAnchor && isInteractiveCheap(s.element))));
-  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) return found(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo)));
+  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) return foundUnlessExact(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo)));
   if (oldId && !GENERATED_ID.test(oldId)) {
     const ext = scored.filter((s) => extendsId(s.signature.attrs?.id || "", oldId));
     const e = ext[0];
-    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) return found(e, /** @type {number} */ (e.loo));
+    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) return foundUnlessExact(e, /** @type {number} */ (e.loo));
   }
   // 3. One thing changed: the tolerant score (the field that lost most left out) of the best is high
   //    and well ahead of everyone else's. Not when what changed is its place (box, neighbours, path:
@@ -1133,7 +1200,7 @@ function refind(signature, root = document, opts = {}) {
     : field === "href" ? numbers(hrefKey(oldHref)) === numbers(hrefKey(newHref))
     : !IDENTITY_FIELDS.has(field);
   if (b.tagOk && sameThing && loo >= LOO_THRESHOLD && b.score >= LOO_FLOOR && !PLACE_FIELDS.has(field)) {
-    if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) return found(b, loo);
+    if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) return foundUnlessExact(b, loo);
   }
   // 4. Its place among look-alikes (a grid of bare checkboxes, a "Send review" button per form):
   //    the element that looks the same and stands k-th of the same n as the target did. Only when
@@ -1156,7 +1223,7 @@ function refind(signature, root = document, opts = {}) {
       const moved = (boxSim(signature.box, e.signature.box) ?? 0) < STILL;
       if (!clashes(signature, e.signature) && !otherTwin(signature, e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e) >= bestOwnScore(signature, scored) - TWIN_OWN_SLACK
         && !(sameWords.length === 1 && sameWords[0] !== e) && (boxSim(signature.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK) {
-        return found(e, Math.max(e.score, /** @type {number} */ (e.loo)));
+        return foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo)));
       }
     }
   }
@@ -1171,7 +1238,7 @@ function refind(signature, root = document, opts = {}) {
     // What changed must be gone (a dropped attribute, classes no longer readable), not another value.
     const gone = e && (e.looAbsent || (e.looField === "classes" && !e.signature.classes.length));
     if (at.length === 1 && gone && /** @type {number} */ (e.loo) >= LOO_THRESHOLD && !clashes(signature, e.signature)
-      && ownScore(signature, e, changed) >= bestOwnScore(signature, scored, changed) - TWIN_OWN_SLACK) return found(e, /** @type {number} */ (e.loo));
+      && ownScore(signature, e, changed) >= bestOwnScore(signature, scored, changed) - TWIN_OWN_SLACK) return foundUnlessExact(e, /** @type {number} */ (e.loo));
   }
   // 6. The one left in its place of the page: among the candidates that nothing says are another
   //    element, the only one the form knows by the captured name (and value: a radio of its
@@ -1181,10 +1248,10 @@ function refind(signature, root = document, opts = {}) {
   const A = signature.attrs || {};
   if (A.name) {
     const named = left.filter((s) => { const f = fieldSims(signature, s.signature); return f.nameAttr === 1 && f.value !== 0 && f.type !== 0; });
-    if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) return found(named[0], /** @type {number} */ (named[0].loo));
+    if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) return foundUnlessExact(named[0], /** @type {number} */ (named[0].loo));
   }
-  const own = left.map((s) => ({ s, own: ownScore(signature, s) })).sort((a, b) => b.own - a.own);
-  if (own[0] && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) return found(own[0].s, own[0].s.score);
+  const own = left.map((s) => ({ s, own: ownScore(signature, s, goneFields(signature, s.signature)) })).sort((a, b) => b.own - a.own);
+  if (own[0] && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) return foundUnlessExact(own[0].s, own[0].s.score);
   if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top };
   return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
 }
@@ -1239,6 +1306,20 @@ function otherTwin(sig, s) {
 function fewerTwins(sig, s) {
   const t = sig.twins, c = s.signature.twins;
   return !!t && (!c || c.n < t.n) && lookKeyOfSignature(s.signature) === lookKeyOfSignature(sig);
+}
+
+/**
+ * The attribute fields a candidate no longer has, or has with the captured id extended ("email" →
+ * "email-x7a9"): gone rather than saying something else, so they do not count against it.
+ * @param {Signature} sig @param {Signature} c
+ */
+function goneFields(sig, c) {
+  const B = c.attrs || {};
+  const out = Object.entries(ATTR_OF).filter(([, a]) => a !== "type" && (a === "testid" ? !TEST_ID_ATTRS.some((k) => B[k]) : !B[a])).map(([f]) => f);
+  if (sig.attrs?.id && extendsId(B.id || "", sig.attrs.id)) out.push("id");
+  // A name that came from an attribute now gone (aria-label, title, alt, placeholder) is gone too.
+  if (c.name !== sig.name && ["aria-label", "title", "alt", "placeholder"].some((a) => sig.attrs?.[a] && !B[a] && norm(sig.attrs[a]) === sig.name)) out.push("name");
+  return out;
 }
 
 /** The best own score (see ownScore) among the candidates. @param {Signature} sig @param {Scored[]} scored @param {string[]} [skip] */
