@@ -7,16 +7,13 @@ its twin elsewhere is never handed back in its place."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
-from heybro.browser.chromium import QUIET_FLAGS, find_chromium
-from support.static_server import serve
+from support.plain_page import plain_page
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parent.parent
 
 # Captures the signature of the element a selector (and, for shadow roots, a host index) names,
 # runs a change on the page, then re-finds: what came back, described by where it stands.
@@ -37,15 +34,8 @@ TRIAL = """async ([pick, change]) => {
 
 @pytest.fixture(scope="module")
 def page() -> Iterator[Page]:
-    with serve(ROOT) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=find_chromium(), args=list(QUIET_FLAGS))
-        try:
-            pg = browser.new_page()
-            pg.goto(f"{base}/tests/fixtures/dom/refind_context.html")
-            pg.wait_for_selector("body[data-ready='1']")
-            yield pg
-        finally:
-            browser.close()
+    with plain_page("tests/fixtures/dom/refind_context.html") as pg:
+        yield pg
 
 
 def trial(page: Page, pick: str, change: str = "") -> dict:

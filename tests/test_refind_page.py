@@ -5,16 +5,13 @@ re-renders, it never hands back a look-alike, and a deleted element is reported 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
-from heybro.browser.chromium import QUIET_FLAGS, find_chromium
-from support.static_server import serve
+from support.plain_page import plain_page
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parent.parent
 
 # Captures the signature of the "Remove" button in the row whose text is `name`.
 CAPTURE_REMOVE = """(name) => {
@@ -33,15 +30,8 @@ REFIND = """(sig) => {
 
 @pytest.fixture(scope="module")
 def page() -> Iterator[Page]:
-    with serve(ROOT) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=find_chromium(), args=list(QUIET_FLAGS))
-        try:
-            pg = browser.new_page()
-            pg.goto(f"{base}/tests/fixtures/dom/refind.html")
-            pg.wait_for_selector("body[data-ready='1']")
-            yield pg
-        finally:
-            browser.close()
+    with plain_page("tests/fixtures/dom/refind.html") as pg:
+        yield pg
 
 
 @pytest.fixture(autouse=True)
