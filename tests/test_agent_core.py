@@ -155,7 +155,7 @@ def test_hallucinated_element_refused_never_executed() -> None:
     assert ("click", "e99") not in [(t, a.get("element_id")) for t, a in b.calls]
 
 
-def test_transition_mixed_with_actions_is_refused() -> None:
+def test_a_report_after_unchecked_actions_is_refused_and_nothing_runs() -> None:
     b = shop()
     script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search"]}), ("start_work", {}))],
               "worker": [calls(("click", {"element_id": "e2"}), ("mark_done", {"summary": "x"})),
@@ -165,8 +165,100 @@ def test_transition_mixed_with_actions_is_refused() -> None:
         task, rec, result = run_task(llm, b)
         fb = llm.role_requests("worker")[1]["messages"][-1]["content"]
     assert result.status == TaskStatus.completed
-    assert "mark_done must be the only tool call" in fb
+    assert "mark_done after click needs an `expect`" in fb
     assert [t for t, _ in b.calls].count("click") == 1
+
+
+def test_a_report_closing_a_checked_batch_saves_the_worker_a_call() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search for kettle"]}),
+                                  ("start_work", {}))],
+              "worker": [calls(("fill", {"element_id": "e1", "value": "kettle"}),
+                               ("click", {"element_id": "e2", "expect": "url:/results"}),
+                               ("mark_done", {"summary": "Results shown"}))],
+              "verifier": [call("mark_complete", reason="results listed", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b)
+        verifier_page = prompts(llm, "verifier")[0]
+    assert result.status == TaskStatus.completed, task.result
+    assert len(llm.role_requests("worker")) == 1
+    assert b.url == "http://shop/results"
+    # The verifier still judges, on the page the batch left.
+    assert "Blue Kettle" in verifier_page and "URL contains '/results'" in verifier_page
+
+
+def test_a_report_after_an_unmet_expectation_is_not_taken() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search for kettle"]}),
+                                  ("start_work", {}))],
+              "worker": [calls(("click", {"element_id": "e2", "expect": "url:/checkout"}),
+                               ("mark_done", {"summary": "At checkout"})),
+                         call("mark_done", summary="Results, not checkout"),
+                         call("mark_done", summary="Results are listed")],
+              # The unmet check also weighs on the verdict: 0.9 from the model is not enough.
+              "verifier": [call("mark_complete", reason="results listed", confidence=0.9),
+                           call("mark_complete", reason="results listed", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b)
+        second = prompts(llm, "worker")[1]
+    assert result.status == TaskStatus.completed
+    assert "NOT RUN" in second and "mark_done(summary='At checkout')" in second
+    assert "URL lacks '/checkout'" in second
+    assert task.execution_history[0].worker_summary == "Results, not checkout"
+
+
+def test_a_declared_outcome_the_host_proves_needs_no_verifier_call() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": [
+                  {"subtask": "Search for kettle", "done_when": "url:/results; text:Blue Kettle"},
+                  {"subtask": "Open the blue kettle", "done_when": "url:/item"},
+                  {"subtask": "Buy it", "done_when": "text:order confirmed"}]}),
+                  ("start_work", {}))],
+              "worker": [calls(("fill", {"element_id": "e1", "value": "kettle"}),
+                               ("click", {"element_id": "e2", "expect": "url:/results"}),
+                               ("mark_done", {"summary": "Results shown"})),
+                         calls(("click", {"element_id": "e1", "expect": "url:/item"}),
+                               ("mark_done", {"summary": "Kettle open"})),
+                         call("click", element_id="e5"),
+                         calls(("fill", {"element_id": "e1", "value": "Ann"}),
+                               ("fill", {"element_id": "e2", "value": "ann@x.io"}),
+                               ("click", {"element_id": "e3", "expect": "text:confirmed"}),
+                               ("mark_done", {"summary": "Order A1 confirmed"}))],
+              "verifier": [call("mark_complete", reason="Order confirmed #A1", confidence=0.95)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b)
+        queue = prompts(llm, "verifier")[0]
+    assert result.status == TaskStatus.completed, task.result
+    assert b.bookings == [{"Name": "Ann", "Email": "ann@x.io"}]
+    # The first two subtasks were proven by the host's check; the last one, which ends the task,
+    # was judged by the verifier — once.
+    verdicts = rec.kinds("verdict")
+    assert [v["by"] for v in verdicts] == ["host", "host", "verifier"]
+    assert verdicts[0]["llm_confidence"] is None and "URL contains '/results'" in verdicts[0]["reason"]
+    assert len(llm.role_requests("verifier")) == 1
+    assert "done when: text:order confirmed" in queue
+    acted = [d for d in rec.kinds("tool_result") if d["role"] == "worker" and d["tool"] != "mark_done"]
+    assert (len(llm.requests), len(acted)) == (6, 7)  # 6 model calls for 7 actions
+
+
+def test_a_declared_outcome_not_on_the_page_goes_to_the_verifier_with_the_fact() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": [
+                  {"subtask": "Search for kettle", "done_when": "text:Green Kettle"},
+                  "Open the first result"]}), ("start_work", {}))],
+              "worker": [calls(("fill", {"element_id": "e1", "value": "kettle"}),
+                               ("click", {"element_id": "e2", "expect": "url:/results"}),
+                               ("mark_done", {"summary": "Results shown"})),
+                         calls(("click", {"element_id": "e1", "expect": "url:/item"}),
+                               ("mark_done", {"summary": "Kettle open"}))],
+              "verifier": [call("mark_complete", reason="results are listed", confidence=0.9),
+                           call("mark_complete", reason="item open", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b)
+        first = prompts(llm, "verifier")[0]
+    assert result.status == TaskStatus.completed
+    assert "done_when: NOT MET: text 'Green Kettle' is not on the page" in first
+    assert [v["by"] for v in rec.kinds("verdict")] == ["verifier", "verifier"]
 
 
 def test_low_confidence_does_not_complete() -> None:

@@ -29,6 +29,8 @@ def test_a_run_reads_as_plan_steps_checks_and_outcome() -> None:
         ("tool_result", {"role": "worker", "tool": "click", "success": False, "error_code": "covered",
                          "error": "A cookie banner covers it"}),
         ("usage", {"total_tokens": 900}),
+        ("verdict", {"decision": "mark_complete", "by": "host", "confidence": 1.0, "threshold": 0.7,
+                     "llm_confidence": None, "reason": "the page shows it: URL contains '/s'"}),
         ("verdict", {"decision": "mark_complete", "confidence": 0.9, "threshold": 0.7, "reason": "Order KC1 shown"}),
         ("status", {"status": "completed", "reason": "Order KC1 shown", "memory": {"order_number": "KC1"}}),
     ])
@@ -40,6 +42,7 @@ def test_a_run_reads_as_plan_steps_checks_and_outcome() -> None:
     assert "      ↳ fill: expected met (value is 'kettle')" in lines
     assert "      ✗ covered: A cookie banner covers it" in lines
     assert "  verifier: mark_complete (confidence 0.90 ≥ 0.70) Order KC1 shown" in lines
+    assert "  checked by heybro: the page shows it: URL contains '/s'" in lines
     assert lines[-3:] == ["✓ completed: Order KC1 shown", "  memory: order_number=KC1",
                           "  2 actions, 1 LLM call, 900 tokens"]
 

@@ -118,7 +118,8 @@ export function historyLines(history) {
       }
       case "verdict":
         lines.push({ kind: "verdict", at, ok: !!d.accepted,
-          text: `Verifier: ${VERDICT_WORDS[d.decision] || d.decision} (${Math.round((d.confidence || 0) * 100)}% sure, needs ${Math.round((d.threshold || 0) * 100)}%) — ${d.reason}` });
+          text: d.by === "host" ? `Checked by heybro: done — ${d.reason}`
+            : `Verifier: ${VERDICT_WORDS[d.decision] || d.decision} (${Math.round((d.confidence || 0) * 100)}% sure, needs ${Math.round((d.threshold || 0) * 100)}%) — ${d.reason}` });
         break;
       case "iteration":
         if (d.reasoning && d.reasoning !== "scripted") lines.push({ kind: "thought", at, text: `${d.role} thought: ${short(d.reasoning, 200)}` });

@@ -190,9 +190,12 @@ class Progress:
                 self.say(f"      ↳ {d['tool']}: expected {'met' if e['met'] else 'NOT met'} "
                          f"({e['detail']})")
         elif kind == "verdict":
-            mark = "≥" if d["confidence"] >= d["threshold"] else "<"
-            self.say(f"  verifier: {d['decision']} (confidence {d['confidence']:.2f} {mark} "
-                     f"{d['threshold']:.2f}) {d['reason']}")
+            if d.get("by") == "host":  # the subtask's declared outcome, proven on the page
+                self.say(f"  checked by heybro: {d['reason']}")
+            else:
+                mark = "≥" if d["confidence"] >= d["threshold"] else "<"
+                self.say(f"  verifier: {d['decision']} (confidence {d['confidence']:.2f} {mark} "
+                         f"{d['threshold']:.2f}) {d['reason']}")
         elif kind == "usage":
             self.calls += 1
             self.tokens += d.get("total_tokens", 0)

@@ -30,7 +30,7 @@ from .agent.control import RunControl, TaskStopped
 from .agent.cutoff import WAITING_FOR_YOU, ledger_key, unresolved
 from .agent.env import AgentEnv
 from .agent.executor import TaskExecutor
-from .agent.models import MemoryItem, Task, TaskStatus
+from .agent.models import MemoryItem, Subtask, Task, TaskStatus
 from .agent.native_browser import NativeBrowser
 from .agent.recorder import EventRecorder, FanOut, Recorder
 from .native.channel import NativeChannel
@@ -503,7 +503,8 @@ class Session:
             row = row.model_copy(update={"status": cur.task.status.value, "reason": (
                 cur.store_failed.message if cur.store_failed else row.reason)})
             state = cur.task.model_dump(mode="json")
-        return TaskDetail(task=summary(row), subtasks=state.get("subtasks", []),
+        plan = [Subtask.model_validate(x).text for x in state.get("subtasks", [])]
+        return TaskDetail(task=summary(row), subtasks=plan,
                           current_subtask=state.get("current_subtask_index", 0), history=history)
 
     async def shutdown(self, reason: str) -> None:

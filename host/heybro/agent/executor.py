@@ -13,9 +13,10 @@ from .cutoff import RepeatHeld
 from .control import HeldReplySetAside, Interrupted, NewInformation, TaskStopped
 from .env import AgentEnv
 from .guardrails import GuardrailHit
-from .models import ExecutionCycle, TaskStatus
+from .expect import check
+from .models import ExecutionCycle, TaskStatus, Verdict
 from .scheduler import Scheduler
-from .verifier import Verifier
+from .verifier import Verifier, dom_confidence
 from .worker import Worker
 
 log = logs.get("heybro.agent")
@@ -212,16 +213,19 @@ class TaskExecutor:
                     role = "verifier"
                     continue
                 assert cycle is not None
-                await self._status(TaskStatus.verifying)
-                verifier = Verifier(env, cycle)
-                cycle.verifier = await verifier.run()
+                verdict = await self._host_proof(cycle)
+                if verdict is None:
+                    await self._status(TaskStatus.verifying)
+                    verifier = Verifier(env, cycle)
+                    cycle.verifier = await verifier.run()
+                    verdict = verifier.verdict
             except Interrupted as err:
                 await self._interrupted(err, role, cycle)
                 if isinstance(err, NewInformation):
                     role = "scheduler"
                 continue
-            verdict = cycle.verdict = verifier.verdict
             assert verdict is not None
+            cycle.verdict = verdict
             if verdict.decision == "mark_complete" and verdict.accepted:
                 task.current_subtask_index += 1
                 await env.recorder.plan_changed(task)
@@ -250,6 +254,27 @@ class TaskExecutor:
                 if self.replans > limits.max_replans:
                     raise GuardrailHit("max_replans", f"The plan was changed {self.replans - 1} "
                                        f"times without finishing; last reason: {reschedule_reason}")
+
+    async def _host_proof(self, cycle: ExecutionCycle) -> Verdict | None:
+        """The subtask's declared outcome, checked by the host on the page the worker left: when
+        it holds, the subtask is proven without a model call. Never for the task's last subtask
+        (the verifier judges the whole goal there), nor after a failed action or while the user
+        has said something new."""
+        env, task = self.env, self.task
+        step = task.current_step
+        if (step is None or step.done_when is None or task.on_last_subtask
+                or env.control.has_messages or dom_confidence(cycle, env.facts) < 1.0):
+            return None
+        fact = check("done_when", step.done_when, {}, None, await env.observe())
+        env.facts.append(fact)
+        if not fact.met:
+            return None  # the verifier hears it among the facts
+        verdict = Verdict(decision="mark_complete", by="host", reason=f"the page shows it: "
+                          f"{fact.detail}", llm_confidence=None, dom_confidence=1.0, confidence=1.0,
+                          threshold=env.settings.confidence_threshold, accepted=True,
+                          facts=list(env.facts))
+        await env.recorder.verdict(task, verdict)
+        return verdict
 
     async def _interrupted(self, err: Interrupted, role: str, cycle: ExecutionCycle | None) -> None:
         """Records what an interruption left undone: the proposed actions set aside (never carried

@@ -73,6 +73,12 @@ def parse_expect(text: str) -> ExpectedOutcome:
     return ExpectedOutcome(**found)
 
 
+def expect_text(expect: ExpectedOutcome) -> str:
+    """The checks as the models write them (parse_expect's inverse)."""
+    names = {field: clause for clause, field in CLAUSES.items()}
+    return "; ".join(f"{names[k]}:{v}" for k, v in expect.model_dump(exclude_none=True).items())
+
+
 def check(tool: str, expect: ExpectedOutcome, params: dict[str, Any], result: Any,
           after: Snapshot) -> ExpectationCheck:
     """`after` is the page once the action settled (for URL and value, the action's own result

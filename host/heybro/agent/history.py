@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .expect import expect_text
 from .models import ExecutionCycle, Task, ToolCall
 
 
@@ -12,7 +13,8 @@ def queue(task: Task) -> str:
     for i, s in enumerate(task.subtasks):
         mark = ("done" if i < task.current_subtask_index else
                 "CURRENT" if i == task.current_subtask_index else "pending")
-        lines.append(f"{i}. [{mark}] {s}")
+        check = f"  (done when: {expect_text(s.done_when)})" if s.done_when else ""
+        lines.append(f"{i}. [{mark}] {s.text}{check}")
     return "\n".join(lines)
 
 

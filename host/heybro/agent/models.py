@@ -7,7 +7,7 @@ import uuid
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 RoleName = Literal["scheduler", "worker", "verifier"]
 
@@ -67,6 +67,23 @@ class ExpectedOutcome(BaseModel):
                                            self.element_appears, self.element_disappears))
 
 
+class Subtask(BaseModel):
+    """One step of the plan, and what the page shows once it is done. `done_when` is declared by
+    the scheduler before any work and checked by the host: when it holds on the page the worker
+    leaves, the subtask is proven without asking the verifier (except for the task's last one)."""
+
+    text: str
+    done_when: ExpectedOutcome | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _plain(cls, value: Any) -> Any:
+        return {"text": value} if isinstance(value, str) else value  # older records; simple plans
+
+    def __str__(self) -> str:
+        return self.text
+
+
 class ExpectationCheck(BaseModel):
     tool: str
     expect: ExpectedOutcome
@@ -122,7 +139,10 @@ class Iteration(BaseModel):
 class Verdict(BaseModel):
     decision: Literal["mark_complete", "continue_work", "request_reschedule"]
     reason: str
-    llm_confidence: float
+    # "host": the subtask's declared outcome was proven by the host's own check of the page, so
+    # no model was asked (llm_confidence is then None).
+    by: Literal["verifier", "host"] = "verifier"
+    llm_confidence: float | None
     dom_confidence: float
     confidence: float
     threshold: float
@@ -170,7 +190,7 @@ class Task(BaseModel):
     tab_id: int | None = None
     last_url: str | None = Field(None, description="Where the page was at the last step (resume).")
     resources: dict[str, str] = Field(default_factory=dict)
-    subtasks: list[str] = Field(default_factory=list)
+    subtasks: list[Subtask] = Field(default_factory=list)
     current_subtask_index: int = 0
     execution_history: list[ExecutionCycle] = Field(default_factory=list)
     memory: list[MemoryItem] = Field(default_factory=list)
@@ -186,7 +206,21 @@ class Task(BaseModel):
     usage: list[Usage] = Field(default_factory=list)
 
     @property
-    def current_subtask(self) -> str | None:
+    def current_step(self) -> Subtask | None:
         if 0 <= self.current_subtask_index < len(self.subtasks):
             return self.subtasks[self.current_subtask_index]
         return None
+
+    @property
+    def current_subtask(self) -> str | None:
+        step = self.current_step
+        return step.text if step is not None else None
+
+    @property
+    def plan_texts(self) -> list[str]:
+        """The plan as people and the wire see it."""
+        return [s.text for s in self.subtasks]
+
+    @property
+    def on_last_subtask(self) -> bool:
+        return self.current_subtask_index == len(self.subtasks) - 1

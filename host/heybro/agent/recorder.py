@@ -46,7 +46,7 @@ class MemoryRecorder:
         self.records.append(("status", {"status": status.value, "reason": reason}))
 
     async def plan_changed(self, task: Task) -> None:
-        self.records.append(("plan", {"subtasks": list(task.subtasks),
+        self.records.append(("plan", {"subtasks": task.plan_texts,
                                       "current": task.current_subtask_index}))
 
     async def iteration(self, task: Task, iteration: Iteration) -> None:
@@ -128,7 +128,7 @@ class EventRecorder:
         await self._send(task, "status", data)
 
     async def plan_changed(self, task: Task) -> None:
-        await self._send(task, "plan", {"subtasks": list(task.subtasks),
+        await self._send(task, "plan", {"subtasks": task.plan_texts,
                                         "current": task.current_subtask_index})
 
     async def iteration(self, task: Task, iteration: Iteration) -> None:

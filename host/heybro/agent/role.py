@@ -41,6 +41,10 @@ class Role:
     def images(self) -> list[str] | None:
         return None
 
+    def check_batch(self, calls: Sequence[ProposedToolCall], args: Sequence[BaseModel]) -> None:
+        """A role's own rule for a whole reply, beyond each call's arguments: raises ReplyInvalid
+        with what to do instead."""
+
     async def execute(self, iteration: Iteration, calls: Sequence[ProposedToolCall],
                       args: Sequence[BaseModel]) -> ToolCall | None:
         """Runs the calls; returns the transition call when the role is done."""
@@ -71,6 +75,7 @@ class Role:
                                       resources=env.task.resources.keys(),
                                       max_batch=env.limits.max_batch,
                                       transition_last_ok=self.transition_last_ok)
+                self.check_batch(reply.calls, args)
                 return reply, args, len(turns)
             except ReplyInvalid as err:
                 log.warning("reply_invalid", role=self.name, error=str(err)[:500],

@@ -43,16 +43,16 @@ class Scheduler(Role):
         t = self.env.task
         pending_from = t.current_subtask_index
         if isinstance(a, SetSubtasks):
-            t.subtasks = list(a.subtasks)
+            t.subtasks = [x.step() for x in a.subtasks]
             t.current_subtask_index = 0
         elif isinstance(a, AddSubtask):
-            t.subtasks.append(a.subtask)
+            t.subtasks.append(a.step())
         elif isinstance(a, InsertSubtask):
             if a.index > len(t.subtasks):
                 return f"index {a.index} is past the end (queue has {len(t.subtasks)})"
             if a.index < pending_from:
                 return f"index {a.index} is before the current subtask ({pending_from})"
-            t.subtasks.insert(a.index, a.subtask)
+            t.subtasks.insert(a.index, a.step())
         elif isinstance(a, (DeleteSubtask, UpdateSubtask)):
             if a.index >= len(t.subtasks):
                 return f"no subtask at index {a.index} (queue has {len(t.subtasks)})"
@@ -61,7 +61,7 @@ class Scheduler(Role):
             if isinstance(a, DeleteSubtask):
                 del t.subtasks[a.index]
             else:
-                t.subtasks[a.index] = a.subtask
+                t.subtasks[a.index] = a.step()
         return None
 
     async def execute(self, iteration: Iteration, calls: Sequence[ProposedToolCall],

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 
 from .expect import parse_expect
-from .models import ExpectedOutcome, RoleName
+from .models import ExpectedOutcome, RoleName, Subtask
 
 
 class Args(BaseModel):
@@ -26,17 +26,38 @@ class NoArgs(Args):
     pass
 
 
+def _expect(value: Any) -> Any:
+    return parse_expect(value) if isinstance(value, str) else value
+
+
+# Offered as a string (`url:/checkout; text:Order confirmed`, explained once in each prompt that
+# uses it); the object form ExpectedOutcome is accepted too.
+Expect = Annotated[ExpectedOutcome | None, BeforeValidator(_expect), WithJsonSchema({"type": "string"})]
+
+
 # --- scheduler ----------------------------------------------------------------------------------
+class PlanItem(Args):
+    subtask: str = Field(min_length=1)
+    done_when: Expect = None  # explained once, in the scheduler's prompt
+
+    @model_validator(mode="before")
+    @classmethod
+    def _plain(cls, value: Any) -> Any:
+        return {"subtask": value} if isinstance(value, str) else value  # a bare subtask is fine
+
+    def step(self) -> Subtask:
+        return Subtask(text=self.subtask, done_when=self.done_when)
+
+
 class SetSubtasks(Args):
-    subtasks: list[str] = Field(min_length=1, max_length=20)
+    subtasks: list[PlanItem] = Field(min_length=1, max_length=20)
 
 
-class AddSubtask(Args):
-    subtask: str = Field(min_length=1)
+class AddSubtask(PlanItem):
+    pass
 
 
-class InsertSubtask(Args):
-    subtask: str = Field(min_length=1)
+class InsertSubtask(PlanItem):
     index: int = Field(ge=0)
 
 
@@ -44,19 +65,11 @@ class DeleteSubtask(Args):
     index: int = Field(ge=0)
 
 
-class UpdateSubtask(Args):
+class UpdateSubtask(PlanItem):
     index: int = Field(ge=0)
-    subtask: str = Field(min_length=1)
 
 
 # --- worker -------------------------------------------------------------------------------------
-def _expect(value: Any) -> Any:
-    return parse_expect(value) if isinstance(value, str) else value
-
-
-# Offered as a string (`url:/checkout; text:Order confirmed`, explained once in the worker's prompt);
-# the object form ExpectedOutcome is accepted too.
-Expect = Annotated[ExpectedOutcome | None, BeforeValidator(_expect), WithJsonSchema({"type": "string"})]
 
 
 class Act(Args):

@@ -20,6 +20,7 @@ from .expect import check
 from .guardrails import GuardrailHit
 from .models import Iteration, MemoryItem, ProposedToolCall, ToolCall
 from .role import Role
+from .validation import ReplyInvalid
 from .toolbox import (Extract, MarkDone, Navigate, NewTab, RecallHistory, SwitchTab, Upload, Wait,
                       WaitFor)
 from .worker_prompt import SYSTEM
@@ -37,6 +38,9 @@ OLDER_RESULT_CHARS = 300
 class Worker(Role):
     name = "worker"
     system = SYSTEM
+    # mark_done may close a batch whose actions the host checks (each carries `expect`): one
+    # model call saved per assignment, and the verifier still judges the page.
+    transition_last_ok = True
 
     def __init__(self, env, assignment: str, correction: str | None = None) -> None:  # type: ignore[no-untyped-def]
         super().__init__(env)
@@ -86,6 +90,18 @@ class Worker(Role):
             if got:
                 lines.append("  result:\n" + "\n".join(f"    {x}" for x in got.splitlines()))
         return "\n".join(lines)
+
+    def check_batch(self, calls: Sequence[ProposedToolCall], args: Sequence[BaseModel]) -> None:
+        if len(args) < 2 or not isinstance(args[-1], MarkDone):
+            return
+        # The last action's page is the one the report describes: the host must check it.
+        acting = [(c, a) for c, a in zip(calls[:-1], args[:-1], strict=True)
+                  if self.by_name[c.tool].kind != "local"]
+        if acting and getattr(acting[-1][1], "expect", None) is None:
+            raise ReplyInvalid(
+                f"mark_done after {acting[-1][0].tool} needs an `expect` on that action (the "
+                "host checks it in place of you looking at the page). Add the check, or send "
+                "the actions now and mark_done once you have seen the result.")
 
     def element_ids(self) -> set[str] | None:
         snap = self.env.snapshot
@@ -170,6 +186,8 @@ class Worker(Role):
         seen: Snapshot | None = None  # … already read (for an expectation) after the last action
         for i, (call, a) in enumerate(zip(calls, args, strict=True)):
             if isinstance(a, MarkDone):
+                if acted:
+                    await self._after_actions(seen, observation)
                 tc = await self.record_call(call)
                 tc.success = True
                 iteration.tool_calls.append(tc)
@@ -249,9 +267,13 @@ class Worker(Role):
                 warning = env.loops.observe_action(call.tool, call.parameters, state, changed)  # type: ignore[union-attr]
                 if warning:
                     self.warnings.append(warning)
-            stop = ("it failed" if tc.success is False else "the page changed" if changed else
-                    "its expectation was not met" if tc.expectation is not None
-                    and not tc.expectation.met else None)
+            proven = tc.expectation is not None and tc.expectation.met
+            stop = ("it failed" if tc.success is False else
+                    "its expectation was not met" if tc.expectation is not None and not proven
+                    else "the page changed" if changed else None)
+            following = args[i + 1] if i + 1 < len(args) else None
+            if stop == "the page changed" and proven and isinstance(following, MarkDone):
+                stop = None  # what the new page had to show was checked: the report may follow
             if stop:
                 rest = [f"{c.tool}({_params(c.parameters)})" for c in calls[i + 1:]]
                 if rest:
@@ -259,16 +281,22 @@ class Worker(Role):
                                          f"{stop}: {'; '.join(rest)}.")
                 break
         if acted:
-            if seen is not None and observation is None:
-                snap = seen  # the last action's page, read for its expectation
-            else:
-                env.page_changed()
-                snap = await (env.adopt_observation(observation) if observation is not None
-                              else env.observe())
-            warning = env.loops.observe_state(snap.fingerprint)  # type: ignore[union-attr]
-            if warning:
-                self.warnings.append(warning)
+            await self._after_actions(seen, observation)
         return None
+
+    async def _after_actions(self, seen: Snapshot | None, observation: dict[str, Any] | None) -> None:
+        """Takes the page the batch's last action left as the current one (the next prompt, or
+        the host's check of a report that closed the batch, reads it)."""
+        env = self.env
+        if seen is not None and observation is None:
+            snap = seen  # the last action's page, read for its expectation
+        else:
+            env.page_changed()
+            snap = await (env.adopt_observation(observation) if observation is not None
+                          else env.observe())
+        warning = env.loops.observe_state(snap.fingerprint)  # type: ignore[union-attr]
+        if warning:
+            self.warnings.append(warning)
 
 
 def _opened_tabs(snap: Snapshot) -> list[dict[str, Any]]:
