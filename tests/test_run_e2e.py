@@ -57,6 +57,21 @@ def test_run_demo_happy_path_with_faults_and_correction_orders_once() -> None:
         assert host_pids(home) == []
 
 
+def test_checked_subtasks_and_reports_order_once_in_fewer_model_calls() -> None:
+    """The same order with the subtasks' declared outcomes checked by the host on the real page
+    and reports closing checked batches: 7 model calls for 8 actions, the verifier only at the end."""
+    with tempfile.TemporaryDirectory() as tmp, DemoSite() as site, \
+            ScriptedLLM(demo_script.lean()) as llm:
+        rc, events, err = heybro_run(llm, site, Path(tmp), "Buy a blue kettle for Ann Lee")
+        assert rc == 0, (err, final(events) if events else None)
+        assert llm.remaining() == {}
+    assert len(site.orders) == 1 and site.orders[0]["id"] in final(events)["reason"]
+    verdicts = [e["data"] for e in events if e["kind"] == "verdict"]
+    assert [v.get("by") for v in verdicts] == ["host", "host", "verifier"]
+    assert "Blue Kettle" in verdicts[0]["reason"]
+    assert len(llm.requests) == 7
+
+
 def test_run_demo_reschedule_then_guardrail_stop() -> None:
     # The first plan is wrong (checkout without a product): the verifier asks for a new plan; the
     # worker then clicks Search with an empty query again and again: every click reloads the same

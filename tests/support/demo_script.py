@@ -78,3 +78,32 @@ def happy(*, faults: bool = False, correction: bool = False) -> dict[str, list[A
         verifier.insert(1, call("continue_work", instructions="Open the Blue Kettle product page",
                                 confidence=0.9))
     return {"scheduler": scheduler, "worker": worker, "verifier": verifier}
+
+
+# The plan with what the page shows once each subtask is done (checked by the host).
+CHECKED_PLAN = [{"subtask": PLAN[0], "done_when": "url:/search; element:link \"Blue Kettle\""},
+                {"subtask": PLAN[1], "done_when": "url:/product/p1"},
+                {"subtask": PLAN[2], "done_when": "text:Order confirmed"}]
+
+
+def _reporting(step: Any, summary: str) -> Any:
+    """`step`'s actions followed by mark_done in the same reply (its last action has expect)."""
+    def reply(b: dict[str, Any]) -> Any:
+        return {"calls": [*step(b)["calls"], ("mark_done", {"summary": summary})]}
+    return reply
+
+
+def note_and_report(b: dict[str, Any]) -> Any:
+    num = order_number(b)
+    return calls(("extract", {"name": "order_number", "value": num or "?"}),
+                 ("mark_done", {"summary": f"Order {num} placed for {NAME}"}))
+
+
+def lean() -> dict[str, list[Any]]:
+    """The same moves as happy(), as a model uses heybro's checks: subtasks declare what the page
+    shows when done, and a report closes a batch whose last action carries an expectation."""
+    return {"scheduler": [calls(("set_subtasks", {"subtasks": CHECKED_PLAN}), ("start_work", {}))],
+            "worker": [_reporting(search, "Search results are shown"),
+                       _reporting(open_product, "Blue Kettle page open"),
+                       buy_now, fill_form, note_and_report],
+            "verifier": [confirm_order]}
