@@ -195,6 +195,7 @@ class EventKind(str, Enum):
     tool_call = "tool_call"
     tool_result = "tool_result"
     verdict = "verdict"
+    answer = "answer"
     message = "message"
     usage = "usage"
     error = "error"

@@ -1197,6 +1197,7 @@ export default /** @type {any} */ ({
         "tool_call",
         "tool_result",
         "verdict",
+        "answer",
         "message",
         "usage",
         "error"

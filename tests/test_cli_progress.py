@@ -50,3 +50,16 @@ def test_a_run_reads_as_plan_steps_checks_and_outcome() -> None:
 def test_a_failure_says_why() -> None:
     lines = shown([("status", {"status": "failed", "reason": "Guardrail (max_steps): limit of 6"})])
     assert lines[0] == "✗ failed: Guardrail (max_steps): limit of 6"
+
+
+def test_a_question_ends_with_its_answer_first() -> None:
+    lines = shown([
+        ("tool_call", {"role": "analyst", "tool": "calculate", "parameters": {"expression": "20+35"}}),
+        ("answer", {"role": "analyst", "text": "Together they cost $55."}),
+        ("status", {"status": "completed", "reason": "$20 + $35 from the saved prices",
+                    "answer": "Together they cost $55."}),
+    ])
+    assert lines[0].endswith("calculate(expression='20+35')")  # a role without the page acts too
+    assert "  analyst answers: Together they cost $55." in lines
+    done = lines.index("✓ answer: Together they cost $55.")
+    assert lines[done + 1] == "  completed: $20 + $35 from the saved prices"

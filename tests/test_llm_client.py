@@ -62,7 +62,8 @@ def test_server_rejecting_tools_moves_the_task_to_json_mode_for_good() -> None:
     system = bodies[1]["messages"][0]["content"]
     assert '"tool_calls": [{"tool": "<name>"' in system
     # The tools listed as signatures (what small models read best, a third of a schema's tokens).
-    assert "- insert_subtask(subtask: string, done_when?: string, index: integer ≥0) — Insert a subtask at index." in system
+    assert ('- insert_subtask(subtask: string, role?: "operator"|"analyst"|"technician" = "operator", '
+            'done_when?: string, index: integer ≥0) — Insert a subtask at index.') in system
     worker = next(b for b in bodies if "You are the Worker" in b["messages"][0]["content"])
     assert "- fill(expect?: string, element_id: string, value: string) — Set a field's value." in \
         worker["messages"][0]["content"]

@@ -36,6 +36,8 @@ from .install import registration
 from .native.identity import EXTENSION_ID
 
 FINAL = {"completed", "failed", "stopped"}
+# The roles that act for a subtask (the operator is the page worker); their steps are listed.
+WORKING_ROLES = ("worker", "analyst", "technician")
 HOST_BACK_S = 90.0  # how long `heybro run` waits for a host that stopped to come back
 PANEL_URL = f"chrome-extension://{EXTENSION_ID}/extension/panel/panel.html"
 
@@ -154,7 +156,10 @@ class Progress:
         kind, d = ev["kind"], ev["data"]
         if kind == "status":
             s = d.get("status")
-            if s == "completed":
+            if s == "completed" and d.get("answer"):  # the answer first, then how it was checked
+                self.say(f"✓ answer: {d['answer']}")
+                self.say(f"  completed: {d.get('reason') or d.get('result')}")
+            elif s == "completed":
                 self.say(f"✓ completed: {d.get('reason') or d.get('result')}")
             elif s in ("failed", "stopped"):
                 self.say(f"✗ {s}: {d.get('reason')}")
@@ -174,14 +179,16 @@ class Progress:
                     self.say(f"  {'✓' if i < d['current'] else '→' if i == d['current'] else ' '} "
                              f"{i + 1}. {s}")
             self.subtasks, self.current = d["subtasks"], d["current"]
-        elif kind == "tool_call" and d["role"] == "worker":
-            if d["tool"] != "mark_done":
+        elif kind == "answer":
+            self.say(f"  {d['role']} answers: {d['text']}")
+        elif kind == "tool_call" and d["role"] in WORKING_ROLES:
+            if d["tool"] not in ("mark_done", "answer"):
                 self.steps += 1
             params = ", ".join(f"{k}={v!r}" for k, v in d["parameters"].items() if k != "expect")
             n = len(self.subtasks)
             self.say(f"  [step {self.steps} · subtask {min(self.current + 1, n)}/{n}] "
                      f"{d['tool']}({params})" + (f" → {d['target']}" if d.get("target") else ""))
-        elif kind == "tool_result" and d["role"] == "worker":
+        elif kind == "tool_result" and d["role"] in WORKING_ROLES:
             if d["success"] is False:
                 self.say(f"      ✗ {d.get('error_code') or 'error'}: {d.get('error')}")
             if d.get("expectation"):

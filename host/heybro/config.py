@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import paths
 
-ROLES = ("scheduler", "worker", "verifier")
+ROLES = ("scheduler", "worker", "verifier", "analyst", "technician")
 
 
 class Limits(BaseModel):

@@ -57,7 +57,7 @@ def slow(seconds: float, step: Step) -> dict[str, Any]:
 
 def role_of(body: dict[str, Any]) -> str:
     system = body["messages"][0]["content"]
-    for role in ("scheduler", "worker", "verifier"):
+    for role in ("scheduler", "worker", "verifier", "analyst", "technician"):
         if f"You are the {role.capitalize()}" in system:
             return role
     return "unknown"

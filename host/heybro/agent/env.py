@@ -10,7 +10,7 @@ from ..config import Settings
 from .browser import Browser, Snapshot, ToolFailed
 from .control import HeldReplySetAside, NewInformation, RunControl
 from .guardrails import GuardrailHit, LoopDetector
-from .models import ExpectationCheck, Task
+from .models import ExpectationCheck, MemoryItem, RoleName, Task
 from .recorder import Recorder
 
 if TYPE_CHECKING:
@@ -125,6 +125,18 @@ class AgentEnv:
 
     def page_changed(self) -> None:
         self.snapshot_fresh = False
+
+    async def remember(self, name: str, value: str, source_url: str | None = None) -> MemoryItem:
+        """Keeps a fact in the task's memory (a newer value replaces one of the same name)."""
+        item = MemoryItem(name=name, value=value, source_url=source_url)
+        self.task.memory = [m for m in self.task.memory if m.name != name] + [item]
+        await self.recorder.memory(self.task, item)
+        return item
+
+    async def give_answer(self, role: RoleName, text: str) -> None:
+        """The answer to the user's question: kept with the task, shown first when it ends."""
+        self.task.answer = text
+        await self.recorder.answer(self.task, role, text)
 
 
 class StoppableLLM:

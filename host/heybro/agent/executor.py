@@ -17,7 +17,12 @@ from .expect import check
 from .models import ExecutionCycle, TaskStatus, Verdict
 from .scheduler import Scheduler
 from .verifier import Verifier, dom_confidence
+from .analyst import Analyst
+from .technician import Technician
 from .worker import Worker
+
+# Who works a subtask, by the role the plan gives it (the operator is the page worker).
+WORKERS = {"operator": Worker, "analyst": Analyst, "technician": Technician}
 
 log = logs.get("heybro.agent")
 
@@ -206,7 +211,8 @@ class TaskExecutor:
                     await self._status(TaskStatus.correcting if correction else TaskStatus.executing)
                     cycle = self._new_cycle(assignment)
                     cycle.scheduler, scheduler_result = scheduler_result, None
-                    worker = Worker(env, assignment, correction)
+                    step = task.current_step
+                    worker = WORKERS[step.role if step else "operator"](env, assignment, correction)
                     cycle.worker = await worker.run()
                     cycle.worker_summary = worker.summary
                     attempts += 1
@@ -262,7 +268,7 @@ class TaskExecutor:
         has said something new."""
         env, task = self.env, self.task
         step = task.current_step
-        if (step is None or step.done_when is None or task.on_last_subtask
+        if (step is None or step.role != "operator" or step.done_when is None or task.on_last_subtask
                 or env.control.has_messages or dom_confidence(cycle, env.facts) < 1.0):
             return None
         fact = check("done_when", step.done_when, {}, None, await env.observe())

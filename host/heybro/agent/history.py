@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from .expect import expect_text
 from .models import ExecutionCycle, Task, ToolCall
 
@@ -65,6 +67,17 @@ def result_text(c: ToolCall, limit: int) -> str | None:
     else:
         return None
     return text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more characters)"
+
+
+def any_result_text(c: ToolCall, limit: int) -> str | None:
+    """What a tool brought back for a role without the page: the reading tools' own wording, else
+    the result itself (a host tool's answer), bounded."""
+    text = result_text(c, limit)
+    if text is not None or not c.success or c.result is None:
+        return text
+    text = c.result if isinstance(c.result, str) else json.dumps(c.result, ensure_ascii=False,
+                                                                 default=str)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def tab_line(t: dict) -> str:  # type: ignore[type-arg]

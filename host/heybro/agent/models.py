@@ -9,7 +9,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-RoleName = Literal["scheduler", "worker", "verifier"]
+RoleName = Literal["scheduler", "worker", "verifier", "analyst", "technician"]
+# Who does a subtask (seed 004: roles by capability): the operator works the page (the Worker
+# role), the analyst answers and computes from what was gathered without the page, the
+# technician does system-side work with host tools only.
+WorkKind = Literal["operator", "analyst", "technician"]
 
 
 def now() -> float:
@@ -73,6 +77,7 @@ class Subtask(BaseModel):
     leaves, the subtask is proven without asking the verifier (except for the task's last one)."""
 
     text: str
+    role: WorkKind = "operator"
     done_when: ExpectedOutcome | None = None
 
     @model_validator(mode="before")
@@ -196,6 +201,8 @@ class Task(BaseModel):
     memory: list[MemoryItem] = Field(default_factory=list)
     status: TaskStatus = TaskStatus.planning
     result: str | None = None
+    answer: str | None = Field(None, description="The answer to the user's question, when the "
+                               "goal asks one (shown first when the task ends).")
     steps: int = 0
     max_steps: int = 40
     cut_off: list[str] = Field(default_factory=list, description="Actions a fault cut off (their "

@@ -26,6 +26,7 @@ class Recorder(Protocol):
     async def tool_result(self, task: Task, role: RoleName, call: ToolCall) -> None: ...
     async def verdict(self, task: Task, verdict: Verdict) -> None: ...
     async def memory(self, task: Task, item: MemoryItem) -> None: ...
+    async def answer(self, task: Task, role: RoleName, text: str) -> None: ...
     async def usage(self, task: Task, usage: Usage) -> None: ...
     async def message(self, task: Task, text: str, level: str = "info") -> None: ...
 
@@ -63,6 +64,9 @@ class MemoryRecorder:
 
     async def memory(self, task: Task, item: MemoryItem) -> None:
         self.records.append(("memory", item.model_dump()))
+
+    async def answer(self, task: Task, role: RoleName, text: str) -> None:
+        self.records.append(("answer", {"role": role, "text": text}))
 
     async def usage(self, task: Task, usage: Usage) -> None:
         self.records.append(("usage", usage.model_dump()))
@@ -123,6 +127,7 @@ class EventRecorder:
         data: dict[str, Any] = {"status": status.value, "reason": reason}
         if status.final:
             data["result"] = task.result
+            data["answer"] = task.answer
             data["steps"] = task.steps
             data["memory"] = {m.name: m.value for m in task.memory}
         await self._send(task, "status", data)
@@ -160,6 +165,9 @@ class EventRecorder:
     async def memory(self, task: Task, item: MemoryItem) -> None:
         await self._send(task, "message", {"text": f"Remembered {item.name} = {item.value}",
                                            "memory": item.model_dump()})
+
+    async def answer(self, task: Task, role: RoleName, text: str) -> None:
+        await self._send(task, "answer", {"role": role, "text": text})
 
     async def usage(self, task: Task, usage: Usage) -> None:
         await self._send(task, "usage", usage.model_dump())

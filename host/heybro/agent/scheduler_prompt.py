@@ -6,8 +6,12 @@ form or one search is ONE subtask; longer goals 2-5.
 Give a subtask `done_when` when the page will show it is done, as checks joined by ';':
 url:/results; text:Order confirmed; element:button "Pay" (a name, or role "name"). The host checks
 them on the page; a subtask they prove needs no further review. Leave it out when unsure.
+Give each subtask the role that can do it: "operator" (default) works the page; "analyst" answers
+or computes from the facts gathered so far, never seeing the page (e.g. "Which of the saved
+prices is lowest, and by how much?"); "technician" does system-side work with host tools (files,
+fetching a document, calculations). Page work must be saved with extract to reach the analyst.
 Tools: set_subtasks, add_subtask, insert_subtask, delete_subtask, update_subtask edit the queue
-(a subtask is {subtask, done_when?} or just its text); start_work hands the CURRENT subtask to the
+(a subtask is {subtask, role?, done_when?} or just its text); start_work hands the CURRENT subtask to the
 worker (you may call it last in the same reply).
 After a reschedule request, read the history and fix the queue: keep what was achieved, change
 what failed, and add what is missing. Never repeat a subtask already done.

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 
 from .expect import parse_expect
-from .models import ExpectedOutcome, RoleName, Subtask
+from .models import ExpectedOutcome, RoleName, Subtask, WorkKind
 
 
 class Args(BaseModel):
@@ -38,7 +38,8 @@ Expect = Annotated[ExpectedOutcome | None, BeforeValidator(_expect), WithJsonSch
 # --- scheduler ----------------------------------------------------------------------------------
 class PlanItem(Args):
     subtask: str = Field(min_length=1)
-    done_when: Expect = None  # explained once, in the scheduler's prompt
+    role: WorkKind = "operator"  # explained once, in the scheduler's prompt
+    done_when: Expect = None
 
     @model_validator(mode="before")
     @classmethod
@@ -46,7 +47,7 @@ class PlanItem(Args):
         return {"subtask": value} if isinstance(value, str) else value  # a bare subtask is fine
 
     def step(self) -> Subtask:
-        return Subtask(text=self.subtask, done_when=self.done_when)
+        return Subtask(text=self.subtask, role=self.role, done_when=self.done_when)
 
 
 class SetSubtasks(Args):
@@ -167,6 +168,10 @@ class RecallHistory(Args):
 
 class MarkDone(Args):
     summary: str = Field(min_length=1)
+
+
+class Answer(Args):
+    text: str = Field(min_length=1, description="The answer, in words the user reads first.")
 
 
 # --- verifier -----------------------------------------------------------------------------------
@@ -317,6 +322,18 @@ WORKER_TOOLS = [
     RoleTool("wait", Wait, "Wait some seconds.", "local"),
     RoleTool("extract", Extract, "Save named data to memory.", "local"),
     RoleTool("recall_history", RecallHistory, "Read earlier cycles and memory.", "local"),
+    RoleTool("answer", Answer, "Give the answer to the user's question (when the goal asks "
+             "one), from what the page shows.", "local"),
+    RoleTool("mark_done", MarkDone, "Assignment finished (or impossible): report.", "transition"),
+]
+
+# The roles that work without the page; the host tools they are given are added per task.
+ANALYST_TOOLS = [
+    RoleTool("extract", Extract, "Save a computed or derived fact to memory.", "local"),
+    RoleTool("answer", Answer, "Give your answer (or result) and finish.", "transition"),
+]
+
+TECHNICIAN_TOOLS = [
     RoleTool("mark_done", MarkDone, "Assignment finished (or impossible): report.", "transition"),
 ]
 
@@ -329,4 +346,5 @@ VERIFIER_TOOLS = [
 ]
 
 ROLE_TOOLS: dict[RoleName, list[RoleTool]] = {
-    "scheduler": SCHEDULER_TOOLS, "worker": WORKER_TOOLS, "verifier": VERIFIER_TOOLS}
+    "scheduler": SCHEDULER_TOOLS, "worker": WORKER_TOOLS, "verifier": VERIFIER_TOOLS,
+    "analyst": ANALYST_TOOLS, "technician": TECHNICIAN_TOOLS}

@@ -18,10 +18,10 @@ from .control import Interrupted
 from .cutoff import HELD_TOOLS, RepeatHeld, action_key
 from .expect import check
 from .guardrails import GuardrailHit
-from .models import Iteration, MemoryItem, ProposedToolCall, ToolCall
+from .models import Iteration, ProposedToolCall, ToolCall
 from .role import Role
 from .validation import ReplyInvalid
-from .toolbox import (Extract, MarkDone, Navigate, NewTab, RecallHistory, SwitchTab, Upload, Wait,
+from .toolbox import (Answer, Extract, MarkDone, Navigate, NewTab, RecallHistory, SwitchTab, Upload, Wait,
                       WaitFor)
 from .worker_prompt import SYSTEM
 
@@ -142,6 +142,9 @@ class Worker(Role):
         if isinstance(a, Wait):
             await env.control.interruptible(asyncio.sleep(min(a.seconds, 30)))  # a stop ends the wait
             return {"waited": a.seconds}, False
+        if isinstance(a, Answer):
+            await env.give_answer(self.name, a.text)
+            return {"answered": True}, False
         if isinstance(a, RecallHistory):
             return {"history": history.cycles(env.task, detail=True),
                     "memory": history.memory(env.task)}, False
@@ -154,9 +157,7 @@ class Worker(Role):
                 value = str(got.get("text") or got.get("value") or got)
             if value is None:
                 raise ToolFailed("unsupported", "extract needs a value or an element_id")
-            item = MemoryItem(name=a.name, value=value, source_url=before or None)
-            env.task.memory = [m for m in env.task.memory if m.name != a.name] + [item]
-            await env.recorder.memory(env.task, item)
+            await env.remember(a.name, value, before or None)
             return {"saved": a.name, **({"value": value[:200]} if a.value is None else {})}, False
         if isinstance(a, (Navigate, NewTab)):
             result = await env.call(tool, {"url": a.url}, timeout_ms=30_000)

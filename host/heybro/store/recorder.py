@@ -15,7 +15,7 @@ from .errors import StoreUnwritable
 from .task_store import TaskStore
 
 # Tools that only look: no ledger entry, since repeating them after a crash is harmless.
-READ_ONLY = frozenset({"observe", "extract", "wait", "wait_for", "list_tabs", "screenshot",
+READ_ONLY = frozenset({"observe", "extract", "answer", "wait", "wait_for", "list_tabs", "screenshot",
                        "recall_history", "mark_done", "mark_complete", "continue_work",
                        "request_reschedule", "start_work", "set_subtasks", "add_subtask",
                        "insert_subtask", "delete_subtask", "update_subtask"})
@@ -84,6 +84,9 @@ class StoreRecorder:
         await self._checkpoint(task)
 
     async def memory(self, task: Task, item: MemoryItem) -> None:
+        await self._checkpoint(task)
+
+    async def answer(self, task: Task, role: RoleName, text: str) -> None:
         await self._checkpoint(task)
 
     async def usage(self, task: Task, usage: Usage) -> None:

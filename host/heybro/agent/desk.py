@@ -1,0 +1,105 @@
+"""The roles that work without the page (seed 004): the Analyst answers and computes from what was
+gathered; the Technician does system-side work with host tools. Both see the goal, their
+assignment, memory and history — never the page — and leave by their transition tool."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from . import history
+from .control import Interrupted
+from .models import Iteration, ProposedToolCall, ToolCall
+from .role import Role
+from .toolbox import Answer, Extract, MarkDone
+
+RESULT_CHARS = 2500  # what the next prompt shows of a host tool's latest result
+
+
+class DeskRole(Role):
+    """A role with no page: context from the task's record, host tools, a transition."""
+
+    def __init__(self, env, assignment: str, correction: str | None = None) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(env)
+        self.assignment = assignment
+        self.correction = correction
+        self.done: list[ToolCall] = []
+        self.summary: str | None = None
+        env.facts = []
+        host = getattr(env, "host_tools", None)
+        if host is not None:
+            self.tools = self.tools + [t.role_tool() for t in host.for_role(self.name)]
+            self.by_name = {t.name: t for t in self.tools}
+
+    async def context(self) -> str:
+        t = self.env.task
+        parts = [f"ASSIGNMENT: {self.assignment}"]
+        if self.correction:
+            parts.append(f"CORRECTION FROM THE VERIFIER: {self.correction}")
+        parts += [f"OVERALL GOAL (context only): {t.description}",
+                  f"MEMORY (facts gathered so far):\n{history.memory(t)}",
+                  f"HISTORY:\n{history.cycles(t, last=6)}"]
+        if t.resources:
+            parts.append(f"RESOURCES (files): {history.resources(t)}")
+        if self.done:
+            lines = []
+            for c in self.done[-8:]:
+                lines.append(f"- {history.call_line(c)}")
+                got = history.any_result_text(c, RESULT_CHARS)
+                if got:
+                    lines.append("  result:\n" + "\n".join(f"    {x}" for x in got.splitlines()))
+            parts.append("DONE IN THIS ASSIGNMENT:\n" + "\n".join(lines))
+        parts += self.warnings
+        return "\n\n".join(parts)
+
+    async def execute(self, iteration: Iteration, calls: Sequence[ProposedToolCall],
+                      args: Sequence[BaseModel]) -> ToolCall | None:
+        env = self.env
+        for i, (call, a) in enumerate(zip(calls, args, strict=True)):
+            try:
+                await env.checkpoint(holding=True)  # a reply held through a pause is not acted on
+            except Interrupted as err:
+                err.set_aside = list(calls[i:])
+                raise
+            tc = await self.record_call(call)
+            iteration.tool_calls.append(tc)
+            started = time.perf_counter()
+            if self.by_name[call.tool].kind == "transition":
+                tc.success = True
+                await self.record_result(tc, started)
+                if isinstance(a, Answer):
+                    await env.give_answer(self.name, a.text)
+                    self.summary = f"Answer: {a.text}"
+                elif isinstance(a, MarkDone):
+                    self.summary = a.summary
+                return tc
+            await self._run(tc, a)
+            await self.record_result(tc, started)
+            self.done.append(tc)
+            if tc.success is False:
+                rest = [c.tool for c in calls[i + 1:]]
+                if rest:
+                    self.warnings.append(f"NOT RUN: {call.tool} failed, so these were not run: "
+                                         f"{', '.join(rest)}.")
+                break
+        return None
+
+    async def _run(self, tc: ToolCall, a: BaseModel) -> None:
+        env = self.env
+        if isinstance(a, Extract):
+            if a.value is None:
+                tc.success, tc.error, tc.error_code = False, "give the value to remember", "bad_args"
+                return
+            await env.remember(a.name, a.value)
+            tc.success, tc.result = True, {"saved": a.name}
+            return
+        outcome: Any = await env.host_tools.call(tc.tool, tc.parameters, env)  # type: ignore[attr-defined]
+        tc.success = bool(outcome.ok)
+        if outcome.ok:
+            tc.result = outcome.result
+        else:
+            tc.error, tc.error_code = outcome.message, outcome.code
+

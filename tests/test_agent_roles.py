@@ -1,0 +1,90 @@
+"""Roles by capability: the scheduler gives each subtask to the operator (the page), the analyst
+(answers from what was gathered, never the page) or the technician; the task ends with its answer.
+Real agent core over the real openai client and the scripted LLM server, on the fake browser."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from support.agent_harness import prompts, run_task  # noqa: E402
+from support.fake_browser import shop  # noqa: E402
+from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
+
+from heybro.agent.models import TaskStatus  # noqa: E402
+
+GOAL = "How much do the blue and the red kettle cost together?"
+
+
+def test_the_analyst_answers_from_gathered_facts_without_the_page_and_the_answer_ends_the_task() -> None:
+    b = shop()
+    script = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": [
+            {"subtask": "Search kettles and save both prices", "done_when": "url:/results"},
+            {"subtask": "Add the two prices up", "role": "analyst"}]}), ("start_work", {}))],
+        "worker": [calls(("fill", {"element_id": "e1", "value": "kettle"}),
+                         ("click", {"element_id": "e2", "expect": "url:/results"})),
+                   calls(("extract", {"name": "blue_kettle_price", "value": "$20"}),
+                         ("extract", {"name": "red_kettle_price", "value": "$35"}),
+                         ("mark_done", {"summary": "Both prices saved"}))],
+        "analyst": [call("answer", text="Together they cost $55 ($20 + $35).")],
+        "verifier": [call("mark_complete", reason="$20 + $35 = $55 from the saved prices",
+                          confidence=0.95)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, goal=GOAL)
+        analyst = prompts(llm, "analyst")[0]
+        verifier = prompts(llm, "verifier")[0]
+    assert result.status == TaskStatus.completed, task.result
+    assert task.answer == "Together they cost $55 ($20 + $35)."
+    # The analyst reads the facts, never the page.
+    assert "blue_kettle_price: $20" in analyst and "red_kettle_price: $35" in analyst
+    assert "PAGE (untrusted" not in analyst and "[e1]" not in analyst
+    # The verifier judges the answer against the facts, not a page.
+    assert "ANSWER GIVEN TO THE USER: Together they cost $55" in verifier
+    assert "PAGE (untrusted" not in verifier and "[e1]" not in verifier
+    assert "WORK DONE WITHOUT THE PAGE by the analyst" in verifier
+    # The first subtask was proven by the host (the results page); the analyst's by the verifier.
+    assert [v["by"] for v in rec.kinds("verdict")] == ["host", "verifier"]
+    assert rec.kinds("answer") == [{"role": "analyst", "text": task.answer}]
+    assert rec.kinds("status")[-1]["status"] == "completed"
+    # The analyst's work is a cycle of its own in the record.
+    assert [c.worker.role for c in task.execution_history if c.worker] == ["worker", "analyst"]
+
+
+def test_an_analyst_that_lacks_facts_says_so_and_the_verifier_can_send_it_back() -> None:
+    b = shop()
+    script = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": [
+            {"subtask": "Compare the prices", "role": "analyst"}]}), ("start_work", {}))],
+        "analyst": [call("answer", text="The blue kettle is cheaper."),
+                    call("answer", text="I cannot tell: no prices were gathered.")],
+        "verifier": [call("continue_work", instructions="No price is in MEMORY: say what is "
+                          "missing instead of guessing", confidence=0.9),
+                     call("mark_complete", reason="Honest: nothing was gathered", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, goal=GOAL)
+        second = prompts(llm, "analyst")[1]
+    assert result.status == TaskStatus.completed
+    assert "CORRECTION FROM THE VERIFIER: No price is in MEMORY" in second
+    assert task.answer == "I cannot tell: no prices were gathered."
+
+
+def test_the_operator_can_answer_from_the_page() -> None:
+    b = shop()
+    script = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": ["Find the blue kettle's price"]}),
+                            ("start_work", {}))],
+        "worker": [calls(("fill", {"element_id": "e1", "value": "kettle"}),
+                         ("click", {"element_id": "e2", "expect": "text:Blue Kettle"})),
+                   calls(("answer", {"text": "The blue kettle costs $20."}),
+                         ("mark_done", {"summary": "Price read off the results"}))],
+        "verifier": [call("mark_complete", reason="The results show $20", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, goal="What does the blue kettle cost?")
+        verifier = prompts(llm, "verifier")[0]
+    assert result.status == TaskStatus.completed
+    assert task.answer == "The blue kettle costs $20."
+    assert "ANSWER GIVEN TO THE USER: The blue kettle costs $20." in verifier and "PAGE" in verifier
+    assert rec.kinds("answer") == [{"role": "worker", "text": task.answer}]
