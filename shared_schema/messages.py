@@ -196,6 +196,7 @@ class EventKind(str, Enum):
     tool_result = "tool_result"
     verdict = "verdict"
     answer = "answer"
+    question = "question"
     message = "message"
     usage = "usage"
     error = "error"

@@ -1198,6 +1198,7 @@ export default /** @type {any} */ ({
         "tool_result",
         "verdict",
         "answer",
+        "question",
         "message",
         "usage",
         "error"

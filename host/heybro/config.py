@@ -10,6 +10,7 @@ Environment (all optional, they win over the file):
   HEYBRO_LLM_RATE_LIMIT_RETRIES  retries on 429 (each after the server's Retry-After, capped by
                         HEYBRO_LLM_RETRY_AFTER_MAX seconds)
   HEYBRO_CONFIDENCE     verifier confidence threshold (0-1)
+  HEYBRO_CONFIRM        1/0: ask before risky actions (spend, send, delete, personal data)
   HEYBRO_MAX_STEPS, HEYBRO_MAX_LLM_CALLS, HEYBRO_MAX_RETRIES, HEYBRO_MAX_FAILURES,
   HEYBRO_MAX_REPAIRS, HEYBRO_MAX_REPLANS, HEYBRO_TASK_TIMEOUT   guardrail limits
 """
@@ -64,6 +65,10 @@ class Settings(BaseModel):
         default_factory=dict, description="USD per million tokens [input, output] by model.")
     temperature: float | None = 0.0
     observe_tokens: int = Field(1000, ge=200, description="Page-map budget per observe.")
+    confirm: bool = Field(True, description="Ask before an action that spends money, sends or "
+                          "publishes, deletes or submits personal data.")
+    confirm_off_sites: list[str] = Field(default_factory=list, description="Sites (host names, "
+                                         "e.g. shop.example) where heybro does not ask first.")
     limits: Limits = Field(default_factory=Limits)
 
     def model_for(self, role: str) -> str:
@@ -136,6 +141,8 @@ def load(env: dict[str, str] | None = None, file: Path | None = None) -> Setting
         data["api_key"] = key
     if env.get("HEYBRO_VISION"):
         data["vision"] = _env_bool(env["HEYBRO_VISION"])
+    if env.get("HEYBRO_CONFIRM"):
+        data["confirm"] = _env_bool(env["HEYBRO_CONFIRM"])
     for role in ROLES:
         if env.get(f"HEYBRO_MODEL_{role.upper()}"):
             models[role] = env[f"HEYBRO_MODEL_{role.upper()}"]

@@ -416,6 +416,11 @@ class Session:
         further action. A message never resumes a paused task: it is recorded and shown, and
         the planner reads it when the user resumes."""
         if (cur := self._live(task_id)):
+            if (asked := cur.task.question) is not None and cur.control.answer(text):
+                # The answer to heybro's question; a secret is neither recorded nor shown.
+                await self._say(cur, "(given — not recorded)" if asked.kind == "secret" else text,
+                                who="user", answers=asked.id)
+                return
             cur.task.memory.append(MemoryItem(name="user_message", value=text))
             cur.control.tell(text)
             await self._say(cur, text, who="user")

@@ -20,10 +20,11 @@ from .scripted_llm import ScriptedLLM, calls
 
 def run_task(llm: ScriptedLLM, browser: Browser, goal: str = "Buy the blue kettle",
              url: str | None = "http://shop/", env_extra: dict[str, str] | None = None,
-             resources: dict[str, str] | None = None,
-             control_hook: Any = None) -> tuple[Task, MemoryRecorder, Any]:
+             resources: dict[str, str] | None = None, control_hook: Any = None,
+             config_file: Path | None = None) -> tuple[Task, MemoryRecorder, Any]:
     """The task run to its end: (task, recorded events, TaskResult)."""
-    settings = config.load(env=llm.env(**(env_extra or {})), file=Path("/nonexistent"))
+    settings = config.load(env=llm.env(**(env_extra or {})),
+                           file=config_file or Path("/nonexistent"))
     rec = MemoryRecorder()
 
     async def main() -> Any:

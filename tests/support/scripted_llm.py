@@ -131,8 +131,11 @@ class ScriptedLLM:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
     def env(self, **extra: str) -> dict[str, str]:
+        # Ask-first for risky actions is off unless a test turns it on (HEYBRO_CONFIRM="1"):
+        # most tests place orders, and the confirmation tests ask on purpose.
         return {"HEYBRO_LLM_BASE_URL": self.base_url, "HEYBRO_LLM_API_KEY": "test-key",
-                "HEYBRO_MODEL": "scripted", "HEYBRO_RETRY_BASE": "0.01", **extra}
+                "HEYBRO_MODEL": "scripted", "HEYBRO_RETRY_BASE": "0.01", "HEYBRO_CONFIRM": "0",
+                **extra}
 
     def role_requests(self, role: str) -> list[dict[str, Any]]:
         return [r for r in self.requests if role_of(r) == role]

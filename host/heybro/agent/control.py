@@ -8,6 +8,8 @@ Semantics (the status machine's):
   hears it before any further action (`NewInformation`).
 - stop ends the task at once: a model call in flight is cancelled (`interruptible`).
 - time spent paused does not count towards the task's wall-clock limit (`paused_s`).
+- a question to the user holds the task until it is answered (`ask` / `answer`); that wait is
+  not counted either, and stop ends it at once.
 """
 
 from __future__ import annotations
@@ -51,7 +53,11 @@ class RunControl:
         self.on_resume: Callable[[], Awaitable[None]] | None = None
         self._messages: list[str] = []
         self._inflight: set[asyncio.Future[Any]] = set()
-        self.paused_s = 0.0  # total time spent waiting at a pause
+        self.paused_s = 0.0  # total time spent waiting at a pause or for an answer
+        # The task's clock stops while it waits for the user (set by the executor).
+        self.on_hold: Callable[[], None] | None = None
+        self.on_release: Callable[[], None] | None = None
+        self._answer: asyncio.Future[str] | None = None
 
     # --- follow-ups ---------------------------------------------------------------------------
 
@@ -66,6 +72,36 @@ class RunControl:
     def take_messages(self) -> list[str]:
         taken, self._messages = self._messages, []
         return taken
+
+    # --- questions to the user ------------------------------------------------------------------
+
+    @property
+    def asking(self) -> bool:
+        return self._answer is not None and not self._answer.done()
+
+    async def ask(self) -> str:
+        """Waits for the user's answer to the question just asked; raises TaskStopped on stop."""
+        if self.stopped:
+            raise TaskStopped(self.stop_reason)
+        self._answer = asyncio.get_running_loop().create_future()
+        if self.on_hold:
+            self.on_hold()
+        began = time.monotonic()
+        try:
+            return await self.interruptible(self._answer)
+        finally:
+            self.paused_s += time.monotonic() - began
+            self._answer = None
+            if self.on_release:
+                self.on_release()
+
+    def answer(self, text: str) -> bool:
+        """The user's answer; False when nothing was asked."""
+        if not self.asking:
+            return False
+        assert self._answer is not None
+        self._answer.set_result(text)
+        return True
 
     # --- pause / resume / stop ----------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from . import history
 from .control import Interrupted
 from .models import Iteration, ProposedToolCall, ToolCall
 from .role import Role
-from .toolbox import Answer, Extract, MarkDone
+from .toolbox import Answer, AskUser, Extract, MarkDone
 
 RESULT_CHARS = 2500  # what the next prompt shows of a host tool's latest result
 
@@ -89,6 +89,9 @@ class DeskRole(Role):
 
     async def _run(self, tc: ToolCall, a: BaseModel) -> None:
         env = self.env
+        if isinstance(a, AskUser):
+            tc.success, tc.result = True, await env.ask(a)
+            return
         if isinstance(a, Extract):
             if a.value is None:
                 tc.success, tc.error, tc.error_code = False, "give the value to remember", "bad_args"

@@ -10,7 +10,7 @@ from ..config import Settings
 from .browser import Browser, Snapshot, ToolFailed
 from .control import HeldReplySetAside, NewInformation, RunControl
 from .guardrails import GuardrailHit, LoopDetector
-from .models import ExpectationCheck, MemoryItem, RoleName, Task
+from .models import ExpectationCheck, MemoryItem, Question, RoleName, Task, TaskStatus
 from .recorder import Recorder
 
 if TYPE_CHECKING:
@@ -42,6 +42,15 @@ class AgentEnv:
     started: float = field(default_factory=time.monotonic)
     overhead_ms: list[float] = field(default_factory=list)
     loops: LoopDetector | None = None
+    # The user's secret answers (one-time codes, passwords) by name: only here, in memory — never
+    # in the record, an event, a log or a prompt. Actions name them as {{secret:NAME}}.
+    secrets: dict[str, str] = field(default_factory=dict)
+    approved: set[str] = field(default_factory=set)  # risky actions the user said yes to
+
+    @property
+    def confirm_off(self) -> set[str]:
+        """Sites where the user turned the ask-first for risky actions off."""
+        return {s.strip().lower() for s in self.settings.confirm_off_sites}
 
     def __post_init__(self) -> None:
         if self.tab_id is None:
@@ -108,7 +117,7 @@ class AgentEnv:
 
     async def adopt_observation(self, raw: dict[str, Any]) -> Snapshot:
         """Takes `raw` (an observe result, e.g. one an action brought back) as the fresh snapshot."""
-        self.snapshot = Snapshot.model_validate(raw)
+        self.snapshot = Snapshot.model_validate(self.scrub(raw))
         if self.snapshot.url:  # where to reopen the task if its tab is lost
             self.task.last_url = self.snapshot.url
         self.snapshot_fresh = True
@@ -133,10 +142,60 @@ class AgentEnv:
         await self.recorder.memory(self.task, item)
         return item
 
+    async def ask_user(self, question: Question) -> str:
+        """Asks the user and waits (status `waiting`, the clock stopped) for the answer."""
+        task, before = self.task, self.task.status
+        task.question = question
+        await self.recorder.question(task, question)
+        task.status = TaskStatus.waiting
+        await self.recorder.status_changed(task, TaskStatus.waiting, f"Waiting for you: {question.text}")
+        try:
+            answer = await self.control.ask()
+        finally:
+            task.question = None
+        self.page_changed()  # the user may have used the page meanwhile (a login, a CAPTCHA)
+        task.status = before
+        await self.recorder.status_changed(task, before, "answered")
+        return answer
+
+    async def ask(self, args: Any) -> dict[str, Any]:
+        """The ask_user tool: the user's answer as the model sees it (a secret only by its name)."""
+        question = Question(text=args.question, kind=args.kind, choices=args.choices or [])
+        answer = await self.ask_user(question)
+        if args.kind == "secret":
+            self.secrets[args.name] = answer
+            return {"answered": True, "use_as": secret_ref(args.name)}
+        return {"answer": answer}
+
+    def with_secrets(self, text: str) -> str:
+        """`text` with each {{secret:NAME}} replaced by the user's secret (for the page only)."""
+        for name, value in self.secrets.items():
+            text = text.replace(secret_ref(name), value)
+        return text
+
+    def scrub(self, value: Any) -> Any:
+        """`value` (a result, a page's text) with every secret's value replaced by its name."""
+        if not self.secrets:
+            return value
+        if isinstance(value, str):
+            for name, secret in self.secrets.items():
+                if secret:
+                    value = value.replace(secret, secret_ref(name))
+            return value
+        if isinstance(value, dict):
+            return {k: self.scrub(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.scrub(v) for v in value]
+        return value
+
     async def give_answer(self, role: RoleName, text: str) -> None:
         """The answer to the user's question: kept with the task, shown first when it ends."""
         self.task.answer = text
         await self.recorder.answer(self.task, role, text)
+
+
+def secret_ref(name: str) -> str:
+    return "{{secret:" + name + "}}"
 
 
 class StoppableLLM:

@@ -63,20 +63,28 @@ class TaskExecutor:
         deadline: list[asyncio.Timeout | None] = [None]
         left = [float(env.limits.task_timeout_s)]
 
-        async def on_pause() -> None:
-            # The wall-clock limit counts running time only: its clock stops while paused.
+        def stop_clock() -> None:
+            # The wall-clock limit counts running time only: its clock stops while the task is
+            # paused or waits for the user's answer.
             if (d := deadline[0]) is not None and (when := d.when()) is not None:
                 left[0] = max(0.0, when - loop.time())
                 d.reschedule(None)
+
+        def start_clock() -> None:
+            if (d := deadline[0]) is not None and d.when() is None:
+                d.reschedule(loop.time() + left[0])
+
+        async def on_pause() -> None:
+            stop_clock()
             resume_status[0] = task.status
             await self._status(TaskStatus.paused, "paused by the user")
 
         async def on_resume() -> None:
-            if (d := deadline[0]) is not None:
-                d.reschedule(loop.time() + left[0])
+            start_clock()
             await self._status(resume_status[0], "resumed")
 
         env.control.on_pause, env.control.on_resume = on_pause, on_resume
+        env.control.on_hold, env.control.on_release = stop_clock, start_clock
         try:
             async with asyncio.timeout(env.limits.task_timeout_s) as cm:
                 deadline[0] = cm

@@ -60,6 +60,9 @@ def result_text(c: ToolCall, limit: int) -> str | None:
             text += f"\n(and {r['other_tabs']} of the user's own tabs, not shown)"
     elif c.tool in ("navigate", "new_tab", "switch_tab", "back") and "tab_id" in r:
         text = f"now in {tab_line(r)}"
+    elif c.tool == "ask_user":
+        text = (f"the user answered: {r['answer']}" if "answer" in r else
+                f"the user gave it; type it as {r.get('use_as')} (its value is never shown)")
     elif c.tool == "extract" and "saved" in r:
         text = f"saved {r['saved']!r}" + (f" = {r['value']!r}" if r.get("value") else "")
     elif c.tool == "wait_for" and r.get("matched"):

@@ -26,6 +26,7 @@ class TaskStatus(str, Enum):
     verifying = "verifying"
     correcting = "correcting"
     paused = "paused"
+    waiting = "waiting"  # for the user's answer to a question heybro asked (not a failure)
     completed = "completed"
     failed = "failed"
     stopped = "stopped"
@@ -87,6 +88,17 @@ class Subtask(BaseModel):
 
     def __str__(self) -> str:
         return self.text
+
+
+class Question(BaseModel):
+    """What heybro asks the user while the task waits: free text, a choice, a secret (a one-time
+    code, a password: never recorded nor shown to the model) or a confirmation of a risky act."""
+
+    id: str = Field(default_factory=lambda: uuid.uuid4().hex[:8])
+    text: str
+    kind: Literal["text", "choice", "secret", "confirm"] = "text"
+    choices: list[str] = Field(default_factory=list)
+    asked_at: float = Field(default_factory=now)
 
 
 class ExpectationCheck(BaseModel):
@@ -203,6 +215,7 @@ class Task(BaseModel):
     result: str | None = None
     answer: str | None = Field(None, description="The answer to the user's question, when the "
                                "goal asks one (shown first when the task ends).")
+    question: Question | None = Field(None, description="Asked and not answered yet.")
     steps: int = 0
     max_steps: int = 40
     cut_off: list[str] = Field(default_factory=list, description="Actions a fault cut off (their "

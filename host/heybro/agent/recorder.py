@@ -12,7 +12,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from .. import logs
-from .models import Iteration, MemoryItem, RoleName, Task, TaskStatus, ToolCall, Usage, Verdict
+from .models import (Iteration, MemoryItem, Question, RoleName, Task, TaskStatus, ToolCall, Usage,
+                     Verdict)
 
 log = logs.get("heybro.agent")
 
@@ -27,6 +28,7 @@ class Recorder(Protocol):
     async def verdict(self, task: Task, verdict: Verdict) -> None: ...
     async def memory(self, task: Task, item: MemoryItem) -> None: ...
     async def answer(self, task: Task, role: RoleName, text: str) -> None: ...
+    async def question(self, task: Task, question: Question) -> None: ...
     async def usage(self, task: Task, usage: Usage) -> None: ...
     async def message(self, task: Task, text: str, level: str = "info") -> None: ...
 
@@ -67,6 +69,9 @@ class MemoryRecorder:
 
     async def answer(self, task: Task, role: RoleName, text: str) -> None:
         self.records.append(("answer", {"role": role, "text": text}))
+
+    async def question(self, task: Task, question: Question) -> None:
+        self.records.append(("question", question.model_dump()))
 
     async def usage(self, task: Task, usage: Usage) -> None:
         self.records.append(("usage", usage.model_dump()))
@@ -168,6 +173,9 @@ class EventRecorder:
 
     async def answer(self, task: Task, role: RoleName, text: str) -> None:
         await self._send(task, "answer", {"role": role, "text": text})
+
+    async def question(self, task: Task, question: Question) -> None:
+        await self._send(task, "question", question.model_dump())
 
     async def usage(self, task: Task, usage: Usage) -> None:
         await self._send(task, "usage", usage.model_dump())

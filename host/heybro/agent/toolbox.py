@@ -170,6 +170,22 @@ class MarkDone(Args):
     summary: str = Field(min_length=1)
 
 
+class AskUser(Args):
+    question: str = Field(min_length=1)
+    kind: Literal["text", "choice", "secret"] = Field(
+        "text", description="secret: a code or password, never shown to you; type it as "
+        "{{secret:NAME}}.")
+    choices: list[str] | None = None
+    name: str = Field("secret", pattern=r"^[A-Za-z][\w-]{0,30}$",
+                      description="The secret's NAME.")
+
+    @model_validator(mode="after")
+    def _choices(self) -> AskUser:
+        if self.kind == "choice" and len(self.choices or []) < 2:
+            raise ValueError("a choice needs at least two choices")
+        return self
+
+
 class Answer(Args):
     text: str = Field(min_length=1, description="The answer, in words the user reads first.")
 
@@ -322,6 +338,8 @@ WORKER_TOOLS = [
     RoleTool("wait", Wait, "Wait some seconds.", "local"),
     RoleTool("extract", Extract, "Save named data to memory.", "local"),
     RoleTool("recall_history", RecallHistory, "Read earlier cycles and memory.", "local"),
+    RoleTool("ask_user", AskUser, "Ask the user and wait: a login, a one-time code, a CAPTCHA, "
+             "a choice only they can make. Never guess those.", "local"),
     RoleTool("answer", Answer, "Give the answer to the user's question (when the goal asks "
              "one), from what the page shows.", "local"),
     RoleTool("mark_done", MarkDone, "Assignment finished (or impossible): report.", "transition"),
@@ -329,11 +347,13 @@ WORKER_TOOLS = [
 
 # The roles that work without the page; the host tools they are given are added per task.
 ANALYST_TOOLS = [
+    RoleTool("ask_user", AskUser, "Ask the user and wait (a choice only they can make).", "local"),
     RoleTool("extract", Extract, "Save a computed or derived fact to memory.", "local"),
     RoleTool("answer", Answer, "Give your answer (or result) and finish.", "transition"),
 ]
 
 TECHNICIAN_TOOLS = [
+    RoleTool("ask_user", AskUser, "Ask the user and wait (a value only they know).", "local"),
     RoleTool("mark_done", MarkDone, "Assignment finished (or impossible): report.", "transition"),
 ]
 

@@ -18,10 +18,11 @@ from .control import Interrupted
 from .cutoff import HELD_TOOLS, RepeatHeld, action_key
 from .expect import check
 from .guardrails import GuardrailHit
-from .models import Iteration, ProposedToolCall, ToolCall
+from .models import Iteration, ProposedToolCall, Question, ToolCall
+from .risk import judge, site_of
 from .role import Role
 from .validation import ReplyInvalid
-from .toolbox import (Answer, Extract, MarkDone, Navigate, NewTab, RecallHistory, SwitchTab, Upload, Wait,
+from .toolbox import (Answer, AskUser, Extract, MarkDone, Navigate, NewTab, RecallHistory, SwitchTab, Upload, Wait,
                       WaitFor)
 from .worker_prompt import SYSTEM
 
@@ -29,6 +30,8 @@ from .worker_prompt import SYSTEM
 TAB_MOVES = {"navigate", "back", "new_tab", "switch_tab"}
 # Actions after which a batch often ends because the page changed (a link, a submit, a toggle).
 MAY_CHANGE_PAGE = {"click", "press", "select", "check", "uncheck"}
+# What counts as the user's yes to a confirmation (the panel's button says "Yes").
+YES = {"yes", "y", "ok", "okay", "go ahead", "allow", "sure", "yes, go ahead", "confirm"}
 MAX_RESULT_CHARS = 600
 LOCAL_RESULT_CHARS = 4000  # what a reading tool (recall_history, list_tabs) keeps of its result
 LATEST_RESULT_CHARS = 2500  # … of which the next prompt shows for the latest one
@@ -113,6 +116,9 @@ class Worker(Role):
     # --- acting ---------------------------------------------------------------------------------
     def _dom_args(self, tool: str, a: BaseModel) -> dict[str, Any]:
         args = a.model_dump(exclude={"expect"}, exclude_none=True)
+        for key in ("value", "text"):  # a secret the user gave goes to the page, never elsewhere
+            if isinstance(args.get(key), str):
+                args[key] = self.env.with_secrets(args[key])
         snap = self.env.snapshot
         eid = args.get("element_id")
         if eid and snap is not None and eid in snap.elements:
@@ -145,6 +151,8 @@ class Worker(Role):
         if isinstance(a, Answer):
             await env.give_answer(self.name, a.text)
             return {"answered": True}, False
+        if isinstance(a, AskUser):
+            return await env.ask(a), False
         if isinstance(a, RecallHistory):
             return {"history": history.cycles(env.task, detail=True),
                     "memory": history.memory(env.task)}, False
@@ -214,8 +222,18 @@ class Worker(Role):
                 if env.task.steps > env.task.max_steps:
                     raise GuardrailHit("max_steps", f"The task used its limit of "
                                        f"{env.task.max_steps} browser actions.")
+            declined = await self._declined(call) if kind == "browser" else None
             tc = await self.record_call(call)
             iteration.tool_calls.append(tc)
+            if declined:
+                tc.success, tc.error, tc.error_code = False, declined, "declined"
+                await self.record_result(tc, time.perf_counter())
+                self.done.append(tc)
+                rest = [f"{c.tool}({_params(c.parameters)})" for c in calls[i + 1:]]
+                if rest:
+                    self.warnings.append(f"NOT RUN: the user said no to {call.tool}: "
+                                         f"{'; '.join(rest)}.")
+                break
             expect = getattr(a, "expect", None)
             started = time.perf_counter()
             # The page comes back with the batch's last action, with one that may change the page
@@ -229,7 +247,7 @@ class Worker(Role):
                     observation = result.pop("observation")
                 took = time.perf_counter() - started
                 tc.success, tc.page_changed = True, changed
-                tc.result = _compact(result, LOCAL_RESULT_CHARS if kind == "local"
+                tc.result = _compact(env.scrub(result), LOCAL_RESULT_CHARS if kind == "local"
                                      else MAX_RESULT_CHARS)
                 if kind != "local":
                     env.consecutive_failures = 0
@@ -242,7 +260,7 @@ class Worker(Role):
             except ToolFailed as err:
                 took = time.perf_counter() - started
                 changed = False
-                tc.success, tc.error, tc.error_code = False, err.message, err.code
+                tc.success, tc.error, tc.error_code = False, env.scrub(err.message), err.code
                 if err.detail.get("candidates"):
                     tc.result = {"candidates": err.detail["candidates"]}
                 env.consecutive_failures += 1
@@ -284,6 +302,28 @@ class Worker(Role):
         if acted:
             await self._after_actions(seen, observation)
         return None
+
+    async def _declined(self, call: ProposedToolCall) -> str | None:
+        """Asks the user first when the action looks risky (risk.judge); the reason when they
+        said no, None when it may go ahead. A yes holds for that action for the rest of the task."""
+        env, snap = self.env, self.env.snapshot
+        if snap is None or not env.settings.confirm or site_of(snap.url) in env.confirm_off:
+            return None
+        risk = judge(call.tool, call.parameters, snap.elements)
+        target = snap.describe(call.parameters.get("element_id")) or "the focused field"
+        key = f"{call.tool} {target} @ {snap.url}"
+        if risk is None or key in env.approved:
+            return None
+        verb = {"click": "click", "press": f"press {call.parameters.get('keys')} on"}[call.tool]
+        answer = await env.ask_user(Question(
+            kind="confirm", choices=["Yes", "No"],
+            text=f"heybro is about to {verb} {target} on {snap.url} — this may {risk.what} "
+                 f"({risk.words}). Go ahead?"))
+        if answer.strip().lower() in YES:
+            env.approved.add(key)
+            return None
+        return (f"The user said no to {call.tool} on {target} ({risk.what}): do not do it, nor "
+                "the same another way; report what was done, or ask the user what they want.")
 
     async def _after_actions(self, seen: Snapshot | None, observation: dict[str, Any] | None) -> None:
         """Takes the page the batch's last action left as the current one (the next prompt, or

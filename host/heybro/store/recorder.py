@@ -10,12 +10,13 @@ import contextlib
 import time
 from typing import Any
 
-from ..agent.models import Iteration, MemoryItem, RoleName, Task, TaskStatus, ToolCall, Usage, Verdict
+from ..agent.models import (Iteration, MemoryItem, Question, RoleName, Task, TaskStatus, ToolCall,
+                            Usage, Verdict)
 from .errors import StoreUnwritable
 from .task_store import TaskStore
 
 # Tools that only look: no ledger entry, since repeating them after a crash is harmless.
-READ_ONLY = frozenset({"observe", "extract", "answer", "wait", "wait_for", "list_tabs", "screenshot",
+READ_ONLY = frozenset({"observe", "extract", "answer", "ask_user", "wait", "wait_for", "list_tabs", "screenshot",
                        "recall_history", "mark_done", "mark_complete", "continue_work",
                        "request_reschedule", "start_work", "set_subtasks", "add_subtask",
                        "insert_subtask", "delete_subtask", "update_subtask"})
@@ -87,6 +88,9 @@ class StoreRecorder:
         await self._checkpoint(task)
 
     async def answer(self, task: Task, role: RoleName, text: str) -> None:
+        await self._checkpoint(task)
+
+    async def question(self, task: Task, question: Question) -> None:
         await self._checkpoint(task)
 
     async def usage(self, task: Task, usage: Usage) -> None:

@@ -27,7 +27,7 @@ from .migrations import migrate
 log = logs.get("heybro.store")
 
 FINAL = ("completed", "failed", "stopped")
-ACTIVE = ("planning", "executing", "verifying", "correcting")
+ACTIVE = ("planning", "executing", "verifying", "correcting", "waiting")
 
 
 def default_path() -> Path:

@@ -1,0 +1,102 @@
+"""Asking the user: the task waits (status `waiting`, its clock stopped) for the answer, which
+reaches the model — except a secret, which reaches only the page. Real agent core, real openai
+client, scripted LLM server, fake browser; the user answers through RunControl as the session does."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from support.agent_harness import prompts, run_task  # noqa: E402
+from support.fake_browser import shop  # noqa: E402
+from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
+
+from heybro.agent.env import AgentEnv  # noqa: E402
+from heybro.agent.models import TaskStatus  # noqa: E402
+
+CODE = "493817"
+
+
+def answering(*answers: str, stop: bool = False) -> Any:
+    """A control hook: a person who answers each question as it is asked (or stops the task)."""
+    def hook(env: AgentEnv) -> None:
+        async def person() -> None:
+            for text in answers:
+                while not env.control.asking:
+                    await asyncio.sleep(0.01)
+                await asyncio.sleep(0.05)
+                env.control.answer(text)
+                while env.control.asking:
+                    await asyncio.sleep(0.01)
+            if stop:
+                while not env.control.asking:
+                    await asyncio.sleep(0.01)
+                env.control.stop()
+        asyncio.get_running_loop().create_task(person())
+    return hook
+
+
+def test_a_secret_reaches_the_page_and_nothing_else() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Sign in with the code"]}),
+                                  ("start_work", {}))],
+              "worker": [call("ask_user", question="The site sent you a code: what is it?",
+                              kind="secret", name="otp"),
+                         calls(("fill", {"element_id": "e1", "value": "{{secret:otp}}",
+                                         "expect": "value:{{secret:otp}}"}),
+                               ("mark_done", {"summary": "Code entered"}))],
+              "verifier": [call("mark_complete", reason="The code is in the field", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, url="http://shop/form", control_hook=answering(CODE))
+        sent = json.dumps(llm.requests)
+        second = prompts(llm, "worker")[1]
+    assert result.status == TaskStatus.completed, task.result
+    assert ("fill", CODE) in [(t, a.get("value")) for t, a in b.calls]  # the page got it
+    assert CODE not in sent  # … the model never did
+    assert CODE not in json.dumps(rec.records, default=str)  # … nor the record or the events
+    assert "type it as {{secret:otp}}" in second
+    statuses = [d["status"] for d in rec.kinds("status")]
+    assert "waiting" in statuses and statuses[statuses.index("waiting") + 1] == "executing"
+    question = rec.kinds("question")[0]
+    assert question["kind"] == "secret" and question["text"].startswith("The site sent you a code")
+
+
+def test_an_answer_reaches_the_worker_and_the_wait_is_not_counted() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Buy the kettle the user wants"]}),
+                                  ("start_work", {}))],
+              "worker": [call("ask_user", question="Blue or red kettle?", kind="choice",
+                              choices=["Blue", "Red"]),
+                         call("mark_done", summary="The user wants the red one")],
+              "verifier": [call("mark_complete", reason="ok", confidence=0.9)]}
+
+    def slow_person(env: AgentEnv) -> None:
+        async def person() -> None:
+            while not env.control.asking:
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(1.5)  # longer than the task's whole time limit
+            env.control.answer("Red")
+        asyncio.get_running_loop().create_task(person())
+
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, control_hook=slow_person,
+                                     env_extra={"HEYBRO_TASK_TIMEOUT": "1.2"})
+        second = prompts(llm, "worker")[1]
+    assert result.status == TaskStatus.completed, task.result
+    assert "the user answered: Red" in second
+    assert rec.kinds("question")[0]["choices"] == ["Blue", "Red"]
+
+
+def test_stop_ends_a_task_that_waits_for_an_answer() -> None:
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Log in"]}), ("start_work", {}))],
+              "worker": [call("ask_user", question="Please log in, then say done")]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, control_hook=answering(stop=True))
+    assert result.status == TaskStatus.stopped
+    assert task.question is None
