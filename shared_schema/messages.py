@@ -197,6 +197,7 @@ class EventKind(str, Enum):
     verdict = "verdict"
     answer = "answer"
     question = "question"
+    experience = "experience"
     message = "message"
     usage = "usage"
     error = "error"

@@ -1199,6 +1199,7 @@ export default /** @type {any} */ ({
         "verdict",
         "answer",
         "question",
+        "experience",
         "message",
         "usage",
         "error"

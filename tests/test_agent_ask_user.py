@@ -52,7 +52,7 @@ def test_a_secret_reaches_the_page_and_nothing_else() -> None:
                                ("mark_done", {"summary": "Code entered"}))],
               "verifier": [call("mark_complete", reason="The code is in the field", confidence=0.9)]}
     with ScriptedLLM(script) as llm:
-        task, rec, result = run_task(llm, b, url="http://shop/form", control_hook=answering(CODE))
+        task, rec, result = run_task(llm, b, url="http://shop/form", env_hook=answering(CODE))
         sent = json.dumps(llm.requests)
         second = prompts(llm, "worker")[1]
     assert result.status == TaskStatus.completed, task.result
@@ -84,7 +84,7 @@ def test_an_answer_reaches_the_worker_and_the_wait_is_not_counted() -> None:
         asyncio.get_running_loop().create_task(person())
 
     with ScriptedLLM(script) as llm:
-        task, rec, result = run_task(llm, b, control_hook=slow_person,
+        task, rec, result = run_task(llm, b, env_hook=slow_person,
                                      env_extra={"HEYBRO_TASK_TIMEOUT": "1.2"})
         second = prompts(llm, "worker")[1]
     assert result.status == TaskStatus.completed, task.result
@@ -97,6 +97,6 @@ def test_stop_ends_a_task_that_waits_for_an_answer() -> None:
     script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Log in"]}), ("start_work", {}))],
               "worker": [call("ask_user", question="Please log in, then say done")]}
     with ScriptedLLM(script) as llm:
-        task, rec, result = run_task(llm, b, control_hook=answering(stop=True))
+        task, rec, result = run_task(llm, b, env_hook=answering(stop=True))
     assert result.status == TaskStatus.stopped
     assert task.question is None

@@ -341,7 +341,7 @@ def test_pause_and_stop_between_actions() -> None:
     script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search"]}), ("start_work", {}))],
               "worker": [stop_on_second]}
     with ScriptedLLM(script) as llm:
-        task, rec, result = run_task(llm, b, control_hook=envs.append)
+        task, rec, result = run_task(llm, b, env_hook=envs.append)
     assert result.status == TaskStatus.stopped
     assert "click" not in [t for t, _ in b.calls]
 

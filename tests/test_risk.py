@@ -110,7 +110,7 @@ def order_script(*extra_worker: Any) -> dict[str, list[Any]]:
 def test_a_risky_click_waits_for_the_users_yes() -> None:
     b = shop()
     with ScriptedLLM(order_script()) as llm:
-        task, rec, result = run_task(llm, b, url="http://shop/pay", control_hook=person("Yes"),
+        task, rec, result = run_task(llm, b, url="http://shop/pay", env_hook=person("Yes"),
                                      env_extra={"HEYBRO_CONFIRM": "1"})
     assert result.status == TaskStatus.completed, task.result
     assert len(b.bookings) == 1
@@ -123,7 +123,7 @@ def test_a_no_means_the_action_never_happens_and_the_worker_is_told() -> None:
     b = shop()
     script = order_script(call("mark_done", summary="The user declined paying"))
     with ScriptedLLM(script) as llm:
-        task, rec, result = run_task(llm, b, url="http://shop/pay", control_hook=person("No"),
+        task, rec, result = run_task(llm, b, url="http://shop/pay", env_hook=person("No"),
                                      env_extra={"HEYBRO_CONFIRM": "1"})
         second = prompts(llm, "worker")[1]
     assert b.bookings == [] and ("click", "e2") not in [(t, a.get("element_id")) for t, a in b.calls]

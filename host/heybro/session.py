@@ -31,6 +31,7 @@ from .agent.cutoff import WAITING_FOR_YOU, ledger_key, unresolved
 from .agent.env import AgentEnv
 from .agent.executor import TaskExecutor
 from .agent.models import MemoryItem, Subtask, Task, TaskStatus
+from .store.experiences import StoreExperiences
 from .agent.native_browser import NativeBrowser
 from .agent.recorder import EventRecorder, FanOut, Recorder
 from .native.channel import NativeChannel
@@ -191,7 +192,7 @@ class Session:
         client = LLMClient(settings)
         env = AgentEnv(task=task, llm=client, settings=settings,
                        browser=NativeBrowser(self.channel, task.id), recorder=recorder,
-                       control=running.control)
+                       control=running.control, experiences=StoreExperiences(self.store))
 
         running.emit = emit
         running.delivery = asyncio.create_task(running.deliver())

@@ -20,9 +20,10 @@ from .scripted_llm import ScriptedLLM, calls
 
 def run_task(llm: ScriptedLLM, browser: Browser, goal: str = "Buy the blue kettle",
              url: str | None = "http://shop/", env_extra: dict[str, str] | None = None,
-             resources: dict[str, str] | None = None, control_hook: Any = None,
+             resources: dict[str, str] | None = None, env_hook: Any = None,
              config_file: Path | None = None) -> tuple[Task, MemoryRecorder, Any]:
-    """The task run to its end: (task, recorded events, TaskResult)."""
+    """The task run to its end: (task, recorded events, TaskResult). `env_hook(env)` runs before
+    the task starts (a person answering questions, another experiences book …)."""
     settings = config.load(env=llm.env(**(env_extra or {})),
                            file=config_file or Path("/nonexistent"))
     rec = MemoryRecorder()
@@ -31,8 +32,8 @@ def run_task(llm: ScriptedLLM, browser: Browser, goal: str = "Buy the blue kettl
         client = LLMClient(settings)
         task = Task(description=goal, url=url, resources=resources or {})
         env = AgentEnv(task=task, llm=client, settings=settings, browser=browser, recorder=rec)
-        if control_hook:
-            control_hook(env)
+        if env_hook:
+            env_hook(env)
         try:
             result = await TaskExecutor(env).execute()
         finally:

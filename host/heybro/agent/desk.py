@@ -75,6 +75,7 @@ class DeskRole(Role):
                     self.summary = f"Answer: {a.text}"
                 elif isinstance(a, MarkDone):
                     self.summary = a.summary
+                    await env.learn(a.learned)
                 return tc
             await self._run(tc, a)
             await self.record_result(tc, started)

@@ -10,8 +10,10 @@ from ..config import Settings
 from .browser import Browser, Snapshot, ToolFailed
 from .control import HeldReplySetAside, NewInformation, RunControl
 from .guardrails import GuardrailHit, LoopDetector
+from .experience import Experience, Experiences, MemoryExperiences
 from .models import ExpectationCheck, MemoryItem, Question, RoleName, Task, TaskStatus
 from .recorder import Recorder
+from .risk import site_of
 
 if TYPE_CHECKING:
     from ..llm.client import LLMClient
@@ -46,6 +48,7 @@ class AgentEnv:
     # in the record, an event, a log or a prompt. Actions name them as {{secret:NAME}}.
     secrets: dict[str, str] = field(default_factory=dict)
     approved: set[str] = field(default_factory=set)  # risky actions the user said yes to
+    experiences: Experiences = field(default_factory=MemoryExperiences)
 
     @property
     def confirm_off(self) -> set[str]:
@@ -187,6 +190,27 @@ class AgentEnv:
         if isinstance(value, list):
             return [self.scrub(v) for v in value]
         return value
+
+    @property
+    def site(self) -> str:
+        """The site the task is on now (its last page's host name)."""
+        url = (self.snapshot.url if self.snapshot is not None else "") or self.task.last_url or \
+            self.task.url or ""
+        return site_of(url)
+
+    async def learn(self, text: str | None) -> None:
+        """Keeps what a role learned about the current site, for the next tasks there."""
+        if not text or not text.strip() or not self.site:
+            return
+        kept = self.experiences.add(self.site, text, self.task.id)
+        if kept is not None:
+            await self.recorder.experience(self.task, kept)
+
+    def experience_lines(self, *sites: str) -> str:
+        """What was learned on these sites, for a prompt ('' when nothing)."""
+        lines = [f"- ({e.site}) {e.text}" for s in dict.fromkeys(x for x in sites if x)
+                 for e in self.experiences.for_site(s)]
+        return "\n".join(lines)
 
     async def give_answer(self, role: RoleName, text: str) -> None:
         """The answer to the user's question: kept with the task, shown first when it ends."""

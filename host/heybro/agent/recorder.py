@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from .. import logs
+from .experience import Experience
 from .models import (Iteration, MemoryItem, Question, RoleName, Task, TaskStatus, ToolCall, Usage,
                      Verdict)
 
@@ -29,6 +30,7 @@ class Recorder(Protocol):
     async def memory(self, task: Task, item: MemoryItem) -> None: ...
     async def answer(self, task: Task, role: RoleName, text: str) -> None: ...
     async def question(self, task: Task, question: Question) -> None: ...
+    async def experience(self, task: Task, item: Experience) -> None: ...
     async def usage(self, task: Task, usage: Usage) -> None: ...
     async def message(self, task: Task, text: str, level: str = "info") -> None: ...
 
@@ -72,6 +74,9 @@ class MemoryRecorder:
 
     async def question(self, task: Task, question: Question) -> None:
         self.records.append(("question", question.model_dump()))
+
+    async def experience(self, task: Task, item: Experience) -> None:
+        self.records.append(("experience", item.model_dump()))
 
     async def usage(self, task: Task, usage: Usage) -> None:
         self.records.append(("usage", usage.model_dump()))
@@ -176,6 +181,9 @@ class EventRecorder:
 
     async def question(self, task: Task, question: Question) -> None:
         await self._send(task, "question", question.model_dump())
+
+    async def experience(self, task: Task, item: Experience) -> None:
+        await self._send(task, "experience", {"id": item.id, "site": item.site, "text": item.text})
 
     async def usage(self, task: Task, usage: Usage) -> None:
         await self._send(task, "usage", usage.model_dump())

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from . import history
 from .models import Iteration, ProposedToolCall, ToolCall
+from .risk import site_of
 from .role import Role
 from .scheduler_prompt import SYSTEM
 from .toolbox import AddSubtask, DeleteSubtask, InsertSubtask, SetSubtasks, UpdateSubtask
@@ -32,6 +33,9 @@ class Scheduler(Role):
                  f"MEMORY:\n{history.memory(t)}",
                  f"HISTORY:\n{history.cycles(t)}",
                  f"QUEUE:\n{history.queue(t)}"]
+        learned = self.env.experience_lines(site_of(t.url or ""), site_of(t.last_url or ""))
+        if learned:
+            parts.append("LEARNED ON THESE SITES BEFORE (may be outdated):\n" + learned)
         if self.reason:
             parts.append(f"WHY YOU ARE CALLED: {self.reason}")
         if self.notes:

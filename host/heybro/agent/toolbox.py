@@ -166,8 +166,13 @@ class RecallHistory(Args):
     query: str | None = None
 
 
+LEARNED = ("Optional: one short fact about this site that would save steps next time (where "
+           "a control is, what a step needs).")
+
+
 class MarkDone(Args):
     summary: str = Field(min_length=1)
+    learned: str | None = Field(None, max_length=240, description=LEARNED)
 
 
 class AskUser(Args):
@@ -194,6 +199,7 @@ class Answer(Args):
 class Confidence(Args):
     # Required: a verdict without it would pass any threshold.
     confidence: float = Field(ge=0, le=1, description="How sure you are, 0-1.")
+    learned: str | None = Field(None, max_length=240, description=LEARNED)
 
 
 class MarkComplete(Confidence):

@@ -103,4 +103,5 @@ class Verifier(Role):
                                accepted=call.tool != "mark_complete" or combined >= threshold,
                                facts=list(env.facts))
         await env.recorder.verdict(env.task, self.verdict)
+        await env.learn(a.learned)
         return tc

@@ -54,6 +54,17 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (task_id, key)
     ) WITHOUT ROWID;
     """,
+    # 2: what the agent learned about each site (agent/experience.py), for its next tasks there.
+    """
+    CREATE TABLE experiences (
+        id INTEGER PRIMARY KEY,
+        site TEXT NOT NULL,
+        text TEXT NOT NULL,
+        task_id TEXT,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX experiences_by_site ON experiences(site, created_at);
+    """,
 ]
 
 

@@ -10,6 +10,7 @@ import contextlib
 import time
 from typing import Any
 
+from ..agent.experience import Experience
 from ..agent.models import (Iteration, MemoryItem, Question, RoleName, Task, TaskStatus, ToolCall,
                             Usage, Verdict)
 from .errors import StoreUnwritable
@@ -92,6 +93,9 @@ class StoreRecorder:
 
     async def question(self, task: Task, question: Question) -> None:
         await self._checkpoint(task)
+
+    async def experience(self, task: Task, item: Experience) -> None:
+        pass  # kept in the experiences table by the env's book; the event log shows it
 
     async def usage(self, task: Task, usage: Usage) -> None:
         await self._run(self.store.add_usage, task.id, prompt_tokens=usage.prompt_tokens,

@@ -217,6 +217,14 @@ class TaskStore:
         self._tx(go)
         return self.get_task(tid)  # type: ignore[return-value]
 
+    def write(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """`fn` in one write transaction (for the store's other tables, e.g. experiences)."""
+        return self._tx(fn)
+
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return list(self._conn.execute(sql, params).fetchall())
+
     def get_task(self, task_id: str) -> TaskRow | None:
         with self._lock:
             row = self._conn.execute("SELECT * FROM tasks WHERE id = ?", (task_id,)).fetchone()

@@ -1,0 +1,67 @@
+"""Experiences (seed 002): short learnings about a site the agent collects while working ("search
+is in the menu on shop.example"), kept per site, capped and de-duplicated, and handed to the
+scheduler and the worker the next time they work there. The user can list and delete them."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+PER_SITE = 20  # the newest (or last used) are kept
+MAX_CHARS = 240
+SAME = 0.8  # word overlap (Jaccard) at which two learnings say the same thing
+
+
+class Experience(BaseModel):
+    id: int = 0
+    site: str
+    text: str
+    task_id: str | None = None
+    created_at: float = Field(default_factory=time.time)
+
+
+def words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def same(a: str, b: str) -> bool:
+    """Whether two learnings say the same thing (most of their words shared)."""
+    wa, wb = words(a), words(b)
+    return bool(wa and wb) and len(wa & wb) / len(wa | wb) >= SAME
+
+
+def clean(text: str) -> str:
+    return " ".join(text.split())[:MAX_CHARS]
+
+
+class Experiences(Protocol):
+    def for_site(self, site: str) -> list[Experience]: ...
+    def add(self, site: str, text: str, task_id: str | None = None) -> Experience | None:
+        """Keeps a learning; None when it repeats one already kept (that one counts as newer)."""
+        ...
+
+
+class MemoryExperiences:
+    """Kept in a list (tests, and a host running without its store)."""
+
+    def __init__(self) -> None:
+        self.items: list[Experience] = []
+
+    def for_site(self, site: str) -> list[Experience]:
+        return [e for e in self.items if e.site == site]
+
+    def add(self, site: str, text: str, task_id: str | None = None) -> Experience | None:
+        text = clean(text)
+        for e in self.for_site(site):
+            if same(e.text, text):
+                e.created_at = time.time()
+                return None
+        item = Experience(id=len(self.items) + 1, site=site, text=text, task_id=task_id)
+        self.items.append(item)
+        mine = sorted(self.for_site(site), key=lambda e: e.created_at)
+        for old in mine[:-PER_SITE]:
+            self.items.remove(old)
+        return item

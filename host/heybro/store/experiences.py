@@ -1,0 +1,46 @@
+"""Experiences in the task store: per site, capped at agent.experience.PER_SITE, de-duplicated;
+listed and deleted by the user (`heybro experiences`)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+from ..agent.experience import PER_SITE, Experience, clean, same
+from .task_store import TaskStore
+
+
+class StoreExperiences:
+    def __init__(self, store: TaskStore) -> None:
+        self.store = store
+
+    def for_site(self, site: str) -> list[Experience]:
+        rows = self.store.query("SELECT * FROM experiences WHERE site = ? ORDER BY created_at",
+                                (site,))
+        return [Experience(**dict(r)) for r in rows]
+
+    def all(self) -> list[Experience]:
+        rows = self.store.query("SELECT * FROM experiences ORDER BY site, created_at")
+        return [Experience(**dict(r)) for r in rows]
+
+    def add(self, site: str, text: str, task_id: str | None = None) -> Experience | None:
+        text, now = clean(text), time.time()
+
+        def go(c: sqlite3.Connection) -> Experience | None:
+            for row in c.execute("SELECT id, text FROM experiences WHERE site = ?", (site,)):
+                if same(row[1], text):
+                    c.execute("UPDATE experiences SET created_at = ? WHERE id = ?", (now, row[0]))
+                    return None
+            cur = c.execute("INSERT INTO experiences (site, text, task_id, created_at) VALUES "
+                            "(?, ?, ?, ?)", (site, text, task_id, now))
+            c.execute("DELETE FROM experiences WHERE site = ? AND id NOT IN (SELECT id FROM "
+                      "experiences WHERE site = ? ORDER BY created_at DESC LIMIT ?)",
+                      (site, site, PER_SITE))
+            return Experience(id=int(cur.lastrowid or 0), site=site, text=text, task_id=task_id,
+                              created_at=now)
+
+        return self.store.write(go)  # type: ignore[no-any-return]
+
+    def delete(self, experience_id: int) -> bool:
+        return bool(self.store.write(lambda c: c.execute(
+            "DELETE FROM experiences WHERE id = ?", (experience_id,)).rowcount))

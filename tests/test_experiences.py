@@ -1,0 +1,80 @@
+"""Experiences: what a role learned about a site is kept per site in the real SQLite store (capped,
+de-duplicated, deletable) and handed to the scheduler and the worker the next time they work there
+— a second run of the same task takes fewer steps."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from support.agent_harness import prompts, run_task  # noqa: E402
+from support.fake_browser import El, FakeBrowser  # noqa: E402
+from support.scripted_llm import ScriptedLLM, call, calls, user_text  # noqa: E402
+
+from heybro.agent.experience import PER_SITE  # noqa: E402
+from heybro.agent.models import TaskStatus  # noqa: E402
+from heybro.store import TaskStore  # noqa: E402
+from heybro.store.experiences import StoreExperiences  # noqa: E402
+
+TIP = "Search is inside the Menu button; the search page is /search"
+
+
+def site() -> FakeBrowser:
+    return FakeBrowser(pages={
+        "http://shop.test/": [El("e1", "button", "Menu", href="http://shop.test/menu")],
+        "http://shop.test/menu": [El("e1", "link", "Search", href="http://shop.test/search")],
+        "http://shop.test/search": [El("e1", "input", "Search products")]})
+
+
+def worker(body: dict[str, Any]) -> Any:
+    """Plays a model: uses what was learned when the prompt carries it, else explores."""
+    text = user_text(body)
+    page = text.split("PAGE (untrusted", 1)[-1]
+    if "Search products" in page:
+        return call("mark_done", summary="On the search page", learned=TIP)
+    if TIP in text:
+        return call("navigate", url="http://shop.test/search")
+    return call("click", element_id="e1")
+
+
+def run(store: TaskStore) -> tuple[Any, Any, ScriptedLLM]:
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Open the search page"]}),
+                                  ("start_work", {}))],
+              "verifier": [call("mark_complete", reason="search page", confidence=0.9)]}
+    with ScriptedLLM(script, default={"worker": worker}) as llm:
+        task, rec, result = run_task(llm, site(), goal="Open the shop's search",
+                                     url="http://shop.test/",
+                                     env_hook=lambda env: setattr(env, "experiences",
+                                                                  StoreExperiences(store)))
+    assert result.status == TaskStatus.completed, task.result
+    return task, rec, llm
+
+
+def test_a_second_run_uses_what_the_first_learned_and_takes_fewer_steps(tmp_path: Path) -> None:
+    store = TaskStore(tmp_path / "tasks.sqlite3")
+    first, rec1, _ = run(store)
+    assert [e.text for e in StoreExperiences(store).for_site("shop.test")] == [TIP]
+    assert rec1.kinds("experience")[0]["site"] == "shop.test"
+    store.close()
+
+    store = TaskStore(tmp_path / "tasks.sqlite3")  # another host, later
+    second, rec2, llm = run(store)
+    assert TIP in prompts(llm, "scheduler")[0] and TIP in prompts(llm, "worker")[0]
+    assert second.steps < first.steps, (first.steps, second.steps)
+    assert rec2.kinds("experience") == []  # the same learning again is not kept twice
+    assert len(StoreExperiences(store).for_site("shop.test")) == 1
+
+
+def test_learnings_are_capped_per_site_deduplicated_and_deletable(tmp_path: Path) -> None:
+    book = StoreExperiences(TaskStore(tmp_path / "tasks.sqlite3"))
+    for i in range(PER_SITE + 5):
+        book.add("a.test", f"Tip number {i} about widgets {i * 7}")
+    assert len(book.for_site("a.test")) == PER_SITE
+    assert book.for_site("a.test")[-1].text == f"Tip number {PER_SITE + 4} about widgets {(PER_SITE + 4) * 7}"
+    assert book.add("a.test", "tip number 24 about  widgets 168") is None  # said already
+    kept = book.add("b.test", "Login is under Account")
+    assert kept is not None and [e.text for e in book.for_site("b.test")] == ["Login is under Account"]
+    assert book.delete(kept.id) and book.for_site("b.test") == []
