@@ -24,6 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import paths
+from .tools.settings import ToolSettings, overlay_env
 
 ROLES = ("scheduler", "worker", "verifier")
 
@@ -65,6 +66,8 @@ class Settings(BaseModel):
     temperature: float | None = 0.0
     observe_tokens: int = Field(1000, ge=200, description="Page-map budget per observe.")
     limits: Limits = Field(default_factory=Limits)
+    tools: ToolSettings = Field(default_factory=ToolSettings, description="Host tools: see "
+                                "heybro.tools.settings.")
 
     def model_for(self, role: str) -> str:
         return self.models.get(role) or self.model or ""
@@ -131,6 +134,7 @@ def load(env: dict[str, str] | None = None, file: Path | None = None) -> Setting
     for var, key in simple.items():
         if env.get(var):
             data[key] = env[var]
+    data["tools"] = overlay_env(data.get("tools"), env)
     key = env.get("HEYBRO_LLM_API_KEY") or env.get("OPENAI_API_KEY")
     if key:
         data["api_key"] = key
