@@ -219,7 +219,8 @@ def test_shell_commands_are_bounded_and_fail_in_words(tmp_path: Path,
     monkeypatch.setenv("HEYBRO_LLM_API_KEY", "sk-secret")
     monkeypatch.setenv("GITHUB_TOKEN", "ghp-secret")
     ctx = shell_ctx(tmp_path, allow=["python3 -c *", "sleep *", "no-such-program"],
-                    timeout_s=0.5, max_output=100)
+                    timeout_s=60, max_output=100)
+    quick = shell_ctx(tmp_path, allow=["sleep *"], timeout_s=0.5)
     py = "python3 -c"
     env = ok("shell", {"command": f"{py} 'import os; print(\"PATH\" in os.environ, [k for k in "
                               "os.environ if \"KEY\" in k or \"TOKEN\" in k])'"}, ctx)
@@ -227,7 +228,7 @@ def test_shell_commands_are_bounded_and_fail_in_words(tmp_path: Path,
     loud = ok("shell", {"command": f"{py} 'print(\"x\" * 100000)'"}, ctx)
     assert loud == "x" * 100 + "\n[… output cut at the limit]"
     started = time.monotonic()
-    slow = error("shell", {"command": "sleep 30"}, ctx)
+    slow = error("shell", {"command": "sleep 30"}, quick)
     assert slow.code == "timeout" and "`sleep 30` ran longer than 0.5 s and was stopped" in \
         slow.message
     assert time.monotonic() - started < 5

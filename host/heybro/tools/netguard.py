@@ -20,11 +20,11 @@ def why_private(ip: Address) -> str | None:
     """Words for why the address is off limits by default, or None for a public address."""
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
         return why_private(ip.ipv4_mapped)
-    for test, words in ((ip.is_loopback, "a loopback address (this computer)"),
+    for test, words in ((ip.is_unspecified, "an unspecified address"),
+                        (ip.is_loopback, "a loopback address (this computer)"),
                         (ip.is_link_local, "a link-local address"),
                         (ip.is_private, "a private network address"),
                         (ip.is_multicast, "a multicast address"),
-                        (ip.is_unspecified, "an unspecified address"),
                         (ip.is_reserved, "a reserved address")):
         if test:
             return words
@@ -56,8 +56,9 @@ async def checked_address(host: str, port: int, allow_private: bool) -> Address:
         raise ToolFailure("not_found", f"the host name {host!r} resolves to no address")
     if not allow_private:
         for ip in addresses:
-            if (why := why_private(ip)) is not None:
-                raise ToolFailure("refused", f"{host} resolves to {ip}, {why}; heybro does not "
+            if (why := why_private(ip)) is not None:  # one private address is enough
+                named = f"{host} is" if str(ip) == host.strip("[]") else f"{host} resolves to {ip},"
+                raise ToolFailure("refused", f"{named} {why}; heybro does not "
                                   "fetch private addresses unless you allow it in the settings "
                                   "(tools.allow_private_addresses)")
     return addresses[0]

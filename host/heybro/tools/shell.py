@@ -94,7 +94,10 @@ async def _run(args: Shell, ctx: ToolContext) -> ToolOk:
         raise ToolFailure("timeout", f"`{args.command}` ran longer than {s.timeout_s:g} s and "
                           "was stopped") from None
     finally:
-        _kill(process)  # on a timeout or a cancelled task: nothing outlives the call
+        if process.returncode is None:  # a timeout or a cancelled task: nothing outlives the call
+            _kill(process)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(process.wait(), 5)
     text = output + ("\n[… output cut at the limit]" if cut else "")
     if code != 0:
         raise ToolFailure("tool_error", f"`{args.command}` exited with status {code}:\n{text}")
