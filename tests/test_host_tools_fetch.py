@@ -39,9 +39,13 @@ class _Site(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client stopped reading (its time or size limit): what the test wants
 
+    def _slow(self) -> None:
+        time.sleep(3)
+        self._send(200, b"late", "text/plain")
+
     def do_GET(self) -> None:  # noqa: N802
         self.hits.append(self.path)
-        port = self.server.server_address[1]
+        port = self.server.server_address[1]  # type: ignore[index]
         routes: dict[str, Any] = {
             "/page": lambda: self._send(200, PAGE.encode(), "text/html; charset=utf-8"),
             "/latin1": lambda: self._send(200, "café".encode("latin-1"),
@@ -55,7 +59,7 @@ class _Site(BaseHTTPRequestHandler):
             "/image": lambda: self._send(200, b"\x89PNG\r\n", "image/png"),
             "/missing": lambda: self._send(404, b"no", "text/plain"),
             "/broken": lambda: self._send(500, b"oops", "text/plain"),
-            "/slow": lambda: (time.sleep(3), self._send(200, b"late", "text/plain")),
+            "/slow": self._slow,
             "/host": lambda: self._send(200, self.headers["Host"].encode(), "text/plain"),
         }
         routes.get(self.path, routes["/missing"])()
@@ -120,6 +124,7 @@ def test_limits_and_failures_are_errors_in_words(site: str, tmp_path: Path) -> N
     assert slow.message == "fetch ran longer than 0.5 s and was stopped"
     for url, words in (("ftp://example.com/x", "is not an http(s) URL"),
                        ("not a url", "is not an http(s) URL"),
+                       ("http://example.com:99999/", "has an invalid port"),
                        ("http://no-such-host.invalid/", "cannot resolve the host name")):
         out = fetch(url, tmp_path)
         assert isinstance(out, ToolError) and words in out.message, out

@@ -13,12 +13,12 @@ import httpx2 as httpx
 from pydantic import Field
 
 from ..agent.toolbox import Args
-from .netguard import checked_address
+from .netguard import checked_addresses
 from .outcome import ToolFailure, ToolOk
 from .readable import readable_text
 from .tool import Effects, HostTool, ToolContext
 
-USER_AGENT = "heybro-fetch/1 (+https://github.com/heybro)"
+USER_AGENT = "heybro-fetch/1"
 _TEXTUAL = ("text/", "application/json", "application/xml", "application/xhtml+xml",
             "application/ld+json", "application/rss+xml", "application/atom+xml")
 
@@ -32,17 +32,27 @@ async def _pinned_request(client: httpx.AsyncClient, url: str,
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ToolFailure("refused", f"{url!r} is not an http(s) URL with a host name")
-    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise ToolFailure("invalid_arguments", f"{url!r} has an invalid port") from None
     s = ctx.settings
     allow = s.allow_private_addresses or parts.hostname.lower() in {
         h.lower().strip("[]") for h in s.allow_private_hosts}
-    ip = await checked_address(parts.hostname, port, allow)
-    host_in_url = f"[{ip}]" if isinstance(ip, ipaddress.IPv6Address) else str(ip)
-    pinned = urlunsplit((parts.scheme, f"{host_in_url}:{port}", parts.path or "/", parts.query, ""))
+    addresses = await checked_addresses(parts.hostname, port, allow)
     host_header = parts.netloc.rsplit("@", 1)[-1]
-    request = client.build_request("GET", pinned, headers={"Host": host_header},
-                                   extensions={"sni_hostname": parts.hostname})
-    return await client.send(request, stream=True)
+    for n, ip in enumerate(addresses):  # the next address when one cannot be reached (IPv6…)
+        host_in_url = f"[{ip}]" if isinstance(ip, ipaddress.IPv6Address) else str(ip)
+        pinned = urlunsplit((parts.scheme, f"{host_in_url}:{port}", parts.path or "/",
+                             parts.query, ""))
+        request = client.build_request("GET", pinned, headers={"Host": host_header},
+                                       extensions={"sni_hostname": parts.hostname})
+        try:
+            return await client.send(request, stream=True)
+        except httpx.ConnectError:
+            if n == len(addresses) - 1:
+                raise
+    raise AssertionError("checked_addresses returns at least one address")
 
 
 async def _body(response: httpx.Response, limit: int) -> tuple[bytes, bool]:

@@ -16,7 +16,7 @@ import json
 import re
 import tempfile
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, TextIO, cast
 
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -50,7 +50,8 @@ class McpConnection:
         self._ready = asyncio.Event()
         self._stop = asyncio.Event()
         self._error: BaseException | None = None
-        self._stderr: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+        self._stderr = cast(TextIO, tempfile.TemporaryFile("w+", encoding="utf-8",
+                                                           errors="replace"))
         self._task: asyncio.Task[None] | None = None
 
     @property

@@ -49,16 +49,17 @@ async def resolve(host: str, port: int) -> list[Address]:
     return seen
 
 
-async def checked_address(host: str, port: int, allow_private: bool) -> Address:
-    """The address to connect to for `host`, or ToolFailure("refused") naming the reason."""
+async def checked_addresses(host: str, port: int, allow_private: bool) -> list[Address]:
+    """The addresses to connect to for `host` (all checked), or ToolFailure("refused") naming the
+    reason: one private address among them is enough to refuse."""
     addresses = await resolve(host, port)
     if not addresses:
         raise ToolFailure("not_found", f"the host name {host!r} resolves to no address")
     if not allow_private:
         for ip in addresses:
-            if (why := why_private(ip)) is not None:  # one private address is enough
+            if (why := why_private(ip)) is not None:
                 named = f"{host} is" if str(ip) == host.strip("[]") else f"{host} resolves to {ip},"
                 raise ToolFailure("refused", f"{named} {why}; heybro does not "
                                   "fetch private addresses unless you allow it in the settings "
                                   "(tools.allow_private_addresses)")
-    return addresses[0]
+    return addresses
