@@ -322,3 +322,15 @@ def test_names_match_what_function_calling_accepts() -> None:
     from heybro.tools.mcp_servers import exposed_name
     assert exposed_name("files", "read.text file") == "files_read_text_file"
     assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", exposed_name("s" * 30, "t" * 60))
+
+
+def test_reading_the_settings_does_not_load_the_tools_libraries() -> None:
+    """Every heybro command and the host's start read the settings; the MCP SDK (a second to
+    import) and the HTTP client are loaded only by a task that uses host tools."""
+    import subprocess
+    import sys
+    probe = ("import sys, heybro.config; heybro.config.Settings(); "
+             "print(sorted(m for m in ('mcp', 'jsonschema', 'heybro.tools.registry') "
+             "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -10,10 +10,30 @@ fetch, shell if the user turns it on, and the tools of the user's MCP servers).
     await tools.aclose()                                   # stops the task's MCP servers
 """
 
-from .outcome import ErrorCode, ToolError, ToolOk, ToolOutcome
-from .registry import HostTools
-from .settings import McpServer, ShellSettings, ToolSettings
-from .tool import Effects, HostTool, ToolContext
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .outcome import ErrorCode, ToolError, ToolOk, ToolOutcome
+    from .registry import HostTools
+    from .settings import McpServer, ShellSettings, ToolSettings
+    from .tool import Effects, HostTool, ToolContext
+
+# Loaded on first use: heybro.config imports .settings, and every command would otherwise pay for
+# the tools' own imports (an HTTP client, JSON Schema).
+_WHERE = {"ErrorCode": "outcome", "ToolError": "outcome", "ToolOk": "outcome",
+          "ToolOutcome": "outcome", "HostTools": "registry", "McpServer": "settings",
+          "ShellSettings": "settings", "ToolSettings": "settings", "Effects": "tool",
+          "HostTool": "tool", "ToolContext": "tool"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["Effects", "ErrorCode", "HostTool", "HostTools", "McpServer", "ShellSettings",
            "ToolContext", "ToolError", "ToolOk", "ToolOutcome", "ToolSettings"]

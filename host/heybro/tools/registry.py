@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 from pydantic import ValidationError
@@ -17,11 +17,13 @@ from pydantic import ValidationError
 from .. import logs
 from ..agent.validation import _pydantic_errors as pydantic_errors
 from . import calculate, clock, fetch, workspace
-from .mcp_servers import McpConnection, exposed_name
 from .outcome import ToolError, ToolFailure, ToolOk, ToolOutcome
 from .settings import BUILTINS, ToolSettings
 from .shell import shell_tool
 from .tool import Effects, HostTool, RawArgs, ToolContext
+
+if TYPE_CHECKING:  # the mcp SDK takes a second to import: only tasks with MCP servers pay it
+    from .mcp_servers import McpConnection
 
 log = logs.get("heybro.tools")
 
@@ -83,12 +85,14 @@ class HostTools:
         if connection is not None:
             await connection.close()  # crashed: start it again
         ctx.workspace.mkdir(parents=True, exist_ok=True)
+        from .mcp_servers import McpConnection
         connection = McpConnection(server, self.settings.mcp_servers[server], ctx.workspace)
         self._servers[server] = connection
         await connection.start()
         return connection
 
     def _adopt(self, server: str, tool: Any) -> str | None:
+        from .mcp_servers import exposed_name
         name = exposed_name(server, tool.name)
         if name in self._tools and self._tools[name].parameters is None:
             self.problems.append(ToolError(tool=name, code="unavailable", message=f"MCP server "
