@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import paths
+from .tools.settings import ToolSettings, overlay_env
 
 ROLES = ("scheduler", "worker", "verifier", "analyst", "technician")
 
@@ -70,6 +71,8 @@ class Settings(BaseModel):
     confirm_off_sites: list[str] = Field(default_factory=list, description="Sites (host names, "
                                          "e.g. shop.example) where heybro does not ask first.")
     limits: Limits = Field(default_factory=Limits)
+    tools: ToolSettings = Field(default_factory=ToolSettings, description="Host tools: see "
+                                "heybro.tools.settings.")
 
     def model_for(self, role: str) -> str:
         return self.models.get(role) or self.model or ""
@@ -136,6 +139,7 @@ def load(env: dict[str, str] | None = None, file: Path | None = None) -> Setting
     for var, key in simple.items():
         if env.get(var):
             data[key] = env[var]
+    data["tools"] = overlay_env(data.get("tools"), env)
     key = env.get("HEYBRO_LLM_API_KEY") or env.get("OPENAI_API_KEY")
     if key:
         data["api_key"] = key

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
@@ -214,7 +214,8 @@ class RequestReschedule(Confidence):
     reason: str = Field(min_length=1)
 
 
-Kind = Literal["plan", "transition", "browser", "tab", "local"]
+# host: a tool run by the host itself (heybro.tools: calculate, fetch, files, MCP servers…).
+Kind = Literal["plan", "transition", "browser", "tab", "local", "host"]
 
 
 @dataclass(frozen=True)
@@ -223,10 +224,15 @@ class RoleTool:
     args: type[Args]
     doc: str
     kind: Kind
+    # A JSON Schema given as is (an MCP server's tool): offered instead of `args`' schema; `args`
+    # then only passes the parameters through, and the tool's owner checks them.
+    parameters: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
     def schema(self) -> dict[str, Any]:
         """The parameters' JSON Schema. Built once per tool (pydantic takes ~4 ms a tool, and every
         LLM call sends them all); callers must not modify it."""
+        if self.parameters is not None:
+            return _raw_schema(self.parameters)
         return _schema_of(self.args)
 
     def openai(self) -> dict[str, Any]:
@@ -236,6 +242,8 @@ class RoleTool:
     def signature(self) -> str:
         """`name(param: type, optional?: type) — doc`: how JSON mode lists the tool in the system
         prompt (a third of the tokens of its JSON Schema, and what small models read best)."""
+        if self.parameters is not None:
+            return f"{self.name}({_params_text(self.schema())}) — {self.doc}"
         return _signature_of(self.name, self.args, self.doc)
 
 
@@ -277,6 +285,11 @@ def _signature_of(name: str, args: type[Args], doc: str) -> str:
 @functools.cache
 def _schema_of(args: type[Args]) -> dict[str, Any]:
     return compact_schema(args.model_json_schema())
+
+
+def _raw_schema(parameters: dict[str, Any]) -> dict[str, Any]:
+    # A plain dict walk (no pydantic): cheap enough to redo per call; a copy, so callers may keep it.
+    return compact_schema(json.loads(json.dumps(parameters)))
 
 
 DROP = {"title", "additionalProperties", "minLength", "maxLength", "minItems", "maxItems"}

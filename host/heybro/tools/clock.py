@@ -1,0 +1,36 @@
+"""`now`: the date and time in the user's time zone (settings), or in a zone the model names."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field
+
+from ..agent.toolbox import Args
+from .outcome import ToolFailure
+from .tool import Effects, HostTool, ToolContext
+
+
+class Now(Args):
+    timezone: str | None = Field(None, description="IANA name, e.g. Asia/Tokyo (default: the "
+                                 "user's).")
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ToolFailure("tool_error", f"unknown time zone {name!r}; use an IANA name such as "
+                          "Europe/Paris or America/New_York") from None
+
+
+async def _now(args: Now, ctx: ToolContext) -> str:
+    name = args.timezone or ctx.settings.timezone
+    moment = datetime.now(_zone(name)) if name else datetime.now().astimezone()
+    zone = name or moment.tzname() or "local time"
+    return f"{moment:%A %d %B %Y, %H:%M:%S} ({zone}, UTC{moment:%z}); ISO {moment.isoformat()}"
+
+
+TOOL = HostTool("now", Now, "The current date and time (the user's time zone unless one is "
+                "given).", _now, Effects(read_only=True))

@@ -1,0 +1,56 @@
+"""What a host tool call gives back: a result, or a typed error in words — never an exception.
+
+Error codes (one family, drawn once):
+  unknown_tool        no tool of that name is offered
+  invalid_arguments   the arguments do not fit the tool's parameters
+  refused             the call would leave its confinement (a path outside the workspace, a
+                      private address, a file too large…) and is not run
+  needs_confirmation  the call needs the user's yes first (a shell command off the allow-list)
+  not_found           the file or page asked for does not exist
+  timeout             the tool ran past its time limit and was stopped
+  unavailable         the tool's server would not start, or crashed
+  tool_error          the tool ran and reported a failure (an MCP server's isError, a bad expression,
+                      an HTTP error status, a command's non-zero exit)
+  failed              anything else that went wrong inside the tool
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+ErrorCode = Literal["unknown_tool", "invalid_arguments", "refused", "needs_confirmation",
+                    "not_found", "timeout", "unavailable", "tool_error", "failed"]
+
+
+class ToolOk(BaseModel):
+    ok: Literal[True] = True
+    tool: str
+    text: str
+    data: dict[str, Any] | None = None
+
+    def for_model(self) -> str:
+        return self.text
+
+
+class ToolError(BaseModel):
+    ok: Literal[False] = False
+    tool: str
+    code: ErrorCode
+    message: str
+
+    def for_model(self) -> str:
+        return f"{self.tool} failed ({self.code}): {self.message}"
+
+
+ToolOutcome = ToolOk | ToolError
+
+
+class ToolFailure(Exception):
+    """Raised inside a handler; the registry turns it into a ToolError."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message

@@ -1,0 +1,96 @@
+"""`read_file` / `write_file`: confined to the task's workspace folder under heybro's data dir.
+
+A path is relative to the workspace; an absolute path, a `..` part, or a symlink whose target lies
+outside the workspace is refused before anything is opened. Sizes are bounded by the settings.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Literal
+
+from pydantic import Field
+
+from ..agent.toolbox import Args
+from .outcome import ToolFailure
+from .tool import Effects, HostTool, ToolContext
+
+
+class ReadFile(Args):
+    path: str = Field(min_length=1, description="Relative to the task's workspace; a folder "
+                      "lists its files.")
+
+
+class WriteFile(Args):
+    path: str = Field(min_length=1, description="Relative to the task's workspace.")
+    content: str
+    mode: Literal["overwrite", "append"] = "overwrite"
+
+
+def confine(workspace: Path, path: str) -> Path:
+    """The absolute path `path` names inside the workspace, or ToolFailure("refused")."""
+    parts = PurePosixPath(path.replace("\\", "/")).parts
+    if (PurePosixPath(path).is_absolute() or PureWindowsPath(path).is_absolute()
+            or PureWindowsPath(path).drive or path.startswith(("/", "\\", "~"))):
+        raise ToolFailure("refused", f"{path!r} is an absolute path; give a path relative to the "
+                          "task's workspace folder")
+    if ".." in parts:
+        raise ToolFailure("refused", f"{path!r} leaves the task's workspace folder ('..' is not "
+                          "allowed)")
+    root = workspace.resolve()
+    target = root.joinpath(*parts).resolve()  # follows symlinks: an escaping link shows here
+    if target != root and root not in target.parents:
+        raise ToolFailure("refused", f"{path!r} leads outside the task's workspace folder "
+                          "(through a symbolic link)")
+    return target
+
+
+def _read(target: Path, shown: str, limit: int) -> str:
+    if target.is_dir():
+        names = sorted(p.name + ("/" if p.is_dir() else "") for p in target.iterdir())
+        return "\n".join(names) if names else f"{shown} is an empty folder"
+    if not target.exists():
+        raise ToolFailure("not_found", f"no file {shown!r} in the task's workspace")
+    if not target.is_file():
+        raise ToolFailure("refused", f"{shown!r} is not a regular file")
+    size = target.stat().st_size
+    if size > limit:
+        raise ToolFailure("refused", f"{shown!r} is {size} bytes; the limit is {limit}")
+    try:
+        return target.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ToolFailure("tool_error", f"{shown!r} is not UTF-8 text") from None
+
+
+async def _read_file(args: ReadFile, ctx: ToolContext) -> str:
+    ctx.workspace.mkdir(parents=True, exist_ok=True)
+    return _read(confine(ctx.workspace, args.path), args.path, ctx.settings.file_max_bytes)
+
+
+async def _write_file(args: WriteFile, ctx: ToolContext) -> str:
+    ctx.workspace.mkdir(parents=True, exist_ok=True)
+    target = confine(ctx.workspace, args.path)
+    if target.is_dir() or target == ctx.workspace.resolve():
+        raise ToolFailure("refused", f"{args.path!r} is a folder")
+    data = args.content.encode("utf-8")
+    before = target.stat().st_size if args.mode == "append" and target.exists() else 0
+    limit = ctx.settings.file_max_bytes
+    if before + len(data) > limit:
+        raise ToolFailure("refused", f"{args.path!r} would be {before + len(data)} bytes; the "
+                          f"limit is {limit}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if args.mode == "append":
+        with target.open("ab") as f:
+            f.write(data)
+    else:  # whole or not at all: a crash mid-write leaves the old file
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+    return f"wrote {len(data)} bytes to {args.path} ({args.mode})"
+
+
+READ_FILE = HostTool("read_file", ReadFile, "Read a text file (or list a folder) in the task's "
+                     "workspace folder.", _read_file, Effects(read_only=True))
+WRITE_FILE = HostTool("write_file", WriteFile, "Write or append a text file in the task's "
+                      "workspace folder.", _write_file, Effects(read_only=False))
