@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -88,3 +89,80 @@ def test_the_operator_can_answer_from_the_page() -> None:
     assert task.answer == "The blue kettle costs $20."
     assert "ANSWER GIVEN TO THE USER: The blue kettle costs $20." in verifier and "PAGE" in verifier
     assert rec.kinds("answer") == [{"role": "worker", "text": task.answer}]
+
+
+# --- host tools in the roles ---------------------------------------------------------------------
+
+SERVER = Path(__file__).resolve().parent / "support" / "mcp_demo_server.py"
+
+
+def tools_config(tmp_path: Path, **tools: object) -> Path:
+    import json
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"tools": tools}))
+    return path
+
+
+def test_the_technician_works_with_host_tools_in_the_tasks_workspace_and_an_mcp_server(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
+    cfg = tools_config(tmp_path, mcp_servers={"demo": {"command": sys.executable,
+                                                       "args": [str(SERVER)],
+                                                       "roles": ["technician"]}})
+    script = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": [
+            {"subtask": "Write the order note and add the two quantities", "role": "technician"}]}),
+            ("start_work", {}))],
+        "technician": [calls(("read_file", {"path": "../escape.txt"}),),
+                       calls(("write_file", {"path": "note.txt", "content": "2 kettles"}),
+                             ("demo_add", {"a": 2, "b": 3})),
+                       call("mark_done", summary="Note written; 2 + 3 = 5")],
+        "verifier": [call("mark_complete", reason="The tools' results show it", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, shop(), goal="Prepare the order", config_file=cfg)
+        second, third = prompts(llm, "technician")[1:3]  # after the refusal; after the work
+        offered = {t["function"]["name"] for t in llm.role_requests("technician")[0]["tools"]}
+        verifier = prompts(llm, "verifier")[0]
+    assert result.status == TaskStatus.completed, task.result
+    assert {"write_file", "read_file", "calculate", "fetch", "demo_add", "mark_done"} <= offered
+    assert "click" not in offered  # no page tools for the technician
+    assert (tmp_path / "home" / "data" / "workspaces" / task.id / "note.txt").read_text() == "2 kettles"
+    assert "FAILED refused" in second and not (tmp_path / "home" / "data" / "escape.txt").exists()
+    assert "result:" in third and "5" in third.split("demo_add(", 1)[1]
+    assert "demo_add(a=2, b=3)" in verifier and "result: 5" in verifier
+
+
+def test_a_shell_command_off_the_allow_list_runs_only_after_the_users_yes(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    import asyncio
+
+    monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
+    cfg = tools_config(tmp_path, shell={"enabled": True, "allow": ["echo"]})
+    script = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": [
+            {"subtask": "List the workspace", "role": "technician"}]}), ("start_work", {}))],
+        "technician": [call("shell", command="ls -a"), call("shell", command="touch made-by-shell"),
+                       call("shell", command="echo allowed"), call("mark_done", summary="listed")],
+        "verifier": [call("mark_complete", reason="ok", confidence=0.9)]}
+    asked: list[str] = []
+
+    def person(env: Any) -> None:
+        async def answer() -> None:
+            for reply in ("Yes", "No"):
+                while not env.control.asking:
+                    await asyncio.sleep(0.01)
+                asked.append(env.task.question.text)
+                env.control.answer(reply)
+                while env.control.asking:
+                    await asyncio.sleep(0.01)
+        asyncio.get_running_loop().create_task(answer())
+
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, shop(), goal="List files", config_file=cfg, env_hook=person)
+        prompts_ = prompts(llm, "technician")
+    assert result.status == TaskStatus.completed, task.result
+    assert len(asked) == 2 and "shell(command='ls -a')" in asked[0]  # echo was allow-listed
+    assert "touch made-by-shell" in asked[1]
+    assert "FAILED declined" in prompts_[2] and "result:" in prompts_[3] and "allowed" in prompts_[3]
+    assert not (tmp_path / "home" / "data" / "workspaces" / task.id / "made-by-shell").exists()

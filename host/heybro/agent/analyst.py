@@ -8,4 +8,5 @@ from .desk import DeskRole
 
 class Analyst(DeskRole):
     name = "analyst"
+    work_kind = "analyst"
     system = SYSTEM

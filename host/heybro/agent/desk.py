@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from . import history
+from .browser import ToolFailed
 from .control import Interrupted
 from .models import Iteration, ProposedToolCall, ToolCall
 from .role import Role
@@ -29,10 +30,6 @@ class DeskRole(Role):
         self.done: list[ToolCall] = []
         self.summary: str | None = None
         env.facts = []
-        host = getattr(env, "host_tools", None)
-        if host is not None:
-            self.tools = self.tools + [t.role_tool() for t in host.for_role(self.name)]
-            self.by_name = {t.name: t for t in self.tools}
 
     async def context(self) -> str:
         t = self.env.task
@@ -100,10 +97,8 @@ class DeskRole(Role):
             await env.remember(a.name, a.value)
             tc.success, tc.result = True, {"saved": a.name}
             return
-        outcome: Any = await env.host_tools.call(tc.tool, tc.parameters, env)  # type: ignore[attr-defined]
-        tc.success = bool(outcome.ok)
-        if outcome.ok:
-            tc.result = outcome.result
-        else:
-            tc.error, tc.error_code = outcome.message, outcome.code
+        try:
+            tc.success, tc.result = True, {"output": await env.call_host_tool(tc.tool, tc.parameters)}
+        except ToolFailed as err:
+            tc.success, tc.error, tc.error_code = False, err.message, err.code
 

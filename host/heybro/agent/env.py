@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -17,6 +18,7 @@ from .risk import site_of
 
 if TYPE_CHECKING:
     from ..llm.client import LLMClient
+    from .toolbox import RoleTool
 
 
 SNAPSHOT_MAX_AGE_S = 2.0
@@ -49,6 +51,8 @@ class AgentEnv:
     secrets: dict[str, str] = field(default_factory=dict)
     approved: set[str] = field(default_factory=set)  # risky actions the user said yes to
     experiences: Experiences = field(default_factory=MemoryExperiences)
+    host_tools: Any = None  # heybro.tools.HostTools, made when a role first asks for its tools
+    tool_ctx: Any = None
 
     @property
     def confirm_off(self) -> set[str]:
@@ -212,10 +216,46 @@ class AgentEnv:
                  for e in self.experiences.for_site(s)]
         return "\n".join(lines)
 
+    async def host_tools_for(self, kind: str) -> list[RoleTool]:
+        """The host tools the settings give a kind of worker (built-ins, the user's MCP tools)."""
+        if self.host_tools is None:
+            from ..tools import HostTools, ToolContext  # loaded once a role needs them
+            self.host_tools = HostTools(self.settings.tools)
+            self.tool_ctx = ToolContext.for_task(self.task.id, self.settings.tools)
+        known = len(self.host_tools.problems)
+        offered = await self.host_tools.for_role(kind, self.tool_ctx)
+        for problem in self.host_tools.problems[known:]:  # a server of the user's would not start
+            await self.recorder.message(self.task, problem.for_model(), "warning")
+        return [t.role_tool() for t in offered]
+
+    async def call_host_tool(self, name: str, params: dict[str, Any]) -> str:
+        """A host tool's output for the model; raises ToolFailed with its typed error."""
+        outcome = await self.host_tools.call(name, params, self.tool_ctx)
+        if not outcome.ok and outcome.code == "needs_confirmation":
+            shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
+            answer = await self.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
+                f"heybro wants to run {name}({shown}) — {outcome.message}. Go ahead?")))
+            if answer.strip().lower() not in YES:
+                raise ToolFailed("declined", f"The user said no to {name}({shown}): do not run it "
+                                 "another way; report, or ask the user what they want.")
+            outcome = await self.host_tools.call(name, params,
+                                                 dataclasses.replace(self.tool_ctx, confirmed=True))
+        if not outcome.ok:
+            raise ToolFailed(outcome.code, self.scrub(outcome.message))
+        return str(self.scrub(outcome.for_model()))
+
+    async def close_tools(self) -> None:
+        if self.host_tools is not None:
+            await self.host_tools.aclose()
+
     async def give_answer(self, role: RoleName, text: str) -> None:
         """The answer to the user's question: kept with the task, shown first when it ends."""
         self.task.answer = text
         await self.recorder.answer(self.task, role, text)
+
+
+# What counts as the user's yes to a confirmation (the panel's button says "Yes").
+YES = {"yes", "y", "ok", "okay", "go ahead", "allow", "sure", "yes, go ahead", "confirm"}
 
 
 def secret_ref(name: str) -> str:

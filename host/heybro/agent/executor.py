@@ -128,6 +128,8 @@ class TaskExecutor:
         except Exception as err:  # noqa: BLE001 - a task must end with a reason, never hang
             log.exception("task_crashed", task_id=task.id)
             await self._fail(f"Internal error: {type(err).__name__}: {err}")
+        finally:
+            await env.close_tools()  # the task's MCP servers end with it
         return TaskResult(task.id, task.status, task.result)
 
     async def _fail(self, reason: str) -> None:

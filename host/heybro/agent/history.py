@@ -60,6 +60,8 @@ def result_text(c: ToolCall, limit: int) -> str | None:
             text += f"\n(and {r['other_tabs']} of the user's own tabs, not shown)"
     elif c.tool in ("navigate", "new_tab", "switch_tab", "back") and "tab_id" in r:
         text = f"now in {tab_line(r)}"
+    elif isinstance(r.get("output"), str):  # a host tool's output
+        text = r["output"]
     elif c.tool == "ask_user":
         text = (f"the user answered: {r['answer']}" if "answer" in r else
                 f"the user gave it; type it as {r.get('use_as')} (its value is never shown)")

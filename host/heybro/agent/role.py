@@ -23,6 +23,7 @@ class Role:
     name: RoleName
     system: str
     transition_last_ok = False
+    work_kind: str | None = None  # operator / analyst / technician: which host tools it gets
 
     def __init__(self, env: AgentEnv) -> None:
         self.env = env
@@ -91,6 +92,9 @@ class Role:
         env = self.env
         result = RoleResult(role=self.name)
         self.llm_calls = 0
+        if self.work_kind is not None:
+            self.tools = self.tools + await env.host_tools_for(self.work_kind)
+            self.by_name = {t.name: t for t in self.tools}
         while True:
             await env.checkpoint()
             user = await self.context()

@@ -8,4 +8,5 @@ from .technician_prompt import SYSTEM
 
 class Technician(DeskRole):
     name = "technician"
+    work_kind = "technician"
     system = SYSTEM

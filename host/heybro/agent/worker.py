@@ -19,6 +19,7 @@ from .cutoff import HELD_TOOLS, RepeatHeld, action_key
 from .expect import check
 from .guardrails import GuardrailHit
 from .models import Iteration, ProposedToolCall, Question, ToolCall
+from .env import YES
 from .risk import judge, site_of
 from .role import Role
 from .validation import ReplyInvalid
@@ -26,12 +27,13 @@ from .toolbox import (Answer, AskUser, Extract, MarkDone, Navigate, NewTab, Reca
                       WaitFor)
 from .worker_prompt import SYSTEM
 
+# The kinds of tool that act on pages (steps, failures, loops, the page after them); local and
+# host tools only read or compute.
+PAGE_KINDS = ("browser", "tab")
 # Tab tools after which the worker is on another page (the batch stops there).
 TAB_MOVES = {"navigate", "back", "new_tab", "switch_tab"}
 # Actions after which a batch often ends because the page changed (a link, a submit, a toggle).
 MAY_CHANGE_PAGE = {"click", "press", "select", "check", "uncheck"}
-# What counts as the user's yes to a confirmation (the panel's button says "Yes").
-YES = {"yes", "y", "ok", "okay", "go ahead", "allow", "sure", "yes, go ahead", "confirm"}
 MAX_RESULT_CHARS = 600
 LOCAL_RESULT_CHARS = 4000  # what a reading tool (recall_history, list_tabs) keeps of its result
 LATEST_RESULT_CHARS = 2500  # … of which the next prompt shows for the latest one
@@ -40,6 +42,7 @@ OLDER_RESULT_CHARS = 300
 
 class Worker(Role):
     name = "worker"
+    work_kind = "operator"
     system = SYSTEM
     # mark_done may close a batch whose actions the host checks (each carries `expect`): one
     # model call saved per assignment, and the verifier still judges the page.
@@ -102,7 +105,7 @@ class Worker(Role):
             return
         # The last action's page is the one the report describes: the host must check it.
         acting = [(c, a) for c, a in zip(calls[:-1], args[:-1], strict=True)
-                  if self.by_name[c.tool].kind != "local"]
+                  if self.by_name[c.tool].kind in PAGE_KINDS]
         if acting and getattr(acting[-1][1], "expect", None) is None:
             raise ReplyInvalid(
                 f"mark_done after {acting[-1][0].tool} needs an `expect` on that action (the "
@@ -144,6 +147,10 @@ class Worker(Role):
                             "mime": mimetypes.guess_type(path.name)[0] or "application/octet-stream",
                             "data_base64": base64.b64encode(data).decode("ascii")}
         return fit_args(tool, args)
+
+    async def _host(self, call: ProposedToolCall) -> tuple[dict[str, Any], bool]:
+        """A host tool (calculate, fetch, the user's MCP tools …): its output, or ToolFailed."""
+        return {"output": await self.env.call_host_tool(call.tool, call.parameters)}, False
 
     async def _run(self, tool: str, a: BaseModel, observe_after: bool = False) -> tuple[Any, bool]:
         env = self.env
@@ -215,13 +222,13 @@ class Worker(Role):
                 err.set_aside = list(calls[i:])
                 raise
             kind = self.by_name[call.tool].kind
-            if kind != "local" and env.task.cut_off:
+            if kind in PAGE_KINDS and env.task.cut_off:
                 snap = env.snapshot
                 target = snap.describe(call.parameters.get("element_id")) if snap else None
                 if (call.tool in HELD_TOOLS
                         and action_key(call.tool, call.parameters, target) in env.task.cut_off):
                     raise RepeatHeld(action_key(call.tool, call.parameters, target))
-            if kind != "local":
+            if kind in PAGE_KINDS:
                 env.task.steps += 1
                 if env.task.steps > env.task.max_steps:
                     raise GuardrailHit("max_steps", f"The task used its limit of "
@@ -246,14 +253,15 @@ class Worker(Role):
                                                or (expect is not None and expect.needs_page()))
             observation, seen = None, None
             try:
-                result, changed = await self._run(call.tool, a, want_page)
+                result, changed = (await self._host(call) if kind == "host"
+                                   else await self._run(call.tool, a, want_page))
                 if isinstance(result, dict) and isinstance(result.get("observation"), dict):
                     observation = result.pop("observation")
                 took = time.perf_counter() - started
                 tc.success, tc.page_changed = True, changed
-                tc.result = _compact(env.scrub(result), LOCAL_RESULT_CHARS if kind == "local"
-                                     else MAX_RESULT_CHARS)
-                if kind != "local":
+                tc.result = _compact(env.scrub(result), MAX_RESULT_CHARS if kind in PAGE_KINDS
+                                     else LOCAL_RESULT_CHARS)
+                if kind in PAGE_KINDS:
                     env.consecutive_failures = 0
             except BrowserLost as err:
                 err.what = f"{tc.tool} on {tc.target}" if tc.target else tc.tool
@@ -268,7 +276,7 @@ class Worker(Role):
                 if err.detail.get("candidates"):
                     tc.result = {"candidates": err.detail["candidates"]}
                 env.consecutive_failures += 1
-            acted = acted or kind != "local"
+            acted = acted or kind in PAGE_KINDS
             self.done.append(tc)
             if expect is not None and tc.success:
                 # Checked now, against the page this action left: a later action of the batch
@@ -286,7 +294,7 @@ class Worker(Role):
             if tc.success is False and env.consecutive_failures >= env.limits.max_failures:
                 raise GuardrailHit("consecutive_failures", f"{env.consecutive_failures} actions "
                                    f"failed in a row; last: {call.tool}: {tc.error}")
-            if kind != "local":
+            if kind in PAGE_KINDS:
                 warning = env.loops.observe_action(call.tool, call.parameters, state, changed)  # type: ignore[union-attr]
                 if warning:
                     self.warnings.append(warning)

@@ -72,7 +72,7 @@ async def _run(args: Shell, ctx: ToolContext) -> ToolOk:
         raise ToolFailure("invalid_arguments", f"cannot split the command into words: {err}") from None
     if not argv:
         raise ToolFailure("invalid_arguments", "the command is empty")
-    if not allowed(argv, s.allow):
+    if not allowed(argv, s.allow) and not ctx.confirmed:
         raise ToolFailure("needs_confirmation", f"`{args.command}` is not on your allow-list of "
                           "shell commands: it needs your confirmation before it runs")
     ctx.workspace.mkdir(parents=True, exist_ok=True)

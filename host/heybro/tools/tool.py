@@ -20,6 +20,7 @@ class ToolContext:
     """What a call may touch: the task's workspace folder, and the user's tool settings."""
     workspace: Path
     settings: ToolSettings
+    confirmed: bool = False  # the user said yes to this very call (a tool that needs it)
 
     @classmethod
     def for_task(cls, task_id: str, settings: ToolSettings) -> ToolContext:
