@@ -114,11 +114,26 @@ def test_sentences_stay_whole_with_their_links_in_place(browser, page, sites):
     assert f"Username [{field} textbox]" in text and obs["elements"][field]["tag"] == "input"
 
 
-def test_a_click_on_a_covered_control_says_what_covers_it(browser, page, sites):
+def test_controls_under_a_cover_leave_the_map_and_a_click_says_what_covers_them(browser, page, sites):
     open_page(page, sites[0] + "/fidelity.html")
     text = fenced(ok(browser, "observe")["text"])
+    forward = _id(text, "clickable Forward")
+    # A full-page veil with a dialog-like box on it (a library's modal: no <dialog>, no inert).
     page.evaluate("""() => { const c = document.createElement('div'); c.id = 'veil';
-        c.style.cssText = 'position:fixed;inset:0;background:rgba(0,0,0,.4)'; document.body.append(c); }""")
-    err = error(browser, "click", {"element_id": _id(text, "clickable Forward")})
+        c.style.cssText = 'position:fixed;inset:0;background:rgba(0,0,0,.4)';
+        c.innerHTML = '<div style="margin:40px;background:#fff"><p>Session expired.</p><button onclick="this.parentNode.parentNode.remove()">Sign in again</button></div>';
+        document.body.append(c); }""")
+    obs = ok(browser, "observe")
+    covered = fenced(obs["text"])
+    assert re.search(r'^Under a cover \(div#veil "Session expired\. Sign in again"\): \d+ controls left out$', covered, re.M), covered
+    assert "Forward" not in covered and forward not in obs["elements"]
+    assert "Session expired." in covered and re.search(r"^\*?\[e\d+\] button Sign in again$", covered, re.M)
+    # Words of a sentence stay readable; its link under the cover is words, not a control.
+    assert "Read the terms and the privacy policy before you sign up." in covered
+    err = error(browser, "click", {"element_id": forward})
     assert err["code"] == "covered" and err["detail"]["covering"]["html_id"] == "veil"
     assert _log(page) == ""
+    # Out from under the cover, the controls are back, marked new (the model has not seen them).
+    ok(browser, "click", {"element_id": _id(covered, "button Sign in again")})
+    back = fenced(ok(browser, "observe")["text"])
+    assert f"*[{forward}] clickable Forward" in back and "Under a cover" not in back

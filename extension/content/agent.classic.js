@@ -1874,6 +1874,89 @@ function inertReason(el) {
 }
 return { openModal, inertReason };
 })();
+// ---- extension/lib/dom_covered.js
+const __dom_covered = (() => {
+/**
+ * Controls a person cannot reach because something is drawn over them: a full-page cover, a modal's
+ * backdrop, a loading veil, a menu that opened over them. They stay off the page map (the model
+ * would click them and be told "covered"); the map says how many and under what.
+ *
+ * Only controls in the viewport can be asked (the browser hit-tests what it draws), a few points
+ * each. A control counts as covered when no point reaches it and what is there belongs to a
+ * positioned layer (fixed, absolute or sticky): a control merely clipped by its scrolling box is
+ * not covered, it is scrolled away.
+ */
+const { containsDeep, deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
+
+/**
+ * @typedef {import("./dom_scan.js").Entry} Entry
+ * @typedef {{count: number, by: Element}} Covered  how many controls were left out, under what
+ */
+
+/** The outermost positioned element around `el` (below body), or null. @param {Element} el */
+function layerOf(el) {
+  const view = el.ownerDocument.defaultView;
+  if (!view) return null;
+  /** @type {Element | null} */ let layer = null;
+  for (/** @type {Element | null} */ let n = el; n && n !== el.ownerDocument.body && n !== el.ownerDocument.documentElement; n = n.parentElement) {
+    const pos = view.getComputedStyle(n).position;
+    if (pos === "fixed" || pos === "absolute" || pos === "sticky") layer = n;
+  }
+  return layer;
+}
+
+/** Whether a hit at a point reaches the control (it, inside it, or the label of it). @param {Element} hit @param {Element} el */
+function reaches(hit, el) {
+  if (containsDeep(el, hit)) return true;
+  const label = hit.closest("label");
+  return !!label && /** @type {HTMLLabelElement} */ (label).control === el;
+}
+
+/**
+ * Takes the covered controls of the top document out of `entries` (in place) and says what covers
+ * them; inline ones are marked (their sentence shows their words without an id).
+ * @param {Document} doc @param {Entry[]} entries
+ * @returns {Covered | null}
+ */
+function dropCovered(doc, entries) {
+  const view = /** @type {Window} */ (doc.defaultView);
+  const vw = view.innerWidth, vh = view.innerHeight;
+  /** @type {Map<Element, Element | null>} */ const layers = new Map();
+  /** @type {Covered | null} */ let covered = null;
+  let kept = 0;
+  for (const e of entries) {
+    if (e.where !== "in" || e.el.ownerDocument !== doc || !isCovered(doc, e, vw, vh, layers)) { entries[kept++] = e; continue; }
+    e.covered = true;
+    covered = covered ? { count: covered.count + 1, by: covered.by } : { count: 1, by: /** @type {Element} */ (e.coveredBy) };
+  }
+  entries.length = kept;
+  return covered;
+}
+
+/**
+ * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh
+ * @param {Map<Element, Element | null>} layers hit element → its layer (asked once per element)
+ */
+function isCovered(doc, e, vw, vh, layers) {
+  const b = e.box;
+  /** @type {Element | null} */ let first = null;
+  for (const [fx, fy] of SAMPLE_POINTS) {
+    const x = b.x + b.w * fx, y = b.y + b.h * fy;
+    if (x < 0 || y < 0 || x >= vw || y >= vh) continue;
+    const hit = deepElementFromPoint(doc, x, y);
+    if (!hit || reaches(hit, e.el)) return false;
+    first = first || hit;
+  }
+  if (!first) return false;
+  let layer = layers.get(first);
+  if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
+  // A layer that holds the control is its own page part (a dropdown drawn over its own button's list).
+  if (!layer || containsDeep(layer, e.el)) return false;
+  e.coveredBy = layer;
+  return true;
+}
+return { dropCovered };
+})();
 // ---- extension/lib/dom_scan.js
 const __dom_scan = (() => {
 /**
@@ -1888,15 +1971,17 @@ const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isT
 const { scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
 const { openModal } = __dom_inert;
+const { dropCovered } = __dom_covered;
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
- *   inline?: boolean, byCursor?: boolean}} Entry
+ *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element}} Entry
  *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
- *   byCursor: clickable by its pointer cursor only (no markup says it is a control)
+ *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
+ *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
  *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
@@ -1910,7 +1995,8 @@ const { openModal } = __dom_inert;
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
- *   scroll: ScrollInfo, url: string, title: string, newCount: number}} Scan
+ *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null}} Scan
+ *   covered: controls left out because something is drawn over them
  */
 
 class Registry {
@@ -2370,11 +2456,15 @@ function scanPage(reg, opts = {}) {
 
   if (doc.body) visit(doc.body, "", 0, 0, false, false, scopeInfo(doc), false, null, null);
   placeTexts(texts, entries, vh);
+  const listed = entries.slice();
+  const covered = dropCovered(doc, entries);
+  // What the model was not shown is not seen: it is new when it comes out from under the cover.
+  if (covered) for (const e of listed) if (e.covered) { seen.delete(e.id); if (e.isNew) newCount--; }
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount,
+    entries, texts, remoteFrames, dialogs, newCount, covered,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
@@ -2400,7 +2490,8 @@ const { ICON_NOISE, isGeneratedId, isStableClass, norm } = __refind;
 const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
   "wrapper", "container", "inner", "outer", "box", "block", "inline", "main", "ui", "fa", "fas", "far", "fab", "mdi", "bi", "ico",
   "control", "controls", "actions", "action", "link", "clickable", "hidden", "visible", "js", "el", "component", "widget", "hitarea",
-  "white", "black", "dark", "light", "hover", "center", "middle"]);
+  "white", "black", "dark", "light", "hover", "center", "middle", "corner", "corners", "all", "state", "default", "content", "header",
+  "helper", "clearfix", "reset", "input", "field", "form", "text", "area"]);
 const ICON_NODES = "svg, i, span, img, use, div";
 /** Data attributes whose value names what a control does. */
 const DATA_WORDS = /^data-(icon|action|name|type|tooltip|title|label|command|cmd|target|id|testid|test-id|qa|cy)$/;
@@ -2424,7 +2515,7 @@ function styleImages(n) {
 
 /**
  * The words a control's looks are named by, most telling first: class names, then id, data
- * attributes, then image files; up to three words.
+ * attributes, then image files; up to two words.
  * @param {Element} el
  */
 function lookWords(el) {
@@ -2443,7 +2534,7 @@ function lookWords(el) {
   for (const source of sources) {
     /** @type {Set<string>} */ const out = new Set();
     for (const n of nodes) source(n, out);
-    if (out.size) return Array.from(out).slice(0, 3).join(" ");
+    if (out.size) return Array.from(out).slice(0, 2).join(" ");
   }
   return "";
 }
@@ -2455,12 +2546,17 @@ function lookWords(el) {
  */
 function wordsBefore(el) {
   /** @type {Element | null} */ let at = el;
-  for (let depth = 0; at && depth < 3; depth++, at = at.parentElement) {
+  for (let depth = 0; at && depth < 3; depth++) {
     for (let n = at.previousSibling; n; n = n.previousSibling) {
       if (n.nodeType === 1 && /** @type {Element} */ (n).matches("input,select,textarea,button")) return "";
       const t = norm(n.textContent);
-      if (t) return t.length <= 40 ? t.replace(/[:*]\s*$/, "") : "";
+      // A label is a few words, not a sentence.
+      if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? t.replace(/[:*]\s*$/, "") : "";
     }
+    // Up past a wrapper only when the field is all it holds (the words before a list of fields label the list).
+    const up = at.parentElement;
+    if (!up || up.querySelectorAll("input,select,textarea").length > 1) break;
+    at = up;
   }
   return "";
 }
@@ -2636,6 +2732,9 @@ function elementLine(e, inline = false) {
   return inline ? `${line.slice(0, parts[0].length)}${line.slice(parts[0].length).replace(/\[/g, "(").replace(/\]/g, ")")}]` : line;
 }
 
+/** @param {Element} el */
+function visibleWords(el) { return /** @type {HTMLElement} */ (el).innerText ?? el.textContent ?? ""; }
+
 /**
  * A text block's line. A run of text with controls in it reads as the sentence it is, each control
  * in its place (`click the [e12 link 5th] result`); words inside an element that is not shown
@@ -2651,6 +2750,7 @@ function textLine(t, visible) {
     for (const p of t.parts) {
       if (typeof p === "string") out += p;
       else if ("s" in p) { if (visible(p.el)) out += p.s; }
+      else if (p.covered) out += visibleWords(p.el); // under a cover: its words, not a control to use
       else { out += elementLine(p, true); inline.push(p); }
     }
     s = clean(norm(out));
@@ -2662,6 +2762,16 @@ function textLine(t, visible) {
 /** Browser dialogs (alert/confirm/prompt) answered for the agent since it last looked. @param {Scan} scan */
 function answeredLines(scan) {
   return scan.dialogs.filter((d) => d.answer).map((d) => `Browser ${d.kind} ${q((d.text || "").slice(0, 120))}: ${d.answer}`);
+}
+
+/**
+ * Controls left off the map because something is drawn over them, and what (the model can close or
+ * wait for it: it is on the map itself when it can be clicked).
+ * @param {import("./dom_covered.js").Covered} c
+ */
+function coverLine(c) {
+  const by = c.by, id = by.getAttribute("id"), name = norm(/** @type {HTMLElement} */ (by).innerText || "").slice(0, 40);
+  return `Under a cover (${by.localName}${id ? `#${clean(id)}` : ""}${name ? ` ${q(name)}` : ""}): ${c.count} control${c.count > 1 ? "s" : ""} left out`;
 }
 
 const FRAME_LINES = 5;
@@ -2742,6 +2852,7 @@ function renderScan(scan, opts = {}) {
   // "Open dialog" line is kept for one that shows nothing (all of it left out by the budget).
   const inDialog = shownItems.some((it) => DIALOG_GROUP.test(it.kind === "el" ? it.e.group : it.t.group));
   const lines = dialogLine && !inDialog ? [...head, dialogLine, ...notes] : [...head, ...notes];
+  if (scan.covered) lines.push(coverLine(scan.covered));
   let group = "";
   for (const it of shownItems) {
     const g = it.kind === "el" ? it.e.group : it.t.group;
@@ -2769,7 +2880,7 @@ function renderScan(scan, opts = {}) {
     tokens_estimate: estimateTokens(text),
   };
 }
-return { FENCE_OPEN, FENCE_CLOSE, estimateTokens, nameOf, elementLine, renderScan };
+return { FENCE_OPEN, FENCE_CLOSE, estimateTokens, roleLabel, nameOf, elementLine, renderScan };
 })();
 // ---- extension/lib/dom_overlay.js
 const __dom_overlay = (() => {

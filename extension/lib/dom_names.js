@@ -15,7 +15,8 @@ import { ICON_NOISE, isGeneratedId, isStableClass, norm } from "./refind.js";
 const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
   "wrapper", "container", "inner", "outer", "box", "block", "inline", "main", "ui", "fa", "fas", "far", "fab", "mdi", "bi", "ico",
   "control", "controls", "actions", "action", "link", "clickable", "hidden", "visible", "js", "el", "component", "widget", "hitarea",
-  "white", "black", "dark", "light", "hover", "center", "middle"]);
+  "white", "black", "dark", "light", "hover", "center", "middle", "corner", "corners", "all", "state", "default", "content", "header",
+  "helper", "clearfix", "reset", "input", "field", "form", "text", "area"]);
 const ICON_NODES = "svg, i, span, img, use, div";
 /** Data attributes whose value names what a control does. */
 const DATA_WORDS = /^data-(icon|action|name|type|tooltip|title|label|command|cmd|target|id|testid|test-id|qa|cy)$/;
@@ -39,7 +40,7 @@ function styleImages(n) {
 
 /**
  * The words a control's looks are named by, most telling first: class names, then id, data
- * attributes, then image files; up to three words.
+ * attributes, then image files; up to two words.
  * @param {Element} el
  */
 export function lookWords(el) {
@@ -58,7 +59,7 @@ export function lookWords(el) {
   for (const source of sources) {
     /** @type {Set<string>} */ const out = new Set();
     for (const n of nodes) source(n, out);
-    if (out.size) return Array.from(out).slice(0, 3).join(" ");
+    if (out.size) return Array.from(out).slice(0, 2).join(" ");
   }
   return "";
 }
@@ -70,12 +71,17 @@ export function lookWords(el) {
  */
 function wordsBefore(el) {
   /** @type {Element | null} */ let at = el;
-  for (let depth = 0; at && depth < 3; depth++, at = at.parentElement) {
+  for (let depth = 0; at && depth < 3; depth++) {
     for (let n = at.previousSibling; n; n = n.previousSibling) {
       if (n.nodeType === 1 && /** @type {Element} */ (n).matches("input,select,textarea,button")) return "";
       const t = norm(n.textContent);
-      if (t) return t.length <= 40 ? t.replace(/[:*]\s*$/, "") : "";
+      // A label is a few words, not a sentence.
+      if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? t.replace(/[:*]\s*$/, "") : "";
     }
+    // Up past a wrapper only when the field is all it holds (the words before a list of fields label the list).
+    const up = at.parentElement;
+    if (!up || up.querySelectorAll("input,select,textarea").length > 1) break;
+    at = up;
   }
   return "";
 }

@@ -47,7 +47,7 @@ function q(s) { return `"${clean(s).replace(/"/g, "'")}"`; }
 function bare(s) { return clean(s); }
 
 /** Roles for elements that have none (clickable by listener/cursor, editable regions). @param {Element} el */
-function roleLabel(el) {
+export function roleLabel(el) {
   let r = roleOf(el);
   // A control is never presentational (ARIA ignores the role on a focusable element): its tag says what it is.
   if (r === "presentation" || r === "none") r = implicitRole(el);
@@ -148,6 +148,9 @@ export function elementLine(e, inline = false) {
   return inline ? `${line.slice(0, parts[0].length)}${line.slice(parts[0].length).replace(/\[/g, "(").replace(/\]/g, ")")}]` : line;
 }
 
+/** @param {Element} el */
+function visibleWords(el) { return /** @type {HTMLElement} */ (el).innerText ?? el.textContent ?? ""; }
+
 /**
  * A text block's line. A run of text with controls in it reads as the sentence it is, each control
  * in its place (`click the [e12 link 5th] result`); words inside an element that is not shown
@@ -163,6 +166,7 @@ function textLine(t, visible) {
     for (const p of t.parts) {
       if (typeof p === "string") out += p;
       else if ("s" in p) { if (visible(p.el)) out += p.s; }
+      else if (p.covered) out += visibleWords(p.el); // under a cover: its words, not a control to use
       else { out += elementLine(p, true); inline.push(p); }
     }
     s = clean(norm(out));
@@ -174,6 +178,16 @@ function textLine(t, visible) {
 /** Browser dialogs (alert/confirm/prompt) answered for the agent since it last looked. @param {Scan} scan */
 function answeredLines(scan) {
   return scan.dialogs.filter((d) => d.answer).map((d) => `Browser ${d.kind} ${q((d.text || "").slice(0, 120))}: ${d.answer}`);
+}
+
+/**
+ * Controls left off the map because something is drawn over them, and what (the model can close or
+ * wait for it: it is on the map itself when it can be clicked).
+ * @param {import("./dom_covered.js").Covered} c
+ */
+function coverLine(c) {
+  const by = c.by, id = by.getAttribute("id"), name = norm(/** @type {HTMLElement} */ (by).innerText || "").slice(0, 40);
+  return `Under a cover (${by.localName}${id ? `#${clean(id)}` : ""}${name ? ` ${q(name)}` : ""}): ${c.count} control${c.count > 1 ? "s" : ""} left out`;
 }
 
 const FRAME_LINES = 5;
@@ -254,6 +268,7 @@ export function renderScan(scan, opts = {}) {
   // "Open dialog" line is kept for one that shows nothing (all of it left out by the budget).
   const inDialog = shownItems.some((it) => DIALOG_GROUP.test(it.kind === "el" ? it.e.group : it.t.group));
   const lines = dialogLine && !inDialog ? [...head, dialogLine, ...notes] : [...head, ...notes];
+  if (scan.covered) lines.push(coverLine(scan.covered));
   let group = "";
   for (const it of shownItems) {
     const g = it.kind === "el" ? it.e.group : it.t.group;

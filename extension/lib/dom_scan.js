@@ -11,15 +11,17 @@ import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, is
 import { scopeStyles } from "./dom_pointer.js";
 import { scrollInfo } from "./dom_scroll.js";
 import { openModal } from "./dom_inert.js";
+import { dropCovered } from "./dom_covered.js";
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
- *   inline?: boolean, byCursor?: boolean}} Entry
+ *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element}} Entry
  *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
- *   byCursor: clickable by its pointer cursor only (no markup says it is a control)
+ *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
+ *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
  *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
@@ -33,7 +35,8 @@ import { openModal } from "./dom_inert.js";
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
- *   scroll: ScrollInfo, url: string, title: string, newCount: number}} Scan
+ *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null}} Scan
+ *   covered: controls left out because something is drawn over them
  */
 
 export class Registry {
@@ -493,11 +496,15 @@ export function scanPage(reg, opts = {}) {
 
   if (doc.body) visit(doc.body, "", 0, 0, false, false, scopeInfo(doc), false, null, null);
   placeTexts(texts, entries, vh);
+  const listed = entries.slice();
+  const covered = dropCovered(doc, entries);
+  // What the model was not shown is not seen: it is new when it comes out from under the cover.
+  if (covered) for (const e of listed) if (e.covered) { seen.delete(e.id); if (e.isNew) newCount--; }
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount,
+    entries, texts, remoteFrames, dialogs, newCount, covered,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
