@@ -41,6 +41,20 @@ def test_clickable_bars_are_split_into_their_labelled_parts(browser, page, sites
     assert _log(page) == "Forward;menu Archive;"
 
 
+def test_a_menu_button_and_its_open_menu_are_listed_item_by_item(browser, page, sites):
+    obs, text = _observe(browser, page, sites)
+    # Closed: the button only (the wrapper around it and its hidden menu is the same control).
+    opts = _id(text, 'clickable ~"opts"')
+    assert "Mute" not in text
+    ok(browser, "click", {"element_id": opts})
+    opened = fenced(ok(browser, "observe")["text"])
+    # Open: each item is a control of its own; nothing lists the wrapper with all of them in one.
+    mute, block = _id(opened, "clickable Mute"), _id(opened, "clickable Block")
+    assert "Mute Block" not in opened and f"[{opts}] clickable" in opened
+    ok(browser, "click", {"element_id": block})
+    assert _log(page) == "block;" and mute
+
+
 def test_a_card_lists_its_title_link_and_button_not_itself(browser, page, sites):
     obs, text = _observe(browser, page, sites)
     assert re.search(r"^\[e\d+\] link Blue kettle$", text, re.M) and re.search(r"^\[e\d+\] button Add to cart$", text, re.M)

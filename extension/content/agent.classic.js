@@ -2072,8 +2072,8 @@ function ownWords(el) {
 
 /**
  * A container clickable by its cursor that is really a bar of separately labelled parts (Reply |
- * Forward): two or more look-alike children (same tag), each a short label — a word or two, or an
- * icon with its word — and nothing else. Its parts are listed instead of it (a click on its middle
+ * Forward, a menu's items): two or more look-alike children (same tag), each a short label (up to
+ * five words, no figures unless beside an icon) — and nothing else. Its parts are listed instead of it (a click on its middle
  * would hit the gap or either one). Rows and cards (cells, a title and a price) are not bars.
  * @param {Element} el @returns {Element[] | null}
  */
@@ -2086,11 +2086,24 @@ function splitParts(el) {
   const names = new Set();
   for (const k of kids) {
     const t = norm(k.textContent);
-    if (k.localName !== tag || !t || t.split(" ").length > 3 || names.has(t)) return null;
-    if (k.childElementCount === 0 && (t.split(" ").length > 2 || /\d/.test(t))) return null;
+    if (k.localName !== tag || !t || t.split(" ").length > 5 || names.has(t)) return null;
+    if (k.childElementCount === 0 && /\d/.test(t)) return null; // a price, a count, a date: a card's facts, not actions
     names.add(t);
   }
   return kids;
+}
+
+/**
+ * Whether every word a container shows belongs to one of the controls listed inside it (from
+ * `first` on in `entries`).
+ * @param {Element} el @param {Entry[]} entries @param {number} first
+ */
+function wordsAllIn(el, entries, first) {
+  const words = norm(/** @type {HTMLElement} */ (el).innerText).toLowerCase().split(" ").filter(Boolean);
+  if (!words.length) return false; // shows nothing but icons: the controls are its parts (sameControl)
+  const theirs = new Set();
+  for (let i = first; i < entries.length; i++) for (const w of norm(/** @type {HTMLElement} */ (entries[i].el).innerText).toLowerCase().split(" ")) theirs.add(w);
+  return words.every((w) => theirs.has(w));
 }
 
 /**
@@ -2395,7 +2408,16 @@ function scanPage(reg, opts = {}) {
     if (tag === "select") return; // options are rendered with their select
     if (inner) {
       // Words under a control are its name, not context; controls under it are still listed.
+      const first = entries.length;
       for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, true, ptr, scope, childHide, around, flow);
+      if (entry && entry.el === el && entries.length > first && isContainer(el) && wordsAllIn(el, entries, first)) {
+        // A clickable wrapper whose words all belong to the controls it holds (a menu button's
+        // wrapper with its open menu) is those controls, not one more.
+        entries.splice(entries.indexOf(entry), 1);
+        seen.delete(entry.id);
+        if (entry.isNew) newCount--;
+        if (entry.inline && flow) flow.parts.splice(flow.parts.indexOf(entry), 1);
+      }
     } else if (flow) {
       // Inline content inside a run: its words and controls keep their place in the sentence.
       const words = !isRedundantLabel(el);
