@@ -1890,7 +1890,7 @@ const { containsDeep, deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
- * @typedef {{count: number, by: Element}} Covered  how many controls were left out, under what
+ * @typedef {{count: number, by: Element, entries: Entry[]}} Covered  how many controls were left out, under what
  */
 
 /** The outermost positioned element around `el` (below body), or null. @param {Element} el */
@@ -1927,7 +1927,7 @@ function dropCovered(doc, entries) {
   for (const e of entries) {
     if (e.where !== "in" || e.el.ownerDocument !== doc || !isCovered(doc, e, vw, vh, layers)) { entries[kept++] = e; continue; }
     e.covered = true;
-    covered = covered ? { count: covered.count + 1, by: covered.by } : { count: 1, by: /** @type {Element} */ (e.coveredBy) };
+    if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: /** @type {Element} */ (e.coveredBy), entries: [e] };
   }
   entries.length = kept;
   return covered;
@@ -2448,13 +2448,20 @@ function scanPage(reg, opts = {}) {
    * @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer @param {boolean} heading
    */
   const runs = (el, g, dx, dy, ptr, scope, hide, outer, heading) => {
-    /** @type {Flow | null} */ let flow = null;
     const words = !isRedundantLabel(el);
-    const flush = () => {
-      if (flow && flow.text) texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(flow, g, heading, el, dy))));
-      else if (flow) for (const p of flow.parts) if (typeof p === "object" && "id" in p) p.inline = false; // controls alone: lines of their own
-      flow = null;
-    };
+    if (el.childElementCount === 0) {
+      // A leaf (most blocks): all its text is one run of its own.
+      if (words && el.firstChild) {
+        const s = el.textContent || "";
+        if (NON_SPACE.test(s)) {
+          const f = newFlow(order++);
+          f.parts.push({ s, el });
+          texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(f, g, heading, el, dy))));
+        }
+      }
+      return;
+    }
+    /** @type {Flow | null} */ let flow = null;
     for (let n = el.firstChild; n; n = n.nextSibling) {
       if (n.nodeType === 3) {
         if (!words) continue;
@@ -2468,20 +2475,29 @@ function scanPage(reg, opts = {}) {
           if (!flow) flow = newFlow(order++);
           visit(c, g, dx, dy, false, ptr, scope, hide, outer, flow);
         } else {
-          flush();
+          if (flow) endRun(flow, g, heading, el, dy);
+          flow = null;
           visit(c, g, dx, dy, false, ptr, scope, hide, outer, null);
         }
       }
     }
-    flush();
+    if (flow) endRun(flow, g, heading, el, dy);
+  };
+
+  /**
+   * A run ends: with words of its own it is a text block; controls alone keep lines of their own.
+   * @param {Flow} flow @param {string} g @param {boolean} heading @param {Element} el @param {number} dy
+   */
+  const endRun = (flow, g, heading, el, dy) => {
+    if (flow.text) texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(flow, g, heading, el, dy))));
+    else if (flow.entries) for (const p of flow.parts) if (typeof p === "object" && "id" in p) p.inline = false;
   };
 
   if (doc.body) visit(doc.body, "", 0, 0, false, false, scopeInfo(doc), false, null, null);
   placeTexts(texts, entries, vh);
-  const listed = entries.slice();
   const covered = dropCovered(doc, entries);
   // What the model was not shown is not seen: it is new when it comes out from under the cover.
-  if (covered) for (const e of listed) if (e.covered) { seen.delete(e.id); if (e.isNew) newCount--; }
+  if (covered) for (const e of covered.entries) { seen.delete(e.id); if (e.isNew) newCount--; }
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 

@@ -13,7 +13,7 @@ import { containsDeep, deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.j
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
- * @typedef {{count: number, by: Element}} Covered  how many controls were left out, under what
+ * @typedef {{count: number, by: Element, entries: Entry[]}} Covered  how many controls were left out, under what
  */
 
 /** The outermost positioned element around `el` (below body), or null. @param {Element} el */
@@ -50,7 +50,7 @@ export function dropCovered(doc, entries) {
   for (const e of entries) {
     if (e.where !== "in" || e.el.ownerDocument !== doc || !isCovered(doc, e, vw, vh, layers)) { entries[kept++] = e; continue; }
     e.covered = true;
-    covered = covered ? { count: covered.count + 1, by: covered.by } : { count: 1, by: /** @type {Element} */ (e.coveredBy) };
+    if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: /** @type {Element} */ (e.coveredBy), entries: [e] };
   }
   entries.length = kept;
   return covered;
