@@ -148,7 +148,8 @@ def main() -> None:
                     skipped.append(f"{path.stem}: {note}")
                     continue
                 new, prev = both()
-                rows.append({"page": path.stem, **score(spec, new), "tokens": len(enc.encode(new["text"])), "tokens_before": len(enc.encode(prev["text"]))})
+                rows.append({"page": path.stem, **score(spec, new), "tokens": len(enc.encode(new["text"])), "tokens_before": len(enc.encode(prev["text"])),
+                             "listed_before": prev["count"]})
             if a.tokens_all:
                 for t in sorted(p.stem for p in (html / "miniwob").glob("*.html")):
                     try:
@@ -192,6 +193,9 @@ def report(rows: list[dict], skipped: list[str], tokens: list[dict], ref: str) -
     lines.append(f"| **total** | **{found}/{exp} ({100 * found / max(exp, 1):.0f}%)** | **{sum(len(r['merged']) for r in rows)}** | "
                  f"**{unnamed}/{listed} ({100 * unnamed / max(listed, 1):.1f}%)** | {sum(r['guessed'] for r in rows)} | "
                  f"**{sum(r['duplicates'] for r in rows)}** | **{sent - broken}/{sent}** | {t_new} ({t_old}, {100 * (t_new - t_old) / max(t_old, 1):+.1f}%) |")
+    grew = [f"{r['page']} {r['listed_before']} → {r['listed']}" for r in rows if r["listed"] != r["listed_before"]]
+    if grew:
+        lines += ["", "Controls listed before → now, where they differ (the tokens follow): " + ", ".join(grew) + "."]
     misses = [f"{r['page']}: missing {', '.join(r['missing'])}" for r in rows if r["missing"]]
     misses += [f"{r['page']}: broken sentence {s!r}" for r in rows for s in r["sentences_broken"]]
     misses += [f"{r['page']}: merged {m!r}" for r in rows for m in r["merged"]]

@@ -83,12 +83,14 @@ def test_icon_only_controls_are_named_from_title_ligature_or_their_looks(browser
     assert re.search(r"\] button delete$", text, re.M)              # icon-font ligature
     assert re.search(r'\] button ~"download report"$', text, re.M)  # id
     assert re.search(r'\] button ~"share"$', text, re.M)            # data-action
+    assert re.search(r'\] clickable ~"send"$', text, re.M)          # an image its style draws (send.png)
     assert re.search(r'\] clickable … ~"more', text, re.M)          # a name of signs only gets its guess too
     # Nothing a person can operate is listed without a name.
     assert not re.search(r"^\[e\d+\] (clickable|button|link)$", text, re.M), text
     ok(browser, "click", {"element_id": _id(text, 'button ~"close"')})
     ok(browser, "click", {"element_id": _id(text, 'link ~"reply"')})
-    assert _log(page) == "close;reply;"
+    ok(browser, "click", {"element_id": _id(text, 'clickable ~"send"')})
+    assert _log(page) == "close;reply;send;"
 
 
 def test_a_control_and_its_presentational_part_are_one_entry_and_the_click_reaches_the_inner_handler(browser, page, sites):
