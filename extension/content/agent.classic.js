@@ -90,6 +90,11 @@ const INTERACTIVE_ROLES = new Set(["button", "link", "checkbox", "radio", "tab",
 const TRANSIENT_CLASS = /^(is-|has-)?(active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|show(n)?|loading|current|checked|expanded|collapsed|animat\w*|transition\w*|fade\w*|ng-\w+)$/i;
 /** Class names a CSS-in-JS tool or CSS modules generated (they change from build to build). */
 const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|^[a-z]{1,3}[A-Z0-9][a-zA-Z0-9]{4,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
+/** Whether a class name says what an element is (not its state, not a build's hash). @param {string} c */
+function isStableClass(c) { return !!c && !HASHED_CLASS.test(c) && !TRANSIENT_CLASS.test(c); }
+/** Whether an id is one a framework generated. @param {string} id */
+function isGeneratedId(id) { return GENERATED_ID.test(id); }
+
 /** Ids that frameworks generate (React useId, counters, uuids). */
 const GENERATED_ID = /^:r\w*:$|\d{3,}|[0-9a-f]{8,}|^(ember|ext-gen|react-|radix-|headlessui-|mui-|yui_|uid-)/i;
 
@@ -102,6 +107,11 @@ function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
 function roleOf(el) {
   const explicit = el.getAttribute("role");
   if (explicit) return explicit.split(/\s+/)[0].toLowerCase();
+  return implicitRole(el);
+}
+
+/** The role the element's tag gives it. @param {Element} el */
+function implicitRole(el) {
   const tag = el.localName;
   switch (tag) {
     case "a": case "area": return el.hasAttribute("href") ? "link" : "";
@@ -1370,7 +1380,7 @@ const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "tit
 const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
 /** Attributes whose other value means another element. */
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, norm, roleOf, isInteractiveCheap, labelText, visibleText, accessibleName, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN };
+return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, norm, roleOf, implicitRole, isInteractiveCheap, labelText, visibleText, accessibleName, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN };
 })();
 // ---- extension/lib/dom_pointer.js
 const __dom_pointer = (() => {
@@ -1420,8 +1430,10 @@ function splitSelectors(list) {
 
 /** Selectors per style sheet, keyed by the sheet (a sheet's rules rarely change between scans).
  * cursor / hide: null when some rule could not be turned into a selector that stands on its own;
+ * hoverPointer: selectors that give a pointer cursor on hover only (`.controls span:hover`): the
+ * element shows it the moment a pointer is over it, which its style now cannot confirm;
  * hostHide: a shadow root's sheet hides its host or the host's slotted children.
- * @typedef {{cursor: string[] | null, hide: string[] | null, hostHide: boolean}} SheetSelectors */
+ * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -1441,6 +1453,7 @@ function sheetSelectors(sheet) {
   if (hit && hit.n === rules.length) return hit.s;
   /** @type {string[] | null} */ let cursor = [];
   /** @type {string[] | null} */ let hide = [];
+  /** @type {string[]} */ const hoverPointer = [];
   let hostHide = false;
   /**
    * @param {CSSRuleList} list
@@ -1453,6 +1466,7 @@ function sheetSelectors(sheet) {
         const sub = sheetSelectors(r.styleSheet);
         if (!sub) { cursor = hide = null; return; }
         if (cursor) { if (sub.cursor) cursor.push(...sub.cursor); else cursor = null; }
+        hoverPointer.push(...sub.hoverPointer);
         if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
         hostHide ||= sub.hostHide;
       }
@@ -1468,7 +1482,8 @@ function sheetSelectors(sheet) {
           const t = s.replace(DYNAMIC, "").trim();
           // ":host" rules style the shadow host from inside: the per-element fallback handles them.
           if (/:host/.test(t)) { cursor = null; break; }
-          if (t) cursor.push(t);
+          if (t && r.style.cursor === "pointer" && /:hover\b/.test(s) && !PSEUDO_ELEMENT.test(s.replace(QUOTED, ""))) hoverPointer.push(t);
+          else if (t) cursor.push(t);
         }
       }
       if (styled && hide && hides(r.style)) {
@@ -1488,7 +1503,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hide, hostHide };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -1513,12 +1528,14 @@ const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "
 function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [INLINE_CURSOR];
   /** @type {string[] | null} */ let hide = [...UA_HIDE];
+  /** @type {string[]} */ const hoverPointer = [];
   let hostHide = false;
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
     const s = sheetSelectors(sheet);
     if (!s) { cursor = hide = null; break; }
     if (cursor) { if (s.cursor) cursor.push(...s.cursor); else cursor = null; }
+    hoverPointer.push(...s.hoverPointer);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
     hostHide ||= s.hostHide;
   }
@@ -1539,6 +1556,7 @@ function scopeStyles(scope) {
   if (cursor) {
     const view = (scope.ownerDocument || /** @type {Document} */ (scope)).defaultView;
     pointer = matchAll(scope, cursor, (el) => !!view && view.getComputedStyle(el).cursor === "pointer");
+    if (pointer && hoverPointer.length) for (const el of matchAll(scope, hoverPointer, () => true) || []) pointer.add(el);
   }
   return { pointer, hide: hideSet, hostHide: hostHide || !hideSet };
 }
@@ -1645,6 +1663,41 @@ function deepElementFromPoint(root, x, y) {
   return el;
 }
 
+/** Whether `a` contains `b`, through the shadow roots between them. @param {Element} a @param {Node} b */
+function containsDeep(a, b) {
+  for (/** @type {Node | null} */ let n = b; n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
+  return false;
+}
+
+/** Points of a box a pointer is tried at, as fractions of its size: the centre, then inside each corner. */
+const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2]];
+
+/**
+ * Where a person's pointer would land on the element, and what it would hit there: the first point
+ * in the viewport — the middle of what it shows, then its centre and corners — whose topmost
+ * element is the element or inside it (the link inside a tab, the icon inside a button), or the
+ * element's centre when no point is (the caller has already said what covers it).
+ * @param {Element} el
+ * @returns {{x: number, y: number, target: Element}}
+ */
+function pointerHit(el) {
+  const r = el.getBoundingClientRect();
+  const view = /** @type {Window} */ (el.ownerDocument.defaultView);
+  // A person aims at what the control shows (its words, its icon), not at the middle of its box:
+  // a tab item as wide as its list has its link at the left.
+  const range = el.ownerDocument.createRange();
+  range.selectNodeContents(el);
+  const c = range.getBoundingClientRect();
+  const shows = c.width > 0 && c.height > 0 ? [[(c.left + c.width / 2 - r.left) / r.width, (c.top + c.height / 2 - r.top) / r.height]] : [];
+  for (const [fx, fy] of [...shows, ...SAMPLE_POINTS]) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
+    const hit = deepElementFromPoint(el.ownerDocument, x, y);
+    if (hit && containsDeep(el, hit)) return { x, y, target: hit };
+  }
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2, target: el };
+}
+
 const NO_TEXT = new Set(["style", "script", "template", "noscript"]);
 
 /**
@@ -1670,7 +1723,7 @@ function deepTexts(doc, roots = innerRoots(doc)) {
   }
   return out;
 }
-return { innerRoots, frameDocuments, deepElementFromPoint, deepTexts };
+return { innerRoots, frameDocuments, deepElementFromPoint, containsDeep, SAMPLE_POINTS, pointerHit, deepTexts };
 })();
 // ---- extension/lib/dom_scroll.js
 const __dom_scroll = (() => {
@@ -1799,17 +1852,13 @@ const __dom_inert = (() => {
  * (`showModal()` makes the rest of its document inert — still drawn, behind a backdrop, but it
  * takes no clicks, no focus and no keys).
  */
+const { containsDeep } = __dom_roots;
 
 /** The document's open modal dialog (the topmost), or null. @param {Document} doc */
 function openModal(doc) {
   try { return doc.querySelector("dialog:modal"); } catch { return null; } // :modal: Chrome 105+
 }
 
-/** Whether `a` contains `b`, through the shadow roots between them. @param {Element} a @param {Element} b */
-function containsDeep(a, b) {
-  for (/** @type {Node | null} */ let n = b; n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
-  return false;
-}
 
 /**
  * Why a person could not act on the element, or "" when nothing makes it inert.
@@ -1825,6 +1874,89 @@ function inertReason(el) {
 }
 return { openModal, inertReason };
 })();
+// ---- extension/lib/dom_covered.js
+const __dom_covered = (() => {
+/**
+ * Controls a person cannot reach because something is drawn over them: a full-page cover, a modal's
+ * backdrop, a loading veil, a menu that opened over them. They stay off the page map (the model
+ * would click them and be told "covered"); the map says how many and under what.
+ *
+ * Only controls in the viewport can be asked (the browser hit-tests what it draws), a few points
+ * each. A control counts as covered when no point reaches it and what is there belongs to a
+ * positioned layer (fixed, absolute or sticky): a control merely clipped by its scrolling box is
+ * not covered, it is scrolled away.
+ */
+const { containsDeep, deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
+
+/**
+ * @typedef {import("./dom_scan.js").Entry} Entry
+ * @typedef {{count: number, by: Element, entries: Entry[]}} Covered  how many controls were left out, under what
+ */
+
+/** The outermost positioned element around `el` (below body), or null. @param {Element} el */
+function layerOf(el) {
+  const view = el.ownerDocument.defaultView;
+  if (!view) return null;
+  /** @type {Element | null} */ let layer = null;
+  for (/** @type {Element | null} */ let n = el; n && n !== el.ownerDocument.body && n !== el.ownerDocument.documentElement; n = n.parentElement) {
+    const pos = view.getComputedStyle(n).position;
+    if (pos === "fixed" || pos === "absolute" || pos === "sticky") layer = n;
+  }
+  return layer;
+}
+
+/** Whether a hit at a point reaches the control (it, inside it, or the label of it). @param {Element} hit @param {Element} el */
+function reaches(hit, el) {
+  if (containsDeep(el, hit)) return true;
+  const label = hit.closest("label");
+  return !!label && /** @type {HTMLLabelElement} */ (label).control === el;
+}
+
+/**
+ * Takes the covered controls of the top document out of `entries` (in place) and says what covers
+ * them; inline ones are marked (their sentence shows their words without an id).
+ * @param {Document} doc @param {Entry[]} entries
+ * @returns {Covered | null}
+ */
+function dropCovered(doc, entries) {
+  const view = /** @type {Window} */ (doc.defaultView);
+  const vw = view.innerWidth, vh = view.innerHeight;
+  /** @type {Map<Element, Element | null>} */ const layers = new Map();
+  /** @type {Covered | null} */ let covered = null;
+  let kept = 0;
+  for (const e of entries) {
+    if (e.where !== "in" || e.el.ownerDocument !== doc || !isCovered(doc, e, vw, vh, layers)) { entries[kept++] = e; continue; }
+    e.covered = true;
+    if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: /** @type {Element} */ (e.coveredBy), entries: [e] };
+  }
+  entries.length = kept;
+  return covered;
+}
+
+/**
+ * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh
+ * @param {Map<Element, Element | null>} layers hit element → its layer (asked once per element)
+ */
+function isCovered(doc, e, vw, vh, layers) {
+  const b = e.box;
+  /** @type {Element | null} */ let first = null;
+  for (const [fx, fy] of SAMPLE_POINTS) {
+    const x = b.x + b.w * fx, y = b.y + b.h * fy;
+    if (x < 0 || y < 0 || x >= vw || y >= vh) continue;
+    const hit = deepElementFromPoint(doc, x, y);
+    if (!hit || reaches(hit, e.el)) return false;
+    first = first || hit;
+  }
+  if (!first) return false;
+  let layer = layers.get(first);
+  if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
+  // A layer that holds the control is its own page part (a dropdown drawn over its own button's list).
+  if (!layer || containsDeep(layer, e.el)) return false;
+  e.coveredBy = layer;
+  return true;
+}
+return { dropCovered };
+})();
 // ---- extension/lib/dom_scan.js
 const __dom_scan = (() => {
 /**
@@ -1835,26 +1967,36 @@ const __dom_scan = (() => {
  * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
-const { INTERACTIVE_TAGS, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } = __refind;
+const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } = __refind;
 const { scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
 const { openModal } = __dom_inert;
+const { dropCovered } = __dom_covered;
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
- *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string}} Entry
- *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature
+ *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
+ *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element}} Entry
+ *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
+ *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
+ *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
+ *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
- *   el?: Element, dy?: number}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
- *   rendered); dy: the offset of el's frame in the top page
+ *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
+ *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
+ * @typedef {{s: string, el: Element} | Entry | string} Part  words (el: the element they are in, asked whether it
+ *   is visible when they are shown), an inline control, or a separator
+ * @typedef {{order: number, parts: Part[], text: boolean, after: boolean, entries: number}} Flow  a run being read:
+ *   text: it has words of its own; after: an element just ended (a next one is a new word)
  * @typedef {{url: string, name: string, box: {x: number, y: number, w: number, h: number}}} RemoteFrame
  * @typedef {{name: string, text: string, id?: string, kind?: string, answer?: string}} DialogInfo
  *   kind/answer: a browser alert/confirm/prompt answered for the agent (dom_dialogs.js)
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
- *   scroll: ScrollInfo, url: string, title: string, newCount: number}} Scan
+ *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null}} Scan
+ *   covered: controls left out because something is drawn over them
  */
 
 class Registry {
@@ -1897,7 +2039,88 @@ const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "m
 // cost two lines each time for nothing the header row does not already say).
 const LANDMARKS = new Set(["form", "nav", "header", "footer", "main", "aside", "dialog", "fieldset"]);
 const LANDMARK_ROLES = new Set(["form", "navigation", "banner", "contentinfo", "main", "complementary", "dialog", "alertdialog", "search", "region", "tablist", "menu", "menubar", "toolbar", "grid"]);
-const TEXT_BLOCK = new Set("h1 h2 h3 h4 h5 h6 p li td th dt dd label legend caption figcaption blockquote pre span div strong em b i small code".split(" "));
+// Phrasing content: read in the line of text it stands in (CSS may make one a block; the tag is what
+// can be known without reading every element's style).
+const INLINE_TAGS = new Set("a abbr b bdi bdo br button cite code data dfn em i img input kbd label mark q s samp select small span strong sub sup textarea time u var wbr font big tt".split(" "));
+const BLOCK_INSIDE = "div,p,ul,ol,li,table,section,article,header,footer,nav,aside,main,form,fieldset,h1,h2,h3,h4,h5,h6,dl,pre,blockquote,figure,hr,iframe,video,details";
+
+/** Whether an element reads as part of the line around it. @param {Element} el */
+function isInline(el) {
+  if (!INLINE_TAGS.has(el.localName) || el.shadowRoot) return false;
+  return el.childElementCount === 0 || !el.querySelector(BLOCK_INSIDE);
+}
+
+/**
+ * A container made clickable (by a listener, a cursor or a tabindex), not a control by its tag or
+ * role: what it holds may be controls of their own.
+ * @param {Element} el
+ */
+function isContainer(el) {
+  if (INTERACTIVE_TAGS.has(el.localName)) return false;
+  const role = el.getAttribute("role");
+  return !role || !INTERACTIVE_ROLES.has(role.split(/\s+/)[0].toLowerCase());
+}
+
+/** @param {number} order @returns {Flow} */
+function newFlow(order) { return { order, parts: [], text: false, after: false, entries: 0 }; }
+
+/** Whether el's own text nodes say something. @param {Element} el */
+function ownWords(el) {
+  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && NON_SPACE.test(/** @type {string} */ (n.nodeValue))) return true;
+  return false;
+}
+
+/**
+ * A container clickable by its cursor that is really a bar of separately labelled parts (Reply |
+ * Forward, a menu's items): two or more look-alike children (same tag), each a short label (up to
+ * five words, no figures unless beside an icon) — and nothing else. Its parts are listed instead of it (a click on its middle
+ * would hit the gap or either one). Rows and cards (cells, a title and a price) are not bars.
+ * @param {Element} el @returns {Element[] | null}
+ */
+function splitParts(el) {
+  let box = el;
+  while (box.childElementCount === 1 && !ownWords(box)) box = /** @type {Element} */ (box.firstElementChild);
+  if (ownWords(box) || box.childElementCount < 2 || box.childElementCount > 8) return null;
+  const kids = Array.from(box.children), tag = kids[0].localName;
+  if (tag === "td" || tag === "th" || tag === "tr") return null;
+  const names = new Set();
+  for (const k of kids) {
+    const t = norm(k.textContent);
+    if (k.localName !== tag || !t || t.split(" ").length > 5 || names.has(t)) return null;
+    if (k.childElementCount === 0 && /\d/.test(t)) return null; // a price, a count, a date: a card's facts, not actions
+    names.add(t);
+  }
+  return kids;
+}
+
+/**
+ * Whether every word a container shows belongs to one of the controls listed inside it (from
+ * `first` on in `entries`).
+ * @param {Element} el @param {Entry[]} entries @param {number} first
+ */
+function wordsAllIn(el, entries, first) {
+  const words = norm(/** @type {HTMLElement} */ (el).innerText).toLowerCase().split(" ").filter(Boolean);
+  if (!words.length) return false; // shows nothing but icons: the controls are its parts (sameControl)
+  const theirs = new Set();
+  for (let i = first; i < entries.length; i++) for (const w of norm(/** @type {HTMLElement} */ (entries[i].el).innerText).toLowerCase().split(" ")) theirs.add(w);
+  return words.every((w) => theirs.has(w));
+}
+
+/**
+ * Whether a control inside another listed one is the same control: a presentational child, one
+ * that holds all of its words (the link inside a tab item) or all it shows, or one on the same box.
+ * @param {Element} el @param {string | null} role @param {DOMRect} box @param {Entry} outer @param {number} dx @param {number} dy
+ */
+function sameControl(el, role, box, outer, dx, dy) {
+  if (role === "presentation" || role === "none") return true;
+  const t = norm(el.textContent);
+  if (t && t === norm(outer.el.textContent)) return true;
+  // A wrapper made clickable that shows nothing but this control (its menu hidden).
+  if (isContainer(outer.el)
+    && norm(/** @type {HTMLElement} */ (outer.el).innerText) === norm(/** @type {HTMLElement} */ (el).innerText)) return true;
+  const b = outer.box;
+  return Math.abs(box.left + dx - b.x) <= 4 && Math.abs(box.top + dy - b.y) <= 4 && Math.abs(box.width - b.w) <= 4 && Math.abs(box.height - b.h) <= 4;
+}
 
 const NON_SPACE = /\S/;
 const HEADING = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
@@ -1927,6 +2150,20 @@ class LazyRow extends LazyText {
       while (cells.length && !cells[cells.length - 1]) cells.pop(); // an empty last column (actions) says nothing
       this.normed = cells.join(" | ");
     }
+    return this.normed;
+  }
+}
+
+/** A run of text and inline controls (see runs): its plain words on read; the rendering shows it with its controls in place. */
+class FlowText extends LazyText {
+  /** @param {Flow} flow @param {string} group @param {boolean} heading @param {Element} el @param {number} dy */
+  constructor(flow, group, heading, el, dy) {
+    super("", flow.order, group, heading, el, dy);
+    /** @type {Part[]} */ this.parts = flow.parts;
+  }
+
+  get text() {
+    if (this.normed === null) this.normed = norm(this.parts.map((p) => typeof p === "string" ? p : "s" in p ? p.s : accessibleName(p.el)).join(""));
     return this.normed;
   }
 }
@@ -1987,8 +2224,9 @@ function placeTexts(texts, entries, vh) {
 
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
- * @typedef {{ptr: ((el: Element) => boolean) | null, hide: Set<Element> | null, modal?: Element | null}} ScopeInfo
+ * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
+ *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
  *   modal: (a document) its open modal dialog, outside which everything is inert
  */
@@ -2003,7 +2241,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
   }
-  return { ptr, hide: st.hide, hostHide: st.hostHide, modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
 /**
@@ -2036,6 +2274,8 @@ function scanPage(reg, opts = {}) {
   const lastSeen = reg.lastSeen;
   let order = 0;
   let newCount = 0;
+  /** Parts of a clickable bar listed in its place (see splitParts). @type {Set<Element>} */
+  const parts = new Set();
 
   /**
    * @param {Element} el @param {string} group @param {number} dx @param {number} dy offsets of the frame in the top page
@@ -2043,8 +2283,10 @@ function scanPage(reg, opts = {}) {
    * @param {boolean} parentPointer the parent shows a pointer cursor (its children inherit it)
    * @param {ScopeInfo} scope what the style of el's tree scope says
    * @param {boolean} mayHide an ancestor's style could hide el (so it is asked whether it is visible)
+   * @param {Entry | null} outer the nearest listed control around el
+   * @param {Flow | null} flow the run of inline content el stands in (its words and controls go there)
    */
-  const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide) => {
+  const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
     // Most nodes carry no attribute at all: one call then answers every attribute question below.
@@ -2053,7 +2295,10 @@ function scanPage(reg, opts = {}) {
     // Behind a modal dialog nothing takes clicks, focus or keys: only the way to the dialog is walked.
     if (scope.modal) { if (el === scope.modal) scope = { ...scope, modal: null }; else if (!el.contains(scope.modal)) return; }
     const ptrTest = scope.ptr;
-    const pointer = !insideInteractive && !!ptrTest && ptrTest(el);
+    // Inside a container clickable by its cursor, a part the style sheets give a pointer of its own
+    // (the trash icon in an inbox row) is a control of its own; inside a real control it is not.
+    const ownRule = scope.ptrOwn && !!outer && isContainer(outer.el);
+    const pointer = (!insideInteractive || ownRule) && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
 
     const role = attrs ? el.getAttribute("role") : null;
@@ -2067,8 +2312,18 @@ function scanPage(reg, opts = {}) {
     }
 
     if (tag === "svg") return;
-    // The outermost pointer-cursor element is the target; its children inherit the cursor.
-    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && !parentPointer);
+    // The outermost pointer-cursor element is the target; its children inherit the cursor (unless
+    // their own rule gives it, see ownRule; or it is a bar of look-alike labelled parts, see splitParts).
+    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && (!parentPointer || ownRule)) || parts.has(el);
+    if (interactive && !parts.has(el) && isContainer(el)) {
+      // A card made clickable that holds its own links and buttons (title, Add to cart):
+      // those are what a person clicks; the card itself would be all of them in one.
+      if (el.querySelectorAll(CONTROL_TAGS).length >= 2) interactive = false;
+      else {
+        const p = splitParts(el);
+        if (p) { for (const c of p) parts.add(c); interactive = false; }
+      }
+    }
     // A styled checkbox: the native input is invisible and its label takes the clicks.
     if (!interactive && tag === "label") {
       const ctl = /** @type {HTMLLabelElement} */ (el).control;
@@ -2086,7 +2341,18 @@ function scanPage(reg, opts = {}) {
         interactive = false;
       } else if (sized) box = r;
     }
-    if (box) {
+    /** @type {Entry | null} */ let entry = null;
+    if (box && outer && sameControl(el, role, box, outer, dx, dy)) {
+      // One control, one entry: a presentational child, or a child that is all of it (the link in
+      // a tab item) is clicked through its parent (a pointer lands on the child anyway). A wrapper
+      // clickable by cursor alone that holds just this control gives way to it.
+      if (isContainer(outer.el) && !outer.el.hasAttribute("onclick")) {
+        seen.delete(outer.id);
+        outer.id = reg.idFor(el); outer.el = el; outer.byCursor = false;
+        seen.add(outer.id);
+      }
+      entry = outer;
+    } else if (box) {
       const id = reg.idFor(el);
       seen.add(id);
       const isNew = !!lastSeen && !lastSeen.has(id);
@@ -2095,25 +2361,21 @@ function scanPage(reg, opts = {}) {
       const top = box.top + dy, bottom = box.bottom + dy;
       /** @type {"in" | "above" | "below"} */
       const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
-      entries.push({ id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
-        box: { x: box.left + dx, y: top, w: box.width, h: box.height } });
+      entry = { id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
+        box: { x: box.left + dx, y: top, w: box.width, h: box.height }, byCursor: pointer || parts.has(el) };
+      entries.push(entry);
+      if (flow && !insideInteractive) {
+        if (flow.after) flow.parts.push(" ");
+        entry.inline = true; flow.parts.push(entry); flow.entries++; flow.after = true;
+      }
     } else if (interactive) {
       // Visible but of no size: nothing to show; what is inside it is still its content.
-    } else if (!insideInteractive && tag === "tr" && !hasControls(el)) {
+    } else if (!insideInteractive && !flow && tag === "tr" && !hasControls(el)) {
       // A table row of plain cells reads best as one line.
       if (NON_SPACE.test(el.textContent || "")) {
         texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow("", order++, g, false, el, dy))));
       }
       return;
-    } else if (!insideInteractive && TEXT_BLOCK.has(tag) && !isRedundantLabel(el)) {
-      // Context text: the element's own text nodes (children render their own).
-      let s = "";
-      if (el.childElementCount === 0) s = el.textContent || ""; // a leaf: all its text is its own
-      else for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) s += n.nodeValue;
-      if (NON_SPACE.test(s)) {
-        // Normalised only if the rendering reads it (most blocks of a big page are left out).
-        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyText(s, order++, g, HEADING.has(tag) || role === "heading", el, dy))));
-      }
     }
 
     if (tag === "iframe" || tag === "frame") {
@@ -2125,7 +2387,7 @@ function scanPage(reg, opts = {}) {
         texts.push({ order: order++, dist: 0, text: `frame ${norm(el.getAttribute("title") || el.getAttribute("name") || el.getAttribute("src") || "")}`.trim(), group: g, where: "in", heading: true });
         // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
         const info = scopeInfo(sub);
-        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false, false, info, false);
+        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false, false, info, false, null, null);
       } else {
         remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: el.getAttribute("title") || el.getAttribute("name") || "",
           box: { x: Math.round(fr.left + dx), y: Math.round(fr.top + dy), w: Math.round(fr.width), h: Math.round(fr.height) } });
@@ -2134,33 +2396,228 @@ function scanPage(reg, opts = {}) {
     }
     const inner = insideInteractive || interactive;
     const ptr = pointer || parentPointer;
+    const around = entry || outer;
     let childHide = hide;
     const sr = el.shadowRoot;
     if (sr) {
       const info = scopeInfo(sr);
       // The shadow tree's own style may hide the host, or the slots its light children show in.
-      for (const c of Array.from(sr.children)) visit(c, g, dx, dy, inner, ptr, info, hide || info.hostHide);
+      for (const c of Array.from(sr.children)) visit(c, g, dx, dy, inner, ptr, info, hide || info.hostHide, around, null);
       if (info.hostHide || /** @type {Set<Element>} */ (info.hide).size) childHide = true;
     }
     if (tag === "select") return; // options are rendered with their select
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, inner, ptr, scope, childHide);
+    if (inner) {
+      // Words under a control are its name, not context; controls under it are still listed.
+      const first = entries.length;
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, true, ptr, scope, childHide, around, flow);
+      if (entry && entry.el === el && entries.length > first && isContainer(el) && wordsAllIn(el, entries, first)) {
+        // A clickable wrapper whose words all belong to the controls it holds (a menu button's
+        // wrapper with its open menu) is those controls, not one more.
+        entries.splice(entries.indexOf(entry), 1);
+        seen.delete(entry.id);
+        if (entry.isNew) newCount--;
+        if (entry.inline && flow) flow.parts.splice(flow.parts.indexOf(entry), 1);
+      }
+    } else if (flow) {
+      // Inline content inside a run: its words and controls keep their place in the sentence.
+      const words = !isRedundantLabel(el);
+      if (flow.after) { flow.parts.push(" "); flow.after = false; } // two elements side by side read as two words
+      for (let n = el.firstChild; n; n = n.nextSibling) {
+        if (n.nodeType === 3) {
+          if (!words) continue;
+          const s = /** @type {string} */ (n.nodeValue);
+          flow.parts.push({ s, el }); flow.after = false;
+          if (!flow.text) flow.text = NON_SPACE.test(s);
+        }
+        else if (n.nodeType === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
+      }
+      if (tag === "br") flow.parts.push(" ");
+      flow.after = true;
+    } else {
+      runs(el, g, dx, dy, ptr, scope, childHide, around, HEADING.has(tag) || role === "heading");
+    }
     // Slotted light-DOM children render through the shadow root's slots, and were visited above
     // as ordinary children: no second pass needed.
   };
 
-  if (doc.body) visit(doc.body, "", 0, 0, false, false, scopeInfo(doc), false);
+  /**
+   * A block's children, as a person reads them: each run of text and inline elements between
+   * block children becomes one text block (a sentence keeps its bold words and links in place);
+   * block children are visited on their own.
+   * @param {Element} el @param {string} g @param {number} dx @param {number} dy @param {boolean} ptr
+   * @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer @param {boolean} heading
+   */
+  const runs = (el, g, dx, dy, ptr, scope, hide, outer, heading) => {
+    const words = !isRedundantLabel(el);
+    if (el.childElementCount === 0) {
+      // A leaf (most blocks): all its text is one run of its own.
+      if (words && el.firstChild) {
+        const s = el.textContent || "";
+        if (NON_SPACE.test(s)) {
+          const f = newFlow(order++);
+          f.parts.push({ s, el });
+          texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(f, g, heading, el, dy))));
+        }
+      }
+      return;
+    }
+    /** @type {Flow | null} */ let flow = null;
+    for (let n = el.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3) {
+        if (!words) continue;
+        const s = /** @type {string} */ (n.nodeValue);
+        if (!flow) { if (!NON_SPACE.test(s)) continue; flow = newFlow(order++); }
+        flow.parts.push({ s, el }); flow.after = false;
+        if (!flow.text) flow.text = NON_SPACE.test(s);
+      } else if (n.nodeType === 1) {
+        const c = /** @type {Element} */ (n);
+        if (isInline(c)) {
+          if (!flow) flow = newFlow(order++);
+          visit(c, g, dx, dy, false, ptr, scope, hide, outer, flow);
+        } else {
+          if (flow) endRun(flow, g, heading, el, dy);
+          flow = null;
+          visit(c, g, dx, dy, false, ptr, scope, hide, outer, null);
+        }
+      }
+    }
+    if (flow) endRun(flow, g, heading, el, dy);
+  };
+
+  /**
+   * A run ends: with words of its own it is a text block; controls alone keep lines of their own.
+   * @param {Flow} flow @param {string} g @param {boolean} heading @param {Element} el @param {number} dy
+   */
+  const endRun = (flow, g, heading, el, dy) => {
+    if (flow.text) texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(flow, g, heading, el, dy))));
+    else if (flow.entries) for (const p of flow.parts) if (typeof p === "object" && "id" in p) p.inline = false;
+  };
+
+  if (doc.body) visit(doc.body, "", 0, 0, false, false, scopeInfo(doc), false, null, null);
   placeTexts(texts, entries, vh);
+  const covered = dropCovered(doc, entries);
+  // What the model was not shown is not seen: it is new when it comes out from under the cover.
+  if (covered) for (const e of covered.entries) { seen.delete(e.id); if (e.isNew) newCount--; }
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount,
+    entries, texts, remoteFrames, dialogs, newCount, covered,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
   };
 }
 return { Registry, dialogName, scanPage };
+})();
+// ---- extension/lib/dom_names.js
+const __dom_names = (() => {
+/**
+ * A name for a control that has none a person could read off the page's markup: an icon-only
+ * button, an unlabelled field. Guessed, and said to be (the rendering marks it `~"trash"`), from
+ * what the page's authors wrote about the control where a person would look for its meaning: the
+ * words of its (and its icon's) class names, id, data attributes and image file names
+ * (`btn-trash` → "trash", `reply.png` → "reply", `data-icon="star"` → "star"); a field from the
+ * words just before it ("Username" beside a box with no label).
+ *
+ * Only asked for the elements shown without a name, so reading their style is affordable.
+ */
+const { ICON_NOISE, isGeneratedId, isStableClass, norm } = __refind;
+
+/** Layout and widget words: they say where or what kind, not which. */
+const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
+  "wrapper", "container", "inner", "outer", "box", "block", "inline", "main", "ui", "fa", "fas", "far", "fab", "mdi", "bi", "ico",
+  "control", "controls", "actions", "action", "link", "clickable", "hidden", "visible", "js", "el", "component", "widget", "hitarea",
+  "white", "black", "dark", "light", "hover", "center", "middle", "corner", "corners", "all", "state", "default", "content", "header",
+  "helper", "clearfix", "reset", "input", "field", "form", "text", "area"]);
+const ICON_NODES = "svg, i, span, img, use, div";
+/** Data attributes whose value names what a control does. */
+const DATA_WORDS = /^data-(icon|action|name|type|tooltip|title|label|command|cmd|target|id|testid|test-id|qa|cy)$/;
+
+/** @param {string} s @param {Set<string>} out */
+function addWords(s, out) {
+  const spaced = s.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  for (const w of spaced.split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w) && !LAYOUT.has(w)) out.add(w);
+}
+
+/** The file name part of a URL (`…/icons/reply.png` → "reply"). @param {string} url */
+function fileWords(url) { return url.replace(/[?#].*$/, "").replace(/^.*\//, "").replace(/\.\w+$/, ""); }
+
+/** Image URLs a node's style puts on it (`content: url(…)`, a background image). @param {Element} n */
+function styleImages(n) {
+  const view = n.ownerDocument.defaultView;
+  if (!view) return [];
+  const st = view.getComputedStyle(n);
+  return `${st.content} ${st.backgroundImage}`.match(/url\(["']?[^"')]+/g)?.map((u) => u.replace(/^url\(["']?/, "")) || [];
+}
+
+/**
+ * The words a control's looks are named by, most telling first: class names, then id, data
+ * attributes, then image files; up to two words.
+ * @param {Element} el
+ */
+function lookWords(el) {
+  const nodes = [el, ...Array.from(el.querySelectorAll(ICON_NODES)).slice(0, 6)];
+  /** @type {Array<(n: Element, out: Set<string>) => void>} */
+  const sources = [
+    (n, out) => { for (const c of (n.getAttribute("class") || "").split(/\s+/)) if (isStableClass(c)) addWords(c, out); },
+    (n, out) => { const id = n.getAttribute("id"); if (id && !isGeneratedId(id)) addWords(id, out); },
+    (n, out) => { for (const a of Array.from(n.attributes)) if (DATA_WORDS.test(a.name) && !/\d{3,}/.test(a.value)) addWords(a.value, out); },
+    (n, out) => {
+      const src = n.getAttribute("src") || n.getAttribute("href") || n.getAttribute("xlink:href");
+      if (src && n.localName !== "a") addWords(n.localName === "use" ? src.replace(/^.*#/, "") : fileWords(src), out);
+      for (const u of styleImages(n)) addWords(fileWords(u), out);
+    },
+  ];
+  for (const source of sources) {
+    /** @type {Set<string>} */ const out = new Set();
+    for (const n of nodes) source(n, out);
+    if (out.size) return Array.from(out).slice(0, 2).join(" ");
+  }
+  return "";
+}
+
+/**
+ * The words a person reads just before a field, when short enough to be its label: in its
+ * container, or before the wrappers it is the first thing in (up to three levels).
+ * @param {Element} el
+ */
+function wordsBefore(el) {
+  /** @type {Element | null} */ let at = el;
+  for (let depth = 0; at && depth < 3; depth++) {
+    for (let n = at.previousSibling; n; n = n.previousSibling) {
+      if (n.nodeType === 1 && /** @type {Element} */ (n).matches("input,select,textarea,button")) return "";
+      const t = norm(n.textContent);
+      // A label is a few words, not a sentence.
+      if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? t.replace(/[:*]\s*$/, "") : "";
+    }
+    // Up past a wrapper only when the field is all it holds (the words before a list of fields label the list).
+    const up = at.parentElement;
+    if (!up || up.querySelectorAll("input,select,textarea").length > 1) break;
+    at = up;
+  }
+  return "";
+}
+
+/**
+ * A guessed name for a control with none, and where it came from ("" when nothing says):
+ * `title` — a title/aria-label on its icon (a real name); `text` — the words before a field;
+ * `look` — class/id/data/image words.
+ * @param {Element} el
+ * @returns {{name: string, from: "title" | "text" | "look" | ""}}
+ */
+function guessName(el) {
+  const titled = el.querySelector("[title], [aria-label]");
+  const t = norm(titled?.getAttribute("aria-label") || titled?.getAttribute("title"));
+  if (t) return { name: t, from: "title" }; // a real name, on the icon inside
+  if (el.matches("input,select,textarea")) {
+    const before = wordsBefore(el);
+    if (before) return { name: before, from: "text" };
+  }
+  const words = lookWords(el);
+  return { name: words, from: words ? "look" : "" };
+}
+return { lookWords, guessName };
 })();
 // ---- extension/lib/dom_render.js
 const __dom_render = (() => {
@@ -2172,12 +2629,14 @@ const __dom_render = (() => {
  * left out ("38 more elements below"). Tokens are estimated (≈ 4 characters per token for this
  * format; scripts/bench_render.py checks the estimate against a real tokenizer).
  */
-const { accessibleName, elementState, norm, roleOf } = __refind;
+const { accessibleName, elementState, implicitRole, norm, roleOf } = __refind;
+const { guessName } = __dom_names;
 
 /**
  * @typedef {import("./dom_scan.js").Scan} Scan
  * @typedef {import("./dom_scan.js").Entry} Entry
  * @typedef {import("./dom_scan.js").TextBlock} TextBlock
+ * @typedef {import("./dom_scan.js").Part} Part
  * @typedef {{text: string, shown: Entry[], counts: {total: number, shown: number, omitted: number,
  *   omitted_above: number, omitted_below: number, new: number, text_blocks_omitted: number},
  *   tokens_estimate: number}} Rendering
@@ -2211,7 +2670,9 @@ function bare(s) { return clean(s); }
 
 /** Roles for elements that have none (clickable by listener/cursor, editable regions). @param {Element} el */
 function roleLabel(el) {
-  const r = roleOf(el);
+  let r = roleOf(el);
+  // A control is never presentational (ARIA ignores the role on a focusable element): its tag says what it is.
+  if (r === "presentation" || r === "none") r = implicitRole(el);
   if (r) return r;
   const ce = el.getAttribute("contenteditable");
   if (ce !== null && ce !== "false") return "editable";
@@ -2242,22 +2703,45 @@ function hrefOf(el, name) {
 const SHOWN_TYPES = new Set(["password", "email", "tel", "url", "date", "time", "datetime-local", "month", "week", "color"]);
 
 /**
+ * The name a person would give the element, and whether it is guessed: its accessible name (for a
+ * container clickable by its cursor, the words it shows: its markup's text also holds its hidden
+ * menus), else a title on its icon, else a guess from its looks or the words before it (dom_names.js).
+ * @param {Entry} e @param {string} role @param {boolean} inline
+ * @returns {{name: string, guessed: boolean, signs?: string}} signs: a name of signs only, shown before a guess
+ */
+function nameOf(e, role, inline) {
+  const el = e.el;
+  const name = e.name ?? (e.name = accessibleName(el)); // kept for the element's signature
+  let shown = name;
+  if (name && role === "clickable" && el.childElementCount && !el.hasAttribute("aria-label")) shown = norm(/** @type {HTMLElement} */ (el).innerText ?? name).slice(0, 100);
+  // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
+  if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
+  const g = guessName(el);
+  if (g.from === "title") return { name: g.name, guessed: false, signs: shown };
+  // In a sentence the words before a field are right there: not said twice.
+  if (g.from === "text" && inline) return { name: shown, guessed: false };
+  return g.name ? { name: g.name, guessed: true, signs: shown } : { name: shown, guessed: false };
+}
+
+/**
  * One line for one element: `[id] role name`, then its value and state, e.g.
  * `[e12] textbox Email ="a@b.c" required`, `[e3] checkbox Remember me checked` (no word: unchecked),
- * `[e9] combobox Country ="France" options: France|Germany|Japan`.
- * @param {Entry} e
+ * `[e9] combobox Country ="France" options: France|Germany|Japan`, `[e7] clickable ~"trash"` (a
+ * guessed name). Inline (inside a sentence) the same words in one bracket: `[e12 link 5th]`.
+ * @param {Entry} e @param {boolean} [inline]
  */
-function elementLine(e) {
+function elementLine(e, inline = false) {
   const el = e.el;
   let role = roleLabel(el);
-  const name = e.name ?? (e.name = accessibleName(el)); // kept for the element's signature
+  const { name, guessed, signs } = nameOf(e, role, inline);
   const st = elementState(el);
   const tag = el.localName;
   const type = tag === "input" ? (el.getAttribute("type") || "").toLowerCase() : "";
   if (type === "file") role = "file";
   else if (SHOWN_TYPES.has(type)) role += ` ${type}`;
-  const parts = [`${e.isNew ? "*" : ""}[${e.id}]`, role];
-  if (name) parts.push(bare(name.slice(0, 80)));
+  const parts = [inline ? `${e.isNew ? "*" : ""}[${e.id}` : `${e.isNew ? "*" : ""}[${e.id}]`, role];
+  if (signs && name) parts.push(bare(signs.slice(0, 10)));
+  if (name) parts.push(guessed ? `~${q(name.slice(0, 40))}` : bare(name.slice(0, 80)));
   if (type === "file") {
     const acc = el.getAttribute("accept");
     if (acc) parts.push(`accept=${clean(acc)}`);
@@ -2281,18 +2765,51 @@ function elementLine(e) {
   if (st.focused) parts.push("focused");
   if (el.hasAttribute("required") || el.getAttribute("aria-required") === "true") parts.push("required");
   if (el.getAttribute("aria-invalid") === "true") parts.push("invalid");
-  return parts.join(" ");
+  const line = parts.join(" ");
+  // Inside a sentence a bracket in a name would end the element early.
+  return inline ? `${line.slice(0, parts[0].length)}${line.slice(parts[0].length).replace(/\[/g, "(").replace(/\]/g, ")")}]` : line;
 }
 
-/** @param {TextBlock} t */
-function textLine(t) {
-  const s = clean(t.text);
-  return t.heading ? `# ${s.slice(0, 150)}` : s.length > 300 ? s.slice(0, 299) + "…" : s;
+/** @param {Element} el */
+function visibleWords(el) { return /** @type {HTMLElement} */ (el).innerText ?? el.textContent ?? ""; }
+
+/**
+ * A text block's line. A run of text with controls in it reads as the sentence it is, each control
+ * in its place (`click the [e12 link 5th] result`); words inside an element that is not shown
+ * (a collapsed menu in the sentence) are left out.
+ * @param {TextBlock} t @param {(el: Element) => boolean} visible
+ * @returns {{line: string, inline: Entry[]}}
+ */
+function textLine(t, visible) {
+  /** @type {Entry[]} */ const inline = [];
+  let s;
+  if (t.parts) {
+    let out = "";
+    for (const p of t.parts) {
+      if (typeof p === "string") out += p;
+      else if ("s" in p) { if (visible(p.el)) out += p.s; }
+      else if (p.covered) out += visibleWords(p.el); // under a cover: its words, not a control to use
+      else { out += elementLine(p, true); inline.push(p); }
+    }
+    s = clean(norm(out));
+  } else s = clean(t.text);
+  if (t.heading) return { line: `# ${inline.length ? s : s.slice(0, 150)}`, inline };
+  return { line: inline.length || s.length <= 300 ? s : s.slice(0, 299) + "…", inline };
 }
 
 /** Browser dialogs (alert/confirm/prompt) answered for the agent since it last looked. @param {Scan} scan */
 function answeredLines(scan) {
   return scan.dialogs.filter((d) => d.answer).map((d) => `Browser ${d.kind} ${q((d.text || "").slice(0, 120))}: ${d.answer}`);
+}
+
+/**
+ * Controls left off the map because something is drawn over them, and what (the model can close or
+ * wait for it: it is on the map itself when it can be clicked).
+ * @param {import("./dom_covered.js").Covered} c
+ */
+function coverLine(c) {
+  const by = c.by, id = by.getAttribute("id"), name = norm(/** @type {HTMLElement} */ (by).innerText || "").slice(0, 40);
+  return `Under a cover (${by.localName}${id ? `#${clean(id)}` : ""}${name ? ` ${q(name)}` : ""}): ${c.count} control${c.count > 1 ? "s" : ""} left out`;
 }
 
 const FRAME_LINES = 5;
@@ -2323,10 +2840,11 @@ function shortUrl(url) {
  */
 function renderScan(scan, opts = {}) {
   const maxTokens = opts.maxTokens ?? 4000;
-  /** @type {Array<{kind: "el", e: Entry, line: string, d: number, k: number, o: number} | {kind: "text", t: TextBlock, line: string, d: number, k: number, o: number}>} */
+  /** @type {Array<{kind: "el", e: Entry, line: string, d: number, k: number, o: number} | {kind: "text", t: TextBlock, line: string, inline: Entry[], d: number, k: number, o: number}>} */
   const items = [];
-  for (const e of scan.entries) items.push({ kind: "el", e, line: "", d: e.dist, k: 0, o: e.order });
-  for (const t of scan.texts) items.push({ kind: "text", t, line: "", d: t.dist, k: 1, o: t.order });
+  // A control inside a sentence is shown in it, with it.
+  for (const e of scan.entries) if (!e.inline) items.push({ kind: "el", e, line: "", d: e.dist, k: 0, o: e.order });
+  for (const t of scan.texts) items.push({ kind: "text", t, line: "", inline: [], d: t.dist, k: 1, o: t.order });
 
   // URL and title travel as the observe result's own fields (the host's prompt shows them): not
   // repeated here.
@@ -2340,6 +2858,12 @@ function renderScan(scan, opts = {}) {
   let budget = maxTokens * CHARS_PER_TOKEN - head.join("\n").length - dialogLine.length - scrollLine.length - FENCE_CLOSE.length - 120
     - [...notes, ...frames].reduce((n, l) => n + l.length + 1, 0);
 
+  /** @type {Map<Element, boolean>} */ const seenVisible = new Map();
+  const visible = (/** @type {Element} */ el) => {
+    let v = seenVisible.get(el);
+    if (v === undefined) { v = el.checkVisibility(VISIBLE); seenVisible.set(el, v); }
+    return v;
+  };
   // Priority: visible first, then by distance from the viewport; elements before text at equal distance.
   const ranked = items.slice().sort((a, b) => a.d - b.d || a.k - b.k || a.o - b.o);
   const chosen = new Set();
@@ -2347,9 +2871,13 @@ function renderScan(scan, opts = {}) {
   let hiddenTexts = 0;
   for (const it of ranked) {
     if (it.kind === "el") it.line = elementLine(it.e);
-    // The scan does not ask every text block whether it is visible: only those that would be shown.
-    else if (it.t.el && !it.t.el.checkVisibility(VISIBLE)) { hiddenTexts++; continue; }
-    else it.line = textLine(it.t);
+    // The scan does not ask every text block whether it is visible: only those that would be shown
+    // (a run, word by word: a control can show inside a hidden block).
+    else if (it.t.el && !it.t.parts && !visible(it.t.el)) { hiddenTexts++; continue; }
+    else {
+      ({ line: it.line, inline: it.inline } = textLine(it.t, visible));
+      if (!it.line || it.line === "# ") { hiddenTexts++; continue; }
+    }
     const cost = it.line.length + 1 + 12; // + a share of group headers
     // Past the budget, try a few smaller items, then stop (describing the rest costs time).
     if (cost > budget) { if (budget < 40 || ++misses > 20) break; continue; }
@@ -2362,6 +2890,7 @@ function renderScan(scan, opts = {}) {
   // "Open dialog" line is kept for one that shows nothing (all of it left out by the budget).
   const inDialog = shownItems.some((it) => DIALOG_GROUP.test(it.kind === "el" ? it.e.group : it.t.group));
   const lines = dialogLine && !inDialog ? [...head, dialogLine, ...notes] : [...head, ...notes];
+  if (scan.covered) lines.push(coverLine(scan.covered));
   let group = "";
   for (const it of shownItems) {
     const g = it.kind === "el" ? it.e.group : it.t.group;
@@ -2370,7 +2899,7 @@ function renderScan(scan, opts = {}) {
     if (g !== group) { if (group) lines.push(""); if (g) lines.push(`## ${clean(g)}`); group = g; }
     lines.push(it.line);
   }
-  const shown = shownItems.filter((it) => it.kind === "el").map((it) => /** @type {Entry} */ (/** @type {any} */ (it).e));
+  const shown = shownItems.flatMap((it) => it.kind === "el" ? [it.e] : it.inline);
   const shownSet = new Set(shown);
   const omittedEls = scan.entries.filter((e) => !shownSet.has(e));
   const above = omittedEls.filter((e) => e.where === "above").length;
@@ -2389,7 +2918,7 @@ function renderScan(scan, opts = {}) {
     tokens_estimate: estimateTokens(text),
   };
 }
-return { FENCE_OPEN, FENCE_CLOSE, estimateTokens, elementLine, renderScan };
+return { FENCE_OPEN, FENCE_CLOSE, estimateTokens, roleLabel, nameOf, elementLine, renderScan };
 })();
 // ---- extension/lib/dom_overlay.js
 const __dom_overlay = (() => {
@@ -2598,46 +3127,57 @@ const __dom_input = (() => {
  * tracker, so the following `input` event is seen as the user's change.
  */
 const { norm } = __refind;
+const { pointerHit } = __dom_roots;
 
 /** A typed error the tool protocol carries to the host. @param {string} code @param {string} msg @param {Record<string, any>} [detail] */
 function actionError(code, msg, detail) {
   return Object.assign(new Error(msg), { code, ...(detail ? { detail } : {}) });
 }
 
-/** @param {Element} el */
-function center(el) {
-  const r = el.getBoundingClientRect();
-  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-}
+/** @typedef {{x: number, y: number}} Point */
 
-/** @param {Element} el @param {string} type @param {Record<string, any>} [extra] */
-function mouse(el, type, extra = {}) {
-  const { x, y } = center(el);
+/** @param {Element} el @param {string} type @param {Point} at (extra fields ignored) @param {Record<string, any>} [extra] */
+function mouse(el, type, at, extra = {}) {
   const view = el.ownerDocument.defaultView;
-  const init = { bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
+  const init = { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
   // Chrome's click is a PointerEvent too.
   const pointer = type.startsWith("pointer") || type === "click";
   const Ctor = pointer ? (view?.PointerEvent || PointerEvent) : (view?.MouseEvent || MouseEvent);
   return el.dispatchEvent(new Ctor(type, pointer ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
 }
 
-/** Pointer enters and moves over the element (what a hover menu listens for). @param {Element} el */
-function hoverOn(el) {
-  for (const t of ["pointerover", "pointerenter", "mouseover", "mouseenter", "pointermove", "mousemove"]) mouse(el, t, t.endsWith("enter") ? { bubbles: false } : {});
+/** The pointer arrives at a point: over/enter/move on what it hits there. @param {Element} hit @param {Point} at */
+function arrive(hit, at) {
+  for (const t of ["pointerover", "pointerenter", "mouseover", "mouseenter", "pointermove", "mousemove"]) mouse(hit, t, at, t.endsWith("enter") ? { bubbles: false } : {});
 }
 
-/** A full click: hover, press, focus, release, click. @param {Element} el */
+/** Pointer enters and moves over the element (what a hover menu listens for). @param {Element} el */
+function hoverOn(el) {
+  const { target, ...at } = pointerHit(el);
+  arrive(target, at);
+}
+
+/**
+ * A person's click: every event goes to what the pointer hits at a visible point of the element —
+ * the deepest element there (the link inside a tab item, the icon inside a button), so handlers on
+ * children and delegated handlers run as for a user — in the order a browser fires them: arrive,
+ * press, focus, release, click.
+ * @param {Element} el
+ */
 function clickOn(el) {
-  hoverOn(el);
-  const down = mouse(el, "pointerdown") && mouse(el, "mousedown");
-  if (down) focusOn(el);
-  mouse(el, "pointerup");
-  mouse(el, "mouseup");
-  // A dispatched click runs the element's activation behaviour (follow a link, toggle a checkbox,
-  // submit a form, open a <details>) as a user's does, and — unlike HTMLElement.click(), which
-  // says (0, 0) — carries the point where the element is now, which pages that place things by
-  // the pointer read.
-  mouse(el, "click", { detail: 1 });
+  const { target, ...at } = pointerHit(el);
+  arrive(target, at);
+  const down = mouse(target, "pointerdown", at) && mouse(target, "mousedown", at);
+  if (down) focusOn(target);
+  // A control that moves as it is pressed: the release and the click follow it (where it is now).
+  const up = pointerHit(el);
+  mouse(up.target, "pointerup", up);
+  mouse(up.target, "mouseup", up);
+  // A dispatched click runs the activation behaviour of the nearest activatable element on its path
+  // (follow a link, toggle a checkbox through its label, submit a form) as a user's does, and —
+  // unlike HTMLElement.click(), which says (0, 0) — carries the point, which pages that place
+  // things by the pointer read.
+  mouse(up.target, "click", up, { detail: 1 });
 }
 
 /**
@@ -2905,7 +3445,7 @@ const __dom_locate = (() => {
 const { refind, THRESHOLD, roleOf, accessibleName, elementState } = __refind;
 const { actionError } = __dom_input;
 const { inertReason } = __dom_inert;
-const { deepElementFromPoint } = __dom_roots;
+const { deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
 
 /**
  * @typedef {import("./dom_scan.js").Registry} Registry
@@ -3016,11 +3556,10 @@ function prepare(el, opts = {}) {
   }
   if (opts.hitTest !== false) {
     // Sample the centre and a point inside each corner: covered means none of them reaches it.
-    const pts = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2]];
     /** @type {Element | null} */ let cover = null;
     let inView = 0;
     const view = /** @type {Window} */ (el.ownerDocument.defaultView);
-    for (const [fx, fy] of pts) {
+    for (const [fx, fy] of SAMPLE_POINTS) {
       const x = r.left + r.width * fx, y = r.top + r.height * fy;
       if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
       inView++;

@@ -4,17 +4,13 @@
  * (`showModal()` makes the rest of its document inert — still drawn, behind a backdrop, but it
  * takes no clicks, no focus and no keys).
  */
+import { containsDeep } from "./dom_roots.js";
 
 /** The document's open modal dialog (the topmost), or null. @param {Document} doc */
 export function openModal(doc) {
   try { return doc.querySelector("dialog:modal"); } catch { return null; } // :modal: Chrome 105+
 }
 
-/** Whether `a` contains `b`, through the shadow roots between them. @param {Element} a @param {Element} b */
-function containsDeep(a, b) {
-  for (/** @type {Node | null} */ let n = b; n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
-  return false;
-}
 
 /**
  * Why a person could not act on the element, or "" when nothing makes it inert.

@@ -9,46 +9,57 @@
  * tracker, so the following `input` event is seen as the user's change.
  */
 import { norm } from "./refind.js";
+import { pointerHit } from "./dom_roots.js";
 
 /** A typed error the tool protocol carries to the host. @param {string} code @param {string} msg @param {Record<string, any>} [detail] */
 export function actionError(code, msg, detail) {
   return Object.assign(new Error(msg), { code, ...(detail ? { detail } : {}) });
 }
 
-/** @param {Element} el */
-function center(el) {
-  const r = el.getBoundingClientRect();
-  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-}
+/** @typedef {{x: number, y: number}} Point */
 
-/** @param {Element} el @param {string} type @param {Record<string, any>} [extra] */
-function mouse(el, type, extra = {}) {
-  const { x, y } = center(el);
+/** @param {Element} el @param {string} type @param {Point} at (extra fields ignored) @param {Record<string, any>} [extra] */
+function mouse(el, type, at, extra = {}) {
   const view = el.ownerDocument.defaultView;
-  const init = { bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
+  const init = { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
   // Chrome's click is a PointerEvent too.
   const pointer = type.startsWith("pointer") || type === "click";
   const Ctor = pointer ? (view?.PointerEvent || PointerEvent) : (view?.MouseEvent || MouseEvent);
   return el.dispatchEvent(new Ctor(type, pointer ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
 }
 
-/** Pointer enters and moves over the element (what a hover menu listens for). @param {Element} el */
-export function hoverOn(el) {
-  for (const t of ["pointerover", "pointerenter", "mouseover", "mouseenter", "pointermove", "mousemove"]) mouse(el, t, t.endsWith("enter") ? { bubbles: false } : {});
+/** The pointer arrives at a point: over/enter/move on what it hits there. @param {Element} hit @param {Point} at */
+function arrive(hit, at) {
+  for (const t of ["pointerover", "pointerenter", "mouseover", "mouseenter", "pointermove", "mousemove"]) mouse(hit, t, at, t.endsWith("enter") ? { bubbles: false } : {});
 }
 
-/** A full click: hover, press, focus, release, click. @param {Element} el */
+/** Pointer enters and moves over the element (what a hover menu listens for). @param {Element} el */
+export function hoverOn(el) {
+  const { target, ...at } = pointerHit(el);
+  arrive(target, at);
+}
+
+/**
+ * A person's click: every event goes to what the pointer hits at a visible point of the element —
+ * the deepest element there (the link inside a tab item, the icon inside a button), so handlers on
+ * children and delegated handlers run as for a user — in the order a browser fires them: arrive,
+ * press, focus, release, click.
+ * @param {Element} el
+ */
 export function clickOn(el) {
-  hoverOn(el);
-  const down = mouse(el, "pointerdown") && mouse(el, "mousedown");
-  if (down) focusOn(el);
-  mouse(el, "pointerup");
-  mouse(el, "mouseup");
-  // A dispatched click runs the element's activation behaviour (follow a link, toggle a checkbox,
-  // submit a form, open a <details>) as a user's does, and — unlike HTMLElement.click(), which
-  // says (0, 0) — carries the point where the element is now, which pages that place things by
-  // the pointer read.
-  mouse(el, "click", { detail: 1 });
+  const { target, ...at } = pointerHit(el);
+  arrive(target, at);
+  const down = mouse(target, "pointerdown", at) && mouse(target, "mousedown", at);
+  if (down) focusOn(target);
+  // A control that moves as it is pressed: the release and the click follow it (where it is now).
+  const up = pointerHit(el);
+  mouse(up.target, "pointerup", up);
+  mouse(up.target, "mouseup", up);
+  // A dispatched click runs the activation behaviour of the nearest activatable element on its path
+  // (follow a link, toggle a checkbox through its label, submit a form) as a user's does, and —
+  // unlike HTMLElement.click(), which says (0, 0) — carries the point, which pages that place
+  // things by the pointer read.
+  mouse(up.target, "click", up, { detail: 1 });
 }
 
 /**

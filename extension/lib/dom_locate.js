@@ -9,7 +9,7 @@
 import { refind, THRESHOLD, roleOf, accessibleName, elementState } from "./refind.js";
 import { actionError } from "./dom_input.js";
 import { inertReason } from "./dom_inert.js";
-import { deepElementFromPoint } from "./dom_roots.js";
+import { deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";
 
 /**
  * @typedef {import("./dom_scan.js").Registry} Registry
@@ -120,11 +120,10 @@ export function prepare(el, opts = {}) {
   }
   if (opts.hitTest !== false) {
     // Sample the centre and a point inside each corner: covered means none of them reaches it.
-    const pts = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2]];
     /** @type {Element | null} */ let cover = null;
     let inView = 0;
     const view = /** @type {Window} */ (el.ownerDocument.defaultView);
-    for (const [fx, fy] of pts) {
+    for (const [fx, fy] of SAMPLE_POINTS) {
       const x = r.left + r.width * fx, y = r.top + r.height * fy;
       if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
       inView++;

@@ -45,8 +45,10 @@ function splitSelectors(list) {
 
 /** Selectors per style sheet, keyed by the sheet (a sheet's rules rarely change between scans).
  * cursor / hide: null when some rule could not be turned into a selector that stands on its own;
+ * hoverPointer: selectors that give a pointer cursor on hover only (`.controls span:hover`): the
+ * element shows it the moment a pointer is over it, which its style now cannot confirm;
  * hostHide: a shadow root's sheet hides its host or the host's slotted children.
- * @typedef {{cursor: string[] | null, hide: string[] | null, hostHide: boolean}} SheetSelectors */
+ * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -66,6 +68,7 @@ function sheetSelectors(sheet) {
   if (hit && hit.n === rules.length) return hit.s;
   /** @type {string[] | null} */ let cursor = [];
   /** @type {string[] | null} */ let hide = [];
+  /** @type {string[]} */ const hoverPointer = [];
   let hostHide = false;
   /**
    * @param {CSSRuleList} list
@@ -78,6 +81,7 @@ function sheetSelectors(sheet) {
         const sub = sheetSelectors(r.styleSheet);
         if (!sub) { cursor = hide = null; return; }
         if (cursor) { if (sub.cursor) cursor.push(...sub.cursor); else cursor = null; }
+        hoverPointer.push(...sub.hoverPointer);
         if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
         hostHide ||= sub.hostHide;
       }
@@ -93,7 +97,8 @@ function sheetSelectors(sheet) {
           const t = s.replace(DYNAMIC, "").trim();
           // ":host" rules style the shadow host from inside: the per-element fallback handles them.
           if (/:host/.test(t)) { cursor = null; break; }
-          if (t) cursor.push(t);
+          if (t && r.style.cursor === "pointer" && /:hover\b/.test(s) && !PSEUDO_ELEMENT.test(s.replace(QUOTED, ""))) hoverPointer.push(t);
+          else if (t) cursor.push(t);
         }
       }
       if (styled && hide && hides(r.style)) {
@@ -113,7 +118,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hide, hostHide };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -138,12 +143,14 @@ const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "
 export function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [INLINE_CURSOR];
   /** @type {string[] | null} */ let hide = [...UA_HIDE];
+  /** @type {string[]} */ const hoverPointer = [];
   let hostHide = false;
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
     const s = sheetSelectors(sheet);
     if (!s) { cursor = hide = null; break; }
     if (cursor) { if (s.cursor) cursor.push(...s.cursor); else cursor = null; }
+    hoverPointer.push(...s.hoverPointer);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
     hostHide ||= s.hostHide;
   }
@@ -164,6 +171,7 @@ export function scopeStyles(scope) {
   if (cursor) {
     const view = (scope.ownerDocument || /** @type {Document} */ (scope)).defaultView;
     pointer = matchAll(scope, cursor, (el) => !!view && view.getComputedStyle(el).cursor === "pointer");
+    if (pointer && hoverPointer.length) for (const el of matchAll(scope, hoverPointer, () => true) || []) pointer.add(el);
   }
   return { pointer, hide: hideSet, hostHide: hostHide || !hideSet };
 }

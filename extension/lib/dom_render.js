@@ -7,12 +7,14 @@
  * left out ("38 more elements below"). Tokens are estimated (≈ 4 characters per token for this
  * format; scripts/bench_render.py checks the estimate against a real tokenizer).
  */
-import { accessibleName, elementState, norm, roleOf } from "./refind.js";
+import { accessibleName, elementState, implicitRole, norm, roleOf } from "./refind.js";
+import { guessName } from "./dom_names.js";
 
 /**
  * @typedef {import("./dom_scan.js").Scan} Scan
  * @typedef {import("./dom_scan.js").Entry} Entry
  * @typedef {import("./dom_scan.js").TextBlock} TextBlock
+ * @typedef {import("./dom_scan.js").Part} Part
  * @typedef {{text: string, shown: Entry[], counts: {total: number, shown: number, omitted: number,
  *   omitted_above: number, omitted_below: number, new: number, text_blocks_omitted: number},
  *   tokens_estimate: number}} Rendering
@@ -45,8 +47,10 @@ function q(s) { return `"${clean(s).replace(/"/g, "'")}"`; }
 function bare(s) { return clean(s); }
 
 /** Roles for elements that have none (clickable by listener/cursor, editable regions). @param {Element} el */
-function roleLabel(el) {
-  const r = roleOf(el);
+export function roleLabel(el) {
+  let r = roleOf(el);
+  // A control is never presentational (ARIA ignores the role on a focusable element): its tag says what it is.
+  if (r === "presentation" || r === "none") r = implicitRole(el);
   if (r) return r;
   const ce = el.getAttribute("contenteditable");
   if (ce !== null && ce !== "false") return "editable";
@@ -77,22 +81,45 @@ function hrefOf(el, name) {
 const SHOWN_TYPES = new Set(["password", "email", "tel", "url", "date", "time", "datetime-local", "month", "week", "color"]);
 
 /**
+ * The name a person would give the element, and whether it is guessed: its accessible name (for a
+ * container clickable by its cursor, the words it shows: its markup's text also holds its hidden
+ * menus), else a title on its icon, else a guess from its looks or the words before it (dom_names.js).
+ * @param {Entry} e @param {string} role @param {boolean} inline
+ * @returns {{name: string, guessed: boolean, signs?: string}} signs: a name of signs only, shown before a guess
+ */
+export function nameOf(e, role, inline) {
+  const el = e.el;
+  const name = e.name ?? (e.name = accessibleName(el)); // kept for the element's signature
+  let shown = name;
+  if (name && role === "clickable" && el.childElementCount && !el.hasAttribute("aria-label")) shown = norm(/** @type {HTMLElement} */ (el).innerText ?? name).slice(0, 100);
+  // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
+  if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
+  const g = guessName(el);
+  if (g.from === "title") return { name: g.name, guessed: false, signs: shown };
+  // In a sentence the words before a field are right there: not said twice.
+  if (g.from === "text" && inline) return { name: shown, guessed: false };
+  return g.name ? { name: g.name, guessed: true, signs: shown } : { name: shown, guessed: false };
+}
+
+/**
  * One line for one element: `[id] role name`, then its value and state, e.g.
  * `[e12] textbox Email ="a@b.c" required`, `[e3] checkbox Remember me checked` (no word: unchecked),
- * `[e9] combobox Country ="France" options: France|Germany|Japan`.
- * @param {Entry} e
+ * `[e9] combobox Country ="France" options: France|Germany|Japan`, `[e7] clickable ~"trash"` (a
+ * guessed name). Inline (inside a sentence) the same words in one bracket: `[e12 link 5th]`.
+ * @param {Entry} e @param {boolean} [inline]
  */
-export function elementLine(e) {
+export function elementLine(e, inline = false) {
   const el = e.el;
   let role = roleLabel(el);
-  const name = e.name ?? (e.name = accessibleName(el)); // kept for the element's signature
+  const { name, guessed, signs } = nameOf(e, role, inline);
   const st = elementState(el);
   const tag = el.localName;
   const type = tag === "input" ? (el.getAttribute("type") || "").toLowerCase() : "";
   if (type === "file") role = "file";
   else if (SHOWN_TYPES.has(type)) role += ` ${type}`;
-  const parts = [`${e.isNew ? "*" : ""}[${e.id}]`, role];
-  if (name) parts.push(bare(name.slice(0, 80)));
+  const parts = [inline ? `${e.isNew ? "*" : ""}[${e.id}` : `${e.isNew ? "*" : ""}[${e.id}]`, role];
+  if (signs && name) parts.push(bare(signs.slice(0, 10)));
+  if (name) parts.push(guessed ? `~${q(name.slice(0, 40))}` : bare(name.slice(0, 80)));
   if (type === "file") {
     const acc = el.getAttribute("accept");
     if (acc) parts.push(`accept=${clean(acc)}`);
@@ -116,18 +143,51 @@ export function elementLine(e) {
   if (st.focused) parts.push("focused");
   if (el.hasAttribute("required") || el.getAttribute("aria-required") === "true") parts.push("required");
   if (el.getAttribute("aria-invalid") === "true") parts.push("invalid");
-  return parts.join(" ");
+  const line = parts.join(" ");
+  // Inside a sentence a bracket in a name would end the element early.
+  return inline ? `${line.slice(0, parts[0].length)}${line.slice(parts[0].length).replace(/\[/g, "(").replace(/\]/g, ")")}]` : line;
 }
 
-/** @param {TextBlock} t */
-function textLine(t) {
-  const s = clean(t.text);
-  return t.heading ? `# ${s.slice(0, 150)}` : s.length > 300 ? s.slice(0, 299) + "…" : s;
+/** @param {Element} el */
+function visibleWords(el) { return /** @type {HTMLElement} */ (el).innerText ?? el.textContent ?? ""; }
+
+/**
+ * A text block's line. A run of text with controls in it reads as the sentence it is, each control
+ * in its place (`click the [e12 link 5th] result`); words inside an element that is not shown
+ * (a collapsed menu in the sentence) are left out.
+ * @param {TextBlock} t @param {(el: Element) => boolean} visible
+ * @returns {{line: string, inline: Entry[]}}
+ */
+function textLine(t, visible) {
+  /** @type {Entry[]} */ const inline = [];
+  let s;
+  if (t.parts) {
+    let out = "";
+    for (const p of t.parts) {
+      if (typeof p === "string") out += p;
+      else if ("s" in p) { if (visible(p.el)) out += p.s; }
+      else if (p.covered) out += visibleWords(p.el); // under a cover: its words, not a control to use
+      else { out += elementLine(p, true); inline.push(p); }
+    }
+    s = clean(norm(out));
+  } else s = clean(t.text);
+  if (t.heading) return { line: `# ${inline.length ? s : s.slice(0, 150)}`, inline };
+  return { line: inline.length || s.length <= 300 ? s : s.slice(0, 299) + "…", inline };
 }
 
 /** Browser dialogs (alert/confirm/prompt) answered for the agent since it last looked. @param {Scan} scan */
 function answeredLines(scan) {
   return scan.dialogs.filter((d) => d.answer).map((d) => `Browser ${d.kind} ${q((d.text || "").slice(0, 120))}: ${d.answer}`);
+}
+
+/**
+ * Controls left off the map because something is drawn over them, and what (the model can close or
+ * wait for it: it is on the map itself when it can be clicked).
+ * @param {import("./dom_covered.js").Covered} c
+ */
+function coverLine(c) {
+  const by = c.by, id = by.getAttribute("id"), name = norm(/** @type {HTMLElement} */ (by).innerText || "").slice(0, 40);
+  return `Under a cover (${by.localName}${id ? `#${clean(id)}` : ""}${name ? ` ${q(name)}` : ""}): ${c.count} control${c.count > 1 ? "s" : ""} left out`;
 }
 
 const FRAME_LINES = 5;
@@ -158,10 +218,11 @@ function shortUrl(url) {
  */
 export function renderScan(scan, opts = {}) {
   const maxTokens = opts.maxTokens ?? 4000;
-  /** @type {Array<{kind: "el", e: Entry, line: string, d: number, k: number, o: number} | {kind: "text", t: TextBlock, line: string, d: number, k: number, o: number}>} */
+  /** @type {Array<{kind: "el", e: Entry, line: string, d: number, k: number, o: number} | {kind: "text", t: TextBlock, line: string, inline: Entry[], d: number, k: number, o: number}>} */
   const items = [];
-  for (const e of scan.entries) items.push({ kind: "el", e, line: "", d: e.dist, k: 0, o: e.order });
-  for (const t of scan.texts) items.push({ kind: "text", t, line: "", d: t.dist, k: 1, o: t.order });
+  // A control inside a sentence is shown in it, with it.
+  for (const e of scan.entries) if (!e.inline) items.push({ kind: "el", e, line: "", d: e.dist, k: 0, o: e.order });
+  for (const t of scan.texts) items.push({ kind: "text", t, line: "", inline: [], d: t.dist, k: 1, o: t.order });
 
   // URL and title travel as the observe result's own fields (the host's prompt shows them): not
   // repeated here.
@@ -175,6 +236,12 @@ export function renderScan(scan, opts = {}) {
   let budget = maxTokens * CHARS_PER_TOKEN - head.join("\n").length - dialogLine.length - scrollLine.length - FENCE_CLOSE.length - 120
     - [...notes, ...frames].reduce((n, l) => n + l.length + 1, 0);
 
+  /** @type {Map<Element, boolean>} */ const seenVisible = new Map();
+  const visible = (/** @type {Element} */ el) => {
+    let v = seenVisible.get(el);
+    if (v === undefined) { v = el.checkVisibility(VISIBLE); seenVisible.set(el, v); }
+    return v;
+  };
   // Priority: visible first, then by distance from the viewport; elements before text at equal distance.
   const ranked = items.slice().sort((a, b) => a.d - b.d || a.k - b.k || a.o - b.o);
   const chosen = new Set();
@@ -182,9 +249,13 @@ export function renderScan(scan, opts = {}) {
   let hiddenTexts = 0;
   for (const it of ranked) {
     if (it.kind === "el") it.line = elementLine(it.e);
-    // The scan does not ask every text block whether it is visible: only those that would be shown.
-    else if (it.t.el && !it.t.el.checkVisibility(VISIBLE)) { hiddenTexts++; continue; }
-    else it.line = textLine(it.t);
+    // The scan does not ask every text block whether it is visible: only those that would be shown
+    // (a run, word by word: a control can show inside a hidden block).
+    else if (it.t.el && !it.t.parts && !visible(it.t.el)) { hiddenTexts++; continue; }
+    else {
+      ({ line: it.line, inline: it.inline } = textLine(it.t, visible));
+      if (!it.line || it.line === "# ") { hiddenTexts++; continue; }
+    }
     const cost = it.line.length + 1 + 12; // + a share of group headers
     // Past the budget, try a few smaller items, then stop (describing the rest costs time).
     if (cost > budget) { if (budget < 40 || ++misses > 20) break; continue; }
@@ -197,6 +268,7 @@ export function renderScan(scan, opts = {}) {
   // "Open dialog" line is kept for one that shows nothing (all of it left out by the budget).
   const inDialog = shownItems.some((it) => DIALOG_GROUP.test(it.kind === "el" ? it.e.group : it.t.group));
   const lines = dialogLine && !inDialog ? [...head, dialogLine, ...notes] : [...head, ...notes];
+  if (scan.covered) lines.push(coverLine(scan.covered));
   let group = "";
   for (const it of shownItems) {
     const g = it.kind === "el" ? it.e.group : it.t.group;
@@ -205,7 +277,7 @@ export function renderScan(scan, opts = {}) {
     if (g !== group) { if (group) lines.push(""); if (g) lines.push(`## ${clean(g)}`); group = g; }
     lines.push(it.line);
   }
-  const shown = shownItems.filter((it) => it.kind === "el").map((it) => /** @type {Entry} */ (/** @type {any} */ (it).e));
+  const shown = shownItems.flatMap((it) => it.kind === "el" ? [it.e] : it.inline);
   const shownSet = new Set(shown);
   const omittedEls = scan.entries.filter((e) => !shownSet.has(e));
   const above = omittedEls.filter((e) => e.where === "above").length;

@@ -62,6 +62,41 @@ export function deepElementFromPoint(root, x, y) {
   return el;
 }
 
+/** Whether `a` contains `b`, through the shadow roots between them. @param {Element} a @param {Node} b */
+export function containsDeep(a, b) {
+  for (/** @type {Node | null} */ let n = b; n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
+  return false;
+}
+
+/** Points of a box a pointer is tried at, as fractions of its size: the centre, then inside each corner. */
+export const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2]];
+
+/**
+ * Where a person's pointer would land on the element, and what it would hit there: the first point
+ * in the viewport — the middle of what it shows, then its centre and corners — whose topmost
+ * element is the element or inside it (the link inside a tab, the icon inside a button), or the
+ * element's centre when no point is (the caller has already said what covers it).
+ * @param {Element} el
+ * @returns {{x: number, y: number, target: Element}}
+ */
+export function pointerHit(el) {
+  const r = el.getBoundingClientRect();
+  const view = /** @type {Window} */ (el.ownerDocument.defaultView);
+  // A person aims at what the control shows (its words, its icon), not at the middle of its box:
+  // a tab item as wide as its list has its link at the left.
+  const range = el.ownerDocument.createRange();
+  range.selectNodeContents(el);
+  const c = range.getBoundingClientRect();
+  const shows = c.width > 0 && c.height > 0 ? [[(c.left + c.width / 2 - r.left) / r.width, (c.top + c.height / 2 - r.top) / r.height]] : [];
+  for (const [fx, fy] of [...shows, ...SAMPLE_POINTS]) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
+    const hit = deepElementFromPoint(el.ownerDocument, x, y);
+    if (hit && containsDeep(el, hit)) return { x, y, target: hit };
+  }
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2, target: el };
+}
+
 const NO_TEXT = new Set(["style", "script", "template", "noscript"]);
 
 /**

@@ -7,26 +7,36 @@
  * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
-import { INTERACTIVE_TAGS, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } from "./refind.js";
+import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } from "./refind.js";
 import { scopeStyles } from "./dom_pointer.js";
 import { scrollInfo } from "./dom_scroll.js";
 import { openModal } from "./dom_inert.js";
+import { dropCovered } from "./dom_covered.js";
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
- *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string}} Entry
- *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature
+ *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
+ *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element}} Entry
+ *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
+ *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
+ *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
+ *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
- *   el?: Element, dy?: number}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
- *   rendered); dy: the offset of el's frame in the top page
+ *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
+ *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
+ * @typedef {{s: string, el: Element} | Entry | string} Part  words (el: the element they are in, asked whether it
+ *   is visible when they are shown), an inline control, or a separator
+ * @typedef {{order: number, parts: Part[], text: boolean, after: boolean, entries: number}} Flow  a run being read:
+ *   text: it has words of its own; after: an element just ended (a next one is a new word)
  * @typedef {{url: string, name: string, box: {x: number, y: number, w: number, h: number}}} RemoteFrame
  * @typedef {{name: string, text: string, id?: string, kind?: string, answer?: string}} DialogInfo
  *   kind/answer: a browser alert/confirm/prompt answered for the agent (dom_dialogs.js)
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
- *   scroll: ScrollInfo, url: string, title: string, newCount: number}} Scan
+ *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null}} Scan
+ *   covered: controls left out because something is drawn over them
  */
 
 export class Registry {
@@ -69,7 +79,88 @@ const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "m
 // cost two lines each time for nothing the header row does not already say).
 const LANDMARKS = new Set(["form", "nav", "header", "footer", "main", "aside", "dialog", "fieldset"]);
 const LANDMARK_ROLES = new Set(["form", "navigation", "banner", "contentinfo", "main", "complementary", "dialog", "alertdialog", "search", "region", "tablist", "menu", "menubar", "toolbar", "grid"]);
-const TEXT_BLOCK = new Set("h1 h2 h3 h4 h5 h6 p li td th dt dd label legend caption figcaption blockquote pre span div strong em b i small code".split(" "));
+// Phrasing content: read in the line of text it stands in (CSS may make one a block; the tag is what
+// can be known without reading every element's style).
+const INLINE_TAGS = new Set("a abbr b bdi bdo br button cite code data dfn em i img input kbd label mark q s samp select small span strong sub sup textarea time u var wbr font big tt".split(" "));
+const BLOCK_INSIDE = "div,p,ul,ol,li,table,section,article,header,footer,nav,aside,main,form,fieldset,h1,h2,h3,h4,h5,h6,dl,pre,blockquote,figure,hr,iframe,video,details";
+
+/** Whether an element reads as part of the line around it. @param {Element} el */
+function isInline(el) {
+  if (!INLINE_TAGS.has(el.localName) || el.shadowRoot) return false;
+  return el.childElementCount === 0 || !el.querySelector(BLOCK_INSIDE);
+}
+
+/**
+ * A container made clickable (by a listener, a cursor or a tabindex), not a control by its tag or
+ * role: what it holds may be controls of their own.
+ * @param {Element} el
+ */
+function isContainer(el) {
+  if (INTERACTIVE_TAGS.has(el.localName)) return false;
+  const role = el.getAttribute("role");
+  return !role || !INTERACTIVE_ROLES.has(role.split(/\s+/)[0].toLowerCase());
+}
+
+/** @param {number} order @returns {Flow} */
+function newFlow(order) { return { order, parts: [], text: false, after: false, entries: 0 }; }
+
+/** Whether el's own text nodes say something. @param {Element} el */
+function ownWords(el) {
+  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && NON_SPACE.test(/** @type {string} */ (n.nodeValue))) return true;
+  return false;
+}
+
+/**
+ * A container clickable by its cursor that is really a bar of separately labelled parts (Reply |
+ * Forward, a menu's items): two or more look-alike children (same tag), each a short label (up to
+ * five words, no figures unless beside an icon) — and nothing else. Its parts are listed instead of it (a click on its middle
+ * would hit the gap or either one). Rows and cards (cells, a title and a price) are not bars.
+ * @param {Element} el @returns {Element[] | null}
+ */
+function splitParts(el) {
+  let box = el;
+  while (box.childElementCount === 1 && !ownWords(box)) box = /** @type {Element} */ (box.firstElementChild);
+  if (ownWords(box) || box.childElementCount < 2 || box.childElementCount > 8) return null;
+  const kids = Array.from(box.children), tag = kids[0].localName;
+  if (tag === "td" || tag === "th" || tag === "tr") return null;
+  const names = new Set();
+  for (const k of kids) {
+    const t = norm(k.textContent);
+    if (k.localName !== tag || !t || t.split(" ").length > 5 || names.has(t)) return null;
+    if (k.childElementCount === 0 && /\d/.test(t)) return null; // a price, a count, a date: a card's facts, not actions
+    names.add(t);
+  }
+  return kids;
+}
+
+/**
+ * Whether every word a container shows belongs to one of the controls listed inside it (from
+ * `first` on in `entries`).
+ * @param {Element} el @param {Entry[]} entries @param {number} first
+ */
+function wordsAllIn(el, entries, first) {
+  const words = norm(/** @type {HTMLElement} */ (el).innerText).toLowerCase().split(" ").filter(Boolean);
+  if (!words.length) return false; // shows nothing but icons: the controls are its parts (sameControl)
+  const theirs = new Set();
+  for (let i = first; i < entries.length; i++) for (const w of norm(/** @type {HTMLElement} */ (entries[i].el).innerText).toLowerCase().split(" ")) theirs.add(w);
+  return words.every((w) => theirs.has(w));
+}
+
+/**
+ * Whether a control inside another listed one is the same control: a presentational child, one
+ * that holds all of its words (the link inside a tab item) or all it shows, or one on the same box.
+ * @param {Element} el @param {string | null} role @param {DOMRect} box @param {Entry} outer @param {number} dx @param {number} dy
+ */
+function sameControl(el, role, box, outer, dx, dy) {
+  if (role === "presentation" || role === "none") return true;
+  const t = norm(el.textContent);
+  if (t && t === norm(outer.el.textContent)) return true;
+  // A wrapper made clickable that shows nothing but this control (its menu hidden).
+  if (isContainer(outer.el)
+    && norm(/** @type {HTMLElement} */ (outer.el).innerText) === norm(/** @type {HTMLElement} */ (el).innerText)) return true;
+  const b = outer.box;
+  return Math.abs(box.left + dx - b.x) <= 4 && Math.abs(box.top + dy - b.y) <= 4 && Math.abs(box.width - b.w) <= 4 && Math.abs(box.height - b.h) <= 4;
+}
 
 const NON_SPACE = /\S/;
 const HEADING = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
@@ -99,6 +190,20 @@ class LazyRow extends LazyText {
       while (cells.length && !cells[cells.length - 1]) cells.pop(); // an empty last column (actions) says nothing
       this.normed = cells.join(" | ");
     }
+    return this.normed;
+  }
+}
+
+/** A run of text and inline controls (see runs): its plain words on read; the rendering shows it with its controls in place. */
+class FlowText extends LazyText {
+  /** @param {Flow} flow @param {string} group @param {boolean} heading @param {Element} el @param {number} dy */
+  constructor(flow, group, heading, el, dy) {
+    super("", flow.order, group, heading, el, dy);
+    /** @type {Part[]} */ this.parts = flow.parts;
+  }
+
+  get text() {
+    if (this.normed === null) this.normed = norm(this.parts.map((p) => typeof p === "string" ? p : "s" in p ? p.s : accessibleName(p.el)).join(""));
     return this.normed;
   }
 }
@@ -159,8 +264,9 @@ function placeTexts(texts, entries, vh) {
 
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
- * @typedef {{ptr: ((el: Element) => boolean) | null, hide: Set<Element> | null, modal?: Element | null}} ScopeInfo
+ * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
+ *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
  *   modal: (a document) its open modal dialog, outside which everything is inert
  */
@@ -175,7 +281,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
   }
-  return { ptr, hide: st.hide, hostHide: st.hostHide, modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
 /**
@@ -208,6 +314,8 @@ export function scanPage(reg, opts = {}) {
   const lastSeen = reg.lastSeen;
   let order = 0;
   let newCount = 0;
+  /** Parts of a clickable bar listed in its place (see splitParts). @type {Set<Element>} */
+  const parts = new Set();
 
   /**
    * @param {Element} el @param {string} group @param {number} dx @param {number} dy offsets of the frame in the top page
@@ -215,8 +323,10 @@ export function scanPage(reg, opts = {}) {
    * @param {boolean} parentPointer the parent shows a pointer cursor (its children inherit it)
    * @param {ScopeInfo} scope what the style of el's tree scope says
    * @param {boolean} mayHide an ancestor's style could hide el (so it is asked whether it is visible)
+   * @param {Entry | null} outer the nearest listed control around el
+   * @param {Flow | null} flow the run of inline content el stands in (its words and controls go there)
    */
-  const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide) => {
+  const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
     // Most nodes carry no attribute at all: one call then answers every attribute question below.
@@ -225,7 +335,10 @@ export function scanPage(reg, opts = {}) {
     // Behind a modal dialog nothing takes clicks, focus or keys: only the way to the dialog is walked.
     if (scope.modal) { if (el === scope.modal) scope = { ...scope, modal: null }; else if (!el.contains(scope.modal)) return; }
     const ptrTest = scope.ptr;
-    const pointer = !insideInteractive && !!ptrTest && ptrTest(el);
+    // Inside a container clickable by its cursor, a part the style sheets give a pointer of its own
+    // (the trash icon in an inbox row) is a control of its own; inside a real control it is not.
+    const ownRule = scope.ptrOwn && !!outer && isContainer(outer.el);
+    const pointer = (!insideInteractive || ownRule) && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
 
     const role = attrs ? el.getAttribute("role") : null;
@@ -239,8 +352,18 @@ export function scanPage(reg, opts = {}) {
     }
 
     if (tag === "svg") return;
-    // The outermost pointer-cursor element is the target; its children inherit the cursor.
-    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && !parentPointer);
+    // The outermost pointer-cursor element is the target; its children inherit the cursor (unless
+    // their own rule gives it, see ownRule; or it is a bar of look-alike labelled parts, see splitParts).
+    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && (!parentPointer || ownRule)) || parts.has(el);
+    if (interactive && !parts.has(el) && isContainer(el)) {
+      // A card made clickable that holds its own links and buttons (title, Add to cart):
+      // those are what a person clicks; the card itself would be all of them in one.
+      if (el.querySelectorAll(CONTROL_TAGS).length >= 2) interactive = false;
+      else {
+        const p = splitParts(el);
+        if (p) { for (const c of p) parts.add(c); interactive = false; }
+      }
+    }
     // A styled checkbox: the native input is invisible and its label takes the clicks.
     if (!interactive && tag === "label") {
       const ctl = /** @type {HTMLLabelElement} */ (el).control;
@@ -258,7 +381,18 @@ export function scanPage(reg, opts = {}) {
         interactive = false;
       } else if (sized) box = r;
     }
-    if (box) {
+    /** @type {Entry | null} */ let entry = null;
+    if (box && outer && sameControl(el, role, box, outer, dx, dy)) {
+      // One control, one entry: a presentational child, or a child that is all of it (the link in
+      // a tab item) is clicked through its parent (a pointer lands on the child anyway). A wrapper
+      // clickable by cursor alone that holds just this control gives way to it.
+      if (isContainer(outer.el) && !outer.el.hasAttribute("onclick")) {
+        seen.delete(outer.id);
+        outer.id = reg.idFor(el); outer.el = el; outer.byCursor = false;
+        seen.add(outer.id);
+      }
+      entry = outer;
+    } else if (box) {
       const id = reg.idFor(el);
       seen.add(id);
       const isNew = !!lastSeen && !lastSeen.has(id);
@@ -267,25 +401,21 @@ export function scanPage(reg, opts = {}) {
       const top = box.top + dy, bottom = box.bottom + dy;
       /** @type {"in" | "above" | "below"} */
       const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
-      entries.push({ id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
-        box: { x: box.left + dx, y: top, w: box.width, h: box.height } });
+      entry = { id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
+        box: { x: box.left + dx, y: top, w: box.width, h: box.height }, byCursor: pointer || parts.has(el) };
+      entries.push(entry);
+      if (flow && !insideInteractive) {
+        if (flow.after) flow.parts.push(" ");
+        entry.inline = true; flow.parts.push(entry); flow.entries++; flow.after = true;
+      }
     } else if (interactive) {
       // Visible but of no size: nothing to show; what is inside it is still its content.
-    } else if (!insideInteractive && tag === "tr" && !hasControls(el)) {
+    } else if (!insideInteractive && !flow && tag === "tr" && !hasControls(el)) {
       // A table row of plain cells reads best as one line.
       if (NON_SPACE.test(el.textContent || "")) {
         texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow("", order++, g, false, el, dy))));
       }
       return;
-    } else if (!insideInteractive && TEXT_BLOCK.has(tag) && !isRedundantLabel(el)) {
-      // Context text: the element's own text nodes (children render their own).
-      let s = "";
-      if (el.childElementCount === 0) s = el.textContent || ""; // a leaf: all its text is its own
-      else for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) s += n.nodeValue;
-      if (NON_SPACE.test(s)) {
-        // Normalised only if the rendering reads it (most blocks of a big page are left out).
-        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyText(s, order++, g, HEADING.has(tag) || role === "heading", el, dy))));
-      }
     }
 
     if (tag === "iframe" || tag === "frame") {
@@ -297,7 +427,7 @@ export function scanPage(reg, opts = {}) {
         texts.push({ order: order++, dist: 0, text: `frame ${norm(el.getAttribute("title") || el.getAttribute("name") || el.getAttribute("src") || "")}`.trim(), group: g, where: "in", heading: true });
         // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
         const info = scopeInfo(sub);
-        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false, false, info, false);
+        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false, false, info, false, null, null);
       } else {
         remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: el.getAttribute("title") || el.getAttribute("name") || "",
           box: { x: Math.round(fr.left + dx), y: Math.round(fr.top + dy), w: Math.round(fr.width), h: Math.round(fr.height) } });
@@ -306,27 +436,113 @@ export function scanPage(reg, opts = {}) {
     }
     const inner = insideInteractive || interactive;
     const ptr = pointer || parentPointer;
+    const around = entry || outer;
     let childHide = hide;
     const sr = el.shadowRoot;
     if (sr) {
       const info = scopeInfo(sr);
       // The shadow tree's own style may hide the host, or the slots its light children show in.
-      for (const c of Array.from(sr.children)) visit(c, g, dx, dy, inner, ptr, info, hide || info.hostHide);
+      for (const c of Array.from(sr.children)) visit(c, g, dx, dy, inner, ptr, info, hide || info.hostHide, around, null);
       if (info.hostHide || /** @type {Set<Element>} */ (info.hide).size) childHide = true;
     }
     if (tag === "select") return; // options are rendered with their select
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, inner, ptr, scope, childHide);
+    if (inner) {
+      // Words under a control are its name, not context; controls under it are still listed.
+      const first = entries.length;
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, true, ptr, scope, childHide, around, flow);
+      if (entry && entry.el === el && entries.length > first && isContainer(el) && wordsAllIn(el, entries, first)) {
+        // A clickable wrapper whose words all belong to the controls it holds (a menu button's
+        // wrapper with its open menu) is those controls, not one more.
+        entries.splice(entries.indexOf(entry), 1);
+        seen.delete(entry.id);
+        if (entry.isNew) newCount--;
+        if (entry.inline && flow) flow.parts.splice(flow.parts.indexOf(entry), 1);
+      }
+    } else if (flow) {
+      // Inline content inside a run: its words and controls keep their place in the sentence.
+      const words = !isRedundantLabel(el);
+      if (flow.after) { flow.parts.push(" "); flow.after = false; } // two elements side by side read as two words
+      for (let n = el.firstChild; n; n = n.nextSibling) {
+        if (n.nodeType === 3) {
+          if (!words) continue;
+          const s = /** @type {string} */ (n.nodeValue);
+          flow.parts.push({ s, el }); flow.after = false;
+          if (!flow.text) flow.text = NON_SPACE.test(s);
+        }
+        else if (n.nodeType === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
+      }
+      if (tag === "br") flow.parts.push(" ");
+      flow.after = true;
+    } else {
+      runs(el, g, dx, dy, ptr, scope, childHide, around, HEADING.has(tag) || role === "heading");
+    }
     // Slotted light-DOM children render through the shadow root's slots, and were visited above
     // as ordinary children: no second pass needed.
   };
 
-  if (doc.body) visit(doc.body, "", 0, 0, false, false, scopeInfo(doc), false);
+  /**
+   * A block's children, as a person reads them: each run of text and inline elements between
+   * block children becomes one text block (a sentence keeps its bold words and links in place);
+   * block children are visited on their own.
+   * @param {Element} el @param {string} g @param {number} dx @param {number} dy @param {boolean} ptr
+   * @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer @param {boolean} heading
+   */
+  const runs = (el, g, dx, dy, ptr, scope, hide, outer, heading) => {
+    const words = !isRedundantLabel(el);
+    if (el.childElementCount === 0) {
+      // A leaf (most blocks): all its text is one run of its own.
+      if (words && el.firstChild) {
+        const s = el.textContent || "";
+        if (NON_SPACE.test(s)) {
+          const f = newFlow(order++);
+          f.parts.push({ s, el });
+          texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(f, g, heading, el, dy))));
+        }
+      }
+      return;
+    }
+    /** @type {Flow | null} */ let flow = null;
+    for (let n = el.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3) {
+        if (!words) continue;
+        const s = /** @type {string} */ (n.nodeValue);
+        if (!flow) { if (!NON_SPACE.test(s)) continue; flow = newFlow(order++); }
+        flow.parts.push({ s, el }); flow.after = false;
+        if (!flow.text) flow.text = NON_SPACE.test(s);
+      } else if (n.nodeType === 1) {
+        const c = /** @type {Element} */ (n);
+        if (isInline(c)) {
+          if (!flow) flow = newFlow(order++);
+          visit(c, g, dx, dy, false, ptr, scope, hide, outer, flow);
+        } else {
+          if (flow) endRun(flow, g, heading, el, dy);
+          flow = null;
+          visit(c, g, dx, dy, false, ptr, scope, hide, outer, null);
+        }
+      }
+    }
+    if (flow) endRun(flow, g, heading, el, dy);
+  };
+
+  /**
+   * A run ends: with words of its own it is a text block; controls alone keep lines of their own.
+   * @param {Flow} flow @param {string} g @param {boolean} heading @param {Element} el @param {number} dy
+   */
+  const endRun = (flow, g, heading, el, dy) => {
+    if (flow.text) texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(flow, g, heading, el, dy))));
+    else if (flow.entries) for (const p of flow.parts) if (typeof p === "object" && "id" in p) p.inline = false;
+  };
+
+  if (doc.body) visit(doc.body, "", 0, 0, false, false, scopeInfo(doc), false, null, null);
   placeTexts(texts, entries, vh);
+  const covered = dropCovered(doc, entries);
+  // What the model was not shown is not seen: it is new when it comes out from under the cover.
+  if (covered) for (const e of covered.entries) { seen.delete(e.id); if (e.isNew) newCount--; }
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount,
+    entries, texts, remoteFrames, dialogs, newCount, covered,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place

@@ -82,6 +82,11 @@ export const INTERACTIVE_ROLES = new Set(["button", "link", "checkbox", "radio",
 const TRANSIENT_CLASS = /^(is-|has-)?(active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|show(n)?|loading|current|checked|expanded|collapsed|animat\w*|transition\w*|fade\w*|ng-\w+)$/i;
 /** Class names a CSS-in-JS tool or CSS modules generated (they change from build to build). */
 const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|^[a-z]{1,3}[A-Z0-9][a-zA-Z0-9]{4,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
+/** Whether a class name says what an element is (not its state, not a build's hash). @param {string} c */
+export function isStableClass(c) { return !!c && !HASHED_CLASS.test(c) && !TRANSIENT_CLASS.test(c); }
+/** Whether an id is one a framework generated. @param {string} id */
+export function isGeneratedId(id) { return GENERATED_ID.test(id); }
+
 /** Ids that frameworks generate (React useId, counters, uuids). */
 const GENERATED_ID = /^:r\w*:$|\d{3,}|[0-9a-f]{8,}|^(ember|ext-gen|react-|radix-|headlessui-|mui-|yui_|uid-)/i;
 
@@ -94,6 +99,11 @@ function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
 export function roleOf(el) {
   const explicit = el.getAttribute("role");
   if (explicit) return explicit.split(/\s+/)[0].toLowerCase();
+  return implicitRole(el);
+}
+
+/** The role the element's tag gives it. @param {Element} el */
+export function implicitRole(el) {
   const tag = el.localName;
   switch (tag) {
     case "a": case "area": return el.hasAttribute("href") ? "link" : "";
@@ -717,7 +727,7 @@ export function captureSignature(el, known = {}, pass) {
 }
 
 /** Words that say nothing about which icon it is. */
-const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
+export const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
   "only", "small", "large", "default", "primary", "secondary", "rounded", "png", "jpg", "gif", "webp"]);
 
 /**

@@ -73,19 +73,20 @@ def user_text(body: dict[str, Any]) -> str:
 def find_id(body: dict[str, Any], label: str) -> str:
     """The id of the page-map element named `label`: `'link "Blue Kettle"'` (role and name),
     `'"Email"'` or `'Email'` (name only). Matches on words, not on the map's punctuation, so the
-    DOM agent may render a line as `[e5] link "Blue Kettle"` or `[e5] link Blue Kettle`."""
+    DOM agent may render a line as `[e5] link "Blue Kettle"` or `[e5] link Blue Kettle`, or the
+    control inside a sentence as `[e5 link Blue Kettle]`."""
     page = user_text(body).split("PAGE", 1)[-1]
     m = re.fullmatch(r'(\w+) "(.+)"', label)
     role, name = (m.group(1).lower(), m.group(2)) if m else (None, label.strip('"'))
     for line in page.splitlines():
-        found = re.search(r"\[([A-Za-z]*\d+)\]", line)
-        if not found:
-            continue
-        rest = line[found.end():].replace('"', " ").lower()
-        if role and not re.search(rf"\b{re.escape(role)}\b", rest):
-            continue
-        if re.search(rf"(?<!\w){re.escape(name.lower())}(?!\w)", rest):
-            return found.group(1)
+        # A control on its own line (`[e5] link Blue Kettle`), or inside a sentence (`[e5 link Blue Kettle]`).
+        found = re.search(r"\[([A-Za-z]*\d+)\](.*)$", line)
+        for eid, rest in [found.groups()] if found else re.findall(r"\[([A-Za-z]*\d+) ([^\]]*)\]", line):
+            rest = rest.replace('"', " ").lower()
+            if role and not re.search(rf"\b{re.escape(role)}\b", rest):
+                continue
+            if re.search(rf"(?<!\w){re.escape(name.lower())}(?!\w)", rest):
+                return eid
     raise AssertionError(f"no element {label!r} in the page map:\n{page[:3000]}")
 
 

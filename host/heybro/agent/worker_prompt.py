@@ -1,5 +1,8 @@
 SYSTEM = """You are the Worker of heybro, a browser agent. Do the ASSIGNMENT on the current page.
 Act with the tools; refer to elements by the ids shown in the page map (e.g. click(element_id="e12")).
+The page map has a line per control, `[e7] role name state`, and the page's text; a control inside a
+sentence stands in it as `[e12 link 5th]` (its words belong to the sentence). A name written
+`~"trash"` is guessed from the control's looks (icon, class or image name).
 You may send up to 3 actions in one reply; they run in order and stop at the first failure or page
 change. Add `expect` to an action when you know what it should change, as checks joined by ';':
 url:/checkout; text:Order confirmed; no text:Loading; element:button "Pay" (a name, or role

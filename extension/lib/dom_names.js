@@ -1,0 +1,106 @@
+// @ts-check
+/**
+ * A name for a control that has none a person could read off the page's markup: an icon-only
+ * button, an unlabelled field. Guessed, and said to be (the rendering marks it `~"trash"`), from
+ * what the page's authors wrote about the control where a person would look for its meaning: the
+ * words of its (and its icon's) class names, id, data attributes and image file names
+ * (`btn-trash` → "trash", `reply.png` → "reply", `data-icon="star"` → "star"); a field from the
+ * words just before it ("Username" beside a box with no label).
+ *
+ * Only asked for the elements shown without a name, so reading their style is affordable.
+ */
+import { ICON_NOISE, isGeneratedId, isStableClass, norm } from "./refind.js";
+
+/** Layout and widget words: they say where or what kind, not which. */
+const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
+  "wrapper", "container", "inner", "outer", "box", "block", "inline", "main", "ui", "fa", "fas", "far", "fab", "mdi", "bi", "ico",
+  "control", "controls", "actions", "action", "link", "clickable", "hidden", "visible", "js", "el", "component", "widget", "hitarea",
+  "white", "black", "dark", "light", "hover", "center", "middle", "corner", "corners", "all", "state", "default", "content", "header",
+  "helper", "clearfix", "reset", "input", "field", "form", "text", "area"]);
+const ICON_NODES = "svg, i, span, img, use, div";
+/** Data attributes whose value names what a control does. */
+const DATA_WORDS = /^data-(icon|action|name|type|tooltip|title|label|command|cmd|target|id|testid|test-id|qa|cy)$/;
+
+/** @param {string} s @param {Set<string>} out */
+function addWords(s, out) {
+  const spaced = s.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  for (const w of spaced.split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w) && !LAYOUT.has(w)) out.add(w);
+}
+
+/** The file name part of a URL (`…/icons/reply.png` → "reply"). @param {string} url */
+function fileWords(url) { return url.replace(/[?#].*$/, "").replace(/^.*\//, "").replace(/\.\w+$/, ""); }
+
+/** Image URLs a node's style puts on it (`content: url(…)`, a background image). @param {Element} n */
+function styleImages(n) {
+  const view = n.ownerDocument.defaultView;
+  if (!view) return [];
+  const st = view.getComputedStyle(n);
+  return `${st.content} ${st.backgroundImage}`.match(/url\(["']?[^"')]+/g)?.map((u) => u.replace(/^url\(["']?/, "")) || [];
+}
+
+/**
+ * The words a control's looks are named by, most telling first: class names, then id, data
+ * attributes, then image files; up to two words.
+ * @param {Element} el
+ */
+export function lookWords(el) {
+  const nodes = [el, ...Array.from(el.querySelectorAll(ICON_NODES)).slice(0, 6)];
+  /** @type {Array<(n: Element, out: Set<string>) => void>} */
+  const sources = [
+    (n, out) => { for (const c of (n.getAttribute("class") || "").split(/\s+/)) if (isStableClass(c)) addWords(c, out); },
+    (n, out) => { const id = n.getAttribute("id"); if (id && !isGeneratedId(id)) addWords(id, out); },
+    (n, out) => { for (const a of Array.from(n.attributes)) if (DATA_WORDS.test(a.name) && !/\d{3,}/.test(a.value)) addWords(a.value, out); },
+    (n, out) => {
+      const src = n.getAttribute("src") || n.getAttribute("href") || n.getAttribute("xlink:href");
+      if (src && n.localName !== "a") addWords(n.localName === "use" ? src.replace(/^.*#/, "") : fileWords(src), out);
+      for (const u of styleImages(n)) addWords(fileWords(u), out);
+    },
+  ];
+  for (const source of sources) {
+    /** @type {Set<string>} */ const out = new Set();
+    for (const n of nodes) source(n, out);
+    if (out.size) return Array.from(out).slice(0, 2).join(" ");
+  }
+  return "";
+}
+
+/**
+ * The words a person reads just before a field, when short enough to be its label: in its
+ * container, or before the wrappers it is the first thing in (up to three levels).
+ * @param {Element} el
+ */
+function wordsBefore(el) {
+  /** @type {Element | null} */ let at = el;
+  for (let depth = 0; at && depth < 3; depth++) {
+    for (let n = at.previousSibling; n; n = n.previousSibling) {
+      if (n.nodeType === 1 && /** @type {Element} */ (n).matches("input,select,textarea,button")) return "";
+      const t = norm(n.textContent);
+      // A label is a few words, not a sentence.
+      if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? t.replace(/[:*]\s*$/, "") : "";
+    }
+    // Up past a wrapper only when the field is all it holds (the words before a list of fields label the list).
+    const up = at.parentElement;
+    if (!up || up.querySelectorAll("input,select,textarea").length > 1) break;
+    at = up;
+  }
+  return "";
+}
+
+/**
+ * A guessed name for a control with none, and where it came from ("" when nothing says):
+ * `title` — a title/aria-label on its icon (a real name); `text` — the words before a field;
+ * `look` — class/id/data/image words.
+ * @param {Element} el
+ * @returns {{name: string, from: "title" | "text" | "look" | ""}}
+ */
+export function guessName(el) {
+  const titled = el.querySelector("[title], [aria-label]");
+  const t = norm(titled?.getAttribute("aria-label") || titled?.getAttribute("title"));
+  if (t) return { name: t, from: "title" }; // a real name, on the icon inside
+  if (el.matches("input,select,textarea")) {
+    const before = wordsBefore(el);
+    if (before) return { name: before, from: "text" };
+  }
+  const words = lookWords(el);
+  return { name: words, from: words ? "look" : "" };
+}

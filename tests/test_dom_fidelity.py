@@ -1,0 +1,155 @@
+"""The page as a person sees it, and clicked as a person clicks it, in the real extension in real
+Chromium: every control once under the name a person would give it (guessed names marked),
+sentences whole with their links in place, and a click that reaches the handler a pointer would."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from support.dom_rig import browser, error, fenced, ok, open_page, page, sites  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+def _observe(browser, page, sites) -> tuple[dict, str]:
+    open_page(page, sites[0] + "/fidelity.html")
+    obs = ok(browser, "observe")
+    return obs, fenced(obs["text"])
+
+
+def _id(text: str, line_pattern: str) -> str:
+    """The id of the one element whose line (or inline bracket) matches the pattern."""
+    found = re.findall(r"\[(e\d+)\]? " + line_pattern, text)
+    assert len(found) == 1, (line_pattern, found, text)
+    return found[0]
+
+
+def _log(page) -> str:
+    return page.text_content("#log") or ""
+
+
+def test_clickable_bars_are_split_into_their_labelled_parts(browser, page, sites):
+    obs, text = _observe(browser, page, sites)
+    # A cursor:pointer bar of spans with icons, a menu list: one line per part, none for the bar.
+    for name in ("Reply", "Forward", "Edit", "Archive", "Delete"):
+        assert re.search(rf"^\[e\d+\] clickable {name}$", text, re.M), (name, text)
+    assert "Reply Forward" not in text and "Edit Archive" not in text
+    ok(browser, "click", {"element_id": _id(text, "clickable Forward")})
+    ok(browser, "click", {"element_id": _id(text, "clickable Archive")})
+    assert _log(page) == "Forward;menu Archive;"
+
+
+def test_a_menu_button_and_its_open_menu_are_listed_item_by_item(browser, page, sites):
+    obs, text = _observe(browser, page, sites)
+    # Closed: the button only (the wrapper around it and its hidden menu is the same control).
+    opts = _id(text, 'clickable ~"opts"')
+    assert "Mute" not in text
+    ok(browser, "click", {"element_id": opts})
+    opened = fenced(ok(browser, "observe")["text"])
+    # Open: each item is a control of its own; nothing lists the wrapper with all of them in one.
+    mute, block = _id(opened, "clickable Mute"), _id(opened, "clickable Block")
+    assert "Mute Block" not in opened and f"[{opts}] clickable" in opened
+    ok(browser, "click", {"element_id": block})
+    assert _log(page) == "block;" and mute
+
+
+def test_a_card_lists_its_title_link_and_button_not_itself(browser, page, sites):
+    obs, text = _observe(browser, page, sites)
+    assert re.search(r"^\[e\d+\] link Blue kettle$", text, re.M) and re.search(r"^\[e\d+\] button Add to cart$", text, re.M)
+    assert "Blue kettle Only 3 left Add to cart" not in text
+    ok(browser, "click", {"element_id": _id(text, "button Add to cart")})
+    assert _log(page) == "cart;"
+
+
+def test_icon_parts_of_a_clickable_row_are_listed_and_reach_the_row_handler(browser, page, sites):
+    obs, text = _observe(browser, page, sites)
+    # The row keeps its name; its trash icon (a rule of its own) and its star (pointer on hover)
+    # are controls of their own, named from their class names and marked as guessed.
+    row = _id(text, "clickable Tiffanie Lunch on Friday\\?")
+    trash, star = _id(text, 'clickable ~"trash"'), _id(text, 'clickable ~"star"')
+    ok(browser, "click", {"element_id": trash})
+    ok(browser, "click", {"element_id": star})
+    ok(browser, "click", {"element_id": row})
+    assert _log(page) == "row trash;row star;row open;"
+
+
+def test_icon_only_controls_are_named_from_title_ligature_or_their_looks(browser, page, sites):
+    obs, text = _observe(browser, page, sites)
+    assert re.search(r'\] button ~"close"$', text, re.M)            # class btn-close
+    assert re.search(r'\] link ~"reply"$', text, re.M)              # image file reply.png
+    assert re.search(r"\] button Settings$", text, re.M)            # SVG <title>: a real name, not guessed
+    assert re.search(r"\] button delete$", text, re.M)              # icon-font ligature
+    assert re.search(r'\] button ~"download report"$', text, re.M)  # id
+    assert re.search(r'\] button ~"share"$', text, re.M)            # data-action
+    assert re.search(r'\] clickable ~"send"$', text, re.M)          # an image its style draws (send.png)
+    assert re.search(r'\] clickable … ~"more', text, re.M)          # a name of signs only gets its guess too
+    # Nothing a person can operate is listed without a name.
+    assert not re.search(r"^\[e\d+\] (clickable|button|link)$", text, re.M), text
+    ok(browser, "click", {"element_id": _id(text, 'button ~"close"')})
+    ok(browser, "click", {"element_id": _id(text, 'link ~"reply"')})
+    ok(browser, "click", {"element_id": _id(text, 'clickable ~"send"')})
+    assert _log(page) == "close;reply;send;"
+
+
+def test_a_control_and_its_presentational_part_are_one_entry_and_the_click_reaches_the_inner_handler(browser, page, sites):
+    obs, text = _observe(browser, page, sites)
+    assert "presentation" not in text and " none" not in text
+    assert text.count("First tab") == 1 and text.count("Second tab") == 1 and text.count("OK") == 1
+    assert re.search(r"^\[e\d+\] tab First tab selected$", text, re.M) and re.search(r"^\[e\d+\] button OK$", text, re.M)
+    # The tab item has the role; the link inside it has the handler (jQuery UI): a pointer at the
+    # item lands on the link, and the whole pointer sequence reaches it in a browser's order.
+    ok(browser, "click", {"element_id": _id(text, "tab Second tab")})
+    assert _log(page) == "tab Second tab;"
+    assert page.evaluate("window.seen") == ["pointerover", "pointerenter", "mouseover", "mouseenter", "pointermove", "mousemove",
+                                            "pointerdown", "mousedown", "focus", "pointerup", "mouseup", "click"]
+    again = fenced(ok(browser, "observe")["text"])
+    assert re.search(r"^\[e\d+\] tab Second tab selected$", again, re.M)
+    # A handler delegated to the document that reads the target sees the part the pointer hit.
+    ok(browser, "click", {"element_id": _id(text, "clickable …")})
+    assert _log(page).endswith("more;")
+
+
+def test_sentences_stay_whole_with_their_links_in_place(browser, page, sites):
+    obs, text = _observe(browser, page, sites)
+    assert 'Enter the username "keli" and the password "3hI" into the fields.' in text
+    assert "Price: $39 per month, billed yearly." in text
+    terms, privacy = _id(text, "link terms"), _id(text, "clickable privacy policy")
+    assert f"Read the [{terms} link terms] and the [{privacy} clickable privacy policy] before you sign up." in text
+    assert "Click the 5th result." in text and "hidden words" not in text
+    # A word that stands alone on a line is not repeated after its sentence.
+    assert not re.search(r"^(username|password|\$39|5th|terms)$", text, re.M), text
+    # The inline controls are in the element map like any other, and clicks reach them.
+    assert {terms, privacy} <= obs["elements"].keys()
+    ok(browser, "click", {"element_id": terms})
+    ok(browser, "click", {"element_id": privacy})
+    assert _log(page) == "terms;privacy;"
+    # A field without a label reads after the words before it; its map entry is that field.
+    field = _id(text, "textbox")
+    assert f"Username [{field} textbox]" in text and obs["elements"][field]["tag"] == "input"
+
+
+def test_controls_under_a_cover_leave_the_map_and_a_click_says_what_covers_them(browser, page, sites):
+    open_page(page, sites[0] + "/fidelity.html")
+    text = fenced(ok(browser, "observe")["text"])
+    forward = _id(text, "clickable Forward")
+    # A full-page veil with a dialog-like box on it (a library's modal: no <dialog>, no inert).
+    page.evaluate("""() => { const c = document.createElement('div'); c.id = 'veil';
+        c.style.cssText = 'position:fixed;inset:0;background:rgba(0,0,0,.4)';
+        c.innerHTML = '<div style="margin:40px;background:#fff"><p>Session expired.</p><button onclick="this.parentNode.parentNode.remove()">Sign in again</button></div>';
+        document.body.append(c); }""")
+    obs = ok(browser, "observe")
+    covered = fenced(obs["text"])
+    assert re.search(r'^Under a cover \(div#veil "Session expired\. Sign in again"\): \d+ controls left out$', covered, re.M), covered
+    assert "Forward" not in covered and forward not in obs["elements"]
+    assert "Session expired." in covered and re.search(r"^\*?\[e\d+\] button Sign in again$", covered, re.M)
+    # Words of a sentence stay readable; its link under the cover is words, not a control.
+    assert "Read the terms and the privacy policy before you sign up." in covered
+    err = error(browser, "click", {"element_id": forward})
+    assert err["code"] == "covered" and err["detail"]["covering"]["html_id"] == "veil"
+    assert _log(page) == ""
+    # Out from under the cover, the controls are back, marked new (the model has not seen them).
+    ok(browser, "click", {"element_id": _id(covered, "button Sign in again")})
+    back = fenced(ok(browser, "observe")["text"])
+    assert f"*[{forward}] clickable Forward" in back and "Under a cover" not in back
