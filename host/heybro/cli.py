@@ -219,6 +219,17 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
 EXTENSIONS: list[Callable[[argparse._SubParsersAction, dict[str, Command]], None]] = []  # type: ignore[type-arg]
 
 
+def register(extend: Callable[[argparse._SubParsersAction, dict[str, Command]], None]) -> None:  # type: ignore[type-arg]
+    """Adds a module's subcommands; also to `python -m heybro.cli`, which runs this file as
+    __main__, a module apart from heybro.cli."""
+    EXTENSIONS.append(extend)
+    main_module = sys.modules.get("__main__")
+    if (main_module is not None
+            and getattr(getattr(main_module, "__spec__", None), "name", None) == "heybro.cli"
+            and main_module.__dict__.get("EXTENSIONS") is not EXTENSIONS):
+        main_module.EXTENSIONS.append(extend)
+
+
 def main(argv: list[str] | None = None) -> int:
     _load_extensions()
     parser, commands = build_parser()
@@ -231,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _load_extensions() -> None:
     import_optional("heybro.cli_run")
+    import_optional("heybro.cli_tasks")
 
 
 if __name__ == "__main__":
