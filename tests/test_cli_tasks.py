@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from support import demo_script  # noqa: E402
 from support.browser import host_pids, launch  # noqa: E402
 from support.browser import test_env as base_env  # noqa: E402
-from support.scripted_llm import ScriptedLLM, calls, slow  # noqa: E402
+from support.scripted_llm import ScriptedLLM, call, calls, slow  # noqa: E402
 
 from heybro.demo import DemoSite  # noqa: E402
 from heybro.store import TaskStore  # noqa: E402
@@ -134,6 +134,7 @@ def test_the_terminal_lists_pauses_messages_resumes_and_shows_a_task_in_the_user
         until(lambda: (eb.home / "state" / "endpoint.json").exists(), what="the browser's host")
         env = eb.env | llm.env()
         run = Background(env, "run", GOAL, "--url", site.url)
+        watcher: Background | None = None
         try:
             task = run.task_id()
             listed = heybro(env, "tasks")
@@ -155,9 +156,15 @@ def test_the_terminal_lists_pauses_messages_resumes_and_shows_a_task_in_the_user
             assert said.returncode == 0 and f"Sent to task {task}. Task {task} is paused" in said.stdout
             assert status_of(env, task) == "paused"  # a message does not resume it
 
+            # A second terminal says something and follows the task from there to its end.
+            watcher = Background(env, "message", task, "Ann prefers express shipping", "--follow")
+            watcher.wait_for(lambda s: s == "  you: Ann prefers express shipping")
             resumed = heybro(env, "resume", task)
             assert resumed.returncode == 0 and f"Task {task} resumed" in resumed.stdout
             assert run.finish() == 0, "\n".join(run.out + run.err)
+            assert watcher.finish() == 0, "\n".join(watcher.out + watcher.err)
+            assert any(s.startswith("✓ completed: The shop confirms order") for s in watcher.out)
+            assert not any("Pausing" in s for s in watcher.out)  # only what came after it
             assert len(site.orders) == 1
             assert "  · Pausing at the next safe point (between actions)…" in run.out
             assert "  you: Ann wants gift wrapping" in run.out
@@ -180,7 +187,9 @@ def test_the_terminal_lists_pauses_messages_resumes_and_shows_a_task_in_the_user
             again = heybro(env, "stop", task)
             assert again.returncode == 1 and "That task is already completed." in again.stderr
         finally:
-            run.kill()
+            for b in (run, watcher):
+                if b is not None:
+                    b.kill()
     # No host now: the same record, read from the store.
     offline = heybro(eb.env, "show", task)
     assert offline.returncode == 0 and offline.stdout == text
@@ -208,6 +217,13 @@ def test_stop_and_pause_without_a_host_change_the_record(tmp_path: Path) -> None
     assert "  status: stopped — stopped by the user" in shown and "  you: for three, actually" in shown
     r = heybro(env, "resume", row.id)
     assert r.returncode == 1 and "That task is stopped, not paused." in r.stderr
+    # A task the record calls running that no live process holds (its host was killed).
+    store = TaskStore(tmp_path / "data" / "tasks.sqlite3")
+    cut = store.create_task("Renew the library books", status="executing")
+    store.close()
+    r = heybro(env, "tasks")
+    assert re.search(rf"^{cut.id}\s+paused\s", r.stdout, re.M), r.stdout
+    assert "└ interrupted: the heybro host running it stopped (resume it to go on)" in r.stdout
     r = heybro(env, "show", "nope")
     assert r.returncode == 1 and "There is no task 'nope'." in r.stderr
     assert host_pids(tmp_path) == []  # each host started for a request has ended
@@ -273,7 +289,15 @@ def test_a_task_cut_off_with_its_browser_is_resumed_from_the_terminal(tmp_path: 
     script = demo_script.happy()
     # Killed while the model answers in the second subtask; that answer is lost, asked again.
     script["worker"].insert(2, slow(30, script["worker"][2]))
-    with DemoSite() as site, ScriptedLLM(script, default=AGAIN) as llm:
+    def scheduler(body: dict) -> dict:
+        if "Also note the order number" in str(body["messages"]):
+            return calls(("add_subtask", {"subtask": "Note the order number"}), ("start_work", {}))
+        return AGAIN["scheduler"]
+
+    after = {"scheduler": scheduler, "worker": call("mark_done", summary="Order number noted"),
+                     "verifier": call("mark_complete", reason="Nothing more to do",
+                                      confidence=0.9)}
+    with DemoSite() as site, ScriptedLLM(script, default=after) as llm:
         env = base_env(tmp_path / "home") | llm.env(TMPDIR=str(tmp_path))
         run = Background(env, "run", GOAL, "--url", site.url, "--new-browser", "--headless")
         try:
@@ -291,6 +315,13 @@ def test_a_task_cut_off_with_its_browser_is_resumed_from_the_terminal(tmp_path: 
         assert "starting Chromium with heybro to resume task" in r.stdout
         assert "✓ completed: The shop confirms order" in r.stdout
         assert len(site.orders) == 1
+        assert host_pids(tmp_path / "home") == []
+        # A word to the finished task continues it: a browser is started for that too.
+        r = heybro(env, "message", task, "Also note the order number", "--headless", timeout=180)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "starting Chromium with heybro to message task" in r.stdout
+        assert "  you: Also note the order number" in r.stdout
+        assert "✓ completed: Nothing more to do" in r.stdout and len(site.orders) == 1
         assert host_pids(tmp_path / "home") == []
         # Only the killed command's throwaway profile is left (nothing could remove it).
         assert list(tmp_path.glob("heybro-run-*")) == [profile.parent]

@@ -18,7 +18,10 @@ import threading
 from collections.abc import Awaitable, Callable
 
 STOP_GRACE_S = 20.0  # how long a stopped task may take to say it ended before we give up waiting
-SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# SIGHUP does not exist on Windows; there asyncio takes no signal handlers at all, and Ctrl-C
+# ends the command the plain way (KeyboardInterrupt, the task stopped by Watch on cancellation).
+SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
+EXIT_CODES = {sig: 128 + int(sig) for sig in SIGNALS}  # 130, 143, 129: the shell's convention
 
 
 class Interrupts:
@@ -34,7 +37,8 @@ class Interrupts:
         loop = asyncio.get_running_loop()
         self._main = asyncio.current_task()
         for sig in SIGNALS:
-            loop.add_signal_handler(sig, self._on, sig)
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, self._on, sig)
 
     def remove(self) -> None:
         loop = asyncio.get_running_loop()
@@ -47,8 +51,7 @@ class Interrupts:
         self._stop = stop
 
     def exit_code(self, default: int) -> int:
-        return {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}.get(
-            self.received, default)  # type: ignore[call-overload]
+        return EXIT_CODES.get(self.received, default) if self.received is not None else default
 
     def _on(self, sig: int) -> None:
         if self._stop is None:

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
@@ -43,9 +44,10 @@ HOST_BACK_S = 90.0  # how long `heybro run` waits for a host that stopped to com
 PANEL_URL = f"chrome-extension://{EXTENSION_ID}/extension/panel/panel.html"
 
 
-def _alive(pid: int) -> bool:
+def _alive(pid: int, probe: Callable[[int, int], None] = os.kill) -> bool:
+    """Whether the process (or with probe=os.killpg, any process of the group) exists."""
     try:
-        os.kill(pid, 0)
+        probe(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
@@ -141,13 +143,7 @@ class LaunchedChromium:
 
 
 def _group_alive(group: int) -> bool:
-    try:
-        os.killpg(group, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return _alive(group, os.killpg)
 
 
 def _die_with_parent() -> None:

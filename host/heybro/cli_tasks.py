@@ -28,8 +28,10 @@ from .cli_interrupts import Interrupts
 from .cli_run import FINAL, LaunchedChromium, Progress, Watch, _alive, refusal
 from .endpoint import files
 from .endpoint.client import EndpointUnavailable, open_endpoint, request
+from .store.task_store import ACTIVE
 
 SETTLE_S = 15.0  # how long pause/stop wait to report the task's new status
+CUT_OFF = "interrupted: the heybro host running it stopped (resume it to go on)"
 
 
 class CommandFailed(Exception):
@@ -77,6 +79,16 @@ def _when(ts: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
 
 
+def _as_left(row: dict[str, Any]) -> dict[str, Any]:
+    """Read without a host: a task the record calls running that no live process holds was cut
+    off with its host; it is shown as the next host will mark it (paused), never as working."""
+    from .store.lease import is_owned
+
+    if row["status"] in ACTIVE and not is_owned(row["task_id"]):
+        return row | {"status": "paused", "reason": CUT_OFF}
+    return row
+
+
 async def _list(limit: int) -> list[dict[str, Any]]:
     if (host := await _host()):
         ws, _ = host
@@ -85,7 +97,7 @@ async def _list(limit: int) -> list[dict[str, Any]]:
     from .store import views
 
     store = _store()
-    return [] if store is None else [views.summary(r).model_dump(mode="json")
+    return [] if store is None else [_as_left(views.summary(r).model_dump(mode="json"))
                                      for r in store.list_tasks(limit)]
 
 
@@ -100,7 +112,8 @@ async def _detail(task_id: str) -> dict[str, Any]:
     found = views.detail(store, task_id) if store is not None else None
     if found is None:
         raise CommandFailed(f"There is no task {task_id!r}.")
-    return found.model_dump(mode="json")
+    detail = found.model_dump(mode="json")
+    return detail | {"task": _as_left(detail["task"])}
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
@@ -189,10 +202,12 @@ async def _pause_or_stop(kind: str, task_id: str) -> int:
         _answer(await asyncio.to_thread(_native_request, f"task.{kind}", {"task_id": task_id}),
                 kind)
         row = (await _detail(task_id))["task"]
-    if row["status"] not in wanted:
-        print(f"Task {task_id}: {'pausing at the next safe point (between actions)' if kind == 'pause' else 'stopping'}…")
-    else:
+    if row["status"] in wanted:
         print(_said(row))
+    elif kind == "pause":
+        print(f"Task {task_id} is pausing: it pauses at the next safe point (between actions).")
+    else:
+        print(f"Task {task_id} is stopping.")
     return 0
 
 
