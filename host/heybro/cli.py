@@ -12,7 +12,7 @@ from pathlib import Path
 from . import paths
 from .optional import import_optional
 from .install import browsers as browser_dirs
-from .install import bundle, doctor, registration
+from .install import bundle, doctor, registration, unpacked
 from .native.identity import EXTENSION_ID
 from .version import HOST_VERSION
 
@@ -50,7 +50,7 @@ def cmd_install(args: argparse.Namespace) -> int:
         print(f"Note: Chromium here is a snap ({snap}); a snap cannot start native-messaging "
               "hosts, so use heybro in Google Chrome, Edge, Brave or a Chromium that is not a snap.")
     try:
-        folder = _unpacked_extension()
+        folder = unpacked.write()
     except OSError as err:
         print(f"heybro install: could not write the extension's folder: {err}", file=sys.stderr)
         return 1
@@ -60,19 +60,6 @@ def cmd_install(args: argparse.Namespace) -> int:
           "extension's reload button: the folder and the extension id stay the same. "
           "`heybro doctor` checks it all.")
     return 0
-
-
-def extension_folder() -> Path:
-    """The folder the user loads at chrome://extensions: a clone is the extension itself
-    (developers reload their edits); an installed heybro writes its bundled copy to one fixed
-    folder, so upgrades keep the folder (and the manifest's key keeps the id)."""
-    source = bundle.source()
-    return source if source == bundle.REPOSITORY else paths.data_dir() / "extension"
-
-
-def _unpacked_extension() -> Path:
-    folder, source = extension_folder(), bundle.source()
-    return folder if folder == source else bundle.write_unpacked(folder, source)
 
 
 def cmd_pack(args: argparse.Namespace) -> int:
@@ -163,7 +150,7 @@ def cmd_paths(args: argparse.Namespace) -> int:
                      ("config", paths.config_dir)):
         print(f"{name:9} {fn()}")
     print(f"launcher  {registration.launcher_path()}")
-    print(f"extension {extension_folder()}")
+    print(f"extension {unpacked.folder()}")
     from .store import default_path
     print(f"tasks     {default_path()}")
     return 0
