@@ -109,6 +109,14 @@ def until(pred: Callable[[], bool], timeout: float = 30, what: str = "") -> None
         time.sleep(0.1)
 
 
+def gated(gate: threading.Event, step: Callable[[dict], Any]) -> Callable[[dict], Any]:
+    """A model answer that comes only once the test opens the gate (at most a minute)."""
+    def answer(body: dict) -> Any:
+        gate.wait(60)
+        return step(body)
+    return answer
+
+
 def processes_with(marker: str) -> list[int]:
     """PIDs whose command line names `marker` (e.g. a Chromium profile folder)."""
     found = []
@@ -126,8 +134,10 @@ def processes_with(marker: str) -> list[int]:
 def test_the_terminal_lists_pauses_messages_resumes_and_shows_a_task_in_the_users_browser(
         tmp_path: Path) -> None:
     script = demo_script.happy()
-    # Time to pause before the first action; that reply is kept, not acted on, and asked again.
-    script["worker"].insert(0, slow(3, script["worker"][0]))
+    # The model's first answer waits until the pause was asked for: that reply is then kept,
+    # not acted on, and the worker is asked again after the resume.
+    asked_to_pause = threading.Event()
+    script["worker"].insert(0, gated(asked_to_pause, script["worker"][0]))
     with DemoSite() as site, ScriptedLLM(script, default=AGAIN) as llm, \
             launch(home=tmp_path / "home") as eb:  # the home outlives the browser
         eb.open_panel()  # the panel connects the extension, which starts its host
@@ -141,9 +151,11 @@ def test_the_terminal_lists_pauses_messages_resumes_and_shows_a_task_in_the_user
             assert listed.returncode == 0 and re.search(
                 rf"^{task}\s+(planning|executing)\s+.*{GOAL}$", listed.stdout, re.M), listed.stdout
 
-            paused = heybro(env, "pause", task)
-            assert paused.returncode == 0, paused.stderr
-            assert paused.stdout.startswith(f"Task {task} is paused"), paused.stdout
+            pausing = Background(env, "pause", task)
+            run.wait_for(lambda s: "Pausing at the next safe point" in s)
+            asked_to_pause.set()
+            assert pausing.finish(60) == 0, pausing.err
+            assert "".join(pausing.out).startswith(f"Task {task} is paused"), pausing.out
             assert site.orders == [] and status_of(env, task) == "paused"
 
             # Another task is refused, naming the commands that end the wait.
@@ -256,7 +268,11 @@ def test_sigterm_stops_the_task_and_closes_the_chromium_it_launched(tmp_path: Pa
 @pytest.mark.browser
 def test_ctrl_c_asks_before_stopping(tmp_path: Path) -> None:
     script = demo_script.happy()
-    script["worker"] = [slow(2, s) for s in script["worker"]]
+    answered, released = threading.Event(), threading.Event()
+    # Nothing happens before the first answer "n"; the third model call is in flight (until the
+    # stop cancels it) when Ctrl-C comes again.
+    script["worker"][0] = gated(answered, script["worker"][0])
+    script["worker"][2] = gated(released, script["worker"][2])
     with DemoSite() as site, ScriptedLLM(script) as llm:
         env = base_env(tmp_path / "home") | llm.env(TMPDIR=str(tmp_path))
         run = Background(env, "run", GOAL, "--url", site.url, "--new-browser", "--headless")
@@ -265,9 +281,10 @@ def test_ctrl_c_asks_before_stopping(tmp_path: Path) -> None:
             run.proc.send_signal(signal.SIGINT)
             run.wait_for(lambda s: "stop the task? [Y/n]" in s, err=True)
             run.answer("n\n")
+            answered.set()
             run.wait_for(lambda s: s.endswith("Going on."), err=True)
-            steps = len([s for s in run.out if "[step" in s])
-            run.wait_for(lambda s: f"[step {steps + 1} " in s)  # it went on
+            run.wait_for(lambda s: "[step 1 " in s)  # it went on
+            run.wait_for(lambda s: "mark_done" in s)
             assert run.proc.poll() is None
             run.proc.send_signal(signal.SIGINT)
             until(lambda: sum("stop the task?" in s for s in run.err) == 2, what="the question")
@@ -275,6 +292,7 @@ def test_ctrl_c_asks_before_stopping(tmp_path: Path) -> None:
             assert run.finish(60) == 130, (run.out, run.err)
             profiles = list(tmp_path.glob("heybro-run-*"))
         finally:
+            released.set()
             run.kill()
         assert any(line.startswith("✗ stopped") for line in run.out), run.out
         assert profiles == [] and processes_with(str(tmp_path / "heybro-run-")) == []

@@ -19,7 +19,7 @@ import os
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.client import ClientConnection
 
@@ -29,6 +29,9 @@ from .cli_run import FINAL, LaunchedChromium, Progress, Watch, _alive, refusal
 from .endpoint import files
 from .endpoint.client import EndpointUnavailable, open_endpoint, request
 from .store.task_store import ACTIVE
+
+if TYPE_CHECKING:
+    from .store import TaskStore
 
 SETTLE_S = 15.0  # how long pause/stop wait to report the task's new status
 CUT_OFF = "interrupted: the heybro host running it stopped (resume it to go on)"
@@ -49,14 +52,16 @@ async def _host() -> tuple[ClientConnection, dict[str, Any]] | None:
         return None
 
 
-def _answer(reply: dict[str, Any], command: str) -> dict[str, Any]:
+def _answer(reply: dict[str, Any]) -> dict[str, Any]:
+    """The answer's payload; a refusal becomes CommandFailed with the host's words (a busy one
+    naming the commands that end the other task's wait)."""
     if reply["type"] == "error":
         raise CommandFailed(refusal(reply["payload"]))
     payload: dict[str, Any] = reply["payload"]
     return payload
 
 
-def _store():  # type: ignore[no-untyped-def]
+def _store() -> TaskStore | None:
     """The task store for reading, or None when there is none yet."""
     from .store import TaskStore, default_path
 
@@ -93,7 +98,7 @@ async def _list(limit: int) -> list[dict[str, Any]]:
     if (host := await _host()):
         ws, _ = host
         async with ws:
-            return list(_answer(await request(ws, "task.list", {"limit": limit}), "tasks")["tasks"])
+            return list(_answer(await request(ws, "task.list", {"limit": limit}))["tasks"])
     from .store import views
 
     store = _store()
@@ -105,7 +110,7 @@ async def _detail(task_id: str) -> dict[str, Any]:
     if (host := await _host()):
         ws, _ = host
         async with ws:
-            return _answer(await request(ws, "task.get", {"task_id": task_id}), "show")
+            return _answer(await request(ws, "task.get", {"task_id": task_id}))
     from .store import views
 
     store = _store()
@@ -172,8 +177,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 async def _status_of(ws: ClientConnection, task_id: str) -> dict[str, Any]:
     # Only the task's row: no history after an impossible sequence number.
-    return _answer(await request(ws, "task.get", {"task_id": task_id, "after_seq": 2 ** 62}),
-                   "show")["task"]
+    reply = await request(ws, "task.get", {"task_id": task_id, "after_seq": 2 ** 62})
+    return dict(_answer(reply)["task"])
 
 
 async def _settle(ws: ClientConnection, task_id: str, wanted: tuple[str, ...]) -> dict[str, Any]:
@@ -196,11 +201,10 @@ async def _pause_or_stop(kind: str, task_id: str) -> int:
     if (host := await _host()):
         ws, _ = host
         async with ws:
-            _answer(await request(ws, f"task.{kind}", {"task_id": task_id}), kind)
+            _answer(await request(ws, f"task.{kind}", {"task_id": task_id}))
             row = await _settle(ws, task_id, wanted)
     else:
-        _answer(await asyncio.to_thread(_native_request, f"task.{kind}", {"task_id": task_id}),
-                kind)
+        _answer(await asyncio.to_thread(_native_request, f"task.{kind}", {"task_id": task_id}))
         row = (await _detail(task_id))["task"]
     if row["status"] in wanted:
         print(_said(row))
@@ -219,16 +223,17 @@ def cmd_stop(args: argparse.Namespace) -> int:
     return asyncio.run(_pause_or_stop("stop", args.task_id))
 
 
-Ask = Callable[[ClientConnection], Awaitable[dict[str, Any]]]
+Ask = Callable[[ClientConnection], Awaitable[dict[str, Any]]]  # sends the request
+Check = Callable[[], Awaitable[bool]]  # whether the task needs a browser to go on
 
 
-async def _follow(ws: ClientConnection, task_id: str, host_pid: int, ask: Ask, command: str,
+async def _follow(ws: ClientConnection, task_id: str, host_pid: int, ask: Ask,
                   interrupts: Interrupts) -> int:
     """Subscribes to the task from its next event on, asks `ask`, then shows the task to its end
     (the exit status of `heybro run`)."""
     last = max([h["seq"] for h in (await _detail_over(ws, task_id))["history"]], default=-1)
-    _answer(await request(ws, "task.watch", {"task_id": task_id, "after_seq": last}), command)
-    _answer(await ask(ws), command)
+    _answer(await request(ws, "task.watch", {"task_id": task_id, "after_seq": last}))
+    _answer(await ask(ws))
     watch = Watch(ws, task_id, host_pid, Progress(as_json=False))
     interrupts.following(lambda: _stop(watch.ws, task_id))
     try:
@@ -238,7 +243,7 @@ async def _follow(ws: ClientConnection, task_id: str, host_pid: int, ask: Ask, c
 
 
 async def _detail_over(ws: ClientConnection, task_id: str) -> dict[str, Any]:
-    return _answer(await request(ws, "task.get", {"task_id": task_id}), "show")
+    return _answer(await request(ws, "task.get", {"task_id": task_id}))
 
 
 async def _stop(ws: ClientConnection, task_id: str) -> None:
@@ -257,18 +262,24 @@ async def _in_a_browser(args: argparse.Namespace, task_id: str, ask: Ask, comman
         info = await launched.endpoint()
         ws = await open_endpoint(info)
         try:
-            return await _follow(ws, task_id, int(info["pid"]), ask, command, interrupts)
+            return await _follow(ws, task_id, int(info["pid"]), ask, interrupts)
         finally:
             await ws.close()
     finally:
         launched.close()
 
 
-async def _continue(args: argparse.Namespace, command: str, ask: Ask,
-                    needs_browser: Callable[[], Awaitable[bool]],
+async def _continue(args: argparse.Namespace, command: str, needs_browser: Check,
                     done: Callable[[ClientConnection], Awaitable[str]]) -> int:
     """resume / message: asked of the running host (and followed with --follow), or, with no
-    host, in a Chromium launched for it when the task will act again."""
+    host, in a Chromium launched for it when the task will act again, else of a host started for
+    the request."""
+    type_, payload = (("task.message", {"task_id": args.task_id, "text": args.text})
+                      if command == "message" else (f"task.{command}", {"task_id": args.task_id}))
+
+    def ask(ws: ClientConnection) -> Awaitable[dict[str, Any]]:
+        return request(ws, type_, payload)
+
     interrupts = Interrupts()
     interrupts.install()
     try:
@@ -276,30 +287,18 @@ async def _continue(args: argparse.Namespace, command: str, ask: Ask,
             ws, info = host
             async with ws:
                 if args.follow:
-                    return await _follow(ws, args.task_id, int(info["pid"]), ask, command,
-                                         interrupts)
-                _answer(await ask(ws), command)
+                    return await _follow(ws, args.task_id, int(info["pid"]), ask, interrupts)
+                _answer(await ask(ws))
                 print(await done(ws))
                 return 0
         if await needs_browser():
             return await _in_a_browser(args, args.task_id, ask, command, interrupts)
-        type_, payload = _request_of(command, args)
-        _answer(await asyncio.to_thread(_native_request, type_, payload), command)
+        _answer(await asyncio.to_thread(_native_request, type_, payload))
         print(_said((await _detail(args.task_id))["task"]))
         return 0
     finally:
         interrupts.remove()
 
-
-def _request_of(command: str, args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
-    if command == "message":
-        return "task.message", {"task_id": args.task_id, "text": args.text}
-    return f"task.{command}", {"task_id": args.task_id}
-
-
-def _asker(command: str, args: argparse.Namespace) -> Ask:
-    type_, payload = _request_of(command, args)
-    return lambda ws: request(ws, type_, payload)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -313,7 +312,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         return (f"Task {args.task_id} resumed; follow it with `heybro show {args.task_id}` or in "
                 "heybro's panel.")
 
-    return _run_async(args, "resume", _asker("resume", args), needs_browser, done)
+    return _run_async(args, "resume", needs_browser, done)
 
 
 def cmd_message(args: argparse.Namespace) -> int:
@@ -324,14 +323,13 @@ def cmd_message(args: argparse.Namespace) -> int:
     async def done(ws: ClientConnection) -> str:
         return f"Sent to task {args.task_id}. " + _said(await _status_of(ws, args.task_id))
 
-    return _run_async(args, "message", _asker("message", args), needs_browser, done)
+    return _run_async(args, "message", needs_browser, done)
 
 
-def _run_async(args: argparse.Namespace, command: str, ask: Ask,
-               needs_browser: Callable[[], Awaitable[bool]],
+def _run_async(args: argparse.Namespace, command: str, needs_browser: Check,
                done: Callable[[ClientConnection], Awaitable[str]]) -> int:
     try:
-        return asyncio.run(_continue(args, command, ask, needs_browser, done))
+        return asyncio.run(_continue(args, command, needs_browser, done))
     except (KeyboardInterrupt, asyncio.CancelledError):
         print(f"heybro {command}: interrupted.", file=sys.stderr)
         return 130
