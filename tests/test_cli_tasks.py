@@ -236,6 +236,11 @@ def test_stop_and_pause_without_a_host_change_the_record(tmp_path: Path) -> None
     r = heybro(env, "tasks")
     assert re.search(rf"^{cut.id}\s+paused\s", r.stdout, re.M), r.stdout
     assert "└ interrupted: the heybro host running it stopped (resume it to go on)" in r.stdout
+    r = heybro(env, "tasks", "--limit", "0")
+    assert r.returncode == 2 and "'0' is not a number from 1 to 500" in r.stderr
+    r = heybro(env, "tasks", "--limit", "1")
+    rows = [line for line in r.stdout.splitlines()[1:] if "└" not in line]
+    assert len(rows) == 1 and rows[0].startswith(cut.id)  # the newest task only
     r = heybro(env, "show", "nope")
     assert r.returncode == 1 and "There is no task 'nope'." in r.stderr
     assert host_pids(tmp_path) == []  # each host started for a request has ended

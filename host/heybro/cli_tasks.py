@@ -129,12 +129,13 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     if not tasks:
         print("No tasks yet: start one with `heybro run \"goal\" --url URL` or in the side panel.")
         return 0
-    print(f"{'ID':12}  {'STATUS':10} {'UPDATED':16}  GOAL")
+    w = max(len(t["task_id"]) for t in tasks)
+    print(f"{'ID':{w}}  {'STATUS':10} {'UPDATED':16}  GOAL")
     for t in tasks:
         goal = t["goal"] if len(t["goal"]) <= 70 else t["goal"][:69] + "…"
-        print(f"{t['task_id']:12}  {t['status']:10} {_when(t['updated_at']):16}  {goal}")
+        print(f"{t['task_id']:{w}}  {t['status']:10} {_when(t['updated_at']):16}  {goal}")
         if t.get("reason") and t["status"] != "completed":
-            print(f"{'':12}  └ {t['reason']}")
+            print(f"{'':{w}}  └ {t['reason']}")
     return 0
 
 
@@ -349,9 +350,20 @@ def _guarded(name: str, fn: Callable[[argparse.Namespace], int]) -> Callable[[ar
     return run
 
 
+def _limit(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 500:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number from 1 to 500")
+    return n
+
+
 def extend(sub: Any, commands: dict[str, Any]) -> None:
     p = sub.add_parser("tasks", help="list recent tasks and their status")
-    p.add_argument("--limit", type=int, default=20, help="how many (newest first; default 20)")
+    p.add_argument("--limit", type=_limit, default=20, help="how many, 1 to 500 (newest first; "
+                   "default 20)")
     p.add_argument("--json", action="store_true", help="print them as JSON")
     commands["tasks"] = _guarded("tasks", cmd_tasks)
     p = sub.add_parser("show", help="show a task's run: plan, actions, verdicts")
