@@ -82,3 +82,12 @@ def test_the_users_words_control_answers_and_plain_outcomes_are_shown() -> None:
                           "  · Pausing at the next safe point (between actions)…",
                           "  you: Use the office address",
                           "  [step 1 · subtask 1/1] mark_done(summary='Filled')"]
+
+
+def test_a_question_says_how_to_answer_it_from_the_terminal() -> None:
+    lines = shown([("question", {"id": "q1", "text": "Which colour?", "kind": "choice",
+                                 "choices": ["Blue", "Red"]})])
+    assert lines == ["  ? heybro asks: Which colour? [Blue / Red]",
+                     '    answer with `heybro message t "…"`']
+    secret = shown([("question", {"id": "q2", "text": "The code from your phone?", "kind": "secret"})])
+    assert secret[1] == "    answer with `heybro message t -` (asks for it without showing it)"

@@ -207,6 +207,12 @@ class Progress:
             self.subtasks, self.current = d["subtasks"], d["current"]
         elif kind == "answer":
             self.say(f"  {d['role']} answers: {d['text']}")
+        elif kind == "question":  # the task waits for the user's word
+            options = f" [{' / '.join(d['choices'])}]" if d.get("choices") else ""
+            self.say(f"  ? heybro asks: {d['text']}{options}")
+            self.say(f"    answer with `heybro message {ev['task_id']} -` (asks for it without "
+                     "showing it)" if d.get("kind") == "secret" else
+                     f"    answer with `heybro message {ev['task_id']} \"…\"`")
         elif kind == "tool_call" and d["role"] in WORKING_ROLES:
             if d["tool"] not in ("mark_done", "answer"):
                 self.steps += 1
@@ -217,7 +223,7 @@ class Progress:
         elif kind == "tool_result" and d["role"] in WORKING_ROLES:
             if d["success"] is False:
                 self.say(f"      ✗ {d.get('error_code') or 'error'}: {d.get('error')}")
-            elif not d.get("expectation") and d["tool"] != "mark_done":
+            elif not d.get("expectation") and d["tool"] not in ("mark_done", "answer"):
                 self.say(f"      ✓ {d['tool']}: done")
             if d.get("expectation"):
                 e = d["expectation"]
@@ -263,7 +269,10 @@ def refusal(payload: dict[str, Any]) -> str:
     goal = str(detail.get("goal") or "")
     goal = goal if len(goal) <= 80 else goal[:79] + "…"
     where = "" if status in ("paused", "running") else " in another heybro window"
-    if status == "paused":
+    if status == "waiting":
+        how = (f'answer its question with `heybro message {other} "…"` or stop it with '
+               f"`heybro stop {other}`")
+    elif status == "paused":
         how = f"resume it with `heybro resume {other}` or stop it with `heybro stop {other}`"
     else:
         how = f"wait for it, or pause it with `heybro pause {other}` or stop it with `heybro stop {other}`"

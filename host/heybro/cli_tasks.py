@@ -317,6 +317,12 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def cmd_message(args: argparse.Namespace) -> int:
+    if args.text == "-":  # an answer not to be seen on the screen nor kept in shell history
+        import getpass
+
+        args.text = getpass.getpass("Your answer (not shown): ")
+    if not args.text.strip():
+        raise CommandFailed("the message is empty.")
     async def needs_browser() -> bool:
         # A message continues a finished task (it acts again); to one not finished it is noted.
         return (await _detail(args.task_id))["task"]["status"] in FINAL
@@ -381,7 +387,8 @@ def extend(sub: Any, commands: dict[str, Any]) -> None:
     commands["resume"] = _guarded("resume", cmd_resume)
     p = sub.add_parser("message", help="tell a task something new (the planner hears it first)")
     p.add_argument("task_id", metavar="ID")
-    p.add_argument("text", help="what to tell it")
+    p.add_argument("text", help="what to tell it, or - to type it without it being shown (a "
+                   "password or code heybro asked for)")
     follow_opts(p)
     commands["message"] = _guarded("message", cmd_message)
 
