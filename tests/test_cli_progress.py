@@ -63,3 +63,31 @@ def test_a_question_ends_with_its_answer_first() -> None:
     assert "  analyst answers: Together they cost $55." in lines
     done = lines.index("✓ answer: Together they cost $55.")
     assert lines[done + 1] == "  completed: $20 + $35 from the saved prices"
+
+
+def test_the_users_words_control_answers_and_plain_outcomes_are_shown() -> None:
+    lines = shown([
+        ("plan", {"subtasks": ["Fill the form"], "current": 0}),
+        ("tool_call", {"role": "worker", "tool": "fill", "parameters": {"element_id": "e3", "value": "Ann"}}),
+        ("tool_result", {"role": "worker", "tool": "fill", "success": True}),
+        ("message", {"text": "Pausing at the next safe point (between actions)…", "control": "pausing"}),
+        ("message", {"text": "Use the office address", "who": "user"}),
+        ("message", {"text": "Remembered order_number = KC1"}),  # said in the record, not here
+        ("tool_call", {"role": "worker", "tool": "mark_done", "parameters": {"summary": "Filled"}}),
+        ("tool_result", {"role": "worker", "tool": "mark_done", "success": True}),
+    ])
+    # In order; the memory note stays in the record, and mark_done is no action with an outcome.
+    assert lines[-5:] == ["  [step 1 · subtask 1/1] fill(element_id='e3', value='Ann')",
+                          "      ✓ fill: done",
+                          "  · Pausing at the next safe point (between actions)…",
+                          "  you: Use the office address",
+                          "  [step 1 · subtask 1/1] mark_done(summary='Filled')"]
+
+
+def test_a_question_says_how_to_answer_it_from_the_terminal() -> None:
+    lines = shown([("question", {"id": "q1", "text": "Which colour?", "kind": "choice",
+                                 "choices": ["Blue", "Red"]})])
+    assert lines == ["  ? heybro asks: Which colour? [Blue / Red]",
+                     '    answer with `heybro message t "…"`']
+    secret = shown([("question", {"id": "q2", "text": "The code from your phone?", "kind": "secret"})])
+    assert secret[1] == "    answer with `heybro message t -` (asks for it without showing it)"

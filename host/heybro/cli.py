@@ -1,4 +1,5 @@
-"""`heybro`: the user's command (install, uninstall, doctor, run)."""
+"""`heybro`: the user's command (install, uninstall, doctor, pack, config, paths; `run` and the
+task commands register themselves)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 from . import paths
 from .optional import import_optional
 from .install import browsers as browser_dirs
-from .install import doctor, registration
+from .install import bundle, doctor, registration, unpacked
 from .native.identity import EXTENSION_ID
 from .version import HOST_VERSION
 
@@ -48,8 +49,33 @@ def cmd_install(args: argparse.Namespace) -> int:
     if (snap := browser_dirs.snap_chromium()) and not args.user_data_dir:
         print(f"Note: Chromium here is a snap ({snap}); a snap cannot start native-messaging "
               "hosts, so use heybro in Google Chrome, Edge, Brave or a Chromium that is not a snap.")
-    print("Next: load the extension (chrome://extensions → Developer mode → Load unpacked → this "
-          "repository's folder), then open the heybro side panel. `heybro doctor` checks it all.")
+    try:
+        folder = unpacked.write()
+    except OSError as err:
+        print(f"heybro install: could not write the extension's folder: {err}", file=sys.stderr)
+        return 1
+    print(f"Extension: {folder}\n"
+          "Next: load this folder at chrome://extensions (Developer mode → Load unpacked), then "
+          "open the heybro side panel. After an upgrade, run `heybro install` again and press the "
+          "extension's reload button: the folder and the extension id stay the same. "
+          "`heybro doctor` checks it all.")
+    return 0
+
+
+def cmd_pack(args: argparse.Namespace) -> int:
+    out = Path(args.output or f"heybro-extension-{HOST_VERSION}.zip").expanduser().resolve()
+    if out.is_dir():
+        print(f"heybro pack: {out} is a folder; give the zip file's name.", file=sys.stderr)
+        return 2
+    try:
+        bundle.pack(out)
+    except OSError as err:
+        print(f"heybro pack: {err}", file=sys.stderr)
+        return 1
+    print(f"Chrome Web Store package: {out}\n"
+          "Its manifest has no `key` (the store refuses one and gives the extension its own id): "
+          "once the store shows that id, let the host accept it with "
+          "`heybro install --extension-id <store id>`.")
     return 0
 
 
@@ -122,10 +148,11 @@ def cmd_config(args: argparse.Namespace) -> int:
 def cmd_paths(args: argparse.Namespace) -> int:
     for name, fn in (("data", paths.data_dir), ("state", paths.state_dir), ("logs", paths.log_dir),
                      ("config", paths.config_dir)):
-        print(f"{name:7} {fn()}")
-    print(f"launcher {registration.launcher_path()}")
+        print(f"{name:9} {fn()}")
+    print(f"launcher  {registration.launcher_path()}")
+    print(f"extension {unpacked.folder()}")
     from .store import default_path
-    print(f"tasks   {default_path()}")
+    print(f"tasks     {default_path()}")
     return 0
 
 
@@ -164,6 +191,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
                    help="json = for models without native tool calling")
     p.add_argument("--vision", choices=["on", "off"], help="send screenshots to the model")
     commands["config"] = cmd_config
+    p = sub.add_parser("pack", help="build the zip to upload to the Chrome Web Store")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="where to write it (default: heybro-extension-VERSION.zip here)")
+    commands["pack"] = cmd_pack
     sub.add_parser("paths", help="show where heybro keeps its files")
     commands["paths"] = cmd_paths
     for extend in EXTENSIONS:
@@ -173,6 +204,17 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
 
 # Later capabilities add subcommands (e.g. `run`) through this list.
 EXTENSIONS: list[Callable[[argparse._SubParsersAction, dict[str, Command]], None]] = []  # type: ignore[type-arg]
+
+
+def register(extend: Callable[[argparse._SubParsersAction, dict[str, Command]], None]) -> None:  # type: ignore[type-arg]
+    """Adds a module's subcommands; also to `python -m heybro.cli`, which runs this file as
+    __main__, a module apart from heybro.cli."""
+    EXTENSIONS.append(extend)
+    main_module = sys.modules.get("__main__")
+    if (main_module is not None
+            and getattr(getattr(main_module, "__spec__", None), "name", None) == "heybro.cli"
+            and main_module.__dict__.get("EXTENSIONS") is not EXTENSIONS):
+        main_module.EXTENSIONS.append(extend)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -187,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _load_extensions() -> None:
     import_optional("heybro.cli_run")
+    import_optional("heybro.cli_tasks")
 
 
 if __name__ == "__main__":

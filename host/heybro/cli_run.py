@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
@@ -26,6 +27,7 @@ from websockets.exceptions import ConnectionClosed
 from shared_schema import build
 
 from . import cli, config, logs
+from .cli_interrupts import Interrupts
 from .browser.chromium import QUIET_FLAGS, extension_flags, find_chromium
 from .agent import doctor_check  # noqa: F401 - registers the LLM check with `heybro doctor`
 from .store import doctor_check as store_check  # noqa: F401 - and the task store's
@@ -42,9 +44,10 @@ HOST_BACK_S = 90.0  # how long `heybro run` waits for a host that stopped to com
 PANEL_URL = f"chrome-extension://{EXTENSION_ID}/extension/panel/panel.html"
 
 
-def _alive(pid: int) -> bool:
+def _alive(pid: int, probe: Callable[[int, int], None] = os.kill) -> bool:
+    """Whether the process (or with probe=os.killpg, any process of the group) exists."""
     try:
-        os.kill(pid, 0)
+        probe(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
@@ -71,8 +74,11 @@ class LaunchedChromium:
             cmd.append("--headless=new")
         cmd += ["--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "about:blank"]
         self.started = time.time()
+        # Its own session (a Ctrl-C in the terminal is ours to answer, not Chromium's), ended by
+        # close(); and should this process be killed outright, Linux ends Chromium with it.
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, start_new_session=True)
+                                     stderr=subprocess.DEVNULL, start_new_session=True,
+                                     preexec_fn=_die_with_parent if sys.platform == "linux" else None)
 
     async def open_panel(self, deadline: float) -> None:
         """Opens heybro's panel page (which connects the extension to its host) over CDP."""
@@ -115,18 +121,38 @@ class LaunchedChromium:
                            "run `heybro doctor`.")
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-                self.proc.wait(timeout=10)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                try:
-                    os.killpg(self.proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                self.proc.wait(timeout=5)
+        """Ends Chromium and every process of its group (renderers, zygotes, GPU and network
+        services), waiting until they are gone, then removes a throwaway profile."""
+        group = self.proc.pid  # its own process group (start_new_session)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        deadline = time.monotonic() + 5
+        while _group_alive(group) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if _group_alive(group):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(group, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
         if self.tmp:
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _group_alive(group: int) -> bool:
+    return _alive(group, os.killpg)
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: SIGTERM it when the process that started it dies."""
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _n(count: int, word: str) -> str:
@@ -181,6 +207,12 @@ class Progress:
             self.subtasks, self.current = d["subtasks"], d["current"]
         elif kind == "answer":
             self.say(f"  {d['role']} answers: {d['text']}")
+        elif kind == "question":  # the task waits for the user's word
+            options = f" [{' / '.join(d['choices'])}]" if d.get("choices") else ""
+            self.say(f"  ? heybro asks: {d['text']}{options}")
+            self.say(f"    answer with `heybro message {ev['task_id']} -` (asks for it without "
+                     "showing it)" if d.get("kind") == "secret" else
+                     f"    answer with `heybro message {ev['task_id']} \"…\"`")
         elif kind == "tool_call" and d["role"] in WORKING_ROLES:
             if d["tool"] not in ("mark_done", "answer"):
                 self.steps += 1
@@ -191,6 +223,8 @@ class Progress:
         elif kind == "tool_result" and d["role"] in WORKING_ROLES:
             if d["success"] is False:
                 self.say(f"      ✗ {d.get('error_code') or 'error'}: {d.get('error')}")
+            elif not d.get("expectation") and d["tool"] not in ("mark_done", "answer"):
+                self.say(f"      ✓ {d['tool']}: done")
             if d.get("expectation"):
                 e = d["expectation"]
                 # Named by its tool: in a batch the results follow the calls they answer.
@@ -207,7 +241,11 @@ class Progress:
             self.calls += 1
             self.tokens += d.get("total_tokens", 0)
         elif kind in ("message", "error"):
-            if d.get("level") in ("warning", "error"):
+            if d.get("who") == "user":
+                self.say(f"  you: {d.get('text')}")
+            elif d.get("control"):  # the answer to a pause, resume or stop request
+                self.say(f"  · {d.get('text')}")
+            elif d.get("level") in ("warning", "error"):
                 self.say(f"  ! {d.get('text')}")
 
 
@@ -221,7 +259,36 @@ def _resources(items: list[str]) -> dict[str, str]:
     return out
 
 
-async def _run(args: argparse.Namespace, settings: config.Settings) -> int:
+def refusal(payload: dict[str, Any]) -> str:
+    """The host's refusal in terminal words: one task at a time, and the commands that end the
+    wait for the other one (the host's own text names the panel's buttons)."""
+    detail = payload.get("detail") or {}
+    if payload.get("code") != "busy" or not detail.get("task_id"):
+        return str(payload["message"])
+    other, status = detail["task_id"], detail.get("status")
+    goal = str(detail.get("goal") or "")
+    goal = goal if len(goal) <= 80 else goal[:79] + "…"
+    where = "" if status in ("paused", "running") else " in another heybro window"
+    if status == "waiting":
+        how = (f'answer its question with `heybro message {other} "…"` or stop it with '
+               f"`heybro stop {other}`")
+    elif status == "paused":
+        how = f"resume it with `heybro resume {other}` or stop it with `heybro stop {other}`"
+    else:
+        how = f"wait for it, or pause it with `heybro pause {other}` or stop it with `heybro stop {other}`"
+    return f'Task "{goal}" ({other}) is {status}{where}. One task runs at a time: {how}.'
+
+
+async def _run(args: argparse.Namespace, settings: config.Settings, interrupts: Interrupts) -> int:
+    interrupts.install()
+    try:
+        return await _run_task(args, settings, interrupts)
+    finally:
+        interrupts.remove()
+
+
+async def _run_task(args: argparse.Namespace, settings: config.Settings,
+                    interrupts: Interrupts) -> int:
     progress = Progress(args.json)
     launched: LaunchedChromium | None = None
     ws = None
@@ -248,15 +315,17 @@ async def _run(args: argparse.Namespace, settings: config.Settings) -> int:
                                  llm=settings.model_dump(mode="json"))
         if reply["type"] == "error":
             p = reply["payload"]
-            print(f"heybro run: {p['message']}", file=sys.stderr)
+            print(f"heybro run: {refusal(p)}", file=sys.stderr)
             return 2 if p["code"] in ("no_llm", "busy") else 1
         task_id = reply["payload"]["task_id"]
         if not args.json:
             progress.say(f"Task {task_id}: {args.goal}")
         watch = Watch(ws, task_id, int(info.get("pid", 0)) if info else 0, progress)
+        interrupts.following(lambda: send_control(watch.ws, "stop", task_id))
         try:
-            return await watch.until_the_end()
+            return interrupts.exit_code(await watch.until_the_end())
         finally:
+            interrupts.following(None)
             ws = watch.ws
     finally:
         if ws is not None:
@@ -294,8 +363,9 @@ class Watch:
                   "comes back paused)…", file=sys.stderr, flush=True)
             if not await self.reconnect():
                 print(f"heybro run: the heybro host did not come back within {HOST_BACK_S:.0f} s."
-                      " The task stays in heybro's record: resume or stop it from heybro's panel "
-                      "or popup.", file=sys.stderr)
+                      " The task stays in heybro's record: resume it with `heybro resume "
+                      f"{self.task_id}` or stop it with `heybro stop {self.task_id}` (or from "
+                      "heybro's panel or popup).", file=sys.stderr)
                 return 3
             print(f"heybro run: reconnected to the heybro host (pid {self.host_pid}).",
                   file=sys.stderr, flush=True)
@@ -331,11 +401,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("heybro run: " + config.NOT_CONFIGURED.format(path=config.config_file()),
               file=sys.stderr)
         return 2
+    interrupts = Interrupts()
     try:
-        return asyncio.run(_run(args, settings))
-    except KeyboardInterrupt:
-        print("heybro run: stopped.", file=sys.stderr)
-        return 130
+        return asyncio.run(_run(args, settings, interrupts))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("heybro run: interrupted.", file=sys.stderr)
+        return interrupts.exit_code(130)
     except (RuntimeError, EndpointUnavailable) as err:
         print(f"heybro run: {err}", file=sys.stderr)
         return 1
@@ -356,9 +427,4 @@ def extend(sub: Any, commands: dict[str, Any]) -> None:
     commands["run"] = cmd_run
 
 
-cli.EXTENSIONS.append(extend)
-# `python -m heybro.cli` runs the CLI as __main__: register there too.
-_main = sys.modules.get("__main__")
-if (_main is not None and getattr(getattr(_main, "__spec__", None), "name", None) == "heybro.cli"
-        and _main.__dict__.get("EXTENSIONS") is not cli.EXTENSIONS):
-    _main.EXTENSIONS.append(extend)
+cli.register(extend)

@@ -22,21 +22,20 @@ from typing import Any, Literal
 
 from shared_schema import ErrorCode, ProtocolError
 from shared_schema.messages import (Event, HistoryEntry, TaskAccepted, TaskDetail, TaskGet,
-                                    TaskList, TaskListResult, TaskMessage, TaskRef, TaskStart,
-                                    TaskSummary)
+                                    TaskList, TaskListResult, TaskMessage, TaskRef, TaskStart)
 
 from . import config, logs
 from .agent.control import RunControl, TaskStopped
 from .agent.cutoff import WAITING_FOR_YOU, ledger_key, unresolved
 from .agent.env import AgentEnv
 from .agent.executor import TaskExecutor
-from .agent.models import MemoryItem, Subtask, Task, TaskStatus
+from .agent.models import MemoryItem, Task, TaskStatus
 from .store.experiences import StoreExperiences
 from .agent.native_browser import NativeBrowser
 from .agent.recorder import EventRecorder, FanOut, Recorder
 from .native.channel import NativeChannel
 from .native.host import add_installer
-from .store import StoreUnwritable, TaskRow, TaskStore, default_path
+from .store import StoreUnwritable, TaskRow, TaskStore, default_path, views
 from .store.errors import explain
 from .store.lease import TaskLease, ask_owner, is_owned, take_request
 from .store.recorder import StoreRecorder
@@ -47,6 +46,7 @@ log = logs.get("heybro.session")
 RECORDER_FACTORIES: list[Callable[[Task], Recorder]] = []
 
 Listener = Callable[[dict[str, Any]], Awaitable[None]]
+Command = Callable[[Any], Awaitable[tuple[str, Any]]]  # payload -> (reply type, reply)
 FINAL = ("completed", "failed", "stopped")
 LEASE_CHECK_S = 2.0  # how often a host looks for tasks whose runner died, and for requests
 RUNNER_DIED = "interrupted: the heybro host running it stopped"
@@ -88,13 +88,6 @@ class Running:
             self.outbox.task_done()
 
 
-def summary(row: TaskRow) -> TaskSummary:
-    return TaskSummary(task_id=row.id, goal=row.goal, status=row.status, reason=row.reason,
-                       url=row.url, created_at=row.created_at, updated_at=row.updated_at,
-                       prompt_tokens=row.prompt_tokens, completion_tokens=row.completion_tokens,
-                       llm_calls=row.llm_calls, cost_usd=row.cost_usd)
-
-
 class Session:
     def __init__(self, channel: NativeChannel, store: TaskStore) -> None:
         self.channel = channel
@@ -106,6 +99,7 @@ class Session:
         self.followers: dict[str, set[Listener]] = {}
         # LLM settings `heybro run` handed over with a task, for its resumes (memory only).
         self.llm_given: dict[str, config.Settings] = {}
+        self.commands: dict[str, Command] = {}  # set by install(): command_table(self)
 
     # --- helpers --------------------------------------------------------------------------
 
@@ -127,7 +121,8 @@ class Session:
         if cur is not None and not cur.done.is_set() and cur.task.id != allow:
             word = "paused" if cur.control.paused else "running"
             raise ProtocolError(ErrorCode.busy, f'Task "{_short(cur.task.description)}" is {word}. '
-                                + HOW_TO_END, detail={"task_id": cur.task.id, "status": word})
+                                + HOW_TO_END, detail={"task_id": cur.task.id, "status": word,
+                                                      "goal": cur.task.description})
         # Tasks another host started and lost: paused first, so they block as paused ones.
         self.store.pause_interrupted("interrupted: the heybro host stopped", skip=is_owned)
         for row in self.store.unfinished():
@@ -136,7 +131,8 @@ class Session:
             where = "" if row.status == "paused" else " in another heybro window"
             raise ProtocolError(ErrorCode.busy, f'Task "{_short(row.goal)}" ({row.id}) is '
                                 f"{row.status}{where}. {HOW_TO_END}",
-                                detail={"task_id": row.id, "status": row.status})
+                                detail={"task_id": row.id, "status": row.status,
+                                        "goal": row.goal})
 
     def _settings(self, given: dict[str, Any] | None = None,
                   task_id: str | None = None) -> config.Settings:
@@ -492,26 +488,25 @@ class Session:
             fns.discard(listener)
 
     def list_tasks(self, limit: int) -> TaskListResult:
-        return TaskListResult(tasks=[summary(r) for r in self.store.list_tasks(limit)])
+        return TaskListResult(tasks=[views.summary(r) for r in self.store.list_tasks(limit)])
 
     def detail(self, task_id: str, after_seq: int = -1) -> TaskDetail:
-        # Events first, then the row: the row's status is then never older than the history,
-        # so a reader that takes the status from the row cannot step back behind an event.
-        history = [HistoryEntry(seq=e.seq, kind=e.kind, at=e.at, data=e.data)
-                   for e in self.store.events(task_id, after=after_seq)]
-        row = self._row(task_id)
-        state = self.store.load_checkpoint(task_id) or {}
+        found = views.detail(self.store, task_id, after_seq)
+        if found is None:
+            self._row(task_id)  # raises task_not_found
+        assert found is not None
         if (cur := self._live(task_id)) and cur.unsaved:
             # Not written yet (the store fails): what the panel was sent, from memory.
-            stored = history[-1].seq if history else after_seq
-            history += [HistoryEntry(seq=e.seq, kind=e.kind, at=e.at, data=e.data)
-                        for e in cur.unsaved if e.seq > max(stored, after_seq)]
-            row = row.model_copy(update={"status": cur.task.status.value, "reason": (
-                cur.store_failed.message if cur.store_failed else row.reason)})
-            state = cur.task.model_dump(mode="json")
-        plan = [Subtask.model_validate(x).text for x in state.get("subtasks", [])]
-        return TaskDetail(task=summary(row), subtasks=plan,
-                          current_subtask=state.get("current_subtask_index", 0), history=history)
+            stored = found.history[-1].seq if found.history else after_seq
+            history = found.history + [
+                HistoryEntry(seq=e.seq, kind=e.kind, at=e.at, data=e.data)
+                for e in cur.unsaved if e.seq > max(stored, after_seq)]
+            task = found.task.model_copy(update={"status": cur.task.status.value, "reason": (
+                cur.store_failed.message if cur.store_failed else found.task.reason)})
+            state = cur.task
+            return TaskDetail(task=task, subtasks=[s.text for s in state.subtasks],
+                              current_subtask=state.current_subtask_index, history=history)
+        return found
 
     async def shutdown(self, reason: str) -> None:
         """The browser side is gone: the running task stops here and comes back paused."""
@@ -530,6 +525,31 @@ class Session:
                                 [cur.task.id])
         await asyncio.to_thread(self.store.interrupt_actions, cur.task.id)
         log.info("task_interrupted", task_id=cur.task.id, reason=reason)
+
+
+def command_table(session: Session) -> dict[str, Command]:
+    """What the extension and the terminal may ask of the session besides starting a task (which
+    also subscribes the caller): one table for the native channel and the websocket."""
+    def control(fn: Callable[[str], Awaitable[None]]) -> Command:
+        async def handler(payload: TaskRef) -> tuple[str, Any]:
+            await fn(payload.task_id)
+            return "ack", {}
+        return handler
+
+    async def on_message(payload: TaskMessage) -> tuple[str, Any]:
+        await session.message(payload.task_id, payload.text)
+        return "ack", {}
+
+    async def on_list(payload: TaskList) -> tuple[str, Any]:
+        return "task.list_result", await asyncio.to_thread(session.list_tasks, payload.limit)
+
+    async def on_get(payload: TaskGet) -> tuple[str, Any]:
+        return "task.detail", await asyncio.to_thread(session.detail, payload.task_id,
+                                                      payload.after_seq)
+
+    return {"task.pause": control(session.pause), "task.resume": control(session.resume),
+            "task.stop": control(session.stop), "task.message": on_message,
+            "task.list": on_list, "task.get": on_get}
 
 
 TASK_COMMANDS = ("task.start", "task.pause", "task.resume", "task.stop", "task.message",
@@ -570,30 +590,10 @@ def install(channel: NativeChannel) -> None:
     async def on_start(env, payload: TaskStart):  # type: ignore[no-untyped-def]
         return "task.accepted", await session.start(payload)
 
-    def control(fn: Callable[[str], Awaitable[None]]):  # type: ignore[no-untyped-def]
-        async def handler(env, payload: TaskRef):  # type: ignore[no-untyped-def]
-            await fn(payload.task_id)
-            return "ack", {}
-        return handler
-
-    async def on_message(env, payload: TaskMessage):  # type: ignore[no-untyped-def]
-        await session.message(payload.task_id, payload.text)
-        return "ack", {}
-
-    async def on_list(env, payload: TaskList):  # type: ignore[no-untyped-def]
-        return "task.list_result", await asyncio.to_thread(session.list_tasks, payload.limit)
-
-    async def on_get(env, payload: TaskGet):  # type: ignore[no-untyped-def]
-        return "task.detail", await asyncio.to_thread(session.detail, payload.task_id,
-                                                      payload.after_seq)
-
     channel.on("task.start", on_start)
-    channel.on("task.pause", control(session.pause))
-    channel.on("task.resume", control(session.resume))
-    channel.on("task.stop", control(session.stop))
-    channel.on("task.message", on_message)
-    channel.on("task.list", on_list)
-    channel.on("task.get", on_get)
+    session.commands = command_table(session)
+    for type_, fn in session.commands.items():
+        channel.on(type_, lambda env, payload, fn=fn: fn(payload))
     channel.on_close(lambda: session.shutdown("the browser disconnected"))
 
     async def watch_leases() -> None:

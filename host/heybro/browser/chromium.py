@@ -6,8 +6,10 @@ import os
 import shutil
 from pathlib import Path
 
-# The repository root is the unpacked extension (manifest.json lives there).
-EXTENSION_ROOT = Path(__file__).resolve().parents[3]
+from ..install import bundle
+
+# The unpacked extension this heybro belongs to: a clone's root, or the copy inside the wheel.
+EXTENSION_ROOT = bundle.source()
 
 CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",
               "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",

@@ -37,7 +37,13 @@ async def start_task(ws: ClientConnection, goal: str, url: str | None,
         payload["url"] = url
     if llm is not None:
         payload["llm"] = llm
-    msg = build("task.start", payload)
+    return await request(ws, "task.start", payload)
+
+
+async def request(ws: ClientConnection, type_: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """Sends one request and returns its answer (an `error` message included); the task's events
+    that arrive meanwhile are passed over."""
+    msg = build(type_, payload)
     await ws.send(json.dumps(msg))
     while True:
         reply = json.loads(await ws.recv())

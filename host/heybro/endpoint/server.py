@@ -1,7 +1,8 @@
 """The websocket endpoint: 127.0.0.1 only, a token from the 0600 endpoint file, Origin checked.
 
 Messages are the same envelopes as native messaging: `task.start` (answered `task.accepted` or
-`error`), then the task's `event`s; `task.pause` / `task.resume` / `task.stop` control it;
+`error`), then the task's `event`s; `task.pause` / `task.resume` / `task.stop` / `task.message`,
+`task.list` and `task.get` are answered from the session's command table, as on the native channel;
 `task.watch` follows a task by id from a sequence number on (a terminal back after a host restart).
 A connection without the right token, or with a web page's Origin, is refused with HTTP 403.
 """
@@ -21,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from shared_schema import ErrorCode, ProtocolError, build, parse
-from shared_schema.messages import TaskGet, TaskRef, TaskStart
+from shared_schema.messages import TaskGet, TaskStart
 
 from .. import logs
 from ..native.identity import EXTENSION_ID
@@ -114,10 +115,10 @@ class Endpoint:
             if isinstance(payload, TaskStart):
                 accepted = await self.session.start(payload, listener)
                 reply = build("task.accepted", accepted, re=env.id)
-            elif isinstance(payload, TaskRef) and env.type in ("task.pause", "task.resume",
-                                                                "task.stop"):
-                await getattr(self.session, env.type.split(".")[1])(payload.task_id)
-                reply = build("ack", {}, re=env.id)
+            elif (command := getattr(self.session, "commands", {}).get(env.type)):
+                # The same table as the native channel's (session.command_table).
+                type_, answer = await command(payload)
+                reply = build(type_, answer, re=env.id)
             elif isinstance(payload, TaskGet) and env.type == "task.watch":
                 await self._follow(ws, env.id, payload, listener)
                 return

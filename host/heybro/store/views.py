@@ -1,0 +1,32 @@
+"""The task record as the panel and the terminal see it (shared_schema's TaskSummary / TaskDetail),
+read from the store: by the host for its clients, and by `heybro tasks` / `heybro show` directly
+when no host is running."""
+
+from __future__ import annotations
+
+from shared_schema.messages import HistoryEntry, TaskDetail, TaskSummary
+
+from ..agent.models import Subtask
+from .task_store import TaskRow, TaskStore
+
+
+def summary(row: TaskRow) -> TaskSummary:
+    return TaskSummary(task_id=row.id, goal=row.goal, status=row.status, reason=row.reason,
+                       url=row.url, created_at=row.created_at, updated_at=row.updated_at,
+                       prompt_tokens=row.prompt_tokens, completion_tokens=row.completion_tokens,
+                       llm_calls=row.llm_calls, cost_usd=row.cost_usd)
+
+
+def detail(store: TaskStore, task_id: str, after_seq: int = -1) -> TaskDetail | None:
+    """The task with its history after `after_seq`; None when there is no such task."""
+    # Events first, then the row: the row's status is then never older than the history,
+    # so a reader that takes the status from the row cannot step back behind an event.
+    history = [HistoryEntry(seq=e.seq, kind=e.kind, at=e.at, data=e.data)
+               for e in store.events(task_id, after=after_seq)]
+    row = store.get_task(task_id)
+    if row is None:
+        return None
+    state = store.load_checkpoint(task_id) or {}
+    plan = [Subtask.model_validate(x).text for x in state.get("subtasks", [])]
+    return TaskDetail(task=summary(row), subtasks=plan,
+                      current_subtask=state.get("current_subtask_index", 0), history=history)
