@@ -78,3 +78,29 @@ def test_learnings_are_capped_per_site_deduplicated_and_deletable(tmp_path: Path
     kept = book.add("b.test", "Login is under Account")
     assert kept is not None and [e.text for e in book.for_site("b.test")] == ["Login is under Account"]
     assert book.delete(kept.id) and book.for_site("b.test") == []
+
+
+def test_the_terminal_lists_and_deletes_what_was_learned(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEYBRO_")}
+    env["HEYBRO_HOME"] = str(tmp_path)
+
+    def heybro(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "heybro.cli", "experiences", *args], env=env,
+                              capture_output=True, text=True, timeout=60)
+
+    assert "not learned anything yet" in heybro().stdout
+    (tmp_path / "data").mkdir(parents=True, exist_ok=True)
+    book = StoreExperiences(TaskStore(tmp_path / "data" / "tasks.sqlite3"))
+    kept = book.add("shop.test", TIP)
+    book.add("other.test", "Prices include VAT")
+    assert kept is not None
+    listed = heybro().stdout
+    assert "shop.test" in listed and f"#{kept.id}  {TIP}" in listed and "other.test" in listed
+    assert "Prices include VAT" not in heybro("shop.test").stdout
+    assert "Deleted learning" in heybro("--delete", str(kept.id)).stdout
+    assert book.for_site("shop.test") == []
+    gone = heybro("--delete", str(kept.id))
+    assert gone.returncode == 1 and "No learning" in gone.stderr

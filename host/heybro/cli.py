@@ -230,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
 def _load_extensions() -> None:
     import_optional("heybro.cli_run")
     import_optional("heybro.cli_tasks")
+    import_optional("heybro.cli_experiences")
 
 
 if __name__ == "__main__":
