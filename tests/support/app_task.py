@@ -24,6 +24,7 @@ class TaskRun:
     rc: int
     events: list[dict[str, Any]]
     stderr: str
+    script_errors: list[str]
 
     @property
     def final(self) -> dict[str, Any]:
@@ -35,7 +36,7 @@ class TaskRun:
                 if e["kind"] == "tool_result" and e["data"]["tool"] == tool]
 
     def explain(self) -> str:
-        lines = [f"rc={self.rc}", self.stderr[-1500:]]
+        lines = [f"rc={self.rc}", self.stderr[-1500:], *self.script_errors]
         for e in self.events:
             if e["kind"] in ("tool_result", "status", "verdict", "message", "error"):
                 lines.append(json.dumps(e["data"])[:400])
@@ -63,4 +64,4 @@ def run_task(eb: ExtBrowser, llm: ScriptedLLM, goal: str, url: str, *,
     r = subprocess.run(cmd, env=eb.env | llm.env(), capture_output=True, text=True,
                        timeout=timeout_s)
     events = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
-    return TaskRun(r.returncode, events, r.stderr)
+    return TaskRun(r.returncode, events, r.stderr, list(llm.errors))

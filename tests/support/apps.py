@@ -318,6 +318,8 @@ class MediaWiki:
         """Creates or replaces a page as the administrator (MediaWiki's maintenance/edit.php)."""
         _run(["php", str(MEDIAWIKI_SRC / "maintenance" / "edit.php"), "-u", self.admin,
               "-s", "test setup", title], self._env, stdin=text)
+        # Its search index and link tables are filled by queued jobs: run them now.
+        _run(["php", str(MEDIAWIKI_SRC / "maintenance" / "runJobs.php")], self._env)
 
     def login(self, page: Any) -> None:
         """Logs a Playwright page's browser in as the administrator."""

@@ -138,6 +138,7 @@ class ScriptedLLM:
     default: dict[str, Step] = field(default_factory=dict)
     reject_tools: bool = False
     times: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # script steps that raised (answered 500)
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -226,6 +227,7 @@ class ScriptedLLM:
                 try:
                     status, payload, headers = outer.respond(body)
                 except Exception as err:  # noqa: BLE001
+                    outer.errors.append(f"{type(err).__name__}: {err}")
                     status, payload = 500, {"error": {"message": f"script error: {err}"}}
                 data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
                 try:
