@@ -2946,7 +2946,7 @@ function uploadFile(el, file) {
   }
   return { name: f.name, size: f.size, via: "drop" };
 }
-return { actionError, hoverOn, clickOn, focusOn, isEditable, setNativeValue, fire, fillIn, checkFilled, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
+return { actionError, hoverOn, clickOn, focusOn, isEditable, setNativeValue, fire, fillIn, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
 })();
 // ---- extension/lib/dom_locate.js
 const __dom_locate = (() => {
@@ -3099,7 +3099,7 @@ function describe(el) {
   const b = brief(el);
   return `<${el.localName}${el.id ? ` id="${el.id}"` : ""}>${b && b.name ? ` "${b.name.slice(0, 40)}"` : ""}`;
 }
-return { locate, brief, prepare };
+return { locate, brief, reaches, prepare };
 })();
 // ---- extension/lib/dom_changes.js
 const __dom_changes = (() => {
@@ -3134,6 +3134,8 @@ const SETTLE = /** @type {Record<string, SettleOpts>} */ ({
   press: { quietMs: 40, graceMs: 40, maxMs: 800 },
   upload: { quietMs: 40, graceMs: 40, maxMs: 800 },
   select: { quietMs: 40, graceMs: 20, maxMs: 800 },
+  // Hover menus open after a delay (jQuery hoverIntent ~100 ms, many menus 150–300 ms).
+  hover: { quietMs: 40, graceMs: 300, maxMs: 800 },
   scroll: { quietMs: 0, graceMs: 0, maxMs: 60 },
   extract: { quietMs: 0, graceMs: 0, maxMs: 60 },
 });
@@ -3555,6 +3557,157 @@ function pressKeys(target, combo) {
 }
 return { parseKeys, pressKeys };
 })();
+// ---- extension/lib/dom_trusted.js
+const __dom_trusted = (() => {
+/**
+ * Trusted input, the page's side: when the browser's own mouse and keyboard are needed, and what to
+ * send. The coordinator plays the steps through chrome.debugger (background/trusted_input.js).
+ *
+ * When: the user's setting (`auto`, the default; `always`; `off`). In `auto` the synthetic action
+ * runs first, and the browser's input follows only when it had no effect a person would notice — so
+ * a page that works with script events never sees the debugger:
+ * - hover: nothing in the page changed (a CSS `:hover` menu changes no DOM: it opens only under a
+ *   real pointer; a mouse move is harmless either way);
+ * - type, and press in a text field or editor: the field's text did not change (a rich editor that
+ *   takes only real key presses or the input method);
+ * - click: nothing changed — no DOM change, navigation, dialog, checked/value/text change or request
+ *   answered — after a longer wait than usual (a handler that checks `isTrusted` ignored it). The
+ *   longer wait is there so a click whose effect comes late is not clicked twice.
+ */
+const { actionError, codeOf, isEditable, keyCodeOf } = __dom_input;
+const { parseKeys } = __dom_keys;
+const { reaches } = __dom_locate;
+const { deepElementFromPoint } = __dom_roots;
+
+/** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
+
+const TRUSTED_ACTIONS = new Set(["click", "hover", "type", "press"]);
+
+/** Extra quiet time before a click counts as ignored (ms). */
+const CLICK_IGNORED_AFTER_MS = 400;
+
+/**
+ * What a person would see change on the element itself (besides the DOM): its value, checked state,
+ * editable text and caret.
+ * @param {Element | null} el
+ */
+function fieldState(el) {
+  if (!el) return "";
+  const any = /** @type {any} */ (el);
+  const control = el.localName === "label" ? /** @type {HTMLLabelElement} */ (el).control : null;
+  /** @type {unknown[]} */
+  let caret = [];
+  try { caret = [any.selectionStart, any.selectionEnd]; } catch { /* no selection API (email, number) */ }
+  if (isEditable(el)) {
+    const sel = el.ownerDocument.getSelection();
+    caret = sel ? [sel.anchorOffset, sel.focusOffset, sel.anchorNode?.textContent?.length] : [];
+  }
+  // The caret counts: a caret key (Home, an arrow) has its effect there alone.
+  const parts = [any.value, any.checked, control ? /** @type {any} */ (control).checked : "", isEditable(el) ? el.textContent : "", caret];
+  return JSON.stringify(parts);
+}
+
+/** Requests the page has completed (fetch, XHR, beacons…): one answered since means it reacted. */
+function requestCount() {
+  return performance.getEntriesByType("resource").filter((e) => /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "link"
+    && /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "css").length;
+}
+
+/**
+ * Whether the synthetic action had no effect a person would notice.
+ * @param {string} action @param {Element | null} el
+ * @param {{mutations: {summary: string}, url_changed?: boolean, navigating?: boolean, dialog?: any}} changes
+ * @param {string} before fieldState before the action
+ */
+function hadNoEffect(action, el, changes, before) {
+  if (changes.navigating || changes.url_changed || changes.dialog) return false;
+  const fieldSame = fieldState(el) === before;
+  if (action === "type") return fieldSame;
+  if (action === "press") return !!el && isTextEntry(el) && fieldSame && changes.mutations.summary === "no change";
+  return changes.mutations.summary === "no change" && fieldSame;
+}
+
+/** @param {Element} el */
+function isTextEntry(el) {
+  return isEditable(el) || el.localName === "textarea" || (el.localName === "input" && /^(text|search|url|tel|email|password|number|)$/.test(/** @type {HTMLInputElement} */ (el).type));
+}
+
+/** Clicks on these open the browser's own pop-ups (a select's list): never replayed. @param {Element} el */
+function clickReplayable(el) {
+  return !el.closest("select, option, input[type=file], input[type=color], input[type=date]");
+}
+
+/**
+ * The point a pointer would use on the element, in the top frame's viewport of this agent (same-
+ * origin frames' offsets added): the first sampled point where the element (or what it holds) is
+ * what a pointer hits. The caller has scrolled it into view (prepare).
+ * @param {Element} el @returns {{x: number, y: number}}
+ */
+function pointerPoint(el) {
+  const r = el.getBoundingClientRect();
+  const doc = el.ownerDocument;
+  for (const [fx, fy] of [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]]) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    const hit = deepElementFromPoint(doc, x, y);
+    if (hit && reaches(hit, el)) return toTop(doc, x, y);
+  }
+  throw actionError("covered", "No point of the element can be reached by the pointer.");
+}
+
+/** @param {Document} doc @param {number} x @param {number} y */
+function toTop(doc, x, y) {
+  for (let view = doc.defaultView; view && view !== view.top;) {
+    const frame = view.frameElement;
+    if (!frame) break; // a cross-origin parent: the coordinator refuses such frames
+    const fr = frame.getBoundingClientRect();
+    const cs = getComputedStyle(frame);
+    x += fr.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
+    y += fr.top + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop);
+    view = frame.ownerDocument.defaultView;
+  }
+  return { x, y };
+}
+
+/**
+ * The steps that do the action with the browser's own input.
+ * @param {string} action @param {Record<string, any>} args @param {Element} el @returns {InputStep[]}
+ */
+function trustedSteps(action, args, el) {
+  if (action === "hover") return [{ type: "move", ...pointerPoint(el) }];
+  if (action === "click") return [{ type: "click", ...pointerPoint(el) }];
+  if (action === "type") {
+    /** @type {InputStep[]} */ const steps = [];
+    String(args.text ?? "").split("\n").forEach((line, i) => {
+      if (i > 0) steps.push(keyStep("Enter", 0));
+      if (line) steps.push({ type: "text", text: line });
+    });
+    return steps;
+  }
+  if (action === "press") {
+    const { key, mods } = parseKeys(String(args.keys));
+    return [keyStep(key, (mods.alt ? 1 : 0) | (mods.ctrl ? 2 : 0) | (mods.meta ? 4 : 0) | (mods.shift ? 8 : 0))];
+  }
+  throw actionError("unsupported", `The browser's own input does not do "${action}".`);
+}
+
+/** @param {string} key @param {number} modifiers @returns {InputStep} */
+function keyStep(key, modifiers) {
+  const text = key === "Enter" ? "\r" : key.length === 1 && !(modifiers & 7) ? key : undefined;
+  return { type: "key", key, code: codeOf(key), keyCode: keyCodeOf(key), modifiers, ...(text ? { text } : {}) };
+}
+
+/**
+ * Asks the coordinator to play the steps (it attaches the debugger for them and detaches after).
+ * @param {InputStep[]} steps
+ */
+async function sendTrusted(steps) {
+  /** @type {any} */
+  const reply = await chrome.runtime.sendMessage({ kind: "trusted.input", steps });
+  if (!reply) throw actionError("unsupported", "The coordinator did not answer the request for the browser's own input.");
+  if (!reply.ok) throw actionError(reply.error.code, reply.error.message, reply.error.detail);
+}
+return { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, fieldState, requestCount, hadNoEffect, clickReplayable, pointerPoint, trustedSteps, sendTrusted };
+})();
 // ---- extension/lib/dom_extract.js
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
@@ -3758,7 +3911,8 @@ const { showBoxes, highlight, clearOverlay } = __dom_overlay;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, settleFor, settle, documentReady, documentId } = __dom_changes;
 const { actionError, checkFilled, clickOn, fillIn, typeInto, selectOption, setChecked, hoverOn, focusOn, uploadFile, checkedState } = __dom_input;
-const { pressKeys } = __dom_keys;
+const { parseKeys, pressKeys } = __dom_keys;
+const { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, requestCount, sendTrusted, trustedSteps } = __dom_trusted;
 const { extractFrom } = __dom_extract;
 const { waitFor } = __dom_wait;
 const { frameDocuments } = __dom_roots;
@@ -3861,6 +4015,43 @@ function doAction(action, args, el) {
 }
 
 /**
+ * The action's input, synthetic or the browser's own (dom_trusted.js says when), and what changed.
+ * @param {string} action @param {Record<string, any>} args @param {Element | null} el
+ * @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
+ * @returns {Promise<{extra: Record<string, any>, changes: Record<string, any>}>}
+ */
+async function doInput(action, args, el, finish) {
+  const mode = el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
+  if (mode === "always") {
+    const target = /** @type {Element} */ (el);
+    if (action === "type" || action === "press") focusOn(target);
+    await sendTrusted(trustedSteps(action, args, target));
+    return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
+  }
+  const before = fieldState(el);
+  const requests = requestCount();
+  const extra = doAction(action, args, el);
+  let changes = await finish(settleFor(action));
+  if (mode !== "auto" || !hadNoEffect(action, el, /** @type {any} */ (changes), before)) return { extra, changes };
+  const target = /** @type {Element} */ (el);
+  if (action === "click") {
+    // Late effects count too: a click is replayed only when the page showed no sign of it at all.
+    const late = await watchChanges(document, target)({ quietMs: 40, graceMs: CLICK_IGNORED_AFTER_MS, maxMs: CLICK_IGNORED_AFTER_MS + 400 });
+    if (!hadNoEffect(action, el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
+  }
+  const again = watchChanges(document, target);
+  await sendTrusted(trustedSteps(action, args, target));
+  changes = { ...(await again(settleFor(action))), input: "trusted" };
+  return { extra, changes };
+}
+
+/** @param {string} keys */
+function pressedOf(keys) {
+  const { key, mods } = parseKeys(keys);
+  return { key, ...mods };
+}
+
+/**
  * Carries out the action on the element (found and prepared) and reports what changed.
  * @param {string} action @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
@@ -3875,8 +4066,7 @@ async function perform(action, args, el, r, loc) {
   /** @type {Record<string, any>} */
   let changes;
   try {
-    extra = doAction(action, args, el);
-    changes = await finish(settleFor(action));
+    ({ extra, changes } = await doInput(action, args, el, finish));
   } finally {
     armDialogs(docs); // the action's instruction is spent
   }

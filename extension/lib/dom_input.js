@@ -184,7 +184,7 @@ const PUNCTUATION_KEYS = {
 };
 
 /** @param {string} key */
-function keyCodeOf(key) {
+export function keyCodeOf(key) {
   if (key.length === 1) {
     const c = key.toUpperCase();
     // Letters and digits are their own keys; other characters (é, ß, 中) have no key of their own.
@@ -194,7 +194,7 @@ function keyCodeOf(key) {
 }
 
 /** @param {string} key */
-function codeOf(key) {
+export function codeOf(key) {
   if (key.length !== 1) return key;
   return /[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /\d/.test(key) ? `Digit${key}` : (PUNCTUATION_KEYS[key]?.[1] ?? "");
 }
