@@ -6,7 +6,8 @@ throwaway folder made for this session and removed after.
         ...
     with mediawiki() as wiki:          # wiki.url, wiki.login(page), wiki.edit(title, text),
         ...                            # wiki.page_text(title), wiki.sql(q)
-    with running_apps() as apps:       # both: apps.wordpress, apps.mediawiki, apps.url("wordpress")
+    with running_apps() as apps:       # both: apps.wordpress, apps.mediawiki, apps.login(page),
+        ...                            # apps.url("url:wordpress:/wp-admin/") -> its address
 
 WordPress keeps its data in MariaDB: Debian's WordPress has no SQLite driver (the SQLite plugin is
 not packaged), so a private `mariadbd` runs on a Unix socket in the session folder, with networking
@@ -350,6 +351,7 @@ def mediawiki(data: Path | None = None) -> Iterator[MediaWiki]:
                   "--pass", wiki.password, "Heybro Wiki", wiki.admin])
             with settings.open("a") as f:
                 f.write(_MW_EXTRA.format(data=data))
+            _run(["php", str(MEDIAWIKI_SRC / "maintenance" / "runJobs.php")], wiki._env)
         lines = [ln for ln in settings.read_text().splitlines() if not ln.startswith("$wgServer =")]
         settings.write_text("\n".join([*lines, server_line, ""]))
         server = _php_server(MEDIAWIKI_SRC, port, data / "php.log", wiki._env)
@@ -369,6 +371,11 @@ class Apps:
         """`url:wordpress:/wp-admin/` (a benchmark page's source) -> its address here."""
         _, app, path = source.split(":", 2)
         return getattr(self, app).url + path
+
+    def login(self, page: Any) -> None:
+        """Logs a Playwright page's browser in to both, as their administrator."""
+        self.wordpress.login(page)
+        self.mediawiki.login(page)
 
 
 @contextmanager
