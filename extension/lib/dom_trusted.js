@@ -27,14 +27,26 @@ export const TRUSTED_ACTIONS = new Set(["click", "hover", "type", "press"]);
 export const CLICK_IGNORED_AFTER_MS = 400;
 
 /**
- * What a person would see change on the element itself (besides the DOM): its value, checked state,
- * editable text and caret.
+ * What a person would see change on the element itself (besides the DOM): its value, checked state
+ * and editable text; and its caret.
  * @param {Element | null} el
  */
 export function fieldState(el) {
+  return JSON.stringify([valueState(el), caretState(el)]);
+}
+
+/** @param {Element | null} el */
+function valueState(el) {
   if (!el) return "";
   const any = /** @type {any} */ (el);
   const control = el.localName === "label" ? /** @type {HTMLLabelElement} */ (el).control : null;
+  return JSON.stringify([any.value, any.checked, control ? /** @type {any} */ (control).checked : "", isEditable(el) ? el.textContent : ""]);
+}
+
+/** @param {Element | null} el */
+function caretState(el) {
+  if (!el) return "";
+  const any = /** @type {any} */ (el);
   /** @type {unknown[]} */
   let caret = [];
   try { caret = [any.selectionStart, any.selectionEnd]; } catch { /* no selection API (email, number) */ }
@@ -42,9 +54,7 @@ export function fieldState(el) {
     const sel = el.ownerDocument.getSelection();
     caret = sel ? [sel.anchorOffset, sel.focusOffset, sel.anchorNode?.textContent?.length] : [];
   }
-  // The caret counts: a caret key (Home, an arrow) has its effect there alone.
-  const parts = [any.value, any.checked, control ? /** @type {any} */ (control).checked : "", isEditable(el) ? el.textContent : "", caret];
-  return JSON.stringify(parts);
+  return JSON.stringify(caret);
 }
 
 /** Requests the page has completed (fetch, XHR, beacons…): one answered since means it reacted. */
@@ -61,10 +71,15 @@ export function requestCount() {
  */
 export function hadNoEffect(action, el, changes, before) {
   if (changes.navigating || changes.url_changed || changes.dialog) return false;
-  const fieldSame = fieldState(el) === before;
-  if (action === "type") return fieldSame;
-  if (action === "press") return !!el && isTextEntry(el) && fieldSame && changes.mutations.summary === "no change";
-  return changes.mutations.summary === "no change" && fieldSame;
+  const [value, caret] = JSON.parse(before);
+  const valueSame = valueState(el) === value;
+  // Typing focuses the field first, which moves the caret: only its text tells.
+  if (action === "type") return valueSame;
+  // A caret key (Home, an arrow) has its effect on the caret alone.
+  if (action === "press") return !!el && isTextEntry(el) && valueSame && caretState(el) === caret && changes.mutations.summary === "no change";
+  // A click into a text field has done its job once the field has focus.
+  if (el && isTextEntry(el) && el.matches(":focus")) return false;
+  return changes.mutations.summary === "no change" && valueSame;
 }
 
 /** @param {Element} el */
