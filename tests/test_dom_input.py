@@ -118,3 +118,16 @@ def test_vue_style_v_model_form(browser, page, site):
     assert page.text_content("#summary") == "Lyon|true|exp"
     ok(browser, "type", {"element_id": find_id(obs, "City"), "text": " 2"})
     assert page.text_content("#summary") == "Lyon 2|true|exp"
+
+
+def test_typed_punctuation_carries_its_own_keys_not_delete_or_arrows(browser, page, site):
+    # "." has the character code 46, which is Delete's keyCode, and "&" 38 (ArrowUp): an editor
+    # that reads keyCode (the block editor, CodeMirror) deleted or moved instead of typing.
+    open_page(page, site + "/keys.html")
+    page.evaluate("""() => { window.keys = []; document.getElementById('comment').addEventListener(
+        'keydown', (e) => keys.push([e.key, e.keyCode, e.code])); }""")
+    obs = ok(browser, "observe")
+    ok(browser, "type", {"element_id": find_id(obs, "Comment"), "text": "a.&(-"})
+    assert page.evaluate("keys") == [["a", 65, "KeyA"], [".", 190, "Period"], ["&", 55, "Digit7"],
+                                     ["(", 57, "Digit9"], ["-", 189, "Minus"]]
+    assert page.input_value("#comment").endswith("a.&(-")
