@@ -4055,7 +4055,15 @@ async function doInput(action, args, el, finish) {
     if (!hadNoEffect(action, el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
   }
   const again = watchChanges(document, target);
-  await sendTrusted(trustedSteps(action, args, target));
+  try {
+    await sendTrusted(trustedSteps(action, args, target));
+  } catch (e) {
+    await again({ maxMs: 0 });
+    // Where the browser's input cannot reach (a cross-origin frame), the script action stands as
+    // it was; another debugger holding the tab is said plainly (debugger_busy).
+    if (/** @type {any} */ (e)?.code === "unsupported") return { extra, changes };
+    throw e;
+  }
   changes = { ...(await again(settleFor(action))), input: "trusted" };
   return { extra, changes };
 }
