@@ -209,6 +209,10 @@ class ActionResult(ToolOutput):
     focused: FocusedInfo | None = None
     element: ElementBrief | None = Field(None, description="The element after the action.")
     observation: ObserveResult | None = Field(None, description="The page after the action, when `observe_after` asked for it.")
+    input: Literal["synthetic", "trusted"] | None = Field(
+        None, description="How the input reached the page: events dispatched by the page's script "
+        "(synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), "
+        "used when the page ignored the synthetic events.")
 
 
 class SelectResult(ActionResult):
@@ -304,9 +308,9 @@ DOM_TOOLS: dict[str, ToolSpec] = {
     "press": ToolSpec(args=PressArgs, result=PressResult,
                       doc="Press a key or combo on an element or on whatever has focus."),
     "hover": ToolSpec(args=HoverArgs, result=ActionResult,
-                      doc="Fire pointer and mouse events over an element (menus and tooltips opened "
-                      "by script). It cannot trigger CSS :hover: a menu shown only by a :hover style "
-                      "stays closed." + _ELEMENT_DOC),
+                      doc="Move the pointer over an element: menus and tooltips opened by script, "
+                      "and (with the browser's own pointer when script events change nothing) "
+                      "menus shown by a CSS :hover style." + _ELEMENT_DOC),
     "scroll": ToolSpec(args=ScrollArgs, result=ScrollResult,
                        doc="Scroll the page or an element by direction/amount, or scroll an element into view."),
     "focus": ToolSpec(args=FocusArgs, result=ActionResult, doc="Focus an element." + _ELEMENT_DOC),

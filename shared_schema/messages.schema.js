@@ -288,7 +288,7 @@ export default /** @type {any} */ ({
       }
     },
     "hover": {
-      "doc": "Fire pointer and mouse events over an element (menus and tooltips opened by script). It cannot trigger CSS :hover: a menu shown only by a :hover style stays closed. Pass the element_id from observe and its signature (used if the id is gone).",
+      "doc": "Move the pointer over an element: menus and tooltips opened by script, and (with the browser's own pointer when script events change nothing) menus shown by a CSS :hover style. Pass the element_id from observe and its signature (used if the id is gone).",
       "args": {
         "$ref": "#/$defs/HoverArgs"
       },
@@ -575,6 +575,23 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "The page after the action, when `observe_after` asked for it."
+        },
+        "input": {
+          "anyOf": [
+            {
+              "enum": [
+                "synthetic",
+                "trusted"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
+          "title": "Input"
         }
       },
       "required": [
@@ -810,6 +827,23 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "The page after the action, when `observe_after` asked for it."
+        },
+        "input": {
+          "anyOf": [
+            {
+              "enum": [
+                "synthetic",
+                "trusted"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
+          "title": "Input"
         },
         "checked": {
           "anyOf": [
@@ -1116,6 +1150,7 @@ export default /** @type {any} */ ({
         "no_tab",
         "cut_off",
         "unsupported",
+        "debugger_busy",
         "host_unavailable"
       ],
       "title": "ErrorCode",
@@ -1460,6 +1495,23 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "The page after the action, when `observe_after` asked for it."
+        },
+        "input": {
+          "anyOf": [
+            {
+              "enum": [
+                "synthetic",
+                "trusted"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
+          "title": "Input"
         },
         "text": {
           "anyOf": [
@@ -2443,6 +2495,23 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The page after the action, when `observe_after` asked for it."
         },
+        "input": {
+          "anyOf": [
+            {
+              "enum": [
+                "synthetic",
+                "trusted"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
+          "title": "Input"
+        },
         "pressed": {
           "anyOf": [
             {
@@ -2892,6 +2961,23 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The page after the action, when `observe_after` asked for it."
         },
+        "input": {
+          "anyOf": [
+            {
+              "enum": [
+                "synthetic",
+                "trusted"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
+          "title": "Input"
+        },
         "scroll": {
           "anyOf": [
             {
@@ -3212,6 +3298,23 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "The page after the action, when `observe_after` asked for it."
+        },
+        "input": {
+          "anyOf": [
+            {
+              "enum": [
+                "synthetic",
+                "trusted"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
+          "title": "Input"
         },
         "selected": {
           "anyOf": [
@@ -4068,6 +4171,23 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "The page after the action, when `observe_after` asked for it."
+        },
+        "input": {
+          "anyOf": [
+            {
+              "enum": [
+                "synthetic",
+                "trusted"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
+          "title": "Input"
         },
         "uploaded": {
           "anyOf": [

@@ -10,6 +10,7 @@
  */
 import { registerTool } from "./tools.js";
 import { frameBudgets } from "./frame_budget.js";
+import { trustedInputMode } from "./trusted_input.js";
 
 /** @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload */
 
@@ -319,7 +320,7 @@ function actOnly(action) {
     const started = Date.now();
     const watch = watchTab(tabId);
     try {
-      const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, ...(action === "wait_for" ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, started + timeout);
+      const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, trusted_input: await trustedInputMode(), ...(action === "wait_for" ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, started + timeout);
       if (!reply.navigated && !reply.navigating) return { result: reply, seen: null };
       // The action started a navigation (the agent saw it begin, or the page unloaded before it
       // could answer): wait for the new document instead of guessing with a sleep.

@@ -3295,17 +3295,43 @@ function checkFilled(el, value) {
   { value: secret ? `${now.length} characters` : now.slice(0, 200) });
 }
 
+/**
+ * Punctuation's keys on a US keyboard: [keyCode, code]. A character's own code is not its key's:
+ * "." is 46, which is Delete's keyCode, and "&" is 38 (ArrowUp) — editors that read keyCode
+ * (the block editor, CodeMirror) would delete or move instead of typing.
+ * @type {Record<string, [number, string]>}
+ */
+const PUNCTUATION_KEYS = {
+  ";": [186, "Semicolon"], ":": [186, "Semicolon"], "=": [187, "Equal"], "+": [187, "Equal"],
+  ",": [188, "Comma"], "<": [188, "Comma"], "-": [189, "Minus"], "_": [189, "Minus"],
+  ".": [190, "Period"], ">": [190, "Period"], "/": [191, "Slash"], "?": [191, "Slash"],
+  "`": [192, "Backquote"], "~": [192, "Backquote"], "[": [219, "BracketLeft"], "{": [219, "BracketLeft"],
+  "\\": [220, "Backslash"], "|": [220, "Backslash"], "]": [221, "BracketRight"], "}": [221, "BracketRight"],
+  "'": [222, "Quote"], '"': [222, "Quote"], "!": [49, "Digit1"], "@": [50, "Digit2"], "#": [51, "Digit3"],
+  "$": [52, "Digit4"], "%": [53, "Digit5"], "^": [54, "Digit6"], "&": [55, "Digit7"], "*": [56, "Digit8"],
+  "(": [57, "Digit9"], ")": [48, "Digit0"], " ": [32, "Space"],
+};
+
 /** @param {string} key */
 function keyCodeOf(key) {
-  if (key.length === 1) { const c = key.toUpperCase(); return /[A-Z0-9]/.test(c) ? c.charCodeAt(0) : key.charCodeAt(0); }
-  return ({ Enter: 13, Tab: 9, Escape: 27, Backspace: 8, Delete: 46, ArrowUp: 38, ArrowDown: 40, ArrowLeft: 37, ArrowRight: 39, " ": 32, Space: 32, Home: 36, End: 35, PageUp: 33, PageDown: 34 })[key] || 0;
+  if (key.length === 1) {
+    const c = key.toUpperCase();
+    // Letters and digits are their own keys; other characters (é, ß, 中) have no key of their own.
+    return /[A-Z0-9]/.test(c) ? c.charCodeAt(0) : (PUNCTUATION_KEYS[key]?.[0] ?? 0);
+  }
+  return ({ Enter: 13, Tab: 9, Escape: 27, Backspace: 8, Delete: 46, ArrowUp: 38, ArrowDown: 40, ArrowLeft: 37, ArrowRight: 39, Space: 32, Home: 36, End: 35, PageUp: 33, PageDown: 34 })[key] || 0;
+}
+
+/** @param {string} key */
+function codeOf(key) {
+  if (key.length !== 1) return key;
+  return /[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /\d/.test(key) ? `Digit${key}` : (PUNCTUATION_KEYS[key]?.[1] ?? "");
 }
 
 /** @param {Element} el @param {string} type @param {string} key @param {{ctrl?: boolean, shift?: boolean, alt?: boolean, meta?: boolean}} mods */
 function keyEvent(el, type, key, mods) {
   const view = el.ownerDocument.defaultView || window;
-  const code = key.length === 1 ? (/[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /\d/.test(key) ? `Digit${key}` : key === " " ? "Space" : "") : key;
-  return el.dispatchEvent(new view.KeyboardEvent(type, { key, code, bubbles: true, cancelable: true, composed: true,
+  return el.dispatchEvent(new view.KeyboardEvent(type, { key, code: codeOf(key), bubbles: true, cancelable: true, composed: true,
     keyCode: keyCodeOf(key), which: keyCodeOf(key), charCode: type === "keypress" ? key.charCodeAt(0) : 0,
     ctrlKey: !!mods.ctrl, shiftKey: !!mods.shift, altKey: !!mods.alt, metaKey: !!mods.meta }));
 }
@@ -3406,6 +3432,37 @@ function setChecked(el, want) {
   return want;
 }
 
+/** @param {Element | null | undefined} el @returns {el is HTMLInputElement} */
+const isFileInput = (el) => !!el && el.localName === "input" && /** @type {HTMLInputElement} */ (el).type === "file";
+
+/**
+ * The file input an upload control stands for. Pages hide the real input behind a styled button:
+ * inside it, behind its label, laid invisibly over it (plupload, many "Select Files" widgets), or
+ * as the one file input of the button's form or section, which the button's script clicks.
+ * @param {Element} el @returns {HTMLInputElement | null}
+ */
+function fileInputFor(el) {
+  if (isFileInput(el)) return el;
+  if (el.localName === "label") {
+    const control = /** @type {HTMLLabelElement} */ (el).control;
+    if (isFileInput(control)) return control;
+  }
+  const inside = el.querySelector("input[type=file]");
+  if (isFileInput(inside)) return inside;
+  const r = el.getBoundingClientRect();
+  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  if (r.width > 0 && r.height > 0 && "elementsFromPoint" in root) {
+    const over = root.elementsFromPoint(r.left + r.width / 2, r.top + r.height / 2).find(isFileInput);
+    if (over) return over;
+  }
+  for (let up = el.parentElement; up; up = up.parentElement) {
+    const found = up.querySelectorAll("input[type=file]");
+    if (found.length === 1 && isFileInput(found[0])) return found[0];
+    if (found.length > 1) return null; // several: which one this control means is not known
+  }
+  return null;
+}
+
 /**
  * Puts a file the host passed in into a file input (through DataTransfer, the only way a page
  * script can set `input.files`), or drops it on a drop zone.
@@ -3417,11 +3474,9 @@ function uploadFile(el, file) {
   const f = new view.File([bytes], file.name, { type: file.mime || "application/octet-stream" });
   const dt = new view.DataTransfer();
   dt.items.add(f);
-  /** @type {Element | null} */
-  let input = el.localName === "input" && /** @type {HTMLInputElement} */ (el).type === "file" ? el
-    : el.localName === "label" ? /** @type {HTMLLabelElement} */ (el).control : el.querySelector("input[type=file]");
-  if (input && /** @type {HTMLInputElement} */ (input).type === "file") {
-    /** @type {HTMLInputElement} */ (input).files = dt.files;
+  const input = fileInputFor(el);
+  if (input) {
+    input.files = dt.files;
     fire(input, "input");
     fire(input, "change");
     return { name: f.name, size: f.size, via: "input" };
@@ -3431,7 +3486,7 @@ function uploadFile(el, file) {
   }
   return { name: f.name, size: f.size, via: "drop" };
 }
-return { actionError, hoverOn, clickOn, focusOn, isEditable, setNativeValue, fire, fillIn, checkFilled, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
+return { actionError, hoverOn, clickOn, focusOn, isEditable, setNativeValue, fire, fillIn, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
 })();
 // ---- extension/lib/dom_locate.js
 const __dom_locate = (() => {
@@ -3583,7 +3638,7 @@ function describe(el) {
   const b = brief(el);
   return `<${el.localName}${el.id ? ` id="${el.id}"` : ""}>${b && b.name ? ` "${b.name.slice(0, 40)}"` : ""}`;
 }
-return { locate, brief, prepare };
+return { locate, brief, reaches, prepare };
 })();
 // ---- extension/lib/dom_changes.js
 const __dom_changes = (() => {
@@ -3618,6 +3673,8 @@ const SETTLE = /** @type {Record<string, SettleOpts>} */ ({
   press: { quietMs: 40, graceMs: 40, maxMs: 800 },
   upload: { quietMs: 40, graceMs: 40, maxMs: 800 },
   select: { quietMs: 40, graceMs: 20, maxMs: 800 },
+  // Hover menus open after a delay (jQuery hoverIntent ~100 ms, many menus 150–300 ms).
+  hover: { quietMs: 40, graceMs: 300, maxMs: 800 },
   scroll: { quietMs: 0, graceMs: 0, maxMs: 60 },
   extract: { quietMs: 0, graceMs: 0, maxMs: 60 },
 });
@@ -4039,6 +4096,172 @@ function pressKeys(target, combo) {
 }
 return { parseKeys, pressKeys };
 })();
+// ---- extension/lib/dom_trusted.js
+const __dom_trusted = (() => {
+/**
+ * Trusted input, the page's side: when the browser's own mouse and keyboard are needed, and what to
+ * send. The coordinator plays the steps through chrome.debugger (background/trusted_input.js).
+ *
+ * When: the user's setting (`auto`, the default; `always`; `off`). In `auto` the synthetic action
+ * runs first, and the browser's input follows only when it had no effect a person would notice — so
+ * a page that works with script events never sees the debugger:
+ * - hover: nothing in the page changed (a CSS `:hover` menu changes no DOM: it opens only under a
+ *   real pointer; a mouse move is harmless either way);
+ * - type, and press in a text field or editor: the field's text did not change (a rich editor that
+ *   takes only real key presses or the input method);
+ * - click: nothing changed — no DOM change, navigation, dialog, checked/value/text change or request
+ *   answered — after a longer wait than usual (a handler that checks `isTrusted` ignored it). The
+ *   longer wait is there so a click whose effect comes late is not clicked twice.
+ */
+const { actionError, codeOf, isEditable, keyCodeOf } = __dom_input;
+const { parseKeys } = __dom_keys;
+const { reaches } = __dom_locate;
+const { deepElementFromPoint } = __dom_roots;
+
+/** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
+
+const TRUSTED_ACTIONS = new Set(["click", "hover", "type", "press"]);
+
+/** Extra quiet time before a click counts as ignored (ms). */
+const CLICK_IGNORED_AFTER_MS = 400;
+
+/**
+ * What a person would see change on the element itself (besides the DOM): its value, checked state
+ * and editable text; and its caret.
+ * @param {Element | null} el
+ */
+function fieldState(el) {
+  return JSON.stringify([valueState(el), caretState(el)]);
+}
+
+/** @param {Element | null} el */
+function valueState(el) {
+  if (!el) return "";
+  const any = /** @type {any} */ (el);
+  const control = el.localName === "label" ? /** @type {HTMLLabelElement} */ (el).control : null;
+  return JSON.stringify([any.value, any.checked, control ? /** @type {any} */ (control).checked : "", isEditable(el) ? el.textContent : ""]);
+}
+
+/** @param {Element | null} el */
+function caretState(el) {
+  if (!el) return "";
+  const any = /** @type {any} */ (el);
+  /** @type {unknown[]} */
+  let caret = [];
+  try { caret = [any.selectionStart, any.selectionEnd]; } catch { /* no selection API (email, number) */ }
+  if (isEditable(el)) {
+    const sel = el.ownerDocument.getSelection();
+    caret = sel ? [sel.anchorOffset, sel.focusOffset, sel.anchorNode?.textContent?.length] : [];
+  }
+  return JSON.stringify(caret);
+}
+
+/** Requests the page has completed (fetch, XHR, beacons…): one answered since means it reacted. */
+function requestCount() {
+  return performance.getEntriesByType("resource").filter((e) => /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "link"
+    && /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "css").length;
+}
+
+/**
+ * Whether the synthetic action had no effect a person would notice.
+ * @param {string} action @param {Element | null} el
+ * @param {{mutations: {summary: string}, url_changed?: boolean, navigating?: boolean, dialog?: any}} changes
+ * @param {string} before fieldState before the action
+ */
+function hadNoEffect(action, el, changes, before) {
+  if (changes.navigating || changes.url_changed || changes.dialog) return false;
+  const [value, caret] = JSON.parse(before);
+  const valueSame = valueState(el) === value;
+  // Typing focuses the field first, which moves the caret: only its text tells.
+  if (action === "type") return valueSame;
+  // A caret key (Home, an arrow) has its effect on the caret alone.
+  if (action === "press") return !!el && isTextEntry(el) && valueSame && caretState(el) === caret && changes.mutations.summary === "no change";
+  // A click into a text field has done its job once the field has focus.
+  if (el && isTextEntry(el) && el.matches(":focus")) return false;
+  return changes.mutations.summary === "no change" && valueSame;
+}
+
+/** @param {Element} el */
+function isTextEntry(el) {
+  return isEditable(el) || el.localName === "textarea" || (el.localName === "input" && /^(text|search|url|tel|email|password|number|)$/.test(/** @type {HTMLInputElement} */ (el).type));
+}
+
+/** Clicks on these open the browser's own pop-ups (a select's list): never replayed. @param {Element} el */
+function clickReplayable(el) {
+  return !el.closest("select, option, input[type=file], input[type=color], input[type=date]");
+}
+
+/**
+ * The point a pointer would use on the element, in the top frame's viewport of this agent (same-
+ * origin frames' offsets added): the first sampled point where the element (or what it holds) is
+ * what a pointer hits. The caller has scrolled it into view (prepare).
+ * @param {Element} el @returns {{x: number, y: number}}
+ */
+function pointerPoint(el) {
+  const r = el.getBoundingClientRect();
+  const doc = el.ownerDocument;
+  for (const [fx, fy] of [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]]) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    const hit = deepElementFromPoint(doc, x, y);
+    if (hit && reaches(hit, el)) return toTop(doc, x, y);
+  }
+  throw actionError("covered", "No point of the element can be reached by the pointer.");
+}
+
+/** @param {Document} doc @param {number} x @param {number} y */
+function toTop(doc, x, y) {
+  for (let view = doc.defaultView; view && view !== view.top;) {
+    const frame = view.frameElement;
+    if (!frame) break; // a cross-origin parent: the coordinator refuses such frames
+    const fr = frame.getBoundingClientRect();
+    const cs = getComputedStyle(frame);
+    x += fr.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
+    y += fr.top + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop);
+    view = frame.ownerDocument.defaultView;
+  }
+  return { x, y };
+}
+
+/**
+ * The steps that do the action with the browser's own input.
+ * @param {string} action @param {Record<string, any>} args @param {Element} el @returns {InputStep[]}
+ */
+function trustedSteps(action, args, el) {
+  if (action === "hover") return [{ type: "move", ...pointerPoint(el) }];
+  if (action === "click") return [{ type: "click", ...pointerPoint(el) }];
+  if (action === "type") {
+    /** @type {InputStep[]} */ const steps = [];
+    String(args.text ?? "").split("\n").forEach((line, i) => {
+      if (i > 0) steps.push(keyStep("Enter", 0));
+      if (line) steps.push({ type: "text", text: line });
+    });
+    return steps;
+  }
+  if (action === "press") {
+    const { key, mods } = parseKeys(String(args.keys));
+    return [keyStep(key, (mods.alt ? 1 : 0) | (mods.ctrl ? 2 : 0) | (mods.meta ? 4 : 0) | (mods.shift ? 8 : 0))];
+  }
+  throw actionError("unsupported", `The browser's own input does not do "${action}".`);
+}
+
+/** @param {string} key @param {number} modifiers @returns {InputStep} */
+function keyStep(key, modifiers) {
+  const text = key === "Enter" ? "\r" : key.length === 1 && !(modifiers & 7) ? key : undefined;
+  return { type: "key", key, code: codeOf(key), keyCode: keyCodeOf(key), modifiers, ...(text ? { text } : {}) };
+}
+
+/**
+ * Asks the coordinator to play the steps (it attaches the debugger for them and detaches after).
+ * @param {InputStep[]} steps
+ */
+async function sendTrusted(steps) {
+  /** @type {any} */
+  const reply = await chrome.runtime.sendMessage({ kind: "trusted.input", steps });
+  if (!reply) throw actionError("unsupported", "The coordinator did not answer the request for the browser's own input.");
+  if (!reply.ok) throw actionError(reply.error.code, reply.error.message, reply.error.detail);
+}
+return { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, fieldState, requestCount, hadNoEffect, clickReplayable, pointerPoint, trustedSteps, sendTrusted };
+})();
 // ---- extension/lib/dom_extract.js
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
@@ -4242,7 +4465,8 @@ const { showBoxes, highlight, clearOverlay } = __dom_overlay;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, settleFor, settle, documentReady, documentId } = __dom_changes;
 const { actionError, checkFilled, clickOn, fillIn, typeInto, selectOption, setChecked, hoverOn, focusOn, uploadFile, checkedState } = __dom_input;
-const { pressKeys } = __dom_keys;
+const { parseKeys, pressKeys } = __dom_keys;
+const { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, requestCount, sendTrusted, trustedSteps } = __dom_trusted;
 const { extractFrom } = __dom_extract;
 const { waitFor } = __dom_wait;
 const { frameDocuments } = __dom_roots;
@@ -4345,6 +4569,51 @@ function doAction(action, args, el) {
 }
 
 /**
+ * The action's input, synthetic or the browser's own (dom_trusted.js says when), and what changed.
+ * @param {string} action @param {Record<string, any>} args @param {Element | null} el
+ * @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
+ * @returns {Promise<{extra: Record<string, any>, changes: Record<string, any>}>}
+ */
+async function doInput(action, args, el, finish) {
+  const mode = el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
+  if (mode === "always") {
+    const target = /** @type {Element} */ (el);
+    if (action === "type" || action === "press") focusOn(target);
+    await sendTrusted(trustedSteps(action, args, target));
+    return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
+  }
+  const before = fieldState(el);
+  const requests = requestCount();
+  const extra = doAction(action, args, el);
+  let changes = await finish(settleFor(action));
+  if (mode !== "auto" || !hadNoEffect(action, el, /** @type {any} */ (changes), before)) return { extra, changes };
+  const target = /** @type {Element} */ (el);
+  if (action === "click") {
+    // Late effects count too: a click is replayed only when the page showed no sign of it at all.
+    const late = await watchChanges(document, target)({ quietMs: 40, graceMs: CLICK_IGNORED_AFTER_MS, maxMs: CLICK_IGNORED_AFTER_MS + 400 });
+    if (!hadNoEffect(action, el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
+  }
+  const again = watchChanges(document, target);
+  try {
+    await sendTrusted(trustedSteps(action, args, target));
+  } catch (e) {
+    await again({ maxMs: 0 });
+    // Where the browser's input cannot reach (a cross-origin frame), the script action stands as
+    // it was; another debugger holding the tab is said plainly (debugger_busy).
+    if (/** @type {any} */ (e)?.code === "unsupported") return { extra, changes };
+    throw e;
+  }
+  changes = { ...(await again(settleFor(action))), input: "trusted" };
+  return { extra, changes };
+}
+
+/** @param {string} keys */
+function pressedOf(keys) {
+  const { key, mods } = parseKeys(keys);
+  return { key, ...mods };
+}
+
+/**
  * Carries out the action on the element (found and prepared) and reports what changed.
  * @param {string} action @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
@@ -4359,8 +4628,7 @@ async function perform(action, args, el, r, loc) {
   /** @type {Record<string, any>} */
   let changes;
   try {
-    extra = doAction(action, args, el);
-    changes = await finish(settleFor(action));
+    ({ extra, changes } = await doInput(action, args, el, finish));
   } finally {
     armDialogs(docs); // the action's instruction is spent
   }

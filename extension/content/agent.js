@@ -10,7 +10,8 @@ import { showBoxes, highlight, clearOverlay } from "../lib/dom_overlay.js";
 import { locate, prepare, brief } from "../lib/dom_locate.js";
 import { watchChanges, settleFor, settle, documentReady, documentId } from "../lib/dom_changes.js";
 import { actionError, checkFilled, clickOn, fillIn, typeInto, selectOption, setChecked, hoverOn, focusOn, uploadFile, checkedState } from "../lib/dom_input.js";
-import { pressKeys } from "../lib/dom_keys.js";
+import { parseKeys, pressKeys } from "../lib/dom_keys.js";
+import { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, requestCount, sendTrusted, trustedSteps } from "../lib/dom_trusted.js";
 import { extractFrom } from "../lib/dom_extract.js";
 import { waitFor } from "../lib/dom_wait.js";
 import { frameDocuments } from "../lib/dom_roots.js";
@@ -113,6 +114,51 @@ function doAction(action, args, el) {
 }
 
 /**
+ * The action's input, synthetic or the browser's own (dom_trusted.js says when), and what changed.
+ * @param {string} action @param {Record<string, any>} args @param {Element | null} el
+ * @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
+ * @returns {Promise<{extra: Record<string, any>, changes: Record<string, any>}>}
+ */
+async function doInput(action, args, el, finish) {
+  const mode = el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
+  if (mode === "always") {
+    const target = /** @type {Element} */ (el);
+    if (action === "type" || action === "press") focusOn(target);
+    await sendTrusted(trustedSteps(action, args, target));
+    return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
+  }
+  const before = fieldState(el);
+  const requests = requestCount();
+  const extra = doAction(action, args, el);
+  let changes = await finish(settleFor(action));
+  if (mode !== "auto" || !hadNoEffect(action, el, /** @type {any} */ (changes), before)) return { extra, changes };
+  const target = /** @type {Element} */ (el);
+  if (action === "click") {
+    // Late effects count too: a click is replayed only when the page showed no sign of it at all.
+    const late = await watchChanges(document, target)({ quietMs: 40, graceMs: CLICK_IGNORED_AFTER_MS, maxMs: CLICK_IGNORED_AFTER_MS + 400 });
+    if (!hadNoEffect(action, el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
+  }
+  const again = watchChanges(document, target);
+  try {
+    await sendTrusted(trustedSteps(action, args, target));
+  } catch (e) {
+    await again({ maxMs: 0 });
+    // Where the browser's input cannot reach (a cross-origin frame), the script action stands as
+    // it was; another debugger holding the tab is said plainly (debugger_busy).
+    if (/** @type {any} */ (e)?.code === "unsupported") return { extra, changes };
+    throw e;
+  }
+  changes = { ...(await again(settleFor(action))), input: "trusted" };
+  return { extra, changes };
+}
+
+/** @param {string} keys */
+function pressedOf(keys) {
+  const { key, mods } = parseKeys(keys);
+  return { key, ...mods };
+}
+
+/**
  * Carries out the action on the element (found and prepared) and reports what changed.
  * @param {string} action @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
@@ -127,8 +173,7 @@ async function perform(action, args, el, r, loc) {
   /** @type {Record<string, any>} */
   let changes;
   try {
-    extra = doAction(action, args, el);
-    changes = await finish(settleFor(action));
+    ({ extra, changes } = await doInput(action, args, el, finish));
   } finally {
     armDialogs(docs); // the action's instruction is spent
   }

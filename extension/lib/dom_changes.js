@@ -30,6 +30,8 @@ const SETTLE = /** @type {Record<string, SettleOpts>} */ ({
   press: { quietMs: 40, graceMs: 40, maxMs: 800 },
   upload: { quietMs: 40, graceMs: 40, maxMs: 800 },
   select: { quietMs: 40, graceMs: 20, maxMs: 800 },
+  // Hover menus open after a delay (jQuery hoverIntent ~100 ms, many menus 150–300 ms).
+  hover: { quietMs: 40, graceMs: 300, maxMs: 800 },
   scroll: { quietMs: 0, graceMs: 0, maxMs: 60 },
   extract: { quietMs: 0, graceMs: 0, maxMs: 60 },
 });

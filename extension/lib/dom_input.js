@@ -177,17 +177,43 @@ export function checkFilled(el, value) {
   { value: secret ? `${now.length} characters` : now.slice(0, 200) });
 }
 
+/**
+ * Punctuation's keys on a US keyboard: [keyCode, code]. A character's own code is not its key's:
+ * "." is 46, which is Delete's keyCode, and "&" is 38 (ArrowUp) — editors that read keyCode
+ * (the block editor, CodeMirror) would delete or move instead of typing.
+ * @type {Record<string, [number, string]>}
+ */
+const PUNCTUATION_KEYS = {
+  ";": [186, "Semicolon"], ":": [186, "Semicolon"], "=": [187, "Equal"], "+": [187, "Equal"],
+  ",": [188, "Comma"], "<": [188, "Comma"], "-": [189, "Minus"], "_": [189, "Minus"],
+  ".": [190, "Period"], ">": [190, "Period"], "/": [191, "Slash"], "?": [191, "Slash"],
+  "`": [192, "Backquote"], "~": [192, "Backquote"], "[": [219, "BracketLeft"], "{": [219, "BracketLeft"],
+  "\\": [220, "Backslash"], "|": [220, "Backslash"], "]": [221, "BracketRight"], "}": [221, "BracketRight"],
+  "'": [222, "Quote"], '"': [222, "Quote"], "!": [49, "Digit1"], "@": [50, "Digit2"], "#": [51, "Digit3"],
+  "$": [52, "Digit4"], "%": [53, "Digit5"], "^": [54, "Digit6"], "&": [55, "Digit7"], "*": [56, "Digit8"],
+  "(": [57, "Digit9"], ")": [48, "Digit0"], " ": [32, "Space"],
+};
+
 /** @param {string} key */
-function keyCodeOf(key) {
-  if (key.length === 1) { const c = key.toUpperCase(); return /[A-Z0-9]/.test(c) ? c.charCodeAt(0) : key.charCodeAt(0); }
-  return ({ Enter: 13, Tab: 9, Escape: 27, Backspace: 8, Delete: 46, ArrowUp: 38, ArrowDown: 40, ArrowLeft: 37, ArrowRight: 39, " ": 32, Space: 32, Home: 36, End: 35, PageUp: 33, PageDown: 34 })[key] || 0;
+export function keyCodeOf(key) {
+  if (key.length === 1) {
+    const c = key.toUpperCase();
+    // Letters and digits are their own keys; other characters (é, ß, 中) have no key of their own.
+    return /[A-Z0-9]/.test(c) ? c.charCodeAt(0) : (PUNCTUATION_KEYS[key]?.[0] ?? 0);
+  }
+  return ({ Enter: 13, Tab: 9, Escape: 27, Backspace: 8, Delete: 46, ArrowUp: 38, ArrowDown: 40, ArrowLeft: 37, ArrowRight: 39, Space: 32, Home: 36, End: 35, PageUp: 33, PageDown: 34 })[key] || 0;
+}
+
+/** @param {string} key */
+export function codeOf(key) {
+  if (key.length !== 1) return key;
+  return /[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /\d/.test(key) ? `Digit${key}` : (PUNCTUATION_KEYS[key]?.[1] ?? "");
 }
 
 /** @param {Element} el @param {string} type @param {string} key @param {{ctrl?: boolean, shift?: boolean, alt?: boolean, meta?: boolean}} mods */
 export function keyEvent(el, type, key, mods) {
   const view = el.ownerDocument.defaultView || window;
-  const code = key.length === 1 ? (/[a-z]/i.test(key) ? `Key${key.toUpperCase()}` : /\d/.test(key) ? `Digit${key}` : key === " " ? "Space" : "") : key;
-  return el.dispatchEvent(new view.KeyboardEvent(type, { key, code, bubbles: true, cancelable: true, composed: true,
+  return el.dispatchEvent(new view.KeyboardEvent(type, { key, code: codeOf(key), bubbles: true, cancelable: true, composed: true,
     keyCode: keyCodeOf(key), which: keyCodeOf(key), charCode: type === "keypress" ? key.charCodeAt(0) : 0,
     ctrlKey: !!mods.ctrl, shiftKey: !!mods.shift, altKey: !!mods.alt, metaKey: !!mods.meta }));
 }
@@ -288,6 +314,37 @@ export function setChecked(el, want) {
   return want;
 }
 
+/** @param {Element | null | undefined} el @returns {el is HTMLInputElement} */
+const isFileInput = (el) => !!el && el.localName === "input" && /** @type {HTMLInputElement} */ (el).type === "file";
+
+/**
+ * The file input an upload control stands for. Pages hide the real input behind a styled button:
+ * inside it, behind its label, laid invisibly over it (plupload, many "Select Files" widgets), or
+ * as the one file input of the button's form or section, which the button's script clicks.
+ * @param {Element} el @returns {HTMLInputElement | null}
+ */
+function fileInputFor(el) {
+  if (isFileInput(el)) return el;
+  if (el.localName === "label") {
+    const control = /** @type {HTMLLabelElement} */ (el).control;
+    if (isFileInput(control)) return control;
+  }
+  const inside = el.querySelector("input[type=file]");
+  if (isFileInput(inside)) return inside;
+  const r = el.getBoundingClientRect();
+  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  if (r.width > 0 && r.height > 0 && "elementsFromPoint" in root) {
+    const over = root.elementsFromPoint(r.left + r.width / 2, r.top + r.height / 2).find(isFileInput);
+    if (over) return over;
+  }
+  for (let up = el.parentElement; up; up = up.parentElement) {
+    const found = up.querySelectorAll("input[type=file]");
+    if (found.length === 1 && isFileInput(found[0])) return found[0];
+    if (found.length > 1) return null; // several: which one this control means is not known
+  }
+  return null;
+}
+
 /**
  * Puts a file the host passed in into a file input (through DataTransfer, the only way a page
  * script can set `input.files`), or drops it on a drop zone.
@@ -299,11 +356,9 @@ export function uploadFile(el, file) {
   const f = new view.File([bytes], file.name, { type: file.mime || "application/octet-stream" });
   const dt = new view.DataTransfer();
   dt.items.add(f);
-  /** @type {Element | null} */
-  let input = el.localName === "input" && /** @type {HTMLInputElement} */ (el).type === "file" ? el
-    : el.localName === "label" ? /** @type {HTMLLabelElement} */ (el).control : el.querySelector("input[type=file]");
-  if (input && /** @type {HTMLInputElement} */ (input).type === "file") {
-    /** @type {HTMLInputElement} */ (input).files = dt.files;
+  const input = fileInputFor(el);
+  if (input) {
+    input.files = dt.files;
     fire(input, "input");
     fire(input, "change");
     return { name: f.name, size: f.size, via: "input" };

@@ -70,14 +70,20 @@ def user_text(body: dict[str, Any]) -> str:
     return content
 
 
-def find_id(body: dict[str, Any], label: str) -> str:
-    """The id of the page-map element named `label`: `'link "Blue Kettle"'` (role and name),
-    `'"Email"'` or `'Email'` (name only). Matches on words, not on the map's punctuation, so the
-    DOM agent may render a line as `[e5] link "Blue Kettle"` or `[e5] link Blue Kettle`, or the
-    control inside a sentence as `[e5 link Blue Kettle]`."""
+def find_ids(body: dict[str, Any], label: str, within: str | None = None) -> list[str]:
+    """The ids of every page-map element named `label`, in the map's order: `'link "Blue
+    Kettle"'` (role and name), `'"Email"'` or `'Email'` (name only). Matches on words, not on the
+    map's punctuation, so the DOM agent may render a line as `[e5] link "Blue Kettle"` or
+    `[e5] link Blue Kettle`, or the control inside a sentence as `[e5 link Blue Kettle]`.
+    `within`: only after the first line that contains these words (a section's heading, as a
+    person looks in one part of the page)."""
     page = user_text(body).split("PAGE", 1)[-1]
+    if within is not None:
+        at = page.find(within)
+        page = page[at:] if at >= 0 else ""
     m = re.fullmatch(r'(\w+) "(.+)"', label)
     role, name = (m.group(1).lower(), m.group(2)) if m else (None, label.strip('"'))
+    found_ids = []
     for line in page.splitlines():
         # A control on its own line (`[e5] link Blue Kettle`), or inside a sentence (`[e5 link Blue Kettle]`).
         found = re.search(r"\[([A-Za-z]*\d+)\](.*)$", line)
@@ -86,8 +92,18 @@ def find_id(body: dict[str, Any], label: str) -> str:
             if role and not re.search(rf"\b{re.escape(role)}\b", rest):
                 continue
             if re.search(rf"(?<!\w){re.escape(name.lower())}(?!\w)", rest):
-                return eid
-    raise AssertionError(f"no element {label!r} in the page map:\n{page[:3000]}")
+                found_ids.append(eid)
+    return found_ids
+
+
+def find_id(body: dict[str, Any], label: str, within: str | None = None) -> str:
+    """The id of the first page-map element named `label` (as `find_ids`)."""
+    ids = find_ids(body, label, within)
+    if not ids:
+        page = user_text(body).split("PAGE", 1)[-1]
+        where = f" after {within!r}" if within else ""
+        raise AssertionError(f"no element {label!r}{where} in the page map:\n{page[:3000]}")
+    return ids[0]
 
 
 def _ts(schema: dict[str, Any]) -> str:
@@ -123,6 +139,7 @@ class ScriptedLLM:
     default: dict[str, Step] = field(default_factory=dict)
     reject_tools: bool = False
     times: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # script steps that raised (answered 500)
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -214,6 +231,7 @@ class ScriptedLLM:
                 try:
                     status, payload, headers = outer.respond(body)
                 except Exception as err:  # noqa: BLE001
+                    outer.errors.append(f"{type(err).__name__}: {err}")
                     status, payload = 500, {"error": {"message": f"script error: {err}"}}
                 data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
                 try:
@@ -239,4 +257,4 @@ class ScriptedLLM:
 
 
 ScriptFn = Callable[[dict[str, Any]], Step]
-__all__ = ["ScriptedLLM", "call", "calls", "fault", "find_id", "raw", "slow", "text", "role_of"]
+__all__ = ["ScriptedLLM", "call", "calls", "fault", "find_id", "find_ids", "raw", "slow", "text", "role_of"]

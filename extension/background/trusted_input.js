@@ -1,0 +1,113 @@
+// @ts-check
+/**
+ * Trusted input: the browser's own mouse and keyboard, through `chrome.debugger` (the DevTools
+ * protocol's Input domain), for what a page refuses from script — a CSS `:hover` menu (no script
+ * event can make an element `:hover`), a handler that checks `event.isTrusted`, a rich editor that
+ * only takes text from real key presses or the input method.
+ *
+ * The DOM agent decides when (agent.js: the synthetic action first, this when it had no effect, or
+ * always, as the user's setting says) and where: it scrolls the element into view and sends the
+ * point a pointer would use, in its frame's viewport, with the steps to play. Here the debugger is
+ * attached to the tab for those steps only and detached after, so Chrome's "heybro started
+ * debugging this browser" bar shows only while they run. One tab's steps run one batch at a time.
+ *
+ * When another debugger holds the tab (DevTools' own client on some Chrome versions, another
+ * extension), attaching fails: that is the typed `debugger_busy` error, and nothing else changes —
+ * the synthetic path keeps working.
+ *
+ * @typedef {{type: "move" | "click", x: number, y: number}
+ *   | {type: "text", text: string}
+ *   | {type: "key", key: string, code: string, keyCode: number, modifiers: number, text?: string}} InputStep
+ */
+
+/** chrome.storage.local key of the user's choice: "auto" (default), "always" or "off". */
+export const TRUSTED_INPUT_SETTING = "heybro_trusted_input";
+
+/** @returns {Promise<"auto" | "always" | "off">} */
+export async function trustedInputMode() {
+  try {
+    const v = (await chrome.storage.local.get(TRUSTED_INPUT_SETTING))[TRUSTED_INPUT_SETTING];
+    return v === "always" || v === "off" ? v : "auto";
+  } catch { return "auto"; }
+}
+
+/** @param {string} code @param {string} message @param {Record<string, any>} [detail] */
+function fail(code, message, detail) { return Object.assign(new Error(message), { code, ...(detail ? { detail } : {}) }); }
+
+/** What Chrome says when another client holds the tab. */
+const HELD = /already attached|another debugger|devtools/i;
+
+/** @type {Map<number, Promise<unknown>>} one batch at a time per tab */
+const queues = new Map();
+
+/**
+ * Runs `fn` with the debugger attached to the tab, detaching after whatever happens.
+ * @template T @param {number} tabId
+ * @param {(send: (method: string, params?: Record<string, any>) => Promise<any>) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+export function withDebugger(tabId, fn) {
+  const run = async () => {
+    const target = { tabId };
+    try {
+      await chrome.debugger.attach(target, "1.3");
+    } catch (e) {
+      const text = String(/** @type {any} */ (e)?.message || e);
+      if (HELD.test(text)) {
+        throw fail("debugger_busy", "This page ignored heybro's synthetic input, and the browser's own input needs Chrome's debugger, "
+          + `which another debugger holds on this tab (DevTools or another extension: "${text}"). Close DevTools on this tab, or act another way.`, { reason: text });
+      }
+      throw fail("unsupported", `The browser's own input is not available on this page (${text}).`, { reason: text });
+    }
+    try {
+      return await fn((method, params) => chrome.debugger.sendCommand(target, method, params));
+    } finally {
+      await chrome.debugger.detach(target).catch(() => { /* the tab closed, or the user cancelled the bar */ });
+    }
+  };
+  const prev = queues.get(tabId) || Promise.resolve();
+  const next = prev.then(run, run);
+  const settled = next.catch(() => undefined);
+  queues.set(tabId, settled);
+  settled.then(() => { if (queues.get(tabId) === settled) queues.delete(tabId); });
+  return next;
+}
+
+/**
+ * Plays the steps as the browser's own input. Points are in the top frame's viewport (CSS px).
+ * @param {number} tabId @param {InputStep[]} steps
+ */
+export async function dispatchTrusted(tabId, steps) {
+  await withDebugger(tabId, async (send) => {
+    for (const s of steps) {
+      if (s.type === "move" || s.type === "click") {
+        await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: s.x, y: s.y, button: "none" });
+        if (s.type === "click") {
+          await send("Input.dispatchMouseEvent", { type: "mousePressed", x: s.x, y: s.y, button: "left", buttons: 1, clickCount: 1 });
+          await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: s.x, y: s.y, button: "left", buttons: 0, clickCount: 1 });
+        }
+      } else if (s.type === "text") {
+        await send("Input.insertText", { text: s.text });
+      } else if (s.type === "key") {
+        const base = { key: s.key, code: s.code, windowsVirtualKeyCode: s.keyCode, nativeVirtualKeyCode: s.keyCode, modifiers: s.modifiers };
+        await send("Input.dispatchKeyEvent", { type: s.text ? "keyDown" : "rawKeyDown", ...base, ...(s.text ? { text: s.text, unmodifiedText: s.text } : {}) });
+        await send("Input.dispatchKeyEvent", { type: "keyUp", ...base });
+      }
+    }
+  });
+}
+
+// The DOM agent asks from the page (`trusted.input`, with the steps): only the top frame's agent,
+// whose viewport is the one the browser's input points into.
+chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+  if (msg?.kind !== "trusted.input") return false;
+  const tabId = sender.tab?.id;
+  if (tabId === undefined || sender.id !== chrome.runtime.id) return false;
+  if (sender.frameId !== 0) {
+    sendResponse({ ok: false, error: { code: "unsupported", message: "The browser's own input is only sent to elements the top page's agent reads (not inside a cross-origin frame)." } });
+    return false;
+  }
+  dispatchTrusted(tabId, /** @type {import("./trusted_input.js").InputStep[]} */ (msg.steps || []))
+    .then(() => sendResponse({ ok: true }), (e) => sendResponse({ ok: false, error: { code: e?.code || "internal", message: String(e?.message || e), ...(e?.detail ? { detail: e.detail } : {}) } }));
+  return true;
+});

@@ -1,0 +1,163 @@
+// @ts-check
+/**
+ * Trusted input, the page's side: when the browser's own mouse and keyboard are needed, and what to
+ * send. The coordinator plays the steps through chrome.debugger (background/trusted_input.js).
+ *
+ * When: the user's setting (`auto`, the default; `always`; `off`). In `auto` the synthetic action
+ * runs first, and the browser's input follows only when it had no effect a person would notice — so
+ * a page that works with script events never sees the debugger:
+ * - hover: nothing in the page changed (a CSS `:hover` menu changes no DOM: it opens only under a
+ *   real pointer; a mouse move is harmless either way);
+ * - type, and press in a text field or editor: the field's text did not change (a rich editor that
+ *   takes only real key presses or the input method);
+ * - click: nothing changed — no DOM change, navigation, dialog, checked/value/text change or request
+ *   answered — after a longer wait than usual (a handler that checks `isTrusted` ignored it). The
+ *   longer wait is there so a click whose effect comes late is not clicked twice.
+ */
+import { actionError, codeOf, isEditable, keyCodeOf } from "./dom_input.js";
+import { parseKeys } from "./dom_keys.js";
+import { reaches } from "./dom_locate.js";
+import { deepElementFromPoint } from "./dom_roots.js";
+
+/** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
+
+export const TRUSTED_ACTIONS = new Set(["click", "hover", "type", "press"]);
+
+/** Extra quiet time before a click counts as ignored (ms). */
+export const CLICK_IGNORED_AFTER_MS = 400;
+
+/**
+ * What a person would see change on the element itself (besides the DOM): its value, checked state
+ * and editable text; and its caret.
+ * @param {Element | null} el
+ */
+export function fieldState(el) {
+  return JSON.stringify([valueState(el), caretState(el)]);
+}
+
+/** @param {Element | null} el */
+function valueState(el) {
+  if (!el) return "";
+  const any = /** @type {any} */ (el);
+  const control = el.localName === "label" ? /** @type {HTMLLabelElement} */ (el).control : null;
+  return JSON.stringify([any.value, any.checked, control ? /** @type {any} */ (control).checked : "", isEditable(el) ? el.textContent : ""]);
+}
+
+/** @param {Element | null} el */
+function caretState(el) {
+  if (!el) return "";
+  const any = /** @type {any} */ (el);
+  /** @type {unknown[]} */
+  let caret = [];
+  try { caret = [any.selectionStart, any.selectionEnd]; } catch { /* no selection API (email, number) */ }
+  if (isEditable(el)) {
+    const sel = el.ownerDocument.getSelection();
+    caret = sel ? [sel.anchorOffset, sel.focusOffset, sel.anchorNode?.textContent?.length] : [];
+  }
+  return JSON.stringify(caret);
+}
+
+/** Requests the page has completed (fetch, XHR, beacons…): one answered since means it reacted. */
+export function requestCount() {
+  return performance.getEntriesByType("resource").filter((e) => /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "link"
+    && /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "css").length;
+}
+
+/**
+ * Whether the synthetic action had no effect a person would notice.
+ * @param {string} action @param {Element | null} el
+ * @param {{mutations: {summary: string}, url_changed?: boolean, navigating?: boolean, dialog?: any}} changes
+ * @param {string} before fieldState before the action
+ */
+export function hadNoEffect(action, el, changes, before) {
+  if (changes.navigating || changes.url_changed || changes.dialog) return false;
+  const [value, caret] = JSON.parse(before);
+  const valueSame = valueState(el) === value;
+  // Typing focuses the field first, which moves the caret: only its text tells.
+  if (action === "type") return valueSame;
+  // A caret key (Home, an arrow) has its effect on the caret alone.
+  if (action === "press") return !!el && isTextEntry(el) && valueSame && caretState(el) === caret && changes.mutations.summary === "no change";
+  // A click into a text field has done its job once the field has focus.
+  if (el && isTextEntry(el) && el.matches(":focus")) return false;
+  return changes.mutations.summary === "no change" && valueSame;
+}
+
+/** @param {Element} el */
+function isTextEntry(el) {
+  return isEditable(el) || el.localName === "textarea" || (el.localName === "input" && /^(text|search|url|tel|email|password|number|)$/.test(/** @type {HTMLInputElement} */ (el).type));
+}
+
+/** Clicks on these open the browser's own pop-ups (a select's list): never replayed. @param {Element} el */
+export function clickReplayable(el) {
+  return !el.closest("select, option, input[type=file], input[type=color], input[type=date]");
+}
+
+/**
+ * The point a pointer would use on the element, in the top frame's viewport of this agent (same-
+ * origin frames' offsets added): the first sampled point where the element (or what it holds) is
+ * what a pointer hits. The caller has scrolled it into view (prepare).
+ * @param {Element} el @returns {{x: number, y: number}}
+ */
+export function pointerPoint(el) {
+  const r = el.getBoundingClientRect();
+  const doc = el.ownerDocument;
+  for (const [fx, fy] of [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]]) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    const hit = deepElementFromPoint(doc, x, y);
+    if (hit && reaches(hit, el)) return toTop(doc, x, y);
+  }
+  throw actionError("covered", "No point of the element can be reached by the pointer.");
+}
+
+/** @param {Document} doc @param {number} x @param {number} y */
+function toTop(doc, x, y) {
+  for (let view = doc.defaultView; view && view !== view.top;) {
+    const frame = view.frameElement;
+    if (!frame) break; // a cross-origin parent: the coordinator refuses such frames
+    const fr = frame.getBoundingClientRect();
+    const cs = getComputedStyle(frame);
+    x += fr.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
+    y += fr.top + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop);
+    view = frame.ownerDocument.defaultView;
+  }
+  return { x, y };
+}
+
+/**
+ * The steps that do the action with the browser's own input.
+ * @param {string} action @param {Record<string, any>} args @param {Element} el @returns {InputStep[]}
+ */
+export function trustedSteps(action, args, el) {
+  if (action === "hover") return [{ type: "move", ...pointerPoint(el) }];
+  if (action === "click") return [{ type: "click", ...pointerPoint(el) }];
+  if (action === "type") {
+    /** @type {InputStep[]} */ const steps = [];
+    String(args.text ?? "").split("\n").forEach((line, i) => {
+      if (i > 0) steps.push(keyStep("Enter", 0));
+      if (line) steps.push({ type: "text", text: line });
+    });
+    return steps;
+  }
+  if (action === "press") {
+    const { key, mods } = parseKeys(String(args.keys));
+    return [keyStep(key, (mods.alt ? 1 : 0) | (mods.ctrl ? 2 : 0) | (mods.meta ? 4 : 0) | (mods.shift ? 8 : 0))];
+  }
+  throw actionError("unsupported", `The browser's own input does not do "${action}".`);
+}
+
+/** @param {string} key @param {number} modifiers @returns {InputStep} */
+function keyStep(key, modifiers) {
+  const text = key === "Enter" ? "\r" : key.length === 1 && !(modifiers & 7) ? key : undefined;
+  return { type: "key", key, code: codeOf(key), keyCode: keyCodeOf(key), modifiers, ...(text ? { text } : {}) };
+}
+
+/**
+ * Asks the coordinator to play the steps (it attaches the debugger for them and detaches after).
+ * @param {InputStep[]} steps
+ */
+export async function sendTrusted(steps) {
+  /** @type {any} */
+  const reply = await chrome.runtime.sendMessage({ kind: "trusted.input", steps });
+  if (!reply) throw actionError("unsupported", "The coordinator did not answer the request for the browser's own input.");
+  if (!reply.ok) throw actionError(reply.error.code, reply.error.message, reply.error.detail);
+}

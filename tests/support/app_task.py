@@ -1,0 +1,67 @@
+"""A whole task in a browser that is already open (logged in to an application): the panel starts
+the real host over native messaging, and the real `heybro run` CLI hands it the task over the
+host's websocket and follows it to the end, as a user in a terminal would."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+from heybro.endpoint import files
+
+from .browser import ExtBrowser
+from .scripted_llm import ScriptedLLM
+
+
+@dataclass
+class TaskRun:
+    rc: int
+    events: list[dict[str, Any]]
+    stderr: str
+    script_errors: list[str]
+
+    @property
+    def final(self) -> dict[str, Any]:
+        return [e for e in self.events if e["kind"] == "status"][-1]["data"]
+
+    def results(self, tool: str) -> list[dict[str, Any]]:
+        """The tool results the host reported for `tool`, in order."""
+        return [e["data"] for e in self.events
+                if e["kind"] == "tool_result" and e["data"]["tool"] == tool]
+
+    def explain(self) -> str:
+        lines = [f"rc={self.rc}", self.stderr[-1500:], *self.script_errors]
+        for e in self.events:
+            if e["kind"] in ("tool_result", "status", "verdict", "message", "error"):
+                lines.append(json.dumps(e["data"])[:400])
+        return "\n".join(lines)
+
+
+def host_ready(eb: ExtBrowser, timeout_s: float = 30) -> None:
+    """Opens the panel (which connects the extension, which starts its host) and waits until the
+    host announces its websocket."""
+    eb.open_panel()
+    deadline = time.monotonic() + timeout_s
+    with mock.patch.dict("os.environ", {"HEYBRO_HOME": str(eb.home)}):
+        while files.read() is None:
+            if time.monotonic() > deadline:
+                raise AssertionError("the browser's host never announced itself")
+            time.sleep(0.1)
+
+
+def run_task(eb: ExtBrowser, llm: ScriptedLLM, goal: str, url: str, *,
+             resources: dict[str, Path] | None = None, timeout_s: float = 240) -> TaskRun:
+    host_ready(eb)
+    cmd = [sys.executable, "-m", "heybro.cli", "run", goal, "--url", url, "--json"]
+    for name, path in (resources or {}).items():
+        cmd += ["--resource", f"{name}={path}"]
+    r = subprocess.run(cmd, env=eb.env | llm.env(), capture_output=True, text=True,
+                       timeout=timeout_s)
+    events = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    return TaskRun(r.returncode, events, r.stderr, list(llm.errors))

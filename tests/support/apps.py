@@ -1,0 +1,394 @@
+"""Real web applications for end-to-end tests and benchmarks: WordPress and MediaWiki from Debian's
+packages, each served by PHP's built-in server on 127.0.0.1 and a free port, with its data in a
+throwaway folder made for this session and removed after.
+
+    with wordpress() as wp:            # wp.url, wp.admin, wp.password, wp.login(page), wp.sql(q)
+        ...
+    with mediawiki() as wiki:          # wiki.url, wiki.login(page), wiki.edit(title, text),
+        ...                            # wiki.page_text(title), wiki.sql(q)
+    with running_apps() as apps:       # both: apps.wordpress, apps.mediawiki, apps.login(page),
+        ...                            # apps.url("url:wordpress:/wp-admin/") -> its address
+
+WordPress keeps its data in MariaDB: Debian's WordPress has no SQLite driver (the SQLite plugin is
+not packaged), so a private `mariadbd` runs on a Unix socket in the session folder, with networking
+off and no grant tables (nothing but this session can reach it). MediaWiki uses its own SQLite files.
+Nothing is written outside the session folder: WordPress runs from a hard-linked copy of
+/usr/share/wordpress (its wp-config.php is ours), MediaWiki from /usr/share/mediawiki itself with
+its settings file named by MW_CONFIG_FILE. `scripts/setup` installs the packages.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+WORDPRESS_SRC = Path("/usr/share/wordpress")
+MEDIAWIKI_SRC = Path("/usr/share/mediawiki")
+ADMIN, PASSWORD = "admin", "heybro-admin-pass-1"
+PACKAGES = "wordpress mediawiki mariadb-server php-cli php-sqlite3 php-mysql php-gd php-intl " \
+           "php-xml php-mbstring"
+
+
+class AppsMissing(RuntimeError):
+    """The Debian packages are not installed."""
+
+
+def _need(path: Path | str, what: str) -> None:
+    if not (Path(path).exists() if "/" in str(path) else shutil.which(str(path))):
+        raise AppsMissing(f"{what} is missing ({path}): run scripts/setup, which installs {PACKAGES}")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class _Process:
+    """A server started in its own process group (PHP's server forks workers), stopped with it."""
+
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    @classmethod
+    def start(cls, cmd: list[str], log: Path, env: dict[str, str] | None = None,
+              cwd: Path | None = None) -> _Process:
+        with log.open("ab") as out:
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=cwd,
+                                    env={**os.environ, **(env or {})}, start_new_session=True)
+        return cls(proc, log)
+
+    def failed(self, what: str) -> RuntimeError:
+        tail = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
+        return RuntimeError(f"{what} (exit {self.proc.poll()}); its log {self.log}:\n{tail}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                return
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
+
+
+def _wait_http(url: str, server: _Process, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if server.proc.poll() is not None:
+            raise server.failed(f"the server for {url} exited")
+        try:
+            with urllib.request.urlopen(url, timeout=10):
+                return
+        except urllib.error.HTTPError:
+            return  # it answers
+        except OSError:
+            if time.monotonic() > deadline:
+                raise server.failed(f"{url} did not answer in {timeout:.0f} s") from None
+            time.sleep(0.1)
+
+
+def _php_server(docroot: Path, port: int, log: Path, env: dict[str, str]) -> _Process:
+    """PHP's built-in server with a few workers (the block editor loads many files at once)."""
+    _need("php", "PHP's command line (php-cli)")
+    return _Process.start(["php", "-d", "sendmail_path=/bin/true", "-d", "upload_max_filesize=16M",
+                           "-d", "post_max_size=16M", "-S", f"127.0.0.1:{port}", "-t", str(docroot)],
+                          log, env={"PHP_CLI_SERVER_WORKERS": "4", **env})
+
+
+def _run(cmd: list[str], env: dict[str, str] | None = None, stdin: str | None = None) -> str:
+    r = subprocess.run(cmd, env={**os.environ, **(env or {})}, input=stdin, capture_output=True,
+                       text=True, timeout=120)
+    if r.returncode != 0:
+        raise RuntimeError(f"{cmd[:3]} failed ({r.returncode}): {r.stderr[-2000:] or r.stdout[-2000:]}")
+    return r.stdout
+
+
+def _php_script(path: Path, code: str, env: dict[str, str]) -> str:
+    path.write_text(code)
+    return _run(["php", "-d", "sendmail_path=/bin/true", str(path)], env)
+
+
+def _fill_login(page: Any, url: str, user: str, password: str, fields: tuple[str, str, str],
+                landed: str) -> None:
+    page.goto(url)
+    page.fill(fields[0], user)
+    page.fill(fields[1], password)
+    with page.expect_navigation():
+        page.click(fields[2])
+    if landed not in page.url:
+        raise RuntimeError(f"logging in as {user} at {url} ended on {page.url}")
+
+
+# --- WordPress -----------------------------------------------------------------------------------
+
+_WP_CONFIG = """<?php
+// Written by heybro's test apps: every setting comes from the server's environment.
+define('DB_NAME', 'wordpress');
+define('DB_USER', 'root');
+define('DB_PASSWORD', '');
+define('DB_HOST', 'localhost:' . getenv('HEYBRO_WP_DB_SOCKET'));
+define('DB_CHARSET', 'utf8mb4');
+define('WP_HOME', getenv('HEYBRO_WP_URL'));
+define('WP_SITEURL', getenv('HEYBRO_WP_URL'));
+define('DISALLOW_FILE_MODS', true);        // never writes into its (hard-linked) files
+define('AUTOMATIC_UPDATER_DISABLED', true);
+define('WP_HTTP_BLOCK_EXTERNAL', true);     // no calls home from 127.0.0.1
+define('DISABLE_WP_CRON', true);
+$table_prefix = 'wp_';
+if (!defined('ABSPATH')) define('ABSPATH', __DIR__ . '/');
+require_once ABSPATH . 'wp-settings.php';
+"""
+
+# Idempotent: an installed blog is left as it is. The block editor's first-run guide is marked as
+# seen, as for a user who has used the editor before (it is a modal over the whole editor).
+_WP_INSTALL = """<?php
+define('WP_INSTALLING', true);
+$_SERVER['HTTP_HOST'] = '127.0.0.1';
+require getenv('HEYBRO_WP_ROOT') . '/wp-load.php';
+require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+if (!is_blog_installed()) {
+    $r = wp_install('Heybro Test Blog', getenv('HEYBRO_WP_ADMIN'), 'admin@example.com', false, '',
+                    getenv('HEYBRO_WP_PASSWORD'));
+    global $wpdb;
+    update_user_meta($r['user_id'], $wpdb->get_blog_prefix() . 'persisted_preferences',
+                     ['core/edit-post' => ['welcomeGuide' => false], '_modified' => gmdate('c')]);
+}
+echo "ok\\n";
+"""
+
+
+def _link_tree(src: Path, dst: Path) -> None:
+    """A copy of a read-only tree in no time and no space: hard links (a copy across devices)."""
+    try:
+        shutil.copytree(src, dst, symlinks=True, copy_function=os.link)
+    except (OSError, shutil.Error):
+        shutil.rmtree(dst, ignore_errors=True)
+        shutil.copytree(src, dst, symlinks=True)
+
+
+@dataclass
+class WordPress:
+    url: str
+    root: Path
+    socket: Path
+    admin: str = ADMIN
+    password: str = PASSWORD
+    _env: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def sql(self, query: str) -> list[list[str]]:
+        """Rows of a query on the blog's MariaDB database, each a list of strings (NULL is "")."""
+        out = _run(["mariadb", "--no-defaults", "-S", str(self.socket), "-u", "root", "-D",
+                    "wordpress", "--batch", "--skip-column-names", "-e", query])
+        return [[_unescape(v) for v in line.split("\t")] for line in out.splitlines()]
+
+    def php(self, code: str) -> str:
+        """Runs PHP with WordPress loaded (wp-load.php) and returns what it printed."""
+        return _php_script(self.root.parent / "run.php",
+                           f"<?php require getenv('HEYBRO_WP_ROOT') . '/wp-load.php';\n{code}\n",
+                           self._env)
+
+    def login(self, page: Any) -> None:
+        """Logs a Playwright page's browser in as the administrator."""
+        _fill_login(page, f"{self.url}/wp-login.php", self.admin, self.password,
+                    ("#user_login", "#user_pass", "#wp-submit"), "/wp-admin/")
+
+
+def _unescape(value: str) -> str:
+    """A value as the mariadb client's batch mode prints it (\\n, \\t, \\\\ escaped)."""
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t", "0": "\0"}.get(m[1], m[1]), value)
+
+
+def _start_mariadb(data: Path) -> tuple[_Process, Path]:
+    _need("/usr/sbin/mariadbd", "MariaDB's server (mariadb-server)")
+    sock = data / "mysql.sock"
+    (data / "mysql").mkdir(parents=True, exist_ok=True)
+    cmd = ["/usr/sbin/mariadbd", "--no-defaults", f"--datadir={data / 'mysql'}",
+           f"--socket={sock}", f"--pid-file={data / 'mysql.pid'}", "--skip-networking",
+           "--skip-grant-tables", "--innodb-buffer-pool-size=32M", "--innodb-log-file-size=8M",
+           "--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0", "--skip-log-bin",
+           f"--log-error={data / 'mysql.log'}"]
+    if os.geteuid() == 0:
+        cmd.append("--user=root")
+    server = _Process.start(cmd, data / "mysql.out")
+    server.log = data / "mysql.log"
+    deadline = time.monotonic() + 30
+    while not sock.exists():
+        if server.proc.poll() is not None or time.monotonic() > deadline:
+            server.stop()
+            raise server.failed("MariaDB did not start")
+        time.sleep(0.05)
+    _run(["mariadb", "--no-defaults", "-S", str(sock), "-u", "root", "-e",
+          "CREATE DATABASE IF NOT EXISTS wordpress CHARACTER SET utf8mb4"])
+    return server, sock
+
+
+@contextmanager
+def wordpress(data: Path | None = None) -> Iterator[WordPress]:
+    """WordPress with its administrator, on a free port; `data` keeps its files (default: a
+    temporary folder removed afterwards). Installing again into the same folder changes nothing."""
+    _need(WORDPRESS_SRC / "wp-settings.php", "WordPress (the wordpress package)")
+    with ExitStack() as stack:
+        if data is None:
+            data = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="heybro-wp-")))
+        root = data / "wordpress"
+        if not root.exists():
+            _link_tree(WORDPRESS_SRC, root)
+            (root / "wp-config.php").unlink()  # a link to Debian's: replaced, never written through
+            (root / "wp-config.php").write_text(_WP_CONFIG)
+            (root / "wp-content" / "uploads").mkdir()
+        db, sock = _start_mariadb(data)
+        stack.callback(db.stop)
+        port = _free_port()
+        site = WordPress(url=f"http://127.0.0.1:{port}", root=root, socket=sock)
+        site._env = {"HEYBRO_WP_DB_SOCKET": str(sock), "HEYBRO_WP_URL": site.url,
+                     "HEYBRO_WP_ROOT": str(root), "HEYBRO_WP_ADMIN": site.admin,
+                     "HEYBRO_WP_PASSWORD": site.password}
+        _php_script(data / "install.php", _WP_INSTALL, site._env)
+        server = _php_server(root, port, data / "php.log", site._env)
+        stack.callback(server.stop)
+        _wait_http(f"{site.url}/wp-login.php", server)
+        yield site
+
+
+# --- MediaWiki -----------------------------------------------------------------------------------
+
+_MW_EXTRA = """
+# heybro's test apps: caches in the session folder, no outside calls, jobs run at once.
+$wgCacheDirectory = "{data}/cache";
+$wgUploadDirectory = "{data}/images";
+$wgEnableUploads = false;
+$wgJobRunRate = 1;
+$wgPingback = false;
+$wgHTTPTimeout = 1;
+"""
+
+
+@dataclass
+class MediaWiki:
+    url: str
+    data: Path
+    admin: str = "Admin"
+    password: str = PASSWORD
+    _env: dict[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def db(self) -> Path:
+        return self.data / "db" / "wiki.sqlite"
+
+    def sql(self, query: str, *params: Any) -> list[tuple[Any, ...]]:
+        """Rows of a query on the wiki's SQLite database."""
+        con = sqlite3.connect(self.db, timeout=10)
+        try:
+            return con.execute(query, params).fetchall()
+        finally:
+            con.close()
+
+    def page_text(self, title: str) -> str | None:
+        """The wikitext of a page's latest revision, read from the database (None: no page)."""
+        rows = self.sql(
+            "SELECT old_text FROM page JOIN slots ON slot_revision_id = page_latest "
+            "JOIN content ON content_id = slot_content_id "
+            "JOIN text ON content_address = 'tt:' || old_id "
+            "WHERE page_namespace = 0 AND page_title = ?", title.replace(" ", "_"))
+        if not rows:
+            return None
+        text = rows[0][0]
+        return text.decode() if isinstance(text, bytes) else str(text)
+
+    def edit(self, title: str, text: str) -> None:
+        """Creates or replaces a page as the administrator (MediaWiki's maintenance/edit.php)."""
+        _run(["php", str(MEDIAWIKI_SRC / "maintenance" / "edit.php"), "-u", self.admin,
+              "-s", "test setup", title], self._env, stdin=text)
+        # Its search index and link tables are filled by queued jobs: run them now.
+        _run(["php", str(MEDIAWIKI_SRC / "maintenance" / "runJobs.php")], self._env)
+
+    def login(self, page: Any) -> None:
+        """Logs a Playwright page's browser in as the administrator."""
+        _fill_login(page, f"{self.url}/index.php?title=Special:UserLogin", self.admin,
+                    self.password, ("#wpName1", "#wpPassword1", "#wpLoginAttempt"), "/index.php")
+
+
+@contextmanager
+def mediawiki(data: Path | None = None) -> Iterator[MediaWiki]:
+    """MediaWiki with its administrator, on a free port; `data` as for `wordpress`."""
+    _need(MEDIAWIKI_SRC / "maintenance" / "install.php", "MediaWiki (the mediawiki package)")
+    with ExitStack() as stack:
+        if data is None:
+            data = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="heybro-mw-")))
+        port = _free_port()
+        wiki = MediaWiki(url=f"http://127.0.0.1:{port}", data=data)
+        settings = data / "LocalSettings.php"
+        wiki._env = {"MW_CONFIG_FILE": str(settings)}
+        # The server's address is part of the settings: set again on every start.
+        server_line = f'$wgServer = "{wiki.url}";'
+        if not settings.exists():
+            (data / "db").mkdir(parents=True, exist_ok=True)
+            for sub in ("cache", "images"):
+                (data / sub).mkdir(exist_ok=True)
+            _run(["php", str(MEDIAWIKI_SRC / "maintenance" / "install.php"), "--dbtype", "sqlite",
+                  "--dbpath", str(data / "db"), "--dbname", "wiki", "--server", wiki.url,
+                  "--scriptpath", "", "--confpath", str(data), "--lang", "en",
+                  "--pass", wiki.password, "Heybro Wiki", wiki.admin])
+            with settings.open("a") as f:
+                f.write(_MW_EXTRA.format(data=data))
+            _run(["php", str(MEDIAWIKI_SRC / "maintenance" / "runJobs.php")], wiki._env)
+        lines = [ln for ln in settings.read_text().splitlines() if not ln.startswith("$wgServer =")]
+        settings.write_text("\n".join([*lines, server_line, ""]))
+        server = _php_server(MEDIAWIKI_SRC, port, data / "php.log", wiki._env)
+        stack.callback(server.stop)
+        _wait_http(f"{wiki.url}/index.php?title=Main_Page", server)
+        yield wiki
+
+
+# --- both ----------------------------------------------------------------------------------------
+
+@dataclass
+class Apps:
+    wordpress: WordPress
+    mediawiki: MediaWiki
+
+    def url(self, source: str) -> str:
+        """`url:wordpress:/wp-admin/` (a benchmark page's source) -> its address here."""
+        _, app, path = source.split(":", 2)
+        return getattr(self, app).url + path
+
+    def login(self, page: Any) -> None:
+        """Logs a Playwright page's browser in to both, as their administrator."""
+        self.wordpress.login(page)
+        self.mediawiki.login(page)
+
+
+@contextmanager
+def running_apps() -> Iterator[Apps]:
+    with wordpress() as wp, mediawiki() as wiki:
+        yield Apps(wp, wiki)
+
+
+if __name__ == "__main__":  # python tests/support/apps.py: start both and wait (look around)
+    with running_apps() as running:
+        print(json.dumps({"wordpress": running.wordpress.url, "mediawiki": running.mediawiki.url,
+                          "user": ADMIN, "password": PASSWORD}), flush=True)
+        try:
+            signal.pause()
+        except KeyboardInterrupt:
+            pass

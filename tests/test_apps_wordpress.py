@@ -1,0 +1,132 @@
+"""WordPress, a real application nobody here wrote, driven end to end: real Chromium, the real
+extension, the real host over native messaging and the real `heybro run`; the scripted model reads
+every element id off the page map in its prompt. Each outcome is read from WordPress's database."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support.app_task import run_task
+from support.apps import WordPress, wordpress
+from support.browser import ExtBrowser, launch
+from support.scripted_llm import ScriptedLLM, call, calls, find_id, user_text
+
+pytestmark = pytest.mark.browser
+
+IMAGE = Path(__file__).parent / "fixtures" / "apps" / "blue-kettle.png"
+
+
+@pytest.fixture(scope="module")
+def wp() -> Iterator[WordPress]:
+    with wordpress() as site:
+        yield site
+
+
+@pytest.fixture
+def admin(wp: WordPress) -> Iterator[ExtBrowser]:
+    """A fresh browser with the extension, logged in to WordPress as its administrator."""
+    with launch() as eb:
+        wp.login(eb.ctx.pages[0] if eb.ctx.pages else eb.ctx.new_page())
+        yield eb
+
+
+def one_subtask(goal: str) -> list[Any]:
+    return [calls(("set_subtasks", {"subtasks": [goal]}), ("start_work", {}))]
+
+
+def done(summary: str) -> dict[str, Any]:
+    return call("mark_done", summary=summary)
+
+
+def verified(reason: str) -> list[Any]:
+    return [call("mark_complete", reason=reason, confidence=0.9)]
+
+
+def when_page_says(words: str, then: dict[str, Any]) -> Any:
+    """A worker step that waits (a second at a time) until the page in its prompt shows `words`."""
+    return lambda b: then if words in user_text(b).split("PAGE", 1)[-1] else call("wait", seconds=1)
+
+
+def type_then_enter(element_id: str, text: str) -> dict[str, Any]:
+    return calls(("type", {"element_id": element_id, "text": text}),
+                 ("press", {"element_id": element_id, "keys": "Enter"}))
+
+
+TITLE = "Kettles compared"
+PARAS = ["A kettle boils water quickly.", "The blue kettle whistles when it is ready."]
+
+
+def test_a_post_typed_in_the_block_editor_is_published(wp: WordPress, admin: ExtBrowser) -> None:
+    worker = [
+        lambda b: calls(("type", {"element_id": find_id(b, 'textbox "Add title"'), "text": TITLE}),
+                        ("click", {"element_id": find_id(b, 'button "Add default block"')})),
+        lambda b: type_then_enter(find_id(b, "Empty block"), PARAS[0]),
+        lambda b: call("type", element_id=find_id(b, "Empty block"), text=PARAS[1]),
+        lambda b: call("click", element_id=find_id(b, 'button "Publish"')),
+        # The pre-publish check opens in its own part of the editor, with its own Publish button.
+        lambda b: call("click", element_id=find_id(b, 'button "Publish"', within="Editor publish")),
+    ]
+    # Saving is a request the editor makes after the click: done when the page says so.
+    await_published = when_page_says("is now live", done("The post is published"))
+    script = {"scheduler": one_subtask("Write the post and publish it"), "worker": worker,
+              "verifier": verified("WordPress says the post is published")}
+    with ScriptedLLM(script, default={"worker": await_published}) as llm:
+        run = run_task(admin, llm, f"Publish a post titled '{TITLE}' with two paragraphs",
+                       f"{wp.url}/wp-admin/post-new.php")
+        assert run.rc == 0, run.explain()
+    rows = wp.sql("SELECT post_content FROM wp_posts WHERE post_type = 'post' AND "
+                  f"post_status = 'publish' AND post_title = '{TITLE}'")
+    assert len(rows) == 1, rows
+    content = rows[0][0]
+    assert content.count("<!-- wp:paragraph -->") == 2, content
+    assert all(f"<p>{p}</p>" in content for p in PARAS), content
+
+
+def test_the_settings_flyout_menu_leads_to_a_settings_page_that_saves(
+        wp: WordPress, admin: ExtBrowser) -> None:
+    tagline = "Kettles, teapots and other vessels"
+    worker = [
+        # The dashboard: Settings is a closed menu whose pages show in a flyout while hovered.
+        lambda b: call("hover", element_id=find_id(b, 'link "Settings"')),
+        lambda b: call("click", element_id=find_id(b, 'link "General"'),
+                       expect="url:options-general.php"),
+        # The long form's Save button is far below: Enter in the field submits it.
+        lambda b: calls(("fill", {"element_id": find_id(b, 'textbox "Tagline"'), "value": tagline}),
+                        ("press", {"element_id": find_id(b, 'textbox "Tagline"'), "keys": "Enter"})),
+        done("The tagline is saved"),
+    ]
+    script = {"scheduler": one_subtask("Set the tagline in Settings > General"),
+              "worker": worker, "verifier": verified("Settings saved")}
+    with ScriptedLLM(script) as llm:
+        run = run_task(admin, llm, f"Change the site's tagline to '{tagline}'",
+                       f"{wp.url}/wp-admin/")
+        assert run.rc == 0, run.explain()
+    assert [r["success"] for r in run.results("hover")] == [True]
+    assert wp.sql("SELECT option_value FROM wp_options WHERE option_name = 'blogdescription'") \
+        == [[tagline]]
+
+
+def test_an_image_is_uploaded_to_the_media_library(wp: WordPress, admin: ExtBrowser) -> None:
+    before = wp.sql("SELECT COUNT(*) FROM wp_posts WHERE post_type = 'attachment'")[0][0]
+    worker = [lambda b: call("upload", element_id=find_id(b, 'button "Select Files"'),
+                             resource_name="photo")]
+    # The upload is a request the page makes after the file is chosen: done when it is listed.
+    await_listed = when_page_says("blue-kettle.png", done("The image is in the library"))
+    script = {"scheduler": one_subtask("Upload the photo on Media > Add New"), "worker": worker,
+              "verifier": verified("The photo is listed as uploaded")}
+    with ScriptedLLM(script, default={"worker": await_listed}) as llm:
+        run = run_task(admin, llm, "Add the photo to the media library",
+                       f"{wp.url}/wp-admin/media-new.php", resources={"photo": IMAGE})
+        assert run.rc == 0, run.explain()
+    rows = wp.sql("SELECT post_title, post_mime_type, meta_value FROM wp_posts JOIN wp_postmeta "
+                  "ON post_id = ID AND meta_key = '_wp_attached_file' "
+                  "WHERE post_type = 'attachment' ORDER BY ID DESC")
+    assert int(before) + 1 == len(rows)
+    title, mime, file = rows[0]
+    assert (title, mime) == ("blue-kettle", "image/png") and file.endswith("blue-kettle.png")
+    stored = wp.root / "wp-content" / "uploads" / file
+    assert stored.read_bytes() == IMAGE.read_bytes()
