@@ -13,6 +13,9 @@ import { StateStore, addRelevantTab, applyEvent, applyRecord, isLive, newTaskCon
 
 /** @typedef {import("../lib/ui_protocol.js").UiRequest} UiRequest */
 
+/** A connection test may wait on a slow server for each model (the host times each out). */
+const SETTINGS_TEST_MS = 60000;
+
 /** @type {Set<chrome.runtime.Port>} */
 const uiPorts = new Set();
 
@@ -142,6 +145,11 @@ const commands = {
   },
   async list_tasks({ limit = 50 }) { return (await link.call("task.list", { limit })).payload; },
   async get_task({ task_id }) { return (await link.call("task.get", { task_id })).payload; },
+  // The options page: the host keeps the settings; the key passes through here once, never kept.
+  async settings_get() { return (await link.call("settings.get", {})).payload; },
+  async settings_set(form) { return (await link.call("settings.set", form)).payload; },
+  async settings_test(form) { return (await link.call("settings.test", form, SETTINGS_TEST_MS)).payload; },
+  async open_options() { await chrome.runtime.openOptionsPage(); return { ok: true }; },
   async dismiss() {
     // Clears a finished task from the panel (it stays in the host's history).
     await store.update((s) => (isLive(s) ? s : { ...s, taskContext: null, actionHistory: [] }));
@@ -223,7 +231,7 @@ chrome.runtime.onConnect.addListener((port) => {
       port.postMessage({ kind: "reply", id: req.id, ok: true, result: await fn(req.args || {}) });
     } catch (e) {
       const err = /** @type {any} */ (e);
-      try { port.postMessage({ kind: "reply", id: req.id, ok: false, error: { code: err.code || "internal", message: err.message || String(err) } }); } catch { /* page closed */ }
+      try { port.postMessage({ kind: "reply", id: req.id, ok: false, error: { code: err.code || "internal", message: err.message || String(err), ...(err.detail ? { detail: err.detail } : {}) } }); } catch { /* page closed */ }
     }
   });
 });

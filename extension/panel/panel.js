@@ -68,6 +68,7 @@ els.ping.addEventListener("click", async () => {
     els.pingResult.textContent = `No answer: ${/** @type {Error} */ (e).message}`;
   }
 });
+byId("open-settings").addEventListener("click", () => { chrome.runtime.openOptionsPage(); });
 byId("reconnect").addEventListener("click", () => { client.call("reconnect").catch(() => {}); });
 byId("copy-fix").addEventListener("click", () => {
   navigator.clipboard.writeText(document.querySelector("[data-field=fix]")?.textContent || "")
