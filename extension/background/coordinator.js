@@ -144,7 +144,7 @@ const commands = {
     return { ok: true };
   },
   async list_tasks({ limit = 50 }) { return (await link.call("task.list", { limit })).payload; },
-  async get_task({ task_id }) { return (await link.call("task.get", { task_id })).payload; },
+  async get_task({ task_id, after_seq = -1 }) { return (await link.call("task.get", { task_id, after_seq })).payload; },
   // The options page: the host keeps the settings; the key passes through here once, never kept.
   async settings_get() { return (await link.call("settings.get", {})).payload; },
   async settings_set(form) { return (await link.call("settings.set", form)).payload; },
