@@ -97,6 +97,8 @@ export class StreamView {
     this.openAll = false;
     /** The group the run is in (or ended in): open unless the person closed it. */
     this.activeKey = "";
+    /** @type {WeakMap<HistoryLine, {el: HTMLElement, stamp: string}>} each line's element, while it reads the same */
+    this.drawnLines = new WeakMap();
   }
 
   /** Starts over (another task). */
@@ -147,6 +149,7 @@ export class StreamView {
       // A person's choice sticks; opening a group drawn while closed brings its lines up to date.
       if (details.open !== this.wantOpen(g.key, n.state)) this.chosen.set(g.key, details.open);
       if (details.open && n.drawn !== n.group.version) this.drawLines(n);
+      else if (!details.open) this.clearLines(n);
     });
     node = n;
     this.nodes.set(g.key, node);
@@ -176,26 +179,52 @@ export class StreamView {
     if (node.details.open !== open) node.details.open = open;
     node.li.dataset.empty = String(g.lines.length === 0);
     if (open && node.drawn !== g.version) this.drawLines(node);
+    else if (!open && node.drawn !== -1) this.clearLines(node);
   }
 
-  /** @param {GroupNode} node */
+  /**
+   * Draws the group's newest lines, touching only what changed: a line's element is kept while
+   * its text and outcome stay the same, so a new step costs one element, not the whole list.
+   * @param {GroupNode} node
+   */
   drawLines(node) {
     const g = node.group;
     const ol = /** @type {HTMLElement} */ (node.details.lastElementChild);
     const hidden = Math.max(0, g.lines.length - node.limit);
-    /** @type {HTMLElement[]} */
-    const items = g.lines.slice(hidden).map(lineElement);
-    if (hidden) {
-      const li = document.createElement("li");
-      li.className = "earlier";
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = `Show ${Math.min(hidden, MAX_LINES)} earlier step${hidden === 1 ? "" : "s"} (${hidden} hidden)`;
-      b.addEventListener("click", () => { node.limit += MAX_LINES; this.drawLines(node); });
-      li.append(b);
-      items.unshift(li);
-    }
-    ol.replaceChildren(...items);
+    /** @type {Element[]} */
+    const want = g.lines.slice(hidden).map((l) => this.lineNode(l));
+    if (hidden) want.unshift(this.earlierButton(node, hidden));
+    const keep = new Set(want);
+    for (const el of [...ol.children]) if (!keep.has(el)) el.remove();
+    want.forEach((el, i) => { if (ol.children[i] !== el) ol.insertBefore(el, ol.children[i] || null); });
     node.drawn = g.version;
+  }
+
+  /** Empties a closed group: its lines are drawn again when it is opened. @param {GroupNode} node */
+  clearLines(node) {
+    /** @type {HTMLElement} */ (node.details.lastElementChild).replaceChildren();
+    node.drawn = -1;
+  }
+
+  /** @param {HistoryLine} l */
+  lineNode(l) {
+    const stamp = `${l.ok}|${l.text}|${l.expect?.met}`;
+    const had = this.drawnLines.get(l);
+    if (had && had.stamp === stamp) return had.el;
+    const el = lineElement(l);
+    this.drawnLines.set(l, { el, stamp });
+    return el;
+  }
+
+  /** @param {GroupNode} node @param {number} hidden */
+  earlierButton(node, hidden) {
+    const li = document.createElement("li");
+    li.className = "earlier";
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `Show ${Math.min(hidden, MAX_LINES)} earlier step${hidden === 1 ? "" : "s"} (${hidden} hidden)`;
+    b.addEventListener("click", () => { node.limit += MAX_LINES; this.drawLines(node); });
+    li.append(b);
+    return li;
   }
 }
