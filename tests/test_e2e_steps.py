@@ -54,3 +54,27 @@ def test_the_panel_streams_each_step_live_and_after_reopening(rig: Rig) -> None:
     summary.click()
     expect(rig.panel.locator("#plan > li[data-state=done] details").last).not_to_have_attribute("open", "")
     other.close()
+
+
+def test_a_finished_task_notifies_and_badges_unless_turned_off(rig: Rig) -> None:
+    start(rig)
+    wait_status(rig.panel, "Completed", 60_000)
+    sw = rig.eb.sw
+    notes = sw.evaluate("new Promise((r) => chrome.notifications.getAll(r))")
+    assert len(notes) == 1 and next(iter(notes)).startswith("heybro-"), notes
+    assert sw.evaluate("chrome.action.getBadgeText({})") == "✓"
+    # Turned off in the settings: the next task ends quietly.
+    sw.evaluate("chrome.storage.local.set({heybro_prefs: {notify: false}})")
+    sw.evaluate("(async () => { for (const id of Object.keys(await new Promise((r) => "
+                "chrome.notifications.getAll(r)))) await chrome.notifications.clear(id); })()")
+    rig.panel.click("#dismiss")
+    for _ in range(50):  # the badge is cleared once the panel's New task reaches the coordinator
+        if sw.evaluate("chrome.action.getBadgeText({})") == "":
+            break
+        rig.panel.wait_for_timeout(100)
+    assert sw.evaluate("chrome.action.getBadgeText({})") == ""
+    start(rig)
+    wait_status(rig.panel, "Completed", 60_000)
+    rig.panel.wait_for_timeout(500)
+    assert sw.evaluate("new Promise((r) => chrome.notifications.getAll(r))") == {}
+    assert sw.evaluate("chrome.action.getBadgeText({})") == ""

@@ -9,6 +9,8 @@ import { runTool } from "./tools.js";
 import "./dom_tools.js"; // registers observe/click/fill/… (the DOM agent's tools)
 import "./tab_tools.js"; // registers navigate/back/new_tab/switch_tab/list_tabs/screenshot
 import { makeMessage } from "../lib/messages.js";
+import { loadPrefs } from "../lib/prefs.js";
+import { Notifier } from "./notify.js";
 import { StateStore, addRelevantTab, applyEvent, applyRecord, isLive, newTaskContext, FINAL_STATUSES } from "./state.js";
 
 /** @typedef {import("../lib/ui_protocol.js").UiRequest} UiRequest */
@@ -42,6 +44,16 @@ const link = new HostLink({
 
 const store = new StateStore();
 store.subscribe((state) => broadcast({ kind: "state", state }));
+
+// A task that ends or waits for the person says so (notification + badge), unless turned off.
+const notifier = new Notifier(() => loadPrefs());
+let shownTask = /** @type {import("./state.js").TaskContext | null} */ (null);
+store.loaded.then(() => { shownTask = store.state.taskContext; });
+store.subscribe((state) => {
+  const before = shownTask;
+  shownTask = state.taskContext;
+  notifier.changed(before, shownTask).catch((e) => console.warn("heybro: notification", e));
+});
 
 /** Keeps the host connected while a task is live (running or paused), from any wake-up. */
 function holdHostForTask() {
