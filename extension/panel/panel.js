@@ -64,11 +64,24 @@ function onEvent(message) {
   if (stream.add(ev)) drawSteps();
 }
 
+/**
+ * The coordinator's state runs ahead of the stream for a moment on every live event (the state is
+ * pushed before the event itself), so the record is read only when the stream is still behind a
+ * little later: after a reconnect, a restarted service worker, or events this page missed.
+ */
+const CATCH_UP_AFTER_MS = 400;
+let catchUpTimer = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined);
+
 function followSteps() {
   const ctx = state?.taskContext;
   if (!ctx) { steps.stream = null; return; }
-  if (steps.stream?.taskId !== ctx.taskId) { steps.stream = new StepStream(ctx.taskId); catchUpSteps(); }
-  else if (ctx.lastSeq > steps.stream.lastSeq) catchUpSteps();
+  if (steps.stream?.taskId !== ctx.taskId) { steps.stream = new StepStream(ctx.taskId); catchUpSteps(); return; }
+  if (ctx.lastSeq <= steps.stream.lastSeq || catchUpTimer !== undefined) return;
+  catchUpTimer = setTimeout(() => {
+    catchUpTimer = undefined;
+    const now = state?.taskContext;
+    if (steps.stream && now?.taskId === steps.stream.taskId && now.lastSeq > steps.stream.lastSeq) catchUpSteps();
+  }, CATCH_UP_AFTER_MS);
 }
 
 function render() {
