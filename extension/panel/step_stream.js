@@ -15,8 +15,12 @@ import { RunReader } from "./history_view.js";
  *            actions: number, failed: number}} StepGroup
  */
 
+/** The status badge says these; in the stream they would only repeat it between the steps. */
+const BUSY = new Set(["planning", "executing", "verifying", "correcting"]);
+
 /** Lines the group's header already says (the plan moving on), or the panel says elsewhere. */
-const HIDDEN = (/** @type {HistoryLine} */ l) => l.kind === "thought" || (l.kind === "plan" && l.next === true);
+const HIDDEN = (/** @type {HistoryLine} */ l) => l.kind === "thought" || (l.kind === "plan" && l.next === true)
+  || (l.kind === "status" && BUSY.has(l.status || ""));
 
 export class StepStream {
   /** @param {string} taskId */

@@ -61,7 +61,8 @@ function lineElement(l) {
   li.dataset.kind = l.kind;
   if (l.ok === true || l.ok === false) li.dataset.ok = String(l.ok);
   if (l.kind === "action" && l.ok === null) li.dataset.ok = "running";
-  const mark = l.ok === false ? "✗ " : l.kind === "action" && l.ok ? "✓ " : l.kind === "action" ? "… " : "";
+  // A verdict's chip says how sure it was; the mark is for what was done.
+  const mark = l.kind === "verdict" ? "" : l.ok === false ? "✗ " : l.kind === "action" && l.ok ? "✓ " : l.kind === "action" ? "… " : "";
   const text = document.createElement("span");
   text.textContent = mark + l.text;
   li.append(text);
@@ -74,7 +75,7 @@ function lineElement(l) {
   }
   if (l.verdict) {
     const chip = document.createElement("span");
-    chip.className = `chip ${l.verdict.accepted ? "ok" : "bad"}`;
+    chip.className = `chip ${l.verdict.accepted ? "ok" : "warn"}`;
     chip.textContent = `${Math.round(l.verdict.confidence * 100)}%`;
     chip.title = `Confidence ${Math.round(l.verdict.confidence * 100)}%, needs ${Math.round(l.verdict.threshold * 100)}%`;
     li.prepend(chip, " ");

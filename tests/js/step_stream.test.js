@@ -27,14 +27,13 @@ test("each subtask holds its actions with outcome and expectation, and its verdi
   assert.deepEqual(s.groups.map((g) => g.title), ["Planning", "Find it", "Order it"]);
   const find = s.groups[1];
   assert.deepEqual(find.lines.map((l) => l.text), [
-    "Working",
     'click link "Blue Kettle" — now at http://shop/k',
     `click button "Add" (expected: text 'In cart' appears)`,
     "Verifier: needs a correction (40% sure, needs 70%) — Cart still empty",
   ]);
-  assert.deepEqual(find.lines[1].expect, { met: true, detail: "URL contains /k" });
-  assert.equal(find.lines[2].expect.met, false);
-  assert.deepEqual(find.lines[3].verdict, { confidence: 0.4, threshold: 0.7, accepted: false });
+  assert.deepEqual(find.lines[0].expect, { met: true, detail: "URL contains /k" });
+  assert.equal(find.lines[1].expect.met, false);
+  assert.deepEqual(find.lines[2].verdict, { confidence: 0.4, threshold: 0.7, accepted: false });
   assert.equal(find.actions, 2);
   // The question asked and the answer given sit with the subtask they were about.
   const order = s.groups[2];
@@ -47,9 +46,9 @@ test("live events count once; a result redraws only the group of its action", ()
   s.addAll(RUN.slice(0, 5));
   const v = s.groups[1].version;
   const planningV = s.groups[0].version;
-  assert.equal(s.groups[1].lines[1].ok, null); // still running
+  assert.equal(s.groups[1].lines[0].ok, null); // still running
   assert.equal(s.add(RUN[5]), true);
-  assert.equal(s.groups[1].lines[1].ok, true);
+  assert.equal(s.groups[1].lines[0].ok, true);
   assert.ok(s.groups[1].version > v);
   assert.equal(s.groups[0].version, planningV);
   assert.equal(s.add(RUN[5]), false, "an event seen again changes nothing");
@@ -61,7 +60,7 @@ test("a failed action counts as failed in its subtask", () => {
   s.addAll([...RUN.slice(0, 4), h(4, "tool_call", { role: "worker", tool: "fill", parameters: { element_id: "e2", value: "x" }, target: 'textbox "Q"' }),
     h(5, "tool_result", { role: "worker", tool: "fill", success: false, error: "Covered by a dialog" })]);
   assert.equal(s.groups[1].failed, 1);
-  assert.match(s.groups[1].lines[1].text, /failed: Covered by a dialog$/);
+  assert.match(s.groups[1].lines[0].text, /failed: Covered by a dialog$/);
 });
 
 test("subtasks not started yet follow as what comes next; the failing one is marked", () => {

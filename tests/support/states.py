@@ -87,5 +87,9 @@ STEP_EVENTS: list[dict[str, Any]] = [
     _ev(11, "tool_call", role="worker", tool="click", parameters={"element_id": "e9"}, target='link "Blue Kettle"'),
     _ev(12, "tool_result", role="worker", tool="click", success=True, result={"url": "http://shop.test/product/p1"},
         expectation={"met": True, "detail": "the URL contains /product"}),
-    _ev(13, "tool_call", role="worker", tool="click", parameters={"element_id": "e14"}, target='button "Add to cart"'),
+    _ev(13, "tool_call", role="worker", tool="mark_done", parameters={"summary": "On the kettle's page"}),
+    _ev(14, "tool_result", role="worker", tool="mark_done", success=True),
+    _ev(15, "verdict", decision="continue_work", reason="The product page is open, but the cart is "
+        "still empty.", confidence=0.55, threshold=0.7, accepted=False),
+    _ev(16, "tool_call", role="worker", tool="click", parameters={"element_id": "e14"}, target='button "Add to cart"'),
 ]
