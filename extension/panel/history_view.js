@@ -53,7 +53,8 @@ function usageTotals(d, /** @type {{calls: number, tokens: number, cost: number,
 
 /**
  * Reads a run's history one entry at a time (so a live run costs one step per event): each entry
- * adds lines, and an action's result completes the line its call added (`changed`).
+ * adds lines, and an action's result (or the run stopping under it) completes the line its call
+ * added (`changed`).
  */
 export class RunReader {
   constructor() {
@@ -72,22 +73,36 @@ export class RunReader {
 
   /**
    * @param {HistoryEntry} h
-   * @returns {{added: HistoryLine[], changed: HistoryLine | null}}
+   * @returns {{added: HistoryLine[], changed: HistoryLine[]}}
    */
   read(h) {
     const d = h.data || {};
     const at = h.at;
     /** @type {HistoryLine[]} */
     const added = [];
-    /** @type {HistoryLine | null} */
-    let changed = null;
+    /** @type {HistoryLine[]} */
+    const changed = [];
     const add = (/** @type {HistoryLine} */ line) => { line.seq = h.seq; added.push(line); this.lines.push(line); };
     switch (h.kind) {
       case "status": {
+        // Actions still waiting for their result when the run stops (a crash, a stop) were cut
+        // off: they may or may not have happened, and no result will come.
+        if (["paused", "failed", "stopped"].includes(d.status)) {
+          for (const { line } of this.open.splice(0)) {
+            line.ok = false;
+            line.text += " — cut off: it may or may not have happened";
+            changed.push(line);
+          }
+        }
         if (d.goal && this.lines.length === 0) { add({ kind: "status", at, text: `Started: ${d.goal}` }); this.lastStatus = d.status; this.url = d.url || undefined; break; }
         if (d.status === this.lastStatus && !d.reason) break; // the same status said again
+        const wasPaused = this.lastStatus === "paused";
         this.lastStatus = d.status;
-        if (d.reason === "resumed") { add({ kind: "status", at, text: "Resumed" }); break; }
+        // Resumed by the person, or a task restored after a crash going on.
+        if (d.reason === "resumed" || (wasPaused && !["paused", "completed", "failed", "stopped"].includes(d.status))) {
+          add({ kind: "status", at, text: "Resumed" });
+          break;
+        }
         const word = STATUS_WORDS[d.status] || d.status;
         const waiting = d.status === "paused" && /^waiting for you/i.test(d.reason || "");
         add({ kind: waiting ? "question" : "status", at, status: d.status, text: d.reason && d.reason !== d.result ? `${word} — ${d.reason}` : word });
@@ -131,7 +146,7 @@ export class RunReader {
           if (!d.expectation.met) line.text += ` (expected: ${d.expectation.detail})`;
         }
         if (d.result && typeof d.result.url === "string" && d.result.url) this.url = d.result.url;
-        changed = line;
+        changed.push(line);
         break;
       }
       case "verdict":

@@ -67,13 +67,12 @@ export class StepStream {
     const planned = h.kind === "plan" ? this.active || this.target() : null;
     const { added, changed } = this.reader.read(h);
     let touched = false;
-    if (changed) {
-      const g = this.home.get(changed);
-      if (g) {
-        if (changed.ok === false) g.failed += 1;
-        g.version += 1;
-        touched = true;
-      }
+    for (const line of changed) {
+      const g = this.home.get(line);
+      if (!g) continue;
+      if (line.ok === false) g.failed += 1;
+      g.version += 1;
+      touched = true;
     }
     const shown = added.filter((l) => !HIDDEN(l));
     if (shown.length || planned) {

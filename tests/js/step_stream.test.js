@@ -83,3 +83,20 @@ test("a replan keeps the old subtask where it was worked and adds the new ones",
   assert.deepEqual(s.groups.map((g) => g.title), ["Planning", "Find it", "Search instead"]);
   assert.equal(s.groups[2].actions, 1);
 });
+
+test("an action the run stopped under reads as cut off, not as still running", () => {
+  const s = new StepStream("t1");
+  s.addAll([...RUN.slice(0, 4), h(4, "tool_call", { role: "worker", tool: "click", parameters: {}, target: 'button "Place order"' }),
+    h(5, "status", { status: "paused", reason: "interrupted: the heybro host stopped" })]);
+  const line = s.groups[1].lines.find((l) => l.kind === "action");
+  assert.equal(line.ok, false);
+  assert.equal(line.text, 'click button "Place order" — cut off: it may or may not have happened');
+  assert.equal(s.groups[1].failed, 1);
+});
+
+test("a task going on after a crash's pause says it resumed", () => {
+  const s = new StepStream("t1");
+  s.addAll([...RUN.slice(0, 4), h(4, "status", { status: "paused", reason: "interrupted: the heybro host stopped" }),
+    h(5, "status", { status: "executing", reason: null })]);
+  assert.deepEqual(s.groups[1].lines.map((l) => l.text), ["Paused — interrupted: the heybro host stopped", "Resumed"]);
+});
