@@ -161,7 +161,6 @@ const commands = {
   async settings_get() { return (await link.call("settings.get", {})).payload; },
   async settings_set(form) { return (await link.call("settings.set", form)).payload; },
   async settings_test(form) { return (await link.call("settings.test", form, SETTINGS_TEST_MS)).payload; },
-  async open_options() { await chrome.runtime.openOptionsPage(); return { ok: true }; },
   async dismiss() {
     // Clears a finished task from the panel (it stays in the host's history).
     await store.update((s) => (isLive(s) ? s : { ...s, taskContext: null, actionHistory: [] }));
