@@ -3,7 +3,8 @@
  * Tells the person when a task needs them: a desktop notification and the toolbar badge when a
  * task completes, fails, or waits paused for them (not a pause they asked for), with the result,
  * the reason or the question. Off when the person turned notifications off in the settings.
- * `alertFor` decides from two states (pure); `Notifier` shows what it decides.
+ * `alertFor` decides from two states (pure); `Notifier` shows what it decides, and a click on the
+ * notification opens heybro's side panel.
  */
 import { reasonText } from "../panel/task_view.js";
 
@@ -57,6 +58,16 @@ export class Notifier {
   /** @param {() => Promise<{notify: boolean}>} prefs */
   constructor(prefs) {
     this.prefs = prefs;
+    /** @type {Map<string, number>} the window each notification opens heybro's panel in */
+    this.windows = new Map();
+    // A click on the notification is the user gesture the side panel needs to open: opened at
+    // once, in the window that was in front when the notification was shown.
+    chrome.notifications.onClicked.addListener((id) => {
+      const windowId = this.windows.get(id);
+      if (windowId !== undefined) chrome.sidePanel.open({ windowId }).catch((e) => console.warn("heybro: side panel", e));
+      chrome.notifications.clear(id);
+    });
+    chrome.notifications.onClosed.addListener((id) => { this.windows.delete(id); });
   }
 
   /** @param {TaskContext | null | undefined} before @param {TaskContext | null | undefined} after */
@@ -69,6 +80,8 @@ export class Notifier {
     if (!(await this.prefs()).notify) return;
     await chrome.action.setBadgeBackgroundColor({ color: alert.badge.color });
     await chrome.action.setBadgeText({ text: alert.badge.text });
+    const front = await chrome.windows.getLastFocused().catch(() => undefined);
+    if (front?.id !== undefined) this.windows.set(alert.id, front.id);
     await chrome.notifications.create(alert.id, {
       type: "basic", iconUrl: chrome.runtime.getURL("extension/icons/icon128.png"),
       title: alert.title, message: alert.message, priority: alert.kind === "completed" ? 0 : 1,
