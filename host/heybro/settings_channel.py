@@ -11,8 +11,8 @@ import asyncio
 from typing import Any
 
 from shared_schema import ErrorCode, ProtocolError
-from shared_schema.settings import (LimitsForm, RoleModels, SettingsForm, SettingsGet, SettingsSet,
-                                    SettingsTest, SettingsTestResult, SettingsView)
+from shared_schema.settings import (LimitsForm, RoleModels, SettingsGet, SettingsSet, SettingsTest,
+                                    SettingsTestResult, SettingsView)
 
 from . import config, logs, settings_file
 from .native.channel import NativeChannel
@@ -82,7 +82,7 @@ async def set_settings(form: SettingsSet) -> SettingsView:
         raise _invalid(err) from None
     except config.ConfigError as err:
         raise _unreadable(err) from None
-    log.info("settings_saved", fields=sorted(k for k in SettingsForm.model_fields),
+    log.info("settings_saved", file=str(config.config_file()),  # never the values: a key may be one
              api_key="replaced" if form.api_key else "cleared" if form.clear_api_key else "kept")
     return view(saved)
 
