@@ -28,6 +28,8 @@ def done_actions(page: Page) -> list[str]:
 
 
 def test_the_panel_streams_each_step_live_and_after_reopening(rig: Rig) -> None:
+    errors: list[str] = []
+    rig.panel.on("pageerror", lambda e: errors.append(str(e)))
     rig.policy.hold_before_order.set()
     start(rig)
     # Live: the current subtask is open, its finished actions named by their elements.
@@ -50,6 +52,7 @@ def test_the_panel_streams_each_step_live_and_after_reopening(rig: Rig) -> None:
         expect(steps.locator("li[data-kind=verdict] .chip").last).to_have_text("95%")
         expect(page.locator("#plan > li[data-state=done] .count").last).to_contain_text("actions")
     # The subtask's heading can be closed and stays closed while updates come in.
+    assert errors == []
     summary = rig.panel.locator("#plan > li[data-state=done] summary").last
     summary.click()
     expect(rig.panel.locator("#plan > li[data-state=done] details").last).not_to_have_attribute("open", "")

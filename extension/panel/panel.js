@@ -87,9 +87,9 @@ function followSteps() {
 function render() {
   if (!state) return;
   const s = state;
+  keepingFocus(document, FOCUS_REPLACEMENTS, () => renderTask(s, { root: document.body, byId }));
   followSteps();
   drawSteps();
-  keepingFocus(document, FOCUS_REPLACEMENTS, () => renderTask(s, { root: document.body, byId }));
   renderChat(state, els.log, els.hint);
   els.send.textContent = following() ? "Send" : "Start";
   byId("goal-label").textContent = following() ? "Message for this task" : "Goal";
