@@ -11,13 +11,12 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from .payload import Payload
+from .settings import SettingsGet, SettingsSet, SettingsTest, SettingsTestResult, SettingsView
 
 Direction = Literal["to_host", "to_extension", "both"]
-
-
-class Payload(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 # --- errors -------------------------------------------------------------------------------------
@@ -42,6 +41,8 @@ class ErrorCode(str, Enum):
     llm_error = "llm_error"
     guardrail = "guardrail"
     store_unwritable = "store_unwritable"  # heybro cannot write its task record (detail: path, why)
+    # settings
+    invalid_settings = "invalid_settings"  # a value out of range (detail.fields: field → problem)
     # acting on pages
     not_found = "not_found"
     ambiguous = "ambiguous"
@@ -268,4 +269,14 @@ MESSAGES: dict[str, MessageSpec] = {
     "event": MessageSpec(payload=Event, direction="to_extension", doc="Progress of a task."),
     "tool.call": MessageSpec(payload=ToolCall, direction="to_extension", doc="Act in the browser."),
     "tool.result": MessageSpec(payload=ToolResult, direction="to_host", doc="Outcome of tool.call."),
+    "settings.get": MessageSpec(payload=SettingsGet, direction="to_host",
+                                doc="The saved LLM and agent settings (the options page)."),
+    "settings.set": MessageSpec(payload=SettingsSet, direction="to_host",
+                                doc="Save settings into the host's 0600 config file."),
+    "settings.current": MessageSpec(payload=SettingsView, direction="to_extension",
+                                    doc="The saved settings, without the API key."),
+    "settings.test": MessageSpec(payload=SettingsTest, direction="to_host",
+                                 doc="Try the settings: list the models, a one-token answer."),
+    "settings.test_result": MessageSpec(payload=SettingsTestResult, direction="to_extension",
+                                        doc="What the connection test found, in words."),
 }

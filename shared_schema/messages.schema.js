@@ -118,6 +118,46 @@ export default /** @type {any} */ ({
         "$ref": "#/$defs/Pong"
       }
     },
+    "settings.current": {
+      "direction": "to_extension",
+      "doc": "The saved settings, without the API key.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/SettingsView"
+      }
+    },
+    "settings.get": {
+      "direction": "to_host",
+      "doc": "The saved LLM and agent settings (the options page).",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/SettingsGet"
+      }
+    },
+    "settings.set": {
+      "direction": "to_host",
+      "doc": "Save settings into the host's 0600 config file.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/SettingsSet"
+      }
+    },
+    "settings.test": {
+      "direction": "to_host",
+      "doc": "Try the settings: list the models, a one-token answer.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/SettingsTest"
+      }
+    },
+    "settings.test_result": {
+      "direction": "to_extension",
+      "doc": "What the connection test found, in words.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/SettingsTestResult"
+      }
+    },
     "task.accepted": {
       "direction": "to_extension",
       "doc": "Task started.",
@@ -1139,6 +1179,7 @@ export default /** @type {any} */ ({
         "llm_error",
         "guardrail",
         "store_unwritable",
+        "invalid_settings",
         "not_found",
         "ambiguous",
         "not_interactable",
@@ -1966,6 +2007,46 @@ export default /** @type {any} */ ({
       "title": "HoverArgs",
       "type": "object"
     },
+    "LimitsForm": {
+      "additionalProperties": false,
+      "description": "The guardrails a person tunes (the others keep their defaults or the file's values).",
+      "properties": {
+        "max_steps": {
+          "title": "Max Steps",
+          "type": "integer"
+        },
+        "max_llm_calls": {
+          "title": "Max Llm Calls",
+          "type": "integer"
+        },
+        "max_retries": {
+          "title": "Max Retries",
+          "type": "integer"
+        },
+        "max_replans": {
+          "title": "Max Replans",
+          "type": "integer"
+        },
+        "max_failures": {
+          "title": "Max Failures",
+          "type": "integer"
+        },
+        "task_timeout_s": {
+          "title": "Task Timeout S",
+          "type": "number"
+        }
+      },
+      "required": [
+        "max_steps",
+        "max_llm_calls",
+        "max_retries",
+        "max_replans",
+        "max_failures",
+        "task_timeout_s"
+      ],
+      "title": "LimitsForm",
+      "type": "object"
+    },
     "Mutations": {
       "additionalProperties": false,
       "properties": {
@@ -2566,6 +2647,79 @@ export default /** @type {any} */ ({
         "meta"
       ],
       "title": "Pressed",
+      "type": "object"
+    },
+    "ProbeStep": {
+      "additionalProperties": false,
+      "properties": {
+        "name": {
+          "description": "What was tried, e.g. 'list models' or 'answer from gpt-4o'.",
+          "title": "Name",
+          "type": "string"
+        },
+        "ok": {
+          "title": "Ok",
+          "type": "boolean"
+        },
+        "detail": {
+          "description": "What happened, in words a person can act on.",
+          "title": "Detail",
+          "type": "string"
+        }
+      },
+      "required": [
+        "name",
+        "ok",
+        "detail"
+      ],
+      "title": "ProbeStep",
+      "type": "object"
+    },
+    "RoleModels": {
+      "additionalProperties": false,
+      "description": "A model per role; an empty one uses the model for all roles.",
+      "properties": {
+        "scheduler": {
+          "anyOf": [
+            {
+              "maxLength": 200,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Scheduler"
+        },
+        "worker": {
+          "anyOf": [
+            {
+              "maxLength": 200,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Worker"
+        },
+        "verifier": {
+          "anyOf": [
+            {
+              "maxLength": 200,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Verifier"
+        }
+      },
+      "title": "RoleModels",
       "type": "object"
     },
     "Screenshot": {
@@ -3355,6 +3509,302 @@ export default /** @type {any} */ ({
         "label"
       ],
       "title": "Selected",
+      "type": "object"
+    },
+    "SettingsGet": {
+      "additionalProperties": false,
+      "description": "Ask for the saved settings.",
+      "properties": {},
+      "title": "SettingsGet",
+      "type": "object"
+    },
+    "SettingsSet": {
+      "additionalProperties": false,
+      "description": "Save the form. `api_key` replaces the saved key; `clear_api_key` forgets it; with neither\nthe saved key stays as it is.",
+      "properties": {
+        "base_url": {
+          "anyOf": [
+            {
+              "maxLength": 2000,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "OpenAI-compatible address; none = OpenAI.",
+          "title": "Base Url"
+        },
+        "model": {
+          "anyOf": [
+            {
+              "maxLength": 200,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The model for every role.",
+          "title": "Model"
+        },
+        "models": {
+          "$ref": "#/$defs/RoleModels"
+        },
+        "tool_mode": {
+          "default": "auto",
+          "enum": [
+            "auto",
+            "native",
+            "json"
+          ],
+          "title": "Tool Mode",
+          "type": "string"
+        },
+        "vision": {
+          "default": false,
+          "title": "Vision",
+          "type": "boolean"
+        },
+        "confidence_threshold": {
+          "default": 0.7,
+          "title": "Confidence Threshold",
+          "type": "number"
+        },
+        "limits": {
+          "$ref": "#/$defs/LimitsForm"
+        },
+        "api_key": {
+          "anyOf": [
+            {
+              "maxLength": 1000,
+              "minLength": 1,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Api Key"
+        },
+        "clear_api_key": {
+          "default": false,
+          "title": "Clear Api Key",
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "limits"
+      ],
+      "title": "SettingsSet",
+      "type": "object"
+    },
+    "SettingsTest": {
+      "additionalProperties": false,
+      "description": "Try the form as it stands (saved or not): the server's model list and a one-token answer\nfrom each model. Without `api_key` the saved key is used (unless `clear_api_key`).",
+      "properties": {
+        "base_url": {
+          "anyOf": [
+            {
+              "maxLength": 2000,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "OpenAI-compatible address; none = OpenAI.",
+          "title": "Base Url"
+        },
+        "model": {
+          "anyOf": [
+            {
+              "maxLength": 200,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The model for every role.",
+          "title": "Model"
+        },
+        "models": {
+          "$ref": "#/$defs/RoleModels"
+        },
+        "tool_mode": {
+          "default": "auto",
+          "enum": [
+            "auto",
+            "native",
+            "json"
+          ],
+          "title": "Tool Mode",
+          "type": "string"
+        },
+        "vision": {
+          "default": false,
+          "title": "Vision",
+          "type": "boolean"
+        },
+        "confidence_threshold": {
+          "default": 0.7,
+          "title": "Confidence Threshold",
+          "type": "number"
+        },
+        "limits": {
+          "$ref": "#/$defs/LimitsForm"
+        },
+        "api_key": {
+          "anyOf": [
+            {
+              "maxLength": 1000,
+              "minLength": 1,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Api Key"
+        },
+        "clear_api_key": {
+          "default": false,
+          "title": "Clear Api Key",
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "limits"
+      ],
+      "title": "SettingsTest",
+      "type": "object"
+    },
+    "SettingsTestResult": {
+      "additionalProperties": false,
+      "properties": {
+        "ok": {
+          "title": "Ok",
+          "type": "boolean"
+        },
+        "summary": {
+          "description": "One sentence: connected, or the first thing that failed.",
+          "title": "Summary",
+          "type": "string"
+        },
+        "steps": {
+          "items": {
+            "$ref": "#/$defs/ProbeStep"
+          },
+          "title": "Steps",
+          "type": "array"
+        },
+        "models": {
+          "description": "Models the server offers (the first 200).",
+          "items": {
+            "type": "string"
+          },
+          "title": "Models",
+          "type": "array"
+        }
+      },
+      "required": [
+        "ok",
+        "summary",
+        "steps"
+      ],
+      "title": "SettingsTestResult",
+      "type": "object"
+    },
+    "SettingsView": {
+      "additionalProperties": false,
+      "description": "The saved settings as the page shows them: never the key itself.",
+      "properties": {
+        "base_url": {
+          "anyOf": [
+            {
+              "maxLength": 2000,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "OpenAI-compatible address; none = OpenAI.",
+          "title": "Base Url"
+        },
+        "model": {
+          "anyOf": [
+            {
+              "maxLength": 200,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The model for every role.",
+          "title": "Model"
+        },
+        "models": {
+          "$ref": "#/$defs/RoleModels"
+        },
+        "tool_mode": {
+          "default": "auto",
+          "enum": [
+            "auto",
+            "native",
+            "json"
+          ],
+          "title": "Tool Mode",
+          "type": "string"
+        },
+        "vision": {
+          "default": false,
+          "title": "Vision",
+          "type": "boolean"
+        },
+        "confidence_threshold": {
+          "default": 0.7,
+          "title": "Confidence Threshold",
+          "type": "number"
+        },
+        "limits": {
+          "$ref": "#/$defs/LimitsForm"
+        },
+        "api_key_set": {
+          "description": "A key is saved (its value never leaves the host).",
+          "title": "Api Key Set",
+          "type": "boolean"
+        },
+        "file": {
+          "description": "The settings file (`heybro config` edits the same one).",
+          "title": "File",
+          "type": "string"
+        },
+        "from_environment": {
+          "description": "Settings the host's own environment overrides (HEYBRO_* variables win over the file).",
+          "items": {
+            "type": "string"
+          },
+          "title": "From Environment",
+          "type": "array"
+        }
+      },
+      "required": [
+        "limits",
+        "api_key_set",
+        "file"
+      ],
+      "title": "SettingsView",
       "type": "object"
     },
     "SwitchTabArgs": {

@@ -19,7 +19,7 @@ from PIL import Image, ImageChops
 from playwright.sync_api import Page, expect
 
 from support.browser import ExtBrowser, launch
-from support.states import STATES
+from support.states import STATES, STEP_EVENTS
 
 pytestmark = pytest.mark.browser
 REFERENCE = Path(__file__).parent / "reference"
@@ -28,6 +28,7 @@ BADGE = {"planning": "Planning", "running": "Working", "paused": "Paused", "fail
          "completed": "Completed"}
 PANEL = ("extension/panel/panel.html", {"width": 400, "height": 720})
 POPUP = ("extension/popup/popup.html", {"width": 324, "height": 200})
+OPTIONS = ("extension/options/options.html", {"width": 820, "height": 1480})
 SCHEMES = ["light", "dark"]
 
 
@@ -108,6 +109,63 @@ def test_popup_state(browser: ExtBrowser, name: str, scheme: str, tmp_path: Path
         page.close()
 
 
+PUSH = """(events) => {
+    // Live events as the coordinator forwards them (the demo task is not in this host's record).
+    for (const message of events.map((payload) => ({ type: 'event', payload })))
+        globalThis.heybroPanel.client.onPush({ kind: 'host_message', message });
+}"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_step_stream(browser: ExtBrowser, scheme: str, tmp_path: Path) -> None:
+    running = STATES["running"]
+    # Connected first: on connecting, the coordinator asks the host about the shown task (which
+    # this host does not know, and would mark failed).
+    browser.sw.evaluate("globalThis.heybro.link.ensure()")
+    now = {"tool": "click", "parameters": {"element_id": "e14"}, "role": "worker",
+           "target": 'button "Add to cart"', "reason": "Put the kettle in the cart"}
+    verdict = {"decision": "continue_work", "reason": "The product page is open, but the cart is "
+               "still empty.", "confidence": 0.55, "threshold": 0.7, "accepted": False}
+    set_state(browser, {**running, "taskContext": {**running["taskContext"], "lastSeq": 16,
+                                                   "currentAction": now, "lastVerdict": verdict}})
+    page = open_page(browser, PANEL, scheme)
+    try:
+        expect(page.locator("#host-pill")).to_have_text("Host connected")
+        expect(page.locator("#task-status")).to_have_text("Working")
+        page.evaluate(PUSH, STEP_EVENTS)
+        current = page.locator("#plan > li[aria-current=step]")
+        expect(current.locator("li[data-kind=action]")).to_have_count(4)
+        expect(current.locator("li[data-kind=action][data-ok=false]")).to_contain_text("Covered by a cookie banner")
+        expect(current.locator("li[data-ok=running]")).to_have_text('… click button "Add to cart"')
+        expect(current.locator("li[data-kind=verdict] .chip")).to_have_text("55%")
+        done = page.locator("#plan > li[data-index='0']")
+        expect(done.locator(".count")).to_have_text("2 actions")
+        expect(done.locator("details")).not_to_have_attribute("open", "")  # done: folded
+        compare(shot(page), f"panel-steps-{scheme}", tmp_path)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_options_page(browser: ExtBrowser, scheme: str, tmp_path: Path) -> None:
+    r = browser.heybro("config", "--base-url", "https://openrouter.ai/api/v1", "--model",
+                       "openai/gpt-4o-mini", "--api-key", "sk-or-v1-example")
+    assert r.returncode == 0, r.stderr
+    page = open_page(browser, OPTIONS, scheme)
+    try:
+        expect(page.locator("#host-pill")).to_have_text("Host connected")
+        expect(page.locator("#key-status")).to_have_text("Key set")
+        expect(page.get_by_role("radio", name="OpenRouter")).to_have_attribute("aria-checked", "true")
+        expect(page.locator("#model")).to_have_value("openai/gpt-4o-mini")
+        # The settings file's path changes with every test profile: one fixed path in the picture.
+        page.evaluate("document.getElementById('file-line').textContent = 'Saved by the heybro host "
+                      "in /home/ann/.config/heybro/config.json (readable only by you); `heybro "
+                      "config` edits the same file.'")
+        compare(shot(page), f"options-{scheme}", tmp_path)
+    finally:
+        page.close()
+
+
 @pytest.fixture(scope="module")
 def missing_host(browser: ExtBrowser) -> Iterator[dict]:  # type: ignore[type-arg]
     """The host unregistered; yields the coordinator's status once it says so."""
@@ -152,3 +210,4 @@ def test_host_missing(browser: ExtBrowser, missing_host: dict, where: str, schem
         compare(shot(page), f"{where}-host-missing-{scheme}", tmp_path)
     finally:
         page.close()
+

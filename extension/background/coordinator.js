@@ -10,9 +10,14 @@ import "./dom_tools.js"; // registers observe/click/fill/… (the DOM agent's to
 import "./tab_tools.js"; // registers navigate/back/new_tab/switch_tab/list_tabs/screenshot
 import "./trusted_input.js"; // the browser's own input for the DOM agent (chrome.debugger)
 import { makeMessage } from "../lib/messages.js";
+import { loadPrefs } from "../lib/prefs.js";
+import { Notifier } from "./notify.js";
 import { StateStore, addRelevantTab, applyEvent, applyRecord, isLive, newTaskContext, FINAL_STATUSES } from "./state.js";
 
 /** @typedef {import("../lib/ui_protocol.js").UiRequest} UiRequest */
+
+/** A connection test may wait on a slow server for each model (the host times each out). */
+const SETTINGS_TEST_MS = 60000;
 
 /** @type {Set<chrome.runtime.Port>} */
 const uiPorts = new Set();
@@ -40,6 +45,16 @@ const link = new HostLink({
 
 const store = new StateStore();
 store.subscribe((state) => broadcast({ kind: "state", state }));
+
+// A task that ends or waits for the person says so (notification + badge), unless turned off.
+const notifier = new Notifier(() => loadPrefs());
+let shownTask = /** @type {import("./state.js").TaskContext | null} */ (null);
+store.loaded.then(() => { shownTask = store.state.taskContext; });
+store.subscribe((state) => {
+  const before = shownTask;
+  shownTask = state.taskContext;
+  notifier.changed(before, shownTask).catch((e) => console.warn("heybro: notification", e));
+});
 
 /** Keeps the host connected while a task is live (running or paused), from any wake-up. */
 function holdHostForTask() {
@@ -142,7 +157,11 @@ const commands = {
     return { ok: true };
   },
   async list_tasks({ limit = 50 }) { return (await link.call("task.list", { limit })).payload; },
-  async get_task({ task_id }) { return (await link.call("task.get", { task_id })).payload; },
+  async get_task({ task_id, after_seq = -1 }) { return (await link.call("task.get", { task_id, after_seq })).payload; },
+  // The options page: the host keeps the settings; the key passes through here once, never kept.
+  async settings_get() { return (await link.call("settings.get", {})).payload; },
+  async settings_set(form) { return (await link.call("settings.set", form)).payload; },
+  async settings_test(form) { return (await link.call("settings.test", form, SETTINGS_TEST_MS)).payload; },
   async dismiss() {
     // Clears a finished task from the panel (it stays in the host's history).
     await store.update((s) => (isLive(s) ? s : { ...s, taskContext: null, actionHistory: [] }));
@@ -224,7 +243,7 @@ chrome.runtime.onConnect.addListener((port) => {
       port.postMessage({ kind: "reply", id: req.id, ok: true, result: await fn(req.args || {}) });
     } catch (e) {
       const err = /** @type {any} */ (e);
-      try { port.postMessage({ kind: "reply", id: req.id, ok: false, error: { code: err.code || "internal", message: err.message || String(err) } }); } catch { /* page closed */ }
+      try { port.postMessage({ kind: "reply", id: req.id, ok: false, error: { code: err.code || "internal", message: err.message || String(err), ...(err.detail ? { detail: err.detail } : {}) } }); } catch { /* page closed */ }
     }
   });
 });

@@ -5,7 +5,7 @@
  * messages use the shared schema instead.
  *
  * @typedef {{id: string, cmd: string, args?: Record<string, any>}} UiRequest
- * @typedef {{kind: "reply", id: string, ok: true, result: any} | {kind: "reply", id: string, ok: false, error: {code: string, message: string}}} UiReply
+ * @typedef {{kind: "reply", id: string, ok: true, result: any} | {kind: "reply", id: string, ok: false, error: {code: string, message: string, detail?: Record<string, any>}}} UiReply
  * @typedef {{kind: "host_status", status: import("../background/host_link.js").HostStatus}} UiHostStatus
  * @typedef {{kind: "host_message", message: import("../background/host_link.js").Message}} UiHostMessage
  * @typedef {{kind: "state", state: import("../background/state.js").HeybroState}} UiState
@@ -39,7 +39,7 @@ export class CoordinatorClient {
         if (!w) return;
         this.waiting.delete(m.id);
         if (m.ok) w.resolve(m.result);
-        else w.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
+        else w.reject(Object.assign(new Error(m.error.message), { code: m.error.code, detail: m.error.detail }));
         return;
       }
       this.onPush(m);

@@ -8,8 +8,9 @@ import { STATUS_WORDS, describeAction } from "./task_view.js";
 
 /**
  * @typedef {{seq: number, kind: string, at: number, data: Record<string, any>}} HistoryEntry
- * @typedef {{kind: "status" | "plan" | "action" | "verdict" | "message" | "user" | "error" | "thought" | "usage",
- *            text: string, at: number, ok?: boolean | null}} HistoryLine
+ * @typedef {{kind: "status" | "plan" | "action" | "verdict" | "message" | "user" | "error" | "thought" | "usage" | "question",
+ *            text: string, at: number, ok?: boolean | null, seq?: number, status?: string, next?: boolean,
+ *            expect?: {met: boolean, detail: string}, verdict?: {confidence: number, threshold: number, accepted: boolean}}} HistoryLine
  */
 
 /** Tools whose effect another entry already tells (the plan, the verdict). */
@@ -44,53 +45,81 @@ export function resultWords(tool, r, urlBefore) {
 }
 
 /** @param {Record<string, any>} d */
-function usageTotals(d, /** @type {{calls: number, tokens: number, cost: number}} */ t) {
+function usageTotals(d, /** @type {{calls: number, tokens: number, cost: number, last: number}} */ t) {
   t.calls += 1;
   t.tokens += (d.prompt_tokens || 0) + (d.completion_tokens || 0);
   t.cost += d.cost_usd || 0;
 }
 
 /**
- * @param {HistoryEntry[]} history oldest first
- * @returns {HistoryLine[]}
+ * Reads a run's history one entry at a time (so a live run costs one step per event): each entry
+ * adds lines, and an action's result (or the run stopping under it) completes the line its call
+ * added (`changed`).
  */
-export function historyLines(history) {
-  /** @type {HistoryLine[]} */
-  const lines = [];
-  /** @type {{tool: string, line: HistoryLine}[]} actions waiting for their result */
-  const open = [];
-  let lastStatus = "";
-  /** @type {string[]} */
-  let plan = [];
-  let current = -1;
-  /** @type {string | undefined} */
-  let url;
-  const usage = { calls: 0, tokens: 0, cost: 0 };
-  for (const h of history) {
+export class RunReader {
+  constructor() {
+    /** @type {HistoryLine[]} */
+    this.lines = [];
+    /** @type {{tool: string, line: HistoryLine}[]} actions waiting for their result */
+    this.open = [];
+    this.lastStatus = "";
+    /** @type {string[]} */
+    this.plan = [];
+    this.current = -1;
+    /** @type {string | undefined} */
+    this.url = undefined;
+    this.usage = { calls: 0, tokens: 0, cost: 0, last: 0 };
+  }
+
+  /**
+   * @param {HistoryEntry} h
+   * @returns {{added: HistoryLine[], changed: HistoryLine[]}}
+   */
+  read(h) {
     const d = h.data || {};
     const at = h.at;
+    /** @type {HistoryLine[]} */
+    const added = [];
+    /** @type {HistoryLine[]} */
+    const changed = [];
+    const add = (/** @type {HistoryLine} */ line) => { line.seq = h.seq; added.push(line); this.lines.push(line); };
     switch (h.kind) {
       case "status": {
-        if (d.goal && lines.length === 0) { lines.push({ kind: "status", at, text: `Started: ${d.goal}` }); lastStatus = d.status; url = d.url || undefined; break; }
-        if (d.status === lastStatus && !d.reason) break; // the same status said again
-        lastStatus = d.status;
-        if (d.reason === "resumed") { lines.push({ kind: "status", at, text: "Resumed" }); break; }
+        // Actions still waiting for their result when the run stops (a crash, a stop) were cut
+        // off: they may or may not have happened, and no result will come.
+        if (["paused", "failed", "stopped"].includes(d.status)) {
+          for (const { line } of this.open.splice(0)) {
+            line.ok = false;
+            line.text += " — cut off: it may or may not have happened";
+            changed.push(line);
+          }
+        }
+        if (d.goal && this.lines.length === 0) { add({ kind: "status", at, text: `Started: ${d.goal}` }); this.lastStatus = d.status; this.url = d.url || undefined; break; }
+        if (d.status === this.lastStatus && !d.reason) break; // the same status said again
+        const wasPaused = this.lastStatus === "paused";
+        this.lastStatus = d.status;
+        // Resumed by the person, or a task restored after a crash going on.
+        if (d.reason === "resumed" || (wasPaused && !["paused", "completed", "failed", "stopped"].includes(d.status))) {
+          add({ kind: "status", at, text: "Resumed" });
+          break;
+        }
         const word = STATUS_WORDS[d.status] || d.status;
-        lines.push({ kind: "status", at, text: d.reason && d.reason !== d.result ? `${word} — ${d.reason}` : word });
-        if (d.result) lines.push({ kind: "message", at, text: `Result: ${d.result}` });
+        const waiting = d.status === "paused" && /^waiting for you/i.test(d.reason || "");
+        add({ kind: waiting ? "question" : "status", at, status: d.status, text: d.reason && d.reason !== d.result ? `${word} — ${d.reason}` : word });
+        if (d.result) add({ kind: "message", at, text: `Result: ${d.result}` });
         break;
       }
       case "plan": {
         const subtasks = /** @type {string[]} */ (d.subtasks || []);
-        const changed = subtasks.join("\n") !== plan.join("\n");
-        if (changed) {
-          lines.push({ kind: "plan", at, text: `Plan: ${subtasks.map((s, i) => `${i + 1}. ${s}`).join("  ")}` });
-        } else if ((d.current ?? 0) !== current) {
+        const changedPlan = subtasks.join("\n") !== this.plan.join("\n");
+        if (changedPlan) {
+          add({ kind: "plan", at, text: `Plan: ${subtasks.map((s, i) => `${i + 1}. ${s}`).join("  ")}` });
+        } else if ((d.current ?? 0) !== this.current) {
           const now = subtasks[d.current ?? 0];
-          lines.push({ kind: "plan", at, text: now ? `Next: ${now}` : "All steps of the plan done." });
+          add({ kind: "plan", at, next: true, text: now ? `Next: ${now}` : "All steps of the plan done." });
         }
-        plan = subtasks;
-        current = d.current ?? 0;
+        this.plan = subtasks;
+        this.current = d.current ?? 0;
         break;
       }
       case "tool_call": {
@@ -98,68 +127,71 @@ export function historyLines(history) {
         const line = /** @type {HistoryLine} */ ({ kind: "action", at, ok: null,
           text: d.tool === "mark_done" ? `Reported done: ${d.parameters?.summary || ""}`.trim()
             : describeAction({ tool: d.tool, parameters: d.parameters || {}, role: d.role, target: d.target }) });
-        lines.push(line);
-        open.push({ tool: d.tool, line });
+        add(line);
+        this.open.push({ tool: d.tool, line });
         break;
       }
       case "tool_result": {
-        const i = open.map((o) => o.tool).lastIndexOf(d.tool);
+        const i = this.open.map((o) => o.tool).lastIndexOf(d.tool);
         if (i < 0) break;
-        const [{ line }] = open.splice(i, 1);
+        const [{ line }] = this.open.splice(i, 1);
         line.ok = !!d.success;
         if (!d.success) line.text += ` — failed: ${d.error || d.error_code || "unknown error"}`;
         else {
-          const words = resultWords(d.tool, d.result, url);
+          const words = resultWords(d.tool, d.result, this.url);
           if (words) line.text += ` — ${words}`;
         }
-        if (d.expectation && d.expectation.met === false) line.text += ` (expected: ${d.expectation.detail})`;
-        if (d.result && typeof d.result.url === "string" && d.result.url) url = d.result.url;
+        if (d.expectation && typeof d.expectation.met === "boolean") {
+          line.expect = { met: d.expectation.met, detail: String(d.expectation.detail || "") };
+          if (!d.expectation.met) line.text += ` (expected: ${d.expectation.detail})`;
+        }
+        if (d.result && typeof d.result.url === "string" && d.result.url) this.url = d.result.url;
+        changed.push(line);
         break;
       }
       case "verdict":
-        lines.push({ kind: "verdict", at, ok: !!d.accepted,
+        add({ kind: "verdict", at, ok: !!d.accepted,
+          verdict: { confidence: d.confidence || 0, threshold: d.threshold || 0, accepted: !!d.accepted },
           text: d.by === "host" ? `Checked by heybro: done — ${d.reason}`
             : `Verifier: ${VERDICT_WORDS[d.decision] || d.decision} (${Math.round((d.confidence || 0) * 100)}% sure, needs ${Math.round((d.threshold || 0) * 100)}%) — ${d.reason}` });
         break;
       case "iteration":
-        if (d.reasoning && d.reasoning !== "scripted") lines.push({ kind: "thought", at, text: `${d.role} thought: ${short(d.reasoning, 200)}` });
+        if (d.reasoning && d.reasoning !== "scripted") add({ kind: "thought", at, text: `${d.role} thought: ${short(d.reasoning, 200)}` });
         break;
       case "usage":
-        usageTotals(d, usage);
+        usageTotals(d, this.usage);
+        this.usage.last = at;
         break;
       case "message":
         if (!d.text) break;
-        lines.push(d.who === "user" ? { kind: "user", at, text: `You: ${d.text}` } : { kind: "message", at, text: d.text });
+        add(d.who === "user" ? { kind: "user", at, text: `You: ${d.text}` } : { kind: "message", at, text: d.text });
         break;
       case "error":
-        lines.push({ kind: "error", at, text: `Error: ${d.text || d.message || "something went wrong"}` });
+        add({ kind: "error", at, text: `Error: ${d.text || d.message || "something went wrong"}` });
         break;
       default:
         break;
     }
+    return { added, changed };
   }
-  if (usage.calls) {
-    const last = history.length ? history[history.length - 1].at : 0;
-    lines.push({ kind: "usage", at: last,
-      text: `Model use: ${usage.calls} call${usage.calls === 1 ? "" : "s"}, ${usage.tokens.toLocaleString("en-US")} tokens` +
-        (usage.cost > 0 ? `, about $${usage.cost.toFixed(4)}` : "") });
+
+  /** The model use summed up, or null before the first call. @returns {HistoryLine | null} */
+  usageLine() {
+    const u = this.usage;
+    if (!u.calls) return null;
+    return { kind: "usage", at: u.last,
+      text: `Model use: ${u.calls} call${u.calls === 1 ? "" : "s"}, ${u.tokens.toLocaleString("en-US")} tokens` +
+        (u.cost > 0 ? `, about $${u.cost.toFixed(4)}` : "") };
   }
-  return lines;
 }
 
 /**
- * Renders the lines into `list` (an <ol>): each line an <li> with its kind and outcome as data.
- * @param {HistoryLine[]} lines @param {HTMLElement} list
+ * @param {HistoryEntry[]} history oldest first
+ * @returns {HistoryLine[]}
  */
-export function renderHistory(lines, list) {
-  list.replaceChildren(...lines.map((l) => {
-    const li = document.createElement("li");
-    li.dataset.kind = l.kind;
-    if (l.ok === true || l.ok === false) li.dataset.ok = String(l.ok);
-    const mark = l.ok === false ? "✗ " : l.kind === "action" && l.ok ? "✓ " : "";
-    li.textContent = mark + l.text;
-    const when = new Date(l.at * 1000);
-    li.title = Number.isFinite(when.getTime()) ? when.toLocaleTimeString() : "";
-    return li;
-  }));
+export function historyLines(history) {
+  const reader = new RunReader();
+  for (const h of history) reader.read(h);
+  const usage = reader.usageLine();
+  return usage ? [...reader.lines, usage] : reader.lines;
 }

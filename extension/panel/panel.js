@@ -5,7 +5,8 @@ import { isLive } from "../background/state.js";
 import { renderHostStatus } from "../lib/host_status_view.js";
 import { FOCUS_REPLACEMENTS, renderChat, renderTask, STATUS_WORDS } from "./task_view.js";
 import { keepingFocus } from "../lib/ui_focus.js";
-import { historyLines, renderHistory } from "./history_view.js";
+import { StepStream } from "./step_stream.js";
+import { StreamView } from "./stream_view.js";
 
 const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const els = {
@@ -32,10 +33,63 @@ function live() {
 /** While a task is shown (running or finished), what is typed is a follow-up for that task. */
 function following() { return !!state?.taskContext; }
 
+/** The shown task's run, step by step: the host's record, then live events. */
+const steps = { stream: /** @type {StepStream | null} */ (null), view: new StreamView(byId("plan")), fetching: false, again: false };
+
+function drawSteps() {
+  const ctx = state?.taskContext;
+  steps.view.render(ctx ? steps.stream : null, ctx?.subtasks || [], ctx?.status || "");
+}
+
+/** Reads the record's entries the stream has not seen (after a reconnect, or when opened). */
+async function catchUpSteps() {
+  const stream = steps.stream;
+  if (!stream) return;
+  if (steps.fetching) { steps.again = true; return; }
+  steps.fetching = true;
+  try {
+    const d = await client.call("get_task", { task_id: stream.taskId, after_seq: stream.lastSeq });
+    if (steps.stream === stream && stream.addAll(d.history || [])) drawSteps();
+  } catch { /* the host is away or does not know the task: the plan from the state still shows */ }
+  steps.fetching = false;
+  if (steps.again) { steps.again = false; catchUpSteps(); }
+}
+
+/** @param {import("../background/host_link.js").Message} message */
+function onEvent(message) {
+  const ev = /** @type {any} */ (message.payload);
+  const stream = steps.stream;
+  if (!stream || ev.task_id !== stream.taskId || ev.seq <= stream.lastSeq) return;
+  if (ev.seq !== stream.lastSeq + 1) { catchUpSteps(); return; } // missed some: read them first
+  if (stream.add(ev)) drawSteps();
+}
+
+/**
+ * The coordinator's state runs ahead of the stream for a moment on every live event (the state is
+ * pushed before the event itself), so the record is read only when the stream is still behind a
+ * little later: after a reconnect, a restarted service worker, or events this page missed.
+ */
+const CATCH_UP_AFTER_MS = 400;
+let catchUpTimer = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined);
+
+function followSteps() {
+  const ctx = state?.taskContext;
+  if (!ctx) { steps.stream = null; return; }
+  if (steps.stream?.taskId !== ctx.taskId) { steps.stream = new StepStream(ctx.taskId); catchUpSteps(); return; }
+  if (ctx.lastSeq <= steps.stream.lastSeq || catchUpTimer !== undefined) return;
+  catchUpTimer = setTimeout(() => {
+    catchUpTimer = undefined;
+    const now = state?.taskContext;
+    if (steps.stream && now?.taskId === steps.stream.taskId && now.lastSeq > steps.stream.lastSeq) catchUpSteps();
+  }, CATCH_UP_AFTER_MS);
+}
+
 function render() {
   if (!state) return;
   const s = state;
   keepingFocus(document, FOCUS_REPLACEMENTS, () => renderTask(s, { root: document.body, byId }));
+  followSteps();
+  drawSteps();
   renderChat(state, els.log, els.hint);
   els.send.textContent = following() ? "Send" : "Start";
   byId("goal-label").textContent = following() ? "Message for this task" : "Goal";
@@ -51,6 +105,7 @@ const client = new CoordinatorClient("panel", (push) => {
     if (push.status.state === "disconnected" && live()) note("Host disconnected — heybro is restarting it; the task will wait, paused, for you to resume.");
   }
   else if (push.kind === "state") { state = push.state; render(); }
+  else if (push.kind === "host_message" && push.message.type === "event") onEvent(push.message);
   else if (push.kind === "draft") { els.goal.value = push.text || els.goal.value; els.goal.focus(); }
 });
 
@@ -68,6 +123,7 @@ els.ping.addEventListener("click", async () => {
     els.pingResult.textContent = `No answer: ${/** @type {Error} */ (e).message}`;
   }
 });
+byId("open-settings").addEventListener("click", () => { chrome.runtime.openOptionsPage(); });
 byId("reconnect").addEventListener("click", () => { client.call("reconnect").catch(() => {}); });
 byId("copy-fix").addEventListener("click", () => {
   navigator.clipboard.writeText(document.querySelector("[data-field=fix]")?.textContent || "")
@@ -112,6 +168,10 @@ history.addEventListener("toggle", async () => {
   if (!r?.tasks?.length) list.textContent = "No tasks yet.";
 });
 
+/** A past task, shown as the same stream (every subtask open when the run is short). */
+const pastView = new StreamView(/** @type {HTMLElement} */ (byId("history-detail").querySelector("[data-field=entries]")));
+const OPEN_ALL_UP_TO = 150;
+
 /** @param {string} taskId */
 async function openTask(taskId) {
   const d = await run("get_task", { task_id: taskId });
@@ -120,7 +180,12 @@ async function openTask(taskId) {
   box.hidden = false;
   const t = d.task;
   /** @type {HTMLElement} */ (box.querySelector("[data-field=title]")).textContent = `${t.goal} — ${STATUS_WORDS[t.status] || t.status}${t.reason ? `: ${t.reason}` : ""}`;
-  renderHistory(historyLines(d.history), /** @type {HTMLElement} */ (box.querySelector("[data-field=entries]")));
+  const stream = new StepStream(taskId);
+  stream.addAll(d.history);
+  const r = stream.reader;
+  const plan = r.plan.map((text, i) => ({ text, state: /** @type {"done" | "current" | "pending"} */ (i < r.current ? "done" : i === r.current ? "current" : "pending") }));
+  pastView.render(stream, plan, t.status, { openAll: stream.reader.lines.length <= OPEN_ALL_UP_TO });
+  /** @type {HTMLElement} */ (box.querySelector("[data-field=usage]")).textContent = stream.usageLine()?.text || "";
 }
 
 els.goal.focus();

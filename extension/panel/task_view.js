@@ -114,15 +114,7 @@ export function renderTask(state, ui) {
   progress.hidden = !words;
   /** @type {HTMLElement} */ (progress.querySelector("[data-field=text]")).textContent = words;
 
-  const plan = ui.byId("plan");
-  plan.hidden = ctx.subtasks.length === 0;
-  plan.replaceChildren(...ctx.subtasks.map((s) => {
-    const li = document.createElement("li");
-    li.dataset.state = s.state;
-    li.textContent = s.text;
-    if (s.state === "current") li.setAttribute("aria-current", "step");
-    return li;
-  }));
+  // The plan with every step taken is the step stream (stream_view.js), drawn by the panel.
 
   const action = ui.byId("current-action");
   action.textContent = ctx.currentAction ? describeAction(ctx.currentAction) : "";

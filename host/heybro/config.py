@@ -111,6 +111,19 @@ def from_dict(data: dict[str, Any]) -> Settings:
             f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())) from None
 
 
+# Which setting each environment variable overrides (besides the key, vision and per-role models).
+ENV_FIELDS = {"HEYBRO_LLM_BASE_URL": "base_url", "HEYBRO_MODEL": "model",
+              "HEYBRO_TOOL_MODE": "tool_mode", "HEYBRO_LLM_TIMEOUT": "timeout_s",
+              "HEYBRO_LLM_RETRIES": "retries", "HEYBRO_CONFIDENCE": "confidence_threshold",
+              "HEYBRO_RETRY_BASE": "retry_base_s",
+              "HEYBRO_LLM_RATE_LIMIT_RETRIES": "rate_limit_retries",
+              "HEYBRO_LLM_RETRY_AFTER_MAX": "retry_after_max_s"}
+ENV_LIMITS = {"HEYBRO_MAX_STEPS": "max_steps", "HEYBRO_MAX_LLM_CALLS": "max_llm_calls",
+              "HEYBRO_MAX_RETRIES": "max_retries", "HEYBRO_MAX_FAILURES": "max_failures",
+              "HEYBRO_MAX_REPAIRS": "max_repairs", "HEYBRO_MAX_REPLANS": "max_replans",
+              "HEYBRO_TASK_TIMEOUT": "task_timeout_s"}
+
+
 def config_file() -> Path:
     return paths.config_dir() / "config.json"
 
@@ -130,13 +143,7 @@ def load(env: dict[str, str] | None = None, file: Path | None = None) -> Setting
             raise ConfigError(f"{file} is not valid JSON: {err}") from err
     limits = dict(data.pop("limits", {}) or {})
     models = dict(data.pop("models", {}) or {})
-    simple = {"HEYBRO_LLM_BASE_URL": "base_url", "HEYBRO_MODEL": "model",
-              "HEYBRO_TOOL_MODE": "tool_mode", "HEYBRO_LLM_TIMEOUT": "timeout_s",
-              "HEYBRO_LLM_RETRIES": "retries", "HEYBRO_CONFIDENCE": "confidence_threshold",
-              "HEYBRO_RETRY_BASE": "retry_base_s",
-              "HEYBRO_LLM_RATE_LIMIT_RETRIES": "rate_limit_retries",
-              "HEYBRO_LLM_RETRY_AFTER_MAX": "retry_after_max_s"}
-    for var, key in simple.items():
+    for var, key in ENV_FIELDS.items():
         if env.get(var):
             data[key] = env[var]
     data["tools"] = overlay_env(data.get("tools"), env)
@@ -150,10 +157,7 @@ def load(env: dict[str, str] | None = None, file: Path | None = None) -> Setting
     for role in ROLES:
         if env.get(f"HEYBRO_MODEL_{role.upper()}"):
             models[role] = env[f"HEYBRO_MODEL_{role.upper()}"]
-    for var, name in {"HEYBRO_MAX_STEPS": "max_steps", "HEYBRO_MAX_LLM_CALLS": "max_llm_calls",
-                      "HEYBRO_MAX_RETRIES": "max_retries", "HEYBRO_MAX_FAILURES": "max_failures",
-                      "HEYBRO_MAX_REPAIRS": "max_repairs", "HEYBRO_MAX_REPLANS": "max_replans",
-                      "HEYBRO_TASK_TIMEOUT": "task_timeout_s"}.items():
+    for var, name in ENV_LIMITS.items():
         if env.get(var):
             limits[name] = env[var]
     try:

@@ -12,6 +12,10 @@ Each role (detected from the system prompt) answers from its own queue of steps:
 Requests are recorded (`.requests`, their arrival times in `.times`) for assertions.
 `reject_tools=True` makes it a server without tool calling: any request carrying `tools` gets the
 HTTP 400 such servers send. Binds 127.0.0.1 on a free port.
+As a real server does, it lists its models at GET /v1/models (`models`, default ["scripted"]),
+answers a one-token request (max_tokens=1, what "Test connection" sends) with "OK" outside the
+script (kept in `.probes`), and, given `api_key=`, refuses any other key with OpenAI's 401;
+`strict_models=True` answers a request for a model it does not list with OpenAI's 404.
 """
 
 from __future__ import annotations
@@ -140,6 +144,10 @@ class ScriptedLLM:
     reject_tools: bool = False
     times: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # script steps that raised (answered 500)
+    models: list[str] = field(default_factory=lambda: ["scripted"])
+    api_key: str | None = None
+    strict_models: bool = False
+    probes: list[dict[str, Any]] = field(default_factory=list)
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -173,7 +181,33 @@ class ScriptedLLM:
                 return fault(599)
             return step
 
+    def refused(self, authorization: str | None) -> tuple[int, dict[str, Any], dict[str, str]] | None:
+        """OpenAI's 401 for a wrong or missing key, when the server has one."""
+        if self.api_key is None or authorization == f"Bearer {self.api_key}":
+            return None
+        return 401, {"error": {"message": "Incorrect API key provided.", "type":
+                               "invalid_request_error", "code": "invalid_api_key"}}, {}
+
+    def model_list(self) -> dict[str, Any]:
+        return {"object": "list", "data": [{"id": m, "object": "model", "created": 0,
+                                            "owned_by": "scripted"} for m in self.models]}
+
+    def probe(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
+        with self._lock:
+            self.probes.append(body)
+        model = body.get("model", "")
+        if self.strict_models and model not in self.models:
+            return 404, {"error": {"message": f"The model `{model}` does not exist.", "type":
+                                   "invalid_request_error", "code": "model_not_found"}}, {}
+        return 200, {"id": "chatcmpl-probe", "object": "chat.completion",
+                     "created": int(time.time()), "model": model,
+                     "choices": [{"index": 0, "finish_reason": "length",
+                                  "message": {"role": "assistant", "content": "OK"}}],
+                     "usage": {"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": 6}}, {}
+
     def respond(self, body: dict[str, Any]) -> tuple[int, dict[str, Any] | str, dict[str, str]]:
+        if body.get("max_tokens") == 1 or body.get("max_completion_tokens") == 1:
+            return self.probe(body)
         if self.reject_tools and body.get("tools"):
             with self._lock:
                 self.requests.append(body)
@@ -224,15 +258,31 @@ class ScriptedLLM:
             def log_message(self, *args: Any) -> None:
                 pass
 
+            def do_GET(self) -> None:  # noqa: N802
+                refused = outer.refused(self.headers.get("authorization"))
+                if refused:
+                    self.reply(*refused)
+                elif self.path.rstrip("/").endswith("/v1/models"):
+                    self.reply(200, outer.model_list(), {})
+                else:
+                    self.reply(404, {"error": {"message": f"no route {self.path}"}}, {})
+
             def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length))
                 headers: dict[str, str] = {}
                 try:
-                    status, payload, headers = outer.respond(body)
+                    refused = outer.refused(self.headers.get("authorization"))
+                    if not self.path.rstrip("/").endswith("/v1/chat/completions"):
+                        refused = 404, {"error": {"message": f"no route {self.path}"}}, {}
+                    status, payload, headers = refused or outer.respond(body)
                 except Exception as err:  # noqa: BLE001
                     outer.errors.append(f"{type(err).__name__}: {err}")
                     status, payload = 500, {"error": {"message": f"script error: {err}"}}
+                self.reply(status, payload, headers)
+
+            def reply(self, status: int, payload: dict[str, Any] | str,
+                      headers: dict[str, str]) -> None:
                 data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
                 try:
                     self.send_response(status)

@@ -151,7 +151,7 @@ async def serve_stdio(in_fd: int, out_fd: int, log_file: str) -> None:
 
 def _load_services() -> None:
     """Import the modules that register handlers (kept optional so the transport stands alone)."""
-    import_optional("heybro.session")
+    import_optional("heybro.session", "heybro.settings_channel")
 
 
 def main(argv: list[str] | None = None) -> int:
