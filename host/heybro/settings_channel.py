@@ -26,7 +26,7 @@ def view(data: settings_file.FileData) -> SettingsView:
     s = settings_file.check(data)
     return SettingsView(
         base_url=s.base_url, model=s.model,
-        models=RoleModels(**{r: s.models.get(r) for r in config.ROLES}),
+        models=RoleModels(**{r: s.models.get(r) for r in RoleModels.model_fields}),
         tool_mode=s.tool_mode, vision=s.vision, confidence_threshold=s.confidence_threshold,
         limits=LimitsForm(**{k: getattr(s.limits, k) for k in LimitsForm.model_fields}),
         api_key_set=bool(s.api_key), file=str(config.config_file()),
