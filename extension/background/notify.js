@@ -40,6 +40,10 @@ export function alertFor(before, after) {
   let message = "";
   if (after.status === "completed") { kind = "completed"; message = after.result || after.reason || "Done."; }
   else if (after.status === "failed") { kind = "failed"; message = reasonText(after.reason || after.error || "The task failed."); }
+  else if (after.status === "waiting") {
+    kind = "waiting";
+    message = `${after.question?.text || reasonText(after.reason || "heybro has a question.")} Answer in heybro's side panel.`;
+  }
   else if (after.status === "paused" && after.reason && !ASKED.test(after.reason.trim())) {
     kind = "waiting";
     message = `${reasonText(after.reason)} Open heybro to resume or stop it.`;
@@ -51,7 +55,7 @@ export function alertFor(before, after) {
 
 /** Whether the badge should be cleared: a task runs again, or none is shown. @param {TaskContext | null | undefined} ctx */
 export function badgeCleared(ctx) {
-  return !ctx || !["completed", "failed", "paused"].includes(ctx.status);
+  return !ctx || !["completed", "failed", "paused", "waiting"].includes(ctx.status);
 }
 
 export class Notifier {

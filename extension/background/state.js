@@ -13,7 +13,9 @@ export const MAX_CHAT = 200;
 /**
  * @typedef {{text: string, state: "pending" | "current" | "done"}} Subtask
  * @typedef {{who: "user" | "agent" | "error", text: string, at: number, n?: number}} ChatEntry
- * @typedef {{decision: string, reason: string, confidence: number, threshold: number, accepted: boolean}} VerdictView
+ * @typedef {{decision: string, reason: string, confidence: number, threshold: number, accepted: boolean, by?: string}} VerdictView
+ * @typedef {{id: string, text: string, kind: "text" | "choice" | "secret" | "confirm", choices: string[]}} QuestionView
+ *   what heybro asks while the task waits for the person (answered by the task's next message)
  * @typedef {{
  *   taskId: string, goal: string, status: string, reason: string | null,
  *   subtasks: Subtask[], currentSubtask: number,
@@ -21,6 +23,7 @@ export const MAX_CHAT = 200;
  *   lastVerdict: VerdictView | null, error: string | null, result: string | null,
  *   usage: {promptTokens: number, completionTokens: number, calls: number, costUsd: number},
  *   chat: ChatEntry[], pending?: "pausing" | "stopping" | null,
+ *   question?: QuestionView | null, answer?: string | null,
  *   lastSeq: number, startedAt: number, updatedAt: number,
  * }} TaskContext
  * @typedef {{seq: number, at: number, role: string, tool: string, parameters: Record<string, any>, success: boolean | null, error: string | null}} ActionEntry
@@ -45,7 +48,8 @@ export function newTaskContext(taskId, goal, at = Date.now()) {
     taskId, goal, status: "planning", reason: null, subtasks: [], currentSubtask: 0,
     currentAction: null, lastVerdict: null, error: null, result: null,
     usage: { promptTokens: 0, completionTokens: 0, calls: 0, costUsd: 0 },
-    chat: [{ who: "user", text: goal, at, n: 0 }], pending: null, lastSeq: -1, startedAt: at, updatedAt: at,
+    chat: [{ who: "user", text: goal, at, n: 0 }], pending: null, question: null, answer: null,
+    lastSeq: -1, startedAt: at, updatedAt: at,
   };
 }
 
@@ -89,9 +93,12 @@ export function applyEvent(state, ev) {
       // A pause or stop asked for is done once the task is paused or has ended.
       if (FINAL_STATUSES.has(d.status) || (d.status === "paused" && ctx.pending === "pausing")) ctx.pending = null;
       ctx.reason = d.reason ?? null;
+      if (d.status !== "waiting") ctx.question = null;
       if (d.result) ctx.result = d.result;
+      if (d.answer) ctx.answer = d.answer;
       if (FINAL_STATUSES.has(d.status)) ctx.currentAction = null;
-      if (d.status === "completed") say("agent", `Done. ${d.result || d.reason || ""}`.trim());
+      if (d.status === "completed" && d.answer) say("agent", `Answer: ${d.answer}`);
+      else if (d.status === "completed") say("agent", `Done. ${d.result || d.reason || ""}`.trim());
       else if (d.status === "failed") { ctx.error = d.reason || "The task failed."; say("error", `Failed: ${ctx.error}`); }
       else if (d.status === "stopped") say("agent", "Stopped.");
       else if (d.status === "paused") say("agent", d.reason ? `Paused (${d.reason}).` : "Paused.");
@@ -112,7 +119,18 @@ export function applyEvent(state, ev) {
       break;
     }
     case "verdict":
-      ctx.lastVerdict = { decision: d.decision, reason: d.reason, confidence: d.confidence, threshold: d.threshold, accepted: d.accepted };
+      ctx.lastVerdict = { decision: d.decision, reason: d.reason, confidence: d.confidence, threshold: d.threshold, accepted: d.accepted, by: d.by };
+      break;
+    case "question":
+      ctx.question = { id: d.id, text: d.text, kind: d.kind || "text", choices: d.choices || [] };
+      say("agent", `heybro asks: ${d.text}`);
+      break;
+    case "answer":
+      ctx.answer = d.text;
+      say("agent", `Answer: ${d.text}`);
+      break;
+    case "experience":
+      say("agent", `Learned about ${d.site}: ${d.text}`);
       break;
     case "usage":
       ctx.usage = {

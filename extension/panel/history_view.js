@@ -104,8 +104,10 @@ export class RunReader {
           break;
         }
         const word = STATUS_WORDS[d.status] || d.status;
-        const waiting = d.status === "paused" && /^waiting for you/i.test(d.reason || "");
+        const waiting = d.status === "waiting" || (d.status === "paused" && /^waiting for you/i.test(d.reason || ""));
+        if (d.status === "waiting") break;  // the question event says it
         add({ kind: waiting ? "question" : "status", at, status: d.status, text: d.reason && d.reason !== d.result ? `${word} — ${d.reason}` : word });
+        if (d.answer) add({ kind: "message", at, text: `Answer: ${d.answer}` });
         if (d.result) add({ kind: "message", at, text: `Result: ${d.result}` });
         break;
       }
@@ -154,6 +156,15 @@ export class RunReader {
           verdict: { confidence: d.confidence || 0, threshold: d.threshold || 0, accepted: !!d.accepted },
           text: d.by === "host" ? `Checked by heybro: done — ${d.reason}`
             : `Verifier: ${VERDICT_WORDS[d.decision] || d.decision} (${Math.round((d.confidence || 0) * 100)}% sure, needs ${Math.round((d.threshold || 0) * 100)}%) — ${d.reason}` });
+        break;
+      case "question":
+        add({ kind: "question", at, text: `heybro asks: ${d.text}` + (d.choices?.length ? ` (${d.choices.join(" / ")})` : "") });
+        break;
+      case "answer":
+        add({ kind: "message", at, text: `${d.role === "analyst" ? "Analyst's answer" : "Answer"}: ${d.text}` });
+        break;
+      case "experience":
+        add({ kind: "message", at, text: `Learned about ${d.site}: ${d.text}` });
         break;
       case "iteration":
         if (d.reasoning && d.reasoning !== "scripted") add({ kind: "thought", at, text: `${d.role} thought: ${short(d.reasoning, 200)}` });

@@ -134,6 +134,19 @@ byId("resume").addEventListener("click", () => run("resume"));
 byId("stop").addEventListener("click", () => { if (byId("stop").getAttribute("aria-disabled") !== "true") run("stop"); });
 byId("dismiss").addEventListener("click", async () => { await run("dismiss"); els.goal.focus(); });
 
+// Answers to heybro's question: a choice's button, or the secret field (never kept in the page).
+byId("question").addEventListener("click", (ev) => {
+  const b = /** @type {HTMLElement} */ (ev.target).closest("button[data-answer]");
+  if (b) run("message", { text: /** @type {HTMLElement} */ (b).dataset.answer });
+});
+byId("question").querySelector("[data-field=secret]")?.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const field = /** @type {HTMLInputElement} */ (byId("secret-input"));
+  const text = field.value;
+  field.value = "";
+  if (text) run("message", { text });
+});
+
 els.form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const text = els.goal.value.trim();

@@ -8,7 +8,7 @@ import { FINAL_STATUSES } from "../background/state.js";
 /** @type {Record<string, string>} */
 export const STATUS_WORDS = {
   planning: "Planning", executing: "Working", verifying: "Checking its work", correcting: "Correcting",
-  paused: "Paused", completed: "Completed", failed: "Failed", stopped: "Stopped",
+  paused: "Paused", waiting: "Waiting for you", completed: "Completed", failed: "Failed", stopped: "Stopped",
   pausing: "Pausing…", stopping: "Stopping…",
 };
 
@@ -116,6 +116,9 @@ export function renderTask(state, ui) {
 
   // The plan with every step taken is the step stream (stream_view.js), drawn by the panel.
 
+  renderAnswer(ctx, ui);
+  renderQuestion(ctx, ui);
+
   const action = ui.byId("current-action");
   action.textContent = ctx.currentAction ? describeAction(ctx.currentAction) : "";
   action.title = ctx.currentAction?.reason || "";
@@ -135,7 +138,8 @@ export function renderTask(state, ui) {
   }
 
   const errorBox = ui.byId("task-error");
-  const problem = ctx.status === "failed" ? (ctx.reason || ctx.error) : ctx.status === "paused" ? ctx.reason : ctx.error;
+  const problem = ctx.status === "failed" ? (ctx.reason || ctx.error) : ctx.status === "paused" ? ctx.reason
+    : ctx.status === "waiting" ? null : ctx.error;
   errorBox.hidden = !problem;
   if (problem) {
     /** @type {HTMLElement} */ (errorBox.querySelector("[data-field=text]")).textContent = reasonText(problem);
@@ -151,6 +155,47 @@ export function renderTask(state, ui) {
   usage.textContent = u.calls
     ? `${fmt(tokens)} tokens in ${u.calls} model call${u.calls === 1 ? "" : "s"}` + (u.costUsd > 0 ? ` · about $${u.costUsd.toFixed(4)}` : " · no cost recorded (local model or unknown price)")
     : "";
+}
+
+/** The answer to the person's question, first of all. @param {import("../background/state.js").TaskContext} ctx @param {{byId: (id: string) => HTMLElement}} ui */
+function renderAnswer(ctx, ui) {
+  const box = ui.byId("answer");
+  box.hidden = !ctx.answer;
+  /** @type {HTMLElement} */ (box.querySelector("[data-field=text]")).textContent = ctx.answer || "";
+}
+
+/** What each kind of question tells the person about answering it. @type {Record<string, string>} */
+export const QUESTION_HINTS = {
+  text: "Type your answer below and press Send.",
+  choice: "Pick one, or type another answer below.",
+  confirm: "heybro does nothing until you answer.",
+  secret: "It goes to the page only: never to the model, the record or the logs.",
+};
+
+/**
+ * heybro's question while the task waits: its text, a button per choice (Yes / No for a risky
+ * action), a password field for a secret. The panel sends the answer as the task's next message.
+ * @param {import("../background/state.js").TaskContext} ctx @param {{byId: (id: string) => HTMLElement}} ui
+ */
+function renderQuestion(ctx, ui) {
+  const box = ui.byId("question");
+  const q = ctx.status === "waiting" ? ctx.question : null;
+  box.hidden = !q;
+  if (!q) return;
+  /** @type {HTMLElement} */ (box.querySelector("[data-field=text]")).textContent = q.text;
+  /** @type {HTMLElement} */ (box.querySelector("[data-field=hint]")).textContent = QUESTION_HINTS[q.kind] || "";
+  /** @type {HTMLElement} */ (box.querySelector("[data-field=secret]")).hidden = q.kind !== "secret";
+  const choices = /** @type {HTMLElement} */ (box.querySelector("[data-field=choices]"));
+  if (choices.dataset.question === q.id) return;  // drawn already: keep focus where it is
+  choices.dataset.question = q.id;
+  choices.replaceChildren(...q.choices.map((c, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = c;
+    b.dataset.answer = c;
+    if (i === 0 && q.kind !== "confirm") b.className = "primary";
+    return b;
+  }));
 }
 
 /**

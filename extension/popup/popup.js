@@ -38,7 +38,8 @@ function render(state) {
     text = reasonText(why);
     advice = adviceFor(why, "failed");
     tone = "bad";
-  } else if (ctx?.status === "completed") text = ctx.result || ctx.reason || "";
+  } else if (ctx?.status === "completed") text = ctx.answer ? `Answer: ${ctx.answer}` : ctx.result || ctx.reason || "";
+  else if (ctx?.status === "waiting") { text = ctx.question?.text || reasonText(ctx.reason || "heybro has a question."); advice = "Answer in heybro's side panel."; tone = "warn"; }
   else if (ctx?.status === "stopped") { text = reasonText(ctx.reason || "Stopped."); tone = "warn"; }
   else if (ctx?.status === "paused" && ctx.reason) { text = reasonText(ctx.reason); advice = /cannot write its record|^waiting for you/i.test(ctx.reason) ? adviceFor(ctx.reason, "paused") : "Resume continues it from where it stopped."; tone = "warn"; }
   outcome.hidden = !text;

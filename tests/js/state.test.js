@@ -124,3 +124,20 @@ test("what the user said comes back from the host as the user's line", () => {
   const s = applyEvent(started(), ev(0, "message", { text: "Use gift wrap", who: "user" }));
   assert.deepEqual(s.taskContext.chat.at(-1), { who: "user", text: "Use gift wrap", at: 1000000, n: 1 });
 });
+
+test("a question holds the task as waiting until the status moves on; the answer is kept and said first", () => {
+  let s = started();
+  s = applyEvent(s, ev(0, "question", { id: "q1", text: "About to click button \"Pay\" — Go ahead?", kind: "confirm", choices: ["Yes", "No"] }));
+  s = applyEvent(s, ev(1, "status", { status: "waiting", reason: "Waiting for you: About to click" }));
+  assert.deepEqual(s.taskContext.question, { id: "q1", text: "About to click button \"Pay\" — Go ahead?", kind: "confirm", choices: ["Yes", "No"] });
+  assert.equal(isLive(s), true);
+  s = applyEvent(s, ev(2, "status", { status: "executing", reason: "answered" }));
+  assert.equal(s.taskContext.question, null);
+  s = applyEvent(s, ev(3, "experience", { id: 1, site: "shop.test", text: "Search is in the menu" }));
+  s = applyEvent(s, ev(4, "answer", { role: "analyst", text: "Two kettles cost $48.00." }));
+  s = applyEvent(s, ev(5, "status", { status: "completed", result: "2 × $24.00", answer: "Two kettles cost $48.00." }));
+  assert.equal(s.taskContext.answer, "Two kettles cost $48.00.");
+  const said = s.taskContext.chat.map((c) => c.text);
+  assert.ok(said.includes("Learned about shop.test: Search is in the menu"));
+  assert.equal(said.at(-1), "Answer: Two kettles cost $48.00.");
+});

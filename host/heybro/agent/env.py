@@ -234,7 +234,7 @@ class AgentEnv:
         if not outcome.ok and outcome.code == "needs_confirmation":
             shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
             answer = await self.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-                f"heybro wants to run {name}({shown}) — {outcome.message}. Go ahead?")))
+                f"May heybro run {name}({shown})? {outcome.message}.")))
             if answer.strip().lower() not in YES:
                 raise ToolFailed("declined", f"The user said no to {name}({shown}): do not run it "
                                  "another way; report, or ask the user what they want.")

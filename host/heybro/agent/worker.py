@@ -329,7 +329,7 @@ class Worker(Role):
         verb = {"click": "click", "press": f"press {call.parameters.get('keys')} on"}[call.tool]
         answer = await env.ask_user(Question(
             kind="confirm", choices=["Yes", "No"],
-            text=f"heybro is about to {verb} {target} on {snap.url} — this may {risk.what} "
+            text=f"About to {verb} {target} on {snap.url} — this may {risk.what} "
                  f"({risk.words}). Go ahead?"))
         if answer.strip().lower() in YES:
             env.approved.add(key)
