@@ -56,11 +56,13 @@ def test_a_question_ends_with_its_answer_first() -> None:
     lines = shown([
         ("tool_call", {"role": "analyst", "tool": "calculate", "parameters": {"expression": "20+35"}}),
         ("answer", {"role": "analyst", "text": "Together they cost $55."}),
+        ("experience", {"id": 3, "site": "shop.test", "text": "Prices are per item"}),
         ("status", {"status": "completed", "reason": "$20 + $35 from the saved prices",
                     "answer": "Together they cost $55."}),
     ])
     assert lines[0].endswith("calculate(expression='20+35')")  # a role without the page acts too
     assert "  analyst answers: Together they cost $55." in lines
+    assert "  learned about shop.test: Prices are per item (`heybro experiences` lists them)" in lines
     done = lines.index("✓ answer: Together they cost $55.")
     assert lines[done + 1] == "  completed: $20 + $35 from the saved prices"
 

@@ -207,6 +207,8 @@ class Progress:
             self.subtasks, self.current = d["subtasks"], d["current"]
         elif kind == "answer":
             self.say(f"  {d['role']} answers: {d['text']}")
+        elif kind == "experience":
+            self.say(f"  learned about {d['site']}: {d['text']} (`heybro experiences` lists them)")
         elif kind == "question":  # the task waits for the user's word
             options = f" [{' / '.join(d['choices'])}]" if d.get("choices") else ""
             self.say(f"  ? heybro asks: {d['text']}{options}")
