@@ -169,3 +169,11 @@ def test_a_title_copied_into_another_result_is_not_the_deleted_one(page: Page) -
     assert r["status"] != "found"
     r = trial(page, first, f"document.querySelectorAll('#results h3')[1].append({first}.cloneNode(true))")
     assert r["status"] == "found" and r["same"]
+
+
+def test_a_look_alike_outside_the_group_that_told_it_apart_is_not_the_deleted_one(page: Page) -> None:
+    # The Mentions group's Push switch is told from the other switches by its group; a copy of it
+    # put outside any group, while the Mentions group still stands, is another switch.
+    push = "document.querySelectorAll('#notifications fieldset')[1].querySelectorAll('[role=switch]')[1]"
+    r = trial(page, push, f"document.getElementById('notifications').append({push}.closest('label').cloneNode(true)); {push}.closest('label').remove()")
+    assert r["status"] != "found"

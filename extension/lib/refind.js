@@ -572,10 +572,10 @@ export function contextOf(el, pass) {
  * another part of the page (contextClash), its words are gone where the element had some (the
  * image link beside a card's title link), its link leads to another numbered place (/p/12, not
  * /p/13), or it is a nameless control showing another icon.
- * @param {Signature} sig @param {Signature} c
+ * @param {Signature} sig @param {Signature} c @param {Set<string>} [standing] see standingZones
  */
-export function anotherElement(sig, c) {
-  if (contextClash(sig, c)) return true;
+export function anotherElement(sig, c, standing) {
+  if (contextClash(sig, c, standing)) return true;
   // Its name says something else: a word replaced by another, or other numbers ("Edit Ada" for
   // "Delete Ada", "2 stars" for "1 star"); an editable region's name is its text, which changes.
   if (sig.name && c.name && sig.name !== c.name && sig.state?.value === undefined && /^(input|select|textarea)$/.test(sig.tag) === /^(input|select|textarea)$/.test(c.tag) && !nameGone(sig, c)) {
@@ -639,10 +639,11 @@ function sameZone(a, b) {
  * form, not the login form; a copy of a form's button put outside the form), inside a landmark or
  * form it was not in (a paragraph's link copied into the sidebar), or in an item with another title
  * (Bob's row, not Alice's). A section or group it gained (a new wrapper) and an item title that is
- * gone say nothing.
- * @param {Signature} sig @param {Signature} c
+ * gone say nothing. An element that had look-alikes (told apart by the part it stood in) is not one
+ * found outside that part while the part still stands (`standing`, see standingZones).
+ * @param {Signature} sig @param {Signature} c @param {Set<string>} [standing]
  */
-export function contextClash(sig, c) {
+export function contextClash(sig, c, standing) {
   const A = sig.context, B = c.context;
   if (!A || !B) return false;
   if (A.item && B.item && A.item.slice(0, 2) === B.item.slice(0, 2) && !sameWords(A.item.slice(2), B.item.slice(2))) return true;
@@ -652,8 +653,28 @@ export function contextClash(sig, c) {
   const lost = A.zones.filter((a) => !B.zones.some((b) => sameZone(a, b)));
   if (!lost.length) return false;
   // Out of a zone and into another: elsewhere. Out of a zone only because the zone's element went
-  // away (its ancestors are the old ones less a step): the same element, unwrapped.
-  return gained.length > 0 || !unwrapped(sig.path || [], c.path || []);
+  // away (its ancestors are the old ones less a step): the same element, unwrapped — unless the
+  // zone is still there and was what told the element from its look-alikes (the Push switch of the
+  // Mentions group, a copy of it standing outside any group).
+  if (gained.length > 0 || !unwrapped(sig.path || [], c.path || [])) return true;
+  return !!sig.twins && !!standing && A.zones.some((a, i) => lost.includes(a) && standing.has(A.zones.slice(i).join(ZONE_SEP)));
+}
+
+const ZONE_SEP = "\u0001";
+
+/**
+ * The parts of the page the candidates stand in, each with those around it ("fieldset:Mentions",
+ * "section:Notifications", "main:"): whether a zone an element left still stands.
+ * @param {Array<{signature: Signature}>} cands
+ */
+function standingZones(cands) {
+  /** @type {Set<string>} */
+  const out = new Set();
+  for (const c of cands) {
+    const z = c.signature.context?.zones || [];
+    for (let i = 0; i < z.length; i++) out.add(z.slice(i).join(ZONE_SEP));
+  }
+  return out;
 }
 
 /** Zones that an element does not enter and stay itself (a new wrapping section or group may come). */
@@ -1170,7 +1191,8 @@ export function refind(signature, root = document, opts = {}) {
   // element, however well it matches; it stays among the candidates reported.
   // How rare a field's value is, and so what singles a candidate out, is judged among what is
   // left in its part of the page: the footer's "About" does not make the header's less itself.
-  let scored = scoreCandidates(signature, all.filter((c) => !anotherElement(signature, c.signature)));
+  const standing = standingZones(all);
+  let scored = scoreCandidates(signature, all.filter((c) => !anotherElement(signature, c.signature, standing)));
   const best = scored[0], second = scored[1];
   if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top };
   // A candidate whose words were tweaked is not taken while another one still says exactly what
