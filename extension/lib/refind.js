@@ -1192,33 +1192,39 @@ export function refind(signature, root = document, opts = {}) {
   // How rare a field's value is, and so what singles a candidate out, is judged among what is
   // left in its part of the page: the footer's "About" does not make the header's less itself.
   const standing = standingZones(all);
-  let scored = scoreCandidates(signature, all.filter((c) => !anotherElement(signature, c.signature, standing)));
+  const aside = all.map((c) => anotherElement(signature, c.signature, standing));
+  let scored = scoreCandidates(signature, all.filter((c, i) => !aside[i]));
+  // Set aside only for leaving the group that told it from its look-alikes, a candidate may still be
+  // the element moved out: it keeps a reworded copy from being taken in its stead.
+  const movedOut = signature.twins ? all.filter((c, i) => aside[i] && !anotherElement(signature, c.signature))
+    .map((c) => ({ signature: c.signature, tagOk: c.signature.tag === signature.tag })) : [];
   const best = scored[0], second = scored[1];
   if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top };
   // A candidate whose words were tweaked is not taken while another one still says exactly what
-  // the element said (a copy with a word tweaked put beside it, the element itself moved): ask.
+  // the element said (a copy with a word tweaked put beside it, the element itself moved).
   // Words that are gone (a dropped aria-label leaves "×") are no such tweak.
   // Those that keep the exact name are no rival when they are the element's own look-alikes, all
   // still there but one (five stars, one reworded: that one is it).
   const lookKeyWas = lookKeyOfSignature(signature);
-  const exactName = signature.name ? scored.filter((s) => s.signature.name === signature.name && s.tagOk) : [];
+  const exactName = signature.name ? [...scored, ...movedOut].filter((s) => s.signature.name === signature.name && s.tagOk) : [];
   const exactAreTwins = !!signature.twins && exactName.length === signature.twins.n - 1
     && exactName.every((s) => lookKeyOfSignature(s.signature) === lookKeyWas && s.signature.twins?.n === exactName.length && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" "));
-  /** @param {Scored} s @param {number} confidence @returns {RefindResult} */
   // The same for its words: a copy beside it with a word tweaked keeps the name it took from an
   // attribute the element lost.
-  const exactText = signature.text ? scored.filter((s) => s.signature.text === signature.text && s.tagOk) : [];
+  const exactText = signature.text ? [...scored, ...movedOut].filter((s) => s.signature.text === signature.text && s.tagOk) : [];
   const exactTextAreTwins = !!signature.twins && exactText.length === signature.twins.n - 1;
   const tweaked = (/** @type {string} */ now, /** @type {string} */ was) => now !== was && (textSim(now, was) ?? 0) > NEAR * OTHER_NUMBER;
+  // Such a candidate is not taken (null), and the rules below may still name another.
+  /** @param {Scored} s @param {number} confidence @returns {RefindResult | null} */
   const foundUnlessExact = (s, confidence) => ((tweaked(s.signature.name, signature.name) && exactName.length && !exactAreTwins)
     || (tweaked(s.signature.text, signature.text) && exactText.length && !exactTextAreTwins)
-    ? { status: "ambiguous", element: null, confidence, candidates: top } : found(s, confidence));
+    ? null : found(s, confidence));
   // 1. The whole signature: a clear best that something singles out. Look-alikes that only their
   //    place tells apart (twenty "Add to cart" buttons) are refused: the target may be gone and a
   //    neighbour slid into its place. A best that is singled out over a runner-up that is not needs
   //    a smaller lead.
   const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : margin;
-  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !otherTwin(signature, best) && !fewerTwins(signature, best)) return foundUnlessExact(best, best.score);
+  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !otherTwin(signature, best) && !fewerTwins(signature, best)) { const r = foundUnlessExact(best, best.score); if (r) return r; }
   // 2. An anchor: the only element on the page with the captured id / test id (or numbered data
   //    key, or numbered link with the same name), of a compatible kind.
   //    A unique id the page's author gave it names it even when it changed kind (a select redone
@@ -1226,11 +1232,11 @@ export function refind(signature, root = document, opts = {}) {
   //    taken when nothing but the id changed.
   const oldId = signature.attrs?.id || "";
   const anchors = scored.filter((s) => s.anchor && (s.tagOk || (s.idAnchor && isInteractiveCheap(s.element))));
-  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) return foundUnlessExact(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo)));
+  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) { const r = foundUnlessExact(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo))); if (r) return r; }
   if (oldId && !GENERATED_ID.test(oldId)) {
     const ext = scored.filter((s) => extendsId(s.signature.attrs?.id || "", oldId));
     const e = ext[0];
-    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) return foundUnlessExact(e, /** @type {number} */ (e.loo));
+    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo)); if (r) return r; }
   }
   // 3. One thing changed: the tolerant score (the field that lost most left out) of the best is high
   //    and well ahead of everyone else's. Not when what changed is its place (box, neighbours, path:
@@ -1253,7 +1259,7 @@ export function refind(signature, root = document, opts = {}) {
     : field === "href" ? numbers(hrefKey(oldHref)) === numbers(hrefKey(newHref))
     : !IDENTITY_FIELDS.has(field);
   if (b.tagOk && sameThing && loo >= LOO_THRESHOLD && b.score >= LOO_FLOOR && !PLACE_FIELDS.has(field)) {
-    if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) return foundUnlessExact(b, loo);
+    if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) { const r = foundUnlessExact(b, loo); if (r) return r; }
   }
   // 4. Its place among look-alikes (a grid of bare checkboxes, a "Send review" button per form):
   //    the element that looks the same and stands k-th of the same n as the target did. Only when
@@ -1283,7 +1289,7 @@ export function refind(signature, root = document, opts = {}) {
       const gone = goneFields(signature, e.signature);
       if (!clashes(signature, e.signature) && !otherTwin(signature, e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e, gone) >= bestOwnScore(signature, scored, gone) - TWIN_OWN_SLACK
         && !(sameWords.length === 1 && sameWords[0] !== e) && (inComponent || (boxSim(signature.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK)) {
-        return foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo)));
+        { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo))); if (r) return r; }
       }
     }
   }
@@ -1298,7 +1304,7 @@ export function refind(signature, root = document, opts = {}) {
       && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" ") && sameSpot(signature.box, s.signature.box));
     const e = spot[0];
     if (spot.length === 1 && e.signature.name !== signature.name && !clashes(signature, e.signature)
-      && (textSim(e.signature.name, signature.name) ?? 0) > NEAR * OTHER_NUMBER) return foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo)));
+      && (textSim(e.signature.name, signature.name) ?? 0) > NEAR * OTHER_NUMBER) { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo))); if (r) return r; }
   }
   // 5. Its place among the elements with its tag, when the one thing about it that changed is gone
   //    (an attribute dropped — a checkbox that lost its type): the k-th of the same n, with nothing
@@ -1311,7 +1317,7 @@ export function refind(signature, root = document, opts = {}) {
     // What changed must be gone (a dropped attribute, classes no longer readable), not another value.
     const gone = e && (e.looAbsent || (e.looField === "classes" && !e.signature.classes.length));
     if (at.length === 1 && gone && /** @type {number} */ (e.loo) >= LOO_THRESHOLD && !clashes(signature, e.signature)
-      && ownScore(signature, e, changed) >= bestOwnScore(signature, scored, changed) - TWIN_OWN_SLACK) return foundUnlessExact(e, /** @type {number} */ (e.loo));
+      && ownScore(signature, e, changed) >= bestOwnScore(signature, scored, changed) - TWIN_OWN_SLACK) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo)); if (r) return r; }
   }
   // 6. The one left in its place of the page: among the candidates that nothing says are another
   //    element, the only one the form knows by the captured name (and value: a radio of its
@@ -1321,15 +1327,15 @@ export function refind(signature, root = document, opts = {}) {
   const A = signature.attrs || {};
   if (A.name) {
     const named = left.filter((s) => { const f = fieldSims(signature, s.signature); return f.nameAttr === 1 && f.value !== 0 && f.type !== 0; });
-    if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) return foundUnlessExact(named[0], /** @type {number} */ (named[0].loo));
+    if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) { const r = foundUnlessExact(named[0], /** @type {number} */ (named[0].loo)); if (r) return r; }
   }
   const own = left.map((s) => ({ s, own: ownScore(signature, s, goneFields(signature, s.signature)) })).sort((a, b) => b.own - a.own);
-  if (own[0] && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) return foundUnlessExact(own[0].s, own[0].s.score);
+  if (own[0] && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) { const r = foundUnlessExact(own[0].s, own[0].s.score); if (r) return r; }
   // 7. The one that still says every word of it, beside copies that differ from it by words alone (a
   //    reworded copy put next to it, while it moved): what it is outweighs where it is.
   const WORDS = ["name", "text", "label", "placeholder", "title", "alt"];
   if (own[0] && own[0].own >= 1 - 1e-9 && own[0].s.score >= LOO_FLOOR && own.slice(1).every((o) => o.own < 1 - 1e-9
-    && ownScore(signature, o.s, [...goneFields(signature, o.s.signature), ...WORDS]) >= 1 - 1e-9)) return foundUnlessExact(own[0].s, own[0].s.score);
+    && ownScore(signature, o.s, [...goneFields(signature, o.s.signature), ...WORDS]) >= 1 - 1e-9)) { const r = foundUnlessExact(own[0].s, own[0].s.score); if (r) return r; }
   if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top };
   return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
 }
