@@ -21,6 +21,7 @@ MiniWoB task and the large generated pages.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import subprocess
@@ -31,6 +32,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_common import ROOT, chromium, machine, serve, start_miniwob, write_large_pages, write_section  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests"))
+from support.apps import AppsMissing, running_apps  # noqa: E402
 
 PAGES = ROOT / "scripts" / "bench" / "observe_pages"
 STATE = r"(?: (?:checked|selected|expanded|collapsed|disabled|focused|required|invalid))*"
@@ -90,12 +94,20 @@ def score(spec: dict, got: dict) -> dict:
             "merged": merged, "sentences": len(spec.get("sentences", [])), "sentences_broken": broken}
 
 
-def open_source(page, spec: dict, mw: str, base: str) -> str | None:
+APP = re.compile(r"^url:(wordpress|mediawiki):")
+
+
+def open_source(page, spec: dict, mw: str, base: str, apps=None) -> str | None:
     """Opens the page a spec names; a note saying why when it cannot."""
     kind, _, where = spec["source"].partition(":")
     try:
         if kind == "miniwob":
             start_miniwob(page, mw, where, spec.get("seed", 42))
+        elif APP.match(spec["source"]):  # a real application's page, as its logged-in admin sees it
+            if apps is None:
+                return "the real applications are not installed (scripts/setup installs them)"
+            page.goto(apps.url(spec["source"]), timeout=30_000)
+            page.wait_for_load_state("load")
         elif kind == "url":
             page.goto(where if re.match(r"^https?://", where) else f"{base}/{where.lstrip('/')}", timeout=10_000)
             page.wait_for_load_state("load")
@@ -130,7 +142,15 @@ def main() -> None:
     html = Path(miniwob.__file__).parent / "html"
     specs = sorted(PAGES.glob("*.json"))
     rows, skipped, tokens = [], [], []
-    with tempfile.TemporaryDirectory() as tmp, serve(ROOT) as base, serve(html) as mw, chromium() as page:
+    with tempfile.TemporaryDirectory() as tmp, serve(ROOT) as base, serve(html) as mw, chromium() as page, \
+            contextlib.ExitStack() as stack:
+        apps = None
+        if any(APP.match(json.loads(p.read_text())["source"]) for p in specs):
+            try:
+                apps = stack.enter_context(running_apps())
+                apps.login(page)
+            except AppsMissing:
+                apps = None
         old = Path(tmp) / "old"
         ref_name = baseline_tree(ref, old)
         big = Path(tmp) / "big"
@@ -143,7 +163,7 @@ def main() -> None:
 
             for path in specs:
                 spec = json.loads(path.read_text())
-                note = open_source(page, spec, mw, base)
+                note = open_source(page, spec, mw, base, apps)
                 if note:
                     skipped.append(f"{path.stem}: {note}")
                     continue

@@ -27,6 +27,7 @@ TRIAL = """async ([pick, change]) => {
     const host = e.getRootNode().host;
     const where = host ? host.closest('.review').querySelector('h3').textContent + ' star ' + ([...host.shadowRoot.querySelectorAll('button')].indexOf(e) + 1)
         : e.closest('tr') ? e.closest('tr').cells[0].textContent + ' ' + e.textContent
+        : e.closest('.result') ? e.closest('.result').querySelector('p').textContent + ' ' + e.textContent
         : (e.closest('form, footer, header, section')?.getAttribute('action') || e.closest('form, footer, header, section').localName) + ' ' + (e.name || e.textContent.trim());
     return {status: r.status, where, same: e === el};
 }"""
@@ -92,4 +93,91 @@ def test_a_star_in_a_shadow_root_is_found_by_its_product_after_a_rerender(page: 
     r = trial(page, f"({STAR})(1, 3)", "renderReviews(['Lamp', 'Toaster', 'Kettle'])")
     assert r["status"] == "found" and r["where"] == "Toaster star 4"
     r = trial(page, f"({STAR})(1, 3)", "renderReviews(['Kettle', 'Lamp'])")
+    assert r["status"] != "found"
+
+
+def test_a_star_keeps_its_place_in_its_component_when_it_moves_or_is_reworded(page: Page) -> None:
+    # Wrapped in a block of its own, the fourth star drops to the next line: still the fourth star
+    # of the Toaster's rating (which look-alike now stands nearer its old spot says nothing).
+    star = f"({STAR})(1, 3)"
+    r = trial(page, star, f"const s = {star}; const w = document.createElement('div'); s.replaceWith(w); w.append(s)")
+    assert r["status"] == "found" and r["where"] == "Toaster star 4" and r["same"]
+    # Reworded where it stands ("★" → "★ rated"), while the four others still say "★": it is the one.
+    r = trial(page, star, f"{star}.textContent = '★ rated'")
+    assert r["status"] == "found" and r["same"]
+
+
+def test_a_name_from_a_dropped_attribute_is_gone_not_another_name(page: Page) -> None:
+    named = "document.querySelectorAll('star-rating')[3].shadowRoot.querySelectorAll('button')[0]"
+    r = trial(page, named, f"{named}.removeAttribute('aria-label')")  # "1 star" → only "★" left
+    assert r["status"] == "found" and r["same"]
+    r = trial(page, named, f"{named}.remove()")  # gone: "2 stars" is another star
+    assert r["status"] != "found"
+
+
+def test_a_reworded_label_is_the_same_switch_and_another_label_is_not(page: Page) -> None:
+    email = "document.querySelectorAll('#notifications fieldset')[1].querySelector('[role=switch]')"
+    # Reworded ("Email" → "Emails") and wrapped: two changes, its label still says the same thing.
+    r = trial(page, email, "document.querySelectorAll('#notifications fieldset')[1].querySelector('span').textContent = 'Emails'; "
+              f"const s = {email}; const w = document.createElement('div'); s.replaceWith(w); w.append(s)")
+    assert r["status"] == "found" and r["same"]
+    # Its label gone with it: the Push switch beside it and the Comments' Email switch are others.
+    r = trial(page, email, f"{email}.closest('label').remove()")
+    assert r["status"] != "found"
+
+
+def test_a_copy_in_another_part_does_not_make_the_element_less_itself(page: Page) -> None:
+    # The footer's "Blog" links (its own and a copy of the header's put there) say nothing about
+    # which of the header's links is meant; a reworded copy put beside the header's "Blog" is not it.
+    r = trial(page, HEADER_BLOG, f"document.querySelector('footer nav').append({HEADER_BLOG}.cloneNode(true)); "
+              f"const c = {HEADER_BLOG}.cloneNode(true); c.textContent = 'Blogs'; {HEADER_BLOG}.after(c)")
+    assert r == {"status": "found", "where": "header Blog", "same": True}
+
+
+def test_a_field_whose_renamed_id_lost_its_label_is_still_found(page: Page) -> None:
+    # The label names the field through its `for`: with the id renamed by a new build the label no
+    # longer applies, so the name is gone (not "you@example.com" instead of "Email"); the invite
+    # form's e-mail field is never the answer.
+    email = "document.getElementById('acct-email')"
+    r = trial(page, email, f"{email}.id = 'acct-email-x7a9'")
+    assert r["status"] == "found" and r["same"]
+    r = trial(page, email, f"{email}.parentElement.remove()")
+    assert r["status"] != "found"
+
+
+def test_a_section_is_named_by_its_own_heading_not_a_group_inside_it(page: Page) -> None:
+    # Re-ordered, the Notifications section shows a fieldset's legend first; it is still the
+    # Notifications section, and the switch in it is found.
+    switch = "document.querySelectorAll('#notifications fieldset')[1].querySelectorAll('[role=switch]')[1]"
+    r = trial(page, switch, "const s = document.getElementById('notifications'); [...s.children].reverse().forEach((c) => s.append(c))")
+    assert r["status"] == "found" and r["same"]
+
+
+def test_the_one_that_keeps_every_word_is_taken_over_a_reworded_copy_in_its_old_spot(page: Page) -> None:
+    # The header's "Blog" moved to the end of its menu; a reworded copy ("Blogs") took its place.
+    r = trial(page, HEADER_BLOG, f"const d = {HEADER_BLOG}; const c = d.cloneNode(true); c.textContent = 'Blogs'; "
+              "d.after(c); d.parentElement.append(d)")
+    assert r == {"status": "found", "where": "header Blog", "same": True}
+    # Moved out of its menu while the menu stands, it is no longer told from the footer's "Blog":
+    # asked about, and the reworded copy is not taken in its stead.
+    r = trial(page, HEADER_BLOG, f"const d = {HEADER_BLOG}; const c = d.cloneNode(true); c.textContent = 'Blogs'; "
+              "d.after(c); d.closest('header').append(d)")
+    assert r["status"] == "ambiguous"
+
+
+def test_a_title_copied_into_another_result_is_not_the_deleted_one(page: Page) -> None:
+    # The heading the copy stands in names another result ("Caching basic setup"), however alike the
+    # two titles read.
+    first = "document.querySelector('#results a')"
+    r = trial(page, first, f"document.querySelectorAll('#results h3')[1].append({first}.cloneNode(true)); {first}.remove()")
+    assert r["status"] != "found"
+    r = trial(page, first, f"document.querySelectorAll('#results h3')[1].append({first}.cloneNode(true))")
+    assert r["status"] == "found" and r["same"]
+
+
+def test_a_look_alike_outside_the_group_that_told_it_apart_is_not_the_deleted_one(page: Page) -> None:
+    # The Mentions group's Push switch is told from the other switches by its group; a copy of it
+    # put outside any group, while the Mentions group still stands, is another switch.
+    push = "document.querySelectorAll('#notifications fieldset')[1].querySelectorAll('[role=switch]')[1]"
+    r = trial(page, push, f"document.getElementById('notifications').append({push}.closest('label').cloneNode(true)); {push}.closest('label').remove()")
     assert r["status"] != "found"

@@ -21,7 +21,11 @@
  * another product's rating — is another element however well it matches, as is one whose name
  * says something else ("Delete Ada" for "Edit Ada", "2 stars" for "1 star"), whose link leads to
  * another place, or whose form name differs; those are set aside before anything is decided.
- * An element found to the letter in its place (nothing changed) is taken at once.
+ * An element found to the letter in its place (nothing changed) is taken at once. What is left is
+ * scored among itself: a field that singles a candidate out in its part of the page singles it out
+ * (the footer's "About" does not make the header's less itself). What a candidate no longer has —
+ * a dropped attribute, rehashed classes, a label whose `for` a renamed id broke, the name that came
+ * from them — is gone, not different.
  *
  * The matcher **abstains** instead of guessing. It acts on a candidate only when (1) the whole
  * signature picks it clearly (score ≥ THRESHOLD, a lead of MARGIN, and a field that singles it out),
@@ -29,8 +33,10 @@
  * changed — its tolerant score (the worst field left out) is high and far ahead of everyone else's,
  * and what changed is neither its place (a twin slides into a deleted element's place) nor an
  * identity that now has another value, (4–5) its place among look-alikes (in its own document or
- * shadow root, its hosts in theirs) or among its tag says so, or (6) it is the one left in its
- * part of the page that the form knows by the captured name, or whose own features match.
+ * shadow root, its hosts in theirs) or among its tag says so — or it stands in its own spot, the
+ * k-th of the same n, its words reworded —, (6) it is the one left in its part of the page that
+ * the form knows by the captured name, or whose own features match, or (7) it alone still says
+ * every word of it, beside copies that differ from it by words only.
  * Otherwise it answers "not_found" (nothing close) or
  * "ambiguous" — clicking the wrong element is worse than asking again. The constants, the weights
  * and the text similarity were tuned on the "tune" halves of scripts/bench_refind.py (MiniWoB++ and
@@ -456,6 +462,9 @@ const ITEM_TAGS = new Set(["tr", "li", "article", "dd"]);
 const ITEM_ROLES = new Set(["row", "listitem", "article", "treeitem"]);
 const HEADINGS = "h1,h2,h3,h4,h5,h6,[role=heading],legend";
 
+/** Containers that a heading inside names (see containerLabel). */
+const NAMED_CONTAINERS = "section, fieldset, dialog, article, [role=region], [role=group], [role=radiogroup], [role=dialog], [role=alertdialog], [role=tabpanel]";
+
 /** The words that name a container: its aria label, its legend or first heading. @param {Element} el */
 function containerLabel(el) {
   const aria = referencedText(el, "aria-labelledby") || norm(el.getAttribute("aria-label"));
@@ -465,8 +474,13 @@ function containerLabel(el) {
   // holding no control: a heading that is a link is something a person clicks, and it changes).
   const tag = el.localName, role = el.getAttribute("role") || "";
   if (!/^(section|fieldset|dialog|article)$/.test(tag) && !/^(region|group|radiogroup|dialog|alertdialog|tabpanel)$/.test(role)) return "";
-  for (const h of Array.from(el.querySelectorAll(HEADINGS)).slice(0, 3)) {
+  // Its own heading: not one of a group or card inside it (the first legend of a section's fieldsets
+  // names that fieldset, and a re-ordered section would otherwise take it for its name).
+  let seen = 0;
+  for (const h of Array.from(el.querySelectorAll(HEADINGS))) {
+    if (h.parentElement?.closest(NAMED_CONTAINERS) !== el) continue;
     if (!h.querySelector("a, button, input, select, textarea, [role=button], [role=link]")) return cut(norm(h.textContent), 40);
+    if (++seen >= 3) break;
   }
   return "";
 }
@@ -552,7 +566,9 @@ export function contextOf(el, pass) {
       if (t === p && (p.localName === "tr" || p.getAttribute("role") === "row")) key = (item = rowKey(p, el)) && `r:${item}`;
       else if (t === p) key = (item = cut(norm(ownText(p, el, true)), 40)) && `l:${item}`;
       else if (!t.contains(el)) key = (item = cut(norm(t.textContent), 40)) && `h:${item}`;
-      else key = (item = cut(norm(ownText(t, el, true)) || visibleText(el), 40)) && `h:${item}`;
+      // A title holding the element is named by its other words (another result's title, when a
+      // copy of this one was put in there), or by the element's own when it holds nothing else.
+      else key = (item = cut(norm(ownText(t, el)) || visibleText(el), 40)) && `h:${item}`;
       item = key;
       // An item without a title of its own ends the search too: the card or row is found.
       itemDone = !!item || t === p;
@@ -566,13 +582,13 @@ export function contextOf(el, pass) {
  * another part of the page (contextClash), its words are gone where the element had some (the
  * image link beside a card's title link), its link leads to another numbered place (/p/12, not
  * /p/13), or it is a nameless control showing another icon.
- * @param {Signature} sig @param {Signature} c
+ * @param {Signature} sig @param {Signature} c @param {Set<string>} [standing] see standingZones
  */
-export function anotherElement(sig, c) {
-  if (contextClash(sig, c)) return true;
+export function anotherElement(sig, c, standing) {
+  if (contextClash(sig, c, standing)) return true;
   // Its name says something else: a word replaced by another, or other numbers ("Edit Ada" for
   // "Delete Ada", "2 stars" for "1 star"); an editable region's name is its text, which changes.
-  if (sig.name && c.name && sig.name !== c.name && sig.state?.value === undefined && /^(input|select|textarea)$/.test(sig.tag) === /^(input|select|textarea)$/.test(c.tag)) {
+  if (sig.name && c.name && sig.name !== c.name && sig.state?.value === undefined && /^(input|select|textarea)$/.test(sig.tag) === /^(input|select|textarea)$/.test(c.tag) && !nameGone(sig, c)) {
     const a = norm(sig.name).toLowerCase(), b = norm(c.name).toLowerCase();
     if (numbers(a) !== numbers(b) || replacedWord(a, b)) return true;
   }
@@ -633,10 +649,11 @@ function sameZone(a, b) {
  * form, not the login form; a copy of a form's button put outside the form), inside a landmark or
  * form it was not in (a paragraph's link copied into the sidebar), or in an item with another title
  * (Bob's row, not Alice's). A section or group it gained (a new wrapper) and an item title that is
- * gone say nothing.
- * @param {Signature} sig @param {Signature} c
+ * gone say nothing. An element that had look-alikes (told apart by the part it stood in) is not one
+ * found outside that part while the part still stands (`standing`, see standingZones).
+ * @param {Signature} sig @param {Signature} c @param {Set<string>} [standing]
  */
-export function contextClash(sig, c) {
+export function contextClash(sig, c, standing) {
   const A = sig.context, B = c.context;
   if (!A || !B) return false;
   if (A.item && B.item && A.item.slice(0, 2) === B.item.slice(0, 2) && !sameWords(A.item.slice(2), B.item.slice(2))) return true;
@@ -646,8 +663,28 @@ export function contextClash(sig, c) {
   const lost = A.zones.filter((a) => !B.zones.some((b) => sameZone(a, b)));
   if (!lost.length) return false;
   // Out of a zone and into another: elsewhere. Out of a zone only because the zone's element went
-  // away (its ancestors are the old ones less a step): the same element, unwrapped.
-  return gained.length > 0 || !unwrapped(sig.path || [], c.path || []);
+  // away (its ancestors are the old ones less a step): the same element, unwrapped — unless the
+  // zone is still there and was what told the element from its look-alikes (the Push switch of the
+  // Mentions group, a copy of it standing outside any group).
+  if (gained.length > 0 || !unwrapped(sig.path || [], c.path || [])) return true;
+  return !!sig.twins && !!standing && A.zones.some((a, i) => lost.includes(a) && standing.has(A.zones.slice(i).join(ZONE_SEP)));
+}
+
+const ZONE_SEP = "\u0001";
+
+/**
+ * The parts of the page the candidates stand in, each with those around it ("fieldset:Mentions",
+ * "section:Notifications", "main:"): whether a zone an element left still stands.
+ * @param {Array<{signature: Signature}>} cands
+ */
+function standingZones(cands) {
+  /** @type {Set<string>} */
+  const out = new Set();
+  for (const c of cands) {
+    const z = c.signature.context?.zones || [];
+    for (let i = 0; i < z.length; i++) out.add(z.slice(i).join(ZONE_SEP));
+  }
+  return out;
 }
 
 /** Zones that an element does not enter and stay itself (a new wrapping section or group may come). */
@@ -876,6 +913,16 @@ function boxSim(a, b) {
   const d = Math.hypot(a.x + a.w / 2 - (b.x + b.w / 2), a.y + a.h / 2 - (b.y + b.h / 2));
   const size = Math.min(a.w * a.h, b.w * b.h) / Math.max(a.w * a.h, b.w * b.h, 1);
   return 0.7 * Math.exp(-d / 250) + 0.3 * size;
+}
+
+/**
+ * Whether a box starts (or ends: right-aligned words) where another did, on the same line: the
+ * element stayed put, though its words grew or shrank.
+ * @param {Box} a @param {Box} b
+ */
+function sameSpot(a, b) {
+  if (!a || !b || Math.abs(a.y - b.y) > 4) return false;
+  return Math.abs(a.x - b.x) <= 4 || Math.abs(a.x + a.w - (b.x + b.w)) <= 4;
 }
 
 /** The roles that stand in for each other when a tag is swapped (button ↔ link ↔ div role=button). */
@@ -1136,38 +1183,58 @@ export function refind(signature, root = document, opts = {}) {
   const threshold = opts.threshold ?? THRESHOLD, margin = opts.margin ?? MARGIN;
   const pool = opts.candidates ? shortlist(signature, opts.candidates) : shortlist(signature, collectCandidates(signature, root, false), true);
   const pass = new Map();
-  let scored = scoreCandidates(signature, pool.map((element) => ({ element, signature: captureSignature(element, {}, pass) })));
-  const top = scored.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
+  const all = pool.map((element) => ({ element, signature: captureSignature(element, {}, pass) }));
+  const every = scoreCandidates(signature, all);
+  const top = every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
     tag: s.signature.tag, name: s.signature.name, text: s.signature.text }));
   if (opts.features) {
-    /** @type {any} */ (opts).out = scored.slice(0, 8).map((x) => ({ element: x.element, score: x.score, loo: x.loo,
+    /** @type {any} */ (opts).out = every.slice(0, 8).map((x) => ({ element: x.element, score: x.score, loo: x.loo,
       looField: x.looField, looSim: x.looSim, looAbsent: x.looAbsent, distinctive: x.distinctive, anchor: x.anchor, tagOk: x.tagOk }));
   }
   /** @param {Scored} s @param {number} confidence @returns {RefindResult} */
   const found = (s, confidence) => ({ status: "found", element: s.element, confidence, candidates: top });
   // 0. Nothing changed: one candidate is the captured element to the letter, in the same place.
-  const same = scored.filter((s) => unchanged(signature, s.signature));
+  const same = every.filter((s) => unchanged(signature, s.signature));
   if (same.length === 1) return found(same[0], 1);
   // Context decides: a candidate in another part of the page (the footer's "Blog" for the
   // header's, the sign-up e-mail field for the login one, Bob's row for Alice's) is another
   // element, however well it matches; it stays among the candidates reported.
-  scored = scored.filter((s) => !anotherElement(signature, s.signature));
+  // How rare a field's value is, and so what singles a candidate out, is judged among what is
+  // left in its part of the page: the footer's "About" does not make the header's less itself.
+  const standing = standingZones(all);
+  const aside = all.map((c) => anotherElement(signature, c.signature, standing));
+  let scored = scoreCandidates(signature, all.filter((c, i) => !aside[i]));
+  // Set aside only for leaving the group that told it from its look-alikes, a candidate may still be
+  // the element moved out: it keeps a reworded copy from being taken in its stead.
+  const movedOut = signature.twins ? all.filter((c, i) => aside[i] && !anotherElement(signature, c.signature))
+    .map((c) => ({ signature: c.signature, tagOk: c.signature.tag === signature.tag })) : [];
   const best = scored[0], second = scored[1];
   if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top };
   // A candidate whose words were tweaked is not taken while another one still says exactly what
-  // the element said (a copy with a word tweaked put beside it, the element itself moved): ask.
+  // the element said (a copy with a word tweaked put beside it, the element itself moved).
   // Words that are gone (a dropped aria-label leaves "×") are no such tweak.
-  const exactName = signature.name ? scored.filter((s) => s.signature.name === signature.name && s.tagOk) : [];
-  /** @param {Scored} s @param {number} confidence @returns {RefindResult} */
-  const foundUnlessExact = (s, confidence) => (s.signature.name !== signature.name && exactName.length
-    && (textSim(s.signature.name, signature.name) ?? 0) > NEAR * OTHER_NUMBER
-    ? { status: "ambiguous", element: null, confidence, candidates: top } : found(s, confidence));
+  // Those that keep the exact name are no rival when they are the element's own look-alikes, all
+  // still there but one (five stars, one reworded: that one is it).
+  const lookKeyWas = lookKeyOfSignature(signature);
+  const exactName = signature.name ? [...scored, ...movedOut].filter((s) => s.signature.name === signature.name && s.tagOk) : [];
+  const exactAreTwins = !!signature.twins && exactName.length === signature.twins.n - 1
+    && exactName.every((s) => lookKeyOfSignature(s.signature) === lookKeyWas && s.signature.twins?.n === exactName.length && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" "));
+  // The same for its words: a copy beside it with a word tweaked keeps the name it took from an
+  // attribute the element lost.
+  const exactText = signature.text ? [...scored, ...movedOut].filter((s) => s.signature.text === signature.text && s.tagOk) : [];
+  const exactTextAreTwins = !!signature.twins && exactText.length === signature.twins.n - 1;
+  const tweaked = (/** @type {string} */ now, /** @type {string} */ was) => now !== was && (textSim(now, was) ?? 0) > NEAR * OTHER_NUMBER;
+  // Such a candidate is not taken (null), and the rules below may still name another.
+  /** @param {Scored} s @param {number} confidence @returns {RefindResult | null} */
+  const foundUnlessExact = (s, confidence) => ((tweaked(s.signature.name, signature.name) && exactName.length && !exactAreTwins)
+    || (tweaked(s.signature.text, signature.text) && exactText.length && !exactTextAreTwins)
+    ? null : found(s, confidence));
   // 1. The whole signature: a clear best that something singles out. Look-alikes that only their
   //    place tells apart (twenty "Add to cart" buttons) are refused: the target may be gone and a
   //    neighbour slid into its place. A best that is singled out over a runner-up that is not needs
   //    a smaller lead.
   const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : margin;
-  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !otherTwin(signature, best) && !fewerTwins(signature, best)) return foundUnlessExact(best, best.score);
+  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !otherTwin(signature, best) && !fewerTwins(signature, best)) { const r = foundUnlessExact(best, best.score); if (r) return r; }
   // 2. An anchor: the only element on the page with the captured id / test id (or numbered data
   //    key, or numbered link with the same name), of a compatible kind.
   //    A unique id the page's author gave it names it even when it changed kind (a select redone
@@ -1175,11 +1242,11 @@ export function refind(signature, root = document, opts = {}) {
   //    taken when nothing but the id changed.
   const oldId = signature.attrs?.id || "";
   const anchors = scored.filter((s) => s.anchor && (s.tagOk || (s.idAnchor && isInteractiveCheap(s.element))));
-  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) return foundUnlessExact(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo)));
+  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) { const r = foundUnlessExact(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo))); if (r) return r; }
   if (oldId && !GENERATED_ID.test(oldId)) {
     const ext = scored.filter((s) => extendsId(s.signature.attrs?.id || "", oldId));
     const e = ext[0];
-    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) return foundUnlessExact(e, /** @type {number} */ (e.loo));
+    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo)); if (r) return r; }
   }
   // 3. One thing changed: the tolerant score (the field that lost most left out) of the best is high
   //    and well ahead of everyone else's. Not when what changed is its place (box, neighbours, path:
@@ -1202,7 +1269,7 @@ export function refind(signature, root = document, opts = {}) {
     : field === "href" ? numbers(hrefKey(oldHref)) === numbers(hrefKey(newHref))
     : !IDENTITY_FIELDS.has(field);
   if (b.tagOk && sameThing && loo >= LOO_THRESHOLD && b.score >= LOO_FLOOR && !PLACE_FIELDS.has(field)) {
-    if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) return foundUnlessExact(b, loo);
+    if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) { const r = foundUnlessExact(b, loo); if (r) return r; }
   }
   // 4. Its place among look-alikes (a grid of bare checkboxes, a "Send review" button per form):
   //    the element that looks the same and stands k-th of the same n as the target did. Only when
@@ -1220,14 +1287,34 @@ export function refind(signature, root = document, opts = {}) {
     if (at.length === 1) {
       const e = at[0];
       // Words around it that only one look-alike still has name that one (a row's title).
-      const sameWords = alike.filter((s) => (neighborSim(signature.neighbor, s.signature.neighbor) ?? 0) >= 0.9);
+      // Words around it that are only its look-alikes' own (a row of stars) name nothing.
+      const sameWords = aroundTells(signature) ? alike.filter((s) => (neighborSim(signature.neighbor, s.signature.neighbor) ?? 0) >= 0.9) : [];
       const closest = Math.max(...alike.map((s) => boxSim(signature.box, s.signature.box) ?? 0));
       const moved = (boxSim(signature.box, e.signature.box) ?? 0) < STILL;
-      if (!clashes(signature, e.signature) && !otherTwin(signature, e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e) >= bestOwnScore(signature, scored) - TWIN_OWN_SLACK
-        && !(sameWords.length === 1 && sameWords[0] !== e) && (boxSim(signature.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK) {
-        return foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo)));
+      // Counted inside its component's shadow root, the look-alikes are its component's alone: a
+      // copy put elsewhere on the page does not keep their number while one is gone, so which of
+      // them stands nearer the old spot (a wrapper moved it to the next line) says nothing.
+      const inComponent = !!signature.hosts?.length;
+      // What it no longer has (a dropped attribute, rehashed classes) does not count against it.
+      const gone = goneFields(signature, e.signature);
+      if (!clashes(signature, e.signature) && !otherTwin(signature, e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e, gone) >= bestOwnScore(signature, scored, gone) - TWIN_OWN_SLACK
+        && !(sameWords.length === 1 && sameWords[0] !== e) && (inComponent || (boxSim(signature.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK)) {
+        { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo))); if (r) return r; }
       }
     }
+  }
+  // 4b. In its own spot, its words tweaked: the k-th of the same n elements with its tag in its
+  //     document or shadow root (its hosts in the same places), standing where it stood, saying a
+  //     reworded form of what it said ("★" → "★s": it has left its look-alikes, which all stay).
+  //     A neighbour that slid into a deleted element's spot makes the count drop, and says
+  //     something else or exactly the same.
+  const ord = signature.order;
+  if (ord && signature.name) {
+    const spot = scored.filter((s) => s.tagOk && s.signature.order?.k === ord.k && s.signature.order?.n === ord.n
+      && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" ") && sameSpot(signature.box, s.signature.box));
+    const e = spot[0];
+    if (spot.length === 1 && e.signature.name !== signature.name && !clashes(signature, e.signature)
+      && (textSim(e.signature.name, signature.name) ?? 0) > NEAR * OTHER_NUMBER) { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo))); if (r) return r; }
   }
   // 5. Its place among the elements with its tag, when the one thing about it that changed is gone
   //    (an attribute dropped — a checkbox that lost its type): the k-th of the same n, with nothing
@@ -1240,7 +1327,7 @@ export function refind(signature, root = document, opts = {}) {
     // What changed must be gone (a dropped attribute, classes no longer readable), not another value.
     const gone = e && (e.looAbsent || (e.looField === "classes" && !e.signature.classes.length));
     if (at.length === 1 && gone && /** @type {number} */ (e.loo) >= LOO_THRESHOLD && !clashes(signature, e.signature)
-      && ownScore(signature, e, changed) >= bestOwnScore(signature, scored, changed) - TWIN_OWN_SLACK) return foundUnlessExact(e, /** @type {number} */ (e.loo));
+      && ownScore(signature, e, changed) >= bestOwnScore(signature, scored, changed) - TWIN_OWN_SLACK) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo)); if (r) return r; }
   }
   // 6. The one left in its place of the page: among the candidates that nothing says are another
   //    element, the only one the form knows by the captured name (and value: a radio of its
@@ -1250,10 +1337,15 @@ export function refind(signature, root = document, opts = {}) {
   const A = signature.attrs || {};
   if (A.name) {
     const named = left.filter((s) => { const f = fieldSims(signature, s.signature); return f.nameAttr === 1 && f.value !== 0 && f.type !== 0; });
-    if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) return foundUnlessExact(named[0], /** @type {number} */ (named[0].loo));
+    if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) { const r = foundUnlessExact(named[0], /** @type {number} */ (named[0].loo)); if (r) return r; }
   }
   const own = left.map((s) => ({ s, own: ownScore(signature, s, goneFields(signature, s.signature)) })).sort((a, b) => b.own - a.own);
-  if (own[0] && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) return foundUnlessExact(own[0].s, own[0].s.score);
+  if (own[0] && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) { const r = foundUnlessExact(own[0].s, own[0].s.score); if (r) return r; }
+  // 7. The one that still says every word of it, beside copies that differ from it by words alone (a
+  //    reworded copy put next to it, while it moved): what it is outweighs where it is.
+  const WORDS = ["name", "text", "label", "placeholder", "title", "alt"];
+  if (own[0] && own[0].own >= 1 - 1e-9 && own[0].s.score >= LOO_FLOOR && own.slice(1).every((o) => o.own < 1 - 1e-9
+    && ownScore(signature, o.s, [...goneFields(signature, o.s.signature), ...WORDS]) >= 1 - 1e-9)) { const r = foundUnlessExact(own[0].s, own[0].s.score); if (r) return r; }
   if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top };
   return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
 }
@@ -1281,10 +1373,22 @@ function unchanged(sig, c) {
  */
 function clashes(sig, c) {
   const A = sig.attrs || {}, B = c.attrs || {};
-  if (A.id && B.id && A.id !== B.id && !GENERATED_ID.test(A.id)) return true;
-  if (sig.label && c.label && (textSim(sig.label, c.label) ?? 0) < 0.9) return true;
+  if (A.id && B.id && A.id !== B.id && !GENERATED_ID.test(A.id) && !extendsId(B.id, A.id)) return true;
+  if (sig.label && c.label && !reworded(sig.label, c.label)) return true;
   for (const k of Object.keys(A)) if (k.startsWith("data-") && B[k] && B[k] !== A[k]) return true;
   return false;
+}
+
+/**
+ * Whether two texts say the same thing, perhaps reworded: nearly the same, or a word grown or
+ * shrunk ("Email" → "Emails"), with the same numbers and no word replaced by another.
+ * @param {string} a @param {string} b
+ */
+function reworded(a, b) {
+  const sim = textSim(a, b) ?? 0;
+  if (sim >= 0.9) return true;
+  const x = norm(a).toLowerCase(), y = norm(b).toLowerCase();
+  return sim >= 0.7 && numbers(x) === numbers(y) && !replacedWord(x, y);
 }
 
 /**
@@ -1319,13 +1423,38 @@ function goneFields(sig, c) {
   const B = c.attrs || {};
   const out = Object.entries(ATTR_OF).filter(([, a]) => a !== "type" && (a === "testid" ? !TEST_ID_ATTRS.some((k) => B[k]) : !B[a])).map(([f]) => f);
   if (sig.attrs?.id && extendsId(B.id || "", sig.attrs.id)) out.push("id");
-  // A name that came from an attribute now gone (aria-label, title, alt, placeholder) is gone too.
-  if (c.name !== sig.name && ["aria-label", "title", "alt", "placeholder"].some((a) => sig.attrs?.[a] && !B[a] && norm(sig.attrs[a]) === sig.name)) out.push("name");
+  if (nameGone(sig, c)) out.push("name");
+  if (sig.label && !c.label) out.push("label");
+  // Classes no longer readable (rehashed by a build) are gone, not other ones.
+  if (sig.classes?.length && !c.classes?.length) out.push("classes");
   return out;
+}
+
+/**
+ * Whether the captured name came from something the candidate no longer has: an attribute
+ * (aria-label, title, alt, placeholder: "1 star" dropped leaves "★"), or its label (a renamed id
+ * no longer matches the label's `for`) — gone, not another name.
+ * @param {Signature} sig @param {Signature} c
+ */
+function nameGone(sig, c) {
+  const B = c.attrs || {};
+  if (c.name === sig.name) return false;
+  if (sig.label && !c.label && norm(sig.label) === sig.name) return true;
+  return ["aria-label", "title", "alt", "placeholder"].some((a) => sig.attrs?.[a] && !B[a] && norm(sig.attrs[a]) === sig.name);
 }
 
 /** The best own score (see ownScore) among the candidates. @param {Signature} sig @param {Scored[]} scored @param {string[]} [skip] */
 function bestOwnScore(sig, scored, skip = []) { return Math.max(...scored.map((s) => ownScore(sig, s, skip))); }
+
+/**
+ * Whether the words around the element say something other than its own words (a row of stars
+ * has only stars around each): only then can they tell it from its look-alikes.
+ * @param {Signature} sig
+ */
+function aroundTells(sig) {
+  const own = sig.text || sig.name;
+  return aroundParts(sig.neighbor).some((p) => p && (textSim(p, own) ?? 0) < 0.9 && !p.split(/\s+/).every((w) => w === own));
+}
 
 /**
  * On how many sides (0, 1, 2) the words before and after an element now say something else — not
