@@ -239,6 +239,23 @@ function groupName(el) {
 const VIS = { checkOpacity: true, checkVisibilityCSS: true };
 
 /**
+ * A styled checkbox or radio whose native input the page made transparent (its own opacity 0, its
+ * parent shown) and left large enough to take the pointer where the page draws the control (a menu
+ * toggle over its label, a custom tick box): a person's click lands on it, so it is the control —
+ * with its own role, state and label. A tiny or clipped one leaves the clicks to its label instead.
+ * @param {Element} el
+ */
+function clearOverlay(el) {
+  if (el.localName !== "input") return false;
+  const t = /** @type {HTMLInputElement} */ (el).type;
+  if (t !== "checkbox" && t !== "radio") return false;
+  const r = el.getBoundingClientRect();
+  if (r.width < 8 || r.height < 8 || !el.checkVisibility({ checkVisibilityCSS: true })) return false;
+  const p = el.parentElement;
+  return !p || p.checkVisibility(VIS);
+}
+
+/**
  * Gives each text block its place: when the interactive elements just before and after it (in
  * document order) lie on the same side of the viewport, the text between them does too (it is only
  * used to rank what the token budget keeps); otherwise its box is read.
@@ -367,7 +384,7 @@ export function scanPage(reg, opts = {}) {
     // A styled checkbox: the native input is invisible and its label takes the clicks.
     if (!interactive && tag === "label") {
       const ctl = /** @type {HTMLLabelElement} */ (el).control;
-      if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && !isRendered(ctl)) interactive = true;
+      if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && (!isRendered(ctl) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) interactive = true;
     }
     /** @type {DOMRect | null} */ let box = null;
     if (interactive) {
@@ -378,7 +395,9 @@ export function scanPage(reg, opts = {}) {
       else if (!el.checkVisibility(VIS)) {
         // Not rendered at all (display: none, or inside it): nothing below it is either.
         if (!el.checkVisibility()) return;
-        interactive = false;
+        // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
+        if (sized && clearOverlay(el)) box = r;
+        else interactive = false;
       } else if (sized) box = r;
     }
     /** @type {Entry | null} */ let entry = null;
