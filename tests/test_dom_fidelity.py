@@ -184,3 +184,17 @@ def test_a_transparent_checkbox_over_its_drawing_is_the_control_and_a_tiny_one_l
     ok(browser, "click", {"element_id": terms})
     ok(browser, "click", {"element_id": news})
     assert _log(page) == "more true;terms true;news true;"
+
+
+def test_a_flyout_kept_above_the_page_is_listed_once_hovered_and_a_scrolled_list_keeps_its_rows(browser, page, sites):
+    open_page(page, sites[0] + "/fidelity_hidden.html")
+    text = fenced(ok(browser, "observe")["text"])
+    # Before the page's top edge no scrolling reaches: not seen, not listed, its words not read.
+    assert "General" not in text and "Writing" not in text, text
+    # Rows scrolled out of a list above the page top are still there to scroll back to.
+    assert re.search(r"\] button Row 1\b", text) and re.search(r"\] button Row 60\b", text), text
+    ok(browser, "hover", {"element_id": _id(text, "link Settings")})
+    opened = fenced(ok(browser, "observe")["text"])
+    ok(browser, "click", {"element_id": _id(opened, "link Writing")})
+    ok(browser, "click", {"element_id": _id(opened, "button Row 1\\b")})
+    assert _log(page) == "writing;row 1;"

@@ -2328,6 +2328,19 @@ function groupName(el) {
 const VIS = { checkOpacity: true, checkVisibilityCSS: true };
 
 /**
+ * Whether a box above or left of the viewport lies wholly before the document's start, where no
+ * scrolling reaches it; a scrolled ancestor (a list scrolled past it) could bring it back, so it counts
+ * as reachable. Asked only of the rare boxes above or left of the viewport.
+ * @param {Element} el @param {DOMRect} box
+ */
+function beyondPage(el, box) {
+  const w = /** @type {Window} */ (el.ownerDocument.defaultView);
+  if (box.bottom + w.scrollY > 0 && box.right + w.scrollX > 0) return false;
+  for (let a = el.parentElement; a && a !== el.ownerDocument.documentElement; a = a.parentElement) if (a.scrollTop > 0 || a.scrollLeft > 0) return false;
+  return true;
+}
+
+/**
  * A styled checkbox or radio whose native input the page made transparent (its own opacity 0, its
  * parent shown) and left large enough to take the pointer where the page draws the control (a menu
  * toggle over its label, a custom tick box): a person's click lands on it, so it is the control —
@@ -2489,6 +2502,9 @@ function scanPage(reg, opts = {}) {
         else interactive = false;
       } else if (sized) box = r;
     }
+    // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
+    // scrolling brings it into view, so no person sees or points at it — nor at what it holds.
+    if (box && (box.bottom <= 0 || box.right <= 0) && beyondPage(el, box)) return;
     /** @type {Entry | null} */ let entry = null;
     if (box && outer && sameControl(el, role, box, outer, dx, dy)) {
       // One control, one entry: a presentational child, or a child that is all of it (the link in
