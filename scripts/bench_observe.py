@@ -117,6 +117,10 @@ def open_source(page, spec: dict, mw: str, base: str, apps=None) -> str | None:
                 return "the real applications are not installed (scripts/setup installs them)"
             page.goto(apps.url(spec["source"]), timeout=30_000)
             page.wait_for_load_state("load")
+            # An application builds much of its page after load from its own requests (the block
+            # editor's side panels): read it once they are answered, as a person would.
+            with contextlib.suppress(Exception):
+                page.wait_for_load_state("networkidle", timeout=15_000)
         elif kind == "url":
             page.goto(where if re.match(r"^https?://", where) else f"{base}/{where.lstrip('/')}", timeout=10_000)
             page.wait_for_load_state("load")
