@@ -9,8 +9,10 @@ sees: {"source": "miniwob:<task>" | "url:<path-or-url>", "seed": N, "controls": 
 answer) is skipped with a note. A path in a url: source is served from the repository root.
 
 Per page: recall (expected controls found with the same role and name; a guessed `~"name"` counts,
-and counts when it starts with the expected words: `~"more pill"` for "more"),
-merged (a listed control whose name holds two expected controls' names), unnamed (listed controls
+and counts when it starts with the expected words: `~"more pill"` for "more"; a name that carries the
+control's value after a colon counts for the name before it: "Change URL: 127.0.0.1:8080/?p=5" for
+"Change URL"; a control listed as disabled is not counted, the lists hold what a person can operate),
+merged (a listed control whose name holds two expected controls' names and is not itself one), unnamed (listed controls
 with no name, not even a guessed one), duplicates (more listed controls with a role and name than
 the page has), sentences intact (each expected sentence appears in the rendering, read with its
 inline controls as their words), and tokens (o200k_base, `bpe-openai`) against the rendering at
@@ -39,7 +41,8 @@ from support.apps import AppsMissing, running_apps  # noqa: E402
 PAGES = ROOT / "scripts" / "bench" / "observe_pages"
 STATE = r"(?: (?:checked|selected|expanded|collapsed|disabled|focused|required|invalid))*"
 # An inline control read as its words: `[e12 link 5th]` → "5th", `[e3 clickable ~"trash"]` → "trash".
-INLINE = re.compile(r'\[\*?e\d+ [a-z]+(?: (?:password|email|tel|url|date|time|datetime-local|month|week|color))? ~?"?([^\]"]*?)"?' + STATE + r"\]")
+# A link's target shown after its words (` →host/path`) is not part of the sentence.
+INLINE = re.compile(r'\[\*?e\d+ [a-z]+(?: (?:password|email|tel|url|date|time|datetime-local|month|week|color))? ~?"?([^\]"]*?)"?(?: →[^\]\s]*)?' + STATE + r"\]")
 
 READ = """(mods) => {
     const [scan, render] = mods;
@@ -47,7 +50,8 @@ READ = """(mods) => {
     const r = render.renderScan(s, { maxTokens: 10_000_000 });
     const controls = render.nameOf ? r.shown.map((e) => {
         const n = render.nameOf(e, render.roleLabel(e.el), false);
-        return { role: render.roleLabel(e.el), name: n.name, guessed: n.guessed };
+        const disabled = e.el.matches(":disabled") || !!e.el.closest("[aria-disabled=true]");
+        return { role: render.roleLabel(e.el), name: n.name, guessed: n.guessed, disabled };
     }) : [];
     return { text: r.text, controls, count: r.shown.length };
 }"""
@@ -75,17 +79,22 @@ def score(spec: dict, got: dict) -> dict:
     def key(c: dict) -> tuple[str, str]:
         # A guessed name is a few words from the markup: it counts when it starts with the expected words.
         n = norm(c["name"]).lower()
+        # A name that carries the control's value after a colon ("Change URL: 127.0.0.1:8080/?p=5") names it.
+        if (c["role"], n) not in want:
+            n = next((w for (r, w) in want if r == c["role"] and w and n.startswith(w + ": ")), n)
         if c["guessed"] and (c["role"], n) not in want:
             n = next((w for (r, w) in want if r == c["role"] and w and (n + " ").startswith(w + " ")), n)
         return c["role"], n
 
-    have = Counter(key(c) for c in controls)
+    # A control shown as disabled cannot be operated: the hand lists leave it out, so it neither finds nor repeats one.
+    have = Counter(key(c) for c in controls if not c.get("disabled"))
     found = sum(min(n, have[k]) for k, n in want.items())
     missing = [f"{r} {n}" for (r, n), k in want.items() for _ in range(k - min(k, have[(r, n)]))]
     duplicates = sum(max(0, have[k] - n) for k, n in want.items())
     names = {n for (_, n) in want if n}
     merged = [c["name"] for c in controls
-              if sum(1 for n in names if n != norm(c["name"]).lower() and re.search(rf"(^|\W){re.escape(n)}(\W|$)", norm(c["name"]).lower())) >= 2]
+              if norm(c["name"]).lower() not in names
+              and sum(1 for n in names if n != norm(c["name"]).lower() and re.search(rf"(^|\W){re.escape(n)}(\W|$)", norm(c["name"]).lower())) >= 2]
     unnamed = sum(1 for c in controls if not norm(c["name"]))
     read_as = norm(INLINE.sub(r"\1", got["text"]))
     broken = [s for s in spec.get("sentences", []) if norm(s) not in read_as]
@@ -108,6 +117,10 @@ def open_source(page, spec: dict, mw: str, base: str, apps=None) -> str | None:
                 return "the real applications are not installed (scripts/setup installs them)"
             page.goto(apps.url(spec["source"]), timeout=30_000)
             page.wait_for_load_state("load")
+            # An application builds much of its page after load from its own requests (the block
+            # editor's side panels): read it once they are answered, as a person would.
+            with contextlib.suppress(Exception):
+                page.wait_for_load_state("networkidle", timeout=15_000)
         elif kind == "url":
             page.goto(where if re.match(r"^https?://", where) else f"{base}/{where.lstrip('/')}", timeout=10_000)
             page.wait_for_load_state("load")
@@ -200,8 +213,9 @@ def report(rows: list[dict], skipped: list[str], tokens: list[dict], ref: str) -
              "    .venv/bin/python scripts/bench_observe.py --tokens-all --write", "",
              "Hand-checked lists in `scripts/bench/observe_pages/*.json` (what a person sees on each page: every control "
              "they can operate, with its role and the name they would give it, and the sentences that carry the task). "
-             "Recall: expected controls listed with that role and name (a guessed `~\"name\"` counts when it starts with the expected words); merged: a listed "
-             "control whose name holds two expected names; unnamed: listed with no name at all; duplicates: more listed "
+             "Recall: expected controls listed with that role and name (a guessed `~\"name\"` counts when it starts with the expected words, a name "
+             "with the control's value after a colon counts for the words before it, a control shown disabled is not counted); merged: a listed "
+             "control whose name holds two expected names and is not one; unnamed: listed with no name at all; duplicates: more listed "
              "controls with a role and name than the page has; sentences: found whole in the rendering, inline controls "
              f"read as their words. Tokens: o200k_base, this rendering vs the one at `{ref}`.", "",
              "| page | recall | merged | unnamed | guessed | duplicates | sentences intact | tokens (before) |",

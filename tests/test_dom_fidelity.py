@@ -153,3 +153,48 @@ def test_controls_under_a_cover_leave_the_map_and_a_click_says_what_covers_them(
     ok(browser, "click", {"element_id": _id(covered, "button Sign in again")})
     back = fenced(ok(browser, "observe")["text"])
     assert f"*[{forward}] clickable Forward" in back and "Under a cover" not in back
+
+
+def test_words_hidden_from_everyone_are_not_in_a_controls_name(browser, page, sites):
+    open_page(page, sites[0] + "/fidelity_hidden.html")
+    text = fenced(ok(browser, "observe")["text"])
+    # A badge hidden when zero, a no-script variant, invisible words: not what the control is called.
+    assert re.search(r"^\[e\d+\] link Comments$", text, re.M), text
+    assert re.search(r"^\[e\d+\] button Toggle panel: Drafts$", text, re.M), text
+    assert re.search(r"^\[e\d+\] button Save$", text, re.M), text
+    # A count for the eye (aria-hidden) beside its screen-reader sentence: the sentence names it, once.
+    pending = _id(text, r"link 3 comments waiting\n")
+    assert "Your drafts" not in text and "33 comments" not in text and "0 comments" not in text
+    ok(browser, "click", {"element_id": pending})
+    assert _log(page) == "pending;"
+
+
+def test_a_transparent_checkbox_over_its_drawing_is_the_control_and_a_tiny_one_leaves_it_to_its_label(browser, page, sites):
+    open_page(page, sites[0] + "/fidelity_hidden.html")
+    text = fenced(ok(browser, "observe")["text"])
+    # Laid over its label (a menu toggle) or over a drawn box: listed once, with its own role and name.
+    more = _id(text, "button More")
+    terms = _id(text, "checkbox Accept terms")
+    # Tiny and transparent: its label takes the clicks. Under a faded ancestor: not operable, not listed.
+    news = _id(text, "label Send me news")
+    assert "Gone box" not in text and not re.search(r"\] (?:checkbox|button) Send me news", text), text
+    assert len(re.findall(r"\bMore\b", text)) == 1, text
+    ok(browser, "click", {"element_id": more})
+    assert "Delete" in fenced(ok(browser, "observe")["text"])
+    ok(browser, "click", {"element_id": terms})
+    ok(browser, "click", {"element_id": news})
+    assert _log(page) == "more true;terms true;news true;"
+
+
+def test_a_flyout_kept_above_the_page_is_listed_once_hovered_and_a_scrolled_list_keeps_its_rows(browser, page, sites):
+    open_page(page, sites[0] + "/fidelity_hidden.html")
+    text = fenced(ok(browser, "observe")["text"])
+    # Before the page's top edge no scrolling reaches: not seen, not listed, its words not read.
+    assert "General" not in text and "Writing" not in text, text
+    # Rows scrolled out of a list above the page top are still there to scroll back to.
+    assert re.search(r"\] button Row 1\b", text) and re.search(r"\] button Row 60\b", text), text
+    ok(browser, "hover", {"element_id": _id(text, "link Settings")})
+    opened = fenced(ok(browser, "observe")["text"])
+    ok(browser, "click", {"element_id": _id(opened, "link Writing")})
+    ok(browser, "click", {"element_id": _id(opened, "button Row 1\\b")})
+    assert _log(page) == "writing;row 1;"

@@ -2328,6 +2328,36 @@ function groupName(el) {
 const VIS = { checkOpacity: true, checkVisibilityCSS: true };
 
 /**
+ * Whether a box above or left of the viewport lies wholly before the document's start, where no
+ * scrolling reaches it; a scrolled ancestor (a list scrolled past it) could bring it back, so it counts
+ * as reachable. Asked only of the rare boxes above or left of the viewport.
+ * @param {Element} el @param {DOMRect} box
+ */
+function beyondPage(el, box) {
+  const w = /** @type {Window} */ (el.ownerDocument.defaultView);
+  if (box.bottom + w.scrollY > 0 && box.right + w.scrollX > 0) return false;
+  for (let a = el.parentElement; a && a !== el.ownerDocument.documentElement; a = a.parentElement) if (a.scrollTop > 0 || a.scrollLeft > 0) return false;
+  return true;
+}
+
+/**
+ * A styled checkbox or radio whose native input the page made transparent (its own opacity 0, its
+ * parent shown) and left large enough to take the pointer where the page draws the control (a menu
+ * toggle over its label, a custom tick box): a person's click lands on it, so it is the control —
+ * with its own role, state and label. A tiny or clipped one leaves the clicks to its label instead.
+ * @param {Element} el
+ */
+function clearOverlay(el) {
+  if (el.localName !== "input") return false;
+  const t = /** @type {HTMLInputElement} */ (el).type;
+  if (t !== "checkbox" && t !== "radio") return false;
+  const r = el.getBoundingClientRect();
+  if (r.width < 8 || r.height < 8 || !el.checkVisibility({ checkVisibilityCSS: true })) return false;
+  const p = el.parentElement;
+  return !p || p.checkVisibility(VIS);
+}
+
+/**
  * Gives each text block its place: when the interactive elements just before and after it (in
  * document order) lie on the same side of the viewport, the text between them does too (it is only
  * used to rank what the token budget keeps); otherwise its box is read.
@@ -2456,7 +2486,7 @@ function scanPage(reg, opts = {}) {
     // A styled checkbox: the native input is invisible and its label takes the clicks.
     if (!interactive && tag === "label") {
       const ctl = /** @type {HTMLLabelElement} */ (el).control;
-      if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && !isRendered(ctl)) interactive = true;
+      if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && (!isRendered(ctl) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) interactive = true;
     }
     /** @type {DOMRect | null} */ let box = null;
     if (interactive) {
@@ -2467,9 +2497,14 @@ function scanPage(reg, opts = {}) {
       else if (!el.checkVisibility(VIS)) {
         // Not rendered at all (display: none, or inside it): nothing below it is either.
         if (!el.checkVisibility()) return;
-        interactive = false;
+        // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
+        if (sized && clearOverlay(el)) box = r;
+        else interactive = false;
       } else if (sized) box = r;
     }
+    // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
+    // scrolling brings it into view, so no person sees or points at it — nor at what it holds.
+    if (box && (box.bottom <= 0 || box.right <= 0) && beyondPage(el, box)) return;
     /** @type {Entry | null} */ let entry = null;
     if (box && outer && sameControl(el, role, box, outer, dx, dy)) {
       // One control, one entry: a presentational child, or a child that is all of it (the link in
@@ -2831,6 +2866,39 @@ function hrefOf(el, name) {
 /** Input types worth saying (text-like ones are implied by the role). */
 const SHOWN_TYPES = new Set(["password", "email", "tel", "url", "date", "time", "datetime-local", "month", "week", "color"]);
 
+/** Elements whose name is not their text. */
+const NAMED_BY_ATTR = new Set(["input", "textarea", "select", "img"]);
+/** A control's subtree past this size is not walked for hidden words (its textContent stands). */
+const SHOWN_WALK_MAX = 60;
+
+/**
+ * A control's words without those hidden from everyone — `display: none`, `visibility: hidden`,
+ * `aria-hidden` (a "0" badge hidden when there is nothing to count, a label variant for pages
+ * without scripts, a count repeated for the eye beside its screen-reader sentence) — as Chrome's
+ * accessible name has them; words only screen readers get (clipped, off-screen) stay, since they are
+ * what the control is called. textContent, which the accessible name here is read from, keeps them
+ * all. null when nothing in it is hidden (the usual case) or it is too large to walk.
+ * @param {Element} el @returns {string | null}
+ */
+function textShown(el) {
+  if (el.getElementsByTagName("*").length > SHOWN_WALK_MAX) return null;
+  let hidden = false;
+  /** @type {string[]} */ const out = [];
+  /** @param {Element} p */
+  const walk = (p) => {
+    for (let c = p.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) out.push(/** @type {string} */ (c.nodeValue));
+      else if (c.nodeType === 1) {
+        const e = /** @type {Element} */ (c);
+        if (e.getAttribute("aria-hidden") === "true" || !e.checkVisibility({ checkVisibilityCSS: true })) { hidden = true; out.push(" "); continue; }
+        if (e.localName !== "svg" && e.localName !== "script" && e.localName !== "style") walk(e);
+      }
+    }
+  };
+  walk(el);
+  return hidden ? norm(out.join("")).slice(0, 100) : null;
+}
+
 /**
  * The name a person would give the element, and whether it is guessed: its accessible name (for a
  * container clickable by its cursor, the words it shows: its markup's text also holds its hidden
@@ -2843,6 +2911,10 @@ function nameOf(e, role, inline) {
   const name = e.name ?? (e.name = accessibleName(el)); // kept for the element's signature
   let shown = name;
   if (name && role === "clickable" && el.childElementCount && !el.hasAttribute("aria-label")) shown = norm(/** @type {HTMLElement} */ (el).innerText ?? name).slice(0, 100);
+  else if (name && el.childElementCount && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby") && !NAMED_BY_ATTR.has(el.localName)) {
+    const t = textShown(el);
+    if (t !== null) shown = t;
+  }
   // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
   if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
   const g = guessName(el);

@@ -80,6 +80,39 @@ function hrefOf(el, name) {
 /** Input types worth saying (text-like ones are implied by the role). */
 const SHOWN_TYPES = new Set(["password", "email", "tel", "url", "date", "time", "datetime-local", "month", "week", "color"]);
 
+/** Elements whose name is not their text. */
+const NAMED_BY_ATTR = new Set(["input", "textarea", "select", "img"]);
+/** A control's subtree past this size is not walked for hidden words (its textContent stands). */
+const SHOWN_WALK_MAX = 60;
+
+/**
+ * A control's words without those hidden from everyone — `display: none`, `visibility: hidden`,
+ * `aria-hidden` (a "0" badge hidden when there is nothing to count, a label variant for pages
+ * without scripts, a count repeated for the eye beside its screen-reader sentence) — as Chrome's
+ * accessible name has them; words only screen readers get (clipped, off-screen) stay, since they are
+ * what the control is called. textContent, which the accessible name here is read from, keeps them
+ * all. null when nothing in it is hidden (the usual case) or it is too large to walk.
+ * @param {Element} el @returns {string | null}
+ */
+function textShown(el) {
+  if (el.getElementsByTagName("*").length > SHOWN_WALK_MAX) return null;
+  let hidden = false;
+  /** @type {string[]} */ const out = [];
+  /** @param {Element} p */
+  const walk = (p) => {
+    for (let c = p.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) out.push(/** @type {string} */ (c.nodeValue));
+      else if (c.nodeType === 1) {
+        const e = /** @type {Element} */ (c);
+        if (e.getAttribute("aria-hidden") === "true" || !e.checkVisibility({ checkVisibilityCSS: true })) { hidden = true; out.push(" "); continue; }
+        if (e.localName !== "svg" && e.localName !== "script" && e.localName !== "style") walk(e);
+      }
+    }
+  };
+  walk(el);
+  return hidden ? norm(out.join("")).slice(0, 100) : null;
+}
+
 /**
  * The name a person would give the element, and whether it is guessed: its accessible name (for a
  * container clickable by its cursor, the words it shows: its markup's text also holds its hidden
@@ -92,6 +125,10 @@ export function nameOf(e, role, inline) {
   const name = e.name ?? (e.name = accessibleName(el)); // kept for the element's signature
   let shown = name;
   if (name && role === "clickable" && el.childElementCount && !el.hasAttribute("aria-label")) shown = norm(/** @type {HTMLElement} */ (el).innerText ?? name).slice(0, 100);
+  else if (name && el.childElementCount && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby") && !NAMED_BY_ATTR.has(el.localName)) {
+    const t = textShown(el);
+    if (t !== null) shown = t;
+  }
   // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
   if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
   const g = guessName(el);

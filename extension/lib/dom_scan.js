@@ -239,6 +239,36 @@ function groupName(el) {
 const VIS = { checkOpacity: true, checkVisibilityCSS: true };
 
 /**
+ * Whether a box above or left of the viewport lies wholly before the document's start, where no
+ * scrolling reaches it; a scrolled ancestor (a list scrolled past it) could bring it back, so it counts
+ * as reachable. Asked only of the rare boxes above or left of the viewport.
+ * @param {Element} el @param {DOMRect} box
+ */
+function beyondPage(el, box) {
+  const w = /** @type {Window} */ (el.ownerDocument.defaultView);
+  if (box.bottom + w.scrollY > 0 && box.right + w.scrollX > 0) return false;
+  for (let a = el.parentElement; a && a !== el.ownerDocument.documentElement; a = a.parentElement) if (a.scrollTop > 0 || a.scrollLeft > 0) return false;
+  return true;
+}
+
+/**
+ * A styled checkbox or radio whose native input the page made transparent (its own opacity 0, its
+ * parent shown) and left large enough to take the pointer where the page draws the control (a menu
+ * toggle over its label, a custom tick box): a person's click lands on it, so it is the control —
+ * with its own role, state and label. A tiny or clipped one leaves the clicks to its label instead.
+ * @param {Element} el
+ */
+function clearOverlay(el) {
+  if (el.localName !== "input") return false;
+  const t = /** @type {HTMLInputElement} */ (el).type;
+  if (t !== "checkbox" && t !== "radio") return false;
+  const r = el.getBoundingClientRect();
+  if (r.width < 8 || r.height < 8 || !el.checkVisibility({ checkVisibilityCSS: true })) return false;
+  const p = el.parentElement;
+  return !p || p.checkVisibility(VIS);
+}
+
+/**
  * Gives each text block its place: when the interactive elements just before and after it (in
  * document order) lie on the same side of the viewport, the text between them does too (it is only
  * used to rank what the token budget keeps); otherwise its box is read.
@@ -367,7 +397,7 @@ export function scanPage(reg, opts = {}) {
     // A styled checkbox: the native input is invisible and its label takes the clicks.
     if (!interactive && tag === "label") {
       const ctl = /** @type {HTMLLabelElement} */ (el).control;
-      if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && !isRendered(ctl)) interactive = true;
+      if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && (!isRendered(ctl) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) interactive = true;
     }
     /** @type {DOMRect | null} */ let box = null;
     if (interactive) {
@@ -378,9 +408,14 @@ export function scanPage(reg, opts = {}) {
       else if (!el.checkVisibility(VIS)) {
         // Not rendered at all (display: none, or inside it): nothing below it is either.
         if (!el.checkVisibility()) return;
-        interactive = false;
+        // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
+        if (sized && clearOverlay(el)) box = r;
+        else interactive = false;
       } else if (sized) box = r;
     }
+    // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
+    // scrolling brings it into view, so no person sees or points at it — nor at what it holds.
+    if (box && (box.bottom <= 0 || box.right <= 0) && beyondPage(el, box)) return;
     /** @type {Entry | null} */ let entry = null;
     if (box && outer && sameControl(el, role, box, outer, dx, dy)) {
       // One control, one entry: a presentational child, or a child that is all of it (the link in
