@@ -82,6 +82,10 @@ def score(spec: dict, got: dict) -> dict:
         # A name that carries the control's value after a colon ("Change URL: 127.0.0.1:8080/?p=5") names it.
         if (c["role"], n) not in want:
             n = next((w for (r, w) in want if r == c["role"] and w and n.startswith(w + ": ")), n)
+        # … and so does one that adds its state in brackets ("Post (selected)": the Post tab, chosen).
+        if (c["role"], n) not in want:
+            n = next((w for (r, w) in want if r == c["role"] and w
+                      and re.fullmatch(re.escape(w) + r" \((?:selected|current|active|checked|expanded|collapsed|pressed|open)\)", n)), n)
         if c["guessed"] and (c["role"], n) not in want:
             n = next((w for (r, w) in want if r == c["role"] and w and (n + " ").startswith(w + " ")), n)
         return c["role"], n

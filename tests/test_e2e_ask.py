@@ -6,14 +6,16 @@ ids off the page map in its prompt."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from heybro.demo import DemoSite
-from support.browser import launch
+from support.browser import ExtBrowser, launch
 from support.scripted_llm import ScriptedLLM, call, calls, find_id, user_text
 from support.shop_policy import GOAL, ShopPolicy
 from support.shop_rig import wait_status
@@ -21,7 +23,9 @@ from support.shop_rig import wait_status
 pytestmark = pytest.mark.browser
 
 
-def test_a_risky_click_waits_for_yes_in_the_panel_and_no_order_happens_before(tmp_path: Path) -> None:
+@contextmanager
+def ordering_with_confirmations(tmp_path: Path) -> Iterator[tuple[DemoSite, ExtBrowser, Page]]:
+    """The demo order started in the panel, with ask-first for risky actions on."""
     policy = ShopPolicy()
     with DemoSite() as site, ScriptedLLM({}, default=policy.defaults()) as llm, \
             launch(env_extra=llm.env(HEYBRO_CONFIRM="1"), home=tmp_path / "home") as eb:
@@ -29,6 +33,11 @@ def test_a_risky_click_waits_for_yes_in_the_panel_and_no_order_happens_before(tm
         panel = eb.open_panel()
         panel.fill("#goal", GOAL)
         panel.click("#send")
+        yield site, eb, panel
+
+
+def test_a_risky_click_waits_for_yes_in_the_panel_and_no_order_happens_before(tmp_path: Path) -> None:
+    with ordering_with_confirmations(tmp_path) as (site, eb, panel):
         question = panel.locator("#question")
         # "Buy now" may spend money: asked first (the shop only goes to its checkout).
         expect(question).to_contain_text('link "Buy now"', timeout=60_000)
@@ -49,14 +58,7 @@ def test_a_risky_click_waits_for_yes_in_the_panel_and_no_order_happens_before(tm
 
 
 def test_a_no_means_no_order(tmp_path: Path) -> None:
-    policy = ShopPolicy()
-    with DemoSite() as site, ScriptedLLM({}, default=policy.defaults()) as llm, \
-            launch(env_extra=llm.env(HEYBRO_CONFIRM="1"), home=tmp_path / "home") as eb:
-        (eb.home / "config").mkdir(parents=True, exist_ok=True)
-        eb.ctx.new_page().goto(site.url)
-        panel = eb.open_panel()
-        panel.fill("#goal", GOAL)
-        panel.click("#send")
+    with ordering_with_confirmations(tmp_path) as (site, _eb, panel):
         question = panel.locator("#question")
         expect(question).to_contain_text('link "Buy now"', timeout=60_000)
         question.get_by_role("button", name="Yes").click()

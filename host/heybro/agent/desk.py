@@ -14,22 +14,14 @@ from . import history
 from .browser import ToolFailed
 from .control import Interrupted
 from .models import Iteration, ProposedToolCall, ToolCall
-from .role import Role
+from .role import WorkingRole
 from .toolbox import Answer, AskUser, Extract, MarkDone
 
 RESULT_CHARS = 2500  # what the next prompt shows of a host tool's latest result
 
 
-class DeskRole(Role):
+class DeskRole(WorkingRole):
     """A role with no page: context from the task's record, host tools, a transition."""
-
-    def __init__(self, env, assignment: str, correction: str | None = None) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(env)
-        self.assignment = assignment
-        self.correction = correction
-        self.done: list[ToolCall] = []
-        self.summary: str | None = None
-        env.facts = []
 
     async def context(self) -> str:
         t = self.env.task

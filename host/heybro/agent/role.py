@@ -126,3 +126,16 @@ class Role:
     async def record_result(self, tc: ToolCall, started: float) -> None:
         tc.duration_ms = (time.perf_counter() - started) * 1000
         await self.env.recorder.tool_result(self.env.task, self.name, tc)
+
+
+class WorkingRole(Role):
+    """A role that works one assignment of the plan (the operator, the analyst, the technician):
+    what it did, the report it leaves with, and the host's facts about this cycle (fresh)."""
+
+    def __init__(self, env: AgentEnv, assignment: str, correction: str | None = None) -> None:
+        super().__init__(env)
+        self.assignment = assignment
+        self.correction = correction
+        self.done: list[ToolCall] = []
+        self.summary: str | None = None
+        env.facts = []

@@ -21,7 +21,7 @@ from .guardrails import GuardrailHit
 from .models import Iteration, ProposedToolCall, Question, ToolCall
 from .env import YES
 from .risk import judge, site_of
-from .role import Role
+from .role import WorkingRole
 from .validation import ReplyInvalid
 from .toolbox import (Answer, AskUser, Extract, MarkDone, Navigate, NewTab, RecallHistory, SwitchTab, Upload, Wait,
                       WaitFor)
@@ -40,21 +40,13 @@ LATEST_RESULT_CHARS = 2500  # … of which the next prompt shows for the latest 
 OLDER_RESULT_CHARS = 300
 
 
-class Worker(Role):
+class Worker(WorkingRole):
     name = "worker"
     work_kind = "operator"
     system = SYSTEM
     # mark_done may close a batch whose actions the host checks (each carries `expect`): one
     # model call saved per assignment, and the verifier still judges the page.
     transition_last_ok = True
-
-    def __init__(self, env, assignment: str, correction: str | None = None) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(env)
-        self.assignment = assignment
-        self.correction = correction
-        self.done: list[ToolCall] = []
-        self.summary: str | None = None
-        env.facts = []
 
     async def context(self) -> str:
         env, t = self.env, self.env.task
