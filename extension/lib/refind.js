@@ -1097,11 +1097,18 @@ export function walkDeep(root, visit) {
   }
 }
 
-/** Own (direct child) text of an element. @param {Element} el */
-function directText(el) {
+const NOT_SPACE = /\S/;
+
+/**
+ * Whether the element's own (direct child) text, normalised and lower case, is `text` (not
+ * empty). Most elements' own text is only the whitespace between their children: that is told
+ * without normalising it.
+ * @param {Element} el @param {string} text
+ */
+function sameDirectText(el, text) {
   let t = "";
   for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) t += n.nodeValue;
-  return norm(t);
+  return NOT_SPACE.test(t) && norm(t).toLowerCase() === text;
 }
 
 /**
@@ -1120,7 +1127,7 @@ export function collectCandidates(sig, root, rendered = true) {
     let maybe = el.localName === sig.tag || isInteractiveCheap(el);
     if (!maybe && A.id && el.id === A.id) maybe = true;
     if (!maybe && A.name && el.getAttribute("name") === A.name) maybe = true;
-    if (!maybe && text && el.firstChild && directText(el).toLowerCase() === text) maybe = true;
+    if (!maybe && text && el.firstChild && sameDirectText(el, text)) maybe = true;
     if (!maybe) for (const k of TEST_ID_ATTRS) if (A[k] && el.getAttribute(k) === A[k]) { maybe = true; break; }
     if (maybe && el.localName !== "html" && el.localName !== "body" && (!rendered || isRendered(el))) out.push(el);
   });
@@ -1146,27 +1153,65 @@ export function shortlist(sig, pool, checkRendered = false) {
   const box = sig.box && (sig.frame || []).length === 0 ? sig.box : null;
   const view = pool[0]?.ownerDocument?.defaultView;
   const sx = view ? view.scrollX : 0, sy = view ? view.scrollY : 0;
-  const quick = pool.map((el) => {
+  // The score is summed in this order: tag, role, text, attributes, then label and box. The label
+  // and the box (a layout read) are the dear parts: they are read only for the candidates that
+  // could still reach the list — the rest, scored without them, fall short even with the most
+  // they could add. The list (and its order) is the one scoring every candidate fully would give.
+  const withLabel = !!sig.label;
+  /** @param {Element} el */
+  const partial = (el) => {
     const tag = el.localName;
     let sc = (tag === sig.tag ? 1 : 0) + (roleSim(sig.role, roleOf(el)) || 0);
     sc += 2 * (textSim(text, tag === "input" || tag === "textarea" ? (el.getAttribute("placeholder") || "") : visibleText(el)) || 0);
     for (const k of keys) if (el.getAttribute(k) === A[k]) sc += k === "type" ? 0.5 : 2;
     for (const k of dataKeys) if (el.getAttribute(k) === A[k]) sc += 2;
-    if (sig.label && LABELABLE.has(tag)) sc += 2 * (textSim(sig.label, labelText(el)) || 0);
+    return sc;
+  };
+  /** @param {Element} el @param {number} sc */
+  const finish = (el, sc) => {
+    if (withLabel && LABELABLE.has(el.localName)) sc += 2 * (textSim(sig.label, labelText(el)) || 0);
     // Where it was: a look-alike far away should not push the target itself off the list.
     if (box) { const r = el.getBoundingClientRect(); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
-    return { el, sc };
-  }).sort((a, b) => b.sc - a.sc);
-  /** @type {Element[]} */
-  const out = [];
-  let cut = -Infinity;
-  for (const q of quick) {
-    if (out.length >= SHORTLIST && q.sc < cut - 1e-9) break;
-    if (checkRendered && !isRendered(q.el)) continue;
-    out.push(q.el);
-    if (out.length === SHORTLIST) cut = q.sc;
+    return sc;
+  };
+  /** @param {Element} el @param {number} sc */
+  const most = (el, sc) => sc + (withLabel && LABELABLE.has(el.localName) ? 2 : 0) + (box ? 1.5 : 0) + 1e-6;
+  const bounded = pool.map((el, i) => { const p = partial(el); return { el, i, p, up: most(el, p), sc: NaN }; })
+    .sort((a, b) => b.up - a.up || a.i - b.i);
+  /** @type {Map<Element, boolean>} */
+  const shown = new Map();
+  /** @param {Element} el */
+  const rendered = (el) => { let v = shown.get(el); if (v === undefined) { v = isRendered(el); shown.set(el, v); } return v; };
+  // The list from the candidates scored so far: every one scored fully, in score order (ties in
+  // pool order, as a stable sort of the whole pool leaves them), cut after SHORTLIST.
+  const pick = (/** @type {number} */ n) => {
+    const done = bounded.slice(0, n).sort((a, b) => b.sc - a.sc || a.i - b.i);
+    /** @type {Element[]} */
+    const out = [];
+    let last = -Infinity;
+    for (const q of done) {
+      if (out.length >= SHORTLIST && q.sc < last - 1e-9) break;
+      if (checkRendered && !rendered(q.el)) continue;
+      out.push(q.el);
+      if (out.length === SHORTLIST) last = q.sc;
+    }
+    return { out, last: out.length >= SHORTLIST ? last : -Infinity };
+  };
+  let n = 0;
+  const scoreUpTo = (/** @type {number} */ m) => { for (; n < Math.min(m, bounded.length); n++) bounded[n].sc = finish(bounded[n].el, bounded[n].p); };
+  let size = SHORTLIST * 2;
+  for (;;) {
+    scoreUpTo(size);
+    const { last } = pick(n);
+    if (last > -Infinity || n === bounded.length) {
+      // Those not scored yet cannot reach the cut even with the most the label and box could add.
+      while (n < bounded.length && bounded[n].up >= last - 1e-9) scoreUpTo(n + 1);
+      break;
+    }
+    size *= 2;
   }
-  return out;
+  // Scoring more can only raise the cut, so what is left out stays out.
+  return pick(n).out;
 }
 
 /** Elements a <label> can name (others have no `labels`). */
