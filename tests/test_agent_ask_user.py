@@ -100,3 +100,24 @@ def test_stop_ends_a_task_that_waits_for_an_answer() -> None:
         task, rec, result = run_task(llm, b, env_hook=answering(stop=True))
     assert result.status == TaskStatus.stopped
     assert task.question is None
+
+
+def test_a_secret_asked_before_a_restart_is_not_taken_while_the_task_is_paused(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """heybro stopped while asking for a one-time code: the task comes back paused, and a code
+    typed now (no field keeps it secret any more) is refused, not written into the record."""
+    import pytest
+
+    from shared_schema import ProtocolError
+    from support.session_rig import session_rig
+
+    from heybro.agent.models import Question, Task
+
+    with session_rig(tmp_path, monkeypatch) as rig:
+        task = Task(description="Sign in", question=Question(text="The code?", kind="secret"))
+        rig.store.create_task(task.description, task_id=task.id, status="paused")
+        rig.store.checkpoint(task.id, task.model_dump(mode="json"))
+        with pytest.raises(ProtocolError, match="Press Resume"):
+            asyncio.run(rig.session.message(task.id, CODE))
+        assert CODE not in json.dumps([e.data for e in rig.store.events(task.id)])
+        assert CODE not in json.dumps(rig.store.load_checkpoint(task.id))

@@ -427,6 +427,12 @@ class Session:
             return
         row = self._row(task_id)
         if row.status == "paused":
+            asked = (self.store.load_checkpoint(task_id) or {}).get("question") or {}
+            if asked.get("kind") == "secret":
+                # Asked before heybro restarted: a secret typed now would land in the record.
+                raise ProtocolError(ErrorCode.invalid_state, "heybro was asking for a secret when "
+                                    "it stopped, and does not keep one typed now. Press Resume: "
+                                    "it asks again, with a field that keeps it secret.")
             self._note_while_paused(row, text)
             return
         self._busy(allow=task_id)
