@@ -11,7 +11,7 @@ from ..config import Settings
 from .browser import Browser, Snapshot, ToolFailed
 from .control import HeldReplySetAside, NewInformation, RunControl
 from .guardrails import GuardrailHit, LoopDetector
-from .experience import Experience, Experiences, MemoryExperiences
+from .experience import Experiences, MemoryExperiences
 from .models import ExpectationCheck, MemoryItem, Question, RoleName, Task, TaskStatus
 from .recorder import Recorder
 from .risk import site_of
