@@ -14,7 +14,7 @@ class ReplyInvalid(Exception):
     """The reply must not run; `str(err)` is the repair message sent back to the model."""
 
 
-def _pydantic_errors(err: ValidationError) -> str:
+def pydantic_errors(err: ValidationError) -> str:
     parts = []
     for e in err.errors():
         where = ".".join(str(x) for x in e["loc"]) or "(parameters)"
@@ -41,7 +41,7 @@ def validate_reply(calls: Sequence[ProposedToolCall], tools: Sequence[RoleTool],
         try:
             args = tool.args.model_validate(call.parameters)
         except ValidationError as err:
-            problems.append(f"call {n} {call.tool}: {_pydantic_errors(err)}")
+            problems.append(f"call {n} {call.tool}: {pydantic_errors(err)}")
             continue
         parsed.append(args)
         eid = getattr(args, "element_id", None)

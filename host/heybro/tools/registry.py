@@ -15,7 +15,7 @@ import jsonschema
 from pydantic import ValidationError
 
 from .. import logs
-from ..agent.validation import _pydantic_errors as pydantic_errors
+from ..agent.validation import pydantic_errors
 from . import calculate, clock, fetch, workspace
 from .outcome import ToolError, ToolFailure, ToolOk, ToolOutcome
 from .settings import BUILTINS, ToolSettings
