@@ -65,6 +65,23 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX experiences_by_site ON experiences(site, created_at);
     """,
+    # 3: routines (routines/model.py), and which routine a task replayed.
+    """
+    CREATE TABLE routines (
+        name TEXT PRIMARY KEY,
+        body TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE routine_runs (
+        task_id TEXT PRIMARY KEY REFERENCES tasks(id),
+        routine TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        heals INTEGER NOT NULL DEFAULT 0,
+        model_calls INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX routine_runs_by_routine ON routine_runs(routine, started_at);
+    """,
 ]
 
 
