@@ -14,6 +14,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from .payload import Payload
+from .routines import (RoutineList, RoutineListResult, RoutineRef, RoutineRun, RoutineSave,
+                       RoutineSaved)
 from .settings import SettingsGet, SettingsSet, SettingsTest, SettingsTestResult, SettingsView
 
 Direction = Literal["to_host", "to_extension", "both"]
@@ -279,4 +281,16 @@ MESSAGES: dict[str, MessageSpec] = {
                                  doc="Try the settings: list the models, a one-token answer."),
     "settings.test_result": MessageSpec(payload=SettingsTestResult, direction="to_extension",
                                         doc="What the connection test found, in words."),
+    "routine.save": MessageSpec(payload=RoutineSave, direction="to_host",
+                                doc="Save a completed task as a routine."),
+    "routine.saved": MessageSpec(payload=RoutineSaved, direction="to_extension",
+                                 doc="The routine just saved."),
+    "routine.list": MessageSpec(payload=RoutineList, direction="to_host",
+                                doc="The saved routines with their last runs."),
+    "routine.list_result": MessageSpec(payload=RoutineListResult, direction="to_extension",
+                                       doc="Routines by name."),
+    "routine.delete": MessageSpec(payload=RoutineRef, direction="to_host",
+                                  doc="Delete a routine (its runs stay in the history)."),
+    "routine.run": MessageSpec(payload=RoutineRun, direction="to_host",
+                               doc="Replay a routine as a new task (answered with task.accepted)."),
 }

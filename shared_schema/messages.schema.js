@@ -118,6 +118,54 @@ export default /** @type {any} */ ({
         "$ref": "#/$defs/Pong"
       }
     },
+    "routine.delete": {
+      "direction": "to_host",
+      "doc": "Delete a routine (its runs stay in the history).",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/RoutineRef"
+      }
+    },
+    "routine.list": {
+      "direction": "to_host",
+      "doc": "The saved routines with their last runs.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/RoutineList"
+      }
+    },
+    "routine.list_result": {
+      "direction": "to_extension",
+      "doc": "Routines by name.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/RoutineListResult"
+      }
+    },
+    "routine.run": {
+      "direction": "to_host",
+      "doc": "Replay a routine as a new task (answered with task.accepted).",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/RoutineRun"
+      }
+    },
+    "routine.save": {
+      "direction": "to_host",
+      "doc": "Save a completed task as a routine.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/RoutineSave"
+      }
+    },
+    "routine.saved": {
+      "direction": "to_extension",
+      "doc": "The routine just saved.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/RoutineSaved"
+      }
+    },
     "settings.current": {
       "direction": "to_extension",
       "doc": "The saved settings, without the API key.",
@@ -2720,6 +2768,277 @@ export default /** @type {any} */ ({
         }
       },
       "title": "RoleModels",
+      "type": "object"
+    },
+    "RoutineList": {
+      "additionalProperties": false,
+      "properties": {},
+      "title": "RoutineList",
+      "type": "object"
+    },
+    "RoutineListResult": {
+      "additionalProperties": false,
+      "properties": {
+        "routines": {
+          "items": {
+            "$ref": "#/$defs/RoutineSummary"
+          },
+          "title": "Routines",
+          "type": "array"
+        }
+      },
+      "required": [
+        "routines"
+      ],
+      "title": "RoutineListResult",
+      "type": "object"
+    },
+    "RoutineRef": {
+      "additionalProperties": false,
+      "properties": {
+        "name": {
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+          "title": "Name",
+          "type": "string"
+        }
+      },
+      "required": [
+        "name"
+      ],
+      "title": "RoutineRef",
+      "type": "object"
+    },
+    "RoutineRun": {
+      "additionalProperties": false,
+      "properties": {
+        "name": {
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+          "title": "Name",
+          "type": "string"
+        },
+        "params": {
+          "additionalProperties": {
+            "type": "string"
+          },
+          "description": "Parameter values; the rest keep their defaults.",
+          "title": "Params",
+          "type": "object"
+        },
+        "url": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Start here instead of the recorded start page.",
+          "title": "Url"
+        },
+        "tab_id": {
+          "anyOf": [
+            {
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The tab the user started from.",
+          "title": "Tab Id"
+        },
+        "on_heal_failure": {
+          "default": "continue",
+          "description": "When a step cannot be healed: go on as a normal task (the model takes over from there) or stop.",
+          "enum": [
+            "continue",
+            "stop"
+          ],
+          "title": "On Heal Failure",
+          "type": "string"
+        }
+      },
+      "required": [
+        "name"
+      ],
+      "title": "RoutineRun",
+      "type": "object"
+    },
+    "RoutineSave": {
+      "additionalProperties": false,
+      "properties": {
+        "task_id": {
+          "description": "A completed task.",
+          "title": "Task Id",
+          "type": "string"
+        },
+        "name": {
+          "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+          "title": "Name",
+          "type": "string"
+        },
+        "replace": {
+          "default": false,
+          "description": "Overwrite a routine of that name.",
+          "title": "Replace",
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "task_id",
+        "name"
+      ],
+      "title": "RoutineSave",
+      "type": "object"
+    },
+    "RoutineSaved": {
+      "additionalProperties": false,
+      "properties": {
+        "routine": {
+          "$ref": "#/$defs/RoutineSummary"
+        }
+      },
+      "required": [
+        "routine"
+      ],
+      "title": "RoutineSaved",
+      "type": "object"
+    },
+    "RoutineSummary": {
+      "additionalProperties": false,
+      "description": "One routine as listed: what it does and how its last run went.",
+      "properties": {
+        "name": {
+          "title": "Name",
+          "type": "string"
+        },
+        "goal": {
+          "title": "Goal",
+          "type": "string"
+        },
+        "steps": {
+          "minimum": 0,
+          "title": "Steps",
+          "type": "integer"
+        },
+        "parameters": {
+          "additionalProperties": {
+            "type": "string"
+          },
+          "description": "Parameter name \u2192 default value.",
+          "title": "Parameters",
+          "type": "object"
+        },
+        "heals": {
+          "default": 0,
+          "description": "Steps healed into it since it was saved.",
+          "minimum": 0,
+          "title": "Heals",
+          "type": "integer"
+        },
+        "created_at": {
+          "title": "Created At",
+          "type": "number"
+        },
+        "updated_at": {
+          "title": "Updated At",
+          "type": "number"
+        },
+        "runs": {
+          "default": 0,
+          "minimum": 0,
+          "title": "Runs",
+          "type": "integer"
+        },
+        "last_task": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The last run's task id (in the history).",
+          "title": "Last Task"
+        },
+        "last_status": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The last run's task status.",
+          "title": "Last Status"
+        },
+        "last_run_at": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Last Run At"
+        },
+        "last_seconds": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The last run's wall time.",
+          "title": "Last Seconds"
+        },
+        "last_heals": {
+          "anyOf": [
+            {
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Steps the last run healed.",
+          "title": "Last Heals"
+        },
+        "last_model_calls": {
+          "anyOf": [
+            {
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Model calls the last run made.",
+          "title": "Last Model Calls"
+        }
+      },
+      "required": [
+        "name",
+        "goal",
+        "steps",
+        "created_at",
+        "updated_at"
+      ],
+      "title": "RoutineSummary",
       "type": "object"
     },
     "Screenshot": {

@@ -43,7 +43,7 @@ def test_the_listing_shows_the_last_run_and_deleting_keeps_the_runs_task(tmp_pat
     routines.count_run(task.id, heals=1, model_calls=2)
     [row] = routines.listing()
     assert (row.runs, row.last_task, row.last_heals, row.last_model_calls) == (1, task.id, 1, 2)
-    assert row.parameters == ["item"]
+    assert row.parameters == {"item": "kettle"}
     assert routines.delete("order-kettle") and routines.listing() == []
     assert store.get_task(task.id) is not None
     assert routines.routine_of(task.id) == "order-kettle"

@@ -7,29 +7,10 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from pydantic import BaseModel
+from shared_schema.routines import RoutineSummary
 
 from ..routines.model import Routine
 from .task_store import TaskStore
-
-
-class RoutineListing(BaseModel):
-    """One line of `heybro routine list` and of the panel's routine list."""
-
-    name: str
-    goal: str
-    steps: int
-    parameters: list[str]
-    heals: int  # healed into the routine since it was saved
-    created_at: float
-    updated_at: float
-    runs: int
-    last_task: str | None = None
-    last_status: str | None = None  # the last run's task status (completed, failed …)
-    last_run_at: float | None = None
-    last_seconds: float | None = None  # the last run's wall time
-    last_heals: int | None = None
-    last_model_calls: int | None = None
 
 
 class StoreRoutines:
@@ -82,7 +63,7 @@ class StoreRoutines:
         rows = self.store.query("SELECT routine FROM routine_runs WHERE task_id = ?", (task_id,))
         return str(rows[0]["routine"]) if rows else None
 
-    def listing(self) -> list[RoutineListing]:
+    def listing(self) -> list[RoutineSummary]:
         out = []
         for row in self.store.query("SELECT body, updated_at FROM routines ORDER BY name"):
             r = Routine.model_validate_json(row["body"])
@@ -91,9 +72,9 @@ class StoreRoutines:
                 "FROM routine_runs r LEFT JOIN tasks t ON t.id = r.task_id WHERE r.routine = ? "
                 "ORDER BY r.started_at DESC", (r.name,))
             last = runs[0] if runs else None
-            out.append(RoutineListing(
+            out.append(RoutineSummary(
                 name=r.name, goal=r.goal, steps=len(r.steps),
-                parameters=[p.name for p in r.parameters], heals=r.heals,
+                parameters={p.name: p.default for p in r.parameters}, heals=r.heals,
                 created_at=r.created_at, updated_at=float(row["updated_at"]), runs=len(runs),
                 last_task=last["task_id"] if last else None,
                 last_status=last["status"] if last else None,
