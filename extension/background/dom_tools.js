@@ -224,7 +224,7 @@ async function waitForUrl(tabId, url, timeout) {
  */
 function watchTab(tabId) {
   const state = { sawLoading: false, closed: false };
-  /** @param {number} id @param {chrome.tabs.TabChangeInfo} change */
+  /** @param {number} id @param {chrome.tabs.OnUpdatedInfo} change */
   const listener = (id, change) => {
     if (id !== tabId) return;
     if (change.status === "loading") state.sawLoading = true;

@@ -48,7 +48,7 @@ function loaded(tabId, ms, start) {
       if (id === undefined) { reject(fail("The tab could not be opened.", "no_tab")); return; }
       try { resolve(await chrome.tabs.get(id)); } catch { reject(fail(`Tab ${id} closed while loading.`, "no_tab")); }
     };
-    /** @param {number} id @param {chrome.tabs.TabChangeInfo} change */
+    /** @param {number} id @param {chrome.tabs.OnUpdatedInfo} change */
     const listener = (id, change) => {
       if (id !== idOf()) return;
       if (change.status === "complete") finish();
@@ -134,7 +134,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /**
  * Captures a window's visible tab, spacing captures as Chrome's quota requires (and once more
  * after a quota refusal: another extension's captures count too).
- * @param {number} windowId @param {chrome.tabs.CaptureVisibleTabOptions} opts
+ * @param {number} windowId @param {chrome.extensionTypes.ImageDetails} opts
  */
 async function capture(windowId, opts) {
   for (let attempt = 0; ; attempt++) {

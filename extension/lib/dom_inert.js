@@ -17,7 +17,7 @@ export function openModal(doc) {
  * @param {Element} el
  */
 export function inertReason(el) {
-  for (/** @type {Node | null} */ let n = el; n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) {
+  for (let n = /** @type {Node | null} */ (el); n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) {
     if (n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("inert")) return "it is inside an inert part of the page";
   }
   const modal = openModal(el.ownerDocument);

@@ -66,7 +66,7 @@ export function brief(el) {
 
 /** Whether `hit` is the target, inside it, or a label/part that forwards to it. @param {Element} hit @param {Element} target */
 export function reaches(hit, target) {
-  for (/** @type {Node | null} */ let n = hit; n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) if (n === target) return true;
+  for (let n = /** @type {Node | null} */ (hit); n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) if (n === target) return true;
   const label = hit.closest("label");
   if (label && /** @type {HTMLLabelElement} */ (label).control === target) return true;
   if (target.localName === "label" && /** @type {HTMLLabelElement} */ (target).control === hit) return true;

@@ -396,7 +396,7 @@ export function scanPage(reg, opts = {}) {
     }
     // A styled checkbox: the native input is invisible and its label takes the clicks.
     if (!interactive && tag === "label") {
-      const ctl = /** @type {HTMLLabelElement} */ (el).control;
+      const ctl = /** @type {HTMLInputElement | null} */ (/** @type {HTMLLabelElement} */ (el).control);
       if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && (!isRendered(ctl) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) interactive = true;
     }
     /** @type {DOMRect | null} */ let box = null;

@@ -38,8 +38,8 @@ export class CoordinatorClient {
         const w = this.waiting.get(m.id);
         if (!w) return;
         this.waiting.delete(m.id);
-        if (m.ok) w.resolve(m.result);
-        else w.reject(Object.assign(new Error(m.error.message), { code: m.error.code, detail: m.error.detail }));
+        if (m.ok === false) w.reject(Object.assign(new Error(m.error.message), { code: m.error.code, detail: m.error.detail }));
+        else w.resolve(m.result);
         return;
       }
       this.onPush(m);

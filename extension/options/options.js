@@ -13,7 +13,7 @@ import { PROVIDERS, entriesFromView, keyStatus, payloadFromEntries, providerFor 
 /** @typedef {import("./settings_form.js").KeyAction} KeyAction */
 
 const byId = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
-const form = /** @type {HTMLFormElement} */ (byId("settings"));
+const form = /** @type {HTMLFormElement} */ (document.getElementById("settings"));
 /** @type {Record<string, any> | null} the settings as saved */
 let saved = null;
 /** @type {KeyAction} */

@@ -17,6 +17,8 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable
 
+from .futures import settle
+
 STOP_GRACE_S = 20.0  # how long a stopped task may take to say it ended before we give up waiting
 # SIGHUP does not exist on Windows; there asyncio takes no signal handlers at all, and Ctrl-C
 # ends the command the plain way (KeyboardInterrupt, the task stopped by Watch on cancellation).
@@ -107,7 +109,7 @@ async def _read_line(prompt: str) -> str:
             line = sys.stdin.readline() if sys.stdin else ""
         except (OSError, ValueError):
             line = ""
-        loop.call_soon_threadsafe(lambda: answer.done() or answer.set_result(line))
+        loop.call_soon_threadsafe(settle, answer, line)
 
     print(prompt, end="", file=sys.stderr, flush=True)
     threading.Thread(target=read, daemon=True).start()

@@ -18,7 +18,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.client import ClientConnection
@@ -182,7 +182,7 @@ async def _status_of(ws: ClientConnection, task_id: str) -> dict[str, Any]:
     return dict(_answer(reply)["task"])
 
 
-async def _settle(ws: ClientConnection, task_id: str, wanted: tuple[str, ...]) -> dict[str, Any]:
+async def _settle(ws: ClientConnection, task_id: str, wanted: Collection[str]) -> dict[str, Any]:
     """The task's row once it reached one of `wanted` (or after SETTLE_S, as it is then)."""
     deadline = time.monotonic() + SETTLE_S
     while True:

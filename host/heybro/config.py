@@ -147,9 +147,9 @@ def load(env: dict[str, str] | None = None, file: Path | None = None) -> Setting
         if env.get(var):
             data[key] = env[var]
     data["tools"] = overlay_env(data.get("tools"), env)
-    key = env.get("HEYBRO_LLM_API_KEY") or env.get("OPENAI_API_KEY")
-    if key:
-        data["api_key"] = key
+    api_key = env.get("HEYBRO_LLM_API_KEY") or env.get("OPENAI_API_KEY")
+    if api_key:
+        data["api_key"] = api_key
     if env.get("HEYBRO_VISION"):
         data["vision"] = _env_bool(env["HEYBRO_VISION"])
     if env.get("HEYBRO_CONFIRM"):

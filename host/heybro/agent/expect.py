@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from .browser import Snapshot
+from .signature import attrs_of
 from .models import ExpectationCheck, ExpectedOutcome
 
 ROLE_AND_NAME = re.compile(r'^\s*([\w-]+)\s+"(.+)"\s*$')
@@ -43,7 +44,7 @@ def find_elements(snap: Snapshot, what: str) -> list[str]:
             continue
         if kind and kind not in (str(sig.get("role") or "").lower(), str(sig.get("tag") or "").lower()):
             continue
-        attrs = sig.get("attrs") if isinstance(sig.get("attrs"), dict) else {}
+        attrs = attrs_of(sig)
         names = (sig.get("name"), sig.get("label"), sig.get("text"), attrs.get("placeholder"))
         if any(isinstance(n, str) and words in " ".join(n.lower().split()) for n in names):
             found.append(eid)

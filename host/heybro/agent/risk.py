@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from .signature import attrs_of
+
 SPEND = re.compile(r"\b(buy|purchase|pay|payment|place (?:my |your |the |an? )?order|order now|"
                    r"checkout now|complete (?:purchase|order|payment|booking)|confirm (?:and pay|"
                    r"purchase|order|payment|booking)|subscribe|donate|book now|reserve now|"
@@ -37,14 +39,14 @@ class Risk:
 
 
 def _words(sig: dict[str, Any]) -> str:
-    attrs = sig.get("attrs") if isinstance(sig.get("attrs"), dict) else {}
+    attrs = attrs_of(sig)
     parts = [sig.get("name"), sig.get("text"), attrs.get("value"), attrs.get("aria-label"),
              attrs.get("title")]
     return " ".join(" ".join(str(p).split()) for p in parts if p)[:300]
 
 
 def _kind(sig: dict[str, Any]) -> str:
-    attrs = sig.get("attrs") if isinstance(sig.get("attrs"), dict) else {}
+    attrs = attrs_of(sig)
     tag, role = str(sig.get("tag") or ""), str(sig.get("role") or "")
     if tag == "input" and attrs.get("type") in ("submit", "button", "image"):
         return "submit" if attrs.get("type") != "button" else "button"
@@ -58,7 +60,7 @@ def _form(sig: dict[str, Any]) -> str | None:
 
 def _submits(sig: dict[str, Any]) -> bool:
     """A click on it sends its form: a submit button or input inside a form."""
-    attrs = sig.get("attrs") if isinstance(sig.get("attrs"), dict) else {}
+    attrs = attrs_of(sig)
     if _form(sig) is None:
         return False
     if sig.get("tag") == "button":
@@ -71,8 +73,8 @@ def _personal_fields(form: str, elements: dict[str, Any]) -> list[str]:
     for sig in elements.values():
         if not isinstance(sig, dict) or _form(sig) != form:
             continue
-        attrs = sig.get("attrs") if isinstance(sig.get("attrs"), dict) else {}
-        state = sig.get("state") if isinstance(sig.get("state"), dict) else {}
+        attrs = attrs_of(sig)
+        state = sig["state"] if isinstance(sig.get("state"), dict) else {}
         if sig.get("tag") not in ("input", "textarea", "select") or not state.get("value"):
             continue
         if attrs.get("type") in ("hidden", "submit", "button", "search", "checkbox", "radio"):
@@ -87,7 +89,8 @@ def _personal_fields(form: str, elements: dict[str, Any]) -> list[str]:
 
 def judge(tool: str, params: dict[str, Any], elements: dict[str, Any]) -> Risk | None:
     """The risk of doing `tool` with `params` on the page whose element map is `elements`."""
-    sig = elements.get(params.get("element_id")) if params.get("element_id") else None
+    eid = params.get("element_id")
+    sig = elements.get(eid) if isinstance(eid, str) else None
     if sig is None and tool == "press":  # keys go to the focused element
         sig = next((s for s in elements.values() if isinstance(s, dict)
                     and isinstance(s.get("state"), dict) and s["state"].get("focused")), None)

@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-PRODUCTS = [
+PRODUCTS: list[dict[str, Any]] = [
     {"id": "p1", "name": "Blue Kettle", "price": 24.0, "color": "blue", "kind": "kettle"},
     {"id": "p2", "name": "Red Kettle", "price": 35.0, "color": "red", "kind": "kettle"},
     {"id": "p3", "name": "Steel Kettle", "price": 49.0, "color": "steel", "kind": "kettle"},
@@ -104,10 +104,10 @@ class DemoSite:
             return 303, b"", {"Location": f"/confirm/{order['id']}"}
         if path.startswith("/confirm/"):
             oid = path.rsplit("/", 1)[-1]
-            order = next((o for o in self.orders if o["id"] == oid), None)
-            if not order:
+            found = next((o for o in self.orders if o["id"] == oid), None)
+            if not found:
                 return 404, page("Not found", "<p>No such order.</p>"), {}
-            return 200, page("Order confirmed", f"<p>Thank you, {html.escape(order['name'])}. "
+            return 200, page("Order confirmed", f"<p>Thank you, {html.escape(found['name'])}. "
                              f"Your order number is <strong>{oid}</strong>.</p>"), {}
         if path == "/api/orders":
             return 200, json.dumps(self.orders).encode(), {"Content-Type": "application/json"}

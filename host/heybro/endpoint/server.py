@@ -43,7 +43,7 @@ def token_of(request: Request) -> str | None:
     if auth.startswith("Bearer "):
         return auth[7:].strip()
     q = parse_qs(urlsplit(request.path).query)
-    return (q.get("token") or [None])[0]
+    return q["token"][0] if q.get("token") else None
 
 
 class Endpoint:

@@ -125,10 +125,12 @@ def _registered_launchers(targets: list[Browser]) -> dict[Path, list[str]]:
     found: dict[Path, list[str]] = {}
     for b in targets:
         data = _read_manifest(b)
-        if not data or not isinstance(data.get("path"), str) or not Path(data["path"]).is_absolute():
+        path = data.get("path") if data else None
+        if not data or not isinstance(path, str) or not Path(path).is_absolute():
             continue
-        origins = [o for o in data.get("allowed_origins") or [] if isinstance(o, str)]
-        entry = found.setdefault(Path(str(data["path"])), [])
+        listed = data.get("allowed_origins")
+        origins = [o for o in listed if isinstance(o, str)] if isinstance(listed, list) else []
+        entry = found.setdefault(Path(path), [])
         entry += [o for o in origins if o not in entry]
     return found
 

@@ -149,7 +149,7 @@ class LLMClient:
         switched: str | None = None
         try:
             try:
-                resp = await retrying(once)
+                resp: Any = await retrying(once)
             except openai.BadRequestError as err:
                 if self.mode == "native" and self.settings.tool_mode == "auto" and _no_tools(err):
                     switched = self._to_json(model, "the server rejected tool calling "

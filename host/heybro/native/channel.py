@@ -7,9 +7,7 @@ import asyncio
 import base64
 import itertools
 from collections.abc import Awaitable, Callable
-from typing import Any
-
-from pydantic import BaseModel
+from typing import Any, TypeVar, cast
 
 from shared_schema import (PROTOCOL_VERSION, Envelope, ErrorCode, ProtocolError, build, new_id,
                            parse)
@@ -23,7 +21,9 @@ log = logs.get("heybro.native")
 CHUNK_BYTES = 700_000  # base64 makes it 933,336 characters: a chunk frame stays under 1 MiB
 MAX_CHUNKED = 64 * 1024 * 1024
 
-Handler = Callable[[Envelope, Payload], Awaitable[tuple[str, BaseModel | dict[str, Any]] | None]]
+Reply = tuple[str, Payload | dict[str, Any]] | None
+Handler = Callable[[Envelope, Payload], Awaitable[Reply]]
+P = TypeVar("P", bound=Payload)
 WriteFn = Callable[[bytes], Awaitable[None]]
 
 
@@ -49,8 +49,9 @@ class NativeChannel:
         self.ended = False  # the stream ended: nothing sent from now on can be answered
         self._close_hooks: list[Callable[[], Awaitable[None]]] = []
 
-    def on(self, type_: str, handler: Handler) -> None:
-        self._handlers[type_] = handler
+    def on(self, type_: str, handler: Callable[[Envelope, P], Awaitable[Reply]]) -> None:
+        """`handler` gets the payload as `type_`'s model (parse checked it against MESSAGES)."""
+        self._handlers[type_] = cast(Handler, handler)
 
     def on_close(self, hook: Callable[[], Awaitable[None]]) -> None:
         """Runs when the stream ends (Chrome closed the port), before `serve` returns."""
@@ -58,7 +59,7 @@ class NativeChannel:
 
     # --- sending ------------------------------------------------------------------------------
 
-    async def send(self, type_: str, payload: BaseModel | dict[str, Any], *,
+    async def send(self, type_: str, payload: Payload | dict[str, Any], *,
                    re: str | None = None, v: int = PROTOCOL_VERSION) -> str:
         message = build(type_, payload, re=re, v=v)
         await self._send_raw(message)
@@ -95,7 +96,7 @@ class NativeChannel:
             for frame in frames:
                 await self._write(frame)
 
-    async def request(self, type_: str, payload: BaseModel | dict[str, Any], *,
+    async def request(self, type_: str, payload: Payload | dict[str, Any], *,
                       timeout: float) -> tuple[Envelope, Payload]:
         """Send and wait for the message whose `re` names it; an `error` reply raises RemoteError."""
         message = build(type_, payload)

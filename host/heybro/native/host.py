@@ -18,6 +18,7 @@ from shared_schema.fixes import FIX_NOTES, FIXES
 from shared_schema.messages import Hello, HelloOk, Ping, Pong
 
 from .. import logs
+from ..futures import settle
 from ..optional import import_optional
 from ..version import HOST_VERSION
 from .channel import NativeChannel
@@ -121,7 +122,7 @@ def _fd_writer(fd: int):  # type: ignore[no-untyped-def]
                 except BlockingIOError:
                     loop = asyncio.get_running_loop()
                     ready = loop.create_future()
-                    loop.add_writer(fd, lambda: ready.done() or ready.set_result(None))
+                    loop.add_writer(fd, settle, ready, None)
                     try:
                         await ready
                     finally:

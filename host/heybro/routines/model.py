@@ -19,7 +19,7 @@ from shared_schema.dom_tools import Signature
 
 from ..agent.models import ExpectedOutcome
 
-FORMAT_VERSION = 1
+FORMAT_VERSION: Literal[1] = 1
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 PARAM_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 # Where a parameter's value goes in a step's arguments (a secret keeps its own {{secret:NAME}}).
