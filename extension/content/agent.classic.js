@@ -1944,7 +1944,7 @@ function pageScroller(doc) {
   /** @type {Element | null} */ let best = null;
   let bestArea = vw * vh / 4;
   for (const [fx, fy] of [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]) {
-    for (/** @type {Node | null} */ let n = deepElementFromPoint(doc, vw * fx, vh * fy); n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) {
+    for (let n = /** @type {Node | null} */ (deepElementFromPoint(doc, vw * fx, vh * fy)); n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) {
       if (n.nodeType !== 1) continue;
       const el = /** @type {Element} */ (n);
       if (seen.has(el)) break; // this point's chain joins one already walked
@@ -2039,7 +2039,7 @@ function openModal(doc) {
  * @param {Element} el
  */
 function inertReason(el) {
-  for (/** @type {Node | null} */ let n = el; n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) {
+  for (let n = /** @type {Node | null} */ (el); n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) {
     if (n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("inert")) return "it is inside an inert part of the page";
   }
   const modal = openModal(el.ownerDocument);
@@ -2530,7 +2530,7 @@ function scanPage(reg, opts = {}) {
     }
     // A styled checkbox: the native input is invisible and its label takes the clicks.
     if (!interactive && tag === "label") {
-      const ctl = /** @type {HTMLLabelElement} */ (el).control;
+      const ctl = /** @type {HTMLInputElement | null} */ (/** @type {HTMLLabelElement} */ (el).control);
       if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && (!isRendered(ctl) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) interactive = true;
     }
     /** @type {DOMRect | null} */ let box = null;
@@ -3385,6 +3385,7 @@ function actionError(code, msg, detail) {
 /** @param {Element} el @param {string} type @param {Point} at (extra fields ignored) @param {Record<string, any>} [extra] */
 function mouse(el, type, at, extra = {}) {
   const view = el.ownerDocument.defaultView;
+  /** @type {PointerEventInit} */
   const init = { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
   // Chrome's click is a PointerEvent too.
   const pointer = type.startsWith("pointer") || type === "click";
@@ -3803,7 +3804,7 @@ function brief(el) {
 
 /** Whether `hit` is the target, inside it, or a label/part that forwards to it. @param {Element} hit @param {Element} target */
 function reaches(hit, target) {
-  for (/** @type {Node | null} */ let n = hit; n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) if (n === target) return true;
+  for (let n = /** @type {Node | null} */ (hit); n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) if (n === target) return true;
   const label = hit.closest("label");
   if (label && /** @type {HTMLLabelElement} */ (label).control === target) return true;
   if (target.localName === "label" && /** @type {HTMLLabelElement} */ (target).control === hit) return true;
