@@ -5,9 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-from shared_schema.tools import TOOLS
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class ToolFailed(Exception):
@@ -67,22 +65,3 @@ class Snapshot(BaseModel):
     def fingerprint(self) -> str:
         return hashlib.sha1(f"{self.url}\n{self.text}".encode()).hexdigest()[:16]
 
-
-def fit_args(tool: str, args: dict[str, Any]) -> dict[str, Any]:
-    """Keeps only the arguments the extension's tool accepts (per shared_schema.tools)."""
-    spec = TOOLS.get(tool)
-    if spec is None:
-        return args
-    fields = spec.args.model_fields
-    return {k: v for k, v in args.items() if k in fields and v is not None}
-
-
-def check_args(tool: str, args: dict[str, Any]) -> str | None:
-    spec = TOOLS.get(tool)
-    if spec is None:
-        return None
-    try:
-        spec.args.model_validate(args)
-    except ValidationError as err:
-        return str(err)
-    return None
