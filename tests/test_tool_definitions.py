@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,28 @@ def test_every_role_tool_runs_somehow_and_page_tools_reach_the_browser() -> None
 def test_every_browser_tool_of_the_schema_is_used_by_a_definition_or_by_the_host() -> None:
     reached = {t.wire.tool for t in ALL if t.wire is not None} | set(HOST_CALLED)
     assert set(TOOLS) == reached, f"no host definition for {sorted(set(TOOLS) - reached)}"
+
+
+def action_modules() -> dict[str, set[str]]:
+    """The extension's action modules: name → the fields of `needs` it declares."""
+    # The service worker's modules touch `chrome` as they load: any property of it will do here.
+    out = subprocess.run(["node", "--input-type=module", "-e", (
+        "const any = new Proxy(function () {}, {get: (_, k) => (k === 'then' ? undefined : any),"
+        " apply: () => any}); globalThis.chrome = any;"
+        "const { ACTIONS } = await import(process.argv[1]);"
+        "console.log(JSON.stringify(ACTIONS.map((a) => [a.name, typeof a.run, a.needs])))"),
+        str(ROOT / "extension" / "actions" / "index.js")], capture_output=True, text=True,
+        check=True)
+    found = json.loads(out.stdout)
+    assert all(kind == "function" for _, kind, _ in found), "an action module without run()"
+    return {name: needs for name, _, needs in found}
+
+
+def test_every_browser_tool_has_one_action_module_and_every_module_a_definition() -> None:
+    modules = action_modules()
+    assert set(modules) == set(TOOLS), (
+        f"tools without an action module: {sorted(set(TOOLS) - set(modules))}; "
+        f"action modules without a tool: {sorted(set(modules) - set(TOOLS))}")
 
 
 def test_an_argument_without_a_wire_field_is_refused_when_the_tool_is_defined() -> None:
