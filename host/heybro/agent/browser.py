@@ -7,34 +7,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-
-class ToolFailed(Exception):
-    """A browser tool answered with a typed error (not_found, ambiguous, timeout, ...)."""
-
-    def __init__(self, code: str, message: str, detail: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.detail = detail or {}
-
-
-class BrowserLost(Exception):
-    """The browser side went away (the native channel closed, or it stopped answering) while a
-    call was in flight or about to go out. What that call did is unknown — a click may have placed
-    an order — so it is never retried: the run ends and the task pauses with the call named, and
-    on resume the worker is told and looks at the page first."""
-
-    def __init__(self, tool: str, why: str, *, sent: bool = True) -> None:
-        super().__init__(why)
-        self.tool = tool
-        self.why = why
-        self.sent = sent  # False: it never left, so it surely did not happen
-        self.what = tool  # the worker names the action by its element when it knows it
-
-    def __str__(self) -> str:
-        if not self.sent:
-            return f"{self.why} before {self.what} was sent (it was not done)"
-        return f"{self.why} while {self.what} was in flight"
+from .errors import BrowserLost as BrowserLost
+from .errors import ToolFailed as ToolFailed
 
 
 class Browser(Protocol):

@@ -16,7 +16,8 @@ from pydantic import BaseModel
 
 from shared_schema.tools import TOOLS
 
-from .browser import Browser, ToolFailed
+from .browser import Browser
+from .errors import ToolFailed
 from .control import RunControl
 from .tool_def import LOOKS, Effects, Wire
 from .toolbox import ROLE_TOOLS

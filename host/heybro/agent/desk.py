@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from . import history
-from .browser import ToolFailed
-from .control import Interrupted
+from .errors import Interrupted, ToolFailed
 from .models import Iteration, ProposedToolCall, ToolCall
 from .role import WorkingRole
 from .toolbox import Answer, MarkDone

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from ..config import Settings
-from .browser import Browser, Snapshot, ToolFailed
+from .browser import Browser, Snapshot
 from .browser_tools import send
-from .control import HeldReplySetAside, NewInformation, RunControl
-from .guardrails import GuardrailHit, LoopDetector
+from .control import RunControl
+from .errors import GuardrailHit, HeldReplySetAside, NewInformation, ToolFailed
+from .guardrails import LoopDetector
 from .experience import Experiences, MemoryExperiences
 from .models import ExpectationCheck, MemoryItem, Question, RoleName, Task, TaskStatus
 from .recorder import Recorder

@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from . import history
-from .browser import ToolFailed
+from .errors import ToolFailed
 from .tool_def import LocalContext, Wire
 from .wire import element_text_args
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from .. import logs
 from ..llm import LLMReply, Turn
 from .env import AgentEnv
-from .guardrails import GuardrailHit
+from .errors import GuardrailHit
 from .models import Iteration, ProposedToolCall, RoleName, RoleResult, ToolCall
 from .tool_def import RoleTool
 from .toolbox import ROLE_TOOLS

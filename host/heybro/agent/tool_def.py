@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .browser import ToolFailed
+from .errors import ToolFailed
 
 if TYPE_CHECKING:
     from .env import AgentEnv

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from shared_schema.dom_tools import ExtractArgs, UploadArgs, WaitForArgs
 
-from .browser import ToolFailed
+from .errors import ToolFailed
 from .tool_def import Wire, WireContext
 
 A = TypeVar("A", bound=BaseModel)

@@ -11,11 +11,10 @@ from pydantic import BaseModel
 from shared_schema.dom_tools import ObserveArgs
 
 from . import history
-from .browser import BrowserLost, Snapshot, ToolFailed
-from .control import Interrupted
-from .cutoff import HELD_TOOLS, RepeatHeld, action_key
+from .browser import Snapshot
+from .cutoff import HELD_TOOLS, action_key
+from .errors import BrowserLost, GuardrailHit, Interrupted, RepeatHeld, ToolFailed
 from .expect import check
-from .guardrails import GuardrailHit
 from .models import Iteration, ProposedToolCall, Question, ToolCall
 from .env import YES
 from .risk import judge, site_of
