@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from heybro import config
-from heybro.agent.toolbox import Args
+from heybro.agent.tool_def import Args
 from heybro.tools import (Effects, HostTool, HostTools, ShellSettings, ToolContext, ToolError,
                           ToolOk, ToolSettings)
 

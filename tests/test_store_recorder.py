@@ -21,7 +21,7 @@ def test_every_change_is_checkpointed_and_acts_are_ledgered(tmp_path: Path) -> N
         await rec.plan_changed(task)
         task.status = TaskStatus.executing
         await rec.status_changed(task, TaskStatus.executing, None)
-        look = ToolCall(tool="observe")
+        look = ToolCall(tool="observe", read_only=True)
         await rec.tool_call(task, "worker", look)
         look.success = True
         await rec.tool_result(task, "worker", look)

@@ -6,8 +6,6 @@
  */
 import { HostLink } from "./host_link.js";
 import { runTool } from "./tools.js";
-import "./dom_tools.js"; // registers observe/click/fill/… (the DOM agent's tools)
-import "./tab_tools.js"; // registers navigate/back/new_tab/switch_tab/list_tabs/screenshot
 import "./trusted_input.js"; // the browser's own input for the DOM agent (chrome.debugger)
 import { makeMessage } from "../lib/messages.js";
 import { loadPrefs } from "../lib/prefs.js";

@@ -8,13 +8,10 @@
  * than the top page carry its frame id in their element id (`f12e3`), which is how an action finds
  * its way back to that frame.
  */
-import { registerTool } from "./tools.js";
 import { frameBudgets } from "./frame_budget.js";
 import { trustedInputMode } from "./trusted_input.js";
 
 /** @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload */
-
-const ACTIONS = ["click", "fill", "type", "select", "check", "uncheck", "press", "hover", "scroll", "focus", "upload", "extract", "wait_for"];
 
 /** @param {string} code @param {string} message @param {Record<string, any>} [detail] */
 function fail(code, message, detail) { return Object.assign(new Error(message), { code, ...(detail ? { detail } : {}) }); }
@@ -120,7 +117,7 @@ async function openedTabs(tabId) {
 }
 
 /** @param {ToolCallPayload} call */
-async function observe(call) {
+export async function observe(call) {
   const tab = await targetTab(call);
   const tabId = /** @type {number} */ (tab.id);
   const opened = openedTabs(tabId);
@@ -280,7 +277,7 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline, observeArgs = 
  * will see it, in the same reply (one round trip to the host fewer per step).
  * @param {string} action @returns {(call: ToolCallPayload) => Promise<Record<string, any>>}
  */
-function actionTool(action) {
+export function actionTool(action) {
   const act = actOnly(action);
   return async (call) => {
     const { observe_after: after, ...args } = call.args || {};
@@ -344,12 +341,14 @@ function actOnly(action) {
   };
 }
 
-registerTool("observe", observe);
-for (const a of ACTIONS) registerTool(a, actionTool(a));
-registerTool("highlight", async (call) => {
+/**
+ * Shows or removes the numbered boxes over every root frame's elements.
+ * @param {ToolCallPayload} call
+ */
+export async function highlight(call) {
   const tab = await targetTab(call);
   const tabId = /** @type {number} */ (tab.id);
   const frames = await rootFrames(tabId);
   await Promise.all(frames.map((f) => ask(tabId, f.frameId, { kind: "dom.overlay", args: { on: !!call.args?.on, prefix: f.frameId === 0 ? "" : `f${f.frameId}` } }).catch(() => null)));
   return { ok: true, on: !!call.args?.on };
-});
+}

@@ -1,10 +1,13 @@
 // @ts-check
 /**
  * Tab tools the host runs through `tool.call` (see shared_schema/tab_tools.py): navigate, back,
- * new_tab, switch_tab, list_tabs, screenshot. The tab is the call's `tab_id`; `navigate` without one
- * opens a new tab so a task never takes over the page the user is looking at.
+ * new_tab, switch_tab, list_tabs, screenshot — each listed as an action module in
+ * extension/actions/. The tab is the call's `tab_id`; `navigate` without one opens a new tab so a
+ * task never takes over the page the user is looking at.
  */
-import { registerTool, TOOLS } from "./tools.js";
+import { highlight } from "./dom_tools.js";
+
+/** @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload */
 
 /**
  * Tabs this extension opened for tasks. The user's own tabs are theirs: a task sees the tab it works
@@ -85,31 +88,36 @@ async function openNew(url, ms) {
   }));
 }
 
-registerTool("navigate", async (call) => {
+/** @param {ToolCallPayload} call */
+export async function navigate(call) {
   const url = checkUrl(call.args.url);
   const ms = Math.max(1000, call.timeout_ms - 500);
   if (call.tab_id === undefined || call.tab_id === null) return openNew(url, ms);
   const tab = await tabOf(call.tab_id);
   const id = /** @type {number} */ (tab.id);
   return info(await loaded(id, ms, () => chrome.tabs.update(id, { url })));
-});
+}
 
-registerTool("new_tab", async (call) => openNew(checkUrl(call.args.url), Math.max(1000, call.timeout_ms - 500)));
+/** @param {ToolCallPayload} call */
+export async function newTab(call) { return openNew(checkUrl(call.args.url), Math.max(1000, call.timeout_ms - 500)); }
 
-registerTool("back", async (call) => {
+/** @param {ToolCallPayload} call */
+export async function back(call) {
   const tab = await tabOf(call.tab_id);
   const id = /** @type {number} */ (tab.id);
   return info(await loaded(id, Math.max(1000, call.timeout_ms - 500), () => chrome.tabs.goBack(id)));
-});
+}
 
-registerTool("switch_tab", async (call) => {
+/** @param {ToolCallPayload} call */
+export async function switchTab(call) {
   const tab = await tabOf(call.args.tab_id);
   await chrome.tabs.update(/** @type {number} */ (tab.id), { active: true });
   if (tab.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true }).catch(() => {});
   return info(await chrome.tabs.get(/** @type {number} */ (tab.id)));
-});
+}
 
-registerTool("list_tabs", async (call) => {
+/** @param {ToolCallPayload} call */
+export async function listTabs(call) {
   const all = (await chrome.tabs.query({})).filter((t) => t.id !== undefined);
   /** @type {Set<number>} */
   const mine = new Set([...opened, ...(call.tab_id !== undefined && call.tab_id !== null ? [call.tab_id] : [])]);
@@ -122,7 +130,7 @@ registerTool("list_tabs", async (call) => {
   }
   const tabs = all.filter((t) => mine.has(/** @type {number} */ (t.id)));
   return { tabs: tabs.map(info), other_tabs: all.length - tabs.length };
-});
+}
 
 /** Chrome allows two captureVisibleTab calls a second (MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND). */
 const CAPTURE_GAP_MS = 510;
@@ -154,8 +162,9 @@ async function capture(windowId, opts) {
  * is in the background gets an error rather than the tab brought to the front (that would take the
  * page away from the user, every step). With `clear_boxes`, the numbered boxes an observe drew
  * (`highlight`) are removed once the capture is taken, or when none can be.
+ * @param {ToolCallPayload} call
  */
-registerTool("screenshot", async (call) => {
+export async function screenshot(call) {
   const tab = await tabOf(call.tab_id);
   try {
     if (!tab.active) throw fail("The task's tab is in the background; heybro does not bring it to the front for a screenshot.", "unsupported");
@@ -163,7 +172,6 @@ registerTool("screenshot", async (call) => {
     const dataUrl = await capture(/** @type {number} */ (tab.windowId), opts);
     return { tab_id: /** @type {number} */ (tab.id), data_url: dataUrl };
   } finally {
-    const highlight = TOOLS.get("highlight");
-    if (call.args.clear_boxes && highlight) await highlight({ ...call, tool: "highlight", args: { on: false } }).catch(() => {});
+    if (call.args.clear_boxes) await highlight({ ...call, tool: "highlight", args: { on: false } }).catch(() => {});
   }
-});
+}

@@ -1,18 +1,29 @@
 // @ts-check
 /**
- * Tools the host asks the browser to run (`tool.call` → `tool.result`). Each entry takes the call's
- * args and resolves with a JSON result, or throws an Error with a `code` from the shared ErrorCode
- * list. The DOM agent and tab tools register here.
+ * Tools the host asks the browser to run (`tool.call` → `tool.result`), made from the action
+ * modules (extension/actions/): a page action goes to the DOM agent of the right frame, a tab
+ * action runs here. Each takes the call and resolves with a JSON result, or throws an Error with a
+ * `code` from the shared ErrorCode list.
  *
  * @typedef {{tool: string, args: Record<string, any>, task_id?: string, tab_id?: number, timeout_ms: number}} ToolCallPayload
  * @typedef {(call: ToolCallPayload) => Promise<Record<string, any>>} ToolFn
  */
+import { ACTIONS } from "../actions/index.js";
+import { actionTool } from "./dom_tools.js";
 
-/** @type {Map<string, ToolFn>} */
-export const TOOLS = new Map();
+/** @param {import("../actions/index.js").Action} a @returns {ToolFn} */
+function toolOf(a) {
+  if ("page" in a.needs) return actionTool(a.name);
+  const { run, needs } = /** @type {import("../actions/tab.js").TabAction} */ (a);
+  if (needs.tab !== "required") return run;
+  return async (call) => {
+    if (call.tab_id === undefined || call.tab_id === null) throw Object.assign(new Error(`${call.tool} needs the task's tab.`), { code: "no_tab" });
+    return run(call);
+  };
+}
 
-/** @param {string} name @param {ToolFn} fn */
-export function registerTool(name, fn) { TOOLS.set(name, fn); }
+/** Tool name → how it runs. @type {Map<string, ToolFn>} */
+export const TOOLS = new Map(ACTIONS.map((a) => [a.name, toolOf(a)]));
 
 /**
  * Runs a tool call with its timeout; always resolves to a `tool.result` payload.

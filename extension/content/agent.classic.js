@@ -4509,6 +4509,218 @@ async function sendTrusted(steps) {
 }
 return { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, fieldState, requestCount, hadNoEffect, clickReplayable, pointerPoint, trustedSteps, sendTrusted };
 })();
+// ---- extension/lib/dom_dialogs.js
+const __dom_dialogs = (() => {
+/**
+ * The agent's side of browser dialogs (alert / confirm / prompt): arms the page-world script
+ * (extension/content/page_dialogs.js) of each document the agent acts in, with how to answer, and
+ * collects what it answered.
+ *
+ * Armed for the length of an action with the action's own instruction (`dialog: "accept"`,
+ * `dialog_text` for a prompt), then — and on every other request of the agent — for a short
+ * while with the default (confirm and prompt dismissed), so that a dialog the page opens a moment
+ * later, while the agent is still at work, neither hangs the agent nor goes unreported.
+ */
+
+const POLICY = "heybro-dialog-policy", SEEN = "heybro-dialog-seen";
+/** After the agent's last request, how long dialogs are still answered for it. */
+const GRACE_MS = 10_000;
+/** For an action's own instruction: long enough for any action (the coordinator's cap). */
+const ACTION_MS = 120_000;
+const KEEP = 10;
+
+/**
+ * @typedef {{name: string, text: string, kind: "alert" | "confirm" | "prompt", answer: "accepted" | "dismissed", value?: string}} BrowserDialog
+ */
+
+/** @type {BrowserDialog[]} */
+const answered = [];
+/** @type {WeakSet<Document>} */
+const listening = new WeakSet();
+
+/** @param {Document} doc */
+function listen(doc) {
+  if (listening.has(doc)) return;
+  listening.add(doc);
+  doc.addEventListener(SEEN, (e) => {
+    try {
+      const d = JSON.parse(String(/** @type {CustomEvent} */ (e).detail));
+      if (!["alert", "confirm", "prompt"].includes(d.kind) || answered.length >= KEEP) return;
+      answered.push({ name: d.kind, text: String(d.message || "").slice(0, 500), kind: d.kind,
+        answer: d.answer === "accepted" ? "accepted" : "dismissed", ...(typeof d.value === "string" ? { value: d.value.slice(0, 200) } : {}) });
+    } catch { /* not ours */ }
+  });
+}
+
+/**
+ * Arms the documents' page-world scripts.
+ * @param {Document[]} docs the agent's document and its same-origin frames'
+ * @param {{dialog?: "accept" | "dismiss" | null, dialog_text?: string | null}} [instruction] an action's own; none: the default for a while
+ */
+function armDialogs(docs, instruction) {
+  const detail = JSON.stringify({
+    until: Date.now() + (instruction ? ACTION_MS : GRACE_MS),
+    confirm: instruction?.dialog === "accept" ? "accept" : "dismiss",
+    prompt_text: instruction?.dialog_text ?? null,
+  });
+  for (const d of docs) {
+    listen(d);
+    d.dispatchEvent(new CustomEvent(POLICY, { detail }));
+  }
+}
+
+/** The dialogs answered since the last call, oldest first. @returns {BrowserDialog[]} */
+function takeDialogs() { return answered.splice(0); }
+return { GRACE_MS, armDialogs, takeDialogs };
+})();
+// ---- extension/actions/click.js
+const __click = (() => {
+/** click: a click on the element (refused when covered or disabled). */
+const { clickOn } = __dom_input;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "click",
+  needs: { page: { element: "required", enabled: true, hit: true } },
+  run: (el) => { clickOn(/** @type {Element} */ (el)); return {}; },
+};
+return { action };
+})();
+// ---- extension/actions/fill.js
+const __fill = (() => {
+/** fill: replaces the field's value. */
+const { fillIn } = __dom_input;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "fill",
+  needs: { page: { element: "required", enabled: true, hit: true } },
+  run: (el, args) => { fillIn(/** @type {Element} */ (el), String(args.value ?? "")); return {}; },
+};
+return { action };
+})();
+// ---- extension/actions/type.js
+const __type = (() => {
+/** type: text key by key at the caret. */
+const { typeInto } = __dom_input;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "type",
+  needs: { page: { element: "required", enabled: true, hit: true } },
+  run: (el, args) => { typeInto(/** @type {Element} */ (el), String(args.text ?? "")); return {}; },
+};
+return { action };
+})();
+// ---- extension/actions/select.js
+const __select = (() => {
+/** select: an option by its label or value. */
+const { selectOption } = __dom_input;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "select",
+  needs: { page: { element: "required", enabled: true, hit: true } },
+  run: (el, args) => ({ selected: selectOption(/** @type {Element} */ (el), String(args.value)) }),
+};
+return { action };
+})();
+// ---- extension/actions/check.js
+const __check = (() => {
+/** check: ticks a checkbox, radio or switch. */
+const { setChecked } = __dom_input;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "check",
+  needs: { page: { element: "required", enabled: true, hit: true } },
+  run: (el) => ({ checked: setChecked(/** @type {Element} */ (el), true) }),
+};
+return { action };
+})();
+// ---- extension/actions/uncheck.js
+const __uncheck = (() => {
+/** uncheck: unticks a checkbox or switch. */
+const { setChecked } = __dom_input;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "uncheck",
+  needs: { page: { element: "required", enabled: true, hit: true } },
+  run: (el) => ({ checked: setChecked(/** @type {Element} */ (el), false) }),
+};
+return { action };
+})();
+// ---- extension/actions/press.js
+const __press = (() => {
+/** press: a key or combo, on the element or on whatever has focus. */
+const { focusOn } = __dom_input;
+const { pressKeys } = __dom_keys;
+const { deepActiveElement } = __refind;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "press",
+  needs: { page: { element: "optional", hit: false } },
+  run: (el, args) => {
+    if (el) focusOn(el); // keys go to what has focus: a person would click into it first
+    return { pressed: pressKeys(el || deepActiveElement(document) || document.body, String(args.keys)) };
+  },
+};
+return { action };
+})();
+// ---- extension/actions/hover.js
+const __hover = (() => {
+/** hover: the pointer over the element. */
+const { hoverOn } = __dom_input;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "hover",
+  needs: { page: { element: "required", hit: true } },
+  run: (el) => { hoverOn(/** @type {Element} */ (el)); return {}; },
+};
+return { action };
+})();
+// ---- extension/actions/scroll.js
+const __scroll = (() => {
+/** scroll: the page or an element, or an element into view (so it is not brought into view first). */
+const { doScroll } = __dom_scroll;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "scroll",
+  needs: { page: { element: "optional", hit: false, inView: false } },
+  run: (el, args) => ({ scroll: doScroll(args, el) }),
+};
+return { action };
+})();
+// ---- extension/actions/focus.js
+const __focus = (() => {
+/** focus: focuses the element. */
+const { focusOn } = __dom_input;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "focus",
+  needs: { page: { element: "required", enabled: true, hit: false } },
+  run: (el) => { focusOn(/** @type {Element} */ (el)); return {}; },
+};
+return { action };
+})();
+// ---- extension/actions/upload.js
+const __upload = (() => {
+/** upload: a file (sent in base64) into a file input or drop zone. */
+const { uploadFile } = __dom_input;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "upload",
+  needs: { page: { element: "required", enabled: true, hit: false } },
+  run: (el, args) => ({ uploaded: uploadFile(/** @type {Element} */ (el), args.file) }),
+};
+return { action };
+})();
 // ---- extension/lib/dom_extract.js
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
@@ -4544,6 +4756,19 @@ function extractFrom(el, args) {
   return { text: text.slice(0, max), truncated: text.length > max };
 }
 return { extractFrom };
+})();
+// ---- extension/actions/extract.js
+const __extract = (() => {
+/** extract: the text of the page or an element, or a table as rows. */
+const { extractFrom } = __dom_extract;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "extract",
+  needs: { page: { element: "optional", hit: false, inView: false } },
+  run: (el, args) => extractFrom(el, args),
+};
+return { action };
 })();
 // ---- extension/lib/dom_wait.js
 const __dom_wait = (() => {
@@ -4635,69 +4860,55 @@ async function waitFor(args, reg) {
 }
 return { findByRole, waitFor };
 })();
-// ---- extension/lib/dom_dialogs.js
-const __dom_dialogs = (() => {
+// ---- extension/actions/wait_for.js
+const __wait_for = (() => {
+/** wait_for: an element (by id, or role/name not there yet), text, or a quiet DOM; it finds its own element as it waits. The coordinator waits for a URL itself. */
+const { armDialogs } = __dom_dialogs;
+const { frameDocuments } = __dom_roots;
+const { waitFor } = __dom_wait;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "wait_for",
+  needs: { page: { element: "own" } },
+  run: (_el, args, registry) => {
+    armDialogs([document, ...frameDocuments(document)]); // a dialog while waiting is answered
+    return waitFor(args, registry);
+  },
+};
+return { action };
+})();
+// ---- extension/actions/page.js
+const __page = (() => {
 /**
- * The agent's side of browser dialogs (alert / confirm / prompt): arms the page-world script
- * (extension/content/page_dialogs.js) of each document the agent acts in, with how to answer, and
- * collects what it answered.
+ * The actions the DOM agent (content script) carries out on a page, one module each. The
+ * coordinator forwards them to the right frame's agent (background/dom_tools.js); the agent finds
+ * the element as `needs.page` says, then calls `run`.
  *
- * Armed for the length of an action with the action's own instruction (`dialog: "accept"`,
- * `dialog_text` for a prompt), then — and on every other request of the agent — for a short
- * while with the default (confirm and prompt dismissed), so that a dialog the page opens a moment
- * later, while the agent is still at work, neither hangs the agent nor goes unreported.
+ * `needs.page.element`: "required" (an element_id or signature), "optional", or "own" (the action
+ * finds its elements itself, as wait_for does); `enabled`/`hit`: the element must be enabled /
+ * not covered; `inView: false`: not scrolled into view first (scroll, extract read it where it is).
+ *
+ * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean}} PageNeeds
+ * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../lib/dom_scan.js").Registry) => any}} PageAction
  */
+const { action: click } = __click;
+const { action: fill } = __fill;
+const { action: type } = __type;
+const { action: select } = __select;
+const { action: check } = __check;
+const { action: uncheck } = __uncheck;
+const { action: press } = __press;
+const { action: hover } = __hover;
+const { action: scroll } = __scroll;
+const { action: focus } = __focus;
+const { action: upload } = __upload;
+const { action: extract } = __extract;
+const { action: waitFor } = __wait_for;
 
-const POLICY = "heybro-dialog-policy", SEEN = "heybro-dialog-seen";
-/** After the agent's last request, how long dialogs are still answered for it. */
-const GRACE_MS = 10_000;
-/** For an action's own instruction: long enough for any action (the coordinator's cap). */
-const ACTION_MS = 120_000;
-const KEEP = 10;
-
-/**
- * @typedef {{name: string, text: string, kind: "alert" | "confirm" | "prompt", answer: "accepted" | "dismissed", value?: string}} BrowserDialog
- */
-
-/** @type {BrowserDialog[]} */
-const answered = [];
-/** @type {WeakSet<Document>} */
-const listening = new WeakSet();
-
-/** @param {Document} doc */
-function listen(doc) {
-  if (listening.has(doc)) return;
-  listening.add(doc);
-  doc.addEventListener(SEEN, (e) => {
-    try {
-      const d = JSON.parse(String(/** @type {CustomEvent} */ (e).detail));
-      if (!["alert", "confirm", "prompt"].includes(d.kind) || answered.length >= KEEP) return;
-      answered.push({ name: d.kind, text: String(d.message || "").slice(0, 500), kind: d.kind,
-        answer: d.answer === "accepted" ? "accepted" : "dismissed", ...(typeof d.value === "string" ? { value: d.value.slice(0, 200) } : {}) });
-    } catch { /* not ours */ }
-  });
-}
-
-/**
- * Arms the documents' page-world scripts.
- * @param {Document[]} docs the agent's document and its same-origin frames'
- * @param {{dialog?: "accept" | "dismiss" | null, dialog_text?: string | null}} [instruction] an action's own; none: the default for a while
- */
-function armDialogs(docs, instruction) {
-  const detail = JSON.stringify({
-    until: Date.now() + (instruction ? ACTION_MS : GRACE_MS),
-    confirm: instruction?.dialog === "accept" ? "accept" : "dismiss",
-    prompt_text: instruction?.dialog_text ?? null,
-  });
-  for (const d of docs) {
-    listen(d);
-    d.dispatchEvent(new CustomEvent(POLICY, { detail }));
-  }
-}
-
-/** The dialogs answered since the last call, oldest first. @returns {BrowserDialog[]} */
-function takeDialogs() { return answered.splice(0); }
-return { GRACE_MS, armDialogs, takeDialogs };
+/** @type {PageAction[]} */
+const PAGE_ACTIONS = [click, fill, type, select, check, uncheck, press, hover, scroll, focus, upload, extract, waitFor];
+return { PAGE_ACTIONS };
 })();
 // ---- extension/content/agent.js
 const __agent = (() => {
@@ -4707,18 +4918,20 @@ const __agent = (() => {
  */
 const { Registry, scanPage } = __dom_scan;
 const { renderScan } = __dom_render;
-const { captureSignature, deepActiveElement, isRendered, norm } = __refind;
+const { captureSignature, isRendered, norm } = __refind;
 const { showBoxes, highlight, clearOverlay } = __dom_overlay;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, settleFor, settle, documentReady, documentId } = __dom_changes;
-const { actionError, checkFilled, clickOn, fillIn, typeInto, selectOption, setChecked, hoverOn, focusOn, uploadFile, checkedState } = __dom_input;
-const { parseKeys, pressKeys } = __dom_keys;
+const { actionError, checkFilled, focusOn, checkedState } = __dom_input;
+const { parseKeys } = __dom_keys;
 const { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, requestCount, sendTrusted, trustedSteps } = __dom_trusted;
-const { extractFrom } = __dom_extract;
-const { waitFor } = __dom_wait;
 const { frameDocuments } = __dom_roots;
 const { armDialogs, takeDialogs } = __dom_dialogs;
-const { doScroll } = __dom_scroll;
+const { PAGE_ACTIONS } = __page;
+
+/** @typedef {import("../actions/page.js").PageAction} PageAction */
+/** The page actions by name (extension/actions/). */
+const ACTIONS = new Map(PAGE_ACTIONS.map((a) => [a.name, a]));
 
 /** @type {Registry | null} */
 let registry = null;
@@ -4749,28 +4962,13 @@ function observe(args) {
   };
 }
 
-/** Actions that need an element, and whether it must be enabled and unobstructed. */
-const NEEDS = /** @type {Record<string, {element: "required" | "optional", enabled?: boolean, hit?: boolean}>} */ ({
-  click: { element: "required", enabled: true, hit: true },
-  fill: { element: "required", enabled: true, hit: true },
-  type: { element: "required", enabled: true, hit: true },
-  select: { element: "required", enabled: true, hit: true },
-  check: { element: "required", enabled: true, hit: true },
-  uncheck: { element: "required", enabled: true, hit: true },
-  hover: { element: "required", hit: true },
-  focus: { element: "required", enabled: true, hit: false },
-  upload: { element: "required", enabled: true, hit: false },
-  press: { element: "optional", hit: false },
-  scroll: { element: "optional", hit: false },
-  extract: { element: "optional", hit: false },
-});
-
 /** @param {string} action @param {Record<string, any>} args */
 async function act(action, args) {
-  if (action === "wait_for") { armDialogs([document, ...frameDocuments(document)]); return waitFor(args, reg(args.prefix || "")); }
-  const need = NEEDS[action];
-  if (!need) throw actionError("unsupported", `No DOM action named "${action}".`);
+  const def = ACTIONS.get(action);
+  if (!def) throw actionError("unsupported", `No DOM action named "${action}".`);
+  const need = def.needs.page;
   const r = reg(args.prefix || "");
+  if (need.element === "own") return def.run(null, args, r);
   const named = !!(args.element_id || args.signature);
   if (need.element === "required" && !named) throw actionError("not_found", `${action} needs an element_id.`);
   /** @type {{el: Element | null, found_by: string | null, confidence: number}} */
@@ -4779,49 +4977,26 @@ async function act(action, args) {
   /** @type {Element | null} */
   let el = loc.el;
   let outlined = () => {};
-  if (el && action !== "scroll" && action !== "extract") {
+  if (el && need.inView !== false) {
     el = prepare(el, { needEnabled: need.enabled, hitTest: need.hit });
     outlined = highlight(el); // outlined for as long as this action runs
   }
   try {
-    return await perform(action, args, el, r, loc);
+    return await perform(def, args, el, r, loc);
   } finally {
     outlined();
   }
 }
 
 /**
- * The action itself; returns what it has to say beyond what changed.
- * @param {string} action @param {Record<string, any>} args @param {Element | null} el
- * @returns {Record<string, any>}
- */
-function doAction(action, args, el) {
-  const target = /** @type {Element} */ (el);
-  switch (action) {
-    case "click": clickOn(target); break;
-    case "fill": fillIn(target, String(args.value ?? "")); break;
-    case "type": typeInto(target, String(args.text ?? "")); break;
-    case "select": return { selected: selectOption(target, String(args.value)) };
-    case "check": case "uncheck": return { checked: setChecked(target, action === "check") };
-    case "hover": hoverOn(target); break;
-    case "focus": focusOn(target); break;
-    case "upload": return { uploaded: uploadFile(target, args.file) };
-    case "press":
-      if (el) focusOn(el); // keys go to what has focus: a person would click into it first
-      return { pressed: pressKeys(el || deepActiveElement(document) || document.body, String(args.keys)) };
-    case "scroll": return { scroll: doScroll(args, el) };
-    case "extract": return extractFrom(el, args);
-  }
-  return {};
-}
-
-/**
- * The action's input, synthetic or the browser's own (dom_trusted.js says when), and what changed.
- * @param {string} action @param {Record<string, any>} args @param {Element | null} el
- * @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
+ * The action's input, synthetic (its module's `run`) or the browser's own (dom_trusted.js says
+ * when), and what changed.
+ * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
+ * @param {Registry} r @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
  * @returns {Promise<{extra: Record<string, any>, changes: Record<string, any>}>}
  */
-async function doInput(action, args, el, finish) {
+async function doInput(def, args, el, r, finish) {
+  const action = def.name;
   const mode = el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
   if (mode === "always") {
     const target = /** @type {Element} */ (el);
@@ -4831,7 +5006,8 @@ async function doInput(action, args, el, finish) {
   }
   const before = fieldState(el);
   const requests = requestCount();
-  const extra = doAction(action, args, el);
+  /** @type {Record<string, any>} */
+  const extra = def.run(el, args, r);
   let changes = await finish(settleFor(action));
   if (mode !== "auto" || !hadNoEffect(action, el, /** @type {any} */ (changes), before)) return { extra, changes };
   const target = /** @type {Element} */ (el);
@@ -4862,10 +5038,11 @@ function pressedOf(keys) {
 
 /**
  * Carries out the action on the element (found and prepared) and reports what changed.
- * @param {string} action @param {Record<string, any>} args @param {Element | null} el
+ * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
  */
-async function perform(action, args, el, r, loc) {
+async function perform(def, args, el, r, loc) {
+  const action = def.name;
   const finish = watchChanges(document, el);
   // A browser dialog the action opens is answered as the action says (else dismissed) and reported.
   const docs = [document, ...frameDocuments(document)];
@@ -4875,7 +5052,7 @@ async function perform(action, args, el, r, loc) {
   /** @type {Record<string, any>} */
   let changes;
   try {
-    ({ extra, changes } = await doInput(action, args, el, finish));
+    ({ extra, changes } = await doInput(def, args, el, r, finish));
   } finally {
     armDialogs(docs); // the action's instruction is spent
   }

@@ -5,18 +5,20 @@
  */
 import { Registry, scanPage } from "../lib/dom_scan.js";
 import { renderScan } from "../lib/dom_render.js";
-import { captureSignature, deepActiveElement, isRendered, norm } from "../lib/refind.js";
+import { captureSignature, isRendered, norm } from "../lib/refind.js";
 import { showBoxes, highlight, clearOverlay } from "../lib/dom_overlay.js";
 import { locate, prepare, brief } from "../lib/dom_locate.js";
 import { watchChanges, settleFor, settle, documentReady, documentId } from "../lib/dom_changes.js";
-import { actionError, checkFilled, clickOn, fillIn, typeInto, selectOption, setChecked, hoverOn, focusOn, uploadFile, checkedState } from "../lib/dom_input.js";
-import { parseKeys, pressKeys } from "../lib/dom_keys.js";
+import { actionError, checkFilled, focusOn, checkedState } from "../lib/dom_input.js";
+import { parseKeys } from "../lib/dom_keys.js";
 import { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, requestCount, sendTrusted, trustedSteps } from "../lib/dom_trusted.js";
-import { extractFrom } from "../lib/dom_extract.js";
-import { waitFor } from "../lib/dom_wait.js";
 import { frameDocuments } from "../lib/dom_roots.js";
 import { armDialogs, takeDialogs } from "../lib/dom_dialogs.js";
-import { doScroll } from "../lib/dom_scroll.js";
+import { PAGE_ACTIONS } from "../actions/page.js";
+
+/** @typedef {import("../actions/page.js").PageAction} PageAction */
+/** The page actions by name (extension/actions/). */
+const ACTIONS = new Map(PAGE_ACTIONS.map((a) => [a.name, a]));
 
 /** @type {Registry | null} */
 let registry = null;
@@ -47,28 +49,13 @@ function observe(args) {
   };
 }
 
-/** Actions that need an element, and whether it must be enabled and unobstructed. */
-const NEEDS = /** @type {Record<string, {element: "required" | "optional", enabled?: boolean, hit?: boolean}>} */ ({
-  click: { element: "required", enabled: true, hit: true },
-  fill: { element: "required", enabled: true, hit: true },
-  type: { element: "required", enabled: true, hit: true },
-  select: { element: "required", enabled: true, hit: true },
-  check: { element: "required", enabled: true, hit: true },
-  uncheck: { element: "required", enabled: true, hit: true },
-  hover: { element: "required", hit: true },
-  focus: { element: "required", enabled: true, hit: false },
-  upload: { element: "required", enabled: true, hit: false },
-  press: { element: "optional", hit: false },
-  scroll: { element: "optional", hit: false },
-  extract: { element: "optional", hit: false },
-});
-
 /** @param {string} action @param {Record<string, any>} args */
 async function act(action, args) {
-  if (action === "wait_for") { armDialogs([document, ...frameDocuments(document)]); return waitFor(args, reg(args.prefix || "")); }
-  const need = NEEDS[action];
-  if (!need) throw actionError("unsupported", `No DOM action named "${action}".`);
+  const def = ACTIONS.get(action);
+  if (!def) throw actionError("unsupported", `No DOM action named "${action}".`);
+  const need = def.needs.page;
   const r = reg(args.prefix || "");
+  if (need.element === "own") return def.run(null, args, r);
   const named = !!(args.element_id || args.signature);
   if (need.element === "required" && !named) throw actionError("not_found", `${action} needs an element_id.`);
   /** @type {{el: Element | null, found_by: string | null, confidence: number}} */
@@ -77,49 +64,26 @@ async function act(action, args) {
   /** @type {Element | null} */
   let el = loc.el;
   let outlined = () => {};
-  if (el && action !== "scroll" && action !== "extract") {
+  if (el && need.inView !== false) {
     el = prepare(el, { needEnabled: need.enabled, hitTest: need.hit });
     outlined = highlight(el); // outlined for as long as this action runs
   }
   try {
-    return await perform(action, args, el, r, loc);
+    return await perform(def, args, el, r, loc);
   } finally {
     outlined();
   }
 }
 
 /**
- * The action itself; returns what it has to say beyond what changed.
- * @param {string} action @param {Record<string, any>} args @param {Element | null} el
- * @returns {Record<string, any>}
- */
-function doAction(action, args, el) {
-  const target = /** @type {Element} */ (el);
-  switch (action) {
-    case "click": clickOn(target); break;
-    case "fill": fillIn(target, String(args.value ?? "")); break;
-    case "type": typeInto(target, String(args.text ?? "")); break;
-    case "select": return { selected: selectOption(target, String(args.value)) };
-    case "check": case "uncheck": return { checked: setChecked(target, action === "check") };
-    case "hover": hoverOn(target); break;
-    case "focus": focusOn(target); break;
-    case "upload": return { uploaded: uploadFile(target, args.file) };
-    case "press":
-      if (el) focusOn(el); // keys go to what has focus: a person would click into it first
-      return { pressed: pressKeys(el || deepActiveElement(document) || document.body, String(args.keys)) };
-    case "scroll": return { scroll: doScroll(args, el) };
-    case "extract": return extractFrom(el, args);
-  }
-  return {};
-}
-
-/**
- * The action's input, synthetic or the browser's own (dom_trusted.js says when), and what changed.
- * @param {string} action @param {Record<string, any>} args @param {Element | null} el
- * @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
+ * The action's input, synthetic (its module's `run`) or the browser's own (dom_trusted.js says
+ * when), and what changed.
+ * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
+ * @param {Registry} r @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
  * @returns {Promise<{extra: Record<string, any>, changes: Record<string, any>}>}
  */
-async function doInput(action, args, el, finish) {
+async function doInput(def, args, el, r, finish) {
+  const action = def.name;
   const mode = el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
   if (mode === "always") {
     const target = /** @type {Element} */ (el);
@@ -129,7 +93,8 @@ async function doInput(action, args, el, finish) {
   }
   const before = fieldState(el);
   const requests = requestCount();
-  const extra = doAction(action, args, el);
+  /** @type {Record<string, any>} */
+  const extra = def.run(el, args, r);
   let changes = await finish(settleFor(action));
   if (mode !== "auto" || !hadNoEffect(action, el, /** @type {any} */ (changes), before)) return { extra, changes };
   const target = /** @type {Element} */ (el);
@@ -160,10 +125,11 @@ function pressedOf(keys) {
 
 /**
  * Carries out the action on the element (found and prepared) and reports what changed.
- * @param {string} action @param {Record<string, any>} args @param {Element | null} el
+ * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
  */
-async function perform(action, args, el, r, loc) {
+async function perform(def, args, el, r, loc) {
+  const action = def.name;
   const finish = watchChanges(document, el);
   // A browser dialog the action opens is answered as the action says (else dismissed) and reported.
   const docs = [document, ...frameDocuments(document)];
@@ -173,7 +139,7 @@ async function perform(action, args, el, r, loc) {
   /** @type {Record<string, any>} */
   let changes;
   try {
-    ({ extra, changes } = await doInput(action, args, el, finish));
+    ({ extra, changes } = await doInput(def, args, el, r, finish));
   } finally {
     armDialogs(docs); // the action's instruction is spent
   }

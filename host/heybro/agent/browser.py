@@ -5,38 +5,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from shared_schema.tools import TOOLS
-
-
-class ToolFailed(Exception):
-    """A browser tool answered with a typed error (not_found, ambiguous, timeout, ...)."""
-
-    def __init__(self, code: str, message: str, detail: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.detail = detail or {}
-
-
-class BrowserLost(Exception):
-    """The browser side went away (the native channel closed, or it stopped answering) while a
-    call was in flight or about to go out. What that call did is unknown — a click may have placed
-    an order — so it is never retried: the run ends and the task pauses with the call named, and
-    on resume the worker is told and looks at the page first."""
-
-    def __init__(self, tool: str, why: str, *, sent: bool = True) -> None:
-        super().__init__(why)
-        self.tool = tool
-        self.why = why
-        self.sent = sent  # False: it never left, so it surely did not happen
-        self.what = tool  # the worker names the action by its element when it knows it
-
-    def __str__(self) -> str:
-        if not self.sent:
-            return f"{self.why} before {self.what} was sent (it was not done)"
-        return f"{self.why} while {self.what} was in flight"
+from .errors import BrowserLost as BrowserLost
+from .errors import ToolFailed as ToolFailed
 
 
 class Browser(Protocol):
@@ -67,22 +39,3 @@ class Snapshot(BaseModel):
     def fingerprint(self) -> str:
         return hashlib.sha1(f"{self.url}\n{self.text}".encode()).hexdigest()[:16]
 
-
-def fit_args(tool: str, args: dict[str, Any]) -> dict[str, Any]:
-    """Keeps only the arguments the extension's tool accepts (per shared_schema.tools)."""
-    spec = TOOLS.get(tool)
-    if spec is None:
-        return args
-    fields = spec.args.model_fields
-    return {k: v for k, v in args.items() if k in fields and v is not None}
-
-
-def check_args(tool: str, args: dict[str, Any]) -> str | None:
-    spec = TOOLS.get(tool)
-    if spec is None:
-        return None
-    try:
-        spec.args.model_validate(args)
-    except ValidationError as err:
-        return str(err)
-    return None

@@ -19,28 +19,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from .errors import HeldReplySetAside as HeldReplySetAside
+from .errors import Interrupted as Interrupted
+from .errors import NewInformation as NewInformation
+from .errors import TaskStopped as TaskStopped
+
 T = TypeVar("T")
-
-
-class TaskStopped(Exception):
-    """The user stopped the task."""
-
-
-class Interrupted(Exception):
-    """The step in progress must not go on as planned; the executor decides what comes next.
-    `set_aside` names the proposed actions that were not carried out (filled in by the worker)."""
-
-    def __init__(self, message: str = "") -> None:
-        super().__init__(message)
-        self.set_aside: list[Any] = []
-
-
-class NewInformation(Interrupted):
-    """The user said something new: the scheduler hears it before any further action."""
-
-
-class HeldReplySetAside(Interrupted):
-    """The task was paused while holding a model reply: on resume that reply is not acted on."""
 
 
 class RunControl:

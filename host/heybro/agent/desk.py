@@ -10,11 +10,10 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from . import history
-from .browser import ToolFailed
-from .control import Interrupted
+from .errors import Interrupted, ToolFailed
 from .models import Iteration, ProposedToolCall, ToolCall
 from .role import WorkingRole
-from .toolbox import Answer, AskUser, Extract, MarkDone
+from .toolbox import Answer, MarkDone
 
 RESULT_CHARS = 2500  # what the next prompt shows of a host tool's latest result
 
@@ -77,19 +76,13 @@ class DeskRole(WorkingRole):
         return None
 
     async def _run(self, tc: ToolCall, a: BaseModel) -> None:
-        env = self.env
-        if isinstance(a, AskUser):
-            tc.success, tc.result = True, await env.ask(a)
-            return
-        if isinstance(a, Extract):
-            if a.value is None:
-                tc.success, tc.error, tc.error_code = False, "give the value to remember", "bad_args"
-                return
-            await env.remember(a.name, a.value)
-            tc.success, tc.result = True, {"saved": a.name}
-            return
+        """A local tool by its handler, else a host tool; a failure is the call's, not the role's."""
+        tool = self.by_name[tc.tool]
         try:
-            tc.success, tc.result = True, {"output": await env.call_host_tool(tc.tool, tc.parameters)}
+            result = (await tool.run(a, self) if tool.run is not None else
+                      {"output": await self.env.call_host_tool(tc.tool, tc.parameters)})
         except ToolFailed as err:
             tc.success, tc.error, tc.error_code = False, err.message, err.code
+        else:
+            tc.success, tc.result = True, result
 

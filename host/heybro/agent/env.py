@@ -7,24 +7,26 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from ..config import Settings
-from .browser import Browser, Snapshot, ToolFailed
-from .control import HeldReplySetAside, NewInformation, RunControl
-from .guardrails import GuardrailHit, LoopDetector
+from .browser import Browser, Snapshot
+from .browser_tools import send
+from .control import RunControl
+from .errors import GuardrailHit, HeldReplySetAside, NewInformation, ToolFailed
+from .guardrails import LoopDetector
 from .experience import Experiences, MemoryExperiences
 from .models import ExpectationCheck, MemoryItem, Question, RoleName, Task, TaskStatus
 from .recorder import Recorder
 from .risk import site_of
+from .wire import wire_json
 
 if TYPE_CHECKING:
     from ..llm.client import LLMClient
-    from .toolbox import RoleTool
+    from .tool_def import RoleTool, Wire
 
 
 SNAPSHOT_MAX_AGE_S = 2.0
-
-
-WAITING_TOOLS = frozenset({"wait_for"})
 
 
 @dataclass
@@ -91,10 +93,32 @@ class AgentEnv:
                                f"{self.limits.task_timeout_s:.0f} s.")
 
     async def call(self, tool: str, args: dict[str, Any], timeout_ms: int = 15_000) -> dict[str, Any]:
-        call = self.browser.call(tool, args, tab_id=self.tab_id, timeout_ms=timeout_ms)
-        # Waiting changes nothing on the page, so a stop need not wait for it to end; an action
-        # that acts runs to its end, so the record says whether it happened.
-        return await (self.control.interruptible(call) if tool in WAITING_TOOLS else call)
+        """A browser tool in the task's tab, its arguments in wire form. A tool that only waits
+        (Effects.interruptible) ends at a stop; an act runs to its end, so the record says
+        whether it happened."""
+        return await send(self.browser, tool, args, tab_id=self.tab_id, control=self.control,
+                          timeout_ms=timeout_ms)
+
+    async def call_wire(self, wire: Wire[Any, Any], a: Any,
+                        observe_after: BaseModel | None = None) -> dict[str, Any]:
+        """A tool's call through its wire: the model's arguments `a` converted (typed) into the
+        browser's, with the page after it when `observe_after` asks."""
+        w = wire.args(a, self)
+        if observe_after is not None:
+            w = w.model_copy(update={"observe_after": observe_after})
+        return await self.call(wire.tool, wire_json(w), timeout_ms=wire.timeout(w))
+
+    # --- WireContext: what a conversion to wire arguments reads ----------------------------------
+    def signature(self, element_id: str | None) -> dict[str, Any] | None:
+        """The element's signature on the current page (the browser re-finds it by it)."""
+        snap = self.snapshot
+        if not element_id or snap is None:
+            return None
+        sig = snap.elements.get(element_id)
+        return sig if isinstance(sig, dict) else None
+
+    def resource_path(self, name: str) -> str:
+        return self.task.resources[name]
 
     async def observe(self) -> Snapshot:
         """A fresh page snapshot (and a screenshot when the model takes images).

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from dataclasses import dataclass
 
 from .. import logs
 from ..llm import LLMError
 from ..store.errors import StoreUnwritable
-from .browser import BrowserLost, ToolFailed
-from .cutoff import RepeatHeld
-from .control import HeldReplySetAside, Interrupted, NewInformation, TaskStopped
 from .env import AgentEnv
-from .guardrails import GuardrailHit
+from .errors import (BrowserLost, GuardrailHit, HeldReplySetAside, Interrupted, NewInformation,
+                     RepeatHeld, TaskStopped, ToolFailed)
 from .expect import check
 from .models import ExecutionCycle, TaskStatus, Verdict
 from .scheduler import Scheduler
+from .steps import Done, Next, Plan, Verify, Work, note_of
 from .verifier import Verifier, dom_confidence
 from .analyst import Analyst
 from .technician import Technician
@@ -169,8 +169,9 @@ class TaskExecutor:
             for result in (cycle.worker, cycle.verifier):
                 for it in reversed(result.iterations if result else []):
                     for call in reversed(it.tool_calls):
-                        if isinstance(call.result, dict) and isinstance(call.result.get("url"), str):
-                            return call.result["url"]
+                        url = call.result.get("url") if isinstance(call.result, dict) else None
+                        if isinstance(url, str):
+                            return url
         return None
 
     def _new_cycle(self, assignment: str) -> ExecutionCycle:
@@ -179,97 +180,119 @@ class TaskExecutor:
         self.task.execution_history.append(cycle)
         return cycle
 
+    def _first_step(self, resume: str | None) -> Next:
+        """Where a run starts: planning, or, resuming a plan in progress, the same subtask."""
+        if resume is None:
+            return Plan()
+        if self.task.current_subtask is not None and not resume.startswith("The user added"):
+            return Work(correction=resume)
+        return Plan(reason=resume)
+
     async def _loop(self, resume: str | None = None) -> str:
-        env, task, limits = self.env, self.task, self.env.limits
-        role = "scheduler"
-        reschedule_reason: str | None = None
-        correction: str | None = None
-        if resume is not None:
-            # A plan in progress goes on with the same subtask; otherwise the scheduler replans.
-            if task.current_subtask is not None and not resume.startswith("The user added"):
-                role, correction = "worker", resume
-            else:
-                reschedule_reason = resume
-        attempts = 0
-        scheduler_result = None
-        cycle: ExecutionCycle | None = None
-        while True:
+        env, task = self.env, self.task
+        step = self._first_step(resume)
+        while not isinstance(step, Done):
             await env.checkpoint(interrupt=False)
             task.tab_id = env.tab_id
             if env.snapshot is not None and env.snapshot.url:
                 task.last_url = env.snapshot.url
-            said = env.control.take_messages()
-            if said:
-                # New information from the user goes to the planner for the same task, before
-                # any further action (a note the worker was to get goes along with it).
-                earlier = correction if role == "worker" else reschedule_reason
-                reschedule_reason = "The user added: " + " / ".join(said)
-                if earlier:
-                    reschedule_reason += f"\n(Before that: {earlier})"
-                await env.recorder.message(task, "Replanning with what you said, before any "
-                                           "further action.")
-                role, correction = "scheduler", None
+            step = await self._heard(step)
             try:
-                if role == "scheduler":
-                    await self._status(TaskStatus.planning)
-                    scheduler_result = await Scheduler(env, reschedule_reason).run()
-                    await env.recorder.plan_changed(task)
-                    attempts, correction, role = 0, None, "worker"
-                    continue
-                if role == "worker":
-                    assignment = task.current_subtask or task.description
-                    await self._status(TaskStatus.correcting if correction else TaskStatus.executing)
-                    cycle = self._new_cycle(assignment)
-                    cycle.scheduler, scheduler_result = scheduler_result, None
-                    step = task.current_step
-                    worker = WORKERS[step.role if step else "operator"](env, assignment, correction)
-                    cycle.worker = await worker.run()
-                    cycle.worker_summary = worker.summary
-                    attempts += 1
-                    role = "verifier"
-                    continue
-                assert cycle is not None
-                verdict = await self._host_proof(cycle)
-                if verdict is None:
-                    await self._status(TaskStatus.verifying)
-                    verifier = Verifier(env, cycle)
-                    cycle.verifier = await verifier.run()
-                    verdict = verifier.verdict
+                match step:
+                    case Plan():
+                        step = await self._plan(step)
+                    case Work():
+                        step = await self._work(step)
+                    case Verify():
+                        step = await self._judged(step, await self._verify(step))
             except Interrupted as err:
-                await self._interrupted(err, role, cycle)
+                await self._interrupted(err, step)
                 if isinstance(err, NewInformation):
-                    role = "scheduler"
-                continue
-            assert verdict is not None
-            cycle.verdict = verdict
-            if verdict.decision == "mark_complete" and verdict.accepted:
-                task.current_subtask_index += 1
-                await env.recorder.plan_changed(task)
-                if task.current_subtask is None and not env.control.has_messages:
-                    return verdict.reason
-                if task.current_subtask is None:  # the user said more: plan for it first
-                    role = "scheduler"
-                    continue
-                attempts, correction, role = 0, None, "worker"
-                continue
-            if verdict.decision == "request_reschedule":
-                reschedule_reason, role = verdict.reason, "scheduler"
-            else:
-                correction = verdict.reason if verdict.decision == "continue_work" else (
-                    f"The verifier was not confident enough that this is done ({verdict.confidence:.2f} "
-                    f"< {verdict.threshold:.2f}): {verdict.reason}. Make sure the assignment is "
-                    "really achieved on the page, then report.")
-                role = "worker"
-                if attempts >= limits.max_retries:
-                    reschedule_reason = (f"The subtask {cycle.assignment!r} failed {attempts} times; "
-                                         f"last verdict: {verdict.reason}")
-                    await env.recorder.message(task, reschedule_reason, "warning")
-                    role = "scheduler"
-            if role == "scheduler":
-                self.replans += 1
-                if self.replans > limits.max_replans:
-                    raise GuardrailHit("max_replans", f"The plan was changed {self.replans - 1} "
-                                       f"times without finishing; last reason: {reschedule_reason}")
+                    step = Plan(reason=note_of(step))
+                elif isinstance(step, Work):  # the same subtask again; the plan is recorded once
+                    step = dataclasses.replace(step, plan=None)
+        return step.reason
+
+    async def _heard(self, step: Next) -> Next:
+        """New information from the user goes to the planner for the same task, before any further
+        action (with the note the step was to pass on)."""
+        said = self.env.control.take_messages()
+        if not said:
+            return step
+        reason = "The user added: " + " / ".join(said)
+        if (earlier := note_of(step)):
+            reason += f"\n(Before that: {earlier})"
+        await self.env.recorder.message(self.task, "Replanning with what you said, before any "
+                                        "further action.")
+        return Plan(reason=reason)
+
+    async def _plan(self, step: Plan) -> Next:
+        await self._status(TaskStatus.planning)
+        planned = await Scheduler(self.env, step.reason).run()
+        await self.env.recorder.plan_changed(self.task)
+        return Work(plan=planned)
+
+    async def _work(self, step: Work) -> Next:
+        """One cycle of the current subtask by the role the plan gives it."""
+        env, task = self.env, self.task
+        assignment = task.current_subtask or task.description
+        await self._status(TaskStatus.correcting if step.correction else TaskStatus.executing)
+        cycle = self._new_cycle(assignment)
+        cycle.scheduler = step.plan
+        current = task.current_step
+        worker = WORKERS[current.role if current else "operator"](env, assignment, step.correction)
+        try:
+            cycle.worker = await worker.run()
+        except Interrupted as err:  # the planner's history shows where it stopped
+            cycle.worker_summary = ("(interrupted before finishing: the user added information)"
+                                    if isinstance(err, NewInformation) else
+                                    "(paused before finishing; continued in the next cycle)")
+            raise
+        cycle.worker_summary = worker.summary
+        return Verify(cycle, step.attempts + 1)
+
+    async def _verify(self, step: Verify) -> Verdict:
+        verdict = await self._host_proof(step.cycle)
+        if verdict is None:
+            await self._status(TaskStatus.verifying)
+            verifier = Verifier(self.env, step.cycle)
+            step.cycle.verifier = await verifier.run()
+            verdict = verifier.verdict
+        assert verdict is not None
+        step.cycle.verdict = verdict
+        return verdict
+
+    async def _judged(self, step: Verify, verdict: Verdict) -> Next:
+        """The step after a verdict: the next subtask (or the end), the same one again, or a new
+        plan."""
+        env, task, limits = self.env, self.task, self.env.limits
+        if verdict.decision == "mark_complete" and verdict.accepted:
+            task.current_subtask_index += 1
+            await env.recorder.plan_changed(task)
+            if task.current_subtask is not None:
+                return Work()
+            if not env.control.has_messages:
+                return Done(verdict.reason)
+            return Plan()  # the user said more: plan for it first
+        if verdict.decision == "request_reschedule":
+            return self._replan(verdict.reason)
+        correction = verdict.reason if verdict.decision == "continue_work" else (
+            f"The verifier was not confident enough that this is done ({verdict.confidence:.2f} "
+            f"< {verdict.threshold:.2f}): {verdict.reason}. Make sure the assignment is "
+            "really achieved on the page, then report.")
+        if step.attempts < limits.max_retries:
+            return Work(correction=correction, attempts=step.attempts)
+        reason = (f"The subtask {step.cycle.assignment!r} failed {step.attempts} times; "
+                  f"last verdict: {verdict.reason}")
+        await env.recorder.message(task, reason, "warning")
+        return self._replan(reason)
+
+    def _replan(self, reason: str) -> Plan:
+        self.replans += 1
+        if self.replans > self.env.limits.max_replans:
+            raise GuardrailHit("max_replans", f"The plan was changed {self.replans - 1} "
+                               f"times without finishing; last reason: {reason}")
+        return Plan(reason=reason)
 
     async def _host_proof(self, cycle: ExecutionCycle) -> Verdict | None:
         """The subtask's declared outcome, checked by the host on the page the worker left: when
@@ -292,14 +315,10 @@ class TaskExecutor:
         await env.recorder.verdict(task, verdict)
         return verdict
 
-    async def _interrupted(self, err: Interrupted, role: str, cycle: ExecutionCycle | None) -> None:
+    async def _interrupted(self, err: Interrupted, step: Next) -> None:
         """Records what an interruption left undone: the proposed actions set aside (never carried
-        out), and a worker cycle cut short, so the planner's history shows where it stopped."""
+        out)."""
         env, task = self.env, self.task
-        if role == "worker" and cycle is not None and cycle.worker is None:
-            cycle.worker_summary = ("(interrupted before finishing: the user added information)"
-                                    if isinstance(err, NewInformation) else
-                                    "(paused before finishing; continued in the next cycle)")
         names = ", ".join(self._describe(c) for c in err.set_aside)
         if isinstance(err, HeldReplySetAside):
             text = ("Resumed. The reply the model gave while the task was paused is kept in the "
@@ -310,14 +329,14 @@ class TaskExecutor:
                     f"{names}." if names else "")
         if text:
             await env.recorder.message(task, text)
-        log.info("task_interrupted_step", task_id=task.id, role=role,
+        log.info("task_interrupted_step", task_id=task.id, step=type(step).__name__,
                  kind=type(err).__name__, set_aside=[getattr(c, "tool", "?") for c in err.set_aside])
 
     def _describe(self, call: object) -> str:
         tool = getattr(call, "tool", "?")
         params: dict[str, object] = getattr(call, "parameters", {}) or {}
         snap = self.env.snapshot
-        target = snap.describe(params.get("element_id")) if snap is not None else None  # type: ignore[arg-type]
+        target = snap.describe(params.get("element_id")) if snap is not None else None
         rest = ", ".join(f"{k}={v!r}" for k, v in params.items()
                          if k not in ("element_id", "expect", "signature"))
         return f"{tool}{' ' + target if target else ''}{f' ({rest})' if rest else ''}"

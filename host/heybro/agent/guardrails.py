@@ -7,14 +7,7 @@ from collections import Counter
 from typing import Any
 
 from ..config import Limits
-
-
-class GuardrailHit(Exception):
-    """A limit was reached; the task fails with this message."""
-
-    def __init__(self, limit: str, message: str) -> None:
-        super().__init__(message)
-        self.limit = limit
+from .errors import GuardrailHit as GuardrailHit
 
 
 class LoopDetector:

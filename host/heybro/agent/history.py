@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from . import toolbox
 from .expect import expect_text
 from .models import ExecutionCycle, Task, ToolCall
 
@@ -47,29 +48,16 @@ def candidates_text(c: ToolCall) -> str:
 
 def result_text(c: ToolCall, limit: int) -> str | None:
     """What a tool that reads (recall_history, list_tabs) or moves between tabs brought back, for
-    the worker's next prompt, in at most `limit` characters; None for tools whose effect the page
-    itself shows."""
+    the worker's next prompt, in at most `limit` characters (its definition's `result_text`, or a
+    host tool's output); None for tools whose effect the page itself shows."""
     r = c.result
     if not c.success or not isinstance(r, dict):
         return None
-    if c.tool == "recall_history":
-        text = f"{r.get('history') or '(no earlier cycles)'}\nmemory:\n{r.get('memory') or '(empty)'}"
-    elif c.tool == "list_tabs":
-        text = "\n".join(tab_line(t) for t in r.get("tabs") or []) or "(no tabs)"
-        if r.get("other_tabs"):
-            text += f"\n(and {r['other_tabs']} of the user's own tabs, not shown)"
-    elif c.tool in ("navigate", "new_tab", "switch_tab", "back") and "tab_id" in r:
-        text = f"now in {tab_line(r)}"
-    elif isinstance(r.get("output"), str):  # a host tool's output
+    tool = toolbox.definition(c.tool)
+    text = tool.result_text(r) if tool is not None and tool.result_text is not None else None
+    if text is None and isinstance(r.get("output"), str):  # a host tool's output
         text = r["output"]
-    elif c.tool == "ask_user":
-        text = (f"the user answered: {r['answer']}" if "answer" in r else
-                f"the user gave it; type it as {r.get('use_as')} (its value is never shown)")
-    elif c.tool == "extract" and "saved" in r:
-        text = f"saved {r['saved']!r}" + (f" = {r['value']!r}" if r.get("value") else "")
-    elif c.tool == "wait_for" and r.get("matched"):
-        text = f"{r['matched']} matched after {r.get('waited_ms', 0)} ms"
-    else:
+    if text is None:
         return None
     return text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more characters)"
 

@@ -125,6 +125,9 @@ class ToolCall(BaseModel):
     # What `element_id` named on the page the model saw (e.g. 'link "Blue Kettle"'), for people
     # watching and for the record: ids mean nothing once the page is gone.
     target: str | None = None
+    # The tool only looks (its Effects): no ledger entry, since repeating it is harmless. Set from
+    # the tool's definition as the call is recorded; kept out of the record itself.
+    read_only: bool = Field(False, exclude=True)
 
 
 class Usage(BaseModel):

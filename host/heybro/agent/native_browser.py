@@ -12,7 +12,7 @@ from typing import Any
 from shared_schema.messages import ToolCall, ToolResult
 
 from ..native.channel import NativeChannel, RemoteError
-from .browser import BrowserLost, ToolFailed
+from .errors import BrowserLost, ToolFailed
 
 
 class NativeBrowser:

@@ -11,9 +11,10 @@ from pydantic import BaseModel
 from .. import logs
 from ..llm import LLMReply, Turn
 from .env import AgentEnv
-from .guardrails import GuardrailHit
+from .errors import GuardrailHit
 from .models import Iteration, ProposedToolCall, RoleName, RoleResult, ToolCall
-from .toolbox import ROLE_TOOLS, RoleTool
+from .tool_def import RoleTool
+from .toolbox import ROLE_TOOLS
 from .validation import ReplyInvalid, validate_reply
 
 log = logs.get("heybro.agent")
@@ -117,8 +118,9 @@ class Role:
 
     async def record_call(self, call: ProposedToolCall) -> ToolCall:
         snap = self.env.snapshot
+        tool = self.by_name.get(call.tool)
         tc = ToolCall(tool=call.tool, parameters=call.parameters, reason=call.reason,
-                      timestamp=time.time(),
+                      timestamp=time.time(), read_only=tool is not None and tool.effects.read_only,
                       target=snap.describe(call.parameters.get("element_id")) if snap else None)
         await self.env.recorder.tool_call(self.env.task, self.name, tc)
         return tc

@@ -1,29 +1,32 @@
-"""The tools each role may call: argument models, docs, and their OpenAI function schemas.
+"""Every tool a role may call, each defined once: its argument model, description, kind, effects
+and how it runs (tool_def.RoleTool); the roles' tool lists are made of these definitions.
 
 Names and parameters follow seed 000's tables (`click(element_id)`, `fill(element_id, value)`,
 `mark_done(summary)`, `set_subtasks(subtasks)`, `continue_work(instructions)`, ...). Browser actions
 accept an optional `expect` (the outcome the host checks after acting).
+
+A new browser tool: its argument model and RoleTool here (with a `wire` to its shared_schema
+arguments), its action module in extension/actions/, and the schema regenerated;
+tests/test_tool_definitions.py fails until every piece is there.
 """
 
 from __future__ import annotations
 
-import functools
-import json
-from dataclasses import dataclass, field
+import dataclasses
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
+from pydantic import BeforeValidator, Field, WithJsonSchema, model_validator
 
+from shared_schema.dom_tools import (CheckArgs, ClickArgs, FillArgs, FocusArgs, HoverArgs,
+                                     PressArgs, ScrollArgs, SelectArgs, TypeArgs, UploadArgs,
+                                     WaitForArgs)
+from shared_schema.tab_tools import NavigateArgs, NewTabArgs, SwitchTabArgs, TabArgs
+
+from . import local_tools as local
 from .expect import parse_expect
 from .models import ExpectedOutcome, RoleName, Subtask, WorkKind
-
-
-class Args(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class NoArgs(Args):
-    pass
+from .tool_def import LOOKS, Args, Effects, NoArgs, RoleTool, Wire
+from .wire import copied, upload_args, wait_for_args, wait_for_timeout
 
 
 def _expect(value: Any) -> Any:
@@ -214,176 +217,125 @@ class RequestReschedule(Confidence):
     reason: str = Field(min_length=1)
 
 
-# host: a tool run by the host itself (heybro.tools: calculate, fetch, files, MCP servers…).
-Kind = Literal["plan", "transition", "browser", "tab", "local", "host"]
+# --- the definitions ----------------------------------------------------------------------------
+def _plan(name: str, args: type[Args], doc: str) -> RoleTool:
+    return RoleTool(name, args, doc, "plan", LOOKS)
 
 
-@dataclass(frozen=True)
-class RoleTool:
-    name: str
-    args: type[Args]
-    doc: str
-    kind: Kind
-    # A JSON Schema given as is (an MCP server's tool): offered instead of `args`' schema; `args`
-    # then only passes the parameters through, and the tool's owner checks them.
-    parameters: dict[str, Any] | None = field(default=None, compare=False, hash=False)
-
-    def schema(self) -> dict[str, Any]:
-        """The parameters' JSON Schema. Built once per tool (pydantic takes ~4 ms a tool, and every
-        LLM call sends them all); callers must not modify it."""
-        if self.parameters is not None:
-            return _raw_schema(self.parameters)
-        return _schema_of(self.args)
-
-    def openai(self) -> dict[str, Any]:
-        return {"type": "function",
-                "function": {"name": self.name, "description": self.doc, "parameters": self.schema()}}
-
-    def signature(self) -> str:
-        """`name(param: type, optional?: type) — doc`: how JSON mode lists the tool in the system
-        prompt (a third of the tokens of its JSON Schema, and what small models read best)."""
-        if self.parameters is not None:
-            return f"{self.name}({_params_text(self.schema())}) — {self.doc}"
-        return _signature_of(self.name, self.args, self.doc)
+def _transition(name: str, args: type[Args], doc: str) -> RoleTool:
+    return RoleTool(name, args, doc, "transition", LOOKS)
 
 
-def _type_text(s: dict[str, Any]) -> str:
-    if "enum" in s:
-        return "|".join(json.dumps(x) for x in s["enum"])
-    if "anyOf" in s:
-        return "|".join(_type_text(x) for x in s["anyOf"])
-    kind = s.get("type")
-    if kind == "array":
-        return f"{_type_text(s.get('items') or {})}[]"
-    if kind == "object" and "properties" in s:
-        return "{" + _params_text(s) + "}"
-    return str(kind or "any")
+# Acts that may leave the page (a link, a submit, a toggle): the page comes back with them.
+ACTS = Effects(may_navigate=True)
+# Acts whose outcome the page shows (a field's value, a scroll position).
+TOUCHES = Effects()
+# Moves to another page or tab: the batch stops after them.
+MOVES = Effects(ends_batch=True)
+# Click and press may spend, send or delete: risk.judge decides whether to ask the user first.
+RISKY = Effects(may_navigate=True, needs_confirmation=True)
 
-
-def _params_text(schema: dict[str, Any]) -> str:
-    required = set(schema.get("required", []))
-    out = []
-    for name, s in (schema.get("properties") or {}).items():
-        text = f"{name}{'' if name in required else '?'}: {_type_text(s)}"
-        bounds = [f"≥{s['minimum']}" if "minimum" in s else "",
-                  f">{s['exclusiveMinimum']}" if "exclusiveMinimum" in s else "",
-                  f"≤{s['maximum']}" if "maximum" in s else ""]
-        text += "".join(f" {b}" for b in bounds if b)
-        if s.get("default") not in (None, False, "", [], {}) and "default" in s:
-            text += f" = {json.dumps(s['default'])}"
-        if s.get("description"):
-            text += f" ({s['description']})"
-        out.append(text)
-    return ", ".join(out)
-
-
-@functools.cache
-def _signature_of(name: str, args: type[Args], doc: str) -> str:
-    return f"{name}({_params_text(_schema_of(args))}) — {doc}"
-
-
-@functools.cache
-def _schema_of(args: type[Args]) -> dict[str, Any]:
-    return compact_schema(args.model_json_schema())
-
-
-def _raw_schema(parameters: dict[str, Any]) -> dict[str, Any]:
-    # A plain dict walk (no pydantic): cheap enough to redo per call; a copy, so callers may keep it.
-    return compact_schema(json.loads(json.dumps(parameters)))
-
-
-DROP = {"title", "additionalProperties", "minLength", "maxLength", "minItems", "maxItems"}
-
-
-def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """Drop titles and inline $defs: fewer prompt tokens, and simpler for small local models."""
-    defs = schema.pop("$defs", {})
-
-    def walk(node: Any) -> Any:
-        if isinstance(node, dict):
-            if "$ref" in node:
-                return walk(dict(defs[node["$ref"].split("/")[-1]]))
-            out = {}
-            for k, v in node.items():
-                if k in DROP or (k == "description" and "properties" in node):
-                    continue
-                if k == "anyOf" and isinstance(v, list):
-                    non_null = [x for x in v if x != {"type": "null"}]
-                    if len(non_null) == 1:
-                        out.update(walk(non_null[0]))
-                        continue
-                if k == "default" and v is None:
-                    continue
-                out[k] = walk(v)
-            return out
-        if isinstance(node, list):
-            return [walk(x) for x in node]
-        return node
-
-    return walk(schema)
-
+NAVIGATE = RoleTool("navigate", Navigate, "Open a URL in the task's tab.", "tab", MOVES,
+                    wire=copied("navigate", Navigate, NavigateArgs, timeout_ms=30_000),
+                    result_text=local.tab_moved_text)
+CLICK = RoleTool("click", Click, "Click an element.", "browser", RISKY,
+                 wire=copied("click", Click, ClickArgs))
+FILL = RoleTool("fill", Fill, "Set a field's value.", "browser", TOUCHES,
+                wire=copied("fill", Fill, FillArgs))
+TYPE = RoleTool("type", TypeText, "Type text key by key.", "browser", TOUCHES,
+                wire=copied("type", TypeText, TypeArgs))
+SELECT = RoleTool("select", Select, "Choose an option of a select.", "browser", ACTS,
+                  wire=copied("select", Select, SelectArgs))
+CHECK = RoleTool("check", ElementAct, "Tick a checkbox, radio or switch.", "browser", ACTS,
+                 wire=copied("check", ElementAct, CheckArgs))
+UNCHECK = RoleTool("uncheck", ElementAct, "Untick a checkbox or switch.", "browser", ACTS,
+                   wire=copied("uncheck", ElementAct, CheckArgs))
+PRESS = RoleTool("press", Press, "Press keys.", "browser", RISKY,
+                 wire=copied("press", Press, PressArgs))
+HOVER = RoleTool("hover", ElementAct, "Pointer over an element: opens menus and tooltips run by "
+                 "script; cannot trigger CSS :hover.", "browser", TOUCHES,
+                 wire=copied("hover", ElementAct, HoverArgs))
+FOCUS = RoleTool("focus", ElementAct, "Focus an element.", "browser", TOUCHES,
+                 wire=copied("focus", ElementAct, FocusArgs))
+SCROLL = RoleTool("scroll", Scroll, "Scroll the page or inside an element by direction, or bring "
+                  "an element into view.", "browser", TOUCHES,
+                  wire=copied("scroll", Scroll, ScrollArgs))
+UPLOAD = RoleTool("upload", Upload, "Attach a resource file to a file input.", "browser", TOUCHES,
+                  wire=Wire("upload", UploadArgs, upload_args))
+WAIT_FOR = RoleTool("wait_for", WaitFor, "Wait until text or an element appears (or is gone), or "
+                    "the URL contains something.", "browser",
+                    Effects(read_only=True, interruptible=True),
+                    wire=Wire("wait_for", WaitForArgs, wait_for_args, wait_for_timeout),
+                    result_text=local.waited_text)
+BACK = RoleTool("back", NoArgs, "Go back in history.", "tab", MOVES,
+                wire=copied("back", NoArgs, TabArgs), result_text=local.tab_moved_text)
+NEW_TAB = RoleTool("new_tab", NewTab, "Open a URL in a new tab.", "tab", MOVES,
+                   wire=copied("new_tab", NewTab, NewTabArgs, timeout_ms=30_000),
+                   result_text=local.tab_moved_text)
+SWITCH_TAB = RoleTool("switch_tab", SwitchTab, "Work in another tab.", "tab", MOVES,
+                      wire=copied("switch_tab", SwitchTab, SwitchTabArgs),
+                      result_text=local.tab_moved_text)
+LIST_TABS = RoleTool("list_tabs", NoArgs, "List the task's tabs (tab_id, title, URL); the user's "
+                     "other tabs are only counted.", "local", LOOKS,
+                     wire=copied("list_tabs", NoArgs, TabArgs), result_text=local.tabs_text)
+WAIT = RoleTool("wait", Wait, "Wait some seconds.", "local",
+                Effects(read_only=True, interruptible=True), run=local.wait)
+EXTRACT = RoleTool("extract", Extract, "Save named data to memory.", "local", LOOKS,
+                   wire=local.ELEMENT_TEXT, run=local.extract, result_text=local.saved_text)
+RECALL_HISTORY = RoleTool("recall_history", RecallHistory, "Read earlier cycles and memory.",
+                          "local", LOOKS, run=local.recall_history, result_text=local.recall_text)
+ASK_USER = RoleTool("ask_user", AskUser, "Ask the user and wait: a login, a one-time code, a "
+                    "CAPTCHA, a choice only they can make. Never guess those.", "local", LOOKS,
+                    run=local.ask_user, result_text=local.asked_text)
+ANSWER = RoleTool("answer", Answer, "Give the answer to the user's question (when the goal asks "
+                  "one), from what the page shows.", "local", LOOKS, run=local.answer)
+MARK_DONE = _transition("mark_done", MarkDone, "Assignment finished (or impossible): report.")
 
 SCHEDULER_TOOLS = [
-    RoleTool("set_subtasks", SetSubtasks, "Replace the whole subtask list.", "plan"),
-    RoleTool("add_subtask", AddSubtask, "Append a subtask.", "plan"),
-    RoleTool("insert_subtask", InsertSubtask, "Insert a subtask at index.", "plan"),
-    RoleTool("delete_subtask", DeleteSubtask, "Remove the subtask at index.", "plan"),
-    RoleTool("update_subtask", UpdateSubtask, "Rewrite the subtask at index.", "plan"),
-    RoleTool("start_work", NoArgs, "Hand the next pending subtask to the worker.", "transition"),
+    _plan("set_subtasks", SetSubtasks, "Replace the whole subtask list."),
+    _plan("add_subtask", AddSubtask, "Append a subtask."),
+    _plan("insert_subtask", InsertSubtask, "Insert a subtask at index."),
+    _plan("delete_subtask", DeleteSubtask, "Remove the subtask at index."),
+    _plan("update_subtask", UpdateSubtask, "Rewrite the subtask at index."),
+    _transition("start_work", NoArgs, "Hand the next pending subtask to the worker."),
 ]
 
-WORKER_TOOLS = [
-    RoleTool("navigate", Navigate, "Open a URL in the task's tab.", "tab"),
-    RoleTool("click", Click, "Click an element.", "browser"),
-    RoleTool("fill", Fill, "Set a field's value.", "browser"),
-    RoleTool("type", TypeText, "Type text key by key.", "browser"),
-    RoleTool("select", Select, "Choose an option of a select.", "browser"),
-    RoleTool("check", ElementAct, "Tick a checkbox, radio or switch.", "browser"),
-    RoleTool("uncheck", ElementAct, "Untick a checkbox or switch.", "browser"),
-    RoleTool("press", Press, "Press keys.", "browser"),
-    RoleTool("hover", ElementAct, "Pointer over an element: opens menus and tooltips run by "
-             "script; cannot trigger CSS :hover.",
-             "browser"),
-    RoleTool("focus", ElementAct, "Focus an element.", "browser"),
-    RoleTool("scroll", Scroll, "Scroll the page or inside an element by direction, or bring an "
-             "element into view.", "browser"),
-    RoleTool("upload", Upload, "Attach a resource file to a file input.", "browser"),
-    RoleTool("wait_for", WaitFor, "Wait until text or an element appears (or is gone), or the "
-             "URL contains something.", "browser"),
-    RoleTool("back", NoArgs, "Go back in history.", "tab"),
-    RoleTool("new_tab", NewTab, "Open a URL in a new tab.", "tab"),
-    RoleTool("switch_tab", SwitchTab, "Work in another tab.", "tab"),
-    RoleTool("list_tabs", NoArgs, "List the task's tabs (tab_id, title, URL); the user's other tabs are only counted.", "local"),
-    RoleTool("wait", Wait, "Wait some seconds.", "local"),
-    RoleTool("extract", Extract, "Save named data to memory.", "local"),
-    RoleTool("recall_history", RecallHistory, "Read earlier cycles and memory.", "local"),
-    RoleTool("ask_user", AskUser, "Ask the user and wait: a login, a one-time code, a CAPTCHA, "
-             "a choice only they can make. Never guess those.", "local"),
-    RoleTool("answer", Answer, "Give the answer to the user's question (when the goal asks "
-             "one), from what the page shows.", "local"),
-    RoleTool("mark_done", MarkDone, "Assignment finished (or impossible): report.", "transition"),
-]
+WORKER_TOOLS = [NAVIGATE, CLICK, FILL, TYPE, SELECT, CHECK, UNCHECK, PRESS, HOVER, FOCUS, SCROLL,
+                UPLOAD, WAIT_FOR, BACK, NEW_TAB, SWITCH_TAB, LIST_TABS, WAIT, EXTRACT,
+                RECALL_HISTORY, ASK_USER, ANSWER, MARK_DONE]
 
 # The roles that work without the page; the host tools they are given are added per task.
 ANALYST_TOOLS = [
-    RoleTool("ask_user", AskUser, "Ask the user and wait (a choice only they can make).", "local"),
-    RoleTool("extract", Extract, "Save a computed or derived fact to memory.", "local"),
-    RoleTool("answer", Answer, "Give your answer (or result) and finish.", "transition"),
+    dataclasses.replace(ASK_USER, doc="Ask the user and wait (a choice only they can make)."),
+    dataclasses.replace(EXTRACT, doc="Save a computed or derived fact to memory.", wire=None,
+                        run=local.note),
+    dataclasses.replace(ANSWER, doc="Give your answer (or result) and finish.",
+                        kind="transition", run=None),
 ]
 
 TECHNICIAN_TOOLS = [
-    RoleTool("ask_user", AskUser, "Ask the user and wait (a value only they know).", "local"),
-    RoleTool("mark_done", MarkDone, "Assignment finished (or impossible): report.", "transition"),
+    dataclasses.replace(ASK_USER, doc="Ask the user and wait (a value only they know)."),
+    MARK_DONE,
 ]
 
 VERIFIER_TOOLS = [
-    RoleTool("mark_complete", MarkComplete, "The current subtask is achieved (the task, if it "
-             "was the last).", "transition"),
-    RoleTool("continue_work", ContinueWork, "Send the worker back with corrections.", "transition"),
-    RoleTool("request_reschedule", RequestReschedule, "The plan must change: back to the "
-             "scheduler.", "transition"),
+    _transition("mark_complete", MarkComplete, "The current subtask is achieved (the task, if it "
+                "was the last)."),
+    _transition("continue_work", ContinueWork, "Send the worker back with corrections."),
+    _transition("request_reschedule", RequestReschedule, "The plan must change: back to the "
+                "scheduler."),
 ]
 
 ROLE_TOOLS: dict[RoleName, list[RoleTool]] = {
     "scheduler": SCHEDULER_TOOLS, "worker": WORKER_TOOLS, "verifier": VERIFIER_TOOLS,
     "analyst": ANALYST_TOOLS, "technician": TECHNICIAN_TOOLS}
+
+
+def definition(name: str) -> RoleTool | None:
+    """A tool of the roles by its name (the worker's, where roles give one name other words)."""
+    return _BY_NAME.get(name)
+
+
+_BY_NAME: dict[str, RoleTool] = {}
+for _tools in reversed(list(ROLE_TOOLS.values())):
+    _BY_NAME.update((t.name, t) for t in _tools)

@@ -2,38 +2,28 @@
 
 from __future__ import annotations
 
-import asyncio
-import base64
-import mimetypes
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
+from shared_schema.dom_tools import ObserveArgs
+
 from . import history
-from .browser import BrowserLost, Snapshot, ToolFailed, fit_args
-from .control import Interrupted
-from .cutoff import HELD_TOOLS, RepeatHeld, action_key
+from .browser import Snapshot
+from .cutoff import HELD_TOOLS, action_key
+from .errors import BrowserLost, GuardrailHit, Interrupted, RepeatHeld, ToolFailed
 from .expect import check
-from .guardrails import GuardrailHit
 from .models import Iteration, ProposedToolCall, Question, ToolCall
 from .env import YES
 from .risk import judge, site_of
 from .role import WorkingRole
 from .validation import ReplyInvalid
-from .toolbox import (Answer, AskUser, Extract, MarkDone, Navigate, NewTab, RecallHistory, SwitchTab, Upload, Wait,
-                      WaitFor)
+from .tool_def import RoleTool
+from .toolbox import MarkDone
 from .worker_prompt import SYSTEM
 
-# The kinds of tool that act on pages (steps, failures, loops, the page after them); local and
-# host tools only read or compute.
-PAGE_KINDS = ("browser", "tab")
-# Tab tools after which the worker is on another page (the batch stops there).
-TAB_MOVES = {"navigate", "back", "new_tab", "switch_tab"}
-# Actions after which a batch often ends because the page changed (a link, a submit, a toggle).
-MAY_CHANGE_PAGE = {"click", "press", "select", "check", "uncheck"}
 MAX_RESULT_CHARS = 600
 LOCAL_RESULT_CHARS = 4000  # what a reading tool (recall_history, list_tabs) keeps of its result
 LATEST_RESULT_CHARS = 2500  # … of which the next prompt shows for the latest one
@@ -97,7 +87,7 @@ class Worker(WorkingRole):
             return
         # The last action's page is the one the report describes: the host must check it.
         acting = [(c, a) for c, a in zip(calls[:-1], args[:-1], strict=True)
-                  if self.by_name[c.tool].kind in PAGE_KINDS]
+                  if self.by_name[c.tool].acts_on_page]
         if acting and getattr(acting[-1][1], "expect", None) is None:
             raise ReplyInvalid(
                 f"mark_done after {acting[-1][0].tool} needs an `expect` on that action (the "
@@ -112,81 +102,27 @@ class Worker(WorkingRole):
         return [self.env.screenshot] if self.env.screenshot else None
 
     # --- acting ---------------------------------------------------------------------------------
-    def _dom_args(self, tool: str, a: BaseModel) -> dict[str, Any]:
-        args = a.model_dump(exclude={"expect"}, exclude_none=True)
-        for key in ("value", "text"):  # a secret the user gave goes to the page, never elsewhere
-            if isinstance(args.get(key), str):
-                args[key] = self.env.with_secrets(args[key])
-        snap = self.env.snapshot
-        eid = args.get("element_id")
-        if eid and snap is not None and eid in snap.elements:
-            args["signature"] = snap.elements[eid]
-        if isinstance(a, WaitFor):
-            args.pop("url_contains", None)
-            if a.url_contains:
-                args["url"] = a.url_contains
-            args["state"] = "hidden" if args.pop("gone", False) else "visible"
-            args["timeout_ms"] = int(args.pop("seconds") * 1000)
-        if isinstance(a, Upload):
-            path = Path(self.env.task.resources[a.resource_name])
-            try:
-                data = path.read_bytes()
-            except OSError as err:
-                raise ToolFailed("not_found", f"resource {a.resource_name!r} cannot be read "
-                                 f"({err.strerror})") from err
-            args.pop("resource_name")
-            args["file"] = {"name": path.name,
-                            "mime": mimetypes.guess_type(path.name)[0] or "application/octet-stream",
-                            "data_base64": base64.b64encode(data).decode("ascii")}
-        return fit_args(tool, args)
-
-    async def _host(self, call: ProposedToolCall) -> tuple[dict[str, Any], bool]:
-        """A host tool (calculate, fetch, the user's MCP tools …): its output, or ToolFailed."""
-        return {"output": await self.env.call_host_tool(call.tool, call.parameters)}, False
-
-    async def _run(self, tool: str, a: BaseModel, observe_after: bool = False) -> tuple[Any, bool]:
+    async def _run(self, tool: RoleTool, call: ProposedToolCall, a: BaseModel,
+                   observe_after: bool = False) -> tuple[Any, bool]:
+        """Runs one call as its definition says: a host tool, a local handler, or the browser
+        through the tool's wire. Returns its result and whether the page changed."""
         env = self.env
+        if tool.kind == "host":  # calculate, fetch, the user's MCP tools …: output, or ToolFailed
+            return {"output": await env.call_host_tool(call.tool, call.parameters)}, False
+        if tool.run is not None:
+            return await tool.run(a, self), False
+        assert tool.wire is not None, f"{tool.name} has neither a handler nor a wire"
         before = env.snapshot.url if env.snapshot else ""
-        if isinstance(a, Wait):
-            await env.control.interruptible(asyncio.sleep(min(a.seconds, 30)))  # a stop ends the wait
-            return {"waited": a.seconds}, False
-        if isinstance(a, Answer):
-            await env.give_answer(self.name, a.text)
-            return {"answered": True}, False
-        if isinstance(a, AskUser):
-            return await env.ask(a), False
-        if isinstance(a, RecallHistory):
-            return {"history": history.cycles(env.task, detail=True),
-                    "memory": history.memory(env.task)}, False
-        if tool == "list_tabs":
-            return await env.call("list_tabs", {}), False
-        if isinstance(a, Extract):
-            value = a.value
-            if value is None and a.element_id:
-                got = await env.call("extract", fit_args("extract", self._dom_args("extract", a)))
-                value = str(got.get("text") or got.get("value") or got)
-            if value is None:
-                raise ToolFailed("unsupported", "extract needs a value or an element_id")
-            await env.remember(a.name, value, before or None)
-            return {"saved": a.name, **({"value": value[:200]} if a.value is None else {})}, False
-        if isinstance(a, (Navigate, NewTab)):
-            result = await env.call(tool, {"url": a.url}, timeout_ms=30_000)
-        elif isinstance(a, SwitchTab):
-            result = await env.call(tool, {"tab_id": a.tab_id})
-        elif tool == "back":
-            result = await env.call(tool, {})
-        else:
-            args = self._dom_args(tool, a)
-            if observe_after:
-                args["observe_after"] = env.observe_args()
-            timeout = 15_000 if not isinstance(a, WaitFor) else int(a.seconds * 1000) + 5_000
-            result = await env.call(tool, args, timeout_ms=timeout)
-            changed = (bool(result.get("url") and result["url"] != before) or bool(result.get("dialog"))
-                       or bool(result.get("navigated")))
-            return result, changed
-        if isinstance(result.get("tab_id"), int):
-            env.tab_id = result["tab_id"]
-        return result, tool in TAB_MOVES
+        after = (ObserveArgs.model_validate(env.observe_args())
+                 if observe_after and "observe_after" in tool.wire.model.model_fields else None)
+        result = await env.call_wire(tool.wire, a, observe_after=after)
+        if tool.kind != "browser":  # tab tools: where the task now is
+            if isinstance(result.get("tab_id"), int):
+                env.tab_id = result["tab_id"]
+            return result, tool.effects.ends_batch
+        changed = (bool(result.get("url") and result["url"] != before) or bool(result.get("dialog"))
+                   or bool(result.get("navigated")))
+        return result, changed
 
     async def execute(self, iteration: Iteration, calls: Sequence[ProposedToolCall],
                       args: Sequence[BaseModel]) -> ToolCall | None:
@@ -213,19 +149,20 @@ class Worker(WorkingRole):
             except Interrupted as err:
                 err.set_aside = list(calls[i:])
                 raise
-            kind = self.by_name[call.tool].kind
-            if kind in PAGE_KINDS and env.task.cut_off:
+            tool = self.by_name[call.tool]
+            on_page = tool.acts_on_page
+            if on_page and env.task.cut_off:
                 snap = env.snapshot
                 target = snap.describe(call.parameters.get("element_id")) if snap else None
                 if (call.tool in HELD_TOOLS
                         and action_key(call.tool, call.parameters, target) in env.task.cut_off):
                     raise RepeatHeld(action_key(call.tool, call.parameters, target))
-            if kind in PAGE_KINDS:
+            if on_page:
                 env.task.steps += 1
                 if env.task.steps > env.task.max_steps:
                     raise GuardrailHit("max_steps", f"The task used its limit of "
                                        f"{env.task.max_steps} browser actions.")
-            declined = await self._declined(call) if kind == "browser" else None
+            declined = await self._declined(call) if tool.effects.needs_confirmation else None
             tc = await self.record_call(call)
             iteration.tool_calls.append(tc)
             if declined:
@@ -241,19 +178,18 @@ class Worker(WorkingRole):
             started = time.perf_counter()
             # The page comes back with the batch's last action, with one that may change the page
             # (the batch stops there), and with one whose expectation needs to read the page.
-            want_page = kind == "browser" and (i == len(calls) - 1 or call.tool in MAY_CHANGE_PAGE
-                                               or (expect is not None and expect.needs_page()))
+            want_page = tool.kind == "browser" and (i == len(calls) - 1 or tool.effects.may_navigate
+                                                    or (expect is not None and expect.needs_page()))
             observation, seen = None, None
             try:
-                result, changed = (await self._host(call) if kind == "host"
-                                   else await self._run(call.tool, a, want_page))
+                result, changed = await self._run(tool, call, a, want_page)
                 if isinstance(result, dict) and isinstance(result.get("observation"), dict):
                     observation = result.pop("observation")
                 took = time.perf_counter() - started
                 tc.success, tc.page_changed = True, changed
-                tc.result = _compact(env.scrub(result), MAX_RESULT_CHARS if kind in PAGE_KINDS
+                tc.result = _compact(env.scrub(result), MAX_RESULT_CHARS if on_page
                                      else LOCAL_RESULT_CHARS)
-                if kind in PAGE_KINDS:
+                if on_page:
                     env.consecutive_failures = 0
             except BrowserLost as err:
                 err.what = f"{tc.tool} on {tc.target}" if tc.target else tc.tool
@@ -268,7 +204,7 @@ class Worker(WorkingRole):
                 if err.detail.get("candidates"):
                     tc.result = {"candidates": err.detail["candidates"]}
                 env.consecutive_failures += 1
-            acted = acted or kind in PAGE_KINDS
+            acted = acted or on_page
             self.done.append(tc)
             if expect is not None and tc.success:
                 # Checked now, against the page this action left: a later action of the batch
@@ -286,7 +222,7 @@ class Worker(WorkingRole):
             if tc.success is False and env.consecutive_failures >= env.limits.max_failures:
                 raise GuardrailHit("consecutive_failures", f"{env.consecutive_failures} actions "
                                    f"failed in a row; last: {call.tool}: {tc.error}")
-            if kind in PAGE_KINDS:
+            if on_page:
                 warning = env.loops.observe_action(call.tool, call.parameters, state, changed)  # type: ignore[union-attr]
                 if warning:
                     self.warnings.append(warning)

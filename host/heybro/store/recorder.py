@@ -16,12 +16,6 @@ from ..agent.models import (Iteration, MemoryItem, Question, RoleName, Task, Tas
 from .errors import StoreUnwritable
 from .task_store import TaskStore
 
-# Tools that only look: no ledger entry, since repeating them after a crash is harmless.
-READ_ONLY = frozenset({"observe", "extract", "answer", "ask_user", "wait", "wait_for", "list_tabs", "screenshot",
-                       "recall_history", "mark_done", "mark_complete", "continue_work",
-                       "request_reschedule", "start_work", "set_subtasks", "add_subtask",
-                       "insert_subtask", "delete_subtask", "update_subtask"})
-
 
 class StoreRecorder:
     def __init__(self, store: TaskStore) -> None:
@@ -53,7 +47,7 @@ class StoreRecorder:
         await self._checkpoint(task)
 
     async def tool_call(self, task: Task, role: RoleName, call: ToolCall) -> None:
-        if call.tool not in READ_ONLY:
+        if not call.read_only:  # a tool that only looks (its Effects) leaves no ledger entry
             key = f"{len(task.execution_history)}-{time.time_ns()}"
             self._ledger_keys[id(call)] = key
             # The element's name goes with its id: after a restart the id means nothing.

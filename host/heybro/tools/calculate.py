@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from pydantic import Field
 
-from ..agent.toolbox import Args
+from ..agent.tool_def import Args
 from .outcome import ToolFailure
 from .tool import Effects, HostTool, ToolContext
 

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field
 
-from ..agent.toolbox import Args
+from ..agent.tool_def import Args
 from .outcome import ToolFailure
 from .tool import Effects, HostTool, ToolContext
 

@@ -12,7 +12,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import httpx2 as httpx
 from pydantic import Field
 
-from ..agent.toolbox import Args
+from ..agent.tool_def import Args
 from .netguard import checked_addresses
 from .outcome import ToolFailure, ToolOk
 from .readable import readable_text

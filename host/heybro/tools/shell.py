@@ -17,7 +17,7 @@ import signal
 
 from pydantic import Field
 
-from ..agent.toolbox import Args
+from ..agent.tool_def import Args
 from .outcome import ToolFailure, ToolOk
 from .settings import ShellSettings
 from .tool import Effects, HostTool, ToolContext

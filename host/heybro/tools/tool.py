@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from .. import paths
-from ..agent.toolbox import Args, RoleTool
+from ..agent.tool_def import Args, Effects, RoleTool
 from .outcome import ToolOk
 from .settings import ToolSettings
 
@@ -32,12 +32,6 @@ def workspaces_dir() -> Path:
     return paths.data_dir() / "workspaces"
 
 
-@dataclass(frozen=True)
-class Effects:
-    read_only: bool = True
-    needs_confirmation: bool = False  # the user says yes before it runs (unless allow-listed)
-
-
 class RawArgs(Args):
     """Arguments checked against a JSON Schema rather than a model (MCP tools): passed through."""
     model_config = ConfigDict(extra="allow")
@@ -52,11 +46,12 @@ class HostTool:
     args: type[BaseModel]
     description: str
     handler: Handler
-    effects: Effects = Effects()
+    effects: Effects = Effects(read_only=True)
     timeout_s: float | None = None  # None: the settings' timeout for built-ins
     parameters: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
     def role_tool(self) -> RoleTool:
         """How a role's loop offers it to the model (kind "host")."""
         args = self.args if issubclass(self.args, Args) else RawArgs
-        return RoleTool(self.name, args, self.description, "host", parameters=self.parameters)
+        return RoleTool(self.name, args, self.description, "host", self.effects,
+                        parameters=self.parameters)

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..agent.toolbox import Args
+from ..agent.tool_def import Args
 from .outcome import ToolFailure
 from .tool import Effects, HostTool, ToolContext
 

@@ -1,0 +1,6 @@
+// @ts-check
+/** highlight: numbered boxes over the page's elements, shown or removed. */
+import { highlight } from "../background/dom_tools.js";
+
+/** @type {import("./tab.js").TabAction} */
+export const action = { name: "highlight", needs: { tab: "optional" }, run: highlight };

@@ -1,0 +1,89 @@
+"""The handlers of the tools the host runs for a role itself (waiting, memory, the user, the
+record), and the text their results leave in the role's next prompt."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from . import history
+from .errors import ToolFailed
+from .tool_def import LocalContext, Wire
+from .wire import element_text_args
+
+from shared_schema.dom_tools import ExtractArgs
+
+# extract(element_id=…): the browser reads the element, the host keeps it in memory.
+ELEMENT_TEXT: Wire[Any, ExtractArgs] = Wire("extract", ExtractArgs, element_text_args)
+
+
+async def wait(a: Any, role: LocalContext) -> dict[str, Any]:
+    await role.env.control.interruptible(asyncio.sleep(min(a.seconds, 30)))  # a stop ends the wait
+    return {"waited": a.seconds}
+
+
+async def answer(a: Any, role: LocalContext) -> dict[str, Any]:
+    await role.env.give_answer(role.name, a.text)
+    return {"answered": True}
+
+
+async def ask_user(a: Any, role: LocalContext) -> dict[str, Any]:
+    return await role.env.ask(a)
+
+
+async def recall_history(a: Any, role: LocalContext) -> dict[str, Any]:
+    task = role.env.task
+    return {"history": history.cycles(task, detail=True), "memory": history.memory(task)}
+
+
+async def extract(a: Any, role: LocalContext) -> dict[str, Any]:
+    """Keeps `value`, or the text of `element_id` on the page, in memory under `name`."""
+    env = role.env
+    where = env.snapshot.url if env.snapshot else ""
+    value = a.value
+    if value is None and a.element_id:
+        got = await env.call_wire(ELEMENT_TEXT, a)
+        value = str(got.get("text") or got.get("value") or got)
+    if value is None:
+        raise ToolFailed("unsupported", "extract needs a value or an element_id")
+    await env.remember(a.name, value, where or None)
+    return {"saved": a.name, **({"value": value[:200]} if a.value is None else {})}
+
+
+async def note(a: Any, role: LocalContext) -> dict[str, Any]:
+    """extract for a role without the page: the value is the role's own."""
+    if a.value is None:
+        raise ToolFailed("bad_args", "give the value to remember")
+    await role.env.remember(a.name, a.value)
+    return {"saved": a.name}
+
+
+# --- what a result says in the next prompt ------------------------------------------------------
+def recall_text(r: dict[str, Any]) -> str:
+    return f"{r.get('history') or '(no earlier cycles)'}\nmemory:\n{r.get('memory') or '(empty)'}"
+
+
+def tabs_text(r: dict[str, Any]) -> str:
+    text = "\n".join(history.tab_line(t) for t in r.get("tabs") or []) or "(no tabs)"
+    if r.get("other_tabs"):
+        text += f"\n(and {r['other_tabs']} of the user's own tabs, not shown)"
+    return text
+
+
+def tab_moved_text(r: dict[str, Any]) -> str | None:
+    return f"now in {history.tab_line(r)}" if "tab_id" in r else None
+
+
+def asked_text(r: dict[str, Any]) -> str:
+    return (f"the user answered: {r['answer']}" if "answer" in r else
+            f"the user gave it; type it as {r.get('use_as')} (its value is never shown)")
+
+
+def saved_text(r: dict[str, Any]) -> str | None:
+    if "saved" not in r:
+        return None
+    return f"saved {r['saved']!r}" + (f" = {r['value']!r}" if r.get("value") else "")
+
+
+def waited_text(r: dict[str, Any]) -> str | None:
+    return f"{r['matched']} matched after {r.get('waited_ms', 0)} ms" if r.get("matched") else None

@@ -1,0 +1,218 @@
+"""A tool is one definition: its name, argument model, description, effects and either how it runs
+(a local handler, or a typed conversion to the browser's wire arguments). Every list of tool names
+elsewhere — what stops a batch, what the ledger skips, what a stop may cut short, the dispatch of
+a call, the text its result leaves in the next prompt — is read from these fields.
+
+    NAVIGATE = RoleTool("navigate", Navigate, "Open a URL in the task's tab.", "tab",
+                        Effects(ends_batch=True), wire=Wire("navigate", NavigateArgs, ...))
+
+Host tools (calculate, fetch, the user's MCP tools …) are defined in heybro.tools as HostTool, and
+offered to a role through HostTool.role_tool() with their effects.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .errors import ToolFailed
+
+if TYPE_CHECKING:
+    from .env import AgentEnv
+    from .models import RoleName
+
+
+class Args(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NoArgs(Args):
+    pass
+
+
+# plan/transition: the roles' own moves; browser/tab: act on pages (steps, failures, loops);
+# local: run by the host for the role (memory, the user, waiting); host: heybro.tools.
+Kind = Literal["plan", "transition", "browser", "tab", "local", "host"]
+PAGE_KINDS: tuple[Kind, ...] = ("browser", "tab")
+
+
+@dataclass(frozen=True)
+class Effects:
+    """What a tool does beyond returning its result (read by the worker, the env and the ledger)."""
+    read_only: bool = False  # only looks: repeating it after a crash is harmless (no ledger entry)
+    ends_batch: bool = False  # leaves the worker on another page: the batch stops after it
+    may_navigate: bool = False  # may change the page (a link, a submit): the page comes back with it
+    interruptible: bool = False  # changes nothing while it runs: a stop need not wait for its end
+    needs_confirmation: bool = False  # the user may have to say yes first (a risky act, a command)
+
+
+LOOKS = Effects(read_only=True)
+
+
+class WireContext(Protocol):
+    """What a conversion to wire arguments may read from the task (AgentEnv provides it)."""
+
+    def with_secrets(self, text: str) -> str: ...
+
+    def signature(self, element_id: str | None) -> dict[str, Any] | None: ...
+
+    def resource_path(self, name: str) -> str: ...
+
+
+A = TypeVar("A", bound=BaseModel)
+W = TypeVar("W", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Wire(Generic[A, W]):
+    """How a tool reaches the browser: the extension's tool it calls (`tool`, whose arguments are
+    `model`, shared_schema.tools), the typed conversion of the model's arguments into them, and
+    how long the call may take."""
+    tool: str
+    model: type[W]
+    convert: Callable[[A, WireContext], W]
+    timeout_ms: int | Callable[[W], int] = 15_000  # of the call, from its wire arguments
+
+    def args(self, a: A, ctx: WireContext) -> W:
+        try:
+            return self.convert(a, ctx)
+        except ValidationError as err:  # bounds only the browser's side sets (a key's length)
+            raise ToolFailed("schema_violation", f"{self.tool}: {err.errors()[0]['msg']} "
+                             f"({'.'.join(map(str, err.errors()[0]['loc']))})") from None
+
+    def timeout(self, w: W) -> int:
+        return self.timeout_ms if isinstance(self.timeout_ms, int) else self.timeout_ms(w)
+
+
+class LocalContext(Protocol):
+    """What a local tool's handler works with: the role calling it (its name, the task's env)."""
+
+    @property
+    def name(self) -> RoleName: ...
+
+    @property
+    def env(self) -> AgentEnv: ...
+
+
+LocalRun = Callable[[Any, LocalContext], Awaitable[dict[str, Any]]]
+# The text a result leaves in the next prompt (for tools whose effect the page does not show).
+ResultText = Callable[[dict[str, Any]], str | None]
+
+
+@dataclass(frozen=True)
+class RoleTool:
+    name: str
+    args: type[Args]
+    doc: str
+    kind: Kind
+    effects: Effects = Effects()
+    wire: Wire[Any, Any] | None = field(default=None, compare=False)
+    run: LocalRun | None = field(default=None, compare=False)
+    result_text: ResultText | None = field(default=None, compare=False)
+    # A JSON Schema given as is (an MCP server's tool): offered instead of `args`' schema; `args`
+    # then only passes the parameters through, and the tool's owner checks them.
+    parameters: dict[str, Any] | None = field(default=None, compare=False, hash=False)
+
+    @property
+    def acts_on_page(self) -> bool:
+        return self.kind in PAGE_KINDS
+
+    def schema(self) -> dict[str, Any]:
+        """The parameters' JSON Schema. Built once per tool (pydantic takes ~4 ms a tool, and every
+        LLM call sends them all); callers must not modify it."""
+        if self.parameters is not None:
+            return _raw_schema(self.parameters)
+        return _schema_of(self.args)
+
+    def openai(self) -> dict[str, Any]:
+        return {"type": "function",
+                "function": {"name": self.name, "description": self.doc, "parameters": self.schema()}}
+
+    def signature(self) -> str:
+        """`name(param: type, optional?: type) — doc`: how JSON mode lists the tool in the system
+        prompt (a third of the tokens of its JSON Schema, and what small models read best)."""
+        if self.parameters is not None:
+            return f"{self.name}({_params_text(self.schema())}) — {self.doc}"
+        return _signature_of(self.name, self.args, self.doc)
+
+
+def _type_text(s: dict[str, Any]) -> str:
+    if "enum" in s:
+        return "|".join(json.dumps(x) for x in s["enum"])
+    if "anyOf" in s:
+        return "|".join(_type_text(x) for x in s["anyOf"])
+    kind = s.get("type")
+    if kind == "array":
+        return f"{_type_text(s.get('items') or {})}[]"
+    if kind == "object" and "properties" in s:
+        return "{" + _params_text(s) + "}"
+    return str(kind or "any")
+
+
+def _params_text(schema: dict[str, Any]) -> str:
+    required = set(schema.get("required", []))
+    out = []
+    for name, s in (schema.get("properties") or {}).items():
+        text = f"{name}{'' if name in required else '?'}: {_type_text(s)}"
+        bounds = [f"≥{s['minimum']}" if "minimum" in s else "",
+                  f">{s['exclusiveMinimum']}" if "exclusiveMinimum" in s else "",
+                  f"≤{s['maximum']}" if "maximum" in s else ""]
+        text += "".join(f" {b}" for b in bounds if b)
+        if s.get("default") not in (None, False, "", [], {}) and "default" in s:
+            text += f" = {json.dumps(s['default'])}"
+        if s.get("description"):
+            text += f" ({s['description']})"
+        out.append(text)
+    return ", ".join(out)
+
+
+@functools.cache
+def _signature_of(name: str, args: type[Args], doc: str) -> str:
+    return f"{name}({_params_text(_schema_of(args))}) — {doc}"
+
+
+@functools.cache
+def _schema_of(args: type[Args]) -> dict[str, Any]:
+    return compact_schema(args.model_json_schema())
+
+
+def _raw_schema(parameters: dict[str, Any]) -> dict[str, Any]:
+    # A plain dict walk (no pydantic): cheap enough to redo per call; a copy, so callers may keep it.
+    return compact_schema(json.loads(json.dumps(parameters)))
+
+
+DROP = {"title", "additionalProperties", "minLength", "maxLength", "minItems", "maxItems"}
+
+
+def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """Drop titles and inline $defs: fewer prompt tokens, and simpler for small local models."""
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return walk(dict(defs[node["$ref"].split("/")[-1]]))
+            out = {}
+            for k, v in node.items():
+                if k in DROP or (k == "description" and "properties" in node):
+                    continue
+                if k == "anyOf" and isinstance(v, list):
+                    non_null = [x for x in v if x != {"type": "null"}]
+                    if len(non_null) == 1:
+                        out.update(walk(non_null[0]))
+                        continue
+                if k == "default" and v is None:
+                    continue
+                out[k] = walk(v)
+            return out
+        if isinstance(node, list):
+            return [walk(x) for x in node]
+        return node
+
+    result: dict[str, Any] = walk(schema)
+    return result

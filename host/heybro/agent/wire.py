@@ -1,0 +1,99 @@
+"""Typed conversions from a tool's model-facing arguments to the browser's wire arguments
+(shared_schema.tools): what the model says (`url_contains`, `seconds`, `resource_name`) becomes
+what the extension takes (`url`, `timeout_ms`, `file`) in code, never by dropping fields.
+
+`copied` is the plain case, checked when the tool is defined: every argument the model gives must
+be a wire field of the same name (or one the host keeps, `expect`), else the import fails and the
+tool needs its own conversion.
+"""
+
+from __future__ import annotations
+
+import base64
+import mimetypes
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from shared_schema.dom_tools import ExtractArgs, UploadArgs, WaitForArgs
+
+from .errors import ToolFailed
+from .tool_def import Wire, WireContext
+
+A = TypeVar("A", bound=BaseModel)
+W = TypeVar("W", bound=BaseModel)
+
+# Arguments the host keeps: checked by the host once the action is done, never sent.
+HOST_ONLY = frozenset({"expect"})
+# Arguments that may name a secret ({{secret:NAME}}): the page gets its value, nothing else does.
+SECRET_FIELDS = ("value", "text")
+DEFAULT_TIMEOUT_MS = 15_000
+
+
+def copied(tool: str, args: type[A], model: type[W],
+           timeout_ms: int | Callable[[W], int] = DEFAULT_TIMEOUT_MS) -> Wire[A, W]:
+    """A wire whose arguments are the model's own (secrets filled in, the element's signature
+    added for re-finding)."""
+    missing = set(args.model_fields) - HOST_ONLY - set(model.model_fields)
+    if missing:
+        raise TypeError(f"{args.__name__} → {tool}: {sorted(missing)} have no wire field of that "
+                        "name; give the tool its own conversion")
+
+    def convert(a: A, ctx: WireContext) -> W:
+        data = a.model_dump(exclude=set(HOST_ONLY), exclude_none=True)
+        return model.model_validate(_for_page(data, model, ctx))
+
+    return Wire(tool, model, convert, timeout_ms)
+
+
+def _for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) -> dict[str, Any]:
+    for key in SECRET_FIELDS:
+        if isinstance(data.get(key), str):
+            data[key] = ctx.with_secrets(data[key])
+    if "signature" in model.model_fields:
+        signature = ctx.signature(data.get("element_id"))
+        if signature is not None:
+            data["signature"] = signature
+    return data
+
+
+def wait_for_args(a: Any, ctx: WireContext) -> WaitForArgs:
+    """wait_for: `url_contains` is the wire's `url`, `gone` its `state`, `seconds` its timeout."""
+    data = {"element_id": a.element_id, "text": a.text, "role": a.role, "name": a.name,
+            "url": a.url_contains, "state": "hidden" if a.gone else "visible",
+            "timeout_ms": int(a.seconds * 1000)}
+    return WaitForArgs.model_validate(
+        _for_page({k: v for k, v in data.items() if v is not None}, WaitForArgs, ctx))
+
+
+def wait_for_timeout(w: WaitForArgs) -> int:
+    return w.timeout_ms + 5_000  # the wait itself, and time to answer
+
+
+def upload_args(a: Any, ctx: WireContext) -> UploadArgs:
+    """upload: the task's resource named `resource_name`, read here and sent as the wire's `file`."""
+    path = Path(ctx.resource_path(a.resource_name))
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise ToolFailed("not_found", f"resource {a.resource_name!r} cannot be read "
+                         f"({err.strerror})") from err
+    file = {"name": path.name,
+            "mime": mimetypes.guess_type(path.name)[0] or "application/octet-stream",
+            "data_base64": base64.b64encode(data).decode("ascii")}
+    return UploadArgs.model_validate(
+        _for_page({"element_id": a.element_id, "file": file}, UploadArgs, ctx))
+
+
+def element_text_args(a: Any, ctx: WireContext) -> ExtractArgs:
+    """extract (to memory) of an element: the browser reads the element; `name` and `value` stay
+    with the host, which keeps what was read under `name`."""
+    return ExtractArgs.model_validate(_for_page({"element_id": a.element_id}, ExtractArgs, ctx))
+
+
+def wire_json(args: BaseModel) -> dict[str, Any]:
+    """The wire arguments as sent: only what was given (the extension applies its defaults)."""
+    data: dict[str, Any] = args.model_dump(mode="json", exclude_unset=True, exclude_none=True)
+    return data

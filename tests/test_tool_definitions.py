@@ -1,0 +1,166 @@
+"""Every tool is one definition with all its pieces: a tool missing one (a wire, an action module in
+the extension, a handler) fails here rather than silently at run time. Also the definitions'
+effects at work: the ledger, the conversions to wire arguments."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from support.agent_harness import run_task  # noqa: E402
+from support.fake_browser import shop  # noqa: E402
+from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
+
+from heybro.agent.browser_tools import EFFECTS, HOST_CALLED, call_browser_tool, effects_of  # noqa: E402
+from heybro.agent.models import Task, TaskStatus  # noqa: E402
+from heybro.agent.tool_def import Args  # noqa: E402
+from heybro.agent.toolbox import ROLE_TOOLS, WaitFor, Upload  # noqa: E402
+from heybro.agent.wire import copied, upload_args, wait_for_args  # noqa: E402
+from heybro.store import TaskStore  # noqa: E402
+from heybro.store.recorder import StoreRecorder  # noqa: E402
+from shared_schema.dom_tools import ClickArgs, ExtractArgs  # noqa: E402
+from shared_schema.tools import TOOLS  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+ALL = [t for tools in ROLE_TOOLS.values() for t in tools]
+
+
+def test_every_role_tool_runs_somehow_and_page_tools_reach_the_browser() -> None:
+    for t in ALL:
+        if t.kind in ("browser", "tab"):
+            assert t.wire is not None, f"{t.name} acts on pages but has no wire to the browser"
+        elif t.kind == "local":
+            assert t.run is not None or t.wire is not None, f"{t.name} has no handler nor wire"
+        if t.wire is not None:
+            spec = TOOLS.get(t.wire.tool)
+            assert spec is not None, f"{t.name} calls {t.wire.tool}, which shared_schema lacks"
+            assert t.wire.model is spec.args, f"{t.name}'s wire model is not {t.wire.tool}'s args"
+
+
+def test_every_browser_tool_of_the_schema_is_used_by_a_definition_or_by_the_host() -> None:
+    reached = {t.wire.tool for t in ALL if t.wire is not None} | set(HOST_CALLED)
+    assert set(TOOLS) == reached, f"no host definition for {sorted(set(TOOLS) - reached)}"
+
+
+def action_modules() -> dict[str, set[str]]:
+    """The extension's action modules: name → the fields of `needs` it declares."""
+    # The service worker's modules touch `chrome` as they load: any property of it will do here.
+    out = subprocess.run(["node", "--input-type=module", "-e", (
+        "const any = new Proxy(function () {}, {get: (_, k) => (k === 'then' ? undefined : any),"
+        " apply: () => any}); globalThis.chrome = any;"
+        "const { ACTIONS } = await import(process.argv[1]);"
+        "console.log(JSON.stringify(ACTIONS.map((a) => [a.name, typeof a.run, a.needs])))"),
+        str(ROOT / "extension" / "actions" / "index.js")], capture_output=True, text=True,
+        check=True)
+    found = json.loads(out.stdout)
+    assert all(kind == "function" for _, kind, _ in found), "an action module without run()"
+    return {name: needs for name, _, needs in found}
+
+
+def test_every_browser_tool_has_one_action_module_and_every_module_a_definition() -> None:
+    modules = action_modules()
+    assert set(modules) == set(TOOLS), (
+        f"tools without an action module: {sorted(set(TOOLS) - set(modules))}; "
+        f"action modules without a tool: {sorted(set(modules) - set(TOOLS))}")
+
+
+def test_an_argument_without_a_wire_field_is_refused_when_the_tool_is_defined() -> None:
+    class Forgetful(Args):
+        element_id: str
+        note: str = ""  # nothing on the wire takes it: it would be dropped
+
+    with pytest.raises(TypeError, match="note"):
+        copied("click", Forgetful, ClickArgs)
+
+
+class Page:
+    """A WireContext: one element on the page, one secret, one resource."""
+
+    def __init__(self, resource: Path) -> None:
+        self.resource = resource
+
+    def with_secrets(self, text: str) -> str:
+        return text.replace("{{secret:pin}}", "1234")
+
+    def signature(self, element_id: str | None) -> dict[str, Any] | None:
+        return {"tag": "button", "name": "Go"} if element_id == "e1" else None
+
+    def resource_path(self, name: str) -> str:
+        return str(self.resource)
+
+
+def test_wait_for_and_upload_convert_their_arguments_explicitly(tmp_path: Path) -> None:
+    doc = tmp_path / "cv.pdf"
+    doc.write_bytes(b"%PDF")
+    page = Page(doc)
+    w = wait_for_args(WaitFor(url_contains="/done", seconds=2.5, gone=True, text="{{secret:pin}}"),
+                      page)
+    assert (w.url, w.timeout_ms, w.state, w.text) == ("/done", 2500, "hidden", "1234")
+    u = upload_args(Upload(element_id="e1", resource_name="cv"), page)
+    assert (u.file.name, u.file.mime, u.file.data_base64) == ("cv.pdf", "application/pdf", "JVBERg==")
+    assert u.signature == {"tag": "button", "name": "Go"}
+
+
+def test_effects_of_browser_tools_come_from_their_definitions() -> None:
+    assert effects_of("wait_for").interruptible and effects_of("wait_for").read_only
+    assert effects_of("navigate").ends_batch and not effects_of("navigate").read_only
+    assert effects_of("click").may_navigate and effects_of("click").needs_confirmation
+    assert effects_of("observe").read_only and effects_of("extract").read_only
+    assert set(EFFECTS) == set(TOOLS)
+
+
+class Recorded:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any], int]] = []
+
+    async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
+                   timeout_ms: int = 15_000) -> dict[str, Any]:
+        self.calls.append((tool, args, timeout_ms))
+        return {"ok": True}
+
+
+def test_one_browser_tool_runs_by_name_with_typed_wire_arguments() -> None:
+    browser = Recorded()
+    asyncio.run(call_browser_tool(browser, "click", ClickArgs(element_id="e3"), tab_id=7))
+    assert browser.calls == [("click", {"element_id": "e3"}, 15_000)]
+    with pytest.raises(TypeError):
+        asyncio.run(call_browser_tool(browser, "click", ExtractArgs(element_id="e3"), tab_id=7))
+
+
+def test_the_ledger_keeps_acts_and_skips_tools_that_only_look(tmp_path: Path,
+                                                               monkeypatch: Any) -> None:
+    """A host tool that only computes (calculate) is no 'action that may have happened' after a
+    crash; a click and a file written are."""
+    monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
+    store = TaskStore(tmp_path / "t.sqlite3")
+    seen: list[Task] = []
+
+    def on_store(env: Any) -> None:
+        env.recorder = StoreRecorder(store)
+        seen.append(env.task)
+
+    script = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": [
+            {"subtask": "Work out the total", "role": "technician"}, "Open the blue kettle"]}),
+            ("start_work", {}))],
+        "technician": [calls(("calculate", {"expression": "2 * 21"}),
+                             ("write_file", {"path": "total.txt", "content": "42"})),
+                       call("mark_done", summary="42, written down")],
+        "worker": [calls(("click", {"element_id": "e2"}), ("wait", {"seconds": 0.01})),
+                   call("mark_done", summary="Opened")],
+        "verifier": [call("mark_complete", reason="ok", confidence=0.9),
+                     call("mark_complete", reason="ok", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, _, result = run_task(llm, shop(), env_hook=on_store)
+    assert result.status == TaskStatus.completed, task.result
+    ledgered = [a.tool for a in store.actions(task.id)]
+    assert ledgered == ["write_file", "click"]
+    assert re.search("calculate", json.dumps(task.model_dump(mode="json")))  # it did run
