@@ -21,6 +21,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 from shared_schema import ErrorCode, ProtocolError
+from shared_schema.events import (ControlData, ErrorData, EventData, MessageData, StatusData,
+                                  dump)
 from shared_schema.messages import (Event, HistoryEntry, TaskAccepted, TaskDetail, TaskGet,
                                     TaskList, TaskListResult, TaskMessage, TaskRef, TaskStart)
 
@@ -75,7 +77,7 @@ class Running:
         self.store_failed: StoreUnwritable | None = None
         self.unsaved: list[Event] = []
         # Stores an event and sends it to the extension and the terminals (set by _launch).
-        self.emit: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None
+        self.emit: Callable[[EventData], Awaitable[None]] | None = None
 
     async def deliver(self) -> None:
         while True:
@@ -159,21 +161,21 @@ class Session:
         running.listeners |= self.followers.get(task.id, set())
         self.current = running
 
-        async def emit(kind: str, data: dict[str, Any]) -> None:
-            at = time.time()
+        async def emit(data: EventData) -> None:
+            at, kind = time.time(), data.KIND
             # Stored first, in the loop's own thread: a small SQLite write is ~0.05 ms (WAL), a
             # thread hop costs more than that, and the next step must not start before it is durable.
             failed: StoreUnwritable | None = None
             try:
-                seq = self.store.append(task.id, kind, data, at)
+                seq = self.store.append(task.id, kind.value, dump(data), at)
             except StoreUnwritable as err:  # queued in order; it is written once writing works
                 failed, seq = err, self.store.pending_seq(task.id)
-            event = Event(task_id=task.id, seq=seq, kind=kind, at=at, data=data)  # type: ignore[arg-type]
+            event = Event(task_id=task.id, seq=seq, kind=kind, at=at, data=data)
             try:
                 # Sent inline, so events and the tool calls that follow them reach the extension in order.
                 await self.channel.send("event", event)
             except Exception:  # noqa: BLE001 - the extension may be gone; the store has it
-                log.warning("event_not_sent", task_id=task.id, kind=kind)
+                log.warning("event_not_sent", task_id=task.id, kind=kind.value)
             if running.listeners:
                 running.outbox.put_nowait(event.model_dump(mode="json"))
             if failed is not None:
@@ -233,8 +235,8 @@ class Session:
         text = (f"{err.message}. The task is paused; nothing is lost meanwhile. Fix that (free "
                 "some space, make the folder writable, close what locks it), then press Resume.")
         if not ended:
-            await self._tell(running, "status", {"status": "paused", "reason": err.message})
-        await self._tell(running, "error", {"text": text, "level": "error"})
+            await self._tell(running, StatusData(status="paused", reason=err.message))
+        await self._tell(running, ErrorData(text=text))
         while True:
             control.pause()
             try:
@@ -245,17 +247,16 @@ class Session:
                     self.store.flush()
                     self.store.checkpoint(task.id, task.model_dump(mode="json"))
                     self.store.set_status(task.id, "stopped", "stopped by the user")
-                await self._tell(running, "status", {"status": "stopped",
-                                                     "reason": "stopped by the user"})
+                await self._tell(running, StatusData(status="stopped",
+                                                     reason="stopped by the user"))
                 return None
             try:
                 self.store.flush()
                 self.store.checkpoint(task.id, task.model_dump(mode="json"))
             except StoreUnwritable as again:
                 running.store_failed = again
-                await self._tell(running, "error", {
-                    "text": f"Still paused: {again.message}.", "level": "error"})
-                await self._tell(running, "status", {"status": "paused", "reason": again.message})
+                await self._tell(running, ErrorData(text=f"Still paused: {again.message}."))
+                await self._tell(running, StatusData(status="paused", reason=again.message))
                 continue
             running.store_failed = None
             running.unsaved.clear()
@@ -267,11 +268,11 @@ class Session:
                     "everything that happened meanwhile is written now. Look at the page first: "
                     "it may have changed since the last step.")
 
-    async def _tell(self, running: Running, kind: str, data: dict[str, Any]) -> None:
+    async def _tell(self, running: Running, data: EventData) -> None:
         """An event from the session that must reach the user even while the store fails."""
         if running.emit is not None:
             with contextlib.suppress(StoreUnwritable):
-                await running.emit(kind, data)
+                await running.emit(data)
 
     def _restore(self, task_id: str) -> Task:
         state = self.store.load_checkpoint(task_id)
@@ -312,8 +313,8 @@ class Session:
             if not cur.control.paused and not cur.control.stopped:
                 cur.control.pause()
                 # Said at once; the pause itself comes at the next safe point (between actions).
-                await self._say(cur, "Pausing at the next safe point (between actions)…",
-                                control="pausing")
+                await self._tell(cur, ControlData(
+                    what="pausing", text="Pausing at the next safe point (between actions)…"))
             return
         row = self._row(task_id)
         if row.status in FINAL:
@@ -337,12 +338,11 @@ class Session:
     async def _announce(self, task_id: str) -> None:
         """Sends the task's latest status change (written by this host outside a run) to the
         extension, so the panel and popup show what the record says."""
-        for e in self.store.events(task_id, kinds=["status"])[-1:]:
-            event = Event(task_id=task_id, seq=e.seq, kind=e.kind, at=e.at, data=e.data)  # type: ignore[arg-type]
+        for event in views.events(self.store, task_id, kinds=["status"])[-1:]:
             try:
                 await self.channel.send("event", event)
             except Exception:  # noqa: BLE001 - the extension may be gone; the store has it
-                log.warning("event_not_sent", task_id=task_id, kind=e.kind)
+                log.warning("event_not_sent", task_id=task_id, kind=event.kind.value)
             for fn in list(self.followers.get(task_id, ())):
                 try:
                     await fn(event.model_dump(mode="json"))
@@ -367,8 +367,8 @@ class Session:
         if (cur := self._live(task_id)):
             if cur.control.paused and cur.task.status != TaskStatus.paused:
                 # Resumed before the pause took effect: the task simply goes on.
-                await self._say(cur, "Going on: resumed before the pause took effect.",
-                                control="resume")
+                await self._tell(cur, ControlData(
+                    what="resume", text="Going on: resumed before the pause took effect."))
             cur.control.resume()
             return
         row = self._row(task_id)
@@ -395,7 +395,7 @@ class Session:
     async def stop(self, task_id: str) -> None:
         if (cur := self._live(task_id)):
             if not cur.control.stopped:
-                await self._say(cur, "Stopping…", control="stopping")
+                await self._tell(cur, ControlData(what="stopping", text="Stopping…"))
                 cur.control.stop()  # cancels a model call in flight: the task ends now
             return
         row = self._row(task_id)
@@ -442,9 +442,15 @@ class Session:
         running = self._launch(task, settings, resume=f"The user added: {text}")
         await self._say(running, text, who="user")  # stored before the run's first event
 
-    async def _say(self, cur: Running, text: str, **extra: Any) -> None:
-        """An event about the task from the session itself (a control request, the user's words)."""
-        await self._tell(cur, "message", {"text": text, **extra})
+    async def _say(self, cur: Running, text: str, *, who: Literal["user"] | None = None,
+                   answers: str | None = None) -> None:
+        """Words about the task from the session itself (the user's, or heybro's reply to them)."""
+        said = MessageData(text=text)
+        if who is not None:
+            said.who = who
+        if answers is not None:
+            said.answers = answers
+        await self._tell(cur, said)
 
     def _note_while_paused(self, row: TaskRow, text: str) -> None:
         """A message for a task paused in the record (no run here): kept in its history and its
@@ -454,19 +460,19 @@ class Session:
             state.setdefault("memory", []).append(
                 MemoryItem(name="user_message", value=text).model_dump(mode="json"))
             self.store.checkpoint(row.id, state)
-        self.store.append(row.id, "message", {"text": text, "who": "user"})
-        self.store.append(row.id, "message", {
-            "text": "Noted. The task stays paused: press Resume and the planner takes this into "
-                    "account before any further action."})
+        self.store.append(row.id, "message", dump(MessageData(text=text, who="user")))
+        self.store.append(row.id, "message", dump(MessageData(
+            text="Noted. The task stays paused: press Resume and the planner takes this into "
+                 "account before any further action.")))
 
     def _pending_messages(self, task_id: str) -> list[str]:
         """What the user said since the planner last ran (to hand it over on resume)."""
         said: list[str] = []
-        for e in reversed(self.store.events(task_id, kinds=["message", "status"])):
-            if e.kind == "status" and e.data.get("status") == "planning":
+        for e in reversed(views.events(self.store, task_id, kinds=["message", "status"])):
+            if isinstance(e.data, StatusData) and e.data.status == "planning":
                 break
-            if e.kind == "message" and e.data.get("who") == "user" and e.data.get("text"):
-                said.append(str(e.data["text"]))
+            if isinstance(e.data, MessageData) and e.data.who == "user" and e.data.text:
+                said.append(e.data.text)
         return said[::-1]
 
     def watch(self, task_id: str, listener: Listener) -> None:
@@ -479,8 +485,7 @@ class Session:
         """`listener` hears the task from now on, whether it runs, waits paused or is resumed
         (also by the panel); returns the stored events after `after_seq` it missed."""
         self._row(task_id)
-        missed = [Event(task_id=task_id, seq=e.seq, kind=e.kind, at=e.at, data=e.data)  # type: ignore[arg-type]
-                  for e in self.store.events(task_id, after=after_seq)]
+        missed = views.events(self.store, task_id, after_seq)
         self.followers.setdefault(task_id, set()).add(listener)
         if (cur := self._live(task_id)):
             missed += [e for e in cur.unsaved if e.seq > (missed[-1].seq if missed else after_seq)]

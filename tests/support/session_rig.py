@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from shared_schema.events import ControlData, MessageData, StatusData, dump
+
 from heybro import session as session_mod
 from heybro.session import Session
 from heybro.store import TaskStore
@@ -99,10 +101,17 @@ class SessionRig:
     llm: ScriptedLLM
 
     def statuses(self, task_id: str) -> list[str]:
-        return [e.data["status"] for e in self.channel.events(task_id) if e.kind.value == "status"]
+        return [e.data.status for e in self.channel.events(task_id)
+                if isinstance(e.data, StatusData)]
 
     def messages(self, task_id: str) -> list[dict[str, Any]]:
-        return [e.data for e in self.channel.events(task_id) if e.kind.value == "message"]
+        return [dump(e.data) for e in self.channel.events(task_id)
+                if isinstance(e.data, MessageData)]
+
+    def controls(self, task_id: str) -> list[str]:
+        """The pause, resume and stop requests the task took in, in order."""
+        return [e.data.what for e in self.channel.events(task_id)
+                if isinstance(e.data, ControlData)]
 
     def status(self, task_id: str) -> str:
         row = self.store.get_task(task_id)
