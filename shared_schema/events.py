@@ -56,7 +56,8 @@ class StatusData(EventData):
     goal: str | None = Field(None, description="Only when the task is created.")
     url: str | None = None
     result: str | None = Field(None, description="Final statuses: what came of it.")
-    answer: str | None = Field(None, description="Final statuses: the answer to the goal's question.")
+    answer: str | None = Field(None, description="Final statuses: the answer to the goal's "
+                               "question.")
     steps: int | None = Field(None, description="Final statuses: actions taken.")
     memory: dict[str, str] | None = Field(None, description="Final statuses: what it remembered.")
 

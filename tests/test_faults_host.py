@@ -50,7 +50,7 @@ def test_an_action_cut_off_pauses_the_task_names_it_counts_it_and_is_never_repea
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch) as rig:
             lossy = LosesTheAnswer(rig.browser)
-            monkeypatch.setattr(session_mod, "NativeBrowser", lambda channel, task_id: lossy)
+            rig.act_in(lossy)
             tid = (await rig.session.start(TaskStart(goal=GOAL, url="http://shop/"))).task_id
             await until(lambda: getattr(rig.store.get_task(tid), "status", None) == "paused",
                         what="paused")
@@ -83,7 +83,7 @@ def test_a_cut_off_action_the_page_cannot_vouch_for_is_repeated_only_after_the_u
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch) as rig:
             lossy = LosesTheAnswer(rig.browser, page_lost=True)
-            monkeypatch.setattr(session_mod, "NativeBrowser", lambda channel, task_id: lossy)
+            rig.act_in(lossy)
 
             def status(tid: str) -> str | None:
                 return getattr(rig.store.get_task(tid), "status", None)

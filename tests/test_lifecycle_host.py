@@ -292,3 +292,14 @@ def test_a_large_tool_result_is_kept_bounded() -> None:
     import json
     assert len(json.dumps(big)) < RESULT_CHARS + 200
     assert len(bounded_result(["y" * 9000])) <= RESULT_CHARS + 1
+
+
+def test_a_resume_note_sends_the_users_words_to_the_planner_and_a_fault_to_the_worker() -> None:
+    from heybro.agent.models import ResumeNote
+
+    cut = ResumeNote(why="heybro was interrupted (the browser closed) and is continuing.")
+    assert not cut.replan and cut.text() == cut.why
+    said = ResumeNote(why=cut.why, user_said=["for three", "at 8"])
+    assert said.replan
+    assert said.text() == "The user added: for three / at 8\n(" + str(cut.why) + ")"
+    assert ResumeNote(user_said=["for three"]).text() == "The user added: for three"

@@ -16,7 +16,7 @@ import pytest
 
 from shared_schema.events import ControlData, MessageData, StatusData, dump
 
-from heybro import session as session_mod
+from heybro.agent.browser import Browser
 from heybro.session import Session
 from heybro.store import TaskStore
 
@@ -99,6 +99,11 @@ class SessionRig:
     browser: FakeBrowser
     policy: BookingPolicy
     llm: ScriptedLLM
+    acting: list[Browser]  # the browser the next run acts in (the shop, or a wrapper of it)
+
+    def act_in(self, browser: Browser) -> None:
+        """Runs started or resumed from now on act in `browser`."""
+        self.acting[0] = browser
 
     def statuses(self, task_id: str) -> list[str]:
         return [e.data.status for e in self.channel.events(task_id)
@@ -128,12 +133,16 @@ def session_rig(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
         for k, v in (llm.env() | (env or {})).items():
             monkeypatch.setenv(k, v)
-        monkeypatch.setattr(session_mod, "NativeBrowser", lambda channel, task_id: browser)
         store = TaskStore(tmp_path / "tasks.sqlite3")
         channel = FakeChannel()
+        acting: list[Browser] = [browser]
+
+        def browsers(channel: Any, task_id: str) -> Browser:
+            return acting[0]
+        rig = SessionRig(Session(channel, store, browsers),  # type: ignore[arg-type]
+                         channel, store, browser, policy, llm, acting)
         try:
-            yield SessionRig(Session(channel, store), channel, store,  # type: ignore[arg-type]
-                             browser, policy, llm)
+            yield rig
         finally:
             policy.release.set()
             store.close()

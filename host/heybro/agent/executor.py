@@ -14,7 +14,7 @@ from .control import HeldReplySetAside, Interrupted, NewInformation, TaskStopped
 from .env import AgentEnv
 from .guardrails import GuardrailHit
 from .expect import check
-from .models import ExecutionCycle, TaskStatus, Verdict
+from .models import ExecutionCycle, ResumeNote, TaskStatus, Verdict
 from .scheduler import Scheduler
 from .verifier import Verifier, dom_confidence
 from .analyst import Analyst
@@ -51,7 +51,7 @@ class TaskExecutor:
         self.task.status = status
         await self.env.recorder.status_changed(self.task, status, reason)
 
-    async def execute(self, *, resume: str | None = None) -> TaskResult:
+    async def execute(self, *, resume: ResumeNote | None = None) -> TaskResult:
         """Runs the task to an end. With `resume`, continues a task restored from the store
         (its plan and position kept) and hands the note to the role that picks it up."""
         env, task = self.env, self.task
@@ -179,17 +179,17 @@ class TaskExecutor:
         self.task.execution_history.append(cycle)
         return cycle
 
-    async def _loop(self, resume: str | None = None) -> str:
+    async def _loop(self, resume: ResumeNote | None = None) -> str:
         env, task, limits = self.env, self.task, self.env.limits
         role = "scheduler"
         reschedule_reason: str | None = None
         correction: str | None = None
         if resume is not None:
             # A plan in progress goes on with the same subtask; otherwise the scheduler replans.
-            if task.current_subtask is not None and not resume.startswith("The user added"):
-                role, correction = "worker", resume
+            if task.current_subtask is not None and not resume.replan:
+                role, correction = "worker", resume.text()
             else:
-                reschedule_reason = resume
+                reschedule_reason = resume.text()
         attempts = 0
         scheduler_result = None
         cycle: ExecutionCycle | None = None
