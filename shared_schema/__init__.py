@@ -2,7 +2,8 @@
 
 from .codec import ProtocolError, build, parse
 from .envelope import PROTOCOL_VERSION, Envelope, new_id
-from .messages import MESSAGES, ErrorCode, ErrorInfo, EventKind
+from .events import EventKind
+from .messages import MESSAGES, ErrorCode, ErrorInfo
 
 __all__ = ["MESSAGES", "PROTOCOL_VERSION", "Envelope", "ErrorCode", "ErrorInfo", "EventKind",
            "ProtocolError", "build", "new_id", "parse"]

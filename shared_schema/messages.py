@@ -11,7 +11,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .events import EVENTS, AnyEventData, EventKind, data_for
 
 from .payload import Payload
 from .routines import (RoutineList, RoutineListResult, RoutineRef, RoutineRun, RoutineSave,
@@ -174,11 +176,40 @@ class TaskGet(Payload):
     after_seq: int = Field(-1, ge=-1, description="Only history entries newer than this.")
 
 
-class HistoryEntry(Payload):
+def _one_of_by_kind(schema: dict[str, Any]) -> None:
+    """The generated schema says which data goes with which kind: a `oneOf` the extension's
+    validator picks from by `kind` (its `discriminator`)."""
+    refs = schema["properties"]["data"].pop("anyOf")  # in EVENTS' order (events.py)
+    schema["properties"]["data"]["type"] = "object"
+    schema["discriminator"] = {"propertyName": "kind"}
+    schema["oneOf"] = [{"properties": {"kind": {"const": kind.value}, "data": ref}}
+                       for kind, ref in zip(EVENTS, refs, strict=True)]
+
+
+class KindAndData(Payload):
+    """`kind` and its `data` (an events.py model): the part of an event a history entry keeps."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_one_of_by_kind)
+
+    kind: EventKind
+    at: float = Field(description="Unix time, seconds.")
+    data: AnyEventData
+
+    @model_validator(mode="before")
+    @classmethod
+    def _data_of_its_kind(cls, raw: Any) -> Any:
+        if not isinstance(raw, dict) or raw.get("kind") not in EVENTS:
+            return raw  # the `kind` field says what is wrong
+        try:
+            return {**raw, "data": data_for(raw["kind"], raw.get("data") or {})}
+        except ValidationError as err:
+            raise ValueError(f"the data of a {EventKind(raw['kind']).value} event: " + "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or '/'} {e['msg']}" for e in err.errors()[:5])
+            ) from None
+
+
+class HistoryEntry(KindAndData):
     seq: int = Field(ge=0)
-    kind: str
-    at: float
-    data: dict[str, Any] = Field(default_factory=dict)
 
 
 class TaskDetail(Payload):
@@ -193,27 +224,9 @@ class TaskDetail(Payload):
 # --- progress (host → extension) ----------------------------------------------------------------
 
 
-class EventKind(str, Enum):
-    status = "status"
-    plan = "plan"
-    iteration = "iteration"
-    tool_call = "tool_call"
-    tool_result = "tool_result"
-    verdict = "verdict"
-    answer = "answer"
-    question = "question"
-    experience = "experience"
-    message = "message"
-    usage = "usage"
-    error = "error"
-
-
-class Event(Payload):
+class Event(KindAndData):
     task_id: str
     seq: int = Field(ge=0, description="Per-task sequence number; gaps mean lost events.")
-    kind: EventKind
-    at: float = Field(description="Unix time, seconds.")
-    data: dict[str, Any] = Field(default_factory=dict)
 
 
 # --- tools the host runs in the browser (host → extension → result) -----------------------------

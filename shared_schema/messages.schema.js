@@ -502,6 +502,86 @@ export default /** @type {any} */ ({
       }
     }
   },
+  "events": {
+    "status": {
+      "doc": "The task's status changed (or it was created: then `goal` and `url`).",
+      "data": {
+        "$ref": "#/$defs/StatusData"
+      }
+    },
+    "plan": {
+      "doc": "The plan: its subtasks and which one is being worked on.",
+      "data": {
+        "$ref": "#/$defs/PlanData"
+      }
+    },
+    "iteration": {
+      "doc": "One model call of a role and the tools it chose.",
+      "data": {
+        "$ref": "#/$defs/IterationData"
+      }
+    },
+    "tool_call": {
+      "doc": "A role calls a tool (before it acts).",
+      "data": {
+        "$ref": "#/$defs/ToolCallData"
+      }
+    },
+    "tool_result": {
+      "doc": "What came of a tool call.",
+      "data": {
+        "$ref": "#/$defs/ToolResultData"
+      }
+    },
+    "verdict": {
+      "doc": "Whether the subtask is done: the verifier's judgement, or heybro's own check.",
+      "data": {
+        "$ref": "#/$defs/VerdictData"
+      }
+    },
+    "answer": {
+      "doc": "A role answers the goal's question.",
+      "data": {
+        "$ref": "#/$defs/AnswerData"
+      }
+    },
+    "question": {
+      "doc": "heybro asks the person; the task waits for the answer (the task's next message).",
+      "data": {
+        "$ref": "#/$defs/QuestionData"
+      }
+    },
+    "experience": {
+      "doc": "Something learned about a site, kept for later tasks.",
+      "data": {
+        "$ref": "#/$defs/ExperienceData"
+      }
+    },
+    "message": {
+      "doc": "Words for the person: heybro's, or the person's own (`who`).",
+      "data": {
+        "$ref": "#/$defs/MessageData"
+      }
+    },
+    "control": {
+      "doc": "A pause, resume or stop the person asked for, taken in (the task does it at its next safe\n    point; its status event says when).",
+      "data": {
+        "$ref": "#/$defs/ControlData"
+      }
+    },
+    "usage": {
+      "doc": "One model call's tokens, time and cost.",
+      "data": {
+        "$ref": "#/$defs/UsageData"
+      }
+    },
+    "error": {
+      "doc": "Something went wrong; said to the person.",
+      "data": {
+        "$ref": "#/$defs/ErrorData"
+      }
+    }
+  },
   "fixes": {
     "not_installed": "heybro install",
     "not_responding": "heybro doctor",
@@ -690,6 +770,26 @@ export default /** @type {any} */ ({
         "mutations"
       ],
       "title": "ActionResult",
+      "type": "object"
+    },
+    "AnswerData": {
+      "additionalProperties": false,
+      "description": "A role answers the goal's question.",
+      "properties": {
+        "role": {
+          "title": "Role",
+          "type": "string"
+        },
+        "text": {
+          "title": "Text",
+          "type": "string"
+        }
+      },
+      "required": [
+        "role",
+        "text"
+      ],
+      "title": "AnswerData",
       "type": "object"
     },
     "CheckArgs": {
@@ -1066,6 +1166,31 @@ export default /** @type {any} */ ({
       "title": "ClickArgs",
       "type": "object"
     },
+    "ControlData": {
+      "additionalProperties": false,
+      "description": "A pause, resume or stop the person asked for, taken in (the task does it at its next safe\npoint; its status event says when).",
+      "properties": {
+        "what": {
+          "enum": [
+            "pausing",
+            "resume",
+            "stopping"
+          ],
+          "title": "What",
+          "type": "string"
+        },
+        "text": {
+          "title": "Text",
+          "type": "string"
+        }
+      },
+      "required": [
+        "what",
+        "text"
+      ],
+      "title": "ControlData",
+      "type": "object"
+    },
     "DialogInfo": {
       "additionalProperties": false,
       "properties": {
@@ -1245,6 +1370,27 @@ export default /** @type {any} */ ({
       "title": "ErrorCode",
       "type": "string"
     },
+    "ErrorData": {
+      "additionalProperties": false,
+      "description": "Something went wrong; said to the person.",
+      "properties": {
+        "text": {
+          "title": "Text",
+          "type": "string"
+        },
+        "level": {
+          "const": "error",
+          "default": "error",
+          "title": "Level",
+          "type": "string"
+        }
+      },
+      "required": [
+        "text"
+      ],
+      "title": "ErrorData",
+      "type": "object"
+    },
     "ErrorInfo": {
       "additionalProperties": false,
       "properties": {
@@ -1279,17 +1425,142 @@ export default /** @type {any} */ ({
     },
     "Event": {
       "additionalProperties": false,
+      "discriminator": {
+        "propertyName": "kind"
+      },
+      "oneOf": [
+        {
+          "properties": {
+            "kind": {
+              "const": "status"
+            },
+            "data": {
+              "$ref": "#/$defs/StatusData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "plan"
+            },
+            "data": {
+              "$ref": "#/$defs/PlanData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "iteration"
+            },
+            "data": {
+              "$ref": "#/$defs/IterationData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "tool_call"
+            },
+            "data": {
+              "$ref": "#/$defs/ToolCallData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "tool_result"
+            },
+            "data": {
+              "$ref": "#/$defs/ToolResultData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "verdict"
+            },
+            "data": {
+              "$ref": "#/$defs/VerdictData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "answer"
+            },
+            "data": {
+              "$ref": "#/$defs/AnswerData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "question"
+            },
+            "data": {
+              "$ref": "#/$defs/QuestionData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "experience"
+            },
+            "data": {
+              "$ref": "#/$defs/ExperienceData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "message"
+            },
+            "data": {
+              "$ref": "#/$defs/MessageData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "control"
+            },
+            "data": {
+              "$ref": "#/$defs/ControlData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "usage"
+            },
+            "data": {
+              "$ref": "#/$defs/UsageData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "error"
+            },
+            "data": {
+              "$ref": "#/$defs/ErrorData"
+            }
+          }
+        }
+      ],
       "properties": {
-        "task_id": {
-          "title": "Task Id",
-          "type": "string"
-        },
-        "seq": {
-          "description": "Per-task sequence number; gaps mean lost events.",
-          "minimum": 0,
-          "title": "Seq",
-          "type": "integer"
-        },
         "kind": {
           "$ref": "#/$defs/EventKind"
         },
@@ -1299,16 +1570,26 @@ export default /** @type {any} */ ({
           "type": "number"
         },
         "data": {
-          "additionalProperties": true,
           "title": "Data",
           "type": "object"
+        },
+        "task_id": {
+          "title": "Task Id",
+          "type": "string"
+        },
+        "seq": {
+          "description": "Per-task sequence number; gaps mean lost events.",
+          "minimum": 0,
+          "title": "Seq",
+          "type": "integer"
         }
       },
       "required": [
-        "task_id",
-        "seq",
         "kind",
-        "at"
+        "at",
+        "data",
+        "task_id",
+        "seq"
       ],
       "title": "Event",
       "type": "object"
@@ -1325,11 +1606,67 @@ export default /** @type {any} */ ({
         "question",
         "experience",
         "message",
+        "control",
         "usage",
         "error"
       ],
       "title": "EventKind",
       "type": "string"
+    },
+    "ExpectationData": {
+      "additionalProperties": false,
+      "description": "A tool's declared outcome checked on the page.",
+      "properties": {
+        "tool": {
+          "title": "Tool",
+          "type": "string"
+        },
+        "expect": {
+          "additionalProperties": true,
+          "title": "Expect",
+          "type": "object"
+        },
+        "met": {
+          "title": "Met",
+          "type": "boolean"
+        },
+        "detail": {
+          "default": "",
+          "title": "Detail",
+          "type": "string"
+        }
+      },
+      "required": [
+        "tool",
+        "met"
+      ],
+      "title": "ExpectationData",
+      "type": "object"
+    },
+    "ExperienceData": {
+      "additionalProperties": false,
+      "description": "Something learned about a site, kept for later tasks.",
+      "properties": {
+        "id": {
+          "default": 0,
+          "title": "Id",
+          "type": "integer"
+        },
+        "site": {
+          "title": "Site",
+          "type": "string"
+        },
+        "text": {
+          "title": "Text",
+          "type": "string"
+        }
+      },
+      "required": [
+        "site",
+        "text"
+      ],
+      "title": "ExperienceData",
+      "type": "object"
     },
     "ExtractArgs": {
       "additionalProperties": false,
@@ -1949,30 +2286,165 @@ export default /** @type {any} */ ({
     },
     "HistoryEntry": {
       "additionalProperties": false,
-      "properties": {
-        "seq": {
-          "minimum": 0,
-          "title": "Seq",
-          "type": "integer"
+      "discriminator": {
+        "propertyName": "kind"
+      },
+      "oneOf": [
+        {
+          "properties": {
+            "kind": {
+              "const": "status"
+            },
+            "data": {
+              "$ref": "#/$defs/StatusData"
+            }
+          }
         },
+        {
+          "properties": {
+            "kind": {
+              "const": "plan"
+            },
+            "data": {
+              "$ref": "#/$defs/PlanData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "iteration"
+            },
+            "data": {
+              "$ref": "#/$defs/IterationData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "tool_call"
+            },
+            "data": {
+              "$ref": "#/$defs/ToolCallData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "tool_result"
+            },
+            "data": {
+              "$ref": "#/$defs/ToolResultData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "verdict"
+            },
+            "data": {
+              "$ref": "#/$defs/VerdictData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "answer"
+            },
+            "data": {
+              "$ref": "#/$defs/AnswerData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "question"
+            },
+            "data": {
+              "$ref": "#/$defs/QuestionData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "experience"
+            },
+            "data": {
+              "$ref": "#/$defs/ExperienceData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "message"
+            },
+            "data": {
+              "$ref": "#/$defs/MessageData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "control"
+            },
+            "data": {
+              "$ref": "#/$defs/ControlData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "usage"
+            },
+            "data": {
+              "$ref": "#/$defs/UsageData"
+            }
+          }
+        },
+        {
+          "properties": {
+            "kind": {
+              "const": "error"
+            },
+            "data": {
+              "$ref": "#/$defs/ErrorData"
+            }
+          }
+        }
+      ],
+      "properties": {
         "kind": {
-          "title": "Kind",
-          "type": "string"
+          "$ref": "#/$defs/EventKind"
         },
         "at": {
+          "description": "Unix time, seconds.",
           "title": "At",
           "type": "number"
         },
         "data": {
-          "additionalProperties": true,
           "title": "Data",
           "type": "object"
+        },
+        "seq": {
+          "minimum": 0,
+          "title": "Seq",
+          "type": "integer"
         }
       },
       "required": [
-        "seq",
         "kind",
-        "at"
+        "at",
+        "data",
+        "seq"
       ],
       "title": "HistoryEntry",
       "type": "object"
@@ -2055,6 +2527,67 @@ export default /** @type {any} */ ({
       "title": "HoverArgs",
       "type": "object"
     },
+    "IterationData": {
+      "additionalProperties": false,
+      "description": "One model call of a role and the tools it chose.",
+      "properties": {
+        "role": {
+          "title": "Role",
+          "type": "string"
+        },
+        "reasoning": {
+          "default": "",
+          "title": "Reasoning",
+          "type": "string"
+        },
+        "tools": {
+          "items": {
+            "type": "string"
+          },
+          "title": "Tools",
+          "type": "array"
+        },
+        "repairs": {
+          "default": 0,
+          "title": "Repairs",
+          "type": "integer"
+        },
+        "warnings": {
+          "items": {
+            "type": "string"
+          },
+          "title": "Warnings",
+          "type": "array"
+        },
+        "overhead_ms": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Overhead Ms"
+        },
+        "prompt_tokens": {
+          "default": 0,
+          "title": "Prompt Tokens",
+          "type": "integer"
+        },
+        "tokens": {
+          "default": 0,
+          "title": "Tokens",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "role"
+      ],
+      "title": "IterationData",
+      "type": "object"
+    },
     "LimitsForm": {
       "additionalProperties": false,
       "description": "The guardrails a person tunes (the others keep their defaults or the file's values).",
@@ -2093,6 +2626,114 @@ export default /** @type {any} */ ({
         "task_timeout_s"
       ],
       "title": "LimitsForm",
+      "type": "object"
+    },
+    "MemoryData": {
+      "additionalProperties": false,
+      "description": "A value heybro remembered during the task.",
+      "properties": {
+        "name": {
+          "title": "Name",
+          "type": "string"
+        },
+        "value": {
+          "title": "Value",
+          "type": "string"
+        },
+        "source_url": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Source Url"
+        },
+        "at": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "At"
+        }
+      },
+      "required": [
+        "name",
+        "value"
+      ],
+      "title": "MemoryData",
+      "type": "object"
+    },
+    "MessageData": {
+      "additionalProperties": false,
+      "description": "Words for the person: heybro's, or the person's own (`who`).",
+      "properties": {
+        "text": {
+          "title": "Text",
+          "type": "string"
+        },
+        "level": {
+          "default": "info",
+          "enum": [
+            "info",
+            "warning",
+            "error"
+          ],
+          "title": "Level",
+          "type": "string"
+        },
+        "who": {
+          "anyOf": [
+            {
+              "const": "user",
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The person said it.",
+          "title": "Who"
+        },
+        "answers": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The id of the question it answers.",
+          "title": "Answers"
+        },
+        "memory": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/MemoryData"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What heybro remembered, when it says so."
+        }
+      },
+      "required": [
+        "text"
+      ],
+      "title": "MessageData",
       "type": "object"
     },
     "Mutations": {
@@ -2357,6 +2998,28 @@ export default /** @type {any} */ ({
         }
       },
       "title": "Ping",
+      "type": "object"
+    },
+    "PlanData": {
+      "additionalProperties": false,
+      "description": "The plan: its subtasks and which one is being worked on.",
+      "properties": {
+        "subtasks": {
+          "items": {
+            "type": "string"
+          },
+          "title": "Subtasks",
+          "type": "array"
+        },
+        "current": {
+          "default": 0,
+          "description": "Index of the subtask being worked on.",
+          "minimum": 0,
+          "title": "Current",
+          "type": "integer"
+        }
+      },
+      "title": "PlanData",
       "type": "object"
     },
     "Pong": {
@@ -2721,6 +3384,57 @@ export default /** @type {any} */ ({
         "detail"
       ],
       "title": "ProbeStep",
+      "type": "object"
+    },
+    "QuestionData": {
+      "additionalProperties": false,
+      "description": "heybro asks the person; the task waits for the answer (the task's next message).",
+      "properties": {
+        "id": {
+          "title": "Id",
+          "type": "string"
+        },
+        "text": {
+          "title": "Text",
+          "type": "string"
+        },
+        "kind": {
+          "default": "text",
+          "description": "text, choice, secret (never recorded) or confirm.",
+          "enum": [
+            "text",
+            "choice",
+            "secret",
+            "confirm"
+          ],
+          "title": "Kind",
+          "type": "string"
+        },
+        "choices": {
+          "items": {
+            "type": "string"
+          },
+          "title": "Choices",
+          "type": "array"
+        },
+        "asked_at": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Asked At"
+        }
+      },
+      "required": [
+        "id",
+        "text"
+      ],
+      "title": "QuestionData",
       "type": "object"
     },
     "RoleModels": {
@@ -4126,6 +4840,114 @@ export default /** @type {any} */ ({
       "title": "SettingsView",
       "type": "object"
     },
+    "StatusData": {
+      "additionalProperties": false,
+      "description": "The task's status changed (or it was created: then `goal` and `url`).",
+      "properties": {
+        "status": {
+          "description": "planning, executing, verifying, correcting, paused, waiting, completed, failed or stopped.",
+          "title": "Status",
+          "type": "string"
+        },
+        "reason": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Reason"
+        },
+        "goal": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Only when the task is created.",
+          "title": "Goal"
+        },
+        "url": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Url"
+        },
+        "result": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Final statuses: what came of it.",
+          "title": "Result"
+        },
+        "answer": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Final statuses: the answer to the goal's question.",
+          "title": "Answer"
+        },
+        "steps": {
+          "anyOf": [
+            {
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Final statuses: actions taken.",
+          "title": "Steps"
+        },
+        "memory": {
+          "anyOf": [
+            {
+              "additionalProperties": {
+                "type": "string"
+              },
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Final statuses: what it remembered.",
+          "title": "Memory"
+        }
+      },
+      "required": [
+        "status"
+      ],
+      "title": "StatusData",
+      "type": "object"
+    },
     "SwitchTabArgs": {
       "additionalProperties": false,
       "properties": {
@@ -4568,6 +5390,49 @@ export default /** @type {any} */ ({
       "title": "ToolCall",
       "type": "object"
     },
+    "ToolCallData": {
+      "additionalProperties": false,
+      "description": "A role calls a tool (before it acts).",
+      "properties": {
+        "role": {
+          "title": "Role",
+          "type": "string"
+        },
+        "tool": {
+          "title": "Tool",
+          "type": "string"
+        },
+        "parameters": {
+          "additionalProperties": true,
+          "title": "Parameters",
+          "type": "object"
+        },
+        "reason": {
+          "default": "",
+          "title": "Reason",
+          "type": "string"
+        },
+        "target": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the element id named on the page.",
+          "title": "Target"
+        }
+      },
+      "required": [
+        "role",
+        "tool"
+      ],
+      "title": "ToolCallData",
+      "type": "object"
+    },
     "ToolResult": {
       "additionalProperties": false,
       "properties": {
@@ -4604,6 +5469,131 @@ export default /** @type {any} */ ({
         "ok"
       ],
       "title": "ToolResult",
+      "type": "object"
+    },
+    "ToolResultData": {
+      "additionalProperties": false,
+      "description": "What came of a tool call.",
+      "properties": {
+        "role": {
+          "title": "Role",
+          "type": "string"
+        },
+        "tool": {
+          "title": "Tool",
+          "type": "string"
+        },
+        "success": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Success"
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Error"
+        },
+        "error_code": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Error Code"
+        },
+        "result": {
+          "default": null,
+          "description": "Bounded for the history: long values are cut short.",
+          "title": "Result"
+        },
+        "target": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Target"
+        },
+        "duration_ms": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Duration Ms"
+        },
+        "page_changed": {
+          "default": false,
+          "title": "Page Changed",
+          "type": "boolean"
+        },
+        "page_ms": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Page Ms"
+        },
+        "render_ms": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Render Ms"
+        },
+        "expectation": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ExpectationData"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        }
+      },
+      "required": [
+        "role",
+        "tool"
+      ],
+      "title": "ToolResultData",
       "type": "object"
     },
     "TypeArgs": {
@@ -5006,6 +5996,138 @@ export default /** @type {any} */ ({
         "via"
       ],
       "title": "Uploaded",
+      "type": "object"
+    },
+    "UsageData": {
+      "additionalProperties": false,
+      "description": "One model call's tokens, time and cost.",
+      "properties": {
+        "role": {
+          "title": "Role",
+          "type": "string"
+        },
+        "model": {
+          "title": "Model",
+          "type": "string"
+        },
+        "prompt_tokens": {
+          "default": 0,
+          "title": "Prompt Tokens",
+          "type": "integer"
+        },
+        "completion_tokens": {
+          "default": 0,
+          "title": "Completion Tokens",
+          "type": "integer"
+        },
+        "total_tokens": {
+          "default": 0,
+          "title": "Total Tokens",
+          "type": "integer"
+        },
+        "latency_ms": {
+          "default": 0.0,
+          "title": "Latency Ms",
+          "type": "number"
+        },
+        "cost_usd": {
+          "default": 0.0,
+          "title": "Cost Usd",
+          "type": "number"
+        },
+        "attempts": {
+          "default": 1,
+          "title": "Attempts",
+          "type": "integer"
+        },
+        "mode": {
+          "default": "native",
+          "enum": [
+            "native",
+            "json"
+          ],
+          "title": "Mode",
+          "type": "string"
+        }
+      },
+      "required": [
+        "role",
+        "model"
+      ],
+      "title": "UsageData",
+      "type": "object"
+    },
+    "VerdictData": {
+      "additionalProperties": false,
+      "description": "Whether the subtask is done: the verifier's judgement, or heybro's own check.",
+      "properties": {
+        "decision": {
+          "enum": [
+            "mark_complete",
+            "continue_work",
+            "request_reschedule"
+          ],
+          "title": "Decision",
+          "type": "string"
+        },
+        "reason": {
+          "title": "Reason",
+          "type": "string"
+        },
+        "by": {
+          "default": "verifier",
+          "enum": [
+            "verifier",
+            "host"
+          ],
+          "title": "By",
+          "type": "string"
+        },
+        "llm_confidence": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Llm Confidence"
+        },
+        "dom_confidence": {
+          "default": 0.0,
+          "title": "Dom Confidence",
+          "type": "number"
+        },
+        "confidence": {
+          "title": "Confidence",
+          "type": "number"
+        },
+        "threshold": {
+          "title": "Threshold",
+          "type": "number"
+        },
+        "accepted": {
+          "title": "Accepted",
+          "type": "boolean"
+        },
+        "facts": {
+          "items": {
+            "$ref": "#/$defs/ExpectationData"
+          },
+          "title": "Facts",
+          "type": "array"
+        }
+      },
+      "required": [
+        "decision",
+        "reason",
+        "confidence",
+        "threshold",
+        "accepted"
+      ],
+      "title": "VerdictData",
       "type": "object"
     },
     "WaitForArgs": {

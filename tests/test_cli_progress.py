@@ -25,13 +25,15 @@ def test_a_run_reads_as_plan_steps_checks_and_outcome() -> None:
         ("tool_call", {"role": "worker", "tool": "fill", "parameters": {"element_id": "e3", "value": "kettle"}}),
         ("tool_call", {"role": "worker", "tool": "click", "parameters": {"element_id": "e4", "expect": {"url_contains": "/s"}}}),
         ("tool_result", {"role": "worker", "tool": "fill", "success": True,
-                         "expectation": {"met": True, "detail": "value is 'kettle'"}}),
+                         "expectation": {"tool": "fill", "met": True, "detail": "value is 'kettle'"}}),
         ("tool_result", {"role": "worker", "tool": "click", "success": False, "error_code": "covered",
                          "error": "A cookie banner covers it"}),
-        ("usage", {"total_tokens": 900}),
+        ("usage", {"role": "worker", "model": "m", "total_tokens": 900}),
         ("verdict", {"decision": "mark_complete", "by": "host", "confidence": 1.0, "threshold": 0.7,
-                     "llm_confidence": None, "reason": "the page shows it: URL contains '/s'"}),
-        ("verdict", {"decision": "mark_complete", "confidence": 0.9, "threshold": 0.7, "reason": "Order KC1 shown"}),
+                     "llm_confidence": None, "accepted": True,
+                     "reason": "the page shows it: URL contains '/s'"}),
+        ("verdict", {"decision": "mark_complete", "confidence": 0.9, "threshold": 0.7, "accepted": True,
+                     "reason": "Order KC1 shown"}),
         ("status", {"status": "completed", "reason": "Order KC1 shown", "memory": {"order_number": "KC1"}}),
     ])
     assert lines.count("● planning") == 1
@@ -72,7 +74,7 @@ def test_the_users_words_control_answers_and_plain_outcomes_are_shown() -> None:
         ("plan", {"subtasks": ["Fill the form"], "current": 0}),
         ("tool_call", {"role": "worker", "tool": "fill", "parameters": {"element_id": "e3", "value": "Ann"}}),
         ("tool_result", {"role": "worker", "tool": "fill", "success": True}),
-        ("message", {"text": "Pausing at the next safe point (between actions)…", "control": "pausing"}),
+        ("control", {"text": "Pausing at the next safe point (between actions)…", "what": "pausing"}),
         ("message", {"text": "Use the office address", "who": "user"}),
         ("message", {"text": "Remembered order_number = KC1"}),  # said in the record, not here
         ("tool_call", {"role": "worker", "tool": "mark_done", "parameters": {"summary": "Filled"}}),
@@ -93,3 +95,16 @@ def test_a_question_says_how_to_answer_it_from_the_terminal() -> None:
                      '    answer with `heybro message t "…"`']
     secret = shown([("question", {"id": "q2", "text": "The code from your phone?", "kind": "secret"})])
     assert secret[1] == "    answer with `heybro message t -` (asks for it without showing it)"
+
+
+def test_every_kind_of_event_the_host_sends_reads_in_the_terminal() -> None:
+    import json
+    from pathlib import Path
+
+    examples = sorted((Path(__file__).parents[1] / "shared_schema/examples/events").glob("*.json"))
+    silent = {"iteration", "usage"}  # the model's thinking is the panel's; usage is summed at the end
+    assert len(examples) >= 13
+    for path in examples:
+        event = json.loads(path.read_text())["payload"]
+        lines = shown([(event["kind"], event["data"])])
+        assert bool(lines) is (event["kind"] not in silent), (event["kind"], lines)

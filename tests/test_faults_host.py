@@ -13,6 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from shared_schema.events import dump  # noqa: E402
 from heybro import session as session_mod  # noqa: E402
 from heybro.agent.browser import BrowserLost  # noqa: E402
 from shared_schema.messages import TaskStart  # noqa: E402
@@ -49,7 +50,7 @@ def test_an_action_cut_off_pauses_the_task_names_it_counts_it_and_is_never_repea
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch) as rig:
             lossy = LosesTheAnswer(rig.browser)
-            monkeypatch.setattr(session_mod, "NativeBrowser", lambda channel, task_id: lossy)
+            rig.act_in(lossy)
             tid = (await rig.session.start(TaskStart(goal=GOAL, url="http://shop/"))).task_id
             await until(lambda: getattr(rig.store.get_task(tid), "status", None) == "paused",
                         what="paused")
@@ -82,7 +83,7 @@ def test_a_cut_off_action_the_page_cannot_vouch_for_is_repeated_only_after_the_u
     async def main() -> None:
         with session_rig(tmp_path, monkeypatch) as rig:
             lossy = LosesTheAnswer(rig.browser, page_lost=True)
-            monkeypatch.setattr(session_mod, "NativeBrowser", lambda channel, task_id: lossy)
+            rig.act_in(lossy)
 
             def status(tid: str) -> str | None:
                 return getattr(rig.store.get_task(tid), "status", None)
@@ -117,7 +118,7 @@ def test_a_task_whose_runner_died_is_paused_within_seconds_and_pause_and_stop_al
             assert row is not None and row.status == "paused"
             assert row.reason == session_mod.RUNNER_DIED
             # … and the extension is told, so the panel shows what the record says.
-            assert [e.data["status"] for e in rig.channel.events(dead[0])] == ["paused"]
+            assert rig.statuses(dead[0]) == ["paused"]
             # Pause and Stop work on a task whatever state the record has it in.
             rig.store.set_status(dead[1], "executing")
             await rig.session.pause(dead[1])
@@ -155,7 +156,7 @@ def test_a_full_disk_pauses_the_task_saying_so_and_resume_writes_everything(
             await until(lambda: "paused" in rig.statuses(tid), what="paused")
             why = f"heybro cannot write its record at {rig.store.path}: the disk is full"
             paused = [e for e in rig.channel.events(tid) if e.kind.value == "status"][-1]
-            assert paused.data == {"status": "paused", "reason": why}
+            assert dump(paused.data) == {"status": "paused", "reason": why}
             # The panel's catch-up (and the CLI's) read the same from the host.
             detail = rig.session.detail(tid)
             assert (detail.task.status, detail.task.reason) == ("paused", why)

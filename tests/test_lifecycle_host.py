@@ -98,7 +98,7 @@ def test_pause_then_resume_sets_the_late_reply_aside_and_asks_again(
             asked = rig.policy.worker_calls
             await rig.session.pause(tid)
             # Said at once, before the model has answered.
-            assert any(m.get("control") == "pausing" for m in rig.messages(tid))
+            assert "pausing" in rig.controls(tid)
             assert rig.status(tid) != "paused"
             rig.policy.release.set()
             await until(lambda: rig.status(tid) == "paused", what="paused")
@@ -120,7 +120,7 @@ def test_resume_before_the_pause_took_effect_just_goes_on(
             tid = await start_held(rig)
             await rig.session.pause(tid)
             await rig.session.resume(tid)
-            assert [m.get("control") for m in rig.messages(tid) if m.get("control")] == [
+            assert rig.controls(tid) == [
                 "pausing", "resume"]
             rig.policy.release.set()
             await finished(rig)
@@ -136,7 +136,7 @@ def test_stop_cancels_the_model_call_and_ends_the_task_at_once(
             tid = await start_held(rig)  # the model is writing; it will not finish
             began = time.monotonic()
             await rig.session.stop(tid)
-            assert any(m.get("control") == "stopping" for m in rig.messages(tid))
+            assert "stopping" in rig.controls(tid)
             await finished(rig)
             took = time.monotonic() - began
             assert took < 2.0, f"stop waited {took:.1f} s for the model"
@@ -292,3 +292,14 @@ def test_a_large_tool_result_is_kept_bounded() -> None:
     import json
     assert len(json.dumps(big)) < RESULT_CHARS + 200
     assert len(bounded_result(["y" * 9000])) <= RESULT_CHARS + 1
+
+
+def test_a_resume_note_sends_the_users_words_to_the_planner_and_a_fault_to_the_worker() -> None:
+    from heybro.agent.models import ResumeNote
+
+    cut = ResumeNote(why="heybro was interrupted (the browser closed) and is continuing.")
+    assert not cut.replan and cut.text() == cut.why
+    said = ResumeNote(why=cut.why, user_said=["for three", "at 8"])
+    assert said.replan
+    assert said.text() == "The user added: for three / at 8\n(" + str(cut.why) + ")"
+    assert ResumeNote(user_said=["for three"]).text() == "The user added: for three"

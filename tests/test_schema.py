@@ -110,3 +110,40 @@ def test_the_fix_commands_in_the_readme_are_the_ones_the_panel_shows() -> None:
     for state, command in FIXES.items():
         assert f"`{command}`" in table, f"README's troubleshooting table lacks {state}'s fix"
     assert generate.build_schema()["fixes"] == FIXES
+
+
+EVENT_EXAMPLES = sorted((Path(generate.HERE) / "examples" / "events").glob("*.json"))
+
+
+def test_every_event_kind_has_an_example_that_parses_into_its_model() -> None:
+    from shared_schema.events import EVENTS
+    from shared_schema.messages import Event
+    assert {p.stem for p in EVENT_EXAMPLES} == {k.value for k in EVENTS}
+    for path in EVENT_EXAMPLES:
+        _, payload = parse(json.loads(path.read_text()), direction="to_extension")
+        assert isinstance(payload, Event) and isinstance(payload.data, EVENTS[payload.kind])
+
+
+def test_an_events_data_must_be_the_shape_of_its_kind() -> None:
+    plan = {"v": 1, "id": "x", "type": "event", "payload": {
+        "task_id": "t", "seq": 0, "kind": "status", "at": 0,
+        "data": {"subtasks": ["Find it"], "current": 0}}}
+    with pytest.raises(ProtocolError) as err:
+        parse(plan)
+    assert err.value.code is ErrorCode.schema_violation
+    assert "status event" in err.value.detail["errors"][0]["msg"]  # type: ignore[index]
+    plan["payload"]["kind"] = "plan"  # type: ignore[index]
+    parse(plan)
+
+
+def test_an_old_rows_shape_reads_as_todays_event() -> None:
+    from shared_schema.events import ControlData, MessageData, StatusData, from_stored
+    # A control signal once rode on a chat message; now it is a kind of its own.
+    assert from_stored("message", {"text": "Stopping…", "control": "stopping"}) == (
+        "control", ControlData(what="stopping", text="Stopping…"))
+    # A field a later version dropped is left out; a kind it does not know is not read.
+    kind, data = from_stored("status", {"status": "paused", "reason": None, "gone": 1}) or ("", None)
+    assert kind == "status" and data == StatusData(status="paused", reason=None)
+    assert from_stored("message", {"text": "hi", "who": "user"}) == (
+        "message", MessageData(text="hi", who="user"))
+    assert from_stored("teleported", {"to": "mars"}) is None

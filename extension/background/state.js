@@ -140,9 +140,12 @@ export function applyEvent(state, ev) {
         costUsd: ctx.usage.costUsd + (d.cost_usd || 0),
       };
       break;
+    case "control":
+      if (d.what === "pausing" || d.what === "stopping") ctx.pending = d.what;
+      else if (d.what === "resume" && ctx.pending === "pausing") ctx.pending = null;
+      if (d.text) say("agent", d.text);
+      break;
     case "message":
-      if (d.control === "pausing" || d.control === "stopping") ctx.pending = d.control;
-      else if (d.control === "resume" && ctx.pending === "pausing") ctx.pending = null;
       if (d.text) say(d.who === "user" ? "user" : "agent", d.text);
       break;
     case "error":

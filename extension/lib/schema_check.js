@@ -112,7 +112,13 @@ export class Validator {
       }
     }
     if (s.allOf) for (const sub of s.allOf) this.check(value, sub, path, out);
-    if (s.anyOf || s.oneOf) {
+    if (s.oneOf && s.discriminator && hasType(value, "object")) {
+      // A discriminated union (an event's kind and data): only the alternative its tag names.
+      const tag = s.discriminator.propertyName;
+      const alt = s.oneOf.find((/** @type {any} */ a) => sameJson(a.properties?.[tag]?.const, value[tag]));
+      if (alt) this.check(value, alt, path, out);
+      else out.push({ path: `${path}/${tag}`, message: `unknown ${tag} ${JSON.stringify(value[tag])}` });
+    } else if (s.anyOf || s.oneOf) {
       const alts = s.anyOf || s.oneOf;
       const results = alts.map((/** @type {any} */ alt) => { /** @type {SchemaIssue[]} */ const o = []; this.check(value, alt, path, o); return o; });
       const passing = results.filter((/** @type {SchemaIssue[]} */ r) => r.length === 0).length;

@@ -173,6 +173,9 @@ export class RunReader {
         usageTotals(d, this.usage);
         this.usage.last = at;
         break;
+      case "control":
+        if (d.text) add({ kind: "message", at, text: d.text });
+        break;
       case "message":
         if (!d.text) break;
         add(d.who === "user" ? { kind: "user", at, text: `You: ${d.text}` } : { kind: "message", at, text: d.text });

@@ -24,7 +24,13 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
+from pydantic import ValidationError
+
 from shared_schema import build
+from shared_schema.events import (AnswerData, ControlData, ErrorData, ExperienceData, MessageData,
+                                  PlanData, QuestionData, StatusData, ToolCallData, ToolResultData,
+                                  UsageData, VerdictData)
+from shared_schema.messages import Event
 
 from . import cli, config, logs
 from .cli_interrupts import Interrupts
@@ -39,6 +45,8 @@ from .native.identity import EXTENSION_ID
 
 FINAL = {"completed", "failed", "stopped"}
 # The roles that act for a subtask (the operator is the page worker); their steps are listed.
+log = logs.get("heybro.cli")
+
 WORKING_ROLES = ("worker", "analyst", "technician")
 HOST_BACK_S = 90.0  # how long `heybro run` waits for a host that stopped to come back
 PANEL_URL = f"chrome-extension://{EXTENSION_ID}/extension/panel/panel.html"
@@ -179,76 +187,87 @@ class Progress:
         if self.as_json:
             self.say(json.dumps(ev))
             return
-        kind, d = ev["kind"], ev["data"]
-        if kind == "status":
-            s = d.get("status")
-            if s == "completed" and d.get("answer"):  # the answer first, then how it was checked
-                self.say(f"✓ answer: {d['answer']}")
-                self.say(f"  completed: {d.get('reason') or d.get('result')}")
-            elif s == "completed":
-                self.say(f"✓ completed: {d.get('reason') or d.get('result')}")
-            elif s in ("failed", "stopped"):
-                self.say(f"✗ {s}: {d.get('reason')}")
-            elif s != self.status or d.get("reason"):  # the same status again says nothing new
-                self.say(f"● {s}" + (f" — {d['reason']}" if d.get("reason") else ""))
-            self.status = s
-            if s in FINAL:
-                if d.get("memory"):
-                    self.say("  memory: " + ", ".join(f"{k}={v}" for k, v in d["memory"].items()))
-                steps = d.get("steps", self.steps)
-                self.say(f"  {_n(steps, 'action')}, {_n(self.calls, 'LLM call')}, "
-                         f"{_n(self.tokens, 'token')}")
-        elif kind == "plan":
-            if d["subtasks"] != self.subtasks:
+        try:
+            event = Event.model_validate(ev)
+        except ValidationError as err:  # a newer host's event: the rest still reads
+            log.warning("event_unreadable", kind=ev.get("kind"), error=str(err)[:300])
+            return
+        self.show_event(event)
+
+    def show_event(self, ev: Event) -> None:
+        d = ev.data
+        if isinstance(d, StatusData):
+            self._status(d)
+        elif isinstance(d, PlanData):
+            if d.subtasks != self.subtasks:
                 self.say("Plan:")
-                for i, s in enumerate(d["subtasks"]):
-                    self.say(f"  {'✓' if i < d['current'] else '→' if i == d['current'] else ' '} "
+                for i, s in enumerate(d.subtasks):
+                    self.say(f"  {'✓' if i < d.current else '→' if i == d.current else ' '} "
                              f"{i + 1}. {s}")
-            self.subtasks, self.current = d["subtasks"], d["current"]
-        elif kind == "answer":
-            self.say(f"  {d['role']} answers: {d['text']}")
-        elif kind == "experience":
-            self.say(f"  learned about {d['site']}: {d['text']} (`heybro experiences` lists them)")
-        elif kind == "question":  # the task waits for the user's word
-            options = f" [{' / '.join(d['choices'])}]" if d.get("choices") else ""
-            self.say(f"  ? heybro asks: {d['text']}{options}")
-            self.say(f"    answer with `heybro message {ev['task_id']} -` (asks for it without "
-                     "showing it)" if d.get("kind") == "secret" else
-                     f"    answer with `heybro message {ev['task_id']} \"…\"`")
-        elif kind == "tool_call" and d["role"] in WORKING_ROLES:
-            if d["tool"] not in ("mark_done", "answer"):
+            self.subtasks, self.current = d.subtasks, d.current
+        elif isinstance(d, AnswerData):
+            self.say(f"  {d.role} answers: {d.text}")
+        elif isinstance(d, ExperienceData):
+            self.say(f"  learned about {d.site}: {d.text} (`heybro experiences` lists them)")
+        elif isinstance(d, QuestionData):  # the task waits for the user's word
+            options = f" [{' / '.join(d.choices)}]" if d.choices else ""
+            self.say(f"  ? heybro asks: {d.text}{options}")
+            self.say(f"    answer with `heybro message {ev.task_id} -` (asks for it without "
+                     "showing it)" if d.kind == "secret" else
+                     f"    answer with `heybro message {ev.task_id} \"…\"`")
+        elif isinstance(d, ToolCallData) and d.role in WORKING_ROLES:
+            if d.tool not in ("mark_done", "answer"):
                 self.steps += 1
-            params = ", ".join(f"{k}={v!r}" for k, v in d["parameters"].items() if k != "expect")
+            params = ", ".join(f"{k}={v!r}" for k, v in d.parameters.items() if k != "expect")
             n = len(self.subtasks)
             self.say(f"  [step {self.steps} · subtask {min(self.current + 1, n)}/{n}] "
-                     f"{d['tool']}({params})" + (f" → {d['target']}" if d.get("target") else ""))
-        elif kind == "tool_result" and d["role"] in WORKING_ROLES:
-            if d["success"] is False:
-                self.say(f"      ✗ {d.get('error_code') or 'error'}: {d.get('error')}")
-            elif not d.get("expectation") and d["tool"] not in ("mark_done", "answer"):
-                self.say(f"      ✓ {d['tool']}: done")
-            if d.get("expectation"):
-                e = d["expectation"]
-                # Named by its tool: in a batch the results follow the calls they answer.
-                self.say(f"      ↳ {d['tool']}: expected {'met' if e['met'] else 'NOT met'} "
-                         f"({e['detail']})")
-        elif kind == "verdict":
-            if d.get("by") == "host":  # the subtask's declared outcome, proven on the page
-                self.say(f"  checked by heybro: {d['reason']}")
+                     f"{d.tool}({params})" + (f" → {d.target}" if d.target else ""))
+        elif isinstance(d, ToolResultData) and d.role in WORKING_ROLES:
+            self._result(d)
+        elif isinstance(d, VerdictData):
+            if d.by == "host":  # the subtask's declared outcome, proven on the page
+                self.say(f"  checked by heybro: {d.reason}")
             else:
-                mark = "≥" if d["confidence"] >= d["threshold"] else "<"
-                self.say(f"  verifier: {d['decision']} (confidence {d['confidence']:.2f} {mark} "
-                         f"{d['threshold']:.2f}) {d['reason']}")
-        elif kind == "usage":
+                mark = "≥" if d.confidence >= d.threshold else "<"
+                self.say(f"  verifier: {d.decision} (confidence {d.confidence:.2f} {mark} "
+                         f"{d.threshold:.2f}) {d.reason}")
+        elif isinstance(d, UsageData):
             self.calls += 1
-            self.tokens += d.get("total_tokens", 0)
-        elif kind in ("message", "error"):
-            if d.get("who") == "user":
-                self.say(f"  you: {d.get('text')}")
-            elif d.get("control"):  # the answer to a pause, resume or stop request
-                self.say(f"  · {d.get('text')}")
-            elif d.get("level") in ("warning", "error"):
-                self.say(f"  ! {d.get('text')}")
+            self.tokens += d.total_tokens
+        elif isinstance(d, ControlData):  # the answer to a pause, resume or stop request
+            self.say(f"  · {d.text}")
+        elif isinstance(d, MessageData) and d.who == "user":
+            self.say(f"  you: {d.text}")
+        elif isinstance(d, ErrorData) or (isinstance(d, MessageData) and d.level == "warning"):
+            self.say(f"  ! {d.text}")
+
+    def _status(self, d: StatusData) -> None:
+        s = d.status
+        if s == "completed" and d.answer:  # the answer first, then how it was checked
+            self.say(f"✓ answer: {d.answer}")
+            self.say(f"  completed: {d.reason or d.result}")
+        elif s == "completed":
+            self.say(f"✓ completed: {d.reason or d.result}")
+        elif s in ("failed", "stopped"):
+            self.say(f"✗ {s}: {d.reason}")
+        elif s != self.status or d.reason:  # the same status again says nothing new
+            self.say(f"● {s}" + (f" — {d.reason}" if d.reason else ""))
+        self.status = s
+        if s in FINAL:
+            if d.memory:
+                self.say("  memory: " + ", ".join(f"{k}={v}" for k, v in d.memory.items()))
+            steps = self.steps if d.steps is None else d.steps
+            self.say(f"  {_n(steps, 'action')}, {_n(self.calls, 'LLM call')}, "
+                     f"{_n(self.tokens, 'token')}")
+
+    def _result(self, d: ToolResultData) -> None:
+        if d.success is False:
+            self.say(f"      ✗ {d.error_code or 'error'}: {d.error}")
+        elif not d.expectation and d.tool not in ("mark_done", "answer"):
+            self.say(f"      ✓ {d.tool}: done")
+        if (e := d.expectation):
+            # Named by its tool: in a batch the results follow the calls they answer.
+            self.say(f"      ↳ {d.tool}: expected {'met' if e.met else 'NOT met'} ({e.detail})")
 
 
 def _resources(items: list[str]) -> dict[str, str]:

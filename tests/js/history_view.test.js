@@ -55,10 +55,10 @@ test("a paused then resumed task says so once; control requests read as words", 
   const text = historyLines([
     h(0, "status", { status: "planning", goal: "g" }),
     h(1, "status", { status: "executing" }),
-    h(2, "message", { text: "Pausing at the next safe point (between actions)…", control: "pausing" }),
+    h(2, "control", { text: "Pausing at the next safe point (between actions)…", what: "pausing" }),
     h(3, "status", { status: "paused", reason: "paused by the user" }),
     h(4, "status", { status: "executing", reason: "resumed" }),
-    h(5, "message", { text: "Stopping…", control: "stopping" }),
+    h(5, "control", { text: "Stopping…", what: "stopping" }),
     h(6, "status", { status: "stopped", reason: "stopped by the user" }),
   ]).map((l) => l.text);
   assert.deepEqual(text, ["Started: g", "Working", "Pausing at the next safe point (between actions)…",
@@ -70,4 +70,23 @@ test("a result names what was read or where the page went, never a dump", () => 
   assert.equal(resultWords("extract", { text: "KC123" }, undefined), 'read "KC123"');
   assert.equal(resultWords("fill", { value: "Ann", url: "http://a/" }, "http://a/"), "");
   assert.equal(resultWords("click", { candidates: [1, 2] }, undefined), "2 close matches, refused to guess");
+});
+
+// The host's golden event of every kind (shared_schema/examples/events): each says something.
+import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+const eventsDir = fileURLToPath(new URL("../../shared_schema/examples/events/", import.meta.url));
+const goldenEvents = readdirSync(eventsDir).filter((f) => f.endsWith(".json"))
+  .map((f) => JSON.parse(readFileSync(eventsDir + f, "utf8")).payload);
+
+test("every kind of event the host sends reads as a line of the history", () => {
+  assert.ok(goldenEvents.length >= 13);
+  const start = h(0, "status", { status: "planning", goal: "Order the blue kettle" });
+  for (const ev of goldenEvents) {
+    const entry = { seq: 1, kind: ev.kind, at: ev.at, data: ev.data };
+    // A tool's result completes the line of its call.
+    const before = ev.kind === "tool_result" ? [h(1, "tool_call", { role: "worker", tool: ev.data.tool, parameters: {} })] : [];
+    const lines = historyLines([start, ...before, entry]);
+    assert.ok(lines.length > 1 + before.length || (before.length && lines[1].text.includes("—")), `${ev.kind} says nothing`);
+  }
 });

@@ -88,3 +88,27 @@ test("a schema using a keyword outside the supported subset is refused up front"
   root.$defs.Ping.properties.nonce = { if: { type: "string" } };
   assert.throws(() => new Validator(root), /unsupported JSON Schema keyword "if"/);
 });
+
+const eventsDir = fileURLToPath(new URL("../../shared_schema/examples/events/", import.meta.url));
+const eventExamples = readdirSync(eventsDir).filter((f) => f.endsWith(".json"))
+  .map((f) => ({ file: f, msg: JSON.parse(readFileSync(eventsDir + f, "utf8")) }));
+
+test("every event kind has a golden example the extension accepts", () => {
+  assert.deepEqual(eventExamples.map((e) => e.msg.payload.kind).sort(), Object.keys(validator.root.events).sort());
+  for (const { file, msg } of eventExamples) {
+    assert.deepEqual(validator.validateMessage(msg, "to_extension"), [], file);
+    assert.equal(file, `${msg.payload.kind}.json`);
+  }
+});
+
+test("an event's data is checked against its kind's model", () => {
+  const plan = structuredClone(eventExamples.find((e) => e.msg.payload.kind === "plan").msg);
+  plan.payload.kind = "status";
+  assert.deepEqual(validator.validateMessage(plan, "to_extension")[0],
+    { path: "/payload/data", message: 'missing required field "status"' });
+  plan.payload.kind = "teleport";
+  assert.match(validator.validateMessage(plan, "to_extension").map((i) => i.message).join(" "), /teleport/);
+  const control = structuredClone(eventExamples.find((e) => e.msg.payload.kind === "control").msg);
+  control.payload.data.what = "explode";
+  assert.equal(validator.validateMessage(control, "to_extension")[0].path, "/payload/data/what");
+});

@@ -103,20 +103,20 @@ test("a burst of events is saved by few writes, each update resolving once its c
 test("a pause or stop asked for shows at once and clears when the task gets there", () => {
   let s = started();
   s = applyEvent(s, ev(0, "status", { status: "executing" }));
-  s = applyEvent(s, ev(1, "message", { text: "Pausing at the next safe point…", control: "pausing" }));
+  s = applyEvent(s, ev(1, "control", { text: "Pausing at the next safe point…", what: "pausing" }));
   assert.equal(s.taskContext.pending, "pausing");
   assert.equal(s.taskContext.status, "executing");
   s = applyEvent(s, ev(2, "status", { status: "verifying" }));
   assert.equal(s.taskContext.pending, "pausing", "still on its way to the pause");
   s = applyEvent(s, ev(3, "status", { status: "paused", reason: "paused by the user" }));
   assert.equal(s.taskContext.pending, null);
-  s = applyEvent(s, ev(4, "message", { text: "Stopping…", control: "stopping" }));
+  s = applyEvent(s, ev(4, "control", { text: "Stopping…", what: "stopping" }));
   assert.equal(s.taskContext.pending, "stopping");
   s = applyEvent(s, ev(5, "status", { status: "stopped" }));
   assert.equal(s.taskContext.pending, null);
   // Resumed before the pause took effect.
-  let r = applyEvent(started(), ev(0, "message", { text: "Pausing…", control: "pausing" }));
-  r = applyEvent(r, ev(1, "message", { text: "Going on", control: "resume" }));
+  let r = applyEvent(started(), ev(0, "control", { text: "Pausing…", what: "pausing" }));
+  r = applyEvent(r, ev(1, "control", { text: "Going on", what: "resume" }));
   assert.equal(r.taskContext.pending, null);
 });
 
@@ -140,4 +140,24 @@ test("a question holds the task as waiting until the status moves on; the answer
   const said = s.taskContext.chat.map((c) => c.text);
   assert.ok(said.includes("Learned about shop.test: Search is in the menu"));
   assert.equal(said.at(-1), "Answer: Two kettles cost $48.00.");
+});
+
+// The host's golden event of every kind (shared_schema/examples/events) changes what the panel shows.
+import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+const eventsDir = fileURLToPath(new URL("../../shared_schema/examples/events/", import.meta.url));
+const goldenEvents = readdirSync(eventsDir).filter((f) => f.endsWith(".json"))
+  .map((f) => JSON.parse(readFileSync(eventsDir + f, "utf8")).payload);
+
+test("every kind of event the host sends is read by the panel's state", () => {
+  const unseen = new Set(["iteration"]);  // the model's thinking shows in the history view only
+  assert.ok(goldenEvents.length >= 13);
+  for (const e of goldenEvents) {
+    const s0 = started();
+    const before = e.kind === "tool_result" ? applyEvent(s0, ev(0, "tool_call", { role: "worker", tool: e.data.tool, parameters: {} })) : s0;
+    const after = applyEvent(before, { ...e, task_id: "t1", seq: 1 });
+    const strip = (/** @type {any} */ st) => ({ ...st, taskContext: { ...st.taskContext, lastSeq: 0, updatedAt: 0 } });
+    if (unseen.has(e.kind)) assert.deepEqual(strip(after), strip(before), e.kind);
+    else assert.notDeepEqual(strip(after), strip(before), `${e.kind} changes nothing`);
+  }
 });

@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
-from heybro import session as session_mod
+from shared_schema.events import ControlData, MessageData, StatusData, dump
+
+from heybro.agent.browser import Browser
 from heybro.session import Session
 from heybro.store import TaskStore
 
@@ -97,12 +99,24 @@ class SessionRig:
     browser: FakeBrowser
     policy: BookingPolicy
     llm: ScriptedLLM
+    acting: list[Browser]  # the browser the next run acts in (the shop, or a wrapper of it)
+
+    def act_in(self, browser: Browser) -> None:
+        """Runs started or resumed from now on act in `browser`."""
+        self.acting[0] = browser
 
     def statuses(self, task_id: str) -> list[str]:
-        return [e.data["status"] for e in self.channel.events(task_id) if e.kind.value == "status"]
+        return [e.data.status for e in self.channel.events(task_id)
+                if isinstance(e.data, StatusData)]
 
     def messages(self, task_id: str) -> list[dict[str, Any]]:
-        return [e.data for e in self.channel.events(task_id) if e.kind.value == "message"]
+        return [dump(e.data) for e in self.channel.events(task_id)
+                if isinstance(e.data, MessageData)]
+
+    def controls(self, task_id: str) -> list[str]:
+        """The pause, resume and stop requests the task took in, in order."""
+        return [e.data.what for e in self.channel.events(task_id)
+                if isinstance(e.data, ControlData)]
 
     def status(self, task_id: str) -> str:
         row = self.store.get_task(task_id)
@@ -119,12 +133,16 @@ def session_rig(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
         for k, v in (llm.env() | (env or {})).items():
             monkeypatch.setenv(k, v)
-        monkeypatch.setattr(session_mod, "NativeBrowser", lambda channel, task_id: browser)
         store = TaskStore(tmp_path / "tasks.sqlite3")
         channel = FakeChannel()
+        acting: list[Browser] = [browser]
+
+        def browsers(channel: Any, task_id: str) -> Browser:
+            return acting[0]
+        rig = SessionRig(Session(channel, store, browsers),  # type: ignore[arg-type]
+                         channel, store, browser, policy, llm, acting)
         try:
-            yield SessionRig(Session(channel, store), channel, store,  # type: ignore[arg-type]
-                             browser, policy, llm)
+            yield rig
         finally:
             policy.release.set()
             store.close()

@@ -13,7 +13,7 @@ from .env import AgentEnv
 from .errors import (BrowserLost, GuardrailHit, HeldReplySetAside, Interrupted, NewInformation,
                      RepeatHeld, TaskStopped, ToolFailed)
 from .expect import check
-from .models import ExecutionCycle, TaskStatus, Verdict
+from .models import ExecutionCycle, ResumeNote, TaskStatus, Verdict
 from .scheduler import Scheduler
 from .steps import Done, Next, Plan, Verify, Work, note_of
 from .verifier import Verifier, dom_confidence
@@ -51,7 +51,7 @@ class TaskExecutor:
         self.task.status = status
         await self.env.recorder.status_changed(self.task, status, reason)
 
-    async def execute(self, *, resume: str | None = None) -> TaskResult:
+    async def execute(self, *, resume: ResumeNote | None = None) -> TaskResult:
         """Runs the task to an end. With `resume`, continues a task restored from the store
         (its plan and position kept) and hands the note to the role that picks it up."""
         env, task = self.env, self.task
@@ -180,15 +180,15 @@ class TaskExecutor:
         self.task.execution_history.append(cycle)
         return cycle
 
-    def _first_step(self, resume: str | None) -> Next:
+    def _first_step(self, resume: ResumeNote | None) -> Next:
         """Where a run starts: planning, or, resuming a plan in progress, the same subtask."""
         if resume is None:
             return Plan()
-        if self.task.current_subtask is not None and not resume.startswith("The user added"):
-            return Work(correction=resume)
-        return Plan(reason=resume)
+        if self.task.current_subtask is not None and not resume.replan:
+            return Work(correction=resume.text())
+        return Plan(reason=resume.text())
 
-    async def _loop(self, resume: str | None = None) -> str:
+    async def _loop(self, resume: ResumeNote | None = None) -> str:
         env, task = self.env, self.task
         step = self._first_step(resume)
         while not isinstance(step, Done):

@@ -203,6 +203,28 @@ class MemoryItem(BaseModel):
     at: float = Field(default_factory=now)
 
 
+class ResumeNote(BaseModel):
+    """Why a task restored from the store goes on, handed to its run (the executor words it for
+    the role that picks the task up): what the user said meanwhile sends it to the planner first;
+    otherwise the worker goes on with the same subtask, told why."""
+
+    why: str | None = Field(None, description="For the model: what happened (cut off by a fault, "
+                            "the record unwritable for a while, the user let a held action go).")
+    user_said: list[str] = Field(default_factory=list, description="The user's messages since "
+                                 "the planner last ran.")
+
+    @property
+    def replan(self) -> bool:
+        return bool(self.user_said)
+
+    def text(self) -> str:
+        """The note as the model reads it."""
+        if not self.user_said:
+            return self.why or ""
+        said = "The user added: " + " / ".join(self.user_said)
+        return said + (f"\n({self.why})" if self.why else "")
+
+
 class Task(BaseModel):
     id: str = Field(default_factory=lambda: uuid.uuid4().hex[:12])
     description: str

@@ -11,10 +11,15 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from shared_schema.events import (AnswerData, ErrorData, EventData, ExperienceData,
+                                  ExpectationData, IterationData, MemoryData, MessageData, PlanData,
+                                  QuestionData, StatusData, ToolCallData, ToolResultData,
+                                  UsageData, VerdictData, dump)
+
 from .. import logs
 from .experience import Experience
-from .models import (Iteration, MemoryItem, Question, RoleName, Task, TaskStatus, ToolCall, Usage,
-                     Verdict)
+from .models import (ExpectationCheck, Iteration, MemoryItem, Question, RoleName, Task, TaskStatus,
+                     ToolCall, Usage, Verdict)
 
 log = logs.get("heybro.agent")
 
@@ -85,7 +90,7 @@ class MemoryRecorder:
         self.records.append(("message", {"text": text, "level": level}))
 
 
-Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
+Emit = Callable[[EventData], Awaitable[None]]  # stores and sends one event
 
 
 def _short(value: Any, limit: int = 2000) -> Any:
@@ -120,77 +125,84 @@ def bounded_result(result: Any, limit: int = RESULT_CHARS) -> Any:
 
 
 class EventRecorder:
-    """Turns every change into a structured `event` (kind + data) and a structlog line."""
+    """Turns every change into a typed event (shared_schema/events.py) and a structlog line."""
 
     def __init__(self, emit: Emit) -> None:
         self._emit = emit
 
-    async def _send(self, task: Task, kind: str, data: dict[str, Any]) -> None:
-        log.info(f"task_{kind}", task_id=task.id, **{k: _short(v, 500) for k, v in data.items()})
-        await self._emit(kind, data)
+    async def _send(self, task: Task, data: EventData) -> None:
+        fields = dump(data)
+        log.info(f"task_{data.KIND.value}", task_id=task.id,
+                 **{k: _short(v, 500) for k, v in fields.items()})
+        await self._emit(data)
 
     async def task_created(self, task: Task) -> None:
-        await self._send(task, "status", {"status": task.status.value, "goal": task.description,
-                                          "url": task.url})
+        await self._send(task, StatusData(status=task.status.value, goal=task.description,
+                                          url=task.url))
 
     async def status_changed(self, task: Task, status: TaskStatus, reason: str | None) -> None:
-        data: dict[str, Any] = {"status": status.value, "reason": reason}
-        if status.final:
-            data["result"] = task.result
-            data["answer"] = task.answer
-            data["steps"] = task.steps
-            data["memory"] = {m.name: m.value for m in task.memory}
-        await self._send(task, "status", data)
+        if not status.final:
+            await self._send(task, StatusData(status=status.value, reason=reason))
+            return
+        await self._send(task, StatusData(
+            status=status.value, reason=reason, result=task.result, answer=task.answer,
+            steps=task.steps, memory={m.name: m.value for m in task.memory}))
 
     async def plan_changed(self, task: Task) -> None:
-        await self._send(task, "plan", {"subtasks": task.plan_texts,
-                                        "current": task.current_subtask_index})
+        await self._send(task, PlanData(subtasks=task.plan_texts,
+                                        current=task.current_subtask_index))
 
     async def iteration(self, task: Task, iteration: Iteration) -> None:
-        await self._send(task, "iteration", {
-            "role": iteration.role, "reasoning": _short(iteration.reasoning, 1000),
-            "tools": [c.tool for c in iteration.tool_calls], "repairs": iteration.repairs,
-            "warnings": iteration.warnings, "overhead_ms": iteration.overhead_ms,
-            "prompt_tokens": iteration.usage.prompt_tokens if iteration.usage else 0,
-            "tokens": iteration.usage.total_tokens if iteration.usage else 0})
+        await self._send(task, IterationData(
+            role=iteration.role, reasoning=_short(iteration.reasoning, 1000),
+            tools=[c.tool for c in iteration.tool_calls], repairs=iteration.repairs,
+            warnings=iteration.warnings, overhead_ms=iteration.overhead_ms,
+            prompt_tokens=iteration.usage.prompt_tokens if iteration.usage else 0,
+            tokens=iteration.usage.total_tokens if iteration.usage else 0))
 
     async def tool_call(self, task: Task, role: RoleName, call: ToolCall) -> None:
         params = {k: _short(v, 300) for k, v in call.parameters.items()}
-        await self._send(task, "tool_call", {"role": role, "tool": call.tool, "parameters": params,
-                                             "reason": call.reason, "target": call.target})
+        await self._send(task, ToolCallData(role=role, tool=call.tool, parameters=params,
+                                            reason=call.reason, target=call.target))
 
     async def tool_result(self, task: Task, role: RoleName, call: ToolCall) -> None:
-        await self._send(task, "tool_result", {
-            "role": role, "tool": call.tool, "success": call.success, "error": call.error,
-            "error_code": call.error_code, "result": bounded_result(call.result),
-            "target": call.target, "duration_ms": call.duration_ms,
-            "page_changed": call.page_changed,
-            "page_ms": call.result.get("page_ms") if isinstance(call.result, dict) else None,
-            "render_ms": call.result.get("render_ms") if isinstance(call.result, dict) else None,
-            "expectation": call.expectation.model_dump() if call.expectation else None})
+        timing = call.result if isinstance(call.result, dict) else {}
+        await self._send(task, ToolResultData(
+            role=role, tool=call.tool, success=call.success, error=call.error,
+            error_code=call.error_code, result=bounded_result(call.result), target=call.target,
+            duration_ms=call.duration_ms, page_changed=call.page_changed,
+            page_ms=timing.get("page_ms"), render_ms=timing.get("render_ms"),
+            expectation=_expectation(call.expectation)))
 
     async def verdict(self, task: Task, verdict: Verdict) -> None:
-        await self._send(task, "verdict", verdict.model_dump())
+        await self._send(task, VerdictData.model_validate(verdict.model_dump(mode="json")))
 
     async def memory(self, task: Task, item: MemoryItem) -> None:
-        await self._send(task, "message", {"text": f"Remembered {item.name} = {item.value}",
-                                           "memory": item.model_dump()})
+        await self._send(task, MessageData(text=f"Remembered {item.name} = {item.value}",
+                                           memory=MemoryData(**item.model_dump())))
 
     async def answer(self, task: Task, role: RoleName, text: str) -> None:
-        await self._send(task, "answer", {"role": role, "text": text})
+        await self._send(task, AnswerData(role=role, text=text))
 
     async def question(self, task: Task, question: Question) -> None:
-        await self._send(task, "question", question.model_dump())
+        await self._send(task, QuestionData(**question.model_dump()))
 
     async def experience(self, task: Task, item: Experience) -> None:
-        await self._send(task, "experience", {"id": item.id, "site": item.site, "text": item.text})
+        await self._send(task, ExperienceData(id=item.id, site=item.site, text=item.text))
 
     async def usage(self, task: Task, usage: Usage) -> None:
-        await self._send(task, "usage", usage.model_dump())
+        await self._send(task, UsageData(**usage.model_dump()))
 
     async def message(self, task: Task, text: str, level: str = "info") -> None:
-        await self._send(task, "error" if level == "error" else "message",
-                         {"text": text, "level": level})
+        if level == "error":
+            await self._send(task, ErrorData(text=text))
+        else:
+            await self._send(task, MessageData(text=text,
+                                               level="warning" if level == "warning" else "info"))
+
+
+def _expectation(check: ExpectationCheck | None) -> ExpectationData | None:
+    return None if check is None else ExpectationData.model_validate(check.model_dump(mode="json"))
 
 
 class FanOut:

@@ -1,9 +1,11 @@
 """The websocket endpoint: 127.0.0.1 only, a token from the 0600 endpoint file, Origin checked.
 
-Messages are the same envelopes as native messaging: `task.start` (answered `task.accepted` or
-`error`), then the task's `event`s; `task.pause` / `task.resume` / `task.stop` / `task.message`,
-`task.list` and `task.get` are answered from the session's command table, as on the native channel;
-`task.watch` follows a task by id from a sequence number on (a terminal back after a host restart).
+Messages are the same envelopes as native messaging, answered from the one command table
+(`session/commands.py`) the native channel serves too: `task.start` (answered `task.accepted` or
+`error`, then the task's `event`s reach this connection), `task.pause` / `task.resume` /
+`task.stop` / `task.message`, `task.list`, `task.get`, and whatever else the table holds. Only
+what streams is the endpoint's own: `task.watch` follows a task by id from a sequence number on
+(a terminal back after a host restart).
 A connection without the right token, or with a web page's Origin, is refused with HTTP 403.
 """
 
@@ -14,7 +16,7 @@ import hmac
 import json
 import os
 from http import HTTPStatus
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -22,11 +24,15 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from shared_schema import ErrorCode, ProtocolError, build, parse
-from shared_schema.messages import TaskGet, TaskStart
+from shared_schema.messages import TaskGet
 
 from .. import logs
 from ..native.identity import EXTENSION_ID
+from ..session.commands import COMMANDS
 from . import files
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 log = logs.get("heybro.endpoint")
 
@@ -47,7 +53,7 @@ def token_of(request: Request) -> str | None:
 
 
 class Endpoint:
-    def __init__(self, session: Any, token: str) -> None:
+    def __init__(self, session: Session, token: str) -> None:
         self.session = session
         self.token = token
         self.server: Server | None = None
@@ -112,12 +118,9 @@ class Endpoint:
             data = json.loads(raw)
             msg_id = data.get("id") if isinstance(data, dict) else None
             env, payload = parse(data, direction="to_host")
-            if isinstance(payload, TaskStart):
-                accepted = await self.session.start(payload, listener)
-                reply = build("task.accepted", accepted, re=env.id)
-            elif (command := getattr(self.session, "commands", {}).get(env.type)):
-                # The same table as the native channel's (session.command_table).
-                type_, answer = await command(payload)
+            if (command := COMMANDS.get(env.type)):
+                # The same table as the native channel's; a task started here is heard here.
+                type_, answer = await command(self.session, payload, listener)
                 reply = build(type_, answer, re=env.id)
             elif isinstance(payload, TaskGet) and env.type == "task.watch":
                 await self._follow(ws, env.id, payload, listener)
@@ -136,7 +139,7 @@ class Endpoint:
         await ws.send(json.dumps(reply))
 
 
-async def run_endpoint(session: Any, closed: asyncio.Event | None = None) -> Endpoint:
+async def run_endpoint(session: Session, closed: asyncio.Event | None = None) -> Endpoint:
     ep = Endpoint(session, files.new_token())
     ep.server = await serve(ep.handle, "127.0.0.1", 0, process_request=ep.check,
                             max_size=8 * 1024 * 1024)
@@ -153,7 +156,7 @@ async def run_endpoint(session: Any, closed: asyncio.Event | None = None) -> End
     return ep
 
 
-def start_endpoint(session: Any, channel: Any) -> None:
+def start_endpoint(session: Session, channel: Any) -> None:
     """Called from the native installer (inside the running loop)."""
     loop = asyncio.get_running_loop()
     task = loop.create_task(run_endpoint(session, channel.closed))

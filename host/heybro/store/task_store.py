@@ -20,6 +20,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from shared_schema.events import StatusData, dump
+
 from .. import logs, paths
 from .errors import StoreUnwritable, explain
 from .migrations import migrate
@@ -213,7 +215,7 @@ class TaskStore:
             c.execute("INSERT INTO tasks (id, goal, url, resources, status, created_at, updated_at)"
                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
                       (tid, goal, url, _dumps(resources or {}), status, now, now))
-            self._append(c, tid, "status", {"status": status, "goal": goal, "url": url}, now)
+            self._append(c, tid, "status", dump(StatusData(status=status, goal=goal, url=url)), now)
         self._tx(go)
         return self.get_task(tid)  # type: ignore[return-value]
 
@@ -251,7 +253,7 @@ class TaskStore:
                             (status, reason, now, task_id))
             if cur.rowcount != 1:
                 raise KeyError(task_id)
-            return self._append(c, task_id, "status", {"status": status, "reason": reason}, now)
+            return self._append(c, task_id, "status", dump(StatusData(status=status, reason=reason)), now)
         return self._tx(go, events_of=task_id)
 
     def update_status(self, task_id: str, status: str, reason: str | None = None) -> None:

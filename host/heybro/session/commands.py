@@ -1,0 +1,72 @@
+"""THE command table: what the extension (native messaging) and the terminal (the websocket
+endpoint) may ask of the host's session, one handler per message type, served on both.
+
+A new command: its messages in shared_schema/ (request and reply, with golden examples), then one
+entry in `COMMANDS` below — `async def handler(session, payload, listener) -> (reply type,
+reply)`; `listener` is the websocket caller's event listener (None on native messaging), for a
+command that subscribes its caller. Nothing else registers it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from shared_schema.messages import (Ack, TaskAccepted, TaskGet, TaskList, TaskMessage, TaskRef,
+                                    TaskStart)
+from shared_schema.payload import Payload
+
+from .running import Listener
+
+if TYPE_CHECKING:
+    from .core import Session
+
+Reply = tuple[str, Payload]
+Command = Callable[["Session", Any, Listener | None], Awaitable[Reply]]
+
+
+async def start(session: Session, payload: TaskStart, listener: Listener | None) -> Reply:
+    """Starts a task; the caller (a terminal) hears its events."""
+    accepted: TaskAccepted = await session.start(payload, listener)
+    return "task.accepted", accepted
+
+
+async def pause(session: Session, payload: TaskRef, listener: Listener | None) -> Reply:
+    await session.pause(payload.task_id)
+    return "ack", Ack()
+
+
+async def resume(session: Session, payload: TaskRef, listener: Listener | None) -> Reply:
+    await session.resume(payload.task_id)
+    return "ack", Ack()
+
+
+async def stop(session: Session, payload: TaskRef, listener: Listener | None) -> Reply:
+    await session.stop(payload.task_id)
+    return "ack", Ack()
+
+
+async def message(session: Session, payload: TaskMessage, listener: Listener | None) -> Reply:
+    await session.message(payload.task_id, payload.text)
+    return "ack", Ack()
+
+
+async def list_tasks(session: Session, payload: TaskList, listener: Listener | None) -> Reply:
+    return "task.list_result", await asyncio.to_thread(session.list_tasks, payload.limit)
+
+
+async def get(session: Session, payload: TaskGet, listener: Listener | None) -> Reply:
+    return "task.detail", await asyncio.to_thread(session.detail, payload.task_id,
+                                                  payload.after_seq)
+
+
+COMMANDS: dict[str, Command] = {
+    "task.start": start,
+    "task.pause": pause,
+    "task.resume": resume,
+    "task.stop": stop,
+    "task.message": message,
+    "task.list": list_tasks,
+    "task.get": get,
+}

@@ -1,0 +1,78 @@
+"""Wiring the session into the native host: the task store, the command table on the native
+channel, the websocket endpoint for the terminal, and the watch over other hosts' tasks."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+from shared_schema import Envelope
+from shared_schema.payload import Payload
+
+from .. import logs
+from ..native.channel import Handler, NativeChannel
+from ..store import StoreUnwritable, TaskStore, default_path
+from ..store.errors import explain
+from ..store.lease import is_owned
+from .commands import COMMANDS, Command, Reply
+from .core import Session
+
+log = logs.get("heybro.session")
+
+LEASE_CHECK_S = 2.0  # how often a host looks for tasks whose runner died, and for requests
+
+
+def _open_store(channel: NativeChannel) -> TaskStore | None:
+    """The task store, or None when it cannot be opened at all: every task command is then
+    answered with the reason in words (the host keeps serving, so the panel can say it)."""
+    path = default_path()
+    try:
+        store = TaskStore(path)
+    except (sqlite3.Error, OSError) as err:
+        why = explain(err, path) if isinstance(err, sqlite3.Error) else (err.strerror or str(err))
+        failure = StoreUnwritable(path, why)
+        log.error("store_unavailable", path=str(path), why=why, error=str(err))
+
+        async def refuse(env: Envelope, payload: Payload) -> None:
+            raise failure
+        for type_ in COMMANDS:
+            channel.on(type_, refuse)
+        return None
+    if store.moved_aside is not None:
+        log.warning("store_damaged_moved_aside", path=str(path), moved_to=str(store.moved_aside))
+    return store
+
+
+def _native(session: Session, command: Command) -> Handler:
+    """A command as the native channel calls it (the extension subscribes through the channel
+    itself: it hears every event)."""
+    async def handler(env: Envelope, payload: Payload) -> Reply:
+        return await command(session, payload, None)
+    return handler
+
+
+def install(channel: NativeChannel) -> None:
+    store = _open_store(channel)
+    if store is None:
+        return
+    # Tasks cut off by a host that died (and not still run by another live host) come back paused.
+    paused = store.pause_interrupted("interrupted: the heybro host stopped", skip=is_owned)
+    if paused:
+        log.info("tasks_paused_after_restart", tasks=paused)
+    session = Session(channel, store)
+    for type_, command in COMMANDS.items():
+        channel.on(type_, _native(session, command))
+    channel.on_close(lambda: session.shutdown("the browser disconnected"))
+
+    async def watch_leases() -> None:
+        while not channel.ended:
+            await asyncio.sleep(LEASE_CHECK_S)
+            try:
+                await session.check_leases()
+            except Exception:  # noqa: BLE001 - checked again in a moment
+                log.exception("lease_check_failed")
+
+    session.lease_watch = asyncio.get_running_loop().create_task(watch_leases())
+    from ..endpoint.server import start_endpoint
+    channel.session = session  # type: ignore[attr-defined]
+    start_endpoint(session, channel)
