@@ -125,6 +125,10 @@ class ToolCall(BaseModel):
     # What `element_id` named on the page the model saw (e.g. 'link "Blue Kettle"'), for people
     # watching and for the record: ids mean nothing once the page is gone.
     target: str | None = None
+    # The acted-on element's signature and the page's URL when the action was proposed: what a
+    # routine saved from this task re-finds the element by, and where it acted.
+    signature: dict[str, Any] | None = None
+    url: str | None = None
 
 
 class Usage(BaseModel):

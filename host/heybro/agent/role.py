@@ -117,9 +117,12 @@ class Role:
 
     async def record_call(self, call: ProposedToolCall) -> ToolCall:
         snap = self.env.snapshot
+        eid = call.parameters.get("element_id")
+        sig = snap.elements.get(eid) if snap is not None and isinstance(eid, str) else None
         tc = ToolCall(tool=call.tool, parameters=call.parameters, reason=call.reason,
-                      timestamp=time.time(),
-                      target=snap.describe(call.parameters.get("element_id")) if snap else None)
+                      timestamp=time.time(), target=snap.describe(eid) if snap else None,
+                      signature=sig if isinstance(sig, dict) else None,
+                      url=snap.url or None if snap is not None else None)
         await self.env.recorder.tool_call(self.env.task, self.name, tc)
         return tc
 
