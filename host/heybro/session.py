@@ -35,6 +35,7 @@ from .agent.native_browser import NativeBrowser
 from .agent.recorder import EventRecorder, FanOut, Recorder
 from .native.channel import NativeChannel
 from .native.host import add_installer
+from .routines.commands import ROUTINE_COMMANDS, routine_commands
 from .store import StoreUnwritable, TaskRow, TaskStore, default_path, views
 from .store.errors import explain
 from .store.lease import TaskLease, ask_owner, is_owned, take_request
@@ -575,7 +576,7 @@ def _open_store(channel: NativeChannel) -> TaskStore | None:
 
         async def refuse(env, payload):  # type: ignore[no-untyped-def]
             raise failure
-        for type_ in TASK_COMMANDS:
+        for type_ in TASK_COMMANDS + ROUTINE_COMMANDS:
             channel.on(type_, refuse)
         return None
     if store.moved_aside is not None:
@@ -597,7 +598,7 @@ def install(channel: NativeChannel) -> None:
         return "task.accepted", await session.start(payload)
 
     channel.on("task.start", on_start)
-    session.commands = command_table(session)
+    session.commands = command_table(session) | routine_commands(store)
     for type_, fn in session.commands.items():
         channel.on(type_, lambda env, payload, fn=fn: fn(payload))
     channel.on_close(lambda: session.shutdown("the browser disconnected"))

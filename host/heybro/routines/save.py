@@ -36,7 +36,12 @@ SECRET = re.compile(r"\{\{secret:[^}]+\}\}")
 
 
 class SaveRefused(ValueError):
-    """The task cannot be saved as a routine; the message says why, in words."""
+    """The task cannot be saved as a routine; the message says why, in words. `code` is the
+    wire's error code for it."""
+
+    def __init__(self, message: str, code: str = "invalid_state") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def save_task(store: TaskStore, task_id: str, name: str, *, replace: bool = False) -> Routine:
@@ -57,7 +62,7 @@ def routine_from_task(store: TaskStore, task_id: str, name: str) -> Routine:
     row = store.get_task(task_id)
     state = store.load_checkpoint(task_id) if row is not None else None
     if row is None or state is None:
-        raise SaveRefused(f"no task {task_id!r} (`heybro tasks` lists them)")
+        raise SaveRefused(f"no task {task_id!r} (`heybro tasks` lists them)", "task_not_found")
     if row.status != "completed":
         raise SaveRefused(f"task {task_id} is {row.status}: only a completed task can be saved "
                           "as a routine")
@@ -203,6 +208,8 @@ def _label(sig: dict[str, Any] | None) -> str:
 
 
 def _name_for(sig: dict[str, Any] | None) -> str:
+    if sig and (sig.get("role") == "searchbox" or (sig.get("attrs") or {}).get("type") == "search"):
+        return "search"  # whatever its label says ("Search products", "Find…"): search words
     words = re.findall(r"[a-z0-9]+", _label(sig).lower())[:3]
     name = "_".join(words)[:32].strip("_")
     if not name:
