@@ -60,7 +60,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Recorded]:
         shop = eb.ctx.new_page()
         shop.goto(site.url)
         panel = eb.open_panel()
-        expect(panel.locator("#host-pill")).to_have_text("Host connected")
+        expect(panel.locator("#host-pill")).to_have_text("Host connected", timeout=30_000)
         panel.fill("#goal", GOAL)
         panel.click("#send")
         wait_status(panel, "Completed", 90_000)
@@ -154,3 +154,69 @@ def test_the_exported_script_fails_when_the_page_lacks_an_expected_outcome(
     assert run.returncode == 1, run.stdout + run.stderr
     assert "1 failed" in run.stdout
     assert "Order confirmed" in run.stdout and "to_be_visible" in run.stdout, run.stdout
+
+
+def test_the_panel_saves_the_completed_task_lists_runs_and_deletes_routines(
+        recorded: Recorded) -> None:
+    panel, eb = recorded.panel, recorded.eb
+    errors: list[str] = []
+    panel.on("pageerror", lambda e: errors.append(str(e)))
+    # Save as routine, on the completed task: a name is offered; a bad one is explained.
+    panel.click("#save-routine")
+    name = panel.locator("#routine-name")
+    expect(name).to_have_value("buy-one-blue-kettle")
+    name.fill("my kettle")
+    panel.click("#routine-save button[type=submit]")
+    expect(panel.locator("#routine-note")).to_contain_text("no spaces")
+    name.fill("panel-kettle")
+    panel.click("#routine-save button[type=submit]")
+    expect(panel.locator("#routine-note")).to_have_text(
+        "Saved routine “panel-kettle”: 7 steps, takes search, full_name, email. "
+        "Run it from Routines below.")
+    expect(panel.locator("#routine-save")).to_be_hidden()
+    # The host refuses a second routine of that name, and the panel says why.
+    panel.click("#save-routine")
+    name.fill("panel-kettle")
+    panel.click("#routine-save button[type=submit]")
+    expect(panel.locator("#routine-note")).to_contain_text("'panel-kettle' exists already")
+    panel.click("#routine-save-cancel")
+
+    # The list: each routine with its last run, result, heals and time.
+    panel.click("#routines > summary")
+    item = panel.locator("#routine-list li[data-routine=panel-kettle]")
+    expect(item).to_contain_text("7 steps · takes search, full_name, email")
+    expect(item.locator("[data-field=facts]")).to_have_text("never run · 0 heals")
+
+    # Run: the parameters' recorded values, editable, go with the run to the host.
+    eb.sw.evaluate("""() => {
+        const link = globalThis.heybro.link, call = link.call.bind(link);
+        link.call = (type, payload, ...rest) => {
+            if (type === "routine.run") globalThis.routineRunSent = payload;
+            return call(type, payload, ...rest);
+        };
+    }""")
+    item.get_by_role("button", name="Run").click()
+    fields = item.locator("form.routine-params input")
+    expect(fields).to_have_count(3)
+    assert [fields.nth(i).input_value() for i in range(3)] == [
+        "blue kettle", "Ann Lee", "ann@example.com"]
+    item.get_by_label("full_name").fill("Bo Day")
+    item.get_by_role("button", name="Start run").click()
+    sent = None
+    for _ in range(100):  # the coordinator sends it once it has found the page's tab
+        if (sent := eb.sw.evaluate("() => globalThis.routineRunSent ?? null")) is not None:
+            break
+        panel.wait_for_timeout(100)
+    assert sent is not None and sent["name"] == "panel-kettle", sent
+    assert isinstance(sent.get("tab_id"), int), sent
+    assert sent["params"] == {"search": "blue kettle", "full_name": "Bo Day",
+                              "email": "ann@example.com"}
+
+    # Delete asks once more, then the routine is gone (from the list and the store).
+    delete = item.get_by_role("button", name="Delete")
+    delete.click()
+    expect(item.get_by_role("button", name="Delete for good?")).to_be_visible()
+    item.get_by_role("button", name="Delete for good?").click()
+    expect(item).to_have_count(0)
+    assert "panel-kettle" not in eb.heybro("routine", "list").stdout
+    assert errors == []
