@@ -1,7 +1,7 @@
 // @ts-check
 /** The side panel: the chat with heybro and the live window on what it does. */
 import { CoordinatorClient } from "../lib/ui_protocol.js";
-import { isLive } from "../background/state.js";
+import { FINAL_STATUSES, isLive } from "../background/state.js";
 import { renderHostStatus } from "../lib/host_status_view.js";
 import { FOCUS_REPLACEMENTS, renderChat, renderTask, STATUS_WORDS } from "./task_view.js";
 import { keepingFocus } from "../lib/ui_focus.js";
@@ -94,6 +94,10 @@ function render() {
     sayRoutine("");
     savingFor = s.taskContext?.taskId || "";
   }
+  // A run that just ended changes its routine's last run: an open list shows it.
+  const ended = !!s.taskContext && FINAL_STATUSES.has(s.taskContext.status);
+  if (ended && !wasEnded && routines.open) loadRoutines();
+  wasEnded = ended;
   keepingFocus(document, FOCUS_REPLACEMENTS, () => renderTask(s, { root: document.body, byId }));
   followSteps();
   drawSteps();
@@ -247,6 +251,7 @@ saveForm.addEventListener("submit", async (ev) => {
 });
 
 const routines = /** @type {HTMLDetailsElement} */ (byId("routines"));
+let wasEnded = true;
 /** What the list's buttons do. @type {import("./routines_view.js").RoutineActions} */
 const routineActions = {
   run: async (name, params) => { if (await run("routine_run", { name, params })) els.goal.focus(); },
