@@ -146,3 +146,8 @@ def test_secrets_stay_placeholders_and_actions_of_a_worker_cut_short_are_kept(
     assert r.steps[1].signature == sig and r.steps[1].subtask == 0
     assert r.steps[0].intent == "fill: the user's login" and r.steps[0].url == "http://app/login"
     assert r.goal == "Log in as {{param:user_name}} and open invoices"
+    # An element's action recorded without its signature cannot be found again: refused.
+    store.action_started(task.id, "9", "click", {"element_id": "e7", "target": 'link "Invoices"'})
+    store.action_finished(task.id, "9", True, {})
+    with pytest.raises(SaveRefused, match='click link "Invoices" has no record of its element'):
+        routine_from_task(store, task.id, "login")
