@@ -1,6 +1,7 @@
 """The Playwright export of a routine, read as code: Playwright's own locators chosen from each
 signature (best first), expectations as assertions, parameters as arguments, secrets from the
-environment — and the module compiles. (The demo order's export runs in tests/test_e2e_routines.py.)"""
+environment — and the module compiles. (The demo order's export runs in
+tests/test_e2e_routines.py.)"""
 
 from __future__ import annotations
 

@@ -16,8 +16,8 @@ from support.agent_harness import run_task  # noqa: E402
 from support.fake_browser import shop  # noqa: E402
 from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
 
-from heybro.agent.models import (ExpectedOutcome, ExecutionCycle, Iteration, RoleResult,  # noqa: E402
-                                 Subtask, Task, TaskStatus, ToolCall)
+from heybro.agent.models import (  # noqa: E402
+    ExecutionCycle, ExpectedOutcome, Iteration, RoleResult, Subtask, Task, TaskStatus, ToolCall)
 from heybro.routines.model import fill  # noqa: E402
 from heybro.routines.save import SaveRefused, routine_from_task, save_task  # noqa: E402
 from heybro.store import TaskStore  # noqa: E402
@@ -65,7 +65,7 @@ def recorded(tmp_path: Path) -> tuple[TaskStore, str]:
     return store, task.id
 
 
-def test_a_completed_task_saves_its_working_actions_with_signatures_and_the_users_values_as_parameters(
+def test_a_saved_task_keeps_its_working_actions_with_signatures_and_the_users_values_as_params(
         recorded: tuple[TaskStore, str]) -> None:
     store, task_id = recorded
     r = save_task(store, task_id, "kettle-order")
@@ -92,7 +92,8 @@ def test_a_completed_task_saves_its_working_actions_with_signatures_and_the_user
     # The intent says what the step did and why; each subtask keeps its verified outcome.
     assert r.steps[2].intent == 'click link "Blue Kettle $20": The blue one is the first result'
     assert [(o.text, o.verdict) for o in r.subtasks] == [
-        ("Search for {{param:search}}", "results listed"), ("Open the blue {{param:search}}", "item open"),
+        ("Search for {{param:search}}", "results listed"),
+        ("Open the blue {{param:search}}", "item open"),
         ("Buy it for {{param:name}}, {{param:email}}", "Order confirmed #A1")]
 
 

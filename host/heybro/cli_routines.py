@@ -137,7 +137,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _guarded(action: str, fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+Run = Callable[[argparse.Namespace], int]
+
+
+def _guarded(action: str, fn: Run) -> Run:
     def run(args: argparse.Namespace) -> int:
         try:
             return fn(args)

@@ -237,7 +237,8 @@ def script(routine: Routine) -> str:
         lines += ["", "def secret(name: str) -> str:",
                   "    value = os.environ.get(f\"HEYBRO_SECRET_{name.upper()}\")",
                   "    if value is None:",
-                  "        raise RuntimeError(f\"set HEYBRO_SECRET_{name.upper()} to run this test\")",
+                  "        raise RuntimeError("
+                  "f\"set HEYBRO_SECRET_{name.upper()} to run this test\")",
                   "    return value", ""]
     lines += ["", f"def {fn}(page: Page{args}, start_url: str = START_URL) -> None:",
               f"    {_docstring(goal)}",

@@ -141,9 +141,9 @@ def _step(entry: ActionRow, subtask: int, reason: str,
     signature = entry.params.get("signature") or (call.signature if call else None)
     if params.get("element_id") and not isinstance(signature, dict):
         # Recorded before heybro kept signatures: nothing to find the element by on replay.
-        raise SaveRefused(f"the task's step {entry.tool} {target or params['element_id']} has no record "
-                          "of its element (the task ran on an older heybro): run the task again, "
-                          "then save that run")
+        raise SaveRefused(f"the task's step {entry.tool} {target or params['element_id']} has "
+                          "no record of its element (the task ran on an older heybro): run the "
+                          "task again, then save that run")
     return Step(tool=entry.tool, args=args, expect=expect, subtask=subtask,
                 signature=signature if isinstance(signature, dict) else None,
                 intent=" ".join(reason.split()), url=call.url if call is not None else None), doing
