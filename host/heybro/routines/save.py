@@ -235,7 +235,7 @@ def _placed(text: str, values: dict[str, str]) -> str:
     """`text` with each recorded value the user gave replaced by its placeholder (longest first,
     so a value inside another one does not split it)."""
     for value in sorted(values, key=len, reverse=True):
-        text = _occurs(value).sub(lambda _m, v=value: f"{{{{param:{values[v]}}}}}", text)
+        text = _occurs(value).sub(f"{{{{param:{values[value]}}}}}", text)  # names hold no "\\"
     return text
 
 
