@@ -121,27 +121,14 @@ const commands = {
   async state() { await store.loaded; return store.state; },
   async take_draft() { const text = pendingDraft; pendingDraft = ""; return { text }; },
   async start_task({ goal, url, tab_id }) {
-    await store.loaded;
-    const live = store.state.taskContext;
-    if (live && isLive(store.state)) {
-      throw Object.assign(new Error(`A task is already ${live.status}: "${live.goal}". Stop it (or let it finish) before starting another.`), { code: "busy" });
-    }
-    const tabId = tab_id ?? (await pageTabId());
-    /** @type {any} */
-    let reply;
-    try {
-      reply = await link.call("task.start", { goal, ...(url ? { url } : {}), ...(tabId !== undefined ? { tab_id: tabId } : {}) });
-    } catch (e) {
-      // One task at a time: the host names the task in the way (e.g. one a crash paused, started
-      // from a terminal). Shown here, so its Resume and Stop are at hand; the refusal says why.
-      const err = /** @type {any} */ (e);
-      if (err.code === "busy" && typeof err.detail?.task_id === "string") await adoptTask(err.detail.task_id).catch(() => {});
-      throw e;
-    }
-    const { task_id } = reply.payload;
-    await store.update((s) => ({ ...s, taskContext: newTaskContext(task_id, goal), actionHistory: [], tabRegistry: [] }));
-    if (tabId !== undefined) trackTab(tabId);
-    return reply.payload;
+    return startTask("task.start", { goal, ...(url ? { url } : {}) }, goal, tab_id);
+  },
+  // Routines: a completed task saved to replay; the list with their last runs; a run is a task.
+  async routine_save({ task_id, name, replace = false }) { return (await link.call("routine.save", { task_id, name, replace })).payload; },
+  async routine_list() { return (await link.call("routine.list", {})).payload; },
+  async routine_delete({ name }) { return (await link.call("routine.delete", { name })).payload; },
+  async routine_run({ name, params = {}, url }) {
+    return startTask("routine.run", { name, params, ...(url ? { url } : {}) }, `Routine ${name}`);
   },
   async pause() { return control("task.pause"); },
   async resume() { return control("task.resume"); },
@@ -166,6 +153,35 @@ const commands = {
     return { ok: true };
   },
 };
+
+/**
+ * Starts a task (a goal, or a routine's replay) in the page the user is looking at, and shows it.
+ * @param {"task.start" | "routine.run"} type @param {Record<string, any>} payload
+ * @param {string} goal shown until the host's first event names it @param {number} [tab_id]
+ */
+async function startTask(type, payload, goal, tab_id) {
+  await store.loaded;
+  const live = store.state.taskContext;
+  if (live && isLive(store.state)) {
+    throw Object.assign(new Error(`A task is already ${live.status}: "${live.goal}". Stop it (or let it finish) before starting another.`), { code: "busy" });
+  }
+  const tabId = tab_id ?? (await pageTabId());
+  /** @type {any} */
+  let reply;
+  try {
+    reply = await link.call(type, { ...payload, ...(tabId !== undefined ? { tab_id: tabId } : {}) });
+  } catch (e) {
+    // One task at a time: the host names the task in the way (e.g. one a crash paused, started
+    // from a terminal). Shown here, so its Resume and Stop are at hand; the refusal says why.
+    const err = /** @type {any} */ (e);
+    if (err.code === "busy" && typeof err.detail?.task_id === "string") await adoptTask(err.detail.task_id).catch(() => {});
+    throw e;
+  }
+  const { task_id } = reply.payload;
+  await store.update((s) => ({ ...s, taskContext: newTaskContext(task_id, goal), actionHistory: [], tabRegistry: [] }));
+  if (tabId !== undefined) trackTab(tabId);
+  return reply.payload;
+}
 
 /**
  * Makes a task the host knows (and the panel does not) the one shown, from its record.

@@ -1,12 +1,13 @@
 // @ts-check
 /** The side panel: the chat with heybro and the live window on what it does. */
 import { CoordinatorClient } from "../lib/ui_protocol.js";
-import { isLive } from "../background/state.js";
+import { FINAL_STATUSES, isLive } from "../background/state.js";
 import { renderHostStatus } from "../lib/host_status_view.js";
 import { FOCUS_REPLACEMENTS, renderChat, renderTask, STATUS_WORDS } from "./task_view.js";
 import { keepingFocus } from "../lib/ui_focus.js";
 import { StepStream } from "./step_stream.js";
 import { StreamView } from "./stream_view.js";
+import { nameProblem, renderRoutines, suggestName } from "./routines_view.js";
 
 const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const els = {
@@ -87,6 +88,16 @@ function followSteps() {
 function render() {
   if (!state) return;
   const s = state;
+  if (s.taskContext?.taskId !== savingFor) { // another task shown: its own name, its own note
+    saveForm.hidden = true;
+    nameInput.value = "";
+    sayRoutine("");
+    savingFor = s.taskContext?.taskId || "";
+  }
+  // A run that just ended changes its routine's last run: an open list shows it.
+  const ended = !!s.taskContext && FINAL_STATUSES.has(s.taskContext.status);
+  if (ended && !wasEnded && routines.open) loadRoutines();
+  wasEnded = ended;
   keepingFocus(document, FOCUS_REPLACEMENTS, () => renderTask(s, { root: document.body, byId }));
   followSteps();
   drawSteps();
@@ -200,6 +211,57 @@ async function openTask(taskId) {
   pastView.render(stream, plan, t.status, { openAll: stream.reader.lines.length <= OPEN_ALL_UP_TO });
   /** @type {HTMLElement} */ (box.querySelector("[data-field=usage]")).textContent = stream.usageLine()?.text || "";
 }
+
+// Routines: "Save as routine" on a completed task asks for a name; the list runs and deletes.
+const saveForm = /** @type {HTMLFormElement} */ (byId("routine-save"));
+const nameInput = /** @type {HTMLInputElement} */ (byId("routine-name"));
+const routineNote = byId("routine-note");
+/** @param {string} text @param {boolean} [bad] */
+function sayRoutine(text, bad = false) {
+  routineNote.textContent = text;
+  routineNote.dataset.tone = bad ? "bad" : "ok";
+  routineNote.hidden = !text;
+}
+let savingFor = "";
+byId("save-routine").addEventListener("click", () => {
+  const ctx = state?.taskContext;
+  if (!ctx) return;
+  savingFor = ctx.taskId;
+  nameInput.value = nameInput.value || suggestName(ctx.goal);
+  saveForm.hidden = false;
+  sayRoutine("");
+  nameInput.focus();
+  nameInput.select();
+});
+byId("routine-save-cancel").addEventListener("click", () => { saveForm.hidden = true; sayRoutine(""); });
+saveForm.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const name = nameInput.value.trim();
+  const problem = nameProblem(name);
+  if (problem) { sayRoutine(problem, true); return; }
+  try {
+    const r = (await client.call("routine_save", { task_id: savingFor, name })).routine;
+    saveForm.hidden = true;
+    const params = Object.keys(r.parameters || {});
+    sayRoutine(`Saved routine “${r.name}”: ${r.steps} steps` + (params.length ? `, takes ${params.join(", ")}.` : ".") + " Run it from Routines below.");
+    if (routines.open) loadRoutines();
+  } catch (e) {
+    sayRoutine(/** @type {Error} */ (e).message, true);
+  }
+});
+
+const routines = /** @type {HTMLDetailsElement} */ (byId("routines"));
+let wasEnded = true;
+/** What the list's buttons do. @type {import("./routines_view.js").RoutineActions} */
+const routineActions = {
+  run: async (name, params) => { if (await run("routine_run", { name, params })) els.goal.focus(); },
+  remove: async (name) => { await run("routine_delete", { name }); loadRoutines(); },
+};
+async function loadRoutines() {
+  const r = await run("routine_list");
+  if (r) renderRoutines(byId("routine-list"), r.routines || [], routineActions);
+}
+routines.addEventListener("toggle", () => { if (routines.open) loadRoutines(); });
 
 els.goal.focus();
 // A goal drafted from the page's selection by the shortcut, if the panel opened after it was sent.

@@ -108,6 +108,7 @@ export function renderTask(state, ui) {
   // Kept in place (and focusable) while the stop is under way; pressing it again does nothing.
   stop.setAttribute("aria-disabled", String(stopping));
   ui.byId("dismiss").hidden = !final;
+  ui.byId("save-routine").hidden = ctx.status !== "completed";
 
   const progress = ui.byId("progress");
   const words = final || ctx.status === "paused" ? "" : PROGRESS_WORDS[shown] || (!ctx.currentAction ? PROGRESS_WORDS[ctx.status] || "" : "");

@@ -12,7 +12,7 @@ from heybro.agent.browser import Browser
 from heybro.agent.env import AgentEnv
 from heybro.agent.executor import TaskExecutor
 from heybro.agent.models import Task
-from heybro.agent.recorder import MemoryRecorder
+from heybro.agent.recorder import FanOut, MemoryRecorder, Recorder
 from heybro.llm import LLMClient
 
 from .scripted_llm import ScriptedLLM, calls
@@ -21,9 +21,11 @@ from .scripted_llm import ScriptedLLM, calls
 def run_task(llm: ScriptedLLM, browser: Browser, goal: str = "Buy the blue kettle",
              url: str | None = "http://shop/", env_extra: dict[str, str] | None = None,
              resources: dict[str, str] | None = None, env_hook: Any = None,
-             config_file: Path | None = None) -> tuple[Task, MemoryRecorder, Any]:
+             config_file: Path | None = None,
+             also: Recorder | None = None) -> tuple[Task, MemoryRecorder, Any]:
     """The task run to its end: (task, recorded events, TaskResult). `env_hook(env)` runs before
-    the task starts (a person answering questions, another experiences book …)."""
+    the task starts (a person answering questions, another experiences book …); `also` records
+    the run too (the task store's recorder, say)."""
     settings = config.load(env=llm.env(**(env_extra or {})),
                            file=config_file or Path("/nonexistent"))
     rec = MemoryRecorder()
@@ -31,7 +33,8 @@ def run_task(llm: ScriptedLLM, browser: Browser, goal: str = "Buy the blue kettl
     async def main() -> Any:
         client = LLMClient(settings)
         task = Task(description=goal, url=url, resources=resources or {})
-        env = AgentEnv(task=task, llm=client, settings=settings, browser=browser, recorder=rec)
+        env = AgentEnv(task=task, llm=client, settings=settings, browser=browser,
+                       recorder=FanOut(also, rec) if also is not None else rec)
         if env_hook:
             env_hook(env)
         try:

@@ -236,6 +236,7 @@ class ScriptedLLM:
                     {"id": f"call_{uuid.uuid4().hex[:8]}", "type": "function",
                      "function": {"name": name, "arguments": json.dumps(params)}}
                     for name, params in step["calls"]]
+                message["content"] = step.get("text")  # the model's words beside its calls
             else:  # JSON mode: the same calls as a ProposedReply
                 message["content"] = json.dumps({"reasoning": "scripted", "tool_calls": [
                     {"tool": n, "parameters": p, "reason": ""} for n, p in step["calls"]]})

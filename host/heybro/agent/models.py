@@ -128,6 +128,10 @@ class ToolCall(BaseModel):
     # The tool only looks (its Effects): no ledger entry, since repeating it is harmless. Set from
     # the tool's definition as the call is recorded; kept out of the record itself.
     read_only: bool = Field(False, exclude=True)
+    # The acted-on element's signature and the page's URL when the action was proposed: what a
+    # routine saved from this task re-finds the element by, and where it acted.
+    signature: dict[str, Any] | None = None
+    url: str | None = None
 
 
 class Usage(BaseModel):

@@ -119,9 +119,13 @@ class Role:
     async def record_call(self, call: ProposedToolCall) -> ToolCall:
         snap = self.env.snapshot
         tool = self.by_name.get(call.tool)
+        eid = call.parameters.get("element_id")
+        sig = snap.elements.get(eid) if snap is not None and isinstance(eid, str) else None
         tc = ToolCall(tool=call.tool, parameters=call.parameters, reason=call.reason,
                       timestamp=time.time(), read_only=tool is not None and tool.effects.read_only,
-                      target=snap.describe(call.parameters.get("element_id")) if snap else None)
+                      target=snap.describe(eid) if snap else None,
+                      signature=sig if isinstance(sig, dict) else None,
+                      url=snap.url or None if snap is not None else None)
         await self.env.recorder.tool_call(self.env.task, self.name, tc)
         return tc
 

@@ -17,6 +17,7 @@ from shared_schema.messages import (Ack, TaskAccepted, TaskGet, TaskList, TaskMe
                                     TaskStart)
 from shared_schema.payload import Payload
 
+from ..routines import commands as routines
 from .running import Listener
 
 if TYPE_CHECKING:
@@ -69,4 +70,7 @@ COMMANDS: dict[str, Command] = {
     "task.message": message,
     "task.list": list_tasks,
     "task.get": get,
+    "routine.save": routines.on_save,
+    "routine.list": routines.on_list,
+    "routine.delete": routines.on_delete,
 }

@@ -50,8 +50,10 @@ class StoreRecorder:
         if not call.read_only:  # a tool that only looks (its Effects) leaves no ledger entry
             key = f"{len(task.execution_history)}-{time.time_ns()}"
             self._ledger_keys[id(call)] = key
-            # The element's name goes with its id: after a restart the id means nothing.
-            params = call.parameters | ({"target": call.target} if call.target else {})
+            # The element's name and signature go with its id: after a restart the id means
+            # nothing (the signature is also what a routine saved from the task re-finds it by).
+            params = (call.parameters | ({"target": call.target} if call.target else {})
+                      | ({"signature": call.signature} if call.signature else {}))
             # The step it takes is counted before it acts: one a fault cuts off still counts.
             await self._checkpoint(task)
             try:
