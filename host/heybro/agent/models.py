@@ -9,6 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from shared_schema.events import UsageData
+
 RoleName = Literal["scheduler", "worker", "verifier", "analyst", "technician"]
 # Who does a subtask (seed 004: roles by capability): the operator works the page (the Worker
 # role), the analyst answers and computes from what was gathered without the page, the
@@ -134,16 +136,10 @@ class ToolCall(BaseModel):
     url: str | None = None
 
 
-class Usage(BaseModel):
+class Usage(UsageData):
+    """One model call's use: the `usage` event's data, for a role of this agent."""
+
     role: RoleName
-    model: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    total_tokens: int = 0
-    latency_ms: float = 0.0
-    cost_usd: float = 0.0
-    attempts: int = 1
-    mode: Literal["native", "json"] = "native"
 
 
 class Iteration(BaseModel):
