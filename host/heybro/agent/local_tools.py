@@ -39,7 +39,7 @@ async def recall_history(a: Any, role: LocalContext) -> dict[str, Any]:
 async def extract(a: Any, role: LocalContext) -> dict[str, Any]:
     """Keeps `value`, or the text of `element_id` on the page, in memory under `name`."""
     env = role.env
-    where = env.snapshot.url if env.snapshot else ""
+    where = env.state.snapshot.url if env.state.snapshot else ""
     value = a.value
     if value is None and a.element_id:
         got = await env.call_wire(ELEMENT_TEXT, a)

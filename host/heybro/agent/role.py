@@ -117,7 +117,7 @@ class Role:
                 return result
 
     async def record_call(self, call: ProposedToolCall) -> ToolCall:
-        snap = self.env.snapshot
+        snap = self.env.state.snapshot
         tool = self.by_name.get(call.tool)
         tc = ToolCall(tool=call.tool, parameters=call.parameters, reason=call.reason,
                       timestamp=time.time(), read_only=tool is not None and tool.effects.read_only,
@@ -140,4 +140,4 @@ class WorkingRole(Role):
         self.correction = correction
         self.done: list[ToolCall] = []
         self.summary: str | None = None
-        env.facts = []
+        env.state.facts = []
