@@ -108,7 +108,7 @@ async def scenario(base: str, llm: ScriptedLLM, profile: Path) -> dict[str, Any]
                 "terms_checked": await tools_page.evaluate("document.getElementById('terms').checked"),
                 "overlay_left": [await pg.evaluate("!!document.querySelector('[data-heybro-overlay]')")
                                  for pg in (tools_page, help_page)],
-                "help_tab": env.tab_id,
+                "help_tab": env.state.tab_id,
             }
             # The task's first tab is in the background now: no screenshot, and it stays there.
             tools_tab = next(c for c in browser.calls if c[0] == "observe")[2]
@@ -118,7 +118,7 @@ async def scenario(base: str, llm: ScriptedLLM, profile: Path) -> dict[str, Any]
             out["active_after"] = await sw.evaluate(
                 "async () => (await chrome.tabs.query({active: true})).map((t) => t.id)")
             # The help tab as it is, without boxes: the control image.
-            out["plain_shot"] = (await browser.call("screenshot", {}, tab_id=env.tab_id))["data_url"]
+            out["plain_shot"] = (await browser.call("screenshot", {}, tab_id=env.state.tab_id))["data_url"]
             return out
         finally:
             await ctx.close()

@@ -35,7 +35,7 @@ def test_snapshot_is_reused_within_a_step_and_read_again_after_actions_or_when_o
         env.page_changed()  # the worker acted
         after = await env.observe()
         assert observes() == 2 and 'value="kettle"' in after.text
-        env.snapshot_at -= env_mod.SNAPSHOT_MAX_AGE_S + 1  # a slow model: the page may have moved on
+        env.state.snapshot_at -= env_mod.SNAPSHOT_MAX_AGE_S + 1  # a slow model: the page may have moved on
         await env.observe()
         return [observes()]
 

@@ -47,7 +47,7 @@ def run(store: TaskStore) -> tuple[Any, Any, ScriptedLLM]:
     with ScriptedLLM(script, default={"worker": worker}) as llm:
         task, rec, result = run_task(llm, site(), goal="Open the shop's search",
                                      url="http://shop.test/",
-                                     env_hook=lambda env: setattr(env, "experiences",
+                                     env_hook=lambda env: setattr(env.services, "experiences",
                                                                   StoreExperiences(store)))
     assert result.status == TaskStatus.completed, task.result
     return task, rec, llm

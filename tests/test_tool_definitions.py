@@ -144,7 +144,7 @@ def test_the_ledger_keeps_acts_and_skips_tools_that_only_look(tmp_path: Path,
     seen: list[Task] = []
 
     def on_store(env: Any) -> None:
-        env.recorder = StoreRecorder(store)
+        env.services.recorder = StoreRecorder(store)
         seen.append(env.task)
 
     script = {

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from ..config import Settings
+from ..config import Limits, Settings
 from .browser import Browser, Snapshot
 from .browser_tools import send
 from .control import RunControl
@@ -23,6 +23,7 @@ from .wire import wire_json
 
 if TYPE_CHECKING:
     from ..llm.client import LLMClient
+    from ..tools import HostTools, ToolContext
     from .tool_def import RoleTool, Wire
 
 
@@ -30,13 +31,24 @@ SNAPSHOT_MAX_AGE_S = 2.0
 
 
 @dataclass
-class AgentEnv:
-    task: Task
+class Services:
+    """What a run works with and does not own the state of: the model, the browser, the record,
+    the user's settings and controls, what was learned on sites, the host tools."""
     llm: LLMClient
     settings: Settings
     browser: Browser
     recorder: Recorder
-    control: RunControl = field(default_factory=RunControl)
+    control: RunControl
+    experiences: Experiences
+    host_tools: HostTools | None = None  # made when a role first asks for its tools
+    tool_ctx: ToolContext | None = None
+
+
+@dataclass
+class RunState:
+    """What this run learns as it goes and loses with it: the tab and page it is on, its counters,
+    the host's facts of the cycle, the user's secrets and yeses."""
+    loops: LoopDetector
     tab_id: int | None = None
     snapshot: Snapshot | None = None
     snapshot_fresh: bool = False
@@ -47,36 +59,68 @@ class AgentEnv:
     facts: list[ExpectationCheck] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
     overhead_ms: list[float] = field(default_factory=list)
-    loops: LoopDetector | None = None
     # The user's secret answers (one-time codes, passwords) by name: only here, in memory — never
     # in the record, an event, a log or a prompt. Actions name them as {{secret:NAME}}.
     secrets: dict[str, str] = field(default_factory=dict)
     approved: set[str] = field(default_factory=set)  # risky actions the user said yes to
-    experiences: Experiences = field(default_factory=MemoryExperiences)
-    host_tools: Any = None  # heybro.tools.HostTools, made when a role first asks for its tools
-    tool_ctx: Any = None
+
+
+class AgentEnv:
+    """What every role of one task shares: the task, its services and its run state, and what the
+    roles do with them (observe, call the browser, ask the user, remember, learn)."""
+
+    __slots__ = ("task", "services", "state")  # a service or a state set on the env by mistake fails
+
+    def __init__(self, task: Task, llm: LLMClient, settings: Settings, browser: Browser,
+                 recorder: Recorder, control: RunControl | None = None,
+                 experiences: Experiences | None = None) -> None:
+        control = control or RunControl()
+        self.task = task
+        self.services = Services(
+            llm=llm if isinstance(llm, StoppableLLM) else StoppableLLM(llm, control),  # type: ignore[arg-type]
+            settings=settings, browser=browser, recorder=recorder, control=control,
+            experiences=experiences or MemoryExperiences())
+        self.state = RunState(loops=LoopDetector(settings.limits), tab_id=task.tab_id)
+
+    # --- the services, by name ------------------------------------------------------------------
+    @property
+    def llm(self) -> LLMClient:
+        return self.services.llm
+
+    @property
+    def settings(self) -> Settings:
+        return self.services.settings
+
+    @property
+    def browser(self) -> Browser:
+        return self.services.browser
+
+    @property
+    def recorder(self) -> Recorder:
+        return self.services.recorder
+
+    @property
+    def control(self) -> RunControl:
+        return self.services.control
+
+    @property
+    def limits(self) -> Limits:
+        return self.settings.limits
+
+    @property
+    def overhead_ms(self) -> list[float]:
+        """The host's own time between a model reply and the next call (for the task's log)."""
+        return self.state.overhead_ms
 
     @property
     def confirm_off(self) -> set[str]:
         """Sites where the user turned the ask-first for risky actions off."""
         return {s.strip().lower() for s in self.settings.confirm_off_sites}
 
-    def __post_init__(self) -> None:
-        if self.tab_id is None:
-            self.tab_id = self.task.tab_id
-        if self.loops is None:
-            self.loops = LoopDetector(self.settings.limits)
-        if not isinstance(self.llm, StoppableLLM):
-            self.llm = StoppableLLM(self.llm, self.control)  # type: ignore[assignment]
-
-    @property
-    def limits(self):  # type: ignore[no-untyped-def]
-        return self.settings.limits
-
     @property
     def running_s(self) -> float:
         """How long the task has run, pauses not counted (the wall-clock limit's measure)."""
-        return time.monotonic() - self.started - self.control.paused_s
+        return time.monotonic() - self.state.started - self.control.paused_s
 
     async def checkpoint(self, *, holding: bool = False, interrupt: bool = True) -> None:
         """A safe point. Waits while paused; raises TaskStopped when stopped. With `interrupt`,
@@ -96,7 +140,7 @@ class AgentEnv:
         """A browser tool in the task's tab, its arguments in wire form. A tool that only waits
         (Effects.interruptible) ends at a stop; an act runs to its end, so the record says
         whether it happened."""
-        return await send(self.browser, tool, args, tab_id=self.tab_id, control=self.control,
+        return await send(self.browser, tool, args, tab_id=self.state.tab_id, control=self.control,
                           timeout_ms=timeout_ms)
 
     async def call_wire(self, wire: Wire[Any, Any], a: Any,
@@ -111,7 +155,7 @@ class AgentEnv:
     # --- WireContext: what a conversion to wire arguments reads ----------------------------------
     def signature(self, element_id: str | None) -> dict[str, Any] | None:
         """The element's signature on the current page (the browser re-finds it by it)."""
-        snap = self.snapshot
+        snap = self.state.snapshot
         if not element_id or snap is None:
             return None
         sig = snap.elements.get(element_id)
@@ -127,9 +171,9 @@ class AgentEnv:
         next prompt, so a step observes once; it is read again when the agent acted since, or when
         it is older than SNAPSHOT_MAX_AGE_S (a slow model: the page may have moved on meanwhile).
         """
-        if (self.snapshot is not None and self.snapshot_fresh
-                and time.monotonic() - self.snapshot_at < SNAPSHOT_MAX_AGE_S):
-            return self.snapshot
+        if (self.state.snapshot is not None and self.state.snapshot_fresh
+                and time.monotonic() - self.state.snapshot_at < SNAPSHOT_MAX_AGE_S):
+            return self.state.snapshot
         try:
             raw = await self.call("observe", self.observe_args())
         except ToolFailed as err:
@@ -148,23 +192,23 @@ class AgentEnv:
 
     async def adopt_observation(self, raw: dict[str, Any]) -> Snapshot:
         """Takes `raw` (an observe result, e.g. one an action brought back) as the fresh snapshot."""
-        self.snapshot = Snapshot.model_validate(self.scrub(raw))
-        if self.snapshot.url:  # where to reopen the task if its tab is lost
-            self.task.last_url = self.snapshot.url
-        self.snapshot_fresh = True
-        self.snapshot_at = time.monotonic()
-        self.screenshot = None
-        self.screenshot_missing = None
+        self.state.snapshot = Snapshot.model_validate(self.scrub(raw))
+        if self.state.snapshot.url:  # where to reopen the task if its tab is lost
+            self.task.last_url = self.state.snapshot.url
+        self.state.snapshot_fresh = True
+        self.state.snapshot_at = time.monotonic()
+        self.state.screenshot = None
+        self.state.screenshot_missing = None
         if self.settings.vision:
             try:
                 shot = await self.call("screenshot", {"clear_boxes": True})
-                self.screenshot = shot.get("data_url")
+                self.state.screenshot = shot.get("data_url")
             except ToolFailed as err:
-                self.screenshot_missing = err.message
-        return self.snapshot
+                self.state.screenshot_missing = err.message
+        return self.state.snapshot
 
     def page_changed(self) -> None:
-        self.snapshot_fresh = False
+        self.state.snapshot_fresh = False
 
     async def remember(self, name: str, value: str, source_url: str | None = None) -> MemoryItem:
         """Keeps a fact in the task's memory (a newer value replaces one of the same name)."""
@@ -194,22 +238,22 @@ class AgentEnv:
         question = Question(text=args.question, kind=args.kind, choices=args.choices or [])
         answer = await self.ask_user(question)
         if args.kind == "secret":
-            self.secrets[args.name] = answer
+            self.state.secrets[args.name] = answer
             return {"answered": True, "use_as": secret_ref(args.name)}
         return {"answer": answer}
 
     def with_secrets(self, text: str) -> str:
         """`text` with each {{secret:NAME}} replaced by the user's secret (for the page only)."""
-        for name, value in self.secrets.items():
+        for name, value in self.state.secrets.items():
             text = text.replace(secret_ref(name), value)
         return text
 
     def scrub(self, value: Any) -> Any:
         """`value` (a result, a page's text) with every secret's value replaced by its name."""
-        if not self.secrets:
+        if not self.state.secrets:
             return value
         if isinstance(value, str):
-            for name, secret in self.secrets.items():
+            for name, secret in self.state.secrets.items():
                 if secret:
                     value = value.replace(secret, secret_ref(name))
             return value
@@ -222,7 +266,7 @@ class AgentEnv:
     @property
     def site(self) -> str:
         """The site the task is on now (its last page's host name)."""
-        url = (self.snapshot.url if self.snapshot is not None else "") or self.task.last_url or \
+        url = (self.state.snapshot.url if self.state.snapshot is not None else "") or self.task.last_url or \
             self.task.url or ""
         return site_of(url)
 
@@ -230,31 +274,37 @@ class AgentEnv:
         """Keeps what a role learned about the current site, for the next tasks there."""
         if not text or not text.strip() or not self.site:
             return
-        kept = self.experiences.add(self.site, text, self.task.id)
+        kept = self.services.experiences.add(self.site, text, self.task.id)
         if kept is not None:
             await self.recorder.experience(self.task, kept)
 
     def experience_lines(self, *sites: str) -> str:
         """What was learned on these sites, for a prompt ('' when nothing)."""
         lines = [f"- ({e.site}) {e.text}" for s in dict.fromkeys(x for x in sites if x)
-                 for e in self.experiences.for_site(s)]
+                 for e in self.services.experiences.for_site(s)]
         return "\n".join(lines)
+
+    def _host_tools(self) -> tuple[HostTools, ToolContext]:
+        svc = self.services
+        if svc.host_tools is None or svc.tool_ctx is None:
+            from ..tools import HostTools, ToolContext  # loaded once a role needs them
+            svc.host_tools = HostTools(self.settings.tools)
+            svc.tool_ctx = ToolContext.for_task(self.task.id, self.settings.tools)
+        return svc.host_tools, svc.tool_ctx
 
     async def host_tools_for(self, kind: str) -> list[RoleTool]:
         """The host tools the settings give a kind of worker (built-ins, the user's MCP tools)."""
-        if self.host_tools is None:
-            from ..tools import HostTools, ToolContext  # loaded once a role needs them
-            self.host_tools = HostTools(self.settings.tools)
-            self.tool_ctx = ToolContext.for_task(self.task.id, self.settings.tools)
-        known = len(self.host_tools.problems)
-        offered = await self.host_tools.for_role(kind, self.tool_ctx)
-        for problem in self.host_tools.problems[known:]:  # a server of the user's would not start
+        tools, ctx = self._host_tools()
+        known = len(tools.problems)
+        offered = await tools.for_role(kind, ctx)
+        for problem in tools.problems[known:]:  # a server of the user's would not start
             await self.recorder.message(self.task, problem.for_model(), "warning")
         return [t.role_tool() for t in offered]
 
     async def call_host_tool(self, name: str, params: dict[str, Any]) -> str:
         """A host tool's output for the model; raises ToolFailed with its typed error."""
-        outcome = await self.host_tools.call(name, params, self.tool_ctx)
+        tools, ctx = self._host_tools()
+        outcome = await tools.call(name, params, ctx)
         if not outcome.ok and outcome.code == "needs_confirmation":
             shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
             answer = await self.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
@@ -262,15 +312,14 @@ class AgentEnv:
             if answer.strip().lower() not in YES:
                 raise ToolFailed("declined", f"The user said no to {name}({shown}): do not run it "
                                  "another way; report, or ask the user what they want.")
-            outcome = await self.host_tools.call(name, params,
-                                                 dataclasses.replace(self.tool_ctx, confirmed=True))
+            outcome = await tools.call(name, params, dataclasses.replace(ctx, confirmed=True))
         if not outcome.ok:
             raise ToolFailed(outcome.code, self.scrub(outcome.message))
         return str(self.scrub(outcome.for_model()))
 
     async def close_tools(self) -> None:
-        if self.host_tools is not None:
-            await self.host_tools.aclose()
+        if self.services.host_tools is not None:
+            await self.services.host_tools.aclose()
 
     async def give_answer(self, role: RoleName, text: str) -> None:
         """The answer to the user's question: kept with the task, shown first when it ends."""

@@ -142,7 +142,7 @@ class TaskExecutor:
         if task.url:
             result = await env.call("navigate", {"url": task.url}, timeout_ms=30_000)
             if isinstance(result.get("tab_id"), int):
-                env.tab_id = task.tab_id = result["tab_id"]
+                env.state.tab_id = task.tab_id = result["tab_id"]
 
     async def _reopen(self) -> None:
         """After a restart the task's tab may be gone (the browser was closed): reopen its page."""
@@ -157,10 +157,10 @@ class TaskExecutor:
         if not url:
             raise ToolFailed("no_tab", "The task's tab is gone and no page address was recorded "
                              "to reopen; start the task again from the page.")
-        env.tab_id = None
+        env.state.tab_id = None
         result = await env.call("navigate", {"url": url}, timeout_ms=30_000)
         if isinstance(result.get("tab_id"), int):
-            env.tab_id = task.tab_id = result["tab_id"]
+            env.state.tab_id = task.tab_id = result["tab_id"]
         await env.recorder.message(task, f"The task's tab was gone; reopened {url}.")
 
     def _last_url(self) -> str | None:
@@ -193,9 +193,9 @@ class TaskExecutor:
         step = self._first_step(resume)
         while not isinstance(step, Done):
             await env.checkpoint(interrupt=False)
-            task.tab_id = env.tab_id
-            if env.snapshot is not None and env.snapshot.url:
-                task.last_url = env.snapshot.url
+            task.tab_id = env.state.tab_id
+            if env.state.snapshot is not None and env.state.snapshot.url:
+                task.last_url = env.state.snapshot.url
             step = await self._heard(step)
             try:
                 match step:
@@ -302,16 +302,16 @@ class TaskExecutor:
         env, task = self.env, self.task
         step = task.current_step
         if (step is None or step.role != "operator" or step.done_when is None or task.on_last_subtask
-                or env.control.has_messages or dom_confidence(cycle, env.facts) < 1.0):
+                or env.control.has_messages or dom_confidence(cycle, env.state.facts) < 1.0):
             return None
         fact = check("done_when", step.done_when, {}, None, await env.observe())
-        env.facts.append(fact)
+        env.state.facts.append(fact)
         if not fact.met:
             return None  # the verifier hears it among the facts
         verdict = Verdict(decision="mark_complete", by="host", reason=f"the page shows it: "
                           f"{fact.detail}", llm_confidence=None, dom_confidence=1.0, confidence=1.0,
                           threshold=env.settings.confidence_threshold, accepted=True,
-                          facts=list(env.facts))
+                          facts=list(env.state.facts))
         await env.recorder.verdict(task, verdict)
         return verdict
 
@@ -335,7 +335,7 @@ class TaskExecutor:
     def _describe(self, call: object) -> str:
         tool = getattr(call, "tool", "?")
         params: dict[str, object] = getattr(call, "parameters", {}) or {}
-        snap = self.env.snapshot
+        snap = self.env.state.snapshot
         target = snap.describe(params.get("element_id")) if snap is not None else None
         rest = ", ".join(f"{k}={v!r}" for k, v in params.items()
                          if k not in ("element_id", "expect", "signature"))

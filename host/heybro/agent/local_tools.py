@@ -4,42 +4,45 @@ record), and the text their results leave in the role's next prompt."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from shared_schema.dom_tools import ExtractArgs
 
 from . import history
 from .errors import ToolFailed
 from .tool_def import LocalContext, Wire
 from .wire import element_text_args
 
-from shared_schema.dom_tools import ExtractArgs
+if TYPE_CHECKING:
+    from .toolbox import Answer, AskUser, Extract, RecallHistory, Wait
 
 # extract(element_id=…): the browser reads the element, the host keeps it in memory.
-ELEMENT_TEXT: Wire[Any, ExtractArgs] = Wire("extract", ExtractArgs, element_text_args)
+ELEMENT_TEXT: Wire[Extract, ExtractArgs] = Wire("extract", ExtractArgs, element_text_args)
 
 
-async def wait(a: Any, role: LocalContext) -> dict[str, Any]:
+async def wait(a: Wait, role: LocalContext) -> dict[str, Any]:
     await role.env.control.interruptible(asyncio.sleep(min(a.seconds, 30)))  # a stop ends the wait
     return {"waited": a.seconds}
 
 
-async def answer(a: Any, role: LocalContext) -> dict[str, Any]:
+async def answer(a: Answer, role: LocalContext) -> dict[str, Any]:
     await role.env.give_answer(role.name, a.text)
     return {"answered": True}
 
 
-async def ask_user(a: Any, role: LocalContext) -> dict[str, Any]:
+async def ask_user(a: AskUser, role: LocalContext) -> dict[str, Any]:
     return await role.env.ask(a)
 
 
-async def recall_history(a: Any, role: LocalContext) -> dict[str, Any]:
+async def recall_history(a: RecallHistory, role: LocalContext) -> dict[str, Any]:
     task = role.env.task
     return {"history": history.cycles(task, detail=True), "memory": history.memory(task)}
 
 
-async def extract(a: Any, role: LocalContext) -> dict[str, Any]:
+async def extract(a: Extract, role: LocalContext) -> dict[str, Any]:
     """Keeps `value`, or the text of `element_id` on the page, in memory under `name`."""
     env = role.env
-    where = env.snapshot.url if env.snapshot else ""
+    where = env.state.snapshot.url if env.state.snapshot else ""
     value = a.value
     if value is None and a.element_id:
         got = await env.call_wire(ELEMENT_TEXT, a)
@@ -50,7 +53,7 @@ async def extract(a: Any, role: LocalContext) -> dict[str, Any]:
     return {"saved": a.name, **({"value": value[:200]} if a.value is None else {})}
 
 
-async def note(a: Any, role: LocalContext) -> dict[str, Any]:
+async def note(a: Extract, role: LocalContext) -> dict[str, Any]:
     """extract for a role without the page: the value is the role's own."""
     if a.value is None:
         raise ToolFailed("bad_args", "give the value to remember")

@@ -117,7 +117,7 @@ class Role:
                 return result
 
     async def record_call(self, call: ProposedToolCall) -> ToolCall:
-        snap = self.env.snapshot
+        snap = self.env.state.snapshot
         tool = self.by_name.get(call.tool)
         eid = call.parameters.get("element_id")
         sig = snap.elements.get(eid) if snap is not None and isinstance(eid, str) else None
@@ -144,4 +144,4 @@ class WorkingRole(Role):
         self.correction = correction
         self.done: list[ToolCall] = []
         self.summary: str | None = None
-        env.facts = []
+        env.state.facts = []

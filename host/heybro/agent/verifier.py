@@ -43,7 +43,7 @@ class Verifier(Role):
     async def context(self) -> str:
         env, t = self.env, self.env.task
         facts = "\n".join(f"- {f.tool}: {'MET' if f.met else 'NOT MET'}: {f.detail}"
-                          for f in env.facts) or "(no expectations were declared)"
+                          for f in env.state.facts) or "(no expectations were declared)"
         last = t.on_last_subtask
         return "\n\n".join([
             f"GOAL: {t.description}",
@@ -79,7 +79,7 @@ class Verifier(Role):
                 f"URL: {snap.url}\nTITLE: {snap.title}\n{snap.text}")
 
     def images(self) -> list[str] | None:
-        return [self.env.screenshot] if self.env.screenshot and not self.desk_work else None
+        return [self.env.state.screenshot] if self.env.state.screenshot and not self.desk_work else None
 
     async def execute(self, iteration: Iteration, calls: Sequence[ProposedToolCall],
                       args: Sequence[BaseModel]) -> ToolCall | None:
@@ -91,9 +91,9 @@ class Verifier(Role):
         await self.record_result(tc, time.perf_counter())
         assert isinstance(a, Confidence)  # every verifier tool requires it (validated)
         llm_conf = a.confidence
-        dom = dom_confidence(self.cycle, env.facts)
-        combined = llm_conf if not env.facts else 0.6 * llm_conf + 0.4 * dom
-        if self.cycle.worker and dom < 1.0 and not env.facts:
+        dom = dom_confidence(self.cycle, env.state.facts)
+        combined = llm_conf if not env.state.facts else 0.6 * llm_conf + 0.4 * dom
+        if self.cycle.worker and dom < 1.0 and not env.state.facts:
             combined = min(llm_conf, dom)
         threshold = env.settings.confidence_threshold
         reason = str(getattr(a, "reason", None) or getattr(a, "instructions", ""))
@@ -101,7 +101,7 @@ class Verifier(Role):
                                llm_confidence=llm_conf, dom_confidence=dom,
                                confidence=round(combined, 3), threshold=threshold,
                                accepted=call.tool != "mark_complete" or combined >= threshold,
-                               facts=list(env.facts))
+                               facts=list(env.state.facts))
         await env.recorder.verdict(env.task, self.verdict)
         await env.learn(a.learned)
         return tc

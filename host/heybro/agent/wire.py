@@ -13,7 +13,7 @@ import base64
 import mimetypes
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -21,6 +21,9 @@ from shared_schema.dom_tools import ExtractArgs, UploadArgs, WaitForArgs
 
 from .errors import ToolFailed
 from .tool_def import Wire, WireContext
+
+if TYPE_CHECKING:
+    from .toolbox import Extract, Upload, WaitFor
 
 A = TypeVar("A", bound=BaseModel)
 W = TypeVar("W", bound=BaseModel)
@@ -59,7 +62,7 @@ def _for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) ->
     return data
 
 
-def wait_for_args(a: Any, ctx: WireContext) -> WaitForArgs:
+def wait_for_args(a: WaitFor, ctx: WireContext) -> WaitForArgs:
     """wait_for: `url_contains` is the wire's `url`, `gone` its `state`, `seconds` its timeout."""
     data = {"element_id": a.element_id, "text": a.text, "role": a.role, "name": a.name,
             "url": a.url_contains, "state": "hidden" if a.gone else "visible",
@@ -72,7 +75,7 @@ def wait_for_timeout(w: WaitForArgs) -> int:
     return w.timeout_ms + 5_000  # the wait itself, and time to answer
 
 
-def upload_args(a: Any, ctx: WireContext) -> UploadArgs:
+def upload_args(a: Upload, ctx: WireContext) -> UploadArgs:
     """upload: the task's resource named `resource_name`, read here and sent as the wire's `file`."""
     path = Path(ctx.resource_path(a.resource_name))
     try:
@@ -87,7 +90,7 @@ def upload_args(a: Any, ctx: WireContext) -> UploadArgs:
         _for_page({"element_id": a.element_id, "file": file}, UploadArgs, ctx))
 
 
-def element_text_args(a: Any, ctx: WireContext) -> ExtractArgs:
+def element_text_args(a: Extract, ctx: WireContext) -> ExtractArgs:
     """extract (to memory) of an element: the browser reads the element; `name` and `value` stay
     with the host, which keeps what was read under `name`."""
     return ExtractArgs.model_validate(_for_page({"element_id": a.element_id}, ExtractArgs, ctx))
