@@ -34,6 +34,8 @@ from .store.experiences import StoreExperiences
 from .agent.native_browser import NativeBrowser
 from .agent.recorder import EventRecorder, FanOut, Recorder
 from .native.channel import NativeChannel
+from .routines import run as routine_run
+from .routines.run import executor_for
 from .native.host import add_installer
 from .store import StoreUnwritable, TaskRow, TaskStore, default_path, views
 from .store.errors import explain
@@ -150,7 +152,8 @@ class Session:
         return settings
 
     def _launch(self, task: Task, settings: config.Settings, *, resume: str | None = None,
-                listener: Listener | None = None) -> Running:
+                listener: Listener | None = None,
+                executor: Callable[[AgentEnv], TaskExecutor] | None = None) -> Running:
         running = Running(task, RunControl())
         if not running.lease.acquire():
             raise ProtocolError(ErrorCode.busy, "Another heybro host is running this task.")
@@ -198,7 +201,7 @@ class Session:
             try:
                 while True:
                     try:
-                        result = await TaskExecutor(env).execute(resume=note)
+                        result = await (executor or TaskExecutor)(env).execute(resume=note)
                         if result.status == TaskStatus.paused:  # the browser side went away
                             self.store.interrupt_actions(task.id)
                     except StoreUnwritable as err:
@@ -389,7 +392,7 @@ class Session:
         said = self._pending_messages(task_id)
         if said:  # what the user said while it was paused reaches the planner first
             note = "The user added: " + " / ".join(said) + f"\n({note})"
-        self._launch(task, settings, resume=note)
+        self._launch(task, settings, resume=note, executor=executor_for(self.store, task))
         log.info("task_resumed", task_id=task_id, subtask=task.current_subtask_index)
 
     async def stop(self, task_id: str) -> None:
@@ -439,7 +442,8 @@ class Session:
         settings = self._settings(task_id=task_id)
         task = self._restore(task_id)
         task.memory.append(MemoryItem(name="user_message", value=text))
-        running = self._launch(task, settings, resume=f"The user added: {text}")
+        running = self._launch(task, settings, resume=f"The user added: {text}",
+                               executor=executor_for(self.store, task))
         await self._say(running, text, who="user")  # stored before the run's first event
 
     async def _say(self, cur: Running, text: str, **extra: Any) -> None:
@@ -555,11 +559,12 @@ def command_table(session: Session) -> dict[str, Command]:
 
     return {"task.pause": control(session.pause), "task.resume": control(session.resume),
             "task.stop": control(session.stop), "task.message": on_message,
-            "task.list": on_list, "task.get": on_get}
+            "task.list": on_list, "task.get": on_get,
+            "routine.run": lambda payload: routine_run.start(session, payload)}
 
 
 TASK_COMMANDS = ("task.start", "task.pause", "task.resume", "task.stop", "task.message",
-                 "task.list", "task.get")
+                 "task.list", "task.get", "routine.run")
 
 
 def _open_store(channel: NativeChannel) -> TaskStore | None:
