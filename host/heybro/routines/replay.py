@@ -267,13 +267,21 @@ class RoutineReplay(TaskExecutor):
 
     # --- subtasks and the end -----------------------------------------------------------------
     async def _enter_subtask(self, index: int) -> None:
-        """Moving on to subtask `index`: the ones before it must show their declared outcome."""
+        """Moving on to subtask `index`. A subtask's declared outcome is checked on the way (a
+        verdict in the record), but only the routine's final outcome decides: a redesign may
+        change what a midway check names (a link now a button) while every step still found its
+        element and met its expectation, and a step that really went astray fails on its own."""
         env, task = self.env, self.task
         index = min(index, len(task.subtasks))
         while task.current_subtask_index < index:
             current = task.current_step
             if current is not None and current.done_when is not None:
-                await self._prove(current.done_when, "done_when")
+                try:
+                    await self._prove(current.done_when, "done_when")
+                except HealFailed as err:
+                    await env.recorder.message(task, f"Going on: {err}; the steps' own checks "
+                                               "held, and the routine's outcome is checked at "
+                                               "the end.", "warning")
             task.current_subtask_index += 1
             await env.recorder.plan_changed(task)
 
