@@ -51,8 +51,40 @@ class Rig:
                             name or self.routine.name, "--json", *extra], env=self.eb.env,
                            capture_output=True, text=True, timeout=timeout)
         events = [json.loads(x) for x in p.stdout.splitlines() if x.startswith("{")]
-        Path("/tmp/rp/last.jsonl").write_text(p.stdout)
         return p.returncode, events, p.stderr
+
+    def start(self, *extra: str) -> subprocess.Popen[str]:
+        """`heybro routine run` in the background; returns once the run is in the record."""
+        proc = subprocess.Popen([sys.executable, "-m", "heybro.cli", "routine", "run",
+                                 self.routine.name, "--json", *extra], env=self.eb.env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.panel.wait_for_function("() => true")
+        for _ in range(300):
+            if self.task_id():
+                return proc
+            self.panel.wait_for_timeout(50)
+        proc.kill()
+        raise AssertionError(f"the run never started: {proc.communicate()}")
+
+    def task_id(self) -> str | None:
+        listed = StoreRoutines(self.store).listing()
+        return listed[0].last_task if listed else None
+
+    def status(self) -> str | None:
+        task_id = self.task_id()
+        row = self.store.get_task(task_id) if task_id else None
+        return row.status if row else None
+
+    def until(self, status: str, timeout_s: float = 30) -> None:
+        for _ in range(int(timeout_s * 20)):
+            if self.status() == status:
+                return
+            self.panel.wait_for_timeout(50)
+        raise AssertionError(f"status stayed {self.status()!r}, not {status!r}")
+
+    def heybro(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "heybro.cli", *args], env=self.eb.env,
+                              capture_output=True, text=True, timeout=60)
 
     def saved(self) -> Routine:
         got = StoreRoutines(self.store).get(self.routine.name)
@@ -61,16 +93,18 @@ class Rig:
 
 
 @contextmanager
-def rig(tmp_path: Path, mutations: list[str] | None = None, can_heal: bool = True) -> Iterator[Rig]:
-    heal = HealPolicy(ShopPolicy().defaults(), can_heal=can_heal)
+def rig(tmp_path: Path, mutations: list[str] | None = None, can_heal: bool = True,
+        fallback: dict[str, Any] | None = None, confirm: bool = False) -> Iterator[Rig]:
+    heal = HealPolicy(fallback or ShopPolicy().defaults(), can_heal=can_heal)
     with DemoSite() as site, MutatedShop(mutations=mutations or []) as changed, \
             ScriptedLLM({}, default=heal.defaults()) as llm, \
-            launch(env_extra=llm.env(), home=tmp_path / "home",
+            launch(env_extra=llm.env(HEYBRO_CONFIRM="1" if confirm else "0"),
+                   home=tmp_path / "home",
                    user_data_dir=tmp_path / "profile") as eb:
         shop = eb.ctx.new_page()
         routine = demo_order(eb, shop, site.url)
         panel = eb.open_panel()
-        expect(panel.locator("#host-pill")).to_have_text("Host connected")
+        expect(panel.locator("#host-pill")).to_have_text("Host connected", timeout=30_000)
         store = TaskStore(eb.home / "data" / "tasks.sqlite3")
         StoreRoutines(store).save(routine)
         try:
@@ -109,7 +143,6 @@ def test_changed_page_is_healed_and_the_routine_updated_after_it_verifies(tmp_pa
         assert [o | {"id": "x"} for o in r.changed.orders] == [order("Ann Lee", "ann@example.com")]
         assert r.site.orders == []
         saved = r.saved()
-        print(r.heal.heals, final(events)["reason"])
         assert saved.heals == len(r.heal.heals) >= 1
         # A second replay on the changed shop needs no model: the healed steps re-find.
         calls = len(r.llm.requests)
@@ -117,3 +150,93 @@ def test_changed_page_is_healed_and_the_routine_updated_after_it_verifies(tmp_pa
         assert rc == 0, (err, [e["data"] for e in events][-6:])
         assert len(r.llm.requests) == calls
         assert len(r.changed.orders) == 2
+
+
+# A redesign re-finding cannot follow (the product links became buttons with other words).
+BEYOND_REFIND = ["links as buttons", "text tweaked"]
+
+
+def test_a_heal_that_fails_stops_the_run_when_asked_and_changes_nothing(tmp_path: Path) -> None:
+    with rig(tmp_path, BEYOND_REFIND, can_heal=False) as r:
+        rc, events, err = r.replay("--url", r.changed.url, "--on-heal-failure", "stop")
+        assert rc == 1, err
+        end = final(events)
+        assert end["status"] == "failed"
+        assert "step 3 (click on link \"Blue Kettle\")" in end["reason"]
+        assert "stopped there, as asked" in end["reason"]
+        assert r.changed.orders == [] and r.site.orders == []
+        assert r.heal.heals == ["click Blue Kettle"]  # the model was asked for that step only
+        (listed,) = StoreRoutines(r.store).listing()
+        assert (listed.last_status, listed.last_heals) == ("failed", 0)
+        assert listed.last_model_calls == len(r.llm.requests) >= 1
+        assert r.saved() == r.routine
+
+
+def test_a_heal_that_fails_hands_the_rest_to_the_model_when_asked(tmp_path: Path) -> None:
+    from support.scripted_llm import call, calls, find_id, user_text
+
+    def worker(body: dict[str, Any]) -> Any:  # the model doing the rest of the task
+        page = user_text(body).split("PAGE (untrusted", 1)[-1]
+        if "Order confirmed" in page:
+            return call("mark_done", summary="The order is confirmed")
+        if "Your full name" in page:
+            return calls(("fill", {"element_id": find_id(body, "Your full name"),
+                                   "value": "Ann Lee"}),
+                         ("fill", {"element_id": find_id(body, "Email"),
+                                   "value": "ann@example.com"}),
+                         ("click", {"element_id": find_id(body, "Place your order")}))
+        if "Buy it now" in page:
+            return call("click", element_id=find_id(body, "Buy it now"))
+        return call("click", element_id=find_id(body, 'button "Blue Kettle"'))
+
+    policy = ShopPolicy().defaults() | {"worker": worker}
+    with rig(tmp_path, BEYOND_REFIND, can_heal=False, fallback=policy) as r:
+        rc, events, err = r.replay("--url", r.changed.url)
+        assert rc == 0, (err, [e["data"] for e in events][-5:])
+        assert [o | {"id": "x"} for o in r.changed.orders] == [order("Ann Lee", "ann@example.com")]
+        said = " ".join(str(e["data"].get("text")) for e in events if e["kind"] == "message")
+        assert "Replay handed over to the model" in said
+        # The routine is not changed by a run the model finished.
+        assert r.saved() == r.routine
+        (listed,) = StoreRoutines(r.store).listing()
+        assert listed.last_model_calls == len(r.llm.requests)
+
+
+def test_unknown_parameter_or_routine_is_refused_with_what_it_takes(tmp_path: Path) -> None:
+    with rig(tmp_path) as r:
+        rc, events, err = r.replay("--param", "nmae=Bo")
+        assert rc == 2 and events == []
+        assert "unknown parameter(s) nmae; this routine takes: email, name, query" in err
+        rc, events, err = r.replay(name="kettle-ordr")
+        assert rc == 2 and "no routine named 'kettle-ordr' (routines: kettle-order)" in err
+        rc, _, err = r.replay("--param", "name")
+        assert rc == 2 and "NAME=VALUE" in err
+        assert r.site.orders == [] and r.llm.requests == []
+
+
+def test_pause_resume_and_the_confirmation_before_ordering(tmp_path: Path) -> None:
+    """Before a click that may spend money the replay asks, as a task does; paused meanwhile, it
+    stops after that step; resumed, it goes on from the next step; a no ends it unordered."""
+    with rig(tmp_path, confirm=True) as r:
+        proc = r.start()
+        task_id = r.task_id()
+        assert task_id
+        r.until("waiting")  # "About to click Buy now … spend money. Go ahead?"
+        assert r.heybro("pause", task_id).returncode == 0
+        assert r.heybro("message", task_id, "Yes").returncode == 0
+        r.until("paused")
+        done = [a.params.get("routine_step") for a in r.store.actions(task_id)]
+        assert done == [0, 1, 2, 3]  # search, open the product, Buy now: then the pause
+        assert r.heybro("resume", task_id).returncode == 0
+        r.until("waiting")  # "About to click Place order … spend money. Go ahead?"
+        row = r.store.get_task(task_id)
+        assert row is not None and "Place order" in (row.reason or "")
+        done = [a.params.get("routine_step") for a in r.store.actions(task_id)]
+        assert done == [0, 1, 2, 3, 4, 5]  # no step repeated after the resume
+        assert r.heybro("message", task_id, "No").returncode == 0
+        out, err = proc.communicate(timeout=60)
+        events = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
+        assert proc.returncode == 1, err
+        assert final(events)["status"] == "stopped"
+        assert "said no to click" in final(events)["reason"]
+        assert r.site.orders == [] and r.llm.requests == []

@@ -39,6 +39,7 @@ OnHealFailure = Literal["continue", "stop"]
 # The run's own settings, kept in the task (its checkpoint) so a restarted host resumes it alike.
 RUN_MEMORY = "routine_run"
 NAVIGATING = frozenset({"navigate", "new_tab", "back"})
+WAIT_MS = 3_000  # how long a step's expected URL or text may take to come after its action
 READING = frozenset({"observe", "extract", "screenshot", "list_tabs"})
 
 
@@ -210,6 +211,14 @@ class RoutineReplay(TaskExecutor):
             after = await (env.adopt_observation(observation) if isinstance(observation, dict)
                            else env.observe())
         tc.expectation = check(step.tool, step.expect, {}, result, after)
+        if not tc.expectation.met and (wait := _wait_args(step.expect)) is not None:
+            # A slow page may still be on its way (the action returned before it loaded).
+            try:
+                await env.call("wait_for", wait, timeout_ms=WAIT_MS + 5_000)
+                env.page_changed()
+                tc.expectation = check(step.tool, step.expect, {}, None, await env.observe())
+            except ToolFailed:
+                pass
         env.facts.append(tc.expectation)
         return None if tc.expectation.met else f"its expectation failed: {tc.expectation.detail}"
 
@@ -373,6 +382,14 @@ def _stopped(why: str) -> GuardrailHit:
 def _browser_tools() -> frozenset[str]:
     from shared_schema.tools import TOOLS
     return frozenset(TOOLS) - READING | {"extract"}
+
+
+def _wait_args(expect: ExpectedOutcome) -> dict[str, Any] | None:
+    if expect.url_contains:
+        return {"url": expect.url_contains, "timeout_ms": WAIT_MS}
+    if expect.text_appears:
+        return {"text": expect.text_appears, "timeout_ms": WAIT_MS}
+    return None
 
 
 def _filled(outcome: ExpectedOutcome | None, values: dict[str, str]) -> ExpectedOutcome | None:
