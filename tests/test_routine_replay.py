@@ -240,3 +240,36 @@ def test_pause_resume_and_the_confirmation_before_ordering(tmp_path: Path) -> No
         assert final(events)["status"] == "stopped"
         assert "said no to click" in final(events)["reason"]
         assert r.site.orders == [] and r.llm.requests == []
+
+
+def test_host_killed_while_ordering_resumes_after_the_last_step_and_orders_once(
+        tmp_path: Path) -> None:
+    """The worst moment: the shop has taken the order and the host dies before it hears so. The
+    run comes back paused; resumed, it does not click Place order again (the page shows the
+    step's outcome) and completes with one order."""
+    import os
+    import signal
+
+    from support.browser import host_pids
+
+    with rig(tmp_path) as r:
+        def crash(_: dict[str, Any]) -> None:
+            for pid in host_pids(r.eb.home):
+                os.kill(pid, signal.SIGKILL)
+        r.site.on_order = crash
+        proc = r.start()
+        task_id = r.task_id()
+        assert task_id
+        r.until("paused", 60)
+        r.site.on_order = None
+        assert len(r.site.orders) == 1
+        cut = [(a.params.get("routine_step"), a.state) for a in r.store.actions(task_id)]
+        assert cut[-1] == (6, "interrupted"), cut
+        expect(r.panel.locator("#host-pill")).to_have_text("Host connected", timeout=30_000)
+        assert r.heybro("resume", task_id).returncode == 0
+        out, err = proc.communicate(timeout=120)
+        events = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
+        assert proc.returncode == 0, (err, [e["data"] for e in events][-4:])
+        assert len(r.site.orders) == 1, r.site.orders
+        assert r.llm.requests == []
+        assert [a.params.get("routine_step") for a in r.store.actions(task_id)] == list(range(7))
