@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -36,6 +37,14 @@ from support import demo_script  # noqa: E402
 from support.routine_rig import Rig, order, rig  # noqa: E402
 from support.scripted_llm import ScriptedLLM  # noqa: E402
 
+from support.app_routines import WIKI_PAGE, WP_TAGLINE, AppTask  # noqa: E402
+from support.app_task import host_ready  # noqa: E402
+from support.apps import mediawiki, wordpress  # noqa: E402
+from support.browser import ExtBrowser, launch  # noqa: E402
+from support.heal_policy import HealPolicy  # noqa: E402
+from support.mutated_pages import MutatingProxy  # noqa: E402
+
+from heybro.store import TaskStore  # noqa: E402
 from heybro.store.routines import StoreRoutines  # noqa: E402
 from bench_common import machine, write_section  # noqa: E402
 
@@ -166,12 +175,141 @@ def bench(runs: int) -> str:
     ])
 
 
+def cli(eb: ExtBrowser, env: dict[str, str], *args: str) -> tuple[int, list[dict[str, Any]]]:
+    p = subprocess.run([sys.executable, "-m", "heybro.cli", *args, "--json"], env=eb.env | env,
+                       capture_output=True, text=True, timeout=300)
+    if os.environ.get("BENCH_DUMP"):  # each run's events, to look into one that went wrong
+        Path(os.environ["BENCH_DUMP"]).mkdir(parents=True, exist_ok=True)
+        (Path(os.environ["BENCH_DUMP"]) / f"{time.time():.0f}-{args[0]}.jsonl").write_text(p.stdout)
+    return p.returncode, [json.loads(x) for x in p.stdout.splitlines() if x.startswith("{")]
+
+
+def app_rows(task: AppTask, start: Any, runs: int, label: str) -> tuple[list[str], list[str],
+                                                                         dict[str, int]]:
+    """The agent run, the unchanged replay and the changed replays of one application task."""
+    totals = {"replays": 0, "finished": 0, "wrong": 0}
+    demo, heal_rows = [], []
+    heal = HealPolicy({})
+    with start() as app, ScriptedLLM({}, default=heal.defaults()) as llm, \
+            launch(env_extra=llm.env()) as eb:
+        page = eb.ctx.new_page()
+        app.login(page)
+        routine = task.record(eb, page, app)
+        host_ready(eb)
+        store = TaskStore(eb.home / "data" / "tasks.sqlite3")
+        routines = StoreRoutines(store)
+        routines.save(routine, replace=True)
+        n = 0
+
+        def values() -> dict[str, str]:
+            nonlocal n
+            n += 1
+            v = {p.name: p.default for p in routine.parameters}
+            return {k: (f"Bench_{label}_{n}" if k == "title" else f"{x} {n}") for k, x in v.items()}
+
+        def params(v: dict[str, str]) -> list[str]:
+            return [a for k, x in v.items() for a in ("--param", f"{k}={x}")]
+
+        agent, replays, ok = [], [], True
+        for _ in range(runs):
+            v = values()
+            with ScriptedLLM(task.agent(v)) as agent_llm:
+                rc, events = cli(eb, agent_llm.env(), "run", fill_goal(task.goal, v), "--url",
+                                 task.start(app.url, v))
+                ok = ok and rc == 0 and settled(lambda: task.done(app, v))
+                agent.append((span_s(events), len(agent_llm.requests)))
+        for _ in range(runs):
+            v = values()
+            before = len(llm.requests)
+            rc, events = cli(eb, {}, "routine", "run", routine.name, *params(v), "--url",
+                             task.start(app.url, v))
+            ok = ok and rc == 0 and settled(lambda: task.done(app, v))
+            replays.append((span_s(events), len(llm.requests) - before))
+        demo.append(f"| {task.name} | {statistics.median(t for t, _ in agent):.2f} s | "
+                    f"{agent[0][1]} | {statistics.median(t for t, _ in replays):.2f} s | "
+                    f"{max(c for _, c in replays)} | {'yes' if ok else 'NO'} |")
+        for mutations in SCENARIOS[1:] if not os.environ.get("BENCH_UNCHANGED") else []:
+            routines.save(routine, replace=True)  # each change meets the routine as recorded
+            before_calls, before = len(llm.requests), task.snapshot(app)
+            v = values()
+            with MutatingProxy(app.url, mutations) as proxy:
+                rc, events = cli(eb, {}, "routine", "run", routine.name, *params(v), "--url",
+                                 task.start(proxy.url, v), "--on-heal-failure", "stop")
+            steps = classify(events)
+            finished = rc == 0 and settled(lambda: task.done(app, v))
+            steps["failed"] = 0 if finished else max(1, len(routine.steps) - sum(steps.values()))
+            wrong = int(task.snapshot(app) != before and task.name.startswith("WordPress")) + \
+                int(rc == 0 and not task.done(app, v))
+            if task.name.startswith("MediaWiki"):  # exactly one new revision, or none
+                wrong += int(task.snapshot(app) - before > 1)
+            totals["replays"] += 1
+            totals["finished"] += int(finished)
+            totals["wrong"] += wrong
+            heal_rows.append(f"| {task.name} | {' + '.join(mutations)} | {steps['same']} | "
+                             f"{steps['refound']} | {steps['healed']} | {steps['failed']} | "
+                             f"{len(llm.requests) - before_calls} | "
+                             f"{'yes' if finished else 'no'} | {wrong} |")
+        store.close()
+    return demo, heal_rows, totals
+
+
+def settled(check: Any, timeout_s: float = 10) -> bool:
+    """`check()` once the application has finished the request the run ended with."""
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.25)
+    return True
+
+
+def fill_goal(goal: str, v: dict[str, str]) -> str:
+    from heybro.routines.model import fill
+    return str(fill(goal, v))
+
+
+def apps(runs: int) -> str:
+    demo: list[str] = []
+    heal: list[str] = []
+    totals = {"replays": 0, "finished": 0, "wrong": 0}
+    chosen = os.environ.get("BENCH_APPS", "wiki,wp").split(",")
+    for task, start, label in ((WIKI_PAGE, mediawiki, "wiki"), (WP_TAGLINE, wordpress, "wp")):
+        if label not in chosen:
+            continue
+        d, h, t = app_rows(task, start, runs, label)
+        demo += d
+        heal += h
+        for k in totals:
+            totals[k] += t[k]
+    share = totals["finished"] / max(1, totals["replays"]) * 100
+    return "\n".join([
+        "### Real applications (WordPress and MediaWiki from Debian, on 127.0.0.1)", "",
+        "Each task recorded as a routine on the application's real pages; the outcome of every run "
+        "read from the application's database. Changed copies come through a local proxy that "
+        "applies the same mutations to every HTML page (and keeps the visit on the proxy); a "
+        "heal that fails stops the run (--on-heal-failure stop).", "",
+        f"Median of {runs} runs each:", "",
+        "| task | agent run | agent model calls | replay, unchanged | replay model calls | "
+        "outcomes in the database |", "|---|---|---|---|---|---|", *demo, "",
+        "| task | change | as recorded | re-found | healed (model) | failed | model calls | "
+        "finished | wrong actions |", "|---|---|---|---|---|---|---|---|---|", *heal, "",
+        f"Finished: {totals['finished']}/{totals['replays']} ({share:.0f}%, target ≥ 90%); "
+        f"wrong actions: {totals['wrong']} (target 0).",
+    ])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--only", choices=("demo", "apps"))
     args = ap.parse_args()
-    text = bench(args.runs)
+    parts = []
+    if args.only != "apps":
+        parts.append(bench(args.runs))
+    if args.only != "demo":
+        parts.append(apps(args.runs))
+    text = "\n\n".join(parts)
     print(text)
     if args.write:
         write_section("bench_routines", text)

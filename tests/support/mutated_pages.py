@@ -50,7 +50,8 @@ def wrappers_added(html: str) -> str:
 
 TEXT_TWEAKS = {"Place order": "Place your order", "Buy now": "Buy it now",
                "Full name": "Your full name", "Search products": "Search our products",
-               "Log in": "Sign in", "Save Changes": "Save changes", "Publish": "Publish now"}
+               "Log in": "Sign in", "Save page": "Save this page", "Save changes": "Save your changes",
+               "Publish": "Publish now", "Summary": "Edit summary"}
 
 
 def text_tweaked(html: str) -> str:
@@ -113,3 +114,66 @@ class MutatedShop(DemoSite):
 
 def describe(names: list[Any]) -> str:
     return " + ".join(str(n) for n in names) or "unchanged"
+
+
+class MutatingProxy:
+    """A real application's pages changed on their way to the browser: a local proxy in front of
+    `target` (an origin such as http://127.0.0.1:8080) that applies `mutations` to every HTML
+    page and speaks of itself wherever the application names its own address (links, redirects),
+    so the whole visit stays on the changed copy. Binds 127.0.0.1 on a free port."""
+
+    def __init__(self, target: str, mutations: list[str]) -> None:
+        self.target = target.rstrip("/")
+        self.mutations = mutations
+        self._server: Any = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def __enter__(self) -> MutatingProxy:
+        import http.client
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from urllib.parse import urlsplit
+
+        proxy = self
+        host = urlsplit(self.target)
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _forward(self) -> None:
+                size = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(size) if size else None
+                headers = {k: v.replace(proxy.url, proxy.target) for k, v in self.headers.items()
+                           if k.lower() not in ("host", "accept-encoding", "connection")}
+                conn = http.client.HTTPConnection(host.hostname, host.port, timeout=60)
+                conn.request(self.command, self.path, body=body,
+                             headers=headers | {"Host": host.netloc})
+                got = conn.getresponse()
+                data = got.read()
+                kind = got.getheader("Content-Type") or ""
+                if "text/html" in kind:
+                    text = data.decode("utf-8", "replace").replace(proxy.target, proxy.url)
+                    data = apply(text, proxy.mutations).encode()
+                self.send_response(got.status)
+                for k, v in got.getheaders():
+                    if k.lower() in ("content-length", "transfer-encoding", "connection"):
+                        continue
+                    self.send_header(k, v.replace(proxy.target, proxy.url))
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                conn.close()
+
+            do_GET = do_POST = do_HEAD = _forward  # noqa: N815
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._server.shutdown()
+        self._server.server_close()

@@ -21,14 +21,19 @@ QUERY = "blue kettle"
 
 def observe_tab(eb: ExtBrowser, page: Page) -> dict[str, Any]:
     """`observe` through the coordinator on `page`'s tab (as the host asks for it)."""
+    return run_tool(eb, page, "observe", {"max_tokens": 4000})
+
+
+def run_tool(eb: ExtBrowser, page: Page, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    """A DOM tool through the coordinator on `page`'s tab; its result."""
     page.bring_to_front()
     res = eb.sw.evaluate(
-        """async (url) => {
+        """async ([url, tool, args]) => {
             const tabs = await chrome.tabs.query({});
             const tab = tabs.find(t => t.url === url);
-            return await globalThis.heybro.runTool({tool: "observe", args: {max_tokens: 4000},
-                                                   tab_id: tab.id, timeout_ms: 15000});
-        }""", page.url)
+            return await globalThis.heybro.runTool({tool, args, tab_id: tab.id,
+                                                   timeout_ms: 15000});
+        }""", [page.url, tool, args])
     assert res["ok"], res
     return res["result"]
 

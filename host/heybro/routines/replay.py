@@ -24,7 +24,7 @@ from ..agent.control import Interrupted, NewInformation, TaskStopped
 from ..agent.cutoff import HELD_TOOLS, RepeatHeld, action_key
 from ..agent.env import YES, AgentEnv
 from ..agent.executor import TaskExecutor
-from ..agent.expect import check, expect_text
+from ..agent.expect import ROLE_AND_NAME, check, expect_text
 from ..agent.guardrails import GuardrailHit
 from ..agent.models import (ExpectedOutcome, MemoryItem, Question, Subtask, Task, TaskStatus,
                             ToolCall, Verdict)
@@ -69,7 +69,7 @@ def new_task(routine: Routine, values: dict[str, str], *, url: str | None, tab_i
     """The task a run of `routine` is: its goal and plan filled with the run's values."""
     subtasks = [Subtask(text=fill(o.text, values), done_when=_filled(o.done_when, values))
                 for o in routine.subtasks]
-    task = Task(description=fill(routine.goal, values), url=url or routine.start_url,
+    task = Task(description=fill(routine.goal, values), url=url or fill(routine.start_url, values),
                 tab_id=tab_id, subtasks=subtasks or [Subtask(text=fill(routine.goal, values))])
     RunSettings(routine.name, values, on_heal_failure).keep(task)
     return task
@@ -88,8 +88,11 @@ class RoutineReplay(TaskExecutor):
         assert settings is not None, "a routine run's task carries its settings"
         self.run = settings
         self.values = settings.values
-        self.steps = [s.model_copy(update={"expect": _filled(s.expect, self.values)})
-                      for s in routine.steps]  # expectations with this run's values
+        # Expectations with this run's values, and signatures with its values where the recorded
+        # ones stood (a form's address naming the recorded page is this run's page's form).
+        self.steps = [s.model_copy(update={"expect": _filled(s.expect, self.values),
+                                           "signature": _rebased(s.signature, routine, self.values)})
+                      for s in routine.steps]
         self.healed: dict[int, list[Step]] = {}
         self.counted = len(env.task.usage)  # model calls already counted in routine_runs
 
@@ -385,11 +388,34 @@ def _browser_tools() -> frozenset[str]:
 
 
 def _wait_args(expect: ExpectedOutcome) -> dict[str, Any] | None:
+    """What to wait for when a step's expectation is not met at once (a submit whose next page
+    is slow): the URL, the text, or the named element to come or go."""
     if expect.url_contains:
         return {"url": expect.url_contains, "timeout_ms": WAIT_MS}
     if expect.text_appears:
         return {"text": expect.text_appears, "timeout_ms": WAIT_MS}
+    for named, state in ((expect.element_disappears, "hidden"), (expect.element_appears, "visible")):
+        if named and (m := ROLE_AND_NAME.match(named)):
+            return {"role": m.group(1), "name": m.group(2), "state": state, "timeout_ms": WAIT_MS}
     return None
+
+
+MIN_REBASED = 4  # shorter recorded values ("1", "en") would be replaced where they are not meant
+
+
+def _rebased(sig: dict[str, Any] | None, routine: Routine,
+             values: dict[str, str]) -> dict[str, Any] | None:
+    """`sig` as the element stands in this run: each parameter's recorded value in it (a form's
+    address, a link's, a neighbour's words) replaced by the run's value."""
+    swaps = [(p.default, values[p.name]) for p in routine.parameters
+             if len(p.default) >= MIN_REBASED and values.get(p.name, p.default) != p.default]
+    if sig is None or not swaps:
+        return sig
+    text = json.dumps(sig)
+    for old, new in swaps:
+        text = text.replace(json.dumps(old)[1:-1], json.dumps(new)[1:-1])
+    rebased: dict[str, Any] = json.loads(text)
+    return rebased
 
 
 def _filled(outcome: ExpectedOutcome | None, values: dict[str, str]) -> ExpectedOutcome | None:
