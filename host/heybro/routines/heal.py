@@ -16,6 +16,7 @@ from ..agent.control import Interrupted
 from ..agent.env import AgentEnv
 from ..agent.expect import check
 from ..agent.guardrails import GuardrailHit
+from ..agent.models import ExpectedOutcome
 from ..agent.worker import Worker
 from ..llm import LLMError
 from .model import PLACEHOLDER, Step
@@ -47,6 +48,14 @@ class Healed:
     why: str
     steps: list[Step] = field(default_factory=list)  # what replaces the step (ok only)
     model_calls: int = 0
+
+
+def proves(expect: ExpectedOutcome) -> bool:
+    """Whether the page meeting `expect` shows that the step happened: something it brings (an
+    address, words, an element, a value). That something is gone proves nothing — a renamed
+    button is gone too."""
+    return any(v is not None for v in (expect.url_contains, expect.text_appears,
+                                       expect.element_appears, expect.value))
 
 
 def templated(value: Any, values: dict[str, str]) -> Any:
@@ -103,7 +112,7 @@ async def heal(env: AgentEnv, routine: str, n: int, step: Step, target: str | No
         if not fact.met:
             return Healed(False, f"after the model's turn the page does not show the step's "
                           f"outcome: {fact.detail}", model_calls=calls)
-        if not acted:  # it had happened already (e.g. before a restart): nothing to change
+        if not acted and proves(step.expect):  # it had happened already (before a restart)
             return Healed(True, f"{fact.detail}", model_calls=calls)
     if not acted:
         return Healed(False, f"the model did nothing on the page ({worker.summary or 'no report'})",

@@ -30,7 +30,7 @@ from ..agent.models import (ExpectedOutcome, MemoryItem, Question, Subtask, Task
                             ToolCall, Verdict)
 from ..agent.risk import judge, site_of
 from ..store.routines import StoreRoutines
-from .heal import heal
+from .heal import heal, proves
 from .model import Routine, Step, fill
 
 log = logs.get("heybro.routines")
@@ -364,7 +364,7 @@ class RoutineReplay(TaskExecutor):
         return max(done) + 1 if done else 0
 
     async def _shows(self, step: Step) -> bool:
-        if step.expect is None:
+        if step.expect is None or not proves(step.expect):
             return False
         self.env.page_changed()
         return check(step.tool, step.expect, {}, None, await self.env.observe()).met
