@@ -32,11 +32,25 @@ def ids_renamed(html: str) -> str:
 
 
 def classes_hashed(html: str) -> str:
-    """Class names become build hashes (CSS-in-JS style); the page's own styles are left as they
-    are, so it may look plainer, as after a redesign."""
+    """Class names become build hashes (CSS-in-JS style), in the markup and in the page's own
+    style sheets alike (hashed_css; the proxy applies it to linked ones), so the page looks the
+    same. Scripts that add class names of their own are not rewritten."""
     def swap(m: re.Match[str]) -> str:
         return m.group(1) + " ".join(_hash(c) for c in m.group(2).split()) + m.group(3)
-    return re.sub(r'(\bclass=["\'])([^"\']*)(["\'])', swap, html)
+    html = re.sub(r'(\bclass=["\'])([^"\']*)(["\'])', swap, html)
+    return re.sub(r"(<style\b[^>]*>)(.*?)(</style>)",
+                  lambda m: m.group(1) + hashed_css(m.group(2)) + m.group(3), html, flags=re.S)
+
+
+def hashed_css(css: str) -> str:
+    """A style sheet's class selectors hashed as classes_hashed hashes the markup's classes
+    (declarations, where url(…) lives, are left alone)."""
+    parts = re.split(r"(\{[^{}]*\})", css)
+    for i in range(0, len(parts), 2):
+        if "@import" not in parts[i]:
+            parts[i] = re.sub(r"\.(-?[_a-zA-Z][\w-]*)", lambda m: "." + _hash(m.group(1)),
+                              parts[i])
+    return "".join(parts)
 
 
 def wrappers_added(html: str) -> str:
@@ -155,6 +169,8 @@ class MutatingProxy:
                 got = conn.getresponse()
                 data = got.read()
                 kind = got.getheader("Content-Type") or ""
+                if "text/css" in kind and "classes hashed" in proxy.mutations:
+                    data = hashed_css(data.decode("utf-8", "replace")).encode()
                 if "text/html" in kind:
                     text = data.decode("utf-8", "replace").replace(proxy.target, proxy.url)
                     data = apply(text, proxy.mutations).encode()
