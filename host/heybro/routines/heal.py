@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agent.browser import Browser, Snapshot, ToolFailed
-from ..agent.control import Interrupted
 from ..agent.env import AgentEnv
 from ..agent.expect import check
 from ..agent.guardrails import GuardrailHit
@@ -92,15 +91,12 @@ async def heal(env: AgentEnv, routine: str, n: int, step: Step, target: str | No
     before = len(env.task.usage)
     tape = _Tape(env.browser)
     env.browser = tape
-    try:
-        worker = Worker(env, assignment(routine, n, step, target, args, why))
-        try:
-            await worker.run()
-        except (GuardrailHit, LLMError, ToolFailed) as err:
-            return Healed(False, f"the model could not do it: {err}",
-                          model_calls=len(env.task.usage) - before)
-    except Interrupted:
-        raise
+    worker = Worker(env, assignment(routine, n, step, target, args, why))
+    try:  # a pause or the user's new words (Interrupted) go up to the replay
+        await worker.run()
+    except (GuardrailHit, LLMError, ToolFailed) as err:
+        return Healed(False, f"the model could not do it: {err}",
+                      model_calls=len(env.task.usage) - before)
     finally:
         env.browser = tape.inner
     calls = len(env.task.usage) - before
