@@ -232,6 +232,7 @@ def _load_extensions() -> None:
     import_optional("heybro.cli_tasks")
     import_optional("heybro.cli_experiences")
     import_optional("heybro.cli_routines")
+    import_optional("heybro.cli_routine_run")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
@@ -300,16 +300,23 @@ def refusal(payload: dict[str, Any]) -> str:
     return f'Task "{goal}" ({other}) is {status}{where}. One task runs at a time: {how}.'
 
 
-async def _run(args: argparse.Namespace, settings: config.Settings, interrupts: Interrupts) -> int:
+# Starts the task on the host's endpoint: its answer (task.accepted, or an error) and the task's
+# title for the terminal. Events must flow on `ws` afterwards (task.start subscribes the caller).
+Begin = Callable[[Any], Awaitable[tuple[dict[str, Any], str]]]
+
+
+async def _run(args: argparse.Namespace, settings: config.Settings, interrupts: Interrupts,
+               begin: Begin | None = None, prog: str = "heybro run") -> int:
     interrupts.install()
     try:
-        return await _run_task(args, settings, interrupts)
+        return await _run_task(args, settings, interrupts, begin, prog)
     finally:
         interrupts.remove()
 
 
 async def _run_task(args: argparse.Namespace, settings: config.Settings,
-                    interrupts: Interrupts) -> int:
+                    interrupts: Interrupts, begin: Begin | None = None,
+                    prog: str = "heybro run") -> int:
     progress = Progress(args.json)
     launched: LaunchedChromium | None = None
     ws = None
@@ -332,15 +339,20 @@ async def _run_task(args: argparse.Namespace, settings: config.Settings,
             ws = await open_endpoint(info)
         # The settings resolved here (this terminal's environment over the config file) go with
         # the task: a host that Chrome started has Chrome's environment, not this terminal's.
-        reply = await start_task(ws, args.goal, args.url, _resources(args.resource or []),
-                                 llm=settings.model_dump(mode="json"))
+        if begin is None:
+            reply = await start_task(ws, args.goal, args.url, _resources(args.resource or []),
+                                     llm=settings.model_dump(mode="json"))
+            title = args.goal
+        else:
+            reply, title = await begin(ws)
         if reply["type"] == "error":
             p = reply["payload"]
-            print(f"heybro run: {refusal(p)}", file=sys.stderr)
-            return 2 if p["code"] in ("no_llm", "busy") else 1
+            print(f"{prog}: {refusal(p)}", file=sys.stderr)
+            usage = ("no_llm", "busy") + (("invalid_settings", "invalid_state") if begin else ())
+            return 2 if p["code"] in usage else 1
         task_id = reply["payload"]["task_id"]
         if not args.json:
-            progress.say(f"Task {task_id}: {args.goal}")
+            progress.say(f"Task {task_id}: {title}")
         watch = Watch(ws, task_id, int(info.get("pid", 0)) if info else 0, progress)
         interrupts.following(lambda: send_control(watch.ws, "stop", task_id))
         try:

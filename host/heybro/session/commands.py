@@ -18,6 +18,7 @@ from shared_schema.messages import (Ack, TaskAccepted, TaskGet, TaskList, TaskMe
 from shared_schema.payload import Payload
 
 from ..routines import commands as routines
+from ..routines import run as routine_run
 from .running import Listener
 
 if TYPE_CHECKING:
@@ -73,4 +74,5 @@ COMMANDS: dict[str, Command] = {
     "routine.save": routines.on_save,
     "routine.list": routines.on_list,
     "routine.delete": routines.on_delete,
+    "routine.run": routine_run.start,
 }

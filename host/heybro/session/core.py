@@ -23,7 +23,8 @@ from ..native.channel import NativeChannel
 from ..store import TaskRow, TaskStore, views
 from ..store.lease import ask_owner, is_owned, take_request
 from . import queries, resume_notes
-from .launch import FINAL, BrowserFactory, Launcher, native_browser
+from ..routines.run import executor_for
+from .launch import FINAL, BrowserFactory, Executor, Launcher, native_browser
 from .running import Listener, Running
 
 log = logs.get("heybro.session")
@@ -101,10 +102,14 @@ class Session:
         return settings
 
     def _launch(self, task: Task, settings: config.Settings, *, resume: ResumeNote | None = None,
-                listener: Listener | None = None) -> Running:
-        """Runs the task here; the terminals following it, and `listener`, hear it."""
+                listener: Listener | None = None, executor: Executor | None = None) -> Running:
+        """Runs the task here; the terminals following it, and `listener`, hear it. A task
+        restored from the store goes on with the executor it ran with (a routine's replay)."""
         listeners = set(self.followers.get(task.id, set())) | ({listener} if listener else set())
-        self.current = self.launcher.launch(task, settings, resume=resume, listeners=listeners)
+        if executor is None and resume is not None:
+            executor = executor_for(self.store, task)
+        self.current = self.launcher.launch(task, settings, resume=resume, listeners=listeners,
+                                            executor=executor)
         return self.current
 
     def _restore(self, task_id: str) -> Task:

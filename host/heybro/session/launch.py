@@ -32,6 +32,9 @@ from ..store.experiences import StoreExperiences
 from ..store.recorder import StoreRecorder
 from .running import Emit, Listener, Running
 
+# What runs a task: TaskExecutor, or a routine replay (which hands over to it when it must).
+Executor = Callable[[AgentEnv], TaskExecutor]
+
 log = logs.get("heybro.session")
 
 # The browser a run acts in: the user's Chrome over native messaging, or a test's fake.
@@ -53,9 +56,10 @@ class Launcher:
         self.browsers = browsers
 
     def launch(self, task: Task, settings: config.Settings, *, resume: ResumeNote | None = None,
-               listeners: set[Listener]) -> Running:
-        """Runs `task` (from its start, or from its checkpoint with `resume`), heard by
-        `listeners`; raises `busy` when another host holds the task."""
+               listeners: set[Listener], executor: Executor | None = None) -> Running:
+        """Runs `task` (from its start, or from its checkpoint with `resume`) with `executor`
+        (TaskExecutor unless given: a routine's replay), heard by `listeners`; raises `busy`
+        when another host holds the task."""
         running = Running(task, RunControl())
         if not running.lease.acquire():
             raise ProtocolError(ErrorCode.busy, "Another heybro host is running this task.")
@@ -78,7 +82,7 @@ class Launcher:
             try:
                 while True:
                     try:
-                        result = await TaskExecutor(env).execute(resume=note)
+                        result = await (executor or TaskExecutor)(env).execute(resume=note)
                         if result.status == TaskStatus.paused:  # the browser side went away
                             self.store.interrupt_actions(task.id)
                     except StoreUnwritable as err:

@@ -1,0 +1,454 @@
+"""Replaying a routine as a task: each step re-finds its element by signature, acts, and checks its
+expectation — no model call while the page matches. Where re-finding abstains or the expectation
+fails, the worker heals THAT step (heal.py) and replay goes on; where healing fails, the task goes
+on as a normal task from that subtask (the model takes over through the executor) or stops, as
+the user chose. Healed steps go into the routine only once the whole run has verified.
+
+A run is an ordinary task (history, events, pause/resume/stop, the same risk confirmations). Its
+steps go through the recorder like the worker's actions, each carrying `routine_step` in its
+parameters, so the store's action ledger says which steps are done: a restarted host resumes at
+the first step not done, and a step a fault cut off is not repeated by itself (held for the
+user's word, as the worker's actions are) unless the page already shows its outcome.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .. import logs
+from shared_schema.dom_tools import ObserveArgs
+
+from ..agent.browser import Snapshot, ToolFailed
+from ..agent.control import Interrupted, NewInformation, TaskStopped
+from ..agent.cutoff import HELD_TOOLS, RepeatHeld, action_key
+from ..agent.env import YES, AgentEnv
+from ..agent.executor import TaskExecutor
+from ..agent.expect import ROLE_AND_NAME, check, expect_text
+from ..agent.guardrails import GuardrailHit
+from ..agent.models import (ExpectedOutcome, MemoryItem, Question, ResumeNote, Subtask, Task,
+                            TaskStatus, ToolCall, Verdict)
+from ..agent.risk import judge, site_of
+from ..agent.toolbox import definition
+from ..agent.wire import wire_json
+from ..store.routines import StoreRoutines
+from .heal import heal, proves
+from .model import Routine, Step, fill
+
+log = logs.get("heybro.routines")
+
+OnHealFailure = Literal["continue", "stop"]
+# The run's own settings, kept in the task (its checkpoint) so a restarted host resumes it alike.
+RUN_MEMORY = "routine_run"
+WAIT_MS = 3_000  # how long a step's expected URL or text may take to come after its action
+READING = frozenset({"observe", "extract", "screenshot", "list_tabs"})
+
+
+@dataclass
+class RunSettings:
+    routine: str
+    values: dict[str, str]
+    on_heal_failure: OnHealFailure = "continue"
+    mode: Literal["replay", "model"] = "replay"  # "model": healing failed and the model took over
+
+    def item(self) -> MemoryItem:
+        return MemoryItem(name=RUN_MEMORY, value=json.dumps(self.__dict__))
+
+    @classmethod
+    def of(cls, task: Task) -> RunSettings | None:
+        for m in task.memory:
+            if m.name == RUN_MEMORY:
+                return cls(**json.loads(m.value))
+        return None
+
+    def keep(self, task: Task) -> None:
+        task.memory = [m for m in task.memory if m.name != RUN_MEMORY] + [self.item()]
+
+
+def new_task(routine: Routine, values: dict[str, str], *, url: str | None, tab_id: int | None,
+             on_heal_failure: OnHealFailure) -> Task:
+    """The task a run of `routine` is: its goal and plan filled with the run's values."""
+    subtasks = [Subtask(text=fill(o.text, values), done_when=_filled(o.done_when, values))
+                for o in routine.subtasks]
+    task = Task(description=fill(routine.goal, values), url=url or fill(routine.start_url, values),
+                tab_id=tab_id, subtasks=subtasks or [Subtask(text=fill(routine.goal, values))])
+    RunSettings(routine.name, values, on_heal_failure).keep(task)
+    return task
+
+
+class HealFailed(Exception):
+    """A step could not be replayed nor healed (the reason in words)."""
+
+
+class RoutineReplay(TaskExecutor):
+    def __init__(self, env: AgentEnv, routine: Routine, runs: StoreRoutines) -> None:
+        super().__init__(env)
+        self.routine = routine
+        self.runs = runs
+        settings = RunSettings.of(env.task)
+        assert settings is not None, "a routine run's task carries its settings"
+        self.run = settings
+        self.values = settings.values
+        # Expectations with this run's values, and signatures with its values where the recorded
+        # ones stood (a form's address naming the recorded page is this run's page's form).
+        self.steps = [s.model_copy(update={"expect": _filled(s.expect, self.values),
+                                           "signature": _rebased(s.signature, routine, self.values)})
+                      for s in routine.steps]
+        self.healed: dict[int, list[Step]] = {}
+        self.counted = len(env.task.usage)  # model calls already counted in routine_runs
+
+    async def _open_start(self) -> None:
+        # The task's row exists now: the run is listed with its routine from its first moment.
+        self.runs.start_run(self.routine.name, self.task.id)
+        await super()._open_start()
+
+    # --- the loop ------------------------------------------------------------------------------
+    async def _loop(self, resume: ResumeNote | None = None) -> str:
+        if self.run.mode == "model":
+            return await self._model_loop(resume)
+        env, task = self.env, self.task
+        if resume is not None and resume.replan:
+            return await self._hand_over(None, "you added information", resume)
+        first = self._first_replay_step() if resume is not None else 0
+        await self._status(TaskStatus.executing)
+        await env.recorder.plan_changed(task)
+        try:
+            for n in range(first, len(self.steps)):
+                step = self.steps[n]
+                await self._enter_subtask(step.subtask)
+                await env.checkpoint(interrupt=False)
+                if env.control.has_messages:  # the user said something new: the model plans it
+                    return await self._hand_over(None, "you added information")
+                await self._replay(n, step)
+            await self._enter_subtask(len(task.subtasks))
+        except HealFailed as err:
+            if self.run.on_heal_failure == "stop":
+                raise _stopped(str(err)) from None
+            return await self._hand_over(str(err), "a step could not be healed")
+        except NewInformation:
+            return await self._hand_over(None, "you added information")
+        finally:
+            self._count()
+        return await self._finish()
+
+    async def _hand_over(self, why: str | None, short: str, said: ResumeNote | None = None) -> str:
+        """The rest of the task goes to the model (scheduler/worker/verifier) from the current
+        subtask; the routine is not updated by this run."""
+        env, task = self.env, self.task
+        self.run.mode = "model"
+        self.run.keep(task)
+        await env.recorder.message(task, f"Replay handed over to the model ({short}): it goes on "
+                                   f"with \"{task.current_subtask or task.description}\"."
+                                   + (" The routine is not changed by this run." if self.healed
+                                      else ""), "warning" if why else "info")
+        note = said if why is None else ResumeNote(why=(
+            f"heybro was replaying the saved routine {self.routine.name!r} without the model and "
+            f"could not go on: {why}. Continue the task from the current subtask on the page as "
+            "it is; earlier subtasks are done."))
+        return await self._model_loop(note)
+
+    async def _model_loop(self, note: ResumeNote | None) -> str:
+        try:
+            return await super()._loop(note)
+        finally:
+            self._count()
+
+    # --- one step ------------------------------------------------------------------------------
+    async def _replay(self, n: int, step: Step) -> None:
+        env, task = self.env, self.task
+        args = fill(step.args, self.values)
+        if step.tool not in _browser_tools() or (step.tool == "extract" and step.signature is None):
+            await env.recorder.message(task, f"Step {n + 1} ({step.tool}) does not act on the page "
+                                       "by an element; replay skips it.")
+            return
+        target = _describe(step.signature)
+        params: dict[str, Any] = {"routine_step": n, **args}
+        key = action_key(step.tool, params, target)
+        if key in task.cut_off:
+            if await self._shows(step):
+                task.cut_off = [k for k in task.cut_off if k != key]
+                return  # it happened before the fault: the page shows its outcome
+            if step.tool in HELD_TOOLS:
+                raise RepeatHeld(key)
+        await self._confirm(step, args, target)
+        tc = ToolCall(tool=step.tool, parameters=params, reason=step.intent,
+                      timestamp=time.time(), target=target)
+        await env.recorder.tool_call(task, "worker", tc)
+        started = time.perf_counter()
+        why = await self._act(step, args, tc)
+        tc.duration_ms = (time.perf_counter() - started) * 1000
+        await env.recorder.tool_result(task, "worker", tc)
+        if why is None:
+            return
+        await self._heal(n, step, target, args, why)
+
+    async def _act(self, step: Step, args: dict[str, Any], tc: ToolCall) -> str | None:
+        """Carries the step out; None when it happened as recorded, else why not (for the heal)."""
+        env = self.env
+        needs_page = step.expect is not None and step.expect.needs_page()
+        try:
+            result = await self._call(step, args, observe_after=needs_page)
+        except ToolFailed as err:
+            tc.success, tc.error, tc.error_code = False, env.scrub(err.message), err.code
+            if err.detail.get("candidates"):
+                tc.result = {"candidates": err.detail["candidates"]}
+            return f"{err.code}: {err.message}"
+        observation = result.pop("observation", None) if isinstance(result, dict) else None
+        if isinstance(result.get("tab_id"), int):
+            env.state.tab_id = result["tab_id"]
+        tc.success, tc.result = True, _brief(env.scrub(result))
+        tc.page_changed = bool(result.get("url_changed") or result.get("navigated"))
+        env.page_changed()
+        if step.tool == "extract" and isinstance(args.get("name"), str):
+            got = result.get("text") or result.get("value") or ""
+            await env.remember(args["name"], str(got), result.get("url"))
+        if step.expect is None:
+            return None
+        after = env.state.snapshot or Snapshot()
+        if needs_page:
+            after = await (env.adopt_observation(observation) if isinstance(observation, dict)
+                           else env.observe())
+        tc.expectation = check(step.tool, step.expect, {}, result, after)
+        if not tc.expectation.met and (wait := _wait_args(step.expect)) is not None:
+            # A slow page may still be on its way (the action returned before it loaded).
+            try:
+                await env.call("wait_for", wait, timeout_ms=WAIT_MS + 5_000)
+                env.page_changed()
+                tc.expectation = check(step.tool, step.expect, {}, None, await env.observe())
+            except ToolFailed:
+                pass
+        env.state.facts.append(tc.expectation)
+        return None if tc.expectation.met else f"its expectation failed: {tc.expectation.detail}"
+
+    async def _call(self, step: Step, args: dict[str, Any], *, observe_after: bool) -> dict[str, Any]:
+        """The step's tool through its definition's wire, as the worker would call it, but
+        aimed by the recorded signature alone: no element id (one from this page's map could
+        name another element), so the page re-finds the element or says why it cannot."""
+        env = self.env
+        tool = definition(step.tool)
+        if tool is None or tool.wire is None:
+            raise ToolFailed("unsupported", f"{step.tool} is not a browser tool")
+        given = {"element_id": "_", **args} if "element_id" in tool.args.model_fields else args
+        try:
+            a = tool.args.model_validate(given)
+        except ValueError as err:
+            raise ToolFailed("schema_violation", f"the step's arguments do not fit {step.tool}: "
+                             f"{err}") from None
+        w = tool.wire.args(a, env)
+        update: dict[str, Any] = {}
+        if "element_id" in w.model_fields:
+            update["element_id"] = None
+            if step.signature is not None:
+                update["signature"] = step.signature
+        if observe_after and "observe_after" in w.model_fields:
+            update["observe_after"] = ObserveArgs.model_validate(env.observe_args())
+        w = w.model_copy(update=update)
+        return await env.call(tool.wire.tool, wire_json(w), timeout_ms=tool.wire.timeout(w))
+
+    async def _heal(self, n: int, step: Step, target: str | None, args: dict[str, Any],
+                    why: str) -> None:
+        env, task = self.env, self.task
+        await env.recorder.message(task, f"Step {n + 1} ({step.tool}{' on ' + target if target else ''}) "
+                                   f"does not match the page ({why}); asking the model for this "
+                                   "step only.")
+        while True:
+            try:
+                got = await heal(env, self.routine.name, n + 1, step, target, args, self.values, why)
+                break
+            except Interrupted as err:
+                if isinstance(err, NewInformation):
+                    raise
+                continue  # paused while the model answered: that reply is set aside; ask again
+        self._count()
+        if got.ok and not got.steps:
+            await env.recorder.message(task, f"Step {n + 1}: the page already shows its outcome "
+                                       f"({got.why}).")
+            return
+        if not got.ok:
+            raise HealFailed(f"step {n + 1} ({step.tool}{' on ' + target if target else ''}) did "
+                             f"not match the page ({why}) and healing failed: {got.why}")
+        self.healed[n] = got.steps
+        self.runs.count_run(task.id, heals=1)
+        await env.recorder.message(task, f"Step {n + 1} healed with {got.model_calls} model "
+                                   f"call(s): {got.why}")
+
+    async def _confirm(self, step: Step, args: dict[str, Any], target: str | None) -> None:
+        """The same ask-first as the worker's (risk.judge on the step's element, with the page's
+        fields for a form it submits): a no ends the run, nothing further is done."""
+        env = self.env
+        if (not env.settings.confirm or step.tool not in ("click", "press")
+                or not isinstance(step.signature, dict)):
+            return
+        snap = await env.observe()
+        if site_of(snap.url) in env.confirm_off:
+            return
+        elements = {**snap.elements, "_step": step.signature}
+        risk = judge(step.tool, {**args, "element_id": "_step"}, elements)
+        key = f"{step.tool} {target} @ {snap.url}"
+        if risk is None or key in env.state.approved:
+            return
+        verb = "click" if step.tool == "click" else f"press {args.get('keys')} on"
+        answer = await env.ask_user(Question(
+            kind="confirm", choices=["Yes", "No"],
+            text=f"About to {verb} {target or 'the element'} on {snap.url} — this may "
+                 f"{risk.what} ({risk.words}). Go ahead?"))
+        if answer.strip().lower() not in YES:
+            raise TaskStopped(f"the user said no to {step.tool} on {target} ({risk.what}); "
+                              "the replay stopped there")
+        env.state.approved.add(key)
+
+    # --- subtasks and the end -----------------------------------------------------------------
+    async def _enter_subtask(self, index: int) -> None:
+        """Moving on to subtask `index`. A subtask's declared outcome is checked on the way (a
+        verdict in the record), but only the routine's final outcome decides: a redesign may
+        change what a midway check names (a link now a button) while every step still found its
+        element and met its expectation, and a step that really went astray fails on its own."""
+        env, task = self.env, self.task
+        index = min(index, len(task.subtasks))
+        while task.current_subtask_index < index:
+            current = task.current_step
+            if current is not None and current.done_when is not None:
+                try:
+                    await self._prove(current.done_when, "done_when")
+                except HealFailed as err:
+                    await env.recorder.message(task, f"Going on: {err}; the steps' own checks "
+                                               "held, and the routine's outcome is checked at "
+                                               "the end.", "warning")
+            task.current_subtask_index += 1
+            await env.recorder.plan_changed(task)
+
+    async def _prove(self, outcome: ExpectedOutcome, what: str) -> str:
+        env = self.env
+        env.page_changed()
+        fact = check(what, outcome, {}, None, await env.observe())
+        verdict = Verdict(decision="mark_complete" if fact.met else "continue_work", by="host",
+                          reason=f"the page {'shows' if fact.met else 'does not show'} it: "
+                                 f"{fact.detail}", llm_confidence=None,
+                          dom_confidence=1.0 if fact.met else 0.0,
+                          confidence=1.0 if fact.met else 0.0,
+                          threshold=env.settings.confidence_threshold, accepted=fact.met,
+                          facts=[fact])
+        await env.recorder.verdict(self.task, verdict)
+        if not fact.met:
+            raise HealFailed(f"after the replayed steps the page does not show "
+                             f"{expect_text(outcome)!r} ({fact.detail})")
+        return fact.detail
+
+    async def _finish(self) -> str:
+        """Every step ran: the routine's recorded outcome is checked on the page (the run
+        verifies), and only then do the healed steps go into the routine."""
+        env, task = self.env, self.task
+        await self._status(TaskStatus.verifying)
+        final = next((_filled(o.done_when, self.values) for o in reversed(self.routine.subtasks)
+                      if o.done_when), None)
+        last = next((s.expect for s in reversed(self.steps) if s.expect), None)
+        outcome = final or last
+        try:
+            shown = await self._prove(outcome, "outcome") if outcome is not None else \
+                "every step ran (the routine declares no outcome to check)"
+        except HealFailed as err:
+            if self.run.on_heal_failure == "stop":
+                raise _stopped(str(err)) from None
+            task.current_subtask_index = max(0, len(task.subtasks) - 1)
+            return await self._hand_over(str(err), "the outcome is not on the page")
+        steps = len(self.steps)
+        heals = len(self.healed)
+        if heals:
+            self._update_routine()
+            await env.recorder.message(task, f"Routine {self.routine.name!r} updated: "
+                                       f"{heals} step(s) healed into it.")
+        calls = len(task.usage)
+        return (f"Replayed routine {self.routine.name!r}: {steps} steps, {heals} healed, "
+                f"{calls} model call(s); {shown}.")
+
+    def _update_routine(self) -> None:
+        stored = self.runs.get(self.routine.name)
+        if stored is None:
+            return  # deleted meanwhile: nothing to update
+        steps = list(stored.steps)
+        for n in sorted(self.healed, reverse=True):
+            if n < len(steps):  # the expectation as saved (parameters, not this run's values)
+                new = [s.model_copy(update={"expect": None}) for s in self.healed[n]]
+                new[-1] = new[-1].model_copy(update={"expect": steps[n].expect})
+                steps[n:n + 1] = new
+        updated = stored.model_copy(update={"steps": steps, "heals": stored.heals + len(self.healed),
+                                            "updated_at": time.time()})
+        self.runs.save(Routine.model_validate(updated.model_dump()), replace=True)
+        log.info("routine_healed", routine=stored.name, steps=sorted(self.healed))
+
+    # --- resuming and counting ------------------------------------------------------------------
+    def _first_replay_step(self) -> int:
+        """After a restart: the step after the last one the ledger records as done."""
+        done = [int(a.params["routine_step"]) for a in self.runs.store.actions(self.task.id)
+                if a.state == "done" and isinstance(a.params.get("routine_step"), int)]
+        return max(done) + 1 if done else 0
+
+    async def _shows(self, step: Step) -> bool:
+        if step.expect is None or not proves(step.expect):
+            return False
+        self.env.page_changed()
+        return check(step.tool, step.expect, {}, None, await self.env.observe()).met
+
+    def _count(self) -> None:
+        calls = len(self.task.usage) - self.counted
+        if calls:
+            self.runs.count_run(self.task.id, model_calls=calls)
+            self.counted += calls
+
+
+def _stopped(why: str) -> GuardrailHit:
+    """The end of a run whose user chose to stop when healing fails: failed, with the reason."""
+    return GuardrailHit("heal_failed", f"{why}. The replay stopped there, as asked "
+                        "(on heal failure: stop).")
+
+
+def _browser_tools() -> frozenset[str]:
+    from shared_schema.tools import TOOLS
+    return frozenset(TOOLS) - READING | {"extract"}
+
+
+def _wait_args(expect: ExpectedOutcome) -> dict[str, Any] | None:
+    """What to wait for when a step's expectation is not met at once (a submit whose next page
+    is slow): the URL, the text, or the named element to come or go."""
+    if expect.url_contains:
+        return {"url": expect.url_contains, "timeout_ms": WAIT_MS}
+    if expect.text_appears:
+        return {"text": expect.text_appears, "timeout_ms": WAIT_MS}
+    for named, state in ((expect.element_disappears, "hidden"), (expect.element_appears, "visible")):
+        if named and (m := ROLE_AND_NAME.match(named)):
+            return {"role": m.group(1), "name": m.group(2), "state": state, "timeout_ms": WAIT_MS}
+    return None
+
+
+MIN_REBASED = 4  # shorter recorded values ("1", "en") would be replaced where they are not meant
+
+
+def _rebased(sig: dict[str, Any] | None, routine: Routine,
+             values: dict[str, str]) -> dict[str, Any] | None:
+    """`sig` as the element stands in this run: each parameter's recorded value in it (a form's
+    address, a link's, a neighbour's words) replaced by the run's value."""
+    swaps = [(p.default, values[p.name]) for p in routine.parameters
+             if len(p.default) >= MIN_REBASED and values.get(p.name, p.default) != p.default]
+    if sig is None or not swaps:
+        return sig
+    text = json.dumps(sig)
+    for old, new in swaps:
+        text = text.replace(json.dumps(old)[1:-1], json.dumps(new)[1:-1])
+    rebased: dict[str, Any] = json.loads(text)
+    return rebased
+
+
+def _filled(outcome: ExpectedOutcome | None, values: dict[str, str]) -> ExpectedOutcome | None:
+    return None if outcome is None else ExpectedOutcome.model_validate(
+        fill(outcome.model_dump(exclude_none=True), values))
+
+
+def _describe(sig: dict[str, Any] | None) -> str | None:
+    return Snapshot(elements={"s": sig}).describe("s") if isinstance(sig, dict) else None
+
+
+def _brief(result: dict[str, Any]) -> dict[str, Any]:
+    keep = ("url", "url_changed", "navigated", "found_by", "confidence", "tab_id", "value")
+    return {k: result[k] for k in keep if k in result}
