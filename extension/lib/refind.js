@@ -87,9 +87,15 @@ export const INTERACTIVE_ROLES = new Set(["button", "link", "checkbox", "radio",
 /** Class names that flip with UI state, not identity. */
 const TRANSIENT_CLASS = /^(is-|has-)?(active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|show(n)?|loading|current|checked|expanded|collapsed|animat\w*|transition\w*|fade\w*|ng-\w+)$/i;
 /** Class names a CSS-in-JS tool or CSS modules generated (they change from build to build). */
-const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|^[a-z]{1,3}[A-Z0-9][a-zA-Z0-9]{4,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
+const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
+/** A styled-components style hash ("bZkfAO", "kQsvhW1"): a capital or a digit after one to three
+ * small letters. Case matters: with it ignored, every word of six letters ("retweet", "details")
+ * would read as a hash. */
+const HASHED_CASE = /^[a-z]{1,3}[A-Z0-9][a-zA-Z0-9]{4,}$/;
+/** @param {string} c */
+function hashedClass(c) { return HASHED_CLASS.test(c) || HASHED_CASE.test(c); }
 /** Whether a class name says what an element is (not its state, not a build's hash). @param {string} c */
-export function isStableClass(c) { return !!c && !HASHED_CLASS.test(c) && !TRANSIENT_CLASS.test(c); }
+export function isStableClass(c) { return !!c && !hashedClass(c) && !TRANSIENT_CLASS.test(c); }
 /** Whether an id is one a framework generated. @param {string} id */
 export function isGeneratedId(id) { return GENERATED_ID.test(id); }
 
@@ -260,7 +266,7 @@ function stableClasses(el) {
   const out = [];
   const cls = el.getAttribute("class");
   if (!cls) return out;
-  for (const c of cls.split(/\s+/)) if (c && !TRANSIENT_CLASS.test(c) && !HASHED_CLASS.test(c)) out.push(c);
+  for (const c of cls.split(/\s+/)) if (isStableClass(c)) out.push(c);
   return out.slice(0, 6);
 }
 
@@ -526,7 +532,31 @@ function itemTitle(el) {
   const hs = el.querySelectorAll(HEADINGS);
   if (hs.length === 1) return hs[0];
   if (hs.length > 1) return null;
-  return ITEM_TAGS.has(tag) || ITEM_ROLES.has(role) ? el : null;
+  return ITEM_TAGS.has(tag) || ITEM_ROLES.has(role) || repeated(el) ? el : null;
+}
+
+/**
+ * Whether a container is one of a run of the same kind: a sibling next to it has its tag and its
+ * class, or its tag and the same children (a class rehashed by a build), as a feed's posts or a
+ * grid's cards written as plain `div`s. Such a container is an item, named by its own words (the
+ * post's author and handle come first). Only the next siblings are read: a list of thousands is not
+ * walked for each of its items.
+ * @param {Element} el
+ */
+function repeated(el) {
+  const cls = el.getAttribute("class");
+  if (!cls || !cls.trim()) return false;
+  const kids = el.children.length >= 2 ? childTags(el) : "";
+  const like = (/** @type {Element | null} */ s) => !!s && s.localName === el.localName && !!s.getAttribute("class")
+    && (s.getAttribute("class") === cls || (!!kids && childTags(s) === kids));
+  return like(el.previousElementSibling) || like(el.nextElementSibling);
+}
+
+/** The tags of an element's children, in order. @param {Element} el */
+function childTags(el) {
+  let out = "";
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) out += c.localName + " ";
+  return out;
 }
 
 /** The words of a row's first cell that does not hold the element. @param {Element} row @param {Element} el */
@@ -561,7 +591,7 @@ export function contextOf(el, pass) {
       const t = c.title;
       // Said by kind: a row's first cell ("r:"), a list item's own words ("l:", the element and its
       // look-alikes left out), a card's title ("h:": its other words, or the element's when it is
-      // the title); titles of different kinds are not compared.
+      // the title); a title of another kind that says other words is another item.
       let key = "";
       if (t === p && (p.localName === "tr" || p.getAttribute("role") === "row")) key = (item = rowKey(p, el)) && `r:${item}`;
       else if (t === p) key = (item = cut(norm(ownText(p, el, true)), 40)) && `l:${item}`;
@@ -635,6 +665,12 @@ function sameWords(a, b) {
   return inter / Math.max(1, wa.size + wb.size - inter) >= 0.6;
 }
 
+/** Whether a candidate stands in the item (post, row, card) the element was captured in. @param {Signature} sig @param {Signature} c */
+function sameItem(sig, c) {
+  const a = sig.context?.item || "", b = c.context?.item || "";
+  return !!a && !!b && sameWords(a.slice(2), b.slice(2));
+}
+
 /** Whether two zones ("kind:label") are the same part of the page: same kind, and labels that agree or are unknown. @param {string} a @param {string} b */
 function sameZone(a, b) {
   const i = a.indexOf(":"), j = b.indexOf(":");
@@ -656,7 +692,9 @@ function sameZone(a, b) {
 export function contextClash(sig, c, standing) {
   const A = sig.context, B = c.context;
   if (!A || !B) return false;
-  if (A.item && B.item && A.item.slice(0, 2) === B.item.slice(0, 2) && !sameWords(A.item.slice(2), B.item.slice(2))) return true;
+  // An item whose words say something else is another item, whatever kind of title names it (an
+  // e-mail's row, not the page header's search icon).
+  if (A.item && B.item && !sameItem(sig, c)) return true;
   const gained = B.zones.filter((b) => !A.zones.some((a) => sameZone(a, b)));
   // Into a landmark or form it was not in (a paragraph's link is not the sidebar's): elsewhere.
   if (gained.some((b) => LANDMARKS.has(b.slice(0, b.indexOf(":"))))) return true;
@@ -780,7 +818,7 @@ export function iconWords(el) {
   const add = (s) => { for (const w of (s || "").toLowerCase().split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w)) words.add(w); };
   const nodes = [el, ...Array.from(el.querySelectorAll("svg, i, span, img, use")).slice(0, 6)];
   for (const n of nodes) {
-    for (const c of (n.getAttribute("class") || "").split(/\s+/)) if (c && !HASHED_CLASS.test(c) && !TRANSIENT_CLASS.test(c)) add(c);
+    for (const c of (n.getAttribute("class") || "").split(/\s+/)) if (isStableClass(c)) add(c);
     const src = n.getAttribute("src") || n.getAttribute("href") || n.getAttribute("xlink:href");
     if (src && n.localName !== "a") add(src.replace(/^.*[/#]/, "").replace(/\.\w+$/, ""));
   }
@@ -1255,12 +1293,18 @@ export function refind(signature, root = document, opts = {}) {
     .map((c) => ({ signature: c.signature, tagOk: c.signature.tag === signature.tag })) : [];
   const best = scored[0], second = scored[1];
   if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top };
+  // The one look-alike left in the item it was captured in (its copies in the other posts or rows
+  // set aside) is not refused for its size: no look-alike of that item can have slid into its place,
+  // and moving it about its item may resize it.
+  const lookKeyWas = lookKeyOfSignature(signature);
+  const alikeLeft = signature.context?.item ? scored.filter((s) => lookKeyOfSignature(s.signature) === lookKeyWas) : [];
+  const soleInItem = alikeLeft.length === 1 && sameItem(signature, alikeLeft[0].signature) ? alikeLeft[0] : null;
+  const resized = (/** @type {Scored} */ s) => s !== soleInItem && otherTwin(signature, s);
   // A candidate whose words were tweaked is not taken while another one still says exactly what
   // the element said (a copy with a word tweaked put beside it, the element itself moved).
   // Words that are gone (a dropped aria-label leaves "×") are no such tweak.
   // Those that keep the exact name are no rival when they are the element's own look-alikes, all
   // still there but one (five stars, one reworded: that one is it).
-  const lookKeyWas = lookKeyOfSignature(signature);
   const exactName = signature.name ? [...scored, ...movedOut].filter((s) => s.signature.name === signature.name && s.tagOk) : [];
   const exactAreTwins = !!signature.twins && exactName.length === signature.twins.n - 1
     && exactName.every((s) => lookKeyOfSignature(s.signature) === lookKeyWas && s.signature.twins?.n === exactName.length && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" "));
@@ -1279,7 +1323,7 @@ export function refind(signature, root = document, opts = {}) {
   //    neighbour slid into its place. A best that is singled out over a runner-up that is not needs
   //    a smaller lead.
   const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : margin;
-  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !otherTwin(signature, best) && !fewerTwins(signature, best)) { const r = foundUnlessExact(best, best.score); if (r) return r; }
+  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !resized(best) && !fewerTwins(signature, best)) { const r = foundUnlessExact(best, best.score); if (r) return r; }
   // 2. An anchor: the only element on the page with the captured id / test id (or numbered data
   //    key, or numbered link with the same name), of a compatible kind.
   //    A unique id the page's author gave it names it even when it changed kind (a select redone
@@ -1342,7 +1386,7 @@ export function refind(signature, root = document, opts = {}) {
       const inComponent = !!signature.hosts?.length;
       // What it no longer has (a dropped attribute, rehashed classes) does not count against it.
       const gone = goneFields(signature, e.signature);
-      if (!clashes(signature, e.signature) && !otherTwin(signature, e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e, gone) >= bestOwnScore(signature, scored, gone) - TWIN_OWN_SLACK
+      if (!clashes(signature, e.signature) && !resized(e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e, gone) >= bestOwnScore(signature, scored, gone) - TWIN_OWN_SLACK
         && !(sameWords.length === 1 && sameWords[0] !== e) && (inComponent || (boxSim(signature.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK)) {
         { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo))); if (r) return r; }
       }
@@ -1378,7 +1422,7 @@ export function refind(signature, root = document, opts = {}) {
   //    element, the only one the form knows by the captured name (and value: a radio of its
   //    group), or the only one whose own features (all but where it is) match — a checkbox moved
   //    out of its label, a logo out of its header.
-  const left = scored.filter((s) => s.tagOk && !clashes(signature, s.signature) && !fewerTwins(signature, s) && !otherTwin(signature, s));
+  const left = scored.filter((s) => s.tagOk && !clashes(signature, s.signature) && !fewerTwins(signature, s) && !resized(s));
   const A = signature.attrs || {};
   if (A.name) {
     const named = left.filter((s) => { const f = fieldSims(signature, s.signature); return f.nameAttr === 1 && f.value !== 0 && f.type !== 0; });
