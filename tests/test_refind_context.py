@@ -204,3 +204,7 @@ def test_an_icon_in_a_post_follows_its_post_and_is_refused_when_the_post_is_gone
     assert r["status"] != "found"
     r = trial(page, bobs, f"{bobs}.closest('.post').remove()")
     assert r["status"] != "found"
+    # Bob's retweet alone gone: the feed bar's compose icon, nameless and classless, has nothing of
+    # its own that says it is the retweet.
+    r = trial(page, bobs, f"{bobs}.remove()")
+    assert r["status"] != "found"

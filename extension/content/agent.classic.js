@@ -196,14 +196,19 @@ function labelText(el) {
 
 /**
  * Text of `root` leaving out the subtree of `skip` and of other form controls — and, with
- * `alike`, of elements that look like `skip` (same tag, similar words): a copy of a control put
- * beside it is not what names the row or card it stands in.
+ * `alike`, of elements that look like `skip` (its tag or another control, with similar words or the
+ * same label): a copy of a control put beside it is not what names the row or card it stands in.
  * @param {Element} root @param {Element} skip @param {boolean} [alike]
  */
 function ownText(root, skip, alike = false) {
   let out = "";
   const words = alike ? norm(skip.textContent) : "";
-  const looksLike = (/** @type {Element} */ e) => alike && e.localName === skip.localName && (textSim(norm(e.textContent), words) ?? 1) >= 0.6;
+  // A copy beside it with a word tweaked still carries its label ("Remove" on "×" and on "×s").
+  const label = alike ? skip.getAttribute("aria-label") || skip.getAttribute("title") : "";
+  // Of its tag, or another control (a copy kept as a button while it became a link).
+  const kind = (/** @type {Element} */ e) => e.localName === skip.localName || (isInteractiveCheap(e) && isInteractiveCheap(skip));
+  const looksLike = (/** @type {Element} */ e) => alike && kind(e) && ((textSim(norm(e.textContent), words) ?? 1) >= 0.6
+    || (!!label && (e.getAttribute("aria-label") || e.getAttribute("title")) === label));
   const walker = (root.ownerDocument || document).createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
     acceptNode: (n) => (n === skip || (n.nodeType === 1 && (["select", "textarea", "script", "style"].includes(/** @type {Element} */ (n).localName) || looksLike(/** @type {Element} */ (n))))
       ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
@@ -599,7 +604,7 @@ function contextOf(el, pass) {
       const t = c.title;
       // Said by kind: a row's first cell ("r:"), a list item's own words ("l:", the element and its
       // look-alikes left out), a card's title ("h:": its other words, or the element's when it is
-      // the title); a title of another kind that says other words is another item.
+      // the title); titles of different kinds are not compared.
       let key = "";
       if (t === p && (p.localName === "tr" || p.getAttribute("role") === "row")) key = (item = rowKey(p, el)) && `r:${item}`;
       else if (t === p) key = (item = cut(norm(ownText(p, el, true)), 40)) && `l:${item}`;
@@ -700,9 +705,7 @@ function sameZone(a, b) {
 function contextClash(sig, c, standing) {
   const A = sig.context, B = c.context;
   if (!A || !B) return false;
-  // An item whose words say something else is another item, whatever kind of title names it (an
-  // e-mail's row, not the page header's search icon).
-  if (A.item && B.item && !sameItem(sig, c)) return true;
+  if (A.item && B.item && A.item.slice(0, 2) === B.item.slice(0, 2) && !sameItem(sig, c)) return true;
   const gained = B.zones.filter((b) => !A.zones.some((a) => sameZone(a, b)));
   // Into a landmark or form it was not in (a paragraph's link is not the sidebar's): elsewhere.
   if (gained.some((b) => LANDMARKS.has(b.slice(0, b.indexOf(":"))))) return true;
@@ -1305,8 +1308,8 @@ function refind(signature, root = document, opts = {}) {
   // set aside) is not refused for its size: no look-alike of that item can have slid into its place,
   // and moving it about its item may resize it.
   const lookKeyWas = lookKeyOfSignature(signature);
-  const alikeLeft = signature.context?.item ? scored.filter((s) => lookKeyOfSignature(s.signature) === lookKeyWas) : [];
-  const soleInItem = alikeLeft.length === 1 && sameItem(signature, alikeLeft[0].signature) ? alikeLeft[0] : null;
+  const alikeLeft = signature.context?.item ? scored.filter((s) => lookKeyOfSignature(s.signature) === lookKeyWas && sameItem(signature, s.signature)) : [];
+  const soleInItem = alikeLeft.length === 1 ? alikeLeft[0] : null;
   const resized = (/** @type {Scored} */ s) => s !== soleInItem && otherTwin(signature, s);
   // A candidate whose words were tweaked is not taken while another one still says exactly what
   // the element said (a copy with a word tweaked put beside it, the element itself moved).
@@ -1436,12 +1439,14 @@ function refind(signature, root = document, opts = {}) {
     const named = left.filter((s) => { const f = fieldSims(signature, s.signature); return f.nameAttr === 1 && f.value !== 0 && f.type !== 0; });
     if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) { const r = foundUnlessExact(named[0], /** @type {number} */ (named[0].loo)); if (r) return r; }
   }
+  // Only one that has features of its own to match: a nameless, wordless icon whose classes are
+  // gone has nothing left that says it is the element.
   const own = left.map((s) => ({ s, own: ownScore(signature, s, goneFields(signature, s.signature)) })).sort((a, b) => b.own - a.own);
-  if (own[0] && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) { const r = foundUnlessExact(own[0].s, own[0].s.score); if (r) return r; }
+  if (own[0] && ownEvidence(signature, own[0].s, goneFields(signature, own[0].s.signature)) && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) { const r = foundUnlessExact(own[0].s, own[0].s.score); if (r) return r; }
   // 7. The one that still says every word of it, beside copies that differ from it by words alone (a
   //    reworded copy put next to it, while it moved): what it is outweighs where it is.
   const WORDS = ["name", "text", "label", "placeholder", "title", "alt"];
-  if (own[0] && own[0].own >= 1 - 1e-9 && own[0].s.score >= LOO_FLOOR && own.slice(1).every((o) => o.own < 1 - 1e-9
+  if (own[0] && own[0].own >= 1 - 1e-9 && ownEvidence(signature, own[0].s, goneFields(signature, own[0].s.signature)) && own[0].s.score >= LOO_FLOOR && own.slice(1).every((o) => o.own < 1 - 1e-9
     && ownScore(signature, o.s, [...goneFields(signature, o.s.signature), ...WORDS]) >= 1 - 1e-9)) { const r = foundUnlessExact(own[0].s, own[0].s.score); if (r) return r; }
   if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top };
   return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
@@ -1538,6 +1543,17 @@ function nameGone(sig, c) {
   if (c.name === sig.name) return false;
   if (sig.label && !c.label && norm(sig.label) === sig.name) return true;
   return ["aria-label", "title", "alt", "placeholder"].some((a) => sig.attrs?.[a] && !B[a] && norm(sig.attrs[a]) === sig.name);
+}
+
+/**
+ * Whether something the element is, beyond its tag and where it is, matches in the candidate: a
+ * name, words, a role, a type, another attribute, a label or classes, leaving out the fields in
+ * `skip`.
+ * @param {Signature} sig @param {Scored} s @param {string[]} skip
+ */
+function ownEvidence(sig, s, skip) {
+  const f = fieldSims(sig, s.signature);
+  return Object.keys(WEIGHTS).some((k) => k !== "tag" && k !== "frame" && !PLACE_FIELDS.has(k) && !skip.includes(k) && (f[k] ?? 0) >= 0.8);
 }
 
 /** The best own score (see ownScore) among the candidates. @param {Signature} sig @param {Scored[]} scored @param {string[]} [skip] */
