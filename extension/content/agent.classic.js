@@ -24,7 +24,8 @@ const __refind = (() => {
  * twenty rows says little), so what identified the element when it was captured carries the match.
  * **Context decides.** A signature records where the element stands: the zones around it (landmarks,
  * sections, forms, groups, with their names), the item it belongs to (its row's first cell, its
- * card's title), its shadow hosts. A candidate in another part of the page — the footer's "Blog"
+ * card's title, or — for one of a run of containers of the same kind, a feed's posts written as
+ * plain `div`s — the item's own words: its author and handle), its shadow hosts. A candidate in another part of the page — the footer's "Blog"
  * for the header's, the sign-up e-mail field for the login one, Bob's "Edit" for Ada's, a star in
  * another product's rating — is another element however well it matches, as is one whose name
  * says something else ("Delete Ada" for "Edit Ada", "2 stars" for "1 star"), whose link leads to
@@ -44,7 +45,9 @@ const __refind = (() => {
  * shadow root, its hosts in theirs) or among its tag says so — or it stands in its own spot, the
  * k-th of the same n, its words reworded —, (6) it is the one left in its part of the page that
  * the form knows by the captured name, or whose own features match, or (7) it alone still says
- * every word of it, beside copies that differ from it by words only.
+ * every word of it, beside copies that differ from it by words only — (6) and (7) only for a
+ * candidate with something of its own beyond its tag (a nameless icon whose classes are gone has
+ * nothing left that says it is the element).
  * Otherwise it answers "not_found" (nothing close) or
  * "ambiguous" — clicking the wrong element is worse than asking again. The constants, the weights
  * and the text similarity were tuned on the "tune" halves of scripts/bench_refind.py (MiniWoB++ and
