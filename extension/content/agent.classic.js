@@ -817,7 +817,7 @@ function captureSignature(el, known = {}, pass) {
 
 /** Words that say nothing about which icon it is. */
 const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
-  "only", "small", "large", "default", "primary", "secondary", "rounded", "png", "jpg", "gif", "webp"]);
+  "only", "small", "large", "default", "primary", "secondary", "rounded", "sprite", "sprites", "png", "jpg", "gif", "webp"]);
 
 /**
  * What a nameless control shows, in words: its own and its icon's class names, image files and
