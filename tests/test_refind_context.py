@@ -29,6 +29,7 @@ TRIAL = """async ([pick, change]) => {
         : e.closest('tr') ? e.closest('tr').cells[0].textContent + ' ' + e.textContent
         : e.closest('.result') ? e.closest('.result').querySelector('p').textContent + ' ' + e.textContent
         : e.closest('.post') ? e.closest('.post').querySelector('.author').textContent + ' ' + e.className
+        : e.closest('#keys li') ? e.closest('#keys li').querySelector('code').textContent + ' ' + e.localName + ' ' + e.textContent
         : (e.closest('form, footer, header, section')?.getAttribute('action') || e.closest('form, footer, header, section').localName) + ' ' + (e.name || e.textContent.trim());
     return {status: r.status, where, same: e === el};
 }"""
@@ -207,4 +208,13 @@ def test_an_icon_in_a_post_follows_its_post_and_is_refused_when_the_post_is_gone
     # Bob's retweet alone gone: the feed bar's compose icon, nameless and classless, has nothing of
     # its own that says it is the retweet.
     r = trial(page, bobs, f"{bobs}.remove()")
+    assert r["status"] != "found"
+
+
+def test_a_deleted_icon_button_is_not_answered_with_the_hidden_words_of_another_items_button(page: Page) -> None:
+    # Each API key's Copy and Delete buttons hold an icon and visually hidden words; the Delete of
+    # the first key gone, the second key's Delete (and the "Delete key" words inside it) are others.
+    delete = "document.querySelectorAll('#keys .btn-trash')[0]"
+    assert trial(page, delete)["same"]
+    r = trial(page, delete, f"{delete}.remove()")
     assert r["status"] != "found"

@@ -608,8 +608,10 @@ export function contextOf(el, pass) {
       // copy of this one was put in there), or by the element's own when it holds nothing else.
       else key = (item = cut(norm(ownText(t, el)) || visibleText(el), 40)) && `h:${item}`;
       item = key;
-      // An item without a title of its own ends the search too: the card or row is found.
-      itemDone = !!item || t === p;
+      // An item without a title of its own ends the search too: the card or row is found. Not one
+      // of a run of containers that says nothing (a button beside another with the same children):
+      // the item around it names it.
+      itemDone = !!item || (t === p && (ITEM_TAGS.has(p.localName) || ITEM_ROLES.has(p.getAttribute("role") || "")));
     }
   }
   return { zones: zones.slice(0, 6), item };
