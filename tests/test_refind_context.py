@@ -28,6 +28,8 @@ TRIAL = """async ([pick, change]) => {
     const where = host ? host.closest('.review').querySelector('h3').textContent + ' star ' + ([...host.shadowRoot.querySelectorAll('button')].indexOf(e) + 1)
         : e.closest('tr') ? e.closest('tr').cells[0].textContent + ' ' + e.textContent
         : e.closest('.result') ? e.closest('.result').querySelector('p').textContent + ' ' + e.textContent
+        : e.closest('.post') ? e.closest('.post').querySelector('.author').textContent + ' ' + e.className
+        : e.closest('#keys li') ? e.closest('#keys li').querySelector('code').textContent + ' ' + e.localName + ' ' + e.textContent
         : (e.closest('form, footer, header, section')?.getAttribute('action') || e.closest('form, footer, header, section').localName) + ' ' + (e.name || e.textContent.trim());
     return {status: r.status, where, same: e === el};
 }"""
@@ -180,4 +182,39 @@ def test_a_look_alike_outside_the_group_that_told_it_apart_is_not_the_deleted_on
     # put outside any group, while the Mentions group still stands, is another switch.
     push = "document.querySelectorAll('#notifications fieldset')[1].querySelectorAll('[role=switch]')[1]"
     r = trial(page, push, f"document.getElementById('notifications').append({push}.closest('label').cloneNode(true)); {push}.closest('label').remove()")
+    assert r["status"] != "found"
+
+
+RETWEET = "(i) => document.querySelectorAll('#feed .post')[i].querySelector('.retweet')"
+
+
+def test_an_icon_in_a_post_follows_its_post_and_is_refused_when_the_post_is_gone(page: Page) -> None:
+    # Every post has the same nameless reply / retweet / like icons; the post they were captured in
+    # (its author, its handle) is part of what they are.
+    bobs = f"({RETWEET})(1)"
+    assert trial(page, bobs)["same"]
+    r = trial(page, bobs, "renderFeed(['Cleo', 'Bob', 'Ada'])")  # new nodes, new order
+    assert r["status"] == "found" and r["where"] == "Bob retweet"
+    # Its post's icons in another order, or the icon taken out of its row of icons: still Bob's retweet.
+    r = trial(page, bobs, f"const c = {bobs}.parentElement; [...c.children].reverse().forEach((x) => c.append(x))")
+    assert r == {"status": "found", "where": "Bob retweet", "same": True}
+    r = trial(page, bobs, f"const c = {bobs}.parentElement; c.replaceWith(...c.childNodes)")
+    assert r == {"status": "found", "where": "Bob retweet", "same": True}
+    # Bob's post gone: Ada's and Cleo's retweets are other elements.
+    r = trial(page, bobs, "renderFeed(['Ada', 'Cleo'])")
+    assert r["status"] != "found"
+    r = trial(page, bobs, f"{bobs}.closest('.post').remove()")
+    assert r["status"] != "found"
+    # Bob's retweet alone gone: the feed bar's compose icon, nameless and classless, has nothing of
+    # its own that says it is the retweet.
+    r = trial(page, bobs, f"{bobs}.remove()")
+    assert r["status"] != "found"
+
+
+def test_a_deleted_icon_button_is_not_answered_with_the_hidden_words_of_another_items_button(page: Page) -> None:
+    # Each API key's Copy and Delete buttons hold an icon and visually hidden words; the Delete of
+    # the first key gone, the second key's Delete (and the "Delete key" words inside it) are others.
+    delete = "document.querySelectorAll('#keys .btn-trash')[0]"
+    assert trial(page, delete)["same"]
+    r = trial(page, delete, f"{delete}.remove()")
     assert r["status"] != "found"

@@ -17,7 +17,9 @@ from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
 
 from heybro.agent.browser import Snapshot  # noqa: E402
 from heybro.agent.expect import check  # noqa: E402
-from heybro.agent.models import ExpectedOutcome, TaskStatus  # noqa: E402
+from heybro.agent import history  # noqa: E402
+from heybro.agent.models import ExecutionCycle, ExpectedOutcome, Iteration, RoleResult, Task, TaskStatus, ToolCall  # noqa: E402
+from heybro.store import TaskStore  # noqa: E402
 
 def script(worker: list, subtasks: tuple[str, ...] = ("Do it",), **more: list) -> dict:
     return {"scheduler": [plan(*subtasks)], "worker": worker,
@@ -244,3 +246,25 @@ def test_a_refused_refind_shows_the_worker_the_candidates_and_it_picks_one() -> 
     assert ("click(element_id='e1') → FAILED ambiguous: scripted ambiguous Closest elements now: "
             "e1 a 'Blue Kettle $20' (0.71); e2 a 'Red Kettle $35' (0.69) — choose one by its id") in worker[1]
     assert [a for t, a in b.calls if t == "click"][-1]["element_id"] == "e2"
+
+
+def test_a_refused_refind_is_still_shown_with_its_candidates_after_a_resume(tmp_path: Path) -> None:
+    """A task cut off after re-finding refused to guess is resumed from its checkpoint in the real
+    SQLite store (as the session restores it): the typed `ambiguous` error and its candidates are
+    still what the worker's recall_history shows, so it picks by id or re-plans rather than retrying
+    the stale element blindly."""
+    store = TaskStore(tmp_path / "tasks.sqlite3")
+    row = store.create_task("Retweet Bob's post")
+    refused = ToolCall(tool="click", parameters={"element_id": "e7"}, success=False, error_code="ambiguous",
+                       error="Element e7 is gone and several elements match its description about equally well; refusing to guess.",
+                       result={"candidates": [{"id": "e9", "tag": "span", "name": "Retweet", "score": 0.64},
+                                              {"id": "e12", "tag": "span", "name": "Retweet", "score": 0.63}]})
+    task = Task(id=row.id, description=row.goal, execution_history=[ExecutionCycle(
+        index=1, assignment="Retweet Bob's post", worker_summary="(paused before finishing; continued in the next cycle)",
+        worker=RoleResult(role="worker", iterations=[Iteration(role="worker", tool_calls=[refused])]))])
+    store.checkpoint(task.id, task.model_dump(mode="json"))
+    resumed = Task.model_validate(store.load_checkpoint(task.id))
+    shown = history.cycles(resumed, detail=True)
+    assert ("click(element_id='e7') → FAILED ambiguous: Element e7 is gone and several elements match its "
+            "description about equally well; refusing to guess. Closest elements now: e9 span 'Retweet' (0.64); "
+            "e12 span 'Retweet' (0.63) — choose one by its id if it is the one meant, else re-plan.") in shown

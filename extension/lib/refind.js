@@ -16,7 +16,8 @@
  * twenty rows says little), so what identified the element when it was captured carries the match.
  * **Context decides.** A signature records where the element stands: the zones around it (landmarks,
  * sections, forms, groups, with their names), the item it belongs to (its row's first cell, its
- * card's title), its shadow hosts. A candidate in another part of the page — the footer's "Blog"
+ * card's title, or — for one of a run of containers of the same kind, a feed's posts written as
+ * plain `div`s — the item's own words: its author and handle), its shadow hosts. A candidate in another part of the page — the footer's "Blog"
  * for the header's, the sign-up e-mail field for the login one, Bob's "Edit" for Ada's, a star in
  * another product's rating — is another element however well it matches, as is one whose name
  * says something else ("Delete Ada" for "Edit Ada", "2 stars" for "1 star"), whose link leads to
@@ -36,7 +37,9 @@
  * shadow root, its hosts in theirs) or among its tag says so — or it stands in its own spot, the
  * k-th of the same n, its words reworded —, (6) it is the one left in its part of the page that
  * the form knows by the captured name, or whose own features match, or (7) it alone still says
- * every word of it, beside copies that differ from it by words only.
+ * every word of it, beside copies that differ from it by words only — (6) and (7) only for a
+ * candidate with something of its own beyond its tag (a nameless icon whose classes are gone has
+ * nothing left that says it is the element).
  * Otherwise it answers "not_found" (nothing close) or
  * "ambiguous" — clicking the wrong element is worse than asking again. The constants, the weights
  * and the text similarity were tuned on the "tune" halves of scripts/bench_refind.py (MiniWoB++ and
@@ -87,9 +90,15 @@ export const INTERACTIVE_ROLES = new Set(["button", "link", "checkbox", "radio",
 /** Class names that flip with UI state, not identity. */
 const TRANSIENT_CLASS = /^(is-|has-)?(active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|show(n)?|loading|current|checked|expanded|collapsed|animat\w*|transition\w*|fade\w*|ng-\w+)$/i;
 /** Class names a CSS-in-JS tool or CSS modules generated (they change from build to build). */
-const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|^[a-z]{1,3}[A-Z0-9][a-zA-Z0-9]{4,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
+const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
+/** A styled-components style hash ("bZkfAO", "kQsvhW1"): a capital or a digit after one to three
+ * small letters. Case matters: with it ignored, every word of six letters ("retweet", "details")
+ * would read as a hash. */
+const HASHED_CASE = /^[a-z]{1,3}[A-Z0-9][a-zA-Z0-9]{4,}$/;
+/** @param {string} c */
+function hashedClass(c) { return HASHED_CLASS.test(c) || HASHED_CASE.test(c); }
 /** Whether a class name says what an element is (not its state, not a build's hash). @param {string} c */
-export function isStableClass(c) { return !!c && !HASHED_CLASS.test(c) && !TRANSIENT_CLASS.test(c); }
+export function isStableClass(c) { return !!c && !hashedClass(c) && !TRANSIENT_CLASS.test(c); }
 /** Whether an id is one a framework generated. @param {string} id */
 export function isGeneratedId(id) { return GENERATED_ID.test(id); }
 
@@ -182,14 +191,19 @@ export function labelText(el) {
 
 /**
  * Text of `root` leaving out the subtree of `skip` and of other form controls — and, with
- * `alike`, of elements that look like `skip` (same tag, similar words): a copy of a control put
- * beside it is not what names the row or card it stands in.
+ * `alike`, of elements that look like `skip` (its tag or another control, with similar words or the
+ * same label): a copy of a control put beside it is not what names the row or card it stands in.
  * @param {Element} root @param {Element} skip @param {boolean} [alike]
  */
 function ownText(root, skip, alike = false) {
   let out = "";
   const words = alike ? norm(skip.textContent) : "";
-  const looksLike = (/** @type {Element} */ e) => alike && e.localName === skip.localName && (textSim(norm(e.textContent), words) ?? 1) >= 0.6;
+  // A copy beside it with a word tweaked still carries its label ("Remove" on "×" and on "×s").
+  const label = alike ? skip.getAttribute("aria-label") || skip.getAttribute("title") : "";
+  // Of its tag, or another control (a copy kept as a button while it became a link).
+  const kind = (/** @type {Element} */ e) => e.localName === skip.localName || (isInteractiveCheap(e) && isInteractiveCheap(skip));
+  const looksLike = (/** @type {Element} */ e) => alike && kind(e) && ((textSim(norm(e.textContent), words) ?? 1) >= 0.6
+    || (!!label && (e.getAttribute("aria-label") || e.getAttribute("title")) === label));
   const walker = (root.ownerDocument || document).createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
     acceptNode: (n) => (n === skip || (n.nodeType === 1 && (["select", "textarea", "script", "style"].includes(/** @type {Element} */ (n).localName) || looksLike(/** @type {Element} */ (n))))
       ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
@@ -260,7 +274,7 @@ function stableClasses(el) {
   const out = [];
   const cls = el.getAttribute("class");
   if (!cls) return out;
-  for (const c of cls.split(/\s+/)) if (c && !TRANSIENT_CLASS.test(c) && !HASHED_CLASS.test(c)) out.push(c);
+  for (const c of cls.split(/\s+/)) if (isStableClass(c)) out.push(c);
   return out.slice(0, 6);
 }
 
@@ -526,7 +540,31 @@ function itemTitle(el) {
   const hs = el.querySelectorAll(HEADINGS);
   if (hs.length === 1) return hs[0];
   if (hs.length > 1) return null;
-  return ITEM_TAGS.has(tag) || ITEM_ROLES.has(role) ? el : null;
+  return ITEM_TAGS.has(tag) || ITEM_ROLES.has(role) || repeated(el) ? el : null;
+}
+
+/**
+ * Whether a container is one of a run of the same kind: a sibling next to it has its tag and its
+ * class, or its tag and the same children (a class rehashed by a build), as a feed's posts or a
+ * grid's cards written as plain `div`s. Such a container is an item, named by its own words (the
+ * post's author and handle come first). Only the next siblings are read: a list of thousands is not
+ * walked for each of its items.
+ * @param {Element} el
+ */
+function repeated(el) {
+  const cls = el.getAttribute("class");
+  if (!cls || !cls.trim()) return false;
+  const kids = el.children.length >= 2 ? childTags(el) : "";
+  const like = (/** @type {Element | null} */ s) => !!s && s.localName === el.localName && !!s.getAttribute("class")
+    && (s.getAttribute("class") === cls || (!!kids && childTags(s) === kids));
+  return like(el.previousElementSibling) || like(el.nextElementSibling);
+}
+
+/** The tags of an element's children, in order. @param {Element} el */
+function childTags(el) {
+  let out = "";
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) out += c.localName + " ";
+  return out;
 }
 
 /** The words of a row's first cell that does not hold the element. @param {Element} row @param {Element} el */
@@ -570,8 +608,10 @@ export function contextOf(el, pass) {
       // copy of this one was put in there), or by the element's own when it holds nothing else.
       else key = (item = cut(norm(ownText(t, el)) || visibleText(el), 40)) && `h:${item}`;
       item = key;
-      // An item without a title of its own ends the search too: the card or row is found.
-      itemDone = !!item || t === p;
+      // An item without a title of its own ends the search too: the card or row is found. Not one
+      // of a run of containers that says nothing (a button beside another with the same children):
+      // the item around it names it.
+      itemDone = !!item || (t === p && (ITEM_TAGS.has(p.localName) || ITEM_ROLES.has(p.getAttribute("role") || "")));
     }
   }
   return { zones: zones.slice(0, 6), item };
@@ -635,6 +675,12 @@ function sameWords(a, b) {
   return inter / Math.max(1, wa.size + wb.size - inter) >= 0.6;
 }
 
+/** Whether a candidate stands in the item (post, row, card) the element was captured in. @param {Signature} sig @param {Signature} c */
+function sameItem(sig, c) {
+  const a = sig.context?.item || "", b = c.context?.item || "";
+  return !!a && !!b && sameWords(a.slice(2), b.slice(2));
+}
+
 /** Whether two zones ("kind:label") are the same part of the page: same kind, and labels that agree or are unknown. @param {string} a @param {string} b */
 function sameZone(a, b) {
   const i = a.indexOf(":"), j = b.indexOf(":");
@@ -656,7 +702,7 @@ function sameZone(a, b) {
 export function contextClash(sig, c, standing) {
   const A = sig.context, B = c.context;
   if (!A || !B) return false;
-  if (A.item && B.item && A.item.slice(0, 2) === B.item.slice(0, 2) && !sameWords(A.item.slice(2), B.item.slice(2))) return true;
+  if (A.item && B.item && A.item.slice(0, 2) === B.item.slice(0, 2) && !sameItem(sig, c)) return true;
   const gained = B.zones.filter((b) => !A.zones.some((a) => sameZone(a, b)));
   // Into a landmark or form it was not in (a paragraph's link is not the sidebar's): elsewhere.
   if (gained.some((b) => LANDMARKS.has(b.slice(0, b.indexOf(":"))))) return true;
@@ -765,7 +811,7 @@ export function captureSignature(el, known = {}, pass) {
 
 /** Words that say nothing about which icon it is. */
 export const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
-  "only", "small", "large", "default", "primary", "secondary", "rounded", "png", "jpg", "gif", "webp"]);
+  "only", "small", "large", "default", "primary", "secondary", "rounded", "sprite", "sprites", "png", "jpg", "gif", "webp"]);
 
 /**
  * What a nameless control shows, in words: its own and its icon's class names, image files and
@@ -780,7 +826,7 @@ export function iconWords(el) {
   const add = (s) => { for (const w of (s || "").toLowerCase().split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w)) words.add(w); };
   const nodes = [el, ...Array.from(el.querySelectorAll("svg, i, span, img, use")).slice(0, 6)];
   for (const n of nodes) {
-    for (const c of (n.getAttribute("class") || "").split(/\s+/)) if (c && !HASHED_CLASS.test(c) && !TRANSIENT_CLASS.test(c)) add(c);
+    for (const c of (n.getAttribute("class") || "").split(/\s+/)) if (isStableClass(c)) add(c);
     const src = n.getAttribute("src") || n.getAttribute("href") || n.getAttribute("xlink:href");
     if (src && n.localName !== "a") add(src.replace(/^.*[/#]/, "").replace(/\.\w+$/, ""));
   }
@@ -1255,12 +1301,18 @@ export function refind(signature, root = document, opts = {}) {
     .map((c) => ({ signature: c.signature, tagOk: c.signature.tag === signature.tag })) : [];
   const best = scored[0], second = scored[1];
   if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top };
+  // The one look-alike left in the item it was captured in (its copies in the other posts or rows
+  // set aside) is not refused for its size: no look-alike of that item can have slid into its place,
+  // and moving it about its item may resize it.
+  const lookKeyWas = lookKeyOfSignature(signature);
+  const alikeLeft = signature.context?.item ? scored.filter((s) => lookKeyOfSignature(s.signature) === lookKeyWas && sameItem(signature, s.signature)) : [];
+  const soleInItem = alikeLeft.length === 1 ? alikeLeft[0] : null;
+  const resized = (/** @type {Scored} */ s) => s !== soleInItem && otherTwin(signature, s);
   // A candidate whose words were tweaked is not taken while another one still says exactly what
   // the element said (a copy with a word tweaked put beside it, the element itself moved).
   // Words that are gone (a dropped aria-label leaves "×") are no such tweak.
   // Those that keep the exact name are no rival when they are the element's own look-alikes, all
   // still there but one (five stars, one reworded: that one is it).
-  const lookKeyWas = lookKeyOfSignature(signature);
   const exactName = signature.name ? [...scored, ...movedOut].filter((s) => s.signature.name === signature.name && s.tagOk) : [];
   const exactAreTwins = !!signature.twins && exactName.length === signature.twins.n - 1
     && exactName.every((s) => lookKeyOfSignature(s.signature) === lookKeyWas && s.signature.twins?.n === exactName.length && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" "));
@@ -1279,7 +1331,7 @@ export function refind(signature, root = document, opts = {}) {
   //    neighbour slid into its place. A best that is singled out over a runner-up that is not needs
   //    a smaller lead.
   const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : margin;
-  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !otherTwin(signature, best) && !fewerTwins(signature, best)) { const r = foundUnlessExact(best, best.score); if (r) return r; }
+  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !resized(best) && !fewerTwins(signature, best)) { const r = foundUnlessExact(best, best.score); if (r) return r; }
   // 2. An anchor: the only element on the page with the captured id / test id (or numbered data
   //    key, or numbered link with the same name), of a compatible kind.
   //    A unique id the page's author gave it names it even when it changed kind (a select redone
@@ -1342,7 +1394,7 @@ export function refind(signature, root = document, opts = {}) {
       const inComponent = !!signature.hosts?.length;
       // What it no longer has (a dropped attribute, rehashed classes) does not count against it.
       const gone = goneFields(signature, e.signature);
-      if (!clashes(signature, e.signature) && !otherTwin(signature, e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e, gone) >= bestOwnScore(signature, scored, gone) - TWIN_OWN_SLACK
+      if (!clashes(signature, e.signature) && !resized(e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e, gone) >= bestOwnScore(signature, scored, gone) - TWIN_OWN_SLACK
         && !(sameWords.length === 1 && sameWords[0] !== e) && (inComponent || (boxSim(signature.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK)) {
         { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo))); if (r) return r; }
       }
@@ -1378,18 +1430,20 @@ export function refind(signature, root = document, opts = {}) {
   //    element, the only one the form knows by the captured name (and value: a radio of its
   //    group), or the only one whose own features (all but where it is) match — a checkbox moved
   //    out of its label, a logo out of its header.
-  const left = scored.filter((s) => s.tagOk && !clashes(signature, s.signature) && !fewerTwins(signature, s) && !otherTwin(signature, s));
+  const left = scored.filter((s) => s.tagOk && !clashes(signature, s.signature) && !fewerTwins(signature, s) && !resized(s));
   const A = signature.attrs || {};
   if (A.name) {
     const named = left.filter((s) => { const f = fieldSims(signature, s.signature); return f.nameAttr === 1 && f.value !== 0 && f.type !== 0; });
     if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) { const r = foundUnlessExact(named[0], /** @type {number} */ (named[0].loo)); if (r) return r; }
   }
+  // Only one that has features of its own to match: a nameless, wordless icon whose classes are
+  // gone has nothing left that says it is the element.
   const own = left.map((s) => ({ s, own: ownScore(signature, s, goneFields(signature, s.signature)) })).sort((a, b) => b.own - a.own);
-  if (own[0] && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) { const r = foundUnlessExact(own[0].s, own[0].s.score); if (r) return r; }
+  if (own[0] && ownEvidence(signature, own[0].s, goneFields(signature, own[0].s.signature)) && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) { const r = foundUnlessExact(own[0].s, own[0].s.score); if (r) return r; }
   // 7. The one that still says every word of it, beside copies that differ from it by words alone (a
   //    reworded copy put next to it, while it moved): what it is outweighs where it is.
   const WORDS = ["name", "text", "label", "placeholder", "title", "alt"];
-  if (own[0] && own[0].own >= 1 - 1e-9 && own[0].s.score >= LOO_FLOOR && own.slice(1).every((o) => o.own < 1 - 1e-9
+  if (own[0] && own[0].own >= 1 - 1e-9 && ownEvidence(signature, own[0].s, goneFields(signature, own[0].s.signature)) && own[0].s.score >= LOO_FLOOR && own.slice(1).every((o) => o.own < 1 - 1e-9
     && ownScore(signature, o.s, [...goneFields(signature, o.s.signature), ...WORDS]) >= 1 - 1e-9)) { const r = foundUnlessExact(own[0].s, own[0].s.score); if (r) return r; }
   if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top };
   return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
@@ -1486,6 +1540,17 @@ function nameGone(sig, c) {
   if (c.name === sig.name) return false;
   if (sig.label && !c.label && norm(sig.label) === sig.name) return true;
   return ["aria-label", "title", "alt", "placeholder"].some((a) => sig.attrs?.[a] && !B[a] && norm(sig.attrs[a]) === sig.name);
+}
+
+/**
+ * Whether something the element is, beyond its tag and where it is, matches in the candidate: a
+ * name, words, a role, a type, another attribute, a label or classes, leaving out the fields in
+ * `skip`.
+ * @param {Signature} sig @param {Scored} s @param {string[]} skip
+ */
+function ownEvidence(sig, s, skip) {
+  const f = fieldSims(sig, s.signature);
+  return Object.keys(WEIGHTS).some((k) => k !== "tag" && k !== "frame" && !PLACE_FIELDS.has(k) && !skip.includes(k) && (f[k] ?? 0) >= 0.8);
 }
 
 /** The best own score (see ownScore) among the candidates. @param {Signature} sig @param {Scored[]} scored @param {string[]} [skip] */
