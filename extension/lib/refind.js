@@ -168,16 +168,51 @@ function referencedText(el, attr) {
   }).join(" "));
 }
 
-/** The text of the label(s) that describe a form control. @param {Element} el */
-export function labelText(el) {
+/**
+ * The text of the label(s) that describe a form control.
+ * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: the page's labels are indexed once
+ */
+export function labelText(el, pass) {
   const byRef = referencedText(el, "aria-labelledby");
   if (byRef) return cut(byRef, 120);
-  const labels = /** @type {HTMLInputElement} */ (el).labels;
+  const labels = labelsOf(el, pass);
   if (labels && labels.length) {
     // The label's own words, without the value of a control nested in it (e.g. a select's options).
     return cut(norm(Array.from(labels).map((l) => ownText(l, el)).join(" ")), 120);
   }
   return "";
+}
+
+/**
+ * The labels of a form control, as `el.labels` lists them (in document order). `labels` searches
+ * the whole document on every call (a quarter of a millisecond on a page of 20,000 elements), and
+ * a re-find reads the labels of hundreds of candidates: within a pass they come from an index of
+ * the labels that name an element by its id (built once per document or shadow root) and the
+ * labels around it — the only ones whose control it can be.
+ * @param {Element} el @param {Map<any, any>} [pass]
+ * @returns {ArrayLike<HTMLLabelElement> | null | undefined}
+ */
+function labelsOf(el, pass) {
+  if (!pass || !("labels" in el) || !el.isConnected) return /** @type {HTMLInputElement} */ (el).labels;
+  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  /** @type {Map<Node, Map<string, HTMLLabelElement[]>>} */
+  let byRoot = pass.get(labelsOf);
+  if (!byRoot) { byRoot = new Map(); pass.set(labelsOf, byRoot); }
+  let byFor = byRoot.get(root);
+  if (!byFor) {
+    byFor = new Map();
+    for (const l of Array.from(/** @type {NodeListOf<HTMLLabelElement>} */ (root.querySelectorAll("label[for]")))) {
+      const f = l.getAttribute("for") || "";
+      const g = byFor.get(f);
+      if (g) g.push(l); else byFor.set(f, [l]);
+    }
+    byRoot.set(root, byFor);
+  }
+  /** @type {HTMLLabelElement[]} */
+  const out = [];
+  for (let p = el.parentElement; p; p = p.parentElement) if (p.localName === "label" && /** @type {HTMLLabelElement} */ (p).control === el) out.push(/** @type {HTMLLabelElement} */ (p));
+  if (el.id) for (const l of byFor.get(el.id) || []) if (l.control === el && !out.includes(l)) out.push(l);
+  return out.length > 1 ? out.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1)) : out;
 }
 
 /**
@@ -209,8 +244,11 @@ export function visibleText(el) {
   return cut(norm(el.textContent), 100);
 }
 
-/** A simplified accessible name (ARIA name computation, main branches). @param {Element} el */
-export function accessibleName(el) {
+/**
+ * A simplified accessible name (ARIA name computation, main branches).
+ * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
+ */
+export function accessibleName(el, pass) {
   const byRef = referencedText(el, "aria-labelledby");
   if (byRef) return cut(byRef, 120);
   const aria = norm(el.getAttribute("aria-label"));
@@ -220,7 +258,7 @@ export function accessibleName(el) {
     const t = (el.getAttribute("type") || "").toLowerCase();
     if (tag === "input" && ["submit", "button", "reset"].includes(t)) return norm(/** @type {HTMLInputElement} */ (el).value) || (t === "submit" ? "Submit" : t === "reset" ? "Reset" : "");
     if (tag === "input" && t === "image") return norm(el.getAttribute("alt"));
-    const label = labelText(el);
+    const label = labelText(el, pass);
     if (label) return label;
     return cut(norm(el.getAttribute("placeholder") || el.getAttribute("title")), 120);
   }
@@ -740,7 +778,7 @@ export function captureSignature(el, known = {}, pass) {
   const sx = scroll.x, sy = scroll.y;
   const place = placeOf(el, pass);
   const hosts = hostPlaces(el, pass);
-  const name = known.name ?? accessibleName(el);
+  const name = known.name ?? accessibleName(el, pass);
   return {
     v: SIGNATURE_VERSION,
     tag: el.localName,
@@ -749,7 +787,7 @@ export function captureSignature(el, known = {}, pass) {
     text: visibleText(el),
     attrs,
     classes: stableClasses(el),
-    label: labelText(el),
+    label: labelText(el, pass),
     neighbor: neighborText(el),
     path: ancestorPath(el),
     frame: frames,
@@ -1142,9 +1180,9 @@ const SHORTLIST = 80;
  * The candidates worth a full signature: the best SHORTLIST by tag, role, text and stable
  * attributes, plus every candidate tied with the last of them (twenty identical "Buy" links stay
  * together, so the full scoring still sees how common the target's look is).
- * @param {Signature} sig @param {Element[]} pool
+ * @param {Signature} sig @param {Element[]} pool @param {boolean} [checkRendered] @param {Map<any, any>} [pass] see captureSignature
  */
-export function shortlist(sig, pool, checkRendered = false) {
+export function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
   if (pool.length <= SHORTLIST) return checkRendered ? pool.filter(isRendered) : pool;
   const A = sig.attrs || {};
   const text = sig.text || sig.name;
@@ -1169,7 +1207,7 @@ export function shortlist(sig, pool, checkRendered = false) {
   };
   /** @param {Element} el @param {number} sc */
   const finish = (el, sc) => {
-    if (withLabel && LABELABLE.has(el.localName)) sc += 2 * (textSim(sig.label, labelText(el)) || 0);
+    if (withLabel && LABELABLE.has(el.localName)) sc += 2 * (textSim(sig.label, labelText(el, pass)) || 0);
     // Where it was: a look-alike far away should not push the target itself off the list.
     if (box) { const r = el.getBoundingClientRect(); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
     return sc;
@@ -1226,8 +1264,9 @@ const LABELABLE = new Set(["input", "select", "textarea", "button", "meter", "ou
  */
 export function refind(signature, root = document, opts = {}) {
   const threshold = opts.threshold ?? THRESHOLD, margin = opts.margin ?? MARGIN;
-  const pool = opts.candidates ? shortlist(signature, opts.candidates) : shortlist(signature, collectCandidates(signature, root, false), true);
+  // One pass: nothing changes on the page while refind runs.
   const pass = new Map();
+  const pool = opts.candidates ? shortlist(signature, opts.candidates, false, pass) : shortlist(signature, collectCandidates(signature, root, false), true, pass);
   const all = pool.map((element) => ({ element, signature: captureSignature(element, {}, pass) }));
   const every = scoreCandidates(signature, all);
   const top = every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
