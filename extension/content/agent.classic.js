@@ -263,7 +263,11 @@ function readVisibleText(el) {
     const sel = /** @type {HTMLSelectElement} */ (el);
     return cut(norm(sel.selectedOptions[0]?.textContent), 80);
   }
-  return cut(norm(el.textContent), 100);
+  const raw = el.textContent || "";
+  // A container's words can run to the whole page's: the first hundred, once normalised, are those
+  // of a slice whose normalised form is longer than that.
+  if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
+  return cut(norm(raw), 100);
 }
 
 /**
