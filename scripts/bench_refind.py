@@ -147,6 +147,7 @@ def main() -> None:
     print(json.dumps({"machine": machine(), "pages": len(pages), "errors": errors, "seconds": round(time.time() - t0),
                       "summary": {k: v[1] for k, v in out.items()}}, indent=1))
     print(out["all"][0])
+    print("\n".join(timing_lines(rows)))
     if a.write and a.timing_only:
         write_timing(a, rows)
     elif a.write:
