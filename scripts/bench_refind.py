@@ -1,6 +1,7 @@
 """Re-finding by signature on a mutation suite over the MiniWoB++ pages and the large pages.
 
     .venv/bin/python scripts/bench_refind.py [--tasks N] [--per-page 12] [--large-targets 40] [--write]
+    .venv/bin/python scripts/bench_refind.py --timing-only [--large-targets 20] [--write]
 
 For many target elements per page (the interactive elements the scanner reports), capture the
 signature with `captureSignature`, apply one mutation to a fresh copy of the page (id renamed,
@@ -12,6 +13,9 @@ the right answer is to abstain, so it is reported on its own line.
 
 The pages are split in two by a hash of their name: "tune" (what refind.js's weights and
 thresholds were adjusted on) and "held-out" (never looked at while tuning); both are reported.
+--timing-only runs the large pages alone and rewrites only their re-find time lines (saying the
+command that measured them): the way to re-measure speed after a change that keeps every answer
+(scripts/check_refind_same.py shows that it does).
 """
 
 from __future__ import annotations
@@ -103,6 +107,7 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help="write the section of BENCHMARKS.md")
     ap.add_argument("--dump", help="write every trial as JSON here")
     ap.add_argument("--dump-features", action="store_true", help="with --dump: each trial's top candidates and scores")
+    ap.add_argument("--timing-only", action="store_true", help="only the large pages; --write rewrites only their time lines")
     a = ap.parse_args()
     global FEATURES
     FEATURES = a.dump_features
@@ -115,7 +120,7 @@ def main() -> None:
     errors: list[str] = []
     t0 = time.time()
     with tempfile.TemporaryDirectory() as tmp, serve(ROOT) as base, serve(html) as mw, serve(Path(tmp)) as big, chromium() as page:
-        for seed in seeds:
+        for seed in seeds if not a.timing_only else []:
             for t in tasks:
                 try:
                     start_miniwob(page, mw, t, seed)
@@ -142,8 +147,41 @@ def main() -> None:
     print(json.dumps({"machine": machine(), "pages": len(pages), "errors": errors, "seconds": round(time.time() - t0),
                       "summary": {k: v[1] for k, v in out.items()}}, indent=1))
     print(out["all"][0])
-    if a.write:
+    print("\n".join(timing_lines(rows)))
+    if a.write and a.timing_only:
+        write_timing(a, rows)
+    elif a.write:
         write(a, seeds, rows, out, errors, pages)
+
+
+def timing_lines(rows: list[dict], note: str = "") -> list[str]:
+    """The re-find time lines of the large pages."""
+    out = []
+    for name in ("large_1000.html", "large_5000.html"):
+        ms = [r["ms"] for r in rows if r["page"] == name]
+        if ms:
+            out.append(f"Re-find time on {name} ({len(ms)} trials{note}): p50 {percentile(ms, 0.5):.1f} ms, "
+                       f"p95 {percentile(ms, 0.95):.1f} ms (target: p50 ≤ 10 ms).")
+    return out
+
+
+def write_timing(a: argparse.Namespace, rows: list[dict]) -> None:
+    """Replaces the large pages' time lines of the bench_refind section, and nothing else."""
+    path = ROOT / "BENCHMARKS.md"
+    text = path.read_text()
+    start, end = "<!-- bench:bench_refind -->", "<!-- /bench:bench_refind -->"
+    head, rest = text.split(start, 1)
+    body, tail = rest.split(end, 1)
+    note = (f"; `scripts/bench_refind.py --timing-only --large-targets {a.large_targets} --write`, "
+            f"{time.strftime('%Y-%m-%d', time.gmtime())}, {machine().split(',')[0]}")
+    kept = [ln for ln in body.split("\n") if not ln.startswith("Re-find time on large_")]
+    # Each line stands alone, followed by a blank line, before the MiniWoB++ pages' line.
+    while any(kept[k] == "" and kept[k + 1] == "" for k in range(len(kept) - 1)):
+        k = next(k for k in range(len(kept) - 1) if kept[k] == "" and kept[k + 1] == "")
+        del kept[k]
+    i = next(k for k, ln in enumerate(kept) if ln.startswith("Re-find time on the MiniWoB"))
+    body = "\n".join(kept[:i] + [x for ln in timing_lines(rows, note) for x in (ln, "")] + kept[i:])
+    path.write_text(head + start + body + end + tail)
 
 
 def write(a: argparse.Namespace, seeds: list[int], rows: list[dict], out: dict, errors: list[str], pages: set) -> None:
@@ -182,11 +220,8 @@ def write(a: argparse.Namespace, seeds: list[int], rows: list[dict], out: dict, 
            "Per mutation, held-out pages:", "", out["held-out"][0], "", "Per mutation, all pages:", "", out["all"][0]]
     if errors:
         md += ["", f"Pages that did not start: {', '.join(errors)}"]
-    for name in ("large_1000.html", "large_5000.html"):
-        ms = [r["ms"] for r in rows if r["page"] == name]
-        if ms:
-            md += ["", f"Re-find time on {name} ({len(ms)} trials): p50 {percentile(ms, 0.5):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms "
-                   "(target: p50 ≤ 10 ms)."]
+    for line in timing_lines(rows):
+        md += ["", line]
     ms = [r["ms"] for r in rows if not r["page"].startswith("large_")]
     if ms:
         md += ["", f"Re-find time on the MiniWoB++ pages: p50 {percentile(ms, 0.5):.2f} ms, p95 {percentile(ms, 0.95):.2f} ms."]

@@ -177,16 +177,51 @@ function referencedText(el, attr) {
   }).join(" "));
 }
 
-/** The text of the label(s) that describe a form control. @param {Element} el */
-export function labelText(el) {
+/**
+ * The text of the label(s) that describe a form control.
+ * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: the page's labels are indexed once
+ */
+export function labelText(el, pass) {
   const byRef = referencedText(el, "aria-labelledby");
   if (byRef) return cut(byRef, 120);
-  const labels = /** @type {HTMLInputElement} */ (el).labels;
+  const labels = labelsOf(el, pass);
   if (labels && labels.length) {
     // The label's own words, without the value of a control nested in it (e.g. a select's options).
     return cut(norm(Array.from(labels).map((l) => ownText(l, el)).join(" ")), 120);
   }
   return "";
+}
+
+/**
+ * The labels of a form control, as `el.labels` lists them (in document order). `labels` searches
+ * the whole document on every call (a quarter of a millisecond on a page of 20,000 elements), and
+ * a re-find reads the labels of hundreds of candidates: within a pass they come from an index of
+ * the labels that name an element by its id (built once per document or shadow root) and the
+ * labels around it — the only ones whose control it can be.
+ * @param {Element} el @param {Map<any, any>} [pass]
+ * @returns {ArrayLike<HTMLLabelElement> | null | undefined}
+ */
+function labelsOf(el, pass) {
+  if (!pass || !("labels" in el) || !el.isConnected) return /** @type {HTMLInputElement} */ (el).labels;
+  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  /** @type {Map<Node, Map<string, HTMLLabelElement[]>>} */
+  let byRoot = pass.get(labelsOf);
+  if (!byRoot) { byRoot = new Map(); pass.set(labelsOf, byRoot); }
+  let byFor = byRoot.get(root);
+  if (!byFor) {
+    byFor = new Map();
+    for (const l of Array.from(/** @type {NodeListOf<HTMLLabelElement>} */ (root.querySelectorAll("label[for]")))) {
+      const f = l.getAttribute("for") || "";
+      const g = byFor.get(f);
+      if (g) g.push(l); else byFor.set(f, [l]);
+    }
+    byRoot.set(root, byFor);
+  }
+  /** @type {HTMLLabelElement[]} */
+  const out = [];
+  for (let p = el.parentElement; p; p = p.parentElement) if (p.localName === "label" && /** @type {HTMLLabelElement} */ (p).control === el) out.push(/** @type {HTMLLabelElement} */ (p));
+  if (el.id) for (const l of byFor.get(el.id) || []) if (l.control === el && !out.includes(l)) out.push(l);
+  return out.length > 1 ? out.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1)) : out;
 }
 
 /**
@@ -212,19 +247,40 @@ function ownText(root, skip, alike = false) {
   return out;
 }
 
-/** The element's visible words (textContent is used: innerText would force a layout per element). @param {Element} el */
-export function visibleText(el) {
+/**
+ * The element's visible words (textContent is used: innerText would force a layout per element).
+ * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: each element's are read once
+ */
+export function visibleText(el, pass) {
+  if (!pass) return readVisibleText(el);
+  /** @type {Map<Element, string>} */
+  let memo = pass.get(visibleText);
+  if (!memo) { memo = new Map(); pass.set(visibleText, memo); }
+  let t = memo.get(el);
+  if (t === undefined) { t = readVisibleText(el); memo.set(el, t); }
+  return t;
+}
+
+/** @param {Element} el */
+function readVisibleText(el) {
   const tag = el.localName;
   if (tag === "input" || tag === "textarea") return "";
   if (tag === "select") {
     const sel = /** @type {HTMLSelectElement} */ (el);
     return cut(norm(sel.selectedOptions[0]?.textContent), 80);
   }
-  return cut(norm(el.textContent), 100);
+  const raw = el.textContent || "";
+  // A container's words can run to the whole page's: the first hundred, once normalised, are those
+  // of a slice whose normalised form is longer than that.
+  if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
+  return cut(norm(raw), 100);
 }
 
-/** A simplified accessible name (ARIA name computation, main branches). @param {Element} el */
-export function accessibleName(el) {
+/**
+ * A simplified accessible name (ARIA name computation, main branches).
+ * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
+ */
+export function accessibleName(el, pass) {
   const byRef = referencedText(el, "aria-labelledby");
   if (byRef) return cut(byRef, 120);
   const aria = norm(el.getAttribute("aria-label"));
@@ -234,12 +290,12 @@ export function accessibleName(el) {
     const t = (el.getAttribute("type") || "").toLowerCase();
     if (tag === "input" && ["submit", "button", "reset"].includes(t)) return norm(/** @type {HTMLInputElement} */ (el).value) || (t === "submit" ? "Submit" : t === "reset" ? "Reset" : "");
     if (tag === "input" && t === "image") return norm(el.getAttribute("alt"));
-    const label = labelText(el);
+    const label = labelText(el, pass);
     if (label) return label;
     return cut(norm(el.getAttribute("placeholder") || el.getAttribute("title")), 120);
   }
   if (tag === "img") return cut(norm(el.getAttribute("alt") || el.getAttribute("title")), 120);
-  const text = visibleText(el);
+  const text = visibleText(el, pass);
   if (text) return text;
   // An icon button: the name often sits on the image inside it.
   const img = el.querySelector("img[alt], svg title, [aria-label]");
@@ -411,9 +467,9 @@ function lookKey(tag, attr, text) {
   return k + "\u0001" + (valueIsIdentity(tag) ? cut(attr("value"), 200) : "") + "\u0001" + text;
 }
 
-/** @param {Element} el */
-function lookKeyOf(el) {
-  return lookKey(el.localName, (a) => el.getAttribute(a) || "", el.localName === "select" ? "" : visibleText(el));
+/** @param {Element} el @param {Map<any, any>} [pass] */
+function lookKeyOf(el, pass) {
+  return lookKey(el.localName, (a) => el.getAttribute(a) || "", el.localName === "select" ? "" : visibleText(el, pass));
 }
 
 /** @param {Signature} sig */
@@ -426,16 +482,16 @@ function lookKeyOfSignature(sig) {
  * The elements with `tag` in `root` in document order, and the same grouped by look. A capture pass
  * shares one of these per root and tag (every signature of an observe asks for it).
  * @typedef {{all: Element[], index: Map<Element, number>, keys: string[], groups: Map<string, Element[]>}} TagOrder
- * @param {Document | ShadowRoot} root @param {string} tag
+ * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
  * @returns {TagOrder}
  */
-function tagOrder(root, tag) {
+function tagOrder(root, tag, pass) {
   /** @type {Map<string, Element[]>} */
   const groups = new Map();
   /** @type {Map<Element, number>} */
   const index = new Map();
   const all = Array.from(root.querySelectorAll(tag)).filter((el) => !isToolUi(el));
-  const keys = all.map(lookKeyOf);
+  const keys = all.map((el) => lookKeyOf(el, pass));
   for (let i = 0; i < all.length; i++) {
     const el = all[i], key = keys[i];
     index.set(el, i);
@@ -458,7 +514,7 @@ function placeOf(el, pass) {
   let byTag = pass?.get(root);
   if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
   let t = byTag.get(el.localName);
-  if (!t) { t = tagOrder(root, el.localName); byTag.set(el.localName, t); }
+  if (!t) { t = tagOrder(root, el.localName, pass); byTag.set(el.localName, t); }
   const k = t.index.get(el);
   if (k === undefined) return {};
   const g = /** @type {Element[]} */ (t.groups.get(t.keys[k]));
@@ -786,16 +842,16 @@ export function captureSignature(el, known = {}, pass) {
   const sx = scroll.x, sy = scroll.y;
   const place = placeOf(el, pass);
   const hosts = hostPlaces(el, pass);
-  const name = known.name ?? accessibleName(el);
+  const name = known.name ?? accessibleName(el, pass);
   return {
     v: SIGNATURE_VERSION,
     tag: el.localName,
     role: roleOf(el),
     name,
-    text: visibleText(el),
+    text: visibleText(el, pass),
     attrs,
     classes: stableClasses(el),
-    label: labelText(el),
+    label: labelText(el, pass),
     neighbor: neighborText(el),
     path: ancestorPath(el),
     frame: frames,
@@ -1003,6 +1059,22 @@ export const WEIGHTS = {
  * @returns {Record<string, number | null>}
  */
 export function fieldSims(sig, c) {
+  const memo = simsMemo?.get(c);
+  if (memo && memo.sig === sig) return memo.sims;
+  const sims = readFieldSims(sig, c);
+  simsMemo?.set(c, { sig, sims });
+  return sims;
+}
+
+/**
+ * Within one refind call nothing changes on the page nor in the signatures it compares, and the
+ * rules ask for the same candidate's similarities several times: they are worked out once.
+ * @type {WeakMap<Signature, {sig: Signature, sims: Record<string, number | null>}> | null}
+ */
+let simsMemo = null;
+
+/** @param {Signature} sig @param {Signature} c @returns {Record<string, number | null>} */
+function readFieldSims(sig, c) {
   const A = sig.attrs || {}, B = c.attrs || {};
   const testA = TEST_ID_ATTRS.map((k) => A[k]).find(Boolean) || "";
   const testB = TEST_ID_ATTRS.map((k) => B[k]).find(Boolean) || "";
@@ -1169,13 +1241,18 @@ export function collectCandidates(sig, root, rendered = true) {
   const text = norm(sig.text).toLowerCase();
   /** @type {Element[]} */
   const out = [];
+  const testIds = TEST_ID_ATTRS.filter((k) => A[k]);
   walkDeep(root, (el) => {
-    let maybe = el.localName === sig.tag || isInteractiveCheap(el);
-    if (!maybe && A.id && el.id === A.id) maybe = true;
-    if (!maybe && A.name && el.getAttribute("name") === A.name) maybe = true;
+    const tag = el.localName;
+    let maybe = tag === sig.tag;
+    // An element without attributes is interactive by its tag alone, and carries no id, name or
+    // test id: most of a page's elements are told with one question.
+    if (!maybe && (INTERACTIVE_TAGS.has(tag) || el.hasAttributes())) {
+      maybe = isInteractiveCheap(el) || (!!A.id && el.id === A.id) || (!!A.name && el.getAttribute("name") === A.name)
+        || testIds.some((k) => el.getAttribute(k) === A[k]);
+    }
     if (!maybe && text && el.firstChild && sameDirectText(el, text)) maybe = true;
-    if (!maybe) for (const k of TEST_ID_ATTRS) if (A[k] && el.getAttribute(k) === A[k]) { maybe = true; break; }
-    if (maybe && el.localName !== "html" && el.localName !== "body" && (!rendered || isRendered(el))) out.push(el);
+    if (maybe && tag !== "html" && tag !== "body" && (!rendered || isRendered(el))) out.push(el);
   });
   return out;
 }
@@ -1188,9 +1265,9 @@ const SHORTLIST = 80;
  * The candidates worth a full signature: the best SHORTLIST by tag, role, text and stable
  * attributes, plus every candidate tied with the last of them (twenty identical "Buy" links stay
  * together, so the full scoring still sees how common the target's look is).
- * @param {Signature} sig @param {Element[]} pool
+ * @param {Signature} sig @param {Element[]} pool @param {boolean} [checkRendered] @param {Map<any, any>} [pass] see captureSignature
  */
-export function shortlist(sig, pool, checkRendered = false) {
+export function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
   if (pool.length <= SHORTLIST) return checkRendered ? pool.filter(isRendered) : pool;
   const A = sig.attrs || {};
   const text = sig.text || sig.name;
@@ -1204,18 +1281,23 @@ export function shortlist(sig, pool, checkRendered = false) {
   // could still reach the list — the rest, scored without them, fall short even with the most
   // they could add. The list (and its order) is the one scoring every candidate fully would give.
   const withLabel = !!sig.label;
+  // A page repeats its words ("Add to cart" × 1,000): each is compared with the target's once.
+  /** @type {Map<string, number>} */
+  const textSims = new Map(), labelSims = new Map();
+  /** @param {Map<string, number>} memo @param {string} a @param {string} b */
+  const simOf = (memo, a, b) => { let v = memo.get(b); if (v === undefined) { v = textSim(a, b) || 0; memo.set(b, v); } return v; };
   /** @param {Element} el */
   const partial = (el) => {
     const tag = el.localName;
     let sc = (tag === sig.tag ? 1 : 0) + (roleSim(sig.role, roleOf(el)) || 0);
-    sc += 2 * (textSim(text, tag === "input" || tag === "textarea" ? (el.getAttribute("placeholder") || "") : visibleText(el)) || 0);
+    sc += 2 * simOf(textSims, text, tag === "input" || tag === "textarea" ? (el.getAttribute("placeholder") || "") : visibleText(el, pass));
     for (const k of keys) if (el.getAttribute(k) === A[k]) sc += k === "type" ? 0.5 : 2;
     for (const k of dataKeys) if (el.getAttribute(k) === A[k]) sc += 2;
     return sc;
   };
   /** @param {Element} el @param {number} sc */
   const finish = (el, sc) => {
-    if (withLabel && LABELABLE.has(el.localName)) sc += 2 * (textSim(sig.label, labelText(el)) || 0);
+    if (withLabel && LABELABLE.has(el.localName)) sc += 2 * simOf(labelSims, sig.label, labelText(el, pass));
     // Where it was: a look-alike far away should not push the target itself off the list.
     if (box) { const r = el.getBoundingClientRect(); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
     return sc;
@@ -1271,9 +1353,17 @@ const LABELABLE = new Set(["input", "select", "textarea", "button", "meter", "ou
  * @returns {RefindResult}
  */
 export function refind(signature, root = document, opts = {}) {
+  const outer = simsMemo;
+  simsMemo = new WeakMap();
+  try { return decide(signature, root, opts); } finally { simsMemo = outer; }
+}
+
+/** @param {Signature} signature @param {Document | Element | ShadowRoot} root @param {{threshold?: number, margin?: number, candidates?: Element[], features?: boolean}} opts @returns {RefindResult} */
+function decide(signature, root, opts) {
   const threshold = opts.threshold ?? THRESHOLD, margin = opts.margin ?? MARGIN;
-  const pool = opts.candidates ? shortlist(signature, opts.candidates) : shortlist(signature, collectCandidates(signature, root, false), true);
+  // One pass: nothing changes on the page while refind runs.
   const pass = new Map();
+  const pool = opts.candidates ? shortlist(signature, opts.candidates, false, pass) : shortlist(signature, collectCandidates(signature, root, false), true, pass);
   const all = pool.map((element) => ({ element, signature: captureSignature(element, {}, pass) }));
   const every = scoreCandidates(signature, all);
   const top = every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,

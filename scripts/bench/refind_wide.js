@@ -23,7 +23,7 @@ const COMBINABLE = ["id_renamed", "id_removed", "classes_hashed", "wrapper_added
 const BEFORE_DELETE = ["classes_hashed", "siblings_reordered", "decoy_elsewhere", "wrapper_added", "element_moved"];
 
 /** Every element of the page in deep order (open shadow roots included). */
-function deepElements() {
+export function deepElements() {
   /** @type {Element[]} */
   const out = [];
   walkDeep(document.body, (el) => out.push(el));
@@ -54,7 +54,7 @@ export function targetsOf(kind, seed, limit) {
  * and one deletion after another change.
  * @param {number} seed @param {number} combos
  */
-function plans(seed, combos) {
+export function plans(seed, combos) {
   const next = draw(seed);
   /** @type {string[][]} */
   const out = SINGLES.map((m) => [m]);
@@ -78,7 +78,7 @@ function plans(seed, combos) {
  * @param {string[]} plan @param {Element} t
  * @returns {Element | null | undefined}
  */
-function apply(plan, t) {
+export function apply(plan, t) {
   /** @type {Element | null} */ let cur = t;
   for (const m of plan) {
     if (m === "none") continue;
