@@ -125,6 +125,17 @@ def test_the_terminal_saves_lists_shows_and_exports_a_routine(recorded: Recorded
     gone = eb.heybro("routine", "export", "nothing-here")
     assert gone.returncode == 1 and "no routine named 'nothing-here'" in gone.stderr
 
+    # The saved routine replays from the terminal with another value, the model never asked.
+    before = len(recorded.site.orders)
+    ran = eb.heybro("routine", "run", "kettle-order", "--param", "full_name=Cy Fox", "--json")
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr
+    assert [(o["name"], o["email"]) for o in recorded.site.orders[before:]] == [
+        ("Cy Fox", "ann@example.com")]
+    [row] = [r for r in json.loads(eb.heybro("routine", "list", "--json").stdout)
+             if r["name"] == "kettle-order"]
+    assert (row["last_status"], row["last_model_calls"], row["last_heals"]) == (
+        "completed", 0, 0), row
+
 
 def _export(recorded: Recorded, folder: Path) -> Path:
     eb = recorded.eb
@@ -211,6 +222,18 @@ def test_the_panel_saves_the_completed_task_lists_runs_and_deletes_routines(
     assert isinstance(sent.get("tab_id"), int), sent
     assert sent["params"] == {"search": "blue kettle", "full_name": "Bo Day",
                               "email": "ann@example.com"}
+    # The host replays it as a task: the order is placed for Bo Day without a model call, and the
+    # list says how the run went.
+    for _ in range(600):
+        if any(o["name"] == "Bo Day" for o in recorded.site.orders):
+            break
+        panel.wait_for_timeout(100)
+    assert [(o["product"], o["name"]) for o in recorded.site.orders][-1] == ("p1", "Bo Day")
+    expect(item.locator("[data-field=facts]")).to_contain_text("0 heals", timeout=60_000)
+    expect(item.locator("[data-field=facts]")).to_contain_text("last run", timeout=60_000)
+    listed = json.loads(eb.heybro("routine", "list", "--json").stdout)
+    [run] = [r for r in listed if r["name"] == "panel-kettle"]
+    assert (run["runs"], run["last_status"], run["last_model_calls"]) == (1, "completed", 0), run
 
     # Delete asks once more, then the routine is gone (from the list and the store).
     delete = item.get_by_role("button", name="Delete")

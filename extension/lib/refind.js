@@ -219,8 +219,9 @@ function labelsOf(el, pass) {
   }
   /** @type {HTMLLabelElement[]} */
   const out = [];
-  for (let p = el.parentElement; p; p = p.parentElement) if (p.localName === "label" && /** @type {HTMLLabelElement} */ (p).control === el) out.push(/** @type {HTMLLabelElement} */ (p));
-  if (el.id) for (const l of byFor.get(el.id) || []) if (l.control === el && !out.includes(l)) out.push(l);
+  const control = /** @type {HTMLElement} */ (/** @type {unknown} */ (el)); // a form control: it has `labels`
+  for (let p = el.parentElement; p; p = p.parentElement) if (p.localName === "label" && /** @type {HTMLLabelElement} */ (p).control === control) out.push(/** @type {HTMLLabelElement} */ (p));
+  if (el.id) for (const l of byFor.get(el.id) || []) if (l.control === control && !out.includes(l)) out.push(l);
   return out.length > 1 ? out.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1)) : out;
 }
 
