@@ -11,7 +11,7 @@ from typing import Any
 
 from . import cli, cli_routines, config, logs
 from .cli_interrupts import Interrupts
-from .cli_run import _run
+from .cli_run import _run, add_watch_args
 from .endpoint.client import EndpointUnavailable, request
 
 PROG = "heybro routine run"
@@ -68,12 +68,7 @@ def _actions(sub: Any) -> dict[str, cli.Command]:
     p.add_argument("--on-heal-failure", choices=("continue", "stop"), default="continue",
                    help="when a changed step cannot be healed: the model finishes the task "
                    "(continue, default) or the run stops")
-    p.add_argument("--profile", metavar="DIR", help="launch Chromium with this profile when no "
-                   "browser is running heybro")
-    p.add_argument("--new-browser", action="store_true",
-                   help="launch Chromium even if a browser is running heybro")
-    p.add_argument("--headless", action="store_true", help="launched Chromium without a window")
-    p.add_argument("--json", action="store_true", help="print events as JSON lines")
+    add_watch_args(p)
     return {"run": cmd_routine_run}
 
 

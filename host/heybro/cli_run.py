@@ -445,18 +445,24 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 1
 
 
-def extend(sub: Any, commands: dict[str, Any]) -> None:
-    p = sub.add_parser("run", help="run a task in the browser and watch its progress")
-    p.add_argument("goal", help="what to do, in plain words")
-    p.add_argument("--url", help="open this page first")
-    p.add_argument("--resource", action="append", metavar="NAME=PATH",
-                   help="a file the agent may upload (repeatable)")
+def add_watch_args(p: argparse.ArgumentParser) -> None:
+    """What every command that runs a task and follows it takes: where the browser comes from,
+    and how its progress is printed."""
     p.add_argument("--profile", metavar="DIR", help="launch Chromium with this profile "
                    "(default: a throwaway one) when no browser is running heybro")
     p.add_argument("--new-browser", action="store_true",
                    help="launch Chromium even if a browser is running heybro")
     p.add_argument("--headless", action="store_true", help="launched Chromium without a window")
     p.add_argument("--json", action="store_true", help="print events as JSON lines")
+
+
+def extend(sub: Any, commands: dict[str, Any]) -> None:
+    p = sub.add_parser("run", help="run a task in the browser and watch its progress")
+    p.add_argument("goal", help="what to do, in plain words")
+    p.add_argument("--url", help="open this page first")
+    p.add_argument("--resource", action="append", metavar="NAME=PATH",
+                   help="a file the agent may upload (repeatable)")
+    add_watch_args(p)
     commands["run"] = cmd_run
 
 
