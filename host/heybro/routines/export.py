@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from ..agent.models import ExpectedOutcome
+from ..agent.signature import attrs_of
 from .model import PLACEHOLDER, Routine, Step
 
 SECRET = re.compile(r"\{\{secret:([A-Za-z0-9_.-]+)\}\}")
@@ -66,7 +67,7 @@ def locator(sig: dict[str, Any] | None) -> str | None:
     """The Playwright locator for a recorded signature, best first; None without one."""
     if not sig:
         return None
-    attrs: dict[str, Any] = sig.get("attrs") or {}
+    attrs = attrs_of(sig)
     name = " ".join(str(sig.get("name") or "").split())
     role = str(sig.get("role") or "")
     label = " ".join(str(sig.get("label") or "").split())
@@ -104,7 +105,7 @@ def _css_str(value: Any) -> str:
 
 
 def _css(sig: dict[str, Any]) -> str:
-    attrs: dict[str, Any] = sig.get("attrs") or {}
+    attrs = attrs_of(sig)
     tag = str(sig.get("tag") or "*")
     if attrs.get("id") and not GENERATED_ID.search(str(attrs["id"])):
         return f"{tag}[id={_css_str(attrs['id'])}]"

@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..agent.models import ExpectedOutcome, Task, ToolCall
+from ..agent.signature import attrs_of
 from ..agent.toolbox import WORKER_TOOLS
 from ..store.routines import StoreRoutines
 from ..store.task_store import ActionRow, TaskStore
@@ -204,7 +205,7 @@ def _label(sig: dict[str, Any] | None) -> str:
     name), else what the form calls it."""
     if not sig:
         return ""
-    attrs = sig.get("attrs") or {}
+    attrs = attrs_of(sig)
     for text in (sig.get("label"), attrs.get("aria-label"), attrs.get("placeholder"),
                  sig.get("name"), attrs.get("name"), attrs.get("id")):
         if isinstance(text, str) and text.strip():
@@ -213,7 +214,7 @@ def _label(sig: dict[str, Any] | None) -> str:
 
 
 def _name_for(sig: dict[str, Any] | None) -> str:
-    if sig and (sig.get("role") == "searchbox" or (sig.get("attrs") or {}).get("type") == "search"):
+    if sig and (sig.get("role") == "searchbox" or attrs_of(sig).get("type") == "search"):
         return "search"  # whatever its label says ("Search products", "Find…"): search words
     words = re.findall(r"[a-z0-9]+", _label(sig).lower())[:3]
     name = "_".join(words)[:32].strip("_")
