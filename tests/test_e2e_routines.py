@@ -125,16 +125,6 @@ def test_the_terminal_saves_lists_shows_and_exports_a_routine(recorded: Recorded
     gone = eb.heybro("routine", "export", "nothing-here")
     assert gone.returncode == 1 and "no routine named 'nothing-here'" in gone.stderr
 
-    # The saved routine replays from the terminal with another value, the model never asked.
-    before = len(recorded.site.orders)
-    ran = eb.heybro("routine", "run", "kettle-order", "--param", "full_name=Cy Fox", "--json")
-    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr
-    assert [(o["name"], o["email"]) for o in recorded.site.orders[before:]] == [
-        ("Cy Fox", "ann@example.com")]
-    [row] = [r for r in json.loads(eb.heybro("routine", "list", "--json").stdout)
-             if r["name"] == "kettle-order"]
-    assert (row["last_status"], row["last_model_calls"], row["last_heals"]) == (
-        "completed", 0, 0), row
 
 
 def _export(recorded: Recorded, folder: Path) -> Path:
@@ -243,3 +233,24 @@ def test_the_panel_saves_the_completed_task_lists_runs_and_deletes_routines(
     expect(item).to_have_count(0)
     assert "panel-kettle" not in eb.heybro("routine", "list").stdout
     assert errors == []
+
+
+def test_a_saved_routine_replays_from_the_terminal_without_the_model(recorded: Recorded) -> None:
+    """The saved routine replays from the terminal with another value, the model never asked."""
+    eb = recorded.eb
+    saved = eb.heybro("routine", "save", recorded.task_id, "kettle-replay", "--replace")
+    assert saved.returncode == 0, saved.stderr
+    before = len(recorded.site.orders)
+    ran = eb.heybro("routine", "run", "kettle-replay", "--param", "full_name=Cy Fox", "--json")
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr
+    assert [(o["name"], o["email"]) for o in recorded.site.orders[before:]] == [
+        ("Cy Fox", "ann@example.com")]
+    [row] = [r for r in json.loads(eb.heybro("routine", "list", "--json").stdout)
+             if r["name"] == "kettle-replay"]
+    assert (row["last_status"], row["last_model_calls"], row["last_heals"]) == (
+        "completed", 0, 0), row
+    # A run is a task like any other: it can be saved as a routine in turn, its values its own.
+    again = eb.heybro("routine", "save", row["last_task"], "kettle-again")
+    assert again.returncode == 0, again.stderr
+    assert "search='blue kettle'" in again.stdout and "full_name='Cy Fox'" in again.stdout, \
+        again.stdout

@@ -173,8 +173,11 @@ class RoutineReplay(TaskExecutor):
             if step.tool in HELD_TOOLS:
                 raise RepeatHeld(key)
         await self._confirm(step, args, target)
+        snap = env.state.snapshot
+        # Recorded as the worker's actions are (signature, page): a run can be saved in turn.
         tc = ToolCall(tool=step.tool, parameters=params, reason=step.intent,
-                      timestamp=time.time(), target=target)
+                      timestamp=time.time(), target=target, signature=step.signature,
+                      url=snap.url or step.url if snap is not None else step.url)
         await env.recorder.tool_call(task, "worker", tc)
         started = time.perf_counter()
         why = await self._act(step, args, tc)
