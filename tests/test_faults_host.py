@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from shared_schema.events import dump  # noqa: E402
 from heybro import session as session_mod  # noqa: E402
-from heybro.agent.browser import BrowserLost  # noqa: E402
+from heybro.agent.errors import BrowserLost  # noqa: E402
 from shared_schema.messages import TaskStart  # noqa: E402
 
 from support.fake_browser import FakeBrowser  # noqa: E402

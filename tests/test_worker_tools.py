@@ -193,7 +193,7 @@ def test_vision_screenshots_carry_the_numbered_boxes_and_leave_none_behind() -> 
             if tool == "screenshot" and sum(t == "screenshot" for t, _ in b.calls) == 1:
                 b.calls.append((tool, args))
                 b.highlighted = False  # the coordinator clears the boxes when it cannot capture
-                from heybro.agent.browser import ToolFailed
+                from heybro.agent.errors import ToolFailed
                 raise ToolFailed("unsupported", "The task's tab is in the background.")
             return await orig(tool, args, **kw)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.async_api import Worker
 
-from heybro.agent.browser import ToolFailed
+from heybro.agent.errors import ToolFailed
 from shared_schema.tools import TOOLS
 
 

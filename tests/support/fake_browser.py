@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from heybro.agent.browser import ToolFailed
+from heybro.agent.errors import ToolFailed
 
 MAIN_TAB = 7
 

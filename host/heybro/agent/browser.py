@@ -7,9 +7,6 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .errors import BrowserLost as BrowserLost
-from .errors import ToolFailed as ToolFailed
-
 
 class Browser(Protocol):
     async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,

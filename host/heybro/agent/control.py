@@ -19,10 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from .errors import HeldReplySetAside as HeldReplySetAside
-from .errors import Interrupted as Interrupted
-from .errors import NewInformation as NewInformation
-from .errors import TaskStopped as TaskStopped
+from .errors import HeldReplySetAside, NewInformation, TaskStopped
 
 T = TypeVar("T")
 

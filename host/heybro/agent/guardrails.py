@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from ..config import Limits
-from .errors import GuardrailHit as GuardrailHit
+from .errors import GuardrailHit
 
 
 class LoopDetector:

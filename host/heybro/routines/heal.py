@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agent.browser import Browser, Snapshot, ToolFailed
+from ..agent.browser import Browser, Snapshot
 from ..agent.env import AgentEnv
+from ..agent.errors import GuardrailHit, ToolFailed
 from ..agent.expect import check
-from ..agent.guardrails import GuardrailHit
 from ..agent.models import ExpectedOutcome
 from ..agent.worker import Worker
 from ..llm import LLMError

@@ -21,13 +21,12 @@ from typing import Any, Literal
 from .. import logs
 from shared_schema.dom_tools import ObserveArgs
 
-from ..agent.browser import Snapshot, ToolFailed
-from ..agent.control import Interrupted, NewInformation, TaskStopped
+from ..agent.browser import Snapshot
 from ..agent.cutoff import HELD_TOOLS, RepeatHeld, action_key
 from ..agent.env import YES, AgentEnv
+from ..agent.errors import GuardrailHit, Interrupted, NewInformation, TaskStopped, ToolFailed
 from ..agent.executor import TaskExecutor
 from ..agent.expect import ROLE_AND_NAME, check, expect_text
-from ..agent.guardrails import GuardrailHit
 from ..agent.models import (ExpectedOutcome, MemoryItem, Question, ResumeNote, Subtask, Task,
                             TaskStatus, ToolCall, Verdict)
 from ..agent.risk import judge, site_of

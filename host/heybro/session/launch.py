@@ -20,7 +20,8 @@ from shared_schema.messages import Event
 
 from .. import config, logs
 from ..agent.browser import Browser
-from ..agent.control import RunControl, TaskStopped
+from ..agent.control import RunControl
+from ..agent.errors import TaskStopped
 from ..agent.env import AgentEnv
 from ..agent.executor import TaskExecutor
 from ..agent.models import ResumeNote, Task, TaskStatus
