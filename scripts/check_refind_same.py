@@ -1,14 +1,16 @@
 """Whether refind.js answers as an earlier build of it did, trial by trial, and how much faster it is.
 
     .venv/bin/python scripts/check_refind_same.py [--old REV] [--large-targets 20] [--tasks 0]
-        [--per-page 12] [--seeds 42,7] [--wide-seeds 1,101] [--wide-per-page 16]
+        [--per-page 12] [--seeds 42,7] [--wide-seeds 1,101] [--wide-per-page 16] [--large NAMES] [--decisions]
 
 Loads extension/lib/refind.js as it is in the working tree and as it was at REV (default: HEAD)
 into the same page, runs the trials of scripts/bench_refind.py (MiniWoB++ pages and the large
 pages) and of scripts/bench_refind_wide.py, and answers each with both on the same signature.
 Two answers are the same when the status, the element, the confidence and every reported
 candidate (element and score) are; the signature the new build takes must be the old one's too.
-Made for changes that make re-finding faster and must not change what it decides. Prints a
+With --decisions only the status and the element are compared (a change that reports other
+candidates, or other scores, but decides the same). Made for changes that make re-finding faster
+and must not change what it decides. Prints a
 summary (and each difference) as JSON; exits 1 when any answer differs.
 """
 
@@ -39,12 +41,15 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--old", default="HEAD", help="the git revision whose refind.js is the reference")
     ap.add_argument("--large-targets", type=int, default=20)
+    ap.add_argument("--large", default="large_1000.html,large_5000.html", help="large pages to include ('' = none)")
     ap.add_argument("--tasks", type=int, default=0, help="MiniWoB tasks (0 = all)")
     ap.add_argument("--per-page", type=int, default=12)
     ap.add_argument("--seeds", default="42,7", help="MiniWoB episode seeds ('' = no MiniWoB pages)")
     ap.add_argument("--wide-seeds", default="1,101", help="wide-suite seeds ('' = none)")
     ap.add_argument("--wide-per-page", type=int, default=16)
     ap.add_argument("--combos", type=int, default=3)
+    ap.add_argument("--decisions", action="store_true",
+                    help="compare the decision alone (status and element), not the confidence and reported candidates")
     a = ap.parse_args()
     old_src = subprocess.run(["git", "show", f"{a.old}:extension/lib/refind.js"], cwd=ROOT, check=True,
                              capture_output=True, text=True).stdout
@@ -59,12 +64,15 @@ def main() -> None:
         with serve(ROOT) as base, serve(Path(old_dir)) as old, serve(html) as mw, serve(Path(tmp)) as big, chromium() as page:
             def suite(name: str, limit: int) -> None:
                 page.evaluate(LOAD, [base, old])
+                page.evaluate("(on) => __same.setDecisionsOnly(on)", a.decisions)
                 targets = page.evaluate(targets_js(limit), base)
                 got = page.evaluate("(t) => __same.compareSuite(__old, __new, t)", targets)
                 rows.extend({**r, "page": name} for r in got)
                 print(f"{name}: {len(got)} trials, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
 
             for name in write_large_pages(Path(tmp)):
+                if name not in a.large.split(","):
+                    continue
                 page.goto(f"{big}/{name}")
                 suite(name, a.large_targets)
             for seed in [int(x) for x in a.seeds.split(",") if x]:
@@ -76,6 +84,7 @@ def main() -> None:
                     suite(f"{t} (seed {seed})", a.per_page)
             page.goto(f"{base}/tests/fixtures/dom/refind.html")
             page.evaluate(LOAD, [base, old])
+            page.evaluate("(on) => __same.setDecisionsOnly(on)", a.decisions)
             kinds = page.evaluate("async (base) => { window.__wide = await import(base + '/scripts/bench/refind_wide.js');"
                                   " return (await import(base + '/scripts/bench/refind_pages.js')).KINDS; }", base)
             for seed in [int(x) for x in a.wide_seeds.split(",") if x]:

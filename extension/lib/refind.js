@@ -45,6 +45,14 @@
  * and the text similarity were tuned on the "tune" halves of scripts/bench_refind.py (MiniWoB++ and
  * large pages) and scripts/bench_refind_wide.py (twins in other parts of the page, shadow roots,
  * combined mutations); BENCHMARKS.md has both halves of each.
+ *
+ * **Big pages.** What a re-find costs is what it touches: the first touch of a node from script
+ * makes an object for it, about a microsecond and a half, so walking a catalogue of 20,000 elements
+ * costs more than the whole re-find may. Where each candidate stands is read before its full
+ * signature, and one in another item or landmark gets none; a run of a thousand look-alikes keeps
+ * the few nearest its old place; on a page of more than BIG_PAGE elements the candidates are asked
+ * of the selector engine (see gatherBig); and a candidate's place among look-alikes is worked out
+ * only for those that look like the element.
  */
 
 export const SIGNATURE_VERSION = 3;
@@ -65,6 +73,8 @@ export const MARGIN = 0.1;
  *   in, innermost first: landmarks, sections, forms and groups as "kind:label" (`nav:Footer`,
  *   `form:/login`, `fieldset:Billing address`), and the item it belongs to (its table row's or
  *   card's title)
+ * @typedef {{context?: Context, path?: string[]}} Placed where an element stands, as much of a
+ *   signature as tells whether it stands in another part of the page (contextClash)
  * @typedef {{k: number, n: number}} Twins where an element stands in its document or shadow root:
  *   the k-th (from 0, in document order) of n elements (with its tag, or that look the same)
  * @typedef {{element: Element, score: number, signature: Signature, distinctive?: boolean, loo?: number, looField?: string, looSim?: number, looAbsent?: boolean, anchor?: boolean,
@@ -455,6 +465,7 @@ function valueIsIdentity(tag) { return tag === "input" || tag === "button" || ta
 
 /** Attributes that make up how an element looks to a person (its id and classes do not). */
 const LOOK_ATTRS = ["type", "role", "name", "aria-label", "placeholder", "title", "href", "alt"];
+const LOOK_SET = new Set([...LOOK_ATTRS, "value"]);
 
 /**
  * What an element looks like, without its place: elements with the same key are look-alikes (twenty
@@ -470,7 +481,13 @@ function lookKey(tag, attr, text) {
 
 /** @param {Element} el @param {Map<any, any>} [pass] */
 function lookKeyOf(el, pass) {
-  return lookKey(el.localName, (a) => el.getAttribute(a) || "", el.localName === "select" ? "" : visibleText(el, pass));
+  // Its own few attributes are read once, not each of the look's by name (a thousand buttons are
+  // keyed in a re-find).
+  /** @type {Record<string, string>} */
+  const own = {};
+  const list = el.attributes;
+  for (let i = 0; i < list.length; i++) { const a = list[i]; if (LOOK_SET.has(a.name)) own[a.name] = a.value; }
+  return lookKey(el.localName, (a) => own[a] || "", el.localName === "select" ? "" : visibleText(el, pass));
 }
 
 /** @param {Signature} sig */
@@ -491,7 +508,7 @@ function tagOrder(root, tag, pass) {
   const groups = new Map();
   /** @type {Map<Element, number>} */
   const index = new Map();
-  const all = Array.from(root.querySelectorAll(tag)).filter((el) => !isToolUi(el));
+  const all = Array.from(tagQuery(root, tag, pass)).filter((el) => !isToolUi(el));
   const keys = all.map((el) => lookKeyOf(el, pass));
   for (let i = 0; i < all.length; i++) {
     const el = all[i], key = keys[i];
@@ -500,6 +517,23 @@ function tagOrder(root, tag, pass) {
     if (g) g.push(el); else groups.set(key, [el]);
   }
   return { all, index, keys, groups };
+}
+
+/**
+ * The elements of a tag in a root, as a gathering in this pass asked for them (see gatherBig):
+ * `pass.get(tagQuery).get(root).get(tag)`.
+ * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
+ * @returns {NodeListOf<Element>}
+ */
+function tagQuery(root, tag, pass) {
+  /** @type {Map<Node, Map<string, NodeListOf<Element>>> | undefined} */
+  let byRoot = pass?.get(tagQuery);
+  if (!byRoot) { byRoot = new Map(); if (pass) pass.set(tagQuery, byRoot); }
+  let byTag = byRoot.get(root);
+  if (!byTag) { byTag = new Map(); byRoot.set(root, byTag); }
+  let list = byTag.get(tag);
+  if (!list) { list = root.querySelectorAll(tag); byTag.set(tag, list); }
+  return list;
 }
 
 /**
@@ -520,6 +554,60 @@ function placeOf(el, pass) {
   if (k === undefined) return {};
   const g = /** @type {Element[]} */ (t.groups.get(t.keys[k]));
   return { order: { k, n: t.all.length }, ...(g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
+}
+
+/**
+ * The place of a re-find's candidates (see placeOf), asking no more of the page than the rules use:
+ * the k-th of n with the element's tag (a binary search of the root's list in document order), and
+ * among look-alikes only for those that look like the element (the rules compare no one else's),
+ * whose look-alikes are asked of the selector engine by the attributes of the look. Candidates of
+ * another tag get none: where they stand among their own tag says nothing of the element.
+ * @param {Signature} sig @param {Array<{element: Element, signature: Signature}>} cands @param {Map<any, any>} pass
+ */
+function placeCandidates(sig, cands, pass) {
+  const key = lookKeyOfSignature(sig);
+  /** @type {Map<Node, Element[]>} */
+  const groups = new Map();
+  for (const c of cands) {
+    const el = c.element;
+    if (el.localName !== sig.tag) continue;
+    const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+    if (!("querySelectorAll" in root)) continue;
+    const all = tagQuery(root, el.localName, pass);
+    const k = indexIn(all, el);
+    if (k < 0) continue;
+    c.signature.order = { k, n: all.length };
+    if (!sig.twins || lookKeyOf(el, pass) !== key) continue;
+    let g = groups.get(root);
+    if (!g) {
+      let sel = el.localName;
+      for (const a of LOOK_SET) { const v = el.getAttribute(a); if (v && (a !== "value" || valueIsIdentity(el.localName))) sel += `[${a}="${CSS.escape(v)}"]`; }
+      g = Array.from(root.querySelectorAll(sel)).filter((x) => !isToolUi(x) && lookKeyOf(x, pass) === key);
+      groups.set(root, g);
+    }
+    if (g.length > 1) c.signature.twins = { k: g.indexOf(el), n: g.length };
+  }
+}
+
+/** How many elements of a list in document order come before an element. @param {ArrayLike<Element>} list @param {Element} el */
+function insertionIndex(list, el) {
+  let lo = 0, hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/** Where an element is in a list of elements in document order (-1: not there). @param {ArrayLike<Element>} list @param {Element} el */
+function indexIn(list, el) {
+  let lo = 0, hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1, m = list[mid];
+    if (m === el) return mid;
+    if (m.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1; else hi = mid - 1;
+  }
+  return -1;
 }
 
 // --- context: the part of the page an element belongs to ----------------------------------------
@@ -732,7 +820,7 @@ function sameWords(a, b) {
   return inter / Math.max(1, wa.size + wb.size - inter) >= 0.6;
 }
 
-/** Whether a candidate stands in the item (post, row, card) the element was captured in. @param {Signature} sig @param {Signature} c */
+/** Whether a candidate stands in the item (post, row, card) the element was captured in. @param {Placed} sig @param {Placed} c */
 function sameItem(sig, c) {
   const a = sig.context?.item || "", b = c.context?.item || "";
   return !!a && !!b && sameWords(a.slice(2), b.slice(2));
@@ -754,7 +842,7 @@ function sameZone(a, b) {
  * (Bob's row, not Alice's). A section or group it gained (a new wrapper) and an item title that is
  * gone say nothing. An element that had look-alikes (told apart by the part it stood in) is not one
  * found outside that part while the part still stands (`standing`, see standingZones).
- * @param {Signature} sig @param {Signature} c @param {Set<string>} [standing]
+ * @param {Signature} sig @param {Placed} c @param {Set<string>} [standing]
  */
 export function contextClash(sig, c, standing) {
   const A = sig.context, B = c.context;
@@ -778,13 +866,13 @@ const ZONE_SEP = "\u0001";
 /**
  * The parts of the page the candidates stand in, each with those around it ("fieldset:Mentions",
  * "section:Notifications", "main:"): whether a zone an element left still stands.
- * @param {Array<{signature: Signature}>} cands
+ * @param {Placed[]} cands
  */
 function standingZones(cands) {
   /** @type {Set<string>} */
   const out = new Set();
   for (const c of cands) {
-    const z = c.signature.context?.zones || [];
+    const z = c.context?.zones || [];
     for (let i = 0; i < z.length; i++) out.add(z.slice(i).join(ZONE_SEP));
   }
   return out;
@@ -809,8 +897,11 @@ function unwrapped(a, b) {
 /**
  * Describes an element so it can be found again after the page changed.
  * @param {Element} el
- * @param {{name?: string, box?: Box}} [known] what the caller already read in this pass (the scan's
- *   box in top-frame viewport coordinates, the rendering's accessible name): not read twice
+ * @param {{name?: string, box?: Box, place?: boolean}} [known] what the caller already read in this pass (the scan's
+ *   box in top-frame viewport coordinates, the rendering's accessible name): not read twice; `place:
+ *   false` leaves out its place among its tag (a re-find's candidate of another tag than the
+ *   element's: where it stands among its own tag says nothing of the element, and ranking a page's
+ *   thousands of links for one is dear)
  * @param {Map<any, any>} [pass] shared by the signatures taken in one synchronous pass (nothing
  *   scrolls or changes meanwhile): each window's scroll offsets are read once, as reading them costs
  *   a layout check each time (a fifth of a signature's time), and each root's look-alikes are
@@ -841,7 +932,7 @@ export function captureSignature(el, known = {}, pass) {
     if (topWin && pass) pass.set(topWin, scroll);
   }
   const sx = scroll.x, sy = scroll.y;
-  const place = placeOf(el, pass);
+  const place = known.place === false ? {} : placeOf(el, pass);
   const hosts = hostPlaces(el, pass);
   const name = known.name ?? accessibleName(el, pass);
   return {
@@ -1205,13 +1296,15 @@ export function walkDeep(root, visit) {
   while (stack.length) {
     const r = /** @type {Document | Element | ShadowRoot} */ (stack.pop());
     const all = r.querySelectorAll("*");
+    // Tool UI is rare: asked of the root once, not of each of its (tens of thousands of) elements.
+    const tool = r.querySelector("[data-heybro-overlay]") ? new Set(r.querySelectorAll("[data-heybro-overlay]")) : null;
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
-      if (isToolUi(el)) continue;
+      if (tool && tool.has(el)) continue;
       visit(el);
       if (el.shadowRoot) stack.push(el.shadowRoot);
-      const d = frameDocument(el);
-      if (d) stack.push(d);
+      const tag = el.localName;
+      if (tag === "iframe" || tag === "frame") { const d = frameDocument(el); if (d) stack.push(d); }
     }
   }
 }
@@ -1225,8 +1318,18 @@ const NOT_SPACE = /\S/;
  * @param {Element} el @param {string} text
  */
 function sameDirectText(el, text) {
+  // Normalising only shortens: own text shorter than `text` (the whitespace between children, as
+  // on most elements) cannot be it, and is told without building a string.
+  let len = 0, one = null, many = false;
+  for (let n = el.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType !== 3) continue;
+    len += /** @type {Text} */ (n).length;
+    if (one) many = true; else one = n;
+  }
+  if (len < text.length || !one) return false;
   let t = "";
-  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) t += n.nodeValue;
+  if (!many) t = one.nodeValue || "";
+  else for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) t += n.nodeValue;
   return NOT_SPACE.test(t) && norm(t).toLowerCase() === text;
 }
 
@@ -1235,15 +1338,18 @@ function sameDirectText(el, text) {
  * and any element that carries the signature's test id, id, name or own text (a swapped tag).
  * Only rendered ones unless `rendered` is false (refind checks that for its shortlist alone: asking
  * thousands of elements whether they are visible is most of a big page's re-find).
+ * A page of more than BIG_PAGE elements is not walked element by element: see gatherBig.
  * @param {Signature} sig @param {Document | Element | ShadowRoot} root @param {boolean} [rendered]
+ * @param {Map<any, any>} [pass] see captureSignature
  */
-export function collectCandidates(sig, root, rendered = true) {
+export function collectCandidates(sig, root, rendered = true, pass) {
   const A = sig.attrs || {};
   const text = norm(sig.text).toLowerCase();
   /** @type {Element[]} */
   const out = [];
   const testIds = TEST_ID_ATTRS.filter((k) => A[k]);
-  walkDeep(root, (el) => {
+  /** @param {Element} el */
+  const visit = (el) => {
     const tag = el.localName;
     let maybe = tag === sig.tag;
     // An element without attributes is interactive by its tag alone, and carries no id, name or
@@ -1254,13 +1360,137 @@ export function collectCandidates(sig, root, rendered = true) {
     }
     if (!maybe && text && el.firstChild && sameDirectText(el, text)) maybe = true;
     if (maybe && tag !== "html" && tag !== "body" && (!rendered || isRendered(el))) out.push(el);
-  });
+  };
+  // Whether there is a BIG_PAGE-th element is asked of a live list, which walks no further than it.
+  const big = "getElementsByTagName" in root ? !!root.getElementsByTagName("*").item(BIG_PAGE) : root.querySelectorAll("*").length > BIG_PAGE;
+  if (big) gatherBig(sig, root, (el) => { if (!isToolUi(el)) visit(el); }, pass);
+  else walkDeep(root, visit);
   return out;
+}
+
+/**
+ * Elements past which a page's candidates are asked of the selector engine (see gatherBig). Below
+ * it a walk over every element costs a few milliseconds; at 20,000 it costs more than a whole
+ * re-find may (the first touch of each node from script makes an object for it).
+ */
+export const BIG_PAGE = 3000;
+
+/** On a big page, the elements of the element's tag this many on either side of its old place in the page's order are candidates (see gatherBig). */
+export const AROUND = 100;
+/** The same for the controls of another tag that a person uses alike, when the element's own tag is
+ * not a control's (see gatherBig). */
+export const AROUND_OTHER = 60;
+/** At most this many nodes are walked between the element's neighbours of its tag (see gatherBig). */
+const BETWEEN_NODES = 400;
+
+/** Attributes whose captured value, carried by an element of another kind, brings it in on a big page. */
+const CARRIED = ["id", "name", ...TEST_ID_ATTRS, "aria-label", "title", "placeholder", "href", "alt"];
+
+/** The tags of controls, with the roles their markup can give them. @type {Array<[string, string[]]>} */
+const ROLE_TAGS = [["a", ["link"]], ["area", ["link"]], ["button", ["button"]], ["summary", ["button"]],
+  ["select", ["combobox", "listbox"]], ["textarea", ["textbox"]],
+  ["input", ["textbox", "searchbox", "combobox", "button", "checkbox", "radio", "slider", "spinbutton"]]];
+
+/**
+ * The candidates of a big page, asked of the selector engine: the elements with the signature's
+ * tag (for a control's tag: a button, a link, a field; a box's tag — div, span — only with one of the
+ * marks that follow), those a role, a tab stop, a handler or editability marks as controls, and
+ * those carrying one of its captured identifying attributes with the same value (its id, form name,
+ * test id, data keys, label, link target) — each then put to the same test as on any page (`visit`).
+ * What a walk would add is left out there: a control of another tag that kept nothing of the
+ * element's but its words (a button redone as a bare link), and a box that kept its words but lost
+ * every mark of a control. Either is refused rather than guessed at: re-finding abstains. Shadow roots
+ * are entered along the element's own chain of hosts (a candidate in other components is another
+ * element, see anotherElement), same-origin frames all.
+ * @param {Signature} sig @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit
+ * @param {Map<any, any>} [pass] see captureSignature: the elements of the tag are asked for once
+ */
+function gatherBig(sig, root, visit, pass) {
+  const A = sig.attrs || {};
+  const tag = sig.tag.replace(/[^\w-]/g, "");
+  // One query a kind: the engine answers a lone tag, or a short list of attributes, far faster than
+  // a long list mixing both.
+  const ofTag = !!tag && INTERACTIVE_TAGS.has(tag);
+  const carried = Object.keys(A).filter((k) => CARRIED.includes(k) || (k.startsWith("data-") && A[k].length <= 40))
+    .map((k) => `,[${k}="${CSS.escape(A[k])}"]`).join("");
+  // A handler attribute or editability marks a box as a control; for an element of a control's tag
+  // such a box (without a role or a tab stop) is no likelier a copy than any other, and asking the
+  // engine for two more attributes over a big page is a fifth of its re-find.
+  const marked = `[role],[tabindex]${ofTag ? "" : ",[onclick],[contenteditable]"}${carried}`;
+  // The tags of other controls a person uses alike (a link for a button).
+  const otherSet = new Set(ROLE_TAGS.filter(([t, roles]) => t !== tag && roles.some((x) => (roleSim(sig.role, x) ?? 0) > 0)).map(([t]) => t));
+  /**
+   * The elements after `from` and before `to` in document order (the root's start and end when
+   * null) that `keep` accepts, BETWEEN_NODES at most.
+   * @param {Document | Element | ShadowRoot} r @param {Element | null} from @param {Element | null} to @param {(el: Element) => boolean} keep
+   */
+  const between = (r, from, to, keep) => {
+    const w = (/** @type {Document} */ (r.ownerDocument || r)).createTreeWalker(r, NodeFilter.SHOW_ELEMENT);
+    if (from) w.currentNode = from;
+    for (let n = w.nextNode(), i = 0; n && n !== to && i < BETWEEN_NODES; n = w.nextNode(), i++) {
+      const el = /** @type {Element} */ (n);
+      if (!seen.has(el) && keep(el)) { seen.add(el); visit(el); }
+    }
+  };
+  const hosts = (sig.shadow || []).map((x) => x.split(/[.#]/)[0]).reverse();
+  const doc = "defaultView" in root ? root : root.ownerDocument;
+  // A window counts its frames: a document without any is not searched for them.
+  const framed = !!(/** @type {Document | null} */ (doc)?.defaultView?.length);
+  /** @type {Set<Element>} */
+  const seen = new Set();
+  /** @param {Document | Element | ShadowRoot} r @param {number} depth */
+  const inRoot = (r, depth) => {
+    if (depth === hosts.length) {
+      /** @param {ArrayLike<Element>} found @param {number} from @param {number} to @param {(el: Element) => boolean} [keep] */
+      const each = (found, from, to, keep) => {
+        for (let i = Math.max(0, from); i < Math.min(found.length, to); i++) {
+          const el = found[i];
+          if (!seen.has(el) && (!keep || keep(el))) { seen.add(el); visit(el); }
+        }
+      };
+      /** @param {string} t */
+      const listOf = (t) => ("tagName" in r ? r.querySelectorAll(t) : tagQuery(/** @type {Document | ShadowRoot} */ (r), t, pass));
+      /** @param {ArrayLike<Element>} list @param {number} at @param {number} w @param {(el: Element) => boolean} [keep] */
+      const around = (list, at, w, keep) => {
+        if (list.length <= 2 * w) each(list, 0, list.length, keep);
+        else each(list, Math.min(at, list.length - w) - w, Math.max(at, w) + w, keep);
+      };
+      const share = sig.order ? sig.order.k / Math.max(1, sig.order.n) : 0;
+      // Of its tag, those around its old place in the page's order: the k-th of n then is near the
+      // same share of the way through the page now. Farther ones come in only by carrying one of
+      // its values (the query below); a look-alike of it far off is another item's.
+      const alike = (/** @type {Element} */ el) => otherSet.has(el.localName) && (roleSim(sig.role, roleOf(el)) ?? 0) > 0;
+      if (ofTag) {
+        const all = listOf(tag);
+        const at = Math.round(share * all.length);
+        around(all, at, AROUND);
+        // Controls of another tag a person uses alike (the element redone as a link) stand where
+        // it stood: between the elements of its tag now around its old place. Those few nodes are
+        // walked, not the page's thousands of links.
+        if (otherSet.size) between(r, all[at - 2] || null, all[at + 1] || null, alike);
+      } else if (otherSet.size) {
+        const list = r.querySelectorAll([...otherSet].join(","));
+        around(list, Math.round(share * list.length), AROUND_OTHER, alike);
+      }
+      each(r.querySelectorAll(marked), 0, Infinity);
+    } else {
+      for (const h of Array.from(r.querySelectorAll(hosts[depth] || "*"))) if (h.shadowRoot) inRoot(h.shadowRoot, depth + 1);
+    }
+    if (framed) for (const t of ["iframe", "frame"]) for (const f of Array.from(r.querySelectorAll(t))) { const d = frameDocument(f); if (d) inRoot(d, 0); }
+  };
+  inRoot(root, 0);
 }
 
 /** Full signatures (neighbour text, label, path, box) cost ~50 µs each: on big pages only the
  * candidates that resemble the target by their cheap fields get one. */
 const SHORTLIST = 80;
+/** Of the look-alikes tied with the last of the shortlist, the nearest this many stay with it: a
+ * thousand "Add to cart" buttons are as common a look as a hundred and sixty, and those far off in
+ * other cards are set aside by where they stand. */
+const TIES = 40;
+/** Of a longer run of look-alikes, this many on either side of its old place in the page's order
+ * have their box read (see shortlist). */
+const NEAR_RUN = 80;
 
 /**
  * The candidates worth a full signature: the best SHORTLIST by tag, role, text and stable
@@ -1296,17 +1526,37 @@ export function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
     for (const k of dataKeys) if (el.getAttribute(k) === A[k]) sc += 2;
     return sc;
   };
+  /** @type {Set<Element>} */
+  const far = new Set();
   /** @param {Element} el @param {number} sc */
   const finish = (el, sc) => {
     if (withLabel && LABELABLE.has(el.localName)) sc += 2 * simOf(labelSims, sig.label, labelText(el, pass));
     // Where it was: a look-alike far away should not push the target itself off the list.
-    if (box) { const r = el.getBoundingClientRect(); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
+    if (box && !far.has(el)) { const r = el.getBoundingClientRect(); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
     return sc;
   };
   /** @param {Element} el @param {number} sc */
   const most = (el, sc) => sc + (withLabel && LABELABLE.has(el.localName) ? 2 : 0) + (box ? 1.5 : 0) + 1e-6;
   const bounded = pool.map((el, i) => { const p = partial(el); return { el, i, p, up: most(el, p), sc: NaN }; })
     .sort((a, b) => b.up - a.up || a.i - b.i);
+  // A run of look-alikes longer than the list can hold (a thousand "Add to cart" buttons) keeps
+  // only the ones nearest the element, and reading a thousand boxes to find them is most of a big
+  // page's re-find: those nearest it in the page's order are measured — around the place among
+  // its look-alikes (or its tag) it held — and the rest count as far off.
+  if (box) {
+    for (let a = 0; a < bounded.length;) {
+      let b = a + 1;
+      while (b < bounded.length && Math.abs(bounded[b].p - bounded[a].p) < 1e-9) b++;
+      if (b - a > SHORTLIST + TIES) {
+        const run = bounded.slice(a, b).map((q) => q.i).sort((x, y) => x - y);
+        const at = sig.twins || sig.order;
+        const mid = at ? Math.round((at.k / Math.max(1, at.n)) * run.length) : 0;
+        const near = new Set(run.slice(Math.max(0, mid - NEAR_RUN), mid + NEAR_RUN));
+        for (let j = a; j < b; j++) if (!near.has(bounded[j].i)) far.add(bounded[j].el);
+      }
+      a = b;
+    }
+  }
   /** @type {Map<Element, boolean>} */
   const shown = new Map();
   /** @param {Element} el */
@@ -1319,7 +1569,7 @@ export function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
     const out = [];
     let last = -Infinity;
     for (const q of done) {
-      if (out.length >= SHORTLIST && q.sc < last - 1e-9) break;
+      if (out.length >= SHORTLIST && (q.sc < last - 1e-9 || out.length >= SHORTLIST + TIES)) break;
       if (checkRendered && !rendered(q.el)) continue;
       out.push(q.el);
       if (out.length === SHORTLIST) last = q.sc;
@@ -1343,6 +1593,9 @@ export function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
   return pick(n).out;
 }
 
+/** Candidates set aside by where they stand that still get a full signature, to be reported. */
+const REPORTED = 5;
+
 /** Elements a <label> can name (others have no `labels`). */
 const LABELABLE = new Set(["input", "select", "textarea", "button", "meter", "output", "progress"]);
 
@@ -1364,8 +1617,17 @@ function decide(signature, root, opts) {
   const threshold = opts.threshold ?? THRESHOLD, margin = opts.margin ?? MARGIN;
   // One pass: nothing changes on the page while refind runs.
   const pass = new Map();
-  const pool = opts.candidates ? shortlist(signature, opts.candidates, false, pass) : shortlist(signature, collectCandidates(signature, root, false), true, pass);
-  const all = pool.map((element) => ({ element, signature: captureSignature(element, {}, pass) }));
+  const pool = opts.candidates ? shortlist(signature, opts.candidates, false, pass) : shortlist(signature, collectCandidates(signature, root, false, pass), true, pass);
+  // Where each candidate stands comes first (a few container reads, shared by a pass): one in
+  // another item or landmark is another element whatever the rest of it says, and a full signature
+  // of each of a thousand look-alikes in other cards is most of a big page's re-find. Such a one
+  // takes no part in what is decided below (it is set aside, and only where the others stand is
+  // read of it); the first few still get a full signature, to be reported among the candidates.
+  const placed = pool.map((element) => ({ context: contextOf(element, pass), path: ancestorPath(element) }));
+  let reported = 0;
+  const signed = signature.context ? pool.filter((el, i) => !contextClash(signature, placed[i]) || reported++ < REPORTED) : pool;
+  const all = signed.map((element) => ({ element, signature: captureSignature(element, { place: false }, pass) }));
+  placeCandidates(signature, all, pass);
   const every = scoreCandidates(signature, all);
   const top = every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
     tag: s.signature.tag, name: s.signature.name, text: s.signature.text }));
@@ -1383,7 +1645,7 @@ function decide(signature, root, opts) {
   // element, however well it matches; it stays among the candidates reported.
   // How rare a field's value is, and so what singles a candidate out, is judged among what is
   // left in its part of the page: the footer's "About" does not make the header's less itself.
-  const standing = standingZones(all);
+  const standing = standingZones(placed);
   const aside = all.map((c) => anotherElement(signature, c.signature, standing));
   let scored = scoreCandidates(signature, all.filter((c, i) => !aside[i]));
   // Set aside only for leaving the group that told it from its look-alikes, a candidate may still be

@@ -15,10 +15,16 @@ import { apply, deepElements, plans } from "./refind_wide.js";
  * @typedef {{mutation: string, target: number, same: boolean, why?: string, msOld: number, msNew: number}} Compared
  */
 
+/** Whether only the decision is compared (status and element), not the reported candidates. */
+let decisionsOnly = false;
+/** @param {boolean} on */
+export function setDecisionsOnly(on) { decisionsOnly = on; }
+
 /** How two answers differ, or "" when they do not. @param {any} a @param {any} b */
 function difference(a, b) {
   if (a.status !== b.status) return `status ${a.status} → ${b.status}`;
   if (a.element !== b.element) return "another element";
+  if (decisionsOnly) return "";
   if (a.confidence !== b.confidence) return `confidence ${a.confidence} → ${b.confidence}`;
   if (a.candidates.length !== b.candidates.length) return `${a.candidates.length} → ${b.candidates.length} candidates`;
   for (let i = 0; i < a.candidates.length; i++) {
@@ -43,7 +49,8 @@ function trial(oldM, newM, t, change, newFirst) {
   const [first, second] = newFirst ? [time(newM), time(oldM)] : [time(oldM), time(newM)];
   const [o, n] = newFirst ? [second, first] : [first, second];
   const why = sigNew !== JSON.stringify(sig) ? "another signature" : difference(o.r, n.r);
-  return { same: !why, ...(why ? { why } : {}), msOld: Math.round(o.ms * 100) / 100, msNew: Math.round(n.ms * 100) / 100 };
+  const what = why ? { why, sig: `${sig.tag} ${JSON.stringify(sig.name).slice(0, 30)}`, old: o.r.status, new: n.r.status } : {};
+  return { same: !why, ...what, msOld: Math.round(o.ms * 100) / 100, msNew: Math.round(n.ms * 100) / 100 };
 }
 
 /**
