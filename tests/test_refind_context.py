@@ -218,3 +218,24 @@ def test_a_deleted_icon_button_is_not_answered_with_the_hidden_words_of_another_
     assert trial(page, delete)["same"]
     r = trial(page, delete, f"{delete}.remove()")
     assert r["status"] != "found"
+
+
+def test_a_copy_of_a_button_put_in_a_row_is_not_it_once_the_button_is_gone(page: Page) -> None:
+    # The feed bar's button stands in the page's main part and in no item; a copy of it in Bob's
+    # row stands in the same part, in an item (Bob's).
+    answer = """(deleted) => {
+        const compose = document.querySelector('#compose');
+        compose.setAttribute('aria-label', 'Compose');
+        const sig = JSON.parse(JSON.stringify(refindLib.captureSignature(compose)));
+        document.querySelectorAll('#users tr')[1].cells[1].append(compose.cloneNode(true));
+        if (deleted) compose.remove();
+        const r = refindLib.refind(sig);
+        return {status: r.status, same: r.element === compose, inRow: !!(r.element && r.element.closest('tr'))};
+    }"""
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate(answer, False) == {"status": "found", "same": True, "inRow": False}
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    r = page.evaluate(answer, True)
+    assert r["status"] != "found" and not r["inRow"]

@@ -839,7 +839,8 @@ function sameZone(a, b) {
  * outside one of the zones the element was in (the footer's nav, not the header's; the sign-up
  * form, not the login form; a copy of a form's button put outside the form), inside a landmark or
  * form it was not in (a paragraph's link copied into the sidebar), or in an item with another title
- * (Bob's row, not Alice's). A section or group it gained (a new wrapper) and an item title that is
+ * (Bob's row, not Alice's), or in an item when it stood in none (a copy of a table's toolbar
+ * button put in a row). A section or group it gained (a new wrapper) and an item title that is
  * gone say nothing. An element that had look-alikes (told apart by the part it stood in) is not one
  * found outside that part while the part still stands (`standing`, see standingZones).
  * @param {Signature} sig @param {Placed} c @param {Set<string>} [standing]
@@ -848,6 +849,8 @@ export function contextClash(sig, c, standing) {
   const A = sig.context, B = c.context;
   if (!A || !B) return false;
   if (A.item && B.item && A.item.slice(0, 2) === B.item.slice(0, 2) && !sameItem(sig, c)) return true;
+  // Into an item when it stood in none: a table's "Invite user" is not a copy of it put in Kai's row.
+  if (!A.item && B.item) return true;
   const gained = B.zones.filter((b) => !A.zones.some((a) => sameZone(a, b)));
   // Into a landmark or form it was not in (a paragraph's link is not the sidebar's): elsewhere.
   if (gained.some((b) => LANDMARKS.has(b.slice(0, b.indexOf(":"))))) return true;
@@ -1413,10 +1416,11 @@ function gatherBig(sig, root, visit, pass) {
   const ofTag = !!tag && INTERACTIVE_TAGS.has(tag);
   const carried = Object.keys(A).filter((k) => CARRIED.includes(k) || (k.startsWith("data-") && A[k].length <= 40))
     .map((k) => `,[${k}="${CSS.escape(A[k])}"]`).join("");
-  // A handler attribute or editability marks a box as a control; for an element of a control's tag
-  // such a box (without a role or a tab stop) is no likelier a copy than any other, and asking the
-  // engine for two more attributes over a big page is a fifth of its re-find.
-  const marked = `[role],[tabindex]${ofTag ? "" : ",[onclick],[contenteditable]"}${carried}`;
+  // Boxes marked as controls (by a role, a tab stop, a handler, editability): for an element of a
+  // control's tag, those standing where it stood (its tag swapped for a div with a role) are walked
+  // below; asking the engine for every one on a big page is a fifth of its re-find. For an element
+  // that is such a box, they are its kind, and all are asked for.
+  const marked = ofTag ? carried.slice(1) : `[role],[tabindex],[onclick],[contenteditable]${carried}`;
   // The tags of other controls a person uses alike (a link for a button).
   const otherSet = new Set(ROLE_TAGS.filter(([t, roles]) => t !== tag && roles.some((x) => (roleSim(sig.role, x) ?? 0) > 0)).map(([t]) => t));
   /**
@@ -1460,19 +1464,20 @@ function gatherBig(sig, root, visit, pass) {
       // same share of the way through the page now. Farther ones come in only by carrying one of
       // its values (the query below); a look-alike of it far off is another item's.
       const alike = (/** @type {Element} */ el) => otherSet.has(el.localName) && (roleSim(sig.role, roleOf(el)) ?? 0) > 0;
+      const control = (/** @type {Element} */ el) => el.localName !== tag && isInteractiveCheap(el);
       if (ofTag) {
         const all = listOf(tag);
         const at = Math.round(share * all.length);
         around(all, at, AROUND);
-        // Controls of another tag a person uses alike (the element redone as a link) stand where
-        // it stood: between the elements of its tag now around its old place. Those few nodes are
-        // walked, not the page's thousands of links.
-        if (otherSet.size) between(r, all[at - 2] || null, all[at + 1] || null, alike);
+        // Controls of another tag (the element redone as a link, or as a div with a role) stand
+        // where it stood: between the elements of its tag now around its old place. Those few
+        // nodes are walked, not the page's thousands of links.
+        between(r, all[at - 2] || null, all[at + 1] || null, control);
       } else if (otherSet.size) {
         const list = r.querySelectorAll([...otherSet].join(","));
         around(list, Math.round(share * list.length), AROUND_OTHER, alike);
       }
-      each(r.querySelectorAll(marked), 0, Infinity);
+      if (marked) each(r.querySelectorAll(marked), 0, Infinity);
     } else {
       for (const h of Array.from(r.querySelectorAll(hosts[depth] || "*"))) if (h.shadowRoot) inRoot(h.shadowRoot, depth + 1);
     }
