@@ -839,7 +839,7 @@ function sameZone(a, b) {
  * outside one of the zones the element was in (the footer's nav, not the header's; the sign-up
  * form, not the login form; a copy of a form's button put outside the form), inside a landmark or
  * form it was not in (a paragraph's link copied into the sidebar), or in an item with another title
- * (Bob's row, not Alice's), or in an item when it stood in none (a copy of a table's toolbar
+ * (Bob's row, not Alice's), or in a table's row when it stood in none (a copy of a table's toolbar
  * button put in a row). A section or group it gained (a new wrapper) and an item title that is
  * gone say nothing. An element that had look-alikes (told apart by the part it stood in) is not one
  * found outside that part while the part still stands (`standing`, see standingZones).
@@ -849,8 +849,10 @@ export function contextClash(sig, c, standing) {
   const A = sig.context, B = c.context;
   if (!A || !B) return false;
   if (A.item && B.item && A.item.slice(0, 2) === B.item.slice(0, 2) && !sameItem(sig, c)) return true;
-  // Into an item when it stood in none: a table's "Invite user" is not a copy of it put in Kai's row.
-  if (!A.item && B.item) return true;
+  // Into a table's row when it stood in none: a table's "Invite user" is not a copy of it put in
+  // Kai's row. (Not any item: one read from a run of look-alike containers can come and go with a
+  // wrapper.)
+  if (!A.item && B.item.startsWith("r:")) return true;
   const gained = B.zones.filter((b) => !A.zones.some((a) => sameZone(a, b)));
   // Into a landmark or form it was not in (a paragraph's link is not the sidebar's): elsewhere.
   if (gained.some((b) => LANDMARKS.has(b.slice(0, b.indexOf(":"))))) return true;
