@@ -239,3 +239,31 @@ def test_a_copy_of_a_button_put_in_a_row_is_not_it_once_the_button_is_gone(page:
     page.wait_for_selector("body[data-ready='1']")
     r = page.evaluate(answer, True)
     assert r["status"] != "found" and not r["inRow"]
+
+
+# Two navigations in the page's main part: the pagination (no name) and a named table of contents.
+NAVS = """(change) => {
+    const main = document.querySelector('main');
+    main.insertAdjacentHTML('beforeend', '<nav id="pages"><a href="/list?p=1">Previous</a> <a href="/list?p=3">Next</a></nav>'
+        + '<nav aria-label="Contents"><a href="/docs/intro">Intro</a> <a href="/docs/setup">Setup</a></nav>');
+    const prev = document.querySelector('#pages a');
+    const sig = JSON.parse(JSON.stringify(refindLib.captureSignature(prev)));
+    if (change.includes('copy')) document.querySelector('nav[aria-label=Contents]').append(prev.cloneNode(true));
+    if (change.includes('delete')) prev.remove();
+    if (change.includes('name')) document.querySelector('#pages').setAttribute('aria-label', 'Pages');
+    const r = refindLib.refind(sig);
+    return {status: r.status, same: r.element === prev, inContents: !!(r.element && r.element.closest('nav[aria-label=Contents]'))};
+}"""
+
+
+def test_a_copy_in_a_named_navigation_is_not_the_link_of_a_nameless_one_that_still_stands(page: Page) -> None:
+    def navs(change: str) -> dict:
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']")
+        return page.evaluate(NAVS, change)
+
+    assert navs("copy") == {"status": "found", "same": True, "inContents": False}
+    r = navs("copy delete")
+    assert r["status"] != "found" and not r["inContents"]
+    # Its own navigation given a name is still its own.
+    assert navs("name") == {"status": "found", "same": True, "inContents": False}

@@ -861,10 +861,15 @@ function contextClash(sig, c, standing) {
   // Kai's row. (Not any item: one read from a run of look-alike containers can come and go with a
   // wrapper.)
   if (!A.item && B.item.startsWith("r:")) return true;
-  const gained = B.zones.filter((b) => !A.zones.some((a) => sameZone(a, b)));
+  // A part without a name agrees with a named one of its kind (a redesign may name it) — not while
+  // one like it, nameless, within the same parts, still stands: then the named one is another (a
+  // copy of the pagination's link in the labelled table of contents).
+  const agree = (/** @type {string} */ a, /** @type {number} */ i, /** @type {string} */ b) => sameZone(a, b)
+    && !(standing && a.endsWith(":") && !b.endsWith(":") && standing.has(A.zones.slice(i).join(ZONE_SEP)));
+  const gained = B.zones.filter((b) => !A.zones.some((a, i) => agree(a, i, b)));
   // Into a landmark or form it was not in (a paragraph's link is not the sidebar's): elsewhere.
   if (gained.some((b) => LANDMARKS.has(b.slice(0, b.indexOf(":"))))) return true;
-  const lost = A.zones.filter((a) => !B.zones.some((b) => sameZone(a, b)));
+  const lost = A.zones.filter((a, i) => !B.zones.some((b) => agree(a, i, b)));
   if (!lost.length) return false;
   // Out of a zone and into another: elsewhere. Out of a zone only because the zone's element went
   // away (its ancestors are the old ones less a step): the same element, unwrapped — unless the
