@@ -609,13 +609,8 @@ function insertionIndex(list, el) {
 
 /** Where an element is in a list of elements in document order (-1: not there). @param {ArrayLike<Element>} list @param {Element} el */
 function indexIn(list, el) {
-  let lo = 0, hi = list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1, m = list[mid];
-    if (m === el) return mid;
-    if (m.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1; else hi = mid - 1;
-  }
-  return -1;
+  const i = insertionIndex(list, el);
+  return list[i] === el ? i : -1;
 }
 
 // --- context: the part of the page an element belongs to ----------------------------------------
