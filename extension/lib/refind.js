@@ -1380,7 +1380,8 @@ export function collectCandidates(sig, root, rendered = true, pass) {
  */
 export const BIG_PAGE = 3000;
 
-/** On a big page, the elements of the element's tag this many on either side of its old place in the page's order are candidates (see gatherBig). */
+/** On a big page, the elements of the element's tag this many on either side of its old place in
+ * the page's order are candidates (see gatherBig). */
 export const AROUND = 100;
 /** The same for the controls of another tag that a person uses alike, when the element's own tag is
  * not a control's (see gatherBig). */
@@ -1397,34 +1398,51 @@ const ROLE_TAGS = [["a", ["link"]], ["area", ["link"]], ["button", ["button"]], 
   ["input", ["textbox", "searchbox", "combobox", "button", "checkbox", "radio", "slider", "spinbutton"]]];
 
 /**
- * The candidates of a big page, asked of the selector engine: the elements with the signature's
- * tag (for a control's tag: a button, a link, a field; a box's tag — div, span — only with one of the
- * marks that follow), those a role, a tab stop, a handler or editability marks as controls, and
- * those carrying one of its captured identifying attributes with the same value (its id, form name,
- * test id, data keys, label, link target) — each then put to the same test as on any page (`visit`).
- * What a walk would add is left out there: a control of another tag that kept nothing of the
- * element's but its words (a button redone as a bare link), and a box that kept its words but lost
- * every mark of a control. Either is refused rather than guessed at: re-finding abstains. Shadow roots
- * are entered along the element's own chain of hosts (a candidate in other components is another
- * element, see anotherElement), same-origin frames all.
+ * The candidates of a big page, asked of the selector engine rather than walked: for an element of a
+ * control's tag (a button, a link, a field), the elements of its tag around its old place in the
+ * page's order (AROUND on either side: the k-th of n then is near the same share of the way through
+ * the page now) and the controls of any other tag standing between its neighbours of its tag there
+ * (the element redone as a link, or as a div with a role); for an element of a box's tag (a div, a
+ * span), every box a role, a tab stop, a handler or editability marks as a control, and the controls
+ * of other tags a person uses alike around the same share of the page; for either, every element
+ * carrying one of its captured values (its id, form name, test id, data keys, label, link target) —
+ * each then put to the same test as on any page (`visit`). Left out: an element far from its old
+ * place in the page's order that carries none of its values, and one that kept its words but lost
+ * every mark of a control. Either is refused rather than guessed at: re-finding abstains. Shadow
+ * roots are entered along the element's own chain of hosts (a candidate in other components is
+ * another element, see anotherElement), same-origin frames all.
  * @param {Signature} sig @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit
  * @param {Map<any, any>} [pass] see captureSignature: the elements of the tag are asked for once
  */
 function gatherBig(sig, root, visit, pass) {
   const A = sig.attrs || {};
   const tag = sig.tag.replace(/[^\w-]/g, "");
-  // One query a kind: the engine answers a lone tag, or a short list of attributes, far faster than
-  // a long list mixing both.
   const ofTag = !!tag && INTERACTIVE_TAGS.has(tag);
+  // One query a kind: the engine answers a lone tag, or a short list of attributes, far faster than
+  // a long list mixing both. Asking it for every marked box on a big page is a fifth of a re-find:
+  // for an element of a control's tag, only those standing where it stood are walked (below).
   const carried = Object.keys(A).filter((k) => CARRIED.includes(k) || (k.startsWith("data-") && A[k].length <= 40))
     .map((k) => `,[${k}="${CSS.escape(A[k])}"]`).join("");
-  // Boxes marked as controls (by a role, a tab stop, a handler, editability): for an element of a
-  // control's tag, those standing where it stood (its tag swapped for a div with a role) are walked
-  // below; asking the engine for every one on a big page is a fifth of its re-find. For an element
-  // that is such a box, they are its kind, and all are asked for.
   const marked = ofTag ? carried.slice(1) : `[role],[tabindex],[onclick],[contenteditable]${carried}`;
   // The tags of other controls a person uses alike (a link for a button).
-  const otherSet = new Set(ROLE_TAGS.filter(([t, roles]) => t !== tag && roles.some((x) => (roleSim(sig.role, x) ?? 0) > 0)).map(([t]) => t));
+  const otherTags = ROLE_TAGS.filter(([t, roles]) => t !== tag && roles.some((x) => (roleSim(sig.role, x) ?? 0) > 0)).map(([t]) => t);
+  const alike = (/** @type {Element} */ el) => otherTags.includes(el.localName) && (roleSim(sig.role, roleOf(el)) ?? 0) > 0;
+  const control = (/** @type {Element} */ el) => el.localName !== tag && isInteractiveCheap(el);
+  const share = sig.order ? sig.order.k / Math.max(1, sig.order.n) : 0;
+  const hosts = (sig.shadow || []).map((x) => x.split(/[.#]/)[0]).reverse();
+  const doc = "defaultView" in root ? root : root.ownerDocument;
+  // A window counts its frames: a document without any is not searched for them.
+  const framed = !!(/** @type {Document | null} */ (doc)?.defaultView?.length);
+  /** @type {Set<Element>} */
+  const seen = new Set();
+  /** @param {Element} el @param {(el: Element) => boolean} [keep] */
+  const take = (el, keep) => { if (!seen.has(el) && (!keep || keep(el))) { seen.add(el); visit(el); } };
+  /** @param {ArrayLike<Element>} list @param {number} at @param {number} w @param {(el: Element) => boolean} [keep] */
+  const around = (list, at, w, keep) => {
+    const from = list.length <= 2 * w ? 0 : Math.max(0, Math.min(at, list.length - w) - w);
+    const to = list.length <= 2 * w ? list.length : Math.min(list.length, Math.max(at, w) + w);
+    for (let i = from; i < to; i++) take(list[i], keep);
+  };
   /**
    * The elements after `from` and before `to` in document order (the root's start and end when
    * null) that `keep` accepts, BETWEEN_NODES at most.
@@ -1433,53 +1451,21 @@ function gatherBig(sig, root, visit, pass) {
   const between = (r, from, to, keep) => {
     const w = (/** @type {Document} */ (r.ownerDocument || r)).createTreeWalker(r, NodeFilter.SHOW_ELEMENT);
     if (from) w.currentNode = from;
-    for (let n = w.nextNode(), i = 0; n && n !== to && i < BETWEEN_NODES; n = w.nextNode(), i++) {
-      const el = /** @type {Element} */ (n);
-      if (!seen.has(el) && keep(el)) { seen.add(el); visit(el); }
-    }
+    for (let n = w.nextNode(), i = 0; n && n !== to && i < BETWEEN_NODES; n = w.nextNode(), i++) take(/** @type {Element} */ (n), keep);
   };
-  const hosts = (sig.shadow || []).map((x) => x.split(/[.#]/)[0]).reverse();
-  const doc = "defaultView" in root ? root : root.ownerDocument;
-  // A window counts its frames: a document without any is not searched for them.
-  const framed = !!(/** @type {Document | null} */ (doc)?.defaultView?.length);
-  /** @type {Set<Element>} */
-  const seen = new Set();
   /** @param {Document | Element | ShadowRoot} r @param {number} depth */
   const inRoot = (r, depth) => {
     if (depth === hosts.length) {
-      /** @param {ArrayLike<Element>} found @param {number} from @param {number} to @param {(el: Element) => boolean} [keep] */
-      const each = (found, from, to, keep) => {
-        for (let i = Math.max(0, from); i < Math.min(found.length, to); i++) {
-          const el = found[i];
-          if (!seen.has(el) && (!keep || keep(el))) { seen.add(el); visit(el); }
-        }
-      };
-      /** @param {string} t */
-      const listOf = (t) => ("tagName" in r ? r.querySelectorAll(t) : tagQuery(/** @type {Document | ShadowRoot} */ (r), t, pass));
-      /** @param {ArrayLike<Element>} list @param {number} at @param {number} w @param {(el: Element) => boolean} [keep] */
-      const around = (list, at, w, keep) => {
-        if (list.length <= 2 * w) each(list, 0, list.length, keep);
-        else each(list, Math.min(at, list.length - w) - w, Math.max(at, w) + w, keep);
-      };
-      const share = sig.order ? sig.order.k / Math.max(1, sig.order.n) : 0;
-      // Of its tag, those around its old place in the page's order: the k-th of n then is near the
-      // same share of the way through the page now. Farther ones come in only by carrying one of
-      // its values (the query below); a look-alike of it far off is another item's.
-      const alike = (/** @type {Element} */ el) => otherSet.has(el.localName) && (roleSim(sig.role, roleOf(el)) ?? 0) > 0;
-      const control = (/** @type {Element} */ el) => el.localName !== tag && isInteractiveCheap(el);
       if (ofTag) {
-        const all = listOf(tag);
+        const all = "tagName" in r ? r.querySelectorAll(tag) : tagQuery(/** @type {Document | ShadowRoot} */ (r), tag, pass);
         const at = Math.round(share * all.length);
         around(all, at, AROUND);
-        // Controls of another tag (the element redone as a link, or as a div with a role) stand
-        // where it stood: between the elements of its tag now around its old place. Those few
-        // nodes are walked, not the page's thousands of links.
         between(r, all[at - 2] || null, all[at + 1] || null, control);
-      } else if (otherSet.size) {
-        const list = r.querySelectorAll([...otherSet].join(","));
+      } else if (otherTags.length) {
+        const list = r.querySelectorAll(otherTags.join(","));
         around(list, Math.round(share * list.length), AROUND_OTHER, alike);
       }
-      if (marked) each(r.querySelectorAll(marked), 0, Infinity);
+      if (marked) for (const el of Array.from(r.querySelectorAll(marked))) take(el);
     } else {
       for (const h of Array.from(r.querySelectorAll(hosts[depth] || "*"))) if (h.shadowRoot) inRoot(h.shadowRoot, depth + 1);
     }
