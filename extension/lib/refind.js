@@ -576,7 +576,10 @@ function placeCandidates(sig, cands, pass) {
     const all = tagQuery(root, el.localName, pass);
     const k = indexIn(all, el);
     if (k < 0) continue;
-    c.signature.order = { k, n: all.length };
+    // Counted as tagOrder counts them, without heybro's own overlay (appended last to the document).
+    let n = all.length;
+    while (n > 0 && isToolUi(all[n - 1])) n--;
+    c.signature.order = { k, n };
     if (!sig.twins || lookKeyOf(el, pass) !== key) continue;
     let g = groups.get(root);
     if (!g) {
