@@ -905,8 +905,9 @@ function unwrapped(a, b) {
 /**
  * Describes an element so it can be found again after the page changed.
  * @param {Element} el
- * @param {{name?: string, box?: Box, place?: boolean}} [known] what the caller already read in this pass (the scan's
- *   box in top-frame viewport coordinates, the rendering's accessible name): not read twice; `place:
+ * @param {{name?: string, box?: Box, place?: boolean, context?: Context, path?: string[]}} [known] what the caller already
+ *   read in this pass (the scan's box in top-frame viewport coordinates, the rendering's accessible
+ *   name, a re-find's reading of where the candidate stands): not read twice; `place:
  *   false` leaves out its place among its tag (a re-find's candidate of another tag than the
  *   element's: where it stands among its own tag says nothing of the element, and ranking a page's
  *   thousands of links for one is dear)
@@ -953,14 +954,14 @@ export function captureSignature(el, known = {}, pass) {
     classes: stableClasses(el),
     label: labelText(el, pass),
     neighbor: neighborText(el),
-    path: ancestorPath(el),
+    path: known.path ?? ancestorPath(el),
     frame: frames,
     shadow: shadowChain(el),
     box: { x: Math.round(r.x + sx), y: Math.round(r.y + sy), w: Math.round(r.w), h: Math.round(r.h) },
     state: elementState(el),
     ...place,
     ...(hosts.length ? { hosts } : {}),
-    context: contextOf(el, pass),
+    context: known.context ?? contextOf(el, pass),
     ...(name ? {} : { icon: iconWords(el) }),
   };
 }
@@ -1621,8 +1622,9 @@ function decide(signature, root, opts) {
   // read of it); the first few still get a full signature, to be reported among the candidates.
   const placed = pool.map((element) => ({ context: contextOf(element, pass), path: ancestorPath(element) }));
   let reported = 0;
-  const signed = signature.context ? pool.filter((el, i) => !contextClash(signature, placed[i]) || reported++ < REPORTED) : pool;
-  const all = signed.map((element) => ({ element, signature: captureSignature(element, { place: false }, pass) }));
+  const signed = pool.map((element, i) => ({ element, ...placed[i] }))
+    .filter((c) => !signature.context || !contextClash(signature, c) || reported++ < REPORTED);
+  const all = signed.map(({ element, context, path }) => ({ element, signature: captureSignature(element, { place: false, context, path }, pass) }));
   placeCandidates(signature, all, pass);
   const every = scoreCandidates(signature, all);
   const top = every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
