@@ -24,18 +24,19 @@ import os
 import re
 import shutil
 import signal
-import socket
 import sqlite3
-import subprocess
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .servers import Process as _Process
+from .servers import free_port as _free_port
+from .servers import run as _run
+from .servers import wait_http as _wait_http
 
 WORDPRESS_SRC = Path("/usr/share/wordpress")
 MEDIAWIKI_SRC = Path("/usr/share/mediawiki")
@@ -53,61 +54,7 @@ def _need(path: Path | str, what: str) -> None:
         raise AppsMissing(f"{what} is missing ({path}): run scripts/setup, which installs {PACKAGES}")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@dataclass
-class _Process:
-    """A server started in its own process group (PHP's server forks workers), stopped with it."""
-
-    proc: subprocess.Popen[bytes]
-    log: Path
-
-    @classmethod
-    def start(cls, cmd: list[str], log: Path, env: dict[str, str] | None = None,
-              cwd: Path | None = None) -> _Process:
-        with log.open("ab") as out:
-            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=cwd,
-                                    env={**os.environ, **(env or {})}, start_new_session=True)
-        return cls(proc, log)
-
-    def failed(self, what: str) -> RuntimeError:
-        tail = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
-        return RuntimeError(f"{what} (exit {self.proc.poll()}); its log {self.log}:\n{tail}")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                return
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(5)
-
-
-def _wait_http(url: str, server: _Process, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        if server.proc.poll() is not None:
-            raise server.failed(f"the server for {url} exited")
-        try:
-            with urllib.request.urlopen(url, timeout=10):
-                return
-        except urllib.error.HTTPError:
-            return  # it answers
-        except OSError:
-            if time.monotonic() > deadline:
-                raise server.failed(f"{url} did not answer in {timeout:.0f} s") from None
-            time.sleep(0.1)
-
-
-def _php_server(docroot: Path, port: int, log: Path, env: dict[str, str]) -> _Process:
+def php_server(docroot: Path, port: int, log: Path, env: dict[str, str]) -> _Process:
     """PHP's built-in server with a few workers (the block editor loads many files at once)."""
     _need("php", "PHP's command line (php-cli)")
     return _Process.start(["php", "-d", "sendmail_path=/bin/true", "-d", "upload_max_filesize=16M",
@@ -115,20 +62,12 @@ def _php_server(docroot: Path, port: int, log: Path, env: dict[str, str]) -> _Pr
                           log, env={"PHP_CLI_SERVER_WORKERS": "4", **env})
 
 
-def _run(cmd: list[str], env: dict[str, str] | None = None, stdin: str | None = None) -> str:
-    r = subprocess.run(cmd, env={**os.environ, **(env or {})}, input=stdin, capture_output=True,
-                       text=True, timeout=120)
-    if r.returncode != 0:
-        raise RuntimeError(f"{cmd[:3]} failed ({r.returncode}): {r.stderr[-2000:] or r.stdout[-2000:]}")
-    return r.stdout
-
-
-def _php_script(path: Path, code: str, env: dict[str, str]) -> str:
+def php_script(path: Path, code: str, env: dict[str, str]) -> str:
     path.write_text(code)
     return _run(["php", "-d", "sendmail_path=/bin/true", str(path)], env)
 
 
-def _fill_login(page: Any, url: str, user: str, password: str, fields: tuple[str, str, str],
+def fill_login(page: Any, url: str, user: str, password: str, fields: tuple[str, str, str],
                 landed: str) -> None:
     page.goto(url)
     page.fill(fields[0], user)
@@ -203,13 +142,13 @@ class WordPress:
 
     def php(self, code: str) -> str:
         """Runs PHP with WordPress loaded (wp-load.php) and returns what it printed."""
-        return _php_script(self.root.parent / "run.php",
+        return php_script(self.root.parent / "run.php",
                            f"<?php require getenv('HEYBRO_WP_ROOT') . '/wp-load.php';\n{code}\n",
                            self._env)
 
     def login(self, page: Any) -> None:
         """Logs a Playwright page's browser in as the administrator."""
-        _fill_login(page, f"{self.url}/wp-login.php", self.admin, self.password,
+        fill_login(page, f"{self.url}/wp-login.php", self.admin, self.password,
                     ("#user_login", "#user_pass", "#wp-submit"), "/wp-admin/")
 
 
@@ -218,7 +157,8 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t", "0": "\0"}.get(m[1], m[1]), value)
 
 
-def _start_mariadb(data: Path) -> tuple[_Process, Path]:
+def start_mariadb(data: Path, database: str = "wordpress") -> tuple[_Process, Path]:
+    """A private MariaDB on a Unix socket in `data` (no networking, no grant tables), with `database`."""
     _need("/usr/sbin/mariadbd", "MariaDB's server (mariadb-server)")
     sock = data / "mysql.sock"
     (data / "mysql").mkdir(parents=True, exist_ok=True)
@@ -238,7 +178,7 @@ def _start_mariadb(data: Path) -> tuple[_Process, Path]:
             raise server.failed("MariaDB did not start")
         time.sleep(0.05)
     _run(["mariadb", "--no-defaults", "-S", str(sock), "-u", "root", "-e",
-          "CREATE DATABASE IF NOT EXISTS wordpress CHARACTER SET utf8mb4"])
+          f"CREATE DATABASE IF NOT EXISTS {database} CHARACTER SET utf8mb4"])
     return server, sock
 
 
@@ -256,15 +196,15 @@ def wordpress(data: Path | None = None) -> Iterator[WordPress]:
             (root / "wp-config.php").unlink()  # a link to Debian's: replaced, never written through
             (root / "wp-config.php").write_text(_WP_CONFIG)
             (root / "wp-content" / "uploads").mkdir()
-        db, sock = _start_mariadb(data)
+        db, sock = start_mariadb(data)
         stack.callback(db.stop)
         port = _free_port()
         site = WordPress(url=f"http://127.0.0.1:{port}", root=root, socket=sock)
         site._env = {"HEYBRO_WP_DB_SOCKET": str(sock), "HEYBRO_WP_URL": site.url,
                      "HEYBRO_WP_ROOT": str(root), "HEYBRO_WP_ADMIN": site.admin,
                      "HEYBRO_WP_PASSWORD": site.password}
-        _php_script(data / "install.php", _WP_INSTALL, site._env)
-        server = _php_server(root, port, data / "php.log", site._env)
+        php_script(data / "install.php", _WP_INSTALL, site._env)
+        server = php_server(root, port, data / "php.log", site._env)
         stack.callback(server.stop)
         _wait_http(f"{site.url}/wp-login.php", server)
         yield site
@@ -324,7 +264,7 @@ class MediaWiki:
 
     def login(self, page: Any) -> None:
         """Logs a Playwright page's browser in as the administrator."""
-        _fill_login(page, f"{self.url}/index.php?title=Special:UserLogin", self.admin,
+        fill_login(page, f"{self.url}/index.php?title=Special:UserLogin", self.admin,
                     self.password, ("#wpName1", "#wpPassword1", "#wpLoginAttempt"), "/index.php")
 
 
@@ -354,7 +294,7 @@ def mediawiki(data: Path | None = None) -> Iterator[MediaWiki]:
             _run(["php", str(MEDIAWIKI_SRC / "maintenance" / "runJobs.php")], wiki._env)
         lines = [ln for ln in settings.read_text().splitlines() if not ln.startswith("$wgServer =")]
         settings.write_text("\n".join([*lines, server_line, ""]))
-        server = _php_server(MEDIAWIKI_SRC, port, data / "php.log", wiki._env)
+        server = php_server(MEDIAWIKI_SRC, port, data / "php.log", wiki._env)
         stack.callback(server.stop)
         _wait_http(f"{wiki.url}/index.php?title=Main_Page", server)
         yield wiki
