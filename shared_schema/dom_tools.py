@@ -61,6 +61,8 @@ class ObserveCounts(ToolOutput):
     omitted_below: int
     new: int = Field(description="Elements that were not there at the previous observe.")
     text_blocks_omitted: int
+    unreadable: int = Field(0, description="Elements left out because reading them failed (the "
+                            "rest of the page is read; the map says how many).")
 
 
 class ObserveArgs(ToolArgs):

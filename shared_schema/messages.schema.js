@@ -2876,6 +2876,12 @@ export default /** @type {any} */ ({
         "text_blocks_omitted": {
           "title": "Text Blocks Omitted",
           "type": "integer"
+        },
+        "unreadable": {
+          "default": 0,
+          "description": "Elements left out because reading them failed (the rest of the page is read; the map says how many).",
+          "title": "Unreadable",
+          "type": "integer"
         }
       },
       "required": [

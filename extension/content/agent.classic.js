@@ -5,6 +5,236 @@
   // Injected twice (the manifest, and the coordinator for a page opened before the install): keep the first.
   if (/** @type {any} */ (globalThis).__heybroAgent) return;
   /** @type {any} */ (globalThis).__heybroAgent = true;
+// ---- extension/lib/dom_native.js
+const __dom_native = (() => {
+/**
+ * The platform's own DOM getters and methods, taken from the prototypes when the content script
+ * loads: every read heybro makes of a page goes through these, so no page can change what is read.
+ *
+ * Why: a form's controls are properties of the form, and they win over the form's own ones
+ * ([LegacyOverrideBuiltIns] on HTMLFormElement) — `<form><input name="id">` makes `form.id` that
+ * input, and a control named `getAttribute`, `parentElement` or `querySelector` replaces the method
+ * itself, in every script world, the content script's included. An SVG element's `className` is an
+ * object, not a string. In the page's own world (where tests and benchmarks may load these modules)
+ * a custom element or a page script can also redefine any property. Reading through the getter or
+ * method of the prototype that defines it (`Element.prototype.getAttribute.call(el, …)`) is immune
+ * to all of these; it throws only for a receiver of the wrong kind (then the caller's one element
+ * is skipped, never the page).
+ *
+ * ParentNode members (querySelector, children …) are defined separately on Element, Document and
+ * DocumentFragment: those dispatch on the node's type.
+ */
+
+/**
+ * @param {object | undefined} proto undefined where there is no DOM (the service worker loads the
+ *   action modules for their names only)
+ * @param {string} name @returns {(this: any, ...args: any[]) => any}
+ */
+function own(proto, name) {
+  if (!proto) return () => { throw new Error("no DOM here"); };
+  const d = Object.getOwnPropertyDescriptor(proto, name);
+  const f = d && (d.get || d.value);
+  if (typeof f !== "function") throw new Error(`dom_native: ${name} not found`);
+  return f;
+}
+
+const dom = typeof Node === "function";
+const N = dom ? Node.prototype : undefined, E = dom ? Element.prototype : undefined, H = dom ? HTMLElement.prototype : undefined;
+const S = dom ? SVGElement.prototype : undefined, D = dom ? Document.prototype : undefined, F = dom ? DocumentFragment.prototype : undefined;
+const T = dom ? EventTarget.prototype : undefined, FORM = dom ? HTMLFormElement.prototype : undefined;
+
+const nodeType = own(N, "nodeType");
+/** @param {Node} n @returns {number} */
+const nodeTypeOf = (n) => nodeType.call(n);
+
+/**
+ * The prototype function of a ParentNode member for a node's kind.
+ * @param {string} name
+ */
+function parentNodeMember(name) {
+  const e = own(E, name), d = own(D, name), f = own(F, name);
+  /** @param {Node} n */
+  return (n) => { const t = nodeType.call(n); return t === 1 ? e : t === 9 ? d : f; };
+}
+
+// --- Node -----------------------------------------------------------------------------------------
+const parentElement = own(N, "parentElement"), parentNode = own(N, "parentNode"), firstChild = own(N, "firstChild"),
+  lastChild = own(N, "lastChild"), nextSibling = own(N, "nextSibling"), previousSibling = own(N, "previousSibling"),
+  nodeValue = own(N, "nodeValue"), textContent = own(N, "textContent"), ownerDocument = own(N, "ownerDocument"),
+  isConnected = own(N, "isConnected"), childNodes = own(N, "childNodes"), nodeName = own(N, "nodeName"),
+  getRootNode = own(N, "getRootNode"), contains = own(N, "contains"), compareDocumentPosition = own(N, "compareDocumentPosition");
+
+/** @param {Node} n @returns {HTMLElement | null} */
+const parentElOf = (n) => parentElement.call(n);
+/** @param {Node} n @returns {ParentNode | null} */
+const parentNodeOf = (n) => parentNode.call(n);
+/** @param {Node} n @returns {ChildNode | null} */
+const firstChildOf = (n) => firstChild.call(n);
+/** @param {Node} n @returns {ChildNode | null} */
+const lastChildOf = (n) => lastChild.call(n);
+/** @param {Node} n @returns {ChildNode | null} */
+const nextSiblingOf = (n) => nextSibling.call(n);
+/** @param {Node} n @returns {ChildNode | null} */
+const previousSiblingOf = (n) => previousSibling.call(n);
+/** @param {Node} n @returns {string | null} */
+const nodeValueOf = (n) => nodeValue.call(n);
+/** @param {Node} n @returns {string | null} */
+const textOf = (n) => textContent.call(n);
+/** @param {Node} n @returns {Document} */
+const docOf = (n) => ownerDocument.call(n);
+/** @param {Node} n @returns {boolean} */
+const isConnectedOf = (n) => isConnected.call(n);
+/** @param {Node} n @returns {NodeListOf<ChildNode>} */
+const childNodesOf = (n) => childNodes.call(n);
+/** @param {Node} n @returns {string} */
+const nodeNameOf = (n) => nodeName.call(n);
+/** @param {Node} n @param {GetRootNodeOptions} [opts] @returns {Node} */
+const rootOf = (n, opts) => getRootNode.call(n, opts);
+/** @param {Node} n @param {Node | null} other @returns {boolean} */
+const containsOf = (n, other) => contains.call(n, other);
+/** @param {Node} n @param {Node} other @returns {number} */
+const comparePositionOf = (n, other) => compareDocumentPosition.call(n, other);
+
+// --- Element --------------------------------------------------------------------------------------
+const getAttribute = own(E, "getAttribute"), hasAttribute = own(E, "hasAttribute"), hasAttributes = own(E, "hasAttributes"),
+  localName = own(E, "localName"), tagName = own(E, "tagName"), id = own(E, "id"), attributes = own(E, "attributes"),
+  shadowRoot = own(E, "shadowRoot"), matches = own(E, "matches"), closest = own(E, "closest"),
+  getBoundingClientRect = own(E, "getBoundingClientRect"), getClientRects = own(E, "getClientRects"),
+  checkVisibility = own(E, "checkVisibility"), setAttribute = own(E, "setAttribute"), removeAttribute = own(E, "removeAttribute"),
+  scrollIntoView = own(E, "scrollIntoView"), scrollTo = own(E, "scrollTo"), scrollBy = own(E, "scrollBy"), remove = own(E, "remove"),
+  nextElementSibling = own(E, "nextElementSibling"), previousElementSibling = own(E, "previousElementSibling"),
+  scrollHeight = own(E, "scrollHeight"), scrollWidth = own(E, "scrollWidth"), scrollTop = own(E, "scrollTop"),
+  scrollLeft = own(E, "scrollLeft"), clientHeight = own(E, "clientHeight"), clientWidth = own(E, "clientWidth"),
+  clientLeft = own(E, "clientLeft"), clientTop = own(E, "clientTop");
+const scrollTopSet = E && Object.getOwnPropertyDescriptor(E, "scrollTop")?.set;
+const scrollLeftSet = E && Object.getOwnPropertyDescriptor(E, "scrollLeft")?.set;
+
+/** @param {Element} el @param {string} name @returns {string | null} */
+const attr = (el, name) => getAttribute.call(el, name);
+/** @param {Element} el @param {string} name @returns {boolean} */
+const hasAttr = (el, name) => hasAttribute.call(el, name);
+/** @param {Element} el @returns {boolean} */
+const hasAttrs = (el) => hasAttributes.call(el);
+/** @param {Element} el @returns {string} */
+const tagOf = (el) => localName.call(el);
+/** @param {Element} el @returns {string} */
+const tagNameOf = (el) => tagName.call(el);
+/** @param {Element} el @returns {string} */
+const idOf = (el) => id.call(el);
+/** The class attribute as a string (an SVG element's `className` is an object). @param {Element} el */
+const classNameOf = (el) => getAttribute.call(el, "class") || "";
+/** @param {Element} el @returns {NamedNodeMap} */
+const attrsOf = (el) => attributes.call(el);
+/** @param {Element} el @returns {ShadowRoot | null} */
+const shadowOf = (el) => shadowRoot.call(el);
+/** @param {Element} el @param {string} sel @returns {boolean} */
+const matchesOf = (el, sel) => matches.call(el, sel);
+/** @param {Element} el @param {string} sel @returns {Element | null} */
+const closestOf = (el, sel) => closest.call(el, sel);
+/** @param {Element} el @returns {DOMRect} */
+const rectOf = (el) => getBoundingClientRect.call(el);
+/** @param {Element} el @returns {DOMRectList} */
+const rectsOf = (el) => getClientRects.call(el);
+/** @param {Element} el @param {CheckVisibilityOptions} [opts] @returns {boolean} */
+const checkVisibilityOf = (el, opts) => checkVisibility.call(el, opts);
+/** @param {Element} el @param {string} name @param {string} value */
+const setAttr = (el, name, value) => setAttribute.call(el, name, value);
+/** @param {Element} el @param {string} name */
+const removeAttr = (el, name) => removeAttribute.call(el, name);
+/** @param {Element} el @param {boolean | ScrollIntoViewOptions} [opts] */
+const scrollIntoViewOf = (el, opts) => scrollIntoView.call(el, opts);
+/** @param {Element} el @param {ScrollToOptions} opts */
+const scrollToOf = (el, opts) => scrollTo.call(el, opts);
+/** @param {Element} el @param {ScrollToOptions} opts */
+const scrollByOf = (el, opts) => scrollBy.call(el, opts);
+/** @param {Element} el */
+const removeOf = (el) => remove.call(el);
+/** @param {Element} el @returns {Element | null} */
+const nextElOf = (el) => nextElementSibling.call(el);
+/** @param {Element} el @returns {Element | null} */
+const prevElOf = (el) => previousElementSibling.call(el);
+/** @param {Element} el @returns {number} */
+const scrollHeightOf = (el) => scrollHeight.call(el);
+/** @param {Element} el @returns {number} */
+const scrollWidthOf = (el) => scrollWidth.call(el);
+/** @param {Element} el @returns {number} */
+const scrollTopOf = (el) => scrollTop.call(el);
+/** @param {Element} el @returns {number} */
+const scrollLeftOf = (el) => scrollLeft.call(el);
+/** @param {Element} el @param {number} v */
+const setScrollTop = (el, v) => scrollTopSet?.call(el, v);
+/** @param {Element} el @param {number} v */
+const setScrollLeft = (el, v) => scrollLeftSet?.call(el, v);
+/** @param {Element} el @returns {number} */
+const clientHeightOf = (el) => clientHeight.call(el);
+/** @param {Element} el @returns {number} */
+const clientWidthOf = (el) => clientWidth.call(el);
+/** @param {Element} el @returns {number} */
+const clientLeftOf = (el) => clientLeft.call(el);
+/** @param {Element} el @returns {number} */
+const clientTopOf = (el) => clientTop.call(el);
+
+// --- ParentNode (Element, Document, DocumentFragment) ---------------------------------------------
+const qsFor = parentNodeMember("querySelector"), qsaFor = parentNodeMember("querySelectorAll"),
+  childrenFor = parentNodeMember("children"), countFor = parentNodeMember("childElementCount"),
+  firstElFor = parentNodeMember("firstElementChild"), lastElFor = parentNodeMember("lastElementChild"),
+  appendFor = parentNodeMember("append");
+const byTagE = own(E, "getElementsByTagName"), byTagD = own(D, "getElementsByTagName");
+
+/** @param {Node} root @param {string} sel @returns {Element | null} */
+const qs = (root, sel) => qsFor(root).call(root, sel);
+/** @param {Node} root @param {string} sel @returns {NodeListOf<Element>} */
+const qsa = (root, sel) => qsaFor(root).call(root, sel);
+/** @param {Node} n @returns {HTMLCollection} */
+const childrenOf = (n) => childrenFor(n).call(n);
+/** @param {Node} n @returns {number} */
+const childCountOf = (n) => countFor(n).call(n);
+/** @param {Node} n @returns {Element | null} */
+const firstElOf = (n) => firstElFor(n).call(n);
+/** @param {Node} n @returns {Element | null} */
+const lastElOf = (n) => lastElFor(n).call(n);
+/** @param {Node} n @param {...(Node | string)} kids */
+const appendTo = (n, ...kids) => appendFor(n).call(n, ...kids);
+/** @param {Node} n @param {string} tag @returns {HTMLCollectionOf<Element>} */
+const byTagOf = (n, tag) => (nodeType.call(n) === 9 ? byTagD : byTagE).call(n, tag);
+
+// --- HTML and SVG elements ------------------------------------------------------------------------
+const innerText = own(H, "innerText"), focusH = own(H, "focus"), focusS = own(S, "focus"), tabIndexH = own(H, "tabIndex"),
+  tabIndexS = own(S, "tabIndex"), styleH = own(H, "style"), styleS = own(S, "style"), showPopover = own(H, "showPopover"),
+  hidePopover = own(H, "hidePopover"), dispatchEvent = own(T, "dispatchEvent");
+const requestSubmit = own(FORM, "requestSubmit"), formElements = own(FORM, "elements");
+
+// An element's kind by its namespace, not `instanceof`: an element of a same-origin frame belongs to
+// the frame's realm, whose HTMLElement is another object.
+const namespaceURI = own(E, "namespaceURI");
+const HTML_NS = "http://www.w3.org/1999/xhtml", SVG_NS = "http://www.w3.org/2000/svg";
+/** @param {Element} el */
+const isHtml = (el) => namespaceURI.call(el) === HTML_NS;
+/** @param {Element} el */
+const isSvg = (el) => namespaceURI.call(el) === SVG_NS;
+
+/** The words an element shows (innerText); an element that is not HTML has its text. @param {Element} el @returns {string} */
+const innerTextOf = (el) => isHtml(el) ? innerText.call(el) : (textContent.call(el) || "");
+/** Whether the element is of a kind that has focus() (HTML and SVG; not MathML). @param {Element} el */
+const canFocus = (el) => isHtml(el) || isSvg(el);
+/** @param {Element} el @param {FocusOptions} [opts] */
+const focusOf = (el, opts) => (isSvg(el) ? focusS : focusH).call(el, opts);
+/** @param {Element} el @returns {number} */
+const tabIndexOf = (el) => isHtml(el) ? tabIndexH.call(el) : isSvg(el) ? tabIndexS.call(el) : -1;
+/** @param {Element} el @returns {CSSStyleDeclaration} */
+const styleOf = (el) => (isSvg(el) ? styleS : styleH).call(el);
+/** @param {Element} el */
+const showPopoverOf = (el) => showPopover.call(el);
+/** @param {Element} el */
+const hidePopoverOf = (el) => hidePopover.call(el);
+/** @param {EventTarget} t @param {Event} ev @returns {boolean} */
+const dispatchOf = (t, ev) => dispatchEvent.call(t, ev);
+/** @param {HTMLFormElement} form @param {HTMLElement | null} [submitter] */
+const requestSubmitOf = (form, submitter) => requestSubmit.call(form, submitter);
+/** @param {HTMLFormElement} form @returns {HTMLFormControlsCollection} */
+const formElementsOf = (form) => formElements.call(form);
+return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, requestSubmitOf, formElementsOf };
+})();
 // ---- extension/lib/refind.js
 const __refind = (() => {
 /**
@@ -62,6 +292,7 @@ const __refind = (() => {
  * of the selector engine (see gatherBig); and a candidate's place among look-alikes is worked out
  * only for those that look like the element.
  */
+const { attr, attrsOf, byTagOf, checkVisibilityOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rectsOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
 
 const SIGNATURE_VERSION = 3;
 /** Best score needed to act on a match. */
@@ -130,16 +361,16 @@ function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
 
 /** The element's ARIA role: explicit, or implied by its tag. @param {Element} el */
 function roleOf(el) {
-  const explicit = el.getAttribute("role");
+  const explicit = attr(el, "role");
   if (explicit) return explicit.split(/\s+/)[0].toLowerCase();
   return implicitRole(el);
 }
 
 /** The role the element's tag gives it. @param {Element} el */
 function implicitRole(el) {
-  const tag = el.localName;
+  const tag = tagOf(el);
   switch (tag) {
-    case "a": case "area": return el.hasAttribute("href") ? "link" : "";
+    case "a": case "area": return hasAttr(el, "href") ? "link" : "";
     case "button": return "button";
     case "select": return /** @type {HTMLSelectElement} */ (el).multiple || /** @type {HTMLSelectElement} */ (el).size > 1 ? "listbox" : "combobox";
     case "textarea": return "textbox";
@@ -148,7 +379,7 @@ function implicitRole(el) {
     case "dialog": return "dialog";
     case "img": return "img";
     case "input": {
-      const t = (el.getAttribute("type") || "text").toLowerCase();
+      const t = (attr(el, "type") || "text").toLowerCase();
       if (["button", "submit", "reset", "image"].includes(t)) return "button";
       if (t === "checkbox") return "checkbox";
       if (t === "radio") return "radio";
@@ -157,7 +388,7 @@ function implicitRole(el) {
       if (t === "search") return "searchbox";
       if (t === "file") return "button";
       if (t === "hidden") return "";
-      return el.hasAttribute("list") ? "combobox" : "textbox";
+      return hasAttr(el, "list") ? "combobox" : "textbox";
     }
     default: return /^h[1-6]$/.test(tag) ? "heading" : "";
   }
@@ -165,33 +396,33 @@ function implicitRole(el) {
 
 /** Whether the element is interactive by markup alone (no style lookups). @param {Element} el */
 function isInteractiveCheap(el) {
-  const tag = el.localName;
+  const tag = tagOf(el);
   if (INTERACTIVE_TAGS.has(tag)) {
-    if (tag === "a") return el.hasAttribute("href");
+    if (tag === "a") return hasAttr(el, "href");
     if (tag === "input") return /** @type {HTMLInputElement} */ (el).type !== "hidden";
     if (tag === "label") return false; // its control is the target; a label alone is context
     if (tag === "option" || tag === "details") return false; // rendered with their select / summary
-    if (tag === "video" || tag === "audio") return el.hasAttribute("controls");
+    if (tag === "video" || tag === "audio") return hasAttr(el, "controls");
     return true;
   }
-  const role = el.getAttribute("role");
+  const role = attr(el, "role");
   if (role && INTERACTIVE_ROLES.has(role.split(/\s+/)[0].toLowerCase())) return true;
-  if (el.hasAttribute("onclick")) return true;
-  const ce = el.getAttribute("contenteditable");
+  if (hasAttr(el, "onclick")) return true;
+  const ce = attr(el, "contenteditable");
   if (ce !== null && ce !== "false") return true;
-  const ti = el.getAttribute("tabindex");
+  const ti = attr(el, "tabindex");
   if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return true;
   return false;
 }
 
-/** Text of the elements an aria-labelledby/-describedby names. @param {Element} el @param {string} attr */
-function referencedText(el, attr) {
-  const ids = el.getAttribute(attr);
+/** Text of the elements an aria-labelledby/-describedby names. @param {Element} el @param {string} name the attribute */
+function referencedText(el, name) {
+  const ids = attr(el, name);
   if (!ids) return "";
-  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
   return norm(ids.split(/\s+/).map((id) => {
     const t = "getElementById" in root ? root.getElementById(id) : null;
-    return t ? t.textContent : "";
+    return t ? textOf(t) : "";
   }).join(" "));
 }
 
@@ -220,8 +451,8 @@ function labelText(el, pass) {
  * @returns {ArrayLike<HTMLLabelElement> | null | undefined}
  */
 function labelsOf(el, pass) {
-  if (!pass || !("labels" in el) || !el.isConnected) return /** @type {HTMLInputElement} */ (el).labels;
-  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  if (!pass || !("labels" in el) || !isConnectedOf(el)) return /** @type {HTMLInputElement} */ (el).labels;
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
   /** @type {Map<Node, Map<string, HTMLLabelElement[]>>} */
   let byRoot = pass.get(labelsOf);
   if (!byRoot) { byRoot = new Map(); pass.set(labelsOf, byRoot); }
@@ -238,8 +469,8 @@ function labelsOf(el, pass) {
   /** @type {HTMLLabelElement[]} */
   const out = [];
   const control = /** @type {HTMLElement} */ (/** @type {unknown} */ (el)); // a form control: it has `labels`
-  for (let p = el.parentElement; p; p = p.parentElement) if (p.localName === "label" && /** @type {HTMLLabelElement} */ (p).control === control) out.push(/** @type {HTMLLabelElement} */ (p));
-  if (el.id) for (const l of byFor.get(el.id) || []) if (l.control === control && !out.includes(l)) out.push(l);
+  for (let p = parentElOf(el); p; p = parentElOf(p)) if (tagOf(p) === "label" && /** @type {HTMLLabelElement} */ (p).control === control) out.push(/** @type {HTMLLabelElement} */ (p));
+  if (idOf(el)) for (const l of byFor.get(idOf(el)) || []) if (l.control === control && !out.includes(l)) out.push(l);
   return out.length > 1 ? out.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1)) : out;
 }
 
@@ -251,18 +482,18 @@ function labelsOf(el, pass) {
  */
 function ownText(root, skip, alike = false) {
   let out = "";
-  const words = alike ? norm(skip.textContent) : "";
+  const words = alike ? norm(textOf(skip)) : "";
   // A copy beside it with a word tweaked still carries its label ("Remove" on "×" and on "×s").
-  const label = alike ? skip.getAttribute("aria-label") || skip.getAttribute("title") : "";
+  const label = alike ? attr(skip, "aria-label") || attr(skip, "title") : "";
   // Of its tag, or another control (a copy kept as a button while it became a link).
-  const kind = (/** @type {Element} */ e) => e.localName === skip.localName || (isInteractiveCheap(e) && isInteractiveCheap(skip));
-  const looksLike = (/** @type {Element} */ e) => alike && kind(e) && ((textSim(norm(e.textContent), words) ?? 1) >= 0.6
-    || (!!label && (e.getAttribute("aria-label") || e.getAttribute("title")) === label));
-  const walker = (root.ownerDocument || document).createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => (n === skip || (n.nodeType === 1 && (["select", "textarea", "script", "style"].includes(/** @type {Element} */ (n).localName) || looksLike(/** @type {Element} */ (n))))
+  const kind = (/** @type {Element} */ e) => tagOf(e) === tagOf(skip) || (isInteractiveCheap(e) && isInteractiveCheap(skip));
+  const looksLike = (/** @type {Element} */ e) => alike && kind(e) && ((textSim(norm(textOf(e)), words) ?? 1) >= 0.6
+    || (!!label && (attr(e, "aria-label") || attr(e, "title")) === label));
+  const walker = (docOf(root) || document).createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n === skip || (nodeTypeOf(n) === 1 && (["select", "textarea", "script", "style"].includes(tagOf(/** @type {Element} */ (n))) || looksLike(/** @type {Element} */ (n))))
       ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.nodeType === 3) out += n.nodeValue + " ";
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n) + " ";
   return out;
 }
 
@@ -282,13 +513,13 @@ function visibleText(el, pass) {
 
 /** @param {Element} el */
 function readVisibleText(el) {
-  const tag = el.localName;
+  const tag = tagOf(el);
   if (tag === "input" || tag === "textarea") return "";
   if (tag === "select") {
     const sel = /** @type {HTMLSelectElement} */ (el);
     return cut(norm(sel.selectedOptions[0]?.textContent), 80);
   }
-  const raw = el.textContent || "";
+  const raw = textOf(el) || "";
   // A container's words can run to the whole page's: the first hundred, once normalised, are those
   // of a slice whose normalised form is longer than that.
   if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
@@ -302,24 +533,24 @@ function readVisibleText(el) {
 function accessibleName(el, pass) {
   const byRef = referencedText(el, "aria-labelledby");
   if (byRef) return cut(byRef, 120);
-  const aria = norm(el.getAttribute("aria-label"));
+  const aria = norm(attr(el, "aria-label"));
   if (aria) return cut(aria, 120);
-  const tag = el.localName;
+  const tag = tagOf(el);
   if (tag === "input" || tag === "textarea" || tag === "select") {
-    const t = (el.getAttribute("type") || "").toLowerCase();
+    const t = (attr(el, "type") || "").toLowerCase();
     if (tag === "input" && ["submit", "button", "reset"].includes(t)) return norm(/** @type {HTMLInputElement} */ (el).value) || (t === "submit" ? "Submit" : t === "reset" ? "Reset" : "");
-    if (tag === "input" && t === "image") return norm(el.getAttribute("alt"));
+    if (tag === "input" && t === "image") return norm(attr(el, "alt"));
     const label = labelText(el, pass);
     if (label) return label;
-    return cut(norm(el.getAttribute("placeholder") || el.getAttribute("title")), 120);
+    return cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
   }
-  if (tag === "img") return cut(norm(el.getAttribute("alt") || el.getAttribute("title")), 120);
+  if (tag === "img") return cut(norm(attr(el, "alt") || attr(el, "title")), 120);
   const text = visibleText(el, pass);
   if (text) return text;
   // An icon button: the name often sits on the image inside it.
-  const img = el.querySelector("img[alt], svg title, [aria-label]");
-  if (img) return cut(norm(img.getAttribute("alt") || img.getAttribute("aria-label") || img.textContent), 120);
-  return cut(norm(el.getAttribute("title")), 120);
+  const img = qs(el, "img[alt], svg title, [aria-label]");
+  if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
+  return cut(norm(attr(el, "title")), 120);
 }
 
 /** Nearest text before and after the element (what a person would read next to it). @param {Element} el */
@@ -328,15 +559,15 @@ function neighborText(el) {
   const find = (dir) => {
     /** @type {Node | null} */ let node = el;
     for (let depth = 0; node && depth < 4; depth++) {
-      for (let s = dir === "previous" ? node.previousSibling : node.nextSibling; s; s = dir === "previous" ? s.previousSibling : s.nextSibling) {
-        const raw = s.nodeType === 3 ? s.nodeValue || "" : s.nodeType === 1 ? /** @type {Element} */ (s).textContent || "" : "";
+      for (let s = dir === "previous" ? previousSiblingOf(node) : nextSiblingOf(node); s; s = dir === "previous" ? previousSiblingOf(s) : nextSiblingOf(s)) {
+        const raw = nodeTypeOf(s) === 3 ? nodeValueOf(s) || "" : nodeTypeOf(s) === 1 ? textOf(/** @type {Element} */ (s)) || "" : "";
         // Only the 40 characters nearest the element count: normalise a slice, not a whole card.
         let t = norm(raw.length > 400 ? (dir === "previous" ? raw.slice(-400) : raw.slice(0, 400)) : raw);
         if (raw.length > 400 && t.length <= 40) t = norm(raw);
         if (t) return dir === "previous" ? t.slice(-40) : t.slice(0, 40);
       }
-      node = node.parentNode;
-      if (!node || node.nodeType !== 1 || /** @type {Element} */ (node).localName === "body") break;
+      node = parentNodeOf(node);
+      if (!node || nodeTypeOf(node) !== 1 || tagOf(/** @type {Element} */ (node)) === "body") break;
     }
     return "";
   };
@@ -347,7 +578,7 @@ function neighborText(el) {
 function stableClasses(el) {
   /** @type {string[]} */
   const out = [];
-  const cls = el.getAttribute("class");
+  const cls = attr(el, "class");
   if (!cls) return out;
   for (const c of cls.split(/\s+/)) if (isStableClass(c)) out.push(c);
   return out.slice(0, 6);
@@ -359,21 +590,21 @@ const stepCache = new WeakMap();
 
 /** One step of an ancestor path: tag, plus a stable id or first stable class. @param {Element} el */
 function step(el) {
-  const cls = el.getAttribute("class"), rawId = el.id;
+  const cls = attr(el, "class"), rawId = idOf(el);
   const hit = stepCache.get(el);
   if (hit && hit.id === rawId && hit.cls === cls) return hit.step;
   const id = rawId && !GENERATED_ID.test(rawId) ? `#${rawId}` : "";
   let out;
-  if (id) out = el.localName + id;
-  else { const c = stableClasses(el)[0]; out = el.localName + (c ? `.${c}` : ""); }
+  if (id) out = tagOf(el) + id;
+  else { const c = stableClasses(el)[0]; out = tagOf(el) + (c ? `.${c}` : ""); }
   stepCache.set(el, { id: rawId, cls, step: out });
   return out;
 }
 
 /** Parent across shadow boundaries. @param {Element} el */
 function parentOf(el) {
-  if (el.parentElement) return el.parentElement;
-  const root = el.getRootNode();
+  if (parentElOf(el)) return parentElOf(el);
+  const root = rootOf(el);
   return root instanceof ShadowRoot ? root.host : null;
 }
 
@@ -381,7 +612,7 @@ function parentOf(el) {
 function ancestorPath(el) {
   /** @type {string[]} */
   const path = [];
-  for (let p = parentOf(el); p && p.localName !== "body" && p.localName !== "html" && path.length < 6; p = parentOf(p)) path.push(step(p));
+  for (let p = parentOf(el); p && tagOf(p) !== "body" && tagOf(p) !== "html" && path.length < 6; p = parentOf(p)) path.push(step(p));
   return path;
 }
 
@@ -390,14 +621,14 @@ function frameChain(el) {
   /** @type {string[]} */
   const frames = [];
   let dx = 0, dy = 0;
-  let win = el.ownerDocument?.defaultView;
+  let win = docOf(el)?.defaultView;
   try {
     while (win && win.frameElement) {
       const fe = win.frameElement;
-      frames.push(fe.id ? `#${fe.id}` : fe.getAttribute("name") || fe.getAttribute("src") || fe.localName);
-      const r = fe.getBoundingClientRect();
-      dx += r.left + fe.clientLeft; dy += r.top + fe.clientTop;
-      win = fe.ownerDocument.defaultView;
+      frames.push(idOf(fe) ? `#${idOf(fe)}` : attr(fe, "name") || attr(fe, "src") || tagOf(fe));
+      const r = rectOf(fe);
+      dx += r.left + clientLeftOf(fe); dy += r.top + clientTopOf(fe);
+      win = docOf(fe).defaultView;
     }
   } catch { /* a cross-origin parent ends the chain */ }
   return { frames, dx, dy, topWin: win };
@@ -407,13 +638,13 @@ function frameChain(el) {
 function shadowChain(el) {
   /** @type {string[]} */
   const hosts = [];
-  for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) hosts.push(step(root.host));
+  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) hosts.push(step(root.host));
   return hosts;
 }
 
 /** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
 function frameDocument(el) {
-  const tag = el.localName;
+  const tag = tagOf(el);
   if (tag !== "iframe" && tag !== "frame") return null;
   try {
     const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
@@ -430,7 +661,7 @@ function frameDocument(el) {
 function deepActiveElement(doc) {
   /** @type {Element | null} */ let a = doc.activeElement;
   while (a) {
-    const sr = a.shadowRoot;
+    const sr = shadowOf(a);
     if (sr && sr.activeElement) { a = sr.activeElement; continue; }
     const d = frameDocument(a);
     if (d && d.activeElement) { a = d.activeElement; continue; }
@@ -443,26 +674,26 @@ function deepActiveElement(doc) {
 function elementState(el) {
   /** @type {ElementState} */
   const s = {};
-  const tag = el.localName;
+  const tag = tagOf(el);
   if (tag === "input" || tag === "textarea" || tag === "select") {
     const inp = /** @type {HTMLInputElement} */ (el);
     if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
     else if (inp.type === "password") s.value = inp.value ? "•".repeat(Math.min(inp.value.length, 8)) : "";
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
-    if (el.matches(":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
+    if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
   } else {
-    const ac = el.getAttribute("aria-checked");
+    const ac = attr(el, "aria-checked");
     if (ac !== null) s.checked = ac === "true";
-    if (el.getAttribute("contenteditable") === "true") s.value = cut(norm(el.textContent), 200);
-    if (el.matches(":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || el.getAttribute("aria-disabled") === "true") s.disabled = true;
+    if (attr(el, "contenteditable") === "true") s.value = cut(norm(textOf(el)), 200);
+    if (matchesOf(el, ":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || attr(el, "aria-disabled") === "true") s.disabled = true;
   }
-  const sel = el.getAttribute("aria-selected");
+  const sel = attr(el, "aria-selected");
   if (sel !== null) s.selected = sel === "true";
-  const exp = el.getAttribute("aria-expanded");
+  const exp = attr(el, "aria-expanded");
   if (exp !== null) s.expanded = exp === "true";
-  if (tag === "details" || (tag === "summary" && el.parentElement?.localName === "details")) s.expanded = !!(/** @type {HTMLDetailsElement} */ (tag === "details" ? el : el.parentElement)).open;
-  if (el.ownerDocument && deepActiveElement(el.ownerDocument) === el) s.focused = true;
+  if (tag === "details" || (tag === "summary" && (parentElOf(el) ? tagOf(parentElOf(el)) : undefined) === "details")) s.expanded = !!(/** @type {HTMLDetailsElement} */ (tag === "details" ? el : parentElOf(el))).open;
+  if (docOf(el) && deepActiveElement(docOf(el)) === el) s.focused = true;
   return s;
 }
 
@@ -493,9 +724,9 @@ function lookKeyOf(el, pass) {
   // keyed in a re-find).
   /** @type {Record<string, string>} */
   const own = {};
-  const list = el.attributes;
+  const list = attrsOf(el);
   for (let i = 0; i < list.length; i++) { const a = list[i]; if (LOOK_SET.has(a.name)) own[a.name] = a.value; }
-  return lookKey(el.localName, (a) => own[a] || "", el.localName === "select" ? "" : visibleText(el, pass));
+  return lookKey(tagOf(el), (a) => own[a] || "", tagOf(el) === "select" ? "" : visibleText(el, pass));
 }
 
 /** @param {Signature} sig */
@@ -551,13 +782,13 @@ function tagQuery(root, tag, pass) {
  * @returns {{order?: Twins, twins?: Twins}}
  */
 function placeOf(el, pass) {
-  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
   if (!("querySelectorAll" in root)) return {};
   /** @type {Map<string, TagOrder> | undefined} */
   let byTag = pass?.get(root);
   if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
-  let t = byTag.get(el.localName);
-  if (!t) { t = tagOrder(root, el.localName, pass); byTag.set(el.localName, t); }
+  let t = byTag.get(tagOf(el));
+  if (!t) { t = tagOrder(root, tagOf(el), pass); byTag.set(tagOf(el), t); }
   const k = t.index.get(el);
   if (k === undefined) return {};
   const g = /** @type {Element[]} */ (t.groups.get(t.keys[k]));
@@ -578,10 +809,10 @@ function placeCandidates(sig, cands, pass) {
   const groups = new Map();
   for (const c of cands) {
     const el = c.element;
-    if (el.localName !== sig.tag) continue;
-    const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+    if (tagOf(el) !== sig.tag) continue;
+    const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
     if (!("querySelectorAll" in root)) continue;
-    const all = tagQuery(root, el.localName, pass);
+    const all = tagQuery(root, tagOf(el), pass);
     const k = indexIn(all, el);
     if (k < 0) continue;
     // Counted as tagOrder counts them, without heybro's own overlay (appended last to the document).
@@ -591,8 +822,8 @@ function placeCandidates(sig, cands, pass) {
     if (!sig.twins || lookKeyOf(el, pass) !== key) continue;
     let g = groups.get(root);
     if (!g) {
-      let sel = el.localName;
-      for (const a of LOOK_SET) { const v = el.getAttribute(a); if (v && (a !== "value" || valueIsIdentity(el.localName))) sel += `[${a}="${CSS.escape(v)}"]`; }
+      let sel = tagOf(el);
+      for (const a of LOOK_SET) { const v = attr(el, a); if (v && (a !== "value" || valueIsIdentity(tagOf(el)))) sel += `[${a}="${CSS.escape(v)}"]`; }
       g = Array.from(root.querySelectorAll(sel)).filter((x) => !isToolUi(x) && lookKeyOf(x, pass) === key);
       groups.set(root, g);
     }
@@ -605,7 +836,7 @@ function insertionIndex(list, el) {
   let lo = 0, hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (list[mid].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1; else hi = mid;
+    if (comparePositionOf(list[mid], el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1; else hi = mid;
   }
   return lo;
 }
@@ -632,19 +863,19 @@ const NAMED_CONTAINERS = "section, fieldset, dialog, article, [role=region], [ro
 
 /** The words that name a container: its aria label, its legend or first heading. @param {Element} el */
 function containerLabel(el) {
-  const aria = referencedText(el, "aria-labelledby") || norm(el.getAttribute("aria-label"));
+  const aria = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
   if (aria) return cut(aria, 40);
   // A landmark is named by its label only: a heading inside the page's main part or header is
   // content, not its name. A section, group or dialog is named by its first plain heading (one
   // holding no control: a heading that is a link is something a person clicks, and it changes).
-  const tag = el.localName, role = el.getAttribute("role") || "";
+  const tag = tagOf(el), role = attr(el, "role") || "";
   if (!/^(section|fieldset|dialog|article)$/.test(tag) && !/^(region|group|radiogroup|dialog|alertdialog|tabpanel)$/.test(role)) return "";
   // Its own heading: not one of a group or card inside it (the first legend of a section's fieldsets
   // names that fieldset, and a re-ordered section would otherwise take it for its name).
   let seen = 0;
-  for (const h of Array.from(el.querySelectorAll(HEADINGS))) {
-    if (h.parentElement?.closest(NAMED_CONTAINERS) !== el) continue;
-    if (!h.querySelector("a, button, input, select, textarea, [role=button], [role=link]")) return cut(norm(h.textContent), 40);
+  for (const h of Array.from(qsa(el, HEADINGS))) {
+    if ((parentElOf(h) ? closestOf(parentElOf(h), NAMED_CONTAINERS) : undefined) !== el) continue;
+    if (!qs(h, "a, button, input, select, textarea, [role=button], [role=link]")) return cut(norm(textOf(h)), 40);
     if (++seen >= 3) break;
   }
   return "";
@@ -652,19 +883,19 @@ function containerLabel(el) {
 
 /** A form's name: its label, its id or name, where it posts, its heading, its submit button's words. @param {Element} el */
 function formLabel(el) {
-  const own = referencedText(el, "aria-labelledby") || norm(el.getAttribute("aria-label"));
+  const own = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
   if (own) return cut(own, 40);
-  const id = el.id && !GENERATED_ID.test(el.id) ? el.id : el.getAttribute("name") || "";
-  const action = el.getAttribute("action");
+  const id = idOf(el) && !GENERATED_ID.test(idOf(el)) ? idOf(el) : attr(el, "name") || "";
+  const action = attr(el, "action");
   if (action && action !== "#") return cut(hrefKey(action), 40);
   if (id) return `#${id}`;
-  const h = el.querySelector(HEADINGS) || el.querySelector("button[type=submit], input[type=submit], button:not([type])");
-  return h ? cut(norm(h.textContent || h.getAttribute("value")), 40) : "";
+  const h = qs(el, HEADINGS) || qs(el, "button[type=submit], input[type=submit], button:not([type])");
+  return h ? cut(norm(textOf(h) || attr(h, "value")), 40) : "";
 }
 
 /** The zone an element opens, as "kind:label", or "" when it is none. @param {Element} el */
 function zoneOf(el) {
-  const tag = el.localName, role = (el.getAttribute("role") || "").split(/\s+/)[0];
+  const tag = tagOf(el), role = (attr(el, "role") || "").split(/\s+/)[0];
   if (role === "presentation" || role === "none") return "";
   if (tag === "form" || role === "form" || role === "search") return `form:${formLabel(el)}`;
   if (ZONE_TAGS.has(tag) || ZONE_ROLES.has(role)) {
@@ -686,9 +917,9 @@ const ZONE_KIND = { banner: "header", contentinfo: "footer", navigation: "nav", 
  * @returns {Element | null}
  */
 function itemTitle(el) {
-  const tag = el.localName, role = el.getAttribute("role") || "";
+  const tag = tagOf(el), role = attr(el, "role") || "";
   if (tag === "tr" || role === "row") return el;
-  const hs = el.querySelectorAll(HEADINGS);
+  const hs = qsa(el, HEADINGS);
   if (hs.length === 1) return hs[0];
   if (hs.length > 1) return null;
   return ITEM_TAGS.has(tag) || ITEM_ROLES.has(role) || repeated(el) ? el : null;
@@ -703,26 +934,26 @@ function itemTitle(el) {
  * @param {Element} el
  */
 function repeated(el) {
-  const cls = el.getAttribute("class");
+  const cls = attr(el, "class");
   if (!cls || !cls.trim()) return false;
-  const kids = el.children.length >= 2 ? childTags(el) : "";
-  const like = (/** @type {Element | null} */ s) => !!s && s.localName === el.localName && !!s.getAttribute("class")
-    && (s.getAttribute("class") === cls || (!!kids && childTags(s) === kids));
-  return like(el.previousElementSibling) || like(el.nextElementSibling);
+  const kids = childrenOf(el).length >= 2 ? childTags(el) : "";
+  const like = (/** @type {Element | null} */ s) => !!s && tagOf(s) === tagOf(el) && !!attr(s, "class")
+    && (attr(s, "class") === cls || (!!kids && childTags(s) === kids));
+  return like(prevElOf(el)) || like(nextElOf(el));
 }
 
 /** The tags of an element's children, in order. @param {Element} el */
 function childTags(el) {
   let out = "";
-  for (let c = el.firstElementChild; c; c = c.nextElementSibling) out += c.localName + " ";
+  for (let c = firstElOf(el); c; c = nextElOf(c)) out += tagOf(c) + " ";
   return out;
 }
 
 /** The words of a row's first cell that does not hold the element. @param {Element} row @param {Element} el */
 function rowKey(row, el) {
-  for (const cell of Array.from(row.children)) {
-    if (cell.contains(el) || !/^(td|th)$/.test(cell.localName) && !/^(cell|gridcell|rowheader|columnheader)$/.test(cell.getAttribute("role") || "")) continue;
-    const t = norm(cell.textContent);
+  for (const cell of Array.from(childrenOf(row))) {
+    if (containsOf(cell, el) || !/^(td|th)$/.test(tagOf(cell)) && !/^(cell|gridcell|rowheader|columnheader)$/.test(attr(cell, "role") || "")) continue;
+    const t = norm(textOf(cell));
     if (t) return cut(t, 40);
   }
   return "";
@@ -742,7 +973,7 @@ function contextOf(el, pass) {
   /** @type {string[]} */
   const zones = [];
   let item = "", itemDone = false;
-  for (let p = parentOf(el), depth = 0; p && p.localName !== "body" && p.localName !== "html"; p = parentOf(p), depth++) {
+  for (let p = parentOf(el), depth = 0; p && tagOf(p) !== "body" && tagOf(p) !== "html"; p = parentOf(p), depth++) {
     let c = cache.get(p);
     if (!c) { c = { zone: zoneOf(p), title: null }; c.title = c.zone ? null : itemTitle(p); cache.set(p, c); }
     if (c.zone) { zones.push(c.zone); itemDone = true; continue; }
@@ -752,9 +983,9 @@ function contextOf(el, pass) {
       // look-alikes left out), a card's title ("h:": its other words, or the element's when it is
       // the title); titles of different kinds are not compared.
       let key = "";
-      if (t === p && (p.localName === "tr" || p.getAttribute("role") === "row")) key = (item = rowKey(p, el)) && `r:${item}`;
+      if (t === p && (tagOf(p) === "tr" || attr(p, "role") === "row")) key = (item = rowKey(p, el)) && `r:${item}`;
       else if (t === p) key = (item = cut(norm(ownText(p, el, true)), 40)) && `l:${item}`;
-      else if (!t.contains(el)) key = (item = cut(norm(t.textContent), 40)) && `h:${item}`;
+      else if (!containsOf(t, el)) key = (item = cut(norm(textOf(t)), 40)) && `h:${item}`;
       // A title holding the element is named by its other words (another result's title, when a
       // copy of this one was put in there), or by the element's own when it holds nothing else.
       else key = (item = cut(norm(ownText(t, el)) || visibleText(el), 40)) && `h:${item}`;
@@ -762,7 +993,7 @@ function contextOf(el, pass) {
       // An item without a title of its own ends the search too: the card or row is found. Not one
       // of a run of containers that says nothing (a button beside another with the same children):
       // the item around it names it.
-      itemDone = !!item || (t === p && (ITEM_TAGS.has(p.localName) || ITEM_ROLES.has(p.getAttribute("role") || "")));
+      itemDone = !!item || (t === p && (ITEM_TAGS.has(tagOf(p)) || ITEM_ROLES.has(attr(p, "role") || "")));
     }
   }
   return { zones: zones.slice(0, 6), item };
@@ -929,9 +1160,9 @@ function captureSignature(el, known = {}, pass) {
   /** @type {Record<string, string>} */
   const attrs = {};
   // Walk the element's own (few) attributes rather than asking for each stable one by name.
-  const valueOk = valueIsIdentity(el.localName);
+  const valueOk = valueIsIdentity(tagOf(el));
   let data = 0;
-  const list = el.attributes;
+  const list = attrsOf(el);
   for (let i = 0; i < list.length; i++) {
     const a = list[i];
     if (a.value === "" || (a.name === "value" && !valueOk)) continue;
@@ -939,10 +1170,10 @@ function captureSignature(el, known = {}, pass) {
     // Apps often key their rows by a data attribute (data-id, data-sku…): a few short ones.
     else if (a.name.startsWith("data-") && a.value.length <= 40 && data < 4) { attrs[a.name] = a.value; data++; }
   }
-  const role = el.getAttribute("role");
+  const role = attr(el, "role");
   if (role) attrs.role = role;
   const { frames, dx, dy, topWin } = frameChain(el);
-  const r = known.box || (() => { const b = el.getBoundingClientRect(); return { x: b.left + dx, y: b.top + dy, w: b.width, h: b.height }; })();
+  const r = known.box || (() => { const b = rectOf(el); return { x: b.left + dx, y: b.top + dy, w: b.width, h: b.height }; })();
   let scroll = topWin && pass?.get(topWin);
   if (!scroll) {
     scroll = topWin ? { x: topWin.scrollX, y: topWin.scrollY } : { x: 0, y: 0 };
@@ -954,7 +1185,7 @@ function captureSignature(el, known = {}, pass) {
   const name = known.name ?? accessibleName(el, pass);
   return {
     v: SIGNATURE_VERSION,
-    tag: el.localName,
+    tag: tagOf(el),
     role: roleOf(el),
     name,
     text: visibleText(el, pass),
@@ -974,6 +1205,25 @@ function captureSignature(el, known = {}, pass) {
   };
 }
 
+/**
+ * The element's signature, or — where reading the element fails — one that says only what the page
+ * map already knew of it (its tag, name and box): such an element can still be acted on by its id,
+ * and re-finding it later abstains rather than guess from so little.
+ * @param {Element} el @param {{box?: Box, name?: string}} [known] @param {Map<any, any>} [pass]
+ * @returns {Signature}
+ */
+function signatureOf(el, known = {}, pass) {
+  try {
+    return captureSignature(el, known, pass);
+  } catch {
+    const b = known.box || { x: 0, y: 0, w: 0, h: 0 };
+    let tag = "";
+    try { tag = tagOf(el); } catch { /* none */ }
+    return { v: SIGNATURE_VERSION, tag, role: "", name: known.name || "", text: "", attrs: {}, classes: [], label: "",
+      neighbor: "", path: [], frame: [], shadow: [], box: { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(b.w), h: Math.round(b.h) }, state: {} };
+  }
+}
+
 /** Words that say nothing about which icon it is. */
 const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
   "only", "small", "large", "default", "primary", "secondary", "rounded", "sprite", "sprites", "png", "jpg", "gif", "webp"]);
@@ -989,11 +1239,11 @@ function iconWords(el) {
   const words = new Set();
   /** @param {string | null} s */
   const add = (s) => { for (const w of (s || "").toLowerCase().split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w)) words.add(w); };
-  const nodes = [el, ...Array.from(el.querySelectorAll("svg, i, span, img, use")).slice(0, 6)];
+  const nodes = [el, ...Array.from(qsa(el, "svg, i, span, img, use")).slice(0, 6)];
   for (const n of nodes) {
-    for (const c of (n.getAttribute("class") || "").split(/\s+/)) if (isStableClass(c)) add(c);
-    const src = n.getAttribute("src") || n.getAttribute("href") || n.getAttribute("xlink:href");
-    if (src && n.localName !== "a") add(src.replace(/^.*[/#]/, "").replace(/\.\w+$/, ""));
+    for (const c of (attr(n, "class") || "").split(/\s+/)) if (isStableClass(c)) add(c);
+    const src = attr(n, "src") || attr(n, "href") || attr(n, "xlink:href");
+    if (src && tagOf(n) !== "a") add(src.replace(/^.*[/#]/, "").replace(/\.\w+$/, ""));
   }
   return Array.from(words).slice(0, 8).join(" ");
 }
@@ -1007,7 +1257,7 @@ function iconWords(el) {
 function hostPlaces(el, pass) {
   /** @type {string[]} */
   const out = [];
-  for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) {
     const p = placeOf(root.host, pass);
     out.push(p.twins ? `${p.twins.k}/${p.twins.n}` : "");
   }
@@ -1295,13 +1545,12 @@ const ANCHORS = ["id", "testid"];
 
 /** Whether the element takes up space on screen. @param {Element} el */
 function isRendered(el) {
-  if (!el.isConnected) return false;
-  if (typeof el.checkVisibility === "function") return el.checkVisibility({ checkVisibilityCSS: true });
-  return el.getClientRects().length > 0;
+  if (!isConnectedOf(el)) return false;
+  return checkVisibilityOf(el, { checkVisibilityCSS: true });
 }
 
 /** Whether an overlay or other tool UI marked this subtree as not part of the page. @param {Element} el */
-function isToolUi(el) { return el.hasAttribute("data-heybro-overlay"); }
+function isToolUi(el) { return hasAttr(el, "data-heybro-overlay"); }
 
 /**
  * Every element under root, through open shadow roots and same-origin iframes.
@@ -1312,15 +1561,15 @@ function walkDeep(root, visit) {
   const stack = [root];
   while (stack.length) {
     const r = /** @type {Document | Element | ShadowRoot} */ (stack.pop());
-    const all = r.querySelectorAll("*");
+    const all = qsa(r, "*");
     // Tool UI is rare: asked of the root once, not of each of its (tens of thousands of) elements.
-    const tool = r.querySelector("[data-heybro-overlay]") ? new Set(r.querySelectorAll("[data-heybro-overlay]")) : null;
+    const tool = qs(r, "[data-heybro-overlay]") ? new Set(qsa(r, "[data-heybro-overlay]")) : null;
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
       if (tool && tool.has(el)) continue;
       visit(el);
-      if (el.shadowRoot) stack.push(el.shadowRoot);
-      const tag = el.localName;
+      if (shadowOf(el)) stack.push(shadowOf(el));
+      const tag = tagOf(el);
       if (tag === "iframe" || tag === "frame") { const d = frameDocument(el); if (d) stack.push(d); }
     }
   }
@@ -1338,15 +1587,15 @@ function sameDirectText(el, text) {
   // Normalising only shortens: own text shorter than `text` (the whitespace between children, as
   // on most elements) cannot be it, and is told without building a string.
   let len = 0, one = null, many = false;
-  for (let n = el.firstChild; n; n = n.nextSibling) {
-    if (n.nodeType !== 3) continue;
+  for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
+    if (nodeTypeOf(n) !== 3) continue;
     len += /** @type {Text} */ (n).length;
     if (one) many = true; else one = n;
   }
   if (len < text.length || !one) return false;
   let t = "";
-  if (!many) t = one.nodeValue || "";
-  else for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) t += n.nodeValue;
+  if (!many) t = nodeValueOf(one) || "";
+  else for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) if (nodeTypeOf(n) === 3) t += nodeValueOf(n);
   return NOT_SPACE.test(t) && norm(t).toLowerCase() === text;
 }
 
@@ -1367,19 +1616,19 @@ function collectCandidates(sig, root, rendered = true, pass) {
   const testIds = TEST_ID_ATTRS.filter((k) => A[k]);
   /** @param {Element} el */
   const visit = (el) => {
-    const tag = el.localName;
+    const tag = tagOf(el);
     let maybe = tag === sig.tag;
     // An element without attributes is interactive by its tag alone, and carries no id, name or
     // test id: most of a page's elements are told with one question.
-    if (!maybe && (INTERACTIVE_TAGS.has(tag) || el.hasAttributes())) {
-      maybe = isInteractiveCheap(el) || (!!A.id && el.id === A.id) || (!!A.name && el.getAttribute("name") === A.name)
-        || testIds.some((k) => el.getAttribute(k) === A[k]);
+    if (!maybe && (INTERACTIVE_TAGS.has(tag) || hasAttrs(el))) {
+      maybe = isInteractiveCheap(el) || (!!A.id && idOf(el) === A.id) || (!!A.name && attr(el, "name") === A.name)
+        || testIds.some((k) => attr(el, k) === A[k]);
     }
-    if (!maybe && text && el.firstChild && sameDirectText(el, text)) maybe = true;
+    if (!maybe && text && firstChildOf(el) && sameDirectText(el, text)) maybe = true;
     if (maybe && tag !== "html" && tag !== "body" && (!rendered || isRendered(el))) out.push(el);
   };
   // Whether there is a BIG_PAGE-th element is asked of a live list, which walks no further than it.
-  const big = "getElementsByTagName" in root ? !!root.getElementsByTagName("*").item(BIG_PAGE) : root.querySelectorAll("*").length > BIG_PAGE;
+  const big = "getElementsByTagName" in root ? !!byTagOf(root, "*").item(BIG_PAGE) : root.querySelectorAll("*").length > BIG_PAGE;
   if (big) gatherBig(sig, root, (el) => { if (!isToolUi(el)) visit(el); }, pass);
   else walkDeep(root, visit);
   return out;
@@ -1438,11 +1687,11 @@ function gatherBig(sig, root, visit, pass) {
   const marked = ofTag ? carried.slice(1) : `[role],[tabindex],[onclick],[contenteditable]${carried}`;
   // The tags of other controls a person uses alike (a link for a button).
   const otherTags = ROLE_TAGS.filter(([t, roles]) => t !== tag && roles.some((x) => (roleSim(sig.role, x) ?? 0) > 0)).map(([t]) => t);
-  const alike = (/** @type {Element} */ el) => otherTags.includes(el.localName) && (roleSim(sig.role, roleOf(el)) ?? 0) > 0;
-  const control = (/** @type {Element} */ el) => el.localName !== tag && isInteractiveCheap(el);
+  const alike = (/** @type {Element} */ el) => otherTags.includes(tagOf(el)) && (roleSim(sig.role, roleOf(el)) ?? 0) > 0;
+  const control = (/** @type {Element} */ el) => tagOf(el) !== tag && isInteractiveCheap(el);
   const share = sig.order ? sig.order.k / Math.max(1, sig.order.n) : 0;
   const hosts = (sig.shadow || []).map((x) => x.split(/[.#]/)[0]).reverse();
-  const doc = "defaultView" in root ? root : root.ownerDocument;
+  const doc = "defaultView" in root ? root : docOf(root);
   // A window counts its frames: a document without any is not searched for them.
   const framed = !!(/** @type {Document | null} */ (doc)?.defaultView?.length);
   /** @type {Set<Element>} */
@@ -1461,7 +1710,7 @@ function gatherBig(sig, root, visit, pass) {
    * @param {Document | Element | ShadowRoot} r @param {Element | null} from @param {Element | null} to @param {(el: Element) => boolean} keep
    */
   const between = (r, from, to, keep) => {
-    const w = (/** @type {Document} */ (r.ownerDocument || r)).createTreeWalker(r, NodeFilter.SHOW_ELEMENT);
+    const w = (/** @type {Document} */ (docOf(r) || r)).createTreeWalker(r, NodeFilter.SHOW_ELEMENT);
     if (from) w.currentNode = from;
     for (let n = w.nextNode(), i = 0; n && n !== to && i < BETWEEN_NODES; n = w.nextNode(), i++) take(/** @type {Element} */ (n), keep);
   };
@@ -1469,19 +1718,19 @@ function gatherBig(sig, root, visit, pass) {
   const inRoot = (r, depth) => {
     if (depth === hosts.length) {
       if (ofTag) {
-        const all = "tagName" in r ? r.querySelectorAll(tag) : tagQuery(/** @type {Document | ShadowRoot} */ (r), tag, pass);
+        const all = "tagName" in r ? qsa(r, tag) : tagQuery(/** @type {Document | ShadowRoot} */ (r), tag, pass);
         const at = Math.round(share * all.length);
         around(all, at, AROUND);
         between(r, all[at - 2] || null, all[at + 1] || null, control);
       } else if (otherTags.length) {
-        const list = r.querySelectorAll(otherTags.join(","));
+        const list = qsa(r, otherTags.join(","));
         around(list, Math.round(share * list.length), AROUND_OTHER, alike);
       }
-      if (marked) for (const el of Array.from(r.querySelectorAll(marked))) take(el);
+      if (marked) for (const el of Array.from(qsa(r, marked))) take(el);
     } else {
-      for (const h of Array.from(r.querySelectorAll(hosts[depth] || "*"))) if (h.shadowRoot) inRoot(h.shadowRoot, depth + 1);
+      for (const h of Array.from(qsa(r, hosts[depth] || "*"))) if (shadowOf(h)) inRoot(shadowOf(h), depth + 1);
     }
-    if (framed) for (const t of ["iframe", "frame"]) for (const f of Array.from(r.querySelectorAll(t))) { const d = frameDocument(f); if (d) inRoot(d, 0); }
+    if (framed) for (const t of ["iframe", "frame"]) for (const f of Array.from(qsa(r, t))) { const d = frameDocument(f); if (d) inRoot(d, 0); }
   };
   inRoot(root, 0);
 }
@@ -1510,7 +1759,7 @@ function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
   const dataKeys = Object.keys(A).filter((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k));
   const keys = ["id", "name", "href", "placeholder", "aria-label", "title", "type", ...TEST_ID_ATTRS].filter((k) => A[k]);
   const box = sig.box && (sig.frame || []).length === 0 ? sig.box : null;
-  const view = pool[0]?.ownerDocument?.defaultView;
+  const view = pool[0] ? docOf(pool[0]).defaultView : undefined;
   const sx = view ? view.scrollX : 0, sy = view ? view.scrollY : 0;
   // The score is summed in this order: tag, role, text, attributes, then label and box. The label
   // and the box (a layout read) are the dear parts: they are read only for the candidates that
@@ -1524,24 +1773,24 @@ function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
   const simOf = (memo, a, b) => { let v = memo.get(b); if (v === undefined) { v = textSim(a, b) || 0; memo.set(b, v); } return v; };
   /** @param {Element} el */
   const partial = (el) => {
-    const tag = el.localName;
+    const tag = tagOf(el);
     let sc = (tag === sig.tag ? 1 : 0) + (roleSim(sig.role, roleOf(el)) || 0);
-    sc += 2 * simOf(textSims, text, tag === "input" || tag === "textarea" ? (el.getAttribute("placeholder") || "") : visibleText(el, pass));
-    for (const k of keys) if (el.getAttribute(k) === A[k]) sc += k === "type" ? 0.5 : 2;
-    for (const k of dataKeys) if (el.getAttribute(k) === A[k]) sc += 2;
+    sc += 2 * simOf(textSims, text, tag === "input" || tag === "textarea" ? (attr(el, "placeholder") || "") : visibleText(el, pass));
+    for (const k of keys) if (attr(el, k) === A[k]) sc += k === "type" ? 0.5 : 2;
+    for (const k of dataKeys) if (attr(el, k) === A[k]) sc += 2;
     return sc;
   };
   /** @type {Set<Element>} */
   const far = new Set();
   /** @param {Element} el @param {number} sc */
   const finish = (el, sc) => {
-    if (withLabel && LABELABLE.has(el.localName)) sc += 2 * simOf(labelSims, sig.label, labelText(el, pass));
+    if (withLabel && LABELABLE.has(tagOf(el))) sc += 2 * simOf(labelSims, sig.label, labelText(el, pass));
     // Where it was: a look-alike far away should not push the target itself off the list.
-    if (box && !far.has(el)) { const r = el.getBoundingClientRect(); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
+    if (box && !far.has(el)) { const r = rectOf(el); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
     return sc;
   };
   /** @param {Element} el @param {number} sc */
-  const most = (el, sc) => sc + (withLabel && LABELABLE.has(el.localName) ? 2 : 0) + (box ? 1.5 : 0) + 1e-6;
+  const most = (el, sc) => sc + (withLabel && LABELABLE.has(tagOf(el)) ? 2 : 0) + (box ? 1.5 : 0) + 1e-6;
   const bounded = pool.map((el, i) => { const p = partial(el); return { el, i, p, up: most(el, p), sc: NaN }; })
     .sort((a, b) => b.up - a.up || a.i - b.i);
   // A run of look-alikes longer than the list can hold (a thousand "Add to cart" buttons) keeps
@@ -1628,11 +1877,17 @@ function decide(signature, root, opts) {
   // of each of a thousand look-alikes in other cards is most of a big page's re-find. Such a one
   // takes no part in what is decided below (it is set aside, and only where the others stand is
   // read of it); the first few still get a full signature, to be reported among the candidates.
-  const placed = pool.map((element) => ({ context: contextOf(element, pass), path: ancestorPath(element) }));
+  // A candidate that cannot be read (a read throws) is left out — and then nothing but the element
+  // unchanged to the letter is taken: the one left out might have been it (a doubt abstains).
+  let unreadable = 0;
+  /** @template T @param {() => T} read @returns {T | null} */
+  const guarded = (read) => { try { return read(); } catch { unreadable++; return null; } };
+  const placed = pool.map((element) => guarded(() => ({ element, context: contextOf(element, pass), path: ancestorPath(element) })));
   let reported = 0;
-  const signed = pool.map((element, i) => ({ element, ...placed[i] }))
+  const signed = /** @type {{element: Element, context: Context, path: string[]}[]} */ (placed.filter(Boolean))
     .filter((c) => !signature.context || !contextClash(signature, c) || reported++ < REPORTED);
-  const all = signed.map(({ element, context, path }) => ({ element, signature: captureSignature(element, { place: false, context, path }, pass) }));
+  const all = /** @type {{element: Element, signature: Signature}[]} */ (signed.map(({ element, context, path }) =>
+    guarded(() => ({ element, signature: captureSignature(element, { place: false, context, path }, pass) }))).filter(Boolean));
   placeCandidates(signature, all, pass);
   const every = scoreCandidates(signature, all);
   const top = every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
@@ -1642,7 +1897,9 @@ function decide(signature, root, opts) {
       looField: x.looField, looSim: x.looSim, looAbsent: x.looAbsent, distinctive: x.distinctive, anchor: x.anchor, tagOk: x.tagOk }));
   }
   /** @param {Scored} s @param {number} confidence @returns {RefindResult} */
-  const found = (s, confidence) => ({ status: "found", element: s.element, confidence, candidates: top });
+  const found = (s, confidence) => unreadable && confidence < 1
+    ? { status: "ambiguous", element: null, confidence, candidates: top }
+    : { status: "found", element: s.element, confidence, candidates: top };
   // 0. Nothing changed: one candidate is the captured element to the letter, in the same place.
   const same = every.filter((s) => unchanged(signature, s.signature));
   if (same.length === 1) return found(same[0], 1);
@@ -1970,7 +2227,7 @@ const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "tit
 const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
 /** Attributes whose other value means another element. */
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, norm, roleOf, implicitRole, isInteractiveCheap, labelText, visibleText, accessibleName, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN };
+return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, norm, roleOf, implicitRole, isInteractiveCheap, labelText, visibleText, accessibleName, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN };
 })();
 // ---- extension/lib/dom_pointer.js
 const __dom_pointer = (() => {
@@ -2197,6 +2454,7 @@ const __dom_roots = (() => {
  * or reads focus after an action has to go through them too.
  */
 const { frameDocument, isToolUi } = __refind;
+const { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, rectOf, shadowOf, tagOf } = __dom_native;
 
 /**
  * Every open shadow root and same-origin frame document under `doc`, at any depth (not `doc`).
@@ -2210,7 +2468,7 @@ function innerRoots(doc) {
     const all = /** @type {Document | ShadowRoot} */ (stack.pop()).querySelectorAll("*");
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
-      const sr = el.shadowRoot;
+      const sr = shadowOf(el);
       if (sr && !isToolUi(el)) { out.push(sr); stack.push(sr); } // our own overlay is no part of the page
       const d = frameDocument(el);
       if (d) { out.push(d); stack.push(d); }
@@ -2245,8 +2503,8 @@ function frameDocuments(doc) {
  */
 function deepElementFromPoint(root, x, y) {
   let el = root.elementFromPoint(x, y);
-  while (el && el.shadowRoot) {
-    const inner = el.shadowRoot.elementFromPoint(x, y);
+  while (el && shadowOf(el)) {
+    const inner = shadowOf(el).elementFromPoint(x, y);
     if (!inner || inner === el) break;
     el = inner;
   }
@@ -2255,7 +2513,7 @@ function deepElementFromPoint(root, x, y) {
 
 /** Whether `a` contains `b`, through the shadow roots between them. @param {Element} a @param {Node} b */
 function containsDeep(a, b) {
-  for (/** @type {Node | null} */ let n = b; n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
+  for (/** @type {Node | null} */ let n = b; n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
   return false;
 }
 
@@ -2271,18 +2529,18 @@ const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2
  * @returns {{x: number, y: number, target: Element}}
  */
 function pointerHit(el) {
-  const r = el.getBoundingClientRect();
-  const view = /** @type {Window} */ (el.ownerDocument.defaultView);
+  const r = rectOf(el);
+  const view = /** @type {Window} */ (docOf(el).defaultView);
   // A person aims at what the control shows (its words, its icon), not at the middle of its box:
   // a tab item as wide as its list has its link at the left.
-  const range = el.ownerDocument.createRange();
+  const range = docOf(el).createRange();
   range.selectNodeContents(el);
   const c = range.getBoundingClientRect();
   const shows = c.width > 0 && c.height > 0 ? [[(c.left + c.width / 2 - r.left) / r.width, (c.top + c.height / 2 - r.top) / r.height]] : [];
   for (const [fx, fy] of [...shows, ...SAMPLE_POINTS]) {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
     if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
-    const hit = deepElementFromPoint(el.ownerDocument, x, y);
+    const hit = deepElementFromPoint(docOf(el), x, y);
     if (hit && containsDeep(el, hit)) return { x, y, target: hit };
   }
   return { x: r.left + r.width / 2, y: r.top + r.height / 2, target: el };
@@ -2297,18 +2555,18 @@ const NO_TEXT = new Set(["style", "script", "template", "noscript"]);
  * @returns {string[]}
  */
 function deepTexts(doc, roots = innerRoots(doc)) {
-  const out = [doc.body ? doc.body.innerText : ""];
+  const out = [doc.body ? innerTextOf(doc.body) : ""];
   // innerText of an element that is not rendered is its whole textContent: those are skipped.
   for (const r of roots) {
     if (r.nodeType === 9) {
       const b = /** @type {Document} */ (r).body;
-      if (b && b.checkVisibility()) out.push(b.innerText);
+      if (b && checkVisibilityOf(b)) out.push(innerTextOf(b));
       continue;
     }
-    for (let n = r.firstChild; n; n = n.nextSibling) {
-      if (n.nodeType === 3) { if (/** @type {ShadowRoot} */ (r).host.checkVisibility()) out.push(n.nodeValue || ""); continue; }
+    for (let n = r.firstChild; n; n = nextSiblingOf(n)) {
+      if (nodeTypeOf(n) === 3) { if (checkVisibilityOf(/** @type {ShadowRoot} */ (r).host)) out.push(nodeValueOf(n) || ""); continue; }
       const c = /** @type {HTMLElement} */ (n);
-      if (n.nodeType === 1 && !NO_TEXT.has(c.localName) && "innerText" in c && c.checkVisibility()) out.push(c.innerText);
+      if (nodeTypeOf(n) === 1 && !NO_TEXT.has(tagOf(c)) && "innerText" in c && checkVisibilityOf(c)) out.push(innerTextOf(c));
     }
   }
   return out;
@@ -2324,6 +2582,7 @@ const __dom_scroll = (() => {
  * scroll action both go through it, so "N more below (scroll down)" and scrolling down agree.
  */
 const { deepElementFromPoint } = __dom_roots;
+const { clientHeightOf, clientWidthOf, docOf, nodeTypeOf, parentElOf, parentNodeOf, scrollByOf, scrollHeightOf, scrollIntoViewOf, scrollLeftOf, scrollToOf, scrollTopOf, scrollWidthOf } = __dom_native;
 
 /** Scrolling styles. */
 const SCROLLS = /(auto|scroll|overlay)/;
@@ -2332,7 +2591,7 @@ const SCROLLS = /(auto|scroll|overlay)/;
 function documentScrolls(doc) {
   const view = /** @type {Window} */ (doc.defaultView);
   const se = doc.scrollingElement || doc.documentElement;
-  if (se.scrollHeight - se.clientHeight <= 1 && se.scrollWidth - se.clientWidth <= 1) return false;
+  if (scrollHeightOf(se) - clientHeightOf(se) <= 1 && scrollWidthOf(se) - clientWidthOf(se) <= 1) return false;
   // The viewport takes html's overflow, or body's when html's is `visible`.
   let overflow = view.getComputedStyle(doc.documentElement).overflowY;
   if (overflow === "visible" && doc.body) overflow = view.getComputedStyle(doc.body).overflowY;
@@ -2341,8 +2600,8 @@ function documentScrolls(doc) {
 
 /** Whether the element scrolls vertically (has hidden content and a scrolling overflow). @param {Element} el */
 function scrollsY(el) {
-  if (el.scrollHeight - el.clientHeight <= 1) return false; // a cheap layout read rules most out
-  return SCROLLS.test(/** @type {Window} */ (el.ownerDocument.defaultView).getComputedStyle(el).overflowY);
+  if (scrollHeightOf(el) - clientHeightOf(el) <= 1) return false; // a cheap layout read rules most out
+  return SCROLLS.test(/** @type {Window} */ (docOf(el).defaultView).getComputedStyle(el).overflowY);
 }
 
 /**
@@ -2360,13 +2619,13 @@ function pageScroller(doc) {
   /** @type {Element | null} */ let best = null;
   let bestArea = vw * vh / 4;
   for (const [fx, fy] of [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]) {
-    for (let n = /** @type {Node | null} */ (deepElementFromPoint(doc, vw * fx, vh * fy)); n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) {
-      if (n.nodeType !== 1) continue;
+    for (let n = /** @type {Node | null} */ (deepElementFromPoint(doc, vw * fx, vh * fy)); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) {
+      if (nodeTypeOf(n) !== 1) continue;
       const el = /** @type {Element} */ (n);
       if (seen.has(el)) break; // this point's chain joins one already walked
       seen.add(el);
       if (el === doc.documentElement || el === doc.body) continue;
-      const area = el.clientWidth * el.clientHeight;
+      const area = clientWidthOf(el) * clientHeightOf(el);
       if (area > bestArea && scrollsY(el)) { best = el; bestArea = area; }
     }
   }
@@ -2384,13 +2643,13 @@ function scrollInfo(doc) {
   const vh = win.innerHeight, vw = win.innerWidth;
   const box = pageScroller(doc);
   if (box) {
-    const y = box.scrollTop;
-    return { x: Math.round(box.scrollLeft), y: Math.round(y), viewport_w: vw, viewport_h: vh, page_w: box.scrollWidth, page_h: box.scrollHeight,
-      above_px: Math.round(y), below_px: Math.max(0, Math.round(box.scrollHeight - y - box.clientHeight)) };
+    const y = scrollTopOf(box);
+    return { x: Math.round(scrollLeftOf(box)), y: Math.round(y), viewport_w: vw, viewport_h: vh, page_w: scrollWidthOf(box), page_h: scrollHeightOf(box),
+      above_px: Math.round(y), below_px: Math.max(0, Math.round(scrollHeightOf(box) - y - clientHeightOf(box))) };
   }
   const se = doc.scrollingElement || doc.documentElement;
-  const pageH = Math.max(se.scrollHeight, doc.body ? doc.body.scrollHeight : 0);
-  const pageW = Math.max(se.scrollWidth, doc.body ? doc.body.scrollWidth : 0);
+  const pageH = Math.max(scrollHeightOf(se), doc.body ? scrollHeightOf(doc.body) : 0);
+  const pageW = Math.max(scrollWidthOf(se), doc.body ? scrollWidthOf(doc.body) : 0);
   return {
     x: Math.round(win.scrollX), y: Math.round(win.scrollY), viewport_w: vw, viewport_h: vh, page_w: pageW, page_h: pageH,
     above_px: Math.round(win.scrollY), below_px: Math.max(0, Math.round(pageH - win.scrollY - vh)),
@@ -2399,10 +2658,10 @@ function scrollInfo(doc) {
 
 /** The element to scroll: the element itself if it scrolls, else its nearest scrolling ancestor. @param {Element} el */
 function scroller(el) {
-  const doc = el.ownerDocument;
-  for (let e = /** @type {Element | null} */ (el); e && e !== doc.body && e !== doc.documentElement; e = e.parentElement) {
+  const doc = docOf(el);
+  for (let e = /** @type {Element | null} */ (el); e && e !== doc.body && e !== doc.documentElement; e = parentElOf(e)) {
     const s = /** @type {Window} */ (doc.defaultView).getComputedStyle(e);
-    if (SCROLLS.test(s.overflowY + s.overflowX) && (e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth)) return e;
+    if (SCROLLS.test(s.overflowY + s.overflowX) && (scrollHeightOf(e) > clientHeightOf(e) || scrollWidthOf(e) > clientWidthOf(e))) return e;
   }
   return null;
 }
@@ -2416,21 +2675,21 @@ function doScroll(args, el) {
   const dir = args.direction;
   const target = el && dir ? scroller(el) : null;
   if (el && !dir) {
-    el.scrollIntoView({ block: "center", behavior: "instant" });
+    scrollIntoViewOf(el, { block: "center", behavior: "instant" });
     return { scrolled: "to_element" };
   }
   const box = target || pageScroller(document) || document.scrollingElement || document.documentElement;
   const page = box === document.scrollingElement || box === document.documentElement;
-  const ph = page ? innerHeight : box.clientHeight, pw = page ? innerWidth : box.clientWidth;
+  const ph = page ? innerHeight : clientHeightOf(box), pw = page ? innerWidth : clientWidthOf(box);
   const amt = args.pixels ?? Math.round((args.amount ?? 0.8) * (dir === "left" || dir === "right" ? pw : ph));
   const dx = dir === "left" ? -amt : dir === "right" ? amt : 0;
   const dy = dir === "up" ? -amt : dir === "down" || !dir ? amt : 0;
-  const before = { x: box.scrollLeft, y: box.scrollTop };
-  if (dir === "top") box.scrollTo({ top: 0, behavior: "instant" });
-  else if (dir === "bottom") box.scrollTo({ top: box.scrollHeight, behavior: "instant" });
-  else box.scrollBy({ left: dx, top: dy, behavior: "instant" });
-  const y = box.scrollTop, max = box.scrollHeight - box.clientHeight;
-  return { scrolled: target ? "element" : "page", moved_px: Math.round(Math.abs(y - before.y) + Math.abs(box.scrollLeft - before.x)),
+  const before = { x: scrollLeftOf(box), y: scrollTopOf(box) };
+  if (dir === "top") scrollToOf(box, { top: 0, behavior: "instant" });
+  else if (dir === "bottom") scrollToOf(box, { top: scrollHeightOf(box), behavior: "instant" });
+  else scrollByOf(box, { left: dx, top: dy, behavior: "instant" });
+  const y = scrollTopOf(box), max = scrollHeightOf(box) - clientHeightOf(box);
+  return { scrolled: target ? "element" : "page", moved_px: Math.round(Math.abs(y - before.y) + Math.abs(scrollLeftOf(box) - before.x)),
     at_top: y <= 0, at_bottom: y >= max - 1, scroll_y: Math.round(y) };
 }
 return { pageScroller, scrollInfo, doScroll };
@@ -2443,6 +2702,7 @@ const __dom_inert = (() => {
  * takes no clicks, no focus and no keys).
  */
 const { containsDeep } = __dom_roots;
+const { attr, docOf, hasAttr, nodeTypeOf, parentNodeOf } = __dom_native;
 
 /** The document's open modal dialog (the topmost), or null. @param {Document} doc */
 function openModal(doc) {
@@ -2455,11 +2715,11 @@ function openModal(doc) {
  * @param {Element} el
  */
 function inertReason(el) {
-  for (let n = /** @type {Node | null} */ (el); n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) {
-    if (n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("inert")) return "it is inside an inert part of the page";
+  for (let n = /** @type {Node | null} */ (el); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) {
+    if (nodeTypeOf(n) === 1 && hasAttr(/** @type {Element} */ (n), "inert")) return "it is inside an inert part of the page";
   }
-  const modal = openModal(el.ownerDocument);
-  if (modal && !containsDeep(modal, el)) return `it is behind the open modal dialog${modal.getAttribute("aria-label") ? ` "${modal.getAttribute("aria-label")}"` : ""}`;
+  const modal = openModal(docOf(el));
+  if (modal && !containsDeep(modal, el)) return `it is behind the open modal dialog${attr(modal, "aria-label") ? ` "${attr(modal, "aria-label")}"` : ""}`;
   return "";
 }
 return { openModal, inertReason };
@@ -2477,6 +2737,7 @@ const __dom_covered = (() => {
  * not covered, it is scrolled away.
  */
 const { containsDeep, deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
+const { closestOf, docOf, parentElOf } = __dom_native;
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
@@ -2485,10 +2746,10 @@ const { containsDeep, deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
 
 /** The outermost positioned element around `el` (below body), or null. @param {Element} el */
 function layerOf(el) {
-  const view = el.ownerDocument.defaultView;
+  const view = docOf(el).defaultView;
   if (!view) return null;
   /** @type {Element | null} */ let layer = null;
-  for (/** @type {Element | null} */ let n = el; n && n !== el.ownerDocument.body && n !== el.ownerDocument.documentElement; n = n.parentElement) {
+  for (/** @type {Element | null} */ let n = el; n && n !== docOf(el).body && n !== docOf(el).documentElement; n = parentElOf(n)) {
     const pos = view.getComputedStyle(n).position;
     if (pos === "fixed" || pos === "absolute" || pos === "sticky") layer = n;
   }
@@ -2498,7 +2759,7 @@ function layerOf(el) {
 /** Whether a hit at a point reaches the control (it, inside it, or the label of it). @param {Element} hit @param {Element} el */
 function reaches(hit, el) {
   if (containsDeep(el, hit)) return true;
-  const label = hit.closest("label");
+  const label = closestOf(hit, "label");
   return !!label && /** @type {HTMLLabelElement} */ (label).control === el;
 }
 
@@ -2515,12 +2776,21 @@ function dropCovered(doc, entries) {
   /** @type {Covered | null} */ let covered = null;
   let kept = 0;
   for (const e of entries) {
-    if (e.where !== "in" || e.el.ownerDocument !== doc || !isCovered(doc, e, vw, vh, layers)) { entries[kept++] = e; continue; }
+    if (e.where !== "in" || docOf(e.el) !== doc || !coveredSafely(doc, e, vw, vh, layers)) { entries[kept++] = e; continue; }
     e.covered = true;
     if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: /** @type {Element} */ (e.coveredBy), entries: [e] };
   }
   entries.length = kept;
   return covered;
+}
+
+/**
+ * Whether a control is covered; one whose hit test fails to read stays listed (the action's own
+ * check will say what is wrong with it).
+ * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh @param {Map<Element, Element | null>} layers
+ */
+function coveredSafely(doc, e, vw, vh, layers) {
+  try { return isCovered(doc, e, vw, vh, layers); } catch { return false; }
 }
 
 /**
@@ -2562,6 +2832,7 @@ const { scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
 const { openModal } = __dom_inert;
 const { dropCovered } = __dom_covered;
+const { attr, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
@@ -2585,8 +2856,10 @@ const { dropCovered } = __dom_covered;
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
- *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null}} Scan
+ *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null,
+ *   skipped: Skipped}} Scan
  *   covered: controls left out because something is drawn over them
+ * @typedef {{count: number, first: string}} Skipped  elements left out because reading them failed (the first error's words)
  */
 
 class Registry {
@@ -2636,8 +2909,8 @@ const BLOCK_INSIDE = "div,p,ul,ol,li,table,section,article,header,footer,nav,asi
 
 /** Whether an element reads as part of the line around it. @param {Element} el */
 function isInline(el) {
-  if (!INLINE_TAGS.has(el.localName) || el.shadowRoot) return false;
-  return el.childElementCount === 0 || !el.querySelector(BLOCK_INSIDE);
+  if (!INLINE_TAGS.has(tagOf(el)) || shadowOf(el)) return false;
+  return childCountOf(el) === 0 || !qs(el, BLOCK_INSIDE);
 }
 
 /**
@@ -2646,8 +2919,8 @@ function isInline(el) {
  * @param {Element} el
  */
 function isContainer(el) {
-  if (INTERACTIVE_TAGS.has(el.localName)) return false;
-  const role = el.getAttribute("role");
+  if (INTERACTIVE_TAGS.has(tagOf(el))) return false;
+  const role = attr(el, "role");
   return !role || !INTERACTIVE_ROLES.has(role.split(/\s+/)[0].toLowerCase());
 }
 
@@ -2656,7 +2929,7 @@ function newFlow(order) { return { order, parts: [], text: false, after: false, 
 
 /** Whether el's own text nodes say something. @param {Element} el */
 function ownWords(el) {
-  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && NON_SPACE.test(/** @type {string} */ (n.nodeValue))) return true;
+  for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) if (nodeTypeOf(n) === 3 && NON_SPACE.test(/** @type {string} */ (nodeValueOf(n)))) return true;
   return false;
 }
 
@@ -2669,15 +2942,15 @@ function ownWords(el) {
  */
 function splitParts(el) {
   let box = el;
-  while (box.childElementCount === 1 && !ownWords(box)) box = /** @type {Element} */ (box.firstElementChild);
-  if (ownWords(box) || box.childElementCount < 2 || box.childElementCount > 8) return null;
-  const kids = Array.from(box.children), tag = kids[0].localName;
+  while (childCountOf(box) === 1 && !ownWords(box)) box = /** @type {Element} */ (firstElOf(box));
+  if (ownWords(box) || childCountOf(box) < 2 || childCountOf(box) > 8) return null;
+  const kids = Array.from(childrenOf(box)), tag = tagOf(kids[0]);
   if (tag === "td" || tag === "th" || tag === "tr") return null;
   const names = new Set();
   for (const k of kids) {
-    const t = norm(k.textContent);
-    if (k.localName !== tag || !t || t.split(" ").length > 5 || names.has(t)) return null;
-    if (k.childElementCount === 0 && /\d/.test(t)) return null; // a price, a count, a date: a card's facts, not actions
+    const t = norm(textOf(k));
+    if (tagOf(k) !== tag || !t || t.split(" ").length > 5 || names.has(t)) return null;
+    if (childCountOf(k) === 0 && /\d/.test(t)) return null; // a price, a count, a date: a card's facts, not actions
     names.add(t);
   }
   return kids;
@@ -2689,10 +2962,10 @@ function splitParts(el) {
  * @param {Element} el @param {Entry[]} entries @param {number} first
  */
 function wordsAllIn(el, entries, first) {
-  const words = norm(/** @type {HTMLElement} */ (el).innerText).toLowerCase().split(" ").filter(Boolean);
+  const words = norm(innerTextOf(/** @type {HTMLElement} */ (el))).toLowerCase().split(" ").filter(Boolean);
   if (!words.length) return false; // shows nothing but icons: the controls are its parts (sameControl)
   const theirs = new Set();
-  for (let i = first; i < entries.length; i++) for (const w of norm(/** @type {HTMLElement} */ (entries[i].el).innerText).toLowerCase().split(" ")) theirs.add(w);
+  for (let i = first; i < entries.length; i++) for (const w of norm(innerTextOf(/** @type {HTMLElement} */ (entries[i].el))).toLowerCase().split(" ")) theirs.add(w);
   return words.every((w) => theirs.has(w));
 }
 
@@ -2703,11 +2976,11 @@ function wordsAllIn(el, entries, first) {
  */
 function sameControl(el, role, box, outer, dx, dy) {
   if (role === "presentation" || role === "none") return true;
-  const t = norm(el.textContent);
-  if (t && t === norm(outer.el.textContent)) return true;
+  const t = norm(textOf(el));
+  if (t && t === norm(textOf(outer.el))) return true;
   // A wrapper made clickable that shows nothing but this control (its menu hidden).
   if (isContainer(outer.el)
-    && norm(/** @type {HTMLElement} */ (outer.el).innerText) === norm(/** @type {HTMLElement} */ (el).innerText)) return true;
+    && norm(innerTextOf(/** @type {HTMLElement} */ (outer.el))) === norm(innerTextOf(/** @type {HTMLElement} */ (el)))) return true;
   const b = outer.box;
   return Math.abs(box.left + dx - b.x) <= 4 && Math.abs(box.top + dy - b.y) <= 4 && Math.abs(box.width - b.w) <= 4 && Math.abs(box.height - b.h) <= 4;
 }
@@ -2762,27 +3035,33 @@ const CONTROLS = "a[href],button,input,select,textarea,[role],[tabindex],[onclic
 const CONTROL_TAGS = "a[href],button,input,select,textarea";
 
 /** Whether a table row holds a control (tags first: matching them is cheap, and most such rows have one). @param {Element} row */
-function hasControls(row) { return !!row.querySelector(CONTROL_TAGS) || !!row.querySelector(CONTROLS); }
+function hasControls(row) { return !!qs(row, CONTROL_TAGS) || !!qs(row, CONTROLS); }
 
 /** Text the element map already says: a label's words are its control's name, a legend the group's. @param {Element} el */
 function isRedundantLabel(el) {
-  if (el.localName === "legend") return true; // a caption stays: tables are not groups
-  return el.localName === "label" && !!(/** @type {HTMLLabelElement} */ (el).control);
+  if (tagOf(el) === "legend") return true; // a caption stays: tables are not groups
+  return tagOf(el) === "label" && !!(/** @type {HTMLLabelElement} */ (el).control);
+}
+
+/** The words of the first element under `el` that matches. @param {Element} el @param {string} sel */
+function textIn(el, sel) {
+  const m = qs(el, sel);
+  return m ? textOf(m) : "";
 }
 
 /** A dialog's name: its label, else its heading, else its first words. @param {Element} el */
 function dialogName(el) {
-  const labelled = el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") ? accessibleName(el) : "";
-  return norm(labelled || el.querySelector("h1,h2,h3,h4,h5,h6,[role=heading]")?.textContent || el.textContent).slice(0, 80);
+  const labelled = attr(el, "aria-label") || attr(el, "aria-labelledby") ? accessibleName(el) : "";
+  return norm(labelled || textIn(el, "h1,h2,h3,h4,h5,h6,[role=heading]") || textOf(el)).slice(0, 80);
 }
 
 /** A short name for a landmark/form that groups elements in the rendering. @param {Element} el */
 function groupName(el) {
-  const role = el.getAttribute("role") || el.localName;
-  const name = norm(el.getAttribute("aria-label") || el.getAttribute("name") || el.getAttribute("title") || el.id
-    || (el.localName === "fieldset" ? el.querySelector("legend")?.textContent : "")
-    || (el.localName === "table" ? el.querySelector("caption")?.textContent : "")
-    || (/dialog/.test(role) ? el.querySelector("h1,h2,h3,h4")?.textContent : ""));
+  const role = attr(el, "role") || tagOf(el);
+  const name = norm(attr(el, "aria-label") || attr(el, "name") || attr(el, "title") || idOf(el)
+    || (tagOf(el) === "fieldset" ? textIn(el, "legend") : "")
+    || (tagOf(el) === "table" ? textIn(el, "caption") : "")
+    || (/dialog/.test(role) ? textIn(el, "h1,h2,h3,h4") : ""));
   return name ? `${role} ${name.slice(0, 40)}` : role;
 }
 
@@ -2795,9 +3074,9 @@ const VIS = { checkOpacity: true, checkVisibilityCSS: true };
  * @param {Element} el @param {DOMRect} box
  */
 function beyondPage(el, box) {
-  const w = /** @type {Window} */ (el.ownerDocument.defaultView);
+  const w = /** @type {Window} */ (docOf(el).defaultView);
   if (box.bottom + w.scrollY > 0 && box.right + w.scrollX > 0) return false;
-  for (let a = el.parentElement; a && a !== el.ownerDocument.documentElement; a = a.parentElement) if (a.scrollTop > 0 || a.scrollLeft > 0) return false;
+  for (let a = parentElOf(el); a && a !== docOf(el).documentElement; a = parentElOf(a)) if (scrollTopOf(a) > 0 || scrollLeftOf(a) > 0) return false;
   return true;
 }
 
@@ -2809,13 +3088,13 @@ function beyondPage(el, box) {
  * @param {Element} el
  */
 function clearOverlay(el) {
-  if (el.localName !== "input") return false;
+  if (tagOf(el) !== "input") return false;
   const t = /** @type {HTMLInputElement} */ (el).type;
   if (t !== "checkbox" && t !== "radio") return false;
-  const r = el.getBoundingClientRect();
-  if (r.width < 8 || r.height < 8 || !el.checkVisibility({ checkVisibilityCSS: true })) return false;
-  const p = el.parentElement;
-  return !p || p.checkVisibility(VIS);
+  const r = rectOf(el);
+  if (r.width < 8 || r.height < 8 || !checkVisibilityOf(el, { checkVisibilityCSS: true })) return false;
+  const p = parentElOf(el);
+  return !p || checkVisibilityOf(p, VIS);
 }
 
 /**
@@ -2834,7 +3113,7 @@ function placeTexts(texts, entries, vh) {
       t.where = prev.where;
       t.dist = Math.min(prev.dist, next.dist);
     } else {
-      const r = t.el.getBoundingClientRect();
+      const r = rectOf(t.el);
       const top = r.top + /** @type {number} */ (t.dy), bottom = r.bottom + /** @type {number} */ (t.dy);
       t.where = bottom < 0 ? "above" : top > vh ? "below" : "in";
       t.dist = t.where === "in" ? 0 : t.where === "above" ? -bottom : top - vh;
@@ -2896,6 +3175,28 @@ function scanPage(reg, opts = {}) {
   let newCount = 0;
   /** Parts of a clickable bar listed in its place (see splitParts). @type {Set<Element>} */
   const parts = new Set();
+  /** Elements that could not be read (a read threw): left out with what they hold. */
+  const skipped = { count: 0, first: "" };
+
+  /**
+   * One element and what it holds, isolated: a read that throws (a page's odd element, a property
+   * the page redefined) costs that element and its subtree — what they had added is taken back —
+   * and is counted, never the page.
+   * @param {Element} el @param {string} group @param {number} dx @param {number} dy
+   * @param {boolean} insideInteractive @param {boolean} parentPointer @param {ScopeInfo} scope
+   * @param {boolean} mayHide @param {Entry | null} outer @param {Flow | null} flow
+   */
+  const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
+    const e0 = entries.length, t0 = texts.length, f0 = flow ? flow.parts.length : 0, n0 = newCount;
+    try {
+      visitOne(el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow);
+    } catch (err) {
+      for (let i = e0; i < entries.length; i++) seen.delete(entries[i].id);
+      entries.length = e0; texts.length = t0; newCount = n0;
+      if (flow) flow.parts.length = f0;
+      if (!skipped.count++) skipped.first = String(/** @type {any} */ (err)?.message || err).slice(0, 160);
+    }
+  };
 
   /**
    * @param {Element} el @param {string} group @param {number} dx @param {number} dy offsets of the frame in the top page
@@ -2906,14 +3207,14 @@ function scanPage(reg, opts = {}) {
    * @param {Entry | null} outer the nearest listed control around el
    * @param {Flow | null} flow the run of inline content el stands in (its words and controls go there)
    */
-  const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
-    const tag = el.localName;
+  const visitOne = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
+    const tag = tagOf(el);
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
     // Most nodes carry no attribute at all: one call then answers every attribute question below.
-    const attrs = el.hasAttributes();
-    if (attrs && (isToolUi(el) || (el.getAttribute("aria-hidden") === "true" && !el.matches("dialog,[role=dialog]")) || el.hasAttribute("inert"))) return;
+    const attrs = hasAttrs(el);
+    if (attrs && (isToolUi(el) || (attr(el, "aria-hidden") === "true" && !matchesOf(el, "dialog,[role=dialog]")) || hasAttr(el, "inert"))) return;
     // Behind a modal dialog nothing takes clicks, focus or keys: only the way to the dialog is walked.
-    if (scope.modal) { if (el === scope.modal) scope = { ...scope, modal: null }; else if (!el.contains(scope.modal)) return; }
+    if (scope.modal) { if (el === scope.modal) scope = { ...scope, modal: null }; else if (!containsOf(el, scope.modal)) return; }
     const ptrTest = scope.ptr;
     // Inside a container clickable by its cursor, a part the style sheets give a pointer of its own
     // (the trash icon in an inbox row) is a control of its own; inside a real control it is not.
@@ -2921,24 +3222,28 @@ function scanPage(reg, opts = {}) {
     const pointer = (!insideInteractive || ownRule) && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
 
-    const role = attrs ? el.getAttribute("role") : null;
+    const role = attrs ? attr(el, "role") : null;
     let g = group;
     if (LANDMARKS.has(tag) || (role && LANDMARK_ROLES.has(role))) {
       g = groupName(el);
-      if ((tag === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || role === "dialog" || role === "alertdialog" || el.getAttribute("aria-modal") === "true") {
-        if (el.checkVisibility(VIS)) dialogs.push({ name: dialogName(el) || g, text: norm(el.textContent).slice(0, 200) });
-        else if (!el.checkVisibility()) return; // not rendered at all (display: none, or inside it): nothing below it is either
+      if ((tag === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || role === "dialog" || role === "alertdialog" || attr(el, "aria-modal") === "true") {
+        if (checkVisibilityOf(el, VIS)) dialogs.push({ name: dialogName(el) || g, text: norm(textOf(el)).slice(0, 200) });
+        else if (!checkVisibilityOf(el)) return; // not rendered at all (display: none, or inside it): nothing below it is either
       }
     }
 
-    if (tag === "svg") return;
+    if (tag === "svg") {
+      // A drawing: its shapes are no controls, but a link in it (a chart's) is one.
+      for (const a of Array.from(qsa(el, "a"))) visit(a, g, dx, dy, insideInteractive, parentPointer, scope, hide, outer, null);
+      return;
+    }
     // The outermost pointer-cursor element is the target; its children inherit the cursor (unless
     // their own rule gives it, see ownRule; or it is a bar of look-alike labelled parts, see splitParts).
     let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && (!parentPointer || ownRule)) || parts.has(el);
     if (interactive && !parts.has(el) && isContainer(el)) {
       // A card made clickable that holds its own links and buttons (title, Add to cart):
       // those are what a person clicks; the card itself would be all of them in one.
-      if (el.querySelectorAll(CONTROL_TAGS).length >= 2) interactive = false;
+      if (qsa(el, CONTROL_TAGS).length >= 2) interactive = false;
       else {
         const p = splitParts(el);
         if (p) { for (const c of p) parts.add(c); interactive = false; }
@@ -2951,13 +3256,13 @@ function scanPage(reg, opts = {}) {
     }
     /** @type {DOMRect | null} */ let box = null;
     if (interactive) {
-      const r = el.getBoundingClientRect();
+      const r = rectOf(el);
       const sized = r.width > 0 && r.height > 0;
       // A box means rendered: only style can then hide it, and it is asked only where some style could.
       if (sized && !hide) box = r;
-      else if (!el.checkVisibility(VIS)) {
+      else if (!checkVisibilityOf(el, VIS)) {
         // Not rendered at all (display: none, or inside it): nothing below it is either.
-        if (!el.checkVisibility()) return;
+        if (!checkVisibilityOf(el)) return;
         // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
         if (sized && clearOverlay(el)) box = r;
         else interactive = false;
@@ -2971,7 +3276,7 @@ function scanPage(reg, opts = {}) {
       // One control, one entry: a presentational child, or a child that is all of it (the link in
       // a tab item) is clicked through its parent (a pointer lands on the child anyway). A wrapper
       // clickable by cursor alone that holds just this control gives way to it.
-      if (isContainer(outer.el) && !outer.el.hasAttribute("onclick")) {
+      if (isContainer(outer.el) && !hasAttr(outer.el, "onclick")) {
         seen.delete(outer.id);
         outer.id = reg.idFor(el); outer.el = el; outer.byCursor = false;
         seen.add(outer.id);
@@ -2997,24 +3302,24 @@ function scanPage(reg, opts = {}) {
       // Visible but of no size: nothing to show; what is inside it is still its content.
     } else if (!insideInteractive && !flow && tag === "tr" && !hasControls(el)) {
       // A table row of plain cells reads best as one line.
-      if (NON_SPACE.test(el.textContent || "")) {
+      if (NON_SPACE.test(textOf(el) || "")) {
         texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow("", order++, g, false, el, dy))));
       }
       return;
     }
 
     if (tag === "iframe" || tag === "frame") {
-      const fr = el.getBoundingClientRect();
+      const fr = rectOf(el);
       /** @type {Document | null} */ let sub = null;
       try { sub = /** @type {HTMLIFrameElement} */ (el).contentDocument; } catch { sub = null; }
       if (sub && sub.documentElement) {
-        const fx = dx + fr.left + el.clientLeft, fy = dy + fr.top + el.clientTop;
-        texts.push({ order: order++, dist: 0, text: `frame ${norm(el.getAttribute("title") || el.getAttribute("name") || el.getAttribute("src") || "")}`.trim(), group: g, where: "in", heading: true });
+        const fx = dx + fr.left + clientLeftOf(el), fy = dy + fr.top + clientTopOf(el);
+        texts.push({ order: order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
         // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
         const info = scopeInfo(sub);
-        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false, false, info, false, null, null);
+        for (const c of Array.from(sub.body ? childrenOf(sub.body) : childrenOf(sub.documentElement))) visit(c, g, fx, fy, false, false, info, false, null, null);
       } else {
-        remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: el.getAttribute("title") || el.getAttribute("name") || "",
+        remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: attr(el, "title") || attr(el, "name") || "",
           box: { x: Math.round(fr.left + dx), y: Math.round(fr.top + dy), w: Math.round(fr.width), h: Math.round(fr.height) } });
       }
       return;
@@ -3023,7 +3328,7 @@ function scanPage(reg, opts = {}) {
     const ptr = pointer || parentPointer;
     const around = entry || outer;
     let childHide = hide;
-    const sr = el.shadowRoot;
+    const sr = shadowOf(el);
     if (sr) {
       const info = scopeInfo(sr);
       // The shadow tree's own style may hide the host, or the slots its light children show in.
@@ -3034,7 +3339,7 @@ function scanPage(reg, opts = {}) {
     if (inner) {
       // Words under a control are its name, not context; controls under it are still listed.
       const first = entries.length;
-      for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, true, ptr, scope, childHide, around, flow);
+      for (let c = firstElOf(el); c; c = nextElOf(c)) visit(c, g, dx, dy, true, ptr, scope, childHide, around, flow);
       if (entry && entry.el === el && entries.length > first && isContainer(el) && wordsAllIn(el, entries, first)) {
         // A clickable wrapper whose words all belong to the controls it holds (a menu button's
         // wrapper with its open menu) is those controls, not one more.
@@ -3047,14 +3352,14 @@ function scanPage(reg, opts = {}) {
       // Inline content inside a run: its words and controls keep their place in the sentence.
       const words = !isRedundantLabel(el);
       if (flow.after) { flow.parts.push(" "); flow.after = false; } // two elements side by side read as two words
-      for (let n = el.firstChild; n; n = n.nextSibling) {
-        if (n.nodeType === 3) {
+      for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
+        if (nodeTypeOf(n) === 3) {
           if (!words) continue;
-          const s = /** @type {string} */ (n.nodeValue);
+          const s = /** @type {string} */ (nodeValueOf(n));
           flow.parts.push({ s, el }); flow.after = false;
           if (!flow.text) flow.text = NON_SPACE.test(s);
         }
-        else if (n.nodeType === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
+        else if (nodeTypeOf(n) === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
       }
       if (tag === "br") flow.parts.push(" ");
       flow.after = true;
@@ -3074,10 +3379,10 @@ function scanPage(reg, opts = {}) {
    */
   const runs = (el, g, dx, dy, ptr, scope, hide, outer, heading) => {
     const words = !isRedundantLabel(el);
-    if (el.childElementCount === 0) {
+    if (childCountOf(el) === 0) {
       // A leaf (most blocks): all its text is one run of its own.
-      if (words && el.firstChild) {
-        const s = el.textContent || "";
+      if (words && firstChildOf(el)) {
+        const s = textOf(el) || "";
         if (NON_SPACE.test(s)) {
           const f = newFlow(order++);
           f.parts.push({ s, el });
@@ -3087,14 +3392,14 @@ function scanPage(reg, opts = {}) {
       return;
     }
     /** @type {Flow | null} */ let flow = null;
-    for (let n = el.firstChild; n; n = n.nextSibling) {
-      if (n.nodeType === 3) {
+    for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
+      if (nodeTypeOf(n) === 3) {
         if (!words) continue;
-        const s = /** @type {string} */ (n.nodeValue);
+        const s = /** @type {string} */ (nodeValueOf(n));
         if (!flow) { if (!NON_SPACE.test(s)) continue; flow = newFlow(order++); }
         flow.parts.push({ s, el }); flow.after = false;
         if (!flow.text) flow.text = NON_SPACE.test(s);
-      } else if (n.nodeType === 1) {
+      } else if (nodeTypeOf(n) === 1) {
         const c = /** @type {Element} */ (n);
         if (isInline(c)) {
           if (!flow) flow = newFlow(order++);
@@ -3127,7 +3432,7 @@ function scanPage(reg, opts = {}) {
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount, covered,
+    entries, texts, remoteFrames, dialogs, newCount, covered, skipped,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
@@ -3148,6 +3453,7 @@ const __dom_names = (() => {
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
 const { ICON_NOISE, isGeneratedId, isStableClass, norm } = __refind;
+const { attr, attrsOf, docOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } = __dom_native;
 
 /** Layout and widget words: they say where or what kind, not which. */
 const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
@@ -3170,7 +3476,7 @@ function fileWords(url) { return url.replace(/[?#].*$/, "").replace(/^.*\//, "")
 
 /** Image URLs a node's style puts on it (`content: url(…)`, a background image). @param {Element} n */
 function styleImages(n) {
-  const view = n.ownerDocument.defaultView;
+  const view = docOf(n).defaultView;
   if (!view) return [];
   const st = view.getComputedStyle(n);
   return `${st.content} ${st.backgroundImage}`.match(/url\(["']?[^"')]+/g)?.map((u) => u.replace(/^url\(["']?/, "")) || [];
@@ -3182,15 +3488,15 @@ function styleImages(n) {
  * @param {Element} el
  */
 function lookWords(el) {
-  const nodes = [el, ...Array.from(el.querySelectorAll(ICON_NODES)).slice(0, 6)];
+  const nodes = [el, ...Array.from(qsa(el, ICON_NODES)).slice(0, 6)];
   /** @type {Array<(n: Element, out: Set<string>) => void>} */
   const sources = [
-    (n, out) => { for (const c of (n.getAttribute("class") || "").split(/\s+/)) if (isStableClass(c)) addWords(c, out); },
-    (n, out) => { const id = n.getAttribute("id"); if (id && !isGeneratedId(id)) addWords(id, out); },
-    (n, out) => { for (const a of Array.from(n.attributes)) if (DATA_WORDS.test(a.name) && !/\d{3,}/.test(a.value)) addWords(a.value, out); },
+    (n, out) => { for (const c of (attr(n, "class") || "").split(/\s+/)) if (isStableClass(c)) addWords(c, out); },
+    (n, out) => { const id = attr(n, "id"); if (id && !isGeneratedId(id)) addWords(id, out); },
+    (n, out) => { for (const a of Array.from(attrsOf(n))) if (DATA_WORDS.test(a.name) && !/\d{3,}/.test(a.value)) addWords(a.value, out); },
     (n, out) => {
-      const src = n.getAttribute("src") || n.getAttribute("href") || n.getAttribute("xlink:href");
-      if (src && n.localName !== "a") addWords(n.localName === "use" ? src.replace(/^.*#/, "") : fileWords(src), out);
+      const src = attr(n, "src") || attr(n, "href") || attr(n, "xlink:href");
+      if (src && tagOf(n) !== "a") addWords(tagOf(n) === "use" ? src.replace(/^.*#/, "") : fileWords(src), out);
       for (const u of styleImages(n)) addWords(fileWords(u), out);
     },
   ];
@@ -3210,15 +3516,15 @@ function lookWords(el) {
 function wordsBefore(el) {
   /** @type {Element | null} */ let at = el;
   for (let depth = 0; at && depth < 3; depth++) {
-    for (let n = at.previousSibling; n; n = n.previousSibling) {
-      if (n.nodeType === 1 && /** @type {Element} */ (n).matches("input,select,textarea,button")) return "";
-      const t = norm(n.textContent);
+    for (let n = previousSiblingOf(at); n; n = previousSiblingOf(n)) {
+      if (nodeTypeOf(n) === 1 && matchesOf(/** @type {Element} */ (n), "input,select,textarea,button")) return "";
+      const t = norm(textOf(n));
       // A label is a few words, not a sentence.
       if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? t.replace(/[:*]\s*$/, "") : "";
     }
     // Up past a wrapper only when the field is all it holds (the words before a list of fields label the list).
-    const up = at.parentElement;
-    if (!up || up.querySelectorAll("input,select,textarea").length > 1) break;
+    const up = parentElOf(at);
+    if (!up || qsa(up, "input,select,textarea").length > 1) break;
     at = up;
   }
   return "";
@@ -3232,10 +3538,10 @@ function wordsBefore(el) {
  * @returns {{name: string, from: "title" | "text" | "look" | ""}}
  */
 function guessName(el) {
-  const titled = el.querySelector("[title], [aria-label]");
-  const t = norm(titled?.getAttribute("aria-label") || titled?.getAttribute("title"));
+  const titled = qs(el, "[title], [aria-label]");
+  const t = norm((titled ? attr(titled, "aria-label") : undefined) || (titled ? attr(titled, "title") : undefined));
   if (t) return { name: t, from: "title" }; // a real name, on the icon inside
-  if (el.matches("input,select,textarea")) {
+  if (matchesOf(el, "input,select,textarea")) {
     const before = wordsBefore(el);
     if (before) return { name: before, from: "text" };
   }
@@ -3256,6 +3562,7 @@ const __dom_render = (() => {
  */
 const { accessibleName, elementState, implicitRole, norm, roleOf } = __refind;
 const { guessName } = __dom_names;
+const { attr, byTagOf, checkVisibilityOf, childCountOf, docOf, firstChildOf, hasAttr, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {import("./dom_scan.js").Scan} Scan
@@ -3263,7 +3570,7 @@ const { guessName } = __dom_names;
  * @typedef {import("./dom_scan.js").TextBlock} TextBlock
  * @typedef {import("./dom_scan.js").Part} Part
  * @typedef {{text: string, shown: Entry[], counts: {total: number, shown: number, omitted: number,
- *   omitted_above: number, omitted_below: number, new: number, text_blocks_omitted: number},
+ *   omitted_above: number, omitted_below: number, new: number, text_blocks_omitted: number, unreadable: number},
  *   tokens_estimate: number}} Rendering
  */
 
@@ -3299,9 +3606,9 @@ function roleLabel(el) {
   // A control is never presentational (ARIA ignores the role on a focusable element): its tag says what it is.
   if (r === "presentation" || r === "none") r = implicitRole(el);
   if (r) return r;
-  const ce = el.getAttribute("contenteditable");
+  const ce = attr(el, "contenteditable");
   if (ce !== null && ce !== "false") return "editable";
-  if (el.localName === "label") return "label";
+  if (tagOf(el) === "label") return "label";
   return "clickable";
 }
 
@@ -3311,13 +3618,13 @@ function roleLabel(el) {
  * @param {Element} el @param {string} name
  */
 function hrefOf(el, name) {
-  const raw = el.getAttribute("href");
+  const raw = attr(el, "href");
   if (!raw || raw === "#" || raw.startsWith("javascript:")) return "";
   // A named link with a relative target stays on the site: no URL to parse.
   if (name && !raw.startsWith("//") && !/^[a-z][a-z0-9+.-]*:/i.test(raw)) return "";
   try {
-    const u = new URL(raw, el.ownerDocument.baseURI);
-    const external = u.origin !== el.ownerDocument.location.origin;
+    const u = new URL(raw, docOf(el).baseURI);
+    const external = u.origin !== docOf(el).location.origin;
     if (!external && name) return "";
     const s = external ? u.host + u.pathname : u.pathname + u.search + u.hash;
     return s.length > 60 ? s.slice(0, 57) + "…" : s;
@@ -3342,17 +3649,17 @@ const SHOWN_WALK_MAX = 60;
  * @param {Element} el @returns {string | null}
  */
 function textShown(el) {
-  if (el.getElementsByTagName("*").length > SHOWN_WALK_MAX) return null;
+  if (byTagOf(el, "*").length > SHOWN_WALK_MAX) return null;
   let hidden = false;
   /** @type {string[]} */ const out = [];
   /** @param {Element} p */
   const walk = (p) => {
-    for (let c = p.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 3) out.push(/** @type {string} */ (c.nodeValue));
-      else if (c.nodeType === 1) {
+    for (let c = firstChildOf(p); c; c = nextSiblingOf(c)) {
+      if (nodeTypeOf(c) === 3) out.push(/** @type {string} */ (nodeValueOf(c)));
+      else if (nodeTypeOf(c) === 1) {
         const e = /** @type {Element} */ (c);
-        if (e.getAttribute("aria-hidden") === "true" || !e.checkVisibility({ checkVisibilityCSS: true })) { hidden = true; out.push(" "); continue; }
-        if (e.localName !== "svg" && e.localName !== "script" && e.localName !== "style") walk(e);
+        if (attr(e, "aria-hidden") === "true" || !checkVisibilityOf(e, { checkVisibilityCSS: true })) { hidden = true; out.push(" "); continue; }
+        if (tagOf(e) !== "svg" && tagOf(e) !== "script" && tagOf(e) !== "style") walk(e);
       }
     }
   };
@@ -3371,8 +3678,8 @@ function nameOf(e, role, inline) {
   const el = e.el;
   const name = e.name ?? (e.name = accessibleName(el)); // kept for the element's signature
   let shown = name;
-  if (name && role === "clickable" && el.childElementCount && !el.hasAttribute("aria-label")) shown = norm(/** @type {HTMLElement} */ (el).innerText ?? name).slice(0, 100);
-  else if (name && el.childElementCount && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby") && !NAMED_BY_ATTR.has(el.localName)) {
+  if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label")) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
+  else if (name && childCountOf(el) && !hasAttr(el, "aria-label") && !hasAttr(el, "aria-labelledby") && !NAMED_BY_ATTR.has(tagOf(el))) {
     const t = textShown(el);
     if (t !== null) shown = t;
   }
@@ -3397,15 +3704,15 @@ function elementLine(e, inline = false) {
   let role = roleLabel(el);
   const { name, guessed, signs } = nameOf(e, role, inline);
   const st = elementState(el);
-  const tag = el.localName;
-  const type = tag === "input" ? (el.getAttribute("type") || "").toLowerCase() : "";
+  const tag = tagOf(el);
+  const type = tag === "input" ? (attr(el, "type") || "").toLowerCase() : "";
   if (type === "file") role = "file";
   else if (SHOWN_TYPES.has(type)) role += ` ${type}`;
   const parts = [inline ? `${e.isNew ? "*" : ""}[${e.id}` : `${e.isNew ? "*" : ""}[${e.id}]`, role];
   if (signs && name) parts.push(bare(signs.slice(0, 10)));
   if (name) parts.push(guessed ? `~${q(name.slice(0, 40))}` : bare(name.slice(0, 80)));
   if (type === "file") {
-    const acc = el.getAttribute("accept");
+    const acc = attr(el, "accept");
     if (acc) parts.push(`accept=${clean(acc)}`);
     if (st.value) parts.push(`=${q(st.value)}`);
   } else if (tag === "select") {
@@ -3416,7 +3723,7 @@ function elementLine(e, inline = false) {
   } else if (st.value !== undefined && st.value !== "" && role !== "button") {
     parts.push(`=${q(st.value.slice(0, 80))}`);
   }
-  const ph = el.getAttribute("placeholder");
+  const ph = attr(el, "placeholder");
   if (ph && norm(ph) !== name) parts.push(`placeholder=${q(ph.slice(0, 40))}`);
   if (role === "link") { const h = hrefOf(el, name); if (h) parts.push(`→${clean(h)}`); }
   // A checkbox or radio is unchecked unless the line says "checked" (as accessibility snapshots do).
@@ -3425,15 +3732,15 @@ function elementLine(e, inline = false) {
   if (st.expanded !== undefined) parts.push(st.expanded ? "expanded" : "collapsed");
   if (st.disabled) parts.push("disabled");
   if (st.focused) parts.push("focused");
-  if (el.hasAttribute("required") || el.getAttribute("aria-required") === "true") parts.push("required");
-  if (el.getAttribute("aria-invalid") === "true") parts.push("invalid");
+  if (hasAttr(el, "required") || attr(el, "aria-required") === "true") parts.push("required");
+  if (attr(el, "aria-invalid") === "true") parts.push("invalid");
   const line = parts.join(" ");
   // Inside a sentence a bracket in a name would end the element early.
   return inline ? `${line.slice(0, parts[0].length)}${line.slice(parts[0].length).replace(/\[/g, "(").replace(/\]/g, ")")}]` : line;
 }
 
 /** @param {Element} el */
-function visibleWords(el) { return /** @type {HTMLElement} */ (el).innerText ?? el.textContent ?? ""; }
+function visibleWords(el) { return innerTextOf(/** @type {HTMLElement} */ (el)) ?? textOf(el) ?? ""; }
 
 /**
  * A text block's line. A run of text with controls in it reads as the sentence it is, each control
@@ -3470,8 +3777,8 @@ function answeredLines(scan) {
  * @param {import("./dom_covered.js").Covered} c
  */
 function coverLine(c) {
-  const by = c.by, id = by.getAttribute("id"), name = norm(/** @type {HTMLElement} */ (by).innerText || "").slice(0, 40);
-  return `Under a cover (${by.localName}${id ? `#${clean(id)}` : ""}${name ? ` ${q(name)}` : ""}): ${c.count} control${c.count > 1 ? "s" : ""} left out`;
+  const by = c.by, id = attr(by, "id"), name = norm(innerTextOf(/** @type {HTMLElement} */ (by)) || "").slice(0, 40);
+  return `Under a cover (${tagOf(by)}${id ? `#${clean(id)}` : ""}${name ? ` ${q(name)}` : ""}): ${c.count} control${c.count > 1 ? "s" : ""} left out`;
 }
 
 const FRAME_LINES = 5;
@@ -3523,7 +3830,7 @@ function renderScan(scan, opts = {}) {
   /** @type {Map<Element, boolean>} */ const seenVisible = new Map();
   const visible = (/** @type {Element} */ el) => {
     let v = seenVisible.get(el);
-    if (v === undefined) { v = el.checkVisibility(VISIBLE); seenVisible.set(el, v); }
+    if (v === undefined) { v = checkVisibilityOf(el, VISIBLE); seenVisible.set(el, v); }
     return v;
   };
   // Priority: visible first, then by distance from the viewport; elements before text at equal distance.
@@ -3531,14 +3838,22 @@ function renderScan(scan, opts = {}) {
   const chosen = new Set();
   let misses = 0;
   let hiddenTexts = 0;
+  let unreadable = scan.skipped.count;
   for (const it of ranked) {
-    if (it.kind === "el") it.line = elementLine(it.e);
-    // The scan does not ask every text block whether it is visible: only those that would be shown
-    // (a run, word by word: a control can show inside a hidden block).
-    else if (it.t.el && !it.t.parts && !visible(it.t.el)) { hiddenTexts++; continue; }
-    else {
-      ({ line: it.line, inline: it.inline } = textLine(it.t, visible));
-      if (!it.line || it.line === "# ") { hiddenTexts++; continue; }
+    try {
+      if (it.kind === "el") it.line = elementLine(it.e);
+      // The scan does not ask every text block whether it is visible: only those that would be shown
+      // (a run, word by word: a control can show inside a hidden block).
+      else if (it.t.el && !it.t.parts && !visible(it.t.el)) { hiddenTexts++; continue; }
+      else {
+        ({ line: it.line, inline: it.inline } = textLine(it.t, visible));
+        if (!it.line || it.line === "# ") { hiddenTexts++; continue; }
+      }
+    } catch {
+      // One element whose reading fails is left out (and counted); the page is still read.
+      unreadable++;
+      if (it.kind === "text") hiddenTexts++;
+      continue;
     }
     const cost = it.line.length + 1 + 12; // + a share of group headers
     // Past the budget, try a few smaller items, then stop (describing the rest costs time).
@@ -3572,11 +3887,12 @@ function renderScan(scan, opts = {}) {
   if (above) lines.push(`… ${above} more element${above > 1 ? "s" : ""} above (scroll up or raise max_tokens)`);
   if (below) lines.push(`… ${below} more element${below > 1 ? "s" : ""} below (scroll down or raise max_tokens)`);
   if (textsOmitted > 0 && (above || below || textsOmitted)) lines.push(`… ${textsOmitted} text block${textsOmitted > 1 ? "s" : ""} left out`);
+  if (unreadable) lines.push(`… ${unreadable} element${unreadable > 1 ? "s" : ""} could not be read and ${unreadable > 1 ? "are" : "is"} left out`);
   const text = lines.join("\n");
   return {
     text, shown,
     counts: { total: scan.entries.length, shown: shown.length, omitted: omittedEls.length, omitted_above: above,
-      omitted_below: below, new: scan.newCount, text_blocks_omitted: textsOmitted },
+      omitted_below: below, new: scan.newCount, text_blocks_omitted: textsOmitted, unreadable },
     tokens_estimate: estimateTokens(text),
   };
 }
@@ -3600,6 +3916,7 @@ const __dom_overlay = (() => {
  * every draw, so it stays above a modal dialog or popover the page opened later (a z-index cannot
  * beat the top layer). `clearOverlay()` removes the host and its listeners.
  */
+const { appendTo, clientLeftOf, clientTopOf, docOf, hasAttr, hidePopoverOf, isConnectedOf, matchesOf, rectOf, removeAttr, removeOf, setAttr, showPopoverOf, styleOf } = __dom_native;
 
 const HOST_ATTR = "data-heybro-overlay";
 const STYLE = `
@@ -3624,7 +3941,7 @@ let acting = null;
 
 /** @param {Document} doc */
 function ensureHost(doc) {
-  if (state && state.host.isConnected) return state;
+  if (state && isConnectedOf(state.host)) return state;
   const host = doc.createElement("div");
   host.setAttribute(HOST_ATTR, "");
   host.setAttribute("aria-hidden", "true");
@@ -3637,7 +3954,7 @@ function ensureHost(doc) {
   const style = doc.createElement("style");
   style.textContent = STYLE;
   root.append(style);
-  doc.documentElement.append(host);
+  appendTo(doc.documentElement, host);
   let queued = false;
   const onMove = () => {
     if (queued) return;
@@ -3646,7 +3963,7 @@ function ensureHost(doc) {
   };
   // Changes made by the page (not by the overlay's own host) may move or remove mapped elements.
   const watcher = new MutationObserver((records) => {
-    if (records.some((r) => !(r.target instanceof Element && r.target.hasAttribute(HOST_ATTR)))) onMove();
+    if (records.some((r) => !(r.target instanceof Element && hasAttr(r.target, HOST_ATTR)))) onMove();
   });
   watcher.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
   state = { host, root, items: [], onMove, watcher };
@@ -3663,21 +3980,21 @@ function pageTopLayer() {
 /** Puts the host on top of the browser's top layer (above a modal dialog opened since). */
 function raise() {
   const host = state?.host;
-  if (!host || !host.hasAttribute("popover")) return;
+  if (!host || !hasAttr(host, "popover")) return;
   try {
-    if (host.matches(":popover-open")) host.hidePopover();
-    host.showPopover();
+    if (matchesOf(host, ":popover-open")) hidePopoverOf(host);
+    showPopoverOf(host);
   } catch { /* not shown (the host is being removed): nothing to raise */ }
 }
 
 /** The element's box in this document's viewport (same-origin frames add their offsets). @param {Element} el */
 function viewportRect(el) {
-  const r = el.getBoundingClientRect();
+  const r = rectOf(el);
   let x = r.left, y = r.top;
   try {
-    for (let w = el.ownerDocument.defaultView; w && w !== window && w.frameElement; w = w.frameElement.ownerDocument.defaultView) {
-      const f = w.frameElement.getBoundingClientRect();
-      x += f.left + w.frameElement.clientLeft; y += f.top + w.frameElement.clientTop;
+    for (let w = docOf(el).defaultView; w && w !== window && w.frameElement; w = docOf(w.frameElement).defaultView) {
+      const f = rectOf(w.frameElement);
+      x += f.left + clientLeftOf(w.frameElement); y += f.top + clientTopOf(w.frameElement);
     }
   } catch { /* cross-origin parent */ }
   return { x, y, w: r.width, h: r.height };
@@ -3686,9 +4003,9 @@ function viewportRect(el) {
 function drawBoxes() {
   if (!state) return;
   if (pageTopLayer()) raise();
-  for (const b of Array.from(state.root.querySelectorAll(".box"))) b.remove();
+  for (const b of Array.from(state.root.querySelectorAll(".box"))) removeOf(b);
   state.items.forEach(({ id, el }, i) => {
-    if (!el.isConnected) return;
+    if (!isConnectedOf(el)) return;
     const r = viewportRect(el);
     if (r.w <= 0 || r.h <= 0 || r.y > innerHeight || r.y + r.h < 0) return;
     const box = document.createElement("div");
@@ -3712,11 +4029,11 @@ function showBoxes(items) {
 
 function placeOutline() {
   if (!acting) return;
-  if (!acting.el.isConnected) { clearHighlight(); return; }
+  if (!isConnectedOf(acting.el)) { clearHighlight(); return; }
   const r = viewportRect(acting.el);
   const box = [r.x - 3, r.y - 3, r.w + 6, r.h + 6];
-  acting.box.style.cssText = `left:${box[0]}px;top:${box[1]}px;width:${box[2]}px;height:${box[3]}px;`;
-  state?.host.setAttribute(ACTING_ATTR, box.map((v) => Math.round(v * 10) / 10).join(","));
+  styleOf(acting.box).cssText = `left:${box[0]}px;top:${box[1]}px;width:${box[2]}px;height:${box[3]}px;`;
+  setAttr(state?.host, ACTING_ATTR, box.map((v) => Math.round(v * 10) / 10).join(","));
 }
 
 /**
@@ -3751,11 +4068,11 @@ function highlight(el) {
 function clearHighlight(opts = {}) {
   if (acting) {
     if (acting.timer !== null) clearTimeout(acting.timer);
-    acting.box.remove();
+    removeOf(acting.box);
     acting = null;
   }
   if (!state) return;
-  state.host.removeAttribute(ACTING_ATTR);
+  removeAttr(state.host, ACTING_ATTR);
   if (!opts.keepHost && !state.items.length) clearOverlay();
 }
 
@@ -3769,7 +4086,7 @@ function clearOverlay() {
   removeEventListener("scroll", state.onMove, { capture: true });
   removeEventListener("resize", state.onMove);
   state.watcher.disconnect();
-  state.host.remove();
+  removeOf(state.host);
   state = null;
 }
 
@@ -3790,6 +4107,7 @@ const __dom_input = (() => {
  */
 const { norm } = __refind;
 const { pointerHit } = __dom_roots;
+const { appendTo, attr, canFocus, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, parentElOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } = __dom_native;
 
 /** A typed error the tool protocol carries to the host. @param {string} code @param {string} msg @param {Record<string, any>} [detail] */
 function actionError(code, msg, detail) {
@@ -3800,13 +4118,13 @@ function actionError(code, msg, detail) {
 
 /** @param {Element} el @param {string} type @param {Point} at (extra fields ignored) @param {Record<string, any>} [extra] */
 function mouse(el, type, at, extra = {}) {
-  const view = el.ownerDocument.defaultView;
+  const view = docOf(el).defaultView;
   /** @type {PointerEventInit} */
   const init = { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
   // Chrome's click is a PointerEvent too.
   const pointer = type.startsWith("pointer") || type === "click";
   const Ctor = pointer ? (view?.PointerEvent || PointerEvent) : (view?.MouseEvent || MouseEvent);
-  return el.dispatchEvent(new Ctor(type, pointer ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
+  return dispatchOf(el, new Ctor(type, pointer ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
 }
 
 /** The pointer arrives at a point: over/enter/move on what it hits there. @param {Element} hit @param {Point} at */
@@ -3852,17 +4170,17 @@ function clickOn(el) {
 function focusOn(el) {
   /** @type {Element | null} */
   let t = el;
-  while (t && typeof (/** @type {any} */ (t).focus) === "function" && /** @type {HTMLElement} */ (t).tabIndex < 0
-    && !t.matches("input,select,textarea,button,a[href],[contenteditable]")) t = t.parentElement;
+  while (t && canFocus(t) && tabIndexOf(t) < 0
+    && !matchesOf(t, "input,select,textarea,button,a[href],[contenteditable]")) t = parentElOf(t);
   const target = t || el;
-  const had = /** @type {Document | ShadowRoot} */ (target.getRootNode()).activeElement === target;
-  (/** @type {HTMLElement} */ (target)).focus?.({ preventScroll: true });
-  if (!had && (target.localName === "input" || target.localName === "textarea" || isEditable(target))) caretToEnd(target);
+  const had = /** @type {Document | ShadowRoot} */ (rootOf(target)).activeElement === target;
+  if (canFocus(target)) focusOf(target, { preventScroll: true });
+  if (!had && (tagOf(target) === "input" || tagOf(target) === "textarea" || isEditable(target))) caretToEnd(target);
 }
 
 /** @param {Element} el */
 function isEditable(el) {
-  const ce = el.getAttribute("contenteditable");
+  const ce = attr(el, "contenteditable");
   return ce !== null && ce !== "false";
 }
 
@@ -3877,16 +4195,16 @@ function setNativeValue(el, value) {
 
 /** @param {Element} el @param {string} type @param {Record<string, any>} [init] */
 function fire(el, type, init = {}) {
-  const view = el.ownerDocument.defaultView || window;
+  const view = docOf(el).defaultView || window;
   const ev = type === "input" || type === "beforeinput"
     ? new view.InputEvent(type, { bubbles: true, cancelable: type === "beforeinput", composed: true, ...init })
     : new view.Event(type, { bubbles: true, cancelable: false, composed: true });
-  return el.dispatchEvent(ev);
+  return dispatchOf(el, ev);
 }
 
 /** @param {Element} el */
 function assertTextControl(el) {
-  const tag = el.localName;
+  const tag = tagOf(el);
   if (tag === "textarea" || isEditable(el)) return;
   if (tag === "input") {
     const t = /** @type {HTMLInputElement} */ (el).type;
@@ -3904,10 +4222,10 @@ function fillIn(el, value) {
   assertTextControl(el);
   focusOn(el);
   if (isEditable(el)) {
-    const sel = el.ownerDocument.getSelection();
+    const sel = docOf(el).getSelection();
     sel?.selectAllChildren(el);
     // execCommand keeps the editor's undo stack and its own input events; fall back to text.
-    if (!el.ownerDocument.execCommand("insertText", false, value)) {
+    if (!docOf(el).execCommand("insertText", false, value)) {
       el.textContent = value;
       fire(el, "input", { inputType: "insertText", data: value });
     }
@@ -3923,7 +4241,7 @@ function fillIn(el, value) {
 /** Puts the caret after the field's (or editable region's) content. @param {Element} el */
 function caretToEnd(el) {
   if (isEditable(el)) {
-    const sel = el.ownerDocument.getSelection();
+    const sel = docOf(el).getSelection();
     if (sel) { sel.selectAllChildren(el); sel.collapseToEnd(); }
     return;
   }
@@ -3942,11 +4260,11 @@ const loose = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
  * @param {Element} el @param {string} value
  */
 function checkFilled(el, value) {
-  if (!el.isConnected) return; // re-rendered away: nothing to read
+  if (!isConnectedOf(el)) return; // re-rendered away: nothing to read
   const editable = isEditable(el);
   const inp = /** @type {HTMLInputElement} */ (el);
-  const single = el.localName === "input";
-  const now = editable ? /** @type {HTMLElement} */ (el).innerText : inp.value;
+  const single = tagOf(el) === "input";
+  const now = editable ? innerTextOf(/** @type {HTMLElement} */ (el)) : inp.value;
   // What the browser itself does to a value: line breaks dropped from one-line fields, CRLF → LF.
   const want = single ? value.replace(/[\r\n]/g, "") : value.replace(/\r\n?/g, "\n");
   if (now === want || loose(now) === loose(want)) return;
@@ -3993,8 +4311,8 @@ function codeOf(key) {
 
 /** @param {Element} el @param {string} type @param {string} key @param {{ctrl?: boolean, shift?: boolean, alt?: boolean, meta?: boolean}} mods */
 function keyEvent(el, type, key, mods) {
-  const view = el.ownerDocument.defaultView || window;
-  return el.dispatchEvent(new view.KeyboardEvent(type, { key, code: codeOf(key), bubbles: true, cancelable: true, composed: true,
+  const view = docOf(el).defaultView || window;
+  return dispatchOf(el, new view.KeyboardEvent(type, { key, code: codeOf(key), bubbles: true, cancelable: true, composed: true,
     keyCode: keyCodeOf(key), which: keyCodeOf(key), charCode: type === "keypress" ? key.charCodeAt(0) : 0,
     ctrlKey: !!mods.ctrl, shiftKey: !!mods.shift, altKey: !!mods.alt, metaKey: !!mods.meta }));
 }
@@ -4002,13 +4320,13 @@ function keyEvent(el, type, key, mods) {
 /** Types text key by key at the caret (keydown, keypress, beforeinput, input, keyup per character). @param {Element} el @param {string} text */
 function typeInto(el, text) {
   assertTextControl(el);
-  const doc = el.ownerDocument;
+  const doc = docOf(el);
   focusOn(el); // the caret after the text, unless the field had focus already
   for (const ch of Array.from(text)) {
     const go = keyEvent(el, "keydown", ch, {});
     if (go && keyEvent(el, "keypress", ch, {}) && fire(el, "beforeinput", { inputType: "insertText", data: ch })) {
       if (isEditable(el)) {
-        if (!doc.execCommand("insertText", false, ch)) { el.append(ch); fire(el, "input", { inputType: "insertText", data: ch }); }
+        if (!doc.execCommand("insertText", false, ch)) { appendTo(el, ch); fire(el, "input", { inputType: "insertText", data: ch }); }
       } else {
         const inp = /** @type {HTMLInputElement} */ (el);
         let start = inp.value.length, end = start;
@@ -4053,7 +4371,7 @@ function pickOption(items, wanted, label, value) {
  * @returns {{value: string, label: string}}
  */
 function selectOption(el, wanted) {
-  if (el.localName === "select") {
+  if (tagOf(el) === "select") {
     const sel = /** @type {HTMLSelectElement} */ (el);
     const opt = pickOption(Array.from(sel.options), wanted, (o) => o.textContent || "", (o) => o.value);
     if (opt.disabled) throw actionError("not_interactable", `The option "${wanted}" is disabled.`);
@@ -4064,30 +4382,30 @@ function selectOption(el, wanted) {
     return { value: opt.value, label: norm(opt.textContent) };
   }
   // A custom listbox/combobox: open it, then click the option whose text matches.
-  const doc = el.ownerDocument;
-  const controls = el.getAttribute("aria-controls") || el.getAttribute("aria-owns");
-  if (el.getAttribute("role") !== "listbox") clickOn(el);
-  const scope = (controls && doc.getElementById(controls)) || (el.getAttribute("role") === "listbox" ? el : doc);
-  const options = Array.from(scope.querySelectorAll("[role=option]"));
-  const opt = pickOption(options, wanted, (o) => o.textContent || "", (o) => o.getAttribute("data-value") || "");
+  const doc = docOf(el);
+  const controls = attr(el, "aria-controls") || attr(el, "aria-owns");
+  if (attr(el, "role") !== "listbox") clickOn(el);
+  const scope = (controls && doc.getElementById(controls)) || (attr(el, "role") === "listbox" ? el : doc);
+  const options = Array.from(qsa(scope, "[role=option]"));
+  const opt = pickOption(options, wanted, (o) => textOf(o) || "", (o) => attr(o, "data-value") || "");
   clickOn(opt);
-  return { value: opt.getAttribute("data-value") || norm(opt.textContent), label: norm(opt.textContent) };
+  return { value: attr(opt, "data-value") || norm(textOf(opt)), label: norm(textOf(opt)) };
 }
 
 /** Current checked state of a checkbox/radio/switch, native or ARIA. @param {Element} el */
 function checkedState(el) {
-  if (el.localName === "input") return /** @type {HTMLInputElement} */ (el).checked;
-  if (el.localName === "label") { const c = /** @type {HTMLLabelElement} */ (el).control; return c ? /** @type {HTMLInputElement} */ (c).checked : false; }
-  return el.getAttribute("aria-checked") === "true" || el.getAttribute("aria-pressed") === "true";
+  if (tagOf(el) === "input") return /** @type {HTMLInputElement} */ (el).checked;
+  if (tagOf(el) === "label") { const c = /** @type {HTMLLabelElement} */ (el).control; return c ? /** @type {HTMLInputElement} */ (c).checked : false; }
+  return attr(el, "aria-checked") === "true" || attr(el, "aria-pressed") === "true";
 }
 
 /** Sets a checkbox/radio/switch to `want` by clicking it when needed. @param {Element} el @param {boolean} want */
 function setChecked(el, want) {
-  const ok = (el.localName === "input" && ["checkbox", "radio"].includes(/** @type {HTMLInputElement} */ (el).type))
-    || el.localName === "label" || ["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "option"].includes(el.getAttribute("role") || "")
-    || el.hasAttribute("aria-checked") || el.hasAttribute("aria-pressed");
+  const ok = (tagOf(el) === "input" && ["checkbox", "radio"].includes(/** @type {HTMLInputElement} */ (el).type))
+    || tagOf(el) === "label" || ["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "option"].includes(attr(el, "role") || "")
+    || hasAttr(el, "aria-checked") || hasAttr(el, "aria-pressed");
   if (!ok) throw actionError("not_interactable", "This element is not a checkbox, radio button or switch.");
-  if (!want && el.localName === "input" && /** @type {HTMLInputElement} */ (el).type === "radio" && checkedState(el)) {
+  if (!want && tagOf(el) === "input" && /** @type {HTMLInputElement} */ (el).type === "radio" && checkedState(el)) {
     throw actionError("not_interactable", "A radio button cannot be unchecked; check another option of its group instead.");
   }
   if (checkedState(el) !== want) clickOn(el);
@@ -4096,7 +4414,7 @@ function setChecked(el, want) {
 }
 
 /** @param {Element | null | undefined} el @returns {el is HTMLInputElement} */
-const isFileInput = (el) => !!el && el.localName === "input" && /** @type {HTMLInputElement} */ (el).type === "file";
+const isFileInput = (el) => !!el && tagOf(el) === "input" && /** @type {HTMLInputElement} */ (el).type === "file";
 
 /**
  * The file input an upload control stands for. Pages hide the real input behind a styled button:
@@ -4106,20 +4424,20 @@ const isFileInput = (el) => !!el && el.localName === "input" && /** @type {HTMLI
  */
 function fileInputFor(el) {
   if (isFileInput(el)) return el;
-  if (el.localName === "label") {
+  if (tagOf(el) === "label") {
     const control = /** @type {HTMLLabelElement} */ (el).control;
     if (isFileInput(control)) return control;
   }
-  const inside = el.querySelector("input[type=file]");
+  const inside = qs(el, "input[type=file]");
   if (isFileInput(inside)) return inside;
-  const r = el.getBoundingClientRect();
-  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  const r = rectOf(el);
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
   if (r.width > 0 && r.height > 0 && "elementsFromPoint" in root) {
     const over = root.elementsFromPoint(r.left + r.width / 2, r.top + r.height / 2).find(isFileInput);
     if (over) return over;
   }
-  for (let up = el.parentElement; up; up = up.parentElement) {
-    const found = up.querySelectorAll("input[type=file]");
+  for (let up = parentElOf(el); up; up = parentElOf(up)) {
+    const found = qsa(up, "input[type=file]");
     if (found.length === 1 && isFileInput(found[0])) return found[0];
     if (found.length > 1) return null; // several: which one this control means is not known
   }
@@ -4132,7 +4450,7 @@ function fileInputFor(el) {
  * @param {Element} el @param {{name: string, mime: string, data_base64: string}} file
  */
 function uploadFile(el, file) {
-  const view = el.ownerDocument.defaultView || window;
+  const view = docOf(el).defaultView || window;
   const bytes = Uint8Array.from(atob(file.data_base64), (c) => c.charCodeAt(0));
   const f = new view.File([bytes], file.name, { type: file.mime || "application/octet-stream" });
   const dt = new view.DataTransfer();
@@ -4145,7 +4463,7 @@ function uploadFile(el, file) {
     return { name: f.name, size: f.size, via: "input" };
   }
   for (const type of ["dragenter", "dragover", "drop"]) {
-    el.dispatchEvent(new view.DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt }));
+    dispatchOf(el, new view.DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt }));
   }
   return { name: f.name, size: f.size, via: "drop" };
 }
@@ -4164,6 +4482,7 @@ const { refind, THRESHOLD, roleOf, accessibleName, elementState } = __refind;
 const { actionError } = __dom_input;
 const { inertReason } = __dom_inert;
 const { deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
+const { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isConnectedOf, matchesOf, parentNodeOf, qs, rectOf, rectsOf, scrollIntoViewOf, tagOf } = __dom_native;
 
 /**
  * @typedef {import("./dom_scan.js").Registry} Registry
@@ -4185,7 +4504,7 @@ async function locate(reg, args, rescan) {
   const id = args.element_id;
   if (id) {
     const el = reg.get(id);
-    if (el && el.isConnected) return { el, found_by: "id", confidence: 1 };
+    if (el && isConnectedOf(el)) return { el, found_by: "id", confidence: 1 };
   }
   const sig = args.signature;
   if (!sig) {
@@ -4214,17 +4533,17 @@ function round(n) { return Math.round(n * 1000) / 1000; }
  */
 function brief(el) {
   if (!el) return null;
-  const id = el.getAttribute("id");
-  return { tag: el.localName, role: roleOf(el), name: accessibleName(el).slice(0, 80), ...(id ? { html_id: id } : {}), state: elementState(el) };
+  const id = attr(el, "id");
+  return { tag: tagOf(el), role: roleOf(el), name: accessibleName(el).slice(0, 80), ...(id ? { html_id: id } : {}), state: elementState(el) };
 }
 
 /** Whether `hit` is the target, inside it, or a label/part that forwards to it. @param {Element} hit @param {Element} target */
 function reaches(hit, target) {
-  for (let n = /** @type {Node | null} */ (hit); n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) if (n === target) return true;
-  const label = hit.closest("label");
+  for (let n = /** @type {Node | null} */ (hit); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) if (n === target) return true;
+  const label = closestOf(hit, "label");
   if (label && /** @type {HTMLLabelElement} */ (label).control === target) return true;
-  if (target.localName === "label" && /** @type {HTMLLabelElement} */ (target).control === hit) return true;
-  return target.contains(hit) || hit.contains(target) && hit.getBoundingClientRect().width <= target.getBoundingClientRect().width + 4;
+  if (tagOf(target) === "label" && /** @type {HTMLLabelElement} */ (target).control === hit) return true;
+  return containsOf(target, hit) || containsOf(hit, target) && rectOf(hit).width <= rectOf(target).width + 4;
 }
 
 /**
@@ -4235,13 +4554,13 @@ function reaches(hit, target) {
  * @returns {Element | null}
  */
 function coverAround(doc, x, y) {
-  for (let fe = doc.defaultView?.frameElement; fe; fe = fe.ownerDocument.defaultView?.frameElement) {
-    const view = /** @type {Window} */ (fe.ownerDocument.defaultView);
-    const r = fe.getBoundingClientRect(), cs = view.getComputedStyle(fe);
-    x += r.left + fe.clientLeft + parseFloat(cs.paddingLeft || "0");
-    y += r.top + fe.clientTop + parseFloat(cs.paddingTop || "0");
+  for (let fe = doc.defaultView?.frameElement; fe; fe = docOf(fe).defaultView?.frameElement) {
+    const view = /** @type {Window} */ (docOf(fe).defaultView);
+    const r = rectOf(fe), cs = view.getComputedStyle(fe);
+    x += r.left + clientLeftOf(fe) + parseFloat(cs.paddingLeft || "0");
+    y += r.top + clientTopOf(fe) + parseFloat(cs.paddingTop || "0");
     if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return null; // out of that viewport: no test there
-    const hit = deepElementFromPoint(fe.ownerDocument, x, y);
+    const hit = deepElementFromPoint(docOf(fe), x, y);
     if (hit && !reaches(hit, fe)) return hit;
   }
   return null;
@@ -4254,18 +4573,18 @@ function coverAround(doc, x, y) {
  * @param {Element} el @param {{needEnabled?: boolean, hitTest?: boolean}} [opts]
  */
 function prepare(el, opts = {}) {
-  if (!el.isConnected) throw actionError("detached", "The element was removed from the page before the action.");
-  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-  const r = el.getBoundingClientRect();
+  if (!isConnectedOf(el)) throw actionError("detached", "The element was removed from the page before the action.");
+  scrollIntoViewOf(el, { block: "center", inline: "center", behavior: "instant" });
+  const r = rectOf(el);
   const style = getComputedStyle(el);
-  if (r.width === 0 || r.height === 0 || style.visibility === "hidden" || !el.getClientRects().length) {
+  if (r.width === 0 || r.height === 0 || style.visibility === "hidden" || !rectsOf(el).length) {
     // A styled checkbox/file input: invisible itself, clicked through its label.
     const label = /** @type {HTMLInputElement} */ (el).labels?.[0];
     if (label && label.getClientRects().length) return prepare(label, opts);
     throw actionError("not_interactable", "The element is not visible on the page.", { element: brief(el) });
   }
   // :disabled covers a control in a disabled fieldset as well as its own attribute.
-  if (opts.needEnabled && (el.matches(":disabled") || /** @type {any} */ (el).disabled === true || el.getAttribute("aria-disabled") === "true")) {
+  if (opts.needEnabled && (matchesOf(el, ":disabled") || /** @type {any} */ (el).disabled === true || attr(el, "aria-disabled") === "true")) {
     throw actionError("not_interactable", "The element is disabled.", { element: brief(el) });
   }
   if (opts.needEnabled || opts.hitTest !== false) {
@@ -4276,20 +4595,20 @@ function prepare(el, opts = {}) {
     // Sample the centre and a point inside each corner: covered means none of them reaches it.
     /** @type {Element | null} */ let cover = null;
     let inView = 0;
-    const view = /** @type {Window} */ (el.ownerDocument.defaultView);
+    const view = /** @type {Window} */ (docOf(el).defaultView);
     for (const [fx, fy] of SAMPLE_POINTS) {
       const x = r.left + r.width * fx, y = r.top + r.height * fy;
       if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
       inView++;
-      const hit = deepElementFromPoint(el.ownerDocument, x, y);
-      const over = !hit || reaches(hit, el) ? coverAround(el.ownerDocument, x, y) : hit;
+      const hit = deepElementFromPoint(docOf(el), x, y);
+      const over = !hit || reaches(hit, el) ? coverAround(docOf(el), x, y) : hit;
       if (!over) return el;
       cover = cover || over;
     }
     if (inView && cover) {
       const DIALOG = "dialog,[role=dialog],[role=alertdialog],[aria-modal=true]";
       // A backdrop covers the page; the dialog on it is what the user would name.
-      const top = cover.closest(DIALOG) || cover.querySelector(DIALOG) || cover;
+      const top = closestOf(cover, DIALOG) || qs(cover, DIALOG) || cover;
       throw actionError("covered", `The element is hidden under another element (${describe(top)}); close or move that first.`, { element: brief(el), covering: brief(top) });
     }
   }
@@ -4299,7 +4618,7 @@ function prepare(el, opts = {}) {
 /** @param {Element} el */
 function describe(el) {
   const b = brief(el);
-  return `<${el.localName}${el.id ? ` id="${el.id}"` : ""}>${b && b.name ? ` "${b.name.slice(0, 40)}"` : ""}`;
+  return `<${tagOf(el)}${idOf(el) ? ` id="${idOf(el)}"` : ""}>${b && b.name ? ` "${b.name.slice(0, 40)}"` : ""}`;
 }
 return { locate, brief, reaches, prepare };
 })();
@@ -4323,6 +4642,7 @@ const __dom_changes = (() => {
 const { accessibleName, deepActiveElement, norm } = __refind;
 const { dialogName } = __dom_scan;
 const { innerRoots } = __dom_roots;
+const { attr, docOf, hasAttr, nodeTypeOf, rectsOf, rootOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number}} SettleOpts
@@ -4349,18 +4669,18 @@ function settleFor(action) {
 
 /** @param {Element} el */
 function isDialog(el) {
-  return (el.localName === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || el.getAttribute("role") === "dialog"
-    || el.getAttribute("role") === "alertdialog" || el.getAttribute("aria-modal") === "true";
+  return (tagOf(el) === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || attr(el, "role") === "dialog"
+    || attr(el, "role") === "alertdialog" || attr(el, "aria-modal") === "true";
 }
 
 /** @param {Array<Document | ShadowRoot>} scopes */
 function openDialogs(scopes) {
   return scopes.flatMap((s) => Array.from(s.querySelectorAll("dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]")))
-    .filter((d) => d.getClientRects().length > 0);
+    .filter((d) => rectsOf(d).length > 0);
 }
 
 /** @param {Node} n */
-const isOverlay = (n) => n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("data-heybro-overlay");
+const isOverlay = (n) => nodeTypeOf(n) === 1 && hasAttr(/** @type {Element} */ (n), "data-heybro-overlay");
 
 /**
  * The next task of the page's event loop: by then, what the action's handlers did synchronously,
@@ -4389,8 +4709,8 @@ function watchChanges(doc, el = null) {
   const view = doc.defaultView;
   const url = doc.location.href;
   /** @type {Array<Document | ShadowRoot>} */ const scopes = [doc, ...innerRoots(doc)];
-  const own = el ? el.getRootNode() : null; // a closed shadow root the walk cannot see
-  if (own && (own.nodeType === 11 || own.nodeType === 9) && !scopes.includes(/** @type {Document | ShadowRoot} */ (own))) scopes.push(/** @type {Document | ShadowRoot} */ (own));
+  const own = el ? rootOf(el) : null; // a closed shadow root the walk cannot see
+  if (own && (nodeTypeOf(own) === 11 || nodeTypeOf(own) === 9) && !scopes.includes(/** @type {Document | ShadowRoot} */ (own))) scopes.push(/** @type {Document | ShadowRoot} */ (own));
   const before = new Set(openDialogs(scopes));
   const busyBefore = new Set(scopes.flatMap((s) => Array.from(s.querySelectorAll("[aria-busy=true]"))));
   let added = 0, removed = 0, attributes = 0, text = 0, changes = 0, last = performance.now();
@@ -4400,8 +4720,8 @@ function watchChanges(doc, el = null) {
     let counted = 0;
     for (const r of records) {
       if (r.type === "childList") {
-        for (const n of Array.from(r.addedNodes)) if (n.nodeType === 3) { text++; counted++; } else if (n.nodeType === 1 && !isOverlay(n)) { added++; counted++; if (addedTags.size < 6) addedTags.add(/** @type {Element} */ (n).localName); }
-        for (const n of Array.from(r.removedNodes)) if (n.nodeType === 1 && !isOverlay(n)) { removed++; counted++; }
+        for (const n of Array.from(r.addedNodes)) if (nodeTypeOf(n) === 3) { text++; counted++; } else if (nodeTypeOf(n) === 1 && !isOverlay(n)) { added++; counted++; if (addedTags.size < 6) addedTags.add(tagOf(/** @type {Element} */ (n))); }
+        for (const n of Array.from(r.removedNodes)) if (nodeTypeOf(n) === 1 && !isOverlay(n)) { removed++; counted++; }
       } else if (r.type === "attributes") { if (!isOverlay(r.target)) { attributes++; counted++; } } else { text++; counted++; }
     }
     if (counted) { changes += counted; last = performance.now(); }
@@ -4430,7 +4750,7 @@ function watchChanges(doc, el = null) {
   /** Still navigating away: not cancelled, not taken over by the page. */
   const leaving = () => navigatingTo !== null && (unloading || (!navEvent?.defaultPrevented && !nav?.transition));
   /** Something that started loading during the action is still marked busy. */
-  const busy = () => scopes.some((s) => Array.from(s.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && b.getClientRects().length > 0));
+  const busy = () => scopes.some((s) => Array.from(s.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && rectsOf(b).length > 0));
 
   /**
    * Waits for the page to settle, stops watching and reports.
@@ -4478,8 +4798,8 @@ function watchChanges(doc, el = null) {
       url: doc.location.href,
       url_changed: doc.location.href !== url,
       mutations: { added, removed, attributes, text, summary: parts.join(", ") || "no change" },
-      dialog: newDialog ? { name: dialogName(newDialog), text: norm(newDialog.textContent).slice(0, 200) } : null,
-      focused: focused && focused !== focused.ownerDocument.body ? { tag: focused.localName, name: accessibleName(focused).slice(0, 80) } : null,
+      dialog: newDialog ? { name: dialogName(newDialog), text: norm(textOf(newDialog)).slice(0, 200) } : null,
+      focused: focused && focused !== docOf(focused).body ? { tag: tagOf(focused), name: accessibleName(focused).slice(0, 80) } : null,
     };
   };
 }
@@ -4547,6 +4867,7 @@ const __dom_keys = (() => {
  * themselves.
  */
 const { clickOn, fire, isEditable, keyEvent, setNativeValue } = __dom_input;
+const { attr, closestOf, docOf, focusOf, rectsOf, requestSubmitOf, tabIndexOf, tagOf } = __dom_native;
 
 /** @param {string} combo e.g. "Enter", "Control+A", "Shift+Tab" */
 function parseKeys(combo) {
@@ -4570,7 +4891,7 @@ function parseKeys(combo) {
 /** Every focusable element in tab order (simplified: document order, tabindex ≥ 0). @param {Document} doc */
 function tabbables(doc) {
   return Array.from(doc.querySelectorAll("a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=true]"))
-    .filter((e) => /** @type {HTMLElement} */ (e).tabIndex >= 0 && !(/** @type {any} */ (e).disabled) && e.getClientRects().length > 0);
+    .filter((e) => tabIndexOf(/** @type {HTMLElement} */ (e)) >= 0 && !(/** @type {any} */ (e).disabled) && rectsOf(e).length > 0);
 }
 
 // --- text fields ---------------------------------------------------------------------------------
@@ -4579,8 +4900,8 @@ const TEXT_TYPES = new Set(["text", "search", "url", "tel", "email", "password",
 
 /** The element as a text field (textarea or text-like input), or null. @param {Element} el */
 function textField(el) {
-  if (el.localName === "textarea") return /** @type {HTMLTextAreaElement} */ (el);
-  if (el.localName === "input" && TEXT_TYPES.has(/** @type {HTMLInputElement} */ (el).type)) return /** @type {HTMLInputElement} */ (el);
+  if (tagOf(el) === "textarea") return /** @type {HTMLTextAreaElement} */ (el);
+  if (tagOf(el) === "input" && TEXT_TYPES.has(/** @type {HTMLInputElement} */ (el).type)) return /** @type {HTMLInputElement} */ (el);
   return null;
 }
 
@@ -4699,7 +5020,7 @@ function editField(f, key, mods) {
  * @param {Element} el @param {string} key @param {Mods} mods
  */
 function editRegion(el, key, mods) {
-  const doc = el.ownerDocument;
+  const doc = docOf(el);
   const word = mods.ctrl || mods.alt;
   const commands = /** @type {Record<string, string>} */ ({ Backspace: "delete", Delete: "forwardDelete", Enter: mods.shift ? "insertLineBreak" : "insertParagraph" });
   if (commands[key] && !mods.meta) {
@@ -4732,25 +5053,25 @@ function pressKeys(target, combo) {
   const go = keyEvent(target, "keydown", key, mods);
   if (go && key.length === 1 && !mods.ctrl && !mods.meta) keyEvent(target, "keypress", key, mods);
   if (go) {
-    const tag = target.localName;
+    const tag = tagOf(target);
     const inp = /** @type {HTMLInputElement} */ (target);
     const field = textField(target);
     if (field ? editField(field, key, mods) : isEditable(target) && editRegion(target, key, mods)) {
       // edited
     } else if (key === "Enter" && !mods.ctrl) {
-      if (tag === "input" && inp.form && !["checkbox", "radio", "button", "submit", "reset"].includes(inp.type)) inp.form.requestSubmit();
-      else if (tag === "button" || tag === "a" || target.getAttribute("role") === "button" || target.getAttribute("role") === "link" || (tag === "input" && ["submit", "button"].includes(inp.type))) clickOn(target);
-    } else if (key === " " && (tag === "button" || (tag === "input" && ["checkbox", "radio", "button", "submit"].includes(inp.type)) || ["button", "checkbox", "switch"].includes(target.getAttribute("role") || ""))) {
+      if (tag === "input" && inp.form && !["checkbox", "radio", "button", "submit", "reset"].includes(inp.type)) requestSubmitOf(inp.form);
+      else if (tag === "button" || tag === "a" || attr(target, "role") === "button" || attr(target, "role") === "link" || (tag === "input" && ["submit", "button"].includes(inp.type))) clickOn(target);
+    } else if (key === " " && (tag === "button" || (tag === "input" && ["checkbox", "radio", "button", "submit"].includes(inp.type)) || ["button", "checkbox", "switch"].includes(attr(target, "role") || ""))) {
       clickOn(target);
     } else if (key === "Tab") {
-      const list = tabbables(target.ownerDocument);
+      const list = tabbables(docOf(target));
       const i = list.indexOf(target);
       const next = list[(i + (mods.shift ? -1 : 1) + list.length) % list.length];
-      if (next) /** @type {HTMLElement} */ (next).focus();
+      if (next) focusOf(/** @type {HTMLElement} */ (next));
     } else if ((key === "a" || key === "A") && (mods.ctrl || mods.meta)) {
-      if (tag === "input" || tag === "textarea") inp.select(); else target.ownerDocument.getSelection()?.selectAllChildren(isEditable(target) ? target : target.ownerDocument.body);
+      if (tag === "input" || tag === "textarea") inp.select(); else docOf(target).getSelection()?.selectAllChildren(isEditable(target) ? target : docOf(target).body);
     } else if (key === "Escape") {
-      const dlg = target.closest("dialog[open]");
+      const dlg = closestOf(target, "dialog[open]");
       if (dlg) /** @type {HTMLDialogElement} */ (dlg).close();
     }
   }
@@ -4780,6 +5101,7 @@ const { actionError, codeOf, isEditable, keyCodeOf } = __dom_input;
 const { parseKeys } = __dom_keys;
 const { reaches } = __dom_locate;
 const { deepElementFromPoint } = __dom_roots;
+const { closestOf, docOf, matchesOf, rectOf, tagOf, textOf } = __dom_native;
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
 
@@ -4801,8 +5123,8 @@ function fieldState(el) {
 function valueState(el) {
   if (!el) return "";
   const any = /** @type {any} */ (el);
-  const control = el.localName === "label" ? /** @type {HTMLLabelElement} */ (el).control : null;
-  return JSON.stringify([any.value, any.checked, control ? /** @type {any} */ (control).checked : "", isEditable(el) ? el.textContent : ""]);
+  const control = tagOf(el) === "label" ? /** @type {HTMLLabelElement} */ (el).control : null;
+  return JSON.stringify([any.value, any.checked, control ? /** @type {any} */ (control).checked : "", isEditable(el) ? textOf(el) : ""]);
 }
 
 /** @param {Element | null} el */
@@ -4813,8 +5135,8 @@ function caretState(el) {
   let caret = [];
   try { caret = [any.selectionStart, any.selectionEnd]; } catch { /* no selection API (email, number) */ }
   if (isEditable(el)) {
-    const sel = el.ownerDocument.getSelection();
-    caret = sel ? [sel.anchorOffset, sel.focusOffset, sel.anchorNode?.textContent?.length] : [];
+    const sel = docOf(el).getSelection();
+    caret = sel ? [sel.anchorOffset, sel.focusOffset, (sel.anchorNode ? textOf(sel.anchorNode) : undefined)?.length] : [];
   }
   return JSON.stringify(caret);
 }
@@ -4840,18 +5162,18 @@ function hadNoEffect(action, el, changes, before) {
   // A caret key (Home, an arrow) has its effect on the caret alone.
   if (action === "press") return !!el && isTextEntry(el) && valueSame && caretState(el) === caret && changes.mutations.summary === "no change";
   // A click into a text field has done its job once the field has focus.
-  if (el && isTextEntry(el) && el.matches(":focus")) return false;
+  if (el && isTextEntry(el) && matchesOf(el, ":focus")) return false;
   return changes.mutations.summary === "no change" && valueSame;
 }
 
 /** @param {Element} el */
 function isTextEntry(el) {
-  return isEditable(el) || el.localName === "textarea" || (el.localName === "input" && /^(text|search|url|tel|email|password|number|)$/.test(/** @type {HTMLInputElement} */ (el).type));
+  return isEditable(el) || tagOf(el) === "textarea" || (tagOf(el) === "input" && /^(text|search|url|tel|email|password|number|)$/.test(/** @type {HTMLInputElement} */ (el).type));
 }
 
 /** Clicks on these open the browser's own pop-ups (a select's list): never replayed. @param {Element} el */
 function clickReplayable(el) {
-  return !el.closest("select, option, input[type=file], input[type=color], input[type=date]");
+  return !closestOf(el, "select, option, input[type=file], input[type=color], input[type=date]");
 }
 
 /**
@@ -4861,8 +5183,8 @@ function clickReplayable(el) {
  * @param {Element} el @returns {{x: number, y: number}}
  */
 function pointerPoint(el) {
-  const r = el.getBoundingClientRect();
-  const doc = el.ownerDocument;
+  const r = rectOf(el);
+  const doc = docOf(el);
   for (const [fx, fy] of [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]]) {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
     const hit = deepElementFromPoint(doc, x, y);
@@ -4876,11 +5198,11 @@ function toTop(doc, x, y) {
   for (let view = doc.defaultView; view && view !== view.top;) {
     const frame = view.frameElement;
     if (!frame) break; // a cross-origin parent: the coordinator refuses such frames
-    const fr = frame.getBoundingClientRect();
+    const fr = rectOf(frame);
     const cs = getComputedStyle(frame);
     x += fr.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
     y += fr.top + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop);
-    view = frame.ownerDocument.defaultView;
+    view = docOf(frame).defaultView;
   }
   return { x, y };
 }
@@ -5141,16 +5463,17 @@ return { action };
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
 const { norm } = __refind;
+const { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } = __dom_native;
 
 const MAX_CHARS = 20000;
 
 /** @param {Element} table */
 function readTable(table) {
-  const rows = Array.from(table.querySelectorAll("tr, [role=row]")).filter((r) => r.closest("table, [role=table], [role=grid]") === table);
-  const cells = rows.map((r) => Array.from(r.querySelectorAll("th, td, [role=cell], [role=gridcell], [role=columnheader]"))
-    .filter((c) => c.closest("tr, [role=row]") === r).map((c) => norm(/** @type {HTMLElement} */ (c).innerText ?? c.textContent)));
+  const rows = Array.from(qsa(table, "tr, [role=row]")).filter((r) => closestOf(r, "table, [role=table], [role=grid]") === table);
+  const cells = rows.map((r) => Array.from(qsa(r, "th, td, [role=cell], [role=gridcell], [role=columnheader]"))
+    .filter((c) => closestOf(c, "tr, [role=row]") === r).map((c) => norm(innerTextOf(/** @type {HTMLElement} */ (c)) ?? textOf(c))));
   const first = rows[0];
-  const hasHeader = !!first && first.querySelector("th, [role=columnheader]") !== null;
+  const hasHeader = !!first && qs(first, "th, [role=columnheader]") !== null;
   return { headers: hasHeader ? cells[0] : [], rows: (hasHeader ? cells.slice(1) : cells).slice(0, 500) };
 }
 
@@ -5162,12 +5485,12 @@ function extractFrom(el, args) {
   const root = el || document.body;
   const mode = args.mode || "auto";
   const max = args.max_chars || MAX_CHARS;
-  if (mode === "table" || (mode === "auto" && root.matches("table, [role=table], [role=grid]"))) {
-    const table = root.matches("table, [role=table], [role=grid]") ? root : root.querySelector("table, [role=table], [role=grid]");
+  if (mode === "table" || (mode === "auto" && matchesOf(root, "table, [role=table], [role=grid]"))) {
+    const table = matchesOf(root, "table, [role=table], [role=grid]") ? root : qs(root, "table, [role=table], [role=grid]");
     if (table) return { table: readTable(table) };
     if (mode === "table") return { table: null, text: "", truncated: false };
   }
-  const raw = /** @type {HTMLElement} */ (root).innerText ?? root.textContent ?? "";
+  const raw = innerTextOf(/** @type {HTMLElement} */ (root)) ?? textOf(root) ?? "";
   const text = raw.replace(/[ \t]+/g, " ").replace(/\n\s*\n+/g, "\n").trim();
   return { text: text.slice(0, max), truncated: text.length > max };
 }
@@ -5197,6 +5520,7 @@ const __dom_wait = (() => {
 const { accessibleName, isInteractiveCheap, isRendered, norm, refind, roleOf, walkDeep } = __refind;
 const { actionError } = __dom_input;
 const { innerRoots, deepTexts } = __dom_roots;
+const { isConnectedOf } = __dom_native;
 
 /**
  * The first rendered element with this role (any interactive element when none is given) whose
@@ -5251,12 +5575,12 @@ async function waitFor(args, reg) {
         if (what === "role") el = findByRole(String(args.role || ""), String(args.name || ""));
         else {
           el = args.element_id ? reg.get(args.element_id) : null;
-          if ((!el || !el.isConnected) && args.signature) {
+          if ((!el || !isConnectedOf(el)) && args.signature) {
             const r = refind(args.signature, document);
             el = r.status === "found" ? r.element : null;
           }
         }
-        const present = !!el && el.isConnected && isRendered(el);
+        const present = !!el && isConnectedOf(el) && isRendered(el);
         if (present !== wantHidden) matched = "element";
       }
       if (matched) {
@@ -5334,7 +5658,7 @@ const __agent = (() => {
  */
 const { Registry, scanPage } = __dom_scan;
 const { renderScan } = __dom_render;
-const { captureSignature, isRendered, norm } = __refind;
+const { signatureOf, isRendered, norm } = __refind;
 const { showBoxes, highlight, clearOverlay } = __dom_overlay;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, settleFor, settle, documentReady, documentId } = __dom_changes;
@@ -5344,6 +5668,7 @@ const { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, ha
 const { frameDocuments } = __dom_roots;
 const { armDialogs, takeDialogs } = __dom_dialogs;
 const { PAGE_ACTIONS } = __page;
+const { isConnectedOf } = __dom_native;
 
 /** @typedef {import("../actions/page.js").PageAction} PageAction */
 /** The page actions by name (extension/actions/). */
@@ -5367,7 +5692,7 @@ function observe(args) {
   /** @type {Record<string, any>} */
   const elements = {};
   const pass = new Map();
-  for (const e of out.shown) elements[e.id] = captureSignature(e.el, e, pass); // box and name already read
+  for (const e of out.shown) elements[e.id] = signatureOf(e.el, e, pass); // box and name already read
   if (args.highlight) showBoxes(out.shown.map((e) => ({ id: e.id, el: e.el })));
   else if (args.highlight === false) clearOverlay();
   return {
@@ -5474,7 +5799,7 @@ async function perform(def, args, el, r, loc) {
   }
   if (action === "fill") checkFilled(/** @type {Element} */ (el), String(args.value ?? "")); // a field may refuse or rewrite it
   const answered = takeDialogs();
-  const after = el && el.isConnected ? el : null;
+  const after = el && isConnectedOf(el) ? el : null;
   return {
     ok: true, action, element_id: el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
     ...changes, ...(answered.length ? { dialog: answered[0] } : {}), element: after ? brief(after) : null, ...extra,

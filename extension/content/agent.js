@@ -5,7 +5,7 @@
  */
 import { Registry, scanPage } from "../lib/dom_scan.js";
 import { renderScan } from "../lib/dom_render.js";
-import { captureSignature, isRendered, norm } from "../lib/refind.js";
+import { signatureOf, isRendered, norm } from "../lib/refind.js";
 import { showBoxes, highlight, clearOverlay } from "../lib/dom_overlay.js";
 import { locate, prepare, brief } from "../lib/dom_locate.js";
 import { watchChanges, settleFor, settle, documentReady, documentId } from "../lib/dom_changes.js";
@@ -15,6 +15,7 @@ import { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, h
 import { frameDocuments } from "../lib/dom_roots.js";
 import { armDialogs, takeDialogs } from "../lib/dom_dialogs.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
+import { isConnectedOf } from "../lib/dom_native.js";
 
 /** @typedef {import("../actions/page.js").PageAction} PageAction */
 /** The page actions by name (extension/actions/). */
@@ -38,7 +39,7 @@ function observe(args) {
   /** @type {Record<string, any>} */
   const elements = {};
   const pass = new Map();
-  for (const e of out.shown) elements[e.id] = captureSignature(e.el, e, pass); // box and name already read
+  for (const e of out.shown) elements[e.id] = signatureOf(e.el, e, pass); // box and name already read
   if (args.highlight) showBoxes(out.shown.map((e) => ({ id: e.id, el: e.el })));
   else if (args.highlight === false) clearOverlay();
   return {
@@ -145,7 +146,7 @@ async function perform(def, args, el, r, loc) {
   }
   if (action === "fill") checkFilled(/** @type {Element} */ (el), String(args.value ?? "")); // a field may refuse or rewrite it
   const answered = takeDialogs();
-  const after = el && el.isConnected ? el : null;
+  const after = el && isConnectedOf(el) ? el : null;
   return {
     ok: true, action, element_id: el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
     ...changes, ...(answered.length ? { dialog: answered[0] } : {}), element: after ? brief(after) : null, ...extra,

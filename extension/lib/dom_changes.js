@@ -17,6 +17,7 @@
 import { accessibleName, deepActiveElement, norm } from "./refind.js";
 import { dialogName } from "./dom_scan.js";
 import { innerRoots } from "./dom_roots.js";
+import { attr, docOf, hasAttr, nodeTypeOf, rectsOf, rootOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number}} SettleOpts
@@ -43,18 +44,18 @@ export function settleFor(action) {
 
 /** @param {Element} el */
 function isDialog(el) {
-  return (el.localName === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || el.getAttribute("role") === "dialog"
-    || el.getAttribute("role") === "alertdialog" || el.getAttribute("aria-modal") === "true";
+  return (tagOf(el) === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || attr(el, "role") === "dialog"
+    || attr(el, "role") === "alertdialog" || attr(el, "aria-modal") === "true";
 }
 
 /** @param {Array<Document | ShadowRoot>} scopes */
 function openDialogs(scopes) {
   return scopes.flatMap((s) => Array.from(s.querySelectorAll("dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]")))
-    .filter((d) => d.getClientRects().length > 0);
+    .filter((d) => rectsOf(d).length > 0);
 }
 
 /** @param {Node} n */
-const isOverlay = (n) => n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("data-heybro-overlay");
+const isOverlay = (n) => nodeTypeOf(n) === 1 && hasAttr(/** @type {Element} */ (n), "data-heybro-overlay");
 
 /**
  * The next task of the page's event loop: by then, what the action's handlers did synchronously,
@@ -83,8 +84,8 @@ export function watchChanges(doc, el = null) {
   const view = doc.defaultView;
   const url = doc.location.href;
   /** @type {Array<Document | ShadowRoot>} */ const scopes = [doc, ...innerRoots(doc)];
-  const own = el ? el.getRootNode() : null; // a closed shadow root the walk cannot see
-  if (own && (own.nodeType === 11 || own.nodeType === 9) && !scopes.includes(/** @type {Document | ShadowRoot} */ (own))) scopes.push(/** @type {Document | ShadowRoot} */ (own));
+  const own = el ? rootOf(el) : null; // a closed shadow root the walk cannot see
+  if (own && (nodeTypeOf(own) === 11 || nodeTypeOf(own) === 9) && !scopes.includes(/** @type {Document | ShadowRoot} */ (own))) scopes.push(/** @type {Document | ShadowRoot} */ (own));
   const before = new Set(openDialogs(scopes));
   const busyBefore = new Set(scopes.flatMap((s) => Array.from(s.querySelectorAll("[aria-busy=true]"))));
   let added = 0, removed = 0, attributes = 0, text = 0, changes = 0, last = performance.now();
@@ -94,8 +95,8 @@ export function watchChanges(doc, el = null) {
     let counted = 0;
     for (const r of records) {
       if (r.type === "childList") {
-        for (const n of Array.from(r.addedNodes)) if (n.nodeType === 3) { text++; counted++; } else if (n.nodeType === 1 && !isOverlay(n)) { added++; counted++; if (addedTags.size < 6) addedTags.add(/** @type {Element} */ (n).localName); }
-        for (const n of Array.from(r.removedNodes)) if (n.nodeType === 1 && !isOverlay(n)) { removed++; counted++; }
+        for (const n of Array.from(r.addedNodes)) if (nodeTypeOf(n) === 3) { text++; counted++; } else if (nodeTypeOf(n) === 1 && !isOverlay(n)) { added++; counted++; if (addedTags.size < 6) addedTags.add(tagOf(/** @type {Element} */ (n))); }
+        for (const n of Array.from(r.removedNodes)) if (nodeTypeOf(n) === 1 && !isOverlay(n)) { removed++; counted++; }
       } else if (r.type === "attributes") { if (!isOverlay(r.target)) { attributes++; counted++; } } else { text++; counted++; }
     }
     if (counted) { changes += counted; last = performance.now(); }
@@ -124,7 +125,7 @@ export function watchChanges(doc, el = null) {
   /** Still navigating away: not cancelled, not taken over by the page. */
   const leaving = () => navigatingTo !== null && (unloading || (!navEvent?.defaultPrevented && !nav?.transition));
   /** Something that started loading during the action is still marked busy. */
-  const busy = () => scopes.some((s) => Array.from(s.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && b.getClientRects().length > 0));
+  const busy = () => scopes.some((s) => Array.from(s.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && rectsOf(b).length > 0));
 
   /**
    * Waits for the page to settle, stops watching and reports.
@@ -172,8 +173,8 @@ export function watchChanges(doc, el = null) {
       url: doc.location.href,
       url_changed: doc.location.href !== url,
       mutations: { added, removed, attributes, text, summary: parts.join(", ") || "no change" },
-      dialog: newDialog ? { name: dialogName(newDialog), text: norm(newDialog.textContent).slice(0, 200) } : null,
-      focused: focused && focused !== focused.ownerDocument.body ? { tag: focused.localName, name: accessibleName(focused).slice(0, 80) } : null,
+      dialog: newDialog ? { name: dialogName(newDialog), text: norm(textOf(newDialog)).slice(0, 200) } : null,
+      focused: focused && focused !== docOf(focused).body ? { tag: tagOf(focused), name: accessibleName(focused).slice(0, 80) } : null,
     };
   };
 }

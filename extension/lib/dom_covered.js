@@ -10,6 +10,7 @@
  * not covered, it is scrolled away.
  */
 import { containsDeep, deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";
+import { closestOf, docOf, parentElOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
@@ -18,10 +19,10 @@ import { containsDeep, deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.j
 
 /** The outermost positioned element around `el` (below body), or null. @param {Element} el */
 function layerOf(el) {
-  const view = el.ownerDocument.defaultView;
+  const view = docOf(el).defaultView;
   if (!view) return null;
   /** @type {Element | null} */ let layer = null;
-  for (/** @type {Element | null} */ let n = el; n && n !== el.ownerDocument.body && n !== el.ownerDocument.documentElement; n = n.parentElement) {
+  for (/** @type {Element | null} */ let n = el; n && n !== docOf(el).body && n !== docOf(el).documentElement; n = parentElOf(n)) {
     const pos = view.getComputedStyle(n).position;
     if (pos === "fixed" || pos === "absolute" || pos === "sticky") layer = n;
   }
@@ -31,7 +32,7 @@ function layerOf(el) {
 /** Whether a hit at a point reaches the control (it, inside it, or the label of it). @param {Element} hit @param {Element} el */
 function reaches(hit, el) {
   if (containsDeep(el, hit)) return true;
-  const label = hit.closest("label");
+  const label = closestOf(hit, "label");
   return !!label && /** @type {HTMLLabelElement} */ (label).control === el;
 }
 
@@ -48,12 +49,21 @@ export function dropCovered(doc, entries) {
   /** @type {Covered | null} */ let covered = null;
   let kept = 0;
   for (const e of entries) {
-    if (e.where !== "in" || e.el.ownerDocument !== doc || !isCovered(doc, e, vw, vh, layers)) { entries[kept++] = e; continue; }
+    if (e.where !== "in" || docOf(e.el) !== doc || !coveredSafely(doc, e, vw, vh, layers)) { entries[kept++] = e; continue; }
     e.covered = true;
     if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: /** @type {Element} */ (e.coveredBy), entries: [e] };
   }
   entries.length = kept;
   return covered;
+}
+
+/**
+ * Whether a control is covered; one whose hit test fails to read stays listed (the action's own
+ * check will say what is wrong with it).
+ * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh @param {Map<Element, Element | null>} layers
+ */
+function coveredSafely(doc, e, vw, vh, layers) {
+  try { return isCovered(doc, e, vw, vh, layers); } catch { return false; }
 }
 
 /**

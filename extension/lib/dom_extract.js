@@ -1,16 +1,17 @@
 // @ts-check
 /** Reading content out of the page: visible text, or a table as rows of cells. */
 import { norm } from "./refind.js";
+import { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } from "./dom_native.js";
 
 const MAX_CHARS = 20000;
 
 /** @param {Element} table */
 function readTable(table) {
-  const rows = Array.from(table.querySelectorAll("tr, [role=row]")).filter((r) => r.closest("table, [role=table], [role=grid]") === table);
-  const cells = rows.map((r) => Array.from(r.querySelectorAll("th, td, [role=cell], [role=gridcell], [role=columnheader]"))
-    .filter((c) => c.closest("tr, [role=row]") === r).map((c) => norm(/** @type {HTMLElement} */ (c).innerText ?? c.textContent)));
+  const rows = Array.from(qsa(table, "tr, [role=row]")).filter((r) => closestOf(r, "table, [role=table], [role=grid]") === table);
+  const cells = rows.map((r) => Array.from(qsa(r, "th, td, [role=cell], [role=gridcell], [role=columnheader]"))
+    .filter((c) => closestOf(c, "tr, [role=row]") === r).map((c) => norm(innerTextOf(/** @type {HTMLElement} */ (c)) ?? textOf(c))));
   const first = rows[0];
-  const hasHeader = !!first && first.querySelector("th, [role=columnheader]") !== null;
+  const hasHeader = !!first && qs(first, "th, [role=columnheader]") !== null;
   return { headers: hasHeader ? cells[0] : [], rows: (hasHeader ? cells.slice(1) : cells).slice(0, 500) };
 }
 
@@ -22,12 +23,12 @@ export function extractFrom(el, args) {
   const root = el || document.body;
   const mode = args.mode || "auto";
   const max = args.max_chars || MAX_CHARS;
-  if (mode === "table" || (mode === "auto" && root.matches("table, [role=table], [role=grid]"))) {
-    const table = root.matches("table, [role=table], [role=grid]") ? root : root.querySelector("table, [role=table], [role=grid]");
+  if (mode === "table" || (mode === "auto" && matchesOf(root, "table, [role=table], [role=grid]"))) {
+    const table = matchesOf(root, "table, [role=table], [role=grid]") ? root : qs(root, "table, [role=table], [role=grid]");
     if (table) return { table: readTable(table) };
     if (mode === "table") return { table: null, text: "", truncated: false };
   }
-  const raw = /** @type {HTMLElement} */ (root).innerText ?? root.textContent ?? "";
+  const raw = innerTextOf(/** @type {HTMLElement} */ (root)) ?? textOf(root) ?? "";
   const text = raw.replace(/[ \t]+/g, " ").replace(/\n\s*\n+/g, "\n").trim();
   return { text: text.slice(0, max), truncated: text.length > max };
 }

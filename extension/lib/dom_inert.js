@@ -5,6 +5,7 @@
  * takes no clicks, no focus and no keys).
  */
 import { containsDeep } from "./dom_roots.js";
+import { attr, docOf, hasAttr, nodeTypeOf, parentNodeOf } from "./dom_native.js";
 
 /** The document's open modal dialog (the topmost), or null. @param {Document} doc */
 export function openModal(doc) {
@@ -17,10 +18,10 @@ export function openModal(doc) {
  * @param {Element} el
  */
 export function inertReason(el) {
-  for (let n = /** @type {Node | null} */ (el); n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) {
-    if (n.nodeType === 1 && /** @type {Element} */ (n).hasAttribute("inert")) return "it is inside an inert part of the page";
+  for (let n = /** @type {Node | null} */ (el); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) {
+    if (nodeTypeOf(n) === 1 && hasAttr(/** @type {Element} */ (n), "inert")) return "it is inside an inert part of the page";
   }
-  const modal = openModal(el.ownerDocument);
-  if (modal && !containsDeep(modal, el)) return `it is behind the open modal dialog${modal.getAttribute("aria-label") ? ` "${modal.getAttribute("aria-label")}"` : ""}`;
+  const modal = openModal(docOf(el));
+  if (modal && !containsDeep(modal, el)) return `it is behind the open modal dialog${attr(modal, "aria-label") ? ` "${attr(modal, "aria-label")}"` : ""}`;
   return "";
 }

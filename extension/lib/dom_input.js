@@ -10,6 +10,7 @@
  */
 import { norm } from "./refind.js";
 import { pointerHit } from "./dom_roots.js";
+import { appendTo, attr, canFocus, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, parentElOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } from "./dom_native.js";
 
 /** A typed error the tool protocol carries to the host. @param {string} code @param {string} msg @param {Record<string, any>} [detail] */
 export function actionError(code, msg, detail) {
@@ -20,13 +21,13 @@ export function actionError(code, msg, detail) {
 
 /** @param {Element} el @param {string} type @param {Point} at (extra fields ignored) @param {Record<string, any>} [extra] */
 function mouse(el, type, at, extra = {}) {
-  const view = el.ownerDocument.defaultView;
+  const view = docOf(el).defaultView;
   /** @type {PointerEventInit} */
   const init = { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
   // Chrome's click is a PointerEvent too.
   const pointer = type.startsWith("pointer") || type === "click";
   const Ctor = pointer ? (view?.PointerEvent || PointerEvent) : (view?.MouseEvent || MouseEvent);
-  return el.dispatchEvent(new Ctor(type, pointer ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
+  return dispatchOf(el, new Ctor(type, pointer ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
 }
 
 /** The pointer arrives at a point: over/enter/move on what it hits there. @param {Element} hit @param {Point} at */
@@ -72,17 +73,17 @@ export function clickOn(el) {
 export function focusOn(el) {
   /** @type {Element | null} */
   let t = el;
-  while (t && typeof (/** @type {any} */ (t).focus) === "function" && /** @type {HTMLElement} */ (t).tabIndex < 0
-    && !t.matches("input,select,textarea,button,a[href],[contenteditable]")) t = t.parentElement;
+  while (t && canFocus(t) && tabIndexOf(t) < 0
+    && !matchesOf(t, "input,select,textarea,button,a[href],[contenteditable]")) t = parentElOf(t);
   const target = t || el;
-  const had = /** @type {Document | ShadowRoot} */ (target.getRootNode()).activeElement === target;
-  (/** @type {HTMLElement} */ (target)).focus?.({ preventScroll: true });
-  if (!had && (target.localName === "input" || target.localName === "textarea" || isEditable(target))) caretToEnd(target);
+  const had = /** @type {Document | ShadowRoot} */ (rootOf(target)).activeElement === target;
+  if (canFocus(target)) focusOf(target, { preventScroll: true });
+  if (!had && (tagOf(target) === "input" || tagOf(target) === "textarea" || isEditable(target))) caretToEnd(target);
 }
 
 /** @param {Element} el */
 export function isEditable(el) {
-  const ce = el.getAttribute("contenteditable");
+  const ce = attr(el, "contenteditable");
   return ce !== null && ce !== "false";
 }
 
@@ -97,16 +98,16 @@ export function setNativeValue(el, value) {
 
 /** @param {Element} el @param {string} type @param {Record<string, any>} [init] */
 export function fire(el, type, init = {}) {
-  const view = el.ownerDocument.defaultView || window;
+  const view = docOf(el).defaultView || window;
   const ev = type === "input" || type === "beforeinput"
     ? new view.InputEvent(type, { bubbles: true, cancelable: type === "beforeinput", composed: true, ...init })
     : new view.Event(type, { bubbles: true, cancelable: false, composed: true });
-  return el.dispatchEvent(ev);
+  return dispatchOf(el, ev);
 }
 
 /** @param {Element} el */
 function assertTextControl(el) {
-  const tag = el.localName;
+  const tag = tagOf(el);
   if (tag === "textarea" || isEditable(el)) return;
   if (tag === "input") {
     const t = /** @type {HTMLInputElement} */ (el).type;
@@ -124,10 +125,10 @@ export function fillIn(el, value) {
   assertTextControl(el);
   focusOn(el);
   if (isEditable(el)) {
-    const sel = el.ownerDocument.getSelection();
+    const sel = docOf(el).getSelection();
     sel?.selectAllChildren(el);
     // execCommand keeps the editor's undo stack and its own input events; fall back to text.
-    if (!el.ownerDocument.execCommand("insertText", false, value)) {
+    if (!docOf(el).execCommand("insertText", false, value)) {
       el.textContent = value;
       fire(el, "input", { inputType: "insertText", data: value });
     }
@@ -143,7 +144,7 @@ export function fillIn(el, value) {
 /** Puts the caret after the field's (or editable region's) content. @param {Element} el */
 function caretToEnd(el) {
   if (isEditable(el)) {
-    const sel = el.ownerDocument.getSelection();
+    const sel = docOf(el).getSelection();
     if (sel) { sel.selectAllChildren(el); sel.collapseToEnd(); }
     return;
   }
@@ -162,11 +163,11 @@ const loose = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
  * @param {Element} el @param {string} value
  */
 export function checkFilled(el, value) {
-  if (!el.isConnected) return; // re-rendered away: nothing to read
+  if (!isConnectedOf(el)) return; // re-rendered away: nothing to read
   const editable = isEditable(el);
   const inp = /** @type {HTMLInputElement} */ (el);
-  const single = el.localName === "input";
-  const now = editable ? /** @type {HTMLElement} */ (el).innerText : inp.value;
+  const single = tagOf(el) === "input";
+  const now = editable ? innerTextOf(/** @type {HTMLElement} */ (el)) : inp.value;
   // What the browser itself does to a value: line breaks dropped from one-line fields, CRLF → LF.
   const want = single ? value.replace(/[\r\n]/g, "") : value.replace(/\r\n?/g, "\n");
   if (now === want || loose(now) === loose(want)) return;
@@ -213,8 +214,8 @@ export function codeOf(key) {
 
 /** @param {Element} el @param {string} type @param {string} key @param {{ctrl?: boolean, shift?: boolean, alt?: boolean, meta?: boolean}} mods */
 export function keyEvent(el, type, key, mods) {
-  const view = el.ownerDocument.defaultView || window;
-  return el.dispatchEvent(new view.KeyboardEvent(type, { key, code: codeOf(key), bubbles: true, cancelable: true, composed: true,
+  const view = docOf(el).defaultView || window;
+  return dispatchOf(el, new view.KeyboardEvent(type, { key, code: codeOf(key), bubbles: true, cancelable: true, composed: true,
     keyCode: keyCodeOf(key), which: keyCodeOf(key), charCode: type === "keypress" ? key.charCodeAt(0) : 0,
     ctrlKey: !!mods.ctrl, shiftKey: !!mods.shift, altKey: !!mods.alt, metaKey: !!mods.meta }));
 }
@@ -222,13 +223,13 @@ export function keyEvent(el, type, key, mods) {
 /** Types text key by key at the caret (keydown, keypress, beforeinput, input, keyup per character). @param {Element} el @param {string} text */
 export function typeInto(el, text) {
   assertTextControl(el);
-  const doc = el.ownerDocument;
+  const doc = docOf(el);
   focusOn(el); // the caret after the text, unless the field had focus already
   for (const ch of Array.from(text)) {
     const go = keyEvent(el, "keydown", ch, {});
     if (go && keyEvent(el, "keypress", ch, {}) && fire(el, "beforeinput", { inputType: "insertText", data: ch })) {
       if (isEditable(el)) {
-        if (!doc.execCommand("insertText", false, ch)) { el.append(ch); fire(el, "input", { inputType: "insertText", data: ch }); }
+        if (!doc.execCommand("insertText", false, ch)) { appendTo(el, ch); fire(el, "input", { inputType: "insertText", data: ch }); }
       } else {
         const inp = /** @type {HTMLInputElement} */ (el);
         let start = inp.value.length, end = start;
@@ -273,7 +274,7 @@ function pickOption(items, wanted, label, value) {
  * @returns {{value: string, label: string}}
  */
 export function selectOption(el, wanted) {
-  if (el.localName === "select") {
+  if (tagOf(el) === "select") {
     const sel = /** @type {HTMLSelectElement} */ (el);
     const opt = pickOption(Array.from(sel.options), wanted, (o) => o.textContent || "", (o) => o.value);
     if (opt.disabled) throw actionError("not_interactable", `The option "${wanted}" is disabled.`);
@@ -284,30 +285,30 @@ export function selectOption(el, wanted) {
     return { value: opt.value, label: norm(opt.textContent) };
   }
   // A custom listbox/combobox: open it, then click the option whose text matches.
-  const doc = el.ownerDocument;
-  const controls = el.getAttribute("aria-controls") || el.getAttribute("aria-owns");
-  if (el.getAttribute("role") !== "listbox") clickOn(el);
-  const scope = (controls && doc.getElementById(controls)) || (el.getAttribute("role") === "listbox" ? el : doc);
-  const options = Array.from(scope.querySelectorAll("[role=option]"));
-  const opt = pickOption(options, wanted, (o) => o.textContent || "", (o) => o.getAttribute("data-value") || "");
+  const doc = docOf(el);
+  const controls = attr(el, "aria-controls") || attr(el, "aria-owns");
+  if (attr(el, "role") !== "listbox") clickOn(el);
+  const scope = (controls && doc.getElementById(controls)) || (attr(el, "role") === "listbox" ? el : doc);
+  const options = Array.from(qsa(scope, "[role=option]"));
+  const opt = pickOption(options, wanted, (o) => textOf(o) || "", (o) => attr(o, "data-value") || "");
   clickOn(opt);
-  return { value: opt.getAttribute("data-value") || norm(opt.textContent), label: norm(opt.textContent) };
+  return { value: attr(opt, "data-value") || norm(textOf(opt)), label: norm(textOf(opt)) };
 }
 
 /** Current checked state of a checkbox/radio/switch, native or ARIA. @param {Element} el */
 export function checkedState(el) {
-  if (el.localName === "input") return /** @type {HTMLInputElement} */ (el).checked;
-  if (el.localName === "label") { const c = /** @type {HTMLLabelElement} */ (el).control; return c ? /** @type {HTMLInputElement} */ (c).checked : false; }
-  return el.getAttribute("aria-checked") === "true" || el.getAttribute("aria-pressed") === "true";
+  if (tagOf(el) === "input") return /** @type {HTMLInputElement} */ (el).checked;
+  if (tagOf(el) === "label") { const c = /** @type {HTMLLabelElement} */ (el).control; return c ? /** @type {HTMLInputElement} */ (c).checked : false; }
+  return attr(el, "aria-checked") === "true" || attr(el, "aria-pressed") === "true";
 }
 
 /** Sets a checkbox/radio/switch to `want` by clicking it when needed. @param {Element} el @param {boolean} want */
 export function setChecked(el, want) {
-  const ok = (el.localName === "input" && ["checkbox", "radio"].includes(/** @type {HTMLInputElement} */ (el).type))
-    || el.localName === "label" || ["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "option"].includes(el.getAttribute("role") || "")
-    || el.hasAttribute("aria-checked") || el.hasAttribute("aria-pressed");
+  const ok = (tagOf(el) === "input" && ["checkbox", "radio"].includes(/** @type {HTMLInputElement} */ (el).type))
+    || tagOf(el) === "label" || ["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "option"].includes(attr(el, "role") || "")
+    || hasAttr(el, "aria-checked") || hasAttr(el, "aria-pressed");
   if (!ok) throw actionError("not_interactable", "This element is not a checkbox, radio button or switch.");
-  if (!want && el.localName === "input" && /** @type {HTMLInputElement} */ (el).type === "radio" && checkedState(el)) {
+  if (!want && tagOf(el) === "input" && /** @type {HTMLInputElement} */ (el).type === "radio" && checkedState(el)) {
     throw actionError("not_interactable", "A radio button cannot be unchecked; check another option of its group instead.");
   }
   if (checkedState(el) !== want) clickOn(el);
@@ -316,7 +317,7 @@ export function setChecked(el, want) {
 }
 
 /** @param {Element | null | undefined} el @returns {el is HTMLInputElement} */
-const isFileInput = (el) => !!el && el.localName === "input" && /** @type {HTMLInputElement} */ (el).type === "file";
+const isFileInput = (el) => !!el && tagOf(el) === "input" && /** @type {HTMLInputElement} */ (el).type === "file";
 
 /**
  * The file input an upload control stands for. Pages hide the real input behind a styled button:
@@ -326,20 +327,20 @@ const isFileInput = (el) => !!el && el.localName === "input" && /** @type {HTMLI
  */
 function fileInputFor(el) {
   if (isFileInput(el)) return el;
-  if (el.localName === "label") {
+  if (tagOf(el) === "label") {
     const control = /** @type {HTMLLabelElement} */ (el).control;
     if (isFileInput(control)) return control;
   }
-  const inside = el.querySelector("input[type=file]");
+  const inside = qs(el, "input[type=file]");
   if (isFileInput(inside)) return inside;
-  const r = el.getBoundingClientRect();
-  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  const r = rectOf(el);
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
   if (r.width > 0 && r.height > 0 && "elementsFromPoint" in root) {
     const over = root.elementsFromPoint(r.left + r.width / 2, r.top + r.height / 2).find(isFileInput);
     if (over) return over;
   }
-  for (let up = el.parentElement; up; up = up.parentElement) {
-    const found = up.querySelectorAll("input[type=file]");
+  for (let up = parentElOf(el); up; up = parentElOf(up)) {
+    const found = qsa(up, "input[type=file]");
     if (found.length === 1 && isFileInput(found[0])) return found[0];
     if (found.length > 1) return null; // several: which one this control means is not known
   }
@@ -352,7 +353,7 @@ function fileInputFor(el) {
  * @param {Element} el @param {{name: string, mime: string, data_base64: string}} file
  */
 export function uploadFile(el, file) {
-  const view = el.ownerDocument.defaultView || window;
+  const view = docOf(el).defaultView || window;
   const bytes = Uint8Array.from(atob(file.data_base64), (c) => c.charCodeAt(0));
   const f = new view.File([bytes], file.name, { type: file.mime || "application/octet-stream" });
   const dt = new view.DataTransfer();
@@ -365,7 +366,7 @@ export function uploadFile(el, file) {
     return { name: f.name, size: f.size, via: "input" };
   }
   for (const type of ["dragenter", "dragover", "drop"]) {
-    el.dispatchEvent(new view.DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt }));
+    dispatchOf(el, new view.DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt }));
   }
   return { name: f.name, size: f.size, via: "drop" };
 }

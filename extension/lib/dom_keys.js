@@ -12,6 +12,7 @@
  * themselves.
  */
 import { clickOn, fire, isEditable, keyEvent, setNativeValue } from "./dom_input.js";
+import { attr, closestOf, docOf, focusOf, rectsOf, requestSubmitOf, tabIndexOf, tagOf } from "./dom_native.js";
 
 /** @param {string} combo e.g. "Enter", "Control+A", "Shift+Tab" */
 export function parseKeys(combo) {
@@ -35,7 +36,7 @@ export function parseKeys(combo) {
 /** Every focusable element in tab order (simplified: document order, tabindex ≥ 0). @param {Document} doc */
 function tabbables(doc) {
   return Array.from(doc.querySelectorAll("a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=true]"))
-    .filter((e) => /** @type {HTMLElement} */ (e).tabIndex >= 0 && !(/** @type {any} */ (e).disabled) && e.getClientRects().length > 0);
+    .filter((e) => tabIndexOf(/** @type {HTMLElement} */ (e)) >= 0 && !(/** @type {any} */ (e).disabled) && rectsOf(e).length > 0);
 }
 
 // --- text fields ---------------------------------------------------------------------------------
@@ -44,8 +45,8 @@ const TEXT_TYPES = new Set(["text", "search", "url", "tel", "email", "password",
 
 /** The element as a text field (textarea or text-like input), or null. @param {Element} el */
 function textField(el) {
-  if (el.localName === "textarea") return /** @type {HTMLTextAreaElement} */ (el);
-  if (el.localName === "input" && TEXT_TYPES.has(/** @type {HTMLInputElement} */ (el).type)) return /** @type {HTMLInputElement} */ (el);
+  if (tagOf(el) === "textarea") return /** @type {HTMLTextAreaElement} */ (el);
+  if (tagOf(el) === "input" && TEXT_TYPES.has(/** @type {HTMLInputElement} */ (el).type)) return /** @type {HTMLInputElement} */ (el);
   return null;
 }
 
@@ -164,7 +165,7 @@ function editField(f, key, mods) {
  * @param {Element} el @param {string} key @param {Mods} mods
  */
 function editRegion(el, key, mods) {
-  const doc = el.ownerDocument;
+  const doc = docOf(el);
   const word = mods.ctrl || mods.alt;
   const commands = /** @type {Record<string, string>} */ ({ Backspace: "delete", Delete: "forwardDelete", Enter: mods.shift ? "insertLineBreak" : "insertParagraph" });
   if (commands[key] && !mods.meta) {
@@ -197,25 +198,25 @@ export function pressKeys(target, combo) {
   const go = keyEvent(target, "keydown", key, mods);
   if (go && key.length === 1 && !mods.ctrl && !mods.meta) keyEvent(target, "keypress", key, mods);
   if (go) {
-    const tag = target.localName;
+    const tag = tagOf(target);
     const inp = /** @type {HTMLInputElement} */ (target);
     const field = textField(target);
     if (field ? editField(field, key, mods) : isEditable(target) && editRegion(target, key, mods)) {
       // edited
     } else if (key === "Enter" && !mods.ctrl) {
-      if (tag === "input" && inp.form && !["checkbox", "radio", "button", "submit", "reset"].includes(inp.type)) inp.form.requestSubmit();
-      else if (tag === "button" || tag === "a" || target.getAttribute("role") === "button" || target.getAttribute("role") === "link" || (tag === "input" && ["submit", "button"].includes(inp.type))) clickOn(target);
-    } else if (key === " " && (tag === "button" || (tag === "input" && ["checkbox", "radio", "button", "submit"].includes(inp.type)) || ["button", "checkbox", "switch"].includes(target.getAttribute("role") || ""))) {
+      if (tag === "input" && inp.form && !["checkbox", "radio", "button", "submit", "reset"].includes(inp.type)) requestSubmitOf(inp.form);
+      else if (tag === "button" || tag === "a" || attr(target, "role") === "button" || attr(target, "role") === "link" || (tag === "input" && ["submit", "button"].includes(inp.type))) clickOn(target);
+    } else if (key === " " && (tag === "button" || (tag === "input" && ["checkbox", "radio", "button", "submit"].includes(inp.type)) || ["button", "checkbox", "switch"].includes(attr(target, "role") || ""))) {
       clickOn(target);
     } else if (key === "Tab") {
-      const list = tabbables(target.ownerDocument);
+      const list = tabbables(docOf(target));
       const i = list.indexOf(target);
       const next = list[(i + (mods.shift ? -1 : 1) + list.length) % list.length];
-      if (next) /** @type {HTMLElement} */ (next).focus();
+      if (next) focusOf(/** @type {HTMLElement} */ (next));
     } else if ((key === "a" || key === "A") && (mods.ctrl || mods.meta)) {
-      if (tag === "input" || tag === "textarea") inp.select(); else target.ownerDocument.getSelection()?.selectAllChildren(isEditable(target) ? target : target.ownerDocument.body);
+      if (tag === "input" || tag === "textarea") inp.select(); else docOf(target).getSelection()?.selectAllChildren(isEditable(target) ? target : docOf(target).body);
     } else if (key === "Escape") {
-      const dlg = target.closest("dialog[open]");
+      const dlg = closestOf(target, "dialog[open]");
       if (dlg) /** @type {HTMLDialogElement} */ (dlg).close();
     }
   }

@@ -10,6 +10,7 @@ import { refind, THRESHOLD, roleOf, accessibleName, elementState } from "./refin
 import { actionError } from "./dom_input.js";
 import { inertReason } from "./dom_inert.js";
 import { deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";
+import { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isConnectedOf, matchesOf, parentNodeOf, qs, rectOf, rectsOf, scrollIntoViewOf, tagOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./dom_scan.js").Registry} Registry
@@ -31,7 +32,7 @@ export async function locate(reg, args, rescan) {
   const id = args.element_id;
   if (id) {
     const el = reg.get(id);
-    if (el && el.isConnected) return { el, found_by: "id", confidence: 1 };
+    if (el && isConnectedOf(el)) return { el, found_by: "id", confidence: 1 };
   }
   const sig = args.signature;
   if (!sig) {
@@ -60,17 +61,17 @@ function round(n) { return Math.round(n * 1000) / 1000; }
  */
 export function brief(el) {
   if (!el) return null;
-  const id = el.getAttribute("id");
-  return { tag: el.localName, role: roleOf(el), name: accessibleName(el).slice(0, 80), ...(id ? { html_id: id } : {}), state: elementState(el) };
+  const id = attr(el, "id");
+  return { tag: tagOf(el), role: roleOf(el), name: accessibleName(el).slice(0, 80), ...(id ? { html_id: id } : {}), state: elementState(el) };
 }
 
 /** Whether `hit` is the target, inside it, or a label/part that forwards to it. @param {Element} hit @param {Element} target */
 export function reaches(hit, target) {
-  for (let n = /** @type {Node | null} */ (hit); n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) if (n === target) return true;
-  const label = hit.closest("label");
+  for (let n = /** @type {Node | null} */ (hit); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) if (n === target) return true;
+  const label = closestOf(hit, "label");
   if (label && /** @type {HTMLLabelElement} */ (label).control === target) return true;
-  if (target.localName === "label" && /** @type {HTMLLabelElement} */ (target).control === hit) return true;
-  return target.contains(hit) || hit.contains(target) && hit.getBoundingClientRect().width <= target.getBoundingClientRect().width + 4;
+  if (tagOf(target) === "label" && /** @type {HTMLLabelElement} */ (target).control === hit) return true;
+  return containsOf(target, hit) || containsOf(hit, target) && rectOf(hit).width <= rectOf(target).width + 4;
 }
 
 /**
@@ -81,13 +82,13 @@ export function reaches(hit, target) {
  * @returns {Element | null}
  */
 function coverAround(doc, x, y) {
-  for (let fe = doc.defaultView?.frameElement; fe; fe = fe.ownerDocument.defaultView?.frameElement) {
-    const view = /** @type {Window} */ (fe.ownerDocument.defaultView);
-    const r = fe.getBoundingClientRect(), cs = view.getComputedStyle(fe);
-    x += r.left + fe.clientLeft + parseFloat(cs.paddingLeft || "0");
-    y += r.top + fe.clientTop + parseFloat(cs.paddingTop || "0");
+  for (let fe = doc.defaultView?.frameElement; fe; fe = docOf(fe).defaultView?.frameElement) {
+    const view = /** @type {Window} */ (docOf(fe).defaultView);
+    const r = rectOf(fe), cs = view.getComputedStyle(fe);
+    x += r.left + clientLeftOf(fe) + parseFloat(cs.paddingLeft || "0");
+    y += r.top + clientTopOf(fe) + parseFloat(cs.paddingTop || "0");
     if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return null; // out of that viewport: no test there
-    const hit = deepElementFromPoint(fe.ownerDocument, x, y);
+    const hit = deepElementFromPoint(docOf(fe), x, y);
     if (hit && !reaches(hit, fe)) return hit;
   }
   return null;
@@ -100,18 +101,18 @@ function coverAround(doc, x, y) {
  * @param {Element} el @param {{needEnabled?: boolean, hitTest?: boolean}} [opts]
  */
 export function prepare(el, opts = {}) {
-  if (!el.isConnected) throw actionError("detached", "The element was removed from the page before the action.");
-  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-  const r = el.getBoundingClientRect();
+  if (!isConnectedOf(el)) throw actionError("detached", "The element was removed from the page before the action.");
+  scrollIntoViewOf(el, { block: "center", inline: "center", behavior: "instant" });
+  const r = rectOf(el);
   const style = getComputedStyle(el);
-  if (r.width === 0 || r.height === 0 || style.visibility === "hidden" || !el.getClientRects().length) {
+  if (r.width === 0 || r.height === 0 || style.visibility === "hidden" || !rectsOf(el).length) {
     // A styled checkbox/file input: invisible itself, clicked through its label.
     const label = /** @type {HTMLInputElement} */ (el).labels?.[0];
     if (label && label.getClientRects().length) return prepare(label, opts);
     throw actionError("not_interactable", "The element is not visible on the page.", { element: brief(el) });
   }
   // :disabled covers a control in a disabled fieldset as well as its own attribute.
-  if (opts.needEnabled && (el.matches(":disabled") || /** @type {any} */ (el).disabled === true || el.getAttribute("aria-disabled") === "true")) {
+  if (opts.needEnabled && (matchesOf(el, ":disabled") || /** @type {any} */ (el).disabled === true || attr(el, "aria-disabled") === "true")) {
     throw actionError("not_interactable", "The element is disabled.", { element: brief(el) });
   }
   if (opts.needEnabled || opts.hitTest !== false) {
@@ -122,20 +123,20 @@ export function prepare(el, opts = {}) {
     // Sample the centre and a point inside each corner: covered means none of them reaches it.
     /** @type {Element | null} */ let cover = null;
     let inView = 0;
-    const view = /** @type {Window} */ (el.ownerDocument.defaultView);
+    const view = /** @type {Window} */ (docOf(el).defaultView);
     for (const [fx, fy] of SAMPLE_POINTS) {
       const x = r.left + r.width * fx, y = r.top + r.height * fy;
       if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
       inView++;
-      const hit = deepElementFromPoint(el.ownerDocument, x, y);
-      const over = !hit || reaches(hit, el) ? coverAround(el.ownerDocument, x, y) : hit;
+      const hit = deepElementFromPoint(docOf(el), x, y);
+      const over = !hit || reaches(hit, el) ? coverAround(docOf(el), x, y) : hit;
       if (!over) return el;
       cover = cover || over;
     }
     if (inView && cover) {
       const DIALOG = "dialog,[role=dialog],[role=alertdialog],[aria-modal=true]";
       // A backdrop covers the page; the dialog on it is what the user would name.
-      const top = cover.closest(DIALOG) || cover.querySelector(DIALOG) || cover;
+      const top = closestOf(cover, DIALOG) || qs(cover, DIALOG) || cover;
       throw actionError("covered", `The element is hidden under another element (${describe(top)}); close or move that first.`, { element: brief(el), covering: brief(top) });
     }
   }
@@ -145,5 +146,5 @@ export function prepare(el, opts = {}) {
 /** @param {Element} el */
 function describe(el) {
   const b = brief(el);
-  return `<${el.localName}${el.id ? ` id="${el.id}"` : ""}>${b && b.name ? ` "${b.name.slice(0, 40)}"` : ""}`;
+  return `<${tagOf(el)}${idOf(el) ? ` id="${idOf(el)}"` : ""}>${b && b.name ? ` "${b.name.slice(0, 40)}"` : ""}`;
 }

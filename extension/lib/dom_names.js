@@ -10,6 +10,7 @@
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
 import { ICON_NOISE, isGeneratedId, isStableClass, norm } from "./refind.js";
+import { attr, attrsOf, docOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } from "./dom_native.js";
 
 /** Layout and widget words: they say where or what kind, not which. */
 const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
@@ -32,7 +33,7 @@ function fileWords(url) { return url.replace(/[?#].*$/, "").replace(/^.*\//, "")
 
 /** Image URLs a node's style puts on it (`content: url(…)`, a background image). @param {Element} n */
 function styleImages(n) {
-  const view = n.ownerDocument.defaultView;
+  const view = docOf(n).defaultView;
   if (!view) return [];
   const st = view.getComputedStyle(n);
   return `${st.content} ${st.backgroundImage}`.match(/url\(["']?[^"')]+/g)?.map((u) => u.replace(/^url\(["']?/, "")) || [];
@@ -44,15 +45,15 @@ function styleImages(n) {
  * @param {Element} el
  */
 export function lookWords(el) {
-  const nodes = [el, ...Array.from(el.querySelectorAll(ICON_NODES)).slice(0, 6)];
+  const nodes = [el, ...Array.from(qsa(el, ICON_NODES)).slice(0, 6)];
   /** @type {Array<(n: Element, out: Set<string>) => void>} */
   const sources = [
-    (n, out) => { for (const c of (n.getAttribute("class") || "").split(/\s+/)) if (isStableClass(c)) addWords(c, out); },
-    (n, out) => { const id = n.getAttribute("id"); if (id && !isGeneratedId(id)) addWords(id, out); },
-    (n, out) => { for (const a of Array.from(n.attributes)) if (DATA_WORDS.test(a.name) && !/\d{3,}/.test(a.value)) addWords(a.value, out); },
+    (n, out) => { for (const c of (attr(n, "class") || "").split(/\s+/)) if (isStableClass(c)) addWords(c, out); },
+    (n, out) => { const id = attr(n, "id"); if (id && !isGeneratedId(id)) addWords(id, out); },
+    (n, out) => { for (const a of Array.from(attrsOf(n))) if (DATA_WORDS.test(a.name) && !/\d{3,}/.test(a.value)) addWords(a.value, out); },
     (n, out) => {
-      const src = n.getAttribute("src") || n.getAttribute("href") || n.getAttribute("xlink:href");
-      if (src && n.localName !== "a") addWords(n.localName === "use" ? src.replace(/^.*#/, "") : fileWords(src), out);
+      const src = attr(n, "src") || attr(n, "href") || attr(n, "xlink:href");
+      if (src && tagOf(n) !== "a") addWords(tagOf(n) === "use" ? src.replace(/^.*#/, "") : fileWords(src), out);
       for (const u of styleImages(n)) addWords(fileWords(u), out);
     },
   ];
@@ -72,15 +73,15 @@ export function lookWords(el) {
 function wordsBefore(el) {
   /** @type {Element | null} */ let at = el;
   for (let depth = 0; at && depth < 3; depth++) {
-    for (let n = at.previousSibling; n; n = n.previousSibling) {
-      if (n.nodeType === 1 && /** @type {Element} */ (n).matches("input,select,textarea,button")) return "";
-      const t = norm(n.textContent);
+    for (let n = previousSiblingOf(at); n; n = previousSiblingOf(n)) {
+      if (nodeTypeOf(n) === 1 && matchesOf(/** @type {Element} */ (n), "input,select,textarea,button")) return "";
+      const t = norm(textOf(n));
       // A label is a few words, not a sentence.
       if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? t.replace(/[:*]\s*$/, "") : "";
     }
     // Up past a wrapper only when the field is all it holds (the words before a list of fields label the list).
-    const up = at.parentElement;
-    if (!up || up.querySelectorAll("input,select,textarea").length > 1) break;
+    const up = parentElOf(at);
+    if (!up || qsa(up, "input,select,textarea").length > 1) break;
     at = up;
   }
   return "";
@@ -94,10 +95,10 @@ function wordsBefore(el) {
  * @returns {{name: string, from: "title" | "text" | "look" | ""}}
  */
 export function guessName(el) {
-  const titled = el.querySelector("[title], [aria-label]");
-  const t = norm(titled?.getAttribute("aria-label") || titled?.getAttribute("title"));
+  const titled = qs(el, "[title], [aria-label]");
+  const t = norm((titled ? attr(titled, "aria-label") : undefined) || (titled ? attr(titled, "title") : undefined));
   if (t) return { name: t, from: "title" }; // a real name, on the icon inside
-  if (el.matches("input,select,textarea")) {
+  if (matchesOf(el, "input,select,textarea")) {
     const before = wordsBefore(el);
     if (before) return { name: before, from: "text" };
   }

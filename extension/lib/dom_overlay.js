@@ -15,6 +15,7 @@
  * every draw, so it stays above a modal dialog or popover the page opened later (a z-index cannot
  * beat the top layer). `clearOverlay()` removes the host and its listeners.
  */
+import { appendTo, clientLeftOf, clientTopOf, docOf, hasAttr, hidePopoverOf, isConnectedOf, matchesOf, rectOf, removeAttr, removeOf, setAttr, showPopoverOf, styleOf } from "./dom_native.js";
 
 const HOST_ATTR = "data-heybro-overlay";
 const STYLE = `
@@ -39,7 +40,7 @@ let acting = null;
 
 /** @param {Document} doc */
 function ensureHost(doc) {
-  if (state && state.host.isConnected) return state;
+  if (state && isConnectedOf(state.host)) return state;
   const host = doc.createElement("div");
   host.setAttribute(HOST_ATTR, "");
   host.setAttribute("aria-hidden", "true");
@@ -52,7 +53,7 @@ function ensureHost(doc) {
   const style = doc.createElement("style");
   style.textContent = STYLE;
   root.append(style);
-  doc.documentElement.append(host);
+  appendTo(doc.documentElement, host);
   let queued = false;
   const onMove = () => {
     if (queued) return;
@@ -61,7 +62,7 @@ function ensureHost(doc) {
   };
   // Changes made by the page (not by the overlay's own host) may move or remove mapped elements.
   const watcher = new MutationObserver((records) => {
-    if (records.some((r) => !(r.target instanceof Element && r.target.hasAttribute(HOST_ATTR)))) onMove();
+    if (records.some((r) => !(r.target instanceof Element && hasAttr(r.target, HOST_ATTR)))) onMove();
   });
   watcher.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
   state = { host, root, items: [], onMove, watcher };
@@ -78,21 +79,21 @@ function pageTopLayer() {
 /** Puts the host on top of the browser's top layer (above a modal dialog opened since). */
 function raise() {
   const host = state?.host;
-  if (!host || !host.hasAttribute("popover")) return;
+  if (!host || !hasAttr(host, "popover")) return;
   try {
-    if (host.matches(":popover-open")) host.hidePopover();
-    host.showPopover();
+    if (matchesOf(host, ":popover-open")) hidePopoverOf(host);
+    showPopoverOf(host);
   } catch { /* not shown (the host is being removed): nothing to raise */ }
 }
 
 /** The element's box in this document's viewport (same-origin frames add their offsets). @param {Element} el */
 function viewportRect(el) {
-  const r = el.getBoundingClientRect();
+  const r = rectOf(el);
   let x = r.left, y = r.top;
   try {
-    for (let w = el.ownerDocument.defaultView; w && w !== window && w.frameElement; w = w.frameElement.ownerDocument.defaultView) {
-      const f = w.frameElement.getBoundingClientRect();
-      x += f.left + w.frameElement.clientLeft; y += f.top + w.frameElement.clientTop;
+    for (let w = docOf(el).defaultView; w && w !== window && w.frameElement; w = docOf(w.frameElement).defaultView) {
+      const f = rectOf(w.frameElement);
+      x += f.left + clientLeftOf(w.frameElement); y += f.top + clientTopOf(w.frameElement);
     }
   } catch { /* cross-origin parent */ }
   return { x, y, w: r.width, h: r.height };
@@ -101,9 +102,9 @@ function viewportRect(el) {
 function drawBoxes() {
   if (!state) return;
   if (pageTopLayer()) raise();
-  for (const b of Array.from(state.root.querySelectorAll(".box"))) b.remove();
+  for (const b of Array.from(state.root.querySelectorAll(".box"))) removeOf(b);
   state.items.forEach(({ id, el }, i) => {
-    if (!el.isConnected) return;
+    if (!isConnectedOf(el)) return;
     const r = viewportRect(el);
     if (r.w <= 0 || r.h <= 0 || r.y > innerHeight || r.y + r.h < 0) return;
     const box = document.createElement("div");
@@ -127,11 +128,11 @@ export function showBoxes(items) {
 
 function placeOutline() {
   if (!acting) return;
-  if (!acting.el.isConnected) { clearHighlight(); return; }
+  if (!isConnectedOf(acting.el)) { clearHighlight(); return; }
   const r = viewportRect(acting.el);
   const box = [r.x - 3, r.y - 3, r.w + 6, r.h + 6];
-  acting.box.style.cssText = `left:${box[0]}px;top:${box[1]}px;width:${box[2]}px;height:${box[3]}px;`;
-  state?.host.setAttribute(ACTING_ATTR, box.map((v) => Math.round(v * 10) / 10).join(","));
+  styleOf(acting.box).cssText = `left:${box[0]}px;top:${box[1]}px;width:${box[2]}px;height:${box[3]}px;`;
+  setAttr(state?.host, ACTING_ATTR, box.map((v) => Math.round(v * 10) / 10).join(","));
 }
 
 /**
@@ -166,11 +167,11 @@ export function highlight(el) {
 export function clearHighlight(opts = {}) {
   if (acting) {
     if (acting.timer !== null) clearTimeout(acting.timer);
-    acting.box.remove();
+    removeOf(acting.box);
     acting = null;
   }
   if (!state) return;
-  state.host.removeAttribute(ACTING_ATTR);
+  removeAttr(state.host, ACTING_ATTR);
   if (!opts.keepHost && !state.items.length) clearOverlay();
 }
 
@@ -184,7 +185,7 @@ export function clearOverlay() {
   removeEventListener("scroll", state.onMove, { capture: true });
   removeEventListener("resize", state.onMove);
   state.watcher.disconnect();
-  state.host.remove();
+  removeOf(state.host);
   state = null;
 }
 

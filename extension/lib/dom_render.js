@@ -9,6 +9,7 @@
  */
 import { accessibleName, elementState, implicitRole, norm, roleOf } from "./refind.js";
 import { guessName } from "./dom_names.js";
+import { attr, byTagOf, checkVisibilityOf, childCountOf, docOf, firstChildOf, hasAttr, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./dom_scan.js").Scan} Scan
@@ -16,7 +17,7 @@ import { guessName } from "./dom_names.js";
  * @typedef {import("./dom_scan.js").TextBlock} TextBlock
  * @typedef {import("./dom_scan.js").Part} Part
  * @typedef {{text: string, shown: Entry[], counts: {total: number, shown: number, omitted: number,
- *   omitted_above: number, omitted_below: number, new: number, text_blocks_omitted: number},
+ *   omitted_above: number, omitted_below: number, new: number, text_blocks_omitted: number, unreadable: number},
  *   tokens_estimate: number}} Rendering
  */
 
@@ -52,9 +53,9 @@ export function roleLabel(el) {
   // A control is never presentational (ARIA ignores the role on a focusable element): its tag says what it is.
   if (r === "presentation" || r === "none") r = implicitRole(el);
   if (r) return r;
-  const ce = el.getAttribute("contenteditable");
+  const ce = attr(el, "contenteditable");
   if (ce !== null && ce !== "false") return "editable";
-  if (el.localName === "label") return "label";
+  if (tagOf(el) === "label") return "label";
   return "clickable";
 }
 
@@ -64,13 +65,13 @@ export function roleLabel(el) {
  * @param {Element} el @param {string} name
  */
 function hrefOf(el, name) {
-  const raw = el.getAttribute("href");
+  const raw = attr(el, "href");
   if (!raw || raw === "#" || raw.startsWith("javascript:")) return "";
   // A named link with a relative target stays on the site: no URL to parse.
   if (name && !raw.startsWith("//") && !/^[a-z][a-z0-9+.-]*:/i.test(raw)) return "";
   try {
-    const u = new URL(raw, el.ownerDocument.baseURI);
-    const external = u.origin !== el.ownerDocument.location.origin;
+    const u = new URL(raw, docOf(el).baseURI);
+    const external = u.origin !== docOf(el).location.origin;
     if (!external && name) return "";
     const s = external ? u.host + u.pathname : u.pathname + u.search + u.hash;
     return s.length > 60 ? s.slice(0, 57) + "…" : s;
@@ -95,17 +96,17 @@ const SHOWN_WALK_MAX = 60;
  * @param {Element} el @returns {string | null}
  */
 function textShown(el) {
-  if (el.getElementsByTagName("*").length > SHOWN_WALK_MAX) return null;
+  if (byTagOf(el, "*").length > SHOWN_WALK_MAX) return null;
   let hidden = false;
   /** @type {string[]} */ const out = [];
   /** @param {Element} p */
   const walk = (p) => {
-    for (let c = p.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 3) out.push(/** @type {string} */ (c.nodeValue));
-      else if (c.nodeType === 1) {
+    for (let c = firstChildOf(p); c; c = nextSiblingOf(c)) {
+      if (nodeTypeOf(c) === 3) out.push(/** @type {string} */ (nodeValueOf(c)));
+      else if (nodeTypeOf(c) === 1) {
         const e = /** @type {Element} */ (c);
-        if (e.getAttribute("aria-hidden") === "true" || !e.checkVisibility({ checkVisibilityCSS: true })) { hidden = true; out.push(" "); continue; }
-        if (e.localName !== "svg" && e.localName !== "script" && e.localName !== "style") walk(e);
+        if (attr(e, "aria-hidden") === "true" || !checkVisibilityOf(e, { checkVisibilityCSS: true })) { hidden = true; out.push(" "); continue; }
+        if (tagOf(e) !== "svg" && tagOf(e) !== "script" && tagOf(e) !== "style") walk(e);
       }
     }
   };
@@ -124,8 +125,8 @@ export function nameOf(e, role, inline) {
   const el = e.el;
   const name = e.name ?? (e.name = accessibleName(el)); // kept for the element's signature
   let shown = name;
-  if (name && role === "clickable" && el.childElementCount && !el.hasAttribute("aria-label")) shown = norm(/** @type {HTMLElement} */ (el).innerText ?? name).slice(0, 100);
-  else if (name && el.childElementCount && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby") && !NAMED_BY_ATTR.has(el.localName)) {
+  if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label")) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
+  else if (name && childCountOf(el) && !hasAttr(el, "aria-label") && !hasAttr(el, "aria-labelledby") && !NAMED_BY_ATTR.has(tagOf(el))) {
     const t = textShown(el);
     if (t !== null) shown = t;
   }
@@ -150,15 +151,15 @@ export function elementLine(e, inline = false) {
   let role = roleLabel(el);
   const { name, guessed, signs } = nameOf(e, role, inline);
   const st = elementState(el);
-  const tag = el.localName;
-  const type = tag === "input" ? (el.getAttribute("type") || "").toLowerCase() : "";
+  const tag = tagOf(el);
+  const type = tag === "input" ? (attr(el, "type") || "").toLowerCase() : "";
   if (type === "file") role = "file";
   else if (SHOWN_TYPES.has(type)) role += ` ${type}`;
   const parts = [inline ? `${e.isNew ? "*" : ""}[${e.id}` : `${e.isNew ? "*" : ""}[${e.id}]`, role];
   if (signs && name) parts.push(bare(signs.slice(0, 10)));
   if (name) parts.push(guessed ? `~${q(name.slice(0, 40))}` : bare(name.slice(0, 80)));
   if (type === "file") {
-    const acc = el.getAttribute("accept");
+    const acc = attr(el, "accept");
     if (acc) parts.push(`accept=${clean(acc)}`);
     if (st.value) parts.push(`=${q(st.value)}`);
   } else if (tag === "select") {
@@ -169,7 +170,7 @@ export function elementLine(e, inline = false) {
   } else if (st.value !== undefined && st.value !== "" && role !== "button") {
     parts.push(`=${q(st.value.slice(0, 80))}`);
   }
-  const ph = el.getAttribute("placeholder");
+  const ph = attr(el, "placeholder");
   if (ph && norm(ph) !== name) parts.push(`placeholder=${q(ph.slice(0, 40))}`);
   if (role === "link") { const h = hrefOf(el, name); if (h) parts.push(`→${clean(h)}`); }
   // A checkbox or radio is unchecked unless the line says "checked" (as accessibility snapshots do).
@@ -178,15 +179,15 @@ export function elementLine(e, inline = false) {
   if (st.expanded !== undefined) parts.push(st.expanded ? "expanded" : "collapsed");
   if (st.disabled) parts.push("disabled");
   if (st.focused) parts.push("focused");
-  if (el.hasAttribute("required") || el.getAttribute("aria-required") === "true") parts.push("required");
-  if (el.getAttribute("aria-invalid") === "true") parts.push("invalid");
+  if (hasAttr(el, "required") || attr(el, "aria-required") === "true") parts.push("required");
+  if (attr(el, "aria-invalid") === "true") parts.push("invalid");
   const line = parts.join(" ");
   // Inside a sentence a bracket in a name would end the element early.
   return inline ? `${line.slice(0, parts[0].length)}${line.slice(parts[0].length).replace(/\[/g, "(").replace(/\]/g, ")")}]` : line;
 }
 
 /** @param {Element} el */
-function visibleWords(el) { return /** @type {HTMLElement} */ (el).innerText ?? el.textContent ?? ""; }
+function visibleWords(el) { return innerTextOf(/** @type {HTMLElement} */ (el)) ?? textOf(el) ?? ""; }
 
 /**
  * A text block's line. A run of text with controls in it reads as the sentence it is, each control
@@ -223,8 +224,8 @@ function answeredLines(scan) {
  * @param {import("./dom_covered.js").Covered} c
  */
 function coverLine(c) {
-  const by = c.by, id = by.getAttribute("id"), name = norm(/** @type {HTMLElement} */ (by).innerText || "").slice(0, 40);
-  return `Under a cover (${by.localName}${id ? `#${clean(id)}` : ""}${name ? ` ${q(name)}` : ""}): ${c.count} control${c.count > 1 ? "s" : ""} left out`;
+  const by = c.by, id = attr(by, "id"), name = norm(innerTextOf(/** @type {HTMLElement} */ (by)) || "").slice(0, 40);
+  return `Under a cover (${tagOf(by)}${id ? `#${clean(id)}` : ""}${name ? ` ${q(name)}` : ""}): ${c.count} control${c.count > 1 ? "s" : ""} left out`;
 }
 
 const FRAME_LINES = 5;
@@ -276,7 +277,7 @@ export function renderScan(scan, opts = {}) {
   /** @type {Map<Element, boolean>} */ const seenVisible = new Map();
   const visible = (/** @type {Element} */ el) => {
     let v = seenVisible.get(el);
-    if (v === undefined) { v = el.checkVisibility(VISIBLE); seenVisible.set(el, v); }
+    if (v === undefined) { v = checkVisibilityOf(el, VISIBLE); seenVisible.set(el, v); }
     return v;
   };
   // Priority: visible first, then by distance from the viewport; elements before text at equal distance.
@@ -284,14 +285,22 @@ export function renderScan(scan, opts = {}) {
   const chosen = new Set();
   let misses = 0;
   let hiddenTexts = 0;
+  let unreadable = scan.skipped.count;
   for (const it of ranked) {
-    if (it.kind === "el") it.line = elementLine(it.e);
-    // The scan does not ask every text block whether it is visible: only those that would be shown
-    // (a run, word by word: a control can show inside a hidden block).
-    else if (it.t.el && !it.t.parts && !visible(it.t.el)) { hiddenTexts++; continue; }
-    else {
-      ({ line: it.line, inline: it.inline } = textLine(it.t, visible));
-      if (!it.line || it.line === "# ") { hiddenTexts++; continue; }
+    try {
+      if (it.kind === "el") it.line = elementLine(it.e);
+      // The scan does not ask every text block whether it is visible: only those that would be shown
+      // (a run, word by word: a control can show inside a hidden block).
+      else if (it.t.el && !it.t.parts && !visible(it.t.el)) { hiddenTexts++; continue; }
+      else {
+        ({ line: it.line, inline: it.inline } = textLine(it.t, visible));
+        if (!it.line || it.line === "# ") { hiddenTexts++; continue; }
+      }
+    } catch {
+      // One element whose reading fails is left out (and counted); the page is still read.
+      unreadable++;
+      if (it.kind === "text") hiddenTexts++;
+      continue;
     }
     const cost = it.line.length + 1 + 12; // + a share of group headers
     // Past the budget, try a few smaller items, then stop (describing the rest costs time).
@@ -325,11 +334,12 @@ export function renderScan(scan, opts = {}) {
   if (above) lines.push(`… ${above} more element${above > 1 ? "s" : ""} above (scroll up or raise max_tokens)`);
   if (below) lines.push(`… ${below} more element${below > 1 ? "s" : ""} below (scroll down or raise max_tokens)`);
   if (textsOmitted > 0 && (above || below || textsOmitted)) lines.push(`… ${textsOmitted} text block${textsOmitted > 1 ? "s" : ""} left out`);
+  if (unreadable) lines.push(`… ${unreadable} element${unreadable > 1 ? "s" : ""} could not be read and ${unreadable > 1 ? "are" : "is"} left out`);
   const text = lines.join("\n");
   return {
     text, shown,
     counts: { total: scan.entries.length, shown: shown.length, omitted: omittedEls.length, omitted_above: above,
-      omitted_below: below, new: scan.newCount, text_blocks_omitted: textsOmitted },
+      omitted_below: below, new: scan.newCount, text_blocks_omitted: textsOmitted, unreadable },
     tokens_estimate: estimateTokens(text),
   };
 }

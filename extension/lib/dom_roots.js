@@ -6,6 +6,7 @@
  * or reads focus after an action has to go through them too.
  */
 import { frameDocument, isToolUi } from "./refind.js";
+import { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, rectOf, shadowOf, tagOf } from "./dom_native.js";
 
 /**
  * Every open shadow root and same-origin frame document under `doc`, at any depth (not `doc`).
@@ -19,7 +20,7 @@ export function innerRoots(doc) {
     const all = /** @type {Document | ShadowRoot} */ (stack.pop()).querySelectorAll("*");
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
-      const sr = el.shadowRoot;
+      const sr = shadowOf(el);
       if (sr && !isToolUi(el)) { out.push(sr); stack.push(sr); } // our own overlay is no part of the page
       const d = frameDocument(el);
       if (d) { out.push(d); stack.push(d); }
@@ -54,8 +55,8 @@ export function frameDocuments(doc) {
  */
 export function deepElementFromPoint(root, x, y) {
   let el = root.elementFromPoint(x, y);
-  while (el && el.shadowRoot) {
-    const inner = el.shadowRoot.elementFromPoint(x, y);
+  while (el && shadowOf(el)) {
+    const inner = shadowOf(el).elementFromPoint(x, y);
     if (!inner || inner === el) break;
     el = inner;
   }
@@ -64,7 +65,7 @@ export function deepElementFromPoint(root, x, y) {
 
 /** Whether `a` contains `b`, through the shadow roots between them. @param {Element} a @param {Node} b */
 export function containsDeep(a, b) {
-  for (/** @type {Node | null} */ let n = b; n; n = n.parentNode || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
+  for (/** @type {Node | null} */ let n = b; n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
   return false;
 }
 
@@ -80,18 +81,18 @@ export const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0
  * @returns {{x: number, y: number, target: Element}}
  */
 export function pointerHit(el) {
-  const r = el.getBoundingClientRect();
-  const view = /** @type {Window} */ (el.ownerDocument.defaultView);
+  const r = rectOf(el);
+  const view = /** @type {Window} */ (docOf(el).defaultView);
   // A person aims at what the control shows (its words, its icon), not at the middle of its box:
   // a tab item as wide as its list has its link at the left.
-  const range = el.ownerDocument.createRange();
+  const range = docOf(el).createRange();
   range.selectNodeContents(el);
   const c = range.getBoundingClientRect();
   const shows = c.width > 0 && c.height > 0 ? [[(c.left + c.width / 2 - r.left) / r.width, (c.top + c.height / 2 - r.top) / r.height]] : [];
   for (const [fx, fy] of [...shows, ...SAMPLE_POINTS]) {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
     if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
-    const hit = deepElementFromPoint(el.ownerDocument, x, y);
+    const hit = deepElementFromPoint(docOf(el), x, y);
     if (hit && containsDeep(el, hit)) return { x, y, target: hit };
   }
   return { x: r.left + r.width / 2, y: r.top + r.height / 2, target: el };
@@ -106,18 +107,18 @@ const NO_TEXT = new Set(["style", "script", "template", "noscript"]);
  * @returns {string[]}
  */
 export function deepTexts(doc, roots = innerRoots(doc)) {
-  const out = [doc.body ? doc.body.innerText : ""];
+  const out = [doc.body ? innerTextOf(doc.body) : ""];
   // innerText of an element that is not rendered is its whole textContent: those are skipped.
   for (const r of roots) {
     if (r.nodeType === 9) {
       const b = /** @type {Document} */ (r).body;
-      if (b && b.checkVisibility()) out.push(b.innerText);
+      if (b && checkVisibilityOf(b)) out.push(innerTextOf(b));
       continue;
     }
-    for (let n = r.firstChild; n; n = n.nextSibling) {
-      if (n.nodeType === 3) { if (/** @type {ShadowRoot} */ (r).host.checkVisibility()) out.push(n.nodeValue || ""); continue; }
+    for (let n = r.firstChild; n; n = nextSiblingOf(n)) {
+      if (nodeTypeOf(n) === 3) { if (checkVisibilityOf(/** @type {ShadowRoot} */ (r).host)) out.push(nodeValueOf(n) || ""); continue; }
       const c = /** @type {HTMLElement} */ (n);
-      if (n.nodeType === 1 && !NO_TEXT.has(c.localName) && "innerText" in c && c.checkVisibility()) out.push(c.innerText);
+      if (nodeTypeOf(n) === 1 && !NO_TEXT.has(tagOf(c)) && "innerText" in c && checkVisibilityOf(c)) out.push(innerTextOf(c));
     }
   }
   return out;

@@ -12,6 +12,7 @@ import { scopeStyles } from "./dom_pointer.js";
 import { scrollInfo } from "./dom_scroll.js";
 import { openModal } from "./dom_inert.js";
 import { dropCovered } from "./dom_covered.js";
+import { attr, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
@@ -35,8 +36,10 @@ import { dropCovered } from "./dom_covered.js";
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
- *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null}} Scan
+ *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null,
+ *   skipped: Skipped}} Scan
  *   covered: controls left out because something is drawn over them
+ * @typedef {{count: number, first: string}} Skipped  elements left out because reading them failed (the first error's words)
  */
 
 export class Registry {
@@ -86,8 +89,8 @@ const BLOCK_INSIDE = "div,p,ul,ol,li,table,section,article,header,footer,nav,asi
 
 /** Whether an element reads as part of the line around it. @param {Element} el */
 function isInline(el) {
-  if (!INLINE_TAGS.has(el.localName) || el.shadowRoot) return false;
-  return el.childElementCount === 0 || !el.querySelector(BLOCK_INSIDE);
+  if (!INLINE_TAGS.has(tagOf(el)) || shadowOf(el)) return false;
+  return childCountOf(el) === 0 || !qs(el, BLOCK_INSIDE);
 }
 
 /**
@@ -96,8 +99,8 @@ function isInline(el) {
  * @param {Element} el
  */
 function isContainer(el) {
-  if (INTERACTIVE_TAGS.has(el.localName)) return false;
-  const role = el.getAttribute("role");
+  if (INTERACTIVE_TAGS.has(tagOf(el))) return false;
+  const role = attr(el, "role");
   return !role || !INTERACTIVE_ROLES.has(role.split(/\s+/)[0].toLowerCase());
 }
 
@@ -106,7 +109,7 @@ function newFlow(order) { return { order, parts: [], text: false, after: false, 
 
 /** Whether el's own text nodes say something. @param {Element} el */
 function ownWords(el) {
-  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3 && NON_SPACE.test(/** @type {string} */ (n.nodeValue))) return true;
+  for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) if (nodeTypeOf(n) === 3 && NON_SPACE.test(/** @type {string} */ (nodeValueOf(n)))) return true;
   return false;
 }
 
@@ -119,15 +122,15 @@ function ownWords(el) {
  */
 function splitParts(el) {
   let box = el;
-  while (box.childElementCount === 1 && !ownWords(box)) box = /** @type {Element} */ (box.firstElementChild);
-  if (ownWords(box) || box.childElementCount < 2 || box.childElementCount > 8) return null;
-  const kids = Array.from(box.children), tag = kids[0].localName;
+  while (childCountOf(box) === 1 && !ownWords(box)) box = /** @type {Element} */ (firstElOf(box));
+  if (ownWords(box) || childCountOf(box) < 2 || childCountOf(box) > 8) return null;
+  const kids = Array.from(childrenOf(box)), tag = tagOf(kids[0]);
   if (tag === "td" || tag === "th" || tag === "tr") return null;
   const names = new Set();
   for (const k of kids) {
-    const t = norm(k.textContent);
-    if (k.localName !== tag || !t || t.split(" ").length > 5 || names.has(t)) return null;
-    if (k.childElementCount === 0 && /\d/.test(t)) return null; // a price, a count, a date: a card's facts, not actions
+    const t = norm(textOf(k));
+    if (tagOf(k) !== tag || !t || t.split(" ").length > 5 || names.has(t)) return null;
+    if (childCountOf(k) === 0 && /\d/.test(t)) return null; // a price, a count, a date: a card's facts, not actions
     names.add(t);
   }
   return kids;
@@ -139,10 +142,10 @@ function splitParts(el) {
  * @param {Element} el @param {Entry[]} entries @param {number} first
  */
 function wordsAllIn(el, entries, first) {
-  const words = norm(/** @type {HTMLElement} */ (el).innerText).toLowerCase().split(" ").filter(Boolean);
+  const words = norm(innerTextOf(/** @type {HTMLElement} */ (el))).toLowerCase().split(" ").filter(Boolean);
   if (!words.length) return false; // shows nothing but icons: the controls are its parts (sameControl)
   const theirs = new Set();
-  for (let i = first; i < entries.length; i++) for (const w of norm(/** @type {HTMLElement} */ (entries[i].el).innerText).toLowerCase().split(" ")) theirs.add(w);
+  for (let i = first; i < entries.length; i++) for (const w of norm(innerTextOf(/** @type {HTMLElement} */ (entries[i].el))).toLowerCase().split(" ")) theirs.add(w);
   return words.every((w) => theirs.has(w));
 }
 
@@ -153,11 +156,11 @@ function wordsAllIn(el, entries, first) {
  */
 function sameControl(el, role, box, outer, dx, dy) {
   if (role === "presentation" || role === "none") return true;
-  const t = norm(el.textContent);
-  if (t && t === norm(outer.el.textContent)) return true;
+  const t = norm(textOf(el));
+  if (t && t === norm(textOf(outer.el))) return true;
   // A wrapper made clickable that shows nothing but this control (its menu hidden).
   if (isContainer(outer.el)
-    && norm(/** @type {HTMLElement} */ (outer.el).innerText) === norm(/** @type {HTMLElement} */ (el).innerText)) return true;
+    && norm(innerTextOf(/** @type {HTMLElement} */ (outer.el))) === norm(innerTextOf(/** @type {HTMLElement} */ (el)))) return true;
   const b = outer.box;
   return Math.abs(box.left + dx - b.x) <= 4 && Math.abs(box.top + dy - b.y) <= 4 && Math.abs(box.width - b.w) <= 4 && Math.abs(box.height - b.h) <= 4;
 }
@@ -212,27 +215,33 @@ const CONTROLS = "a[href],button,input,select,textarea,[role],[tabindex],[onclic
 const CONTROL_TAGS = "a[href],button,input,select,textarea";
 
 /** Whether a table row holds a control (tags first: matching them is cheap, and most such rows have one). @param {Element} row */
-function hasControls(row) { return !!row.querySelector(CONTROL_TAGS) || !!row.querySelector(CONTROLS); }
+function hasControls(row) { return !!qs(row, CONTROL_TAGS) || !!qs(row, CONTROLS); }
 
 /** Text the element map already says: a label's words are its control's name, a legend the group's. @param {Element} el */
 function isRedundantLabel(el) {
-  if (el.localName === "legend") return true; // a caption stays: tables are not groups
-  return el.localName === "label" && !!(/** @type {HTMLLabelElement} */ (el).control);
+  if (tagOf(el) === "legend") return true; // a caption stays: tables are not groups
+  return tagOf(el) === "label" && !!(/** @type {HTMLLabelElement} */ (el).control);
+}
+
+/** The words of the first element under `el` that matches. @param {Element} el @param {string} sel */
+function textIn(el, sel) {
+  const m = qs(el, sel);
+  return m ? textOf(m) : "";
 }
 
 /** A dialog's name: its label, else its heading, else its first words. @param {Element} el */
 export function dialogName(el) {
-  const labelled = el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") ? accessibleName(el) : "";
-  return norm(labelled || el.querySelector("h1,h2,h3,h4,h5,h6,[role=heading]")?.textContent || el.textContent).slice(0, 80);
+  const labelled = attr(el, "aria-label") || attr(el, "aria-labelledby") ? accessibleName(el) : "";
+  return norm(labelled || textIn(el, "h1,h2,h3,h4,h5,h6,[role=heading]") || textOf(el)).slice(0, 80);
 }
 
 /** A short name for a landmark/form that groups elements in the rendering. @param {Element} el */
 function groupName(el) {
-  const role = el.getAttribute("role") || el.localName;
-  const name = norm(el.getAttribute("aria-label") || el.getAttribute("name") || el.getAttribute("title") || el.id
-    || (el.localName === "fieldset" ? el.querySelector("legend")?.textContent : "")
-    || (el.localName === "table" ? el.querySelector("caption")?.textContent : "")
-    || (/dialog/.test(role) ? el.querySelector("h1,h2,h3,h4")?.textContent : ""));
+  const role = attr(el, "role") || tagOf(el);
+  const name = norm(attr(el, "aria-label") || attr(el, "name") || attr(el, "title") || idOf(el)
+    || (tagOf(el) === "fieldset" ? textIn(el, "legend") : "")
+    || (tagOf(el) === "table" ? textIn(el, "caption") : "")
+    || (/dialog/.test(role) ? textIn(el, "h1,h2,h3,h4") : ""));
   return name ? `${role} ${name.slice(0, 40)}` : role;
 }
 
@@ -245,9 +254,9 @@ const VIS = { checkOpacity: true, checkVisibilityCSS: true };
  * @param {Element} el @param {DOMRect} box
  */
 function beyondPage(el, box) {
-  const w = /** @type {Window} */ (el.ownerDocument.defaultView);
+  const w = /** @type {Window} */ (docOf(el).defaultView);
   if (box.bottom + w.scrollY > 0 && box.right + w.scrollX > 0) return false;
-  for (let a = el.parentElement; a && a !== el.ownerDocument.documentElement; a = a.parentElement) if (a.scrollTop > 0 || a.scrollLeft > 0) return false;
+  for (let a = parentElOf(el); a && a !== docOf(el).documentElement; a = parentElOf(a)) if (scrollTopOf(a) > 0 || scrollLeftOf(a) > 0) return false;
   return true;
 }
 
@@ -259,13 +268,13 @@ function beyondPage(el, box) {
  * @param {Element} el
  */
 function clearOverlay(el) {
-  if (el.localName !== "input") return false;
+  if (tagOf(el) !== "input") return false;
   const t = /** @type {HTMLInputElement} */ (el).type;
   if (t !== "checkbox" && t !== "radio") return false;
-  const r = el.getBoundingClientRect();
-  if (r.width < 8 || r.height < 8 || !el.checkVisibility({ checkVisibilityCSS: true })) return false;
-  const p = el.parentElement;
-  return !p || p.checkVisibility(VIS);
+  const r = rectOf(el);
+  if (r.width < 8 || r.height < 8 || !checkVisibilityOf(el, { checkVisibilityCSS: true })) return false;
+  const p = parentElOf(el);
+  return !p || checkVisibilityOf(p, VIS);
 }
 
 /**
@@ -284,7 +293,7 @@ function placeTexts(texts, entries, vh) {
       t.where = prev.where;
       t.dist = Math.min(prev.dist, next.dist);
     } else {
-      const r = t.el.getBoundingClientRect();
+      const r = rectOf(t.el);
       const top = r.top + /** @type {number} */ (t.dy), bottom = r.bottom + /** @type {number} */ (t.dy);
       t.where = bottom < 0 ? "above" : top > vh ? "below" : "in";
       t.dist = t.where === "in" ? 0 : t.where === "above" ? -bottom : top - vh;
@@ -346,6 +355,28 @@ export function scanPage(reg, opts = {}) {
   let newCount = 0;
   /** Parts of a clickable bar listed in its place (see splitParts). @type {Set<Element>} */
   const parts = new Set();
+  /** Elements that could not be read (a read threw): left out with what they hold. */
+  const skipped = { count: 0, first: "" };
+
+  /**
+   * One element and what it holds, isolated: a read that throws (a page's odd element, a property
+   * the page redefined) costs that element and its subtree — what they had added is taken back —
+   * and is counted, never the page.
+   * @param {Element} el @param {string} group @param {number} dx @param {number} dy
+   * @param {boolean} insideInteractive @param {boolean} parentPointer @param {ScopeInfo} scope
+   * @param {boolean} mayHide @param {Entry | null} outer @param {Flow | null} flow
+   */
+  const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
+    const e0 = entries.length, t0 = texts.length, f0 = flow ? flow.parts.length : 0, n0 = newCount;
+    try {
+      visitOne(el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow);
+    } catch (err) {
+      for (let i = e0; i < entries.length; i++) seen.delete(entries[i].id);
+      entries.length = e0; texts.length = t0; newCount = n0;
+      if (flow) flow.parts.length = f0;
+      if (!skipped.count++) skipped.first = String(/** @type {any} */ (err)?.message || err).slice(0, 160);
+    }
+  };
 
   /**
    * @param {Element} el @param {string} group @param {number} dx @param {number} dy offsets of the frame in the top page
@@ -356,14 +387,14 @@ export function scanPage(reg, opts = {}) {
    * @param {Entry | null} outer the nearest listed control around el
    * @param {Flow | null} flow the run of inline content el stands in (its words and controls go there)
    */
-  const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
-    const tag = el.localName;
+  const visitOne = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
+    const tag = tagOf(el);
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
     // Most nodes carry no attribute at all: one call then answers every attribute question below.
-    const attrs = el.hasAttributes();
-    if (attrs && (isToolUi(el) || (el.getAttribute("aria-hidden") === "true" && !el.matches("dialog,[role=dialog]")) || el.hasAttribute("inert"))) return;
+    const attrs = hasAttrs(el);
+    if (attrs && (isToolUi(el) || (attr(el, "aria-hidden") === "true" && !matchesOf(el, "dialog,[role=dialog]")) || hasAttr(el, "inert"))) return;
     // Behind a modal dialog nothing takes clicks, focus or keys: only the way to the dialog is walked.
-    if (scope.modal) { if (el === scope.modal) scope = { ...scope, modal: null }; else if (!el.contains(scope.modal)) return; }
+    if (scope.modal) { if (el === scope.modal) scope = { ...scope, modal: null }; else if (!containsOf(el, scope.modal)) return; }
     const ptrTest = scope.ptr;
     // Inside a container clickable by its cursor, a part the style sheets give a pointer of its own
     // (the trash icon in an inbox row) is a control of its own; inside a real control it is not.
@@ -371,24 +402,28 @@ export function scanPage(reg, opts = {}) {
     const pointer = (!insideInteractive || ownRule) && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
 
-    const role = attrs ? el.getAttribute("role") : null;
+    const role = attrs ? attr(el, "role") : null;
     let g = group;
     if (LANDMARKS.has(tag) || (role && LANDMARK_ROLES.has(role))) {
       g = groupName(el);
-      if ((tag === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || role === "dialog" || role === "alertdialog" || el.getAttribute("aria-modal") === "true") {
-        if (el.checkVisibility(VIS)) dialogs.push({ name: dialogName(el) || g, text: norm(el.textContent).slice(0, 200) });
-        else if (!el.checkVisibility()) return; // not rendered at all (display: none, or inside it): nothing below it is either
+      if ((tag === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || role === "dialog" || role === "alertdialog" || attr(el, "aria-modal") === "true") {
+        if (checkVisibilityOf(el, VIS)) dialogs.push({ name: dialogName(el) || g, text: norm(textOf(el)).slice(0, 200) });
+        else if (!checkVisibilityOf(el)) return; // not rendered at all (display: none, or inside it): nothing below it is either
       }
     }
 
-    if (tag === "svg") return;
+    if (tag === "svg") {
+      // A drawing: its shapes are no controls, but a link in it (a chart's) is one.
+      for (const a of Array.from(qsa(el, "a"))) visit(a, g, dx, dy, insideInteractive, parentPointer, scope, hide, outer, null);
+      return;
+    }
     // The outermost pointer-cursor element is the target; its children inherit the cursor (unless
     // their own rule gives it, see ownRule; or it is a bar of look-alike labelled parts, see splitParts).
     let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && (!parentPointer || ownRule)) || parts.has(el);
     if (interactive && !parts.has(el) && isContainer(el)) {
       // A card made clickable that holds its own links and buttons (title, Add to cart):
       // those are what a person clicks; the card itself would be all of them in one.
-      if (el.querySelectorAll(CONTROL_TAGS).length >= 2) interactive = false;
+      if (qsa(el, CONTROL_TAGS).length >= 2) interactive = false;
       else {
         const p = splitParts(el);
         if (p) { for (const c of p) parts.add(c); interactive = false; }
@@ -401,13 +436,13 @@ export function scanPage(reg, opts = {}) {
     }
     /** @type {DOMRect | null} */ let box = null;
     if (interactive) {
-      const r = el.getBoundingClientRect();
+      const r = rectOf(el);
       const sized = r.width > 0 && r.height > 0;
       // A box means rendered: only style can then hide it, and it is asked only where some style could.
       if (sized && !hide) box = r;
-      else if (!el.checkVisibility(VIS)) {
+      else if (!checkVisibilityOf(el, VIS)) {
         // Not rendered at all (display: none, or inside it): nothing below it is either.
-        if (!el.checkVisibility()) return;
+        if (!checkVisibilityOf(el)) return;
         // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
         if (sized && clearOverlay(el)) box = r;
         else interactive = false;
@@ -421,7 +456,7 @@ export function scanPage(reg, opts = {}) {
       // One control, one entry: a presentational child, or a child that is all of it (the link in
       // a tab item) is clicked through its parent (a pointer lands on the child anyway). A wrapper
       // clickable by cursor alone that holds just this control gives way to it.
-      if (isContainer(outer.el) && !outer.el.hasAttribute("onclick")) {
+      if (isContainer(outer.el) && !hasAttr(outer.el, "onclick")) {
         seen.delete(outer.id);
         outer.id = reg.idFor(el); outer.el = el; outer.byCursor = false;
         seen.add(outer.id);
@@ -447,24 +482,24 @@ export function scanPage(reg, opts = {}) {
       // Visible but of no size: nothing to show; what is inside it is still its content.
     } else if (!insideInteractive && !flow && tag === "tr" && !hasControls(el)) {
       // A table row of plain cells reads best as one line.
-      if (NON_SPACE.test(el.textContent || "")) {
+      if (NON_SPACE.test(textOf(el) || "")) {
         texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow("", order++, g, false, el, dy))));
       }
       return;
     }
 
     if (tag === "iframe" || tag === "frame") {
-      const fr = el.getBoundingClientRect();
+      const fr = rectOf(el);
       /** @type {Document | null} */ let sub = null;
       try { sub = /** @type {HTMLIFrameElement} */ (el).contentDocument; } catch { sub = null; }
       if (sub && sub.documentElement) {
-        const fx = dx + fr.left + el.clientLeft, fy = dy + fr.top + el.clientTop;
-        texts.push({ order: order++, dist: 0, text: `frame ${norm(el.getAttribute("title") || el.getAttribute("name") || el.getAttribute("src") || "")}`.trim(), group: g, where: "in", heading: true });
+        const fx = dx + fr.left + clientLeftOf(el), fy = dy + fr.top + clientTopOf(el);
+        texts.push({ order: order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
         // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
         const info = scopeInfo(sub);
-        for (const c of Array.from(sub.body ? sub.body.children : sub.documentElement.children)) visit(c, g, fx, fy, false, false, info, false, null, null);
+        for (const c of Array.from(sub.body ? childrenOf(sub.body) : childrenOf(sub.documentElement))) visit(c, g, fx, fy, false, false, info, false, null, null);
       } else {
-        remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: el.getAttribute("title") || el.getAttribute("name") || "",
+        remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: attr(el, "title") || attr(el, "name") || "",
           box: { x: Math.round(fr.left + dx), y: Math.round(fr.top + dy), w: Math.round(fr.width), h: Math.round(fr.height) } });
       }
       return;
@@ -473,7 +508,7 @@ export function scanPage(reg, opts = {}) {
     const ptr = pointer || parentPointer;
     const around = entry || outer;
     let childHide = hide;
-    const sr = el.shadowRoot;
+    const sr = shadowOf(el);
     if (sr) {
       const info = scopeInfo(sr);
       // The shadow tree's own style may hide the host, or the slots its light children show in.
@@ -484,7 +519,7 @@ export function scanPage(reg, opts = {}) {
     if (inner) {
       // Words under a control are its name, not context; controls under it are still listed.
       const first = entries.length;
-      for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c, g, dx, dy, true, ptr, scope, childHide, around, flow);
+      for (let c = firstElOf(el); c; c = nextElOf(c)) visit(c, g, dx, dy, true, ptr, scope, childHide, around, flow);
       if (entry && entry.el === el && entries.length > first && isContainer(el) && wordsAllIn(el, entries, first)) {
         // A clickable wrapper whose words all belong to the controls it holds (a menu button's
         // wrapper with its open menu) is those controls, not one more.
@@ -497,14 +532,14 @@ export function scanPage(reg, opts = {}) {
       // Inline content inside a run: its words and controls keep their place in the sentence.
       const words = !isRedundantLabel(el);
       if (flow.after) { flow.parts.push(" "); flow.after = false; } // two elements side by side read as two words
-      for (let n = el.firstChild; n; n = n.nextSibling) {
-        if (n.nodeType === 3) {
+      for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
+        if (nodeTypeOf(n) === 3) {
           if (!words) continue;
-          const s = /** @type {string} */ (n.nodeValue);
+          const s = /** @type {string} */ (nodeValueOf(n));
           flow.parts.push({ s, el }); flow.after = false;
           if (!flow.text) flow.text = NON_SPACE.test(s);
         }
-        else if (n.nodeType === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
+        else if (nodeTypeOf(n) === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
       }
       if (tag === "br") flow.parts.push(" ");
       flow.after = true;
@@ -524,10 +559,10 @@ export function scanPage(reg, opts = {}) {
    */
   const runs = (el, g, dx, dy, ptr, scope, hide, outer, heading) => {
     const words = !isRedundantLabel(el);
-    if (el.childElementCount === 0) {
+    if (childCountOf(el) === 0) {
       // A leaf (most blocks): all its text is one run of its own.
-      if (words && el.firstChild) {
-        const s = el.textContent || "";
+      if (words && firstChildOf(el)) {
+        const s = textOf(el) || "";
         if (NON_SPACE.test(s)) {
           const f = newFlow(order++);
           f.parts.push({ s, el });
@@ -537,14 +572,14 @@ export function scanPage(reg, opts = {}) {
       return;
     }
     /** @type {Flow | null} */ let flow = null;
-    for (let n = el.firstChild; n; n = n.nextSibling) {
-      if (n.nodeType === 3) {
+    for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
+      if (nodeTypeOf(n) === 3) {
         if (!words) continue;
-        const s = /** @type {string} */ (n.nodeValue);
+        const s = /** @type {string} */ (nodeValueOf(n));
         if (!flow) { if (!NON_SPACE.test(s)) continue; flow = newFlow(order++); }
         flow.parts.push({ s, el }); flow.after = false;
         if (!flow.text) flow.text = NON_SPACE.test(s);
-      } else if (n.nodeType === 1) {
+      } else if (nodeTypeOf(n) === 1) {
         const c = /** @type {Element} */ (n);
         if (isInline(c)) {
           if (!flow) flow = newFlow(order++);
@@ -577,7 +612,7 @@ export function scanPage(reg, opts = {}) {
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount, covered,
+    entries, texts, remoteFrames, dialogs, newCount, covered, skipped,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place

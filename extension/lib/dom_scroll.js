@@ -6,6 +6,7 @@
  * scroll action both go through it, so "N more below (scroll down)" and scrolling down agree.
  */
 import { deepElementFromPoint } from "./dom_roots.js";
+import { clientHeightOf, clientWidthOf, docOf, nodeTypeOf, parentElOf, parentNodeOf, scrollByOf, scrollHeightOf, scrollIntoViewOf, scrollLeftOf, scrollToOf, scrollTopOf, scrollWidthOf } from "./dom_native.js";
 
 /** Scrolling styles. */
 const SCROLLS = /(auto|scroll|overlay)/;
@@ -14,7 +15,7 @@ const SCROLLS = /(auto|scroll|overlay)/;
 function documentScrolls(doc) {
   const view = /** @type {Window} */ (doc.defaultView);
   const se = doc.scrollingElement || doc.documentElement;
-  if (se.scrollHeight - se.clientHeight <= 1 && se.scrollWidth - se.clientWidth <= 1) return false;
+  if (scrollHeightOf(se) - clientHeightOf(se) <= 1 && scrollWidthOf(se) - clientWidthOf(se) <= 1) return false;
   // The viewport takes html's overflow, or body's when html's is `visible`.
   let overflow = view.getComputedStyle(doc.documentElement).overflowY;
   if (overflow === "visible" && doc.body) overflow = view.getComputedStyle(doc.body).overflowY;
@@ -23,8 +24,8 @@ function documentScrolls(doc) {
 
 /** Whether the element scrolls vertically (has hidden content and a scrolling overflow). @param {Element} el */
 function scrollsY(el) {
-  if (el.scrollHeight - el.clientHeight <= 1) return false; // a cheap layout read rules most out
-  return SCROLLS.test(/** @type {Window} */ (el.ownerDocument.defaultView).getComputedStyle(el).overflowY);
+  if (scrollHeightOf(el) - clientHeightOf(el) <= 1) return false; // a cheap layout read rules most out
+  return SCROLLS.test(/** @type {Window} */ (docOf(el).defaultView).getComputedStyle(el).overflowY);
 }
 
 /**
@@ -42,13 +43,13 @@ export function pageScroller(doc) {
   /** @type {Element | null} */ let best = null;
   let bestArea = vw * vh / 4;
   for (const [fx, fy] of [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]) {
-    for (let n = /** @type {Node | null} */ (deepElementFromPoint(doc, vw * fx, vh * fy)); n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) {
-      if (n.nodeType !== 1) continue;
+    for (let n = /** @type {Node | null} */ (deepElementFromPoint(doc, vw * fx, vh * fy)); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) {
+      if (nodeTypeOf(n) !== 1) continue;
       const el = /** @type {Element} */ (n);
       if (seen.has(el)) break; // this point's chain joins one already walked
       seen.add(el);
       if (el === doc.documentElement || el === doc.body) continue;
-      const area = el.clientWidth * el.clientHeight;
+      const area = clientWidthOf(el) * clientHeightOf(el);
       if (area > bestArea && scrollsY(el)) { best = el; bestArea = area; }
     }
   }
@@ -66,13 +67,13 @@ export function scrollInfo(doc) {
   const vh = win.innerHeight, vw = win.innerWidth;
   const box = pageScroller(doc);
   if (box) {
-    const y = box.scrollTop;
-    return { x: Math.round(box.scrollLeft), y: Math.round(y), viewport_w: vw, viewport_h: vh, page_w: box.scrollWidth, page_h: box.scrollHeight,
-      above_px: Math.round(y), below_px: Math.max(0, Math.round(box.scrollHeight - y - box.clientHeight)) };
+    const y = scrollTopOf(box);
+    return { x: Math.round(scrollLeftOf(box)), y: Math.round(y), viewport_w: vw, viewport_h: vh, page_w: scrollWidthOf(box), page_h: scrollHeightOf(box),
+      above_px: Math.round(y), below_px: Math.max(0, Math.round(scrollHeightOf(box) - y - clientHeightOf(box))) };
   }
   const se = doc.scrollingElement || doc.documentElement;
-  const pageH = Math.max(se.scrollHeight, doc.body ? doc.body.scrollHeight : 0);
-  const pageW = Math.max(se.scrollWidth, doc.body ? doc.body.scrollWidth : 0);
+  const pageH = Math.max(scrollHeightOf(se), doc.body ? scrollHeightOf(doc.body) : 0);
+  const pageW = Math.max(scrollWidthOf(se), doc.body ? scrollWidthOf(doc.body) : 0);
   return {
     x: Math.round(win.scrollX), y: Math.round(win.scrollY), viewport_w: vw, viewport_h: vh, page_w: pageW, page_h: pageH,
     above_px: Math.round(win.scrollY), below_px: Math.max(0, Math.round(pageH - win.scrollY - vh)),
@@ -81,10 +82,10 @@ export function scrollInfo(doc) {
 
 /** The element to scroll: the element itself if it scrolls, else its nearest scrolling ancestor. @param {Element} el */
 function scroller(el) {
-  const doc = el.ownerDocument;
-  for (let e = /** @type {Element | null} */ (el); e && e !== doc.body && e !== doc.documentElement; e = e.parentElement) {
+  const doc = docOf(el);
+  for (let e = /** @type {Element | null} */ (el); e && e !== doc.body && e !== doc.documentElement; e = parentElOf(e)) {
     const s = /** @type {Window} */ (doc.defaultView).getComputedStyle(e);
-    if (SCROLLS.test(s.overflowY + s.overflowX) && (e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth)) return e;
+    if (SCROLLS.test(s.overflowY + s.overflowX) && (scrollHeightOf(e) > clientHeightOf(e) || scrollWidthOf(e) > clientWidthOf(e))) return e;
   }
   return null;
 }
@@ -98,20 +99,20 @@ export function doScroll(args, el) {
   const dir = args.direction;
   const target = el && dir ? scroller(el) : null;
   if (el && !dir) {
-    el.scrollIntoView({ block: "center", behavior: "instant" });
+    scrollIntoViewOf(el, { block: "center", behavior: "instant" });
     return { scrolled: "to_element" };
   }
   const box = target || pageScroller(document) || document.scrollingElement || document.documentElement;
   const page = box === document.scrollingElement || box === document.documentElement;
-  const ph = page ? innerHeight : box.clientHeight, pw = page ? innerWidth : box.clientWidth;
+  const ph = page ? innerHeight : clientHeightOf(box), pw = page ? innerWidth : clientWidthOf(box);
   const amt = args.pixels ?? Math.round((args.amount ?? 0.8) * (dir === "left" || dir === "right" ? pw : ph));
   const dx = dir === "left" ? -amt : dir === "right" ? amt : 0;
   const dy = dir === "up" ? -amt : dir === "down" || !dir ? amt : 0;
-  const before = { x: box.scrollLeft, y: box.scrollTop };
-  if (dir === "top") box.scrollTo({ top: 0, behavior: "instant" });
-  else if (dir === "bottom") box.scrollTo({ top: box.scrollHeight, behavior: "instant" });
-  else box.scrollBy({ left: dx, top: dy, behavior: "instant" });
-  const y = box.scrollTop, max = box.scrollHeight - box.clientHeight;
-  return { scrolled: target ? "element" : "page", moved_px: Math.round(Math.abs(y - before.y) + Math.abs(box.scrollLeft - before.x)),
+  const before = { x: scrollLeftOf(box), y: scrollTopOf(box) };
+  if (dir === "top") scrollToOf(box, { top: 0, behavior: "instant" });
+  else if (dir === "bottom") scrollToOf(box, { top: scrollHeightOf(box), behavior: "instant" });
+  else scrollByOf(box, { left: dx, top: dy, behavior: "instant" });
+  const y = scrollTopOf(box), max = scrollHeightOf(box) - clientHeightOf(box);
+  return { scrolled: target ? "element" : "page", moved_px: Math.round(Math.abs(y - before.y) + Math.abs(scrollLeftOf(box) - before.x)),
     at_top: y <= 0, at_bottom: y >= max - 1, scroll_y: Math.round(y) };
 }

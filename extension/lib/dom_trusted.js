@@ -18,6 +18,7 @@ import { actionError, codeOf, isEditable, keyCodeOf } from "./dom_input.js";
 import { parseKeys } from "./dom_keys.js";
 import { reaches } from "./dom_locate.js";
 import { deepElementFromPoint } from "./dom_roots.js";
+import { closestOf, docOf, matchesOf, rectOf, tagOf, textOf } from "./dom_native.js";
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
 
@@ -39,8 +40,8 @@ export function fieldState(el) {
 function valueState(el) {
   if (!el) return "";
   const any = /** @type {any} */ (el);
-  const control = el.localName === "label" ? /** @type {HTMLLabelElement} */ (el).control : null;
-  return JSON.stringify([any.value, any.checked, control ? /** @type {any} */ (control).checked : "", isEditable(el) ? el.textContent : ""]);
+  const control = tagOf(el) === "label" ? /** @type {HTMLLabelElement} */ (el).control : null;
+  return JSON.stringify([any.value, any.checked, control ? /** @type {any} */ (control).checked : "", isEditable(el) ? textOf(el) : ""]);
 }
 
 /** @param {Element | null} el */
@@ -51,8 +52,8 @@ function caretState(el) {
   let caret = [];
   try { caret = [any.selectionStart, any.selectionEnd]; } catch { /* no selection API (email, number) */ }
   if (isEditable(el)) {
-    const sel = el.ownerDocument.getSelection();
-    caret = sel ? [sel.anchorOffset, sel.focusOffset, sel.anchorNode?.textContent?.length] : [];
+    const sel = docOf(el).getSelection();
+    caret = sel ? [sel.anchorOffset, sel.focusOffset, (sel.anchorNode ? textOf(sel.anchorNode) : undefined)?.length] : [];
   }
   return JSON.stringify(caret);
 }
@@ -78,18 +79,18 @@ export function hadNoEffect(action, el, changes, before) {
   // A caret key (Home, an arrow) has its effect on the caret alone.
   if (action === "press") return !!el && isTextEntry(el) && valueSame && caretState(el) === caret && changes.mutations.summary === "no change";
   // A click into a text field has done its job once the field has focus.
-  if (el && isTextEntry(el) && el.matches(":focus")) return false;
+  if (el && isTextEntry(el) && matchesOf(el, ":focus")) return false;
   return changes.mutations.summary === "no change" && valueSame;
 }
 
 /** @param {Element} el */
 function isTextEntry(el) {
-  return isEditable(el) || el.localName === "textarea" || (el.localName === "input" && /^(text|search|url|tel|email|password|number|)$/.test(/** @type {HTMLInputElement} */ (el).type));
+  return isEditable(el) || tagOf(el) === "textarea" || (tagOf(el) === "input" && /^(text|search|url|tel|email|password|number|)$/.test(/** @type {HTMLInputElement} */ (el).type));
 }
 
 /** Clicks on these open the browser's own pop-ups (a select's list): never replayed. @param {Element} el */
 export function clickReplayable(el) {
-  return !el.closest("select, option, input[type=file], input[type=color], input[type=date]");
+  return !closestOf(el, "select, option, input[type=file], input[type=color], input[type=date]");
 }
 
 /**
@@ -99,8 +100,8 @@ export function clickReplayable(el) {
  * @param {Element} el @returns {{x: number, y: number}}
  */
 export function pointerPoint(el) {
-  const r = el.getBoundingClientRect();
-  const doc = el.ownerDocument;
+  const r = rectOf(el);
+  const doc = docOf(el);
   for (const [fx, fy] of [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]]) {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
     const hit = deepElementFromPoint(doc, x, y);
@@ -114,11 +115,11 @@ function toTop(doc, x, y) {
   for (let view = doc.defaultView; view && view !== view.top;) {
     const frame = view.frameElement;
     if (!frame) break; // a cross-origin parent: the coordinator refuses such frames
-    const fr = frame.getBoundingClientRect();
+    const fr = rectOf(frame);
     const cs = getComputedStyle(frame);
     x += fr.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
     y += fr.top + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop);
-    view = frame.ownerDocument.defaultView;
+    view = docOf(frame).defaultView;
   }
   return { x, y };
 }

@@ -8,6 +8,7 @@
 import { accessibleName, isInteractiveCheap, isRendered, norm, refind, roleOf, walkDeep } from "./refind.js";
 import { actionError } from "./dom_input.js";
 import { innerRoots, deepTexts } from "./dom_roots.js";
+import { isConnectedOf } from "./dom_native.js";
 
 /**
  * The first rendered element with this role (any interactive element when none is given) whose
@@ -62,12 +63,12 @@ export async function waitFor(args, reg) {
         if (what === "role") el = findByRole(String(args.role || ""), String(args.name || ""));
         else {
           el = args.element_id ? reg.get(args.element_id) : null;
-          if ((!el || !el.isConnected) && args.signature) {
+          if ((!el || !isConnectedOf(el)) && args.signature) {
             const r = refind(args.signature, document);
             el = r.status === "found" ? r.element : null;
           }
         }
-        const present = !!el && el.isConnected && isRendered(el);
+        const present = !!el && isConnectedOf(el) && isRendered(el);
         if (present !== wantHidden) matched = "element";
       }
       if (matched) {

@@ -54,6 +54,7 @@
  * of the selector engine (see gatherBig); and a candidate's place among look-alikes is worked out
  * only for those that look like the element.
  */
+import { attr, attrsOf, byTagOf, checkVisibilityOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rectsOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 export const SIGNATURE_VERSION = 3;
 /** Best score needed to act on a match. */
@@ -122,16 +123,16 @@ function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
 
 /** The element's ARIA role: explicit, or implied by its tag. @param {Element} el */
 export function roleOf(el) {
-  const explicit = el.getAttribute("role");
+  const explicit = attr(el, "role");
   if (explicit) return explicit.split(/\s+/)[0].toLowerCase();
   return implicitRole(el);
 }
 
 /** The role the element's tag gives it. @param {Element} el */
 export function implicitRole(el) {
-  const tag = el.localName;
+  const tag = tagOf(el);
   switch (tag) {
-    case "a": case "area": return el.hasAttribute("href") ? "link" : "";
+    case "a": case "area": return hasAttr(el, "href") ? "link" : "";
     case "button": return "button";
     case "select": return /** @type {HTMLSelectElement} */ (el).multiple || /** @type {HTMLSelectElement} */ (el).size > 1 ? "listbox" : "combobox";
     case "textarea": return "textbox";
@@ -140,7 +141,7 @@ export function implicitRole(el) {
     case "dialog": return "dialog";
     case "img": return "img";
     case "input": {
-      const t = (el.getAttribute("type") || "text").toLowerCase();
+      const t = (attr(el, "type") || "text").toLowerCase();
       if (["button", "submit", "reset", "image"].includes(t)) return "button";
       if (t === "checkbox") return "checkbox";
       if (t === "radio") return "radio";
@@ -149,7 +150,7 @@ export function implicitRole(el) {
       if (t === "search") return "searchbox";
       if (t === "file") return "button";
       if (t === "hidden") return "";
-      return el.hasAttribute("list") ? "combobox" : "textbox";
+      return hasAttr(el, "list") ? "combobox" : "textbox";
     }
     default: return /^h[1-6]$/.test(tag) ? "heading" : "";
   }
@@ -157,33 +158,33 @@ export function implicitRole(el) {
 
 /** Whether the element is interactive by markup alone (no style lookups). @param {Element} el */
 export function isInteractiveCheap(el) {
-  const tag = el.localName;
+  const tag = tagOf(el);
   if (INTERACTIVE_TAGS.has(tag)) {
-    if (tag === "a") return el.hasAttribute("href");
+    if (tag === "a") return hasAttr(el, "href");
     if (tag === "input") return /** @type {HTMLInputElement} */ (el).type !== "hidden";
     if (tag === "label") return false; // its control is the target; a label alone is context
     if (tag === "option" || tag === "details") return false; // rendered with their select / summary
-    if (tag === "video" || tag === "audio") return el.hasAttribute("controls");
+    if (tag === "video" || tag === "audio") return hasAttr(el, "controls");
     return true;
   }
-  const role = el.getAttribute("role");
+  const role = attr(el, "role");
   if (role && INTERACTIVE_ROLES.has(role.split(/\s+/)[0].toLowerCase())) return true;
-  if (el.hasAttribute("onclick")) return true;
-  const ce = el.getAttribute("contenteditable");
+  if (hasAttr(el, "onclick")) return true;
+  const ce = attr(el, "contenteditable");
   if (ce !== null && ce !== "false") return true;
-  const ti = el.getAttribute("tabindex");
+  const ti = attr(el, "tabindex");
   if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return true;
   return false;
 }
 
-/** Text of the elements an aria-labelledby/-describedby names. @param {Element} el @param {string} attr */
-function referencedText(el, attr) {
-  const ids = el.getAttribute(attr);
+/** Text of the elements an aria-labelledby/-describedby names. @param {Element} el @param {string} name the attribute */
+function referencedText(el, name) {
+  const ids = attr(el, name);
   if (!ids) return "";
-  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
   return norm(ids.split(/\s+/).map((id) => {
     const t = "getElementById" in root ? root.getElementById(id) : null;
-    return t ? t.textContent : "";
+    return t ? textOf(t) : "";
   }).join(" "));
 }
 
@@ -212,8 +213,8 @@ export function labelText(el, pass) {
  * @returns {ArrayLike<HTMLLabelElement> | null | undefined}
  */
 function labelsOf(el, pass) {
-  if (!pass || !("labels" in el) || !el.isConnected) return /** @type {HTMLInputElement} */ (el).labels;
-  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  if (!pass || !("labels" in el) || !isConnectedOf(el)) return /** @type {HTMLInputElement} */ (el).labels;
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
   /** @type {Map<Node, Map<string, HTMLLabelElement[]>>} */
   let byRoot = pass.get(labelsOf);
   if (!byRoot) { byRoot = new Map(); pass.set(labelsOf, byRoot); }
@@ -230,8 +231,8 @@ function labelsOf(el, pass) {
   /** @type {HTMLLabelElement[]} */
   const out = [];
   const control = /** @type {HTMLElement} */ (/** @type {unknown} */ (el)); // a form control: it has `labels`
-  for (let p = el.parentElement; p; p = p.parentElement) if (p.localName === "label" && /** @type {HTMLLabelElement} */ (p).control === control) out.push(/** @type {HTMLLabelElement} */ (p));
-  if (el.id) for (const l of byFor.get(el.id) || []) if (l.control === control && !out.includes(l)) out.push(l);
+  for (let p = parentElOf(el); p; p = parentElOf(p)) if (tagOf(p) === "label" && /** @type {HTMLLabelElement} */ (p).control === control) out.push(/** @type {HTMLLabelElement} */ (p));
+  if (idOf(el)) for (const l of byFor.get(idOf(el)) || []) if (l.control === control && !out.includes(l)) out.push(l);
   return out.length > 1 ? out.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1)) : out;
 }
 
@@ -243,18 +244,18 @@ function labelsOf(el, pass) {
  */
 function ownText(root, skip, alike = false) {
   let out = "";
-  const words = alike ? norm(skip.textContent) : "";
+  const words = alike ? norm(textOf(skip)) : "";
   // A copy beside it with a word tweaked still carries its label ("Remove" on "×" and on "×s").
-  const label = alike ? skip.getAttribute("aria-label") || skip.getAttribute("title") : "";
+  const label = alike ? attr(skip, "aria-label") || attr(skip, "title") : "";
   // Of its tag, or another control (a copy kept as a button while it became a link).
-  const kind = (/** @type {Element} */ e) => e.localName === skip.localName || (isInteractiveCheap(e) && isInteractiveCheap(skip));
-  const looksLike = (/** @type {Element} */ e) => alike && kind(e) && ((textSim(norm(e.textContent), words) ?? 1) >= 0.6
-    || (!!label && (e.getAttribute("aria-label") || e.getAttribute("title")) === label));
-  const walker = (root.ownerDocument || document).createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => (n === skip || (n.nodeType === 1 && (["select", "textarea", "script", "style"].includes(/** @type {Element} */ (n).localName) || looksLike(/** @type {Element} */ (n))))
+  const kind = (/** @type {Element} */ e) => tagOf(e) === tagOf(skip) || (isInteractiveCheap(e) && isInteractiveCheap(skip));
+  const looksLike = (/** @type {Element} */ e) => alike && kind(e) && ((textSim(norm(textOf(e)), words) ?? 1) >= 0.6
+    || (!!label && (attr(e, "aria-label") || attr(e, "title")) === label));
+  const walker = (docOf(root) || document).createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n === skip || (nodeTypeOf(n) === 1 && (["select", "textarea", "script", "style"].includes(tagOf(/** @type {Element} */ (n))) || looksLike(/** @type {Element} */ (n))))
       ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.nodeType === 3) out += n.nodeValue + " ";
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n) + " ";
   return out;
 }
 
@@ -274,13 +275,13 @@ export function visibleText(el, pass) {
 
 /** @param {Element} el */
 function readVisibleText(el) {
-  const tag = el.localName;
+  const tag = tagOf(el);
   if (tag === "input" || tag === "textarea") return "";
   if (tag === "select") {
     const sel = /** @type {HTMLSelectElement} */ (el);
     return cut(norm(sel.selectedOptions[0]?.textContent), 80);
   }
-  const raw = el.textContent || "";
+  const raw = textOf(el) || "";
   // A container's words can run to the whole page's: the first hundred, once normalised, are those
   // of a slice whose normalised form is longer than that.
   if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
@@ -294,24 +295,24 @@ function readVisibleText(el) {
 export function accessibleName(el, pass) {
   const byRef = referencedText(el, "aria-labelledby");
   if (byRef) return cut(byRef, 120);
-  const aria = norm(el.getAttribute("aria-label"));
+  const aria = norm(attr(el, "aria-label"));
   if (aria) return cut(aria, 120);
-  const tag = el.localName;
+  const tag = tagOf(el);
   if (tag === "input" || tag === "textarea" || tag === "select") {
-    const t = (el.getAttribute("type") || "").toLowerCase();
+    const t = (attr(el, "type") || "").toLowerCase();
     if (tag === "input" && ["submit", "button", "reset"].includes(t)) return norm(/** @type {HTMLInputElement} */ (el).value) || (t === "submit" ? "Submit" : t === "reset" ? "Reset" : "");
-    if (tag === "input" && t === "image") return norm(el.getAttribute("alt"));
+    if (tag === "input" && t === "image") return norm(attr(el, "alt"));
     const label = labelText(el, pass);
     if (label) return label;
-    return cut(norm(el.getAttribute("placeholder") || el.getAttribute("title")), 120);
+    return cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
   }
-  if (tag === "img") return cut(norm(el.getAttribute("alt") || el.getAttribute("title")), 120);
+  if (tag === "img") return cut(norm(attr(el, "alt") || attr(el, "title")), 120);
   const text = visibleText(el, pass);
   if (text) return text;
   // An icon button: the name often sits on the image inside it.
-  const img = el.querySelector("img[alt], svg title, [aria-label]");
-  if (img) return cut(norm(img.getAttribute("alt") || img.getAttribute("aria-label") || img.textContent), 120);
-  return cut(norm(el.getAttribute("title")), 120);
+  const img = qs(el, "img[alt], svg title, [aria-label]");
+  if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
+  return cut(norm(attr(el, "title")), 120);
 }
 
 /** Nearest text before and after the element (what a person would read next to it). @param {Element} el */
@@ -320,15 +321,15 @@ export function neighborText(el) {
   const find = (dir) => {
     /** @type {Node | null} */ let node = el;
     for (let depth = 0; node && depth < 4; depth++) {
-      for (let s = dir === "previous" ? node.previousSibling : node.nextSibling; s; s = dir === "previous" ? s.previousSibling : s.nextSibling) {
-        const raw = s.nodeType === 3 ? s.nodeValue || "" : s.nodeType === 1 ? /** @type {Element} */ (s).textContent || "" : "";
+      for (let s = dir === "previous" ? previousSiblingOf(node) : nextSiblingOf(node); s; s = dir === "previous" ? previousSiblingOf(s) : nextSiblingOf(s)) {
+        const raw = nodeTypeOf(s) === 3 ? nodeValueOf(s) || "" : nodeTypeOf(s) === 1 ? textOf(/** @type {Element} */ (s)) || "" : "";
         // Only the 40 characters nearest the element count: normalise a slice, not a whole card.
         let t = norm(raw.length > 400 ? (dir === "previous" ? raw.slice(-400) : raw.slice(0, 400)) : raw);
         if (raw.length > 400 && t.length <= 40) t = norm(raw);
         if (t) return dir === "previous" ? t.slice(-40) : t.slice(0, 40);
       }
-      node = node.parentNode;
-      if (!node || node.nodeType !== 1 || /** @type {Element} */ (node).localName === "body") break;
+      node = parentNodeOf(node);
+      if (!node || nodeTypeOf(node) !== 1 || tagOf(/** @type {Element} */ (node)) === "body") break;
     }
     return "";
   };
@@ -339,7 +340,7 @@ export function neighborText(el) {
 function stableClasses(el) {
   /** @type {string[]} */
   const out = [];
-  const cls = el.getAttribute("class");
+  const cls = attr(el, "class");
   if (!cls) return out;
   for (const c of cls.split(/\s+/)) if (isStableClass(c)) out.push(c);
   return out.slice(0, 6);
@@ -351,21 +352,21 @@ const stepCache = new WeakMap();
 
 /** One step of an ancestor path: tag, plus a stable id or first stable class. @param {Element} el */
 function step(el) {
-  const cls = el.getAttribute("class"), rawId = el.id;
+  const cls = attr(el, "class"), rawId = idOf(el);
   const hit = stepCache.get(el);
   if (hit && hit.id === rawId && hit.cls === cls) return hit.step;
   const id = rawId && !GENERATED_ID.test(rawId) ? `#${rawId}` : "";
   let out;
-  if (id) out = el.localName + id;
-  else { const c = stableClasses(el)[0]; out = el.localName + (c ? `.${c}` : ""); }
+  if (id) out = tagOf(el) + id;
+  else { const c = stableClasses(el)[0]; out = tagOf(el) + (c ? `.${c}` : ""); }
   stepCache.set(el, { id: rawId, cls, step: out });
   return out;
 }
 
 /** Parent across shadow boundaries. @param {Element} el */
 function parentOf(el) {
-  if (el.parentElement) return el.parentElement;
-  const root = el.getRootNode();
+  if (parentElOf(el)) return parentElOf(el);
+  const root = rootOf(el);
   return root instanceof ShadowRoot ? root.host : null;
 }
 
@@ -373,7 +374,7 @@ function parentOf(el) {
 function ancestorPath(el) {
   /** @type {string[]} */
   const path = [];
-  for (let p = parentOf(el); p && p.localName !== "body" && p.localName !== "html" && path.length < 6; p = parentOf(p)) path.push(step(p));
+  for (let p = parentOf(el); p && tagOf(p) !== "body" && tagOf(p) !== "html" && path.length < 6; p = parentOf(p)) path.push(step(p));
   return path;
 }
 
@@ -382,14 +383,14 @@ function frameChain(el) {
   /** @type {string[]} */
   const frames = [];
   let dx = 0, dy = 0;
-  let win = el.ownerDocument?.defaultView;
+  let win = docOf(el)?.defaultView;
   try {
     while (win && win.frameElement) {
       const fe = win.frameElement;
-      frames.push(fe.id ? `#${fe.id}` : fe.getAttribute("name") || fe.getAttribute("src") || fe.localName);
-      const r = fe.getBoundingClientRect();
-      dx += r.left + fe.clientLeft; dy += r.top + fe.clientTop;
-      win = fe.ownerDocument.defaultView;
+      frames.push(idOf(fe) ? `#${idOf(fe)}` : attr(fe, "name") || attr(fe, "src") || tagOf(fe));
+      const r = rectOf(fe);
+      dx += r.left + clientLeftOf(fe); dy += r.top + clientTopOf(fe);
+      win = docOf(fe).defaultView;
     }
   } catch { /* a cross-origin parent ends the chain */ }
   return { frames, dx, dy, topWin: win };
@@ -399,13 +400,13 @@ function frameChain(el) {
 function shadowChain(el) {
   /** @type {string[]} */
   const hosts = [];
-  for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) hosts.push(step(root.host));
+  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) hosts.push(step(root.host));
   return hosts;
 }
 
 /** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
 export function frameDocument(el) {
-  const tag = el.localName;
+  const tag = tagOf(el);
   if (tag !== "iframe" && tag !== "frame") return null;
   try {
     const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
@@ -422,7 +423,7 @@ export function frameDocument(el) {
 export function deepActiveElement(doc) {
   /** @type {Element | null} */ let a = doc.activeElement;
   while (a) {
-    const sr = a.shadowRoot;
+    const sr = shadowOf(a);
     if (sr && sr.activeElement) { a = sr.activeElement; continue; }
     const d = frameDocument(a);
     if (d && d.activeElement) { a = d.activeElement; continue; }
@@ -435,26 +436,26 @@ export function deepActiveElement(doc) {
 export function elementState(el) {
   /** @type {ElementState} */
   const s = {};
-  const tag = el.localName;
+  const tag = tagOf(el);
   if (tag === "input" || tag === "textarea" || tag === "select") {
     const inp = /** @type {HTMLInputElement} */ (el);
     if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
     else if (inp.type === "password") s.value = inp.value ? "•".repeat(Math.min(inp.value.length, 8)) : "";
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
-    if (el.matches(":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
+    if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
   } else {
-    const ac = el.getAttribute("aria-checked");
+    const ac = attr(el, "aria-checked");
     if (ac !== null) s.checked = ac === "true";
-    if (el.getAttribute("contenteditable") === "true") s.value = cut(norm(el.textContent), 200);
-    if (el.matches(":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || el.getAttribute("aria-disabled") === "true") s.disabled = true;
+    if (attr(el, "contenteditable") === "true") s.value = cut(norm(textOf(el)), 200);
+    if (matchesOf(el, ":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || attr(el, "aria-disabled") === "true") s.disabled = true;
   }
-  const sel = el.getAttribute("aria-selected");
+  const sel = attr(el, "aria-selected");
   if (sel !== null) s.selected = sel === "true";
-  const exp = el.getAttribute("aria-expanded");
+  const exp = attr(el, "aria-expanded");
   if (exp !== null) s.expanded = exp === "true";
-  if (tag === "details" || (tag === "summary" && el.parentElement?.localName === "details")) s.expanded = !!(/** @type {HTMLDetailsElement} */ (tag === "details" ? el : el.parentElement)).open;
-  if (el.ownerDocument && deepActiveElement(el.ownerDocument) === el) s.focused = true;
+  if (tag === "details" || (tag === "summary" && (parentElOf(el) ? tagOf(parentElOf(el)) : undefined) === "details")) s.expanded = !!(/** @type {HTMLDetailsElement} */ (tag === "details" ? el : parentElOf(el))).open;
+  if (docOf(el) && deepActiveElement(docOf(el)) === el) s.focused = true;
   return s;
 }
 
@@ -485,9 +486,9 @@ function lookKeyOf(el, pass) {
   // keyed in a re-find).
   /** @type {Record<string, string>} */
   const own = {};
-  const list = el.attributes;
+  const list = attrsOf(el);
   for (let i = 0; i < list.length; i++) { const a = list[i]; if (LOOK_SET.has(a.name)) own[a.name] = a.value; }
-  return lookKey(el.localName, (a) => own[a] || "", el.localName === "select" ? "" : visibleText(el, pass));
+  return lookKey(tagOf(el), (a) => own[a] || "", tagOf(el) === "select" ? "" : visibleText(el, pass));
 }
 
 /** @param {Signature} sig */
@@ -543,13 +544,13 @@ function tagQuery(root, tag, pass) {
  * @returns {{order?: Twins, twins?: Twins}}
  */
 function placeOf(el, pass) {
-  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
   if (!("querySelectorAll" in root)) return {};
   /** @type {Map<string, TagOrder> | undefined} */
   let byTag = pass?.get(root);
   if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
-  let t = byTag.get(el.localName);
-  if (!t) { t = tagOrder(root, el.localName, pass); byTag.set(el.localName, t); }
+  let t = byTag.get(tagOf(el));
+  if (!t) { t = tagOrder(root, tagOf(el), pass); byTag.set(tagOf(el), t); }
   const k = t.index.get(el);
   if (k === undefined) return {};
   const g = /** @type {Element[]} */ (t.groups.get(t.keys[k]));
@@ -570,10 +571,10 @@ function placeCandidates(sig, cands, pass) {
   const groups = new Map();
   for (const c of cands) {
     const el = c.element;
-    if (el.localName !== sig.tag) continue;
-    const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+    if (tagOf(el) !== sig.tag) continue;
+    const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
     if (!("querySelectorAll" in root)) continue;
-    const all = tagQuery(root, el.localName, pass);
+    const all = tagQuery(root, tagOf(el), pass);
     const k = indexIn(all, el);
     if (k < 0) continue;
     // Counted as tagOrder counts them, without heybro's own overlay (appended last to the document).
@@ -583,8 +584,8 @@ function placeCandidates(sig, cands, pass) {
     if (!sig.twins || lookKeyOf(el, pass) !== key) continue;
     let g = groups.get(root);
     if (!g) {
-      let sel = el.localName;
-      for (const a of LOOK_SET) { const v = el.getAttribute(a); if (v && (a !== "value" || valueIsIdentity(el.localName))) sel += `[${a}="${CSS.escape(v)}"]`; }
+      let sel = tagOf(el);
+      for (const a of LOOK_SET) { const v = attr(el, a); if (v && (a !== "value" || valueIsIdentity(tagOf(el)))) sel += `[${a}="${CSS.escape(v)}"]`; }
       g = Array.from(root.querySelectorAll(sel)).filter((x) => !isToolUi(x) && lookKeyOf(x, pass) === key);
       groups.set(root, g);
     }
@@ -597,7 +598,7 @@ function insertionIndex(list, el) {
   let lo = 0, hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (list[mid].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1; else hi = mid;
+    if (comparePositionOf(list[mid], el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1; else hi = mid;
   }
   return lo;
 }
@@ -624,19 +625,19 @@ const NAMED_CONTAINERS = "section, fieldset, dialog, article, [role=region], [ro
 
 /** The words that name a container: its aria label, its legend or first heading. @param {Element} el */
 function containerLabel(el) {
-  const aria = referencedText(el, "aria-labelledby") || norm(el.getAttribute("aria-label"));
+  const aria = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
   if (aria) return cut(aria, 40);
   // A landmark is named by its label only: a heading inside the page's main part or header is
   // content, not its name. A section, group or dialog is named by its first plain heading (one
   // holding no control: a heading that is a link is something a person clicks, and it changes).
-  const tag = el.localName, role = el.getAttribute("role") || "";
+  const tag = tagOf(el), role = attr(el, "role") || "";
   if (!/^(section|fieldset|dialog|article)$/.test(tag) && !/^(region|group|radiogroup|dialog|alertdialog|tabpanel)$/.test(role)) return "";
   // Its own heading: not one of a group or card inside it (the first legend of a section's fieldsets
   // names that fieldset, and a re-ordered section would otherwise take it for its name).
   let seen = 0;
-  for (const h of Array.from(el.querySelectorAll(HEADINGS))) {
-    if (h.parentElement?.closest(NAMED_CONTAINERS) !== el) continue;
-    if (!h.querySelector("a, button, input, select, textarea, [role=button], [role=link]")) return cut(norm(h.textContent), 40);
+  for (const h of Array.from(qsa(el, HEADINGS))) {
+    if ((parentElOf(h) ? closestOf(parentElOf(h), NAMED_CONTAINERS) : undefined) !== el) continue;
+    if (!qs(h, "a, button, input, select, textarea, [role=button], [role=link]")) return cut(norm(textOf(h)), 40);
     if (++seen >= 3) break;
   }
   return "";
@@ -644,19 +645,19 @@ function containerLabel(el) {
 
 /** A form's name: its label, its id or name, where it posts, its heading, its submit button's words. @param {Element} el */
 function formLabel(el) {
-  const own = referencedText(el, "aria-labelledby") || norm(el.getAttribute("aria-label"));
+  const own = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
   if (own) return cut(own, 40);
-  const id = el.id && !GENERATED_ID.test(el.id) ? el.id : el.getAttribute("name") || "";
-  const action = el.getAttribute("action");
+  const id = idOf(el) && !GENERATED_ID.test(idOf(el)) ? idOf(el) : attr(el, "name") || "";
+  const action = attr(el, "action");
   if (action && action !== "#") return cut(hrefKey(action), 40);
   if (id) return `#${id}`;
-  const h = el.querySelector(HEADINGS) || el.querySelector("button[type=submit], input[type=submit], button:not([type])");
-  return h ? cut(norm(h.textContent || h.getAttribute("value")), 40) : "";
+  const h = qs(el, HEADINGS) || qs(el, "button[type=submit], input[type=submit], button:not([type])");
+  return h ? cut(norm(textOf(h) || attr(h, "value")), 40) : "";
 }
 
 /** The zone an element opens, as "kind:label", or "" when it is none. @param {Element} el */
 function zoneOf(el) {
-  const tag = el.localName, role = (el.getAttribute("role") || "").split(/\s+/)[0];
+  const tag = tagOf(el), role = (attr(el, "role") || "").split(/\s+/)[0];
   if (role === "presentation" || role === "none") return "";
   if (tag === "form" || role === "form" || role === "search") return `form:${formLabel(el)}`;
   if (ZONE_TAGS.has(tag) || ZONE_ROLES.has(role)) {
@@ -678,9 +679,9 @@ const ZONE_KIND = { banner: "header", contentinfo: "footer", navigation: "nav", 
  * @returns {Element | null}
  */
 function itemTitle(el) {
-  const tag = el.localName, role = el.getAttribute("role") || "";
+  const tag = tagOf(el), role = attr(el, "role") || "";
   if (tag === "tr" || role === "row") return el;
-  const hs = el.querySelectorAll(HEADINGS);
+  const hs = qsa(el, HEADINGS);
   if (hs.length === 1) return hs[0];
   if (hs.length > 1) return null;
   return ITEM_TAGS.has(tag) || ITEM_ROLES.has(role) || repeated(el) ? el : null;
@@ -695,26 +696,26 @@ function itemTitle(el) {
  * @param {Element} el
  */
 function repeated(el) {
-  const cls = el.getAttribute("class");
+  const cls = attr(el, "class");
   if (!cls || !cls.trim()) return false;
-  const kids = el.children.length >= 2 ? childTags(el) : "";
-  const like = (/** @type {Element | null} */ s) => !!s && s.localName === el.localName && !!s.getAttribute("class")
-    && (s.getAttribute("class") === cls || (!!kids && childTags(s) === kids));
-  return like(el.previousElementSibling) || like(el.nextElementSibling);
+  const kids = childrenOf(el).length >= 2 ? childTags(el) : "";
+  const like = (/** @type {Element | null} */ s) => !!s && tagOf(s) === tagOf(el) && !!attr(s, "class")
+    && (attr(s, "class") === cls || (!!kids && childTags(s) === kids));
+  return like(prevElOf(el)) || like(nextElOf(el));
 }
 
 /** The tags of an element's children, in order. @param {Element} el */
 function childTags(el) {
   let out = "";
-  for (let c = el.firstElementChild; c; c = c.nextElementSibling) out += c.localName + " ";
+  for (let c = firstElOf(el); c; c = nextElOf(c)) out += tagOf(c) + " ";
   return out;
 }
 
 /** The words of a row's first cell that does not hold the element. @param {Element} row @param {Element} el */
 function rowKey(row, el) {
-  for (const cell of Array.from(row.children)) {
-    if (cell.contains(el) || !/^(td|th)$/.test(cell.localName) && !/^(cell|gridcell|rowheader|columnheader)$/.test(cell.getAttribute("role") || "")) continue;
-    const t = norm(cell.textContent);
+  for (const cell of Array.from(childrenOf(row))) {
+    if (containsOf(cell, el) || !/^(td|th)$/.test(tagOf(cell)) && !/^(cell|gridcell|rowheader|columnheader)$/.test(attr(cell, "role") || "")) continue;
+    const t = norm(textOf(cell));
     if (t) return cut(t, 40);
   }
   return "";
@@ -734,7 +735,7 @@ export function contextOf(el, pass) {
   /** @type {string[]} */
   const zones = [];
   let item = "", itemDone = false;
-  for (let p = parentOf(el), depth = 0; p && p.localName !== "body" && p.localName !== "html"; p = parentOf(p), depth++) {
+  for (let p = parentOf(el), depth = 0; p && tagOf(p) !== "body" && tagOf(p) !== "html"; p = parentOf(p), depth++) {
     let c = cache.get(p);
     if (!c) { c = { zone: zoneOf(p), title: null }; c.title = c.zone ? null : itemTitle(p); cache.set(p, c); }
     if (c.zone) { zones.push(c.zone); itemDone = true; continue; }
@@ -744,9 +745,9 @@ export function contextOf(el, pass) {
       // look-alikes left out), a card's title ("h:": its other words, or the element's when it is
       // the title); titles of different kinds are not compared.
       let key = "";
-      if (t === p && (p.localName === "tr" || p.getAttribute("role") === "row")) key = (item = rowKey(p, el)) && `r:${item}`;
+      if (t === p && (tagOf(p) === "tr" || attr(p, "role") === "row")) key = (item = rowKey(p, el)) && `r:${item}`;
       else if (t === p) key = (item = cut(norm(ownText(p, el, true)), 40)) && `l:${item}`;
-      else if (!t.contains(el)) key = (item = cut(norm(t.textContent), 40)) && `h:${item}`;
+      else if (!containsOf(t, el)) key = (item = cut(norm(textOf(t)), 40)) && `h:${item}`;
       // A title holding the element is named by its other words (another result's title, when a
       // copy of this one was put in there), or by the element's own when it holds nothing else.
       else key = (item = cut(norm(ownText(t, el)) || visibleText(el), 40)) && `h:${item}`;
@@ -754,7 +755,7 @@ export function contextOf(el, pass) {
       // An item without a title of its own ends the search too: the card or row is found. Not one
       // of a run of containers that says nothing (a button beside another with the same children):
       // the item around it names it.
-      itemDone = !!item || (t === p && (ITEM_TAGS.has(p.localName) || ITEM_ROLES.has(p.getAttribute("role") || "")));
+      itemDone = !!item || (t === p && (ITEM_TAGS.has(tagOf(p)) || ITEM_ROLES.has(attr(p, "role") || "")));
     }
   }
   return { zones: zones.slice(0, 6), item };
@@ -921,9 +922,9 @@ export function captureSignature(el, known = {}, pass) {
   /** @type {Record<string, string>} */
   const attrs = {};
   // Walk the element's own (few) attributes rather than asking for each stable one by name.
-  const valueOk = valueIsIdentity(el.localName);
+  const valueOk = valueIsIdentity(tagOf(el));
   let data = 0;
-  const list = el.attributes;
+  const list = attrsOf(el);
   for (let i = 0; i < list.length; i++) {
     const a = list[i];
     if (a.value === "" || (a.name === "value" && !valueOk)) continue;
@@ -931,10 +932,10 @@ export function captureSignature(el, known = {}, pass) {
     // Apps often key their rows by a data attribute (data-id, data-sku…): a few short ones.
     else if (a.name.startsWith("data-") && a.value.length <= 40 && data < 4) { attrs[a.name] = a.value; data++; }
   }
-  const role = el.getAttribute("role");
+  const role = attr(el, "role");
   if (role) attrs.role = role;
   const { frames, dx, dy, topWin } = frameChain(el);
-  const r = known.box || (() => { const b = el.getBoundingClientRect(); return { x: b.left + dx, y: b.top + dy, w: b.width, h: b.height }; })();
+  const r = known.box || (() => { const b = rectOf(el); return { x: b.left + dx, y: b.top + dy, w: b.width, h: b.height }; })();
   let scroll = topWin && pass?.get(topWin);
   if (!scroll) {
     scroll = topWin ? { x: topWin.scrollX, y: topWin.scrollY } : { x: 0, y: 0 };
@@ -946,7 +947,7 @@ export function captureSignature(el, known = {}, pass) {
   const name = known.name ?? accessibleName(el, pass);
   return {
     v: SIGNATURE_VERSION,
-    tag: el.localName,
+    tag: tagOf(el),
     role: roleOf(el),
     name,
     text: visibleText(el, pass),
@@ -966,6 +967,25 @@ export function captureSignature(el, known = {}, pass) {
   };
 }
 
+/**
+ * The element's signature, or — where reading the element fails — one that says only what the page
+ * map already knew of it (its tag, name and box): such an element can still be acted on by its id,
+ * and re-finding it later abstains rather than guess from so little.
+ * @param {Element} el @param {{box?: Box, name?: string}} [known] @param {Map<any, any>} [pass]
+ * @returns {Signature}
+ */
+export function signatureOf(el, known = {}, pass) {
+  try {
+    return captureSignature(el, known, pass);
+  } catch {
+    const b = known.box || { x: 0, y: 0, w: 0, h: 0 };
+    let tag = "";
+    try { tag = tagOf(el); } catch { /* none */ }
+    return { v: SIGNATURE_VERSION, tag, role: "", name: known.name || "", text: "", attrs: {}, classes: [], label: "",
+      neighbor: "", path: [], frame: [], shadow: [], box: { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(b.w), h: Math.round(b.h) }, state: {} };
+  }
+}
+
 /** Words that say nothing about which icon it is. */
 export const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
   "only", "small", "large", "default", "primary", "secondary", "rounded", "sprite", "sprites", "png", "jpg", "gif", "webp"]);
@@ -981,11 +1001,11 @@ export function iconWords(el) {
   const words = new Set();
   /** @param {string | null} s */
   const add = (s) => { for (const w of (s || "").toLowerCase().split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w)) words.add(w); };
-  const nodes = [el, ...Array.from(el.querySelectorAll("svg, i, span, img, use")).slice(0, 6)];
+  const nodes = [el, ...Array.from(qsa(el, "svg, i, span, img, use")).slice(0, 6)];
   for (const n of nodes) {
-    for (const c of (n.getAttribute("class") || "").split(/\s+/)) if (isStableClass(c)) add(c);
-    const src = n.getAttribute("src") || n.getAttribute("href") || n.getAttribute("xlink:href");
-    if (src && n.localName !== "a") add(src.replace(/^.*[/#]/, "").replace(/\.\w+$/, ""));
+    for (const c of (attr(n, "class") || "").split(/\s+/)) if (isStableClass(c)) add(c);
+    const src = attr(n, "src") || attr(n, "href") || attr(n, "xlink:href");
+    if (src && tagOf(n) !== "a") add(src.replace(/^.*[/#]/, "").replace(/\.\w+$/, ""));
   }
   return Array.from(words).slice(0, 8).join(" ");
 }
@@ -999,7 +1019,7 @@ export function iconWords(el) {
 function hostPlaces(el, pass) {
   /** @type {string[]} */
   const out = [];
-  for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) {
     const p = placeOf(root.host, pass);
     out.push(p.twins ? `${p.twins.k}/${p.twins.n}` : "");
   }
@@ -1287,13 +1307,12 @@ const ANCHORS = ["id", "testid"];
 
 /** Whether the element takes up space on screen. @param {Element} el */
 export function isRendered(el) {
-  if (!el.isConnected) return false;
-  if (typeof el.checkVisibility === "function") return el.checkVisibility({ checkVisibilityCSS: true });
-  return el.getClientRects().length > 0;
+  if (!isConnectedOf(el)) return false;
+  return checkVisibilityOf(el, { checkVisibilityCSS: true });
 }
 
 /** Whether an overlay or other tool UI marked this subtree as not part of the page. @param {Element} el */
-export function isToolUi(el) { return el.hasAttribute("data-heybro-overlay"); }
+export function isToolUi(el) { return hasAttr(el, "data-heybro-overlay"); }
 
 /**
  * Every element under root, through open shadow roots and same-origin iframes.
@@ -1304,15 +1323,15 @@ export function walkDeep(root, visit) {
   const stack = [root];
   while (stack.length) {
     const r = /** @type {Document | Element | ShadowRoot} */ (stack.pop());
-    const all = r.querySelectorAll("*");
+    const all = qsa(r, "*");
     // Tool UI is rare: asked of the root once, not of each of its (tens of thousands of) elements.
-    const tool = r.querySelector("[data-heybro-overlay]") ? new Set(r.querySelectorAll("[data-heybro-overlay]")) : null;
+    const tool = qs(r, "[data-heybro-overlay]") ? new Set(qsa(r, "[data-heybro-overlay]")) : null;
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
       if (tool && tool.has(el)) continue;
       visit(el);
-      if (el.shadowRoot) stack.push(el.shadowRoot);
-      const tag = el.localName;
+      if (shadowOf(el)) stack.push(shadowOf(el));
+      const tag = tagOf(el);
       if (tag === "iframe" || tag === "frame") { const d = frameDocument(el); if (d) stack.push(d); }
     }
   }
@@ -1330,15 +1349,15 @@ function sameDirectText(el, text) {
   // Normalising only shortens: own text shorter than `text` (the whitespace between children, as
   // on most elements) cannot be it, and is told without building a string.
   let len = 0, one = null, many = false;
-  for (let n = el.firstChild; n; n = n.nextSibling) {
-    if (n.nodeType !== 3) continue;
+  for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
+    if (nodeTypeOf(n) !== 3) continue;
     len += /** @type {Text} */ (n).length;
     if (one) many = true; else one = n;
   }
   if (len < text.length || !one) return false;
   let t = "";
-  if (!many) t = one.nodeValue || "";
-  else for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 3) t += n.nodeValue;
+  if (!many) t = nodeValueOf(one) || "";
+  else for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) if (nodeTypeOf(n) === 3) t += nodeValueOf(n);
   return NOT_SPACE.test(t) && norm(t).toLowerCase() === text;
 }
 
@@ -1359,19 +1378,19 @@ export function collectCandidates(sig, root, rendered = true, pass) {
   const testIds = TEST_ID_ATTRS.filter((k) => A[k]);
   /** @param {Element} el */
   const visit = (el) => {
-    const tag = el.localName;
+    const tag = tagOf(el);
     let maybe = tag === sig.tag;
     // An element without attributes is interactive by its tag alone, and carries no id, name or
     // test id: most of a page's elements are told with one question.
-    if (!maybe && (INTERACTIVE_TAGS.has(tag) || el.hasAttributes())) {
-      maybe = isInteractiveCheap(el) || (!!A.id && el.id === A.id) || (!!A.name && el.getAttribute("name") === A.name)
-        || testIds.some((k) => el.getAttribute(k) === A[k]);
+    if (!maybe && (INTERACTIVE_TAGS.has(tag) || hasAttrs(el))) {
+      maybe = isInteractiveCheap(el) || (!!A.id && idOf(el) === A.id) || (!!A.name && attr(el, "name") === A.name)
+        || testIds.some((k) => attr(el, k) === A[k]);
     }
-    if (!maybe && text && el.firstChild && sameDirectText(el, text)) maybe = true;
+    if (!maybe && text && firstChildOf(el) && sameDirectText(el, text)) maybe = true;
     if (maybe && tag !== "html" && tag !== "body" && (!rendered || isRendered(el))) out.push(el);
   };
   // Whether there is a BIG_PAGE-th element is asked of a live list, which walks no further than it.
-  const big = "getElementsByTagName" in root ? !!root.getElementsByTagName("*").item(BIG_PAGE) : root.querySelectorAll("*").length > BIG_PAGE;
+  const big = "getElementsByTagName" in root ? !!byTagOf(root, "*").item(BIG_PAGE) : root.querySelectorAll("*").length > BIG_PAGE;
   if (big) gatherBig(sig, root, (el) => { if (!isToolUi(el)) visit(el); }, pass);
   else walkDeep(root, visit);
   return out;
@@ -1430,11 +1449,11 @@ function gatherBig(sig, root, visit, pass) {
   const marked = ofTag ? carried.slice(1) : `[role],[tabindex],[onclick],[contenteditable]${carried}`;
   // The tags of other controls a person uses alike (a link for a button).
   const otherTags = ROLE_TAGS.filter(([t, roles]) => t !== tag && roles.some((x) => (roleSim(sig.role, x) ?? 0) > 0)).map(([t]) => t);
-  const alike = (/** @type {Element} */ el) => otherTags.includes(el.localName) && (roleSim(sig.role, roleOf(el)) ?? 0) > 0;
-  const control = (/** @type {Element} */ el) => el.localName !== tag && isInteractiveCheap(el);
+  const alike = (/** @type {Element} */ el) => otherTags.includes(tagOf(el)) && (roleSim(sig.role, roleOf(el)) ?? 0) > 0;
+  const control = (/** @type {Element} */ el) => tagOf(el) !== tag && isInteractiveCheap(el);
   const share = sig.order ? sig.order.k / Math.max(1, sig.order.n) : 0;
   const hosts = (sig.shadow || []).map((x) => x.split(/[.#]/)[0]).reverse();
-  const doc = "defaultView" in root ? root : root.ownerDocument;
+  const doc = "defaultView" in root ? root : docOf(root);
   // A window counts its frames: a document without any is not searched for them.
   const framed = !!(/** @type {Document | null} */ (doc)?.defaultView?.length);
   /** @type {Set<Element>} */
@@ -1453,7 +1472,7 @@ function gatherBig(sig, root, visit, pass) {
    * @param {Document | Element | ShadowRoot} r @param {Element | null} from @param {Element | null} to @param {(el: Element) => boolean} keep
    */
   const between = (r, from, to, keep) => {
-    const w = (/** @type {Document} */ (r.ownerDocument || r)).createTreeWalker(r, NodeFilter.SHOW_ELEMENT);
+    const w = (/** @type {Document} */ (docOf(r) || r)).createTreeWalker(r, NodeFilter.SHOW_ELEMENT);
     if (from) w.currentNode = from;
     for (let n = w.nextNode(), i = 0; n && n !== to && i < BETWEEN_NODES; n = w.nextNode(), i++) take(/** @type {Element} */ (n), keep);
   };
@@ -1461,19 +1480,19 @@ function gatherBig(sig, root, visit, pass) {
   const inRoot = (r, depth) => {
     if (depth === hosts.length) {
       if (ofTag) {
-        const all = "tagName" in r ? r.querySelectorAll(tag) : tagQuery(/** @type {Document | ShadowRoot} */ (r), tag, pass);
+        const all = "tagName" in r ? qsa(r, tag) : tagQuery(/** @type {Document | ShadowRoot} */ (r), tag, pass);
         const at = Math.round(share * all.length);
         around(all, at, AROUND);
         between(r, all[at - 2] || null, all[at + 1] || null, control);
       } else if (otherTags.length) {
-        const list = r.querySelectorAll(otherTags.join(","));
+        const list = qsa(r, otherTags.join(","));
         around(list, Math.round(share * list.length), AROUND_OTHER, alike);
       }
-      if (marked) for (const el of Array.from(r.querySelectorAll(marked))) take(el);
+      if (marked) for (const el of Array.from(qsa(r, marked))) take(el);
     } else {
-      for (const h of Array.from(r.querySelectorAll(hosts[depth] || "*"))) if (h.shadowRoot) inRoot(h.shadowRoot, depth + 1);
+      for (const h of Array.from(qsa(r, hosts[depth] || "*"))) if (shadowOf(h)) inRoot(shadowOf(h), depth + 1);
     }
-    if (framed) for (const t of ["iframe", "frame"]) for (const f of Array.from(r.querySelectorAll(t))) { const d = frameDocument(f); if (d) inRoot(d, 0); }
+    if (framed) for (const t of ["iframe", "frame"]) for (const f of Array.from(qsa(r, t))) { const d = frameDocument(f); if (d) inRoot(d, 0); }
   };
   inRoot(root, 0);
 }
@@ -1502,7 +1521,7 @@ export function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
   const dataKeys = Object.keys(A).filter((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k));
   const keys = ["id", "name", "href", "placeholder", "aria-label", "title", "type", ...TEST_ID_ATTRS].filter((k) => A[k]);
   const box = sig.box && (sig.frame || []).length === 0 ? sig.box : null;
-  const view = pool[0]?.ownerDocument?.defaultView;
+  const view = pool[0] ? docOf(pool[0]).defaultView : undefined;
   const sx = view ? view.scrollX : 0, sy = view ? view.scrollY : 0;
   // The score is summed in this order: tag, role, text, attributes, then label and box. The label
   // and the box (a layout read) are the dear parts: they are read only for the candidates that
@@ -1516,24 +1535,24 @@ export function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
   const simOf = (memo, a, b) => { let v = memo.get(b); if (v === undefined) { v = textSim(a, b) || 0; memo.set(b, v); } return v; };
   /** @param {Element} el */
   const partial = (el) => {
-    const tag = el.localName;
+    const tag = tagOf(el);
     let sc = (tag === sig.tag ? 1 : 0) + (roleSim(sig.role, roleOf(el)) || 0);
-    sc += 2 * simOf(textSims, text, tag === "input" || tag === "textarea" ? (el.getAttribute("placeholder") || "") : visibleText(el, pass));
-    for (const k of keys) if (el.getAttribute(k) === A[k]) sc += k === "type" ? 0.5 : 2;
-    for (const k of dataKeys) if (el.getAttribute(k) === A[k]) sc += 2;
+    sc += 2 * simOf(textSims, text, tag === "input" || tag === "textarea" ? (attr(el, "placeholder") || "") : visibleText(el, pass));
+    for (const k of keys) if (attr(el, k) === A[k]) sc += k === "type" ? 0.5 : 2;
+    for (const k of dataKeys) if (attr(el, k) === A[k]) sc += 2;
     return sc;
   };
   /** @type {Set<Element>} */
   const far = new Set();
   /** @param {Element} el @param {number} sc */
   const finish = (el, sc) => {
-    if (withLabel && LABELABLE.has(el.localName)) sc += 2 * simOf(labelSims, sig.label, labelText(el, pass));
+    if (withLabel && LABELABLE.has(tagOf(el))) sc += 2 * simOf(labelSims, sig.label, labelText(el, pass));
     // Where it was: a look-alike far away should not push the target itself off the list.
-    if (box && !far.has(el)) { const r = el.getBoundingClientRect(); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
+    if (box && !far.has(el)) { const r = rectOf(el); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
     return sc;
   };
   /** @param {Element} el @param {number} sc */
-  const most = (el, sc) => sc + (withLabel && LABELABLE.has(el.localName) ? 2 : 0) + (box ? 1.5 : 0) + 1e-6;
+  const most = (el, sc) => sc + (withLabel && LABELABLE.has(tagOf(el)) ? 2 : 0) + (box ? 1.5 : 0) + 1e-6;
   const bounded = pool.map((el, i) => { const p = partial(el); return { el, i, p, up: most(el, p), sc: NaN }; })
     .sort((a, b) => b.up - a.up || a.i - b.i);
   // A run of look-alikes longer than the list can hold (a thousand "Add to cart" buttons) keeps
@@ -1620,11 +1639,17 @@ function decide(signature, root, opts) {
   // of each of a thousand look-alikes in other cards is most of a big page's re-find. Such a one
   // takes no part in what is decided below (it is set aside, and only where the others stand is
   // read of it); the first few still get a full signature, to be reported among the candidates.
-  const placed = pool.map((element) => ({ context: contextOf(element, pass), path: ancestorPath(element) }));
+  // A candidate that cannot be read (a read throws) is left out — and then nothing but the element
+  // unchanged to the letter is taken: the one left out might have been it (a doubt abstains).
+  let unreadable = 0;
+  /** @template T @param {() => T} read @returns {T | null} */
+  const guarded = (read) => { try { return read(); } catch { unreadable++; return null; } };
+  const placed = pool.map((element) => guarded(() => ({ element, context: contextOf(element, pass), path: ancestorPath(element) })));
   let reported = 0;
-  const signed = pool.map((element, i) => ({ element, ...placed[i] }))
+  const signed = /** @type {{element: Element, context: Context, path: string[]}[]} */ (placed.filter(Boolean))
     .filter((c) => !signature.context || !contextClash(signature, c) || reported++ < REPORTED);
-  const all = signed.map(({ element, context, path }) => ({ element, signature: captureSignature(element, { place: false, context, path }, pass) }));
+  const all = /** @type {{element: Element, signature: Signature}[]} */ (signed.map(({ element, context, path }) =>
+    guarded(() => ({ element, signature: captureSignature(element, { place: false, context, path }, pass) }))).filter(Boolean));
   placeCandidates(signature, all, pass);
   const every = scoreCandidates(signature, all);
   const top = every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
@@ -1634,7 +1659,9 @@ function decide(signature, root, opts) {
       looField: x.looField, looSim: x.looSim, looAbsent: x.looAbsent, distinctive: x.distinctive, anchor: x.anchor, tagOk: x.tagOk }));
   }
   /** @param {Scored} s @param {number} confidence @returns {RefindResult} */
-  const found = (s, confidence) => ({ status: "found", element: s.element, confidence, candidates: top });
+  const found = (s, confidence) => unreadable && confidence < 1
+    ? { status: "ambiguous", element: null, confidence, candidates: top }
+    : { status: "found", element: s.element, confidence, candidates: top };
   // 0. Nothing changed: one candidate is the captured element to the letter, in the same place.
   const same = every.filter((s) => unchanged(signature, s.signature));
   if (same.length === 1) return found(same[0], 1);
