@@ -292,7 +292,7 @@ const __refind = (() => {
  * of the selector engine (see gatherBig); and a candidate's place among look-alikes is worked out
  * only for those that look like the element.
  */
-const { attr, attrsOf, byTagOf, checkVisibilityOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rectsOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
+const { attr, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rectsOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
 
 const SIGNATURE_VERSION = 3;
 /** Best score needed to act on a match. */
@@ -523,7 +523,41 @@ function readVisibleText(el) {
   // A container's words can run to the whole page's: the first hundred, once normalised, are those
   // of a slice whose normalised form is longer than that.
   if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
-  return cut(norm(raw), 100);
+  return cut(norm(childCountOf(el) && raw.length <= 400 ? laidOutText(el, raw) : raw), 100);
+}
+
+/** A control's subtree past this size keeps its textContent (walking it would cost more than it says). */
+const LAID_OUT_MAX = 40;
+
+/**
+ * An element's words as the browser lays them out: a part that stands apart (a block, an
+ * inline-block badge, a float, a positioned one) is a word of its own ("Inbox 7", not "Inbox7";
+ * "Comments 2 Comments in moderation"), a part not rendered at all (display: none) says nothing,
+ * as in Chrome's accessible name; inline formatting inside a word ("Ket<b>tle</b>") stays one.
+ * @param {Element} el @param {string} raw its textContent
+ */
+function laidOutText(el, raw) {
+  const view = docOf(el).defaultView;
+  if (!view || byTagOf(el, "*").length > LAID_OUT_MAX) return raw;
+  let out = "";
+  /** @param {Node} p */
+  const walk = (p) => {
+    for (let c = firstChildOf(p); c; c = nextSiblingOf(c)) {
+      const t = nodeTypeOf(c);
+      if (t === 3) { out += nodeValueOf(c) || ""; continue; }
+      if (t !== 1) continue;
+      const e = /** @type {Element} */ (c), tag = tagOf(e);
+      if (tag === "script" || tag === "style" || tag === "template") continue;
+      const st = view.getComputedStyle(e);
+      if (st.display === "none") continue;
+      const apart = (st.display !== "inline" && st.display !== "contents") || st.float !== "none" || st.position === "absolute" || st.position === "fixed";
+      if (apart) out += " ";
+      walk(e);
+      if (apart) out += " ";
+    }
+  };
+  walk(el);
+  return out;
 }
 
 /**
@@ -2727,21 +2761,29 @@ return { openModal, inertReason };
 // ---- extension/lib/dom_covered.js
 const __dom_covered = (() => {
 /**
- * Controls a person cannot reach because something is drawn over them: a full-page cover, a modal's
- * backdrop, a loading veil, a menu that opened over them. They stay off the page map (the model
- * would click them and be told "covered"); the map says how many and under what.
+ * Controls in view that a person's pointer cannot reach, judged the way the browser judges a
+ * click: by hit testing at the control's visible points (`elementFromPoint`, through shadow roots
+ * and same-origin frames).
  *
- * Only controls in the viewport can be asked (the browser hit-tests what it draws), a few points
- * each. A control counts as covered when no point reaches it and what is there belongs to a
- * positioned layer (fixed, absolute or sticky): a control merely clipped by its scrolling box is
- * not covered, it is scrolled away.
+ * - covered: what the pointer lands on belongs to a layer drawn over the page (fixed, absolute or
+ *   sticky) that does not hold the control — a modal's backdrop, a loading veil, a menu opened over
+ *   it. Left off the map, which says how many and under what (the model can close or wait for it).
+ * - hidden: what it lands on is part of the page itself — the control is clipped by a box it
+ *   overflows, drawn under a twin, or under a sibling laid over it. Left off the map: nobody can see
+ *   or click it.
+ * - open (kept): some point reaches the control (it, what is inside it, or its label); or it is
+ *   merely scrolled out of a scrolling box, or under a fixed bar at the edge of the window (a
+ *   header, footer or side panel beside the content covers nothing: scrolling brings it out).
+ *
+ * Only controls in the viewport can be asked (the browser hit-tests what it draws).
  */
 const { containsDeep, deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
-const { closestOf, docOf, parentElOf } = __dom_native;
+const { clientHeightOf, clientWidthOf, closestOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } = __dom_native;
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
  * @typedef {{count: number, by: Element, entries: Entry[]}} Covered  how many controls were left out, under what
+ * @typedef {{x: number, y: number}} Point
  */
 
 /** The outermost positioned element around `el` (below body), or null. @param {Element} el */
@@ -2764,58 +2806,309 @@ function reaches(hit, el) {
 }
 
 /**
- * Takes the covered controls of the top document out of `entries` (in place) and says what covers
- * them; inline ones are marked (their sentence shows their words without an id).
- * @param {Document} doc @param {Entry[]} entries
- * @returns {Covered | null}
+ * The element at a point of the top window, through shadow roots and same-origin frames.
+ * @param {Document} doc @param {number} x @param {number} y
  */
-function dropCovered(doc, entries) {
+function hitAt(doc, x, y) {
+  let hit = deepElementFromPoint(doc, x, y);
+  for (let depth = 0; hit && depth < 4 && (tagOf(hit) === "iframe" || tagOf(hit) === "frame"); depth++) {
+    /** @type {Document | null} */ let sub = null;
+    try { sub = /** @type {HTMLIFrameElement} */ (hit).contentDocument; } catch { sub = null; }
+    if (!sub) break;
+    const r = rectOf(hit);
+    x -= r.left + /** @type {HTMLElement} */ (hit).clientLeft; y -= r.top + /** @type {HTMLElement} */ (hit).clientTop;
+    const inner = deepElementFromPoint(sub, x, y);
+    if (!inner) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+/**
+ * A fixed or sticky bar along an edge of the window (a header, footer or side panel) that leaves
+ * most of the window to the page: what it hides is beside it or scrolled under it, not covered.
+ * @param {Element} layer @param {number} vw @param {number} vh
+ */
+function edgeBar(layer, vw, vh) {
+  const view = docOf(layer).defaultView;
+  const pos = view ? view.getComputedStyle(layer).position : "";
+  if (pos !== "fixed" && pos !== "sticky") return false;
+  const r = rectOf(layer);
+  const w = Math.min(r.right, vw) - Math.max(r.left, 0), h = Math.min(r.bottom, vh) - Math.max(r.top, 0);
+  if (w <= 0 || h <= 0 || w * h > 0.5 * vw * vh) return false;
+  const wide = w >= 0.9 * vw, tall = h >= 0.9 * vh;
+  return (wide && (r.top <= 1 || r.bottom >= vh - 1)) || (tall && (r.left <= 1 || r.right >= vw - 1));
+}
+
+/**
+ * Whether the point lies outside a box the control scrolls in (a list scrolled past it): scrolling
+ * that box brings the control out, so it is not hidden.
+ * @param {Element} el @param {number} x @param {number} y in el's own window
+ */
+function scrolledAway(el, x, y) {
+  const view = docOf(el).defaultView;
+  if (!view) return false;
+  for (/** @type {Node | null} */ let n = parentNodeOf(el); n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) {
+    if (n.nodeType !== 1) continue;
+    const a = /** @type {Element} */ (n);
+    if (a === docOf(el).documentElement || a === docOf(el).body) break;
+    const st = view.getComputedStyle(a);
+    const scrolls = (/(auto|scroll|overlay)/.test(st.overflowY) && scrollHeightOf(a) > clientHeightOf(a) + 1)
+      || (/(auto|scroll|overlay)/.test(st.overflowX) && scrollWidthOf(a) > clientWidthOf(a) + 1);
+    if (!scrolls) continue;
+    const r = rectOf(a);
+    if (x < r.left || x > r.left + clientWidthOf(a) || y < r.top || y > r.top + clientHeightOf(a)) return true;
+  }
+  return false;
+}
+
+/**
+ * The points a pointer would try on a control: across its box, and the middle of each of the first
+ * lines of an element that wraps (a link over two lines has a box with other words in its middle);
+ * each in the top window, and only where the window shows it.
+ * @param {Entry} e @param {number} vw @param {number} vh @returns {{top: Point[], own: Point[]}} own: in the element's window
+ */
+function samplePoints(e, vw, vh) {
+  const b = e.box;
+  const own = rectOf(e.el);
+  const dx = b.x - own.left, dy = b.y - own.top; // where the element's frame sits in the top window
+  /** @type {Point[]} */ const top = [];
+  for (const [fx, fy] of SAMPLE_POINTS) top.push({ x: b.x + b.w * fx, y: b.y + b.h * fy });
+  const lines = rectsOf(e.el);
+  if (lines.length > 1) for (let i = 0; i < Math.min(lines.length, 4); i++) {
+    const r = lines[i];
+    if (r.width > 2 && r.height > 2) top.push({ x: r.left + dx + r.width / 2, y: r.top + dy + r.height / 2 });
+  }
+  const inView = top.filter((p) => p.x >= 0 && p.y >= 0 && p.x < vw && p.y < vh);
+  return { top: inView, own: inView.map((p) => ({ x: p.x - dx, y: p.y - dy })) };
+}
+
+/**
+ * What a pointer finds at a control's visible points.
+ * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh
+ * @param {Map<Element, Element | null>} layers hit element → its layer (asked once per element)
+ * @returns {"open" | "hidden" | {cover: Element}}
+ */
+function judge(doc, e, vw, vh, layers) {
+  const { top, own } = samplePoints(e, vw, vh);
+  /** @type {Element | null} */ let first = null;
+  for (const p of top) {
+    const hit = hitAt(doc, p.x, p.y);
+    if (!hit || reaches(hit, e.el)) return "open";
+    first = first || hit;
+  }
+  if (!first) return "open";
+  let layer = layers.get(first);
+  if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
+  if (layer && !containsDeep(layer, e.el)) return edgeBar(layer, vw, vh) ? "open" : { cover: layer };
+  // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
+  return own.some((p) => scrolledAway(e.el, p.x, p.y)) ? "open" : "hidden";
+}
+
+/**
+ * A layer fixed over the whole window (a modal's backdrop or its full-window container): hit at
+ * the middle and near each corner of the window, and drawn over all of it. Whatever it does not
+ * hold is covered at any scroll position — the controls out of view included.
+ * @param {Document} doc @param {number} vw @param {number} vh
+ */
+function fullCover(doc, vw, vh) {
+  /** @type {Element | null} */ let layer = null;
+  for (const [fx, fy] of [[0.5, 0.5], [0.1, 0.1], [0.9, 0.1], [0.1, 0.9], [0.9, 0.9]]) {
+    const hit = deepElementFromPoint(doc, vw * fx, vh * fy);
+    const l = hit && layerOf(hit);
+    if (!l || (layer && l !== layer)) return null;
+    layer = l;
+  }
+  if (!layer || docOf(layer).defaultView?.getComputedStyle(layer).position !== "fixed") return null;
+  const r = rectOf(layer);
+  return r.left <= 1 && r.top <= 1 && r.right >= vw - 1 && r.bottom >= vh - 1 ? layer : null;
+}
+
+/**
+ * Takes the controls no pointer can reach out of `entries` (in place): covered ones are said (the
+ * result names what covers them); hidden ones are counted. Inline ones are marked (their sentence
+ * shows their words without an id). A control whose hit test fails to read stays listed (the
+ * action's own check will say what is wrong with it).
+ * @param {Document} doc @param {Entry[]} entries
+ * @returns {{covered: Covered | null, hidden: Entry[]}}
+ */
+function dropUnreachable(doc, entries) {
   const view = /** @type {Window} */ (doc.defaultView);
   const vw = view.innerWidth, vh = view.innerHeight;
   /** @type {Map<Element, Element | null>} */ const layers = new Map();
   /** @type {Covered | null} */ let covered = null;
   let kept = 0;
+  /** @type {Entry[]} */ const hidden = [];
+  /** @type {Element | null} */ let full = null;
+  try { full = fullCover(doc, vw, vh); } catch { full = null; }
   for (const e of entries) {
-    if (e.where !== "in" || docOf(e.el) !== doc || !coveredSafely(doc, e, vw, vh, layers)) { entries[kept++] = e; continue; }
+    /** @type {"open" | "hidden" | {cover: Element}} */ let v = "open";
+    if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
+    else if (full && !containsDeep(full, e.el)) v = { cover: full };
+    if (v === "open") { entries[kept++] = e; continue; }
     e.covered = true;
-    if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: /** @type {Element} */ (e.coveredBy), entries: [e] };
+    if (v === "hidden") { hidden.push(e); continue; }
+    e.coveredBy = v.cover;
+    if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: v.cover, entries: [e] };
   }
   entries.length = kept;
-  return covered;
+  return { covered, hidden };
+}
+return { dropUnreachable };
+})();
+// ---- extension/lib/dom_tables.js
+const __dom_tables = (() => {
+/**
+ * Tables as a person reads them: a data table's cell is read with its column's header ("price
+ * 8.50", not a bare "8.50" that could as well be a stock), and a field in a form laid out as a table
+ * is named by its row and column ("price Value") when nothing else names it.
+ *
+ * A data table is an HTML table with a header row (its `thead`, or a first row of `th` cells) or
+ * an ARIA grid/table with column headers; a table without headers is a layout table and is read as
+ * before. Column positions count `colspan` (HTML) or `aria-colindex` (ARIA grids); `rowspan` is not
+ * followed (a cell under a spanning one reads the header of its own position in its row).
+ */
+const { norm } = __refind;
+const { attr, childrenOf, closestOf, innerTextOf, parentElOf, qs, qsa, tagOf } = __dom_native;
+
+const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
+const ROWS = "tr, [role=row]";
+const CELL_ROLES = "[role=gridcell], [role=cell], [role=columnheader], [role=rowheader]";
+const CONTROLS = "a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox], [contenteditable=true]";
+/** A header name is a few words: the rest of a long header is its help text. */
+const HEAD_MAX = 40;
+
+/** @typedef {{cell: Element, col: number}} Cell */
+
+/** The table or grid a row belongs to. @param {Element} row */
+function tableOf(row) {
+  return tagOf(row) === "tr" ? closestOf(row, "table") : closestOf(row, "[role=grid], [role=table], [role=treegrid]");
 }
 
-/**
- * Whether a control is covered; one whose hit test fails to read stays listed (the action's own
- * check will say what is wrong with it).
- * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh @param {Map<Element, Element | null>} layers
- */
-function coveredSafely(doc, e, vw, vh, layers) {
-  try { return isCovered(doc, e, vw, vh, layers); } catch { return false; }
+/** Whether an element is a row of a table or grid. @param {Element} el */
+function isRow(el) {
+  return tagOf(el) === "tr" || attr(el, "role") === "row";
 }
 
-/**
- * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh
- * @param {Map<Element, Element | null>} layers hit element → its layer (asked once per element)
- */
-function isCovered(doc, e, vw, vh, layers) {
-  const b = e.box;
-  /** @type {Element | null} */ let first = null;
-  for (const [fx, fy] of SAMPLE_POINTS) {
-    const x = b.x + b.w * fx, y = b.y + b.h * fy;
-    if (x < 0 || y < 0 || x >= vw || y >= vh) continue;
-    const hit = deepElementFromPoint(doc, x, y);
-    if (!hit || reaches(hit, e.el)) return false;
-    first = first || hit;
+/** A header cell's words (its label when it shows only an icon), cut to a few words. @param {Element} h */
+function headText(h) {
+  const t = norm(innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
+  return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
+}
+
+/** An HTML row's cells with their column positions (colspan counted). @param {Element} row @returns {Cell[]} */
+function htmlCells(row) {
+  const out = [];
+  let col = 0;
+  for (const c of Array.from(childrenOf(row))) {
+    const t = tagOf(c);
+    if (t !== "td" && t !== "th") continue;
+    out.push({ cell: c, col });
+    col += Math.max(1, Number(attr(c, "colspan")) || 1);
   }
-  if (!first) return false;
-  let layer = layers.get(first);
-  if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
-  // A layer that holds the control is its own page part (a dropdown drawn over its own button's list).
-  if (!layer || containsDeep(layer, e.el)) return false;
-  e.coveredBy = layer;
-  return true;
+  return out;
 }
-return { dropCovered };
+
+/** An ARIA row's cells (its nearest cell descendants), by aria-colindex where given. @param {Element} row @returns {Cell[]} */
+function ariaCells(row) {
+  const cells = Array.from(qsa(row, CELL_ROLES)).filter((c) => closestOf(/** @type {Element} */ (parentElOf(c) || c), ROWS) === row);
+  return cells.map((cell, i) => {
+    const ix = Number(attr(cell, "aria-colindex"));
+    return { cell, col: ix > 0 ? ix - 1 : i };
+  });
+}
+
+/** A row's cells with their column positions. @param {Element} row @returns {Cell[]} */
+function rowCells(row) {
+  return tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row);
+}
+
+/** The row that heads an HTML table's columns: its header's last row, or a first row of th cells. @param {Element} table */
+function headerRow(table) {
+  const head = qs(table, ":scope > thead");
+  const rows = head ? Array.from(qsa(head, ":scope > tr")) : [];
+  if (rows.length) return rows[rows.length - 1];
+  const first = qs(table, ":scope > tbody > tr, :scope > tr");
+  if (!first) return null;
+  const cells = htmlCells(first);
+  return cells.length >= 2 && cells.every(({ cell }) => tagOf(cell) === "th") ? first : null;
+}
+
+/**
+ * The column headers of a data table or grid (by column position, "" where a column has none), or
+ * null for a table without headers (layout). Kept per table for a scan.
+ * @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo
+ */
+function columnHeads(table, memo) {
+  let known = memo.get(table);
+  if (!known) {
+    /** @type {Element | null} */ let row = null;
+    /** @type {Cell[]} */ let cells = [];
+    if (tagOf(table) === "table") {
+      row = headerRow(table);
+      if (row) cells = htmlCells(row);
+    } else {
+      const heads = Array.from(qsa(table, "[role=columnheader]")).filter((h) => closestOf(h, TABLES) === table);
+      row = heads.length ? closestOf(heads[0], ROWS) : null;
+      cells = heads.map((cell, i) => { const ix = Number(attr(cell, "aria-colindex")); return { cell, col: ix > 0 ? ix - 1 : i }; });
+    }
+    /** @type {string[]} */ const heads = [];
+    for (const { cell, col } of cells) {
+      const span = tagOf(cell) === "th" || tagOf(cell) === "td" ? Math.max(1, Number(attr(cell, "colspan")) || 1) : 1;
+      const t = headText(cell);
+      for (let k = 0; k < span; k++) heads[col + k] = t;
+    }
+    const named = heads.filter(Boolean).length;
+    known = { row, heads: named >= 2 ? Array.from(heads, (h) => h || "") : null };
+    memo.set(table, known);
+  }
+  return known.heads;
+}
+
+/** Whether the row is the one that holds a table's column headers. @param {Element} row @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo */
+function isHeaderRow(row, table, memo) {
+  columnHeads(table, memo);
+  return memo.get(table)?.row === row;
+}
+
+/**
+ * What a row is called by a person: its row header, else its first short cell of words that holds
+ * no control (`Red Mug` in `1 | Red Mug | 8.50 | [Edit]` is the name; a bare number is an id, kept
+ * only when nothing else names the row).
+ * @param {Element} row @param {Element} [except] a cell not to take (the one being named)
+ */
+function rowLabel(row, except) {
+  const cells = rowCells(row);
+  const head = cells.find(({ cell }) => cell !== except && (attr(cell, "scope") === "row" || attr(cell, "role") === "rowheader"));
+  if (head) return headText(head.cell);
+  let number = "";
+  for (const { cell } of cells) {
+    if (cell === except || qs(cell, CONTROLS)) continue;
+    const t = norm(innerTextOf(cell)).replace(/[:*]\s*$/, "");
+    if (!t || t.length > HEAD_MAX) continue;
+    if (/^[\d\s.,#-]+$/.test(t)) { number = number || t; continue; }
+    return t;
+  }
+  return number;
+}
+
+/**
+ * A name for a field with none, from the table it is laid out in: its row's label, and its
+ * column's header when the table has headers ("price Value"); "" outside a table.
+ * @param {Element} el
+ */
+function cellName(el) {
+  const cell = closestOf(el, "td, th, [role=gridcell], [role=cell]");
+  const row = cell && closestOf(cell, ROWS);
+  const table = row && tableOf(row);
+  if (!cell || !row || !table) return "";
+  const label = rowLabel(row, cell);
+  const heads = columnHeads(table, new Map());
+  const at = rowCells(row).find((c) => c.cell === cell);
+  const head = heads && at ? heads[at.col] || "" : "";
+  return norm(`${label} ${head !== label ? head : ""}`);
+}
+return { tableOf, isRow, rowCells, columnHeads, isHeaderRow, rowLabel, cellName };
 })();
 // ---- extension/lib/dom_scan.js
 const __dom_scan = (() => {
@@ -2831,18 +3124,20 @@ const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isT
 const { scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
 const { openModal } = __dom_inert;
-const { dropCovered } = __dom_covered;
+const { dropUnreachable } = __dom_covered;
+const { columnHeads, isHeaderRow, isRow, rowCells, tableOf } = __dom_tables;
 const { attr, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
- *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element}} Entry
+ *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
+ *   shown?: import("./dom_render.js").Shown}} Entry
  *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
  *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
- *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer
+ *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer; shown: set by the rendering
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
  *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
@@ -2857,8 +3152,9 @@ const { attr, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientT
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
  *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null,
- *   skipped: Skipped}} Scan
- *   covered: controls left out because something is drawn over them
+ *   hidden: number, skipped: Skipped}} Scan
+ *   covered: controls left out because something is drawn over them; hidden: how many were left out
+ *   because the page itself hides them from a pointer (clipped, drawn under another part)
  * @typedef {{count: number, first: string}} Skipped  elements left out because reading them failed (the first error's words)
  */
 
@@ -3005,13 +3301,32 @@ class LazyText {
   get text() { if (this.normed === null) this.normed = norm(this.raw); return this.normed; }
 }
 
-/** A table row of plain cells, read as one line of them ("a | b | c") only if the rendering reads it. */
+/**
+ * A table row of plain cells, read as one line only if the rendering reads it: in a data table each
+ * cell with its column's header ("name Red Mug · price 8.50"), in a layout table the cells alone
+ * ("a | b | c").
+ */
 class LazyRow extends LazyText {
+  /**
+   * @param {number} order @param {string} group @param {Element} el @param {number} dy
+   * @param {string[] | null} heads the table's column headers (null: a layout table; [] for its header row)
+   */
+  constructor(order, group, el, dy, heads) {
+    super("", order, group, false, el, dy);
+    this.heads = heads;
+  }
+
   get text() {
     if (this.normed === null) {
-      const cells = Array.from(/** @type {HTMLTableRowElement} */ (this.el).cells).map((c) => norm(c.textContent));
-      while (cells.length && !cells[cells.length - 1]) cells.pop(); // an empty last column (actions) says nothing
-      this.normed = cells.join(" | ");
+      const heads = this.heads;
+      if (heads) {
+        const said = rowCells(this.el).map(({ cell, col }) => [heads[col] || "", norm(innerTextOf(cell))]).filter(([, v]) => v);
+        this.normed = said.map(([h, v]) => h ? `${h} ${v}` : v).join(" · ");
+      } else {
+        const cells = rowCells(this.el).map(({ cell }) => norm(textOf(cell)));
+        while (cells.length && !cells[cells.length - 1]) cells.pop(); // an empty last column (actions) says nothing
+        this.normed = cells.join(" | ");
+      }
     }
     return this.normed;
   }
@@ -3079,6 +3394,9 @@ function beyondPage(el, box) {
   for (let a = parentElOf(el); a && a !== docOf(el).documentElement; a = parentElOf(a)) if (scrollTopOf(a) > 0 || scrollLeftOf(a) > 0) return false;
   return true;
 }
+
+/** A box no person can see or point at: none, or a pixel or two (visually hidden). @param {DOMRect} r */
+function tiny(r) { return r.width <= 2 || r.height <= 2; }
 
 /**
  * A styled checkbox or radio whose native input the page made transparent (its own opacity 0, its
@@ -3177,6 +3495,8 @@ function scanPage(reg, opts = {}) {
   const parts = new Set();
   /** Elements that could not be read (a read threw): left out with what they hold. */
   const skipped = { count: 0, first: "" };
+  /** Column headers of the tables met (dom_tables.js). @type {Map<Element, {row: Element | null, heads: string[] | null}>} */
+  const tables = new Map();
 
   /**
    * One element and what it holds, isolated: a read that throws (a page's odd element, a property
@@ -3249,15 +3569,20 @@ function scanPage(reg, opts = {}) {
         if (p) { for (const c of p) parts.add(c); interactive = false; }
       }
     }
-    // A styled checkbox: the native input is invisible and its label takes the clicks.
-    if (!interactive && tag === "label") {
+    if (tag === "label") {
       const ctl = /** @type {HTMLInputElement | null} */ (/** @type {HTMLLabelElement} */ (el).control);
-      if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && (!isRendered(ctl) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) interactive = true;
+      // A styled checkbox: the native input is invisible (or a pixel in size) and its label takes the clicks.
+      if (!interactive && ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file")
+        && (!isRendered(ctl) || tiny(rectOf(ctl)) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) interactive = true;
+      // A label clickable by its cursor names a control a person sees: its words are that control's
+      // name, not a control of their own.
+      else if (interactive && ctl && !containsOf(el, ctl) && isRendered(ctl) && !tiny(rectOf(ctl)) && ctl.checkVisibility(VIS)) interactive = false;
     }
     /** @type {DOMRect | null} */ let box = null;
     if (interactive) {
       const r = rectOf(el);
-      const sized = r.width > 0 && r.height > 0;
+      // A control of a pixel or two is one only screen readers are meant to find (visually hidden).
+      const sized = !tiny(r);
       // A box means rendered: only style can then hide it, and it is asked only where some style could.
       if (sized && !hide) box = r;
       else if (!checkVisibilityOf(el, VIS)) {
@@ -3303,7 +3628,9 @@ function scanPage(reg, opts = {}) {
     } else if (!insideInteractive && !flow && tag === "tr" && !hasControls(el)) {
       // A table row of plain cells reads best as one line.
       if (NON_SPACE.test(textOf(el) || "")) {
-        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow("", order++, g, false, el, dy))));
+        const table = tableOf(el), heads = table && columnHeads(table, tables);
+        const row = new LazyRow(order++, g, el, dy, heads && table && isHeaderRow(el, table, tables) ? [] : heads);
+        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (row)));
       }
       return;
     }
@@ -3363,11 +3690,44 @@ function scanPage(reg, opts = {}) {
       }
       if (tag === "br") flow.parts.push(" ");
       flow.after = true;
+    } else if (isRow(el) && dataTable(el)) {
+      rowLine(el, /** @type {Element} */ (tableOf(el)), g, dx, dy, ptr, scope, childHide, around);
     } else {
       runs(el, g, dx, dy, ptr, scope, childHide, around, HEADING.has(tag) || role === "heading");
     }
     // Slotted light-DOM children render through the shadow root's slots, and were visited above
     // as ordinary children: no second pass needed.
+  };
+
+  /** Whether a row is in a table with column headers. @param {Element} row */
+  const dataTable = (row) => {
+    const table = tableOf(row);
+    return !!table && !!columnHeads(table, tables);
+  };
+
+  /**
+   * A data table's row as one line, as a person reads across it: each cell with its column's header
+   * (`name Red Mug · price 8.50 · [e41 link Edit]`), its controls in their place; an empty cell says
+   * nothing. The header row reads its headers (and their sort links) in the same way, unprefixed.
+   * @param {Element} row @param {Element} table @param {string} g @param {number} dx @param {number} dy
+   * @param {boolean} ptr @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer
+   */
+  const rowLine = (row, table, g, dx, dy, ptr, scope, hide, outer) => {
+    const heads = isHeaderRow(row, table, tables) ? [] : columnHeads(table, tables) || [];
+    const f = newFlow(order++);
+    let text = false;
+    for (const { cell, col } of rowCells(row)) {
+      const p0 = f.parts.length, e0 = f.entries;
+      if (p0) f.parts.push(" · ");
+      const h = heads[col] || "";
+      if (h) f.parts.push({ s: `${h} `, el: cell });
+      f.text = false; f.after = false;
+      visit(cell, g, dx, dy, false, ptr, scope, hide, outer, f);
+      if (!f.text && f.entries === e0) f.parts.length = p0; // an empty cell: no header, no separator
+      else text = text || f.text || !!h;
+    }
+    f.text = text;
+    endRun(f, g, false, row, dy);
   };
 
   /**
@@ -3425,14 +3785,14 @@ function scanPage(reg, opts = {}) {
 
   if (doc.body) visit(doc.body, "", 0, 0, false, false, scopeInfo(doc), false, null, null);
   placeTexts(texts, entries, vh);
-  const covered = dropCovered(doc, entries);
+  const { covered, hidden } = dropUnreachable(doc, entries);
   // What the model was not shown is not seen: it is new when it comes out from under the cover.
-  if (covered) for (const e of covered.entries) { seen.delete(e.id); if (e.isNew) newCount--; }
+  for (const e of [...(covered ? covered.entries : []), ...hidden]) { seen.delete(e.id); if (e.isNew) newCount--; }
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount, covered, skipped,
+    entries, texts, remoteFrames, dialogs, newCount, covered, hidden: hidden.length, skipped,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
@@ -3453,7 +3813,8 @@ const __dom_names = (() => {
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
 const { ICON_NOISE, isGeneratedId, isStableClass, norm } = __refind;
-const { attr, attrsOf, docOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } = __dom_native;
+const { cellName, columnHeads, tableOf } = __dom_tables;
+const { attr, attrsOf, closestOf, docOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } = __dom_native;
 
 /** Layout and widget words: they say where or what kind, not which. */
 const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
@@ -3530,20 +3891,34 @@ function wordsBefore(el) {
   return "";
 }
 
+/** Whether a field stands in a table with column headers. @param {Element} el */
+function inDataTable(el) {
+  const row = closestOf(el, "tr, [role=row]");
+  const table = row && tableOf(row);
+  return !!table && !!columnHeads(table, new Map());
+}
+
 /**
  * A guessed name for a control with none, and where it came from ("" when nothing says):
- * `title` — a title/aria-label on its icon (a real name); `text` — the words before a field;
- * `look` — class/id/data/image words.
+ * `title` — a title/aria-label on its icon (a real name); `table` — its row and column in a table
+ * it is laid out in (dom_tables.js); `text` — the words before a field; `look` —
+ * class/id/data/image words.
  * @param {Element} el
- * @returns {{name: string, from: "title" | "text" | "look" | ""}}
+ * @returns {{name: string, from: "title" | "table" | "text" | "look" | ""}}
  */
 function guessName(el) {
-  const titled = qs(el, "[title], [aria-label]");
+  // An option's title describes that option, never the list it is in.
+  const titled = qs(el, "[title]:not(option, optgroup), [aria-label]:not(option, optgroup)");
   const t = norm((titled ? attr(titled, "aria-label") : undefined) || (titled ? attr(titled, "title") : undefined));
   if (t) return { name: t, from: "title" }; // a real name, on the icon inside
   if (matchesOf(el, "input,select,textarea")) {
+    // In a table with column headers the cell before is another column's value, not a label.
+    const inTable = inDataTable(el) ? cellName(el) : "";
+    if (inTable) return { name: inTable, from: "table" };
     const before = wordsBefore(el);
     if (before) return { name: before, from: "text" };
+    const row = cellName(el);
+    if (row) return { name: row, from: "table" };
   }
   const words = lookWords(el);
   return { name: words, from: words ? "look" : "" };
@@ -3569,6 +3944,7 @@ const { attr, byTagOf, checkVisibilityOf, childCountOf, docOf, firstChildOf, has
  * @typedef {import("./dom_scan.js").Entry} Entry
  * @typedef {import("./dom_scan.js").TextBlock} TextBlock
  * @typedef {import("./dom_scan.js").Part} Part
+ * @typedef {{role: string, name: string, guessed: boolean, signs?: string}} Shown  how an element's line presents it (signs: a name of signs only, shown before a guess)
  * @typedef {{text: string, shown: Entry[], counts: {total: number, shown: number, omitted: number,
  *   omitted_above: number, omitted_below: number, new: number, text_blocks_omitted: number, unreadable: number},
  *   tokens_estimate: number}} Rendering
@@ -3686,9 +4062,10 @@ function nameOf(e, role, inline) {
   // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
   if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
   const g = guessName(el);
-  if (g.from === "title") return { name: g.name, guessed: false, signs: shown };
-  // In a sentence the words before a field are right there: not said twice.
-  if (g.from === "text" && inline) return { name: shown, guessed: false };
+  // In a sentence (or a table's row line) the words before a field, its row and column are right
+  // there: not said twice.
+  if ((g.from === "text" || g.from === "table") && inline) return { name: shown, guessed: false };
+  if (g.from === "title" || g.from === "table") return { name: g.name, guessed: false, signs: shown };
   return g.name ? { name: g.name, guessed: true, signs: shown } : { name: shown, guessed: false };
 }
 
@@ -3703,6 +4080,7 @@ function elementLine(e, inline = false) {
   const el = e.el;
   let role = roleLabel(el);
   const { name, guessed, signs } = nameOf(e, role, inline);
+  e.shown = { role, name, guessed, ...(signs ? { signs } : {}) };
   const st = elementState(el);
   const tag = tagOf(el);
   const type = tag === "input" ? (attr(el, "type") || "").toLowerCase() : "";
@@ -5682,6 +6060,19 @@ function reg(prefix) {
   return registry;
 }
 
+/**
+ * What the last observe showed and left out, for inspection from this script's own world (a page
+ * cannot reach it): DevTools, and scripts/bench_oracle.py, which holds the page map against the
+ * browser's accessibility tree and hit testing.
+ * @type {{shown: Map<string, import("../lib/dom_render.js").Shown | undefined>, covered: Element[]}}
+ */
+let last = { shown: new Map(), covered: [] };
+/** @type {any} */ (globalThis).__heybroAgent = {
+  /** @param {string} id */ element: (id) => registry?.get(id) ?? null,
+  /** @param {string} id */ shown: (id) => last.shown.get(id) ?? null,
+  covered: () => last.covered,
+};
+
 /** @param {{max_tokens?: number, highlight?: boolean, prefix?: string}} args */
 function observe(args) {
   const r = reg(args.prefix || "");
@@ -5693,6 +6084,7 @@ function observe(args) {
   const elements = {};
   const pass = new Map();
   for (const e of out.shown) elements[e.id] = signatureOf(e.el, e, pass); // box and name already read
+  last = { shown: new Map(out.shown.map((e) => [e.id, e.shown])), covered: scan.covered ? scan.covered.entries.map((e) => e.el) : [] };
   if (args.highlight) showBoxes(out.shown.map((e) => ({ id: e.id, el: e.el })));
   else if (args.highlight === false) clearOverlay();
   return {

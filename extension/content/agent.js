@@ -29,6 +29,19 @@ function reg(prefix) {
   return registry;
 }
 
+/**
+ * What the last observe showed and left out, for inspection from this script's own world (a page
+ * cannot reach it): DevTools, and scripts/bench_oracle.py, which holds the page map against the
+ * browser's accessibility tree and hit testing.
+ * @type {{shown: Map<string, import("../lib/dom_render.js").Shown | undefined>, covered: Element[]}}
+ */
+let last = { shown: new Map(), covered: [] };
+/** @type {any} */ (globalThis).__heybroAgent = {
+  /** @param {string} id */ element: (id) => registry?.get(id) ?? null,
+  /** @param {string} id */ shown: (id) => last.shown.get(id) ?? null,
+  covered: () => last.covered,
+};
+
 /** @param {{max_tokens?: number, highlight?: boolean, prefix?: string}} args */
 function observe(args) {
   const r = reg(args.prefix || "");
@@ -40,6 +53,7 @@ function observe(args) {
   const elements = {};
   const pass = new Map();
   for (const e of out.shown) elements[e.id] = signatureOf(e.el, e, pass); // box and name already read
+  last = { shown: new Map(out.shown.map((e) => [e.id, e.shown])), covered: scan.covered ? scan.covered.entries.map((e) => e.el) : [] };
   if (args.highlight) showBoxes(out.shown.map((e) => ({ id: e.id, el: e.el })));
   else if (args.highlight === false) clearOverlay();
   return {

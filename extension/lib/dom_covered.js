@@ -1,20 +1,28 @@
 // @ts-check
 /**
- * Controls a person cannot reach because something is drawn over them: a full-page cover, a modal's
- * backdrop, a loading veil, a menu that opened over them. They stay off the page map (the model
- * would click them and be told "covered"); the map says how many and under what.
+ * Controls in view that a person's pointer cannot reach, judged the way the browser judges a
+ * click: by hit testing at the control's visible points (`elementFromPoint`, through shadow roots
+ * and same-origin frames).
  *
- * Only controls in the viewport can be asked (the browser hit-tests what it draws), a few points
- * each. A control counts as covered when no point reaches it and what is there belongs to a
- * positioned layer (fixed, absolute or sticky): a control merely clipped by its scrolling box is
- * not covered, it is scrolled away.
+ * - covered: what the pointer lands on belongs to a layer drawn over the page (fixed, absolute or
+ *   sticky) that does not hold the control — a modal's backdrop, a loading veil, a menu opened over
+ *   it. Left off the map, which says how many and under what (the model can close or wait for it).
+ * - hidden: what it lands on is part of the page itself — the control is clipped by a box it
+ *   overflows, drawn under a twin, or under a sibling laid over it. Left off the map: nobody can see
+ *   or click it.
+ * - open (kept): some point reaches the control (it, what is inside it, or its label); or it is
+ *   merely scrolled out of a scrolling box, or under a fixed bar at the edge of the window (a
+ *   header, footer or side panel beside the content covers nothing: scrolling brings it out).
+ *
+ * Only controls in the viewport can be asked (the browser hit-tests what it draws).
  */
 import { containsDeep, deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";
-import { closestOf, docOf, parentElOf } from "./dom_native.js";
+import { clientHeightOf, clientWidthOf, closestOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
  * @typedef {{count: number, by: Element, entries: Entry[]}} Covered  how many controls were left out, under what
+ * @typedef {{x: number, y: number}} Point
  */
 
 /** The outermost positioned element around `el` (below body), or null. @param {Element} el */
@@ -37,54 +45,151 @@ function reaches(hit, el) {
 }
 
 /**
- * Takes the covered controls of the top document out of `entries` (in place) and says what covers
- * them; inline ones are marked (their sentence shows their words without an id).
- * @param {Document} doc @param {Entry[]} entries
- * @returns {Covered | null}
+ * The element at a point of the top window, through shadow roots and same-origin frames.
+ * @param {Document} doc @param {number} x @param {number} y
  */
-export function dropCovered(doc, entries) {
+function hitAt(doc, x, y) {
+  let hit = deepElementFromPoint(doc, x, y);
+  for (let depth = 0; hit && depth < 4 && (tagOf(hit) === "iframe" || tagOf(hit) === "frame"); depth++) {
+    /** @type {Document | null} */ let sub = null;
+    try { sub = /** @type {HTMLIFrameElement} */ (hit).contentDocument; } catch { sub = null; }
+    if (!sub) break;
+    const r = rectOf(hit);
+    x -= r.left + /** @type {HTMLElement} */ (hit).clientLeft; y -= r.top + /** @type {HTMLElement} */ (hit).clientTop;
+    const inner = deepElementFromPoint(sub, x, y);
+    if (!inner) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+/**
+ * A fixed or sticky bar along an edge of the window (a header, footer or side panel) that leaves
+ * most of the window to the page: what it hides is beside it or scrolled under it, not covered.
+ * @param {Element} layer @param {number} vw @param {number} vh
+ */
+function edgeBar(layer, vw, vh) {
+  const view = docOf(layer).defaultView;
+  const pos = view ? view.getComputedStyle(layer).position : "";
+  if (pos !== "fixed" && pos !== "sticky") return false;
+  const r = rectOf(layer);
+  const w = Math.min(r.right, vw) - Math.max(r.left, 0), h = Math.min(r.bottom, vh) - Math.max(r.top, 0);
+  if (w <= 0 || h <= 0 || w * h > 0.5 * vw * vh) return false;
+  const wide = w >= 0.9 * vw, tall = h >= 0.9 * vh;
+  return (wide && (r.top <= 1 || r.bottom >= vh - 1)) || (tall && (r.left <= 1 || r.right >= vw - 1));
+}
+
+/**
+ * Whether the point lies outside a box the control scrolls in (a list scrolled past it): scrolling
+ * that box brings the control out, so it is not hidden.
+ * @param {Element} el @param {number} x @param {number} y in el's own window
+ */
+function scrolledAway(el, x, y) {
+  const view = docOf(el).defaultView;
+  if (!view) return false;
+  for (/** @type {Node | null} */ let n = parentNodeOf(el); n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) {
+    if (n.nodeType !== 1) continue;
+    const a = /** @type {Element} */ (n);
+    if (a === docOf(el).documentElement || a === docOf(el).body) break;
+    const st = view.getComputedStyle(a);
+    const scrolls = (/(auto|scroll|overlay)/.test(st.overflowY) && scrollHeightOf(a) > clientHeightOf(a) + 1)
+      || (/(auto|scroll|overlay)/.test(st.overflowX) && scrollWidthOf(a) > clientWidthOf(a) + 1);
+    if (!scrolls) continue;
+    const r = rectOf(a);
+    if (x < r.left || x > r.left + clientWidthOf(a) || y < r.top || y > r.top + clientHeightOf(a)) return true;
+  }
+  return false;
+}
+
+/**
+ * The points a pointer would try on a control: across its box, and the middle of each of the first
+ * lines of an element that wraps (a link over two lines has a box with other words in its middle);
+ * each in the top window, and only where the window shows it.
+ * @param {Entry} e @param {number} vw @param {number} vh @returns {{top: Point[], own: Point[]}} own: in the element's window
+ */
+function samplePoints(e, vw, vh) {
+  const b = e.box;
+  const own = rectOf(e.el);
+  const dx = b.x - own.left, dy = b.y - own.top; // where the element's frame sits in the top window
+  /** @type {Point[]} */ const top = [];
+  for (const [fx, fy] of SAMPLE_POINTS) top.push({ x: b.x + b.w * fx, y: b.y + b.h * fy });
+  const lines = rectsOf(e.el);
+  if (lines.length > 1) for (let i = 0; i < Math.min(lines.length, 4); i++) {
+    const r = lines[i];
+    if (r.width > 2 && r.height > 2) top.push({ x: r.left + dx + r.width / 2, y: r.top + dy + r.height / 2 });
+  }
+  const inView = top.filter((p) => p.x >= 0 && p.y >= 0 && p.x < vw && p.y < vh);
+  return { top: inView, own: inView.map((p) => ({ x: p.x - dx, y: p.y - dy })) };
+}
+
+/**
+ * What a pointer finds at a control's visible points.
+ * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh
+ * @param {Map<Element, Element | null>} layers hit element → its layer (asked once per element)
+ * @returns {"open" | "hidden" | {cover: Element}}
+ */
+function judge(doc, e, vw, vh, layers) {
+  const { top, own } = samplePoints(e, vw, vh);
+  /** @type {Element | null} */ let first = null;
+  for (const p of top) {
+    const hit = hitAt(doc, p.x, p.y);
+    if (!hit || reaches(hit, e.el)) return "open";
+    first = first || hit;
+  }
+  if (!first) return "open";
+  let layer = layers.get(first);
+  if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
+  if (layer && !containsDeep(layer, e.el)) return edgeBar(layer, vw, vh) ? "open" : { cover: layer };
+  // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
+  return own.some((p) => scrolledAway(e.el, p.x, p.y)) ? "open" : "hidden";
+}
+
+/**
+ * A layer fixed over the whole window (a modal's backdrop or its full-window container): hit at
+ * the middle and near each corner of the window, and drawn over all of it. Whatever it does not
+ * hold is covered at any scroll position — the controls out of view included.
+ * @param {Document} doc @param {number} vw @param {number} vh
+ */
+function fullCover(doc, vw, vh) {
+  /** @type {Element | null} */ let layer = null;
+  for (const [fx, fy] of [[0.5, 0.5], [0.1, 0.1], [0.9, 0.1], [0.1, 0.9], [0.9, 0.9]]) {
+    const hit = deepElementFromPoint(doc, vw * fx, vh * fy);
+    const l = hit && layerOf(hit);
+    if (!l || (layer && l !== layer)) return null;
+    layer = l;
+  }
+  if (!layer || docOf(layer).defaultView?.getComputedStyle(layer).position !== "fixed") return null;
+  const r = rectOf(layer);
+  return r.left <= 1 && r.top <= 1 && r.right >= vw - 1 && r.bottom >= vh - 1 ? layer : null;
+}
+
+/**
+ * Takes the controls no pointer can reach out of `entries` (in place): covered ones are said (the
+ * result names what covers them); hidden ones are counted. Inline ones are marked (their sentence
+ * shows their words without an id). A control whose hit test fails to read stays listed (the
+ * action's own check will say what is wrong with it).
+ * @param {Document} doc @param {Entry[]} entries
+ * @returns {{covered: Covered | null, hidden: Entry[]}}
+ */
+export function dropUnreachable(doc, entries) {
   const view = /** @type {Window} */ (doc.defaultView);
   const vw = view.innerWidth, vh = view.innerHeight;
   /** @type {Map<Element, Element | null>} */ const layers = new Map();
   /** @type {Covered | null} */ let covered = null;
   let kept = 0;
+  /** @type {Entry[]} */ const hidden = [];
+  /** @type {Element | null} */ let full = null;
+  try { full = fullCover(doc, vw, vh); } catch { full = null; }
   for (const e of entries) {
-    if (e.where !== "in" || docOf(e.el) !== doc || !coveredSafely(doc, e, vw, vh, layers)) { entries[kept++] = e; continue; }
+    /** @type {"open" | "hidden" | {cover: Element}} */ let v = "open";
+    if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
+    else if (full && !containsDeep(full, e.el)) v = { cover: full };
+    if (v === "open") { entries[kept++] = e; continue; }
     e.covered = true;
-    if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: /** @type {Element} */ (e.coveredBy), entries: [e] };
+    if (v === "hidden") { hidden.push(e); continue; }
+    e.coveredBy = v.cover;
+    if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: v.cover, entries: [e] };
   }
   entries.length = kept;
-  return covered;
-}
-
-/**
- * Whether a control is covered; one whose hit test fails to read stays listed (the action's own
- * check will say what is wrong with it).
- * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh @param {Map<Element, Element | null>} layers
- */
-function coveredSafely(doc, e, vw, vh, layers) {
-  try { return isCovered(doc, e, vw, vh, layers); } catch { return false; }
-}
-
-/**
- * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh
- * @param {Map<Element, Element | null>} layers hit element → its layer (asked once per element)
- */
-function isCovered(doc, e, vw, vh, layers) {
-  const b = e.box;
-  /** @type {Element | null} */ let first = null;
-  for (const [fx, fy] of SAMPLE_POINTS) {
-    const x = b.x + b.w * fx, y = b.y + b.h * fy;
-    if (x < 0 || y < 0 || x >= vw || y >= vh) continue;
-    const hit = deepElementFromPoint(doc, x, y);
-    if (!hit || reaches(hit, e.el)) return false;
-    first = first || hit;
-  }
-  if (!first) return false;
-  let layer = layers.get(first);
-  if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
-  // A layer that holds the control is its own page part (a dropdown drawn over its own button's list).
-  if (!layer || containsDeep(layer, e.el)) return false;
-  e.coveredBy = layer;
-  return true;
+  return { covered, hidden };
 }

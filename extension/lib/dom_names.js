@@ -10,7 +10,8 @@
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
 import { ICON_NOISE, isGeneratedId, isStableClass, norm } from "./refind.js";
-import { attr, attrsOf, docOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } from "./dom_native.js";
+import { cellName, columnHeads, tableOf } from "./dom_tables.js";
+import { attr, attrsOf, closestOf, docOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } from "./dom_native.js";
 
 /** Layout and widget words: they say where or what kind, not which. */
 const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
@@ -87,20 +88,34 @@ function wordsBefore(el) {
   return "";
 }
 
+/** Whether a field stands in a table with column headers. @param {Element} el */
+function inDataTable(el) {
+  const row = closestOf(el, "tr, [role=row]");
+  const table = row && tableOf(row);
+  return !!table && !!columnHeads(table, new Map());
+}
+
 /**
  * A guessed name for a control with none, and where it came from ("" when nothing says):
- * `title` — a title/aria-label on its icon (a real name); `text` — the words before a field;
- * `look` — class/id/data/image words.
+ * `title` — a title/aria-label on its icon (a real name); `table` — its row and column in a table
+ * it is laid out in (dom_tables.js); `text` — the words before a field; `look` —
+ * class/id/data/image words.
  * @param {Element} el
- * @returns {{name: string, from: "title" | "text" | "look" | ""}}
+ * @returns {{name: string, from: "title" | "table" | "text" | "look" | ""}}
  */
 export function guessName(el) {
-  const titled = qs(el, "[title], [aria-label]");
+  // An option's title describes that option, never the list it is in.
+  const titled = qs(el, "[title]:not(option, optgroup), [aria-label]:not(option, optgroup)");
   const t = norm((titled ? attr(titled, "aria-label") : undefined) || (titled ? attr(titled, "title") : undefined));
   if (t) return { name: t, from: "title" }; // a real name, on the icon inside
   if (matchesOf(el, "input,select,textarea")) {
+    // In a table with column headers the cell before is another column's value, not a label.
+    const inTable = inDataTable(el) ? cellName(el) : "";
+    if (inTable) return { name: inTable, from: "table" };
     const before = wordsBefore(el);
     if (before) return { name: before, from: "text" };
+    const row = cellName(el);
+    if (row) return { name: row, from: "table" };
   }
   const words = lookWords(el);
   return { name: words, from: words ? "look" : "" };

@@ -16,6 +16,7 @@ import { attr, byTagOf, checkVisibilityOf, childCountOf, docOf, firstChildOf, ha
  * @typedef {import("./dom_scan.js").Entry} Entry
  * @typedef {import("./dom_scan.js").TextBlock} TextBlock
  * @typedef {import("./dom_scan.js").Part} Part
+ * @typedef {{role: string, name: string, guessed: boolean, signs?: string}} Shown  how an element's line presents it (signs: a name of signs only, shown before a guess)
  * @typedef {{text: string, shown: Entry[], counts: {total: number, shown: number, omitted: number,
  *   omitted_above: number, omitted_below: number, new: number, text_blocks_omitted: number, unreadable: number},
  *   tokens_estimate: number}} Rendering
@@ -133,9 +134,10 @@ export function nameOf(e, role, inline) {
   // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
   if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
   const g = guessName(el);
-  if (g.from === "title") return { name: g.name, guessed: false, signs: shown };
-  // In a sentence the words before a field are right there: not said twice.
-  if (g.from === "text" && inline) return { name: shown, guessed: false };
+  // In a sentence (or a table's row line) the words before a field, its row and column are right
+  // there: not said twice.
+  if ((g.from === "text" || g.from === "table") && inline) return { name: shown, guessed: false };
+  if (g.from === "title" || g.from === "table") return { name: g.name, guessed: false, signs: shown };
   return g.name ? { name: g.name, guessed: true, signs: shown } : { name: shown, guessed: false };
 }
 
@@ -150,6 +152,7 @@ export function elementLine(e, inline = false) {
   const el = e.el;
   let role = roleLabel(el);
   const { name, guessed, signs } = nameOf(e, role, inline);
+  e.shown = { role, name, guessed, ...(signs ? { signs } : {}) };
   const st = elementState(el);
   const tag = tagOf(el);
   const type = tag === "input" ? (attr(el, "type") || "").toLowerCase() : "";

@@ -11,18 +11,20 @@ import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, is
 import { scopeStyles } from "./dom_pointer.js";
 import { scrollInfo } from "./dom_scroll.js";
 import { openModal } from "./dom_inert.js";
-import { dropCovered } from "./dom_covered.js";
+import { dropUnreachable } from "./dom_covered.js";
+import { columnHeads, isHeaderRow, isRow, rowCells, tableOf } from "./dom_tables.js";
 import { attr, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
- *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element}} Entry
+ *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
+ *   shown?: import("./dom_render.js").Shown}} Entry
  *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
  *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
- *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer
+ *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer; shown: set by the rendering
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
  *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
@@ -37,8 +39,9 @@ import { attr, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, client
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
  *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null,
- *   skipped: Skipped}} Scan
- *   covered: controls left out because something is drawn over them
+ *   hidden: number, skipped: Skipped}} Scan
+ *   covered: controls left out because something is drawn over them; hidden: how many were left out
+ *   because the page itself hides them from a pointer (clipped, drawn under another part)
  * @typedef {{count: number, first: string}} Skipped  elements left out because reading them failed (the first error's words)
  */
 
@@ -185,13 +188,32 @@ class LazyText {
   get text() { if (this.normed === null) this.normed = norm(this.raw); return this.normed; }
 }
 
-/** A table row of plain cells, read as one line of them ("a | b | c") only if the rendering reads it. */
+/**
+ * A table row of plain cells, read as one line only if the rendering reads it: in a data table each
+ * cell with its column's header ("name Red Mug · price 8.50"), in a layout table the cells alone
+ * ("a | b | c").
+ */
 class LazyRow extends LazyText {
+  /**
+   * @param {number} order @param {string} group @param {Element} el @param {number} dy
+   * @param {string[] | null} heads the table's column headers (null: a layout table; [] for its header row)
+   */
+  constructor(order, group, el, dy, heads) {
+    super("", order, group, false, el, dy);
+    this.heads = heads;
+  }
+
   get text() {
     if (this.normed === null) {
-      const cells = Array.from(/** @type {HTMLTableRowElement} */ (this.el).cells).map((c) => norm(c.textContent));
-      while (cells.length && !cells[cells.length - 1]) cells.pop(); // an empty last column (actions) says nothing
-      this.normed = cells.join(" | ");
+      const heads = this.heads;
+      if (heads) {
+        const said = rowCells(this.el).map(({ cell, col }) => [heads[col] || "", norm(innerTextOf(cell))]).filter(([, v]) => v);
+        this.normed = said.map(([h, v]) => h ? `${h} ${v}` : v).join(" · ");
+      } else {
+        const cells = rowCells(this.el).map(({ cell }) => norm(textOf(cell)));
+        while (cells.length && !cells[cells.length - 1]) cells.pop(); // an empty last column (actions) says nothing
+        this.normed = cells.join(" | ");
+      }
     }
     return this.normed;
   }
@@ -259,6 +281,9 @@ function beyondPage(el, box) {
   for (let a = parentElOf(el); a && a !== docOf(el).documentElement; a = parentElOf(a)) if (scrollTopOf(a) > 0 || scrollLeftOf(a) > 0) return false;
   return true;
 }
+
+/** A box no person can see or point at: none, or a pixel or two (visually hidden). @param {DOMRect} r */
+function tiny(r) { return r.width <= 2 || r.height <= 2; }
 
 /**
  * A styled checkbox or radio whose native input the page made transparent (its own opacity 0, its
@@ -357,6 +382,8 @@ export function scanPage(reg, opts = {}) {
   const parts = new Set();
   /** Elements that could not be read (a read threw): left out with what they hold. */
   const skipped = { count: 0, first: "" };
+  /** Column headers of the tables met (dom_tables.js). @type {Map<Element, {row: Element | null, heads: string[] | null}>} */
+  const tables = new Map();
 
   /**
    * One element and what it holds, isolated: a read that throws (a page's odd element, a property
@@ -429,15 +456,20 @@ export function scanPage(reg, opts = {}) {
         if (p) { for (const c of p) parts.add(c); interactive = false; }
       }
     }
-    // A styled checkbox: the native input is invisible and its label takes the clicks.
-    if (!interactive && tag === "label") {
+    if (tag === "label") {
       const ctl = /** @type {HTMLInputElement | null} */ (/** @type {HTMLLabelElement} */ (el).control);
-      if (ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file") && (!isRendered(ctl) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) interactive = true;
+      // A styled checkbox: the native input is invisible (or a pixel in size) and its label takes the clicks.
+      if (!interactive && ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file")
+        && (!isRendered(ctl) || tiny(rectOf(ctl)) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) interactive = true;
+      // A label clickable by its cursor names a control a person sees: its words are that control's
+      // name, not a control of their own.
+      else if (interactive && ctl && !containsOf(el, ctl) && isRendered(ctl) && !tiny(rectOf(ctl)) && ctl.checkVisibility(VIS)) interactive = false;
     }
     /** @type {DOMRect | null} */ let box = null;
     if (interactive) {
       const r = rectOf(el);
-      const sized = r.width > 0 && r.height > 0;
+      // A control of a pixel or two is one only screen readers are meant to find (visually hidden).
+      const sized = !tiny(r);
       // A box means rendered: only style can then hide it, and it is asked only where some style could.
       if (sized && !hide) box = r;
       else if (!checkVisibilityOf(el, VIS)) {
@@ -483,7 +515,9 @@ export function scanPage(reg, opts = {}) {
     } else if (!insideInteractive && !flow && tag === "tr" && !hasControls(el)) {
       // A table row of plain cells reads best as one line.
       if (NON_SPACE.test(textOf(el) || "")) {
-        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow("", order++, g, false, el, dy))));
+        const table = tableOf(el), heads = table && columnHeads(table, tables);
+        const row = new LazyRow(order++, g, el, dy, heads && table && isHeaderRow(el, table, tables) ? [] : heads);
+        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (row)));
       }
       return;
     }
@@ -543,11 +577,44 @@ export function scanPage(reg, opts = {}) {
       }
       if (tag === "br") flow.parts.push(" ");
       flow.after = true;
+    } else if (isRow(el) && dataTable(el)) {
+      rowLine(el, /** @type {Element} */ (tableOf(el)), g, dx, dy, ptr, scope, childHide, around);
     } else {
       runs(el, g, dx, dy, ptr, scope, childHide, around, HEADING.has(tag) || role === "heading");
     }
     // Slotted light-DOM children render through the shadow root's slots, and were visited above
     // as ordinary children: no second pass needed.
+  };
+
+  /** Whether a row is in a table with column headers. @param {Element} row */
+  const dataTable = (row) => {
+    const table = tableOf(row);
+    return !!table && !!columnHeads(table, tables);
+  };
+
+  /**
+   * A data table's row as one line, as a person reads across it: each cell with its column's header
+   * (`name Red Mug · price 8.50 · [e41 link Edit]`), its controls in their place; an empty cell says
+   * nothing. The header row reads its headers (and their sort links) in the same way, unprefixed.
+   * @param {Element} row @param {Element} table @param {string} g @param {number} dx @param {number} dy
+   * @param {boolean} ptr @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer
+   */
+  const rowLine = (row, table, g, dx, dy, ptr, scope, hide, outer) => {
+    const heads = isHeaderRow(row, table, tables) ? [] : columnHeads(table, tables) || [];
+    const f = newFlow(order++);
+    let text = false;
+    for (const { cell, col } of rowCells(row)) {
+      const p0 = f.parts.length, e0 = f.entries;
+      if (p0) f.parts.push(" · ");
+      const h = heads[col] || "";
+      if (h) f.parts.push({ s: `${h} `, el: cell });
+      f.text = false; f.after = false;
+      visit(cell, g, dx, dy, false, ptr, scope, hide, outer, f);
+      if (!f.text && f.entries === e0) f.parts.length = p0; // an empty cell: no header, no separator
+      else text = text || f.text || !!h;
+    }
+    f.text = text;
+    endRun(f, g, false, row, dy);
   };
 
   /**
@@ -605,14 +672,14 @@ export function scanPage(reg, opts = {}) {
 
   if (doc.body) visit(doc.body, "", 0, 0, false, false, scopeInfo(doc), false, null, null);
   placeTexts(texts, entries, vh);
-  const covered = dropCovered(doc, entries);
+  const { covered, hidden } = dropUnreachable(doc, entries);
   // What the model was not shown is not seen: it is new when it comes out from under the cover.
-  if (covered) for (const e of covered.entries) { seen.delete(e.id); if (e.isNew) newCount--; }
+  for (const e of [...(covered ? covered.entries : []), ...hidden]) { seen.delete(e.id); if (e.isNew) newCount--; }
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount, covered, skipped,
+    entries, texts, remoteFrames, dialogs, newCount, covered, hidden: hidden.length, skipped,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place

@@ -54,7 +54,7 @@
  * of the selector engine (see gatherBig); and a candidate's place among look-alikes is worked out
  * only for those that look like the element.
  */
-import { attr, attrsOf, byTagOf, checkVisibilityOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rectsOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
+import { attr, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rectsOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 export const SIGNATURE_VERSION = 3;
 /** Best score needed to act on a match. */
@@ -285,7 +285,41 @@ function readVisibleText(el) {
   // A container's words can run to the whole page's: the first hundred, once normalised, are those
   // of a slice whose normalised form is longer than that.
   if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
-  return cut(norm(raw), 100);
+  return cut(norm(childCountOf(el) && raw.length <= 400 ? laidOutText(el, raw) : raw), 100);
+}
+
+/** A control's subtree past this size keeps its textContent (walking it would cost more than it says). */
+const LAID_OUT_MAX = 40;
+
+/**
+ * An element's words as the browser lays them out: a part that stands apart (a block, an
+ * inline-block badge, a float, a positioned one) is a word of its own ("Inbox 7", not "Inbox7";
+ * "Comments 2 Comments in moderation"), a part not rendered at all (display: none) says nothing,
+ * as in Chrome's accessible name; inline formatting inside a word ("Ket<b>tle</b>") stays one.
+ * @param {Element} el @param {string} raw its textContent
+ */
+function laidOutText(el, raw) {
+  const view = docOf(el).defaultView;
+  if (!view || byTagOf(el, "*").length > LAID_OUT_MAX) return raw;
+  let out = "";
+  /** @param {Node} p */
+  const walk = (p) => {
+    for (let c = firstChildOf(p); c; c = nextSiblingOf(c)) {
+      const t = nodeTypeOf(c);
+      if (t === 3) { out += nodeValueOf(c) || ""; continue; }
+      if (t !== 1) continue;
+      const e = /** @type {Element} */ (c), tag = tagOf(e);
+      if (tag === "script" || tag === "style" || tag === "template") continue;
+      const st = view.getComputedStyle(e);
+      if (st.display === "none") continue;
+      const apart = (st.display !== "inline" && st.display !== "contents") || st.float !== "none" || st.position === "absolute" || st.position === "fixed";
+      if (apart) out += " ";
+      walk(e);
+      if (apart) out += " ";
+    }
+  };
+  walk(el);
+  return out;
 }
 
 /**

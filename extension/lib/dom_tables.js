@@ -1,0 +1,151 @@
+// @ts-check
+/**
+ * Tables as a person reads them: a data table's cell is read with its column's header ("price
+ * 8.50", not a bare "8.50" that could as well be a stock), and a field in a form laid out as a table
+ * is named by its row and column ("price Value") when nothing else names it.
+ *
+ * A data table is an HTML table with a header row (its `thead`, or a first row of `th` cells) or
+ * an ARIA grid/table with column headers; a table without headers is a layout table and is read as
+ * before. Column positions count `colspan` (HTML) or `aria-colindex` (ARIA grids); `rowspan` is not
+ * followed (a cell under a spanning one reads the header of its own position in its row).
+ */
+import { norm } from "./refind.js";
+import { attr, childrenOf, closestOf, innerTextOf, parentElOf, qs, qsa, tagOf } from "./dom_native.js";
+
+const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
+const ROWS = "tr, [role=row]";
+const CELL_ROLES = "[role=gridcell], [role=cell], [role=columnheader], [role=rowheader]";
+const CONTROLS = "a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox], [contenteditable=true]";
+/** A header name is a few words: the rest of a long header is its help text. */
+const HEAD_MAX = 40;
+
+/** @typedef {{cell: Element, col: number}} Cell */
+
+/** The table or grid a row belongs to. @param {Element} row */
+export function tableOf(row) {
+  return tagOf(row) === "tr" ? closestOf(row, "table") : closestOf(row, "[role=grid], [role=table], [role=treegrid]");
+}
+
+/** Whether an element is a row of a table or grid. @param {Element} el */
+export function isRow(el) {
+  return tagOf(el) === "tr" || attr(el, "role") === "row";
+}
+
+/** A header cell's words (its label when it shows only an icon), cut to a few words. @param {Element} h */
+function headText(h) {
+  const t = norm(innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
+  return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
+}
+
+/** An HTML row's cells with their column positions (colspan counted). @param {Element} row @returns {Cell[]} */
+function htmlCells(row) {
+  const out = [];
+  let col = 0;
+  for (const c of Array.from(childrenOf(row))) {
+    const t = tagOf(c);
+    if (t !== "td" && t !== "th") continue;
+    out.push({ cell: c, col });
+    col += Math.max(1, Number(attr(c, "colspan")) || 1);
+  }
+  return out;
+}
+
+/** An ARIA row's cells (its nearest cell descendants), by aria-colindex where given. @param {Element} row @returns {Cell[]} */
+function ariaCells(row) {
+  const cells = Array.from(qsa(row, CELL_ROLES)).filter((c) => closestOf(/** @type {Element} */ (parentElOf(c) || c), ROWS) === row);
+  return cells.map((cell, i) => {
+    const ix = Number(attr(cell, "aria-colindex"));
+    return { cell, col: ix > 0 ? ix - 1 : i };
+  });
+}
+
+/** A row's cells with their column positions. @param {Element} row @returns {Cell[]} */
+export function rowCells(row) {
+  return tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row);
+}
+
+/** The row that heads an HTML table's columns: its header's last row, or a first row of th cells. @param {Element} table */
+function headerRow(table) {
+  const head = qs(table, ":scope > thead");
+  const rows = head ? Array.from(qsa(head, ":scope > tr")) : [];
+  if (rows.length) return rows[rows.length - 1];
+  const first = qs(table, ":scope > tbody > tr, :scope > tr");
+  if (!first) return null;
+  const cells = htmlCells(first);
+  return cells.length >= 2 && cells.every(({ cell }) => tagOf(cell) === "th") ? first : null;
+}
+
+/**
+ * The column headers of a data table or grid (by column position, "" where a column has none), or
+ * null for a table without headers (layout). Kept per table for a scan.
+ * @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo
+ */
+export function columnHeads(table, memo) {
+  let known = memo.get(table);
+  if (!known) {
+    /** @type {Element | null} */ let row = null;
+    /** @type {Cell[]} */ let cells = [];
+    if (tagOf(table) === "table") {
+      row = headerRow(table);
+      if (row) cells = htmlCells(row);
+    } else {
+      const heads = Array.from(qsa(table, "[role=columnheader]")).filter((h) => closestOf(h, TABLES) === table);
+      row = heads.length ? closestOf(heads[0], ROWS) : null;
+      cells = heads.map((cell, i) => { const ix = Number(attr(cell, "aria-colindex")); return { cell, col: ix > 0 ? ix - 1 : i }; });
+    }
+    /** @type {string[]} */ const heads = [];
+    for (const { cell, col } of cells) {
+      const span = tagOf(cell) === "th" || tagOf(cell) === "td" ? Math.max(1, Number(attr(cell, "colspan")) || 1) : 1;
+      const t = headText(cell);
+      for (let k = 0; k < span; k++) heads[col + k] = t;
+    }
+    const named = heads.filter(Boolean).length;
+    known = { row, heads: named >= 2 ? Array.from(heads, (h) => h || "") : null };
+    memo.set(table, known);
+  }
+  return known.heads;
+}
+
+/** Whether the row is the one that holds a table's column headers. @param {Element} row @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo */
+export function isHeaderRow(row, table, memo) {
+  columnHeads(table, memo);
+  return memo.get(table)?.row === row;
+}
+
+/**
+ * What a row is called by a person: its row header, else its first short cell of words that holds
+ * no control (`Red Mug` in `1 | Red Mug | 8.50 | [Edit]` is the name; a bare number is an id, kept
+ * only when nothing else names the row).
+ * @param {Element} row @param {Element} [except] a cell not to take (the one being named)
+ */
+export function rowLabel(row, except) {
+  const cells = rowCells(row);
+  const head = cells.find(({ cell }) => cell !== except && (attr(cell, "scope") === "row" || attr(cell, "role") === "rowheader"));
+  if (head) return headText(head.cell);
+  let number = "";
+  for (const { cell } of cells) {
+    if (cell === except || qs(cell, CONTROLS)) continue;
+    const t = norm(innerTextOf(cell)).replace(/[:*]\s*$/, "");
+    if (!t || t.length > HEAD_MAX) continue;
+    if (/^[\d\s.,#-]+$/.test(t)) { number = number || t; continue; }
+    return t;
+  }
+  return number;
+}
+
+/**
+ * A name for a field with none, from the table it is laid out in: its row's label, and its
+ * column's header when the table has headers ("price Value"); "" outside a table.
+ * @param {Element} el
+ */
+export function cellName(el) {
+  const cell = closestOf(el, "td, th, [role=gridcell], [role=cell]");
+  const row = cell && closestOf(cell, ROWS);
+  const table = row && tableOf(row);
+  if (!cell || !row || !table) return "";
+  const label = rowLabel(row, cell);
+  const heads = columnHeads(table, new Map());
+  const at = rowCells(row).find((c) => c.cell === cell);
+  const head = heads && at ? heads[at.col] || "" : "";
+  return norm(`${label} ${head !== label ? head : ""}`);
+}
