@@ -1,0 +1,473 @@
+"""The browser as the judge of heybro's page map: no hand-made lists, so it runs on any page.
+
+For one page open in Chromium with the extension loaded, `judge(eb, page)` takes heybro's map as
+the model gets it (the real `observe` through the coordinator, every element, no token budget) and
+holds it against what Chrome itself says of the page:
+
+- Chrome's accessibility tree (`Accessibility.getFullAXTree`): which nodes are controls (their
+  roles), their computed names, which are ignored or disabled;
+- hit testing (`DOM.getNodeForLocation`) at the visible points of each control, scrolled into view
+  (`DOM.scrollIntoViewIfNeeded`): whether a person's pointer can reach it at all.
+
+What it reports:
+- recall: the visible, reachable controls of the tree that the map lists (the control itself, the
+  element wrapping only it, the part inside it that heybro lists in its place, or its label);
+- false operable: elements the map lists as controls that no pointer can reach (hidden, clipped,
+  covered, off-canvas, zero-size) — disabled ones excepted (the map says they are disabled);
+- name agreement: where Chrome gives a control a name, whether the map's name is that name;
+- wrong covers: controls the map left out as covered that a pointer does reach;
+- tables whose headers are lost: a visible table with column headers whose data rows the map shows
+  without them.
+
+The content script's own world (which no page can reach) lets the oracle map each element id of
+the map to its DOM node (`globalThis.__heybroAgent`, see extension/content/agent.js).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+# Roles Chrome gives to things a person operates (CDP's AX role names).
+OPERABLE_ROLES = {
+    "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "option",
+    "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider", "spinbutton",
+    "treeitem", "DisclosureTriangle", "ToggleButton", "PopUpButton", "ColorWell", "ListBoxOption",
+    "date", "InputTime", "DateTime", "textField", "SearchBox",
+}
+# Sample points within a box (fractions of its width and height): the middle, then inset corners.
+POINTS = [(0.5, 0.5), (0.25, 0.5), (0.75, 0.5), (0.5, 0.25), (0.5, 0.75), (0.15, 0.15), (0.85, 0.85)]
+WORD = re.compile(r"[\w']+", re.U)
+
+
+# Icon-font glyphs (Unicode's private use areas): a person sees a picture, not a word.
+GLYPHS = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
+
+
+def norm(s: str | None) -> str:
+    return re.sub(r"\s+", " ", GLYPHS.sub(" ", s or "")).strip().lower()
+
+
+def says_words(s: str) -> bool:
+    """Whether a name has words a person reads (not only signs: "›", "+", an icon's glyph)."""
+    return bool(re.search(r"[^\W_]", norm(s)))
+
+
+def words(s: str) -> list[str]:
+    return WORD.findall(norm(s))
+
+
+def names_agree(ax: str, ours: str, signs: str = "") -> bool:
+    """The map's name is the browser's: the same words (case, spacing and icon glyphs aside), or one
+    cut short of the other (the map cuts names at 80 characters). A name of signs only ("›", "+")
+    agrees with the same signs shown before a guess (`[e4] link › ~"next"`)."""
+    if not says_words(ax) and signs and norm(signs) == norm(ax):
+        return True
+    a, o = norm(ax), norm(ours)
+    if not a:
+        return True
+    if not o:
+        return False
+    if a == o or words(a) == words(o):
+        return True
+    shorter, longer = sorted((" ".join(words(a)), " ".join(words(o))), key=len)
+    return len(shorter) >= 30 and longer.startswith(shorter)
+
+
+@dataclass
+class Control:
+    """A control of the accessibility tree."""
+
+    backend: int
+    role: str
+    name: str
+    reachable: bool = False
+    listed_as: str | None = None  # the map's id that stands for it
+
+
+@dataclass
+class Verdict:
+    """What the oracle found on one page."""
+
+    url: str
+    map_ok: bool
+    error: str = ""
+    tokens: int = 0
+    unreadable: int = 0
+    controls: int = 0          # visible, reachable controls of the accessibility tree
+    found: int = 0             # … that the map lists
+    missed: list[str] = field(default_factory=list)
+    listed: int = 0            # elements the map lists (disabled ones excepted)
+    false_operable: list[str] = field(default_factory=list)
+    named: int = 0             # listed controls that Chrome names
+    agree: int = 0
+    disagree: list[str] = field(default_factory=list)
+    covered: int = 0           # controls the map left out as covered
+    wrong_covers: list[str] = field(default_factory=list)
+    tables: int = 0            # visible tables with column headers and data rows shown
+    tables_lost: list[str] = field(default_factory=list)
+    cross_origin_ids: int = 0  # ids of other-origin frames (read by their own agents): not judged
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+class _Dom:
+    """The page's DOM as CDP sees it (every shadow root and same-origin frame): parents, names,
+    attributes, by backend node id."""
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.parent: dict[int, int] = {}
+        self.tag: dict[int, str] = {}
+        self.attrs: dict[int, dict[str, str]] = {}
+        self.label_for: dict[str, list[int]] = {}
+        stack = [(root, 0)]
+        while stack:
+            node, parent = stack.pop()
+            b = node["backendNodeId"]
+            if parent:
+                self.parent[b] = parent
+            self.tag[b] = (node.get("localName") or node.get("nodeName") or "").lower()
+            a = node.get("attributes") or []
+            self.attrs[b] = dict(zip(a[::2], a[1::2], strict=False))
+            if self.tag[b] == "label" and self.attrs[b].get("for"):
+                self.label_for.setdefault(self.attrs[b]["for"], []).append(b)
+            for key in ("children", "shadowRoots", "pseudoElements"):
+                for c in node.get(key) or []:
+                    stack.append((c, b))
+            for key in ("contentDocument", "templateContent"):
+                if node.get(key):
+                    stack.append((node[key], b))
+
+    def ancestors(self, b: int) -> list[int]:
+        out = []
+        while b in self.parent:
+            b = self.parent[b]
+            out.append(b)
+        return out
+
+    def inside(self, b: int, container: int) -> bool:
+        return b == container or container in self.ancestors(b)
+
+
+class _Session:
+    """CDP calls for one page."""
+
+    def __init__(self, eb: Any, page: Any) -> None:
+        self.page = page
+        self.cdp = eb.ctx.new_cdp_session(page)
+        self.contexts: list[dict[str, Any]] = []
+        self.cdp.on("Runtime.executionContextCreated", lambda e: self.contexts.append(e["context"]))
+        self.cdp.send("Runtime.enable")
+        self.cdp.send("DOM.enable")
+        self.cdp.send("Accessibility.enable")
+        self.main_frame = self.cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
+
+    def send(self, method: str, params: dict[str, Any] | None = None) -> Any:
+        return self.cdp.send(method, params or {})
+
+    def heybro_world(self) -> int:
+        for _ in range(20):
+            for c in self.contexts:
+                aux = c.get("auxData") or {}
+                if aux.get("type") == "isolated" and aux.get("frameId") == self.main_frame and c["name"] == "heybro":
+                    return int(c["id"])
+            self.page.wait_for_timeout(50)
+        raise RuntimeError("the content script's world was not found")
+
+    def viewport(self) -> tuple[float, float]:
+        m = self.send("Page.getLayoutMetrics")["cssLayoutViewport"]
+        return float(m["clientWidth"]), float(m["clientHeight"])
+
+    def scrolled(self) -> tuple[float, float]:
+        """How far the page is scrolled: getNodeForLocation takes the document's coordinates."""
+        m = self.send("Page.getLayoutMetrics")["cssVisualViewport"]
+        return float(m["pageX"]), float(m["pageY"])
+
+    def quads(self, backend: int) -> list[list[float]]:
+        try:
+            return list(self.send("DOM.getContentQuads", {"backendNodeId": backend})["quads"])
+        except Exception:  # not rendered
+            return []
+
+    def hit(self, x: float, y: float) -> int | None:
+        """The node a pointer at (x, y) of the document (not the viewport) lands on."""
+        try:
+            r = self.send("DOM.getNodeForLocation", {"x": int(x), "y": int(y), "includeUserAgentShadowDOM": True,
+                                                      "ignorePointerEventsNone": False})
+            return int(r["backendNodeId"])
+        except Exception:
+            return None
+
+    def live_inside(self, hit: int, targets: set[int], world: int) -> bool:
+        """Whether a hit node is (in) one of the targets, asked of the live page (a node the DOM
+        snapshot does not know was made after it: a re-render)."""
+        try:
+            h = self.send("DOM.resolveNode", {"backendNodeId": hit, "executionContextId": world})["object"]["objectId"]
+            args = [{"objectId": self.send("DOM.resolveNode", {"backendNodeId": t, "executionContextId": world})["object"]["objectId"]}
+                    for t in targets]
+            r = self.send("Runtime.callFunctionOn", {"objectId": h, "arguments": args, "returnByValue": True, "functionDeclaration": """
+                function (...targets) {
+                    const up = (n) => n.parentNode || n.host || null;
+                    for (let n = this; n; n = up(n)) if (targets.includes(n)) return true;
+                    return false;
+                }"""})
+            return bool(r["result"].get("value"))
+        except Exception:
+            return False
+
+    def close(self) -> None:
+        try:
+            self.cdp.detach()
+        except Exception:
+            pass
+
+
+def _box(quad: list[float]) -> tuple[float, float, float, float]:
+    xs, ys = quad[0::2], quad[1::2]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+class _Reach:
+    """Whether a pointer reaches an element: some visible point of its boxes hit-tests to it (or to
+    what is inside it, or to its label)."""
+
+    def __init__(self, s: _Session, dom: _Dom, world: int) -> None:
+        self.s, self.dom, self.world = s, dom, world
+        self.memo: dict[tuple[int, bool], bool] = {}
+        self.vw, self.vh = s.viewport()
+
+    def labels_of(self, b: int) -> set[int]:
+        """Label elements of a control: one with for=its id, one around it."""
+        out = {a for a in self.dom.ancestors(b) if self.dom.tag.get(a) == "label"}
+        el_id = self.dom.attrs.get(b, {}).get("id")
+        if el_id:
+            out |= set(self.dom.label_for.get(el_id, []))
+        return out
+
+    def _hits(self, b: int) -> bool:
+        quads = self.s.quads(b)
+        if not quads:
+            return False
+        targets = {b} | self.labels_of(b)
+        sx, sy = self.s.scrolled()
+        for quad in quads[:4]:
+            x0, y0, x1, y1 = _box(quad)
+            if x1 - x0 < 1 or y1 - y0 < 1:
+                continue
+            for fx, fy in POINTS:
+                x, y = x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy
+                if not (0 <= x < self.vw and 0 <= y < self.vh):
+                    continue
+                h = self.s.hit(x + sx, y + sy)
+                if h is None:
+                    continue
+                if h in self.dom.tag:
+                    if any(self.dom.inside(h, t) for t in targets):
+                        return True
+                elif self.s.live_inside(h, targets, self.world):
+                    return True
+        return False
+
+    def __call__(self, b: int, scroll: bool = True) -> bool:
+        key = (b, scroll)
+        if key not in self.memo:
+            ok = self._hits(b)
+            if not ok and scroll:
+                # As a person does: scroll it into view; then, if a bar along the window's edge is
+                # over it, scroll it to the middle.
+                try:
+                    self.s.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": b})
+                    ok = self._hits(b)
+                    if not ok:
+                        obj = self.s.send("DOM.resolveNode", {"backendNodeId": b, "executionContextId": self.world})["object"]["objectId"]
+                        self.s.send("Runtime.callFunctionOn", {"objectId": obj, "functionDeclaration":
+                                    "function () { this.scrollIntoView({ block: 'center', inline: 'center' }); }"})
+                        ok = self._hits(b)
+                except Exception:
+                    ok = False
+            self.memo[key] = ok
+        return self.memo[key]
+
+
+def _observe(eb: Any, page: Any) -> dict[str, Any]:
+    page.bring_to_front()
+    return dict(eb.sw.evaluate(
+        """async () => {
+            const [tab] = await chrome.tabs.query({active: true, currentWindow: true});
+            return await globalThis.heybro.runTool({tool: "observe", args: {max_tokens: 200000}, tab_id: tab.id, timeout_ms: 60000});
+        }"""))
+
+
+def _backends(s: _Session, world: int, expr: str) -> list[int | None]:
+    """Backend node ids of the elements an expression in the content script's world returns (an array)."""
+    arr = s.send("Runtime.evaluate", {"expression": expr, "contextId": world})["result"]
+    if "objectId" not in arr:
+        return []
+    props = s.send("Runtime.getProperties", {"objectId": arr["objectId"], "ownProperties": True})["result"]
+    items = sorted((p for p in props if p["name"].isdigit()), key=lambda p: int(p["name"]))
+    out: list[int | None] = []
+    for p in items:
+        oid = p.get("value", {}).get("objectId")
+        out.append(int(s.send("DOM.describeNode", {"objectId": oid})["node"]["backendNodeId"]) if oid else None)
+    return out
+
+
+def _ax_controls(s: _Session) -> list[Control]:
+    nodes: list[dict[str, Any]] = []
+    frames = [s.main_frame]
+    tree = s.send("Page.getFrameTree")["frameTree"]
+    stack = list(tree.get("childFrames") or [])
+    while stack:
+        f = stack.pop()
+        frames.append(f["frame"]["id"])
+        stack.extend(f.get("childFrames") or [])
+    for fid in frames:
+        try:
+            nodes += s.send("Accessibility.getFullAXTree", {"frameId": fid})["nodes"]
+        except Exception:  # a frame of another process (another origin): its own agent reads it
+            continue
+    out = []
+    for n in nodes:
+        role = (n.get("role") or {}).get("value", "")
+        if n.get("ignored") or role not in OPERABLE_ROLES or "backendDOMNodeId" not in n:
+            continue
+        props = {p["name"]: (p.get("value") or {}).get("value") for p in n.get("properties") or []}
+        if props.get("disabled") is True:
+            continue
+        out.append(Control(int(n["backendDOMNodeId"]), role, str((n.get("name") or {}).get("value") or "")))
+    return out
+
+
+def _match(ctl: Control, dom: _Dom, listed: dict[int, str], others: set[int]) -> str | None:
+    """The map's id standing for a control: the control itself; the element around it that holds
+    no other control (a clickable item wrapping its link); a listed element inside it (heybro lists
+    the part a pointer lands on); or a label of it (a styled checkbox's label takes the clicks)."""
+    if ctl.backend in listed:
+        return listed[ctl.backend]
+    for depth, a in enumerate(dom.ancestors(ctl.backend)):
+        if depth >= 4:
+            break
+        if a in listed and not any(o not in (ctl.backend, a) and dom.inside(o, a) for o in others):
+            return listed[a]
+        # An option of a list box is read with it (the map lists the box and its options).
+        if a in listed and ctl.role in ("option", "ListBoxOption", "MenuListOption") and dom.tag.get(a) in ("select", "datalist"):
+            return listed[a]
+    for b, eid in listed.items():
+        if dom.inside(b, ctl.backend):
+            return eid
+        if dom.tag.get(b) == "label" and (ctl.backend in dom.ancestors(b) or dom.inside(ctl.backend, b)
+                                          or dom.attrs.get(b, {}).get("for") == dom.attrs.get(ctl.backend, {}).get("id", "\0")):
+            return eid
+    return None
+
+
+def _tables(s: _Session, world: int, text: str) -> tuple[int, list[str]]:
+    """Visible tables with column headers and data rows: whether the map reads a row with its
+    headers (`header value`)."""
+    tables = s.send("Runtime.evaluate", {"contextId": world, "returnByValue": True, "expression": """(() => {
+        const out = [];
+        const visible = (el) => el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) && el.getBoundingClientRect().width > 0;
+        const roots = [document];
+        for (let i = 0; i < roots.length; i++) for (const el of roots[i].querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+        for (const root of roots) for (const t of root.querySelectorAll('table, [role=grid], [role=table], [role=treegrid]')) {
+            if (!visible(t) || t.parentElement?.closest('table, [role=grid], [role=table]') && t.localName === 'table' && false) continue;
+            const heads = [...t.querySelectorAll('thead th, th[scope=col], [role=columnheader]')]
+                .filter((h) => h.closest('table, [role=grid], [role=table], [role=treegrid]') === t && visible(h))
+                .map((h) => (h.innerText || '').replace(/\\s+/g, ' ').trim());
+            if (heads.filter(Boolean).length < 2) continue;
+            const rows = [...t.querySelectorAll('tr, [role=row]')].filter((r) => r.closest('table, [role=grid], [role=table], [role=treegrid]') === t
+                && !r.querySelector('th[scope=col], thead th, [role=columnheader]') && visible(r));
+            const row = rows.map((r) => [...r.querySelectorAll('td, [role=gridcell], [role=cell]')]
+                .filter((c) => c.closest('tr, [role=row]') === r)
+                .map((c) => (c.innerText || '').replace(/\\s+/g, ' ').trim())).find((cells) => cells.filter((c) => c && c.length < 60).length >= 2);
+            if (!row) continue;
+            out.push({ heads, row, name: (t.getAttribute('aria-label') || t.id || heads.slice(0, 3).join('|')).slice(0, 60) });
+        }
+        return out;
+    })()"""})["result"].get("value") or []
+    lines = [norm(ln) for ln in text.splitlines()]
+    shown, lost = 0, []
+    for t in tables:
+        pairs = [(norm(h), norm(c)) for h, c in zip(t["heads"], t["row"], strict=False) if h and c and len(c) < 60]
+        # The row must be on the map at all (its words, on one line or many).
+        values = [c for _, c in pairs]
+        telling = [c for c in values if len(c) >= 3] or values
+        whole = norm(text)
+        if not pairs or not all(c in whole for c in telling):
+            continue
+        shown += 1
+        ok = any(sum(1 for h, c in pairs if f"{h} {c}" in ln) >= max(1, len(pairs) // 2) for ln in lines)
+        if not ok:
+            lost.append(f"table {t['name']!r}: row {' | '.join(values)[:80]!r} without its headers")
+    return shown, lost
+
+
+def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
+    """Holds heybro's map of `page` (open, active) against the browser's view of it."""
+    url = url or page.url
+    try:
+        res = _observe(eb, page)
+    except Exception as e:  # the map could not be produced
+        return Verdict(url, False, error=str(e).splitlines()[0][:200])
+    if not res.get("ok"):
+        err = res.get("error") or {}
+        return Verdict(url, False, error=f"{err.get('code')}: {str(err.get('message'))[:200]}")
+    obs = res["result"]
+    v = Verdict(url, True, tokens=int(obs.get("tokens_estimate", 0)), unreadable=int(obs["counts"].get("unreadable", 0)))
+    s = _Session(eb, page)
+    try:
+        world = s.heybro_world()
+        ids = [i for i in obs["elements"] if re.fullmatch(r"e\d+", i)]
+        v.cross_origin_ids = len(obs["elements"]) - len(ids)
+        backs = _backends(s, world, f"(() => {{ const h = globalThis.__heybroAgent; return {ids!r}.map((id) => h.element(id)); }})()")
+        shown = s.send("Runtime.evaluate", {"contextId": world, "returnByValue": True,
+                                            "expression": f"(() => {{ const h = globalThis.__heybroAgent; return {ids!r}.map((id) => h.shown(id)); }})()"})["result"]["value"]
+        covered = _backends(s, world, "globalThis.__heybroAgent.covered()")
+        dom = _Dom(s.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"])
+        listed = {b: i for i, b in zip(ids, backs, strict=False) if b is not None}
+        info = {i: sh for i, sh in zip(ids, shown, strict=False)}
+        disabled = {i for i in ids if (obs["elements"][i].get("state") or {}).get("disabled")}
+        controls = _ax_controls(s)
+        reach = _Reach(s, dom, world)
+        # Wrong covers first, before anything scrolls: the map judged them where they were.
+        v.covered = len([c for c in covered if c])
+        for b in covered:
+            if b is not None and reach(b, scroll=False):
+                v.wrong_covers.append(f"{dom.tag.get(b)} {dom.attrs.get(b, {}).get('id', '')}".strip())
+        s.send("Runtime.evaluate", {"expression": "window.scrollTo(0, 0)"})
+        backend_set = {c.backend for c in controls}
+        for c in controls:
+            c.reachable = reach(c.backend)
+        visible = [c for c in controls if c.reachable]
+        visible_set = {c.backend for c in visible}
+        for c in visible:
+            c.listed_as = _match(c, dom, listed, visible_set - {c.backend})
+        v.controls, v.found = len(visible), sum(1 for c in visible if c.listed_as)
+        v.missed = [f"{c.role} {c.name[:60]!r}" for c in visible if not c.listed_as]
+        for b, i in listed.items():
+            if i in disabled:
+                continue
+            v.listed += 1
+            if not reach(b):
+                sh = info.get(i) or {}
+                v.false_operable.append(f"[{i}] {sh.get('role', '?')} {str(sh.get('name', ''))[:60]!r} ({dom.tag.get(b)})")
+        for c in visible:
+            # Where the browser has a name: words, or signs the map shows (a glyph alone is none).
+            if not c.listed_as or not norm(c.name):
+                continue
+            sh = info.get(c.listed_as) or {}
+            v.named += 1
+            if names_agree(c.name, str(sh.get("name") or ""), str(sh.get("signs") or "")):
+                v.agree += 1
+            else:
+                v.disagree.append(f"{c.role}: browser {c.name[:60]!r} / map {str(sh.get('name') or '')[:60]!r}")
+        del backend_set
+        s.send("Runtime.evaluate", {"expression": "window.scrollTo(0, 0)"})
+        v.tables, v.tables_lost = _tables(s, world, obs["text"])
+    except Exception as e:  # the oracle's own failure is said, not counted against the map
+        v.error = f"oracle: {str(e).splitlines()[0][:200]}"
+    finally:
+        s.close()
+    return v
