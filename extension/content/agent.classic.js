@@ -5,6 +5,16 @@
   // Injected twice (the manifest, and the coordinator for a page opened before the install): keep the first.
   if (/** @type {any} */ (globalThis).__heybroAgent) return;
   /** @type {any} */ (globalThis).__heybroAgent = true;
+// ---- extension/lib/norm.js
+const __norm = (() => {
+/**
+ * Text as compared and shown: runs of white space made one space, trimmed. Anything that is not a
+ * string (a page's odd property where a string was expected) reads as no words, never an error.
+ * @param {unknown} s
+ */
+function norm(s) { return typeof s === "string" ? s.replace(/\s+/g, " ").trim() : ""; }
+return { norm };
+})();
 // ---- extension/lib/dom_native.js
 const __dom_native = (() => {
 /**
@@ -235,6 +245,160 @@ const requestSubmitOf = (form, submitter) => requestSubmit.call(form, submitter)
 const formElementsOf = (form) => formElements.call(form);
 return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, requestSubmitOf, formElementsOf };
 })();
+// ---- extension/lib/dom_tables.js
+const __dom_tables = (() => {
+/**
+ * Tables as a person reads them: a data table's cell is read with its column's header ("price
+ * 8.50", not a bare "8.50" that could as well be a stock), and a field in a form laid out as a table
+ * is named by its row and column ("price Value") when nothing else names it.
+ *
+ * A data table is an HTML table with a header row (its `thead`, or a first row of `th` cells) or
+ * an ARIA grid/table with column headers; a table without headers is a layout table and is read as
+ * before. Column positions count `colspan` (HTML) or `aria-colindex` (ARIA grids); `rowspan` is not
+ * followed (a cell under a spanning one reads the header of its own position in its row).
+ */
+const { norm } = __norm;
+const { attr, childrenOf, closestOf, innerTextOf, parentElOf, qs, qsa, tagOf } = __dom_native;
+
+const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
+const ROWS = "tr, [role=row]";
+const CELL_ROLES = "[role=gridcell], [role=cell], [role=columnheader], [role=rowheader]";
+const CONTROLS = "a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox], [contenteditable=true]";
+/** A header name is a few words: the rest of a long header is its help text. */
+const HEAD_MAX = 40;
+
+/** @typedef {{cell: Element, col: number}} Cell */
+
+/** The table or grid a row belongs to. @param {Element} row */
+function tableOf(row) {
+  return tagOf(row) === "tr" ? closestOf(row, "table") : closestOf(row, "[role=grid], [role=table], [role=treegrid]");
+}
+
+/** Whether an element is a row of a table or grid. @param {Element} el */
+function isRow(el) {
+  return tagOf(el) === "tr" || attr(el, "role") === "row";
+}
+
+/** A header cell's words (its label when it shows only an icon), cut to a few words. @param {Element} h */
+function headText(h) {
+  const t = norm(innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
+  return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
+}
+
+/** An HTML row's cells with their column positions (colspan counted). @param {Element} row @returns {Cell[]} */
+function htmlCells(row) {
+  const out = [];
+  let col = 0;
+  for (const c of Array.from(childrenOf(row))) {
+    const t = tagOf(c);
+    if (t !== "td" && t !== "th") continue;
+    out.push({ cell: c, col });
+    col += Math.max(1, Number(attr(c, "colspan")) || 1);
+  }
+  return out;
+}
+
+/** An ARIA row's cells (its nearest cell descendants), by aria-colindex where given. @param {Element} row @returns {Cell[]} */
+function ariaCells(row) {
+  const cells = Array.from(qsa(row, CELL_ROLES)).filter((c) => closestOf(/** @type {Element} */ (parentElOf(c) || c), ROWS) === row);
+  return cells.map((cell, i) => {
+    const ix = Number(attr(cell, "aria-colindex"));
+    return { cell, col: ix > 0 ? ix - 1 : i };
+  });
+}
+
+/** A row's cells with their column positions. @param {Element} row @returns {Cell[]} */
+function rowCells(row) {
+  return tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row);
+}
+
+/** The row that heads an HTML table's columns: its header's last row, or a first row of th cells. @param {Element} table */
+function headerRow(table) {
+  const head = qs(table, ":scope > thead");
+  const rows = head ? Array.from(qsa(head, ":scope > tr")) : [];
+  if (rows.length) return rows[rows.length - 1];
+  const first = qs(table, ":scope > tbody > tr, :scope > tr");
+  if (!first) return null;
+  const cells = htmlCells(first);
+  return cells.length >= 2 && cells.every(({ cell }) => tagOf(cell) === "th") ? first : null;
+}
+
+/**
+ * The column headers of a data table or grid (by column position, "" where a column has none), or
+ * null for a table without headers (layout). Kept per table for a scan.
+ * @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo
+ */
+function columnHeads(table, memo) {
+  let known = memo.get(table);
+  if (!known) {
+    /** @type {Element | null} */ let row = null;
+    /** @type {Cell[]} */ let cells = [];
+    if (tagOf(table) === "table") {
+      row = headerRow(table);
+      if (row) cells = htmlCells(row);
+    } else {
+      const heads = Array.from(qsa(table, "[role=columnheader]")).filter((h) => closestOf(h, TABLES) === table);
+      row = heads.length ? closestOf(heads[0], ROWS) : null;
+      cells = heads.map((cell, i) => { const ix = Number(attr(cell, "aria-colindex")); return { cell, col: ix > 0 ? ix - 1 : i }; });
+    }
+    /** @type {string[]} */ const heads = [];
+    for (const { cell, col } of cells) {
+      const span = tagOf(cell) === "th" || tagOf(cell) === "td" ? Math.max(1, Number(attr(cell, "colspan")) || 1) : 1;
+      const t = headText(cell);
+      for (let k = 0; k < span; k++) heads[col + k] = t;
+    }
+    const named = heads.filter(Boolean).length;
+    known = { row, heads: named >= 2 ? Array.from(heads, (h) => h || "") : null };
+    memo.set(table, known);
+  }
+  return known.heads;
+}
+
+/** Whether the row is the one that holds a table's column headers. @param {Element} row @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo */
+function isHeaderRow(row, table, memo) {
+  columnHeads(table, memo);
+  return memo.get(table)?.row === row;
+}
+
+/**
+ * What a row is called by a person: its row header, else its first short cell of words that holds
+ * no control (`Red Mug` in `1 | Red Mug | 8.50 | [Edit]` is the name; a bare number is an id, kept
+ * only when nothing else names the row).
+ * @param {Element} row @param {Element} [except] a cell not to take (the one being named)
+ */
+function rowLabel(row, except) {
+  const cells = rowCells(row);
+  const head = cells.find(({ cell }) => cell !== except && (attr(cell, "scope") === "row" || attr(cell, "role") === "rowheader"));
+  if (head) return headText(head.cell);
+  let number = "";
+  for (const { cell } of cells) {
+    if (cell === except || qs(cell, CONTROLS)) continue;
+    const t = norm(innerTextOf(cell)).replace(/[:*]\s*$/, "");
+    if (!t || t.length > HEAD_MAX) continue;
+    if (/^[\d\s.,#-]+$/.test(t)) { number = number || t; continue; }
+    return t;
+  }
+  return number;
+}
+
+/**
+ * A name for a field with none, from the table it is laid out in: its row's label, and its
+ * column's header when the table has headers ("price Value"); "" outside a table.
+ * @param {Element} el
+ */
+function cellName(el) {
+  const cell = closestOf(el, "td, th, [role=gridcell], [role=cell]");
+  const row = cell && closestOf(cell, ROWS);
+  const table = row && tableOf(row);
+  if (!cell || !row || !table) return "";
+  const label = rowLabel(row, cell);
+  const heads = columnHeads(table, new Map());
+  const at = rowCells(row).find((c) => c.cell === cell);
+  const head = heads && at ? heads[at.col] || "" : "";
+  return norm(`${label} ${head !== label ? head : ""}`);
+}
+return { tableOf, isRow, rowCells, columnHeads, isHeaderRow, rowLabel, cellName };
+})();
 // ---- extension/lib/refind.js
 const __refind = (() => {
 /**
@@ -292,7 +456,9 @@ const __refind = (() => {
  * of the selector engine (see gatherBig); and a candidate's place among look-alikes is worked out
  * only for those that look like the element.
  */
-const { attr, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rectsOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
+const { norm } = __norm;
+const { rowLabel } = __dom_tables;
+const { attr, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
 
 const SIGNATURE_VERSION = 3;
 /** Best score needed to act on a match. */
@@ -307,7 +473,7 @@ const MARGIN = 0.1;
  * @typedef {{v: number, tag: string, role: string, name: string, text: string,
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
  *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
- *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string}} Signature
+ *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string}} Signature
  * @typedef {{zones: string[], item: string}} Context the parts of the page the element was captured
  *   in, innermost first: landmarks, sections, forms and groups as "kind:label" (`nav:Footer`,
  *   `form:/login`, `fieldset:Billing address`), and the item it belongs to (its table row's or
@@ -354,8 +520,7 @@ function isGeneratedId(id) { return GENERATED_ID.test(id); }
 /** Ids that frameworks generate (React useId, counters, uuids). */
 const GENERATED_ID = /^:r\w*:$|\d{3,}|[0-9a-f]{8,}|^(ember|ext-gen|react-|radix-|headlessui-|mui-|yui_|uid-)/i;
 
-/** @param {string | null | undefined} s */
-function norm(s) { return (s || "").replace(/\s+/g, " ").trim(); }
+// defined in norm.js (dom_tables.js needs it too, and refind.js needs dom_tables.js)
 /** @param {string} s @param {number} n */
 function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
 
@@ -398,12 +563,13 @@ function implicitRole(el) {
 function isInteractiveCheap(el) {
   const tag = tagOf(el);
   if (INTERACTIVE_TAGS.has(tag)) {
-    if (tag === "a") return hasAttr(el, "href");
+    // A link without a target is a control only by what else says so (a role, a tabindex, a handler).
+    if (tag === "a" && hasAttr(el, "href")) return true;
     if (tag === "input") return /** @type {HTMLInputElement} */ (el).type !== "hidden";
     if (tag === "label") return false; // its control is the target; a label alone is context
     if (tag === "option" || tag === "details") return false; // rendered with their select / summary
     if (tag === "video" || tag === "audio") return hasAttr(el, "controls");
-    return true;
+    if (tag !== "a") return true;
   }
   const role = attr(el, "role");
   if (role && INTERACTIVE_ROLES.has(role.split(/\s+/)[0].toLowerCase())) return true;
@@ -529,34 +695,42 @@ function readVisibleText(el) {
 /** A control's subtree past this size keeps its textContent (walking it would cost more than it says). */
 const LAID_OUT_MAX = 40;
 
+/** Parts of a control that are other things, not its words: a tree item's nested group of items, a
+ * menu's submenu (Chrome's accessible name leaves them out too). */
+const NOT_NAME = new Set(["group", "tree", "list", "listbox", "menu", "menubar", "grid", "table", "tablist", "toolbar", "dialog"]);
+
 /**
- * An element's words as the browser lays them out: a part that stands apart (a block, an
- * inline-block badge, a float, a positioned one) is a word of its own ("Inbox 7", not "Inbox7";
- * "Comments 2 Comments in moderation"), a part not rendered at all (display: none) says nothing,
- * as in Chrome's accessible name; inline formatting inside a word ("Ket<b>tle</b>") stays one.
+ * An element's words as the browser lays them out and a person reads them: a part that stands
+ * apart (a block, an inline-block badge, a float, a positioned one) is a word of its own ("Inbox 7",
+ * not "Inbox7"; "Comments 2 Comments in moderation"); words hidden from everyone (display: none,
+ * visibility: hidden, aria-hidden) and a nested group of other items say nothing, as in Chrome's
+ * accessible name; inline formatting inside a word ("Ket<b>tle</b>") stays one word.
  * @param {Element} el @param {string} raw its textContent
  */
 function laidOutText(el, raw) {
   const view = docOf(el).defaultView;
   if (!view || byTagOf(el, "*").length > LAID_OUT_MAX) return raw;
   let out = "";
-  /** @param {Node} p */
-  const walk = (p) => {
+  /** @param {Node} p @param {boolean} shown whether p's own words show (visibility) */
+  const walk = (p, shown) => {
     for (let c = firstChildOf(p); c; c = nextSiblingOf(c)) {
       const t = nodeTypeOf(c);
-      if (t === 3) { out += nodeValueOf(c) || ""; continue; }
+      if (t === 3) { if (shown) out += nodeValueOf(c) || ""; continue; }
       if (t !== 1) continue;
       const e = /** @type {Element} */ (c), tag = tagOf(e);
-      if (tag === "script" || tag === "style" || tag === "template") continue;
+      if (tag === "script" || tag === "style" || tag === "template" || attr(e, "aria-hidden") === "true") continue;
+      const role = attr(e, "role");
+      if (role && NOT_NAME.has(role)) continue;
       const st = view.getComputedStyle(e);
       if (st.display === "none") continue;
       const apart = (st.display !== "inline" && st.display !== "contents") || st.float !== "none" || st.position === "absolute" || st.position === "fixed";
       if (apart) out += " ";
-      walk(e);
+      walk(e, st.visibility !== "hidden" && st.visibility !== "collapse");
       if (apart) out += " ";
     }
   };
-  walk(el);
+  const own = view.getComputedStyle(el).visibility;
+  walk(el, own !== "hidden" && own !== "collapse");
   return out;
 }
 
@@ -1243,12 +1417,18 @@ function captureSignature(el, known = {}, pass) {
  * The element's signature, or — where reading the element fails — one that says only what the page
  * map already knew of it (its tag, name and box): such an element can still be acted on by its id,
  * and re-finding it later abstains rather than guess from so little.
- * @param {Element} el @param {{box?: Box, name?: string}} [known] @param {Map<any, any>} [pass]
+ * @param {Element} el @param {{box?: Box, name?: string, noPointer?: boolean}} [known] @param {Map<any, any>} [pass]
  * @returns {Signature}
  */
 function signatureOf(el, known = {}, pass) {
   try {
-    return captureSignature(el, known, pass);
+    const sig = captureSignature(el, known, pass);
+    if (known.noPointer) sig.state = { ...sig.state, disabled: true }; // shown disabled: the page turned the pointer off
+    // The row a control stands in, as a person names it (what "Edit" edits): for what heybro says
+    // of the element (its history, a confirmation), not for re-finding it.
+    const row = closestOf(el, "tr, [role=row]");
+    const label = row ? rowLabel(row, closestOf(el, "td, th, [role=gridcell], [role=cell]") || undefined) : "";
+    return label ? { ...sig, row: label } : sig;
   } catch {
     const b = known.box || { x: 0, y: 0, w: 0, h: 0 };
     let tag = "";
@@ -2261,7 +2441,7 @@ const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "tit
 const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
 /** Attributes whose other value means another element. */
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, norm, roleOf, implicitRole, isInteractiveCheap, labelText, visibleText, accessibleName, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN };
+return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, labelText, visibleText, accessibleName, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
 })();
 // ---- extension/lib/dom_pointer.js
 const __dom_pointer = (() => {
@@ -2313,8 +2493,10 @@ function splitSelectors(list) {
  * cursor / hide: null when some rule could not be turned into a selector that stands on its own;
  * hoverPointer: selectors that give a pointer cursor on hover only (`.controls span:hover`): the
  * element shows it the moment a pointer is over it, which its style now cannot confirm;
- * hostHide: a shadow root's sheet hides its host or the host's slotted children.
- * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean}} SheetSelectors */
+ * hostHide: a shadow root's sheet hides its host or the host's slotted children;
+ * noPointer: selectors of rules that turn the pointer off (`pointer-events: none`, which is inherited:
+ * a disabled page link's `.disabled .page-link`), static ones only (a :hover rule is not the page now).
+ * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -2335,6 +2517,7 @@ function sheetSelectors(sheet) {
   /** @type {string[] | null} */ let cursor = [];
   /** @type {string[] | null} */ let hide = [];
   /** @type {string[]} */ const hoverPointer = [];
+  /** @type {string[]} */ const noPointer = [];
   let hostHide = false;
   /**
    * @param {CSSRuleList} list
@@ -2348,6 +2531,7 @@ function sheetSelectors(sheet) {
         if (!sub) { cursor = hide = null; return; }
         if (cursor) { if (sub.cursor) cursor.push(...sub.cursor); else cursor = null; }
         hoverPointer.push(...sub.hoverPointer);
+        noPointer.push(...sub.noPointer);
         if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
         hostHide ||= sub.hostHide;
       }
@@ -2367,6 +2551,12 @@ function sheetSelectors(sheet) {
           else if (t) cursor.push(t);
         }
       }
+      if (styled && sel && r.style.pointerEvents === "none" && !/:host|::slotted/.test(sel)) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.trim();
+          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, "")) && !/:(hover|active|focus)/.test(t)) noPointer.push(t);
+        }
+      }
       if (styled && hide && hides(r.style)) {
         if (!sel) hide = null;
         // From inside a shadow root: the host itself, or its children through the slots.
@@ -2384,7 +2574,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -2392,6 +2582,7 @@ function sheetSelectors(sheet) {
 /** Elements whose cursor is worth confirming, plus hiding by inline style or the user-agent sheet:
  * a closed `<details>` and `hidden=until-found` hide their content with `content-visibility`. */
 const INLINE_CURSOR = '[style*="cursor" i]';
+const INLINE_NO_POINTER = '[style*="pointer-events" i]';
 const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "[hidden]"];
 
 /**
@@ -2402,14 +2593,17 @@ const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "
  *     content-visibility: set by a rule, inline, an animation or the user-agent sheet; what is
  *     under them can be hidden too), or null when that is not known (the caller then asks each
  *     element); an element in no set with a box of its own, under no element in a set, is visible;
- *   hostHide — (a shadow root) its styles may hide the host or the host's slotted children.
+ *   hostHide — (a shadow root) its styles may hide the host or the host's slotted children;
+ *   noPointer — elements a rule (or an inline style) may turn the pointer off for, with what is under
+ *     them (the caller confirms with the computed style).
  * @param {Document | ShadowRoot} scope
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean}}
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>}}
  */
 function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [INLINE_CURSOR];
   /** @type {string[] | null} */ let hide = [...UA_HIDE];
   /** @type {string[]} */ const hoverPointer = [];
+  /** @type {string[]} */ const noPointer = [INLINE_NO_POINTER];
   let hostHide = false;
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
@@ -2417,6 +2611,7 @@ function scopeStyles(scope) {
     if (!s) { cursor = hide = null; break; }
     if (cursor) { if (s.cursor) cursor.push(...s.cursor); else cursor = null; }
     hoverPointer.push(...s.hoverPointer);
+    noPointer.push(...s.noPointer);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
     hostHide ||= s.hostHide;
   }
@@ -2439,7 +2634,7 @@ function scopeStyles(scope) {
     pointer = matchAll(scope, cursor, (el) => !!view && view.getComputedStyle(el).cursor === "pointer");
     if (pointer && hoverPointer.length) for (const el of matchAll(scope, hoverPointer, () => true) || []) pointer.add(el);
   }
-  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet };
+  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: matchAll(scope, noPointer, () => true) || new Set() };
 }
 
 /**
@@ -2772,13 +2967,13 @@ const __dom_covered = (() => {
  *   overflows, drawn under a twin, or under a sibling laid over it. Left off the map: nobody can see
  *   or click it.
  * - open (kept): some point reaches the control (it, what is inside it, or its label); or it is
- *   merely scrolled out of a scrolling box, or under a fixed bar at the edge of the window (a
+ *   merely scrolled out of a scrolling box, or under a bar that stays put while the page scrolls (a
  *   header, footer or side panel beside the content covers nothing: scrolling brings it out).
  *
  * Only controls in the viewport can be asked (the browser hit-tests what it draws).
  */
 const { containsDeep, deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
-const { clientHeightOf, clientWidthOf, closestOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } = __dom_native;
+const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } = __dom_native;
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
@@ -2816,7 +3011,7 @@ function hitAt(doc, x, y) {
     try { sub = /** @type {HTMLIFrameElement} */ (hit).contentDocument; } catch { sub = null; }
     if (!sub) break;
     const r = rectOf(hit);
-    x -= r.left + /** @type {HTMLElement} */ (hit).clientLeft; y -= r.top + /** @type {HTMLElement} */ (hit).clientTop;
+    x -= r.left + clientLeftOf(hit); y -= r.top + clientTopOf(hit);
     const inner = deepElementFromPoint(sub, x, y);
     if (!inner) break;
     hit = inner;
@@ -2825,19 +3020,19 @@ function hitAt(doc, x, y) {
 }
 
 /**
- * A fixed or sticky bar along an edge of the window (a header, footer or side panel) that leaves
- * most of the window to the page: what it hides is beside it or scrolled under it, not covered.
+ * A bar that stays put while the page scrolls (fixed or sticky: a header, a footer, a side panel,
+ * a form's Save bar) and leaves most of the window to the page: what it hides is scrolled under it
+ * or beside it, and scrolling brings it out — not covered. (A layer over most of the window, or one
+ * that scrolls with the page — a menu opened over a list — does cover.)
  * @param {Element} layer @param {number} vw @param {number} vh
  */
-function edgeBar(layer, vw, vh) {
+function staysPut(layer, vw, vh) {
   const view = docOf(layer).defaultView;
   const pos = view ? view.getComputedStyle(layer).position : "";
   if (pos !== "fixed" && pos !== "sticky") return false;
   const r = rectOf(layer);
   const w = Math.min(r.right, vw) - Math.max(r.left, 0), h = Math.min(r.bottom, vh) - Math.max(r.top, 0);
-  if (w <= 0 || h <= 0 || w * h > 0.5 * vw * vh) return false;
-  const wide = w >= 0.9 * vw, tall = h >= 0.9 * vh;
-  return (wide && (r.top <= 1 || r.bottom >= vh - 1)) || (tall && (r.left <= 1 || r.right >= vw - 1));
+  return w > 0 && h > 0 && w * h <= 0.5 * vw * vh;
 }
 
 /**
@@ -2849,7 +3044,7 @@ function scrolledAway(el, x, y) {
   const view = docOf(el).defaultView;
   if (!view) return false;
   for (/** @type {Node | null} */ let n = parentNodeOf(el); n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) {
-    if (n.nodeType !== 1) continue;
+    if (nodeTypeOf(n) !== 1) continue;
     const a = /** @type {Element} */ (n);
     if (a === docOf(el).documentElement || a === docOf(el).body) break;
     const st = view.getComputedStyle(a);
@@ -2873,7 +3068,9 @@ function samplePoints(e, vw, vh) {
   const own = rectOf(e.el);
   const dx = b.x - own.left, dy = b.y - own.top; // where the element's frame sits in the top window
   /** @type {Point[]} */ const top = [];
-  for (const [fx, fy] of SAMPLE_POINTS) top.push({ x: b.x + b.w * fx, y: b.y + b.h * fy });
+  // Across the part of its box the window shows (a control half scrolled out is aimed at where it shows).
+  const x0 = Math.max(b.x, 0), y0 = Math.max(b.y, 0), x1 = Math.min(b.x + b.w, vw), y1 = Math.min(b.y + b.h, vh);
+  if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of SAMPLE_POINTS) top.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
   const lines = rectsOf(e.el);
   if (lines.length > 1) for (let i = 0; i < Math.min(lines.length, 4); i++) {
     const r = lines[i];
@@ -2900,26 +3097,30 @@ function judge(doc, e, vw, vh, layers) {
   if (!first) return "open";
   let layer = layers.get(first);
   if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
-  if (layer && !containsDeep(layer, e.el)) return edgeBar(layer, vw, vh) ? "open" : { cover: layer };
+  if (layer && !containsDeep(layer, e.el)) return staysPut(layer, vw, vh) ? "open" : { cover: layer };
   // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
   return own.some((p) => scrolledAway(e.el, p.x, p.y)) ? "open" : "hidden";
 }
 
+/** Points along the window's edges (fractions of its size), where a dialog in the middle is not. */
+const EDGES = [[0.05, 0.05], [0.5, 0.05], [0.95, 0.05], [0.05, 0.5], [0.95, 0.5], [0.05, 0.95], [0.5, 0.95], [0.95, 0.95]];
+
 /**
- * A layer fixed over the whole window (a modal's backdrop or its full-window container): hit at
- * the middle and near each corner of the window, and drawn over all of it. Whatever it does not
- * hold is covered at any scroll position — the controls out of view included.
+ * A layer fixed over the whole window (a modal's backdrop or its full-window container): what is
+ * hit along nearly all the window's edges, drawn over all of it. Whatever it does not hold is
+ * covered at any scroll position — the controls out of view included.
  * @param {Document} doc @param {number} vw @param {number} vh
  */
 function fullCover(doc, vw, vh) {
-  /** @type {Element | null} */ let layer = null;
-  for (const [fx, fy] of [[0.5, 0.5], [0.1, 0.1], [0.9, 0.1], [0.1, 0.9], [0.9, 0.9]]) {
+  /** @type {Map<Element, number>} */ const votes = new Map();
+  for (const [fx, fy] of EDGES) {
     const hit = deepElementFromPoint(doc, vw * fx, vh * fy);
     const l = hit && layerOf(hit);
-    if (!l || (layer && l !== layer)) return null;
-    layer = l;
+    if (l) votes.set(l, (votes.get(l) || 0) + 1);
   }
-  if (!layer || docOf(layer).defaultView?.getComputedStyle(layer).position !== "fixed") return null;
+  let layer = null, most = 0;
+  for (const [l, n] of votes) if (n > most) { layer = l; most = n; }
+  if (!layer || most < EDGES.length - 1 || docOf(layer).defaultView?.getComputedStyle(layer).position !== "fixed") return null;
   const r = rectOf(layer);
   return r.left <= 1 && r.top <= 1 && r.right >= vw - 1 && r.bottom >= vh - 1 ? layer : null;
 }
@@ -2956,160 +3157,6 @@ function dropUnreachable(doc, entries) {
 }
 return { dropUnreachable };
 })();
-// ---- extension/lib/dom_tables.js
-const __dom_tables = (() => {
-/**
- * Tables as a person reads them: a data table's cell is read with its column's header ("price
- * 8.50", not a bare "8.50" that could as well be a stock), and a field in a form laid out as a table
- * is named by its row and column ("price Value") when nothing else names it.
- *
- * A data table is an HTML table with a header row (its `thead`, or a first row of `th` cells) or
- * an ARIA grid/table with column headers; a table without headers is a layout table and is read as
- * before. Column positions count `colspan` (HTML) or `aria-colindex` (ARIA grids); `rowspan` is not
- * followed (a cell under a spanning one reads the header of its own position in its row).
- */
-const { norm } = __refind;
-const { attr, childrenOf, closestOf, innerTextOf, parentElOf, qs, qsa, tagOf } = __dom_native;
-
-const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
-const ROWS = "tr, [role=row]";
-const CELL_ROLES = "[role=gridcell], [role=cell], [role=columnheader], [role=rowheader]";
-const CONTROLS = "a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox], [contenteditable=true]";
-/** A header name is a few words: the rest of a long header is its help text. */
-const HEAD_MAX = 40;
-
-/** @typedef {{cell: Element, col: number}} Cell */
-
-/** The table or grid a row belongs to. @param {Element} row */
-function tableOf(row) {
-  return tagOf(row) === "tr" ? closestOf(row, "table") : closestOf(row, "[role=grid], [role=table], [role=treegrid]");
-}
-
-/** Whether an element is a row of a table or grid. @param {Element} el */
-function isRow(el) {
-  return tagOf(el) === "tr" || attr(el, "role") === "row";
-}
-
-/** A header cell's words (its label when it shows only an icon), cut to a few words. @param {Element} h */
-function headText(h) {
-  const t = norm(innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
-  return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
-}
-
-/** An HTML row's cells with their column positions (colspan counted). @param {Element} row @returns {Cell[]} */
-function htmlCells(row) {
-  const out = [];
-  let col = 0;
-  for (const c of Array.from(childrenOf(row))) {
-    const t = tagOf(c);
-    if (t !== "td" && t !== "th") continue;
-    out.push({ cell: c, col });
-    col += Math.max(1, Number(attr(c, "colspan")) || 1);
-  }
-  return out;
-}
-
-/** An ARIA row's cells (its nearest cell descendants), by aria-colindex where given. @param {Element} row @returns {Cell[]} */
-function ariaCells(row) {
-  const cells = Array.from(qsa(row, CELL_ROLES)).filter((c) => closestOf(/** @type {Element} */ (parentElOf(c) || c), ROWS) === row);
-  return cells.map((cell, i) => {
-    const ix = Number(attr(cell, "aria-colindex"));
-    return { cell, col: ix > 0 ? ix - 1 : i };
-  });
-}
-
-/** A row's cells with their column positions. @param {Element} row @returns {Cell[]} */
-function rowCells(row) {
-  return tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row);
-}
-
-/** The row that heads an HTML table's columns: its header's last row, or a first row of th cells. @param {Element} table */
-function headerRow(table) {
-  const head = qs(table, ":scope > thead");
-  const rows = head ? Array.from(qsa(head, ":scope > tr")) : [];
-  if (rows.length) return rows[rows.length - 1];
-  const first = qs(table, ":scope > tbody > tr, :scope > tr");
-  if (!first) return null;
-  const cells = htmlCells(first);
-  return cells.length >= 2 && cells.every(({ cell }) => tagOf(cell) === "th") ? first : null;
-}
-
-/**
- * The column headers of a data table or grid (by column position, "" where a column has none), or
- * null for a table without headers (layout). Kept per table for a scan.
- * @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo
- */
-function columnHeads(table, memo) {
-  let known = memo.get(table);
-  if (!known) {
-    /** @type {Element | null} */ let row = null;
-    /** @type {Cell[]} */ let cells = [];
-    if (tagOf(table) === "table") {
-      row = headerRow(table);
-      if (row) cells = htmlCells(row);
-    } else {
-      const heads = Array.from(qsa(table, "[role=columnheader]")).filter((h) => closestOf(h, TABLES) === table);
-      row = heads.length ? closestOf(heads[0], ROWS) : null;
-      cells = heads.map((cell, i) => { const ix = Number(attr(cell, "aria-colindex")); return { cell, col: ix > 0 ? ix - 1 : i }; });
-    }
-    /** @type {string[]} */ const heads = [];
-    for (const { cell, col } of cells) {
-      const span = tagOf(cell) === "th" || tagOf(cell) === "td" ? Math.max(1, Number(attr(cell, "colspan")) || 1) : 1;
-      const t = headText(cell);
-      for (let k = 0; k < span; k++) heads[col + k] = t;
-    }
-    const named = heads.filter(Boolean).length;
-    known = { row, heads: named >= 2 ? Array.from(heads, (h) => h || "") : null };
-    memo.set(table, known);
-  }
-  return known.heads;
-}
-
-/** Whether the row is the one that holds a table's column headers. @param {Element} row @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo */
-function isHeaderRow(row, table, memo) {
-  columnHeads(table, memo);
-  return memo.get(table)?.row === row;
-}
-
-/**
- * What a row is called by a person: its row header, else its first short cell of words that holds
- * no control (`Red Mug` in `1 | Red Mug | 8.50 | [Edit]` is the name; a bare number is an id, kept
- * only when nothing else names the row).
- * @param {Element} row @param {Element} [except] a cell not to take (the one being named)
- */
-function rowLabel(row, except) {
-  const cells = rowCells(row);
-  const head = cells.find(({ cell }) => cell !== except && (attr(cell, "scope") === "row" || attr(cell, "role") === "rowheader"));
-  if (head) return headText(head.cell);
-  let number = "";
-  for (const { cell } of cells) {
-    if (cell === except || qs(cell, CONTROLS)) continue;
-    const t = norm(innerTextOf(cell)).replace(/[:*]\s*$/, "");
-    if (!t || t.length > HEAD_MAX) continue;
-    if (/^[\d\s.,#-]+$/.test(t)) { number = number || t; continue; }
-    return t;
-  }
-  return number;
-}
-
-/**
- * A name for a field with none, from the table it is laid out in: its row's label, and its
- * column's header when the table has headers ("price Value"); "" outside a table.
- * @param {Element} el
- */
-function cellName(el) {
-  const cell = closestOf(el, "td, th, [role=gridcell], [role=cell]");
-  const row = cell && closestOf(cell, ROWS);
-  const table = row && tableOf(row);
-  if (!cell || !row || !table) return "";
-  const label = rowLabel(row, cell);
-  const heads = columnHeads(table, new Map());
-  const at = rowCells(row).find((c) => c.cell === cell);
-  const head = heads && at ? heads[at.col] || "" : "";
-  return norm(`${label} ${head !== label ? head : ""}`);
-}
-return { tableOf, isRow, rowCells, columnHeads, isHeaderRow, rowLabel, cellName };
-})();
 // ---- extension/lib/dom_scan.js
 const __dom_scan = (() => {
 /**
@@ -3126,24 +3173,25 @@ const { scrollInfo } = __dom_scroll;
 const { openModal } = __dom_inert;
 const { dropUnreachable } = __dom_covered;
 const { columnHeads, isHeaderRow, isRow, rowCells, tableOf } = __dom_tables;
-const { attr, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
+const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
  *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
- *   shown?: import("./dom_render.js").Shown}} Entry
+ *   shown?: import("./dom_render.js").Shown, noPointer?: boolean}} Entry
  *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
  *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
- *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer; shown: set by the rendering
+ *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer; shown: set by the rendering;
+ *   noPointer: the page turned the pointer off for it (shown as disabled)
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
  *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
  * @typedef {{s: string, el: Element} | Entry | string} Part  words (el: the element they are in, asked whether it
  *   is visible when they are shown), an inline control, or a separator
- * @typedef {{order: number, parts: Part[], text: boolean, after: boolean, entries: number}} Flow  a run being read:
+ * @typedef {{order: number, parts: Part[], text: boolean, after: boolean, entries: number, mute: number}} Flow  a run being read:
  *   text: it has words of its own; after: an element just ended (a next one is a new word)
  * @typedef {{url: string, name: string, box: {x: number, y: number, w: number, h: number}}} RemoteFrame
  * @typedef {{name: string, text: string, id?: string, kind?: string, answer?: string}} DialogInfo
@@ -3221,7 +3269,7 @@ function isContainer(el) {
 }
 
 /** @param {number} order @returns {Flow} */
-function newFlow(order) { return { order, parts: [], text: false, after: false, entries: 0 }; }
+function newFlow(order) { return { order, parts: [], text: false, after: false, entries: 0, mute: 0 }; }
 
 /** Whether el's own text nodes say something. @param {Element} el */
 function ownWords(el) {
@@ -3416,6 +3464,57 @@ function clearOverlay(el) {
 }
 
 /**
+ * Marks the controls the page turned the pointer off for (`pointer-events: none` on them or on
+ * what holds them: a pagination's disabled arrow, a greyed-out menu entry): a click does nothing
+ * there, and the map says they are disabled. Only controls under an element some rule may turn the
+ * pointer off for are asked their computed style.
+ * @param {Entry[]} entries @param {Set<Element>} maybe
+ */
+function markNoPointer(entries, maybe) {
+  for (const e of entries) {
+    let under = false;
+    /** @type {Node | null} */ let n = e.el;
+    while (n && !under) {
+      if (nodeTypeOf(n) === 1 && maybe.has(/** @type {Element} */ (n))) under = true;
+      n = parentNodeOf(n) || /** @type {ShadowRoot} */ (/** @type {unknown} */ (n)).host || null;
+    }
+    if (under && docOf(e.el).defaultView?.getComputedStyle(e.el).pointerEvents === "none") e.noPointer = true;
+  }
+}
+
+const NATIVE_CONTROLS = new Set(["input", "select", "textarea", "button"]);
+
+/**
+ * Takes out (in place) the parts a styled form control is drawn with: an element clickable by its
+ * cursor alone, with no words, lying within the box of a native control beside it (a checkbox's
+ * tick drawn in a span under the transparent input that takes the clicks). It is that control, which
+ * is listed. Returns the ones taken out.
+ * @param {Entry[]} entries
+ */
+function dropPaintedParts(entries) {
+  /** @type {Map<Element, Entry[]>} */ const natives = new Map();
+  /** @param {Entry} e */
+  const native = (e) => NATIVE_CONTROLS.has(tagOf(e.el));
+  for (const e of entries) {
+    const p = native(e) ? parentElOf(e.el) : null;
+    if (p) { const list = natives.get(p); if (list) list.push(e); else natives.set(p, [e]); }
+  }
+  /** @type {Entry[]} */ const out = [];
+  if (!natives.size) return out;
+  let kept = 0;
+  for (const e of entries) {
+    const p = e.byCursor && !native(e) ? parentElOf(e.el) : null;
+    const near = p && natives.get(p);
+    const b = e.box;
+    if (near && !NON_SPACE.test(textOf(e.el) || "") && near.some((n) => n.box.x <= b.x + 2 && n.box.y <= b.y + 2
+      && n.box.x + n.box.w >= b.x + b.w - 2 && n.box.y + n.box.h >= b.y + b.h - 2)) { e.covered = true; out.push(e); continue; }
+    entries[kept++] = e;
+  }
+  entries.length = kept;
+  return out;
+}
+
+/**
  * Gives each text block its place: when the interactive elements just before and after it (in
  * document order) lie on the same side of the viewport, the text between them does too (it is only
  * used to rank what the token budget keeps); otherwise its box is read.
@@ -3441,7 +3540,8 @@ function placeTexts(texts, entries, vh) {
 
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
- * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null}} ScopeInfo
+ * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null,
+ *   noPointer?: Set<Element>}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
  *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
@@ -3458,7 +3558,8 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
   }
-  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer,
+    modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
 /**
@@ -3497,6 +3598,14 @@ function scanPage(reg, opts = {}) {
   const skipped = { count: 0, first: "" };
   /** Column headers of the tables met (dom_tables.js). @type {Map<Element, {row: Element | null, heads: string[] | null}>} */
   const tables = new Map();
+  /** Elements whose style may turn the pointer off (with what is under them), over every scope met. @type {Set<Element>} */
+  const noPointer = new Set();
+  /** @param {Document | ShadowRoot} root */
+  const scoped = (root) => {
+    const info = scopeInfo(root);
+    if (info.noPointer) for (const e of info.noPointer) noPointer.add(e);
+    return info;
+  };
 
   /**
    * One element and what it holds, isolated: a read that throws (a page's odd element, a property
@@ -3507,13 +3616,13 @@ function scanPage(reg, opts = {}) {
    * @param {boolean} mayHide @param {Entry | null} outer @param {Flow | null} flow
    */
   const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
-    const e0 = entries.length, t0 = texts.length, f0 = flow ? flow.parts.length : 0, n0 = newCount;
+    const e0 = entries.length, t0 = texts.length, f0 = flow ? flow.parts.length : 0, m0 = flow ? flow.mute : 0, n0 = newCount;
     try {
       visitOne(el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow);
     } catch (err) {
       for (let i = e0; i < entries.length; i++) seen.delete(entries[i].id);
       entries.length = e0; texts.length = t0; newCount = n0;
-      if (flow) flow.parts.length = f0;
+      if (flow) { flow.parts.length = f0; flow.mute = m0; }
       if (!skipped.count++) skipped.first = String(/** @type {any} */ (err)?.message || err).slice(0, 160);
     }
   };
@@ -3643,7 +3752,7 @@ function scanPage(reg, opts = {}) {
         const fx = dx + fr.left + clientLeftOf(el), fy = dy + fr.top + clientTopOf(el);
         texts.push({ order: order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
         // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
-        const info = scopeInfo(sub);
+        const info = scoped(sub);
         for (const c of Array.from(sub.body ? childrenOf(sub.body) : childrenOf(sub.documentElement))) visit(c, g, fx, fy, false, false, info, false, null, null);
       } else {
         remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: attr(el, "title") || attr(el, "name") || "",
@@ -3657,7 +3766,7 @@ function scanPage(reg, opts = {}) {
     let childHide = hide;
     const sr = shadowOf(el);
     if (sr) {
-      const info = scopeInfo(sr);
+      const info = scoped(sr);
       // The shadow tree's own style may hide the host, or the slots its light children show in.
       for (const c of Array.from(sr.children)) visit(c, g, dx, dy, inner, ptr, info, hide || info.hostHide, around, null);
       if (info.hostHide || /** @type {Set<Element>} */ (info.hide).size) childHide = true;
@@ -3676,18 +3785,21 @@ function scanPage(reg, opts = {}) {
         if (entry.inline && flow) flow.parts.splice(flow.parts.indexOf(entry), 1);
       }
     } else if (flow) {
-      // Inline content inside a run: its words and controls keep their place in the sentence.
+      // Inline content inside a run: its words and controls keep their place in the sentence; the
+      // words of a label (all of them, in whatever it wraps them) are its control's name.
       const words = !isRedundantLabel(el);
+      if (!words) flow.mute++;
       if (flow.after) { flow.parts.push(" "); flow.after = false; } // two elements side by side read as two words
       for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
         if (nodeTypeOf(n) === 3) {
-          if (!words) continue;
+          if (flow.mute) continue;
           const s = /** @type {string} */ (nodeValueOf(n));
           flow.parts.push({ s, el }); flow.after = false;
           if (!flow.text) flow.text = NON_SPACE.test(s);
         }
         else if (nodeTypeOf(n) === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
       }
+      if (!words) flow.mute--;
       if (tag === "br") flow.parts.push(" ");
       flow.after = true;
     } else if (isRow(el) && dataTable(el)) {
@@ -3762,7 +3874,7 @@ function scanPage(reg, opts = {}) {
       } else if (nodeTypeOf(n) === 1) {
         const c = /** @type {Element} */ (n);
         if (isInline(c)) {
-          if (!flow) flow = newFlow(order++);
+          if (!flow) { flow = newFlow(order++); if (!words) flow.mute = 1; }
           visit(c, g, dx, dy, false, ptr, scope, hide, outer, flow);
         } else {
           if (flow) endRun(flow, g, heading, el, dy);
@@ -3783,11 +3895,13 @@ function scanPage(reg, opts = {}) {
     else if (flow.entries) for (const p of flow.parts) if (typeof p === "object" && "id" in p) p.inline = false;
   };
 
-  if (doc.body) visit(doc.body, "", 0, 0, false, false, scopeInfo(doc), false, null, null);
+  if (doc.body) visit(doc.body, "", 0, 0, false, false, scoped(doc), false, null, null);
   placeTexts(texts, entries, vh);
+  if (noPointer.size) markNoPointer(entries, noPointer);
+  const painted = dropPaintedParts(entries);
   const { covered, hidden } = dropUnreachable(doc, entries);
   // What the model was not shown is not seen: it is new when it comes out from under the cover.
-  for (const e of [...(covered ? covered.entries : []), ...hidden]) { seen.delete(e.id); if (e.isNew) newCount--; }
+  for (const e of [...(covered ? covered.entries : []), ...hidden, ...painted]) { seen.delete(e.id); if (e.isNew) newCount--; }
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 
@@ -3937,7 +4051,7 @@ const __dom_render = (() => {
  */
 const { accessibleName, elementState, implicitRole, norm, roleOf } = __refind;
 const { guessName } = __dom_names;
-const { attr, byTagOf, checkVisibilityOf, childCountOf, docOf, firstChildOf, hasAttr, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, tagOf, textOf } = __dom_native;
+const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {import("./dom_scan.js").Scan} Scan
@@ -4010,39 +4124,6 @@ function hrefOf(el, name) {
 /** Input types worth saying (text-like ones are implied by the role). */
 const SHOWN_TYPES = new Set(["password", "email", "tel", "url", "date", "time", "datetime-local", "month", "week", "color"]);
 
-/** Elements whose name is not their text. */
-const NAMED_BY_ATTR = new Set(["input", "textarea", "select", "img"]);
-/** A control's subtree past this size is not walked for hidden words (its textContent stands). */
-const SHOWN_WALK_MAX = 60;
-
-/**
- * A control's words without those hidden from everyone — `display: none`, `visibility: hidden`,
- * `aria-hidden` (a "0" badge hidden when there is nothing to count, a label variant for pages
- * without scripts, a count repeated for the eye beside its screen-reader sentence) — as Chrome's
- * accessible name has them; words only screen readers get (clipped, off-screen) stay, since they are
- * what the control is called. textContent, which the accessible name here is read from, keeps them
- * all. null when nothing in it is hidden (the usual case) or it is too large to walk.
- * @param {Element} el @returns {string | null}
- */
-function textShown(el) {
-  if (byTagOf(el, "*").length > SHOWN_WALK_MAX) return null;
-  let hidden = false;
-  /** @type {string[]} */ const out = [];
-  /** @param {Element} p */
-  const walk = (p) => {
-    for (let c = firstChildOf(p); c; c = nextSiblingOf(c)) {
-      if (nodeTypeOf(c) === 3) out.push(/** @type {string} */ (nodeValueOf(c)));
-      else if (nodeTypeOf(c) === 1) {
-        const e = /** @type {Element} */ (c);
-        if (attr(e, "aria-hidden") === "true" || !checkVisibilityOf(e, { checkVisibilityCSS: true })) { hidden = true; out.push(" "); continue; }
-        if (tagOf(e) !== "svg" && tagOf(e) !== "script" && tagOf(e) !== "style") walk(e);
-      }
-    }
-  };
-  walk(el);
-  return hidden ? norm(out.join("")).slice(0, 100) : null;
-}
-
 /**
  * The name a person would give the element, and whether it is guessed: its accessible name (for a
  * container clickable by its cursor, the words it shows: its markup's text also holds its hidden
@@ -4054,11 +4135,8 @@ function nameOf(e, role, inline) {
   const el = e.el;
   const name = e.name ?? (e.name = accessibleName(el)); // kept for the element's signature
   let shown = name;
+  // (Words hidden from everyone are no part of a name: the accessible name leaves them out.)
   if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label")) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
-  else if (name && childCountOf(el) && !hasAttr(el, "aria-label") && !hasAttr(el, "aria-labelledby") && !NAMED_BY_ATTR.has(tagOf(el))) {
-    const t = textShown(el);
-    if (t !== null) shown = t;
-  }
   // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
   if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
   const g = guessName(el);
@@ -4108,7 +4186,7 @@ function elementLine(e, inline = false) {
   if (st.checked) parts.push("checked");
   if (st.selected) parts.push("selected");
   if (st.expanded !== undefined) parts.push(st.expanded ? "expanded" : "collapsed");
-  if (st.disabled) parts.push("disabled");
+  if (st.disabled || e.noPointer) parts.push("disabled"); // the page turned the pointer off for it: as good as disabled
   if (st.focused) parts.push("focused");
   if (hasAttr(el, "required") || attr(el, "aria-required") === "true") parts.push("required");
   if (attr(el, "aria-invalid") === "true") parts.push("invalid");

@@ -11,13 +11,13 @@
  *   overflows, drawn under a twin, or under a sibling laid over it. Left off the map: nobody can see
  *   or click it.
  * - open (kept): some point reaches the control (it, what is inside it, or its label); or it is
- *   merely scrolled out of a scrolling box, or under a fixed bar at the edge of the window (a
+ *   merely scrolled out of a scrolling box, or under a bar that stays put while the page scrolls (a
  *   header, footer or side panel beside the content covers nothing: scrolling brings it out).
  *
  * Only controls in the viewport can be asked (the browser hit-tests what it draws).
  */
 import { containsDeep, deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";
-import { clientHeightOf, clientWidthOf, closestOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } from "./dom_native.js";
+import { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
@@ -55,7 +55,7 @@ function hitAt(doc, x, y) {
     try { sub = /** @type {HTMLIFrameElement} */ (hit).contentDocument; } catch { sub = null; }
     if (!sub) break;
     const r = rectOf(hit);
-    x -= r.left + /** @type {HTMLElement} */ (hit).clientLeft; y -= r.top + /** @type {HTMLElement} */ (hit).clientTop;
+    x -= r.left + clientLeftOf(hit); y -= r.top + clientTopOf(hit);
     const inner = deepElementFromPoint(sub, x, y);
     if (!inner) break;
     hit = inner;
@@ -64,19 +64,19 @@ function hitAt(doc, x, y) {
 }
 
 /**
- * A fixed or sticky bar along an edge of the window (a header, footer or side panel) that leaves
- * most of the window to the page: what it hides is beside it or scrolled under it, not covered.
+ * A bar that stays put while the page scrolls (fixed or sticky: a header, a footer, a side panel,
+ * a form's Save bar) and leaves most of the window to the page: what it hides is scrolled under it
+ * or beside it, and scrolling brings it out — not covered. (A layer over most of the window, or one
+ * that scrolls with the page — a menu opened over a list — does cover.)
  * @param {Element} layer @param {number} vw @param {number} vh
  */
-function edgeBar(layer, vw, vh) {
+function staysPut(layer, vw, vh) {
   const view = docOf(layer).defaultView;
   const pos = view ? view.getComputedStyle(layer).position : "";
   if (pos !== "fixed" && pos !== "sticky") return false;
   const r = rectOf(layer);
   const w = Math.min(r.right, vw) - Math.max(r.left, 0), h = Math.min(r.bottom, vh) - Math.max(r.top, 0);
-  if (w <= 0 || h <= 0 || w * h > 0.5 * vw * vh) return false;
-  const wide = w >= 0.9 * vw, tall = h >= 0.9 * vh;
-  return (wide && (r.top <= 1 || r.bottom >= vh - 1)) || (tall && (r.left <= 1 || r.right >= vw - 1));
+  return w > 0 && h > 0 && w * h <= 0.5 * vw * vh;
 }
 
 /**
@@ -88,7 +88,7 @@ function scrolledAway(el, x, y) {
   const view = docOf(el).defaultView;
   if (!view) return false;
   for (/** @type {Node | null} */ let n = parentNodeOf(el); n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) {
-    if (n.nodeType !== 1) continue;
+    if (nodeTypeOf(n) !== 1) continue;
     const a = /** @type {Element} */ (n);
     if (a === docOf(el).documentElement || a === docOf(el).body) break;
     const st = view.getComputedStyle(a);
@@ -112,7 +112,9 @@ function samplePoints(e, vw, vh) {
   const own = rectOf(e.el);
   const dx = b.x - own.left, dy = b.y - own.top; // where the element's frame sits in the top window
   /** @type {Point[]} */ const top = [];
-  for (const [fx, fy] of SAMPLE_POINTS) top.push({ x: b.x + b.w * fx, y: b.y + b.h * fy });
+  // Across the part of its box the window shows (a control half scrolled out is aimed at where it shows).
+  const x0 = Math.max(b.x, 0), y0 = Math.max(b.y, 0), x1 = Math.min(b.x + b.w, vw), y1 = Math.min(b.y + b.h, vh);
+  if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of SAMPLE_POINTS) top.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
   const lines = rectsOf(e.el);
   if (lines.length > 1) for (let i = 0; i < Math.min(lines.length, 4); i++) {
     const r = lines[i];
@@ -139,26 +141,30 @@ function judge(doc, e, vw, vh, layers) {
   if (!first) return "open";
   let layer = layers.get(first);
   if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
-  if (layer && !containsDeep(layer, e.el)) return edgeBar(layer, vw, vh) ? "open" : { cover: layer };
+  if (layer && !containsDeep(layer, e.el)) return staysPut(layer, vw, vh) ? "open" : { cover: layer };
   // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
   return own.some((p) => scrolledAway(e.el, p.x, p.y)) ? "open" : "hidden";
 }
 
+/** Points along the window's edges (fractions of its size), where a dialog in the middle is not. */
+const EDGES = [[0.05, 0.05], [0.5, 0.05], [0.95, 0.05], [0.05, 0.5], [0.95, 0.5], [0.05, 0.95], [0.5, 0.95], [0.95, 0.95]];
+
 /**
- * A layer fixed over the whole window (a modal's backdrop or its full-window container): hit at
- * the middle and near each corner of the window, and drawn over all of it. Whatever it does not
- * hold is covered at any scroll position — the controls out of view included.
+ * A layer fixed over the whole window (a modal's backdrop or its full-window container): what is
+ * hit along nearly all the window's edges, drawn over all of it. Whatever it does not hold is
+ * covered at any scroll position — the controls out of view included.
  * @param {Document} doc @param {number} vw @param {number} vh
  */
 function fullCover(doc, vw, vh) {
-  /** @type {Element | null} */ let layer = null;
-  for (const [fx, fy] of [[0.5, 0.5], [0.1, 0.1], [0.9, 0.1], [0.1, 0.9], [0.9, 0.9]]) {
+  /** @type {Map<Element, number>} */ const votes = new Map();
+  for (const [fx, fy] of EDGES) {
     const hit = deepElementFromPoint(doc, vw * fx, vh * fy);
     const l = hit && layerOf(hit);
-    if (!l || (layer && l !== layer)) return null;
-    layer = l;
+    if (l) votes.set(l, (votes.get(l) || 0) + 1);
   }
-  if (!layer || docOf(layer).defaultView?.getComputedStyle(layer).position !== "fixed") return null;
+  let layer = null, most = 0;
+  for (const [l, n] of votes) if (n > most) { layer = l; most = n; }
+  if (!layer || most < EDGES.length - 1 || docOf(layer).defaultView?.getComputedStyle(layer).position !== "fixed") return null;
   const r = rectOf(layer);
   return r.left <= 1 && r.top <= 1 && r.right >= vw - 1 && r.bottom >= vh - 1 ? layer : null;
 }

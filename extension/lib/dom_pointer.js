@@ -47,8 +47,10 @@ function splitSelectors(list) {
  * cursor / hide: null when some rule could not be turned into a selector that stands on its own;
  * hoverPointer: selectors that give a pointer cursor on hover only (`.controls span:hover`): the
  * element shows it the moment a pointer is over it, which its style now cannot confirm;
- * hostHide: a shadow root's sheet hides its host or the host's slotted children.
- * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean}} SheetSelectors */
+ * hostHide: a shadow root's sheet hides its host or the host's slotted children;
+ * noPointer: selectors of rules that turn the pointer off (`pointer-events: none`, which is inherited:
+ * a disabled page link's `.disabled .page-link`), static ones only (a :hover rule is not the page now).
+ * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -69,6 +71,7 @@ function sheetSelectors(sheet) {
   /** @type {string[] | null} */ let cursor = [];
   /** @type {string[] | null} */ let hide = [];
   /** @type {string[]} */ const hoverPointer = [];
+  /** @type {string[]} */ const noPointer = [];
   let hostHide = false;
   /**
    * @param {CSSRuleList} list
@@ -82,6 +85,7 @@ function sheetSelectors(sheet) {
         if (!sub) { cursor = hide = null; return; }
         if (cursor) { if (sub.cursor) cursor.push(...sub.cursor); else cursor = null; }
         hoverPointer.push(...sub.hoverPointer);
+        noPointer.push(...sub.noPointer);
         if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
         hostHide ||= sub.hostHide;
       }
@@ -101,6 +105,12 @@ function sheetSelectors(sheet) {
           else if (t) cursor.push(t);
         }
       }
+      if (styled && sel && r.style.pointerEvents === "none" && !/:host|::slotted/.test(sel)) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.trim();
+          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, "")) && !/:(hover|active|focus)/.test(t)) noPointer.push(t);
+        }
+      }
       if (styled && hide && hides(r.style)) {
         if (!sel) hide = null;
         // From inside a shadow root: the host itself, or its children through the slots.
@@ -118,7 +128,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -126,6 +136,7 @@ function sheetSelectors(sheet) {
 /** Elements whose cursor is worth confirming, plus hiding by inline style or the user-agent sheet:
  * a closed `<details>` and `hidden=until-found` hide their content with `content-visibility`. */
 const INLINE_CURSOR = '[style*="cursor" i]';
+const INLINE_NO_POINTER = '[style*="pointer-events" i]';
 const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "[hidden]"];
 
 /**
@@ -136,14 +147,17 @@ const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "
  *     content-visibility: set by a rule, inline, an animation or the user-agent sheet; what is
  *     under them can be hidden too), or null when that is not known (the caller then asks each
  *     element); an element in no set with a box of its own, under no element in a set, is visible;
- *   hostHide — (a shadow root) its styles may hide the host or the host's slotted children.
+ *   hostHide — (a shadow root) its styles may hide the host or the host's slotted children;
+ *   noPointer — elements a rule (or an inline style) may turn the pointer off for, with what is under
+ *     them (the caller confirms with the computed style).
  * @param {Document | ShadowRoot} scope
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean}}
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>}}
  */
 export function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [INLINE_CURSOR];
   /** @type {string[] | null} */ let hide = [...UA_HIDE];
   /** @type {string[]} */ const hoverPointer = [];
+  /** @type {string[]} */ const noPointer = [INLINE_NO_POINTER];
   let hostHide = false;
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
@@ -151,6 +165,7 @@ export function scopeStyles(scope) {
     if (!s) { cursor = hide = null; break; }
     if (cursor) { if (s.cursor) cursor.push(...s.cursor); else cursor = null; }
     hoverPointer.push(...s.hoverPointer);
+    noPointer.push(...s.noPointer);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
     hostHide ||= s.hostHide;
   }
@@ -173,7 +188,7 @@ export function scopeStyles(scope) {
     pointer = matchAll(scope, cursor, (el) => !!view && view.getComputedStyle(el).cursor === "pointer");
     if (pointer && hoverPointer.length) for (const el of matchAll(scope, hoverPointer, () => true) || []) pointer.add(el);
   }
-  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet };
+  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: matchAll(scope, noPointer, () => true) || new Set() };
 }
 
 /**

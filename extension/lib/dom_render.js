@@ -9,7 +9,7 @@
  */
 import { accessibleName, elementState, implicitRole, norm, roleOf } from "./refind.js";
 import { guessName } from "./dom_names.js";
-import { attr, byTagOf, checkVisibilityOf, childCountOf, docOf, firstChildOf, hasAttr, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, tagOf, textOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./dom_scan.js").Scan} Scan
@@ -82,39 +82,6 @@ function hrefOf(el, name) {
 /** Input types worth saying (text-like ones are implied by the role). */
 const SHOWN_TYPES = new Set(["password", "email", "tel", "url", "date", "time", "datetime-local", "month", "week", "color"]);
 
-/** Elements whose name is not their text. */
-const NAMED_BY_ATTR = new Set(["input", "textarea", "select", "img"]);
-/** A control's subtree past this size is not walked for hidden words (its textContent stands). */
-const SHOWN_WALK_MAX = 60;
-
-/**
- * A control's words without those hidden from everyone — `display: none`, `visibility: hidden`,
- * `aria-hidden` (a "0" badge hidden when there is nothing to count, a label variant for pages
- * without scripts, a count repeated for the eye beside its screen-reader sentence) — as Chrome's
- * accessible name has them; words only screen readers get (clipped, off-screen) stay, since they are
- * what the control is called. textContent, which the accessible name here is read from, keeps them
- * all. null when nothing in it is hidden (the usual case) or it is too large to walk.
- * @param {Element} el @returns {string | null}
- */
-function textShown(el) {
-  if (byTagOf(el, "*").length > SHOWN_WALK_MAX) return null;
-  let hidden = false;
-  /** @type {string[]} */ const out = [];
-  /** @param {Element} p */
-  const walk = (p) => {
-    for (let c = firstChildOf(p); c; c = nextSiblingOf(c)) {
-      if (nodeTypeOf(c) === 3) out.push(/** @type {string} */ (nodeValueOf(c)));
-      else if (nodeTypeOf(c) === 1) {
-        const e = /** @type {Element} */ (c);
-        if (attr(e, "aria-hidden") === "true" || !checkVisibilityOf(e, { checkVisibilityCSS: true })) { hidden = true; out.push(" "); continue; }
-        if (tagOf(e) !== "svg" && tagOf(e) !== "script" && tagOf(e) !== "style") walk(e);
-      }
-    }
-  };
-  walk(el);
-  return hidden ? norm(out.join("")).slice(0, 100) : null;
-}
-
 /**
  * The name a person would give the element, and whether it is guessed: its accessible name (for a
  * container clickable by its cursor, the words it shows: its markup's text also holds its hidden
@@ -126,11 +93,8 @@ export function nameOf(e, role, inline) {
   const el = e.el;
   const name = e.name ?? (e.name = accessibleName(el)); // kept for the element's signature
   let shown = name;
+  // (Words hidden from everyone are no part of a name: the accessible name leaves them out.)
   if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label")) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
-  else if (name && childCountOf(el) && !hasAttr(el, "aria-label") && !hasAttr(el, "aria-labelledby") && !NAMED_BY_ATTR.has(tagOf(el))) {
-    const t = textShown(el);
-    if (t !== null) shown = t;
-  }
   // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
   if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
   const g = guessName(el);
@@ -180,7 +144,7 @@ export function elementLine(e, inline = false) {
   if (st.checked) parts.push("checked");
   if (st.selected) parts.push("selected");
   if (st.expanded !== undefined) parts.push(st.expanded ? "expanded" : "collapsed");
-  if (st.disabled) parts.push("disabled");
+  if (st.disabled || e.noPointer) parts.push("disabled"); // the page turned the pointer off for it: as good as disabled
   if (st.focused) parts.push("focused");
   if (hasAttr(el, "required") || attr(el, "aria-required") === "true") parts.push("required");
   if (attr(el, "aria-invalid") === "true") parts.push("invalid");

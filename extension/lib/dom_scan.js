@@ -13,24 +13,25 @@ import { scrollInfo } from "./dom_scroll.js";
 import { openModal } from "./dom_inert.js";
 import { dropUnreachable } from "./dom_covered.js";
 import { columnHeads, isHeaderRow, isRow, rowCells, tableOf } from "./dom_tables.js";
-import { attr, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./refind.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
  *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
- *   shown?: import("./dom_render.js").Shown}} Entry
+ *   shown?: import("./dom_render.js").Shown, noPointer?: boolean}} Entry
  *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
  *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
- *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer; shown: set by the rendering
+ *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer; shown: set by the rendering;
+ *   noPointer: the page turned the pointer off for it (shown as disabled)
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
  *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
  * @typedef {{s: string, el: Element} | Entry | string} Part  words (el: the element they are in, asked whether it
  *   is visible when they are shown), an inline control, or a separator
- * @typedef {{order: number, parts: Part[], text: boolean, after: boolean, entries: number}} Flow  a run being read:
+ * @typedef {{order: number, parts: Part[], text: boolean, after: boolean, entries: number, mute: number}} Flow  a run being read:
  *   text: it has words of its own; after: an element just ended (a next one is a new word)
  * @typedef {{url: string, name: string, box: {x: number, y: number, w: number, h: number}}} RemoteFrame
  * @typedef {{name: string, text: string, id?: string, kind?: string, answer?: string}} DialogInfo
@@ -108,7 +109,7 @@ function isContainer(el) {
 }
 
 /** @param {number} order @returns {Flow} */
-function newFlow(order) { return { order, parts: [], text: false, after: false, entries: 0 }; }
+function newFlow(order) { return { order, parts: [], text: false, after: false, entries: 0, mute: 0 }; }
 
 /** Whether el's own text nodes say something. @param {Element} el */
 function ownWords(el) {
@@ -303,6 +304,57 @@ function clearOverlay(el) {
 }
 
 /**
+ * Marks the controls the page turned the pointer off for (`pointer-events: none` on them or on
+ * what holds them: a pagination's disabled arrow, a greyed-out menu entry): a click does nothing
+ * there, and the map says they are disabled. Only controls under an element some rule may turn the
+ * pointer off for are asked their computed style.
+ * @param {Entry[]} entries @param {Set<Element>} maybe
+ */
+function markNoPointer(entries, maybe) {
+  for (const e of entries) {
+    let under = false;
+    /** @type {Node | null} */ let n = e.el;
+    while (n && !under) {
+      if (nodeTypeOf(n) === 1 && maybe.has(/** @type {Element} */ (n))) under = true;
+      n = parentNodeOf(n) || /** @type {ShadowRoot} */ (/** @type {unknown} */ (n)).host || null;
+    }
+    if (under && docOf(e.el).defaultView?.getComputedStyle(e.el).pointerEvents === "none") e.noPointer = true;
+  }
+}
+
+const NATIVE_CONTROLS = new Set(["input", "select", "textarea", "button"]);
+
+/**
+ * Takes out (in place) the parts a styled form control is drawn with: an element clickable by its
+ * cursor alone, with no words, lying within the box of a native control beside it (a checkbox's
+ * tick drawn in a span under the transparent input that takes the clicks). It is that control, which
+ * is listed. Returns the ones taken out.
+ * @param {Entry[]} entries
+ */
+function dropPaintedParts(entries) {
+  /** @type {Map<Element, Entry[]>} */ const natives = new Map();
+  /** @param {Entry} e */
+  const native = (e) => NATIVE_CONTROLS.has(tagOf(e.el));
+  for (const e of entries) {
+    const p = native(e) ? parentElOf(e.el) : null;
+    if (p) { const list = natives.get(p); if (list) list.push(e); else natives.set(p, [e]); }
+  }
+  /** @type {Entry[]} */ const out = [];
+  if (!natives.size) return out;
+  let kept = 0;
+  for (const e of entries) {
+    const p = e.byCursor && !native(e) ? parentElOf(e.el) : null;
+    const near = p && natives.get(p);
+    const b = e.box;
+    if (near && !NON_SPACE.test(textOf(e.el) || "") && near.some((n) => n.box.x <= b.x + 2 && n.box.y <= b.y + 2
+      && n.box.x + n.box.w >= b.x + b.w - 2 && n.box.y + n.box.h >= b.y + b.h - 2)) { e.covered = true; out.push(e); continue; }
+    entries[kept++] = e;
+  }
+  entries.length = kept;
+  return out;
+}
+
+/**
  * Gives each text block its place: when the interactive elements just before and after it (in
  * document order) lie on the same side of the viewport, the text between them does too (it is only
  * used to rank what the token budget keeps); otherwise its box is read.
@@ -328,7 +380,8 @@ function placeTexts(texts, entries, vh) {
 
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
- * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null}} ScopeInfo
+ * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null,
+ *   noPointer?: Set<Element>}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
  *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
@@ -345,7 +398,8 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
   }
-  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer,
+    modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
 /**
@@ -384,6 +438,14 @@ export function scanPage(reg, opts = {}) {
   const skipped = { count: 0, first: "" };
   /** Column headers of the tables met (dom_tables.js). @type {Map<Element, {row: Element | null, heads: string[] | null}>} */
   const tables = new Map();
+  /** Elements whose style may turn the pointer off (with what is under them), over every scope met. @type {Set<Element>} */
+  const noPointer = new Set();
+  /** @param {Document | ShadowRoot} root */
+  const scoped = (root) => {
+    const info = scopeInfo(root);
+    if (info.noPointer) for (const e of info.noPointer) noPointer.add(e);
+    return info;
+  };
 
   /**
    * One element and what it holds, isolated: a read that throws (a page's odd element, a property
@@ -394,13 +456,13 @@ export function scanPage(reg, opts = {}) {
    * @param {boolean} mayHide @param {Entry | null} outer @param {Flow | null} flow
    */
   const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
-    const e0 = entries.length, t0 = texts.length, f0 = flow ? flow.parts.length : 0, n0 = newCount;
+    const e0 = entries.length, t0 = texts.length, f0 = flow ? flow.parts.length : 0, m0 = flow ? flow.mute : 0, n0 = newCount;
     try {
       visitOne(el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow);
     } catch (err) {
       for (let i = e0; i < entries.length; i++) seen.delete(entries[i].id);
       entries.length = e0; texts.length = t0; newCount = n0;
-      if (flow) flow.parts.length = f0;
+      if (flow) { flow.parts.length = f0; flow.mute = m0; }
       if (!skipped.count++) skipped.first = String(/** @type {any} */ (err)?.message || err).slice(0, 160);
     }
   };
@@ -530,7 +592,7 @@ export function scanPage(reg, opts = {}) {
         const fx = dx + fr.left + clientLeftOf(el), fy = dy + fr.top + clientTopOf(el);
         texts.push({ order: order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
         // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
-        const info = scopeInfo(sub);
+        const info = scoped(sub);
         for (const c of Array.from(sub.body ? childrenOf(sub.body) : childrenOf(sub.documentElement))) visit(c, g, fx, fy, false, false, info, false, null, null);
       } else {
         remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: attr(el, "title") || attr(el, "name") || "",
@@ -544,7 +606,7 @@ export function scanPage(reg, opts = {}) {
     let childHide = hide;
     const sr = shadowOf(el);
     if (sr) {
-      const info = scopeInfo(sr);
+      const info = scoped(sr);
       // The shadow tree's own style may hide the host, or the slots its light children show in.
       for (const c of Array.from(sr.children)) visit(c, g, dx, dy, inner, ptr, info, hide || info.hostHide, around, null);
       if (info.hostHide || /** @type {Set<Element>} */ (info.hide).size) childHide = true;
@@ -563,18 +625,21 @@ export function scanPage(reg, opts = {}) {
         if (entry.inline && flow) flow.parts.splice(flow.parts.indexOf(entry), 1);
       }
     } else if (flow) {
-      // Inline content inside a run: its words and controls keep their place in the sentence.
+      // Inline content inside a run: its words and controls keep their place in the sentence; the
+      // words of a label (all of them, in whatever it wraps them) are its control's name.
       const words = !isRedundantLabel(el);
+      if (!words) flow.mute++;
       if (flow.after) { flow.parts.push(" "); flow.after = false; } // two elements side by side read as two words
       for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
         if (nodeTypeOf(n) === 3) {
-          if (!words) continue;
+          if (flow.mute) continue;
           const s = /** @type {string} */ (nodeValueOf(n));
           flow.parts.push({ s, el }); flow.after = false;
           if (!flow.text) flow.text = NON_SPACE.test(s);
         }
         else if (nodeTypeOf(n) === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
       }
+      if (!words) flow.mute--;
       if (tag === "br") flow.parts.push(" ");
       flow.after = true;
     } else if (isRow(el) && dataTable(el)) {
@@ -649,7 +714,7 @@ export function scanPage(reg, opts = {}) {
       } else if (nodeTypeOf(n) === 1) {
         const c = /** @type {Element} */ (n);
         if (isInline(c)) {
-          if (!flow) flow = newFlow(order++);
+          if (!flow) { flow = newFlow(order++); if (!words) flow.mute = 1; }
           visit(c, g, dx, dy, false, ptr, scope, hide, outer, flow);
         } else {
           if (flow) endRun(flow, g, heading, el, dy);
@@ -670,11 +735,13 @@ export function scanPage(reg, opts = {}) {
     else if (flow.entries) for (const p of flow.parts) if (typeof p === "object" && "id" in p) p.inline = false;
   };
 
-  if (doc.body) visit(doc.body, "", 0, 0, false, false, scopeInfo(doc), false, null, null);
+  if (doc.body) visit(doc.body, "", 0, 0, false, false, scoped(doc), false, null, null);
   placeTexts(texts, entries, vh);
+  if (noPointer.size) markNoPointer(entries, noPointer);
+  const painted = dropPaintedParts(entries);
   const { covered, hidden } = dropUnreachable(doc, entries);
   // What the model was not shown is not seen: it is new when it comes out from under the cover.
-  for (const e of [...(covered ? covered.entries : []), ...hidden]) { seen.delete(e.id); if (e.isNew) newCount--; }
+  for (const e of [...(covered ? covered.entries : []), ...hidden, ...painted]) { seen.delete(e.id); if (e.isNew) newCount--; }
   if (opts.remember !== false) reg.lastSeen = seen;
   reg.prune();
 

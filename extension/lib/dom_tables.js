@@ -9,7 +9,7 @@
  * before. Column positions count `colspan` (HTML) or `aria-colindex` (ARIA grids); `rowspan` is not
  * followed (a cell under a spanning one reads the header of its own position in its row).
  */
-import { norm } from "./refind.js";
+import { norm } from "./norm.js";
 import { attr, childrenOf, closestOf, innerTextOf, parentElOf, qs, qsa, tagOf } from "./dom_native.js";
 
 const TABLES = "table, [role=grid], [role=table], [role=treegrid]";

@@ -54,7 +54,9 @@
  * of the selector engine (see gatherBig); and a candidate's place among look-alikes is worked out
  * only for those that look like the element.
  */
-import { attr, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rectsOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
+import { norm } from "./norm.js";
+import { rowLabel } from "./dom_tables.js";
+import { attr, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 export const SIGNATURE_VERSION = 3;
 /** Best score needed to act on a match. */
@@ -69,7 +71,7 @@ export const MARGIN = 0.1;
  * @typedef {{v: number, tag: string, role: string, name: string, text: string,
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
  *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
- *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string}} Signature
+ *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string}} Signature
  * @typedef {{zones: string[], item: string}} Context the parts of the page the element was captured
  *   in, innermost first: landmarks, sections, forms and groups as "kind:label" (`nav:Footer`,
  *   `form:/login`, `fieldset:Billing address`), and the item it belongs to (its table row's or
@@ -116,8 +118,7 @@ export function isGeneratedId(id) { return GENERATED_ID.test(id); }
 /** Ids that frameworks generate (React useId, counters, uuids). */
 const GENERATED_ID = /^:r\w*:$|\d{3,}|[0-9a-f]{8,}|^(ember|ext-gen|react-|radix-|headlessui-|mui-|yui_|uid-)/i;
 
-/** @param {string | null | undefined} s */
-export function norm(s) { return (s || "").replace(/\s+/g, " ").trim(); }
+export { norm }; // defined in norm.js (dom_tables.js needs it too, and refind.js needs dom_tables.js)
 /** @param {string} s @param {number} n */
 function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
 
@@ -160,12 +161,13 @@ export function implicitRole(el) {
 export function isInteractiveCheap(el) {
   const tag = tagOf(el);
   if (INTERACTIVE_TAGS.has(tag)) {
-    if (tag === "a") return hasAttr(el, "href");
+    // A link without a target is a control only by what else says so (a role, a tabindex, a handler).
+    if (tag === "a" && hasAttr(el, "href")) return true;
     if (tag === "input") return /** @type {HTMLInputElement} */ (el).type !== "hidden";
     if (tag === "label") return false; // its control is the target; a label alone is context
     if (tag === "option" || tag === "details") return false; // rendered with their select / summary
     if (tag === "video" || tag === "audio") return hasAttr(el, "controls");
-    return true;
+    if (tag !== "a") return true;
   }
   const role = attr(el, "role");
   if (role && INTERACTIVE_ROLES.has(role.split(/\s+/)[0].toLowerCase())) return true;
@@ -291,34 +293,42 @@ function readVisibleText(el) {
 /** A control's subtree past this size keeps its textContent (walking it would cost more than it says). */
 const LAID_OUT_MAX = 40;
 
+/** Parts of a control that are other things, not its words: a tree item's nested group of items, a
+ * menu's submenu (Chrome's accessible name leaves them out too). */
+const NOT_NAME = new Set(["group", "tree", "list", "listbox", "menu", "menubar", "grid", "table", "tablist", "toolbar", "dialog"]);
+
 /**
- * An element's words as the browser lays them out: a part that stands apart (a block, an
- * inline-block badge, a float, a positioned one) is a word of its own ("Inbox 7", not "Inbox7";
- * "Comments 2 Comments in moderation"), a part not rendered at all (display: none) says nothing,
- * as in Chrome's accessible name; inline formatting inside a word ("Ket<b>tle</b>") stays one.
+ * An element's words as the browser lays them out and a person reads them: a part that stands
+ * apart (a block, an inline-block badge, a float, a positioned one) is a word of its own ("Inbox 7",
+ * not "Inbox7"; "Comments 2 Comments in moderation"); words hidden from everyone (display: none,
+ * visibility: hidden, aria-hidden) and a nested group of other items say nothing, as in Chrome's
+ * accessible name; inline formatting inside a word ("Ket<b>tle</b>") stays one word.
  * @param {Element} el @param {string} raw its textContent
  */
 function laidOutText(el, raw) {
   const view = docOf(el).defaultView;
   if (!view || byTagOf(el, "*").length > LAID_OUT_MAX) return raw;
   let out = "";
-  /** @param {Node} p */
-  const walk = (p) => {
+  /** @param {Node} p @param {boolean} shown whether p's own words show (visibility) */
+  const walk = (p, shown) => {
     for (let c = firstChildOf(p); c; c = nextSiblingOf(c)) {
       const t = nodeTypeOf(c);
-      if (t === 3) { out += nodeValueOf(c) || ""; continue; }
+      if (t === 3) { if (shown) out += nodeValueOf(c) || ""; continue; }
       if (t !== 1) continue;
       const e = /** @type {Element} */ (c), tag = tagOf(e);
-      if (tag === "script" || tag === "style" || tag === "template") continue;
+      if (tag === "script" || tag === "style" || tag === "template" || attr(e, "aria-hidden") === "true") continue;
+      const role = attr(e, "role");
+      if (role && NOT_NAME.has(role)) continue;
       const st = view.getComputedStyle(e);
       if (st.display === "none") continue;
       const apart = (st.display !== "inline" && st.display !== "contents") || st.float !== "none" || st.position === "absolute" || st.position === "fixed";
       if (apart) out += " ";
-      walk(e);
+      walk(e, st.visibility !== "hidden" && st.visibility !== "collapse");
       if (apart) out += " ";
     }
   };
-  walk(el);
+  const own = view.getComputedStyle(el).visibility;
+  walk(el, own !== "hidden" && own !== "collapse");
   return out;
 }
 
@@ -1005,12 +1015,18 @@ export function captureSignature(el, known = {}, pass) {
  * The element's signature, or — where reading the element fails — one that says only what the page
  * map already knew of it (its tag, name and box): such an element can still be acted on by its id,
  * and re-finding it later abstains rather than guess from so little.
- * @param {Element} el @param {{box?: Box, name?: string}} [known] @param {Map<any, any>} [pass]
+ * @param {Element} el @param {{box?: Box, name?: string, noPointer?: boolean}} [known] @param {Map<any, any>} [pass]
  * @returns {Signature}
  */
 export function signatureOf(el, known = {}, pass) {
   try {
-    return captureSignature(el, known, pass);
+    const sig = captureSignature(el, known, pass);
+    if (known.noPointer) sig.state = { ...sig.state, disabled: true }; // shown disabled: the page turned the pointer off
+    // The row a control stands in, as a person names it (what "Edit" edits): for what heybro says
+    // of the element (its history, a confirmation), not for re-finding it.
+    const row = closestOf(el, "tr, [role=row]");
+    const label = row ? rowLabel(row, closestOf(el, "td, th, [role=gridcell], [role=cell]") || undefined) : "";
+    return label ? { ...sig, row: label } : sig;
   } catch {
     const b = known.box || { x: 0, y: 0, w: 0, h: 0 };
     let tag = "";

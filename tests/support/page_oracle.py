@@ -84,6 +84,7 @@ class Control:
     name: str
     reachable: bool = False
     listed_as: str | None = None  # the map's id that stands for it
+    disabled: bool = False
 
 
 @dataclass
@@ -186,10 +187,18 @@ class _Session:
         return float(m["pageX"]), float(m["pageY"])
 
     def quads(self, backend: int) -> list[list[float]]:
+        """Where the element is drawn: its content's boxes, or its border box where those have no
+        size (a link whose only text is a zero-width space, drawn by its padding and background)."""
         try:
-            return list(self.send("DOM.getContentQuads", {"backendNodeId": backend})["quads"])
+            quads = list(self.send("DOM.getContentQuads", {"backendNodeId": backend})["quads"])
         except Exception:  # not rendered
             return []
+        if any(_box(q)[2] - _box(q)[0] >= 1 and _box(q)[3] - _box(q)[1] >= 1 for q in quads):
+            return quads
+        try:
+            return [list(self.send("DOM.getBoxModel", {"backendNodeId": backend})["model"]["border"])]
+        except Exception:
+            return quads
 
     def hit(self, x: float, y: float) -> int | None:
         """The node a pointer at (x, y) of the document (not the viewport) lands on."""
@@ -334,22 +343,24 @@ def _ax_controls(s: _Session) -> list[Control]:
         if n.get("ignored") or role not in OPERABLE_ROLES or "backendDOMNodeId" not in n:
             continue
         props = {p["name"]: (p.get("value") or {}).get("value") for p in n.get("properties") or []}
-        if props.get("disabled") is True:
-            continue
-        out.append(Control(int(n["backendDOMNodeId"]), role, str((n.get("name") or {}).get("value") or "")))
+        out.append(Control(int(n["backendDOMNodeId"]), role, str((n.get("name") or {}).get("value") or ""),
+                           disabled=props.get("disabled") is True))
     return out
 
 
-def _match(ctl: Control, dom: _Dom, listed: dict[int, str], others: set[int]) -> str | None:
+def _match(ctl: Control, dom: _Dom, listed: dict[int, str], others: set[int], names: dict[str, str]) -> str | None:
     """The map's id standing for a control: the control itself; the element around it that holds
-    no other control (a clickable item wrapping its link); a listed element inside it (heybro lists
-    the part a pointer lands on); or a label of it (a styled checkbox's label takes the clicks)."""
+    no other control (a clickable item wrapping its link), or that the map names by the control's
+    words (a tree item listed for its link, beside its switch); a listed element inside it (heybro
+    lists the part a pointer lands on); or a label of it (a styled checkbox's label takes the
+    clicks)."""
     if ctl.backend in listed:
         return listed[ctl.backend]
     for depth, a in enumerate(dom.ancestors(ctl.backend)):
         if depth >= 4:
             break
-        if a in listed and not any(o not in (ctl.backend, a) and dom.inside(o, a) for o in others):
+        if a in listed and (not any(o not in (ctl.backend, a) and dom.inside(o, a) for o in others)
+                            or (norm(ctl.name) and names_agree(ctl.name, names.get(listed[a], "")))):
             return listed[a]
         # An option of a list box is read with it (the map lists the box and its options).
         if a in listed and ctl.role in ("option", "ListBoxOption", "MenuListOption") and dom.tag.get(a) in ("select", "datalist"):
@@ -387,6 +398,9 @@ def _tables(s: _Session, world: int, text: str) -> tuple[int, list[str]]:
         }
         return out;
     })()"""})["result"].get("value") or []
+    # A control in a line reads as its words: `Subject [e64 clickable ann]` → "Subject ann".
+    inline = re.compile(r'\[\*?[a-z]*\d+ [a-z]+(?: (?:password|email|tel|url|date|time|datetime-local|month|week|color))? ~?"?([^\]"]*?)"?(?: =[^\]]*)?\]')
+    text = inline.sub(r"\1", text)
     lines = [norm(ln) for ln in text.splitlines()]
     shown, lost = 0, []
     for t in tables:
@@ -429,7 +443,8 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
         listed = {b: i for i, b in zip(ids, backs, strict=False) if b is not None}
         info = {i: sh for i, sh in zip(ids, shown, strict=False)}
         disabled = {i for i in ids if (obs["elements"][i].get("state") or {}).get("disabled")}
-        controls = _ax_controls(s)
+        every = _ax_controls(s)
+        controls = [c for c in every if not c.disabled]  # a disabled one is no control a person operates
         reach = _Reach(s, dom, world)
         # Wrong covers first, before anything scrolls: the map judged them where they were.
         v.covered = len([c for c in covered if c])
@@ -442,8 +457,9 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
             c.reachable = reach(c.backend)
         visible = [c for c in controls if c.reachable]
         visible_set = {c.backend for c in visible}
+        names = {i: str((sh or {}).get("name") or "") for i, sh in info.items()}
         for c in visible:
-            c.listed_as = _match(c, dom, listed, visible_set - {c.backend})
+            c.listed_as = _match(c, dom, listed, visible_set - {c.backend}, names)
         v.controls, v.found = len(visible), sum(1 for c in visible if c.listed_as)
         v.missed = [f"{c.role} {c.name[:60]!r}" for c in visible if not c.listed_as]
         for b, i in listed.items():
@@ -455,11 +471,20 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
                 v.false_operable.append(f"[{i}] {sh.get('role', '?')} {str(sh.get('name', ''))[:60]!r} ({dom.tag.get(b)})")
         for c in visible:
             # Where the browser has a name: words, or signs the map shows (a glyph alone is none).
-            if not c.listed_as or not norm(c.name):
+            # An option is named in its list's line (`options: a|b|c`), not on a line of its own.
+            if not c.listed_as or not norm(c.name) or (c.role in ("option", "ListBoxOption", "MenuListOption")
+                                                        and c.backend not in listed):
                 continue
             sh = info.get(c.listed_as) or {}
             v.named += 1
-            if names_agree(c.name, str(sh.get("name") or ""), str(sh.get("signs") or "")):
+            # Chrome's name of an item takes in the names of controls inside it (a tree item's
+            # switch); the map lists those on their own, so the item's name without them agrees too.
+            inner = [o.name for o in every if o.backend != c.backend and o.name and dom.inside(o.backend, c.backend)]
+            own = c.name
+            for n in inner:
+                own = own.replace(n, " ")
+            ours, signs = str(sh.get("name") or ""), str(sh.get("signs") or "")
+            if names_agree(c.name, ours, signs) or (inner and names_agree(own, ours, signs)):
                 v.agree += 1
             else:
                 v.disagree.append(f"{c.role}: browser {c.name[:60]!r} / map {str(sh.get('name') or '')[:60]!r}")

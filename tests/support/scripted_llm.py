@@ -74,13 +74,14 @@ def user_text(body: dict[str, Any]) -> str:
     return content
 
 
-def find_ids(body: dict[str, Any], label: str, within: str | None = None) -> list[str]:
+def find_ids(body: dict[str, Any], label: str, within: str | None = None, row: str | None = None) -> list[str]:
     """The ids of every page-map element named `label`, in the map's order: `'link "Blue
     Kettle"'` (role and name), `'"Email"'` or `'Email'` (name only). Matches on words, not on the
     map's punctuation, so the DOM agent may render a line as `[e5] link "Blue Kettle"` or
     `[e5] link Blue Kettle`, or the control inside a sentence as `[e5 link Blue Kettle]`.
     `within`: only after the first line that contains these words (a section's heading, as a
-    person looks in one part of the page)."""
+    person looks in one part of the page). `row`: only on lines that hold these words too (a
+    table's row read as one line: the Edit link in the row of "Red Mug")."""
     page = user_text(body).split("PAGE", 1)[-1]
     if within is not None:
         at = page.find(within)
@@ -89,6 +90,8 @@ def find_ids(body: dict[str, Any], label: str, within: str | None = None) -> lis
     role, name = (m.group(1).lower(), m.group(2)) if m else (None, label.strip('"'))
     found_ids = []
     for line in page.splitlines():
+        if row is not None and not re.search(rf"(?<!\w){re.escape(row.lower())}(?!\w)", line.lower()):
+            continue
         # A control on its own line (`[e5] link Blue Kettle`), or inside a sentence (`[e5 link Blue Kettle]`).
         found = re.search(r"\[([A-Za-z]*\d+)\](.*)$", line)
         for eid, rest in [found.groups()] if found else re.findall(r"\[([A-Za-z]*\d+) ([^\]]*)\]", line):
@@ -100,12 +103,12 @@ def find_ids(body: dict[str, Any], label: str, within: str | None = None) -> lis
     return found_ids
 
 
-def find_id(body: dict[str, Any], label: str, within: str | None = None) -> str:
+def find_id(body: dict[str, Any], label: str, within: str | None = None, row: str | None = None) -> str:
     """The id of the first page-map element named `label` (as `find_ids`)."""
-    ids = find_ids(body, label, within)
+    ids = find_ids(body, label, within, row)
     if not ids:
         page = user_text(body).split("PAGE", 1)[-1]
-        where = f" after {within!r}" if within else ""
+        where = (f" after {within!r}" if within else "") + (f" in the row of {row!r}" if row else "")
         raise AssertionError(f"no element {label!r}{where} in the page map:\n{page[:3000]}")
     return ids[0]
 

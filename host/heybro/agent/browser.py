@@ -24,15 +24,26 @@ class Snapshot(BaseModel):
     screenshot: str | None = None
 
     def describe(self, element_id: Any) -> str | None:
-        """A short human name for an element of this snapshot: its role and accessible name."""
+        """A short human name for an element of this snapshot: its role and accessible name, and the
+        table row it stands in when its name does not say (`link "Edit — Red Mug"`: which Edit)."""
         sig = self.elements.get(element_id) if isinstance(element_id, str) else None
         if not isinstance(sig, dict):
             return None
-        kind = sig.get("role") or sig.get("tag") or "element"
-        name = " ".join(str(sig.get("name") or "").split())
-        return f'{kind} "{name[:60]}{"…" if len(name) > 60 else ""}"' if name else str(kind)
+        return describe_signature(sig)
 
     @property
     def fingerprint(self) -> str:
         return hashlib.sha1(f"{self.url}\n{self.text}".encode()).hexdigest()[:16]
 
+
+def describe_signature(sig: dict[str, Any]) -> str:
+    """`role "name"` for an element signature (see Snapshot.describe)."""
+    kind = str(sig.get("role") or sig.get("tag") or "element")
+    name = " ".join(str(sig.get("name") or "").split())
+    row = " ".join(str(sig.get("row") or "").split())[:40]
+    if not name:
+        return f'{kind} in row "{row}"' if row else kind
+    shown = f'{name[:60]}{"…" if len(name) > 60 else ""}'
+    if row and row.lower() not in name.lower():
+        shown += f" — {row}"
+    return f'{kind} "{shown}"'

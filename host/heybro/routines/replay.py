@@ -21,7 +21,7 @@ from typing import Any, Literal
 from .. import logs
 from shared_schema.dom_tools import ObserveArgs
 
-from ..agent.browser import Snapshot
+from ..agent.browser import Snapshot, describe_signature
 from ..agent.cutoff import HELD_TOOLS, RepeatHeld, action_key
 from ..agent.env import YES, AgentEnv
 from ..agent.errors import GuardrailHit, Interrupted, NewInformation, TaskStopped, ToolFailed
@@ -448,7 +448,7 @@ def _filled(outcome: ExpectedOutcome | None, values: dict[str, str]) -> Expected
 
 
 def _describe(sig: dict[str, Any] | None) -> str | None:
-    return Snapshot(elements={"s": sig}).describe("s") if isinstance(sig, dict) else None
+    return describe_signature(sig) if isinstance(sig, dict) else None
 
 
 def _brief(result: dict[str, Any]) -> dict[str, Any]:

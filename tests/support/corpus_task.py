@@ -1,0 +1,111 @@
+"""A task on an application of the corpus, done end to end as a user does it from a terminal: real
+Chromium with the extension, logged in to the application; the real host over native messaging;
+`heybro run` with the goal; the scripted model (an OpenAI-compatible server, scripted_llm.py) acting
+only through what the page map in its prompt shows — it finds "the Edit link in the row of Red
+Mug" by reading the map text the real model would get (`find_id(body, 'link "Edit"', row="Red
+Mug")`), never with a selector, so a control the map hides or misnames fails the task. The outcome
+is read from the application's own state (its database, its API, its files).
+
+    TASKS = [CorpusTask("trac", "creates a ticket", goal=…, path="/newticket", script=…, check=…)]
+
+A question is answered by the worker's `answer` tool, with words it reads off the map
+(`map_line(body, "Red Mug")`); `run.final["answer"]` is what the user got.
+
+A task's `script(running)` returns the ScriptedLLM script — {"scheduler": [...], "worker": [...],
+"verifier": [...]} — and optionally `default(running)` the steps for a role once its list is spent
+(e.g. waiting until the page says the work is done). `check(running, run)` asserts on the
+application's state (and on `run.final` for an answer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .app_task import TaskRun, run_task
+from .browser import ExtBrowser, launch
+from .corpus import app, need
+from .corpus.base import Running
+from .scripted_llm import ScriptedLLM, call, calls, user_text
+
+Script = dict[str, list[Any]]
+
+
+@dataclass(frozen=True)
+class CorpusTask:
+    app: str
+    name: str
+    goal: str
+    path: str
+    script: Callable[[Any], Script]
+    check: Callable[[Any, TaskRun], None]
+    default: Callable[[Any], dict[str, Any]] | None = None
+    kind: str = "edit"  # create | edit | delete | answer: what the user asks for
+
+    @property
+    def id(self) -> str:
+        return f"{self.app}: {self.name}"
+
+
+def one_subtask(goal: str) -> list[Any]:
+    """The planner's reply: the whole goal as one subtask, then to work."""
+    return [calls(("set_subtasks", {"subtasks": [goal]}), ("start_work", {}))]
+
+
+def done(summary: str) -> dict[str, Any]:
+    return call("mark_done", summary=summary)
+
+
+def verified(reason: str) -> list[Any]:
+    return [call("mark_complete", reason=reason, confidence=0.9)]
+
+
+def map_line(body: dict[str, Any], *words: str) -> str:
+    """The first line of the page map holding all these words (a table's row, a sentence): what a
+    model reads to answer a question."""
+    for line in page_of(body).splitlines():
+        if all(w.lower() in line.lower() for w in words):
+            return line
+    raise AssertionError(f"no line with {words!r} in the page map:\n{page_of(body)[:3000]}")
+
+
+def page_of(body: dict[str, Any]) -> str:
+    """The page map part of a prompt."""
+    return user_text(body).split("PAGE", 1)[-1]
+
+
+def when_page_says(words: str, then: dict[str, Any], wait_s: float = 1) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A worker step that waits until the page in its prompt shows `words`, then does `then`."""
+    return lambda b: then if words in page_of(b) else call("wait", seconds=wait_s)
+
+
+@contextmanager
+def started(name: str, data: Path) -> Iterator[Running]:
+    a = app(name)
+    need(a)
+    with a.start(data) as running:
+        yield running
+
+
+@contextmanager
+def logged_in(running: Running) -> Iterator[ExtBrowser]:
+    """A fresh browser with the extension (host registered), logged in to the application."""
+    with launch() as eb:
+        page = eb.ctx.pages[0] if eb.ctx.pages else eb.ctx.new_page()
+        page.set_viewport_size({"width": 1280, "height": 800})
+        running.login(page)
+        yield eb
+
+
+def run_corpus_task(task: CorpusTask, running: Running, eb: ExtBrowser, *, timeout_s: float = 300) -> TaskRun:
+    """Runs the task with `heybro run` and checks the outcome in the application's state; the run
+    (its events, for the report)."""
+    default = {"worker": task.default(running)} if task.default else {}
+    with ScriptedLLM(task.script(running), default=default) as llm:
+        run = run_task(eb, llm, task.goal, running.url + task.path, timeout_s=timeout_s)
+    assert run.rc == 0, f"{task.id}: heybro run ended with {run.rc}\n{run.explain()}"
+    task.check(running, run)
+    return run
