@@ -32,6 +32,7 @@ from bench_common import ROOT, machine, write_section  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
 from corpus import open_page  # noqa: E402
+from heybro.install import bundle  # noqa: E402
 from support.browser import launch  # noqa: E402
 from support.corpus import APPS, NotInstalled, need  # noqa: E402
 from support.page_oracle import Verdict, judge  # noqa: E402
@@ -39,19 +40,19 @@ from support.page_oracle import Verdict, judge  # noqa: E402
 TARGETS = {"recall": 0.98, "false_operable": 0.01, "names": 0.95}
 
 
-def run_app(name: str) -> list[dict]:
+def run_app(name: str, extension: Path) -> list[dict]:
     a = APPS[name]
     need(a)
     rows = []
     with tempfile.TemporaryDirectory(prefix=f"heybro-oracle-{name}-") as d, a.start(Path(d)) as running, \
-            launch(install_host=False) as eb:
+            launch(install_host=False, extension_root=extension) as eb:
         page = eb.ctx.new_page()
         page.set_viewport_size({"width": 1280, "height": 800})
         running.login(page)
         for spec in running.pages():
             t = time.monotonic()
             try:
-                open_page(page, running, spec)
+                open_page(page, running, spec, a.network_idle)
             except Exception as e:  # the harness could not reach the page: said, and not judged
                 rows.append({"app": name, "half": a.half, "page": spec.name, "kind": spec.kind, "skipped": str(e).splitlines()[0][:160]})
                 continue
@@ -157,12 +158,16 @@ def main() -> None:
     ns = ap.parse_args()
     names = ns.apps or [n for n, a in APPS.items() if not ns.half or a.half == ns.half]
     rows: list[dict] = []
-    for name in names:
-        try:
-            print(f"{name}:", file=sys.stderr, flush=True)
-            rows += run_app(name)
-        except NotInstalled as e:
-            print(f"  skipped: {e}", file=sys.stderr)
+    # Every application is read by the extension as it was when the run began (a long run is not
+    # measured half on one version of the code and half on another).
+    with tempfile.TemporaryDirectory(prefix="heybro-oracle-ext-") as ext:
+        bundle.copy(bundle.source(), Path(ext))
+        for name in names:
+            try:
+                print(f"{name}:", file=sys.stderr, flush=True)
+                rows += run_app(name, Path(ext))
+            except NotInstalled as e:
+                print(f"  skipped: {e}", file=sys.stderr)
     if ns.out:
         Path(ns.out).write_text(json.dumps(rows, indent=1))
     for half in ("heldout", "tune"):

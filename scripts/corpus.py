@@ -68,18 +68,23 @@ def cmd_serve(ns: argparse.Namespace) -> None:
             signal.pause()
 
 
-def open_page(page, running: Running, spec: Page) -> int | None:
-    """Goes to a page as a person would and does its `open` step; the document's HTTP status."""
+def open_page(page, running: Running, spec: Page, network_idle: bool = True) -> int | None:
+    """Goes to a page as a person would and does its `open` step; the document's HTTP status.
+    network_idle=False: the application never goes quiet (long polling): a short settle instead."""
+    def settle(timeout: int) -> None:
+        if not network_idle:
+            page.wait_for_timeout(1000)
+            return
+        with contextlib.suppress(Exception):
+            page.wait_for_load_state("networkidle", timeout=timeout)
     resp = page.goto(running.url + spec.path, timeout=60_000)
     page.wait_for_load_state("load")
-    with contextlib.suppress(Exception):
-        page.wait_for_load_state("networkidle", timeout=10_000)
+    settle(10_000)
     if spec.ready:
         page.wait_for_selector(spec.ready, timeout=30_000)
     if spec.open:
         spec.open(page)
-        with contextlib.suppress(Exception):
-            page.wait_for_load_state("networkidle", timeout=5_000)
+        settle(5_000)
     page.wait_for_timeout(300)  # transitions
     return resp.status if resp else None
 
@@ -109,7 +114,7 @@ def cmd_check(ns: argparse.Namespace) -> None:
                 errors.clear()
                 t = time.monotonic()
                 try:
-                    status = open_page(page, running, spec)
+                    status = open_page(page, running, spec, app(ns.app).network_idle)
                     note = ""
                 except Exception as e:  # a page that cannot be opened is reported, and the rest go on
                     status, note = None, f"FAILED: {str(e).splitlines()[0][:160]}"

@@ -130,3 +130,25 @@ def test_an_image_is_uploaded_to_the_media_library(wp: WordPress, admin: ExtBrow
     assert (title, mime) == ("blue-kettle", "image/png") and file.endswith("blue-kettle.png")
     stored = wp.root / "wp-content" / "uploads" / file
     assert stored.read_bytes() == IMAGE.read_bytes()
+
+
+def test_a_post_is_trashed_through_its_row_action_shown_only_on_hover(wp: WordPress, admin: ExtBrowser) -> None:
+    # Each row's Edit | Quick Edit | Trash | View show only while the pointer is over the row: the
+    # page map lists them "(on hover)", and heybro's pointer goes over the row before it clicks.
+    wp.php("wp_insert_post(['post_title' => 'Kettle clearance', 'post_status' => 'publish']); "
+           "wp_insert_post(['post_title' => 'Kettle care', 'post_status' => 'publish']);")
+    trash = lambda b: call("click", element_id=find_id(b, 'link "to the Trash"', row="Kettle clearance"),
+                           expect="text:moved to the Trash")
+    script = {"scheduler": one_subtask("Trash the Kettle clearance post"),
+              "worker": [trash, done("The post is in the trash")],
+              "verifier": verified("WordPress says the post was moved to the Trash")}
+    with ScriptedLLM(script) as llm:
+        run = run_task(admin, llm, "Move the post 'Kettle clearance' to the trash", f"{wp.url}/wp-admin/edit.php")
+        assert run.rc == 0, run.explain()
+    prompt = [r for r in llm.role_requests("worker")][0]
+    assert "(on hover)" in user_text(prompt)
+    assert wp.sql("SELECT post_status FROM wp_posts WHERE post_type = 'post' AND post_title = 'Kettle clearance'") == [["trash"]]
+    assert wp.sql("SELECT post_status FROM wp_posts WHERE post_type = 'post' AND post_title = 'Kettle care'") == [["publish"]]
+    # The history names the row the action was on.
+    targets = [e["data"].get("target") for e in run.events if e["kind"] == "tool_call" and e["data"]["tool"] == "click"]
+    assert targets and "Kettle clearance" in targets[0], targets

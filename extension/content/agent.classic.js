@@ -279,8 +279,14 @@ function isRow(el) {
   return tagOf(el) === "tr" || attr(el, "role") === "row";
 }
 
-/** A header cell's words (its label when it shows only an icon), cut to a few words. @param {Element} h */
+/**
+ * A header cell's words (its label when it shows only an icon), cut to a few words. A header that
+ * holds a form control names no column (a "Select all" checkbox heads the row checkboxes: their
+ * own names say what each selects); a sort link's words do.
+ * @param {Element} h
+ */
 function headText(h) {
+  if (qs(h, "input, select, textarea, button")) return "";
   const t = norm(innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
   return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
 }
@@ -318,9 +324,7 @@ function headerRow(table) {
   const rows = head ? Array.from(qsa(head, ":scope > tr")) : [];
   if (rows.length) return rows[rows.length - 1];
   const first = qs(table, ":scope > tbody > tr, :scope > tr");
-  if (!first) return null;
-  const cells = htmlCells(first);
-  return cells.length >= 2 && cells.every(({ cell }) => tagOf(cell) === "th") ? first : null;
+  return first && headerCells(htmlCells(first)) ? first : null;
 }
 
 /**
@@ -354,10 +358,21 @@ function columnHeads(table, memo) {
   return known.heads;
 }
 
-/** Whether the row is the one that holds a table's column headers. @param {Element} row @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo */
+/**
+ * Whether the row heads the table's columns: the one they are read from, or another of header
+ * cells only (the same headers repeated in the table's foot).
+ * @param {Element} row @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo
+ */
 function isHeaderRow(row, table, memo) {
   columnHeads(table, memo);
-  return memo.get(table)?.row === row;
+  if (memo.get(table)?.row === row) return true;
+  return headerCells(rowCells(row));
+}
+
+/** Whether a row's cells are headers (a "select all" box may sit in a plain cell among them). @param {Cell[]} cells */
+function headerCells(cells) {
+  const head = (/** @type {Element} */ c) => tagOf(c) === "th" || attr(c, "role") === "columnheader";
+  return cells.length >= 2 && cells.every(({ cell }) => head(cell) || !!qs(cell, "input, select")) && cells.some(({ cell }) => head(cell));
 }
 
 /**
@@ -2495,13 +2510,22 @@ function splitSelectors(list) {
  * element shows it the moment a pointer is over it, which its style now cannot confirm;
  * hostHide: a shadow root's sheet hides its host or the host's slotted children;
  * noPointer: selectors of rules that turn the pointer off (`pointer-events: none`, which is inherited:
- * a disabled page link's `.disabled .page-link`), static ones only (a :hover rule is not the page now).
- * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[]}} SheetSelectors */
+ * a disabled page link's `.disabled .page-link`), static ones only (a :hover rule is not the page now);
+ * reveal: elements a pointer over something around them shows (`tr:hover .row-actions { left: 0 }`),
+ * as selectors without their :hover, so they match those elements as the page is now.
+ * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
+ *   reveal: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
 /** @param {CSSStyleDeclaration} st whether the declarations set a property that can hide an element */
 function hides(st) { return !!(st.opacity || st.visibility || /** @type {any} */ (st).contentVisibility); }
+
+/** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view */
+function reveals(st) {
+  return !!(st.opacity || st.visibility || st.display || st.left || st.right || st.top || st.transform || st.clip
+    || st.clipPath || st.maxHeight || st.height || st.position);
+}
 
 /**
  * The selectors of a sheet's rules that set `cursor` and those that can hide, or null if the sheet
@@ -2518,6 +2542,7 @@ function sheetSelectors(sheet) {
   /** @type {string[] | null} */ let hide = [];
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
+  /** @type {string[]} */ const reveal = [];
   let hostHide = false;
   /**
    * @param {CSSRuleList} list
@@ -2532,6 +2557,7 @@ function sheetSelectors(sheet) {
         if (cursor) { if (sub.cursor) cursor.push(...sub.cursor); else cursor = null; }
         hoverPointer.push(...sub.hoverPointer);
         noPointer.push(...sub.noPointer);
+        reveal.push(...sub.reveal);
         if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
         hostHide ||= sub.hostHide;
       }
@@ -2557,6 +2583,15 @@ function sheetSelectors(sheet) {
           if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, "")) && !/:(hover|active|focus)/.test(t)) noPointer.push(t);
         }
       }
+      if (styled && sel && /:(hover|focus-within)\b/.test(sel) && reveals(r.style)) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.trim();
+          // The pointer is over something around it (`tr:hover .actions`), not over it: what the
+          // rule shows is the element after the last :hover.
+          const m = t.match(/^(.*):(?:hover|focus-within)\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
+          if (m && !PSEUDO_ELEMENT.test(m[3].replace(QUOTED, ""))) reveal.push(`${m[1]} ${m[2]} ${m[3]}`.replace(DYNAMIC, "").replace(/\s+/g, " ").trim());
+        }
+      }
       if (styled && hide && hides(r.style)) {
         if (!sel) hide = null;
         // From inside a shadow root: the host itself, or its children through the slots.
@@ -2574,7 +2609,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -2595,15 +2630,17 @@ const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "
  *     element); an element in no set with a box of its own, under no element in a set, is visible;
  *   hostHide — (a shadow root) its styles may hide the host or the host's slotted children;
  *   noPointer — elements a rule (or an inline style) may turn the pointer off for, with what is under
- *     them (the caller confirms with the computed style).
+ *     them (the caller confirms with the computed style);
+ *   reveal — elements a pointer over something around them shows (hover-only row actions).
  * @param {Document | ShadowRoot} scope
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>}}
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>}}
  */
 function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [INLINE_CURSOR];
   /** @type {string[] | null} */ let hide = [...UA_HIDE];
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [INLINE_NO_POINTER];
+  /** @type {string[]} */ const reveal = [];
   let hostHide = false;
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
@@ -2612,6 +2649,7 @@ function scopeStyles(scope) {
     if (cursor) { if (s.cursor) cursor.push(...s.cursor); else cursor = null; }
     hoverPointer.push(...s.hoverPointer);
     noPointer.push(...s.noPointer);
+    reveal.push(...s.reveal);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
     hostHide ||= s.hostHide;
   }
@@ -2634,7 +2672,8 @@ function scopeStyles(scope) {
     pointer = matchAll(scope, cursor, (el) => !!view && view.getComputedStyle(el).cursor === "pointer");
     if (pointer && hoverPointer.length) for (const el of matchAll(scope, hoverPointer, () => true) || []) pointer.add(el);
   }
-  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: matchAll(scope, noPointer, () => true) || new Set() };
+  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: matchAll(scope, noPointer, () => true) || new Set(),
+    reveal: matchAll(scope, reveal, () => true) || new Set() };
 }
 
 /**
@@ -2928,10 +2967,39 @@ const __dom_inert = (() => {
 /**
  * Content a person cannot reach: an `inert` subtree, or everything outside a modal dialog
  * (`showModal()` makes the rest of its document inert — still drawn, behind a backdrop, but it
- * takes no clicks, no focus and no keys).
+ * takes no clicks, no focus and no keys); and the dialogs that do it, by the name a person reads.
  */
+const { accessibleName, norm } = __refind;
 const { containsDeep } = __dom_roots;
-const { attr, docOf, hasAttr, nodeTypeOf, parentNodeOf } = __dom_native;
+const { attr, checkVisibilityOf, docOf, hasAttr, nodeTypeOf, parentNodeOf, qs, qsa, textOf } = __dom_native;
+
+/** The words of the first element under `el` that matches. @param {Element} el @param {string} sel */
+function textIn(el, sel) {
+  const m = qs(el, sel);
+  return m ? textOf(m) : "";
+}
+
+/** A dialog's name: its label, else its heading, else its first words. @param {Element} el */
+function dialogName(el) {
+  const labelled = attr(el, "aria-label") || attr(el, "aria-labelledby") ? accessibleName(el) : "";
+  return norm(labelled || textIn(el, "h1,h2,h3,h4,h5,h6,[role=heading]") || textOf(el)).slice(0, 80);
+}
+
+const DIALOGS = "dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]";
+
+/** Whether the element is in an inert subtree. @param {Element} el */
+function inInert(el) {
+  for (let n = /** @type {Node | null} */ (el); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) {
+    if (nodeTypeOf(n) === 1 && hasAttr(/** @type {Element} */ (n), "inert")) return true;
+  }
+  return false;
+}
+
+/** The dialog that shows while the rest of the page is inert (one shown and not inert itself), or null. @param {Document} doc */
+function shownDialog(doc) {
+  for (const d of Array.from(qsa(doc, DIALOGS)).reverse()) if (checkVisibilityOf(d, { checkVisibilityCSS: true }) && !inInert(d)) return d;
+  return null;
+}
 
 /** The document's open modal dialog (the topmost), or null. @param {Document} doc */
 function openModal(doc) {
@@ -2944,14 +3012,16 @@ function openModal(doc) {
  * @param {Element} el
  */
 function inertReason(el) {
-  for (let n = /** @type {Node | null} */ (el); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) {
-    if (nodeTypeOf(n) === 1 && hasAttr(/** @type {Element} */ (n), "inert")) return "it is inside an inert part of the page";
+  if (inInert(el)) {
+    // A page makes the rest inert when it opens a dialog (one that opened by itself after the page was read, too).
+    const dialog = shownDialog(docOf(el));
+    return dialog ? `the dialog "${dialogName(dialog)}" is open over it (close or answer it first)` : "it is inside an inert part of the page";
   }
   const modal = openModal(docOf(el));
-  if (modal && !containsDeep(modal, el)) return `it is behind the open modal dialog${attr(modal, "aria-label") ? ` "${attr(modal, "aria-label")}"` : ""}`;
+  if (modal && !containsDeep(modal, el)) return `it is behind the open dialog "${dialogName(modal)}" (close or answer it first)`;
   return "";
 }
-return { openModal, inertReason };
+return { textIn, dialogName, openModal, inertReason };
 })();
 // ---- extension/lib/dom_covered.js
 const __dom_covered = (() => {
@@ -3144,7 +3214,9 @@ function dropUnreachable(doc, entries) {
   try { full = fullCover(doc, vw, vh); } catch { full = null; }
   for (const e of entries) {
     /** @type {"open" | "hidden" | {cover: Element}} */ let v = "open";
-    if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
+    // (A control shown on hover is not reachable now by design: the action hovers first.)
+    if (e.onHover) v = "open";
+    else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
     else if (full && !containsDeep(full, e.el)) v = { cover: full };
     if (v === "open") { entries[kept++] = e; continue; }
     e.covered = true;
@@ -3170,7 +3242,7 @@ const __dom_scan = (() => {
 const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } = __refind;
 const { scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
-const { openModal } = __dom_inert;
+const { dialogName, openModal, textIn } = __dom_inert;
 const { dropUnreachable } = __dom_covered;
 const { columnHeads, isHeaderRow, isRow, rowCells, tableOf } = __dom_tables;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
@@ -3180,12 +3252,13 @@ const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientL
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
  *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
- *   shown?: import("./dom_render.js").Shown, noPointer?: boolean}} Entry
+ *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean}} Entry
  *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
  *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
  *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer; shown: set by the rendering;
- *   noPointer: the page turned the pointer off for it (shown as disabled)
+ *   noPointer: the page turned the pointer off for it (shown as disabled); onHover: hidden now, shown
+ *   when a pointer is over what holds it (a table row's actions; the action hovers there first)
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
  *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
@@ -3217,6 +3290,8 @@ class Registry {
     this.refs = new Map();
     /** Ids seen in the last scan (to mark what is new). @type {Set<string> | null} */
     this.lastSeen = null;
+    /** A control shown on hover → where a pointer shows it (inside the row or menu whose :hover does). @type {WeakMap<Element, Element>} */
+    this.hovers = new WeakMap();
   }
 
   /** @param {Element} el */
@@ -3406,18 +3481,6 @@ function isRedundantLabel(el) {
   return tagOf(el) === "label" && !!(/** @type {HTMLLabelElement} */ (el).control);
 }
 
-/** The words of the first element under `el` that matches. @param {Element} el @param {string} sel */
-function textIn(el, sel) {
-  const m = qs(el, sel);
-  return m ? textOf(m) : "";
-}
-
-/** A dialog's name: its label, else its heading, else its first words. @param {Element} el */
-function dialogName(el) {
-  const labelled = attr(el, "aria-label") || attr(el, "aria-labelledby") ? accessibleName(el) : "";
-  return norm(labelled || textIn(el, "h1,h2,h3,h4,h5,h6,[role=heading]") || textOf(el)).slice(0, 80);
-}
-
 /** A short name for a landmark/form that groups elements in the rendering. @param {Element} el */
 function groupName(el) {
   const role = attr(el, "role") || tagOf(el);
@@ -3541,7 +3604,7 @@ function placeTexts(texts, entries, vh) {
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
  * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null,
- *   noPointer?: Set<Element>}} ScopeInfo
+ *   noPointer?: Set<Element>, reveal?: Set<Element>}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
  *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
@@ -3558,7 +3621,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
   }
-  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer,
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal,
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
@@ -3600,10 +3663,15 @@ function scanPage(reg, opts = {}) {
   const tables = new Map();
   /** Elements whose style may turn the pointer off (with what is under them), over every scope met. @type {Set<Element>} */
   const noPointer = new Set();
+  /** Elements a pointer over something around them shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
+  const reveal = new Set();
+  /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
+  const revealing = [];
   /** @param {Document | ShadowRoot} root */
   const scoped = (root) => {
     const info = scopeInfo(root);
     if (info.noPointer) for (const e of info.noPointer) noPointer.add(e);
+    if (info.reveal) for (const e of info.reveal) reveal.add(e);
     return info;
   };
 
@@ -3617,6 +3685,8 @@ function scanPage(reg, opts = {}) {
    */
   const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
     const e0 = entries.length, t0 = texts.length, f0 = flow ? flow.parts.length : 0, m0 = flow ? flow.mute : 0, n0 = newCount;
+    const shows = reveal.size > 0 && reveal.has(el);
+    if (shows) revealing.push(el);
     try {
       visitOne(el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow);
     } catch (err) {
@@ -3624,6 +3694,8 @@ function scanPage(reg, opts = {}) {
       entries.length = e0; texts.length = t0; newCount = n0;
       if (flow) { flow.parts.length = f0; flow.mute = m0; }
       if (!skipped.count++) skipped.first = String(/** @type {any} */ (err)?.message || err).slice(0, 160);
+    } finally {
+      if (shows) revealing.pop();
     }
   };
 
@@ -3688,6 +3760,7 @@ function scanPage(reg, opts = {}) {
       else if (interactive && ctl && !containsOf(el, ctl) && isRendered(ctl) && !tiny(rectOf(ctl)) && ctl.checkVisibility(VIS)) interactive = false;
     }
     /** @type {DOMRect | null} */ let box = null;
+    let onHover = false; // hidden now, shown when a pointer is over what holds it
     if (interactive) {
       const r = rectOf(el);
       // A control of a pixel or two is one only screen readers are meant to find (visually hidden).
@@ -3699,12 +3772,17 @@ function scanPage(reg, opts = {}) {
         if (!checkVisibilityOf(el)) return;
         // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
         if (sized && clearOverlay(el)) box = r;
+        else if (sized && revealing.length) { box = r; onHover = true; }
         else interactive = false;
       } else if (sized) box = r;
     }
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
-    // scrolling brings it into view, so no person sees or points at it — nor at what it holds.
-    if (box && (box.bottom <= 0 || box.right <= 0) && beyondPage(el, box)) return;
+    // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
+    // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
+    if (box && (box.bottom <= 0 || box.right <= 0) && beyondPage(el, box)) {
+      if (!revealing.length) return;
+      onHover = true;
+    }
     /** @type {Entry | null} */ let entry = null;
     if (box && outer && sameControl(el, role, box, outer, dx, dy)) {
       // One control, one entry: a presentational child, or a child that is all of it (the link in
@@ -3727,6 +3805,11 @@ function scanPage(reg, opts = {}) {
       const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
       entry = { id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
         box: { x: box.left + dx, y: top, w: box.width, h: box.height }, byCursor: pointer || parts.has(el) };
+      if (onHover) {
+        entry.onHover = true;
+        const shown = revealing[revealing.length - 1];
+        reg.hovers.set(el, parentElOf(shown) || shown);
+      }
       entries.push(entry);
       if (flow && !insideInteractive) {
         if (flow.after) flow.parts.push(" ");
@@ -3912,7 +3995,7 @@ function scanPage(reg, opts = {}) {
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
   };
 }
-return { Registry, dialogName, scanPage };
+return { Registry, scanPage };
 })();
 // ---- extension/lib/dom_names.js
 const __dom_names = (() => {
@@ -4058,7 +4141,7 @@ const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, tagO
  * @typedef {import("./dom_scan.js").Entry} Entry
  * @typedef {import("./dom_scan.js").TextBlock} TextBlock
  * @typedef {import("./dom_scan.js").Part} Part
- * @typedef {{role: string, name: string, guessed: boolean, signs?: string}} Shown  how an element's line presents it (signs: a name of signs only, shown before a guess)
+ * @typedef {{role: string, name: string, guessed: boolean, signs?: string, hover?: boolean}} Shown  how an element's line presents it (signs: a name of signs only, shown before a guess)
  * @typedef {{text: string, shown: Entry[], counts: {total: number, shown: number, omitted: number,
  *   omitted_above: number, omitted_below: number, new: number, text_blocks_omitted: number, unreadable: number},
  *   tokens_estimate: number}} Rendering
@@ -4158,7 +4241,7 @@ function elementLine(e, inline = false) {
   const el = e.el;
   let role = roleLabel(el);
   const { name, guessed, signs } = nameOf(e, role, inline);
-  e.shown = { role, name, guessed, ...(signs ? { signs } : {}) };
+  e.shown = { role, name, guessed, ...(signs ? { signs } : {}), ...(e.onHover ? { hover: true } : {}) };
   const st = elementState(el);
   const tag = tagOf(el);
   const type = tag === "input" ? (attr(el, "type") || "").toLowerCase() : "";
@@ -4187,6 +4270,7 @@ function elementLine(e, inline = false) {
   if (st.selected) parts.push("selected");
   if (st.expanded !== undefined) parts.push(st.expanded ? "expanded" : "collapsed");
   if (st.disabled || e.noPointer) parts.push("disabled"); // the page turned the pointer off for it: as good as disabled
+  if (e.onHover) parts.push("(on hover)"); // hidden until a pointer is over its row or menu: heybro hovers there first
   if (st.focused) parts.push("focused");
   if (hasAttr(el, "required") || attr(el, "aria-required") === "true") parts.push("required");
   if (attr(el, "aria-invalid") === "true") parts.push("invalid");
@@ -5096,7 +5180,7 @@ const __dom_changes = (() => {
  * Everything is capped at `maxMs` (pages with endless animations).
  */
 const { accessibleName, deepActiveElement, norm } = __refind;
-const { dialogName } = __dom_scan;
+const { dialogName } = __dom_inert;
 const { innerRoots } = __dom_roots;
 const { attr, docOf, hasAttr, nodeTypeOf, rectsOf, rootOf, tagOf, textOf } = __dom_native;
 
@@ -6187,6 +6271,12 @@ async function act(action, args) {
   if (named) loc = await locate(r, args, async () => { await settle(document); scanPage(r, { remember: false }); });
   /** @type {Element | null} */
   let el = loc.el;
+  // A control shown only while a pointer is over its row or menu: the pointer goes there first, as
+  // a person's does (CSS :hover answers only the browser's own pointer).
+  const hoverAt = el && r.hovers.get(el);
+  if (hoverAt && isConnectedOf(hoverAt)) {
+    try { await sendTrusted(trustedSteps("hover", {}, hoverAt)); await settle(document); } catch { /* the click may still reach it */ }
+  }
   let outlined = () => {};
   if (el && need.inView !== false) {
     el = prepare(el, { needEnabled: need.enabled, hitTest: need.hit });

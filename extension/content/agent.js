@@ -78,6 +78,12 @@ async function act(action, args) {
   if (named) loc = await locate(r, args, async () => { await settle(document); scanPage(r, { remember: false }); });
   /** @type {Element | null} */
   let el = loc.el;
+  // A control shown only while a pointer is over its row or menu: the pointer goes there first, as
+  // a person's does (CSS :hover answers only the browser's own pointer).
+  const hoverAt = el && r.hovers.get(el);
+  if (hoverAt && isConnectedOf(hoverAt)) {
+    try { await sendTrusted(trustedSteps("hover", {}, hoverAt)); await settle(document); } catch { /* the click may still reach it */ }
+  }
   let outlined = () => {};
   if (el && need.inView !== false) {
     el = prepare(el, { needEnabled: need.enabled, hitTest: need.hit });

@@ -15,7 +15,7 @@
  * Everything is capped at `maxMs` (pages with endless animations).
  */
 import { accessibleName, deepActiveElement, norm } from "./refind.js";
-import { dialogName } from "./dom_scan.js";
+import { dialogName } from "./dom_inert.js";
 import { innerRoots } from "./dom_roots.js";
 import { attr, docOf, hasAttr, nodeTypeOf, rectsOf, rootOf, tagOf, textOf } from "./dom_native.js";
 

@@ -49,13 +49,22 @@ function splitSelectors(list) {
  * element shows it the moment a pointer is over it, which its style now cannot confirm;
  * hostHide: a shadow root's sheet hides its host or the host's slotted children;
  * noPointer: selectors of rules that turn the pointer off (`pointer-events: none`, which is inherited:
- * a disabled page link's `.disabled .page-link`), static ones only (a :hover rule is not the page now).
- * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[]}} SheetSelectors */
+ * a disabled page link's `.disabled .page-link`), static ones only (a :hover rule is not the page now);
+ * reveal: elements a pointer over something around them shows (`tr:hover .row-actions { left: 0 }`),
+ * as selectors without their :hover, so they match those elements as the page is now.
+ * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
+ *   reveal: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
 /** @param {CSSStyleDeclaration} st whether the declarations set a property that can hide an element */
 function hides(st) { return !!(st.opacity || st.visibility || /** @type {any} */ (st).contentVisibility); }
+
+/** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view */
+function reveals(st) {
+  return !!(st.opacity || st.visibility || st.display || st.left || st.right || st.top || st.transform || st.clip
+    || st.clipPath || st.maxHeight || st.height || st.position);
+}
 
 /**
  * The selectors of a sheet's rules that set `cursor` and those that can hide, or null if the sheet
@@ -72,6 +81,7 @@ function sheetSelectors(sheet) {
   /** @type {string[] | null} */ let hide = [];
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
+  /** @type {string[]} */ const reveal = [];
   let hostHide = false;
   /**
    * @param {CSSRuleList} list
@@ -86,6 +96,7 @@ function sheetSelectors(sheet) {
         if (cursor) { if (sub.cursor) cursor.push(...sub.cursor); else cursor = null; }
         hoverPointer.push(...sub.hoverPointer);
         noPointer.push(...sub.noPointer);
+        reveal.push(...sub.reveal);
         if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
         hostHide ||= sub.hostHide;
       }
@@ -111,6 +122,15 @@ function sheetSelectors(sheet) {
           if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, "")) && !/:(hover|active|focus)/.test(t)) noPointer.push(t);
         }
       }
+      if (styled && sel && /:(hover|focus-within)\b/.test(sel) && reveals(r.style)) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.trim();
+          // The pointer is over something around it (`tr:hover .actions`), not over it: what the
+          // rule shows is the element after the last :hover.
+          const m = t.match(/^(.*):(?:hover|focus-within)\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
+          if (m && !PSEUDO_ELEMENT.test(m[3].replace(QUOTED, ""))) reveal.push(`${m[1]} ${m[2]} ${m[3]}`.replace(DYNAMIC, "").replace(/\s+/g, " ").trim());
+        }
+      }
       if (styled && hide && hides(r.style)) {
         if (!sel) hide = null;
         // From inside a shadow root: the host itself, or its children through the slots.
@@ -128,7 +148,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -149,15 +169,17 @@ const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "
  *     element); an element in no set with a box of its own, under no element in a set, is visible;
  *   hostHide — (a shadow root) its styles may hide the host or the host's slotted children;
  *   noPointer — elements a rule (or an inline style) may turn the pointer off for, with what is under
- *     them (the caller confirms with the computed style).
+ *     them (the caller confirms with the computed style);
+ *   reveal — elements a pointer over something around them shows (hover-only row actions).
  * @param {Document | ShadowRoot} scope
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>}}
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>}}
  */
 export function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [INLINE_CURSOR];
   /** @type {string[] | null} */ let hide = [...UA_HIDE];
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [INLINE_NO_POINTER];
+  /** @type {string[]} */ const reveal = [];
   let hostHide = false;
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
@@ -166,6 +188,7 @@ export function scopeStyles(scope) {
     if (cursor) { if (s.cursor) cursor.push(...s.cursor); else cursor = null; }
     hoverPointer.push(...s.hoverPointer);
     noPointer.push(...s.noPointer);
+    reveal.push(...s.reveal);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
     hostHide ||= s.hostHide;
   }
@@ -188,7 +211,8 @@ export function scopeStyles(scope) {
     pointer = matchAll(scope, cursor, (el) => !!view && view.getComputedStyle(el).cursor === "pointer");
     if (pointer && hoverPointer.length) for (const el of matchAll(scope, hoverPointer, () => true) || []) pointer.add(el);
   }
-  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: matchAll(scope, noPointer, () => true) || new Set() };
+  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: matchAll(scope, noPointer, () => true) || new Set(),
+    reveal: matchAll(scope, reveal, () => true) || new Set() };
 }
 
 /**

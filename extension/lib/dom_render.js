@@ -16,7 +16,7 @@ import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, tag
  * @typedef {import("./dom_scan.js").Entry} Entry
  * @typedef {import("./dom_scan.js").TextBlock} TextBlock
  * @typedef {import("./dom_scan.js").Part} Part
- * @typedef {{role: string, name: string, guessed: boolean, signs?: string}} Shown  how an element's line presents it (signs: a name of signs only, shown before a guess)
+ * @typedef {{role: string, name: string, guessed: boolean, signs?: string, hover?: boolean}} Shown  how an element's line presents it (signs: a name of signs only, shown before a guess)
  * @typedef {{text: string, shown: Entry[], counts: {total: number, shown: number, omitted: number,
  *   omitted_above: number, omitted_below: number, new: number, text_blocks_omitted: number, unreadable: number},
  *   tokens_estimate: number}} Rendering
@@ -116,7 +116,7 @@ export function elementLine(e, inline = false) {
   const el = e.el;
   let role = roleLabel(el);
   const { name, guessed, signs } = nameOf(e, role, inline);
-  e.shown = { role, name, guessed, ...(signs ? { signs } : {}) };
+  e.shown = { role, name, guessed, ...(signs ? { signs } : {}), ...(e.onHover ? { hover: true } : {}) };
   const st = elementState(el);
   const tag = tagOf(el);
   const type = tag === "input" ? (attr(el, "type") || "").toLowerCase() : "";
@@ -145,6 +145,7 @@ export function elementLine(e, inline = false) {
   if (st.selected) parts.push("selected");
   if (st.expanded !== undefined) parts.push(st.expanded ? "expanded" : "collapsed");
   if (st.disabled || e.noPointer) parts.push("disabled"); // the page turned the pointer off for it: as good as disabled
+  if (e.onHover) parts.push("(on hover)"); // hidden until a pointer is over its row or menu: heybro hovers there first
   if (st.focused) parts.push("focused");
   if (hasAttr(el, "required") || attr(el, "aria-required") === "true") parts.push("required");
   if (attr(el, "aria-invalid") === "true") parts.push("invalid");

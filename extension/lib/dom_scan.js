@@ -10,7 +10,7 @@
 import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } from "./refind.js";
 import { scopeStyles } from "./dom_pointer.js";
 import { scrollInfo } from "./dom_scroll.js";
-import { openModal } from "./dom_inert.js";
+import { dialogName, openModal, textIn } from "./dom_inert.js";
 import { dropUnreachable } from "./dom_covered.js";
 import { columnHeads, isHeaderRow, isRow, rowCells, tableOf } from "./dom_tables.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
@@ -20,12 +20,13 @@ import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, client
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
  *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
- *   shown?: import("./dom_render.js").Shown, noPointer?: boolean}} Entry
+ *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean}} Entry
  *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
  *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
  *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer; shown: set by the rendering;
- *   noPointer: the page turned the pointer off for it (shown as disabled)
+ *   noPointer: the page turned the pointer off for it (shown as disabled); onHover: hidden now, shown
+ *   when a pointer is over what holds it (a table row's actions; the action hovers there first)
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
  *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
@@ -57,6 +58,8 @@ export class Registry {
     this.refs = new Map();
     /** Ids seen in the last scan (to mark what is new). @type {Set<string> | null} */
     this.lastSeen = null;
+    /** A control shown on hover → where a pointer shows it (inside the row or menu whose :hover does). @type {WeakMap<Element, Element>} */
+    this.hovers = new WeakMap();
   }
 
   /** @param {Element} el */
@@ -246,18 +249,6 @@ function isRedundantLabel(el) {
   return tagOf(el) === "label" && !!(/** @type {HTMLLabelElement} */ (el).control);
 }
 
-/** The words of the first element under `el` that matches. @param {Element} el @param {string} sel */
-function textIn(el, sel) {
-  const m = qs(el, sel);
-  return m ? textOf(m) : "";
-}
-
-/** A dialog's name: its label, else its heading, else its first words. @param {Element} el */
-export function dialogName(el) {
-  const labelled = attr(el, "aria-label") || attr(el, "aria-labelledby") ? accessibleName(el) : "";
-  return norm(labelled || textIn(el, "h1,h2,h3,h4,h5,h6,[role=heading]") || textOf(el)).slice(0, 80);
-}
-
 /** A short name for a landmark/form that groups elements in the rendering. @param {Element} el */
 function groupName(el) {
   const role = attr(el, "role") || tagOf(el);
@@ -381,7 +372,7 @@ function placeTexts(texts, entries, vh) {
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
  * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null,
- *   noPointer?: Set<Element>}} ScopeInfo
+ *   noPointer?: Set<Element>, reveal?: Set<Element>}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
  *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
@@ -398,7 +389,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
   }
-  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer,
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal,
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
@@ -440,10 +431,15 @@ export function scanPage(reg, opts = {}) {
   const tables = new Map();
   /** Elements whose style may turn the pointer off (with what is under them), over every scope met. @type {Set<Element>} */
   const noPointer = new Set();
+  /** Elements a pointer over something around them shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
+  const reveal = new Set();
+  /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
+  const revealing = [];
   /** @param {Document | ShadowRoot} root */
   const scoped = (root) => {
     const info = scopeInfo(root);
     if (info.noPointer) for (const e of info.noPointer) noPointer.add(e);
+    if (info.reveal) for (const e of info.reveal) reveal.add(e);
     return info;
   };
 
@@ -457,6 +453,8 @@ export function scanPage(reg, opts = {}) {
    */
   const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
     const e0 = entries.length, t0 = texts.length, f0 = flow ? flow.parts.length : 0, m0 = flow ? flow.mute : 0, n0 = newCount;
+    const shows = reveal.size > 0 && reveal.has(el);
+    if (shows) revealing.push(el);
     try {
       visitOne(el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow);
     } catch (err) {
@@ -464,6 +462,8 @@ export function scanPage(reg, opts = {}) {
       entries.length = e0; texts.length = t0; newCount = n0;
       if (flow) { flow.parts.length = f0; flow.mute = m0; }
       if (!skipped.count++) skipped.first = String(/** @type {any} */ (err)?.message || err).slice(0, 160);
+    } finally {
+      if (shows) revealing.pop();
     }
   };
 
@@ -528,6 +528,7 @@ export function scanPage(reg, opts = {}) {
       else if (interactive && ctl && !containsOf(el, ctl) && isRendered(ctl) && !tiny(rectOf(ctl)) && ctl.checkVisibility(VIS)) interactive = false;
     }
     /** @type {DOMRect | null} */ let box = null;
+    let onHover = false; // hidden now, shown when a pointer is over what holds it
     if (interactive) {
       const r = rectOf(el);
       // A control of a pixel or two is one only screen readers are meant to find (visually hidden).
@@ -539,12 +540,17 @@ export function scanPage(reg, opts = {}) {
         if (!checkVisibilityOf(el)) return;
         // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
         if (sized && clearOverlay(el)) box = r;
+        else if (sized && revealing.length) { box = r; onHover = true; }
         else interactive = false;
       } else if (sized) box = r;
     }
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
-    // scrolling brings it into view, so no person sees or points at it — nor at what it holds.
-    if (box && (box.bottom <= 0 || box.right <= 0) && beyondPage(el, box)) return;
+    // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
+    // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
+    if (box && (box.bottom <= 0 || box.right <= 0) && beyondPage(el, box)) {
+      if (!revealing.length) return;
+      onHover = true;
+    }
     /** @type {Entry | null} */ let entry = null;
     if (box && outer && sameControl(el, role, box, outer, dx, dy)) {
       // One control, one entry: a presentational child, or a child that is all of it (the link in
@@ -567,6 +573,11 @@ export function scanPage(reg, opts = {}) {
       const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
       entry = { id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
         box: { x: box.left + dx, y: top, w: box.width, h: box.height }, byCursor: pointer || parts.has(el) };
+      if (onHover) {
+        entry.onHover = true;
+        const shown = revealing[revealing.length - 1];
+        reg.hovers.set(el, parentElOf(shown) || shown);
+      }
       entries.push(entry);
       if (flow && !insideInteractive) {
         if (flow.after) flow.parts.push(" ");

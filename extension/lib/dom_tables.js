@@ -31,8 +31,14 @@ export function isRow(el) {
   return tagOf(el) === "tr" || attr(el, "role") === "row";
 }
 
-/** A header cell's words (its label when it shows only an icon), cut to a few words. @param {Element} h */
+/**
+ * A header cell's words (its label when it shows only an icon), cut to a few words. A header that
+ * holds a form control names no column (a "Select all" checkbox heads the row checkboxes: their
+ * own names say what each selects); a sort link's words do.
+ * @param {Element} h
+ */
 function headText(h) {
+  if (qs(h, "input, select, textarea, button")) return "";
   const t = norm(innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
   return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
 }
@@ -70,9 +76,7 @@ function headerRow(table) {
   const rows = head ? Array.from(qsa(head, ":scope > tr")) : [];
   if (rows.length) return rows[rows.length - 1];
   const first = qs(table, ":scope > tbody > tr, :scope > tr");
-  if (!first) return null;
-  const cells = htmlCells(first);
-  return cells.length >= 2 && cells.every(({ cell }) => tagOf(cell) === "th") ? first : null;
+  return first && headerCells(htmlCells(first)) ? first : null;
 }
 
 /**
@@ -106,10 +110,21 @@ export function columnHeads(table, memo) {
   return known.heads;
 }
 
-/** Whether the row is the one that holds a table's column headers. @param {Element} row @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo */
+/**
+ * Whether the row heads the table's columns: the one they are read from, or another of header
+ * cells only (the same headers repeated in the table's foot).
+ * @param {Element} row @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo
+ */
 export function isHeaderRow(row, table, memo) {
   columnHeads(table, memo);
-  return memo.get(table)?.row === row;
+  if (memo.get(table)?.row === row) return true;
+  return headerCells(rowCells(row));
+}
+
+/** Whether a row's cells are headers (a "select all" box may sit in a plain cell among them). @param {Cell[]} cells */
+function headerCells(cells) {
+  const head = (/** @type {Element} */ c) => tagOf(c) === "th" || attr(c, "role") === "columnheader";
+  return cells.length >= 2 && cells.every(({ cell }) => head(cell) || !!qs(cell, "input, select")) && cells.some(({ cell }) => head(cell));
 }
 
 /**

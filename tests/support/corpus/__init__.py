@@ -9,12 +9,30 @@ Each application is a module of this package; this list is the one place they ar
 from __future__ import annotations
 
 from . import (
+    mediawiki,
+    wordpress,
+    adminer,
+    roundcube,
     sqlite_web,
+    syncthing,
+    wagtail,
+    trac,
+    roundup,
+    spirit,
 )
 from .base import App, NotInstalled, Page, Running, need
 
 APPS: dict[str, App] = {m.APP.name: m.APP for m in (
+    mediawiki,
+    wordpress,
+    adminer,
+    roundcube,
     sqlite_web,
+    syncthing,
+    wagtail,
+    trac,
+    roundup,
+    spirit,
 )}
 
 

@@ -78,6 +78,8 @@ class App:
     missing: None when installed, else what is missing (in words).
     install: installs it (apt-get, a virtualenv under .corpus/, npm under .corpus/); safe to repeat.
     start: starts it with its seeded content in the given (empty or reused) folder.
+    network_idle: its pages go quiet on the network once loaded; one that keeps a request open to
+      hear of events (long polling) never does, and its pages are read after a short settle instead.
     """
 
     name: str
@@ -88,6 +90,7 @@ class App:
     install: Callable[[], None]
     start: Callable[[Path], AbstractContextManager[Running]]
     notes: list[str] = field(default_factory=list)
+    network_idle: bool = True
 
 
 # --- installing -----------------------------------------------------------------------------------
