@@ -25,6 +25,7 @@ class TaskRun:
     events: list[dict[str, Any]]
     stderr: str
     script_errors: list[str]
+    before: Any = None  # what the application held before the task (CorpusTask.before)
 
     @property
     def final(self) -> dict[str, Any]:

@@ -19,6 +19,7 @@ application's state (and on `run.final` for an answer).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from .app_task import TaskRun, run_task
 from .browser import ExtBrowser, launch
 from .corpus import app, need
 from .corpus.base import Running
-from .scripted_llm import ScriptedLLM, call, calls, user_text
+from .scripted_llm import ScriptedLLM, call, calls, find_id, find_ids, user_text
 
 Script = dict[str, list[Any]]
 
@@ -44,6 +45,9 @@ class CorpusTask:
     check: Callable[[Any, TaskRun], None]
     default: Callable[[Any], dict[str, Any]] | None = None
     kind: str = "edit"  # create | edit | delete | answer: what the user asks for
+    # What the application holds before the task, for the check to compare with (`run.before`):
+    # tasks on one running application see each other's changes.
+    before: Callable[[Any], Any] | None = None
 
     @property
     def id(self) -> str:
@@ -61,6 +65,17 @@ def done(summary: str) -> dict[str, Any]:
 
 def verified(reason: str) -> list[Any]:
     return [call("mark_complete", reason=reason, confidence=0.9)]
+
+
+def id_before(body: dict[str, Any], label: str, before: str) -> str:
+    """The id of the last element named `label` listed before the element named `before` (the
+    checkbox on the line above a field, as a person sees it beside the field)."""
+    target = find_id(body, before)
+    ids = find_ids(body, label)
+    order = [m.group(1) for m in re.finditer(r"\[\*?([A-Za-z]*\d+)[\] ]", page_of(body))]
+    earlier = [i for i in ids if i in order and order.index(i) < order.index(target)]
+    assert earlier, f"no {label!r} before {before!r}"
+    return earlier[-1]
 
 
 def map_line(body: dict[str, Any], *words: str) -> str:
@@ -104,8 +119,13 @@ def run_corpus_task(task: CorpusTask, running: Running, eb: ExtBrowser, *, timeo
     """Runs the task with `heybro run` and checks the outcome in the application's state; the run
     (its events, for the report)."""
     default = {"worker": task.default(running)} if task.default else {}
+    before = task.before(running) if task.before else None
     with ScriptedLLM(task.script(running), default=default) as llm:
         run = run_task(eb, llm, task.goal, running.url + task.path, timeout_s=timeout_s)
+    run.before = before
     assert run.rc == 0, f"{task.id}: heybro run ended with {run.rc}\n{run.explain()}"
-    task.check(running, run)
+    try:
+        task.check(running, run)
+    except AssertionError as e:
+        raise AssertionError(f"{task.id}: the application's state is not what the task asked for: {e}\n{run.explain()}") from e
     return run

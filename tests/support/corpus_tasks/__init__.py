@@ -1,0 +1,13 @@
+"""Tasks on the corpus's applications (see support/corpus_task.py), one module per application;
+this list is the one place they are named."""
+
+from __future__ import annotations
+
+from ..corpus_task import CorpusTask
+from . import (
+    sqlite_web,
+)
+
+ALL_TASKS: list[CorpusTask] = [t for m in (
+    sqlite_web,
+) for t in m.TASKS]
