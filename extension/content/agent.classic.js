@@ -603,8 +603,26 @@ function referencedText(el, name) {
   const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
   return norm(ids.split(/\s+/).map((id) => {
     const t = "getElementById" in root ? root.getElementById(id) : null;
-    return t ? textOf(t) : "";
+    return t ? wordsOf(t) : "";
   }).join(" "));
+}
+
+const NOT_WORDS = new Set(["script", "style", "template", "noscript"]);
+
+/**
+ * An element's text without what is no words (a script or style inside it: a page's inline
+ * `<script>` beside a label is code, not part of its name).
+ * @param {Element} el
+ */
+function wordsOf(el) {
+  const raw = textOf(el) || "";
+  if (!qs(el, "script, style, template, noscript")) return raw;
+  let out = "";
+  const walker = docOf(el).createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => nodeTypeOf(n) === 1 && NOT_WORDS.has(tagOf(/** @type {Element} */ (n))) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+  });
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n);
+  return out;
 }
 
 /**
@@ -2456,7 +2474,7 @@ const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "tit
 const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
 /** Attributes whose other value means another element. */
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, labelText, visibleText, accessibleName, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
+return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, wordsOf, labelText, visibleText, accessibleName, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
 })();
 // ---- extension/lib/dom_pointer.js
 const __dom_pointer = (() => {
@@ -2969,20 +2987,20 @@ const __dom_inert = (() => {
  * (`showModal()` makes the rest of its document inert — still drawn, behind a backdrop, but it
  * takes no clicks, no focus and no keys); and the dialogs that do it, by the name a person reads.
  */
-const { accessibleName, norm } = __refind;
+const { accessibleName, norm, wordsOf } = __refind;
 const { containsDeep } = __dom_roots;
-const { attr, checkVisibilityOf, docOf, hasAttr, nodeTypeOf, parentNodeOf, qs, qsa, textOf } = __dom_native;
+const { attr, checkVisibilityOf, docOf, hasAttr, nodeTypeOf, parentNodeOf, qs, qsa } = __dom_native;
 
 /** The words of the first element under `el` that matches. @param {Element} el @param {string} sel */
 function textIn(el, sel) {
   const m = qs(el, sel);
-  return m ? textOf(m) : "";
+  return m ? wordsOf(m) : "";
 }
 
 /** A dialog's name: its label, else its heading, else its first words. @param {Element} el */
 function dialogName(el) {
   const labelled = attr(el, "aria-label") || attr(el, "aria-labelledby") ? accessibleName(el) : "";
-  return norm(labelled || textIn(el, "h1,h2,h3,h4,h5,h6,[role=heading]") || textOf(el)).slice(0, 80);
+  return norm(labelled || textIn(el, "h1,h2,h3,h4,h5,h6,[role=heading]") || wordsOf(el)).slice(0, 80);
 }
 
 const DIALOGS = "dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]";
@@ -3239,7 +3257,7 @@ const __dom_scan = (() => {
  * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
-const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } = __refind;
+const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName, wordsOf } = __refind;
 const { scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
 const { dialogName, openModal, textIn } = __dom_inert;
@@ -3262,8 +3280,9 @@ const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientL
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
  *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
- * @typedef {{s: string, el: Element} | Entry | string} Part  words (el: the element they are in, asked whether it
- *   is visible when they are shown), an inline control, or a separator
+ * @typedef {{s: string, el: Element, hover?: boolean} | Entry | string} Part  words (el: the element they are in, asked whether it
+ *   is visible when they are shown; hover: shown with controls a pointer over their row shows), an
+ *   inline control, or a separator
  * @typedef {{order: number, parts: Part[], text: boolean, after: boolean, entries: number, mute: number}} Flow  a run being read:
  *   text: it has words of its own; after: an element just ended (a next one is a new word)
  * @typedef {{url: string, name: string, box: {x: number, y: number, w: number, h: number}}} RemoteFrame
@@ -3446,7 +3465,7 @@ class LazyRow extends LazyText {
         const said = rowCells(this.el).map(({ cell, col }) => [heads[col] || "", norm(innerTextOf(cell))]).filter(([, v]) => v);
         this.normed = said.map(([h, v]) => h ? `${h} ${v}` : v).join(" · ");
       } else {
-        const cells = rowCells(this.el).map(({ cell }) => norm(textOf(cell)));
+        const cells = rowCells(this.el).map(({ cell }) => norm(wordsOf(cell)));
         while (cells.length && !cells[cells.length - 1]) cells.pop(); // an empty last column (actions) says nothing
         this.normed = cells.join(" | ");
       }
@@ -3877,7 +3896,7 @@ function scanPage(reg, opts = {}) {
         if (nodeTypeOf(n) === 3) {
           if (flow.mute) continue;
           const s = /** @type {string} */ (nodeValueOf(n));
-          flow.parts.push({ s, el }); flow.after = false;
+          flow.parts.push(revealing.length ? { s, el, hover: true } : { s, el }); flow.after = false;
           if (!flow.text) flow.text = NON_SPACE.test(s);
         }
         else if (nodeTypeOf(n) === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
@@ -3952,7 +3971,7 @@ function scanPage(reg, opts = {}) {
         if (!words) continue;
         const s = /** @type {string} */ (nodeValueOf(n));
         if (!flow) { if (!NON_SPACE.test(s)) continue; flow = newFlow(order++); }
-        flow.parts.push({ s, el }); flow.after = false;
+        flow.parts.push(revealing.length ? { s, el, hover: true } : { s, el }); flow.after = false;
         if (!flow.text) flow.text = NON_SPACE.test(s);
       } else if (nodeTypeOf(n) === 1) {
         const c = /** @type {Element} */ (n);
@@ -4009,7 +4028,7 @@ const __dom_names = (() => {
  *
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
-const { ICON_NOISE, isGeneratedId, isStableClass, norm } = __refind;
+const { ICON_NOISE, isGeneratedId, isStableClass, norm, wordsOf } = __refind;
 const { cellName, columnHeads, tableOf } = __dom_tables;
 const { attr, attrsOf, closestOf, docOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } = __dom_native;
 
@@ -4076,7 +4095,7 @@ function wordsBefore(el) {
   for (let depth = 0; at && depth < 3; depth++) {
     for (let n = previousSiblingOf(at); n; n = previousSiblingOf(n)) {
       if (nodeTypeOf(n) === 1 && matchesOf(/** @type {Element} */ (n), "input,select,textarea,button")) return "";
-      const t = norm(textOf(n));
+      const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : textOf(n));
       // A label is a few words, not a sentence.
       if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? t.replace(/[:*]\s*$/, "") : "";
     }
@@ -4296,7 +4315,9 @@ function textLine(t, visible) {
     let out = "";
     for (const p of t.parts) {
       if (typeof p === "string") out += p;
-      else if ("s" in p) { if (visible(p.el)) out += p.s; }
+      // Words shown on hover are read with the controls they go with ("Edit | Delete"); hidden
+      // words keep the words around them apart.
+      else if ("s" in p) { if (p.hover || visible(p.el)) out += p.s; else if (/^\s.*\s$/s.test(p.s)) out += " "; }
       else if (p.covered) out += visibleWords(p.el); // under a cover: its words, not a control to use
       else { out += elementLine(p, true); inline.push(p); }
     }

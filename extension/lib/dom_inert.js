@@ -4,20 +4,20 @@
  * (`showModal()` makes the rest of its document inert — still drawn, behind a backdrop, but it
  * takes no clicks, no focus and no keys); and the dialogs that do it, by the name a person reads.
  */
-import { accessibleName, norm } from "./refind.js";
+import { accessibleName, norm, wordsOf } from "./refind.js";
 import { containsDeep } from "./dom_roots.js";
-import { attr, checkVisibilityOf, docOf, hasAttr, nodeTypeOf, parentNodeOf, qs, qsa, textOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, docOf, hasAttr, nodeTypeOf, parentNodeOf, qs, qsa } from "./dom_native.js";
 
 /** The words of the first element under `el` that matches. @param {Element} el @param {string} sel */
 export function textIn(el, sel) {
   const m = qs(el, sel);
-  return m ? textOf(m) : "";
+  return m ? wordsOf(m) : "";
 }
 
 /** A dialog's name: its label, else its heading, else its first words. @param {Element} el */
 export function dialogName(el) {
   const labelled = attr(el, "aria-label") || attr(el, "aria-labelledby") ? accessibleName(el) : "";
-  return norm(labelled || textIn(el, "h1,h2,h3,h4,h5,h6,[role=heading]") || textOf(el)).slice(0, 80);
+  return norm(labelled || textIn(el, "h1,h2,h3,h4,h5,h6,[role=heading]") || wordsOf(el)).slice(0, 80);
 }
 
 const DIALOGS = "dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]";

@@ -9,7 +9,7 @@
  *
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
-import { ICON_NOISE, isGeneratedId, isStableClass, norm } from "./refind.js";
+import { ICON_NOISE, isGeneratedId, isStableClass, norm, wordsOf } from "./refind.js";
 import { cellName, columnHeads, tableOf } from "./dom_tables.js";
 import { attr, attrsOf, closestOf, docOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } from "./dom_native.js";
 
@@ -76,7 +76,7 @@ function wordsBefore(el) {
   for (let depth = 0; at && depth < 3; depth++) {
     for (let n = previousSiblingOf(at); n; n = previousSiblingOf(n)) {
       if (nodeTypeOf(n) === 1 && matchesOf(/** @type {Element} */ (n), "input,select,textarea,button")) return "";
-      const t = norm(textOf(n));
+      const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : textOf(n));
       // A label is a few words, not a sentence.
       if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? t.replace(/[:*]\s*$/, "") : "";
     }

@@ -171,7 +171,9 @@ function textLine(t, visible) {
     let out = "";
     for (const p of t.parts) {
       if (typeof p === "string") out += p;
-      else if ("s" in p) { if (visible(p.el)) out += p.s; }
+      // Words shown on hover are read with the controls they go with ("Edit | Delete"); hidden
+      // words keep the words around them apart.
+      else if ("s" in p) { if (p.hover || visible(p.el)) out += p.s; else if (/^\s.*\s$/s.test(p.s)) out += " "; }
       else if (p.covered) out += visibleWords(p.el); // under a cover: its words, not a control to use
       else { out += elementLine(p, true); inline.push(p); }
     }

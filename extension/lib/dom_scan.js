@@ -7,7 +7,7 @@
  * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
-import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName } from "./refind.js";
+import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName, wordsOf } from "./refind.js";
 import { scopeStyles } from "./dom_pointer.js";
 import { scrollInfo } from "./dom_scroll.js";
 import { dialogName, openModal, textIn } from "./dom_inert.js";
@@ -30,8 +30,9 @@ import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, client
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
  *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
- * @typedef {{s: string, el: Element} | Entry | string} Part  words (el: the element they are in, asked whether it
- *   is visible when they are shown), an inline control, or a separator
+ * @typedef {{s: string, el: Element, hover?: boolean} | Entry | string} Part  words (el: the element they are in, asked whether it
+ *   is visible when they are shown; hover: shown with controls a pointer over their row shows), an
+ *   inline control, or a separator
  * @typedef {{order: number, parts: Part[], text: boolean, after: boolean, entries: number, mute: number}} Flow  a run being read:
  *   text: it has words of its own; after: an element just ended (a next one is a new word)
  * @typedef {{url: string, name: string, box: {x: number, y: number, w: number, h: number}}} RemoteFrame
@@ -214,7 +215,7 @@ class LazyRow extends LazyText {
         const said = rowCells(this.el).map(({ cell, col }) => [heads[col] || "", norm(innerTextOf(cell))]).filter(([, v]) => v);
         this.normed = said.map(([h, v]) => h ? `${h} ${v}` : v).join(" · ");
       } else {
-        const cells = rowCells(this.el).map(({ cell }) => norm(textOf(cell)));
+        const cells = rowCells(this.el).map(({ cell }) => norm(wordsOf(cell)));
         while (cells.length && !cells[cells.length - 1]) cells.pop(); // an empty last column (actions) says nothing
         this.normed = cells.join(" | ");
       }
@@ -645,7 +646,7 @@ export function scanPage(reg, opts = {}) {
         if (nodeTypeOf(n) === 3) {
           if (flow.mute) continue;
           const s = /** @type {string} */ (nodeValueOf(n));
-          flow.parts.push({ s, el }); flow.after = false;
+          flow.parts.push(revealing.length ? { s, el, hover: true } : { s, el }); flow.after = false;
           if (!flow.text) flow.text = NON_SPACE.test(s);
         }
         else if (nodeTypeOf(n) === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
@@ -720,7 +721,7 @@ export function scanPage(reg, opts = {}) {
         if (!words) continue;
         const s = /** @type {string} */ (nodeValueOf(n));
         if (!flow) { if (!NON_SPACE.test(s)) continue; flow = newFlow(order++); }
-        flow.parts.push({ s, el }); flow.after = false;
+        flow.parts.push(revealing.length ? { s, el, hover: true } : { s, el }); flow.after = false;
         if (!flow.text) flow.text = NON_SPACE.test(s);
       } else if (nodeTypeOf(n) === 1) {
         const c = /** @type {Element} */ (n);

@@ -186,8 +186,26 @@ function referencedText(el, name) {
   const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
   return norm(ids.split(/\s+/).map((id) => {
     const t = "getElementById" in root ? root.getElementById(id) : null;
-    return t ? textOf(t) : "";
+    return t ? wordsOf(t) : "";
   }).join(" "));
+}
+
+const NOT_WORDS = new Set(["script", "style", "template", "noscript"]);
+
+/**
+ * An element's text without what is no words (a script or style inside it: a page's inline
+ * `<script>` beside a label is code, not part of its name).
+ * @param {Element} el
+ */
+export function wordsOf(el) {
+  const raw = textOf(el) || "";
+  if (!qs(el, "script, style, template, noscript")) return raw;
+  let out = "";
+  const walker = docOf(el).createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => nodeTypeOf(n) === 1 && NOT_WORDS.has(tagOf(/** @type {Element} */ (n))) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+  });
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n);
+  return out;
 }
 
 /**

@@ -1,0 +1,57 @@
+"""Tables as a person reads them, in the real extension: a data grid's row is one line with each
+cell's header (the headers are never lost, whatever heads the first column), a field in a form laid
+out as a table is named by its row and column, a name never comes from an option's tooltip or a
+page's inline script, and a row's actions shown only on hover are listed and used."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from support.dom_rig import browser, fenced, find_id, ok, open_page, page, site  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+def _line(text: str, *words: str) -> str:
+    return next(ln for ln in text.splitlines() if all(w in ln for w in words))
+
+
+def test_a_grid_row_reads_with_its_headers_and_its_actions_shown_on_hover(browser, page, site):
+    open_page(page, site + "/tables.html")
+    obs = ok(browser, "observe")
+    text = fenced(obs["text"])
+    row = _line(text, "Red Mug")
+    # Each value with its column's header; the row's box named by its own label, not by "Select all".
+    assert "id 1 · name Red Mug · price 8.50 · stock 40" in row, row
+    assert re.search(r"\[e\d+ checkbox Select row\] · id 1", row), row
+    # The actions, hidden until the pointer is over the row, are listed as a person finds them.
+    assert re.search(r"\[e\d+ link Edit \(on hover\)\] \| \[e\d+ link Delete \(on hover\)\]", row), row
+    # The foot's repeated headers read as headers, not as a row of values.
+    assert "id · name · price · stock" in text and "id id" not in text, text
+    # Clicked from the map: the pointer goes over the row first.
+    delete = re.search(r"\[(e\d+) link Delete", _line(text, "Blue Kettle")).group(1)
+    ok(browser, "click", {"element_id": delete})
+    assert page.text_content("#log") == "delete 2;"
+    # The element's signature carries its row, which the host names it by ("Delete — Blue Kettle").
+    assert obs["elements"][delete]["row"] == "Blue Kettle"
+
+
+def test_fields_of_a_form_laid_out_as_a_table_are_named_by_row_and_column(browser, page, site):
+    open_page(page, site + "/tables.html")
+    text = fenced(ok(browser, "observe")["text"])
+    name = _line(text, "Column name")
+    # In its row's line the field's row and column are right there.
+    assert re.search(r"Column name · Type varchar\(100\) · Function \[e\d+ combobox =\"\" options: md5\|upper\] · Value \[e\d+ textbox\]", name), name
+    assert "The PHP function" not in text and "Rounds the number" not in text, text
+
+
+def test_an_inline_script_is_never_part_of_a_name(browser, page, site):
+    open_page(page, site + "/tables.html")
+    obs = ok(browser, "observe")
+    text = fenced(obs["text"])
+    assert "currentScript" not in text and "ownerField" not in text, text
+    assert re.search(r"\] combobox Type =\"Plain\"", text), text
+    names = {s["name"] for s in obs["elements"].values()}
+    assert "Type" in names, names
