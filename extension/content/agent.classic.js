@@ -3491,6 +3491,11 @@ class FlowText extends LazyText {
 const CONTROLS = "a[href],button,input,select,textarea,[role],[tabindex],[onclick],[contenteditable]";
 const CONTROL_TAGS = "a[href],button,input,select,textarea";
 
+/** Whether a table has a row of its body besides `header`. @param {Element} table @param {Element} header */
+function hasDataRows(table, header) {
+  return Array.from(qsa(table, ":scope > tbody > tr")).some((r) => r !== header);
+}
+
 /** Whether a table row holds a control (tags first: matching them is cheap, and most such rows have one). @param {Element} row */
 function hasControls(row) { return !!qs(row, CONTROL_TAGS) || !!qs(row, CONTROLS); }
 
@@ -3838,10 +3843,12 @@ function scanPage(reg, opts = {}) {
       // Visible but of no size: nothing to show; what is inside it is still its content.
     } else if (!insideInteractive && !flow && tag === "tr" && !hasControls(el)) {
       // A table row of plain cells reads best as one line.
-      if (NON_SPACE.test(textOf(el) || "")) {
-        const table = tableOf(el), heads = table && columnHeads(table, tables);
-        const row = new LazyRow(order++, g, el, dy, heads && table && isHeaderRow(el, table, tables) ? [] : heads);
-        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (row)));
+      const table = tableOf(el), heads = table && columnHeads(table, tables);
+      const header = !!heads && !!table && isHeaderRow(el, table, tables);
+      // A header row of words alone says nothing its rows do not (each carries its headers), unless
+      // the table has no rows to carry them.
+      if (NON_SPACE.test(textOf(el) || "") && !(header && hasDataRows(/** @type {Element} */ (table), el))) {
+        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow(order++, g, el, dy, header ? [] : heads))));
       }
       return;
     }
@@ -3938,7 +3945,12 @@ function scanPage(reg, opts = {}) {
       f.text = false; f.after = false;
       visit(cell, g, dx, dy, false, ptr, scope, hide, outer, f);
       if (!f.text && f.entries === e0) f.parts.length = p0; // an empty cell: no header, no separator
-      else text = text || f.text || !!h;
+      else {
+        // A cell of controls alone under no header (a row's actions) needs no separator: its
+        // brackets set it apart.
+        if (p0 && !h && !f.text) f.parts[p0] = " ";
+        text = text || f.text || !!h;
+      }
     }
     f.text = text;
     endRun(f, g, false, row, dy);
