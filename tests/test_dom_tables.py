@@ -55,3 +55,17 @@ def test_an_inline_script_is_never_part_of_a_name(browser, page, site):
     assert re.search(r"\] combobox Type =\"Plain\"", text), text
     names = {s["name"] for s in obs["elements"].values()}
     assert "Type" in names, names
+
+
+def test_group_headings_a_hidden_header_and_a_form_table_without_headers(browser, page, site):
+    open_page(page, site + "/tables.html")
+    text = fenced(ok(browser, "observe")["text"])
+    # A heading spanning the table names a group of rows, not an ID; nor does the foot line.
+    assert "ID critical" not in text and "ID 1..2 out of 2" not in text, text
+    assert re.search(r"^critical$", text, re.M) and "ID 7 · Title [e" in text, text
+    # A hidden header names no column of the rows it does not fit.
+    flag = _line(text, "Team lunch")
+    assert "Subject" not in flag and "Select" not in flag, flag
+    # Fields of a form table without headers: named by their row, never by a list's options.
+    assert "md5sha1" not in text and "+-" not in text, text
+    assert re.search(r"\] textbox name =\"Green Teapot\"", text) and re.search(r"\] textbox price =\"31.25\"", text), text

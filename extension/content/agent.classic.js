@@ -258,7 +258,7 @@ const __dom_tables = (() => {
  * followed (a cell under a spanning one reads the header of its own position in its row).
  */
 const { norm } = __norm;
-const { attr, childrenOf, closestOf, innerTextOf, parentElOf, qs, qsa, tagOf } = __dom_native;
+const { attr, checkVisibilityOf, childrenOf, closestOf, innerTextOf, parentElOf, qs, qsa, tagOf } = __dom_native;
 
 const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
 const ROWS = "tr, [role=row]";
@@ -352,10 +352,39 @@ function columnHeads(table, memo) {
       for (let k = 0; k < span; k++) heads[col + k] = t;
     }
     const named = heads.filter(Boolean).length;
-    known = { row, heads: named >= 2 ? Array.from(heads, (h) => h || "") : null };
+    // A header the page keeps hidden (another layout's, a screen reader's) names no column a person sees.
+    const shown = !row || checkVisibilityOf(row);
+    known = { row, heads: named >= 2 && shown ? Array.from(heads, (h) => h || "") : null };
     memo.set(table, known);
   }
   return known.heads;
+}
+
+/**
+ * Whether a table without headers is a list of records all the same (three rows or more of the same
+ * cells, each of two or more: a mailbox's messages) rather than a page laid out in a table: each
+ * row is then read across, as one line.
+ * @param {Element} table @param {Map<Element, any>} memo
+ */
+function rowsAlike(table, memo) {
+  columnHeads(table, memo); // (kept in the same memo: known first)
+  const key = memo.get(table);
+  if (key && "alike" in key) return key.alike;
+  const rows = tagOf(table) === "table" ? Array.from(qsa(table, ":scope > tbody > tr, :scope > tr")) : [];
+  const sizes = rows.slice(0, 20).map((r) => rowCells(r).length);
+  const alike = sizes.length >= 3 && sizes[0] >= 2 && sizes.every((n) => n === sizes[0]) && !qs(table, "table");
+  memo.set(table, { ...key, alike });
+  return alike;
+}
+
+/**
+ * Whether a row is a line across the whole table (one cell spanning its columns: a group's heading
+ * "critical", a foot line "1..20 out of 20"), not a row of values under the headers.
+ * @param {Element} row
+ */
+function isSpanningRow(row) {
+  const cells = rowCells(row);
+  return cells.length === 1 && (Number(attr(cells[0].cell, "colspan")) || 1) > 1;
 }
 
 /**
@@ -412,7 +441,7 @@ function cellName(el) {
   const head = heads && at ? heads[at.col] || "" : "";
   return norm(`${label} ${head !== label ? head : ""}`);
 }
-return { tableOf, isRow, rowCells, columnHeads, isHeaderRow, rowLabel, cellName };
+return { tableOf, isRow, rowCells, columnHeads, rowsAlike, isSpanningRow, isHeaderRow, rowLabel, cellName };
 })();
 // ---- extension/lib/refind.js
 const __refind = (() => {
@@ -473,7 +502,7 @@ const __refind = (() => {
  */
 const { norm } = __norm;
 const { rowLabel } = __dom_tables;
-const { attr, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
+const { attr, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
 
 const SIGNATURE_VERSION = 3;
 /** Best score needed to act on a match. */
@@ -926,7 +955,9 @@ function elementState(el) {
   } else {
     const ac = attr(el, "aria-checked");
     if (ac !== null) s.checked = ac === "true";
-    if (attr(el, "contenteditable") === "true") s.value = cut(norm(textOf(el)), 200);
+    const ce = attr(el, "contenteditable");
+    // An editable region's text is its value, its lines apart as shown.
+    if ((ce !== null && ce !== "false") || (tag === "body" && docOf(el).designMode === "on")) s.value = cut(norm(isHtml(el) ? innerTextOf(el) : textOf(el)), 200);
     if (matchesOf(el, ":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || attr(el, "aria-disabled") === "true") s.disabled = true;
   }
   const sel = attr(el, "aria-selected");
@@ -2539,10 +2570,20 @@ const sheetCache = new WeakMap();
 /** @param {CSSStyleDeclaration} st whether the declarations set a property that can hide an element */
 function hides(st) { return !!(st.opacity || st.visibility || /** @type {any} */ (st).contentVisibility); }
 
-/** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view */
+/** Whether a part of a selector closes every bracket it opens (a whole selector, not a piece of one). @param {string} s */
+function balanced(s) {
+  let depth = 0;
+  for (const c of s.replace(QUOTED, "")) {
+    if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view (or draw one's icon) */
 function reveals(st) {
   return !!(st.opacity || st.visibility || st.display || st.left || st.right || st.top || st.transform || st.clip
-    || st.clipPath || st.maxHeight || st.height || st.position);
+    || st.clipPath || st.maxHeight || st.height || st.position || st.content);
 }
 
 /**
@@ -2607,7 +2648,13 @@ function sheetSelectors(sheet) {
           // The pointer is over something around it (`tr:hover .actions`), not over it: what the
           // rule shows is the element after the last :hover.
           const m = t.match(/^(.*):(?:hover|focus-within)\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
-          if (m && !PSEUDO_ELEMENT.test(m[3].replace(QUOTED, ""))) reveal.push(`${m[1]} ${m[2]} ${m[3]}`.replace(DYNAMIC, "").replace(/\s+/g, " ").trim());
+          // (A :hover inside :not(…) or :is(…) says nothing about a pointer over a row.)
+          if (!m || !balanced(m[1]) || !balanced(m[3])) continue;
+          // What a pointer over the row draws in an element's ::before (an icon a flag toggle shows
+          // only then) reveals that element.
+          const drawn = PSEUDO_ELEMENT.test(m[3].replace(QUOTED, ""));
+          if (drawn && !r.style.content) continue;
+          reveal.push(`${m[1]} ${m[2]} ${drawn ? m[3].replace(/::?(before|after)\b.*$/, "") : m[3]}`.replace(DYNAMIC, "").replace(/\s+/g, " ").trim());
         }
       }
       if (styled && hide && hides(r.style)) {
@@ -2663,7 +2710,9 @@ function scopeStyles(scope) {
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
     const s = sheetSelectors(sheet);
-    if (!s) { cursor = hide = null; break; }
+    // A sheet that cannot be read leaves the cursor and hiding unknown (asked element by element);
+    // what the other sheets say of the pointer and of hovering still stands.
+    if (!s) { cursor = hide = null; continue; }
     if (cursor) { if (s.cursor) cursor.push(...s.cursor); else cursor = null; }
     hoverPointer.push(...s.hoverPointer);
     noPointer.push(...s.noPointer);
@@ -3262,7 +3311,7 @@ const { scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
 const { dialogName, openModal, textIn } = __dom_inert;
 const { dropUnreachable } = __dom_covered;
-const { columnHeads, isHeaderRow, isRow, rowCells, tableOf } = __dom_tables;
+const { columnHeads, isHeaderRow, isRow, isSpanningRow, rowCells, rowsAlike, tableOf } = __dom_tables;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -3490,6 +3539,17 @@ class FlowText extends LazyText {
 
 const CONTROLS = "a[href],button,input,select,textarea,[role],[tabindex],[onclick],[contenteditable]";
 const CONTROL_TAGS = "a[href],button,input,select,textarea";
+
+/** Whether a frame's document is being written in as a whole (a rich-text editor's frame). @param {Document} doc */
+function editableDoc(doc) {
+  return doc.designMode === "on" || (!!doc.body && isEditableRegion(doc.body));
+}
+
+/** Whether an element is an editable region (contenteditable, not "false"). @param {Element} el */
+function isEditableRegion(el) {
+  const ce = attr(el, "contenteditable");
+  return ce !== null && ce !== "false";
+}
 
 /** Whether a table has a row of its body besides `header`. @param {Element} table @param {Element} header */
 function hasDataRows(table, header) {
@@ -3764,8 +3824,10 @@ function scanPage(reg, opts = {}) {
     }
     // The outermost pointer-cursor element is the target; its children inherit the cursor (unless
     // their own rule gives it, see ownRule; or it is a bar of look-alike labelled parts, see splitParts).
-    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && (!parentPointer || ownRule)) || parts.has(el);
-    if (interactive && !parts.has(el) && isContainer(el)) {
+    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && (!parentPointer || ownRule)) || parts.has(el)
+      || (tag === "body" && docOf(el).designMode === "on");
+    // (An editable region is a field whatever it holds: a link in a letter being written is its text.)
+    if (interactive && !parts.has(el) && isContainer(el) && !isEditableRegion(el)) {
       // A card made clickable that holds its own links and buttons (title, Add to cart):
       // those are what a person clicks; the card itself would be all of them in one.
       if (qsa(el, CONTROL_TAGS).length >= 2) interactive = false;
@@ -3807,6 +3869,12 @@ function scanPage(reg, opts = {}) {
       if (!revealing.length) return;
       onHover = true;
     }
+    // An empty part a pointer over its row draws (a flag toggle's icon in its ::before) is there for
+    // a person only on hover too — and so is the control it is all of.
+    if (revealing[revealing.length - 1] === el && childCountOf(el) === 0 && !NON_SPACE.test(textOf(el) || "")) {
+      if (box) onHover = true;
+      else if (outer && !outer.onHover && !NON_SPACE.test(innerTextOf(outer.el))) markOnHover(outer, el);
+    }
     /** @type {Entry | null} */ let entry = null;
     if (box && outer && sameControl(el, role, box, outer, dx, dy)) {
       // One control, one entry: a presentational child, or a child that is all of it (the link in
@@ -3818,6 +3886,7 @@ function scanPage(reg, opts = {}) {
         seen.add(outer.id);
       }
       entry = outer;
+      if (onHover) markOnHover(outer, el);
     } else if (box) {
       const id = reg.idFor(el);
       seen.add(id);
@@ -3829,11 +3898,7 @@ function scanPage(reg, opts = {}) {
       const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
       entry = { id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
         box: { x: box.left + dx, y: top, w: box.width, h: box.height }, byCursor: pointer || parts.has(el) };
-      if (onHover) {
-        entry.onHover = true;
-        const shown = revealing[revealing.length - 1];
-        reg.hovers.set(el, parentElOf(shown) || shown);
-      }
+      if (onHover) markOnHover(entry, el);
       entries.push(entry);
       if (flow && !insideInteractive) {
         if (flow.after) flow.parts.push(" ");
@@ -3848,7 +3913,7 @@ function scanPage(reg, opts = {}) {
       // A header row of words alone says nothing its rows do not (each carries its headers), unless
       // the table has no rows to carry them.
       if (NON_SPACE.test(textOf(el) || "") && !(header && hasDataRows(/** @type {Element} */ (table), el))) {
-        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow(order++, g, el, dy, header ? [] : heads))));
+        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow(order++, g, el, dy, header || isSpanningRow(el) ? [] : heads))));
       }
       return;
     }
@@ -3862,7 +3927,14 @@ function scanPage(reg, opts = {}) {
         texts.push({ order: order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
         // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
         const info = scoped(sub);
-        for (const c of Array.from(sub.body ? childrenOf(sub.body) : childrenOf(sub.documentElement))) visit(c, g, fx, fy, false, false, info, false, null, null);
+        if (sub.body && editableDoc(sub)) {
+          // A rich-text editor's frame (TinyMCE, CKEditor 4, a designMode document): its whole body is
+          // the field a person types in, named by the frame.
+          const e0 = entries.length;
+          visit(sub.body, g, fx, fy, false, false, info, false, null, null);
+          const field = entries.slice(e0).find((x) => x.el === sub.body);
+          if (field) field.name = norm(attr(el, "title") || attr(el, "aria-label") || attr(el, "name") || "") || "Rich text";
+        } else for (const c of Array.from(sub.body ? childrenOf(sub.body) : childrenOf(sub.documentElement))) visit(c, g, fx, fy, false, false, info, false, null, null);
       } else {
         remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: attr(el, "title") || attr(el, "name") || "",
           box: { x: Math.round(fr.left + dx), y: Math.round(fr.top + dy), w: Math.round(fr.width), h: Math.round(fr.height) } });
@@ -3920,10 +3992,10 @@ function scanPage(reg, opts = {}) {
     // as ordinary children: no second pass needed.
   };
 
-  /** Whether a row is in a table with column headers. @param {Element} row */
+  /** Whether a row is one of a list read across: a table with column headers, or one of rows alike. @param {Element} row */
   const dataTable = (row) => {
     const table = tableOf(row);
-    return !!table && !!columnHeads(table, tables);
+    return !!table && (!!columnHeads(table, tables) || rowsAlike(table, tables));
   };
 
   /**
@@ -3934,7 +4006,7 @@ function scanPage(reg, opts = {}) {
    * @param {boolean} ptr @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer
    */
   const rowLine = (row, table, g, dx, dy, ptr, scope, hide, outer) => {
-    const heads = isHeaderRow(row, table, tables) ? [] : columnHeads(table, tables) || [];
+    const heads = isHeaderRow(row, table, tables) || isSpanningRow(row) ? [] : columnHeads(table, tables) || [];
     const f = newFlow(order++);
     let text = false;
     for (const { cell, col } of rowCells(row)) {
@@ -3954,6 +4026,17 @@ function scanPage(reg, opts = {}) {
     }
     f.text = text;
     endRun(f, g, false, row, dy);
+  };
+
+  /**
+   * Marks a control shown only on hover, with where heybro's pointer goes first: inside the row or
+   * menu whose :hover shows it (the parent of what the style sheet reveals).
+   * @param {Entry} entry @param {Element} el
+   */
+  const markOnHover = (entry, el) => {
+    entry.onHover = true;
+    const shown = revealing[revealing.length - 1];
+    reg.hovers.set(entry.el, shown === el ? el : parentElOf(shown) || shown);
   };
 
   /**
@@ -4040,9 +4123,9 @@ const __dom_names = (() => {
  *
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
-const { ICON_NOISE, isGeneratedId, isStableClass, norm, wordsOf } = __refind;
+const { ICON_NOISE, isGeneratedId, isStableClass, labelText, norm, wordsOf } = __refind;
 const { cellName, columnHeads, tableOf } = __dom_tables;
-const { attr, attrsOf, closestOf, docOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } = __dom_native;
+const { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } = __dom_native;
 
 /** Layout and widget words: they say where or what kind, not which. */
 const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
@@ -4106,7 +4189,8 @@ function wordsBefore(el) {
   /** @type {Element | null} */ let at = el;
   for (let depth = 0; at && depth < 3; depth++) {
     for (let n = previousSiblingOf(at); n; n = previousSiblingOf(n)) {
-      if (nodeTypeOf(n) === 1 && matchesOf(/** @type {Element} */ (n), "input,select,textarea,button")) return "";
+      // A control, or a cell or box holding one (a list of functions beside the value), is no label.
+      if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), "input,select,textarea,button") || qs(/** @type {Element} */ (n), "input,select,textarea,button"))) return "";
       const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : textOf(n));
       // A label is a few words, not a sentence.
       if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? t.replace(/[:*]\s*$/, "") : "";
@@ -4117,6 +4201,30 @@ function wordsBefore(el) {
     at = up;
   }
   return "";
+}
+
+/**
+ * The label of the form field a widget stands in for: a page that draws its own field (a
+ * recipients box, a styled select) often keeps the real one, hidden, beside it — with the label
+ * ("To") still pointing at the hidden one. "" when there is none.
+ * @param {Element} el
+ */
+function replacedLabel(el) {
+  /** @type {Element | null} */ let at = parentElOf(el);
+  for (let depth = 0; at && depth < 3; depth++, at = parentElOf(at)) {
+    for (const f of Array.from(qsa(at, "input, select, textarea"))) {
+      if (f === el || attr(f, "type") === "hidden" || shown(f)) continue;
+      const t = labelText(f);
+      if (t) return t;
+    }
+  }
+  return "";
+}
+
+/** Whether a field is drawn where a person sees it (not moved off the page, see-through or a pixel). @param {Element} f */
+function shown(f) {
+  const r = rectOf(f);
+  return r.width > 2 && r.height > 2 && r.right > 0 && r.bottom > 0 && checkVisibilityOf(f, { checkOpacity: true, checkVisibilityCSS: true });
 }
 
 /** Whether a field stands in a table with column headers. @param {Element} el */
@@ -4132,7 +4240,7 @@ function inDataTable(el) {
  * it is laid out in (dom_tables.js); `text` — the words before a field; `look` —
  * class/id/data/image words.
  * @param {Element} el
- * @returns {{name: string, from: "title" | "table" | "text" | "look" | ""}}
+ * @returns {{name: string, from: "title" | "label" | "table" | "text" | "look" | ""}}
  */
 function guessName(el) {
   // An option's title describes that option, never the list it is in.
@@ -4140,6 +4248,8 @@ function guessName(el) {
   const t = norm((titled ? attr(titled, "aria-label") : undefined) || (titled ? attr(titled, "title") : undefined));
   if (t) return { name: t, from: "title" }; // a real name, on the icon inside
   if (matchesOf(el, "input,select,textarea")) {
+    const stood = replacedLabel(el);
+    if (stood) return { name: stood, from: "label" };
     // In a table with column headers the cell before is another column's value, not a label.
     const inTable = inDataTable(el) ? cellName(el) : "";
     if (inTable) return { name: inTable, from: "table" };
@@ -4257,7 +4367,7 @@ function nameOf(e, role, inline) {
   // In a sentence (or a table's row line) the words before a field, its row and column are right
   // there: not said twice.
   if ((g.from === "text" || g.from === "table") && inline) return { name: shown, guessed: false };
-  if (g.from === "title" || g.from === "table") return { name: g.name, guessed: false, signs: shown };
+  if (g.from === "title" || g.from === "label" || g.from === "table") return { name: g.name, guessed: false, signs: shown };
   return g.name ? { name: g.name, guessed: true, signs: shown } : { name: shown, guessed: false };
 }
 
@@ -4334,6 +4444,7 @@ function textLine(t, visible) {
       else { out += elementLine(p, true); inline.push(p); }
     }
     s = clean(norm(out));
+    if (!inline.length && !/[\p{L}\p{N}]/u.test(s)) s = ""; // a row whose cells are all hidden: separators alone say nothing
   } else s = clean(t.text);
   if (t.heading) return { line: `# ${inline.length ? s : s.slice(0, 150)}`, inline };
   return { line: inline.length || s.length <= 300 ? s : s.slice(0, 299) + "…", inline };
@@ -4830,9 +4941,9 @@ const loose = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
  * formatter would write them ("5551234" → "(555) 123-4"). A field that refused it (a number field
  * given words, a date in the wrong format, a framework that rejected it) is a typed error saying
  * what the field now holds, not a success.
- * @param {Element} el @param {string} value
+ * @param {Element} el @param {string} value @param {boolean} [consumed] the page made elements meanwhile
  */
-function checkFilled(el, value) {
+function checkFilled(el, value, consumed = false) {
   if (!isConnectedOf(el)) return; // re-rendered away: nothing to read
   const editable = isEditable(el);
   const inp = /** @type {HTMLInputElement} */ (el);
@@ -4841,6 +4952,9 @@ function checkFilled(el, value) {
   // What the browser itself does to a value: line breaks dropped from one-line fields, CRLF → LF.
   const want = single ? value.replace(/[\r\n]/g, "") : value.replace(/\r\n?/g, "\n");
   if (now === want || loose(now) === loose(want)) return;
+  // A field the page empties as it takes what was typed into elements of its own (a recipients
+  // box's chips) took it.
+  if (consumed && !now) return;
   const secret = single && inp.type === "password";
   const hint = single && ["number", "date", "time", "datetime-local", "month", "week", "email", "url", "color", "range"].includes(inp.type)
     ? ` (a ${inp.type} field${inp.type === "date" ? ", which takes YYYY-MM-DD" : inp.type === "number" ? ", which takes digits" : ""})` : "";
@@ -5730,13 +5844,19 @@ function hadNoEffect(action, el, changes, before) {
   if (changes.navigating || changes.url_changed || changes.dialog) return false;
   const [value, caret] = JSON.parse(before);
   const valueSame = valueState(el) === value;
-  // Typing focuses the field first, which moves the caret: only its text tells.
-  if (action === "type") return valueSame;
+  // Typing focuses the field first, which moves the caret: only its text tells — or what the page
+  // made of it (a recipients box turns "bob@example.com, " into a chip of its own and empties itself).
+  if (action === "type") return valueSame && !madeElements(changes);
   // A caret key (Home, an arrow) has its effect on the caret alone.
   if (action === "press") return !!el && isTextEntry(el) && valueSame && caretState(el) === caret && changes.mutations.summary === "no change";
   // A click into a text field has done its job once the field has focus.
   if (el && isTextEntry(el) && matchesOf(el, ":focus")) return false;
   return changes.mutations.summary === "no change" && valueSame;
+}
+
+/** Whether the page added or removed elements (not only attribute or text changes) meanwhile. @param {{mutations: {summary: string}}} changes */
+function madeElements(changes) {
+  return /\belements? (added|removed)\b/.test(changes.mutations.summary) || /\d+ removed/.test(changes.mutations.summary);
 }
 
 /** @param {Element} el */
@@ -5818,7 +5938,7 @@ async function sendTrusted(steps) {
   if (!reply) throw actionError("unsupported", "The coordinator did not answer the request for the browser's own input.");
   if (!reply.ok) throw actionError(reply.error.code, reply.error.message, reply.error.detail);
 }
-return { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, fieldState, requestCount, hadNoEffect, clickReplayable, pointerPoint, trustedSteps, sendTrusted };
+return { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, fieldState, requestCount, hadNoEffect, madeElements, clickReplayable, pointerPoint, trustedSteps, sendTrusted };
 })();
 // ---- extension/lib/dom_dialogs.js
 const __dom_dialogs = (() => {
@@ -6050,6 +6170,13 @@ function readTable(table) {
   return { headers: hasHeader ? cells[0] : [], rows: (hasHeader ? cells.slice(1) : cells).slice(0, 500) };
 }
 
+/** What a form field holds, or null for an element that is not one. @param {Element} el */
+function fieldText(el) {
+  if (matchesOf(el, "textarea, input")) return /** @type {HTMLInputElement} */ (el).type === "password" ? "" : /** @type {HTMLInputElement} */ (el).value;
+  if (matchesOf(el, "select")) return Array.from(/** @type {HTMLSelectElement} */ (el).selectedOptions).map((o) => norm(o.textContent)).join(", ");
+  return null;
+}
+
 /**
  * @param {Element | null} el the element to read (the whole page when null)
  * @param {{mode?: "text" | "table" | "auto", max_chars?: number}} args
@@ -6058,6 +6185,9 @@ function extractFrom(el, args) {
   const root = el || document.body;
   const mode = args.mode || "auto";
   const max = args.max_chars || MAX_CHARS;
+  // A field's text is what it holds now (a text box's lines, a list's chosen option), not its markup's.
+  const field = fieldText(root);
+  if (field !== null) return { text: field.slice(0, max), truncated: field.length > max };
   if (mode === "table" || (mode === "auto" && matchesOf(root, "table, [role=table], [role=grid]"))) {
     const table = matchesOf(root, "table, [role=table], [role=grid]") ? root : qs(root, "table, [role=table], [role=grid]");
     if (table) return { table: readTable(table) };
@@ -6231,17 +6361,17 @@ const __agent = (() => {
  */
 const { Registry, scanPage } = __dom_scan;
 const { renderScan } = __dom_render;
-const { signatureOf, isRendered, norm } = __refind;
+const { deepActiveElement, signatureOf, isRendered, norm } = __refind;
 const { showBoxes, highlight, clearOverlay } = __dom_overlay;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, settleFor, settle, documentReady, documentId } = __dom_changes;
 const { actionError, checkFilled, focusOn, checkedState } = __dom_input;
 const { parseKeys } = __dom_keys;
-const { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, requestCount, sendTrusted, trustedSteps } = __dom_trusted;
+const { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, madeElements, requestCount, sendTrusted, trustedSteps } = __dom_trusted;
 const { frameDocuments } = __dom_roots;
 const { armDialogs, takeDialogs } = __dom_dialogs;
 const { PAGE_ACTIONS } = __page;
-const { isConnectedOf } = __dom_native;
+const { containsOf, isConnectedOf } = __dom_native;
 
 /** @typedef {import("../actions/page.js").PageAction} PageAction */
 /** The page actions by name (extension/actions/). */
@@ -6315,6 +6445,8 @@ async function act(action, args) {
     el = prepare(el, { needEnabled: need.enabled, hitTest: need.hit });
     outlined = highlight(el); // outlined for as long as this action runs
   }
+  // What the hover drew inside the control (a flag toggle's icon) is what a pointer then clicks.
+  if (el && hoverAt && hoverAt !== el && containsOf(el, hoverAt)) el = hoverAt;
   try {
     return await perform(def, args, el, r, loc);
   } finally {
@@ -6334,7 +6466,7 @@ async function doInput(def, args, el, r, finish) {
   const mode = el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
   if (mode === "always") {
     const target = /** @type {Element} */ (el);
-    if (action === "type" || action === "press") focusOn(target);
+    if (action === "type" || action === "press") keyboardOn(target);
     await sendTrusted(trustedSteps(action, args, target));
     return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
   }
@@ -6350,6 +6482,9 @@ async function doInput(def, args, el, r, finish) {
     const late = await watchChanges(document, target)({ quietMs: 40, graceMs: CLICK_IGNORED_AFTER_MS, maxMs: CLICK_IGNORED_AFTER_MS + 400 });
     if (!hadNoEffect(action, el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
   }
+  // The browser's keys go where the focus is: on this field, not where the page moved it meanwhile
+  // (an editor that took the focus back).
+  if (action === "type" || action === "press") keyboardOn(target);
   const again = watchChanges(document, target);
   try {
     await sendTrusted(trustedSteps(action, args, target));
@@ -6364,6 +6499,19 @@ async function doInput(def, args, el, r, finish) {
   return { extra, changes };
 }
 
+/**
+ * Gives the field the keyboard's focus for the browser's own keys, or refuses: keys typed while the
+ * focus is elsewhere would land in another field.
+ * @param {Element} target
+ */
+function keyboardOn(target) {
+  focusOn(target);
+  const active = deepActiveElement(document);
+  if (!active || !containsOf(target, active)) {
+    throw actionError("not_interactable", "The field did not take the keyboard's focus (the page keeps it elsewhere), so typing there would land in another field.");
+  }
+}
+
 /** @param {string} keys */
 function pressedOf(keys) {
   const { key, mods } = parseKeys(keys);
@@ -6373,7 +6521,7 @@ function pressedOf(keys) {
 /**
  * Carries out the action on the element (found and prepared) and reports what changed.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
- * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
+ * @param {Registry} r @param {{el: Element | null, found_by: string | null, confidence: number}} loc the element named (its id is the one reported)
  */
 async function perform(def, args, el, r, loc) {
   const action = def.name;
@@ -6390,11 +6538,12 @@ async function perform(def, args, el, r, loc) {
   } finally {
     armDialogs(docs); // the action's instruction is spent
   }
-  if (action === "fill") checkFilled(/** @type {Element} */ (el), String(args.value ?? "")); // a field may refuse or rewrite it
+  // A field may refuse or rewrite it — or take it into elements of its own and empty itself.
+  if (action === "fill") checkFilled(/** @type {Element} */ (el), String(args.value ?? ""), madeElements(/** @type {any} */ (changes)));
   const answered = takeDialogs();
   const after = el && isConnectedOf(el) ? el : null;
   return {
-    ok: true, action, element_id: el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
+    ok: true, action, element_id: loc.el ? r.idFor(loc.el) : el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
     ...changes, ...(answered.length ? { dialog: answered[0] } : {}), element: after ? brief(after) : null, ...extra,
   };
 }

@@ -5,17 +5,17 @@
  */
 import { Registry, scanPage } from "../lib/dom_scan.js";
 import { renderScan } from "../lib/dom_render.js";
-import { signatureOf, isRendered, norm } from "../lib/refind.js";
+import { deepActiveElement, signatureOf, isRendered, norm } from "../lib/refind.js";
 import { showBoxes, highlight, clearOverlay } from "../lib/dom_overlay.js";
 import { locate, prepare, brief } from "../lib/dom_locate.js";
 import { watchChanges, settleFor, settle, documentReady, documentId } from "../lib/dom_changes.js";
 import { actionError, checkFilled, focusOn, checkedState } from "../lib/dom_input.js";
 import { parseKeys } from "../lib/dom_keys.js";
-import { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, requestCount, sendTrusted, trustedSteps } from "../lib/dom_trusted.js";
+import { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, madeElements, requestCount, sendTrusted, trustedSteps } from "../lib/dom_trusted.js";
 import { frameDocuments } from "../lib/dom_roots.js";
 import { armDialogs, takeDialogs } from "../lib/dom_dialogs.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
-import { isConnectedOf } from "../lib/dom_native.js";
+import { containsOf, isConnectedOf } from "../lib/dom_native.js";
 
 /** @typedef {import("../actions/page.js").PageAction} PageAction */
 /** The page actions by name (extension/actions/). */
@@ -89,6 +89,8 @@ async function act(action, args) {
     el = prepare(el, { needEnabled: need.enabled, hitTest: need.hit });
     outlined = highlight(el); // outlined for as long as this action runs
   }
+  // What the hover drew inside the control (a flag toggle's icon) is what a pointer then clicks.
+  if (el && hoverAt && hoverAt !== el && containsOf(el, hoverAt)) el = hoverAt;
   try {
     return await perform(def, args, el, r, loc);
   } finally {
@@ -108,7 +110,7 @@ async function doInput(def, args, el, r, finish) {
   const mode = el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
   if (mode === "always") {
     const target = /** @type {Element} */ (el);
-    if (action === "type" || action === "press") focusOn(target);
+    if (action === "type" || action === "press") keyboardOn(target);
     await sendTrusted(trustedSteps(action, args, target));
     return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
   }
@@ -124,6 +126,9 @@ async function doInput(def, args, el, r, finish) {
     const late = await watchChanges(document, target)({ quietMs: 40, graceMs: CLICK_IGNORED_AFTER_MS, maxMs: CLICK_IGNORED_AFTER_MS + 400 });
     if (!hadNoEffect(action, el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
   }
+  // The browser's keys go where the focus is: on this field, not where the page moved it meanwhile
+  // (an editor that took the focus back).
+  if (action === "type" || action === "press") keyboardOn(target);
   const again = watchChanges(document, target);
   try {
     await sendTrusted(trustedSteps(action, args, target));
@@ -138,6 +143,19 @@ async function doInput(def, args, el, r, finish) {
   return { extra, changes };
 }
 
+/**
+ * Gives the field the keyboard's focus for the browser's own keys, or refuses: keys typed while the
+ * focus is elsewhere would land in another field.
+ * @param {Element} target
+ */
+function keyboardOn(target) {
+  focusOn(target);
+  const active = deepActiveElement(document);
+  if (!active || !containsOf(target, active)) {
+    throw actionError("not_interactable", "The field did not take the keyboard's focus (the page keeps it elsewhere), so typing there would land in another field.");
+  }
+}
+
 /** @param {string} keys */
 function pressedOf(keys) {
   const { key, mods } = parseKeys(keys);
@@ -147,7 +165,7 @@ function pressedOf(keys) {
 /**
  * Carries out the action on the element (found and prepared) and reports what changed.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
- * @param {Registry} r @param {{found_by: string | null, confidence: number}} loc
+ * @param {Registry} r @param {{el: Element | null, found_by: string | null, confidence: number}} loc the element named (its id is the one reported)
  */
 async function perform(def, args, el, r, loc) {
   const action = def.name;
@@ -164,11 +182,12 @@ async function perform(def, args, el, r, loc) {
   } finally {
     armDialogs(docs); // the action's instruction is spent
   }
-  if (action === "fill") checkFilled(/** @type {Element} */ (el), String(args.value ?? "")); // a field may refuse or rewrite it
+  // A field may refuse or rewrite it — or take it into elements of its own and empty itself.
+  if (action === "fill") checkFilled(/** @type {Element} */ (el), String(args.value ?? ""), madeElements(/** @type {any} */ (changes)));
   const answered = takeDialogs();
   const after = el && isConnectedOf(el) ? el : null;
   return {
-    ok: true, action, element_id: el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
+    ok: true, action, element_id: loc.el ? r.idFor(loc.el) : el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
     ...changes, ...(answered.length ? { dialog: answered[0] } : {}), element: after ? brief(after) : null, ...extra,
   };
 }

@@ -15,6 +15,13 @@ function readTable(table) {
   return { headers: hasHeader ? cells[0] : [], rows: (hasHeader ? cells.slice(1) : cells).slice(0, 500) };
 }
 
+/** What a form field holds, or null for an element that is not one. @param {Element} el */
+function fieldText(el) {
+  if (matchesOf(el, "textarea, input")) return /** @type {HTMLInputElement} */ (el).type === "password" ? "" : /** @type {HTMLInputElement} */ (el).value;
+  if (matchesOf(el, "select")) return Array.from(/** @type {HTMLSelectElement} */ (el).selectedOptions).map((o) => norm(o.textContent)).join(", ");
+  return null;
+}
+
 /**
  * @param {Element | null} el the element to read (the whole page when null)
  * @param {{mode?: "text" | "table" | "auto", max_chars?: number}} args
@@ -23,6 +30,9 @@ export function extractFrom(el, args) {
   const root = el || document.body;
   const mode = args.mode || "auto";
   const max = args.max_chars || MAX_CHARS;
+  // A field's text is what it holds now (a text box's lines, a list's chosen option), not its markup's.
+  const field = fieldText(root);
+  if (field !== null) return { text: field.slice(0, max), truncated: field.length > max };
   if (mode === "table" || (mode === "auto" && matchesOf(root, "table, [role=table], [role=grid]"))) {
     const table = matchesOf(root, "table, [role=table], [role=grid]") ? root : qs(root, "table, [role=table], [role=grid]");
     if (table) return { table: readTable(table) };

@@ -160,9 +160,9 @@ const loose = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
  * formatter would write them ("5551234" → "(555) 123-4"). A field that refused it (a number field
  * given words, a date in the wrong format, a framework that rejected it) is a typed error saying
  * what the field now holds, not a success.
- * @param {Element} el @param {string} value
+ * @param {Element} el @param {string} value @param {boolean} [consumed] the page made elements meanwhile
  */
-export function checkFilled(el, value) {
+export function checkFilled(el, value, consumed = false) {
   if (!isConnectedOf(el)) return; // re-rendered away: nothing to read
   const editable = isEditable(el);
   const inp = /** @type {HTMLInputElement} */ (el);
@@ -171,6 +171,9 @@ export function checkFilled(el, value) {
   // What the browser itself does to a value: line breaks dropped from one-line fields, CRLF → LF.
   const want = single ? value.replace(/[\r\n]/g, "") : value.replace(/\r\n?/g, "\n");
   if (now === want || loose(now) === loose(want)) return;
+  // A field the page empties as it takes what was typed into elements of its own (a recipients
+  // box's chips) took it.
+  if (consumed && !now) return;
   const secret = single && inp.type === "password";
   const hint = single && ["number", "date", "time", "datetime-local", "month", "week", "email", "url", "color", "range"].includes(inp.type)
     ? ` (a ${inp.type} field${inp.type === "date" ? ", which takes YYYY-MM-DD" : inp.type === "number" ? ", which takes digits" : ""})` : "";

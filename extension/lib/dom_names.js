@@ -9,9 +9,9 @@
  *
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
-import { ICON_NOISE, isGeneratedId, isStableClass, norm, wordsOf } from "./refind.js";
+import { ICON_NOISE, isGeneratedId, isStableClass, labelText, norm, wordsOf } from "./refind.js";
 import { cellName, columnHeads, tableOf } from "./dom_tables.js";
-import { attr, attrsOf, closestOf, docOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } from "./dom_native.js";
+import { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } from "./dom_native.js";
 
 /** Layout and widget words: they say where or what kind, not which. */
 const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
@@ -75,7 +75,8 @@ function wordsBefore(el) {
   /** @type {Element | null} */ let at = el;
   for (let depth = 0; at && depth < 3; depth++) {
     for (let n = previousSiblingOf(at); n; n = previousSiblingOf(n)) {
-      if (nodeTypeOf(n) === 1 && matchesOf(/** @type {Element} */ (n), "input,select,textarea,button")) return "";
+      // A control, or a cell or box holding one (a list of functions beside the value), is no label.
+      if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), "input,select,textarea,button") || qs(/** @type {Element} */ (n), "input,select,textarea,button"))) return "";
       const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : textOf(n));
       // A label is a few words, not a sentence.
       if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? t.replace(/[:*]\s*$/, "") : "";
@@ -86,6 +87,30 @@ function wordsBefore(el) {
     at = up;
   }
   return "";
+}
+
+/**
+ * The label of the form field a widget stands in for: a page that draws its own field (a
+ * recipients box, a styled select) often keeps the real one, hidden, beside it — with the label
+ * ("To") still pointing at the hidden one. "" when there is none.
+ * @param {Element} el
+ */
+function replacedLabel(el) {
+  /** @type {Element | null} */ let at = parentElOf(el);
+  for (let depth = 0; at && depth < 3; depth++, at = parentElOf(at)) {
+    for (const f of Array.from(qsa(at, "input, select, textarea"))) {
+      if (f === el || attr(f, "type") === "hidden" || shown(f)) continue;
+      const t = labelText(f);
+      if (t) return t;
+    }
+  }
+  return "";
+}
+
+/** Whether a field is drawn where a person sees it (not moved off the page, see-through or a pixel). @param {Element} f */
+function shown(f) {
+  const r = rectOf(f);
+  return r.width > 2 && r.height > 2 && r.right > 0 && r.bottom > 0 && checkVisibilityOf(f, { checkOpacity: true, checkVisibilityCSS: true });
 }
 
 /** Whether a field stands in a table with column headers. @param {Element} el */
@@ -101,7 +126,7 @@ function inDataTable(el) {
  * it is laid out in (dom_tables.js); `text` — the words before a field; `look` —
  * class/id/data/image words.
  * @param {Element} el
- * @returns {{name: string, from: "title" | "table" | "text" | "look" | ""}}
+ * @returns {{name: string, from: "title" | "label" | "table" | "text" | "look" | ""}}
  */
 export function guessName(el) {
   // An option's title describes that option, never the list it is in.
@@ -109,6 +134,8 @@ export function guessName(el) {
   const t = norm((titled ? attr(titled, "aria-label") : undefined) || (titled ? attr(titled, "title") : undefined));
   if (t) return { name: t, from: "title" }; // a real name, on the icon inside
   if (matchesOf(el, "input,select,textarea")) {
+    const stood = replacedLabel(el);
+    if (stood) return { name: stood, from: "label" };
     // In a table with column headers the cell before is another column's value, not a label.
     const inTable = inDataTable(el) ? cellName(el) : "";
     if (inTable) return { name: inTable, from: "table" };

@@ -60,10 +60,20 @@ const sheetCache = new WeakMap();
 /** @param {CSSStyleDeclaration} st whether the declarations set a property that can hide an element */
 function hides(st) { return !!(st.opacity || st.visibility || /** @type {any} */ (st).contentVisibility); }
 
-/** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view */
+/** Whether a part of a selector closes every bracket it opens (a whole selector, not a piece of one). @param {string} s */
+function balanced(s) {
+  let depth = 0;
+  for (const c of s.replace(QUOTED, "")) {
+    if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view (or draw one's icon) */
 function reveals(st) {
   return !!(st.opacity || st.visibility || st.display || st.left || st.right || st.top || st.transform || st.clip
-    || st.clipPath || st.maxHeight || st.height || st.position);
+    || st.clipPath || st.maxHeight || st.height || st.position || st.content);
 }
 
 /**
@@ -128,7 +138,13 @@ function sheetSelectors(sheet) {
           // The pointer is over something around it (`tr:hover .actions`), not over it: what the
           // rule shows is the element after the last :hover.
           const m = t.match(/^(.*):(?:hover|focus-within)\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
-          if (m && !PSEUDO_ELEMENT.test(m[3].replace(QUOTED, ""))) reveal.push(`${m[1]} ${m[2]} ${m[3]}`.replace(DYNAMIC, "").replace(/\s+/g, " ").trim());
+          // (A :hover inside :not(…) or :is(…) says nothing about a pointer over a row.)
+          if (!m || !balanced(m[1]) || !balanced(m[3])) continue;
+          // What a pointer over the row draws in an element's ::before (an icon a flag toggle shows
+          // only then) reveals that element.
+          const drawn = PSEUDO_ELEMENT.test(m[3].replace(QUOTED, ""));
+          if (drawn && !r.style.content) continue;
+          reveal.push(`${m[1]} ${m[2]} ${drawn ? m[3].replace(/::?(before|after)\b.*$/, "") : m[3]}`.replace(DYNAMIC, "").replace(/\s+/g, " ").trim());
         }
       }
       if (styled && hide && hides(r.style)) {
@@ -184,7 +200,9 @@ export function scopeStyles(scope) {
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
     const s = sheetSelectors(sheet);
-    if (!s) { cursor = hide = null; break; }
+    // A sheet that cannot be read leaves the cursor and hiding unknown (asked element by element);
+    // what the other sheets say of the pointer and of hovering still stands.
+    if (!s) { cursor = hide = null; continue; }
     if (cursor) { if (s.cursor) cursor.push(...s.cursor); else cursor = null; }
     hoverPointer.push(...s.hoverPointer);
     noPointer.push(...s.noPointer);

@@ -101,7 +101,7 @@ export function nameOf(e, role, inline) {
   // In a sentence (or a table's row line) the words before a field, its row and column are right
   // there: not said twice.
   if ((g.from === "text" || g.from === "table") && inline) return { name: shown, guessed: false };
-  if (g.from === "title" || g.from === "table") return { name: g.name, guessed: false, signs: shown };
+  if (g.from === "title" || g.from === "label" || g.from === "table") return { name: g.name, guessed: false, signs: shown };
   return g.name ? { name: g.name, guessed: true, signs: shown } : { name: shown, guessed: false };
 }
 
@@ -178,6 +178,7 @@ function textLine(t, visible) {
       else { out += elementLine(p, true); inline.push(p); }
     }
     s = clean(norm(out));
+    if (!inline.length && !/[\p{L}\p{N}]/u.test(s)) s = ""; // a row whose cells are all hidden: separators alone say nothing
   } else s = clean(t.text);
   if (t.heading) return { line: `# ${inline.length ? s : s.slice(0, 150)}`, inline };
   return { line: inline.length || s.length <= 300 ? s : s.slice(0, 299) + "…", inline };

@@ -12,7 +12,7 @@ import { scopeStyles } from "./dom_pointer.js";
 import { scrollInfo } from "./dom_scroll.js";
 import { dialogName, openModal, textIn } from "./dom_inert.js";
 import { dropUnreachable } from "./dom_covered.js";
-import { columnHeads, isHeaderRow, isRow, rowCells, tableOf } from "./dom_tables.js";
+import { columnHeads, isHeaderRow, isRow, isSpanningRow, rowCells, rowsAlike, tableOf } from "./dom_tables.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -240,6 +240,17 @@ class FlowText extends LazyText {
 
 const CONTROLS = "a[href],button,input,select,textarea,[role],[tabindex],[onclick],[contenteditable]";
 const CONTROL_TAGS = "a[href],button,input,select,textarea";
+
+/** Whether a frame's document is being written in as a whole (a rich-text editor's frame). @param {Document} doc */
+function editableDoc(doc) {
+  return doc.designMode === "on" || (!!doc.body && isEditableRegion(doc.body));
+}
+
+/** Whether an element is an editable region (contenteditable, not "false"). @param {Element} el */
+function isEditableRegion(el) {
+  const ce = attr(el, "contenteditable");
+  return ce !== null && ce !== "false";
+}
 
 /** Whether a table has a row of its body besides `header`. @param {Element} table @param {Element} header */
 function hasDataRows(table, header) {
@@ -514,8 +525,10 @@ export function scanPage(reg, opts = {}) {
     }
     // The outermost pointer-cursor element is the target; its children inherit the cursor (unless
     // their own rule gives it, see ownRule; or it is a bar of look-alike labelled parts, see splitParts).
-    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && (!parentPointer || ownRule)) || parts.has(el);
-    if (interactive && !parts.has(el) && isContainer(el)) {
+    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && (!parentPointer || ownRule)) || parts.has(el)
+      || (tag === "body" && docOf(el).designMode === "on");
+    // (An editable region is a field whatever it holds: a link in a letter being written is its text.)
+    if (interactive && !parts.has(el) && isContainer(el) && !isEditableRegion(el)) {
       // A card made clickable that holds its own links and buttons (title, Add to cart):
       // those are what a person clicks; the card itself would be all of them in one.
       if (qsa(el, CONTROL_TAGS).length >= 2) interactive = false;
@@ -557,6 +570,12 @@ export function scanPage(reg, opts = {}) {
       if (!revealing.length) return;
       onHover = true;
     }
+    // An empty part a pointer over its row draws (a flag toggle's icon in its ::before) is there for
+    // a person only on hover too — and so is the control it is all of.
+    if (revealing[revealing.length - 1] === el && childCountOf(el) === 0 && !NON_SPACE.test(textOf(el) || "")) {
+      if (box) onHover = true;
+      else if (outer && !outer.onHover && !NON_SPACE.test(innerTextOf(outer.el))) markOnHover(outer, el);
+    }
     /** @type {Entry | null} */ let entry = null;
     if (box && outer && sameControl(el, role, box, outer, dx, dy)) {
       // One control, one entry: a presentational child, or a child that is all of it (the link in
@@ -568,6 +587,7 @@ export function scanPage(reg, opts = {}) {
         seen.add(outer.id);
       }
       entry = outer;
+      if (onHover) markOnHover(outer, el);
     } else if (box) {
       const id = reg.idFor(el);
       seen.add(id);
@@ -579,11 +599,7 @@ export function scanPage(reg, opts = {}) {
       const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
       entry = { id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
         box: { x: box.left + dx, y: top, w: box.width, h: box.height }, byCursor: pointer || parts.has(el) };
-      if (onHover) {
-        entry.onHover = true;
-        const shown = revealing[revealing.length - 1];
-        reg.hovers.set(el, parentElOf(shown) || shown);
-      }
+      if (onHover) markOnHover(entry, el);
       entries.push(entry);
       if (flow && !insideInteractive) {
         if (flow.after) flow.parts.push(" ");
@@ -598,7 +614,7 @@ export function scanPage(reg, opts = {}) {
       // A header row of words alone says nothing its rows do not (each carries its headers), unless
       // the table has no rows to carry them.
       if (NON_SPACE.test(textOf(el) || "") && !(header && hasDataRows(/** @type {Element} */ (table), el))) {
-        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow(order++, g, el, dy, header ? [] : heads))));
+        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow(order++, g, el, dy, header || isSpanningRow(el) ? [] : heads))));
       }
       return;
     }
@@ -612,7 +628,14 @@ export function scanPage(reg, opts = {}) {
         texts.push({ order: order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
         // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
         const info = scoped(sub);
-        for (const c of Array.from(sub.body ? childrenOf(sub.body) : childrenOf(sub.documentElement))) visit(c, g, fx, fy, false, false, info, false, null, null);
+        if (sub.body && editableDoc(sub)) {
+          // A rich-text editor's frame (TinyMCE, CKEditor 4, a designMode document): its whole body is
+          // the field a person types in, named by the frame.
+          const e0 = entries.length;
+          visit(sub.body, g, fx, fy, false, false, info, false, null, null);
+          const field = entries.slice(e0).find((x) => x.el === sub.body);
+          if (field) field.name = norm(attr(el, "title") || attr(el, "aria-label") || attr(el, "name") || "") || "Rich text";
+        } else for (const c of Array.from(sub.body ? childrenOf(sub.body) : childrenOf(sub.documentElement))) visit(c, g, fx, fy, false, false, info, false, null, null);
       } else {
         remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: attr(el, "title") || attr(el, "name") || "",
           box: { x: Math.round(fr.left + dx), y: Math.round(fr.top + dy), w: Math.round(fr.width), h: Math.round(fr.height) } });
@@ -670,10 +693,10 @@ export function scanPage(reg, opts = {}) {
     // as ordinary children: no second pass needed.
   };
 
-  /** Whether a row is in a table with column headers. @param {Element} row */
+  /** Whether a row is one of a list read across: a table with column headers, or one of rows alike. @param {Element} row */
   const dataTable = (row) => {
     const table = tableOf(row);
-    return !!table && !!columnHeads(table, tables);
+    return !!table && (!!columnHeads(table, tables) || rowsAlike(table, tables));
   };
 
   /**
@@ -684,7 +707,7 @@ export function scanPage(reg, opts = {}) {
    * @param {boolean} ptr @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer
    */
   const rowLine = (row, table, g, dx, dy, ptr, scope, hide, outer) => {
-    const heads = isHeaderRow(row, table, tables) ? [] : columnHeads(table, tables) || [];
+    const heads = isHeaderRow(row, table, tables) || isSpanningRow(row) ? [] : columnHeads(table, tables) || [];
     const f = newFlow(order++);
     let text = false;
     for (const { cell, col } of rowCells(row)) {
@@ -704,6 +727,17 @@ export function scanPage(reg, opts = {}) {
     }
     f.text = text;
     endRun(f, g, false, row, dy);
+  };
+
+  /**
+   * Marks a control shown only on hover, with where heybro's pointer goes first: inside the row or
+   * menu whose :hover shows it (the parent of what the style sheet reveals).
+   * @param {Entry} entry @param {Element} el
+   */
+  const markOnHover = (entry, el) => {
+    entry.onHover = true;
+    const shown = revealing[revealing.length - 1];
+    reg.hovers.set(entry.el, shown === el ? el : parentElOf(shown) || shown);
   };
 
   /**

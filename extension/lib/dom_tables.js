@@ -10,7 +10,7 @@
  * followed (a cell under a spanning one reads the header of its own position in its row).
  */
 import { norm } from "./norm.js";
-import { attr, childrenOf, closestOf, innerTextOf, parentElOf, qs, qsa, tagOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, childrenOf, closestOf, innerTextOf, parentElOf, qs, qsa, tagOf } from "./dom_native.js";
 
 const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
 const ROWS = "tr, [role=row]";
@@ -104,10 +104,39 @@ export function columnHeads(table, memo) {
       for (let k = 0; k < span; k++) heads[col + k] = t;
     }
     const named = heads.filter(Boolean).length;
-    known = { row, heads: named >= 2 ? Array.from(heads, (h) => h || "") : null };
+    // A header the page keeps hidden (another layout's, a screen reader's) names no column a person sees.
+    const shown = !row || checkVisibilityOf(row);
+    known = { row, heads: named >= 2 && shown ? Array.from(heads, (h) => h || "") : null };
     memo.set(table, known);
   }
   return known.heads;
+}
+
+/**
+ * Whether a table without headers is a list of records all the same (three rows or more of the same
+ * cells, each of two or more: a mailbox's messages) rather than a page laid out in a table: each
+ * row is then read across, as one line.
+ * @param {Element} table @param {Map<Element, any>} memo
+ */
+export function rowsAlike(table, memo) {
+  columnHeads(table, memo); // (kept in the same memo: known first)
+  const key = memo.get(table);
+  if (key && "alike" in key) return key.alike;
+  const rows = tagOf(table) === "table" ? Array.from(qsa(table, ":scope > tbody > tr, :scope > tr")) : [];
+  const sizes = rows.slice(0, 20).map((r) => rowCells(r).length);
+  const alike = sizes.length >= 3 && sizes[0] >= 2 && sizes.every((n) => n === sizes[0]) && !qs(table, "table");
+  memo.set(table, { ...key, alike });
+  return alike;
+}
+
+/**
+ * Whether a row is a line across the whole table (one cell spanning its columns: a group's heading
+ * "critical", a foot line "1..20 out of 20"), not a row of values under the headers.
+ * @param {Element} row
+ */
+export function isSpanningRow(row) {
+  const cells = rowCells(row);
+  return cells.length === 1 && (Number(attr(cells[0].cell, "colspan")) || 1) > 1;
 }
 
 /**

@@ -74,13 +74,19 @@ export function hadNoEffect(action, el, changes, before) {
   if (changes.navigating || changes.url_changed || changes.dialog) return false;
   const [value, caret] = JSON.parse(before);
   const valueSame = valueState(el) === value;
-  // Typing focuses the field first, which moves the caret: only its text tells.
-  if (action === "type") return valueSame;
+  // Typing focuses the field first, which moves the caret: only its text tells — or what the page
+  // made of it (a recipients box turns "bob@example.com, " into a chip of its own and empties itself).
+  if (action === "type") return valueSame && !madeElements(changes);
   // A caret key (Home, an arrow) has its effect on the caret alone.
   if (action === "press") return !!el && isTextEntry(el) && valueSame && caretState(el) === caret && changes.mutations.summary === "no change";
   // A click into a text field has done its job once the field has focus.
   if (el && isTextEntry(el) && matchesOf(el, ":focus")) return false;
   return changes.mutations.summary === "no change" && valueSame;
+}
+
+/** Whether the page added or removed elements (not only attribute or text changes) meanwhile. @param {{mutations: {summary: string}}} changes */
+export function madeElements(changes) {
+  return /\belements? (added|removed)\b/.test(changes.mutations.summary) || /\d+ removed/.test(changes.mutations.summary);
 }
 
 /** @param {Element} el */

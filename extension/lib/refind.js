@@ -56,7 +56,7 @@
  */
 import { norm } from "./norm.js";
 import { rowLabel } from "./dom_tables.js";
-import { attr, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
+import { attr, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 export const SIGNATURE_VERSION = 3;
 /** Best score needed to act on a match. */
@@ -509,7 +509,9 @@ export function elementState(el) {
   } else {
     const ac = attr(el, "aria-checked");
     if (ac !== null) s.checked = ac === "true";
-    if (attr(el, "contenteditable") === "true") s.value = cut(norm(textOf(el)), 200);
+    const ce = attr(el, "contenteditable");
+    // An editable region's text is its value, its lines apart as shown.
+    if ((ce !== null && ce !== "false") || (tag === "body" && docOf(el).designMode === "on")) s.value = cut(norm(isHtml(el) ? innerTextOf(el) : textOf(el)), 200);
     if (matchesOf(el, ":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || attr(el, "aria-disabled") === "true") s.disabled = true;
   }
   const sel = attr(el, "aria-selected");

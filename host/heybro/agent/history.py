@@ -23,7 +23,11 @@ def queue(task: Task) -> str:
 
 def call_line(c: ToolCall) -> str:
     params = ", ".join(f"{k}={v!r}" for k, v in c.parameters.items() if k != "expect")
-    if c.success:
+    dialog = dialog_text(c)
+    if c.success and dialog:
+        moved = isinstance(c.result, dict) and (c.result.get("navigated") or c.result.get("url_changed"))
+        outcome = "ok" + (", page changed" if moved else "") + f"; {dialog}"
+    elif c.success:
         outcome = "ok" + (", page changed" if c.page_changed else "")
     elif c.success is False:
         outcome = f"FAILED {c.error_code or ''}: {c.error}" + candidates_text(c)
@@ -33,6 +37,22 @@ def call_line(c: ToolCall) -> str:
         outcome += f"; expected: {'met' if c.expectation.met else 'NOT met'} "\
                    f"({c.expectation.detail})"
     return f"{c.tool}({params}) → {outcome}"
+
+
+def dialog_text(c: ToolCall) -> str:
+    """What a browser dialog the action opened asked and what heybro answered — a confirm answered
+    Cancel means what the click was for did not happen."""
+    d = c.result.get("dialog") if isinstance(c.result, dict) else None
+    if not isinstance(d, dict) or not d.get("kind"):
+        return ""
+    kind, text, answer = str(d.get("kind")), " ".join(str(d.get("text") or "").split())[:120], d.get("answer")
+    if kind == "alert":
+        return f'the page showed an alert "{text}"'
+    if answer == "accepted":
+        given = f' with "{d["value"]}"' if kind == "prompt" and d.get("value") is not None else ""
+        return f'the page asked ({kind}) "{text}" and heybro answered OK{given}'
+    return (f'the page asked ({kind}) "{text}" and heybro answered Cancel, so it did not go ahead; '
+            f'to answer OK, repeat the action with dialog="accept"')
 
 
 def candidates_text(c: ToolCall) -> str:

@@ -46,11 +46,22 @@ async def extract(a: Extract, role: LocalContext) -> dict[str, Any]:
     value = a.value
     if value is None and a.element_id:
         got = await env.call_wire(ELEMENT_TEXT, a)
-        value = str(got.get("text") or got.get("value") or got)
+        value = element_text(got)
     if value is None:
         raise ToolFailed("unsupported", "extract needs a value or an element_id")
     await env.remember(a.name, value, where or None)
     return {"saved": a.name, **({"value": value[:200]} if a.value is None else {})}
+
+
+def element_text(got: dict[str, Any]) -> str:
+    """The words an element's extract brought back: its text (a field's: what it holds), or its table
+    as lines of cells — never the raw result."""
+    table = got.get("table")
+    if isinstance(table, dict):
+        lines = [" | ".join(map(str, table.get("headers") or []))] if table.get("headers") else []
+        lines += [" | ".join(map(str, row)) for row in table.get("rows") or []]
+        return "\n".join(lines)
+    return str(got.get("text") or "")
 
 
 async def note(a: Extract, role: LocalContext) -> dict[str, Any]:
