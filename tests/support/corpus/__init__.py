@@ -19,6 +19,8 @@ from . import (
     trac,
     roundup,
     spirit,
+    nodered,
+    notebook,
 )
 from .base import App, NotInstalled, Page, Running, need
 
@@ -33,6 +35,8 @@ APPS: dict[str, App] = {m.APP.name: m.APP for m in (
     trac,
     roundup,
     spirit,
+    nodered,
+    notebook,
 )}
 
 
