@@ -5,9 +5,23 @@ from __future__ import annotations
 
 from ..corpus_task import CorpusTask
 from . import (
+    adminer,
+    roundcube,
+    roundup,
+    spirit,
     sqlite_web,
+    trac,
+    wagtail,
+    syncthing,
 )
 
 ALL_TASKS: list[CorpusTask] = [t for m in (
+    adminer,
+    roundcube,
+    roundup,
+    spirit,
     sqlite_web,
+    trac,
+    wagtail,
+    syncthing,
 ) for t in m.TASKS]
