@@ -63,6 +63,9 @@ def test_group_headings_a_hidden_header_and_a_form_table_without_headers(browser
     # A heading spanning the table names a group of rows, not an ID; nor does the foot line.
     assert "ID critical" not in text and "ID 1..2 out of 2" not in text, text
     assert re.search(r"^critical$", text, re.M) and "ID 7 · Title [e" in text, text
+    # A caption spanning the table is no column's header: the row of headers under it is.
+    assert "date 2026-10-17 · user cleo · action set · args status: open" in text, text
+    assert "History 2026" not in text, text
     # A hidden header names no column of the rows it does not fit.
     flag = _line(text, "Team lunch")
     assert "Subject" not in flag and "Select" not in flag, flag

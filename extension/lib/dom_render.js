@@ -79,6 +79,12 @@ function hrefOf(el, name) {
   } catch { return ""; }
 }
 
+/** A value as the line shows it: its lines kept apart (⏎), and where it is cut, how much more it holds. @param {string} v */
+function shownValue(v) {
+  const lines = v.replace(/\r\n?/g, "\n").replace(/\n/g, " ⏎ ");
+  return lines.length <= 80 ? q(lines) : `${q(lines.slice(0, 80))}… (+${lines.length - 80} characters: extract it to read it whole)`;
+}
+
 /** Input types worth saying (text-like ones are implied by the role). */
 const SHOWN_TYPES = new Set(["password", "email", "tel", "url", "date", "time", "datetime-local", "month", "week", "color"]);
 
@@ -135,7 +141,9 @@ export function elementLine(e, inline = false) {
     const opts = Array.from(sel.options).map((o) => norm(o.textContent)).filter(Boolean);
     parts.push(`options: ${clean(opts.slice(0, 8).join("|"))}${opts.length > 8 ? ` (+${opts.length - 8})` : ""}`);
   } else if (st.value !== undefined && st.value !== "" && role !== "button") {
-    parts.push(`=${q(st.value.slice(0, 80))}`);
+    // A text field's whole value (the state keeps a part of it), a password's dots as they are.
+    const whole = (tag === "textarea" || (tag === "input" && type !== "password")) ? /** @type {HTMLInputElement} */ (el).value : st.value;
+    parts.push(`=${shownValue(whole)}`);
   }
   const ph = attr(el, "placeholder");
   if (ph && norm(ph) !== name) parts.push(`placeholder=${q(ph.slice(0, 40))}`);
@@ -302,8 +310,12 @@ export function renderScan(scan, opts = {}) {
   const textsOmitted = scan.texts.length - hiddenTexts - shownItems.filter((it) => it.kind === "text").length;
   lines.push(...frames, FENCE_CLOSE);
   if (scrollLine) lines.push(scrollLine);
-  if (above) lines.push(`… ${above} more element${above > 1 ? "s" : ""} above (scroll up or raise max_tokens)`);
-  if (below) lines.push(`… ${below} more element${below > 1 ? "s" : ""} below (scroll down or raise max_tokens)`);
+  // What the model can do to see them: scroll the page — or, where the page cannot scroll that way,
+  // the part of the page they are in (a list that scrolls on its own).
+  const more = (/** @type {number} */ n, /** @type {string} */ where, /** @type {number} */ px, /** @type {string} */ dir) =>
+    `… ${n} more element${n > 1 ? "s" : ""} ${where} (${px > 0 ? `scroll ${dir}` : `in a part of the page that scrolls on its own: scroll ${dir} with the id of an element in it`})`;
+  if (above) lines.push(more(above, "above", upPx, "up"));
+  if (below) lines.push(more(below, "below", downPx, "down"));
   if (textsOmitted > 0 && (above || below || textsOmitted)) lines.push(`… ${textsOmitted} text block${textsOmitted > 1 ? "s" : ""} left out`);
   if (unreadable) lines.push(`… ${unreadable} element${unreadable > 1 ? "s" : ""} could not be read and ${unreadable > 1 ? "are" : "is"} left out`);
   const text = lines.join("\n");

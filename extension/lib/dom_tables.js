@@ -70,13 +70,29 @@ export function rowCells(row) {
   return tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row);
 }
 
-/** The row that heads an HTML table's columns: its header's last row, or a first row of th cells. @param {Element} table */
+/**
+ * The row that heads an HTML table's columns: of its header's rows (its `thead`, or its first rows
+ * of header cells), the last that names two columns or more — a caption spanning the table above
+ * them ("History") names none.
+ * @param {Element} table
+ */
 function headerRow(table) {
   const head = qs(table, ":scope > thead");
-  const rows = head ? Array.from(qsa(head, ":scope > tr")) : [];
-  if (rows.length) return rows[rows.length - 1];
-  const first = qs(table, ":scope > tbody > tr, :scope > tr");
-  return first && headerCells(htmlCells(first)) ? first : null;
+  let rows = head ? Array.from(qsa(head, ":scope > tr")) : [];
+  if (!rows.length) {
+    for (const r of Array.from(qsa(table, ":scope > tbody > tr, :scope > tr"))) {
+      if (!headerCells(htmlCells(r)) && !isSpanningHead(r)) break;
+      rows.push(r);
+    }
+  }
+  rows = rows.filter((r) => htmlCells(r).length >= 2);
+  return rows.length ? rows[rows.length - 1] : null;
+}
+
+/** A row of one header cell spanning the table (a caption). @param {Element} row */
+function isSpanningHead(row) {
+  const cells = htmlCells(row);
+  return cells.length === 1 && tagOf(cells[0].cell) === "th";
 }
 
 /**

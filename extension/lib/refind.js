@@ -341,12 +341,14 @@ function laidOutText(el, raw) {
       if (st.display === "none") continue;
       const apart = (st.display !== "inline" && st.display !== "contents") || st.float !== "none" || st.position === "absolute" || st.position === "fixed";
       if (apart) out += " ";
-      walk(e, st.visibility !== "hidden" && st.visibility !== "collapse");
+      walk(e, st.visibility === own || st.visibility === "visible");
       if (apart) out += " ";
     }
   };
+  // Hidden words are those hidden inside the element: a control hidden as a whole (a menu's entry
+  // shown on hover) still has its own.
   const own = view.getComputedStyle(el).visibility;
-  walk(el, own !== "hidden" && own !== "collapse");
+  walk(el, true);
   return out;
 }
 

@@ -301,9 +301,9 @@ class _Reach:
 
 
 def _hovered(s: _Session, dom: _Dom, reach: _Reach, b: int) -> bool:
-    """Whether a pointer over the nearest shown part around the element (its row, its menu) makes
-    the element reachable."""
-    for a in dom.ancestors(b)[:6]:
+    """Whether a pointer over the nearest part around the element that a pointer can be over (its
+    row, its menu's label: one that hit-tests to itself) makes the element reachable."""
+    for a in dom.ancestors(b)[:8]:
         try:
             s.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": a})
         except Exception:
@@ -315,6 +315,10 @@ def _hovered(s: _Session, dom: _Dom, reach: _Reach, b: int) -> bool:
         if x1 - x0 < 2 or y1 - y0 < 2 or x1 <= 0 or y1 <= 0 or x0 >= reach.vw or y0 >= reach.vh:
             continue
         x, y = (max(x0, 0) + min(x1, reach.vw)) / 2, (max(y0, 0) + min(y1, reach.vh)) / 2
+        sx, sy = s.scrolled()
+        hit = s.hit(x + sx, y + sy)
+        if hit is None or not (dom.inside(hit, a) if hit in dom.tag else s.live_inside(hit, {a}, reach.world)):
+            continue  # hidden itself (a closed menu's list): the pointer would be over something else
         s.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
         return reach._hits(b)
     return False
