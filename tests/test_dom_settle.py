@@ -5,6 +5,7 @@ changes — without fixed sleeps (the agent waits for the page, not for a clock)
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from support.browser import ExtBrowser, launch
 
 pytestmark = pytest.mark.browser
 INDEX = (Path(__file__).parent / "fixtures" / "settle" / "index.html").read_bytes()
+MAIL = (Path(__file__).parent / "fixtures" / "settle" / "mail.html").read_bytes()
 
 
 def _page(title: str, body: str) -> bytes:
@@ -47,6 +49,17 @@ class _Site(BaseHTTPRequestHandler):
             # The server takes its time: the old page stays up meanwhile.
             time.sleep(int(parse_qs(u.query).get("ms", ["300"])[0]) / 1000)
             self._send(200, _page("Slow page", "<h1>Slow page loaded</h1><button>Continue</button>"))
+        elif u.path == "/mail":
+            self._send(200, MAIL)
+        elif u.path == "/api/mail":
+            q = parse_qs(u.query)
+            time.sleep(int(q["ms"][0]) / 1000)
+            first = 1 + 10 * (int(q["page"][0]) - 1)
+            self._send(200, json.dumps([f"Message {n}" for n in range(first, first + 10)]).encode(),
+                       {"content-type": "application/json"})
+        elif u.path == "/api/events":
+            time.sleep(20)  # a long poll: nothing happens
+            self._send(200, b"[]", {"content-type": "application/json"})
         elif u.path == "/done":
             self._send(200, _page("Thanks", "<h1>Thanks for sending</h1>"))
         else:
@@ -180,3 +193,40 @@ def test_navigation_taken_over_by_the_page_router_or_cancelled_is_no_page_load(b
     obs = tool(browser, "observe")
     r = tool(browser, "click", {"element_id": find_id(obs, "Blocked link")})
     assert not r["url_changed"] and not r.get("navigated") and r["url"] == site + "/app/inbox"
+
+
+def test_a_page_whose_server_takes_seconds_is_waited_for_not_reported_lost(browser, page, site):
+    """A server that thinks for seconds (a big report, a cold cache) is still a navigation under
+    way: the action waits for the new page instead of saying nothing loaded."""
+    obs = tool(browser, "observe")
+    r = tool(browser, "click", {"element_id": find_id(obs, "Very slow page")})
+    assert r["navigated"] is True and r["url"] == site + "/slow?ms=3000", r
+    after = tool(browser, "observe")
+    assert after["url"] == site + "/slow?ms=3000" and "Slow page loaded" in after["text"]
+
+
+def test_an_application_that_fetches_its_content_is_read_once_it_is_drawn(browser, page, site):
+    """A page that loads its list from its server after the load event, with no loading marker,
+    and keeps a long poll open: the new page comes back with its list, and a click that fetches
+    more returns with what it drew; the long poll never holds an action."""
+    obs = tool(browser, "observe")
+    started = time.monotonic()
+    r = tool(browser, "click", {"element_id": find_id(obs, "Mail app"), "observe_after": {"max_tokens": 1000}})
+    assert r["navigated"] is True and "Message 1" in r["observation"]["text"], r["observation"]["text"]
+    after = tool(browser, "observe")
+    assert "Message 10" in after["text"]
+    r = tool(browser, "click", {"element_id": find_id(after, "Older messages")})
+    assert r["mutations"]["added"] >= 10, r["mutations"]
+    assert "Message 11" in tool(browser, "observe")["text"]
+    assert time.monotonic() - started < 15  # the 20 s long poll was never waited for
+    # Read without an action (a page the user opened): its list too.
+    page.goto(site + "/mail", wait_until="load")
+    assert "Message 10" in tool(browser, "observe")["text"]
+
+
+def test_a_menu_that_slides_in_is_read_where_it_stops(browser, page):
+    obs = tool(browser, "observe")
+    tool(browser, "click", {"element_id": find_id(obs, "Open menu")})
+    after = tool(browser, "observe")  # straight away
+    box = after["elements"][find_id(after, "Profile settings")]["box"]
+    assert box["x"] >= 0, box  # not half-way in from the left edge

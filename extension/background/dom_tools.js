@@ -30,8 +30,8 @@ async function targetTab(call) {
 
 /** The DOM agent as the manifest injects it: one classic script generated from its ES modules. */
 const AGENT_SCRIPT = "extension/content/agent.classic.js";
-/** Its page-world helper that answers browser dialogs while it acts (manifest: world MAIN). */
-const DIALOG_SCRIPT = "extension/content/page_dialogs.js";
+/** Its page-world helpers (manifest: world MAIN): browser dialogs answered while it acts, the page's requests. */
+const PAGE_SCRIPTS = ["extension/content/page_dialogs.js", "extension/content/page_requests.js"];
 
 /**
  * Injects the agent into a frame the manifest's content scripts did not reach (a page opened
@@ -39,7 +39,7 @@ const DIALOG_SCRIPT = "extension/content/page_dialogs.js";
  * @param {number} tabId @param {number} frameId
  */
 async function inject(tabId, frameId) {
-  await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [DIALOG_SCRIPT], world: "MAIN" }).catch(() => {});
+  await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: PAGE_SCRIPTS, world: "MAIN" }).catch(() => {});
   await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [AGENT_SCRIPT] });
 }
 
@@ -234,6 +234,16 @@ function watchTab(tabId) {
 }
 
 /**
+ * The tab still has a navigation waiting for its server's answer (`pendingUrl`: the browser's own
+ * record of it, cleared when the navigation is dropped — a download, a 204, a cancel). Chrome marks
+ * a tab loading only once the answer arrives, so a server that thinks for seconds looks idle.
+ * @param {number} tabId
+ */
+async function stillPending(tabId) {
+  return chrome.tabs.get(tabId).then((t) => Boolean(t.pendingUrl), () => false);
+}
+
+/**
  * After an action started a navigation: waits for the frame's new document — its DOM agent
  * answering (not the old document's: `oldDoc` is that one's id), the page loaded and settled — so
  * the next observe reads the new page at once. No fixed sleep: it returns as soon as the page is
@@ -261,7 +271,8 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline, observeArgs = 
     if (r && r.ok && r.doc !== oldDoc) return r;
     // The old document still answers: the server has not answered yet, or the browser dropped the
     // navigation (no load started at all for a while).
-    if (r && r.ok && Date.now() - t0 > (frameId === 0 ? (tab.sawLoading ? Infinity : 1500) : 5000)) return null;
+    if (r && r.ok && Date.now() - t0 > (frameId === 0 ? (tab.sawLoading ? Infinity : 1500) : 5000)
+      && !(frameId === 0 && await stillPending(tabId))) return null;
     if (r) await Promise.race([ready, sleep(Math.min(3 + (attempt >> 2), 20))]);
     // No agent has answered for a while: a page the manifest's content script does not reach.
     if (!answered && !injected && Date.now() - t0 > 250) {

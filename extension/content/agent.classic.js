@@ -833,12 +833,21 @@ function accessibleName(el, pass) {
     return cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
   }
   if (tag === "img") return cut(norm(attr(el, "alt") || attr(el, "title")), 120);
+  // What is typed into an editable region is its value, not its name (a rich-text body is named
+  // by its label, never by the letter being written in it).
+  if (isTextRegion(el)) return cut(norm(attr(el, "aria-placeholder") || attr(el, "placeholder") || attr(el, "data-placeholder") || attr(el, "title")), 120);
   const text = visibleText(el, pass);
   if (text) return text;
   // An icon button: the name often sits on the image inside it.
   const img = qs(el, "img[alt], svg title, [aria-label]");
   if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
   return cut(norm(attr(el, "title")), 120);
+}
+
+/** An editable region or a text box the page draws itself (not a form field). @param {Element} el */
+function isTextRegion(el) {
+  const ce = attr(el, "contenteditable");
+  return (ce !== null && ce !== "false") || /^(textbox|searchbox)$/.test(attr(el, "role") || "");
 }
 
 /** Nearest text before and after the element (what a person would read next to it). @param {Element} el */
@@ -2523,7 +2532,7 @@ const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "tit
 const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
 /** Attributes whose other value means another element. */
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, wordsOf, labelText, visibleText, accessibleName, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
+return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, wordsOf, labelText, visibleText, accessibleName, isTextRegion, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
 })();
 // ---- extension/lib/dom_pointer.js
 const __dom_pointer = (() => {
@@ -4141,9 +4150,9 @@ const __dom_names = (() => {
  *
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
-const { ICON_NOISE, isGeneratedId, isStableClass, labelText, norm, wordsOf } = __refind;
+const { ICON_NOISE, isGeneratedId, isStableClass, isTextRegion, labelText, norm, wordsOf } = __refind;
 const { cellName, columnHeads, tableOf } = __dom_tables;
-const { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } = __dom_native;
+const { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, rootOf, tagOf, textOf } = __dom_native;
 
 /** Layout and widget words: they say where or what kind, not which. */
 const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
@@ -4231,12 +4240,22 @@ function replacedLabel(el) {
   /** @type {Element | null} */ let at = parentElOf(el);
   for (let depth = 0; at && depth < 3; depth++, at = parentElOf(at)) {
     for (const f of Array.from(qsa(at, "input, select, textarea"))) {
-      if (f === el || attr(f, "type") === "hidden" || shown(f)) continue;
-      const t = labelText(f);
+      if (f === el || (attr(f, "type") !== "hidden" && shown(f))) continue;
+      // A hidden input is no labelable element (its `labels` is null), yet editors keep their
+      // text in one and leave the page's <label for> pointing at it.
+      const t = attr(f, "type") === "hidden" ? forLabel(f) : labelText(f);
       if (t) return t;
     }
   }
   return "";
+}
+
+/** The words of a <label for> naming the element by its id. @param {Element} f */
+function forLabel(f) {
+  const id = attr(f, "id");
+  if (!id) return "";
+  const label = qs(/** @type {Document | ShadowRoot} */ (rootOf(f)), `label[for="${CSS.escape(id)}"]`);
+  return label ? norm(textOf(label)).replace(/[:*]\s*$/, "").slice(0, 80) : "";
 }
 
 /** Whether a field is drawn where a person sees it (not moved off the page, see-through or a pixel). @param {Element} f */
@@ -4265,7 +4284,7 @@ function guessName(el) {
   const titled = qs(el, "[title]:not(option, optgroup), [aria-label]:not(option, optgroup)");
   const t = norm((titled ? attr(titled, "aria-label") : undefined) || (titled ? attr(titled, "title") : undefined));
   if (t) return { name: t, from: "title" }; // a real name, on the icon inside
-  if (matchesOf(el, "input,select,textarea")) {
+  if (matchesOf(el, "input,select,textarea") || isTextRegion(el)) {
     const stood = replacedLabel(el);
     if (stood) return { name: stood, from: "label" };
     // In a table with column headers the cell before is another column's value, not a label.
@@ -4291,9 +4310,9 @@ const __dom_render = (() => {
  * left out ("38 more elements below"). Tokens are estimated (≈ 4 characters per token for this
  * format; scripts/bench_render.py checks the estimate against a real tokenizer).
  */
-const { accessibleName, elementState, implicitRole, norm, roleOf } = __refind;
+const { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf } = __refind;
 const { guessName } = __dom_names;
-const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, tagOf, textOf } = __dom_native;
+const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {import("./dom_scan.js").Scan} Scan
@@ -4426,7 +4445,8 @@ function elementLine(e, inline = false) {
     parts.push(`options: ${clean(opts.slice(0, 8).join("|"))}${opts.length > 8 ? ` (+${opts.length - 8})` : ""}`);
   } else if (st.value !== undefined && st.value !== "" && role !== "button") {
     // A text field's whole value (the state keeps a part of it), a password's dots as they are.
-    const whole = (tag === "textarea" || (tag === "input" && type !== "password")) ? /** @type {HTMLInputElement} */ (el).value : st.value;
+    const whole = (tag === "textarea" || (tag === "input" && type !== "password")) ? /** @type {HTMLInputElement} */ (el).value
+      : isTextRegion(el) && isHtml(el) ? innerTextOf(/** @type {HTMLElement} */ (el)).replace(/[ \t\u00a0]+/g, " ").replace(/ ?\n[\n ]*/g, "\n").trim() : st.value;
     parts.push(`=${shownValue(whole)}`);
   }
   const ph = attr(el, "placeholder");
@@ -4821,7 +4841,7 @@ const __dom_input = (() => {
  */
 const { norm } = __refind;
 const { pointerHit } = __dom_roots;
-const { appendTo, attr, canFocus, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, parentElOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } = __dom_native;
+const { appendTo, attr, canFocus, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } = __dom_native;
 
 /** A typed error the tool protocol carries to the host. @param {string} code @param {string} msg @param {Record<string, any>} [detail] */
 function actionError(code, msg, detail) {
@@ -4937,8 +4957,12 @@ function fillIn(el, value) {
   focusOn(el);
   if (isEditable(el)) {
     const sel = docOf(el).getSelection();
-    sel?.selectAllChildren(el);
-    // execCommand keeps the editor's undo stack and its own input events; fall back to text.
+    const [from, at] = textEdge(el, "start"), [to, end] = textEdge(el, "end");
+    sel?.setBaseAndExtent(from, at, to, end);
+    // An editor with a model of its own takes the edit from `beforeinput` (execCommand fires
+    // none) and cancels it; else execCommand keeps the editor's undo stack and its own input
+    // events; else the text is set.
+    if (!fire(el, "beforeinput", { inputType: "insertReplacementText", data: value })) return;
     if (!docOf(el).execCommand("insertText", false, value)) {
       el.textContent = value;
       fire(el, "input", { inputType: "insertText", data: value });
@@ -4952,11 +4976,34 @@ function fillIn(el, value) {
   fire(el, "change");
 }
 
+/**
+ * Where an editable region's text starts or ends, as deep as its text goes: inside its first or
+ * last text node, or before the <br> that holds an empty line open. Editors that keep their own
+ * model (Draft.js, Lexical, ProseMirror) map the DOM caret into it, and a caret on the region
+ * itself, between its blocks, maps to no block: the edit is lost or the editor throws.
+ * @param {Element} el @param {"start" | "end"} edge
+ * @returns {[Node, number]}
+ */
+function textEdge(el, edge) {
+  const doc = docOf(el);
+  const walker = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, {
+    acceptNode: (n) => nodeTypeOf(n) === 3 ? (/\S|\u00a0/.test(nodeValueOf(n) || "") ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP)
+      : tagOf(/** @type {Element} */ (n)) === "br" ? NodeFilter.FILTER_ACCEPT
+        : attr(/** @type {Element} */ (n), "contenteditable") === "false" ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP,
+  });
+  const n = edge === "start" ? walker.firstChild() : walker.lastChild();
+  if (!n) return [el, edge === "start" ? 0 : childNodesOf(el).length];
+  if (nodeTypeOf(n) === 3) return [n, edge === "start" ? 0 : (nodeValueOf(n) || "").length];
+  const parent = /** @type {Node} */ (parentNodeOf(n));
+  return [parent, Array.prototype.indexOf.call(childNodesOf(parent), n)];
+}
+
 /** Puts the caret after the field's (or editable region's) content. @param {Element} el */
 function caretToEnd(el) {
   if (isEditable(el)) {
     const sel = docOf(el).getSelection();
-    if (sel) { sel.selectAllChildren(el); sel.collapseToEnd(); }
+    const [node, offset] = textEdge(el, "end");
+    sel?.setBaseAndExtent(node, offset, node, offset);
     return;
   }
   const inp = /** @type {HTMLInputElement} */ (el);
@@ -5184,7 +5231,7 @@ function uploadFile(el, file) {
   }
   return { name: f.name, size: f.size, via: "drop" };
 }
-return { actionError, hoverOn, clickOn, focusOn, isEditable, setNativeValue, fire, fillIn, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
+return { actionError, hoverOn, clickOn, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
 })();
 // ---- extension/lib/dom_locate.js
 const __dom_locate = (() => {
@@ -5339,6 +5386,58 @@ function describe(el) {
 }
 return { locate, brief, reaches, prepare };
 })();
+// ---- extension/lib/dom_requests.js
+const __dom_requests = (() => {
+/**
+ * The page's requests still on their way (fetch, XMLHttpRequest), as its page-world helper
+ * (extension/content/page_requests.js) reports them: what "the page is still loading its content"
+ * means to the settle waits.
+ *
+ * A request counts while it is young: one that has been open for `LONG_MS` is a long poll or a
+ * stream (event feeds, chat), which never ends and must not hold the agent. A request that just
+ * ended still counts for `TAIL_MS`: its answer is drawn in a task or two after it arrives (a
+ * `fetch` resolves at the headers; the body and the framework's render come after).
+ */
+
+const EVENT = "heybro-request";
+const LONG_MS = 1500;
+const TAIL_MS = 60;
+
+/** @type {Map<number, number>} request id → when it started (this document's clock) */
+const open = new Map();
+/** When each of the last ended requests started and ended. @type {Array<{start: number, end: number}>} */
+let ended = [];
+let listening = false;
+
+/** Starts listening (once per document; the helper's events before this are missed). @param {Document} doc */
+function watchRequests(doc) {
+  if (listening) return;
+  listening = true;
+  doc.addEventListener(EVENT, (e) => {
+    let d;
+    try { d = JSON.parse(String(/** @type {CustomEvent} */ (e).detail)); } catch { return; }
+    if (!d || typeof d.id !== "number" || typeof d.t !== "number") return;
+    if (d.phase === "start") open.set(d.id, d.t);
+    else if (d.phase === "end" && open.has(d.id)) {
+      ended.push({ start: /** @type {number} */ (open.get(d.id)), end: d.t });
+      open.delete(d.id);
+      if (ended.length > 32) ended = ended.slice(-16);
+    }
+  });
+}
+
+/**
+ * Whether a request the page started at or after `since` is still on its way (and young), or has
+ * just come back and is being drawn.
+ * @param {number} since a time on this document's clock (performance.now())
+ */
+function requestsPending(since) {
+  const now = performance.now();
+  for (const start of open.values()) if (start >= since && now - start < LONG_MS) return true;
+  return ended.some((r) => r.start >= since && now - r.end < TAIL_MS);
+}
+return { LONG_MS, watchRequests, requestsPending };
+})();
 // ---- extension/lib/dom_changes.js
 const __dom_changes = (() => {
 /**
@@ -5354,25 +5453,29 @@ const __dom_changes = (() => {
  * - an action that started a cross-document navigation (a link, a form submission, `location = …`,
  *   seen through the Navigation API's `navigate` event) returns at once with `navigating: true`:
  *   this document is going away, and the coordinator waits for the new one to load.
- * Everything is capped at `maxMs` (pages with endless animations).
+ * Either way it waits while a request the page made since the action (fetch, XMLHttpRequest: its
+ * content on its way from the server) is still open and young, up to `netMaxMs`.
+ * Everything else is capped at `maxMs` (pages with endless animations).
  */
 const { accessibleName, deepActiveElement, norm } = __refind;
 const { dialogName } = __dom_inert;
 const { innerRoots } = __dom_roots;
+const { requestsPending } = __dom_requests;
 const { attr, docOf, hasAttr, nodeTypeOf, rectsOf, rootOf, tagOf, textOf } = __dom_native;
 
 /**
- * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number}} SettleOpts
+ * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number, netMaxMs?: number}} SettleOpts
  *   quietMs: mutation-free time that ends the wait once something changed; graceMs: how long an
- *   action with no change yet waits for a first one; maxMs: the cap.
+ *   action with no change yet waits for a first one; maxMs: the cap; netMaxMs: the cap while the
+ *   page's own requests are still on their way.
  */
 
 /** Settling per action: clicks and key presses may start async work; the rest act synchronously. */
 const SETTLE = /** @type {Record<string, SettleOpts>} */ ({
-  click: { quietMs: 40, graceMs: 40, maxMs: 800 },
-  press: { quietMs: 40, graceMs: 40, maxMs: 800 },
-  upload: { quietMs: 40, graceMs: 40, maxMs: 800 },
-  select: { quietMs: 40, graceMs: 20, maxMs: 800 },
+  click: { quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 },
+  press: { quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 },
+  upload: { quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 },
+  select: { quietMs: 40, graceMs: 20, maxMs: 800, netMaxMs: 2500 },
   // Hover menus open after a delay (jQuery hoverIntent ~100 ms, many menus 150–300 ms).
   hover: { quietMs: 40, graceMs: 300, maxMs: 800 },
   scroll: { quietMs: 0, graceMs: 0, maxMs: 60 },
@@ -5394,6 +5497,22 @@ function isDialog(el) {
 function openDialogs(scopes) {
   return scopes.flatMap((s) => Array.from(s.querySelectorAll("dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]")))
     .filter((d) => rectsOf(d).length > 0);
+}
+
+/**
+ * A transition or animation with an end is still running (a menu sliding in, a dialog fading up):
+ * until it ends, boxes and hit tests read where things are passing, not where they will stay.
+ * Endless ones (spinners, pulses) never end and do not count.
+ * @param {Document} doc
+ */
+function moving(doc) {
+  try {
+    return doc.getAnimations().some((a) => {
+      if (a.playState !== "running") return false;
+      const t = a.effect?.getComputedTiming();
+      return !!t && Number.isFinite(t.endTime) && Number(t.localTime ?? 0) < Number(t.endTime);
+    });
+  } catch { return false; }
 }
 
 /** @param {Node} n */
@@ -5421,8 +5540,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * MutationObserver on the document does not reach — and the tree the acted element lives in; call
  * the returned function after acting.
  * @param {Document} doc @param {Element | null} [el] the element acted on
+ * @param {number} [since] requests the page started from then on are waited for (default: now)
  */
-function watchChanges(doc, el = null) {
+function watchChanges(doc, el = null, since = performance.now()) {
   const view = doc.defaultView;
   const url = doc.location.href;
   /** @type {Array<Document | ShadowRoot>} */ const scopes = [doc, ...innerRoots(doc)];
@@ -5467,7 +5587,7 @@ function watchChanges(doc, el = null) {
   /** Still navigating away: not cancelled, not taken over by the page. */
   const leaving = () => navigatingTo !== null && (unloading || (!navEvent?.defaultPrevented && !nav?.transition));
   /** Something that started loading during the action is still marked busy. */
-  const busy = () => scopes.some((s) => Array.from(s.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && rectsOf(b).length > 0));
+  const busy = () => moving(doc) || scopes.some((s) => Array.from(s.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && rectsOf(b).length > 0));
 
   /**
    * Waits for the page to settle, stops watching and reports.
@@ -5475,6 +5595,8 @@ function watchChanges(doc, el = null) {
    */
   return async function finish(opts = {}) {
     const quiet = opts.quietMs ?? 40, grace = opts.graceMs ?? 0, max = opts.maxMs ?? 800;
+    const netMax = Math.max(max, opts.netMaxMs ?? 0);
+    const loading = () => requestsPending(since);
     const start = performance.now();
     try {
       // A navigation the action already started (a link's click fires `navigate` synchronously):
@@ -5483,12 +5605,12 @@ function watchChanges(doc, el = null) {
       for (;;) {
         if (leaving()) break;
         const now = performance.now();
-        if (now - start >= max) break;
+        if (now - start >= max && (now - start >= netMax || !loading())) break;
         if (changes === 0) {
-          if (now - start >= grace) break;
-        } else if (now - last >= quiet && !busy()) break;
-        const left = changes === 0 ? grace - (now - start) : quiet - (now - last);
-        await Promise.race([sleep(Math.max(4, Math.min(left, 20, max - (now - start)))), new Promise((r) => { wake = () => r(undefined); })]);
+          if (now - start >= grace && !loading()) break;
+        } else if (now - last >= quiet && !busy() && !loading()) break;
+        const left = changes === 0 && now - start < grace ? grace - (now - start) : changes ? quiet - (now - last) : 20;
+        await Promise.race([sleep(Math.max(4, Math.min(left, 20, (loading() ? netMax : max) - (now - start)))), new Promise((r) => { wake = () => r(undefined); })]);
       }
     } finally {
       wake = null;
@@ -5530,6 +5652,17 @@ async function settle(doc, opts = {}) {
   await watchChanges(doc)({ quietMs: opts.quietMs ?? 50, graceMs: opts.graceMs ?? 100, maxMs: opts.maxMs ?? 300 });
 }
 
+/**
+ * Waits, when the page is still drawing what it fetched since it started (a mail list, a
+ * dashboard): while a young request of its own is open, then until its DOM has been quiet. Returns
+ * at once — in the same task — when nothing is on its way, so a page that is ready costs nothing.
+ * @param {Document} doc
+ */
+async function contentReady(doc) {
+  if (!requestsPending(0)) return;
+  await watchChanges(doc, null, 0)({ quietMs: 50, graceMs: 0, maxMs: 300, netMaxMs: 2500 });
+}
+
 /** This document's identity: a new document (after a navigation) has a new time origin. */
 function documentId() { return performance.timeOrigin; }
 
@@ -5554,6 +5687,8 @@ async function documentReady(doc) {
     await new Promise((r) => view.addEventListener("load", r, { once: true }));
     inLoad = true;
   }
+  // An application that fetches its content as it starts is read once that content is drawn.
+  await contentReady(doc);
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
   const end = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : inLoad ? view.performance.now() : null;
   return {
@@ -5567,7 +5702,7 @@ function loadEnded(view) {
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
   return !nav || nav.loadEventEnd > 0;
 }
-return { settleFor, watchChanges, settle, documentId, documentReady };
+return { settleFor, watchChanges, settle, contentReady, documentId, documentReady };
 })();
 // ---- extension/lib/dom_keys.js
 const __dom_keys = (() => {
@@ -5583,7 +5718,7 @@ const __dom_keys = (() => {
  * (contenteditable) use the browser's own editing commands and selection, which fire those events
  * themselves.
  */
-const { clickOn, fire, isEditable, keyEvent, setNativeValue } = __dom_input;
+const { clickOn, fire, isEditable, keyEvent, setNativeValue, textEdge } = __dom_input;
 const { attr, closestOf, docOf, focusOf, rectsOf, requestSubmitOf, tabIndexOf, tagOf } = __dom_native;
 
 /** @param {string} combo e.g. "Enter", "Control+A", "Shift+Tab" */
@@ -5744,7 +5879,7 @@ function editRegion(el, key, mods) {
     const sel = doc.getSelection();
     // Ctrl+Backspace/Delete: take the word first, then delete what is selected.
     if (word && key !== "Enter" && sel && sel.isCollapsed) sel.modify("extend", key === "Backspace" ? "backward" : "forward", "word");
-    doc.execCommand(commands[key]);
+    if (editing(el, INPUT_TYPES[commands[key]].replace("Content", word ? "Word" : "Content"))) doc.execCommand(commands[key]);
     return true;
   }
   const moves = /** @type {Record<string, [string, string]>} */ ({
@@ -5756,8 +5891,22 @@ function editRegion(el, key, mods) {
     doc.getSelection()?.modify(mods.shift ? "extend" : "move", moves[key][0], moves[key][1]);
     return true;
   }
-  if (key.length === 1 && !mods.ctrl && !mods.meta && !mods.alt) { doc.execCommand("insertText", false, key); return true; }
+  if (key.length === 1 && !mods.ctrl && !mods.meta && !mods.alt) { if (editing(el, "insertText", key)) doc.execCommand("insertText", false, key); return true; }
   return false;
+}
+
+/** The `beforeinput` type of each editing command. */
+const INPUT_TYPES = /** @type {Record<string, string>} */ ({
+  delete: "deleteContentBackward", forwardDelete: "deleteContentForward", insertParagraph: "insertParagraph", insertLineBreak: "insertLineBreak",
+});
+
+/**
+ * The `beforeinput` a key's edit starts with (execCommand fires none): an editor with a model of its
+ * own takes the edit there and cancels it. Whether the browser should still make the edit.
+ * @param {Element} el @param {string} inputType @param {string} [data]
+ */
+function editing(el, inputType, data) {
+  return fire(el, "beforeinput", { inputType, ...(data === undefined ? {} : { data }) });
 }
 
 /**
@@ -5786,7 +5935,10 @@ function pressKeys(target, combo) {
       const next = list[(i + (mods.shift ? -1 : 1) + list.length) % list.length];
       if (next) focusOf(/** @type {HTMLElement} */ (next));
     } else if ((key === "a" || key === "A") && (mods.ctrl || mods.meta)) {
-      if (tag === "input" || tag === "textarea") inp.select(); else docOf(target).getSelection()?.selectAllChildren(isEditable(target) ? target : docOf(target).body);
+      if (tag === "input" || tag === "textarea") inp.select(); else {
+        if (isEditable(target)) { const [from, at] = textEdge(target, "start"), [to, end] = textEdge(target, "end"); docOf(target).getSelection()?.setBaseAndExtent(from, at, to, end); }
+        else docOf(target).getSelection()?.selectAllChildren(docOf(target).body);
+      }
     } else if (key === "Escape") {
       const dlg = closestOf(target, "dialog[open]");
       if (dlg) /** @type {HTMLDialogElement} */ (dlg).close();
@@ -6394,7 +6546,8 @@ const { renderScan } = __dom_render;
 const { deepActiveElement, signatureOf, isRendered, norm } = __refind;
 const { showBoxes, highlight, clearOverlay } = __dom_overlay;
 const { locate, prepare, brief } = __dom_locate;
-const { watchChanges, settleFor, settle, documentReady, documentId } = __dom_changes;
+const { watchChanges, settleFor, settle, contentReady, documentReady, documentId } = __dom_changes;
+const { watchRequests } = __dom_requests;
 const { actionError, checkFilled, focusOn, checkedState } = __dom_input;
 const { parseKeys } = __dom_keys;
 const { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, madeElements, requestCount, sendTrusted, trustedSteps } = __dom_trusted;
@@ -6402,6 +6555,8 @@ const { frameDocuments } = __dom_roots;
 const { armDialogs, takeDialogs } = __dom_dialogs;
 const { PAGE_ACTIONS } = __page;
 const { containsOf, isConnectedOf } = __dom_native;
+
+watchRequests(document); // the page's own requests, from its start (page_requests.js tells)
 
 /** @typedef {import("../actions/page.js").PageAction} PageAction */
 /** The page actions by name (extension/actions/). */
@@ -6596,7 +6751,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
     return false;
   }
   (async () => {
-    if (msg.kind === "dom.observe") return observe(msg.args || {});
+    if (msg.kind === "dom.observe") { await contentReady(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
     if (msg.kind === "dom.overlay") { if (msg.args?.on) observe({ ...msg.args, highlight: true }); else clearOverlay(); return { ok: true }; }
     throw actionError("unsupported", `Unknown request ${msg.kind}`);

@@ -8,7 +8,8 @@ import { renderScan } from "../lib/dom_render.js";
 import { deepActiveElement, signatureOf, isRendered, norm } from "../lib/refind.js";
 import { showBoxes, highlight, clearOverlay } from "../lib/dom_overlay.js";
 import { locate, prepare, brief } from "../lib/dom_locate.js";
-import { watchChanges, settleFor, settle, documentReady, documentId } from "../lib/dom_changes.js";
+import { watchChanges, settleFor, settle, contentReady, documentReady, documentId } from "../lib/dom_changes.js";
+import { watchRequests } from "../lib/dom_requests.js";
 import { actionError, checkFilled, focusOn, checkedState } from "../lib/dom_input.js";
 import { parseKeys } from "../lib/dom_keys.js";
 import { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, madeElements, requestCount, sendTrusted, trustedSteps } from "../lib/dom_trusted.js";
@@ -16,6 +17,8 @@ import { frameDocuments } from "../lib/dom_roots.js";
 import { armDialogs, takeDialogs } from "../lib/dom_dialogs.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
 import { containsOf, isConnectedOf } from "../lib/dom_native.js";
+
+watchRequests(document); // the page's own requests, from its start (page_requests.js tells)
 
 /** @typedef {import("../actions/page.js").PageAction} PageAction */
 /** The page actions by name (extension/actions/). */
@@ -210,7 +213,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
     return false;
   }
   (async () => {
-    if (msg.kind === "dom.observe") return observe(msg.args || {});
+    if (msg.kind === "dom.observe") { await contentReady(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
     if (msg.kind === "dom.overlay") { if (msg.args?.on) observe({ ...msg.args, highlight: true }); else clearOverlay(); return { ok: true }; }
     throw actionError("unsupported", `Unknown request ${msg.kind}`);

@@ -12,25 +12,29 @@
  * - an action that started a cross-document navigation (a link, a form submission, `location = …`,
  *   seen through the Navigation API's `navigate` event) returns at once with `navigating: true`:
  *   this document is going away, and the coordinator waits for the new one to load.
- * Everything is capped at `maxMs` (pages with endless animations).
+ * Either way it waits while a request the page made since the action (fetch, XMLHttpRequest: its
+ * content on its way from the server) is still open and young, up to `netMaxMs`.
+ * Everything else is capped at `maxMs` (pages with endless animations).
  */
 import { accessibleName, deepActiveElement, norm } from "./refind.js";
 import { dialogName } from "./dom_inert.js";
 import { innerRoots } from "./dom_roots.js";
+import { requestsPending } from "./dom_requests.js";
 import { attr, docOf, hasAttr, nodeTypeOf, rectsOf, rootOf, tagOf, textOf } from "./dom_native.js";
 
 /**
- * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number}} SettleOpts
+ * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number, netMaxMs?: number}} SettleOpts
  *   quietMs: mutation-free time that ends the wait once something changed; graceMs: how long an
- *   action with no change yet waits for a first one; maxMs: the cap.
+ *   action with no change yet waits for a first one; maxMs: the cap; netMaxMs: the cap while the
+ *   page's own requests are still on their way.
  */
 
 /** Settling per action: clicks and key presses may start async work; the rest act synchronously. */
 const SETTLE = /** @type {Record<string, SettleOpts>} */ ({
-  click: { quietMs: 40, graceMs: 40, maxMs: 800 },
-  press: { quietMs: 40, graceMs: 40, maxMs: 800 },
-  upload: { quietMs: 40, graceMs: 40, maxMs: 800 },
-  select: { quietMs: 40, graceMs: 20, maxMs: 800 },
+  click: { quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 },
+  press: { quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 },
+  upload: { quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 },
+  select: { quietMs: 40, graceMs: 20, maxMs: 800, netMaxMs: 2500 },
   // Hover menus open after a delay (jQuery hoverIntent ~100 ms, many menus 150–300 ms).
   hover: { quietMs: 40, graceMs: 300, maxMs: 800 },
   scroll: { quietMs: 0, graceMs: 0, maxMs: 60 },
@@ -52,6 +56,22 @@ function isDialog(el) {
 function openDialogs(scopes) {
   return scopes.flatMap((s) => Array.from(s.querySelectorAll("dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]")))
     .filter((d) => rectsOf(d).length > 0);
+}
+
+/**
+ * A transition or animation with an end is still running (a menu sliding in, a dialog fading up):
+ * until it ends, boxes and hit tests read where things are passing, not where they will stay.
+ * Endless ones (spinners, pulses) never end and do not count.
+ * @param {Document} doc
+ */
+function moving(doc) {
+  try {
+    return doc.getAnimations().some((a) => {
+      if (a.playState !== "running") return false;
+      const t = a.effect?.getComputedTiming();
+      return !!t && Number.isFinite(t.endTime) && Number(t.localTime ?? 0) < Number(t.endTime);
+    });
+  } catch { return false; }
 }
 
 /** @param {Node} n */
@@ -79,8 +99,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * MutationObserver on the document does not reach — and the tree the acted element lives in; call
  * the returned function after acting.
  * @param {Document} doc @param {Element | null} [el] the element acted on
+ * @param {number} [since] requests the page started from then on are waited for (default: now)
  */
-export function watchChanges(doc, el = null) {
+export function watchChanges(doc, el = null, since = performance.now()) {
   const view = doc.defaultView;
   const url = doc.location.href;
   /** @type {Array<Document | ShadowRoot>} */ const scopes = [doc, ...innerRoots(doc)];
@@ -125,7 +146,7 @@ export function watchChanges(doc, el = null) {
   /** Still navigating away: not cancelled, not taken over by the page. */
   const leaving = () => navigatingTo !== null && (unloading || (!navEvent?.defaultPrevented && !nav?.transition));
   /** Something that started loading during the action is still marked busy. */
-  const busy = () => scopes.some((s) => Array.from(s.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && rectsOf(b).length > 0));
+  const busy = () => moving(doc) || scopes.some((s) => Array.from(s.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && rectsOf(b).length > 0));
 
   /**
    * Waits for the page to settle, stops watching and reports.
@@ -133,6 +154,8 @@ export function watchChanges(doc, el = null) {
    */
   return async function finish(opts = {}) {
     const quiet = opts.quietMs ?? 40, grace = opts.graceMs ?? 0, max = opts.maxMs ?? 800;
+    const netMax = Math.max(max, opts.netMaxMs ?? 0);
+    const loading = () => requestsPending(since);
     const start = performance.now();
     try {
       // A navigation the action already started (a link's click fires `navigate` synchronously):
@@ -141,12 +164,12 @@ export function watchChanges(doc, el = null) {
       for (;;) {
         if (leaving()) break;
         const now = performance.now();
-        if (now - start >= max) break;
+        if (now - start >= max && (now - start >= netMax || !loading())) break;
         if (changes === 0) {
-          if (now - start >= grace) break;
-        } else if (now - last >= quiet && !busy()) break;
-        const left = changes === 0 ? grace - (now - start) : quiet - (now - last);
-        await Promise.race([sleep(Math.max(4, Math.min(left, 20, max - (now - start)))), new Promise((r) => { wake = () => r(undefined); })]);
+          if (now - start >= grace && !loading()) break;
+        } else if (now - last >= quiet && !busy() && !loading()) break;
+        const left = changes === 0 && now - start < grace ? grace - (now - start) : changes ? quiet - (now - last) : 20;
+        await Promise.race([sleep(Math.max(4, Math.min(left, 20, (loading() ? netMax : max) - (now - start)))), new Promise((r) => { wake = () => r(undefined); })]);
       }
     } finally {
       wake = null;
@@ -188,6 +211,17 @@ export async function settle(doc, opts = {}) {
   await watchChanges(doc)({ quietMs: opts.quietMs ?? 50, graceMs: opts.graceMs ?? 100, maxMs: opts.maxMs ?? 300 });
 }
 
+/**
+ * Waits, when the page is still drawing what it fetched since it started (a mail list, a
+ * dashboard): while a young request of its own is open, then until its DOM has been quiet. Returns
+ * at once — in the same task — when nothing is on its way, so a page that is ready costs nothing.
+ * @param {Document} doc
+ */
+export async function contentReady(doc) {
+  if (!requestsPending(0)) return;
+  await watchChanges(doc, null, 0)({ quietMs: 50, graceMs: 0, maxMs: 300, netMaxMs: 2500 });
+}
+
 /** This document's identity: a new document (after a navigation) has a new time origin. */
 export function documentId() { return performance.timeOrigin; }
 
@@ -212,6 +246,8 @@ export async function documentReady(doc) {
     await new Promise((r) => view.addEventListener("load", r, { once: true }));
     inLoad = true;
   }
+  // An application that fetches its content as it starts is read once that content is drawn.
+  await contentReady(doc);
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
   const end = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : inLoad ? view.performance.now() : null;
   return {
