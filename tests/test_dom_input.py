@@ -70,6 +70,25 @@ def test_editing_keys_in_an_editable_region(browser, page, site):
     assert "note:deleteContentBackward" in page.text_content("#events")
 
 
+def test_a_model_based_rich_text_editor_takes_typing_filling_and_keys(browser, page, site):
+    """An editor that keeps its own model of blocks (Draft.js, Lexical, ProseMirror) places each
+    edit where the DOM caret maps to in it: the caret goes inside its last block's text, never on
+    the editable root, and a fill selects from its first text to its last. It stands for the
+    hidden field its label names."""
+    open_page(page, site + "/block_editor.html")
+    obs = ok(browser, "observe")
+    assert '[e1] textbox Body ="Dear team, ⏎ The meeting moved."' in obs["text"], obs["text"]
+    body = "e1"
+    ok(browser, "type", {"element_id": body, "text": " See you there."})
+    assert page.input_value("#body-field") == "Dear team,\nThe meeting moved. See you there."
+    ok(browser, "fill", {"element_id": body, "value": "Hello all"})
+    assert page.input_value("#body-field") == "Hello all"
+    ok(browser, "press", {"element_id": body, "keys": "Enter"})
+    ok(browser, "type", {"element_id": body, "text": "Bye"})
+    assert page.input_value("#body-field") == "Hello all\nBye"
+    assert page.text_content("#errors") == ""
+
+
 def test_type_goes_after_the_text_already_in_a_field(browser, page, site):
     open_page(page, site + "/keys.html")
     ok(browser, "type", {"element_id": find_id(ok(browser, "observe"), "Surname"), "text": "son"})

@@ -10,7 +10,7 @@
  */
 import { norm } from "./refind.js";
 import { pointerHit } from "./dom_roots.js";
-import { appendTo, attr, canFocus, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, parentElOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } from "./dom_native.js";
+import { appendTo, attr, canFocus, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } from "./dom_native.js";
 
 /** A typed error the tool protocol carries to the host. @param {string} code @param {string} msg @param {Record<string, any>} [detail] */
 export function actionError(code, msg, detail) {
@@ -126,8 +126,12 @@ export function fillIn(el, value) {
   focusOn(el);
   if (isEditable(el)) {
     const sel = docOf(el).getSelection();
-    sel?.selectAllChildren(el);
-    // execCommand keeps the editor's undo stack and its own input events; fall back to text.
+    const [from, at] = textEdge(el, "start"), [to, end] = textEdge(el, "end");
+    sel?.setBaseAndExtent(from, at, to, end);
+    // An editor with a model of its own takes the edit from `beforeinput` (execCommand fires
+    // none) and cancels it; else execCommand keeps the editor's undo stack and its own input
+    // events; else the text is set.
+    if (!fire(el, "beforeinput", { inputType: "insertReplacementText", data: value })) return;
     if (!docOf(el).execCommand("insertText", false, value)) {
       el.textContent = value;
       fire(el, "input", { inputType: "insertText", data: value });
@@ -141,11 +145,34 @@ export function fillIn(el, value) {
   fire(el, "change");
 }
 
+/**
+ * Where an editable region's text starts or ends, as deep as its text goes: inside its first or
+ * last text node, or before the <br> that holds an empty line open. Editors that keep their own
+ * model (Draft.js, Lexical, ProseMirror) map the DOM caret into it, and a caret on the region
+ * itself, between its blocks, maps to no block: the edit is lost or the editor throws.
+ * @param {Element} el @param {"start" | "end"} edge
+ * @returns {[Node, number]}
+ */
+export function textEdge(el, edge) {
+  const doc = docOf(el);
+  const walker = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, {
+    acceptNode: (n) => nodeTypeOf(n) === 3 ? (/\S|\u00a0/.test(nodeValueOf(n) || "") ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP)
+      : tagOf(/** @type {Element} */ (n)) === "br" ? NodeFilter.FILTER_ACCEPT
+        : attr(/** @type {Element} */ (n), "contenteditable") === "false" ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP,
+  });
+  const n = edge === "start" ? walker.firstChild() : walker.lastChild();
+  if (!n) return [el, edge === "start" ? 0 : childNodesOf(el).length];
+  if (nodeTypeOf(n) === 3) return [n, edge === "start" ? 0 : (nodeValueOf(n) || "").length];
+  const parent = /** @type {Node} */ (parentNodeOf(n));
+  return [parent, Array.prototype.indexOf.call(childNodesOf(parent), n)];
+}
+
 /** Puts the caret after the field's (or editable region's) content. @param {Element} el */
 function caretToEnd(el) {
   if (isEditable(el)) {
     const sel = docOf(el).getSelection();
-    if (sel) { sel.selectAllChildren(el); sel.collapseToEnd(); }
+    const [node, offset] = textEdge(el, "end");
+    sel?.setBaseAndExtent(node, offset, node, offset);
     return;
   }
   const inp = /** @type {HTMLInputElement} */ (el);

@@ -11,7 +11,7 @@
  * (contenteditable) use the browser's own editing commands and selection, which fire those events
  * themselves.
  */
-import { clickOn, fire, isEditable, keyEvent, setNativeValue } from "./dom_input.js";
+import { clickOn, fire, isEditable, keyEvent, setNativeValue, textEdge } from "./dom_input.js";
 import { attr, closestOf, docOf, focusOf, rectsOf, requestSubmitOf, tabIndexOf, tagOf } from "./dom_native.js";
 
 /** @param {string} combo e.g. "Enter", "Control+A", "Shift+Tab" */
@@ -172,7 +172,7 @@ function editRegion(el, key, mods) {
     const sel = doc.getSelection();
     // Ctrl+Backspace/Delete: take the word first, then delete what is selected.
     if (word && key !== "Enter" && sel && sel.isCollapsed) sel.modify("extend", key === "Backspace" ? "backward" : "forward", "word");
-    doc.execCommand(commands[key]);
+    if (editing(el, INPUT_TYPES[commands[key]].replace("Content", word ? "Word" : "Content"))) doc.execCommand(commands[key]);
     return true;
   }
   const moves = /** @type {Record<string, [string, string]>} */ ({
@@ -184,8 +184,22 @@ function editRegion(el, key, mods) {
     doc.getSelection()?.modify(mods.shift ? "extend" : "move", moves[key][0], moves[key][1]);
     return true;
   }
-  if (key.length === 1 && !mods.ctrl && !mods.meta && !mods.alt) { doc.execCommand("insertText", false, key); return true; }
+  if (key.length === 1 && !mods.ctrl && !mods.meta && !mods.alt) { if (editing(el, "insertText", key)) doc.execCommand("insertText", false, key); return true; }
   return false;
+}
+
+/** The `beforeinput` type of each editing command. */
+const INPUT_TYPES = /** @type {Record<string, string>} */ ({
+  delete: "deleteContentBackward", forwardDelete: "deleteContentForward", insertParagraph: "insertParagraph", insertLineBreak: "insertLineBreak",
+});
+
+/**
+ * The `beforeinput` a key's edit starts with (execCommand fires none): an editor with a model of its
+ * own takes the edit there and cancels it. Whether the browser should still make the edit.
+ * @param {Element} el @param {string} inputType @param {string} [data]
+ */
+function editing(el, inputType, data) {
+  return fire(el, "beforeinput", { inputType, ...(data === undefined ? {} : { data }) });
 }
 
 /**
@@ -214,7 +228,10 @@ export function pressKeys(target, combo) {
       const next = list[(i + (mods.shift ? -1 : 1) + list.length) % list.length];
       if (next) focusOf(/** @type {HTMLElement} */ (next));
     } else if ((key === "a" || key === "A") && (mods.ctrl || mods.meta)) {
-      if (tag === "input" || tag === "textarea") inp.select(); else docOf(target).getSelection()?.selectAllChildren(isEditable(target) ? target : docOf(target).body);
+      if (tag === "input" || tag === "textarea") inp.select(); else {
+        if (isEditable(target)) { const [from, at] = textEdge(target, "start"), [to, end] = textEdge(target, "end"); docOf(target).getSelection()?.setBaseAndExtent(from, at, to, end); }
+        else docOf(target).getSelection()?.selectAllChildren(docOf(target).body);
+      }
     } else if (key === "Escape") {
       const dlg = closestOf(target, "dialog[open]");
       if (dlg) /** @type {HTMLDialogElement} */ (dlg).close();

@@ -9,9 +9,9 @@
  *
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
-import { ICON_NOISE, isGeneratedId, isStableClass, labelText, norm, wordsOf } from "./refind.js";
+import { ICON_NOISE, isGeneratedId, isStableClass, isTextRegion, labelText, norm, wordsOf } from "./refind.js";
 import { cellName, columnHeads, tableOf } from "./dom_tables.js";
-import { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, tagOf, textOf } from "./dom_native.js";
+import { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, rootOf, tagOf, textOf } from "./dom_native.js";
 
 /** Layout and widget words: they say where or what kind, not which. */
 const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
@@ -99,12 +99,22 @@ function replacedLabel(el) {
   /** @type {Element | null} */ let at = parentElOf(el);
   for (let depth = 0; at && depth < 3; depth++, at = parentElOf(at)) {
     for (const f of Array.from(qsa(at, "input, select, textarea"))) {
-      if (f === el || attr(f, "type") === "hidden" || shown(f)) continue;
-      const t = labelText(f);
+      if (f === el || (attr(f, "type") !== "hidden" && shown(f))) continue;
+      // A hidden input is no labelable element (its `labels` is null), yet editors keep their
+      // text in one and leave the page's <label for> pointing at it.
+      const t = attr(f, "type") === "hidden" ? forLabel(f) : labelText(f);
       if (t) return t;
     }
   }
   return "";
+}
+
+/** The words of a <label for> naming the element by its id. @param {Element} f */
+function forLabel(f) {
+  const id = attr(f, "id");
+  if (!id) return "";
+  const label = qs(/** @type {Document | ShadowRoot} */ (rootOf(f)), `label[for="${CSS.escape(id)}"]`);
+  return label ? norm(textOf(label)).replace(/[:*]\s*$/, "").slice(0, 80) : "";
 }
 
 /** Whether a field is drawn where a person sees it (not moved off the page, see-through or a pixel). @param {Element} f */
@@ -133,7 +143,7 @@ export function guessName(el) {
   const titled = qs(el, "[title]:not(option, optgroup), [aria-label]:not(option, optgroup)");
   const t = norm((titled ? attr(titled, "aria-label") : undefined) || (titled ? attr(titled, "title") : undefined));
   if (t) return { name: t, from: "title" }; // a real name, on the icon inside
-  if (matchesOf(el, "input,select,textarea")) {
+  if (matchesOf(el, "input,select,textarea") || isTextRegion(el)) {
     const stood = replacedLabel(el);
     if (stood) return { name: stood, from: "label" };
     // In a table with column headers the cell before is another column's value, not a label.

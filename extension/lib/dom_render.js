@@ -7,9 +7,9 @@
  * left out ("38 more elements below"). Tokens are estimated (≈ 4 characters per token for this
  * format; scripts/bench_render.py checks the estimate against a real tokenizer).
  */
-import { accessibleName, elementState, implicitRole, norm, roleOf } from "./refind.js";
+import { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf } from "./refind.js";
 import { guessName } from "./dom_names.js";
-import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, tagOf, textOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./dom_scan.js").Scan} Scan
@@ -142,7 +142,8 @@ export function elementLine(e, inline = false) {
     parts.push(`options: ${clean(opts.slice(0, 8).join("|"))}${opts.length > 8 ? ` (+${opts.length - 8})` : ""}`);
   } else if (st.value !== undefined && st.value !== "" && role !== "button") {
     // A text field's whole value (the state keeps a part of it), a password's dots as they are.
-    const whole = (tag === "textarea" || (tag === "input" && type !== "password")) ? /** @type {HTMLInputElement} */ (el).value : st.value;
+    const whole = (tag === "textarea" || (tag === "input" && type !== "password")) ? /** @type {HTMLInputElement} */ (el).value
+      : isTextRegion(el) && isHtml(el) ? innerTextOf(/** @type {HTMLElement} */ (el)).replace(/[ \t\u00a0]+/g, " ").replace(/ ?\n[\n ]*/g, "\n").trim() : st.value;
     parts.push(`=${shownValue(whole)}`);
   }
   const ph = attr(el, "placeholder");

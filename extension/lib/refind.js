@@ -371,12 +371,21 @@ export function accessibleName(el, pass) {
     return cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
   }
   if (tag === "img") return cut(norm(attr(el, "alt") || attr(el, "title")), 120);
+  // What is typed into an editable region is its value, not its name (a rich-text body is named
+  // by its label, never by the letter being written in it).
+  if (isTextRegion(el)) return cut(norm(attr(el, "aria-placeholder") || attr(el, "placeholder") || attr(el, "data-placeholder") || attr(el, "title")), 120);
   const text = visibleText(el, pass);
   if (text) return text;
   // An icon button: the name often sits on the image inside it.
   const img = qs(el, "img[alt], svg title, [aria-label]");
   if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
   return cut(norm(attr(el, "title")), 120);
+}
+
+/** An editable region or a text box the page draws itself (not a form field). @param {Element} el */
+export function isTextRegion(el) {
+  const ce = attr(el, "contenteditable");
+  return (ce !== null && ce !== "false") || /^(textbox|searchbox)$/.test(attr(el, "role") || "");
 }
 
 /** Nearest text before and after the element (what a person would read next to it). @param {Element} el */
