@@ -102,6 +102,17 @@ def test_a_control_in_a_disabled_fieldset_is_disabled(browser, page, site):
     assert error(browser, "click", {"element_id": btn})["code"] == "not_interactable"
 
 
+def test_a_menu_entry_wrapping_a_disabled_link_is_disabled(browser, page, site):
+    open_page(page, site + "/modal_inert.html")
+    obs = ok(browser, "observe")
+    # Whichever of entry and link the map lists, it says what the link says: it cannot act.
+    lines = {ln.split("] ", 1)[1] for ln in obs["text"].splitlines() if "Reply " in ln and "] " in ln}
+    assert any(ln.endswith("Reply list disabled") for ln in lines), obs["text"]
+    assert not any("Reply all" in ln and "disabled" in ln for ln in lines), obs["text"]
+    ok(browser, "click", {"element_id": find_id(obs, "Reply all")})
+    assert page.text_content("#res") == "reply all"
+
+
 def test_wait_for_an_element_that_is_not_there_yet(browser, page, site):
     open_page(page, site + "/dynamic.html")
     ok(browser, "observe")

@@ -523,7 +523,8 @@ export function elementState(el) {
     const ce = attr(el, "contenteditable");
     // An editable region's text is its value, its lines apart as shown.
     if ((ce !== null && ce !== "false") || (tag === "body" && docOf(el).designMode === "on")) s.value = cut(norm(isHtml(el) ? innerTextOf(el) : textOf(el)), 200);
-    if (matchesOf(el, ":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || attr(el, "aria-disabled") === "true") s.disabled = true;
+    if (matchesOf(el, ":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || attr(el, "aria-disabled") === "true"
+      || wrapsDisabled(el)) s.disabled = true;
   }
   const sel = attr(el, "aria-selected");
   if (sel !== null) s.selected = sel === "true";
@@ -532,6 +533,22 @@ export function elementState(el) {
   if (tag === "details" || (tag === "summary" && (parentElOf(el) ? tagOf(parentElOf(el)) : undefined) === "details")) s.expanded = !!(/** @type {HTMLDetailsElement} */ (tag === "details" ? el : parentElOf(el))).open;
   if (docOf(el) && deepActiveElement(docOf(el)) === el) s.focused = true;
   return s;
+}
+
+/** Item roles whose element often only wraps the control that acts (a menu entry around its link). */
+const WRAPPING_ROLES = /^(menuitem|menuitemcheckbox|menuitemradio|option|tab|treeitem|listitem)$/;
+
+/**
+ * An entry that only wraps one control, which is disabled (`<li role=menuitem><a aria-disabled=true>`):
+ * clicking the entry clicks that control, so the entry is as disabled as it is.
+ * @param {Element} el
+ */
+function wrapsDisabled(el) {
+  if (!WRAPPING_ROLES.test(attr(el, "role") || (tagOf(el) === "li" ? "listitem" : "")) || childCountOf(el) > 3) return false;
+  const inner = qsa(el, "a, button, [role=button], [role=link], [role=menuitem]");
+  if (inner.length !== 1) return false;
+  const c = inner[0];
+  return (attr(c, "aria-disabled") === "true" || matchesOf(c, ":disabled")) && norm(textOf(c)) === norm(textOf(el));
 }
 
 // --- look-alikes --------------------------------------------------------------------------------
