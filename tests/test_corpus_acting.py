@@ -1,10 +1,12 @@
 """Acting on real applications as they are built, end to end through `heybro run` (the scripted
 model reads every id off the page map): a rich-text editor living in a frame, a confirm() the page
 asks before switching editors, and a view the page loads by script without navigating. Each outcome
-is checked in the application's own state."""
+is checked in the application's own state. A dialog the application opens by itself, after the
+page was read or as it loads, is named when it is in the way and answered from the map."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,8 +14,10 @@ from typing import Any
 
 import pytest
 
+from support.browser import launch
 from support.corpus import app
 from support.corpus_task import CorpusTask, done, logged_in, map_line, one_subtask, run_corpus_task, started, verified, when_page_says
+from support.dom_rig import error, ok
 from support.scripted_llm import call, calls, find_id
 
 pytestmark = pytest.mark.browser
@@ -97,3 +101,53 @@ def test_a_folder_whose_list_the_page_loads_by_script_is_read_after_the_click(ro
     click = run.results("click")[0]
     assert click["success"] and not click["result"].get("navigated"), click
     assert "Book club" not in answer  # an Inbox message: the list read is the folder's
+
+
+# --- a dialog the application opens by itself ----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def syncthing() -> Iterator[Any]:
+    if app("syncthing").missing():
+        pytest.skip("Syncthing is not installed (scripts/setup installs it)")
+    with tempfile.TemporaryDirectory(prefix="heybro-syncthing-") as d, started("syncthing", Path(d)) as running:
+        yield running
+
+
+def _map_id(text: str, line: str) -> str:
+    """The id on the page map's line reading `line` (what the model reads, not a selector)."""
+    m = re.search(r"\[(e\d+)\] " + re.escape(line) + r"(\n| )", text)
+    assert m, f"no line {line!r} in the map:\n{text[:3000]}"
+    return m.group(1)
+
+
+def test_a_dialog_that_opens_by_itself_is_named_in_the_refusal_and_answered_from_the_map(syncthing: Any) -> None:
+    with launch(install_host=False) as eb:
+        page = eb.ctx.new_page()
+        page.set_viewport_size({"width": 1280, "height": 800})
+        syncthing.login(page)
+        add = _map_id(ok(eb, "observe")["text"], "button Add Folder")
+        # The console asks its usage-reporting question on its own (here: after the map was read).
+        page.evaluate("$('#ur').modal('show')")
+        err = error(eb, "click", {"element_id": add})
+        # The refusal names what is in the way by its title — even while it is still fading in.
+        assert err["code"] == "covered" and 'the dialog "Allow Anonymous Usage Reporting?"' in err["message"], err
+        text = ok(eb, "observe")["text"]
+        assert "Under a cover" in text and "[" + add + "]" not in text, text
+        ok(eb, "click", {"element_id": _map_id(text, "button No")})
+        assert str(syncthing.config()["options"]["urAccepted"]) == "-1", syncthing.config()["options"]
+        ok(eb, "click", {"element_id": add})  # the same id, usable again once the dialog is answered
+        assert "textbox Folder Label" in ok(eb, "observe")["text"]
+
+
+def test_a_dialog_open_when_the_page_loads_is_read_with_the_page(syncthing: Any) -> None:
+    with launch(install_host=False) as eb:
+        page = eb.ctx.new_page()
+        page.set_viewport_size({"width": 1280, "height": 800})
+        syncthing.login(page)
+        # A first visit hours ago: the console asks on load, once its configuration has come.
+        page.evaluate("document.cookie = 'firstVisit=' + (Date.now() - 5 * 3600 * 1000) + ';max-age=2592000'")
+        syncthing.api("PUT", "/rest/config/options", {**syncthing.config()["options"], "urAccepted": 0})
+        page.reload()
+        text = ok(eb, "observe")["text"]
+        assert "# Allow Anonymous Usage Reporting?" in text and "button Yes" in text, text
+        assert "button Add Folder" not in text, text  # behind it: nothing a person can reach

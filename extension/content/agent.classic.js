@@ -5261,7 +5261,7 @@ const __dom_locate = (() => {
  */
 const { refind, THRESHOLD, roleOf, accessibleName, elementState } = __refind;
 const { actionError } = __dom_input;
-const { inertReason } = __dom_inert;
+const { dialogName, inertReason } = __dom_inert;
 const { deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
 const { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isConnectedOf, matchesOf, parentNodeOf, qs, rectOf, rectsOf, scrollIntoViewOf, tagOf } = __dom_native;
 
@@ -5390,7 +5390,10 @@ function prepare(el, opts = {}) {
       const DIALOG = "dialog,[role=dialog],[role=alertdialog],[aria-modal=true]";
       // A backdrop covers the page; the dialog on it is what the user would name.
       const top = closestOf(cover, DIALOG) || qs(cover, DIALOG) || cover;
-      throw actionError("covered", `The element is hidden under another element (${describe(top)}); close or move that first.`, { element: brief(el), covering: brief(top) });
+      // A cover with a title (a modal, however the page built it) is named by it, as a person would.
+      const titled = matchesOf(top, DIALOG) || qs(top, "h1,h2,h3,h4,h5,h6,[role=heading]") ? dialogName(top) : "";
+      const what = titled ? `the dialog "${titled}" is open over it (close or answer it first)` : `it is hidden under another element (${describe(top)}); close or move that first`;
+      throw actionError("covered", `The element cannot be used: ${what}.`, { element: brief(el), covering: brief(top) });
     }
   }
   return el;
@@ -6644,7 +6647,16 @@ async function act(action, args) {
   }
   let outlined = () => {};
   if (el && need.inView !== false) {
-    el = prepare(el, { needEnabled: need.enabled, hitTest: need.hit });
+    const opts = { needEnabled: need.enabled, hitTest: need.hit };
+    try {
+      el = prepare(el, opts);
+    } catch (e) {
+      // What covers it may be a dialog still opening (its backdrop first, its words a moment
+      // later): let that finish, then the element is usable after all, or the refusal names it.
+      if (/** @type {any} */ (e)?.code !== "covered") throw e;
+      await settle(document, { quietMs: 60, graceMs: 200, maxMs: 800 });
+      el = prepare(el, opts);
+    }
     outlined = highlight(el); // outlined for as long as this action runs
   }
   // What the hover drew inside the control (a flag toggle's icon) is what a pointer then clicks.

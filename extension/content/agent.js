@@ -89,7 +89,16 @@ async function act(action, args) {
   }
   let outlined = () => {};
   if (el && need.inView !== false) {
-    el = prepare(el, { needEnabled: need.enabled, hitTest: need.hit });
+    const opts = { needEnabled: need.enabled, hitTest: need.hit };
+    try {
+      el = prepare(el, opts);
+    } catch (e) {
+      // What covers it may be a dialog still opening (its backdrop first, its words a moment
+      // later): let that finish, then the element is usable after all, or the refusal names it.
+      if (/** @type {any} */ (e)?.code !== "covered") throw e;
+      await settle(document, { quietMs: 60, graceMs: 200, maxMs: 800 });
+      el = prepare(el, opts);
+    }
     outlined = highlight(el); // outlined for as long as this action runs
   }
   // What the hover drew inside the control (a flag toggle's icon) is what a pointer then clicks.

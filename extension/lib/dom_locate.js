@@ -8,7 +8,7 @@
  */
 import { refind, THRESHOLD, roleOf, accessibleName, elementState } from "./refind.js";
 import { actionError } from "./dom_input.js";
-import { inertReason } from "./dom_inert.js";
+import { dialogName, inertReason } from "./dom_inert.js";
 import { deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";
 import { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isConnectedOf, matchesOf, parentNodeOf, qs, rectOf, rectsOf, scrollIntoViewOf, tagOf } from "./dom_native.js";
 
@@ -137,7 +137,10 @@ export function prepare(el, opts = {}) {
       const DIALOG = "dialog,[role=dialog],[role=alertdialog],[aria-modal=true]";
       // A backdrop covers the page; the dialog on it is what the user would name.
       const top = closestOf(cover, DIALOG) || qs(cover, DIALOG) || cover;
-      throw actionError("covered", `The element is hidden under another element (${describe(top)}); close or move that first.`, { element: brief(el), covering: brief(top) });
+      // A cover with a title (a modal, however the page built it) is named by it, as a person would.
+      const titled = matchesOf(top, DIALOG) || qs(top, "h1,h2,h3,h4,h5,h6,[role=heading]") ? dialogName(top) : "";
+      const what = titled ? `the dialog "${titled}" is open over it (close or answer it first)` : `it is hidden under another element (${describe(top)}); close or move that first`;
+      throw actionError("covered", `The element cannot be used: ${what}.`, { element: brief(el), covering: brief(top) });
     }
   }
   return el;
