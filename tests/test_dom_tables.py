@@ -72,3 +72,20 @@ def test_group_headings_a_hidden_header_and_a_form_table_without_headers(browser
     # Fields of a form table without headers: named by their row, never by a list's options.
     assert "md5sha1" not in text and "+-" not in text, text
     assert re.search(r"\] textbox name =\"Green Teapot\"", text) and re.search(r"\] textbox price =\"31.25\"", text), text
+
+
+def test_a_design_system_tick_box_in_a_grid_row_is_the_rows_checkbox(browser, page, site):
+    # Its input is see-through over the box drawn for it, inside a label with no words.
+    open_page(page, site + "/design_grid.html")
+    obs = ok(browser, "observe")
+    text = fenced(obs["text"])
+    row = _line(text, "garden-survey")
+    box = re.match(r"\[(e\d+) checkbox\] \[e\d+ link garden-survey\] · Created", row)
+    assert box, row  # a checkbox, first in its row, not a "label" named after its class names
+    assert "acme" not in text and "label" not in text, text
+    assert obs["elements"][box.group(1)]["row"] == "garden-survey"
+    ok(browser, "click", {"element_id": box.group(1)})
+    assert page.text_content("#log") == "selected 7"
+    text = fenced(ok(browser, "observe")["text"])
+    assert re.match(r"\[e\d+ checkbox checked( focused)?\] \[e\d+ link garden-survey\]", _line(text, "garden-survey")), text
+    assert re.search(r"\] button Delete\n", text), text  # enabled now

@@ -154,6 +154,8 @@ export function guessName(el) {
     const row = cellName(el);
     if (row) return { name: row, from: "table" };
   }
+  // A tick box's looks say only that it is one ("acme-checkbox-wrapper"); its row or label says which.
+  if (matchesOf(el, "input[type=checkbox], input[type=radio]")) return { name: "", from: "" };
   const words = lookWords(el);
   return { name: words, from: words ? "look" : "" };
 }

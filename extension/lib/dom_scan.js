@@ -544,7 +544,10 @@ export function scanPage(reg, opts = {}) {
         && (!isRendered(ctl) || tiny(rectOf(ctl)) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) interactive = true;
       // A label clickable by its cursor names a control a person sees: its words are that control's
       // name, not a control of their own.
-      else if (interactive && ctl && !containsOf(el, ctl) && isRendered(ctl) && !tiny(rectOf(ctl)) && ctl.checkVisibility(VIS)) interactive = false;
+      // So does one wrapping a control a pointer reaches itself (a design system's tick box: its
+      // input see-through over the box drawn for it): the control is listed, with its state.
+      else if (interactive && ctl && isRendered(ctl) && !tiny(rectOf(ctl))
+        && (ctl.checkVisibility(VIS) ? !containsOf(el, ctl) : containsOf(el, ctl) && clearOverlay(ctl))) interactive = false;
     }
     /** @type {DOMRect | null} */ let box = null;
     let onHover = false; // hidden now, shown when a pointer is over what holds it

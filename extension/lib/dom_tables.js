@@ -174,7 +174,7 @@ function headerCells(cells) {
 
 /**
  * What a row is called by a person: its row header, else its first short cell of words that holds
- * no control (`Red Mug` in `1 | Red Mug | 8.50 | [Edit]` is the name; a bare number is an id, kept
+ * no control (or only the link its words are, see nameLink) (`Red Mug` in `1 | Red Mug | 8.50 | [Edit]` is the name; a bare number is an id, kept
  * only when nothing else names the row).
  * @param {Element} row @param {Element} [except] a cell not to take (the one being named)
  */
@@ -183,14 +183,34 @@ export function rowLabel(row, except) {
   const head = cells.find(({ cell }) => cell !== except && (attr(cell, "scope") === "row" || attr(cell, "role") === "rowheader"));
   if (head) return headText(head.cell);
   let number = "";
-  for (const { cell } of cells) {
-    if (cell === except || qs(cell, CONTROLS)) continue;
+  for (const { cell, col } of cells) {
+    if (cell === except || (qs(cell, CONTROLS) && !nameLink(row, cell, col))) continue;
     const t = norm(innerTextOf(cell)).replace(/[:*]\s*$/, "");
     if (!t || t.length > HEAD_MAX) continue;
     if (/^[\d\s.,#-]+$/.test(t)) { number = number || t; continue; }
     return t;
   }
   return number;
+}
+
+/**
+ * Whether a cell is a single link that names its row (a run's name, linking to the run): all its
+ * words are the link's, and the rows beside it read otherwise there — an "Edit" in every row names
+ * none of them.
+ * @param {Element} row @param {Element} cell @param {number} col
+ */
+function nameLink(row, cell, col) {
+  const ctl = qsa(cell, CONTROLS);
+  if (ctl.length !== 1 || tagOf(ctl[0]) !== "a") return false;
+  const t = norm(innerTextOf(cell));
+  if (!t || norm(innerTextOf(ctl[0])) !== t) return false;
+  const rows = Array.from(childrenOf(/** @type {Element} */ (parentElOf(row) || row)));
+  const at = rows.indexOf(row);
+  for (const other of [rows[at - 1], rows[at + 1]]) {
+    const same = other && isRow(other) ? rowCells(other).find((c) => c.col === col) : null;
+    if (same && norm(innerTextOf(same.cell)) === t) return false;
+  }
+  return true;
 }
 
 /**
