@@ -89,3 +89,20 @@ def test_a_design_system_tick_box_in_a_grid_row_is_the_rows_checkbox(browser, pa
     text = fenced(ok(browser, "observe")["text"])
     assert re.match(r"\[e\d+ checkbox checked( focused)?\] \[e\d+ link garden-survey\]", _line(text, "garden-survey")), text
     assert re.search(r"\] button Delete\n", text), text  # enabled now
+
+
+def test_a_rows_hover_actions_behind_a_modal_are_left_out_with_the_rest(browser, page, site):
+    open_page(page, site + "/tables.html")
+    page.evaluate("""() => {
+        const back = document.createElement('div');
+        back.style.cssText = 'position:fixed;inset:0;background:rgba(0,0,0,.4);z-index:10';
+        const dlg = document.createElement('div');
+        dlg.setAttribute('role', 'dialog');
+        dlg.style.cssText = 'position:fixed;top:30%;left:30%;padding:20px;background:#fff;z-index:11';
+        dlg.innerHTML = '<h2>Delete 1 product</h2><button>Delete</button>';
+        document.body.append(back, dlg);
+    }""")
+    text = fenced(ok(browser, "observe")["text"])
+    # A pointer cannot get to the row through the backdrop: its hover actions are as out of reach.
+    assert "(on hover)" not in text and "Under a cover" in text, text
+    assert re.search(r"\[e\d+\] button Delete", text), text

@@ -188,8 +188,9 @@ export function dropUnreachable(doc, entries) {
   try { full = fullCover(doc, vw, vh); } catch { full = null; }
   for (const e of entries) {
     /** @type {"open" | "hidden" | {cover: Element}} */ let v = "open";
-    // (A control shown on hover is not reachable now by design: the action hovers first.)
-    if (e.onHover) v = "open";
+    // (A control shown on hover is not reachable now by design: the action hovers first — unless a
+    // layer over the whole page, a modal's backdrop, keeps the pointer from its row as well.)
+    if (e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
     else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
     else if (full && !containsDeep(full, e.el)) v = { cover: full };
     if (v === "open") { entries[kept++] = e; continue; }
