@@ -14,6 +14,7 @@ actions, seconds; a failure with the first line that says why.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -51,8 +52,11 @@ def main() -> None:
                         calls = sum(1 for e in run.events if e["kind"] == "usage")
                         actions = sum(1 for e in run.events if e["kind"] == "tool_result" and e["data"].get("tool") not in
                                       ("mark_done", "answer", "wait", "extract", "recall_history"))
+                        # Actions the page ignored when synthetic, redone with the browser's own input.
+                        trusted = sum(1 for e in run.events if e["kind"] == "tool_result"
+                                      and '"input": "trusted"' in json.dumps(e["data"].get("result") or {}))
                         rows.append({"app": name, "task": task.name, "kind": task.kind, "ok": True, "calls": calls,
-                                     "actions": actions, "seconds": round(time.monotonic() - t0)})
+                                     "actions": actions, "trusted": trusted, "seconds": round(time.monotonic() - t0)})
                     except Exception as e:  # a task that fails is reported with why, and the others go on
                         why = str(e).strip().splitlines()[0][:200] if str(e).strip() else traceback.format_exc(limit=1)
                         rows.append({"app": name, "task": task.name, "kind": task.kind, "ok": False, "why": why,
@@ -68,12 +72,15 @@ def main() -> None:
                  "    .venv/bin/python scripts/bench_app_tasks.py --write", "", f"Machine: {machine()}.", "",
                  "Each task runs through `heybro run` in Chromium with the extension and the real host; the scripted "
                  "model acts only through what the page map shows (it reads element ids, rows and values off the map "
-                 "text the real model would get); the outcome is checked in the application's own state.", "",
-                 "| half | application | task | kind | result | model calls | actions | seconds |", "|---|---|---|---|---|---|---|---|"]
+                 "text the real model would get); the outcome is checked in the application's own state. \"By trusted input\": "
+                 "actions the page ignored as synthetic events, redone through the browser's own input (the "
+                 "fallback when a click changes nothing).", "",
+                 "| half | application | task | kind | result | model calls | actions | of them by trusted input | seconds |",
+                 "|---|---|---|---|---|---|---|---|---|"]
         for r in rows:
             res = "finished, checked" if r["ok"] else f"failed: {r['why']}"
             lines.append(f"| {APPS[r['app']].half} | {r['app']} | {r['task']} | {r['kind']} | {res} | {r.get('calls', '–')} | "
-                         f"{r.get('actions', '–')} | {r['seconds']} |")
+                         f"{r.get('actions', '–')} | {r.get('trusted', '–')} | {r['seconds']} |")
         for half in ("heldout", "tune"):
             part = [r for r in rows if APPS[r["app"]].half == half]
             if part:
