@@ -5,10 +5,13 @@ a refused value is an error, hover says what it cannot do, and controlled checkb
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from shared_schema.tools import TOOLS
-from support.dom_rig import browser, error, find_id, ok, open_page, page, site  # noqa: F401 (fixtures)
+from support.dom_rig import browser, error, fenced, find_id, ok, open_page, page, site  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -150,3 +153,21 @@ def test_typed_punctuation_carries_its_own_keys_not_delete_or_arrows(browser, pa
     assert page.evaluate("keys") == [["a", 65, "KeyA"], [".", 190, "Period"], ["&", 55, "Digit7"],
                                      ["(", 57, "Digit9"], ["-", 189, "Minus"]]
     assert page.input_value("#comment").endswith("a.&(-")
+
+
+def test_a_code_editor_typing_through_a_hidden_field_is_one_textbox_with_its_lines(browser, page, site):
+    # As Monaco, Ace and CodeMirror 5 are built: lines drawn out of order, a gutter, a 1px textarea.
+    open_page(page, site + "/code_editor.html")
+    text = fenced(ok(browser, "observe")["text"])
+    m = re.search(r'\[(e\d+)\] textbox ~"Code" ="const order = msg\.payload; ⏎ if \(!order\) return null; ⏎ return msg;"', text)
+    assert m, text  # its lines in the order drawn, no line numbers; not listed as page text too
+    ed = m.group(1)
+    assert text.count("msg.payload") == 1, text
+    ok(browser, "click", {"element_id": ed})
+    ok(browser, "press", {"element_id": ed, "keys": "Control+Home"})
+    r = ok(browser, "type", {"element_id": ed, "text": "// Reviewed by Ann\n"})
+    assert r["input"] == "trusted", r  # the browser's own keys: the hidden field holds nothing to set
+    ok(browser, "click", {"element_id": find_id(ok(browser, "observe"), "Save")})
+    assert json.loads(page.text_content("#saved")) == "// Reviewed by Ann\nconst order = msg.payload;\nif (!order) return null;\nreturn msg;"
+    ok(browser, "fill", {"element_id": ed, "value": "return null;"})
+    assert ok(browser, "extract", {"element_id": ed})["text"] == "return null;"

@@ -6,5 +6,5 @@ import { extractFrom } from "../lib/dom_extract.js";
 export const action = {
   name: "extract",
   needs: { page: { element: "optional", hit: false, inView: false } },
-  run: (el, args) => extractFrom(el, args),
+  run: (el, args, r) => extractFrom(el, args, el ? r.surfaces.get(el) : undefined),
 };

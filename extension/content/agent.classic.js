@@ -3266,13 +3266,14 @@ function scrolledAway(el, x, y) {
  */
 function samplePoints(e, vw, vh) {
   const b = e.box;
-  const own = rectOf(e.el);
+  const el = e.surface || e.el;
+  const own = rectOf(el);
   const dx = b.x - own.left, dy = b.y - own.top; // where the element's frame sits in the top window
   /** @type {Point[]} */ const top = [];
   // Across the part of its box the window shows (a control half scrolled out is aimed at where it shows).
   const x0 = Math.max(b.x, 0), y0 = Math.max(b.y, 0), x1 = Math.min(b.x + b.w, vw), y1 = Math.min(b.y + b.h, vh);
   if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of SAMPLE_POINTS) top.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
-  const lines = rectsOf(e.el);
+  const lines = rectsOf(el);
   if (lines.length > 1) for (let i = 0; i < Math.min(lines.length, 4); i++) {
     const r = lines[i];
     if (r.width > 2 && r.height > 2) top.push({ x: r.left + dx + r.width / 2, y: r.top + dy + r.height / 2 });
@@ -3289,18 +3290,19 @@ function samplePoints(e, vw, vh) {
  */
 function judge(doc, e, vw, vh, layers) {
   const { top, own } = samplePoints(e, vw, vh);
+  const el = e.surface || e.el; // a code editor is where its box is drawn, not its hidden field
   /** @type {Element | null} */ let first = null;
   for (const p of top) {
     const hit = hitAt(doc, p.x, p.y);
-    if (!hit || reaches(hit, e.el)) return "open";
+    if (!hit || reaches(hit, el)) return "open";
     first = first || hit;
   }
   if (!first) return "open";
   let layer = layers.get(first);
   if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
-  if (layer && !containsDeep(layer, e.el)) return staysPut(layer, vw, vh) ? "open" : { cover: layer };
+  if (layer && !containsDeep(layer, el)) return staysPut(layer, vw, vh) ? "open" : { cover: layer };
   // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
-  return own.some((p) => scrolledAway(e.el, p.x, p.y)) ? "open" : "hidden";
+  return own.some((p) => scrolledAway(el, p.x, p.y)) ? "open" : "hidden";
 }
 
 /** Points along the window's edges (fractions of its size), where a dialog in the middle is not. */
@@ -3361,6 +3363,103 @@ function dropUnreachable(doc, entries) {
 }
 return { dropUnreachable };
 })();
+// ---- extension/lib/dom_editors.js
+const __dom_editors = (() => {
+/**
+ * Code editors that draw their own text and take the keyboard through a hidden field (Monaco, Ace,
+ * CodeMirror 5): a textarea of a pixel or two, or see-through, sits inside the editor's box and
+ * receives what is typed; the lines a person reads are drawn beside it. A person sees one field —
+ * the box — clicks in it and types. So does heybro: the box is the field's place on the page (what
+ * is hit-tested and clicked), the hidden textarea where its keys go, and the drawn lines its value.
+ *
+ * Editors that type into their own drawn text (CodeMirror 6, ProseMirror: contenteditable) are
+ * fields as they are and need none of this.
+ */
+const { checkVisibilityOf, docOf, nodeValueOf, parentElOf, qsa, rectOf } = __dom_native;
+
+/** Fields a hidden one could stand in for: more than one in the box makes it a form, not an editor. */
+const FIELDS = "textarea, input:not([type=hidden]), select, [contenteditable]:not([contenteditable=false])";
+/** A box a person would type in: at least a short line's size. */
+const MIN_W = 40, MIN_H = 16;
+/** Text pieces read of one editor at most (an editor draws only the lines in view, a few hundred pieces). */
+const MAX_BITS = 4000;
+
+/**
+ * The editors of a document or shadow root: each box, with the hidden field that takes its keys.
+ * @param {Document | ShadowRoot} root @returns {Map<Element, HTMLTextAreaElement>}
+ */
+function editorSurfaces(root) {
+  /** @type {Map<Element, HTMLTextAreaElement>} */ const out = new Map();
+  for (const t of /** @type {HTMLTextAreaElement[]} */ (Array.from(qsa(root, "textarea")))) {
+    if (t.disabled) continue;
+    // A pixel or two of its own, or of the box that clips it (CodeMirror 5's), or see-through (Ace's).
+    const r = rectOf(t), p = parentElOf(t), pr = p ? rectOf(p) : r;
+    const hidden = tiny(r) || tiny(pr) || !checkVisibilityOf(t, { checkOpacity: true });
+    // A field the page took out of the layout entirely is no editor's keyboard either.
+    if (!hidden || !checkVisibilityOf(t, { checkVisibilityCSS: true })) continue;
+    const box = surfaceOf(t);
+    if (box) out.set(box, t);
+  }
+  return out;
+}
+
+/** @param {DOMRect} r */
+const tiny = (r) => r.width <= 4 || r.height <= 4;
+
+/**
+ * The box around a hidden field that a person sees as the field: its nearest ancestor (a few levels
+ * up) of a field's size, shown, holding no other field.
+ * @param {Element} field
+ */
+function surfaceOf(field) {
+  /** @type {Element | null} */ let at = parentElOf(field);
+  for (let depth = 0; at && depth < 4; depth++, at = parentElOf(at)) {
+    const r = rectOf(at);
+    if (r.width < MIN_W || r.height < MIN_H) continue;
+    if (!checkVisibilityOf(at, { checkOpacity: true, checkVisibilityCSS: true })) return null;
+    return qsa(at, FIELDS).length === 1 ? at : null;
+  }
+  return null;
+}
+
+/**
+ * The text an editor shows, as a person reads it: its drawn lines top to bottom (editors place line
+ * elements absolutely, and reuse them, so the document's order is not the lines' order), without
+ * the line numbers of its gutter (numbers left of where any code starts).
+ * @param {Element} box
+ */
+function editorText(box) {
+  const doc = docOf(box);
+  const range = doc.createRange();
+  /** @type {{text: string, top: number, left: number, right: number, h: number}[]} */ const bits = [];
+  const area = rectOf(box);
+  /** @type {Map<Element, boolean>} */ const shown = new Map();
+  const walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n && bits.length < MAX_BITS; n = walker.nextNode()) {
+    const text = nodeValueOf(n) || "";
+    if (!text) continue;
+    range.selectNodeContents(n);
+    const r = range.getBoundingClientRect();
+    // Not drawn, or not where the editor shows it: the hidden field's text, a measuring element.
+    if ((r.width === 0 && r.height === 0) || r.bottom <= area.top || r.top >= area.bottom || r.right <= area.left || r.left >= area.right) continue;
+    const parent = parentElOf(n);
+    if (!parent) continue;
+    let vis = shown.get(parent);
+    if (vis === undefined) { vis = checkVisibilityOf(parent, { checkOpacity: true, checkVisibilityCSS: true }); shown.set(parent, vis); }
+    if (vis) bits.push({ text, top: r.top, left: r.left, right: r.right, h: r.height });
+  }
+  const codeLeft = Math.min(...bits.filter((b) => /[^\d\s]/.test(b.text)).map((b) => b.left));
+  /** @type {{top: number, parts: string[]}[]} */ const lines = [];
+  for (const b of bits) {
+    if (/^\s*\d+\s*$/.test(b.text) && b.right <= codeLeft + 1) continue; // the gutter's line number
+    // One drawn line: the same top, give or take a part of a line's height.
+    const line = lines.find((l) => Math.abs(l.top - b.top) < Math.max(3, b.h / 2));
+    if (line) line.parts.push(b.text); else lines.push({ top: b.top, parts: [b.text] });
+  }
+  return lines.sort((a, b) => a.top - b.top).map((l) => l.parts.join("").replace(/\u00a0/g, " ").replace(/\u200b/g, "").replace(/\s+$/, "")).join("\n").trim();
+}
+return { editorSurfaces, editorText };
+})();
 // ---- extension/lib/dom_scan.js
 const __dom_scan = (() => {
 /**
@@ -3376,6 +3475,7 @@ const { scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
 const { dialogName, openModal, textIn } = __dom_inert;
 const { dropUnreachable } = __dom_covered;
+const { editorSurfaces } = __dom_editors;
 const { columnHeads, isHeaderRow, isRow, isSpanningRow, rowCells, rowsAlike, tableOf } = __dom_tables;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
@@ -3384,13 +3484,14 @@ const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientL
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
  *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
- *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean}} Entry
+ *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean, surface?: Element}} Entry
  *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
  *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
  *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer; shown: set by the rendering;
  *   noPointer: the page turned the pointer off for it (shown as disabled); onHover: hidden now, shown
- *   when a pointer is over what holds it (a table row's actions; the action hovers there first)
+ *   when a pointer is over what holds it (a table row's actions; the action hovers there first);
+ *   surface: a code editor's box, when el is the hidden field its keys go to (dom_editors.js)
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
  *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
@@ -3425,6 +3526,8 @@ class Registry {
     this.lastSeen = null;
     /** A control shown on hover → where a pointer shows it (inside the row or menu whose :hover does). @type {WeakMap<Element, Element>} */
     this.hovers = new WeakMap();
+    /** A code editor's hidden field → the box a person sees and clicks (dom_editors.js). @type {WeakMap<Element, Element>} */
+    this.surfaces = new WeakMap();
   }
 
   /** @param {Element} el */
@@ -3816,12 +3919,41 @@ function scanPage(reg, opts = {}) {
   const reveal = new Set();
   /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
   const revealing = [];
+  /** Code editors met (dom_editors.js): each box, with the hidden field its keys go to. @type {Map<Element, HTMLTextAreaElement>} */
+  const editors = new Map();
   /** @param {Document | ShadowRoot} root */
   const scoped = (root) => {
+    for (const [box, field] of editorSurfaces(root)) editors.set(box, field);
     const info = scopeInfo(root);
     if (info.noPointer) for (const e of info.noPointer) noPointer.add(e);
     if (info.reveal) for (const e of info.reveal) reveal.add(e);
     return info;
+  };
+
+  /**
+   * Lists a control at its box.
+   * @param {Element} el @param {DOMRect} box @param {string} g @param {number} dx @param {number} dy
+   * @param {boolean} byCursor @param {Flow | null} flow the sentence it stands in, if any
+   * @returns {Entry}
+   */
+  const addEntry = (el, box, g, dx, dy, byCursor, flow) => {
+    const id = reg.idFor(el);
+    seen.add(id);
+    const isNew = !!lastSeen && !lastSeen.has(id);
+    if (isNew) newCount++;
+    // Each field of a DOMRect is a call into the browser: read once.
+    const top = box.top + dy, bottom = box.bottom + dy;
+    /** @type {"in" | "above" | "below"} */
+    const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
+    /** @type {Entry} */
+    const entry = { id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
+      box: { x: box.left + dx, y: top, w: box.width, h: box.height }, byCursor };
+    entries.push(entry);
+    if (flow) {
+      if (flow.after) flow.parts.push(" ");
+      entry.inline = true; flow.parts.push(entry); flow.entries++; flow.after = true;
+    }
+    return entry;
   };
 
   /**
@@ -3872,6 +4004,13 @@ function scanPage(reg, opts = {}) {
     const pointer = (!insideInteractive || ownRule) && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
 
+    // A code editor's box is its field: listed as the hidden field its keys go to, its lines the value.
+    const field = editors.size ? editors.get(el) : undefined;
+    if (field && !insideInteractive) {
+      reg.surfaces.set(field, el);
+      addEntry(field, rectOf(el), group, dx, dy, false, null).surface = el;
+      return;
+    }
     const role = attrs ? attr(el, "role") : null;
     let g = group;
     if (LANDMARKS.has(tag) || (role && LANDMARK_ROLES.has(role))) {
@@ -3956,22 +4095,8 @@ function scanPage(reg, opts = {}) {
       entry = outer;
       if (onHover) markOnHover(outer, el);
     } else if (box) {
-      const id = reg.idFor(el);
-      seen.add(id);
-      const isNew = !!lastSeen && !lastSeen.has(id);
-      if (isNew) newCount++;
-      // Each field of a DOMRect is a call into the browser: read once.
-      const top = box.top + dy, bottom = box.bottom + dy;
-      /** @type {"in" | "above" | "below"} */
-      const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
-      entry = { id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
-        box: { x: box.left + dx, y: top, w: box.width, h: box.height }, byCursor: pointer || parts.has(el) };
+      entry = addEntry(el, box, g, dx, dy, pointer || parts.has(el), insideInteractive ? null : flow);
       if (onHover) markOnHover(entry, el);
-      entries.push(entry);
-      if (flow && !insideInteractive) {
-        if (flow.after) flow.parts.push(" ");
-        entry.inline = true; flow.parts.push(entry); flow.entries++; flow.after = true;
-      }
     } else if (interactive) {
       // Visible but of no size: nothing to show; what is inside it is still its content.
     } else if (!insideInteractive && !flow && tag === "tr" && !hasControls(el)) {
@@ -4318,26 +4443,28 @@ function inDataTable(el) {
  * it is laid out in (dom_tables.js); `text` — the words before a field; `look` —
  * class/id/data/image words.
  * @param {Element} el
+ * @param {Element} [place] where a person sees it, when not where el is (a code editor's box around its hidden field)
  * @returns {{name: string, from: "title" | "label" | "table" | "text" | "look" | ""}}
  */
-function guessName(el) {
+function guessName(el, place = el) {
   // An option's title describes that option, never the list it is in.
   const titled = qs(el, "[title]:not(option, optgroup), [aria-label]:not(option, optgroup)");
   const t = norm((titled ? attr(titled, "aria-label") : undefined) || (titled ? attr(titled, "title") : undefined));
   if (t) return { name: t, from: "title" }; // a real name, on the icon inside
   if (matchesOf(el, "input,select,textarea") || isTextRegion(el)) {
-    const stood = replacedLabel(el);
+    const stood = place === el ? replacedLabel(el) : "";
     if (stood) return { name: stood, from: "label" };
     // In a table with column headers the cell before is another column's value, not a label.
-    const inTable = inDataTable(el) ? cellName(el) : "";
+    const inTable = inDataTable(place) ? cellName(place) : "";
     if (inTable) return { name: inTable, from: "table" };
-    const before = wordsBefore(el);
+    const before = wordsBefore(place);
     if (before) return { name: before, from: "text" };
-    const row = cellName(el);
+    const row = cellName(place);
     if (row) return { name: row, from: "table" };
   }
   // A tick box's looks say only that it is one ("acme-checkbox-wrapper"); its row or label says which.
-  if (matchesOf(el, "input[type=checkbox], input[type=radio]")) return { name: "", from: "" };
+  // Nor do a text area's ("ace_text-input": the editor library's name, not the field's).
+  if (matchesOf(el, "input[type=checkbox], input[type=radio], textarea")) return { name: "", from: "" };
   const words = lookWords(el);
   return { name: words, from: words ? "look" : "" };
 }
@@ -4353,6 +4480,7 @@ const __dom_render = (() => {
  * left out ("38 more elements below"). Tokens are estimated (≈ 4 characters per token for this
  * format; scripts/bench_render.py checks the estimate against a real tokenizer).
  */
+const { editorText } = __dom_editors;
 const { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf } = __refind;
 const { guessName } = __dom_names;
 const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } = __dom_native;
@@ -4449,7 +4577,7 @@ function nameOf(e, role, inline) {
   if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label")) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
   // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
   if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
-  const g = guessName(el);
+  const g = guessName(el, e.surface);
   // In a sentence (or a table's row line) the words before a field, its row and column are right
   // there: not said twice.
   if ((g.from === "text" || g.from === "table") && inline) return { name: shown, guessed: false };
@@ -4486,6 +4614,9 @@ function elementLine(e, inline = false) {
     parts.push(`=${q(sel.selectedOptions[0]?.textContent?.trim() || "")}`);
     const opts = Array.from(sel.options).map((o) => norm(o.textContent)).filter(Boolean);
     parts.push(`options: ${clean(opts.slice(0, 8).join("|"))}${opts.length > 8 ? ` (+${opts.length - 8})` : ""}`);
+  } else if (e.surface) {
+    const v = editorText(e.surface); // a code editor's lines, drawn beside the field its keys go to
+    if (v) parts.push(`=${shownValue(v)}`);
   } else if (st.value !== undefined && st.value !== "" && role !== "button") {
     // A text field's whole value (the state keeps a part of it), a password's dots as they are.
     const whole = (tag === "textarea" || (tag === "input" && type !== "password")) ? /** @type {HTMLInputElement} */ (el).value
@@ -6135,6 +6266,11 @@ function toTop(doc, x, y) {
 function trustedSteps(action, args, el) {
   if (action === "hover") return [{ type: "move", ...pointerPoint(el) }];
   if (action === "click") return [{ type: "click", ...pointerPoint(el) }];
+  if (action === "fill") {
+    // All of it selected, then replaced by the value (or removed, for none).
+    const value = String(args.value ?? "");
+    return [keyStep("a", 2), ...(value ? trustedSteps("type", { text: value }, el) : [keyStep("Backspace", 0)])];
+  }
   if (action === "type") {
     /** @type {InputStep[]} */ const steps = [];
     String(args.text ?? "").split("\n").forEach((line, i) => {
@@ -6384,6 +6520,7 @@ return { action };
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
 const { norm } = __refind;
+const { editorText } = __dom_editors;
 const { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } = __dom_native;
 
 const MAX_CHARS = 20000;
@@ -6408,13 +6545,15 @@ function fieldText(el) {
 /**
  * @param {Element | null} el the element to read (the whole page when null)
  * @param {{mode?: "text" | "table" | "auto", max_chars?: number}} args
+ * @param {Element} [editor] the box of the code editor whose hidden field el is (dom_editors.js)
  */
-function extractFrom(el, args) {
+function extractFrom(el, args, editor) {
   const root = el || document.body;
   const mode = args.mode || "auto";
   const max = args.max_chars || MAX_CHARS;
-  // A field's text is what it holds now (a text box's lines, a list's chosen option), not its markup's.
-  const field = fieldText(root);
+  // A field's text is what it holds now (a text box's lines, a list's chosen option), not its markup's;
+  // a code editor's, the lines it draws (its hidden field holds a part at most).
+  const field = editor ? editorText(editor) : fieldText(root);
   if (field !== null) return { text: field.slice(0, max), truncated: field.length > max };
   if (mode === "table" || (mode === "auto" && matchesOf(root, "table, [role=table], [role=grid]"))) {
     const table = matchesOf(root, "table, [role=table], [role=grid]") ? root : qs(root, "table, [role=table], [role=grid]");
@@ -6436,7 +6575,7 @@ const { extractFrom } = __dom_extract;
 const action = {
   name: "extract",
   needs: { page: { element: "optional", hit: false, inView: false } },
-  run: (el, args) => extractFrom(el, args),
+  run: (el, args, r) => extractFrom(el, args, el ? r.surfaces.get(el) : undefined),
 };
 return { action };
 })();
@@ -6651,6 +6790,9 @@ function observe(args) {
   };
 }
 
+/** What is typed into a code editor's hidden field (see doInput). */
+const KEYS_ONLY = new Set(["type", "fill", "press"]);
+
 /** @param {string} action @param {Record<string, any>} args */
 async function act(action, args) {
   const def = ACTIONS.get(action);
@@ -6672,18 +6814,25 @@ async function act(action, args) {
     try { await sendTrusted(trustedSteps("hover", {}, hoverAt)); await settle(document); } catch { /* the click may still reach it */ }
   }
   let outlined = () => {};
+  // A code editor is used where a person sees it, its box; its keys go to its hidden field.
+  const surface = el ? r.surfaces.get(el) : undefined;
   if (el && need.inView !== false) {
     const opts = { needEnabled: need.enabled, hitTest: need.hit };
-    try {
-      el = prepare(el, opts);
-    } catch (e) {
-      // What covers it may be a dialog still opening (its backdrop first, its words a moment
-      // later): let that finish, then the element is usable after all, or the refusal names it.
-      if (/** @type {any} */ (e)?.code !== "covered") throw e;
-      await settle(document, { quietMs: 60, graceMs: 200, maxMs: 800 });
-      el = prepare(el, opts);
-    }
-    outlined = highlight(el); // outlined for as long as this action runs
+    /** @param {Element} at */
+    const ready = async (at) => {
+      try {
+        return prepare(at, opts);
+      } catch (e) {
+        // What covers it may be a dialog still opening (its backdrop first, its words a moment
+        // later): let that finish, then the element is usable after all, or the refusal names it.
+        if (/** @type {any} */ (e)?.code !== "covered") throw e;
+        await settle(document, { quietMs: 60, graceMs: 200, maxMs: 800 });
+        return prepare(at, opts);
+      }
+    };
+    if (surface) { await ready(surface); if (action === "click" || action === "hover") el = surface; }
+    else el = await ready(el);
+    outlined = highlight(surface || el); // outlined for as long as this action runs
   }
   // What the hover drew inside the control (a flag toggle's icon) is what a pointer then clicks.
   if (el && hoverAt && hoverAt !== el && containsOf(el, hoverAt)) el = hoverAt;
@@ -6703,10 +6852,13 @@ async function act(action, args) {
  */
 async function doInput(def, args, el, r, finish) {
   const action = def.name;
-  const mode = el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
+  // A code editor's hidden field holds a part of its text at most: only the browser's own keys,
+  // as a person's, reach the editor.
+  const keysOnly = !!el && KEYS_ONLY.has(action) && !!r.surfaces.get(el);
+  const mode = keysOnly ? "always" : el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
   if (mode === "always") {
     const target = /** @type {Element} */ (el);
-    if (action === "type" || action === "press") keyboardOn(target);
+    if (action === "type" || action === "press" || action === "fill") keyboardOn(target);
     await sendTrusted(trustedSteps(action, args, target));
     return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
   }
@@ -6779,7 +6931,7 @@ async function perform(def, args, el, r, loc) {
     armDialogs(docs); // the action's instruction is spent
   }
   // A field may refuse or rewrite it — or take it into elements of its own and empty itself.
-  if (action === "fill") checkFilled(/** @type {Element} */ (el), String(args.value ?? ""), madeElements(/** @type {any} */ (changes)));
+  if (action === "fill" && !(el && r.surfaces.get(el))) checkFilled(/** @type {Element} */ (el), String(args.value ?? ""), madeElements(/** @type {any} */ (changes)));
   const answered = takeDialogs();
   const after = el && isConnectedOf(el) ? el : null;
   return {

@@ -67,6 +67,9 @@ function observe(args) {
   };
 }
 
+/** What is typed into a code editor's hidden field (see doInput). */
+const KEYS_ONLY = new Set(["type", "fill", "press"]);
+
 /** @param {string} action @param {Record<string, any>} args */
 async function act(action, args) {
   const def = ACTIONS.get(action);
@@ -88,18 +91,25 @@ async function act(action, args) {
     try { await sendTrusted(trustedSteps("hover", {}, hoverAt)); await settle(document); } catch { /* the click may still reach it */ }
   }
   let outlined = () => {};
+  // A code editor is used where a person sees it, its box; its keys go to its hidden field.
+  const surface = el ? r.surfaces.get(el) : undefined;
   if (el && need.inView !== false) {
     const opts = { needEnabled: need.enabled, hitTest: need.hit };
-    try {
-      el = prepare(el, opts);
-    } catch (e) {
-      // What covers it may be a dialog still opening (its backdrop first, its words a moment
-      // later): let that finish, then the element is usable after all, or the refusal names it.
-      if (/** @type {any} */ (e)?.code !== "covered") throw e;
-      await settle(document, { quietMs: 60, graceMs: 200, maxMs: 800 });
-      el = prepare(el, opts);
-    }
-    outlined = highlight(el); // outlined for as long as this action runs
+    /** @param {Element} at */
+    const ready = async (at) => {
+      try {
+        return prepare(at, opts);
+      } catch (e) {
+        // What covers it may be a dialog still opening (its backdrop first, its words a moment
+        // later): let that finish, then the element is usable after all, or the refusal names it.
+        if (/** @type {any} */ (e)?.code !== "covered") throw e;
+        await settle(document, { quietMs: 60, graceMs: 200, maxMs: 800 });
+        return prepare(at, opts);
+      }
+    };
+    if (surface) { await ready(surface); if (action === "click" || action === "hover") el = surface; }
+    else el = await ready(el);
+    outlined = highlight(surface || el); // outlined for as long as this action runs
   }
   // What the hover drew inside the control (a flag toggle's icon) is what a pointer then clicks.
   if (el && hoverAt && hoverAt !== el && containsOf(el, hoverAt)) el = hoverAt;
@@ -119,10 +129,13 @@ async function act(action, args) {
  */
 async function doInput(def, args, el, r, finish) {
   const action = def.name;
-  const mode = el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
+  // A code editor's hidden field holds a part of its text at most: only the browser's own keys,
+  // as a person's, reach the editor.
+  const keysOnly = !!el && KEYS_ONLY.has(action) && !!r.surfaces.get(el);
+  const mode = keysOnly ? "always" : el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
   if (mode === "always") {
     const target = /** @type {Element} */ (el);
-    if (action === "type" || action === "press") keyboardOn(target);
+    if (action === "type" || action === "press" || action === "fill") keyboardOn(target);
     await sendTrusted(trustedSteps(action, args, target));
     return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
   }
@@ -195,7 +208,7 @@ async function perform(def, args, el, r, loc) {
     armDialogs(docs); // the action's instruction is spent
   }
   // A field may refuse or rewrite it — or take it into elements of its own and empty itself.
-  if (action === "fill") checkFilled(/** @type {Element} */ (el), String(args.value ?? ""), madeElements(/** @type {any} */ (changes)));
+  if (action === "fill" && !(el && r.surfaces.get(el))) checkFilled(/** @type {Element} */ (el), String(args.value ?? ""), madeElements(/** @type {any} */ (changes)));
   const answered = takeDialogs();
   const after = el && isConnectedOf(el) ? el : null;
   return {

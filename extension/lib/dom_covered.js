@@ -109,13 +109,14 @@ function scrolledAway(el, x, y) {
  */
 function samplePoints(e, vw, vh) {
   const b = e.box;
-  const own = rectOf(e.el);
+  const el = e.surface || e.el;
+  const own = rectOf(el);
   const dx = b.x - own.left, dy = b.y - own.top; // where the element's frame sits in the top window
   /** @type {Point[]} */ const top = [];
   // Across the part of its box the window shows (a control half scrolled out is aimed at where it shows).
   const x0 = Math.max(b.x, 0), y0 = Math.max(b.y, 0), x1 = Math.min(b.x + b.w, vw), y1 = Math.min(b.y + b.h, vh);
   if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of SAMPLE_POINTS) top.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
-  const lines = rectsOf(e.el);
+  const lines = rectsOf(el);
   if (lines.length > 1) for (let i = 0; i < Math.min(lines.length, 4); i++) {
     const r = lines[i];
     if (r.width > 2 && r.height > 2) top.push({ x: r.left + dx + r.width / 2, y: r.top + dy + r.height / 2 });
@@ -132,18 +133,19 @@ function samplePoints(e, vw, vh) {
  */
 function judge(doc, e, vw, vh, layers) {
   const { top, own } = samplePoints(e, vw, vh);
+  const el = e.surface || e.el; // a code editor is where its box is drawn, not its hidden field
   /** @type {Element | null} */ let first = null;
   for (const p of top) {
     const hit = hitAt(doc, p.x, p.y);
-    if (!hit || reaches(hit, e.el)) return "open";
+    if (!hit || reaches(hit, el)) return "open";
     first = first || hit;
   }
   if (!first) return "open";
   let layer = layers.get(first);
   if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
-  if (layer && !containsDeep(layer, e.el)) return staysPut(layer, vw, vh) ? "open" : { cover: layer };
+  if (layer && !containsDeep(layer, el)) return staysPut(layer, vw, vh) ? "open" : { cover: layer };
   // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
-  return own.some((p) => scrolledAway(e.el, p.x, p.y)) ? "open" : "hidden";
+  return own.some((p) => scrolledAway(el, p.x, p.y)) ? "open" : "hidden";
 }
 
 /** Points along the window's edges (fractions of its size), where a dialog in the middle is not. */

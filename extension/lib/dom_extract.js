@@ -1,6 +1,7 @@
 // @ts-check
 /** Reading content out of the page: visible text, or a table as rows of cells. */
 import { norm } from "./refind.js";
+import { editorText } from "./dom_editors.js";
 import { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } from "./dom_native.js";
 
 const MAX_CHARS = 20000;
@@ -25,13 +26,15 @@ function fieldText(el) {
 /**
  * @param {Element | null} el the element to read (the whole page when null)
  * @param {{mode?: "text" | "table" | "auto", max_chars?: number}} args
+ * @param {Element} [editor] the box of the code editor whose hidden field el is (dom_editors.js)
  */
-export function extractFrom(el, args) {
+export function extractFrom(el, args, editor) {
   const root = el || document.body;
   const mode = args.mode || "auto";
   const max = args.max_chars || MAX_CHARS;
-  // A field's text is what it holds now (a text box's lines, a list's chosen option), not its markup's.
-  const field = fieldText(root);
+  // A field's text is what it holds now (a text box's lines, a list's chosen option), not its markup's;
+  // a code editor's, the lines it draws (its hidden field holds a part at most).
+  const field = editor ? editorText(editor) : fieldText(root);
   if (field !== null) return { text: field.slice(0, max), truncated: field.length > max };
   if (mode === "table" || (mode === "auto" && matchesOf(root, "table, [role=table], [role=grid]"))) {
     const table = matchesOf(root, "table, [role=table], [role=grid]") ? root : qs(root, "table, [role=table], [role=grid]");

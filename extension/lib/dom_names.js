@@ -136,26 +136,28 @@ function inDataTable(el) {
  * it is laid out in (dom_tables.js); `text` — the words before a field; `look` —
  * class/id/data/image words.
  * @param {Element} el
+ * @param {Element} [place] where a person sees it, when not where el is (a code editor's box around its hidden field)
  * @returns {{name: string, from: "title" | "label" | "table" | "text" | "look" | ""}}
  */
-export function guessName(el) {
+export function guessName(el, place = el) {
   // An option's title describes that option, never the list it is in.
   const titled = qs(el, "[title]:not(option, optgroup), [aria-label]:not(option, optgroup)");
   const t = norm((titled ? attr(titled, "aria-label") : undefined) || (titled ? attr(titled, "title") : undefined));
   if (t) return { name: t, from: "title" }; // a real name, on the icon inside
   if (matchesOf(el, "input,select,textarea") || isTextRegion(el)) {
-    const stood = replacedLabel(el);
+    const stood = place === el ? replacedLabel(el) : "";
     if (stood) return { name: stood, from: "label" };
     // In a table with column headers the cell before is another column's value, not a label.
-    const inTable = inDataTable(el) ? cellName(el) : "";
+    const inTable = inDataTable(place) ? cellName(place) : "";
     if (inTable) return { name: inTable, from: "table" };
-    const before = wordsBefore(el);
+    const before = wordsBefore(place);
     if (before) return { name: before, from: "text" };
-    const row = cellName(el);
+    const row = cellName(place);
     if (row) return { name: row, from: "table" };
   }
   // A tick box's looks say only that it is one ("acme-checkbox-wrapper"); its row or label says which.
-  if (matchesOf(el, "input[type=checkbox], input[type=radio]")) return { name: "", from: "" };
+  // Nor do a text area's ("ace_text-input": the editor library's name, not the field's).
+  if (matchesOf(el, "input[type=checkbox], input[type=radio], textarea")) return { name: "", from: "" };
   const words = lookWords(el);
   return { name: words, from: words ? "look" : "" };
 }

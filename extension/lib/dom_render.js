@@ -7,6 +7,7 @@
  * left out ("38 more elements below"). Tokens are estimated (≈ 4 characters per token for this
  * format; scripts/bench_render.py checks the estimate against a real tokenizer).
  */
+import { editorText } from "./dom_editors.js";
 import { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf } from "./refind.js";
 import { guessName } from "./dom_names.js";
 import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } from "./dom_native.js";
@@ -103,7 +104,7 @@ export function nameOf(e, role, inline) {
   if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label")) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
   // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
   if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
-  const g = guessName(el);
+  const g = guessName(el, e.surface);
   // In a sentence (or a table's row line) the words before a field, its row and column are right
   // there: not said twice.
   if ((g.from === "text" || g.from === "table") && inline) return { name: shown, guessed: false };
@@ -140,6 +141,9 @@ export function elementLine(e, inline = false) {
     parts.push(`=${q(sel.selectedOptions[0]?.textContent?.trim() || "")}`);
     const opts = Array.from(sel.options).map((o) => norm(o.textContent)).filter(Boolean);
     parts.push(`options: ${clean(opts.slice(0, 8).join("|"))}${opts.length > 8 ? ` (+${opts.length - 8})` : ""}`);
+  } else if (e.surface) {
+    const v = editorText(e.surface); // a code editor's lines, drawn beside the field its keys go to
+    if (v) parts.push(`=${shownValue(v)}`);
   } else if (st.value !== undefined && st.value !== "" && role !== "button") {
     // A text field's whole value (the state keeps a part of it), a password's dots as they are.
     const whole = (tag === "textarea" || (tag === "input" && type !== "password")) ? /** @type {HTMLInputElement} */ (el).value

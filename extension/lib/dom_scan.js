@@ -12,6 +12,7 @@ import { scopeStyles } from "./dom_pointer.js";
 import { scrollInfo } from "./dom_scroll.js";
 import { dialogName, openModal, textIn } from "./dom_inert.js";
 import { dropUnreachable } from "./dom_covered.js";
+import { editorSurfaces } from "./dom_editors.js";
 import { columnHeads, isHeaderRow, isRow, isSpanningRow, rowCells, rowsAlike, tableOf } from "./dom_tables.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
@@ -20,13 +21,14 @@ import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, client
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
  *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
- *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean}} Entry
+ *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean, surface?: Element}} Entry
  *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
  *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
  *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer; shown: set by the rendering;
  *   noPointer: the page turned the pointer off for it (shown as disabled); onHover: hidden now, shown
- *   when a pointer is over what holds it (a table row's actions; the action hovers there first)
+ *   when a pointer is over what holds it (a table row's actions; the action hovers there first);
+ *   surface: a code editor's box, when el is the hidden field its keys go to (dom_editors.js)
  * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
  *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
@@ -61,6 +63,8 @@ export class Registry {
     this.lastSeen = null;
     /** A control shown on hover → where a pointer shows it (inside the row or menu whose :hover does). @type {WeakMap<Element, Element>} */
     this.hovers = new WeakMap();
+    /** A code editor's hidden field → the box a person sees and clicks (dom_editors.js). @type {WeakMap<Element, Element>} */
+    this.surfaces = new WeakMap();
   }
 
   /** @param {Element} el */
@@ -452,12 +456,41 @@ export function scanPage(reg, opts = {}) {
   const reveal = new Set();
   /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
   const revealing = [];
+  /** Code editors met (dom_editors.js): each box, with the hidden field its keys go to. @type {Map<Element, HTMLTextAreaElement>} */
+  const editors = new Map();
   /** @param {Document | ShadowRoot} root */
   const scoped = (root) => {
+    for (const [box, field] of editorSurfaces(root)) editors.set(box, field);
     const info = scopeInfo(root);
     if (info.noPointer) for (const e of info.noPointer) noPointer.add(e);
     if (info.reveal) for (const e of info.reveal) reveal.add(e);
     return info;
+  };
+
+  /**
+   * Lists a control at its box.
+   * @param {Element} el @param {DOMRect} box @param {string} g @param {number} dx @param {number} dy
+   * @param {boolean} byCursor @param {Flow | null} flow the sentence it stands in, if any
+   * @returns {Entry}
+   */
+  const addEntry = (el, box, g, dx, dy, byCursor, flow) => {
+    const id = reg.idFor(el);
+    seen.add(id);
+    const isNew = !!lastSeen && !lastSeen.has(id);
+    if (isNew) newCount++;
+    // Each field of a DOMRect is a call into the browser: read once.
+    const top = box.top + dy, bottom = box.bottom + dy;
+    /** @type {"in" | "above" | "below"} */
+    const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
+    /** @type {Entry} */
+    const entry = { id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
+      box: { x: box.left + dx, y: top, w: box.width, h: box.height }, byCursor };
+    entries.push(entry);
+    if (flow) {
+      if (flow.after) flow.parts.push(" ");
+      entry.inline = true; flow.parts.push(entry); flow.entries++; flow.after = true;
+    }
+    return entry;
   };
 
   /**
@@ -508,6 +541,13 @@ export function scanPage(reg, opts = {}) {
     const pointer = (!insideInteractive || ownRule) && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
 
+    // A code editor's box is its field: listed as the hidden field its keys go to, its lines the value.
+    const field = editors.size ? editors.get(el) : undefined;
+    if (field && !insideInteractive) {
+      reg.surfaces.set(field, el);
+      addEntry(field, rectOf(el), group, dx, dy, false, null).surface = el;
+      return;
+    }
     const role = attrs ? attr(el, "role") : null;
     let g = group;
     if (LANDMARKS.has(tag) || (role && LANDMARK_ROLES.has(role))) {
@@ -592,22 +632,8 @@ export function scanPage(reg, opts = {}) {
       entry = outer;
       if (onHover) markOnHover(outer, el);
     } else if (box) {
-      const id = reg.idFor(el);
-      seen.add(id);
-      const isNew = !!lastSeen && !lastSeen.has(id);
-      if (isNew) newCount++;
-      // Each field of a DOMRect is a call into the browser: read once.
-      const top = box.top + dy, bottom = box.bottom + dy;
-      /** @type {"in" | "above" | "below"} */
-      const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
-      entry = { id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
-        box: { x: box.left + dx, y: top, w: box.width, h: box.height }, byCursor: pointer || parts.has(el) };
+      entry = addEntry(el, box, g, dx, dy, pointer || parts.has(el), insideInteractive ? null : flow);
       if (onHover) markOnHover(entry, el);
-      entries.push(entry);
-      if (flow && !insideInteractive) {
-        if (flow.after) flow.parts.push(" ");
-        entry.inline = true; flow.parts.push(entry); flow.entries++; flow.after = true;
-      }
     } else if (interactive) {
       // Visible but of no size: nothing to show; what is inside it is still its content.
     } else if (!insideInteractive && !flow && tag === "tr" && !hasControls(el)) {

@@ -137,6 +137,11 @@ function toTop(doc, x, y) {
 export function trustedSteps(action, args, el) {
   if (action === "hover") return [{ type: "move", ...pointerPoint(el) }];
   if (action === "click") return [{ type: "click", ...pointerPoint(el) }];
+  if (action === "fill") {
+    // All of it selected, then replaced by the value (or removed, for none).
+    const value = String(args.value ?? "");
+    return [keyStep("a", 2), ...(value ? trustedSteps("type", { text: value }, el) : [keyStep("Backspace", 0)])];
+  }
   if (action === "type") {
     /** @type {InputStep[]} */ const steps = [];
     String(args.text ?? "").split("\n").forEach((line, i) => {
