@@ -42,6 +42,8 @@ let last = { shown: new Map(), covered: [] };
 /** @type {any} */ (globalThis).__heybroAgent = {
   /** @param {string} id */ element: (id) => registry?.get(id) ?? null,
   /** @param {string} id */ shown: (id) => last.shown.get(id) ?? null,
+  /** A code editor's box, where its hidden field is listed (dom_editors.js). @param {string} id */
+  surface: (id) => { const el = registry?.get(id); return (el && registry?.surfaces.get(el)) ?? null; },
   covered: () => last.covered,
 };
 

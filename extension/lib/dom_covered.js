@@ -79,6 +79,12 @@ function staysPut(layer, vw, vh) {
   return w > 0 && h > 0 && w * h <= 0.5 * vw * vh;
 }
 
+/** Whether the element is in a layer fixed to the window (no scrolling of the page moves it). @param {Element} el */
+function fixedItself(el) {
+  const own = layerOf(el);
+  return !!own && docOf(own).defaultView?.getComputedStyle(own).position === "fixed";
+}
+
 /**
  * Whether the point lies outside a box the control scrolls in (a list scrolled past it): scrolling
  * that box brings the control out, so it is not hidden.
@@ -129,7 +135,7 @@ function samplePoints(e, vw, vh) {
  * What a pointer finds at a control's visible points.
  * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh
  * @param {Map<Element, Element | null>} layers hit element → its layer (asked once per element)
- * @returns {"open" | "hidden" | {cover: Element}}
+ * @returns {"open" | "away" | "hidden" | {cover: Element}} away: scrolled out of a box it scrolls in (kept)
  */
 function judge(doc, e, vw, vh, layers) {
   const { top, own } = samplePoints(e, vw, vh);
@@ -143,9 +149,11 @@ function judge(doc, e, vw, vh, layers) {
   if (!first) return "open";
   let layer = layers.get(first);
   if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
-  if (layer && !containsDeep(layer, el)) return staysPut(layer, vw, vh) ? "open" : { cover: layer };
+  // (A bar that stays put covers nothing the page scrolls out from under it — unless the control
+  // stays put as well: a fixed panel's list under a shade laid over that panel.)
+  if (layer && !containsDeep(layer, el)) return staysPut(layer, vw, vh) && !fixedItself(el) ? "open" : { cover: layer };
   // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
-  return own.some((p) => scrolledAway(el, p.x, p.y)) ? "open" : "hidden";
+  return own.some((p) => scrolledAway(el, p.x, p.y)) ? "away" : "hidden";
 }
 
 /** Points along the window's edges (fractions of its size), where a dialog in the middle is not. */
@@ -188,19 +196,56 @@ export function dropUnreachable(doc, entries) {
   /** @type {Entry[]} */ const hidden = [];
   /** @type {Element | null} */ let full = null;
   try { full = fullCover(doc, vw, vh); } catch { full = null; }
+  /** Out of view, kept for now: under a cover too when the box they scroll in is (below). @type {Entry[]} */
+  const away = [];
   for (const e of entries) {
-    /** @type {"open" | "hidden" | {cover: Element}} */ let v = "open";
+    /** @type {"open" | "away" | "hidden" | {cover: Element}} */ let v = "open";
     // (A control shown on hover is not reachable now by design: the action hovers first — unless a
     // layer over the whole page, a modal's backdrop, keeps the pointer from its row as well.)
     if (e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
     else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
     else if (full && !containsDeep(full, e.el)) v = { cover: full };
-    if (v === "open") { entries[kept++] = e; continue; }
+    if (v === "open" || v === "away") { if ((v === "away" || e.where !== "in") && !e.onHover && docOf(e.el) === doc) away.push(e); entries[kept++] = e; continue; }
     e.covered = true;
     if (v === "hidden") { hidden.push(e); continue; }
     e.coveredBy = v.cover;
     if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: v.cover, entries: [e] };
   }
   entries.length = kept;
+  // A control scrolled out of a box that is itself under the cover (a panel's list behind a dialog's
+  // shade) comes into view there, still under it. Asked only when something is covered at all.
+  if (covered && away.length) {
+    /** @type {Map<Element, Element | null>} */ const under = new Map();
+    const out = new Set(away.filter((e) => {
+      const sc = scrollBoxOf(e.el);
+      if (!sc) return false;
+      if (!under.has(sc)) {
+        const r = rectOf(sc);
+        let v;
+        try { v = judge(doc, /** @type {Entry} */ (/** @type {unknown} */ ({ el: sc, box: { x: r.left, y: r.top, w: r.width, h: r.height } })), vw, vh, layers); } catch { v = "open"; }
+        under.set(sc, typeof v === "object" ? v.cover : null);
+      }
+      const by = under.get(sc);
+      if (!by) return false;
+      e.covered = true; e.coveredBy = by;
+      /** @type {Covered} */ (covered).count++; /** @type {Covered} */ (covered).entries.push(e);
+      return true;
+    }));
+    if (out.size) { let k = 0; for (const e of entries) if (!out.has(e)) entries[k++] = e; entries.length = k; }
+  }
   return { covered, hidden };
+}
+
+/** The box an element scrolls in, short of the page itself (null when that is the page). @param {Element} el */
+function scrollBoxOf(el) {
+  const view = docOf(el).defaultView;
+  if (!view) return null;
+  for (let n = parentElOf(el), depth = 0; n && depth < 40; n = parentElOf(n), depth++) {
+    const tag = tagOf(n);
+    if (tag === "body" || tag === "html") return null;
+    if (scrollHeightOf(n) <= clientHeightOf(n) + 1 && scrollWidthOf(n) <= clientWidthOf(n) + 1) continue;
+    const o = view.getComputedStyle(n);
+    if (/(auto|scroll|hidden)/.test(o.overflowY + o.overflowX)) return n;
+  }
+  return null;
 }

@@ -467,11 +467,14 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
         ids = [i for i in obs["elements"] if re.fullmatch(r"e\d+", i)]
         v.cross_origin_ids = len(obs["elements"]) - len(ids)
         backs = _backends(s, world, f"(() => {{ const h = globalThis.__heybroAgent; return {ids!r}.map((id) => h.element(id)); }})()")
+        # A code editor's hidden field is listed where its box is drawn: a pointer there reaches it.
+        boxes = _backends(s, world, f"(() => {{ const h = globalThis.__heybroAgent; return {ids!r}.map((id) => h.surface(id)); }})()")
         shown = s.send("Runtime.evaluate", {"contextId": world, "returnByValue": True,
                                             "expression": f"(() => {{ const h = globalThis.__heybroAgent; return {ids!r}.map((id) => h.shown(id)); }})()"})["result"]["value"]
         covered = _backends(s, world, "globalThis.__heybroAgent.covered()")
         dom = _Dom(s.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"])
         listed = {b: i for i, b in zip(ids, backs, strict=False) if b is not None}
+        drawn_at = {b: box for b, box in zip(backs, boxes, strict=False) if b is not None and box is not None}
         info = {i: sh for i, sh in zip(ids, shown, strict=False)}
         disabled = {i for i in ids if (obs["elements"][i].get("state") or {}).get("disabled")}
         every = _ax_controls(s)
@@ -499,7 +502,7 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
             v.listed += 1
             # A control the map says shows on hover is judged as a person finds it: the pointer
             # over its row first.
-            if not reach(b) and not ((info.get(i) or {}).get("hover") and _hovered(s, dom, reach, b)):
+            if not reach(drawn_at.get(b, b)) and not ((info.get(i) or {}).get("hover") and _hovered(s, dom, reach, b)):
                 sh = info.get(i) or {}
                 v.false_operable.append(f"[{i}] {sh.get('role', '?')} {str(sh.get('name', ''))[:60]!r} ({dom.tag.get(b)})")
         for c in visible:
