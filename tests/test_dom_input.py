@@ -171,3 +171,25 @@ def test_a_code_editor_typing_through_a_hidden_field_is_one_textbox_with_its_lin
     assert json.loads(page.text_content("#saved")) == "// Reviewed by Ann\nconst order = msg.payload;\nif (!order) return null;\nreturn msg;"
     ok(browser, "fill", {"element_id": ed, "value": "return null;"})
     assert ok(browser, "extract", {"element_id": ed})["text"] == "return null;"
+
+
+def test_a_new_line_typed_is_the_enter_key_the_editor_handles(browser, page, site):
+    # CodeMirror 6 and its like take Enter on keydown (and indent the new line themselves).
+    open_page(page, site + "/code_editor.html")
+    page.evaluate("""() => {
+        const ed = document.createElement('div');
+        ed.contentEditable = 'true'; ed.setAttribute('aria-label', 'Script'); ed.textContent = 'def f():';
+        ed.addEventListener('keydown', (e) => {
+            if (e.key !== 'Enter') return;
+            e.preventDefault();
+            document.execCommand('insertText', false, '\\n    ');
+        });
+        const ta = document.createElement('textarea'); ta.setAttribute('aria-label', 'Notes');
+        document.body.append(ed, ta);
+    }""")
+    obs = ok(browser, "observe")
+    ok(browser, "press", {"element_id": find_id(obs, "Script"), "keys": "End"})
+    ok(browser, "type", {"element_id": find_id(obs, "Script"), "text": "\nreturn 1"})
+    assert page.evaluate("document.querySelector('[aria-label=Script]').innerText").replace("\xa0", " ") == "def f():\n    return 1"
+    ok(browser, "type", {"element_id": find_id(obs, "Notes"), "text": "one\ntwo"})
+    assert page.evaluate("document.querySelector('textarea[aria-label=Notes]').value") == "one\ntwo"

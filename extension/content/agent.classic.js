@@ -5296,7 +5296,7 @@ function codeOf(key) {
 function keyEvent(el, type, key, mods) {
   const view = docOf(el).defaultView || window;
   return dispatchOf(el, new view.KeyboardEvent(type, { key, code: codeOf(key), bubbles: true, cancelable: true, composed: true,
-    keyCode: keyCodeOf(key), which: keyCodeOf(key), charCode: type === "keypress" ? key.charCodeAt(0) : 0,
+    keyCode: keyCodeOf(key), which: keyCodeOf(key), charCode: type === "keypress" ? (key === "Enter" ? 13 : key.charCodeAt(0)) : 0,
     ctrlKey: !!mods.ctrl, shiftKey: !!mods.shift, altKey: !!mods.alt, metaKey: !!mods.meta }));
 }
 
@@ -5306,25 +5306,35 @@ function typeInto(el, text) {
   const doc = docOf(el);
   focusOn(el); // the caret after the text, unless the field had focus already
   for (const ch of Array.from(text)) {
-    const go = keyEvent(el, "keydown", ch, {});
-    if (go && keyEvent(el, "keypress", ch, {}) && fire(el, "beforeinput", { inputType: "insertText", data: ch })) {
+    // A new line is the Enter key, as a person types it: an editor handles it itself (its indent);
+    // else it breaks the paragraph, adds a line to a text area, and adds nothing to a one-line field.
+    const key = ch === "\n" ? "Enter" : ch;
+    const go = keyEvent(el, "keydown", key, {});
+    if (key === "Enter") {
+      if (go && keyEvent(el, "keypress", key, {})) {
+        if (isEditable(el)) {
+          if (fire(el, "beforeinput", { inputType: "insertParagraph" })) doc.execCommand("insertParagraph", false);
+        } else if (tagOf(el) === "textarea" && fire(el, "beforeinput", { inputType: "insertLineBreak" })) insertChar(/** @type {HTMLInputElement} */ (el), "\n");
+      }
+    } else if (go && keyEvent(el, "keypress", ch, {}) && fire(el, "beforeinput", { inputType: "insertText", data: ch })) {
       if (isEditable(el)) {
         if (!doc.execCommand("insertText", false, ch)) { appendTo(el, ch); fire(el, "input", { inputType: "insertText", data: ch }); }
-      } else {
-        const inp = /** @type {HTMLInputElement} */ (el);
-        let start = inp.value.length, end = start;
-        try { start = inp.selectionStart ?? start; end = inp.selectionEnd ?? end; } catch { /* email/number inputs have no selection API */ }
-        const maxLen = inp.maxLength > 0 ? inp.maxLength : Infinity;
-        if (inp.value.length - (end - start) < maxLen) {
-          setNativeValue(inp, inp.value.slice(0, start) + ch + inp.value.slice(end));
-          try { inp.setSelectionRange(start + 1, start + 1); } catch { /* see above */ }
-          fire(el, "input", { inputType: "insertText", data: ch });
-        }
-      }
+      } else insertChar(/** @type {HTMLInputElement} */ (el), ch);
     }
-    keyEvent(el, "keyup", ch, {});
+    keyEvent(el, "keyup", key, {});
   }
   if (!isEditable(el)) fire(el, "change");
+}
+
+/** One character into a field at its caret (its length limit kept), and the input event. @param {HTMLInputElement} inp @param {string} ch */
+function insertChar(inp, ch) {
+  let start = inp.value.length, end = start;
+  try { start = inp.selectionStart ?? start; end = inp.selectionEnd ?? end; } catch { /* email/number inputs have no selection API */ }
+  const maxLen = inp.maxLength > 0 ? inp.maxLength : Infinity;
+  if (inp.value.length - (end - start) >= maxLen) return;
+  setNativeValue(inp, inp.value.slice(0, start) + ch + inp.value.slice(end));
+  try { inp.setSelectionRange(start + 1, start + 1); } catch { /* see above */ }
+  fire(inp, "input", { inputType: ch === "\n" ? "insertLineBreak" : "insertText", data: ch === "\n" ? null : ch });
 }
 
 /**
