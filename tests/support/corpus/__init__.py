@@ -21,6 +21,8 @@ from . import (
     spirit,
     nodered,
     notebook,
+    jupyterlab,
+    mlflow,
 )
 from .base import App, NotInstalled, Page, Running, need
 
@@ -37,6 +39,8 @@ APPS: dict[str, App] = {m.APP.name: m.APP for m in (
     spirit,
     nodered,
     notebook,
+    jupyterlab,
+    mlflow,
 )}
 
 

@@ -10,9 +10,13 @@ from . import (
     roundup,
     spirit,
     sqlite_web,
+    notebook,
+    jupyterlab,
     trac,
     wagtail,
     syncthing,
+    nodered,
+    mlflow,
 )
 
 ALL_TASKS: list[CorpusTask] = [t for m in (
@@ -21,7 +25,11 @@ ALL_TASKS: list[CorpusTask] = [t for m in (
     roundup,
     spirit,
     sqlite_web,
+    notebook,
+    jupyterlab,
     trac,
     wagtail,
     syncthing,
+    nodered,
+    mlflow,
 ) for t in m.TASKS]
