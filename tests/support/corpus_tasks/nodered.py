@@ -1,12 +1,15 @@
-"""Tasks on Node-RED (the flow editor): add a flow and name it, type code into a function node's
-code editor, delete a flow, and answer what a flow is for — each checked in the flows the runtime
+"""Tasks on Node-RED (the flow editor): add a flow and name it, type into the code editor a flow's
+description is written in, delete a flow, and answer what a flow is for — each checked in the flows the runtime
 deployed (its admin API).
 
-The code editor is Monaco unless Node-RED was started with HEYBRO_NODERED_EDITOR=ace: the code task
-is the same for both (the worker looks for the editor's textbox in the tray, whichever it is), so
+The code editor is Monaco unless Node-RED was started with HEYBRO_NODERED_EDITOR=ace: the editor
+task is the same for both (the worker looks for the editor's textbox in the tray, whichever it is), so
 
     .venv/bin/python scripts/bench_app_tasks.py --apps nodered
-    HEYBRO_NODERED_EDITOR=ace .venv/bin/python scripts/bench_app_tasks.py --apps nodered --only code
+    HEYBRO_NODERED_EDITOR=ace .venv/bin/python scripts/bench_app_tasks.py --apps nodered --only editor
+
+(A function node's code is edited from the node on the workspace, which a person double-clicks; the
+map lists the workspace as one clickable and heybro has no double-click yet.)
 
 run it once on each editor.
 """
@@ -68,60 +71,39 @@ def _add_flow_check(app: NodeRed, run: Any) -> None:
     assert not [n for n in app.nodes() if n.get("z") == tabs["Kitchen Alerts"]]  # an empty flow
 
 
-# What the user asks to put at the top of the function's code, as they would type it.
-CODE_LINES = "// Reviewed by Ann\nif (!msg.payload) return null;\n"
+# What the user asks to add at the end of the flow's description, as they would type it.
+NOTE = "Owner: Ann (kitchen team)"
 
 
-def _selected(b: dict[str, Any], name: str) -> bool:
-    """The info panel shows this node: its name (with buttons), then "Node"."""
-    return bool(re.search(rf"^{re.escape(name)} \[.*\n\*?Node$", page_of(b), re.M))
-
-
-def _down_to(name: str) -> Any:
-    return lambda b: call("wait", seconds=0.1) if _selected(b, name) else call("press", keys="ArrowDown")
-
-
-def _edit_code(app: NodeRed) -> dict[str, list[Any]]:
+def _edit_description(_: NodeRed) -> dict[str, list[Any]]:
     return {
-        "scheduler": one_subtask("Add two lines at the top of the Validate order function's code and deploy"),
+        "scheduler": one_subtask("Add a line naming Ann as owner at the end of the Order Processing flow's description, and deploy"),
         "worker": [
-            # heybro issue: the nodes drawn on the workspace are not in the map (the whole canvas is
-            # one clickable) and there is no double-click, which is how a person opens a node. The
-            # worker goes by keyboard: filter the sidebar's outline to the node, move to it with the
-            # arrow keys (that selects it on the workspace too), then Enter on the workspace edits
-            # the selected node.
-            lambda b: calls(("type", {"element_id": find_id(b, 'textbox "Search flows"'), "text": "Validate order"}),
-                            ("focus", {"element_id": find_id(b, 'clickable "Flows"')})),
-            # Down until the info panel under the outline shows the node (which item the outline's
-            # keyboard focus is on, the map does not say).
-            *[_down_to("Validate order")] * 6,
-            lambda b: call("focus", element_id=find_id(b, "clickable", row="Validate order")),
-            lambda b: call("press", keys="Enter", expect="text:Edit function node"),
-            # heybro issue: the code editor (Monaco's or Ace's) is not in the map as a textbox.
-            lambda b: calls(("click", {"element_id": find_id(b, "textbox", within="On Stop")}),
-                            ("press", {"keys": "Control+Home"})),
-            lambda b: call("type", element_id=find_id(b, "textbox", within="On Stop"), text=CODE_LINES),
-            lambda b: call("click", element_id=find_id(b, 'button "Done"', within="Edit function node")),
+            # The open flow is Order Processing; the menu's Flows > Edit opens its properties, whose
+            # description is written in the code editor (Monaco, or Ace): one textbox in the map.
+            *_menu(),
+            lambda b: call("click", element_id=find_id(b, 'link "Edit"', within="] link Flows")),
+            lambda b: calls(("click", {"element_id": find_id(b, "textbox", within="Description")}),
+                            ("press", {"element_id": find_id(b, "textbox", within="Description"), "keys": "Control+End"})),
+            lambda b: call("type", element_id=find_id(b, "textbox", within="Description"), text="\n" + NOTE),
+            lambda b: call("click", element_id=find_id(b, 'button "Done"', within="Edit flow")),
             lambda b: call("click", element_id=find_id(b, 'link "Deploy"'), expect=DEPLOYED),
-            done("The two lines are at the top of Validate order and deployed"),
+            done("The description ends with the owner line, deployed"),
         ],
-        "verifier": verified("The editor deployed the function"),
+        "verifier": verified("The flow is deployed with its new description"),
     }
 
 
-def _functions(app: NodeRed) -> dict[str, str]:
-    return {n["id"]: n["func"] for n in app.nodes("function")}
+def _infos(app: NodeRed) -> dict[str, str]:
+    return {n["label"]: n.get("info", "") for n in app.flows() if n.get("type") == "tab"}
 
 
-def _edit_code_check(app: NodeRed, run: Any) -> None:
-    func = app.node("Validate order")
-    assert func is not None
-    # What a person typing these keys gets: the editor's auto-closed brackets are typed over, and
-    # a line at the top is not indented.
-    assert func["func"].startswith(CODE_LINES + "// Reject orders without items"), func["func"][:200]
-    after = _functions(app)
-    assert {k: v for k, v in after.items() if k != func["id"]} == \
-        {k: v for k, v in run.before.items() if k != func["id"]}  # the other functions untouched
+def _edit_description_check(app: NodeRed, run: Any) -> None:
+    infos = _infos(app)
+    # What a person typing these keys at the end of the text gets: one line more.
+    assert infos["Order Processing"] == run.before["Order Processing"].rstrip("\n") + "\n" + NOTE, infos["Order Processing"]
+    assert {k: v for k, v in infos.items() if k != "Order Processing"} == \
+        {k: v for k, v in run.before.items() if k != "Order Processing"}  # the other flows untouched
 
 
 def _delete_flow(_: NodeRed) -> dict[str, list[Any]]:
@@ -175,9 +157,9 @@ def _answer_check(_: NodeRed, run: Any) -> None:
 TASKS = [
     CorpusTask("nodered", "adds a flow and names it", "Add a new flow called Kitchen Alerts and deploy it",
                "/", _add_flow, _add_flow_check, kind="create", before=_tab_labels),
-    CorpusTask("nodered", "types code into a function node's code editor",
-               "In the Validate order function, add these two lines at the very top of its code, then deploy:\n"
-               + CODE_LINES, "/", _edit_code, _edit_code_check, kind="edit", before=_functions),
+    CorpusTask("nodered", "types into the code editor of a flow's description",
+               f"Add the line '{NOTE}' at the end of the Order Processing flow's description, then deploy",
+               "/", _edit_description, _edit_description_check, kind="edit", before=_infos),
     CorpusTask("nodered", "deletes a flow", "Delete the Daily Reports flow and deploy",
                "/", _delete_flow, _delete_check, kind="delete", before=_delete_before),
     CorpusTask("nodered", "answers what a flow is for from the info sidebar", "What is the Sensor Readings flow for?",
