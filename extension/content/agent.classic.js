@@ -3242,6 +3242,14 @@ function fixedItself(el) {
   return !!own && docOf(own).defaultView?.getComputedStyle(own).position === "fixed";
 }
 
+/** Whether a person can scroll the box: it holds more than it shows, and its style lets it scroll. @param {Element} a @param {Window} view */
+function scrollsItself(a, view) {
+  const over = (/** @type {"Y" | "X"} */ axis) => axis === "Y" ? scrollHeightOf(a) > clientHeightOf(a) + 1 : scrollWidthOf(a) > clientWidthOf(a) + 1;
+  if (!over("Y") && !over("X")) return false; // (asked first: most boxes hold what they show, and style costs more)
+  const st = view.getComputedStyle(a);
+  return (/(auto|scroll|overlay)/.test(st.overflowY) && over("Y")) || (/(auto|scroll|overlay)/.test(st.overflowX) && over("X"));
+}
+
 /**
  * Whether the point lies outside a box the control scrolls in (a list scrolled past it): scrolling
  * that box brings the control out, so it is not hidden.
@@ -3254,10 +3262,7 @@ function scrolledAway(el, x, y) {
     if (nodeTypeOf(n) !== 1) continue;
     const a = /** @type {Element} */ (n);
     if (a === docOf(el).documentElement || a === docOf(el).body) break;
-    const st = view.getComputedStyle(a);
-    const scrolls = (/(auto|scroll|overlay)/.test(st.overflowY) && scrollHeightOf(a) > clientHeightOf(a) + 1)
-      || (/(auto|scroll|overlay)/.test(st.overflowX) && scrollWidthOf(a) > clientWidthOf(a) + 1);
-    if (!scrolls) continue;
+    if (!scrollsItself(a, view)) continue;
     const r = rectOf(a);
     if (x < r.left || x > r.left + clientWidthOf(a) || y < r.top || y > r.top + clientHeightOf(a)) return true;
   }
@@ -3400,9 +3405,7 @@ function scrollBoxOf(el) {
   for (let n = parentElOf(el), depth = 0; n && depth < 40; n = parentElOf(n), depth++) {
     const tag = tagOf(n);
     if (tag === "body" || tag === "html") return null;
-    if (scrollHeightOf(n) <= clientHeightOf(n) + 1 && scrollWidthOf(n) <= clientWidthOf(n) + 1) continue;
-    const o = view.getComputedStyle(n);
-    if (/(auto|scroll|hidden)/.test(o.overflowY + o.overflowX)) return n;
+    if (scrollsItself(n, view)) return n;
   }
   return null;
 }
