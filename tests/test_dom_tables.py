@@ -80,14 +80,14 @@ def test_a_design_system_tick_box_in_a_grid_row_is_the_rows_checkbox(browser, pa
     obs = ok(browser, "observe")
     text = fenced(obs["text"])
     row = _line(text, "garden-survey")
-    box = re.match(r"\[(e\d+) checkbox\] \[e\d+ link garden-survey\] · Created", row)
+    box = re.match(r"\[(e\d+) checkbox\] · Name \[e\d+ link garden-survey\] · Created", row)
     assert box, row  # a checkbox, first in its row, not a "label" named after its class names
     assert "acme" not in text and "label" not in text, text
     assert obs["elements"][box.group(1)]["row"] == "garden-survey"
     ok(browser, "click", {"element_id": box.group(1)})
     assert page.text_content("#log") == "selected 7"
     text = fenced(ok(browser, "observe")["text"])
-    assert re.match(r"\[e\d+ checkbox checked( focused)?\] \[e\d+ link garden-survey\]", _line(text, "garden-survey")), text
+    assert re.match(r"\[e\d+ checkbox checked( focused)?\] · Name \[e\d+ link garden-survey\]", _line(text, "garden-survey")), text
     assert re.search(r"\] button Delete\n", text), text  # enabled now
 
 
@@ -106,3 +106,16 @@ def test_a_rows_hover_actions_behind_a_modal_are_left_out_with_the_rest(browser,
     # A pointer cannot get to the row through the backdrop: its hover actions are as out of reach.
     assert "(on hover)" not in text and "Under a cover" in text, text
     assert re.search(r"\[e\d+\] button Delete", text), text
+
+
+def test_an_aria_data_grid_reads_as_rows_with_headers_not_as_cells_to_click(browser, page, site):
+    # As grid libraries draw one: every cell focusable for the grid's arrow keys, sort buttons as headers.
+    open_page(page, site + "/data_grid.html")
+    obs = ok(browser, "observe")
+    text = fenced(obs["text"])
+    assert "gridcell" not in text, text  # a cell of data is no control
+    row = _line(text, "gentle-owl-12")
+    assert re.search(r"\[e\d+ checkbox Select row\] · Run Name \[(e\d+) link gentle-owl-12\] · Created 1 month ago · accuracy 0\.854", row), row
+    link = re.search(r"\[(e\d+) link gentle-owl-12\]", row).group(1)
+    ok(browser, "click", {"element_id": link})  # the run's link, no longer inside a "gridcell" control
+    assert page.url.endswith("#/runs/1")

@@ -281,12 +281,12 @@ function isRow(el) {
 
 /**
  * A header cell's words (its label when it shows only an icon), cut to a few words. A header that
- * holds a form control names no column (a "Select all" checkbox heads the row checkboxes: their
- * own names say what each selects); a sort link's words do.
+ * holds a form field names no column (a "Select all" checkbox heads the row checkboxes: their
+ * own names say what each selects); a sort link's or sort button's words do.
  * @param {Element} h
  */
 function headText(h) {
-  if (qs(h, "input, select, textarea, button")) return "";
+  if (qs(h, "input, select, textarea")) return "";
   const t = norm(innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
   return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
 }
@@ -652,7 +652,11 @@ function isInteractiveCheap(el) {
     if (tag !== "a") return true;
   }
   const role = attr(el, "role");
-  if (role && INTERACTIVE_ROLES.has(role.split(/\s+/)[0].toLowerCase())) return true;
+  const first = role ? role.split(/\s+/)[0].toLowerCase() : "";
+  // A grid's cell is data unless it can be chosen or edited: grids make every cell focusable (a
+  // roving tabindex, for their arrow keys), which makes none of them a control a person operates.
+  if (first === "gridcell") return hasAttr(el, "aria-selected") || attr(el, "aria-readonly") === "false" || hasAttr(el, "onclick");
+  if (first && INTERACTIVE_ROLES.has(first)) return true;
   if (hasAttr(el, "onclick")) return true;
   const ce = attr(el, "contenteditable");
   if (ce !== null && ce !== "false") return true;

@@ -33,12 +33,12 @@ export function isRow(el) {
 
 /**
  * A header cell's words (its label when it shows only an icon), cut to a few words. A header that
- * holds a form control names no column (a "Select all" checkbox heads the row checkboxes: their
- * own names say what each selects); a sort link's words do.
+ * holds a form field names no column (a "Select all" checkbox heads the row checkboxes: their
+ * own names say what each selects); a sort link's or sort button's words do.
  * @param {Element} h
  */
 function headText(h) {
-  if (qs(h, "input, select, textarea, button")) return "";
+  if (qs(h, "input, select, textarea")) return "";
   const t = norm(innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
   return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
 }

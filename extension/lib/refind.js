@@ -170,7 +170,11 @@ export function isInteractiveCheap(el) {
     if (tag !== "a") return true;
   }
   const role = attr(el, "role");
-  if (role && INTERACTIVE_ROLES.has(role.split(/\s+/)[0].toLowerCase())) return true;
+  const first = role ? role.split(/\s+/)[0].toLowerCase() : "";
+  // A grid's cell is data unless it can be chosen or edited: grids make every cell focusable (a
+  // roving tabindex, for their arrow keys), which makes none of them a control a person operates.
+  if (first === "gridcell") return hasAttr(el, "aria-selected") || attr(el, "aria-readonly") === "false" || hasAttr(el, "onclick");
+  if (first && INTERACTIVE_ROLES.has(first)) return true;
   if (hasAttr(el, "onclick")) return true;
   const ce = attr(el, "contenteditable");
   if (ce !== null && ce !== "false") return true;
