@@ -4,6 +4,7 @@ fieldset put out of reach, waiting for an element that is not there yet, and ids
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -159,3 +160,13 @@ def test_a_list_scrolled_in_a_panel_under_a_shade_is_left_out_whole(browser, pag
     text = ok(browser, "observe", {"max_tokens": 20000})["text"]
     assert "Node 1" not in text and "Node 40" not in text, text
     assert "Under a cover" in text and "Background action" in text, text
+
+
+def test_a_charts_toolbar_shown_on_hover_is_listed_by_its_tooltips_and_used(browser, page, site):
+    # As Plotly's mode bar: see-through until the pointer is over the chart, each button titled for its tooltip.
+    open_page(page, site + "/chart_toolbar.html")
+    text = ok(browser, "observe")["text"]
+    zoom = re.search(r"\[(e\d+)\] clickable Zoom \(on hover\)", text)
+    assert zoom and "clickable Download plot as a png (on hover)" in text, text
+    ok(browser, "click", {"element_id": zoom.group(1)})
+    assert page.text_content("#log") == "Zoom"

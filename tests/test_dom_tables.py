@@ -119,3 +119,4 @@ def test_an_aria_data_grid_reads_as_rows_with_headers_not_as_cells_to_click(brow
     link = re.search(r"\[(e\d+) link gentle-owl-12\]", row).group(1)
     ok(browser, "click", {"element_id": link})  # the run's link, no longer inside a "gridcell" control
     assert page.url.endswith("#/runs/1")
+

@@ -20,6 +20,9 @@ const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col"
   "white", "black", "dark", "light", "hover", "center", "middle", "corner", "corners", "all", "state", "default", "content", "header",
   "helper", "clearfix", "reset", "input", "field", "form", "text", "area"]);
 const ICON_NODES = "svg, i, span, img, use, div";
+/** Where tooltip libraries keep a control's title. */
+const TOOLTIP_ATTRS = ["data-title", "data-tooltip", "data-original-title", "data-bs-original-title"];
+const TOOLTIPS = TOOLTIP_ATTRS.map((a) => `[${a}]`).join(", ");
 /** Data attributes whose value names what a control does. */
 const DATA_WORDS = /^data-(icon|action|name|type|tooltip|title|label|command|cmd|target|id|testid|test-id|qa|cy)$/;
 
@@ -144,6 +147,11 @@ export function guessName(el, place = el) {
   const titled = qs(el, "[title]:not(option, optgroup), [aria-label]:not(option, optgroup)");
   const t = norm((titled ? attr(titled, "aria-label") : undefined) || (titled ? attr(titled, "title") : undefined));
   if (t) return { name: t, from: "title" }; // a real name, on the icon inside
+  // A tooltip library's title (Bootstrap moves `title` there; charting toolbars set their own): the
+  // words a person reads when pointing at it.
+  const tip = matchesOf(el, TOOLTIPS) ? el : qs(el, TOOLTIPS);
+  const said = tip ? norm(TOOLTIP_ATTRS.map((a) => attr(tip, a)).find(Boolean)) : "";
+  if (said) return { name: said, from: "title" };
   if (matchesOf(el, "input,select,textarea") || isTextRegion(el)) {
     const stood = place === el ? replacedLabel(el) : "";
     if (stood) return { name: stood, from: "label" };
