@@ -73,6 +73,7 @@ def totals(rows: list[dict]) -> dict:
          "covered": sum(r["covered"] for r in judged), "wrong_covers": sum(len(r["wrong_covers"]) for r in judged),
          "tables": sum(r["tables"] for r in judged), "tables_lost": sum(len(r["tables_lost"]) for r in judged),
          "tokens": sum(r["tokens"] for r in judged), "skipped": len(rows) - len(judged),
+         "replaced": sum(r.get("replaced", 0) for r in judged),
          "oracle_errors": sum(1 for r in judged if r.get("error", "").startswith("oracle"))}
     return t
 
@@ -82,8 +83,9 @@ def pct(a: int, b: int) -> str:
 
 
 def row_md(label: str, t: dict) -> str:
+    redrawn = f"; {t['replaced']} redrawn" if t["replaced"] else ""
     return (f"| {label} | {t['maps']}/{t['pages']} | {pct(t['found'], t['controls'])} ({t['found']}/{t['controls']}) | "
-            f"{pct(t['false'], t['listed'])} ({t['false']}/{t['listed']}) | {pct(t['agree'], t['named'])} ({t['agree']}/{t['named']}) | "
+            f"{pct(t['false'], t['listed'])} ({t['false']}/{t['listed']}{redrawn}) | {pct(t['agree'], t['named'])} ({t['agree']}/{t['named']}) | "
             f"{t['wrong_covers']}/{t['covered']} | {t['tables_lost']}/{t['tables']} | {t['tokens'] // max(1, t['maps']):,} |")
 
 
@@ -120,7 +122,9 @@ def markdown(rows: list[dict], cmd: str) -> str:
              "The oracle (tests/support/page_oracle.py) needs no hand labels: heybro's map (the real `observe`, no "
              "token budget) against Chrome's accessibility tree and hit testing at each control's visible points, "
              "scrolled into view. Recall: visible, reachable controls of the tree that the map lists; false operable: "
-             "listed elements no pointer reaches (disabled ones, which the map marks, excepted); name agreement: the "
+             "listed elements no pointer reaches (disabled ones, which the map marks, excepted; a "
+             "listed element the page drew anew while it was judged (scrolled into view, a chart redraws) is not judged "
+             "and is counted apart, `redrawn`: the element the map listed is gone); name agreement: the "
              "map's name is Chrome's computed name where there is one; wrong covers: controls left out as covered that "
              "a pointer reaches; tables without headers: a visible table with column headers whose rows the map shows "
              "without them (`header value`). Counts in brackets.", ""]

@@ -109,6 +109,7 @@ class Verdict:
     tables: int = 0            # visible tables with column headers and data rows shown
     tables_lost: list[str] = field(default_factory=list)
     cross_origin_ids: int = 0  # ids of other-origin frames (read by their own agents): not judged
+    replaced: int = 0          # listed elements the page took out and redrew while they were judged: not judged
 
     def as_dict(self) -> dict[str, Any]:
         return self.__dict__.copy()
@@ -208,6 +209,15 @@ class _Session:
             return int(r["backendNodeId"])
         except Exception:
             return None
+
+    def connected(self, backend: int, world: int) -> bool:
+        """Whether the element is still in the page."""
+        try:
+            obj = self.send("DOM.resolveNode", {"backendNodeId": backend, "executionContextId": world})["object"]["objectId"]
+            return bool(self.send("Runtime.callFunctionOn", {"objectId": obj, "returnByValue": True,
+                                                             "functionDeclaration": "function () { return this.isConnected; }"})["result"]["value"])
+        except Exception:
+            return False
 
     def live_inside(self, hit: int, targets: set[int], world: int) -> bool:
         """Whether a hit node is (in) one of the targets, asked of the live page (a node the DOM
@@ -503,6 +513,12 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
             # A control the map says shows on hover is judged as a person finds it: the pointer
             # over its row first.
             if not reach(drawn_at.get(b, b)) and not ((info.get(i) or {}).get("hover") and _hovered(s, dom, reach, b)):
+                if not s.connected(b, world):
+                    # Scrolling it into view made the page draw it anew (a chart drawn when in view):
+                    # the element the map listed is gone, its new copy was never the map's.
+                    v.replaced += 1
+                    v.listed -= 1
+                    continue
                 sh = info.get(i) or {}
                 v.false_operable.append(f"[{i}] {sh.get('role', '?')} {str(sh.get('name', ''))[:60]!r} ({dom.tag.get(b)})")
         for c in visible:
