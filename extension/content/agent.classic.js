@@ -258,7 +258,7 @@ const __dom_tables = (() => {
  * followed (a cell under a spanning one reads the header of its own position in its row).
  */
 const { norm } = __norm;
-const { attr, checkVisibilityOf, childrenOf, closestOf, innerTextOf, parentElOf, qs, qsa, tagOf } = __dom_native;
+const { attr, checkVisibilityOf, childrenOf, closestOf, innerTextOf, nextElOf, parentElOf, prevElOf, qs, qsa, tagOf } = __dom_native;
 
 const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
 const ROWS = "tr, [role=row]";
@@ -313,9 +313,26 @@ function ariaCells(row) {
   });
 }
 
+/**
+ * Cells by row, for one pass over the page (a scan, its rendering and the signatures, which ask a
+ * row's cells once per control in it): kept until the next scan, and never past the task that read
+ * them — the page may change after.
+ * @type {WeakMap<Element, Cell[]> | null}
+ */
+let cellsMemo = null;
+
+/** Starts a pass over the page: cells read before it are not trusted. */
+function newTablesPass() { cellsMemo = null; }
+
 /** A row's cells with their column positions. @param {Element} row @returns {Cell[]} */
 function rowCells(row) {
-  return tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row);
+  if (!cellsMemo) {
+    const memo = cellsMemo = new WeakMap();
+    queueMicrotask(() => { if (cellsMemo === memo) cellsMemo = null; });
+  }
+  let cells = cellsMemo.get(row);
+  if (!cells) { cells = tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row); cellsMemo.set(row, cells); }
+  return cells;
 }
 
 /**
@@ -452,9 +469,7 @@ function nameLink(row, cell, col) {
   if (ctl.length !== 1 || tagOf(ctl[0]) !== "a") return false;
   const t = norm(innerTextOf(cell));
   if (!t || norm(innerTextOf(ctl[0])) !== t) return false;
-  const rows = Array.from(childrenOf(/** @type {Element} */ (parentElOf(row) || row)));
-  const at = rows.indexOf(row);
-  for (const other of [rows[at - 1], rows[at + 1]]) {
+  for (const other of [prevElOf(row), nextElOf(row)]) {
     const same = other && isRow(other) ? rowCells(other).find((c) => c.col === col) : null;
     if (same && norm(innerTextOf(same.cell)) === t) return false;
   }
@@ -477,7 +492,7 @@ function cellName(el) {
   const head = heads && at ? heads[at.col] || "" : "";
   return norm(`${label} ${head !== label ? head : ""}`);
 }
-return { tableOf, isRow, rowCells, columnHeads, rowsAlike, isSpanningRow, isHeaderRow, rowLabel, cellName };
+return { tableOf, isRow, newTablesPass, rowCells, columnHeads, rowsAlike, isSpanningRow, isHeaderRow, rowLabel, cellName };
 })();
 // ---- extension/lib/refind.js
 const __refind = (() => {
@@ -3528,7 +3543,7 @@ const { scrollInfo } = __dom_scroll;
 const { dialogName, openModal, textIn } = __dom_inert;
 const { dropUnreachable } = __dom_covered;
 const { editorSurfaces } = __dom_editors;
-const { columnHeads, isHeaderRow, isRow, isSpanningRow, rowCells, rowsAlike, tableOf } = __dom_tables;
+const { columnHeads, isHeaderRow, isRow, isSpanningRow, newTablesPass, rowCells, rowsAlike, tableOf } = __dom_tables;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -3773,7 +3788,10 @@ function isEditableRegion(el) {
 
 /** Whether a table has a row of its body besides `header`. @param {Element} table @param {Element} header */
 function hasDataRows(table, header) {
-  return Array.from(qsa(table, ":scope > tbody > tr")).some((r) => r !== header);
+  // (Asked for every header row: the first body row or the one after it answers, not all of them.)
+  const first = qs(table, ":scope > tbody > tr");
+  if (!first) return false;
+  return first !== header || !!nextElOf(first) || !!qs(table, ":scope > tbody ~ tbody > tr");
 }
 
 /** Whether a table row holds a control (tags first: matching them is cheap, and most such rows have one). @param {Element} row */
@@ -3948,6 +3966,7 @@ function scopeInfo(scope) {
  * @returns {Scan}
  */
 function scanPage(reg, opts = {}) {
+  newTablesPass();
   const doc = opts.doc || document;
   const win = /** @type {Window} */ (doc.defaultView);
   const vh = win.innerHeight;

@@ -13,7 +13,7 @@ import { scrollInfo } from "./dom_scroll.js";
 import { dialogName, openModal, textIn } from "./dom_inert.js";
 import { dropUnreachable } from "./dom_covered.js";
 import { editorSurfaces } from "./dom_editors.js";
-import { columnHeads, isHeaderRow, isRow, isSpanningRow, rowCells, rowsAlike, tableOf } from "./dom_tables.js";
+import { columnHeads, isHeaderRow, isRow, isSpanningRow, newTablesPass, rowCells, rowsAlike, tableOf } from "./dom_tables.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -258,7 +258,10 @@ function isEditableRegion(el) {
 
 /** Whether a table has a row of its body besides `header`. @param {Element} table @param {Element} header */
 function hasDataRows(table, header) {
-  return Array.from(qsa(table, ":scope > tbody > tr")).some((r) => r !== header);
+  // (Asked for every header row: the first body row or the one after it answers, not all of them.)
+  const first = qs(table, ":scope > tbody > tr");
+  if (!first) return false;
+  return first !== header || !!nextElOf(first) || !!qs(table, ":scope > tbody ~ tbody > tr");
 }
 
 /** Whether a table row holds a control (tags first: matching them is cheap, and most such rows have one). @param {Element} row */
@@ -433,6 +436,7 @@ function scopeInfo(scope) {
  * @returns {Scan}
  */
 export function scanPage(reg, opts = {}) {
+  newTablesPass();
   const doc = opts.doc || document;
   const win = /** @type {Window} */ (doc.defaultView);
   const vh = win.innerHeight;

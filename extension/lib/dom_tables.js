@@ -10,7 +10,7 @@
  * followed (a cell under a spanning one reads the header of its own position in its row).
  */
 import { norm } from "./norm.js";
-import { attr, checkVisibilityOf, childrenOf, closestOf, innerTextOf, parentElOf, qs, qsa, tagOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, childrenOf, closestOf, innerTextOf, nextElOf, parentElOf, prevElOf, qs, qsa, tagOf } from "./dom_native.js";
 
 const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
 const ROWS = "tr, [role=row]";
@@ -65,9 +65,26 @@ function ariaCells(row) {
   });
 }
 
+/**
+ * Cells by row, for one pass over the page (a scan, its rendering and the signatures, which ask a
+ * row's cells once per control in it): kept until the next scan, and never past the task that read
+ * them — the page may change after.
+ * @type {WeakMap<Element, Cell[]> | null}
+ */
+let cellsMemo = null;
+
+/** Starts a pass over the page: cells read before it are not trusted. */
+export function newTablesPass() { cellsMemo = null; }
+
 /** A row's cells with their column positions. @param {Element} row @returns {Cell[]} */
 export function rowCells(row) {
-  return tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row);
+  if (!cellsMemo) {
+    const memo = cellsMemo = new WeakMap();
+    queueMicrotask(() => { if (cellsMemo === memo) cellsMemo = null; });
+  }
+  let cells = cellsMemo.get(row);
+  if (!cells) { cells = tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row); cellsMemo.set(row, cells); }
+  return cells;
 }
 
 /**
@@ -204,9 +221,7 @@ function nameLink(row, cell, col) {
   if (ctl.length !== 1 || tagOf(ctl[0]) !== "a") return false;
   const t = norm(innerTextOf(cell));
   if (!t || norm(innerTextOf(ctl[0])) !== t) return false;
-  const rows = Array.from(childrenOf(/** @type {Element} */ (parentElOf(row) || row)));
-  const at = rows.indexOf(row);
-  for (const other of [rows[at - 1], rows[at + 1]]) {
+  for (const other of [prevElOf(row), nextElOf(row)]) {
     const same = other && isRow(other) ? rowCells(other).find((c) => c.col === col) : null;
     if (same && norm(innerTextOf(same.cell)) === t) return false;
   }
