@@ -55,6 +55,17 @@ def load_modules(page: Page, base: str) -> None:
     }""", base)
 
 
+def baseline_tree(ref: str, into: Path) -> str:
+    """The extension's DOM modules as they were at `ref`, written under `into`; returns the short commit."""
+    out = into / "extension" / "lib"
+    out.mkdir(parents=True, exist_ok=True)
+    git = lambda *args: subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout  # noqa: E731
+    for n in git("ls-tree", "--name-only", f"{ref}:extension/lib").split():
+        if n.endswith(".js"):
+            (out / n).write_text(git("show", f"{ref}:extension/lib/{n}"))
+    return git("rev-parse", "--short", ref).strip()
+
+
 def large_page_html(n: int, seed: int = 1) -> str:
     """A realistic-ish page with n interactive elements: nav links, forms, a product table, cards."""
     import random

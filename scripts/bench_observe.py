@@ -33,7 +33,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_common import ROOT, chromium, machine, serve, start_miniwob, write_large_pages, write_section  # noqa: E402
+from bench_common import ROOT, baseline_tree, chromium, machine, serve, start_miniwob, write_large_pages, write_section  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
 from support.apps import AppsMissing, running_apps  # noqa: E402
@@ -133,17 +133,6 @@ def open_source(page, spec: dict, mw: str, base: str, apps=None) -> str | None:
     except Exception as e:  # a page that does not open is reported, not hidden
         return f"could not open: {str(e).splitlines()[0][:120]}"
     return None
-
-
-def baseline_tree(ref: str, into: Path) -> str:
-    """The extension's DOM modules as they were at `ref`, written under `into`."""
-    out = into / "extension" / "lib"
-    out.mkdir(parents=True)
-    names = subprocess.run(["git", "ls-tree", "--name-only", f"{ref}:extension/lib"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    for n in names:
-        if n.endswith(".js"):
-            (out / n).write_text(subprocess.run(["git", "show", f"{ref}:extension/lib/{n}"], cwd=ROOT, capture_output=True, text=True, check=True).stdout)
-    return subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 
 
 def main() -> None:

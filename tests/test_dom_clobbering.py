@@ -85,3 +85,25 @@ def test_a_page_too_deep_to_read_whole_is_read_around_what_cannot_be(browser, pa
     sig = obs["elements"][find_id(obs, "Subscribe")]
     r = ok(browser, "click", {"element_id": "e9999", "signature": sig})
     assert r["found_by"] == "signature" and page.text_content("#res") == "sent to cleo@example.com"
+
+
+def test_a_document_whose_methods_are_shadowed_by_named_images_is_read_and_acted_on(browser, page, site):
+    open_page(page, site + "/clobbered.html")
+    # An image named "querySelectorAll" is what document.querySelectorAll reads on such a page (a
+    # document's named elements shadow its own properties and methods): one per property heybro
+    # could read of a document.
+    shadowed = page.evaluate("""() => {
+        const names = new Set();
+        for (let p = Object.getPrototypeOf(document); p; p = Object.getPrototypeOf(p))
+            for (const n of Object.getOwnPropertyNames(p)) if (/^[A-Za-z_$][\\w$]*$/.test(n) && n !== "location") names.add(n);
+        const box = document.createElement("div");
+        for (const n of names) { const i = document.createElement("img"); i.name = n; i.alt = ""; box.append(i); }
+        document.body.append(box);
+        return typeof document.querySelectorAll === "function" ? [] : [...names];
+    }""")
+    assert {"querySelectorAll", "querySelector", "getElementsByTagName", "elementFromPoint", "body", "title", "defaultView"} <= set(shadowed)
+    obs = ok(browser, "observe")
+    assert "textbox email Email" in obs["text"] and "button Subscribe" in obs["text"], obs["text"]
+    assert obs["counts"]["unreadable"] == 0
+    ok(browser, "fill", {"element_id": find_id(obs, "Email"), "value": "dee@example.com"})
+    assert page.input_value("#email") == "dee@example.com"

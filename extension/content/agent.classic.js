@@ -258,7 +258,7 @@ const __dom_tables = (() => {
  * followed (a cell under a spanning one reads the header of its own position in its row).
  */
 const { norm } = __norm;
-const { attr, checkVisibilityOf, childrenOf, closestOf, innerTextOf, nextElOf, parentElOf, prevElOf, qs, qsa, tagOf } = __dom_native;
+const { attr, checkVisibilityOf, childCountOf, closestOf, firstElOf, hasAttrs, innerTextOf, nextElOf, parentElOf, prevElOf, qs, qsa, tagOf, textOf } = __dom_native;
 
 const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
 const ROWS = "tr, [role=row]";
@@ -286,8 +286,10 @@ function isRow(el) {
  * @param {Element} h
  */
 function headText(h) {
-  if (qs(h, "input, select, textarea")) return "";
-  const t = norm(innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
+  // (Most headers are words alone: their text is what is drawn, without asking the layout.)
+  const bare = childCountOf(h) === 0;
+  if (!bare && qs(h, "input, select, textarea")) return "";
+  const t = norm(bare ? textOf(h) : innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
   return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
 }
 
@@ -295,13 +297,34 @@ function headText(h) {
 function htmlCells(row) {
   const out = [];
   let col = 0;
-  for (const c of Array.from(childrenOf(row))) {
+  for (let c = firstElOf(row); c; c = nextElOf(c)) {
     const t = tagOf(c);
     if (t !== "td" && t !== "th") continue;
     out.push({ cell: c, col });
-    col += Math.max(1, Number(attr(c, "colspan")) || 1);
+    col += hasAttrs(c) ? Math.max(1, Number(attr(c, "colspan")) || 1) : 1;
   }
   return out;
+}
+
+/**
+ * An HTML table's body rows in order (its own `tr` children and its bodies' — not its head's or
+ * foot's, nor a nested table's), read from the children: cheaper than a `:scope >` query.
+ * @param {Element} table a table, or one of its row groups
+ */
+function bodyRows(table) {
+  /** @type {Element[]} */ const rows = [];
+  for (let c = firstElOf(table); c; c = nextElOf(c)) {
+    const t = tagOf(c);
+    if (t === "tr") rows.push(c);
+    else if (t === "tbody") for (let r = firstElOf(c); r; r = nextElOf(r)) if (tagOf(r) === "tr") rows.push(r);
+  }
+  return rows;
+}
+
+/** The first of a table's child elements with this tag. @param {Element} table @param {string} tag */
+function part(table, tag) {
+  for (let c = firstElOf(table); c; c = nextElOf(c)) if (tagOf(c) === tag) return c;
+  return null;
 }
 
 /** An ARIA row's cells (its nearest cell descendants), by aria-colindex where given. @param {Element} row @returns {Cell[]} */
@@ -314,26 +337,35 @@ function ariaCells(row) {
 }
 
 /**
- * Cells by row, for one pass over the page (a scan, its rendering and the signatures, which ask a
- * row's cells once per control in it): kept until the next scan, and never past the task that read
- * them — the page may change after.
- * @type {WeakMap<Element, Cell[]> | null}
+ * What was read of tables in one pass over the page (a scan, its rendering and the signatures,
+ * which ask a row's cells and a table's headers once per control in them): kept until the next
+ * scan, and never past the task that read them — the page may change after.
+ * @type {{cells: WeakMap<Element, Cell[]>, heads: Map<Element, any>} | null}
  */
-let cellsMemo = null;
+let pass = null;
 
-/** Starts a pass over the page: cells read before it are not trusted. */
-function newTablesPass() { cellsMemo = null; }
+/** Starts a pass over the page: what was read before it is not trusted. */
+function newTablesPass() { pass = null; }
+
+/** The current pass's memo (a new one outside a pass). */
+function passMemo() {
+  if (!pass) {
+    const memo = pass = { cells: new WeakMap(), heads: new Map() };
+    queueMicrotask(() => { if (pass === memo) pass = null; });
+  }
+  return pass;
+}
 
 /** A row's cells with their column positions. @param {Element} row @returns {Cell[]} */
 function rowCells(row) {
-  if (!cellsMemo) {
-    const memo = cellsMemo = new WeakMap();
-    queueMicrotask(() => { if (cellsMemo === memo) cellsMemo = null; });
-  }
-  let cells = cellsMemo.get(row);
-  if (!cells) { cells = tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row); cellsMemo.set(row, cells); }
+  const memo = passMemo().cells;
+  let cells = memo.get(row);
+  if (!cells) { cells = tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row); memo.set(row, cells); }
   return cells;
 }
+
+/** The column headers of a table, as columnHeads reads them, kept for this pass. @param {Element} table */
+function headsOf(table) { return columnHeads(table, passMemo().heads); }
 
 /**
  * The row that heads an HTML table's columns: of its header's rows (its `thead`, or its first rows
@@ -342,21 +374,21 @@ function rowCells(row) {
  * @param {Element} table
  */
 function headerRow(table) {
-  const head = qs(table, ":scope > thead");
-  let rows = head ? Array.from(qsa(head, ":scope > tr")) : [];
+  const head = part(table, "thead");
+  let rows = head ? bodyRows(head) : [];
   if (!rows.length) {
-    for (const r of Array.from(qsa(table, ":scope > tbody > tr, :scope > tr"))) {
-      if (!headerCells(htmlCells(r)) && !isSpanningHead(r)) break;
+    for (const r of bodyRows(table)) {
+      if (!headerCells(rowCells(r)) && !isSpanningHead(r)) break;
       rows.push(r);
     }
   }
-  rows = rows.filter((r) => htmlCells(r).length >= 2);
+  rows = rows.filter((r) => rowCells(r).length >= 2);
   return rows.length ? rows[rows.length - 1] : null;
 }
 
 /** A row of one header cell spanning the table (a caption). @param {Element} row */
 function isSpanningHead(row) {
-  const cells = htmlCells(row);
+  const cells = rowCells(row);
   return cells.length === 1 && tagOf(cells[0].cell) === "th";
 }
 
@@ -372,7 +404,7 @@ function columnHeads(table, memo) {
     /** @type {Cell[]} */ let cells = [];
     if (tagOf(table) === "table") {
       row = headerRow(table);
-      if (row) cells = htmlCells(row);
+      if (row) cells = rowCells(row);
     } else {
       const heads = Array.from(qsa(table, "[role=columnheader]")).filter((h) => closestOf(h, TABLES) === table);
       row = heads.length ? closestOf(heads[0], ROWS) : null;
@@ -403,7 +435,7 @@ function rowsAlike(table, memo) {
   columnHeads(table, memo); // (kept in the same memo: known first)
   const key = memo.get(table);
   if (key && "alike" in key) return key.alike;
-  const rows = tagOf(table) === "table" ? Array.from(qsa(table, ":scope > tbody > tr, :scope > tr")) : [];
+  const rows = tagOf(table) === "table" ? bodyRows(table) : [];
   const sizes = rows.slice(0, 20).map((r) => rowCells(r).length);
   const alike = sizes.length >= 3 && sizes[0] >= 2 && sizes.every((n) => n === sizes[0]) && !qs(table, "table");
   memo.set(table, { ...key, alike });
@@ -434,7 +466,8 @@ function isHeaderRow(row, table, memo) {
 /** Whether a row's cells are headers (a "select all" box may sit in a plain cell among them). @param {Cell[]} cells */
 function headerCells(cells) {
   const head = (/** @type {Element} */ c) => tagOf(c) === "th" || attr(c, "role") === "columnheader";
-  return cells.length >= 2 && cells.every(({ cell }) => head(cell) || !!qs(cell, "input, select")) && cells.some(({ cell }) => head(cell));
+  // (Tags first: a row of data cells answers without a query.)
+  return cells.length >= 2 && cells.some(({ cell }) => head(cell)) && cells.every(({ cell }) => head(cell) || !!qs(cell, "input, select"));
 }
 
 /**
@@ -487,12 +520,12 @@ function cellName(el) {
   const table = row && tableOf(row);
   if (!cell || !row || !table) return "";
   const label = rowLabel(row, cell);
-  const heads = columnHeads(table, new Map());
+  const heads = headsOf(table);
   const at = rowCells(row).find((c) => c.cell === cell);
   const head = heads && at ? heads[at.col] || "" : "";
   return norm(`${label} ${head !== label ? head : ""}`);
 }
-return { tableOf, isRow, newTablesPass, rowCells, columnHeads, rowsAlike, isSpanningRow, isHeaderRow, rowLabel, cellName };
+return { tableOf, isRow, bodyRows, newTablesPass, rowCells, headsOf, columnHeads, rowsAlike, isSpanningRow, isHeaderRow, rowLabel, cellName };
 })();
 // ---- extension/lib/refind.js
 const __refind = (() => {
@@ -742,7 +775,7 @@ function labelsOf(el, pass) {
   let byFor = byRoot.get(root);
   if (!byFor) {
     byFor = new Map();
-    for (const l of Array.from(/** @type {NodeListOf<HTMLLabelElement>} */ (root.querySelectorAll("label[for]")))) {
+    for (const l of Array.from(/** @type {NodeListOf<HTMLLabelElement>} */ (qsa(root, "label[for]")))) {
       const f = l.getAttribute("for") || "";
       const g = byFor.get(f);
       if (g) g.push(l); else byFor.set(f, [l]);
@@ -1068,21 +1101,32 @@ const LOOK_SET = new Set([...LOOK_ATTRS, "value"]);
  * @param {string} tag @param {(name: string) => string} attr @param {string} text
  */
 function lookKey(tag, attr, text) {
-  let k = tag;
-  for (const a of LOOK_ATTRS) k += "\u0001" + cut(attr(a), 200);
-  return k + "\u0001" + (valueIsIdentity(tag) ? cut(attr("value"), 200) : "") + "\u0001" + text;
+  return attrKey(tag, attr) + "\u0001" + text;
 }
 
-/** @param {Element} el @param {Map<any, any>} [pass] */
-function lookKeyOf(el, pass) {
-  // Its own few attributes are read once, not each of the look's by name (a thousand buttons are
-  // keyed in a re-find).
+/** The part of a look key its attributes make (see lookKey). @param {string} tag @param {(name: string) => string} attr */
+function attrKey(tag, attr) {
+  let k = tag;
+  for (const a of LOOK_ATTRS) k += "\u0001" + cut(attr(a), 200);
+  return k + "\u0001" + (valueIsIdentity(tag) ? cut(attr("value"), 200) : "");
+}
+
+/** An element's look attributes, read once (not each by name: a thousand buttons are keyed in a re-find). @param {Element} el */
+function attrKeyOf(el) {
   /** @type {Record<string, string>} */
   const own = {};
   const list = attrsOf(el);
   for (let i = 0; i < list.length; i++) { const a = list[i]; if (LOOK_SET.has(a.name)) own[a.name] = a.value; }
-  return lookKey(tagOf(el), (a) => own[a] || "", tagOf(el) === "select" ? "" : visibleText(el, pass));
+  return attrKey(tagOf(el), (a) => own[a] || "");
 }
+
+/** @param {Element} el @param {Map<any, any>} [pass] */
+function lookKeyOf(el, pass) {
+  return attrKeyOf(el) + "\u0001" + lookText(el, pass);
+}
+
+/** The words of a look key (a select's are its options, which say nothing of how it looks). @param {Element} el @param {Map<any, any>} [pass] */
+function lookText(el, pass) { return tagOf(el) === "select" ? "" : visibleText(el, pass); }
 
 /** @param {Signature} sig */
 function lookKeyOfSignature(sig) {
@@ -1093,24 +1137,27 @@ function lookKeyOfSignature(sig) {
 /**
  * The elements with `tag` in `root` in document order, and the same grouped by look. A capture pass
  * shares one of these per root and tag (every signature of an observe asks for it).
- * @typedef {{all: Element[], index: Map<Element, number>, keys: string[], groups: Map<string, Element[]>}} TagOrder
+ * @typedef {{all: Element[], keys: Array<string | null>, groups: Map<string, Element[]>}} TagOrder
  * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
  * @returns {TagOrder}
  */
 function tagOrder(root, tag, pass) {
   /** @type {Map<string, Element[]>} */
   const groups = new Map();
-  /** @type {Map<Element, number>} */
-  const index = new Map();
   const all = Array.from(tagQuery(root, tag, pass)).filter((el) => !isToolUi(el));
-  const keys = all.map((el) => lookKeyOf(el, pass));
+  // Words are read only where the attributes leave look-alikes (twenty "Add to cart" buttons): an
+  // element alone in its attributes is alone in its look (no key, no group).
+  const akeys = all.map(attrKeyOf);
+  /** @type {Map<string, number>} */ const count = new Map();
+  for (const k of akeys) count.set(k, (count.get(k) || 0) + 1);
+  const keys = all.map((el, i) => count.get(akeys[i]) === 1 ? null : akeys[i] + "\u0001" + lookText(el, pass));
   for (let i = 0; i < all.length; i++) {
-    const el = all[i], key = keys[i];
-    index.set(el, i);
+    const key = keys[i];
+    if (key === null) continue;
     const g = groups.get(key);
-    if (g) g.push(el); else groups.set(key, [el]);
+    if (g) g.push(all[i]); else groups.set(key, [all[i]]);
   }
-  return { all, index, keys, groups };
+  return { all, keys, groups };
 }
 
 /**
@@ -1126,7 +1173,7 @@ function tagQuery(root, tag, pass) {
   let byTag = byRoot.get(root);
   if (!byTag) { byTag = new Map(); byRoot.set(root, byTag); }
   let list = byTag.get(tag);
-  if (!list) { list = root.querySelectorAll(tag); byTag.set(tag, list); }
+  if (!list) { list = qsa(root, tag); byTag.set(tag, list); }
   return list;
 }
 
@@ -1144,10 +1191,11 @@ function placeOf(el, pass) {
   if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
   let t = byTag.get(tagOf(el));
   if (!t) { t = tagOrder(root, tagOf(el), pass); byTag.set(tagOf(el), t); }
-  const k = t.index.get(el);
-  if (k === undefined) return {};
-  const g = /** @type {Element[]} */ (t.groups.get(t.keys[k]));
-  return { order: { k, n: t.all.length }, ...(g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
+  // (Found by a binary search in document order: a map of every element would cost more than the asking.)
+  const k = indexIn(t.all, el);
+  if (k < 0) return {};
+  const key = t.keys[k], g = key === null ? null : t.groups.get(key);
+  return { order: { k, n: t.all.length }, ...(g && g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
 }
 
 /**
@@ -1179,7 +1227,7 @@ function placeCandidates(sig, cands, pass) {
     if (!g) {
       let sel = tagOf(el);
       for (const a of LOOK_SET) { const v = attr(el, a); if (v && (a !== "value" || valueIsIdentity(tagOf(el)))) sel += `[${a}="${CSS.escape(v)}"]`; }
-      g = Array.from(root.querySelectorAll(sel)).filter((x) => !isToolUi(x) && lookKeyOf(x, pass) === key);
+      g = Array.from(qsa(root, sel)).filter((x) => !isToolUi(x) && lookKeyOf(x, pass) === key);
       groups.set(root, g);
     }
     if (g.length > 1) c.signature.twins = { k: g.indexOf(el), n: g.length };
@@ -1989,7 +2037,7 @@ function collectCandidates(sig, root, rendered = true, pass) {
     if (maybe && tag !== "html" && tag !== "body" && (!rendered || isRendered(el))) out.push(el);
   };
   // Whether there is a BIG_PAGE-th element is asked of a live list, which walks no further than it.
-  const big = "getElementsByTagName" in root ? !!byTagOf(root, "*").item(BIG_PAGE) : root.querySelectorAll("*").length > BIG_PAGE;
+  const big = "getElementsByTagName" in root ? !!byTagOf(root, "*").item(BIG_PAGE) : qsa(root, "*").length > BIG_PAGE;
   if (big) gatherBig(sig, root, (el) => { if (!isToolUi(el)) visit(el); }, pass);
   else walkDeep(root, visit);
   return out;
@@ -2605,6 +2653,8 @@ const __dom_pointer = (() => {
  * or a selector cannot be matched on its own, the caller falls back to asking each element.
  */
 
+const { qsa } = __dom_native;
+
 /** Pseudo-classes that depend on interaction or are pseudo-elements: dropped so the selector matches
  * the element itself (the computed style then settles whether the cursor really is a pointer). */
 const DYNAMIC = /::?(before|after|marker|placeholder|selection|first-line|first-letter|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)\b|:(hover|active|focus|focus-visible|focus-within|visited|target)\b/g;
@@ -2836,7 +2886,7 @@ function matchAll(scope, sels, keep) {
   /** @type {Set<Element>} */ const out = new Set();
   /** @param {string} sel */
   const add = (sel) => {
-    const found = scope.querySelectorAll(sel);
+    const found = qsa(scope, sel);
     for (let i = 0; i < found.length; i++) {
       const el = found[i];
       if (!out.has(el) && (!keep || keep(el))) out.add(el);
@@ -2872,7 +2922,7 @@ const __dom_roots = (() => {
  * or reads focus after an action has to go through them too.
  */
 const { frameDocument, isToolUi } = __refind;
-const { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, rectOf, shadowOf, tagOf } = __dom_native;
+const { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qsa, rectOf, shadowOf, tagOf } = __dom_native;
 
 /**
  * Every open shadow root and same-origin frame document under `doc`, at any depth (not `doc`).
@@ -2883,7 +2933,7 @@ function innerRoots(doc) {
   /** @type {Array<ShadowRoot | Document>} */ const out = [];
   /** @type {Array<Document | ShadowRoot>} */ const stack = [doc];
   while (stack.length) {
-    const all = /** @type {Document | ShadowRoot} */ (stack.pop()).querySelectorAll("*");
+    const all = qsa(/** @type {Document | ShadowRoot} */ (stack.pop()), "*");
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
       const sr = shadowOf(el);
@@ -3348,10 +3398,13 @@ const EDGES = [[0.05, 0.05], [0.5, 0.05], [0.95, 0.05], [0.05, 0.5], [0.95, 0.5]
  */
 function fullCover(doc, vw, vh) {
   /** @type {Map<Element, number>} */ const votes = new Map();
+  let misses = 0;
   for (const [fx, fy] of EDGES) {
     const hit = deepElementFromPoint(doc, vw * fx, vh * fy);
     const l = hit && layerOf(hit);
     if (l) votes.set(l, (votes.get(l) || 0) + 1);
+    // (A layer over the whole window is hit at all edges but one: two points without one say no.)
+    else if (++misses > 1) return null;
   }
   let layer = null, most = 0;
   for (const [l, n] of votes) if (n > most) { layer = l; most = n; }
@@ -3386,7 +3439,7 @@ function dropUnreachable(doc, entries) {
     if (e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
     else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
     else if (full && !containsDeep(full, e.el)) v = { cover: full };
-    if (v === "open" || v === "away") { if ((v === "away" || e.where !== "in") && !e.onHover && docOf(e.el) === doc) away.push(e); entries[kept++] = e; continue; }
+    if (v === "open" || v === "away") { if ((v === "away" || e.where !== "in") && !e.onHover) away.push(e); entries[kept++] = e; continue; }
     e.covered = true;
     if (v === "hidden") { hidden.push(e); continue; }
     e.coveredBy = v.cover;
@@ -3398,7 +3451,7 @@ function dropUnreachable(doc, entries) {
   if (covered && away.length) {
     /** @type {Map<Element, Element | null>} */ const under = new Map();
     const out = new Set(away.filter((e) => {
-      const sc = scrollBoxOf(e.el);
+      const sc = docOf(e.el) === doc && scrollBoxOf(e.el);
       if (!sc) return false;
       if (!under.has(sc)) {
         const r = rectOf(sc);
@@ -3442,7 +3495,7 @@ const __dom_editors = (() => {
  * Editors that type into their own drawn text (CodeMirror 6, ProseMirror: contenteditable) are
  * fields as they are and need none of this.
  */
-const { checkVisibilityOf, docOf, nodeValueOf, parentElOf, qsa, rectOf } = __dom_native;
+const { byTagOf, checkVisibilityOf, docOf, nodeTypeOf, nodeValueOf, parentElOf, qsa, rectOf } = __dom_native;
 
 /** Fields a hidden one could stand in for: more than one in the box makes it a form, not an editor. */
 const FIELDS = "textarea, input:not([type=hidden]), select, [contenteditable]:not([contenteditable=false])";
@@ -3457,7 +3510,9 @@ const MAX_BITS = 4000;
  */
 function editorSurfaces(root) {
   /** @type {Map<Element, HTMLTextAreaElement>} */ const out = new Map();
-  for (const t of /** @type {HTMLTextAreaElement[]} */ (Array.from(qsa(root, "textarea")))) {
+  // (A document's own list of its textareas is kept by the browser: cheaper than a query.)
+  const fields = nodeTypeOf(root) === 9 ? byTagOf(root, "textarea") : qsa(root, "textarea");
+  for (const t of /** @type {HTMLTextAreaElement[]} */ (Array.from(fields))) {
     if (t.disabled) continue;
     // A pixel or two of its own, or of the box that clips it (CodeMirror 5's), or see-through (Ace's).
     const r = rectOf(t), p = parentElOf(t), pr = p ? rectOf(p) : r;
@@ -3543,7 +3598,7 @@ const { scrollInfo } = __dom_scroll;
 const { dialogName, openModal, textIn } = __dom_inert;
 const { dropUnreachable } = __dom_covered;
 const { editorSurfaces } = __dom_editors;
-const { columnHeads, isHeaderRow, isRow, isSpanningRow, newTablesPass, rowCells, rowsAlike, tableOf } = __dom_tables;
+const { columnHeads, isHeaderRow, isSpanningRow, newTablesPass, rowCells, rowsAlike, tableOf } = __dom_tables;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -3786,12 +3841,19 @@ function isEditableRegion(el) {
   return ce !== null && ce !== "false";
 }
 
+/** What a thrown value says, whatever it is (a page's getter may throw anything). @param {unknown} err */
+function errorText(err) {
+  try { return String(/** @type {any} */ (err)?.message || err).slice(0, 160); } catch { return "an unreadable error"; }
+}
+
 /** Whether a table has a row of its body besides `header`. @param {Element} table @param {Element} header */
 function hasDataRows(table, header) {
-  // (Asked for every header row: the first body row or the one after it answers, not all of them.)
-  const first = qs(table, ":scope > tbody > tr");
-  if (!first) return false;
-  return first !== header || !!nextElOf(first) || !!qs(table, ":scope > tbody ~ tbody > tr");
+  // (Asked for every header row: read from the children, and the first rows answer.)
+  for (let c = firstElOf(table); c; c = nextElOf(c)) {
+    if (tagOf(c) !== "tbody") continue;
+    for (let r = firstElOf(c); r; r = nextElOf(r)) if (r !== header && tagOf(r) === "tr") return true;
+  }
+  return false;
 }
 
 /** Whether a table row holds a control (tags first: matching them is cheap, and most such rows have one). @param {Element} row */
@@ -3877,21 +3939,25 @@ const NATIVE_CONTROLS = new Set(["input", "select", "textarea", "button"]);
  * @param {Entry[]} entries
  */
 function dropPaintedParts(entries) {
-  /** @type {Map<Element, Entry[]>} */ const natives = new Map();
   /** @param {Entry} e */
   const native = (e) => NATIVE_CONTROLS.has(tagOf(e.el));
+  /** @type {Entry[]} */ const out = [];
+  // (Only a part clickable by its cursor alone can be one: the parents of those are asked first,
+  // and a page without such parts reads nothing more.)
+  /** @type {Map<Element, Entry[]>} */ const natives = new Map();
+  for (const e of entries) if (e.byCursor && !native(e)) { const p = parentElOf(e.el); if (p) natives.set(p, []); }
+  if (!natives.size) return out;
   for (const e of entries) {
     const p = native(e) ? parentElOf(e.el) : null;
-    if (p) { const list = natives.get(p); if (list) list.push(e); else natives.set(p, [e]); }
+    const list = p && natives.get(p);
+    if (list) list.push(e);
   }
-  /** @type {Entry[]} */ const out = [];
-  if (!natives.size) return out;
   let kept = 0;
   for (const e of entries) {
     const p = e.byCursor && !native(e) ? parentElOf(e.el) : null;
     const near = p && natives.get(p);
     const b = e.box;
-    if (near && !NON_SPACE.test(textOf(e.el) || "") && near.some((n) => n.box.x <= b.x + 2 && n.box.y <= b.y + 2
+    if (near && near.length && !NON_SPACE.test(textOf(e.el) || "") && near.some((n) => n.box.x <= b.x + 2 && n.box.y <= b.y + 2
       && n.box.x + n.box.w >= b.x + b.w - 2 && n.box.y + n.box.h >= b.y + b.h - 2)) { e.covered = true; out.push(e); continue; }
     entries[kept++] = e;
   }
@@ -4045,10 +4111,9 @@ function scanPage(reg, opts = {}) {
       for (let i = e0; i < entries.length; i++) seen.delete(entries[i].id);
       entries.length = e0; texts.length = t0; newCount = n0;
       if (flow) { flow.parts.length = f0; flow.mute = m0; }
-      if (!skipped.count++) skipped.first = String(/** @type {any} */ (err)?.message || err).slice(0, 160);
-    } finally {
-      if (shows) revealing.pop();
+      if (!skipped.count++) skipped.first = errorText(err);
     }
+    if (shows) revealing.pop();
   };
 
   /**
@@ -4149,7 +4214,8 @@ function scanPage(reg, opts = {}) {
     }
     // An empty part a pointer over its row draws (a flag toggle's icon in its ::before) is there for
     // a person only on hover too — and so is the control it is all of.
-    if (revealing[revealing.length - 1] === el && childCountOf(el) === 0 && !NON_SPACE.test(textOf(el) || "")) {
+    // (An empty stack is asked its length first: reading its element -1 takes a slow path.)
+    if (revealing.length && revealing[revealing.length - 1] === el && childCountOf(el) === 0 && !NON_SPACE.test(textOf(el) || "")) {
       if (box) onHover = true;
       else if (outer && !outer.onHover && !NON_SPACE.test(innerTextOf(outer.el))) markOnHover(outer, el);
     }
@@ -4209,6 +4275,7 @@ function scanPage(reg, opts = {}) {
     const ptr = pointer || parentPointer;
     const around = entry || outer;
     let childHide = hide;
+    /** @type {Element | null} */ let table = null; // the data table el is a row of (below)
     const sr = shadowOf(el);
     if (sr) {
       const info = scoped(sr);
@@ -4247,8 +4314,8 @@ function scanPage(reg, opts = {}) {
       if (!words) flow.mute--;
       if (tag === "br") flow.parts.push(" ");
       flow.after = true;
-    } else if (isRow(el) && dataTable(el)) {
-      rowLine(el, /** @type {Element} */ (tableOf(el)), g, dx, dy, ptr, scope, childHide, around);
+    } else if ((tag === "tr" || role === "row") && (table = dataTable(el))) {
+      rowLine(el, table, g, dx, dy, ptr, scope, childHide, around);
     } else {
       runs(el, g, dx, dy, ptr, scope, childHide, around, HEADING.has(tag) || role === "heading");
     }
@@ -4256,10 +4323,10 @@ function scanPage(reg, opts = {}) {
     // as ordinary children: no second pass needed.
   };
 
-  /** Whether a row is one of a list read across: a table with column headers, or one of rows alike. @param {Element} row */
+  /** The table a row is one of a list read across in (a table with column headers, or of rows alike), or null. @param {Element} row */
   const dataTable = (row) => {
     const table = tableOf(row);
-    return !!table && (!!columnHeads(table, tables) || rowsAlike(table, tables));
+    return table && (columnHeads(table, tables) || rowsAlike(table, tables)) ? table : null;
   };
 
   /**
@@ -4388,7 +4455,7 @@ const __dom_names = (() => {
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
 const { ICON_NOISE, isGeneratedId, isStableClass, isTextRegion, labelText, norm, wordsOf } = __refind;
-const { cellName, columnHeads, tableOf } = __dom_tables;
+const { cellName, headsOf, tableOf } = __dom_tables;
 const { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, rootOf, tagOf, textOf } = __dom_native;
 
 /** Layout and widget words: they say where or what kind, not which. */
@@ -4508,7 +4575,7 @@ function shown(f) {
 function inDataTable(el) {
   const row = closestOf(el, "tr, [role=row]");
   const table = row && tableOf(row);
-  return !!table && !!columnHeads(table, new Map());
+  return !!table && !!headsOf(table);
 }
 
 /**
@@ -5727,7 +5794,7 @@ const { accessibleName, deepActiveElement, norm } = __refind;
 const { dialogName } = __dom_inert;
 const { innerRoots } = __dom_roots;
 const { requestsPending } = __dom_requests;
-const { attr, docOf, hasAttr, nodeTypeOf, rectsOf, rootOf, tagOf, textOf } = __dom_native;
+const { attr, docOf, hasAttr, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number, netMaxMs?: number}} SettleOpts
@@ -5761,7 +5828,7 @@ function isDialog(el) {
 
 /** @param {Array<Document | ShadowRoot>} scopes */
 function openDialogs(scopes) {
-  return scopes.flatMap((s) => Array.from(s.querySelectorAll("dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]")))
+  return scopes.flatMap((s) => Array.from(qsa(s, "dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]")))
     .filter((d) => rectsOf(d).length > 0);
 }
 
@@ -5815,7 +5882,7 @@ function watchChanges(doc, el = null, since = performance.now()) {
   const own = el ? rootOf(el) : null; // a closed shadow root the walk cannot see
   if (own && (nodeTypeOf(own) === 11 || nodeTypeOf(own) === 9) && !scopes.includes(/** @type {Document | ShadowRoot} */ (own))) scopes.push(/** @type {Document | ShadowRoot} */ (own));
   const before = new Set(openDialogs(scopes));
-  const busyBefore = new Set(scopes.flatMap((s) => Array.from(s.querySelectorAll("[aria-busy=true]"))));
+  const busyBefore = new Set(scopes.flatMap((s) => Array.from(qsa(s, "[aria-busy=true]"))));
   let added = 0, removed = 0, attributes = 0, text = 0, changes = 0, last = performance.now();
   /** @type {Set<string>} */ const addedTags = new Set();
   /** @type {(() => void) | null} */ let wake = null;
@@ -5853,7 +5920,7 @@ function watchChanges(doc, el = null, since = performance.now()) {
   /** Still navigating away: not cancelled, not taken over by the page. */
   const leaving = () => navigatingTo !== null && (unloading || (!navEvent?.defaultPrevented && !nav?.transition));
   /** Something that started loading during the action is still marked busy. */
-  const busy = () => moving(doc) || scopes.some((s) => Array.from(s.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && rectsOf(b).length > 0));
+  const busy = () => moving(doc) || scopes.some((s) => Array.from(qsa(s, "[aria-busy=true]")).some((b) => !busyBefore.has(b) && rectsOf(b).length > 0));
 
   /**
    * Waits for the page to settle, stops watching and reports.
@@ -5985,7 +6052,7 @@ const __dom_keys = (() => {
  * themselves.
  */
 const { clickOn, fire, isEditable, keyEvent, setNativeValue, textEdge } = __dom_input;
-const { attr, closestOf, docOf, focusOf, rectsOf, requestSubmitOf, tabIndexOf, tagOf } = __dom_native;
+const { attr, closestOf, docOf, focusOf, qsa, rectsOf, requestSubmitOf, tabIndexOf, tagOf } = __dom_native;
 
 /** @param {string} combo e.g. "Enter", "Control+A", "Shift+Tab" */
 function parseKeys(combo) {
@@ -6008,7 +6075,7 @@ function parseKeys(combo) {
 
 /** Every focusable element in tab order (simplified: document order, tabindex ≥ 0). @param {Document} doc */
 function tabbables(doc) {
-  return Array.from(doc.querySelectorAll("a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=true]"))
+  return Array.from(qsa(doc, "a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=true]"))
     .filter((e) => tabIndexOf(/** @type {HTMLElement} */ (e)) >= 0 && !(/** @type {any} */ (e).disabled) && rectsOf(e).length > 0);
 }
 

@@ -20,7 +20,7 @@ import { accessibleName, deepActiveElement, norm } from "./refind.js";
 import { dialogName } from "./dom_inert.js";
 import { innerRoots } from "./dom_roots.js";
 import { requestsPending } from "./dom_requests.js";
-import { attr, docOf, hasAttr, nodeTypeOf, rectsOf, rootOf, tagOf, textOf } from "./dom_native.js";
+import { attr, docOf, hasAttr, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number, netMaxMs?: number}} SettleOpts
@@ -54,7 +54,7 @@ function isDialog(el) {
 
 /** @param {Array<Document | ShadowRoot>} scopes */
 function openDialogs(scopes) {
-  return scopes.flatMap((s) => Array.from(s.querySelectorAll("dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]")))
+  return scopes.flatMap((s) => Array.from(qsa(s, "dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]")))
     .filter((d) => rectsOf(d).length > 0);
 }
 
@@ -108,7 +108,7 @@ export function watchChanges(doc, el = null, since = performance.now()) {
   const own = el ? rootOf(el) : null; // a closed shadow root the walk cannot see
   if (own && (nodeTypeOf(own) === 11 || nodeTypeOf(own) === 9) && !scopes.includes(/** @type {Document | ShadowRoot} */ (own))) scopes.push(/** @type {Document | ShadowRoot} */ (own));
   const before = new Set(openDialogs(scopes));
-  const busyBefore = new Set(scopes.flatMap((s) => Array.from(s.querySelectorAll("[aria-busy=true]"))));
+  const busyBefore = new Set(scopes.flatMap((s) => Array.from(qsa(s, "[aria-busy=true]"))));
   let added = 0, removed = 0, attributes = 0, text = 0, changes = 0, last = performance.now();
   /** @type {Set<string>} */ const addedTags = new Set();
   /** @type {(() => void) | null} */ let wake = null;
@@ -146,7 +146,7 @@ export function watchChanges(doc, el = null, since = performance.now()) {
   /** Still navigating away: not cancelled, not taken over by the page. */
   const leaving = () => navigatingTo !== null && (unloading || (!navEvent?.defaultPrevented && !nav?.transition));
   /** Something that started loading during the action is still marked busy. */
-  const busy = () => moving(doc) || scopes.some((s) => Array.from(s.querySelectorAll("[aria-busy=true]")).some((b) => !busyBefore.has(b) && rectsOf(b).length > 0));
+  const busy = () => moving(doc) || scopes.some((s) => Array.from(qsa(s, "[aria-busy=true]")).some((b) => !busyBefore.has(b) && rectsOf(b).length > 0));
 
   /**
    * Waits for the page to settle, stops watching and reports.

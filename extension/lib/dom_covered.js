@@ -172,10 +172,13 @@ const EDGES = [[0.05, 0.05], [0.5, 0.05], [0.95, 0.05], [0.05, 0.5], [0.95, 0.5]
  */
 function fullCover(doc, vw, vh) {
   /** @type {Map<Element, number>} */ const votes = new Map();
+  let misses = 0;
   for (const [fx, fy] of EDGES) {
     const hit = deepElementFromPoint(doc, vw * fx, vh * fy);
     const l = hit && layerOf(hit);
     if (l) votes.set(l, (votes.get(l) || 0) + 1);
+    // (A layer over the whole window is hit at all edges but one: two points without one say no.)
+    else if (++misses > 1) return null;
   }
   let layer = null, most = 0;
   for (const [l, n] of votes) if (n > most) { layer = l; most = n; }
@@ -210,7 +213,7 @@ export function dropUnreachable(doc, entries) {
     if (e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
     else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
     else if (full && !containsDeep(full, e.el)) v = { cover: full };
-    if (v === "open" || v === "away") { if ((v === "away" || e.where !== "in") && !e.onHover && docOf(e.el) === doc) away.push(e); entries[kept++] = e; continue; }
+    if (v === "open" || v === "away") { if ((v === "away" || e.where !== "in") && !e.onHover) away.push(e); entries[kept++] = e; continue; }
     e.covered = true;
     if (v === "hidden") { hidden.push(e); continue; }
     e.coveredBy = v.cover;
@@ -222,7 +225,7 @@ export function dropUnreachable(doc, entries) {
   if (covered && away.length) {
     /** @type {Map<Element, Element | null>} */ const under = new Map();
     const out = new Set(away.filter((e) => {
-      const sc = scrollBoxOf(e.el);
+      const sc = docOf(e.el) === doc && scrollBoxOf(e.el);
       if (!sc) return false;
       if (!under.has(sc)) {
         const r = rectOf(sc);

@@ -12,7 +12,7 @@
  * themselves.
  */
 import { clickOn, fire, isEditable, keyEvent, setNativeValue, textEdge } from "./dom_input.js";
-import { attr, closestOf, docOf, focusOf, rectsOf, requestSubmitOf, tabIndexOf, tagOf } from "./dom_native.js";
+import { attr, closestOf, docOf, focusOf, qsa, rectsOf, requestSubmitOf, tabIndexOf, tagOf } from "./dom_native.js";
 
 /** @param {string} combo e.g. "Enter", "Control+A", "Shift+Tab" */
 export function parseKeys(combo) {
@@ -35,7 +35,7 @@ export function parseKeys(combo) {
 
 /** Every focusable element in tab order (simplified: document order, tabindex ≥ 0). @param {Document} doc */
 function tabbables(doc) {
-  return Array.from(doc.querySelectorAll("a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=true]"))
+  return Array.from(qsa(doc, "a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=true]"))
     .filter((e) => tabIndexOf(/** @type {HTMLElement} */ (e)) >= 0 && !(/** @type {any} */ (e).disabled) && rectsOf(e).length > 0);
 }
 

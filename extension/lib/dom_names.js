@@ -10,7 +10,7 @@
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
 import { ICON_NOISE, isGeneratedId, isStableClass, isTextRegion, labelText, norm, wordsOf } from "./refind.js";
-import { cellName, columnHeads, tableOf } from "./dom_tables.js";
+import { cellName, headsOf, tableOf } from "./dom_tables.js";
 import { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, rootOf, tagOf, textOf } from "./dom_native.js";
 
 /** Layout and widget words: they say where or what kind, not which. */
@@ -130,7 +130,7 @@ function shown(f) {
 function inDataTable(el) {
   const row = closestOf(el, "tr, [role=row]");
   const table = row && tableOf(row);
-  return !!table && !!columnHeads(table, new Map());
+  return !!table && !!headsOf(table);
 }
 
 /**

@@ -12,6 +12,8 @@
  * or a selector cannot be matched on its own, the caller falls back to asking each element.
  */
 
+import { qsa } from "./dom_native.js";
+
 /** Pseudo-classes that depend on interaction or are pseudo-elements: dropped so the selector matches
  * the element itself (the computed style then settles whether the cursor really is a pointer). */
 const DYNAMIC = /::?(before|after|marker|placeholder|selection|first-line|first-letter|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)\b|:(hover|active|focus|focus-visible|focus-within|visited|target)\b/g;
@@ -243,7 +245,7 @@ function matchAll(scope, sels, keep) {
   /** @type {Set<Element>} */ const out = new Set();
   /** @param {string} sel */
   const add = (sel) => {
-    const found = scope.querySelectorAll(sel);
+    const found = qsa(scope, sel);
     for (let i = 0; i < found.length; i++) {
       const el = found[i];
       if (!out.has(el) && (!keep || keep(el))) out.add(el);

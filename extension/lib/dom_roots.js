@@ -6,7 +6,7 @@
  * or reads focus after an action has to go through them too.
  */
 import { frameDocument, isToolUi } from "./refind.js";
-import { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, rectOf, shadowOf, tagOf } from "./dom_native.js";
+import { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
 
 /**
  * Every open shadow root and same-origin frame document under `doc`, at any depth (not `doc`).
@@ -17,7 +17,7 @@ export function innerRoots(doc) {
   /** @type {Array<ShadowRoot | Document>} */ const out = [];
   /** @type {Array<Document | ShadowRoot>} */ const stack = [doc];
   while (stack.length) {
-    const all = /** @type {Document | ShadowRoot} */ (stack.pop()).querySelectorAll("*");
+    const all = qsa(/** @type {Document | ShadowRoot} */ (stack.pop()), "*");
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
       const sr = shadowOf(el);

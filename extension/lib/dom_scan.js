@@ -13,7 +13,7 @@ import { scrollInfo } from "./dom_scroll.js";
 import { dialogName, openModal, textIn } from "./dom_inert.js";
 import { dropUnreachable } from "./dom_covered.js";
 import { editorSurfaces } from "./dom_editors.js";
-import { columnHeads, isHeaderRow, isRow, isSpanningRow, newTablesPass, rowCells, rowsAlike, tableOf } from "./dom_tables.js";
+import { columnHeads, isHeaderRow, isSpanningRow, newTablesPass, rowCells, rowsAlike, tableOf } from "./dom_tables.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -256,12 +256,19 @@ function isEditableRegion(el) {
   return ce !== null && ce !== "false";
 }
 
+/** What a thrown value says, whatever it is (a page's getter may throw anything). @param {unknown} err */
+function errorText(err) {
+  try { return String(/** @type {any} */ (err)?.message || err).slice(0, 160); } catch { return "an unreadable error"; }
+}
+
 /** Whether a table has a row of its body besides `header`. @param {Element} table @param {Element} header */
 function hasDataRows(table, header) {
-  // (Asked for every header row: the first body row or the one after it answers, not all of them.)
-  const first = qs(table, ":scope > tbody > tr");
-  if (!first) return false;
-  return first !== header || !!nextElOf(first) || !!qs(table, ":scope > tbody ~ tbody > tr");
+  // (Asked for every header row: read from the children, and the first rows answer.)
+  for (let c = firstElOf(table); c; c = nextElOf(c)) {
+    if (tagOf(c) !== "tbody") continue;
+    for (let r = firstElOf(c); r; r = nextElOf(r)) if (r !== header && tagOf(r) === "tr") return true;
+  }
+  return false;
 }
 
 /** Whether a table row holds a control (tags first: matching them is cheap, and most such rows have one). @param {Element} row */
@@ -347,21 +354,25 @@ const NATIVE_CONTROLS = new Set(["input", "select", "textarea", "button"]);
  * @param {Entry[]} entries
  */
 function dropPaintedParts(entries) {
-  /** @type {Map<Element, Entry[]>} */ const natives = new Map();
   /** @param {Entry} e */
   const native = (e) => NATIVE_CONTROLS.has(tagOf(e.el));
+  /** @type {Entry[]} */ const out = [];
+  // (Only a part clickable by its cursor alone can be one: the parents of those are asked first,
+  // and a page without such parts reads nothing more.)
+  /** @type {Map<Element, Entry[]>} */ const natives = new Map();
+  for (const e of entries) if (e.byCursor && !native(e)) { const p = parentElOf(e.el); if (p) natives.set(p, []); }
+  if (!natives.size) return out;
   for (const e of entries) {
     const p = native(e) ? parentElOf(e.el) : null;
-    if (p) { const list = natives.get(p); if (list) list.push(e); else natives.set(p, [e]); }
+    const list = p && natives.get(p);
+    if (list) list.push(e);
   }
-  /** @type {Entry[]} */ const out = [];
-  if (!natives.size) return out;
   let kept = 0;
   for (const e of entries) {
     const p = e.byCursor && !native(e) ? parentElOf(e.el) : null;
     const near = p && natives.get(p);
     const b = e.box;
-    if (near && !NON_SPACE.test(textOf(e.el) || "") && near.some((n) => n.box.x <= b.x + 2 && n.box.y <= b.y + 2
+    if (near && near.length && !NON_SPACE.test(textOf(e.el) || "") && near.some((n) => n.box.x <= b.x + 2 && n.box.y <= b.y + 2
       && n.box.x + n.box.w >= b.x + b.w - 2 && n.box.y + n.box.h >= b.y + b.h - 2)) { e.covered = true; out.push(e); continue; }
     entries[kept++] = e;
   }
@@ -515,10 +526,9 @@ export function scanPage(reg, opts = {}) {
       for (let i = e0; i < entries.length; i++) seen.delete(entries[i].id);
       entries.length = e0; texts.length = t0; newCount = n0;
       if (flow) { flow.parts.length = f0; flow.mute = m0; }
-      if (!skipped.count++) skipped.first = String(/** @type {any} */ (err)?.message || err).slice(0, 160);
-    } finally {
-      if (shows) revealing.pop();
+      if (!skipped.count++) skipped.first = errorText(err);
     }
+    if (shows) revealing.pop();
   };
 
   /**
@@ -619,7 +629,8 @@ export function scanPage(reg, opts = {}) {
     }
     // An empty part a pointer over its row draws (a flag toggle's icon in its ::before) is there for
     // a person only on hover too — and so is the control it is all of.
-    if (revealing[revealing.length - 1] === el && childCountOf(el) === 0 && !NON_SPACE.test(textOf(el) || "")) {
+    // (An empty stack is asked its length first: reading its element -1 takes a slow path.)
+    if (revealing.length && revealing[revealing.length - 1] === el && childCountOf(el) === 0 && !NON_SPACE.test(textOf(el) || "")) {
       if (box) onHover = true;
       else if (outer && !outer.onHover && !NON_SPACE.test(innerTextOf(outer.el))) markOnHover(outer, el);
     }
@@ -679,6 +690,7 @@ export function scanPage(reg, opts = {}) {
     const ptr = pointer || parentPointer;
     const around = entry || outer;
     let childHide = hide;
+    /** @type {Element | null} */ let table = null; // the data table el is a row of (below)
     const sr = shadowOf(el);
     if (sr) {
       const info = scoped(sr);
@@ -717,8 +729,8 @@ export function scanPage(reg, opts = {}) {
       if (!words) flow.mute--;
       if (tag === "br") flow.parts.push(" ");
       flow.after = true;
-    } else if (isRow(el) && dataTable(el)) {
-      rowLine(el, /** @type {Element} */ (tableOf(el)), g, dx, dy, ptr, scope, childHide, around);
+    } else if ((tag === "tr" || role === "row") && (table = dataTable(el))) {
+      rowLine(el, table, g, dx, dy, ptr, scope, childHide, around);
     } else {
       runs(el, g, dx, dy, ptr, scope, childHide, around, HEADING.has(tag) || role === "heading");
     }
@@ -726,10 +738,10 @@ export function scanPage(reg, opts = {}) {
     // as ordinary children: no second pass needed.
   };
 
-  /** Whether a row is one of a list read across: a table with column headers, or one of rows alike. @param {Element} row */
+  /** The table a row is one of a list read across in (a table with column headers, or of rows alike), or null. @param {Element} row */
   const dataTable = (row) => {
     const table = tableOf(row);
-    return !!table && (!!columnHeads(table, tables) || rowsAlike(table, tables));
+    return table && (columnHeads(table, tables) || rowsAlike(table, tables)) ? table : null;
   };
 
   /**

@@ -10,7 +10,7 @@
  * followed (a cell under a spanning one reads the header of its own position in its row).
  */
 import { norm } from "./norm.js";
-import { attr, checkVisibilityOf, childrenOf, closestOf, innerTextOf, nextElOf, parentElOf, prevElOf, qs, qsa, tagOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, childCountOf, closestOf, firstElOf, hasAttrs, innerTextOf, nextElOf, parentElOf, prevElOf, qs, qsa, tagOf, textOf } from "./dom_native.js";
 
 const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
 const ROWS = "tr, [role=row]";
@@ -38,8 +38,10 @@ export function isRow(el) {
  * @param {Element} h
  */
 function headText(h) {
-  if (qs(h, "input, select, textarea")) return "";
-  const t = norm(innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
+  // (Most headers are words alone: their text is what is drawn, without asking the layout.)
+  const bare = childCountOf(h) === 0;
+  if (!bare && qs(h, "input, select, textarea")) return "";
+  const t = norm(bare ? textOf(h) : innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
   return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
 }
 
@@ -47,13 +49,34 @@ function headText(h) {
 function htmlCells(row) {
   const out = [];
   let col = 0;
-  for (const c of Array.from(childrenOf(row))) {
+  for (let c = firstElOf(row); c; c = nextElOf(c)) {
     const t = tagOf(c);
     if (t !== "td" && t !== "th") continue;
     out.push({ cell: c, col });
-    col += Math.max(1, Number(attr(c, "colspan")) || 1);
+    col += hasAttrs(c) ? Math.max(1, Number(attr(c, "colspan")) || 1) : 1;
   }
   return out;
+}
+
+/**
+ * An HTML table's body rows in order (its own `tr` children and its bodies' — not its head's or
+ * foot's, nor a nested table's), read from the children: cheaper than a `:scope >` query.
+ * @param {Element} table a table, or one of its row groups
+ */
+export function bodyRows(table) {
+  /** @type {Element[]} */ const rows = [];
+  for (let c = firstElOf(table); c; c = nextElOf(c)) {
+    const t = tagOf(c);
+    if (t === "tr") rows.push(c);
+    else if (t === "tbody") for (let r = firstElOf(c); r; r = nextElOf(r)) if (tagOf(r) === "tr") rows.push(r);
+  }
+  return rows;
+}
+
+/** The first of a table's child elements with this tag. @param {Element} table @param {string} tag */
+function part(table, tag) {
+  for (let c = firstElOf(table); c; c = nextElOf(c)) if (tagOf(c) === tag) return c;
+  return null;
 }
 
 /** An ARIA row's cells (its nearest cell descendants), by aria-colindex where given. @param {Element} row @returns {Cell[]} */
@@ -66,26 +89,35 @@ function ariaCells(row) {
 }
 
 /**
- * Cells by row, for one pass over the page (a scan, its rendering and the signatures, which ask a
- * row's cells once per control in it): kept until the next scan, and never past the task that read
- * them — the page may change after.
- * @type {WeakMap<Element, Cell[]> | null}
+ * What was read of tables in one pass over the page (a scan, its rendering and the signatures,
+ * which ask a row's cells and a table's headers once per control in them): kept until the next
+ * scan, and never past the task that read them — the page may change after.
+ * @type {{cells: WeakMap<Element, Cell[]>, heads: Map<Element, any>} | null}
  */
-let cellsMemo = null;
+let pass = null;
 
-/** Starts a pass over the page: cells read before it are not trusted. */
-export function newTablesPass() { cellsMemo = null; }
+/** Starts a pass over the page: what was read before it is not trusted. */
+export function newTablesPass() { pass = null; }
+
+/** The current pass's memo (a new one outside a pass). */
+function passMemo() {
+  if (!pass) {
+    const memo = pass = { cells: new WeakMap(), heads: new Map() };
+    queueMicrotask(() => { if (pass === memo) pass = null; });
+  }
+  return pass;
+}
 
 /** A row's cells with their column positions. @param {Element} row @returns {Cell[]} */
 export function rowCells(row) {
-  if (!cellsMemo) {
-    const memo = cellsMemo = new WeakMap();
-    queueMicrotask(() => { if (cellsMemo === memo) cellsMemo = null; });
-  }
-  let cells = cellsMemo.get(row);
-  if (!cells) { cells = tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row); cellsMemo.set(row, cells); }
+  const memo = passMemo().cells;
+  let cells = memo.get(row);
+  if (!cells) { cells = tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row); memo.set(row, cells); }
   return cells;
 }
+
+/** The column headers of a table, as columnHeads reads them, kept for this pass. @param {Element} table */
+export function headsOf(table) { return columnHeads(table, passMemo().heads); }
 
 /**
  * The row that heads an HTML table's columns: of its header's rows (its `thead`, or its first rows
@@ -94,21 +126,21 @@ export function rowCells(row) {
  * @param {Element} table
  */
 function headerRow(table) {
-  const head = qs(table, ":scope > thead");
-  let rows = head ? Array.from(qsa(head, ":scope > tr")) : [];
+  const head = part(table, "thead");
+  let rows = head ? bodyRows(head) : [];
   if (!rows.length) {
-    for (const r of Array.from(qsa(table, ":scope > tbody > tr, :scope > tr"))) {
-      if (!headerCells(htmlCells(r)) && !isSpanningHead(r)) break;
+    for (const r of bodyRows(table)) {
+      if (!headerCells(rowCells(r)) && !isSpanningHead(r)) break;
       rows.push(r);
     }
   }
-  rows = rows.filter((r) => htmlCells(r).length >= 2);
+  rows = rows.filter((r) => rowCells(r).length >= 2);
   return rows.length ? rows[rows.length - 1] : null;
 }
 
 /** A row of one header cell spanning the table (a caption). @param {Element} row */
 function isSpanningHead(row) {
-  const cells = htmlCells(row);
+  const cells = rowCells(row);
   return cells.length === 1 && tagOf(cells[0].cell) === "th";
 }
 
@@ -124,7 +156,7 @@ export function columnHeads(table, memo) {
     /** @type {Cell[]} */ let cells = [];
     if (tagOf(table) === "table") {
       row = headerRow(table);
-      if (row) cells = htmlCells(row);
+      if (row) cells = rowCells(row);
     } else {
       const heads = Array.from(qsa(table, "[role=columnheader]")).filter((h) => closestOf(h, TABLES) === table);
       row = heads.length ? closestOf(heads[0], ROWS) : null;
@@ -155,7 +187,7 @@ export function rowsAlike(table, memo) {
   columnHeads(table, memo); // (kept in the same memo: known first)
   const key = memo.get(table);
   if (key && "alike" in key) return key.alike;
-  const rows = tagOf(table) === "table" ? Array.from(qsa(table, ":scope > tbody > tr, :scope > tr")) : [];
+  const rows = tagOf(table) === "table" ? bodyRows(table) : [];
   const sizes = rows.slice(0, 20).map((r) => rowCells(r).length);
   const alike = sizes.length >= 3 && sizes[0] >= 2 && sizes.every((n) => n === sizes[0]) && !qs(table, "table");
   memo.set(table, { ...key, alike });
@@ -186,7 +218,8 @@ export function isHeaderRow(row, table, memo) {
 /** Whether a row's cells are headers (a "select all" box may sit in a plain cell among them). @param {Cell[]} cells */
 function headerCells(cells) {
   const head = (/** @type {Element} */ c) => tagOf(c) === "th" || attr(c, "role") === "columnheader";
-  return cells.length >= 2 && cells.every(({ cell }) => head(cell) || !!qs(cell, "input, select")) && cells.some(({ cell }) => head(cell));
+  // (Tags first: a row of data cells answers without a query.)
+  return cells.length >= 2 && cells.some(({ cell }) => head(cell)) && cells.every(({ cell }) => head(cell) || !!qs(cell, "input, select"));
 }
 
 /**
@@ -239,7 +272,7 @@ export function cellName(el) {
   const table = row && tableOf(row);
   if (!cell || !row || !table) return "";
   const label = rowLabel(row, cell);
-  const heads = columnHeads(table, new Map());
+  const heads = headsOf(table);
   const at = rowCells(row).find((c) => c.cell === cell);
   const head = heads && at ? heads[at.col] || "" : "";
   return norm(`${label} ${head !== label ? head : ""}`);

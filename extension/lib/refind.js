@@ -245,7 +245,7 @@ function labelsOf(el, pass) {
   let byFor = byRoot.get(root);
   if (!byFor) {
     byFor = new Map();
-    for (const l of Array.from(/** @type {NodeListOf<HTMLLabelElement>} */ (root.querySelectorAll("label[for]")))) {
+    for (const l of Array.from(/** @type {NodeListOf<HTMLLabelElement>} */ (qsa(root, "label[for]")))) {
       const f = l.getAttribute("for") || "";
       const g = byFor.get(f);
       if (g) g.push(l); else byFor.set(f, [l]);
@@ -571,21 +571,32 @@ const LOOK_SET = new Set([...LOOK_ATTRS, "value"]);
  * @param {string} tag @param {(name: string) => string} attr @param {string} text
  */
 function lookKey(tag, attr, text) {
-  let k = tag;
-  for (const a of LOOK_ATTRS) k += "\u0001" + cut(attr(a), 200);
-  return k + "\u0001" + (valueIsIdentity(tag) ? cut(attr("value"), 200) : "") + "\u0001" + text;
+  return attrKey(tag, attr) + "\u0001" + text;
 }
 
-/** @param {Element} el @param {Map<any, any>} [pass] */
-function lookKeyOf(el, pass) {
-  // Its own few attributes are read once, not each of the look's by name (a thousand buttons are
-  // keyed in a re-find).
+/** The part of a look key its attributes make (see lookKey). @param {string} tag @param {(name: string) => string} attr */
+function attrKey(tag, attr) {
+  let k = tag;
+  for (const a of LOOK_ATTRS) k += "\u0001" + cut(attr(a), 200);
+  return k + "\u0001" + (valueIsIdentity(tag) ? cut(attr("value"), 200) : "");
+}
+
+/** An element's look attributes, read once (not each by name: a thousand buttons are keyed in a re-find). @param {Element} el */
+function attrKeyOf(el) {
   /** @type {Record<string, string>} */
   const own = {};
   const list = attrsOf(el);
   for (let i = 0; i < list.length; i++) { const a = list[i]; if (LOOK_SET.has(a.name)) own[a.name] = a.value; }
-  return lookKey(tagOf(el), (a) => own[a] || "", tagOf(el) === "select" ? "" : visibleText(el, pass));
+  return attrKey(tagOf(el), (a) => own[a] || "");
 }
+
+/** @param {Element} el @param {Map<any, any>} [pass] */
+function lookKeyOf(el, pass) {
+  return attrKeyOf(el) + "\u0001" + lookText(el, pass);
+}
+
+/** The words of a look key (a select's are its options, which say nothing of how it looks). @param {Element} el @param {Map<any, any>} [pass] */
+function lookText(el, pass) { return tagOf(el) === "select" ? "" : visibleText(el, pass); }
 
 /** @param {Signature} sig */
 function lookKeyOfSignature(sig) {
@@ -596,24 +607,27 @@ function lookKeyOfSignature(sig) {
 /**
  * The elements with `tag` in `root` in document order, and the same grouped by look. A capture pass
  * shares one of these per root and tag (every signature of an observe asks for it).
- * @typedef {{all: Element[], index: Map<Element, number>, keys: string[], groups: Map<string, Element[]>}} TagOrder
+ * @typedef {{all: Element[], keys: Array<string | null>, groups: Map<string, Element[]>}} TagOrder
  * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
  * @returns {TagOrder}
  */
 function tagOrder(root, tag, pass) {
   /** @type {Map<string, Element[]>} */
   const groups = new Map();
-  /** @type {Map<Element, number>} */
-  const index = new Map();
   const all = Array.from(tagQuery(root, tag, pass)).filter((el) => !isToolUi(el));
-  const keys = all.map((el) => lookKeyOf(el, pass));
+  // Words are read only where the attributes leave look-alikes (twenty "Add to cart" buttons): an
+  // element alone in its attributes is alone in its look (no key, no group).
+  const akeys = all.map(attrKeyOf);
+  /** @type {Map<string, number>} */ const count = new Map();
+  for (const k of akeys) count.set(k, (count.get(k) || 0) + 1);
+  const keys = all.map((el, i) => count.get(akeys[i]) === 1 ? null : akeys[i] + "\u0001" + lookText(el, pass));
   for (let i = 0; i < all.length; i++) {
-    const el = all[i], key = keys[i];
-    index.set(el, i);
+    const key = keys[i];
+    if (key === null) continue;
     const g = groups.get(key);
-    if (g) g.push(el); else groups.set(key, [el]);
+    if (g) g.push(all[i]); else groups.set(key, [all[i]]);
   }
-  return { all, index, keys, groups };
+  return { all, keys, groups };
 }
 
 /**
@@ -629,7 +643,7 @@ function tagQuery(root, tag, pass) {
   let byTag = byRoot.get(root);
   if (!byTag) { byTag = new Map(); byRoot.set(root, byTag); }
   let list = byTag.get(tag);
-  if (!list) { list = root.querySelectorAll(tag); byTag.set(tag, list); }
+  if (!list) { list = qsa(root, tag); byTag.set(tag, list); }
   return list;
 }
 
@@ -647,10 +661,11 @@ function placeOf(el, pass) {
   if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
   let t = byTag.get(tagOf(el));
   if (!t) { t = tagOrder(root, tagOf(el), pass); byTag.set(tagOf(el), t); }
-  const k = t.index.get(el);
-  if (k === undefined) return {};
-  const g = /** @type {Element[]} */ (t.groups.get(t.keys[k]));
-  return { order: { k, n: t.all.length }, ...(g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
+  // (Found by a binary search in document order: a map of every element would cost more than the asking.)
+  const k = indexIn(t.all, el);
+  if (k < 0) return {};
+  const key = t.keys[k], g = key === null ? null : t.groups.get(key);
+  return { order: { k, n: t.all.length }, ...(g && g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
 }
 
 /**
@@ -682,7 +697,7 @@ function placeCandidates(sig, cands, pass) {
     if (!g) {
       let sel = tagOf(el);
       for (const a of LOOK_SET) { const v = attr(el, a); if (v && (a !== "value" || valueIsIdentity(tagOf(el)))) sel += `[${a}="${CSS.escape(v)}"]`; }
-      g = Array.from(root.querySelectorAll(sel)).filter((x) => !isToolUi(x) && lookKeyOf(x, pass) === key);
+      g = Array.from(qsa(root, sel)).filter((x) => !isToolUi(x) && lookKeyOf(x, pass) === key);
       groups.set(root, g);
     }
     if (g.length > 1) c.signature.twins = { k: g.indexOf(el), n: g.length };
@@ -1492,7 +1507,7 @@ export function collectCandidates(sig, root, rendered = true, pass) {
     if (maybe && tag !== "html" && tag !== "body" && (!rendered || isRendered(el))) out.push(el);
   };
   // Whether there is a BIG_PAGE-th element is asked of a live list, which walks no further than it.
-  const big = "getElementsByTagName" in root ? !!byTagOf(root, "*").item(BIG_PAGE) : root.querySelectorAll("*").length > BIG_PAGE;
+  const big = "getElementsByTagName" in root ? !!byTagOf(root, "*").item(BIG_PAGE) : qsa(root, "*").length > BIG_PAGE;
   if (big) gatherBig(sig, root, (el) => { if (!isToolUi(el)) visit(el); }, pass);
   else walkDeep(root, visit);
   return out;
