@@ -120,3 +120,20 @@ def test_an_aria_data_grid_reads_as_rows_with_headers_not_as_cells_to_click(brow
     ok(browser, "click", {"element_id": link})  # the run's link, no longer inside a "gridcell" control
     assert page.url.endswith("#/runs/1")
 
+
+
+def test_a_grid_drawn_in_two_parts_reads_each_row_whole_with_its_headers(browser, page, site):
+    # A grid library's pinned columns: each row drawn in two parts, headers in two rows, each header's
+    # words in a columnheader of their own inside the header cell.
+    open_page(page, site + "/split_grid.html")
+    obs = ok(browser, "observe")
+    text = fenced(obs["text"])
+    row = _line(text, "A-1002")
+    assert re.search(r"\[e\d+ checkbox Select row\] · Order \[e\d+ link A-1002\] · Customer Eli Moss · Carrier Swiftline · Days 5$", row), row
+    assert "Order · Order" not in text and "Customer · Customer" not in text, text
+    # Each row once, its parts (the hidden pinned-right one too) read with its first.
+    assert [ln.count("A-100") for ln in text.splitlines() if "A-100" in ln] == [1, 1, 1], text
+    assert text.count("Customer") == 4 and text.count("Delivery") == 1, text
+    # A table that takes the focus to be scrolled is read as a table, not offered as rows to click.
+    assert "Setting retention_days · Value 30" in text, text
+    assert not re.search(r"\[e\d+\] (row|table) ", text), text

@@ -281,14 +281,15 @@ function isRow(el) {
 
 /**
  * A header cell's words (its label when it shows only an icon), cut to a few words. A header that
- * holds a form field names no column (a "Select all" checkbox heads the row checkboxes: their
- * own names say what each selects); a sort link's or sort button's words do.
+ * holds a form field a person sees names no column (a "Select all" checkbox heads the row
+ * checkboxes: their own names say what each selects); a sort link's or sort button's words do, and
+ * so do a header's words beside a field the grid keeps hidden there (a selection box not drawn).
  * @param {Element} h
  */
 function headText(h) {
   // (Most headers are words alone: their text is what is drawn, without asking the layout.)
   const bare = childCountOf(h) === 0;
-  if (!bare && qs(h, "input, select, textarea")) return "";
+  if (!bare && Array.from(qsa(h, "input, select, textarea")).some((f) => checkVisibilityOf(f))) return "";
   const t = norm(bare ? textOf(h) : innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
   return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
 }
@@ -327,12 +328,20 @@ function part(table, tag) {
   return null;
 }
 
-/** An ARIA row's cells (its nearest cell descendants), by aria-colindex where given. @param {Element} row @returns {Cell[]} */
+/**
+ * An ARIA row's cells (its nearest cell descendants: not a header's words in a columnheader of their
+ * own inside it), placed by aria-colindex where given, else after the cell before.
+ * @param {Element} row @returns {Cell[]}
+ */
 function ariaCells(row) {
-  const cells = Array.from(qsa(row, CELL_ROLES)).filter((c) => closestOf(/** @type {Element} */ (parentElOf(c) || c), ROWS) === row);
-  return cells.map((cell, i) => {
+  const near = CELL_ROLES + ", " + ROWS;
+  const cells = Array.from(qsa(row, CELL_ROLES)).filter((c) => closestOf(/** @type {Element} */ (parentElOf(c) || c), near) === row);
+  let next = 0;
+  return cells.map((cell) => {
     const ix = Number(attr(cell, "aria-colindex"));
-    return { cell, col: ix > 0 ? ix - 1 : i };
+    const col = ix > 0 ? ix - 1 : next;
+    next = col + Math.max(1, Number(attr(cell, "aria-colspan")) || 1);
+    return { cell, col };
   });
 }
 
@@ -340,7 +349,7 @@ function ariaCells(row) {
  * What was read of tables in one pass over the page (a scan, its rendering and the signatures,
  * which ask a row's cells and a table's headers once per control in them): kept until the next
  * scan, and never past the task that read them — the page may change after.
- * @type {{cells: WeakMap<Element, Cell[]>, heads: Map<Element, any>} | null}
+ * @type {{cells: WeakMap<Element, Cell[]>, heads: Map<Element, any>, parts: Map<Element, Map<string, Element[]>>} | null}
  */
 let pass = null;
 
@@ -350,7 +359,7 @@ function newTablesPass() { pass = null; }
 /** The current pass's memo (a new one outside a pass). */
 function passMemo() {
   if (!pass) {
-    const memo = pass = { cells: new WeakMap(), heads: new Map() };
+    const memo = pass = { cells: new WeakMap(), heads: new Map(), parts: new Map() };
     queueMicrotask(() => { if (pass === memo) pass = null; });
   }
   return pass;
@@ -362,6 +371,35 @@ function rowCells(row) {
   let cells = memo.get(row);
   if (!cells) { cells = tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row); memo.set(row, cells); }
   return cells;
+}
+
+/**
+ * The parts a grid draws one row in (a grid library's pinned columns and the rest: rows of the same
+ * aria-rowindex in one grid), in document order: [row] for a row drawn whole.
+ * @param {Element} row @param {Element} table
+ */
+function rowParts(row, table) {
+  const ix = tagOf(row) === "tr" ? null : attr(row, "aria-rowindex");
+  if (!ix) return [row];
+  const memo = passMemo().parts;
+  let byIx = memo.get(table);
+  if (!byIx) {
+    byIx = new Map();
+    for (const r of Array.from(qsa(table, "[role=row][aria-rowindex]"))) {
+      if (tableOf(r) !== table) continue;
+      const k = /** @type {string} */ (attr(r, "aria-rowindex"));
+      const g = byIx.get(k);
+      if (g) g.push(r); else byIx.set(k, [r]);
+    }
+    memo.set(table, byIx);
+  }
+  const parts = byIx.get(ix);
+  return parts && parts.length > 1 && parts.includes(row) ? parts : [row];
+}
+
+/** A row's cells across the parts it is drawn in (those drawn at all), by column. @param {Element[]} parts @returns {Cell[]} */
+function partsCells(parts) {
+  return parts.length === 1 ? rowCells(parts[0]) : parts.filter((p) => checkVisibilityOf(p)).flatMap(rowCells).sort((a, b) => a.col - b.col);
 }
 
 /** The column headers of a table, as columnHeads reads them, kept for this pass. @param {Element} table */
@@ -406,15 +444,24 @@ function columnHeads(table, memo) {
       row = headerRow(table);
       if (row) cells = rowCells(row);
     } else {
-      const heads = Array.from(qsa(table, "[role=columnheader]")).filter((h) => closestOf(h, TABLES) === table);
-      row = heads.length ? closestOf(heads[0], ROWS) : null;
-      cells = heads.map((cell, i) => { const ix = Number(attr(cell, "aria-colindex")); return { cell, col: ix > 0 ? ix - 1 : i }; });
+      // Rows of headers, lowest aria-rowindex first: a group's header ("Delivery" over two columns)
+      // is overridden by the columns' own below it. (A grid may draw them in parts: see rowParts.)
+      const rows = [];
+      for (const h of Array.from(qsa(table, "[role=columnheader]"))) {
+        const r = closestOf(h, ROWS);
+        if (r && closestOf(r, TABLES) === table && !rows.includes(r)) rows.push(r);
+      }
+      rows.sort((a, b) => (Number(attr(a, "aria-rowindex")) || 0) - (Number(attr(b, "aria-rowindex")) || 0));
+      row = rows.length ? rows[rows.length - 1] : null;
+      cells = rows.flatMap((r) => rowCells(r).filter(({ cell }) => attr(cell, "role") === "columnheader"));
     }
     /** @type {string[]} */ const heads = [];
     for (const { cell, col } of cells) {
-      const span = tagOf(cell) === "th" || tagOf(cell) === "td" ? Math.max(1, Number(attr(cell, "colspan")) || 1) : 1;
+      const html = tagOf(cell) === "th" || tagOf(cell) === "td";
+      const span = Math.max(1, Number(attr(cell, html ? "colspan" : "aria-colspan")) || 1);
       const t = headText(cell);
-      for (let k = 0; k < span; k++) heads[col + k] = t;
+      // (An empty header leaves the name a row above gave its column.)
+      for (let k = 0; k < span; k++) if (t || heads[col + k] === undefined) heads[col + k] = t;
     }
     const named = heads.filter(Boolean).length;
     // A header the page keeps hidden (another layout's, a screen reader's) names no column a person sees.
@@ -525,7 +572,7 @@ function cellName(el) {
   const head = heads && at ? heads[at.col] || "" : "";
   return norm(`${label} ${head !== label ? head : ""}`);
 }
-return { tableOf, isRow, bodyRows, newTablesPass, rowCells, headsOf, columnHeads, rowsAlike, isSpanningRow, isHeaderRow, rowLabel, cellName };
+return { tableOf, isRow, bodyRows, newTablesPass, rowCells, rowParts, partsCells, headsOf, columnHeads, rowsAlike, isSpanningRow, isHeaderRow, rowLabel, cellName };
 })();
 // ---- extension/lib/refind.js
 const __refind = (() => {
@@ -709,9 +756,18 @@ function isInteractiveCheap(el) {
   const ce = attr(el, "contenteditable");
   if (ce !== null && ce !== "false") return true;
   const ti = attr(el, "tabindex");
-  if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return true;
+  if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return !(first ? READ_ROLES.has(first) : READ_TAGS.has(tag));
   return false;
 }
+
+/**
+ * What a person reads, not operates, when it takes the keyboard focus (a table focusable to scroll
+ * it with the arrow keys, a code block, a region): its tabindex makes it no control. A grid stays
+ * out too: its cells and rows are what is chosen, never the grid as one.
+ */
+const READ_ROLES = new Set(["table", "grid", "treegrid", "rowgroup", "list", "region", "article", "document", "feed", "log",
+  "tabpanel", "main", "navigation", "complementary", "banner", "contentinfo", "figure", "img", "status", "note", "math"]);
+const READ_TAGS = new Set(["table", "tbody", "ul", "ol", "dl", "pre", "section", "article", "main", "nav", "aside", "figure", "blockquote"]);
 
 /** Text of the elements an aria-labelledby/-describedby names. @param {Element} el @param {string} name the attribute */
 function referencedText(el, name) {
@@ -3598,7 +3654,7 @@ const { scrollInfo } = __dom_scroll;
 const { dialogName, openModal, textIn } = __dom_inert;
 const { dropUnreachable } = __dom_covered;
 const { editorSurfaces } = __dom_editors;
-const { columnHeads, isHeaderRow, isSpanningRow, newTablesPass, rowCells, rowsAlike, tableOf } = __dom_tables;
+const { columnHeads, isHeaderRow, isSpanningRow, newTablesPass, partsCells, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -4048,6 +4104,8 @@ function scanPage(reg, opts = {}) {
   const parts = new Set();
   /** Elements that could not be read (a read threw): left out with what they hold. */
   const skipped = { count: 0, first: "" };
+  /** Parts of rows a grid draws in parts, read already with their first part (see rowLine). @type {Set<Element>} */
+  const joined = new Set();
   /** Column headers of the tables met (dom_tables.js). @type {Map<Element, {row: Element | null, heads: string[] | null}>} */
   const tables = new Map();
   /** Elements whose style may turn the pointer off (with what is under them), over every scope met. @type {Set<Element>} */
@@ -4315,7 +4373,7 @@ function scanPage(reg, opts = {}) {
       if (tag === "br") flow.parts.push(" ");
       flow.after = true;
     } else if ((tag === "tr" || role === "row") && (table = dataTable(el))) {
-      rowLine(el, table, g, dx, dy, ptr, scope, childHide, around);
+      if (!joined.has(el)) rowLine(el, table, g, dx, dy, ptr, scope, childHide, around);
     } else {
       runs(el, g, dx, dy, ptr, scope, childHide, around, HEADING.has(tag) || role === "heading");
     }
@@ -4337,10 +4395,14 @@ function scanPage(reg, opts = {}) {
    * @param {boolean} ptr @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer
    */
   const rowLine = (row, table, g, dx, dy, ptr, scope, hide, outer) => {
-    const heads = isHeaderRow(row, table, tables) || isSpanningRow(row) ? [] : columnHeads(table, tables) || [];
+    // A row a grid draws in parts (pinned columns and the rest) is read whole, where its first part is.
+    const parts = rowParts(row, table);
+    if (parts.length > 1) for (const p of parts) joined.add(p);
+    const header = parts.some((p) => isHeaderRow(p, table, tables));
+    const heads = header || (parts.length === 1 && isSpanningRow(row)) ? [] : columnHeads(table, tables) || [];
     const f = newFlow(order++);
     let text = false;
-    for (const { cell, col } of rowCells(row)) {
+    for (const { cell, col } of partsCells(parts)) {
       const p0 = f.parts.length, e0 = f.entries;
       if (p0) f.parts.push(" · ");
       const h = heads[col] || "";

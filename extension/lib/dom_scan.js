@@ -13,7 +13,7 @@ import { scrollInfo } from "./dom_scroll.js";
 import { dialogName, openModal, textIn } from "./dom_inert.js";
 import { dropUnreachable } from "./dom_covered.js";
 import { editorSurfaces } from "./dom_editors.js";
-import { columnHeads, isHeaderRow, isSpanningRow, newTablesPass, rowCells, rowsAlike, tableOf } from "./dom_tables.js";
+import { columnHeads, isHeaderRow, isSpanningRow, newTablesPass, partsCells, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -463,6 +463,8 @@ export function scanPage(reg, opts = {}) {
   const parts = new Set();
   /** Elements that could not be read (a read threw): left out with what they hold. */
   const skipped = { count: 0, first: "" };
+  /** Parts of rows a grid draws in parts, read already with their first part (see rowLine). @type {Set<Element>} */
+  const joined = new Set();
   /** Column headers of the tables met (dom_tables.js). @type {Map<Element, {row: Element | null, heads: string[] | null}>} */
   const tables = new Map();
   /** Elements whose style may turn the pointer off (with what is under them), over every scope met. @type {Set<Element>} */
@@ -730,7 +732,7 @@ export function scanPage(reg, opts = {}) {
       if (tag === "br") flow.parts.push(" ");
       flow.after = true;
     } else if ((tag === "tr" || role === "row") && (table = dataTable(el))) {
-      rowLine(el, table, g, dx, dy, ptr, scope, childHide, around);
+      if (!joined.has(el)) rowLine(el, table, g, dx, dy, ptr, scope, childHide, around);
     } else {
       runs(el, g, dx, dy, ptr, scope, childHide, around, HEADING.has(tag) || role === "heading");
     }
@@ -752,10 +754,14 @@ export function scanPage(reg, opts = {}) {
    * @param {boolean} ptr @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer
    */
   const rowLine = (row, table, g, dx, dy, ptr, scope, hide, outer) => {
-    const heads = isHeaderRow(row, table, tables) || isSpanningRow(row) ? [] : columnHeads(table, tables) || [];
+    // A row a grid draws in parts (pinned columns and the rest) is read whole, where its first part is.
+    const parts = rowParts(row, table);
+    if (parts.length > 1) for (const p of parts) joined.add(p);
+    const header = parts.some((p) => isHeaderRow(p, table, tables));
+    const heads = header || (parts.length === 1 && isSpanningRow(row)) ? [] : columnHeads(table, tables) || [];
     const f = newFlow(order++);
     let text = false;
-    for (const { cell, col } of rowCells(row)) {
+    for (const { cell, col } of partsCells(parts)) {
       const p0 = f.parts.length, e0 = f.entries;
       if (p0) f.parts.push(" · ");
       const h = heads[col] || "";

@@ -33,14 +33,15 @@ export function isRow(el) {
 
 /**
  * A header cell's words (its label when it shows only an icon), cut to a few words. A header that
- * holds a form field names no column (a "Select all" checkbox heads the row checkboxes: their
- * own names say what each selects); a sort link's or sort button's words do.
+ * holds a form field a person sees names no column (a "Select all" checkbox heads the row
+ * checkboxes: their own names say what each selects); a sort link's or sort button's words do, and
+ * so do a header's words beside a field the grid keeps hidden there (a selection box not drawn).
  * @param {Element} h
  */
 function headText(h) {
   // (Most headers are words alone: their text is what is drawn, without asking the layout.)
   const bare = childCountOf(h) === 0;
-  if (!bare && qs(h, "input, select, textarea")) return "";
+  if (!bare && Array.from(qsa(h, "input, select, textarea")).some((f) => checkVisibilityOf(f))) return "";
   const t = norm(bare ? textOf(h) : innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
   return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
 }
@@ -79,12 +80,20 @@ function part(table, tag) {
   return null;
 }
 
-/** An ARIA row's cells (its nearest cell descendants), by aria-colindex where given. @param {Element} row @returns {Cell[]} */
+/**
+ * An ARIA row's cells (its nearest cell descendants: not a header's words in a columnheader of their
+ * own inside it), placed by aria-colindex where given, else after the cell before.
+ * @param {Element} row @returns {Cell[]}
+ */
 function ariaCells(row) {
-  const cells = Array.from(qsa(row, CELL_ROLES)).filter((c) => closestOf(/** @type {Element} */ (parentElOf(c) || c), ROWS) === row);
-  return cells.map((cell, i) => {
+  const near = CELL_ROLES + ", " + ROWS;
+  const cells = Array.from(qsa(row, CELL_ROLES)).filter((c) => closestOf(/** @type {Element} */ (parentElOf(c) || c), near) === row);
+  let next = 0;
+  return cells.map((cell) => {
     const ix = Number(attr(cell, "aria-colindex"));
-    return { cell, col: ix > 0 ? ix - 1 : i };
+    const col = ix > 0 ? ix - 1 : next;
+    next = col + Math.max(1, Number(attr(cell, "aria-colspan")) || 1);
+    return { cell, col };
   });
 }
 
@@ -92,7 +101,7 @@ function ariaCells(row) {
  * What was read of tables in one pass over the page (a scan, its rendering and the signatures,
  * which ask a row's cells and a table's headers once per control in them): kept until the next
  * scan, and never past the task that read them — the page may change after.
- * @type {{cells: WeakMap<Element, Cell[]>, heads: Map<Element, any>} | null}
+ * @type {{cells: WeakMap<Element, Cell[]>, heads: Map<Element, any>, parts: Map<Element, Map<string, Element[]>>} | null}
  */
 let pass = null;
 
@@ -102,7 +111,7 @@ export function newTablesPass() { pass = null; }
 /** The current pass's memo (a new one outside a pass). */
 function passMemo() {
   if (!pass) {
-    const memo = pass = { cells: new WeakMap(), heads: new Map() };
+    const memo = pass = { cells: new WeakMap(), heads: new Map(), parts: new Map() };
     queueMicrotask(() => { if (pass === memo) pass = null; });
   }
   return pass;
@@ -114,6 +123,35 @@ export function rowCells(row) {
   let cells = memo.get(row);
   if (!cells) { cells = tagOf(row) === "tr" ? htmlCells(row) : ariaCells(row); memo.set(row, cells); }
   return cells;
+}
+
+/**
+ * The parts a grid draws one row in (a grid library's pinned columns and the rest: rows of the same
+ * aria-rowindex in one grid), in document order: [row] for a row drawn whole.
+ * @param {Element} row @param {Element} table
+ */
+export function rowParts(row, table) {
+  const ix = tagOf(row) === "tr" ? null : attr(row, "aria-rowindex");
+  if (!ix) return [row];
+  const memo = passMemo().parts;
+  let byIx = memo.get(table);
+  if (!byIx) {
+    byIx = new Map();
+    for (const r of Array.from(qsa(table, "[role=row][aria-rowindex]"))) {
+      if (tableOf(r) !== table) continue;
+      const k = /** @type {string} */ (attr(r, "aria-rowindex"));
+      const g = byIx.get(k);
+      if (g) g.push(r); else byIx.set(k, [r]);
+    }
+    memo.set(table, byIx);
+  }
+  const parts = byIx.get(ix);
+  return parts && parts.length > 1 && parts.includes(row) ? parts : [row];
+}
+
+/** A row's cells across the parts it is drawn in (those drawn at all), by column. @param {Element[]} parts @returns {Cell[]} */
+export function partsCells(parts) {
+  return parts.length === 1 ? rowCells(parts[0]) : parts.filter((p) => checkVisibilityOf(p)).flatMap(rowCells).sort((a, b) => a.col - b.col);
 }
 
 /** The column headers of a table, as columnHeads reads them, kept for this pass. @param {Element} table */
@@ -158,15 +196,24 @@ export function columnHeads(table, memo) {
       row = headerRow(table);
       if (row) cells = rowCells(row);
     } else {
-      const heads = Array.from(qsa(table, "[role=columnheader]")).filter((h) => closestOf(h, TABLES) === table);
-      row = heads.length ? closestOf(heads[0], ROWS) : null;
-      cells = heads.map((cell, i) => { const ix = Number(attr(cell, "aria-colindex")); return { cell, col: ix > 0 ? ix - 1 : i }; });
+      // Rows of headers, lowest aria-rowindex first: a group's header ("Delivery" over two columns)
+      // is overridden by the columns' own below it. (A grid may draw them in parts: see rowParts.)
+      const rows = [];
+      for (const h of Array.from(qsa(table, "[role=columnheader]"))) {
+        const r = closestOf(h, ROWS);
+        if (r && closestOf(r, TABLES) === table && !rows.includes(r)) rows.push(r);
+      }
+      rows.sort((a, b) => (Number(attr(a, "aria-rowindex")) || 0) - (Number(attr(b, "aria-rowindex")) || 0));
+      row = rows.length ? rows[rows.length - 1] : null;
+      cells = rows.flatMap((r) => rowCells(r).filter(({ cell }) => attr(cell, "role") === "columnheader"));
     }
     /** @type {string[]} */ const heads = [];
     for (const { cell, col } of cells) {
-      const span = tagOf(cell) === "th" || tagOf(cell) === "td" ? Math.max(1, Number(attr(cell, "colspan")) || 1) : 1;
+      const html = tagOf(cell) === "th" || tagOf(cell) === "td";
+      const span = Math.max(1, Number(attr(cell, html ? "colspan" : "aria-colspan")) || 1);
       const t = headText(cell);
-      for (let k = 0; k < span; k++) heads[col + k] = t;
+      // (An empty header leaves the name a row above gave its column.)
+      for (let k = 0; k < span; k++) if (t || heads[col + k] === undefined) heads[col + k] = t;
     }
     const named = heads.filter(Boolean).length;
     // A header the page keeps hidden (another layout's, a screen reader's) names no column a person sees.

@@ -179,9 +179,18 @@ export function isInteractiveCheap(el) {
   const ce = attr(el, "contenteditable");
   if (ce !== null && ce !== "false") return true;
   const ti = attr(el, "tabindex");
-  if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return true;
+  if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return !(first ? READ_ROLES.has(first) : READ_TAGS.has(tag));
   return false;
 }
+
+/**
+ * What a person reads, not operates, when it takes the keyboard focus (a table focusable to scroll
+ * it with the arrow keys, a code block, a region): its tabindex makes it no control. A grid stays
+ * out too: its cells and rows are what is chosen, never the grid as one.
+ */
+const READ_ROLES = new Set(["table", "grid", "treegrid", "rowgroup", "list", "region", "article", "document", "feed", "log",
+  "tabpanel", "main", "navigation", "complementary", "banner", "contentinfo", "figure", "img", "status", "note", "math"]);
+const READ_TAGS = new Set(["table", "tbody", "ul", "ol", "dl", "pre", "section", "article", "main", "nav", "aside", "figure", "blockquote"]);
 
 /** Text of the elements an aria-labelledby/-describedby names. @param {Element} el @param {string} name the attribute */
 function referencedText(el, name) {

@@ -417,20 +417,38 @@ def _tables(s: _Session, world: int, text: str) -> tuple[int, list[str]]:
         const roots = [document];
         for (let i = 0; i < roots.length; i++) for (const el of roots[i].querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
         const text = (c) => (c.innerText || '').replace(/\\s+/g, ' ').trim();
+        // A header holding a field a person sees (a "select all" box) names no column; one the grid keeps hidden there does not count.
+        const field = (c) => [...c.querySelectorAll('input, select')].some((f) => f.checkVisibility());
         for (const root of roots) for (const t of root.querySelectorAll('table, [role=grid], [role=table], [role=treegrid]')) {
             if (!visible(t)) continue;
             let heads = [], rows = [];
             if (t.localName === 'table') {
-                const head = t.tHead && t.tHead.rows.length ? t.tHead.rows[t.tHead.rows.length - 1]
-                    : [...t.rows].find((r) => [...r.cells].some((c) => c.localName === 'th') && [...r.cells].every((c) => c.localName === 'th' || c.querySelector('input')));
-                if (!head) continue;
-                for (const c of head.cells) for (let k = 0; k < (c.colSpan || 1); k++) heads.push(c.querySelector('input, select') ? '' : text(c));
-                rows = [...t.rows].filter((r) => r !== head && r.parentElement !== t.tHead && r.parentElement !== t.tFoot && visible(r))
+                // The row that heads the columns: the last row of header cells before the data that
+                // names two columns or more (a caption row spanning the table above it names none).
+                const isHead = (r) => [...r.cells].some((c) => c.localName === 'th') && [...r.cells].every((c) => c.localName === 'th' || c.querySelector('input'));
+                const lead = t.tHead && t.tHead.rows.length ? [...t.tHead.rows] : (() => { const out = []; for (const r of t.rows) { if (!isHead(r)) break; out.push(r); } return out; })();
+                const head = lead.filter((r) => r.cells.length >= 2).pop();
+                if (!head || !visible(head)) continue; // (headers the page keeps hidden head nothing a person sees)
+                for (const c of head.cells) for (let k = 0; k < (c.colSpan || 1); k++) heads.push(field(c) ? '' : text(c));
+                rows = [...t.rows].filter((r) => !lead.includes(r) && r.parentElement !== t.tFoot && !isHead(r) && visible(r))
                     .map((r) => { const out = []; for (const c of r.cells) for (let k = 0; k < (c.colSpan || 1); k++) out.push(k ? '' : text(c)); return out; });
             } else {
-                heads = [...t.querySelectorAll('[role=columnheader]')].filter((h) => h.closest('[role=grid], [role=table], [role=treegrid]') === t && visible(h)).map(text);
-                rows = [...t.querySelectorAll('[role=row]')].filter((r) => r.closest('[role=grid], [role=table], [role=treegrid]') === t && !r.querySelector('[role=columnheader]') && visible(r))
-                    .map((r) => [...r.querySelectorAll('[role=gridcell], [role=cell], [role=rowheader]')].filter((c) => c.closest('[role=row]') === r).map(text));
+                // Cells by aria-colindex (else after the cell before), spans by aria-colspan; a header's
+                // own words in a columnheader inside it are that header; a row of group headers above
+                // is overridden by the columns' own.
+                const own = (r, sel) => [...r.querySelectorAll(sel)].filter((c) => c.parentElement.closest('[role=row], [role=gridcell], [role=cell], [role=columnheader], [role=rowheader]') === r);
+                const placed = (cells) => { let next = 0; return cells.map((c) => { const ix = +c.getAttribute('aria-colindex'); const col = ix > 0 ? ix - 1 : next; const span = Math.max(1, +c.getAttribute('aria-colspan') || 1); next = col + span; return { c, col, span }; }); };
+                const mine = (r) => r.closest('[role=grid], [role=table], [role=treegrid]') === t;
+                const headRows = [...t.querySelectorAll('[role=row]')].filter((r) => mine(r) && r.querySelector('[role=columnheader]') && visible(r))
+                    .sort((a, b) => (+a.getAttribute('aria-rowindex') || 0) - (+b.getAttribute('aria-rowindex') || 0));
+                for (const r of headRows) for (const { c, col, span } of placed(own(r, '[role=gridcell], [role=cell], [role=columnheader], [role=rowheader]'))) {
+                    if (c.getAttribute('role') !== 'columnheader') continue;
+                    const w = field(c) ? '' : text(c);
+                    for (let k = 0; k < span; k++) if (w || heads[col + k] === undefined) heads[col + k] = w;
+                }
+                heads = Array.from(heads, (h) => h || '');
+                rows = [...t.querySelectorAll('[role=row]')].filter((r) => mine(r) && !r.querySelector('[role=columnheader]') && visible(r))
+                    .map((r) => { const out = []; for (const { c, col } of placed(own(r, '[role=gridcell], [role=cell], [role=rowheader]'))) out[col] = text(c); return Array.from(out, (x) => x || ''); });
             }
             if (heads.filter(Boolean).length < 2) continue;
             const row = rows.find((cells) => cells.filter((c, i) => c && c.length < 60 && heads[i]).length >= 2);
