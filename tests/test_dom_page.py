@@ -170,3 +170,22 @@ def test_a_charts_toolbar_shown_on_hover_is_listed_by_its_tooltips_and_used(brow
     assert zoom and "clickable Download plot as a png (on hover)" in text, text
     ok(browser, "click", {"element_id": zoom.group(1)})
     assert page.text_content("#log") == "Zoom"
+
+
+def test_a_wide_tables_columns_past_the_windows_edge_are_under_a_modals_shade_too(browser, page, site):
+    # A data grid wider than the window (its last columns scrolled off to the right inside their
+    # box) behind a dialog's shade over the whole window: those columns are as unreachable as the rest.
+    open_page(page, site + "/modal.html")
+    page.evaluate("""() => {
+        const box = document.createElement('div');
+        box.style.cssText = 'overflow-x:auto;width:100%';
+        const t = document.createElement('table');
+        t.style.cssText = 'width:2400px';
+        t.innerHTML = '<tr><th>run</th><th style="width:1900px">notes</th><th>score</th></tr>' +
+            [1, 2, 3].map((i) => `<tr><td>run ${i}</td><td>-</td><td><a href="#s${i}">score ${i}</a></td></tr>`).join('');
+        box.append(t);
+        document.body.prepend(box);
+    }""")
+    text = ok(browser, "observe", {"max_tokens": 20000})["text"]
+    assert "Accept" in text and "Under a cover" in text, text
+    assert "link score" not in text and "4 controls left out" in text, text  # (their words stay, as no control)

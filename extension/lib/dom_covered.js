@@ -140,11 +140,14 @@ function samplePoints(e, vw, vh) {
  * What a pointer finds at a control's visible points.
  * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh
  * @param {Map<Element, Element | null>} layers hit element → its layer (asked once per element)
- * @returns {"open" | "away" | "hidden" | {cover: Element}} away: scrolled out of a box it scrolls in (kept)
+ * @returns {"open" | "away" | "out" | "hidden" | {cover: Element}} away: scrolled out of a box it scrolls in (kept);
+ *   out: no point of it in the window
  */
 function judge(doc, e, vw, vh, layers) {
   const { top, own } = samplePoints(e, vw, vh);
   const el = e.surface || e.el; // a code editor is where its box is drawn, not its hidden field
+  // (In the page's rows but past the window's side — a wide grid's last columns: judged as out of view.)
+  if (!top.length) return "out";
   /** @type {Element | null} */ let first = null;
   for (const p of top) {
     const hit = hitAt(doc, p.x, p.y);
@@ -207,13 +210,13 @@ export function dropUnreachable(doc, entries) {
   /** Out of view, kept for now: under a cover too when the box they scroll in is (below). @type {Entry[]} */
   const away = [];
   for (const e of entries) {
-    /** @type {"open" | "away" | "hidden" | {cover: Element}} */ let v = "open";
+    /** @type {"open" | "away" | "out" | "hidden" | {cover: Element}} */ let v = "open";
     // (A control shown on hover is not reachable now by design: the action hovers first — unless a
     // layer over the whole page, a modal's backdrop, keeps the pointer from its row as well.)
     if (e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
     else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
-    else if (full && !containsDeep(full, e.el)) v = { cover: full };
-    if (v === "open" || v === "away") { if ((v === "away" || e.where !== "in") && !e.onHover) away.push(e); entries[kept++] = e; continue; }
+    if ((e.where !== "in" || v === "out") && !e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "out";
+    if (v === "open" || v === "away" || v === "out") { if (v !== "open" && !e.onHover) away.push(e); entries[kept++] = e; continue; }
     e.covered = true;
     if (v === "hidden") { hidden.push(e); continue; }
     e.coveredBy = v.cover;
