@@ -52,7 +52,7 @@ def test_an_inline_script_is_never_part_of_a_name(browser, page, site):
     obs = ok(browser, "observe")
     text = fenced(obs["text"])
     assert "currentScript" not in text and "ownerField" not in text, text
-    assert re.search(r"\] combobox Type =\"Plain\"", text), text
+    assert re.search(r"combobox Type =\"Plain\"", text), text
     names = {s["name"] for s in obs["elements"].values()}
     assert "Type" in names, names
 
@@ -71,7 +71,14 @@ def test_group_headings_a_hidden_header_and_a_form_table_without_headers(browser
     assert "Subject" not in flag and "Select" not in flag, flag
     # Fields of a form table without headers: named by their row, never by a list's options.
     assert "md5sha1" not in text and "+-" not in text, text
-    assert re.search(r"\] textbox name =\"Green Teapot\"", text) and re.search(r"\] textbox price =\"31.25\"", text), text
+    # Its rows read across, each field after its row's label.
+    assert re.search(r"^name \[e\d+ combobox =\"\" options: md5\|sha1\|uuid\] \[e\d+ textbox =\"Green Teapot\"\]$", text, re.M), text
+    assert re.search(r"^price \[e\d+ combobox [^\]]*\] \[e\d+ textbox =\"31.25\"\]$", text, re.M), text
+    # A form table of label and field pairs has no header row: the last row is no column of "Owner".
+    comment = _line(text, "Comment")
+    assert "Owner" not in comment and "Tags" not in comment, comment
+    assert re.search(r"^Owner \[e\d+ textbox\] · Tags \[e\d+ textbox\]$", text, re.M), text
+    assert re.search(r"^Severity \[e\d+ combobox [^\]]*\] · Component \[e\d+ combobox [^\]]*\]$", text, re.M), text
 
 
 def test_a_design_system_tick_box_in_a_grid_row_is_the_rows_checkbox(browser, page, site):

@@ -13,7 +13,7 @@ import { scrollInfo } from "./dom_scroll.js";
 import { dialogName, openModal, textIn } from "./dom_inert.js";
 import { dropUnreachable } from "./dom_covered.js";
 import { editorSurfaces } from "./dom_editors.js";
-import { columnHeads, isHeaderRow, isSpanningRow, newTablesPass, partsCells, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
+import { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -740,10 +740,13 @@ export function scanPage(reg, opts = {}) {
     // as ordinary children: no second pass needed.
   };
 
-  /** The table a row is one of a list read across in (a table with column headers, or of rows alike), or null. @param {Element} row */
+  /**
+   * The table a row is read across in (a table with column headers, one of rows alike, or a form
+   * laid out as a table), or null. @param {Element} row
+   */
   const dataTable = (row) => {
     const table = tableOf(row);
-    return table && (columnHeads(table, tables) || rowsAlike(table, tables)) ? table : null;
+    return table && (columnHeads(table, tables) || rowsAlike(table, tables) || isFormRow(row)) ? table : null;
   };
 
   /**

@@ -242,6 +242,29 @@ export function rowsAlike(table, memo) {
 }
 
 /**
+ * Whether a row of a table without headers is a row of a form laid out as a table: label cells
+ * beside the fields they label (`Priority | [select] | Status | [select]`), read across as one line
+ * as a person reads it. A page laid out in a table (a cell holding a table, or long text) is not.
+ * @param {Element} row
+ */
+export function isFormRow(row) {
+  if (tagOf(row) !== "tr") return false;
+  const cells = rowCells(row);
+  if (cells.length < 2 || cells.length > 8) return false;
+  let label = false, field = false;
+  for (const { cell } of cells) {
+    if (qs(cell, "table")) return false;
+    if (qs(cell, "input:not([type=hidden]), select, textarea")) field = true;
+    else {
+      const t = norm(textOf(cell));
+      if (t.length > HEAD_MAX * 2) return false;
+      if (t) label = true;
+    }
+  }
+  return label && field;
+}
+
+/**
  * Whether a row is a line across the whole table (one cell spanning its columns: a group's heading
  * "critical", a foot line "1..20 out of 20"), not a row of values under the headers.
  * @param {Element} row
@@ -262,11 +285,17 @@ export function isHeaderRow(row, table, memo) {
   return headerCells(rowCells(row));
 }
 
-/** Whether a row's cells are headers (a "select all" box may sit in a plain cell among them). @param {Cell[]} cells */
+/**
+ * Whether a row's cells are headers: one plain cell may sit among them holding a "select all" box;
+ * label cells beside the fields they label (a form laid out as a table) are no row of headers.
+ * @param {Cell[]} cells
+ */
 function headerCells(cells) {
   const head = (/** @type {Element} */ c) => tagOf(c) === "th" || attr(c, "role") === "columnheader";
   // (Tags first: a row of data cells answers without a query.)
-  return cells.length >= 2 && cells.some(({ cell }) => head(cell)) && cells.every(({ cell }) => head(cell) || !!qs(cell, "input, select"));
+  if (cells.length < 2 || !cells.some(({ cell }) => head(cell))) return false;
+  const plain = cells.filter(({ cell }) => !head(cell));
+  return plain.length === 0 || (plain.length === 1 && !!qs(plain[0].cell, "input[type=checkbox]"));
 }
 
 /**

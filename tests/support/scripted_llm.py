@@ -74,14 +74,16 @@ def user_text(body: dict[str, Any]) -> str:
     return content
 
 
-def find_ids(body: dict[str, Any], label: str, within: str | None = None, row: str | None = None) -> list[str]:
+def find_ids(body: dict[str, Any], label: str, within: str | None = None, row: str | None = None,
+             after: str | None = None) -> list[str]:
     """The ids of every page-map element named `label`, in the map's order: `'link "Blue
     Kettle"'` (role and name), `'"Email"'` or `'Email'` (name only). Matches on words, not on the
     map's punctuation, so the DOM agent may render a line as `[e5] link "Blue Kettle"` or
     `[e5] link Blue Kettle`, or the control inside a sentence as `[e5 link Blue Kettle]`.
     `within`: only after the first line that contains these words (a section's heading, as a
     person looks in one part of the page). `row`: only on lines that hold these words too (a
-    table's row read as one line: the Edit link in the row of "Red Mug")."""
+    table's row read as one line: the Edit link in the row of "Red Mug"). `after`: only what follows
+    these words on their line (the field a form's label stands before: `· Status [e23 combobox]`)."""
     page = user_text(body).split("PAGE", 1)[-1]
     if within is not None:
         at = page.find(within)
@@ -92,6 +94,11 @@ def find_ids(body: dict[str, Any], label: str, within: str | None = None, row: s
     for line in page.splitlines():
         if row is not None and not re.search(rf"(?<!\w){re.escape(row.lower())}(?!\w)", line.lower()):
             continue
+        if after is not None:
+            at = re.search(rf"(?<!\w){re.escape(after.lower())}(?!\w)", line.lower())
+            if not at:
+                continue
+            line = line[at.end():]
         # A control on its own line (`[e5] link Blue Kettle`), or inside a sentence (`[e5 link Blue Kettle]`).
         found = re.search(r"\[([A-Za-z]*\d+)\](.*)$", line)
         for eid, rest in [found.groups()] if found else re.findall(r"\[([A-Za-z]*\d+) ([^\]]*)\]", line):
@@ -103,12 +110,13 @@ def find_ids(body: dict[str, Any], label: str, within: str | None = None, row: s
     return found_ids
 
 
-def find_id(body: dict[str, Any], label: str, within: str | None = None, row: str | None = None) -> str:
+def find_id(body: dict[str, Any], label: str, within: str | None = None, row: str | None = None,
+            after: str | None = None) -> str:
     """The id of the first page-map element named `label` (as `find_ids`)."""
-    ids = find_ids(body, label, within, row)
+    ids = find_ids(body, label, within, row, after)
     if not ids:
         page = user_text(body).split("PAGE", 1)[-1]
-        where = (f" after {within!r}" if within else "") + (f" in the row of {row!r}" if row else "")
+        where = (f" after {within!r}" if within else "") + (f" in the row of {row!r}" if row else "") + (f" after the words {after!r}" if after else "")
         raise AssertionError(f"no element {label!r}{where} in the page map:\n{page[:3000]}")
     return ids[0]
 

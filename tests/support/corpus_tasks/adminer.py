@@ -21,8 +21,9 @@ def _insert(_: Adminer) -> dict[str, list[Any]]:
     fields = {"name": "Enamel Colander", "price": "17.40", "stock": "9", "category": "Kitchen"}
 
     def field(b: dict[str, Any], k: str) -> str:
-        # The stock column is a number: the map lists it as a spinbutton, the others as textboxes.
-        return find_id(b, f'spinbutton "{k}"' if k == "stock" else f'textbox "{k}"', within="Insert: products")
+        # Each field's row reads as a person reads the form: `stock [function select] [value field]`;
+        # the stock column is a number, whose field the map lists as a spinbutton.
+        return find_id(b, "spinbutton" if k == "stock" else "textbox", within="Insert: products", row=k)
 
     return {
         "scheduler": one_subtask("Insert the Enamel Colander product row"),
@@ -49,7 +50,7 @@ def _edit(_: Adminer) -> dict[str, list[Any]]:
         "scheduler": one_subtask("Change the Oak Tray's price to 19.50"),
         "worker": [
             lambda b: call("click", element_id=find_id(b, 'link "edit"', row="Oak Tray"), expect="url:edit=products"),
-            lambda b: calls(("fill", {"element_id": find_id(b, 'textbox "price"', within="Edit: products"), "value": "19.50"}),
+            lambda b: calls(("fill", {"element_id": find_id(b, "textbox", within="Edit: products", row="price"), "value": "19.50"}),
                             ("click", {"element_id": find_id(b, 'button "Save"'), "expect": "text:has been edited"})),
             done("The Oak Tray costs 19.50"),
         ],
@@ -151,10 +152,6 @@ def _answer_check(app: Adminer, run: Any) -> None:
 
 
 TASKS = [
-    # heybro issue (the insert and the edit): the page map now names each value field of Adminer's
-    # edit form by the options of the function select in the cell before it (textbox
-    # ~"md5sha1passwordencryptuuidSQL", ~"+-SQL") instead of by its column's header cell ("name",
-    # "price"), as it did before; no field is named "name" or "price".
     CorpusTask("adminer", "inserts a product", "Add a product Enamel Colander, price 17.40, 9 in stock, category Kitchen",
                PRODUCTS, _insert, _insert_check, kind="create"),
     CorpusTask("adminer", "changes a product's price found by its name in the grid", "Change the price of the Oak Tray to 19.50",

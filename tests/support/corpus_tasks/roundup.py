@@ -30,10 +30,11 @@ def _create(_: Roundup) -> dict[str, list[Any]]:
         "worker": [
             # The Issues line of the menu has its own "Create New" (the Keywords line has another).
             lambda b: call("click", element_id=find_id(b, 'link "Create New"', row="Issues"), expect="url:@template=item"),
-            lambda b: calls(("fill", {"element_id": find_id(b, 'textbox "Title"'), "value": NEW_TITLE}),
-                            ("select", {"element_id": find_id(b, 'combobox "Priority"'), "value": "urgent"}),
-                            ("select", {"element_id": find_id(b, 'combobox "Assigned To"'), "value": "bob"})),
-            lambda b: calls(("fill", {"element_id": find_id(b, 'textbox "Change Note"'), "value": NOTE}),
+            # The form is laid out as a table: each field after its label's words (`Title [e21 textbox]`).
+            lambda b: calls(("fill", {"element_id": find_id(b, "textbox", after="Title"), "value": NEW_TITLE}),
+                            ("select", {"element_id": find_id(b, "combobox", after="Priority"), "value": "urgent"}),
+                            ("select", {"element_id": find_id(b, "combobox", after="Assigned To"), "value": "bob"})),
+            lambda b: calls(("fill", {"element_id": find_id(b, "textbox", after="Change Note"), "value": NOTE}),
                             ("click", {"element_id": find_id(b, 'button "Submit New Entry"'), "expect": "text:created"})),
             done("The issue is filed"),
         ],
@@ -61,7 +62,7 @@ def _status(_: Roundup) -> dict[str, list[Any]]:
         "worker": [
             lambda b: _scroll_for(b, PROJECTOR) or call("click", element_id=find_id(b, f'link "{PROJECTOR}"', row=PROJECTOR),
                                                         expect="url:/issue"),
-            lambda b: calls(("select", {"element_id": find_id(b, 'combobox "Status"'), "value": "in-progress"}),
+            lambda b: calls(("select", {"element_id": find_id(b, "combobox", after="Status"), "value": "in-progress"}),
                             ("click", {"element_id": find_id(b, 'button "Submit Changes"'), "expect": "text:edited ok"})),
             done("The status is in-progress"),
         ],
