@@ -189,3 +189,18 @@ def test_a_wide_tables_columns_past_the_windows_edge_are_under_a_modals_shade_to
     text = ok(browser, "observe", {"max_tokens": 20000})["text"]
     assert "Accept" in text and "Under a cover" in text, text
     assert "link score" not in text and "4 controls left out" in text, text  # (their words stay, as no control)
+
+
+def test_at_the_end_of_a_long_page_the_map_shows_its_end(browser, page, site):
+    # A listing taller than the map's budget, scrolled to its end: what the scroll was for (the last
+    # rows) is shown; the rows left out are above, where scrolling up brings them.
+    open_page(page, site + "/modal_inert.html")
+    page.evaluate("""() => {
+        document.body.innerHTML = '<h1>Articles</h1>' + Array.from({ length: 40 }, (_, i) =>
+            `<p style="margin:4px 0"><a href="#a${i + 1}">Article number ${i + 1} about kettles and teapots</a> <button>More options for article ${i + 1}</button></p>`).join('');
+        window.scrollTo(0, document.documentElement.scrollHeight);
+    }""")
+    text = ok(browser, "observe", {"max_tokens": 400})["text"]
+    assert "Article number 40 " in text and "More options for article 40" in text, text
+    assert "Article number 1 " not in text, text
+    assert re.search(r"… \d+ more elements above \(scroll up\)", text) and "more elements below" not in text, text

@@ -4980,8 +4980,11 @@ function renderScan(scan, opts = {}) {
     if (v === undefined) { v = checkVisibilityOf(el, VISIBLE); seenVisible.set(el, v); }
     return v;
   };
-  // Priority: visible first, then by distance from the viewport; elements before text at equal distance.
-  const ranked = items.slice().sort((a, b) => a.d - b.d || a.k - b.k || a.o - b.o);
+  // Priority: visible first, then by distance from the viewport; elements before text at equal
+  // distance. At the end of a scrolled page, what is in view is taken from the bottom up: the end is
+  // what scrolling there was for, and no more scrolling would bring it first.
+  const atEnd = downPx === 0 && upPx > 0;
+  const ranked = items.slice().sort((a, b) => a.d - b.d || a.k - b.k || (atEnd && a.d === 0 ? b.o - a.o : a.o - b.o));
   const chosen = new Set();
   let misses = 0;
   let hiddenTexts = 0;
@@ -5026,7 +5029,9 @@ function renderScan(scan, opts = {}) {
   const shown = shownItems.flatMap((it) => it.kind === "el" ? [it.e] : it.inline);
   const shownSet = new Set(shown);
   const omittedEls = scan.entries.filter((e) => !shownSet.has(e));
-  const above = omittedEls.filter((e) => e.where === "above").length;
+  // One in view but left out for length lies above or below what is shown (by document order).
+  const firstInView = Math.min(...shownItems.filter((it) => it.d === 0).map((it) => it.o));
+  const above = omittedEls.filter((e) => e.where === "above" || (e.where === "in" && e.order < firstInView)).length;
   const below = omittedEls.length - above;
   const textsOmitted = scan.texts.length - hiddenTexts - shownItems.filter((it) => it.kind === "text").length;
   lines.push(...frames, FENCE_CLOSE);
