@@ -204,3 +204,14 @@ def test_at_the_end_of_a_long_page_the_map_shows_its_end(browser, page, site):
     assert "Article number 40 " in text and "More options for article 40" in text, text
     assert "Article number 1 " not in text, text
     assert re.search(r"… \d+ more elements above \(scroll up\)", text) and "more elements below" not in text, text
+
+
+def test_an_empty_editor_kept_open_by_a_zero_width_space_has_no_name_of_it(browser, page, site):
+    open_page(page, site + "/modal_inert.html")
+    page.evaluate("""() => {
+        document.body.innerHTML = '<h1>New page</h1><div class="field"><span>Body</span>' +
+            '<div class="editor notranslate" role="textbox" contenteditable="true"><p>\\u200b</p></div></div>';
+    }""")
+    text = ok(browser, "observe")["text"]
+    line = next(ln for ln in text.splitlines() if "[e1]" in ln)
+    assert "\u200b" not in line and line.endswith('textbox ~"Body"'), line

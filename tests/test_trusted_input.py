@@ -60,6 +60,16 @@ def test_typing_into_a_rich_editor_that_takes_only_browser_input(browser, truste
     assert trusted_page.eval_on_selector("#model", "e => e.textContent") == "Hello, world. (Tea & cake!)"
 
 
+def test_filling_a_rich_editor_that_crashes_on_script_edits_goes_by_the_browsers_input(browser, trusted_page) -> None:
+    # An editable region is an editor's (Draft.js, ProseMirror, Lexical…): its text is replaced by the
+    # browser's own keys, as a person's, never by a script editing the editor's DOM behind its back.
+    obs = ok(browser, "observe")
+    r = ok(browser, "fill", {"element_id": find_id(obs, "Notes"), "value": "Call the supplier (urgent)"})
+    assert r["input"] == "trusted"
+    assert trusted_page.text_content("#notes-model") == "Call the supplier (urgent)"
+    assert trusted_page.text_content("#crash") == ""
+
+
 def test_another_debugger_on_the_tab_is_a_clear_error_and_script_input_still_works(
         browser, trusted_page) -> None:
     target = tab_target(browser)

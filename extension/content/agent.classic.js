@@ -8,11 +8,12 @@
 // ---- extension/lib/norm.js
 const __norm = (() => {
 /**
- * Text as compared and shown: runs of white space made one space, trimmed. Anything that is not a
+ * Text as compared and shown: runs of white space (and of the zero-width spaces editors keep an
+ * empty line open with) made one space, trimmed. Anything that is not a
  * string (a page's odd property where a string was expected) reads as no words, never an error.
  * @param {unknown} s
  */
-function norm(s) { return typeof s === "string" ? s.replace(/\s+/g, " ").trim() : ""; }
+function norm(s) { return typeof s === "string" ? s.replace(/[\s\u200b\u2060]+/g, " ").trim() : ""; }
 return { norm };
 })();
 // ---- extension/lib/dom_native.js
@@ -5030,7 +5031,8 @@ function renderScan(scan, opts = {}) {
   const shownSet = new Set(shown);
   const omittedEls = scan.entries.filter((e) => !shownSet.has(e));
   // One in view but left out for length lies above or below what is shown (by document order).
-  const firstInView = Math.min(...shownItems.filter((it) => it.d === 0).map((it) => it.o));
+  const inViewShown = shownItems.filter((it) => it.d === 0).map((it) => it.o);
+  const firstInView = inViewShown.length ? Math.min(...inViewShown) : -Infinity; // (none shown: all below)
   const above = omittedEls.filter((e) => e.where === "above" || (e.where === "in" && e.order < firstInView)).length;
   const below = omittedEls.length - above;
   const textsOmitted = scan.texts.length - hiddenTexts - shownItems.filter((it) => it.kind === "text").length;
@@ -6991,7 +6993,7 @@ const { showBoxes, highlight, clearOverlay } = __dom_overlay;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, settleFor, settle, contentReady, documentReady, documentId } = __dom_changes;
 const { watchRequests } = __dom_requests;
-const { actionError, checkFilled, focusOn, checkedState } = __dom_input;
+const { actionError, checkFilled, focusOn, checkedState, isEditable } = __dom_input;
 const { parseKeys } = __dom_keys;
 const { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, madeElements, requestCount, sendTrusted, trustedSteps } = __dom_trusted;
 const { frameDocuments } = __dom_roots;
@@ -7115,12 +7117,20 @@ async function doInput(def, args, el, r, finish) {
   // A code editor's hidden field holds a part of its text at most: only the browser's own keys,
   // as a person's, reach the editor.
   const keysOnly = !!el && KEYS_ONLY.has(action) && !!r.surfaces.get(el);
-  const mode = keysOnly ? "always" : el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
+  // An editable region is an editor's, with a model of its own (Draft.js, ProseMirror, Lexical…):
+  // the browser's own keys, as a person's, are what every one of them takes, where a script's edit
+  // of its DOM behind its back may crash it. (Where they cannot go, the script's edit is tried.)
+  const region = !keysOnly && !!el && (action === "fill" || action === "type") && isEditable(el) && args.trusted_input !== "off";
+  const mode = keysOnly || region ? "always" : el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
   if (mode === "always") {
     const target = /** @type {Element} */ (el);
     if (action === "type" || action === "press" || action === "fill") keyboardOn(target);
-    await sendTrusted(trustedSteps(action, args, target));
-    return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
+    try {
+      await sendTrusted(trustedSteps(action, args, target));
+      return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
+    } catch (e) {
+      if (!region || /** @type {any} */ (e)?.code !== "unsupported") throw e;
+    }
   }
   const before = fieldState(el);
   const requests = requestCount();

@@ -10,7 +10,7 @@ import { showBoxes, highlight, clearOverlay } from "../lib/dom_overlay.js";
 import { locate, prepare, brief } from "../lib/dom_locate.js";
 import { watchChanges, settleFor, settle, contentReady, documentReady, documentId } from "../lib/dom_changes.js";
 import { watchRequests } from "../lib/dom_requests.js";
-import { actionError, checkFilled, focusOn, checkedState } from "../lib/dom_input.js";
+import { actionError, checkFilled, focusOn, checkedState, isEditable } from "../lib/dom_input.js";
 import { parseKeys } from "../lib/dom_keys.js";
 import { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, madeElements, requestCount, sendTrusted, trustedSteps } from "../lib/dom_trusted.js";
 import { frameDocuments } from "../lib/dom_roots.js";
@@ -134,12 +134,20 @@ async function doInput(def, args, el, r, finish) {
   // A code editor's hidden field holds a part of its text at most: only the browser's own keys,
   // as a person's, reach the editor.
   const keysOnly = !!el && KEYS_ONLY.has(action) && !!r.surfaces.get(el);
-  const mode = keysOnly ? "always" : el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
+  // An editable region is an editor's, with a model of its own (Draft.js, ProseMirror, Lexical…):
+  // the browser's own keys, as a person's, are what every one of them takes, where a script's edit
+  // of its DOM behind its back may crash it. (Where they cannot go, the script's edit is tried.)
+  const region = !keysOnly && !!el && (action === "fill" || action === "type") && isEditable(el) && args.trusted_input !== "off";
+  const mode = keysOnly || region ? "always" : el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
   if (mode === "always") {
     const target = /** @type {Element} */ (el);
     if (action === "type" || action === "press" || action === "fill") keyboardOn(target);
-    await sendTrusted(trustedSteps(action, args, target));
-    return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
+    try {
+      await sendTrusted(trustedSteps(action, args, target));
+      return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
+    } catch (e) {
+      if (!region || /** @type {any} */ (e)?.code !== "unsupported") throw e;
+    }
   }
   const before = fieldState(el);
   const requests = requestCount();

@@ -181,9 +181,6 @@ def _answer_check(app: Wagtail, run: Any) -> None:
 
 
 TASKS = [
-    # heybro issue: filling (or typing into) Wagtail's Draftail body crashes the editor ("The editor
-    # just crashed. Content has been reset to the last saved version."), so the page is published
-    # with an empty body.
     CorpusTask("wagtail", "creates and publishes a page with a paragraph in its rich-text body",
                f"Create a new page under the home page titled “Spring Opening Hours” with the text “{BODY}” and publish it",
                PAGES, _create, _create_check, kind="create",
