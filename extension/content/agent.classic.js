@@ -516,10 +516,9 @@ function isFormRow(row) {
 /**
  * Whether a row is a line across the whole table (one cell spanning its columns: a group's heading
  * "critical", a foot line "1..20 out of 20"), not a row of values under the headers.
- * @param {Element} row
+ * @param {Element} row @param {Cell[]} [cells] the row's cells, when the caller has them
  */
-function isSpanningRow(row) {
-  const cells = rowCells(row);
+function isSpanningRow(row, cells = rowCells(row)) {
   return cells.length === 1 && (Number(attr(cells[0].cell, "colspan")) || 1) > 1;
 }
 
@@ -527,11 +526,12 @@ function isSpanningRow(row) {
  * Whether the row heads the table's columns: the one they are read from, or another of header
  * cells only (the same headers repeated in the table's foot).
  * @param {Element} row @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo
+ * @param {Cell[]} [cells] the row's cells, when the caller has them
  */
-function isHeaderRow(row, table, memo) {
+function isHeaderRow(row, table, memo, cells = rowCells(row)) {
   columnHeads(table, memo);
   if (memo.get(table)?.row === row) return true;
-  return headerCells(rowCells(row));
+  return headerCells(cells);
 }
 
 /**
@@ -3428,13 +3428,15 @@ function scrolledAway(el, x, y) {
  * The points a pointer would try on a control: across its box, and the middle of each of the first
  * lines of an element that wraps (a link over two lines has a box with other words in its middle);
  * each in the top window, and only where the window shows it.
- * @param {Entry} e @param {number} vw @param {number} vh @returns {{top: Point[], own: Point[]}} own: in the element's window
+ * @param {Entry} e @param {number} vw @param {number} vh @param {boolean} inTop the element is in the top document
+ * @returns {{top: Point[], own: Point[]}} own: in the element's window
  */
-function samplePoints(e, vw, vh) {
+function samplePoints(e, vw, vh, inTop) {
   const b = e.box;
   const el = e.surface || e.el;
-  const own = rectOf(el);
-  const dx = b.x - own.left, dy = b.y - own.top; // where the element's frame sits in the top window
+  // Where the element's frame sits in the top window (its box was read there: nothing to add in the top document).
+  let dx = 0, dy = 0;
+  if (!inTop) { const own = rectOf(el); dx = b.x - own.left; dy = b.y - own.top; }
   /** @type {Point[]} */ const top = [];
   // Across the part of its box the window shows (a control half scrolled out is aimed at where it shows).
   const x0 = Math.max(b.x, 0), y0 = Math.max(b.y, 0), x1 = Math.min(b.x + b.w, vw), y1 = Math.min(b.y + b.h, vh);
@@ -3456,7 +3458,7 @@ function samplePoints(e, vw, vh) {
  *   out: no point of it in the window
  */
 function judge(doc, e, vw, vh, layers) {
-  const { top, own } = samplePoints(e, vw, vh);
+  const { top, own } = samplePoints(e, vw, vh, docOf(e.surface || e.el) === doc);
   const el = e.surface || e.el; // a code editor is where its box is drawn, not its hidden field
   // (In the page's rows but past the window's side — a wide grid's last columns: judged as out of view.)
   if (!top.length) return "out";
@@ -3733,6 +3735,8 @@ class Registry {
     this.ids = new WeakMap();
     /** @type {Map<string, WeakRef<Element>>} */
     this.refs = new Map();
+    /** The map's size after its last pruning (see prune). */
+    this.pruned = 0;
     /** Ids seen in the last scan (to mark what is new). @type {Set<string> | null} */
     this.lastSeen = null;
     /** A control shown on hover → where a pointer shows it (inside the row or menu whose :hover does). @type {WeakMap<Element, Element>} */
@@ -3759,8 +3763,15 @@ class Registry {
     return el;
   }
 
-  /** Forget ids whose elements were collected (keeps the map small on long sessions). */
-  prune() { for (const [id, ref] of this.refs) if (!ref.deref()) this.refs.delete(id); }
+  /**
+   * Forget ids whose elements were collected (keeps the map small on long sessions): asked once the
+   * map has grown by half since it was last pruned, not at every scan of a page that keeps its ids.
+   */
+  prune() {
+    if (this.refs.size < this.pruned * 1.5 + 64) return;
+    for (const [id, ref] of this.refs) if (!ref.deref()) this.refs.delete(id);
+    this.pruned = this.refs.size;
+  }
 }
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "svg", "math"]);
@@ -4433,12 +4444,17 @@ function scanPage(reg, opts = {}) {
   const rowLine = (row, table, g, dx, dy, ptr, scope, hide, outer) => {
     // A row a grid draws in parts (pinned columns and the rest) is read whole, where its first part is.
     const parts = rowParts(row, table);
-    if (parts.length > 1) for (const p of parts) joined.add(p);
-    const header = parts.some((p) => isHeaderRow(p, table, tables));
-    const heads = header || (parts.length === 1 && isSpanningRow(row)) ? [] : columnHeads(table, tables) || [];
+    const cells = partsCells(parts);
+    let header;
+    if (parts.length === 1) header = isHeaderRow(row, table, tables, cells) || isSpanningRow(row, cells);
+    else {
+      for (const p of parts) joined.add(p);
+      header = parts.some((p) => isHeaderRow(p, table, tables));
+    }
+    const heads = header ? [] : columnHeads(table, tables) || [];
     const f = newFlow(order++);
     let text = false;
-    for (const { cell, col } of partsCells(parts)) {
+    for (const { cell, col } of cells) {
       const p0 = f.parts.length, e0 = f.entries;
       if (p0) f.parts.push(" · ");
       const h = heads[col] || "";

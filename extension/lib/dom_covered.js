@@ -116,13 +116,15 @@ function scrolledAway(el, x, y) {
  * The points a pointer would try on a control: across its box, and the middle of each of the first
  * lines of an element that wraps (a link over two lines has a box with other words in its middle);
  * each in the top window, and only where the window shows it.
- * @param {Entry} e @param {number} vw @param {number} vh @returns {{top: Point[], own: Point[]}} own: in the element's window
+ * @param {Entry} e @param {number} vw @param {number} vh @param {boolean} inTop the element is in the top document
+ * @returns {{top: Point[], own: Point[]}} own: in the element's window
  */
-function samplePoints(e, vw, vh) {
+function samplePoints(e, vw, vh, inTop) {
   const b = e.box;
   const el = e.surface || e.el;
-  const own = rectOf(el);
-  const dx = b.x - own.left, dy = b.y - own.top; // where the element's frame sits in the top window
+  // Where the element's frame sits in the top window (its box was read there: nothing to add in the top document).
+  let dx = 0, dy = 0;
+  if (!inTop) { const own = rectOf(el); dx = b.x - own.left; dy = b.y - own.top; }
   /** @type {Point[]} */ const top = [];
   // Across the part of its box the window shows (a control half scrolled out is aimed at where it shows).
   const x0 = Math.max(b.x, 0), y0 = Math.max(b.y, 0), x1 = Math.min(b.x + b.w, vw), y1 = Math.min(b.y + b.h, vh);
@@ -144,7 +146,7 @@ function samplePoints(e, vw, vh) {
  *   out: no point of it in the window
  */
 function judge(doc, e, vw, vh, layers) {
-  const { top, own } = samplePoints(e, vw, vh);
+  const { top, own } = samplePoints(e, vw, vh, docOf(e.surface || e.el) === doc);
   const el = e.surface || e.el; // a code editor is where its box is drawn, not its hidden field
   // (In the page's rows but past the window's side — a wide grid's last columns: judged as out of view.)
   if (!top.length) return "out";

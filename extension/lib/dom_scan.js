@@ -59,6 +59,8 @@ export class Registry {
     this.ids = new WeakMap();
     /** @type {Map<string, WeakRef<Element>>} */
     this.refs = new Map();
+    /** The map's size after its last pruning (see prune). */
+    this.pruned = 0;
     /** Ids seen in the last scan (to mark what is new). @type {Set<string> | null} */
     this.lastSeen = null;
     /** A control shown on hover → where a pointer shows it (inside the row or menu whose :hover does). @type {WeakMap<Element, Element>} */
@@ -85,8 +87,15 @@ export class Registry {
     return el;
   }
 
-  /** Forget ids whose elements were collected (keeps the map small on long sessions). */
-  prune() { for (const [id, ref] of this.refs) if (!ref.deref()) this.refs.delete(id); }
+  /**
+   * Forget ids whose elements were collected (keeps the map small on long sessions): asked once the
+   * map has grown by half since it was last pruned, not at every scan of a page that keeps its ids.
+   */
+  prune() {
+    if (this.refs.size < this.pruned * 1.5 + 64) return;
+    for (const [id, ref] of this.refs) if (!ref.deref()) this.refs.delete(id);
+    this.pruned = this.refs.size;
+  }
 }
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "svg", "math"]);
@@ -759,12 +768,17 @@ export function scanPage(reg, opts = {}) {
   const rowLine = (row, table, g, dx, dy, ptr, scope, hide, outer) => {
     // A row a grid draws in parts (pinned columns and the rest) is read whole, where its first part is.
     const parts = rowParts(row, table);
-    if (parts.length > 1) for (const p of parts) joined.add(p);
-    const header = parts.some((p) => isHeaderRow(p, table, tables));
-    const heads = header || (parts.length === 1 && isSpanningRow(row)) ? [] : columnHeads(table, tables) || [];
+    const cells = partsCells(parts);
+    let header;
+    if (parts.length === 1) header = isHeaderRow(row, table, tables, cells) || isSpanningRow(row, cells);
+    else {
+      for (const p of parts) joined.add(p);
+      header = parts.some((p) => isHeaderRow(p, table, tables));
+    }
+    const heads = header ? [] : columnHeads(table, tables) || [];
     const f = newFlow(order++);
     let text = false;
-    for (const { cell, col } of partsCells(parts)) {
+    for (const { cell, col } of cells) {
       const p0 = f.parts.length, e0 = f.entries;
       if (p0) f.parts.push(" · ");
       const h = heads[col] || "";

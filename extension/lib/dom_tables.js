@@ -267,10 +267,9 @@ export function isFormRow(row) {
 /**
  * Whether a row is a line across the whole table (one cell spanning its columns: a group's heading
  * "critical", a foot line "1..20 out of 20"), not a row of values under the headers.
- * @param {Element} row
+ * @param {Element} row @param {Cell[]} [cells] the row's cells, when the caller has them
  */
-export function isSpanningRow(row) {
-  const cells = rowCells(row);
+export function isSpanningRow(row, cells = rowCells(row)) {
   return cells.length === 1 && (Number(attr(cells[0].cell, "colspan")) || 1) > 1;
 }
 
@@ -278,11 +277,12 @@ export function isSpanningRow(row) {
  * Whether the row heads the table's columns: the one they are read from, or another of header
  * cells only (the same headers repeated in the table's foot).
  * @param {Element} row @param {Element} table @param {Map<Element, {row: Element | null, heads: string[] | null}>} memo
+ * @param {Cell[]} [cells] the row's cells, when the caller has them
  */
-export function isHeaderRow(row, table, memo) {
+export function isHeaderRow(row, table, memo, cells = rowCells(row)) {
   columnHeads(table, memo);
   if (memo.get(table)?.row === row) return true;
-  return headerCells(rowCells(row));
+  return headerCells(cells);
 }
 
 /**
