@@ -107,7 +107,11 @@ def write(a: argparse.Namespace, out: dict[str, dict], ref_name: str, load0: lis
                "| page | p50 then | p50 now | shown then → now | now / then (median of the turns' ratios) | no worse than then |",
                "|---|---|---|---|---|---|",
                *[f"| {k} | {v['before_p50_ms']} ms | {v['p50_ms']} ms | {v['before_shown']} → {v['shown_at_4000_tokens']} | "
-                 f"{v['ratio_median']:.2f} | {'met' if v['ratio_median'] <= 1.0 else '**not met**'} |" for k, v in out.items()]]
+                 f"{v['ratio_median']:.2f} | {'met' if v['ratio_median'] <= 1.0 else '**not met**'} |" for k, v in out.items()],
+               "", "Where they differ in what one observe does: today's map shows more within the same budget where the "
+               "page has tables (a row is one line with its headers, not a line per cell), and each element shown is "
+               "also signed; the walk now also reads tables' headers, judges covers at each control's visible points "
+               "and takes every read through the platform's own getters (a page cannot clobber them)."]
     write_section("bench_scan", "\n".join([
         "## Scan + render time", "",
         f"    .venv/bin/python scripts/bench_scan.py --runs {a.runs}{' --baseline ' + a.baseline if a.baseline else ''} --write", "",
