@@ -285,13 +285,19 @@ function isRow(el) {
  * holds a form field a person sees names no column (a "Select all" checkbox heads the row
  * checkboxes: their own names say what each selects); a sort link's or sort button's words do, and
  * so do a header's words beside a field the grid keeps hidden there (a selection box not drawn).
+ * A header led by its one sort link or button is named by that link's words alone.
  * @param {Element} h
  */
 function headText(h) {
   // (Most headers are words alone: their text is what is drawn, without asking the layout.)
   const bare = childCountOf(h) === 0;
   if (!bare && Array.from(qsa(h, "input, select, textarea")).some((f) => checkVisibilityOf(f))) return "";
-  const t = norm(bare ? textOf(h) : innerTextOf(h)) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
+  const all = norm(bare ? textOf(h) : innerTextOf(h));
+  // A header led by its one sort link or button is named by its words: those after it (a count of
+  // the rows) are not the column's.
+  const sort = bare ? [] : Array.from(qsa(h, "a[href], button, [role=button]"));
+  const by = sort.length === 1 ? norm(innerTextOf(sort[0])) : "";
+  const t = (by && all.startsWith(by) ? by : all) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
   return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
 }
 
