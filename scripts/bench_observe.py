@@ -203,7 +203,7 @@ def report(rows: list[dict], skipped: list[str], tokens: list[dict], ref: str) -
     sent = sum(r["sentences"] for r in rows)
     broken = sum(len(r["sentences_broken"]) for r in rows)
     lines = ["## Page-map fidelity (controls a person can operate, key sentences)", "",
-             "    .venv/bin/python scripts/bench_observe.py --tokens-all --write", "",
+             f"    .venv/bin/python scripts/bench_observe.py --baseline {ref}{' --tokens-all' if tokens else ''} --write", "",
              "Hand-checked lists in `scripts/bench/observe_pages/*.json` (what a person sees on each page: every control "
              "they can operate, with its role and the name they would give it, and the sentences that carry the task). "
              "Recall: expected controls listed with that role and name (a guessed `~\"name\"` counts when it starts with the expected words, a name "
