@@ -46,7 +46,8 @@ GLYPHS = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
 
 
 def norm(s: str | None) -> str:
-    return re.sub(r"\s+", " ", GLYPHS.sub(" ", s or "")).strip().lower()
+    # (A zero-width space is no word: an empty link's name of one is no name.)
+    return re.sub(r"[\s\u200b\u2060]+", " ", GLYPHS.sub(" ", s or "")).strip().lower()
 
 
 def says_words(s: str) -> bool:
