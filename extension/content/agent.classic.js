@@ -409,6 +409,9 @@ function partsCells(parts) {
   return parts.length === 1 ? rowCells(parts[0]) : parts.filter((p) => checkVisibilityOf(p)).flatMap(rowCells).sort((a, b) => a.col - b.col);
 }
 
+/** What this pass knows of tables' headers (columnHeads' memo), shared by the scan and the names it guesses. */
+function passHeads() { return passMemo().heads; }
+
 /** The column headers of a table, as columnHeads reads them, kept for this pass. @param {Element} table */
 function headsOf(table) { return columnHeads(table, passMemo().heads); }
 
@@ -608,7 +611,7 @@ function cellName(el) {
   const head = heads && at ? heads[at.col] || "" : "";
   return norm(`${label} ${head !== label ? head : ""}`);
 }
-return { tableOf, isRow, bodyRows, newTablesPass, rowCells, rowParts, partsCells, headsOf, columnHeads, rowsAlike, isFormRow, isSpanningRow, isHeaderRow, rowLabel, cellName };
+return { tableOf, newTablesPass, rowCells, rowParts, partsCells, passHeads, headsOf, columnHeads, rowsAlike, isFormRow, isSpanningRow, isHeaderRow, rowLabel, cellName };
 })();
 // ---- extension/lib/refind.js
 const __refind = (() => {
@@ -3695,7 +3698,7 @@ const { scrollInfo } = __dom_scroll;
 const { dialogName, openModal, textIn } = __dom_inert;
 const { dropUnreachable } = __dom_covered;
 const { editorSurfaces } = __dom_editors;
-const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
+const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -4156,8 +4159,8 @@ function scanPage(reg, opts = {}) {
   const skipped = { count: 0, first: "" };
   /** Parts of rows a grid draws in parts, read already with their first part (see rowLine). @type {Set<Element>} */
   const joined = new Set();
-  /** Column headers of the tables met (dom_tables.js). @type {Map<Element, {row: Element | null, heads: string[] | null}>} */
-  const tables = new Map();
+  /** Column headers of the tables met, for this pass (dom_tables.js). @type {Map<Element, {row: Element | null, heads: string[] | null}>} */
+  const tables = passHeads();
   /** Elements whose style may turn the pointer off (with what is under them), over every scope met. @type {Set<Element>} */
   const noPointer = new Set();
   /** Elements a pointer over something around them shows (dom_pointer.js), over every scope met. @type {Set<Element>} */

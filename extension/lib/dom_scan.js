@@ -13,7 +13,7 @@ import { scrollInfo } from "./dom_scroll.js";
 import { dialogName, openModal, textIn } from "./dom_inert.js";
 import { dropUnreachable } from "./dom_covered.js";
 import { editorSurfaces } from "./dom_editors.js";
-import { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
+import { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -474,8 +474,8 @@ export function scanPage(reg, opts = {}) {
   const skipped = { count: 0, first: "" };
   /** Parts of rows a grid draws in parts, read already with their first part (see rowLine). @type {Set<Element>} */
   const joined = new Set();
-  /** Column headers of the tables met (dom_tables.js). @type {Map<Element, {row: Element | null, heads: string[] | null}>} */
-  const tables = new Map();
+  /** Column headers of the tables met, for this pass (dom_tables.js). @type {Map<Element, {row: Element | null, heads: string[] | null}>} */
+  const tables = passHeads();
   /** Elements whose style may turn the pointer off (with what is under them), over every scope met. @type {Set<Element>} */
   const noPointer = new Set();
   /** Elements a pointer over something around them shows (dom_pointer.js), over every scope met. @type {Set<Element>} */

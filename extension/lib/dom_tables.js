@@ -27,7 +27,7 @@ export function tableOf(row) {
 }
 
 /** Whether an element is a row of a table or grid. @param {Element} el */
-export function isRow(el) {
+function isRow(el) {
   return tagOf(el) === "tr" || attr(el, "role") === "row";
 }
 
@@ -70,7 +70,7 @@ function htmlCells(row) {
  * foot's, nor a nested table's), read from the children: cheaper than a `:scope >` query.
  * @param {Element} table a table, or one of its row groups
  */
-export function bodyRows(table) {
+function bodyRows(table) {
   /** @type {Element[]} */ const rows = [];
   for (let c = firstElOf(table); c; c = nextElOf(c)) {
     const t = tagOf(c);
@@ -159,6 +159,9 @@ export function rowParts(row, table) {
 export function partsCells(parts) {
   return parts.length === 1 ? rowCells(parts[0]) : parts.filter((p) => checkVisibilityOf(p)).flatMap(rowCells).sort((a, b) => a.col - b.col);
 }
+
+/** What this pass knows of tables' headers (columnHeads' memo), shared by the scan and the names it guesses. */
+export function passHeads() { return passMemo().heads; }
 
 /** The column headers of a table, as columnHeads reads them, kept for this pass. @param {Element} table */
 export function headsOf(table) { return columnHeads(table, passMemo().heads); }
