@@ -3,7 +3,7 @@
     .venv/bin/python scripts/check_refind_same.py [--old REV] [--large-targets 20] [--tasks 0]
         [--per-page 12] [--seeds 42,7] [--wide-seeds 1,101] [--wide-per-page 16] [--large NAMES] [--decisions]
 
-Loads extension/lib/refind.js as it is in the working tree and as it was at REV (default: HEAD)
+Loads extension/lib/refind.js (with the modules it imports) as it is in the working tree and as it was at REV (default: HEAD)
 into the same page, runs the trials of scripts/bench_refind.py (MiniWoB++ pages and the large
 pages) and of scripts/bench_refind_wide.py, and answers each with both on the same signature.
 Two answers are the same when the status, the element, the confidence and every reported
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,12 +25,12 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_common import ROOT, chromium, percentile, serve, start_miniwob, write_large_pages  # noqa: E402
+from bench_common import ROOT, baseline_tree, chromium, percentile, serve, start_miniwob, write_large_pages  # noqa: E402
 from bench_refind import targets_js  # noqa: E402
 
 LOAD = """async ([base, old]) => {
     window.__same = await import(base + '/scripts/bench/refind_same.js');
-    window.__old = await import(old + '/refind.js');
+    window.__old = await import(old + '/extension/lib/refind.js');
     window.__new = await import(base + '/extension/lib/refind.js');
 }"""
 
@@ -51,8 +50,6 @@ def main() -> None:
     ap.add_argument("--decisions", action="store_true",
                     help="compare the decision alone (status and element), not the confidence and reported candidates")
     a = ap.parse_args()
-    old_src = subprocess.run(["git", "show", f"{a.old}:extension/lib/refind.js"], cwd=ROOT, check=True,
-                             capture_output=True, text=True).stdout
     html = Path(miniwob.__file__).parent / "html"
     tasks = sorted(p.stem for p in (html / "miniwob").glob("*.html"))
     if a.tasks:
@@ -60,7 +57,7 @@ def main() -> None:
     rows: list[dict] = []
     t0 = time.time()
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as old_dir:
-        (Path(old_dir) / "refind.js").write_text(old_src)
+        baseline_tree(a.old, Path(old_dir))  # (refind.js with the modules it imports, as they were)
         with serve(ROOT) as base, serve(Path(old_dir)) as old, serve(html) as mw, serve(Path(tmp)) as big, chromium() as page:
             def suite(name: str, limit: int) -> None:
                 page.evaluate(LOAD, [base, old])
