@@ -107,7 +107,7 @@ const containsOf = (n, other) => contains.call(n, other);
 const comparePositionOf = (n, other) => compareDocumentPosition.call(n, other);
 
 // --- Element --------------------------------------------------------------------------------------
-const getAttribute = own(E, "getAttribute"), hasAttribute = own(E, "hasAttribute"), hasAttributes = own(E, "hasAttributes"),
+const getAttribute = own(E, "getAttribute"), getAttributeNames = own(E, "getAttributeNames"), hasAttribute = own(E, "hasAttribute"), hasAttributes = own(E, "hasAttributes"),
   localName = own(E, "localName"), tagName = own(E, "tagName"), id = own(E, "id"), attributes = own(E, "attributes"),
   shadowRoot = own(E, "shadowRoot"), matches = own(E, "matches"), closest = own(E, "closest"),
   getBoundingClientRect = own(E, "getBoundingClientRect"), getClientRects = own(E, "getClientRects"),
@@ -134,6 +134,8 @@ const tagNameOf = (el) => tagName.call(el);
 const idOf = (el) => id.call(el);
 /** The class attribute as a string (an SVG element's `className` is an object). @param {Element} el */
 const classNameOf = (el) => getAttribute.call(el, "class") || "";
+/** The names of an element's attributes (no Attr objects made). @param {Element} el @returns {string[]} */
+const attrNamesOf = (el) => getAttributeNames.call(el);
 /** @param {Element} el @returns {NamedNodeMap} */
 const attrsOf = (el) => attributes.call(el);
 /** @param {Element} el @returns {ShadowRoot | null} */
@@ -244,7 +246,7 @@ const dispatchOf = (t, ev) => dispatchEvent.call(t, ev);
 const requestSubmitOf = (form, submitter) => requestSubmit.call(form, submitter);
 /** @param {HTMLFormElement} form @returns {HTMLFormControlsCollection} */
 const formElementsOf = (form) => formElements.call(form);
-return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, requestSubmitOf, formElementsOf };
+return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, requestSubmitOf, formElementsOf };
 })();
 // ---- extension/lib/dom_tables.js
 const __dom_tables = (() => {
@@ -672,7 +674,7 @@ const __refind = (() => {
  */
 const { norm } = __norm;
 const { rowLabel } = __dom_tables;
-const { attr, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
+const { attr, attrNamesOf, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
 
 const SIGNATURE_VERSION = 3;
 /** Best score needed to act on a match. */
@@ -842,6 +844,18 @@ function wordsOf(el) {
  * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: the page's labels are indexed once
  */
 function labelText(el, pass) {
+  if (!pass) return readLabelText(el);
+  // (Read once in a pass: the rendering names a field by it, and its signature keeps it.)
+  /** @type {Map<Element, string>} */
+  let memo = pass.get(labelText);
+  if (!memo) { memo = new Map(); pass.set(labelText, memo); }
+  let t = memo.get(el);
+  if (t === undefined) { t = readLabelText(el, pass); memo.set(el, t); }
+  return t;
+}
+
+/** @param {Element} el @param {Map<any, any>} [pass] */
+function readLabelText(el, pass) {
   const byRef = referencedText(el, "aria-labelledby");
   if (byRef) return cut(byRef, 120);
   const labels = labelsOf(el, pass);
@@ -1199,19 +1213,29 @@ function lookKey(tag, attr, text) {
   return attrKey(tag, attr) + "\u0001" + text;
 }
 
-/** The part of a look key its attributes make (see lookKey). @param {string} tag @param {(name: string) => string} attr */
+/**
+ * The part of a look key its attributes make (see lookKey): the tag, then each look attribute that
+ * has a value, by its place in LOOK_ATTRS (an empty one is as good as none).
+ * @param {string} tag @param {(name: string) => string} attr
+ */
 function attrKey(tag, attr) {
   let k = tag;
-  for (const a of LOOK_ATTRS) k += "\u0001" + cut(attr(a), 200);
-  return k + "\u0001" + (valueIsIdentity(tag) ? cut(attr("value"), 200) : "");
+  for (let i = 0; i < LOOK_ATTRS.length; i++) { const v = attr(LOOK_ATTRS[i]); if (v) k += "\u0002" + i + cut(v, 200); }
+  const v = valueIsIdentity(tag) ? attr("value") : "";
+  return v ? k + "\u0002v" + cut(v, 200) : k;
 }
 
-/** An element's look attributes, read once (not each by name: a thousand buttons are keyed in a re-find). @param {Element} el */
+/**
+ * An element's look attributes, read once (not each by name: a thousand buttons are keyed in an
+ * observe); by their names, which cost less to list than the attributes themselves.
+ * @param {Element} el
+ */
 function attrKeyOf(el) {
+  const names = attrNamesOf(el);
+  if (!names.length) return tagOf(el);
   /** @type {Record<string, string>} */
   const own = {};
-  const list = attrsOf(el);
-  for (let i = 0; i < list.length; i++) { const a = list[i]; if (LOOK_SET.has(a.name)) own[a.name] = a.value; }
+  for (let i = 0; i < names.length; i++) { const n = names[i]; if (LOOK_SET.has(n)) own[n] = attr(el, n) || ""; }
   return attrKey(tagOf(el), (a) => own[a] || "");
 }
 
@@ -1232,27 +1256,37 @@ function lookKeyOfSignature(sig) {
 /**
  * The elements with `tag` in `root` in document order, and the same grouped by look. A capture pass
  * shares one of these per root and tag (every signature of an observe asks for it).
- * @typedef {{all: Element[], keys: Array<string | null>, groups: Map<string, Element[]>}} TagOrder
+ * @typedef {{all: Element[], keys: Array<string | null>, groups: Map<string, Element[]>, at: Map<Element, number>}} TagOrder
  * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
  * @returns {TagOrder}
  */
 function tagOrder(root, tag, pass) {
-  /** @type {Map<string, Element[]>} */
-  const groups = new Map();
-  const all = Array.from(tagQuery(root, tag, pass)).filter((el) => !isToolUi(el));
-  // Words are read only where the attributes leave look-alikes (twenty "Add to cart" buttons): an
-  // element alone in its attributes is alone in its look (no key, no group).
-  const akeys = all.map(attrKeyOf);
-  /** @type {Map<string, number>} */ const count = new Map();
-  for (const k of akeys) count.set(k, (count.get(k) || 0) + 1);
-  const keys = all.map((el, i) => count.get(akeys[i]) === 1 ? null : akeys[i] + "\u0001" + lookText(el, pass));
+  const list = tagQuery(root, tag, pass);
+  /** @type {Element[]} */ const all = [];
+  for (let i = 0; i < list.length; i++) if (!isToolUi(list[i])) all.push(list[i]);
+  // Grouped by attributes first (most elements are alone in theirs: no key, no group); words are
+  // read only where the attributes leave look-alikes (twenty "Add to cart" buttons).
+  /** @type {Map<string, number | number[]>} */ const byAttrs = new Map();
   for (let i = 0; i < all.length; i++) {
-    const key = keys[i];
-    if (key === null) continue;
-    const g = groups.get(key);
-    if (g) g.push(all[i]); else groups.set(key, [all[i]]);
+    const k = attrKeyOf(all[i]);
+    const g = byAttrs.get(k);
+    if (g === undefined) byAttrs.set(k, i); else if (typeof g === "number") byAttrs.set(k, [g, i]); else g.push(i);
   }
-  return { all, keys, groups };
+  /** @type {Array<string | null>} */ const keys = new Array(all.length).fill(null);
+  /** @type {Map<string, Element[]>} */ const groups = new Map();
+  for (const [ak, idx] of byAttrs) {
+    if (typeof idx === "number") continue;
+    for (const i of idx) { // (in document order: so is each group)
+      const key = ak + "\u0001" + lookText(all[i], pass);
+      keys[i] = key;
+      const g = groups.get(key);
+      if (g) g.push(all[i]); else groups.set(key, [all[i]]);
+    }
+  }
+  // Each element's place, for the hundreds of elements an observe signs (a search each would cost more).
+  /** @type {Map<Element, number>} */ const at = new Map();
+  for (let i = 0; i < all.length; i++) at.set(all[i], i);
+  return { all, keys, groups, at };
 }
 
 /**
@@ -1286,9 +1320,8 @@ function placeOf(el, pass) {
   if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
   let t = byTag.get(tagOf(el));
   if (!t) { t = tagOrder(root, tagOf(el), pass); byTag.set(tagOf(el), t); }
-  // (Found by a binary search in document order: a map of every element would cost more than the asking.)
-  const k = indexIn(t.all, el);
-  if (k < 0) return {};
+  const k = t.at.get(el);
+  if (k === undefined) return {};
   const key = t.keys[k], g = key === null ? null : t.groups.get(key);
   return { order: { k, n: t.all.length }, ...(g && g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
 }
@@ -1465,7 +1498,7 @@ function rowKey(row, el) {
  * @returns {Context}
  */
 function contextOf(el, pass) {
-  /** @type {Map<Element, {zone: string, title: Element | null}>} */
+  /** @type {Map<Element, {zone: string, title?: Element | null}>} */
   let cache = pass?.get(contextOf);
   if (!cache) { cache = new Map(); if (pass) pass.set(contextOf, cache); }
   /** @type {string[]} */
@@ -1473,9 +1506,12 @@ function contextOf(el, pass) {
   let item = "", itemDone = false;
   for (let p = parentOf(el), depth = 0; p && tagOf(p) !== "body" && tagOf(p) !== "html"; p = parentOf(p), depth++) {
     let c = cache.get(p);
-    if (!c) { c = { zone: zoneOf(p), title: null }; c.title = c.zone ? null : itemTitle(p); cache.set(p, c); }
+    if (!c) { c = { zone: zoneOf(p) }; cache.set(p, c); }
     if (c.zone) { zones.push(c.zone); itemDone = true; continue; }
-    if (!itemDone && depth < 6 && c.title) {
+    if (itemDone || depth >= 6) continue;
+    // (Asked only here: a wrapper far above the element, whose headings are the whole page's, is not searched.)
+    if (c.title === undefined) c.title = itemTitle(p);
+    if (c.title) {
       const t = c.title;
       // Said by kind: a row's first cell ("r:"), a list item's own words ("l:", the element and its
       // look-alikes left out), a card's title ("h:": its other words, or the element's when it is
@@ -1642,9 +1678,9 @@ function unwrapped(a, b) {
 /**
  * Describes an element so it can be found again after the page changed.
  * @param {Element} el
- * @param {{name?: string, box?: Box, place?: boolean, context?: Context, path?: string[]}} [known] what the caller already
+ * @param {{name?: string, state?: ElementState, box?: Box, place?: boolean, context?: Context, path?: string[]}} [known] what the caller already
  *   read in this pass (the scan's box in top-frame viewport coordinates, the rendering's accessible
- *   name, a re-find's reading of where the candidate stands): not read twice; `place:
+ *   name and state, a re-find's reading of where the candidate stands): not read twice; `place:
  *   false` leaves out its place among its tag (a re-find's candidate of another tag than the
  *   element's: where it stands among its own tag says nothing of the element, and ranking a page's
  *   thousands of links for one is dear)
@@ -1695,7 +1731,7 @@ function captureSignature(el, known = {}, pass) {
     frame: frames,
     shadow: shadowChain(el),
     box: { x: Math.round(r.x + sx), y: Math.round(r.y + sy), w: Math.round(r.w), h: Math.round(r.h) },
-    state: elementState(el),
+    state: known.state ?? elementState(el),
     ...place,
     ...(hosts.length ? { hosts } : {}),
     context: known.context ?? contextOf(el, pass),
@@ -2748,7 +2784,7 @@ const __dom_pointer = (() => {
  * or a selector cannot be matched on its own, the caller falls back to asking each element.
  */
 
-const { qsa } = __dom_native;
+const { attr, hasAttr, qsa, tagOf } = __dom_native;
 
 /** Pseudo-classes that depend on interaction or are pseudo-elements: dropped so the selector matches
  * the element itself (the computed style then settles whether the cursor really is a pointer). */
@@ -2907,11 +2943,28 @@ function sheetSelectors(sheet) {
   return s;
 }
 
-/** Elements whose cursor is worth confirming, plus hiding by inline style or the user-agent sheet:
- * a closed `<details>` and `hidden=until-found` hide their content with `content-visibility`. */
-const INLINE_CURSOR = '[style*="cursor" i]';
-const INLINE_NO_POINTER = '[style*="pointer-events" i]';
-const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "[hidden]"];
+/**
+ * What a scope's elements say in their own `style` attributes, and what the user-agent sheet hides
+ * (a closed `<details>` and `hidden=until-found` hide their content with `content-visibility`), in
+ * one pass over the scope (a pass of the selector engine each would walk every element again):
+ * elements whose inline style could hide them, whose cursor is worth confirming, and that may turn
+ * the pointer off. (Compared as the `[style*="…" i]` selectors would: case-insensitive words.)
+ * @param {Document | ShadowRoot} scope
+ */
+function inlineStyles(scope) {
+  /** @type {Set<Element>} */ const hide = new Set();
+  /** @type {Element[]} */ const cursor = [];
+  /** @type {Set<Element>} */ const noPointer = new Set();
+  const found = qsa(scope, "[style], details, [hidden]");
+  for (let i = 0; i < found.length; i++) {
+    const el = found[i];
+    const style = (attr(el, "style") || "").toLowerCase();
+    if (tagOf(el) === "details" || hasAttr(el, "hidden") || style.includes("opacity") || style.includes("visibility")) hide.add(el);
+    if (style.includes("cursor")) cursor.push(el);
+    if (style.includes("pointer-events")) noPointer.add(el);
+  }
+  return { hide, cursor, noPointer };
+}
 
 /**
  * What the style of one tree scope (a document or a shadow root) says:
@@ -2929,10 +2982,10 @@ const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "
  * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>}}
  */
 function scopeStyles(scope) {
-  /** @type {string[] | null} */ let cursor = [INLINE_CURSOR];
-  /** @type {string[] | null} */ let hide = [...UA_HIDE];
+  /** @type {string[] | null} */ let cursor = [];
+  /** @type {string[] | null} */ let hide = [];
   /** @type {string[]} */ const hoverPointer = [];
-  /** @type {string[]} */ const noPointer = [INLINE_NO_POINTER];
+  /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
   let hostHide = false;
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
@@ -2948,9 +3001,11 @@ function scopeStyles(scope) {
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
     hostHide ||= s.hostHide;
   }
+  const inline = inlineStyles(scope);
   /** @type {Set<Element> | null} */ let hideSet = null;
   if (hide) {
     hideSet = matchAll(scope, hide, null);
+    if (hideSet) for (const el of inline.hide) hideSet.add(el);
     // Animations (CSS animations, transitions, element.animate) can set opacity with no rule to say so.
     if (hideSet) {
       try {
@@ -2964,10 +3019,14 @@ function scopeStyles(scope) {
   /** @type {Set<Element> | null} */ let pointer = null;
   if (cursor) {
     const view = (scope.ownerDocument || /** @type {Document} */ (scope)).defaultView;
-    pointer = matchAll(scope, cursor, (el) => !!view && view.getComputedStyle(el).cursor === "pointer");
+    const keep = (/** @type {Element} */ el) => !!view && view.getComputedStyle(el).cursor === "pointer";
+    pointer = matchAll(scope, cursor, keep);
+    if (pointer) for (const el of inline.cursor) if (!pointer.has(el) && keep(el)) pointer.add(el);
     if (pointer && hoverPointer.length) for (const el of matchAll(scope, hoverPointer, () => true) || []) pointer.add(el);
   }
-  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: matchAll(scope, noPointer, () => true) || new Set(),
+  const offSet = matchAll(scope, noPointer, () => true) || new Set();
+  for (const el of inline.noPointer) offSet.add(el);
+  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet,
     reveal: matchAll(scope, reveal, () => true) || new Set() };
 }
 
@@ -2979,6 +3038,7 @@ function scopeStyles(scope) {
  */
 function matchAll(scope, sels, keep) {
   /** @type {Set<Element>} */ const out = new Set();
+  if (!sels.length) return out; // (an empty selector list is a syntax error, and throwing costs)
   /** @param {string} sel */
   const add = (sel) => {
     const found = qsa(scope, sel);
@@ -3434,11 +3494,12 @@ function scrolledAway(el, x, y) {
 }
 
 /**
- * The points a pointer would try on a control: across its box, and the middle of each of the first
- * lines of an element that wraps (a link over two lines has a box with other words in its middle);
- * each in the top window, and only where the window shows it.
+ * The points a pointer would try on a control: across its box, and then (asked only when none of
+ * those reaches it: most controls are one box) the middle of each of the first lines of an element
+ * that wraps (a link over two lines has a box with other words in its middle); each in the top
+ * window, and only where the window shows it.
  * @param {Entry} e @param {number} vw @param {number} vh @param {boolean} inTop the element is in the top document
- * @returns {{top: Point[], own: Point[]}} own: in the element's window
+ * @returns {{box: Point[], lines: () => Point[], dx: number, dy: number}} dx, dy: from the element's window to the top one
  */
 function samplePoints(e, vw, vh, inTop) {
   const b = e.box;
@@ -3446,17 +3507,21 @@ function samplePoints(e, vw, vh, inTop) {
   // Where the element's frame sits in the top window (its box was read there: nothing to add in the top document).
   let dx = 0, dy = 0;
   if (!inTop) { const own = rectOf(el); dx = b.x - own.left; dy = b.y - own.top; }
-  /** @type {Point[]} */ const top = [];
+  const inView = (/** @type {Point} */ p) => p.x >= 0 && p.y >= 0 && p.x < vw && p.y < vh;
+  /** @type {Point[]} */ const box = [];
   // Across the part of its box the window shows (a control half scrolled out is aimed at where it shows).
   const x0 = Math.max(b.x, 0), y0 = Math.max(b.y, 0), x1 = Math.min(b.x + b.w, vw), y1 = Math.min(b.y + b.h, vh);
-  if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of SAMPLE_POINTS) top.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
-  const lines = rectsOf(el);
-  if (lines.length > 1) for (let i = 0; i < Math.min(lines.length, 4); i++) {
-    const r = lines[i];
-    if (r.width > 2 && r.height > 2) top.push({ x: r.left + dx + r.width / 2, y: r.top + dy + r.height / 2 });
-  }
-  const inView = top.filter((p) => p.x >= 0 && p.y >= 0 && p.x < vw && p.y < vh);
-  return { top: inView, own: inView.map((p) => ({ x: p.x - dx, y: p.y - dy })) };
+  if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of SAMPLE_POINTS) box.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
+  const lines = () => {
+    /** @type {Point[]} */ const out = [];
+    const rs = rectsOf(el);
+    if (rs.length > 1) for (let i = 0; i < Math.min(rs.length, 4); i++) {
+      const r = rs[i];
+      if (r.width > 2 && r.height > 2) out.push({ x: r.left + dx + r.width / 2, y: r.top + dy + r.height / 2 });
+    }
+    return out.filter(inView);
+  };
+  return { box: box.filter(inView), lines, dx, dy };
 }
 
 /**
@@ -3467,16 +3532,24 @@ function samplePoints(e, vw, vh, inTop) {
  *   out: no point of it in the window
  */
 function judge(doc, e, vw, vh, layers) {
-  const { top, own } = samplePoints(e, vw, vh, docOf(e.surface || e.el) === doc);
+  const pts = samplePoints(e, vw, vh, docOf(e.surface || e.el) === doc);
   const el = e.surface || e.el; // a code editor is where its box is drawn, not its hidden field
+  /** @type {Element | null} */ let first = null;
+  /** @param {Point[]} ps */
+  const tryAt = (ps) => {
+    for (const p of ps) {
+      const hit = hitAt(doc, p.x, p.y);
+      if (!hit || reaches(hit, el)) return true;
+      first = first || hit;
+    }
+    return false;
+  };
+  if (tryAt(pts.box)) return "open";
+  const lines = pts.lines();
+  if (tryAt(lines)) return "open";
+  const top = [...pts.box, ...lines];
   // (In the page's rows but past the window's side — a wide grid's last columns: judged as out of view.)
   if (!top.length) return "out";
-  /** @type {Element | null} */ let first = null;
-  for (const p of top) {
-    const hit = hitAt(doc, p.x, p.y);
-    if (!hit || reaches(hit, el)) return "open";
-    first = first || hit;
-  }
   if (!first) return "open";
   let layer = layers.get(first);
   if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
@@ -3484,7 +3557,7 @@ function judge(doc, e, vw, vh, layers) {
   // stays put as well: a fixed panel's list under a shade laid over that panel.)
   if (layer && !containsDeep(layer, el)) return staysPut(layer, vw, vh) && !fixedItself(el) ? "open" : { cover: layer };
   // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
-  return own.some((p) => scrolledAway(el, p.x, p.y)) ? "away" : "hidden";
+  return top.some((p) => scrolledAway(el, p.x - pts.dx, p.y - pts.dy)) ? "away" : "hidden";
 }
 
 /** Points along the window's edges (fractions of its size), where a dialog in the middle is not. */
@@ -3705,9 +3778,9 @@ const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientL
  * @typedef {import("./refind.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
- *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
+ *   state?: import("./refind.js").ElementState, inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
  *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean, surface?: Element}} Entry
- *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
+ *   box: in the top frame's viewport at scan time; name, state: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
  *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
  *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer; shown: set by the rendering;
@@ -3970,8 +4043,9 @@ function hasControls(row) { return !!qs(row, CONTROL_TAGS) || !!qs(row, CONTROLS
 
 /** Text the element map already says: a label's words are its control's name, a legend the group's. @param {Element} el */
 function isRedundantLabel(el) {
-  if (tagOf(el) === "legend") return true; // a caption stays: tables are not groups
-  return tagOf(el) === "label" && !!(/** @type {HTMLLabelElement} */ (el).control);
+  const tag = tagOf(el);
+  if (tag === "legend") return true; // a caption stays: tables are not groups
+  return tag === "label" && !!(/** @type {HTMLLabelElement} */ (el).control);
 }
 
 /** A short name for a landmark/form that groups elements in the rendering. @param {Element} el */
@@ -4247,7 +4321,7 @@ function scanPage(reg, opts = {}) {
     const ptrTest = scope.ptr;
     // Inside a container clickable by its cursor, a part the style sheets give a pointer of its own
     // (the trash icon in an inbox row) is a control of its own; inside a real control it is not.
-    const ownRule = scope.ptrOwn && !!outer && isContainer(outer.el);
+    const ownRule = !!ptrTest && scope.ptrOwn && !!outer && isContainer(outer.el); // (no pointer rule in the scope: none of its own)
     const pointer = (!insideInteractive || ownRule) && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
 
@@ -4414,13 +4488,14 @@ function scanPage(reg, opts = {}) {
       if (!words) flow.mute++;
       if (flow.after) { flow.parts.push(" "); flow.after = false; } // two elements side by side read as two words
       for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
-        if (nodeTypeOf(n) === 3) {
+        const type = nodeTypeOf(n);
+        if (type === 3) {
           if (flow.mute) continue;
           const s = /** @type {string} */ (nodeValueOf(n));
           flow.parts.push(revealing.length ? { s, el, hover: true } : { s, el }); flow.after = false;
           if (!flow.text) flow.text = NON_SPACE.test(s);
         }
-        else if (nodeTypeOf(n) === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
+        else if (type === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
       }
       if (!words) flow.mute--;
       if (tag === "br") flow.parts.push(" ");
@@ -4516,13 +4591,14 @@ function scanPage(reg, opts = {}) {
     }
     /** @type {Flow | null} */ let flow = null;
     for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
-      if (nodeTypeOf(n) === 3) {
+      const type = nodeTypeOf(n);
+      if (type === 3) {
         if (!words) continue;
         const s = /** @type {string} */ (nodeValueOf(n));
         if (!flow) { if (!NON_SPACE.test(s)) continue; flow = newFlow(order++); }
         flow.parts.push(revealing.length ? { s, el, hover: true } : { s, el }); flow.after = false;
         if (!flow.text) flow.text = NON_SPACE.test(s);
-      } else if (nodeTypeOf(n) === 1) {
+      } else if (type === 1) {
         const c = /** @type {Element} */ (n);
         if (isInline(c)) {
           if (!flow) { flow = newFlow(order++); if (!words) flow.mute = 1; }
@@ -4835,12 +4911,12 @@ const SHOWN_TYPES = new Set(["password", "email", "tel", "url", "date", "time", 
  * The name a person would give the element, and whether it is guessed: its accessible name (for a
  * container clickable by its cursor, the words it shows: its markup's text also holds its hidden
  * menus), else a title on its icon, else a guess from its looks or the words before it (dom_names.js).
- * @param {Entry} e @param {string} role @param {boolean} inline
+ * @param {Entry} e @param {string} role @param {boolean} inline @param {Map<any, any>} [pass] see renderScan
  * @returns {{name: string, guessed: boolean, signs?: string}} signs: a name of signs only, shown before a guess
  */
-function nameOf(e, role, inline) {
+function nameOf(e, role, inline, pass) {
   const el = e.el;
-  const name = e.name ?? (e.name = accessibleName(el)); // kept for the element's signature
+  const name = e.name ?? (e.name = accessibleName(el, pass)); // kept for the element's signature
   let shown = name;
   // (Words hidden from everyone are no part of a name: the accessible name leaves them out.)
   if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label")) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
@@ -4859,14 +4935,14 @@ function nameOf(e, role, inline) {
  * `[e12] textbox Email ="a@b.c" required`, `[e3] checkbox Remember me checked` (no word: unchecked),
  * `[e9] combobox Country ="France" options: France|Germany|Japan`, `[e7] clickable ~"trash"` (a
  * guessed name). Inline (inside a sentence) the same words in one bracket: `[e12 link 5th]`.
- * @param {Entry} e @param {boolean} [inline]
+ * @param {Entry} e @param {boolean} [inline] @param {Map<any, any>} [pass] see renderScan
  */
-function elementLine(e, inline = false) {
+function elementLine(e, inline = false, pass) {
   const el = e.el;
   let role = roleLabel(el);
-  const { name, guessed, signs } = nameOf(e, role, inline);
+  const { name, guessed, signs } = nameOf(e, role, inline, pass);
   e.shown = { role, name, guessed, ...(signs ? { signs } : {}), ...(e.onHover ? { hover: true } : {}) };
-  const st = elementState(el);
+  const st = e.state ?? (e.state = elementState(el)); // kept for the element's signature
   const tag = tagOf(el);
   const type = tag === "input" ? (attr(el, "type") || "").toLowerCase() : "";
   if (type === "file") role = "file";
@@ -4916,10 +4992,10 @@ function visibleWords(el) { return innerTextOf(/** @type {HTMLElement} */ (el)) 
  * A text block's line. A run of text with controls in it reads as the sentence it is, each control
  * in its place (`click the [e12 link 5th] result`); words inside an element that is not shown
  * (a collapsed menu in the sentence) are left out.
- * @param {TextBlock} t @param {(el: Element) => boolean} visible
+ * @param {TextBlock} t @param {(el: Element) => boolean} visible @param {Map<any, any>} [pass] see renderScan
  * @returns {{line: string, inline: Entry[]}}
  */
-function textLine(t, visible) {
+function textLine(t, visible, pass) {
   /** @type {Entry[]} */ const inline = [];
   let s;
   if (t.parts) {
@@ -4930,7 +5006,7 @@ function textLine(t, visible) {
       // words keep the words around them apart.
       else if ("s" in p) { if (p.hover || visible(p.el)) out += p.s; else if (/^\s.*\s$/s.test(p.s)) out += " "; }
       else if (p.covered) out += visibleWords(p.el); // under a cover: its words, not a control to use
-      else { out += elementLine(p, true); inline.push(p); }
+      else { out += elementLine(p, true, pass); inline.push(p); }
     }
     s = clean(norm(out));
     if (!inline.length && !/[\p{L}\p{N}]/u.test(s)) s = ""; // a row whose cells are all hidden: separators alone say nothing
@@ -4977,11 +5053,14 @@ function shortUrl(url) {
 /**
  * Renders a scan within a token budget.
  * @param {Scan} scan
- * @param {{maxTokens?: number, header?: string[]}} [opts]
+ * @param {{maxTokens?: number, header?: string[], pass?: Map<any, any>}} [opts] pass: what this observe has read,
+ *   shared with the signatures taken after (refind.js captureSignature): the page's labels are indexed
+ *   once, each element's words read once
  * @returns {Rendering}
  */
 function renderScan(scan, opts = {}) {
   const maxTokens = opts.maxTokens ?? 4000;
+  const pass = opts.pass;
   /** @type {Array<{kind: "el", e: Entry, line: string, d: number, k: number, o: number} | {kind: "text", t: TextBlock, line: string, inline: Entry[], d: number, k: number, o: number}>} */
   const items = [];
   // A control inside a sentence is shown in it, with it.
@@ -5017,12 +5096,12 @@ function renderScan(scan, opts = {}) {
   let unreadable = scan.skipped.count;
   for (const it of ranked) {
     try {
-      if (it.kind === "el") it.line = elementLine(it.e);
+      if (it.kind === "el") it.line = elementLine(it.e, false, pass);
       // The scan does not ask every text block whether it is visible: only those that would be shown
       // (a run, word by word: a control can show inside a hidden block).
       else if (it.t.el && !it.t.parts && !visible(it.t.el)) { hiddenTexts++; continue; }
       else {
-        ({ line: it.line, inline: it.inline } = textLine(it.t, visible));
+        ({ line: it.line, inline: it.inline } = textLine(it.t, visible, pass));
         if (!it.line || it.line === "# ") { hiddenTexts++; continue; }
       }
     } catch {
@@ -7061,11 +7140,11 @@ function observe(args) {
   armDialogs([document, ...frameDocuments(document)]); // the agent is at work here: browser dialogs answered for it
   const scan = scanPage(r);
   scan.dialogs.push(...takeDialogs()); // browser dialogs answered since the last action
-  const out = renderScan(scan, { maxTokens: args.max_tokens ?? 4000 });
+  const pass = new Map(); // what this observe reads once: the rendering's and the signatures'
+  const out = renderScan(scan, { maxTokens: args.max_tokens ?? 4000, pass });
   /** @type {Record<string, any>} */
   const elements = {};
-  const pass = new Map();
-  for (const e of out.shown) elements[e.id] = signatureOf(e.el, e, pass); // box and name already read
+  for (const e of out.shown) elements[e.id] = signatureOf(e.el, e, pass); // box, name and state already read
   last = { shown: new Map(out.shown.map((e) => [e.id, e.shown])), covered: scan.covered ? scan.covered.entries.map((e) => e.el) : [] };
   if (args.highlight) showBoxes(out.shown.map((e) => ({ id: e.id, el: e.el })));
   else if (args.highlight === false) clearOverlay();

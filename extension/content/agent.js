@@ -53,11 +53,11 @@ function observe(args) {
   armDialogs([document, ...frameDocuments(document)]); // the agent is at work here: browser dialogs answered for it
   const scan = scanPage(r);
   scan.dialogs.push(...takeDialogs()); // browser dialogs answered since the last action
-  const out = renderScan(scan, { maxTokens: args.max_tokens ?? 4000 });
+  const pass = new Map(); // what this observe reads once: the rendering's and the signatures'
+  const out = renderScan(scan, { maxTokens: args.max_tokens ?? 4000, pass });
   /** @type {Record<string, any>} */
   const elements = {};
-  const pass = new Map();
-  for (const e of out.shown) elements[e.id] = signatureOf(e.el, e, pass); // box and name already read
+  for (const e of out.shown) elements[e.id] = signatureOf(e.el, e, pass); // box, name and state already read
   last = { shown: new Map(out.shown.map((e) => [e.id, e.shown])), covered: scan.covered ? scan.covered.entries.map((e) => e.el) : [] };
   if (args.highlight) showBoxes(out.shown.map((e) => ({ id: e.id, el: e.el })));
   else if (args.highlight === false) clearOverlay();

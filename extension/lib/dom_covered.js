@@ -113,11 +113,12 @@ function scrolledAway(el, x, y) {
 }
 
 /**
- * The points a pointer would try on a control: across its box, and the middle of each of the first
- * lines of an element that wraps (a link over two lines has a box with other words in its middle);
- * each in the top window, and only where the window shows it.
+ * The points a pointer would try on a control: across its box, and then (asked only when none of
+ * those reaches it: most controls are one box) the middle of each of the first lines of an element
+ * that wraps (a link over two lines has a box with other words in its middle); each in the top
+ * window, and only where the window shows it.
  * @param {Entry} e @param {number} vw @param {number} vh @param {boolean} inTop the element is in the top document
- * @returns {{top: Point[], own: Point[]}} own: in the element's window
+ * @returns {{box: Point[], lines: () => Point[], dx: number, dy: number}} dx, dy: from the element's window to the top one
  */
 function samplePoints(e, vw, vh, inTop) {
   const b = e.box;
@@ -125,17 +126,21 @@ function samplePoints(e, vw, vh, inTop) {
   // Where the element's frame sits in the top window (its box was read there: nothing to add in the top document).
   let dx = 0, dy = 0;
   if (!inTop) { const own = rectOf(el); dx = b.x - own.left; dy = b.y - own.top; }
-  /** @type {Point[]} */ const top = [];
+  const inView = (/** @type {Point} */ p) => p.x >= 0 && p.y >= 0 && p.x < vw && p.y < vh;
+  /** @type {Point[]} */ const box = [];
   // Across the part of its box the window shows (a control half scrolled out is aimed at where it shows).
   const x0 = Math.max(b.x, 0), y0 = Math.max(b.y, 0), x1 = Math.min(b.x + b.w, vw), y1 = Math.min(b.y + b.h, vh);
-  if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of SAMPLE_POINTS) top.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
-  const lines = rectsOf(el);
-  if (lines.length > 1) for (let i = 0; i < Math.min(lines.length, 4); i++) {
-    const r = lines[i];
-    if (r.width > 2 && r.height > 2) top.push({ x: r.left + dx + r.width / 2, y: r.top + dy + r.height / 2 });
-  }
-  const inView = top.filter((p) => p.x >= 0 && p.y >= 0 && p.x < vw && p.y < vh);
-  return { top: inView, own: inView.map((p) => ({ x: p.x - dx, y: p.y - dy })) };
+  if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of SAMPLE_POINTS) box.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
+  const lines = () => {
+    /** @type {Point[]} */ const out = [];
+    const rs = rectsOf(el);
+    if (rs.length > 1) for (let i = 0; i < Math.min(rs.length, 4); i++) {
+      const r = rs[i];
+      if (r.width > 2 && r.height > 2) out.push({ x: r.left + dx + r.width / 2, y: r.top + dy + r.height / 2 });
+    }
+    return out.filter(inView);
+  };
+  return { box: box.filter(inView), lines, dx, dy };
 }
 
 /**
@@ -146,16 +151,24 @@ function samplePoints(e, vw, vh, inTop) {
  *   out: no point of it in the window
  */
 function judge(doc, e, vw, vh, layers) {
-  const { top, own } = samplePoints(e, vw, vh, docOf(e.surface || e.el) === doc);
+  const pts = samplePoints(e, vw, vh, docOf(e.surface || e.el) === doc);
   const el = e.surface || e.el; // a code editor is where its box is drawn, not its hidden field
+  /** @type {Element | null} */ let first = null;
+  /** @param {Point[]} ps */
+  const tryAt = (ps) => {
+    for (const p of ps) {
+      const hit = hitAt(doc, p.x, p.y);
+      if (!hit || reaches(hit, el)) return true;
+      first = first || hit;
+    }
+    return false;
+  };
+  if (tryAt(pts.box)) return "open";
+  const lines = pts.lines();
+  if (tryAt(lines)) return "open";
+  const top = [...pts.box, ...lines];
   // (In the page's rows but past the window's side — a wide grid's last columns: judged as out of view.)
   if (!top.length) return "out";
-  /** @type {Element | null} */ let first = null;
-  for (const p of top) {
-    const hit = hitAt(doc, p.x, p.y);
-    if (!hit || reaches(hit, el)) return "open";
-    first = first || hit;
-  }
   if (!first) return "open";
   let layer = layers.get(first);
   if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
@@ -163,7 +176,7 @@ function judge(doc, e, vw, vh, layers) {
   // stays put as well: a fixed panel's list under a shade laid over that panel.)
   if (layer && !containsDeep(layer, el)) return staysPut(layer, vw, vh) && !fixedItself(el) ? "open" : { cover: layer };
   // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
-  return own.some((p) => scrolledAway(el, p.x, p.y)) ? "away" : "hidden";
+  return top.some((p) => scrolledAway(el, p.x - pts.dx, p.y - pts.dy)) ? "away" : "hidden";
 }
 
 /** Points along the window's edges (fractions of its size), where a dialog in the middle is not. */

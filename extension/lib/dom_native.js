@@ -88,7 +88,7 @@ export const containsOf = (n, other) => contains.call(n, other);
 export const comparePositionOf = (n, other) => compareDocumentPosition.call(n, other);
 
 // --- Element --------------------------------------------------------------------------------------
-const getAttribute = own(E, "getAttribute"), hasAttribute = own(E, "hasAttribute"), hasAttributes = own(E, "hasAttributes"),
+const getAttribute = own(E, "getAttribute"), getAttributeNames = own(E, "getAttributeNames"), hasAttribute = own(E, "hasAttribute"), hasAttributes = own(E, "hasAttributes"),
   localName = own(E, "localName"), tagName = own(E, "tagName"), id = own(E, "id"), attributes = own(E, "attributes"),
   shadowRoot = own(E, "shadowRoot"), matches = own(E, "matches"), closest = own(E, "closest"),
   getBoundingClientRect = own(E, "getBoundingClientRect"), getClientRects = own(E, "getClientRects"),
@@ -115,6 +115,8 @@ export const tagNameOf = (el) => tagName.call(el);
 export const idOf = (el) => id.call(el);
 /** The class attribute as a string (an SVG element's `className` is an object). @param {Element} el */
 export const classNameOf = (el) => getAttribute.call(el, "class") || "";
+/** The names of an element's attributes (no Attr objects made). @param {Element} el @returns {string[]} */
+export const attrNamesOf = (el) => getAttributeNames.call(el);
 /** @param {Element} el @returns {NamedNodeMap} */
 export const attrsOf = (el) => attributes.call(el);
 /** @param {Element} el @returns {ShadowRoot | null} */

@@ -12,7 +12,7 @@
  * or a selector cannot be matched on its own, the caller falls back to asking each element.
  */
 
-import { qsa } from "./dom_native.js";
+import { attr, hasAttr, qsa, tagOf } from "./dom_native.js";
 
 /** Pseudo-classes that depend on interaction or are pseudo-elements: dropped so the selector matches
  * the element itself (the computed style then settles whether the cursor really is a pointer). */
@@ -171,11 +171,28 @@ function sheetSelectors(sheet) {
   return s;
 }
 
-/** Elements whose cursor is worth confirming, plus hiding by inline style or the user-agent sheet:
- * a closed `<details>` and `hidden=until-found` hide their content with `content-visibility`. */
-const INLINE_CURSOR = '[style*="cursor" i]';
-const INLINE_NO_POINTER = '[style*="pointer-events" i]';
-const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "[hidden]"];
+/**
+ * What a scope's elements say in their own `style` attributes, and what the user-agent sheet hides
+ * (a closed `<details>` and `hidden=until-found` hide their content with `content-visibility`), in
+ * one pass over the scope (a pass of the selector engine each would walk every element again):
+ * elements whose inline style could hide them, whose cursor is worth confirming, and that may turn
+ * the pointer off. (Compared as the `[style*="…" i]` selectors would: case-insensitive words.)
+ * @param {Document | ShadowRoot} scope
+ */
+function inlineStyles(scope) {
+  /** @type {Set<Element>} */ const hide = new Set();
+  /** @type {Element[]} */ const cursor = [];
+  /** @type {Set<Element>} */ const noPointer = new Set();
+  const found = qsa(scope, "[style], details, [hidden]");
+  for (let i = 0; i < found.length; i++) {
+    const el = found[i];
+    const style = (attr(el, "style") || "").toLowerCase();
+    if (tagOf(el) === "details" || hasAttr(el, "hidden") || style.includes("opacity") || style.includes("visibility")) hide.add(el);
+    if (style.includes("cursor")) cursor.push(el);
+    if (style.includes("pointer-events")) noPointer.add(el);
+  }
+  return { hide, cursor, noPointer };
+}
 
 /**
  * What the style of one tree scope (a document or a shadow root) says:
@@ -193,10 +210,10 @@ const UA_HIDE = ['[style*="opacity" i]', '[style*="visibility" i]', "details", "
  * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>}}
  */
 export function scopeStyles(scope) {
-  /** @type {string[] | null} */ let cursor = [INLINE_CURSOR];
-  /** @type {string[] | null} */ let hide = [...UA_HIDE];
+  /** @type {string[] | null} */ let cursor = [];
+  /** @type {string[] | null} */ let hide = [];
   /** @type {string[]} */ const hoverPointer = [];
-  /** @type {string[]} */ const noPointer = [INLINE_NO_POINTER];
+  /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
   let hostHide = false;
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
@@ -212,9 +229,11 @@ export function scopeStyles(scope) {
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
     hostHide ||= s.hostHide;
   }
+  const inline = inlineStyles(scope);
   /** @type {Set<Element> | null} */ let hideSet = null;
   if (hide) {
     hideSet = matchAll(scope, hide, null);
+    if (hideSet) for (const el of inline.hide) hideSet.add(el);
     // Animations (CSS animations, transitions, element.animate) can set opacity with no rule to say so.
     if (hideSet) {
       try {
@@ -228,10 +247,14 @@ export function scopeStyles(scope) {
   /** @type {Set<Element> | null} */ let pointer = null;
   if (cursor) {
     const view = (scope.ownerDocument || /** @type {Document} */ (scope)).defaultView;
-    pointer = matchAll(scope, cursor, (el) => !!view && view.getComputedStyle(el).cursor === "pointer");
+    const keep = (/** @type {Element} */ el) => !!view && view.getComputedStyle(el).cursor === "pointer";
+    pointer = matchAll(scope, cursor, keep);
+    if (pointer) for (const el of inline.cursor) if (!pointer.has(el) && keep(el)) pointer.add(el);
     if (pointer && hoverPointer.length) for (const el of matchAll(scope, hoverPointer, () => true) || []) pointer.add(el);
   }
-  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: matchAll(scope, noPointer, () => true) || new Set(),
+  const offSet = matchAll(scope, noPointer, () => true) || new Set();
+  for (const el of inline.noPointer) offSet.add(el);
+  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet,
     reveal: matchAll(scope, reveal, () => true) || new Set() };
 }
 
@@ -243,6 +266,7 @@ export function scopeStyles(scope) {
  */
 function matchAll(scope, sels, keep) {
   /** @type {Set<Element>} */ const out = new Set();
+  if (!sels.length) return out; // (an empty selector list is a syntax error, and throwing costs)
   /** @param {string} sel */
   const add = (sel) => {
     const found = qsa(scope, sel);

@@ -93,12 +93,12 @@ const SHOWN_TYPES = new Set(["password", "email", "tel", "url", "date", "time", 
  * The name a person would give the element, and whether it is guessed: its accessible name (for a
  * container clickable by its cursor, the words it shows: its markup's text also holds its hidden
  * menus), else a title on its icon, else a guess from its looks or the words before it (dom_names.js).
- * @param {Entry} e @param {string} role @param {boolean} inline
+ * @param {Entry} e @param {string} role @param {boolean} inline @param {Map<any, any>} [pass] see renderScan
  * @returns {{name: string, guessed: boolean, signs?: string}} signs: a name of signs only, shown before a guess
  */
-export function nameOf(e, role, inline) {
+export function nameOf(e, role, inline, pass) {
   const el = e.el;
-  const name = e.name ?? (e.name = accessibleName(el)); // kept for the element's signature
+  const name = e.name ?? (e.name = accessibleName(el, pass)); // kept for the element's signature
   let shown = name;
   // (Words hidden from everyone are no part of a name: the accessible name leaves them out.)
   if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label")) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
@@ -117,14 +117,14 @@ export function nameOf(e, role, inline) {
  * `[e12] textbox Email ="a@b.c" required`, `[e3] checkbox Remember me checked` (no word: unchecked),
  * `[e9] combobox Country ="France" options: France|Germany|Japan`, `[e7] clickable ~"trash"` (a
  * guessed name). Inline (inside a sentence) the same words in one bracket: `[e12 link 5th]`.
- * @param {Entry} e @param {boolean} [inline]
+ * @param {Entry} e @param {boolean} [inline] @param {Map<any, any>} [pass] see renderScan
  */
-export function elementLine(e, inline = false) {
+export function elementLine(e, inline = false, pass) {
   const el = e.el;
   let role = roleLabel(el);
-  const { name, guessed, signs } = nameOf(e, role, inline);
+  const { name, guessed, signs } = nameOf(e, role, inline, pass);
   e.shown = { role, name, guessed, ...(signs ? { signs } : {}), ...(e.onHover ? { hover: true } : {}) };
-  const st = elementState(el);
+  const st = e.state ?? (e.state = elementState(el)); // kept for the element's signature
   const tag = tagOf(el);
   const type = tag === "input" ? (attr(el, "type") || "").toLowerCase() : "";
   if (type === "file") role = "file";
@@ -174,10 +174,10 @@ function visibleWords(el) { return innerTextOf(/** @type {HTMLElement} */ (el)) 
  * A text block's line. A run of text with controls in it reads as the sentence it is, each control
  * in its place (`click the [e12 link 5th] result`); words inside an element that is not shown
  * (a collapsed menu in the sentence) are left out.
- * @param {TextBlock} t @param {(el: Element) => boolean} visible
+ * @param {TextBlock} t @param {(el: Element) => boolean} visible @param {Map<any, any>} [pass] see renderScan
  * @returns {{line: string, inline: Entry[]}}
  */
-function textLine(t, visible) {
+function textLine(t, visible, pass) {
   /** @type {Entry[]} */ const inline = [];
   let s;
   if (t.parts) {
@@ -188,7 +188,7 @@ function textLine(t, visible) {
       // words keep the words around them apart.
       else if ("s" in p) { if (p.hover || visible(p.el)) out += p.s; else if (/^\s.*\s$/s.test(p.s)) out += " "; }
       else if (p.covered) out += visibleWords(p.el); // under a cover: its words, not a control to use
-      else { out += elementLine(p, true); inline.push(p); }
+      else { out += elementLine(p, true, pass); inline.push(p); }
     }
     s = clean(norm(out));
     if (!inline.length && !/[\p{L}\p{N}]/u.test(s)) s = ""; // a row whose cells are all hidden: separators alone say nothing
@@ -235,11 +235,14 @@ function shortUrl(url) {
 /**
  * Renders a scan within a token budget.
  * @param {Scan} scan
- * @param {{maxTokens?: number, header?: string[]}} [opts]
+ * @param {{maxTokens?: number, header?: string[], pass?: Map<any, any>}} [opts] pass: what this observe has read,
+ *   shared with the signatures taken after (refind.js captureSignature): the page's labels are indexed
+ *   once, each element's words read once
  * @returns {Rendering}
  */
 export function renderScan(scan, opts = {}) {
   const maxTokens = opts.maxTokens ?? 4000;
+  const pass = opts.pass;
   /** @type {Array<{kind: "el", e: Entry, line: string, d: number, k: number, o: number} | {kind: "text", t: TextBlock, line: string, inline: Entry[], d: number, k: number, o: number}>} */
   const items = [];
   // A control inside a sentence is shown in it, with it.
@@ -275,12 +278,12 @@ export function renderScan(scan, opts = {}) {
   let unreadable = scan.skipped.count;
   for (const it of ranked) {
     try {
-      if (it.kind === "el") it.line = elementLine(it.e);
+      if (it.kind === "el") it.line = elementLine(it.e, false, pass);
       // The scan does not ask every text block whether it is visible: only those that would be shown
       // (a run, word by word: a control can show inside a hidden block).
       else if (it.t.el && !it.t.parts && !visible(it.t.el)) { hiddenTexts++; continue; }
       else {
-        ({ line: it.line, inline: it.inline } = textLine(it.t, visible));
+        ({ line: it.line, inline: it.inline } = textLine(it.t, visible, pass));
         if (!it.line || it.line === "# ") { hiddenTexts++; continue; }
       }
     } catch {

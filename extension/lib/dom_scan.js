@@ -20,9 +20,9 @@ import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, client
  * @typedef {import("./refind.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
- *   inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
+ *   state?: import("./refind.js").ElementState, inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
  *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean, surface?: Element}} Entry
- *   box: in the top frame's viewport at scan time; name: set by the rendering, reused by the signature;
+ *   box: in the top frame's viewport at scan time; name, state: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
  *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
  *   covered: something is drawn over it (dom_covered.js), coveredBy: that layer; shown: set by the rendering;
@@ -285,8 +285,9 @@ function hasControls(row) { return !!qs(row, CONTROL_TAGS) || !!qs(row, CONTROLS
 
 /** Text the element map already says: a label's words are its control's name, a legend the group's. @param {Element} el */
 function isRedundantLabel(el) {
-  if (tagOf(el) === "legend") return true; // a caption stays: tables are not groups
-  return tagOf(el) === "label" && !!(/** @type {HTMLLabelElement} */ (el).control);
+  const tag = tagOf(el);
+  if (tag === "legend") return true; // a caption stays: tables are not groups
+  return tag === "label" && !!(/** @type {HTMLLabelElement} */ (el).control);
 }
 
 /** A short name for a landmark/form that groups elements in the rendering. @param {Element} el */
@@ -562,7 +563,7 @@ export function scanPage(reg, opts = {}) {
     const ptrTest = scope.ptr;
     // Inside a container clickable by its cursor, a part the style sheets give a pointer of its own
     // (the trash icon in an inbox row) is a control of its own; inside a real control it is not.
-    const ownRule = scope.ptrOwn && !!outer && isContainer(outer.el);
+    const ownRule = !!ptrTest && scope.ptrOwn && !!outer && isContainer(outer.el); // (no pointer rule in the scope: none of its own)
     const pointer = (!insideInteractive || ownRule) && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
 
@@ -729,13 +730,14 @@ export function scanPage(reg, opts = {}) {
       if (!words) flow.mute++;
       if (flow.after) { flow.parts.push(" "); flow.after = false; } // two elements side by side read as two words
       for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
-        if (nodeTypeOf(n) === 3) {
+        const type = nodeTypeOf(n);
+        if (type === 3) {
           if (flow.mute) continue;
           const s = /** @type {string} */ (nodeValueOf(n));
           flow.parts.push(revealing.length ? { s, el, hover: true } : { s, el }); flow.after = false;
           if (!flow.text) flow.text = NON_SPACE.test(s);
         }
-        else if (nodeTypeOf(n) === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
+        else if (type === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
       }
       if (!words) flow.mute--;
       if (tag === "br") flow.parts.push(" ");
@@ -831,13 +833,14 @@ export function scanPage(reg, opts = {}) {
     }
     /** @type {Flow | null} */ let flow = null;
     for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
-      if (nodeTypeOf(n) === 3) {
+      const type = nodeTypeOf(n);
+      if (type === 3) {
         if (!words) continue;
         const s = /** @type {string} */ (nodeValueOf(n));
         if (!flow) { if (!NON_SPACE.test(s)) continue; flow = newFlow(order++); }
         flow.parts.push(revealing.length ? { s, el, hover: true } : { s, el }); flow.after = false;
         if (!flow.text) flow.text = NON_SPACE.test(s);
-      } else if (nodeTypeOf(n) === 1) {
+      } else if (type === 1) {
         const c = /** @type {Element} */ (n);
         if (isInline(c)) {
           if (!flow) { flow = newFlow(order++); if (!words) flow.mute = 1; }

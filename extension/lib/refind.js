@@ -56,7 +56,7 @@
  */
 import { norm } from "./norm.js";
 import { rowLabel } from "./dom_tables.js";
-import { attr, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
+import { attr, attrNamesOf, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 export const SIGNATURE_VERSION = 3;
 /** Best score needed to act on a match. */
@@ -226,6 +226,18 @@ export function wordsOf(el) {
  * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: the page's labels are indexed once
  */
 export function labelText(el, pass) {
+  if (!pass) return readLabelText(el);
+  // (Read once in a pass: the rendering names a field by it, and its signature keeps it.)
+  /** @type {Map<Element, string>} */
+  let memo = pass.get(labelText);
+  if (!memo) { memo = new Map(); pass.set(labelText, memo); }
+  let t = memo.get(el);
+  if (t === undefined) { t = readLabelText(el, pass); memo.set(el, t); }
+  return t;
+}
+
+/** @param {Element} el @param {Map<any, any>} [pass] */
+function readLabelText(el, pass) {
   const byRef = referencedText(el, "aria-labelledby");
   if (byRef) return cut(byRef, 120);
   const labels = labelsOf(el, pass);
@@ -583,19 +595,29 @@ function lookKey(tag, attr, text) {
   return attrKey(tag, attr) + "\u0001" + text;
 }
 
-/** The part of a look key its attributes make (see lookKey). @param {string} tag @param {(name: string) => string} attr */
+/**
+ * The part of a look key its attributes make (see lookKey): the tag, then each look attribute that
+ * has a value, by its place in LOOK_ATTRS (an empty one is as good as none).
+ * @param {string} tag @param {(name: string) => string} attr
+ */
 function attrKey(tag, attr) {
   let k = tag;
-  for (const a of LOOK_ATTRS) k += "\u0001" + cut(attr(a), 200);
-  return k + "\u0001" + (valueIsIdentity(tag) ? cut(attr("value"), 200) : "");
+  for (let i = 0; i < LOOK_ATTRS.length; i++) { const v = attr(LOOK_ATTRS[i]); if (v) k += "\u0002" + i + cut(v, 200); }
+  const v = valueIsIdentity(tag) ? attr("value") : "";
+  return v ? k + "\u0002v" + cut(v, 200) : k;
 }
 
-/** An element's look attributes, read once (not each by name: a thousand buttons are keyed in a re-find). @param {Element} el */
+/**
+ * An element's look attributes, read once (not each by name: a thousand buttons are keyed in an
+ * observe); by their names, which cost less to list than the attributes themselves.
+ * @param {Element} el
+ */
 function attrKeyOf(el) {
+  const names = attrNamesOf(el);
+  if (!names.length) return tagOf(el);
   /** @type {Record<string, string>} */
   const own = {};
-  const list = attrsOf(el);
-  for (let i = 0; i < list.length; i++) { const a = list[i]; if (LOOK_SET.has(a.name)) own[a.name] = a.value; }
+  for (let i = 0; i < names.length; i++) { const n = names[i]; if (LOOK_SET.has(n)) own[n] = attr(el, n) || ""; }
   return attrKey(tagOf(el), (a) => own[a] || "");
 }
 
@@ -616,27 +638,37 @@ function lookKeyOfSignature(sig) {
 /**
  * The elements with `tag` in `root` in document order, and the same grouped by look. A capture pass
  * shares one of these per root and tag (every signature of an observe asks for it).
- * @typedef {{all: Element[], keys: Array<string | null>, groups: Map<string, Element[]>}} TagOrder
+ * @typedef {{all: Element[], keys: Array<string | null>, groups: Map<string, Element[]>, at: Map<Element, number>}} TagOrder
  * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
  * @returns {TagOrder}
  */
 function tagOrder(root, tag, pass) {
-  /** @type {Map<string, Element[]>} */
-  const groups = new Map();
-  const all = Array.from(tagQuery(root, tag, pass)).filter((el) => !isToolUi(el));
-  // Words are read only where the attributes leave look-alikes (twenty "Add to cart" buttons): an
-  // element alone in its attributes is alone in its look (no key, no group).
-  const akeys = all.map(attrKeyOf);
-  /** @type {Map<string, number>} */ const count = new Map();
-  for (const k of akeys) count.set(k, (count.get(k) || 0) + 1);
-  const keys = all.map((el, i) => count.get(akeys[i]) === 1 ? null : akeys[i] + "\u0001" + lookText(el, pass));
+  const list = tagQuery(root, tag, pass);
+  /** @type {Element[]} */ const all = [];
+  for (let i = 0; i < list.length; i++) if (!isToolUi(list[i])) all.push(list[i]);
+  // Grouped by attributes first (most elements are alone in theirs: no key, no group); words are
+  // read only where the attributes leave look-alikes (twenty "Add to cart" buttons).
+  /** @type {Map<string, number | number[]>} */ const byAttrs = new Map();
   for (let i = 0; i < all.length; i++) {
-    const key = keys[i];
-    if (key === null) continue;
-    const g = groups.get(key);
-    if (g) g.push(all[i]); else groups.set(key, [all[i]]);
+    const k = attrKeyOf(all[i]);
+    const g = byAttrs.get(k);
+    if (g === undefined) byAttrs.set(k, i); else if (typeof g === "number") byAttrs.set(k, [g, i]); else g.push(i);
   }
-  return { all, keys, groups };
+  /** @type {Array<string | null>} */ const keys = new Array(all.length).fill(null);
+  /** @type {Map<string, Element[]>} */ const groups = new Map();
+  for (const [ak, idx] of byAttrs) {
+    if (typeof idx === "number") continue;
+    for (const i of idx) { // (in document order: so is each group)
+      const key = ak + "\u0001" + lookText(all[i], pass);
+      keys[i] = key;
+      const g = groups.get(key);
+      if (g) g.push(all[i]); else groups.set(key, [all[i]]);
+    }
+  }
+  // Each element's place, for the hundreds of elements an observe signs (a search each would cost more).
+  /** @type {Map<Element, number>} */ const at = new Map();
+  for (let i = 0; i < all.length; i++) at.set(all[i], i);
+  return { all, keys, groups, at };
 }
 
 /**
@@ -670,9 +702,8 @@ function placeOf(el, pass) {
   if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
   let t = byTag.get(tagOf(el));
   if (!t) { t = tagOrder(root, tagOf(el), pass); byTag.set(tagOf(el), t); }
-  // (Found by a binary search in document order: a map of every element would cost more than the asking.)
-  const k = indexIn(t.all, el);
-  if (k < 0) return {};
+  const k = t.at.get(el);
+  if (k === undefined) return {};
   const key = t.keys[k], g = key === null ? null : t.groups.get(key);
   return { order: { k, n: t.all.length }, ...(g && g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
 }
@@ -849,7 +880,7 @@ function rowKey(row, el) {
  * @returns {Context}
  */
 export function contextOf(el, pass) {
-  /** @type {Map<Element, {zone: string, title: Element | null}>} */
+  /** @type {Map<Element, {zone: string, title?: Element | null}>} */
   let cache = pass?.get(contextOf);
   if (!cache) { cache = new Map(); if (pass) pass.set(contextOf, cache); }
   /** @type {string[]} */
@@ -857,9 +888,12 @@ export function contextOf(el, pass) {
   let item = "", itemDone = false;
   for (let p = parentOf(el), depth = 0; p && tagOf(p) !== "body" && tagOf(p) !== "html"; p = parentOf(p), depth++) {
     let c = cache.get(p);
-    if (!c) { c = { zone: zoneOf(p), title: null }; c.title = c.zone ? null : itemTitle(p); cache.set(p, c); }
+    if (!c) { c = { zone: zoneOf(p) }; cache.set(p, c); }
     if (c.zone) { zones.push(c.zone); itemDone = true; continue; }
-    if (!itemDone && depth < 6 && c.title) {
+    if (itemDone || depth >= 6) continue;
+    // (Asked only here: a wrapper far above the element, whose headings are the whole page's, is not searched.)
+    if (c.title === undefined) c.title = itemTitle(p);
+    if (c.title) {
       const t = c.title;
       // Said by kind: a row's first cell ("r:"), a list item's own words ("l:", the element and its
       // look-alikes left out), a card's title ("h:": its other words, or the element's when it is
@@ -1026,9 +1060,9 @@ function unwrapped(a, b) {
 /**
  * Describes an element so it can be found again after the page changed.
  * @param {Element} el
- * @param {{name?: string, box?: Box, place?: boolean, context?: Context, path?: string[]}} [known] what the caller already
+ * @param {{name?: string, state?: ElementState, box?: Box, place?: boolean, context?: Context, path?: string[]}} [known] what the caller already
  *   read in this pass (the scan's box in top-frame viewport coordinates, the rendering's accessible
- *   name, a re-find's reading of where the candidate stands): not read twice; `place:
+ *   name and state, a re-find's reading of where the candidate stands): not read twice; `place:
  *   false` leaves out its place among its tag (a re-find's candidate of another tag than the
  *   element's: where it stands among its own tag says nothing of the element, and ranking a page's
  *   thousands of links for one is dear)
@@ -1079,7 +1113,7 @@ export function captureSignature(el, known = {}, pass) {
     frame: frames,
     shadow: shadowChain(el),
     box: { x: Math.round(r.x + sx), y: Math.round(r.y + sy), w: Math.round(r.w), h: Math.round(r.h) },
-    state: elementState(el),
+    state: known.state ?? elementState(el),
     ...place,
     ...(hosts.length ? { hosts } : {}),
     context: known.context ?? contextOf(el, pass),
