@@ -20,6 +20,8 @@ from .envelope import PROTOCOL_VERSION, Envelope
 from .events import EVENTS
 from .fixes import FIX_NOTES, FIXES
 from .messages import MESSAGES
+from .page_text import DELIMITERS, ELEMENT_BRACKET, LOOKALIKES
+from .reach import BLANK, WEB_SCHEMES, reach_fields
 from .tools import TOOLS
 
 HERE = Path(__file__).resolve().parent
@@ -54,6 +56,9 @@ def build_schema() -> dict[str, Any]:
                         "Do not edit.",
             "protocol": PROTOCOL_VERSION, "envelope": envelope, "messages": messages,
             "tools": tools, "events": events, "fixes": FIXES, "fix_notes": FIX_NOTES,
+            "page_text": {"lookalikes": LOOKALIKES, "delimiters": DELIMITERS, "element_bracket": ELEMENT_BRACKET},
+            "reach": {"schemes": list(WEB_SCHEMES), "blank": BLANK,
+                      "tools": {n: f for n, spec in sorted(TOOLS.items()) if (f := reach_fields(spec.args))}},
             "$defs": dict(sorted(defs.items()))}
 
 

@@ -59,6 +59,8 @@ class ErrorCode(str, Enum):
     no_tab = "no_tab"
     cut_off = "cut_off"  # the action went out and its page or tab went away: it may have happened
     unsupported = "unsupported"
+    # out of the task's reach: another tab of the user's, an address that is no web page
+    not_allowed = "not_allowed"
     # trusted input (chrome.debugger) could not attach: DevTools or another debugger holds the tab
     debugger_busy = "debugger_busy"
     host_unavailable = "host_unavailable"

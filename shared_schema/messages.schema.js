@@ -590,6 +590,35 @@ export default /** @type {any} */ ({
   "fix_notes": {
     "wrong_version": "Update both from your heybro folder (the git clone), then reload the extension at chrome://extensions."
   },
+  "page_text": {
+    "lookalikes": {
+      "\uff02": "\"",
+      "\uff3b": "[",
+      "\ufe47": "[",
+      "\uff3d": "]",
+      "\ufe48": "]"
+    },
+    "delimiters": "\"{3,}|<<<|>>>",
+    "element_bracket": "\\[(?=\\*?(?:f\\d+)?e\\d+\\b)"
+  },
+  "reach": {
+    "schemes": [
+      "http",
+      "https"
+    ],
+    "blank": "about:blank",
+    "tools": {
+      "navigate": {
+        "url": "opens"
+      },
+      "new_tab": {
+        "url": "opens"
+      },
+      "switch_tab": {
+        "tab_id": "tab"
+      }
+    }
+  },
   "$defs": {
     "Ack": {
       "additionalProperties": false,
@@ -1364,6 +1393,7 @@ export default /** @type {any} */ ({
         "no_tab",
         "cut_off",
         "unsupported",
+        "not_allowed",
         "debugger_busy",
         "host_unavailable"
       ],
@@ -2776,6 +2806,7 @@ export default /** @type {any} */ ({
         "url": {
           "maxLength": 8000,
           "minLength": 1,
+          "reach": "opens",
           "title": "Url",
           "type": "string"
         }
@@ -2792,6 +2823,7 @@ export default /** @type {any} */ ({
         "url": {
           "maxLength": 8000,
           "minLength": 1,
+          "reach": "opens",
           "title": "Url",
           "type": "string"
         }
@@ -4958,6 +4990,7 @@ export default /** @type {any} */ ({
       "additionalProperties": false,
       "properties": {
         "tab_id": {
+          "reach": "tab",
           "title": "Tab Id",
           "type": "integer"
         }

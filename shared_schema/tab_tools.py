@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from .reach import NAMES_TAB, OPENS
 from .tool_spec import ToolArgs, ToolOutput, ToolSpec
 
 
 class NavigateArgs(ToolArgs):
-    url: str = Field(min_length=1, max_length=8000)
+    url: str = Field(min_length=1, max_length=8000, json_schema_extra=OPENS)
 
 
 class TabArgs(ToolArgs):
@@ -20,11 +21,11 @@ class TabArgs(ToolArgs):
 
 
 class NewTabArgs(ToolArgs):
-    url: str = Field(min_length=1, max_length=8000)
+    url: str = Field(min_length=1, max_length=8000, json_schema_extra=OPENS)
 
 
 class SwitchTabArgs(ToolArgs):
-    tab_id: int
+    tab_id: int = Field(json_schema_extra=NAMES_TAB)
 
 
 class TabInfo(ToolOutput):

@@ -3,4 +3,4 @@
 import { back } from "../background/tab_tools.js";
 
 /** @type {import("./tab.js").TabAction} */
-export const action = { name: "back", needs: { tab: "required" }, run: back };
+export const action = { name: "back", needs: { tab: "required", reads: false }, run: back };

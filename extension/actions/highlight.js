@@ -3,4 +3,4 @@
 import { highlight } from "../background/dom_tools.js";
 
 /** @type {import("./tab.js").TabAction} */
-export const action = { name: "highlight", needs: { tab: "optional" }, run: highlight };
+export const action = { name: "highlight", needs: { tab: "optional", reads: true }, run: highlight };

@@ -3,4 +3,4 @@
 import { listTabs } from "../background/tab_tools.js";
 
 /** @type {import("./tab.js").TabAction} */
-export const action = { name: "list_tabs", needs: { tab: "optional" }, run: listTabs };
+export const action = { name: "list_tabs", needs: { tab: "optional", reads: false }, run: listTabs };

@@ -3,4 +3,4 @@
 import { navigate } from "../background/tab_tools.js";
 
 /** @type {import("./tab.js").TabAction} */
-export const action = { name: "navigate", needs: { tab: "optional" }, run: navigate };
+export const action = { name: "navigate", needs: { tab: "optional", reads: false }, run: navigate };

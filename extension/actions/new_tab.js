@@ -3,4 +3,4 @@
 import { newTab } from "../background/tab_tools.js";
 
 /** @type {import("./tab.js").TabAction} */
-export const action = { name: "new_tab", needs: { tab: "none" }, run: newTab };
+export const action = { name: "new_tab", needs: { tab: "none", reads: false }, run: newTab };

@@ -3,4 +3,4 @@
 import { observe } from "../background/dom_tools.js";
 
 /** @type {import("./tab.js").TabAction} */
-export const action = { name: "observe", needs: { tab: "optional" }, run: observe };
+export const action = { name: "observe", needs: { tab: "optional", reads: true }, run: observe };

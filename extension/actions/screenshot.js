@@ -3,4 +3,4 @@
 import { screenshot } from "../background/tab_tools.js";
 
 /** @type {import("./tab.js").TabAction} */
-export const action = { name: "screenshot", needs: { tab: "required" }, run: screenshot };
+export const action = { name: "screenshot", needs: { tab: "required", reads: true }, run: screenshot };

@@ -3,4 +3,4 @@
 import { switchTab } from "../background/tab_tools.js";
 
 /** @type {import("./tab.js").TabAction} */
-export const action = { name: "switch_tab", needs: { tab: "none" }, run: switchTab };
+export const action = { name: "switch_tab", needs: { tab: "none", reads: false }, run: switchTab };

@@ -6,6 +6,7 @@
  */
 import { HostLink } from "./host_link.js";
 import { runTool } from "./tools.js";
+import { confine, reachedTabs } from "./reach.js";
 import "./trusted_input.js"; // the browser's own input for the DOM agent (chrome.debugger)
 import { makeMessage } from "../lib/messages.js";
 import { loadPrefs } from "../lib/prefs.js";
@@ -97,12 +98,43 @@ async function onHostMessage(message) {
   }
   if (message.type === "tool.call") {
     const payload = /** @type {import("./tools.js").ToolCallPayload} */ (/** @type {unknown} */ (message.payload));
-    if (payload.tab_id !== undefined) trackTab(payload.tab_id);
-    const result = await runTool(payload);
+    const result = await runConfined(payload);
     try { link.post(makeMessage("tool.result", result, message.id)); } catch (e) { console.warn("heybro: tool result lost", e); }
     return;
   }
   broadcast({ kind: "host_message", message });
+}
+
+/**
+ * A start in progress hands its tab over before the host's first call can arrive (the host may
+ * act before the start's reply is read here).
+ * @type {number | undefined}
+ */
+let handingOver;
+
+/** The task's tabs: those it works in, opened, or was handed (the state's registry). */
+function taskTabs() {
+  const tabs = new Set(store.state.tabRegistry.map((t) => t.tabId));
+  if (handingOver !== undefined) tabs.add(handingOver);
+  return tabs;
+}
+
+/**
+ * Runs a host's tool call within the task's reach (reach.js): refused, with the reason the model
+ * and the user read, when it names another tab or a page that is no web page; the tabs it worked
+ * in or opened become the task's.
+ * @param {import("./tools.js").ToolCallPayload} call
+ */
+async function runConfined(call) {
+  await store.loaded;
+  /** @type {import("./tools.js").ToolCallPayload} */ let allowed;
+  try { allowed = await confine(call, taskTabs()); } catch (e) {
+    const err = /** @type {any} */ (e);
+    return { ok: false, error: { code: String(err.code || "not_allowed"), message: String(err.message || err) } };
+  }
+  const result = await runTool(allowed);
+  if (result.ok && result.result) for (const id of reachedTabs(allowed, result.result)) await trackTab(id);
+  return result;
 }
 
 /** Commands the extension's pages may send. @type {Record<string, (args: Record<string, any>) => Promise<any>>} */
@@ -168,9 +200,11 @@ async function startTask(type, payload, goal, tab_id) {
   const tabId = tab_id ?? (await pageTabId());
   /** @type {any} */
   let reply;
+  handingOver = tabId;
   try {
     reply = await link.call(type, { ...payload, ...(tabId !== undefined ? { tab_id: tabId } : {}) });
   } catch (e) {
+    handingOver = undefined;
     // One task at a time: the host names the task in the way (e.g. one a crash paused, started
     // from a terminal). Shown here, so its Resume and Stop are at hand; the refusal says why.
     const err = /** @type {any} */ (e);
@@ -178,8 +212,11 @@ async function startTask(type, payload, goal, tab_id) {
     throw e;
   }
   const { task_id } = reply.payload;
-  await store.update((s) => ({ ...s, taskContext: newTaskContext(task_id, goal), actionHistory: [], tabRegistry: [] }));
-  if (tabId !== undefined) trackTab(tabId);
+  // (Tabs the host's first calls reached meanwhile stay the task's.)
+  await store.update((s) => ({ ...s, taskContext: newTaskContext(task_id, goal), actionHistory: [],
+    tabRegistry: s.taskContext?.taskId === task_id ? s.tabRegistry : [] }));
+  if (tabId !== undefined) await trackTab(tabId);
+  handingOver = undefined;
   return reply.payload;
 }
 
@@ -230,6 +267,10 @@ async function trackTab(tabId) {
     await store.update((s) => addRelevantTab(s, { tabId, url: tab.url || "", title: tab.title, addedAt: Date.now() }));
   } catch { /* the tab closed */ }
 }
+
+// Tab ids start again with each browser session: the last session's task tabs are no longer known
+// (an id kept from then may now be one of the user's own tabs).
+chrome.runtime.onStartup.addListener(() => { store.loaded.then(() => store.update((s) => ({ ...s, tabRegistry: [] }))); });
 
 // The seed's runtime-message API, for content scripts and other extension code.
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
@@ -294,4 +335,4 @@ chrome.commands.onCommand.addListener((command, tab) => {
 });
 
 // Exposed for the end-to-end tests and benchmarks (service-worker evaluate), not for pages.
-Object.assign(globalThis, { heybro: { link, commands, statusLog, store, runTool } });
+Object.assign(globalThis, { heybro: { link, commands, statusLog, store, runTool, runConfined } });

@@ -10,6 +10,7 @@
  */
 import { frameBudgets } from "./frame_budget.js";
 import { trustedInputMode } from "./trusted_input.js";
+import { addressProblem } from "../lib/web_address.js";
 
 /** @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload */
 
@@ -111,7 +112,8 @@ function frameOfId(id) {
 async function openedTabs(tabId) {
   try {
     const tabs = await chrome.tabs.query({});
-    return tabs.filter((t) => t.openerTabId === tabId && t.id !== undefined)
+    // (Web pages only: a browser or extension page opened beside it is none the task may use.)
+    return tabs.filter((t) => t.openerTabId === tabId && t.id !== undefined && !addressProblem(t.url || t.pendingUrl || "about:blank"))
       .map((t) => ({ tab_id: /** @type {number} */ (t.id), url: t.url || t.pendingUrl || "", title: t.title || "", active: !!t.active }));
   } catch { return []; }
 }

@@ -6,6 +6,7 @@
  * task never takes over the page the user is looking at.
  */
 import { highlight } from "./dom_tools.js";
+import { addressProblem } from "../lib/web_address.js";
 
 /** @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload */
 
@@ -63,12 +64,11 @@ function loaded(tabId, ms, start) {
   });
 }
 
-/** @param {string} url */
+/** A web address a task may open (background/reach.js), as the browser writes it. @param {string} url */
 function checkUrl(url) {
-  let u;
-  try { u = new URL(url); } catch { throw fail(`Not a URL: ${url}`, "navigation"); }
-  if (!["http:", "https:", "file:", "about:"].includes(u.protocol)) throw fail(`heybro does not open ${u.protocol} pages.`, "unsupported");
-  return u.href;
+  const why = addressProblem(url);
+  if (why) throw fail(why, "not_allowed");
+  return new URL(url.trim()).href;
 }
 
 /**
@@ -121,11 +121,13 @@ export async function listTabs(call) {
   const all = (await chrome.tabs.query({})).filter((t) => t.id !== undefined);
   /** @type {Set<number>} */
   const mine = new Set([...opened, ...(call.tab_id !== undefined && call.tab_id !== null ? [call.tab_id] : [])]);
-  // Tabs opened from the task's tabs, however deep (a page that opens a page that opens a page).
+  // Tabs opened from the task's tabs, however deep (a page that opens a page that opens a page) —
+  // web pages only: a browser or extension page opened beside them is none the task may use.
   for (let grew = true; grew;) {
     grew = false;
     for (const t of all) {
-      if (!mine.has(/** @type {number} */ (t.id)) && t.openerTabId !== undefined && mine.has(t.openerTabId)) { mine.add(/** @type {number} */ (t.id)); grew = true; }
+      if (!mine.has(/** @type {number} */ (t.id)) && t.openerTabId !== undefined && mine.has(t.openerTabId)
+        && !addressProblem(t.url || t.pendingUrl || "about:blank")) { mine.add(/** @type {number} */ (t.id)); grew = true; }
     }
   }
   const tabs = all.filter((t) => mine.has(/** @type {number} */ (t.id)));

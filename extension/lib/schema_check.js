@@ -8,9 +8,9 @@
  */
 import SCHEMA from "../../shared_schema/messages.schema.js";
 
-/** Keywords that only annotate a schema. */
+/** Keywords that only annotate a schema ("reach": what an argument reaches, shared_schema/reach.py). */
 const ANNOTATIONS = new Set(["title", "description", "default", "$comment", "examples", "format",
-  "discriminator", "readOnly", "writeOnly", "deprecated"]);
+  "discriminator", "readOnly", "writeOnly", "deprecated", "reach"]);
 /** Keywords this validator enforces. */
 const ASSERTIONS = new Set(["type", "properties", "required", "additionalProperties", "$ref",
   "anyOf", "oneOf", "allOf", "enum", "const", "minimum", "maximum", "exclusiveMinimum",
@@ -190,6 +190,8 @@ export const PROTOCOL = SCHEMA.protocol;
 export const FIXES = SCHEMA.fixes;
 /** What to say with a fix when the command alone is not enough. @type {Record<string, string>} */
 export const FIX_NOTES = SCHEMA.fix_notes;
+/** What a task may open and read (shared_schema/reach.py): web schemes, a blank page, and each tool's arguments that open an address or name a tab. @type {{schemes: string[], blank: string, tools: Record<string, Record<string, string>>}} */
+export const REACH = SCHEMA.reach;
 
 /** Thrown when a message fails its schema; `issues` says where. */
 export class SchemaError extends Error {

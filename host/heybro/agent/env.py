@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from ..config import Limits, Settings
 from .browser import Browser, Snapshot
+from . import reach
 from .browser_tools import send
 from .control import RunControl
 from .errors import GuardrailHit, HeldReplySetAside, NewInformation, ToolFailed
@@ -140,8 +141,11 @@ class AgentEnv:
         """A browser tool in the task's tab, its arguments in wire form. A tool that only waits
         (Effects.interruptible) ends at a stop; an act runs to its end, so the record says
         whether it happened."""
-        return await send(self.browser, tool, args, tab_id=self.state.tab_id, control=self.control,
-                          timeout_ms=timeout_ms)
+        reach.check(self.task, tool, args)
+        result = await send(self.browser, tool, args, tab_id=self.state.tab_id, control=self.control,
+                            timeout_ms=timeout_ms)
+        reach.learn(self.task, result)
+        return result
 
     async def call_wire(self, wire: Wire[Any, Any], a: Any,
                         observe_after: BaseModel | None = None) -> dict[str, Any]:

@@ -151,7 +151,8 @@ class TaskExecutor:
             await env.call("observe", {"max_tokens": 200})
             return
         except ToolFailed as err:
-            if err.code not in ("no_tab", "detached", "navigation"):
+            # (not_allowed: after a browser restart the old tab id is no longer the task's.)
+            if err.code not in ("no_tab", "detached", "navigation", "not_allowed"):
                 raise
         url = self._last_url() or task.last_url or task.url
         if not url:

@@ -230,6 +230,8 @@ class Task(BaseModel):
     description: str
     url: str | None = None
     tab_id: int | None = None
+    tabs: list[int] = Field(default_factory=list, description="The task's tabs: the one it was "
+                            "handed, those it opened and those its pages opened (agent/reach.py).")
     last_url: str | None = Field(None, description="Where the page was at the last step (resume).")
     resources: dict[str, str] = Field(default_factory=dict)
     subtasks: list[Subtask] = Field(default_factory=list)
