@@ -615,6 +615,65 @@ function cellName(el) {
 }
 return { tableOf, newTablesPass, rowCells, rowParts, partsCells, passHeads, headsOf, columnHeads, rowsAlike, isFormRow, isSpanningRow, isHeaderRow, rowLabel, cellName };
 })();
+// ---- extension/lib/dom_secret.js
+const __dom_secret = (() => {
+/**
+ * Fields whose value is a secret: a password, a passphrase, a PIN or a one-time code. Their value
+ * never leaves the page — not in the page map, a signature, an extraction, an error or a check: a
+ * map says only whether one is filled. Known by what the page says of the field, not by how it is
+ * drawn: its type, its `autocomplete`, its name or id, or its label — so a password the page shows
+ * as text (a "show password" toggle, a generated password) is one too.
+ */
+const { attr, idOf, tagOf } = __dom_native;
+
+/** What a filled secret field shows: that it holds something, never what or how long. */
+const SECRET_SHOWN = "••••••••";
+
+const SECRET_AUTOCOMPLETE = /\b(current-password|new-password|one-time-code)\b/i;
+/** Words of a name or id that mean a secret (`pass1`, `user_pass`, `newPassword`, `pin_code`). */
+const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "passcode", "pass", "pwd", "pw", "pin", "otp", "secret"]);
+const SECRET_LABEL = /\b(password|passphrase|passcode|PIN|one-time code|security code)\b/i;
+/** Inputs whose value could be typed secret text (not a checkbox, a date or a file). */
+const TEXT_TYPES = new Set(["", "text", "password", "search", "tel", "number", "email"]);
+
+/** The words of a name or id: split at non-letters and at lower-to-upper case steps. @param {string} s */
+function wordsOfName(s) {
+  return s.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/).filter(Boolean);
+}
+
+/**
+ * Whether the element is a field holding a secret.
+ * @param {Element} el @param {() => string} [label] the field's label (asked only when nothing else settles it)
+ */
+function isSecretField(el, label) {
+  if (tagOf(el) !== "input") return false;
+  const type = (attr(el, "type") || "").toLowerCase();
+  if (type === "password") return true;
+  if (!TEXT_TYPES.has(type)) return false;
+  if (SECRET_AUTOCOMPLETE.test(attr(el, "autocomplete") || "")) return true;
+  for (const s of [attr(el, "name") || "", idOf(el) || ""]) if (wordsOfName(s).some((w) => SECRET_WORDS.has(w))) return true;
+  return !!label && SECRET_LABEL.test(label());
+}
+return { SECRET_SHOWN, isSecretField };
+})();
+// ---- extension/lib/own_ui.js
+const __own_ui = (() => {
+/**
+ * heybro's own elements in a page (the overlay's host), known by reference: a page can copy any
+ * attribute or class, not a reference held here. The scanner, the re-finder and the change reports
+ * leave these out — and only these: page content marked to look like heybro's is read as the page.
+ */
+
+/** @type {WeakSet<Element>} */
+const OWN = new WeakSet();
+
+/** Records an element heybro made (and put into the page). @param {Element} el */
+function markOwnUi(el) { OWN.add(el); }
+
+/** Whether heybro made this element. @param {Element} el */
+function isOwnUi(el) { return OWN.has(el); }
+return { markOwnUi, isOwnUi };
+})();
 // ---- extension/lib/refind.js
 const __refind = (() => {
 /**
@@ -674,6 +733,8 @@ const __refind = (() => {
  */
 const { norm } = __norm;
 const { rowLabel } = __dom_tables;
+const { isSecretField, SECRET_SHOWN } = __dom_secret;
+const { isOwnUi } = __own_ui;
 const { attr, attrNamesOf, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
 
 const SIGNATURE_VERSION = 3;
@@ -685,7 +746,8 @@ const MARGIN = 0.1;
 /**
  * @typedef {{x: number, y: number, w: number, h: number}} Box
  * @typedef {{value?: string, checked?: boolean, selected?: boolean, disabled?: boolean,
- *   expanded?: boolean, focused?: boolean}} ElementState
+ *   expanded?: boolean, focused?: boolean, secret?: boolean}} ElementState  secret: a field whose
+ *   value is a secret (dom_secret.js): its value is only ever shown as filled or empty
  * @typedef {{v: number, tag: string, role: string, name: string, text: string,
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
  *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
@@ -1156,7 +1218,7 @@ function elementState(el) {
   if (tag === "input" || tag === "textarea" || tag === "select") {
     const inp = /** @type {HTMLInputElement} */ (el);
     if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
-    else if (inp.type === "password") s.value = inp.value ? "•".repeat(Math.min(inp.value.length, 8)) : "";
+    else if (isSecretField(el, () => labelText(el))) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
     if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
@@ -1693,9 +1755,12 @@ function unwrapped(a, b) {
 function captureSignature(el, known = {}, pass) {
   /** @type {Record<string, string>} */
   const attrs = {};
-  // Walk the element's own (few) attributes rather than asking for each stable one by name.
-  const valueOk = valueIsIdentity(tagOf(el));
-  let data = 0;
+  // Walk the element's own (few) attributes rather than asking for each stable one by name. A
+  // secret field's value attribute and data attributes are not kept (a page may keep the password
+  // it generated there).
+  const secret = isSecretField(el, () => labelText(el, pass));
+  const valueOk = valueIsIdentity(tagOf(el)) && !secret;
+  let data = secret ? 4 : 0;
   const list = attrsOf(el);
   for (let i = 0; i < list.length; i++) {
     const a = list[i];
@@ -2089,8 +2154,8 @@ function isRendered(el) {
   return checkVisibilityOf(el, { checkVisibilityCSS: true });
 }
 
-/** Whether an overlay or other tool UI marked this subtree as not part of the page. @param {Element} el */
-function isToolUi(el) { return hasAttr(el, "data-heybro-overlay"); }
+/** Whether heybro itself put this element into the page (own_ui.js: by reference, not by a mark a page could copy). @param {Element} el */
+function isToolUi(el) { return isOwnUi(el); }
 
 /**
  * Every element under root, through open shadow roots and same-origin iframes.
@@ -2102,11 +2167,9 @@ function walkDeep(root, visit) {
   while (stack.length) {
     const r = /** @type {Document | Element | ShadowRoot} */ (stack.pop());
     const all = qsa(r, "*");
-    // Tool UI is rare: asked of the root once, not of each of its (tens of thousands of) elements.
-    const tool = qs(r, "[data-heybro-overlay]") ? new Set(qsa(r, "[data-heybro-overlay]")) : null;
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
-      if (tool && tool.has(el)) continue;
+      if (isOwnUi(el)) continue;
       visit(el);
       if (shadowOf(el)) stack.push(shadowOf(el));
       const tag = tagOf(el);
@@ -4641,6 +4704,47 @@ function scanPage(reg, opts = {}) {
 }
 return { Registry, scanPage };
 })();
+// ---- extension/lib/page_text.js
+const __page_text = (() => {
+/**
+ * Page text made safe to show the model (shared_schema/page_text.py, whose rules these are: a test
+ * holds them equal to the generated schema's, which the content script does not load): format
+ * characters dropped, look-alikes of quotes and square brackets taken as what they look like, the
+ * fence and other delimiters turned into «, and a bracket that would open an element of the map
+ * (`[e12`) into a parenthesis — page text can neither close the fence nor read as a line of the map.
+ */
+
+/** Characters NFKC folds onto '"', '[' and ']'. @type {Record<string, string>} */
+const LOOKALIKES = { "\uff02": '"', "\uff3b": "[", "\ufe47": "[", "\uff3d": "]", "\ufe48": "]" };
+const DELIMITERS = '"{3,}|<<<|>>>';
+const ELEMENT_BRACKET = "\\[(?=\\*?(?:f\\d+)?e\\d+\\b)";
+
+const FOLD = new RegExp(`[${Object.keys(LOOKALIKES).join("")}]`, "g");
+const FORMAT = /\p{Cf}/gu;
+const DELIM = new RegExp(DELIMITERS, "g");
+const BRACKET = new RegExp(ELEMENT_BRACKET, "g");
+
+/**
+ * The page's words as they may be shown: no fence, no line of the map's, nothing invisible (line
+ * breaks are the caller's business).
+ * @param {string} s
+ */
+function neutral(s) {
+  return s.replace(FOLD, (c) => LOOKALIKES[c]).replace(FORMAT, "").replace(DELIM, "«").replace(BRACKET, "(");
+}
+
+/**
+ * One piece of a line the map joins with its own (a text node beside a control in a sentence): as
+ * neutral, and a bracket left open at its end — which the next piece could complete into an
+ * element's id — made a parenthesis too.
+ * @param {string} s
+ */
+function neutralPart(s) { return neutral(s).replace(/\[(?=\*?(?:f\d*)?$)/, "("); }
+
+/** A line joined from pieces: quotes that meet across pieces make no fence either. @param {string} s */
+function noDelimiters(s) { return s.replace(DELIM, "«"); }
+return { LOOKALIKES, DELIMITERS, ELEMENT_BRACKET, neutral, neutralPart, noDelimiters };
+})();
 // ---- extension/lib/dom_names.js
 const __dom_names = (() => {
 /**
@@ -4825,6 +4929,7 @@ const __dom_render = (() => {
  * left out ("38 more elements below"). Tokens are estimated (≈ 4 characters per token for this
  * format; scripts/bench_render.py checks the estimate against a real tokenizer).
  */
+const { neutral, neutralPart, noDelimiters } = __page_text;
 const { editorText } = __dom_editors;
 const { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf } = __refind;
 const { guessName } = __dom_names;
@@ -4854,8 +4959,8 @@ const DIALOG_GROUP = /^(dialog|alertdialog)\b/;
 /** @param {string} s */
 function estimateTokens(s) { return Math.ceil(s.length / CHARS_PER_TOKEN); }
 
-/** Page text must not be able to close the fence or fake a line of ours. @param {string} s */
-function clean(s) { return s.replace(/"{3,}|<<<|>>>/g, "«").replace(/[\r\n]+/g, " "); }
+/** Page text must not be able to close the fence or fake a line of ours (page_text.js). @param {string} s */
+function clean(s) { return neutral(s).replace(/[\r\n]+/g, " "); }
 
 /** A value, quoted: its exact extent matters ("" vs " "). @param {string} s */
 function q(s) { return `"${clean(s).replace(/"/g, "'")}"`; }
@@ -4963,8 +5068,8 @@ function elementLine(e, inline = false, pass) {
     const v = editorText(e.surface); // a code editor's lines, drawn beside the field its keys go to
     if (v) parts.push(`=${shownValue(v)}`);
   } else if (st.value !== undefined && st.value !== "" && role !== "button") {
-    // A text field's whole value (the state keeps a part of it), a password's dots as they are.
-    const whole = (tag === "textarea" || (tag === "input" && type !== "password")) ? /** @type {HTMLInputElement} */ (el).value
+    // A text field's whole value (the state keeps a part of it); a secret's "filled" as the state says it.
+    const whole = (tag === "textarea" || (tag === "input" && !st.secret)) ? /** @type {HTMLInputElement} */ (el).value
       : isTextRegion(el) && isHtml(el) ? innerTextOf(/** @type {HTMLElement} */ (el)).replace(/[ \t\u00a0]+/g, " ").replace(/ ?\n[\n ]*/g, "\n").trim() : st.value;
     parts.push(`=${shownValue(whole)}`);
   }
@@ -5003,12 +5108,13 @@ function textLine(t, visible, pass) {
     for (const p of t.parts) {
       if (typeof p === "string") out += p;
       // Words shown on hover are read with the controls they go with ("Edit | Delete"); hidden
-      // words keep the words around them apart.
-      else if ("s" in p) { if (p.hover || visible(p.el)) out += p.s; else if (/^\s.*\s$/s.test(p.s)) out += " "; }
-      else if (p.covered) out += visibleWords(p.el); // under a cover: its words, not a control to use
+      // words keep the words around them apart. (The page's words are made safe piece by piece:
+      // the controls' brackets between them are the map's own.)
+      else if ("s" in p) { if (p.hover || visible(p.el)) out += neutralPart(p.s); else if (/^\s.*\s$/s.test(p.s)) out += " "; }
+      else if (p.covered) out += neutralPart(visibleWords(p.el)); // under a cover: its words, not a control to use
       else { out += elementLine(p, true, pass); inline.push(p); }
     }
-    s = clean(norm(out));
+    s = noDelimiters(norm(out));
     if (!inline.length && !/[\p{L}\p{N}]/u.test(s)) s = ""; // a row whose cells are all hidden: separators alone say nothing
   } else s = clean(t.text);
   if (t.heading) return { line: `# ${inline.length ? s : s.slice(0, 150)}`, inline };
@@ -5169,8 +5275,8 @@ const __dom_overlay = (() => {
  * nothing is shown.
  *
  * One fixed, full-viewport host with `pointer-events: none` (it never takes a click and never changes
- * what elementFromPoint finds), marked `data-heybro-overlay` so the scanner and the re-finder skip
- * it, with its boxes in a closed shadow root so page CSS cannot restyle them and page scripts cannot
+ * what elementFromPoint finds), known by reference (own_ui.js) so the scanner and the re-finder skip
+ * it — the `data-heybro-overlay` it carries only names it, a page could copy it — with its boxes in a closed shadow root so page CSS cannot restyle them and page scripts cannot
  * query them. While an element is outlined the host also carries `data-heybro-acting` with the
  * outline's box in viewport pixels ("x,y,width,height"): what the page and tests can know of it,
  * not a way to restyle it. Boxes follow scrolling, resizing and changes to the page (re-renders,
@@ -5178,7 +5284,8 @@ const __dom_overlay = (() => {
  * every draw, so it stays above a modal dialog or popover the page opened later (a z-index cannot
  * beat the top layer). `clearOverlay()` removes the host and its listeners.
  */
-const { appendTo, clientLeftOf, clientTopOf, docOf, hasAttr, hidePopoverOf, isConnectedOf, matchesOf, rectOf, removeAttr, removeOf, setAttr, showPopoverOf, styleOf } = __dom_native;
+const { markOwnUi, isOwnUi } = __own_ui;
+const { appendTo, clientLeftOf, clientTopOf, docOf, hasAttr, hidePopoverOf, isConnectedOf, matchesOf, qsa, rectOf, removeAttr, removeOf, setAttr, showPopoverOf, styleOf } = __dom_native;
 
 const HOST_ATTR = "data-heybro-overlay";
 const STYLE = `
@@ -5205,6 +5312,7 @@ let acting = null;
 function ensureHost(doc) {
   if (state && isConnectedOf(state.host)) return state;
   const host = doc.createElement("div");
+  markOwnUi(host); // (known by reference: the attribute below only names it for a person reading the DOM)
   host.setAttribute(HOST_ATTR, "");
   host.setAttribute("aria-hidden", "true");
   // A popover's own look (border, padding, background, size, margin) is cleared: the host is only a
@@ -5225,7 +5333,7 @@ function ensureHost(doc) {
   };
   // Changes made by the page (not by the overlay's own host) may move or remove mapped elements.
   const watcher = new MutationObserver((records) => {
-    if (records.some((r) => !(r.target instanceof Element && hasAttr(r.target, HOST_ATTR)))) onMove();
+    if (records.some((r) => !(r.target instanceof Element && isOwnUi(r.target)))) onMove();
   });
   watcher.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
   state = { host, root, items: [], onMove, watcher };
@@ -5236,7 +5344,7 @@ function ensureHost(doc) {
 
 /** Whether the page shows something in the top layer (a modal dialog, a popover) the boxes must be above. */
 function pageTopLayer() {
-  try { return !!document.querySelector("dialog:modal, :popover-open:not([data-heybro-overlay])"); } catch { return false; }
+  try { return Array.from(qsa(document, "dialog:modal, :popover-open")).some((e) => !isOwnUi(e)); } catch { return false; }
 }
 
 /** Puts the host on top of the browser's top layer (above a modal dialog opened since). */
@@ -5367,7 +5475,8 @@ const __dom_input = (() => {
  * `input` event whose value matches that tracker. The native setter changes the value underneath the
  * tracker, so the following `input` event is seen as the user's change.
  */
-const { norm } = __refind;
+const { labelText, norm } = __refind;
+const { isSecretField, SECRET_SHOWN } = __dom_secret;
 const { pointerHit } = __dom_roots;
 const { appendTo, attr, canFocus, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } = __dom_native;
 
@@ -5560,12 +5669,12 @@ function checkFilled(el, value, consumed = false) {
   // A field the page empties as it takes what was typed into elements of its own (a recipients
   // box's chips) took it.
   if (consumed && !now) return;
-  const secret = single && inp.type === "password";
+  const secret = isSecretField(el, () => labelText(el));
   const hint = single && ["number", "date", "time", "datetime-local", "month", "week", "email", "url", "color", "range"].includes(inp.type)
     ? ` (a ${inp.type} field${inp.type === "date" ? ", which takes YYYY-MM-DD" : inp.type === "number" ? ", which takes digits" : ""})` : "";
   throw actionError("not_accepted", secret ? `The field did not take the value${hint}.`
     : `The field did not take "${value.slice(0, 80)}"${hint}: it now holds "${now.slice(0, 80)}".`,
-  { value: secret ? `${now.length} characters` : now.slice(0, 200) });
+  secret ? { value: now ? SECRET_SHOWN : "" } : { value: now.slice(0, 200) });
 }
 
 /**
@@ -5998,11 +6107,12 @@ const __dom_changes = (() => {
  * content on its way from the server) is still open and young, up to `netMaxMs`.
  * Everything else is capped at `maxMs` (pages with endless animations).
  */
+const { isOwnUi } = __own_ui;
 const { accessibleName, deepActiveElement, norm } = __refind;
 const { dialogName } = __dom_inert;
 const { innerRoots } = __dom_roots;
 const { requestsPending } = __dom_requests;
-const { attr, docOf, hasAttr, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } = __dom_native;
+const { attr, docOf, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number, netMaxMs?: number}} SettleOpts
@@ -6057,7 +6167,7 @@ function moving(doc) {
 }
 
 /** @param {Node} n */
-const isOverlay = (n) => nodeTypeOf(n) === 1 && hasAttr(/** @type {Element} */ (n), "data-heybro-overlay");
+const isOverlay = (n) => nodeTypeOf(n) === 1 && isOwnUi(/** @type {Element} */ (n));
 
 /**
  * The next task of the page's event loop: by then, what the action's handlers did synchronously,
@@ -6883,7 +6993,8 @@ return { action };
 // ---- extension/lib/dom_extract.js
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
-const { norm } = __refind;
+const { labelText, norm } = __refind;
+const { isSecretField } = __dom_secret;
 const { editorText } = __dom_editors;
 const { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } = __dom_native;
 
@@ -6901,7 +7012,7 @@ function readTable(table) {
 
 /** What a form field holds, or null for an element that is not one. @param {Element} el */
 function fieldText(el) {
-  if (matchesOf(el, "textarea, input")) return /** @type {HTMLInputElement} */ (el).type === "password" ? "" : /** @type {HTMLInputElement} */ (el).value;
+  if (matchesOf(el, "textarea, input")) return isSecretField(el, () => labelText(el)) ? "" : /** @type {HTMLInputElement} */ (el).value;
   if (matchesOf(el, "select")) return Array.from(/** @type {HTMLSelectElement} */ (el).selectedOptions).map((o) => norm(o.textContent)).join(", ");
   return null;
 }

@@ -16,11 +16,12 @@
  * content on its way from the server) is still open and young, up to `netMaxMs`.
  * Everything else is capped at `maxMs` (pages with endless animations).
  */
+import { isOwnUi } from "./own_ui.js";
 import { accessibleName, deepActiveElement, norm } from "./refind.js";
 import { dialogName } from "./dom_inert.js";
 import { innerRoots } from "./dom_roots.js";
 import { requestsPending } from "./dom_requests.js";
-import { attr, docOf, hasAttr, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } from "./dom_native.js";
+import { attr, docOf, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number, netMaxMs?: number}} SettleOpts
@@ -75,7 +76,7 @@ function moving(doc) {
 }
 
 /** @param {Node} n */
-const isOverlay = (n) => nodeTypeOf(n) === 1 && hasAttr(/** @type {Element} */ (n), "data-heybro-overlay");
+const isOverlay = (n) => nodeTypeOf(n) === 1 && isOwnUi(/** @type {Element} */ (n));
 
 /**
  * The next task of the page's event loop: by then, what the action's handlers did synchronously,

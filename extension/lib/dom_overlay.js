@@ -6,8 +6,8 @@
  * nothing is shown.
  *
  * One fixed, full-viewport host with `pointer-events: none` (it never takes a click and never changes
- * what elementFromPoint finds), marked `data-heybro-overlay` so the scanner and the re-finder skip
- * it, with its boxes in a closed shadow root so page CSS cannot restyle them and page scripts cannot
+ * what elementFromPoint finds), known by reference (own_ui.js) so the scanner and the re-finder skip
+ * it — the `data-heybro-overlay` it carries only names it, a page could copy it — with its boxes in a closed shadow root so page CSS cannot restyle them and page scripts cannot
  * query them. While an element is outlined the host also carries `data-heybro-acting` with the
  * outline's box in viewport pixels ("x,y,width,height"): what the page and tests can know of it,
  * not a way to restyle it. Boxes follow scrolling, resizing and changes to the page (re-renders,
@@ -15,7 +15,8 @@
  * every draw, so it stays above a modal dialog or popover the page opened later (a z-index cannot
  * beat the top layer). `clearOverlay()` removes the host and its listeners.
  */
-import { appendTo, clientLeftOf, clientTopOf, docOf, hasAttr, hidePopoverOf, isConnectedOf, matchesOf, rectOf, removeAttr, removeOf, setAttr, showPopoverOf, styleOf } from "./dom_native.js";
+import { markOwnUi, isOwnUi } from "./own_ui.js";
+import { appendTo, clientLeftOf, clientTopOf, docOf, hasAttr, hidePopoverOf, isConnectedOf, matchesOf, qsa, rectOf, removeAttr, removeOf, setAttr, showPopoverOf, styleOf } from "./dom_native.js";
 
 const HOST_ATTR = "data-heybro-overlay";
 const STYLE = `
@@ -42,6 +43,7 @@ let acting = null;
 function ensureHost(doc) {
   if (state && isConnectedOf(state.host)) return state;
   const host = doc.createElement("div");
+  markOwnUi(host); // (known by reference: the attribute below only names it for a person reading the DOM)
   host.setAttribute(HOST_ATTR, "");
   host.setAttribute("aria-hidden", "true");
   // A popover's own look (border, padding, background, size, margin) is cleared: the host is only a
@@ -62,7 +64,7 @@ function ensureHost(doc) {
   };
   // Changes made by the page (not by the overlay's own host) may move or remove mapped elements.
   const watcher = new MutationObserver((records) => {
-    if (records.some((r) => !(r.target instanceof Element && hasAttr(r.target, HOST_ATTR)))) onMove();
+    if (records.some((r) => !(r.target instanceof Element && isOwnUi(r.target)))) onMove();
   });
   watcher.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
   state = { host, root, items: [], onMove, watcher };
@@ -73,7 +75,7 @@ function ensureHost(doc) {
 
 /** Whether the page shows something in the top layer (a modal dialog, a popover) the boxes must be above. */
 function pageTopLayer() {
-  try { return !!document.querySelector("dialog:modal, :popover-open:not([data-heybro-overlay])"); } catch { return false; }
+  try { return Array.from(qsa(document, "dialog:modal, :popover-open")).some((e) => !isOwnUi(e)); } catch { return false; }
 }
 
 /** Puts the host on top of the browser's top layer (above a modal dialog opened since). */

@@ -7,6 +7,7 @@
  * left out ("38 more elements below"). Tokens are estimated (≈ 4 characters per token for this
  * format; scripts/bench_render.py checks the estimate against a real tokenizer).
  */
+import { neutral, neutralPart, noDelimiters } from "./page_text.js";
 import { editorText } from "./dom_editors.js";
 import { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf } from "./refind.js";
 import { guessName } from "./dom_names.js";
@@ -36,8 +37,8 @@ const DIALOG_GROUP = /^(dialog|alertdialog)\b/;
 /** @param {string} s */
 export function estimateTokens(s) { return Math.ceil(s.length / CHARS_PER_TOKEN); }
 
-/** Page text must not be able to close the fence or fake a line of ours. @param {string} s */
-function clean(s) { return s.replace(/"{3,}|<<<|>>>/g, "«").replace(/[\r\n]+/g, " "); }
+/** Page text must not be able to close the fence or fake a line of ours (page_text.js). @param {string} s */
+function clean(s) { return neutral(s).replace(/[\r\n]+/g, " "); }
 
 /** A value, quoted: its exact extent matters ("" vs " "). @param {string} s */
 function q(s) { return `"${clean(s).replace(/"/g, "'")}"`; }
@@ -145,8 +146,8 @@ export function elementLine(e, inline = false, pass) {
     const v = editorText(e.surface); // a code editor's lines, drawn beside the field its keys go to
     if (v) parts.push(`=${shownValue(v)}`);
   } else if (st.value !== undefined && st.value !== "" && role !== "button") {
-    // A text field's whole value (the state keeps a part of it), a password's dots as they are.
-    const whole = (tag === "textarea" || (tag === "input" && type !== "password")) ? /** @type {HTMLInputElement} */ (el).value
+    // A text field's whole value (the state keeps a part of it); a secret's "filled" as the state says it.
+    const whole = (tag === "textarea" || (tag === "input" && !st.secret)) ? /** @type {HTMLInputElement} */ (el).value
       : isTextRegion(el) && isHtml(el) ? innerTextOf(/** @type {HTMLElement} */ (el)).replace(/[ \t\u00a0]+/g, " ").replace(/ ?\n[\n ]*/g, "\n").trim() : st.value;
     parts.push(`=${shownValue(whole)}`);
   }
@@ -185,12 +186,13 @@ function textLine(t, visible, pass) {
     for (const p of t.parts) {
       if (typeof p === "string") out += p;
       // Words shown on hover are read with the controls they go with ("Edit | Delete"); hidden
-      // words keep the words around them apart.
-      else if ("s" in p) { if (p.hover || visible(p.el)) out += p.s; else if (/^\s.*\s$/s.test(p.s)) out += " "; }
-      else if (p.covered) out += visibleWords(p.el); // under a cover: its words, not a control to use
+      // words keep the words around them apart. (The page's words are made safe piece by piece:
+      // the controls' brackets between them are the map's own.)
+      else if ("s" in p) { if (p.hover || visible(p.el)) out += neutralPart(p.s); else if (/^\s.*\s$/s.test(p.s)) out += " "; }
+      else if (p.covered) out += neutralPart(visibleWords(p.el)); // under a cover: its words, not a control to use
       else { out += elementLine(p, true, pass); inline.push(p); }
     }
-    s = clean(norm(out));
+    s = noDelimiters(norm(out));
     if (!inline.length && !/[\p{L}\p{N}]/u.test(s)) s = ""; // a row whose cells are all hidden: separators alone say nothing
   } else s = clean(t.text);
   if (t.heading) return { line: `# ${inline.length ? s : s.slice(0, 150)}`, inline };

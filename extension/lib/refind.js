@@ -56,6 +56,8 @@
  */
 import { norm } from "./norm.js";
 import { rowLabel } from "./dom_tables.js";
+import { isSecretField, SECRET_SHOWN } from "./dom_secret.js";
+import { isOwnUi } from "./own_ui.js";
 import { attr, attrNamesOf, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 export const SIGNATURE_VERSION = 3;
@@ -67,7 +69,8 @@ export const MARGIN = 0.1;
 /**
  * @typedef {{x: number, y: number, w: number, h: number}} Box
  * @typedef {{value?: string, checked?: boolean, selected?: boolean, disabled?: boolean,
- *   expanded?: boolean, focused?: boolean}} ElementState
+ *   expanded?: boolean, focused?: boolean, secret?: boolean}} ElementState  secret: a field whose
+ *   value is a secret (dom_secret.js): its value is only ever shown as filled or empty
  * @typedef {{v: number, tag: string, role: string, name: string, text: string,
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
  *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
@@ -538,7 +541,7 @@ export function elementState(el) {
   if (tag === "input" || tag === "textarea" || tag === "select") {
     const inp = /** @type {HTMLInputElement} */ (el);
     if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
-    else if (inp.type === "password") s.value = inp.value ? "•".repeat(Math.min(inp.value.length, 8)) : "";
+    else if (isSecretField(el, () => labelText(el))) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
     if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
@@ -1075,9 +1078,12 @@ function unwrapped(a, b) {
 export function captureSignature(el, known = {}, pass) {
   /** @type {Record<string, string>} */
   const attrs = {};
-  // Walk the element's own (few) attributes rather than asking for each stable one by name.
-  const valueOk = valueIsIdentity(tagOf(el));
-  let data = 0;
+  // Walk the element's own (few) attributes rather than asking for each stable one by name. A
+  // secret field's value attribute and data attributes are not kept (a page may keep the password
+  // it generated there).
+  const secret = isSecretField(el, () => labelText(el, pass));
+  const valueOk = valueIsIdentity(tagOf(el)) && !secret;
+  let data = secret ? 4 : 0;
   const list = attrsOf(el);
   for (let i = 0; i < list.length; i++) {
     const a = list[i];
@@ -1471,8 +1477,8 @@ export function isRendered(el) {
   return checkVisibilityOf(el, { checkVisibilityCSS: true });
 }
 
-/** Whether an overlay or other tool UI marked this subtree as not part of the page. @param {Element} el */
-export function isToolUi(el) { return hasAttr(el, "data-heybro-overlay"); }
+/** Whether heybro itself put this element into the page (own_ui.js: by reference, not by a mark a page could copy). @param {Element} el */
+export function isToolUi(el) { return isOwnUi(el); }
 
 /**
  * Every element under root, through open shadow roots and same-origin iframes.
@@ -1484,11 +1490,9 @@ export function walkDeep(root, visit) {
   while (stack.length) {
     const r = /** @type {Document | Element | ShadowRoot} */ (stack.pop());
     const all = qsa(r, "*");
-    // Tool UI is rare: asked of the root once, not of each of its (tens of thousands of) elements.
-    const tool = qs(r, "[data-heybro-overlay]") ? new Set(qsa(r, "[data-heybro-overlay]")) : null;
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
-      if (tool && tool.has(el)) continue;
+      if (isOwnUi(el)) continue;
       visit(el);
       if (shadowOf(el)) stack.push(shadowOf(el));
       const tag = tagOf(el);

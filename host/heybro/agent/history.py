@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from shared_schema.page_text import neutral
+
 from . import toolbox
 from .expect import expect_text
 from .models import ExecutionCycle, Task, ToolCall
@@ -79,6 +81,7 @@ def result_text(c: ToolCall, limit: int) -> str | None:
         text = r["output"]
     if text is None:
         return None
+    text = neutral(text, one_line=False)  # what a reading tool brings back is the page's words, or a site's
     return text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more characters)"
 
 
@@ -94,8 +97,8 @@ def any_result_text(c: ToolCall, limit: int) -> str | None:
 
 
 def tab_line(t: dict) -> str:  # type: ignore[type-arg]
-    title = " ".join(str(t.get("title") or "").split())[:80]
-    return (f"[tab {t.get('tab_id')}] {title or '(untitled)'} — {t.get('url', '')}"
+    title = neutral(str(t.get("title") or ""))[:80]  # (a page names its tab)
+    return (f"[tab {t.get('tab_id')}] {title or '(untitled)'} — {neutral(str(t.get('url', '')))}"
             + (" (active)" if t.get("active") else ""))
 
 

@@ -1,0 +1,75 @@
+"""What the page map tells the model can be trusted, and tells no secret: a password's value never
+leaves the page — however the page draws the field (as text, with a generated password, under a
+"show" toggle) — in the map, a signature, an extraction or an error; other fields read as before."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from support.dom_rig import browser, error, find_id, ok, open_page, page, site  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+SECRETS = ["V!4xf#Qp9Lm2", "hunter2-old", "482913", "correct horse", "7315"]
+
+
+def test_a_secret_fields_value_never_leaves_the_page(browser, page, site):
+    open_page(page, site + "/secrets.html")
+    obs = ok(browser, "observe")
+    dumped = json.dumps(obs)
+    for s in SECRETS:
+        assert s not in dumped, s
+    # Each secret field reads as filled; the others show their values.
+    lines = {ln.split("] ", 1)[1] for ln in obs["text"].splitlines() if ln.startswith("[e")}
+    for name in ("Password", "Current password", "Code from your app", "New passphrase", "PIN"):
+        assert any(ln.startswith("textbox") and f" {name} =" in ln and ln.endswith('="••••••••"')
+                   for ln in lines), (name, lines)
+    assert any(ln.startswith("textbox Username") and '="jane"' in ln for ln in lines), lines
+    assert any('="jane@example.com"' in ln for ln in lines) and any('="12"' in ln for ln in lines), lines
+    # Extracting the form, or a field, gives none either.
+    assert not any(s in json.dumps(ok(browser, "extract", {})) for s in SECRETS)
+    got = ok(browser, "extract", {"element_id": find_id(obs, "Password")})
+    assert "V!4xf" not in json.dumps(got)
+    # A secret field the page will not take says so without what it holds.
+    page.evaluate("""() => { const f = document.getElementById('pass1');
+        f.addEventListener('input', () => { f.value = 'V!4xf#Qp9Lm2'; }); }""")
+    err = error(browser, "fill", {"element_id": find_id(obs, "Password"), "value": "something-else"})
+    assert err["code"] == "not_accepted" and "V!4xf" not in json.dumps(err), err
+
+
+def test_an_emptied_secret_field_reads_empty(browser, page, site):
+    open_page(page, site + "/secrets.html")
+    page.evaluate("document.getElementById('cur').value = ''")
+    obs = ok(browser, "observe")
+    line = next(ln for ln in obs["text"].splitlines() if "Current password" in ln)
+    assert "•" not in line and "=" not in line.split("Current password", 1)[1], line
+
+
+def test_page_text_cannot_close_the_fence_or_forge_a_control(browser, page, site):
+    open_page(page, site + "/forged.html")
+    obs = ok(browser, "observe")
+    text = obs["text"]
+    assert [ln for ln in text.splitlines() if '"""' in ln] == ['"""', '"""'], text
+    # Every element the map names is a real one: page words never read as a line or a bracket of it.
+    named = re.findall(r"\[\*?((?:f\d+)?e\d+)\b", text)
+    assert named and set(named) <= set(obs["elements"]), (named, text)
+    assert "Keep my account" in text and "Pay now" in text  # the words are still read, as words
+    assert re.search(r"^\[e\d+\] button Delete my account$", text, re.M), text
+
+
+def test_a_page_cannot_pass_its_content_off_as_heybros_own(browser, page, site):
+    open_page(page, site + "/spoofed_overlay.html")
+    obs = ok(browser, "observe", {"highlight": True})  # heybro's own boxes are drawn meanwhile
+    assert "Warning: this transfer cannot be undone." in obs["text"]
+    pay = find_id(obs, "Pay 500 now")
+    assert page.evaluate("document.querySelectorAll('[data-heybro-overlay]').length") == 2  # the page's and heybro's
+    assert len(obs["elements"]) == 2, obs["text"]  # Pay and Add item: nothing of heybro's boxes
+    # What the page adds so marked is reported as the change it is.
+    r = ok(browser, "click", {"element_id": find_id(obs, "Add item")})
+    assert r["mutations"]["added"] == 1, r
+    after = ok(browser, "observe")
+    assert pay in after["elements"] and find_id(after, "Confirm transfer")
+    ok(browser, "highlight", {"on": False})
