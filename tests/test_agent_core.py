@@ -364,7 +364,7 @@ def test_no_llm_configured_message(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert info.value.code == ErrorCode.no_llm
     text = info.value.message
     assert text.startswith("No LLM is configured.")
-    assert "heybro config --model gpt-4o-mini --api-key sk-..." in text
+    assert "heybro config --model gpt-4o-mini --api-key" in text
     assert "heybro config --base-url http://localhost:11434/v1 --model qwen2.5:7b" in text
     assert "vLLM / LM Studio / OpenRouter" in text
     assert f"saved in {tmp_path}" in text and "config.json" in text

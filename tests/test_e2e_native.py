@@ -168,3 +168,22 @@ def test_a_reply_of_several_megabytes_crosses_chromes_port_intact(ext: ExtBrowse
     log = (ext.home / "logs" / "host.log").read_text()
     [chunked] = [line for line in log.splitlines() if '"event": "chunked"' in line]
     assert '"type": "pong"' in chunked and int(re.search(r'"chunks": (\d+)', chunked)[1]) >= 9  # type: ignore[index]
+
+
+def test_doctor_leaves_the_running_browsers_endpoint_alone(tmp_path: Path) -> None:
+    """`heybro doctor` starts a host of its own to check it answers; that host serves no endpoint,
+    so `heybro run` still finds the user's running browser afterwards."""
+    import json
+    import time
+
+    with launch(home=tmp_path / "home") as eb:
+        eb.open_panel()  # connects the extension, which starts its host and its endpoint
+        endpoint = eb.home / "state" / "endpoint.json"
+        deadline = time.monotonic() + 30
+        while not endpoint.exists():
+            assert time.monotonic() < deadline, "the browser's host never announced itself"
+            time.sleep(0.1)
+        before = json.loads(endpoint.read_text())
+        r = eb.heybro("doctor", "--user-data-dir", str(eb.user_data_dir))
+        assert "host starts and answers a ping" in r.stdout, r.stdout + r.stderr
+        assert endpoint.exists() and json.loads(endpoint.read_text()) == before

@@ -74,6 +74,13 @@ def test_endpoint_refuses_missing_token_and_web_origin(home: Path) -> None:
             assert event["type"] == "event" and event["payload"]["data"]["status"] == "planning"
             await ws.send("{not json")
             assert json.loads(await ws.recv())["type"] == "error"
+            # A message nested past what can be read: a typed error, and the line stays open.
+            deep = json.dumps(build("task.start", {"goal": "g"}))[:-1] + ', "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
+            await ws.send(deep)
+            err = json.loads(await ws.recv())
+            assert err["type"] == "error" and err["payload"]["code"] == "invalid_json", err
+            await ws.send(json.dumps(build("task.start", {"goal": "and another"})))
+            assert json.loads(await ws.recv())["type"] == "task.accepted"
         assert session.started[0].goal == "buy a kettle"
         closed.set()
         await asyncio.sleep(0.05)

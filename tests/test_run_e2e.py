@@ -143,3 +143,25 @@ def test_run_in_a_browser_started_without_llm_settings_uses_the_terminals(monkey
         leaked = [p for p in eb.home.rglob("*") if p.is_file()
                   and secret.encode() in p.read_bytes()]
         assert leaked == []
+
+
+def test_the_browser_heybro_run_starts_and_its_host_never_get_the_key(tmp_path: Path, monkeypatch) -> None:
+    """`heybro run` starts Chromium without the terminal's API keys in its environment: nor do the
+    host it starts, or their helpers, see them (the task carries its settings over the endpoint)."""
+    import asyncio
+
+    from heybro.cli_run import LaunchedChromium
+
+    secret = "sk-terminal-only-9d1e7b"
+    for k, v in (base_env(tmp_path / "home") | {"HEYBRO_LLM_API_KEY": secret, "OPENAI_API_KEY": secret}).items():
+        monkeypatch.setenv(k, v)
+    chromium = LaunchedChromium(tmp_path / "profile", headless=True)
+    try:
+        info = asyncio.run(chromium.endpoint())
+        kids = subprocess.run(["pgrep", "-s", str(chromium.proc.pid)], capture_output=True, text=True).stdout.split()
+        pids = {chromium.proc.pid, int(info["pid"]), *map(int, kids)}
+        seen = {p: Path(f"/proc/{p}/environ").read_bytes() for p in pids if Path(f"/proc/{p}").exists()}
+        assert int(info["pid"]) in seen and len(seen) > 2
+        assert not [p for p, env in seen.items() if secret.encode() in env]
+    finally:
+        chromium.close()

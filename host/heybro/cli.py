@@ -107,6 +107,31 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if healthy else 1
 
 
+# `--api-key` with no value: asked for (typed unseen), or read from a pipe.
+ASK = "\0ask"
+
+
+def _api_key(args: argparse.Namespace) -> str | None:
+    """The key to save: typed at a prompt, read from stdin (`--api-key -`, or a pipe) or from a
+    file (`--api-key-file`). One given on the command line is taken too, with a warning: any user
+    of the machine sees it in `ps`, and the shell keeps it in its history."""
+    if args.api_key_file:
+        try:
+            return Path(args.api_key_file).expanduser().read_text().strip() or None
+        except OSError as err:
+            raise SystemExit(f"heybro config: cannot read {args.api_key_file}: {err.strerror or err}") from err
+    if args.api_key in (ASK, "-"):
+        if args.api_key == ASK and sys.stdin.isatty():
+            import getpass
+            return getpass.getpass("API key (not shown): ").strip() or None
+        return sys.stdin.readline().strip() or None
+    if args.api_key:
+        print("heybro config: a key on the command line is visible to every user of this machine "
+              "(`ps`) and kept in your shell's history; next time run `heybro config --api-key` "
+              "and type it at the prompt.", file=sys.stderr)
+    return args.api_key
+
+
 def cmd_config(args: argparse.Namespace) -> int:
     """Writes the LLM settings the host reads (Chrome starts the host without your shell's
     environment, so the config file is the dependable place)."""
@@ -116,14 +141,14 @@ def cmd_config(args: argparse.Namespace) -> int:
 
     path = config.config_file()
     data: dict[str, object] = json.loads(path.read_text()) if path.exists() else {}
-    changes = {"base_url": args.base_url, "api_key": args.api_key, "model": args.model,
+    changes = {"base_url": args.base_url, "api_key": _api_key(args), "model": args.model,
                "tool_mode": args.tool_mode}
     if args.vision is not None:
         changes["vision"] = args.vision == "on"
     changed = {k: v for k, v in changes.items() if v is not None}
     if changed:
         data.update(changed)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        paths.private_dir(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
             json.dump(data, f, indent=2)
@@ -140,7 +165,7 @@ def cmd_config(args: argparse.Namespace) -> int:
                 "confidence_threshold"):
         print(f"  {key:21} {shown.get(key)}")
     if not settings.configured:
-        print("No LLM configured yet: `heybro config --model gpt-4o-mini --api-key sk-...` or, for "
+        print("No LLM configured yet: `heybro config --model gpt-4o-mini --api-key` or, for "
               "Ollama, `heybro config --base-url http://localhost:11434/v1 --model qwen2.5:7b`.")
     return 0
 
@@ -185,7 +210,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands["doctor"] = cmd_doctor
     p = sub.add_parser("config", help="show or set the LLM the agent uses")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint (default: OpenAI)")
-    p.add_argument("--api-key", help="API key (stored in a file only you can read)")
+    p.add_argument("--api-key", nargs="?", const=ASK, metavar="KEY",
+                   help="API key, stored in a file only you can read: given alone, you are asked "
+                        "for it (or it is read from a pipe); `-` reads it from stdin")
+    p.add_argument("--api-key-file", metavar="FILE", help="read the API key from this file")
     p.add_argument("--model", help="model name for every role")
     p.add_argument("--tool-mode", choices=["auto", "native", "json"],
                    help="json = for models without native tool calling")

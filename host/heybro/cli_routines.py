@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import cli
+from . import cli, paths
 
 if TYPE_CHECKING:
     from .routines.model import Routine
@@ -130,7 +130,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 0
     out = Path(args.output).expanduser()
     try:
-        out.write_text(text)
+        paths.write_private(out, text)  # (a routine's script holds the pages' words and the values typed)
     except OSError as err:
         raise Refused(f"cannot write {out}: {err.strerror or err}") from err
     print(f"Wrote {out}: run it with `pytest {out}` (pytest-playwright).")

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
@@ -63,6 +63,13 @@ def _alive(pid: int, probe: Callable[[int, int], None] = os.kill) -> bool:
     return True
 
 
+def without_keys(env: Mapping[str, str]) -> dict[str, str]:
+    """The terminal's environment without its API keys: Chromium, its helpers and the host it
+    starts need none (the task carries its settings over the local endpoint; the host reads its
+    own file), and a process's environment is readable by more than its owner's eyes."""
+    return {k: v for k, v in env.items() if not k.upper().endswith("API_KEY")}
+
+
 class LaunchedChromium:
     """Chromium with the extension and the host registered in its profile."""
 
@@ -86,6 +93,7 @@ class LaunchedChromium:
         # close(); and should this process be killed outright, Linux ends Chromium with it.
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL, start_new_session=True,
+                                     env=without_keys(os.environ),
                                      preexec_fn=_die_with_parent if sys.platform == "linux" else None)
 
     async def open_panel(self, deadline: float) -> None:

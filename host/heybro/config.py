@@ -93,9 +93,9 @@ class ConfigError(Exception):
 
 
 NOT_CONFIGURED = """No LLM is configured. Point heybro at any OpenAI-compatible server, once:
-  OpenAI:     heybro config --model gpt-4o-mini --api-key sk-...
+  OpenAI:     heybro config --model gpt-4o-mini --api-key
   Ollama:     heybro config --base-url http://localhost:11434/v1 --model qwen2.5:7b
-  vLLM / LM Studio / OpenRouter: heybro config --base-url <its /v1 URL> --model <name> --api-key <key>
+  vLLM / LM Studio / OpenRouter: heybro config --base-url <its /v1 URL> --model <name> --api-key
 (saved in {path}, readable only by you). `heybro run` also reads HEYBRO_LLM_BASE_URL, HEYBRO_MODEL
 and HEYBRO_LLM_API_KEY from its terminal, over that file, and hands them to the browser's heybro
 with its task (a browser started elsewhere does not see the terminal's environment)."""

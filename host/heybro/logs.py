@@ -34,11 +34,18 @@ class LogTarget:
 _configured: LogTarget | None = None
 
 
+class _PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """Each log file (the rotated ones too) readable by the user alone: logs hold goals and pages."""
+
+    def _open(self):  # type: ignore[no-untyped-def]
+        paths.private_file(Path(self.baseFilename))
+        return super()._open()
+
+
 def file_handler(log_file: Path) -> logging.Handler:
     """The rotating handler for `log_file`, creating its folder; OSError when that cannot be done."""
-    log_file.parent.mkdir(parents=True, exist_ok=True)
-    return logging.handlers.RotatingFileHandler(log_file, maxBytes=MAX_BYTES, backupCount=3,
-                                                encoding="utf-8")
+    paths.private_dir(log_file.parent)
+    return _PrivateRotatingFileHandler(log_file, maxBytes=MAX_BYTES, backupCount=3, encoding="utf-8")
 
 
 def setup(filename: str = "host.log", level: int = logging.INFO) -> LogTarget:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -68,3 +69,48 @@ def config_dir() -> Path:
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Application Support" / "heybro"
     return _xdg("XDG_CONFIG_HOME", ".config") / "heybro"
+
+
+# --- heybro's files are its user's alone ------------------------------------------------------------
+# Goals, typed values, page text and keys live in these folders: on a machine shared with others,
+# nobody else may read them. Folders 0700, files 0600; an existing one (an older install's) is
+# tightened when heybro opens it. Never on Windows (per-user folders there already).
+
+
+def private_dir(path: Path) -> Path:
+    """One of heybro's folders, made (with its parents) if missing, readable by its user alone —
+    and, under $HEYBRO_HOME, that folder too."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    _tighten(path)
+    home = _home_override()
+    if home is not None and home in path.parents:
+        _tighten(home)
+    return path
+
+
+def private_file(path: Path) -> Path:
+    """Creates an empty file readable by its user alone (or tightens the existing one)."""
+    private_dir(path.parent)
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+    _tighten(path)
+    return path
+
+
+def write_private(path: Path, text: str) -> None:
+    """Writes a file readable by its user alone (an export, a lease, a request)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    _tighten(path)
+
+
+def _tighten(path: Path) -> None:
+    """Takes group and others' access away from a path of the user's (another user's is left be)."""
+    if is_windows():
+        return
+    try:
+        st = path.stat()
+        if st.st_uid == os.getuid() and stat.S_IMODE(st.st_mode) & 0o077:
+            path.chmod(stat.S_IMODE(st.st_mode) & 0o700)
+    except OSError:
+        pass

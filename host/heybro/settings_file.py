@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from . import config
+from . import config, paths
 
 FileData = dict[str, Any]
 
@@ -55,7 +55,7 @@ def check(data: FileData) -> config.Settings:
 
 def write(data: FileData, file: Path | None = None) -> None:
     file = file or config.config_file()
-    file.parent.mkdir(parents=True, exist_ok=True)
+    paths.private_dir(file.parent)
     fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".json", dir=file.parent)  # 0600
     try:
         with os.fdopen(fd, "w") as f:

@@ -16,7 +16,7 @@ def check_llm() -> Iterator[doctor.Check]:
         return
     if not s.configured:
         yield doctor.Check(False, "no LLM configured: tasks cannot run",
-                           "`heybro config --model gpt-4o-mini --api-key sk-...`, or for Ollama "
+                           "`heybro config --model gpt-4o-mini --api-key`, or for Ollama "
                            "`heybro config --base-url http://localhost:11434/v1 --model qwen2.5:7b`")
         return
     yield doctor.Check(True, f"LLM configured: {s.base_url or 'api.openai.com'} · model "

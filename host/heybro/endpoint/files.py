@@ -15,13 +15,18 @@ def endpoint_file() -> Path:
     return paths.state_dir() / "endpoint.json"
 
 
+# Set to "1" in the environment of a host started only to be checked (`heybro doctor`): it serves
+# no endpoint, and so leaves the running browser's endpoint file alone.
+NO_ENDPOINT = "HEYBRO_NO_ENDPOINT"
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
 def write(info: dict[str, Any]) -> Path:
     target = endpoint_file()
-    target.parent.mkdir(parents=True, exist_ok=True)
+    paths.private_dir(target.parent)
     tmp = target.with_name(f".endpoint.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:

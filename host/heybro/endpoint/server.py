@@ -136,6 +136,9 @@ class Endpoint:
                                     **({"detail": err.detail} if err.detail else {})}, re=msg_id)
         except (ValueError, TypeError) as err:
             reply = build("error", {"code": "invalid_json", "message": str(err)}, re=msg_id)
+        except RecursionError:  # (as the native channel answers it: a typed error, the line kept)
+            reply = build("error", {"code": "invalid_json", "message": "The message is nested too deeply to read."},
+                          re=msg_id)
         await ws.send(json.dumps(reply))
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from shared_schema.fixes import FIXES
 
 from .. import logs, paths
+from ..endpoint.files import NO_ENDPOINT
 from ..native.client import HostOutputError, HostProcess
 from ..native.identity import EXTENSION_ID, HOST_NAME, origin_of
 from .browsers import Browser, known_browsers, snap_chromium
@@ -175,7 +176,8 @@ def _ping(launcher: Path, origin: str) -> Iterator[Check]:
     started = time.monotonic()
     who = "" if origin == origin_of(EXTENSION_ID) else f" for {origin}"
     try:
-        host = HostProcess([str(launcher)], origin=origin, cwd=launcher.parent)
+        host = HostProcess([str(launcher)], origin=origin, cwd=launcher.parent,
+                           env={**os.environ, NO_ENDPOINT: "1"})
     except OSError as err:
         yield Check(False, f"host launcher {launcher} cannot be started ({err})",
                     f"run `{FIXES['not_installed']}`")

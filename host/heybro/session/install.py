@@ -4,12 +4,14 @@ channel, the websocket endpoint for the terminal, and the watch over other hosts
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 
 from shared_schema import Envelope
 from shared_schema.payload import Payload
 
 from .. import logs
+from ..endpoint.files import NO_ENDPOINT
 from ..native.channel import Handler, NativeChannel
 from ..store import StoreUnwritable, TaskStore, default_path
 from ..store.errors import explain
@@ -75,4 +77,7 @@ def install(channel: NativeChannel) -> None:
     session.lease_watch = asyncio.get_running_loop().create_task(watch_leases())
     from ..endpoint.server import start_endpoint
     channel.session = session  # type: ignore[attr-defined]
-    start_endpoint(session, channel)
+    # A host started only to be checked (`heybro doctor`) serves no endpoint: it would take the
+    # endpoint file from the host of the user's running browser, and remove it as it ends.
+    if os.environ.get(NO_ENDPOINT) != "1":
+        start_endpoint(session, channel)

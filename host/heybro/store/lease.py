@@ -22,8 +22,7 @@ except ImportError:  # Windows: no advisory locks here; every task counts as uno
 
 
 def _path(task_id: str, suffix: str = ".lock") -> Path:
-    d = paths.state_dir() / "leases"
-    d.mkdir(parents=True, exist_ok=True)
+    d = paths.private_dir(paths.state_dir() / "leases")
     return d / f"{task_id}{suffix}"
 
 
@@ -35,7 +34,7 @@ def ask_owner(task_id: str, what: Request) -> None:
     path = _path(task_id, ".request")
     if what == "pause" and path.exists() and path.read_text() == "stop":
         return
-    path.write_text(what)
+    paths.write_private(path, what)
 
 
 def take_request(task_id: str) -> Request | None:

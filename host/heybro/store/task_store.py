@@ -106,7 +106,7 @@ class TaskStore:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        paths.private_dir(self.path.parent)
         self._lock = threading.Lock()
         self.failure: StoreUnwritable | None = None
         self._backlog: list[tuple[Callable[[sqlite3.Connection], Any], str | None]] = []
@@ -120,6 +120,11 @@ class TaskStore:
             self._open()
 
     def _open(self) -> None:
+        # Readable by the user alone: SQLite gives its -wal and -shm files the database's own mode.
+        paths.private_file(self.path)
+        for side in ("-wal", "-shm"):
+            if (extra := self.path.with_name(self.path.name + side)).exists():
+                paths.private_file(extra)
         self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                      check_same_thread=False)
         self._conn.row_factory = sqlite3.Row
