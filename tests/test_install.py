@@ -17,12 +17,12 @@ from heybro.native.identity import EXTENSION_ID, HOST_NAME, extension_id_from_ma
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def heybro(home: Path, *args: str, fake_home: Path | None = None) -> subprocess.CompletedProcess[str]:
+def heybro(home: Path, *args: str, fake_home: Path | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HEYBRO_", "XDG_"))}
     env["HEYBRO_HOME"] = str(home)
     if fake_home:
         env["HOME"] = str(fake_home)
-    return subprocess.run([sys.executable, "-m", "heybro.cli", *args], env=env,
+    return subprocess.run([sys.executable, "-m", "heybro.cli", *args], env=env, input=stdin,
                           capture_output=True, text=True, timeout=60)
 
 
@@ -129,6 +129,20 @@ def test_config_saves_the_llm_settings_privately(tmp_path: Path) -> None:
     assert (path.stat().st_mode & 0o777) == 0o600
     assert "sk-secret" not in r.stdout and "***" in r.stdout
     assert "No LLM configured" not in r.stdout
+    # Given on the command line, everyone sees it in `ps`: said. Kept out of argv, it is not.
+    assert "visible to every user of this machine" in r.stderr
+
+
+def test_the_key_is_read_from_a_pipe_or_a_file_never_needing_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "config" / "config.json"
+    r = heybro(tmp_path, "config", "--model", "m", "--api-key", stdin="sk-from-a-pipe\n")
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert json.loads(path.read_text())["api_key"] == "sk-from-a-pipe"
+    keyfile = tmp_path / "key.txt"
+    keyfile.write_text("sk-from-a-file\n")
+    r = heybro(tmp_path, "config", "--api-key-file", str(keyfile))
+    assert r.returncode == 0 and json.loads(path.read_text())["api_key"] == "sk-from-a-file"
+    assert "sk-from" not in r.stdout + r.stderr
 
 
 # --- doctor tests the host the way Chrome starts it ---------------------------------------------
