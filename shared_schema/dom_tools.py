@@ -190,6 +190,8 @@ class ElementBrief(ToolOutput):
     tag: str
     role: str
     name: str
+    shows: str | None = Field(None, description="The words the control shows, where its accessible "
+                              "name says something else (a page's trap is in one or the other).")
     html_id: str | None = None
     state: dict[str, Any]
 

@@ -1303,6 +1303,19 @@ export default /** @type {any} */ ({
           "title": "Name",
           "type": "string"
         },
+        "shows": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The words the control shows, where its accessible name says something else (a page's trap is in one or the other).",
+          "title": "Shows"
+        },
         "html_id": {
           "anyOf": [
             {

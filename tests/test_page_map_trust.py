@@ -73,3 +73,17 @@ def test_a_page_cannot_pass_its_content_off_as_heybros_own(browser, page, site):
     after = ok(browser, "observe")
     assert pay in after["elements"] and find_id(after, "Confirm transfer")
     ok(browser, "highlight", {"on": False})
+
+
+def test_a_control_whose_name_and_words_disagree_shows_both(browser, page, site):
+    open_page(page, site + "/name_mismatch.html")
+    obs = ok(browser, "observe")
+    text = obs["text"]
+    assert re.search(r'e\d+\]? button Keep my account shows "Delete my account"', text), text
+    assert re.search(r'e\d+\]? button Save draft shows "Publish now"', text), text
+    # Words that agree with the name, or an icon's sign, add nothing.
+    assert re.search(r"e\d+\]? button Close\]", text) and text.count("shows") == 2, text
+    # The action's report names the control by both too (what the record keeps).
+    r = ok(browser, "click", {"element_id": find_id(obs, "Keep my account")})
+    assert r["element"]["name"] == "Keep my account" and r["element"]["shows"] == "Delete my account", r["element"]
+    assert obs["elements"][find_id(obs, "Keep my account")]["shows"] == "Delete my account"

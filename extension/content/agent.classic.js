@@ -751,7 +751,7 @@ const MARGIN = 0.1;
  * @typedef {{v: number, tag: string, role: string, name: string, text: string,
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
  *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
- *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string}} Signature
+ *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string, shows?: string}} Signature
  * @typedef {{zones: string[], item: string}} Context the parts of the page the element was captured
  *   in, innermost first: landmarks, sections, forms and groups as "kind:label" (`nav:Footer`,
  *   `form:/login`, `fieldset:Billing address`), and the item it belongs to (its table row's or
@@ -1085,6 +1085,23 @@ function accessibleName(el, pass) {
   const img = qs(el, "img[alt], svg title, [aria-label]");
   if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
   return cut(norm(attr(el, "title")), 120);
+}
+
+/**
+ * The words a control shows where its accessible name says something else (`<button
+ * aria-label="Keep my account">Delete my account</button>`): a person reads one, a screen reader
+ * the other, and either may be the page's trap — so both are shown. "" where they agree (one holds
+ * the other), where the control shows no words (an icon), or for a field (its words are its value).
+ * @param {Element} el @param {string} name its accessible name
+ */
+function shownWords(el, name) {
+  if (!name || !(hasAttr(el, "aria-label") || hasAttr(el, "aria-labelledby"))) return "";
+  const tag = tagOf(el);
+  if (tag === "input" || tag === "textarea" || tag === "select" || isTextRegion(el)) return "";
+  const shown = norm(isHtml(el) ? innerTextOf(/** @type {HTMLElement} */ (el)) : textOf(el)).slice(0, 80);
+  if (!/[\p{L}\p{N}]/u.test(shown)) return "";
+  const a = shown.toLowerCase(), b = name.toLowerCase();
+  return a.includes(b) || b.includes(a) ? "" : shown;
 }
 
 /** An editable region or a text box the page draws itself (not a form field). @param {Element} el */
@@ -1782,6 +1799,7 @@ function captureSignature(el, known = {}, pass) {
   const place = known.place === false ? {} : placeOf(el, pass);
   const hosts = hostPlaces(el, pass);
   const name = known.name ?? accessibleName(el, pass);
+  const shows = shownWords(el, name); // (a record names the control by both, where they disagree)
   return {
     v: SIGNATURE_VERSION,
     tag: tagOf(el),
@@ -1801,6 +1819,7 @@ function captureSignature(el, known = {}, pass) {
     ...(hosts.length ? { hosts } : {}),
     context: known.context ?? contextOf(el, pass),
     ...(name ? {} : { icon: iconWords(el) }),
+    ...(shows ? { shows } : {}),
   };
 }
 
@@ -2830,7 +2849,7 @@ const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "tit
 const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
 /** Attributes whose other value means another element. */
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, wordsOf, labelText, visibleText, accessibleName, isTextRegion, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
+return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, wordsOf, labelText, visibleText, accessibleName, shownWords, isTextRegion, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
 })();
 // ---- extension/lib/dom_pointer.js
 const __dom_pointer = (() => {
@@ -4931,7 +4950,7 @@ const __dom_render = (() => {
  */
 const { neutral, neutralPart, noDelimiters } = __page_text;
 const { editorText } = __dom_editors;
-const { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf } = __refind;
+const { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf, shownWords } = __refind;
 const { guessName } = __dom_names;
 const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } = __dom_native;
 
@@ -4940,7 +4959,7 @@ const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHt
  * @typedef {import("./dom_scan.js").Entry} Entry
  * @typedef {import("./dom_scan.js").TextBlock} TextBlock
  * @typedef {import("./dom_scan.js").Part} Part
- * @typedef {{role: string, name: string, guessed: boolean, signs?: string, hover?: boolean}} Shown  how an element's line presents it (signs: a name of signs only, shown before a guess)
+ * @typedef {{role: string, name: string, guessed: boolean, signs?: string, hover?: boolean, shows?: string}} Shown  how an element's line presents it (signs: a name of signs only, shown before a guess; shows: the words it shows where its accessible name says otherwise)
  * @typedef {{text: string, shown: Entry[], counts: {total: number, shown: number, omitted: number,
  *   omitted_above: number, omitted_below: number, new: number, text_blocks_omitted: number, unreadable: number},
  *   tokens_estimate: number}} Rendering
@@ -5046,7 +5065,8 @@ function elementLine(e, inline = false, pass) {
   const el = e.el;
   let role = roleLabel(el);
   const { name, guessed, signs } = nameOf(e, role, inline, pass);
-  e.shown = { role, name, guessed, ...(signs ? { signs } : {}), ...(e.onHover ? { hover: true } : {}) };
+  const shows = guessed ? "" : shownWords(el, name);
+  e.shown = { role, name, guessed, ...(signs ? { signs } : {}), ...(e.onHover ? { hover: true } : {}), ...(shows ? { shows } : {}) };
   const st = e.state ?? (e.state = elementState(el)); // kept for the element's signature
   const tag = tagOf(el);
   const type = tag === "input" ? (attr(el, "type") || "").toLowerCase() : "";
@@ -5055,6 +5075,7 @@ function elementLine(e, inline = false, pass) {
   const parts = [inline ? `${e.isNew ? "*" : ""}[${e.id}` : `${e.isNew ? "*" : ""}[${e.id}]`, role];
   if (signs && name) parts.push(bare(signs.slice(0, 10)));
   if (name) parts.push(guessed ? `~${q(name.slice(0, 40))}` : bare(name.slice(0, 80)));
+  if (shows) parts.push(`shows ${q(shows)}`); // (its name and its words disagree: both are the page's claims)
   if (type === "file") {
     const acc = attr(el, "accept");
     if (acc) parts.push(`accept=${clean(acc)}`);
@@ -5889,7 +5910,7 @@ const __dom_locate = (() => {
  * nothing) let the page settle, re-scan and re-find once more → a typed error with the best
  * candidates, so the host can re-plan instead of the agent clicking something else.
  */
-const { refind, THRESHOLD, roleOf, accessibleName, elementState } = __refind;
+const { refind, THRESHOLD, roleOf, accessibleName, elementState, shownWords } = __refind;
 const { actionError } = __dom_input;
 const { dialogName, inertReason } = __dom_inert;
 const { deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
@@ -5945,7 +5966,8 @@ function round(n) { return Math.round(n * 1000) / 1000; }
 function brief(el) {
   if (!el) return null;
   const id = attr(el, "id");
-  return { tag: tagOf(el), role: roleOf(el), name: accessibleName(el).slice(0, 80), ...(id ? { html_id: id } : {}), state: elementState(el) };
+  const name = accessibleName(el).slice(0, 80), shows = shownWords(el, name);
+  return { tag: tagOf(el), role: roleOf(el), name, ...(shows ? { shows } : {}), ...(id ? { html_id: id } : {}), state: elementState(el) };
 }
 
 /** Whether `hit` is the target, inside it, or a label/part that forwards to it. @param {Element} hit @param {Element} target */

@@ -6,7 +6,7 @@
  * nothing) let the page settle, re-scan and re-find once more → a typed error with the best
  * candidates, so the host can re-plan instead of the agent clicking something else.
  */
-import { refind, THRESHOLD, roleOf, accessibleName, elementState } from "./refind.js";
+import { refind, THRESHOLD, roleOf, accessibleName, elementState, shownWords } from "./refind.js";
 import { actionError } from "./dom_input.js";
 import { dialogName, inertReason } from "./dom_inert.js";
 import { deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";
@@ -62,7 +62,8 @@ function round(n) { return Math.round(n * 1000) / 1000; }
 export function brief(el) {
   if (!el) return null;
   const id = attr(el, "id");
-  return { tag: tagOf(el), role: roleOf(el), name: accessibleName(el).slice(0, 80), ...(id ? { html_id: id } : {}), state: elementState(el) };
+  const name = accessibleName(el).slice(0, 80), shows = shownWords(el, name);
+  return { tag: tagOf(el), role: roleOf(el), name, ...(shows ? { shows } : {}), ...(id ? { html_id: id } : {}), state: elementState(el) };
 }
 
 /** Whether `hit` is the target, inside it, or a label/part that forwards to it. @param {Element} hit @param {Element} target */

@@ -9,7 +9,7 @@
  */
 import { neutral, neutralPart, noDelimiters } from "./page_text.js";
 import { editorText } from "./dom_editors.js";
-import { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf } from "./refind.js";
+import { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf, shownWords } from "./refind.js";
 import { guessName } from "./dom_names.js";
 import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } from "./dom_native.js";
 
@@ -18,7 +18,7 @@ import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isH
  * @typedef {import("./dom_scan.js").Entry} Entry
  * @typedef {import("./dom_scan.js").TextBlock} TextBlock
  * @typedef {import("./dom_scan.js").Part} Part
- * @typedef {{role: string, name: string, guessed: boolean, signs?: string, hover?: boolean}} Shown  how an element's line presents it (signs: a name of signs only, shown before a guess)
+ * @typedef {{role: string, name: string, guessed: boolean, signs?: string, hover?: boolean, shows?: string}} Shown  how an element's line presents it (signs: a name of signs only, shown before a guess; shows: the words it shows where its accessible name says otherwise)
  * @typedef {{text: string, shown: Entry[], counts: {total: number, shown: number, omitted: number,
  *   omitted_above: number, omitted_below: number, new: number, text_blocks_omitted: number, unreadable: number},
  *   tokens_estimate: number}} Rendering
@@ -124,7 +124,8 @@ export function elementLine(e, inline = false, pass) {
   const el = e.el;
   let role = roleLabel(el);
   const { name, guessed, signs } = nameOf(e, role, inline, pass);
-  e.shown = { role, name, guessed, ...(signs ? { signs } : {}), ...(e.onHover ? { hover: true } : {}) };
+  const shows = guessed ? "" : shownWords(el, name);
+  e.shown = { role, name, guessed, ...(signs ? { signs } : {}), ...(e.onHover ? { hover: true } : {}), ...(shows ? { shows } : {}) };
   const st = e.state ?? (e.state = elementState(el)); // kept for the element's signature
   const tag = tagOf(el);
   const type = tag === "input" ? (attr(el, "type") || "").toLowerCase() : "";
@@ -133,6 +134,7 @@ export function elementLine(e, inline = false, pass) {
   const parts = [inline ? `${e.isNew ? "*" : ""}[${e.id}` : `${e.isNew ? "*" : ""}[${e.id}]`, role];
   if (signs && name) parts.push(bare(signs.slice(0, 10)));
   if (name) parts.push(guessed ? `~${q(name.slice(0, 40))}` : bare(name.slice(0, 80)));
+  if (shows) parts.push(`shows ${q(shows)}`); // (its name and its words disagree: both are the page's claims)
   if (type === "file") {
     const acc = attr(el, "accept");
     if (acc) parts.push(`accept=${clean(acc)}`);

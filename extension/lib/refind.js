@@ -74,7 +74,7 @@ export const MARGIN = 0.1;
  * @typedef {{v: number, tag: string, role: string, name: string, text: string,
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
  *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
- *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string}} Signature
+ *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string, shows?: string}} Signature
  * @typedef {{zones: string[], item: string}} Context the parts of the page the element was captured
  *   in, innermost first: landmarks, sections, forms and groups as "kind:label" (`nav:Footer`,
  *   `form:/login`, `fieldset:Billing address`), and the item it belongs to (its table row's or
@@ -408,6 +408,23 @@ export function accessibleName(el, pass) {
   const img = qs(el, "img[alt], svg title, [aria-label]");
   if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
   return cut(norm(attr(el, "title")), 120);
+}
+
+/**
+ * The words a control shows where its accessible name says something else (`<button
+ * aria-label="Keep my account">Delete my account</button>`): a person reads one, a screen reader
+ * the other, and either may be the page's trap — so both are shown. "" where they agree (one holds
+ * the other), where the control shows no words (an icon), or for a field (its words are its value).
+ * @param {Element} el @param {string} name its accessible name
+ */
+export function shownWords(el, name) {
+  if (!name || !(hasAttr(el, "aria-label") || hasAttr(el, "aria-labelledby"))) return "";
+  const tag = tagOf(el);
+  if (tag === "input" || tag === "textarea" || tag === "select" || isTextRegion(el)) return "";
+  const shown = norm(isHtml(el) ? innerTextOf(/** @type {HTMLElement} */ (el)) : textOf(el)).slice(0, 80);
+  if (!/[\p{L}\p{N}]/u.test(shown)) return "";
+  const a = shown.toLowerCase(), b = name.toLowerCase();
+  return a.includes(b) || b.includes(a) ? "" : shown;
 }
 
 /** An editable region or a text box the page draws itself (not a form field). @param {Element} el */
@@ -1105,6 +1122,7 @@ export function captureSignature(el, known = {}, pass) {
   const place = known.place === false ? {} : placeOf(el, pass);
   const hosts = hostPlaces(el, pass);
   const name = known.name ?? accessibleName(el, pass);
+  const shows = shownWords(el, name); // (a record names the control by both, where they disagree)
   return {
     v: SIGNATURE_VERSION,
     tag: tagOf(el),
@@ -1124,6 +1142,7 @@ export function captureSignature(el, known = {}, pass) {
     ...(hosts.length ? { hosts } : {}),
     context: known.context ?? contextOf(el, pass),
     ...(name ? {} : { icon: iconWords(el) }),
+    ...(shows ? { shows } : {}),
   };
 }
 

@@ -46,4 +46,6 @@ def describe_signature(sig: dict[str, Any]) -> str:
     shown = f'{name[:60]}{"…" if len(name) > 60 else ""}'
     if row and row.lower() not in name.lower():
         shown += f" — {row}"
-    return f'{kind} "{shown}"'
+    # A control whose name and shown words disagree is recorded by both (the page chose each).
+    shows = " ".join(str(sig.get("shows") or "").split())[:60]
+    return f'{kind} "{shown}"' + (f' (shows "{shows}")' if shows else "")
