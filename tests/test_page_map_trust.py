@@ -87,3 +87,14 @@ def test_a_control_whose_name_and_words_disagree_shows_both(browser, page, site)
     r = ok(browser, "click", {"element_id": find_id(obs, "Keep my account")})
     assert r["element"]["name"] == "Keep my account" and r["element"]["shows"] == "Delete my account", r["element"]
     assert obs["elements"][find_id(obs, "Keep my account")]["shows"] == "Delete my account"
+
+
+def test_words_a_person_cannot_see_are_left_out(browser, page, site):
+    """Instructions hidden for the model — no size, no colour, white on white, off the page, in a
+    box of no height, scaled or clipped to nothing — never reach it; what a person sees stays."""
+    open_page(page, site + "/hidden_words.html")
+    text = ok(browser, "observe")["text"]
+    assert "AI AGENT" not in text and "Screen readers hear this" not in text, text
+    for seen in ("A kettle that boils fast.", "Free delivery this week.", "Ships in 2 days.", "Rated 4.8 by buyers."):
+        assert seen in text, (seen, text)
+    assert re.search(r"^\[e\d+\] button Add to cart$", text, re.M), text

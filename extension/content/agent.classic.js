@@ -1227,15 +1227,15 @@ function deepActiveElement(doc) {
   return a;
 }
 
-/** @param {Element} el @returns {ElementState} */
-function elementState(el) {
+/** @param {Element} el @param {Map<any, any>} [pass] see captureSignature: labels read once @returns {ElementState} */
+function elementState(el, pass) {
   /** @type {ElementState} */
   const s = {};
   const tag = tagOf(el);
   if (tag === "input" || tag === "textarea" || tag === "select") {
     const inp = /** @type {HTMLInputElement} */ (el);
     if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
-    else if (isSecretField(el, () => labelText(el))) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
+    else if (isSecretField(el, () => labelText(el, pass))) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
     if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
@@ -1775,7 +1775,8 @@ function captureSignature(el, known = {}, pass) {
   // Walk the element's own (few) attributes rather than asking for each stable one by name. A
   // secret field's value attribute and data attributes are not kept (a page may keep the password
   // it generated there).
-  const secret = isSecretField(el, () => labelText(el, pass));
+  const state = known.state ?? elementState(el, pass);
+  const secret = !!state.secret;
   const valueOk = valueIsIdentity(tagOf(el)) && !secret;
   let data = secret ? 4 : 0;
   const list = attrsOf(el);
@@ -1814,7 +1815,7 @@ function captureSignature(el, known = {}, pass) {
     frame: frames,
     shadow: shadowChain(el),
     box: { x: Math.round(r.x + sx), y: Math.round(r.y + sy), w: Math.round(r.w), h: Math.round(r.h) },
-    state: known.state ?? elementState(el),
+    state,
     ...place,
     ...(hosts.length ? { hosts } : {}),
     context: known.context ?? contextOf(el, pass),
@@ -2907,9 +2908,10 @@ function splitSelectors(list) {
  * noPointer: selectors of rules that turn the pointer off (`pointer-events: none`, which is inherited:
  * a disabled page link's `.disabled .page-link`), static ones only (a :hover rule is not the page now);
  * reveal: elements a pointer over something around them shows (`tr:hover .row-actions { left: 0 }`),
- * as selectors without their :hover, so they match those elements as the page is now.
+ * as selectors without their :hover, so they match those elements as the page is now;
+ * words: selectors of rules that can keep words from a person's eyes (hidesWords).
  * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
- *   reveal: string[]}} SheetSelectors */
+ *   reveal: string[], words: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -2924,6 +2926,21 @@ function balanced(s) {
     else if (c === ")" && --depth < 0) return false;
   }
   return depth === 0;
+}
+
+/**
+ * Whether the declarations can keep words from a person's eyes while the element stays rendered
+ * (the carriers of hidden instructions): no size for its text, a colour that is none (or white, the
+ * page's usual ground), a transform to nothing, clipping, or a place far off the page. The words of
+ * such elements are confirmed with their computed style before they are shown (dom_unseen.js).
+ * @param {CSSStyleDeclaration} st
+ */
+function hidesWords(st) {
+  const far = (/** @type {string} */ v) => /^-\s*\d{3,}/.test(v.trim()); // -999px, -100vw, -9999em …
+  return /^0(\.0*)?([a-z%]*)$/i.test(st.fontSize.trim()) || /transparent|rgba?\([^)]*[,/]\s*0(\.0*)?\s*\)|#fff\b|#ffffff\b|white|255,\s*255,\s*255/i.test(st.color)
+    || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
+    || far(st.textIndent) || far(st.left) || far(st.top) || far(st.marginLeft) || far(st.marginTop)
+    || /^0([a-z%]*)$/i.test(st.height.trim()) || /^0([a-z%]*)$/i.test(st.maxHeight.trim());
 }
 
 /** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view (or draw one's icon) */
@@ -2948,6 +2965,7 @@ function sheetSelectors(sheet) {
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const words = [];
   let hostHide = false;
   /**
    * @param {CSSRuleList} list
@@ -2963,6 +2981,7 @@ function sheetSelectors(sheet) {
         hoverPointer.push(...sub.hoverPointer);
         noPointer.push(...sub.noPointer);
         reveal.push(...sub.reveal);
+        words.push(...sub.words);
         if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
         hostHide ||= sub.hostHide;
       }
@@ -3016,11 +3035,17 @@ function sheetSelectors(sheet) {
           }
         }
       }
+      if (styled && sel && hidesWords(r.style) && !/:host|::slotted/.test(sel)) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.replace(DYNAMIC, "").trim();
+          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) words.push(t);
+        }
+      }
       if (r.cssRules) visit(r.cssRules, r.selectorText ? sel : parent); // @media, @supports, @layer, nested rules
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, words };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -3033,10 +3058,14 @@ function sheetSelectors(sheet) {
  * the pointer off. (Compared as the `[style*="…" i]` selectors would: case-insensitive words.)
  * @param {Document | ShadowRoot} scope
  */
+/** Properties of an inline style that could keep words unseen (as hidesWords reads a rule's). */
+const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height/;
+
 function inlineStyles(scope) {
   /** @type {Set<Element>} */ const hide = new Set();
   /** @type {Element[]} */ const cursor = [];
   /** @type {Set<Element>} */ const noPointer = new Set();
+  /** @type {Set<Element>} */ const words = new Set();
   const found = qsa(scope, "[style], details, [hidden]");
   for (let i = 0; i < found.length; i++) {
     const el = found[i];
@@ -3044,8 +3073,9 @@ function inlineStyles(scope) {
     if (tagOf(el) === "details" || hasAttr(el, "hidden") || style.includes("opacity") || style.includes("visibility")) hide.add(el);
     if (style.includes("cursor")) cursor.push(el);
     if (style.includes("pointer-events")) noPointer.add(el);
+    if (INLINE_WORDS.test(style)) words.add(el);
   }
-  return { hide, cursor, noPointer };
+  return { hide, cursor, noPointer, words };
 }
 
 /**
@@ -3059,9 +3089,11 @@ function inlineStyles(scope) {
  *   hostHide — (a shadow root) its styles may hide the host or the host's slotted children;
  *   noPointer — elements a rule (or an inline style) may turn the pointer off for, with what is under
  *     them (the caller confirms with the computed style);
- *   reveal — elements a pointer over something around them shows (hover-only row actions).
+ *   reveal — elements a pointer over something around them shows (hover-only row actions);
+ *   words — elements whose style may keep their words (and those under them) from a person's eyes
+ *     while they stay rendered (the caller confirms with the computed style, dom_unseen.js).
  * @param {Document | ShadowRoot} scope
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>}}
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, words: Set<Element>}}
  */
 function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [];
@@ -3069,6 +3101,7 @@ function scopeStyles(scope) {
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const words = [];
   let hostHide = false;
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
@@ -3080,6 +3113,7 @@ function scopeStyles(scope) {
     hoverPointer.push(...s.hoverPointer);
     noPointer.push(...s.noPointer);
     reveal.push(...s.reveal);
+    words.push(...s.words);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
     hostHide ||= s.hostHide;
   }
@@ -3108,7 +3142,9 @@ function scopeStyles(scope) {
   }
   const offSet = matchAll(scope, noPointer, () => true) || new Set();
   for (const el of inline.noPointer) offSet.add(el);
-  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet,
+  const wordsSet = matchAll(scope, words, () => true) || new Set();
+  for (const el of inline.words) wordsSet.add(el);
+  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet,
     reveal: matchAll(scope, reveal, () => true) || new Set() };
 }
 
@@ -3884,9 +3920,11 @@ const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientL
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
  *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null,
- *   hidden: number, skipped: Skipped}} Scan
+ *   hidden: number, skipped: Skipped, unseenWords: Set<Element>}} Scan
  *   covered: controls left out because something is drawn over them; hidden: how many were left out
- *   because the page itself hides them from a pointer (clipped, drawn under another part)
+ *   because the page itself hides them from a pointer (clipped, drawn under another part);
+ *   unseenWords: elements whose style may keep their words (and those under them) unseen, over every
+ *   scope met (the rendering confirms, dom_unseen.js)
  * @typedef {{count: number, first: string}} Skipped  elements left out because reading them failed (the first error's words)
  */
 
@@ -4257,7 +4295,7 @@ function placeTexts(texts, entries, vh) {
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
  * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null,
- *   noPointer?: Set<Element>, reveal?: Set<Element>}} ScopeInfo
+ *   noPointer?: Set<Element>, reveal?: Set<Element>, words?: Set<Element>}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
  *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
@@ -4274,7 +4312,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
   }
-  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal,
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, words: st.words,
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
@@ -4319,6 +4357,8 @@ function scanPage(reg, opts = {}) {
   const tables = passHeads();
   /** Elements whose style may turn the pointer off (with what is under them), over every scope met. @type {Set<Element>} */
   const noPointer = new Set();
+  /** Elements whose style may keep their words unseen (dom_pointer.js), over every scope met. @type {Set<Element>} */
+  const unseenWords = new Set();
   /** Elements a pointer over something around them shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
   const reveal = new Set();
   /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
@@ -4330,6 +4370,7 @@ function scanPage(reg, opts = {}) {
     for (const [box, field] of editorSurfaces(root)) editors.set(box, field);
     const info = scopeInfo(root);
     if (info.noPointer) for (const e of info.noPointer) noPointer.add(e);
+    if (info.words) for (const e of info.words) unseenWords.add(e);
     if (info.reveal) for (const e of info.reveal) reveal.add(e);
     return info;
   };
@@ -4715,7 +4756,7 @@ function scanPage(reg, opts = {}) {
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount, covered, hidden: hidden.length, skipped,
+    entries, texts, remoteFrames, dialogs, newCount, covered, hidden: hidden.length, skipped, unseenWords,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
@@ -4742,6 +4783,8 @@ const FOLD = new RegExp(`[${Object.keys(LOOKALIKES).join("")}]`, "g");
 const FORMAT = /\p{Cf}/gu;
 const DELIM = new RegExp(DELIMITERS, "g");
 const BRACKET = new RegExp(ELEMENT_BRACKET, "g");
+/** Any character one of the rules acts on. */
+const SUSPECT = new RegExp(`["<>\\[${Object.keys(LOOKALIKES).join("")}]|\\p{Cf}`, "u");
 
 /**
  * The page's words as they may be shown: no fence, no line of the map's, nothing invisible (line
@@ -4749,6 +4792,7 @@ const BRACKET = new RegExp(ELEMENT_BRACKET, "g");
  * @param {string} s
  */
 function neutral(s) {
+  if (!SUSPECT.test(s)) return s; // (most words hold nothing to make safe: one test, not four passes)
   return s.replace(FOLD, (c) => LOOKALIKES[c]).replace(FORMAT, "").replace(DELIM, "«").replace(BRACKET, "(");
 }
 
@@ -4938,6 +4982,114 @@ function guessName(el, place = el) {
 }
 return { lookWords, guessName };
 })();
+// ---- extension/lib/dom_unseen.js
+const __dom_unseen = (() => {
+/**
+ * Words a person cannot see although the element holding them is rendered — the usual carriers of
+ * instructions hidden for the model: text of no size (font-size 0, a transform to nothing), a colour
+ * that is none or the colour of what lies behind it, clipped to nothing (clip, clip-path, a box of no
+ * size that hides its overflow), or placed far off the page. Asked only of elements under a rule or an
+ * inline style that could do so (dom_pointer.js `words`), and settled by the computed style and the
+ * boxes the browser drew: the page map leaves such words out (it counts them).
+ */
+const { docOf, parentElOf, rectOf } = __dom_native;
+
+/** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
+function rgba(c) {
+  const m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/.exec(c);
+  if (!m) return null;
+  const a = m[4] === undefined ? 1 : m[4].endsWith("%") ? Number(m[4].slice(0, -1)) / 100 : Number(m[4]);
+  return [Number(m[1]), Number(m[2]), Number(m[3]), a];
+}
+
+/** WCAG relative luminance. @param {number[]} c */
+function luminance(c) {
+  const [r, g, b] = c.slice(0, 3).map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** @param {number[]} a @param {number[]} b */
+function contrast(a, b) {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+/** The ancestors an element's words are clipped by or drawn on, nearest first (a few levels). @param {Element} el */
+function around(el) {
+  /** @type {Element[]} */ const out = [];
+  for (let a = /** @type {Element | null} */ (el); a && out.length < 10; a = parentElOf(a)) out.push(a);
+  return out;
+}
+
+/**
+ * Whether an element's words are unseen (see above).
+ * @param {Element} el @param {Map<Element, number[] | null>} grounds each element's background, as found
+ */
+function wordsUnseen(el, grounds) {
+  const view = docOf(el).defaultView;
+  if (!view) return false;
+  const st = view.getComputedStyle(el);
+  const color = rgba(st.color);
+  if (color && color[3] <= 0.05) return true;
+  const range = docOf(el).createRange();
+  range.selectNodeContents(el);
+  const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1);
+  if (!boxes.length) return true; // no size: font-size 0, a transform to nothing
+  if (boxes.every((r) => r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0)) return true; // off the page's left or top
+  let ground = null, image = false;
+  for (const a of around(el)) {
+    const s = a === el ? st : view.getComputedStyle(a);
+    if (/(hidden|clip)/.test(s.overflowX + s.overflowY) || s.clip !== "auto") {
+      const b = rectOf(a);
+      if (b.width < 2 || b.height < 2) return true; // a box of no size that hides what it holds
+    }
+    if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
+    if (!ground && !image) {
+      if (grounds.has(a)) ground = grounds.get(a) || null;
+      else {
+        const bg = rgba(s.backgroundColor);
+        if (s.backgroundImage !== "none") image = true;
+        else if (bg && bg[3] > 0.5) { ground = bg; grounds.set(a, bg); }
+      }
+    }
+  }
+  // The canvas behind a page with no background of its own is white; a picture behind says nothing.
+  if (!ground && !image) ground = [255, 255, 255, 1];
+  return !!color && !!ground && contrast(color, ground) < 1.1;
+}
+
+/**
+ * The rendering's test of words: unseen when the element, or one above it, is under a rule that
+ * could hide words and the computed style says it does. Memoised for one rendering.
+ * @param {Set<Element>} candidates elements under such rules (dom_pointer.js `words`)
+ * @returns {(el: Element) => boolean}
+ */
+function unseenWordsTest(candidates) {
+  if (!candidates.size) return () => false;
+  /** @type {Map<Element, boolean>} */ const under = new Map();
+  /** @type {Map<Element, boolean>} */ const verdict = new Map();
+  /** @type {Map<Element, number[] | null>} */ const grounds = new Map();
+  /** @param {Element} el @returns {boolean} */
+  const inCandidate = (el) => {
+    let v = under.get(el);
+    if (v === undefined) {
+      const p = parentElOf(el);
+      v = candidates.has(el) || (!!p && inCandidate(p));
+      under.set(el, v);
+    }
+    return v;
+  };
+  return (el) => {
+    let v = verdict.get(el);
+    if (v === undefined) {
+      try { v = inCandidate(el) && wordsUnseen(el, grounds); } catch { v = false; }
+      verdict.set(el, v);
+    }
+    return v;
+  };
+}
+return { unseenWordsTest };
+})();
 // ---- extension/lib/dom_render.js
 const __dom_render = (() => {
 /**
@@ -4952,6 +5104,7 @@ const { neutral, neutralPart, noDelimiters } = __page_text;
 const { editorText } = __dom_editors;
 const { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf, shownWords } = __refind;
 const { guessName } = __dom_names;
+const { unseenWordsTest } = __dom_unseen;
 const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } = __dom_native;
 
 /**
@@ -5067,7 +5220,7 @@ function elementLine(e, inline = false, pass) {
   const { name, guessed, signs } = nameOf(e, role, inline, pass);
   const shows = guessed ? "" : shownWords(el, name);
   e.shown = { role, name, guessed, ...(signs ? { signs } : {}), ...(e.onHover ? { hover: true } : {}), ...(shows ? { shows } : {}) };
-  const st = e.state ?? (e.state = elementState(el)); // kept for the element's signature
+  const st = e.state ?? (e.state = elementState(el, pass)); // kept for the element's signature
   const tag = tagOf(el);
   const type = tag === "input" ? (attr(el, "type") || "").toLowerCase() : "";
   if (type === "file") role = "file";
@@ -5207,9 +5360,11 @@ function renderScan(scan, opts = {}) {
     - [...notes, ...frames].reduce((n, l) => n + l.length + 1, 0);
 
   /** @type {Map<Element, boolean>} */ const seenVisible = new Map();
+  // Words a person cannot see (no size, no colour, clipped, far off the page) are left out, counted.
+  const unseen = unseenWordsTest(scan.unseenWords || new Set());
   const visible = (/** @type {Element} */ el) => {
     let v = seenVisible.get(el);
-    if (v === undefined) { v = checkVisibilityOf(el, VISIBLE); seenVisible.set(el, v); }
+    if (v === undefined) { v = checkVisibilityOf(el, VISIBLE) && !unseen(el); seenVisible.set(el, v); }
     return v;
   };
   // Priority: visible first, then by distance from the viewport; elements before text at equal

@@ -53,9 +53,10 @@ function splitSelectors(list) {
  * noPointer: selectors of rules that turn the pointer off (`pointer-events: none`, which is inherited:
  * a disabled page link's `.disabled .page-link`), static ones only (a :hover rule is not the page now);
  * reveal: elements a pointer over something around them shows (`tr:hover .row-actions { left: 0 }`),
- * as selectors without their :hover, so they match those elements as the page is now.
+ * as selectors without their :hover, so they match those elements as the page is now;
+ * words: selectors of rules that can keep words from a person's eyes (hidesWords).
  * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
- *   reveal: string[]}} SheetSelectors */
+ *   reveal: string[], words: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -70,6 +71,21 @@ function balanced(s) {
     else if (c === ")" && --depth < 0) return false;
   }
   return depth === 0;
+}
+
+/**
+ * Whether the declarations can keep words from a person's eyes while the element stays rendered
+ * (the carriers of hidden instructions): no size for its text, a colour that is none (or white, the
+ * page's usual ground), a transform to nothing, clipping, or a place far off the page. The words of
+ * such elements are confirmed with their computed style before they are shown (dom_unseen.js).
+ * @param {CSSStyleDeclaration} st
+ */
+function hidesWords(st) {
+  const far = (/** @type {string} */ v) => /^-\s*\d{3,}/.test(v.trim()); // -999px, -100vw, -9999em …
+  return /^0(\.0*)?([a-z%]*)$/i.test(st.fontSize.trim()) || /transparent|rgba?\([^)]*[,/]\s*0(\.0*)?\s*\)|#fff\b|#ffffff\b|white|255,\s*255,\s*255/i.test(st.color)
+    || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
+    || far(st.textIndent) || far(st.left) || far(st.top) || far(st.marginLeft) || far(st.marginTop)
+    || /^0([a-z%]*)$/i.test(st.height.trim()) || /^0([a-z%]*)$/i.test(st.maxHeight.trim());
 }
 
 /** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view (or draw one's icon) */
@@ -94,6 +110,7 @@ function sheetSelectors(sheet) {
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const words = [];
   let hostHide = false;
   /**
    * @param {CSSRuleList} list
@@ -109,6 +126,7 @@ function sheetSelectors(sheet) {
         hoverPointer.push(...sub.hoverPointer);
         noPointer.push(...sub.noPointer);
         reveal.push(...sub.reveal);
+        words.push(...sub.words);
         if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
         hostHide ||= sub.hostHide;
       }
@@ -162,11 +180,17 @@ function sheetSelectors(sheet) {
           }
         }
       }
+      if (styled && sel && hidesWords(r.style) && !/:host|::slotted/.test(sel)) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.replace(DYNAMIC, "").trim();
+          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) words.push(t);
+        }
+      }
       if (r.cssRules) visit(r.cssRules, r.selectorText ? sel : parent); // @media, @supports, @layer, nested rules
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, words };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -179,10 +203,14 @@ function sheetSelectors(sheet) {
  * the pointer off. (Compared as the `[style*="…" i]` selectors would: case-insensitive words.)
  * @param {Document | ShadowRoot} scope
  */
+/** Properties of an inline style that could keep words unseen (as hidesWords reads a rule's). */
+const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height/;
+
 function inlineStyles(scope) {
   /** @type {Set<Element>} */ const hide = new Set();
   /** @type {Element[]} */ const cursor = [];
   /** @type {Set<Element>} */ const noPointer = new Set();
+  /** @type {Set<Element>} */ const words = new Set();
   const found = qsa(scope, "[style], details, [hidden]");
   for (let i = 0; i < found.length; i++) {
     const el = found[i];
@@ -190,8 +218,9 @@ function inlineStyles(scope) {
     if (tagOf(el) === "details" || hasAttr(el, "hidden") || style.includes("opacity") || style.includes("visibility")) hide.add(el);
     if (style.includes("cursor")) cursor.push(el);
     if (style.includes("pointer-events")) noPointer.add(el);
+    if (INLINE_WORDS.test(style)) words.add(el);
   }
-  return { hide, cursor, noPointer };
+  return { hide, cursor, noPointer, words };
 }
 
 /**
@@ -205,9 +234,11 @@ function inlineStyles(scope) {
  *   hostHide — (a shadow root) its styles may hide the host or the host's slotted children;
  *   noPointer — elements a rule (or an inline style) may turn the pointer off for, with what is under
  *     them (the caller confirms with the computed style);
- *   reveal — elements a pointer over something around them shows (hover-only row actions).
+ *   reveal — elements a pointer over something around them shows (hover-only row actions);
+ *   words — elements whose style may keep their words (and those under them) from a person's eyes
+ *     while they stay rendered (the caller confirms with the computed style, dom_unseen.js).
  * @param {Document | ShadowRoot} scope
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>}}
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, words: Set<Element>}}
  */
 export function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [];
@@ -215,6 +246,7 @@ export function scopeStyles(scope) {
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const words = [];
   let hostHide = false;
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
@@ -226,6 +258,7 @@ export function scopeStyles(scope) {
     hoverPointer.push(...s.hoverPointer);
     noPointer.push(...s.noPointer);
     reveal.push(...s.reveal);
+    words.push(...s.words);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
     hostHide ||= s.hostHide;
   }
@@ -254,7 +287,9 @@ export function scopeStyles(scope) {
   }
   const offSet = matchAll(scope, noPointer, () => true) || new Set();
   for (const el of inline.noPointer) offSet.add(el);
-  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet,
+  const wordsSet = matchAll(scope, words, () => true) || new Set();
+  for (const el of inline.words) wordsSet.add(el);
+  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet,
     reveal: matchAll(scope, reveal, () => true) || new Set() };
 }
 

@@ -11,6 +11,7 @@ import { neutral, neutralPart, noDelimiters } from "./page_text.js";
 import { editorText } from "./dom_editors.js";
 import { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf, shownWords } from "./refind.js";
 import { guessName } from "./dom_names.js";
+import { unseenWordsTest } from "./dom_unseen.js";
 import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -126,7 +127,7 @@ export function elementLine(e, inline = false, pass) {
   const { name, guessed, signs } = nameOf(e, role, inline, pass);
   const shows = guessed ? "" : shownWords(el, name);
   e.shown = { role, name, guessed, ...(signs ? { signs } : {}), ...(e.onHover ? { hover: true } : {}), ...(shows ? { shows } : {}) };
-  const st = e.state ?? (e.state = elementState(el)); // kept for the element's signature
+  const st = e.state ?? (e.state = elementState(el, pass)); // kept for the element's signature
   const tag = tagOf(el);
   const type = tag === "input" ? (attr(el, "type") || "").toLowerCase() : "";
   if (type === "file") role = "file";
@@ -266,9 +267,11 @@ export function renderScan(scan, opts = {}) {
     - [...notes, ...frames].reduce((n, l) => n + l.length + 1, 0);
 
   /** @type {Map<Element, boolean>} */ const seenVisible = new Map();
+  // Words a person cannot see (no size, no colour, clipped, far off the page) are left out, counted.
+  const unseen = unseenWordsTest(scan.unseenWords || new Set());
   const visible = (/** @type {Element} */ el) => {
     let v = seenVisible.get(el);
-    if (v === undefined) { v = checkVisibilityOf(el, VISIBLE); seenVisible.set(el, v); }
+    if (v === undefined) { v = checkVisibilityOf(el, VISIBLE) && !unseen(el); seenVisible.set(el, v); }
     return v;
   };
   // Priority: visible first, then by distance from the viewport; elements before text at equal

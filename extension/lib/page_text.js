@@ -16,6 +16,8 @@ const FOLD = new RegExp(`[${Object.keys(LOOKALIKES).join("")}]`, "g");
 const FORMAT = /\p{Cf}/gu;
 const DELIM = new RegExp(DELIMITERS, "g");
 const BRACKET = new RegExp(ELEMENT_BRACKET, "g");
+/** Any character one of the rules acts on. */
+const SUSPECT = new RegExp(`["<>\\[${Object.keys(LOOKALIKES).join("")}]|\\p{Cf}`, "u");
 
 /**
  * The page's words as they may be shown: no fence, no line of the map's, nothing invisible (line
@@ -23,6 +25,7 @@ const BRACKET = new RegExp(ELEMENT_BRACKET, "g");
  * @param {string} s
  */
 export function neutral(s) {
+  if (!SUSPECT.test(s)) return s; // (most words hold nothing to make safe: one test, not four passes)
   return s.replace(FOLD, (c) => LOOKALIKES[c]).replace(FORMAT, "").replace(DELIM, "«").replace(BRACKET, "(");
 }
 

@@ -550,15 +550,15 @@ export function deepActiveElement(doc) {
   return a;
 }
 
-/** @param {Element} el @returns {ElementState} */
-export function elementState(el) {
+/** @param {Element} el @param {Map<any, any>} [pass] see captureSignature: labels read once @returns {ElementState} */
+export function elementState(el, pass) {
   /** @type {ElementState} */
   const s = {};
   const tag = tagOf(el);
   if (tag === "input" || tag === "textarea" || tag === "select") {
     const inp = /** @type {HTMLInputElement} */ (el);
     if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
-    else if (isSecretField(el, () => labelText(el))) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
+    else if (isSecretField(el, () => labelText(el, pass))) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
     if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
@@ -1098,7 +1098,8 @@ export function captureSignature(el, known = {}, pass) {
   // Walk the element's own (few) attributes rather than asking for each stable one by name. A
   // secret field's value attribute and data attributes are not kept (a page may keep the password
   // it generated there).
-  const secret = isSecretField(el, () => labelText(el, pass));
+  const state = known.state ?? elementState(el, pass);
+  const secret = !!state.secret;
   const valueOk = valueIsIdentity(tagOf(el)) && !secret;
   let data = secret ? 4 : 0;
   const list = attrsOf(el);
@@ -1137,7 +1138,7 @@ export function captureSignature(el, known = {}, pass) {
     frame: frames,
     shadow: shadowChain(el),
     box: { x: Math.round(r.x + sx), y: Math.round(r.y + sy), w: Math.round(r.w), h: Math.round(r.h) },
-    state: known.state ?? elementState(el),
+    state,
     ...place,
     ...(hosts.length ? { hosts } : {}),
     context: known.context ?? contextOf(el, pass),
