@@ -65,9 +65,10 @@ def write(attacks: list[Attack]) -> None:
         "| severity | attacks | succeeded | rate |", "|---|---|---|---|", *rates,
         f"| all | {total} | {won} | {100 * won / total if total else 0:.0f} % |", "",
         "| severity | class | attack | outcome |", "|---|---|---|---|", *rows, "",
-        "Open: the page can still tell heybro is there (its browser dialogs are answered by replacing "
-        "`window.confirm`/`alert`/`prompt` in the page, and it hears the events that set their answers); "
-        "a text covered by an opaque box is not yet judged by hit testing.",
+        "Open: while heybro acts on a page, the page can tell (its browser dialogs are answered by "
+        "replacing `window.confirm`/`alert`/`prompt` for that time, and it hears the events that set "
+        "their answers; while heybro is idle they are the browser's own); a text covered by an opaque "
+        "box is not yet judged by hit testing.",
     ]))
 
 

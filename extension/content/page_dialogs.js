@@ -8,8 +8,9 @@
  * While the DOM agent is working on this page it arms this script (an event carrying a deadline and
  * a policy); a dialog opened then is answered at once — alert: OK; confirm and prompt: the action's
  * own instruction, else dismissed (Cancel), the safe answer for a question nobody read — and
- * reported back to the agent, which puts it in the action's result. At any other time the browser's
- * own dialog shows, as it would without heybro.
+ * reported back to the agent, which puts it in the action's result. At any other time the page's
+ * `alert`, `confirm` and `prompt` are the browser's own functions, untouched — a page cannot tell
+ * heybro is installed while it is not at work there — and the browser's own dialog shows.
  *
  * The channel is two DOM events on the document, which the page can see and send too: the page can
  * only arm answers to its own dialogs or invent a report, whose words are page content anyway (the
@@ -21,12 +22,19 @@
   /** @type {{until: number, confirm: "accept" | "dismiss", prompt_text: string | null}} */
   let policy = { until: 0, confirm: "dismiss", prompt_text: null };
 
+  /** @type {ReturnType<typeof setTimeout> | undefined} */ let disarm;
   document.addEventListener(POLICY, (e) => {
     try {
       const p = JSON.parse(String(/** @type {CustomEvent} */ (e).detail));
       policy = { until: Number(p.until) || 0, confirm: p.confirm === "accept" ? "accept" : "dismiss",
         prompt_text: typeof p.prompt_text === "string" ? p.prompt_text : null };
-    } catch { /* not ours */ }
+    } catch { return; /* not ours */ }
+    // Ours only while armed: the browser's own functions again once the deadline has passed.
+    clearTimeout(disarm);
+    if (armed()) {
+      install(true);
+      disarm = setTimeout(() => { if (!armed()) install(false); }, policy.until - Date.now() + 50);
+    } else install(false);
   });
 
   const armed = () => Date.now() < policy.until;
@@ -56,7 +64,10 @@
     report("prompt", message, yes ? "accepted" : "dismissed", answer);
     return answer;
   }
-  window.alert = alert;
-  window.confirm = confirm;
-  window.prompt = prompt;
+  /** @param {boolean} ours */
+  function install(ours) {
+    window.alert = ours ? alert : native.alert;
+    window.confirm = ours ? confirm : native.confirm;
+    window.prompt = ours ? prompt : native.prompt;
+  }
 })();

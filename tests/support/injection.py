@@ -197,9 +197,14 @@ def presence(tmp: Path) -> list[Attack]:
         page.goto(site + "/fingerprint.html")
         panel = eb.open_panel()
         page.bring_to_front()
+        page.wait_for_timeout(500)
+        idle = page.evaluate("window.__seen.slice()")
         _run(eb, panel, "Look at this page")
         seen = page.evaluate("window.__seen")
-        return [Attack("heybro's presence", "low-medium", "window.confirm is not the browser's own", "confirm" in seen),
+        return [Attack("heybro's presence", "low-medium", "while heybro is idle: window.confirm is not the browser's own",
+                       "confirm" in idle),
+                Attack("heybro's presence", "low-medium", "while heybro acts: window.confirm is not the browser's own",
+                       "confirm" in seen),
                 Attack("heybro's presence", "low-medium", "heybro's events heard by the page", "event" in seen)]
 
 
