@@ -264,7 +264,10 @@ async function control(type) {
 async function trackTab(tabId) {
   try {
     const tab = await chrome.tabs.get(tabId);
-    await store.update((s) => addRelevantTab(s, { tabId, url: tab.url || "", title: tab.title, addedAt: Date.now() }));
+    const url = tab.url || "", last = store.state.tabRegistry.at(-1);
+    // (Every call reaches its tab: the most recent one, unchanged, needs no write.)
+    if (last && last.tabId === tabId && last.url === url && last.title === tab.title) return;
+    await store.update((s) => addRelevantTab(s, { tabId, url, title: tab.title, addedAt: Date.now() }));
   } catch { /* the tab closed */ }
 }
 
