@@ -107,8 +107,11 @@ def test_a_page_that_steers_the_model_reaches_no_file_and_no_other_tab(tmp_path:
             assert all(u.startswith(("http://", "about:", "chrome-extension://")) for _, u in tabs(eb)), tabs(eb)
 
             # The coordinator refuses the same on its own, for any call that reaches it.
+            task = eb.sw.evaluate("globalThis.heybro.store.state.taskContext.taskId")
+
             def run(tool: str, args: dict[str, Any], tab_id: int | None) -> dict[str, Any]:
-                payload = {"tool": tool, "args": args, "timeout_ms": 10_000, **({"tab_id": tab_id} if tab_id else {})}
+                payload = {"tool": tool, "args": args, "timeout_ms": 10_000, "task_id": task,
+                           **({"tab_id": tab_id} if tab_id else {})}
                 return eb.sw.evaluate("(c) => globalThis.heybro.runConfined(c)", payload)
             for tool, args, tab in [("observe", {}, box["bank"]), ("switch_tab", {"tab_id": box["bank"]}, shop_tab),
                                     ("navigate", {"url": "file:///etc/passwd"}, shop_tab),
@@ -118,3 +121,19 @@ def test_a_page_that_steers_the_model_reaches_no_file_and_no_other_tab(tmp_path:
                 assert not out["ok"] and out["error"]["code"] == "not_allowed", (tool, out)
             seen = run("observe", {}, shop_tab)
             assert seen["ok"] and "Weekly deals" in seen["result"]["text"], seen
+
+
+@pytest.mark.browser
+def test_a_new_browser_session_forgets_the_last_ones_task_tabs(tmp_path: Path) -> None:
+    """Tab ids start again with each browser session: a task tab kept from the last one may now be
+    one of the user's own, so it is no longer the task's (a service worker restart keeps them)."""
+    profile, home = tmp_path / "profile", tmp_path / "home"
+    keep = "(e) => globalThis.heybro.store.update((s) => ({...s, tabRegistry: [e]}))"
+    entry = {"tabId": 5, "url": "https://example.com/", "addedAt": 1, "taskId": "t1"}
+    registry = "globalThis.heybro.runConfined({tool: 'list_tabs', args: {}, timeout_ms: 5000})" \
+               ".then(() => globalThis.heybro.store.state.tabRegistry)"
+    with launch(home=home, user_data_dir=profile) as eb:
+        eb.sw.evaluate(keep, entry)
+        assert eb.sw.evaluate(registry) == [entry]
+    with launch(home=home, user_data_dir=profile) as eb:
+        assert eb.sw.evaluate(registry) == []

@@ -89,7 +89,9 @@ async function onHostMessage(message) {
     await store.loaded;
     if (store.state.taskContext?.taskId !== ev.task_id && !isLive(store.state)) {
       // A task started elsewhere (`heybro run` in a terminal): the panel follows it too.
-      await store.update((s) => ({ ...s, taskContext: newTaskContext(ev.task_id, ev.data?.goal || "Task from the terminal"), actionHistory: [], tabRegistry: [] }));
+      // (The tabs its first calls reached, before this first word of it, stay its own.)
+      await store.update((s) => ({ ...s, taskContext: newTaskContext(ev.task_id, ev.data?.goal || "Task from the terminal"), actionHistory: [],
+        tabRegistry: s.tabRegistry.filter((t) => t.taskId === ev.task_id) }));
       if (ev.seq > 0) await catchUp();
     }
     await store.update((s) => applyEvent(s, ev));
@@ -106,15 +108,32 @@ async function onHostMessage(message) {
 }
 
 /**
+ * Tab ids start again with each browser session: the task tabs kept from an earlier one are
+ * forgotten (an id from then may now be one of the user's own tabs) before any call is checked
+ * against them. `chrome.storage.session` lives as long as the browser: empty, this is a new one.
+ */
+const sessionChecked = (async () => {
+  await store.loaded;
+  const key = "heybro_browser_session";
+  if ((await chrome.storage.session.get(key))[key]) return;
+  await chrome.storage.session.set({ [key]: true });
+  if (store.state.tabRegistry.length) await store.update((s) => ({ ...s, tabRegistry: [] }));
+})().catch((e) => console.warn("heybro: browser session check", e));
+
+/**
  * A start in progress hands its tab over before the host's first call can arrive (the host may
  * act before the start's reply is read here).
  * @type {number | undefined}
  */
 let handingOver;
 
-/** The task's tabs: those it works in, opened, or was handed (the state's registry). */
-function taskTabs() {
-  const tabs = new Set(store.state.tabRegistry.map((t) => t.tabId));
+/**
+ * A task's tabs: those it works in, opened, or was handed (the state's registry, each entry kept
+ * with its task: a task's first calls may come before the word that it started).
+ * @param {string | undefined} taskId
+ */
+function taskTabs(taskId) {
+  const tabs = new Set(store.state.tabRegistry.filter((t) => t.taskId === taskId).map((t) => t.tabId));
   if (handingOver !== undefined) tabs.add(handingOver);
   return tabs;
 }
@@ -126,14 +145,14 @@ function taskTabs() {
  * @param {import("./tools.js").ToolCallPayload} call
  */
 async function runConfined(call) {
-  await store.loaded;
+  await sessionChecked;
   /** @type {import("./tools.js").ToolCallPayload} */ let allowed;
-  try { allowed = await confine(call, taskTabs()); } catch (e) {
+  try { allowed = await confine(call, taskTabs(call.task_id)); } catch (e) {
     const err = /** @type {any} */ (e);
     return { ok: false, error: { code: String(err.code || "not_allowed"), message: String(err.message || err) } };
   }
   const result = await runTool(allowed);
-  if (result.ok && result.result) for (const id of reachedTabs(allowed, result.result)) await trackTab(id);
+  if (result.ok && result.result) for (const id of reachedTabs(allowed, result.result)) await trackTab(id, call.task_id);
   return result;
 }
 
@@ -214,8 +233,8 @@ async function startTask(type, payload, goal, tab_id) {
   const { task_id } = reply.payload;
   // (Tabs the host's first calls reached meanwhile stay the task's.)
   await store.update((s) => ({ ...s, taskContext: newTaskContext(task_id, goal), actionHistory: [],
-    tabRegistry: s.taskContext?.taskId === task_id ? s.tabRegistry : [] }));
-  if (tabId !== undefined) await trackTab(tabId);
+    tabRegistry: s.tabRegistry.filter((t) => t.taskId === task_id) }));
+  if (tabId !== undefined) await trackTab(tabId, task_id);
   handingOver = undefined;
   return reply.payload;
 }
@@ -260,20 +279,20 @@ async function control(type) {
   return reply.payload;
 }
 
-/** TASK_ADD_RELEVANT_TAB: remembers a tab the task works in. @param {number} tabId */
-async function trackTab(tabId) {
+/**
+ * TASK_ADD_RELEVANT_TAB: remembers a tab a task works in.
+ * @param {number} tabId @param {string | undefined} [taskId] the task it is a tab of (the one shown, by default)
+ */
+async function trackTab(tabId, taskId = store.state.taskContext?.taskId) {
+  await sessionChecked;
   try {
     const tab = await chrome.tabs.get(tabId);
     const url = tab.url || "", last = store.state.tabRegistry.at(-1);
     // (Every call reaches its tab: the most recent one, unchanged, needs no write.)
-    if (last && last.tabId === tabId && last.url === url && last.title === tab.title) return;
-    await store.update((s) => addRelevantTab(s, { tabId, url, title: tab.title, addedAt: Date.now() }));
+    if (last && last.tabId === tabId && last.taskId === taskId && last.url === url && last.title === tab.title) return;
+    await store.update((s) => addRelevantTab(s, { tabId, url, title: tab.title, addedAt: Date.now(), ...(taskId ? { taskId } : {}) }));
   } catch { /* the tab closed */ }
 }
-
-// Tab ids start again with each browser session: the last session's task tabs are no longer known
-// (an id kept from then may now be one of the user's own tabs).
-chrome.runtime.onStartup.addListener(() => { store.loaded.then(() => store.update((s) => ({ ...s, tabRegistry: [] }))); });
 
 // The seed's runtime-message API, for content scripts and other extension code.
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {

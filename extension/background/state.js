@@ -27,7 +27,7 @@ export const MAX_CHAT = 200;
  *   lastSeq: number, startedAt: number, updatedAt: number,
  * }} TaskContext
  * @typedef {{seq: number, at: number, role: string, tool: string, parameters: Record<string, any>, success: boolean | null, error: string | null}} ActionEntry
- * @typedef {{tabId: number, url: string, title?: string, addedAt: number}} TabEntry
+ * @typedef {{tabId: number, url: string, title?: string, addedAt: number, taskId?: string}} TabEntry  taskId: the task it is a tab of
  * @typedef {{taskContext: TaskContext | null, actionHistory: ActionEntry[], tabRegistry: TabEntry[]}} HeybroState
  */
 
