@@ -174,6 +174,9 @@ const qsFor = parentNodeMember("querySelector"), qsaFor = parentNodeMember("quer
   firstElFor = parentNodeMember("firstElementChild"), lastElFor = parentNodeMember("lastElementChild"),
   appendFor = parentNodeMember("append");
 const byTagE = own(E, "getElementsByTagName"), byTagD = own(D, "getElementsByTagName");
+const elementsFromPoint = own(D, "elementsFromPoint");
+/** Every element at a point of a document's viewport, topmost first (a page's `<img name=…>` cannot shadow it). @param {Document} doc @param {number} x @param {number} y @returns {Element[]} */
+export const elementsAtOf = (doc, x, y) => elementsFromPoint.call(doc, x, y);
 
 /** @param {Node} root @param {string} sel @returns {Element | null} */
 export const qs = (root, sel) => qsFor(root).call(root, sel);

@@ -7,7 +7,7 @@
  * inline style that could do so (dom_pointer.js `words`), and settled by the computed style and the
  * boxes the browser drew: the page map leaves such words out (it counts them).
  */
-import { docOf, parentElOf, rectOf } from "./dom_native.js";
+import { containsOf, docOf, elementsAtOf, parentElOf, rectOf, tagOf } from "./dom_native.js";
 
 /** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
 function rgba(c) {
@@ -51,7 +51,6 @@ function wordsUnseen(el, grounds) {
   const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1);
   if (!boxes.length) return true; // no size: font-size 0, a transform to nothing
   if (boxes.every((r) => r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0)) return true; // off the page's left or top
-  let ground = null, image = false;
   for (const a of around(el)) {
     const s = a === el ? st : view.getComputedStyle(a);
     if (/(hidden|clip)/.test(s.overflowX + s.overflowY) || s.clip !== "auto") {
@@ -59,18 +58,36 @@ function wordsUnseen(el, grounds) {
       if (b.width < 2 || b.height < 2) return true; // a box of no size that hides what it holds
     }
     if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
-    if (!ground && !image) {
-      if (grounds.has(a)) ground = grounds.get(a) || null;
-      else {
-        const bg = rgba(s.backgroundColor);
-        if (s.backgroundImage !== "none") image = true;
-        else if (bg && bg[3] > 0.5) { ground = bg; grounds.set(a, bg); }
-      }
-    }
   }
-  // The canvas behind a page with no background of its own is white; a picture behind says nothing.
-  if (!ground && !image) ground = [255, 255, 255, 1];
+  const ground = color ? groundAt(el, boxes[0], grounds) : null;
   return !!color && !!ground && contrast(color, ground) < 1.1;
+}
+
+/**
+ * The colour drawn behind an element's words, as the browser stacked the page at their first box:
+ * the first thing painted under them — an element's background colour, or the page's canvas. Null
+ * where that is not known (the words are out of view, or a picture, a video or a gradient lies
+ * behind them, as a banner's title over its photo): such words are shown, never guessed unseen.
+ * @param {Element} el @param {DOMRect} box @param {Map<Element, number[] | null>} grounds
+ */
+function groundAt(el, box, grounds) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return null;
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return null;
+  const stack = elementsAtOf(doc, x, y);
+  const at = stack.findIndex((e) => e === el || containsOf(el, e));
+  if (at < 0) return null; // something else is drawn over the words: not this test's to judge
+  for (let i = at; i < stack.length; i++) {
+    const e = stack[i];
+    if (grounds.has(e)) return grounds.get(e) || null;
+    const s = view.getComputedStyle(e);
+    /** @type {number[] | null | undefined} */ let g;
+    if (/^(img|video|canvas|svg|iframe|picture|object|embed)$/.test(tagOf(e)) || s.backgroundImage !== "none") g = null;
+    else { const bg = rgba(s.backgroundColor); if (bg && bg[3] > 0.5) g = bg; }
+    if (g !== undefined) { grounds.set(e, g); return g; }
+  }
+  return [255, 255, 255, 1]; // the canvas of a page that paints none of its own
 }
 
 /**
