@@ -42,7 +42,7 @@ def test_the_store_logs_and_exports_are_readable_by_their_user_alone(tmp_path: P
     files = [db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"), Path(str(target.path)),
              *Path(paths.state_dir() / "leases").iterdir(), export]
     assert {str(f): oct(mode(f)) for f in files if f.exists()} == {str(f): "0o600" for f in files if f.exists()}
-    folders = [home, paths.data_dir(), paths.log_dir(), paths.state_dir() / "leases"]
+    folders = [home, paths.data_dir(), paths.log_dir(), paths.state_dir(), paths.state_dir() / "leases"]
     assert {str(d): oct(mode(d)) for d in folders} == {str(d): "0o700" for d in folders}
 
 
@@ -61,3 +61,21 @@ def test_an_older_installs_open_files_are_tightened(tmp_path: Path, monkeypatch)
     store.create_task("goal")
     store.close()
     assert (oct(mode(home)), oct(mode(data)), oct(mode(db))) == ("0o700", "0o700", "0o600")
+
+
+def test_heybros_folders_are_private_where_the_system_keeps_them_too(tmp_path: Path, monkeypatch) -> None:
+    """Without $HEYBRO_HOME, heybro's folders under the XDG ones (not those folders themselves)."""
+    monkeypatch.delenv("HEYBRO_HOME", raising=False)
+    monkeypatch.delenv("HEYBRO_DB", raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    lease.ask_owner("t1", "stop")
+    TaskStore().close()
+    assert oct(mode(paths.state_dir())) == "0o700" and oct(mode(paths.data_dir())) == "0o700"
+    assert oct(mode(tmp_path / "state")) == oct(0o777 & ~_umask())
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current

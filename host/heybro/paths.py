@@ -82,9 +82,10 @@ def private_dir(path: Path) -> Path:
     and, under $HEYBRO_HOME, that folder too."""
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     _tighten(path)
-    home = _home_override()
-    if home is not None and home in path.parents:
-        _tighten(home)
+    # (Its parents were made as the system makes folders: heybro's own roots among them, tightened.)
+    roots = {data_dir(), state_dir(), log_dir(), config_dir(), *([h] if (h := _home_override()) else [])}
+    for root in roots & set(path.parents):
+        _tighten(root)
     return path
 
 
