@@ -247,7 +247,8 @@ async function adoptTask(taskId) {
   await store.loaded;
   if (store.state.taskContext?.taskId === taskId || isLive(store.state)) return;
   const { task, history } = (await link.call("task.get", { task_id: taskId })).payload;
-  await store.update((s) => applyRecord({ ...s, taskContext: newTaskContext(taskId, task.goal), actionHistory: [], tabRegistry: [] }, task, history, -1));
+  await store.update((s) => applyRecord({ ...s, taskContext: newTaskContext(taskId, task.goal), actionHistory: [],
+    tabRegistry: s.tabRegistry.filter((t) => t.taskId === taskId) }, task, history, -1));
 }
 
 /**
