@@ -1230,6 +1230,12 @@ function deepActiveElement(doc) {
   return a;
 }
 
+/**
+ * Whether a field holds a secret (dom_secret.js), its label read only when nothing else settles it.
+ * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
+ */
+function secretField(el, pass) { return isSecretField(el, () => labelText(el, pass)); }
+
 /** @param {Element} el @param {Map<any, any>} [pass] see captureSignature: labels read once @returns {ElementState} */
 function elementState(el, pass) {
   /** @type {ElementState} */
@@ -1238,7 +1244,7 @@ function elementState(el, pass) {
   if (tag === "input" || tag === "textarea" || tag === "select") {
     const inp = /** @type {HTMLInputElement} */ (el);
     if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
-    else if (isSecretField(el, () => labelText(el, pass))) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
+    else if (secretField(el, pass)) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
     if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
@@ -2853,7 +2859,7 @@ const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "tit
 const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
 /** Attributes whose other value means another element. */
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, wordsOf, labelText, visibleText, accessibleName, shownWords, isTextRegion, neighborText, frameDocument, deepActiveElement, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
+return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, wordsOf, labelText, visibleText, accessibleName, shownWords, isTextRegion, neighborText, frameDocument, deepActiveElement, secretField, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
 })();
 // ---- extension/lib/dom_pointer.js
 const __dom_pointer = (() => {
@@ -5671,8 +5677,8 @@ const __dom_input = (() => {
  * `input` event whose value matches that tracker. The native setter changes the value underneath the
  * tracker, so the following `input` event is seen as the user's change.
  */
-const { labelText, norm } = __refind;
-const { isSecretField, SECRET_SHOWN } = __dom_secret;
+const { norm, secretField } = __refind;
+const { SECRET_SHOWN } = __dom_secret;
 const { pointerHit } = __dom_roots;
 const { appendTo, attr, canFocus, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } = __dom_native;
 
@@ -5865,7 +5871,7 @@ function checkFilled(el, value, consumed = false) {
   // A field the page empties as it takes what was typed into elements of its own (a recipients
   // box's chips) took it.
   if (consumed && !now) return;
-  const secret = isSecretField(el, () => labelText(el));
+  const secret = secretField(el);
   const hint = single && ["number", "date", "time", "datetime-local", "month", "week", "email", "url", "color", "range"].includes(inp.type)
     ? ` (a ${inp.type} field${inp.type === "date" ? ", which takes YYYY-MM-DD" : inp.type === "number" ? ", which takes digits" : ""})` : "";
   throw actionError("not_accepted", secret ? `The field did not take the value${hint}.`
@@ -7190,8 +7196,7 @@ return { action };
 // ---- extension/lib/dom_extract.js
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
-const { labelText, norm } = __refind;
-const { isSecretField } = __dom_secret;
+const { norm, secretField } = __refind;
 const { editorText } = __dom_editors;
 const { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } = __dom_native;
 
@@ -7209,7 +7214,7 @@ function readTable(table) {
 
 /** What a form field holds, or null for an element that is not one. @param {Element} el */
 function fieldText(el) {
-  if (matchesOf(el, "textarea, input")) return isSecretField(el, () => labelText(el)) ? "" : /** @type {HTMLInputElement} */ (el).value;
+  if (matchesOf(el, "textarea, input")) return secretField(el) ? "" : /** @type {HTMLInputElement} */ (el).value;
   if (matchesOf(el, "select")) return Array.from(/** @type {HTMLSelectElement} */ (el).selectedOptions).map((o) => norm(o.textContent)).join(", ");
   return null;
 }

@@ -1,7 +1,6 @@
 // @ts-check
 /** Reading content out of the page: visible text, or a table as rows of cells. */
-import { labelText, norm } from "./refind.js";
-import { isSecretField } from "./dom_secret.js";
+import { norm, secretField } from "./refind.js";
 import { editorText } from "./dom_editors.js";
 import { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } from "./dom_native.js";
 
@@ -19,7 +18,7 @@ function readTable(table) {
 
 /** What a form field holds, or null for an element that is not one. @param {Element} el */
 function fieldText(el) {
-  if (matchesOf(el, "textarea, input")) return isSecretField(el, () => labelText(el)) ? "" : /** @type {HTMLInputElement} */ (el).value;
+  if (matchesOf(el, "textarea, input")) return secretField(el) ? "" : /** @type {HTMLInputElement} */ (el).value;
   if (matchesOf(el, "select")) return Array.from(/** @type {HTMLSelectElement} */ (el).selectedOptions).map((o) => norm(o.textContent)).join(", ");
   return null;
 }

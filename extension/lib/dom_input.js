@@ -8,8 +8,8 @@
  * `input` event whose value matches that tracker. The native setter changes the value underneath the
  * tracker, so the following `input` event is seen as the user's change.
  */
-import { labelText, norm } from "./refind.js";
-import { isSecretField, SECRET_SHOWN } from "./dom_secret.js";
+import { norm, secretField } from "./refind.js";
+import { SECRET_SHOWN } from "./dom_secret.js";
 import { pointerHit } from "./dom_roots.js";
 import { appendTo, attr, canFocus, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } from "./dom_native.js";
 
@@ -202,7 +202,7 @@ export function checkFilled(el, value, consumed = false) {
   // A field the page empties as it takes what was typed into elements of its own (a recipients
   // box's chips) took it.
   if (consumed && !now) return;
-  const secret = isSecretField(el, () => labelText(el));
+  const secret = secretField(el);
   const hint = single && ["number", "date", "time", "datetime-local", "month", "week", "email", "url", "color", "range"].includes(inp.type)
     ? ` (a ${inp.type} field${inp.type === "date" ? ", which takes YYYY-MM-DD" : inp.type === "number" ? ", which takes digits" : ""})` : "";
   throw actionError("not_accepted", secret ? `The field did not take the value${hint}.`

@@ -550,6 +550,12 @@ export function deepActiveElement(doc) {
   return a;
 }
 
+/**
+ * Whether a field holds a secret (dom_secret.js), its label read only when nothing else settles it.
+ * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
+ */
+export function secretField(el, pass) { return isSecretField(el, () => labelText(el, pass)); }
+
 /** @param {Element} el @param {Map<any, any>} [pass] see captureSignature: labels read once @returns {ElementState} */
 export function elementState(el, pass) {
   /** @type {ElementState} */
@@ -558,7 +564,7 @@ export function elementState(el, pass) {
   if (tag === "input" || tag === "textarea" || tag === "select") {
     const inp = /** @type {HTMLInputElement} */ (el);
     if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
-    else if (isSecretField(el, () => labelText(el, pass))) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
+    else if (secretField(el, pass)) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
     if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
