@@ -22,6 +22,7 @@ from .fixes import FIX_NOTES, FIXES
 from .messages import MESSAGES
 from .page_text import DELIMITERS, ELEMENT_BRACKET, LOOKALIKES
 from .reach import BLANK, WEB_SCHEMES, reach_fields
+from .sites import CATEGORIES
 from .tools import TOOLS
 
 HERE = Path(__file__).resolve().parent
@@ -59,6 +60,7 @@ def build_schema() -> dict[str, Any]:
             "page_text": {"lookalikes": LOOKALIKES, "delimiters": DELIMITERS, "element_bracket": ELEMENT_BRACKET},
             "reach": {"schemes": list(WEB_SCHEMES), "blank": BLANK,
                       "tools": {n: f for n, spec in sorted(TOOLS.items()) if (f := reach_fields(spec.args))}},
+            "site_categories": [c.model_dump() for c in CATEGORIES],
             "$defs": dict(sorted(defs.items()))}
 
 

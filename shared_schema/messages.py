@@ -19,6 +19,7 @@ from .payload import Payload
 from .routines import (RoutineList, RoutineListResult, RoutineRef, RoutineRun, RoutineSave,
                        RoutineSaved)
 from .settings import SettingsGet, SettingsSet, SettingsTest, SettingsTestResult, SettingsView
+from .sites import SiteGate
 
 Direction = Literal["to_host", "to_extension", "both"]
 
@@ -240,6 +241,8 @@ class ToolCall(Payload):
     task_id: str | None = None
     tab_id: int | None = None
     timeout_ms: int = Field(15_000, ge=1, le=600_000)
+    sites: SiteGate | None = Field(None, description="The user's per-site permissions the call's "
+                                   "page is checked against (none: the default categories).")
 
 
 class ToolResult(Payload):

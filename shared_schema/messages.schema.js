@@ -619,6 +619,101 @@ export default /** @type {any} */ ({
       }
     }
   },
+  "site_categories": [
+    {
+      "name": "banking",
+      "label": "Banks and payments",
+      "patterns": [
+        "*bank*",
+        "*banco*",
+        "*banque*",
+        "*sparkasse*",
+        "paypal.com",
+        "venmo.com",
+        "wise.com",
+        "revolut.com",
+        "monzo.com",
+        "n26.com",
+        "chase.com",
+        "wellsfargo.com",
+        "citi.com",
+        "citibank.com",
+        "usaa.com",
+        "capitalone.com",
+        "americanexpress.com",
+        "discover.com",
+        "barclays.co.uk",
+        "hsbc.com",
+        "santander.com",
+        "klarna.com",
+        "stripe.com",
+        "squareup.com",
+        "zellepay.com",
+        "westernunion.com"
+      ]
+    },
+    {
+      "name": "investing",
+      "label": "Investing and crypto",
+      "patterns": [
+        "schwab.com",
+        "fidelity.com",
+        "vanguard.com",
+        "etrade.com",
+        "robinhood.com",
+        "interactivebrokers.com",
+        "tdameritrade.com",
+        "merrilledge.com",
+        "coinbase.com",
+        "binance.com",
+        "kraken.com",
+        "crypto.com",
+        "gemini.com",
+        "bitstamp.net",
+        "*wallet*"
+      ]
+    },
+    {
+      "name": "accounts",
+      "label": "Passwords and sign-in accounts",
+      "patterns": [
+        "accounts.google.com",
+        "myaccount.google.com",
+        "passwords.google.com",
+        "account.microsoft.com",
+        "login.microsoftonline.com",
+        "login.live.com",
+        "appleid.apple.com",
+        "account.apple.com",
+        "icloud.com",
+        "1password.com",
+        "bitwarden.com",
+        "lastpass.com",
+        "dashlane.com",
+        "keepersecurity.com",
+        "okta.com",
+        "auth0.com"
+      ]
+    },
+    {
+      "name": "government",
+      "label": "Taxes and government identity",
+      "patterns": [
+        "irs.gov",
+        "ssa.gov",
+        "login.gov",
+        "id.me",
+        "healthcare.gov",
+        "tax.service.gov.uk",
+        "gov.uk",
+        "impots.gouv.fr",
+        "elster.de",
+        "canada.ca",
+        "my.gov.au",
+        "ato.gov.au"
+      ]
+    }
+  ],
   "$defs": {
     "Ack": {
       "additionalProperties": false,
@@ -4660,6 +4755,10 @@ export default /** @type {any} */ ({
         "limits": {
           "$ref": "#/$defs/LimitsForm"
         },
+        "sites": {
+          "$ref": "#/$defs/SiteRules",
+          "description": "Where heybro may work."
+        },
         "api_key": {
           "anyOf": [
             {
@@ -4743,6 +4842,10 @@ export default /** @type {any} */ ({
         },
         "limits": {
           "$ref": "#/$defs/LimitsForm"
+        },
+        "sites": {
+          "$ref": "#/$defs/SiteRules",
+          "description": "Where heybro may work."
         },
         "api_key": {
           "anyOf": [
@@ -4864,6 +4967,10 @@ export default /** @type {any} */ ({
         "limits": {
           "$ref": "#/$defs/LimitsForm"
         },
+        "sites": {
+          "$ref": "#/$defs/SiteRules",
+          "description": "Where heybro may work."
+        },
         "api_key_set": {
           "description": "A key is saved (its value never leaves the host).",
           "title": "Api Key Set",
@@ -4889,6 +4996,112 @@ export default /** @type {any} */ ({
         "file"
       ],
       "title": "SettingsView",
+      "type": "object"
+    },
+    "SiteGate": {
+      "additionalProperties": false,
+      "description": "The rules as one task's call carries them to the coordinator, with the ask-first sites the\nuser said yes to during that task.",
+      "properties": {
+        "never": {
+          "description": "Sites heybro must never open, read or act on.",
+          "items": {
+            "type": "string"
+          },
+          "maxItems": 1000,
+          "title": "Never",
+          "type": "array"
+        },
+        "ask": {
+          "description": "Sites where heybro asks the user before it works there.",
+          "items": {
+            "type": "string"
+          },
+          "maxItems": 1000,
+          "title": "Ask",
+          "type": "array"
+        },
+        "allow": {
+          "description": "Sites heybro may work on even when a category keeps it off.",
+          "items": {
+            "type": "string"
+          },
+          "maxItems": 1000,
+          "title": "Allow",
+          "type": "array"
+        },
+        "categories_off": {
+          "description": "Categories the user lets heybro work on.",
+          "items": {
+            "enum": [
+              "banking",
+              "investing",
+              "accounts",
+              "government"
+            ],
+            "type": "string"
+          },
+          "title": "Categories Off",
+          "type": "array"
+        },
+        "approved": {
+          "items": {
+            "type": "string"
+          },
+          "maxItems": 1000,
+          "title": "Approved",
+          "type": "array"
+        }
+      },
+      "title": "SiteGate",
+      "type": "object"
+    },
+    "SiteRules": {
+      "additionalProperties": false,
+      "description": "The user's per-site permissions (in the settings file under `sites`).",
+      "properties": {
+        "never": {
+          "description": "Sites heybro must never open, read or act on.",
+          "items": {
+            "type": "string"
+          },
+          "maxItems": 1000,
+          "title": "Never",
+          "type": "array"
+        },
+        "ask": {
+          "description": "Sites where heybro asks the user before it works there.",
+          "items": {
+            "type": "string"
+          },
+          "maxItems": 1000,
+          "title": "Ask",
+          "type": "array"
+        },
+        "allow": {
+          "description": "Sites heybro may work on even when a category keeps it off.",
+          "items": {
+            "type": "string"
+          },
+          "maxItems": 1000,
+          "title": "Allow",
+          "type": "array"
+        },
+        "categories_off": {
+          "description": "Categories the user lets heybro work on.",
+          "items": {
+            "enum": [
+              "banking",
+              "investing",
+              "accounts",
+              "government"
+            ],
+            "type": "string"
+          },
+          "title": "Categories Off",
+          "type": "array"
+        }
+      },
+      "title": "SiteRules",
       "type": "object"
     },
     "StatusData": {
@@ -5434,6 +5647,18 @@ export default /** @type {any} */ ({
           "minimum": 1,
           "title": "Timeout Ms",
           "type": "integer"
+        },
+        "sites": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/SiteGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The user's per-site permissions the call's page is checked against (none: the default categories)."
         }
       },
       "required": [

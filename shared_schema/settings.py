@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import Field
 
 from .payload import Payload as _Model
+from .sites import SiteRules
 
 
 class RoleModels(_Model):
@@ -44,6 +45,7 @@ class SettingsForm(_Model):
     vision: bool = False
     confidence_threshold: float = 0.7
     limits: LimitsForm
+    sites: SiteRules = Field(default_factory=SiteRules, description="Where heybro may work.")
 
 
 class SettingsGet(_Model):

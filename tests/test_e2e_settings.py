@@ -169,3 +169,31 @@ def test_the_panel_opens_the_settings(browser: ExtBrowser) -> None:
     expect(options.locator("h1")).to_have_text("heybro settings")
     options.close()
     panel.close()
+
+
+def test_sites_set_in_the_page_are_the_ones_heybro_config_shows(browser: ExtBrowser) -> None:
+    page = open_options(browser)
+    banking = page.get_by_role("checkbox", name="Banks and payments")
+    expect(banking).to_be_checked()  # kept off by default
+    banking.uncheck()
+    page.fill("[name='sites.never']", "https://www.Mail.example/inbox\nnot a site")
+    page.fill("[name='sites.ask']", "shop.example, 127.0.0.1:8080")
+    page.click("#save")
+    expect(page.locator("[data-error-for='sites.never']")).to_contain_text("Not a site: not a site")
+    expect(page.locator("#save-status")).to_contain_text("Not saved")
+    page.fill("[name='sites.never']", "https://www.Mail.example/inbox")
+    page.click("#save")
+    expect(page.locator("#save-status")).to_have_text("Saved. The next task uses these settings.")
+    expect(page.locator("[name='sites.never']")).to_have_value("mail.example")  # as heybro reads it
+    saved = json.loads(config_path(browser).read_text())["sites"]
+    assert saved == {"never": ["mail.example"], "ask": ["shop.example", "127.0.0.1:8080"],
+                     "allow": [], "categories_off": ["banking"]}
+    cli = browser.heybro("config", "--allow-site", "mail.example", "--keep-off-kind", "banking")
+    assert cli.returncode == 0, cli.stderr
+    assert "always allowed        mail.example" in cli.stdout
+    assert "kinds kept off        banking, investing" in cli.stdout
+    page.reload()
+    expect(page.locator("[name='sites.allow']")).to_have_value("mail.example")
+    expect(page.locator("[name='sites.never']")).to_have_value("")
+    expect(page.get_by_role("checkbox", name="Banks and payments")).to_be_checked()
+    page.close()

@@ -35,8 +35,8 @@ class LosesTheAnswer:
         self.page_lost = page_lost  # the tab went too: reopened, it shows the form again
 
     async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
-                   timeout_ms: int = 15_000) -> dict[str, Any]:
-        result = await self.inner.call(tool, args, tab_id=tab_id, timeout_ms=timeout_ms)
+                   timeout_ms: int = 15_000, sites: Any = None) -> dict[str, Any]:
+        result = await self.inner.call(tool, args, tab_id=tab_id, timeout_ms=timeout_ms, sites=sites)
         if self.armed and tool == "click" and self.inner.bookings:
             self.armed = False
             if self.page_lost:

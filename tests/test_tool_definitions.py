@@ -122,7 +122,7 @@ class Recorded:
         self.calls: list[tuple[str, dict[str, Any], int]] = []
 
     async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
-                   timeout_ms: int = 15_000) -> dict[str, Any]:
+                   timeout_ms: int = 15_000, sites: Any = None) -> dict[str, Any]:
         self.calls.append((tool, args, timeout_ms))
         return {"ok": True}
 

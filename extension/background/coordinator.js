@@ -6,7 +6,7 @@
  */
 import { HostLink } from "./host_link.js";
 import { runTool } from "./tools.js";
-import { confine, reachedTabs } from "./reach.js";
+import { confine, reachedTabs, withheld } from "./reach.js";
 import "./trusted_input.js"; // the browser's own input for the DOM agent (chrome.debugger)
 import { makeMessage } from "../lib/messages.js";
 import { loadPrefs } from "../lib/prefs.js";
@@ -149,11 +149,12 @@ async function runConfined(call) {
   /** @type {import("./tools.js").ToolCallPayload} */ let allowed;
   try { allowed = await confine(call, taskTabs(call.task_id)); } catch (e) {
     const err = /** @type {any} */ (e);
-    return { ok: false, error: { code: String(err.code || "not_allowed"), message: String(err.message || err) } };
+    return { ok: false, error: { code: String(err.code || "not_allowed"), message: String(err.message || err), ...(err.detail ? { detail: err.detail } : {}) } };
   }
   const result = await runTool(allowed);
-  if (result.ok && result.result) for (const id of reachedTabs(allowed, result.result)) await trackTab(id, call.task_id);
-  return result;
+  if (!result.ok || !result.result) return result;
+  for (const id of reachedTabs(allowed, result.result)) await trackTab(id, call.task_id);
+  return { ...result, result: withheld(allowed, result.result) };
 }
 
 /** Commands the extension's pages may send. @type {Record<string, (args: Record<string, any>) => Promise<any>>} */

@@ -2,20 +2,33 @@
 /**
  * What a host's tool call may reach, whatever the model asked (shared_schema/reach.py): the task's
  * own tabs — the tab the user handed over (by starting the task there, or from the panel), the
- * tabs the task opened and the tabs their pages opened — and in them web pages only. Everything
- * else is the user's: a call that names another tab, reads a page that is no web page (a file,
- * the browser's own pages) or opens an address that is none is refused (`not_allowed`) before it
- * runs. Which argument names a tab and which holds the address a tool opens is marked in the
- * shared schema; whether an action reads its page, in its definition (extension/actions/).
+ * tabs the task opened and the tabs their pages opened — and in them web pages only, on sites the
+ * user's per-site permissions allow (lib/site_rules.js; the call carries them from the settings).
+ * Everything else is the user's: a call that names another tab, reads or acts on a page that is no
+ * web page (a file, the browser's own pages) or is on a site kept off, or opens such an address, is
+ * refused (`not_allowed`, with the site's verdict as detail) before it runs; a page an action led
+ * to on such a site is withheld from its result. Which argument names a tab and which holds the
+ * address a tool opens is marked in the shared schema; whether an action reads its page, in its
+ * definition (extension/actions/).
  *
  * @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload
  */
 import { ACTIONS } from "../actions/index.js";
 import { REACH } from "../lib/schema_check.js";
+import { siteRefusal, siteVerdict } from "../lib/site_rules.js";
 import { addressProblem } from "../lib/web_address.js";
 
-/** @param {string} message */
-const refuse = (message) => Object.assign(new Error(message), { code: "not_allowed" });
+/** @param {string} message @param {import("../lib/site_rules.js").SiteVerdict} [detail] */
+const refuse = (message, detail) => Object.assign(new Error(message), { code: "not_allowed", detail });
+
+/**
+ * Refuses a page on a site the user's permissions keep the task off.
+ * @param {string} url @param {import("../lib/site_rules.js").SiteGate} gate
+ */
+function checkSite(url, gate) {
+  const v = siteVerdict(url, gate);
+  if (v) throw refuse(siteRefusal(v), v);
+}
 
 /** @type {Map<string, import("../actions/index.js").Action>} */
 const BY_NAME = new Map(ACTIONS.map((a) => [a.name, a]));
@@ -51,9 +64,12 @@ export async function confine(call, taskTabs) {
       throw refuse(`Tab ${id} is not one of this task's tabs: heybro works only in the tab the task started in and the tabs it opened. The user's other tabs stay theirs.`);
     }
   }
+  const gate = call.sites || {};
   if (opens) {
-    const why = addressProblem(String(call.args?.[opens] ?? ""));
+    const address = String(call.args?.[opens] ?? "");
+    const why = addressProblem(address);
     if (why) throw refuse(why);
+    checkSite(address, gate);
   }
   if (!reads) return call;
   let tabId = call.tab_id ?? undefined;
@@ -67,7 +83,27 @@ export async function confine(call, taskTabs) {
   const url = tab ? tab.url || tab.pendingUrl || "" : "";
   const why = url ? addressProblem(url) : null;
   if (why) throw refuse(`The task's tab shows a ${url.split(":")[0]}: page, which heybro does not read. ${why}`);
+  checkSite(url, gate);
   return { ...call, tab_id: tabId };
+}
+
+/**
+ * A call's result without what it read of pages on sites kept off: the page an action led to
+ * (its `observation`, dropped: the host then looks again, and is refused or asks the user), and
+ * the titles of such pages among its tabs.
+ * @param {ToolCallPayload} call @param {Record<string, any>} result
+ * @returns {Record<string, any>}
+ */
+export function withheld(call, result) {
+  const gate = call.sites || {};
+  const kept = (/** @type {any} */ url) => typeof url !== "string" || !siteVerdict(url, gate);
+  const out = { ...result };
+  if (out.observation && typeof out.observation === "object" && !kept(out.observation.url)) delete out.observation;
+  if (!kept(out.url)) for (const k of ["title", "text"]) if (k in out) out[k] = "";
+  for (const key of ["tabs", "opened_tabs"]) {
+    if (Array.isArray(out[key])) out[key] = out[key].map((/** @type {any} */ t) => (t && !kept(t.url) ? { ...t, title: "" } : t));
+  }
+  return out;
 }
 
 /**

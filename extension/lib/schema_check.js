@@ -192,6 +192,8 @@ export const FIXES = SCHEMA.fixes;
 export const FIX_NOTES = SCHEMA.fix_notes;
 /** What a task may open and read (shared_schema/reach.py): web schemes, a blank page, and each tool's arguments that open an address or name a tab. @type {{schemes: string[], blank: string, tools: Record<string, Record<string, string>>}} */
 export const REACH = SCHEMA.reach;
+/** The kinds of sites heybro stays off unless the user lets it on (shared_schema/sites.py). @type {{name: string, label: string, patterns: string[]}[]} */
+export const SITE_CATEGORIES = SCHEMA.site_categories;
 
 /** Thrown when a message fails its schema; `issues` says where. */
 export class SchemaError extends Error {

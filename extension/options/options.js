@@ -8,7 +8,7 @@
 import { CoordinatorClient } from "../lib/ui_protocol.js";
 import { renderHostStatus } from "../lib/host_status_view.js";
 import { loadPrefs, savePrefs } from "../lib/prefs.js";
-import { PROVIDERS, entriesFromView, keyStatus, payloadFromEntries, providerFor } from "./settings_form.js";
+import { CATEGORIES, PROVIDERS, entriesFromView, keyStatus, payloadFromEntries, providerFor } from "./settings_form.js";
 
 /** @typedef {import("./settings_form.js").KeyAction} KeyAction */
 
@@ -29,7 +29,7 @@ const client = new CoordinatorClient("options", (push) => {
 function readEntries() {
   /** @type {import("./settings_form.js").Entries} */
   const e = {};
-  for (const el of form.querySelectorAll("input[name], select[name]")) {
+  for (const el of form.querySelectorAll("input[name], select[name], textarea[name]")) {
     const input = /** @type {HTMLInputElement} */ (el);
     e[input.name] = input.type === "checkbox" ? input.checked : input.value;
   }
@@ -151,6 +151,18 @@ byId("clear-key").addEventListener("click", () => {
 });
 byId("base_url").addEventListener("input", showProvider);
 byId("per_role").addEventListener("change", showRoles);
+
+// The kinds of sites heybro stays off: a checkbox each, with a few of the sites it covers.
+byId("site-categories").replaceChildren(...CATEGORIES.map((c) => {
+  const label = document.createElement("label");
+  label.className = "check";
+  const box = Object.assign(document.createElement("input"), { type: "checkbox", name: `sites.keep_off.${c.name}`, checked: true });
+  const words = document.createElement("span");
+  const examples = c.patterns.filter((p) => !p.includes("*")).slice(0, 4).join(", ");
+  words.append(c.label, Object.assign(document.createElement("span"), { className: "muted small", textContent: ` — e.g. ${examples}` }));
+  label.append(box, words);
+  return label;
+}));
 
 // Provider presets: a radio group of buttons (arrow keys move between them).
 const group = byId("providers");

@@ -5,6 +5,8 @@
  * `settings.set` / `settings.test` built from them. The API key is never part of the entries:
  * it is only ever sent (replace) or forgotten (clear), as `keyAction` says.
  */
+import { SITE_CATEGORIES } from "../lib/schema_check.js";
+import { patternOf } from "../lib/site_rules.js";
 
 /**
  * @typedef {{id: string, label: string, url: string, needsKey: boolean, example: string, hint: string}} Provider
@@ -32,6 +34,10 @@ export const PROVIDERS = [
 
 export const ROLES = /** @type {const} */ (["scheduler", "worker", "verifier"]);
 export const LIMITS = /** @type {const} */ (["max_steps", "max_llm_calls", "max_retries", "max_replans", "max_failures", "task_timeout_s"]);
+/** The user's site lists (shared_schema/sites.py), one site per line in the form. */
+export const SITE_LISTS = /** @type {const} */ (["never", "ask", "allow"]);
+/** The kinds of sites heybro stays off unless the user lets it on: a checkbox each, checked = kept off. */
+export const CATEGORIES = SITE_CATEGORIES;
 
 /** @param {string} url */
 const norm = (url) => url.trim().replace(/\/+$/, "").toLowerCase();
@@ -62,7 +68,28 @@ export function entriesFromView(view) {
   for (const r of ROLES) e[`models.${r}`] = view.models?.[r] || "";
   e.per_role = ROLES.some((r) => !!view.models?.[r]);
   for (const k of LIMITS) e[`limits.${k}`] = String(view.limits?.[k] ?? "");
+  for (const k of SITE_LISTS) e[`sites.${k}`] = (view.sites?.[k] || []).join("\n");
+  const off = new Set(view.sites?.categories_off || []);
+  for (const c of CATEGORIES) e[`sites.keep_off.${c.name}`] = !off.has(c.name);
   return e;
+}
+
+/**
+ * A site list from its text: one site per line (or separated by commas), each read as
+ * the host reads it (a pasted address becomes its site), repeats dropped.
+ * @param {string | boolean | undefined} v
+ * @returns {{sites: string[], bad: string[]}}
+ */
+export function siteLines(v) {
+  const words = text(v).split(/[\n,]+/).map((w) => w.trim()).filter(Boolean);
+  /** @type {string[]} */ const sites = [];
+  /** @type {string[]} */ const bad = [];
+  for (const w of words) {
+    const p = patternOf(w);
+    if (!p || !/^[a-z0-9*[\]:.\-]+$/.test(p)) bad.push(w);
+    else if (!sites.includes(p)) sites.push(p);
+  }
+  return { sites, bad };
 }
 
 /** @param {string | boolean | undefined} v */
@@ -100,6 +127,13 @@ export function payloadFromEntries(e, key) {
   }
   const threshold = num(e.confidence_threshold);
   if (!Number.isFinite(threshold)) problems.confidence_threshold = "A number between 0 and 1.";
+  /** @type {Record<string, string[]>} */
+  const sites = {};
+  for (const k of SITE_LISTS) {
+    const { sites: list, bad } = siteLines(e[`sites.${k}`]);
+    sites[k] = list;
+    if (bad.length) problems[`sites.${k}`] = `Not a site: ${bad.slice(0, 3).join(", ")}. Write a site like shop.example, *.shop.example or 127.0.0.1:8080.`;
+  }
   /** @type {Record<string, any>} */
   const payload = {
     base_url: base && norm(base) !== norm(OPENAI_URL) ? base : null,
@@ -109,6 +143,7 @@ export function payloadFromEntries(e, key) {
     vision: e.vision === true,
     confidence_threshold: threshold,
     limits,
+    sites: { ...sites, categories_off: CATEGORIES.filter((c) => e[`sites.keep_off.${c.name}`] === false).map((c) => c.name) },
   };
   if (key.kind === "replace" && key.key.trim()) payload.api_key = key.key.trim();
   if (key.kind === "clear") payload.clear_api_key = true;

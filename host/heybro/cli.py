@@ -4,10 +4,12 @@ task commands register themselves)."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from shared_schema.sites import CATEGORIES, CATEGORY_NAMES, SiteRules, pattern_of
 
 from . import paths
 from .optional import import_optional
@@ -132,28 +134,61 @@ def _api_key(args: argparse.Namespace) -> str | None:
     return args.api_key
 
 
-def cmd_config(args: argparse.Namespace) -> int:
-    """Writes the LLM settings the host reads (Chrome starts the host without your shell's
-    environment, so the config file is the dependable place)."""
-    import json
+def _site_changes(args: argparse.Namespace) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+    """The per-site permission changes asked for, as a change to the file's `sites` (a site put on
+    one list leaves the other two: the first list that names it would decide)."""
+    moves = [(site, to) for to, given in (("never", args.never_site), ("ask", args.ask_site),
+                                          ("allow", args.allow_site), (None, args.forget_site))
+             for site in given or []]
+    kinds = [(k, True) for k in args.allow_kind or []] + [(k, False) for k in args.keep_off_kind or []]
+    if not moves and not kinds:
+        return None
 
-    from . import config
+    def change(data: dict[str, Any]) -> dict[str, Any]:
+        sites = dict(data.get("sites") or {})
+        for site, to in moves:
+            p = pattern_of(site)
+            for name in ("never", "ask", "allow"):
+                kept = [x for x in sites.get(name) or [] if pattern_of(x) != p]
+                sites[name] = kept + ([p] if name == to else [])
+        off = list(sites.get("categories_off") or [])
+        for kind, allowed in kinds:
+            off = [k for k in off if k != kind] + ([kind] if allowed else [])
+        sites["categories_off"] = off
+        return {**data, "sites": sites}
+    return change
+
+
+def _show_sites(rules: SiteRules) -> None:
+    print("Sites (where heybro may work, whatever a page or the model asks):")
+    for label, items in (("never touch", rules.never), ("ask me first", rules.ask),
+                         ("always allowed", rules.allow)):
+        print(f"  {label:21} {', '.join(items) or '-'}")
+    kept = [c.name for c in CATEGORIES if c.name not in rules.categories_off]
+    print(f"  {'kinds kept off':21} {', '.join(kept) or '-'}"
+          + (f" (let on: {', '.join(rules.categories_off)})" if rules.categories_off else ""))
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    """Writes the settings the host reads (Chrome starts the host without your shell's
+    environment, so the config file is the dependable place)."""
+    from . import config, settings_file
 
     path = config.config_file()
-    data: dict[str, object] = json.loads(path.read_text()) if path.exists() else {}
     changes = {"base_url": args.base_url, "api_key": _api_key(args), "model": args.model,
                "tool_mode": args.tool_mode}
     if args.vision is not None:
         changes["vision"] = args.vision == "on"
     changed = {k: v for k, v in changes.items() if v is not None}
-    if changed:
-        data.update(changed)
-        paths.private_dir(path.parent)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=2)
-        os.chmod(path, 0o600)
-        print(f"Saved {', '.join(sorted(changed))} to {path} (readable only by you).")
+    sites = _site_changes(args)
+    if changed or sites:
+        try:
+            settings_file.update(lambda d: (sites or (lambda x: x))({**d, **changed}))
+        except config.ConfigError as err:
+            print(f"heybro config: {err}", file=sys.stderr)
+            return 1
+        saved = sorted(changed) + (["sites"] if sites else [])
+        print(f"Saved {', '.join(saved)} to {path} (readable only by you).")
     try:
         settings = config.load()
     except config.ConfigError as err:
@@ -164,6 +199,7 @@ def cmd_config(args: argparse.Namespace) -> int:
     for key in ("base_url", "model", "models", "api_key", "tool_mode", "vision",
                 "confidence_threshold"):
         print(f"  {key:21} {shown.get(key)}")
+    _show_sites(settings.sites)
     if not settings.configured:
         print("No LLM configured yet: `heybro config --model gpt-4o-mini --api-key` or, for "
               "Ollama, `heybro config --base-url http://localhost:11434/v1 --model qwen2.5:7b`.")
@@ -218,6 +254,21 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     p.add_argument("--tool-mode", choices=["auto", "native", "json"],
                    help="json = for models without native tool calling")
     p.add_argument("--vision", choices=["on", "off"], help="send screenshots to the model")
+    sites = p.add_argument_group("sites", "where heybro may work (a site covers its subdomains; "
+                                 "* stands for any letters; SITE:PORT for one port only)")
+    sites.add_argument("--never-site", action="append", metavar="SITE",
+                       help="heybro never opens, reads or acts on it (repeatable)")
+    sites.add_argument("--ask-site", action="append", metavar="SITE",
+                       help="heybro asks you first, once per task (repeatable)")
+    sites.add_argument("--allow-site", action="append", metavar="SITE",
+                       help="heybro may work there, even in a kind of site kept off (repeatable)")
+    sites.add_argument("--forget-site", action="append", metavar="SITE",
+                       help="take the site off all three lists (repeatable)")
+    kinds = ", ".join(CATEGORY_NAMES)
+    sites.add_argument("--allow-kind", action="append", choices=CATEGORY_NAMES, metavar="KIND",
+                       help=f"let heybro on a kind of site it stays off by default ({kinds})")
+    sites.add_argument("--keep-off-kind", action="append", choices=CATEGORY_NAMES, metavar="KIND",
+                       help="keep heybro off that kind of site again")
     commands["config"] = cmd_config
     p = sub.add_parser("pack", help="build the zip to upload to the Chrome Web Store")
     p.add_argument("-o", "--output", metavar="FILE",

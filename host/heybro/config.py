@@ -24,6 +24,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from shared_schema.sites import SiteRules
+
 from . import paths
 from .tools.settings import ToolSettings, overlay_env
 
@@ -70,6 +72,9 @@ class Settings(BaseModel):
                           "publishes, deletes or submits personal data.")
     confirm_off_sites: list[str] = Field(default_factory=list, description="Sites (host names, "
                                          "e.g. shop.example) where heybro does not ask first.")
+    sites: SiteRules = Field(default_factory=SiteRules, description="Where heybro may work: sites "
+                             "it never touches, asks first about, or may always use "
+                             "(shared_schema/sites.py).")
     limits: Limits = Field(default_factory=Limits)
     tools: ToolSettings = Field(default_factory=ToolSettings, description="Host tools: see "
                                 "heybro.tools.settings.")

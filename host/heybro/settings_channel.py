@@ -29,7 +29,7 @@ def view(data: settings_file.FileData) -> SettingsView:
         models=RoleModels(**{r: s.models.get(r) for r in RoleModels.model_fields}),
         tool_mode=s.tool_mode, vision=s.vision, confidence_threshold=s.confidence_threshold,
         limits=LimitsForm(**{k: getattr(s.limits, k) for k in LimitsForm.model_fields}),
-        api_key_set=bool(s.api_key), file=str(config.config_file()),
+        sites=s.sites, api_key_set=bool(s.api_key), file=str(config.config_file()),
         from_environment=settings_file.overridden())
 
 
@@ -51,6 +51,7 @@ def merged(data: settings_file.FileData, form: SettingsSet) -> settings_file.Fil
     out["tool_mode"], out["vision"] = form.tool_mode, form.vision
     out["confidence_threshold"] = form.confidence_threshold
     out["limits"] = {**(out.get("limits") or {}), **form.limits.model_dump()}
+    out["sites"] = form.sites.model_dump()
     if form.clear_api_key:
         out.pop("api_key", None)
     elif form.api_key is not None:

@@ -1,12 +1,13 @@
 // The options page's form logic: presets, the payload sent to the host, the key's status.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { OPENAI_URL, PROVIDERS, entriesFromView, keyStatus, payloadFromEntries, providerFor } from "../../extension/options/settings_form.js";
+import { CATEGORIES, OPENAI_URL, PROVIDERS, entriesFromView, keyStatus, payloadFromEntries, providerFor, siteLines } from "../../extension/options/settings_form.js";
 
 const VIEW = {
   base_url: "http://localhost:11434/v1", model: "qwen2.5:7b", models: { scheduler: null, worker: null, verifier: "qwen2.5:14b" },
   tool_mode: "json", vision: true, confidence_threshold: 0.8,
   limits: { max_steps: 40, max_llm_calls: 12, max_retries: 3, max_replans: 6, max_failures: 3, task_timeout_s: 900 },
+  sites: { never: ["mail.example"], ask: ["shop.example", "127.0.0.1:8080"], allow: [], categories_off: ["investing"] },
   api_key_set: true, file: "/x/config.json", from_environment: [],
 };
 
@@ -25,7 +26,7 @@ test("the form round-trips the saved settings; the key is sent only when replace
   assert.deepEqual(problems, {});
   assert.deepEqual(payload, {
     base_url: "http://localhost:11434/v1", model: "qwen2.5:7b", models: { scheduler: null, worker: null, verifier: "qwen2.5:14b" },
-    tool_mode: "json", vision: true, confidence_threshold: 0.8, limits: VIEW.limits,
+    tool_mode: "json", vision: true, confidence_threshold: 0.8, limits: VIEW.limits, sites: VIEW.sites,
   });
   assert.equal(payloadFromEntries(e, { kind: "replace", key: " sk-1 " }).payload.api_key, "sk-1");
   assert.equal(payloadFromEntries(e, { kind: "clear" }).payload.clear_api_key, true);
@@ -53,4 +54,19 @@ test("the key row says set or not set, and what Save will do", () => {
   assert.equal(keyStatus(false, { kind: "keep" }, ollama).text, "Key not set (not needed here)");
   assert.match(keyStatus(true, { kind: "clear" }, openai).text, /removed when you press Save/);
   assert.match(keyStatus(false, { kind: "replace", key: "sk" }, openai).text, /New key/);
+});
+
+test("site lists are read as the host reads them: pasted addresses become sites, nonsense is named", () => {
+  assert.deepEqual(siteLines("https://www.Chase.com/login\n*.shop.example, shop.example\n\n127.0.0.1:8080"),
+    { sites: ["chase.com", "shop.example", "127.0.0.1:8080"], bad: [] });
+  const e = { ...entriesFromView(VIEW), "sites.never": "mail.example\nnot a site!" };
+  const { problems } = payloadFromEntries(e, { kind: "keep" });
+  assert.match(problems["sites.never"], /Not a site: not a site!\./);
+});
+
+test("a kind of site unticked is one heybro may work on; every kind is ticked by default", () => {
+  const fresh = entriesFromView({ ...VIEW, sites: undefined });
+  assert.ok(CATEGORIES.length >= 4 && CATEGORIES.every((c) => fresh[`sites.keep_off.${c.name}`] === true));
+  const e = { ...fresh, "sites.keep_off.banking": false };
+  assert.deepEqual(payloadFromEntries(e, { kind: "keep" }).payload.sites.categories_off, ["banking"]);
 });

@@ -18,7 +18,7 @@ class ExtensionBrowser:
         self.calls: list[tuple[str, dict[str, Any], int | None]] = []
 
     async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
-                   timeout_ms: int = 15_000) -> dict[str, Any]:
+                   timeout_ms: int = 15_000, sites: Any = None) -> dict[str, Any]:
         self.calls.append((tool, args, tab_id))
         TOOLS[tool].args.model_validate(args)  # what the host's tool.call schema check enforces
         payload: dict[str, Any] = {"tool": tool, "args": args, "timeout_ms": timeout_ms}

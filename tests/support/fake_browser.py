@@ -80,7 +80,7 @@ class FakeBrowser:
                 "opened_tabs": opened, "tab_id": self.tab}
 
     async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
-                   timeout_ms: int = 15_000) -> dict[str, Any]:
+                   timeout_ms: int = 15_000, sites: Any = None) -> dict[str, Any]:
         self.calls.append((tool, args))
         if tool in self.fail:
             code = self.fail.pop(tool)

@@ -8,11 +8,14 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from shared_schema.page_text import neutral
+from shared_schema.sites import SiteGate
 
 
 class Browser(Protocol):
     async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
-                   timeout_ms: int = 15_000) -> dict[str, Any]: ...
+                   timeout_ms: int = 15_000, sites: SiteGate | None = None) -> dict[str, Any]:
+        """Runs a browser tool. `sites`: the user's per-site permissions the coordinator checks
+        the call's page against (shared_schema/sites.py; none: its default categories)."""
 
 
 class Snapshot(BaseModel):

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from shared_schema.sites import SiteGate
 from shared_schema.tools import TOOLS
 
 from .browser import Browser
@@ -75,9 +76,11 @@ async def call_browser_tool(browser: Browser, tool: str, args: BaseModel, *, tab
 
 
 async def send(browser: Browser, tool: str, args: dict[str, Any], *, tab_id: int | None,
-               control: RunControl | None, timeout_ms: int) -> dict[str, Any]:
+               control: RunControl | None, timeout_ms: int,
+               sites: SiteGate | None = None) -> dict[str, Any]:
     """The call itself, with arguments already in wire form."""
-    call: Awaitable[dict[str, Any]] = browser.call(tool, args, tab_id=tab_id, timeout_ms=timeout_ms)
+    call: Awaitable[dict[str, Any]] = browser.call(tool, args, tab_id=tab_id, timeout_ms=timeout_ms,
+                                                   sites=sites)
     if control is not None and effects_of(tool).interruptible:
         return await control.interruptible(call)
     return await call

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from shared_schema.sites import SiteGate, Verdict, refusal
+
 from ..config import Limits, Settings
 from .browser import Browser, Snapshot
 from . import reach
@@ -64,6 +66,8 @@ class RunState:
     # in the record, an event, a log or a prompt. Actions name them as {{secret:NAME}}.
     secrets: dict[str, str] = field(default_factory=dict)
     approved: set[str] = field(default_factory=set)  # risky actions the user said yes to
+    sites_approved: set[str] = field(default_factory=set)  # ask-first sites the user said yes to
+    sites_told: set[str] = field(default_factory=set)  # never-sites the user was told of
 
 
 class AgentEnv:
@@ -142,10 +146,46 @@ class AgentEnv:
         (Effects.interruptible) ends at a stop; an act runs to its end, so the record says
         whether it happened."""
         reach.check(self.task, tool, args)
-        result = await send(self.browser, tool, args, tab_id=self.state.tab_id, control=self.control,
-                            timeout_ms=timeout_ms)
+        for v in reach.opened_sites(tool, args, self.site_gate):
+            await self.site_permission(v)
+        for _ in range(3):  # (a yes to one site, and the page then on another ask-first site)
+            try:
+                result = await send(self.browser, tool, args, tab_id=self.state.tab_id,
+                                    control=self.control, timeout_ms=timeout_ms, sites=self.site_gate)
+                break
+            except ToolFailed as err:
+                refused = reach.refused_site(err)
+                if refused is None:
+                    raise
+                await self.site_permission(refused)
+        else:
+            raise ToolFailed("not_allowed", "The page kept moving to sites that need the user's "
+                             "permission; stopped asking.")
         reach.learn(self.task, result)
         return result
+
+    @property
+    def site_gate(self) -> SiteGate:
+        """The user's per-site permissions with the ask-first sites they said yes to in this task."""
+        return SiteGate(**self.settings.sites.model_dump(), approved=sorted(self.state.sites_approved))
+
+    async def site_permission(self, v: Verdict) -> None:
+        """A never-site: the user is told (once per site) and the call refused. An ask-first site:
+        the user is asked; a yes holds for the rest of the task, a no refuses the call."""
+        if v.rule == "never":
+            if v.site not in self.state.sites_told:
+                self.state.sites_told.add(v.site)
+                await self.recorder.message(self.task, f"heybro kept off {v.site}: {v.why}. To "
+                                            "let it work there, allow the site in heybro's "
+                                            "settings (Sites).", "warning")
+            raise ToolFailed("not_allowed", refusal(v), v.model_dump())
+        answer = await self.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
+            f"The task wants to work on {v.site} ({v.why}). Let heybro work there for this task?")))
+        if answer.strip().lower() not in YES:
+            raise ToolFailed("declined", f"The user said no to working on {v.site}: do not go "
+                             "there another way; report what was done, or ask the user what they "
+                             "want.")
+        self.state.sites_approved.add(v.site)
 
     async def call_wire(self, wire: Wire[Any, Any], a: Any,
                         observe_after: BaseModel | None = None) -> dict[str, Any]:

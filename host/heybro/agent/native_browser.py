@@ -10,6 +10,7 @@ import asyncio
 from typing import Any
 
 from shared_schema.messages import ToolCall, ToolResult
+from shared_schema.sites import SiteGate
 
 from ..native.channel import NativeChannel, RemoteError
 from .errors import BrowserLost, ToolFailed
@@ -21,11 +22,11 @@ class NativeBrowser:
         self.task_id = task_id
 
     async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
-                   timeout_ms: int = 15_000) -> dict[str, Any]:
+                   timeout_ms: int = 15_000, sites: SiteGate | None = None) -> dict[str, Any]:
         if self.channel.ended:
             raise BrowserLost(tool, "the browser connection had closed", sent=False)
         payload = ToolCall(tool=tool, args=args, task_id=self.task_id, tab_id=tab_id,
-                           timeout_ms=timeout_ms)
+                           timeout_ms=timeout_ms, sites=sites)
         try:
             _, reply = await self.channel.request("tool.call", payload,
                                                   timeout=timeout_ms / 1000 + 5)

@@ -1,8 +1,9 @@
 """What a task's browser calls may reach, on the host's side (the coordinator checks the same again,
-extension/background/reach.js): addresses that are web pages (shared_schema/reach.py), and tabs
-that are the task's — the tab the user handed over, the tabs it opened and those its pages opened,
-as the browser reported them. Whatever the model asks, a call beyond that is refused before it
-leaves, with the reason the model and the user read.
+extension/background/reach.js): addresses that are web pages (shared_schema/reach.py), tabs that
+are the task's — the tab the user handed over, the tabs it opened and those its pages opened, as
+the browser reported them — and sites the user's permissions allow (shared_schema/sites.py).
+Whatever the model asks, a call beyond that is refused before it leaves, with the reason the model
+and the user read.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared_schema.reach import page_address_problem, reach_fields
+from shared_schema.sites import SiteGate, Verdict, verdict
 from shared_schema.tools import TOOLS
 
 from .errors import ToolFailed
@@ -51,3 +53,23 @@ def learn(task: Task, result: dict[str, Any]) -> None:
     for i in ids:
         if isinstance(i, int) and not isinstance(i, bool) and i not in task.tabs:
             task.tabs.append(i)
+
+
+def opened_sites(tool: str, args: dict[str, Any], gate: SiteGate) -> list[Verdict]:
+    """What the user's per-site permissions say of the addresses the call opens (none: all allowed)."""
+    spec = TOOLS.get(tool)
+    if spec is None:
+        return []
+    return [v for name, kind in reach_fields(spec.args).items()
+            if kind == "opens" and isinstance(args.get(name), str)
+            and (v := verdict(args[name], gate, gate.approved)) is not None]
+
+
+def refused_site(err: ToolFailed) -> Verdict | None:
+    """The site permission the coordinator refused a call by (it saw the tab's live page)."""
+    if err.code != "not_allowed" or not isinstance(err.detail, dict) or "rule" not in err.detail:
+        return None
+    try:
+        return Verdict.model_validate(err.detail)
+    except ValueError:
+        return None

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared_schema.sites import SiteGate
+
 from ..agent.browser import Browser, Snapshot
 from ..agent.env import AgentEnv
 from ..agent.errors import GuardrailHit, ToolFailed
@@ -35,8 +37,8 @@ class _Tape:
         self.calls: list[tuple[str, dict[str, Any]]] = []
 
     async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
-                   timeout_ms: int = 15_000) -> dict[str, Any]:
-        result = await self.inner.call(tool, args, tab_id=tab_id, timeout_ms=timeout_ms)
+                   timeout_ms: int = 15_000, sites: SiteGate | None = None) -> dict[str, Any]:
+        result = await self.inner.call(tool, args, tab_id=tab_id, timeout_ms=timeout_ms, sites=sites)
         self.calls.append((tool, dict(args)))
         return result
 
