@@ -143,6 +143,15 @@ class TaskMessage(Payload):
     text: str = Field(min_length=1, max_length=20_000)
 
 
+class TaskHandTab(Payload):
+    """The user handed one of their tabs to the task (the panel's "Hand over this tab")."""
+
+    task_id: str
+    tab_id: int
+    site: str = Field(max_length=300, description="The tab's site (its host), never its title: "
+                      "the page chose that.")
+
+
 class TaskAccepted(Payload):
     task_id: str
     status: str
@@ -274,6 +283,8 @@ MESSAGES: dict[str, MessageSpec] = {
     "task.start": MessageSpec(payload=TaskStart, direction="to_host", doc="Start a task."),
     "task.accepted": MessageSpec(payload=TaskAccepted, direction="to_extension", doc="Task started."),
     "task.message": MessageSpec(payload=TaskMessage, direction="to_host", doc="Follow-up from user."),
+    "task.hand_tab": MessageSpec(payload=TaskHandTab, direction="to_host",
+                                 doc="The user handed a tab to the task: it may use it from now on."),
     "task.pause": MessageSpec(payload=TaskRef, direction="to_host", doc="Pause at next safe point."),
     "task.resume": MessageSpec(payload=TaskRef, direction="to_host", doc="Resume a paused task."),
     "task.stop": MessageSpec(payload=TaskRef, direction="to_host", doc="End the task."),

@@ -230,6 +230,14 @@ export default /** @type {any} */ ({
         "$ref": "#/$defs/TaskGet"
       }
     },
+    "task.hand_tab": {
+      "direction": "to_host",
+      "doc": "The user handed a tab to the task: it may use it from now on.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/TaskHandTab"
+      }
+    },
     "task.list": {
       "direction": "to_host",
       "doc": "Past and live tasks.",
@@ -5393,6 +5401,33 @@ export default /** @type {any} */ ({
         "task_id"
       ],
       "title": "TaskGet",
+      "type": "object"
+    },
+    "TaskHandTab": {
+      "additionalProperties": false,
+      "description": "The user handed one of their tabs to the task (the panel's \"Hand over this tab\").",
+      "properties": {
+        "task_id": {
+          "title": "Task Id",
+          "type": "string"
+        },
+        "tab_id": {
+          "title": "Tab Id",
+          "type": "integer"
+        },
+        "site": {
+          "description": "The tab's site (its host), never its title: the page chose that.",
+          "maxLength": 300,
+          "title": "Site",
+          "type": "string"
+        }
+      },
+      "required": [
+        "task_id",
+        "tab_id",
+        "site"
+      ],
+      "title": "TaskHandTab",
       "type": "object"
     },
     "TaskList": {

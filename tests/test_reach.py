@@ -137,3 +137,51 @@ def test_a_new_browser_session_forgets_the_last_ones_task_tabs(tmp_path: Path) -
         assert eb.sw.evaluate(registry) == [entry]
     with launch(home=home, user_data_dir=profile) as eb:
         assert eb.sw.evaluate(registry) == []
+
+
+@pytest.mark.browser
+def test_a_tab_the_user_hands_over_in_the_panel_becomes_the_tasks(tmp_path: Path) -> None:
+    """The panel lists the task's tabs and offers the page the user looks at with one click; once
+    handed over, the model is told (by number and site) and may work in it — not before."""
+    with serve(FIXTURES) as site:
+        box: dict[str, int] = {}
+        script = {
+            "scheduler": [call("set_subtasks", subtasks=["Read the bank page the user hands over"]),
+                          call("start_work")],
+            "worker": [call("ask_user", question="Which tab shows the statement?"),
+                       lambda body: call("switch_tab", tab_id=box["docs"]),
+                       call("mark_done", summary="Statement read")],
+            "verifier": [call("mark_complete", reason="read", confidence=0.9)],
+        }
+        with ScriptedLLM(script) as llm, launch(env_extra=llm.env(), home=tmp_path / "home") as eb:
+            shop = eb.ctx.new_page()
+            shop.goto(site + "/hostile.html")
+            panel = eb.open_panel()
+            shop.bring_to_front()
+            panel.fill("#goal", "Read my statement")
+            panel.click("#send")
+            panel.locator("#question").wait_for(state="visible", timeout=30_000)
+            tabs_box = panel.locator("#task-tabs")
+            assert "Weekly deals" in tabs_box.inner_text()  # the tab the task started in
+            docs = eb.ctx.new_page()  # the user's own tab: not the task's
+            docs.goto(site + "/bank.html")
+            box["docs"] = next(i for i, u in tabs(eb) if u.endswith("/bank.html"))
+            task = eb.sw.evaluate("globalThis.heybro.store.state.taskContext.taskId")
+            look = {"tool": "observe", "args": {}, "timeout_ms": 5000, "task_id": task, "tab_id": box["docs"]}
+            refused = eb.sw.evaluate("(c) => globalThis.heybro.runConfined(c)", look)
+            assert not refused["ok"] and refused["error"]["code"] == "not_allowed"
+            docs.bring_to_front()
+            hand = panel.locator("#hand-over")
+            hand.wait_for(state="visible", timeout=10_000)
+            assert "127.0.0.1" in hand.inner_text()
+            hand.click()
+            panel.locator("#task-tabs li", has_text="My Bank").wait_for(timeout=10_000)
+            assert f"You handed over tab {box['docs']}" in panel.locator("#log").inner_text()
+            assert eb.sw.evaluate("(c) => globalThis.heybro.runConfined(c)", look)["ok"]
+            panel.fill("#goal", "the one I just gave you")
+            panel.click("#send")
+            wait_status(panel, "Completed", 60_000)
+            worker = [user_text(b) for b in llm.role_requests("worker")]
+            assert f"switch_tab({box['docs']}) to work in it" in worker[1]
+            assert "balance 9,000" in worker[-1]  # the handed tab's page, read after the switch
+            assert "not one of this task's tabs" not in "\n".join(worker)

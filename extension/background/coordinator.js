@@ -7,6 +7,8 @@
 import { HostLink } from "./host_link.js";
 import { runTool } from "./tools.js";
 import { confine, reachedTabs, withheld } from "./reach.js";
+import { siteOf, siteRefusal, siteVerdict } from "../lib/site_rules.js";
+import { addressProblem } from "../lib/web_address.js";
 import "./trusted_input.js"; // the browser's own input for the DOM agent (chrome.debugger)
 import { makeMessage } from "../lib/messages.js";
 import { loadPrefs } from "../lib/prefs.js";
@@ -151,7 +153,7 @@ async function runConfined(call) {
     const err = /** @type {any} */ (e);
     return { ok: false, error: { code: String(err.code || "not_allowed"), message: String(err.message || err), ...(err.detail ? { detail: err.detail } : {}) } };
   }
-  const result = await runTool(allowed);
+  const result = await runTool({ ...allowed, task_tabs: [...taskTabs(call.task_id)] });
   if (!result.ok || !result.result) return result;
   for (const id of reachedTabs(allowed, result.result)) await trackTab(id, call.task_id);
   return { ...result, result: withheld(allowed, result.result) };
@@ -199,6 +201,39 @@ const commands = {
   async settings_get() { return (await link.call("settings.get", {})).payload; },
   async settings_set(form) { return (await link.call("settings.set", form)).payload; },
   async settings_test(form) { return (await link.call("settings.test", form, SETTINGS_TEST_MS)).payload; },
+  /** The page the user is looking at, when it is a web page the task does not have yet: what "Hand over this tab" offers. */
+  async hand_over_candidate() {
+    await store.loaded;
+    const ctx = store.state.taskContext;
+    const tabId = await pageTabId();
+    if (!ctx || !isLive(store.state) || tabId === undefined || taskTabs(ctx.taskId).has(tabId)) return null;
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    const url = tab?.url || "";
+    if (!tab || addressProblem(url) || url === "about:blank") return null;
+    return { tab_id: tabId, url, title: tab.title || "", site: siteOf(url) };
+  },
+  /**
+   * The user hands a tab to the live task: it becomes one of the task's tabs (every call to it is
+   * allowed from now on), and the host is told by the tab's number and site (never its title: the
+   * page chose that), so the model may use it. A site the user's settings keep heybro off cannot
+   * be handed over.
+   */
+  async hand_over({ tab_id }) {
+    const ctx = await currentTask();
+    if (!isLive(store.state)) throw Object.assign(new Error(`The task is already ${ctx.status}.`), { code: "invalid_state" });
+    const tab = await chrome.tabs.get(tab_id).catch(() => null);
+    if (!tab) throw Object.assign(new Error("That tab is closed."), { code: "no_tab" });
+    const url = tab.url || "";
+    const why = addressProblem(url);
+    if (why) throw Object.assign(new Error(why), { code: "not_allowed" });
+    const settings = (await link.call("settings.get", {})).payload;
+    const verdict = siteVerdict(url, settings.sites || {});
+    if (verdict?.rule === "never") throw Object.assign(new Error(siteRefusal(verdict)), { code: "not_allowed", detail: verdict });
+    await trackTab(tab_id, ctx.taskId);
+    await link.call("task.hand_tab", { task_id: ctx.taskId, tab_id, site: siteOf(url) });
+    await catchUp();
+    return { ok: true, tab_id };
+  },
   async dismiss() {
     // Clears a finished task from the panel (it stays in the host's history).
     await store.update((s) => (isLive(s) ? s : { ...s, taskContext: null, actionHistory: [] }));

@@ -120,7 +120,7 @@ export async function switchTab(call) {
 export async function listTabs(call) {
   const all = (await chrome.tabs.query({})).filter((t) => t.id !== undefined);
   /** @type {Set<number>} */
-  const mine = new Set([...opened, ...(call.tab_id !== undefined && call.tab_id !== null ? [call.tab_id] : [])]);
+  const mine = new Set([...opened, ...(call.task_tabs || []), ...(call.tab_id !== undefined && call.tab_id !== null ? [call.tab_id] : [])]);
   // Tabs opened from the task's tabs, however deep (a page that opens a page that opens a page) —
   // web pages only: a browser or extension page opened beside them is none the task may use.
   for (let grew = true; grew;) {

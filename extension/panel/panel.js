@@ -8,6 +8,7 @@ import { keepingFocus } from "../lib/ui_focus.js";
 import { StepStream } from "./step_stream.js";
 import { StreamView } from "./stream_view.js";
 import { nameProblem, renderRoutines, suggestName } from "./routines_view.js";
+import { renderTabs, tabsModel } from "./tabs_view.js";
 
 const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const els = {
@@ -99,6 +100,7 @@ function render() {
   if (ended && !wasEnded && routines.open) loadRoutines();
   wasEnded = ended;
   keepingFocus(document, FOCUS_REPLACEMENTS, () => renderTask(s, { root: document.body, byId }));
+  drawTabs();
   followSteps();
   drawSteps();
   renderChat(state, els.log, els.hint);
@@ -109,13 +111,24 @@ function render() {
       : "e.g. Find the cheapest NYC → LA flight under $400";
 }
 
+/** The tab the user looks at, when the running task could be handed it. @type {import("./tabs_view.js").Candidate | null} */
+let candidate = null;
+function drawTabs() { if (state) renderTabs(tabsModel(state, candidate), { byId }); }
+async function refreshCandidate() {
+  candidate = state && live() ? await client.call("hand_over_candidate").catch(() => null) : null;
+  drawTabs();
+}
+chrome.tabs.onActivated.addListener(() => { refreshCandidate(); });
+chrome.tabs.onUpdated.addListener((_id, change) => { if (change.url || change.status === "complete") refreshCandidate(); });
+chrome.windows.onFocusChanged.addListener(() => { refreshCandidate(); });
+
 const client = new CoordinatorClient("panel", (push) => {
   if (push.kind === "host_status") {
     renderHostStatus(push.status, els);
     // A reconnect can take a blink; say it in the conversation so it is not missed.
     if (push.status.state === "disconnected" && live()) note("Host disconnected — heybro is restarting it; the task will wait, paused, for you to resume.");
   }
-  else if (push.kind === "state") { state = push.state; render(); }
+  else if (push.kind === "state") { state = push.state; render(); refreshCandidate(); }
   else if (push.kind === "host_message" && push.message.type === "event") onEvent(push.message);
   else if (push.kind === "draft") { els.goal.value = push.text || els.goal.value; els.goal.focus(); }
 });
@@ -144,6 +157,11 @@ byId("pause").addEventListener("click", () => run("pause"));
 byId("resume").addEventListener("click", () => run("resume"));
 byId("stop").addEventListener("click", () => { if (byId("stop").getAttribute("aria-disabled") !== "true") run("stop"); });
 byId("dismiss").addEventListener("click", async () => { await run("dismiss"); els.goal.focus(); });
+byId("hand-over").addEventListener("click", async () => {
+  const tab = Number(byId("hand-over").dataset.tab);
+  if (Number.isInteger(tab)) await run("hand_over", { tab_id: tab });
+  refreshCandidate();
+});
 
 // Answers to heybro's question: a choice's button, or the secret field (never kept in the page).
 byId("question").addEventListener("click", (ev) => {

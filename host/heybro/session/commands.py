@@ -13,8 +13,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from shared_schema.messages import (Ack, TaskAccepted, TaskGet, TaskList, TaskMessage, TaskRef,
-                                    TaskStart)
+from shared_schema.messages import (Ack, TaskAccepted, TaskGet, TaskHandTab, TaskList, TaskMessage,
+                                    TaskRef, TaskStart)
 from shared_schema.payload import Payload
 
 from ..routines import commands as routines
@@ -54,6 +54,11 @@ async def message(session: Session, payload: TaskMessage, listener: Listener | N
     return "ack", Ack()
 
 
+async def hand_tab(session: Session, payload: TaskHandTab, listener: Listener | None) -> Reply:
+    await session.hand_tab(payload.task_id, payload.tab_id, payload.site)
+    return "ack", Ack()
+
+
 async def list_tasks(session: Session, payload: TaskList, listener: Listener | None) -> Reply:
     return "task.list_result", await asyncio.to_thread(session.list_tasks, payload.limit)
 
@@ -69,6 +74,7 @@ COMMANDS: dict[str, Command] = {
     "task.resume": resume,
     "task.stop": stop,
     "task.message": message,
+    "task.hand_tab": hand_tab,
     "task.list": list_tasks,
     "task.get": get,
     "routine.save": routines.on_save,

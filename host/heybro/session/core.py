@@ -266,6 +266,31 @@ class Session:
         running = self._launch(task, settings, resume=ResumeNote(user_said=[text]))
         await self._say(running, text, who="user")  # stored before the run's first event
 
+    async def hand_tab(self, task_id: str, tab_id: int, site: str) -> None:
+        """A tab the user handed to the task: one of its tabs from now on (the coordinator has
+        already let calls reach it), and in the task's memory, so the model knows it may use it —
+        without interrupting what it is doing, and without answering a question it asked."""
+        note = MemoryItem(name=f"handed_tab_{tab_id}", value=f"The user handed over tab {tab_id} "
+                          f"({site}) for this task: switch_tab({tab_id}) to work in it.")
+        if (cur := self._live(task_id)):
+            if tab_id not in cur.task.tabs:
+                cur.task.tabs.append(tab_id)
+            cur.task.memory = [m for m in cur.task.memory if m.name != note.name] + [note]
+            await self._say(cur, f"You handed over tab {tab_id} ({site}): heybro may use it now.")
+            return
+        row = self._row(task_id)
+        if row.status != "paused":
+            raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
+        state = self.store.load_checkpoint(task_id)
+        if state is not None:
+            if tab_id not in (tabs := state.setdefault("tabs", [])):
+                tabs.append(tab_id)
+            state["memory"] = [m for m in state.get("memory", []) if m.get("name") != note.name] \
+                + [note.model_dump(mode="json")]
+            self.store.checkpoint(task_id, state)
+        self.store.append(task_id, "message", dump(MessageData(
+            text=f"You handed over tab {tab_id} ({site}): heybro may use it once resumed.")))
+
     async def _say(self, cur: Running, text: str, *, who: Literal["user"] | None = None,
                    answers: str | None = None) -> None:
         """Words about the task from the session itself (the user's, or heybro's reply to them)."""
