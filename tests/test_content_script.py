@@ -31,7 +31,7 @@ def test_manifest_injects_the_generated_script_at_document_start() -> None:
     assert cs["js"] == [gen.OUT] and cs["run_at"] == "document_start" and cs["all_frames"] is True
     assert "world" not in cs  # the agent keeps to the extension's isolated world
     # The browser-dialog and request helpers run in the page's own world, before the page's scripts.
-    assert dialogs["js"] == ["extension/content/page_dialogs.js", "extension/content/page_requests.js"]
+    assert dialogs["js"] == ["extension/content/page_dialogs.js"]
     assert dialogs["world"] == "MAIN"
     assert dialogs["run_at"] == "document_start" and dialogs["all_frames"] is True
     # No module is web-accessible any more: pages cannot probe for the extension through them.

@@ -31,8 +31,8 @@ async function targetTab(call) {
 
 /** The DOM agent as the manifest injects it: one classic script generated from its ES modules. */
 const AGENT_SCRIPT = "extension/content/agent.classic.js";
-/** Its page-world helpers (manifest: world MAIN): browser dialogs answered while it acts, the page's requests. */
-const PAGE_SCRIPTS = ["extension/content/page_dialogs.js", "extension/content/page_requests.js"];
+/** Its page-world helper (manifest: world MAIN): browser dialogs answered while it acts. */
+const PAGE_SCRIPTS = ["extension/content/page_dialogs.js"];
 
 /**
  * Injects the agent into a frame the manifest's content scripts did not reach (a page opened

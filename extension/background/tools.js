@@ -10,6 +10,7 @@
  */
 import { ACTIONS } from "../actions/index.js";
 import { actionTool } from "./dom_tools.js";
+import { followRequests } from "./page_requests.js";
 
 /** @param {import("../actions/index.js").Action} a @returns {ToolFn} */
 function toolOf(a) {
@@ -33,6 +34,7 @@ export const TOOLS = new Map(ACTIONS.map((a) => [a.name, toolOf(a)]));
 export async function runTool(call) {
   const fn = TOOLS.get(call.tool);
   if (!fn) return { ok: false, error: { code: "unsupported", message: `The browser has no tool named "${call.tool}".` } };
+  followRequests(); // heybro is at work: its settle waits hear the pages' requests
   /** @type {any} */
   let timer;
   try {

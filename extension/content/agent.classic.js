@@ -6242,9 +6242,10 @@ return { locate, brief, reaches, prepare };
 // ---- extension/lib/dom_requests.js
 const __dom_requests = (() => {
 /**
- * The page's requests still on their way (fetch, XMLHttpRequest), as its page-world helper
- * (extension/content/page_requests.js) reports them: what "the page is still loading its content"
- * means to the settle waits.
+ * The page's requests still on their way (fetch, XMLHttpRequest), as the browser reports them to
+ * the coordinator (background/page_requests.js, chrome.webRequest), which tells this frame's agent:
+ * what "the page is still loading its content" means to the settle waits. Nothing of this runs in
+ * the page or shows on its document.
  *
  * A request counts while it is young: one that has been open for `LONG_MS` is a long poll or a
  * stream (event feeds, chat), which never ends and must not hold the agent. A request that just
@@ -6252,31 +6253,48 @@ const __dom_requests = (() => {
  * `fetch` resolves at the headers; the body and the framework's render come after).
  */
 
-const EVENT = "heybro-request";
 const LONG_MS = 1500;
 const TAIL_MS = 60;
 
-/** @type {Map<number, number>} request id → when it started (this document's clock) */
+/** @type {Map<string, number>} request id → when it started (this document's clock) */
 const open = new Map();
-/** When each of the last ended requests started and ended. @type {Array<{start: number, end: number}>} */
+/** When each of the last ended requests started and ended. @type {Array<{id: string, start: number, end: number}>} */
 let ended = [];
 let listening = false;
 
-/** Starts listening (once per document; the helper's events before this are missed). @param {Document} doc */
-function watchRequests(doc) {
+/** Starts listening (once per document; requests told before this are missed). */
+function watchRequests() {
   if (listening) return;
   listening = true;
-  doc.addEventListener(EVENT, (e) => {
-    let d;
-    try { d = JSON.parse(String(/** @type {CustomEvent} */ (e).detail)); } catch { return; }
-    if (!d || typeof d.id !== "number" || typeof d.t !== "number") return;
-    if (d.phase === "start") open.set(d.id, d.t);
-    else if (d.phase === "end" && open.has(d.id)) {
-      ended.push({ start: /** @type {number} */ (open.get(d.id)), end: d.t });
-      open.delete(d.id);
+  chrome.runtime.onMessage.addListener((msg) => {
+    if (!msg || msg.kind !== "heybro.request" || typeof msg.id !== "string") return false;
+    const t = performance.now();
+    if (msg.phase === "start") open.set(msg.id, t);
+    else if (msg.phase === "end" && open.has(msg.id)) {
+      ended.push({ id: msg.id, start: /** @type {number} */ (open.get(msg.id)), end: t });
+      open.delete(msg.id);
       if (ended.length > 32) ended = ended.slice(-16);
     }
+    return false;
   });
+}
+
+/**
+ * Asks the coordinator for this frame's requests: one round trip, after which every request the
+ * page made before it is known here (the pushes may still be on their way).
+ */
+async function syncRequests() {
+  /** @type {{open: Array<{id: string, age_ms: number}>, ended: Array<{id: string, age_ms: number, ended_ms: number}>} | undefined} */
+  let r;
+  try { r = await chrome.runtime.sendMessage({ kind: "heybro.requests" }); } catch { return; }
+  if (!r || !Array.isArray(r.open) || !Array.isArray(r.ended)) return;
+  const now = performance.now();
+  for (const x of r.ended) {
+    open.delete(x.id);
+    if (!ended.some((e) => e.id === x.id)) ended.push({ id: x.id, start: now - x.age_ms, end: now - x.ended_ms });
+  }
+  for (const x of r.open) if (!open.has(x.id) && !ended.some((e) => e.id === x.id)) open.set(x.id, now - x.age_ms);
+  if (ended.length > 32) ended = ended.slice(-16);
 }
 
 /**
@@ -6289,7 +6307,7 @@ function requestsPending(since) {
   for (const start of open.values()) if (start >= since && now - start < LONG_MS) return true;
   return ended.some((r) => r.start >= since && now - r.end < TAIL_MS);
 }
-return { LONG_MS, watchRequests, requestsPending };
+return { LONG_MS, watchRequests, syncRequests, requestsPending };
 })();
 // ---- extension/lib/dom_changes.js
 const __dom_changes = (() => {
@@ -6314,7 +6332,7 @@ const { isOwnUi } = __own_ui;
 const { accessibleName, deepActiveElement, norm } = __refind;
 const { dialogName } = __dom_inert;
 const { innerRoots } = __dom_roots;
-const { requestsPending } = __dom_requests;
+const { requestsPending, syncRequests } = __dom_requests;
 const { attr, docOf, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -6456,6 +6474,8 @@ function watchChanges(doc, el = null, since = performance.now()) {
       // A navigation the action already started (a link's click fires `navigate` synchronously):
       // answer in this same task, while this document still runs tasks at all.
       if (!leaving()) await Promise.race([nextTask(), new Promise((r) => { wake = () => r(undefined); })]);
+      // Requests the action started, as the browser saw them (one round trip to the coordinator).
+      if (!leaving()) await Promise.race([syncRequests(), new Promise((r) => { wake = () => r(undefined); })]);
       for (;;) {
         if (leaving()) break;
         const now = performance.now();
@@ -6506,13 +6526,26 @@ async function settle(doc, opts = {}) {
   await watchChanges(doc)({ quietMs: opts.quietMs ?? 50, graceMs: opts.graceMs ?? 100, maxMs: opts.maxMs ?? 300 });
 }
 
+/** How long after a load the coordinator's record of the page's requests is read again. */
+const LOAD_SYNC_MS = 25;
+/** A load this recent counts as just now (the coordinator's ping may come a moment after it). */
+const LOAD_SYNC_WINDOW_MS = 250;
+
 /**
  * Waits, when the page is still drawing what it fetched since it started (a mail list, a
- * dashboard): while a young request of its own is open, then until its DOM has been quiet. Returns
- * at once — in the same task — when nothing is on its way, so a page that is ready costs nothing.
- * @param {Document} doc
+ * dashboard): while a young request of its own is open, then until its DOM has been quiet. Costs
+ * one round trip to the coordinator (which hears the browser's own record of the page's requests)
+ * when nothing is on its way (two, a moment apart, when its load event has just run).
+ * @param {Document} doc @param {boolean} [justLoaded]
  */
-async function contentReady(doc) {
+async function contentReady(doc, justLoaded = false) {
+  await syncRequests();
+  // Requests the page's load handlers made just now may not be in the coordinator's record yet
+  // (the browser tells it on its own channel): one more look, a moment later.
+  if (justLoaded && !requestsPending(0)) {
+    await new Promise((r) => setTimeout(r, LOAD_SYNC_MS));
+    await syncRequests();
+  }
   if (!requestsPending(0)) return;
   await watchChanges(doc, null, 0)({ quietMs: 50, graceMs: 0, maxMs: 300, netMaxMs: 2500 });
 }
@@ -6541,10 +6574,10 @@ async function documentReady(doc) {
     await new Promise((r) => view.addEventListener("load", r, { once: true }));
     inLoad = true;
   }
-  // An application that fetches its content as it starts is read once that content is drawn.
-  await contentReady(doc);
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
   const end = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : inLoad ? view.performance.now() : null;
+  // An application that fetches its content as it starts is read once that content is drawn.
+  await contentReady(doc, inLoad || (end !== null && view.performance.now() - end < LOAD_SYNC_WINDOW_MS));
   return {
     doc: documentId(), url: doc.location.href, load_ms: end === null ? null : Math.round(end),
     render_ms: end === null ? null : inLoad ? 0 : Math.max(0, Math.round(asked - end)),
@@ -7418,7 +7451,7 @@ const { armDialogs, takeDialogs } = __dom_dialogs;
 const { PAGE_ACTIONS } = __page;
 const { containsOf, isConnectedOf } = __dom_native;
 
-watchRequests(document); // the page's own requests, from its start (page_requests.js tells)
+watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
 
 /** @typedef {import("../actions/page.js").PageAction} PageAction */
 /** The page actions by name (extension/actions/). */
@@ -7627,6 +7660,24 @@ async function perform(def, args, el, r, loc) {
   };
 }
 
+/** The answer to the coordinator's pings after a navigation, once per document: it pings every few ms until one answers, and each would otherwise wait for the load and read the page again. @type {Map<string, Promise<Record<string, any>>>} */
+const readyAnswers = new Map();
+/** @param {Record<string, any> | null} observeArgs */
+function readyAnswer(observeArgs) {
+  const key = JSON.stringify(observeArgs);
+  let answer = readyAnswers.get(key);
+  if (!answer) {
+    answer = documentReady(document).then((r) => {
+      /** @type {Record<string, any>} */ let seen = {};
+      if (observeArgs) { try { seen = { observation: observe(observeArgs) }; } catch { /* the coordinator observes on its own */ } }
+      return { ok: true, ...r, ...seen };
+    });
+    readyAnswers.set(key, answer);
+    answer.then(() => setTimeout(() => readyAnswers.delete(key), 0)); // (later pings read the page as it is then)
+  }
+  return answer;
+}
+
 chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   if (!msg || typeof msg.kind !== "string" || !msg.kind.startsWith("dom.")) return false;
   if (msg.kind === "dom.ping") {
@@ -7634,11 +7685,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
     // unless this is the document being navigated away from (`unless_doc`): that one says so at once.
     // With `observe`, the page comes back in the same answer, read in the same task as the load.
     if (msg.ready && msg.unless_doc !== documentId()) {
-      documentReady(document).then((r) => {
-        /** @type {Record<string, any>} */ let seen = {};
-        if (msg.observe) { try { seen = { observation: observe(msg.observe) }; } catch { /* the coordinator observes on its own */ } }
-        sendResponse({ ok: true, ...r, ...seen });
-      });
+      readyAnswer(msg.observe || null).then(sendResponse);
       return true;
     }
     sendResponse({ ok: true, url: location.href, doc: documentId() });

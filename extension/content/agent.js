@@ -18,7 +18,7 @@ import { armDialogs, takeDialogs } from "../lib/dom_dialogs.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
 import { containsOf, isConnectedOf } from "../lib/dom_native.js";
 
-watchRequests(document); // the page's own requests, from its start (page_requests.js tells)
+watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
 
 /** @typedef {import("../actions/page.js").PageAction} PageAction */
 /** The page actions by name (extension/actions/). */
@@ -227,6 +227,24 @@ async function perform(def, args, el, r, loc) {
   };
 }
 
+/** The answer to the coordinator's pings after a navigation, once per document: it pings every few ms until one answers, and each would otherwise wait for the load and read the page again. @type {Map<string, Promise<Record<string, any>>>} */
+const readyAnswers = new Map();
+/** @param {Record<string, any> | null} observeArgs */
+function readyAnswer(observeArgs) {
+  const key = JSON.stringify(observeArgs);
+  let answer = readyAnswers.get(key);
+  if (!answer) {
+    answer = documentReady(document).then((r) => {
+      /** @type {Record<string, any>} */ let seen = {};
+      if (observeArgs) { try { seen = { observation: observe(observeArgs) }; } catch { /* the coordinator observes on its own */ } }
+      return { ok: true, ...r, ...seen };
+    });
+    readyAnswers.set(key, answer);
+    answer.then(() => setTimeout(() => readyAnswers.delete(key), 0)); // (later pings read the page as it is then)
+  }
+  return answer;
+}
+
 chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   if (!msg || typeof msg.kind !== "string" || !msg.kind.startsWith("dom.")) return false;
   if (msg.kind === "dom.ping") {
@@ -234,11 +252,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
     // unless this is the document being navigated away from (`unless_doc`): that one says so at once.
     // With `observe`, the page comes back in the same answer, read in the same task as the load.
     if (msg.ready && msg.unless_doc !== documentId()) {
-      documentReady(document).then((r) => {
-        /** @type {Record<string, any>} */ let seen = {};
-        if (msg.observe) { try { seen = { observation: observe(msg.observe) }; } catch { /* the coordinator observes on its own */ } }
-        sendResponse({ ok: true, ...r, ...seen });
-      });
+      readyAnswer(msg.observe || null).then(sendResponse);
       return true;
     }
     sendResponse({ ok: true, url: location.href, doc: documentId() });

@@ -20,7 +20,7 @@ import { isOwnUi } from "./own_ui.js";
 import { accessibleName, deepActiveElement, norm } from "./refind.js";
 import { dialogName } from "./dom_inert.js";
 import { innerRoots } from "./dom_roots.js";
-import { requestsPending } from "./dom_requests.js";
+import { requestsPending, syncRequests } from "./dom_requests.js";
 import { attr, docOf, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -162,6 +162,8 @@ export function watchChanges(doc, el = null, since = performance.now()) {
       // A navigation the action already started (a link's click fires `navigate` synchronously):
       // answer in this same task, while this document still runs tasks at all.
       if (!leaving()) await Promise.race([nextTask(), new Promise((r) => { wake = () => r(undefined); })]);
+      // Requests the action started, as the browser saw them (one round trip to the coordinator).
+      if (!leaving()) await Promise.race([syncRequests(), new Promise((r) => { wake = () => r(undefined); })]);
       for (;;) {
         if (leaving()) break;
         const now = performance.now();
@@ -212,13 +214,26 @@ export async function settle(doc, opts = {}) {
   await watchChanges(doc)({ quietMs: opts.quietMs ?? 50, graceMs: opts.graceMs ?? 100, maxMs: opts.maxMs ?? 300 });
 }
 
+/** How long after a load the coordinator's record of the page's requests is read again. */
+const LOAD_SYNC_MS = 25;
+/** A load this recent counts as just now (the coordinator's ping may come a moment after it). */
+const LOAD_SYNC_WINDOW_MS = 250;
+
 /**
  * Waits, when the page is still drawing what it fetched since it started (a mail list, a
- * dashboard): while a young request of its own is open, then until its DOM has been quiet. Returns
- * at once — in the same task — when nothing is on its way, so a page that is ready costs nothing.
- * @param {Document} doc
+ * dashboard): while a young request of its own is open, then until its DOM has been quiet. Costs
+ * one round trip to the coordinator (which hears the browser's own record of the page's requests)
+ * when nothing is on its way (two, a moment apart, when its load event has just run).
+ * @param {Document} doc @param {boolean} [justLoaded]
  */
-export async function contentReady(doc) {
+export async function contentReady(doc, justLoaded = false) {
+  await syncRequests();
+  // Requests the page's load handlers made just now may not be in the coordinator's record yet
+  // (the browser tells it on its own channel): one more look, a moment later.
+  if (justLoaded && !requestsPending(0)) {
+    await new Promise((r) => setTimeout(r, LOAD_SYNC_MS));
+    await syncRequests();
+  }
   if (!requestsPending(0)) return;
   await watchChanges(doc, null, 0)({ quietMs: 50, graceMs: 0, maxMs: 300, netMaxMs: 2500 });
 }
@@ -247,10 +262,10 @@ export async function documentReady(doc) {
     await new Promise((r) => view.addEventListener("load", r, { once: true }));
     inLoad = true;
   }
-  // An application that fetches its content as it starts is read once that content is drawn.
-  await contentReady(doc);
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
   const end = nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : inLoad ? view.performance.now() : null;
+  // An application that fetches its content as it starts is read once that content is drawn.
+  await contentReady(doc, inLoad || (end !== null && view.performance.now() - end < LOAD_SYNC_WINDOW_MS));
   return {
     doc: documentId(), url: doc.location.href, load_ms: end === null ? null : Math.round(end),
     render_ms: end === null ? null : inLoad ? 0 : Math.max(0, Math.round(asked - end)),

@@ -1,8 +1,9 @@
 // @ts-check
 /**
- * The page's requests still on their way (fetch, XMLHttpRequest), as its page-world helper
- * (extension/content/page_requests.js) reports them: what "the page is still loading its content"
- * means to the settle waits.
+ * The page's requests still on their way (fetch, XMLHttpRequest), as the browser reports them to
+ * the coordinator (background/page_requests.js, chrome.webRequest), which tells this frame's agent:
+ * what "the page is still loading its content" means to the settle waits. Nothing of this runs in
+ * the page or shows on its document.
  *
  * A request counts while it is young: one that has been open for `LONG_MS` is a long poll or a
  * stream (event feeds, chat), which never ends and must not hold the agent. A request that just
@@ -10,31 +11,48 @@
  * `fetch` resolves at the headers; the body and the framework's render come after).
  */
 
-const EVENT = "heybro-request";
 export const LONG_MS = 1500;
 const TAIL_MS = 60;
 
-/** @type {Map<number, number>} request id → when it started (this document's clock) */
+/** @type {Map<string, number>} request id → when it started (this document's clock) */
 const open = new Map();
-/** When each of the last ended requests started and ended. @type {Array<{start: number, end: number}>} */
+/** When each of the last ended requests started and ended. @type {Array<{id: string, start: number, end: number}>} */
 let ended = [];
 let listening = false;
 
-/** Starts listening (once per document; the helper's events before this are missed). @param {Document} doc */
-export function watchRequests(doc) {
+/** Starts listening (once per document; requests told before this are missed). */
+export function watchRequests() {
   if (listening) return;
   listening = true;
-  doc.addEventListener(EVENT, (e) => {
-    let d;
-    try { d = JSON.parse(String(/** @type {CustomEvent} */ (e).detail)); } catch { return; }
-    if (!d || typeof d.id !== "number" || typeof d.t !== "number") return;
-    if (d.phase === "start") open.set(d.id, d.t);
-    else if (d.phase === "end" && open.has(d.id)) {
-      ended.push({ start: /** @type {number} */ (open.get(d.id)), end: d.t });
-      open.delete(d.id);
+  chrome.runtime.onMessage.addListener((msg) => {
+    if (!msg || msg.kind !== "heybro.request" || typeof msg.id !== "string") return false;
+    const t = performance.now();
+    if (msg.phase === "start") open.set(msg.id, t);
+    else if (msg.phase === "end" && open.has(msg.id)) {
+      ended.push({ id: msg.id, start: /** @type {number} */ (open.get(msg.id)), end: t });
+      open.delete(msg.id);
       if (ended.length > 32) ended = ended.slice(-16);
     }
+    return false;
   });
+}
+
+/**
+ * Asks the coordinator for this frame's requests: one round trip, after which every request the
+ * page made before it is known here (the pushes may still be on their way).
+ */
+export async function syncRequests() {
+  /** @type {{open: Array<{id: string, age_ms: number}>, ended: Array<{id: string, age_ms: number, ended_ms: number}>} | undefined} */
+  let r;
+  try { r = await chrome.runtime.sendMessage({ kind: "heybro.requests" }); } catch { return; }
+  if (!r || !Array.isArray(r.open) || !Array.isArray(r.ended)) return;
+  const now = performance.now();
+  for (const x of r.ended) {
+    open.delete(x.id);
+    if (!ended.some((e) => e.id === x.id)) ended.push({ id: x.id, start: now - x.age_ms, end: now - x.ended_ms });
+  }
+  for (const x of r.open) if (!open.has(x.id) && !ended.some((e) => e.id === x.id)) open.set(x.id, now - x.age_ms);
+  if (ended.length > 32) ended = ended.slice(-16);
 }
 
 /**
