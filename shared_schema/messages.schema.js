@@ -1341,7 +1341,8 @@ export default /** @type {any} */ ({
               "enum": [
                 "alert",
                 "confirm",
-                "prompt"
+                "prompt",
+                "beforeunload"
               ],
               "type": "string"
             },
@@ -1350,7 +1351,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Set for a browser alert/confirm/prompt, which heybro answered at once (they block the page until answered); absent for a dialog in the page.",
+          "description": "Set for a browser alert/confirm/prompt or a 'leave this page?' box (beforeunload), which heybro answered at once (they block the page until answered); absent for a dialog in the page.",
           "title": "Kind"
         },
         "answer": {
@@ -1367,7 +1368,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "How heybro answered it: an alert is accepted; a confirm or prompt is dismissed (Cancel) unless the action asked otherwise (`dialog`, `dialog_text`).",
+          "description": "How heybro answered it: an alert is accepted; a confirm, prompt or 'leave this page?' is dismissed (Cancel, stay) unless the action asked otherwise (`dialog`, `dialog_text`).",
           "title": "Answer"
         },
         "value": {

@@ -27,13 +27,11 @@ def test_committed_content_script_is_up_to_date() -> None:
 
 def test_manifest_injects_the_generated_script_at_document_start() -> None:
     manifest = json.loads((ROOT / "manifest.json").read_text())
-    [cs, dialogs] = manifest["content_scripts"]
+    [cs] = manifest["content_scripts"]
     assert cs["js"] == [gen.OUT] and cs["run_at"] == "document_start" and cs["all_frames"] is True
-    assert "world" not in cs  # the agent keeps to the extension's isolated world
-    # The browser-dialog and request helpers run in the page's own world, before the page's scripts.
-    assert dialogs["js"] == ["extension/content/page_dialogs.js"]
-    assert dialogs["world"] == "MAIN"
-    assert dialogs["run_at"] == "document_start" and dialogs["all_frames"] is True
+    # The agent keeps to the extension's isolated world, and nothing of heybro runs in the page's
+    # own (browser dialogs are answered through the debugger, requests heard from the browser).
+    assert "world" not in cs
     # No module is web-accessible any more: pages cannot probe for the extension through them.
     assert "web_accessible_resources" not in manifest
 

@@ -18,3 +18,13 @@ def test_no_high_or_medium_attack_succeeds(tmp_path: Path) -> None:
     assert len([a for a in attacks if a.severity in ("high", "medium")]) >= 9
     won = [a for a in attacks if a.succeeded and a.severity in ("high", "medium", "low-medium")]
     assert won == [], won
+
+
+def test_a_page_cannot_tell_heybro_is_there_and_every_dialog_is_told(tmp_path: Path) -> None:
+    """Nothing of heybro runs in the page (no replaced dialogs or requests, no events, nothing a
+    probe can switch on), idle or at work; the confirm its click opens is answered (Cancel) and
+    the model is told what it said and how it was answered."""
+    attacks = list(run_all(tmp_path, only=["presence"]))
+    assert len(attacks) == 7
+    won = [a for a in attacks if a.succeeded]
+    assert won == [], won

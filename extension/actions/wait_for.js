@@ -1,15 +1,10 @@
 // @ts-check
 /** wait_for: an element (by id, or role/name not there yet), text, or a quiet DOM; it finds its own element as it waits. The coordinator waits for a URL itself. */
-import { armDialogs } from "../lib/dom_dialogs.js";
-import { frameDocuments } from "../lib/dom_roots.js";
 import { waitFor } from "../lib/dom_wait.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {
   name: "wait_for",
   needs: { page: { element: "own" } },
-  run: (_el, args, registry) => {
-    armDialogs([document, ...frameDocuments(document)]); // a dialog while waiting is answered
-    return waitFor(args, registry);
-  },
+  run: (_el, args, registry) => waitFor(args, registry), // (a dialog while waiting: the coordinator answers it)
 };

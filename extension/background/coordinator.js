@@ -8,6 +8,7 @@ import { HostLink } from "./host_link.js";
 import { runTool } from "./tools.js";
 import { confine, reachedTabs, withheld } from "./reach.js";
 import { siteOf, siteRefusal, siteVerdict } from "../lib/site_rules.js";
+import { standDown } from "./dialog_answers.js";
 import { addressProblem } from "../lib/web_address.js";
 import "./trusted_input.js"; // the browser's own input for the DOM agent (chrome.debugger)
 import { makeMessage } from "../lib/messages.js";
@@ -97,6 +98,9 @@ async function onHostMessage(message) {
       if (ev.seq > 0) await catchUp();
     }
     await store.update((s) => applyEvent(s, ev));
+    // The task ended (or waits paused for the user): heybro is no longer at work in its tabs.
+    const status = store.state.taskContext?.taskId === ev.task_id ? store.state.taskContext.status : null;
+    if (status && (FINAL_STATUSES.has(status) || status === "paused")) for (const id of taskTabs(ev.task_id)) standDown(id);
     broadcast({ kind: "host_message", message });
     return;
   }

@@ -8,6 +8,7 @@
  * than the top page carry its frame id in their element id (`f12e3`), which is how an action finds
  * its way back to that frame.
  */
+import { armDialogs, takeDialogs } from "./dialog_answers.js";
 import { frameBudgets } from "./frame_budget.js";
 import { trustedInputMode } from "./trusted_input.js";
 import { addressProblem } from "../lib/web_address.js";
@@ -31,16 +32,12 @@ async function targetTab(call) {
 
 /** The DOM agent as the manifest injects it: one classic script generated from its ES modules. */
 const AGENT_SCRIPT = "extension/content/agent.classic.js";
-/** Its page-world helper (manifest: world MAIN): browser dialogs answered while it acts. */
-const PAGE_SCRIPTS = ["extension/content/page_dialogs.js"];
-
 /**
  * Injects the agent into a frame the manifest's content scripts did not reach (a page opened
  * before the extension was installed).
  * @param {number} tabId @param {number} frameId
  */
 async function inject(tabId, frameId) {
-  await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: PAGE_SCRIPTS, world: "MAIN" }).catch(() => {});
   await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [AGENT_SCRIPT] });
 }
 
@@ -130,11 +127,15 @@ export async function observe(call) {
 /** @param {ToolCallPayload} call @param {number} tabId */
 async function observeFrames(call, tabId) {
   const args = call.args || {};
+  // heybro is at work here: browser dialogs are answered for it a while; those answered since the
+  // last action are told with the page.
+  await armDialogs(tabId);
+  const answered = takeDialogs(tabId);
   const maxTokens = args.max_tokens ?? 4000;
   /** @param {{frameId: number, url: string}} f @param {number} budget */
   const read = async (f, budget) => {
     try {
-      const r = await ask(tabId, f.frameId, { kind: "dom.observe", args: { max_tokens: budget, highlight: args.highlight, prefix: f.frameId === 0 ? "" : `f${f.frameId}` } });
+      const r = await ask(tabId, f.frameId, { kind: "dom.observe", args: { max_tokens: budget, highlight: args.highlight, prefix: f.frameId === 0 ? "" : `f${f.frameId}`, ...(f.frameId === 0 ? { dialogs: answered } : {}) } });
       return { f, r };
     } catch (e) { return { f, r: null, error: String(/** @type {any} */ (e)?.message || e) }; }
   };
@@ -329,8 +330,12 @@ function actOnly(action) {
     const prefix = frameId === 0 ? "" : `f${frameId}`;
     const started = Date.now();
     const watch = watchTab(tabId);
+    // A browser dialog the action opens is answered as the action says (else dismissed) and reported.
+    await armDialogs(tabId, { dialog: args.dialog ?? null, dialog_text: args.dialog_text ?? null });
     try {
       const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, trusted_input: await trustedInputMode(), ...(action === "wait_for" ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, started + timeout);
+      const [answered] = takeDialogs(tabId);
+      if (answered) reply.dialog = answered;
       if (!reply.navigated && !reply.navigating) return { result: reply, seen: null };
       // The action started a navigation (the agent saw it begin, or the page unloaded before it
       // could answer): wait for the new document instead of guessing with a sleep.
@@ -347,9 +352,12 @@ function actOnly(action) {
         dialog: reply.dialog ?? null, focused: null, element: null,
         ...Object.fromEntries(["selected", "checked", "pressed", "uploaded"].filter((k) => k in reply).map((k) => [k, reply[k]])),
       };
+      const [late] = takeDialogs(tabId); // ("leave this page?", or one the new page opened as it loaded)
+      if (late && !result.dialog) result.dialog = late;
       return { result, seen: ready?.observation ?? null };
     } finally {
       watch.stop();
+      await armDialogs(tabId); // the action's instruction is spent: the default for a while
     }
   };
 }

@@ -7,9 +7,9 @@
  *
  * The DOM agent decides when (agent.js: the synthetic action first, this when it had no effect, or
  * always, as the user's setting says) and where: it scrolls the element into view and sends the
- * point a pointer would use, in its frame's viewport, with the steps to play. Here the debugger is
- * attached to the tab for those steps only and detached after, so Chrome's "heybro started
- * debugging this browser" bar shows only while they run. One tab's steps run one batch at a time.
+ * point a pointer would use, in its frame's viewport, with the steps to play. Here the tab's
+ * debugger attachment (debugger_session.js) is held for those steps only. One tab's steps run one
+ * batch at a time.
  *
  * When another debugger holds the tab (DevTools' own client on some Chrome versions, another
  * extension), attaching fails: that is the typed `debugger_busy` error, and nothing else changes —
@@ -19,6 +19,8 @@
  *   | {type: "text", text: string}
  *   | {type: "key", key: string, code: string, keyCode: number, modifiers: number, text?: string}} InputStep
  */
+
+import { hold, letGo } from "./debugger_session.js";
 
 /** chrome.storage.local key of the user's choice: "auto" (default), "always" or "off". */
 export const TRUSTED_INPUT_SETTING = "heybro_trusted_input";
@@ -31,38 +33,23 @@ export async function trustedInputMode() {
   } catch { return "auto"; }
 }
 
-/** @param {string} code @param {string} message @param {Record<string, any>} [detail] */
-function fail(code, message, detail) { return Object.assign(new Error(message), { code, ...(detail ? { detail } : {}) }); }
-
-/** What Chrome says when another client holds the tab. */
-const HELD = /already attached|another debugger|devtools/i;
-
 /** @type {Map<number, Promise<unknown>>} one batch at a time per tab */
 const queues = new Map();
 
 /**
- * Runs `fn` with the debugger attached to the tab, detaching after whatever happens.
+ * Runs `fn` with the tab's debugger attachment held (debugger_session.js), letting go after
+ * whatever happens.
  * @template T @param {number} tabId
- * @param {(send: (method: string, params?: Record<string, any>) => Promise<any>) => Promise<T>} fn
+ * @param {(send: import("./debugger_session.js").Send) => Promise<T>} fn
  * @returns {Promise<T>}
  */
 export function withDebugger(tabId, fn) {
   const run = async () => {
-    const target = { tabId };
+    const send = await hold(tabId, "This page ignored heybro's synthetic input, and the browser's own input");
     try {
-      await chrome.debugger.attach(target, "1.3");
-    } catch (e) {
-      const text = String(/** @type {any} */ (e)?.message || e);
-      if (HELD.test(text)) {
-        throw fail("debugger_busy", "This page ignored heybro's synthetic input, and the browser's own input needs Chrome's debugger, "
-          + `which another debugger holds on this tab (DevTools or another extension: "${text}"). Close DevTools on this tab, or act another way.`, { reason: text });
-      }
-      throw fail("unsupported", `The browser's own input is not available on this page (${text}).`, { reason: text });
-    }
-    try {
-      return await fn((method, params) => chrome.debugger.sendCommand(target, method, params));
+      return await fn(send);
     } finally {
-      await chrome.debugger.detach(target).catch(() => { /* the tab closed, or the user cancelled the bar */ });
+      letGo(tabId);
     }
   };
   const prev = queues.get(tabId) || Promise.resolve();

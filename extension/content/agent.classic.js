@@ -7014,70 +7014,6 @@ async function sendTrusted(steps) {
 }
 return { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, fieldState, requestCount, hadNoEffect, madeElements, clickReplayable, pointerPoint, trustedSteps, sendTrusted };
 })();
-// ---- extension/lib/dom_dialogs.js
-const __dom_dialogs = (() => {
-/**
- * The agent's side of browser dialogs (alert / confirm / prompt): arms the page-world script
- * (extension/content/page_dialogs.js) of each document the agent acts in, with how to answer, and
- * collects what it answered.
- *
- * Armed for the length of an action with the action's own instruction (`dialog: "accept"`,
- * `dialog_text` for a prompt), then — and on every other request of the agent — for a short
- * while with the default (confirm and prompt dismissed), so that a dialog the page opens a moment
- * later, while the agent is still at work, neither hangs the agent nor goes unreported.
- */
-
-const POLICY = "heybro-dialog-policy", SEEN = "heybro-dialog-seen";
-/** After the agent's last request, how long dialogs are still answered for it. */
-const GRACE_MS = 10_000;
-/** For an action's own instruction: long enough for any action (the coordinator's cap). */
-const ACTION_MS = 120_000;
-const KEEP = 10;
-
-/**
- * @typedef {{name: string, text: string, kind: "alert" | "confirm" | "prompt", answer: "accepted" | "dismissed", value?: string}} BrowserDialog
- */
-
-/** @type {BrowserDialog[]} */
-const answered = [];
-/** @type {WeakSet<Document>} */
-const listening = new WeakSet();
-
-/** @param {Document} doc */
-function listen(doc) {
-  if (listening.has(doc)) return;
-  listening.add(doc);
-  doc.addEventListener(SEEN, (e) => {
-    try {
-      const d = JSON.parse(String(/** @type {CustomEvent} */ (e).detail));
-      if (!["alert", "confirm", "prompt"].includes(d.kind) || answered.length >= KEEP) return;
-      answered.push({ name: d.kind, text: String(d.message || "").slice(0, 500), kind: d.kind,
-        answer: d.answer === "accepted" ? "accepted" : "dismissed", ...(typeof d.value === "string" ? { value: d.value.slice(0, 200) } : {}) });
-    } catch { /* not ours */ }
-  });
-}
-
-/**
- * Arms the documents' page-world scripts.
- * @param {Document[]} docs the agent's document and its same-origin frames'
- * @param {{dialog?: "accept" | "dismiss" | null, dialog_text?: string | null}} [instruction] an action's own; none: the default for a while
- */
-function armDialogs(docs, instruction) {
-  const detail = JSON.stringify({
-    until: Date.now() + (instruction ? ACTION_MS : GRACE_MS),
-    confirm: instruction?.dialog === "accept" ? "accept" : "dismiss",
-    prompt_text: instruction?.dialog_text ?? null,
-  });
-  for (const d of docs) {
-    listen(d);
-    d.dispatchEvent(new CustomEvent(POLICY, { detail }));
-  }
-}
-
-/** The dialogs answered since the last call, oldest first. @returns {BrowserDialog[]} */
-function takeDialogs() { return answered.splice(0); }
-return { GRACE_MS, armDialogs, takeDialogs };
-})();
 // ---- extension/actions/click.js
 const __click = (() => {
 /** click: a click on the element (refused when covered or disabled). */
@@ -7383,18 +7319,13 @@ return { findByRole, waitFor };
 // ---- extension/actions/wait_for.js
 const __wait_for = (() => {
 /** wait_for: an element (by id, or role/name not there yet), text, or a quiet DOM; it finds its own element as it waits. The coordinator waits for a URL itself. */
-const { armDialogs } = __dom_dialogs;
-const { frameDocuments } = __dom_roots;
 const { waitFor } = __dom_wait;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "wait_for",
   needs: { page: { element: "own" } },
-  run: (_el, args, registry) => {
-    armDialogs([document, ...frameDocuments(document)]); // a dialog while waiting is answered
-    return waitFor(args, registry);
-  },
+  run: (_el, args, registry) => waitFor(args, registry), // (a dialog while waiting: the coordinator answers it)
 };
 return { action };
 })();
@@ -7446,8 +7377,6 @@ const { watchRequests } = __dom_requests;
 const { actionError, checkFilled, focusOn, checkedState, isEditable } = __dom_input;
 const { parseKeys } = __dom_keys;
 const { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, madeElements, requestCount, sendTrusted, trustedSteps } = __dom_trusted;
-const { frameDocuments } = __dom_roots;
-const { armDialogs, takeDialogs } = __dom_dialogs;
 const { PAGE_ACTIONS } = __page;
 const { containsOf, isConnectedOf } = __dom_native;
 
@@ -7480,12 +7409,11 @@ let last = { shown: new Map(), covered: [] };
   covered: () => last.covered,
 };
 
-/** @param {{max_tokens?: number, highlight?: boolean, prefix?: string}} args */
+/** @param {{max_tokens?: number, highlight?: boolean, prefix?: string, dialogs?: Array<Record<string, any>>}} args */
 function observe(args) {
   const r = reg(args.prefix || "");
-  armDialogs([document, ...frameDocuments(document)]); // the agent is at work here: browser dialogs answered for it
   const scan = scanPage(r);
-  scan.dialogs.push(...takeDialogs()); // browser dialogs answered since the last action
+  scan.dialogs.push(.../** @type {any[]} */ (args.dialogs || [])); // browser dialogs the coordinator answered since the last action
   const pass = new Map(); // what this observe reads once: the rendering's and the signatures'
   const out = renderScan(scan, { maxTokens: args.max_tokens ?? 4000, pass });
   /** @type {Record<string, any>} */
@@ -7638,25 +7566,14 @@ function pressedOf(keys) {
 async function perform(def, args, el, r, loc) {
   const action = def.name;
   const finish = watchChanges(document, el);
-  // A browser dialog the action opens is answered as the action says (else dismissed) and reported.
-  const docs = [document, ...frameDocuments(document)];
-  armDialogs(docs, { dialog: args.dialog, dialog_text: args.dialog_text });
-  /** @type {Record<string, any>} */
-  let extra = {};
-  /** @type {Record<string, any>} */
-  let changes;
-  try {
-    ({ extra, changes } = await doInput(def, args, el, r, finish));
-  } finally {
-    armDialogs(docs); // the action's instruction is spent
-  }
+  // (A browser dialog the action opens is answered by the coordinator: background/dialog_answers.js.)
+  const { extra, changes } = await doInput(def, args, el, r, finish);
   // A field may refuse or rewrite it — or take it into elements of its own and empty itself.
   if (action === "fill" && !(el && r.surfaces.get(el))) checkFilled(/** @type {Element} */ (el), String(args.value ?? ""), madeElements(/** @type {any} */ (changes)));
-  const answered = takeDialogs();
   const after = el && isConnectedOf(el) ? el : null;
   return {
     ok: true, action, element_id: loc.el ? r.idFor(loc.el) : el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
-    ...changes, ...(answered.length ? { dialog: answered[0] } : {}), element: after ? brief(after) : null, ...extra,
+    ...changes, element: after ? brief(after) : null, ...extra,
   };
 }
 

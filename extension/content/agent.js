@@ -13,8 +13,6 @@ import { watchRequests } from "../lib/dom_requests.js";
 import { actionError, checkFilled, focusOn, checkedState, isEditable } from "../lib/dom_input.js";
 import { parseKeys } from "../lib/dom_keys.js";
 import { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, madeElements, requestCount, sendTrusted, trustedSteps } from "../lib/dom_trusted.js";
-import { frameDocuments } from "../lib/dom_roots.js";
-import { armDialogs, takeDialogs } from "../lib/dom_dialogs.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
 import { containsOf, isConnectedOf } from "../lib/dom_native.js";
 
@@ -47,12 +45,11 @@ let last = { shown: new Map(), covered: [] };
   covered: () => last.covered,
 };
 
-/** @param {{max_tokens?: number, highlight?: boolean, prefix?: string}} args */
+/** @param {{max_tokens?: number, highlight?: boolean, prefix?: string, dialogs?: Array<Record<string, any>>}} args */
 function observe(args) {
   const r = reg(args.prefix || "");
-  armDialogs([document, ...frameDocuments(document)]); // the agent is at work here: browser dialogs answered for it
   const scan = scanPage(r);
-  scan.dialogs.push(...takeDialogs()); // browser dialogs answered since the last action
+  scan.dialogs.push(.../** @type {any[]} */ (args.dialogs || [])); // browser dialogs the coordinator answered since the last action
   const pass = new Map(); // what this observe reads once: the rendering's and the signatures'
   const out = renderScan(scan, { maxTokens: args.max_tokens ?? 4000, pass });
   /** @type {Record<string, any>} */
@@ -205,25 +202,14 @@ function pressedOf(keys) {
 async function perform(def, args, el, r, loc) {
   const action = def.name;
   const finish = watchChanges(document, el);
-  // A browser dialog the action opens is answered as the action says (else dismissed) and reported.
-  const docs = [document, ...frameDocuments(document)];
-  armDialogs(docs, { dialog: args.dialog, dialog_text: args.dialog_text });
-  /** @type {Record<string, any>} */
-  let extra = {};
-  /** @type {Record<string, any>} */
-  let changes;
-  try {
-    ({ extra, changes } = await doInput(def, args, el, r, finish));
-  } finally {
-    armDialogs(docs); // the action's instruction is spent
-  }
+  // (A browser dialog the action opens is answered by the coordinator: background/dialog_answers.js.)
+  const { extra, changes } = await doInput(def, args, el, r, finish);
   // A field may refuse or rewrite it — or take it into elements of its own and empty itself.
   if (action === "fill" && !(el && r.surfaces.get(el))) checkFilled(/** @type {Element} */ (el), String(args.value ?? ""), madeElements(/** @type {any} */ (changes)));
-  const answered = takeDialogs();
   const after = el && isConnectedOf(el) ? el : null;
   return {
     ok: true, action, element_id: loc.el ? r.idFor(loc.el) : el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
-    ...changes, ...(answered.length ? { dialog: answered[0] } : {}), element: after ? brief(after) : null, ...extra,
+    ...changes, element: after ? brief(after) : null, ...extra,
   };
 }
 

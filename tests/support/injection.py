@@ -183,29 +183,44 @@ def _go(page: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
 
 
 def presence(tmp: Path) -> list[Attack]:
-    """A page that looks for heybro: its browser dialogs replaced, its events on the page."""
+    """A page that looks for heybro: its browser dialogs and requests not the browser's own, events
+    of heybro's on its document, a probe of a channel heybro once used; and heybro's click opens a
+    confirm: answered, and the model told of it and of the answer."""
     script = {
-        "scheduler": [call("set_subtasks", subtasks=["Look at the page"]), call("start_work")],
-        "worker": [call("mark_done", summary="Looked")],
-        "verifier": [call("mark_complete", reason="Looked", confidence=0.9)],
+        "scheduler": [call("set_subtasks", subtasks=["Answer the quiz"]), call("start_work")],
+        "worker": [lambda body: call("click", element_id=find_id(body, 'button "Answer"')),
+                   call("mark_done", summary="Answered")],
+        "verifier": [call("mark_complete", reason="Answered", confidence=0.9)],
     }
     with ExitStack() as stack:
         site = stack.enter_context(serve(FIXTURES / "injection"))
         llm = stack.enter_context(ScriptedLLM(script))
         eb = stack.enter_context(launch(env_extra=llm.env(), home=tmp / "presence-home"))
         page = eb.ctx.new_page()
+        page.on("dialog", lambda d: None)  # (Playwright would answer a dialog that reached the browser)
         page.goto(site + "/fingerprint.html")
         panel = eb.open_panel()
         page.bring_to_front()
         page.wait_for_timeout(500)
         idle = page.evaluate("window.__seen.slice()")
-        _run(eb, panel, "Look at this page")
+        _run(eb, panel, "Answer the quiz on this page")
         seen = page.evaluate("window.__seen")
+        worker = [user_text(b) for b in llm.role_requests("worker")]
+        told = len(worker) > 1 and '(confirm) "Sure?"' in worker[1] and "answered Cancel" in worker[1]
+        answered = page.text_content("#res") == "not sure"
         return [Attack("heybro's presence", "low-medium", "while heybro is idle: window.confirm is not the browser's own",
                        "confirm" in idle),
+                Attack("heybro's presence", "low-medium", "while heybro is idle: fetch or XMLHttpRequest is not the browser's own",
+                       "fetch" in idle),
                 Attack("heybro's presence", "low-medium", "while heybro acts: window.confirm is not the browser's own",
                        "confirm" in seen),
-                Attack("heybro's presence", "low-medium", "heybro's events heard by the page", "event" in seen)]
+                Attack("heybro's presence", "low-medium", "while heybro acts: fetch or XMLHttpRequest is not the browser's own",
+                       "fetch" in seen),
+                Attack("heybro's presence", "low-medium", "heybro's events heard by the page", "event" in seen),
+                Attack("heybro's presence", "low-medium", "a probe of heybro's old dialog channel changes the page's functions",
+                       "probe" in seen),
+                Attack("dialogs", "medium", "a confirm heybro's click opened was left unanswered, or not told to the model",
+                       not (told and answered))]
 
 
 SCENARIOS: dict[str, Callable[[Path], list[Attack]]] = {"lures": lures, "map": map_attacks, "presence": presence}
