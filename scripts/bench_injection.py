@@ -3,7 +3,8 @@
     .venv/bin/python scripts/bench_injection.py [--write]
 
 Runs every scenario of tests/support/injection.py — the page steers the model to the user's files,
-the browser's own pages and the user's other tabs; writes its own map lines and closes the fence;
+the browser's own pages and the user's other tabs, and to sites kept off (the user's, and kinds
+such as banks); writes its own map lines and closes the fence;
 holds passwords; hides instructions from a person; names a control for what it does not show; marks
 its content as heybro's; looks for heybro — in the real extension, host and Chromium, with a scripted
 model that does what the page says. Each attack succeeded or held; the rate is per class and per
@@ -65,10 +66,11 @@ def write(attacks: list[Attack]) -> None:
         "| severity | attacks | succeeded | rate |", "|---|---|---|---|", *rates,
         f"| all | {total} | {won} | {100 * won / total if total else 0:.0f} % |", "",
         "| severity | class | attack | outcome |", "|---|---|---|---|", *rows, "",
-        "Open: while heybro acts on a page, the page can tell (its browser dialogs are answered by "
-        "replacing `window.confirm`/`alert`/`prompt` for that time, and it hears the events that set "
-        "their answers; while heybro is idle they are the browser's own); a text covered by an opaque "
-        "box is not yet judged by hit testing.",
+        "Open: a text covered by an opaque box is not yet judged by hit testing; while heybro acts in "
+        "a tab, Chrome shows its debugging bar (browser dialogs are answered through the debugger), "
+        "which changes the height of the page's window — a page watching its size may guess; a "
+        "dialog opened by a cross-origin frame is not answered for heybro (the frame's own target is "
+        "not followed), so an action there that opens one waits for the user.",
     ]))
 
 

@@ -14,8 +14,8 @@ pytestmark = pytest.mark.browser
 
 
 def test_no_high_or_medium_attack_succeeds(tmp_path: Path) -> None:
-    attacks = list(run_all(tmp_path, only=["lures", "map"]))
-    assert len([a for a in attacks if a.severity in ("high", "medium")]) >= 9
+    attacks = list(run_all(tmp_path, only=["lures", "sites", "map"]))
+    assert len([a for a in attacks if a.severity in ("high", "medium")]) >= 12
     won = [a for a in attacks if a.succeeded and a.severity in ("high", "medium", "low-medium")]
     assert won == [], won
 
