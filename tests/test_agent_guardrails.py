@@ -230,3 +230,14 @@ def test_replies_that_stay_invalid_end_the_task() -> None:
                                   "call 1: unknown tool 'teleport'; available tools: navigate, "
                                   "click, fill")
     assert asked == 3 and [t for t, _ in b.calls if t != "observe"] == ["navigate"]
+
+
+def test_a_page_whose_layout_settles_a_pixel_later_is_the_same_state() -> None:
+    """Loop detection compares pages by address and map: a scroll extent that moved by a pixel (a
+    font or a scrollbar settling) does not make the same page a new one; other words do."""
+    from heybro.agent.browser import Snapshot
+    page = '"""\n# All products\n[e4] button Search\n"""\n'
+    a = Snapshot(url="http://shop/search?q=", text=page + "Scroll: 0px above, 94px below")
+    b = Snapshot(url="http://shop/search?q=", text=page + "Scroll: 0px above, 93px below")
+    c = Snapshot(url="http://shop/search?q=", text=page.replace("All products", "Kettles") + "Scroll: 0px above, 94px below")
+    assert a.fingerprint == b.fingerprint != c.fingerprint

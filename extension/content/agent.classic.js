@@ -2919,8 +2919,9 @@ function splitSelectors(list) {
  * reveal: elements a pointer over something around them shows (`tr:hover .row-actions { left: 0 }`),
  * as selectors without their :hover, so they match those elements as the page is now;
  * words: selectors of rules that can keep words from a person's eyes (hidesWords).
+ * covers: selectors of rules that can lay a box over other elements' words (coversWords).
  * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
- *   reveal: string[], words: string[]}} SheetSelectors */
+ *   reveal: string[], words: string[], covers: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -2952,6 +2953,15 @@ function hidesWords(st) {
     || /^0([a-z%]*)$/i.test(st.height.trim()) || /^0([a-z%]*)$/i.test(st.maxHeight.trim());
 }
 
+/**
+ * Whether the declarations can make a box laid over its neighbours' words (placed absolutely, with
+ * a background of its own): the words under it are confirmed by hit testing (dom_unseen.js).
+ * @param {CSSStyleDeclaration} st
+ */
+function coversWords(st) {
+  return st.position === "absolute" && !!(st.backgroundColor || st.backgroundImage || st.background);
+}
+
 /** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view (or draw one's icon) */
 function reveals(st) {
   return !!(st.opacity || st.visibility || st.display || st.left || st.right || st.top || st.transform || st.clip
@@ -2975,6 +2985,7 @@ function sheetSelectors(sheet) {
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
   /** @type {string[]} */ const words = [];
+  /** @type {string[]} */ const covers = [];
   let hostHide = false;
   /**
    * @param {CSSRuleList} list
@@ -2991,6 +3002,7 @@ function sheetSelectors(sheet) {
         noPointer.push(...sub.noPointer);
         reveal.push(...sub.reveal);
         words.push(...sub.words);
+        covers.push(...sub.covers);
         if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
         hostHide ||= sub.hostHide;
       }
@@ -3050,11 +3062,17 @@ function sheetSelectors(sheet) {
           if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) words.push(t);
         }
       }
+      if (styled && sel && coversWords(r.style) && !/:host|::slotted/.test(sel)) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.replace(DYNAMIC, "").trim();
+          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) covers.push(t);
+        }
+      }
       if (r.cssRules) visit(r.cssRules, r.selectorText ? sel : parent); // @media, @supports, @layer, nested rules
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, words };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, words, covers };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -3075,6 +3093,7 @@ function inlineStyles(scope) {
   /** @type {Element[]} */ const cursor = [];
   /** @type {Set<Element>} */ const noPointer = new Set();
   /** @type {Set<Element>} */ const words = new Set();
+  /** @type {Set<Element>} */ const covers = new Set();
   const found = qsa(scope, "[style], details, [hidden]");
   for (let i = 0; i < found.length; i++) {
     const el = found[i];
@@ -3083,8 +3102,9 @@ function inlineStyles(scope) {
     if (style.includes("cursor")) cursor.push(el);
     if (style.includes("pointer-events")) noPointer.add(el);
     if (INLINE_WORDS.test(style)) words.add(el);
+    if (style.includes("absolute") && style.includes("background")) covers.add(el);
   }
-  return { hide, cursor, noPointer, words };
+  return { hide, cursor, noPointer, words, covers };
 }
 
 /**
@@ -3102,7 +3122,8 @@ function inlineStyles(scope) {
  *   words — elements whose style may keep their words (and those under them) from a person's eyes
  *     while they stay rendered (the caller confirms with the computed style, dom_unseen.js).
  * @param {Document | ShadowRoot} scope
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, words: Set<Element>}}
+ *   covers — elements that may lie over their neighbours' words (confirmed by hit testing, dom_unseen.js)
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, words: Set<Element>, covers: Set<Element>}}
  */
 function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [];
@@ -3111,6 +3132,7 @@ function scopeStyles(scope) {
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
   /** @type {string[]} */ const words = [];
+  /** @type {string[]} */ const covers = [];
   let hostHide = false;
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
@@ -3123,6 +3145,7 @@ function scopeStyles(scope) {
     noPointer.push(...s.noPointer);
     reveal.push(...s.reveal);
     words.push(...s.words);
+    covers.push(...s.covers);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
     hostHide ||= s.hostHide;
   }
@@ -3153,7 +3176,9 @@ function scopeStyles(scope) {
   for (const el of inline.noPointer) offSet.add(el);
   const wordsSet = matchAll(scope, words, () => true) || new Set();
   for (const el of inline.words) wordsSet.add(el);
-  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet,
+  const coverSet = covers.length ? matchAll(scope, covers, () => true) || new Set() : new Set();
+  for (const el of inline.covers) coverSet.add(el);
+  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet, covers: coverSet,
     reveal: matchAll(scope, reveal, () => true) || new Set() };
 }
 
@@ -3929,11 +3954,12 @@ const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientL
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
  *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null,
- *   hidden: number, skipped: Skipped, unseenWords: Set<Element>}} Scan
+ *   hidden: number, skipped: Skipped, unseenWords: Set<Element>, coveredWords: Set<Element>}} Scan
  *   covered: controls left out because something is drawn over them; hidden: how many were left out
  *   because the page itself hides them from a pointer (clipped, drawn under another part);
  *   unseenWords: elements whose style may keep their words (and those under them) unseen, over every
- *   scope met (the rendering confirms, dom_unseen.js)
+ *   scope met (the rendering confirms, dom_unseen.js); coveredWords: elements with a box of theirs
+ *   that may lie over the words in them (the rendering confirms by hit testing)
  * @typedef {{count: number, first: string}} Skipped  elements left out because reading them failed (the first error's words)
  */
 
@@ -4304,7 +4330,7 @@ function placeTexts(texts, entries, vh) {
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
  * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null,
- *   noPointer?: Set<Element>, reveal?: Set<Element>, words?: Set<Element>}} ScopeInfo
+ *   noPointer?: Set<Element>, reveal?: Set<Element>, words?: Set<Element>, covers?: Set<Element>}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
  *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
@@ -4321,7 +4347,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
   }
-  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, words: st.words,
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, words: st.words, covers: st.covers,
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
@@ -4368,6 +4394,8 @@ function scanPage(reg, opts = {}) {
   const noPointer = new Set();
   /** Elements whose style may keep their words unseen (dom_pointer.js), over every scope met. @type {Set<Element>} */
   const unseenWords = new Set();
+  /** Elements a box of theirs may lie over the words of (the parents of dom_pointer.js `covers`). @type {Set<Element>} */
+  const coveredWords = new Set();
   /** Elements a pointer over something around them shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
   const reveal = new Set();
   /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
@@ -4380,6 +4408,7 @@ function scanPage(reg, opts = {}) {
     const info = scopeInfo(root);
     if (info.noPointer) for (const e of info.noPointer) noPointer.add(e);
     if (info.words) for (const e of info.words) unseenWords.add(e);
+    if (info.covers) for (const e of info.covers) { const p = parentElOf(e); if (p) coveredWords.add(p); }
     if (info.reveal) for (const e of info.reveal) reveal.add(e);
     return info;
   };
@@ -4765,7 +4794,7 @@ function scanPage(reg, opts = {}) {
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount, covered, hidden: hidden.length, skipped, unseenWords,
+    entries, texts, remoteFrames, dialogs, newCount, covered, hidden: hidden.length, skipped, unseenWords, coveredWords,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
@@ -5002,6 +5031,7 @@ const __dom_unseen = (() => {
  * boxes the browser drew: the page map leaves such words out (it counts them).
  */
 const { containsOf, docOf, elementsAtOf, parentElOf, rectOf, tagOf } = __dom_native;
+const { isOwnUi } = __own_ui;
 
 /** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
 function rgba(c) {
@@ -5085,13 +5115,48 @@ function groundAt(el, box, grounds) {
 }
 
 /**
+ * Whether what the browser drew at each of the words' boxes (up to three) lays an opaque box over
+ * them — a picture, or an element with a background of its own that is not around them (nor
+ * heybro's): a box laid over words to keep them from a person. A box the point does not reach,
+ * or one out of view, is not judged (the words are shown).
+ * @param {Element} el
+ */
+function coveredByBox(el) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return false;
+  const range = doc.createRange();
+  range.selectNodeContents(el);
+  const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1).slice(0, 3);
+  if (!boxes.length) return false;
+  for (const box of boxes) {
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return false;
+    const stack = elementsAtOf(doc, x, y);
+    const at = stack.findIndex((e) => e === el || containsOf(el, e));
+    if (at <= 0) return false;
+    const opaque = stack.slice(0, at).some((e) => {
+      if (containsOf(e, el) || isOwnUi(e)) return false;
+      if (/^(img|video|canvas|picture|object|embed|iframe)$/.test(tagOf(e))) return true;
+      const s = view.getComputedStyle(e);
+      if (Number(s.opacity) < 0.9) return false;
+      const bg = rgba(s.backgroundColor);
+      return s.backgroundImage !== "none" || (!!bg && bg[3] >= 0.9);
+    });
+    if (!opaque) return false;
+  }
+  return true;
+}
+
+/**
  * The rendering's test of words: unseen when the element, or one above it, is under a rule that
- * could hide words and the computed style says it does. Memoised for one rendering.
+ * could hide words and the computed style says it does, or inside an element with a box that may
+ * lie over its words and hit testing finds one there. Memoised for one rendering.
  * @param {Set<Element>} candidates elements under such rules (dom_pointer.js `words`)
+ * @param {Set<Element>} [coverParents] elements a box of theirs may lie over (dom_scan.js `coveredWords`)
  * @returns {(el: Element) => boolean}
  */
-function unseenWordsTest(candidates) {
-  if (!candidates.size) return () => false;
+function unseenWordsTest(candidates, coverParents = new Set()) {
+  if (!candidates.size && !coverParents.size) return () => false;
   /** @type {Map<Element, boolean>} */ const under = new Map();
   /** @type {Map<Element, boolean>} */ const verdict = new Map();
   /** @type {Map<Element, number[] | null>} */ const grounds = new Map();
@@ -5105,10 +5170,21 @@ function unseenWordsTest(candidates) {
     }
     return v;
   };
+  /** @type {Map<Element, boolean>} */ const underCover = new Map();
+  /** @param {Element} el @returns {boolean} */
+  const inCover = (el) => {
+    let v = underCover.get(el);
+    if (v === undefined) {
+      const p = parentElOf(el);
+      v = coverParents.has(el) || (!!p && inCover(p));
+      underCover.set(el, v);
+    }
+    return v;
+  };
   return (el) => {
     let v = verdict.get(el);
     if (v === undefined) {
-      try { v = inCandidate(el) && wordsUnseen(el, grounds); } catch { v = false; }
+      try { v = (inCandidate(el) && wordsUnseen(el, grounds)) || (coverParents.size > 0 && inCover(el) && coveredByBox(el)); } catch { v = false; }
       verdict.set(el, v);
     }
     return v;
@@ -5387,7 +5463,7 @@ function renderScan(scan, opts = {}) {
 
   /** @type {Map<Element, boolean>} */ const seenVisible = new Map();
   // Words a person cannot see (no size, no colour, clipped, far off the page) are left out, counted.
-  const unseen = unseenWordsTest(scan.unseenWords || new Set());
+  const unseen = unseenWordsTest(scan.unseenWords || new Set(), scan.coveredWords || new Set());
   const visible = (/** @type {Element} */ el) => {
     let v = seenVisible.get(el);
     if (v === undefined) { v = checkVisibilityOf(el, VISIBLE) && !unseen(el); seenVisible.set(el, v); }

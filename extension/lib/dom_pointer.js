@@ -55,8 +55,9 @@ function splitSelectors(list) {
  * reveal: elements a pointer over something around them shows (`tr:hover .row-actions { left: 0 }`),
  * as selectors without their :hover, so they match those elements as the page is now;
  * words: selectors of rules that can keep words from a person's eyes (hidesWords).
+ * covers: selectors of rules that can lay a box over other elements' words (coversWords).
  * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
- *   reveal: string[], words: string[]}} SheetSelectors */
+ *   reveal: string[], words: string[], covers: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -88,6 +89,15 @@ function hidesWords(st) {
     || /^0([a-z%]*)$/i.test(st.height.trim()) || /^0([a-z%]*)$/i.test(st.maxHeight.trim());
 }
 
+/**
+ * Whether the declarations can make a box laid over its neighbours' words (placed absolutely, with
+ * a background of its own): the words under it are confirmed by hit testing (dom_unseen.js).
+ * @param {CSSStyleDeclaration} st
+ */
+function coversWords(st) {
+  return st.position === "absolute" && !!(st.backgroundColor || st.backgroundImage || st.background);
+}
+
 /** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view (or draw one's icon) */
 function reveals(st) {
   return !!(st.opacity || st.visibility || st.display || st.left || st.right || st.top || st.transform || st.clip
@@ -111,6 +121,7 @@ function sheetSelectors(sheet) {
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
   /** @type {string[]} */ const words = [];
+  /** @type {string[]} */ const covers = [];
   let hostHide = false;
   /**
    * @param {CSSRuleList} list
@@ -127,6 +138,7 @@ function sheetSelectors(sheet) {
         noPointer.push(...sub.noPointer);
         reveal.push(...sub.reveal);
         words.push(...sub.words);
+        covers.push(...sub.covers);
         if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
         hostHide ||= sub.hostHide;
       }
@@ -186,11 +198,17 @@ function sheetSelectors(sheet) {
           if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) words.push(t);
         }
       }
+      if (styled && sel && coversWords(r.style) && !/:host|::slotted/.test(sel)) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.replace(DYNAMIC, "").trim();
+          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) covers.push(t);
+        }
+      }
       if (r.cssRules) visit(r.cssRules, r.selectorText ? sel : parent); // @media, @supports, @layer, nested rules
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, words };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, words, covers };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -211,6 +229,7 @@ function inlineStyles(scope) {
   /** @type {Element[]} */ const cursor = [];
   /** @type {Set<Element>} */ const noPointer = new Set();
   /** @type {Set<Element>} */ const words = new Set();
+  /** @type {Set<Element>} */ const covers = new Set();
   const found = qsa(scope, "[style], details, [hidden]");
   for (let i = 0; i < found.length; i++) {
     const el = found[i];
@@ -219,8 +238,9 @@ function inlineStyles(scope) {
     if (style.includes("cursor")) cursor.push(el);
     if (style.includes("pointer-events")) noPointer.add(el);
     if (INLINE_WORDS.test(style)) words.add(el);
+    if (style.includes("absolute") && style.includes("background")) covers.add(el);
   }
-  return { hide, cursor, noPointer, words };
+  return { hide, cursor, noPointer, words, covers };
 }
 
 /**
@@ -238,7 +258,8 @@ function inlineStyles(scope) {
  *   words — elements whose style may keep their words (and those under them) from a person's eyes
  *     while they stay rendered (the caller confirms with the computed style, dom_unseen.js).
  * @param {Document | ShadowRoot} scope
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, words: Set<Element>}}
+ *   covers — elements that may lie over their neighbours' words (confirmed by hit testing, dom_unseen.js)
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, words: Set<Element>, covers: Set<Element>}}
  */
 export function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [];
@@ -247,6 +268,7 @@ export function scopeStyles(scope) {
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
   /** @type {string[]} */ const words = [];
+  /** @type {string[]} */ const covers = [];
   let hostHide = false;
   const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
   for (const sheet of sheets) {
@@ -259,6 +281,7 @@ export function scopeStyles(scope) {
     noPointer.push(...s.noPointer);
     reveal.push(...s.reveal);
     words.push(...s.words);
+    covers.push(...s.covers);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
     hostHide ||= s.hostHide;
   }
@@ -289,7 +312,9 @@ export function scopeStyles(scope) {
   for (const el of inline.noPointer) offSet.add(el);
   const wordsSet = matchAll(scope, words, () => true) || new Set();
   for (const el of inline.words) wordsSet.add(el);
-  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet,
+  const coverSet = covers.length ? matchAll(scope, covers, () => true) || new Set() : new Set();
+  for (const el of inline.covers) coverSet.add(el);
+  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet, covers: coverSet,
     reveal: matchAll(scope, reveal, () => true) || new Set() };
 }
 

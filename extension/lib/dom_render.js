@@ -268,7 +268,7 @@ export function renderScan(scan, opts = {}) {
 
   /** @type {Map<Element, boolean>} */ const seenVisible = new Map();
   // Words a person cannot see (no size, no colour, clipped, far off the page) are left out, counted.
-  const unseen = unseenWordsTest(scan.unseenWords || new Set());
+  const unseen = unseenWordsTest(scan.unseenWords || new Set(), scan.coveredWords || new Set());
   const visible = (/** @type {Element} */ el) => {
     let v = seenVisible.get(el);
     if (v === undefined) { v = checkVisibilityOf(el, VISIBLE) && !unseen(el); seenVisible.set(el, v); }

@@ -44,11 +44,12 @@ import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, client
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
  * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
  *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null,
- *   hidden: number, skipped: Skipped, unseenWords: Set<Element>}} Scan
+ *   hidden: number, skipped: Skipped, unseenWords: Set<Element>, coveredWords: Set<Element>}} Scan
  *   covered: controls left out because something is drawn over them; hidden: how many were left out
  *   because the page itself hides them from a pointer (clipped, drawn under another part);
  *   unseenWords: elements whose style may keep their words (and those under them) unseen, over every
- *   scope met (the rendering confirms, dom_unseen.js)
+ *   scope met (the rendering confirms, dom_unseen.js); coveredWords: elements with a box of theirs
+ *   that may lie over the words in them (the rendering confirms by hit testing)
  * @typedef {{count: number, first: string}} Skipped  elements left out because reading them failed (the first error's words)
  */
 
@@ -419,7 +420,7 @@ function placeTexts(texts, entries, vh) {
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
  * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null,
- *   noPointer?: Set<Element>, reveal?: Set<Element>, words?: Set<Element>}} ScopeInfo
+ *   noPointer?: Set<Element>, reveal?: Set<Element>, words?: Set<Element>, covers?: Set<Element>}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
  *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
@@ -436,7 +437,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
   }
-  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, words: st.words,
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, words: st.words, covers: st.covers,
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
@@ -483,6 +484,8 @@ export function scanPage(reg, opts = {}) {
   const noPointer = new Set();
   /** Elements whose style may keep their words unseen (dom_pointer.js), over every scope met. @type {Set<Element>} */
   const unseenWords = new Set();
+  /** Elements a box of theirs may lie over the words of (the parents of dom_pointer.js `covers`). @type {Set<Element>} */
+  const coveredWords = new Set();
   /** Elements a pointer over something around them shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
   const reveal = new Set();
   /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
@@ -495,6 +498,7 @@ export function scanPage(reg, opts = {}) {
     const info = scopeInfo(root);
     if (info.noPointer) for (const e of info.noPointer) noPointer.add(e);
     if (info.words) for (const e of info.words) unseenWords.add(e);
+    if (info.covers) for (const e of info.covers) { const p = parentElOf(e); if (p) coveredWords.add(p); }
     if (info.reveal) for (const e of info.reveal) reveal.add(e);
     return info;
   };
@@ -880,7 +884,7 @@ export function scanPage(reg, opts = {}) {
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount, covered, hidden: hidden.length, skipped, unseenWords,
+    entries, texts, remoteFrames, dialogs, newCount, covered, hidden: hidden.length, skipped, unseenWords, coveredWords,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place

@@ -8,6 +8,7 @@
  * boxes the browser drew: the page map leaves such words out (it counts them).
  */
 import { containsOf, docOf, elementsAtOf, parentElOf, rectOf, tagOf } from "./dom_native.js";
+import { isOwnUi } from "./own_ui.js";
 
 /** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
 function rgba(c) {
@@ -91,13 +92,48 @@ function groundAt(el, box, grounds) {
 }
 
 /**
+ * Whether what the browser drew at each of the words' boxes (up to three) lays an opaque box over
+ * them — a picture, or an element with a background of its own that is not around them (nor
+ * heybro's): a box laid over words to keep them from a person. A box the point does not reach,
+ * or one out of view, is not judged (the words are shown).
+ * @param {Element} el
+ */
+function coveredByBox(el) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return false;
+  const range = doc.createRange();
+  range.selectNodeContents(el);
+  const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1).slice(0, 3);
+  if (!boxes.length) return false;
+  for (const box of boxes) {
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return false;
+    const stack = elementsAtOf(doc, x, y);
+    const at = stack.findIndex((e) => e === el || containsOf(el, e));
+    if (at <= 0) return false;
+    const opaque = stack.slice(0, at).some((e) => {
+      if (containsOf(e, el) || isOwnUi(e)) return false;
+      if (/^(img|video|canvas|picture|object|embed|iframe)$/.test(tagOf(e))) return true;
+      const s = view.getComputedStyle(e);
+      if (Number(s.opacity) < 0.9) return false;
+      const bg = rgba(s.backgroundColor);
+      return s.backgroundImage !== "none" || (!!bg && bg[3] >= 0.9);
+    });
+    if (!opaque) return false;
+  }
+  return true;
+}
+
+/**
  * The rendering's test of words: unseen when the element, or one above it, is under a rule that
- * could hide words and the computed style says it does. Memoised for one rendering.
+ * could hide words and the computed style says it does, or inside an element with a box that may
+ * lie over its words and hit testing finds one there. Memoised for one rendering.
  * @param {Set<Element>} candidates elements under such rules (dom_pointer.js `words`)
+ * @param {Set<Element>} [coverParents] elements a box of theirs may lie over (dom_scan.js `coveredWords`)
  * @returns {(el: Element) => boolean}
  */
-export function unseenWordsTest(candidates) {
-  if (!candidates.size) return () => false;
+export function unseenWordsTest(candidates, coverParents = new Set()) {
+  if (!candidates.size && !coverParents.size) return () => false;
   /** @type {Map<Element, boolean>} */ const under = new Map();
   /** @type {Map<Element, boolean>} */ const verdict = new Map();
   /** @type {Map<Element, number[] | null>} */ const grounds = new Map();
@@ -111,10 +147,21 @@ export function unseenWordsTest(candidates) {
     }
     return v;
   };
+  /** @type {Map<Element, boolean>} */ const underCover = new Map();
+  /** @param {Element} el @returns {boolean} */
+  const inCover = (el) => {
+    let v = underCover.get(el);
+    if (v === undefined) {
+      const p = parentElOf(el);
+      v = coverParents.has(el) || (!!p && inCover(p));
+      underCover.set(el, v);
+    }
+    return v;
+  };
   return (el) => {
     let v = verdict.get(el);
     if (v === undefined) {
-      try { v = inCandidate(el) && wordsUnseen(el, grounds); } catch { v = false; }
+      try { v = (inCandidate(el) && wordsUnseen(el, grounds)) || (coverParents.size > 0 && inCover(el) && coveredByBox(el)); } catch { v = false; }
       verdict.set(el, v);
     }
     return v;

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from shared_schema.page_text import neutral
 from shared_schema.sites import SiteGate
+
+
+_SCROLL_LINE = re.compile(r"^Scroll: .*$", re.M)
 
 
 class Browser(Protocol):
@@ -44,7 +48,10 @@ class Snapshot(BaseModel):
 
     @property
     def fingerprint(self) -> str:
-        return hashlib.sha1(f"{self.url}\n{self.text}".encode()).hexdigest()[:16]
+        """The page's state as loop detection compares it: its address and map, without how far
+        it is scrolled in pixels (a page whose layout settles a pixel later is the same page)."""
+        text = _SCROLL_LINE.sub("", self.text)
+        return hashlib.sha1(f"{self.url}\n{text}".encode()).hexdigest()[:16]
 
 
 def describe_signature(sig: dict[str, Any]) -> str:
