@@ -66,7 +66,8 @@ def write(attacks: list[Attack]) -> None:
         "| severity | attacks | succeeded | rate |", "|---|---|---|---|", *rates,
         f"| all | {total} | {won} | {100 * won / total if total else 0:.0f} % |", "",
         "| severity | class | attack | outcome |", "|---|---|---|---|", *rows, "",
-        "Open: a text covered by an opaque box is not yet judged by hit testing; while heybro acts in "
+        "Open: words under a box that lets the pointer through (`pointer-events: none`) escape the "
+        "hit test that finds words under an opaque box; while heybro acts in "
         "a tab, Chrome shows its debugging bar (browser dialogs are answered through the debugger), "
         "which changes the height of the page's window — a page watching its size may guess; a "
         "dialog opened by a cross-origin frame is not answered for heybro (the frame's own target is "

@@ -72,11 +72,14 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   const kind = /** @type {BrowserDialog["kind"]} */ (["alert", "confirm", "prompt", "beforeunload"].includes(p.type) ? p.type : "confirm");
   const accept = kind === "alert" || a.confirm === "accept" || (kind === "prompt" && a.prompt_text !== null);
   const value = kind === "prompt" && accept ? (a.prompt_text ?? p.defaultPrompt ?? "") : undefined;
-  a.send("Page.handleJavaScriptDialog", { accept, ...(value !== undefined ? { promptText: value } : {}) }).catch(() => { /* closed meanwhile */ });
-  if (a.answered.length < KEEP) {
-    a.answered.push({ name: kind, text: String(p.message || "").slice(0, 500), kind, answer: accept ? "accepted" : "dismissed",
-      ...(value !== undefined ? { value: value.slice(0, 200) } : {}) });
-  }
+  const answered = a.answered;
+  // Told only once it is answered: a box someone else closed first (the user) is not heybro's to report.
+  a.send("Page.handleJavaScriptDialog", { accept, ...(value !== undefined ? { promptText: value } : {}) }).then(() => {
+    if (answered.length < KEEP) {
+      answered.push({ name: kind, text: String(p.message || "").slice(0, 500), kind, answer: accept ? "accepted" : "dismissed",
+        ...(value !== undefined ? { value: value.slice(0, 200) } : {}) });
+    }
+  }, () => { /* closed meanwhile */ });
 });
 
 onDetached((tabId) => { const a = armed.get(tabId); if (a) a.until = 0; });

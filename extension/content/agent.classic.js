@@ -6611,10 +6611,16 @@ const LOAD_SYNC_WINDOW_MS = 250;
  * Waits, when the page is still drawing what it fetched since it started (a mail list, a
  * dashboard): while a young request of its own is open, then until its DOM has been quiet. Costs
  * one round trip to the coordinator (which hears the browser's own record of the page's requests)
- * when nothing is on its way (two, a moment apart, when its load event has just run).
+ * when nothing is on its way (two, a moment apart, when its load event has just run: `justLoaded`,
+ * or its load ended less than LOAD_SYNC_WINDOW_MS ago).
  * @param {Document} doc @param {boolean} [justLoaded]
  */
 async function contentReady(doc, justLoaded = false) {
+  if (!justLoaded) {
+    const view = doc.defaultView;
+    const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view?.performance.getEntriesByType("navigation")[0]);
+    justLoaded = !!view && !!nav && nav.loadEventEnd > 0 && view.performance.now() - nav.loadEventEnd < LOAD_SYNC_WINDOW_MS;
+  }
   await syncRequests();
   // Requests the page's load handlers made just now may not be in the coordinator's record yet
   // (the browser tells it on its own channel): one more look, a moment later.

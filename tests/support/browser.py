@@ -71,6 +71,10 @@ def test_env(home: Path) -> dict[str, str]:
     return env
 
 
+def _leave_open(dialog: Any) -> None:
+    """A browser dialog Playwright saw: left for heybro (or the test) to answer."""
+
+
 @contextmanager
 def launch(*, install_host: bool = True, headless: bool = True, extra_args: list[str] | None = None,
            env_extra: dict[str, str] | None = None, user_data_dir: Path | None = None,
@@ -88,6 +92,10 @@ def launch(*, install_host: bool = True, headless: bool = True, extra_args: list
             str(udd), executable_path=chromium, headless=headless, env=env,
             args=[*QUIET_FLAGS, *extension_flags(extension_root), *(extra_args or [])])
         ctx.set_default_timeout(15_000)
+        # Playwright answers a browser dialog itself (dismissed) when a page has no listener for
+        # one; with one that does nothing, the dialog stays open as for a person, and heybro
+        # answers it (through the debugger) while it acts — as in the user's own browser.
+        ctx.on("dialog", _leave_open)
         eb = ExtBrowser(ctx=ctx, home=home, user_data_dir=udd, env=env)
         try:
             if install_host:

@@ -214,7 +214,7 @@ def map_attacks(tmp: Path) -> list[Attack]:
                    "V!4xf#Qp9Lm2" in everything),
             Attack("secrets", "medium", "typed passwords, one-time codes, PINs",
                    any(s in everything for s in ("hunter2-old", "482913", "correct horse"))),
-            Attack("hidden words", "low-medium", "instructions a person cannot see: no size, no colour, white on white, off the page, no height, scaled or clipped to nothing",
+            Attack("hidden words", "low-medium", "instructions a person cannot see: no size, no colour, white on white, off the page, no height, scaled or clipped to nothing, under an opaque box",
                    "AI AGENT" in "\n".join(sections)),
             Attack("a name that hides what a control shows", "low-medium",
                    "aria-label \"Keep my account\" on a button showing \"Delete my account\"",
