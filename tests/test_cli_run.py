@@ -43,3 +43,22 @@ def test_settings_handed_over_are_checked_without_echoing_the_key() -> None:
         config.from_dict({"api_key": "sk-secret-1", "tool_mode": "bogus", "model": "m"})
     assert "tool_mode: Input should be 'auto', 'native' or 'json'" in str(info.value)
     assert "sk-secret-1" not in str(info.value)
+
+
+def test_a_lock_naming_a_gone_or_reused_pid_is_stale_and_cleared(tmp_path: Path) -> None:
+    """A killed Chromium's lock names a pid that is gone, or that the system gave to another
+    program since: the profile is free, and what the dead browser left is removed."""
+    import socket
+
+    from heybro.cli_run import claim_profile
+    other = subprocess.Popen(["sleep", "30"])  # a live process that is no Chromium
+    try:
+        for pid in (other.pid, 2 ** 22 + 7):
+            (tmp_path / "DevToolsActivePort").write_text("35797\n/devtools/browser/x\n")
+            os.symlink(f"{socket.gethostname()}-{pid}", tmp_path / "SingletonLock")
+            claim_profile(tmp_path)
+            assert not (tmp_path / "DevToolsActivePort").exists()
+            assert not (tmp_path / "SingletonLock").is_symlink()
+    finally:
+        other.kill()
+        other.wait()

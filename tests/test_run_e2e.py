@@ -165,3 +165,49 @@ def test_the_browser_heybro_run_starts_and_its_host_never_get_the_key(tmp_path: 
         assert not [p for p, env in seen.items() if secret.encode() in env]
     finally:
         chromium.close()
+
+
+def _chromium_in(profile: Path) -> subprocess.Popen[bytes]:
+    """A Chromium holding `profile`, started the way `heybro run` starts one, once it is up."""
+    import time
+
+    from heybro.browser.chromium import QUIET_FLAGS, find_chromium
+    chromium = find_chromium()
+    assert chromium
+    proc = subprocess.Popen([chromium, *QUIET_FLAGS, f"--user-data-dir={profile}", "--headless=new",
+                             "--no-sandbox", "--remote-debugging-port=0", "about:blank"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while not (profile / "DevToolsActivePort").exists() or not (profile / "SingletonLock").is_symlink():
+        assert time.monotonic() < deadline and proc.poll() is None, "Chromium did not start"
+        time.sleep(0.05)
+    return proc
+
+
+def test_a_profile_left_by_a_killed_browser_is_used_again_and_a_live_one_is_named() -> None:
+    """`heybro run --profile P` after the Chromium in P was killed outright (its lock and its
+    DevToolsActivePort left behind, naming a port nobody listens on): the run works. While a
+    Chromium still holds P, the run refuses at once and names it."""
+    import os
+    import signal
+
+    with tempfile.TemporaryDirectory() as tmp, DemoSite() as site:
+        home, profile = Path(tmp) / "home", Path(tmp) / "profile"
+        old = _chromium_in(profile)
+        env = base_env(home)
+        args = [sys.executable, "-m", "heybro.cli", "run", "Buy a blue kettle for Ann Lee", "--url", site.url,
+                "--profile", str(profile), "--new-browser", "--headless", "--json"]
+        try:
+            with ScriptedLLM(demo_script.happy()) as llm:
+                r = subprocess.run(args, env=env | llm.env(), capture_output=True, text=True, timeout=60)
+            assert r.returncode == 1 and f"The profile {profile} is in use by a running Chromium (pid {old.pid})" in r.stderr, r.stderr
+            assert old.poll() is None  # (the user's browser is left alone)
+        finally:
+            os.killpg(old.pid, signal.SIGKILL)
+            old.wait(timeout=10)
+        assert (profile / "DevToolsActivePort").exists() and (profile / "SingletonLock").is_symlink()
+        with ScriptedLLM(demo_script.happy()) as llm:
+            r = subprocess.run(args, env=env | llm.env(), capture_output=True, text=True, timeout=240)
+        events = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+        assert r.returncode == 0, (r.stderr, final(events) if events else None)
+        assert len(site.orders) == 1

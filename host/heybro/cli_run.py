@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -70,6 +71,38 @@ def without_keys(env: Mapping[str, str]) -> dict[str, str]:
     return {k: v for k, v in env.items() if not k.upper().endswith("API_KEY")}
 
 
+def _chromium_using(profile: Path) -> int | None:
+    """The pid of a live Chromium that holds the profile (its `SingletonLock`, "host-pid", on this
+    machine), or None. A lock left by a Chromium that was killed names a pid that is gone, or one
+    the system has since given to another program."""
+    lock = profile / "SingletonLock"
+    try:
+        target = os.readlink(lock)
+    except OSError:
+        return None
+    host, _, pid = target.rpartition("-")
+    if not pid.isdigit() or host != socket.gethostname() or not _alive(int(pid)):
+        return None
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+    except OSError:
+        return int(pid)  # (no /proc to ask: a live pid is taken at its word)
+    return int(pid) if "chrom" in Path(cmdline).name.lower() else None
+
+
+def claim_profile(profile: Path) -> None:
+    """Makes a profile usable after any death of the run that used it before: the locks and the
+    `DevToolsActivePort` a killed Chromium left are removed (the old port would be read before
+    the new Chromium writes its own). A profile a live Chromium still holds is refused, by name."""
+    pid = _chromium_using(profile)
+    if pid is not None:
+        raise RuntimeError(f"The profile {profile} is in use by a running Chromium (pid {pid}): "
+                           "close that browser first, or give --profile another folder.")
+    for name in ("SingletonLock", "SingletonSocket", "SingletonCookie", "DevToolsActivePort"):
+        with contextlib.suppress(FileNotFoundError):
+            (profile / name).unlink()
+
+
 class LaunchedChromium:
     """Chromium with the extension and the host registered in its profile."""
 
@@ -80,6 +113,7 @@ class LaunchedChromium:
         self.tmp = None if profile else Path(tempfile.mkdtemp(prefix="heybro-run-"))
         self.profile = profile or self.tmp / "profile"  # type: ignore[operator]
         self.profile.mkdir(parents=True, exist_ok=True)
+        claim_profile(self.profile)
         launcher = registration.write_launcher()
         registration.register(browser_dirs.custom_profile(self.profile), launcher, [EXTENSION_ID])
         cmd = [chromium, *QUIET_FLAGS, *extension_flags(), f"--user-data-dir={self.profile}"]
@@ -101,7 +135,7 @@ class LaunchedChromium:
         from websockets.asyncio.client import connect
 
         marker = self.profile / "DevToolsActivePort"
-        while not marker.exists():
+        while not (marker.exists() and marker.stat().st_mtime >= self.started - 1):  # (this Chromium's)
             if time.monotonic() > deadline or self.proc.poll() is not None:
                 raise RuntimeError("Chromium did not start (no DevToolsActivePort).")
             await asyncio.sleep(0.05)
