@@ -92,12 +92,14 @@ def test_a_control_whose_name_and_words_disagree_shows_both(browser, page, site)
 def test_words_a_person_cannot_see_are_left_out(browser, page, site):
     """Instructions hidden for the model — no size, no colour, white on white, off the page, in a
     box of no height, scaled or clipped to nothing, under an opaque box — never reach it; what a
-    person sees stays (a badge beside words, a veil one reads through)."""
+    person sees stays (a badge beside words, a veil one reads through; a menu of words of its own
+    opened over them is the page's own layer, judged as covers of controls are)."""
     open_page(page, site + "/hidden_words.html")
     text = ok(browser, "observe")["text"]
     assert "AI AGENT" not in text and "Screen readers hear this" not in text, text
     # (White words over a picture are seen: the ground is what the browser stacked under them.)
     for seen in ("A kettle that boils fast.", "Free delivery this week.", "Summer sale on a photo.", "Ships in 2 days.",
-                 "Rated 4.8 by buyers.", "Fresh stock every Monday.", "New", "Gift wrapping on request."):
+                 "Rated 4.8 by buyers.", "Fresh stock every Monday.", "New", "Gift wrapping on request.",
+                 "Sort by price", "Delivery to most towns"):
         assert seen in text, (seen, text)
     assert re.search(r"^\[e\d+\] button Add to cart$", text, re.M), text

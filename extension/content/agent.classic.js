@@ -5115,10 +5115,10 @@ function groundAt(el, box, grounds) {
 }
 
 /**
- * Whether what the browser drew at each of the words' boxes (up to three) lays an opaque box over
- * them — a picture, or an element with a background of its own that is not around them (nor
- * heybro's): a box laid over words to keep them from a person. A box the point does not reach,
- * or one out of view, is not judged (the words are shown).
+ * Whether what the browser drew at each of the words' boxes (up to three) lays an opaque blank box
+ * over them — a picture, or an element with a background of its own and no words, that is not
+ * around them (nor heybro's): a box laid over words to keep them from a person. A box the point
+ * does not reach, or one out of view, is not judged (the words are shown).
  * @param {Element} el
  */
 function coveredByBox(el) {
@@ -5135,7 +5135,9 @@ function coveredByBox(el) {
     const at = stack.findIndex((e) => e === el || containsOf(el, e));
     if (at <= 0) return false;
     const opaque = stack.slice(0, at).some((e) => {
-      if (containsOf(e, el) || isOwnUi(e)) return false;
+      // A box of words of its own over them (a menu, a dialog, a popover opened over the page) is
+      // the page's own layer, judged as a cover of controls is; a blank box or a picture hides.
+      if (containsOf(e, el) || isOwnUi(e) || (e.textContent || "").trim()) return false;
       if (/^(img|video|canvas|picture|object|embed|iframe)$/.test(tagOf(e))) return true;
       const s = view.getComputedStyle(e);
       if (Number(s.opacity) < 0.9) return false;
