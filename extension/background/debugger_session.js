@@ -58,6 +58,17 @@ export function letGo(tabId, lingerMs = 0) {
   const s = sessions.get(tabId);
   if (!s) return;
   s.users = Math.max(0, s.users - 1);
+  linger(tabId, lingerMs);
+}
+
+/**
+ * Keeps the tab's attachment up at least `lingerMs` longer once nobody holds it (a session nobody
+ * holds ends when its time is up).
+ * @param {number} tabId @param {number} lingerMs
+ */
+export function linger(tabId, lingerMs) {
+  const s = sessions.get(tabId);
+  if (!s) return;
   s.until = Math.max(s.until, Date.now() + lingerMs);
   if (s.users) return;
   clearTimeout(s.timer);
@@ -74,7 +85,7 @@ export function letGoNow(tabId) {
   const s = sessions.get(tabId);
   if (!s) return;
   s.until = 0;
-  if (!s.users) { s.users = 1; letGo(tabId); }
+  linger(tabId, 0);
 }
 
 /** Whether heybro's attachment to the tab is up. @param {number} tabId */

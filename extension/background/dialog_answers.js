@@ -20,7 +20,7 @@
  * @typedef {{name: string, text: string, kind: "alert" | "confirm" | "prompt" | "beforeunload", answer: "accepted" | "dismissed", value?: string}} BrowserDialog
  * @typedef {{dialog?: "accept" | "dismiss" | null, dialog_text?: string | null}} DialogInstruction
  */
-import { attached, hold, letGo, letGoNow, onDetached } from "./debugger_session.js";
+import { attached, hold, letGo, letGoNow, linger, onDetached } from "./debugger_session.js";
 
 /** After the agent's last request, how long dialogs are still answered for it. */
 export const GRACE_MS = 10_000;
@@ -53,7 +53,7 @@ export async function armDialogs(tabId, instruction) {
       return String(/** @type {any} */ (e)?.message || e);
     }
   } else {
-    hold(tabId, "").then(() => letGo(tabId, LINGER_MS), () => {}); // (keeps it up a while longer)
+    linger(tabId, LINGER_MS);
   }
   a.until = Date.now() + (instruction ? ACTION_MS : GRACE_MS);
   a.confirm = instruction?.dialog === "accept" ? "accept" : "dismiss";

@@ -127,6 +127,26 @@ function coveredByBox(el) {
 }
 
 /**
+ * Whether an element is one of `set` or inside one, memoised along the way (ancestors are asked
+ * once for all their descendants).
+ * @param {Set<Element>} set @returns {(el: Element) => boolean}
+ */
+function within(set) {
+  /** @type {Map<Element, boolean>} */ const seen = new Map();
+  /** @param {Element} el @returns {boolean} */
+  const test = (el) => {
+    let v = seen.get(el);
+    if (v === undefined) {
+      const p = parentElOf(el);
+      v = set.has(el) || (!!p && test(p));
+      seen.set(el, v);
+    }
+    return v;
+  };
+  return test;
+}
+
+/**
  * The rendering's test of words: unseen when the element, or one above it, is under a rule that
  * could hide words and the computed style says it does, or inside an element with a box that may
  * lie over its words and hit testing finds one there. Memoised for one rendering.
@@ -136,30 +156,9 @@ function coveredByBox(el) {
  */
 export function unseenWordsTest(candidates, coverParents = new Set()) {
   if (!candidates.size && !coverParents.size) return () => false;
-  /** @type {Map<Element, boolean>} */ const under = new Map();
   /** @type {Map<Element, boolean>} */ const verdict = new Map();
   /** @type {Map<Element, number[] | null>} */ const grounds = new Map();
-  /** @param {Element} el @returns {boolean} */
-  const inCandidate = (el) => {
-    let v = under.get(el);
-    if (v === undefined) {
-      const p = parentElOf(el);
-      v = candidates.has(el) || (!!p && inCandidate(p));
-      under.set(el, v);
-    }
-    return v;
-  };
-  /** @type {Map<Element, boolean>} */ const underCover = new Map();
-  /** @param {Element} el @returns {boolean} */
-  const inCover = (el) => {
-    let v = underCover.get(el);
-    if (v === undefined) {
-      const p = parentElOf(el);
-      v = coverParents.has(el) || (!!p && inCover(p));
-      underCover.set(el, v);
-    }
-    return v;
-  };
+  const inCandidate = within(candidates), inCover = within(coverParents);
   return (el) => {
     let v = verdict.get(el);
     if (v === undefined) {
