@@ -171,6 +171,8 @@ export async function screenshot(call) {
   try {
     if (!tab.active) throw fail("The task's tab is in the background; heybro does not bring it to the front for a screenshot.", "unsupported");
     const opts = call.args.quality ? { format: /** @type {"jpeg"} */ ("jpeg"), quality: call.args.quality } : { format: /** @type {"png"} */ ("png") };
+    // The page's latest drawing (the boxes an observe just put up) is waited for, not assumed.
+    await chrome.tabs.sendMessage(/** @type {number} */ (tab.id), { kind: "dom.painted" }, { frameId: 0 }).catch(() => null);
     const dataUrl = await capture(/** @type {number} */ (tab.windowId), opts);
     return { tab_id: /** @type {number} */ (tab.id), data_url: dataUrl };
   } finally {

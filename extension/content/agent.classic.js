@@ -7678,6 +7678,20 @@ function readyAnswer(observeArgs) {
   return answer;
 }
 
+/**
+ * Answers once the page has drawn a frame since the request (two animation frames: the one that
+ * lays out, the one after it is presented), so that a screenshot shows what was just drawn (the
+ * numbered boxes) even when the browser's window changed size meanwhile. A hidden page draws no
+ * frames: the wait is bounded.
+ */
+function painted() {
+  return new Promise((resolve) => {
+    const done = () => resolve({ painted: true });
+    setTimeout(done, 250);
+    requestAnimationFrame(() => requestAnimationFrame(done));
+  });
+}
+
 chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   if (!msg || typeof msg.kind !== "string" || !msg.kind.startsWith("dom.")) return false;
   if (msg.kind === "dom.ping") {
@@ -7694,6 +7708,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   (async () => {
     if (msg.kind === "dom.observe") { await contentReady(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
+    if (msg.kind === "dom.painted") return painted();
     if (msg.kind === "dom.overlay") { if (msg.args?.on) observe({ ...msg.args, highlight: true }); else clearOverlay(); return { ok: true }; }
     throw actionError("unsupported", `Unknown request ${msg.kind}`);
   })().then((result) => sendResponse({ ok: true, result }), (e) => sendResponse({ ok: false, error: {
