@@ -5,10 +5,14 @@ at the page first — the shop's own count proves every order happened exactly o
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
+import sqlite3
+import subprocess
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -170,6 +174,68 @@ def test_store_unwritable_mid_task_pauses_saying_so_then_resumes_and_orders_once
     rig.panel.click("#history summary")
     rig.panel.locator("#history-list button").first.click()
     expect(rig.panel.locator("#history-detail")).to_contain_text("another program holds it locked")
+
+
+@contextmanager
+def small_disk(where: Path, size: str = "4m") -> Iterator[Path]:
+    """A real filesystem of a few MB (tmpfs), so that a full disk is a full disk."""
+    where.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here (needs root): {done.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def fill(disk: Path) -> Path:
+    """Writes a file until the disk has no room left; returns it (deleting it frees the disk)."""
+    filler = disk / "filler"
+    with filler.open("wb") as f:
+        try:
+            while True:
+                f.write(b"\0" * 65536)
+                f.flush()
+        except OSError as err:
+            assert err.errno == errno.ENOSPC, err
+    return filler
+
+
+def test_disk_full_mid_task_pauses_then_recovers_by_itself_once_space_is_freed(tmp_path: Path) -> None:
+    with small_disk(tmp_path / "disk") as disk, \
+            shop_rig(tmp_path, env={"HEYBRO_DB": str(disk / "tasks.sqlite3")}) as rig:
+        rig.policy.hold_before_order.set()
+        start(rig)
+        assert rig.policy.waiting.wait(60)
+        filler = fill(disk)
+        rig.policy.release.set()  # the reply that orders arrives; its record cannot be written
+        wait_status(rig.panel, "Paused", 30_000)
+        expect(rig.panel.locator("#task-error")).to_contain_text("the disk is full")
+        assert rig.site.orders == []
+        db = sqlite3.connect(disk / "tasks.sqlite3")
+        (before,) = db.execute("SELECT MAX(seq) FROM events").fetchone()
+        assert db.execute("SELECT status FROM tasks").fetchone()[0] != "paused"
+
+        filler.unlink()  # space comes back; nobody touches heybro
+        expect(rig.panel.locator("#log")).to_contain_text("heybro can write its record again",
+                                                          timeout=30_000)
+        status, reason = db.execute("SELECT status, reason FROM tasks").fetchone()
+        assert status == "paused", (status, reason)
+        # What the panel was shown meanwhile reached the record, in order, after what came before.
+        rows = db.execute("SELECT seq, kind, data FROM events WHERE seq > ? ORDER BY seq",
+                          (before,)).fetchall()
+        assert [r[0] for r in rows] == list(range(before + 1, before + 1 + len(rows)))
+        kinds = [r[1] for r in rows]
+        assert kinds.index("status") < kinds.index("error"), kinds
+        assert "paused" in rows[kinds.index("status")][2]
+        assert "the disk is full" in rows[kinds.index("error")][2]
+        db.close()
+
+        rig.panel.click("#resume")
+        wait_status(rig.panel, "Completed", 60_000)
+        assert len(rig.site.orders) == 1, rig.site.orders
 
 
 def test_host_killed_while_heybro_run_watches_it_follows_the_new_host_to_the_end(rig: Rig) -> None:

@@ -28,10 +28,10 @@ class Rig:
 
 
 @contextmanager
-def shop_rig(tmp_path: Path) -> Iterator[Rig]:
+def shop_rig(tmp_path: Path, env: dict[str, str] | None = None) -> Iterator[Rig]:
     policy = ShopPolicy()
     with DemoSite() as site, ScriptedLLM({}, default=policy.defaults()) as llm, \
-            launch(env_extra=llm.env(), home=tmp_path / "home",
+            launch(env_extra=llm.env() | (env or {}), home=tmp_path / "home",
                    user_data_dir=tmp_path / "profile") as eb:
         shop = eb.ctx.new_page()
         shop.goto(site.url)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import cast
 
 from shared_schema import ErrorCode, ProtocolError
-from shared_schema.events import ErrorData, EventData, StatusData, dump
+from shared_schema.events import ErrorData, EventData, MessageData, StatusData, dump
 from shared_schema.messages import Event
 
 from .. import config, logs
@@ -43,6 +43,9 @@ BrowserFactory = Callable[[NativeChannel, str], Browser]
 # Other capabilities may add recorders here: fn(task) -> Recorder.
 RECORDER_FACTORIES: list[Callable[[Task], Recorder]] = []
 FINAL = ("completed", "failed", "stopped")
+# A store that refused a write is tried again after 0.5 s, 1 s, 2 s, … then every 10 s.
+STORE_RETRY_FIRST_S = 0.5
+STORE_RETRY_MAX_S = 10.0
 
 
 def native_browser(channel: NativeChannel, task_id: str) -> Browser:
@@ -131,9 +134,11 @@ class Launcher:
         return emit
 
     async def _hold_for_store(self, running: Running, err: StoreUnwritable) -> ResumeNote | None:
-        """The store cannot write: the task waits, paused and whole in memory, saying why.
-        Resume writes what queued up and goes on (the note for the run), Stop ends it; None when
-        the run is over."""
+        """The store cannot write: the task waits, paused and whole in memory, saying why. Writing
+        is retried by itself meanwhile (`_write_held`, with backoff): once it works, what queued
+        up is written in order and the record says Paused (an ended task's record, its end) with
+        no one's help. Resume goes on (the note for the run), Stop ends it; None when the run is
+        over."""
         task, control = running.task, running.control
         ended = task.status.value in FINAL
         if not ended:
@@ -142,37 +147,75 @@ class Launcher:
         control.on_pause = control.on_resume = None
         log.error("task_paused_store_unwritable", task_id=task.id, path=str(err.path), why=err.why)
         text = (f"{err.message}. The task is paused; nothing is lost meanwhile. Fix that (free "
-                "some space, make the folder writable, close what locks it), then press Resume.")
+                "some space, make the folder writable, close what locks it); heybro notices by "
+                "itself and writes everything, then press Resume.")
         if not ended:
             await running.tell(StatusData(status="paused", reason=err.message))
         await running.tell(ErrorData(text=text))
-        while True:
-            control.pause()
-            try:
-                await control.checkpoint()  # until Resume (or Stop)
-            except TaskStopped:
-                task.status, task.result = TaskStatus.stopped, "stopped by the user"
-                with contextlib.suppress(StoreUnwritable):
-                    self.store.flush()
-                    self.store.checkpoint(task.id, task.model_dump(mode="json"))
-                    self.store.set_status(task.id, "stopped", "stopped by the user")
-                await running.tell(StatusData(status="stopped", reason="stopped by the user"))
-                return None
-            try:
-                self.store.flush()
-                self.store.checkpoint(task.id, task.model_dump(mode="json"))
-            except StoreUnwritable as again:
-                running.store_failed = again
-                await running.tell(ErrorData(text=f"Still paused: {again.message}."))
-                await running.tell(StatusData(status="paused", reason=again.message))
-                continue
-            running.store_failed = None
-            running.unsaved.clear()
+        retry = asyncio.create_task(self._write_held(running, err, ended))
+        try:
+            while True:
+                control.pause()
+                waiting = asyncio.create_task(control.checkpoint())  # until Resume (or Stop)
+                done, _ = await asyncio.wait({waiting, retry}, return_when=asyncio.FIRST_COMPLETED)
+                if ended and retry in done and waiting not in done:
+                    waiting.cancel()  # written by itself: the run's end is in the record now
+                    await asyncio.gather(waiting, return_exceptions=True)
+                    return None
+                try:
+                    await waiting
+                except TaskStopped:
+                    task.status, task.result = TaskStatus.stopped, "stopped by the user"
+                    with contextlib.suppress(StoreUnwritable):
+                        self.store.flush()
+                        self.store.checkpoint(task.id, task.model_dump(mode="json"))
+                        self.store.set_status(task.id, "stopped", "stopped by the user")
+                    await running.tell(StatusData(status="stopped", reason="stopped by the user"))
+                    return None
+                try:
+                    self._write(running, ended)
+                except StoreUnwritable as again:
+                    running.store_failed = again
+                    if retry.done():  # it failed again since: tried again by itself too
+                        retry = asyncio.create_task(self._write_held(running, again, ended))
+                    await running.tell(ErrorData(text=f"Still paused: {again.message}."))
+                    await running.tell(StatusData(status="paused", reason=again.message))
+                    continue
+                if ended:
+                    return None
+                return ResumeNote(why=(
+                    f"heybro could not write its record for a while ({err.why}) and paused; "
+                    "everything that happened meanwhile is written now. Look at the page first: "
+                    "it may have changed since the last step."))
+        finally:
+            retry.cancel()
+            await asyncio.gather(retry, return_exceptions=True)
+
+    def _write(self, running: Running, ended: bool) -> None:
+        """What queued up while the store failed, in order, then the task's state and status."""
+        task = running.task
+        self.store.flush()
+        self.store.checkpoint(task.id, task.model_dump(mode="json"))
+        self.store.update_status(task.id, task.status.value, task.result if ended else
+                                 "paused while heybro could not write its record")
+        if running.store_failed is not None:
             log.info("store_writable_again", task_id=task.id)
-            if ended:
-                self.store.update_status(task.id, task.status.value, task.result)
-                return None
-            return ResumeNote(why=(
-                f"heybro could not write its record for a while ({err.why}) and paused; "
-                "everything that happened meanwhile is written now. Look at the page first: "
-                "it may have changed since the last step."))
+        running.store_failed = None
+        running.unsaved.clear()
+
+    async def _write_held(self, running: Running, err: StoreUnwritable, ended: bool) -> None:
+        """Tries the held writes again with backoff until they go through, then tells the user."""
+        delay = STORE_RETRY_FIRST_S
+        while True:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, STORE_RETRY_MAX_S)
+            try:  # off the loop: a locked file makes a write wait (BUSY_TIMEOUT_S) before failing
+                await asyncio.to_thread(self._write, running, ended)
+            except StoreUnwritable:
+                continue
+            if not ended:
+                await running.tell(MessageData(text=(
+                    f"heybro can write its record again ({err.why} is over): everything that "
+                    "happened meanwhile is written. The task stays paused; press Resume to go on."),
+                    level="info"))
+            return
