@@ -202,3 +202,17 @@ def test_a_flyout_kept_above_the_page_is_listed_as_shown_on_hover_and_a_scrolled
     ok(browser, "hover", {"element_id": _id(text, "link Settings")})
     opened = fenced(ok(browser, "observe")["text"])
     assert re.search(r"\] link Writing$", opened, re.M), opened
+
+
+def test_names_read_as_the_browser_lays_the_words_out(browser, page, sites):
+    """Badges, line breaks, blocks, flex items and an svg's title part words; inline formatting
+    inside a word does not. The judge is Chrome's own accessibility tree, not a list written here."""
+    open_page(page, sites[0] + "/names_laid_out.html")
+    obs = ok(browser, "observe")
+    ours = sorted((s["role"], s["name"]) for s in obs["elements"].values())
+    cdp = page.context.new_cdp_session(page)
+    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    chrome = sorted((n["role"]["value"], n["name"]["value"]) for n in nodes
+                    if n.get("role", {}).get("value") in ("link", "button", "checkbox"))
+    assert ours == chrome
+    assert ("link", "Comments 2 Comments in moderation") in ours and ("link", "Ket tle") not in ours

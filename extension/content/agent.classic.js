@@ -1028,7 +1028,8 @@ const NOT_NAME = new Set(["group", "tree", "list", "listbox", "menu", "menubar",
  * apart (a block, an inline-block badge, a float, a positioned one) is a word of its own ("Inbox 7",
  * not "Inbox7"; "Comments 2 Comments in moderation"); words hidden from everyone (display: none,
  * visibility: hidden, aria-hidden) and a nested group of other items say nothing, as in Chrome's
- * accessible name; inline formatting inside a word ("Ket<b>tle</b>") stays one word.
+ * accessible name; a line break (`New<br>messages`) and an inline svg's title part words too;
+ * inline formatting inside a word ("Ket<b>tle</b>") stays one word.
  * @param {Element} el @param {string} raw its textContent
  */
 function laidOutText(el, raw) {
@@ -1043,11 +1044,13 @@ function laidOutText(el, raw) {
       if (t !== 1) continue;
       const e = /** @type {Element} */ (c), tag = tagOf(e);
       if (tag === "script" || tag === "style" || tag === "template" || attr(e, "aria-hidden") === "true") continue;
+      if (tag === "br") { out += " "; continue; } // a line break parts words as a space does
       const role = attr(e, "role");
       if (role && NOT_NAME.has(role)) continue;
       const st = view.getComputedStyle(e);
       if (st.display === "none") continue;
-      const apart = (st.display !== "inline" && st.display !== "contents") || st.float !== "none" || st.position === "absolute" || st.position === "fixed";
+      // (An inline picture, an svg, is a thing of its own beside the words: its title is a word apart.)
+      const apart = (st.display !== "inline" && st.display !== "contents") || tag === "svg" || st.float !== "none" || st.position === "absolute" || st.position === "fixed";
       if (apart) out += " ";
       walk(e, st.visibility === own || st.visibility === "visible");
       if (apart) out += " ";
