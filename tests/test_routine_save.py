@@ -152,3 +152,45 @@ def test_secrets_stay_placeholders_and_actions_of_a_worker_cut_short_are_kept(
     store.action_finished(task.id, "9", True, {})
     with pytest.raises(SaveRefused, match='click link "Invoices" has no record of its element'):
         routine_from_task(store, task.id, "login")
+
+
+def saved_with(tmp_path: Path, goal: str, actions: list[tuple[str, str, dict[str, Any]]],
+               answers: tuple[str, ...] = ()) -> Any:
+    """A completed task whose worker did `actions` (tool, the field's name, arguments), the user
+    having answered `answers`, saved as a routine."""
+    store = TaskStore(tmp_path / "t.sqlite3")
+    task = Task(description=goal, url="http://wp/wp-admin/", subtasks=[Subtask(text=goal)],
+                status=TaskStatus.completed)
+    calls_ = [ToolCall(tool=tool, parameters=params, success=True, url="http://wp/wp-admin/",
+                       signature={"tag": "select" if tool == "select" else "input", "name": name,
+                                  "label": name})
+              for tool, name, params in actions]
+    calls_ += [ToolCall(tool="ask_user", parameters={"question": "?"}, success=True,
+                        result={"answer": a}) for a in answers]
+    task.execution_history = [ExecutionCycle(index=1, subtask_index=0, worker=RoleResult(
+        role="worker", iterations=[Iteration(role="worker", tool_calls=calls_)]))]
+    store.create_task(goal, url=task.url, task_id=task.id, status="completed")
+    store.checkpoint(task.id, task.model_dump(mode="json"))
+    for i, c in enumerate(c for c in calls_ if c.tool != "ask_user"):
+        store.action_started(task.id, str(i), c.tool, {**c.parameters, "signature": c.signature})
+        store.action_finished(task.id, str(i), True, {})
+    return routine_from_task(store, task.id, "wp")
+
+
+def test_an_option_the_page_offered_is_not_a_parameter_because_the_goal_shares_its_word(
+        tmp_path: Path) -> None:
+    r = saved_with(tmp_path, "In WordPress, approve Jane Doe's pending comment about kettles",
+                   [("fill", "Search comments", {"element_id": "e1", "value": "kettles"}),
+                    ("select", "Bulk actions", {"element_id": "e2", "value": "Approve"})])
+    assert {p.name: p.default for p in r.parameters} == {"search_comments": "kettles"}
+    assert r.goal == "In WordPress, approve Jane Doe's pending comment about {{param:search_comments}}"
+    assert r.steps[1].args == {"value": "Approve"}
+
+
+def test_an_option_the_user_gave_quoted_or_as_an_answer_is_a_parameter(tmp_path: Path) -> None:
+    r = saved_with(tmp_path, "Make Bob's role 'Editor' and set Ann's timezone",
+                   [("select", "Role", {"element_id": "e1", "value": "Editor"}),
+                    ("select", "Timezone", {"element_id": "e2", "value": "Berlin"})],
+                   answers=("Berlin",))
+    assert {p.name: p.default for p in r.parameters} == {"role": "Editor", "timezone": "Berlin"}
+    assert r.goal == "Make Bob's role '{{param:role}}' and set Ann's timezone"

@@ -10,7 +10,10 @@ steps; neither are the ones that only read (observe, extract …): replay does n
 Values the user gave — in the goal, a follow-up message or an answer — become parameters when an
 action typed, filled or selected them: the step holds `{{param:NAME}}` (as do the goal, the
 subtasks, the intents and the expectations, so a run with another value expects that value), and
-the recorded value is the default. A secret stays `{{secret:NAME}}` and never gets a default.
+the recorded value is the default. Text typed into a field is the user's when they said it; an
+option chosen from those a control offered is only when they gave it as a value — quoted, or as
+a whole answer or message — never because the goal shares a word with it ("approve the comment"
+and a bulk-action menu's "Approve"). A secret stays `{{secret:NAME}}` and never gets a default.
 """
 
 from __future__ import annotations
@@ -33,6 +36,10 @@ from .model import Outcome, Parameter, Routine, Step
 PAGE_TOOLS = {t.name: t for t in WORKER_TOOLS if t.kind in ("browser", "tab")}
 # Tools whose argument is a value the user may have given, and that argument's name.
 VALUE_ARGS = {"fill": "value", "type": "text", "select": "value"}
+# Of those, the ones that choose among the page's own options (not the user's free text).
+CHOOSING = {"select"}
+# A value set off in quotes: "…", '…' (not an apostrophe inside a word), “…”, ‘…’, «…», `…`.
+QUOTED = re.compile(r'"([^"\n]+)"|(?<!\w)\'([^\'\n]+)\'(?!\w)|“([^”\n]+)”|‘([^’\n]+)’|«([^»\n]+)»|`([^`\n]+)`')
 SECRET = re.compile(r"\{\{secret:[^}]+\}\}")
 
 
@@ -162,16 +169,35 @@ def _outcomes(task: Task) -> list[Outcome]:
 
 # --- parameters ------------------------------------------------------------------------------
 
-def _user_texts(task: Task, store: TaskStore, task_id: str) -> list[str]:
-    """What the user said to the task: its goal, follow-up messages and answers."""
-    said = [task.description]
-    said += [m.value for m in task.memory if m.name == "user_message"]
-    said += [str(e.data["text"]) for e in store.events(task_id, kinds=["message"])
-             if e.data.get("who") == "user" and isinstance(e.data.get("text"), str)]
+class Said:
+    """What the user said to the task (its goal, follow-up messages and answers), and the values
+    they gave as such: the quoted ones, and each message or answer whole."""
+
+    def __init__(self, goal: str, messages: list[str], answers: list[str]) -> None:
+        self.texts = [goal, *messages, *answers]
+        quoted = [next(g for g in m.groups() if g) for t in [goal, *messages]
+                  for m in QUOTED.finditer(t)]
+        self.values = {" ".join(v.split()).lower() for v in [*quoted, *messages, *answers]}
+
+    def mentions(self, value: str) -> bool:
+        return any(_occurs(value).search(t) for t in self.texts)
+
+    def gave(self, value: str) -> bool:
+        return " ".join(value.split()).lower() in self.values
+
+
+def _user_texts(task: Task, store: TaskStore, task_id: str) -> Said:
+    messages = [m.value for m in task.memory if m.name == "user_message"]
+    messages += [str(e.data["text"]) for e in store.events(task_id, kinds=["message"])
+                 if e.data.get("who") == "user" and isinstance(e.data.get("text"), str)
+                 and not e.data.get("answers")]
+    answers = [str(e.data["text"]) for e in store.events(task_id, kinds=["message"])
+               if e.data.get("who") == "user" and e.data.get("answers")
+               and isinstance(e.data.get("text"), str)]
     for _, _, call in _calls(task):
         if call.tool == "ask_user" and isinstance(call.result, dict) and call.result.get("answer"):
-            said.append(str(call.result["answer"]))
-    return said
+            answers.append(str(call.result["answer"]))
+    return Said(task.description, list(dict.fromkeys(messages)), list(dict.fromkeys(answers)))
 
 
 def _occurs(value: str) -> re.Pattern[str]:
@@ -179,7 +205,7 @@ def _occurs(value: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){re.escape(value)}(?![\w])", re.IGNORECASE)
 
 
-def _parameters(steps: list[Step], said: list[str]) -> tuple[list[Parameter], dict[str, str]]:
+def _parameters(steps: list[Step], said: Said) -> tuple[list[Parameter], dict[str, str]]:
     """The values the steps typed that the user gave, as parameters; and value → name."""
     names: dict[str, str] = {}
     params: list[Parameter] = []
@@ -189,8 +215,9 @@ def _parameters(steps: list[Step], said: list[str]) -> tuple[list[Parameter], di
         if not isinstance(value, str) or not value.strip() or SECRET.search(value):
             continue
         value = value.strip()
-        if value.lower() in (v.lower() for v in names) or not any(
-                _occurs(value).search(s) for s in said):
+        if value.lower() in (v.lower() for v in names):
+            continue
+        if not (said.gave(value) if step.tool in CHOOSING else said.mentions(value)):
             continue
         name = _unique(_name_for(step.signature), set(names.values()))
         names[value] = name
