@@ -175,3 +175,47 @@ def test_host_killed_while_ordering_resumes_after_the_last_step_and_orders_once(
         assert len(r.site.orders) == 1, r.site.orders
         assert r.llm.requests == []
         assert [a.params.get("routine_step") for a in r.store.actions(task_id)] == list(range(7))
+
+
+def test_a_routine_scheduled_with_no_model_and_no_terminal_replays_in_a_headless_browser(
+        tmp_path: Path) -> None:
+    with rig(tmp_path) as r:
+        done = r.scheduled("--param", "name=Bo Chen", "--param", "email=bo@example.com")
+        assert done.returncode == 0, (done.stdout[-1500:], done.stderr)
+        assert [o | {"id": "x"} for o in r.site.orders] == [order("Bo Chen", "bo@example.com")]
+        assert r.llm.requests == []
+        steps = len(r.routine.steps)
+        # The summary counts what happened: every replayed step is an action.
+        assert f"\n  {steps} actions, 0 LLM calls" in done.stdout, done.stdout[-600:]
+        (listed,) = StoreRoutines(r.store).listing()
+        assert (listed.last_status, listed.last_model_calls) == ("completed", 0)
+
+
+def test_a_scheduled_run_whose_page_changed_stops_saying_healing_needs_a_model(
+        tmp_path: Path) -> None:
+    with rig(tmp_path, BEYOND_REFIND) as r:
+        done = r.scheduled("--url", r.changed.url)
+        assert done.returncode == 1, (done.stdout[-1500:], done.stderr)
+        said = "healing it needs a model, and none is configured. Set one with `heybro config"
+        assert said in done.stdout, done.stdout[-1500:]
+        assert r.changed.orders == [] and r.site.orders == []
+        (listed,) = StoreRoutines(r.store).listing()
+        assert listed.last_status == "failed"
+        assert said in (r.store.get_task(listed.last_task).reason or "")
+
+
+def test_a_scheduled_run_that_asks_first_is_stopped_since_nobody_can_answer(tmp_path: Path) -> None:
+    with rig(tmp_path, confirm=True) as r:
+        done = r.scheduled()
+        assert done.returncode == 4, (done.stdout[-1500:], done.stderr)
+        assert "nobody can answer here (no terminal, no browser window); it is stopped" \
+            in done.stderr
+        assert r.site.orders == []
+        (listed,) = StoreRoutines(r.store).listing()
+        assert listed.last_status == "stopped"
+        # The user lets heybro act on that site without asking: the scheduled run goes alone.
+        told = r.heybro("config", "--confirm-off-site", r.site.url)
+        assert "never asks first on   127.0.0.1" in told.stdout, told.stdout + told.stderr
+        done = r.scheduled()
+        assert done.returncode == 0, (done.stdout[-1500:], done.stderr)
+        assert len(r.site.orders) == 1

@@ -12,6 +12,7 @@ from typing import Any
 from shared_schema.sites import CATEGORIES, CATEGORY_NAMES, SiteRules, pattern_of
 
 from . import paths
+from .agent.risk import site_of
 from .optional import import_optional
 from .install import browsers as browser_dirs
 from .install import bundle, doctor, registration, unpacked
@@ -141,7 +142,9 @@ def _site_changes(args: argparse.Namespace) -> Callable[[dict[str, Any]], dict[s
                                           ("allow", args.allow_site), (None, args.forget_site))
              for site in given or []]
     kinds = [(k, True) for k in args.allow_kind or []] + [(k, False) for k in args.keep_off_kind or []]
-    if not moves and not kinds:
+    quiet = [(site, True) for site in args.confirm_off_site or []] + \
+        [(site, False) for site in args.confirm_on_site or []]
+    if not moves and not kinds and not quiet:
         return None
 
     def change(data: dict[str, Any]) -> dict[str, Any]:
@@ -155,7 +158,11 @@ def _site_changes(args: argparse.Namespace) -> Callable[[dict[str, Any]], dict[s
         for kind, allowed in kinds:
             off = [k for k in off if k != kind] + ([kind] if allowed else [])
         sites["categories_off"] = off
-        return {**data, "sites": sites}
+        asked_off = list(data.get("confirm_off_sites") or [])
+        for site, off_ in quiet:
+            host = site_of(site if "://" in site else f"http://{site}")
+            asked_off = [x for x in asked_off if x.lower() != host] + ([host] if off_ else [])
+        return {**data, "sites": sites, "confirm_off_sites": asked_off}
     return change
 
 
@@ -200,6 +207,8 @@ def cmd_config(args: argparse.Namespace) -> int:
                 "confidence_threshold"):
         print(f"  {key:21} {shown.get(key)}")
     _show_sites(settings.sites)
+    print(f"  {'never asks first on':21} {', '.join(settings.confirm_off_sites) or '-'}"
+          + ("" if settings.confirm else " (asking first is off everywhere)"))
     if not settings.configured:
         print("No LLM configured yet: `heybro config --model gpt-4o-mini --api-key` or, for "
               "Ollama, `heybro config --base-url http://localhost:11434/v1 --model qwen2.5:7b`.")
@@ -269,6 +278,13 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
                        help=f"let heybro on a kind of site it stays off by default ({kinds})")
     sites.add_argument("--keep-off-kind", action="append", choices=CATEGORY_NAMES, metavar="KIND",
                        help="keep heybro off that kind of site again")
+    asks = p.add_argument_group("asking first", "heybro asks before a click that may spend "
+                                "money, send, publish or delete")
+    asks.add_argument("--confirm-off-site", action="append", metavar="SITE",
+                      help="do not ask on this site (a routine scheduled there runs alone; "
+                      "repeatable)")
+    asks.add_argument("--confirm-on-site", action="append", metavar="SITE",
+                      help="ask on this site again (repeatable)")
     commands["config"] = cmd_config
     p = sub.add_parser("pack", help="build the zip to upload to the Chrome Web Store")
     p.add_argument("-o", "--output", metavar="FILE",

@@ -49,6 +49,7 @@ FINAL = {"completed", "failed", "stopped"}
 log = logs.get("heybro.cli")
 
 WORKING_ROLES = ("worker", "analyst", "technician")
+NEEDED_YOU = 4  # exit status: stopped at a question nobody was there to answer
 HOST_BACK_S = 90.0  # how long `heybro run` waits for a host that stopped to come back
 PANEL_URL = f"chrome-extension://{EXTENSION_ID}/extension/panel/panel.html"
 
@@ -110,6 +111,9 @@ class LaunchedChromium:
         chromium = find_chromium()
         if not chromium:
             raise RuntimeError("Chromium/Chrome not found; install it or set HEYBRO_CHROMIUM.")
+        self.headless = headless
+        # A host announced before this launch (another browser's) is not this browser's.
+        self.host_before = int((files.read() or {}).get("pid", 0))
         self.tmp = None if profile else Path(tempfile.mkdtemp(prefix="heybro-run-"))
         self.profile = profile or self.tmp / "profile"  # type: ignore[operator]
         self.profile.mkdir(parents=True, exist_ok=True)
@@ -163,7 +167,8 @@ class LaunchedChromium:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"Chromium exited with {self.proc.returncode}")
             info = files.read()
-            if (info and _alive(int(info.get("pid", 0)))
+            pid = int(info.get("pid", 0)) if info else 0
+            if (info and pid != self.host_before and _alive(pid)
                     and files.endpoint_file().stat().st_mtime >= self.started - 1):
                 return info
             await asyncio.sleep(0.1)
@@ -395,7 +400,11 @@ async def _run_task(args: argparse.Namespace, settings: config.Settings,
         task_id = reply["payload"]["task_id"]
         if not args.json:
             progress.say(f"Task {task_id}: {title}")
-        watch = Watch(ws, task_id, int(info.get("pid", 0)) if info else 0, progress)
+        # Nobody can answer a question here: no terminal, and a browser without a window (cron,
+        # a systemd timer). The task is stopped then, rather than left waiting for no one.
+        alone = launched is not None and launched.headless and not sys.stdin.isatty()
+        watch = Watch(ws, task_id, int(info.get("pid", 0)) if info else 0, progress,
+                      prog=prog, unattended=alone)
         interrupts.following(lambda: send_control(watch.ws, "stop", task_id))
         try:
             return interrupts.exit_code(await watch.until_the_end())
@@ -412,11 +421,15 @@ async def _run_task(args: argparse.Namespace, settings: config.Settings,
 class Watch:
     """Follows the task to its end: through pauses and resumes (from the panel too), and across
     host restarts — the terminal waits for the new host and picks up after the last event it saw.
-    Exit status: 0 completed, 1 failed or stopped, 3 the host did not come back."""
+    Exit status: 0 completed, 1 failed or stopped, 3 the host did not come back, 4 stopped
+    because it asked something and nobody was there to answer (`unattended`)."""
 
-    def __init__(self, ws: Any, task_id: str, host_pid: int, progress: Progress) -> None:
+    def __init__(self, ws: Any, task_id: str, host_pid: int, progress: Progress, *,
+                 prog: str = "heybro run", unattended: bool = False) -> None:
         self.ws, self.task_id, self.host_pid, self.progress = ws, task_id, host_pid, progress
+        self.prog, self.unattended = prog, unattended
         self.last = -1
+        self.asked: str | None = None  # the question nobody could answer
 
     async def until_the_end(self) -> int:
         while True:
@@ -427,7 +440,16 @@ class Watch:
                     self.last = ev["seq"]
                     self.progress.show(ev)
                     if ev["kind"] == "status" and ev["data"].get("status") in FINAL:
+                        if self.asked is not None:
+                            return NEEDED_YOU
                         return 0 if ev["data"]["status"] == "completed" else 1
+                    if ev["kind"] == "question" and self.unattended and self.asked is None:
+                        self.asked = str(ev["data"].get("text") or "")
+                        print(f"{self.prog}: the task asked \"{self.asked}\" and nobody can "
+                              "answer here (no terminal, no browser window); it is stopped. Run "
+                              "it where you can answer, or from your running browser.",
+                              file=sys.stderr, flush=True)
+                        await send_control(self.ws, "stop", self.task_id)
             except ConnectionClosed:
                 pass
             except asyncio.CancelledError:

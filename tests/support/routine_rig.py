@@ -47,6 +47,19 @@ class Rig:
         events = [json.loads(x) for x in p.stdout.splitlines() if x.startswith("{")]
         return p.returncode, events, p.stderr
 
+    def scheduled(self, *extra: str, model: bool = False,
+                  timeout: float = 180) -> subprocess.CompletedProcess[str]:
+        """`heybro routine run` as cron or a systemd timer runs it: no terminal (stdin is
+        /dev/null), no display, its own browser (launched with a profile of its own), and, unless
+        `model`, no model configured anywhere."""
+        env = {k: v for k, v in self.eb.env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")
+               and (model or k not in ("HEYBRO_LLM_BASE_URL", "HEYBRO_MODEL", "HEYBRO_LLM_API_KEY"))}
+        profile = self.eb.home.parent / "scheduled-profile"
+        return subprocess.run([sys.executable, "-m", "heybro.cli", "routine", "run",
+                               self.routine.name, "--new-browser", "--profile", str(profile),
+                               *extra], env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=timeout)
+
     def start(self, *extra: str) -> subprocess.Popen[str]:
         """`heybro routine run` in the background; returns once the run is in the record."""
         proc = subprocess.Popen([sys.executable, "-m", "heybro.cli", "routine", "run",

@@ -201,6 +201,9 @@ class MemoryItem(BaseModel):
     value: str
     source_url: str | None = None
     at: float = Field(default_factory=now)
+    # heybro's own note (the user's message, a handed-over tab, a routine run's settings): kept
+    # with the task, not listed to the user as something the task found out.
+    note: bool = False
 
 
 class ResumeNote(BaseModel):

@@ -146,7 +146,7 @@ class EventRecorder:
             return
         await self._send(task, StatusData(
             status=status.value, reason=reason, result=task.result, answer=task.answer,
-            steps=task.steps, memory={m.name: m.value for m in task.memory}))
+            steps=task.steps, memory={m.name: m.value for m in task.memory if not m.note}))
 
     async def plan_changed(self, task: Task) -> None:
         await self._send(task, PlanData(subtasks=task.plan_texts,
@@ -179,7 +179,7 @@ class EventRecorder:
 
     async def memory(self, task: Task, item: MemoryItem) -> None:
         await self._send(task, MessageData(text=f"Remembered {item.name} = {item.value}",
-                                           memory=MemoryData(**item.model_dump())))
+                                           memory=MemoryData(**item.model_dump(exclude={"note"}))))
 
     async def answer(self, task: Task, role: RoleName, text: str) -> None:
         await self._send(task, AnswerData(role=role, text=text))

@@ -53,7 +53,7 @@ class RunSettings:
     mode: Literal["replay", "model"] = "replay"  # "model": healing failed and the model took over
 
     def item(self) -> MemoryItem:
-        return MemoryItem(name=RUN_MEMORY, value=json.dumps(self.__dict__))
+        return MemoryItem(name=RUN_MEMORY, value=json.dumps(self.__dict__), note=True)
 
     @classmethod
     def of(cls, task: Task) -> RunSettings | None:
@@ -106,6 +106,7 @@ class RoutineReplay(TaskExecutor):
     # --- the loop ------------------------------------------------------------------------------
     async def _loop(self, resume: ResumeNote | None = None) -> str:
         if self.run.mode == "model":
+            self._need_model("The model was finishing this run", "going on")
             return await self._model_loop(resume)
         env, task = self.env, self.task
         if resume is not None and resume.replan:
@@ -136,6 +137,7 @@ class RoutineReplay(TaskExecutor):
         """The rest of the task goes to the model (scheduler/worker/verifier) from the current
         subtask; the routine is not updated by this run."""
         env, task = self.env, self.task
+        self._need_model(why or short, "finishing the task without the routine")
         self.run.mode = "model"
         self.run.keep(task)
         await env.recorder.message(task, f"Replay handed over to the model ({short}): it goes on "
@@ -172,6 +174,7 @@ class RoutineReplay(TaskExecutor):
             if step.tool in HELD_TOOLS:
                 raise RepeatHeld(key)
         await self._confirm(step, args, target)
+        task.steps += 1  # a replayed step is an action, as the worker's are
         snap = env.state.snapshot
         # Recorded as the worker's actions are (signature, page): a run can be saved in turn.
         tc = ToolCall(tool=step.tool, parameters=params, reason=step.intent,
@@ -252,9 +255,10 @@ class RoutineReplay(TaskExecutor):
     async def _heal(self, n: int, step: Step, target: str | None, args: dict[str, Any],
                     why: str) -> None:
         env, task = self.env, self.task
-        await env.recorder.message(task, f"Step {n + 1} ({step.tool}{' on ' + target if target else ''}) "
-                                   f"does not match the page ({why}); asking the model for this "
-                                   "step only.")
+        named = f"step {n + 1} ({step.tool}{' on ' + target if target else ''})"
+        self._need_model(f"{named} does not match the page ({why})", "healing it")
+        await env.recorder.message(task, f"{named[0].upper()}{named[1:]} does not match the page "
+                                   f"({why}); asking the model for this step only.")
         while True:
             try:
                 got = await heal(env, self.routine.name, n + 1, step, target, args, self.values, why)
@@ -300,6 +304,15 @@ class RoutineReplay(TaskExecutor):
             raise TaskStopped(f"the user said no to {step.tool} on {target} ({risk.what}); "
                               "the replay stopped there")
         env.state.approved.add(key)
+
+    def _need_model(self, situation: str, act: str) -> None:
+        """Replay needs no model while the page matches; what needs one ends the run saying so
+        (nothing on the page is done by a guess), recorded as any failed run."""
+        if not self.env.settings.configured:
+            raise GuardrailHit("no_model", f"{situation[:1].upper()}{situation[1:]}: {act} needs "
+                               "a model, and none is configured. Set one with `heybro config "
+                               "--model NAME [--base-url URL] [--api-key]` (any OpenAI-compatible "
+                               "server; see `heybro config --help`), then run the routine again")
 
     # --- subtasks and the end -----------------------------------------------------------------
     async def _enter_subtask(self, index: int) -> None:

@@ -36,13 +36,19 @@ async def start(session: Session, payload: RoutineRun, listener: Listener | None
     except ValueError as err:
         raise ProtocolError(ErrorCode.invalid_settings, f"Routine {routine.name!r}: {err}.") from err
     session._busy()
-    settings = session._settings()
+    settings = session._settings(need_model=False)  # healing asks for one when it must
     task = new_task(routine, values, url=payload.url, tab_id=payload.tab_id,
                     on_heal_failure=payload.on_heal_failure)
     session._launch(task, settings, listener=listener,
                     executor=lambda env: RoutineReplay(env, routine, runs))
     log.info("routine_run", task_id=task.id, routine=routine.name, params=sorted(payload.params))
     return "task.accepted", TaskAccepted(task_id=task.id, status=task.status.value)
+
+
+def needs_model(task: Any) -> bool:
+    """Whether going on with `task` needs a model: not while a routine's run replays."""
+    settings = RunSettings.of(task)
+    return settings is None or settings.mode == "model"
 
 
 def executor_for(store: TaskStore, task: Any) -> Executor | None:

@@ -23,7 +23,7 @@ from ..native.channel import NativeChannel
 from ..store import TaskRow, TaskStore, views
 from ..store.lease import ask_owner, is_owned, take_request
 from . import queries, resume_notes
-from ..routines.run import executor_for
+from ..routines.run import executor_for, needs_model
 from .launch import FINAL, BrowserFactory, Executor, Launcher, native_browser
 from .running import Listener, Running
 
@@ -86,17 +86,18 @@ class Session:
                                 detail={"task_id": row.id, "status": row.status,
                                         "goal": row.goal})
 
-    def _settings(self, given: dict[str, Any] | None = None,
-                  task_id: str | None = None) -> config.Settings:
+    def _settings(self, given: dict[str, Any] | None = None, task_id: str | None = None, *,
+                  need_model: bool = True) -> config.Settings:
         """The terminal's settings when `heybro run` gave them (now or when it started the task),
-        else the host's own (its environment and config file)."""
+        else the host's own (its environment and config file). A run that makes no model call
+        (a routine's replay) goes without one: `need_model` False."""
         if given is None and task_id in self.llm_given:
             return self.llm_given[task_id]
         try:
             settings = config.load() if given is None else config.from_dict(given)
         except config.ConfigError as err:
             raise ProtocolError(ErrorCode.no_llm, str(err)) from err
-        if not settings.configured:
+        if need_model and not settings.configured:
             raise ProtocolError(ErrorCode.no_llm, config.NOT_CONFIGURED.format(
                 path=config.config_file()))
         return settings
@@ -201,8 +202,8 @@ class Session:
         if row.status != "paused":
             raise ProtocolError(ErrorCode.invalid_state, f"That task is {row.status}, not paused.")
         self._busy(allow=task_id)
-        settings = self._settings(task_id=task_id)
         task = self._restore(task_id)
+        settings = self._settings(task_id=task_id, need_model=needs_model(task))
         if task.held_repeat and (row.reason or "").startswith(WAITING_FOR_YOU):
             # The user's Resume after heybro asked is their word: the held action may go ahead.
             why = resume_notes.went_ahead(task.held_repeat)
@@ -242,7 +243,7 @@ class Session:
                 await self._say(cur, "(given — not recorded)" if asked.kind == "secret" else text,
                                 who="user", answers=asked.id)
                 return
-            cur.task.memory.append(MemoryItem(name="user_message", value=text))
+            cur.task.memory.append(MemoryItem(name="user_message", value=text, note=True))
             cur.control.tell(text)
             await self._say(cur, text, who="user")
             if cur.control.paused:
@@ -260,9 +261,9 @@ class Session:
             self._note_while_paused(row, text)
             return
         self._busy(allow=task_id)
-        settings = self._settings(task_id=task_id)
         task = self._restore(task_id)
-        task.memory.append(MemoryItem(name="user_message", value=text))
+        settings = self._settings(task_id=task_id, need_model=needs_model(task))
+        task.memory.append(MemoryItem(name="user_message", value=text, note=True))
         running = self._launch(task, settings, resume=ResumeNote(user_said=[text]))
         await self._say(running, text, who="user")  # stored before the run's first event
 
@@ -271,7 +272,7 @@ class Session:
         already let calls reach it), and in the task's memory, so the model knows it may use it —
         without interrupting what it is doing, and without answering a question it asked."""
         note = MemoryItem(name=f"handed_tab_{tab_id}", value=f"The user handed over tab {tab_id} "
-                          f"({site}) for this task: switch_tab({tab_id}) to work in it.")
+                          f"({site}) for this task: switch_tab({tab_id}) to work in it.", note=True)
         if (cur := self._live(task_id)):
             if tab_id not in cur.task.tabs:
                 cur.task.tabs.append(tab_id)
@@ -307,7 +308,7 @@ class Session:
         state = self.store.load_checkpoint(row.id)
         if state is not None:
             state.setdefault("memory", []).append(
-                MemoryItem(name="user_message", value=text).model_dump(mode="json"))
+                MemoryItem(name="user_message", value=text, note=True).model_dump(mode="json"))
             self.store.checkpoint(row.id, state)
         self.store.append(row.id, "message", dump(MessageData(text=text, who="user")))
         self.store.append(row.id, "message", dump(MessageData(
