@@ -4,6 +4,7 @@ every element id off the page map in its prompt. Each outcome is read from WordP
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -152,3 +153,45 @@ def test_a_post_is_trashed_through_its_row_action_shown_only_on_hover(wp: WordPr
     # The history names the row the action was on.
     targets = [e["data"].get("target") for e in run.events if e["kind"] == "tool_call" and e["data"]["tool"] == "click"]
     assert targets and "Kettle clearance" in targets[0], targets
+
+
+def test_a_comment_approved_by_the_model_is_saved_as_a_routine_and_replayed_with_no_model(
+        wp: WordPress, admin: ExtBrowser) -> None:
+    """Day two: a task done with the model, saved as a routine, the site reset, the routine
+    replayed by a browser that has no model configured (its host reads none). Among look-alike
+    checkboxes the right comment is approved, read from WordPress's database; the goal's verb is
+    not taken for a parameter because a menu offers an option of that name."""
+    wp.php("wp_insert_comment(['comment_post_ID' => 1, 'comment_author' => 'Spam Bot', "
+           "'comment_content' => 'Buy pills', 'comment_approved' => 0]); "
+           "wp_insert_comment(['comment_post_ID' => 1, 'comment_author' => 'Jane Doe', "
+           "'comment_content' => 'Nice kettle', 'comment_approved' => 0]);")
+    pending = f"{wp.url}/wp-admin/edit-comments.php?comment_status=moderated"
+    approved = "SELECT comment_author, comment_approved FROM wp_comments WHERE comment_author IN " \
+               "('Jane Doe', 'Spam Bot') ORDER BY comment_author"
+    script = {"scheduler": one_subtask("Approve Jane Doe's pending comment"),
+              "worker": [lambda b: calls(
+                  ("check", {"element_id": find_id(b, 'checkbox "Select comment"', row="Jane Doe")}),
+                  ("select", {"element_id": find_id(b, 'combobox "Select bulk action"'),
+                              "value": "Approve"}),
+                  ("click", {"element_id": find_id(b, 'button "Apply"'),
+                             "expect": "text:1 comment approved"})),
+                  done("Jane Doe's comment is approved")],
+              "verifier": verified("WordPress says 1 comment approved")}
+    with ScriptedLLM(script) as llm:
+        run = run_task(admin, llm, "In WordPress, approve Jane Doe's pending comment", pending)
+        assert run.rc == 0, run.explain()
+    assert wp.sql(approved) == [["Jane Doe", "1"], ["Spam Bot", "0"]]
+    task_id = run.events[0]["task_id"]
+    saved = admin.heybro("routine", "save", task_id, "approve-jane")
+    assert saved.returncode == 0, saved.stderr
+    shown = json.loads(admin.heybro("routine", "show", "approve-jane", "--json").stdout)
+    assert shown["parameters"] == [] and shown["goal"] == \
+        "In WordPress, approve Jane Doe's pending comment"
+
+    wp.php("foreach (get_comments(['search' => 'Nice kettle']) as $c) "
+           "wp_set_comment_status($c->comment_ID, 'hold');")  # the site reset
+    assert wp.sql(approved) == [["Jane Doe", "0"], ["Spam Bot", "0"]]
+    replay = admin.heybro("routine", "run", "approve-jane")  # this browser's host has no model
+    assert replay.returncode == 0, replay.stdout[-2000:] + replay.stderr
+    assert wp.sql(approved) == [["Jane Doe", "1"], ["Spam Bot", "0"]]
+    assert "\n  3 actions, 0 LLM calls" in replay.stdout, replay.stdout[-800:]
