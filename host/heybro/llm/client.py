@@ -115,8 +115,10 @@ class LLMClient:
                     {"id": cid, "type": "function",
                      "function": {"name": c.tool, "arguments": json.dumps(c.parameters)}}
                     for cid, c in zip(r.call_ids, r.calls, strict=True)]})
-                for cid in r.call_ids:
-                    msgs.append({"role": "tool", "tool_call_id": cid, "content": turn.feedback})
+                # Every call needs its answer; the rejection is the reply's, said once.
+                for n, cid in enumerate(r.call_ids):
+                    msgs.append({"role": "tool", "tool_call_id": cid, "content": turn.feedback
+                                 if n == 0 else "Not run: the whole reply was rejected (above)."})
             else:
                 msgs.append({"role": "assistant", "content": r.raw_content or r.text or "(empty)"})
                 msgs.append({"role": "user", "content": turn.feedback})
