@@ -279,6 +279,7 @@ class WaitForResult(ToolOutput):
     ok: bool = True
     action: Literal["wait_for"] = "wait_for"
     matched: Literal["element", "text", "url", "quiet"]
+    gone: bool | None = Field(None, description="What was waited for is gone (state hidden).")
     waited_ms: int
     element_id: str | None = None
     url: str | None = None

@@ -95,13 +95,25 @@ class ToolCallData(EventData):
     target: str | None = Field(None, description="What the element id named on the page.")
 
 
+class ClauseData(Payload):
+    """One clause of an expectation (`no element:button "Save"`), checked."""
+
+    clause: str
+    met: bool
+    detail: str = ""
+
+
 class ExpectationData(Payload):
-    """A tool's declared outcome checked on the page."""
+    """A tool's declared outcome checked on the page (or a subtask's done_when, or what a wait
+    found); a later check of the same clause supersedes it."""
 
     tool: str
     expect: dict[str, Any] = Field(default_factory=dict)
     met: bool
     detail: str = ""
+    about: str = Field("", description="What was checked: the action and its target.")
+    read_ms: int | None = Field(None, description="When the page was read, in ms after the action.")
+    parts: list[ClauseData] = Field(default_factory=list)
 
 
 class ToolResultData(EventData):
@@ -120,6 +132,8 @@ class ToolResultData(EventData):
     page_ms: float | None = None
     render_ms: float | None = None
     expectation: ExpectationData | None = None
+    decided: str | None = Field(None, description="What the user decided about it: heybro asked "
+                                "first and the answer, or a question and its answer.")
 
 
 class VerdictData(EventData):

@@ -1220,6 +1220,31 @@ export default /** @type {any} */ ({
       "title": "Chunk",
       "type": "object"
     },
+    "ClauseData": {
+      "additionalProperties": false,
+      "description": "One clause of an expectation (`no element:button \"Save\"`), checked.",
+      "properties": {
+        "clause": {
+          "title": "Clause",
+          "type": "string"
+        },
+        "met": {
+          "title": "Met",
+          "type": "boolean"
+        },
+        "detail": {
+          "default": "",
+          "title": "Detail",
+          "type": "string"
+        }
+      },
+      "required": [
+        "clause",
+        "met"
+      ],
+      "title": "ClauseData",
+      "type": "object"
+    },
     "ClickArgs": {
       "additionalProperties": false,
       "properties": {
@@ -1762,7 +1787,7 @@ export default /** @type {any} */ ({
     },
     "ExpectationData": {
       "additionalProperties": false,
-      "description": "A tool's declared outcome checked on the page.",
+      "description": "A tool's declared outcome checked on the page (or a subtask's done_when, or what a wait\nfound); a later check of the same clause supersedes it.",
       "properties": {
         "tool": {
           "title": "Tool",
@@ -1781,6 +1806,32 @@ export default /** @type {any} */ ({
           "default": "",
           "title": "Detail",
           "type": "string"
+        },
+        "about": {
+          "default": "",
+          "description": "What was checked: the action and its target.",
+          "title": "About",
+          "type": "string"
+        },
+        "read_ms": {
+          "anyOf": [
+            {
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "When the page was read, in ms after the action.",
+          "title": "Read Ms"
+        },
+        "parts": {
+          "items": {
+            "$ref": "#/$defs/ClauseData"
+          },
+          "title": "Parts",
+          "type": "array"
         }
       },
       "required": [
@@ -5900,6 +5951,19 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null
+        },
+        "decided": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the user decided about it: heybro asked first and the answer, or a question and its answer.",
+          "title": "Decided"
         }
       },
       "required": [
@@ -6644,6 +6708,19 @@ export default /** @type {any} */ ({
           ],
           "title": "Matched",
           "type": "string"
+        },
+        "gone": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What was waited for is gone (state hidden).",
+          "title": "Gone"
         },
         "waited_ms": {
           "title": "Waited Ms",

@@ -258,7 +258,8 @@ def test_a_declared_outcome_not_on_the_page_goes_to_the_verifier_with_the_fact()
         task, rec, result = run_task(llm, b)
         first = prompts(llm, "verifier")[0]
     assert result.status == TaskStatus.completed
-    assert "done_when: NOT MET: text 'Green Kettle' is not on the page" in first
+    assert "- done_when of subtask 1 · text:Green Kettle: NOT MET — text 'Green Kettle' is not on " \
+        "the page" in first
     assert [v["by"] for v in rec.kinds("verdict")] == ["verifier", "verifier"]
 
 

@@ -147,7 +147,7 @@ def test_worker_acts_through_the_real_extension_with_vision_boxes() -> None:
     assert "expected: met (text 'Terms accepted' is on the page; element link \"Order history\"" \
            in text[2]
     # wait_for: the text the page adds 0.7 s after the click.
-    assert "wait_for(text='3 offers found', seconds=5) → ok\n  result:\n    text matched after" \
+    assert "wait_for(text='3 offers found', seconds=5) → ok\n  result:\n    text found after" \
            in text[3]
     assert "3 offers found" in text[3].split("PAGE", 1)[1]
     # the page opened a tab itself: listed, then switched to.

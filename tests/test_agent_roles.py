@@ -23,20 +23,22 @@ def test_the_analyst_answers_from_gathered_facts_without_the_page_and_the_answer
     b = shop()
     script = {
         "scheduler": [calls(("set_subtasks", {"subtasks": [
-            {"subtask": "Search kettles and save both prices", "done_when": "url:/results"},
-            {"subtask": "Add the two prices up", "role": "analyst"}]}), ("start_work", {}))],
+            {"subtask": "Search kettles", "done_when": "url:/results"},
+            "Save both prices", {"subtask": "Add the two prices up", "role": "analyst"}]}),
+            ("start_work", {}))],
         "worker": [calls(("fill", {"element_id": "e1", "value": "kettle"}),
                          ("click", {"element_id": "e2", "expect": "url:/results"})),
                    calls(("extract", {"name": "blue_kettle_price", "value": "$20"}),
                          ("extract", {"name": "red_kettle_price", "value": "$35"}),
                          ("mark_done", {"summary": "Both prices saved"}))],
         "analyst": [call("answer", text="Together they cost $55 ($20 + $35).")],
-        "verifier": [call("mark_complete", reason="$20 + $35 = $55 from the saved prices",
+        "verifier": [call("mark_complete", reason="both prices saved", confidence=0.95),
+                     call("mark_complete", reason="$20 + $35 = $55 from the saved prices",
                           confidence=0.95)]}
     with ScriptedLLM(script) as llm:
         task, rec, result = run_task(llm, b, goal=GOAL)
         analyst = prompts(llm, "analyst")[0]
-        verifier = prompts(llm, "verifier")[0]
+        verifier = prompts(llm, "verifier")[1]
     assert result.status == TaskStatus.completed, task.result
     assert task.answer == "Together they cost $55 ($20 + $35)."
     # The analyst reads the facts, never the page.
@@ -46,12 +48,15 @@ def test_the_analyst_answers_from_gathered_facts_without_the_page_and_the_answer
     assert "ANSWER GIVEN TO THE USER: Together they cost $55" in verifier
     assert "PAGE (untrusted" not in verifier and "[e1]" not in verifier
     assert "WORK DONE WITHOUT THE PAGE by the analyst" in verifier
-    # The first subtask was proven by the host (the results page); the analyst's by the verifier.
-    assert [v["by"] for v in rec.kinds("verdict")] == ["host", "verifier"]
+    # The first subtask was proven by the host as soon as the results page showed (the worker
+    # not asked again); the others by the verifier.
+    assert [v["by"] for v in rec.kinds("verdict")] == ["host", "verifier", "verifier"]
+    assert len(llm.role_requests("worker")) == 2
     assert rec.kinds("answer") == [{"role": "analyst", "text": task.answer}]
     assert rec.kinds("status")[-1]["status"] == "completed"
     # The analyst's work is a cycle of its own in the record.
-    assert [c.worker.role for c in task.execution_history if c.worker] == ["worker", "analyst"]
+    assert [c.worker.role for c in task.execution_history if c.worker] == ["worker", "worker",
+                                                                          "analyst"]
 
 
 def test_an_analyst_that_lacks_facts_says_so_and_the_verifier_can_send_it_back() -> None:

@@ -56,8 +56,8 @@ def run(store: TaskStore) -> tuple[Any, Any, ScriptedLLM]:
 def test_a_second_run_uses_what_the_first_learned_and_takes_fewer_steps(tmp_path: Path) -> None:
     store = TaskStore(tmp_path / "tasks.sqlite3")
     first, rec1, _ = run(store)
-    assert [e.text for e in StoreExperiences(store).for_site("shop.test")] == [TIP]
-    assert rec1.kinds("experience")[0]["site"] == "shop.test"
+    assert [e.text for e in StoreExperiences(store).for_site("http://shop.test")] == [TIP]
+    assert rec1.kinds("experience")[0]["site"] == "http://shop.test"
     store.close()
 
     store = TaskStore(tmp_path / "tasks.sqlite3")  # another host, later
@@ -65,7 +65,33 @@ def test_a_second_run_uses_what_the_first_learned_and_takes_fewer_steps(tmp_path
     assert TIP in prompts(llm, "scheduler")[0] and TIP in prompts(llm, "worker")[0]
     assert second.steps < first.steps, (first.steps, second.steps)
     assert rec2.kinds("experience") == []  # the same learning again is not kept twice
-    assert len(StoreExperiences(store).for_site("shop.test")) == 1
+    assert len(StoreExperiences(store).for_site("http://shop.test")) == 1
+
+
+def test_two_applications_on_one_host_do_not_share_what_was_learned(tmp_path: Path) -> None:
+    """Learnings are kept by origin: 127.0.0.1:8080 and 127.0.0.1:8081 are two applications; a
+    learning an older heybro kept under a bare host name still reaches it on its default port."""
+    store = TaskStore(tmp_path / "tasks.sqlite3")
+    book = StoreExperiences(store)
+    book.add("http://127.0.0.1:8080", "The wiki's search is in the sidebar")
+    book.add("127.0.0.1", "Kept under a bare host name by an older heybro")
+
+    def scheduler_sees(url: str) -> str:
+        script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Look"]}), ("start_work", {}))],
+                  "worker": [call("mark_done", summary="looked")],
+                  "verifier": [call("mark_complete", reason="looked", confidence=0.9)]}
+        with ScriptedLLM(script) as llm:
+            run_task(llm, FakeBrowser(pages={url: [El("e1", "link", "Home", href=url)]}),
+                     goal="Look around", url=url,
+                     env_hook=lambda env: setattr(env.services, "experiences", book))
+            return prompts(llm, "scheduler")[0]
+
+    wiki, admin, plain = (scheduler_sees("http://127.0.0.1:8080/wiki/Main"),
+                          scheduler_sees("http://127.0.0.1:8081/admin"),
+                          scheduler_sees("http://127.0.0.1/start"))
+    assert "search is in the sidebar" in wiki and "older heybro" not in wiki
+    assert "sidebar" not in admin and "older heybro" not in admin
+    assert "older heybro" in plain and "sidebar" not in plain
 
 
 def test_learnings_are_capped_per_site_deduplicated_and_deletable(tmp_path: Path) -> None:

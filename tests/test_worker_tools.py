@@ -91,7 +91,7 @@ def test_dom_agent_tools_reach_the_browser_with_its_argument_names() -> None:
                     ("uncheck", {"element_id": "e1"})]
     assert b.hovered == ["e2"]
     assert "[e1] checkbox \"I accept the terms\" checked" in worker[1]
-    assert "wait_for(text='I accept', seconds=2) → ok\n  result:\n    text matched" in worker[2]
+    assert "wait_for(text='I accept', seconds=2) → ok\n  result:\n    text found" in worker[2]
     # The menu never went away: the typed timeout reaches the worker.
     assert "wait_for(text='Account menu', gone=True, seconds=1) → FAILED timeout" in worker[3]
     assert "[e1] checkbox \"I accept the terms\" unchecked" in worker[4]

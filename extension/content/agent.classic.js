@@ -748,9 +748,11 @@ const MARGIN = 0.1;
 
 /**
  * @typedef {{x: number, y: number, w: number, h: number}} Box
- * @typedef {{value?: string, checked?: boolean, selected?: boolean, disabled?: boolean,
+ * @typedef {{value?: string, option?: string, checked?: boolean, selected?: boolean, disabled?: boolean,
  *   expanded?: boolean, focused?: boolean, secret?: boolean}} ElementState  secret: a field whose
- *   value is a secret (dom_secret.js): its value is only ever shown as filled or empty
+ *   value is a secret (dom_secret.js): its value is only ever shown as filled or empty. A select's
+ *   value is the chosen option's words, as a person (and the page map) reads it; `option` its
+ *   form value where that differs ("editor" behind "Editor")
  * @typedef {{v: number, tag: string, role: string, name: string, text: string,
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
  *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
@@ -1247,7 +1249,11 @@ function elementState(el, pass) {
   if (tag === "input" || tag === "textarea" || tag === "select") {
     const inp = /** @type {HTMLInputElement} */ (el);
     if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
-    else if (secretField(el, pass)) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
+    else if (tag === "select") {
+      const opt = /** @type {HTMLSelectElement} */ (el).selectedOptions[0];
+      s.value = opt ? cut(norm(textOf(opt)), 200) : "";
+      if (opt && opt.value !== s.value) s.option = cut(opt.value, 200);
+    } else if (secretField(el, pass)) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
     if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
@@ -5341,7 +5347,7 @@ function elementLine(e, inline = false, pass) {
     if (st.value) parts.push(`=${q(st.value)}`);
   } else if (tag === "select") {
     const sel = /** @type {HTMLSelectElement} */ (el);
-    parts.push(`=${q(sel.selectedOptions[0]?.textContent?.trim() || "")}`);
+    parts.push(`=${q(st.value || "")}`); // the one reading of a select's value (elementState)
     const opts = Array.from(sel.options).map((o) => norm(o.textContent)).filter(Boolean);
     parts.push(`options: ${clean(opts.slice(0, 8).join("|"))}${opts.length > 8 ? ` (+${opts.length - 8})` : ""}`);
   } else if (e.surface) {
@@ -7387,6 +7393,7 @@ async function waitFor(args, reg) {
       }
       if (matched) {
         return { ok: true, action: "wait_for", matched, waited_ms: Math.round(performance.now() - start),
+          ...(wantHidden && matched !== "quiet" ? { gone: true } : {}),
           ...(el && !wantHidden ? { element_id: reg.idFor(el) } : {}) };
       }
       if (performance.now() - start >= timeout) {

@@ -142,7 +142,7 @@ export function elementLine(e, inline = false, pass) {
     if (st.value) parts.push(`=${q(st.value)}`);
   } else if (tag === "select") {
     const sel = /** @type {HTMLSelectElement} */ (el);
-    parts.push(`=${q(sel.selectedOptions[0]?.textContent?.trim() || "")}`);
+    parts.push(`=${q(st.value || "")}`); // the one reading of a select's value (elementState)
     const opts = Array.from(sel.options).map((o) => norm(o.textContent)).filter(Boolean);
     parts.push(`options: ${clean(opts.slice(0, 8).join("|"))}${opts.length > 8 ? ` (+${opts.length - 8})` : ""}`);
   } else if (e.surface) {

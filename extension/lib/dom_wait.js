@@ -73,6 +73,7 @@ export async function waitFor(args, reg) {
       }
       if (matched) {
         return { ok: true, action: "wait_for", matched, waited_ms: Math.round(performance.now() - start),
+          ...(wantHidden && matched !== "quiet" ? { gone: true } : {}),
           ...(el && !wantHidden ? { element_id: reg.idFor(el) } : {}) };
       }
       if (performance.now() - start >= timeout) {

@@ -143,6 +143,7 @@ export class RunReader {
           const words = resultWords(d.tool, d.result, this.url);
           if (words) line.text += ` — ${words}`;
         }
+        if (d.decided) line.text += ` — ${d.decided}`; // the user's word on it (asked first, answered)
         if (d.expectation && typeof d.expectation.met === "boolean") {
           line.expect = { met: d.expectation.met, detail: String(d.expectation.detail || "") };
           if (!d.expectation.met) line.text += ` (expected: ${d.expectation.detail})`;

@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from . import cli
+from .agent.experience import keys_of
 
 
 def cmd_experiences(args: argparse.Namespace) -> int:
@@ -27,7 +28,7 @@ def cmd_experiences(args: argparse.Namespace) -> int:
             return 1
         print(f"Deleted learning #{args.delete}: heybro will not use it again.")
         return 0
-    items = book.for_site(args.site.lower()) if args.site else book.all()
+    items = [e for e in book.all() if _about(e.site, args.site)] if args.site else book.all()
     if args.json:
         print(json.dumps([e.model_dump() for e in items]))
         return 0
@@ -45,9 +46,19 @@ def cmd_experiences(args: argparse.Namespace) -> int:
     return 0
 
 
+def _about(kept: str, asked: str) -> bool:
+    """Whether learnings kept under `kept` (an origin, or a host name kept before origins) are
+    about `asked`: an address, an origin, host:port or a host name."""
+    asked = asked.strip().lower().rstrip("/")
+    where = kept.split("://", 1)[-1]  # host[:port]
+    return asked in (kept, where, where.split(":", 1)[0]) or (
+        "://" in asked and kept in keys_of(asked))
+
+
 def extend(sub: Any, commands: dict[str, cli.Command]) -> None:
     p = sub.add_parser("experiences", help="what heybro learned about sites (list, delete)")
-    p.add_argument("site", nargs="?", help="only this site (host name, e.g. shop.example)")
+    p.add_argument("site", nargs="?", help="only this site (an address, host name or host:port, "
+                   "e.g. shop.example or 127.0.0.1:8080)")
     p.add_argument("--delete", type=int, metavar="ID", help="forget this learning")
     p.add_argument("--json", action="store_true", help="machine-readable")
     commands["experiences"] = cmd_experiences

@@ -308,6 +308,8 @@ class Progress:
                      f"{_n(self.tokens, 'token')}")
 
     def _result(self, d: ToolResultData) -> None:
+        if d.decided:
+            self.say(f"      · {d.decided}")
         if d.success is False:
             self.say(f"      ✗ {d.error_code or 'error'}: {d.error}")
         elif not d.expectation and d.tool not in ("mark_done", "answer"):

@@ -90,3 +90,14 @@ test("every kind of event the host sends reads as a line of the history", () => 
     assert.ok(lines.length > 1 + before.length || (before.length && lines[1].text.includes("—")), `${ev.kind} says nothing`);
   }
 });
+
+test("what the user decided about an action is on its line: heybro asked first, the answer", () => {
+  const text = historyLines([
+    h(0, "status", { status: "executing", goal: "Delete my account" }),
+    h(1, "question", { text: 'About to click button "Delete account" … Go ahead?', kind: "confirm", choices: ["Yes", "No"] }),
+    h(2, "message", { text: "Yes", who: "user", answers: "q1" }),
+    h(3, "tool_call", { role: "worker", tool: "click", parameters: { element_id: "e5" }, target: 'button "Delete account"' }),
+    h(4, "tool_result", { role: "worker", tool: "click", success: true, result: {}, decided: "heybro asked first (delete); the user said yes" }),
+  ]).map((l) => l.text);
+  assert.ok(text.includes('click button "Delete account" — heybro asked first (delete); the user said yes'), text.join("\n"));
+});

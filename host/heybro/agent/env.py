@@ -18,10 +18,9 @@ from .browser_tools import send
 from .control import RunControl
 from .errors import GuardrailHit, HeldReplySetAside, NewInformation, ToolFailed
 from .guardrails import LoopDetector
-from .experience import Experiences, MemoryExperiences
+from .experience import Experiences, MemoryExperiences, keys_of, origin_of
 from .models import ExpectationCheck, MemoryItem, Question, RoleName, Task, TaskStatus
 from .recorder import Recorder
-from .risk import site_of
 from .wire import wire_json
 
 if TYPE_CHECKING:
@@ -281,10 +280,12 @@ class AgentEnv:
         """The ask_user tool: the user's answer as the model sees it (a secret only by its name)."""
         question = Question(text=args.question, kind=args.kind, choices=args.choices or [])
         answer = await self.ask_user(question)
+        asked = " ".join(str(args.question).split())[:200]
         if args.kind == "secret":
             self.state.secrets[args.name] = answer
-            return {"answered": True, "use_as": secret_ref(args.name)}
-        return {"answer": answer}
+            return {"answered": True, "use_as": secret_ref(args.name),
+                    "decided": f'asked "{asked}"; the user gave it (never recorded)'}
+        return {"answer": answer, "decided": f'asked "{asked}"; the user answered "{answer}"'}
 
     def with_secrets(self, text: str) -> str:
         """`text` with each {{secret:NAME}} replaced by the user's secret (for the page only)."""
@@ -309,10 +310,10 @@ class AgentEnv:
 
     @property
     def site(self) -> str:
-        """The site the task is on now (its last page's host name)."""
+        """Where the task is now, as learnings are kept: its last page's origin."""
         url = (self.state.snapshot.url if self.state.snapshot is not None else "") or self.task.last_url or \
             self.task.url or ""
-        return site_of(url)
+        return origin_of(url)
 
     async def learn(self, text: str | None) -> None:
         """Keeps what a role learned about the current site, for the next tasks there."""
@@ -322,10 +323,10 @@ class AgentEnv:
         if kept is not None:
             await self.recorder.experience(self.task, kept)
 
-    def experience_lines(self, *sites: str) -> str:
-        """What was learned on these sites, for a prompt ('' when nothing)."""
-        lines = [f"- ({e.site}) {e.text}" for s in dict.fromkeys(x for x in sites if x)
-                 for e in self.services.experiences.for_site(s)]
+    def experience_lines(self, *urls: str) -> str:
+        """What was learned where these pages are, for a prompt ('' when nothing)."""
+        keys = dict.fromkeys(k for u in urls for k in keys_of(u))
+        lines = [f"- ({e.site}) {e.text}" for k in keys for e in self.services.experiences.for_site(k)]
         return "\n".join(lines)
 
     def _host_tools(self) -> tuple[HostTools, ToolContext]:

@@ -12,7 +12,7 @@ from ..store.errors import StoreUnwritable
 from .env import AgentEnv
 from .errors import (BrowserLost, GuardrailHit, HeldReplySetAside, Interrupted, NewInformation,
                      RepeatHeld, TaskStopped, ToolFailed)
-from .expect import check
+from .proof import prove
 from .models import ExecutionCycle, ResumeNote, TaskStatus, Verdict
 from .scheduler import Scheduler
 from .steps import Done, Next, Plan, Verify, Work, note_of
@@ -297,17 +297,13 @@ class TaskExecutor:
 
     async def _host_proof(self, cycle: ExecutionCycle) -> Verdict | None:
         """The subtask's declared outcome, checked by the host on the page the worker left: when
-        it holds, the subtask is proven without a model call. Never for the task's last subtask
-        (the verifier judges the whole goal there), nor after a failed action or while the user
-        has said something new."""
+        it holds, the subtask is proven without a model call (proof.py says when it is tried;
+        not after a failed action)."""
         env, task = self.env, self.task
-        step = task.current_step
-        if (step is None or step.role != "operator" or step.done_when is None or task.on_last_subtask
-                or env.control.has_messages or dom_confidence(cycle, env.state.facts) < 1.0):
+        if dom_confidence(cycle, []) < 1.0:
             return None
-        fact = check("done_when", step.done_when, {}, None, await env.observe())
-        env.state.facts.append(fact)
-        if not fact.met:
+        fact = await prove(env)
+        if fact is None or not fact.met:
             return None  # the verifier hears it among the facts
         verdict = Verdict(decision="mark_complete", by="host", reason=f"the page shows it: "
                           f"{fact.detail}", llm_confidence=None, dom_confidence=1.0, confidence=1.0,

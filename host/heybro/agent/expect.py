@@ -7,20 +7,29 @@ from typing import Any
 
 from .browser import Snapshot
 from .signature import attrs_of
-from .models import ExpectationCheck, ExpectedOutcome
+from .models import ClauseCheck, ExpectationCheck, ExpectedOutcome
 
 ROLE_AND_NAME = re.compile(r'^\s*([\w-]+)\s+"(.+)"\s*$')
 
 
-def _element_value(snap: Snapshot, element_id: str | None) -> str | None:
-    if not element_id:
-        return None
-    sig = snap.elements.get(element_id)
-    if isinstance(sig, dict):
-        for holder in (sig, sig.get("state") or {}):
-            if isinstance(holder, dict) and isinstance(holder.get("value"), str):
-                return holder["value"]
-    return None
+def _readings(result: Any, snap: Snapshot, element_id: str | None) -> list[str]:
+    """The control's value after the action as the page map shows it (a select: its option's
+    words) first, then other readings of the same value (a select's form value: "editor" behind
+    "Editor"). The action's own report is the page after it; the map is read only without one."""
+    def of(state: Any, *more: Any) -> list[Any]:
+        state = state if isinstance(state, dict) else {}
+        return [state.get("value"), *more, state.get("option")]
+
+    out: list[Any] = []
+    if isinstance(result, dict):
+        chosen: dict[str, Any] = result["selected"] if isinstance(result.get("selected"), dict) else {}
+        out = of((result.get("element") or {}).get("state"), chosen.get("label"),
+                 result.get("value"), chosen.get("value"))
+    if not any(isinstance(v, str) for v in out):
+        sig = snap.elements.get(element_id) if element_id else None
+        if isinstance(sig, dict):
+            out = of(sig.get("state"), sig.get("value"))
+    return list(dict.fromkeys(v for v in out if isinstance(v, str)))
 
 
 def _is_secret(result: Any, snap: Snapshot, element_id: str | None) -> bool:
@@ -33,13 +42,16 @@ def _is_secret(result: Any, snap: Snapshot, element_id: str | None) -> bool:
     return any(isinstance(st, dict) and st.get("secret") is True for st in states)
 
 
-def _result_value(result: Any) -> str | None:
-    if not isinstance(result, dict):
-        return None
-    if isinstance(result.get("value"), str):
-        return result["value"]
-    state = (result.get("element") or {}).get("state") or {}
-    return state.get("value") if isinstance(state.get("value"), str) else None
+def words(text: str) -> str:
+    """Text as a person compares it: spacing (doubled, at the ends, line breaks) makes no difference."""
+    return " ".join(text.split())
+
+
+def same_value(shown: str, wanted: str, *, any_case: bool) -> bool:
+    """Whether a control's value reads as the wanted one: spacing aside; a choice among options
+    (a select) in any case, as its words and its form value name one option."""
+    a, b = words(shown), words(wanted)
+    return a.casefold() == b.casefold() if any_case else a == b
 
 
 def find_elements(snap: Snapshot, what: str) -> list[str]:
@@ -93,46 +105,84 @@ def expect_text(expect: ExpectedOutcome) -> str:
 def check(tool: str, expect: ExpectedOutcome, params: dict[str, Any], result: Any,
           after: Snapshot) -> ExpectationCheck:
     """`after` is the page once the action settled (for URL and value, the action's own result
-    is read first: it is always the page after the action)."""
-    problems: list[str] = []
-    facts: list[str] = []
+    is read first: it is always the page after the action). Each clause is checked on its own
+    (`parts`), the whole is met when every one is."""
+    names = {field: clause for clause, field in CLAUSES.items()}
+    parts: list[ClauseCheck] = []
 
-    def note(ok: bool, yes: str, no: str) -> None:
-        (facts if ok else problems).append(yes if ok else no)
+    def note(field: str, ok: bool, yes: str, no: str) -> None:
+        value = getattr(expect, field)
+        parts.append(ClauseCheck(clause=f"{names[field]}:{value}", met=ok, detail=yes if ok else no))
 
     url = (result.get("url") if isinstance(result, dict) else None) or after.url
-    page = f"{after.title}\n{after.text}"
+    page = words(f"{after.title}\n{after.text}").casefold()
     if expect.url_contains is not None:
-        ok = expect.url_contains in url
-        note(ok, f"URL contains {expect.url_contains!r} ({url})",
+        note("url_contains", expect.url_contains in url, f"URL contains {expect.url_contains!r} ({url})",
              f"URL lacks {expect.url_contains!r} ({url})")
     if expect.text_appears is not None:
-        ok = expect.text_appears.lower() in page.lower()
-        note(ok, f"text {expect.text_appears!r} is on the page",
+        note("text_appears", words(expect.text_appears).casefold() in page,
+             f"text {expect.text_appears!r} is on the page",
              f"text {expect.text_appears!r} is not on the page")
     if expect.text_disappears is not None:
-        ok = expect.text_disappears.lower() not in page.lower()
-        note(ok, f"text {expect.text_disappears!r} is gone",
+        note("text_disappears", words(expect.text_disappears).casefold() not in page,
+             f"text {expect.text_disappears!r} is gone",
              f"text {expect.text_disappears!r} is still on the page")
     if expect.element_appears is not None:
         ids = find_elements(after, expect.element_appears)
-        note(bool(ids), f"element {expect.element_appears} is on the page ({', '.join(ids[:3])})",
+        note("element_appears", bool(ids),
+             f"element {expect.element_appears} is on the page ({', '.join(ids[:3])})",
              f"no element {expect.element_appears} on the page")
     if expect.element_disappears is not None:
         ids = find_elements(after, expect.element_disappears)
-        note(not ids, f"element {expect.element_disappears} is gone",
+        note("element_disappears", not ids, f"element {expect.element_disappears} is gone",
              f"element {expect.element_disappears} is still on the page ({', '.join(ids[:3])})")
     if expect.value is not None:
-        actual = _result_value(result)
-        if actual is None:
-            actual = _element_value(after, params.get("element_id"))
-        if _is_secret(result, after, params.get("element_id")):
+        element_id = params.get("element_id")
+        readings = _readings(result, after, element_id)
+        if _is_secret(result, after, element_id):
             # Its value is never read back: filled (or empty) is all that can be told, and said.
-            ok = bool(actual) == bool(expect.value)
-            note(ok, "the secret field is filled (its value is never read)" if actual else "the secret field is empty",
+            filled = bool(readings and readings[0])
+            note("value", filled == bool(expect.value),
+                 "the secret field is filled (its value is never read)" if filled else "the secret field is empty",
                  "the secret field is empty" if expect.value else "the secret field is filled")
         else:
-            ok = actual == expect.value or (not actual and f'="{expect.value}"' in page)
-            note(ok, f"value is {expect.value!r}", f"value is not {expect.value!r} (found {actual!r})")
-    return ExpectationCheck(tool=tool, expect=expect, met=not problems,
-                            detail="; ".join(problems + facts) or "nothing to check")
+            choice = tool == "select" or _is_choice(result, after, element_id)
+            ok = any(same_value(r, expect.value, any_case=choice) for r in readings) or (
+                not readings and f'="{expect.value}"' in f"{after.title}\n{after.text}")
+            shown = readings[0] if readings else None
+            note("value", ok, f"value is {expect.value!r}" + (f" (the page shows {shown!r})"
+                                                                if shown not in (None, expect.value) else ""),
+                 f"value is not {expect.value!r} (the page shows {shown!r})")
+    failed = [p.detail for p in parts if not p.met]
+    held = [p.detail for p in parts if p.met]
+    return ExpectationCheck(tool=tool, expect=expect, met=not failed, parts=parts,
+                            detail="; ".join(failed + held) or "nothing to check")
+
+
+def _is_choice(result: Any, snap: Snapshot, element_id: str | None) -> bool:
+    """Whether the control chooses among options (a select): its value is one option's words."""
+    if isinstance(result, dict) and result.get("selected"):
+        return True
+    sig = snap.elements.get(element_id) if element_id else None
+    return isinstance(sig, dict) and (sig.get("tag") == "select" or sig.get("role") in ("combobox", "listbox")
+                                      and isinstance((sig.get("state") or {}).get("option"), str))
+
+
+def wait_args(expect: ExpectedOutcome, fact: ExpectationCheck, timeout_ms: int) -> dict[str, Any] | None:
+    """What to wait for while the page settles: the first clause that did not hold and that the
+    page can still come to show (a URL, a text, a named element coming or going; not a value)."""
+    unmet = {p.clause.split(":", 1)[0] for p in fact.parts if not p.met} if fact.parts else set(CLAUSES)
+    if "url" in unmet and expect.url_contains:
+        return {"url": expect.url_contains, "timeout_ms": timeout_ms}
+    for clause, text, state in (("text", expect.text_appears, "visible"),
+                                ("no text", expect.text_disappears, "hidden")):
+        if clause in unmet and text:
+            return {"text": text, "state": state, "timeout_ms": timeout_ms}
+    for clause, named, state in (("element", expect.element_appears, "visible"),
+                                 ("no element", expect.element_disappears, "hidden")):
+        if clause in unmet and named:
+            m = ROLE_AND_NAME.match(named)
+            role, name = (m.group(1), m.group(2)) if m else (None, named)
+            return {**({"role": role} if role else {}), "name": name, "state": state,
+                    "timeout_ms": timeout_ms}
+    return None

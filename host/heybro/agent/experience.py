@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import time
 from typing import Protocol
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
 
@@ -21,6 +22,33 @@ class Experience(BaseModel):
     text: str
     task_id: str | None = None
     created_at: float = Field(default_factory=time.time)
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_of(url: str) -> str:
+    """What learnings are kept by: the page's origin (scheme, host and port), so two applications
+    on one host (127.0.0.1:8080 and :8081) never share them. '' for a page without one."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return ""
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+        return ""
+    shown = f":{port}" if port is not None and port != DEFAULT_PORTS[parts.scheme] else ""
+    return f"{parts.scheme}://{parts.hostname.lower()}{shown}"
+
+
+def keys_of(url: str) -> list[str]:
+    """The keys to read a page's learnings under: its origin, and on a default port the bare host
+    name they were kept under before (an origin on another port is another application)."""
+    origin = origin_of(url)
+    if not origin:
+        return []
+    rest = origin.split("://", 1)[1]
+    return [origin] + ([] if ":" in rest else [rest])
 
 
 def words(text: str) -> set[str]:

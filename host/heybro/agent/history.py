@@ -35,10 +35,18 @@ def call_line(c: ToolCall) -> str:
         outcome = f"FAILED {c.error_code or ''}: {c.error}" + candidates_text(c)
     else:
         outcome = "not run"
+    if c.decided:
+        outcome = f"{c.decided}; {outcome}"
     if c.expectation is not None:
         outcome += f"; expected: {'met' if c.expectation.met else 'NOT met'} "\
                    f"({c.expectation.detail})"
     return f"{c.tool}({params}) → {outcome}"
+
+
+def decisions(calls: list[ToolCall]) -> str:
+    """What the user decided in these calls (confirmations asked first, questions answered)."""
+    return "\n".join(f"- {c.tool}{' ' + c.target if c.target else ''}: {c.decided}"
+                     for c in calls if c.decided)
 
 
 def dialog_text(c: ToolCall) -> str:
@@ -113,7 +121,8 @@ def cycle_text(c: ExecutionCycle, *, detail: bool) -> str:
         lines.append(f"  worker: {c.worker_summary}")
     if c.verdict:
         v = c.verdict
-        lines.append(f"  verifier: {v.decision} ({v.confidence:.2f}{'' if v.accepted else ', not accepted'}): {v.reason}")
+        who = "host (done_when checked on the page)" if v.by == "host" else "verifier"
+        lines.append(f"  {who}: {v.decision} ({v.confidence:.2f}{'' if v.accepted else ', not accepted'}): {v.reason}")
     return "\n".join(lines)
 
 

@@ -100,4 +100,8 @@ def saved_text(r: dict[str, Any]) -> str | None:
 
 
 def waited_text(r: dict[str, Any]) -> str | None:
-    return f"{r['matched']} matched after {r.get('waited_ms', 0)} ms" if r.get("matched") else None
+    if not r.get("matched"):
+        return None
+    what = {"quiet": "page quiet", "url": "URL reached"}.get(r["matched"]) or \
+        f"{r['matched']} {'gone' if r.get('gone') else 'found'}"
+    return f"{what} after {r.get('waited_ms', 0)} ms"

@@ -103,11 +103,25 @@ class Question(BaseModel):
     asked_at: float = Field(default_factory=now)
 
 
+class ClauseCheck(BaseModel):
+    """One clause of an expectation as the models write it (`no element:button "Save"`), checked."""
+
+    clause: str
+    met: bool
+    detail: str
+
+
 class ExpectationCheck(BaseModel):
+    """A fact the host checked on the page: an action's expectation, a subtask's done_when, or
+    what a wait found. A later check of the same clause supersedes this one (agent/facts.py)."""
+
     tool: str
     expect: ExpectedOutcome
     met: bool
     detail: str
+    about: str = ""  # what was checked, in words: the action and its target (click button "Save")
+    read_ms: int | None = None  # when the page was read, after the action
+    parts: list[ClauseCheck] = Field(default_factory=list)
 
 
 class ToolCall(BaseModel):
@@ -134,6 +148,8 @@ class ToolCall(BaseModel):
     # routine saved from this task re-finds the element by, and where it acted.
     signature: dict[str, Any] | None = None
     url: str | None = None
+    # What the user decided about it: heybro asked first ("About to click …") and the answer.
+    decided: str | None = None
 
 
 class Usage(UsageData):

@@ -172,7 +172,7 @@ class EventRecorder:
             error_code=call.error_code, result=bounded_result(call.result), target=call.target,
             duration_ms=call.duration_ms, page_changed=call.page_changed,
             page_ms=timing.get("page_ms"), render_ms=timing.get("render_ms"),
-            expectation=_expectation(call.expectation)))
+            expectation=_expectation(call.expectation), decided=call.decided))
 
     async def verdict(self, task: Task, verdict: Verdict) -> None:
         await self._send(task, VerdictData.model_validate(verdict.model_dump(mode="json")))

@@ -9,7 +9,6 @@ from pydantic import BaseModel
 
 from . import history
 from .models import Iteration, ProposedToolCall, ToolCall
-from .risk import site_of
 from .role import Role
 from .scheduler_prompt import SYSTEM
 from .toolbox import AddSubtask, DeleteSubtask, InsertSubtask, SetSubtasks, UpdateSubtask
@@ -33,7 +32,7 @@ class Scheduler(Role):
                  f"MEMORY:\n{history.memory(t)}",
                  f"HISTORY:\n{history.cycles(t)}",
                  f"QUEUE:\n{history.queue(t)}"]
-        learned = self.env.experience_lines(site_of(t.url or ""), site_of(t.last_url or ""))
+        learned = self.env.experience_lines(t.url or "", t.last_url or "")
         if learned:
             parts.append("LEARNED ON THESE SITES BEFORE (may be outdated):\n" + learned)
         if self.reason:

@@ -5,7 +5,9 @@ checkable on the page (e.g. "Search for flights from Paris to Rome", "Open the c
 form or one search is ONE subtask; longer goals 2-5.
 Give a subtask `done_when` when the page will show it is done, as checks joined by ';':
 url:/results; text:Order confirmed; element:button "Pay" (a name, or role "name"). The host checks
-them on the page; a subtask they prove needs no further review. Leave it out when unsure.
+them on the page after each of the worker's actions: once they hold, the subtask is done — no
+more work on it, no review (except the last subtask: the verifier judges the goal there). So
+name what shows only when ALL of it is done; leave it out when unsure.
 Give each subtask the role that can do it: "operator" (default) works the page; "analyst" answers
 or computes from the facts gathered so far, never seeing the page (e.g. "Which of the saved
 prices is lowest, and by how much?"); "technician" does system-side work with host tools (files,

@@ -8,15 +8,18 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from . import history
-from .models import ExecutionCycle, Iteration, ProposedToolCall, ToolCall, Verdict
+from .facts import lines, share_met
+from .models import ExecutionCycle, ExpectationCheck, Iteration, ProposedToolCall, ToolCall, Verdict
 from .role import Role
 from .toolbox import Confidence
 from .verifier_prompt import SYSTEM
 
 
-def dom_confidence(cycle: ExecutionCycle, facts: list) -> float:  # type: ignore[type-arg]
-    """What the DOM checks say: share of expectations met, lowered when the last action failed."""
-    score = sum(f.met for f in facts) / len(facts) if facts else 1.0
+def dom_confidence(cycle: ExecutionCycle, facts: list[ExpectationCheck]) -> float:
+    """What the DOM checks say: the share of checks whose latest reading holds (facts.py),
+    lowered when the last action failed."""
+    share = share_met(facts)
+    score = 1.0 if share is None else share
     calls = [tc for it in (cycle.worker.iterations if cycle.worker else []) for tc in it.tool_calls
              if tc.tool != "mark_done"]
     if calls and calls[-1].success is False:
@@ -42,8 +45,10 @@ class Verifier(Role):
 
     async def context(self) -> str:
         env, t = self.env, self.env.task
-        facts = "\n".join(f"- {f.tool}: {'MET' if f.met else 'NOT MET'}: {f.detail}"
-                          for f in env.state.facts) or "(no expectations were declared)"
+        facts = lines(env.state.facts) or "(no expectations were declared)"
+        decided = history.decisions(self._calls())
+        if decided:
+            facts += "\nWHAT THE USER DECIDED:\n" + decided
         last = t.on_last_subtask
         return "\n\n".join([
             f"GOAL: {t.description}",
@@ -56,17 +61,20 @@ class Verifier(Role):
             f"HISTORY:\n{history.cycles(t, detail=self.desk_work)}",
             await self._evidence()])
 
+    def _calls(self) -> list[ToolCall]:
+        return [tc for it in (self.cycle.worker.iterations if self.cycle.worker else [])
+                for tc in it.tool_calls]
+
     def _actions(self) -> str:
-        lines = []
-        for it in self.cycle.worker.iterations if self.cycle.worker else []:
-            for tc in it.tool_calls:
-                if tc.tool in ("mark_done", "answer"):  # the summary and the answer are shown apart
-                    continue
-                lines.append(f"- {history.call_line(tc)}")
-                got = history.any_result_text(tc, 1500) if self.desk_work else None
-                if got:
-                    lines.append("  result: " + got)
-        return "\n".join(lines) or "(none)"
+        out = []
+        for tc in self._calls():
+            if tc.tool in ("mark_done", "answer"):  # the summary and the answer are shown apart
+                continue
+            out.append(f"- {history.call_line(tc)}")
+            got = history.any_result_text(tc, 1500) if self.desk_work else None
+            if got:
+                out.append("  result: " + got)
+        return "\n".join(out) or "(none)"
 
     async def _evidence(self) -> str:
         answer = f"ANSWER GIVEN TO THE USER: {self.env.task.answer}\n\n" if self.env.task.answer else ""

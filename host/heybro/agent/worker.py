@@ -14,14 +14,16 @@ from . import history
 from .browser import Snapshot
 from .cutoff import HELD_TOOLS, action_key
 from .errors import BrowserLost, GuardrailHit, Interrupted, RepeatHeld, ToolFailed
-from .expect import check
+from .facts import of_wait
 from .models import Iteration, ProposedToolCall, Question, ToolCall
 from .env import YES
 from .risk import judge, site_of
 from .role import WorkingRole
+from .proof import prove
+from .settle import checked
 from .validation import ReplyInvalid
 from .tool_def import RoleTool
-from .toolbox import MarkDone
+from .toolbox import MarkDone, WaitFor
 from .worker_prompt import SYSTEM
 
 MAX_RESULT_CHARS = 600
@@ -59,7 +61,7 @@ class Worker(WorkingRole):
         if opened:
             parts.append("OTHER TABS (opened by this page; switch_tab(tab_id) to work there):\n"
                          + "\n".join(history.tab_line(x) for x in opened))
-        if (learned := env.experience_lines(site_of(snap.url))):
+        if (learned := env.experience_lines(snap.url)):
             parts.append("LEARNED ON THIS SITE BEFORE (may be outdated; the page decides):\n"
                          + learned)
         if env.state.screenshot_missing:
@@ -87,7 +89,9 @@ class Worker(WorkingRole):
         # The last action's page is the one the report describes: the host must check it.
         acting = [(c, a) for c, a in zip(calls[:-1], args[:-1], strict=True)
                   if self.by_name[c.tool].acts_on_page]
-        if acting and getattr(acting[-1][1], "expect", None) is None:
+        # (a wait is a check of its own: what it waited for is a fact the host established)
+        if acting and getattr(acting[-1][1], "expect", None) is None \
+                and not isinstance(acting[-1][1], WaitFor):
             raise ReplyInvalid(
                 f"mark_done after {acting[-1][0].tool} needs an `expect` on that action (the "
                 "host checks it in place of you looking at the page). Add the check, or send "
@@ -161,8 +165,10 @@ class Worker(WorkingRole):
                 if env.task.steps > env.task.max_steps:
                     raise GuardrailHit("max_steps", f"The task used its limit of "
                                        f"{env.task.max_steps} browser actions.")
-            declined = await self._declined(call) if tool.effects.needs_confirmation else None
+            declined, decided = await self._declined(call) if tool.effects.needs_confirmation \
+                else (None, None)
             tc = await self.record_call(call)
+            tc.decided = decided
             iteration.tool_calls.append(tc)
             if declined:
                 tc.success, tc.error, tc.error_code = False, declined, "declined"
@@ -184,6 +190,8 @@ class Worker(WorkingRole):
                 result, changed = await self._run(tool, call, a, want_page)
                 if isinstance(result, dict) and isinstance(result.get("observation"), dict):
                     observation = result.pop("observation")
+                if isinstance(result, dict) and isinstance(result.get("decided"), str):
+                    tc.decided = result.pop("decided")  # the user's word (ask_user)
                 took = time.perf_counter() - started
                 tc.success, tc.page_changed = True, changed
                 tc.result = _compact(env.scrub(result), MAX_RESULT_CHARS if on_page
@@ -206,17 +214,15 @@ class Worker(WorkingRole):
             acted = acted or on_page
             self.done.append(tc)
             if expect is not None and tc.success:
-                # Checked now, against the page this action left: a later action of the batch
-                # must not hide what this one did (or did not) change.
-                after = env.state.snapshot
-                if expect.needs_page():
-                    env.page_changed()
-                    after = seen = await (env.adopt_observation(observation) if observation
-                                          is not None else env.observe())
-                    observation = None
-                tc.expectation = check(tc.tool, expect, tc.parameters, tc.result,
-                                       after or Snapshot())
-                env.state.facts.append(tc.expectation)
+                # Checked now, against the page this action left once it settled: a later action
+                # of the batch must not hide what this one did (or did not) change.
+                tc.expectation, read = await checked(
+                    env, tc.tool, expect, tc.parameters, tc.result, observation,
+                    about=f"{tc.tool} {tc.target}" if tc.target else tc.tool, since=started)
+                if read is not None:  # the page now, the action's own reading of it superseded
+                    seen, observation = read, None
+            elif call.tool == "wait_for" and (fact := of_wait(a, tc.target, tc.result, tc.error)):
+                env.state.facts.append(fact)  # what the wait found supersedes an earlier check
             await self.record_result(tc, time.perf_counter() - took)
             if tc.success is False and env.state.consecutive_failures >= env.limits.max_failures:
                 raise GuardrailHit("consecutive_failures", f"{env.state.consecutive_failures} actions "
@@ -240,29 +246,38 @@ class Worker(WorkingRole):
                 break
         if acted:
             await self._after_actions(seen, observation)
+            if all(tc.success is not False for tc in iteration.tool_calls):
+                proof = await prove(env)
+                if proof is not None and proof.met:  # the page shows the subtask done: no report needed
+                    self.summary = f"The page shows the subtask done: {proof.detail}."
+                    return ToolCall(tool="done_when", reason="proven by the host on the page",
+                                    success=True, timestamp=time.time(), expectation=proof)
         return None
 
-    async def _declined(self, call: ProposedToolCall) -> str | None:
-        """Asks the user first when the action looks risky (risk.judge); the reason when they
-        said no, None when it may go ahead. A yes holds for that action for the rest of the task."""
+    async def _declined(self, call: ProposedToolCall) -> tuple[str | None, str | None]:
+        """Asks the user first when the action looks risky (risk.judge): the reason when they
+        said no (None when it may go ahead), and what was asked and answered, for the record. A
+        yes holds for that action for the rest of the task."""
         env, snap = self.env, self.env.state.snapshot
         if snap is None or not env.settings.confirm or site_of(snap.url) in env.confirm_off:
-            return None
+            return None, None
         risk = judge(call.tool, call.parameters, snap.elements)
         target = snap.describe(call.parameters.get("element_id")) or "the focused field"
         key = f"{call.tool} {target} @ {snap.url}"
         if risk is None or key in env.state.approved:
-            return None
+            return None, None
         verb = {"click": "click", "press": f"press {call.parameters.get('keys')} on"}[call.tool]
         answer = await env.ask_user(Question(
             kind="confirm", choices=["Yes", "No"],
             text=f"About to {verb} {target} on {snap.url} — this may {risk.what} "
                  f"({risk.words}). Go ahead?"))
-        if answer.strip().lower() in YES:
+        yes = answer.strip().lower() in YES
+        decided = f"heybro asked first ({risk.what}); the user said {'yes' if yes else 'no'}"
+        if yes:
             env.state.approved.add(key)
-            return None
+            return None, decided
         return (f"The user said no to {call.tool} on {target} ({risk.what}): do not do it, nor "
-                "the same another way; report what was done, or ask the user what they want.")
+                "the same another way; report what was done, or ask the user what they want."), decided
 
     async def _after_actions(self, seen: Snapshot | None, observation: dict[str, Any] | None) -> None:
         """Takes the page the batch's last action left as the current one (the next prompt, or

@@ -21,12 +21,13 @@ from typing import Any, Literal
 from .. import logs
 from shared_schema.dom_tools import ObserveArgs
 
-from ..agent.browser import Snapshot, describe_signature
+from ..agent.browser import describe_signature
 from ..agent.cutoff import HELD_TOOLS, RepeatHeld, action_key
 from ..agent.env import YES, AgentEnv
 from ..agent.errors import GuardrailHit, Interrupted, NewInformation, TaskStopped, ToolFailed
 from ..agent.executor import TaskExecutor
-from ..agent.expect import ROLE_AND_NAME, check, expect_text
+from ..agent.expect import check, expect_text
+from ..agent.settle import checked, whole
 from ..agent.models import (ExpectedOutcome, MemoryItem, Question, ResumeNote, Subtask, Task,
                             TaskStatus, ToolCall, Verdict)
 from ..agent.risk import judge, site_of
@@ -173,13 +174,13 @@ class RoutineReplay(TaskExecutor):
                 return  # it happened before the fault: the page shows its outcome
             if step.tool in HELD_TOOLS:
                 raise RepeatHeld(key)
-        await self._confirm(step, args, target)
+        decided = await self._confirm(step, args, target)
         task.steps += 1  # a replayed step is an action, as the worker's are
         snap = env.state.snapshot
         # Recorded as the worker's actions are (signature, page): a run can be saved in turn.
         tc = ToolCall(tool=step.tool, parameters=params, reason=step.intent,
                       timestamp=time.time(), target=target, signature=step.signature,
-                      url=snap.url or step.url if snap is not None else step.url)
+                      url=snap.url or step.url if snap is not None else step.url, decided=decided)
         await env.recorder.tool_call(task, "worker", tc)
         started = time.perf_counter()
         why = await self._act(step, args, tc)
@@ -192,6 +193,7 @@ class RoutineReplay(TaskExecutor):
     async def _act(self, step: Step, args: dict[str, Any], tc: ToolCall) -> str | None:
         """Carries the step out; None when it happened as recorded, else why not (for the heal)."""
         env = self.env
+        began = time.perf_counter()
         needs_page = step.expect is not None and step.expect.needs_page()
         try:
             result = await self._call(step, args, observe_after=needs_page)
@@ -211,20 +213,12 @@ class RoutineReplay(TaskExecutor):
             await env.remember(args["name"], str(got), result.get("url"))
         if step.expect is None:
             return None
-        after = env.state.snapshot or Snapshot()
-        if needs_page:
-            after = await (env.adopt_observation(observation) if isinstance(observation, dict)
-                           else env.observe())
-        tc.expectation = check(step.tool, step.expect, {}, result, after)
-        if not tc.expectation.met and (wait := _wait_args(step.expect)) is not None:
-            # A slow page may still be on its way (the action returned before it loaded).
-            try:
-                await env.call("wait_for", wait, timeout_ms=WAIT_MS + 5_000)
-                env.page_changed()
-                tc.expectation = check(step.tool, step.expect, {}, None, await env.observe())
-            except ToolFailed:
-                pass
-        env.state.facts.append(tc.expectation)
+        # A slow page may still be on its way (the action returned before it loaded): settled.
+        tc.expectation, _ = await checked(
+            env, step.tool, step.expect, {}, result,
+            observation if isinstance(observation, dict) else None,
+            about=f"{step.tool} {tc.target}" if tc.target else step.tool, since=began,
+            settle_ms=WAIT_MS)
         return None if tc.expectation.met else f"its expectation failed: {tc.expectation.detail}"
 
     async def _call(self, step: Step, args: dict[str, Any], *, observe_after: bool) -> dict[str, Any]:
@@ -280,21 +274,22 @@ class RoutineReplay(TaskExecutor):
         await env.recorder.message(task, f"Step {n + 1} healed with {got.model_calls} model "
                                    f"call(s): {got.why}")
 
-    async def _confirm(self, step: Step, args: dict[str, Any], target: str | None) -> None:
+    async def _confirm(self, step: Step, args: dict[str, Any], target: str | None) -> str | None:
         """The same ask-first as the worker's (risk.judge on the step's element, with the page's
-        fields for a form it submits): a no ends the run, nothing further is done."""
+        fields for a form it submits): a no ends the run, nothing further is done. What the user
+        decided, for the record (None: not asked)."""
         env = self.env
         if (not env.settings.confirm or step.tool not in ("click", "press")
                 or not isinstance(step.signature, dict)):
-            return
+            return None
         snap = await env.observe()
         if site_of(snap.url) in env.confirm_off:
-            return
+            return None
         elements = {**snap.elements, "_step": step.signature}
         risk = judge(step.tool, {**args, "element_id": "_step"}, elements)
         key = f"{step.tool} {target} @ {snap.url}"
         if risk is None or key in env.state.approved:
-            return
+            return None
         verb = "click" if step.tool == "click" else f"press {args.get('keys')} on"
         answer = await env.ask_user(Question(
             kind="confirm", choices=["Yes", "No"],
@@ -304,6 +299,7 @@ class RoutineReplay(TaskExecutor):
             raise TaskStopped(f"the user said no to {step.tool} on {target} ({risk.what}); "
                               "the replay stopped there")
         env.state.approved.add(key)
+        return f"heybro asked first ({risk.what}); the user said yes"
 
     def _need_model(self, situation: str, act: str) -> None:
         """Replay needs no model while the page matches; what needs one ends the run saying so
@@ -337,7 +333,9 @@ class RoutineReplay(TaskExecutor):
     async def _prove(self, outcome: ExpectedOutcome, what: str) -> str:
         env = self.env
         env.page_changed()
-        fact = check(what, outcome, {}, None, await env.observe())
+        fact = check(what, outcome, {}, None, await whole(env, await env.observe()))
+        fact.about = "the routine's outcome" if what == "outcome" else \
+            f"done_when of subtask {self.task.current_subtask_index + 1}"
         verdict = Verdict(decision="mark_complete" if fact.met else "continue_work", by="host",
                           reason=f"the page {'shows' if fact.met else 'does not show'} it: "
                                  f"{fact.detail}", llm_confidence=None,
@@ -404,7 +402,7 @@ class RoutineReplay(TaskExecutor):
         if step.expect is None or not proves(step.expect):
             return False
         self.env.page_changed()
-        return check(step.tool, step.expect, {}, None, await self.env.observe()).met
+        return check(step.tool, step.expect, {}, None, await whole(self.env, await self.env.observe())).met
 
     def _count(self) -> None:
         calls = len(self.task.usage) - self.counted
@@ -422,19 +420,6 @@ def _stopped(why: str) -> GuardrailHit:
 def _browser_tools() -> frozenset[str]:
     from shared_schema.tools import TOOLS
     return frozenset(TOOLS) - READING | {"extract"}
-
-
-def _wait_args(expect: ExpectedOutcome) -> dict[str, Any] | None:
-    """What to wait for when a step's expectation is not met at once (a submit whose next page
-    is slow): the URL, the text, or the named element to come or go."""
-    if expect.url_contains:
-        return {"url": expect.url_contains, "timeout_ms": WAIT_MS}
-    if expect.text_appears:
-        return {"text": expect.text_appears, "timeout_ms": WAIT_MS}
-    for named, state in ((expect.element_disappears, "hidden"), (expect.element_appears, "visible")):
-        if named and (m := ROLE_AND_NAME.match(named)):
-            return {"role": m.group(1), "name": m.group(2), "state": state, "timeout_ms": WAIT_MS}
-    return None
 
 
 MIN_REBASED = 4  # shorter recorded values ("1", "en") would be replaced where they are not meant

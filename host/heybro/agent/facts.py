@@ -1,0 +1,84 @@
+"""What the host has checked on the page — actions' expectations, subtasks' done_when, what a wait
+found — as the verifier and the host's confidence read it: the latest reading of each clause,
+labelled by what it checked. A later fact about the same thing supersedes an earlier one (a dialog
+that was still closing when a click was checked, and gone by the wait that followed)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .expect import expect_text
+from .models import ClauseCheck, ExpectationCheck, ExpectedOutcome
+
+Fact = tuple[ExpectationCheck, ClauseCheck]
+
+
+def _key(clause: str) -> str:
+    return " ".join(clause.casefold().split())
+
+
+def parts_of(fact: ExpectationCheck) -> list[ClauseCheck]:
+    """The fact's clauses (one for a fact recorded before clauses were kept apart)."""
+    return fact.parts or [ClauseCheck(clause=expect_text(fact.expect) or fact.tool, met=fact.met,
+                                      detail=fact.detail)]
+
+
+def latest(facts: Iterable[ExpectationCheck]) -> list[Fact]:
+    """Each clause's latest reading, oldest first."""
+    seen: dict[str, Fact] = {}
+    for fact in facts:
+        for part in parts_of(fact):
+            key = _key(part.clause)
+            seen.pop(key, None)
+            seen[key] = (fact, part)
+    return list(seen.values())
+
+
+def share_met(facts: Iterable[ExpectationCheck]) -> float | None:
+    """The share of clauses whose latest reading holds; None when nothing was checked."""
+    now = latest(facts)
+    return sum(p.met for _, p in now) / len(now) if now else None
+
+
+def when(fact: ExpectationCheck) -> str:
+    if fact.read_ms is None:
+        return ""
+    return f" (read {fact.read_ms / 1000:.1f} s after it)" if fact.read_ms >= 1000 else \
+        f" (read {fact.read_ms} ms after it)"
+
+
+def lines(facts: Iterable[ExpectationCheck]) -> str:
+    """The facts for a prompt: one line per clause, its latest reading, by what checked it."""
+    out = []
+    for fact, part in latest(facts):
+        about = fact.about or fact.tool
+        out.append(f"- {about} · {part.clause}: {'MET' if part.met else 'NOT MET'} — "
+                   f"{part.detail}{when(fact)}")
+    return "\n".join(out)
+
+
+def of_wait(args: Any, target: str | None, result: Any, error: str | None) -> ExpectationCheck | None:
+    """What the model's wait_for established, as a fact (None for a wait for quiet): the text, the
+    element or the URL there or gone — or not, when it timed out."""
+    gone = bool(getattr(args, "gone", False))
+    role, name = getattr(args, "role", None), getattr(args, "name", None)
+    named = target or (f'{role} "{name}"' if role and name else name or role)
+    if getattr(args, "url_contains", None):
+        expect = ExpectedOutcome(url_contains=args.url_contains)
+    elif getattr(args, "text", None):
+        expect = ExpectedOutcome(**{"text_disappears" if gone else "text_appears": args.text})
+    elif named:
+        expect = ExpectedOutcome(**{"element_disappears" if gone else "element_appears": named})
+    else:
+        return None
+    clause = expect_text(expect)
+    waited = result.get("waited_ms") if isinstance(result, dict) else None
+    if error is None:
+        what = "is gone" if gone else "is there"
+        detail = f"{clause.split(':', 1)[1]} {what}" + (f" after {waited} ms of waiting" if waited is not None else "")
+    else:
+        detail = error
+    part = ClauseCheck(clause=clause, met=error is None, detail=detail)
+    return ExpectationCheck(tool="wait_for", expect=expect, met=part.met, detail=detail,
+                            about=f"wait_for {clause}", parts=[part])

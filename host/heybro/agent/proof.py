@@ -1,0 +1,35 @@
+"""A subtask proven by the host: the done_when the scheduler declared, checked on the page the
+worker left — after each batch of its actions, so a subtask the page already shows done goes on
+without another model call, and again before the verifier would be asked. Never for the task's
+last subtask (the verifier judges the whole goal there), nor while a check of this cycle does not
+hold or the user has said something new."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .expect import check
+from .facts import share_met
+from .models import ExpectationCheck
+from .settle import whole
+
+if TYPE_CHECKING:
+    from .env import AgentEnv
+
+
+async def prove(env: AgentEnv) -> ExpectationCheck | None:
+    """The current subtask's done_when checked on the page (kept among the cycle's facts), or
+    None where the host does not prove this subtask."""
+    task = env.task
+    step = task.current_step
+    # (its own earlier readings do not count: the page may show it now)
+    held = share_met(f for f in env.state.facts if f.tool != "done_when")
+    if (step is None or step.role != "operator" or step.done_when is None or task.on_last_subtask
+            or env.control.has_messages or (held is not None and held < 1.0)):
+        return None
+    page = await env.observe()
+    fact = check("done_when", step.done_when, {}, None,
+                 await whole(env, page) if step.done_when.needs_page() else page)
+    fact.about = f"done_when of subtask {task.current_subtask_index + 1}"
+    env.state.facts.append(fact)
+    return fact
