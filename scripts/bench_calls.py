@@ -14,12 +14,14 @@ last action carries an expectation). The verifier still judges the task's last s
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,12 +35,18 @@ from heybro.demo import DemoSite  # noqa: E402
 from bench_common import machine, write_section  # noqa: E402
 
 SCRIPTS = {"every report alone, every subtask verified": demo_script.happy,
-           "subtasks declare done_when; reports close checked batches": demo_script.lean}
+           "subtasks declare done_when; reports close checked batches": demo_script.lean,
+           "subtasks declare done_when; no report unless asked on a page that shows it done":
+               demo_script.unreported}
 
 
-def one_run(script: dict[str, list[Any]]) -> dict[str, Any]:
+def one_run(script: dict[str, list[Any]], code: Path | None = None) -> dict[str, Any]:
+    """One `heybro run` of the demo order; `code`: a checkout whose heybro (host, extension,
+    schema) runs it instead of this one's (the scripted model is this one's)."""
     with tempfile.TemporaryDirectory() as tmp, DemoSite() as site, ScriptedLLM(script) as llm:
         env = test_env(Path(tmp)) | llm.env()
+        if code is not None:
+            env["PYTHONPATH"] = f"{code / 'host'}:{code}"
         r = subprocess.run([sys.executable, "-m", "heybro.cli", "run", demo_script.PLAN[-1],
                             "--url", site.url, "--new-browser", "--headless", "--json"],
                            env=env, capture_output=True, text=True, timeout=300)
@@ -52,22 +60,48 @@ def one_run(script: dict[str, list[Any]]) -> dict[str, Any]:
             **{r: roles.count(r) for r in ("scheduler", "worker", "verifier")}}
 
 
+@contextlib.contextmanager
+def checkout(commit: str) -> Iterator[Path]:
+    """heybro at `commit`, in a temporary worktree."""
+    with tempfile.TemporaryDirectory(prefix="heybro-calls-") as tmp:
+        where = Path(tmp) / "code"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(where), commit],
+                       check=True)
+        try:
+            yield where
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(where)],
+                           check=False)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--baseline", metavar="COMMIT", help="also run each row on heybro at COMMIT")
     args = ap.parse_args()
     rows = []
-    for label, make in SCRIPTS.items():
-        got = one_run(make())
-        rows.append(f"| {label} | {got['scheduler']} / {got['worker']} / {got['verifier']} | "
-                    f"{got['host']} | {got['actions']} | **{got['calls'] / got['actions']:.2f}** |")
+    with contextlib.ExitStack() as stack:
+        base = stack.enter_context(checkout(args.baseline)) if args.baseline else None
+        for label, make in SCRIPTS.items():
+            got = one_run(make())
+            before = ""
+            if base is not None:
+                old = one_run(make(), base)
+                before = f" | {old['calls'] / old['actions']:.2f}"
+            rows.append(f"| {label} | {got['scheduler']} / {got['worker']} / {got['verifier']} | "
+                        f"{got['host']} | {got['actions']} | **{got['calls'] / got['actions']:.2f}**{before} |")
+    then = f" | calls per action at `{args.baseline}`" if args.baseline else ""
     report = ("## Model calls per action (demo order, scripted model)\n\n"
-              "    .venv/bin/python scripts/bench_calls.py --write\n\n"
+              "    .venv/bin/python scripts/bench_calls.py --write"
+              + (f" --baseline {args.baseline}" if args.baseline else "") + "\n\n"
               f"Machine: {machine()}. Date: {time.strftime('%Y-%m-%d')}. One real `heybro run` "
               "of the 3-subtask demo order per row (search → product → checkout, one order placed "
-              "and its number saved); the scripted model makes the same moves in both rows.\n\n"
+              "and its number saved); the scripted model makes the same moves in every row (the last row's model"
+              " reports a subtask only when asked again on a page that shows it done: heybro's done_when "
+              "check after each batch of actions saves that call).\n\n"
               "| how the model reports | calls: scheduler / worker / verifier | subtasks proven "
-              "by the host | actions | calls per action |\n|---|---|---|---|---|\n"
+              f"by the host | actions | calls per action{then} |\n|---|---|---|---|---|"
+              + ("---|" if args.baseline else "") + "\n"
               + "\n".join(rows) + "\n\nTarget: ≤ 1.3 calls per action. The verifier is asked "
               "for the last subtask whatever the checks say (it judges the whole goal), and for "
               "any subtask whose declared outcome the page does not show.\n")

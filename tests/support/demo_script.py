@@ -107,3 +107,23 @@ def lean() -> dict[str, list[Any]]:
                        _reporting(open_product, "Blue Kettle page open"),
                        buy_now, fill_form, note_and_report],
             "verifier": [confirm_order]}
+
+
+def unreported() -> dict[str, list[Any]]:
+    """The same moves as lean(), by a model that reports a subtask only when asked about a page
+    that shows it done (it never closes a batch with a report): the worker reads the page it is
+    shown and does the next thing — what heybro's done_when check after each batch saves."""
+    def worker(b: dict[str, Any]) -> Any:
+        text = user_text(b)
+        page = text.split("PAGE", 1)[-1]
+        url = re.search(r"^URL: (\S+)", page, re.M)
+        at = url.group(1) if url else ""
+        if f"ASSIGNMENT: {PLAN[0]}" in text:
+            return call("mark_done", summary="Search results are shown") if "/search" in at else search(b)
+        if f"ASSIGNMENT: {PLAN[1]}" in text:
+            return call("mark_done", summary="Blue Kettle page open") if "/product/p1" in at else open_product(b)
+        if "Order confirmed" in page:
+            return note_and_report(b)
+        return fill_form(b) if "/checkout" in at else buy_now(b)
+    return {"scheduler": [calls(("set_subtasks", {"subtasks": CHECKED_PLAN}), ("start_work", {}))],
+            "worker": [worker] * 8, "verifier": [confirm_order]}
