@@ -8,9 +8,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
@@ -180,3 +181,22 @@ def write_section(name: str, markdown: str) -> None:
         else:
             text = text.rstrip("\n") + "\n\n" + block
     path.write_text(text)
+
+
+def over_corpus(names: list[str], run: Callable[[str, Path], list[Any]]) -> list[Any]:
+    """`run(app, extension)` for each named application of the corpus, all read by the extension
+    as it was when the run began (a long run is not measured half on one version of the code and
+    half on another); an application not installed is said and skipped."""
+    from heybro.install import bundle
+    from support.corpus import NotInstalled
+
+    rows: list[Any] = []
+    with tempfile.TemporaryDirectory(prefix="heybro-corpus-ext-") as ext:
+        bundle.copy(bundle.source(), Path(ext))
+        for name in names:
+            try:
+                print(f"{name}:", file=sys.stderr, flush=True)
+                rows += run(name, Path(ext))
+            except NotInstalled as e:
+                print(f"  skipped: {e}", file=sys.stderr)
+    return rows

@@ -42,7 +42,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_common import ROOT, machine, write_section  # noqa: E402
+from bench_common import ROOT, machine, over_corpus, write_section  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
 from corpus import open_page  # noqa: E402
@@ -54,10 +54,9 @@ from heybro.agent.expect import check, words  # noqa: E402
 from heybro.agent.models import ExpectedOutcome, Task  # noqa: E402
 from heybro.agent.recorder import MemoryRecorder  # noqa: E402
 from heybro.agent.settle import checked  # noqa: E402
-from heybro.install import bundle  # noqa: E402
 from heybro.llm import LLMClient  # noqa: E402
 from support.browser import launch  # noqa: E402
-from support.corpus import APPS, NotInstalled, need  # noqa: E402
+from support.corpus import APPS, need  # noqa: E402
 
 SETTLED_S = 4.0  # when the browser's reading is the truth: the page is done by then
 PER_KIND = 1  # controls of each kind tried per page
@@ -490,15 +489,7 @@ def main() -> None:
     ap.add_argument("--out", help="write every check as JSON here")
     ns = ap.parse_args()
     names = ns.apps or [n for n, a in APPS.items() if not ns.half or a.half == ns.half]
-    rows: list[Result] = []
-    with tempfile.TemporaryDirectory(prefix="heybro-expect-ext-") as ext:
-        bundle.copy(bundle.source(), Path(ext))
-        for name in names:
-            try:
-                print(f"{name}:", file=sys.stderr, flush=True)
-                rows += run_app(name, Path(ext), ns.pages)
-            except NotInstalled as e:
-                print(f"  skipped: {e}", file=sys.stderr)
+    rows: list[Result] = over_corpus(names, lambda name, ext: run_app(name, ext, ns.pages))
     if ns.out:
         Path(ns.out).write_text(json.dumps([r.__dict__ for r in rows], indent=1))
     for half in ("heldout", "tune"):

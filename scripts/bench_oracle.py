@@ -28,13 +28,12 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_common import ROOT, machine, write_section  # noqa: E402
+from bench_common import ROOT, machine, over_corpus, write_section  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
 from corpus import open_page  # noqa: E402
-from heybro.install import bundle  # noqa: E402
 from support.browser import launch  # noqa: E402
-from support.corpus import APPS, NotInstalled, need  # noqa: E402
+from support.corpus import APPS, need  # noqa: E402
 from support.page_oracle import Verdict, judge  # noqa: E402
 
 TARGETS = {"recall": 0.98, "false_operable": 0.01, "names": 0.95}
@@ -161,17 +160,7 @@ def main() -> None:
     ap.add_argument("--out", help="write every page's verdict as JSON here")
     ns = ap.parse_args()
     names = ns.apps or [n for n, a in APPS.items() if not ns.half or a.half == ns.half]
-    rows: list[dict] = []
-    # Every application is read by the extension as it was when the run began (a long run is not
-    # measured half on one version of the code and half on another).
-    with tempfile.TemporaryDirectory(prefix="heybro-oracle-ext-") as ext:
-        bundle.copy(bundle.source(), Path(ext))
-        for name in names:
-            try:
-                print(f"{name}:", file=sys.stderr, flush=True)
-                rows += run_app(name, Path(ext))
-            except NotInstalled as e:
-                print(f"  skipped: {e}", file=sys.stderr)
+    rows: list[dict] = over_corpus(names, run_app)
     if ns.out:
         Path(ns.out).write_text(json.dumps(rows, indent=1))
     for half in ("heldout", "tune"):

@@ -22,7 +22,7 @@ from playwright.async_api import async_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from support.extension_browser import ExtensionBrowser  # noqa: E402
+from support.extension_browser import ExtensionBrowser, with_extension  # noqa: E402
 from support.scripted_llm import ScriptedLLM, call, calls, find_id, user_text  # noqa: E402
 from support.static_server import serve  # noqa: E402
 
@@ -31,9 +31,7 @@ from heybro.agent.env import AgentEnv  # noqa: E402
 from heybro.agent.executor import TaskExecutor  # noqa: E402
 from heybro.agent.models import Task, TaskStatus  # noqa: E402
 from heybro.agent.recorder import MemoryRecorder  # noqa: E402
-from heybro.browser.chromium import EXTENSION_ROOT, QUIET_FLAGS, extension_flags, find_chromium  # noqa: E402
 from heybro.llm import LLMClient  # noqa: E402
-from heybro.native.identity import EXTENSION_ID  # noqa: E402
 
 pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).parent / "fixtures" / "agent"
@@ -82,13 +80,7 @@ def worker_script() -> list[Any]:
 
 async def scenario(base: str, llm: ScriptedLLM, profile: Path) -> dict[str, Any]:
     async with async_playwright() as p:
-        ctx = await p.chromium.launch_persistent_context(
-            str(profile), executable_path=find_chromium(), headless=True,
-            args=[*QUIET_FLAGS, *extension_flags(EXTENSION_ROOT)])
-        try:
-            sw = next((w for w in ctx.service_workers if EXTENSION_ID in w.url), None) or \
-                await ctx.wait_for_event("serviceworker",
-                                         predicate=lambda w: EXTENSION_ID in w.url)
+        async with with_extension(p, profile) as (ctx, sw):
             browser = ExtensionBrowser(sw)
             settings = config.load(env=llm.env(HEYBRO_VISION="1"), file=Path("/nonexistent"))
             client = LLMClient(settings)
@@ -120,8 +112,6 @@ async def scenario(base: str, llm: ScriptedLLM, profile: Path) -> dict[str, Any]
             # The help tab as it is, without boxes: the control image.
             out["plain_shot"] = (await browser.call("screenshot", {}, tab_id=env.state.tab_id))["data_url"]
             return out
-        finally:
-            await ctx.close()
 
 
 def test_worker_acts_through_the_real_extension_with_vision_boxes() -> None:

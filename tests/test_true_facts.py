@@ -16,7 +16,7 @@ from playwright.async_api import async_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from support.extension_browser import ExtensionBrowser  # noqa: E402
+from support.extension_browser import ExtensionBrowser, with_extension  # noqa: E402
 from support.scripted_llm import ScriptedLLM, call, calls, find_id, user_text  # noqa: E402
 from support.static_server import serve  # noqa: E402
 
@@ -25,9 +25,7 @@ from heybro.agent.env import AgentEnv  # noqa: E402
 from heybro.agent.executor import TaskExecutor  # noqa: E402
 from heybro.agent.models import Task, TaskStatus  # noqa: E402
 from heybro.agent.recorder import MemoryRecorder  # noqa: E402
-from heybro.browser.chromium import EXTENSION_ROOT, QUIET_FLAGS, extension_flags, find_chromium  # noqa: E402
 from heybro.llm import LLMClient  # noqa: E402
-from heybro.native.identity import EXTENSION_ID  # noqa: E402
 
 pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).parent / "fixtures" / "agent"
@@ -69,12 +67,7 @@ SCRIPT: dict[str, list[Any]] = {
 
 async def scenario(base: str, llm: ScriptedLLM, profile: Path) -> dict[str, Any]:
     async with async_playwright() as p:
-        ctx = await p.chromium.launch_persistent_context(
-            str(profile), executable_path=find_chromium(), headless=True,
-            args=[*QUIET_FLAGS, *extension_flags(EXTENSION_ROOT)])
-        try:
-            sw = next((w for w in ctx.service_workers if EXTENSION_ID in w.url), None) or \
-                await ctx.wait_for_event("serviceworker", predicate=lambda w: EXTENSION_ID in w.url)
+        async with with_extension(p, profile) as (ctx, sw):
             settings = config.load(env=llm.env(HEYBRO_CONFIRM="1"), file=Path("/nonexistent"))
             client = LLMClient(settings)
             task = Task(description="Make me an editor and delete my account",
@@ -83,12 +76,10 @@ async def scenario(base: str, llm: ScriptedLLM, profile: Path) -> dict[str, Any]
             env = AgentEnv(task=task, llm=client, settings=settings,
                            browser=ExtensionBrowser(sw), recorder=rec)
 
-            async def say_yes() -> list[str]:  # the user, answering heybro's question
-                asked = []
+            async def say_yes() -> None:  # the user, answering heybro's question
                 while True:
                     await asyncio.sleep(0.05)
                     if task.question is not None:
-                        asked.append(task.question.text)
                         env.control.answer("Yes")
 
             user = asyncio.create_task(say_yes())
@@ -98,8 +89,6 @@ async def scenario(base: str, llm: ScriptedLLM, profile: Path) -> dict[str, Any]
                 user.cancel()
                 await client.close()
             return {"result": result, "task": task, "rec": rec}
-        finally:
-            await ctx.close()
 
 
 def test_facts_are_true_settled_labelled_and_the_users_word_is_recorded() -> None:

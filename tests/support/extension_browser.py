@@ -4,12 +4,31 @@ Playwright's async API — the whole extension side, without the native-messagin
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Worker
+from playwright.async_api import BrowserContext, Playwright, Worker
 
 from heybro.agent.errors import ToolFailed
+from heybro.browser.chromium import EXTENSION_ROOT, QUIET_FLAGS, extension_flags, find_chromium
+from heybro.native.identity import EXTENSION_ID
 from shared_schema.tools import TOOLS
+
+
+@asynccontextmanager
+async def with_extension(p: Playwright, profile: Path) -> AsyncIterator[tuple[BrowserContext, Worker]]:
+    """Headless Chromium with the extension loaded, and its service worker (the coordinator)."""
+    ctx = await p.chromium.launch_persistent_context(
+        str(profile), executable_path=find_chromium(), headless=True,
+        args=[*QUIET_FLAGS, *extension_flags(EXTENSION_ROOT)])
+    try:
+        sw = next((w for w in ctx.service_workers if EXTENSION_ID in w.url), None) or \
+            await ctx.wait_for_event("serviceworker", predicate=lambda w: EXTENSION_ID in w.url)
+        yield ctx, sw
+    finally:
+        await ctx.close()
 
 
 class ExtensionBrowser:
