@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .expect import check
 from .facts import share_met
 from .models import ExpectationCheck
-from .settle import whole
+from .settle import on_page
 
 if TYPE_CHECKING:
     from .env import AgentEnv
@@ -27,9 +26,7 @@ async def prove(env: AgentEnv) -> ExpectationCheck | None:
     if (step is None or step.role != "operator" or step.done_when is None or task.on_last_subtask
             or env.control.has_messages or (held is not None and held < 1.0)):
         return None
-    page = await env.observe()
-    fact = check("done_when", step.done_when, {}, None,
-                 await whole(env, page) if step.done_when.needs_page() else page)
+    fact = await on_page(env, "done_when", step.done_when, {}, None, await env.observe())
     fact.about = f"done_when of subtask {task.current_subtask_index + 1}"
     env.state.facts.append(fact)
     return fact

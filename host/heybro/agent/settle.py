@@ -26,6 +26,18 @@ def left_out(snap: Snapshot) -> bool:
     return isinstance(counts, dict) and bool(counts.get("omitted") or counts.get("text_blocks_omitted"))
 
 
+async def on_page(env: AgentEnv, tool: str, expect: ExpectedOutcome, params: dict[str, Any],
+                  result: Any, snap: Snapshot) -> ExpectationCheck:
+    """`expect` checked on `snap`, and on the whole page where the map left something out and
+    that could change the answer: a clause not found, or one found gone (it may only be out of
+    the prompt's room)."""
+    fact = check(tool, expect, params, result, snap)
+    maybe_wrong = any(not p.met or p.clause.startswith("no ") for p in fact.parts)
+    if maybe_wrong and expect.needs_page() and left_out(snap):
+        fact = check(tool, expect, params, result, await whole(env, snap))
+    return fact
+
+
 async def whole(env: AgentEnv, snap: Snapshot) -> Snapshot:
     """The page to check text and elements against: `snap` when it holds all of it, else the
     whole page read once more for the check alone (the prompt keeps its budgeted map) — what a
@@ -50,9 +62,7 @@ async def checked(env: AgentEnv, tool: str, expect: ExpectedOutcome, params: dic
         env.page_changed()
         after = read = await (env.adopt_observation(observation) if observation is not None
                           else env.observe())
-    if read is not None:
-        after = await whole(env, read)
-    fact = check(tool, expect, params, result, after or Snapshot())
+    fact = await on_page(env, tool, expect, params, result, after or Snapshot())
     if not fact.met and (wait := wait_args(expect, fact, settle_ms)) is not None:
         try:
             await env.call("wait_for", wait, timeout_ms=settle_ms + 5_000)
@@ -62,7 +72,7 @@ async def checked(env: AgentEnv, tool: str, expect: ExpectedOutcome, params: dic
         # The action's own report is the page as it left it: its address is not read again.
         later = {k: v for k, v in result.items() if k != "url"} if isinstance(result, dict) else result
         read = await env.observe()
-        fact = check(tool, expect, params, later, await whole(env, read))
+        fact = await on_page(env, tool, expect, params, later, read)
     fact.about = about
     fact.read_ms = round((time.perf_counter() - since) * 1000)
     env.state.facts.append(fact)

@@ -2,22 +2,19 @@
 page as it is now; what it did becomes the step's new form (signature, arguments) — kept by the
 replay and written into the routine only once the whole run has verified.
 
-The worker's browser calls are taped on their way to the browser: they carry the signature of the
-element it chose, exactly as observe returned it, which is what the routine needs to re-find it
-next time."""
+The step's new form is what the worker did, as it recorded it: the model's own arguments (a secret
+still its {{secret:NAME}}: its value reaches the page and nothing else) and the signature of the
+element it chose, as the page map it acted on gave it — what the routine re-finds it by next time."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared_schema.sites import SiteGate
-
-from ..agent.browser import Browser, Snapshot
 from ..agent.env import AgentEnv
 from ..agent.errors import GuardrailHit, ToolFailed
-from ..agent.expect import check
 from ..agent.models import ExpectedOutcome
+from ..agent.settle import on_page
 from ..agent.worker import Worker
 from ..llm import LLMError
 from .model import PLACEHOLDER, Step
@@ -27,20 +24,6 @@ ACTING = frozenset({"click", "fill", "type", "select", "check", "uncheck", "pres
                     "scroll", "navigate", "back", "wait_for", "upload"})
 # Arguments that belong to one page's snapshot or one call, never to a stored step.
 PER_CALL = frozenset({"element_id", "signature", "observe_after", "expect"})
-
-
-class _Tape:
-    """The env's browser, keeping every call that succeeded (tool, arguments as sent)."""
-
-    def __init__(self, inner: Browser) -> None:
-        self.inner = inner
-        self.calls: list[tuple[str, dict[str, Any]]] = []
-
-    async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
-                   timeout_ms: int = 15_000, sites: SiteGate | None = None) -> dict[str, Any]:
-        result = await self.inner.call(tool, args, tab_id=tab_id, timeout_ms=timeout_ms, sites=sites)
-        self.calls.append((tool, dict(args)))
-        return result
 
 
 @dataclass
@@ -91,22 +74,18 @@ async def heal(env: AgentEnv, routine: str, n: int, step: Step, target: str | No
     """Runs the worker for step `n` only; the result says whether the page now shows what the
     step was for (its expectation, checked by the host), and the step's new form."""
     before = len(env.task.usage)
-    tape = _Tape(env.browser)
-    env.services.browser = tape
     worker = Worker(env, assignment(routine, n, step, target, args, why))
     try:  # a pause or the user's new words (Interrupted) go up to the replay
         await worker.run()
     except (GuardrailHit, LLMError, ToolFailed) as err:
         return Healed(False, f"the model could not do it: {err}",
                       model_calls=len(env.task.usage) - before)
-    finally:
-        env.services.browser = tape.inner
     calls = len(env.task.usage) - before
-    acted = [(t, a) for t, a in tape.calls if t in ACTING]
+    acted = [(tc.tool, tc.parameters, tc.signature) for tc in worker.done
+             if tc.success and tc.tool in ACTING]
     if step.expect is not None:
         env.page_changed()
-        seen = await env.observe()
-        fact = check(step.tool, step.expect, {}, None, seen or Snapshot())
+        fact = await on_page(env, step.tool, step.expect, {}, None, await env.observe())
         if not fact.met:
             return Healed(False, f"after the model's turn the page does not show the step's "
                           f"outcome: {fact.detail}", model_calls=calls)
@@ -118,10 +97,9 @@ async def heal(env: AgentEnv, routine: str, n: int, step: Step, target: str | No
     named = set(PLACEHOLDER.findall(step.model_dump_json(include={"args"})))
     used = {k: v for k, v in values.items() if k in named}
     steps = []
-    for i, (tool, sent) in enumerate(acted):
-        kept = {k: v for k, v in sent.items() if k not in PER_CALL}
-        steps.append(Step(tool=tool, args=templated(kept, used),
-                          signature=sent.get("signature"),
+    for i, (tool, given, signature) in enumerate(acted):
+        kept = {k: v for k, v in given.items() if k not in PER_CALL}
+        steps.append(Step(tool=tool, args=templated(kept, used), signature=signature,
                           expect=step.expect if i == len(acted) - 1 else None,
                           intent=step.intent, subtask=step.subtask,
                           url=step.url))

@@ -26,8 +26,8 @@ from ..agent.cutoff import HELD_TOOLS, RepeatHeld, action_key
 from ..agent.env import YES, AgentEnv
 from ..agent.errors import GuardrailHit, Interrupted, NewInformation, TaskStopped, ToolFailed
 from ..agent.executor import TaskExecutor
-from ..agent.expect import check, expect_text
-from ..agent.settle import checked, whole
+from ..agent.expect import expect_text
+from ..agent.settle import checked, on_page
 from ..agent.models import (ExpectedOutcome, MemoryItem, Question, ResumeNote, Subtask, Task,
                             TaskStatus, ToolCall, Verdict)
 from ..agent.risk import judge, site_of
@@ -333,7 +333,7 @@ class RoutineReplay(TaskExecutor):
     async def _prove(self, outcome: ExpectedOutcome, what: str) -> str:
         env = self.env
         env.page_changed()
-        fact = check(what, outcome, {}, None, await whole(env, await env.observe()))
+        fact = await on_page(env, what, outcome, {}, None, await env.observe())
         fact.about = "the routine's outcome" if what == "outcome" else \
             f"done_when of subtask {self.task.current_subtask_index + 1}"
         verdict = Verdict(decision="mark_complete" if fact.met else "continue_work", by="host",
@@ -402,7 +402,7 @@ class RoutineReplay(TaskExecutor):
         if step.expect is None or not proves(step.expect):
             return False
         self.env.page_changed()
-        return check(step.tool, step.expect, {}, None, await whole(self.env, await self.env.observe())).met
+        return (await on_page(self.env, step.tool, step.expect, {}, None, await self.env.observe())).met
 
     def _count(self) -> None:
         calls = len(self.task.usage) - self.counted
