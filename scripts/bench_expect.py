@@ -285,9 +285,14 @@ def expectations(a: Action, before: dict[str, Any], after: dict[str, Any], obs_b
     return out
 
 
-def holds_now(e: ExpectedOutcome, reading: dict[str, Any]) -> bool:
-    """Whether the browser's reading shows the expectation (a person's comparison)."""
+def holds_now(e: ExpectedOutcome, reading: dict[str, Any], obs: dict[str, Any]) -> bool:
+    """Whether the browser's reading shows the expectation (a person's comparison); elements by
+    heybro's whole map of the page then (`obs`), as the first run judged them."""
     text = words(reading["text"]).casefold()
+    if e.element_appears is not None:
+        return e.element_appears in elements_of(obs)
+    if e.element_disappears is not None:
+        return e.element_disappears not in elements_of(obs)
     if e.url_contains is not None:
         return e.url_contains in reading["url"]
     if e.text_appears is not None:
@@ -297,7 +302,7 @@ def holds_now(e: ExpectedOutcome, reading: dict[str, Any]) -> bool:
     if e.value is not None:
         v = words(e.value).casefold()
         return v in (words(reading.get("value") or "").casefold(), words(reading.get("option") or "").casefold())
-    return True  # element clauses: judged by the first reading's map (kept as is)
+    return True
 
 
 # --- one application -----------------------------------------------------------------------------
@@ -338,9 +343,13 @@ async def run_page(bt: BrowserThread, env: AgentEnv, app: str, half: str, spec: 
         cases = expectations(a, before, after, obs_before, obs_after)
         if not cases:
             continue
-        if find_again(await fresh(), a) is None:
-            # The application kept what the action did (a menu folded for good): it changed the
-            # user's data after all. Not measured, and not tried again on later pages.
+        reopened = await fresh()
+        start = await do(browser_reading)
+        if find_again(reopened, a) is None or (a.kind in ("toggle", "link") and any(
+                holds and clause != "url" and holds_now(e, start, reopened) for clause, e, holds in cases)):
+            # The application kept what the action did (a menu folded for good, a sidebar left
+            # collapsed): the page no longer starts where it did; it changed the user's data
+            # after all. Not measured, and not tried again on later pages.
             kept.add(a.target)
             results.append(Result(app, half, spec.name, a.kind, "-", True, error=f"{a.target}: the application kept its effect"))
             continue
@@ -371,7 +380,9 @@ async def run_page(bt: BrowserThread, env: AgentEnv, app: str, half: str, spec: 
                 rest = SETTLED_S - (time.perf_counter() - started)
                 if rest > 0:
                     await asyncio.sleep(rest)
-                r.unstable = holds_now(expect, await do(browser_reading)) != holds
+                final = await env.call("observe", {"max_tokens": 100_000}) if expect.element_appears \
+                    or expect.element_disappears else {"elements": {}}
+                r.unstable = holds_now(expect, await do(browser_reading), final) != holds
             except Exception as e:  # noqa: BLE001
                 r.error = str(e).splitlines()[0][:160]
             results.append(r)
