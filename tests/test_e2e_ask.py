@@ -96,7 +96,8 @@ def test_roles_a_question_answered_with_a_button_and_the_answer_shown_first(tmp_
         return call("answer", text=f"Two Blue Kettles cost ${2 * price:.2f}.")
 
     script = {"scheduler": [calls(("set_subtasks", {"subtasks": [
-        {"subtask": "Find the Blue Kettle's price and save it", "done_when": "text:Price:"},
+        {"subtask": "Open the Blue Kettle's page", "done_when": "text:Price:"},
+        "Save the Blue Kettle's price",
         {"subtask": "Work out what the kettles the user wants cost", "role": "analyst"}]}),
         ("start_work", {}))]}
     verifier = call("mark_complete", reason="2 × $24.00 from the saved price", confidence=0.95)
