@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from shared_schema.page_text import neutral
 from shared_schema.sites import SiteGate, Verdict, refusal
 
 from ..config import Limits, Settings
@@ -280,7 +281,8 @@ class AgentEnv:
         """The ask_user tool: the user's answer as the model sees it (a secret only by its name)."""
         question = Question(text=args.question, kind=args.kind, choices=args.choices or [])
         answer = await self.ask_user(question)
-        asked = " ".join(str(args.question).split())[:200]
+        # (the question is the model's words, which a page may have shaped: shown as data, short)
+        asked = neutral(str(args.question))[:200]
         if args.kind == "secret":
             self.state.secrets[args.name] = answer
             return {"answered": True, "use_as": secret_ref(args.name),
