@@ -164,8 +164,9 @@ def _is_choice(result: Any, snap: Snapshot, element_id: str | None) -> bool:
     if isinstance(result, dict) and result.get("selected"):
         return True
     sig = snap.elements.get(element_id) if element_id else None
-    return isinstance(sig, dict) and (sig.get("tag") == "select" or sig.get("role") in ("combobox", "listbox")
-                                      and isinstance((sig.get("state") or {}).get("option"), str))
+    return isinstance(sig, dict) and (sig.get("tag") == "select" or (
+        sig.get("role") in ("combobox", "listbox")
+        and isinstance((sig.get("state") or {}).get("option"), str)))
 
 
 def wait_args(expect: ExpectedOutcome, fact: ExpectationCheck, timeout_ms: int) -> dict[str, Any] | None:

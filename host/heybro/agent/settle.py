@@ -54,9 +54,9 @@ async def whole(env: AgentEnv, snap: Snapshot) -> Snapshot:
 async def checked(env: AgentEnv, tool: str, expect: ExpectedOutcome, params: dict[str, Any],
                   result: Any, observation: dict[str, Any] | None, *, about: str,
                   since: float, settle_ms: int = SETTLE_MS) -> tuple[ExpectationCheck, Snapshot | None]:
-    """`expect` of the action `about` that ended at `since` (perf_counter), checked on the page
-    it left (`observation`, when the action brought it back), settled; the fact is kept among
-    the cycle's facts. Returns it, and the page it read (None: it needed none)."""
+    """`expect` of the action `about`, sent at `since` (perf_counter), checked on the page it
+    left (`observation`, when the action brought it back), settled; the fact is kept among the
+    cycle's facts. Returns it, and the page it read (None: it needed none)."""
     after, read = env.state.snapshot, None
     if expect.needs_page():
         env.page_changed()
