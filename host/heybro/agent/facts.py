@@ -10,6 +10,7 @@ from typing import Any
 
 from .expect import expect_text
 from .models import ClauseCheck, ExpectationCheck, ExpectedOutcome
+from .toolbox import WaitFor
 
 Fact = tuple[ExpectationCheck, ClauseCheck]
 
@@ -58,15 +59,14 @@ def lines(facts: Iterable[ExpectationCheck]) -> str:
     return "\n".join(out)
 
 
-def of_wait(args: Any, target: str | None, result: Any, error: str | None) -> ExpectationCheck | None:
+def of_wait(args: WaitFor, target: str | None, result: Any, error: str | None) -> ExpectationCheck | None:
     """What the model's wait_for established, as a fact (None for a wait for quiet): the text, the
     element or the URL there or gone — or not, when it timed out."""
-    gone = bool(getattr(args, "gone", False))
-    role, name = getattr(args, "role", None), getattr(args, "name", None)
-    named = target or (f'{role} "{name}"' if role and name else name or role)
-    if getattr(args, "url_contains", None):
+    gone = args.gone
+    named = target or (f'{args.role} "{args.name}"' if args.role and args.name else args.name or args.role)
+    if args.url_contains:
         expect = ExpectedOutcome(url_contains=args.url_contains)
-    elif getattr(args, "text", None):
+    elif args.text:
         expect = ExpectedOutcome(**{"text_disappears" if gone else "text_appears": args.text})
     elif named:
         expect = ExpectedOutcome(**{"element_disappears" if gone else "element_appears": named})

@@ -37,6 +37,10 @@ class Risk:
     what: str  # "spend money", "send or publish", "delete", "submit personal data"
     words: str  # what on the page says so
 
+    def decided(self, yes: bool) -> str:
+        """The record of the user's word on it (the worker's history, the verifier's facts)."""
+        return f"heybro asked first ({self.what}); the user said {'yes' if yes else 'no'}"
+
 
 def _words(sig: dict[str, Any]) -> str:
     attrs = attrs_of(sig)

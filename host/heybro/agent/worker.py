@@ -221,7 +221,7 @@ class Worker(WorkingRole):
                     about=f"{tc.tool} {tc.target}" if tc.target else tc.tool, since=started)
                 if read is not None:  # the page now, the action's own reading of it superseded
                     seen, observation = read, None
-            elif call.tool == "wait_for" and (fact := of_wait(a, tc.target, tc.result, tc.error)):
+            elif isinstance(a, WaitFor) and (fact := of_wait(a, tc.target, tc.result, tc.error)):
                 env.state.facts.append(fact)  # what the wait found supersedes an earlier check
             await self.record_result(tc, time.perf_counter() - took)
             if tc.success is False and env.state.consecutive_failures >= env.limits.max_failures:
@@ -272,7 +272,7 @@ class Worker(WorkingRole):
             text=f"About to {verb} {target} on {snap.url} — this may {risk.what} "
                  f"({risk.words}). Go ahead?"))
         yes = answer.strip().lower() in YES
-        decided = f"heybro asked first ({risk.what}); the user said {'yes' if yes else 'no'}"
+        decided = risk.decided(yes)
         if yes:
             env.state.approved.add(key)
             return None, decided

@@ -299,7 +299,7 @@ class RoutineReplay(TaskExecutor):
             raise TaskStopped(f"the user said no to {step.tool} on {target} ({risk.what}); "
                               "the replay stopped there")
         env.state.approved.add(key)
-        return f"heybro asked first ({risk.what}); the user said yes"
+        return risk.decided(True)
 
     def _need_model(self, situation: str, act: str) -> None:
         """Replay needs no model while the page matches; what needs one ends the run saying so
