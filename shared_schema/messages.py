@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from .events import EVENTS, AnyEventData, EventKind, data_for
 
 from .payload import Payload
+from .outside import OutsideAct, OutsideActed, OutsideOpen
 from .routines import (RoutineList, RoutineListResult, RoutineRef, RoutineRun, RoutineSave,
                        RoutineSaved)
 from .settings import SettingsGet, SettingsSet, SettingsTest, SettingsTestResult, SettingsView
@@ -141,6 +142,10 @@ class TaskRef(Payload):
 class TaskMessage(Payload):
     task_id: str
     text: str = Field(min_length=1, max_length=20_000)
+    agent: str | None = Field(None, max_length=120, description=(
+        "Sent for an outside agent (`heybro mcp`), named so: it may answer heybro's plain "
+        "questions and add information, never confirm a risky action or give a secret (those "
+        "are the user's, in the panel)."))
 
 
 class TaskHandTab(Payload):
@@ -322,4 +327,13 @@ MESSAGES: dict[str, MessageSpec] = {
                                   doc="Delete a routine (its runs stay in the history)."),
     "routine.run": MessageSpec(payload=RoutineRun, direction="to_host",
                                doc="Replay a routine as a new task (answered with task.accepted)."),
+    "outside.open": MessageSpec(payload=OutsideOpen, direction="to_host",
+                                doc="Open the task an outside agent's page calls run in "
+                                "(`heybro mcp`; answered with task.accepted)."),
+    "outside.act": MessageSpec(payload=OutsideAct, direction="to_host",
+                               doc="One page-level call of an outside agent, in its task."),
+    "outside.acted": MessageSpec(payload=OutsideActed, direction="to_extension",
+                                 doc="What an outside agent's call did."),
+    "outside.close": MessageSpec(payload=TaskRef, direction="to_host",
+                                 doc="The outside agent is done: its task ends (completed)."),
 }

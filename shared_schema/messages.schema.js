@@ -102,6 +102,38 @@ export default /** @type {any} */ ({
         "$ref": "#/$defs/HelloOk"
       }
     },
+    "outside.act": {
+      "direction": "to_host",
+      "doc": "One page-level call of an outside agent, in its task.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/OutsideAct"
+      }
+    },
+    "outside.acted": {
+      "direction": "to_extension",
+      "doc": "What an outside agent's call did.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/OutsideActed"
+      }
+    },
+    "outside.close": {
+      "direction": "to_host",
+      "doc": "The outside agent is done: its task ends (completed).",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/TaskRef"
+      }
+    },
+    "outside.open": {
+      "direction": "to_host",
+      "doc": "Open the task an outside agent's page calls run in (`heybro mcp`; answered with task.accepted).",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/OutsideOpen"
+      }
+    },
     "ping": {
       "direction": "both",
       "doc": "Liveness probe.",
@@ -3181,6 +3213,199 @@ export default /** @type {any} */ ({
       "title": "ObserveResult",
       "type": "object"
     },
+    "OutsideAct": {
+      "additionalProperties": false,
+      "description": "One page-level call: a tool of heybro's worker by name with the arguments its definition\ntakes, or `observe` (the page map).",
+      "properties": {
+        "task_id": {
+          "title": "Task Id",
+          "type": "string"
+        },
+        "tool": {
+          "maxLength": 64,
+          "minLength": 1,
+          "title": "Tool",
+          "type": "string"
+        },
+        "parameters": {
+          "additionalProperties": true,
+          "title": "Parameters",
+          "type": "object"
+        }
+      },
+      "required": [
+        "task_id",
+        "tool"
+      ],
+      "title": "OutsideAct",
+      "type": "object"
+    },
+    "OutsideActed": {
+      "additionalProperties": false,
+      "description": "What the call did, as heybro's worker would have heard it.",
+      "properties": {
+        "success": {
+          "title": "Success",
+          "type": "boolean"
+        },
+        "status": {
+          "description": "The task's status after the call (paused, stopped, \u2026).",
+          "title": "Status",
+          "type": "string"
+        },
+        "target": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element acted on, as the page map names it.",
+          "title": "Target"
+        },
+        "result": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Result"
+        },
+        "error": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Error"
+        },
+        "error_code": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "not_found, ambiguous, not_allowed, declined (the user said no), paused, \u2026",
+          "title": "Error Code"
+        },
+        "checked": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The expectation heybro checked on the page after the call: met or NOT met, with what it read.",
+          "title": "Checked"
+        },
+        "decided": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the user was asked and said (a risky action's confirmation).",
+          "title": "Decided"
+        },
+        "page": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "heybro's page map (observe), as its worker reads it.",
+          "title": "Page"
+        },
+        "url": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Url"
+        },
+        "page_changed": {
+          "default": false,
+          "description": "The call left the page (observe again for its map).",
+          "title": "Page Changed",
+          "type": "boolean"
+        },
+        "notes": {
+          "description": "heybro's warnings (the page came back to the same state again, \u2026).",
+          "items": {
+            "type": "string"
+          },
+          "title": "Notes",
+          "type": "array"
+        }
+      },
+      "required": [
+        "success",
+        "status"
+      ],
+      "title": "OutsideActed",
+      "type": "object"
+    },
+    "OutsideOpen": {
+      "additionalProperties": false,
+      "description": "Opens the task an outside agent's page calls run in (answered with task.accepted).",
+      "properties": {
+        "client": {
+          "default": "an outside agent",
+          "description": "Who acts, as the MCP client named itself (shown to the user, as data).",
+          "maxLength": 120,
+          "minLength": 1,
+          "title": "Client",
+          "type": "string"
+        },
+        "url": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Open this page first, in a new tab of the task.",
+          "title": "Url"
+        }
+      },
+      "title": "OutsideOpen",
+      "type": "object"
+    },
     "Ping": {
       "additionalProperties": false,
       "properties": {
@@ -5525,6 +5750,20 @@ export default /** @type {any} */ ({
           "minLength": 1,
           "title": "Text",
           "type": "string"
+        },
+        "agent": {
+          "anyOf": [
+            {
+              "maxLength": 120,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Sent for an outside agent (`heybro mcp`), named so: it may answer heybro's plain questions and add information, never confirm a risky action or give a secret (those are the user's, in the panel).",
+          "title": "Agent"
         }
       },
       "required": [

@@ -89,10 +89,10 @@ class TaskExecutor:
             async with asyncio.timeout(env.limits.task_timeout_s) as cm:
                 deadline[0] = cm
                 if resume is None:
-                    await self._open_start()
+                    await self.opening()
                 else:
                     await self._reopen()
-                reason = await self._loop(resume)
+                reason = await self.run_steps(resume)
             task.result = reason
             await self._status(TaskStatus.completed, reason)
         except TaskStopped as err:
@@ -137,7 +137,9 @@ class TaskExecutor:
         await self.env.recorder.message(self.task, reason, "error")
         await self._status(TaskStatus.failed, reason)
 
-    async def _open_start(self) -> None:
+    # --- what a kind of run does (a routine's replay and an outside agent's calls give their own)
+    async def opening(self) -> None:
+        """Before the first step of a new run: the task's page, when it names one."""
         env, task = self.env, self.task
         if task.url:
             result = await env.call("navigate", {"url": task.url}, timeout_ms=30_000)
@@ -189,7 +191,9 @@ class TaskExecutor:
             return Work(correction=resume.text())
         return Plan(reason=resume.text())
 
-    async def _loop(self, resume: ResumeNote | None = None) -> str:
+    async def run_steps(self, resume: ResumeNote | None = None) -> str:
+        """The run's steps until it is done; returns why it ended (the task's result). Plans,
+        works and verifies until the last subtask is achieved."""
         env, task = self.env, self.task
         step = self._first_step(resume)
         while not isinstance(step, Done):

@@ -268,6 +268,9 @@ class Task(BaseModel):
                                "outcome unknown): held for the user's word if proposed again.")
     held_repeat: str | None = Field(None, description="The cut-off action the task paused to "
                                     "ask about; the user's Resume lets it go ahead.")
+    outside: str | None = Field(None, description="The outside agent (an MCP client, through "
+                                "`heybro mcp`) whose page calls this task runs; None for heybro's "
+                                "own tasks.")
     created_at: float = Field(default_factory=now)
     usage: list[Usage] = Field(default_factory=list)
 

@@ -28,7 +28,7 @@ from shared_schema.messages import TaskGet
 
 from .. import logs
 from ..native.identity import EXTENSION_ID
-from ..session.commands import COMMANDS
+from ..session.commands import COMMANDS, CONCURRENT
 from . import files
 
 if TYPE_CHECKING:
@@ -84,13 +84,21 @@ class Endpoint:
             return was
         listener.hold = hold  # type: ignore[attr-defined]
 
+        running: set[asyncio.Task[None]] = set()
         try:
             async for raw in ws:
-                await self._one(ws, raw, listener)
+                if _type_of(raw) in CONCURRENT:
+                    job = asyncio.create_task(self._one(ws, raw, listener))
+                    running.add(job)
+                    job.add_done_callback(running.discard)
+                else:
+                    await self._one(ws, raw, listener)
         except ConnectionClosed:
             pass
         finally:
-            self.session.unwatch(listener)
+            await self.session.caller_gone(listener)
+            for job in running:
+                job.cancel()
 
     async def _follow(self, ws: ServerConnection, msg_id: str, ask: TaskGet, listener: Any) -> None:
         """`task.watch`: the events the terminal missed (after its last seq), then live ones,
@@ -113,6 +121,12 @@ class Endpoint:
                 await ws.send(json.dumps(build("event", ev)))
 
     async def _one(self, ws: ServerConnection, raw: Any, listener: Any) -> None:
+        try:
+            await self._answer(ws, raw, listener)
+        except ConnectionClosed:
+            pass  # (a concurrent call whose caller left)
+
+    async def _answer(self, ws: ServerConnection, raw: Any, listener: Any) -> None:
         msg_id = None
         try:
             data = json.loads(raw)
@@ -140,6 +154,15 @@ class Endpoint:
             reply = build("error", {"code": "invalid_json", "message": "The message is nested too deeply to read."},
                           re=msg_id)
         await ws.send(json.dumps(reply))
+
+
+def _type_of(raw: Any) -> str | None:
+    """The message's type, at a glance (the whole message is checked when it is answered)."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return data.get("type") if isinstance(data, dict) else None
 
 
 async def run_endpoint(session: Session, closed: asyncio.Event | None = None) -> Endpoint:

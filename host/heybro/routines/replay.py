@@ -99,13 +99,13 @@ class RoutineReplay(TaskExecutor):
         self.healed: dict[int, list[Step]] = {}
         self.counted = len(env.task.usage)  # model calls already counted in routine_runs
 
-    async def _open_start(self) -> None:
+    async def opening(self) -> None:
         # The task's row exists now: the run is listed with its routine from its first moment.
         self.runs.start_run(self.routine.name, self.task.id)
-        await super()._open_start()
+        await super().opening()
 
     # --- the loop ------------------------------------------------------------------------------
-    async def _loop(self, resume: ResumeNote | None = None) -> str:
+    async def run_steps(self, resume: ResumeNote | None = None) -> str:
         if self.run.mode == "model":
             self._need_model("The model was finishing this run", "going on")
             return await self._model_loop(resume)
@@ -153,7 +153,7 @@ class RoutineReplay(TaskExecutor):
 
     async def _model_loop(self, note: ResumeNote | None) -> str:
         try:
-            return await super()._loop(note)
+            return await super().run_steps(note)
         finally:
             self._count()
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from shared_schema.messages import (Ack, TaskAccepted, TaskGet, TaskHandTab, TaskList, TaskMessage,
                                     TaskRef, TaskStart)
+from shared_schema.outside import OutsideAct, OutsideOpen
 from shared_schema.payload import Payload
 
 from ..routines import commands as routines
@@ -50,7 +51,7 @@ async def stop(session: Session, payload: TaskRef, listener: Listener | None) ->
 
 
 async def message(session: Session, payload: TaskMessage, listener: Listener | None) -> Reply:
-    await session.message(payload.task_id, payload.text)
+    await session.message(payload.task_id, payload.text, agent=payload.agent)
     return "ack", Ack()
 
 
@@ -68,6 +69,20 @@ async def get(session: Session, payload: TaskGet, listener: Listener | None) -> 
                                                   payload.after_seq)
 
 
+async def outside_open(session: Session, payload: OutsideOpen, listener: Listener | None) -> Reply:
+    """An outside agent's task (`heybro mcp`); its caller hears it."""
+    return "task.accepted", await session.outside.open(session, payload, listener)
+
+
+async def outside_act(session: Session, payload: OutsideAct, listener: Listener | None) -> Reply:
+    return "outside.acted", await session.outside.act(session, payload)
+
+
+async def outside_close(session: Session, payload: TaskRef, listener: Listener | None) -> Reply:
+    await session.outside.close(session, payload.task_id)
+    return "ack", Ack()
+
+
 COMMANDS: dict[str, Command] = {
     "task.start": start,
     "task.pause": pause,
@@ -81,4 +96,10 @@ COMMANDS: dict[str, Command] = {
     "routine.list": routines.on_list,
     "routine.delete": routines.on_delete,
     "routine.run": routine_run.start,
+    "outside.open": outside_open,
+    "outside.act": outside_act,
+    "outside.close": outside_close,
 }
+# Answered whenever they are done, the caller's connection going on meanwhile: an outside agent's
+# call may wait for a page, or for the user's yes in the panel, while it asks for the task's status.
+CONCURRENT = {"outside.act"}

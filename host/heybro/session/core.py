@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from shared_schema import ErrorCode, ProtocolError
 from shared_schema.events import ControlData, MessageData, dump
+from shared_schema.page_text import neutral
 from shared_schema.messages import Event, TaskAccepted, TaskDetail, TaskListResult, TaskStart
 
 from .. import config, logs
@@ -23,8 +24,10 @@ from ..native.channel import NativeChannel
 from ..store import TaskRow, TaskStore, views
 from ..store.lease import ask_owner, is_owned, take_request
 from . import queries, resume_notes
+from ..outside.executor import OutsideExecutor
 from ..routines.run import executor_for, needs_model
 from .launch import FINAL, BrowserFactory, Executor, Launcher, native_browser
+from .outside import OutsideAgents
 from .running import Listener, Running
 
 log = logs.get("heybro.session")
@@ -52,6 +55,7 @@ class Session:
         self.followers: dict[str, set[Listener]] = {}
         # LLM settings `heybro run` handed over with a task, for its resumes (memory only).
         self.llm_given: dict[str, config.Settings] = {}
+        self.outside = OutsideAgents()  # outside agents' tasks (`heybro mcp`)
 
     # --- helpers --------------------------------------------------------------------------
 
@@ -108,7 +112,7 @@ class Session:
         restored from the store goes on with the executor it ran with (a routine's replay)."""
         listeners = set(self.followers.get(task.id, set())) | ({listener} if listener else set())
         if executor is None and resume is not None:
-            executor = executor_for(self.store, task)
+            executor = (OutsideExecutor if task.outside else executor_for(self.store, task))
         self.current = self.launcher.launch(task, settings, resume=resume, listeners=listeners,
                                             executor=executor)
         return self.current
@@ -203,7 +207,8 @@ class Session:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is {row.status}, not paused.")
         self._busy(allow=task_id)
         task = self._restore(task_id)
-        settings = self._settings(task_id=task_id, need_model=needs_model(task))
+        settings = self._settings(task_id=task_id, need_model=needs_model(task)
+                                  and not task.outside)
         if task.held_repeat and (row.reason or "").startswith(WAITING_FOR_YOU):
             # The user's Resume after heybro asked is their word: the held action may go ahead.
             why = resume_notes.went_ahead(task.held_repeat)
@@ -233,10 +238,14 @@ class Session:
         self.store.set_status(task_id, "stopped", "stopped by the user")
         await self._announce(task_id)
 
-    async def message(self, task_id: str, text: str) -> None:
+    async def message(self, task_id: str, text: str, agent: str | None = None) -> None:
         """Follow-ups reach the scheduler as new information for the same task, before any
         further action. A message never resumes a paused task: it is recorded and shown, and
-        the planner reads it when the user resumes."""
+        the planner reads it when the user resumes. An outside agent's (`agent`: its name) is
+        said as its own, and never answers a confirmation or a secret question: those are the
+        user's, in the panel."""
+        if agent is not None:
+            return await self._agent_says(task_id, text, neutral(agent)[:120] or "an agent")
         if (cur := self._live(task_id)):
             if (asked := cur.task.question) is not None and cur.control.answer(text):
                 # The answer to heybro's question; a secret is neither recorded nor shown.
@@ -262,10 +271,31 @@ class Session:
             return
         self._busy(allow=task_id)
         task = self._restore(task_id)
-        settings = self._settings(task_id=task_id, need_model=needs_model(task))
+        settings = self._settings(task_id=task_id, need_model=needs_model(task)
+                                  and not task.outside)
         task.memory.append(MemoryItem(name="user_message", value=text, note=True))
         running = self._launch(task, settings, resume=ResumeNote(user_said=[text]))
         await self._say(running, text, who="user")  # stored before the run's first event
+
+    async def _agent_says(self, task_id: str, text: str, agent: str) -> None:
+        cur = self._live(task_id)
+        if cur is None:
+            row = self._row(task_id)
+            raise ProtocolError(ErrorCode.invalid_state, f"That task is {row.status}: an outside "
+                                "agent's message reaches a running task only.")
+        asked = cur.task.question
+        if asked is not None and asked.kind in ("confirm", "secret"):
+            raise ProtocolError(ErrorCode.not_allowed, (
+                "heybro is asking the user to confirm a risky action" if asked.kind == "confirm"
+                else "heybro is asking the user for a secret") + ": only they answer that, in "
+                "heybro's side panel. Wait for their answer.")
+        words = f"{agent} (outside agent): {text}"
+        if asked is not None and cur.control.answer(text):  # (the answer itself: a choice's words)
+            await self._say(cur, words, answers=asked.id)
+            return
+        cur.task.memory.append(MemoryItem(name="agent_message", value=words, note=True))
+        cur.control.tell(words)
+        await self._say(cur, words)
 
     async def hand_tab(self, task_id: str, tab_id: int, site: str) -> None:
         """A tab the user handed to the task: one of its tabs from now on (the coordinator has
@@ -331,6 +361,12 @@ class Session:
             missed += [e for e in cur.unsaved if e.seq > (missed[-1].seq if missed else after_seq)]
             cur.listeners.add(listener)
         return missed
+
+    async def caller_gone(self, listener: Listener) -> None:
+        """A terminal's connection closed: it hears nothing more, and an outside agent's task it
+        opened ends."""
+        self.unwatch(listener)
+        await self.outside.caller_gone(self, listener)
 
     def unwatch(self, listener: Listener) -> None:
         if self.current:
