@@ -328,6 +328,7 @@ def _load_extensions() -> None:
     import_optional("heybro.cli_experiences")
     import_optional("heybro.cli_routines")
     import_optional("heybro.cli_routine_run")
+    import_optional("heybro.cli_mcp")
 
 
 if __name__ == "__main__":
