@@ -75,6 +75,21 @@ def _leave_open(dialog: Any) -> None:
     """A browser dialog Playwright saw: left for heybro (or the test) to answer."""
 
 
+def _close(ctx: BrowserContext) -> None:
+    """Closes the browser. A page's "leave this page?" dialog that heybro answered (through the
+    debugger) while Playwright was dismissing it makes Playwright's close fail with "No dialog is
+    showing": the page is leaving anyway, so the close is done again."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for attempt in range(3):
+        try:
+            ctx.close()
+            return
+        except PlaywrightError as err:
+            if "No dialog is showing" not in str(err) or attempt == 2:
+                raise
+
+
 @contextmanager
 def launch(*, install_host: bool = True, headless: bool = True, extra_args: list[str] | None = None,
            env_extra: dict[str, str] | None = None, user_data_dir: Path | None = None,
@@ -103,7 +118,7 @@ def launch(*, install_host: bool = True, headless: bool = True, extra_args: list
             eb.sw  # the coordinator is up
             yield eb
         finally:
-            ctx.close()
+            _close(ctx)
     if user_data_dir is None:
         shutil.rmtree(tmp, ignore_errors=True)
 
