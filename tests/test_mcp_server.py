@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from heybro.demo import DemoSite
 from heybro.endpoint import files
 from support import demo_script
-from support.browser import ExtBrowser, launch
+from support.browser import ExtBrowser, host_pids, launch, test_env
 from support.mcp_client import McpClient, text_of
 from support.scripted_llm import ScriptedLLM, call, calls, user_text
 from support.shop_rig import wait_status
@@ -214,3 +214,24 @@ def test_the_caller_answers_heybros_plain_question_and_follows_the_task_on(
         assert "The user chose blue" in text_of(done)
         # The panel shows whose answer it was.
         expect(r.panel.locator("#log")).to_contain_text("Test Agent (outside agent): blue")
+
+
+def test_with_no_browser_running_it_launches_one_on_the_first_page_call_and_closes_it(
+        tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {k: v for k, v in test_env(home).items() if k != "DISPLAY"}  # (as from a desktop app)
+    with DemoSite() as site:
+        with McpClient(env) as agent:
+            assert len(agent.tools()) > 20
+            assert host_pids(home) == []  # listing the tools starts nothing
+            missing = agent.call("run_routine", name="no-such-routine")
+            assert missing.is_error and "no-such-routine" in text_of(missing)
+            moved = agent.call("navigate", url=site.url, timeout=120)
+            assert not moved.is_error, text_of(moved)
+            assert host_pids(home), "the launched browser's host"
+            page = text_of(agent.call("observe"))
+            assert "Welcome to Kettle & Co" in page
+        deadline = time.monotonic() + 20
+        while host_pids(home) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert host_pids(home) == []  # the browser it launched went with it

@@ -71,7 +71,7 @@ class McpClient:
         assert self.session is not None
         return self._run(self.session.list_tools(), 30).tools
 
-    def start(self, name: str, **arguments: Any) -> Future[types.CallToolResult]:
+    def start(self, tool: str, /, **arguments: Any) -> Future[types.CallToolResult]:
         """A call in flight (the test acts meanwhile); `.result(timeout)` is its answer."""
         assert self.session is not None
 
@@ -80,10 +80,10 @@ class McpClient:
                 self.progress.append(message)
 
         return asyncio.run_coroutine_threadsafe(
-            self.session.call_tool(name, arguments, progress_callback=on_progress), self.loop)
+            self.session.call_tool(tool, arguments, progress_callback=on_progress), self.loop)
 
-    def call(self, name: str, timeout: float = 120, **arguments: Any) -> types.CallToolResult:
-        return self.start(name, **arguments).result(timeout)
+    def call(self, tool: str, /, timeout: float = 120, **arguments: Any) -> types.CallToolResult:
+        return self.start(tool, **arguments).result(timeout)
 
 
 def text_of(result: types.CallToolResult) -> str:
