@@ -205,6 +205,8 @@ class ActionResult(ToolOutput):
     found_by: Literal["id", "signature", "rescan"] | None = Field(
         None, description="How the element was found: its id, its signature, or after a re-scan.")
     confidence: float = Field(ge=0, le=1)
+    found_why: str | None = Field(None, description="Found by its signature: why this element "
+                                  "(its identity, its place among look-alikes, …), for the record.")
     url: str
     url_changed: bool
     navigated: bool | None = None

@@ -810,6 +810,19 @@ export default /** @type {any} */ ({
           "title": "Confidence",
           "type": "number"
         },
+        "found_why": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Found by its signature: why this element (its identity, its place among look-alikes, \u2026), for the record.",
+          "title": "Found Why"
+        },
         "url": {
           "title": "Url",
           "type": "string"
@@ -1081,6 +1094,19 @@ export default /** @type {any} */ ({
           "minimum": 0,
           "title": "Confidence",
           "type": "number"
+        },
+        "found_why": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Found by its signature: why this element (its identity, its place among look-alikes, \u2026), for the record.",
+          "title": "Found Why"
         },
         "url": {
           "title": "Url",
@@ -2053,6 +2079,19 @@ export default /** @type {any} */ ({
           "minimum": 0,
           "title": "Confidence",
           "type": "number"
+        },
+        "found_why": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Found by its signature: why this element (its identity, its place among look-alikes, \u2026), for the record.",
+          "title": "Found Why"
         },
         "url": {
           "title": "Url",
@@ -3620,6 +3659,19 @@ export default /** @type {any} */ ({
           "title": "Confidence",
           "type": "number"
         },
+        "found_why": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Found by its signature: why this element (its identity, its place among look-alikes, \u2026), for the record.",
+          "title": "Found Why"
+        },
         "url": {
           "title": "Url",
           "type": "string"
@@ -4481,6 +4533,19 @@ export default /** @type {any} */ ({
           "title": "Confidence",
           "type": "number"
         },
+        "found_why": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Found by its signature: why this element (its identity, its place among look-alikes, \u2026), for the record.",
+          "title": "Found Why"
+        },
         "url": {
           "title": "Url",
           "type": "string"
@@ -4818,6 +4883,19 @@ export default /** @type {any} */ ({
           "minimum": 0,
           "title": "Confidence",
           "type": "number"
+        },
+        "found_why": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Found by its signature: why this element (its identity, its place among look-alikes, \u2026), for the record.",
+          "title": "Found Why"
         },
         "url": {
           "title": "Url",
@@ -6448,6 +6526,19 @@ export default /** @type {any} */ ({
           "minimum": 0,
           "title": "Confidence",
           "type": "number"
+        },
+        "found_why": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Found by its signature: why this element (its identity, its place among look-alikes, \u2026), for the record.",
+          "title": "Found Why"
         },
         "url": {
           "title": "Url",

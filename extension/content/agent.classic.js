@@ -756,7 +756,8 @@ const MARGIN = 0.1;
  * @typedef {{v: number, tag: string, role: string, name: string, text: string,
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
  *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
- *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string, shows?: string}} Signature
+ *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string, shows?: string,
+ *   alone?: string[]}} Signature
  * @typedef {{zones: string[], item: string}} Context the parts of the page the element was captured
  *   in, innermost first: landmarks, sections, forms and groups as "kind:label" (`nav:Footer`,
  *   `form:/login`, `fieldset:Billing address`), and the item it belongs to (its table row's or
@@ -769,7 +770,7 @@ const MARGIN = 0.1;
  *   idAnchor?: boolean, tagOk?: boolean}} Scored
  * @typedef {{status: "found" | "ambiguous" | "not_found", element: Element | null,
  *   confidence: number, candidates: Array<{element: Element, score: number, tag: string,
- *   name: string, text: string}>}} RefindResult
+ *   name: string, text: string}>, why?: string}} RefindResult
  */
 
 /** Attributes that tend to survive re-renders and identify an element. */
@@ -1648,6 +1649,7 @@ function anotherElement(sig, c, standing) {
   // A form control's name attribute is what the form submits it as.
   const na = sig.attrs?.name, nb = c.attrs?.name;
   if (na && nb && na !== nb && !GENERATED_ID.test(na) && !extendsId(nb, na)) return true;
+  if (otherRecord(sig, c)) return true;
   // Words where it had none, or none where it had some: the title link beside a card's image link.
   if (!!sig.text !== !!c.text && sig.tag === c.tag && sig.tag !== "select" && sig.state?.value === undefined) return true;
   // Inside other components, or none.
@@ -1658,6 +1660,73 @@ function anotherElement(sig, c, standing) {
     if (a.some((w) => !b.includes(w)) && b.some((w) => !a.includes(w))) return true;
   }
   return false;
+}
+
+/**
+ * The keys the page's author gave the element, which a re-render keeps and no other element has:
+ * an id the page did not generate, a test id, a link's target (not a fragment or a script), a form
+ * control's name and a checkbox's or radio's value.
+ * @param {Signature} sig @returns {Array<[string, string]>}
+ */
+function identityKeys(sig) {
+  const A = sig.attrs || {};
+  /** @type {Array<[string, string]>} */ const out = [];
+  const alone = new Set(sig.alone || []);
+  if (!alone.size) return out; // (a signature from before this was kept, or nothing of its own)
+  if (A.id && alone.has("id") && !GENERATED_ID.test(A.id)) out.push(["id", A.id]);
+  for (const k of TEST_ID_ATTRS) if (A[k] && alone.has(k)) out.push([k, A[k]]);
+  if (A.href && alone.has("href") && !A.href.startsWith("#") && !/^javascript:/i.test(A.href)) out.push(["href", hrefKey(A.href)]);
+  if (A.name && alone.has("name") && !GENERATED_ID.test(A.name) && /^(input|select|textarea|button)$/.test(sig.tag)) {
+    out.push(["name", A.name]);
+    if (A.value !== undefined && /^(checkbox|radio)$/i.test(A.type || "")) out.push(["value", A.value]);
+  }
+  return out;
+}
+
+/** @param {Signature} sig @param {Array<[string, string]>} keys */
+function carries(sig, keys) {
+  const B = sig.attrs || {};
+  return keys.every(([k, v]) => (k === "href" ? B.href !== undefined && hrefKey(B.href) === v : B[k] === v));
+}
+
+/** The same as `carries`, read off the element. @param {Element} el @param {Array<[string, string]>} keys */
+function carriesAttrs(el, keys) {
+  return keys.every(([k, v]) => { const a = attr(el, k); return a !== null && a !== undefined && (k === "href" ? hrefKey(a) === v : a === v); });
+}
+
+/** @param {Array<[string, string]>} keys */
+function identityText(keys) {
+  return keys.map(([k, v]) => `${k}=${cut(v, 60)}`).join(", ");
+}
+
+/** Whether two signatures stand inside the same components (shadow hosts), or in none. @param {Signature} a @param {Signature} b */
+function sameComponent(a, b) {
+  const chain = (/** @type {Signature} */ s) => (s.shadow || []).map((x) => x.split(/[.#]/)[0]).join(">");
+  return chain(a) === chain(b) && (a.hosts || []).join(" ") === (b.hosts || []).join(" ");
+}
+
+/** Whether a candidate stands in another row, card or post than the element did (both named). @param {Signature} sig @param {Signature} c */
+function otherItem(sig, c) {
+  return !!sig.context?.item && !!c.context?.item && !sameItem(sig, c);
+}
+
+/**
+ * Whether a candidate carries another record's key than the element's own: a checkbox's, radio's
+ * or option's value (what the form submits for it: post 2, not post 5), an id of the same shape
+ * with other numbers (cb-select-2, not cb-select-5), or, for a link, other words leading to another
+ * query (a search's "Kettle" to create, not its "Kettles lid"). An element whose own key went away
+ * is not found in a neighbour that has one of its own.
+ * @param {Signature} sig @param {Signature} c
+ */
+function otherRecord(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  const type = (A.type || "").toLowerCase();
+  if ((type === "checkbox" || type === "radio" || sig.tag === "option") && A.value !== undefined
+    && B.value !== undefined && A.value !== B.value) return true;
+  if (A.id && B.id && A.id !== B.id && /\d/.test(A.id) && A.id.replace(/\d+/g, "0") === B.id.replace(/\d+/g, "0")) return true;
+  if (sig.tag !== "a" || !A.href || !B.href || !sig.name || !c.name) return false;
+  if (norm(sig.name).toLowerCase() === norm(c.name).toLowerCase()) return false;
+  try { return new URL(A.href, "http://x/").search !== new URL(B.href, "http://x/").search; } catch { return false; }
 }
 
 /**
@@ -1816,6 +1885,9 @@ function captureSignature(el, known = {}, pass) {
   }
   const sx = scroll.x, sy = scroll.y;
   const place = known.place === false ? {} : placeOf(el, pass);
+  // Which of its identity keys no other element of its document or shadow root had when it was
+  // captured (a card's image link and title link share their target: neither is told by it).
+  const alone = known.place === false ? [] : aloneKeys(el, attrs, pass);
   const hosts = hostPlaces(el, pass);
   const name = known.name ?? accessibleName(el, pass);
   const shows = shownWords(el, name); // (a record names the control by both, where they disagree)
@@ -1839,7 +1911,61 @@ function captureSignature(el, known = {}, pass) {
     context: known.context ?? contextOf(el, pass),
     ...(name ? {} : { icon: iconWords(el) }),
     ...(shows ? { shows } : {}),
+    ...(alone.length ? { alone } : {}),
   };
+}
+
+/** The attribute names that make an identity key (a checkbox's value goes with its name). */
+const IDENTITY_ATTRS = ["id", ...TEST_ID_ATTRS, "href", "name"];
+
+/**
+ * Per document or shadow root (once a pass): how many of its elements carry each identity value.
+ * @param {Document | ShadowRoot} root @param {Map<any, any> | undefined} pass
+ * @returns {Map<string, number>}
+ */
+function identityCounts(root, pass) {
+  /** @type {Map<Node, Map<string, number>> | undefined} */
+  let byRoot = pass?.get(IDENTITY_PASS);
+  let counts = byRoot?.get(root);
+  if (counts) return counts;
+  counts = new Map();
+  for (const e of qsa(root, "[id], [href], [name], [data-testid], [data-test-id], [data-test], [data-qa], [data-cy]")) {
+    for (const k of IDENTITY_ATTRS) {
+      const v = identityValue(e, k);
+      if (v) counts.set(`${k}=${v}`, (counts.get(`${k}=${v}`) || 0) + 1);
+    }
+  }
+  if (pass) {
+    if (!byRoot) pass.set(IDENTITY_PASS, byRoot = new Map());
+    byRoot.set(root, counts);
+  }
+  return counts;
+}
+
+/** (the pass's key for identityCounts) */
+const IDENTITY_PASS = {};
+
+/** An identity attribute's value as keys compare it: a link's target resolved; a checkbox's name with its value. @param {Element} e @param {string} k */
+function identityValue(e, k) {
+  const v = attr(e, k);
+  if (!v) return "";
+  if (k === "href") return hrefKey(v);
+  if (k !== "name") return v;
+  const val = attr(e, "value");
+  return val !== null && /^(checkbox|radio)$/i.test(attr(e, "type") || "") ? `${v}\u0000${val}` : v;
+}
+
+/**
+ * The element's identity keys that were its own alone when captured.
+ * @param {Element} el @param {Record<string, string>} attrs @param {Map<any, any> | undefined} pass
+ */
+function aloneKeys(el, attrs, pass) {
+  const keys = IDENTITY_ATTRS.filter((k) => attrs[k]);
+  if (!keys.length) return [];
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
+  if (!root || !("querySelectorAll" in root)) return [];
+  const counts = identityCounts(root, pass);
+  return keys.filter((k) => counts.get(`${k}=${identityValue(el, k)}`) === 1);
 }
 
 /**
@@ -2527,23 +2653,63 @@ function decide(signature, root, opts) {
   let reported = 0;
   const signed = /** @type {{element: Element, context: Context, path: string[]}[]} */ (placed.filter(Boolean))
     .filter((c) => !signature.context || !contextClash(signature, c) || reported++ < REPORTED);
-  const all = /** @type {{element: Element, signature: Signature}[]} */ (signed.map(({ element, context, path }) =>
+  /** @param {{element: Element, context: Context, path: string[]}[]} list */
+  const signOf = (list) => /** @type {{element: Element, signature: Signature}[]} */ (list.map(({ element, context, path }) =>
     guarded(() => ({ element, signature: captureSignature(element, { place: false, context, path }, pass) }))).filter(Boolean));
+  const all = signOf(signed);
   placeCandidates(signature, all, pass);
   const every = scoreCandidates(signature, all);
+  // What carries the element's whole identity is read wherever it stands, for rule 0b alone.
+  const identity = identityKeys(signature);
+  const elsewhere = identity.length ? /** @type {{element: Element, context: Context, path: string[]}[]} */ (placed)
+    .filter((c) => c !== null && !signed.includes(c) && carriesAttrs(c.element, identity)) : [];
+  const carriersFrom = elsewhere.length ? (() => { const more = [...all, ...signOf(elsewhere)]; placeCandidates(signature, more, pass); return scoreCandidates(signature, more); })() : every;
   const top = every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
     tag: s.signature.tag, name: s.signature.name, text: s.signature.text }));
   if (opts.features) {
     /** @type {any} */ (opts).out = every.slice(0, 8).map((x) => ({ element: x.element, score: x.score, loo: x.loo,
       looField: x.looField, looSim: x.looSim, looAbsent: x.looAbsent, distinctive: x.distinctive, anchor: x.anchor, tagOk: x.tagOk }));
   }
-  /** @param {Scored} s @param {number} confidence @returns {RefindResult} */
-  const found = (s, confidence) => unreadable && confidence < 1
-    ? { status: "ambiguous", element: null, confidence, candidates: top }
-    : { status: "found", element: s.element, confidence, candidates: top };
+  /** @param {Scored} s @param {number} confidence @param {string} why @returns {RefindResult} */
+  const found = (s, confidence, why) => unreadable && confidence < 1
+    ? { status: "ambiguous", element: null, confidence, candidates: top, why: `${why}, but a candidate could not be read` }
+    : { status: "found", element: s.element, confidence, candidates: top, why };
   // 0. Nothing changed: one candidate is the captured element to the letter, in the same place.
   const same = every.filter((s) => unchanged(signature, s.signature));
-  if (same.length === 1) return found(same[0], 1);
+  if (same.length === 1) return found(same[0], 1, "unchanged, in its place");
+  // 0b. Its own identity, whole (every key the page's author gave it: id, test id, link target,
+  //     form name and a checkbox's value) on exactly one candidate, in the same component and the
+  //     same row or card: that one is it, whatever its words or place now say (the page's
+  //     language switched, a copy of it was put beside it). When its words say something else
+  //     and another candidate still says them, the two disagree: abstain.
+  const carriers = identity.length ? carriersFrom.filter((s) => carries(s.signature, identity)) : [];
+  if (carriers.length === 1) {
+    const c = carriers[0];
+    const was = norm(signature.name || "").toLowerCase(), now = norm(c.signature.name || "").toLowerCase();
+    const standingNow = standingZones(placed.filter((p) => p !== null));
+    // (a rival is one that could be the element: not another record, part of the page or target)
+    const rival = was !== now && !!was && carriersFrom.some((s) => s !== c && s.tagOk
+      && norm(s.signature.name || "").toLowerCase() === was && !anotherElement(signature, s.signature, standingNow));
+    // Standing in another row or card than it was captured in is another record's control while
+    // its own row still stands elsewhere, or when all it has is an id with a number (a place in a
+    // list, which a re-render may give to the next record); with its row's words gone everywhere
+    // (translated, reworded) a target or a name keeps naming it.
+    const itemStands = !!signature.context?.item && placed.some((p) => p !== null && p.element !== c.element && sameItem(signature, p));
+    const strong = identity.some(([k, v]) => k !== "id" || !/\d/.test(v));
+    const itemOk = !otherItem(signature, c.signature) || (!itemStands && strong);
+    // Likewise out of the parts of the page it stood in (the header's nav, a named section) while
+    // they still stand: the footer's link to the same page is another link.
+    const zones = signature.context?.zones || [];
+    const zonesStand = zones.some((_, i) => standingNow.has(zones.slice(i).join(ZONE_SEP)));
+    const bare = (/** @type {Signature} */ x) => ({ ...x, context: x.context ? { zones: x.context.zones, item: "" } : undefined });
+    const zoneOk = !zonesStand || !contextClash(bare(signature), bare(c.signature), standingNow);
+    if (sameComponent(signature, c.signature) && (c.tagOk || c.signature.role === signature.role)
+      && itemOk && zoneOk && numbers(was) === numbers(now)) {
+      if (rival) return { status: "ambiguous", element: null, confidence: c.score, candidates: top,
+        why: `its identity (${identityText(identity)}) and its words ("${cut(signature.name, 40)}") point to different elements` };
+      return found(c, Math.max(c.score, /** @type {number} */ (c.loo ?? 0)), `the only element with its identity (${identityText(identity)})`);
+    }
+  }
   // Context decides: a candidate in another part of the page (the footer's "Blog" for the
   // header's, the sign-up e-mail field for the login one, Bob's row for Alice's) is another
   // element, however well it matches; it stays among the candidates reported.
@@ -2557,7 +2723,8 @@ function decide(signature, root, opts) {
   const movedOut = signature.twins ? all.filter((c, i) => aside[i] && !anotherElement(signature, c.signature))
     .map((c) => ({ signature: c.signature, tagOk: c.signature.tag === signature.tag })) : [];
   const best = scored[0], second = scored[1];
-  if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top };
+  if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top,
+    why: every.length ? "every candidate is another element (another part of the page, record, name or target)" : "nothing like it on the page" };
   // The one look-alike left in the item it was captured in (its copies in the other posts or rows
   // set aside) is not refused for its size: no look-alike of that item can have slid into its place,
   // and moving it about its item may resize it.
@@ -2579,16 +2746,16 @@ function decide(signature, root, opts) {
   const exactTextAreTwins = !!signature.twins && exactText.length === signature.twins.n - 1;
   const tweaked = (/** @type {string} */ now, /** @type {string} */ was) => now !== was && (textSim(now, was) ?? 0) > NEAR * OTHER_NUMBER;
   // Such a candidate is not taken (null), and the rules below may still name another.
-  /** @param {Scored} s @param {number} confidence @returns {RefindResult | null} */
-  const foundUnlessExact = (s, confidence) => ((tweaked(s.signature.name, signature.name) && exactName.length && !exactAreTwins)
+  /** @param {Scored} s @param {number} confidence @param {string} why @returns {RefindResult | null} */
+  const foundUnlessExact = (s, confidence, why) => ((tweaked(s.signature.name, signature.name) && exactName.length && !exactAreTwins)
     || (tweaked(s.signature.text, signature.text) && exactText.length && !exactTextAreTwins)
-    ? null : found(s, confidence));
+    ? null : found(s, confidence, why));
   // 1. The whole signature: a clear best that something singles out. Look-alikes that only their
   //    place tells apart (twenty "Add to cart" buttons) are refused: the target may be gone and a
   //    neighbour slid into its place. A best that is singled out over a runner-up that is not needs
   //    a smaller lead.
   const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : margin;
-  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !resized(best) && !fewerTwins(signature, best)) { const r = foundUnlessExact(best, best.score); if (r) return r; }
+  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !resized(best) && !fewerTwins(signature, best)) { const r = foundUnlessExact(best, best.score, `its whole description matches best (${best.score.toFixed(2)}, next ${second ? second.score.toFixed(2) : "none"})`); if (r) return r; }
   // 2. An anchor: the only element on the page with the captured id / test id (or numbered data
   //    key, or numbered link with the same name), of a compatible kind.
   //    A unique id the page's author gave it names it even when it changed kind (a select redone
@@ -2596,11 +2763,11 @@ function decide(signature, root, opts) {
   //    taken when nothing but the id changed.
   const oldId = signature.attrs?.id || "";
   const anchors = scored.filter((s) => s.anchor && (s.tagOk || (s.idAnchor && isInteractiveCheap(s.element))));
-  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) { const r = foundUnlessExact(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo))); if (r) return r; }
+  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) { const r = foundUnlessExact(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo)), "the only element with its id, test id or numbered key"); if (r) return r; }
   if (oldId && !GENERATED_ID.test(oldId)) {
     const ext = scored.filter((s) => extendsId(s.signature.attrs?.id || "", oldId));
     const e = ext[0];
-    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo)); if (r) return r; }
+    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo), "its id now extends the one it had, nothing else changed"); if (r) return r; }
   }
   // 3. One thing changed: the tolerant score (the field that lost most left out) of the best is high
   //    and well ahead of everyone else's. Not when what changed is its place (box, neighbours, path:
@@ -2623,7 +2790,7 @@ function decide(signature, root, opts) {
     : field === "href" ? numbers(hrefKey(oldHref)) === numbers(hrefKey(newHref))
     : !IDENTITY_FIELDS.has(field);
   if (b.tagOk && sameThing && loo >= LOO_THRESHOLD && b.score >= LOO_FLOOR && !PLACE_FIELDS.has(field)) {
-    if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) { const r = foundUnlessExact(b, loo); if (r) return r; }
+    if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) { const r = foundUnlessExact(b, loo, `one thing changed (${field}), the rest matches (${loo.toFixed(2)}, next ${loo2.toFixed(2)})`); if (r) return r; }
   }
   // 4. Its place among look-alikes (a grid of bare checkboxes, a "Send review" button per form):
   //    the element that looks the same and stands k-th of the same n as the target did. Only when
@@ -2653,7 +2820,7 @@ function decide(signature, root, opts) {
       const gone = goneFields(signature, e.signature);
       if (!clashes(signature, e.signature) && !resized(e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e, gone) >= bestOwnScore(signature, scored, gone) - TWIN_OWN_SLACK
         && !(sameWords.length === 1 && sameWords[0] !== e) && (inComponent || (boxSim(signature.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK)) {
-        { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo))); if (r) return r; }
+        { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo)), "its place among its look-alikes, nothing contradicting it"); if (r) return r; }
       }
     }
   }
@@ -2668,7 +2835,7 @@ function decide(signature, root, opts) {
       && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" ") && sameSpot(signature.box, s.signature.box));
     const e = spot[0];
     if (spot.length === 1 && e.signature.name !== signature.name && !clashes(signature, e.signature)
-      && (textSim(e.signature.name, signature.name) ?? 0) > NEAR * OTHER_NUMBER) { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo))); if (r) return r; }
+      && (textSim(e.signature.name, signature.name) ?? 0) > NEAR * OTHER_NUMBER) { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo)), "its place among its look-alikes, its words reworded"); if (r) return r; }
   }
   // 5. Its place among the elements with its tag, when the one thing about it that changed is gone
   //    (an attribute dropped — a checkbox that lost its type): the k-th of the same n, with nothing
@@ -2681,7 +2848,7 @@ function decide(signature, root, opts) {
     // What changed must be gone (a dropped attribute, classes no longer readable), not another value.
     const gone = e && (e.looAbsent || (e.looField === "classes" && !e.signature.classes.length));
     if (at.length === 1 && gone && /** @type {number} */ (e.loo) >= LOO_THRESHOLD && !clashes(signature, e.signature)
-      && ownScore(signature, e, changed) >= bestOwnScore(signature, scored, changed) - TWIN_OWN_SLACK) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo)); if (r) return r; }
+      && ownScore(signature, e, changed) >= bestOwnScore(signature, scored, changed) - TWIN_OWN_SLACK) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo), "its place among the elements of its kind, the one change gone"); if (r) return r; }
   }
   // 6. The one left in its place of the page: among the candidates that nothing says are another
   //    element, the only one the form knows by the captured name (and value: a radio of its
@@ -2691,19 +2858,21 @@ function decide(signature, root, opts) {
   const A = signature.attrs || {};
   if (A.name) {
     const named = left.filter((s) => { const f = fieldSims(signature, s.signature); return f.nameAttr === 1 && f.value !== 0 && f.type !== 0; });
-    if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) { const r = foundUnlessExact(named[0], /** @type {number} */ (named[0].loo)); if (r) return r; }
+    if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) { const r = foundUnlessExact(named[0], /** @type {number} */ (named[0].loo), "the one its form knows by its name"); if (r) return r; }
   }
   // Only one that has features of its own to match: a nameless, wordless icon whose classes are
   // gone has nothing left that says it is the element.
   const own = left.map((s) => ({ s, own: ownScore(signature, s, goneFields(signature, s.signature)) })).sort((a, b) => b.own - a.own);
-  if (own[0] && ownEvidence(signature, own[0].s, goneFields(signature, own[0].s.signature)) && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) { const r = foundUnlessExact(own[0].s, own[0].s.score); if (r) return r; }
+  if (own[0] && ownEvidence(signature, own[0].s, goneFields(signature, own[0].s.signature)) && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) { const r = foundUnlessExact(own[0].s, own[0].s.score, "its own features match and lead"); if (r) return r; }
   // 7. The one that still says every word of it, beside copies that differ from it by words alone (a
   //    reworded copy put next to it, while it moved): what it is outweighs where it is.
   const WORDS = ["name", "text", "label", "placeholder", "title", "alt"];
   if (own[0] && own[0].own >= 1 - 1e-9 && ownEvidence(signature, own[0].s, goneFields(signature, own[0].s.signature)) && own[0].s.score >= LOO_FLOOR && own.slice(1).every((o) => o.own < 1 - 1e-9
-    && ownScore(signature, o.s, [...goneFields(signature, o.s.signature), ...WORDS]) >= 1 - 1e-9)) { const r = foundUnlessExact(own[0].s, own[0].s.score); if (r) return r; }
-  if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top };
-  return { status: "ambiguous", element: null, confidence: best.score, candidates: top };
+    && ownScore(signature, o.s, [...goneFields(signature, o.s.signature), ...WORDS]) >= 1 - 1e-9)) { const r = foundUnlessExact(own[0].s, own[0].s.score, "the one that still says every word of it"); if (r) return r; }
+  if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top,
+    why: `nothing matches well enough (best ${best.score.toFixed(2)} < ${threshold})` };
+  return { status: "ambiguous", element: null, confidence: best.score, candidates: top,
+    why: second ? `no candidate clearly beats the others (${best.score.toFixed(2)} and ${second.score.toFixed(2)})` : "its one candidate is not told apart by anything of its own" };
 }
 
 /**
@@ -6185,7 +6354,8 @@ const { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isC
 
 /**
  * @typedef {import("./dom_scan.js").Registry} Registry
- * @typedef {{el: Element, found_by: "id" | "signature" | "rescan", confidence: number}} Located
+ * @typedef {{el: Element, found_by: "id" | "signature" | "rescan", confidence: number, why?: string}} Located
+ *   why: how the signature decided (refind's reason), for the result and the task's record
  */
 
 /** @param {Registry} reg @param {import("./refind.js").RefindResult} r */
@@ -6211,13 +6381,13 @@ async function locate(reg, args, rescan) {
     throw actionError("detached", `Element ${id} is no longer on the page and no signature was given to find it again; observe the page again.`, { element_id: id });
   }
   let r = refind(sig, document);
-  if (r.status === "found" && r.element) return { el: r.element, found_by: "signature", confidence: round(r.confidence) };
+  if (r.status === "found" && r.element) return { el: r.element, found_by: "signature", confidence: round(r.confidence), why: r.why };
   await rescan();
   r = refind(sig, document);
-  if (r.status === "found" && r.element) return { el: r.element, found_by: "rescan", confidence: round(r.confidence) };
-  const detail = { element_id: id || null, confidence: round(r.confidence), threshold: THRESHOLD, candidates: candidatesOut(reg, r) };
+  if (r.status === "found" && r.element) return { el: r.element, found_by: "rescan", confidence: round(r.confidence), why: r.why };
+  const detail = { element_id: id || null, confidence: round(r.confidence), threshold: THRESHOLD, candidates: candidatesOut(reg, r), ...(r.why ? { why: r.why } : {}) };
   if (r.status === "ambiguous") {
-    throw actionError("ambiguous", `Element ${id || ""} is gone and ${r.candidates.length > 1 ? "several elements" : "an element"} match its description about equally well; refusing to guess.`.replace("  ", " "), detail);
+    throw actionError("ambiguous", `Element ${id || ""} is gone and ${r.candidates.length > 1 ? "several elements" : "an element"} match its description about equally well; refusing to guess${r.why ? ` (${r.why})` : ""}.`.replace("  ", " "), detail);
   }
   throw actionError("not_found", `Element ${id || ""} is gone and nothing on the page matches its description well enough (best ${round(r.confidence)} < ${THRESHOLD}).`.replace("  ", " "), detail);
 }
@@ -7535,7 +7705,7 @@ async function act(action, args) {
   if (need.element === "own") return def.run(null, args, r);
   const named = !!(args.element_id || args.signature);
   if (need.element === "required" && !named) throw actionError("not_found", `${action} needs an element_id.`);
-  /** @type {{el: Element | null, found_by: string | null, confidence: number}} */
+  /** @type {{el: Element | null, found_by: string | null, confidence: number, why?: string}} */
   let loc = { el: null, found_by: null, confidence: 1 };
   if (named) loc = await locate(r, args, async () => { await settle(document); scanPage(r, { remember: false }); });
   /** @type {Element | null} */
@@ -7654,7 +7824,7 @@ function pressedOf(keys) {
 /**
  * Carries out the action on the element (found and prepared) and reports what changed.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
- * @param {Registry} r @param {{el: Element | null, found_by: string | null, confidence: number}} loc the element named (its id is the one reported)
+ * @param {Registry} r @param {{el: Element | null, found_by: string | null, confidence: number, why?: string}} loc the element named (its id is the one reported)
  */
 async function perform(def, args, el, r, loc) {
   const action = def.name;
@@ -7666,7 +7836,7 @@ async function perform(def, args, el, r, loc) {
   const after = el && isConnectedOf(el) ? el : null;
   return {
     ok: true, action, element_id: loc.el ? r.idFor(loc.el) : el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
-    ...changes, element: after ? brief(after) : null, ...extra,
+    ...(loc.why ? { found_why: loc.why } : {}), ...changes, element: after ? brief(after) : null, ...extra,
   };
 }
 

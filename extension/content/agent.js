@@ -78,7 +78,7 @@ async function act(action, args) {
   if (need.element === "own") return def.run(null, args, r);
   const named = !!(args.element_id || args.signature);
   if (need.element === "required" && !named) throw actionError("not_found", `${action} needs an element_id.`);
-  /** @type {{el: Element | null, found_by: string | null, confidence: number}} */
+  /** @type {{el: Element | null, found_by: string | null, confidence: number, why?: string}} */
   let loc = { el: null, found_by: null, confidence: 1 };
   if (named) loc = await locate(r, args, async () => { await settle(document); scanPage(r, { remember: false }); });
   /** @type {Element | null} */
@@ -197,7 +197,7 @@ function pressedOf(keys) {
 /**
  * Carries out the action on the element (found and prepared) and reports what changed.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
- * @param {Registry} r @param {{el: Element | null, found_by: string | null, confidence: number}} loc the element named (its id is the one reported)
+ * @param {Registry} r @param {{el: Element | null, found_by: string | null, confidence: number, why?: string}} loc the element named (its id is the one reported)
  */
 async function perform(def, args, el, r, loc) {
   const action = def.name;
@@ -209,7 +209,7 @@ async function perform(def, args, el, r, loc) {
   const after = el && isConnectedOf(el) ? el : null;
   return {
     ok: true, action, element_id: loc.el ? r.idFor(loc.el) : el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,
-    ...changes, element: after ? brief(after) : null, ...extra,
+    ...(loc.why ? { found_why: loc.why } : {}), ...changes, element: after ? brief(after) : null, ...extra,
   };
 }
 

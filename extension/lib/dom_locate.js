@@ -14,7 +14,8 @@ import { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, is
 
 /**
  * @typedef {import("./dom_scan.js").Registry} Registry
- * @typedef {{el: Element, found_by: "id" | "signature" | "rescan", confidence: number}} Located
+ * @typedef {{el: Element, found_by: "id" | "signature" | "rescan", confidence: number, why?: string}} Located
+ *   why: how the signature decided (refind's reason), for the result and the task's record
  */
 
 /** @param {Registry} reg @param {import("./refind.js").RefindResult} r */
@@ -40,13 +41,13 @@ export async function locate(reg, args, rescan) {
     throw actionError("detached", `Element ${id} is no longer on the page and no signature was given to find it again; observe the page again.`, { element_id: id });
   }
   let r = refind(sig, document);
-  if (r.status === "found" && r.element) return { el: r.element, found_by: "signature", confidence: round(r.confidence) };
+  if (r.status === "found" && r.element) return { el: r.element, found_by: "signature", confidence: round(r.confidence), why: r.why };
   await rescan();
   r = refind(sig, document);
-  if (r.status === "found" && r.element) return { el: r.element, found_by: "rescan", confidence: round(r.confidence) };
-  const detail = { element_id: id || null, confidence: round(r.confidence), threshold: THRESHOLD, candidates: candidatesOut(reg, r) };
+  if (r.status === "found" && r.element) return { el: r.element, found_by: "rescan", confidence: round(r.confidence), why: r.why };
+  const detail = { element_id: id || null, confidence: round(r.confidence), threshold: THRESHOLD, candidates: candidatesOut(reg, r), ...(r.why ? { why: r.why } : {}) };
   if (r.status === "ambiguous") {
-    throw actionError("ambiguous", `Element ${id || ""} is gone and ${r.candidates.length > 1 ? "several elements" : "an element"} match its description about equally well; refusing to guess.`.replace("  ", " "), detail);
+    throw actionError("ambiguous", `Element ${id || ""} is gone and ${r.candidates.length > 1 ? "several elements" : "an element"} match its description about equally well; refusing to guess${r.why ? ` (${r.why})` : ""}.`.replace("  ", " "), detail);
   }
   throw actionError("not_found", `Element ${id || ""} is gone and nothing on the page matches its description well enough (best ${round(r.confidence)} < ${THRESHOLD}).`.replace("  ", " "), detail);
 }

@@ -144,6 +144,10 @@ export class RunReader {
           if (words) line.text += ` — ${words}`;
         }
         if (d.decided) line.text += ` — ${d.decided}`; // the user's word on it (asked first, answered)
+        // Its element was gone and heybro found it again by its description: why that one.
+        if (d.success && d.result && typeof d.result.found_why === "string" && d.result.found_by !== "id") {
+          line.text += ` — found again: ${d.result.found_why}`;
+        }
         if (d.expectation && typeof d.expectation.met === "boolean") {
           line.expect = { met: d.expectation.met, detail: String(d.expectation.detail || "") };
           if (!d.expectation.met) line.text += ` (expected: ${d.expectation.detail})`;

@@ -101,3 +101,16 @@ test("what the user decided about an action is on its line: heybro asked first, 
   ]).map((l) => l.text);
   assert.ok(text.includes('click button "Delete account" — heybro asked first (delete); the user said yes'), text.join("\n"));
 });
+
+test("an element found again by its description says why that one", () => {
+  const text = historyLines([
+    h(0, "status", { status: "executing", goal: "Delete the kettle page" }),
+    h(1, "tool_call", { role: "worker", tool: "click", parameters: { element_id: "e5" }, target: 'link "Delete"' }),
+    h(2, "tool_result", { role: "worker", tool: "click", success: true,
+      result: { found_by: "signature", found_why: "the only element with its identity (href=/wiki?title=Kettles&action=delete)" } }),
+    h(3, "tool_call", { role: "worker", tool: "click", parameters: { element_id: "e6" }, target: 'link "Edit"' }),
+    h(4, "tool_result", { role: "worker", tool: "click", success: true, result: { found_by: "id" } }),
+  ]).map((l) => l.text);
+  assert.ok(text.some((t) => t.includes('link "Delete" — found again: the only element with its identity (href=')), text.join("\n"));
+  assert.ok(!text.some((t) => t.includes('link "Edit"') && t.includes("found again")), text.join("\n"));
+});

@@ -450,5 +450,5 @@ def _describe(sig: dict[str, Any] | None) -> str | None:
 
 
 def _brief(result: dict[str, Any]) -> dict[str, Any]:
-    keep = ("url", "url_changed", "navigated", "found_by", "confidence", "tab_id", "value")
+    keep = ("url", "url_changed", "navigated", "found_by", "found_why", "confidence", "tab_id", "value")
     return {k: result[k] for k in keep if k in result}
