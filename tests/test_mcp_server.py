@@ -224,6 +224,8 @@ def test_with_no_browser_running_it_launches_one_on_the_first_page_call_and_clos
         with McpClient(env) as agent:
             assert len(agent.tools()) > 20
             assert host_pids(home) == []  # listing the tools starts nothing
+            listed = agent.call("list_tasks")  # nor does a look at heybro's record
+            assert not listed.is_error and host_pids(home) == [], text_of(listed)
             missing = agent.call("run_routine", name="no-such-routine")
             assert missing.is_error and "no-such-routine" in text_of(missing)
             moved = agent.call("navigate", url=site.url, timeout=120)

@@ -105,6 +105,16 @@ class HostLink:
         finally:
             self._followers.get(task_id, set()).discard(queue)
 
+    @property
+    def host_running(self) -> bool:
+        """Whether a heybro host runs now (this link's, or one a browser started)."""
+        if self.ws is not None and self._reader is not None and not self._reader.done():
+            return True
+        from ..cli_run import _alive
+
+        info = files.read()
+        return bool(info) and _alive(int((info or {}).get("pid", 0)))
+
     def seen(self, task_id: str) -> bool:
         return task_id in self._events
 

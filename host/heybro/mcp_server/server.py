@@ -11,6 +11,7 @@ reopens what the user closed); the calling agent can still ask the user to run a
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from typing import Any
@@ -111,6 +112,8 @@ class HeybroMcp:
             return _text(f"heybro could not reach a browser: {err}", error=True)
 
     async def _ask(self, type_: str, payload: dict[str, Any]) -> dict[str, Any]:
+        if type_ in READS and not self.link.host_running:
+            return await asyncio.to_thread(_read_store, type_, payload)  # no browser to start for a look
         reply = await self.link.request(type_, payload)
         if reply["type"] == "error":
             raise Refused(refusal(reply["payload"]))
@@ -257,6 +260,32 @@ class HeybroMcp:
 
     async def close(self) -> None:
         await self._close_page_task()
+
+
+# What only reads heybro's record: answered from the task store when no host runs.
+READS = {"task.list", "task.get"}
+
+
+def _read_store(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
+    from shared_schema import ProtocolError
+
+    from ..session import queries
+    from ..store import TaskStore, default_path
+
+    path = default_path()
+    if not path.exists():
+        if type_ == "task.list":
+            return {"tasks": []}
+        raise Refused(f"There is no task {payload.get('task_id')!r}.")
+    store = TaskStore(path)
+    try:
+        if type_ == "task.list":
+            return queries.list_tasks(store, int(payload.get("limit", 20))).model_dump(mode="json")
+        return queries.detail(store, str(payload["task_id"])).model_dump(mode="json")
+    except ProtocolError as err:
+        raise Refused(err.message) from err
+    finally:
+        store.close()
 
 
 def _acted_words(name: str, acted: OutsideActed) -> str:
