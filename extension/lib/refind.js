@@ -2008,8 +2008,13 @@ function decide(signature, root, opts) {
     const was = norm(signature.name || "").toLowerCase(), now = norm(c.signature.name || "").toLowerCase();
     const standingNow = standingZones(placed.filter((p) => p !== null));
     // (a rival is one that could be the element: not another record, part of the page or target)
-    const rival = was !== now && !!was && carriersFrom.some((s) => s !== c && s.tagOk
-      && norm(s.signature.name || "").toLowerCase() === was && !anotherElement(signature, s.signature, standingNow));
+    const nearNow = textSim(signature.name || "", c.signature.name || "") ?? 0;
+    const could = (/** @type {Scored} */ s) => s !== c && s.tagOk && !anotherElement(signature, s.signature, standingNow);
+    const rival = was !== now && !!was && carriersFrom.some((s) => could(s) && norm(s.signature.name || "").toLowerCase() === was);
+    // The element itself may have lost that attribute (it still says its words at least as well):
+    // then identity decides nothing, and the rules below do.
+    const lost = was !== now && carriersFrom.some((s) => could(s) && identity.some(([k]) => (s.signature.attrs || {})[k] === undefined)
+      && (textSim(signature.name || "", s.signature.name || "") ?? 0) >= nearNow);
     // Standing in another row or card than it was captured in is another record's control while
     // its own row still stands elsewhere, or when all it has is an id with a number (a place in a
     // list, which a re-render may give to the next record); with its row's words gone everywhere
@@ -2027,7 +2032,7 @@ function decide(signature, root, opts) {
       && itemOk && zoneOk && numbers(was) === numbers(now)) {
       if (rival) return { status: "ambiguous", element: null, confidence: c.score, candidates: top,
         why: `its identity (${identityText(identity)}) and its words ("${cut(signature.name, 40)}") point to different elements` };
-      return found(c, Math.max(c.score, /** @type {number} */ (c.loo ?? 0)), `the only element with its identity (${identityText(identity)})`);
+      if (!lost) return found(c, Math.max(c.score, /** @type {number} */ (c.loo ?? 0)), `the only element with its identity (${identityText(identity)})`);
     }
   }
   // Context decides: a candidate in another part of the page (the footer's "Blog" for the

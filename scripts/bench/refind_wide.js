@@ -112,7 +112,7 @@ export function runWide(kind, seed, targets, opts = {}) {
       if (outcome !== "correct" && expected && lookAlike(sig, expected)) outcome = "indistinguishable-" + outcome;
       const mutation = plan.length === 1 ? plan[0] : plan.includes("deleted") ? "combo_deleted" : `combo_${plan.length}`;
       /** @type {Record<string, any>} */
-      const row = { target: ti, mutation, plan: plan.join("+"), outcome, ms: Math.round(ms * 100) / 100, confidence: Math.round(r.confidence * 1000) / 1000 };
+      const row = { target: ti, mutation, plan: plan.join("+"), outcome, ms: Math.round(ms * 100) / 100, confidence: Math.round(r.confidence * 1000) / 1000, why: r.why || null };
       if (opts.explain && outcome !== "correct" && !(outcome === "abstained" && !expected)) {
         row.sig = `${sig.tag} ${sig.role} ${JSON.stringify(sig.name)} ${JSON.stringify(sig.attrs)} ctx=${JSON.stringify(sig.context || null)}`;
         row.got = r.element ? `${r.element.localName} ${JSON.stringify((r.element.textContent || "").trim().slice(0, 30))}` : r.status;
