@@ -2701,7 +2701,8 @@ function decide(signature, root, opts) {
     // (translated, reworded) a target or a name keeps naming it.
     const itemStands = !!signature.context?.item && placed.some((p) => p !== null && p.element !== c.element && sameItem(signature, p));
     const strong = identity.some(([k, v]) => k !== "id" || !/\d/.test(v));
-    const itemOk = !otherItem(signature, c.signature) || (!itemStands && strong);
+    const intoRow = !signature.context?.item && !!c.signature.context?.item?.startsWith("r:"); // (a copy put in a row)
+    const itemOk = !intoRow && (!otherItem(signature, c.signature) || (!itemStands && strong));
     // Likewise out of the parts of the page it stood in (the header's nav, a named section) while
     // they still stand: the footer's link to the same page is another link.
     const zones = signature.context?.zones || [];
