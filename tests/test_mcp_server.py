@@ -18,7 +18,8 @@ from playwright.sync_api import Page, expect
 from heybro.demo import DemoSite
 from heybro.endpoint import files
 from support import demo_script
-from support.browser import ExtBrowser, host_pids, launch, test_env
+from support.browser import ExtBrowser, host_pids, launch
+from support.browser import test_env as base_env
 from support.mcp_client import McpClient, text_of
 from support.scripted_llm import ScriptedLLM, call, calls, user_text
 from support.shop_rig import wait_status
@@ -219,7 +220,7 @@ def test_the_caller_answers_heybros_plain_question_and_follows_the_task_on(
 def test_with_no_browser_running_it_launches_one_on_the_first_page_call_and_closes_it(
         tmp_path: Path) -> None:
     home = tmp_path / "home"
-    env = {k: v for k, v in test_env(home).items() if k != "DISPLAY"}  # (as from a desktop app)
+    env = {k: v for k, v in base_env(home).items() if k != "DISPLAY"}  # (as from a desktop app)
     with DemoSite() as site:
         with McpClient(env) as agent:
             assert len(agent.tools()) > 20
