@@ -2028,7 +2028,12 @@ function decide(signature, root, opts) {
     const zones = signature.context?.zones || [];
     const zonesStand = zones.some((_, i) => standingNow.has(zones.slice(i).join(ZONE_SEP)));
     const bare = (/** @type {Signature} */ x) => ({ ...x, context: x.context ? { zones: x.context.zones, item: "" } : undefined });
-    const zoneOk = !zonesStand || !contextClash(bare(signature), bare(c.signature), standingNow);
+    // Nor into a kind of part it was never in (a copy put in another section once it was gone):
+    // a page redone in another language keeps the kinds of its parts, only their names change.
+    const kindsOf = (/** @type {string[]} */ z) => z.map((x) => x.slice(0, x.indexOf(":")));
+    const wasIn = kindsOf(zones);
+    const newKind = kindsOf(c.signature.context?.zones || []).some((k) => !wasIn.includes(k));
+    const zoneOk = !newKind && (!zonesStand || !contextClash(bare(signature), bare(c.signature), standingNow));
     if (sameComponent(signature, c.signature) && (c.tagOk || c.signature.role === signature.role)
       && itemOk && zoneOk && numbers(was) === numbers(now)) {
       if (rival) return { status: "ambiguous", element: null, confidence: c.score, candidates: top,
