@@ -2002,14 +2002,15 @@ function decide(signature, root, opts) {
   //     same row or card: that one is it, whatever its words or place now say (the page's
   //     language switched, a copy of it was put beside it). When its words say something else
   //     and another candidate still says them, the two disagree: abstain.
+  // The parts of the page the candidates stand in (the unreadable ones left out).
+  const standing = standingZones(/** @type {Placed[]} */ (placed.filter((p) => p !== null)));
   const carriers = identity.length ? carriersFrom.filter((s) => carries(s.signature, identity)) : [];
   if (carriers.length === 1) {
     const c = carriers[0];
     const was = norm(signature.name || "").toLowerCase(), now = norm(c.signature.name || "").toLowerCase();
-    const standingNow = standingZones(placed.filter((p) => p !== null));
     // (a rival is one that could be the element: not another record, part of the page or target)
     const nearNow = textSim(signature.name || "", c.signature.name || "") ?? 0;
-    const could = (/** @type {Scored} */ s) => s !== c && s.tagOk && !anotherElement(signature, s.signature, standingNow);
+    const could = (/** @type {Scored} */ s) => s !== c && s.tagOk && !anotherElement(signature, s.signature, standing);
     const rival = was !== now && !!was && carriersFrom.some((s) => could(s) && norm(s.signature.name || "").toLowerCase() === was);
     // The element itself may have lost that attribute (it still says its words at least as well):
     // then identity decides nothing, and the rules below do.
@@ -2026,14 +2027,14 @@ function decide(signature, root, opts) {
     // Likewise out of the parts of the page it stood in (the header's nav, a named section) while
     // they still stand: the footer's link to the same page is another link.
     const zones = signature.context?.zones || [];
-    const zonesStand = zones.some((_, i) => standingNow.has(zones.slice(i).join(ZONE_SEP)));
+    const zonesStand = zones.some((_, i) => standing.has(zones.slice(i).join(ZONE_SEP)));
     const bare = (/** @type {Signature} */ x) => ({ ...x, context: x.context ? { zones: x.context.zones, item: "" } : undefined });
     // Nor into a kind of part it was never in (a copy put in another section once it was gone):
     // a page redone in another language keeps the kinds of its parts, only their names change.
     const kindsOf = (/** @type {string[]} */ z) => z.map((x) => x.slice(0, x.indexOf(":")));
     const wasIn = kindsOf(zones);
     const newKind = kindsOf(c.signature.context?.zones || []).some((k) => !wasIn.includes(k));
-    const zoneOk = !newKind && (!zonesStand || !contextClash(bare(signature), bare(c.signature), standingNow));
+    const zoneOk = !newKind && (!zonesStand || !contextClash(bare(signature), bare(c.signature), standing));
     if (sameComponent(signature, c.signature) && (c.tagOk || c.signature.role === signature.role)
       && itemOk && zoneOk && numbers(was) === numbers(now)) {
       if (rival) return { status: "ambiguous", element: null, confidence: c.score, candidates: top,
@@ -2046,7 +2047,6 @@ function decide(signature, root, opts) {
   // element, however well it matches; it stays among the candidates reported.
   // How rare a field's value is, and so what singles a candidate out, is judged among what is
   // left in its part of the page: the footer's "About" does not make the header's less itself.
-  const standing = standingZones(placed);
   const aside = all.map((c) => anotherElement(signature, c.signature, standing));
   let scored = scoreCandidates(signature, all.filter((c, i) => !aside[i]));
   // Set aside only for leaving the group that told it from its look-alikes, a candidate may still be
