@@ -100,6 +100,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tasks", type=int, default=0, help="limit the number of MiniWoB tasks (0 = all)")
     ap.add_argument("--skip", type=int, default=0, help="start at this MiniWoB task (alphabetical)")
+    ap.add_argument("--only", default="", help="only these MiniWoB tasks (comma-separated names)")
     ap.add_argument("--large", default="large_1000.html,large_5000.html", help="large pages to include ('' = none)")
     ap.add_argument("--per-page", type=int, default=12)
     ap.add_argument("--large-targets", type=int, default=40)
@@ -116,6 +117,8 @@ def main() -> None:
     tasks = sorted(p.stem for p in (html / "miniwob").glob("*.html"))[a.skip:]
     if a.tasks:
         tasks = tasks[: a.tasks]
+    if a.only:
+        tasks = [t for t in tasks if t in a.only.split(",")]
     rows: list[dict] = []
     errors: list[str] = []
     t0 = time.time()

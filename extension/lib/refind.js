@@ -970,6 +970,7 @@ export function anotherElement(sig, c, standing) {
   const na = sig.attrs?.name, nb = c.attrs?.name;
   if (na && nb && na !== nb && !GENERATED_ID.test(na) && !extendsId(nb, na)) return true;
   if (otherRecord(sig, c)) return true;
+  if (heldIt(sig, c)) return true;
   // Words where it had none, or none where it had some: the title link beside a card's image link.
   if (!!sig.text !== !!c.text && sig.tag === c.tag && sig.tag !== "select" && sig.state?.value === undefined) return true;
   // Inside other components, or none.
@@ -980,6 +981,25 @@ export function anotherElement(sig, c, standing) {
     if (a.some((w) => !b.includes(w)) && b.some((w) => !a.includes(w))) return true;
   }
   return false;
+}
+
+/** A signature's own step, written as its ancestors' are (see step). @param {Signature} s */
+function ownStep(s) {
+  const id = s.attrs?.id;
+  return s.tag + (id && !GENERATED_ID.test(id) ? `#${id}` : s.classes?.[0] ? `.${s.classes[0]}` : "");
+}
+
+/**
+ * Whether the candidate is the container the element stood in: written as its parent was (tag and
+ * class) and standing where that parent stood — an icon's wrapper, with the icon gone from it. Not
+ * when the element was written as its parent (a span in a span): then it may be the element with
+ * its wrapper taken away.
+ * @param {Signature} sig @param {Signature} c
+ */
+function heldIt(sig, c) {
+  const p = sig.path || [], q = c.path || [];
+  if (!p.length || ownStep(c) !== p[0] || ownStep(sig) === p[0]) return false;
+  return q.slice(0, p.length - 1).join(">") === p.slice(1).join(">") && (p.length >= 6 || q.length === p.length - 1);
 }
 
 /**
@@ -2069,12 +2089,14 @@ function decide(signature, root, opts) {
   // Those that keep the exact name are no rival when they are the element's own look-alikes, all
   // still there but one (five stars, one reworded: that one is it).
   const exactName = signature.name ? [...scored, ...movedOut].filter((s) => s.signature.name === signature.name && s.tagOk) : [];
-  const exactAreTwins = !!signature.twins && exactName.length === signature.twins.n - 1
-    && exactName.every((s) => lookKeyOfSignature(s.signature) === lookKeyWas && s.signature.twins?.n === exactName.length && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" "));
+  /** Whether those are exactly the element's look-alikes, all there, among themselves. @param {Array<{signature: Signature}>} list */
+  const areItsTwins = (list) => !!signature.twins && list.length === signature.twins.n - 1
+    && list.every((s) => lookKeyOfSignature(s.signature) === lookKeyWas && s.signature.twins?.n === list.length && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" "));
+  const exactAreTwins = areItsTwins(exactName);
   // The same for its words: a copy beside it with a word tweaked keeps the name it took from an
   // attribute the element lost.
   const exactText = signature.text ? [...scored, ...movedOut].filter((s) => s.signature.text === signature.text && s.tagOk) : [];
-  const exactTextAreTwins = !!signature.twins && exactText.length === signature.twins.n - 1;
+  const exactTextAreTwins = areItsTwins(exactText);
   const tweaked = (/** @type {string} */ now, /** @type {string} */ was) => now !== was && (textSim(now, was) ?? 0) > NEAR * OTHER_NUMBER;
   // Such a candidate is not taken (null), and the rules below may still name another.
   /** @param {Scored} s @param {number} confidence @param {string} why @returns {RefindResult | null} */
@@ -2185,7 +2207,12 @@ function decide(signature, root, opts) {
   //    element, the only one the form knows by the captured name (and value: a radio of its
   //    group), or the only one whose own features (all but where it is) match — a checkbox moved
   //    out of its label, a logo out of its header.
-  const left = scored.filter((s) => s.tagOk && !clashes(signature, s.signature) && !fewerTwins(signature, s) && !resized(s));
+  // A container whose words are those of a candidate inside it that matches the element better (a
+  // wrapper around it, the box it stands in) is not the element: the words are that one's.
+  /** @type {Map<Scored, number>} */ const owns = new Map();
+  const ownOf = (/** @type {Scored} */ s) => owns.get(s) ?? owns.set(s, ownScore(signature, s, goneFields(signature, s.signature))).get(s) ?? 0;
+  const holdsBetter = (/** @type {Scored} */ s) => scored.some((d) => d !== s && d.tagOk && d.element !== s.element && containsOf(s.element, d.element) && ownOf(d) > ownOf(s));
+  const left = scored.filter((s) => s.tagOk && !clashes(signature, s.signature) && !fewerTwins(signature, s) && !resized(s) && !holdsBetter(s));
   const A = signature.attrs || {};
   if (A.name) {
     const named = left.filter((s) => { const f = fieldSims(signature, s.signature); return f.nameAttr === 1 && f.value !== 0 && f.type !== 0; });
@@ -2193,7 +2220,7 @@ function decide(signature, root, opts) {
   }
   // Only one that has features of its own to match: a nameless, wordless icon whose classes are
   // gone has nothing left that says it is the element.
-  const own = left.map((s) => ({ s, own: ownScore(signature, s, goneFields(signature, s.signature)) })).sort((a, b) => b.own - a.own);
+  const own = left.map((s) => ({ s, own: ownOf(s) })).sort((a, b) => b.own - a.own);
   if (own[0] && ownEvidence(signature, own[0].s, goneFields(signature, own[0].s.signature)) && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) { const r = foundUnlessExact(own[0].s, own[0].s.score, "its own features match and lead"); if (r) return r; }
   // 7. The one that still says every word of it, beside copies that differ from it by words alone (a
   //    reworded copy put next to it, while it moved): what it is outweighs where it is.
