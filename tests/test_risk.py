@@ -20,6 +20,7 @@ from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
 from heybro.agent.env import AgentEnv  # noqa: E402
 from heybro.agent.models import TaskStatus  # noqa: E402
 from heybro.agent.risk import judge  # noqa: E402
+from heybro.agent.toolbox import CLICK, FILL, PRESS  # noqa: E402
 
 
 def el(tag: str, text: str = "", role: str | None = None, form: str | None = None,
@@ -49,7 +50,7 @@ def el(tag: str, text: str = "", role: str | None = None, form: str | None = Non
     (el("button", "Cancel my subscription"), "delete"),
 ])
 def test_risky_targets_in_many_wordings(target: dict[str, Any], what: str) -> None:
-    risk = judge("click", {"element_id": "t"}, {"t": target})
+    risk = judge(CLICK.effects.risk, {"element_id": "t"}, {"t": target})
     assert risk is not None and risk.what == what
 
 
@@ -59,7 +60,7 @@ def test_risky_targets_in_many_wordings(target: dict[str, Any], what: str) -> No
     el("a", "Send us feedback"),  # a link that opens a page
 ])
 def test_everyday_targets_are_not_asked_about(target: dict[str, Any]) -> None:
-    assert judge("click", {"element_id": "t"}, {"t": target}) is None
+    assert judge(CLICK.effects.risk, {"element_id": "t"}, {"t": target}) is None
 
 
 def test_submitting_a_form_with_personal_data_is_risky_by_click_or_enter() -> None:
@@ -70,12 +71,12 @@ def test_submitting_a_form_with_personal_data_is_risky_by_click_or_enter() -> No
             "s": el("button", "Continue", form="form:/register"),
             "q": el("input", "Search", form="form:/search", value="kettle", type="search"),
             "g": el("button", "Go", form="form:/search")}
-    assert judge("click", {"element_id": "s"}, page).what == "submit personal data"  # type: ignore[union-attr]
-    assert judge("press", {"element_id": "m", "keys": "Enter"}, page) is not None
-    assert judge("press", {"keys": "Enter"}, page) is not None  # to the focused field
-    assert judge("click", {"element_id": "g"}, page) is None  # a search is not personal data
-    assert judge("press", {"element_id": "q", "keys": "Enter"}, page) is None
-    assert judge("fill", {"element_id": "m", "value": "x"}, page) is None  # typing sends nothing
+    assert judge(CLICK.effects.risk, {"element_id": "s"}, page).what == "submit personal data"  # type: ignore[union-attr]
+    assert judge(PRESS.effects.risk, {"element_id": "m", "keys": "Enter"}, page) is not None
+    assert judge(PRESS.effects.risk, {"keys": "Enter"}, page) is not None  # to the focused field
+    assert judge(CLICK.effects.risk, {"element_id": "g"}, page) is None  # a search is not personal data
+    assert judge(PRESS.effects.risk, {"element_id": "q", "keys": "Enter"}, page) is None
+    assert judge(FILL.effects.risk, {"element_id": "m", "value": "x"}, page) is None  # typing sends nothing
 
 
 def shop() -> FakeBrowser:

@@ -4,6 +4,7 @@ effects at work: the ledger, the conversions to wire arguments."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import re
@@ -164,3 +165,78 @@ def test_the_ledger_keeps_acts_and_skips_tools_that_only_look(tmp_path: Path,
     ledgered = [a.tool for a in store.actions(task.id)]
     assert ledgered == ["write_file", "click"]
     assert re.search("calculate", json.dumps(task.model_dump(mode="json")))  # it did run
+
+
+HOST = ROOT / "host" / "heybro"
+
+
+def tool_names() -> set[str]:
+    """Every tool's name: the roles', the browser's (shared_schema) and heybro's own host tools."""
+    names = {t.name for t in ALL} | set(TOOLS)
+    for path in (HOST / "tools").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and ast.unparse(node.func) == "HostTool" and node.args
+                    and isinstance(node.args[0], ast.Constant)):
+                names.add(str(node.args[0].value))
+    return names
+
+
+def _strings(node: ast.AST) -> set[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value}
+    if isinstance(node, (ast.Set, ast.Tuple, ast.List)):
+        return set().union(*(_strings(x) for x in node.elts)) if node.elts else set()
+    if isinstance(node, ast.Call) and ast.unparse(node.func) in ("frozenset", "set") and node.args:
+        return _strings(node.args[0])
+    return set()
+
+
+def _names_a_tool(node: ast.AST) -> bool:
+    text = ast.unparse(node)
+    return text in ("tool", "name", "action") or text.endswith((".tool", "tool_name", ".name"))
+
+
+def keyed_by_name(source: str, names: set[str]) -> list[tuple[int, str]]:
+    """Where code decides by a tool's name instead of reading its definition: a comparison or a
+    match on a tool's name, a set or table of names, a browser call by a literal name."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        hit: set[str] = set()
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(_names_a_tool(s) for s in sides):
+                hit = set().union(*(_strings(s) for s in sides)) & names
+        elif isinstance(node, ast.Match) and _names_a_tool(node.subject):
+            hit = {ast.unparse(c.pattern) for c in node.cases}
+        elif isinstance(node, (ast.Set, ast.Call)) and len(_strings(node) & names) >= 2:
+            hit = _strings(node) & names
+        elif isinstance(node, ast.Dict):
+            keys = {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+            hit = keys & names if len(keys & names) >= 2 else set()
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == "call" and node.args):
+            hit = _strings(node.args[0]) & names
+        if hit:
+            found.append((getattr(node, "lineno", 0), ", ".join(sorted(hit))))
+    return sorted(set(found))
+
+
+def test_the_scan_finds_names_keyed_outside_a_definition() -> None:
+    names = {"click", "press", "navigate", "select"}
+    code = ('HELD = frozenset({"click", "press"})\n'
+            'if call.tool == "select": pass\n'
+            'verb = {"click": "click", "press": "press on"}[call.tool]\n'
+            'await env.call("navigate", {})\n'
+            'match step.tool:\n    case "click": pass\n')
+    assert sorted({line for line, _ in keyed_by_name(code, names)}) == [1, 2, 3, 4, 5]
+    assert keyed_by_name('if x.type == "select": pass\nkind = {"type": "text"}\n', names) == []
+
+
+def test_a_tool_name_appears_in_its_definition_only() -> None:
+    """What a name decides (held on repeat, acts on the page, risk, export, value argument, …) is
+    a field of the definition; code reads the definition, never a list of names."""
+    names = tool_names()
+    found = [f"{path.relative_to(ROOT)}:{line}: {hit}"
+             for path in sorted(HOST.rglob("*.py"))
+             for line, hit in keyed_by_name(path.read_text(), names)]
+    assert found == [], "tool names keyed outside their definitions:\n" + "\n".join(found)

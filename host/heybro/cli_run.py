@@ -38,6 +38,7 @@ from .cli_interrupts import Interrupts
 from .browser.chromium import QUIET_FLAGS, extension_flags, find_chromium
 from .agent import doctor_check  # noqa: F401 - registers the LLM check with `heybro doctor`
 from .store import doctor_check as store_check  # noqa: F401 - and the task store's
+from .agent.toolbox import reports
 from .endpoint import files
 from .endpoint.client import EndpointUnavailable, events, open_endpoint, send_control, start_task
 from .install import browsers as browser_dirs
@@ -263,7 +264,7 @@ class Progress:
                      "showing it)" if d.kind == "secret" else
                      f"    answer with `heybro message {ev.task_id} \"…\"`")
         elif isinstance(d, ToolCallData) and d.role in WORKING_ROLES:
-            if d.tool not in ("mark_done", "answer"):
+            if not reports(d.tool):
                 self.steps += 1
             params = ", ".join(f"{k}={v!r}" for k, v in d.parameters.items() if k != "expect")
             n = len(self.subtasks)
@@ -312,7 +313,7 @@ class Progress:
             self.say(f"      · {d.decided}")
         if d.success is False:
             self.say(f"      ✗ {d.error_code or 'error'}: {d.error}")
-        elif not d.expectation and d.tool not in ("mark_done", "answer"):
+        elif not d.expectation and not reports(d.tool):
             self.say(f"      ✓ {d.tool}: done")
         if (e := d.expectation):
             # Named by its tool: in a batch the results follow the calls they answer.

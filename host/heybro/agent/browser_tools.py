@@ -25,7 +25,8 @@ from .toolbox import ROLE_TOOLS
 from .wire import DEFAULT_TIMEOUT_MS, wire_json
 
 # Tools the host calls itself, not on a model's behalf: they read the page or draw on it.
-HOST_CALLED: dict[str, Effects] = {"observe": LOOKS, "screenshot": LOOKS, "highlight": LOOKS}
+OBSERVE, SCREENSHOT, HIGHLIGHT = "observe", "screenshot", "highlight"
+HOST_CALLED: dict[str, Effects] = {OBSERVE: LOOKS, SCREENSHOT: LOOKS, HIGHLIGHT: LOOKS}
 
 
 def _wires() -> dict[str, Wire[Any, Any]]:

@@ -6,8 +6,8 @@ the action named; on resume the worker is told and looks at the page first. If t
 proposes that same action again (same tool on the same element, by its name — ids do not outlive
 a restart), it is held rather than carried out: the task pauses again, asking the user to check.
 The user's Resume after that question is the consent to repeat it. Only actions that can set off
-something beyond the page are held (a click or a key may submit, a navigation may be a request);
-filling a field again is visible on the page and harmless.
+something beyond the page are held (their definitions' `effects.held_on_repeat`: a click or a key
+may submit, a navigation may be a request); filling a field again is visible and harmless.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from typing import Any, Protocol
 # Arguments that say nothing about what an action does (ids are per snapshot).
 _NOISE = frozenset({"expect", "signature", "element_id", "target", "observe_after"})
 WAITING_FOR_YOU = "waiting for you"
-HELD_TOOLS = frozenset({"click", "press", "navigate", "new_tab", "back"})
 
 
 class LedgerEntry(Protocol):

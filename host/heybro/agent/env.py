@@ -15,7 +15,7 @@ from shared_schema.sites import SiteGate, Verdict, refusal
 from ..config import Limits, Settings
 from .browser import Browser, Snapshot
 from . import reach
-from .browser_tools import send
+from .browser_tools import OBSERVE, SCREENSHOT, send
 from .control import RunControl
 from .errors import GuardrailHit, HeldReplySetAside, NewInformation, ToolFailed
 from .guardrails import LoopDetector
@@ -219,7 +219,7 @@ class AgentEnv:
                 and time.monotonic() - self.state.snapshot_at < SNAPSHOT_MAX_AGE_S):
             return self.state.snapshot
         try:
-            raw = await self.call("observe", self.observe_args())
+            raw = await self.call(OBSERVE, self.observe_args())
         except ToolFailed as err:
             raw = {"url": "", "title": "", "text": f"(the page could not be read: {err.code}: "
                    f"{err.message})", "elements": {}}
@@ -245,7 +245,7 @@ class AgentEnv:
         self.state.screenshot_missing = None
         if self.settings.vision:
             try:
-                shot = await self.call("screenshot", {"clear_boxes": True})
+                shot = await self.call(SCREENSHOT, {"clear_boxes": True})
                 self.state.screenshot = shot.get("data_url")
             except ToolFailed as err:
                 self.state.screenshot_missing = err.message

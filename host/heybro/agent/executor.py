@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from .. import logs
 from ..llm import LLMError
 from ..store.errors import StoreUnwritable
+from .browser_tools import OBSERVE
 from .env import AgentEnv
 from .errors import (BrowserLost, GuardrailHit, HeldReplySetAside, Interrupted, NewInformation,
                      RepeatHeld, TaskStopped, ToolFailed)
@@ -19,6 +20,7 @@ from .steps import Done, Next, Plan, Verify, Work, note_of
 from .verifier import Verifier, dom_confidence
 from .analyst import Analyst
 from .technician import Technician
+from .toolbox import NAVIGATE
 from .worker import Worker
 
 # Who works a subtask, by the role the plan gives it (the operator is the page worker).
@@ -142,7 +144,7 @@ class TaskExecutor:
         """Before the first step of a new run: the task's page, when it names one."""
         env, task = self.env, self.task
         if task.url:
-            result = await env.call("navigate", {"url": task.url}, timeout_ms=30_000)
+            result = await env.call(NAVIGATE.name, {"url": task.url}, timeout_ms=30_000)
             if isinstance(result.get("tab_id"), int):
                 env.state.tab_id = task.tab_id = result["tab_id"]
 
@@ -150,7 +152,7 @@ class TaskExecutor:
         """After a restart the task's tab may be gone (the browser was closed): reopen its page."""
         env, task = self.env, self.task
         try:
-            await env.call("observe", {"max_tokens": 200})
+            await env.call(OBSERVE, {"max_tokens": 200})
             return
         except ToolFailed as err:
             # (not_allowed: after a browser restart the old tab id is no longer the task's.)
@@ -161,7 +163,7 @@ class TaskExecutor:
             raise ToolFailed("no_tab", "The task's tab is gone and no page address was recorded "
                              "to reopen; start the task again from the page.")
         env.state.tab_id = None
-        result = await env.call("navigate", {"url": url}, timeout_ms=30_000)
+        result = await env.call(NAVIGATE.name, {"url": url}, timeout_ms=30_000)
         if isinstance(result.get("tab_id"), int):
             env.state.tab_id = task.tab_id = result["tab_id"]
         await env.recorder.message(task, f"The task's tab was gone; reopened {url}.")

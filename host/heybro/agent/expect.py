@@ -103,10 +103,11 @@ def expect_text(expect: ExpectedOutcome) -> str:
 
 
 def check(tool: str, expect: ExpectedOutcome, params: dict[str, Any], result: Any,
-          after: Snapshot) -> ExpectationCheck:
+          after: Snapshot, *, chooses: bool = False) -> ExpectationCheck:
     """`after` is the page once the action settled (for URL and value, the action's own result
     is read first: it is always the page after the action). Each clause is checked on its own
-    (`parts`), the whole is met when every one is."""
+    (`parts`), the whole is met when every one is. `chooses`: the tool picks one of the page's
+    own options (its definition's `effects.chooses`), so a value may be told by words or value."""
     names = {field: clause for clause, field in CLAUSES.items()}
     parts: list[ClauseCheck] = []
 
@@ -146,7 +147,7 @@ def check(tool: str, expect: ExpectedOutcome, params: dict[str, Any], result: An
                  "the secret field is filled (its value is never read)" if filled else "the secret field is empty",
                  "the secret field is empty" if expect.value else "the secret field is filled")
         else:
-            choice = tool == "select" or _is_choice(result, after, element_id)
+            choice = chooses or _is_choice(result, after, element_id)
             ok = any(same_value(r, expect.value, any_case=choice) for r in readings) or (
                 not readings and f'="{expect.value}"' in f"{after.title}\n{after.text}")
             shown = readings[0] if readings else None

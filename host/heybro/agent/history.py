@@ -115,7 +115,7 @@ def cycle_text(c: ExecutionCycle, *, detail: bool) -> str:
     if detail and c.worker:
         for it in c.worker.iterations:
             for tc in it.tool_calls:
-                if tc.tool != "mark_done":
+                if tc.tool != toolbox.MARK_DONE.name:  # its summary is shown apart
                     lines.append(f"  - {call_line(tc)}")
     if c.worker_summary:
         lines.append(f"  worker: {c.worker_summary}")

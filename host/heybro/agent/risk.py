@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from .signature import attrs_of
@@ -91,17 +91,21 @@ def _personal_fields(form: str, elements: dict[str, Any]) -> list[str]:
     return found
 
 
-def judge(tool: str, params: dict[str, Any], elements: dict[str, Any]) -> Risk | None:
-    """The risk of doing `tool` with `params` on the page whose element map is `elements`."""
+def judge(act: Literal["click", "keys"] | None, params: dict[str, Any],
+          elements: dict[str, Any]) -> Risk | None:
+    """The risk of an action of kind `act` (its definition's `effects.risk`) with `params` on the page
+    whose element map is `elements`."""
+    if act is None:
+        return None
     eid = params.get("element_id")
     sig = elements.get(eid) if isinstance(eid, str) else None
-    if sig is None and tool == "press":  # keys go to the focused element
+    if sig is None and act == "keys":  # keys go to the focused element
         sig = next((s for s in elements.values() if isinstance(s, dict)
                     and isinstance(s.get("state"), dict) and s["state"].get("focused")), None)
     if not isinstance(sig, dict):
         return None
-    enter = tool == "press" and "enter" in str(params.get("keys", "")).lower()
-    if tool == "click":
+    enter = act == "keys" and "enter" in str(params.get("keys", "")).lower()
+    if act == "click":
         words, kind = _words(sig), _kind(sig)
         if kind in CLICKERS or _submits(sig):
             for what, pattern in (("spend money", SPEND), ("delete", DELETE)):
@@ -109,7 +113,7 @@ def judge(tool: str, params: dict[str, Any], elements: dict[str, Any]) -> Risk |
                     return Risk(what, m.group(0))
             if kind != "link" and (m := SEND.search(words)):
                 return Risk("send or publish", m.group(0))
-    if (tool == "click" and _submits(sig)) or (enter and _form(sig) is not None):
+    if (act == "click" and _submits(sig)) or (enter and _form(sig) is not None):
         form = _form(sig)
         fields = _personal_fields(form, elements) if form else []
         if fields:

@@ -11,7 +11,7 @@ from . import history
 from .models import Iteration, ProposedToolCall, ToolCall
 from .role import Role
 from .scheduler_prompt import SYSTEM
-from .toolbox import AddSubtask, DeleteSubtask, InsertSubtask, SetSubtasks, UpdateSubtask
+from .toolbox import START_WORK, AddSubtask, DeleteSubtask, InsertSubtask, SetSubtasks, UpdateSubtask
 
 
 class Scheduler(Role):
@@ -74,7 +74,7 @@ class Scheduler(Role):
             tc = await self.record_call(call)
             started = time.perf_counter()
             iteration.tool_calls.append(tc)
-            if call.tool == "start_work":
+            if call.tool == START_WORK.name:
                 if env.task.current_subtask is None:
                     tc.success, tc.error = False, "the queue has no pending subtask: add one first"
                     self.notes.append(f"start_work → FAILED: {tc.error}")

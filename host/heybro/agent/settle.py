@@ -9,9 +9,11 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .browser import Snapshot
+from .browser_tools import OBSERVE
 from .errors import ToolFailed
 from .expect import check, wait_args
 from .models import ExpectationCheck, ExpectedOutcome
+from .toolbox import WAIT_FOR, definition
 
 if TYPE_CHECKING:
     from .env import AgentEnv
@@ -31,10 +33,11 @@ async def on_page(env: AgentEnv, tool: str, expect: ExpectedOutcome, params: dic
     """`expect` checked on `snap`, and on the whole page where the map left something out and
     that could change the answer: a clause not found, or one found gone (it may only be out of
     the prompt's room)."""
-    fact = check(tool, expect, params, result, snap)
+    chooses = (d := definition(tool)) is not None and d.effects.chooses
+    fact = check(tool, expect, params, result, snap, chooses=chooses)
     maybe_wrong = any(not p.met or p.clause.startswith("no ") for p in fact.parts)
     if maybe_wrong and expect.needs_page() and left_out(snap):
-        fact = check(tool, expect, params, result, await whole(env, snap))
+        fact = check(tool, expect, params, result, await whole(env, snap), chooses=chooses)
     return fact
 
 
@@ -45,7 +48,7 @@ async def whole(env: AgentEnv, snap: Snapshot) -> Snapshot:
     if not left_out(snap):
         return snap
     try:
-        raw = await env.call("observe", {"max_tokens": WHOLE_PAGE_TOKENS})
+        raw = await env.call(OBSERVE, {"max_tokens": WHOLE_PAGE_TOKENS})
     except ToolFailed:
         return snap
     return Snapshot.model_validate(env.scrub(raw))
@@ -65,7 +68,7 @@ async def checked(env: AgentEnv, tool: str, expect: ExpectedOutcome, params: dic
     fact = await on_page(env, tool, expect, params, result, after or Snapshot())
     if not fact.met and (wait := wait_args(expect, fact, settle_ms)) is not None:
         try:
-            await env.call("wait_for", wait, timeout_ms=settle_ms + 5_000)
+            await env.call(WAIT_FOR.name, wait, timeout_ms=settle_ms + 5_000)
         except ToolFailed:
             pass  # still not so: read again all the same (another clause may have come meanwhile)
         env.page_changed()

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .errors import ToolFailed
+from .playwright_forms import Form
 
 if TYPE_CHECKING:
     from .env import AgentEnv
@@ -49,6 +50,13 @@ class Effects:
     may_navigate: bool = False  # may change the page (a link, a submit): the page comes back with it
     interruptible: bool = False  # changes nothing while it runs: a stop need not wait for its end
     needs_confirmation: bool = False  # the user may have to say yes first (a risky act, a command)
+    # What risk.judge weighs before it runs: a click (its element's words, a submit) or keys
+    # pressed (Enter in a form). None: nothing of the page to weigh.
+    risk: Literal["click", "keys"] | None = None
+    held_on_repeat: bool = False  # may set off something beyond the page: never repeated when cut off
+    changes_tab: bool = False  # the task works in another tab after it
+    chooses: bool = False  # picks one of the page's own options: its value is compared as words or value
+    reports: bool = False  # says what was done or found: not an action (not counted, shown apart)
 
 
 LOOKS = Effects(read_only=True)
@@ -114,6 +122,10 @@ class RoleTool:
     wire: Wire[Any, Any] | None = field(default=None, compare=False)
     run: LocalRun | None = field(default=None, compare=False)
     result_text: ResultText | None = field(default=None, compare=False)
+    # The argument carrying a value the user may have given (a routine's parameter), if any.
+    value_arg: str | None = None
+    # How a routine's export writes it in Playwright (agent.playwright_forms); None: by hand.
+    playwright: Form | None = field(default=None, compare=False)
     # A JSON Schema given as is (an MCP server's tool): offered instead of `args`' schema; `args`
     # then only passes the parameters through, and the tool's owner checks them.
     parameters: dict[str, Any] | None = field(default=None, compare=False, hash=False)

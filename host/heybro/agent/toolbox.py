@@ -23,6 +23,7 @@ from shared_schema.dom_tools import (CheckArgs, ClickArgs, FillArgs, FocusArgs, 
 from shared_schema.tab_tools import NavigateArgs, NewTabArgs, SwitchTabArgs, TabArgs
 
 from . import local_tools as local
+from . import playwright_forms as pw
 from .expect import parse_expect
 from .models import ExpectedOutcome, RoleName, Subtask, WorkKind
 from .tool_def import LOOKS, Args, Effects, NoArgs, RoleTool, Wire
@@ -230,51 +231,61 @@ def _transition(name: str, args: type[Args], doc: str) -> RoleTool:
 ACTS = Effects(may_navigate=True)
 # Acts whose outcome the page shows (a field's value, a scroll position).
 TOUCHES = Effects()
-# Moves to another page or tab: the batch stops after them.
-MOVES = Effects(ends_batch=True)
+# Moves to another page: the batch stops after them; a request may be sent, so never repeated
+# by itself when cut off.
+MOVES = Effects(ends_batch=True, held_on_repeat=True)
 # Click and press may spend, send or delete: risk.judge decides whether to ask the user first.
-RISKY = Effects(may_navigate=True, needs_confirmation=True)
+RISKY = Effects(may_navigate=True, needs_confirmation=True, held_on_repeat=True, risk="click")
 
 NAVIGATE = RoleTool("navigate", Navigate, "Open a URL in the task's tab.", "tab", MOVES,
                     wire=copied("navigate", Navigate, NavigateArgs, timeout_ms=30_000),
-                    result_text=local.tab_moved_text)
+                    result_text=local.tab_moved_text, playwright=pw.goto)
 CLICK = RoleTool("click", Click, "Click an element.", "browser", RISKY,
-                 wire=copied("click", Click, ClickArgs))
+                 wire=copied("click", Click, ClickArgs), playwright=pw.method("click"))
 FILL = RoleTool("fill", Fill, "Set a field's value.", "browser", TOUCHES,
-                wire=copied("fill", Fill, FillArgs))
+                wire=copied("fill", Fill, FillArgs), value_arg="value",
+                playwright=pw.method("fill", "value"))
 TYPE = RoleTool("type", TypeText, "Type text key by key.", "browser", TOUCHES,
-                wire=copied("type", TypeText, TypeArgs))
-SELECT = RoleTool("select", Select, "Choose an option of a select.", "browser", ACTS,
-                  wire=copied("select", Select, SelectArgs))
+                wire=copied("type", TypeText, TypeArgs), value_arg="text",
+                playwright=pw.method("press_sequentially", "text"))
+SELECT = RoleTool("select", Select, "Choose an option of a select.", "browser",
+                  dataclasses.replace(ACTS, chooses=True),
+                  wire=copied("select", Select, SelectArgs), value_arg="value",
+                  playwright=pw.method("select_option", "value"))
 CHECK = RoleTool("check", ElementAct, "Tick a checkbox, radio or switch.", "browser", ACTS,
-                 wire=copied("check", ElementAct, CheckArgs))
+                 wire=copied("check", ElementAct, CheckArgs), playwright=pw.method("check"))
 UNCHECK = RoleTool("uncheck", ElementAct, "Untick a checkbox or switch.", "browser", ACTS,
-                   wire=copied("uncheck", ElementAct, CheckArgs))
-PRESS = RoleTool("press", Press, "Press keys.", "browser", RISKY,
-                 wire=copied("press", Press, PressArgs))
+                   wire=copied("uncheck", ElementAct, CheckArgs), playwright=pw.method("uncheck"))
+PRESS = RoleTool("press", Press, "Press keys.", "browser", dataclasses.replace(RISKY, risk="keys"),
+                 wire=copied("press", Press, PressArgs), playwright=pw.press)
 HOVER = RoleTool("hover", ElementAct, "Pointer over an element: opens menus and tooltips run by "
                  "script; cannot trigger CSS :hover.", "browser", TOUCHES,
-                 wire=copied("hover", ElementAct, HoverArgs))
+                 wire=copied("hover", ElementAct, HoverArgs), playwright=pw.method("hover"))
 FOCUS = RoleTool("focus", ElementAct, "Focus an element.", "browser", TOUCHES,
-                 wire=copied("focus", ElementAct, FocusArgs))
+                 wire=copied("focus", ElementAct, FocusArgs), playwright=pw.method("focus"))
 SCROLL = RoleTool("scroll", Scroll, "Scroll the page or inside an element by direction, or bring "
                   "an element into view.", "browser", TOUCHES,
-                  wire=copied("scroll", Scroll, ScrollArgs))
+                  wire=copied("scroll", Scroll, ScrollArgs), playwright=pw.scroll)
 UPLOAD = RoleTool("upload", Upload, "Attach a resource file to a file input.", "browser", TOUCHES,
-                  wire=Wire("upload", UploadArgs, upload_args))
+                  wire=Wire("upload", UploadArgs, upload_args),
+                  playwright=pw.method("set_input_files", "resource_name",
+                                       "  # the file the task attached"))
 WAIT_FOR = RoleTool("wait_for", WaitFor, "Wait until text or an element appears (or is gone), or "
                     "the URL contains something.", "browser",
                     Effects(read_only=True, interruptible=True),
                     wire=Wire("wait_for", WaitForArgs, wait_for_args, wait_for_timeout),
-                    result_text=local.waited_text)
+                    result_text=local.waited_text, playwright=pw.wait_for)
 BACK = RoleTool("back", NoArgs, "Go back in history.", "tab", MOVES,
-                wire=copied("back", NoArgs, TabArgs), result_text=local.tab_moved_text)
-NEW_TAB = RoleTool("new_tab", NewTab, "Open a URL in a new tab.", "tab", MOVES,
+                wire=copied("back", NoArgs, TabArgs), result_text=local.tab_moved_text,
+                playwright=pw.go_back)
+NEW_TAB = RoleTool("new_tab", NewTab, "Open a URL in a new tab.", "tab",
+                   dataclasses.replace(MOVES, changes_tab=True),
                    wire=copied("new_tab", NewTab, NewTabArgs, timeout_ms=30_000),
-                   result_text=local.tab_moved_text)
-SWITCH_TAB = RoleTool("switch_tab", SwitchTab, "Work in another tab.", "tab", MOVES,
+                   result_text=local.tab_moved_text, playwright=pw.new_tab)
+SWITCH_TAB = RoleTool("switch_tab", SwitchTab, "Work in another tab.", "tab",
+                      Effects(ends_batch=True, changes_tab=True),
                       wire=copied("switch_tab", SwitchTab, SwitchTabArgs),
-                      result_text=local.tab_moved_text)
+                      result_text=local.tab_moved_text, playwright=pw.newest_tab)
 LIST_TABS = RoleTool("list_tabs", NoArgs, "List the task's tabs (tab_id, title, URL); the user's "
                      "other tabs are only counted.", "local", LOOKS,
                      wire=copied("list_tabs", NoArgs, TabArgs), result_text=local.tabs_text)
@@ -287,9 +298,11 @@ RECALL_HISTORY = RoleTool("recall_history", RecallHistory, "Read earlier cycles 
 ASK_USER = RoleTool("ask_user", AskUser, "Ask the user and wait: a login, a one-time code, a "
                     "CAPTCHA, a choice only they can make. Never guess those.", "local", LOOKS,
                     run=local.ask_user, result_text=local.asked_text)
+REPORTS = Effects(read_only=True, reports=True)
 ANSWER = RoleTool("answer", Answer, "Give the answer to the user's question (when the goal asks "
-                  "one), from what the page shows.", "local", LOOKS, run=local.answer)
-MARK_DONE = _transition("mark_done", MarkDone, "Assignment finished (or impossible): report.")
+                  "one), from what the page shows.", "local", REPORTS, run=local.answer)
+MARK_DONE = RoleTool("mark_done", MarkDone, "Assignment finished (or impossible): report.",
+                     "transition", REPORTS)
 
 SCHEDULER_TOOLS = [
     _plan("set_subtasks", SetSubtasks, "Replace the whole subtask list."),
@@ -297,7 +310,7 @@ SCHEDULER_TOOLS = [
     _plan("insert_subtask", InsertSubtask, "Insert a subtask at index."),
     _plan("delete_subtask", DeleteSubtask, "Remove the subtask at index."),
     _plan("update_subtask", UpdateSubtask, "Rewrite the subtask at index."),
-    _transition("start_work", NoArgs, "Hand the next pending subtask to the worker."),
+    START_WORK := _transition("start_work", NoArgs, "Hand the next pending subtask to the worker."),
 ]
 
 WORKER_TOOLS = [NAVIGATE, CLICK, FILL, TYPE, SELECT, CHECK, UNCHECK, PRESS, HOVER, FOCUS, SCROLL,
@@ -319,7 +332,7 @@ TECHNICIAN_TOOLS = [
 ]
 
 VERIFIER_TOOLS = [
-    _transition("mark_complete", MarkComplete, "The current subtask is achieved (the task, if it "
+    MARK_COMPLETE := _transition("mark_complete", MarkComplete, "The current subtask is achieved (the task, if it "
                 "was the last)."),
     _transition("continue_work", ContinueWork, "Send the worker back with corrections."),
     _transition("request_reschedule", RequestReschedule, "The plan must change: back to the "
@@ -329,6 +342,11 @@ VERIFIER_TOOLS = [
 ROLE_TOOLS: dict[RoleName, list[RoleTool]] = {
     "scheduler": SCHEDULER_TOOLS, "worker": WORKER_TOOLS, "verifier": VERIFIER_TOOLS,
     "analyst": ANALYST_TOOLS, "technician": TECHNICIAN_TOOLS}
+
+
+def reports(name: str) -> bool:
+    """Whether the tool called `name` says what was done or found rather than acting."""
+    return (d := _BY_NAME.get(name)) is not None and d.effects.reports
 
 
 def definition(name: str) -> RoleTool | None:

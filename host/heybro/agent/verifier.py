@@ -11,7 +11,7 @@ from . import history
 from .facts import lines, share_met
 from .models import ExecutionCycle, ExpectationCheck, Iteration, ProposedToolCall, ToolCall, Verdict
 from .role import Role
-from .toolbox import Confidence
+from .toolbox import MARK_COMPLETE, MARK_DONE, Confidence, reports
 from .verifier_prompt import SYSTEM
 
 
@@ -21,7 +21,7 @@ def dom_confidence(cycle: ExecutionCycle, facts: list[ExpectationCheck]) -> floa
     share = share_met(facts)
     score = 1.0 if share is None else share
     calls = [tc for it in (cycle.worker.iterations if cycle.worker else []) for tc in it.tool_calls
-             if tc.tool != "mark_done"]
+             if tc.tool != MARK_DONE.name]
     if calls and calls[-1].success is False:
         score = min(score, 0.5)
     return score
@@ -68,7 +68,7 @@ class Verifier(Role):
     def _actions(self) -> str:
         out = []
         for tc in self._calls():
-            if tc.tool in ("mark_done", "answer"):  # the summary and the answer are shown apart
+            if reports(tc.tool):  # the summary and the answer are shown apart
                 continue
             out.append(f"- {history.call_line(tc)}")
             got = history.any_result_text(tc, 1500) if self.desk_work else None
@@ -107,7 +107,7 @@ class Verifier(Role):
         self.verdict = Verdict(decision=call.tool, reason=reason,  # type: ignore[arg-type]
                                llm_confidence=llm_conf, dom_confidence=dom,
                                confidence=round(combined, 3), threshold=threshold,
-                               accepted=call.tool != "mark_complete" or combined >= threshold,
+                               accepted=call.tool != MARK_COMPLETE.name or combined >= threshold,
                                facts=list(env.state.facts))
         await env.recorder.verdict(env.task, self.verdict)
         await env.learn(a.learned)

@@ -12,12 +12,12 @@ from shared_schema.dom_tools import ObserveArgs
 
 from . import history
 from .browser import Snapshot
-from .cutoff import HELD_TOOLS, action_key
+from .ask_first import ask_first
+from .cutoff import action_key
 from .errors import BrowserLost, GuardrailHit, Interrupted, RepeatHeld, ToolFailed
 from .facts import of_wait
 from .models import Iteration, ProposedToolCall, Question, ToolCall
 from .env import YES
-from .risk import judge, site_of
 from .role import WorkingRole
 from .proof import prove
 from .settle import checked
@@ -157,7 +157,7 @@ class Worker(WorkingRole):
             if on_page and env.task.cut_off:
                 snap = env.state.snapshot
                 target = snap.describe(call.parameters.get("element_id")) if snap else None
-                if (call.tool in HELD_TOOLS
+                if (tool.effects.held_on_repeat
                         and action_key(call.tool, call.parameters, target) in env.task.cut_off):
                     raise RepeatHeld(action_key(call.tool, call.parameters, target))
             if on_page:
@@ -255,29 +255,18 @@ class Worker(WorkingRole):
         return None
 
     async def _declined(self, call: ProposedToolCall) -> tuple[str | None, str | None]:
-        """Asks the user first when the action looks risky (risk.judge): the reason when they
-        said no (None when it may go ahead), and what was asked and answered, for the record. A
-        yes holds for that action for the rest of the task."""
-        env, snap = self.env, self.env.state.snapshot
-        if snap is None or not env.settings.confirm or site_of(snap.url) in env.confirm_off:
+        """Asks the user first when the action looks risky (ask_first): the reason when they
+        said no (None when it may go ahead), and what was asked and answered, for the record."""
+        snap = self.env.state.snapshot
+        if snap is None:
             return None, None
-        risk = judge(call.tool, call.parameters, snap.elements)
         target = snap.describe(call.parameters.get("element_id")) or "the focused field"
-        key = f"{call.tool} {target} @ {snap.url}"
-        if risk is None or key in env.state.approved:
-            return None, None
-        verb = {"click": "click", "press": f"press {call.parameters.get('keys')} on"}[call.tool]
-        answer = await env.ask_user(Question(
-            kind="confirm", choices=["Yes", "No"],
-            text=f"About to {verb} {target} on {snap.url} — this may {risk.what} "
-                 f"({risk.words}). Go ahead?"))
-        yes = answer.strip().lower() in YES
-        decided = risk.decided(yes)
-        if yes:
-            env.state.approved.add(key)
-            return None, decided
-        return (f"The user said no to {call.tool} on {target} ({risk.what}): do not do it, nor "
-                "the same another way; report what was done, or ask the user what they want."), decided
+        asked = await ask_first(self.env, self.by_name[call.tool], call.parameters, snap.elements,
+                                snap.url, target)
+        if asked is None or asked.yes:
+            return None, asked.decided if asked else None
+        return (f"The user said no to {call.tool} on {target} ({asked.what}): do not do it, nor "
+                "the same another way; report what was done, or ask the user what they want."), asked.decided
 
     async def _after_actions(self, seen: Snapshot | None, observation: dict[str, Any] | None) -> None:
         """Takes the page the batch's last action left as the current one (the next prompt, or

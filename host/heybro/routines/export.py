@@ -17,18 +17,15 @@ import re
 from typing import Any
 
 from ..agent.models import ExpectedOutcome
+from ..agent.playwright_forms import ROLES, Exported
 from ..agent.signature import attrs_of
+from ..agent.toolbox import definition
 from .model import PLACEHOLDER, Routine, Step
 
 SECRET = re.compile(r"\{\{secret:([A-Za-z0-9_.-]+)\}\}")
 TOKEN = re.compile(rf"{PLACEHOLDER.pattern}|{SECRET.pattern}")
 # Playwright's get_by_test_id reads data-testid; the other test-id attributes go by CSS.
 TEST_IDS = ("data-testid", "data-test-id", "data-test", "data-qa", "data-cy")
-# Roles Playwright's get_by_role takes that say what an element is (not a generic box).
-ROLES = {"alert", "button", "checkbox", "columnheader", "combobox", "dialog", "gridcell",
-         "heading", "img", "link", "listbox", "listitem", "menuitem", "menuitemcheckbox",
-         "menuitemradio", "option", "radio", "row", "rowheader", "searchbox", "slider",
-         "spinbutton", "switch", "tab", "textbox", "treeitem"}
 RESERVED = {"page", "start_url", "expect", "re", "os", "urljoin", "urlsplit"}
 NAME_EXACT = 60  # names longer than this were likely cut by the page map: matched by their start
 GENERATED_ID = re.compile(r"\d{3,}|^[a-f0-9]{8,}$|[:]|^(ember|react|radix|mui|headlessui)", re.I)
@@ -146,61 +143,11 @@ def assertions(expect: ExpectedOutcome, target: str | None, params: dict[str, st
 
 
 def action(step: Step, target: str | None, params: dict[str, str]) -> list[str]:
-    """The Playwright call(s) doing what the step did."""
-    a, v = step.args, (lambda s: value_expr(s, params))
-    el = target or "page.locator(':focus')"
-    match step.tool:
-        case "click" | "check" | "uncheck" | "hover" | "focus":
-            return [f"{el}.{step.tool}()"]
-        case "fill":
-            return [f"{el}.fill({v(a.get('value', ''))})"]
-        case "type":
-            return [f"{el}.press_sequentially({v(a.get('text', ''))})"]
-        case "select":
-            return [f"{el}.select_option({v(a.get('value', ''))})"]
-        case "press":
-            return [f"{target}.press({v(a.get('keys', ''))})" if target
-                    else f"page.keyboard.press({v(a.get('keys', ''))})"]
-        case "scroll":
-            if a.get("direction") is None and target:
-                return [f"{target}.scroll_into_view_if_needed()"]
-            dy = {"up": -1, "down": 1, "top": -100, "bottom": 100}.get(a.get("direction", ""), 0)
-            dx = {"left": -1, "right": 1}.get(a.get("direction", ""), 0)
-            screens = float(a.get("amount") or 0.8)
-            return [f"page.mouse.wheel({int(dx * screens * 800)}, {int(dy * screens * 800)})"]
-        case "navigate":
-            return [f"page.goto({v(a.get('url', ''))})"]
-        case "new_tab":
-            return ["page = page.context.new_page()", f"page.goto({v(a.get('url', ''))})"]
-        case "switch_tab":
-            return ["page = page.context.pages[-1]  # the tab the task switched to (the newest)"]
-        case "back":
-            return ["page.go_back()"]
-        case "upload":
-            return [f"{el}.set_input_files({v(a.get('resource_name', ''))})"
-                    "  # the file the task attached"]
-        case "wait_for":
-            return _wait_for(step, target, params)
-    return [f"# {step.tool}({a}): no Playwright equivalent; done by hand in the recording"]
-
-
-def _wait_for(step: Step, target: str | None, params: dict[str, str]) -> list[str]:
-    a = step.args
-    state = "to_be_hidden" if a.get("state") == "hidden" or a.get("gone") else "to_be_visible"
-    ms = int(float(a.get("seconds") or 5) * 1000)
-    if a.get("url_contains"):
-        return [f"expect(page).to_have_url(re.compile(re.escape("
-                f"{value_expr(a['url_contains'], params)})), timeout={ms})"]
-    if target:
-        what = target
-    elif a.get("text"):
-        what = f"page.get_by_text({value_expr(a['text'], params)}).first"
-    elif a.get("role") in ROLES:
-        what = (f"page.get_by_role({_q(a['role'])}"
-                + (f", name={value_expr(a['name'], params)}" if a.get("name") else "") + ").first")
-    else:
-        what = f"page.get_by_text({value_expr(a.get('name', ''), params)}).first"
-    return [f"expect({what}).{state}(timeout={ms})"]
+    """The Playwright call(s) doing what the step did (its tool's definition says how)."""
+    tool = definition(step.tool)
+    if tool is None or tool.playwright is None:
+        return [f"# {step.tool}({step.args}): no Playwright equivalent; done by hand in the recording"]
+    return tool.playwright(Exported(step.args, target, lambda s: value_expr(s, params)))
 
 
 def _docstring(text: str) -> str:

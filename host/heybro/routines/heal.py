@@ -15,13 +15,11 @@ from ..agent.env import AgentEnv
 from ..agent.errors import GuardrailHit, ToolFailed
 from ..agent.models import ExpectedOutcome
 from ..agent.settle import on_page
+from ..agent.toolbox import definition
 from ..agent.worker import Worker
 from ..llm import LLMError
 from .model import PLACEHOLDER, Step
 
-# Browser tools that act (a heal's step is made of these; reading tools are left out).
-ACTING = frozenset({"click", "fill", "type", "select", "check", "uncheck", "press", "hover",
-                    "scroll", "navigate", "back", "wait_for", "upload"})
 # Arguments that belong to one page's snapshot or one call, never to a stored step.
 PER_CALL = frozenset({"element_id", "signature", "observe_after", "expect"})
 
@@ -82,7 +80,7 @@ async def heal(env: AgentEnv, routine: str, n: int, step: Step, target: str | No
                       model_calls=len(env.task.usage) - before)
     calls = len(env.task.usage) - before
     acted = [(tc.tool, tc.parameters, tc.signature) for tc in worker.done
-             if tc.success and tc.tool in ACTING]
+             if tc.success and _in_place(tc.tool)]
     if step.expect is not None:
         env.page_changed()
         fact = await on_page(env, step.tool, step.expect, {}, None, await env.observe())
@@ -104,3 +102,10 @@ async def heal(env: AgentEnv, routine: str, n: int, step: Step, target: str | No
                           intent=step.intent, subtask=step.subtask,
                           url=step.url))
     return Healed(True, worker.summary or "healed", steps, calls)
+
+
+def _in_place(name: str) -> bool:
+    """Whether a worker's action can stand in for the step: one that acts on the page, in the
+    step's own tab (what only reads, and moves to other tabs, are left out)."""
+    tool = definition(name)
+    return tool is not None and tool.acts_on_page and not tool.effects.changes_tab

@@ -22,7 +22,7 @@ from .. import logs
 from shared_schema.dom_tools import ObserveArgs
 
 from ..agent.browser import describe_signature
-from ..agent.cutoff import HELD_TOOLS, RepeatHeld, action_key
+from ..agent.cutoff import RepeatHeld, action_key
 from ..agent.env import YES, AgentEnv
 from ..agent.errors import GuardrailHit, Interrupted, NewInformation, TaskStopped, ToolFailed
 from ..agent.executor import TaskExecutor
@@ -30,8 +30,8 @@ from ..agent.expect import expect_text
 from ..agent.settle import checked, on_page
 from ..agent.models import (ExpectedOutcome, MemoryItem, Question, ResumeNote, Subtask, Task,
                             TaskStatus, ToolCall, Verdict)
-from ..agent.risk import judge, site_of
-from ..agent.toolbox import definition
+from ..agent.ask_first import ask_first
+from ..agent.toolbox import EXTRACT, definition
 from ..agent.wire import wire_json
 from ..store.routines import StoreRoutines
 from .heal import heal, proves
@@ -43,7 +43,6 @@ OnHealFailure = Literal["continue", "stop"]
 # The run's own settings, kept in the task (its checkpoint) so a restarted host resumes it alike.
 RUN_MEMORY = "routine_run"
 WAIT_MS = 3_000  # how long a step's expected URL or text may take to come after its action
-READING = frozenset({"observe", "extract", "screenshot", "list_tabs"})
 
 
 @dataclass
@@ -161,7 +160,7 @@ class RoutineReplay(TaskExecutor):
     async def _replay(self, n: int, step: Step) -> None:
         env, task = self.env, self.task
         args = fill(step.args, self.values)
-        if step.tool not in _browser_tools() or (step.tool == "extract" and step.signature is None):
+        if not _replayable(step):
             await env.recorder.message(task, f"Step {n + 1} ({step.tool}) does not act on the page "
                                        "by an element; replay skips it.")
             return
@@ -172,7 +171,7 @@ class RoutineReplay(TaskExecutor):
             if await self._shows(step):
                 task.cut_off = [k for k in task.cut_off if k != key]
                 return  # it happened before the fault: the page shows its outcome
-            if step.tool in HELD_TOOLS:
+            if (held := definition(step.tool)) is not None and held.effects.held_on_repeat:
                 raise RepeatHeld(key)
         decided = await self._confirm(step, args, target)
         task.steps += 1  # a replayed step is an action, as the worker's are
@@ -208,7 +207,7 @@ class RoutineReplay(TaskExecutor):
         tc.success, tc.result = True, _brief(env.scrub(result))
         tc.page_changed = bool(result.get("url_changed") or result.get("navigated"))
         env.page_changed()
-        if step.tool == "extract" and isinstance(args.get("name"), str):
+        if step.tool == EXTRACT.name and isinstance(args.get("name"), str):
             got = result.get("text") or result.get("value") or ""
             await env.remember(args["name"], str(got), result.get("url"))
         if step.expect is None:
@@ -275,31 +274,22 @@ class RoutineReplay(TaskExecutor):
                                    f"call(s): {got.why}")
 
     async def _confirm(self, step: Step, args: dict[str, Any], target: str | None) -> str | None:
-        """The same ask-first as the worker's (risk.judge on the step's element, with the page's
-        fields for a form it submits): a no ends the run, nothing further is done. What the user
-        decided, for the record (None: not asked)."""
-        env = self.env
-        if (not env.settings.confirm or step.tool not in ("click", "press")
-                or not isinstance(step.signature, dict)):
+        """The worker's ask-first (ask_first on the step's element, with the page's fields for a
+        form it submits): a no ends the run, nothing further is done. What the user decided, for
+        the record (None: not asked)."""
+        tool = definition(step.tool)
+        if tool is None or tool.effects.risk is None or not isinstance(step.signature, dict):
             return None
-        snap = await env.observe()
-        if site_of(snap.url) in env.confirm_off:
+        snap = await self.env.observe()
+        asked = await ask_first(self.env, tool, {**args, "element_id": "_step"},
+                                {**snap.elements, "_step": step.signature}, snap.url,
+                                target or "the element")
+        if asked is None:
             return None
-        elements = {**snap.elements, "_step": step.signature}
-        risk = judge(step.tool, {**args, "element_id": "_step"}, elements)
-        key = f"{step.tool} {target} @ {snap.url}"
-        if risk is None or key in env.state.approved:
-            return None
-        verb = "click" if step.tool == "click" else f"press {args.get('keys')} on"
-        answer = await env.ask_user(Question(
-            kind="confirm", choices=["Yes", "No"],
-            text=f"About to {verb} {target or 'the element'} on {snap.url} — this may "
-                 f"{risk.what} ({risk.words}). Go ahead?"))
-        if answer.strip().lower() not in YES:
-            raise TaskStopped(f"the user said no to {step.tool} on {target} ({risk.what}); "
+        if not asked.yes:
+            raise TaskStopped(f"the user said no to {step.tool} on {target} ({asked.what}); "
                               "the replay stopped there")
-        env.state.approved.add(key)
-        return risk.decided(True)
+        return asked.decided
 
     def _need_model(self, situation: str, act: str) -> None:
         """Replay needs no model while the page matches; what needs one ends the run saying so
@@ -417,9 +407,11 @@ def _stopped(why: str) -> GuardrailHit:
                         "(on heal failure: stop).")
 
 
-def _browser_tools() -> frozenset[str]:
-    from shared_schema.tools import TOOLS
-    return frozenset(TOOLS) - READING | {"extract"}
+def _replayable(step: Step) -> bool:
+    """Whether replay can do the step again: an act on the page, or a reading of one element
+    (extract) that the browser does by the step's signature."""
+    tool = definition(step.tool)
+    return tool is not None and (tool.acts_on_page or (tool.wire is not None and step.signature is not None))
 
 
 MIN_REBASED = 4  # shorter recorded values ("1", "en") would be replaced where they are not meant

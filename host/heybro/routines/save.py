@@ -26,18 +26,14 @@ from pydantic import BaseModel, ValidationError
 
 from ..agent.models import ExpectedOutcome, Task, ToolCall
 from ..agent.signature import attrs_of
-from ..agent.toolbox import WORKER_TOOLS
+from ..agent.toolbox import ASK_USER, WORKER_TOOLS
 from ..store.routines import StoreRoutines
 from ..store.task_store import ActionRow, TaskStore
 from .model import Outcome, Parameter, Routine, Step
 
 # Page actions (the worker's tools that act in the browser or move between tabs): derived from
 # the toolbox, so a new browser tool is a step without a change here.
-PAGE_TOOLS = {t.name: t for t in WORKER_TOOLS if t.kind in ("browser", "tab")}
-# Tools whose argument is a value the user may have given, and that argument's name.
-VALUE_ARGS = {"fill": "value", "type": "text", "select": "value"}
-# Of those, the ones that choose among the page's own options (not the user's free text).
-CHOOSING = {"select"}
+PAGE_TOOLS = {t.name: t for t in WORKER_TOOLS if t.acts_on_page}
 # A value set off in quotes: "…", '…' (not an apostrophe inside a word), “…”, ‘…’, «…», `…`.
 QUOTED = re.compile(r'"([^"\n]+)"|(?<!\w)\'([^\'\n]+)\'(?!\w)|“([^”\n]+)”|‘([^’\n]+)’|«([^»\n]+)»|`([^`\n]+)`')
 SECRET = re.compile(r"\{\{secret:[^}]+\}\}")
@@ -195,7 +191,7 @@ def _user_texts(task: Task, store: TaskStore, task_id: str) -> Said:
                if e.data.get("who") == "user" and e.data.get("answers")
                and isinstance(e.data.get("text"), str)]
     for _, _, call in _calls(task):
-        if call.tool == "ask_user" and isinstance(call.result, dict) and call.result.get("answer"):
+        if call.tool == ASK_USER.name and isinstance(call.result, dict) and call.result.get("answer"):
             answers.append(str(call.result["answer"]))
     return Said(task.description, list(dict.fromkeys(messages)), list(dict.fromkeys(answers)))
 
@@ -210,14 +206,16 @@ def _parameters(steps: list[Step], said: Said) -> tuple[list[Parameter], dict[st
     names: dict[str, str] = {}
     params: list[Parameter] = []
     for step in steps:
-        key = VALUE_ARGS.get(step.tool)
+        tool = PAGE_TOOLS.get(step.tool)
+        key = tool.value_arg if tool else None  # the argument carrying a value the user may give
         value = step.args.get(key) if key else None
         if not isinstance(value, str) or not value.strip() or SECRET.search(value):
             continue
         value = value.strip()
         if value.lower() in (v.lower() for v in names):
             continue
-        if not (said.gave(value) if step.tool in CHOOSING else said.mentions(value)):
+        # A choice among the page's own options is the user's only when they gave it.
+        if not (said.gave(value) if tool and tool.effects.chooses else said.mentions(value)):
             continue
         name = _unique(_name_for(step.signature), set(names.values()))
         names[value] = name

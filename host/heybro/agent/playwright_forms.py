@@ -1,0 +1,88 @@
+"""How each page tool is written as Playwright for Python, for a routine's export: a field of the
+tool's definition (`RoleTool.playwright`), so a new tool says its own form. A form is given the
+step's recorded arguments, the locator of its element (None: the focused one) and a way to write
+an argument as a Python expression (a literal, a parameter, a secret)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+# Roles Playwright's get_by_role takes that say what an element is (not a generic box).
+ROLES = {"alert", "button", "checkbox", "columnheader", "combobox", "dialog", "gridcell",
+         "heading", "img", "link", "listbox", "listitem", "menuitem", "menuitemcheckbox",
+         "menuitemradio", "option", "radio", "row", "rowheader", "searchbox", "slider",
+         "spinbutton", "switch", "tab", "textbox", "treeitem"}
+
+
+@dataclass(frozen=True)
+class Exported:
+    """One recorded step as an export form reads it."""
+    args: dict[str, Any]
+    target: str | None  # the element's locator; None: the step acted on the focused element
+    value: Callable[[Any], str]  # a recorded argument as a Python expression
+
+    @property
+    def element(self) -> str:
+        return self.target or "page.locator(':focus')"
+
+
+Form = Callable[[Exported], list[str]]
+
+
+def method(name: str, arg: str | None = None, note: str = "") -> Form:
+    """`<element>.<name>(<arg>)`: the element's own Playwright method."""
+    def form(s: Exported) -> list[str]:
+        return [f"{s.element}.{name}({s.value(s.args.get(arg, '')) if arg else ''}){note}"]
+    return form
+
+
+def press(s: Exported) -> list[str]:
+    keys = s.value(s.args.get("keys", ""))
+    return [f"{s.target}.press({keys})" if s.target else f"page.keyboard.press({keys})"]
+
+
+def scroll(s: Exported) -> list[str]:
+    a = s.args
+    if a.get("direction") is None and s.target:
+        return [f"{s.target}.scroll_into_view_if_needed()"]
+    dy = {"up": -1, "down": 1, "top": -100, "bottom": 100}.get(a.get("direction", ""), 0)
+    dx = {"left": -1, "right": 1}.get(a.get("direction", ""), 0)
+    screens = float(a.get("amount") or 0.8)
+    return [f"page.mouse.wheel({int(dx * screens * 800)}, {int(dy * screens * 800)})"]
+
+
+def goto(s: Exported) -> list[str]:
+    return [f"page.goto({s.value(s.args.get('url', ''))})"]
+
+
+def new_tab(s: Exported) -> list[str]:
+    return ["page = page.context.new_page()", *goto(s)]
+
+
+def newest_tab(s: Exported) -> list[str]:
+    return ["page = page.context.pages[-1]  # the tab the task switched to (the newest)"]
+
+
+def go_back(s: Exported) -> list[str]:
+    return ["page.go_back()"]
+
+
+def wait_for(s: Exported) -> list[str]:
+    a, v = s.args, s.value
+    state = "to_be_hidden" if a.get("state") == "hidden" or a.get("gone") else "to_be_visible"
+    ms = int(float(a.get("seconds") or 5) * 1000)
+    if a.get("url_contains"):
+        return [f"expect(page).to_have_url(re.compile(re.escape({v(a['url_contains'])})), "
+                f"timeout={ms})"]
+    if s.target:
+        what = s.target
+    elif a.get("text"):
+        what = f"page.get_by_text({v(a['text'])}).first"
+    elif a.get("role") in ROLES:
+        what = (f"page.get_by_role({a['role']!r}"
+                + (f", name={v(a['name'])}" if a.get("name") else "") + ").first")
+    else:
+        what = f"page.get_by_text({v(a.get('name', ''))}).first"
+    return [f"expect({what}).{state}(timeout={ms})"]
