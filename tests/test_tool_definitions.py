@@ -240,3 +240,45 @@ def test_a_tool_name_appears_in_its_definition_only() -> None:
              for path in sorted(HOST.rglob("*.py"))
              for line, hit in keyed_by_name(path.read_text(), names)]
     assert found == [], "tool names keyed outside their definitions:\n" + "\n".join(found)
+
+
+# The extension's service worker, content script and their library: what an action does beyond its
+# run (settling, the browser's own input, its keyboard, what the coordinator does for it) is a field
+# of its module in extension/actions/, never a list of names.
+EXTENSION_CODE = [p for d in ("background", "content", "lib") for p in (ROOT / "extension" / d).rglob("*.js")
+                  if not p.name.endswith(".classic.js")]
+
+
+def js_keyed_by_name(source: str, names: set[str]) -> list[str]:
+    alt = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+    quoted = rf"[\"']({alt})[\"']"
+    found: list[str] = []
+    for m in re.finditer(rf"(?:\baction|\btool|\.name|\.tool|\.action)\s*[!=]==?\s*{quoted}"
+                         rf"|{quoted}\s*[!=]==?\s*(?:action|tool)\b", source):
+        found.append(m.group(0))
+    for m in re.finditer(r"new Set\(\[([^\]]*)\]\)", source):
+        if len(set(re.findall(quoted, m.group(1)))) >= 2:
+            found.append(m.group(0)[:80])
+    keys = re.findall(rf"^\s*[\"']?({alt})[\"']?\s*:\s*\{{", source, re.M)
+    if len(set(keys)) >= 2:
+        found.append(f"a table keyed by {sorted(set(keys))}")
+    # (a DOM event of the same name — "scroll", "select" — is not the tool)
+    found += [m.group(0) for m in re.finditer(rf"\b(?!addEventListener|removeEventListener)\w+\(\s*{quoted}\s*,", source)]
+    return found
+
+
+def test_the_extension_scan_finds_names_keyed_outside_an_action_module() -> None:
+    names = {"click", "press", "hover", "wait_for"}
+    code = ('const TRUSTED = new Set(["click", "hover"]);\n'
+            'if (action === "press") keys();\n'
+            'const SETTLE = {\n  click: { maxMs: 1 },\n  hover: { maxMs: 2 },\n};\n'
+            'send(trustedSteps("hover", {}, el));\n')
+    assert len(js_keyed_by_name(code, names)) == 4
+    assert js_keyed_by_name('if (tag === "select" || step.type === "click") x();', names) == []
+
+
+def test_a_tool_name_appears_in_its_action_module_only() -> None:
+    names = set(TOOLS)
+    found = [f"{p.relative_to(ROOT)}: {hit}" for p in sorted(EXTENSION_CODE)
+             for hit in js_keyed_by_name(p.read_text(), names)]
+    assert found == [], "tool names keyed outside their action modules:\n" + "\n".join(found)

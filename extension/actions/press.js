@@ -1,8 +1,10 @@
 // @ts-check
 /** press: a key or combo, on the element or on whatever has focus. */
 import { focusOn } from "../lib/dom_input.js";
-import { pressKeys } from "../lib/dom_keys.js";
+import { parseKeys, pressKeys } from "../lib/dom_keys.js";
 import { deepActiveElement } from "../lib/refind.js";
+import { SETTLE_ASYNC } from "../lib/dom_changes.js";
+import { noKeyEffect, pressSteps } from "../lib/dom_trusted.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {
@@ -12,4 +14,7 @@ export const action = {
     if (el) focusOn(el); // keys go to what has focus: a person would click into it first
     return { pressed: pressKeys(el || deepActiveElement(document) || document.body, String(args.keys)) };
   },
+  settle: SETTLE_ASYNC,
+  trusted: { steps: (args) => pressSteps(String(args.keys)), auto: true, noEffect: noKeyEffect, keys: true,
+    done: (args) => { const { key, mods } = parseKeys(String(args.keys)); return { pressed: { key, ...mods } }; } },
 };

@@ -6,5 +6,6 @@ import { waitFor } from "../lib/dom_wait.js";
 export const action = {
   name: "wait_for",
   needs: { page: { element: "own" } },
+  waits: true,
   run: (_el, args, registry) => waitFor(args, registry), // (a dialog while waiting: the coordinator answers it)
 };

@@ -14,6 +14,7 @@ import { trustedInputMode } from "./trusted_input.js";
 import { addressProblem } from "../lib/web_address.js";
 
 /** @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload */
+/** @typedef {import("../actions/page.js").PageAction} PageAction */
 
 /** @param {string} code @param {string} message @param {Record<string, any>} [detail] */
 function fail(code, message, detail) { return Object.assign(new Error(message), { code, ...(detail ? { detail } : {}) }); }
@@ -203,14 +204,14 @@ function mergeFrames(results, tabId, skipped = []) {
   };
 }
 
-/** @param {number} tabId @param {string} url @param {number} timeout */
-async function waitForUrl(tabId, url, timeout) {
+/** @param {number} tabId @param {string} url @param {number} timeout @param {string} action (its name, as the result says) */
+async function waitForUrl(tabId, url, timeout, action) {
   const start = Date.now();
   for (;;) {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
     if (!tab) throw fail("no_tab", "The tab was closed while waiting.");
     const now = tab.pendingUrl || tab.url || "";
-    if (now.includes(url) && tab.status === "complete") return { ok: true, action: "wait_for", matched: "url", url: now, waited_ms: Date.now() - start };
+    if (now.includes(url) && tab.status === "complete") return { ok: true, action, matched: "url", url: now, waited_ms: Date.now() - start };
     if (Date.now() - start > timeout) throw fail("timeout", `Waited ${timeout} ms and the address did not become "${url}" (it is ${now}).`, { url: now });
     await sleep(100);
   }
@@ -289,10 +290,10 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline, observeArgs = 
 /**
  * An action tool: the action itself, then — when `observe_after` asks — the page as the next step
  * will see it, in the same reply (one round trip to the host fewer per step).
- * @param {string} action @returns {(call: ToolCallPayload) => Promise<Record<string, any>>}
+ * @param {PageAction} def @returns {(call: ToolCallPayload) => Promise<Record<string, any>>}
  */
-export function actionTool(action) {
-  const act = actOnly(action);
+export function actionTool(def) {
+  const act = actOnly(def);
   return async (call) => {
     const { observe_after: after, ...args } = call.args || {};
     const { result, seen } = await act({ ...call, args }, after || null);
@@ -315,16 +316,18 @@ export function actionTool(action) {
 /**
  * The action alone; after a navigation in the top frame with `observeArgs`, `seen` is the new page
  * as its agent read it when it loaded.
- * @param {string} action
+ * @param {PageAction} def
  * @returns {(call: ToolCallPayload, observeArgs: Record<string, any> | null) => Promise<{result: Record<string, any>, seen: any}>}
  */
-function actOnly(action) {
+function actOnly(def) {
+  const action = def.name;
   return async (call, observeArgs) => {
     const tab = await targetTab(call);
     const tabId = /** @type {number} */ (tab.id);
     const args = call.args || {};
     const timeout = Math.max(500, (call.timeout_ms || 15000) - 500);
-    if (action === "wait_for" && args.url) return { result: await waitForUrl(tabId, args.url, Math.min(args.timeout_ms ?? 5000, timeout)), seen: null };
+    // A wait for an address is the tab's: it outlives the documents it waits through.
+    if (def.waits && args.url) return { result: await waitForUrl(tabId, args.url, Math.min(args.timeout_ms ?? 5000, timeout), action), seen: null };
     const frameId = args.element_id ? frameOfId(args.element_id) : (args.frame ?? 0);
     const urlBefore = tab.url || "";
     const prefix = frameId === 0 ? "" : `f${frameId}`;
@@ -333,7 +336,7 @@ function actOnly(action) {
     // A browser dialog the action opens is answered as the action says (else dismissed) and reported.
     await armDialogs(tabId, { dialog: args.dialog ?? null, dialog_text: args.dialog_text ?? null });
     try {
-      const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, trusted_input: await trustedInputMode(), ...(action === "wait_for" ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, started + timeout);
+      const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, trusted_input: await trustedInputMode(), ...(def.waits ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, started + timeout);
       const [answered] = takeDialogs(tabId);
       if (answered) reply.dialog = answered;
       if (!reply.navigated && !reply.navigating) return { result: reply, seen: null };

@@ -14,7 +14,7 @@ import { followRequests } from "./page_requests.js";
 
 /** @param {import("../actions/index.js").Action} a @returns {ToolFn} */
 function toolOf(a) {
-  if ("page" in a.needs) return actionTool(a.name);
+  if ("page" in a.needs) return actionTool(/** @type {import("../actions/page.js").PageAction} */ (a));
   const { run, needs } = /** @type {import("../actions/tab.js").TabAction} */ (a);
   if (needs.tab !== "required") return run;
   return async (call) => {

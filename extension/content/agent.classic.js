@@ -6636,22 +6636,14 @@ const { attr, docOf, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } = __dom_n
  *   page's own requests are still on their way.
  */
 
-/** Settling per action: clicks and key presses may start async work; the rest act synchronously. */
-const SETTLE = /** @type {Record<string, SettleOpts>} */ ({
-  click: { quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 },
-  press: { quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 },
-  upload: { quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 },
-  select: { quietMs: 40, graceMs: 20, maxMs: 800, netMaxMs: 2500 },
-  // Hover menus open after a delay (jQuery hoverIntent ~100 ms, many menus 150–300 ms).
-  hover: { quietMs: 40, graceMs: 300, maxMs: 800 },
-  scroll: { quietMs: 0, graceMs: 0, maxMs: 60 },
-  extract: { quietMs: 0, graceMs: 0, maxMs: 60 },
-});
-
-/** How long to let the page settle after `action`. @param {string} action @returns {SettleOpts} */
-function settleFor(action) {
-  return SETTLE[action] || { quietMs: 40, graceMs: 0, maxMs: 800 };
-}
+/** How long the page is let settle after an action: its module's `settle` (actions/page.js), else this. */
+const SETTLE_DEFAULT = /** @type {SettleOpts} */ ({ quietMs: 40, graceMs: 0, maxMs: 800 });
+/** Clicks, key presses, a choice or a file may start the page's own async work (its requests). */
+const SETTLE_ASYNC = /** @type {SettleOpts} */ ({ quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 });
+/** Hover menus open after a delay (jQuery hoverIntent ~100 ms, many menus 150–300 ms). */
+const SETTLE_HOVER = /** @type {SettleOpts} */ ({ quietMs: 40, graceMs: 300, maxMs: 800 });
+/** What only moves or reads the page changes nothing worth waiting for. */
+const SETTLE_NONE = /** @type {SettleOpts} */ ({ quietMs: 0, graceMs: 0, maxMs: 60 });
 
 /** @param {Element} el */
 function isDialog(el) {
@@ -6889,7 +6881,7 @@ function loadEnded(view) {
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
   return !nav || nav.loadEventEnd > 0;
 }
-return { settleFor, watchChanges, settle, contentReady, documentId, documentReady };
+return { SETTLE_DEFAULT, SETTLE_ASYNC, SETTLE_HOVER, SETTLE_NONE, watchChanges, settle, contentReady, documentId, documentReady };
 })();
 // ---- extension/lib/dom_keys.js
 const __dom_keys = (() => {
@@ -7161,8 +7153,6 @@ const { closestOf, docOf, matchesOf, rectOf, tagOf, textOf } = __dom_native;
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
 
-const TRUSTED_ACTIONS = new Set(["click", "hover", "type", "press"]);
-
 /** Extra quiet time before a click counts as ignored (ms). */
 const CLICK_IGNORED_AFTER_MS = 400;
 
@@ -7204,24 +7194,32 @@ function requestCount() {
 }
 
 /**
- * Whether the synthetic action had no effect a person would notice.
- * @param {string} action @param {Element | null} el
- * @param {{mutations: {summary: string}, url_changed?: boolean, navigating?: boolean, dialog?: any}} changes
- * @param {string} before fieldState before the action
+ * @typedef {{mutations: {summary: string}, url_changed?: boolean, navigating?: boolean, dialog?: any}} Changes
+ * @typedef {(el: Element | null, changes: Changes, before: string) => boolean} NoEffect whether the
+ *   synthetic action had no effect a person would notice (`before`: fieldState before it)
  */
-function hadNoEffect(action, el, changes, before) {
-  if (changes.navigating || changes.url_changed || changes.dialog) return false;
+
+/** @param {Changes} changes */
+function left(changes) { return !!(changes.navigating || changes.url_changed || changes.dialog); }
+
+/**
+ * Typing: typing focuses the field first, which moves the caret, so only its text tells — or what
+ * the page made of it (a recipients box turns "bob@example.com, " into a chip and empties itself).
+ * @type {NoEffect}
+ */
+const noTextChange = (el, changes, before) => !left(changes) && valueState(el) === JSON.parse(before)[0] && !madeElements(changes);
+
+/** A key press: a caret key (Home, an arrow) has its effect on the caret alone. @type {NoEffect} */
+const noKeyEffect = (el, changes, before) => {
   const [value, caret] = JSON.parse(before);
-  const valueSame = valueState(el) === value;
-  // Typing focuses the field first, which moves the caret: only its text tells — or what the page
-  // made of it (a recipients box turns "bob@example.com, " into a chip of its own and empties itself).
-  if (action === "type") return valueSame && !madeElements(changes);
-  // A caret key (Home, an arrow) has its effect on the caret alone.
-  if (action === "press") return !!el && isTextEntry(el) && valueSame && caretState(el) === caret && changes.mutations.summary === "no change";
-  // A click into a text field has done its job once the field has focus.
-  if (el && isTextEntry(el) && matchesOf(el, ":focus")) return false;
-  return changes.mutations.summary === "no change" && valueSame;
-}
+  return !left(changes) && !!el && isTextEntry(el) && valueState(el) === value && caretState(el) === caret && changes.mutations.summary === "no change";
+};
+
+/** A pointer's act: nothing changed (a click into a text field has done its job once it has focus). @type {NoEffect} */
+const noChange = (el, changes, before) => {
+  if (left(changes) || (el && isTextEntry(el) && matchesOf(el, ":focus"))) return false;
+  return changes.mutations.summary === "no change" && valueState(el) === JSON.parse(before)[0];
+};
 
 /** Whether the page added or removed elements (not only attribute or text changes) meanwhile. @param {{mutations: {summary: string}}} changes */
 function madeElements(changes) {
@@ -7269,31 +7267,31 @@ function toTop(doc, x, y) {
   return { x, y };
 }
 
-/**
- * The steps that do the action with the browser's own input.
- * @param {string} action @param {Record<string, any>} args @param {Element} el @returns {InputStep[]}
- */
-function trustedSteps(action, args, el) {
-  if (action === "hover") return [{ type: "move", ...pointerPoint(el) }];
-  if (action === "click") return [{ type: "click", ...pointerPoint(el) }];
-  if (action === "fill") {
-    // All of it selected, then replaced by the value (or removed, for none).
-    const value = String(args.value ?? "");
-    return [keyStep("a", 2), ...(value ? trustedSteps("type", { text: value }, el) : [keyStep("Backspace", 0)])];
-  }
-  if (action === "type") {
-    /** @type {InputStep[]} */ const steps = [];
-    String(args.text ?? "").split("\n").forEach((line, i) => {
-      if (i > 0) steps.push(keyStep("Enter", 0));
-      if (line) steps.push({ type: "text", text: line });
-    });
-    return steps;
-  }
-  if (action === "press") {
-    const { key, mods } = parseKeys(String(args.keys));
-    return [keyStep(key, (mods.alt ? 1 : 0) | (mods.ctrl ? 2 : 0) | (mods.meta ? 4 : 0) | (mods.shift ? 8 : 0))];
-  }
-  throw actionError("unsupported", `The browser's own input does not do "${action}".`);
+/** The pointer moved over the element. @param {Element} el @returns {InputStep[]} */
+function moveSteps(el) { return [{ type: "move", ...pointerPoint(el) }]; }
+
+/** A click on the element. @param {Element} el @returns {InputStep[]} */
+function clickSteps(el) { return [{ type: "click", ...pointerPoint(el) }]; }
+
+/** Text typed at the caret, a line break as Enter. @param {string} text @returns {InputStep[]} */
+function typeSteps(text) {
+  /** @type {InputStep[]} */ const steps = [];
+  text.split("\n").forEach((line, i) => {
+    if (i > 0) steps.push(keyStep("Enter", 0));
+    if (line) steps.push({ type: "text", text: line });
+  });
+  return steps;
+}
+
+/** All of the field selected, then replaced by the value (or removed, for none). @param {string} value @returns {InputStep[]} */
+function fillSteps(value) {
+  return [keyStep("a", 2), ...(value ? typeSteps(value) : [keyStep("Backspace", 0)])];
+}
+
+/** A key or combo ("Control+Enter"). @param {string} keys @returns {InputStep[]} */
+function pressSteps(keys) {
+  const { key, mods } = parseKeys(keys);
+  return [keyStep(key, (mods.alt ? 1 : 0) | (mods.ctrl ? 2 : 0) | (mods.meta ? 4 : 0) | (mods.shift ? 8 : 0))];
 }
 
 /** @param {string} key @param {number} modifiers @returns {InputStep} */
@@ -7312,31 +7310,41 @@ async function sendTrusted(steps) {
   if (!reply) throw actionError("unsupported", "The coordinator did not answer the request for the browser's own input.");
   if (!reply.ok) throw actionError(reply.error.code, reply.error.message, reply.error.detail);
 }
-return { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, fieldState, requestCount, hadNoEffect, madeElements, clickReplayable, pointerPoint, trustedSteps, sendTrusted };
+return { CLICK_IGNORED_AFTER_MS, fieldState, requestCount, noTextChange, noKeyEffect, noChange, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, typeSteps, fillSteps, pressSteps, sendTrusted };
 })();
 // ---- extension/actions/click.js
 const __click = (() => {
 /** click: a click on the element (refused when covered or disabled). */
 const { clickOn } = __dom_input;
+const { SETTLE_ASYNC } = __dom_changes;
+const { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "click",
   needs: { page: { element: "required", enabled: true, hit: true } },
   run: (el) => { clickOn(/** @type {Element} */ (el)); return {}; },
+  settle: SETTLE_ASYNC,
+  // A handler that checks isTrusted ignores a script's click: then the browser's own, unless the
+  // click opens the browser's own pop-up; late effects are waited for first (never clicked twice).
+  trusted: { steps: (_, el) => clickSteps(el), auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
 };
 return { action };
 })();
 // ---- extension/actions/fill.js
 const __fill = (() => {
 /** fill: replaces the field's value. */
-const { fillIn } = __dom_input;
+const { checkFilled, fillIn } = __dom_input;
+const { fillSteps, madeElements } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "fill",
   needs: { page: { element: "required", enabled: true, hit: true } },
   run: (el, args) => { fillIn(/** @type {Element} */ (el), String(args.value ?? "")); return {}; },
+  trusted: { steps: (args) => fillSteps(String(args.value ?? "")), keys: true, text: true },
+  // A field may refuse or rewrite the value — or take it into elements of its own and empty itself.
+  verify: (el, args, changes) => checkFilled(el, String(args.value ?? ""), madeElements(changes)),
 };
 return { action };
 })();
@@ -7344,12 +7352,15 @@ return { action };
 const __type = (() => {
 /** type: text key by key at the caret. */
 const { typeInto } = __dom_input;
+const { noTextChange, typeSteps } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "type",
   needs: { page: { element: "required", enabled: true, hit: true } },
   run: (el, args) => { typeInto(/** @type {Element} */ (el), String(args.text ?? "")); return {}; },
+  // A rich editor may take only real key presses.
+  trusted: { steps: (args) => typeSteps(String(args.text ?? "")), auto: true, noEffect: noTextChange, keys: true, text: true },
 };
 return { action };
 })();
@@ -7357,12 +7368,14 @@ return { action };
 const __select = (() => {
 /** select: an option by its label or value. */
 const { selectOption } = __dom_input;
+const { SETTLE_ASYNC } = __dom_changes;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "select",
   needs: { page: { element: "required", enabled: true, hit: true } },
   run: (el, args) => ({ selected: selectOption(/** @type {Element} */ (el), String(args.value)) }),
+  settle: { ...SETTLE_ASYNC, graceMs: 20 },
 };
 return { action };
 })();
@@ -7396,8 +7409,10 @@ return { action };
 const __press = (() => {
 /** press: a key or combo, on the element or on whatever has focus. */
 const { focusOn } = __dom_input;
-const { pressKeys } = __dom_keys;
+const { parseKeys, pressKeys } = __dom_keys;
 const { deepActiveElement } = __refind;
+const { SETTLE_ASYNC } = __dom_changes;
+const { noKeyEffect, pressSteps } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
@@ -7407,6 +7422,9 @@ const action = {
     if (el) focusOn(el); // keys go to what has focus: a person would click into it first
     return { pressed: pressKeys(el || deepActiveElement(document) || document.body, String(args.keys)) };
   },
+  settle: SETTLE_ASYNC,
+  trusted: { steps: (args) => pressSteps(String(args.keys)), auto: true, noEffect: noKeyEffect, keys: true,
+    done: (args) => { const { key, mods } = parseKeys(String(args.keys)); return { pressed: { key, ...mods } }; } },
 };
 return { action };
 })();
@@ -7414,12 +7432,17 @@ return { action };
 const __hover = (() => {
 /** hover: the pointer over the element. */
 const { hoverOn } = __dom_input;
+const { SETTLE_HOVER } = __dom_changes;
+const { moveSteps, noChange } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "hover",
   needs: { page: { element: "required", hit: true } },
   run: (el) => { hoverOn(/** @type {Element} */ (el)); return {}; },
+  settle: SETTLE_HOVER,
+  // A CSS :hover menu opens only under the browser's own pointer.
+  trusted: { steps: (_, el) => moveSteps(el), auto: true, noEffect: noChange, pointer: true },
 };
 return { action };
 })();
@@ -7427,12 +7450,14 @@ return { action };
 const __scroll = (() => {
 /** scroll: the page or an element, or an element into view (so it is not brought into view first). */
 const { doScroll } = __dom_scroll;
+const { SETTLE_NONE } = __dom_changes;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "scroll",
   needs: { page: { element: "optional", hit: false, inView: false } },
   run: (el, args) => ({ scroll: doScroll(args, el) }),
+  settle: SETTLE_NONE,
 };
 return { action };
 })();
@@ -7453,12 +7478,14 @@ return { action };
 const __upload = (() => {
 /** upload: a file (sent in base64) into a file input or drop zone. */
 const { uploadFile } = __dom_input;
+const { SETTLE_ASYNC } = __dom_changes;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "upload",
   needs: { page: { element: "required", enabled: true, hit: false } },
   run: (el, args) => ({ uploaded: uploadFile(/** @type {Element} */ (el), args.file) }),
+  settle: SETTLE_ASYNC,
 };
 return { action };
 })();
@@ -7516,12 +7543,14 @@ return { extractFrom };
 const __extract = (() => {
 /** extract: the text of the page or an element, or a table as rows. */
 const { extractFrom } = __dom_extract;
+const { SETTLE_NONE } = __dom_changes;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "extract",
   needs: { page: { element: "optional", hit: false, inView: false } },
   run: (el, args, r) => extractFrom(el, args, el ? r.surfaces.get(el) : undefined),
+  settle: SETTLE_NONE,
 };
 return { action };
 })();
@@ -7626,6 +7655,7 @@ const { waitFor } = __dom_wait;
 const action = {
   name: "wait_for",
   needs: { page: { element: "own" } },
+  waits: true,
   run: (_el, args, registry) => waitFor(args, registry), // (a dialog while waiting: the coordinator answers it)
 };
 return { action };
@@ -7641,8 +7671,24 @@ const __page = (() => {
  * finds its elements itself, as wait_for does); `enabled`/`hit`: the element must be enabled /
  * not covered; `inView: false`: not scrolled into view first (scroll, extract read it where it is).
  *
+ * `settle`: how long the page is let settle after it (lib/dom_changes.js; SETTLE_DEFAULT when
+ * absent). `trusted`: how the browser's own input (lib/dom_trusted.js) does it — `steps`; `auto`:
+ * in the default mode it follows the script's action when that had no effect a person would notice
+ * (`noEffect`), unless `replayable` says no, after `lateMs` more of watching; `keys`: its input goes
+ * to the keyboard's focus (a code editor's hidden field takes only these); `pointer`: done where a
+ * person points (on a code editor, its visible box); `text`: writes text (an editable region gets
+ * the browser's keys from the start); `done`: what it reports when the browser's input did it.
+ * `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
+ * its `timeout_ms` (kept within the call's), and for an address (`url`) the coordinator waits on
+ * the tab itself.
+ *
  * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean}} PageNeeds
- * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../lib/dom_scan.js").Registry) => any}} PageAction
+ * @typedef {{steps: (args: Record<string, any>, el: Element) => import("../lib/dom_trusted.js").InputStep[],
+ *   auto?: boolean, noEffect?: import("../lib/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
+ *   keys?: boolean, pointer?: boolean, text?: boolean, done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
+ * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../lib/dom_scan.js").Registry) => any,
+ *   settle?: import("../lib/dom_changes.js").SettleOpts, trusted?: TrustedInput,
+ *   verify?: (el: Element, args: Record<string, any>, changes: any) => void, waits?: boolean}} PageAction
  */
 const { action: click } = __click;
 const { action: fill } = __fill;
@@ -7673,11 +7719,10 @@ const { renderScan } = __dom_render;
 const { deepActiveElement, signatureOf, isRendered, norm } = __refind;
 const { showBoxes, highlight, clearOverlay } = __dom_overlay;
 const { locate, prepare, brief } = __dom_locate;
-const { watchChanges, settleFor, settle, contentReady, documentReady, documentId } = __dom_changes;
+const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } = __dom_changes;
 const { watchRequests } = __dom_requests;
-const { actionError, checkFilled, focusOn, checkedState, isEditable } = __dom_input;
-const { parseKeys } = __dom_keys;
-const { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, madeElements, requestCount, sendTrusted, trustedSteps } = __dom_trusted;
+const { actionError, focusOn, checkedState, isEditable } = __dom_input;
+const { fieldState, moveSteps, requestCount, sendTrusted } = __dom_trusted;
 const { PAGE_ACTIONS } = __page;
 const { containsOf, isConnectedOf } = __dom_native;
 
@@ -7731,9 +7776,6 @@ function observe(args) {
   };
 }
 
-/** What is typed into a code editor's hidden field (see doInput). */
-const KEYS_ONLY = new Set(["type", "fill", "press"]);
-
 /** @param {string} action @param {Record<string, any>} args */
 async function act(action, args) {
   const def = ACTIONS.get(action);
@@ -7752,7 +7794,7 @@ async function act(action, args) {
   // a person's does (CSS :hover answers only the browser's own pointer).
   const hoverAt = el && r.hovers.get(el);
   if (hoverAt && isConnectedOf(hoverAt)) {
-    try { await sendTrusted(trustedSteps("hover", {}, hoverAt)); await settle(document); } catch { /* the click may still reach it */ }
+    try { await sendTrusted(moveSteps(hoverAt)); await settle(document); } catch { /* the click may still reach it */ }
   }
   let outlined = () => {};
   // A code editor is used where a person sees it, its box; its keys go to its hidden field.
@@ -7771,7 +7813,7 @@ async function act(action, args) {
         return prepare(at, opts);
       }
     };
-    if (surface) { await ready(surface); if (action === "click" || action === "hover") el = surface; }
+    if (surface) { await ready(surface); if (def.trusted?.pointer) el = surface; }
     else el = await ready(el);
     outlined = highlight(surface || el); // outlined for as long as this action runs
   }
@@ -7785,28 +7827,29 @@ async function act(action, args) {
 }
 
 /**
- * The action's input, synthetic (its module's `run`) or the browser's own (dom_trusted.js says
- * when), and what changed.
+ * The action's input, synthetic (its module's `run`) or the browser's own (its module's `trusted`
+ * says how and when), and what changed.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
  * @returns {Promise<{extra: Record<string, any>, changes: Record<string, any>}>}
  */
 async function doInput(def, args, el, r, finish) {
-  const action = def.name;
+  const trusted = def.trusted, settleOpts = def.settle || SETTLE_DEFAULT;
   // A code editor's hidden field holds a part of its text at most: only the browser's own keys,
   // as a person's, reach the editor.
-  const keysOnly = !!el && KEYS_ONLY.has(action) && !!r.surfaces.get(el);
+  const keysOnly = !!el && !!trusted?.keys && !!r.surfaces.get(el);
   // An editable region is an editor's, with a model of its own (Draft.js, ProseMirror, Lexical…):
   // the browser's own keys, as a person's, are what every one of them takes, where a script's edit
   // of its DOM behind its back may crash it. (Where they cannot go, the script's edit is tried.)
-  const region = !keysOnly && !!el && (action === "fill" || action === "type") && isEditable(el) && args.trusted_input !== "off";
-  const mode = keysOnly || region ? "always" : el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
-  if (mode === "always") {
+  const region = !keysOnly && !!el && !!trusted?.text && isEditable(el) && args.trusted_input !== "off";
+  const auto = !!el && !!trusted?.auto && (!trusted.replayable || trusted.replayable(el));
+  const mode = keysOnly || region ? "always" : auto ? String(args.trusted_input || "auto") : "off";
+  if (mode === "always" && trusted) {
     const target = /** @type {Element} */ (el);
-    if (action === "type" || action === "press" || action === "fill") keyboardOn(target);
+    if (trusted.keys) keyboardOn(target);
     try {
-      await sendTrusted(trustedSteps(action, args, target));
-      return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
+      await sendTrusted(trusted.steps(args, target));
+      return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
     } catch (e) {
       if (!region || /** @type {any} */ (e)?.code !== "unsupported") throw e;
     }
@@ -7815,20 +7858,20 @@ async function doInput(def, args, el, r, finish) {
   const requests = requestCount();
   /** @type {Record<string, any>} */
   const extra = def.run(el, args, r);
-  let changes = await finish(settleFor(action));
-  if (mode !== "auto" || !hadNoEffect(action, el, /** @type {any} */ (changes), before)) return { extra, changes };
+  let changes = await finish(settleOpts);
+  if (mode !== "auto" || !trusted || !trusted.noEffect?.(el, /** @type {any} */ (changes), before)) return { extra, changes };
   const target = /** @type {Element} */ (el);
-  if (action === "click") {
-    // Late effects count too: a click is replayed only when the page showed no sign of it at all.
-    const late = await watchChanges(document, target)({ quietMs: 40, graceMs: CLICK_IGNORED_AFTER_MS, maxMs: CLICK_IGNORED_AFTER_MS + 400 });
-    if (!hadNoEffect(action, el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
+  if (trusted.lateMs) {
+    // Late effects count too: replayed only when the page showed no sign of it at all.
+    const late = await watchChanges(document, target)({ quietMs: 40, graceMs: trusted.lateMs, maxMs: trusted.lateMs + 400 });
+    if (!trusted.noEffect?.(el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
   }
   // The browser's keys go where the focus is: on this field, not where the page moved it meanwhile
   // (an editor that took the focus back).
-  if (action === "type" || action === "press") keyboardOn(target);
+  if (trusted.keys) keyboardOn(target);
   const again = watchChanges(document, target);
   try {
-    await sendTrusted(trustedSteps(action, args, target));
+    await sendTrusted(trusted.steps(args, target));
   } catch (e) {
     await again({ maxMs: 0 });
     // Where the browser's input cannot reach (a cross-origin frame), the script action stands as
@@ -7836,7 +7879,7 @@ async function doInput(def, args, el, r, finish) {
     if (/** @type {any} */ (e)?.code === "unsupported") return { extra, changes };
     throw e;
   }
-  changes = { ...(await again(settleFor(action))), input: "trusted" };
+  changes = { ...(await again(settleOpts)), input: "trusted" };
   return { extra, changes };
 }
 
@@ -7853,12 +7896,6 @@ function keyboardOn(target) {
   }
 }
 
-/** @param {string} keys */
-function pressedOf(keys) {
-  const { key, mods } = parseKeys(keys);
-  return { key, ...mods };
-}
-
 /**
  * Carries out the action on the element (found and prepared) and reports what changed.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
@@ -7869,8 +7906,8 @@ async function perform(def, args, el, r, loc) {
   const finish = watchChanges(document, el);
   // (A browser dialog the action opens is answered by the coordinator: background/dialog_answers.js.)
   const { extra, changes } = await doInput(def, args, el, r, finish);
-  // A field may refuse or rewrite it — or take it into elements of its own and empty itself.
-  if (action === "fill" && !(el && r.surfaces.get(el))) checkFilled(/** @type {Element} */ (el), String(args.value ?? ""), madeElements(/** @type {any} */ (changes)));
+  // (A code editor's surface shows its text its own way: its field is not read back.)
+  if (def.verify && el && !r.surfaces.get(el)) def.verify(el, args, changes);
   const after = el && isConnectedOf(el) ? el : null;
   return {
     ok: true, action, element_id: loc.el ? r.idFor(loc.el) : el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,

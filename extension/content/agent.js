@@ -8,11 +8,10 @@ import { renderScan } from "../lib/dom_render.js";
 import { deepActiveElement, signatureOf, isRendered, norm } from "../lib/refind.js";
 import { showBoxes, highlight, clearOverlay } from "../lib/dom_overlay.js";
 import { locate, prepare, brief } from "../lib/dom_locate.js";
-import { watchChanges, settleFor, settle, contentReady, documentReady, documentId } from "../lib/dom_changes.js";
+import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } from "../lib/dom_changes.js";
 import { watchRequests } from "../lib/dom_requests.js";
-import { actionError, checkFilled, focusOn, checkedState, isEditable } from "../lib/dom_input.js";
-import { parseKeys } from "../lib/dom_keys.js";
-import { TRUSTED_ACTIONS, CLICK_IGNORED_AFTER_MS, clickReplayable, fieldState, hadNoEffect, madeElements, requestCount, sendTrusted, trustedSteps } from "../lib/dom_trusted.js";
+import { actionError, focusOn, checkedState, isEditable } from "../lib/dom_input.js";
+import { fieldState, moveSteps, requestCount, sendTrusted } from "../lib/dom_trusted.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
 import { containsOf, isConnectedOf } from "../lib/dom_native.js";
 
@@ -66,9 +65,6 @@ function observe(args) {
   };
 }
 
-/** What is typed into a code editor's hidden field (see doInput). */
-const KEYS_ONLY = new Set(["type", "fill", "press"]);
-
 /** @param {string} action @param {Record<string, any>} args */
 async function act(action, args) {
   const def = ACTIONS.get(action);
@@ -87,7 +83,7 @@ async function act(action, args) {
   // a person's does (CSS :hover answers only the browser's own pointer).
   const hoverAt = el && r.hovers.get(el);
   if (hoverAt && isConnectedOf(hoverAt)) {
-    try { await sendTrusted(trustedSteps("hover", {}, hoverAt)); await settle(document); } catch { /* the click may still reach it */ }
+    try { await sendTrusted(moveSteps(hoverAt)); await settle(document); } catch { /* the click may still reach it */ }
   }
   let outlined = () => {};
   // A code editor is used where a person sees it, its box; its keys go to its hidden field.
@@ -106,7 +102,7 @@ async function act(action, args) {
         return prepare(at, opts);
       }
     };
-    if (surface) { await ready(surface); if (action === "click" || action === "hover") el = surface; }
+    if (surface) { await ready(surface); if (def.trusted?.pointer) el = surface; }
     else el = await ready(el);
     outlined = highlight(surface || el); // outlined for as long as this action runs
   }
@@ -120,28 +116,29 @@ async function act(action, args) {
 }
 
 /**
- * The action's input, synthetic (its module's `run`) or the browser's own (dom_trusted.js says
- * when), and what changed.
+ * The action's input, synthetic (its module's `run`) or the browser's own (its module's `trusted`
+ * says how and when), and what changed.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
  * @returns {Promise<{extra: Record<string, any>, changes: Record<string, any>}>}
  */
 async function doInput(def, args, el, r, finish) {
-  const action = def.name;
+  const trusted = def.trusted, settleOpts = def.settle || SETTLE_DEFAULT;
   // A code editor's hidden field holds a part of its text at most: only the browser's own keys,
   // as a person's, reach the editor.
-  const keysOnly = !!el && KEYS_ONLY.has(action) && !!r.surfaces.get(el);
+  const keysOnly = !!el && !!trusted?.keys && !!r.surfaces.get(el);
   // An editable region is an editor's, with a model of its own (Draft.js, ProseMirror, Lexical…):
   // the browser's own keys, as a person's, are what every one of them takes, where a script's edit
   // of its DOM behind its back may crash it. (Where they cannot go, the script's edit is tried.)
-  const region = !keysOnly && !!el && (action === "fill" || action === "type") && isEditable(el) && args.trusted_input !== "off";
-  const mode = keysOnly || region ? "always" : el && TRUSTED_ACTIONS.has(action) && !(action === "click" && !clickReplayable(el)) ? String(args.trusted_input || "auto") : "off";
-  if (mode === "always") {
+  const region = !keysOnly && !!el && !!trusted?.text && isEditable(el) && args.trusted_input !== "off";
+  const auto = !!el && !!trusted?.auto && (!trusted.replayable || trusted.replayable(el));
+  const mode = keysOnly || region ? "always" : auto ? String(args.trusted_input || "auto") : "off";
+  if (mode === "always" && trusted) {
     const target = /** @type {Element} */ (el);
-    if (action === "type" || action === "press" || action === "fill") keyboardOn(target);
+    if (trusted.keys) keyboardOn(target);
     try {
-      await sendTrusted(trustedSteps(action, args, target));
-      return { extra: action === "press" ? { pressed: pressedOf(String(args.keys)) } : {}, changes: { ...(await finish(settleFor(action))), input: "trusted" } };
+      await sendTrusted(trusted.steps(args, target));
+      return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
     } catch (e) {
       if (!region || /** @type {any} */ (e)?.code !== "unsupported") throw e;
     }
@@ -150,20 +147,20 @@ async function doInput(def, args, el, r, finish) {
   const requests = requestCount();
   /** @type {Record<string, any>} */
   const extra = def.run(el, args, r);
-  let changes = await finish(settleFor(action));
-  if (mode !== "auto" || !hadNoEffect(action, el, /** @type {any} */ (changes), before)) return { extra, changes };
+  let changes = await finish(settleOpts);
+  if (mode !== "auto" || !trusted || !trusted.noEffect?.(el, /** @type {any} */ (changes), before)) return { extra, changes };
   const target = /** @type {Element} */ (el);
-  if (action === "click") {
-    // Late effects count too: a click is replayed only when the page showed no sign of it at all.
-    const late = await watchChanges(document, target)({ quietMs: 40, graceMs: CLICK_IGNORED_AFTER_MS, maxMs: CLICK_IGNORED_AFTER_MS + 400 });
-    if (!hadNoEffect(action, el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
+  if (trusted.lateMs) {
+    // Late effects count too: replayed only when the page showed no sign of it at all.
+    const late = await watchChanges(document, target)({ quietMs: 40, graceMs: trusted.lateMs, maxMs: trusted.lateMs + 400 });
+    if (!trusted.noEffect?.(el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
   }
   // The browser's keys go where the focus is: on this field, not where the page moved it meanwhile
   // (an editor that took the focus back).
-  if (action === "type" || action === "press") keyboardOn(target);
+  if (trusted.keys) keyboardOn(target);
   const again = watchChanges(document, target);
   try {
-    await sendTrusted(trustedSteps(action, args, target));
+    await sendTrusted(trusted.steps(args, target));
   } catch (e) {
     await again({ maxMs: 0 });
     // Where the browser's input cannot reach (a cross-origin frame), the script action stands as
@@ -171,7 +168,7 @@ async function doInput(def, args, el, r, finish) {
     if (/** @type {any} */ (e)?.code === "unsupported") return { extra, changes };
     throw e;
   }
-  changes = { ...(await again(settleFor(action))), input: "trusted" };
+  changes = { ...(await again(settleOpts)), input: "trusted" };
   return { extra, changes };
 }
 
@@ -188,12 +185,6 @@ function keyboardOn(target) {
   }
 }
 
-/** @param {string} keys */
-function pressedOf(keys) {
-  const { key, mods } = parseKeys(keys);
-  return { key, ...mods };
-}
-
 /**
  * Carries out the action on the element (found and prepared) and reports what changed.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
@@ -204,8 +195,8 @@ async function perform(def, args, el, r, loc) {
   const finish = watchChanges(document, el);
   // (A browser dialog the action opens is answered by the coordinator: background/dialog_answers.js.)
   const { extra, changes } = await doInput(def, args, el, r, finish);
-  // A field may refuse or rewrite it — or take it into elements of its own and empty itself.
-  if (action === "fill" && !(el && r.surfaces.get(el))) checkFilled(/** @type {Element} */ (el), String(args.value ?? ""), madeElements(/** @type {any} */ (changes)));
+  // (A code editor's surface shows its text its own way: its field is not read back.)
+  if (def.verify && el && !r.surfaces.get(el)) def.verify(el, args, changes);
   const after = el && isConnectedOf(el) ? el : null;
   return {
     ok: true, action, element_id: loc.el ? r.idFor(loc.el) : el ? r.idFor(el) : null, found_by: loc.found_by, confidence: loc.confidence,

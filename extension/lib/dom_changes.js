@@ -30,22 +30,14 @@ import { attr, docOf, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } from "./
  *   page's own requests are still on their way.
  */
 
-/** Settling per action: clicks and key presses may start async work; the rest act synchronously. */
-const SETTLE = /** @type {Record<string, SettleOpts>} */ ({
-  click: { quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 },
-  press: { quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 },
-  upload: { quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 },
-  select: { quietMs: 40, graceMs: 20, maxMs: 800, netMaxMs: 2500 },
-  // Hover menus open after a delay (jQuery hoverIntent ~100 ms, many menus 150–300 ms).
-  hover: { quietMs: 40, graceMs: 300, maxMs: 800 },
-  scroll: { quietMs: 0, graceMs: 0, maxMs: 60 },
-  extract: { quietMs: 0, graceMs: 0, maxMs: 60 },
-});
-
-/** How long to let the page settle after `action`. @param {string} action @returns {SettleOpts} */
-export function settleFor(action) {
-  return SETTLE[action] || { quietMs: 40, graceMs: 0, maxMs: 800 };
-}
+/** How long the page is let settle after an action: its module's `settle` (actions/page.js), else this. */
+export const SETTLE_DEFAULT = /** @type {SettleOpts} */ ({ quietMs: 40, graceMs: 0, maxMs: 800 });
+/** Clicks, key presses, a choice or a file may start the page's own async work (its requests). */
+export const SETTLE_ASYNC = /** @type {SettleOpts} */ ({ quietMs: 40, graceMs: 40, maxMs: 800, netMaxMs: 2500 });
+/** Hover menus open after a delay (jQuery hoverIntent ~100 ms, many menus 150–300 ms). */
+export const SETTLE_HOVER = /** @type {SettleOpts} */ ({ quietMs: 40, graceMs: 300, maxMs: 800 });
+/** What only moves or reads the page changes nothing worth waiting for. */
+export const SETTLE_NONE = /** @type {SettleOpts} */ ({ quietMs: 0, graceMs: 0, maxMs: 60 });
 
 /** @param {Element} el */
 function isDialog(el) {

@@ -22,8 +22,6 @@ import { closestOf, docOf, matchesOf, rectOf, tagOf, textOf } from "./dom_native
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
 
-export const TRUSTED_ACTIONS = new Set(["click", "hover", "type", "press"]);
-
 /** Extra quiet time before a click counts as ignored (ms). */
 export const CLICK_IGNORED_AFTER_MS = 400;
 
@@ -65,24 +63,32 @@ export function requestCount() {
 }
 
 /**
- * Whether the synthetic action had no effect a person would notice.
- * @param {string} action @param {Element | null} el
- * @param {{mutations: {summary: string}, url_changed?: boolean, navigating?: boolean, dialog?: any}} changes
- * @param {string} before fieldState before the action
+ * @typedef {{mutations: {summary: string}, url_changed?: boolean, navigating?: boolean, dialog?: any}} Changes
+ * @typedef {(el: Element | null, changes: Changes, before: string) => boolean} NoEffect whether the
+ *   synthetic action had no effect a person would notice (`before`: fieldState before it)
  */
-export function hadNoEffect(action, el, changes, before) {
-  if (changes.navigating || changes.url_changed || changes.dialog) return false;
+
+/** @param {Changes} changes */
+function left(changes) { return !!(changes.navigating || changes.url_changed || changes.dialog); }
+
+/**
+ * Typing: typing focuses the field first, which moves the caret, so only its text tells — or what
+ * the page made of it (a recipients box turns "bob@example.com, " into a chip and empties itself).
+ * @type {NoEffect}
+ */
+export const noTextChange = (el, changes, before) => !left(changes) && valueState(el) === JSON.parse(before)[0] && !madeElements(changes);
+
+/** A key press: a caret key (Home, an arrow) has its effect on the caret alone. @type {NoEffect} */
+export const noKeyEffect = (el, changes, before) => {
   const [value, caret] = JSON.parse(before);
-  const valueSame = valueState(el) === value;
-  // Typing focuses the field first, which moves the caret: only its text tells — or what the page
-  // made of it (a recipients box turns "bob@example.com, " into a chip of its own and empties itself).
-  if (action === "type") return valueSame && !madeElements(changes);
-  // A caret key (Home, an arrow) has its effect on the caret alone.
-  if (action === "press") return !!el && isTextEntry(el) && valueSame && caretState(el) === caret && changes.mutations.summary === "no change";
-  // A click into a text field has done its job once the field has focus.
-  if (el && isTextEntry(el) && matchesOf(el, ":focus")) return false;
-  return changes.mutations.summary === "no change" && valueSame;
-}
+  return !left(changes) && !!el && isTextEntry(el) && valueState(el) === value && caretState(el) === caret && changes.mutations.summary === "no change";
+};
+
+/** A pointer's act: nothing changed (a click into a text field has done its job once it has focus). @type {NoEffect} */
+export const noChange = (el, changes, before) => {
+  if (left(changes) || (el && isTextEntry(el) && matchesOf(el, ":focus"))) return false;
+  return changes.mutations.summary === "no change" && valueState(el) === JSON.parse(before)[0];
+};
 
 /** Whether the page added or removed elements (not only attribute or text changes) meanwhile. @param {{mutations: {summary: string}}} changes */
 export function madeElements(changes) {
@@ -130,31 +136,31 @@ function toTop(doc, x, y) {
   return { x, y };
 }
 
-/**
- * The steps that do the action with the browser's own input.
- * @param {string} action @param {Record<string, any>} args @param {Element} el @returns {InputStep[]}
- */
-export function trustedSteps(action, args, el) {
-  if (action === "hover") return [{ type: "move", ...pointerPoint(el) }];
-  if (action === "click") return [{ type: "click", ...pointerPoint(el) }];
-  if (action === "fill") {
-    // All of it selected, then replaced by the value (or removed, for none).
-    const value = String(args.value ?? "");
-    return [keyStep("a", 2), ...(value ? trustedSteps("type", { text: value }, el) : [keyStep("Backspace", 0)])];
-  }
-  if (action === "type") {
-    /** @type {InputStep[]} */ const steps = [];
-    String(args.text ?? "").split("\n").forEach((line, i) => {
-      if (i > 0) steps.push(keyStep("Enter", 0));
-      if (line) steps.push({ type: "text", text: line });
-    });
-    return steps;
-  }
-  if (action === "press") {
-    const { key, mods } = parseKeys(String(args.keys));
-    return [keyStep(key, (mods.alt ? 1 : 0) | (mods.ctrl ? 2 : 0) | (mods.meta ? 4 : 0) | (mods.shift ? 8 : 0))];
-  }
-  throw actionError("unsupported", `The browser's own input does not do "${action}".`);
+/** The pointer moved over the element. @param {Element} el @returns {InputStep[]} */
+export function moveSteps(el) { return [{ type: "move", ...pointerPoint(el) }]; }
+
+/** A click on the element. @param {Element} el @returns {InputStep[]} */
+export function clickSteps(el) { return [{ type: "click", ...pointerPoint(el) }]; }
+
+/** Text typed at the caret, a line break as Enter. @param {string} text @returns {InputStep[]} */
+export function typeSteps(text) {
+  /** @type {InputStep[]} */ const steps = [];
+  text.split("\n").forEach((line, i) => {
+    if (i > 0) steps.push(keyStep("Enter", 0));
+    if (line) steps.push({ type: "text", text: line });
+  });
+  return steps;
+}
+
+/** All of the field selected, then replaced by the value (or removed, for none). @param {string} value @returns {InputStep[]} */
+export function fillSteps(value) {
+  return [keyStep("a", 2), ...(value ? typeSteps(value) : [keyStep("Backspace", 0)])];
+}
+
+/** A key or combo ("Control+Enter"). @param {string} keys @returns {InputStep[]} */
+export function pressSteps(keys) {
+  const { key, mods } = parseKeys(keys);
+  return [keyStep(key, (mods.alt ? 1 : 0) | (mods.ctrl ? 2 : 0) | (mods.meta ? 4 : 0) | (mods.shift ? 8 : 0))];
 }
 
 /** @param {string} key @param {number} modifiers @returns {InputStep} */
