@@ -267,8 +267,7 @@ def test_frames_written_never_exceed_chromes_limit(host: HostProcess) -> None:
 def test_stray_print_cannot_corrupt_the_channel(tmp_path: Path) -> None:
     # A library that prints to stdout while the host runs: the text goes to stderr, not the pipe.
     code = ("import heybro.native.host as h\n"
-            "h.add_installer(lambda ch: print('noise on stdout', flush=True))\n"
-            "raise SystemExit(h.main())\n")
+            "raise SystemExit(h.main(installers=[lambda ch: print('noise on stdout', flush=True)]))\n")
     env = {**os.environ, "HEYBRO_HOME": str(tmp_path)}
     with HostProcess([sys.executable, "-c", code], env=env) as h:
         assert h.hello()["type"] == "hello_ok"

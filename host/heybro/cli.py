@@ -4,8 +4,9 @@ task commands register themselves)."""
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +14,14 @@ from shared_schema.sites import CATEGORIES, CATEGORY_NAMES, SiteRules, pattern_o
 
 from . import paths
 from .agent.risk import site_of
-from .optional import import_optional
 from .install import browsers as browser_dirs
 from .install import bundle, doctor, registration, unpacked
 from .native.identity import EXTENSION_ID
 from .version import HOST_VERSION
 
 Command = Callable[[argparse.Namespace], int]
+# A module's subcommands added to the parser (its `extend`).
+Extend = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]", dict[str, Command]], None]
 
 
 def _targets(args: argparse.Namespace) -> list[browser_dirs.Browser]:
@@ -102,10 +104,10 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_doctor(args: argparse.Namespace) -> int:
+def cmd_doctor(args: argparse.Namespace, checks: Sequence[doctor.ExtraCheck] = ()) -> int:
     targets = [browser_dirs.custom_profile(Path(args.user_data_dir))] if args.user_data_dir else (
         browser_dirs.select(args.browser) if args.browser else None)
-    text, healthy = doctor.report(doctor.run_checks(targets))
+    text, healthy = doctor.report(doctor.run_checks(targets, checks))
     print(text)
     return 0 if healthy else 1
 
@@ -226,7 +228,10 @@ def cmd_paths(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
+def build_parser(extensions: Sequence[Extend] = (), checks: Sequence[doctor.ExtraCheck] = ()
+                 ) -> tuple[argparse.ArgumentParser, dict[str, Command]]:
+    """The core subcommands, those `extensions` add and `heybro doctor` with `checks` (heybro.app
+    gives both)."""
     parser = argparse.ArgumentParser(prog="heybro", description="heybro: a browser agent in your "
                                      "own Chrome. Run `heybro install` once, then use the side panel "
                                      "or `heybro run`.")
@@ -252,7 +257,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands["uninstall"] = cmd_uninstall
     p = sub.add_parser("doctor", help="check the installation and say how to fix it")
     browser_opts(p)
-    commands["doctor"] = cmd_doctor
+    commands["doctor"] = functools.partial(cmd_doctor, checks=checks)
     p = sub.add_parser("config", help="show or set the LLM the agent uses")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint (default: OpenAI)")
     p.add_argument("--api-key", nargs="?", const=ASK, metavar="KEY",
@@ -292,29 +297,20 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands["pack"] = cmd_pack
     sub.add_parser("paths", help="show where heybro keeps its files")
     commands["paths"] = cmd_paths
-    for extend in EXTENSIONS:
+    for extend in extensions:
         extend(sub, commands)
     return parser, commands
 
 
-# Later capabilities add subcommands (e.g. `run`) through this list.
-EXTENSIONS: list[Callable[[argparse._SubParsersAction, dict[str, Command]], None]] = []  # type: ignore[type-arg]
+def main(argv: list[str] | None = None, extensions: Sequence[Extend] | None = None,
+         checks: Sequence[doctor.ExtraCheck] = ()) -> int:
+    """The `heybro` command. Without `extensions`, the whole program as heybro.app puts it together
+    (a launcher written before heybro.app, still calling this, keeps working)."""
+    if extensions is None:
+        from .app import main as program
 
-
-def register(extend: Callable[[argparse._SubParsersAction, dict[str, Command]], None]) -> None:  # type: ignore[type-arg]
-    """Adds a module's subcommands; also to `python -m heybro.cli`, which runs this file as
-    __main__, a module apart from heybro.cli."""
-    EXTENSIONS.append(extend)
-    main_module = sys.modules.get("__main__")
-    if (main_module is not None
-            and getattr(getattr(main_module, "__spec__", None), "name", None) == "heybro.cli"
-            and main_module.__dict__.get("EXTENSIONS") is not EXTENSIONS):
-        main_module.EXTENSIONS.append(extend)
-
-
-def main(argv: list[str] | None = None) -> int:
-    _load_extensions()
-    parser, commands = build_parser()
+        return program(argv)
+    parser, commands = build_parser(extensions, checks)
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
@@ -322,14 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     return commands[args.command](args)
 
 
-def _load_extensions() -> None:
-    import_optional("heybro.cli_run")
-    import_optional("heybro.cli_tasks")
-    import_optional("heybro.cli_experiences")
-    import_optional("heybro.cli_routines")
-    import_optional("heybro.cli_routine_run")
-    import_optional("heybro.cli_mcp")
+if __name__ == "__main__":  # `python -m heybro.cli`: the whole program, as `heybro` runs it
+    from heybro.app import main as program
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(program())

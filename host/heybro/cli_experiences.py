@@ -64,4 +64,3 @@ def extend(sub: Any, commands: dict[str, cli.Command]) -> None:
     commands["experiences"] = cmd_experiences
 
 
-cli.register(extend)

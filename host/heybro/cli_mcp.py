@@ -56,4 +56,3 @@ def extend(sub: Any, commands: dict[str, cli.Command]) -> None:
     commands["mcp"] = cmd_mcp
 
 
-cli.register(extend)

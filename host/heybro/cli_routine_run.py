@@ -72,5 +72,5 @@ def _actions(sub: Any) -> dict[str, cli.Command]:
     return {"run": cmd_routine_run}
 
 
-cli_routines.ACTIONS.append(_actions)
+actions = _actions  # `heybro routine run` (heybro.app adds it to `heybro routine`)
 

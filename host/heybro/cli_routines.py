@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -174,21 +174,25 @@ def _actions(sub: Any) -> dict[str, cli.Command]:
     return out
 
 
-# More `heybro routine` actions (`run`): each adds its parsers and returns action → command.
-ACTIONS: list[Callable[[Any], dict[str, cli.Command]]] = [_actions]
+# A set of `heybro routine` actions: adds its parsers, returns action → command.
+Actions = Callable[[Any], dict[str, cli.Command]]
 
 
-def extend(sub: Any, commands: dict[str, cli.Command]) -> None:
+def actions(sub: Any) -> dict[str, cli.Command]:
+    return _actions(sub)
+
+
+def extend(sub: Any, commands: dict[str, cli.Command], more: Sequence[Actions] = ()) -> None:
+    """`heybro routine` with its own actions and `more` (`run`, heybro.app adds it)."""
     p = sub.add_parser("routine", help="routines: save a finished task, list, show, export, delete")
     actions_sub = p.add_subparsers(dest="routine_action", metavar="ACTION", required=True)
-    actions: dict[str, cli.Command] = {}
-    for add in ACTIONS:
-        actions.update(add(actions_sub))
+    table: dict[str, cli.Command] = {}
+    for add in (_actions, *more):
+        table.update(add(actions_sub))
 
     def run(args: argparse.Namespace) -> int:
         action = args.routine_action
-        return _guarded(action, actions[action])(args)
+        return _guarded(action, table[action])(args)
     commands["routine"] = run
 
 
-cli.register(extend)

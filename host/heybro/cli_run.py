@@ -36,8 +36,6 @@ from shared_schema.messages import Event
 from . import cli, config, logs
 from .cli_interrupts import Interrupts
 from .browser.chromium import QUIET_FLAGS, extension_flags, find_chromium
-from .agent import doctor_check  # noqa: F401 - registers the LLM check with `heybro doctor`
-from .store import doctor_check as store_check  # noqa: F401 - and the task store's
 from .agent.toolbox import reports
 from .endpoint import files
 from .endpoint.client import EndpointUnavailable, events, open_endpoint, send_control, start_task
@@ -533,4 +531,3 @@ def extend(sub: Any, commands: dict[str, Any]) -> None:
     commands["run"] = cmd_run
 
 
-cli.register(extend)

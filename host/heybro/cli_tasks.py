@@ -401,4 +401,3 @@ def follow_opts(p: argparse.ArgumentParser) -> None:
                    help="a Chromium started for it has no window")
 
 
-cli.register(extend)

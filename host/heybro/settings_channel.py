@@ -16,7 +16,6 @@ from shared_schema.settings import (LimitsForm, RoleModels, SettingsGet, Setting
 
 from . import config, logs, settings_file
 from .native.channel import NativeChannel
-from .native.host import add_installer
 
 log = logs.get("heybro.settings")
 
@@ -117,5 +116,3 @@ def install(channel: NativeChannel) -> None:
     channel.on("settings.set", on_set)  # type: ignore[arg-type]
     channel.on("settings.test", on_test)  # type: ignore[arg-type]
 
-
-add_installer(install)

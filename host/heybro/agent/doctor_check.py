@@ -22,6 +22,3 @@ def check_llm() -> Iterator[doctor.Check]:
     yield doctor.Check(True, f"LLM configured: {s.base_url or 'api.openai.com'} · model "
                        f"{s.model_for('worker')} · tool mode {s.tool_mode}")
 
-
-if check_llm not in doctor.EXTRA_CHECKS:
-    doctor.EXTRA_CHECKS.append(check_llm)

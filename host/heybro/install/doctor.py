@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -230,11 +230,12 @@ def check_snap() -> Iterator[Check]:
                     f"`{FIXES['not_installed']}` again", warn=True)
 
 
-# Later capabilities (LLM configuration, the CLI endpoint) add their checks here.
-EXTRA_CHECKS: list[Callable[[], Iterator[Check]]] = []
+# A check of one capability (the model's settings, the task store, the extension's folder): heybro.app
+# lists them.
+ExtraCheck = Callable[[], Iterator[Check]]
 
 
-def run_checks(browsers: list[Browser] | None = None) -> list[Check]:
+def run_checks(browsers: list[Browser] | None = None, extra: Sequence[ExtraCheck] = ()) -> list[Check]:
     checks: list[Check] = []
     checks += check_launcher()
     targets = browsers if browsers is not None else known_browsers()
@@ -248,8 +249,8 @@ def run_checks(browsers: list[Browser] | None = None) -> list[Check]:
         checks += check_snap()
     checks += check_log_dir()
     checks += check_host_answers(targets)
-    for extra in EXTRA_CHECKS:
-        checks += extra()
+    for more in extra:
+        checks += more()
     return checks
 
 

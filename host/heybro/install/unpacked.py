@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .. import paths
 from . import bundle
-from .doctor import EXTRA_CHECKS, Check
+from .doctor import Check
 
 
 def folder() -> Path:
@@ -53,6 +53,3 @@ def check_folder() -> Iterator[Check]:
     else:
         yield Check(True, f"extension folder matches this heybro ({target})")
 
-
-if check_folder not in EXTRA_CHECKS:
-    EXTRA_CHECKS.append(check_folder)

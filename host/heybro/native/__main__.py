@@ -1,3 +1,6 @@
-from .host import main
+"""`python -m heybro.native`: the native host Chrome starts (its launcher runs this), with every
+capability heybro.app puts together."""
 
-raise SystemExit(main())
+from ..app import host_main
+
+raise SystemExit(host_main())

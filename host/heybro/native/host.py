@@ -11,7 +11,7 @@ import os
 import stat
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from shared_schema import PROTOCOL_VERSION, Envelope, ErrorCode, ProtocolError
 from shared_schema.fixes import FIX_NOTES, FIXES
@@ -19,7 +19,6 @@ from shared_schema.messages import Hello, HelloOk, Ping, Pong
 
 from .. import logs
 from ..futures import settle
-from ..optional import import_optional
 from ..version import HOST_VERSION
 from .channel import NativeChannel
 from .framing import MAX_OUTGOING
@@ -27,14 +26,9 @@ from .identity import origin_allowed
 
 log = logs.get("heybro.host")
 
-# Later capabilities (the agent session, the CLI endpoint) add their handlers through this hook.
+# What the host serves beyond the handshake (the agent session, settings): put together by
+# heybro.app, handed in.
 Installer = Callable[[NativeChannel], None]
-_installers: list[Installer] = []
-
-
-def add_installer(fn: Installer) -> Installer:
-    _installers.append(fn)
-    return fn
 
 
 def install_handshake(channel: NativeChannel, log_file: str) -> None:
@@ -141,21 +135,18 @@ def _fd_writer(fd: int):  # type: ignore[no-untyped-def]
     return write
 
 
-async def serve_stdio(in_fd: int, out_fd: int, log_file: str) -> None:
+async def serve_stdio(in_fd: int, out_fd: int, log_file: str,
+                      installers: Sequence[Installer] = ()) -> None:
     loop = asyncio.get_running_loop()
     channel = NativeChannel(_stdin_reader(loop, in_fd), _fd_writer(out_fd))
     install_handshake(channel, log_file)
-    for install in _installers:
+    for install in installers:
         install(channel)
     await channel.serve()
 
 
-def _load_services() -> None:
-    """Import the modules that register handlers (kept optional so the transport stands alone)."""
-    import_optional("heybro.session", "heybro.settings_channel")
-
-
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, installers: Sequence[Installer] = ()) -> int:
+    """The host process: the handshake, and what `installers` add (heybro.app gives them)."""
     argv = sys.argv[1:] if argv is None else argv
     out_fd = os.dup(1)
     os.dup2(2, 1)
@@ -168,9 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"heybro-host: refusing caller {origin!r}; only the heybro extension may start it.",
               file=sys.stderr)
         return 2
-    _load_services()
     try:
-        asyncio.run(serve_stdio(0, out_fd, log_target.describe()))
+        asyncio.run(serve_stdio(0, out_fd, log_target.describe(), installers))
     except Exception:  # noqa: BLE001 - last words go to the log, not stdout
         log.exception("host_crashed")
         return 1

@@ -12,14 +12,11 @@
 
 from __future__ import annotations
 
-from ..native.host import add_installer
 from .commands import COMMANDS
 from .core import HOW_TO_END, RUNNER_DIED, Session
 from .install import LEASE_CHECK_S, install
-from .launch import RECORDER_FACTORIES, BrowserFactory, native_browser
+from .launch import BrowserFactory, native_browser
 from .running import Listener, Running
 
-__all__ = ["COMMANDS", "HOW_TO_END", "LEASE_CHECK_S", "RECORDER_FACTORIES", "RUNNER_DIED",
+__all__ = ["COMMANDS", "HOW_TO_END", "LEASE_CHECK_S", "RUNNER_DIED",
            "BrowserFactory", "Listener", "Running", "Session", "install", "native_browser"]
-
-add_installer(install)

@@ -40,8 +40,6 @@ log = logs.get("heybro.session")
 
 # The browser a run acts in: the user's Chrome over native messaging, or a test's fake.
 BrowserFactory = Callable[[NativeChannel, str], Browser]
-# Other capabilities may add recorders here: fn(task) -> Recorder.
-RECORDER_FACTORIES: list[Callable[[Task], Recorder]] = []
 FINAL = ("completed", "failed", "stopped")
 # A store that refused a write is tried again after 0.5 s, 1 s, 2 s, … then every 10 s.
 STORE_RETRY_FIRST_S = 0.5
@@ -71,7 +69,7 @@ class Launcher:
         running.emit = self._emitter(running)
         # The store keeps the row and checkpoint before the event about a change goes out.
         recorder = cast(Recorder, FanOut(  # FanOut has every Recorder method, by __getattr__
-            StoreRecorder(self.store), *(f(task) for f in RECORDER_FACTORIES),
+            StoreRecorder(self.store),
             EventRecorder(running.emit)))
         from ..llm.client import LLMClient  # loads `openai` only once a task runs
 

@@ -66,6 +66,3 @@ def _check_file(path: Path) -> Iterator[doctor.Check]:
     free = shutil.disk_usage(path.parent).free
     yield doctor.Check(True, f"task store writable ({path}, {free // (1024 * 1024)} MB free)")
 
-
-if check_store not in doctor.EXTRA_CHECKS:
-    doctor.EXTRA_CHECKS.append(check_store)
