@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Literal, get_args
 from pydantic import Field, ValidationError
 
 from .payload import Payload
+from .status import TaskStatus
 
 
 class EventKind(str, Enum):
@@ -50,8 +51,7 @@ class StatusData(EventData):
     """The task's status changed (or it was created: then `goal` and `url`)."""
 
     KIND = EventKind.status
-    status: str = Field(description="planning, executing, verifying, correcting, paused, "
-                        "waiting, completed, failed or stopped.")
+    status: TaskStatus
     reason: str | None = None
     goal: str | None = Field(None, description="Only when the task is created.")
     url: str | None = None

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from .events import EVENTS, AnyEventData, EventKind, data_for
 
 from .payload import Payload
+from .status import TaskStatus
 from .outside import OutsideAct, OutsideActed, OutsideOpen
 from .routines import (RoutineList, RoutineListResult, RoutineRef, RoutineRun, RoutineSave,
                        RoutineSaved)
@@ -159,7 +160,7 @@ class TaskHandTab(Payload):
 
 class TaskAccepted(Payload):
     task_id: str
-    status: str
+    status: TaskStatus
 
 
 class Ack(Payload):
@@ -173,7 +174,7 @@ class TaskList(Payload):
 class TaskSummary(Payload):
     task_id: str
     goal: str
-    status: str
+    status: TaskStatus
     reason: str | None = None
     url: str | None = None
     created_at: float

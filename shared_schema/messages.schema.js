@@ -5472,9 +5472,7 @@ export default /** @type {any} */ ({
       "description": "The task's status changed (or it was created: then `goal` and `url`).",
       "properties": {
         "status": {
-          "description": "planning, executing, verifying, correcting, paused, waiting, completed, failed or stopped.",
-          "title": "Status",
-          "type": "string"
+          "$ref": "#/$defs/TaskStatus"
         },
         "reason": {
           "anyOf": [
@@ -5693,8 +5691,7 @@ export default /** @type {any} */ ({
           "type": "string"
         },
         "status": {
-          "title": "Status",
-          "type": "string"
+          "$ref": "#/$defs/TaskStatus"
         }
       },
       "required": [
@@ -5929,6 +5926,21 @@ export default /** @type {any} */ ({
       "title": "TaskStart",
       "type": "object"
     },
+    "TaskStatus": {
+      "enum": [
+        "planning",
+        "executing",
+        "verifying",
+        "correcting",
+        "paused",
+        "waiting",
+        "completed",
+        "failed",
+        "stopped"
+      ],
+      "title": "TaskStatus",
+      "type": "string"
+    },
     "TaskSummary": {
       "additionalProperties": false,
       "properties": {
@@ -5941,8 +5953,7 @@ export default /** @type {any} */ ({
           "type": "string"
         },
         "status": {
-          "title": "Status",
-          "type": "string"
+          "$ref": "#/$defs/TaskStatus"
         },
         "reason": {
           "anyOf": [

@@ -15,6 +15,7 @@ import { makeMessage } from "../lib/messages.js";
 import { loadPrefs } from "../lib/prefs.js";
 import { Notifier } from "./notify.js";
 import { StateStore, addRelevantTab, applyEvent, applyRecord, isLive, newTaskContext, FINAL_STATUSES } from "./state.js";
+import { STATUS } from "../lib/vocabulary.js";
 
 /** @typedef {import("../lib/ui_protocol.js").UiRequest} UiRequest */
 
@@ -80,7 +81,7 @@ async function catchUp() {
     await store.update((s) => applyRecord(s, task, history, ctx.lastSeq));
   } catch (e) {
     const err = /** @type {any} */ (e);
-    if (err.code === "task_not_found") await store.update((s) => (s.taskContext ? { ...s, taskContext: { ...s.taskContext, status: "failed", error: "The host has no record of this task." } } : s));
+    if (err.code === "task_not_found") await store.update((s) => (s.taskContext ? { ...s, taskContext: { ...s.taskContext, status: STATUS.failed, error: "The host has no record of this task." } } : s));
     else console.warn("heybro: catch-up failed", e);
   }
 }
@@ -100,7 +101,7 @@ async function onHostMessage(message) {
     await store.update((s) => applyEvent(s, ev));
     // The task ended (or waits paused for the user): heybro is no longer at work in its tabs.
     const status = store.state.taskContext?.taskId === ev.task_id ? store.state.taskContext.status : null;
-    if (status && (FINAL_STATUSES.has(status) || status === "paused")) for (const id of taskTabs(ev.task_id)) standDown(id);
+    if (status && (FINAL_STATUSES.has(status) || status === STATUS.paused)) for (const id of taskTabs(ev.task_id)) standDown(id);
     broadcast({ kind: "host_message", message });
     return;
   }
@@ -387,7 +388,7 @@ chrome.commands.onCommand.addListener((command, tab) => {
   } else if (command === "pause-resume") {
     store.loaded.then(() => {
       const ctx = store.state.taskContext;
-      if (ctx?.status === "paused" || ctx?.pending === "pausing") return control("task.resume");
+      if (ctx?.status === STATUS.paused || ctx?.pending === "pausing") return control("task.resume");
       if (isLive(store.state)) return control("task.pause");
       return undefined;
     }).catch((e) => console.warn("heybro: pause-resume", e));

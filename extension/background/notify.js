@@ -7,6 +7,7 @@
  * notification opens heybro's side panel.
  */
 import { reasonText } from "../panel/task_view.js";
+import { STATUS } from "../lib/vocabulary.js";
 
 /**
  * @typedef {import("./state.js").TaskContext} TaskContext
@@ -38,13 +39,13 @@ export function alertFor(before, after) {
   /** @type {Alert["kind"] | null} */
   let kind = null;
   let message = "";
-  if (after.status === "completed") { kind = "completed"; message = after.result || after.reason || "Done."; }
-  else if (after.status === "failed") { kind = "failed"; message = reasonText(after.reason || after.error || "The task failed."); }
-  else if (after.status === "waiting") {
+  if (after.status === STATUS.completed) { kind = "completed"; message = after.result || after.reason || "Done."; }
+  else if (after.status === STATUS.failed) { kind = "failed"; message = reasonText(after.reason || after.error || "The task failed."); }
+  else if (after.status === STATUS.waiting) {
     kind = "waiting";
     message = `${after.question?.text || reasonText(after.reason || "heybro has a question.")} Answer in heybro's side panel.`;
   }
-  else if (after.status === "paused" && after.reason && !ASKED.test(after.reason.trim())) {
+  else if (after.status === STATUS.paused && after.reason && !ASKED.test(after.reason.trim())) {
     kind = "waiting";
     message = `${reasonText(after.reason)} Open heybro to resume or stop it.`;
   }
@@ -55,7 +56,7 @@ export function alertFor(before, after) {
 
 /** Whether the badge should be cleared: a task runs again, or none is shown. @param {TaskContext | null | undefined} ctx */
 export function badgeCleared(ctx) {
-  return !ctx || !["completed", "failed", "paused", "waiting"].includes(ctx.status);
+  return !ctx || ![STATUS.completed, STATUS.failed, STATUS.paused, STATUS.waiting].includes(ctx.status);
 }
 
 export class Notifier {

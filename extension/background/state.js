@@ -5,6 +5,7 @@
  * change and restored when the service worker wakes, so the panel and popup survive restarts.
  * The full record of a task stays in the host's store; this copy is bounded.
  */
+import { EVENT, FINAL_STATUSES, STATUS } from "../lib/vocabulary.js";
 
 export const STATE_KEY = "heybro_state";
 export const MAX_ACTIONS = 200;
@@ -31,8 +32,9 @@ export const MAX_CHAT = 200;
  * @typedef {{taskContext: TaskContext | null, actionHistory: ActionEntry[], tabRegistry: TabEntry[]}} HeybroState
  */
 
-export const FINAL_STATUSES = new Set(["completed", "failed", "stopped"]);
-export const RUNNING_STATUSES = new Set(["planning", "executing", "verifying", "correcting"]);
+export { FINAL_STATUSES };
+/** The statuses of a task at work. */
+export const RUNNING_STATUSES = new Set([STATUS.planning, STATUS.executing, STATUS.verifying, STATUS.correcting]);
 
 /** @returns {HeybroState} */
 export function emptyState() {
@@ -45,7 +47,7 @@ export function emptyState() {
  */
 export function newTaskContext(taskId, goal, at = Date.now()) {
   return {
-    taskId, goal, status: "planning", reason: null, subtasks: [], currentSubtask: 0,
+    taskId, goal, status: STATUS.planning, reason: null, subtasks: [], currentSubtask: 0,
     currentAction: null, lastVerdict: null, error: null, result: null,
     usage: { promptTokens: 0, completionTokens: 0, calls: 0, costUsd: 0 },
     chat: [{ who: "user", text: goal, at, n: 0 }], pending: null, question: null, answer: null,
@@ -88,51 +90,51 @@ export function applyEvent(state, ev) {
     ctx.chat = bounded([...ctx.chat, { who, text, at: ctx.updatedAt, n: nextChatNumber(ctx.chat) }], MAX_CHAT);
   };
   switch (ev.kind) {
-    case "status":
+    case EVENT.status:
       ctx.status = d.status;
       // A pause or stop asked for is done once the task is paused or has ended.
-      if (FINAL_STATUSES.has(d.status) || (d.status === "paused" && ctx.pending === "pausing")) ctx.pending = null;
+      if (FINAL_STATUSES.has(d.status) || (d.status === STATUS.paused && ctx.pending === "pausing")) ctx.pending = null;
       ctx.reason = d.reason ?? null;
-      if (d.status !== "waiting") ctx.question = null;
+      if (d.status !== STATUS.waiting) ctx.question = null;
       if (d.result) ctx.result = d.result;
       if (d.answer) ctx.answer = d.answer;
       if (FINAL_STATUSES.has(d.status)) ctx.currentAction = null;
-      if (d.status === "completed" && d.answer) say("agent", `Answer: ${d.answer}`);
-      else if (d.status === "completed") say("agent", `Done. ${d.result || d.reason || ""}`.trim());
-      else if (d.status === "failed") { ctx.error = d.reason || "The task failed."; say("error", `Failed: ${ctx.error}`); }
-      else if (d.status === "stopped") say("agent", "Stopped.");
-      else if (d.status === "paused") say("agent", d.reason ? `Paused (${d.reason}).` : "Paused.");
+      if (d.status === STATUS.completed && d.answer) say("agent", `Answer: ${d.answer}`);
+      else if (d.status === STATUS.completed) say("agent", `Done. ${d.result || d.reason || ""}`.trim());
+      else if (d.status === STATUS.failed) { ctx.error = d.reason || "The task failed."; say("error", `Failed: ${ctx.error}`); }
+      else if (d.status === STATUS.stopped) say("agent", "Stopped.");
+      else if (d.status === STATUS.paused) say("agent", d.reason ? `Paused (${d.reason}).` : "Paused.");
       break;
-    case "plan":
+    case EVENT.plan:
       ctx.currentSubtask = d.current ?? 0;
       ctx.subtasks = planView(ctx.subtasks, d.subtasks || [], ctx.currentSubtask);
       break;
-    case "tool_call":
+    case EVENT.tool_call:
       ctx.currentAction = { tool: d.tool, parameters: d.parameters || {}, reason: d.reason, role: d.role, target: d.target ?? null };
       actions = bounded([...actions, { seq: ev.seq, at: ctx.updatedAt, role: d.role, tool: d.tool, parameters: d.parameters || {}, success: null, error: null }], MAX_ACTIONS);
       break;
-    case "tool_result": {
+    case EVENT.tool_result: {
       const i = actions.findLastIndex((a) => a.tool === d.tool && a.success === null);
       if (i >= 0) actions = actions.map((a, j) => (j === i ? { ...a, success: !!d.success, error: d.error ?? null } : a));
       if (!d.success && d.error) ctx.error = d.error;
       else ctx.error = null;
       break;
     }
-    case "verdict":
+    case EVENT.verdict:
       ctx.lastVerdict = { decision: d.decision, reason: d.reason, confidence: d.confidence, threshold: d.threshold, accepted: d.accepted, by: d.by };
       break;
-    case "question":
+    case EVENT.question:
       ctx.question = { id: d.id, text: d.text, kind: d.kind || "text", choices: d.choices || [] };
       say("agent", `heybro asks: ${d.text}`);
       break;
-    case "answer":
+    case EVENT.answer:
       ctx.answer = d.text;
       say("agent", `Answer: ${d.text}`);
       break;
-    case "experience":
+    case EVENT.experience:
       say("agent", `Learned about ${d.site}: ${d.text}`);
       break;
-    case "usage":
+    case EVENT.usage:
       ctx.usage = {
         promptTokens: ctx.usage.promptTokens + (d.prompt_tokens || 0),
         completionTokens: ctx.usage.completionTokens + (d.completion_tokens || 0),
@@ -140,15 +142,15 @@ export function applyEvent(state, ev) {
         costUsd: ctx.usage.costUsd + (d.cost_usd || 0),
       };
       break;
-    case "control":
+    case EVENT.control:
       if (d.what === "pausing" || d.what === "stopping") ctx.pending = d.what;
       else if (d.what === "resume" && ctx.pending === "pausing") ctx.pending = null;
       if (d.text) say("agent", d.text);
       break;
-    case "message":
+    case EVENT.message:
       if (d.text) say(d.who === "user" ? "user" : "agent", d.text);
       break;
-    case "error":
+    case EVENT.error:
       ctx.error = d.text || d.message || "Something went wrong.";
       say("error", /** @type {string} */ (ctx.error));
       break;

@@ -5,6 +5,7 @@
  * and the model use summed up instead of one raw line per call.
  */
 import { STATUS_WORDS, describeAction } from "./task_view.js";
+import { EVENT, STATUS } from "../lib/vocabulary.js";
 
 /**
  * @typedef {{seq: number, kind: string, at: number, data: Record<string, any>}} HistoryEntry
@@ -84,10 +85,10 @@ export class RunReader {
     const changed = [];
     const add = (/** @type {HistoryLine} */ line) => { line.seq = h.seq; added.push(line); this.lines.push(line); };
     switch (h.kind) {
-      case "status": {
+      case EVENT.status: {
         // Actions still waiting for their result when the run stops (a crash, a stop) were cut
         // off: they may or may not have happened, and no result will come.
-        if (["paused", "failed", "stopped"].includes(d.status)) {
+        if ([STATUS.paused, STATUS.failed, STATUS.stopped].includes(d.status)) {
           for (const { line } of this.open.splice(0)) {
             line.ok = false;
             line.text += " — cut off: it may or may not have happened";
@@ -96,22 +97,22 @@ export class RunReader {
         }
         if (d.goal && this.lines.length === 0) { add({ kind: "status", at, text: `Started: ${d.goal}` }); this.lastStatus = d.status; this.url = d.url || undefined; break; }
         if (d.status === this.lastStatus && !d.reason) break; // the same status said again
-        const wasPaused = this.lastStatus === "paused";
+        const wasPaused = this.lastStatus === STATUS.paused;
         this.lastStatus = d.status;
         // Resumed by the person, or a task restored after a crash going on.
-        if (d.reason === "resumed" || (wasPaused && !["paused", "completed", "failed", "stopped"].includes(d.status))) {
+        if (d.reason === "resumed" || (wasPaused && ![STATUS.paused, STATUS.completed, STATUS.failed, STATUS.stopped].includes(d.status))) {
           add({ kind: "status", at, text: "Resumed" });
           break;
         }
         const word = STATUS_WORDS[d.status] || d.status;
-        const waiting = d.status === "waiting" || (d.status === "paused" && /^waiting for you/i.test(d.reason || ""));
-        if (d.status === "waiting") break;  // the question event says it
+        const waiting = d.status === STATUS.waiting || (d.status === STATUS.paused && /^waiting for you/i.test(d.reason || ""));
+        if (d.status === STATUS.waiting) break;  // the question event says it
         add({ kind: waiting ? "question" : "status", at, status: d.status, text: d.reason && d.reason !== d.result ? `${word} — ${d.reason}` : word });
         if (d.answer) add({ kind: "message", at, text: `Answer: ${d.answer}` });
         if (d.result) add({ kind: "message", at, text: `Result: ${d.result}` });
         break;
       }
-      case "plan": {
+      case EVENT.plan: {
         const subtasks = /** @type {string[]} */ (d.subtasks || []);
         const changedPlan = subtasks.join("\n") !== this.plan.join("\n");
         if (changedPlan) {
@@ -124,7 +125,7 @@ export class RunReader {
         this.current = d.current ?? 0;
         break;
       }
-      case "tool_call": {
+      case EVENT.tool_call: {
         if (SAID_ELSEWHERE.has(d.tool)) break;
         const line = /** @type {HistoryLine} */ ({ kind: "action", at, ok: null,
           text: d.tool === "mark_done" ? `Reported done: ${d.parameters?.summary || ""}`.trim()
@@ -133,7 +134,7 @@ export class RunReader {
         this.open.push({ tool: d.tool, line });
         break;
       }
-      case "tool_result": {
+      case EVENT.tool_result: {
         const i = this.open.map((o) => o.tool).lastIndexOf(d.tool);
         if (i < 0) break;
         const [{ line }] = this.open.splice(i, 1);
@@ -156,36 +157,36 @@ export class RunReader {
         changed.push(line);
         break;
       }
-      case "verdict":
+      case EVENT.verdict:
         add({ kind: "verdict", at, ok: !!d.accepted,
           verdict: { confidence: d.confidence || 0, threshold: d.threshold || 0, accepted: !!d.accepted },
           text: d.by === "host" ? `Checked by heybro: done — ${d.reason}`
             : `Verifier: ${VERDICT_WORDS[d.decision] || d.decision} (${Math.round((d.confidence || 0) * 100)}% sure, needs ${Math.round((d.threshold || 0) * 100)}%) — ${d.reason}` });
         break;
-      case "question":
+      case EVENT.question:
         add({ kind: "question", at, text: `heybro asks: ${d.text}` + (d.choices?.length ? ` (${d.choices.join(" / ")})` : "") });
         break;
-      case "answer":
+      case EVENT.answer:
         add({ kind: "message", at, text: `${d.role === "analyst" ? "Analyst's answer" : "Answer"}: ${d.text}` });
         break;
-      case "experience":
+      case EVENT.experience:
         add({ kind: "message", at, text: `Learned about ${d.site}: ${d.text}` });
         break;
-      case "iteration":
+      case EVENT.iteration:
         if (d.reasoning && d.reasoning !== "scripted") add({ kind: "thought", at, text: `${d.role} thought: ${short(d.reasoning, 200)}` });
         break;
-      case "usage":
+      case EVENT.usage:
         usageTotals(d, this.usage);
         this.usage.last = at;
         break;
-      case "control":
+      case EVENT.control:
         if (d.text) add({ kind: "message", at, text: d.text });
         break;
-      case "message":
+      case EVENT.message:
         if (!d.text) break;
         add(d.who === "user" ? { kind: "user", at, text: `You: ${d.text}` } : { kind: "message", at, text: d.text });
         break;
-      case "error":
+      case EVENT.error:
         add({ kind: "error", at, text: `Error: ${d.text || d.message || "something went wrong"}` });
         break;
       default:

@@ -7,6 +7,7 @@
  * its lines do, so a view redraws only the groups that changed.
  */
 import { RunReader } from "./history_view.js";
+import { STATUS } from "../lib/vocabulary.js";
 
 /**
  * @typedef {import("./history_view.js").HistoryEntry} HistoryEntry
@@ -16,7 +17,7 @@ import { RunReader } from "./history_view.js";
  */
 
 /** The status badge says these; in the stream they would only repeat it between the steps. */
-const BUSY = new Set(["planning", "executing", "verifying", "correcting"]);
+const BUSY = new Set([STATUS.planning, STATUS.executing, STATUS.verifying, STATUS.correcting]);
 
 /** Lines the group's header already says (the plan moving on), or the panel says elsewhere. */
 const HIDDEN = (/** @type {HistoryLine} */ l) => l.kind === "thought" || (l.kind === "plan" && l.next === true)

@@ -5,6 +5,7 @@
  * when it is opened), an open one draws its newest MAX_LINES with a button for the earlier ones,
  * and only groups whose version changed are redrawn.
  */
+import { STATUS } from "../lib/vocabulary.js";
 
 /**
  * @typedef {import("./step_stream.js").StepGroup} StepGroup
@@ -28,12 +29,12 @@ const MARK = { done: "✓", current: "●", pending: "○", failed: "✗", stopp
 export function shownGroups(stream, plan, status) {
   const groups = stream?.groups || [];
   const planState = new Map(plan.map((p, i) => [`${i}:${p.text}`, p.state]));
-  const final = status === "completed" || status === "failed" || status === "stopped";
+  const final = status === STATUS.completed || status === STATUS.failed || status === STATUS.stopped;
   /** @type {{group: StepGroup, state: GroupState}[]} */
   const out = groups.filter((g) => g.lines.length || planState.has(g.key)).map((g) => {
     /** @type {GroupState} */
     let state = planState.get(g.key) || (g === stream?.active && !final ? "current" : "done");
-    if (state === "current" && final) state = status === "completed" ? "done" : status === "failed" ? "failed" : "stopped";
+    if (state === "current" && final) state = status === STATUS.completed ? "done" : status === STATUS.failed ? "failed" : "stopped";
     return { group: g, state };
   });
   const have = new Set(groups.map((g) => g.key));
@@ -42,7 +43,7 @@ export function shownGroups(stream, plan, status) {
     if (have.has(key)) return;
     /** @type {GroupState} */
     let state = p.state;
-    if (state === "current" && final) state = status === "completed" ? "done" : status === "failed" ? "failed" : "stopped";
+    if (state === "current" && final) state = status === STATUS.completed ? "done" : status === STATUS.failed ? "failed" : "stopped";
     out.push({ group: { key, index, title: p.text, lines: [], version: 0, actions: 0, failed: 0 }, state });
   });
   return out;

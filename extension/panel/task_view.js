@@ -2,6 +2,7 @@
 /** Renders the coordinator's heybro_state into the panel's task section and chat. */
 
 import { FINAL_STATUSES } from "../background/state.js";
+import { STATUS } from "../lib/vocabulary.js";
 
 /** @typedef {import("../background/state.js").HeybroState} HeybroState */
 
@@ -36,13 +37,13 @@ export const FOCUS_REPLACEMENTS = {
 
 /** What a person can do about a failure, by what it says. @param {string} text @param {string} status */
 export function adviceFor(text, status) {
-  if (status === "paused" && /cannot write its record/i.test(text)) return "Fix that (free some space, make the folder writable, close what locks it), then press Resume: nothing is lost meanwhile.";
-  if (status === "paused" && /^waiting for you/i.test(text)) return "Resume lets heybro do it again; Stop ends the task.";
-  if (status === "paused") return "Press Resume to continue from where it stopped.";
+  if (status === STATUS.paused && /cannot write its record/i.test(text)) return "Fix that (free some space, make the folder writable, close what locks it), then press Resume: nothing is lost meanwhile.";
+  if (status === STATUS.paused && /^waiting for you/i.test(text)) return "Resume lets heybro do it again; Stop ends the task.";
+  if (status === STATUS.paused) return "Press Resume to continue from where it stopped.";
   if (/llm|model|api key|base url|401|429|quota/i.test(text)) return "Check the model settings (`heybro doctor`), then start the task again.";
   if (/guardrail|limit|too many|loop/i.test(text)) return "Try a more specific goal, or split it into smaller tasks.";
   if (/host|disconnect/i.test(text)) return "heybro restarts its host by itself; Resume when it says Host connected.";
-  if (status === "failed") return "You can start it again, rephrased, or do the remaining step yourself.";
+  if (status === STATUS.failed) return "You can start it again, rephrased, or do the remaining step yourself.";
   return "heybro will try another way; you can pause or stop it.";
 }
 
@@ -100,7 +101,7 @@ export function renderTask(state, ui) {
   badge.textContent = STATUS_WORDS[shown] || shown;
   const final = FINAL_STATUSES.has(ctx.status);
   const stopping = shown === "stopping";
-  const paused = ctx.status === "paused" || shown === "pausing";
+  const paused = ctx.status === STATUS.paused || shown === "pausing";
   ui.byId("pause").hidden = final || paused || stopping;
   ui.byId("resume").hidden = final || !paused || stopping;
   const stop = ui.byId("stop");
@@ -108,10 +109,10 @@ export function renderTask(state, ui) {
   // Kept in place (and focusable) while the stop is under way; pressing it again does nothing.
   stop.setAttribute("aria-disabled", String(stopping));
   ui.byId("dismiss").hidden = !final;
-  ui.byId("save-routine").hidden = ctx.status !== "completed";
+  ui.byId("save-routine").hidden = ctx.status !== STATUS.completed;
 
   const progress = ui.byId("progress");
-  const words = final || ctx.status === "paused" ? "" : PROGRESS_WORDS[shown] || (!ctx.currentAction ? PROGRESS_WORDS[ctx.status] || "" : "");
+  const words = final || ctx.status === STATUS.paused ? "" : PROGRESS_WORDS[shown] || (!ctx.currentAction ? PROGRESS_WORDS[ctx.status] || "" : "");
   progress.hidden = !words;
   /** @type {HTMLElement} */ (progress.querySelector("[data-field=text]")).textContent = words;
 
@@ -139,14 +140,14 @@ export function renderTask(state, ui) {
   }
 
   const errorBox = ui.byId("task-error");
-  const problem = ctx.status === "failed" ? (ctx.reason || ctx.error) : ctx.status === "paused" ? ctx.reason
-    : ctx.status === "waiting" ? null : ctx.error;
+  const problem = ctx.status === STATUS.failed ? (ctx.reason || ctx.error) : ctx.status === STATUS.paused ? ctx.reason
+    : ctx.status === STATUS.waiting ? null : ctx.error;
   errorBox.hidden = !problem;
   if (problem) {
     /** @type {HTMLElement} */ (errorBox.querySelector("[data-field=text]")).textContent = reasonText(problem);
     /** @type {HTMLElement} */ (errorBox.querySelector("[data-field=advice]")).textContent = adviceFor(problem, ctx.status);
-    errorBox.setAttribute("role", ctx.status === "failed" ? "alert" : "status");
-    errorBox.dataset.tone = ctx.status === "paused" ? "warn" : "bad";
+    errorBox.setAttribute("role", ctx.status === STATUS.failed ? "alert" : "status");
+    errorBox.dataset.tone = ctx.status === STATUS.paused ? "warn" : "bad";
   }
 
   const u = ctx.usage;
@@ -180,7 +181,7 @@ export const QUESTION_HINTS = {
  */
 function renderQuestion(ctx, ui) {
   const box = ui.byId("question");
-  const q = ctx.status === "waiting" ? ctx.question : null;
+  const q = ctx.status === STATUS.waiting ? ctx.question : null;
   box.hidden = !q;
   if (!q) return;
   /** @type {HTMLElement} */ (box.querySelector("[data-field=text]")).textContent = q.text;

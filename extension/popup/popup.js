@@ -8,6 +8,7 @@ import { FINAL_STATUSES } from "../background/state.js";
 import { renderHostStatus } from "../lib/host_status_view.js";
 import { keepingFocus } from "../lib/ui_focus.js";
 import { FOCUS_REPLACEMENTS, PROGRESS_WORDS, STATUS_WORDS, adviceFor, reasonText, shownStatus } from "../panel/task_view.js";
+import { STATUS } from "../lib/vocabulary.js";
 
 const byId = (/** @type {string} */ id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
 const FOCUS = { ...FOCUS_REPLACEMENTS, pause: ["resume", "stop", "open-panel"], resume: ["pause", "stop", "open-panel"], stop: ["open-panel"] };
@@ -21,8 +22,8 @@ function render(state) {
 
   // What it is doing now: only while the task is live (a stopped task has no "now").
   const current = ctx?.subtasks.find((s) => s.state === "current");
-  const busy = !final && ctx?.status !== "paused" ? PROGRESS_WORDS[status] || (!current ? PROGRESS_WORDS[ctx?.status || ""] : "") : "";
-  const now = final ? "" : busy || (current ? `${ctx?.status === "paused" ? "Next" : "Now"}: ${current.text}` : "");
+  const busy = !final && ctx?.status !== STATUS.paused ? PROGRESS_WORDS[status] || (!current ? PROGRESS_WORDS[ctx?.status || ""] : "") : "";
+  const now = final ? "" : busy || (current ? `${ctx?.status === STATUS.paused ? "Next" : "Now"}: ${current.text}` : "");
   const line = byId("subtask-line");
   line.hidden = !now;
   /** @type {HTMLElement} */ (line.querySelector("[data-field=text]")).textContent = now;
@@ -33,22 +34,22 @@ function render(state) {
   let text = "";
   let advice = "";
   let tone = "";
-  if (ctx?.status === "failed") {
+  if (ctx?.status === STATUS.failed) {
     const why = ctx.reason || ctx.error || "The task failed.";
     text = reasonText(why);
-    advice = adviceFor(why, "failed");
+    advice = adviceFor(why, STATUS.failed);
     tone = "bad";
-  } else if (ctx?.status === "completed") text = ctx.answer ? `Answer: ${ctx.answer}` : ctx.result || ctx.reason || "";
-  else if (ctx?.status === "waiting") { text = ctx.question?.text || reasonText(ctx.reason || "heybro has a question."); advice = "Answer in heybro's side panel."; tone = "warn"; }
-  else if (ctx?.status === "stopped") { text = reasonText(ctx.reason || "Stopped."); tone = "warn"; }
-  else if (ctx?.status === "paused" && ctx.reason) { text = reasonText(ctx.reason); advice = /cannot write its record|^waiting for you/i.test(ctx.reason) ? adviceFor(ctx.reason, "paused") : "Resume continues it from where it stopped."; tone = "warn"; }
+  } else if (ctx?.status === STATUS.completed) text = ctx.answer ? `Answer: ${ctx.answer}` : ctx.result || ctx.reason || "";
+  else if (ctx?.status === STATUS.waiting) { text = ctx.question?.text || reasonText(ctx.reason || "heybro has a question."); advice = "Answer in heybro's side panel."; tone = "warn"; }
+  else if (ctx?.status === STATUS.stopped) { text = reasonText(ctx.reason || "Stopped."); tone = "warn"; }
+  else if (ctx?.status === STATUS.paused && ctx.reason) { text = reasonText(ctx.reason); advice = /cannot write its record|^waiting for you/i.test(ctx.reason) ? adviceFor(ctx.reason, "paused") : "Resume continues it from where it stopped."; tone = "warn"; }
   outcome.hidden = !text;
   /** @type {HTMLElement} */ (outcome.querySelector("[data-field=text]")).textContent = text;
   /** @type {HTMLElement} */ (outcome.querySelector("[data-field=advice]")).textContent = advice;
   outcome.dataset.tone = tone;
 
   keepingFocus(document, FOCUS, () => {
-    const paused = ctx?.status === "paused" || status === "pausing";
+    const paused = ctx?.status === STATUS.paused || status === "pausing";
     const stopping = status === "stopping";
     byId("controls").hidden = final;
     byId("pause").hidden = paused || stopping;

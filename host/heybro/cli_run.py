@@ -32,6 +32,7 @@ from shared_schema.events import (AnswerData, ControlData, ErrorData, Experience
                                   PlanData, QuestionData, StatusData, ToolCallData, ToolResultData,
                                   UsageData, VerdictData)
 from shared_schema.messages import Event
+from shared_schema.status import TaskStatus
 
 from . import cli, config, logs
 from .cli_interrupts import Interrupts
@@ -43,7 +44,7 @@ from .install import browsers as browser_dirs
 from .install import registration
 from .native.identity import EXTENSION_ID
 
-FINAL = {"completed", "failed", "stopped"}
+FINAL = {s.value for s in TaskStatus if s.final}
 # The roles that act for a subtask (the operator is the page worker); their steps are listed.
 log = logs.get("heybro.cli")
 
@@ -289,12 +290,12 @@ class Progress:
 
     def _status(self, d: StatusData) -> None:
         s = d.status
-        if s == "completed" and d.answer:  # the answer first, then how it was checked
+        if s == TaskStatus.completed and d.answer:  # the answer first, then how it was checked
             self.say(f"✓ answer: {d.answer}")
             self.say(f"  completed: {d.reason or d.result}")
-        elif s == "completed":
+        elif s == TaskStatus.completed:
             self.say(f"✓ completed: {d.reason or d.result}")
-        elif s in ("failed", "stopped"):
+        elif s in (TaskStatus.failed, TaskStatus.stopped):
             self.say(f"✗ {s}: {d.reason}")
         elif s != self.status or d.reason:  # the same status again says nothing new
             self.say(f"● {s}" + (f" — {d.reason}" if d.reason else ""))
@@ -337,11 +338,11 @@ def refusal(payload: dict[str, Any]) -> str:
     other, status = detail["task_id"], detail.get("status")
     goal = str(detail.get("goal") or "")
     goal = goal if len(goal) <= 80 else goal[:79] + "…"
-    where = "" if status in ("paused", "running") else " in another heybro window"
-    if status == "waiting":
+    where = "" if status in (TaskStatus.paused, "running") else " in another heybro window"
+    if status == TaskStatus.waiting:
         how = (f'answer its question with `heybro message {other} "…"` or stop it with '
                f"`heybro stop {other}`")
-    elif status == "paused":
+    elif status == TaskStatus.paused:
         how = f"resume it with `heybro resume {other}` or stop it with `heybro stop {other}`"
     else:
         how = f"wait for it, or pause it with `heybro pause {other}` or stop it with `heybro stop {other}`"
@@ -443,7 +444,7 @@ class Watch:
                     if ev["kind"] == "status" and ev["data"].get("status") in FINAL:
                         if self.asked is not None:
                             return NEEDED_YOU
-                        return 0 if ev["data"]["status"] == "completed" else 1
+                        return 0 if ev["data"]["status"] == TaskStatus.completed else 1
                     if ev["kind"] == "question" and self.unattended and self.asked is None:
                         self.asked = str(ev["data"].get("text") or "")
                         print(f"{self.prog}: the task asked \"{self.asked}\" and nobody can "

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.client import ClientConnection
+from shared_schema.status import TaskStatus
 
 from . import cli, logs
 from .cli_interrupts import Interrupts
@@ -90,7 +91,7 @@ def _as_left(row: dict[str, Any]) -> dict[str, Any]:
     from .store.lease import is_owned
 
     if row["status"] in ACTIVE and not is_owned(row["task_id"]):
-        return row | {"status": "paused", "reason": CUT_OFF}
+        return row | {"status": TaskStatus.paused.value, "reason": CUT_OFF}
     return row
 
 
@@ -134,7 +135,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     for t in tasks:
         goal = t["goal"] if len(t["goal"]) <= 70 else t["goal"][:69] + "…"
         print(f"{t['task_id']:{w}}  {t['status']:10} {_when(t['updated_at']):16}  {goal}")
-        if t.get("reason") and t["status"] != "completed":
+        if t.get("reason") and t["status"] != TaskStatus.completed:
             print(f"{'':{w}}  └ {t['reason']}")
     return 0
 
@@ -154,7 +155,7 @@ def render(detail: dict[str, Any], out: Any = sys.stdout) -> None:
     subtasks, current = detail.get("subtasks") or [], detail.get("current_subtask", 0)
     if subtasks:
         say("Plan:")
-        done = t["status"] == "completed"
+        done = t["status"] == TaskStatus.completed
         for i, s in enumerate(subtasks):
             mark = "✓" if i < current or done else "→" if i == current else " "
             say(f"  {mark} {i + 1}. {s}")
@@ -198,7 +199,7 @@ def _said(row: dict[str, Any]) -> str:
 
 
 async def _pause_or_stop(kind: str, task_id: str) -> int:
-    wanted = ("paused", *FINAL) if kind == "pause" else FINAL
+    wanted = (TaskStatus.paused, *FINAL) if kind == "pause" else FINAL
     if (host := await _host()):
         ws, _ = host
         async with ws:
@@ -305,7 +306,7 @@ async def _continue(args: argparse.Namespace, command: str, needs_browser: Check
 def cmd_resume(args: argparse.Namespace) -> int:
     async def needs_browser() -> bool:
         row = (await _detail(args.task_id))["task"]
-        if row["status"] != "paused":
+        if row["status"] != TaskStatus.paused:
             raise CommandFailed(f"That task is {row['status']}, not paused.")
         return True
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 import uuid
-from enum import Enum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from shared_schema.events import UsageData
+from shared_schema.status import TaskStatus
 
 RoleName = Literal["scheduler", "worker", "verifier", "analyst", "technician"]
 # Who does a subtask (seed 004: roles by capability): the operator works the page (the Worker
@@ -20,22 +20,6 @@ WorkKind = Literal["operator", "analyst", "technician"]
 
 def now() -> float:
     return time.time()
-
-
-class TaskStatus(str, Enum):
-    planning = "planning"
-    executing = "executing"
-    verifying = "verifying"
-    correcting = "correcting"
-    paused = "paused"
-    waiting = "waiting"  # for the user's answer to a question heybro asked (not a failure)
-    completed = "completed"
-    failed = "failed"
-    stopped = "stopped"
-
-    @property
-    def final(self) -> bool:
-        return self in (TaskStatus.completed, TaskStatus.failed, TaskStatus.stopped)
 
 
 class ProposedToolCall(BaseModel):

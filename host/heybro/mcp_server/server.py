@@ -22,6 +22,7 @@ from mcp.server.lowlevel.server import Server
 from pydantic import ValidationError
 
 from shared_schema.outside import OutsideActed
+from shared_schema.status import TaskStatus
 
 from .. import config, logs
 from ..agent.validation import pydantic_errors
@@ -144,7 +145,7 @@ class HeybroMcp:
     async def _task_status(self, ctx: ServerRequestContext[Any], args: Any) -> types.CallToolResult:
         detail = await self._ask("task.get", {"task_id": args.task_id})
         task = detail["task"]
-        if not args.wait or task["status"] in FINAL or task["status"] == "waiting":
+        if not args.wait or task["status"] in FINAL or task["status"] == TaskStatus.waiting:
             return self._status_result(detail)
         last = detail["history"][-1]["seq"] if detail["history"] else -1
         if not self.link.seen(args.task_id):
@@ -212,17 +213,17 @@ class HeybroMcp:
                 if status in FINAL:
                     end = data
                     break
-                if status == "waiting" and question is not None:
+                if status == TaskStatus.waiting and question is not None:
                     break
         outcome = {"task_id": task_id, "status": status, "reason": end.get("reason"),
-                   "answer": end.get("answer"), "question": question if status == "waiting"
+                   "answer": end.get("answer"), "question": question if status == TaskStatus.waiting
                    else None, "steps": end.get("steps")}
         words = [f"Task {task_id}: {status}" + (f" — {end['reason']}" if end.get("reason") else "")]
         if end.get("answer"):
             words.append(f"Answer: {end['answer']}")
-        if status == "waiting" and question is not None:
+        if status == TaskStatus.waiting and question is not None:
             words.append(_question_words(task_id, question))
-        return _text("\n".join(words), outcome, error=status in ("failed", "stopped"))
+        return _text("\n".join(words), outcome, error=status in (TaskStatus.failed, TaskStatus.stopped))
 
     # --- page tools ---------------------------------------------------------------------------
 
@@ -247,7 +248,7 @@ class HeybroMcp:
         acted = OutsideActed.model_validate(reply)
         if acted.error_code == "ended" or acted.status in FINAL:
             self.page_task = None
-            if acted.status == "stopped":
+            if acted.status == TaskStatus.stopped:
                 self.page_stopped = (
                     "The user stopped your heybro task in heybro's panel: heybro takes no more "
                     "page actions from you in this session. Ask the user what they want.")
@@ -309,7 +310,7 @@ def _acted_words(name: str, acted: OutsideActed) -> str:
 
 
 def _pending_question(detail: dict[str, Any]) -> dict[str, Any] | None:
-    if detail["task"]["status"] != "waiting":
+    if detail["task"]["status"] != TaskStatus.waiting:
         return None
     asked = [h["data"] for h in detail.get("history") or [] if h["kind"] == "question"]
     return asked[-1] if asked else None

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from shared_schema.status import TaskStatus
 
 from ..agent.models import ExpectedOutcome, Task, ToolCall
 from ..agent.signature import attrs_of
@@ -67,7 +68,7 @@ def routine_from_task(store: TaskStore, task_id: str, name: str) -> Routine:
     state = store.load_checkpoint(task_id) if row is not None else None
     if row is None or state is None:
         raise SaveRefused(f"no task {task_id!r} (`heybro tasks` lists them)", "task_not_found")
-    if row.status != "completed":
+    if row.status != TaskStatus.completed:
         raise SaveRefused(f"task {task_id} is {row.status}: only a completed task can be saved "
                           "as a routine")
     task = Task.model_validate(state)

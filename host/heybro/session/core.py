@@ -15,6 +15,7 @@ from typing import Any, Literal
 from shared_schema import ErrorCode, ProtocolError
 from shared_schema.events import ControlData, MessageData, dump
 from shared_schema.page_text import neutral
+from shared_schema.status import FINAL
 from shared_schema.messages import Event, TaskAccepted, TaskDetail, TaskListResult, TaskStart
 
 from .. import config, logs
@@ -26,7 +27,7 @@ from ..store.lease import ask_owner, is_owned, take_request
 from . import queries, resume_notes
 from ..outside.executor import OutsideExecutor
 from ..routines.run import executor_for, needs_model
-from .launch import FINAL, BrowserFactory, Executor, Launcher, native_browser
+from .launch import BrowserFactory, Executor, Launcher, native_browser
 from .outside import OutsideAgents
 from .running import Listener, Running
 
@@ -84,7 +85,7 @@ class Session:
         for row in self.store.unfinished():
             if row.id == allow or (cur is not None and row.id == cur.task.id):
                 continue
-            where = "" if row.status == "paused" else " in another heybro window"
+            where = "" if row.status == TaskStatus.paused else " in another heybro window"
             raise ProtocolError(ErrorCode.busy, f'Task "{_short(row.goal)}" ({row.id}) is '
                                 f"{row.status}{where}. {HOW_TO_END}",
                                 detail={"task_id": row.id, "status": row.status,
@@ -150,7 +151,7 @@ class Session:
         row = self._row(task_id)
         if row.status in FINAL:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
-        if row.status != "paused":
+        if row.status != TaskStatus.paused:
             await self._not_here(task_id, "pause")
 
     async def _not_here(self, task_id: str, what: Literal["pause", "stop"]) -> None:
@@ -160,7 +161,7 @@ class Session:
             ask_owner(task_id, what)
             return
         if what == "stop":
-            self.store.set_status(task_id, "stopped", "stopped by the user")
+            self.store.set_status(task_id, TaskStatus.stopped, "stopped by the user")
             self.store.interrupt_actions(task_id)
         else:
             self.store.pause_interrupted(RUNNER_DIED, [task_id])
@@ -203,7 +204,7 @@ class Session:
             cur.control.resume()
             return
         row = self._row(task_id)
-        if row.status != "paused":
+        if row.status != TaskStatus.paused:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is {row.status}, not paused.")
         self._busy(allow=task_id)
         task = self._restore(task_id)
@@ -231,11 +232,11 @@ class Session:
         row = self._row(task_id)
         if row.status in FINAL:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
-        if row.status != "paused":
+        if row.status != TaskStatus.paused:
             await self._not_here(task_id, "stop")
             return
         # A paused task from an earlier host: end it in the record.
-        self.store.set_status(task_id, "stopped", "stopped by the user")
+        self.store.set_status(task_id, TaskStatus.stopped, "stopped by the user")
         await self._announce(task_id)
 
     async def message(self, task_id: str, text: str, agent: str | None = None) -> None:
@@ -260,7 +261,7 @@ class Session:
                                 "takes this into account before any further action.")
             return
         row = self._row(task_id)
-        if row.status == "paused":
+        if row.status == TaskStatus.paused:
             held: dict[str, Any] = (self.store.load_checkpoint(task_id) or {}).get("question") or {}
             if held.get("kind") == "secret":
                 # Asked before heybro restarted: a secret typed now would land in the record.
@@ -310,7 +311,7 @@ class Session:
             await self._say(cur, f"You handed over tab {tab_id} ({site}): heybro may use it now.")
             return
         row = self._row(task_id)
-        if row.status != "paused":
+        if row.status != TaskStatus.paused:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
         state = self.store.load_checkpoint(task_id)
         if state is not None:

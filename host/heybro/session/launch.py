@@ -17,6 +17,7 @@ from typing import cast
 from shared_schema import ErrorCode, ProtocolError
 from shared_schema.events import ErrorData, EventData, MessageData, StatusData, dump
 from shared_schema.messages import Event
+from shared_schema.status import FINAL
 
 from .. import config, logs
 from ..agent.browser import Browser
@@ -40,7 +41,6 @@ log = logs.get("heybro.session")
 
 # The browser a run acts in: the user's Chrome over native messaging, or a test's fake.
 BrowserFactory = Callable[[NativeChannel, str], Browser]
-FINAL = ("completed", "failed", "stopped")
 # A store that refused a write is tried again after 0.5 s, 1 s, 2 s, … then every 10 s.
 STORE_RETRY_FIRST_S = 0.5
 STORE_RETRY_MAX_S = 10.0
@@ -148,7 +148,7 @@ class Launcher:
                 "some space, make the folder writable, close what locks it); heybro notices by "
                 "itself and writes everything, then press Resume.")
         if not ended:
-            await running.tell(StatusData(status="paused", reason=err.message))
+            await running.tell(StatusData(status=TaskStatus.paused, reason=err.message))
         await running.tell(ErrorData(text=text))
         retry = asyncio.create_task(self._write_held(running, err, ended))
         try:
@@ -167,8 +167,8 @@ class Launcher:
                     with contextlib.suppress(StoreUnwritable):
                         self.store.flush()
                         self.store.checkpoint(task.id, task.model_dump(mode="json"))
-                        self.store.set_status(task.id, "stopped", "stopped by the user")
-                    await running.tell(StatusData(status="stopped", reason="stopped by the user"))
+                        self.store.set_status(task.id, TaskStatus.stopped, "stopped by the user")
+                    await running.tell(StatusData(status=TaskStatus.stopped, reason="stopped by the user"))
                     return None
                 try:
                     self._write(running, ended)
@@ -177,7 +177,7 @@ class Launcher:
                     if retry.done():  # it failed again since: tried again by itself too
                         retry = asyncio.create_task(self._write_held(running, again, ended))
                     await running.tell(ErrorData(text=f"Still paused: {again.message}."))
-                    await running.tell(StatusData(status="paused", reason=again.message))
+                    await running.tell(StatusData(status=TaskStatus.paused, reason=again.message))
                     continue
                 if ended:
                     return None

@@ -49,7 +49,7 @@ class OutsideAgents:
         cur, inbox = session._live(payload.task_id), self.inboxes.get(payload.task_id)
         if cur is None or inbox is None or inbox.closed:
             row = session._row(payload.task_id)
-            by = " by the user in heybro's panel" if row.status == "stopped" else ""
+            by = " by the user in heybro's panel" if row.status == TaskStatus.stopped else ""
             return OutsideActed(success=False, status=row.status, error_code="ended", error=(
                 f"This task is {row.status}{by}" + (f": {row.reason}" if row.reason else "")
                 + ". Not run."))

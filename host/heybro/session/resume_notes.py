@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from shared_schema.events import MessageData, StatusData
+from shared_schema.status import TaskStatus
 
 from ..agent.cutoff import ledger_key
 from ..store import TaskStore, views
@@ -33,7 +34,7 @@ def said_while_paused(store: TaskStore, task_id: str) -> list[str]:
     """What the user said since the planner last ran (to hand it over on resume)."""
     said: list[str] = []
     for e in reversed(views.events(store, task_id, kinds=["message", "status"])):
-        if isinstance(e.data, StatusData) and e.data.status == "planning":
+        if isinstance(e.data, StatusData) and e.data.status == TaskStatus.planning:
             break
         if isinstance(e.data, MessageData) and e.data.who == "user" and e.data.text:
             said.append(e.data.text)

@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from shared_schema.events import StatusData, dump
+from shared_schema.status import TaskStatus
 
 from .. import logs, paths
 from .errors import StoreUnwritable, explain
@@ -28,8 +29,9 @@ from .migrations import migrate
 
 log = logs.get("heybro.store")
 
-FINAL = ("completed", "failed", "stopped")
-ACTIVE = ("planning", "executing", "verifying", "correcting", "waiting")
+FINAL = tuple(s.value for s in TaskStatus if s.final)
+# The statuses of a task a run holds (waiting: for an answer, still its run's).
+ACTIVE = tuple(s.value for s in TaskStatus if not s.final and s is not TaskStatus.paused)
 
 
 def default_path() -> Path:
@@ -211,7 +213,7 @@ class TaskStore:
     # --- tasks ------------------------------------------------------------------------------
 
     def create_task(self, goal: str, *, url: str | None = None,
-                    resources: dict[str, str] | None = None, status: str = "planning",
+                    resources: dict[str, str] | None = None, status: str = TaskStatus.planning.value,
                     task_id: str | None = None) -> TaskRow:
         now = time.time()
         tid = task_id or time.strftime("t-%Y%m%d-%H%M%S-", time.gmtime(now)) + secrets.token_hex(2)
@@ -293,7 +295,7 @@ class TaskStore:
                 f"SELECT id FROM tasks WHERE status IN ({','.join('?' * len(ACTIVE))})", ACTIVE)]
         ids = [i for i in ids if (only is None or i in only) and not skip(i)]
         for tid in ids:
-            self.set_status(tid, "paused", reason)
+            self.set_status(tid, TaskStatus.paused, reason)
             self.interrupt_actions(tid)
         return ids
 
