@@ -8,9 +8,10 @@ changes below, the page before is read: every control the scanner reports whose 
 record, an id the page did not generate, its form — scripts/bench/refind_apps.js) has its
 signature captured as heybro keeps it. Then the application changes — the same page reloaded
 (nothing changed), its rows sorted, filtered, paged, searched, added, deleted or renamed through
-its own database, its interface language or skin switched — and each signature is re-found in the
-new document with extension/lib/refind.js. Correct: the element with the same key; wrong: another
-one; abstained: not found or ambiguous. A key the change removed is a deleted target: only an
+its own database, its interface language, skin or theme switched, or, in the same document, a
+panel opened or closed by a person's click, a row redrawn by the page's own request (ajax) — and
+each signature is re-found in the new document with extension/lib/refind.js. Correct: the element with the same key; wrong: another
+one; abstained: not found or ambiguous. A key the change removed, or whose control it hid, is a deleted target: only an
 abstention is right. A key no longer unique is left out (unclear).
 
 The halves are the corpus's own (tests/support/corpus/): refind.js may be adjusted looking at a
@@ -37,8 +38,8 @@ from bench_common import ROOT, machine, percentile, serve, write_section  # noqa
 sys.path.insert(0, str(ROOT / "tests"))
 from support.corpus import APPS, NotInstalled, need  # noqa: E402
 
-KINDS = ["none", "sort", "filter", "search", "paginate", "language", "skin", "add_rows",
-         "delete_rows", "rename"]
+KINDS = ["none", "sort", "filter", "search", "paginate", "language", "skin", "theme", "add_rows",
+         "delete_rows", "rename", "open_panel", "close_panel", "ajax"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,51 @@ class Change:
     undo: Callable[[], None] | None = None  # puts it back after (a setting the next change must not see)
     ignore: tuple[str, ...] = ()  # the view's own parameters (sort order, page, tokens)
     name: str = ""
+    # A change made on the page itself, in the same document (a panel opened, a row updated by the
+    # page's own request): `setup` before the capture, `ui` instead of loading the page again.
+    setup: Callable[[Any], None] | None = None
+    ui: Callable[[Any], None] | None = None
+
+
+def click(selector: str) -> Callable[[Any], None]:
+    """A person's click on the first visible element matching `selector`, and the page settled."""
+    def run(page: Any) -> None:
+        page.locator(selector).locator("visible=true").first.click(timeout=5_000)
+        settled(page)
+    return run
+
+
+def script_click(selector: str) -> Callable[[Any], None]:
+    """A click through the page's own handler on a control shown only under the pointer (a
+    table's row actions), and the page settled."""
+    def run(page: Any) -> None:
+        page.locator(selector).first.evaluate("(e) => e.click()", timeout=5_000)
+        settled(page)
+    return run
+
+
+def type_into(selector: str, text: str) -> Callable[[Any], None]:
+    """Words typed into a field the page answers as they come (a live search), and the page settled."""
+    def run(page: Any) -> None:
+        page.locator(selector).first.press_sequentially(text, delay=60, timeout=5_000)
+        settled(page)
+    return run
+
+
+def settled(page: Any) -> None:
+    page.wait_for_timeout(400)
+    try:
+        page.wait_for_load_state("networkidle", timeout=5_000)
+    except Exception:  # noqa: BLE001 - a page that keeps polling
+        pass
+    page.wait_for_timeout(400)
+
+
+def panel(kind: str, page: str, toggle: str) -> Change:
+    """A panel opened by its toggle, or (close_panel) opened before the capture and closed after."""
+    if kind == "open_panel":
+        return Change(kind, page, ui=click(toggle))
+    return Change(kind, page, setup=click(toggle), ui=click(toggle))
 
 
 @dataclass
@@ -93,12 +139,17 @@ def mediawiki(r: Any) -> Plan:
                ignore=("search",)),
         Change("add_rows", t("Kettles", "&action=history"), act=new_revision),
         Change("add_rows", t("Special:AllPages"), act=new_page),
+        panel("open_panel", t("Kettles"), "#p-cactions-checkbox"),
+        panel("close_panel", t("Kettles"), "#p-cactions-checkbox"),
+        # The star: the page's own request watches the page, and the link becomes "Unwatch".
+        Change("ajax", t("Kettles"), ui=click("#ca-watch a"), undo=lambda: _write(wiki.db, "DELETE FROM watchlist")),
     ])
 
 
 def wordpress(r: Any) -> Plan:
     wp = r.wp
     ids = [int(x[0]) for x in wp.sql("SELECT ID FROM wp_posts WHERE post_type='post' AND post_status='publish' ORDER BY ID")]
+    held = [int(x[0]) for x in wp.sql("SELECT comment_ID FROM wp_comments WHERE comment_approved='0'")]
 
     def add_posts() -> None:
         wp.php("foreach (['Milk frothers compared', 'A kettle for camping'] as $t) "
@@ -122,6 +173,14 @@ def wordpress(r: Any) -> Plan:
         Change("add_rows", "/wp-admin/edit.php", act=add_posts),
         Change("delete_rows", "/wp-admin/edit.php", act=trash_post),
         Change("rename", "/wp-admin/edit.php", act=rename_post),
+        Change("theme", "/wp-admin/edit.php", act=lambda: wp.php("update_user_meta(1, 'admin_color', 'midnight');"),
+               undo=lambda: wp.php("delete_user_meta(1, 'admin_color');")),
+        panel("open_panel", "/wp-admin/edit.php", "#show-settings-link"),
+        panel("close_panel", "/wp-admin/edit.php", "#show-settings-link"),
+        panel("open_panel", "/wp-admin/edit-comments.php", "#contextual-help-link"),
+        # A comment approved from its row: the page's own request, the row redrawn in place.
+        Change("ajax", "/wp-admin/edit-comments.php", ui=script_click("tr.comment.unapproved .row-actions .approve a"),
+               undo=lambda: wp.php("".join(f"wp_set_comment_status({c}, 'hold');" for c in held))),
     ])
 
 
@@ -135,6 +194,8 @@ def trac(r: Any) -> Plan:
         Change("filter", q + "&order=id", "/query?status=new&max=20&order=id"),
         Change("paginate", "/query?status=!closed&order=id&max=5&page=1", "/query?status=!closed&order=id&max=5&page=2"),
         Change("filter", "/timeline?daysback=30", "/timeline?daysback=30&ticket=on"),
+        panel("close_panel", q + "&order=id", "#filters legend"),
+        panel("open_panel", "/ticket/1", "h3.foldable a[href='#no3']"),
     ])
 
 
@@ -192,7 +253,9 @@ def adminer(r: Any) -> Plan:
         r.sql("INSERT INTO products (name, price, stock, category) VALUES ('Clay teapot', 21, 4, 'teapots')")
 
     def delete_row() -> None:
-        r.sql("DELETE FROM products WHERE id = 4")
+        # (a product no order names: the orders' foreign key refuses the others)
+        free = r.sql("SELECT id FROM products WHERE id NOT IN (SELECT product_id FROM orders) ORDER BY id LIMIT 1")
+        r.sql(f"DELETE FROM products WHERE id = {int(free[0][0])}")
 
     return Plan(("order[0]", "desc[0]", "page", "limit", "token", "where[0][col]", "where[0][op]", "where[0][val]"), [
         Change("none", sel), Change("none", f"{db}&edit=products&where%5Bid%5D=3"),
@@ -201,17 +264,31 @@ def adminer(r: Any) -> Plan:
         Change("filter", sel, sel + "&where%5B0%5D%5Bcol%5D=category&where%5B0%5D%5Bop%5D=%3D&where%5B0%5D%5Bval%5D=kettles"),
         Change("add_rows", sel, act=add_rows),
         Change("delete_rows", sel, act=delete_row),
+        panel("open_panel", sel, "legend a[href='#fieldset-search']"),
+        panel("open_panel", sel, "legend a[href='#fieldset-sort']"),
     ])
 
 
 def wagtail(r: Any) -> Plan:
     journal = r.page_id("Journal")
+
+    def theme(name: str) -> None:
+        r.shell("from django.contrib.auth import get_user_model\n"
+                "from wagtail.users.models import UserProfile\n"
+                f"p = UserProfile.get_for_user(get_user_model().objects.get(username={r.user!r}))\n"
+                f"p.theme = {name!r}\np.save()")
     return Plan(("ordering", "p", "q"), [
         Change("none", f"/admin/pages/{journal}/"), Change("none", "/admin/users/"),
         Change("sort", f"/admin/pages/{journal}/", f"/admin/pages/{journal}/?ordering=-latest_revision_created_at"),
         Change("sort", f"/admin/pages/{journal}/", f"/admin/pages/{journal}/?ordering=title"),
         Change("search", "/admin/pages/search/?q=kettle", "/admin/pages/search/?q=cast+iron"),
         Change("sort", "/admin/users/", "/admin/users/?ordering=name"),
+        Change("theme", "/admin/users/", act=lambda: theme("dark"), undo=lambda: theme("system")),
+        panel("open_panel", "/admin/users/", "button[aria-label^='More options for']"),
+        panel("open_panel", f"/admin/pages/{journal}/", "button[aria-label='Show filters']"),
+        panel("close_panel", "/admin/users/", "button.sidebar-menu-item__link[aria-haspopup='menu']"),
+        # The live search: the list of users fetched and swapped in by the page as the words come.
+        Change("ajax", "/admin/users/", ui=type_into("input[name=q]", "an")),
     ])
 
 
@@ -281,12 +358,17 @@ def run_app(name: str, base: str, explain: bool) -> list[dict]:
                     ignore = list(plan.ignore + c.ignore)
                     try:
                         goto(page, running.url + c.before)
+                        if c.setup is not None:
+                            c.setup(page)
                         load(page, base)
                         items = page.evaluate("(ig) => __ra.capture(ig)", ignore)
                         if c.act is not None:
                             c.act()
-                        goto(page, running.url + (c.after or c.before))
-                        load(page, base)
+                        if c.ui is not None:
+                            c.ui(page)  # the same document, changed by the page itself
+                        else:
+                            goto(page, running.url + (c.after or c.before))
+                            load(page, base)
                         got = page.evaluate("([items, ig, ex]) => __ra.judge(items, ig, ex)", [items, ignore, explain])
                     except Exception as e:  # noqa: BLE001 - the harness could not make the change: said
                         why = str(e).splitlines()[0][:120]

@@ -8,7 +8,8 @@
  * address (the record it opens, minus the view's own parameters: sort order, page, tokens), a
  * field's name (and a checkbox's value: the record it ticks), an id the page did not generate, and
  * the form it belongs to. A control with none of these, or whose key is not unique, is not a
- * target; a key gone after the change is a deleted target (re-finding must abstain).
+ * target; a key gone after the change, or whose control the change hid, is a deleted target
+ * (re-finding must abstain).
  */
 import { captureSignature, collectCandidates, isGeneratedId, refind, shortlist, walkDeep } from "../../extension/lib/refind.js";
 import { Registry, scanPage } from "../../extension/lib/dom_scan.js";
@@ -117,7 +118,9 @@ export function judge(items, ignore, explain) {
   return items.map(({ key, sig }) => {
     const same = keys.get(key) || [];
     if (same.length > 1) return { key, outcome: "unclear" };
-    const truth = same[0] || null;
+    // A control the change hid (a panel closed) is gone for a person, who cannot use it: only an
+    // abstention is right, as for one the change removed.
+    const truth = same[0] && same[0].checkVisibility({ visibilityProperty: true }) ? same[0] : null;
     const t0 = performance.now();
     const r = refind(sig, document);
     const ms = performance.now() - t0;
