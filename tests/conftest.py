@@ -1,14 +1,10 @@
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from support.browser import ExtBrowser, launch  # noqa: E402
+from support.browser import ExtBrowser, launch
 
 
 @pytest.fixture

@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.agent_harness import prompts, run_task
+from support.fake_browser import shop
+from support.scripted_llm import ScriptedLLM, call, calls
 
-from support.agent_harness import prompts, run_task  # noqa: E402
-from support.fake_browser import shop  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
-
-from heybro.agent.env import AgentEnv  # noqa: E402
-from heybro.agent.models import TaskStatus  # noqa: E402
+from heybro.agent.env import AgentEnv
+from heybro.agent.models import TaskStatus
 
 CODE = "493817"
 

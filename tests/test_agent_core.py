@@ -3,24 +3,21 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.agent_harness import prompts, run_task
+from support.fake_browser import shop
+from support.scripted_llm import ScriptedLLM, call, calls, fault, raw, slow, text
 
-from support.agent_harness import prompts, run_task  # noqa: E402
-from support.fake_browser import shop  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls, fault, raw, slow, text  # noqa: E402
-
-from heybro import config  # noqa: E402
-from heybro.agent.env import AgentEnv  # noqa: E402
-from heybro.agent.executor import TaskExecutor  # noqa: E402
-from heybro.agent.models import Task, TaskStatus  # noqa: E402
-from heybro.agent.recorder import MemoryRecorder  # noqa: E402
-from heybro.llm import LLMClient  # noqa: E402
+from heybro import config
+from heybro.agent.env import AgentEnv
+from heybro.agent.executor import TaskExecutor
+from heybro.agent.models import Task, TaskStatus
+from heybro.agent.recorder import MemoryRecorder
+from heybro.llm import LLMClient
 
 
 PLAN = [calls(("set_subtasks", {"subtasks": ["Search for kettle", "Open the blue kettle",

@@ -11,7 +11,6 @@ import asyncio
 import base64
 import io
 import re
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -20,18 +19,16 @@ import pytest
 from PIL import Image
 from playwright.async_api import async_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.extension_browser import ExtensionBrowser, with_extension
+from support.scripted_llm import ScriptedLLM, call, calls, find_id, user_text
+from support.static_server import serve
 
-from support.extension_browser import ExtensionBrowser, with_extension  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls, find_id, user_text  # noqa: E402
-from support.static_server import serve  # noqa: E402
-
-from heybro import config  # noqa: E402
-from heybro.agent.env import AgentEnv  # noqa: E402
-from heybro.agent.executor import TaskExecutor  # noqa: E402
-from heybro.agent.models import Task, TaskStatus  # noqa: E402
-from heybro.agent.recorder import MemoryRecorder  # noqa: E402
-from heybro.llm import LLMClient  # noqa: E402
+from heybro import config
+from heybro.agent.env import AgentEnv
+from heybro.agent.executor import TaskExecutor
+from heybro.agent.models import Task, TaskStatus
+from heybro.agent.recorder import MemoryRecorder
+from heybro.llm import LLMClient
 
 pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).parent / "fixtures" / "agent"

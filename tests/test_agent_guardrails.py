@@ -5,16 +5,11 @@ The real agent core and `openai` client against the scripted LLM server, on the 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from support.agent_harness import feedback, plan, prompts, run_task
+from support.fake_browser import shop
+from support.scripted_llm import ScriptedLLM, call, calls
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from support.agent_harness import feedback, plan, prompts, run_task  # noqa: E402
-from support.fake_browser import shop  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
-
-from heybro.agent.models import TaskStatus  # noqa: E402
+from heybro.agent.models import TaskStatus
 
 
 def acted(browser, tool: str) -> list[dict]:  # type: ignore[no-untyped-def]

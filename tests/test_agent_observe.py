@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.fake_browser import shop
 
-from support.fake_browser import shop  # noqa: E402
-
-from heybro.agent import env as env_mod  # noqa: E402
-from heybro.agent.env import AgentEnv  # noqa: E402
-from heybro.agent.models import Task  # noqa: E402
-from heybro.agent.recorder import MemoryRecorder  # noqa: E402
-from heybro.config import Settings  # noqa: E402
+from heybro.agent import env as env_mod
+from heybro.agent.env import AgentEnv
+from heybro.agent.models import Task
+from heybro.agent.recorder import MemoryRecorder
+from heybro.config import Settings
 
 
 def test_snapshot_is_reused_within_a_step_and_read_again_after_actions_or_when_old() -> None:

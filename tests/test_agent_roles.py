@@ -8,13 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.agent_harness import prompts, run_task
+from support.fake_browser import shop
+from support.scripted_llm import ScriptedLLM, call, calls
 
-from support.agent_harness import prompts, run_task  # noqa: E402
-from support.fake_browser import shop  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
-
-from heybro.agent.models import TaskStatus  # noqa: E402
+from heybro.agent.models import TaskStatus
 
 GOAL = "How much do the blue and the red kettle cost together?"
 

@@ -18,15 +18,13 @@ from typing import IO, Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support import demo_script
+from support.browser import host_pids, launch
+from support.browser import test_env as base_env
+from support.scripted_llm import ScriptedLLM, call, calls, slow
 
-from support import demo_script  # noqa: E402
-from support.browser import host_pids, launch  # noqa: E402
-from support.browser import test_env as base_env  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls, slow  # noqa: E402
-
-from heybro.demo import DemoSite  # noqa: E402
-from heybro.store import TaskStore  # noqa: E402
+from heybro.demo import DemoSite
+from heybro.store import TaskStore
 
 GOAL = "Buy a blue kettle for Ann Lee"
 # A scheduler asked again (after the user's message) goes on with the plan it has.

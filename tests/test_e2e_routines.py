@@ -18,16 +18,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support import demo_script
+from support.browser import ExtBrowser, launch
+from support.scripted_llm import ScriptedLLM
+from support.shop_policy import GOAL
+from support.shop_rig import wait_status
 
-from support import demo_script  # noqa: E402
-from support.browser import ExtBrowser, launch  # noqa: E402
-from support.scripted_llm import ScriptedLLM  # noqa: E402
-from support.shop_policy import GOAL  # noqa: E402
-from support.shop_rig import wait_status  # noqa: E402
-
-from heybro.browser.chromium import find_chromium  # noqa: E402
-from heybro.demo import DemoSite  # noqa: E402
+from heybro.browser.chromium import find_chromium
+from heybro.demo import DemoSite
 
 pytestmark = pytest.mark.browser
 
@@ -124,7 +122,6 @@ def test_the_terminal_saves_lists_shows_and_exports_a_routine(recorded: Recorded
 
     gone = eb.heybro("routine", "export", "nothing-here")
     assert gone.returncode == 1 and "no routine named 'nothing-here'" in gone.stderr
-
 
 
 def _export(recorded: Recorded, folder: Path) -> Path:

@@ -8,16 +8,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.agent_harness import prompts, run_task
+from support.fake_browser import El, FakeBrowser
+from support.scripted_llm import ScriptedLLM, call, calls, user_text
 
-from support.agent_harness import prompts, run_task  # noqa: E402
-from support.fake_browser import El, FakeBrowser  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls, user_text  # noqa: E402
-
-from heybro.agent.experience import PER_SITE  # noqa: E402
-from heybro.agent.models import TaskStatus  # noqa: E402
-from heybro.store import TaskStore  # noqa: E402
-from heybro.store.experiences import StoreExperiences  # noqa: E402
+from heybro.agent.experience import PER_SITE
+from heybro.agent.models import TaskStatus
+from heybro.store import TaskStore
+from heybro.store.experiences import StoreExperiences
 
 TIP = "Search is inside the Menu button; the search page is /search"
 

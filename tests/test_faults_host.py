@@ -5,22 +5,19 @@ took counts, and on resume the worker is told and looks at the page first."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_schema.events import dump
+from heybro import session as session_mod
+from heybro.agent.errors import BrowserLost
+from shared_schema.messages import TaskStart
 
-from shared_schema.events import dump  # noqa: E402
-from heybro import session as session_mod  # noqa: E402
-from heybro.agent.errors import BrowserLost  # noqa: E402
-from shared_schema.messages import TaskStart  # noqa: E402
-
-from support.fake_browser import FakeBrowser  # noqa: E402
-from support.scripted_llm import user_text  # noqa: E402
-from support.session_rig import session_rig, until  # noqa: E402
+from support.fake_browser import FakeBrowser
+from support.scripted_llm import user_text
+from support.session_rig import session_rig, until
 
 GOAL = "Book the blue kettle for Ann (ann@x.io)"
 

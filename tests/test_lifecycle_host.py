@@ -6,19 +6,16 @@ time, paused ones included."""
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_schema import ProtocolError
+from shared_schema.messages import TaskStart
 
-from shared_schema import ProtocolError  # noqa: E402
-from shared_schema.messages import TaskStart  # noqa: E402
-
-from support.scripted_llm import call  # noqa: E402
-from support.session_rig import HOLD_OFF, SessionRig, session_rig, until, wait_thread  # noqa: E402
+from support.scripted_llm import call
+from support.session_rig import HOLD_OFF, SessionRig, session_rig, until, wait_thread
 
 GOAL = "Book the blue kettle for Ann (ann@x.io)"
 STOP_WORDS = f"Actually {HOLD_OFF}, just stop at the booking form"

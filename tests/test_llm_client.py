@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import time
 from email.utils import formatdate
 from pathlib import Path
@@ -14,17 +13,15 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.agent_harness import plan, run_task
+from support.fake_browser import shop
+from support.scripted_llm import ScriptedLLM, call, fault, text
 
-from support.agent_harness import plan, run_task  # noqa: E402
-from support.fake_browser import shop  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, fault, text  # noqa: E402
-
-from heybro import config  # noqa: E402
-from heybro.agent.models import TaskStatus  # noqa: E402
-from heybro.agent.scheduler_prompt import SYSTEM as SCHEDULER  # noqa: E402
-from heybro.agent.toolbox import SCHEDULER_TOOLS  # noqa: E402
-from heybro.llm import LLMClient, LLMError  # noqa: E402
+from heybro import config
+from heybro.agent.models import TaskStatus
+from heybro.agent.scheduler_prompt import SYSTEM as SCHEDULER
+from heybro.agent.toolbox import SCHEDULER_TOOLS
+from heybro.llm import LLMClient, LLMError
 
 def flow() -> dict[str, list[Any]]:
     """A one-subtask task on the fake shop (a fresh script each time: the server pops it)."""

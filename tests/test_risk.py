@@ -5,22 +5,19 @@ openai client, scripted LLM, fake browser)."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.agent_harness import prompts, run_task
+from support.fake_browser import El, FakeBrowser
+from support.scripted_llm import ScriptedLLM, call, calls
 
-from support.agent_harness import prompts, run_task  # noqa: E402
-from support.fake_browser import El, FakeBrowser  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
-
-from heybro.agent.env import AgentEnv  # noqa: E402
-from heybro.agent.models import TaskStatus  # noqa: E402
-from heybro.agent.risk import judge  # noqa: E402
-from heybro.agent.toolbox import CLICK, FILL, PRESS  # noqa: E402
+from heybro.agent.env import AgentEnv
+from heybro.agent.models import TaskStatus
+from heybro.agent.risk import judge
+from heybro.agent.toolbox import CLICK, FILL, PRESS
 
 
 def el(tag: str, text: str = "", role: str | None = None, form: str | None = None,

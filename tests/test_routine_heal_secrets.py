@@ -6,27 +6,24 @@ file, and the host's log file.)"""
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.fake_browser import El, FakeBrowser
+from support.scripted_llm import ScriptedLLM, call, calls
 
-from support.fake_browser import El, FakeBrowser  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
-
-from heybro import config, logs  # noqa: E402
-from heybro.agent.env import AgentEnv  # noqa: E402
-from heybro.agent.models import Task  # noqa: E402
-from heybro.agent.recorder import FanOut, MemoryRecorder  # noqa: E402
-from heybro.llm import LLMClient  # noqa: E402
-from heybro.routines.export import script as export  # noqa: E402
-from heybro.routines.heal import heal  # noqa: E402
-from heybro.routines.model import Routine, Step  # noqa: E402
-from heybro.store import TaskStore  # noqa: E402
-from heybro.store.recorder import StoreRecorder  # noqa: E402
-from heybro.store.routines import StoreRoutines  # noqa: E402
+from heybro import config, logs
+from heybro.agent.env import AgentEnv
+from heybro.agent.models import Task
+from heybro.agent.recorder import FanOut, MemoryRecorder
+from heybro.llm import LLMClient
+from heybro.routines.export import script as export
+from heybro.routines.heal import heal
+from heybro.routines.model import Routine, Step
+from heybro.store import TaskStore
+from heybro.store.recorder import StoreRecorder
+from heybro.store.routines import StoreRoutines
 
 SECRET = "hunter2-very-private"
 URL = "http://app.test/login"

@@ -6,19 +6,16 @@ demo shop; changed copies of the shop (tests/support/mutated_pages.py) are what 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.routine_rig import final, order, rig
+from support.shop_policy import ShopPolicy
 
-from support.routine_rig import final, order, rig  # noqa: E402
-from support.shop_policy import ShopPolicy  # noqa: E402
-
-from heybro.store.routines import StoreRoutines  # noqa: E402
+from heybro.store.routines import StoreRoutines
 
 pytestmark = pytest.mark.browser
 

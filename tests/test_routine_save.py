@@ -4,25 +4,22 @@ worked, with their signatures, expectations and intents, and the user's values a
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.agent_harness import run_task
+from support.fake_browser import shop
+from support.scripted_llm import ScriptedLLM, call, calls
 
-from support.agent_harness import run_task  # noqa: E402
-from support.fake_browser import shop  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
-
-from heybro.agent.models import (  # noqa: E402
+from heybro.agent.models import (
     ExecutionCycle, ExpectedOutcome, Iteration, RoleResult, Subtask, Task, TaskStatus, ToolCall)
-from heybro.routines.model import fill  # noqa: E402
-from heybro.routines.save import SaveRefused, routine_from_task, save_task  # noqa: E402
-from heybro.store import TaskStore  # noqa: E402
-from heybro.store.recorder import StoreRecorder  # noqa: E402
-from heybro.store.routines import StoreRoutines  # noqa: E402
+from heybro.routines.model import fill
+from heybro.routines.save import SaveRefused, routine_from_task, save_task
+from heybro.store import TaskStore
+from heybro.store.recorder import StoreRecorder
+from heybro.store.routines import StoreRoutines
 
 GOAL = "Buy the blue kettle for Ann (ann@x.io); search for kettle"
 

@@ -11,14 +11,12 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support import demo_script
+from support.browser import host_pids
+from support.browser import test_env as base_env
+from support.scripted_llm import ScriptedLLM, call, calls
 
-from support import demo_script  # noqa: E402
-from support.browser import host_pids  # noqa: E402
-from support.browser import test_env as base_env  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
-
-from heybro.demo import DemoSite  # noqa: E402
+from heybro.demo import DemoSite
 
 pytestmark = pytest.mark.browser
 

@@ -9,26 +9,24 @@ import asyncio
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from support.agent_harness import run_task  # noqa: E402
-from support.fake_browser import shop  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
+from support.agent_harness import run_task
+from support.fake_browser import shop
+from support.scripted_llm import ScriptedLLM, call, calls
 
-from heybro.agent.browser_tools import EFFECTS, HOST_CALLED, call_browser_tool, effects_of  # noqa: E402
-from heybro.agent.models import Task, TaskStatus  # noqa: E402
-from heybro.agent.tool_def import Args  # noqa: E402
-from heybro.agent.toolbox import ROLE_TOOLS, WaitFor, Upload  # noqa: E402
-from heybro.agent.wire import copied, upload_args, wait_for_args  # noqa: E402
-from heybro.store import TaskStore  # noqa: E402
-from heybro.store.recorder import StoreRecorder  # noqa: E402
-from shared_schema.dom_tools import ClickArgs, ExtractArgs  # noqa: E402
-from shared_schema.tools import TOOLS  # noqa: E402
+from heybro.agent.browser_tools import EFFECTS, HOST_CALLED, call_browser_tool, effects_of
+from heybro.agent.models import Task, TaskStatus
+from heybro.agent.tool_def import Args
+from heybro.agent.toolbox import ROLE_TOOLS, WaitFor, Upload
+from heybro.agent.wire import copied, upload_args, wait_for_args
+from heybro.store import TaskStore
+from heybro.store.recorder import StoreRecorder
+from shared_schema.dom_tools import ClickArgs, ExtractArgs
+from shared_schema.tools import TOOLS
 
 ROOT = Path(__file__).resolve().parents[1]
 ALL = [t for tools in ROLE_TOOLS.values() for t in tools]

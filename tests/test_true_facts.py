@@ -6,7 +6,6 @@ is in the record. Real Chromium, the real extension; the agent core with the scr
 from __future__ import annotations
 
 import asyncio
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -14,18 +13,16 @@ from typing import Any
 import pytest
 from playwright.async_api import async_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.extension_browser import ExtensionBrowser, with_extension
+from support.scripted_llm import ScriptedLLM, call, calls, find_id, user_text
+from support.static_server import serve
 
-from support.extension_browser import ExtensionBrowser, with_extension  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls, find_id, user_text  # noqa: E402
-from support.static_server import serve  # noqa: E402
-
-from heybro import config  # noqa: E402
-from heybro.agent.env import AgentEnv  # noqa: E402
-from heybro.agent.executor import TaskExecutor  # noqa: E402
-from heybro.agent.models import Task, TaskStatus  # noqa: E402
-from heybro.agent.recorder import MemoryRecorder  # noqa: E402
-from heybro.llm import LLMClient  # noqa: E402
+from heybro import config
+from heybro.agent.env import AgentEnv
+from heybro.agent.executor import TaskExecutor
+from heybro.agent.models import Task, TaskStatus
+from heybro.agent.recorder import MemoryRecorder
+from heybro.llm import LLMClient
 
 pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).parent / "fixtures" / "agent"

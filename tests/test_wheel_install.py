@@ -14,16 +14,14 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support import demo_script
+from support.browser import launch
+from support.browser import test_env as base_env
+from support.scripted_llm import ScriptedLLM
 
-from support import demo_script  # noqa: E402
-from support.browser import launch  # noqa: E402
-from support.browser import test_env as base_env  # noqa: E402
-from support.scripted_llm import ScriptedLLM  # noqa: E402
-
-from heybro.demo import DemoSite  # noqa: E402
-from heybro.install import bundle  # noqa: E402
-from heybro.native.identity import EXTENSION_ID  # noqa: E402
+from heybro.demo import DemoSite
+from heybro.install import bundle
+from heybro.native.identity import EXTENSION_ID
 
 pytestmark = pytest.mark.browser
 REPO = bundle.REPOSITORY

@@ -5,21 +5,18 @@ scripted LLM server, the fake browser (tests/test_agent_extension.py runs them i
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.agent_harness import feedback, plan, prompts, run_task
+from support.fake_browser import FakeBrowser, shop
+from support.scripted_llm import ScriptedLLM, call, calls
 
-from support.agent_harness import feedback, plan, prompts, run_task  # noqa: E402
-from support.fake_browser import FakeBrowser, shop  # noqa: E402
-from support.scripted_llm import ScriptedLLM, call, calls  # noqa: E402
-
-from heybro.agent.browser import Snapshot  # noqa: E402
-from heybro.agent.expect import check  # noqa: E402
-from heybro.agent import history  # noqa: E402
-from heybro.agent.models import ExecutionCycle, ExpectedOutcome, Iteration, RoleResult, Task, TaskStatus, ToolCall  # noqa: E402
-from heybro.store import TaskStore  # noqa: E402
+from heybro.agent.browser import Snapshot
+from heybro.agent.expect import check
+from heybro.agent import history
+from heybro.agent.models import ExecutionCycle, ExpectedOutcome, Iteration, RoleResult, Task, TaskStatus, ToolCall
+from heybro.store import TaskStore
 
 def script(worker: list, subtasks: tuple[str, ...] = ("Do it",), **more: list) -> dict:
     return {"scheduler": [plan(*subtasks)], "worker": worker,
