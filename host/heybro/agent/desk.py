@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from . import history
-from .errors import Interrupted, ToolFailed
+from .act import hold
+from .errors import ToolFailed
 from .models import Iteration, ProposedToolCall, ToolCall
 from .role import WorkingRole
 from .toolbox import Answer, MarkDone
@@ -46,11 +47,7 @@ class DeskRole(WorkingRole):
                       args: Sequence[BaseModel]) -> ToolCall | None:
         env = self.env
         for i, (call, a) in enumerate(zip(calls, args, strict=True)):
-            try:
-                await env.checkpoint(holding=True)  # a reply held through a pause is not acted on
-            except Interrupted as err:
-                err.set_aside = list(calls[i:])
-                raise
+            await hold(env, calls[i:])  # a reply held through a pause is not acted on
             tc = await self.record_call(call)
             iteration.tool_calls.append(tc)
             started = time.perf_counter()

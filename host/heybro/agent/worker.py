@@ -12,9 +12,9 @@ from shared_schema.dom_tools import ObserveArgs
 
 from . import history
 from .browser import Snapshot
+from .act import changed_page, guard, hold, why_stop
 from .ask_first import ask_first
-from .cutoff import action_key
-from .errors import BrowserLost, GuardrailHit, Interrupted, RepeatHeld, ToolFailed
+from .errors import BrowserLost, GuardrailHit, ToolFailed
 from .facts import of_wait
 from .models import Iteration, ProposedToolCall, Question, ToolCall
 from .env import YES
@@ -123,9 +123,7 @@ class Worker(WorkingRole):
             if isinstance(result.get("tab_id"), int):
                 env.state.tab_id = result["tab_id"]
             return result, tool.effects.ends_batch
-        changed = (bool(result.get("url") and result["url"] != before) or bool(result.get("dialog"))
-                   or bool(result.get("navigated")))
-        return result, changed
+        return result, changed_page(result, before)
 
     async def execute(self, iteration: Iteration, calls: Sequence[ProposedToolCall],
                       args: Sequence[BaseModel]) -> ToolCall | None:
@@ -145,26 +143,12 @@ class Worker(WorkingRole):
                 self.summary = a.summary
                 await env.learn(a.learned)
                 return tc
-            try:
-                # A reply held through a pause, or overtaken by the user's new information, is
-                # not carried out: what it proposed from here on is set aside.
-                await env.checkpoint(holding=True)
-            except Interrupted as err:
-                err.set_aside = list(calls[i:])
-                raise
+            await hold(env, calls[i:])
             tool = self.by_name[call.tool]
             on_page = tool.acts_on_page
-            if on_page and env.task.cut_off:
-                snap = env.state.snapshot
-                target = snap.describe(call.parameters.get("element_id")) if snap else None
-                if (tool.effects.held_on_repeat
-                        and action_key(call.tool, call.parameters, target) in env.task.cut_off):
-                    raise RepeatHeld(action_key(call.tool, call.parameters, target))
-            if on_page:
-                env.task.steps += 1
-                if env.task.steps > env.task.max_steps:
-                    raise GuardrailHit("max_steps", f"The task used its limit of "
-                                       f"{env.task.max_steps} browser actions.")
+            snap = env.state.snapshot
+            guard(env, tool, call.parameters,
+                  snap.describe(call.parameters.get("element_id")) if snap and on_page else None)
             declined, decided = await self._declined(call) if tool.effects.needs_confirmation \
                 else (None, None)
             tc = await self.record_call(call)
@@ -232,9 +216,7 @@ class Worker(WorkingRole):
                 if warning:
                     self.warnings.append(warning)
             proven = tc.expectation is not None and tc.expectation.met
-            stop = ("it failed" if tc.success is False else
-                    "its expectation was not met" if tc.expectation is not None and not proven
-                    else "the page changed" if changed else None)
+            stop = why_stop(tc, changed)
             following = args[i + 1] if i + 1 < len(args) else None
             if stop == "the page changed" and proven and isinstance(following, MarkDone):
                 stop = None  # what the new page had to show was checked: the report may follow

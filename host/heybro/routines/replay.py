@@ -22,7 +22,8 @@ from .. import logs
 from shared_schema.dom_tools import ObserveArgs
 
 from ..agent.browser import describe_signature
-from ..agent.cutoff import RepeatHeld, action_key
+from ..agent.act import changed_page, guard
+from ..agent.cutoff import action_key
 from ..agent.env import YES, AgentEnv
 from ..agent.errors import GuardrailHit, Interrupted, NewInformation, TaskStopped, ToolFailed
 from ..agent.executor import TaskExecutor
@@ -167,14 +168,13 @@ class RoutineReplay(TaskExecutor):
         target = _describe(step.signature)
         params: dict[str, Any] = {"routine_step": n, **args}
         key = action_key(step.tool, params, target)
-        if key in task.cut_off:
-            if await self._shows(step):
-                task.cut_off = [k for k in task.cut_off if k != key]
-                return  # it happened before the fault: the page shows its outcome
-            if (held := definition(step.tool)) is not None and held.effects.held_on_repeat:
-                raise RepeatHeld(key)
+        if key in task.cut_off and await self._shows(step):
+            task.cut_off = [k for k in task.cut_off if k != key]
+            return  # it happened before the fault: the page shows its outcome
+        tool = definition(step.tool)
+        if tool is not None:
+            guard(env, tool, params, target)  # held if cut off; a replayed step is an action too
         decided = await self._confirm(step, args, target)
-        task.steps += 1  # a replayed step is an action, as the worker's are
         snap = env.state.snapshot
         # Recorded as the worker's actions are (signature, page): a run can be saved in turn.
         tc = ToolCall(tool=step.tool, parameters=params, reason=step.intent,
@@ -205,7 +205,7 @@ class RoutineReplay(TaskExecutor):
         if isinstance(result.get("tab_id"), int):
             env.state.tab_id = result["tab_id"]
         tc.success, tc.result = True, _brief(env.scrub(result))
-        tc.page_changed = bool(result.get("url_changed") or result.get("navigated"))
+        tc.page_changed = changed_page(result, tc.url or "")
         env.page_changed()
         if step.tool == EXTRACT.name and isinstance(args.get("name"), str):
             got = result.get("text") or result.get("value") or ""

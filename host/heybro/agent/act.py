@@ -1,0 +1,62 @@
+"""The phases every action goes through, whoever proposes it — the worker's model, a desk role, a
+routine's replay, an outside agent through the worker: **hold** (a reply held through a pause is
+not carried out) → **guard** (an action a fault cut off is not repeated by itself; the task's step
+budget) → **confirm** (ask_first.py) → record → run → **what it changed** (one reading of "the page
+changed") → check its expectation (settle.py) → **why the batch stops**. One definition of each,
+so the paths cannot drift apart."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .cutoff import action_key
+from .env import AgentEnv
+from .errors import GuardrailHit, Interrupted, RepeatHeld
+from .models import ToolCall
+from .tool_def import RoleTool
+
+
+async def hold(env: AgentEnv, left: Sequence[Any]) -> None:
+    """Waits out a pause before the next action; a reply held through it, or overtaken by the
+    user's new information, is not carried out: `left` (this call and those after it) is set
+    aside."""
+    try:
+        await env.checkpoint(holding=True)
+    except Interrupted as err:
+        err.set_aside = list(left)
+        raise
+
+
+def guard(env: AgentEnv, tool: RoleTool, params: dict[str, Any], target: str | None) -> None:
+    """Before an action on the page: one a fault cut off (whether it happened is unknown) is
+    held, not repeated, when it may set off something beyond the page; and it counts against the
+    task's step budget."""
+    if not tool.acts_on_page:
+        return
+    key = action_key(tool.name, params, target)
+    if tool.effects.held_on_repeat and key in env.task.cut_off:
+        raise RepeatHeld(key)
+    env.task.steps += 1
+    if env.task.steps > env.task.max_steps:
+        raise GuardrailHit("max_steps", f"The task used its limit of {env.task.max_steps} "
+                           "browser actions.")
+
+
+def changed_page(result: Any, url_before: str) -> bool:
+    """Whether an action left the page it acted on: another address, a navigation, a browser
+    dialog."""
+    if not isinstance(result, dict):
+        return False
+    return (bool(result.get("url") and url_before and result["url"] != url_before)
+            or bool(result.get("navigated")) or bool(result.get("url_changed"))
+            or bool(result.get("dialog")))
+
+
+def why_stop(tc: ToolCall, changed: bool) -> str | None:
+    """Why nothing more of a batch is done after this action (None: the batch goes on)."""
+    if tc.success is False:
+        return "it failed"
+    if tc.expectation is not None and not tc.expectation.met:
+        return "its expectation was not met"
+    return "the page changed" if changed else None
