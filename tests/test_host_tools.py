@@ -287,8 +287,9 @@ def test_a_crashing_or_hanging_tool_is_an_error_not_a_dead_task(ctx: ToolContext
 def test_a_host_tool_is_offered_to_the_model_like_the_page_tools(ctx: ToolContext) -> None:
     tool = asyncio.run(HostTools(ctx.settings).for_role("technician", ctx))[3].role_tool()
     assert tool.name == "write_file" and tool.kind == "host"
-    assert tool.signature() == ("write_file(path: string (Relative to the task's workspace.), "
-                                "content: string, mode?: \"overwrite\"|\"append\" = \"overwrite\")"
+    # (a parameter is a string unless a type follows it: said once in JSON mode's instructions)
+    assert tool.signature() == ("write_file(path (Relative to the task's workspace.), "
+                                "content, mode?: \"overwrite\"|\"append\" = \"overwrite\")"
                                 " — Write or append a text file in the task's workspace folder.")
     assert tool.openai()["function"]["parameters"]["required"] == ["path", "content"]
 

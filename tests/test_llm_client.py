@@ -59,11 +59,15 @@ def test_server_rejecting_tools_moves_the_task_to_json_mode_for_good() -> None:
     system = bodies[1]["messages"][0]["content"]
     assert '"tool_calls": [{"tool": "<name>"' in system
     # The tools listed as signatures (what small models read best, a third of a schema's tokens).
-    assert ('- insert_subtask(subtask: string, role?: "operator"|"analyst"|"technician" = "operator", '
-            'done_when?: string, index: integer ≥0) — Insert a subtask at index.') in system
+    # (strings untyped: "a parameter is a string unless a type follows it", said once)
+    assert "a parameter is a\nstring unless a type follows it" in system
+    assert ('- insert_subtask(subtask, role?: "operator"|"analyst"|"technician" = "operator", '
+            'done_when?, index: integer ≥0) — Insert a subtask at index.') in system
     worker = next(b for b in bodies if "You are the Worker" in b["messages"][0]["content"])
-    assert "- fill(expect?: string, element_id: string, value: string) — Set a field's value." in \
+    assert "- fill(element_id, value) — Set a field's value." in \
         worker["messages"][0]["content"]
+    # `expect` said once for the page actions (not at each), and only where tools take it.
+    assert "also takes expect?" in worker["messages"][0]["content"] and "expect?" not in system
     assert {u["mode"] for u in rec.kinds("usage")} == {"json"}
     warned = [m["text"] for m in rec.kinds("message") if m.get("level") == "warning"]
     assert any("server rejected tool calling" in w and "JSON replies" in w for w in warned)

@@ -27,8 +27,9 @@ class DeskRole(WorkingRole):
         parts = [f"ASSIGNMENT: {self.assignment}"]
         if self.correction:
             parts.append(f"CORRECTION FROM THE VERIFIER: {self.correction}")
-        parts += [f"OVERALL GOAL (context only): {t.description}",
-                  f"MEMORY (facts gathered so far):\n{history.memory(t)}",
+        if self.assignment.strip() != t.description.strip():  # (said once when they are the same)
+            parts.append(f"OVERALL GOAL (context only): {t.description}")
+        parts += [f"MEMORY (facts gathered so far):\n{history.memory(t)}",
                   f"HISTORY:\n{history.cycles(t, last=6)}"]
         if t.resources:
             parts.append(f"RESOURCES (files): {history.resources(t)}")

@@ -94,9 +94,11 @@ def asked_text(r: dict[str, Any]) -> str:
 
 
 def saved_text(r: dict[str, Any]) -> str | None:
-    if "saved" not in r:
+    """What was read from an element and kept; nothing when the model gave the value itself (its
+    call line and MEMORY already say it)."""
+    if "saved" not in r or not r.get("value"):
         return None
-    return f"saved {r['saved']!r}" + (f" = {r['value']!r}" if r.get("value") else "")
+    return f"saved {r['saved']!r} = {r['value']!r}"
 
 
 def waited_text(r: dict[str, Any]) -> str | None:

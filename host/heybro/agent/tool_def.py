@@ -166,11 +166,19 @@ def _type_text(s: dict[str, Any]) -> str:
     return str(kind or "any")
 
 
+# Said once in JSON mode's instructions (llm/client.py) rather than at every tool: a parameter is a
+# string unless a type follows it, and every page action takes an `expect`.
+SAID_ONCE = frozenset({"expect"})
+
+
 def _params_text(schema: dict[str, Any]) -> str:
     required = set(schema.get("required", []))
     out = []
     for name, s in (schema.get("properties") or {}).items():
-        text = f"{name}{'' if name in required else '?'}: {_type_text(s)}"
+        if name in SAID_ONCE:
+            continue
+        kind = _type_text(s)
+        text = f"{name}{'' if name in required else '?'}" + ("" if kind == "string" else f": {kind}")
         bounds = [f"≥{s['minimum']}" if "minimum" in s else "",
                   f">{s['exclusiveMinimum']}" if "exclusiveMinimum" in s else "",
                   f"≤{s['maximum']}" if "maximum" in s else ""]

@@ -112,10 +112,8 @@ class Press(Act):
 
 
 class Scroll(Args):
-    direction: Literal["up", "down", "left", "right", "top", "bottom"] | None = Field(
-        None, description="Omit it, with element_id, to bring that element into view.")
-    element_id: str | None = Field(None, description="Scroll inside this element (with "
-                                   "direction), or to it (without).")
+    direction: Literal["up", "down", "left", "right", "top", "bottom"] | None = None
+    element_id: str | None = None  # (the tool's description says how both are used)
     amount: float | None = Field(None, gt=0, le=20, description="Screens to move (default 0.8).")
 
     @model_validator(mode="after")
@@ -126,13 +124,13 @@ class Scroll(Args):
 
 
 class WaitFor(Args):
-    text: str | None = Field(None, min_length=1, description="Text to wait for on the page.")
+    text: str | None = Field(None, min_length=1)
     element_id: str | None = None
-    role: str | None = Field(None, min_length=1, description="An element not there yet: its role "
+    role: str | None = Field(None, min_length=1, description="Of an element not there yet "
                              "(button, link, dialog…).")
     name: str | None = Field(None, min_length=1, description="…and/or words of its name.")
     url_contains: str | None = Field(None, min_length=1)
-    gone: bool = Field(False, description="Wait for the text or element to disappear instead.")
+    gone: bool = Field(False, description="Wait for it to be gone instead.")
     seconds: float = Field(5.0, gt=0, le=30, description="Longest wait.")
 
     @model_validator(mode="after")
@@ -161,7 +159,7 @@ class SwitchTab(Args):
 
 
 class Extract(Args):
-    name: str = Field(min_length=1, description="Memory key.")
+    name: str = Field(min_length=1)
     value: str | None = Field(None, description="What to remember (or give element_id).")
     element_id: str | None = None
 
@@ -170,8 +168,8 @@ class RecallHistory(Args):
     query: str | None = None
 
 
-LEARNED = ("Optional: one short fact about this site that would save steps next time (where "
-           "a control is, what a step needs).")
+LEARNED = ("One short fact about this site that would save steps next time (where a control "
+           "is, what a step needs).")
 
 
 class MarkDone(Args):
@@ -258,13 +256,13 @@ UNCHECK = RoleTool("uncheck", ElementAct, "Untick a checkbox or switch.", "brows
                    wire=copied("uncheck", ElementAct, CheckArgs), playwright=pw.method("uncheck"))
 PRESS = RoleTool("press", Press, "Press keys.", "browser", dataclasses.replace(RISKY, risk="keys"),
                  wire=copied("press", Press, PressArgs), playwright=pw.press)
-HOVER = RoleTool("hover", ElementAct, "Pointer over an element: opens menus and tooltips run by "
-                 "script; cannot trigger CSS :hover.", "browser", TOUCHES,
+HOVER = RoleTool("hover", ElementAct, "Pointer over an element (opens its menu or tooltip).",
+                 "browser", TOUCHES,
                  wire=copied("hover", ElementAct, HoverArgs), playwright=pw.method("hover"))
 FOCUS = RoleTool("focus", ElementAct, "Focus an element.", "browser", TOUCHES,
                  wire=copied("focus", ElementAct, FocusArgs), playwright=pw.method("focus"))
 SCROLL = RoleTool("scroll", Scroll, "Scroll the page or inside an element by direction, or bring "
-                  "an element into view.", "browser", TOUCHES,
+                  "an element into view (element_id, no direction).", "browser", TOUCHES,
                   wire=copied("scroll", Scroll, ScrollArgs), playwright=pw.scroll)
 UPLOAD = RoleTool("upload", Upload, "Attach a resource file to a file input.", "browser", TOUCHES,
                   wire=Wire("upload", UploadArgs, upload_args),

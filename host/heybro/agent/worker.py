@@ -46,7 +46,8 @@ class Worker(WorkingRole):
         parts = [f"ASSIGNMENT: {self.assignment}"]
         if self.correction:
             parts.append(f"CORRECTION FROM THE VERIFIER: {self.correction}")
-        parts += [f"OVERALL GOAL (context only): {t.description}"]
+        if self.assignment.strip() != t.description.strip():  # (said once when they are the same)
+            parts += [f"OVERALL GOAL (context only): {t.description}"]
         if t.resources:
             parts.append(f"RESOURCES (for upload): {history.resources(t)}")
         if t.memory:

@@ -79,8 +79,11 @@ def retry_after(err: BaseException | None) -> float | None:
 
 JSON_INSTRUCTIONS = f"""Reply with ONE JSON object and nothing else:
 {SCHEMA}
-Tools, as name(parameters) — what it does; "?" marks an optional parameter:
+Tools, as name(parameters) — what it does; "?" marks an optional parameter, a parameter is a
+string unless a type follows it:
 """
+# (said once, where the tools take it, instead of at every tool: tool_def.SAID_ONCE)
+EXPECT_NOTE = "Every page action below also takes expect?, the checks explained above."
 SWITCHED = ("Your reply called no tool: it came back as prose, without tool calls. From now on "
             f"answer with ONE JSON object and nothing else, in this format: {SCHEMA} (the tools "
             "and their parameters are listed in the system message).")
@@ -101,6 +104,8 @@ class LLMClient:
                   turns: list[Turn], images: list[str] | None = None) -> list[dict[str, Any]]:
         if self.mode == "json":
             listing = "\n".join(f"- {t.signature()}" for t in tools)
+            if any("expect" in t.schema().get("properties", {}) for t in tools):
+                listing = f"{EXPECT_NOTE}\n{listing}"
             system = f"{system}\n\n{JSON_INSTRUCTIONS}{listing}"
         content: Any = user
         if images:

@@ -30,7 +30,7 @@ _CONTEXT = decimal.Context(prec=34, Emax=10_000, Emin=-10_000,
 
 class Calculate(Args):
     expression: str = Field(min_length=1, max_length=MAX_CHARS,
-                            description="e.g. (19.99 * 3 - 5) / 2, round(2 ** 0.5, 3)")
+                            description="e.g. round((19.99 * 3 - 5) / 2, 2)")
 
 
 def _floor_div(a: Decimal, b: Decimal) -> Decimal:
