@@ -14,7 +14,7 @@ from .act import hold
 from .errors import ToolFailed
 from .models import Iteration, ProposedToolCall, ToolCall
 from .role import WorkingRole
-from .toolbox import Answer, MarkDone
+from .toolbox import Answer, MarkDone, any_result_text
 
 RESULT_CHARS = 2500  # what the next prompt shows of a host tool's latest result
 
@@ -37,7 +37,7 @@ class DeskRole(WorkingRole):
             lines = []
             for c in self.done[-8:]:
                 lines.append(f"- {history.call_line(c)}")
-                got = history.any_result_text(c, RESULT_CHARS)
+                got = any_result_text(c, RESULT_CHARS)
                 if got:
                     lines.append("  result:\n" + "\n".join(f"    {x}" for x in got.splitlines()))
             parts.append("DONE IN THIS ASSIGNMENT:\n" + "\n".join(lines))

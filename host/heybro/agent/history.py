@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 
 from shared_schema.page_text import neutral
 
-from . import toolbox
 from .expect import expect_text
 from .models import ExecutionCycle, Task, ToolCall
 
@@ -76,34 +74,6 @@ def candidates_text(c: ToolCall) -> str:
     return f" Closest elements now: {'; '.join(shown)} — choose one by its id if it is the one meant, else re-plan."
 
 
-def result_text(c: ToolCall, limit: int) -> str | None:
-    """What a tool that reads (recall_history, list_tabs) or moves between tabs brought back, for
-    the worker's next prompt, in at most `limit` characters (its definition's `result_text`, or a
-    host tool's output); None for tools whose effect the page itself shows."""
-    r = c.result
-    if not c.success or not isinstance(r, dict):
-        return None
-    tool = toolbox.definition(c.tool)
-    text = tool.result_text(r) if tool is not None and tool.result_text is not None else None
-    if text is None and isinstance(r.get("output"), str):  # a host tool's output
-        text = r["output"]
-    if text is None:
-        return None
-    text = neutral(text, one_line=False)  # what a reading tool brings back is the page's words, or a site's
-    return text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more characters)"
-
-
-def any_result_text(c: ToolCall, limit: int) -> str | None:
-    """What a tool brought back for a role without the page: the reading tools' own wording, else
-    the result itself (a host tool's answer), bounded."""
-    text = result_text(c, limit)
-    if text is not None or not c.success or c.result is None:
-        return text
-    text = c.result if isinstance(c.result, str) else json.dumps(c.result, ensure_ascii=False,
-                                                                 default=str)
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
 def tab_line(t: dict) -> str:  # type: ignore[type-arg]
     title = neutral(str(t.get("title") or ""))[:80]  # (a page names its tab)
     return (f"[tab {t.get('tab_id')}] {title or '(untitled)'} — {neutral(str(t.get('url', '')))}"
@@ -115,7 +85,7 @@ def cycle_text(c: ExecutionCycle, *, detail: bool) -> str:
     if detail and c.worker:
         for it in c.worker.iterations:
             for tc in it.tool_calls:
-                if tc.tool != toolbox.MARK_DONE.name:  # its summary is shown apart
+                if not tc.transition:  # its summary is shown apart
                     lines.append(f"  - {call_line(tc)}")
     if c.worker_summary:
         lines.append(f"  worker: {c.worker_summary}")

@@ -128,6 +128,9 @@ class ToolCall(BaseModel):
     # The tool only looks (its Effects): no ledger entry, since repeating it is harmless. Set from
     # the tool's definition as the call is recorded; kept out of the record itself.
     read_only: bool = Field(False, exclude=True)
+    # The role's own leaving move (mark_done, mark_complete …: a transition): its summary is shown
+    # apart from the actions. Set from the definition as the call is recorded.
+    transition: bool = False
     # The acted-on element's signature and the page's URL when the action was proposed: what a
     # routine saved from this task re-finds the element by, and where it acted.
     signature: dict[str, Any] | None = None

@@ -123,6 +123,7 @@ class Role:
         sig = snap.elements.get(eid) if snap is not None and isinstance(eid, str) else None
         tc = ToolCall(tool=call.tool, parameters=call.parameters, reason=call.reason,
                       timestamp=time.time(), read_only=tool is not None and tool.effects.read_only,
+                      transition=tool is not None and tool.kind == "transition",
                       target=snap.describe(eid) if snap else None,
                       signature=sig if isinstance(sig, dict) else None,
                       url=snap.url or None if snap is not None else None)

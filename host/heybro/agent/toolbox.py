@@ -13,6 +13,7 @@ tests/test_tool_definitions.py fails until every piece is there.
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema, model_validator
@@ -20,12 +21,13 @@ from pydantic import BeforeValidator, Field, WithJsonSchema, model_validator
 from shared_schema.dom_tools import (CheckArgs, ClickArgs, FillArgs, FocusArgs, HoverArgs,
                                      PressArgs, ScrollArgs, SelectArgs, TypeArgs, UploadArgs,
                                      WaitForArgs)
+from shared_schema.page_text import neutral
 from shared_schema.tab_tools import NavigateArgs, NewTabArgs, SwitchTabArgs, TabArgs
 
 from . import local_tools as local
 from . import playwright_forms as pw
 from .expect import parse_expect
-from .models import ExpectedOutcome, RoleName, Subtask, WorkKind
+from .models import ExpectedOutcome, RoleName, Subtask, ToolCall, WorkKind
 from .tool_def import LOOKS, Args, Effects, NoArgs, RoleTool, Wire
 from .wire import copied, upload_args, wait_for_args, wait_for_timeout
 
@@ -340,6 +342,34 @@ VERIFIER_TOOLS = [
 ROLE_TOOLS: dict[RoleName, list[RoleTool]] = {
     "scheduler": SCHEDULER_TOOLS, "worker": WORKER_TOOLS, "verifier": VERIFIER_TOOLS,
     "analyst": ANALYST_TOOLS, "technician": TECHNICIAN_TOOLS}
+
+
+def result_text(c: ToolCall, limit: int) -> str | None:
+    """What a tool that reads (recall_history, list_tabs) or moves between tabs brought back, for
+    the worker's next prompt, in at most `limit` characters (its definition's `result_text`, or a
+    host tool's output); None for tools whose effect the page itself shows."""
+    r = c.result
+    if not c.success or not isinstance(r, dict):
+        return None
+    tool = definition(c.tool)
+    text = tool.result_text(r) if tool is not None and tool.result_text is not None else None
+    if text is None and isinstance(r.get("output"), str):  # a host tool's output
+        text = r["output"]
+    if text is None:
+        return None
+    text = neutral(text, one_line=False)  # what a reading tool brings back is the page's words, or a site's
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more characters)"
+
+
+def any_result_text(c: ToolCall, limit: int) -> str | None:
+    """What a tool brought back for a role without the page: the reading tools' own wording, else
+    the result itself (a host tool's answer), bounded."""
+    text = result_text(c, limit)
+    if text is not None or not c.success or c.result is None:
+        return text
+    text = c.result if isinstance(c.result, str) else json.dumps(c.result, ensure_ascii=False,
+                                                                 default=str)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def reports(name: str) -> bool:

@@ -11,7 +11,7 @@ from . import history
 from .facts import lines, share_met
 from .models import ExecutionCycle, ExpectationCheck, Iteration, ProposedToolCall, ToolCall, Verdict
 from .role import Role
-from .toolbox import MARK_COMPLETE, MARK_DONE, Confidence, reports
+from .toolbox import MARK_COMPLETE, MARK_DONE, Confidence, any_result_text, reports
 from .verifier_prompt import SYSTEM
 
 
@@ -71,7 +71,7 @@ class Verifier(Role):
             if reports(tc.tool):  # the summary and the answer are shown apart
                 continue
             out.append(f"- {history.call_line(tc)}")
-            got = history.any_result_text(tc, 1500) if self.desk_work else None
+            got = any_result_text(tc, 1500) if self.desk_work else None
             if got:
                 out.append("  result: " + got)
         return "\n".join(out) or "(none)"

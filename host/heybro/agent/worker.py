@@ -23,7 +23,7 @@ from .proof import prove
 from .settle import checked
 from .validation import ReplyInvalid
 from .tool_def import RoleTool
-from .toolbox import MarkDone, WaitFor
+from .toolbox import MarkDone, WaitFor, result_text
 from .worker_prompt import SYSTEM
 
 MAX_RESULT_CHARS = 600
@@ -74,11 +74,11 @@ class Worker(WorkingRole):
         """The last actions of this assignment, with what the reading and tab tools brought back
         (the latest one in full, within bounds; earlier ones shortened)."""
         shown = self.done[-8:]
-        latest = max((i for i, c in enumerate(shown) if history.result_text(c, 1)), default=-1)
+        latest = max((i for i, c in enumerate(shown) if result_text(c, 1)), default=-1)
         lines = []
         for i, c in enumerate(shown):
             lines.append(f"- {history.call_line(c)}")
-            got = history.result_text(c, LATEST_RESULT_CHARS if i == latest
+            got = result_text(c, LATEST_RESULT_CHARS if i == latest
                                       else OLDER_RESULT_CHARS)
             if got:
                 lines.append("  result:\n" + "\n".join(f"    {x}" for x in got.splitlines()))
