@@ -21,12 +21,18 @@ class Asked:
     decided: str
 
 
+def may_ask(env: AgentEnv) -> bool:
+    """Whether asking first is on at all (the user may turn it off): when not, no page need be read
+    to decide."""
+    return env.settings.confirm
+
+
 async def ask_first(env: AgentEnv, tool: RoleTool, params: dict[str, Any],
                     elements: dict[str, Any], url: str, target: str) -> Asked | None:
     """Asks the user when `tool` with `params` looks risky on the page at `url` (its element map
     `elements`); None when it may go ahead unasked (not risky, confirmation off for the site, or
     already approved)."""
-    if not env.settings.confirm or site_of(url) in env.confirm_off:
+    if not may_ask(env) or site_of(url) in env.confirm_off:
         return None
     risk = judge(tool.effects.risk, params, elements)
     key = f"{tool.name} {target} @ {url}"

@@ -31,7 +31,7 @@ from ..agent.expect import expect_text
 from ..agent.settle import checked, on_page
 from ..agent.models import (ExpectedOutcome, MemoryItem, Question, ResumeNote, Subtask, Task,
                             TaskStatus, ToolCall, Verdict)
-from ..agent.ask_first import ask_first
+from ..agent.ask_first import ask_first, may_ask
 from ..agent.toolbox import EXTRACT, definition
 from ..agent.wire import wire_json
 from ..store.routines import StoreRoutines
@@ -278,8 +278,9 @@ class RoutineReplay(TaskExecutor):
         form it submits): a no ends the run, nothing further is done. What the user decided, for
         the record (None: not asked)."""
         tool = definition(step.tool)
-        if tool is None or tool.effects.risk is None or not isinstance(step.signature, dict):
-            return None
+        if (tool is None or tool.effects.risk is None or not isinstance(step.signature, dict)
+                or not may_ask(self.env)):
+            return None  # (decided without reading the page)
         snap = await self.env.observe()
         asked = await ask_first(self.env, tool, {**args, "element_id": "_step"},
                                 {**snap.elements, "_step": step.signature}, snap.url,
