@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal, get_args
 from pydantic import Field, ValidationError
 
 from .payload import Payload
-from .status import TaskStatus
+from .status import Decision, TaskStatus, ToolKind
 
 
 class EventKind(str, Enum):
@@ -93,6 +93,10 @@ class ToolCallData(EventData):
     parameters: dict[str, Any] = Field(default_factory=dict)
     reason: str = ""
     target: str | None = Field(None, description="What the element id named on the page.")
+    kind: ToolKind | None = Field(None, description="What the tool is (its definition's kind); "
+                                  "absent in records older than the field.")
+    report: str | None = Field(None, description="A role leaving with a report (mark_done): what "
+                               "it says was done or found.")
 
 
 class ClauseData(Payload):
@@ -134,13 +138,15 @@ class ToolResultData(EventData):
     expectation: ExpectationData | None = None
     decided: str | None = Field(None, description="What the user decided about it: heybro asked "
                                 "first and the answer, or a question and its answer.")
+    said: str | None = Field(None, description="The result in a person's words, from the tool's "
+                             "definition (what was kept, chosen, read).")
 
 
 class VerdictData(EventData):
     """Whether the subtask is done: the verifier's judgement, or heybro's own check."""
 
     KIND = EventKind.verdict
-    decision: Literal["mark_complete", "continue_work", "request_reschedule"]
+    decision: Decision
     reason: str
     by: Literal["verifier", "host"] = "verifier"
     llm_confidence: float | None = None

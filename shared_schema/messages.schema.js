@@ -1406,6 +1406,16 @@ export default /** @type {any} */ ({
       "title": "ControlData",
       "type": "object"
     },
+    "Decision": {
+      "description": "The verifier's decision on a subtask: the name of the move it leaves by (its transition\ntools are named from here).",
+      "enum": [
+        "mark_complete",
+        "continue_work",
+        "request_reschedule"
+      ],
+      "title": "Decision",
+      "type": "string"
+    },
     "DialogInfo": {
       "additionalProperties": false,
       "properties": {
@@ -6116,6 +6126,40 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "What the element id named on the page.",
           "title": "Target"
+        },
+        "kind": {
+          "anyOf": [
+            {
+              "enum": [
+                "plan",
+                "transition",
+                "browser",
+                "tab",
+                "local",
+                "host"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the tool is (its definition's kind); absent in records older than the field.",
+          "title": "Kind"
+        },
+        "report": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "A role leaving with a report (mark_done): what it says was done or found.",
+          "title": "Report"
         }
       },
       "required": [
@@ -6292,6 +6336,19 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "What the user decided about it: heybro asked first and the answer, or a question and its answer.",
           "title": "Decided"
+        },
+        "said": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The result in a person's words, from the tool's definition (what was kept, chosen, read).",
+          "title": "Said"
         }
       },
       "required": [
@@ -6780,13 +6837,7 @@ export default /** @type {any} */ ({
       "description": "Whether the subtask is done: the verifier's judgement, or heybro's own check.",
       "properties": {
         "decision": {
-          "enum": [
-            "mark_complete",
-            "continue_work",
-            "request_reschedule"
-          ],
-          "title": "Decision",
-          "type": "string"
+          "$ref": "#/$defs/Decision"
         },
         "reason": {
           "title": "Reason",

@@ -240,11 +240,12 @@ def test_a_tool_name_appears_in_its_definition_only() -> None:
     assert found == [], "tool names keyed outside their definitions:\n" + "\n".join(found)
 
 
-# The extension's service worker, content script and their library: what an action does beyond its
-# run (settling, the browser's own input, its keyboard, what the coordinator does for it) is a field
-# of its module in extension/actions/, never a list of names.
-EXTENSION_CODE = [p for d in ("background", "content", "lib") for p in (ROOT / "extension" / d).rglob("*.js")
-                  if not p.name.endswith(".classic.js")]
+# The whole extension but its action modules: what an action does beyond its run (settling, the
+# browser's own input, its keyboard, what the coordinator does for it) is a field of its module in
+# extension/actions/, and what the panel says of a call comes with it from the host (its kind, its
+# report, its result in words), never a list of names.
+EXTENSION_CODE = [p for p in (ROOT / "extension").rglob("*.js")
+                  if p.parent.name != "actions" and not p.name.endswith(".classic.js")]
 
 
 def js_keyed_by_name(source: str, names: set[str]) -> list[str]:

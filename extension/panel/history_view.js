@@ -4,8 +4,8 @@
  * action once with what it did, the plan as it changed, verdicts in words, what the user said,
  * and the model use summed up instead of one raw line per call.
  */
-import { STATUS_WORDS, describeAction } from "./task_view.js";
-import { EVENT, STATUS } from "../lib/vocabulary.js";
+import { DECISION_WORDS, STATUS_WORDS, describeAction } from "./task_view.js";
+import { EVENT, OWN_MOVES, STATUS } from "../lib/vocabulary.js";
 
 /**
  * @typedef {{seq: number, kind: string, at: number, data: Record<string, any>}} HistoryEntry
@@ -14,13 +14,6 @@ import { EVENT, STATUS } from "../lib/vocabulary.js";
  *            expect?: {met: boolean, detail: string}, verdict?: {confidence: number, threshold: number, accepted: boolean}}} HistoryLine
  */
 
-/** Tools whose effect another entry already tells (the plan, the verdict). */
-const SAID_ELSEWHERE = new Set(["set_subtasks", "add_subtask", "insert_subtask", "delete_subtask",
-  "update_subtask", "start_work", "mark_complete", "continue_work", "request_reschedule"]);
-
-const VERDICT_WORDS = /** @type {Record<string, string>} */ ({
-  mark_complete: "done", continue_work: "needs a correction", request_reschedule: "replanning",
-});
 
 /** @param {unknown} v @param {number} [max] */
 function short(v, max = 120) {
@@ -29,17 +22,15 @@ function short(v, max = 120) {
 }
 
 /**
- * What an action's result says worth reading: a value read or kept, the page it led to.
- * @param {string} tool @param {Record<string, any> | null | undefined} r @param {string | undefined} urlBefore
+ * What an action's result says worth reading: what its definition says of it (a value kept, read
+ * or chosen: `said`, from the host), the page it led to, a refusal to guess.
+ * @param {{said?: string | null, result?: any}} d the tool_result's data @param {string | undefined} urlBefore
  */
-export function resultWords(tool, r, urlBefore) {
-  if (!r || typeof r !== "object") return "";
-  if (tool === "extract" && r.saved) return `kept as ${r.saved}`;
-  if (tool === "recall_history" || tool === "wait") return "";
+export function resultWords(d, urlBefore) {
+  const r = d.result;
   /** @type {string[]} */
-  const parts = [];
-  if (typeof r.text === "string" && tool !== "fill" && tool !== "type") parts.push(`read "${short(r.text, 80)}"`);
-  if (typeof r.value === "string" && tool === "select") parts.push(`chose "${short(r.value, 60)}"`);
+  const parts = d.said ? [d.said] : [];
+  if (!r || typeof r !== "object") return parts.join("; ");
   if (typeof r.url === "string" && r.url && r.url !== urlBefore) parts.push(`now at ${short(r.url, 90)}`);
   if (Array.isArray(r.candidates)) parts.push(`${r.candidates.length} close matches, refused to guess`);
   return parts.join("; ");
@@ -126,9 +117,10 @@ export class RunReader {
         break;
       }
       case EVENT.tool_call: {
-        if (SAID_ELSEWHERE.has(d.tool)) break;
+        // The roles' own moves are told by the plan and the verdict; a report is its own line.
+        if (OWN_MOVES.has(d.kind) && typeof d.report !== "string") break;
         const line = /** @type {HistoryLine} */ ({ kind: "action", at, ok: null,
-          text: d.tool === "mark_done" ? `Reported done: ${d.parameters?.summary || ""}`.trim()
+          text: typeof d.report === "string" ? `Reported done: ${d.report}`
             : describeAction({ tool: d.tool, parameters: d.parameters || {}, role: d.role, target: d.target }) });
         add(line);
         this.open.push({ tool: d.tool, line });
@@ -141,7 +133,7 @@ export class RunReader {
         line.ok = !!d.success;
         if (!d.success) line.text += ` — failed: ${d.error || d.error_code || "unknown error"}`;
         else {
-          const words = resultWords(d.tool, d.result, this.url);
+          const words = resultWords(d, this.url);
           if (words) line.text += ` — ${words}`;
         }
         if (d.decided) line.text += ` — ${d.decided}`; // the user's word on it (asked first, answered)
@@ -161,7 +153,7 @@ export class RunReader {
         add({ kind: "verdict", at, ok: !!d.accepted,
           verdict: { confidence: d.confidence || 0, threshold: d.threshold || 0, accepted: !!d.accepted },
           text: d.by === "host" ? `Checked by heybro: done — ${d.reason}`
-            : `Verifier: ${VERDICT_WORDS[d.decision] || d.decision} (${Math.round((d.confidence || 0) * 100)}% sure, needs ${Math.round((d.threshold || 0) * 100)}%) — ${d.reason}` });
+            : `Verifier: ${DECISION_WORDS[d.decision] || d.decision} (${Math.round((d.confidence || 0) * 100)}% sure, needs ${Math.round((d.threshold || 0) * 100)}%) — ${d.reason}` });
         break;
       case EVENT.question:
         add({ kind: "question", at, text: `heybro asks: ${d.text}` + (d.choices?.length ? ` (${d.choices.join(" / ")})` : "") });

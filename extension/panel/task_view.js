@@ -2,7 +2,7 @@
 /** Renders the coordinator's heybro_state into the panel's task section and chat. */
 
 import { FINAL_STATUSES } from "../background/state.js";
-import { STATUS } from "../lib/vocabulary.js";
+import { DECISION, STATUS } from "../lib/vocabulary.js";
 
 /** @typedef {import("../background/state.js").HeybroState} HeybroState */
 
@@ -70,6 +70,12 @@ function describeParams(params, skip = []) {
     .map(([k, v]) => `${k}=${JSON.stringify(v).slice(0, 60)}`).join(", ");
 }
 
+/** The verifier's decision in words. */
+export const DECISION_WORDS = /** @type {Record<string, string>} */ ({
+  [DECISION.mark_complete]: "done", [DECISION.continue_work]: "needs a correction",
+  [DECISION.request_reschedule]: "replanning",
+});
+
 /**
  * The action in words: the tool and the element it acts on as the page named it (`click link
  * "Blue Kettle"`), with its other arguments; the raw id only when the element is not known.
@@ -130,8 +136,7 @@ export function renderTask(state, ui) {
   verdict.hidden = !ctx.lastVerdict;
   if (ctx.lastVerdict) {
     const v = ctx.lastVerdict;
-    const words = { mark_complete: "Verifier: done", continue_work: "Verifier: needs a correction", request_reschedule: "Verifier: replanning" };
-    /** @type {HTMLElement} */ (verdict.querySelector("[data-field=decision]")).textContent = /** @type {any} */ (words)[v.decision] || v.decision;
+    /** @type {HTMLElement} */ (verdict.querySelector("[data-field=decision]")).textContent = `Verifier: ${DECISION_WORDS[v.decision] || v.decision}`;
     const meter = /** @type {HTMLMeterElement} */ (verdict.querySelector("[data-field=meter]"));
     meter.value = v.confidence;
     meter.high = v.threshold;

@@ -8,12 +8,12 @@ const h = (seq, kind, data) => ({ seq, kind, at: 1000 + seq, data });
 const PLAN = ["Find it", "Order it"];
 const RUN = [
   h(0, "status", { status: "planning", goal: "Buy a kettle" }),
-  h(1, "tool_call", { role: "scheduler", tool: "set_subtasks", parameters: { subtasks: PLAN } }),
+  h(1, "tool_call", { role: "scheduler", tool: "set_subtasks", kind: "plan", parameters: { subtasks: PLAN } }),
   h(2, "plan", { subtasks: PLAN, current: 0 }),
   h(3, "status", { status: "executing" }),
-  h(4, "tool_call", { role: "worker", tool: "click", parameters: { element_id: "e4" }, target: 'link "Blue Kettle"' }),
+  h(4, "tool_call", { role: "worker", tool: "click", kind: "browser", parameters: { element_id: "e4" }, target: 'link "Blue Kettle"' }),
   h(5, "tool_result", { role: "worker", tool: "click", success: true, result: { url: "http://shop/k" }, expectation: { met: true, detail: "URL contains /k" } }),
-  h(6, "tool_call", { role: "worker", tool: "click", parameters: { element_id: "e9" }, target: 'button "Add"' }),
+  h(6, "tool_call", { role: "worker", tool: "click", kind: "browser", parameters: { element_id: "e9" }, target: 'button "Add"' }),
   h(7, "tool_result", { role: "worker", tool: "click", success: true, result: {}, expectation: { met: false, detail: "text 'In cart' appears" } }),
   h(8, "verdict", { decision: "continue_work", reason: "Cart still empty", confidence: 0.4, threshold: 0.7, accepted: false }),
   h(9, "plan", { subtasks: PLAN, current: 1 }),
@@ -57,7 +57,7 @@ test("live events count once; a result redraws only the group of its action", ()
 
 test("a failed action counts as failed in its subtask", () => {
   const s = new StepStream("t1");
-  s.addAll([...RUN.slice(0, 4), h(4, "tool_call", { role: "worker", tool: "fill", parameters: { element_id: "e2", value: "x" }, target: 'textbox "Q"' }),
+  s.addAll([...RUN.slice(0, 4), h(4, "tool_call", { role: "worker", tool: "fill", kind: "browser", parameters: { element_id: "e2", value: "x" }, target: 'textbox "Q"' }),
     h(5, "tool_result", { role: "worker", tool: "fill", success: false, error: "Covered by a dialog" })]);
   assert.equal(s.groups[1].failed, 1);
   assert.match(s.groups[1].lines[0].text, /failed: Covered by a dialog$/);
@@ -79,14 +79,14 @@ test("a replan keeps the old subtask where it was worked and adds the new ones",
   const s = new StepStream("t1");
   s.addAll(RUN.slice(0, 6));
   s.addAll([h(6, "plan", { subtasks: ["Search instead", "Order it"], current: 0 }),
-    h(7, "tool_call", { role: "worker", tool: "click", parameters: {}, target: 'button "Search"' })]);
+    h(7, "tool_call", { role: "worker", tool: "click", kind: "browser", parameters: {}, target: 'button "Search"' })]);
   assert.deepEqual(s.groups.map((g) => g.title), ["Planning", "Find it", "Search instead"]);
   assert.equal(s.groups[2].actions, 1);
 });
 
 test("an action the run stopped under reads as cut off, not as still running", () => {
   const s = new StepStream("t1");
-  s.addAll([...RUN.slice(0, 4), h(4, "tool_call", { role: "worker", tool: "click", parameters: {}, target: 'button "Place order"' }),
+  s.addAll([...RUN.slice(0, 4), h(4, "tool_call", { role: "worker", tool: "click", kind: "browser", parameters: {}, target: 'button "Place order"' }),
     h(5, "status", { status: "paused", reason: "interrupted: the heybro host stopped" })]);
   const line = s.groups[1].lines.find((l) => l.kind === "action");
   assert.equal(line.ok, false);

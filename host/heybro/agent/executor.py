@@ -14,7 +14,7 @@ from .env import AgentEnv
 from .errors import (BrowserLost, GuardrailHit, HeldReplySetAside, Interrupted, NewInformation,
                      RepeatHeld, TaskStopped, ToolFailed)
 from .proof import prove
-from .models import ExecutionCycle, ResumeNote, TaskStatus, Verdict
+from .models import Decision, ExecutionCycle, ResumeNote, TaskStatus, Verdict
 from .scheduler import Scheduler
 from .steps import Done, Next, Plan, Verify, Work, note_of
 from .verifier import Verifier, dom_confidence
@@ -273,7 +273,7 @@ class TaskExecutor:
         """The step after a verdict: the next subtask (or the end), the same one again, or a new
         plan."""
         env, task, limits = self.env, self.task, self.env.limits
-        if verdict.decision == "mark_complete" and verdict.accepted:
+        if verdict.decision == Decision.mark_complete and verdict.accepted:
             task.current_subtask_index += 1
             await env.recorder.plan_changed(task)
             if task.current_subtask is not None:
@@ -281,9 +281,9 @@ class TaskExecutor:
             if not env.control.has_messages:
                 return Done(verdict.reason)
             return Plan()  # the user said more: plan for it first
-        if verdict.decision == "request_reschedule":
+        if verdict.decision == Decision.request_reschedule:
             return self._replan(verdict.reason)
-        correction = verdict.reason if verdict.decision == "continue_work" else (
+        correction = verdict.reason if verdict.decision == Decision.continue_work else (
             f"The verifier was not confident enough that this is done ({verdict.confidence:.2f} "
             f"< {verdict.threshold:.2f}): {verdict.reason}. Make sure the assignment is "
             "really achieved on the page, then report.")
@@ -311,7 +311,7 @@ class TaskExecutor:
         fact = await prove(env)
         if fact is None or not fact.met:
             return None  # the verifier hears it among the facts
-        verdict = Verdict(decision="mark_complete", by="host", reason=f"the page shows it: "
+        verdict = Verdict(decision=Decision.mark_complete, by="host", reason=f"the page shows it: "
                           f"{fact.detail}", llm_confidence=None, dom_confidence=1.0, confidence=1.0,
                           threshold=env.settings.confidence_threshold, accepted=True,
                           facts=list(env.state.facts))

@@ -101,6 +101,22 @@ def saved_text(r: dict[str, Any]) -> str | None:
     return f"saved {r['saved']!r} = {r['value']!r}"
 
 
+def _quoted(text: str, limit: int) -> str:
+    return f'"{text if len(text) <= limit else text[:limit - 1] + "…"}"'
+
+
+def kept_words(r: dict[str, Any]) -> str | None:
+    """What a person reads of an extract: the name it was kept as, or what was read."""
+    if r.get("saved"):
+        return f"kept as {r['saved']}"
+    return f"read {_quoted(r['text'], 80)}" if isinstance(r.get("text"), str) else None
+
+
+def chosen_words(r: dict[str, Any]) -> str | None:
+    """What a person reads of a choice: the option the page now shows."""
+    return f"chose {_quoted(r['selected'], 60)}" if isinstance(r.get("selected"), str) else None
+
+
 def waited_text(r: dict[str, Any]) -> str | None:
     if not r.get("matched"):
         return None

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from shared_schema.events import UsageData
-from shared_schema.status import TaskStatus
+from shared_schema.status import Decision, TaskStatus
 
 RoleName = Literal["scheduler", "worker", "verifier", "analyst", "technician"]
 # Who does a subtask (seed 004: roles by capability): the operator works the page (the Worker
@@ -160,7 +160,7 @@ class Iteration(BaseModel):
 
 
 class Verdict(BaseModel):
-    decision: Literal["mark_complete", "continue_work", "request_reschedule"]
+    decision: Decision
     reason: str
     # "host": the subtask's declared outcome was proven by the host's own check of the page, so
     # no model was asked (llm_confidence is then None).

@@ -18,6 +18,7 @@ from shared_schema.events import (AnswerData, ErrorData, EventData, ExperienceDa
 
 from .. import logs
 from .experience import Experience
+from .toolbox import definition
 from .models import (ExpectationCheck, Iteration, MemoryItem, Question, RoleName, Task, TaskStatus,
                      ToolCall, Usage, Verdict)
 
@@ -162,8 +163,14 @@ class EventRecorder:
 
     async def tool_call(self, task: Task, role: RoleName, call: ToolCall) -> None:
         params = {k: _short(v, 300) for k, v in call.parameters.items()}
+        tool = definition(call.tool)
+        # A leaving move that reports (mark_done) is the report's line; other moves the plan
+        # and the verdict tell.
+        report = tool.report(call.parameters) if tool is not None and call.transition else None
         await self._send(task, ToolCallData(role=role, tool=call.tool, parameters=params,
-                                            reason=call.reason, target=call.target))
+                                            reason=call.reason, target=call.target,
+                                            kind=tool.kind if tool is not None else None,
+                                            report=report))
 
     async def tool_result(self, task: Task, role: RoleName, call: ToolCall) -> None:
         timing = call.result if isinstance(call.result, dict) else {}
@@ -172,7 +179,9 @@ class EventRecorder:
             error_code=call.error_code, result=bounded_result(call.result), target=call.target,
             duration_ms=call.duration_ms, page_changed=call.page_changed,
             page_ms=timing.get("page_ms"), render_ms=timing.get("render_ms"),
-            expectation=_expectation(call.expectation), decided=call.decided))
+            expectation=_expectation(call.expectation), decided=call.decided,
+            said=tool.said_of(call.result) if call.success and (tool := definition(call.tool))
+            else None))
 
     async def verdict(self, task: Task, verdict: Verdict) -> None:
         await self._send(task, VerdictData.model_validate(verdict.model_dump(mode="json")))

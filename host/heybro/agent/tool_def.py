@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from shared_schema.status import ToolKind
+
 from .errors import ToolFailed
 from .playwright_forms import Form
 
@@ -38,7 +40,7 @@ class NoArgs(Args):
 
 # plan/transition: the roles' own moves; browser/tab: act on pages (steps, failures, loops);
 # local: run by the host for the role (memory, the user, waiting); host: heybro.tools.
-Kind = Literal["plan", "transition", "browser", "tab", "local", "host"]
+Kind = ToolKind
 PAGE_KINDS: tuple[Kind, ...] = ("browser", "tab")
 
 
@@ -56,7 +58,9 @@ class Effects:
     held_on_repeat: bool = False  # may set off something beyond the page: never repeated when cut off
     changes_tab: bool = False  # the task works in another tab after it
     chooses: bool = False  # picks one of the page's own options: its value is compared as words or value
-    reports: bool = False  # says what was done or found: not an action (not counted, shown apart)
+    # Says what was done or found (not an action: not counted, shown apart): the argument that
+    # carries its words.
+    reports: str | None = None
 
 
 LOOKS = Effects(read_only=True)
@@ -108,7 +112,8 @@ class LocalContext(Protocol):
 
 
 LocalRun = Callable[[Any, LocalContext], Awaitable[dict[str, Any]]]
-# The text a result leaves in the next prompt (for tools whose effect the page does not show).
+# The text a result leaves in the next prompt (for tools whose effect the page does not show), or
+# the words a person reads about it (what was kept, chosen, read).
 ResultText = Callable[[dict[str, Any]], str | None]
 
 
@@ -122,6 +127,7 @@ class RoleTool:
     wire: Wire[Any, Any] | None = field(default=None, compare=False)
     run: LocalRun | None = field(default=None, compare=False)
     result_text: ResultText | None = field(default=None, compare=False)
+    said: ResultText | None = field(default=None, compare=False)
     # The argument carrying a value the user may have given (a routine's parameter), if any.
     value_arg: str | None = None
     # How a routine's export writes it in Playwright (agent.playwright_forms); None: by hand.
@@ -133,6 +139,17 @@ class RoleTool:
     @property
     def acts_on_page(self) -> bool:
         return self.kind in PAGE_KINDS
+
+    def report(self, parameters: dict[str, Any]) -> str | None:
+        """What a reporting tool says was done or found, from its call's arguments."""
+        words = parameters.get(self.effects.reports) if self.effects.reports else None
+        return words if isinstance(words, str) else None
+
+    def said_of(self, result: Any) -> str | None:
+        """Its result in a person's words, when the definition says how."""
+        if self.said is None or not isinstance(result, dict):
+            return None
+        return self.said(result)
 
     def schema(self) -> dict[str, Any]:
         """The parameters' JSON Schema. Built once per tool (pydantic takes ~4 ms a tool, and every

@@ -22,6 +22,7 @@ from shared_schema.dom_tools import (CheckArgs, ClickArgs, FillArgs, FocusArgs, 
                                      PressArgs, ScrollArgs, SelectArgs, TypeArgs, UploadArgs,
                                      WaitForArgs)
 from shared_schema.page_text import neutral
+from shared_schema.status import Decision
 from shared_schema.tab_tools import NavigateArgs, NewTabArgs, SwitchTabArgs, TabArgs
 
 from . import local_tools as local
@@ -250,7 +251,7 @@ TYPE = RoleTool("type", TypeText, "Type text key by key.", "browser", TOUCHES,
                 playwright=pw.method("press_sequentially", "text"))
 SELECT = RoleTool("select", Select, "Choose an option of a select.", "browser",
                   dataclasses.replace(ACTS, chooses=True),
-                  wire=copied("select", Select, SelectArgs), value_arg="value",
+                  wire=copied("select", Select, SelectArgs), value_arg="value", said=local.chosen_words,
                   playwright=pw.method("select_option", "value"))
 CHECK = RoleTool("check", ElementAct, "Tick a checkbox, radio or switch.", "browser", ACTS,
                  wire=copied("check", ElementAct, CheckArgs), playwright=pw.method("check"))
@@ -292,17 +293,18 @@ LIST_TABS = RoleTool("list_tabs", NoArgs, "List the task's tabs (tab_id, title, 
 WAIT = RoleTool("wait", Wait, "Wait some seconds.", "local",
                 Effects(read_only=True, interruptible=True), run=local.wait)
 EXTRACT = RoleTool("extract", Extract, "Save named data to memory.", "local", LOOKS,
-                   wire=local.ELEMENT_TEXT, run=local.extract, result_text=local.saved_text)
+                   wire=local.ELEMENT_TEXT, run=local.extract, result_text=local.saved_text,
+                   said=local.kept_words)
 RECALL_HISTORY = RoleTool("recall_history", RecallHistory, "Read earlier cycles and memory.",
                           "local", LOOKS, run=local.recall_history, result_text=local.recall_text)
 ASK_USER = RoleTool("ask_user", AskUser, "Ask the user and wait: a login, a one-time code, a "
                     "CAPTCHA, a choice only they can make. Never guess those.", "local", LOOKS,
                     run=local.ask_user, result_text=local.asked_text)
-REPORTS = Effects(read_only=True, reports=True)
 ANSWER = RoleTool("answer", Answer, "Give the answer to the user's question (when the goal asks "
-                  "one), from what the page shows.", "local", REPORTS, run=local.answer)
+                  "one), from what the page shows.", "local",
+                  Effects(read_only=True, reports="text"), run=local.answer)
 MARK_DONE = RoleTool("mark_done", MarkDone, "Assignment finished (or impossible): report.",
-                     "transition", REPORTS)
+                     "transition", Effects(read_only=True, reports="summary"))
 
 SCHEDULER_TOOLS = [
     _plan("set_subtasks", SetSubtasks, "Replace the whole subtask list."),
@@ -331,12 +333,13 @@ TECHNICIAN_TOOLS = [
     MARK_DONE,
 ]
 
+# The verifier's moves are its decisions (shared_schema.status.Decision): the verdict's word.
 VERIFIER_TOOLS = [
-    MARK_COMPLETE := _transition("mark_complete", MarkComplete, "The current subtask is achieved (the task, if it "
-                "was the last)."),
-    _transition("continue_work", ContinueWork, "Send the worker back with corrections."),
-    _transition("request_reschedule", RequestReschedule, "The plan must change: back to the "
-                "scheduler."),
+    MARK_COMPLETE := _transition(Decision.mark_complete.value, MarkComplete, "The current subtask is "
+                                 "achieved (the task, if it was the last)."),
+    _transition(Decision.continue_work.value, ContinueWork, "Send the worker back with corrections."),
+    _transition(Decision.request_reschedule.value, RequestReschedule, "The plan must change: back to "
+                "the scheduler."),
 ]
 
 ROLE_TOOLS: dict[RoleName, list[RoleTool]] = {
@@ -374,7 +377,7 @@ def any_result_text(c: ToolCall, limit: int) -> str | None:
 
 def reports(name: str) -> bool:
     """Whether the tool called `name` says what was done or found rather than acting."""
-    return (d := _BY_NAME.get(name)) is not None and d.effects.reports
+    return (d := _BY_NAME.get(name)) is not None and d.effects.reports is not None
 
 
 def definition(name: str) -> RoleTool | None:

@@ -9,7 +9,8 @@ from pydantic import BaseModel
 
 from . import history
 from .facts import lines, share_met
-from .models import ExecutionCycle, ExpectationCheck, Iteration, ProposedToolCall, ToolCall, Verdict
+from .models import (Decision, ExecutionCycle, ExpectationCheck, Iteration, ProposedToolCall,
+                     ToolCall, Verdict)
 from .role import Role
 from .toolbox import MARK_COMPLETE, MARK_DONE, Confidence, any_result_text, reports
 from .verifier_prompt import SYSTEM
@@ -104,7 +105,7 @@ class Verifier(Role):
             combined = min(llm_conf, dom)
         threshold = env.settings.confidence_threshold
         reason = str(getattr(a, "reason", None) or getattr(a, "instructions", ""))
-        self.verdict = Verdict(decision=call.tool, reason=reason,  # type: ignore[arg-type]
+        self.verdict = Verdict(decision=Decision(call.tool), reason=reason,
                                llm_confidence=llm_conf, dom_confidence=dom,
                                confidence=round(combined, 3), threshold=threshold,
                                accepted=call.tool != MARK_COMPLETE.name or combined >= threshold,

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from .. import logs
 from shared_schema.dom_tools import ObserveArgs
+from shared_schema.status import Decision
 
 from ..agent.browser import describe_signature
 from ..agent.act import changed_page, guard
@@ -327,7 +328,8 @@ class RoutineReplay(TaskExecutor):
         fact = await on_page(env, what, outcome, {}, None, await env.observe())
         fact.about = "the routine's outcome" if what == "outcome" else \
             f"done_when of subtask {self.task.current_subtask_index + 1}"
-        verdict = Verdict(decision="mark_complete" if fact.met else "continue_work", by="host",
+        verdict = Verdict(decision=Decision.mark_complete if fact.met else Decision.continue_work,
+                          by="host",
                           reason=f"the page {'shows' if fact.met else 'does not show'} it: "
                                  f"{fact.detail}", llm_confidence=None,
                           dom_confidence=1.0 if fact.met else 0.0,

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from shared_schema.status import TaskStatus
+from shared_schema.status import Decision, TaskStatus
 
 from ..agent.models import ExpectedOutcome, Task, ToolCall
 from ..agent.signature import attrs_of
@@ -158,7 +158,7 @@ def _outcomes(task: Task) -> list[Outcome]:
     verdicts: dict[int, str] = {}
     for cycle in task.execution_history:
         v = cycle.verdict
-        if v is not None and v.decision == "mark_complete" and v.accepted:
+        if v is not None and v.decision == Decision.mark_complete and v.accepted:
             verdicts[cycle.subtask_index or 0] = v.reason
     return [Outcome(text=s.text, done_when=s.done_when, verdict=verdicts.get(i, ""))
             for i, s in enumerate(task.subtasks)]
