@@ -109,13 +109,6 @@ def test_popup_state(browser: ExtBrowser, name: str, scheme: str, tmp_path: Path
         page.close()
 
 
-PUSH = """(events) => {
-    // Live events as the coordinator forwards them (the demo task is not in this host's record).
-    for (const message of events.map((payload) => ({ type: 'event', payload })))
-        globalThis.heybroPanel.client.onPush({ kind: 'host_message', message });
-}"""
-
-
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_step_stream(browser: ExtBrowser, scheme: str, tmp_path: Path) -> None:
     running = STATES["running"]
@@ -126,13 +119,14 @@ def test_step_stream(browser: ExtBrowser, scheme: str, tmp_path: Path) -> None:
            "target": 'button "Add to cart"', "reason": "Put the kettle in the cart"}
     verdict = {"decision": "continue_work", "reason": "The product page is open, but the cart is "
                "still empty.", "confidence": 0.55, "threshold": 0.7, "accepted": False}
+    # The run as the coordinator holds it: the panel draws its steps from the state alone.
     set_state(browser, {**running, "taskContext": {**running["taskContext"], "lastSeq": 16,
-                                                   "currentAction": now, "lastVerdict": verdict}})
+                                                   "currentAction": now, "lastVerdict": verdict},
+                        "actionHistory": STEP_EVENTS})
     page = open_page(browser, PANEL, scheme)
     try:
         expect(page.locator("#host-pill")).to_have_text("Host connected")
         expect(page.locator("#task-status")).to_have_text("Working")
-        page.evaluate(PUSH, STEP_EVENTS)
         current = page.locator("#plan > li[aria-current=step]")
         expect(current.locator("li[data-kind=action]")).to_have_count(4)
         expect(current.locator("li[data-kind=action][data-ok=false]")).to_contain_text("Covered by a cookie banner")

@@ -102,16 +102,14 @@ async function onHostMessage(message) {
     // The task ended (or waits paused for the user): heybro is no longer at work in its tabs.
     const status = store.state.taskContext?.taskId === ev.task_id ? store.state.taskContext.status : null;
     if (status && (FINAL_STATUSES.has(status) || status === STATUS.paused)) for (const id of taskTabs(ev.task_id)) standDown(id);
-    broadcast({ kind: "host_message", message });
-    return;
+    return; // the pages read it from the state pushed with the change
+
   }
   if (message.type === "tool.call") {
     const payload = /** @type {import("./tools.js").ToolCallPayload} */ (/** @type {unknown} */ (message.payload));
     const result = await runConfined(payload);
     try { link.post(makeMessage("tool.result", result, message.id)); } catch (e) { console.warn("heybro: tool result lost", e); }
-    return;
   }
-  broadcast({ kind: "host_message", message });
 }
 
 /**

@@ -3,12 +3,15 @@
  * The coordinator's UI-facing state, `heybro_state` in chrome.storage.local:
  * `{taskContext, actionHistory, tabRegistry}`. It is rebuilt from the host's events, saved on every
  * change and restored when the service worker wakes, so the panel and popup survive restarts.
- * The full record of a task stays in the host's store; this copy is bounded.
+ * It is the one reduction of the task's events: the panel draws its step stream from
+ * `actionHistory` (the run's entries as recorded), never from events of its own, so what it shows
+ * is caught up whenever the coordinator is. The full record stays in the host's store; this copy
+ * is bounded.
  */
 import { EVENT, FINAL_STATUSES, STATUS } from "../lib/vocabulary.js";
 
 export const STATE_KEY = "heybro_state";
-export const MAX_ACTIONS = 200;
+export const MAX_ENTRIES = 400;
 export const MAX_CHAT = 200;
 
 /**
@@ -27,7 +30,8 @@ export const MAX_CHAT = 200;
  *   question?: QuestionView | null, answer?: string | null,
  *   lastSeq: number, startedAt: number, updatedAt: number,
  * }} TaskContext
- * @typedef {{seq: number, at: number, role: string, tool: string, parameters: Record<string, any>, success: boolean | null, error: string | null}} ActionEntry
+ * @typedef {{seq: number, at: number, kind: string, data: Record<string, any>}} ActionEntry
+ *   one entry of the run as the host recorded it (its event), less what no view reads
  * @typedef {{tabId: number, url: string, title?: string, addedAt: number, taskId?: string}} TabEntry  taskId: the task it is a tab of
  * @typedef {{taskContext: TaskContext | null, actionHistory: ActionEntry[], tabRegistry: TabEntry[]}} HeybroState
  */
@@ -72,6 +76,37 @@ export function nextChatNumber(chat) {
 /** @template T @param {T[]} list @param {number} max */
 function bounded(list, max) { return list.length > max ? list.slice(list.length - max) : list; }
 
+/** Entries no view of the run reads from the state (a model call's thoughts, its token count). */
+const UNSHOWN = new Set([EVENT.iteration, EVENT.usage]);
+/** What a view reads of a result (where the page went, a refusal, why an element was found again). */
+const RESULT_KEYS = ["url", "candidates", "found_by", "found_why"];
+
+/**
+ * The entry an event leaves in the run's history, or null: a result keeps only what a view reads
+ * (a page's text or a list would fill the stored state).
+ * @param {{seq: number, kind: string, at: number, data: Record<string, any>}} ev @returns {ActionEntry | null}
+ */
+function entryOf(ev) {
+  if (UNSHOWN.has(ev.kind)) return null;
+  const d = ev.data || {};
+  if (ev.kind !== EVENT.tool_result || !d.result || typeof d.result !== "object") return { seq: ev.seq, at: ev.at, kind: ev.kind, data: d };
+  const result = Object.fromEntries(RESULT_KEYS.filter((k) => k in d.result).map((k) => [k, d.result[k]]));
+  return { seq: ev.seq, at: ev.at, kind: ev.kind, data: { ...d, result } };
+}
+
+/**
+ * The run's newest entries; when the oldest go, its start and its latest plan among them stay, so
+ * a view built from what is left still knows the goal and which subtask each action served.
+ * @param {ActionEntry[]} list @returns {ActionEntry[]}
+ */
+function boundedRun(list) {
+  if (list.length <= MAX_ENTRIES) return list;
+  const cut = list.length - MAX_ENTRIES + 2;
+  const gone = list.slice(0, cut);
+  const plan = gone.findLast((h) => h.kind === EVENT.plan);
+  return [...(gone[0].kind === EVENT.status ? [gone[0]] : []), ...(plan ? [plan] : []), ...list.slice(cut)];
+}
+
 /**
  * Applies one host `event` payload to the state (pure: returns a new state).
  * Events of another task, or already applied (seq not newer), leave the state unchanged.
@@ -84,7 +119,8 @@ export function applyEvent(state, ev) {
   if (!ctx0 || ctx0.taskId !== ev.task_id || ev.seq <= ctx0.lastSeq) return state;
   /** @type {TaskContext} */
   const ctx = { ...ctx0, lastSeq: ev.seq, updatedAt: Math.round(ev.at * 1000) };
-  let actions = state.actionHistory;
+  const entry = entryOf(ev);
+  const actions = entry ? boundedRun([...state.actionHistory, entry]) : state.actionHistory;
   const d = ev.data || {};
   const say = (/** @type {ChatEntry["who"]} */ who, /** @type {string} */ text) => {
     ctx.chat = bounded([...ctx.chat, { who, text, at: ctx.updatedAt, n: nextChatNumber(ctx.chat) }], MAX_CHAT);
@@ -111,11 +147,8 @@ export function applyEvent(state, ev) {
       break;
     case EVENT.tool_call:
       ctx.currentAction = { tool: d.tool, parameters: d.parameters || {}, reason: d.reason, role: d.role, target: d.target ?? null };
-      actions = bounded([...actions, { seq: ev.seq, at: ctx.updatedAt, role: d.role, tool: d.tool, parameters: d.parameters || {}, success: null, error: null }], MAX_ACTIONS);
       break;
     case EVENT.tool_result: {
-      const i = actions.findLastIndex((a) => a.tool === d.tool && a.success === null);
-      if (i >= 0) actions = actions.map((a, j) => (j === i ? { ...a, success: !!d.success, error: d.error ?? null } : a));
       if (!d.success && d.error) ctx.error = d.error;
       else ctx.error = null;
       break;

@@ -7,10 +7,9 @@
  * @typedef {{id: string, cmd: string, args?: Record<string, any>}} UiRequest
  * @typedef {{kind: "reply", id: string, ok: true, result: any} | {kind: "reply", id: string, ok: false, error: {code: string, message: string, detail?: Record<string, any>}}} UiReply
  * @typedef {{kind: "host_status", status: import("../background/host_link.js").HostStatus}} UiHostStatus
- * @typedef {{kind: "host_message", message: import("../background/host_link.js").Message}} UiHostMessage
  * @typedef {{kind: "state", state: import("../background/state.js").HeybroState}} UiState
  * @typedef {{kind: "draft", text: string}} UiDraft
- * @typedef {UiReply | UiHostStatus | UiHostMessage | UiState | UiDraft} UiPush
+ * @typedef {UiReply | UiHostStatus | UiState | UiDraft} UiPush
  */
 
 /**

@@ -35,55 +35,23 @@ function live() {
 /** While a task is shown (running or finished), what is typed is a follow-up for that task. */
 function following() { return !!state?.taskContext; }
 
-/** The shown task's run, step by step: the host's record, then live events. */
-const steps = { stream: /** @type {StepStream | null} */ (null), view: new StreamView(byId("plan")), fetching: false, again: false };
+/**
+ * The shown task's run, step by step, drawn from the coordinator's state (its `actionHistory`, the
+ * run's entries): the one reduction of the task's events, caught up by the coordinator after any
+ * reconnect or restart, so the panel reads no event and asks the host for nothing of its own.
+ */
+const steps = { stream: /** @type {StepStream | null} */ (null), view: new StreamView(byId("plan")) };
+
+function followSteps() {
+  const ctx = state?.taskContext;
+  if (!state || !ctx) { steps.stream = null; return; }
+  if (steps.stream?.taskId !== ctx.taskId) steps.stream = new StepStream(ctx.taskId);
+  steps.stream.addAll(state.actionHistory);
+}
 
 function drawSteps() {
   const ctx = state?.taskContext;
   steps.view.render(ctx ? steps.stream : null, ctx?.subtasks || [], ctx?.status || "");
-}
-
-/** Reads the record's entries the stream has not seen (after a reconnect, or when opened). */
-async function catchUpSteps() {
-  const stream = steps.stream;
-  if (!stream) return;
-  if (steps.fetching) { steps.again = true; return; }
-  steps.fetching = true;
-  try {
-    const d = await client.call("get_task", { task_id: stream.taskId, after_seq: stream.lastSeq });
-    if (steps.stream === stream && stream.addAll(d.history || [])) drawSteps();
-  } catch { /* the host is away or does not know the task: the plan from the state still shows */ }
-  steps.fetching = false;
-  if (steps.again) { steps.again = false; catchUpSteps(); }
-}
-
-/** @param {import("../background/host_link.js").Message} message */
-function onEvent(message) {
-  const ev = /** @type {any} */ (message.payload);
-  const stream = steps.stream;
-  if (!stream || ev.task_id !== stream.taskId || ev.seq <= stream.lastSeq) return;
-  if (ev.seq !== stream.lastSeq + 1) { catchUpSteps(); return; } // missed some: read them first
-  if (stream.add(ev)) drawSteps();
-}
-
-/**
- * The coordinator's state runs ahead of the stream for a moment on every live event (the state is
- * pushed before the event itself), so the record is read only when the stream is still behind a
- * little later: after a reconnect, a restarted service worker, or events this page missed.
- */
-const CATCH_UP_AFTER_MS = 400;
-let catchUpTimer = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined);
-
-function followSteps() {
-  const ctx = state?.taskContext;
-  if (!ctx) { steps.stream = null; return; }
-  if (steps.stream?.taskId !== ctx.taskId) { steps.stream = new StepStream(ctx.taskId); catchUpSteps(); return; }
-  if (ctx.lastSeq <= steps.stream.lastSeq || catchUpTimer !== undefined) return;
-  catchUpTimer = setTimeout(() => {
-    catchUpTimer = undefined;
-    const now = state?.taskContext;
-    if (steps.stream && now?.taskId === steps.stream.taskId && now.lastSeq > steps.stream.lastSeq) catchUpSteps();
-  }, CATCH_UP_AFTER_MS);
 }
 
 function render() {
@@ -129,7 +97,6 @@ const client = new CoordinatorClient("panel", (push) => {
     if (push.status.state === "disconnected" && live()) note("Host disconnected — heybro is restarting it; the task will wait, paused, for you to resume.");
   }
   else if (push.kind === "state") { state = push.state; render(); refreshCandidate(); }
-  else if (push.kind === "host_message" && push.message.type === "event") onEvent(push.message);
   else if (push.kind === "draft") { els.goal.value = push.text || els.goal.value; els.goal.focus(); }
 });
 

@@ -1,7 +1,8 @@
 // The coordinator's heybro_state: events folded into what the panel shows, persisted and restored.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { STATE_KEY, StateStore, addRelevantTab, applyEvent, applyRecord, emptyState, isLive, newTaskContext, MAX_ACTIONS } from "../../extension/background/state.js";
+import { STATE_KEY, StateStore, addRelevantTab, applyEvent, applyRecord, emptyState, isLive, newTaskContext, MAX_ENTRIES } from "../../extension/background/state.js";
+import { StepStream } from "../../extension/panel/step_stream.js";
 
 const ev = (seq, kind, data) => ({ task_id: "t1", seq, kind, at: 1000 + seq, data });
 const started = () => ({ ...emptyState(), taskContext: newTaskContext("t1", "Order a kettle", 5) });
@@ -15,7 +16,7 @@ test("a run's events become plan, current action, verdict, usage and outcome", (
   assert.deepEqual(s.taskContext.currentAction, { tool: "click", parameters: { element_id: "e4" }, reason: undefined, role: "worker", target: 'button "Buy"' });
   s = applyEvent(s, ev(4, "tool_result", { role: "worker", tool: "click", success: false, error: "Covered by a cookie banner" }));
   assert.equal(s.taskContext.error, "Covered by a cookie banner");
-  assert.equal(s.actionHistory[0].success, false);
+  assert.deepEqual(s.actionHistory.map((h) => [h.seq, h.kind]), [[0, "status"], [1, "plan"], [2, "status"], [3, "tool_call"], [4, "tool_result"]]);
   s = applyEvent(s, ev(5, "usage", { prompt_tokens: 1000, completion_tokens: 50 }));
   s = applyEvent(s, ev(6, "plan", { subtasks: ["Find it", "Order it"], current: 1 }));
   assert.deepEqual(s.taskContext.subtasks.map((x) => x.state), ["done", "current"]);
@@ -51,11 +52,18 @@ test("catching up applies missed events, and the record's status only when nothi
   assert.equal(after, live);
 });
 
-test("history stays bounded; tabs are tracked once each", () => {
+test("history stays bounded, keeping the run's start and its plan; tabs are tracked once each", () => {
   let s = started();
-  for (let i = 0; i < MAX_ACTIONS + 30; i++) s = applyEvent(s, ev(i, "tool_call", { role: "worker", tool: "scroll", parameters: {} }));
-  assert.equal(s.actionHistory.length, MAX_ACTIONS);
-  assert.equal(s.actionHistory.at(-1).seq, MAX_ACTIONS + 29);
+  s = applyEvent(s, ev(0, "status", { status: "planning", goal: "Order a kettle" }));
+  s = applyEvent(s, ev(1, "plan", { subtasks: ["Scroll"], current: 0 }));
+  for (let i = 2; i < MAX_ENTRIES + 30; i++) s = applyEvent(s, ev(i, "tool_call", { role: "worker", tool: "scroll", kind: "browser", parameters: {} }));
+  assert.equal(s.actionHistory.length, MAX_ENTRIES);
+  assert.deepEqual(s.actionHistory.slice(0, 3).map((h) => h.seq), [0, 1, 32]);
+  assert.equal(s.actionHistory.at(-1).seq, MAX_ENTRIES + 29);
+  const stream = new StepStream("t1");
+  stream.addAll(s.actionHistory);
+  assert.deepEqual(stream.groups.map((g) => [g.title, g.actions]), [["Planning", 0], ["Scroll", MAX_ENTRIES - 2]],
+    "the run still starts with its goal, and the actions left still sit under their subtask");
   s = addRelevantTab(s, { tabId: 3, url: "a", addedAt: 1 });
   s = addRelevantTab(s, { tabId: 4, url: "b", addedAt: 2 });
   s = addRelevantTab(s, { tabId: 3, url: "a2", addedAt: 3 });
@@ -160,4 +168,27 @@ test("every kind of event the host sends is read by the panel's state", () => {
     if (unseen.has(e.kind)) assert.deepEqual(strip(after), strip(before), e.kind);
     else assert.notDeepEqual(strip(after), strip(before), `${e.kind} changes nothing`);
   }
+});
+
+test("the state is the panel's one source: its entries draw the same steps as the record, a page's text left out", () => {
+  const run = [
+    ev(0, "status", { status: "planning", goal: "Order a kettle" }),
+    ev(1, "iteration", { role: "scheduler", reasoning: "Two steps", tools: ["set_subtasks"] }),
+    ev(2, "tool_call", { role: "scheduler", tool: "set_subtasks", kind: "plan", parameters: { subtasks: ["Find it"] } }),
+    ev(3, "plan", { subtasks: ["Find it"], current: 0 }),
+    ev(4, "usage", { prompt_tokens: 10, completion_tokens: 2 }),
+    ev(5, "tool_call", { role: "worker", tool: "extract", kind: "local", parameters: { element_id: "e3" }, target: 'cell "Total"' }),
+    ev(6, "tool_result", { role: "worker", tool: "extract", success: true, said: 'read "$48"',
+      result: { text: "x".repeat(5000), url: "http://shop/cart", found_by: "signature", found_why: "same text" } }),
+  ];
+  let s = started();
+  for (const e of run) s = applyEvent(s, e);
+  assert.ok(JSON.stringify(s.actionHistory).length < 2000, "a page's text is not kept in the state");
+  const fromState = new StepStream("t1");
+  fromState.addAll(s.actionHistory);
+  const fromRecord = new StepStream("t1");
+  fromRecord.addAll(run);
+  const lines = (/** @type {StepStream} */ st) => st.groups.flatMap((g) => g.lines.map((l) => l.text));
+  assert.deepEqual(lines(fromState), lines(fromRecord));
+  assert.match(lines(fromState).at(-1), /read "\$48"; now at http:\/\/shop\/cart — found again: same text/);
 });

@@ -62,8 +62,8 @@ STATES: dict[str, dict[str, Any]] = {
 }
 
 
-def _ev(seq: int, kind: str, **data: Any) -> dict[str, Any]:
-    return {"task_id": "t-demo", "seq": seq, "kind": kind, "at": T0 / 1000 + seq, "data": data}
+def _ev(seq: int, event: str, **data: Any) -> dict[str, Any]:
+    return {"task_id": "t-demo", "seq": seq, "kind": event, "at": T0 / 1000 + seq, "data": data}
 
 
 # A run as the step stream shows it: the first subtask done, the second under way.
@@ -71,9 +71,9 @@ STEP_EVENTS: list[dict[str, Any]] = [
     _ev(0, "status", status="planning", goal="Order the blue kettle from the demo shop"),
     _ev(1, "plan", subtasks=PLAN, current=0),
     _ev(2, "status", status="executing"),
-    _ev(3, "tool_call", role="worker", tool="fill", parameters={"element_id": "e3", "value": "blue kettle"},
+    _ev(3, "tool_call", role="worker", tool="fill", kind="browser", parameters={"element_id": "e3", "value": "blue kettle"},
         target='searchbox "Search products"'),
-    _ev(4, "tool_call", role="worker", tool="click", parameters={"element_id": "e4"}, target='button "Search"'),
+    _ev(4, "tool_call", role="worker", tool="click", kind="browser", parameters={"element_id": "e4"}, target='button "Search"'),
     _ev(5, "tool_result", role="worker", tool="fill", success=True, result={"value": "blue kettle"}),
     _ev(6, "tool_result", role="worker", tool="click", success=True,
         result={"url": "http://shop.test/search?q=blue+kettle"},
@@ -81,15 +81,16 @@ STEP_EVENTS: list[dict[str, Any]] = [
     _ev(7, "verdict", decision="mark_complete", reason="The search results list the blue kettle.",
         confidence=0.86, threshold=0.7, accepted=True),
     _ev(8, "plan", subtasks=PLAN, current=1),
-    _ev(9, "tool_call", role="worker", tool="click", parameters={"element_id": "e9"}, target='link "Blue Kettle"'),
+    _ev(9, "tool_call", role="worker", tool="click", kind="browser", parameters={"element_id": "e9"}, target='link "Blue Kettle"'),
     _ev(10, "tool_result", role="worker", tool="click", success=False,
         error="Covered by a cookie banner; dismissed it"),
-    _ev(11, "tool_call", role="worker", tool="click", parameters={"element_id": "e9"}, target='link "Blue Kettle"'),
+    _ev(11, "tool_call", role="worker", tool="click", kind="browser", parameters={"element_id": "e9"}, target='link "Blue Kettle"'),
     _ev(12, "tool_result", role="worker", tool="click", success=True, result={"url": "http://shop.test/product/p1"},
         expectation={"met": True, "detail": "the URL contains /product"}),
-    _ev(13, "tool_call", role="worker", tool="mark_done", parameters={"summary": "On the kettle's page"}),
+    _ev(13, "tool_call", role="worker", tool="mark_done", kind="transition",
+        parameters={"summary": "On the kettle's page"}, report="On the kettle's page"),
     _ev(14, "tool_result", role="worker", tool="mark_done", success=True),
     _ev(15, "verdict", decision="continue_work", reason="The product page is open, but the cart is "
         "still empty.", confidence=0.55, threshold=0.7, accepted=False),
-    _ev(16, "tool_call", role="worker", tool="click", parameters={"element_id": "e14"}, target='button "Add to cart"'),
+    _ev(16, "tool_call", role="worker", tool="click", kind="browser", parameters={"element_id": "e14"}, target='button "Add to cart"'),
 ]
