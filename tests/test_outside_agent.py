@@ -14,7 +14,7 @@ from shared_schema import ProtocolError
 from shared_schema.messages import TaskStart
 from shared_schema.outside import OutsideAct, OutsideOpen
 
-from heybro.outside import executor as outside_executor
+from heybro.outside import run as outside_executor
 from heybro.session import Session
 from heybro.store import TaskStore
 from support.fake_browser import FakeBrowser, shop

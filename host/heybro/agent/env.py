@@ -127,6 +127,13 @@ class AgentEnv:
         """How long the task has run, pauses not counted (the wall-clock limit's measure)."""
         return time.monotonic() - self.state.started - self.control.paused_s
 
+    async def set_status(self, status: TaskStatus, reason: str | None = None) -> None:
+        """The task's status, recorded (the same status again says nothing without a reason)."""
+        if self.task.status == status and reason is None:
+            return
+        self.task.status = status
+        await self.recorder.status_changed(self.task, status, reason)
+
     async def checkpoint(self, *, holding: bool = False, interrupt: bool = True) -> None:
         """A safe point. Waits while paused; raises TaskStopped when stopped. With `interrupt`,
         raises NewInformation while a follow-up from the user waits for the scheduler; with
@@ -266,15 +273,13 @@ class AgentEnv:
         task, before = self.task, self.task.status
         task.question = question
         await self.recorder.question(task, question)
-        task.status = TaskStatus.waiting
-        await self.recorder.status_changed(task, TaskStatus.waiting, f"Waiting for you: {question.text}")
+        await self.set_status(TaskStatus.waiting, f"Waiting for you: {question.text}")
         try:
             answer = await self.control.ask()
         finally:
             task.question = None
         self.page_changed()  # the user may have used the page meanwhile (a login, a CAPTCHA)
-        task.status = before
-        await self.recorder.status_changed(task, before, "answered")
+        await self.set_status(before, "answered")
         return answer
 
     async def ask(self, args: Any) -> dict[str, Any]:

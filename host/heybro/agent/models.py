@@ -261,6 +261,13 @@ class Task(BaseModel):
     created_at: float = Field(default_factory=now)
     usage: list[Usage] = Field(default_factory=list)
 
+    def new_cycle(self, assignment: str) -> ExecutionCycle:
+        """A new cycle of work on the current subtask, added to the task's history."""
+        cycle = ExecutionCycle(index=len(self.execution_history) + 1, assignment=assignment,
+                               subtask_index=self.current_subtask_index)
+        self.execution_history.append(cycle)
+        return cycle
+
     @property
     def current_step(self) -> Subtask | None:
         if 0 <= self.current_subtask_index < len(self.subtasks):

@@ -16,8 +16,7 @@ from .act import changed_page, guard, hold, why_stop
 from .ask_first import ask_first
 from .errors import BrowserLost, GuardrailHit, ToolFailed
 from .facts import of_wait
-from .models import Iteration, ProposedToolCall, Question, ToolCall
-from .env import YES
+from .models import Iteration, ProposedToolCall, ToolCall
 from .role import WorkingRole
 from .proof import prove
 from .settle import checked

@@ -11,7 +11,7 @@ from pydantic import Field
 from shared_schema.routines import ROUTINE_NAME
 
 from ..agent.tool_def import Args, compact_schema
-from ..outside.executor import OBSERVE, Observe, offered
+from ..outside.run import OBSERVE, Observe, offered
 
 
 class RunTask(Args):

@@ -25,12 +25,12 @@ from shared_schema.status import Decision
 from ..agent.browser import describe_signature
 from ..agent.act import changed_page, guard
 from ..agent.cutoff import action_key
-from ..agent.env import YES, AgentEnv
+from ..agent.env import AgentEnv
 from ..agent.errors import GuardrailHit, Interrupted, NewInformation, TaskStopped, ToolFailed
-from ..agent.executor import TaskExecutor
+from ..agent.model_run import ModelRun, open_task_page
 from ..agent.expect import expect_text
 from ..agent.settle import checked, on_page
-from ..agent.models import (ExpectedOutcome, MemoryItem, Question, ResumeNote, Subtask, Task,
+from ..agent.models import (ExpectedOutcome, MemoryItem, ResumeNote, Subtask, Task,
                             TaskStatus, ToolCall, Verdict)
 from ..agent.ask_first import ask_first, may_ask
 from ..agent.toolbox import EXTRACT, definition
@@ -83,18 +83,24 @@ class HealFailed(Exception):
     """A step could not be replayed nor healed (the reason in words)."""
 
 
-class RoutineReplay(TaskExecutor):
+class RoutineReplay:
+    """A routine's run (agent.executor.Run): its recorded steps replayed without the model, each
+    through the same act phases as the worker's; the model's run takes over from the current
+    subtask when a step cannot be healed or the user says something new."""
+
     def __init__(self, env: AgentEnv, routine: Routine, runs: StoreRoutines) -> None:
-        super().__init__(env)
+        self.env = env
+        self.task = env.task
+        self.model = ModelRun(env)
         self.routine = routine
         self.runs = runs
         settings = RunSettings.of(env.task)
         assert settings is not None, "a routine run's task carries its settings"
-        self.run = settings
+        self.settings = settings
         self.values = settings.values
         # Expectations with this run's values, and signatures with its values where the recorded
         # ones stood (a form's address naming the recorded page is this run's page's form).
-        self.steps = [s.model_copy(update={"expect": _filled(s.expect, self.values),
+        self.recorded = [s.model_copy(update={"expect": _filled(s.expect, self.values),
                                            "signature": _rebased(s.signature, routine, self.values)})
                       for s in routine.steps]
         self.healed: dict[int, list[Step]] = {}
@@ -103,22 +109,22 @@ class RoutineReplay(TaskExecutor):
     async def opening(self) -> None:
         # The task's row exists now: the run is listed with its routine from its first moment.
         self.runs.start_run(self.routine.name, self.task.id)
-        await super().opening()
+        await open_task_page(self.env)
 
     # --- the loop ------------------------------------------------------------------------------
-    async def run_steps(self, resume: ResumeNote | None = None) -> str:
-        if self.run.mode == "model":
+    async def steps(self, resume: ResumeNote | None = None) -> str:
+        if self.settings.mode == "model":
             self._need_model("The model was finishing this run", "going on")
             return await self._model_loop(resume)
         env, task = self.env, self.task
         if resume is not None and resume.replan:
             return await self._hand_over(None, "you added information", resume)
         first = self._first_replay_step() if resume is not None else 0
-        await self._status(TaskStatus.executing)
+        await self.env.set_status(TaskStatus.executing)
         await env.recorder.plan_changed(task)
         try:
-            for n in range(first, len(self.steps)):
-                step = self.steps[n]
+            for n in range(first, len(self.recorded)):
+                step = self.recorded[n]
                 await self._enter_subtask(step.subtask)
                 await env.checkpoint(interrupt=False)
                 if env.control.has_messages:  # the user said something new: the model plans it
@@ -126,7 +132,7 @@ class RoutineReplay(TaskExecutor):
                 await self._replay(n, step)
             await self._enter_subtask(len(task.subtasks))
         except HealFailed as err:
-            if self.run.on_heal_failure == "stop":
+            if self.settings.on_heal_failure == "stop":
                 raise _stopped(str(err)) from None
             return await self._hand_over(str(err), "a step could not be healed")
         except NewInformation:
@@ -140,8 +146,8 @@ class RoutineReplay(TaskExecutor):
         subtask; the routine is not updated by this run."""
         env, task = self.env, self.task
         self._need_model(why or short, "finishing the task without the routine")
-        self.run.mode = "model"
-        self.run.keep(task)
+        self.settings.mode = "model"
+        self.settings.keep(task)
         await env.recorder.message(task, f"Replay handed over to the model ({short}): it goes on "
                                    f"with \"{task.current_subtask or task.description}\"."
                                    + (" The routine is not changed by this run." if self.healed
@@ -154,7 +160,7 @@ class RoutineReplay(TaskExecutor):
 
     async def _model_loop(self, note: ResumeNote | None) -> str:
         try:
-            return await super().run_steps(note)
+            return await self.model.steps(note)
         finally:
             self._count()
 
@@ -346,20 +352,20 @@ class RoutineReplay(TaskExecutor):
         """Every step ran: the routine's recorded outcome is checked on the page (the run
         verifies), and only then do the healed steps go into the routine."""
         env, task = self.env, self.task
-        await self._status(TaskStatus.verifying)
+        await self.env.set_status(TaskStatus.verifying)
         final = next((_filled(o.done_when, self.values) for o in reversed(self.routine.subtasks)
                       if o.done_when), None)
-        last = next((s.expect for s in reversed(self.steps) if s.expect), None)
+        last = next((s.expect for s in reversed(self.recorded) if s.expect), None)
         outcome = final or last
         try:
             shown = await self._prove(outcome, "outcome") if outcome is not None else \
                 "every step ran (the routine declares no outcome to check)"
         except HealFailed as err:
-            if self.run.on_heal_failure == "stop":
+            if self.settings.on_heal_failure == "stop":
                 raise _stopped(str(err)) from None
             task.current_subtask_index = max(0, len(task.subtasks) - 1)
             return await self._hand_over(str(err), "the outcome is not on the page")
-        steps = len(self.steps)
+        steps = len(self.recorded)
         heals = len(self.healed)
         if heals:
             self._update_routine()

@@ -12,6 +12,7 @@ from shared_schema.routines import RoutineRun
 from .. import logs
 from ..store import TaskStore
 from ..store.routines import StoreRoutines
+from ..agent.executor import TaskExecutor
 from .model import Routine
 from .replay import RoutineReplay, RunSettings, new_task
 
@@ -40,7 +41,7 @@ async def start(session: Session, payload: RoutineRun, listener: Listener | None
     task = new_task(routine, values, url=payload.url, tab_id=payload.tab_id,
                     on_heal_failure=payload.on_heal_failure)
     session._launch(task, settings, listener=listener,
-                    executor=lambda env: RoutineReplay(env, routine, runs))
+                    executor=lambda env: TaskExecutor(env, RoutineReplay(env, routine, runs)))
     log.info("routine_run", task_id=task.id, routine=routine.name, params=sorted(payload.params))
     return "task.accepted", TaskAccepted(task_id=task.id, status=task.status.value)
 
@@ -63,4 +64,4 @@ def executor_for(store: TaskStore, task: Any) -> Executor | None:
         settings.mode = "model"
         settings.keep(task)
         routine = Routine(name=settings.routine, goal=task.description)
-    return lambda env: RoutineReplay(env, routine, runs)
+    return lambda env: TaskExecutor(env, RoutineReplay(env, routine, runs))

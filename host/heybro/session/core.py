@@ -25,7 +25,9 @@ from ..native.channel import NativeChannel
 from ..store import TaskRow, TaskStore, views
 from ..store.lease import ask_owner, is_owned, take_request
 from . import queries, resume_notes
-from ..outside.executor import OutsideExecutor
+from ..agent.env import AgentEnv
+from ..agent.executor import TaskExecutor
+from ..outside.run import OutsideRun
 from ..routines.run import executor_for, needs_model
 from .launch import BrowserFactory, Executor, Launcher, native_browser
 from .outside import OutsideAgents
@@ -113,7 +115,7 @@ class Session:
         restored from the store goes on with the executor it ran with (a routine's replay)."""
         listeners = set(self.followers.get(task.id, set())) | ({listener} if listener else set())
         if executor is None and resume is not None:
-            executor = (OutsideExecutor if task.outside else executor_for(self.store, task))
+            executor = (_outside_run if task.outside else executor_for(self.store, task))
         self.current = self.launcher.launch(task, settings, resume=resume, listeners=listeners,
                                             executor=executor)
         return self.current
@@ -398,3 +400,9 @@ class Session:
                                 [cur.task.id])
         await asyncio.to_thread(self.store.interrupt_actions, cur.task.id)
         log.info("task_interrupted", task_id=cur.task.id, reason=reason)
+
+
+def _outside_run(env: AgentEnv) -> TaskExecutor:
+    """An outside agent's task restored after a restart: its run ends at once (its connection went
+    with the host that ran it)."""
+    return TaskExecutor(env, OutsideRun(env))

@@ -34,7 +34,7 @@ from ..store.experiences import StoreExperiences
 from ..store.recorder import StoreRecorder
 from .running import Emit, Listener, Running
 
-# What runs a task: TaskExecutor, or a routine replay (which hands over to it when it must).
+# What runs a task: a TaskExecutor with its run (the model's, a routine's replay, an outside agent's).
 Executor = Callable[[AgentEnv], TaskExecutor]
 
 log = logs.get("heybro.session")

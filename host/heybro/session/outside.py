@@ -14,7 +14,8 @@ from shared_schema.page_text import neutral
 
 from .. import logs
 from ..agent.models import Task, TaskStatus
-from ..outside.executor import OutsideExecutor
+from ..agent.executor import TaskExecutor
+from ..outside.run import OutsideRun
 from ..outside.inbox import Inbox
 from .running import Listener
 
@@ -41,7 +42,7 @@ class OutsideAgents:
         inbox = Inbox()
         self.inboxes[task.id], self.callers[task.id] = inbox, listener
         session._launch(task, settings, listener=listener,
-                        executor=lambda env: OutsideExecutor(env, inbox))
+                        executor=lambda env: TaskExecutor(env, OutsideRun(env, inbox)))
         log.info("outside_open", task_id=task.id, client=client)
         return TaskAccepted(task_id=task.id, status=task.status.value)
 

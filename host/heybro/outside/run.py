@@ -1,4 +1,4 @@
-"""OutsideExecutor: an outside agent's page calls run as a heybro task, one at a time, through the
+"""OutsideRun: an outside agent's page calls run as a heybro task, one at a time, through the
 worker's own act path (Worker.execute): the step budget, the user's confirmation of a risky action,
 the record, the call through its definition's wire (re-finding, trusted input, the site and tab
 rules), the expectation checked on the page. No model is asked: the outside agent decides.
@@ -19,7 +19,7 @@ from shared_schema.page_text import neutral
 
 from ..agent.env import AgentEnv
 from ..agent.errors import BrowserLost, GuardrailHit, Interrupted, TaskStopped, ToolFailed
-from ..agent.executor import TaskExecutor
+from ..agent.model_run import open_task_page
 from ..agent.models import ExecutionCycle, Iteration, ProposedToolCall, ResumeNote, RoleResult, \
     TaskStatus, ToolCall
 from ..agent.tool_def import Args, RoleTool
@@ -48,10 +48,14 @@ def offered() -> dict[str, RoleTool]:
             if t.wire is not None and "resource_name" not in t.args.model_fields}
 
 
-class OutsideExecutor(TaskExecutor):
+class OutsideRun:
+    """An outside agent's run (agent.executor.Run): its calls, one at a time, until it stops
+    calling or the user ends the task."""
+
     def __init__(self, env: AgentEnv, inbox: Inbox | None = None,
                  idle_s: float | None = None) -> None:
-        super().__init__(env)
+        self.env = env
+        self.task = env.task
         self.inbox = inbox or Inbox()
         self.idle_s = IDLE_S if idle_s is None else idle_s
         self.worker = Worker(env, env.task.description)
@@ -64,15 +68,15 @@ class OutsideExecutor(TaskExecutor):
             f"{self.client} (an outside agent, through heybro mcp) is acting in your browser: "
             "each of its actions shows here, and heybro asks you before a risky one. Pause or "
             "Stop it here at any time."))
-        await super().opening()
+        await open_task_page(self.env)
 
-    async def run_steps(self, resume: ResumeNote | None = None) -> str:
+    async def steps(self, resume: ResumeNote | None = None) -> str:
         if resume is not None:  # the agent's connection went with the host that ran the task
             self.inbox.close()
             return ("ended: the outside agent's connection ended with the heybro host that ran "
                     "it; its next call opens a new task")
-        await self._status(TaskStatus.executing)
-        cycle = self._new_cycle(self.task.description)
+        await self.env.set_status(TaskStatus.executing)
+        cycle = self.task.new_cycle(self.task.description)
         cycle.worker = RoleResult(role="worker")
         try:
             while (call := await self._next()) is not None:
@@ -215,4 +219,4 @@ def _why_ended(err: BaseException) -> tuple[str, str]:
     return "internal", f"The task ended: {type(err).__name__}: {err}"
 
 
-__all__ = ["OBSERVE", "Observe", "OutsideExecutor", "offered"]
+__all__ = ["OBSERVE", "Observe", "OutsideRun", "offered"]

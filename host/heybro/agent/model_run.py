@@ -1,0 +1,203 @@
+"""The model's run of a task: the scheduler plans, the worker (or the role the plan names) works a
+subtask, the verifier judges it — moving between them only through their transition tools — until
+the last subtask is achieved. The executor runs it; a routine's replay hands over to it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .. import logs
+from .env import AgentEnv
+from .errors import GuardrailHit, HeldReplySetAside, Interrupted, NewInformation
+from .proof import prove
+from .models import Decision, ExecutionCycle, ResumeNote, TaskStatus, Verdict
+from .scheduler import Scheduler
+from .steps import Done, Next, Plan, Verify, Work, note_of
+from .verifier import Verifier, dom_confidence
+from .analyst import Analyst
+from .technician import Technician
+from .toolbox import NAVIGATE
+from .worker import Worker
+
+# Who works a subtask, by the role the plan gives it (the operator is the page worker).
+WORKERS = {"operator": Worker, "analyst": Analyst, "technician": Technician}
+
+log = logs.get("heybro.agent")
+
+
+async def open_task_page(env: AgentEnv) -> None:
+    """Before the first step of a new run: the task's page, when it names one."""
+    task = env.task
+    if task.url:
+        result = await env.call(NAVIGATE.name, {"url": task.url}, timeout_ms=30_000)
+        if isinstance(result.get("tab_id"), int):
+            env.state.tab_id = task.tab_id = result["tab_id"]
+
+
+class ModelRun:
+    def __init__(self, env: AgentEnv) -> None:
+        self.env = env
+        self.task = env.task
+        self.replans = 0
+
+    async def opening(self) -> None:
+        await open_task_page(self.env)
+
+    def _first_step(self, resume: ResumeNote | None) -> Next:
+        """Where a run starts: planning, or, resuming a plan in progress, the same subtask."""
+        if resume is None:
+            return Plan()
+        if self.task.current_subtask is not None and not resume.replan:
+            return Work(correction=resume.text())
+        return Plan(reason=resume.text())
+
+    async def steps(self, resume: ResumeNote | None = None) -> str:
+        """The run's steps until it is done; returns why it ended (the task's result). Plans,
+        works and verifies until the last subtask is achieved."""
+        env, task = self.env, self.task
+        step = self._first_step(resume)
+        while not isinstance(step, Done):
+            await env.checkpoint(interrupt=False)
+            task.tab_id = env.state.tab_id
+            if env.state.snapshot is not None and env.state.snapshot.url:
+                task.last_url = env.state.snapshot.url
+            step = await self._heard(step)
+            try:
+                match step:
+                    case Plan():
+                        step = await self._plan(step)
+                    case Work():
+                        step = await self._work(step)
+                    case Verify():
+                        step = await self._judged(step, await self._verify(step))
+            except Interrupted as err:
+                await self._interrupted(err, step)
+                if isinstance(err, NewInformation):
+                    step = Plan(reason=note_of(step))
+                elif isinstance(step, Work):  # the same subtask again; the plan is recorded once
+                    step = dataclasses.replace(step, plan=None)
+        return step.reason
+
+    async def _heard(self, step: Next) -> Next:
+        """New information from the user goes to the planner for the same task, before any further
+        action (with the note the step was to pass on)."""
+        said = self.env.control.take_messages()
+        if not said:
+            return step
+        reason = "The user added: " + " / ".join(said)
+        if (earlier := note_of(step)):
+            reason += f"\n(Before that: {earlier})"
+        await self.env.recorder.message(self.task, "Replanning with what you said, before any "
+                                        "further action.")
+        return Plan(reason=reason)
+
+    async def _plan(self, step: Plan) -> Next:
+        await self.env.set_status(TaskStatus.planning)
+        planned = await Scheduler(self.env, step.reason).run()
+        await self.env.recorder.plan_changed(self.task)
+        return Work(plan=planned)
+
+    async def _work(self, step: Work) -> Next:
+        """One cycle of the current subtask by the role the plan gives it."""
+        env, task = self.env, self.task
+        assignment = task.current_subtask or task.description
+        await self.env.set_status(TaskStatus.correcting if step.correction else TaskStatus.executing)
+        cycle = self.task.new_cycle(assignment)
+        cycle.scheduler = step.plan
+        current = task.current_step
+        worker = WORKERS[current.role if current else "operator"](env, assignment, step.correction)
+        try:
+            cycle.worker = await worker.run()
+        except Interrupted as err:  # the planner's history shows where it stopped
+            cycle.worker_summary = ("(interrupted before finishing: the user added information)"
+                                    if isinstance(err, NewInformation) else
+                                    "(paused before finishing; continued in the next cycle)")
+            raise
+        cycle.worker_summary = worker.summary
+        return Verify(cycle, step.attempts + 1)
+
+    async def _verify(self, step: Verify) -> Verdict:
+        verdict = await self._host_proof(step.cycle)
+        if verdict is None:
+            await self.env.set_status(TaskStatus.verifying)
+            verifier = Verifier(self.env, step.cycle)
+            step.cycle.verifier = await verifier.run()
+            verdict = verifier.verdict
+        assert verdict is not None
+        step.cycle.verdict = verdict
+        return verdict
+
+    async def _judged(self, step: Verify, verdict: Verdict) -> Next:
+        """The step after a verdict: the next subtask (or the end), the same one again, or a new
+        plan."""
+        env, task, limits = self.env, self.task, self.env.limits
+        if verdict.decision == Decision.mark_complete and verdict.accepted:
+            task.current_subtask_index += 1
+            await env.recorder.plan_changed(task)
+            if task.current_subtask is not None:
+                return Work()
+            if not env.control.has_messages:
+                return Done(verdict.reason)
+            return Plan()  # the user said more: plan for it first
+        if verdict.decision == Decision.request_reschedule:
+            return self._replan(verdict.reason)
+        correction = verdict.reason if verdict.decision == Decision.continue_work else (
+            f"The verifier was not confident enough that this is done ({verdict.confidence:.2f} "
+            f"< {verdict.threshold:.2f}): {verdict.reason}. Make sure the assignment is "
+            "really achieved on the page, then report.")
+        if step.attempts < limits.max_retries:
+            return Work(correction=correction, attempts=step.attempts)
+        reason = (f"The subtask {step.cycle.assignment!r} failed {step.attempts} times; "
+                  f"last verdict: {verdict.reason}")
+        await env.recorder.message(task, reason, "warning")
+        return self._replan(reason)
+
+    def _replan(self, reason: str) -> Plan:
+        self.replans += 1
+        if self.replans > self.env.limits.max_replans:
+            raise GuardrailHit("max_replans", f"The plan was changed {self.replans - 1} "
+                               f"times without finishing; last reason: {reason}")
+        return Plan(reason=reason)
+
+    async def _host_proof(self, cycle: ExecutionCycle) -> Verdict | None:
+        """The subtask's declared outcome, checked by the host on the page the worker left: when
+        it holds, the subtask is proven without a model call (proof.py says when it is tried;
+        not after a failed action)."""
+        env, task = self.env, self.task
+        if dom_confidence(cycle, []) < 1.0:
+            return None
+        fact = await prove(env)
+        if fact is None or not fact.met:
+            return None  # the verifier hears it among the facts
+        verdict = Verdict(decision=Decision.mark_complete, by="host", reason=f"the page shows it: "
+                          f"{fact.detail}", llm_confidence=None, dom_confidence=1.0, confidence=1.0,
+                          threshold=env.settings.confidence_threshold, accepted=True,
+                          facts=list(env.state.facts))
+        await env.recorder.verdict(task, verdict)
+        return verdict
+
+    async def _interrupted(self, err: Interrupted, step: Next) -> None:
+        """Records what an interruption left undone: the proposed actions set aside (never carried
+        out)."""
+        env, task = self.env, self.task
+        names = ", ".join(self._describe(c) for c in err.set_aside)
+        if isinstance(err, HeldReplySetAside):
+            text = ("Resumed. The reply the model gave while the task was paused is kept in the "
+                    "record, not acted on" + (f" (it proposed: {names})" if names else "") +
+                    "; heybro looks at the page again first.")
+        else:
+            text = ("Set aside the actions proposed before your message, not carried out: "
+                    f"{names}." if names else "")
+        if text:
+            await env.recorder.message(task, text)
+        log.info("task_interrupted_step", task_id=task.id, step=type(step).__name__,
+                 kind=type(err).__name__, set_aside=[getattr(c, "tool", "?") for c in err.set_aside])
+
+    def _describe(self, call: object) -> str:
+        tool = getattr(call, "tool", "?")
+        params: dict[str, object] = getattr(call, "parameters", {}) or {}
+        snap = self.env.state.snapshot
+        target = snap.describe(params.get("element_id")) if snap is not None else None
+        rest = ", ".join(f"{k}={v!r}" for k, v in params.items()
+                         if k not in ("element_id", "expect", "signature"))
+        return f"{tool}{' ' + target if target else ''}{f' ({rest})' if rest else ''}"
