@@ -16,8 +16,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from heybro import config
-from heybro.agent.tool_def import Args
-from heybro.tools import (Effects, HostTool, HostTools, ShellSettings, ToolContext, ToolError,
+from heybro.tool_def import Args
+from heybro.tool_def import RoleTool
+from heybro.tools import (Effects, HostTools, ShellSettings, ToolContext, ToolError,
                           ToolOk, ToolSettings)
 
 
@@ -270,7 +271,7 @@ async def _boom(args: Boom, ctx: ToolContext) -> str:
 
 
 def test_a_crashing_or_hanging_tool_is_an_error_not_a_dead_task(ctx: ToolContext) -> None:
-    boom = HostTool("boom", Boom, "Test tool.", _boom, timeout_s=0.3)
+    boom = RoleTool("boom", Boom, "Test tool.", "host", run=_boom, timeout_s=0.3)
     tools = HostTools(ctx.settings, extra=[(boom, ["analyst"])])
     assert "boom" in [t.name for t in asyncio.run(tools.for_role("analyst", ctx))]
     crashed = run("boom", {}, ctx, tools)
@@ -285,7 +286,7 @@ def test_a_crashing_or_hanging_tool_is_an_error_not_a_dead_task(ctx: ToolContext
 
 
 def test_a_host_tool_is_offered_to_the_model_like_the_page_tools(ctx: ToolContext) -> None:
-    tool = asyncio.run(HostTools(ctx.settings).for_role("technician", ctx))[3].role_tool()
+    tool = asyncio.run(HostTools(ctx.settings).for_role("technician", ctx))[3]
     assert tool.name == "write_file" and tool.kind == "host"
     # (a parameter is a string unless a type follows it: said once in JSON mode's instructions)
     assert tool.signature() == ("write_file(path (Relative to the task's workspace.), "

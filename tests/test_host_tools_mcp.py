@@ -30,7 +30,7 @@ def test_a_listed_servers_tools_are_offered_to_its_roles_answer_and_stop_with_th
             operator = [t.name for t in await tools.for_role("operator", ctx)]
             assert {"demo_add", "demo_refuse", "demo_slow", "demo_crash"} <= set(analyst)
             assert "calculate" in analyst and not any(n.startswith("demo_") for n in operator)
-            role_tool = analyst["demo_add"].role_tool()
+            role_tool = analyst["demo_add"]
             assert role_tool.kind == "host"
             # How JSON mode lists it, and the schema native tool calling sends: the server's own.
             assert role_tool.signature() == ("demo_add(a: integer, b: integer) — Add two integers. "

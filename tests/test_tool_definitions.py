@@ -20,7 +20,7 @@ from support.scripted_llm import ScriptedLLM, call, calls
 
 from heybro.agent.browser_tools import EFFECTS, HOST_CALLED, call_browser_tool, effects_of
 from heybro.agent.models import Task, TaskStatus
-from heybro.agent.tool_def import Args
+from heybro.tool_def import Args, RoleTool
 from heybro.agent.toolbox import ROLE_TOOLS, WaitFor, Upload
 from heybro.agent.wire import copied, upload_args, wait_for_args
 from heybro.store import TaskStore
@@ -42,6 +42,20 @@ def test_every_role_tool_runs_somehow_and_page_tools_reach_the_browser() -> None
             spec = TOOLS.get(t.wire.tool)
             assert spec is not None, f"{t.name} calls {t.wire.tool}, which shared_schema lacks"
             assert t.wire.model is spec.args, f"{t.name}'s wire model is not {t.wire.tool}'s args"
+
+
+def test_host_tools_are_role_tools_of_their_own_kind_run_by_their_handler() -> None:
+    """One tool type: a host tool is a RoleTool like the browser's and the roles' (kind "host"),
+    whose handler the host tools' registry runs, never the role's local dispatch."""
+    from heybro.tools.registry import builtin_tools
+    from heybro.tools.settings import ShellSettings, ToolSettings
+
+    tools = builtin_tools(ToolSettings(shell=ShellSettings(enabled=True)))
+    assert {"calculate", "now", "read_file", "write_file", "fetch", "shell"} <= set(tools)
+    for t in tools.values():
+        assert isinstance(t, RoleTool) and t.kind == "host", t.name
+        assert t.host_run is not None and t.local_run is None, t.name
+    assert all(t.host_run is None for t in ALL), "a role tool would be run as a host tool"
 
 
 def test_every_browser_tool_of_the_schema_is_used_by_a_definition_or_by_the_host() -> None:
@@ -173,7 +187,7 @@ def tool_names() -> set[str]:
     names = {t.name for t in ALL} | set(TOOLS)
     for path in (HOST / "tools").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if (isinstance(node, ast.Call) and ast.unparse(node.func) == "HostTool" and node.args
+            if (isinstance(node, ast.Call) and ast.unparse(node.func) == "RoleTool" and node.args
                     and isinstance(node.args[0], ast.Constant)):
                 names.add(str(node.args[0].value))
     return names

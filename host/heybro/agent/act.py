@@ -14,7 +14,7 @@ from .cutoff import action_key
 from .env import AgentEnv
 from .errors import GuardrailHit, Interrupted, RepeatHeld
 from .models import ToolCall
-from .tool_def import RoleTool
+from ..tool_def import RoleTool
 
 
 async def hold(env: AgentEnv, left: Sequence[Any]) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from .env import YES, AgentEnv
 from .models import Question
 from .risk import judge, site_of
-from .tool_def import RoleTool
+from ..tool_def import RoleTool
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from shared_schema.tools import TOOLS
 from .browser import Browser
 from .errors import ToolFailed
 from .control import RunControl
-from .tool_def import LOOKS, Effects, Wire
+from ..tool_def import LOOKS, Effects, Wire
 from .toolbox import ROLE_TOOLS
 from .wire import DEFAULT_TIMEOUT_MS, wire_json
 

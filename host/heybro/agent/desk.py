@@ -77,7 +77,8 @@ class DeskRole(WorkingRole):
         """A local tool by its handler, else a host tool; a failure is the call's, not the role's."""
         tool = self.by_name[tc.tool]
         try:
-            result = (await tool.run(a, self) if tool.run is not None else
+            run = tool.local_run
+            result = (await run(a, self) if run is not None else
                       {"output": await self.env.call_host_tool(tc.tool, tc.parameters)})
         except ToolFailed as err:
             tc.success, tc.error, tc.error_code = False, err.message, err.code

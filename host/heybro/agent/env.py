@@ -27,7 +27,7 @@ from .wire import wire_json
 if TYPE_CHECKING:
     from ..llm.client import LLMClient
     from ..tools import HostTools, ToolContext
-    from .tool_def import RoleTool, Wire
+    from ..tool_def import RoleTool, Wire
 
 
 SNAPSHOT_MAX_AGE_S = 2.0
@@ -351,7 +351,7 @@ class AgentEnv:
         offered = await tools.for_role(kind, ctx)
         for problem in tools.problems[known:]:  # a server of the user's would not start
             await self.recorder.message(self.task, problem.for_model(), "warning")
-        return [t.role_tool() for t in offered]
+        return offered
 
     async def call_host_tool(self, name: str, params: dict[str, Any]) -> str:
         """A host tool's output for the model; raises ToolFailed with its typed error."""

@@ -8,7 +8,8 @@ task's next state; nothing else catches them.
       HeldReplySetAside    a reply held through a pause                 → the step runs again
     RepeatHeld           an action a fault cut off was proposed again   → paused, for the user
     BrowserLost          the browser side went away mid-call            → paused (never retried)
-    ToolFailed           a browser tool answered with a typed error     → the role works around it;
+    ToolFailed           a tool answered with a typed error (heybro.tool_def.errors)
+                                                                        → the role works around it;
                          one the executor meets itself (reopening a tab) fails the task
 
 From elsewhere: heybro.llm.LLMError (the model cannot be reached: failed) and
@@ -19,17 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..tool_def.errors import ToolFailed
 from .cutoff import RepeatHeld
-
-
-class ToolFailed(Exception):
-    """A browser tool answered with a typed error (not_found, ambiguous, timeout, ...)."""
-
-    def __init__(self, code: str, message: str, detail: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.detail = detail or {}
 
 
 class BrowserLost(Exception):
@@ -78,6 +70,10 @@ class NewInformation(Interrupted):
 
 class HeldReplySetAside(Interrupted):
     """The task was paused while holding a model reply: on resume that reply is not acted on."""
+
+
+__all__ = ["BrowserLost", "GuardrailHit", "HeldReplySetAside", "Interrupted", "NewInformation",
+           "RepeatHeld", "TaskStopped", "ToolFailed"]
 
 
 __all__ = ["BrowserLost", "GuardrailHit", "HeldReplySetAside", "Interrupted", "NewInformation",

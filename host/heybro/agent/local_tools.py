@@ -10,7 +10,7 @@ from shared_schema.dom_tools import ExtractArgs
 
 from . import history
 from .errors import ToolFailed
-from .tool_def import LocalContext, Wire
+from ..tool_def import LocalContext, Wire
 from .wire import element_text_args
 
 if TYPE_CHECKING:

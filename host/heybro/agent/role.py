@@ -13,7 +13,7 @@ from ..llm import LLMReply, Turn
 from .env import AgentEnv
 from .errors import GuardrailHit
 from .models import Iteration, ProposedToolCall, RoleName, RoleResult, ToolCall
-from .tool_def import RoleTool
+from ..tool_def import RoleTool
 from .toolbox import ROLE_TOOLS
 from .validation import ReplyInvalid, validate_reply
 

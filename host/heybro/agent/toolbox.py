@@ -26,10 +26,10 @@ from shared_schema.status import Decision
 from shared_schema.tab_tools import NavigateArgs, NewTabArgs, SwitchTabArgs, TabArgs
 
 from . import local_tools as local
-from . import playwright_forms as pw
+from ..tool_def import playwright_forms as pw
 from .expect import parse_expect
 from .models import ExpectedOutcome, RoleName, Subtask, ToolCall, WorkKind
-from .tool_def import LOOKS, Args, Effects, NoArgs, RoleTool, Wire
+from ..tool_def import LOOKS, Args, Effects, NoArgs, RoleTool, Wire
 from .wire import copied, upload_args, wait_for_args, wait_for_timeout
 
 

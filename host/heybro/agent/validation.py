@@ -7,7 +7,7 @@ from collections.abc import Collection, Sequence
 from pydantic import BaseModel, ValidationError
 
 from .models import ProposedToolCall
-from .tool_def import RoleTool
+from ..tool_def import RoleTool
 
 
 class ReplyInvalid(Exception):

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from shared_schema.dom_tools import ExtractArgs, UploadArgs, WaitForArgs
 
 from .errors import ToolFailed
-from .tool_def import Wire, WireContext
+from ..tool_def import Wire, WireContext
 
 if TYPE_CHECKING:
     from .toolbox import Extract, Upload, WaitFor

@@ -21,7 +21,7 @@ from .role import WorkingRole
 from .proof import prove
 from .settle import checked
 from .validation import ReplyInvalid
-from .tool_def import RoleTool
+from ..tool_def import RoleTool
 from .toolbox import MarkDone, WaitFor, result_text
 from .worker_prompt import SYSTEM
 
@@ -112,8 +112,8 @@ class Worker(WorkingRole):
         env = self.env
         if tool.kind == "host":  # calculate, fetch, the user's MCP tools …: output, or ToolFailed
             return {"output": await env.call_host_tool(call.tool, call.parameters)}, False
-        if tool.run is not None:
-            return await tool.run(a, self), False
+        if (run := tool.local_run) is not None:
+            return await run(a, self), False
         assert tool.wire is not None, f"{tool.name} has neither a handler nor a wire"
         before = env.state.snapshot.url if env.state.snapshot else ""
         after = (ObserveArgs.model_validate(env.observe_args())

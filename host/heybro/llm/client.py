@@ -25,7 +25,7 @@ from tenacity import AsyncRetrying, RetryCallState, RetryError, retry_if_excepti
 
 from .. import logs
 from ..agent.models import ProposedToolCall, Usage
-from ..agent.tool_def import RoleTool
+from ..tool_def import RoleTool
 from ..config import Settings
 from .jsonreply import SCHEMA, ReplyFormatError, parse_reply
 from .pricing import cost_usd

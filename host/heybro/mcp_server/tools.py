@@ -10,7 +10,7 @@ from pydantic import Field
 
 from shared_schema.routines import ROUTINE_NAME
 
-from ..agent.tool_def import Args, compact_schema
+from ..tool_def import Args, compact_schema
 from ..outside.run import OBSERVE, Observe, offered
 
 

@@ -22,7 +22,7 @@ from ..agent.errors import BrowserLost, GuardrailHit, Interrupted, TaskStopped, 
 from ..agent.model_run import open_task_page
 from ..agent.models import ExecutionCycle, Iteration, ProposedToolCall, ResumeNote, RoleResult, \
     TaskStatus, ToolCall
-from ..agent.tool_def import Args, RoleTool
+from ..tool_def import Args, RoleTool
 from ..agent.toolbox import ROLE_TOOLS, SWITCH_TAB
 from ..agent.validation import ReplyInvalid, pydantic_errors, validate_reply
 from ..agent.worker import Worker

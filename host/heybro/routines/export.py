@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from ..agent.models import ExpectedOutcome
-from ..agent.playwright_forms import ROLES, Exported
+from ..tool_def.playwright_forms import ROLES, Exported
 from ..agent.signature import attrs_of
 from ..agent.toolbox import definition
 from .model import PLACEHOLDER, Routine, Step

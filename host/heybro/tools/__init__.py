@@ -3,8 +3,7 @@ fetch, shell if the user turns it on, and the tools of the user's MCP servers).
 
     tools = HostTools(settings.tools)
     ctx = ToolContext.for_task(task.id, settings.tools)
-    offered = await tools.for_role("analyst", ctx)        # list[HostTool]
-    role_tools = [t.role_tool() for t in offered]          # RoleTool(kind="host") for the LLM
+    offered = await tools.for_role("analyst", ctx)        # list[RoleTool], kind "host"
     outcome = await tools.call("calculate", {"expression": "2*21"}, ctx)
     outcome.ok, outcome.for_model()                        # ToolOk | ToolError (code, message)
     await tools.aclose()                                   # stops the task's MCP servers
@@ -19,21 +18,23 @@ if TYPE_CHECKING:
     from .outcome import ErrorCode, ToolError, ToolOk, ToolOutcome
     from .registry import HostTools
     from .settings import McpServer, ShellSettings, ToolSettings
-    from .tool import Effects, HostTool, ToolContext
+    from ..tool_def import Effects
+    from .tool import ToolContext
 
 # Loaded on first use: heybro.config imports .settings, and every command would otherwise pay for
 # the tools' own imports (an HTTP client, JSON Schema).
 _WHERE = {"ErrorCode": "outcome", "ToolError": "outcome", "ToolOk": "outcome",
           "ToolOutcome": "outcome", "HostTools": "registry", "McpServer": "settings",
-          "ShellSettings": "settings", "ToolSettings": "settings", "Effects": "tool",
-          "HostTool": "tool", "ToolContext": "tool"}
+          "ShellSettings": "settings", "ToolSettings": "settings", "ToolContext": "tool"}
 
 
 def __getattr__(name: str) -> Any:
+    if name == "Effects":
+        return importlib.import_module("..tool_def", __name__).Effects
     if name in _WHERE:
         return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Effects", "ErrorCode", "HostTool", "HostTools", "McpServer", "ShellSettings",
+__all__ = ["Effects", "ErrorCode", "HostTools", "McpServer", "ShellSettings",
            "ToolContext", "ToolError", "ToolOk", "ToolOutcome", "ToolSettings"]

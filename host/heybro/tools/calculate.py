@@ -13,9 +13,9 @@ from decimal import Decimal
 
 from pydantic import Field
 
-from ..agent.tool_def import Args
-from .outcome import ToolFailure
-from .tool import Effects, HostTool, ToolContext
+from ..tool_def import Args, Effects, RoleTool
+from ..tool_def.errors import ToolFailed
+from .tool import ToolContext
 
 MAX_CHARS = 500
 MAX_NODES = 300
@@ -39,7 +39,7 @@ def _floor_div(a: Decimal, b: Decimal) -> Decimal:
 
 def _power(a: Decimal, b: Decimal) -> Decimal:
     if abs(b) > MAX_EXPONENT:
-        raise ToolFailure("tool_error", f"exponent {b} is too large (at most {MAX_EXPONENT})")
+        raise ToolFailed("tool_error", f"exponent {b} is too large (at most {MAX_EXPONENT})")
     return a ** b
 
 
@@ -53,14 +53,14 @@ _BINARY: dict[type[ast.operator], Callable[[Decimal, Decimal], Decimal]] = {
 
 def _round(x: Decimal, digits: Decimal = Decimal(0)) -> Decimal:
     if digits != digits.to_integral_value() or not -30 <= digits <= 30:
-        raise ToolFailure("tool_error", "round(x, digits): digits must be a whole number from "
+        raise ToolFailed("tool_error", "round(x, digits): digits must be a whole number from "
                           "-30 to 30")
     return x.quantize(Decimal(1).scaleb(-int(digits)), rounding=decimal.ROUND_HALF_UP)  # 1.25 → 1.3, as people round
 
 
 def _sqrt(x: Decimal) -> Decimal:
     if x < 0:
-        raise ToolFailure("tool_error", f"sqrt of a negative number ({x})")
+        raise ToolFailed("tool_error", f"sqrt of a negative number ({x})")
     return x.sqrt()
 
 
@@ -83,10 +83,10 @@ def _eval(node: ast.AST) -> Decimal:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS:
         fn, least, most = _FUNCTIONS[node.func.id]
         if node.keywords or not least <= len(node.args) <= most:
-            raise ToolFailure("tool_error", f"{node.func.id}() takes {least}"
+            raise ToolFailed("tool_error", f"{node.func.id}() takes {least}"
                               f"{'' if least == most else f' to {most}'} plain argument(s)")
         return fn(*(_eval(a) for a in node.args))
-    raise ToolFailure("tool_error", f"{_describe(node)} is not allowed; use only {ALLOWED}")
+    raise ToolFailed("tool_error", f"{_describe(node)} is not allowed; use only {ALLOWED}")
 
 
 def _describe(node: ast.AST) -> str:
@@ -111,23 +111,23 @@ def _format(value: Decimal) -> str:
 
 
 def evaluate(expression: str) -> str:
-    """The expression's value as text, or ToolFailure saying what is wrong with it."""
+    """The expression's value as text, or ToolFailed saying what is wrong with it."""
     try:
         tree = ast.parse(expression.strip(), mode="eval")
     except SyntaxError as err:
-        raise ToolFailure("tool_error", f"not a valid expression (at character "
+        raise ToolFailed("tool_error", f"not a valid expression (at character "
                           f"{err.offset or 0}): {expression!r}") from None
     if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
-        raise ToolFailure("tool_error", f"expression too long (at most {MAX_NODES} parts)")
+        raise ToolFailed("tool_error", f"expression too long (at most {MAX_NODES} parts)")
     try:
         with decimal.localcontext(_CONTEXT):
             return _format(_eval(tree))
     except decimal.DivisionByZero:
-        raise ToolFailure("tool_error", "division by zero") from None
+        raise ToolFailed("tool_error", "division by zero") from None
     except decimal.Overflow:
-        raise ToolFailure("tool_error", "the result is too large") from None
+        raise ToolFailed("tool_error", "the result is too large") from None
     except decimal.InvalidOperation:
-        raise ToolFailure("tool_error", "undefined result (0/0, 0 % 0, or a fractional power of "
+        raise ToolFailed("tool_error", "undefined result (0/0, 0 % 0, or a fractional power of "
                           "a negative number)") from None
 
 
@@ -135,5 +135,5 @@ async def _run(args: Calculate, ctx: ToolContext) -> str:
     return f"{args.expression.strip()} = {evaluate(args.expression)}"
 
 
-TOOL = HostTool("calculate", Calculate, "Exact arithmetic on decimals: " + ALLOWED + ".", _run,
-                Effects(read_only=True))
+TOOL = RoleTool("calculate", Calculate, "Exact arithmetic on decimals: " + ALLOWED + ".", "host",
+                Effects(read_only=True), run=_run)

@@ -7,9 +7,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field
 
-from ..agent.tool_def import Args
-from .outcome import ToolFailure
-from .tool import Effects, HostTool, ToolContext
+from ..tool_def import Args, Effects, RoleTool
+from ..tool_def.errors import ToolFailed
+from .tool import ToolContext
 
 
 class Now(Args):
@@ -21,7 +21,7 @@ def _zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ToolFailure("tool_error", f"unknown time zone {name!r}; use an IANA name such as "
+        raise ToolFailed("tool_error", f"unknown time zone {name!r}; use an IANA name such as "
                           "Europe/Paris or America/New_York") from None
 
 
@@ -32,5 +32,5 @@ async def _now(args: Now, ctx: ToolContext) -> str:
     return f"{moment:%A %d %B %Y, %H:%M:%S} ({zone}, UTC{moment:%z}); ISO {moment.isoformat()}"
 
 
-TOOL = HostTool("now", Now, "The current date and time (the user's time zone unless one is "
-                "given).", _now, Effects(read_only=True))
+TOOL = RoleTool("now", Now, "The current date and time (the user's time zone unless one is "
+                "given).", "host", Effects(read_only=True), run=_now)

@@ -12,11 +12,12 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import httpx2 as httpx
 from pydantic import Field
 
-from ..agent.tool_def import Args
+from ..tool_def import Args, Effects, RoleTool
 from .netguard import checked_addresses
-from .outcome import ToolFailure, ToolOk
+from ..tool_def.errors import ToolFailed
+from .outcome import ToolOk
 from .readable import readable_text
-from .tool import Effects, HostTool, ToolContext
+from .tool import ToolContext
 
 USER_AGENT = "heybro-fetch/1"
 _TEXTUAL = ("text/", "application/json", "application/xml", "application/xhtml+xml",
@@ -31,11 +32,11 @@ async def _pinned_request(client: httpx.AsyncClient, url: str,
                           ctx: ToolContext) -> httpx.Response:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ToolFailure("refused", f"{url!r} is not an http(s) URL with a host name")
+        raise ToolFailed("refused", f"{url!r} is not an http(s) URL with a host name")
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        raise ToolFailure("invalid_arguments", f"{url!r} has an invalid port") from None
+        raise ToolFailed("invalid_arguments", f"{url!r} has an invalid port") from None
     s = ctx.settings
     allow = s.allow_private_addresses or parts.hostname.lower() in {
         h.lower().strip("[]") for h in s.allow_private_hosts}
@@ -75,7 +76,7 @@ async def _fetch(args: Fetch, ctx: ToolContext) -> ToolOk:
             try:
                 response = await _pinned_request(client, url, ctx)
             except httpx.HTTPError as err:
-                raise ToolFailure("tool_error", f"could not fetch {url}: {err or type(err).__name__}"
+                raise ToolFailed("tool_error", f"could not fetch {url}: {err or type(err).__name__}"
                                   ) from None
             try:
                 if response.is_redirect and "location" in response.headers:
@@ -84,21 +85,21 @@ async def _fetch(args: Fetch, ctx: ToolContext) -> ToolOk:
                 return await _page(response, url, ctx)
             finally:
                 await response.aclose()
-    raise ToolFailure("tool_error", f"more than {s.fetch_max_redirects} redirects; stopped at {url}")
+    raise ToolFailed("tool_error", f"more than {s.fetch_max_redirects} redirects; stopped at {url}")
 
 
 async def _page(response: httpx.Response, url: str, ctx: ToolContext) -> ToolOk:
     s = ctx.settings
     if response.status_code >= 400:
-        raise ToolFailure("not_found" if response.status_code in (404, 410) else "tool_error",
+        raise ToolFailed("not_found" if response.status_code in (404, 410) else "tool_error",
                           f"{url} answered HTTP {response.status_code} {response.reason_phrase}")
     kind = response.headers.get("content-type", "text/plain").split(";")[0].strip().lower()
     if not kind.startswith(_TEXTUAL):
-        raise ToolFailure("tool_error", f"{url} is {kind}, not text")
+        raise ToolFailed("tool_error", f"{url} is {kind}, not text")
     try:
         raw, cut = await _body(response, s.fetch_max_bytes)
     except httpx.HTTPError as err:
-        raise ToolFailure("tool_error", f"reading {url} failed: {err or type(err).__name__}") from None
+        raise ToolFailed("tool_error", f"reading {url} failed: {err or type(err).__name__}") from None
     body = _decode(raw, response.charset_encoding)
     title, text = readable_text(body) if "html" in kind else ("", body.strip())
     if len(text) > s.fetch_max_chars:
@@ -117,5 +118,5 @@ def _decode(raw: bytes, charset: str | None) -> str:
         return raw.decode("utf-8", errors="replace")
 
 
-TOOL = HostTool("fetch", Fetch, "Read a web page or text file at a URL (HTTP GET; its readable "
-                "text).", _fetch, Effects(read_only=True))
+TOOL = RoleTool("fetch", Fetch, "Read a web page or text file at a URL (HTTP GET; its readable "
+                "text).", "host", Effects(read_only=True), run=_fetch)

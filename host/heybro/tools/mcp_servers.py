@@ -4,7 +4,7 @@ Each server is started lazily (the first time a role that gets its tools runs), 
 and closed with it. The SDK's context managers must be entered and left in one asyncio task, so
 each server lives in its own task that holds them open until it is told to stop; calls reach its
 session from any task. A server that will not start, crashes, times out or answers isError gives
-a ToolFailure in words (with the end of its stderr), never an exception that ends the task; a
+a ToolFailed in words (with the end of its stderr), never an exception that ends the task; a
 crashed server is started again on its next call.
 """
 
@@ -25,7 +25,8 @@ from mcp.types import (CONNECTION_CLOSED, CallToolResult, PaginatedRequestParams
                        Tool)
 
 from .. import logs
-from .outcome import ToolFailure, ToolOk
+from ..tool_def.errors import ToolFailed
+from .outcome import ToolOk
 from .settings import McpServer
 
 log = logs.get("heybro.tools.mcp")
@@ -81,7 +82,7 @@ class McpConnection:
             problem = f"could not start ({type(err).__name__ if err else 'exited'}: {err})"
         tail = self.stderr_tail()
         await self.close(grace_s=0)
-        raise ToolFailure("unavailable", f"MCP server {self.name!r} {problem}{tail}")
+        raise ToolFailed("unavailable", f"MCP server {self.name!r} {problem}{tail}")
 
     async def _hold(self) -> None:
         params = StdioServerParameters(command=self.config.command, args=self.config.args,
@@ -105,21 +106,21 @@ class McpConnection:
     async def call(self, tool: str, arguments: dict[str, Any], timeout_s: float) -> ToolOk:
         session = self._session
         if session is None or not self.alive:
-            raise ToolFailure("unavailable", f"MCP server {self.name!r} has stopped"
+            raise ToolFailed("unavailable", f"MCP server {self.name!r} has stopped"
                               f"{self.stderr_tail()}")
         try:
             async with asyncio.timeout(timeout_s):
                 result = await session.call_tool(tool, arguments)
         except TimeoutError:
-            raise ToolFailure("timeout", f"{tool} on MCP server {self.name!r} did not answer "
+            raise ToolFailed("timeout", f"{tool} on MCP server {self.name!r} did not answer "
                               f"within {timeout_s:g} s") from None
         except MCPError as err:
             if err.code != CONNECTION_CLOSED:
-                raise ToolFailure("tool_error", f"{tool} on MCP server {self.name!r}: "
+                raise ToolFailed("tool_error", f"{tool} on MCP server {self.name!r}: "
                                   f"{err.message}") from None
             self._session = None  # the process is gone: the next call starts it again
             self._stop.set()
-            raise ToolFailure("unavailable", f"MCP server {self.name!r} stopped during {tool} "
+            raise ToolFailed("unavailable", f"MCP server {self.name!r} stopped during {tool} "
                               f"(its connection closed){self.stderr_tail()}") from None
         return _outcome(self.name, tool, result)
 
@@ -154,7 +155,7 @@ def _outcome(server: str, tool: str, result: CallToolResult) -> ToolOk:
     if not text and result.structured_content is not None:
         text = json.dumps(result.structured_content, ensure_ascii=False)
     if result.is_error:
-        raise ToolFailure("tool_error", f"{tool} on MCP server {server!r} reported an error: "
+        raise ToolFailed("tool_error", f"{tool} on MCP server {server!r} reported an error: "
                           f"{text or 'no details'}")
     data = result.structured_content if isinstance(result.structured_content, dict) else None
     return ToolOk(tool=tool, text=text or "(no output)", data=data)

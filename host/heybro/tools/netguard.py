@@ -11,7 +11,7 @@ import asyncio
 import ipaddress
 import socket
 
-from .outcome import ToolFailure
+from ..tool_def.errors import ToolFailed
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -39,7 +39,7 @@ async def resolve(host: str, port: int) -> list[Address]:
     try:
         infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as err:
-        raise ToolFailure("not_found", f"cannot resolve the host name {host!r} ({err.strerror})"
+        raise ToolFailed("not_found", f"cannot resolve the host name {host!r} ({err.strerror})"
                           ) from None
     seen: list[Address] = []
     for info in infos:
@@ -50,16 +50,16 @@ async def resolve(host: str, port: int) -> list[Address]:
 
 
 async def checked_addresses(host: str, port: int, allow_private: bool) -> list[Address]:
-    """The addresses to connect to for `host` (all checked), or ToolFailure("refused") naming the
+    """The addresses to connect to for `host` (all checked), or ToolFailed("refused") naming the
     reason: one private address among them is enough to refuse."""
     addresses = await resolve(host, port)
     if not addresses:
-        raise ToolFailure("not_found", f"the host name {host!r} resolves to no address")
+        raise ToolFailed("not_found", f"the host name {host!r} resolves to no address")
     if not allow_private:
         for ip in addresses:
             if (why := why_private(ip)) is not None:
                 named = f"{host} is" if str(ip) == host.strip("[]") else f"{host} resolves to {ip},"
-                raise ToolFailure("refused", f"{named} {why}; heybro does not "
+                raise ToolFailed("refused", f"{named} {why}; heybro does not "
                                   "fetch private addresses unless you allow it in the settings "
                                   "(tools.allow_private_addresses)")
     return addresses

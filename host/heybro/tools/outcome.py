@@ -1,4 +1,6 @@
-"""What a host tool call gives back: a result, or a typed error in words — never an exception.
+"""What a host tool call gives back: a result, or a typed error in words — never an exception (a
+handler raises heybro.tool_def.errors.ToolFailed with one of these codes; the registry turns it
+into a ToolError).
 
 Error codes (one family, drawn once):
   unknown_tool        no tool of that name is offered
@@ -16,7 +18,7 @@ Error codes (one family, drawn once):
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel
 
@@ -47,10 +49,6 @@ class ToolError(BaseModel):
 ToolOutcome = ToolOk | ToolError
 
 
-class ToolFailure(Exception):
-    """Raised inside a handler; the registry turns it into a ToolError."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code: ErrorCode = code
-        self.message = message
+def error_code(code: str) -> ErrorCode:
+    """A failure's code as one of the family (a code from elsewhere reads as `failed`)."""
+    return code if code in get_args(ErrorCode) else "failed"  # type: ignore[return-value]

@@ -17,10 +17,12 @@ from pydantic import ValidationError
 from .. import logs
 from ..agent.validation import pydantic_errors
 from . import calculate, clock, fetch, workspace
-from .outcome import ToolError, ToolFailure, ToolOk, ToolOutcome
+from ..tool_def import Effects, RoleTool
+from ..tool_def.errors import ToolFailed
+from .outcome import ToolError, ToolOk, ToolOutcome, error_code
 from .settings import BUILTINS, ToolSettings
 from .shell import shell_tool
-from .tool import Effects, HostTool, RawArgs, ToolContext
+from .tool import RawArgs, ToolContext
 
 if TYPE_CHECKING:  # the mcp SDK takes a second to import: only tasks with MCP servers pay it
     from .mcp_servers import McpConnection
@@ -28,7 +30,7 @@ if TYPE_CHECKING:  # the mcp SDK takes a second to import: only tasks with MCP s
 log = logs.get("heybro.tools")
 
 
-def builtin_tools(settings: ToolSettings) -> dict[str, HostTool]:
+def builtin_tools(settings: ToolSettings) -> dict[str, RoleTool]:
     tools = [calculate.TOOL, clock.TOOL, workspace.READ_FILE, workspace.WRITE_FILE, fetch.TOOL]
     if settings.shell.enabled:  # off unless the user turned it on
         tools.append(shell_tool(settings.shell))
@@ -39,11 +41,11 @@ def builtin_tools(settings: ToolSettings) -> dict[str, HostTool]:
 
 class HostTools:
     def __init__(self, settings: ToolSettings,
-                 extra: Sequence[tuple[HostTool, Sequence[str]]] = ()) -> None:
+                 extra: Sequence[tuple[RoleTool, Sequence[str]]] = ()) -> None:
         """`extra`: host tools defined elsewhere, each with the roles it is offered to (called,
         bounded and reported like the built-ins)."""
         self.settings = settings
-        self._tools: dict[str, HostTool] = builtin_tools(settings)
+        self._tools: dict[str, RoleTool] = builtin_tools(settings)
         self._extra_roles: dict[str, list[str]] = {}
         for tool, roles in extra:
             self._tools[tool.name] = tool
@@ -54,7 +56,7 @@ class HostTools:
         self.problems: list[ToolError] = []  # servers that would not start, for the user to see
 
     # --- which tools a role gets ----------------------------------------------------------------
-    async def for_role(self, role: str, ctx: ToolContext) -> list[HostTool]:
+    async def for_role(self, role: str, ctx: ToolContext) -> list[RoleTool]:
         """The built-ins the settings give `role`, then the tools of every MCP server offered to
         it (started now if need be; one that fails is left out and noted in `problems`)."""
         names = [n for n in self.settings.roles.get(role, []) if n in self._tools]
@@ -68,8 +70,8 @@ class HostTools:
         if server not in self._offered:
             try:
                 connection = await self._connect(server, ctx)
-            except ToolFailure as failure:
-                self.problems.append(ToolError(tool=server, code=failure.code,
+            except ToolFailed as failure:
+                self.problems.append(ToolError(tool=server, code=error_code(failure.code),
                                                message=failure.message))
                 log.warning("mcp_server_unavailable", server=server, error=failure.message)
                 self._offered[server] = []  # not tried again for every role run of the task
@@ -107,9 +109,9 @@ class HostTools:
             result = await (await self._connect(server, ctx)).call(remote, args, config.timeout_s)
             return result.model_copy(update={"tool": name})
 
-        self._tools[name] = HostTool(
+        self._tools[name] = RoleTool(
             name, RawArgs, (tool.description or tool.name).strip() + f" (MCP server {server})",
-            handler, Effects(read_only=bool(hints and hints.read_only_hint)),
+            "host", Effects(read_only=bool(hints and hints.read_only_hint)), run=handler,
             timeout_s=config.timeout_s + config.start_timeout_s,  # may restart a crashed server
             parameters=tool.input_schema or {"type": "object", "properties": {}})
         return name
@@ -121,12 +123,15 @@ class HostTools:
             return ToolError(tool=name, code="unknown_tool", message=f"no host tool named "
                              f"{name!r}; available: {', '.join(sorted(self._tools))}")
         timeout = tool.timeout_s or ctx.settings.timeout_s
+        run = tool.host_run
+        assert run is not None, f"{name} is offered as a host tool without a handler"
         try:
             args = _validated(tool, params)
             async with asyncio.timeout(timeout):
-                out = await tool.handler(args, ctx)
-        except ToolFailure as failure:
-            outcome: ToolOutcome = ToolError(tool=name, code=failure.code, message=failure.message)
+                out: ToolOk | str = await run(args, ctx)
+        except ToolFailed as failure:
+            outcome: ToolOutcome = ToolError(tool=name, code=error_code(failure.code),
+                                             message=failure.message)
         except TimeoutError:
             outcome = ToolError(tool=name, code="timeout", message=f"{name} ran longer than "
                                 f"{timeout:g} s and was stopped")
@@ -152,21 +157,21 @@ class HostTools:
         await self.aclose()
 
 
-def _validated(tool: HostTool, params: dict[str, Any]) -> Any:
+def _validated(tool: RoleTool, params: dict[str, Any]) -> Any:
     if not isinstance(params, dict):
-        raise ToolFailure("invalid_arguments", "the parameters must be an object")
+        raise ToolFailed("invalid_arguments", "the parameters must be an object")
     if tool.parameters is not None:
         try:
             jsonschema.validate(params, tool.parameters)
         except jsonschema.ValidationError as err:
             where = ".".join(map(str, err.absolute_path)) or "(parameters)"
-            raise ToolFailure("invalid_arguments", f"{where}: {err.message}") from None
+            raise ToolFailed("invalid_arguments", f"{where}: {err.message}") from None
         except jsonschema.SchemaError:
             pass  # the server's schema is broken: let the server judge the arguments
         return dict(params)
     try:
         return tool.args.model_validate(params)
     except ValidationError as err:
-        raise ToolFailure("invalid_arguments", pydantic_errors(err)) from None
+        raise ToolFailed("invalid_arguments", pydantic_errors(err)) from None
 
 

@@ -17,10 +17,11 @@ import signal
 
 from pydantic import Field
 
-from ..agent.tool_def import Args
-from .outcome import ToolFailure, ToolOk
+from ..tool_def import Args, Effects, RoleTool
+from ..tool_def.errors import ToolFailed
+from .outcome import ToolOk
 from .settings import ShellSettings
-from .tool import Effects, HostTool, ToolContext
+from .tool import ToolContext
 
 _SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL")
 
@@ -69,11 +70,11 @@ async def _run(args: Shell, ctx: ToolContext) -> ToolOk:
     try:
         argv = shlex.split(args.command)
     except ValueError as err:
-        raise ToolFailure("invalid_arguments", f"cannot split the command into words: {err}") from None
+        raise ToolFailed("invalid_arguments", f"cannot split the command into words: {err}") from None
     if not argv:
-        raise ToolFailure("invalid_arguments", "the command is empty")
+        raise ToolFailed("invalid_arguments", "the command is empty")
     if not allowed(argv, s.allow) and not ctx.confirmed:
-        raise ToolFailure("needs_confirmation", f"`{args.command}` is not on your allow-list of "
+        raise ToolFailed("needs_confirmation", f"`{args.command}` is not on your allow-list of "
                           "shell commands: it needs your confirmation before it runs")
     ctx.workspace.mkdir(parents=True, exist_ok=True)
     try:
@@ -82,16 +83,16 @@ async def _run(args: Shell, ctx: ToolContext) -> ToolOk:
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
             start_new_session=True)
     except FileNotFoundError:
-        raise ToolFailure("not_found", f"no program named {argv[0]!r}") from None
+        raise ToolFailed("not_found", f"no program named {argv[0]!r}") from None
     except PermissionError:
-        raise ToolFailure("refused", f"{argv[0]!r} is not executable") from None
+        raise ToolFailed("refused", f"{argv[0]!r} is not executable") from None
     try:
         assert process.stdout is not None
         async with asyncio.timeout(s.timeout_s):
             output, cut = await _bounded(process.stdout, s.max_output)
             code = await process.wait()
     except TimeoutError:
-        raise ToolFailure("timeout", f"`{args.command}` ran longer than {s.timeout_s:g} s and "
+        raise ToolFailed("timeout", f"`{args.command}` ran longer than {s.timeout_s:g} s and "
                           "was stopped") from None
     finally:
         if process.returncode is None:  # a timeout or a cancelled task: nothing outlives the call
@@ -100,11 +101,11 @@ async def _run(args: Shell, ctx: ToolContext) -> ToolOk:
                 await asyncio.wait_for(process.wait(), 5)
     text = output + ("\n[… output cut at the limit]" if cut else "")
     if code != 0:
-        raise ToolFailure("tool_error", f"`{args.command}` exited with status {code}:\n{text}")
+        raise ToolFailed("tool_error", f"`{args.command}` exited with status {code}:\n{text}")
     return ToolOk(tool="shell", text=text or "(no output)", data={"exit_code": code})
 
 
-def shell_tool(settings: ShellSettings) -> HostTool:
-    return HostTool("shell", Shell, "Run a command in the task's workspace folder.", _run,
-                    Effects(read_only=False, needs_confirmation=True),
+def shell_tool(settings: ShellSettings) -> RoleTool:
+    return RoleTool("shell", Shell, "Run a command in the task's workspace folder.", "host",
+                    Effects(read_only=False, needs_confirmation=True), run=_run,
                     timeout_s=settings.timeout_s + 5)  # its own timeout fires first, in words

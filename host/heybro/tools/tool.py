@@ -1,17 +1,16 @@
-"""A host tool is one definition: name, parameters, description, effects, timeout and handler."""
+"""What a host tool runs with: the task's workspace and the user's tool settings (`ToolContext`), and
+the argument model of a tool whose parameters are a JSON Schema (an MCP server's: `RawArgs`). A host
+tool itself is a `RoleTool` of kind "host" (heybro.tool_def)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from .. import paths
-from ..agent.tool_def import Args, Effects, RoleTool
-from .outcome import ToolOk
+from ..tool_def import Args
 from .settings import ToolSettings
 
 
@@ -35,23 +34,3 @@ def workspaces_dir() -> Path:
 class RawArgs(Args):
     """Arguments checked against a JSON Schema rather than a model (MCP tools): passed through."""
     model_config = ConfigDict(extra="allow")
-
-
-Handler = Callable[[Any, ToolContext], Awaitable[ToolOk | str]]
-
-
-@dataclass(frozen=True)
-class HostTool:
-    name: str
-    args: type[BaseModel]
-    description: str
-    handler: Handler
-    effects: Effects = Effects(read_only=True)
-    timeout_s: float | None = None  # None: the settings' timeout for built-ins
-    parameters: dict[str, Any] | None = field(default=None, compare=False, hash=False)
-
-    def role_tool(self) -> RoleTool:
-        """How a role's loop offers it to the model (kind "host")."""
-        args = self.args if issubclass(self.args, Args) else RawArgs
-        return RoleTool(self.name, args, self.description, "host", self.effects,
-                        parameters=self.parameters)

@@ -12,9 +12,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..agent.tool_def import Args
-from .outcome import ToolFailure
-from .tool import Effects, HostTool, ToolContext
+from ..tool_def import Args, Effects, RoleTool
+from ..tool_def.errors import ToolFailed
+from .tool import ToolContext
 
 
 class ReadFile(Args):
@@ -29,19 +29,19 @@ class WriteFile(Args):
 
 
 def confine(workspace: Path, path: str) -> Path:
-    """The absolute path `path` names inside the workspace, or ToolFailure("refused")."""
+    """The absolute path `path` names inside the workspace, or ToolFailed("refused")."""
     parts = PurePosixPath(path.replace("\\", "/")).parts
     if (PurePosixPath(path).is_absolute() or PureWindowsPath(path).is_absolute()
             or PureWindowsPath(path).drive or path.startswith(("/", "\\", "~"))):
-        raise ToolFailure("refused", f"{path!r} is an absolute path; give a path relative to the "
+        raise ToolFailed("refused", f"{path!r} is an absolute path; give a path relative to the "
                           "task's workspace folder")
     if ".." in parts:
-        raise ToolFailure("refused", f"{path!r} leaves the task's workspace folder ('..' is not "
+        raise ToolFailed("refused", f"{path!r} leaves the task's workspace folder ('..' is not "
                           "allowed)")
     root = workspace.resolve()
     target = root.joinpath(*parts).resolve()  # follows symlinks: an escaping link shows here
     if target != root and root not in target.parents:
-        raise ToolFailure("refused", f"{path!r} leads outside the task's workspace folder "
+        raise ToolFailed("refused", f"{path!r} leads outside the task's workspace folder "
                           "(through a symbolic link)")
     return target
 
@@ -51,16 +51,16 @@ def _read(target: Path, shown: str, limit: int) -> str:
         names = sorted(p.name + ("/" if p.is_dir() else "") for p in target.iterdir())
         return "\n".join(names) if names else f"{shown} is an empty folder"
     if not target.exists():
-        raise ToolFailure("not_found", f"no file {shown!r} in the task's workspace")
+        raise ToolFailed("not_found", f"no file {shown!r} in the task's workspace")
     if not target.is_file():
-        raise ToolFailure("refused", f"{shown!r} is not a regular file")
+        raise ToolFailed("refused", f"{shown!r} is not a regular file")
     size = target.stat().st_size
     if size > limit:
-        raise ToolFailure("refused", f"{shown!r} is {size} bytes; the limit is {limit}")
+        raise ToolFailed("refused", f"{shown!r} is {size} bytes; the limit is {limit}")
     try:
         return target.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
-        raise ToolFailure("tool_error", f"{shown!r} is not UTF-8 text") from None
+        raise ToolFailed("tool_error", f"{shown!r} is not UTF-8 text") from None
 
 
 async def _read_file(args: ReadFile, ctx: ToolContext) -> str:
@@ -72,12 +72,12 @@ async def _write_file(args: WriteFile, ctx: ToolContext) -> str:
     ctx.workspace.mkdir(parents=True, exist_ok=True)
     target = confine(ctx.workspace, args.path)
     if target.is_dir() or target == ctx.workspace.resolve():
-        raise ToolFailure("refused", f"{args.path!r} is a folder")
+        raise ToolFailed("refused", f"{args.path!r} is a folder")
     data = args.content.encode("utf-8")
     before = target.stat().st_size if args.mode == "append" and target.exists() else 0
     limit = ctx.settings.file_max_bytes
     if before + len(data) > limit:
-        raise ToolFailure("refused", f"{args.path!r} would be {before + len(data)} bytes; the "
+        raise ToolFailed("refused", f"{args.path!r} would be {before + len(data)} bytes; the "
                           f"limit is {limit}")
     target.parent.mkdir(parents=True, exist_ok=True)
     if args.mode == "append":
@@ -90,7 +90,7 @@ async def _write_file(args: WriteFile, ctx: ToolContext) -> str:
     return f"wrote {len(data)} bytes to {args.path} ({args.mode})"
 
 
-READ_FILE = HostTool("read_file", ReadFile, "Read a text file (or list a folder) in the task's "
-                     "workspace folder.", _read_file, Effects(read_only=True))
-WRITE_FILE = HostTool("write_file", WriteFile, "Write or append a text file in the task's "
-                      "workspace folder.", _write_file, Effects(read_only=False))
+READ_FILE = RoleTool("read_file", ReadFile, "Read a text file (or list a folder) in the task's "
+                     "workspace folder.", "host", Effects(read_only=True), run=_read_file)
+WRITE_FILE = RoleTool("write_file", WriteFile, "Write or append a text file in the task's "
+                      "workspace folder.", "host", Effects(read_only=False), run=_write_file)

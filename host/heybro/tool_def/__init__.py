@@ -1,13 +1,16 @@
-"""A tool is one definition: its name, argument model, description, effects and either how it runs
-(a local handler, or a typed conversion to the browser's wire arguments). Every list of tool names
-elsewhere — what stops a batch, what the ledger skips, what a stop may cut short, the dispatch of
-a call, the text its result leaves in the next prompt — is read from these fields.
+"""A tool is one definition, of one type (`RoleTool`) whatever runs it: its name, argument model,
+description, kind, effects and how it runs — a typed conversion to the browser's wire arguments,
+a local handler the host runs with the role, or a host tool's handler (calculate, fetch, the
+user's MCP tools: heybro.tools) run with the task's workspace. Every list of tool names elsewhere
+— what stops a batch, what the ledger skips, what a stop may cut short, the dispatch of a call,
+the text its result leaves in the next prompt, what the panel says of it — is read from these
+fields. A tool answers a failure with one error, `ToolFailed` (errors.py).
 
     NAVIGATE = RoleTool("navigate", Navigate, "Open a URL in the task's tab.", "tab",
                         Effects(ends_batch=True), wire=Wire("navigate", NavigateArgs, ...))
+    CALCULATE = RoleTool("calculate", Calculate, "Exact arithmetic …", "host", LOOKS, run=_run)
 
-Host tools (calculate, fetch, the user's MCP tools …) are defined in heybro.tools as HostTool, and
-offered to a role through HostTool.role_tool() with their effects.
+This package imports nothing of the agent at run time (its types only, for checking).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import functools
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -26,8 +29,9 @@ from .errors import ToolFailed
 from .playwright_forms import Form
 
 if TYPE_CHECKING:
-    from .env import AgentEnv
-    from .models import RoleName
+    from ..agent.env import AgentEnv
+    from ..agent.models import RoleName
+    from ..tools.tool import ToolContext
 
 
 class Args(BaseModel):
@@ -112,6 +116,9 @@ class LocalContext(Protocol):
 
 
 LocalRun = Callable[[Any, LocalContext], Awaitable[dict[str, Any]]]
+# A host tool's handler: with the task's workspace and the user's tool settings; its output in
+# words (or a ToolOk with data), a failure raised as ToolFailed.
+HostRun = Callable[[Any, "ToolContext"], Awaitable[Any]]
 # The text a result leaves in the next prompt (for tools whose effect the page does not show), or
 # the words a person reads about it (what was kept, chosen, read).
 ResultText = Callable[[dict[str, Any]], str | None]
@@ -125,20 +132,34 @@ class RoleTool:
     kind: Kind
     effects: Effects = Effects()
     wire: Wire[Any, Any] | None = field(default=None, compare=False)
-    run: LocalRun | None = field(default=None, compare=False)
+    # How the host runs it: a local tool with the role (LocalRun), a host tool with the task's
+    # workspace (HostRun); None for browser tools (their `wire`) and the roles' own moves.
+    run: LocalRun | HostRun | None = field(default=None, compare=False)
     result_text: ResultText | None = field(default=None, compare=False)
     said: ResultText | None = field(default=None, compare=False)
     # The argument carrying a value the user may have given (a routine's parameter), if any.
     value_arg: str | None = None
-    # How a routine's export writes it in Playwright (agent.playwright_forms); None: by hand.
+    # How a routine's export writes it in Playwright (tool_def.playwright_forms); None: by hand.
     playwright: Form | None = field(default=None, compare=False)
     # A JSON Schema given as is (an MCP server's tool): offered instead of `args`' schema; `args`
     # then only passes the parameters through, and the tool's owner checks them.
     parameters: dict[str, Any] | None = field(default=None, compare=False, hash=False)
+    # A host tool's time limit in seconds (None: the user's tool settings give it).
+    timeout_s: float | None = None
 
     @property
     def acts_on_page(self) -> bool:
         return self.kind in PAGE_KINDS
+
+    @property
+    def local_run(self) -> LocalRun | None:
+        """The handler the host runs with the role (a local tool's; not a host tool's)."""
+        return cast("LocalRun", self.run) if self.kind != "host" else None
+
+    @property
+    def host_run(self) -> HostRun | None:
+        """A host tool's handler, run with the task's workspace (heybro.tools.HostTools.call)."""
+        return cast("HostRun", self.run) if self.kind == "host" else None
 
     def report(self, parameters: dict[str, Any]) -> str | None:
         """What a reporting tool says was done or found, from its call's arguments."""
