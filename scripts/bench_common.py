@@ -1,5 +1,5 @@
 """Shared bits of the benchmarks: a static server (repo + MiniWoB pages, with CORS so pages can
-import extension/lib/*.js as modules), a headless Chromium, generated large pages, percentiles."""
+import extension/content/*.js as modules), a headless Chromium, generated large pages, percentiles."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from support.static_server import serve as serve_static  # noqa: E402
 
 @contextmanager
 def serve(root: Path) -> Iterator[str]:
-    """The tests' static server, with CORS so pages can import extension/lib/*.js as modules."""
+    """The tests' static server, with CORS so pages can import extension/content/*.js as modules."""
     with serve_static(root, cors=True) as base:
         yield base
 
@@ -49,21 +49,24 @@ def load_modules(page: Page, base: str) -> None:
     """Exposes the extension's DOM modules on window.__hb in the page."""
     page.evaluate("""async (base) => {
         const [scan, render, refind] = await Promise.all([
-            import(base + '/extension/lib/dom_scan.js'), import(base + '/extension/lib/dom_render.js'),
-            import(base + '/extension/lib/refind.js')]);
+            import(base + '/extension/content/dom_scan.js'), import(base + '/extension/content/dom_render.js'),
+            import(base + '/extension/content/refind.js')]);
         const bu = await import(base + '/scripts/bench/browser_use_render.js');
         window.__hb = { ...scan, ...render, ...refind, ...bu };
     }""", base)
 
 
 def baseline_tree(ref: str, into: Path) -> str:
-    """The extension's DOM modules as they were at `ref`, written under `into`; returns the short commit."""
-    out = into / "extension" / "lib"
+    """The extension's DOM modules as they were at `ref`, written under `into` where they are now
+    (extension/content/; before the folders said where code runs they lived in extension/lib/, all
+    in one folder either way, so their imports of each other hold); returns the short commit."""
+    out = into / "extension" / "content"
     out.mkdir(parents=True, exist_ok=True)
-    git = lambda *args: subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout  # noqa: E731
-    for n in git("ls-tree", "--name-only", f"{ref}:extension/lib").split():
-        if n.endswith(".js"):
-            (out / n).write_text(git("show", f"{ref}:extension/lib/{n}"))
+    git = lambda *args: subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout  # noqa: E731
+    for folder in ("extension/lib", "extension/content"):
+        for n in git("ls-tree", "--name-only", f"{ref}:{folder}").split():
+            if n.endswith(".js") and not n.startswith("agent."):
+                (out / n).write_text(git("show", f"{ref}:{folder}/{n}"))
     return git("rev-parse", "--short", ref).strip()
 
 

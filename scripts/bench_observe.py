@@ -59,7 +59,7 @@ READ = """(mods) => {
 
 def load(page, base: str, key: str) -> None:
     page.evaluate("""async ([base, key]) => {
-        window[key] = await Promise.all([import(base + '/extension/lib/dom_scan.js'), import(base + '/extension/lib/dom_render.js')]);
+        window[key] = await Promise.all([import(base + '/extension/content/dom_scan.js'), import(base + '/extension/content/dom_render.js')]);
     }""", [base, key])
 
 

@@ -22,12 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_common import ROOT, chromium, machine, percentile, serve, write_section  # noqa: E402
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8">
-<link rel="stylesheet" href="/extension/lib/theme.css"><link rel="stylesheet" href="/extension/panel/panel.css">
+<link rel="stylesheet" href="/extension/pages/common/theme.css"><link rel="stylesheet" href="/extension/pages/panel/panel.css">
 </head><body style="width:400px;height:720px"><section id="task"><ol id="plan" class="stream"></ol></section></body></html>"""
 
 RUN = """async ([steps, groups, naive]) => {
-  const { StepStream } = await import('/extension/panel/step_stream.js');
-  const { StreamView } = await import('/extension/panel/stream_view.js');
+  const { StepStream } = await import('/extension/pages/panel/step_stream.js');
+  const { StreamView } = await import('/extension/pages/panel/stream_view.js');
   const list = document.getElementById('plan');
   list.replaceChildren();
   const stream = new StepStream('bench');

@@ -48,7 +48,7 @@ def targets_js(limit: int) -> str:
     # Interactive elements as the scanner reports them, spread evenly over the page, as indices
     # among the body's elements (which survive cloning the body).
     return f"""async (base) => {{
-        const scan = await import(base + '/extension/lib/dom_scan.js');
+        const scan = await import(base + '/extension/content/dom_scan.js');
         window.__suite = await import(base + '/scripts/bench/refind_suite.js');
         const all = Array.from(document.body.querySelectorAll('*'));
         const idx = new Map(all.map((e, i) => [e, i]));
@@ -239,7 +239,7 @@ def write(a: argparse.Namespace, seeds: list[int], rows: list[dict], out: dict, 
 
 
 HOW = (
-    "How refind decides (extension/lib/refind.js). First, what says a candidate is another element sets it aside: "
+    "How refind decides (extension/content/refind.js). First, what says a candidate is another element sets it aside: "
     "it stands in another part of the page than the element was captured in (outside a zone it was in — a landmark, "
     "section, form or group, by name — unless only that zone's own element went away; inside a landmark or form it was "
     "not in; in a row, card or list item whose title says something else — a run of containers of one kind, a "

@@ -10,7 +10,7 @@ signature captured as heybro keeps it. Then the application changes — the same
 (nothing changed), its rows sorted, filtered, paged, searched, added, deleted or renamed through
 its own database, its interface language, skin or theme switched, or, in the same document, a
 panel opened or closed by a person's click, a row redrawn by the page's own request (ajax) — and
-each signature is re-found in the new document with extension/lib/refind.js. Correct: the element with the same key; wrong: another
+each signature is re-found in the new document with extension/content/refind.js. Correct: the element with the same key; wrong: another
 one; abstained: not found or ambiguous. A key the change removed, or whose control it hid, is a deleted target: only an
 abstention is right. A key no longer unique is left out (unclear).
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/bench_scan.py [--runs 30] [--baseline REF] [--write]
 
-Runs the extension's own modules (extension/lib/dom_scan.js + dom_render.js, the code the content
+Runs the extension's own modules (extension/content/dom_scan.js + dom_render.js, the code the content
 script runs) in headless Chromium; times scanPage + renderScan (default 4,000-token budget, and the
 signatures of the shown elements, as `observe` does) with performance.now(), after 3 warm-up runs.
 
@@ -29,8 +29,8 @@ TARGETS = {"large_1000.html": 20, "large_5000.html": 100}
 
 # Loads one tree's modules under window[key] (two trees' modules live side by side in one page).
 LOAD = """async ([base, key]) => {
-    const [scan, render, refind] = await Promise.all([import(base + '/extension/lib/dom_scan.js'),
-        import(base + '/extension/lib/dom_render.js'), import(base + '/extension/lib/refind.js')]);
+    const [scan, render, refind] = await Promise.all([import(base + '/extension/content/dom_scan.js'),
+        import(base + '/extension/content/dom_render.js'), import(base + '/extension/content/refind.js')]);
     window[key] = { ...scan, ...render, ...refind };
 }"""
 
@@ -73,7 +73,7 @@ def main() -> None:
         trees = {"__now": base}
         ref_name = ""
         if a.baseline:
-            ref_name = baseline_tree(a.baseline, Path(tmp) / "before")  # (writes before/extension/lib)
+            ref_name = baseline_tree(a.baseline, Path(tmp) / "before")  # (writes before/extension/content)
             keys.append("__before")
         with serve(Path(tmp) / "before") as before:
             trees["__before"] = before

@@ -3,7 +3,7 @@
     .venv/bin/python scripts/check_refind_same.py [--old REV] [--large-targets 20] [--tasks 0]
         [--per-page 12] [--seeds 42,7] [--wide-seeds 1,101] [--wide-per-page 16] [--large NAMES] [--decisions]
 
-Loads extension/lib/refind.js (with the modules it imports) as it is in the working tree and as it was at REV (default: HEAD)
+Loads extension/content/refind.js (with the modules it imports) as it is in the working tree and as it was at REV (default: HEAD)
 into the same page, runs the trials of scripts/bench_refind.py (MiniWoB++ pages and the large
 pages) and of scripts/bench_refind_wide.py, and answers each with both on the same signature.
 Two answers are the same when the status, the element, the confidence and every reported
@@ -30,8 +30,8 @@ from bench_refind import targets_js  # noqa: E402
 
 LOAD = """async ([base, old]) => {
     window.__same = await import(base + '/scripts/bench/refind_same.js');
-    window.__old = await import(old + '/extension/lib/refind.js');
-    window.__new = await import(base + '/extension/lib/refind.js');
+    window.__old = await import(old + '/extension/content/refind.js');
+    window.__new = await import(base + '/extension/content/refind.js');
 }"""
 
 

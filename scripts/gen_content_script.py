@@ -10,7 +10,7 @@ the browser process: 50–80 ms per new document before the agent can answer, on
 navigates to — most of a step's harness time. A classic script listed in the manifest is injected as
 the document starts, from memory, with no fetch.
 
-So the modules in extension/lib/ and extension/content/agent.js stay the one source (tests,
+So the modules in extension/content/ (agent.js and the DOM modules beside it) stay the one source (tests,
 benchmarks and outside evaluations import them as they are), and this generator writes them into one
 classic script, each module inside its own function scope with its imports bound from the modules
 before it: what the modules say, in the order they run. It is no general bundler — it understands

@@ -5,7 +5,7 @@
 
 Two files carry the same content: `messages.schema.json` for any tool, and `messages.schema.js`, an
 ES module the extension imports (module service workers cannot await a fetch at top level). A third,
-`extension/lib/vocabulary.js`, gives the extension the words it compares with: a task's statuses,
+`extension/shared/vocabulary.js`, gives the extension the words it compares with: a task's statuses,
 the kinds of its events, the verifier's decisions and the kinds of tools.
 """
 
@@ -31,7 +31,7 @@ from .tools import TOOLS
 HERE = Path(__file__).resolve().parent
 JSON_PATH = HERE / "messages.schema.json"
 JS_PATH = HERE / "messages.schema.js"
-VOCABULARY_PATH = HERE.parent / "extension" / "lib" / "vocabulary.js"
+VOCABULARY_PATH = HERE.parent / "extension" / "shared" / "vocabulary.js"
 
 
 def build_schema() -> dict[str, Any]:

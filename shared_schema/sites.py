@@ -15,7 +15,7 @@ only). What a user pastes is read as they mean it: `https://www.Example.com/logi
 Order, first that applies: the user's never, their ask-first (unless they said yes to that site
 during this task), their allowed, then the categories. The host checks an address before a call
 leaves; the coordinator checks the live tab's page again before any call reads or acts on it and
-withholds a page an action led to (extension/lib/site_rules.js, tested against the same cases).
+withholds a page an action led to (extension/shared/site_rules.js, tested against the same cases).
 """
 
 from __future__ import annotations

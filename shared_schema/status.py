@@ -1,5 +1,5 @@
 """A task's course in words the host, its store, the CLI and the extension share (the extension
-reads them from the generated `extension/lib/vocabulary.js`): its status, the verifier's decision
+reads them from the generated `extension/shared/vocabulary.js`): its status, the verifier's decision
 on a subtask, and the kind of a tool a role calls."""
 
 from __future__ import annotations

@@ -359,7 +359,7 @@ def test_no_llm_configured_message(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert not config.load().configured
     session = Session(None, None)  # type: ignore[arg-type]
     with pytest.raises(ProtocolError) as info:
-        session._settings()
+        session.settings_for()
     assert info.value.code == ErrorCode.no_llm
     text = info.value.message
     assert text.startswith("No LLM is configured.")
@@ -369,9 +369,9 @@ def test_no_llm_configured_message(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert f"saved in {tmp_path}" in text and "config.json" in text
     # Settings handed over by `heybro run` are checked the same way.
     with pytest.raises(ProtocolError) as info:
-        session._settings({"model": "m"})  # a model but no server or key
+        session.settings_for({"model": "m"})  # a model but no server or key
     assert info.value.code == ErrorCode.no_llm
-    assert session._settings({"model": "m", "base_url": "http://127.0.0.1:1/v1"}).model == "m"
+    assert session.settings_for({"model": "m", "base_url": "http://127.0.0.1:1/v1"}).model == "m"
     assert TaskStart(goal="x", llm={"model": "m"}).llm == {"model": "m"}
 
 

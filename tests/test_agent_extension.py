@@ -32,7 +32,7 @@ from heybro.llm import LLMClient
 
 pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).parent / "fixtures" / "agent"
-# The overlay's box colours (extension/lib/dom_overlay.js); the fixture pages use none of them.
+# The overlay's box colours (extension/content/dom_overlay.js); the fixture pages use none of them.
 BOX_COLOURS = [(0xe6, 0x19, 0x4b), (0x3c, 0xb4, 0x4b), (0x43, 0x63, 0xd8), (0xf5, 0x82, 0x31),
                (0x91, 0x1e, 0xb4), (0x00, 0x80, 0x80), (0x9a, 0x63, 0x24), (0x80, 0x00, 0x00)]
 

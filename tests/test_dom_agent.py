@@ -285,7 +285,7 @@ def test_the_element_acted_on_is_outlined_while_its_action_runs_then_not(browser
     assert page.evaluate("document.querySelectorAll('[data-heybro-overlay]').length") == 0
 
 
-# The overlay's box colours (extension/lib/dom_overlay.js).
+# The overlay's box colours (extension/content/dom_overlay.js).
 OVERLAY_COLOURS = [(0xe6, 0x19, 0x4b), (0x3c, 0xb4, 0x4b), (0x43, 0x63, 0xd8), (0xf5, 0x82, 0x31),
                    (0x91, 0x1e, 0xb4), (0x00, 0x80, 0x80), (0x9a, 0x63, 0x24), (0x80, 0x00, 0x00)]
 

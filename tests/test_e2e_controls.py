@@ -259,7 +259,7 @@ def side_panel_open(eb: ExtBrowser) -> bool:
     finally:
         session.detach()
     tab_urls = {p.url for p in eb.ctx.pages}
-    return any(t["url"].endswith("/extension/panel/panel.html") and t["url"] not in tab_urls
+    return any(t["url"].endswith("/extension/pages/panel/panel.html") and t["url"] not in tab_urls
                for t in targets)
 
 

@@ -17,7 +17,7 @@ from support.browser import ExtBrowser, launch
 from support.scripted_llm import ScriptedLLM
 
 pytestmark = pytest.mark.browser
-OPTIONS = "extension/options/options.html"
+OPTIONS = "extension/pages/options/options.html"
 SECRET = "sk-test-e2e-9f8e7d6c5b4a"
 
 RECORD = """() => {

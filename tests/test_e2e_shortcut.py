@@ -29,7 +29,7 @@ def side_panel_eval(eb: ExtBrowser, page: Any, expr: str) -> Any:
     session = browser.new_browser_cdp_session()
     try:
         targets = session.send("Target.getTargets")["targetInfos"]
-        panel = [t for t in targets if t["url"].endswith("/extension/panel/panel.html")]
+        panel = [t for t in targets if t["url"].endswith("/extension/pages/panel/panel.html")]
         if not panel:
             return None
         replies: list[dict[str, Any]] = []
@@ -56,7 +56,7 @@ def panel_targets(eb: ExtBrowser, page: Any) -> list[str]:
         targets = session.send("Target.getTargets")["targetInfos"]
     finally:
         session.detach()
-    return [t["targetId"] for t in targets if t["url"].endswith("/extension/panel/panel.html")]
+    return [t["targetId"] for t in targets if t["url"].endswith("/extension/pages/panel/panel.html")]
 
 
 def wait_for_panel(eb: ExtBrowser, page: Any) -> None:

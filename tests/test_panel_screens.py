@@ -26,9 +26,9 @@ REFERENCE = Path(__file__).parent / "reference"
 UPDATE = os.environ.get("HEYBRO_UPDATE_SCREENSHOTS") == "1"
 BADGE = {"planning": "Planning", "running": "Working", "paused": "Paused", "failed": "Failed",
          "completed": "Completed"}
-PANEL = ("extension/panel/panel.html", {"width": 400, "height": 720})
-POPUP = ("extension/popup/popup.html", {"width": 324, "height": 200})
-OPTIONS = ("extension/options/options.html", {"width": 820, "height": 1480})
+PANEL = ("extension/pages/panel/panel.html", {"width": 400, "height": 720})
+POPUP = ("extension/pages/popup/popup.html", {"width": 324, "height": 200})
+OPTIONS = ("extension/pages/options/options.html", {"width": 820, "height": 1480})
 SCHEMES = ["light", "dark"]
 
 

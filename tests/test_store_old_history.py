@@ -77,8 +77,8 @@ def test_an_old_stores_history_opens_in_the_panels_history_view(
     assert detail is not None
     message = build("task.detail", detail, re="r1")
     script = """
-        import { assertMessage } from "./extension/lib/schema_check.js";
-        import { historyLines } from "./extension/panel/history_view.js";
+        import { assertMessage } from "./extension/shared/schema_check.js";
+        import { historyLines } from "./extension/pages/panel/history_view.js";
         let text = "";
         for await (const chunk of process.stdin) text += chunk;
         const msg = assertMessage(JSON.parse(text), "to_extension");

@@ -1,5 +1,5 @@
 """A task's statuses are defined once (shared_schema/status.py) and the extension reads them from
-the generated extension/lib/vocabulary.js: no code compares a status with a word of its own, so a
+the generated extension/shared/vocabulary.js: no code compares a status with a word of its own, so a
 status renamed or added is one change, and the wire types say which words a status may be."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from pydantic import ValidationError
 
 from shared_schema.events import StatusData
-from shared_schema.generate import vocabulary
+from shared_schema.generate import VOCABULARY_PATH, vocabulary
 from shared_schema.status import FINAL, TaskStatus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +61,7 @@ def test_the_host_compares_statuses_with_the_one_definition() -> None:
 
 
 def test_the_generated_vocabulary_says_every_status_and_which_end_a_task() -> None:
-    text = (ROOT / "extension" / "lib" / "vocabulary.js").read_text()
+    text = VOCABULARY_PATH.read_text()
     assert text == vocabulary()
     for s in TaskStatus:
         assert f'{s.value}: "{s.value}"' in text

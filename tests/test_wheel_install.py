@@ -78,10 +78,10 @@ def test_wheel_install_writes_the_extension_folder_and_runs_a_task(installed: Pa
 
     with DemoSite() as site, ScriptedLLM(demo_script.happy()) as llm:
         # An upgrade without `heybro install` leaves the folder behind the package: doctor says so.
-        (folder / "extension" / "panel" / "panel.js").write_text("// an older panel")
+        (folder / "extension" / "pages" / "panel" / "panel.js").write_text("// an older panel")
         stale = run("doctor", "--user-data-dir", str(profile), extra=llm.env()).stdout
         assert (f"[warn] the extension's folder {folder} holds another version of heybro's "
-                "extension (1 file differs, e.g. extension/panel/panel.js)") in stale
+                "extension (1 file differs, e.g. extension/pages/panel/panel.js)") in stale
         assert "fix: run `heybro install`, then press the extension's reload button" in stale
         _ok(run("install", "--user-data-dir", str(profile)))
         doctor = _ok(run("doctor", "--user-data-dir", str(profile), extra=llm.env())).stdout

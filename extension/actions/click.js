@@ -1,8 +1,8 @@
 // @ts-check
 /** click: a click on the element (refused when covered or disabled). */
-import { clickOn } from "../lib/dom_input.js";
-import { SETTLE_ASYNC } from "../lib/dom_changes.js";
-import { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } from "../lib/dom_trusted.js";
+import { clickOn } from "../content/dom_input.js";
+import { SETTLE_ASYNC } from "../content/dom_changes.js";
+import { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } from "../content/dom_trusted.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {

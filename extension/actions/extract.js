@@ -1,7 +1,7 @@
 // @ts-check
 /** extract: the text of the page or an element, or a table as rows. */
-import { extractFrom } from "../lib/dom_extract.js";
-import { SETTLE_NONE } from "../lib/dom_changes.js";
+import { extractFrom } from "../content/dom_extract.js";
+import { SETTLE_NONE } from "../content/dom_changes.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {

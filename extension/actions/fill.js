@@ -1,7 +1,7 @@
 // @ts-check
 /** fill: replaces the field's value. */
-import { checkFilled, fillIn } from "../lib/dom_input.js";
-import { fillSteps, madeElements } from "../lib/dom_trusted.js";
+import { checkFilled, fillIn } from "../content/dom_input.js";
+import { fillSteps, madeElements } from "../content/dom_trusted.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {

@@ -1,6 +1,6 @@
 // @ts-check
 /** focus: focuses the element. */
-import { focusOn } from "../lib/dom_input.js";
+import { focusOn } from "../content/dom_input.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {

@@ -1,8 +1,8 @@
 // @ts-check
 /** hover: the pointer over the element. */
-import { hoverOn } from "../lib/dom_input.js";
-import { SETTLE_HOVER } from "../lib/dom_changes.js";
-import { moveSteps, noChange } from "../lib/dom_trusted.js";
+import { hoverOn } from "../content/dom_input.js";
+import { SETTLE_HOVER } from "../content/dom_changes.js";
+import { moveSteps, noChange } from "../content/dom_trusted.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {

@@ -8,8 +8,8 @@
  * finds its elements itself, as wait_for does); `enabled`/`hit`: the element must be enabled /
  * not covered; `inView: false`: not scrolled into view first (scroll, extract read it where it is).
  *
- * `settle`: how long the page is let settle after it (lib/dom_changes.js; SETTLE_DEFAULT when
- * absent). `trusted`: how the browser's own input (lib/dom_trusted.js) does it — `steps`; `auto`:
+ * `settle`: how long the page is let settle after it (content/dom_changes.js; SETTLE_DEFAULT when
+ * absent). `trusted`: how the browser's own input (content/dom_trusted.js) does it — `steps`; `auto`:
  * in the default mode it follows the script's action when that had no effect a person would notice
  * (`noEffect`), unless `replayable` says no, after `lateMs` more of watching; `keys`: its input goes
  * to the keyboard's focus (a code editor's hidden field takes only these); `pointer`: done where a
@@ -20,11 +20,11 @@
  * the tab itself.
  *
  * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean}} PageNeeds
- * @typedef {{steps: (args: Record<string, any>, el: Element) => import("../lib/dom_trusted.js").InputStep[],
- *   auto?: boolean, noEffect?: import("../lib/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
+ * @typedef {{steps: (args: Record<string, any>, el: Element) => import("../content/dom_trusted.js").InputStep[],
+ *   auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
  *   keys?: boolean, pointer?: boolean, text?: boolean, done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
- * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../lib/dom_scan.js").Registry) => any,
- *   settle?: import("../lib/dom_changes.js").SettleOpts, trusted?: TrustedInput,
+ * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../content/dom_scan.js").Registry) => any,
+ *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput,
  *   verify?: (el: Element, args: Record<string, any>, changes: any) => void, waits?: boolean}} PageAction
  */
 import { action as click } from "./click.js";

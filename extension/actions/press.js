@@ -1,10 +1,10 @@
 // @ts-check
 /** press: a key or combo, on the element or on whatever has focus. */
-import { focusOn } from "../lib/dom_input.js";
-import { parseKeys, pressKeys } from "../lib/dom_keys.js";
-import { deepActiveElement } from "../lib/refind.js";
-import { SETTLE_ASYNC } from "../lib/dom_changes.js";
-import { noKeyEffect, pressSteps } from "../lib/dom_trusted.js";
+import { focusOn } from "../content/dom_input.js";
+import { parseKeys, pressKeys } from "../content/dom_keys.js";
+import { deepActiveElement } from "../content/refind.js";
+import { SETTLE_ASYNC } from "../content/dom_changes.js";
+import { noKeyEffect, pressSteps } from "../content/dom_trusted.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {

@@ -1,7 +1,7 @@
 // @ts-check
 /** scroll: the page or an element, or an element into view (so it is not brought into view first). */
-import { doScroll } from "../lib/dom_scroll.js";
-import { SETTLE_NONE } from "../lib/dom_changes.js";
+import { doScroll } from "../content/dom_scroll.js";
+import { SETTLE_NONE } from "../content/dom_changes.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {

@@ -1,7 +1,7 @@
 // @ts-check
 /** select: an option by its label or value. */
-import { selectOption } from "../lib/dom_input.js";
-import { SETTLE_ASYNC } from "../lib/dom_changes.js";
+import { selectOption } from "../content/dom_input.js";
+import { SETTLE_ASYNC } from "../content/dom_changes.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {

@@ -1,7 +1,7 @@
 // @ts-check
 /** type: text key by key at the caret. */
-import { typeInto } from "../lib/dom_input.js";
-import { noTextChange, typeSteps } from "../lib/dom_trusted.js";
+import { typeInto } from "../content/dom_input.js";
+import { noTextChange, typeSteps } from "../content/dom_trusted.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {

@@ -1,6 +1,6 @@
 // @ts-check
 /** uncheck: unticks a checkbox or switch. */
-import { setChecked } from "../lib/dom_input.js";
+import { setChecked } from "../content/dom_input.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {

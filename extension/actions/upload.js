@@ -1,7 +1,7 @@
 // @ts-check
 /** upload: a file (sent in base64) into a file input or drop zone. */
-import { uploadFile } from "../lib/dom_input.js";
-import { SETTLE_ASYNC } from "../lib/dom_changes.js";
+import { uploadFile } from "../content/dom_input.js";
+import { SETTLE_ASYNC } from "../content/dom_changes.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {

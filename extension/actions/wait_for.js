@@ -1,6 +1,6 @@
 // @ts-check
 /** wait_for: an element (by id, or role/name not there yet), text, or a quiet DOM; it finds its own element as it waits. The coordinator waits for a URL itself. */
-import { waitFor } from "../lib/dom_wait.js";
+import { waitFor } from "../content/dom_wait.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {

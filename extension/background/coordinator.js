@@ -7,17 +7,17 @@
 import { HostLink } from "./host_link.js";
 import { runTool } from "./tools.js";
 import { confine, reachedTabs, withheld } from "./reach.js";
-import { siteOf, siteRefusal, siteVerdict } from "../lib/site_rules.js";
+import { siteOf, siteRefusal, siteVerdict } from "../shared/site_rules.js";
 import { standDown } from "./dialog_answers.js";
-import { addressProblem } from "../lib/web_address.js";
+import { addressProblem } from "../shared/web_address.js";
 import "./trusted_input.js"; // the browser's own input for the DOM agent (chrome.debugger)
-import { makeMessage } from "../lib/messages.js";
-import { loadPrefs } from "../lib/prefs.js";
+import { makeMessage } from "../shared/messages.js";
+import { loadPrefs } from "../shared/prefs.js";
 import { Notifier } from "./notify.js";
-import { StateStore, addRelevantTab, applyEvent, applyRecord, isLive, newTaskContext, FINAL_STATUSES } from "./state.js";
-import { STATUS } from "../lib/vocabulary.js";
+import { StateStore, addRelevantTab, applyEvent, applyRecord, isLive, newTaskContext, FINAL_STATUSES } from "../shared/state.js";
+import { STATUS } from "../shared/vocabulary.js";
 
-/** @typedef {import("../lib/ui_protocol.js").UiRequest} UiRequest */
+/** @typedef {import("../shared/ui_protocol.js").UiRequest} UiRequest */
 
 /** A connection test may wait on a slow server for each model (the host times each out). */
 const SETTINGS_TEST_MS = 60000;
@@ -25,7 +25,7 @@ const SETTINGS_TEST_MS = 60000;
 /** @type {Set<chrome.runtime.Port>} */
 const uiPorts = new Set();
 
-/** @param {import("../lib/ui_protocol.js").UiPush} push */
+/** @param {import("../shared/ui_protocol.js").UiPush} push */
 function broadcast(push) {
   for (const p of uiPorts) {
     try { p.postMessage(push); } catch { uiPorts.delete(p); }
@@ -51,7 +51,7 @@ store.subscribe((state) => broadcast({ kind: "state", state }));
 
 // A task that ends or waits for the person says so (notification + badge), unless turned off.
 const notifier = new Notifier(() => loadPrefs());
-let shownTask = /** @type {import("./state.js").TaskContext | null} */ (null);
+let shownTask = /** @type {import("../shared/state.js").TaskContext | null} */ (null);
 store.loaded.then(() => { shownTask = store.state.taskContext; });
 store.subscribe((state) => {
   const before = shownTask;

@@ -11,7 +11,7 @@
 import { armDialogs, takeDialogs } from "./dialog_answers.js";
 import { frameBudgets } from "./frame_budget.js";
 import { trustedInputMode } from "./trusted_input.js";
-import { addressProblem } from "../lib/web_address.js";
+import { addressProblem } from "../shared/web_address.js";
 
 /** @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload */
 /** @typedef {import("../actions/page.js").PageAction} PageAction */

@@ -4,9 +4,9 @@
  * correlates requests with replies, joins chunked messages, checks every message against the shared
  * schema, and reconnects with backoff when the host dies while something still needs it.
  */
-import { FIXES, FIX_NOTES, PROTOCOL, validator } from "../lib/schema_check.js";
-import { makeMessage } from "../lib/messages.js";
-import { isProblem } from "../lib/host_state.js";
+import { FIXES, FIX_NOTES, PROTOCOL, validator } from "../shared/schema_check.js";
+import { makeMessage } from "../shared/messages.js";
+import { isProblem } from "../shared/host_state.js";
 
 export const HOST_NAME = "com.heybro.host";
 const HANDSHAKE_TIMEOUT_MS = 5000;
@@ -257,7 +257,7 @@ export class HostLink {
     this.onMessage(raw);
   }
 
-  /** @param {any} raw @param {import("../lib/schema_check.js").SchemaIssue[]} issues */
+  /** @param {any} raw @param {import("../shared/schema_check.js").SchemaIssue[]} issues */
   rejectFromHost(raw, issues) {
     this.invalidFromHost += 1;
     console.warn("heybro: invalid message from host", issues, raw);

@@ -6,11 +6,11 @@
  * `alertFor` decides from two states (pure); `Notifier` shows what it decides, and a click on the
  * notification opens heybro's side panel.
  */
-import { reasonText } from "../panel/task_view.js";
-import { STATUS } from "../lib/vocabulary.js";
+import { reasonText } from "../pages/panel/task_view.js";
+import { STATUS } from "../shared/vocabulary.js";
 
 /**
- * @typedef {import("./state.js").TaskContext} TaskContext
+ * @typedef {import("../shared/state.js").TaskContext} TaskContext
  * @typedef {{kind: "completed" | "failed" | "waiting", id: string, title: string, message: string, badge: {text: string, color: string}}} Alert
  */
 

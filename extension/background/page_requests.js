@@ -3,7 +3,7 @@
  * The pages' own requests (fetch, XMLHttpRequest) as the browser sees them (chrome.webRequest),
  * told to the DOM agent of the frame that made them (pushed as they start and end, and answered
  * when the agent asks): what "the page is still loading its content" means to its settle waits
- * (lib/dom_requests.js).
+ * (content/dom_requests.js).
  *
  * Nothing runs in the page for this — no wrapped `fetch`, no event on its document — so a page
  * cannot tell heybro is there by its requests. The browser is followed only while heybro is at

@@ -3,7 +3,7 @@
  * What a host's tool call may reach, whatever the model asked (shared_schema/reach.py): the task's
  * own tabs — the tab the user handed over (by starting the task there, or from the panel), the
  * tabs the task opened and the tabs their pages opened — and in them web pages only, on sites the
- * user's per-site permissions allow (lib/site_rules.js; the call carries them from the settings).
+ * user's per-site permissions allow (shared/site_rules.js; the call carries them from the settings).
  * Everything else is the user's: a call that names another tab, reads or acts on a page that is no
  * web page (a file, the browser's own pages) or is on a site kept off, or opens such an address, is
  * refused (`not_allowed`, with the site's verdict as detail) before it runs; a page an action led
@@ -14,16 +14,16 @@
  * @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload
  */
 import { ACTIONS } from "../actions/index.js";
-import { REACH } from "../lib/schema_check.js";
-import { siteRefusal, siteVerdict } from "../lib/site_rules.js";
-import { addressProblem } from "../lib/web_address.js";
+import { REACH } from "../shared/schema_check.js";
+import { siteRefusal, siteVerdict } from "../shared/site_rules.js";
+import { addressProblem } from "../shared/web_address.js";
 
-/** @param {string} message @param {import("../lib/site_rules.js").SiteVerdict} [detail] */
+/** @param {string} message @param {import("../shared/site_rules.js").SiteVerdict} [detail] */
 const refuse = (message, detail) => Object.assign(new Error(message), { code: "not_allowed", detail });
 
 /**
  * Refuses a page on a site the user's permissions keep the task off.
- * @param {string} url @param {import("../lib/site_rules.js").SiteGate} gate
+ * @param {string} url @param {import("../shared/site_rules.js").SiteGate} gate
  */
 function checkSite(url, gate) {
   const v = siteVerdict(url, gate);

@@ -6,7 +6,7 @@
  * task never takes over the page the user is looking at.
  */
 import { highlight } from "./dom_tools.js";
-import { addressProblem } from "../lib/web_address.js";
+import { addressProblem } from "../shared/web_address.js";
 
 /** @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload */
 

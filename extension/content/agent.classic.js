@@ -5,7 +5,7 @@
   // Injected twice (the manifest, and the coordinator for a page opened before the install): keep the first.
   if (/** @type {any} */ (globalThis).__heybroAgent) return;
   /** @type {any} */ (globalThis).__heybroAgent = true;
-// ---- extension/lib/norm.js
+// ---- extension/content/norm.js
 const __norm = (() => {
 /**
  * Text as compared and shown: runs of white space (and of the zero-width spaces editors keep an
@@ -16,7 +16,7 @@ const __norm = (() => {
 function norm(s) { return typeof s === "string" ? s.replace(/[\s\u200b\u2060]+/g, " ").trim() : ""; }
 return { norm };
 })();
-// ---- extension/lib/dom_native.js
+// ---- extension/content/dom_native.js
 const __dom_native = (() => {
 /**
  * The platform's own DOM getters and methods, taken from the prototypes when the content script
@@ -251,7 +251,7 @@ const requestSubmitOf = (form, submitter) => requestSubmit.call(form, submitter)
 const formElementsOf = (form) => formElements.call(form);
 return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, elementsAtOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, requestSubmitOf, formElementsOf };
 })();
-// ---- extension/lib/dom_tables.js
+// ---- extension/content/dom_tables.js
 const __dom_tables = (() => {
 /**
  * Tables as a person reads them: a data table's cell is read with its column's header ("price
@@ -618,7 +618,7 @@ function cellName(el) {
 }
 return { tableOf, newTablesPass, rowCells, rowParts, partsCells, passHeads, headsOf, columnHeads, rowsAlike, isFormRow, isSpanningRow, isHeaderRow, rowLabel, cellName };
 })();
-// ---- extension/lib/dom_secret.js
+// ---- extension/content/dom_secret.js
 const __dom_secret = (() => {
 /**
  * Fields whose value is a secret: a password, a passphrase, a PIN or a one-time code. Their value
@@ -659,7 +659,7 @@ function isSecretField(el, label) {
 }
 return { SECRET_SHOWN, isSecretField };
 })();
-// ---- extension/lib/own_ui.js
+// ---- extension/content/own_ui.js
 const __own_ui = (() => {
 /**
  * heybro's own elements in a page (the overlay's host), known by reference: a page can copy any
@@ -677,7 +677,7 @@ function markOwnUi(el) { OWN.add(el); }
 function isOwnUi(el) { return OWN.has(el); }
 return { markOwnUi, isOwnUi };
 })();
-// ---- extension/lib/refind.js
+// ---- extension/content/refind.js
 const __refind = (() => {
 /**
  * Element signatures and re-finding by signature.
@@ -3077,7 +3077,7 @@ const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt",
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
 return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, wordsOf, labelText, visibleText, accessibleName, shownWords, isTextRegion, neighborText, frameDocument, deepActiveElement, secretField, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
 })();
-// ---- extension/lib/dom_pointer.js
+// ---- extension/content/dom_pointer.js
 const __dom_pointer = (() => {
 /**
  * What the page's style sheets say about its elements, without reading the computed style of every
@@ -3436,7 +3436,7 @@ function matchAll(scope, sels, keep) {
 function pointerElements(scope) { return scopeStyles(scope).pointer; }
 return { scopeStyles, pointerElements };
 })();
-// ---- extension/lib/dom_roots.js
+// ---- extension/content/dom_roots.js
 const __dom_roots = (() => {
 /**
  * The parts of a page that hang off the top document: open shadow roots and the documents of
@@ -3564,7 +3564,7 @@ function deepTexts(doc, roots = innerRoots(doc)) {
 }
 return { innerRoots, frameDocuments, deepElementFromPoint, containsDeep, SAMPLE_POINTS, pointerHit, deepTexts };
 })();
-// ---- extension/lib/dom_scroll.js
+// ---- extension/content/dom_scroll.js
 const __dom_scroll = (() => {
 /**
  * What "the page" scrolls: the document — or, on an app-shell page whose document does not scroll
@@ -3685,7 +3685,7 @@ function doScroll(args, el) {
 }
 return { pageScroller, scrollInfo, doScroll };
 })();
-// ---- extension/lib/dom_inert.js
+// ---- extension/content/dom_inert.js
 const __dom_inert = (() => {
 /**
  * Content a person cannot reach: an `inert` subtree, or everything outside a modal dialog
@@ -3746,7 +3746,7 @@ function inertReason(el) {
 }
 return { textIn, dialogName, openModal, inertReason };
 })();
-// ---- extension/lib/dom_covered.js
+// ---- extension/content/dom_covered.js
 const __dom_covered = (() => {
 /**
  * Controls in view that a person's pointer cannot reach, judged the way the browser judges a
@@ -4024,7 +4024,7 @@ function scrollBoxOf(el) {
 }
 return { dropUnreachable };
 })();
-// ---- extension/lib/dom_editors.js
+// ---- extension/content/dom_editors.js
 const __dom_editors = (() => {
 /**
  * Code editors that draw their own text and take the keyboard through a hidden field (Monaco, Ace,
@@ -4123,7 +4123,7 @@ function editorText(box) {
 }
 return { editorSurfaces, editorText };
 })();
-// ---- extension/lib/dom_scan.js
+// ---- extension/content/dom_scan.js
 const __dom_scan = (() => {
 /**
  * The element map: every visible, interactive element of a document (through open shadow roots and
@@ -5018,7 +5018,7 @@ function scanPage(reg, opts = {}) {
 }
 return { Registry, scanPage };
 })();
-// ---- extension/lib/page_text.js
+// ---- extension/content/page_text.js
 const __page_text = (() => {
 /**
  * Page text made safe to show the model (shared_schema/page_text.py, whose rules these are: a test
@@ -5062,7 +5062,7 @@ function neutralPart(s) { return neutral(s).replace(/\[(?=\*?(?:f\d*)?$)/, "(");
 function noDelimiters(s) { return s.replace(DELIM, "«"); }
 return { LOOKALIKES, DELIMITERS, ELEMENT_BRACKET, neutral, neutralPart, noDelimiters };
 })();
-// ---- extension/lib/dom_names.js
+// ---- extension/content/dom_names.js
 const __dom_names = (() => {
 /**
  * A name for a control that has none a person could read off the page's markup: an icon-only
@@ -5236,7 +5236,7 @@ function guessName(el, place = el) {
 }
 return { lookWords, guessName };
 })();
-// ---- extension/lib/dom_unseen.js
+// ---- extension/content/dom_unseen.js
 const __dom_unseen = (() => {
 /**
  * Words a person cannot see although the element holding them is rendered — the usual carriers of
@@ -5409,7 +5409,7 @@ function unseenWordsTest(candidates, coverParents = new Set()) {
 }
 return { unseenWordsTest };
 })();
-// ---- extension/lib/dom_render.js
+// ---- extension/content/dom_render.js
 const __dom_render = (() => {
 /**
  * The compact page rendering the LLM reads: one line per element, grouped by landmark/form, with
@@ -5761,7 +5761,7 @@ function renderScan(scan, opts = {}) {
 }
 return { FENCE_OPEN, FENCE_CLOSE, estimateTokens, roleLabel, nameOf, elementLine, renderScan };
 })();
-// ---- extension/lib/dom_overlay.js
+// ---- extension/content/dom_overlay.js
 const __dom_overlay = (() => {
 /**
  * Highlight overlay: numbered boxes over mapped elements, and an outline on the element being acted
@@ -5959,7 +5959,7 @@ function clearOverlay() {
 function overlayShown() { return !!state && state.items.length > 0; }
 return { OUTLINE_MIN_MS, showBoxes, highlight, clearHighlight, highlighted, clearOverlay, overlayShown };
 })();
-// ---- extension/lib/dom_input.js
+// ---- extension/content/dom_input.js
 const __dom_input = (() => {
 /**
  * Acting on one element like a user would: the events a real click, key press or text entry fires,
@@ -6375,7 +6375,7 @@ function uploadFile(el, file) {
 }
 return { actionError, hoverOn, clickOn, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
 })();
-// ---- extension/lib/dom_locate.js
+// ---- extension/content/dom_locate.js
 const __dom_locate = (() => {
 /**
  * Finding the element an action is about, and checking a user could act on it.
@@ -6533,7 +6533,7 @@ function describe(el) {
 }
 return { locate, brief, reaches, prepare };
 })();
-// ---- extension/lib/dom_requests.js
+// ---- extension/content/dom_requests.js
 const __dom_requests = (() => {
 /**
  * The page's requests still on their way (fetch, XMLHttpRequest), as the browser reports them to
@@ -6603,7 +6603,7 @@ function requestsPending(since) {
 }
 return { LONG_MS, watchRequests, syncRequests, requestsPending };
 })();
-// ---- extension/lib/dom_changes.js
+// ---- extension/content/dom_changes.js
 const __dom_changes = (() => {
 /**
  * What an action changed: URL, DOM mutations (summarised), a dialog that opened, where focus went,
@@ -6883,7 +6883,7 @@ function loadEnded(view) {
 }
 return { SETTLE_DEFAULT, SETTLE_ASYNC, SETTLE_HOVER, SETTLE_NONE, watchChanges, settle, contentReady, documentId, documentReady };
 })();
-// ---- extension/lib/dom_keys.js
+// ---- extension/content/dom_keys.js
 const __dom_keys = (() => {
 /**
  * Key presses: the key events, then the default action a real key press has, which a synthetic
@@ -7128,7 +7128,7 @@ function pressKeys(target, combo) {
 }
 return { parseKeys, pressKeys };
 })();
-// ---- extension/lib/dom_trusted.js
+// ---- extension/content/dom_trusted.js
 const __dom_trusted = (() => {
 /**
  * Trusted input, the page's side: when the browser's own mouse and keyboard are needed, and what to
@@ -7489,7 +7489,7 @@ const action = {
 };
 return { action };
 })();
-// ---- extension/lib/dom_extract.js
+// ---- extension/content/dom_extract.js
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
 const { norm, secretField } = __refind;
@@ -7554,7 +7554,7 @@ const action = {
 };
 return { action };
 })();
-// ---- extension/lib/dom_wait.js
+// ---- extension/content/dom_wait.js
 const __dom_wait = (() => {
 /**
  * Waiting for the page: an element to appear/disappear (one seen before, by id or signature, or one
@@ -7671,8 +7671,8 @@ const __page = (() => {
  * finds its elements itself, as wait_for does); `enabled`/`hit`: the element must be enabled /
  * not covered; `inView: false`: not scrolled into view first (scroll, extract read it where it is).
  *
- * `settle`: how long the page is let settle after it (lib/dom_changes.js; SETTLE_DEFAULT when
- * absent). `trusted`: how the browser's own input (lib/dom_trusted.js) does it — `steps`; `auto`:
+ * `settle`: how long the page is let settle after it (content/dom_changes.js; SETTLE_DEFAULT when
+ * absent). `trusted`: how the browser's own input (content/dom_trusted.js) does it — `steps`; `auto`:
  * in the default mode it follows the script's action when that had no effect a person would notice
  * (`noEffect`), unless `replayable` says no, after `lateMs` more of watching; `keys`: its input goes
  * to the keyboard's focus (a code editor's hidden field takes only these); `pointer`: done where a
@@ -7683,11 +7683,11 @@ const __page = (() => {
  * the tab itself.
  *
  * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean}} PageNeeds
- * @typedef {{steps: (args: Record<string, any>, el: Element) => import("../lib/dom_trusted.js").InputStep[],
- *   auto?: boolean, noEffect?: import("../lib/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
+ * @typedef {{steps: (args: Record<string, any>, el: Element) => import("../content/dom_trusted.js").InputStep[],
+ *   auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
  *   keys?: boolean, pointer?: boolean, text?: boolean, done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
- * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../lib/dom_scan.js").Registry) => any,
- *   settle?: import("../lib/dom_changes.js").SettleOpts, trusted?: TrustedInput,
+ * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../content/dom_scan.js").Registry) => any,
+ *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput,
  *   verify?: (el: Element, args: Record<string, any>, changes: any) => void, waits?: boolean}} PageAction
  */
 const { action: click } = __click;
@@ -7744,7 +7744,7 @@ function reg(prefix) {
  * What the last observe showed and left out, for inspection from this script's own world (a page
  * cannot reach it): DevTools, and scripts/bench_oracle.py, which holds the page map against the
  * browser's accessibility tree and hit testing.
- * @type {{shown: Map<string, import("../lib/dom_render.js").Shown | undefined>, covered: Element[]}}
+ * @type {{shown: Map<string, import("./dom_render.js").Shown | undefined>, covered: Element[]}}
  */
 let last = { shown: new Map(), covered: [] };
 /** @type {any} */ (globalThis).__heybroAgent = {

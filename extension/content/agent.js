@@ -3,17 +3,17 @@
  * The DOM agent of one frame (the top page, or a cross-origin frame that reads itself and its own
  * same-origin children): answers the coordinator's `dom.observe`, `dom.act` and `dom.overlay`.
  */
-import { Registry, scanPage } from "../lib/dom_scan.js";
-import { renderScan } from "../lib/dom_render.js";
-import { deepActiveElement, signatureOf, isRendered, norm } from "../lib/refind.js";
-import { showBoxes, highlight, clearOverlay } from "../lib/dom_overlay.js";
-import { locate, prepare, brief } from "../lib/dom_locate.js";
-import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } from "../lib/dom_changes.js";
-import { watchRequests } from "../lib/dom_requests.js";
-import { actionError, focusOn, checkedState, isEditable } from "../lib/dom_input.js";
-import { fieldState, moveSteps, requestCount, sendTrusted } from "../lib/dom_trusted.js";
+import { Registry, scanPage } from "./dom_scan.js";
+import { renderScan } from "./dom_render.js";
+import { deepActiveElement, signatureOf, isRendered, norm } from "./refind.js";
+import { showBoxes, highlight, clearOverlay } from "./dom_overlay.js";
+import { locate, prepare, brief } from "./dom_locate.js";
+import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } from "./dom_changes.js";
+import { watchRequests } from "./dom_requests.js";
+import { actionError, focusOn, checkedState, isEditable } from "./dom_input.js";
+import { fieldState, moveSteps, requestCount, sendTrusted } from "./dom_trusted.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
-import { containsOf, isConnectedOf } from "../lib/dom_native.js";
+import { containsOf, isConnectedOf } from "./dom_native.js";
 
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
 
@@ -33,7 +33,7 @@ function reg(prefix) {
  * What the last observe showed and left out, for inspection from this script's own world (a page
  * cannot reach it): DevTools, and scripts/bench_oracle.py, which holds the page map against the
  * browser's accessibility tree and hit testing.
- * @type {{shown: Map<string, import("../lib/dom_render.js").Shown | undefined>, covered: Element[]}}
+ * @type {{shown: Map<string, import("./dom_render.js").Shown | undefined>, covered: Element[]}}
  */
 let last = { shown: new Map(), covered: [] };
 /** @type {any} */ (globalThis).__heybroAgent = {

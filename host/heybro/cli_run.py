@@ -51,7 +51,7 @@ log = logs.get("heybro.cli")
 WORKING_ROLES = ("worker", "analyst", "technician")
 NEEDED_YOU = 4  # exit status: stopped at a question nobody was there to answer
 HOST_BACK_S = 90.0  # how long `heybro run` waits for a host that stopped to come back
-PANEL_URL = f"chrome-extension://{EXTENSION_ID}/extension/panel/panel.html"
+PANEL_URL = f"chrome-extension://{EXTENSION_ID}/extension/pages/panel/panel.html"
 
 
 def _alive(pid: int, probe: Callable[[int, int], None] = os.kill) -> bool:

@@ -7,7 +7,7 @@
  * Every trial starts from a clone of the original body, so mutations never accumulate; the target
  * is named by its index among the body's elements, which a clone preserves.
  */
-import { captureSignature, refind, walkDeep } from "../../extension/lib/refind.js";
+import { captureSignature, refind, walkDeep } from "../../extension/content/refind.js";
 
 export const MUTATIONS = ["id_renamed", "id_removed", "classes_hashed", "wrapper_added", "wrapper_removed",
   "siblings_reordered", "text_tweaked", "tag_swapped", "element_moved", "decoy_added", "decoy_elsewhere",

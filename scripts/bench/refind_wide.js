@@ -6,8 +6,8 @@
  * or a combination of two or three, and asks `refind`. Nothing changed must be found; a deleted
  * target must be refused; anything else is correct, wrong or abstained.
  */
-import { captureSignature, refind, walkDeep } from "../../extension/lib/refind.js";
-import { scanPage, Registry } from "../../extension/lib/dom_scan.js";
+import { captureSignature, refind, walkDeep } from "../../extension/content/refind.js";
+import { scanPage, Registry } from "../../extension/content/dom_scan.js";
 import { buildPage } from "./refind_pages.js";
 import { mutate, lookAlike } from "./refind_suite.js";
 

@@ -1,7 +1,7 @@
 // A past task's run as a person reads it, from the host's append-only history.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { historyLines, resultWords } from "../../extension/panel/history_view.js";
+import { historyLines, resultWords } from "../../extension/pages/panel/history_view.js";
 
 const h = (seq, kind, data) => ({ seq, kind, at: 1000 + seq, data });
 

@@ -114,7 +114,7 @@ test("while retrying after a problem the status keeps that problem, so the banne
   assert.deepEqual(retry.problem, { state: "not_installed", message: "The heybro host is not installed for this browser.", fix: "heybro install" });
   assert.equal(link.status.state, "connected");
   assert.equal(link.status.problem, undefined);
-  const { shownProblem } = await import("../../extension/lib/host_status_view.js");
+  const { shownProblem } = await import("../../extension/pages/common/host_status_view.js");
   assert.equal(shownProblem(retry).state, "not_installed");
   assert.equal(shownProblem(link.status), undefined);
 });

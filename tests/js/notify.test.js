@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { alertFor, badgeCleared } from "../../extension/background/notify.js";
-import { newTaskContext } from "../../extension/background/state.js";
+import { newTaskContext } from "../../extension/shared/state.js";
 
 const ctx = (status, over = {}) => ({ ...newTaskContext("t1", "Order the blue kettle", 0), status, ...over });
 

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { DELIMITERS, ELEMENT_BRACKET, LOOKALIKES, neutral, neutralPart, noDelimiters } from "../../extension/lib/page_text.js";
+import { DELIMITERS, ELEMENT_BRACKET, LOOKALIKES, neutral, neutralPart, noDelimiters } from "../../extension/content/page_text.js";
 import SCHEMA from "../../shared_schema/messages.schema.js";
 
 const cases = JSON.parse(readFileSync(new URL("../fixtures/page_text_cases.json", import.meta.url), "utf8"));

@@ -1,7 +1,7 @@
 // The panel's routine list and "Save as routine": what a person reads, and the names offered.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { nameProblem, routineWords, suggestName } from "../../extension/panel/routines_view.js";
+import { nameProblem, routineWords, suggestName } from "../../extension/pages/panel/routines_view.js";
 
 const routine = (extra = {}) => ({ name: "kettle", goal: "Buy one {{param:search}}", steps: 7,
   parameters: { search: "blue kettle", email: "ann@example.com" }, heals: 0, created_at: 1, updated_at: 1,

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Validator, validator } from "../../extension/lib/schema_check.js";
+import { Validator, validator } from "../../extension/shared/schema_check.js";
 
 const examplesDir = fileURLToPath(new URL("../../shared_schema/examples/", import.meta.url));
 const examples = readdirSync(examplesDir).filter((f) => f.endsWith(".json"))

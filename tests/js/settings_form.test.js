@@ -1,7 +1,7 @@
 // The options page's form logic: presets, the payload sent to the host, the key's status.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CATEGORIES, OPENAI_URL, PROVIDERS, entriesFromView, keyStatus, payloadFromEntries, providerFor, siteLines } from "../../extension/options/settings_form.js";
+import { CATEGORIES, OPENAI_URL, PROVIDERS, entriesFromView, keyStatus, payloadFromEntries, providerFor, siteLines } from "../../extension/pages/options/settings_form.js";
 
 const VIEW = {
   base_url: "http://localhost:11434/v1", model: "qwen2.5:7b", models: { scheduler: null, worker: null, verifier: "qwen2.5:14b" },

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { matches, patternOf, siteOf, siteVerdict } from "../../extension/lib/site_rules.js";
+import { matches, patternOf, siteOf, siteVerdict } from "../../extension/shared/site_rules.js";
 
 const cases = JSON.parse(readFileSync(new URL("../fixtures/site_rules_cases.json", import.meta.url), "utf8"));
 

@@ -1,8 +1,8 @@
 // The coordinator's heybro_state: events folded into what the panel shows, persisted and restored.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { STATE_KEY, StateStore, addRelevantTab, applyEvent, applyRecord, emptyState, isLive, newTaskContext, MAX_ENTRIES } from "../../extension/background/state.js";
-import { StepStream } from "../../extension/panel/step_stream.js";
+import { STATE_KEY, StateStore, addRelevantTab, applyEvent, applyRecord, emptyState, isLive, newTaskContext, MAX_ENTRIES } from "../../extension/shared/state.js";
+import { StepStream } from "../../extension/pages/panel/step_stream.js";
 
 const ev = (seq, kind, data) => ({ task_id: "t1", seq, kind, at: 1000 + seq, data });
 const started = () => ({ ...emptyState(), taskContext: newTaskContext("t1", "Order a kettle", 5) });

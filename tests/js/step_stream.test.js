@@ -1,8 +1,8 @@
 // The panel's step stream: a run grouped by subtask, built one event at a time.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { StepStream } from "../../extension/panel/step_stream.js";
-import { shownGroups } from "../../extension/panel/stream_view.js";
+import { StepStream } from "../../extension/pages/panel/step_stream.js";
+import { shownGroups } from "../../extension/pages/panel/stream_view.js";
 
 const h = (seq, kind, data) => ({ seq, kind, at: 1000 + seq, data });
 const PLAN = ["Find it", "Order it"];

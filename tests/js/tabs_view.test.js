@@ -1,7 +1,7 @@
 // The task's tabs in the side panel, and the one-click hand-over of the page the user looks at.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { tabsModel } from "../../extension/panel/tabs_view.js";
+import { tabsModel } from "../../extension/pages/panel/tabs_view.js";
 
 const ctx = (status) => ({ taskId: "t1", goal: "g", status });
 const registry = [

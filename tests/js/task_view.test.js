@@ -1,7 +1,7 @@
 // What the side panel says about the action being taken.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { describeAction } from "../../extension/panel/task_view.js";
+import { describeAction } from "../../extension/pages/panel/task_view.js";
 
 test("an action names the element as the page names it, not by its id", () => {
   assert.equal(describeAction({ tool: "click", parameters: { element_id: "e14" }, role: "worker", target: 'link "Blue Kettle"' }),
@@ -30,8 +30,8 @@ class FakeEl {
 
 test("the chat keeps updating after its 200 newest entries are all that is kept", async () => {
   globalThis.document = { createElement: (t) => new FakeEl(t) };
-  const { renderChat } = await import("../../extension/panel/task_view.js");
-  const { applyEvent, newTaskContext, emptyState, MAX_CHAT } = await import("../../extension/background/state.js");
+  const { renderChat } = await import("../../extension/pages/panel/task_view.js");
+  const { applyEvent, newTaskContext, emptyState, MAX_CHAT } = await import("../../extension/shared/state.js");
   const log = new FakeEl("main");
   const note = new FakeEl("p");
   note.className = "msg error note";  // the panel's own notes stay where they are

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { addressProblem } from "../../extension/lib/web_address.js";
+import { addressProblem } from "../../extension/shared/web_address.js";
 
 const cases = JSON.parse(readFileSync(new URL("../fixtures/reach/addresses.json", import.meta.url), "utf8"));
 

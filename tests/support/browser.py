@@ -18,8 +18,8 @@ from playwright.sync_api import BrowserContext, Page, Worker, sync_playwright
 from heybro.browser.chromium import EXTENSION_ROOT, QUIET_FLAGS, extension_flags, find_chromium
 from heybro.native.identity import EXTENSION_ID
 
-PANEL = "extension/panel/panel.html"
-POPUP = "extension/popup/popup.html"
+PANEL = "extension/pages/panel/panel.html"
+POPUP = "extension/pages/popup/popup.html"
 
 
 @dataclass

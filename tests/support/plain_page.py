@@ -1,5 +1,5 @@
 """A fixture page of the repository in a plain headless Chromium (no extension), served from the
-repository root so it can import extension/lib/*.js as modules the way outside evaluations do."""
+repository root so it can import extension/content/*.js as modules the way outside evaluations do."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ def _readings(result: Any, snap: Snapshot, element_id: str | None) -> list[str]:
 
 def _is_secret(result: Any, snap: Snapshot, element_id: str | None) -> bool:
     """Whether the field is one whose value the page map never shows (a password: its state says
-    `secret`, extension/lib/dom_secret.js)."""
+    `secret`, extension/content/dom_secret.js)."""
     states = [((result.get("element") or {}).get("state") or {}) if isinstance(result, dict) else {}]
     sig = snap.elements.get(element_id) if element_id else None
     if isinstance(sig, dict):

@@ -36,11 +36,11 @@ async def start(session: Session, payload: RoutineRun, listener: Listener | None
         values = routine.values(payload.params)
     except ValueError as err:
         raise ProtocolError(ErrorCode.invalid_settings, f"Routine {routine.name!r}: {err}.") from err
-    session._busy()
-    settings = session._settings(need_model=False)  # healing asks for one when it must
+    session.refuse_if_busy()
+    settings = session.settings_for(need_model=False)  # healing asks for one when it must
     task = new_task(routine, values, url=payload.url, tab_id=payload.tab_id,
                     on_heal_failure=payload.on_heal_failure)
-    session._launch(task, settings, listener=listener,
+    session.launch(task, settings, listener=listener,
                     executor=lambda env: TaskExecutor(env, RoutineReplay(env, routine, runs)))
     log.info("routine_run", task_id=task.id, routine=routine.name, params=sorted(payload.params))
     return "task.accepted", TaskAccepted(task_id=task.id, status=task.status.value)

@@ -60,19 +60,21 @@ class Session:
         self.llm_given: dict[str, config.Settings] = {}
         self.outside = OutsideAgents()  # outside agents' tasks (`heybro mcp`)
 
-    # --- helpers --------------------------------------------------------------------------
+    # --- what the kinds of runs use (routines, outside agents) --------------------------------
 
-    def _live(self, task_id: str) -> Running | None:
+    def live(self, task_id: str) -> Running | None:
+        """The task's run in this host, while it goes on."""
         cur = self.current
         return cur if cur is not None and cur.task.id == task_id and not cur.done.is_set() else None
 
-    def _row(self, task_id: str) -> TaskRow:
+    def row(self, task_id: str) -> TaskRow:
+        """The task's row in the store; an unknown task is the caller's error."""
         row = self.store.get_task(task_id)
         if row is None:
             raise ProtocolError(ErrorCode.task_not_found, f"There is no task {task_id!r}.")
         return row
 
-    def _busy(self, allow: str | None = None) -> None:
+    def refuse_if_busy(self, allow: str | None = None) -> None:
         """One task at a time: refuses while another task runs here, runs in another heybro host,
         or waits paused (e.g. cut off by a crash) for the user to resume or stop it. `allow` is
         the task the caller is about to continue."""
@@ -93,8 +95,8 @@ class Session:
                                 detail={"task_id": row.id, "status": row.status,
                                         "goal": row.goal})
 
-    def _settings(self, given: dict[str, Any] | None = None, task_id: str | None = None, *,
-                  need_model: bool = True) -> config.Settings:
+    def settings_for(self, given: dict[str, Any] | None = None, task_id: str | None = None, *,
+                     need_model: bool = True) -> config.Settings:
         """The terminal's settings when `heybro run` gave them (now or when it started the task),
         else the host's own (its environment and config file). A run that makes no model call
         (a routine's replay) goes without one: `need_model` False."""
@@ -109,8 +111,8 @@ class Session:
                 path=config.config_file()))
         return settings
 
-    def _launch(self, task: Task, settings: config.Settings, *, resume: ResumeNote | None = None,
-                listener: Listener | None = None, executor: Executor | None = None) -> Running:
+    def launch(self, task: Task, settings: config.Settings, *, resume: ResumeNote | None = None,
+               listener: Listener | None = None, executor: Executor | None = None) -> Running:
         """Runs the task here; the terminals following it, and `listener`, hear it. A task
         restored from the store goes on with the executor it ran with (a routine's replay)."""
         listeners = set(self.followers.get(task.id, set())) | ({listener} if listener else set())
@@ -132,25 +134,25 @@ class Session:
     # --- commands -------------------------------------------------------------------------
 
     async def start(self, payload: TaskStart, listener: Listener | None = None) -> TaskAccepted:
-        self._busy()
-        settings = self._settings(payload.llm)
+        self.refuse_if_busy()
+        settings = self.settings_for(payload.llm)
         task = Task(description=payload.goal, url=payload.url, tab_id=payload.tab_id,
                     resources=payload.resources)
         if payload.llm is not None:
             self.llm_given[task.id] = settings
-        self._launch(task, settings, listener=listener)
+        self.launch(task, settings, listener=listener)
         log.info("task_start", task_id=task.id, goal=task.description, url=task.url)
         return TaskAccepted(task_id=task.id, status=task.status.value)
 
     async def pause(self, task_id: str) -> None:
-        if (cur := self._live(task_id)):
+        if (cur := self.live(task_id)):
             if not cur.control.paused and not cur.control.stopped:
                 cur.control.pause()
                 # Said at once; the pause itself comes at the next safe point (between actions).
                 await cur.tell(ControlData(
                     what="pausing", text="Pausing at the next safe point (between actions)…"))
             return
-        row = self._row(task_id)
+        row = self.row(task_id)
         if row.status in FINAL:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
         if row.status != TaskStatus.paused:
@@ -198,19 +200,19 @@ class Session:
             await self._announce(task_id)
 
     async def resume(self, task_id: str) -> None:
-        if (cur := self._live(task_id)):
+        if (cur := self.live(task_id)):
             if cur.control.paused and cur.task.status != TaskStatus.paused:
                 # Resumed before the pause took effect: the task simply goes on.
                 await cur.tell(ControlData(
                     what="resume", text="Going on: resumed before the pause took effect."))
             cur.control.resume()
             return
-        row = self._row(task_id)
+        row = self.row(task_id)
         if row.status != TaskStatus.paused:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is {row.status}, not paused.")
-        self._busy(allow=task_id)
+        self.refuse_if_busy(allow=task_id)
         task = self._restore(task_id)
-        settings = self._settings(task_id=task_id, need_model=needs_model(task)
+        settings = self.settings_for(task_id=task_id, need_model=needs_model(task)
                                   and not task.outside)
         if task.held_repeat and (row.reason or "").startswith(WAITING_FOR_YOU):
             # The user's Resume after heybro asked is their word: the held action may go ahead.
@@ -222,16 +224,16 @@ class Session:
             task.cut_off = unresolved(self.store.actions(task_id))
         # What the user said while it was paused reaches the planner first.
         said = resume_notes.said_while_paused(self.store, task_id)
-        self._launch(task, settings, resume=ResumeNote(why=why, user_said=said))
+        self.launch(task, settings, resume=ResumeNote(why=why, user_said=said))
         log.info("task_resumed", task_id=task_id, subtask=task.current_subtask_index)
 
     async def stop(self, task_id: str) -> None:
-        if (cur := self._live(task_id)):
+        if (cur := self.live(task_id)):
             if not cur.control.stopped:
                 await cur.tell(ControlData(what="stopping", text="Stopping…"))
                 cur.control.stop()  # cancels a model call in flight: the task ends now
             return
-        row = self._row(task_id)
+        row = self.row(task_id)
         if row.status in FINAL:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
         if row.status != TaskStatus.paused:
@@ -249,7 +251,7 @@ class Session:
         user's, in the panel."""
         if agent is not None:
             return await self._agent_says(task_id, text, neutral(agent)[:120] or "an agent")
-        if (cur := self._live(task_id)):
+        if (cur := self.live(task_id)):
             if (asked := cur.task.question) is not None and cur.control.answer(text):
                 # The answer to heybro's question; a secret is neither recorded nor shown.
                 await self._say(cur, "(given — not recorded)" if asked.kind == "secret" else text,
@@ -262,7 +264,7 @@ class Session:
                 await self._say(cur, "Noted. The task stays paused: press Resume and the planner "
                                 "takes this into account before any further action.")
             return
-        row = self._row(task_id)
+        row = self.row(task_id)
         if row.status == TaskStatus.paused:
             held: dict[str, Any] = (self.store.load_checkpoint(task_id) or {}).get("question") or {}
             if held.get("kind") == "secret":
@@ -272,18 +274,18 @@ class Session:
                                     "it asks again, with a field that keeps it secret.")
             self._note_while_paused(row, text)
             return
-        self._busy(allow=task_id)
+        self.refuse_if_busy(allow=task_id)
         task = self._restore(task_id)
-        settings = self._settings(task_id=task_id, need_model=needs_model(task)
+        settings = self.settings_for(task_id=task_id, need_model=needs_model(task)
                                   and not task.outside)
         task.memory.append(MemoryItem(name="user_message", value=text, note=True))
-        running = self._launch(task, settings, resume=ResumeNote(user_said=[text]))
+        running = self.launch(task, settings, resume=ResumeNote(user_said=[text]))
         await self._say(running, text, who="user")  # stored before the run's first event
 
     async def _agent_says(self, task_id: str, text: str, agent: str) -> None:
-        cur = self._live(task_id)
+        cur = self.live(task_id)
         if cur is None:
-            row = self._row(task_id)
+            row = self.row(task_id)
             raise ProtocolError(ErrorCode.invalid_state, f"That task is {row.status}: an outside "
                                 "agent's message reaches a running task only.")
         asked = cur.task.question
@@ -306,13 +308,13 @@ class Session:
         without interrupting what it is doing, and without answering a question it asked."""
         note = MemoryItem(name=f"handed_tab_{tab_id}", value=f"The user handed over tab {tab_id} "
                           f"({site}) for this task: switch_tab({tab_id}) to work in it.", note=True)
-        if (cur := self._live(task_id)):
+        if (cur := self.live(task_id)):
             if tab_id not in cur.task.tabs:
                 cur.task.tabs.append(tab_id)
             cur.task.memory = [m for m in cur.task.memory if m.name != note.name] + [note]
             await self._say(cur, f"You handed over tab {tab_id} ({site}): heybro may use it now.")
             return
-        row = self._row(task_id)
+        row = self.row(task_id)
         if row.status != TaskStatus.paused:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
         state = self.store.load_checkpoint(task_id)
@@ -349,7 +351,7 @@ class Session:
                  "account before any further action.")))
 
     def watch(self, task_id: str, listener: Listener) -> None:
-        cur = self._live(task_id)
+        cur = self.live(task_id)
         if cur is None:
             raise ProtocolError(ErrorCode.task_not_found, f"No live task {task_id!r}.")
         cur.listeners.add(listener)
@@ -357,10 +359,10 @@ class Session:
     def follow(self, task_id: str, listener: Listener, after_seq: int = -1) -> list[Event]:
         """`listener` hears the task from now on, whether it runs, waits paused or is resumed
         (also by the panel); returns the stored events after `after_seq` it missed."""
-        self._row(task_id)
+        self.row(task_id)
         missed = views.events(self.store, task_id, after_seq)
         self.followers.setdefault(task_id, set()).add(listener)
-        if (cur := self._live(task_id)):
+        if (cur := self.live(task_id)):
             missed += [e for e in cur.unsaved if e.seq > (missed[-1].seq if missed else after_seq)]
             cur.listeners.add(listener)
         return missed
@@ -381,7 +383,7 @@ class Session:
         return queries.list_tasks(self.store, limit)
 
     def detail(self, task_id: str, after_seq: int = -1) -> TaskDetail:
-        return queries.detail(self.store, task_id, after_seq, live=self._live(task_id))
+        return queries.detail(self.store, task_id, after_seq, live=self.live(task_id))
 
     async def shutdown(self, reason: str) -> None:
         """The browser side is gone: the running task stops here and comes back paused."""

@@ -34,22 +34,22 @@ class OutsideAgents:
 
     async def open(self, session: Session, payload: OutsideOpen,
                    listener: Listener | None) -> TaskAccepted:
-        session._busy()
-        settings = session._settings(need_model=False)  # the agent decides: no model is asked
+        session.refuse_if_busy()
+        settings = session.settings_for(need_model=False)  # the agent decides: no model is asked
         client = neutral(payload.client).strip()[:120] or "an outside agent"
         task = Task(description=f"{client} acting in your browser (through heybro mcp)",
                     url=payload.url, outside=client)
         inbox = Inbox()
         self.inboxes[task.id], self.callers[task.id] = inbox, listener
-        session._launch(task, settings, listener=listener,
+        session.launch(task, settings, listener=listener,
                         executor=lambda env: TaskExecutor(env, OutsideRun(env, inbox)))
         log.info("outside_open", task_id=task.id, client=client)
         return TaskAccepted(task_id=task.id, status=task.status.value)
 
     async def act(self, session: Session, payload: OutsideAct) -> OutsideActed:
-        cur, inbox = session._live(payload.task_id), self.inboxes.get(payload.task_id)
+        cur, inbox = session.live(payload.task_id), self.inboxes.get(payload.task_id)
         if cur is None or inbox is None or inbox.closed:
-            row = session._row(payload.task_id)
+            row = session.row(payload.task_id)
             by = " by the user in heybro's panel" if row.status == TaskStatus.stopped else ""
             return OutsideActed(success=False, status=row.status, error_code="ended", error=(
                 f"This task is {row.status}{by}" + (f": {row.reason}" if row.reason else "")
@@ -69,10 +69,10 @@ class OutsideAgents:
         inbox = self.inboxes.pop(task_id, None)
         self.callers.pop(task_id, None)
         if inbox is None:
-            session._row(task_id)  # (an unknown id is an error; an ended task is closed already)
+            session.row(task_id)  # (an unknown id is an error; an ended task is closed already)
             return
         inbox.close()
-        cur = session._live(task_id)
+        cur = session.live(task_id)
         if cur is not None and cur.control.paused:
             cur.control.stop("the outside agent finished while the task was paused")
 

@@ -5,7 +5,7 @@
  * when it is opened), an open one draws its newest MAX_LINES with a button for the earlier ones,
  * and only groups whose version changed are redrawn.
  */
-import { STATUS } from "../lib/vocabulary.js";
+import { STATUS } from "../../shared/vocabulary.js";
 
 /**
  * @typedef {import("./step_stream.js").StepGroup} StepGroup

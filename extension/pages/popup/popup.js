@@ -3,17 +3,17 @@
  * The toolbar popup: host status (with the command that fixes it), the task and what it is doing
  * or how it ended, pause/resume/stop, and a way into the panel.
  */
-import { CoordinatorClient } from "../lib/ui_protocol.js";
-import { FINAL_STATUSES } from "../background/state.js";
-import { renderHostStatus } from "../lib/host_status_view.js";
-import { keepingFocus } from "../lib/ui_focus.js";
+import { CoordinatorClient } from "../../shared/ui_protocol.js";
+import { FINAL_STATUSES } from "../../shared/state.js";
+import { renderHostStatus } from "../common/host_status_view.js";
+import { keepingFocus } from "../common/ui_focus.js";
 import { FOCUS_REPLACEMENTS, PROGRESS_WORDS, STATUS_WORDS, adviceFor, reasonText, shownStatus } from "../panel/task_view.js";
-import { STATUS } from "../lib/vocabulary.js";
+import { STATUS } from "../../shared/vocabulary.js";
 
 const byId = (/** @type {string} */ id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
 const FOCUS = { ...FOCUS_REPLACEMENTS, pause: ["resume", "stop", "open-panel"], resume: ["pause", "stop", "open-panel"], stop: ["open-panel"] };
 
-/** @param {import("../background/state.js").HeybroState} state */
+/** @param {import("../../shared/state.js").HeybroState} state */
 function render(state) {
   const ctx = state.taskContext;
   const status = ctx ? shownStatus(ctx) : "";

@@ -5,9 +5,9 @@
  * The key field is write-only: what is typed is sent once on Save (or Test) and the field is
  * emptied; the page learns only whether a key is saved.
  */
-import { CoordinatorClient } from "../lib/ui_protocol.js";
-import { renderHostStatus } from "../lib/host_status_view.js";
-import { loadPrefs, savePrefs } from "../lib/prefs.js";
+import { CoordinatorClient } from "../../shared/ui_protocol.js";
+import { renderHostStatus } from "../common/host_status_view.js";
+import { loadPrefs, savePrefs } from "../../shared/prefs.js";
 import { CATEGORIES, PROVIDERS, entriesFromView, keyStatus, payloadFromEntries, providerFor } from "./settings_form.js";
 
 /** @typedef {import("./settings_form.js").KeyAction} KeyAction */

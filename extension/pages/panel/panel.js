@@ -1,10 +1,10 @@
 // @ts-check
 /** The side panel: the chat with heybro and the live window on what it does. */
-import { CoordinatorClient } from "../lib/ui_protocol.js";
-import { FINAL_STATUSES, isLive } from "../background/state.js";
-import { renderHostStatus } from "../lib/host_status_view.js";
+import { CoordinatorClient } from "../../shared/ui_protocol.js";
+import { FINAL_STATUSES, isLive } from "../../shared/state.js";
+import { renderHostStatus } from "../common/host_status_view.js";
 import { FOCUS_REPLACEMENTS, renderChat, renderTask, STATUS_WORDS } from "./task_view.js";
-import { keepingFocus } from "../lib/ui_focus.js";
+import { keepingFocus } from "../common/ui_focus.js";
 import { StepStream } from "./step_stream.js";
 import { StreamView } from "./stream_view.js";
 import { nameProblem, renderRoutines, suggestName } from "./routines_view.js";
@@ -16,7 +16,7 @@ const els = {
   form: /** @type {HTMLFormElement} */ (byId("goal-form")), goal: /** @type {HTMLTextAreaElement} */ (byId("goal")),
   send: byId("send"), ping: byId("ping"), pingResult: byId("ping-result"),
 };
-/** @type {import("../background/state.js").HeybroState | null} */
+/** @type {import("../../shared/state.js").HeybroState | null} */
 let state = null;
 
 /** A note from the panel itself (not part of the task's chat). @param {string} text */

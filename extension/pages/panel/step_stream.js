@@ -7,7 +7,7 @@
  * its lines do, so a view redraws only the groups that changed.
  */
 import { RunReader } from "./history_view.js";
-import { STATUS } from "../lib/vocabulary.js";
+import { STATUS } from "../../shared/vocabulary.js";
 
 /**
  * @typedef {import("./history_view.js").HistoryEntry} HistoryEntry

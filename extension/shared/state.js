@@ -8,7 +8,7 @@
  * is caught up whenever the coordinator is. The full record stays in the host's store; this copy
  * is bounded.
  */
-import { EVENT, FINAL_STATUSES, STATUS } from "../lib/vocabulary.js";
+import { EVENT, FINAL_STATUSES, STATUS } from "./vocabulary.js";
 
 export const STATE_KEY = "heybro_state";
 export const MAX_ENTRIES = 400;

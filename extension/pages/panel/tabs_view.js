@@ -4,12 +4,12 @@
  * other), and "Hand over this tab" for the page the user is looking at when the running task does
  * not have it — one click, and it is the task's too.
  *
- * @typedef {import("../background/state.js").HeybroState} HeybroState
+ * @typedef {import("../../shared/state.js").HeybroState} HeybroState
  * @typedef {{tab_id: number, url: string, title: string, site: string}} Candidate
  * @typedef {{tabId: number, title: string, site: string}} TabLine
  */
-import { isLive } from "../background/state.js";
-import { siteOf } from "../lib/site_rules.js";
+import { isLive } from "../../shared/state.js";
+import { siteOf } from "../../shared/site_rules.js";
 
 /**
  * What the panel shows: the shown task's tabs, most recent last, and the tab it may hand over.

@@ -5,8 +5,8 @@
  * `settings.set` / `settings.test` built from them. The API key is never part of the entries:
  * it is only ever sent (replace) or forgotten (clear), as `keyAction` says.
  */
-import { SITE_CATEGORIES } from "../lib/schema_check.js";
-import { patternOf } from "../lib/site_rules.js";
+import { SITE_CATEGORIES } from "../../shared/schema_check.js";
+import { patternOf } from "../../shared/site_rules.js";
 
 /**
  * @typedef {{id: string, label: string, url: string, needsKey: boolean, example: string, hint: string}} Provider

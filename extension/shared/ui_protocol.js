@@ -7,7 +7,7 @@
  * @typedef {{id: string, cmd: string, args?: Record<string, any>}} UiRequest
  * @typedef {{kind: "reply", id: string, ok: true, result: any} | {kind: "reply", id: string, ok: false, error: {code: string, message: string, detail?: Record<string, any>}}} UiReply
  * @typedef {{kind: "host_status", status: import("../background/host_link.js").HostStatus}} UiHostStatus
- * @typedef {{kind: "state", state: import("../background/state.js").HeybroState}} UiState
+ * @typedef {{kind: "state", state: import("./state.js").HeybroState}} UiState
  * @typedef {{kind: "draft", text: string}} UiDraft
  * @typedef {UiReply | UiHostStatus | UiState | UiDraft} UiPush
  */

@@ -1,6 +1,6 @@
 // @ts-check
 /** Renders the host's status (pill + a banner with the fixing command) the same way on every page. */
-import { isProblem } from "./host_state.js";
+import { isProblem } from "../../shared/host_state.js";
 
 /** @type {Record<string, string>} */
 const LABELS = {
@@ -16,8 +16,8 @@ const LABELS = {
 /**
  * The problem to show: the status itself, or, while a retry is connecting, the last problem it
  * is retrying after (so the banner and its fix stay put instead of blinking away on every retry).
- * @param {import("../background/host_link.js").HostStatus} status
- * @returns {import("../background/host_link.js").HostProblem | undefined}
+ * @param {import("../../background/host_link.js").HostStatus} status
+ * @returns {import("../../background/host_link.js").HostProblem | undefined}
  */
 export function shownProblem(status) {
   if (isProblem(status.state)) return status;
@@ -25,7 +25,7 @@ export function shownProblem(status) {
 }
 
 /**
- * @param {import("../background/host_link.js").HostStatus} status
+ * @param {import("../../background/host_link.js").HostStatus} status
  * @param {{pill: HTMLElement, banner?: HTMLElement | null}} els
  */
 export function renderHostStatus(status, els) {

@@ -5,7 +5,7 @@
  * and the model use summed up instead of one raw line per call.
  */
 import { DECISION_WORDS, STATUS_WORDS, describeAction } from "./task_view.js";
-import { EVENT, OWN_MOVES, STATUS } from "../lib/vocabulary.js";
+import { EVENT, OWN_MOVES, STATUS } from "../../shared/vocabulary.js";
 
 /**
  * @typedef {{seq: number, kind: string, at: number, data: Record<string, any>}} HistoryEntry

@@ -1,10 +1,10 @@
 // @ts-check
 /** Renders the coordinator's heybro_state into the panel's task section and chat. */
 
-import { FINAL_STATUSES } from "../background/state.js";
-import { DECISION, STATUS } from "../lib/vocabulary.js";
+import { FINAL_STATUSES } from "../../shared/state.js";
+import { DECISION, STATUS } from "../../shared/vocabulary.js";
 
-/** @typedef {import("../background/state.js").HeybroState} HeybroState */
+/** @typedef {import("../../shared/state.js").HeybroState} HeybroState */
 
 /** @type {Record<string, string>} */
 export const STATUS_WORDS = {
@@ -21,7 +21,7 @@ export const PROGRESS_WORDS = {
 
 /**
  * The status a person should see: a pause or stop asked for shows at once, before the task
- * reaches it. @param {import("../background/state.js").TaskContext} ctx
+ * reaches it. @param {import("../../shared/state.js").TaskContext} ctx
  */
 export function shownStatus(ctx) {
   return ctx.pending && !FINAL_STATUSES.has(ctx.status) ? ctx.pending : ctx.status;
@@ -79,7 +79,7 @@ export const DECISION_WORDS = /** @type {Record<string, string>} */ ({
 /**
  * The action in words: the tool and the element it acts on as the page named it (`click link
  * "Blue Kettle"`), with its other arguments; the raw id only when the element is not known.
- * @param {NonNullable<import("../background/state.js").TaskContext["currentAction"]>} a
+ * @param {NonNullable<import("../../shared/state.js").TaskContext["currentAction"]>} a
  */
 export function describeAction(a) {
   const who = a.role && a.role !== "worker" ? `${a.role}: ` : "";
@@ -164,7 +164,7 @@ export function renderTask(state, ui) {
     : "";
 }
 
-/** The answer to the person's question, first of all. @param {import("../background/state.js").TaskContext} ctx @param {{byId: (id: string) => HTMLElement}} ui */
+/** The answer to the person's question, first of all. @param {import("../../shared/state.js").TaskContext} ctx @param {{byId: (id: string) => HTMLElement}} ui */
 function renderAnswer(ctx, ui) {
   const box = ui.byId("answer");
   box.hidden = !ctx.answer;
@@ -182,7 +182,7 @@ export const QUESTION_HINTS = {
 /**
  * heybro's question while the task waits: its text, a button per choice (Yes / No for a risky
  * action), a password field for a secret. The panel sends the answer as the task's next message.
- * @param {import("../background/state.js").TaskContext} ctx @param {{byId: (id: string) => HTMLElement}} ui
+ * @param {import("../../shared/state.js").TaskContext} ctx @param {{byId: (id: string) => HTMLElement}} ui
  */
 function renderQuestion(ctx, ui) {
   const box = ui.byId("question");
