@@ -51,6 +51,8 @@ class _Site(BaseHTTPRequestHandler):
             self._send(200, _page("Slow page", "<h1>Slow page loaded</h1><button>Continue</button>"))
         elif u.path == "/mail":
             self._send(200, MAIL)
+        elif u.path == "/mail-tidy":  # the same app, whose script removes its own element once it ran
+            self._send(200, MAIL.replace(b"</script>", b"document.currentScript.remove();\n</script>"))
         elif u.path == "/api/mail":
             q = parse_qs(u.query)
             time.sleep(int(q["ms"][0]) / 1000)
@@ -222,6 +224,22 @@ def test_an_application_that_fetches_its_content_is_read_once_it_is_drawn(browse
     # Read without an action (a page the user opened): its list too.
     page.goto(site + "/mail", wait_until="load")
     assert "Message 10" in tool(browser, "observe")["text"]
+
+
+def test_a_page_whose_script_removed_itself_is_still_read_once_its_content_is_drawn(browser, page, site):
+    """A page without script settles at once (nothing of its own can be on its way); one whose
+    script ran and then took its own element away is no such page: its content, fetched after
+    the load, is waited for all the same."""
+    page.goto(site + "/mail-tidy", wait_until="load")
+    assert page.evaluate("document.scripts.length") == 0
+    assert "Message 10" in tool(browser, "observe")["text"]
+    page.goto(site + "/", wait_until="load")
+    obs = tool(browser, "observe")
+    page.evaluate("(u) => { const a = document.createElement('a'); a.href = u; a.textContent = 'Tidy mail';"
+                  " document.body.prepend(a); }", site + "/mail-tidy")
+    obs = tool(browser, "observe")
+    r = tool(browser, "click", {"element_id": find_id(obs, "Tidy mail"), "observe_after": {"max_tokens": 1000}})
+    assert r["navigated"] is True and "Message 1" in r["observation"]["text"], r["observation"]["text"]
 
 
 def test_a_menu_that_slides_in_is_read_where_it_stops(browser, page):

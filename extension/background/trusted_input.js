@@ -25,12 +25,23 @@ import { hold, letGo } from "./debugger_session.js";
 /** chrome.storage.local key of the user's choice: "auto" (default), "always" or "off". */
 export const TRUSTED_INPUT_SETTING = "heybro_trusted_input";
 
+/** @param {unknown} v @returns {"auto" | "always" | "off"} */
+const modeOf = (v) => (v === "always" || v === "off" ? v : "auto");
+
+/**
+ * The user's choice, read once per service worker and then kept current by storage's own change
+ * events: every action asks for it, and a storage read queues behind the state's writes.
+ * @type {Promise<"auto" | "always" | "off"> | null}
+ */
+let mode = null;
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === "local" && TRUSTED_INPUT_SETTING in changes) mode = Promise.resolve(modeOf(changes[TRUSTED_INPUT_SETTING].newValue));
+});
+
 /** @returns {Promise<"auto" | "always" | "off">} */
-export async function trustedInputMode() {
-  try {
-    const v = (await chrome.storage.local.get(TRUSTED_INPUT_SETTING))[TRUSTED_INPUT_SETTING];
-    return v === "always" || v === "off" ? v : "auto";
-  } catch { return "auto"; }
+export function trustedInputMode() {
+  mode ??= chrome.storage.local.get(TRUSTED_INPUT_SETTING).then((o) => modeOf(o[TRUSTED_INPUT_SETTING]), () => "auto");
+  return mode;
 }
 
 /** @type {Map<number, Promise<unknown>>} one batch at a time per tab */

@@ -6547,6 +6547,8 @@ const __dom_requests = (() => {
  * `fetch` resolves at the headers; the body and the framework's render come after).
  */
 
+const { attrNamesOf, nodeTypeOf, qsa, shadowOf, tagOf } = __dom_native;
+
 const LONG_MS = 1500;
 const TAIL_MS = 60;
 
@@ -6571,6 +6573,72 @@ function watchRequests() {
     }
     return false;
   });
+}
+
+/** @type {WeakMap<Document, boolean>} whether a document's handlers or shadow roots may run script */
+const handlersOf = new WeakMap();
+/** Documents watched since they started: whether script was ever parsed into them. @type {WeakMap<Document, boolean>} */
+const scriptSeen = new WeakMap();
+
+/** @param {Node} n a node the parser (or anything) put into the document */
+function mayRunScript(n) {
+  if (nodeTypeOf(n) !== 1) return false;
+  const el = /** @type {Element} */ (n);
+  const tag = tagOf(el);
+  return tag === "script" || tag === "template" // (a template may become a shadow root)
+    || attrNamesOf(el).some((name) => name.startsWith("on"));
+}
+
+/**
+ * Watches a document from its start (the agent runs at document_start) for anything that may run
+ * script as it is parsed: a script element — even one that removes itself once it ran —, an
+ * inline handler, a template for a shadow root. Stops at the first.
+ * @param {Document} doc
+ */
+function watchScripts(doc) {
+  if (scriptSeen.has(doc) || doc.readyState !== "loading") return;
+  scriptSeen.set(doc, false);
+  /** @param {MutationRecord[]} records */
+  const seen = (records) => records.some((r) => Array.from(r.addedNodes).some(mayRunScript));
+  const mo = new MutationObserver((records) => {
+    if (seen(records)) { scriptSeen.set(doc, true); mo.disconnect(); }
+  });
+  mo.observe(doc, { childList: true, subtree: true });
+  // Parsed: whatever comes later is put there by script, which was seen by then.
+  doc.addEventListener("DOMContentLoaded", () => {
+    if (seen(mo.takeRecords())) scriptSeen.set(doc, true);
+    mo.disconnect();
+  }, { once: true });
+}
+
+/** What only script asks for, or loads: a script file, a fetch, an XMLHttpRequest. */
+const SCRIPT_LOADS = new Set(["script", "fetch", "xmlhttprequest"]);
+
+/**
+ * Whether this document can ask for anything of its own (fetch, XMLHttpRequest): only its script
+ * can. It may have script when a script element, an inline handler or a template was parsed into
+ * it (watched from its start: a script that removed itself counts), when it holds a script element,
+ * has loaded a script file or made a request of its own (its resource timing keeps them after
+ * their element is gone), has an inline handler (`onload="…"`) or a shadow root. A document with none of them (a page served whole:
+ * many forms, articles, server-rendered admin pages) has no request to wait for, so settling
+ * spends no round trip to the coordinator on it, nor the second look a moment after its load.
+ * (Script is needed to add script: the walk for handlers and shadow roots is done once per
+ * document; its script elements and loads are read every time.)
+ * @param {Document} doc
+ */
+function canRequest(doc) {
+  if (scriptSeen.get(doc) || qsa(doc, "script").length) return true;
+  const perf = doc.defaultView?.performance;
+  if (!perf || perf.getEntriesByType("resource").some((e) => SCRIPT_LOADS.has(/** @type {PerformanceResourceTiming} */ (e).initiatorType))) return true;
+  let handlers = handlersOf.get(doc);
+  if (handlers === undefined) {
+    const inline = doc.evaluate("count(//@*[starts-with(name(), 'on')])", doc, null, XPathResult.NUMBER_TYPE, null).numberValue;
+    const all = qsa(doc, "*");
+    handlers = inline > 0;
+    for (let i = 0; !handlers && i < all.length; i++) handlers = shadowOf(all[i]) !== null;
+    handlersOf.set(doc, handlers);
+  }
+  return handlers;
 }
 
 /**
@@ -6601,7 +6669,7 @@ function requestsPending(since) {
   for (const start of open.values()) if (start >= since && now - start < LONG_MS) return true;
   return ended.some((r) => r.start >= since && now - r.end < TAIL_MS);
 }
-return { LONG_MS, watchRequests, syncRequests, requestsPending };
+return { LONG_MS, watchRequests, watchScripts, canRequest, syncRequests, requestsPending };
 })();
 // ---- extension/content/dom_changes.js
 const __dom_changes = (() => {
@@ -6626,7 +6694,7 @@ const { isOwnUi } = __own_ui;
 const { accessibleName, deepActiveElement, norm } = __refind;
 const { dialogName } = __dom_inert;
 const { innerRoots } = __dom_roots;
-const { requestsPending, syncRequests } = __dom_requests;
+const { canRequest, requestsPending, syncRequests } = __dom_requests;
 const { attr, docOf, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -6761,7 +6829,7 @@ function watchChanges(doc, el = null, since = performance.now()) {
       // answer in this same task, while this document still runs tasks at all.
       if (!leaving()) await Promise.race([nextTask(), new Promise((r) => { wake = () => r(undefined); })]);
       // Requests the action started, as the browser saw them (one round trip to the coordinator).
-      if (!leaving()) await Promise.race([syncRequests(), new Promise((r) => { wake = () => r(undefined); })]);
+      if (!leaving() && canRequest(doc)) await Promise.race([syncRequests(), new Promise((r) => { wake = () => r(undefined); })]);
       for (;;) {
         if (leaving()) break;
         const now = performance.now();
@@ -6826,6 +6894,7 @@ const LOAD_SYNC_WINDOW_MS = 250;
  * @param {Document} doc @param {boolean} [justLoaded]
  */
 async function contentReady(doc, justLoaded = false) {
+  if (!canRequest(doc)) return; // a page without script fetches nothing of its own
   if (!justLoaded) {
     const view = doc.defaultView;
     const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view?.performance.getEntriesByType("navigation")[0]);
@@ -7720,13 +7789,14 @@ const { deepActiveElement, signatureOf, isRendered, norm } = __refind;
 const { showBoxes, highlight, clearOverlay } = __dom_overlay;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } = __dom_changes;
-const { watchRequests } = __dom_requests;
+const { watchRequests, watchScripts } = __dom_requests;
 const { actionError, focusOn, checkedState, isEditable } = __dom_input;
 const { fieldState, moveSteps, requestCount, sendTrusted } = __dom_trusted;
 const { PAGE_ACTIONS } = __page;
 const { containsOf, isConnectedOf } = __dom_native;
 
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
+watchScripts(document); // whether it has script that could make any (read as it is parsed)
 
 /** @typedef {import("../actions/page.js").PageAction} PageAction */
 /** The page actions by name (extension/actions/). */

@@ -9,13 +9,14 @@ import { deepActiveElement, signatureOf, isRendered, norm } from "./refind.js";
 import { showBoxes, highlight, clearOverlay } from "./dom_overlay.js";
 import { locate, prepare, brief } from "./dom_locate.js";
 import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } from "./dom_changes.js";
-import { watchRequests } from "./dom_requests.js";
+import { watchRequests, watchScripts } from "./dom_requests.js";
 import { actionError, focusOn, checkedState, isEditable } from "./dom_input.js";
 import { fieldState, moveSteps, requestCount, sendTrusted } from "./dom_trusted.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
 import { containsOf, isConnectedOf } from "./dom_native.js";
 
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
+watchScripts(document); // whether it has script that could make any (read as it is parsed)
 
 /** @typedef {import("../actions/page.js").PageAction} PageAction */
 /** The page actions by name (extension/actions/). */

@@ -20,7 +20,7 @@ import { isOwnUi } from "./own_ui.js";
 import { accessibleName, deepActiveElement, norm } from "./refind.js";
 import { dialogName } from "./dom_inert.js";
 import { innerRoots } from "./dom_roots.js";
-import { requestsPending, syncRequests } from "./dom_requests.js";
+import { canRequest, requestsPending, syncRequests } from "./dom_requests.js";
 import { attr, docOf, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -155,7 +155,7 @@ export function watchChanges(doc, el = null, since = performance.now()) {
       // answer in this same task, while this document still runs tasks at all.
       if (!leaving()) await Promise.race([nextTask(), new Promise((r) => { wake = () => r(undefined); })]);
       // Requests the action started, as the browser saw them (one round trip to the coordinator).
-      if (!leaving()) await Promise.race([syncRequests(), new Promise((r) => { wake = () => r(undefined); })]);
+      if (!leaving() && canRequest(doc)) await Promise.race([syncRequests(), new Promise((r) => { wake = () => r(undefined); })]);
       for (;;) {
         if (leaving()) break;
         const now = performance.now();
@@ -220,6 +220,7 @@ const LOAD_SYNC_WINDOW_MS = 250;
  * @param {Document} doc @param {boolean} [justLoaded]
  */
 export async function contentReady(doc, justLoaded = false) {
+  if (!canRequest(doc)) return; // a page without script fetches nothing of its own
   if (!justLoaded) {
     const view = doc.defaultView;
     const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view?.performance.getEntriesByType("navigation")[0]);

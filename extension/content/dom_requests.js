@@ -11,6 +11,8 @@
  * `fetch` resolves at the headers; the body and the framework's render come after).
  */
 
+import { attrNamesOf, nodeTypeOf, qsa, shadowOf, tagOf } from "./dom_native.js";
+
 export const LONG_MS = 1500;
 const TAIL_MS = 60;
 
@@ -35,6 +37,72 @@ export function watchRequests() {
     }
     return false;
   });
+}
+
+/** @type {WeakMap<Document, boolean>} whether a document's handlers or shadow roots may run script */
+const handlersOf = new WeakMap();
+/** Documents watched since they started: whether script was ever parsed into them. @type {WeakMap<Document, boolean>} */
+const scriptSeen = new WeakMap();
+
+/** @param {Node} n a node the parser (or anything) put into the document */
+function mayRunScript(n) {
+  if (nodeTypeOf(n) !== 1) return false;
+  const el = /** @type {Element} */ (n);
+  const tag = tagOf(el);
+  return tag === "script" || tag === "template" // (a template may become a shadow root)
+    || attrNamesOf(el).some((name) => name.startsWith("on"));
+}
+
+/**
+ * Watches a document from its start (the agent runs at document_start) for anything that may run
+ * script as it is parsed: a script element — even one that removes itself once it ran —, an
+ * inline handler, a template for a shadow root. Stops at the first.
+ * @param {Document} doc
+ */
+export function watchScripts(doc) {
+  if (scriptSeen.has(doc) || doc.readyState !== "loading") return;
+  scriptSeen.set(doc, false);
+  /** @param {MutationRecord[]} records */
+  const seen = (records) => records.some((r) => Array.from(r.addedNodes).some(mayRunScript));
+  const mo = new MutationObserver((records) => {
+    if (seen(records)) { scriptSeen.set(doc, true); mo.disconnect(); }
+  });
+  mo.observe(doc, { childList: true, subtree: true });
+  // Parsed: whatever comes later is put there by script, which was seen by then.
+  doc.addEventListener("DOMContentLoaded", () => {
+    if (seen(mo.takeRecords())) scriptSeen.set(doc, true);
+    mo.disconnect();
+  }, { once: true });
+}
+
+/** What only script asks for, or loads: a script file, a fetch, an XMLHttpRequest. */
+const SCRIPT_LOADS = new Set(["script", "fetch", "xmlhttprequest"]);
+
+/**
+ * Whether this document can ask for anything of its own (fetch, XMLHttpRequest): only its script
+ * can. It may have script when a script element, an inline handler or a template was parsed into
+ * it (watched from its start: a script that removed itself counts), when it holds a script element,
+ * has loaded a script file or made a request of its own (its resource timing keeps them after
+ * their element is gone), has an inline handler (`onload="…"`) or a shadow root. A document with none of them (a page served whole:
+ * many forms, articles, server-rendered admin pages) has no request to wait for, so settling
+ * spends no round trip to the coordinator on it, nor the second look a moment after its load.
+ * (Script is needed to add script: the walk for handlers and shadow roots is done once per
+ * document; its script elements and loads are read every time.)
+ * @param {Document} doc
+ */
+export function canRequest(doc) {
+  if (scriptSeen.get(doc) || qsa(doc, "script").length) return true;
+  const perf = doc.defaultView?.performance;
+  if (!perf || perf.getEntriesByType("resource").some((e) => SCRIPT_LOADS.has(/** @type {PerformanceResourceTiming} */ (e).initiatorType))) return true;
+  let handlers = handlersOf.get(doc);
+  if (handlers === undefined) {
+    const inline = doc.evaluate("count(//@*[starts-with(name(), 'on')])", doc, null, XPathResult.NUMBER_TYPE, null).numberValue;
+    const all = qsa(doc, "*");
+    handlers = inline > 0;
+    for (let i = 0; !handlers && i < all.length; i++) handlers = shadowOf(all[i]) !== null;
+    handlersOf.set(doc, handlers);
+  }
+  return handlers;
 }
 
 /**
