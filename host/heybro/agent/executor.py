@@ -15,9 +15,8 @@ from ..store.errors import StoreUnwritable
 from .browser_tools import OBSERVE
 from .env import AgentEnv
 from .errors import BrowserLost, GuardrailHit, RepeatHeld, TaskStopped, ToolFailed
-from .model_run import ModelRun
+from .model_run import ModelRun, open_page
 from .models import ResumeNote, TaskStatus
-from .toolbox import NAVIGATE
 
 log = logs.get("heybro.agent")
 
@@ -51,9 +50,6 @@ class TaskExecutor:
         self.task.max_steps = env.limits.max_steps
         self.run = run or ModelRun(env)
 
-    async def _status(self, status: TaskStatus, reason: str | None = None) -> None:
-        await self.env.set_status(status, reason)
-
     async def execute(self, *, resume: ResumeNote | None = None) -> TaskResult:
         """Runs the task to an end. With `resume`, continues a task restored from the store
         (its plan and position kept) and hands the note to the role that picks it up."""
@@ -80,11 +76,11 @@ class TaskExecutor:
         async def on_pause() -> None:
             stop_clock()
             resume_status[0] = task.status
-            await self._status(TaskStatus.paused, "paused by the user")
+            await self.env.set_status(TaskStatus.paused, "paused by the user")
 
         async def on_resume() -> None:
             start_clock()
-            await self._status(resume_status[0], "resumed")
+            await self.env.set_status(resume_status[0], "resumed")
 
         env.control.on_pause, env.control.on_resume = on_pause, on_resume
         env.control.on_hold, env.control.on_release = stop_clock, start_clock
@@ -97,10 +93,10 @@ class TaskExecutor:
                     await self._reopen()
                 reason = await self.run.steps(resume)
             task.result = reason
-            await self._status(TaskStatus.completed, reason)
+            await self.env.set_status(TaskStatus.completed, reason)
         except TaskStopped as err:
             task.result = str(err)
-            await self._status(TaskStatus.stopped, str(err))
+            await self.env.set_status(TaskStatus.stopped, str(err))
         except GuardrailHit as err:
             await self._fail(f"Guardrail ({err.limit}): {err}")
         except LLMError as err:
@@ -119,7 +115,7 @@ class TaskExecutor:
                                        "may or may not have happened; the task is paused. "
                                        "Press Resume and heybro looks at the page before "
                                        "repeating anything.", "warning")
-            await self._status(TaskStatus.paused, reason)
+            await self.env.set_status(TaskStatus.paused, reason)
         except StoreUnwritable:
             raise  # the session pauses the task and keeps it until writing works again
         except RepeatHeld as err:
@@ -127,7 +123,7 @@ class TaskExecutor:
             await env.recorder.message(task, f"Not repeating {err.key} by itself: a fault cut it "
                                        "off earlier and it may have happened. Check the page, then "
                                        "Resume to let it go ahead, or Stop.", "warning")
-            await self._status(TaskStatus.paused, err.reason)
+            await self.env.set_status(TaskStatus.paused, err.reason)
         except Exception as err:  # noqa: BLE001 - a task must end with a reason, never hang
             log.exception("task_crashed", task_id=task.id)
             await self._fail(f"Internal error: {type(err).__name__}: {err}")
@@ -138,7 +134,7 @@ class TaskExecutor:
     async def _fail(self, reason: str) -> None:
         self.task.result = reason
         await self.env.recorder.message(self.task, reason, "error")
-        await self._status(TaskStatus.failed, reason)
+        await self.env.set_status(TaskStatus.failed, reason)
 
     async def _reopen(self) -> None:
         """After a restart the task's tab may be gone (the browser was closed): reopen its page."""
@@ -155,9 +151,7 @@ class TaskExecutor:
             raise ToolFailed("no_tab", "The task's tab is gone and no page address was recorded "
                              "to reopen; start the task again from the page.")
         env.state.tab_id = None
-        result = await env.call(NAVIGATE.name, {"url": url}, timeout_ms=30_000)
-        if isinstance(result.get("tab_id"), int):
-            env.state.tab_id = task.tab_id = result["tab_id"]
+        await open_page(env, url)
         await env.recorder.message(task, f"The task's tab was gone; reopened {url}.")
 
     def _last_url(self) -> str | None:

@@ -25,13 +25,17 @@ WORKERS = {"operator": Worker, "analyst": Analyst, "technician": Technician}
 log = logs.get("heybro.agent")
 
 
+async def open_page(env: AgentEnv, url: str) -> None:
+    """Opens `url` in the task's tab (a new one when it has none), which becomes its tab."""
+    result = await env.call(NAVIGATE.name, {"url": url}, timeout_ms=30_000)
+    if isinstance(result.get("tab_id"), int):
+        env.state.tab_id = env.task.tab_id = result["tab_id"]
+
+
 async def open_task_page(env: AgentEnv) -> None:
     """Before the first step of a new run: the task's page, when it names one."""
-    task = env.task
-    if task.url:
-        result = await env.call(NAVIGATE.name, {"url": task.url}, timeout_ms=30_000)
-        if isinstance(result.get("tab_id"), int):
-            env.state.tab_id = task.tab_id = result["tab_id"]
+    if env.task.url:
+        await open_page(env, env.task.url)
 
 
 class ModelRun:
