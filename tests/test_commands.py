@@ -82,3 +82,31 @@ def test_the_native_channel_and_the_websocket_answer_every_command_from_one_tabl
         await asyncio.sleep(0.05)
 
     asyncio.run(main())
+
+
+def test_the_extension_is_answered_from_one_table_and_its_settings_page_works_without_a_store(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Native messaging serves one table, NATIVE (the session's commands and the settings page's);
+    a task store that cannot be opened refuses the task commands in words, while the settings page
+    still reads and saves the settings (they live in their own file)."""
+    from heybro.session.commands import NATIVE
+    from heybro.store.errors import StoreUnwritable
+
+    monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
+    (tmp_path / "tasks.sqlite3").mkdir()  # a folder where the store's file should be
+    monkeypatch.setenv("HEYBRO_DB", str(tmp_path / "tasks.sqlite3"))
+    assert {"settings.get", "settings.set", "settings.test"} <= set(NATIVE) and set(COMMANDS) <= set(NATIVE)
+
+    async def main() -> None:
+        channel = NativeChannel(asyncio.StreamReader(), lambda data: None)  # type: ignore[arg-type, return-value]
+        install(channel)
+        native = channel._handlers
+        assert set(NATIVE) <= set(native)
+        env, parsed = parse(build("task.list", {"limit": 5}))
+        with pytest.raises(StoreUnwritable):
+            await native["task.list"](env, parsed)
+        env, parsed = parse(build("settings.get", {}))
+        type_, view = await native["settings.get"](env, parsed)
+        assert type_ == "settings.current" and view.api_key_set is False
+
+    asyncio.run(main())

@@ -17,11 +17,11 @@ from .native import host
 
 
 def host_installers() -> list[host.Installer]:
-    """What the native host serves beyond its handshake: the agent session (tasks, routines, the
-    local endpoint for the CLI) and the settings page's channel."""
-    from . import session, settings_channel
+    """What the native host serves beyond its handshake: the agent session's one command table
+    (tasks, routines, outside agents, the settings page) and the local endpoint for the CLI."""
+    from . import session
 
-    return [session.install, settings_channel.install]
+    return [session.install]
 
 
 def doctor_checks() -> list[doctor.ExtraCheck]:

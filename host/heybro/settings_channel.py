@@ -1,4 +1,5 @@
-"""The options page's settings over native messaging: settings.get / settings.set / settings.test.
+"""The options page's settings over native messaging: settings.get / settings.set / settings.test,
+entries of the native boundary's one command table (session/commands.py `NATIVE`).
 
 The host owns the settings file (`settings_file`); the page sees the saved values and whether a key
 is saved, never the key. A saved change applies to the next task (each task reads the settings
@@ -8,14 +9,15 @@ when it starts).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from shared_schema import ErrorCode, ProtocolError
+from shared_schema.payload import Payload
 from shared_schema.settings import (LimitsForm, RoleModels, SettingsGet, SettingsSet, SettingsTest,
                                     SettingsTestResult, SettingsView)
 
 from . import config, logs, settings_file
-from .native.channel import NativeChannel
 
 log = logs.get("heybro.settings")
 
@@ -102,17 +104,21 @@ async def try_settings(form: SettingsTest) -> SettingsTestResult:
     return result
 
 
-def install(channel: NativeChannel) -> None:
-    async def on_get(env: Any, payload: SettingsGet) -> tuple[str, SettingsView]:
-        return "settings.current", await get_settings(payload)
+# Entries of the native boundary's command table (session/commands.py NATIVE), in its shape:
+# `(session, payload, listener) -> (reply type, reply)`; the settings need no session.
+async def on_get(session: Any, payload: SettingsGet, listener: Any) -> tuple[str, SettingsView]:
+    return "settings.current", await get_settings(payload)
 
-    async def on_set(env: Any, payload: SettingsSet) -> tuple[str, SettingsView]:
-        return "settings.current", await set_settings(payload)
 
-    async def on_test(env: Any, payload: SettingsTest) -> tuple[str, SettingsTestResult]:
-        return "settings.test_result", await try_settings(payload)
+async def on_set(session: Any, payload: SettingsSet, listener: Any) -> tuple[str, SettingsView]:
+    return "settings.current", await set_settings(payload)
 
-    channel.on("settings.get", on_get)  # type: ignore[arg-type]
-    channel.on("settings.set", on_set)  # type: ignore[arg-type]
-    channel.on("settings.test", on_test)  # type: ignore[arg-type]
+
+async def on_test(session: Any, payload: SettingsTest,
+                  listener: Any) -> tuple[str, SettingsTestResult]:
+    return "settings.test_result", await try_settings(payload)
+
+
+COMMANDS: dict[str, Callable[[Any, Any, Any], Awaitable[tuple[str, Payload]]]] = {
+    "settings.get": on_get, "settings.set": on_set, "settings.test": on_test}
 

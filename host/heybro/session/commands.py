@@ -1,5 +1,6 @@
 """THE command table: what the extension (native messaging) and the terminal (the websocket
-endpoint) may ask of the host's session, one handler per message type, served on both.
+endpoint) may ask of the host's session, one handler per message type, served on both; and the
+native boundary's whole table (`NATIVE`: these and the settings page's).
 
 A new command: its messages in shared_schema/ (request and reply, with golden examples), then one
 entry in `COMMANDS` below — `async def handler(session, payload, listener) -> (reply type,
@@ -18,6 +19,7 @@ from shared_schema.messages import (Ack, TaskAccepted, TaskGet, TaskHandTab, Tas
 from shared_schema.outside import OutsideAct, OutsideOpen
 from shared_schema.payload import Payload
 
+from .. import settings_channel
 from ..routines import commands as routines
 from ..routines import run as routine_run
 from .running import Listener
@@ -100,6 +102,10 @@ COMMANDS: dict[str, Command] = {
     "outside.act": outside_act,
     "outside.close": outside_close,
 }
+# What the extension may ask over native messaging (beside the handshake, native/host.py): the
+# session's commands and the settings page's, which need no task store. The terminal's websocket
+# serves `COMMANDS`, its ping, and `task.watch`, the stream of a task's events (endpoint/server.py).
+NATIVE: dict[str, Command] = COMMANDS | settings_channel.COMMANDS
 # Answered whenever they are done, the caller's connection going on meanwhile: an outside agent's
 # call may wait for a page, or for the user's yes in the panel, while it asks for the task's status.
 CONCURRENT = {"outside.act"}

@@ -16,7 +16,7 @@ from ..native.channel import Handler, NativeChannel
 from ..store import StoreUnwritable, TaskStore, default_path
 from ..store.errors import explain
 from ..store.lease import is_owned
-from .commands import COMMANDS, Command, Reply
+from .commands import COMMANDS, NATIVE, Command, Reply
 from .core import Session
 
 log = logs.get("heybro.session")
@@ -45,24 +45,26 @@ def _open_store(channel: NativeChannel) -> TaskStore | None:
     return store
 
 
-def _native(session: Session, command: Command) -> Handler:
+def _native(session: Session | None, command: Command) -> Handler:
     """A command as the native channel calls it (the extension subscribes through the channel
     itself: it hears every event)."""
     async def handler(env: Envelope, payload: Payload) -> Reply:
-        return await command(session, payload, None)
+        return await command(session, payload, None)  # type: ignore[arg-type]
     return handler
 
 
 def install(channel: NativeChannel) -> None:
     store = _open_store(channel)
-    if store is None:
+    if store is None:  # the task commands say why; the settings page still works
+        for type_ in NATIVE.keys() - COMMANDS.keys():
+            channel.on(type_, _native(None, NATIVE[type_]))
         return
     # Tasks cut off by a host that died (and not still run by another live host) come back paused.
     paused = store.pause_interrupted("interrupted: the heybro host stopped", skip=is_owned)
     if paused:
         log.info("tasks_paused_after_restart", tasks=paused)
     session = Session(channel, store)
-    for type_, command in COMMANDS.items():
+    for type_, command in NATIVE.items():
         channel.on(type_, _native(session, command))
     channel.on_close(lambda: session.shutdown("the browser disconnected"))
 
