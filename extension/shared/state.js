@@ -59,8 +59,8 @@ export function newTaskContext(taskId, goal, at = Date.now()) {
   };
 }
 
-/** @param {Subtask[]} list @param {string[]} texts @param {number} current */
-function planView(list, texts, current) {
+/** A plan as the panel shows it: each subtask done, current or still to come. @param {string[]} texts @param {number} current @returns {Subtask[]} */
+export function planView(texts, current) {
   return texts.map((text, i) => ({ text, state: /** @type {Subtask["state"]} */ (i < current ? "done" : i === current ? "current" : "pending") }));
 }
 
@@ -143,7 +143,7 @@ export function applyEvent(state, ev) {
       break;
     case EVENT.plan:
       ctx.currentSubtask = d.current ?? 0;
-      ctx.subtasks = planView(ctx.subtasks, d.subtasks || [], ctx.currentSubtask);
+      ctx.subtasks = planView(d.subtasks || [], ctx.currentSubtask);
       break;
     case EVENT.tool_call:
       ctx.currentAction = { tool: d.tool, parameters: d.parameters || {}, reason: d.reason, role: d.role, target: d.target ?? null };

@@ -1,7 +1,7 @@
 // @ts-check
 /** The side panel: the chat with heybro and the live window on what it does. */
 import { CoordinatorClient } from "../../shared/ui_protocol.js";
-import { FINAL_STATUSES, isLive } from "../../shared/state.js";
+import { FINAL_STATUSES, isLive, planView } from "../../shared/state.js";
 import { renderHostStatus } from "../common/host_status_view.js";
 import { FOCUS_REPLACEMENTS, renderChat, renderTask, STATUS_WORDS } from "./task_view.js";
 import { keepingFocus } from "../common/ui_focus.js";
@@ -192,8 +192,7 @@ async function openTask(taskId) {
   const stream = new StepStream(taskId);
   stream.addAll(d.history);
   const r = stream.reader;
-  const plan = r.plan.map((text, i) => ({ text, state: /** @type {"done" | "current" | "pending"} */ (i < r.current ? "done" : i === r.current ? "current" : "pending") }));
-  pastView.render(stream, plan, t.status, { openAll: stream.reader.lines.length <= OPEN_ALL_UP_TO });
+  pastView.render(stream, planView(r.plan, r.current), t.status, { openAll: stream.reader.lines.length <= OPEN_ALL_UP_TO });
   /** @type {HTMLElement} */ (box.querySelector("[data-field=usage]")).textContent = stream.usageLine()?.text || "";
 }
 
