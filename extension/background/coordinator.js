@@ -98,7 +98,8 @@ async function onHostMessage(message) {
         tabRegistry: s.tabRegistry.filter((t) => t.taskId === ev.task_id) }));
       if (ev.seq > 0) await catchUp();
     }
-    await store.update((s) => applyEvent(s, ev));
+    // (The host's record holds the event: written with the step's others, not one write each.)
+    await store.update((s) => applyEvent(s, ev), { lazy: true });
     // The task ended (or waits paused for the user): heybro is no longer at work in its tabs.
     const status = store.state.taskContext?.taskId === ev.task_id ? store.state.taskContext.status : null;
     if (status && (FINAL_STATUSES.has(status) || status === STATUS.paused)) for (const id of taskTabs(ev.task_id)) standDown(id);
@@ -325,13 +326,18 @@ async function control(type) {
  */
 async function trackTab(tabId, taskId = store.state.taskContext?.taskId) {
   await sessionChecked;
-  try {
+  const known = store.state.tabRegistry.some((t) => t.tabId === tabId && t.taskId === taskId);
+  const noted = (async () => {
     const tab = await chrome.tabs.get(tabId);
     const url = tab.url || "", last = store.state.tabRegistry.at(-1);
     // (Every call reaches its tab: the most recent one, unchanged, needs no write.)
     if (last && last.tabId === tabId && last.taskId === taskId && last.url === url && last.title === tab.title) return;
     await store.update((s) => addRelevantTab(s, { tabId, url, title: tab.title, addedAt: Date.now(), ...(taskId ? { taskId } : {}) }));
-  } catch { /* the tab closed */ }
+  })().catch(() => { /* the tab closed */ });
+  // A tab new to the task is the task's once that is written (a call the host makes next may name
+  // it, after a service worker restart too); a known tab's new address and title are only shown,
+  // and are not waited for.
+  if (!known) await noted;
 }
 
 // The seed's runtime-message API, for content scripts and other extension code.

@@ -21,6 +21,7 @@ function fail(code, message, detail) { return Object.assign(new Error(message), 
 
 /** @param {ToolCallPayload} call */
 async function targetTab(call) {
+  if (call.tab && call.tab.id === call.tab_id) return call.tab;
   if (call.tab_id !== undefined && call.tab_id !== null) {
     try { return await chrome.tabs.get(call.tab_id); } catch { throw fail("no_tab", `There is no tab ${call.tab_id}.`); }
   }

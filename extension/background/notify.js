@@ -77,6 +77,8 @@ export class Notifier {
 
   /** @param {TaskContext | null | undefined} before @param {TaskContext | null | undefined} after */
   async changed(before, after) {
+    // (Most changes are a task's steps: neither its status nor the task changed, nothing to tell.)
+    if (before?.taskId === after?.taskId && before?.status === after?.status) return;
     const alert = alertFor(before, after);
     if (!alert) {
       if (badgeCleared(after)) await chrome.action.setBadgeText({ text: "" });

@@ -84,7 +84,7 @@ export async function confine(call, taskTabs) {
   const why = url ? addressProblem(url) : null;
   if (why) throw refuse(`The task's tab shows a ${url.split(":")[0]}: page, which heybro does not read. ${why}`);
   checkSite(url, gate);
-  return { ...call, tab_id: tabId };
+  return { ...call, tab_id: tabId, ...(tab ? { tab } : {}) };
 }
 
 /**

@@ -237,6 +237,9 @@ export function isLive(s) {
  * arrive while a write is in flight are saved together by the next one (newest wins), so a burst of
  * events costs one or two storage writes instead of one each, and no change is left unsaved.
  */
+/** How long a lazy change may wait to be written together with the next ones. */
+export const LAZY_WRITE_MS = 100;
+
 export class StateStore {
   /** @param {{get: (k: string) => Promise<Record<string, any>>, set: (v: Record<string, any>) => Promise<void>}} [storage] */
   constructor(storage) {
@@ -245,6 +248,8 @@ export class StateStore {
     this.state = emptyState();
     /** @type {Promise<void> | null} the write loop, while one runs */
     this.writing = null;
+    /** @type {ReturnType<typeof setTimeout> | null} a lazy write waiting */
+    this.later = null;
     this.dirty = false;
     /** @type {Set<(s: HeybroState) => void>} */
     this.listeners = new Set();
@@ -257,18 +262,34 @@ export class StateStore {
     if (saved && typeof saved === "object") this.state = { ...emptyState(), ...saved };
   }
 
-  /** @param {(s: HeybroState) => HeybroState} fn */
-  async update(fn) {
+  /**
+   * Changes the state: the listeners hear it at once; it is written before this resolves, or —
+   * `lazy`, for what the host's record also holds (its events: a change lost with a stopped
+   * service worker comes back with the catch-up) — with whatever else changes within
+   * LAZY_WRITE_MS (a step's events come in a burst, and each write serializes the whole state).
+   * @param {(s: HeybroState) => HeybroState} fn @param {{lazy?: boolean}} [opts]
+   */
+  async update(fn, { lazy = false } = {}) {
     await this.loaded;
     const next = fn(this.state);
     if (next === this.state) return this.state;
     this.state = next;
     this.dirty = true;
-    if (!this.writing) this.writing = this.flush();
-    const saved = this.writing;
     for (const l of this.listeners) l(next);
-    await saved; // resolves once a write that includes this change is done
+    if (lazy) {
+      if (!this.writing && this.later === null) this.later = setTimeout(() => this.write(), LAZY_WRITE_MS);
+      return next;
+    }
+    await this.write(); // resolves once a write that includes this change is done
     return next;
+  }
+
+  /** Writes what changed now (a lazy write waiting is done with it). */
+  write() {
+    clearTimeout(this.later ?? undefined);
+    this.later = null;
+    if (!this.writing) this.writing = this.flush();
+    return this.writing;
   }
 
   async flush() {

@@ -1,7 +1,7 @@
 // The coordinator's heybro_state: events folded into what the panel shows, persisted and restored.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { STATE_KEY, StateStore, addRelevantTab, applyEvent, applyRecord, emptyState, isLive, newTaskContext, MAX_ENTRIES } from "../../extension/shared/state.js";
+import { LAZY_WRITE_MS, STATE_KEY, StateStore, addRelevantTab, applyEvent, applyRecord, emptyState, isLive, newTaskContext, MAX_ENTRIES } from "../../extension/shared/state.js";
 import { StepStream } from "../../extension/pages/panel/step_stream.js";
 
 const ev = (seq, kind, data) => ({ task_id: "t1", seq, kind, at: 1000 + seq, data });
@@ -106,6 +106,29 @@ test("a burst of events is saved by few writes, each update resolving once its c
   await Promise.all(done);
   assert.equal(writes, 2); // the first change, then the five that came while it was being written
   assert.equal(disk[STATE_KEY].actionHistory.length, 5);
+});
+
+test("a step's events are written together a moment later, and a change that must last is written at once with them", async () => {
+  const disk = {};
+  let writes = 0;
+  const storage = { get: async (k) => ({ [k]: disk[k] }), set: async (v) => { writes++; Object.assign(disk, structuredClone(v)); } };
+  const store = new StateStore(storage);
+  await store.update(() => started());
+  assert.equal(writes, 1);
+  const heard = [];
+  store.subscribe((s) => heard.push(s.actionHistory.length));
+  for (let i = 0; i < 4; i++) await store.update((s) => applyEvent(s, ev(i, "tool_call", { role: "worker", tool: "click", parameters: {} })), { lazy: true });
+  assert.deepEqual(heard, [1, 2, 3, 4], "the panel hears each at once");
+  assert.equal(writes, 1, "none written yet");
+  await new Promise((r) => setTimeout(r, LAZY_WRITE_MS + 50));
+  assert.equal(writes, 2, "the four in one write");
+  assert.equal(disk[STATE_KEY].actionHistory.length, 4);
+  await store.update((s) => applyEvent(s, ev(4, "tool_call", { role: "worker", tool: "click", parameters: {} })), { lazy: true });
+  await store.update((s) => addRelevantTab(s, { tabId: 7, url: "https://shop.test/", title: "Shop", addedAt: 1 }));
+  assert.equal(writes, 3, "the tab, and the event before it, written before the update resolved");
+  assert.equal(disk[STATE_KEY].actionHistory.length, 5);
+  await new Promise((r) => setTimeout(r, LAZY_WRITE_MS + 50));
+  assert.equal(writes, 3, "nothing left to write");
 });
 
 test("a pause or stop asked for shows at once and clears when the task gets there", () => {
