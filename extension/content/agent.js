@@ -205,22 +205,36 @@ async function perform(def, args, el, r, loc) {
   };
 }
 
-/** The answer to the coordinator's pings after a navigation, once per document: it pings every few ms until one answers, and each would otherwise wait for the load and read the page again. @type {Map<string, Promise<Record<string, any>>>} */
+/**
+ * The answer to the coordinator's pings after a navigation, once per document: it pings every few
+ * ms until one answers, and each would otherwise wait for the load and read the page again.
+ * @type {Map<string, {answer: Promise<Record<string, any>>, told: boolean}>}
+ */
 const readyAnswers = new Map();
 /** @param {Record<string, any> | null} observeArgs */
 function readyAnswer(observeArgs) {
   const key = JSON.stringify(observeArgs);
-  let answer = readyAnswers.get(key);
-  if (!answer) {
-    answer = documentReady(document).then((r) => {
+  let entry = readyAnswers.get(key);
+  if (!entry) {
+    const answer = documentReady(document).then((r) => {
       /** @type {Record<string, any>} */ let seen = {};
       if (observeArgs) { try { seen = { observation: observe(observeArgs) }; } catch { /* the coordinator observes on its own */ } }
       return { ok: true, ...r, ...seen };
     });
-    readyAnswers.set(key, answer);
+    const made = { answer, told: false };
+    entry = made;
+    readyAnswers.set(key, made);
     answer.then(() => setTimeout(() => readyAnswers.delete(key), 0)); // (later pings read the page as it is then)
   }
-  return answer;
+  const waiting = entry;
+  // The pings that waited together are answered in the order they came: the first carries the
+  // page as read; the others only say the document is ready (the coordinator took the first), so
+  // the page is not sent again with each of them at the moment it has just loaded.
+  return waiting.answer.then((a) => {
+    if (!waiting.told) { waiting.told = true; return a; }
+    const { observation: _, ...said } = a;
+    return said;
+  });
 }
 
 /**

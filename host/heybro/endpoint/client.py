@@ -24,7 +24,7 @@ async def open_endpoint(info: dict[str, Any] | None = None) -> ClientConnection:
     try:
         return await connect(info["url"], additional_headers={
             "Authorization": f"Bearer {info['token']}"}, max_size=8 * 1024 * 1024,
-            open_timeout=5)
+            open_timeout=5, compression=None)
     except (OSError, TimeoutError, Exception) as err:  # noqa: BLE001 - any failure: not usable
         raise EndpointUnavailable(f"the host's endpoint did not answer ({err})") from err
 

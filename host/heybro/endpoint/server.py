@@ -167,8 +167,10 @@ def _type_of(raw: Any) -> str | None:
 
 async def run_endpoint(session: Session, closed: asyncio.Event | None = None) -> Endpoint:
     ep = Endpoint(session, files.new_token())
+    # (A loopback socket gains nothing from deflate: every event would be compressed here and
+    # inflated by the terminal, on the CPU the browser needs meanwhile.)
     ep.server = await serve(ep.handle, "127.0.0.1", 0, process_request=ep.check,
-                            max_size=8 * 1024 * 1024)
+                            max_size=8 * 1024 * 1024, compression=None)
     port = ep.server.sockets[0].getsockname()[1]
     files.write({"url": f"ws://127.0.0.1:{port}/", "port": port, "pid": os.getpid(),
                  "token": ep.token})
