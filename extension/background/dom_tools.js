@@ -248,6 +248,9 @@ async function stillPending(tabId) {
   return chrome.tabs.get(tabId).then((t) => Boolean(t.pendingUrl), () => false);
 }
 
+/** How long a ping to a navigating frame goes unanswered before another is sent beside it. */
+const PING_PATIENCE_MS = 20;
+
 /**
  * After an action started a navigation: waits for the frame's new document — its DOM agent
  * answering (not the old document's: `oldDoc` is that one's id), the page loaded and settled — so
@@ -263,22 +266,34 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline, observeArgs = 
   let injected = false, answered = false;
   /** @type {(r: any) => void} */ let found = () => {};
   const ready = new Promise((resolve) => { found = resolve; });
-  // One kind of ping, sent again every few ms: the old document answers it at once with its own id
-  // (or, unloading, not at all); the new one's agent, injected as it starts, answers once its page
-  // has loaded and settled. A reply only comes when the renderer is free — often only after the
-  // load — so pings are not awaited one by one: whichever new-document answer comes first wins.
+  // One kind of ping: the old document answers it with its own id (or, unloading, fails it); the
+  // new one's agent, injected as it starts, answers once its page has loaded and settled. A reply
+  // only comes when the renderer is free — often only after the load — so a ping is not awaited
+  // for ever: one still unanswered after PING_PATIENCE_MS is joined by another (a busy old
+  // renderer, a new document in another process), and whichever new-document answer comes first
+  // wins. Otherwise one at a time: a ping that reached the new document waits there for its load.
   const msg = { kind: "dom.ping", ready: true, unless_doc: oldDoc, ...(observeArgs ? { observe: { ...observeArgs, prefix: "" } } : {}) };
   const ping = () => chrome.tabs.sendMessage(tabId, msg, { frameId })
     .then((r) => { answered = true; if (r && r.ok && r.doc !== oldDoc) found(r); return r; }, () => null);
+  /** @type {Promise<any> | null} */ let inFlight = null;
+  let sentAt = 0;
   for (let attempt = 0; Date.now() < deadline && !tab.closed; attempt++) {
-    const r = await Promise.race([ready, ping().then((x) => (x && x.ok && x.doc === oldDoc ? x : undefined)),
-      sleep(Math.min(3 + (attempt >> 2), 20)).then(() => undefined)]);
+    if (!inFlight || Date.now() - sentAt >= PING_PATIENCE_MS) {
+      const sent = ping();
+      inFlight = sent;
+      sentAt = Date.now();
+      sent.then(() => { if (inFlight === sent) inFlight = null; });
+    }
+    const pause = Math.min(3 + (attempt >> 2), 20);
+    // (What the ping in flight came back with: the old document's answer, or null when it failed.)
+    const r = await Promise.race([ready, inFlight.then((x) => (x && x.ok && x.doc === oldDoc ? x : x ? undefined : null)),
+      sleep(pause).then(() => undefined)]);
     if (r && r.ok && r.doc !== oldDoc) return r;
     // The old document still answers: the server has not answered yet, or the browser dropped the
     // navigation (no load started at all for a while).
     if (r && r.ok && Date.now() - t0 > (frameId === 0 ? (tab.sawLoading ? Infinity : 1500) : 5000)
       && !(frameId === 0 && await stillPending(tabId))) return null;
-    if (r) await Promise.race([ready, sleep(Math.min(3 + (attempt >> 2), 20))]);
+    if (r !== undefined) await Promise.race([ready, sleep(pause)]); // (the next ping a moment later)
     // No agent has answered for a while: a page the manifest's content script does not reach.
     if (!answered && !injected && Date.now() - t0 > 250) {
       injected = true;
@@ -297,14 +312,14 @@ export function actionTool(def) {
   const act = actOnly(def);
   return async (call) => {
     const { observe_after: after, ...args } = call.args || {};
-    const { result, seen } = await act({ ...call, args }, after || null);
+    const { result, seen, opened } = await act({ ...call, args }, after || null);
     if (after) {
       try {
         // The new top page, read as it loaded, is the whole page unless it has cross-origin
         // frames (their own agents answer separately).
         if (seen && !(seen.remote_frames || []).length) {
           const tabId = /** @type {number} */ (call.tab_id ?? (await targetTab(call)).id);
-          result.observation = { ...mergeFrames([{ f: { frameId: 0, url: seen.url }, r: seen }], tabId), opened_tabs: await openedTabs(tabId) };
+          result.observation = { ...mergeFrames([{ f: { frameId: 0, url: seen.url }, r: seen }], tabId), opened_tabs: await (opened ?? openedTabs(tabId)) };
         } else {
           result.observation = await observe({ ...call, args: after });
         }
@@ -316,9 +331,10 @@ export function actionTool(def) {
 
 /**
  * The action alone; after a navigation in the top frame with `observeArgs`, `seen` is the new page
- * as its agent read it when it loaded.
+ * as its agent read it when it loaded, and `opened` the tabs this tab opened, asked while it loaded
+ * (the action's own have opened by then; one the new page opens as it loads shows at the next look).
  * @param {PageAction} def
- * @returns {(call: ToolCallPayload, observeArgs: Record<string, any> | null) => Promise<{result: Record<string, any>, seen: any}>}
+ * @returns {(call: ToolCallPayload, observeArgs: Record<string, any> | null) => Promise<{result: Record<string, any>, seen: any, opened?: Promise<Array<Record<string, any>>>}>}
  */
 function actOnly(def) {
   const action = def.name;
@@ -343,6 +359,7 @@ function actOnly(def) {
       if (!reply.navigated && !reply.navigating) return { result: reply, seen: null };
       // The action started a navigation (the agent saw it begin, or the page unloaded before it
       // could answer): wait for the new document instead of guessing with a sleep.
+      const opened = frameId === 0 && observeArgs ? openedTabs(tabId) : undefined;
       const ready = await newDocument(tabId, frameId, reply.doc ?? null, watch.state, started + timeout, frameId === 0 ? observeArgs : null);
       // The tab went away with the action in flight: whether it happened cannot be seen.
       if (!ready && !(await chrome.tabs.get(tabId).catch(() => null))) throw fail("cut_off", `The tab closed while ${action} was in flight: it may or may not have happened.`);
@@ -358,7 +375,7 @@ function actOnly(def) {
       };
       const [late] = takeDialogs(tabId); // ("leave this page?", or one the new page opened as it loaded)
       if (late && !result.dialog) result.dialog = late;
-      return { result, seen: ready?.observation ?? null };
+      return { result, seen: ready?.observation ?? null, opened };
     } finally {
       watch.stop();
       await armDialogs(tabId); // the action's instruction is spent: the default for a while
