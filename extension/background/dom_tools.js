@@ -250,6 +250,9 @@ async function stillPending(tabId) {
 
 /** How long a ping to a navigating frame goes unanswered before another is sent beside it. */
 const PING_PATIENCE_MS = 20;
+/** A ping that fails sooner was refused (no agent there); later, it was lost with the old document. */
+const PING_REFUSED_MS = 2;
+const UNLOADED = Object.freeze({ unloaded: true });
 
 /**
  * After an action started a navigation: waits for the frame's new document — its DOM agent
@@ -272,9 +275,17 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline, observeArgs = 
   // for ever: one still unanswered after PING_PATIENCE_MS is joined by another (a busy old
   // renderer, a new document in another process), and whichever new-document answer comes first
   // wins. Otherwise one at a time: a ping that reached the new document waits there for its load.
+  // A ping that failed after waiting failed as the old document went: the new one is there now,
+  // and is pinged at once (a small page loads a few ms after it arrives, and a ping that comes
+  // after the load waits for the browser's first rendering of it); one refused at once (no agent
+  // yet) is tried again a moment later.
   const msg = { kind: "dom.ping", ready: true, unless_doc: oldDoc, ...(observeArgs ? { observe: { ...observeArgs, prefix: "" } } : {}) };
-  const ping = () => chrome.tabs.sendMessage(tabId, msg, { frameId })
-    .then((r) => { answered = true; if (r && r.ok && r.doc !== oldDoc) found(r); return r; }, () => null);
+  const ping = () => {
+    const sent = Date.now();
+    return chrome.tabs.sendMessage(tabId, msg, { frameId })
+      .then((r) => { answered = true; if (r && r.ok && r.doc !== oldDoc) found(r); return r; },
+        () => (Date.now() - sent > PING_REFUSED_MS ? UNLOADED : null));
+  };
   /** @type {Promise<any> | null} */ let inFlight = null;
   let sentAt = 0;
   for (let attempt = 0; Date.now() < deadline && !tab.closed; attempt++) {
@@ -285,8 +296,8 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline, observeArgs = 
       sent.then(() => { if (inFlight === sent) inFlight = null; });
     }
     const pause = Math.min(3 + (attempt >> 2), 20);
-    // (What the ping in flight came back with: the old document's answer, or null when it failed.)
-    const r = await Promise.race([ready, inFlight.then((x) => (x && x.ok && x.doc === oldDoc ? x : x ? undefined : null)),
+    // (What the ping in flight came back with: the old document's answer, or null when it was refused.)
+    const r = await Promise.race([ready, inFlight.then((x) => (x === UNLOADED ? undefined : x && x.ok && x.doc === oldDoc ? x : x ? undefined : null)),
       sleep(pause).then(() => undefined)]);
     if (r && r.ok && r.doc !== oldDoc) return r;
     // The old document still answers: the server has not answered yet, or the browser dropped the
