@@ -86,7 +86,8 @@ async function act(action, args) {
   if (hoverAt && isConnectedOf(hoverAt)) {
     try { await sendTrusted(moveSteps(hoverAt)); await settle(document); } catch { /* the click may still reach it */ }
   }
-  let outlined = () => {};
+  /** @type {Element | null} what is outlined while the action runs */
+  let shown = null;
   // A code editor is used where a person sees it, its box; its keys go to its hidden field.
   const surface = el ? r.surfaces.get(el) : undefined;
   if (el && need.inView !== false) {
@@ -105,12 +106,18 @@ async function act(action, args) {
     };
     if (surface) { await ready(surface); if (def.trusted?.pointer) el = surface; }
     else el = await ready(el);
-    outlined = highlight(surface || el); // outlined for as long as this action runs
+    shown = surface || el;
   }
   // What the hover drew inside the control (a flag toggle's icon) is what a pointer then clicks.
   if (el && hoverAt && hoverAt !== el && containsOf(el, hoverAt)) el = hoverAt;
+  let outlined = () => {};
+  // Outlined for as long as the action runs and a moment after (OUTLINE_MIN_MS): before the
+  // browser's own input (a person sees what it types into), right after a script's (the same
+  // task: the first frame shows both; a navigating click's page is gone before any frame, and its
+  // navigation starts without waiting for the outline).
+  const outline = () => { if (shown) { outlined = highlight(shown); shown = null; } };
   try {
-    return await perform(def, args, el, r, loc);
+    return await perform(def, args, el, r, loc, outline);
   } finally {
     outlined();
   }
@@ -121,9 +128,10 @@ async function act(action, args) {
  * says how and when), and what changed.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
+ * @param {() => void} outline draws the outline (before the browser's own input; `finish` draws it after a script's)
  * @returns {Promise<{extra: Record<string, any>, changes: Record<string, any>}>}
  */
-async function doInput(def, args, el, r, finish) {
+async function doInput(def, args, el, r, finish, outline) {
   const trusted = def.trusted, settleOpts = def.settle || SETTLE_DEFAULT;
   // A code editor's hidden field holds a part of its text at most: only the browser's own keys,
   // as a person's, reach the editor.
@@ -137,6 +145,7 @@ async function doInput(def, args, el, r, finish) {
   if (mode === "always" && trusted) {
     const target = /** @type {Element} */ (el);
     if (trusted.keys) keyboardOn(target);
+    outline();
     try {
       await sendTrusted(trusted.steps(args, target));
       return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
@@ -190,12 +199,15 @@ function keyboardOn(target) {
  * Carries out the action on the element (found and prepared) and reports what changed.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {{el: Element | null, found_by: string | null, confidence: number, why?: string}} loc the element named (its id is the one reported)
+ * @param {() => void} outline draws the outline of the element acted on (once its input is given)
  */
-async function perform(def, args, el, r, loc) {
+async function perform(def, args, el, r, loc, outline) {
   const action = def.name;
-  const finish = watchChanges(document, el);
+  const watching = watchChanges(document, el);
+  /** @param {import("./dom_changes.js").SettleOpts} [opts] */
+  const finish = (opts) => { outline(); return watching(opts); };
   // (A browser dialog the action opens is answered by the coordinator: background/dialog_answers.js.)
-  const { extra, changes } = await doInput(def, args, el, r, finish);
+  const { extra, changes } = await doInput(def, args, el, r, finish, outline);
   // (A code editor's surface shows its text its own way: its field is not read back.)
   if (def.verify && el && !r.surfaces.get(el)) def.verify(el, args, changes);
   const after = el && isConnectedOf(el) ? el : null;
