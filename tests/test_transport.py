@@ -212,3 +212,27 @@ def test_a_hello_of_this_version_is_accepted() -> None:
         return h
     [ok] = asyncio.run(go()).out
     assert ok["type"] == "hello_ok" and ok["v"] == 1 and ok["re"] == "h1"
+
+
+def test_a_posted_event_goes_out_after_the_tool_call_sent_at_once_and_events_keep_their_order() -> None:
+    """The run posts a call's event and sends the call in the same breath: the extension gets the
+    call first (it starts the action before it takes in the event), and the events in order."""
+    async def go() -> list[str]:
+        h = Harness()
+        serve = asyncio.create_task(h.channel.serve())
+        event = {"task_id": "t", "seq": 0, "kind": "message", "at": 0, "data": {"text": "one"}}
+
+        async def step() -> Any:  # as the run does: the call's event, then the call
+            h.channel.post("event", event)
+            return await h.channel.request("tool.call", {"tool": "click", "args": {}}, timeout=2)
+        req = asyncio.create_task(step())
+        await asyncio.sleep(0)
+        h.channel.post("event", event | {"seq": 1, "data": {"text": "two"}})
+        await settle(h)
+        call = next(m for m in h.out if m["type"] == "tool.call")
+        h.feed(frame(msg("tool.result", {"ok": True, "result": {}}, "r1", re=call["id"])))
+        await req
+        h.reader.feed_eof()
+        await serve
+        return [m["type"] if m["type"] != "event" else m["payload"]["data"]["text"] for m in h.out]
+    assert asyncio.run(go()) == ["tool.call", "one", "two"]

@@ -35,6 +35,9 @@ class FakeChannel:
     async def send(self, type_: str, payload: Any) -> None:
         self.sent.append((type_, payload))
 
+    def post(self, type_: str, payload: Any) -> None:
+        self.sent.append((type_, payload))
+
     def events(self, task_id: str | None = None) -> list[Any]:
         return [p for t, p in self.sent if t == "event" and (task_id is None or p.task_id == task_id)]
 

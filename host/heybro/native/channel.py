@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import collections
 import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
@@ -48,6 +49,8 @@ class NativeChannel:
         self.closed = asyncio.Event()  # set once the close hooks have run
         self.ended = False  # the stream ended: nothing sent from now on can be answered
         self._close_hooks: list[Callable[[], Awaitable[None]]] = []
+        self._posted: collections.deque[dict[str, Any]] = collections.deque()
+        self._poster: asyncio.Task[None] | None = None
 
     def on(self, type_: str, handler: Callable[[Envelope, P], Awaitable[Reply]]) -> None:
         """`handler` gets the payload as `type_`'s model (parse checked it against MESSAGES)."""
@@ -64,6 +67,23 @@ class NativeChannel:
         message = build(type_, payload, re=re, v=v)
         await self._send_raw(message)
         return message["id"]
+
+    def post(self, type_: str, payload: Payload | dict[str, Any]) -> None:
+        """Sends without waiting for the write: after what the calling task writes before it next
+        waits (a request it makes at once goes first), and in order with everything else posted.
+        For what the other side only follows (a task's events): one posted just before a request
+        does not stand between that request and the side that carries it out."""
+        self._posted.append(build(type_, payload))
+        if self._poster is None or self._poster.done():
+            self._poster = asyncio.get_running_loop().create_task(self._send_posted())
+
+    async def _send_posted(self) -> None:
+        while self._posted:
+            message = self._posted.popleft()
+            try:
+                await self._send_raw(message)
+            except Exception:  # noqa: BLE001 - the other side may be gone; the poster kept its record
+                log.warning("posted_not_sent", type=message["type"])
 
     async def send_error(self, code: ErrorCode | str, message: str, *, re: str | None = None,
                          detail: dict[str, Any] | None = None, v: int | None = None) -> None:
