@@ -276,18 +276,18 @@ def test_popup_open_heybro_opens_the_side_panel(tmp_path: Path) -> None:
 
 
 def test_the_element_acted_on_is_outlined_during_its_action(rig: Rig) -> None:
-    """While the worker fills the checkout's name field, the overlay outlines that field; it takes
-    no event (the page's own handler sees the field under the pointer) and never enters the page
-    map; nothing of it is left after."""
+    """While the worker fills the checkout's name field, the overlay outlines that field in the
+    frame that shows the typing; it takes no event (the page's own handler sees the field under
+    the pointer) and never enters the page map; nothing of it is left after."""
     rig.policy.hold_before_order.set()
     start(rig)
     assert rig.policy.waiting.wait(60)
     shop = rig.shop
-    # The page's own listener looks at the moment the action types into the field.
+    # The page's own listener looks at the frame that shows the action's typing into the field.
     shop.evaluate("""() => {
         const field = document.querySelector('input[name=name]');
         sessionStorage.removeItem('seen');
-        field.addEventListener('input', () => {
+        field.addEventListener('input', () => requestAnimationFrame(() => {
           if (sessionStorage.getItem('seen')) return;
           const host = document.querySelector('[data-heybro-overlay]');
           const r = field.getBoundingClientRect();
@@ -297,7 +297,7 @@ def test_the_element_acted_on_is_outlined_during_its_action(rig: Rig) -> None:
             pointerEvents: host ? getComputedStyle(host).pointerEvents : null,
             hit: document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === field,
           }));
-        });
+        }));
     }""")
     tab = shop_tab_id(rig)
     # The overlay never enters the page map: read the page while it shows its boxes.
@@ -314,7 +314,7 @@ def test_the_element_acted_on_is_outlined_during_its_action(rig: Rig) -> None:
     rig.policy.release.set()
     wait_status(rig.panel, "Completed", 60_000)
     assert len(rig.site.orders) == 1
-    # What the page saw at the moment the action typed into the field: the overlay up, outlining
+    # What the page saw in the frame that showed the typing: the overlay up, outlining
     # that field (3 px outside its box), taking no pointer events (the field is what is under it).
     seen = json.loads(shop.evaluate("sessionStorage.getItem('seen')"))
     assert seen["host"] and seen["pointerEvents"] == "none" and seen["hit"], seen
