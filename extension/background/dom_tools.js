@@ -286,6 +286,13 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline, observeArgs = 
       .then((r) => { answered = true; if (r && r.ok && r.doc !== oldDoc) found(r); return r; },
         () => (Date.now() - sent > PING_REFUSED_MS ? UNLOADED : null));
   };
+  /**
+   * What a ping came back with, for the loop: the old document's answer; null when it was refused
+   * (ping again a moment later); undefined when there is nothing to wait for (lost with the old
+   * document: ping again at once; or the new document's answer, which `ready` carries).
+   * @param {any} x
+   */
+  const meaning = (x) => (x === UNLOADED ? undefined : !x ? null : x.ok && x.doc === oldDoc ? x : undefined);
   /** @type {Promise<any> | null} */ let inFlight = null;
   let sentAt = 0;
   for (let attempt = 0; Date.now() < deadline && !tab.closed; attempt++) {
@@ -296,9 +303,7 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline, observeArgs = 
       sent.then(() => { if (inFlight === sent) inFlight = null; });
     }
     const pause = Math.min(3 + (attempt >> 2), 20);
-    // (What the ping in flight came back with: the old document's answer, or null when it was refused.)
-    const r = await Promise.race([ready, inFlight.then((x) => (x === UNLOADED ? undefined : x && x.ok && x.doc === oldDoc ? x : x ? undefined : null)),
-      sleep(pause).then(() => undefined)]);
+    const r = await Promise.race([ready, inFlight.then(meaning), sleep(pause).then(() => undefined)]);
     if (r && r.ok && r.doc !== oldDoc) return r;
     // The old document still answers: the server has not answered yet, or the browser dropped the
     // navigation (no load started at all for a while).

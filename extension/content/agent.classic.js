@@ -8013,9 +8013,8 @@ function readyAnswer(observeArgs) {
       if (observeArgs) { try { seen = { observation: observe(observeArgs) }; } catch { /* the coordinator observes on its own */ } }
       return { ok: true, ...r, ...seen };
     });
-    const made = { answer, told: false };
-    entry = made;
-    readyAnswers.set(key, made);
+    entry = { answer, told: false };
+    readyAnswers.set(key, entry);
     answer.then(() => setTimeout(() => readyAnswers.delete(key), 0)); // (later pings read the page as it is then)
   }
   const waiting = entry;

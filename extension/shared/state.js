@@ -232,14 +232,15 @@ export function isLive(s) {
   return !!s.taskContext && !FINAL_STATUSES.has(s.taskContext.status);
 }
 
-/**
- * Holds the state, persists every change and restores on wake. One write at a time: changes that
- * arrive while a write is in flight are saved together by the next one (newest wins), so a burst of
- * events costs one or two storage writes instead of one each, and no change is left unsaved.
- */
 /** How long a lazy change may wait to be written together with the next ones. */
 export const LAZY_WRITE_MS = 100;
 
+/**
+ * Holds the state, persists every change and restores on wake. One write at a time: changes that
+ * arrive while a write is in flight are saved together by the next one (newest wins), and a lazy
+ * change waits up to LAZY_WRITE_MS for others, so a burst of events costs one storage write instead
+ * of one each, and no change is left unsaved.
+ */
 export class StateStore {
   /** @param {{get: (k: string) => Promise<Record<string, any>>, set: (v: Record<string, any>) => Promise<void>}} [storage] */
   constructor(storage) {

@@ -119,9 +119,12 @@ class Launcher:
             except StoreUnwritable as err:  # queued in order; it is written once writing works
                 failed, seq = err, self.store.pending_seq(task.id)
             event = Event(task_id=task.id, seq=seq, kind=kind, at=at, data=data)
-            # Posted: it goes out after a tool call the run sends at once (the extension starts that
-            # call before it takes in the event), in order with every other event.
-            self.channel.post("event", event)
+            try:
+                # Posted: it goes out after a tool call the run sends at once (the extension starts
+                # that call before it takes in the event), in order with every other event.
+                self.channel.post("event", event)
+            except Exception:  # noqa: BLE001 - the extension may be gone; the store has it
+                log.warning("event_not_sent", task_id=task.id, kind=kind.value)
             if running.listeners:
                 running.outbox.put_nowait(event.model_dump(mode="json"))
             if failed is not None:
