@@ -4,6 +4,7 @@ agent acts on the demo shop through native messaging, and the shop records the o
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -14,7 +15,8 @@ import pytest
 from support import demo_script
 from support.browser import host_pids
 from support.browser import test_env as base_env
-from support.scripted_llm import ScriptedLLM, call, calls
+from support.scripted_llm import ScriptedLLM, call, calls, find_id, user_text
+from support.static_server import serve
 
 from heybro.demo import DemoSite
 
@@ -209,3 +211,39 @@ def test_a_profile_left_by_a_killed_browser_is_used_again_and_a_live_one_is_name
         events = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
         assert r.returncode == 0, (r.stderr, final(events) if events else None)
         assert len(site.orders) == 1
+
+
+SIZED_PAGE = """<!doctype html><title>{title}</title><h1>{title}</h1><a href="{link}">{label}</a>
+<p id="size"></p><script>
+const size = document.getElementById("size");
+size.textContent = "Viewport " + innerWidth + "x" + innerHeight;
+addEventListener("resize", () => {{ size.textContent += "; resized to " + innerWidth + "x" + innerHeight; }});
+</script>"""
+
+
+def test_the_page_keeps_its_size_while_heybro_works_in_the_browser_it_starts(tmp_path: Path) -> None:
+    """heybro holds the tab's debugger while it acts (to answer the page's dialogs). In the Chromium
+    `heybro run` starts, Chrome's "started debugging" bar must not slide in over the page: the
+    page heybro located its elements on would shrink and be laid out anew under it."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(SIZED_PAGE.format(title="Start", link="next.html", label="Next page"))
+    (site / "next.html").write_text(SIZED_PAGE.format(title="Next", link="index.html", label="Back"))
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Open the next page"]}),
+                                  ("start_work", {}))],
+              "worker": [lambda b: call("click", element_id=find_id(b, 'link "Next page"'),
+                                        expect="text:Next"),
+                         call("mark_done", summary="The next page is open")],
+              "verifier": [call("mark_complete", reason="The next page is open", confidence=0.9)]}
+    with serve(site) as url, ScriptedLLM(script) as llm:
+        r = subprocess.run([sys.executable, "-m", "heybro.cli", "run", "Open the next page",
+                            "--url", f"{url}/index.html", "--new-browser", "--headless", "--json"],
+                           env=base_env(tmp_path / "home") | llm.env(), capture_output=True,
+                           text=True, timeout=240)
+        assert r.returncode == 0, r.stderr
+        pages = [user_text(b).split("PAGE", 1)[-1] for b in llm.role_requests("worker")]
+    sizes = [re.search(r"Viewport (\d+x\d+)", p) for p in pages]
+    assert all(sizes) and "Next page" in pages[0] and "Back" in pages[-1], pages
+    # The start page before heybro acted, the next page after its click: one size, never resized.
+    assert {m.group(1) for m in sizes if m} == {sizes[0].group(1)}, pages  # type: ignore[union-attr]
+    assert not any("resized" in p for p in pages), pages

@@ -36,7 +36,7 @@ from shared_schema.status import TaskStatus
 
 from . import cli, config, logs
 from .cli_interrupts import Interrupts
-from .browser.chromium import QUIET_FLAGS, extension_flags, find_chromium
+from .browser.chromium import OWN_BROWSER_FLAGS, QUIET_FLAGS, extension_flags, find_chromium
 from .agent.toolbox import reports
 from .endpoint import files
 from .endpoint.client import EndpointUnavailable, events, open_endpoint, send_control, start_task
@@ -120,7 +120,8 @@ class LaunchedChromium:
         claim_profile(self.profile)
         launcher = registration.write_launcher()
         registration.register(browser_dirs.custom_profile(self.profile), launcher, [EXTENSION_ID])
-        cmd = [chromium, *QUIET_FLAGS, *extension_flags(), f"--user-data-dir={self.profile}"]
+        cmd = [chromium, *QUIET_FLAGS, *OWN_BROWSER_FLAGS, *extension_flags(),
+               f"--user-data-dir={self.profile}"]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--no-sandbox")
         if headless:
