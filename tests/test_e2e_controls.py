@@ -276,28 +276,35 @@ def test_popup_open_heybro_opens_the_side_panel(tmp_path: Path) -> None:
 
 
 def test_the_element_acted_on_is_outlined_during_its_action(rig: Rig) -> None:
-    """While the worker fills the checkout's name field, the overlay outlines that field in the
-    frame that shows the typing; it takes no event (the page's own handler sees the field under
-    the pointer) and never enters the page map; nothing of it is left after."""
+    """While the worker fills the checkout's fields, the overlay outlines the field typed into
+    last in the frame that shows the typing; it takes no event (the page's own handler sees the
+    field under the pointer) and never enters the page map; nothing of it is left after."""
     rig.policy.hold_before_order.set()
     start(rig)
     assert rig.policy.waiting.wait(60)
     shop = rig.shop
-    # The page's own listener looks at the frame that shows the action's typing into the field.
+    # The page's own listener looks at the frame that shows the first typing into a field (the
+    # next action may come before that frame: then the frame shows that one's outline).
     shop.evaluate("""() => {
-        const field = document.querySelector('input[name=name]');
+        let field = null;
         sessionStorage.removeItem('seen');
-        field.addEventListener('input', () => requestAnimationFrame(() => {
-          if (sessionStorage.getItem('seen')) return;
-          const host = document.querySelector('[data-heybro-overlay]');
-          const r = field.getBoundingClientRect();
-          sessionStorage.setItem('seen', JSON.stringify({
-            host: !!host, outline: host && host.getAttribute('data-heybro-acting'),
-            field: [r.x, r.y, r.width, r.height],
-            pointerEvents: host ? getComputedStyle(host).pointerEvents : null,
-            hit: document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === field,
-          }));
-        }));
+        const acted = (e) => {
+          field = e.target;
+          requestAnimationFrame(() => {
+            if (sessionStorage.getItem('seen')) return;
+            const host = document.querySelector('[data-heybro-overlay]');
+            const r = field.getBoundingClientRect();
+            sessionStorage.setItem('seen', JSON.stringify({
+              host: !!host, outline: host && host.getAttribute('data-heybro-acting'),
+              field: [r.x, r.y, r.width, r.height],
+              pointerEvents: host ? getComputedStyle(host).pointerEvents : null,
+              hit: document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === field,
+            }));
+          });
+        };
+        const form = document.querySelector('form');
+        form.addEventListener('input', acted);
+        form.addEventListener('click', acted);  // (the order button, should no frame come between)
     }""")
     tab = shop_tab_id(rig)
     # The overlay never enters the page map: read the page while it shows its boxes.
@@ -314,8 +321,8 @@ def test_the_element_acted_on_is_outlined_during_its_action(rig: Rig) -> None:
     rig.policy.release.set()
     wait_status(rig.panel, "Completed", 60_000)
     assert len(rig.site.orders) == 1
-    # What the page saw in the frame that showed the typing: the overlay up, outlining
-    # that field (3 px outside its box), taking no pointer events (the field is what is under it).
+    # What the page saw in the frame that showed the typing: the overlay up, outlining the field
+    # typed into last (3 px outside its box), taking no pointer events (the field is under it).
     seen = json.loads(shop.evaluate("sessionStorage.getItem('seen')"))
     assert seen["host"] and seen["pointerEvents"] == "none" and seen["hit"], seen
     x, y, w, h = (float(v) for v in seen["outline"].split(","))
