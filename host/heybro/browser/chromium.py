@@ -32,10 +32,11 @@ QUIET_FLAGS = [
 # For the Chromium heybro starts for itself (its own profile, heybro its only extension): no
 # "started debugging this browser" bar. The bar is Chrome's word to the person that an extension
 # holds its debugger (heybro does while it acts, to answer the page's dialogs); here the person
-# asked heybro to run this browser. Shown, it slides in above the page heybro works on: the page
-# shrinks by the bar's height and is laid out anew (a 493 px viewport read 436 to 468 px during a
-# run), under an agent that located its elements a moment before, and the browser redraws it as
-# heybro acts (about 10 ms of a step on the benchmark machine). Your own Chrome shows the bar.
+# asked heybro to run this browser. Shown, it slides in above the page heybro works on, and again
+# with each page loaded after: the page shrinks by the bar's height and is laid out anew (a 493 px
+# viewport read 436 to 468 px during a run, resized 2-3 times within 200 ms of each navigation),
+# under an agent that located its elements a moment before, and each step pays for the drawing
+# (about 10 ms on the benchmark machine). Your own Chrome shows the bar.
 OWN_BROWSER_FLAGS = ["--silent-debugger-extension-api"]
 
 
