@@ -231,8 +231,10 @@ def test_the_page_keeps_its_size_while_heybro_works_in_the_browser_it_starts(tmp
     (site / "next.html").write_text(SIZED_PAGE.format(title="Next", link="index.html", label="Back"))
     script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Open the next page"]}),
                                   ("start_work", {}))],
+              # After the click, up to 2 s for the next page to be resized (the bar sliding in).
               "worker": [lambda b: call("click", element_id=find_id(b, 'link "Next page"'),
                                         expect="text:Next"),
+                         call("wait_for", text="resized", seconds=2),
                          call("mark_done", summary="The next page is open")],
               "verifier": [call("mark_complete", reason="The next page is open", confidence=0.9)]}
     with serve(site) as url, ScriptedLLM(script) as llm:
@@ -242,8 +244,9 @@ def test_the_page_keeps_its_size_while_heybro_works_in_the_browser_it_starts(tmp
                            text=True, timeout=240)
         assert r.returncode == 0, r.stderr
         pages = [user_text(b).split("PAGE", 1)[-1] for b in llm.role_requests("worker")]
-    sizes = [re.search(r"Viewport (\d+x\d+)", p) for p in pages]
-    assert all(sizes) and "Next page" in pages[0] and "Back" in pages[-1], pages
-    # The start page before heybro acted, the next page after its click: one size, never resized.
-    assert {m.group(1) for m in sizes if m} == {sizes[0].group(1)}, pages  # type: ignore[union-attr]
+    sizes = [m.group(1) for p in pages if (m := re.search(r"Viewport (\d+x\d+)", p))]
+    assert len(sizes) == len(pages) == 3 and "Next page" in pages[0] and "Back" in pages[-1], pages
+    # The start page before heybro acted, the next page after its click and 2 s later: one size,
+    # never resized.
+    assert set(sizes) == {sizes[0]}, pages
     assert not any("resized" in p for p in pages), pages
