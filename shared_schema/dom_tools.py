@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from .effects import ActGate
+from .reach import GIVES
 from .tab_tools import TabInfo
 from .tool_spec import ToolArgs, ToolOutput, ToolSpec
 
@@ -102,6 +104,8 @@ class ElementRef(ToolArgs):
         None, description="Once the action has settled (after a navigation: once the new page has "
         "loaded), observe the page and return it as the result's `observation`: the page the next "
         "step needs, without another round trip.")
+    gate: ActGate | None = Field(None, description="What the agent checks on the element right "
+                                 "before it acts (shared_schema/effects.py).")
 
 
 class ClickArgs(ElementRef):
@@ -109,11 +113,11 @@ class ClickArgs(ElementRef):
 
 
 class FillArgs(ElementRef):
-    value: str = Field(max_length=100_000)
+    value: str = Field(max_length=100_000, json_schema_extra=GIVES)
 
 
 class TypeArgs(ElementRef):
-    text: str = Field(max_length=20_000)
+    text: str = Field(max_length=20_000, json_schema_extra=GIVES)
 
 
 class SelectArgs(ElementRef):
@@ -151,7 +155,7 @@ class FileArg(ToolArgs):
 
 
 class UploadArgs(ElementRef):
-    file: FileArg
+    file: FileArg = Field(json_schema_extra=GIVES)
 
 
 class ExtractArgs(ElementRef):

@@ -175,6 +175,8 @@ class QuestionData(EventData):
         "text", description="text, choice, secret (never recorded) or confirm.")
     choices: list[str] = Field(default_factory=list)
     asked_at: float | None = None
+    page: str | None = Field(None, description="The site the task was reading when it asked (a "
+                             "page may have shaped the question): shown with it.")
 
 
 class ExperienceData(EventData):

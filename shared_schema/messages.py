@@ -64,6 +64,10 @@ class ErrorCode(str, Enum):
     unsupported = "unsupported"
     # out of the task's reach: another tab of the user's, an address that is no web page
     not_allowed = "not_allowed"
+    # the page agent's last look (shared_schema/effects.py): a press whose effect needs a yes
+    # (detail: effect, digest, reasons), a page no longer of the origin judged (detail: origin)
+    needs_approval = "needs_approval"
+    origin_changed = "origin_changed"
     # trusted input (chrome.debugger) could not attach: DevTools or another debugger holds the tab
     debugger_busy = "debugger_busy"
     host_unavailable = "host_unavailable"

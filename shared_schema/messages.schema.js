@@ -648,6 +648,9 @@ export default /** @type {any} */ ({
     ],
     "blank": "about:blank",
     "tools": {
+      "fill": {
+        "value": "gives"
+      },
       "navigate": {
         "url": "opens"
       },
@@ -656,6 +659,12 @@ export default /** @type {any} */ ({
       },
       "switch_tab": {
         "tab_id": "tab"
+      },
+      "type": {
+        "text": "gives"
+      },
+      "upload": {
+        "file": "gives"
       }
     }
   },
@@ -760,6 +769,70 @@ export default /** @type {any} */ ({
       "description": "A request was carried out; nothing more to say.",
       "properties": {},
       "title": "Ack",
+      "type": "object"
+    },
+    "ActGate": {
+      "additionalProperties": false,
+      "description": "What the DOM agent checks on the element right before it acts, whatever was decided\nbefore: the host's judgement holds only for the page, the control and the effect it judged.",
+      "properties": {
+        "origin": {
+          "anyOf": [
+            {
+              "maxLength": 300,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The page origin (scheme, host, port) heybro judged the action for: in a document of another origin the action is refused (`origin_changed`).",
+          "title": "Origin"
+        },
+        "confirm": {
+          "default": false,
+          "description": "A risky effect (effects.py) needs the user's yes.",
+          "title": "Confirm",
+          "type": "boolean"
+        },
+        "approved": {
+          "description": "Digests of the effects the user said yes to.",
+          "items": {
+            "type": "string"
+          },
+          "maxItems": 200,
+          "title": "Approved",
+          "type": "array"
+        },
+        "named": {
+          "description": "The sites the user named or chose: a press that leads elsewhere carrying data is weighed by the host first (`needs_approval`).",
+          "items": {
+            "type": "string"
+          },
+          "maxItems": 200,
+          "title": "Named",
+          "type": "array"
+        },
+        "secret": {
+          "anyOf": [
+            {
+              "enum": [
+                "password",
+                "code",
+                "any"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The value carries the user's secret: typed only into a field for it.",
+          "title": "Secret"
+        }
+      },
+      "title": "ActGate",
       "type": "object"
     },
     "ActionResult": {
@@ -1042,6 +1115,18 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
         }
       },
       "title": "CheckArgs",
@@ -1376,6 +1461,18 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
         }
       },
       "title": "ClickArgs",
@@ -1604,6 +1701,8 @@ export default /** @type {any} */ ({
         "cut_off",
         "unsupported",
         "not_allowed",
+        "needs_approval",
+        "origin_changed",
         "debugger_busy",
         "host_unavailable"
       ],
@@ -2008,6 +2107,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        },
         "mode": {
           "default": "auto",
           "enum": [
@@ -2365,8 +2476,21 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        },
         "value": {
           "maxLength": 100000,
+          "reach": "gives",
           "title": "Value",
           "type": "string"
         }
@@ -2450,6 +2574,18 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
         }
       },
       "title": "FocusArgs",
@@ -2801,6 +2937,18 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
         }
       },
       "title": "HoverArgs",
@@ -3607,6 +3755,18 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        },
         "keys": {
           "description": "A key or combo: \"Enter\", \"Control+A\", \"Shift+Tab\".",
           "maxLength": 60,
@@ -3921,6 +4081,19 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "title": "Asked At"
+        },
+        "page": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The site the task was reading when it asked (a page may have shaped the question): shown with it.",
+          "title": "Page"
         }
       },
       "required": [
@@ -4376,6 +4549,18 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
         },
         "direction": {
           "anyOf": [
@@ -4833,6 +5018,18 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
         },
         "value": {
           "description": "An option's visible label or its value.",
@@ -6432,8 +6629,21 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        },
         "text": {
           "maxLength": 20000,
+          "reach": "gives",
           "title": "Text",
           "type": "string"
         }
@@ -6537,8 +6747,21 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
         },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        },
         "file": {
-          "$ref": "#/$defs/FileArg"
+          "$ref": "#/$defs/FileArg",
+          "reach": "gives"
         }
       },
       "required": [
@@ -6972,6 +7195,18 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
         },
         "text": {
           "anyOf": [

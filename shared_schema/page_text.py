@@ -32,3 +32,11 @@ def neutral(s: str, *, one_line: bool = True) -> str:
     s = "".join(ch for ch in s.translate(_FOLD) if unicodedata.category(ch) != "Cf")
     s = _BRACKET.sub("(", _DELIM.sub("«", s))
     return " ".join(s.split()) if one_line else s
+
+
+def one_line(s: str, limit: int) -> str:
+    """A string someone else chose (a page, a site, the model) as one bounded line of a prompt:
+    neutral, its line breaks gone, at most `limit` characters — so it can neither start a line of
+    its own nor grow a request."""
+    s = neutral(s)
+    return s if len(s) <= limit else s[:limit - 1] + "…"

@@ -18,13 +18,16 @@ WEB_SCHEMES: tuple[str, ...] = ("http", "https")
 BLANK = "about:blank"
 
 # Marks on a tool's arguments (their json_schema_extra), read by both sides: the address the tool
-# opens, and the tab it works in when an argument names it.
+# opens, the tab it works in when an argument names it, and what it gives the page (text typed, a
+# file dropped: the host weighs what it carries, agent/sinks.py).
 OPENS: dict[str, Any] = {"reach": "opens"}
 NAMES_TAB: dict[str, Any] = {"reach": "tab"}
+GIVES: dict[str, Any] = {"reach": "gives"}
 
 
 def reach_fields(args: type[BaseModel]) -> dict[str, str]:
-    """A tool's arguments that open an address ("opens") or name a tab ("tab"), by field name."""
+    """A tool's arguments that open an address ("opens"), name a tab ("tab") or give the page
+    something ("gives"), by field name."""
     out: dict[str, str] = {}
     for name, f in args.model_fields.items():
         extra = f.json_schema_extra

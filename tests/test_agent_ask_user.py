@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from support.agent_harness import prompts, run_task
+from support.agent_harness import answering, prompts, run_task
 from support.fake_browser import shop
 from support.scripted_llm import ScriptedLLM, call, calls
 
@@ -17,25 +17,6 @@ from heybro.agent.env import AgentEnv
 from heybro.agent.models import TaskStatus
 
 CODE = "493817"
-
-
-def answering(*answers: str, stop: bool = False) -> Any:
-    """A control hook: a person who answers each question as it is asked (or stops the task)."""
-    def hook(env: AgentEnv) -> None:
-        async def person() -> None:
-            for text in answers:
-                while not env.control.asking:
-                    await asyncio.sleep(0.01)
-                await asyncio.sleep(0.05)
-                env.control.answer(text)
-                while env.control.asking:
-                    await asyncio.sleep(0.01)
-            if stop:
-                while not env.control.asking:
-                    await asyncio.sleep(0.01)
-                env.control.stop()
-        asyncio.get_running_loop().create_task(person())
-    return hook
 
 
 def test_a_secret_reaches_the_page_and_nothing_else() -> None:

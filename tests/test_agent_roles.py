@@ -4,6 +4,8 @@ Real agent core over the real openai client and the scripted LLM server, on the 
 
 from __future__ import annotations
 
+import re
+
 import sys
 from pathlib import Path
 from typing import Any
@@ -133,7 +135,8 @@ def test_the_technician_works_with_host_tools_in_the_tasks_workspace_and_an_mcp_
     assert (tmp_path / "home" / "data" / "workspaces" / task.id / "note.txt").read_text() == "2 kettles"
     assert "FAILED refused" in second and not (tmp_path / "home" / "data" / "escape.txt").exists()
     assert "result:" in third and "5" in third.split("demo_add(", 1)[1]
-    assert "demo_add(a=2, b=3)" in verifier and "result: 5" in verifier
+    # (a tool's output is what a server said: inside the untrusted fence)
+    assert "demo_add(a=2, b=3)" in verifier and re.search(r'result: its output \(untrusted\).*\n\s*"""\n\s*5\n\s*"""', verifier)
 
 
 def test_a_shell_command_off_the_allow_list_runs_only_after_the_users_yes(

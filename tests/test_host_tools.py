@@ -197,7 +197,7 @@ def test_allowed_commands_run_in_the_workspace_and_others_wait_for_the_user(tmp_
     ctx = shell_ctx(tmp_path, allow=["ls", "python3 -c *", "touch allowed.txt"])
     tools = HostTools(ctx.settings)
     shell = next(t for t in asyncio.run(tools.for_role("technician", ctx)) if t.name == "shell")
-    assert shell.effects == Effects(read_only=False, needs_confirmation=True)
+    assert shell.effects == Effects(read_only=False, sends="shell")
     ok("write_file", {"path": "report.txt", "content": "x"}, ctx)
     assert ok("shell", {"command": "ls"}, ctx).split() == ["report.txt"]
     ok("shell", {"command": "touch allowed.txt"}, ctx)

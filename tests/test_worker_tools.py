@@ -78,8 +78,12 @@ def test_dom_agent_tools_reach_the_browser_with_its_argument_names() -> None:
                 call("uncheck", element_id="e1"),
                 call("mark_done", summary="terms unticked")])
     worker = completed_worker_prompts(s, b, url="http://shop/terms")
-    sent = [(t, {k: v for k, v in a.items() if k not in ("signature", "observe_after")})
+    sent = [(t, {k: v for k, v in a.items() if k not in ("signature", "observe_after", "gate")})
             for t, a in b.calls if t not in ("observe", "navigate")]
+    # Every act carries the page agent's last look, for the page it was judged on (a wait does not).
+    assert {t: (a.get("gate") or {}).get("origin") for t, a in b.calls if t not in ("observe", "navigate")} == {
+        "hover": "http://shop", "check": "http://shop", "focus": "http://shop", "scroll": "http://shop",
+        "wait_for": None, "uncheck": "http://shop"}
     assert sent == [("hover", {"element_id": "e2"}), ("check", {"element_id": "e1"}),
                     ("focus", {"element_id": "e2"}), ("scroll", {"direction": "bottom"}),
                     ("scroll", {"element_id": "e3"}),

@@ -9,6 +9,7 @@ export const action = {
   name: "click",
   needs: { page: { element: "required", enabled: true, hit: true } },
   run: (el) => { clickOn(/** @type {Element} */ (el)); return {}; },
+  judged: "press",
   settle: SETTLE_ASYNC,
   // A handler that checks isTrusted ignores a script's click: then the browser's own, unless the
   // click opens the browser's own pop-up; late effects are waited for first (never clicked twice).

@@ -15,7 +15,9 @@
  * to the keyboard's focus (a code editor's hidden field takes only these); `pointer`: done where a
  * person points (on a code editor, its visible box); `text`: writes text (an editable region gets
  * the browser's keys from the start); `done`: what it reports when the browser's input did it.
- * `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
+ * `judged`: what the gate (content/act_gate.js) judges of it right before it runs — a "press" (the
+ * element's effect: its words, where it leads, what its form carries), or "keys" (Enter in a field
+ * submits its form). `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
  * its `timeout_ms` (kept within the call's), and for an address (`url`) the coordinator waits on
  * the tab itself.
  *
@@ -24,7 +26,7 @@
  *   auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
  *   keys?: boolean, pointer?: boolean, text?: boolean, done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
  * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../content/dom_scan.js").Registry) => any,
- *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput,
+ *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput, judged?: "press" | "keys",
  *   verify?: (el: Element, args: Record<string, any>, changes: any) => void, waits?: boolean}} PageAction
  */
 import { action as click } from "./click.js";

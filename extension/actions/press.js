@@ -14,6 +14,7 @@ export const action = {
     if (el) focusOn(el); // keys go to what has focus: a person would click into it first
     return { pressed: pressKeys(el || deepActiveElement(document) || document.body, String(args.keys)) };
   },
+  judged: "keys",
   settle: SETTLE_ASYNC,
   trusted: { steps: (args) => pressSteps(String(args.keys)), auto: true, noEffect: noKeyEffect, keys: true,
     done: (args) => { const { key, mods } = parseKeys(String(args.keys)); return { pressed: { key, ...mods } }; } },

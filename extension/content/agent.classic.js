@@ -249,7 +249,35 @@ const dispatchOf = (t, ev) => dispatchEvent.call(t, ev);
 const requestSubmitOf = (form, submitter) => requestSubmit.call(form, submitter);
 /** @param {HTMLFormElement} form @returns {HTMLFormControlsCollection} */
 const formElementsOf = (form) => formElements.call(form);
-return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, elementsAtOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, requestSubmitOf, formElementsOf };
+
+// What a form submits and where, through the prototypes' own getters: a control named `action`,
+// `method` or `form` replaces the form's property of that name for anyone reading it plainly.
+const formAction = own(FORM, "action"), formMethod = own(FORM, "method");
+const A = dom ? HTMLAnchorElement.prototype : undefined, AREA = dom ? HTMLAreaElement.prototype : undefined;
+const hrefA = own(A, "href"), hrefArea = own(AREA, "href");
+/** @type {Record<string, (this: any) => any>} */
+const ownerForm = dom ? Object.fromEntries([["button", HTMLButtonElement], ["input", HTMLInputElement], ["select", HTMLSelectElement],
+  ["textarea", HTMLTextAreaElement], ["fieldset", HTMLFieldSetElement], ["output", HTMLOutputElement], ["object", HTMLObjectElement]]
+  .map(([tag, C]) => [tag, own(/** @type {any} */ (C).prototype, "form")])) : {};
+const submitterAction = dom ? { button: own(HTMLButtonElement.prototype, "formAction"), input: own(HTMLInputElement.prototype, "formAction") } : {};
+const submitterMethod = dom ? { button: own(HTMLButtonElement.prototype, "formMethod"), input: own(HTMLInputElement.prototype, "formMethod") } : {};
+/** The form a control belongs to (its `form` attribute or its place), or null. @param {Element} el @returns {HTMLFormElement | null} */
+const formOwnerOf = (el) => { const f = isHtml(el) ? ownerForm[tagOf(el)] : undefined; return f ? f.call(el) : null; };
+/** Where a form is sent (absolute), by a submitter's own `formaction` when it has one. @param {HTMLFormElement} form @param {Element | null} [submitter] @returns {string} */
+const formActionOf = (form, submitter) => {
+  const t = submitter && isHtml(submitter) ? tagOf(submitter) : "";
+  if (submitter && (t === "button" || t === "input") && hasAttribute.call(submitter, "formaction")) return /** @type {any} */ (submitterAction)[t].call(submitter);
+  return formAction.call(form);
+};
+/** "get", "post" or "dialog", by a submitter's own `formmethod` when it has one. @param {HTMLFormElement} form @param {Element | null} [submitter] @returns {string} */
+const formMethodOf = (form, submitter) => {
+  const t = submitter && isHtml(submitter) ? tagOf(submitter) : "";
+  if (submitter && (t === "button" || t === "input") && hasAttribute.call(submitter, "formmethod")) return /** @type {any} */ (submitterMethod)[t].call(submitter);
+  return formMethod.call(form);
+};
+/** A link's target, absolute ("" for none). @param {Element} el @returns {string} */
+const linkTargetOf = (el) => (!isHtml(el) ? "" : tagOf(el) === "a" ? hrefA.call(el) : tagOf(el) === "area" ? hrefArea.call(el) : "");
+return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, elementsAtOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, requestSubmitOf, formElementsOf, formOwnerOf, formActionOf, formMethodOf, linkTargetOf };
 })();
 // ---- extension/content/dom_tables.js
 const __dom_tables = (() => {
@@ -7381,6 +7409,328 @@ async function sendTrusted(steps) {
 }
 return { CLICK_IGNORED_AFTER_MS, fieldState, requestCount, noTextChange, noKeyEffect, noChange, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, typeSteps, fillSteps, pressSteps, sendTrusted };
 })();
+// ---- extension/content/effect_rules.js
+const __effect_rules = (() => {
+// Generated by `python -m shared_schema.generate` from shared_schema/effects.py. Do not edit.
+
+/** A control's own words that say what a press on it does. @type {Readonly<Record<string, string>>} */
+const RISK_WORDS = Object.freeze({"spend money": "\\b(buy|purchase|pay|payment|place (?:my |your |the |an? )?order|order now|checkout now|complete (?:purchase|order|payment|booking)|confirm (?:and pay|purchase|order|payment|booking)|subscribe|donate|book now|reserve now|add funds|top up|transfer|send money|upgrade now|start (?:my )?subscription)\\b", "send or publish": "\\b(send|post|publish|tweet|submit (?:comment|review|post|reply)|post comment|reply now|share now|schedule post)\\b", "delete": "\\b(delete|remove|erase|destroy|discard|trash|move to trash|empty trash|cancel (?:my |the )?(?:subscription|order|account|booking)|close (?:my )?account|deactivate|unsubscribe|permanently)\\b"});
+const TARGET_SPEND = "\\b(pay|payment|payments|purchase|subscribe|subscription|subscriptions|donate|transfer|charge|checkout[ _/-](?:confirm|complete|place)|place[ _-]order|billing[ _/-](?:confirm|upgrade)|upgrade)\\b";
+const TARGET_DELETE = "\\b(delete|destroy|remove|erase|trash|unsubscribe|deactivate|close[ _-]account|cancel[ _-](?:subscription|account|order|booking)|wipe|purge)\\b";
+const FIELD_SPEND = "\\b(amount|price|total|charge|plan|billing|subscription|recurring|renew|card|payment|cc[_-]?number|cvv|iban)\\b";
+const FIELD_DELETE = "^(?:action|op|cmd|do|task|intent)=(?:delete|remove|destroy|erase|trash|purge)\\b";
+const AMOUNT = "(?:[$\u20ac\u00a3\u00a5\u20b9]\\s?\\d[\\d.,]*|\\b\\d[\\d.,]*\\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\\b)";
+const CHARGE = "(?:per (?:year|month|week|day)|a (?:year|month)|/\\s?(?:yr|year|mo|month|wk)\\b|annual(?:ly)?|monthly|yearly|weekly|renews?|recurring|subscription|billed|charged?|trial|auto-?renew|will be (?:charged|billed|debited))";
+/** What a press on them sets off. @type {ReadonlySet<string>} */
+const CLICKERS = new Set(["button", "link", "menuitem", "tab", "option", "submit", "checkbox", "switch", "radio"]);
+return { RISK_WORDS, TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_DELETE, AMOUNT, CHARGE, CLICKERS };
+})();
+// ---- extension/shared/site_match.js
+const __site_match = (() => {
+/**
+ * Sites as heybro reads them, with nothing else loaded (the DOM agent bundles this): a page's site,
+ * a pattern as the user means it, and whether one covers the other (shared_schema/sites.py says
+ * the same in Python; both are tested against tests/fixtures/site_rules_cases.json).
+ */
+
+const PORT = /^(.*):(\d{1,5})$/;
+
+/** @param {string} host */
+function idna(host) {
+  const h = host.trim().toLowerCase().replace(/\.+$/, "");
+  if (/^[\x00-\x7f]*$/.test(h)) return h;
+  try { return new URL(`http://${h}`).hostname.replace(/\.+$/, ""); } catch { return h; }
+}
+
+/**
+ * A page's site: its host name, with the port when the address names one; "" when it has none.
+ * @param {string} url
+ */
+function siteOf(url) {
+  /** @type {URL} */ let u;
+  try { u = new URL(String(url || "").trim()); } catch { return ""; }
+  if (!u.hostname) return "";
+  const host = idna(u.hostname);
+  return u.port ? `${host}:${u.port}` : host; // (URL drops the scheme's own port)
+}
+
+/**
+ * A pattern as the user means it (see shared_schema/sites.py pattern_of).
+ * @param {string} text
+ */
+function patternOf(text) {
+  let p = String(text || "").trim().toLowerCase();
+  if (p.includes("://")) p = p.split("://").slice(1).join("://");
+  p = p.split(/[/?#]/, 1)[0];
+  p = p.slice(p.lastIndexOf("@") + 1);
+  for (const prefix of ["*.", "www."]) if (p.startsWith(prefix)) p = p.slice(prefix.length);
+  const m = PORT.exec(p);
+  let [host, port] = m ? [m[1], m[2]] : [p, ""];
+  if (!host.includes("*") && !host.startsWith("[")) host = idna(host);
+  return port && host ? `${host}:${port}` : host.replace(/\.+$/, "");
+}
+
+/** @param {string} s @returns {[string, string]} */
+function split(s) {
+  const m = PORT.exec(s);
+  return m && !s.endsWith("]") ? [m[1], m[2]] : [s, ""];
+}
+
+/**
+ * Whether `pattern` covers `site` (siteOf's answer).
+ * @param {string} pattern @param {string} site
+ */
+function matches(pattern, site) {
+  const p = patternOf(pattern);
+  if (!p || !site) return false;
+  const [pHost, pPort] = split(p);
+  const [sHost, sPort] = split(site);
+  if (pPort && pPort !== sPort) return false;
+  if (pHost.includes("*")) {
+    const re = pHost.split("*").map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+    return new RegExp(`^(?:${re})$`, "s").test(sHost);
+  }
+  return sHost === pHost || sHost.endsWith(`.${pHost}`);
+}
+return { siteOf, patternOf, matches };
+})();
+// ---- extension/content/act_gate.js
+const __act_gate = (() => {
+/**
+ * The last look before an action, on the element the agent is about to act on, with what the host
+ * decided before (the call's `gate`, shared_schema/effects.py). Whatever changed since the host
+ * looked is judged as it is now — so a yes, or the host's "nothing of the user's leaves here",
+ * holds only for the page, the control and the effect it was given for:
+ *
+ * - **origin**: the document is still of the origin the host judged the action for (a page that
+ *   navigated meanwhile gets nothing: `origin_changed`, the origin it is on as detail);
+ * - **secrets**: a value carrying the user's secret goes only into a field for it (a password
+ *   into a password field, a code into a code field): `not_allowed` otherwise;
+ * - **effect**: what a press sets off — the control's own words, where it leads (a link's target,
+ *   its form's action and method), what its form carries (hidden fields too) and the small print
+ *   beside it. A risky one (spending, sending, deleting: effect_rules.js) needs the user's yes; one
+ *   that leads to a site the user never named, carrying data, needs the host's look at that data.
+ *   Either is `needs_approval` with the effect and its digest, until the call names the digest
+ *   among the approved. A control whose words, target or fields changed has another digest: it is
+ *   asked about again, not pressed.
+ *
+ * Nothing here runs in the page's world or leaves a trace in its document.
+ *
+ * @typedef {{origin?: string | null, confirm?: boolean, approved?: string[], named?: string[], secret?: "password" | "code" | "any" | null}} Gate
+ * @typedef {{name: string, label: string, type: string, value: string}} Field
+ * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string}} Effect
+ * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string}} Reason
+ */
+const { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_SPEND, RISK_WORDS, TARGET_DELETE, TARGET_SPEND } = __effect_rules;
+const { actionError } = __dom_input;
+const { isSecretField } = __dom_secret;
+const { accessibleName, labelText, norm, roleOf } = __refind;
+const { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, tagOf } = __dom_native;
+const { matches, siteOf } = __site_match;
+
+const re = (/** @type {string} */ s) => new RegExp(s, "i");
+const WORDS = Object.entries(RISK_WORDS).map(([what, s]) => /** @type {[string, RegExp]} */ ([what, re(s)]));
+const [T_SPEND, T_DELETE, F_SPEND, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_DELETE].map(re);
+const MONEY = re(AMOUNT), RECURS = re(CHARGE);
+const cut = (/** @type {string} */ s, /** @type {number} */ n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** Where the words beside a control end: the page's big parts are not its small print. */
+const BEYOND = new Set(["body", "html", "main"]);
+
+/** The controls a click on something inside them activates. */
+const ACTIVATES = "a[href], area[href], button, input[type=submit], input[type=image], input[type=button], input[type=reset], [role=button], [role=link], [role=menuitem], [role=tab], [role=option], [role=switch], [role=checkbox], [role=radio], summary, label";
+
+/** @param {Element} el */
+function kindOf(el) {
+  const tag = tagOf(el);
+  if (tag === "input") {
+    const t = (attr(el, "type") || "").toLowerCase();
+    if (t === "submit" || t === "image") return "submit";
+    if (t === "button" || t === "reset") return "button";
+  }
+  if (tag === "button" && (attr(el, "type") || "submit").toLowerCase() === "submit" && formOwnerOf(el)) return "submit";
+  return roleOf(el) || tag;
+}
+
+/** A control's own words: its name and what it shows (a page's trap may be in either). @param {Element} el */
+function wordsOf(el) {
+  const parts = [accessibleName(el), innerTextOf(el), tagOf(el) === "input" ? /** @type {HTMLInputElement} */ (el).value : "", attr(el, "aria-label"), attr(el, "title")];
+  return cut(norm([...new Set(parts.map((p) => norm(p || "")).filter(Boolean))].join(" ")), 300);
+}
+
+/**
+ * The form's fields as a submission carries them: named controls with a value (a secret field's
+ * value never: only that one is filled), hidden ones included.
+ * @param {HTMLFormElement} form @returns {Field[]}
+ */
+function fieldsOf(form) {
+  /** @type {Field[]} */ const out = [];
+  for (const f of Array.from(formElementsOf(form)).slice(0, 60)) {
+    const tag = tagOf(f);
+    if (tag !== "input" && tag !== "select" && tag !== "textarea") continue;
+    const type = tag === "input" ? (attr(f, "type") || "text").toLowerCase() : tag;
+    if (["submit", "button", "reset", "image", "file"].includes(type)) continue;
+    const any = /** @type {HTMLInputElement} */ (f);
+    if ((type === "checkbox" || type === "radio") && !any.checked) continue;
+    const value = String(any.value ?? "");
+    if (!value) continue;
+    const secret = type !== "hidden" && isSecretField(f);
+    out.push({ name: cut(attr(f, "name") || "", 60), label: type === "hidden" ? "" : cut(labelText(f) || accessibleName(f), 60), type, value: secret ? "(a secret)" : cut(value, 200) });
+  }
+  return out;
+}
+
+/**
+ * The words beside a control that say what it costs: the nearest text around it (up to its form,
+ * or a few levels up) where an amount of money stands with words of a charge.
+ * @param {Element} el @param {HTMLFormElement | null} form
+ */
+function besideOf(el, form) {
+  let at = parentElOf(el);
+  for (let i = 0; at && i < 4 && !BEYOND.has(tagOf(at)); i++, at = parentElOf(at)) {
+    const text = norm(innerTextOf(at));
+    if (text.length > 600) break;
+    const money = MONEY.exec(text);
+    if (money && RECURS.test(text)) {
+      const from = Math.max(0, money.index - 80);
+      return cut(text.slice(from, money.index + 120), 200);
+    }
+    if (at === form) break;
+  }
+  return "";
+}
+
+/**
+ * What a press on `el` would set off, as far as the page says before it: null for an element whose
+ * press leads nowhere (plain text, a field).
+ * @param {Element} el @param {"press" | "submit"} how "submit": Enter in a field, its form's implicit submission
+ * @returns {Effect | null}
+ */
+function effectOf(el, how) {
+  const field = how === "submit";
+  const control = field ? el : closestOf(el, ACTIVATES) || el;
+  const form = formOwnerOf(control) || /** @type {HTMLFormElement | null} */ (closestOf(control, "form"));
+  const kind = field ? "submit" : kindOf(control);
+  const submits = kind === "submit" || field;
+  if (field && !form) return null;
+  const link = linkTargetOf(control) || (tagOf(control) === "a" ? "" : linkTargetOf(closestOf(control, "a[href]") || control));
+  const target = link || (submits && form ? formActionOf(form, field ? null : control) : "") || null;
+  return {
+    words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control),
+    kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
+    method: submits && form ? formMethodOf(form, field ? null : control) : link ? "get" : null,
+    fields: submits && form ? fieldsOf(form) : [], beside: submits || CLICKERS.has(kind) ? besideOf(control, form) : "",
+  };
+}
+
+/** The words of an address's path and query (`/account/delete?confirm=1` → "account delete confirm 1"). @param {string} url */
+function targetWords(url) {
+  try {
+    const u = new URL(url);
+    return decodeURIComponent(`${u.pathname} ${u.search}`).replace(/[/?&=.+]/g, " ").toLowerCase();
+  } catch { return ""; }
+}
+
+/**
+ * Why a press with this effect needs a yes first (none: it may go).
+ * @param {Effect} e @param {Gate} gate @param {string} origin the document's origin
+ * @returns {Reason[]}
+ */
+function reasonsOf(e, gate, origin) {
+  /** @type {Reason[]} */ const out = [];
+  const submits = e.kind === "submit";
+  if (gate.confirm) {
+    const risk = (/** @type {string} */ what, /** @type {string} */ said) => { out.push({ kind: "risk", what, said: cut(said, 200) }); };
+    if (CLICKERS.has(e.kind) || submits) {
+      for (const [what, pattern] of WORDS) {
+        if (what === "send or publish" && e.kind === "link") continue; // ("Posts" opens a page)
+        const m = pattern.exec(e.words);
+        if (m) risk(what, m[0]);
+      }
+    }
+    if (e.target) {
+      const words = targetWords(e.target);
+      const acts = submits ? e.method !== "get" || /\?/.test(e.target) : /\?./.test(e.target);
+      const del = T_DELETE.exec(words);
+      if (del) risk("delete", `it leads to ${cut(e.target, 100)}`);
+      const spend = acts ? T_SPEND.exec(words) : null;
+      if (spend) risk("spend money", `it ${submits ? "sends its form" : "leads"} to ${cut(e.target, 100)}`);
+    }
+    for (const f of e.fields) {
+      if (F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `its form says ${f.name}=${f.value}`);
+      else if (F_SPEND.test(f.name.replace(/[_-]/g, " ")) && f.type !== "search") risk("spend money", `its form carries ${f.name}=${f.value}`);
+    }
+    if (e.beside) risk("spend money", `beside it: "${e.beside}"`);
+  }
+  if (e.target) {
+    const site = siteOf(e.target), here = siteOf(origin);
+    const carries = e.fields.some((f) => f.type !== "hidden") || /[?#]./.test(e.target);
+    if (site && site !== here && carries && !(gate.named || []).some((p) => matches(p, site))) out.push({ kind: "leaves", site });
+  }
+  return out;
+}
+
+/** A short digest of an effect (FNV-1a, 64 bits as two halves): what a yes is bound to. @param {Effect} e */
+function digestOf(e) {
+  const text = JSON.stringify([e.words, e.kind, e.target, e.method, e.fields.map((f) => [f.name, f.type, f.type === "hidden" ? f.value : ""]), e.beside]);
+  let a = 0x811c9dc5, b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+}
+
+/** The origin of the element's document (an opaque one is "null"). @param {Element} el */
+function originOf(el) {
+  try { return docOf(el).defaultView?.origin || "null"; } catch { return "null"; }
+}
+
+/**
+ * Whether a field is one for the user's secret of this kind: a password into a password field
+ * (type, autocomplete, or a name that says so), a code into a code field.
+ * @param {Element} el @param {"password" | "code" | "any"} kind
+ */
+function takesSecret(el, kind) {
+  if (!isSecretField(el, () => labelText(el))) return false;
+  if (kind === "any") return true;
+  const type = (attr(el, "type") || "").toLowerCase();
+  const ac = (attr(el, "autocomplete") || "").toLowerCase();
+  const said = `${attr(el, "name") || ""} ${attr(el, "id") || ""} ${labelText(el)}`.toLowerCase();
+  const code = ac.includes("one-time-code") || /\b(code|otp|pin|token|2fa|mfa|verification)\b|(otp|pin|code)/.test(said);
+  return kind === "code" ? code || type === "password" : type === "password" || /password/.test(ac) || (!code && /pass/.test(said));
+}
+
+/**
+ * Checks the gate on the element right before the action: resolves with the effect's digest (what
+ * a trusted press re-checks at the moment of the press), or throws the typed refusal.
+ * @param {string} action @param {"press" | "keys" | undefined} judged how the action's effect is judged (its definition)
+ * @param {Element | null} el @param {Record<string, any>} args
+ * @returns {{digest: string | null, effect: Effect | null}}
+ */
+function passGate(action, judged, el, args) {
+  /** @type {Gate | undefined} */ const gate = args.gate;
+  if (!gate || !el) return { digest: null, effect: null };
+  const origin = originOf(el);
+  if (gate.origin && gate.origin !== origin) {
+    throw actionError("origin_changed", `The page is now on ${origin}, not ${gate.origin} where heybro decided to ${action}: nothing was done.`, { origin });
+  }
+  if (gate.secret && !takesSecret(el, gate.secret)) {
+    throw actionError("not_allowed", `This field is not one for the user's ${gate.secret === "code" ? "code" : "password"} (heybro types a secret only into a field for it): nothing was typed.`);
+  }
+  const how = judged === "press" ? "press" : judged === "keys" && /\benter\b/i.test(String(args.keys || "")) ? "submit" : null;
+  const effect = how ? effectOf(el, how) : null;
+  if (!effect) return { digest: null, effect: null };
+  const digest = digestOf(effect);
+  const reasons = reasonsOf(effect, gate, origin);
+  if (reasons.length && !(gate.approved || []).includes(digest)) {
+    throw actionError("needs_approval", `Before heybro can ${action} this, it must be approved: ${reasons.map((r) => (r.kind === "risk" ? `it may ${r.what} (${r.said})` : `it leads to ${r.site}`)).join("; ")}.`, { effect, digest, reasons });
+  }
+  return { digest, effect };
+}
+return { effectOf, reasonsOf, digestOf, takesSecret, passGate };
+})();
 // ---- extension/actions/click.js
 const __click = (() => {
 /** click: a click on the element (refused when covered or disabled). */
@@ -7393,6 +7743,7 @@ const action = {
   name: "click",
   needs: { page: { element: "required", enabled: true, hit: true } },
   run: (el) => { clickOn(/** @type {Element} */ (el)); return {}; },
+  judged: "press",
   settle: SETTLE_ASYNC,
   // A handler that checks isTrusted ignores a script's click: then the browser's own, unless the
   // click opens the browser's own pop-up; late effects are waited for first (never clicked twice).
@@ -7491,6 +7842,7 @@ const action = {
     if (el) focusOn(el); // keys go to what has focus: a person would click into it first
     return { pressed: pressKeys(el || deepActiveElement(document) || document.body, String(args.keys)) };
   },
+  judged: "keys",
   settle: SETTLE_ASYNC,
   trusted: { steps: (args) => pressSteps(String(args.keys)), auto: true, noEffect: noKeyEffect, keys: true,
     done: (args) => { const { key, mods } = parseKeys(String(args.keys)); return { pressed: { key, ...mods } }; } },
@@ -7747,7 +8099,9 @@ const __page = (() => {
  * to the keyboard's focus (a code editor's hidden field takes only these); `pointer`: done where a
  * person points (on a code editor, its visible box); `text`: writes text (an editable region gets
  * the browser's keys from the start); `done`: what it reports when the browser's input did it.
- * `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
+ * `judged`: what the gate (content/act_gate.js) judges of it right before it runs — a "press" (the
+ * element's effect: its words, where it leads, what its form carries), or "keys" (Enter in a field
+ * submits its form). `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
  * its `timeout_ms` (kept within the call's), and for an address (`url`) the coordinator waits on
  * the tab itself.
  *
@@ -7756,7 +8110,7 @@ const __page = (() => {
  *   auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
  *   keys?: boolean, pointer?: boolean, text?: boolean, done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
  * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../content/dom_scan.js").Registry) => any,
- *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput,
+ *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput, judged?: "press" | "keys",
  *   verify?: (el: Element, args: Record<string, any>, changes: any) => void, waits?: boolean}} PageAction
  */
 const { action: click } = __click;
@@ -7792,6 +8146,7 @@ const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, docum
 const { watchRequests, watchScripts } = __dom_requests;
 const { actionError, focusOn, checkedState, isEditable } = __dom_input;
 const { fieldState, moveSteps, requestCount, sendTrusted } = __dom_trusted;
+const { passGate } = __act_gate;
 const { PAGE_ACTIONS } = __page;
 const { containsOf, isConnectedOf } = __dom_native;
 
@@ -7890,6 +8245,8 @@ async function act(action, args) {
   }
   // What the hover drew inside the control (a flag toggle's icon) is what a pointer then clicks.
   if (el && hoverAt && hoverAt !== el && containsOf(el, hoverAt)) el = hoverAt;
+  // The last look, on the element as it is now: the origin, a secret's field, a press's effect.
+  passGate(action, def.judged, el || (def.judged === "keys" ? deepActiveElement(document) : null), args);
   let outlined = () => {};
   // Outlined for as long as the action runs and a moment after (OUTLINE_MIN_MS): before the
   // browser's own input (a person sees what it types into), right after a script's (the same

@@ -12,6 +12,7 @@ import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, docu
 import { watchRequests, watchScripts } from "./dom_requests.js";
 import { actionError, focusOn, checkedState, isEditable } from "./dom_input.js";
 import { fieldState, moveSteps, requestCount, sendTrusted } from "./dom_trusted.js";
+import { passGate } from "./act_gate.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
 import { containsOf, isConnectedOf } from "./dom_native.js";
 
@@ -110,6 +111,8 @@ async function act(action, args) {
   }
   // What the hover drew inside the control (a flag toggle's icon) is what a pointer then clicks.
   if (el && hoverAt && hoverAt !== el && containsOf(el, hoverAt)) el = hoverAt;
+  // The last look, on the element as it is now: the origin, a secret's field, a press's effect.
+  passGate(action, def.judged, el || (def.judged === "keys" ? deepActiveElement(document) : null), args);
   let outlined = () => {};
   // Outlined for as long as the action runs and a moment after (OUTLINE_MIN_MS): before the
   // browser's own input (a person sees what it types into), right after a script's (the same

@@ -230,3 +230,31 @@ export const dispatchOf = (t, ev) => dispatchEvent.call(t, ev);
 export const requestSubmitOf = (form, submitter) => requestSubmit.call(form, submitter);
 /** @param {HTMLFormElement} form @returns {HTMLFormControlsCollection} */
 export const formElementsOf = (form) => formElements.call(form);
+
+// What a form submits and where, through the prototypes' own getters: a control named `action`,
+// `method` or `form` replaces the form's property of that name for anyone reading it plainly.
+const formAction = own(FORM, "action"), formMethod = own(FORM, "method");
+const A = dom ? HTMLAnchorElement.prototype : undefined, AREA = dom ? HTMLAreaElement.prototype : undefined;
+const hrefA = own(A, "href"), hrefArea = own(AREA, "href");
+/** @type {Record<string, (this: any) => any>} */
+const ownerForm = dom ? Object.fromEntries([["button", HTMLButtonElement], ["input", HTMLInputElement], ["select", HTMLSelectElement],
+  ["textarea", HTMLTextAreaElement], ["fieldset", HTMLFieldSetElement], ["output", HTMLOutputElement], ["object", HTMLObjectElement]]
+  .map(([tag, C]) => [tag, own(/** @type {any} */ (C).prototype, "form")])) : {};
+const submitterAction = dom ? { button: own(HTMLButtonElement.prototype, "formAction"), input: own(HTMLInputElement.prototype, "formAction") } : {};
+const submitterMethod = dom ? { button: own(HTMLButtonElement.prototype, "formMethod"), input: own(HTMLInputElement.prototype, "formMethod") } : {};
+/** The form a control belongs to (its `form` attribute or its place), or null. @param {Element} el @returns {HTMLFormElement | null} */
+export const formOwnerOf = (el) => { const f = isHtml(el) ? ownerForm[tagOf(el)] : undefined; return f ? f.call(el) : null; };
+/** Where a form is sent (absolute), by a submitter's own `formaction` when it has one. @param {HTMLFormElement} form @param {Element | null} [submitter] @returns {string} */
+export const formActionOf = (form, submitter) => {
+  const t = submitter && isHtml(submitter) ? tagOf(submitter) : "";
+  if (submitter && (t === "button" || t === "input") && hasAttribute.call(submitter, "formaction")) return /** @type {any} */ (submitterAction)[t].call(submitter);
+  return formAction.call(form);
+};
+/** "get", "post" or "dialog", by a submitter's own `formmethod` when it has one. @param {HTMLFormElement} form @param {Element | null} [submitter] @returns {string} */
+export const formMethodOf = (form, submitter) => {
+  const t = submitter && isHtml(submitter) ? tagOf(submitter) : "";
+  if (submitter && (t === "button" || t === "input") && hasAttribute.call(submitter, "formmethod")) return /** @type {any} */ (submitterMethod)[t].call(submitter);
+  return formMethod.call(form);
+};
+/** A link's target, absolute ("" for none). @param {Element} el @returns {string} */
+export const linkTargetOf = (el) => (!isHtml(el) ? "" : tagOf(el) === "a" ? hrefA.call(el) : tagOf(el) === "area" ? hrefArea.call(el) : "");

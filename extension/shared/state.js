@@ -18,7 +18,7 @@ export const MAX_CHAT = 200;
  * @typedef {{text: string, state: "pending" | "current" | "done"}} Subtask
  * @typedef {{who: "user" | "agent" | "error", text: string, at: number, n?: number}} ChatEntry
  * @typedef {{decision: string, reason: string, confidence: number, threshold: number, accepted: boolean, by?: string}} VerdictView
- * @typedef {{id: string, text: string, kind: "text" | "choice" | "secret" | "confirm", choices: string[]}} QuestionView
+ * @typedef {{id: string, text: string, kind: "text" | "choice" | "secret" | "confirm", choices: string[], page?: string}} QuestionView
  *   what heybro asks while the task waits for the person (answered by the task's next message)
  * @typedef {{
  *   taskId: string, goal: string, status: string, reason: string | null,
@@ -157,7 +157,7 @@ export function applyEvent(state, ev) {
       ctx.lastVerdict = { decision: d.decision, reason: d.reason, confidence: d.confidence, threshold: d.threshold, accepted: d.accepted, by: d.by };
       break;
     case EVENT.question:
-      ctx.question = { id: d.id, text: d.text, kind: d.kind || "text", choices: d.choices || [] };
+      ctx.question = { id: d.id, text: d.text, kind: d.kind || "text", choices: d.choices || [], ...(d.page ? { page: d.page } : {}) };
       say("agent", `heybro asks: ${d.text}`);
       break;
     case EVENT.answer:

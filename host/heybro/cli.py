@@ -13,7 +13,7 @@ from typing import Any
 from shared_schema.sites import CATEGORIES, CATEGORY_NAMES, SiteRules, pattern_of
 
 from . import paths
-from .agent.risk import site_of
+from .agent.sinks import host_of
 from .install import browsers as browser_dirs
 from .install import bundle, doctor, registration, unpacked
 from .native.identity import EXTENSION_ID
@@ -162,7 +162,7 @@ def _site_changes(args: argparse.Namespace) -> Callable[[dict[str, Any]], dict[s
         sites["categories_off"] = off
         asked_off = list(data.get("confirm_off_sites") or [])
         for site, off_ in quiet:
-            host = site_of(site if "://" in site else f"http://{site}")
+            host = host_of(site if "://" in site else f"http://{site}")
             asked_off = [x for x in asked_off if x.lower() != host] + ([host] if off_ else [])
         return {**data, "sites": sites, "confirm_off_sites": asked_off}
     return change

@@ -259,7 +259,8 @@ class Progress:
             self.say(f"  learned about {d.site}: {d.text} (`heybro experiences` lists them)")
         elif isinstance(d, QuestionData):  # the task waits for the user's word
             options = f" [{' / '.join(d.choices)}]" if d.choices else ""
-            self.say(f"  ? heybro asks: {d.text}{options}")
+            page = f" (asked while reading {d.page})" if d.page else ""
+            self.say(f"  ? heybro asks{page}: {d.text}{options}")
             self.say(f"    answer with `heybro message {ev.task_id} -` (asks for it without "
                      "showing it)" if d.kind == "secret" else
                      f"    answer with `heybro message {ev.task_id} \"…\"`")

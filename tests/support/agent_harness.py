@@ -47,6 +47,26 @@ def run_task(llm: ScriptedLLM, browser: Browser, goal: str = "Buy the blue kettl
     return task, rec, result
 
 
+def answering(*answers: str, stop: bool = False) -> Any:
+    """An `env_hook`: a person who answers each question as it is asked, in order (then stops the
+    task at the next one, with `stop`)."""
+    def hook(env: AgentEnv) -> None:
+        async def person() -> None:
+            for text in answers:
+                while not env.control.asking:
+                    await asyncio.sleep(0.01)
+                await asyncio.sleep(0.05)
+                env.control.answer(text)
+                while env.control.asking:
+                    await asyncio.sleep(0.01)
+            if stop:
+                while not env.control.asking:
+                    await asyncio.sleep(0.01)
+                env.control.stop()
+        asyncio.get_running_loop().create_task(person())
+    return hook
+
+
 def plan(*subtasks: str) -> dict[str, Any]:
     """The scheduler's usual first reply: set the subtasks and start work."""
     return calls(("set_subtasks", {"subtasks": list(subtasks)}), ("start_work", {}))

@@ -25,6 +25,7 @@ class El:
     submit: bool = False
     checked: bool | None = None
     opens: str | None = None  # clicking opens this URL in a new tab
+    risk: str | None = None  # what a press on it may do ("spend money"), as the page's agent judges it
 
 
 @dataclass
@@ -136,6 +137,7 @@ class FakeBrowser:
         if tool in ("scroll", "press") and not args.get("element_id"):
             return base() | {"found_by": None}
         el = self._find(args["element_id"])
+        self._gate(tool, el, args.get("gate") or {})
         if tool == "click":
             if el.id in self.covered:
                 raise ToolFailed("covered", f"{el.label!r} is covered by another element.")
@@ -159,6 +161,21 @@ class FakeBrowser:
             return base()
         el.value = args.get("value", args.get("text", ""))
         return base() | {"value": el.value}
+
+
+    def _gate(self, tool: str, el: El, gate: dict[str, Any]) -> None:
+        """The page agent's last look (content/act_gate.js), as far as these pages need: the
+        origin judged, and a risky press held for the user's yes (its digest approved)."""
+        origin = "/".join(self.url.split("/")[:3])
+        if gate.get("origin") and gate["origin"] != origin:
+            raise ToolFailed("origin_changed", f"The page is now on {origin}.", {"origin": origin})
+        digest = f"{el.id}:{el.label}"
+        if tool in ("click", "press") and el.risk and gate.get("confirm") \
+                and digest not in gate.get("approved", []):
+            raise ToolFailed("needs_approval", f"it may {el.risk}", {
+                "effect": {"words": el.label, "kind": el.tag, "target": el.href, "method": None,
+                           "fields": [], "beside": ""},
+                "digest": digest, "reasons": [{"kind": "risk", "what": el.risk, "said": el.label}]})
 
 
 def shop() -> FakeBrowser:

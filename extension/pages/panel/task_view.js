@@ -190,6 +190,10 @@ function renderQuestion(ctx, ui) {
   box.hidden = !q;
   if (!q) return;
   /** @type {HTMLElement} */ (box.querySelector("[data-field=text]")).textContent = q.text;
+  // A question the model asked after reading a page may have been shaped by that page: said so.
+  const page = /** @type {HTMLElement} */ (box.querySelector("[data-field=page]"));
+  page.textContent = q.page ? `Asked while reading ${q.page}.` : "";
+  page.hidden = !q.page;
   /** @type {HTMLElement} */ (box.querySelector("[data-field=hint]")).textContent = QUESTION_HINTS[q.kind] || "";
   /** @type {HTMLElement} */ (box.querySelector("[data-field=secret]")).hidden = q.kind !== "secret";
   const choices = /** @type {HTMLElement} */ (box.querySelector("[data-field=choices]"));

@@ -1,9 +1,9 @@
 """The phases every action goes through, whoever proposes it — the worker's model, a desk role, a
 routine's replay, an outside agent through the worker: **hold** (a reply held through a pause is
 not carried out) → **guard** (an action a fault cut off is not repeated by itself; the task's step
-budget) → **confirm** (ask_first.py) → record → run → **what it changed** (one reading of "the page
-changed") → check its expectation (settle.py) → **why the batch stops**. One definition of each,
-so the paths cannot drift apart."""
+budget) → record → run (through AgentEnv.call, where sinks.py decides what may leave and asks the
+user first) → **what it changed** (one reading of "the page changed") → check its expectation
+(settle.py) → **why the batch stops**. One definition of each, so the paths cannot drift apart."""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -10,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from shared_schema.page_text import neutral
-from shared_schema.sites import SiteGate, Verdict, refusal
+from shared_schema.sites import SiteGate, Verdict, refusal, site_of
 
 from ..config import Limits, Settings
+from ..flow.ledger import Ledger, sites_in
 from .browser import Browser, Snapshot
-from . import reach
+from . import reach, sinks
 from .browser_tools import OBSERVE, SCREENSHOT, send
 from .control import RunControl
 from .errors import GuardrailHit, HeldReplySetAside, NewInformation, ToolFailed
@@ -65,9 +67,15 @@ class RunState:
     # The user's secret answers (one-time codes, passwords) by name: only here, in memory — never
     # in the record, an event, a log or a prompt. Actions name them as {{secret:NAME}}.
     secrets: dict[str, str] = field(default_factory=dict)
-    approved: set[str] = field(default_factory=set)  # risky actions the user said yes to
+    secret_sites: dict[str, str] = field(default_factory=dict)  # … the site each was given for
+    secret_kinds: dict[str, str] = field(default_factory=dict)  # … and the field it goes into
+    approved_effects: set[str] = field(default_factory=set)  # presses the user said yes to (digests)
     sites_approved: set[str] = field(default_factory=set)  # ask-first sites the user said yes to
     sites_told: set[str] = field(default_factory=set)  # never-sites the user was told of
+    # Where the task's values came from and what went where (heybro/flow): made from the task
+    # when first needed, then kept current with what the user says and the task keeps.
+    ledger: Ledger | None = None
+    absorbed: set[int] = field(default_factory=set)  # memory items the ledger has taken in
 
 
 class AgentEnv:
@@ -149,27 +157,61 @@ class AgentEnv:
                                f"{self.limits.task_timeout_s:.0f} s.")
 
     async def call(self, tool: str, args: dict[str, Any], timeout_ms: int = 15_000) -> dict[str, Any]:
-        """A browser tool in the task's tab, its arguments in wire form. A tool that only waits
-        (Effects.interruptible) ends at a stop; an act runs to its end, so the record says
-        whether it happened."""
+        """A browser tool in the task's tab, its arguments in wire form. What it may reach
+        (reach.py, the site permissions) and what it may give whom (sinks.py) are decided here,
+        before it leaves, and again when the page's agent stops it at its last look. A tool that
+        only waits (Effects.interruptible) ends at a stop; an act runs to its end, so the record
+        says whether it happened."""
         reach.check(self.task, tool, args)
         for v in reach.opened_sites(tool, args, self.site_gate):
             await self.site_permission(v)
-        for _ in range(3):  # (a yes to one site, and the page then on another ask-first site)
+        admitted = await sinks.admit(self, tool, args)
+        wire = admitted.args
+        for _ in range(4):  # (a yes to one site or press, and the page then asks for another)
             try:
-                result = await send(self.browser, tool, args, tab_id=self.state.tab_id,
+                result = await send(self.browser, tool, wire, tab_id=self.state.tab_id,
                                     control=self.control, timeout_ms=timeout_ms, sites=self.site_gate)
                 break
             except ToolFailed as err:
-                refused = reach.refused_site(err)
-                if refused is None:
-                    raise
-                await self.site_permission(refused)
+                if (refused := reach.refused_site(err)) is not None:
+                    await self.site_permission(refused)
+                    continue
+                if err.code == "needs_approval":
+                    wire = await sinks.resolve(self, tool, err, wire, admitted.decided)
+                    continue
+                raise
         else:
-            raise ToolFailed("not_allowed", "The page kept moving to sites that need the user's "
-                             "permission; stopped asking.")
+            raise ToolFailed("not_allowed", "The page kept changing what heybro was about to do, "
+                             "or kept moving to sites that need the user's permission; stopped "
+                             "asking.")
+        sinks.sent(self, admitted)
         reach.learn(self.task, result)
+        if admitted.decided:
+            result = {**result, "decided": "; ".join(admitted.decided)}
         return result
+
+    @property
+    def ledger(self) -> Ledger:
+        """The task's ledger of values and sites (heybro/flow), current with its memory: the user's
+        messages, the tabs they handed over and what the task kept."""
+        st = self.state
+        if st.ledger is None:
+            st.ledger = Ledger()
+            st.ledger.chosen(self.task.url)
+            st.ledger.chosen(self.task.start_page)
+            st.ledger.said(self.task.description)
+        for m in self.task.memory:
+            if id(m) in st.absorbed:
+                continue
+            st.absorbed.add(id(m))
+            if m.name.startswith("handed_tab_"):
+                for site in sites_in(m.value):
+                    st.ledger.chosen("http://" + site)
+            elif m.note and m.name != "agent_message":  # (another agent's words are not the user's)
+                st.ledger.said(m.value)
+            elif not m.note:
+                st.ledger.kept(m.value, m.source_url)
+        return st.ledger
 
     @property
     def site_gate(self) -> SiteGate:
@@ -188,7 +230,7 @@ class AgentEnv:
             raise ToolFailed("not_allowed", refusal(v), v.model_dump())
         answer = await self.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
             f"The task wants to work on {v.site} ({v.why}). Let heybro work there for this task?")))
-        if answer.strip().lower() not in YES:
+        if not sinks.said_yes(answer):
             raise ToolFailed("declined", f"The user said no to working on {v.site}: do not go "
                              "there another way; report what was done, or ask the user what they "
                              "want.")
@@ -243,9 +285,13 @@ class AgentEnv:
 
     async def adopt_observation(self, raw: dict[str, Any]) -> Snapshot:
         """Takes `raw` (an observe result, e.g. one an action brought back) as the fresh snapshot."""
-        self.state.snapshot = Snapshot.model_validate(self.scrub(raw))
-        if self.state.snapshot.url:  # where to reopen the task if its tab is lost
-            self.task.last_url = self.state.snapshot.url
+        snap = self.state.snapshot = Snapshot.model_validate(self.scrub(raw))
+        if snap.url:  # where to reopen the task if its tab is lost
+            self.task.last_url = snap.url
+            if self.task.start_page is None:  # the page the user started the task on
+                self.task.start_page = self.task.url or snap.url
+                self.ledger.chosen(self.task.start_page)
+            self.ledger.showed(snap.url, snap.text, snap.links())
         self.state.snapshot_fresh = True
         self.state.snapshot_at = time.monotonic()
         self.state.screenshot = None
@@ -283,19 +329,33 @@ class AgentEnv:
         return answer
 
     async def ask(self, args: Any) -> dict[str, Any]:
-        """The ask_user tool: the user's answer as the model sees it (a secret only by its name)."""
-        question = Question(text=args.question, kind=args.kind, choices=args.choices or [])
+        """The ask_user tool: the user's answer as the model sees it (a secret only by its name).
+        A question that asks for a password, a code or a PIN is a secret question whatever kind
+        the model gave it (its answer never reaches the model or the record); one asked after
+        reading a page is shown with that page, and a secret is bound to its site."""
+        kind = "secret" if args.kind == "secret" or asks_for_secret(str(args.question)) else args.kind
+        page = self.state.snapshot.url if self.state.snapshot is not None else ""
+        site = site_of(page or self.task.url or "")
+        question = Question(text=args.question, kind=kind, choices=args.choices or [],
+                            page=site or None)
         answer = await self.ask_user(question)
         # (the question is the model's words, which a page may have shaped: shown as data, short)
         asked = neutral(str(args.question))[:200]
-        if args.kind == "secret":
-            self.state.secrets[args.name] = answer
-            return {"answered": True, "use_as": secret_ref(args.name),
-                    "decided": f'asked "{asked}"; the user gave it (never recorded)'}
+        if kind == "secret":
+            name = args.name if args.kind == "secret" else secret_name(str(args.question))
+            self.state.secrets[name] = answer
+            if site:
+                self.state.secret_sites[name] = site
+            self.state.secret_kinds[name] = secret_kind(f"{name} {args.question}")
+            return {"answered": True, "use_as": secret_ref(name),
+                    "decided": f'asked "{asked}"; the user gave it (never recorded)'
+                               + (f"; heybro types it only on {site}" if site else "")}
+        self.ledger.said(answer)
         return {"answer": answer, "decided": f'asked "{asked}"; the user answered "{answer}"'}
 
     def with_secrets(self, text: str) -> str:
-        """`text` with each {{secret:NAME}} replaced by the user's secret (for the page only)."""
+        """`text` with each {{secret:NAME}} replaced by the user's secret (for the page only: the
+        browser sink fills them in once it judged where they go, sinks.py)."""
         for name, value in self.state.secrets.items():
             text = text.replace(secret_ref(name), value)
         return text
@@ -323,18 +383,27 @@ class AgentEnv:
         return origin_of(url)
 
     async def learn(self, text: str | None) -> None:
-        """Keeps what a role learned about the current site, for the next tasks there."""
+        """Keeps what a role learned about the current page's site, for the next tasks there —
+        only a site the user named or chose (a page cannot plant learnings for a site the task
+        merely passed through), with the page it was learned on."""
         if not text or not text.strip() or not self.site:
             return
-        kept = self.services.experiences.add(self.site, text, self.task.id)
+        page = self.state.snapshot.url if self.state.snapshot is not None else ""
+        if not self.ledger.learning_site(site_of(page or self.site)):
+            await self.recorder.message(self.task, f"Not kept for later: a learning about "
+                                        f"{site_of(page or self.site)}, a site this task was not "
+                                        "started on or told to use.", "warning")
+            return
+        kept = self.services.experiences.add(self.site, text, self.task.id, page=page or None)
         if kept is not None:
             await self.recorder.experience(self.task, kept)
 
     def experience_lines(self, *urls: str) -> str:
-        """What was learned where these pages are, for a prompt ('' when nothing)."""
+        """What was learned where these pages are, for a prompt ('' when nothing): inside the
+        untrusted fence, as the page map is — a learning is a model's note of what pages said."""
         keys = dict.fromkeys(k for u in urls for k in keys_of(u))
-        lines = [f"- ({e.site}) {e.text}" for k in keys for e in self.services.experiences.for_site(k)]
-        return "\n".join(lines)
+        lines = [f"- ({e.site}) {neutral(e.text)}" for k in keys for e in self.services.experiences.for_site(k)]
+        return '"""\n' + "\n".join(lines) + '\n"""' if lines else ""
 
     def _host_tools(self) -> tuple[HostTools, ToolContext]:
         svc = self.services
@@ -354,14 +423,17 @@ class AgentEnv:
         return offered
 
     async def call_host_tool(self, name: str, params: dict[str, Any]) -> str:
-        """A host tool's output for the model; raises ToolFailed with its typed error."""
+        """A host tool's output for the model; raises ToolFailed with its typed error. What its
+        arguments carry out of this machine is weighed first (sinks.py)."""
         tools, ctx = self._host_tools()
+        tool = tools.definition(name)
+        await sinks.host_tool_may_send(self, name, tool.effects.sends if tool else None, params)
         outcome = await tools.call(name, params, ctx)
         if not outcome.ok and outcome.code == "needs_confirmation":
             shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
             answer = await self.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
                 f"May heybro run {name}({shown})? {outcome.message}.")))
-            if answer.strip().lower() not in YES:
+            if not sinks.said_yes(answer):
                 raise ToolFailed("declined", f"The user said no to {name}({shown}): do not run it "
                                  "another way; report, or ask the user what they want.")
             outcome = await tools.call(name, params, dataclasses.replace(ctx, confirmed=True))
@@ -379,12 +451,33 @@ class AgentEnv:
         await self.recorder.answer(self.task, role, text)
 
 
-# What counts as the user's yes to a confirmation (the panel's button says "Yes").
-YES = {"yes", "y", "ok", "okay", "go ahead", "allow", "sure", "yes, go ahead", "confirm"}
-
 
 def secret_ref(name: str) -> str:
     return "{{secret:" + name + "}}"
+
+
+# A question that asks for one of these asks for a secret, whatever kind the model gave it.
+SECRET_QUESTION = re.compile(r"\b(password|passphrase|passcode|pin|one[- ]time (?:code|password)|otp|"
+                             r"(?:security|verification|login|sign[- ]in|2fa|mfa|authenticat\w*|sms) code|"
+                             r"cvv|cvc|card number|secret)\b", re.I)
+
+
+def asks_for_secret(question: str) -> bool:
+    return bool(SECRET_QUESTION.search(question))
+
+
+def secret_kind(words: str) -> str:
+    """The field a secret goes into, by what it was asked as: a password, a code, or either."""
+    w = words.lower()
+    if re.search(r"code|otp|pin|token|2fa|mfa|verification|cvv|cvc", w):
+        return "code"
+    return "password" if re.search(r"pass", w) else "any"
+
+
+def secret_name(question: str) -> str:
+    """A name for a secret the model asked for as plain text: what it asked for."""
+    m = SECRET_QUESTION.search(question)
+    return re.sub(r"\W+", "_", m.group(0).lower()).strip("_") if m else "secret"
 
 
 class StoppableLLM:

@@ -22,6 +22,7 @@ class Experience(BaseModel):
     text: str
     task_id: str | None = None
     created_at: float = Field(default_factory=time.time)
+    page: str | None = None  # the page it was learned on
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -67,8 +68,10 @@ def clean(text: str) -> str:
 
 class Experiences(Protocol):
     def for_site(self, site: str) -> list[Experience]: ...
-    def add(self, site: str, text: str, task_id: str | None = None) -> Experience | None:
-        """Keeps a learning; None when it repeats one already kept (that one counts as newer)."""
+    def add(self, site: str, text: str, task_id: str | None = None,
+            page: str | None = None) -> Experience | None:
+        """Keeps a learning (with the page it was learned on); None when it repeats one already
+        kept (that one counts as newer)."""
         ...
 
 
@@ -81,13 +84,14 @@ class MemoryExperiences:
     def for_site(self, site: str) -> list[Experience]:
         return [e for e in self.items if e.site == site]
 
-    def add(self, site: str, text: str, task_id: str | None = None) -> Experience | None:
+    def add(self, site: str, text: str, task_id: str | None = None,
+            page: str | None = None) -> Experience | None:
         text = clean(text)
         for e in self.for_site(site):
             if same(e.text, text):
                 e.created_at = time.time()
                 return None
-        item = Experience(id=len(self.items) + 1, site=site, text=text, task_id=task_id)
+        item = Experience(id=len(self.items) + 1, site=site, text=text, task_id=task_id, page=page)
         self.items.append(item)
         mine = sorted(self.for_site(site), key=lambda e: e.created_at)
         for old in mine[:-PER_SITE]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from shared_schema.page_text import one_line
+
 from .expect import expect_text
 from .models import ClauseCheck, ExpectationCheck, ExpectedOutcome
 from .toolbox import WaitFor
@@ -54,8 +56,8 @@ def lines(facts: Iterable[ExpectationCheck]) -> str:
     out = []
     for fact, part in latest(facts):
         about = fact.about or fact.tool
-        out.append(f"- {about} · {part.clause}: {'MET' if part.met else 'NOT MET'} — "
-                   f"{part.detail}{when(fact)}")
+        out.append(f"- {one_line(about, 200)} · {one_line(part.clause, 200)}: "
+                   f"{'MET' if part.met else 'NOT MET'} — {one_line(part.detail, 300)}{when(fact)}")
     return "\n".join(out)
 
 

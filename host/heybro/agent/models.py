@@ -85,6 +85,8 @@ class Question(BaseModel):
     kind: Literal["text", "choice", "secret", "confirm"] = "text"
     choices: list[str] = Field(default_factory=list)
     asked_at: float = Field(default_factory=now)
+    page: str | None = Field(None, description="The site the task was reading when the model asked "
+                             "(a page may have shaped the question): shown with it.")
 
 
 class ClauseCheck(BaseModel):
@@ -239,6 +241,8 @@ class Task(BaseModel):
     tabs: list[int] = Field(default_factory=list, description="The task's tabs: the one it was "
                             "handed, those it opened and those its pages opened (agent/reach.py).")
     last_url: str | None = Field(None, description="Where the page was at the last step (resume).")
+    start_page: str | None = Field(None, description="The page the task started on (its `url`, or "
+                                   "the tab it was handed): the user chose that site.")
     resources: dict[str, str] = Field(default_factory=dict)
     subtasks: list[Subtask] = Field(default_factory=list)
     current_subtask_index: int = 0

@@ -26,6 +26,7 @@ from shared_schema.status import Decision
 from shared_schema.tab_tools import NavigateArgs, NewTabArgs, SwitchTabArgs, TabArgs
 
 from . import local_tools as local
+from .history import fence
 from ..tool_def import playwright_forms as pw
 from .expect import parse_expect
 from .models import ExpectedOutcome, RoleName, Subtask, ToolCall, WorkKind
@@ -235,8 +236,9 @@ TOUCHES = Effects()
 # Moves to another page: the batch stops after them; a request may be sent, so never repeated
 # by itself when cut off.
 MOVES = Effects(ends_batch=True, held_on_repeat=True)
-# Click and press may spend, send or delete: risk.judge decides whether to ask the user first.
-RISKY = Effects(may_navigate=True, needs_confirmation=True, held_on_repeat=True, risk="click")
+# Click and press may spend, send or delete: what a press sets off is judged by the page's agent
+# right before it (content/act_gate.js), and the user asked first when it is risky (sinks.py).
+RISKY = Effects(may_navigate=True, held_on_repeat=True)
 
 NAVIGATE = RoleTool("navigate", Navigate, "Open a URL in the task's tab.", "tab", MOVES,
                     wire=copied("navigate", Navigate, NavigateArgs, timeout_ms=30_000),
@@ -257,7 +259,7 @@ CHECK = RoleTool("check", ElementAct, "Tick a checkbox, radio or switch.", "brow
                  wire=copied("check", ElementAct, CheckArgs), playwright=pw.method("check"))
 UNCHECK = RoleTool("uncheck", ElementAct, "Untick a checkbox or switch.", "browser", ACTS,
                    wire=copied("uncheck", ElementAct, CheckArgs), playwright=pw.method("uncheck"))
-PRESS = RoleTool("press", Press, "Press keys.", "browser", dataclasses.replace(RISKY, risk="keys"),
+PRESS = RoleTool("press", Press, "Press keys.", "browser", RISKY,
                  wire=copied("press", Press, PressArgs), playwright=pw.press)
 HOVER = RoleTool("hover", ElementAct, "Pointer over an element (opens its menu or tooltip).",
                  "browser", TOUCHES,
@@ -356,12 +358,14 @@ def result_text(c: ToolCall, limit: int) -> str | None:
         return None
     tool = definition(c.tool)
     text = tool.result_text(r) if tool is not None and tool.result_text is not None else None
-    if text is None and isinstance(r.get("output"), str):  # a host tool's output
+    outside = text is None and isinstance(r.get("output"), str)  # a host tool's: a site's, a file's
+    if outside:
         text = r["output"]
     if text is None:
         return None
     text = neutral(text, one_line=False)  # what a reading tool brings back is the page's words, or a site's
-    return text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more characters)"
+    text = text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more characters)"
+    return "\n".join(fence(text, "its output (untrusted)")) if outside else text
 
 
 def any_result_text(c: ToolCall, limit: int) -> str | None:

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
+from shared_schema.page_text import one_line
+
 from . import history
 from .facts import lines, share_met
 from .models import (Decision, ExecutionCycle, ExpectationCheck, Iteration, ProposedToolCall,
@@ -54,8 +56,8 @@ class Verifier(Role):
         return "\n\n".join([
             f"GOAL: {t.description}",
             f"QUEUE:\n{history.queue(t)}" + ("\n(the CURRENT subtask is the last one)" if last else ""),
-            f"ASSIGNMENT: {self.cycle.assignment}",
-            f"WORKER SUMMARY (a claim to check): {self.cycle.worker_summary}",
+            f"ASSIGNMENT: {one_line(self.cycle.assignment, 600)}",
+            f"WORKER SUMMARY (a claim to check): {one_line(self.cycle.worker_summary or '', 1200)}",
             "ACTIONS THIS CYCLE:\n" + self._actions(),
             f"FACTS CHECKED BY THE HOST:\n{facts}",
             f"MEMORY:\n{history.memory(t)}",
@@ -74,11 +76,12 @@ class Verifier(Role):
             out.append(f"- {history.call_line(tc)}")
             got = any_result_text(tc, 1500) if self.desk_work else None
             if got:
-                out.append("  result: " + got)
+                out.append("  result: " + got.replace("\n", "\n    "))
         return "\n".join(out) or "(none)"
 
     async def _evidence(self) -> str:
-        answer = f"ANSWER GIVEN TO THE USER: {self.env.task.answer}\n\n" if self.env.task.answer else ""
+        answer = (f"ANSWER GIVEN TO THE USER: {one_line(self.env.task.answer, 2000)}\n\n"
+                  if self.env.task.answer else "")
         if self.desk_work:
             role = self.cycle.worker.role if self.cycle.worker else "worker"
             return (f"{answer}WORK DONE WITHOUT THE PAGE by the {role}: judge it against MEMORY, "

@@ -30,15 +30,13 @@ W = TypeVar("W", bound=BaseModel)
 
 # Arguments the host keeps: checked by the host once the action is done, never sent.
 HOST_ONLY = frozenset({"expect"})
-# Arguments that may name a secret ({{secret:NAME}}): the page gets its value, nothing else does.
-SECRET_FIELDS = ("value", "text")
 DEFAULT_TIMEOUT_MS = 15_000
 
 
 def copied(tool: str, args: type[A], model: type[W],
            timeout_ms: int | Callable[[W], int] = DEFAULT_TIMEOUT_MS) -> Wire[A, W]:
-    """A wire whose arguments are the model's own (secrets filled in, the element's signature
-    added for re-finding)."""
+    """A wire whose arguments are the model's own (the element's signature added for re-finding;
+    a secret it names is filled in by the browser sink once it judged where it goes: sinks.py)."""
     missing = set(args.model_fields) - HOST_ONLY - set(model.model_fields)
     if missing:
         raise TypeError(f"{args.__name__} → {tool}: {sorted(missing)} have no wire field of that "
@@ -52,9 +50,6 @@ def copied(tool: str, args: type[A], model: type[W],
 
 
 def _for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) -> dict[str, Any]:
-    for key in SECRET_FIELDS:
-        if isinstance(data.get(key), str):
-            data[key] = ctx.with_secrets(data[key])
     if "signature" in model.model_fields:
         signature = ctx.signature(data.get("element_id"))
         if signature is not None:

@@ -32,7 +32,6 @@ from ..agent.expect import expect_text
 from ..agent.settle import checked, on_page
 from ..agent.models import (ExpectedOutcome, MemoryItem, ResumeNote, Subtask, Task,
                             TaskStatus, ToolCall, Verdict)
-from ..agent.ask_first import ask_first, may_ask
 from ..agent.toolbox import EXTRACT, definition
 from ..agent.wire import wire_json
 from ..store.routines import StoreRoutines
@@ -181,12 +180,11 @@ class RoutineReplay:
         tool = definition(step.tool)
         if tool is not None:
             guard(env, tool, params, target)  # held if cut off; a replayed step is an action too
-        decided = await self._confirm(step, args, target)
         snap = env.state.snapshot
         # Recorded as the worker's actions are (signature, page): a run can be saved in turn.
         tc = ToolCall(tool=step.tool, parameters=params, reason=step.intent,
                       timestamp=time.time(), target=target, signature=step.signature,
-                      url=snap.url or step.url if snap is not None else step.url, decided=decided)
+                      url=snap.url or step.url if snap is not None else step.url)
         await env.recorder.tool_call(task, "worker", tc)
         started = time.perf_counter()
         why = await self._act(step, args, tc)
@@ -207,8 +205,15 @@ class RoutineReplay:
             tc.success, tc.error, tc.error_code = False, env.scrub(err.message), err.code
             if err.detail.get("candidates"):
                 tc.result = {"candidates": err.detail["candidates"]}
+            if err.code == "declined":  # the user's no ends a replay: nothing further is done
+                tc.decided = err.detail.get("decided")
+                await env.recorder.tool_result(self.task, "worker", tc)
+                raise TaskStopped(f"the user said no to {step.tool} on {tc.target}; the replay "
+                                  "stopped there") from None
             return f"{err.code}: {err.message}"
         observation = result.pop("observation", None) if isinstance(result, dict) else None
+        if isinstance(result.get("decided"), str):
+            tc.decided = result.pop("decided")  # the user's yes (sinks.py)
         if isinstance(result.get("tab_id"), int):
             env.state.tab_id = result["tab_id"]
         tc.success, tc.result = True, _brief(env.scrub(result))
@@ -279,25 +284,6 @@ class RoutineReplay:
         self.runs.count_run(task.id, heals=1)
         await env.recorder.message(task, f"Step {n + 1} healed with {got.model_calls} model "
                                    f"call(s): {got.why}")
-
-    async def _confirm(self, step: Step, args: dict[str, Any], target: str | None) -> str | None:
-        """The worker's ask-first (ask_first on the step's element, with the page's fields for a
-        form it submits): a no ends the run, nothing further is done. What the user decided, for
-        the record (None: not asked)."""
-        tool = definition(step.tool)
-        if (tool is None or tool.effects.risk is None or not isinstance(step.signature, dict)
-                or not may_ask(self.env)):
-            return None  # (decided without reading the page)
-        snap = await self.env.observe()
-        asked = await ask_first(self.env, tool, {**args, "element_id": "_step"},
-                                {**snap.elements, "_step": step.signature}, snap.url,
-                                target or "the element")
-        if asked is None:
-            return None
-        if not asked.yes:
-            raise TaskStopped(f"the user said no to {step.tool} on {target} ({asked.what}); "
-                              "the replay stopped there")
-        return asked.decided
 
     def _need_model(self, situation: str, act: str) -> None:
         """Replay needs no model while the page matches; what needs one ends the run saying so

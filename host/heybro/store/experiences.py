@@ -23,7 +23,8 @@ class StoreExperiences:
         rows = self.store.query("SELECT * FROM experiences ORDER BY site, created_at")
         return [Experience(**dict(r)) for r in rows]
 
-    def add(self, site: str, text: str, task_id: str | None = None) -> Experience | None:
+    def add(self, site: str, text: str, task_id: str | None = None,
+            page: str | None = None) -> Experience | None:
         text, now = clean(text), time.time()
 
         def go(c: sqlite3.Connection) -> Experience | None:
@@ -31,13 +32,13 @@ class StoreExperiences:
                 if same(row[1], text):
                     c.execute("UPDATE experiences SET created_at = ? WHERE id = ?", (now, row[0]))
                     return None
-            cur = c.execute("INSERT INTO experiences (site, text, task_id, created_at) VALUES "
-                            "(?, ?, ?, ?)", (site, text, task_id, now))
+            cur = c.execute("INSERT INTO experiences (site, text, task_id, created_at, page) "
+                            "VALUES (?, ?, ?, ?, ?)", (site, text, task_id, now, page))
             c.execute("DELETE FROM experiences WHERE site = ? AND id NOT IN (SELECT id FROM "
                       "experiences WHERE site = ? ORDER BY created_at DESC LIMIT ?)",
                       (site, site, PER_SITE))
             return Experience(id=int(cur.lastrowid or 0), site=site, text=text, task_id=task_id,
-                              created_at=now)
+                              created_at=now, page=page)
 
         return self.store.write(go)  # type: ignore[no-any-return]
 

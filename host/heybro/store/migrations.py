@@ -82,6 +82,11 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX routine_runs_by_routine ON routine_runs(routine, started_at);
     """,
+    # 4: the page each learning was learned on (a learning is a page's words through the model:
+    # kept with where it came from, shown as such).
+    """
+    ALTER TABLE experiences ADD COLUMN page TEXT;
+    """,
 ]
 
 

@@ -55,16 +55,16 @@ class Effects:
     ends_batch: bool = False  # leaves the worker on another page: the batch stops after it
     may_navigate: bool = False  # may change the page (a link, a submit): the page comes back with it
     interruptible: bool = False  # changes nothing while it runs: a stop need not wait for its end
-    needs_confirmation: bool = False  # the user may have to say yes first (a risky act, a command)
-    # What risk.judge weighs before it runs: a click (its element's words, a submit) or keys
-    # pressed (Enter in a form). None: nothing of the page to weigh.
-    risk: Literal["click", "keys"] | None = None
     held_on_repeat: bool = False  # may set off something beyond the page: never repeated when cut off
     changes_tab: bool = False  # the task works in another tab after it
     chooses: bool = False  # picks one of the page's own options: its value is compared as words or value
     # Says what was done or found (not an action: not counted, shown apart): the argument that
     # carries its words.
     reports: str | None = None
+    # Where a host tool's arguments go when they leave this machine (agent/sinks.py weighs what
+    # they carry): "url" — to the address in its argument of that name (fetch); a place's name —
+    # all its arguments go there ("mcp:<server>", "shell"). None: nothing leaves.
+    sends: str | None = None
 
 
 LOOKS = Effects(read_only=True)
@@ -72,8 +72,6 @@ LOOKS = Effects(read_only=True)
 
 class WireContext(Protocol):
     """What a conversion to wire arguments may read from the task (AgentEnv provides it)."""
-
-    def with_secrets(self, text: str) -> str: ...
 
     def signature(self, element_id: str | None) -> dict[str, Any] | None: ...
 

@@ -119,4 +119,4 @@ def _decode(raw: bytes, charset: str | None) -> str:
 
 
 TOOL = RoleTool("fetch", Fetch, "Read a web page or text file at a URL (HTTP GET; its readable "
-                "text).", "host", Effects(read_only=True), run=_fetch)
+                "text).", "host", Effects(read_only=True, sends="url"), run=_fetch)

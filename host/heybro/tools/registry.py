@@ -111,10 +111,15 @@ class HostTools:
 
         self._tools[name] = RoleTool(
             name, RawArgs, (tool.description or tool.name).strip() + f" (MCP server {server})",
-            "host", Effects(read_only=bool(hints and hints.read_only_hint)), run=handler,
+            "host", Effects(read_only=bool(hints and hints.read_only_hint), sends=f"mcp:{server}"),
+            run=handler,
             timeout_s=config.timeout_s + config.start_timeout_s,  # may restart a crashed server
             parameters=tool.input_schema or {"type": "object", "properties": {}})
         return name
+
+    def definition(self, name: str) -> RoleTool | None:
+        """The tool of that name (a built-in, or an MCP server's once its role was offered it)."""
+        return self._tools.get(name)
 
     # --- calling --------------------------------------------------------------------------------
     async def call(self, name: str, params: dict[str, Any], ctx: ToolContext) -> ToolOutcome:

@@ -107,5 +107,5 @@ async def _run(args: Shell, ctx: ToolContext) -> ToolOk:
 
 def shell_tool(settings: ShellSettings) -> RoleTool:
     return RoleTool("shell", Shell, "Run a command in the task's workspace folder.", "host",
-                    Effects(read_only=False, needs_confirmation=True), run=_run,
+                    Effects(read_only=False, sends="shell"), run=_run,
                     timeout_s=settings.timeout_s + 5)  # its own timeout fires first, in words

@@ -1,0 +1,234 @@
+// @ts-check
+/**
+ * The last look before an action, on the element the agent is about to act on, with what the host
+ * decided before (the call's `gate`, shared_schema/effects.py). Whatever changed since the host
+ * looked is judged as it is now — so a yes, or the host's "nothing of the user's leaves here",
+ * holds only for the page, the control and the effect it was given for:
+ *
+ * - **origin**: the document is still of the origin the host judged the action for (a page that
+ *   navigated meanwhile gets nothing: `origin_changed`, the origin it is on as detail);
+ * - **secrets**: a value carrying the user's secret goes only into a field for it (a password
+ *   into a password field, a code into a code field): `not_allowed` otherwise;
+ * - **effect**: what a press sets off — the control's own words, where it leads (a link's target,
+ *   its form's action and method), what its form carries (hidden fields too) and the small print
+ *   beside it. A risky one (spending, sending, deleting: effect_rules.js) needs the user's yes; one
+ *   that leads to a site the user never named, carrying data, needs the host's look at that data.
+ *   Either is `needs_approval` with the effect and its digest, until the call names the digest
+ *   among the approved. A control whose words, target or fields changed has another digest: it is
+ *   asked about again, not pressed.
+ *
+ * Nothing here runs in the page's world or leaves a trace in its document.
+ *
+ * @typedef {{origin?: string | null, confirm?: boolean, approved?: string[], named?: string[], secret?: "password" | "code" | "any" | null}} Gate
+ * @typedef {{name: string, label: string, type: string, value: string}} Field
+ * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string}} Effect
+ * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string}} Reason
+ */
+import { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_SPEND, RISK_WORDS, TARGET_DELETE, TARGET_SPEND } from "./effect_rules.js";
+import { actionError } from "./dom_input.js";
+import { isSecretField } from "./dom_secret.js";
+import { accessibleName, labelText, norm, roleOf } from "./refind.js";
+import { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, tagOf } from "./dom_native.js";
+import { matches, siteOf } from "../shared/site_match.js";
+
+const re = (/** @type {string} */ s) => new RegExp(s, "i");
+const WORDS = Object.entries(RISK_WORDS).map(([what, s]) => /** @type {[string, RegExp]} */ ([what, re(s)]));
+const [T_SPEND, T_DELETE, F_SPEND, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_DELETE].map(re);
+const MONEY = re(AMOUNT), RECURS = re(CHARGE);
+const cut = (/** @type {string} */ s, /** @type {number} */ n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** Where the words beside a control end: the page's big parts are not its small print. */
+const BEYOND = new Set(["body", "html", "main"]);
+
+/** The controls a click on something inside them activates. */
+const ACTIVATES = "a[href], area[href], button, input[type=submit], input[type=image], input[type=button], input[type=reset], [role=button], [role=link], [role=menuitem], [role=tab], [role=option], [role=switch], [role=checkbox], [role=radio], summary, label";
+
+/** @param {Element} el */
+function kindOf(el) {
+  const tag = tagOf(el);
+  if (tag === "input") {
+    const t = (attr(el, "type") || "").toLowerCase();
+    if (t === "submit" || t === "image") return "submit";
+    if (t === "button" || t === "reset") return "button";
+  }
+  if (tag === "button" && (attr(el, "type") || "submit").toLowerCase() === "submit" && formOwnerOf(el)) return "submit";
+  return roleOf(el) || tag;
+}
+
+/** A control's own words: its name and what it shows (a page's trap may be in either). @param {Element} el */
+function wordsOf(el) {
+  const parts = [accessibleName(el), innerTextOf(el), tagOf(el) === "input" ? /** @type {HTMLInputElement} */ (el).value : "", attr(el, "aria-label"), attr(el, "title")];
+  return cut(norm([...new Set(parts.map((p) => norm(p || "")).filter(Boolean))].join(" ")), 300);
+}
+
+/**
+ * The form's fields as a submission carries them: named controls with a value (a secret field's
+ * value never: only that one is filled), hidden ones included.
+ * @param {HTMLFormElement} form @returns {Field[]}
+ */
+function fieldsOf(form) {
+  /** @type {Field[]} */ const out = [];
+  for (const f of Array.from(formElementsOf(form)).slice(0, 60)) {
+    const tag = tagOf(f);
+    if (tag !== "input" && tag !== "select" && tag !== "textarea") continue;
+    const type = tag === "input" ? (attr(f, "type") || "text").toLowerCase() : tag;
+    if (["submit", "button", "reset", "image", "file"].includes(type)) continue;
+    const any = /** @type {HTMLInputElement} */ (f);
+    if ((type === "checkbox" || type === "radio") && !any.checked) continue;
+    const value = String(any.value ?? "");
+    if (!value) continue;
+    const secret = type !== "hidden" && isSecretField(f);
+    out.push({ name: cut(attr(f, "name") || "", 60), label: type === "hidden" ? "" : cut(labelText(f) || accessibleName(f), 60), type, value: secret ? "(a secret)" : cut(value, 200) });
+  }
+  return out;
+}
+
+/**
+ * The words beside a control that say what it costs: the nearest text around it (up to its form,
+ * or a few levels up) where an amount of money stands with words of a charge.
+ * @param {Element} el @param {HTMLFormElement | null} form
+ */
+function besideOf(el, form) {
+  let at = parentElOf(el);
+  for (let i = 0; at && i < 4 && !BEYOND.has(tagOf(at)); i++, at = parentElOf(at)) {
+    const text = norm(innerTextOf(at));
+    if (text.length > 600) break;
+    const money = MONEY.exec(text);
+    if (money && RECURS.test(text)) {
+      const from = Math.max(0, money.index - 80);
+      return cut(text.slice(from, money.index + 120), 200);
+    }
+    if (at === form) break;
+  }
+  return "";
+}
+
+/**
+ * What a press on `el` would set off, as far as the page says before it: null for an element whose
+ * press leads nowhere (plain text, a field).
+ * @param {Element} el @param {"press" | "submit"} how "submit": Enter in a field, its form's implicit submission
+ * @returns {Effect | null}
+ */
+export function effectOf(el, how) {
+  const field = how === "submit";
+  const control = field ? el : closestOf(el, ACTIVATES) || el;
+  const form = formOwnerOf(control) || /** @type {HTMLFormElement | null} */ (closestOf(control, "form"));
+  const kind = field ? "submit" : kindOf(control);
+  const submits = kind === "submit" || field;
+  if (field && !form) return null;
+  const link = linkTargetOf(control) || (tagOf(control) === "a" ? "" : linkTargetOf(closestOf(control, "a[href]") || control));
+  const target = link || (submits && form ? formActionOf(form, field ? null : control) : "") || null;
+  return {
+    words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control),
+    kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
+    method: submits && form ? formMethodOf(form, field ? null : control) : link ? "get" : null,
+    fields: submits && form ? fieldsOf(form) : [], beside: submits || CLICKERS.has(kind) ? besideOf(control, form) : "",
+  };
+}
+
+/** The words of an address's path and query (`/account/delete?confirm=1` → "account delete confirm 1"). @param {string} url */
+function targetWords(url) {
+  try {
+    const u = new URL(url);
+    return decodeURIComponent(`${u.pathname} ${u.search}`).replace(/[/?&=.+]/g, " ").toLowerCase();
+  } catch { return ""; }
+}
+
+/**
+ * Why a press with this effect needs a yes first (none: it may go).
+ * @param {Effect} e @param {Gate} gate @param {string} origin the document's origin
+ * @returns {Reason[]}
+ */
+export function reasonsOf(e, gate, origin) {
+  /** @type {Reason[]} */ const out = [];
+  const submits = e.kind === "submit";
+  if (gate.confirm) {
+    const risk = (/** @type {string} */ what, /** @type {string} */ said) => { out.push({ kind: "risk", what, said: cut(said, 200) }); };
+    if (CLICKERS.has(e.kind) || submits) {
+      for (const [what, pattern] of WORDS) {
+        if (what === "send or publish" && e.kind === "link") continue; // ("Posts" opens a page)
+        const m = pattern.exec(e.words);
+        if (m) risk(what, m[0]);
+      }
+    }
+    if (e.target) {
+      const words = targetWords(e.target);
+      const acts = submits ? e.method !== "get" || /\?/.test(e.target) : /\?./.test(e.target);
+      const del = T_DELETE.exec(words);
+      if (del) risk("delete", `it leads to ${cut(e.target, 100)}`);
+      const spend = acts ? T_SPEND.exec(words) : null;
+      if (spend) risk("spend money", `it ${submits ? "sends its form" : "leads"} to ${cut(e.target, 100)}`);
+    }
+    for (const f of e.fields) {
+      if (F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `its form says ${f.name}=${f.value}`);
+      else if (F_SPEND.test(f.name.replace(/[_-]/g, " ")) && f.type !== "search") risk("spend money", `its form carries ${f.name}=${f.value}`);
+    }
+    if (e.beside) risk("spend money", `beside it: "${e.beside}"`);
+  }
+  if (e.target) {
+    const site = siteOf(e.target), here = siteOf(origin);
+    const carries = e.fields.some((f) => f.type !== "hidden") || /[?#]./.test(e.target);
+    if (site && site !== here && carries && !(gate.named || []).some((p) => matches(p, site))) out.push({ kind: "leaves", site });
+  }
+  return out;
+}
+
+/** A short digest of an effect (FNV-1a, 64 bits as two halves): what a yes is bound to. @param {Effect} e */
+export function digestOf(e) {
+  const text = JSON.stringify([e.words, e.kind, e.target, e.method, e.fields.map((f) => [f.name, f.type, f.type === "hidden" ? f.value : ""]), e.beside]);
+  let a = 0x811c9dc5, b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+}
+
+/** The origin of the element's document (an opaque one is "null"). @param {Element} el */
+function originOf(el) {
+  try { return docOf(el).defaultView?.origin || "null"; } catch { return "null"; }
+}
+
+/**
+ * Whether a field is one for the user's secret of this kind: a password into a password field
+ * (type, autocomplete, or a name that says so), a code into a code field.
+ * @param {Element} el @param {"password" | "code" | "any"} kind
+ */
+export function takesSecret(el, kind) {
+  if (!isSecretField(el, () => labelText(el))) return false;
+  if (kind === "any") return true;
+  const type = (attr(el, "type") || "").toLowerCase();
+  const ac = (attr(el, "autocomplete") || "").toLowerCase();
+  const said = `${attr(el, "name") || ""} ${attr(el, "id") || ""} ${labelText(el)}`.toLowerCase();
+  const code = ac.includes("one-time-code") || /\b(code|otp|pin|token|2fa|mfa|verification)\b|(otp|pin|code)/.test(said);
+  return kind === "code" ? code || type === "password" : type === "password" || /password/.test(ac) || (!code && /pass/.test(said));
+}
+
+/**
+ * Checks the gate on the element right before the action: resolves with the effect's digest (what
+ * a trusted press re-checks at the moment of the press), or throws the typed refusal.
+ * @param {string} action @param {"press" | "keys" | undefined} judged how the action's effect is judged (its definition)
+ * @param {Element | null} el @param {Record<string, any>} args
+ * @returns {{digest: string | null, effect: Effect | null}}
+ */
+export function passGate(action, judged, el, args) {
+  /** @type {Gate | undefined} */ const gate = args.gate;
+  if (!gate || !el) return { digest: null, effect: null };
+  const origin = originOf(el);
+  if (gate.origin && gate.origin !== origin) {
+    throw actionError("origin_changed", `The page is now on ${origin}, not ${gate.origin} where heybro decided to ${action}: nothing was done.`, { origin });
+  }
+  if (gate.secret && !takesSecret(el, gate.secret)) {
+    throw actionError("not_allowed", `This field is not one for the user's ${gate.secret === "code" ? "code" : "password"} (heybro types a secret only into a field for it): nothing was typed.`);
+  }
+  const how = judged === "press" ? "press" : judged === "keys" && /\benter\b/i.test(String(args.keys || "")) ? "submit" : null;
+  const effect = how ? effectOf(el, how) : null;
+  if (!effect) return { digest: null, effect: null };
+  const digest = digestOf(effect);
+  const reasons = reasonsOf(effect, gate, origin);
+  if (reasons.length && !(gate.approved || []).includes(digest)) {
+    throw actionError("needs_approval", `Before heybro can ${action} this, it must be approved: ${reasons.map((r) => (r.kind === "risk" ? `it may ${r.what} (${r.said})` : `it leads to ${r.site}`)).join("; ")}.`, { effect, digest, reasons });
+  }
+  return { digest, effect };
+}

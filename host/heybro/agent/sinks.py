@@ -1,0 +1,268 @@
+"""What may leave, decided by heybro — never by the model — at the places things leave: an address
+a browser call opens, text it types and a file it drops into a page (marked `opens`/`gives` on the
+tools' arguments, shared_schema/reach.py), a press whose effect sends a form or follows a link
+(judged by the page's agent at the moment of the press, content/act_gate.js), and the arguments of
+a host tool that leave this machine (`Effects.sends`).
+
+At each, the task's ledger (heybro/flow) says what of the value is not the destination's own: the
+user's data, another site's, or what heybro cannot read. Going to a site the user named or chose,
+or let it go to in this task, it goes; anywhere else heybro asks, saying what would go where, and a
+yes holds for that site for the rest of the task. A secret is the user's for the site it was given
+on: it is typed there only, into a field for it, and never put in an address or a tool's
+arguments. A press the user approved is bound to its effect: changed, it is asked about again.
+
+Every browser call of every run (the worker, a desk role, a routine's replay, an outside agent)
+passes through AgentEnv.call, which calls `admit` before a call leaves and `resolve` when the
+page's agent stops it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from shared_schema.effects import ActGate
+from shared_schema.reach import reach_fields
+from shared_schema.sites import matches, pattern_of, site_of
+from shared_schema.tools import TOOLS
+
+from ..flow.ledger import Outgoing
+from .browser_tools import effects_of
+from .errors import ToolFailed
+from .experience import origin_of
+from .models import Question
+
+if TYPE_CHECKING:
+    from .env import AgentEnv
+
+SECRET_REF = re.compile(r"\{\{secret:([^{}]+)\}\}")
+FRAME_ID = re.compile(r"^f(\d+)e\d+$")
+YES = {"yes", "y", "ok", "okay", "go ahead", "allow", "sure", "yes, go ahead", "confirm"}
+
+
+def host_of(url: str) -> str:
+    """The host name a per-site setting names (`shop.example`), from a page address."""
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def said_yes(answer: str) -> bool:
+    """Whether the user's answer to a confirmation is a yes (the panel's button says "Yes")."""
+    return answer.strip().lower() in YES
+
+
+@dataclass
+class Admitted:
+    """A call cleared to leave: its arguments (secrets filled in), what the user decided on the
+    way (for the record), and what it gives whom (counted once it went)."""
+    args: dict[str, Any]
+    decided: list[str] = field(default_factory=list)
+    gives: list[tuple[str, str]] = field(default_factory=list)  # (value, destination address)
+
+
+@dataclass(frozen=True)
+class SecretUse:
+    name: str
+    site: str  # the site it was given for
+    kind: str  # "password", "code" or "any": the field it goes into
+
+
+async def admit(env: AgentEnv, tool: str, args: dict[str, Any]) -> Admitted:
+    """Weighs what the call gives and where (asks the user, or refuses, as the module says), adds
+    the gate the page's agent checks right before acting, and fills in the secrets."""
+    spec = TOOLS.get(tool)
+    done = Admitted(args=dict(args))
+    if spec is None:
+        return done
+    marks = reach_fields(spec.args)
+    dest = element_address(env, args.get("element_id"))
+    secrets: list[SecretUse] = []
+    for name, kind in marks.items():
+        value = args.get(name)
+        if kind == "opens" and isinstance(value, str):
+            if SECRET_REF.search(value):
+                raise ToolFailed("not_allowed", "A secret never goes into an address: heybro types "
+                                 "{{secret:NAME}} into a field for it, on the site it was given for.")
+            await _may_send(env, value, value, f"open {_short(value)}", done.decided)
+            done.gives.append((value, value))
+        elif kind == "gives" and isinstance(value, str):
+            secrets += _secrets_in(env, value, dest)
+            plain = SECRET_REF.sub(" ", value)
+            await _may_send(env, plain, dest, f"type into {_target(env, args)} on {site_of(dest) or dest}",
+                            done.decided)
+            done.gives.append((plain, dest))
+            done.args[name] = env.with_secrets(value)
+        elif kind == "gives" and isinstance(value, dict):  # a file
+            await _may_send_file(env, str(value.get("name") or "a file"), dest, done.decided)
+    if "gate" in spec.args.model_fields and not effects_of(tool).read_only:  # (a look needs none)
+        done.args["gate"] = gate(env, dest, secrets).model_dump(exclude_none=True)
+    return done
+
+
+def gate(env: AgentEnv, dest: str, secrets: list[SecretUse] | None = None) -> ActGate:
+    """What the page's agent checks right before it acts (shared_schema/effects.py)."""
+    kinds = {s.kind for s in secrets or []}
+    return ActGate(origin=origin_of(dest) or None,
+                   confirm=env.settings.confirm and host_of(dest) not in env.confirm_off,
+                   approved=sorted(env.state.approved_effects),
+                   named=[*env.ledger.named_patterns(), *sorted(pattern_of(s) for s in env.ledger.approved)],
+                   secret=None if not kinds else kinds.pop() if len(kinds) == 1 else "any")
+
+
+def element_address(env: AgentEnv, element_id: Any) -> str:
+    """The address of the document an element is in: its cross-origin frame's when the page map
+    gave the frame's address, else the page's. (The page's agent checks the origin again before
+    acting: a guess here refuses, never lets through.)"""
+    snap = env.state.snapshot
+    url = (snap.url if snap is not None else "") or env.task.last_url or env.task.url or ""
+    m = FRAME_ID.match(element_id) if isinstance(element_id, str) else None
+    frames = (snap.model_extra or {}).get("frame_urls") if m and snap is not None else None
+    if m and isinstance(frames, dict) and isinstance(frames.get(f"f{m.group(1)}"), str):
+        return str(frames[f"f{m.group(1)}"])
+    return url
+
+
+def _secrets_in(env: AgentEnv, value: str, dest: str) -> list[SecretUse]:
+    """The secrets a typed value names, each checked against where it goes: typed on the site it
+    was given for only."""
+    uses = []
+    for name in SECRET_REF.findall(value):
+        given = env.state.secret_sites.get(name)
+        if name not in env.state.secrets or given is None:
+            continue
+        site = site_of(dest)
+        if not site or not (matches(given, site) or matches(site, given)):
+            raise ToolFailed("not_allowed", f"{{{{secret:{name}}}}} is the user's secret for {given}: "
+                             f"heybro types it there only, never on {site or 'this page'}. Do not "
+                             "try to send it another way; tell the user if the task needs it here.")
+        uses.append(SecretUse(name, given, env.state.secret_kinds.get(name, "any")))
+    return uses
+
+
+async def _may_send(env: AgentEnv, value: str, dest: str, how: str, decided: list[str]) -> None:
+    out = env.ledger.outgoing(value, dest)
+    if not env.ledger.may_go(out):
+        await _ask_to_send(env, out, how, decided)
+
+
+async def _may_send_file(env: AgentEnv, name: str, dest: str, decided: list[str]) -> None:
+    """A file of the user's (a resource of the task) dropped into a page: theirs, like their words."""
+    site = site_of(dest)
+    if site and (env.ledger.is_named(site) or site in env.ledger.approved):
+        return
+    out = Outgoing(site=site or dest[:80], named=False)
+    await _ask_to_send(env, out, f"upload it on {site or dest}", decided, what=f'your file "{name}"')
+
+
+async def _ask_to_send(env: AgentEnv, out: Outgoing, how: str, decided: list[str],
+                       what: str | None = None) -> None:
+    what = what or out.words()
+    answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
+        f"Send {what} to {out.site}? heybro is about to {how}, and your request never named "
+        f"{out.site}.")))
+    if not said_yes(answer):
+        raise ToolFailed("declined", f"The user said no to sending {what} to {out.site}: do not "
+                         "send it there, nor another way; report what was done, or ask the user "
+                         "what they want.", {"decided": f"heybro asked before sending {what} to "
+                                             f"{out.site}; the user said no"})
+    env.ledger.approve(out.site)
+    decided.append(f"heybro asked before sending {what} to {out.site}; the user said yes")
+
+
+async def resolve(env: AgentEnv, tool: str, err: ToolFailed, args: dict[str, Any],
+                  decided: list[str]) -> dict[str, Any]:
+    """The page's agent stopped the call at its last look (`needs_approval`): weighs what the press
+    would send and asks the user what needs their yes; returns the arguments to send again, with
+    the effect approved. Raises ToolFailed when the user says no (or for any other refusal)."""
+    detail = err.detail if isinstance(err.detail, dict) else {}
+    effect: dict[str, Any] = detail["effect"] if isinstance(detail.get("effect"), dict) else {}
+    digest = detail.get("digest")
+    if err.code != "needs_approval" or not isinstance(digest, str):
+        raise err
+    reasons = [r for r in detail.get("reasons") or [] if isinstance(r, dict)]
+    target = str(effect.get("target") or "")
+    words = " ".join(str(effect.get("words") or "").split())[:80] or "this control"
+    named = _target(env, args) if args.get("element_id") else None
+    quoted = f'"{words}"'
+    act = f"press {args.get('keys')} on {named or 'the focused field'}" if tool == "press" \
+        else f"click {named or quoted}"
+    for r in reasons:
+        if r.get("kind") == "leaves":
+            values = [target] + [str(f.get("value") or "") for f in effect.get("fields") or []
+                                 if isinstance(f, dict) and f.get("type") != "hidden"]
+            for v in values:
+                await _may_send(env, v, target, f"{act}, which sends it to {_short(target)}", decided)
+    risks: dict[str, list[str]] = {}
+    for r in reasons:
+        if r.get("kind") == "risk":
+            risks.setdefault(str(r.get("what")), []).append(" ".join(str(r.get("said") or "").split())[:200])
+    if risks:
+        page = site_of(env.state.snapshot.url) if env.state.snapshot else ""
+        why = "; and ".join(f"{what} ({'; '.join(dict.fromkeys(said))})" for what, said in risks.items())
+        answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
+            f"About to {act}{' on ' + page if page else ''} — this may {why}. Go ahead?")))
+        whats = ", ".join(risks)
+        if not said_yes(answer):
+            raise ToolFailed("declined", f"The user said no to {act} ({whats}): do not do it, nor "
+                             "the same another way; report what was done, or ask the user what "
+                             "they want.",
+                             {"decided": f"heybro asked first ({whats}); the user said no"})
+        decided.append(f"heybro asked first ({whats}); the user said yes")
+    env.state.approved_effects.add(digest)
+    out = dict(args)
+    g = dict(out.get("gate") or {})
+    g["approved"] = sorted({*g.get("approved", []), digest})
+    out["gate"] = g
+    return out
+
+
+def sent(env: AgentEnv, done: Admitted) -> None:
+    """What the call gave went where it was going: counted with what goes there next."""
+    for value, dest in done.gives:
+        env.ledger.sent(value, dest)
+
+
+async def host_tool_may_send(env: AgentEnv, name: str, sends: str | None,
+                             params: dict[str, Any]) -> list[str]:
+    """A host tool's arguments leaving this machine: to the address in its `url` (fetch), or to
+    the place it sends everything (an MCP server, a shell command). Returns what the user decided."""
+    if not sends:
+        return []
+    decided: list[str] = []
+    text = " ".join(str(v) for v in _leaves(params))
+    if SECRET_REF.search(text):
+        raise ToolFailed("not_allowed", "A secret never goes to a tool: heybro types "
+                         "{{secret:NAME}} only into a field for it, on the site it was given for.")
+    if sends == "url":
+        url = str(params.get("url") or "")
+        await _may_send(env, url, url, f"fetch {_short(url)}", decided)
+        env.ledger.sent(url, url)
+        return decided
+    place = sends.split(":", 1)[-1]
+    out = env.ledger.outgoing(text, f"tool://{place}")
+    out.site = f"the tool {name}" + (f" (MCP server {place})" if sends.startswith("mcp:") else "")
+    out.named = env.ledger.tool_named(place, name)
+    if not env.ledger.may_go(out):
+        await _ask_to_send(env, out, f"run {name}", decided)
+    return decided
+
+
+def _leaves(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _leaves(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _leaves(v)]
+    return [str(value)] if value is not None else []
+
+
+def _short(url: str) -> str:
+    return url if len(url) <= 120 else url[:119] + "…"
+
+
+def _target(env: AgentEnv, args: dict[str, Any]) -> str:
+    snap = env.state.snapshot
+    return (snap.describe(args.get("element_id")) if snap is not None else None) or "a field"

@@ -1,0 +1,117 @@
+"""The last look before an action, in the real extension in real Chromium (content/act_gate.js):
+a press is judged by what it does — its words, where it leads, what its form carries, the small
+print beside it — right before it happens; a yes is bound to that effect (a control that changed
+is asked about again); an action runs only on the origin it was judged for; a secret goes only
+into a field for it; a press that sends data to a site the user never named is held for the host.
+Nothing refused is pressed (the page's own record says so)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from support.dom_rig import browser, error, find_id, ok, open_page, page, site, sites  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+ASK = {"confirm": True}
+
+
+def press(browser: Any, name: str, gate: dict[str, Any], role: str | None = None) -> dict[str, Any]:
+    obs = ok(browser, "observe")
+    eid = find_id(obs, name, role)
+    from support.dom_rig import tool
+    return tool(browser, "click", {"element_id": eid, "signature": obs["elements"][eid], "gate": gate})
+
+
+def pressed(page: Any) -> list[str]:
+    return page.evaluate("window.__pressed.slice()")
+
+
+@pytest.mark.parametrize("name, what", [
+    ("Place order", "spend money"), ("Pay now", "spend money"), ("Complete purchase", "spend money"),
+    ("Buy now", "spend money"), ("Subscribe — $9/month", "spend money"), ("Confirm and pay", "spend money"),
+    ("Send", "send or publish"), ("Publish", "send or publish"), ("Post comment", "send or publish"),
+    ("Tweet", "send or publish"), ("Delete", "delete"), ("Move to Trash", "delete"),
+    ("Delete message", "delete"), ("Remove from team", "delete"), ("Cancel my subscription", "delete"),
+])
+def test_risky_words_are_held_for_the_users_yes_and_nothing_is_pressed(browser, page, site, name, what):
+    open_page(page, site + "/effects.html")
+    r = press(browser, name, ASK)
+    assert not r["ok"] and r["error"]["code"] == "needs_approval", r
+    assert what in [x["what"] for x in r["error"]["detail"]["reasons"]]
+    assert pressed(page) == []
+
+
+@pytest.mark.parametrize("name", ["Search", "Next", "Posts", "New post", "Add to cart", "Checkout",
+                                  "Cancel", "Send us feedback", "Go"])
+def test_everyday_controls_are_pressed_without_asking(browser, page, site, name):
+    open_page(page, site + "/effects.html")
+    r = press(browser, name, ASK)
+    assert r["ok"], r
+    assert pressed(page) == [name]
+
+
+def test_harmless_words_with_a_costly_effect_are_held(browser, page, site):
+    """"Continue" whose form posts to /subscribe with plan=yearly beside "$499 a year"; "View
+    details" leading to /account/delete?confirm=1."""
+    open_page(page, site + "/effects.html")
+    r = press(browser, "Continue", ASK)
+    assert r["error"]["code"] == "needs_approval"
+    said = " ".join(x["said"] for x in r["error"]["detail"]["reasons"])
+    assert "/subscribe" in said and "$499 a year" in said and "plan=yearly" in said
+    assert r["error"]["detail"]["effect"]["method"] == "post"
+    r = press(browser, "View details", ASK)
+    assert r["error"]["code"] == "needs_approval"
+    assert r["error"]["detail"]["reasons"][0]["what"] == "delete"
+    assert pressed(page) == []
+
+
+def test_a_yes_holds_for_that_effect_only(browser, page, site):
+    """Approved by its digest it is pressed; relabelled afterwards ("Pay $500 now") it is held
+    again, and the old yes does not reach it."""
+    open_page(page, site + "/effects.html")
+    page.evaluate("document.getElementById('newsletter').textContent = 'Subscribe to the free newsletter'")
+    held = press(browser, "Subscribe to the free newsletter", ASK)["error"]
+    digest = held["detail"]["digest"]
+    page.evaluate("document.getElementById('newsletter').textContent = 'Pay $500 now'")
+    again = press(browser, "Pay $500 now", {**ASK, "approved": [digest]})
+    assert again["error"]["code"] == "needs_approval" and again["error"]["detail"]["digest"] != digest
+    assert pressed(page) == []
+    page.evaluate("document.getElementById('newsletter').textContent = 'Subscribe to the free newsletter'")
+    assert press(browser, "Subscribe to the free newsletter", {**ASK, "approved": [digest]})["ok"]
+    assert pressed(page) == ["Subscribe to the free newsletter"]
+
+
+def test_an_action_runs_only_on_the_origin_it_was_judged_for(browser, page, site):
+    open_page(page, site + "/effects.html")
+    r = press(browser, "Next", {"origin": "http://elsewhere.test:1"})
+    assert r["error"]["code"] == "origin_changed" and r["error"]["detail"]["origin"] == site
+    assert pressed(page) == []
+    assert press(browser, "Next", {"origin": site})["ok"]
+
+
+def test_a_secret_goes_only_into_a_field_for_it(browser, page, site):
+    open_page(page, site + "/effects.html")
+    obs = ok(browser, "observe")
+    plain, pw, otp = (find_id(obs, n) for n in ("Reference", "Password", "One-time code"))
+    assert error(browser, "fill", {"element_id": plain, "value": "hunter2", "gate": {"secret": "password"}})["code"] == "not_allowed"
+    assert page.input_value("#plain") == ""
+    assert error(browser, "fill", {"element_id": otp, "value": "hunter2", "gate": {"secret": "password"}})["code"] == "not_allowed"
+    ok(browser, "fill", {"element_id": pw, "value": "hunter2", "gate": {"secret": "password"}})
+    ok(browser, "fill", {"element_id": otp, "value": "739201", "gate": {"secret": "code"}})
+    assert page.input_value("#pw") == "hunter2" and page.input_value("#otp") == "739201"
+
+
+def test_a_press_that_sends_data_to_a_site_not_named_is_held_for_the_host(browser, page, sites):
+    a, b = sites
+    open_page(page, f"{a}/effects.html?away={b}")
+    named = [a.split("://", 1)[1]]
+    r = press(browser, "Send reference", {"named": named})
+    assert r["error"]["code"] == "needs_approval"
+    assert r["error"]["detail"]["reasons"] == [{"kind": "leaves", "site": b.split("://", 1)[1]}]
+    assert [f["value"] for f in r["error"]["detail"]["effect"]["fields"]] == ["48213"]
+    assert press(browser, "Save note", {"named": named})["ok"]  # its own site
+    assert press(browser, "Send reference", {"named": [*named, b.split("://", 1)[1]]})["ok"]
+    assert pressed(page) == ["Save note", "Send reference"]
