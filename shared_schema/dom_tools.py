@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from .effects import ActGate
-from .reach import GIVES
+from .reach import GIVES, KEYS
 from .tab_tools import TabInfo
 from .tool_spec import ToolArgs, ToolOutput, ToolSpec
 
@@ -129,7 +129,8 @@ class CheckArgs(ElementRef):
 
 
 class PressArgs(ElementRef):
-    keys: str = Field(min_length=1, max_length=60, description='A key or combo: "Enter", "Control+A", "Shift+Tab".')
+    keys: str = Field(min_length=1, max_length=60, json_schema_extra=KEYS,
+                      description='A key or combo: "Enter", "Control+A", "Shift+Tab".')
 
 
 class HoverArgs(ElementRef):

@@ -657,6 +657,9 @@ export default /** @type {any} */ ({
       "new_tab": {
         "url": "opens"
       },
+      "press": {
+        "keys": "keys"
+      },
       "switch_tab": {
         "tab_id": "tab"
       },
@@ -3771,6 +3774,7 @@ export default /** @type {any} */ ({
           "description": "A key or combo: \"Enter\", \"Control+A\", \"Shift+Tab\".",
           "maxLength": 60,
           "minLength": 1,
+          "reach": "keys",
           "title": "Keys",
           "type": "string"
         }

@@ -23,11 +23,12 @@ BLANK = "about:blank"
 OPENS: dict[str, Any] = {"reach": "opens"}
 NAMES_TAB: dict[str, Any] = {"reach": "tab"}
 GIVES: dict[str, Any] = {"reach": "gives"}
+KEYS: dict[str, Any] = {"reach": "keys"}  # keys pressed: a single character is text typed
 
 
 def reach_fields(args: type[BaseModel]) -> dict[str, str]:
-    """A tool's arguments that open an address ("opens"), name a tab ("tab") or give the page
-    something ("gives"), by field name."""
+    """A tool's arguments that open an address ("opens"), name a tab ("tab"), give the page
+    something ("gives") or press keys, whose characters are typed ("keys"), by field name."""
     out: dict[str, str] = {}
     for name, f in args.model_fields.items():
         extra = f.json_schema_extra

@@ -188,3 +188,11 @@ def test_the_tasks_own_site_and_its_data_finish_with_no_question() -> None:
                           ("click", {"element_id": "e2"})))
     _, rec, result, _ = run(script)
     assert result.status == TaskStatus.completed and rec.kinds("question") == []
+
+
+def test_the_goals_number_pressed_key_by_key_is_asked_about_before_it_is_whole() -> None:
+    keys = [("press", {"element_id": "e1", "keys": k}) for k in "48213-X"]
+    script = worker(call("navigate", url=EVIL + "form"), calls(*keys[:3]), calls(*keys[3:6]), calls(*keys[6:]))
+    b, rec, _, _ = run(script, "No")
+    assert len(rec.kinds("question")) == 1 and '"48213-X"' in rec.kinds("question")[0]["text"]
+    assert [a["keys"] for a in went(b, "press")] == [*"48213-"]  # its last key never went

@@ -96,6 +96,10 @@ async def admit(env: AgentEnv, tool: str, args: dict[str, Any]) -> Admitted:
                             done.decided)
             done.gives.append((plain, dest))
             done.args[name] = env.with_secrets(value)
+        elif kind == "keys" and isinstance(value, str) and (typed := key_text(value)):
+            await _may_send(env, typed, dest, f"type into {_target(env, args)} on {site_of(dest) or dest}",
+                            done.decided)
+            done.gives.append((typed, dest))
         elif kind == "gives" and isinstance(value, dict):  # a file
             await _may_send_file(env, str(value.get("name") or "a file"), dest, done.decided)
     if "gate" in spec.args.model_fields and not effects_of(tool).read_only:  # (a look needs none)
@@ -124,6 +128,15 @@ def element_address(env: AgentEnv, element_id: Any) -> str:
     if m and isinstance(frames, dict) and isinstance(frames.get(f"f{m.group(1)}"), str):
         return str(frames[f"f{m.group(1)}"])
     return url
+
+
+def key_text(keys: str) -> str:
+    """The text a key press types: its character ("4", "Shift+A" → "A"); nothing for a named key
+    or a shortcut ("Enter", "Control+A")."""
+    *mods, key = keys.split("+") if len(keys) > 1 else [keys]
+    if len(key) != 1 or any(m.lower() not in ("shift",) for m in mods):
+        return ""
+    return key
 
 
 def _secrets_in(env: AgentEnv, value: str, dest: str) -> list[SecretUse]:
