@@ -1605,6 +1605,7 @@ export default /** @type {any} */ ({
         "unsupported",
         "not_allowed",
         "debugger_busy",
+        "swapped",
         "host_unavailable"
       ],
       "title": "ErrorCode",

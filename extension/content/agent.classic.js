@@ -217,7 +217,7 @@ const byTagOf = (n, tag) => (nodeType.call(n) === 9 ? byTagD : byTagE).call(n, t
 // --- HTML and SVG elements ------------------------------------------------------------------------
 const innerText = own(H, "innerText"), focusH = own(H, "focus"), focusS = own(S, "focus"), tabIndexH = own(H, "tabIndex"),
   tabIndexS = own(S, "tabIndex"), styleH = own(H, "style"), styleS = own(S, "style"), showPopover = own(H, "showPopover"),
-  hidePopover = own(H, "hidePopover"), dispatchEvent = own(T, "dispatchEvent");
+  hidePopover = own(H, "hidePopover"), dispatchEvent = own(T, "dispatchEvent"), addEventListener = own(T, "addEventListener");
 const requestSubmit = own(FORM, "requestSubmit"), formElements = own(FORM, "elements");
 
 // An element's kind by its namespace, not `instanceof`: an element of a same-origin frame belongs to
@@ -245,11 +245,17 @@ const showPopoverOf = (el) => showPopover.call(el);
 const hidePopoverOf = (el) => hidePopover.call(el);
 /** @param {EventTarget} t @param {Event} ev @returns {boolean} */
 const dispatchOf = (t, ev) => dispatchEvent.call(t, ev);
+/**
+ * A listener on a window (or any target): a window's named properties (an element with
+ * id="addEventListener") come before EventTarget's own methods on it, in every script world.
+ * @param {EventTarget} t @param {string} type @param {(e: Event) => void} fn @param {AddEventListenerOptions} [opts]
+ */
+const listenOf = (t, type, fn, opts) => addEventListener.call(t, type, fn, opts);
 /** @param {HTMLFormElement} form @param {HTMLElement | null} [submitter] */
 const requestSubmitOf = (form, submitter) => requestSubmit.call(form, submitter);
 /** @param {HTMLFormElement} form @returns {HTMLFormControlsCollection} */
 const formElementsOf = (form) => formElements.call(form);
-return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, elementsAtOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, requestSubmitOf, formElementsOf };
+return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, elementsAtOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, listenOf, requestSubmitOf, formElementsOf };
 })();
 // ---- extension/content/dom_tables.js
 const __dom_tables = (() => {
@@ -7381,6 +7387,219 @@ async function sendTrusted(steps) {
 }
 return { CLICK_IGNORED_AFTER_MS, fieldState, requestCount, noTextChange, noKeyEffect, noChange, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, typeSteps, fillSteps, pressSteps, sendTrusted };
 })();
+// ---- extension/content/press_guard.js
+const __press_guard = (() => {
+/**
+ * What the browser's own input presses is what the action chose, and nothing else.
+ *
+ * The browser's mouse and keyboard (background/trusted_input.js, through chrome.debugger) land
+ * where the browser says at the moment they land: a press on whatever is under the pointer then,
+ * keys in whatever has the focus then. Between the agent's look and the press a page can slide
+ * another control under the pointer (as the pointer arrives, at the press, on a timer) or move the
+ * focus to another field. The judge of where input landed is not the agent's earlier hit test but
+ * the browser's own, and each event carries it: its target, with the composed path above it.
+ *
+ * So, while the browser's input for an action runs, a guard in each window the agent acts in (the
+ * page's and its same-origin frames') — a listener on the window in the capture phase, registered
+ * as the document starts, so before anything of the page — judges each trusted event by its path:
+ * - a press (pointer and mouse down and up, click, auxclick, dblclick, context menu; and the
+ *   pointer's move to the point, the browser's hit test right before the press) that does not
+ *   reach the chosen element — it, what it holds, a label of it or its label's control (a label's
+ *   click is its control's), or a box of its size around it (pointerPoint's aim) — and, when the
+ *   action types, a key or text event (key down/press/up, beforeinput, input, textInput,
+ *   composition) whose target is not the chosen field, is stopped before any listener of the page
+ *   runs and its default prevented: nothing is pressed, nor typed, into the other element. From
+ *   then on every trusted event of the action is stopped (nothing half-done goes on elsewhere), and
+ *   the action fails `swapped`, saying what was there. Nothing is retried onto it.
+ * - after the release: a click whose press reached none of the agent's windows went where no guard
+ *   sees (another site's frame laid under the pointer): the action fails `swapped` as well.
+ *
+ * A move alone presses nothing and is not judged (a hover; the move onto a row that shows the
+ * control). Key events during a click, pointer events while typing and the page's own (untrusted)
+ * events are not judged, until a refusal stops them all. The guard shows nothing to the page: its
+ * listeners and state live in the content script's own world, where no page script reaches; it
+ * sets no attribute and dispatches no event.
+ */
+const { actionError } = __dom_input;
+const { brief } = __dom_locate;
+const { containsDeep, frameDocuments } = __dom_roots;
+const { sendTrusted } = __dom_trusted;
+const { docOf, listenOf, nodeTypeOf, rectOf, rootOf, tagOf } = __dom_native;
+
+/** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
+/** @typedef {"pointer" | "keys"} Kind what the action's input is: a press, or keys and text */
+
+const POINTER_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick", "dblclick", "contextmenu", "pointermove", "mousemove"];
+const KEY_EVENTS = ["keydown", "keypress", "keyup", "beforeinput", "input", "textInput", "compositionstart", "compositionupdate", "compositionend"];
+/** The events judged, by the kind of input they are. @type {Map<string, Kind>} */
+const FAMILY = new Map([...POINTER_EVENTS.map((t) => /** @type {[string, Kind]} */ ([t, "pointer"])),
+  ...KEY_EVENTS.map((t) => /** @type {[string, Kind]} */ ([t, "keys"]))]);
+/** The events of a press going down: one of them reaching the element is the press landing there. */
+const GOING_DOWN = new Set(["pointerdown", "mousedown"]);
+
+/**
+ * The slot a window's guard reads: a property of the content script's world's own global object
+ * (no page sees it), which another frame's agent of the same extension reads too.
+ */
+const SLOT = "__heybroPressGuard";
+
+/**
+ * @typedef {{type: string, isTrusted: boolean, cancelable: boolean, composedPath(): EventTarget[],
+ *   stopImmediatePropagation(): void, preventDefault(): void}} GuardEvent
+ * @typedef {{on(e: GuardEvent): void, readonly refused: {type: string, at: EventTarget | null} | null, readonly pressed: boolean}} Judge
+ * @typedef {{armed: Judge | null}} Slot
+ */
+
+/**
+ * The judgement over one action's trusted input (pure: the page's side is `fits`, whether an
+ * event's path reaches what was chosen).
+ * @param {Kind} kind @param {(path: EventTarget[]) => boolean} fits
+ * @returns {Judge}
+ */
+function judge(kind, fits) {
+  /** @type {{type: string, at: EventTarget | null} | null} */ let refused = null;
+  let pressed = false;
+  return {
+    on(e) {
+      if (!e.isTrusted) return; // the page's own events are the page's
+      const family = FAMILY.get(e.type);
+      if (!family) return;
+      if (!refused) {
+        if (family !== kind) return;
+        const path = e.composedPath();
+        if (fits(path)) { if (GOING_DOWN.has(e.type)) pressed = true; return; }
+        refused = { type: e.type, at: path[0] ?? null };
+      }
+      e.stopImmediatePropagation();
+      if (e.cancelable) e.preventDefault();
+    },
+    get refused() { return refused; },
+    get pressed() { return pressed; },
+  };
+}
+
+/**
+ * The guard of a window: its capture listeners, registered once (the agent does it as its document
+ * starts; a frame it did not start in — about:blank, srcdoc — when an action first needs it).
+ * @param {Window} win @returns {Slot}
+ */
+function installGuard(win) {
+  // (An own property of the global: an element named like it is no own property of the window.)
+  const own = Object.getOwnPropertyDescriptor(win, SLOT)?.value;
+  if (own) return own;
+  /** @type {Slot} */ const slot = { armed: null };
+  Object.defineProperty(win, SLOT, { value: slot });
+  const listener = (/** @type {Event} */ e) => { slot.armed?.on(e); };
+  for (const type of FAMILY.keys()) listenOf(win, type, listener, { capture: true, passive: false });
+  return slot;
+}
+
+/** @param {unknown} n @returns {n is Element} */
+function isElement(n) {
+  try { return nodeTypeOf(/** @type {Node} */ (n)) === 1; } catch { return false; } // (a window, or no node)
+}
+
+/**
+ * Whether a press's path reaches the chosen element: it or what it holds, a label of it (or, for a
+ * label, its control: the click a label passes on), or a box of its size around it.
+ * @param {EventTarget[]} path @param {Element} chosen
+ */
+function pressReaches(path, chosen) {
+  if (path.includes(chosen)) return true;
+  const els = path.filter(isElement);
+  if (els.some((n) => tagOf(n) === "label" && /** @type {HTMLLabelElement} */ (n).control === chosen)) return true;
+  const control = tagOf(chosen) === "label" ? /** @type {HTMLLabelElement} */ (chosen).control : null;
+  if (control && path.includes(control)) return true;
+  const hit = els[0];
+  return !!hit && containsDeep(hit, chosen) && rectOf(hit).width <= rectOf(chosen).width + 4;
+}
+
+/**
+ * What a path from the window shows of the element: the host of a closed shadow root it is in
+ * (a closed tree's nodes are left out of paths seen from outside it).
+ * @param {Element} el
+ */
+function seenAs(el) {
+  let at = el;
+  for (let root = /** @type {any} */ (rootOf(at)); nodeTypeOf(root) === 11 && root.mode === "closed"; root = rootOf(at)) at = root.host;
+  return at;
+}
+
+/** The windows the agent acts in: its own, its same-origin frames', and those around the element's. @param {Element} el */
+function windowsAround(el) {
+  /** @type {Set<Window>} */ const out = new Set([window]);
+  for (const d of frameDocuments(document)) if (d.defaultView) out.add(d.defaultView);
+  for (let w = docOf(el).defaultView; w && !out.has(w); w = w.frameElement ? docOf(w.frameElement).defaultView : null) out.add(w);
+  return [...out];
+}
+
+/** @param {EventTarget | null} at */
+function describe(at) {
+  if (!isElement(at)) return null;
+  const b = brief(at);
+  return b ? `<${b.tag}>${b.name ? ` "${b.name.slice(0, 60)}"` : ""}` : null;
+}
+
+/**
+ * Arms the guard of every window the agent acts in with the element chosen, for one action's
+ * trusted input; `release` disarms it and says how the input went.
+ * @param {Element} chosen @param {Kind} kind
+ */
+function armGuard(chosen, kind) {
+  const seen = seenAs(chosen);
+  const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen) : (path) => path.includes(seen));
+  const slots = windowsAround(chosen).map(installGuard);
+  for (const s of slots) s.armed = j;
+  return {
+    /**
+     * Disarms; the refusal (an error) when input went to another element, or — a click that was
+     * sent in full — when its press reached no window the guard watches.
+     * @param {boolean} sent the steps were all played
+     */
+    release(sent) {
+      for (const s of slots) if (s.armed === j) s.armed = null;
+      const detail = { element: brief(chosen), event: j.refused?.type ?? null, instead: isElement(j.refused?.at) ? brief(/** @type {Element} */ (j.refused?.at)) : null };
+      if (j.refused && kind === "keys") {
+        return actionError("swapped", `The page moved the keyboard's focus to another field: ${describe(j.refused.at) || "another element"}. Nothing was typed there, and heybro does not retry; look at the page again.`, detail);
+      }
+      if (j.refused) {
+        return actionError("swapped", `The page put another control under the pointer: ${describe(j.refused.at) || "another element"}. Nothing was pressed, and heybro does not retry; look at the page again.`, detail);
+      }
+      if (kind === "pointer" && sent && !j.pressed && !/^(iframe|frame|embed|object)$/.test(tagOf(chosen))) {
+        return actionError("swapped", "The press did not reach the control: the page put something heybro cannot see into (another site's frame) under the pointer, and the press went there. Look at the page again.", detail);
+      }
+      return null;
+    },
+  };
+}
+
+/**
+ * The kind of input the steps are: a press (a click), keys and text, or neither (a move alone).
+ * @param {InputStep[]} steps @returns {Kind | null}
+ */
+function kindOf(steps) {
+  if (steps.some((s) => s.type === "click")) return "pointer";
+  if (steps.some((s) => s.type === "key" || s.type === "text")) return "keys";
+  return null;
+}
+
+/**
+ * Plays the steps as the browser's own input with the guard armed on the element they are for.
+ * @param {InputStep[]} steps @param {Element} chosen
+ */
+async function sendGuarded(steps, chosen) {
+  const kind = kindOf(steps);
+  const guard = kind ? armGuard(chosen, kind) : null;
+  try {
+    await sendTrusted(steps);
+  } catch (e) {
+    throw guard?.release(false) || e;
+  }
+  const refusal = guard?.release(true);
+  if (refusal) throw refusal;
+}
+return { FAMILY, judge, installGuard, pressReaches, armGuard, kindOf, sendGuarded };
+})();
 // ---- extension/actions/click.js
 const __click = (() => {
 /** click: a click on the element (refused when covered or disabled). */
@@ -7792,9 +8011,11 @@ const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, docum
 const { watchRequests, watchScripts } = __dom_requests;
 const { actionError, focusOn, checkedState, isEditable } = __dom_input;
 const { fieldState, moveSteps, requestCount, sendTrusted } = __dom_trusted;
+const { installGuard, sendGuarded } = __press_guard;
 const { PAGE_ACTIONS } = __page;
 const { containsOf, isConnectedOf } = __dom_native;
 
+installGuard(window); // before any listener of the page: what the browser's own input presses is what was chosen
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
 watchScripts(document); // whether it has script that could make any (read as it is parsed)
 
@@ -7905,7 +8126,8 @@ async function act(action, args) {
 
 /**
  * The action's input, synthetic (its module's `run`) or the browser's own (its module's `trusted`
- * says how and when), and what changed.
+ * says how and when), and what changed. The browser's input runs under the press guard: only the
+ * element chosen is pressed or typed into (press_guard.js).
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
  * @param {() => void} outline draws the outline (before the browser's own input; `finish` draws it after a script's)
@@ -7927,7 +8149,7 @@ async function doInput(def, args, el, r, finish, outline) {
     if (trusted.keys) keyboardOn(target);
     outline();
     try {
-      await sendTrusted(trusted.steps(args, target));
+      await sendGuarded(trusted.steps(args, target), target);
       return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
     } catch (e) {
       if (!region || /** @type {any} */ (e)?.code !== "unsupported") throw e;
@@ -7950,7 +8172,7 @@ async function doInput(def, args, el, r, finish, outline) {
   if (trusted.keys) keyboardOn(target);
   const again = watchChanges(document, target);
   try {
-    await sendTrusted(trusted.steps(args, target));
+    await sendGuarded(trusted.steps(args, target), target);
   } catch (e) {
     await again({ maxMs: 0 });
     // Where the browser's input cannot reach (a cross-origin frame), the script action stands as

@@ -12,9 +12,11 @@ import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, docu
 import { watchRequests, watchScripts } from "./dom_requests.js";
 import { actionError, focusOn, checkedState, isEditable } from "./dom_input.js";
 import { fieldState, moveSteps, requestCount, sendTrusted } from "./dom_trusted.js";
+import { installGuard, sendGuarded } from "./press_guard.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
 import { containsOf, isConnectedOf } from "./dom_native.js";
 
+installGuard(window); // before any listener of the page: what the browser's own input presses is what was chosen
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
 watchScripts(document); // whether it has script that could make any (read as it is parsed)
 
@@ -125,7 +127,8 @@ async function act(action, args) {
 
 /**
  * The action's input, synthetic (its module's `run`) or the browser's own (its module's `trusted`
- * says how and when), and what changed.
+ * says how and when), and what changed. The browser's input runs under the press guard: only the
+ * element chosen is pressed or typed into (press_guard.js).
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
  * @param {() => void} outline draws the outline (before the browser's own input; `finish` draws it after a script's)
@@ -147,7 +150,7 @@ async function doInput(def, args, el, r, finish, outline) {
     if (trusted.keys) keyboardOn(target);
     outline();
     try {
-      await sendTrusted(trusted.steps(args, target));
+      await sendGuarded(trusted.steps(args, target), target);
       return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
     } catch (e) {
       if (!region || /** @type {any} */ (e)?.code !== "unsupported") throw e;
@@ -170,7 +173,7 @@ async function doInput(def, args, el, r, finish, outline) {
   if (trusted.keys) keyboardOn(target);
   const again = watchChanges(document, target);
   try {
-    await sendTrusted(trusted.steps(args, target));
+    await sendGuarded(trusted.steps(args, target), target);
   } catch (e) {
     await again({ maxMs: 0 });
     // Where the browser's input cannot reach (a cross-origin frame), the script action stands as
