@@ -937,6 +937,19 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "title": "Trusted Withheld"
         }
       },
       "required": [
@@ -1222,6 +1235,19 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "title": "Trusted Withheld"
         },
         "checked": {
           "anyOf": [
@@ -2218,6 +2244,19 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "title": "Trusted Withheld"
         },
         "text": {
           "anyOf": [
@@ -3798,6 +3837,19 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "title": "Trusted Withheld"
+        },
         "pressed": {
           "anyOf": [
             {
@@ -4672,6 +4724,19 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "title": "Trusted Withheld"
+        },
         "scroll": {
           "anyOf": [
             {
@@ -5022,6 +5087,19 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "title": "Trusted Withheld"
         },
         "selected": {
           "anyOf": [
@@ -6723,6 +6801,19 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "title": "Trusted Withheld"
         },
         "uploaded": {
           "anyOf": [

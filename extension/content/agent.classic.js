@@ -6675,7 +6675,17 @@ function requestsPending(since) {
   for (const start of open.values()) if (start >= since && now - start < LONG_MS) return true;
   return ended.some((r) => r.start >= since && now - r.end < TAIL_MS);
 }
-return { LONG_MS, watchRequests, watchScripts, canRequest, syncRequests, requestsPending };
+
+/**
+ * Whether the page started a request at or after `since`, answered or not (as far as the
+ * coordinator has told this frame: after a settle wait, all it knew then).
+ * @param {number} since a time on this document's clock (performance.now())
+ */
+function requestsStartedSince(since) {
+  for (const start of open.values()) if (start >= since) return true;
+  return ended.some((r) => r.start >= since);
+}
+return { LONG_MS, watchRequests, watchScripts, canRequest, syncRequests, requestsPending, requestsStartedSince };
 })();
 // ---- extension/content/dom_changes.js
 const __dom_changes = (() => {
@@ -7210,20 +7220,30 @@ const __dom_trusted = (() => {
  * send. The coordinator plays the steps through chrome.debugger (background/trusted_input.js).
  *
  * When: the user's setting (`auto`, the default; `always`; `off`). In `auto` the synthetic action
- * runs first, and the browser's input follows only when it had no effect a person would notice — so
- * a page that works with script events never sees the debugger:
- * - hover: nothing in the page changed (a CSS `:hover` menu changes no DOM: it opens only under a
- *   real pointer; a mouse move is harmless either way);
- * - type, and press in a text field or editor: the field's text did not change (a rich editor that
- *   takes only real key presses or the input method);
- * - click: nothing changed — no DOM change, navigation, dialog, checked/value/text change or request
- *   answered — after a longer wait than usual (a handler that checks `isTrusted` ignored it). The
- *   longer wait is there so a click whose effect comes late is not clicked twice.
+ * runs first, and the browser's input follows only when it PROVABLY had no effect — so a page that
+ * works with script events never sees the debugger, and no action is done twice:
+ * - its module says it had none a person would notice (`noEffect`): a hover that changed nothing
+ *   (a CSS `:hover` menu opens only under a real pointer); typing, or a key press in a text field,
+ *   that left its text as it was (a rich editor that takes only real key presses); a click after
+ *   which nothing changed during a longer wait than usual (a handler that checks `isTrusted`;
+ *   the wait is there so a click whose effect comes late is not clicked twice);
+ * - and the page did nothing else at all since the action began (`reaction`): no DOM change
+ *   anywhere, attributes included, no navigation, no focus moved, no request started (answered or
+ *   not), no dialog;
+ * - and the coordinator, which hears the browser's own record of the tab's requests and answers
+ *   its dialogs, finds none of them since the action began either: it refuses the replay itself
+ *   (background/replay_gate.js), whatever this side concluded. The result then says why the
+ *   browser's input was not used (`trusted_withheld`).
+ * Whatever the browser's input does, it does under a guard: only the element chosen is pressed or
+ * typed into (press_guard.js).
  */
 const { actionError, codeOf, isEditable, keyCodeOf } = __dom_input;
 const { parseKeys } = __dom_keys;
 const { reaches } = __dom_locate;
 const { deepElementFromPoint } = __dom_roots;
+const { deepActiveElement } = __refind;
+const { containsDeep } = __dom_roots;
+const { requestsStartedSince } = __dom_requests;
 const { closestOf, docOf, matchesOf, rectOf, tagOf, textOf } = __dom_native;
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
@@ -7262,12 +7282,6 @@ function caretState(el) {
   return JSON.stringify(caret);
 }
 
-/** Requests the page has completed (fetch, XHR, beacons…): one answered since means it reacted. */
-function requestCount() {
-  return performance.getEntriesByType("resource").filter((e) => /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "link"
-    && /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "css").length;
-}
-
 /**
  * @typedef {{mutations: {summary: string}, url_changed?: boolean, navigating?: boolean, dialog?: any}} Changes
  * @typedef {(el: Element | null, changes: Changes, before: string) => boolean} NoEffect whether the
@@ -7295,6 +7309,26 @@ const noChange = (el, changes, before) => {
   if (left(changes) || (el && isTextEntry(el) && matchesOf(el, ":focus"))) return false;
   return changes.mutations.summary === "no change" && valueState(el) === JSON.parse(before)[0];
 };
+
+/**
+ * What the page did since the action began, anything at all, when its module saw no effect: why
+ * the browser's input must not do the action again (null: provably nothing). The coordinator
+ * checks the requests and dialogs once more from its own records (background/replay_gate.js).
+ * @param {Changes} changes what the watch since the action saw
+ * @param {{focus: Element | null, el: Element | null, since: number}} at the focus before the action, its
+ *   element, and when it began (performance.now())
+ * @returns {string | null}
+ */
+function reaction(changes, at) {
+  if (changes.navigating || changes.url_changed) return "it navigated";
+  if (changes.dialog) return "it opened a dialog";
+  if (changes.mutations.summary !== "no change") return `it changed the page (${changes.mutations.summary})`;
+  if (requestsStartedSince(at.since)) return "it started a request";
+  const now = deepActiveElement(document);
+  const ours = (/** @type {Element | null} */ f) => !!f && !!at.el && (containsDeep(at.el, f) || containsDeep(f, at.el));
+  if (now !== at.focus && !ours(now)) return "it moved the focus";
+  return null;
+}
 
 /** Whether the page added or removed elements (not only attribute or text changes) meanwhile. @param {{mutations: {summary: string}}} changes */
 function madeElements(changes) {
@@ -7377,15 +7411,17 @@ function keyStep(key, modifiers) {
 
 /**
  * Asks the coordinator to play the steps (it attaches the debugger for them and detaches after).
- * @param {InputStep[]} steps
+ * A replay says when its action began (`since`, Date.now()): the coordinator refuses it with
+ * `reacted` when the page made a request or opened a dialog since.
+ * @param {InputStep[]} steps @param {{since?: number}} [opts]
  */
-async function sendTrusted(steps) {
+async function sendTrusted(steps, opts = {}) {
   /** @type {any} */
-  const reply = await chrome.runtime.sendMessage({ kind: "trusted.input", steps });
+  const reply = await chrome.runtime.sendMessage({ kind: "trusted.input", steps, ...(opts.since !== undefined ? { since: opts.since } : {}) });
   if (!reply) throw actionError("unsupported", "The coordinator did not answer the request for the browser's own input.");
   if (!reply.ok) throw actionError(reply.error.code, reply.error.message, reply.error.detail);
 }
-return { CLICK_IGNORED_AFTER_MS, fieldState, requestCount, noTextChange, noKeyEffect, noChange, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, typeSteps, fillSteps, pressSteps, sendTrusted };
+return { CLICK_IGNORED_AFTER_MS, fieldState, noTextChange, noKeyEffect, noChange, reaction, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, typeSteps, fillSteps, pressSteps, sendTrusted };
 })();
 // ---- extension/content/press_guard.js
 const __press_guard = (() => {
@@ -7586,12 +7622,13 @@ function kindOf(steps) {
 /**
  * Plays the steps as the browser's own input with the guard armed on the element they are for.
  * @param {InputStep[]} steps @param {Element} chosen
+ * @param {{since?: number}} [opts] since: a replay of an action begun then (the coordinator refuses it when the page reacted since)
  */
-async function sendGuarded(steps, chosen) {
+async function sendGuarded(steps, chosen, opts = {}) {
   const kind = kindOf(steps);
   const guard = kind ? armGuard(chosen, kind) : null;
   try {
-    await sendTrusted(steps);
+    await sendTrusted(steps, opts);
   } catch (e) {
     throw guard?.release(false) || e;
   }
@@ -8010,7 +8047,7 @@ const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } = __dom_changes;
 const { watchRequests, watchScripts } = __dom_requests;
 const { actionError, focusOn, checkedState, isEditable } = __dom_input;
-const { fieldState, moveSteps, requestCount, sendTrusted } = __dom_trusted;
+const { fieldState, moveSteps, reaction, sendTrusted } = __dom_trusted;
 const { installGuard, sendGuarded } = __press_guard;
 const { PAGE_ACTIONS } = __page;
 const { containsOf, isConnectedOf } = __dom_native;
@@ -8126,8 +8163,9 @@ async function act(action, args) {
 
 /**
  * The action's input, synthetic (its module's `run`) or the browser's own (its module's `trusted`
- * says how and when), and what changed. The browser's input runs under the press guard: only the
- * element chosen is pressed or typed into (press_guard.js).
+ * says how and when), and what changed. The browser's input runs under the press guard (only the
+ * element chosen is pressed or typed into: press_guard.js), and after a script's action only when
+ * that provably did nothing (dom_trusted.js): an action is done once.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
  * @param {() => void} outline draws the outline (before the browser's own input; `finish` draws it after a script's)
@@ -8156,28 +8194,39 @@ async function doInput(def, args, el, r, finish, outline) {
     }
   }
   const before = fieldState(el);
-  const requests = requestCount();
+  const at = { focus: deepActiveElement(document), el, since: performance.now() };
+  const began = Date.now(); // (the coordinator's clock: its records of the tab's requests and dialogs)
   /** @type {Record<string, any>} */
   const extra = def.run(el, args, r);
   let changes = await finish(settleOpts);
   if (mode !== "auto" || !trusted || !trusted.noEffect?.(el, /** @type {any} */ (changes), before)) return { extra, changes };
   const target = /** @type {Element} */ (el);
+  /** @param {string} why */
+  const withheld = (why) => ({ extra, changes: { ...changes, trusted_withheld: `The browser's own input was not used: the page had already reacted to the script's ${def.name} (${why}), so doing it again would have done it twice.` } });
+  let why = reaction(/** @type {any} */ (changes), at);
+  if (why) return withheld(why);
   if (trusted.lateMs) {
     // Late effects count too: replayed only when the page showed no sign of it at all.
     const late = await watchChanges(document, target)({ quietMs: 40, graceMs: trusted.lateMs, maxMs: trusted.lateMs + 400 });
-    if (!trusted.noEffect?.(el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
+    if (!trusted.noEffect?.(el, /** @type {any} */ (late), before)) return { extra, changes: late };
+    changes = late;
+    why = reaction(/** @type {any} */ (late), at);
+    if (why) return withheld(why);
   }
   // The browser's keys go where the focus is: on this field, not where the page moved it meanwhile
   // (an editor that took the focus back).
   if (trusted.keys) keyboardOn(target);
   const again = watchChanges(document, target);
   try {
-    await sendGuarded(trusted.steps(args, target), target);
+    await sendGuarded(trusted.steps(args, target), target, { since: began });
   } catch (e) {
     await again({ maxMs: 0 });
+    const code = /** @type {any} */ (e)?.code;
+    // The coordinator heard the page react (a request, a dialog): the script's action stands.
+    if (code === "reacted") return withheld(String(/** @type {any} */ (e).message));
     // Where the browser's input cannot reach (a cross-origin frame), the script action stands as
     // it was; another debugger holding the tab is said plainly (debugger_busy).
-    if (/** @type {any} */ (e)?.code === "unsupported") return { extra, changes };
+    if (code === "unsupported") return { extra, changes };
     throw e;
   }
   changes = { ...(await again(settleOpts)), input: "trusted" };

@@ -4,20 +4,30 @@
  * send. The coordinator plays the steps through chrome.debugger (background/trusted_input.js).
  *
  * When: the user's setting (`auto`, the default; `always`; `off`). In `auto` the synthetic action
- * runs first, and the browser's input follows only when it had no effect a person would notice — so
- * a page that works with script events never sees the debugger:
- * - hover: nothing in the page changed (a CSS `:hover` menu changes no DOM: it opens only under a
- *   real pointer; a mouse move is harmless either way);
- * - type, and press in a text field or editor: the field's text did not change (a rich editor that
- *   takes only real key presses or the input method);
- * - click: nothing changed — no DOM change, navigation, dialog, checked/value/text change or request
- *   answered — after a longer wait than usual (a handler that checks `isTrusted` ignored it). The
- *   longer wait is there so a click whose effect comes late is not clicked twice.
+ * runs first, and the browser's input follows only when it PROVABLY had no effect — so a page that
+ * works with script events never sees the debugger, and no action is done twice:
+ * - its module says it had none a person would notice (`noEffect`): a hover that changed nothing
+ *   (a CSS `:hover` menu opens only under a real pointer); typing, or a key press in a text field,
+ *   that left its text as it was (a rich editor that takes only real key presses); a click after
+ *   which nothing changed during a longer wait than usual (a handler that checks `isTrusted`;
+ *   the wait is there so a click whose effect comes late is not clicked twice);
+ * - and the page did nothing else at all since the action began (`reaction`): no DOM change
+ *   anywhere, attributes included, no navigation, no focus moved, no request started (answered or
+ *   not), no dialog;
+ * - and the coordinator, which hears the browser's own record of the tab's requests and answers
+ *   its dialogs, finds none of them since the action began either: it refuses the replay itself
+ *   (background/replay_gate.js), whatever this side concluded. The result then says why the
+ *   browser's input was not used (`trusted_withheld`).
+ * Whatever the browser's input does, it does under a guard: only the element chosen is pressed or
+ * typed into (press_guard.js).
  */
 import { actionError, codeOf, isEditable, keyCodeOf } from "./dom_input.js";
 import { parseKeys } from "./dom_keys.js";
 import { reaches } from "./dom_locate.js";
 import { deepElementFromPoint } from "./dom_roots.js";
+import { deepActiveElement } from "./refind.js";
+import { containsDeep } from "./dom_roots.js";
+import { requestsStartedSince } from "./dom_requests.js";
 import { closestOf, docOf, matchesOf, rectOf, tagOf, textOf } from "./dom_native.js";
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
@@ -56,12 +66,6 @@ function caretState(el) {
   return JSON.stringify(caret);
 }
 
-/** Requests the page has completed (fetch, XHR, beacons…): one answered since means it reacted. */
-export function requestCount() {
-  return performance.getEntriesByType("resource").filter((e) => /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "link"
-    && /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "css").length;
-}
-
 /**
  * @typedef {{mutations: {summary: string}, url_changed?: boolean, navigating?: boolean, dialog?: any}} Changes
  * @typedef {(el: Element | null, changes: Changes, before: string) => boolean} NoEffect whether the
@@ -89,6 +93,26 @@ export const noChange = (el, changes, before) => {
   if (left(changes) || (el && isTextEntry(el) && matchesOf(el, ":focus"))) return false;
   return changes.mutations.summary === "no change" && valueState(el) === JSON.parse(before)[0];
 };
+
+/**
+ * What the page did since the action began, anything at all, when its module saw no effect: why
+ * the browser's input must not do the action again (null: provably nothing). The coordinator
+ * checks the requests and dialogs once more from its own records (background/replay_gate.js).
+ * @param {Changes} changes what the watch since the action saw
+ * @param {{focus: Element | null, el: Element | null, since: number}} at the focus before the action, its
+ *   element, and when it began (performance.now())
+ * @returns {string | null}
+ */
+export function reaction(changes, at) {
+  if (changes.navigating || changes.url_changed) return "it navigated";
+  if (changes.dialog) return "it opened a dialog";
+  if (changes.mutations.summary !== "no change") return `it changed the page (${changes.mutations.summary})`;
+  if (requestsStartedSince(at.since)) return "it started a request";
+  const now = deepActiveElement(document);
+  const ours = (/** @type {Element | null} */ f) => !!f && !!at.el && (containsDeep(at.el, f) || containsDeep(f, at.el));
+  if (now !== at.focus && !ours(now)) return "it moved the focus";
+  return null;
+}
 
 /** Whether the page added or removed elements (not only attribute or text changes) meanwhile. @param {{mutations: {summary: string}}} changes */
 export function madeElements(changes) {
@@ -171,11 +195,13 @@ function keyStep(key, modifiers) {
 
 /**
  * Asks the coordinator to play the steps (it attaches the debugger for them and detaches after).
- * @param {InputStep[]} steps
+ * A replay says when its action began (`since`, Date.now()): the coordinator refuses it with
+ * `reacted` when the page made a request or opened a dialog since.
+ * @param {InputStep[]} steps @param {{since?: number}} [opts]
  */
-export async function sendTrusted(steps) {
+export async function sendTrusted(steps, opts = {}) {
   /** @type {any} */
-  const reply = await chrome.runtime.sendMessage({ kind: "trusted.input", steps });
+  const reply = await chrome.runtime.sendMessage({ kind: "trusted.input", steps, ...(opts.since !== undefined ? { since: opts.since } : {}) });
   if (!reply) throw actionError("unsupported", "The coordinator did not answer the request for the browser's own input.");
   if (!reply.ok) throw actionError(reply.error.code, reply.error.message, reply.error.detail);
 }

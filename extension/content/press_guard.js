@@ -196,12 +196,13 @@ export function kindOf(steps) {
 /**
  * Plays the steps as the browser's own input with the guard armed on the element they are for.
  * @param {InputStep[]} steps @param {Element} chosen
+ * @param {{since?: number}} [opts] since: a replay of an action begun then (the coordinator refuses it when the page reacted since)
  */
-export async function sendGuarded(steps, chosen) {
+export async function sendGuarded(steps, chosen, opts = {}) {
   const kind = kindOf(steps);
   const guard = kind ? armGuard(chosen, kind) : null;
   try {
-    await sendTrusted(steps);
+    await sendTrusted(steps, opts);
   } catch (e) {
     throw guard?.release(false) || e;
   }

@@ -33,6 +33,9 @@ def call_line(c: ToolCall) -> str:
         outcome = f"FAILED {c.error_code or ''}: {c.error}" + candidates_text(c)
     else:
         outcome = "not run"
+    withheld = c.result.get("trusted_withheld") if c.success and isinstance(c.result, dict) else None
+    if isinstance(withheld, str) and withheld:
+        outcome += f"; {withheld}"  # (heybro's own words: whether the page took it, the page shows)
     if c.decided:
         outcome = f"{c.decided}; {outcome}"
     if c.expectation is not None:
