@@ -224,7 +224,8 @@ class ActionResult(ToolOutput):
     trusted_withheld: str | None = Field(
         None, description="Why the browser's own input was not used after a script's action that "
         "showed no visible effect: the page had already reacted to it (a request started, a "
-        "dialog opened, …), so doing it again would have done it twice.")
+        "dialog opened, …), so doing it again would have done it twice; or that input cannot "
+        "reach, or be guarded on, this page.")
 
 
 class SelectResult(ActionResult):

@@ -948,7 +948,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
           "title": "Trusted Withheld"
         }
       },
@@ -1246,7 +1246,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
           "title": "Trusted Withheld"
         },
         "checked": {
@@ -2255,7 +2255,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
           "title": "Trusted Withheld"
         },
         "text": {
@@ -3847,7 +3847,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
           "title": "Trusted Withheld"
         },
         "pressed": {
@@ -4734,7 +4734,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
           "title": "Trusted Withheld"
         },
         "scroll": {
@@ -5098,7 +5098,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
           "title": "Trusted Withheld"
         },
         "selected": {
@@ -6812,7 +6812,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice.",
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
           "title": "Trusted Withheld"
         },
         "uploaded": {

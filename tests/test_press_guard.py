@@ -89,6 +89,16 @@ def test_in_a_same_origin_frame_and_in_a_shadow_root_the_swap_is_refused_too(bro
     assert trusted_on(page, "delete") == []
 
 
+def test_a_page_that_rebuilt_its_document_gets_no_browser_input(browser, page, site) -> None:
+    # document.open takes every listener of the window away, the guard's too: the browser's input
+    # is not used there at all, and the result says why.
+    open_page(page, f"{site}/rebuilt.html")
+    page.wait_for_function("window.record !== undefined && document.querySelector('.keep') !== null")
+    r = ok(browser, "click", {"element_id": find_id(ok(browser, "observe"), "Keep my plan")})
+    assert r.get("input") != "trusted" and "document.open" in r["trusted_withheld"], r
+    assert trusted_on(page, "delete") == [] and trusted_on(page, "keep") == []
+
+
 def test_a_button_that_moves_a_little_but_stays_under_the_pointer_is_clicked(browser, page, site) -> None:
     open_page(page, f"{site}/nudge.html")
     r = ok(browser, "click", {"element_id": find_id(ok(browser, "observe"), "Save draft")})

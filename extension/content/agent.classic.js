@@ -7450,17 +7450,23 @@ const __press_guard = (() => {
  * - after the release: a click whose press reached none of the agent's windows went where no guard
  *   sees (another site's frame laid under the pointer): the action fails `swapped` as well.
  *
+ * Where the page removed the guard (it rebuilt its document with document.open, which takes every
+ * listener of its window away), the browser's input is not used at all. In a frame the agent did
+ * not start in (about:blank, srcdoc) the guard is put in place as an action first needs it: it
+ * still stops the event before the element and every listener on it, and its default, but a
+ * listener the page put on that window before it hears the event first.
+ *
  * A move alone presses nothing and is not judged (a hover; the move onto a row that shows the
  * control). Key events during a click, pointer events while typing and the page's own (untrusted)
  * events are not judged, until a refusal stops them all. The guard shows nothing to the page: its
  * listeners and state live in the content script's own world, where no page script reaches; it
- * sets no attribute and dispatches no event.
+ * sets no attribute and dispatches no event a page can hear.
  */
 const { actionError } = __dom_input;
 const { brief } = __dom_locate;
 const { containsDeep, frameDocuments } = __dom_roots;
 const { sendTrusted } = __dom_trusted;
-const { docOf, listenOf, nodeTypeOf, rectOf, rootOf, tagOf } = __dom_native;
+const { dispatchOf, docOf, listenOf, nodeTypeOf, rectOf, rootOf, tagOf } = __dom_native;
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
 /** @typedef {"pointer" | "keys"} Kind what the action's input is: a press, or keys and text */
@@ -7483,7 +7489,8 @@ const SLOT = "__heybroPressGuard";
  * @typedef {{type: string, isTrusted: boolean, cancelable: boolean, composedPath(): EventTarget[],
  *   stopImmediatePropagation(): void, preventDefault(): void}} GuardEvent
  * @typedef {{on(e: GuardEvent): void, readonly refused: {type: string, at: EventTarget | null} | null, readonly pressed: boolean}} Judge
- * @typedef {{armed: Judge | null}} Slot
+ * @typedef {{armed: Judge | null, probe: string, heard: boolean}} Slot  probe: the name of an event
+ *   only the guard's own listener knows (random), by which it is seen to stand
  */
 
 /**
@@ -7523,11 +7530,25 @@ function installGuard(win) {
   // (An own property of the global: an element named like it is no own property of the window.)
   const own = Object.getOwnPropertyDescriptor(win, SLOT)?.value;
   if (own) return own;
-  /** @type {Slot} */ const slot = { armed: null };
+  const probe = `heybro-${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  /** @type {Slot} */ const slot = { armed: null, probe, heard: false };
   Object.defineProperty(win, SLOT, { value: slot });
   const listener = (/** @type {Event} */ e) => { slot.armed?.on(e); };
   for (const type of FAMILY.keys()) listenOf(win, type, listener, { capture: true, passive: false });
+  listenOf(win, probe, () => { slot.heard = true; });
   return slot;
+}
+
+/**
+ * Whether the window's guard still stands: a page that rebuilds its document (document.open)
+ * removes every listener of its window, the guard's too, and may put its own first in their place.
+ * Asked with an event of a name only the guard knows: no listener of the page can hear it.
+ * @param {Window} win @param {Slot} slot
+ */
+function stands(win, slot) {
+  slot.heard = false;
+  dispatchOf(win, new Event(slot.probe));
+  return slot.heard;
 }
 
 /** @param {unknown} n @returns {n is Element} */
@@ -7584,7 +7605,13 @@ function describe(at) {
 function armGuard(chosen, kind) {
   const seen = seenAs(chosen);
   const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen) : (path) => path.includes(seen));
-  const slots = windowsAround(chosen).map(installGuard);
+  const slots = windowsAround(chosen).map((w) => {
+    const slot = installGuard(w);
+    if (!stands(w, slot)) {
+      throw actionError("unsupported", "The page removed heybro's guard on the browser's own input (it rebuilt its document with document.open), so that input is not used on this page.");
+    }
+    return slot;
+  });
   for (const s of slots) s.armed = j;
   return {
     /**
@@ -7602,7 +7629,7 @@ function armGuard(chosen, kind) {
         return actionError("swapped", `The page put another control under the pointer: ${describe(j.refused.at) || "another element"}. Nothing was pressed, and heybro does not retry; look at the page again.`, detail);
       }
       if (kind === "pointer" && sent && !j.pressed && !/^(iframe|frame|embed|object)$/.test(tagOf(chosen))) {
-        return actionError("swapped", "The press did not reach the control: the page put something heybro cannot see into (another site's frame) under the pointer, and the press went there. Look at the page again.", detail);
+        return actionError("swapped", "The press did not reach the control: the page put something heybro cannot see into (such as another site's frame) under the pointer, and the press went there. Look at the page again.", detail);
       }
       return null;
     },
@@ -8224,9 +8251,10 @@ async function doInput(def, args, el, r, finish, outline) {
     const code = /** @type {any} */ (e)?.code;
     // The coordinator heard the page react (a request, a dialog): the script's action stands.
     if (code === "reacted") return withheld(String(/** @type {any} */ (e).message));
-    // Where the browser's input cannot reach (a cross-origin frame), the script action stands as
-    // it was; another debugger holding the tab is said plainly (debugger_busy).
-    if (code === "unsupported") return { extra, changes };
+    // Where the browser's input cannot reach (a cross-origin frame) or be guarded, the script
+    // action stands as it was, and the result says why; another debugger holding the tab is said
+    // plainly (debugger_busy).
+    if (code === "unsupported") return { extra, changes: { ...changes, trusted_withheld: `The browser's own input was not used: ${String(/** @type {any} */ (e).message)}` } };
     throw e;
   }
   changes = { ...(await again(settleOpts)), input: "trusted" };

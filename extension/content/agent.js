@@ -188,9 +188,10 @@ async function doInput(def, args, el, r, finish, outline) {
     const code = /** @type {any} */ (e)?.code;
     // The coordinator heard the page react (a request, a dialog): the script's action stands.
     if (code === "reacted") return withheld(String(/** @type {any} */ (e).message));
-    // Where the browser's input cannot reach (a cross-origin frame), the script action stands as
-    // it was; another debugger holding the tab is said plainly (debugger_busy).
-    if (code === "unsupported") return { extra, changes };
+    // Where the browser's input cannot reach (a cross-origin frame) or be guarded, the script
+    // action stands as it was, and the result says why; another debugger holding the tab is said
+    // plainly (debugger_busy).
+    if (code === "unsupported") return { extra, changes: { ...changes, trusted_withheld: `The browser's own input was not used: ${String(/** @type {any} */ (e).message)}` } };
     throw e;
   }
   changes = { ...(await again(settleOpts)), input: "trusted" };
