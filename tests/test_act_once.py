@@ -100,3 +100,12 @@ def test_a_click_that_asked_confirm_is_not_clicked_again(browser, page, site) ->
     assert r["dialog"]["text"] == "Send it?" and r["dialog"]["answer"] == "accepted"
     assert page.evaluate("[window.asked, window.sent]") == [1, 1]  # one dialog, answered once
     assert r.get("input") != "trusted" and "dialog" in r["trusted_withheld"], r
+
+
+def test_a_key_whose_effect_is_on_the_focus_is_pressed_once_and_says_nothing_more(browser, page, site) -> None:
+    # Tab leaves the field: that is the key's effect, not the page reacting to it, and not a key to
+    # press again.
+    open_page(page, f"{site[0]}/focus_swap.html?on=none")
+    r = ok(browser, "press", {"element_id": find_id(ok(browser, "observe"), "Name"), "keys": "Tab"})
+    assert page.evaluate("document.activeElement.id") == "email"
+    assert r.get("input") != "trusted" and r.get("trusted_withheld") is None, r

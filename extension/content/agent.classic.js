@@ -7298,10 +7298,16 @@ function left(changes) { return !!(changes.navigating || changes.url_changed || 
  */
 const noTextChange = (el, changes, before) => !left(changes) && valueState(el) === JSON.parse(before)[0] && !madeElements(changes);
 
-/** A key press: a caret key (Home, an arrow) has its effect on the caret alone. @type {NoEffect} */
+/**
+ * A key press: a caret key (Home, an arrow) has its effect on the caret alone; Tab, on the focus
+ * (it left the field).
+ * @type {NoEffect}
+ */
 const noKeyEffect = (el, changes, before) => {
   const [value, caret] = JSON.parse(before);
-  return !left(changes) && !!el && isTextEntry(el) && valueState(el) === value && caretState(el) === caret && changes.mutations.summary === "no change";
+  const active = deepActiveElement(document);
+  return !left(changes) && !!el && isTextEntry(el) && valueState(el) === value && caretState(el) === caret && changes.mutations.summary === "no change"
+    && !!active && containsDeep(el, active);
 };
 
 /** A pointer's act: nothing changed (a click into a text field has done its job once it has focus). @type {NoEffect} */
