@@ -105,6 +105,15 @@ def test_a_button_that_moves_a_little_but_stays_under_the_pointer_is_clicked(bro
     assert r["input"] == "trusted" and page.evaluate("window.saves") == 1
 
 
+def test_a_checkbox_clicked_through_its_label_is_clicked(browser, page, site) -> None:
+    # The press lands on the label, which passes the click on to its checkbox: both are the control.
+    open_page(page, f"{site}/nudge.html")
+    obs = ok(browser, "observe")
+    eid = next(i for i, e in obs["elements"].items() if "newsletter" in e["name"])
+    r = ok(browser, "click", {"element_id": eid})
+    assert r["input"] == "trusted" and page.is_checked("#news"), r
+
+
 def test_typing_never_lands_in_a_field_the_page_hands_the_focus_to(browser, page, site, setting) -> None:
     # A rich editor gets the browser's own keys from the start: the page hands the focus to "Email"
     # as the first of them lands; the rest would have gone there.

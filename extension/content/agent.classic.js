@@ -7331,7 +7331,11 @@ function reaction(changes, at) {
   if (changes.mutations.summary !== "no change") return `it changed the page (${changes.mutations.summary})`;
   if (requestsStartedSince(at.since)) return "it started a request";
   const now = deepActiveElement(document);
-  const ours = (/** @type {Element | null} */ f) => !!f && !!at.el && (containsDeep(at.el, f) || containsDeep(f, at.el));
+  // (Where the action itself put the focus is no reaction: on the element, in it, around it, or
+  // — a label's — on its control.)
+  const el = at.el;
+  const ours = (/** @type {Element | null} */ f) => !!f && !!el && (containsDeep(el, f) || containsDeep(f, el)
+    || (tagOf(el) === "label" && /** @type {HTMLLabelElement} */ (el).control === f));
   if (now !== at.focus && !ours(now)) return "it moved the focus";
   return null;
 }
@@ -7353,18 +7357,22 @@ function clickReplayable(el) {
 
 /**
  * The point a pointer would use on the element, in the top frame's viewport of this agent (same-
- * origin frames' offsets added): the first sampled point where the element (or what it holds) is
- * what a pointer hits. The caller has scrolled it into view (prepare).
+ * origin frames' offsets added): the first sampled point where the element (or what it holds, or
+ * a label of it) is what a pointer hits; else where what it hits there stands for it (a box of its
+ * size around it: dom_locate.js's reaches). The caller has scrolled it into view (prepare).
  * @param {Element} el @returns {{x: number, y: number}}
  */
 function pointerPoint(el) {
   const r = rectOf(el);
   const doc = docOf(el);
-  for (const [fx, fy] of [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]]) {
+  const points = [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]].map(([fx, fy]) => {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
-    const hit = deepElementFromPoint(doc, x, y);
-    if (hit && reaches(hit, el)) return toTop(doc, x, y);
-  }
+    return { x, y, hit: deepElementFromPoint(doc, x, y) };
+  });
+  /** @param {Element} hit */
+  const on = (hit) => containsDeep(el, hit) || closestOf(hit, "label") !== null && /** @type {HTMLLabelElement} */ (closestOf(hit, "label")).control === el;
+  const at = points.find((p) => p.hit && on(p.hit)) || points.find((p) => p.hit && reaches(p.hit, el));
+  if (at) return toTop(doc, at.x, at.y);
   throw actionError("covered", "No point of the element can be reached by the pointer.");
 }
 
@@ -7447,10 +7455,11 @@ const __press_guard = (() => {
  * - a press (pointer and mouse down and up, click, auxclick, dblclick, context menu; and the
  *   pointer's move to the point, the browser's hit test right before the press) that does not
  *   reach the chosen element — it, what it holds, a label of it or its label's control (a label's
- *   click is its control's), or a box of its size around it (pointerPoint's aim) — and, when the
- *   action types, a key or text event (key down/press/up, beforeinput, input, textInput,
- *   composition) whose target is not the chosen field, is stopped before any listener of the page
- *   runs and its default prevented: nothing is pressed, nor typed, into the other element. From
+ *   click is its control's), or a box of its size it was in when the guard was armed (a wrapper's
+ *   padding, where pointerPoint may have to aim) — and, when the action types, a key or text event
+ *   (key down/press/up, beforeinput, input, textInput, composition) whose target is not the chosen
+ *   field, is stopped before any listener of the page runs and its default prevented: nothing is
+ *   pressed, nor typed, into the other element. From
  *   then on every trusted event of the action is stopped (nothing half-done goes on elsewhere), and
  *   the action fails `swapped`, saying what was there. Nothing is retried onto it.
  * - after the release: a click whose press reached none of the agent's windows went where no guard
@@ -7470,9 +7479,9 @@ const __press_guard = (() => {
  */
 const { actionError } = __dom_input;
 const { brief } = __dom_locate;
-const { containsDeep, frameDocuments } = __dom_roots;
+const { frameDocuments } = __dom_roots;
 const { sendTrusted } = __dom_trusted;
-const { dispatchOf, docOf, listenOf, nodeTypeOf, rectOf, rootOf, tagOf } = __dom_native;
+const { dispatchOf, docOf, listenOf, nodeTypeOf, parentElOf, rectOf, rootOf, tagOf } = __dom_native;
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
 /** @typedef {"pointer" | "keys"} Kind what the action's input is: a press, or keys and text */
@@ -7563,18 +7572,38 @@ function isElement(n) {
 }
 
 /**
- * Whether a press's path reaches the chosen element: it or what it holds, a label of it (or, for a
- * label, its control: the click a label passes on), or a box of its size around it.
- * @param {EventTarget[]} path @param {Element} chosen
+ * What a press may land on for the chosen element, read as the guard is armed (a page that changes
+ * them at the press changes nothing): its label's control (the click a label passes on), and the
+ * boxes of its size around it (a wrapper's padding, where the pointer may aim: pointerPoint).
+ * @param {Element} chosen
+ * @returns {{control: Element | null, boxes: Set<Element>}}
  */
-function pressReaches(path, chosen) {
-  if (path.includes(chosen)) return true;
+function pressTargets(chosen) {
+  const control = tagOf(chosen) === "label" ? /** @type {HTMLLabelElement} */ (chosen).control : null;
+  /** @type {Set<Element>} */ const boxes = new Set();
+  const width = rectOf(chosen).width + 4;
+  for (let up = parentOrHost(chosen); up && rectOf(up).width <= width; up = parentOrHost(up)) boxes.add(up);
+  return { control, boxes };
+}
+
+/** @param {Element} el @returns {Element | null} */
+function parentOrHost(el) {
+  const p = parentElOf(el);
+  if (p) return p;
+  const root = /** @type {any} */ (rootOf(el));
+  return nodeTypeOf(root) === 11 ? root.host : null;
+}
+
+/**
+ * Whether a press's path reaches the chosen element: it or what it holds, a label of it (or, for a
+ * label, the control it had), or — the press on the very box — one of the boxes its size around it.
+ * @param {EventTarget[]} path @param {Element} chosen @param {{control: Element | null, boxes: Set<Element>}} targets pressTargets
+ */
+function pressReaches(path, chosen, targets) {
+  if (path.includes(chosen) || (targets.control && path.includes(targets.control))) return true;
   const els = path.filter(isElement);
   if (els.some((n) => tagOf(n) === "label" && /** @type {HTMLLabelElement} */ (n).control === chosen)) return true;
-  const control = tagOf(chosen) === "label" ? /** @type {HTMLLabelElement} */ (chosen).control : null;
-  if (control && path.includes(control)) return true;
-  const hit = els[0];
-  return !!hit && containsDeep(hit, chosen) && rectOf(hit).width <= rectOf(chosen).width + 4;
+  return !!els[0] && targets.boxes.has(els[0]);
 }
 
 /**
@@ -7609,8 +7638,8 @@ function describe(at) {
  * @param {Element} chosen @param {Kind} kind
  */
 function armGuard(chosen, kind) {
-  const seen = seenAs(chosen);
-  const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen) : (path) => path.includes(seen));
+  const seen = seenAs(chosen), targets = pressTargets(seen);
+  const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen));
   const slots = windowsAround(chosen).map((w) => {
     const slot = installGuard(w);
     if (!stands(w, slot)) {

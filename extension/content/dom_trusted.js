@@ -115,7 +115,11 @@ export function reaction(changes, at) {
   if (changes.mutations.summary !== "no change") return `it changed the page (${changes.mutations.summary})`;
   if (requestsStartedSince(at.since)) return "it started a request";
   const now = deepActiveElement(document);
-  const ours = (/** @type {Element | null} */ f) => !!f && !!at.el && (containsDeep(at.el, f) || containsDeep(f, at.el));
+  // (Where the action itself put the focus is no reaction: on the element, in it, around it, or
+  // — a label's — on its control.)
+  const el = at.el;
+  const ours = (/** @type {Element | null} */ f) => !!f && !!el && (containsDeep(el, f) || containsDeep(f, el)
+    || (tagOf(el) === "label" && /** @type {HTMLLabelElement} */ (el).control === f));
   if (now !== at.focus && !ours(now)) return "it moved the focus";
   return null;
 }
@@ -137,18 +141,22 @@ export function clickReplayable(el) {
 
 /**
  * The point a pointer would use on the element, in the top frame's viewport of this agent (same-
- * origin frames' offsets added): the first sampled point where the element (or what it holds) is
- * what a pointer hits. The caller has scrolled it into view (prepare).
+ * origin frames' offsets added): the first sampled point where the element (or what it holds, or
+ * a label of it) is what a pointer hits; else where what it hits there stands for it (a box of its
+ * size around it: dom_locate.js's reaches). The caller has scrolled it into view (prepare).
  * @param {Element} el @returns {{x: number, y: number}}
  */
 export function pointerPoint(el) {
   const r = rectOf(el);
   const doc = docOf(el);
-  for (const [fx, fy] of [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]]) {
+  const points = [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]].map(([fx, fy]) => {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
-    const hit = deepElementFromPoint(doc, x, y);
-    if (hit && reaches(hit, el)) return toTop(doc, x, y);
-  }
+    return { x, y, hit: deepElementFromPoint(doc, x, y) };
+  });
+  /** @param {Element} hit */
+  const on = (hit) => containsDeep(el, hit) || closestOf(hit, "label") !== null && /** @type {HTMLLabelElement} */ (closestOf(hit, "label")).control === el;
+  const at = points.find((p) => p.hit && on(p.hit)) || points.find((p) => p.hit && reaches(p.hit, el));
+  if (at) return toTop(doc, at.x, at.y);
   throw actionError("covered", "No point of the element can be reached by the pointer.");
 }
 

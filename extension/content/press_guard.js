@@ -15,10 +15,11 @@
  * - a press (pointer and mouse down and up, click, auxclick, dblclick, context menu; and the
  *   pointer's move to the point, the browser's hit test right before the press) that does not
  *   reach the chosen element — it, what it holds, a label of it or its label's control (a label's
- *   click is its control's), or a box of its size around it (pointerPoint's aim) — and, when the
- *   action types, a key or text event (key down/press/up, beforeinput, input, textInput,
- *   composition) whose target is not the chosen field, is stopped before any listener of the page
- *   runs and its default prevented: nothing is pressed, nor typed, into the other element. From
+ *   click is its control's), or a box of its size it was in when the guard was armed (a wrapper's
+ *   padding, where pointerPoint may have to aim) — and, when the action types, a key or text event
+ *   (key down/press/up, beforeinput, input, textInput, composition) whose target is not the chosen
+ *   field, is stopped before any listener of the page runs and its default prevented: nothing is
+ *   pressed, nor typed, into the other element. From
  *   then on every trusted event of the action is stopped (nothing half-done goes on elsewhere), and
  *   the action fails `swapped`, saying what was there. Nothing is retried onto it.
  * - after the release: a click whose press reached none of the agent's windows went where no guard
@@ -38,9 +39,9 @@
  */
 import { actionError } from "./dom_input.js";
 import { brief } from "./dom_locate.js";
-import { containsDeep, frameDocuments } from "./dom_roots.js";
+import { frameDocuments } from "./dom_roots.js";
 import { sendTrusted } from "./dom_trusted.js";
-import { dispatchOf, docOf, listenOf, nodeTypeOf, rectOf, rootOf, tagOf } from "./dom_native.js";
+import { dispatchOf, docOf, listenOf, nodeTypeOf, parentElOf, rectOf, rootOf, tagOf } from "./dom_native.js";
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
 /** @typedef {"pointer" | "keys"} Kind what the action's input is: a press, or keys and text */
@@ -131,18 +132,38 @@ function isElement(n) {
 }
 
 /**
- * Whether a press's path reaches the chosen element: it or what it holds, a label of it (or, for a
- * label, its control: the click a label passes on), or a box of its size around it.
- * @param {EventTarget[]} path @param {Element} chosen
+ * What a press may land on for the chosen element, read as the guard is armed (a page that changes
+ * them at the press changes nothing): its label's control (the click a label passes on), and the
+ * boxes of its size around it (a wrapper's padding, where the pointer may aim: pointerPoint).
+ * @param {Element} chosen
+ * @returns {{control: Element | null, boxes: Set<Element>}}
  */
-export function pressReaches(path, chosen) {
-  if (path.includes(chosen)) return true;
+function pressTargets(chosen) {
+  const control = tagOf(chosen) === "label" ? /** @type {HTMLLabelElement} */ (chosen).control : null;
+  /** @type {Set<Element>} */ const boxes = new Set();
+  const width = rectOf(chosen).width + 4;
+  for (let up = parentOrHost(chosen); up && rectOf(up).width <= width; up = parentOrHost(up)) boxes.add(up);
+  return { control, boxes };
+}
+
+/** @param {Element} el @returns {Element | null} */
+function parentOrHost(el) {
+  const p = parentElOf(el);
+  if (p) return p;
+  const root = /** @type {any} */ (rootOf(el));
+  return nodeTypeOf(root) === 11 ? root.host : null;
+}
+
+/**
+ * Whether a press's path reaches the chosen element: it or what it holds, a label of it (or, for a
+ * label, the control it had), or — the press on the very box — one of the boxes its size around it.
+ * @param {EventTarget[]} path @param {Element} chosen @param {{control: Element | null, boxes: Set<Element>}} targets pressTargets
+ */
+export function pressReaches(path, chosen, targets) {
+  if (path.includes(chosen) || (targets.control && path.includes(targets.control))) return true;
   const els = path.filter(isElement);
   if (els.some((n) => tagOf(n) === "label" && /** @type {HTMLLabelElement} */ (n).control === chosen)) return true;
-  const control = tagOf(chosen) === "label" ? /** @type {HTMLLabelElement} */ (chosen).control : null;
-  if (control && path.includes(control)) return true;
-  const hit = els[0];
-  return !!hit && containsDeep(hit, chosen) && rectOf(hit).width <= rectOf(chosen).width + 4;
+  return !!els[0] && targets.boxes.has(els[0]);
 }
 
 /**
@@ -177,8 +198,8 @@ function describe(at) {
  * @param {Element} chosen @param {Kind} kind
  */
 export function armGuard(chosen, kind) {
-  const seen = seenAs(chosen);
-  const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen) : (path) => path.includes(seen));
+  const seen = seenAs(chosen), targets = pressTargets(seen);
+  const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen));
   const slots = windowsAround(chosen).map((w) => {
     const slot = installGuard(w);
     if (!stands(w, slot)) {
