@@ -226,6 +226,11 @@ class ActionResult(ToolOutput):
         None, description="How the input reached the page: events dispatched by the page's script "
         "(synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), "
         "used when the page ignored the synthetic events.")
+    trusted_withheld: str | None = Field(
+        None, description="Why the browser's own input was not used after a script's action that "
+        "showed no visible effect: the page had already reacted to it (a request started, a "
+        "dialog opened, …), so doing it again would have done it twice; or that input cannot "
+        "reach, or be guarded on, this page.")
 
 
 class SelectResult(ActionResult):

@@ -70,6 +70,10 @@ class ErrorCode(str, Enum):
     origin_changed = "origin_changed"
     # trusted input (chrome.debugger) could not attach: DevTools or another debugger holds the tab
     debugger_busy = "debugger_busy"
+    # the browser's own input went (or would have gone) to another element than the one chosen: the
+    # page slid another control under the pointer or moved the focus to another field (detail:
+    # element, instead, event); nothing was pressed or typed there, and nothing is retried
+    swapped = "swapped"
     host_unavailable = "host_unavailable"
 
 

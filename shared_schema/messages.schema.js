@@ -1013,6 +1013,19 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
+          "title": "Trusted Withheld"
         }
       },
       "required": [
@@ -1310,6 +1323,19 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
+          "title": "Trusted Withheld"
         },
         "checked": {
           "anyOf": [
@@ -1707,6 +1733,7 @@ export default /** @type {any} */ ({
         "needs_approval",
         "origin_changed",
         "debugger_busy",
+        "swapped",
         "host_unavailable"
       ],
       "title": "ErrorCode",
@@ -2331,6 +2358,19 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
+          "title": "Trusted Withheld"
         },
         "text": {
           "anyOf": [
@@ -3961,6 +4001,19 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
+          "title": "Trusted Withheld"
+        },
         "pressed": {
           "anyOf": [
             {
@@ -4860,6 +4913,19 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
+          "title": "Trusted Withheld"
+        },
         "scroll": {
           "anyOf": [
             {
@@ -5222,6 +5288,19 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
+          "title": "Trusted Withheld"
         },
         "selected": {
           "anyOf": [
@@ -6949,6 +7028,19 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
+          "title": "Trusted Withheld"
         },
         "uploaded": {
           "anyOf": [

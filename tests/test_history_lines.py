@@ -28,3 +28,12 @@ def test_a_confirm_answered_ok_and_an_alert_are_said() -> None:
 
 def test_an_action_without_a_dialog_reads_as_before() -> None:
     assert call_line(_click(None, navigated=True)) == "click(element_id='e22') → ok, page changed"
+
+
+def test_a_click_whose_replay_was_withheld_says_why() -> None:
+    # The page ignored the script's click as far as anyone could see, but had sent a request: the
+    # browser's own click was not used (it would have been a second one); the model reads why.
+    why = ("The browser's own input was not used: the page had already reacted to the script's click "
+           "(it started a request (fetch), answered or not), so doing it again would have done it twice.")
+    line = call_line(_click(None, trusted_withheld=why))
+    assert line == f"click(element_id='e22') → ok, page changed; {why}"

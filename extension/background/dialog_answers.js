@@ -13,6 +13,9 @@
  * where the model reads what the box said and how heybro answered. A dialog at any other time is
  * the user's: the browser shows it, as usual.
  *
+ * When each dialog opened is kept too, whoever answered it: a page that opened one since an action
+ * began reacted to it, and the browser's own input does not do that action again (replay_gate.js).
+ *
  * The debugger attachment (debugger_session.js) stays up while heybro works on the tab and a
  * while after (so Chrome's bar does not come and go between steps); a tab that another debugger
  * holds (DevTools) cannot be armed: its dialogs are the user's, and the results say so.
@@ -61,11 +64,25 @@ export async function armDialogs(tabId, instruction) {
   return null;
 }
 
+/** When each tab's pages last opened dialogs, newest last (Date.now()): whoever answered them. @type {Map<number, Array<{at: number, kind: string}>>} */
+const openedByTab = new Map();
+
+/**
+ * The dialogs the tab's pages opened at or after `since` (Date.now()) while heybro's attachment
+ * was up: a page that opened one since an action began reacted to it (replay_gate.js).
+ * @param {number} tabId @param {number} since
+ */
+export function dialogsOpenedSince(tabId, since) {
+  return (openedByTab.get(tabId) || []).filter((d) => d.at >= since);
+}
+
 /** The dialogs answered on the tab since the last call, oldest first. @param {number} tabId @returns {BrowserDialog[]} */
 export function takeDialogs(tabId) { return armed.get(tabId)?.answered.splice(0) || []; }
 
 chrome.debugger.onEvent.addListener((source, method, params) => {
   if (method !== "Page.javascriptDialogOpening" || source.tabId === undefined) return;
+  const opened = [...(openedByTab.get(source.tabId) || []), { at: Date.now(), kind: String(/** @type {any} */ (params)?.type || "") }];
+  openedByTab.set(source.tabId, opened.slice(-KEEP));
   const a = armed.get(source.tabId);
   if (!a || Date.now() > a.until) return; // the user's: the browser shows it
   const p = /** @type {{type: string, message?: string, defaultPrompt?: string}} */ (params);

@@ -3,7 +3,10 @@
  * The pages' own requests (fetch, XMLHttpRequest) as the browser sees them (chrome.webRequest),
  * told to the DOM agent of the frame that made them (pushed as they start and end, and answered
  * when the agent asks): what "the page is still loading its content" means to its settle waits
- * (content/dom_requests.js).
+ * (content/dom_requests.js). And every request a tab's pages start, of any kind (a beacon, an
+ * image pinged, a page loading), kept a short while: whether the page reacted to an action at all,
+ * answered or not, which the coordinator reads before it lets the browser's own input do the
+ * action again (replay_gate.js).
  *
  * Nothing runs in the page for this — no wrapped `fetch`, no event on its document — so a page
  * cannot tell heybro is there by its requests. The browser is followed only while heybro is at
@@ -13,6 +16,18 @@
 
 /** @type {chrome.webRequest.RequestFilter} */
 const FILTER = { urls: ["<all_urls>"], types: ["xmlhttprequest"] };
+/**
+ * Every kind of request a page's script or a navigation can start (a beacon, an image pinged, a
+ * frame or page loaded), for the record of what a tab's pages started: a page that started one
+ * since an action began reacted to it (replay_gate.js). Media (a playing video's next range), fonts
+ * and style sheets are the page's drawing, not a reaction.
+ * @type {chrome.webRequest.RequestFilter}
+ */
+const ANY = { urls: ["<all_urls>"] };
+const NOT_REACTIONS = new Set(["media", "font", "stylesheet"]);
+/** The requests each tab's pages started lately, newest last (Date.now()). @type {Map<number, Array<{at: number, type: string}>>} */
+const startedByTab = new Map();
+const STARTED_KEPT = 32;
 /** How long after the last tool call requests are still followed. */
 const FOLLOW_MS = 5 * 60_000;
 
@@ -48,6 +63,22 @@ function tell(d, phase) {
     .catch(() => { /* no agent in that frame (yet) */ });
 }
 const started = (/** @type {chrome.webRequest.OnBeforeRequestDetails} */ d) => { tell(d, "start"); return undefined; };
+const noted = (/** @type {chrome.webRequest.OnBeforeRequestDetails} */ d) => {
+  if (d.tabId < 0 || NOT_REACTIONS.has(d.type)) return undefined;
+  const list = startedByTab.get(d.tabId) || [];
+  list.push({ at: d.timeStamp || Date.now(), type: d.type });
+  startedByTab.set(d.tabId, list.slice(-STARTED_KEPT));
+  return undefined;
+};
+
+/**
+ * The requests the tab's pages started at or after `since` (Date.now()), any frame, answered or
+ * not, as the browser told them.
+ * @param {number} tabId @param {number} since
+ */
+export function requestsStartedSince(tabId, since) {
+  return (startedByTab.get(tabId) || []).filter((r) => r.at >= since);
+}
 const ended = (/** @type {chrome.webRequest.OnCompletedDetails | chrome.webRequest.OnErrorOccurredDetails} */ d) => { tell(d, "end"); };
 
 /**
@@ -71,13 +102,16 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   return false;
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
+  startedByTab.delete(tabId);
   for (const key of [...frames.keys()]) if (key.startsWith(`${tabId}:`)) frames.delete(key);
 });
 
 function stop() {
   following = false;
   frames.clear();
+  startedByTab.clear();
   chrome.webRequest.onBeforeRequest.removeListener(started);
+  chrome.webRequest.onBeforeRequest.removeListener(noted);
   chrome.webRequest.onCompleted.removeListener(ended);
   chrome.webRequest.onErrorOccurred.removeListener(ended);
 }
@@ -87,6 +121,7 @@ export function followRequests() {
   if (!following) {
     following = true;
     chrome.webRequest.onBeforeRequest.addListener(started, FILTER);
+    chrome.webRequest.onBeforeRequest.addListener(noted, ANY);
     chrome.webRequest.onCompleted.addListener(ended, FILTER);
     chrome.webRequest.onErrorOccurred.addListener(ended, FILTER);
   }

@@ -21,6 +21,9 @@
  */
 
 import { hold, letGo } from "./debugger_session.js";
+import { dialogsOpenedSince } from "./dialog_answers.js";
+import { requestsStartedSince } from "./page_requests.js";
+import { pageReaction } from "./replay_gate.js";
 
 /** chrome.storage.local key of the user's choice: "auto" (default), "always" or "off". */
 export const TRUSTED_INPUT_SETTING = "heybro_trusted_input";
@@ -96,7 +99,9 @@ export async function dispatchTrusted(tabId, steps) {
 }
 
 // The DOM agent asks from the page (`trusted.input`, with the steps): only the top frame's agent,
-// whose viewport is the one the browser's input points into.
+// whose viewport is the one the browser's input points into. A replay of an action the page
+// seemed to ignore says when the action began (`since`): refused (`reacted`, the reason its
+// message) when the tab's pages started a request or opened a dialog since (replay_gate.js).
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   if (msg?.kind !== "trusted.input") return false;
   const tabId = sender.tab?.id;
@@ -104,6 +109,13 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   if (sender.frameId !== 0) {
     sendResponse({ ok: false, error: { code: "unsupported", message: "The browser's own input is only sent to elements the top page's agent reads (not inside a cross-origin frame)." } });
     return false;
+  }
+  if (typeof msg.since === "number") {
+    const why = pageReaction({ requests: requestsStartedSince(tabId, msg.since), dialogs: dialogsOpenedSince(tabId, msg.since) }, msg.since);
+    if (why) {
+      sendResponse({ ok: false, error: { code: "reacted", message: why } });
+      return false;
+    }
   }
   dispatchTrusted(tabId, /** @type {import("./trusted_input.js").InputStep[]} */ (msg.steps || []))
     .then(() => sendResponse({ ok: true }), (e) => sendResponse({ ok: false, error: { code: e?.code || "internal", message: String(e?.message || e), ...(e?.detail ? { detail: e.detail } : {}) } }));

@@ -217,7 +217,7 @@ const byTagOf = (n, tag) => (nodeType.call(n) === 9 ? byTagD : byTagE).call(n, t
 // --- HTML and SVG elements ------------------------------------------------------------------------
 const innerText = own(H, "innerText"), focusH = own(H, "focus"), focusS = own(S, "focus"), tabIndexH = own(H, "tabIndex"),
   tabIndexS = own(S, "tabIndex"), styleH = own(H, "style"), styleS = own(S, "style"), showPopover = own(H, "showPopover"),
-  hidePopover = own(H, "hidePopover"), dispatchEvent = own(T, "dispatchEvent");
+  hidePopover = own(H, "hidePopover"), dispatchEvent = own(T, "dispatchEvent"), addEventListener = own(T, "addEventListener");
 const requestSubmit = own(FORM, "requestSubmit"), formElements = own(FORM, "elements");
 
 // An element's kind by its namespace, not `instanceof`: an element of a same-origin frame belongs to
@@ -245,6 +245,12 @@ const showPopoverOf = (el) => showPopover.call(el);
 const hidePopoverOf = (el) => hidePopover.call(el);
 /** @param {EventTarget} t @param {Event} ev @returns {boolean} */
 const dispatchOf = (t, ev) => dispatchEvent.call(t, ev);
+/**
+ * A listener on a window (or any target): a window's named properties (an element with
+ * id="addEventListener") come before EventTarget's own methods on it, in every script world.
+ * @param {EventTarget} t @param {string} type @param {(e: Event) => void} fn @param {AddEventListenerOptions} [opts]
+ */
+const listenOf = (t, type, fn, opts) => addEventListener.call(t, type, fn, opts);
 /** @param {HTMLFormElement} form @param {HTMLElement | null} [submitter] */
 const requestSubmitOf = (form, submitter) => requestSubmit.call(form, submitter);
 /** @param {HTMLFormElement} form @returns {HTMLFormControlsCollection} */
@@ -277,7 +283,7 @@ const formMethodOf = (form, submitter) => {
 };
 /** A link's target, absolute ("" for none). @param {Element} el @returns {string} */
 const linkTargetOf = (el) => (!isHtml(el) ? "" : tagOf(el) === "a" ? hrefA.call(el) : tagOf(el) === "area" ? hrefArea.call(el) : "");
-return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, elementsAtOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, requestSubmitOf, formElementsOf, formOwnerOf, formActionOf, formMethodOf, linkTargetOf };
+return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, elementsAtOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, listenOf, requestSubmitOf, formElementsOf, formOwnerOf, formActionOf, formMethodOf, linkTargetOf };
 })();
 // ---- extension/content/dom_tables.js
 const __dom_tables = (() => {
@@ -6697,7 +6703,17 @@ function requestsPending(since) {
   for (const start of open.values()) if (start >= since && now - start < LONG_MS) return true;
   return ended.some((r) => r.start >= since && now - r.end < TAIL_MS);
 }
-return { LONG_MS, watchRequests, watchScripts, canRequest, syncRequests, requestsPending };
+
+/**
+ * Whether the page started a request at or after `since`, answered or not (as far as the
+ * coordinator has told this frame: after a settle wait, all it knew then).
+ * @param {number} since a time on this document's clock (performance.now())
+ */
+function requestsStartedSince(since) {
+  for (const start of open.values()) if (start >= since) return true;
+  return ended.some((r) => r.start >= since);
+}
+return { LONG_MS, watchRequests, watchScripts, canRequest, syncRequests, requestsPending, requestsStartedSince };
 })();
 // ---- extension/content/dom_changes.js
 const __dom_changes = (() => {
@@ -7232,20 +7248,30 @@ const __dom_trusted = (() => {
  * send. The coordinator plays the steps through chrome.debugger (background/trusted_input.js).
  *
  * When: the user's setting (`auto`, the default; `always`; `off`). In `auto` the synthetic action
- * runs first, and the browser's input follows only when it had no effect a person would notice — so
- * a page that works with script events never sees the debugger:
- * - hover: nothing in the page changed (a CSS `:hover` menu changes no DOM: it opens only under a
- *   real pointer; a mouse move is harmless either way);
- * - type, and press in a text field or editor: the field's text did not change (a rich editor that
- *   takes only real key presses or the input method);
- * - click: nothing changed — no DOM change, navigation, dialog, checked/value/text change or request
- *   answered — after a longer wait than usual (a handler that checks `isTrusted` ignored it). The
- *   longer wait is there so a click whose effect comes late is not clicked twice.
+ * runs first, and the browser's input follows only when it PROVABLY had no effect — so a page that
+ * works with script events never sees the debugger, and no action is done twice:
+ * - its module says it had none a person would notice (`noEffect`): a hover that changed nothing
+ *   (a CSS `:hover` menu opens only under a real pointer); typing, or a key press in a text field,
+ *   that left its text as it was (a rich editor that takes only real key presses); a click after
+ *   which nothing changed during a longer wait than usual (a handler that checks `isTrusted`;
+ *   the wait is there so a click whose effect comes late is not clicked twice);
+ * - and the page did nothing else at all since the action began (`reaction`): no DOM change
+ *   anywhere, attributes included, no navigation, no focus moved, no request started (answered or
+ *   not), no dialog;
+ * - and the coordinator, which hears the browser's own record of the tab's requests and answers
+ *   its dialogs, finds none of them since the action began either: it refuses the replay itself
+ *   (background/replay_gate.js), whatever this side concluded. The result then says why the
+ *   browser's input was not used (`trusted_withheld`).
+ * Whatever the browser's input does, it does under a guard: only the element chosen is pressed or
+ * typed into (press_guard.js).
  */
 const { actionError, codeOf, isEditable, keyCodeOf } = __dom_input;
 const { parseKeys } = __dom_keys;
 const { reaches } = __dom_locate;
 const { deepElementFromPoint } = __dom_roots;
+const { deepActiveElement } = __refind;
+const { containsDeep } = __dom_roots;
+const { requestsStartedSince } = __dom_requests;
 const { closestOf, docOf, matchesOf, rectOf, tagOf, textOf } = __dom_native;
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
@@ -7284,12 +7310,6 @@ function caretState(el) {
   return JSON.stringify(caret);
 }
 
-/** Requests the page has completed (fetch, XHR, beacons…): one answered since means it reacted. */
-function requestCount() {
-  return performance.getEntriesByType("resource").filter((e) => /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "link"
-    && /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "css").length;
-}
-
 /**
  * @typedef {{mutations: {summary: string}, url_changed?: boolean, navigating?: boolean, dialog?: any}} Changes
  * @typedef {(el: Element | null, changes: Changes, before: string) => boolean} NoEffect whether the
@@ -7306,10 +7326,16 @@ function left(changes) { return !!(changes.navigating || changes.url_changed || 
  */
 const noTextChange = (el, changes, before) => !left(changes) && valueState(el) === JSON.parse(before)[0] && !madeElements(changes);
 
-/** A key press: a caret key (Home, an arrow) has its effect on the caret alone. @type {NoEffect} */
+/**
+ * A key press: a caret key (Home, an arrow) has its effect on the caret alone; Tab, on the focus
+ * (it left the field).
+ * @type {NoEffect}
+ */
 const noKeyEffect = (el, changes, before) => {
   const [value, caret] = JSON.parse(before);
-  return !left(changes) && !!el && isTextEntry(el) && valueState(el) === value && caretState(el) === caret && changes.mutations.summary === "no change";
+  const active = deepActiveElement(document);
+  return !left(changes) && !!el && isTextEntry(el) && valueState(el) === value && caretState(el) === caret && changes.mutations.summary === "no change"
+    && !!active && containsDeep(el, active);
 };
 
 /** A pointer's act: nothing changed (a click into a text field has done its job once it has focus). @type {NoEffect} */
@@ -7317,6 +7343,30 @@ const noChange = (el, changes, before) => {
   if (left(changes) || (el && isTextEntry(el) && matchesOf(el, ":focus"))) return false;
   return changes.mutations.summary === "no change" && valueState(el) === JSON.parse(before)[0];
 };
+
+/**
+ * What the page did since the action began, anything at all, when its module saw no effect: why
+ * the browser's input must not do the action again (null: provably nothing). The coordinator
+ * checks the requests and dialogs once more from its own records (background/replay_gate.js).
+ * @param {Changes} changes what the watch since the action saw
+ * @param {{focus: Element | null, el: Element | null, since: number}} at the focus before the action, its
+ *   element, and when it began (performance.now())
+ * @returns {string | null}
+ */
+function reaction(changes, at) {
+  if (changes.navigating || changes.url_changed) return "it navigated";
+  if (changes.dialog) return "it opened a dialog";
+  if (changes.mutations.summary !== "no change") return `it changed the page (${changes.mutations.summary})`;
+  if (requestsStartedSince(at.since)) return "it started a request";
+  const now = deepActiveElement(document);
+  // (Where the action itself put the focus is no reaction: on the element, in it, around it, or
+  // — a label's — on its control.)
+  const el = at.el;
+  const ours = (/** @type {Element | null} */ f) => !!f && !!el && (containsDeep(el, f) || containsDeep(f, el)
+    || (tagOf(el) === "label" && /** @type {HTMLLabelElement} */ (el).control === f));
+  if (now !== at.focus && !ours(now)) return "it moved the focus";
+  return null;
+}
 
 /** Whether the page added or removed elements (not only attribute or text changes) meanwhile. @param {{mutations: {summary: string}}} changes */
 function madeElements(changes) {
@@ -7335,18 +7385,22 @@ function clickReplayable(el) {
 
 /**
  * The point a pointer would use on the element, in the top frame's viewport of this agent (same-
- * origin frames' offsets added): the first sampled point where the element (or what it holds) is
- * what a pointer hits. The caller has scrolled it into view (prepare).
+ * origin frames' offsets added): the first sampled point where the element (or what it holds, or
+ * a label of it) is what a pointer hits; else where what it hits there stands for it (a box of its
+ * size around it: dom_locate.js's reaches). The caller has scrolled it into view (prepare).
  * @param {Element} el @returns {{x: number, y: number}}
  */
 function pointerPoint(el) {
   const r = rectOf(el);
   const doc = docOf(el);
-  for (const [fx, fy] of [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]]) {
+  const points = [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]].map(([fx, fy]) => {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
-    const hit = deepElementFromPoint(doc, x, y);
-    if (hit && reaches(hit, el)) return toTop(doc, x, y);
-  }
+    return { x, y, hit: deepElementFromPoint(doc, x, y) };
+  });
+  /** @param {Element} hit */
+  const on = (hit) => containsDeep(el, hit) || closestOf(hit, "label") !== null && /** @type {HTMLLabelElement} */ (closestOf(hit, "label")).control === el;
+  const at = points.find((p) => p.hit && on(p.hit)) || points.find((p) => p.hit && reaches(p.hit, el));
+  if (at) return toTop(doc, at.x, at.y);
   throw actionError("covered", "No point of the element can be reached by the pointer.");
 }
 
@@ -7399,15 +7453,279 @@ function keyStep(key, modifiers) {
 
 /**
  * Asks the coordinator to play the steps (it attaches the debugger for them and detaches after).
- * @param {InputStep[]} steps
+ * A replay says when its action began (`since`, Date.now()): the coordinator refuses it with
+ * `reacted` when the page made a request or opened a dialog since.
+ * @param {InputStep[]} steps @param {{since?: number}} [opts]
  */
-async function sendTrusted(steps) {
+async function sendTrusted(steps, opts = {}) {
   /** @type {any} */
-  const reply = await chrome.runtime.sendMessage({ kind: "trusted.input", steps });
+  const reply = await chrome.runtime.sendMessage({ kind: "trusted.input", steps, ...(opts.since !== undefined ? { since: opts.since } : {}) });
   if (!reply) throw actionError("unsupported", "The coordinator did not answer the request for the browser's own input.");
   if (!reply.ok) throw actionError(reply.error.code, reply.error.message, reply.error.detail);
 }
-return { CLICK_IGNORED_AFTER_MS, fieldState, requestCount, noTextChange, noKeyEffect, noChange, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, typeSteps, fillSteps, pressSteps, sendTrusted };
+return { CLICK_IGNORED_AFTER_MS, fieldState, noTextChange, noKeyEffect, noChange, reaction, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, typeSteps, fillSteps, pressSteps, sendTrusted };
+})();
+// ---- extension/content/press_guard.js
+const __press_guard = (() => {
+/**
+ * What the browser's own input presses is what the action chose, and nothing else.
+ *
+ * The browser's mouse and keyboard (background/trusted_input.js, through chrome.debugger) land
+ * where the browser says at the moment they land: a press on whatever is under the pointer then,
+ * keys in whatever has the focus then. Between the agent's look and the press a page can slide
+ * another control under the pointer (as the pointer arrives, at the press, on a timer) or move the
+ * focus to another field. The judge of where input landed is not the agent's earlier hit test but
+ * the browser's own, and each event carries it: its target, with the composed path above it.
+ *
+ * So, while the browser's input for an action runs, a guard in each window the agent acts in (the
+ * page's and its same-origin frames') — a listener on the window in the capture phase, registered
+ * as the document starts, so before anything of the page — judges each trusted event by its path:
+ * - a press (pointer and mouse down and up, click, auxclick, dblclick, context menu; and the
+ *   pointer's move to the point, the browser's hit test right before the press) that does not
+ *   reach the chosen element — it, what it holds, a label of it or its label's control (a label's
+ *   click is its control's), or a box of its size it was in when the guard was armed (a wrapper's
+ *   padding, where pointerPoint may have to aim) — and, when the action types, a key or text event
+ *   (key down/press/up, beforeinput, input, textInput, composition) whose target is not the chosen
+ *   field, is stopped before any listener of the page runs and its default prevented: nothing is
+ *   pressed, nor typed, into the other element. From
+ *   then on every trusted event of the action is stopped (nothing half-done goes on elsewhere), and
+ *   the action fails `swapped`, saying what was there. Nothing is retried onto it.
+ * - after the release: a click whose press reached none of the agent's windows went where no guard
+ *   sees (another site's frame laid under the pointer): the action fails `swapped` as well.
+ *
+ * Where the page removed the guard (it rebuilt its document with document.open, which takes every
+ * listener of its window away), the browser's input is not used at all. In a frame the agent did
+ * not start in (about:blank, srcdoc) the guard is put in place as an action first needs it: it
+ * still stops the event before the element and every listener on it, and its default, but a
+ * listener the page put on that window before it hears the event first.
+ *
+ * A move alone presses nothing and is not judged (a hover; the move onto a row that shows the
+ * control). Key events during a click, pointer events while typing and the page's own (untrusted)
+ * events are not judged, until a refusal stops them all. The guard shows nothing to the page: its
+ * listeners and state live in the content script's own world, where no page script reaches; it
+ * sets no attribute and dispatches no event a page can hear.
+ */
+const { actionError } = __dom_input;
+const { brief } = __dom_locate;
+const { frameDocuments } = __dom_roots;
+const { sendTrusted } = __dom_trusted;
+const { dispatchOf, docOf, listenOf, nodeTypeOf, parentElOf, rectOf, rootOf, tagOf } = __dom_native;
+
+/** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
+/** @typedef {"pointer" | "keys"} Kind what the action's input is: a press, or keys and text */
+
+const POINTER_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick", "dblclick", "contextmenu", "pointermove", "mousemove"];
+const KEY_EVENTS = ["keydown", "keypress", "keyup", "beforeinput", "input", "textInput", "compositionstart", "compositionupdate", "compositionend"];
+/** The events judged, by the kind of input they are. @type {Map<string, Kind>} */
+const FAMILY = new Map([...POINTER_EVENTS.map((t) => /** @type {[string, Kind]} */ ([t, "pointer"])),
+  ...KEY_EVENTS.map((t) => /** @type {[string, Kind]} */ ([t, "keys"]))]);
+/** The events of a press going down: one of them reaching the element is the press landing there. */
+const GOING_DOWN = new Set(["pointerdown", "mousedown"]);
+
+/**
+ * The slot a window's guard reads: a property of the content script's world's own global object
+ * (no page sees it), which another frame's agent of the same extension reads too.
+ */
+const SLOT = "__heybroPressGuard";
+
+/**
+ * @typedef {{type: string, isTrusted: boolean, cancelable: boolean, composedPath(): EventTarget[],
+ *   stopImmediatePropagation(): void, preventDefault(): void}} GuardEvent
+ * @typedef {{on(e: GuardEvent): void, readonly refused: {type: string, at: EventTarget | null} | null, readonly pressed: boolean}} Judge
+ * @typedef {{armed: Judge | null, probe: string, heard: boolean}} Slot  probe: the name of an event
+ *   only the guard's own listener knows (random), by which it is seen to stand
+ */
+
+/**
+ * The judgement over one action's trusted input (pure: the page's side is `fits`, whether an
+ * event's path reaches what was chosen).
+ * @param {Kind} kind @param {(path: EventTarget[]) => boolean} fits
+ * @returns {Judge}
+ */
+function judge(kind, fits) {
+  /** @type {{type: string, at: EventTarget | null} | null} */ let refused = null;
+  let pressed = false;
+  return {
+    on(e) {
+      if (!e.isTrusted) return; // the page's own events are the page's
+      const family = FAMILY.get(e.type);
+      if (!family) return;
+      if (!refused) {
+        if (family !== kind) return;
+        const path = e.composedPath();
+        if (fits(path)) { if (GOING_DOWN.has(e.type)) pressed = true; return; }
+        refused = { type: e.type, at: path[0] ?? null };
+      }
+      e.stopImmediatePropagation();
+      if (e.cancelable) e.preventDefault();
+    },
+    get refused() { return refused; },
+    get pressed() { return pressed; },
+  };
+}
+
+/**
+ * The guard of a window: its capture listeners, registered once (the agent does it as its document
+ * starts; a frame it did not start in — about:blank, srcdoc — when an action first needs it).
+ * @param {Window} win @returns {Slot}
+ */
+function installGuard(win) {
+  // (An own property of the global: an element named like it is no own property of the window.)
+  const own = Object.getOwnPropertyDescriptor(win, SLOT)?.value;
+  if (own) return own;
+  const probe = `heybro-${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  /** @type {Slot} */ const slot = { armed: null, probe, heard: false };
+  Object.defineProperty(win, SLOT, { value: slot });
+  const listener = (/** @type {Event} */ e) => { slot.armed?.on(e); };
+  for (const type of FAMILY.keys()) listenOf(win, type, listener, { capture: true, passive: false });
+  listenOf(win, probe, () => { slot.heard = true; });
+  return slot;
+}
+
+/**
+ * Whether the window's guard still stands: a page that rebuilds its document (document.open)
+ * removes every listener of its window, the guard's too, and may put its own first in their place.
+ * Asked with an event of a name only the guard knows: no listener of the page can hear it.
+ * @param {Window} win @param {Slot} slot
+ */
+function stands(win, slot) {
+  slot.heard = false;
+  dispatchOf(win, new Event(slot.probe));
+  return slot.heard;
+}
+
+/** @param {unknown} n @returns {n is Element} */
+function isElement(n) {
+  try { return nodeTypeOf(/** @type {Node} */ (n)) === 1; } catch { return false; } // (a window, or no node)
+}
+
+/**
+ * What a press may land on for the chosen element, read as the guard is armed (a page that changes
+ * them at the press changes nothing): its label's control (the click a label passes on), and the
+ * boxes of its size around it (a wrapper's padding, where the pointer may aim: pointerPoint).
+ * @param {Element} chosen
+ * @returns {{control: Element | null, boxes: Set<Element>}}
+ */
+function pressTargets(chosen) {
+  const control = tagOf(chosen) === "label" ? /** @type {HTMLLabelElement} */ (chosen).control : null;
+  /** @type {Set<Element>} */ const boxes = new Set();
+  const width = rectOf(chosen).width + 4;
+  for (let up = parentOrHost(chosen); up && rectOf(up).width <= width; up = parentOrHost(up)) boxes.add(up);
+  return { control, boxes };
+}
+
+/** @param {Element} el @returns {Element | null} */
+function parentOrHost(el) {
+  const p = parentElOf(el);
+  if (p) return p;
+  const root = /** @type {any} */ (rootOf(el));
+  return nodeTypeOf(root) === 11 ? root.host : null;
+}
+
+/**
+ * Whether a press's path reaches the chosen element: it or what it holds, a label of it (or, for a
+ * label, the control it had), or — the press on the very box — one of the boxes its size around it.
+ * @param {EventTarget[]} path @param {Element} chosen @param {{control: Element | null, boxes: Set<Element>}} targets pressTargets
+ */
+function pressReaches(path, chosen, targets) {
+  if (path.includes(chosen) || (targets.control && path.includes(targets.control))) return true;
+  const els = path.filter(isElement);
+  if (els.some((n) => tagOf(n) === "label" && /** @type {HTMLLabelElement} */ (n).control === chosen)) return true;
+  return !!els[0] && targets.boxes.has(els[0]);
+}
+
+/**
+ * What a path from the window shows of the element: the host of a closed shadow root it is in
+ * (a closed tree's nodes are left out of paths seen from outside it).
+ * @param {Element} el
+ */
+function seenAs(el) {
+  let at = el;
+  for (let root = /** @type {any} */ (rootOf(at)); nodeTypeOf(root) === 11 && root.mode === "closed"; root = rootOf(at)) at = root.host;
+  return at;
+}
+
+/** The windows the agent acts in: its own, its same-origin frames', and those around the element's. @param {Element} el */
+function windowsAround(el) {
+  /** @type {Set<Window>} */ const out = new Set([window]);
+  for (const d of frameDocuments(document)) if (d.defaultView) out.add(d.defaultView);
+  for (let w = docOf(el).defaultView; w && !out.has(w); w = w.frameElement ? docOf(w.frameElement).defaultView : null) out.add(w);
+  return [...out];
+}
+
+/** @param {EventTarget | null} at */
+function describe(at) {
+  if (!isElement(at)) return null;
+  const b = brief(at);
+  return b ? `<${b.tag}>${b.name ? ` "${b.name.slice(0, 60)}"` : ""}` : null;
+}
+
+/**
+ * Arms the guard of every window the agent acts in with the element chosen, for one action's
+ * trusted input; `release` disarms it and says how the input went.
+ * @param {Element} chosen @param {Kind} kind
+ */
+function armGuard(chosen, kind) {
+  const seen = seenAs(chosen), targets = pressTargets(seen);
+  const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen));
+  const slots = windowsAround(chosen).map((w) => {
+    const slot = installGuard(w);
+    if (!stands(w, slot)) {
+      throw actionError("unsupported", "The page removed heybro's guard on the browser's own input (it rebuilt its document with document.open), so that input is not used on this page.");
+    }
+    return slot;
+  });
+  for (const s of slots) s.armed = j;
+  return {
+    /**
+     * Disarms; the refusal (an error) when input went to another element, or — a click that was
+     * sent in full — when its press reached no window the guard watches.
+     * @param {boolean} sent the steps were all played
+     */
+    release(sent) {
+      for (const s of slots) if (s.armed === j) s.armed = null;
+      const detail = { element: brief(chosen), event: j.refused?.type ?? null, instead: isElement(j.refused?.at) ? brief(/** @type {Element} */ (j.refused?.at)) : null };
+      if (j.refused && kind === "keys") {
+        return actionError("swapped", `The page moved the keyboard's focus to another field: ${describe(j.refused.at) || "another element"}. Nothing was typed there, and heybro does not retry; look at the page again.`, detail);
+      }
+      if (j.refused) {
+        return actionError("swapped", `The page put another control under the pointer: ${describe(j.refused.at) || "another element"}. Nothing was pressed, and heybro does not retry; look at the page again.`, detail);
+      }
+      if (kind === "pointer" && sent && !j.pressed && !/^(iframe|frame|embed|object)$/.test(tagOf(chosen))) {
+        return actionError("swapped", "The press did not reach the control: the page put something heybro cannot see into (such as another site's frame) under the pointer, and the press went there. Look at the page again.", detail);
+      }
+      return null;
+    },
+  };
+}
+
+/**
+ * The kind of input the steps are: a press (a click), keys and text, or neither (a move alone).
+ * @param {InputStep[]} steps @returns {Kind | null}
+ */
+function kindOf(steps) {
+  if (steps.some((s) => s.type === "click")) return "pointer";
+  if (steps.some((s) => s.type === "key" || s.type === "text")) return "keys";
+  return null;
+}
+
+/**
+ * Plays the steps as the browser's own input with the guard armed on the element they are for.
+ * @param {InputStep[]} steps @param {Element} chosen
+ * @param {{since?: number}} [opts] since: a replay of an action begun then (the coordinator refuses it when the page reacted since)
+ */
+async function sendGuarded(steps, chosen, opts = {}) {
+  const kind = kindOf(steps);
+  const guard = kind ? armGuard(chosen, kind) : null;
+  try {
+    await sendTrusted(steps, opts);
+  } catch (e) {
+    throw guard?.release(false) || e;
+  }
+  const refusal = guard?.release(true);
+  if (refusal) throw refusal;
+}
+return { FAMILY, judge, installGuard, pressReaches, armGuard, kindOf, sendGuarded };
 })();
 // ---- extension/content/effect_rules.js
 const __effect_rules = (() => {
@@ -8145,11 +8463,13 @@ const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } = __dom_changes;
 const { watchRequests, watchScripts } = __dom_requests;
 const { actionError, focusOn, checkedState, isEditable } = __dom_input;
-const { fieldState, moveSteps, requestCount, sendTrusted } = __dom_trusted;
+const { fieldState, moveSteps, reaction, sendTrusted } = __dom_trusted;
+const { installGuard, sendGuarded } = __press_guard;
 const { passGate } = __act_gate;
 const { PAGE_ACTIONS } = __page;
 const { containsOf, isConnectedOf } = __dom_native;
 
+installGuard(window); // before any listener of the page: what the browser's own input presses is what was chosen
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
 watchScripts(document); // whether it has script that could make any (read as it is parsed)
 
@@ -8262,7 +8582,9 @@ async function act(action, args) {
 
 /**
  * The action's input, synthetic (its module's `run`) or the browser's own (its module's `trusted`
- * says how and when), and what changed.
+ * says how and when), and what changed. The browser's input runs under the press guard (only the
+ * element chosen is pressed or typed into: press_guard.js), and after a script's action only when
+ * that provably did nothing (dom_trusted.js): an action is done once.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
  * @param {() => void} outline draws the outline (before the browser's own input; `finish` draws it after a script's)
@@ -8284,35 +8606,47 @@ async function doInput(def, args, el, r, finish, outline) {
     if (trusted.keys) keyboardOn(target);
     outline();
     try {
-      await sendTrusted(trusted.steps(args, target));
+      await sendGuarded(trusted.steps(args, target), target);
       return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
     } catch (e) {
       if (!region || /** @type {any} */ (e)?.code !== "unsupported") throw e;
     }
   }
   const before = fieldState(el);
-  const requests = requestCount();
+  const at = { focus: deepActiveElement(document), el, since: performance.now() };
+  const began = Date.now(); // (the coordinator's clock: its records of the tab's requests and dialogs)
   /** @type {Record<string, any>} */
   const extra = def.run(el, args, r);
   let changes = await finish(settleOpts);
   if (mode !== "auto" || !trusted || !trusted.noEffect?.(el, /** @type {any} */ (changes), before)) return { extra, changes };
   const target = /** @type {Element} */ (el);
+  /** @param {string} why */
+  const withheld = (why) => ({ extra, changes: { ...changes, trusted_withheld: `The browser's own input was not used: the page had already reacted to the script's ${def.name} (${why}), so doing it again would have done it twice.` } });
+  let why = reaction(/** @type {any} */ (changes), at);
+  if (why) return withheld(why);
   if (trusted.lateMs) {
     // Late effects count too: replayed only when the page showed no sign of it at all.
     const late = await watchChanges(document, target)({ quietMs: 40, graceMs: trusted.lateMs, maxMs: trusted.lateMs + 400 });
-    if (!trusted.noEffect?.(el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
+    if (!trusted.noEffect?.(el, /** @type {any} */ (late), before)) return { extra, changes: late };
+    changes = late;
+    why = reaction(/** @type {any} */ (late), at);
+    if (why) return withheld(why);
   }
   // The browser's keys go where the focus is: on this field, not where the page moved it meanwhile
   // (an editor that took the focus back).
   if (trusted.keys) keyboardOn(target);
   const again = watchChanges(document, target);
   try {
-    await sendTrusted(trusted.steps(args, target));
+    await sendGuarded(trusted.steps(args, target), target, { since: began });
   } catch (e) {
     await again({ maxMs: 0 });
-    // Where the browser's input cannot reach (a cross-origin frame), the script action stands as
-    // it was; another debugger holding the tab is said plainly (debugger_busy).
-    if (/** @type {any} */ (e)?.code === "unsupported") return { extra, changes };
+    const code = /** @type {any} */ (e)?.code;
+    // The coordinator heard the page react (a request, a dialog): the script's action stands.
+    if (code === "reacted") return withheld(String(/** @type {any} */ (e).message));
+    // Where the browser's input cannot reach (a cross-origin frame) or be guarded, the script
+    // action stands as it was, and the result says why; another debugger holding the tab is said
+    // plainly (debugger_busy).
+    if (code === "unsupported") return { extra, changes: { ...changes, trusted_withheld: `The browser's own input was not used: ${String(/** @type {any} */ (e).message)}` } };
     throw e;
   }
   changes = { ...(await again(settleOpts)), input: "trusted" };

@@ -11,11 +11,13 @@ import { locate, prepare, brief } from "./dom_locate.js";
 import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } from "./dom_changes.js";
 import { watchRequests, watchScripts } from "./dom_requests.js";
 import { actionError, focusOn, checkedState, isEditable } from "./dom_input.js";
-import { fieldState, moveSteps, requestCount, sendTrusted } from "./dom_trusted.js";
+import { fieldState, moveSteps, reaction, sendTrusted } from "./dom_trusted.js";
+import { installGuard, sendGuarded } from "./press_guard.js";
 import { passGate } from "./act_gate.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
 import { containsOf, isConnectedOf } from "./dom_native.js";
 
+installGuard(window); // before any listener of the page: what the browser's own input presses is what was chosen
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
 watchScripts(document); // whether it has script that could make any (read as it is parsed)
 
@@ -128,7 +130,9 @@ async function act(action, args) {
 
 /**
  * The action's input, synthetic (its module's `run`) or the browser's own (its module's `trusted`
- * says how and when), and what changed.
+ * says how and when), and what changed. The browser's input runs under the press guard (only the
+ * element chosen is pressed or typed into: press_guard.js), and after a script's action only when
+ * that provably did nothing (dom_trusted.js): an action is done once.
  * @param {PageAction} def @param {Record<string, any>} args @param {Element | null} el
  * @param {Registry} r @param {(opts: any) => Promise<Record<string, any>>} finish the change watch started before it
  * @param {() => void} outline draws the outline (before the browser's own input; `finish` draws it after a script's)
@@ -150,35 +154,47 @@ async function doInput(def, args, el, r, finish, outline) {
     if (trusted.keys) keyboardOn(target);
     outline();
     try {
-      await sendTrusted(trusted.steps(args, target));
+      await sendGuarded(trusted.steps(args, target), target);
       return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
     } catch (e) {
       if (!region || /** @type {any} */ (e)?.code !== "unsupported") throw e;
     }
   }
   const before = fieldState(el);
-  const requests = requestCount();
+  const at = { focus: deepActiveElement(document), el, since: performance.now() };
+  const began = Date.now(); // (the coordinator's clock: its records of the tab's requests and dialogs)
   /** @type {Record<string, any>} */
   const extra = def.run(el, args, r);
   let changes = await finish(settleOpts);
   if (mode !== "auto" || !trusted || !trusted.noEffect?.(el, /** @type {any} */ (changes), before)) return { extra, changes };
   const target = /** @type {Element} */ (el);
+  /** @param {string} why */
+  const withheld = (why) => ({ extra, changes: { ...changes, trusted_withheld: `The browser's own input was not used: the page had already reacted to the script's ${def.name} (${why}), so doing it again would have done it twice.` } });
+  let why = reaction(/** @type {any} */ (changes), at);
+  if (why) return withheld(why);
   if (trusted.lateMs) {
     // Late effects count too: replayed only when the page showed no sign of it at all.
     const late = await watchChanges(document, target)({ quietMs: 40, graceMs: trusted.lateMs, maxMs: trusted.lateMs + 400 });
-    if (!trusted.noEffect?.(el, /** @type {any} */ (late), before) || requestCount() !== requests) return { extra, changes: late };
+    if (!trusted.noEffect?.(el, /** @type {any} */ (late), before)) return { extra, changes: late };
+    changes = late;
+    why = reaction(/** @type {any} */ (late), at);
+    if (why) return withheld(why);
   }
   // The browser's keys go where the focus is: on this field, not where the page moved it meanwhile
   // (an editor that took the focus back).
   if (trusted.keys) keyboardOn(target);
   const again = watchChanges(document, target);
   try {
-    await sendTrusted(trusted.steps(args, target));
+    await sendGuarded(trusted.steps(args, target), target, { since: began });
   } catch (e) {
     await again({ maxMs: 0 });
-    // Where the browser's input cannot reach (a cross-origin frame), the script action stands as
-    // it was; another debugger holding the tab is said plainly (debugger_busy).
-    if (/** @type {any} */ (e)?.code === "unsupported") return { extra, changes };
+    const code = /** @type {any} */ (e)?.code;
+    // The coordinator heard the page react (a request, a dialog): the script's action stands.
+    if (code === "reacted") return withheld(String(/** @type {any} */ (e).message));
+    // Where the browser's input cannot reach (a cross-origin frame) or be guarded, the script
+    // action stands as it was, and the result says why; another debugger holding the tab is said
+    // plainly (debugger_busy).
+    if (code === "unsupported") return { extra, changes: { ...changes, trusted_withheld: `The browser's own input was not used: ${String(/** @type {any} */ (e).message)}` } };
     throw e;
   }
   changes = { ...(await again(settleOpts)), input: "trusted" };

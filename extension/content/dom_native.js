@@ -198,7 +198,7 @@ export const byTagOf = (n, tag) => (nodeType.call(n) === 9 ? byTagD : byTagE).ca
 // --- HTML and SVG elements ------------------------------------------------------------------------
 const innerText = own(H, "innerText"), focusH = own(H, "focus"), focusS = own(S, "focus"), tabIndexH = own(H, "tabIndex"),
   tabIndexS = own(S, "tabIndex"), styleH = own(H, "style"), styleS = own(S, "style"), showPopover = own(H, "showPopover"),
-  hidePopover = own(H, "hidePopover"), dispatchEvent = own(T, "dispatchEvent");
+  hidePopover = own(H, "hidePopover"), dispatchEvent = own(T, "dispatchEvent"), addEventListener = own(T, "addEventListener");
 const requestSubmit = own(FORM, "requestSubmit"), formElements = own(FORM, "elements");
 
 // An element's kind by its namespace, not `instanceof`: an element of a same-origin frame belongs to
@@ -226,6 +226,12 @@ export const showPopoverOf = (el) => showPopover.call(el);
 export const hidePopoverOf = (el) => hidePopover.call(el);
 /** @param {EventTarget} t @param {Event} ev @returns {boolean} */
 export const dispatchOf = (t, ev) => dispatchEvent.call(t, ev);
+/**
+ * A listener on a window (or any target): a window's named properties (an element with
+ * id="addEventListener") come before EventTarget's own methods on it, in every script world.
+ * @param {EventTarget} t @param {string} type @param {(e: Event) => void} fn @param {AddEventListenerOptions} [opts]
+ */
+export const listenOf = (t, type, fn, opts) => addEventListener.call(t, type, fn, opts);
 /** @param {HTMLFormElement} form @param {HTMLElement | null} [submitter] */
 export const requestSubmitOf = (form, submitter) => requestSubmit.call(form, submitter);
 /** @param {HTMLFormElement} form @returns {HTMLFormControlsCollection} */

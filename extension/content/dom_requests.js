@@ -133,3 +133,13 @@ export function requestsPending(since) {
   for (const start of open.values()) if (start >= since && now - start < LONG_MS) return true;
   return ended.some((r) => r.start >= since && now - r.end < TAIL_MS);
 }
+
+/**
+ * Whether the page started a request at or after `since`, answered or not (as far as the
+ * coordinator has told this frame: after a settle wait, all it knew then).
+ * @param {number} since a time on this document's clock (performance.now())
+ */
+export function requestsStartedSince(since) {
+  for (const start of open.values()) if (start >= since) return true;
+  return ended.some((r) => r.start >= since);
+}

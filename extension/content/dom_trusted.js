@@ -4,20 +4,30 @@
  * send. The coordinator plays the steps through chrome.debugger (background/trusted_input.js).
  *
  * When: the user's setting (`auto`, the default; `always`; `off`). In `auto` the synthetic action
- * runs first, and the browser's input follows only when it had no effect a person would notice — so
- * a page that works with script events never sees the debugger:
- * - hover: nothing in the page changed (a CSS `:hover` menu changes no DOM: it opens only under a
- *   real pointer; a mouse move is harmless either way);
- * - type, and press in a text field or editor: the field's text did not change (a rich editor that
- *   takes only real key presses or the input method);
- * - click: nothing changed — no DOM change, navigation, dialog, checked/value/text change or request
- *   answered — after a longer wait than usual (a handler that checks `isTrusted` ignored it). The
- *   longer wait is there so a click whose effect comes late is not clicked twice.
+ * runs first, and the browser's input follows only when it PROVABLY had no effect — so a page that
+ * works with script events never sees the debugger, and no action is done twice:
+ * - its module says it had none a person would notice (`noEffect`): a hover that changed nothing
+ *   (a CSS `:hover` menu opens only under a real pointer); typing, or a key press in a text field,
+ *   that left its text as it was (a rich editor that takes only real key presses); a click after
+ *   which nothing changed during a longer wait than usual (a handler that checks `isTrusted`;
+ *   the wait is there so a click whose effect comes late is not clicked twice);
+ * - and the page did nothing else at all since the action began (`reaction`): no DOM change
+ *   anywhere, attributes included, no navigation, no focus moved, no request started (answered or
+ *   not), no dialog;
+ * - and the coordinator, which hears the browser's own record of the tab's requests and answers
+ *   its dialogs, finds none of them since the action began either: it refuses the replay itself
+ *   (background/replay_gate.js), whatever this side concluded. The result then says why the
+ *   browser's input was not used (`trusted_withheld`).
+ * Whatever the browser's input does, it does under a guard: only the element chosen is pressed or
+ * typed into (press_guard.js).
  */
 import { actionError, codeOf, isEditable, keyCodeOf } from "./dom_input.js";
 import { parseKeys } from "./dom_keys.js";
 import { reaches } from "./dom_locate.js";
 import { deepElementFromPoint } from "./dom_roots.js";
+import { deepActiveElement } from "./refind.js";
+import { containsDeep } from "./dom_roots.js";
+import { requestsStartedSince } from "./dom_requests.js";
 import { closestOf, docOf, matchesOf, rectOf, tagOf, textOf } from "./dom_native.js";
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
@@ -56,12 +66,6 @@ function caretState(el) {
   return JSON.stringify(caret);
 }
 
-/** Requests the page has completed (fetch, XHR, beacons…): one answered since means it reacted. */
-export function requestCount() {
-  return performance.getEntriesByType("resource").filter((e) => /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "link"
-    && /** @type {PerformanceResourceTiming} */ (e).initiatorType !== "css").length;
-}
-
 /**
  * @typedef {{mutations: {summary: string}, url_changed?: boolean, navigating?: boolean, dialog?: any}} Changes
  * @typedef {(el: Element | null, changes: Changes, before: string) => boolean} NoEffect whether the
@@ -78,10 +82,16 @@ function left(changes) { return !!(changes.navigating || changes.url_changed || 
  */
 export const noTextChange = (el, changes, before) => !left(changes) && valueState(el) === JSON.parse(before)[0] && !madeElements(changes);
 
-/** A key press: a caret key (Home, an arrow) has its effect on the caret alone. @type {NoEffect} */
+/**
+ * A key press: a caret key (Home, an arrow) has its effect on the caret alone; Tab, on the focus
+ * (it left the field).
+ * @type {NoEffect}
+ */
 export const noKeyEffect = (el, changes, before) => {
   const [value, caret] = JSON.parse(before);
-  return !left(changes) && !!el && isTextEntry(el) && valueState(el) === value && caretState(el) === caret && changes.mutations.summary === "no change";
+  const active = deepActiveElement(document);
+  return !left(changes) && !!el && isTextEntry(el) && valueState(el) === value && caretState(el) === caret && changes.mutations.summary === "no change"
+    && !!active && containsDeep(el, active);
 };
 
 /** A pointer's act: nothing changed (a click into a text field has done its job once it has focus). @type {NoEffect} */
@@ -89,6 +99,30 @@ export const noChange = (el, changes, before) => {
   if (left(changes) || (el && isTextEntry(el) && matchesOf(el, ":focus"))) return false;
   return changes.mutations.summary === "no change" && valueState(el) === JSON.parse(before)[0];
 };
+
+/**
+ * What the page did since the action began, anything at all, when its module saw no effect: why
+ * the browser's input must not do the action again (null: provably nothing). The coordinator
+ * checks the requests and dialogs once more from its own records (background/replay_gate.js).
+ * @param {Changes} changes what the watch since the action saw
+ * @param {{focus: Element | null, el: Element | null, since: number}} at the focus before the action, its
+ *   element, and when it began (performance.now())
+ * @returns {string | null}
+ */
+export function reaction(changes, at) {
+  if (changes.navigating || changes.url_changed) return "it navigated";
+  if (changes.dialog) return "it opened a dialog";
+  if (changes.mutations.summary !== "no change") return `it changed the page (${changes.mutations.summary})`;
+  if (requestsStartedSince(at.since)) return "it started a request";
+  const now = deepActiveElement(document);
+  // (Where the action itself put the focus is no reaction: on the element, in it, around it, or
+  // — a label's — on its control.)
+  const el = at.el;
+  const ours = (/** @type {Element | null} */ f) => !!f && !!el && (containsDeep(el, f) || containsDeep(f, el)
+    || (tagOf(el) === "label" && /** @type {HTMLLabelElement} */ (el).control === f));
+  if (now !== at.focus && !ours(now)) return "it moved the focus";
+  return null;
+}
 
 /** Whether the page added or removed elements (not only attribute or text changes) meanwhile. @param {{mutations: {summary: string}}} changes */
 export function madeElements(changes) {
@@ -107,18 +141,22 @@ export function clickReplayable(el) {
 
 /**
  * The point a pointer would use on the element, in the top frame's viewport of this agent (same-
- * origin frames' offsets added): the first sampled point where the element (or what it holds) is
- * what a pointer hits. The caller has scrolled it into view (prepare).
+ * origin frames' offsets added): the first sampled point where the element (or what it holds, or
+ * a label of it) is what a pointer hits; else where what it hits there stands for it (a box of its
+ * size around it: dom_locate.js's reaches). The caller has scrolled it into view (prepare).
  * @param {Element} el @returns {{x: number, y: number}}
  */
 export function pointerPoint(el) {
   const r = rectOf(el);
   const doc = docOf(el);
-  for (const [fx, fy] of [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]]) {
+  const points = [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]].map(([fx, fy]) => {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
-    const hit = deepElementFromPoint(doc, x, y);
-    if (hit && reaches(hit, el)) return toTop(doc, x, y);
-  }
+    return { x, y, hit: deepElementFromPoint(doc, x, y) };
+  });
+  /** @param {Element} hit */
+  const on = (hit) => containsDeep(el, hit) || closestOf(hit, "label") !== null && /** @type {HTMLLabelElement} */ (closestOf(hit, "label")).control === el;
+  const at = points.find((p) => p.hit && on(p.hit)) || points.find((p) => p.hit && reaches(p.hit, el));
+  if (at) return toTop(doc, at.x, at.y);
   throw actionError("covered", "No point of the element can be reached by the pointer.");
 }
 
@@ -171,11 +209,13 @@ function keyStep(key, modifiers) {
 
 /**
  * Asks the coordinator to play the steps (it attaches the debugger for them and detaches after).
- * @param {InputStep[]} steps
+ * A replay says when its action began (`since`, Date.now()): the coordinator refuses it with
+ * `reacted` when the page made a request or opened a dialog since.
+ * @param {InputStep[]} steps @param {{since?: number}} [opts]
  */
-export async function sendTrusted(steps) {
+export async function sendTrusted(steps, opts = {}) {
   /** @type {any} */
-  const reply = await chrome.runtime.sendMessage({ kind: "trusted.input", steps });
+  const reply = await chrome.runtime.sendMessage({ kind: "trusted.input", steps, ...(opts.since !== undefined ? { since: opts.since } : {}) });
   if (!reply) throw actionError("unsupported", "The coordinator did not answer the request for the browser's own input.");
   if (!reply.ok) throw actionError(reply.error.code, reply.error.message, reply.error.detail);
 }

@@ -52,6 +52,9 @@ def call_line(c: ToolCall) -> str:
         outcome = f"FAILED {c.error_code or ''}: {one_line(c.error or '', ERROR_CHARS)}" + candidates_text(c)
     else:
         outcome = "not run"
+    withheld = c.result.get("trusted_withheld") if c.success and isinstance(c.result, dict) else None
+    if isinstance(withheld, str) and withheld:
+        outcome += f"; {withheld}"  # (heybro's own words: whether the page took it, the page shows)
     if c.decided:
         outcome = f"{one_line(c.decided, 400)}; {outcome}"
     if c.expectation is not None:
