@@ -115,3 +115,17 @@ def test_a_press_that_sends_data_to_a_site_not_named_is_held_for_the_host(browse
     assert press(browser, "Save note", {"named": named})["ok"]  # its own site
     assert press(browser, "Send reference", {"named": [*named, b.split("://", 1)[1]]})["ok"]
     assert pressed(page) == ["Save note", "Send reference"]
+
+
+def test_a_control_relabelled_as_the_browsers_pointer_arrives_is_not_pressed_but_judged_again(browser, page, site):
+    """The browser's own input reaches the page a moment after the last look: a button "Get the
+    free newsletter" that becomes "Pay $500 now" as the pointer arrives gets no press; the action
+    comes back held, with the effect as it is now."""
+    open_page(page, site + "/relabel.html")
+    r = press(browser, "Get the free newsletter", ASK)
+    assert not r["ok"] and r["error"]["code"] == "needs_approval", r
+    reasons = r["error"]["detail"]["reasons"]
+    assert "changed" in [x["kind"] for x in reasons], reasons
+    assert "spend money" in [x.get("what") for x in reasons]
+    assert r["error"]["detail"]["effect"]["words"].startswith("Pay $500 now")
+    assert page.evaluate("window.__trusted") == []

@@ -22,7 +22,7 @@
  * @typedef {{origin?: string | null, confirm?: boolean, approved?: string[], named?: string[], secret?: "password" | "code" | "any" | null}} Gate
  * @typedef {{name: string, label: string, type: string, value: string}} Field
  * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string}} Effect
- * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string}} Reason
+ * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string} | {kind: "changed", from: string}} Reason
  */
 import { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_SPEND, RISK_WORDS, TARGET_DELETE, TARGET_SPEND } from "./effect_rules.js";
 import { actionError } from "./dom_input.js";
@@ -206,6 +206,32 @@ export function takesSecret(el, kind) {
 }
 
 /**
+ * What each element's effect was at the last look, for the press itself to check again: the
+ * browser's own input reaches the page a moment after the look (through the coordinator), and a
+ * page can relabel or re-point the control in between.
+ * @type {WeakMap<Element, {how: "press" | "submit", digest: string, gate: Gate, origin: string, action: string}>}
+ */
+const looked = new WeakMap();
+
+/**
+ * Whether the element's effect is still the one the last look judged, read at the moment the
+ * browser's own press or key lands on it (press_guard.js): null when it is (or was not judged),
+ * else the refusal — `needs_approval` with the effect as it is now, so the host judges it again
+ * (and asks again when it needs the user's yes) before anything is pressed.
+ * @param {Element} el
+ */
+export function changedSinceLook(el) {
+  const seen = looked.get(el);
+  if (!seen) return null;
+  const effect = effectOf(el, seen.how);
+  if (!effect) return null;
+  const digest = digestOf(effect);
+  if (digest === seen.digest) return null;
+  const reasons = [...reasonsOf(effect, seen.gate, seen.origin), { kind: "changed", from: seen.digest }];
+  return actionError("needs_approval", `The control changed as heybro was about to ${seen.action} it (its words, where it leads or what its form sends): nothing was pressed, and it is judged again.`, { effect, digest, reasons });
+}
+
+/**
  * Checks the gate on the element right before the action: resolves with the effect's digest (what
  * a trusted press re-checks at the moment of the press), or throws the typed refusal.
  * @param {string} action @param {"press" | "keys" | undefined} judged how the action's effect is judged (its definition)
@@ -228,7 +254,8 @@ export function passGate(action, judged, el, args) {
   const digest = digestOf(effect);
   const reasons = reasonsOf(effect, gate, origin);
   if (reasons.length && !(gate.approved || []).includes(digest)) {
-    throw actionError("needs_approval", `Before heybro can ${action} this, it must be approved: ${reasons.map((r) => (r.kind === "risk" ? `it may ${r.what} (${r.said})` : `it leads to ${r.site}`)).join("; ")}.`, { effect, digest, reasons });
+    throw actionError("needs_approval", `Before heybro can ${action} this, it must be approved: ${reasons.map((r) => (r.kind === "risk" ? `it may ${r.what} (${r.said})` : r.kind === "leaves" ? `it leads to ${r.site}` : "it changed")).join("; ")}.`, { effect, digest, reasons });
   }
+  looked.set(el, { how, digest, gate, origin, action });
   return { digest, effect };
 }

@@ -24,6 +24,10 @@
  *   the action fails `swapped`, saying what was there. Nothing is retried onto it.
  * - after the release: a click whose press reached none of the agent's windows went where no guard
  *   sees (another site's frame laid under the pointer): the action fails `swapped` as well.
+ * - as the press (or the first key) lands on the chosen element, what it does — its words, where
+ *   it leads, what its form sends — must still be what the last look judged (act_gate.js): a
+ *   control the page relabelled or re-pointed in between is not pressed; the action comes back
+ *   `needs_approval` with the effect as it is now, judged (and asked about) again.
  *
  * Where the page removed the guard (it rebuilt its document with document.open, which takes every
  * listener of its window away), the browser's input is not used at all. In a frame the agent did
@@ -37,6 +41,7 @@
  * listeners and state live in the content script's own world, where no page script reaches; it
  * sets no attribute and dispatches no event a page can hear.
  */
+import { changedSinceLook } from "./act_gate.js";
 import { actionError } from "./dom_input.js";
 import { brief } from "./dom_locate.js";
 import { frameDocuments } from "./dom_roots.js";
@@ -63,20 +68,22 @@ const SLOT = "__heybroPressGuard";
 /**
  * @typedef {{type: string, isTrusted: boolean, cancelable: boolean, composedPath(): EventTarget[],
  *   stopImmediatePropagation(): void, preventDefault(): void}} GuardEvent
- * @typedef {{on(e: GuardEvent): void, readonly refused: {type: string, at: EventTarget | null} | null, readonly pressed: boolean}} Judge
+ * @typedef {{on(e: GuardEvent): void, readonly refused: {type: string, at: EventTarget | null, error?: Error} | null, readonly pressed: boolean}} Judge
  * @typedef {{armed: Judge | null, probe: string, heard: boolean}} Slot  probe: the name of an event
  *   only the guard's own listener knows (random), by which it is seen to stand
  */
 
 /**
  * The judgement over one action's trusted input (pure: the page's side is `fits`, whether an
- * event's path reaches what was chosen).
+ * event's path reaches what was chosen, and `still`, whether what it does is still what was judged
+ * at the last look — asked as the press, or the first key, lands on it).
  * @param {Kind} kind @param {(path: EventTarget[]) => boolean} fits
+ * @param {() => Error | null} [still] the refusal when the element's effect changed since the look
  * @returns {Judge}
  */
-export function judge(kind, fits) {
-  /** @type {{type: string, at: EventTarget | null} | null} */ let refused = null;
-  let pressed = false;
+export function judge(kind, fits, still) {
+  /** @type {{type: string, at: EventTarget | null, error?: Error} | null} */ let refused = null;
+  let pressed = false, checked = false;
   return {
     on(e) {
       if (!e.isTrusted) return; // the page's own events are the page's
@@ -85,8 +92,10 @@ export function judge(kind, fits) {
       if (!refused) {
         if (family !== kind) return;
         const path = e.composedPath();
-        if (fits(path)) { if (GOING_DOWN.has(e.type)) pressed = true; return; }
-        refused = { type: e.type, at: path[0] ?? null };
+        const landing = GOING_DOWN.has(e.type) || e.type === "keydown";
+        const changed = fits(path) && landing && !checked && still ? (checked = true, still()) : null;
+        if (fits(path) && !changed) { if (GOING_DOWN.has(e.type)) pressed = true; return; }
+        refused = { type: e.type, at: path[0] ?? null, ...(changed ? { error: changed } : {}) };
       }
       e.stopImmediatePropagation();
       if (e.cancelable) e.preventDefault();
@@ -199,7 +208,8 @@ function describe(at) {
  */
 export function armGuard(chosen, kind) {
   const seen = seenAs(chosen), targets = pressTargets(seen);
-  const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen));
+  const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen),
+    () => changedSinceLook(chosen));
   const slots = windowsAround(chosen).map((w) => {
     const slot = installGuard(w);
     if (!stands(w, slot)) {
@@ -216,6 +226,7 @@ export function armGuard(chosen, kind) {
      */
     release(sent) {
       for (const s of slots) if (s.armed === j) s.armed = null;
+      if (j.refused?.error) return j.refused.error; // the control changed under the press: judged again
       const detail = { element: brief(chosen), event: j.refused?.type ?? null, instead: isElement(j.refused?.at) ? brief(/** @type {Element} */ (j.refused?.at)) : null };
       if (j.refused && kind === "keys") {
         return actionError("swapped", `The page moved the keyboard's focus to another field: ${describe(j.refused.at) || "another element"}. Nothing was typed there, and heybro does not retry; look at the page again.`, detail);
