@@ -42,9 +42,13 @@ TARGET_SPEND = (r"\b(pay|payment|payments|purchase|subscribe|subscription|subscr
                 r"billing[ _/-](?:confirm|upgrade)|upgrade)\b")
 TARGET_DELETE = (r"\b(delete|destroy|remove|erase|trash|unsubscribe|deactivate|close[ _-]account|"
                  r"cancel[ _-](?:subscription|account|order|booking)|wipe|purge)\b")
-# A form's fields (hidden ones too): a name or value that speaks of money, or of a deletion.
-FIELD_SPEND = (r"\b(amount|price|total|charge|plan|billing|subscription|recurring|renew|card|"
-               r"payment|cc[_-]?number|cvv|iban)\b")
+# A form's fields. A hidden one is the page's own word on what the press does (`amount=499`,
+# `plan=yearly`, `action=delete`); a field the user fills speaks of money only when it is a means of
+# payment (a card, an account to debit) — a price typed into a product form spends nothing.
+FIELD_SPEND = (r"\b(amount|price|total|charge|plan|billing|subscription|recurring|renew|payment|"
+               r"cost|fee)\b")
+FIELD_PAYMENT = (r"\b(card ?number|credit ?card|cc ?(?:number|num|csc|cvv|exp)|cvv|cvc|csc|iban|"
+                 r"account ?number|routing ?number|sort ?code)\b")
 FIELD_DELETE = r"^(?:action|op|cmd|do|task|intent)=(?:delete|remove|destroy|erase|trash|purge)\b"
 # Small print beside a control: an amount of money, and words of a charge that recurs or is made.
 AMOUNT = (r"(?:[$€£¥₹]\s?\d[\d.,]*|\b\d[\d.,]*\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\b)")

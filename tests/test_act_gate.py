@@ -45,7 +45,7 @@ def test_risky_words_are_held_for_the_users_yes_and_nothing_is_pressed(browser, 
 
 
 @pytest.mark.parametrize("name", ["Search", "Next", "Posts", "New post", "Add to cart", "Checkout",
-                                  "Cancel", "Send us feedback", "Go"])
+                                  "Cancel", "Send us feedback", "Go", "Insert"])
 def test_everyday_controls_are_pressed_without_asking(browser, page, site, name):
     open_page(page, site + "/effects.html")
     r = press(browser, name, ASK)
@@ -65,6 +65,16 @@ def test_harmless_words_with_a_costly_effect_are_held(browser, page, site):
     r = press(browser, "View details", ASK)
     assert r["error"]["code"] == "needs_approval"
     assert r["error"]["detail"]["reasons"][0]["what"] == "delete"
+    assert pressed(page) == []
+
+
+def test_a_form_that_carries_a_means_of_payment_is_held(browser, page, site):
+    """A price typed into a product form spends nothing ("Insert" above); a card number sent on
+    does, whatever the button says."""
+    open_page(page, site + "/effects.html")
+    r = press(browser, "Review order", ASK)
+    assert r["error"]["code"] == "needs_approval"
+    assert [x["said"] for x in r["error"]["detail"]["reasons"]] == ["its form carries a Card number"]
     assert pressed(page) == []
 
 

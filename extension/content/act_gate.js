@@ -24,7 +24,7 @@
  * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string}} Effect
  * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string} | {kind: "changed", from: string}} Reason
  */
-import { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_SPEND, RISK_WORDS, TARGET_DELETE, TARGET_SPEND } from "./effect_rules.js";
+import { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, TARGET_DELETE, TARGET_SPEND } from "./effect_rules.js";
 import { actionError } from "./dom_input.js";
 import { isSecretField } from "./dom_secret.js";
 import { accessibleName, labelText, norm, roleOf } from "./refind.js";
@@ -33,7 +33,7 @@ import { matches, siteOf } from "../shared/site_match.js";
 
 const re = (/** @type {string} */ s) => new RegExp(s, "i");
 const WORDS = Object.entries(RISK_WORDS).map(([what, s]) => /** @type {[string, RegExp]} */ ([what, re(s)]));
-const [T_SPEND, T_DELETE, F_SPEND, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_DELETE].map(re);
+const [T_SPEND, T_DELETE, F_SPEND, F_PAYMENT, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_PAYMENT, FIELD_DELETE].map(re);
 const MONEY = re(AMOUNT), RECURS = re(CHARGE);
 const cut = (/** @type {string} */ s, /** @type {number} */ n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -160,8 +160,10 @@ export function reasonsOf(e, gate, origin) {
       if (spend) risk("spend money", `it ${submits ? "sends its form" : "leads"} to ${cut(e.target, 100)}`);
     }
     for (const f of e.fields) {
-      if (F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `its form says ${f.name}=${f.value}`);
-      else if (F_SPEND.test(f.name.replace(/[_-]/g, " ")) && f.type !== "search") risk("spend money", `its form carries ${f.name}=${f.value}`);
+      const said = `${f.name} ${f.label}`.replace(/[_-]/g, " ");
+      if (f.type === "hidden" && F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `its form says ${f.name}=${f.value}`);
+      else if (f.type === "hidden" && F_SPEND.test(said)) risk("spend money", `its form carries ${f.name}=${f.value}`);
+      else if (f.type !== "hidden" && F_PAYMENT.test(said)) risk("spend money", `its form carries a ${f.label || f.name}`);
     }
     if (e.beside) risk("spend money", `beside it: "${e.beside}"`);
   }

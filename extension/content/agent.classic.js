@@ -7473,13 +7473,14 @@ const __effect_rules = (() => {
 const RISK_WORDS = Object.freeze({"spend money": "\\b(buy|purchase|pay|payment|place (?:my |your |the |an? )?order|order now|checkout now|complete (?:purchase|order|payment|booking)|confirm (?:and pay|purchase|order|payment|booking)|subscribe|donate|book now|reserve now|add funds|top up|transfer|send money|upgrade now|start (?:my )?subscription)\\b", "send or publish": "\\b(send|post|publish|tweet|submit (?:comment|review|post|reply)|post comment|reply now|share now|schedule post)\\b", "delete": "\\b(delete|remove|erase|destroy|discard|trash|move to trash|empty trash|cancel (?:my |the )?(?:subscription|order|account|booking)|close (?:my )?account|deactivate|unsubscribe|permanently)\\b"});
 const TARGET_SPEND = "\\b(pay|payment|payments|purchase|subscribe|subscription|subscriptions|donate|transfer|charge|checkout[ _/-](?:confirm|complete|place)|place[ _-]order|billing[ _/-](?:confirm|upgrade)|upgrade)\\b";
 const TARGET_DELETE = "\\b(delete|destroy|remove|erase|trash|unsubscribe|deactivate|close[ _-]account|cancel[ _-](?:subscription|account|order|booking)|wipe|purge)\\b";
-const FIELD_SPEND = "\\b(amount|price|total|charge|plan|billing|subscription|recurring|renew|card|payment|cc[_-]?number|cvv|iban)\\b";
+const FIELD_SPEND = "\\b(amount|price|total|charge|plan|billing|subscription|recurring|renew|payment|cost|fee)\\b";
+const FIELD_PAYMENT = "\\b(card ?number|credit ?card|cc ?(?:number|num|csc|cvv|exp)|cvv|cvc|csc|iban|account ?number|routing ?number|sort ?code)\\b";
 const FIELD_DELETE = "^(?:action|op|cmd|do|task|intent)=(?:delete|remove|destroy|erase|trash|purge)\\b";
 const AMOUNT = "(?:[$\u20ac\u00a3\u00a5\u20b9]\\s?\\d[\\d.,]*|\\b\\d[\\d.,]*\\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\\b)";
 const CHARGE = "(?:per (?:year|month|week|day)|a (?:year|month)|/\\s?(?:yr|year|mo|month|wk)\\b|annual(?:ly)?|monthly|yearly|weekly|renews?|recurring|subscription|billed|charged?|trial|auto-?renew|will be (?:charged|billed|debited))";
 /** What a press on them sets off. @type {ReadonlySet<string>} */
 const CLICKERS = new Set(["button", "link", "menuitem", "tab", "option", "submit", "checkbox", "switch", "radio"]);
-return { RISK_WORDS, TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_DELETE, AMOUNT, CHARGE, CLICKERS };
+return { RISK_WORDS, TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_PAYMENT, FIELD_DELETE, AMOUNT, CHARGE, CLICKERS };
 })();
 // ---- extension/shared/site_match.js
 const __site_match = (() => {
@@ -7577,7 +7578,7 @@ const __act_gate = (() => {
  * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string}} Effect
  * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string} | {kind: "changed", from: string}} Reason
  */
-const { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_SPEND, RISK_WORDS, TARGET_DELETE, TARGET_SPEND } = __effect_rules;
+const { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, TARGET_DELETE, TARGET_SPEND } = __effect_rules;
 const { actionError } = __dom_input;
 const { isSecretField } = __dom_secret;
 const { accessibleName, labelText, norm, roleOf } = __refind;
@@ -7586,7 +7587,7 @@ const { matches, siteOf } = __site_match;
 
 const re = (/** @type {string} */ s) => new RegExp(s, "i");
 const WORDS = Object.entries(RISK_WORDS).map(([what, s]) => /** @type {[string, RegExp]} */ ([what, re(s)]));
-const [T_SPEND, T_DELETE, F_SPEND, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_DELETE].map(re);
+const [T_SPEND, T_DELETE, F_SPEND, F_PAYMENT, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_PAYMENT, FIELD_DELETE].map(re);
 const MONEY = re(AMOUNT), RECURS = re(CHARGE);
 const cut = (/** @type {string} */ s, /** @type {number} */ n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -7713,8 +7714,10 @@ function reasonsOf(e, gate, origin) {
       if (spend) risk("spend money", `it ${submits ? "sends its form" : "leads"} to ${cut(e.target, 100)}`);
     }
     for (const f of e.fields) {
-      if (F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `its form says ${f.name}=${f.value}`);
-      else if (F_SPEND.test(f.name.replace(/[_-]/g, " ")) && f.type !== "search") risk("spend money", `its form carries ${f.name}=${f.value}`);
+      const said = `${f.name} ${f.label}`.replace(/[_-]/g, " ");
+      if (f.type === "hidden" && F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `its form says ${f.name}=${f.value}`);
+      else if (f.type === "hidden" && F_SPEND.test(said)) risk("spend money", `its form carries ${f.name}=${f.value}`);
+      else if (f.type !== "hidden" && F_PAYMENT.test(said)) risk("spend money", `its form carries a ${f.label || f.name}`);
     }
     if (e.beside) risk("spend money", `beside it: "${e.beside}"`);
   }

@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,12 +59,37 @@ def host_ready(eb: ExtBrowser, timeout_s: float = 30) -> None:
 
 
 def run_task(eb: ExtBrowser, llm: ScriptedLLM, goal: str, url: str, *,
-             resources: dict[str, Path] | None = None, timeout_s: float = 240) -> TaskRun:
+             resources: dict[str, Path] | None = None, timeout_s: float = 240,
+             env: dict[str, str] | None = None,
+             answer: Callable[[dict[str, Any]], str] | None = None) -> TaskRun:
+    """`answer(question)`: the user's answer to each question heybro asks (sent as `heybro
+    message`, as a user in another terminal would); without it a question waits."""
     host_ready(eb)
     cmd = [sys.executable, "-m", "heybro.cli", "run", goal, "--url", url, "--json"]
     for name, path in (resources or {}).items():
         cmd += ["--resource", f"{name}={path}"]
-    r = subprocess.run(cmd, env=eb.env | llm.env(), capture_output=True, text=True,
-                       timeout=timeout_s)
-    events = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
-    return TaskRun(r.returncode, events, r.stderr, list(llm.errors))
+    full_env = eb.env | llm.env(**(env or {}))
+    proc = subprocess.Popen(cmd, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    events: list[dict[str, Any]] = []
+    err: list[str] = []
+    reader = threading.Thread(target=lambda: err.append(proc.stderr.read() if proc.stderr else ""))
+    reader.start()
+    watchdog = threading.Timer(timeout_s, proc.kill)  # (a run that never ends is cut off)
+    watchdog.start()
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if not line.startswith("{"):
+                continue
+            ev = json.loads(line)
+            events.append(ev)
+            if answer is not None and ev.get("kind") == "question":
+                said = answer(ev["data"])
+                subprocess.run([sys.executable, "-m", "heybro.cli", "message", ev["task_id"], said],
+                               env=full_env, capture_output=True, text=True, timeout=60)
+        rc = proc.wait()
+    finally:
+        watchdog.cancel()
+    reader.join(timeout=10)
+    return TaskRun(rc, events, "".join(err), list(llm.errors))

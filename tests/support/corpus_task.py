@@ -106,22 +106,29 @@ def started(name: str, data: Path) -> Iterator[Running]:
 
 
 @contextmanager
-def logged_in(running: Running) -> Iterator[ExtBrowser]:
-    """A fresh browser with the extension (host registered), logged in to the application."""
+def logged_in(running: Running, *, inject: str | None = None) -> Iterator[ExtBrowser]:
+    """A fresh browser with the extension (host registered), logged in to the application; with
+    `inject`, a script every page of it runs as it loads (a prompt injection on each page)."""
     with launch() as eb:
+        if inject:
+            eb.ctx.add_init_script(inject)
         page = eb.ctx.pages[0] if eb.ctx.pages else eb.ctx.new_page()
         page.set_viewport_size({"width": 1280, "height": 800})
         running.login(page)
         yield eb
 
 
-def run_corpus_task(task: CorpusTask, running: Running, eb: ExtBrowser, *, timeout_s: float = 300) -> TaskRun:
+def run_corpus_task(task: CorpusTask, running: Running, eb: ExtBrowser, *, timeout_s: float = 300,
+                    env: dict[str, str] | None = None,
+                    answer: Callable[[dict[str, Any]], str] | None = None) -> TaskRun:
     """Runs the task with `heybro run` and checks the outcome in the application's state; the run
-    (its events, for the report)."""
+    (its events, for the report). `env`: settings for the run (HEYBRO_CONFIRM=1 asks first, as a
+    user's heybro does); `answer`: the user's answer to each question heybro asks."""
     default = {"worker": task.default(running)} if task.default else {}
     before = task.before(running) if task.before else None
     with ScriptedLLM(task.script(running), default=default) as llm:
-        run = run_task(eb, llm, task.goal, running.url + task.path, timeout_s=timeout_s)
+        run = run_task(eb, llm, task.goal, running.url + task.path, timeout_s=timeout_s, env=env,
+                       answer=answer)
     run.before = before
     assert run.rc == 0, f"{task.id}: heybro run ended with {run.rc}\n{run.explain()}"
     try:
