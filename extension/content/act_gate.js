@@ -24,7 +24,7 @@
  * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string}} Effect
  * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string} | {kind: "changed", from: string}} Reason
  */
-import { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, TARGET_DELETE, TARGET_SPEND } from "./effect_rules.js";
+import { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, SECRET_VALUE, TARGET_DELETE, TARGET_SPEND } from "./effect_rules.js";
 import { actionError } from "./dom_input.js";
 import { isSecretField } from "./dom_secret.js";
 import { accessibleName, labelText, norm, roleOf } from "./refind.js";
@@ -78,7 +78,7 @@ function fieldsOf(form) {
     const value = String(any.value ?? "");
     if (!value) continue;
     const secret = type !== "hidden" && isSecretField(f);
-    out.push({ name: cut(attr(f, "name") || "", 60), label: type === "hidden" ? "" : cut(labelText(f) || accessibleName(f), 60), type, value: secret ? "(a secret)" : cut(value, 200) });
+    out.push({ name: cut(attr(f, "name") || "", 60), label: type === "hidden" ? "" : cut(labelText(f) || accessibleName(f), 60), type, value: secret ? SECRET_VALUE : cut(value, 200) });
   }
   return out;
 }

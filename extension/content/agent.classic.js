@@ -7478,9 +7478,11 @@ const FIELD_PAYMENT = "\\b(card ?number|credit ?card|cc ?(?:number|num|csc|cvv|e
 const FIELD_DELETE = "^(?:action|op|cmd|do|task|intent)=(?:delete|remove|destroy|erase|trash|purge)\\b";
 const AMOUNT = "(?:[$\u20ac\u00a3\u00a5\u20b9]\\s?\\d[\\d.,]*|\\b\\d[\\d.,]*\\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\\b)";
 const CHARGE = "(?:per (?:year|month|week|day)|a (?:year|month)|/\\s?(?:yr|year|mo|month|wk)\\b|annual(?:ly)?|monthly|yearly|weekly|renews?|recurring|subscription|billed|charged?|trial|auto-?renew|will be (?:charged|billed|debited))";
+/** What an effect says of a secret field's value. */
+const SECRET_VALUE = "(a secret)";
 /** What a press on them sets off. @type {ReadonlySet<string>} */
 const CLICKERS = new Set(["button", "link", "menuitem", "tab", "option", "submit", "checkbox", "switch", "radio"]);
-return { RISK_WORDS, TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_PAYMENT, FIELD_DELETE, AMOUNT, CHARGE, CLICKERS };
+return { RISK_WORDS, TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_PAYMENT, FIELD_DELETE, AMOUNT, CHARGE, SECRET_VALUE, CLICKERS };
 })();
 // ---- extension/shared/site_match.js
 const __site_match = (() => {
@@ -7578,7 +7580,7 @@ const __act_gate = (() => {
  * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string}} Effect
  * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string} | {kind: "changed", from: string}} Reason
  */
-const { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, TARGET_DELETE, TARGET_SPEND } = __effect_rules;
+const { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, SECRET_VALUE, TARGET_DELETE, TARGET_SPEND } = __effect_rules;
 const { actionError } = __dom_input;
 const { isSecretField } = __dom_secret;
 const { accessibleName, labelText, norm, roleOf } = __refind;
@@ -7632,7 +7634,7 @@ function fieldsOf(form) {
     const value = String(any.value ?? "");
     if (!value) continue;
     const secret = type !== "hidden" && isSecretField(f);
-    out.push({ name: cut(attr(f, "name") || "", 60), label: type === "hidden" ? "" : cut(labelText(f) || accessibleName(f), 60), type, value: secret ? "(a secret)" : cut(value, 200) });
+    out.push({ name: cut(attr(f, "name") || "", 60), label: type === "hidden" ? "" : cut(labelText(f) || accessibleName(f), 60), type, value: secret ? SECRET_VALUE : cut(value, 200) });
   }
   return out;
 }

@@ -10,5 +10,7 @@ export const FIELD_PAYMENT = "\\b(card ?number|credit ?card|cc ?(?:number|num|cs
 export const FIELD_DELETE = "^(?:action|op|cmd|do|task|intent)=(?:delete|remove|destroy|erase|trash|purge)\\b";
 export const AMOUNT = "(?:[$\u20ac\u00a3\u00a5\u20b9]\\s?\\d[\\d.,]*|\\b\\d[\\d.,]*\\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\\b)";
 export const CHARGE = "(?:per (?:year|month|week|day)|a (?:year|month)|/\\s?(?:yr|year|mo|month|wk)\\b|annual(?:ly)?|monthly|yearly|weekly|renews?|recurring|subscription|billed|charged?|trial|auto-?renew|will be (?:charged|billed|debited))";
+/** What an effect says of a secret field's value. */
+export const SECRET_VALUE = "(a secret)";
 /** What a press on them sets off. @type {ReadonlySet<string>} */
 export const CLICKERS = new Set(["button", "link", "menuitem", "tab", "option", "submit", "checkbox", "switch", "radio"]);

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from heybro.agent.errors import ToolFailed
+from shared_schema.effects import SECRET_VALUE
 
 MAIN_TAB = 7
 
@@ -26,6 +27,7 @@ class El:
     checked: bool | None = None
     opens: str | None = None  # clicking opens this URL in a new tab
     risk: str | None = None  # what a press on it may do ("spend money"), as the page's agent judges it
+    posts_to: str | None = None  # a submit button whose form is sent to this address
 
 
 @dataclass
@@ -170,12 +172,21 @@ class FakeBrowser:
         if gate.get("origin") and gate["origin"] != origin:
             raise ToolFailed("origin_changed", f"The page is now on {origin}.", {"origin": origin})
         digest = f"{el.id}:{el.label}"
-        if tool in ("click", "press") and el.risk and gate.get("confirm") \
-                and digest not in gate.get("approved", []):
-            raise ToolFailed("needs_approval", f"it may {el.risk}", {
-                "effect": {"words": el.label, "kind": el.tag, "target": el.href, "method": None,
-                           "fields": [], "beside": ""},
-                "digest": digest, "reasons": [{"kind": "risk", "what": el.risk, "said": el.label}]})
+        reasons: list[dict[str, Any]] = []
+        if tool in ("click", "press") and el.risk and gate.get("confirm"):
+            reasons.append({"kind": "risk", "what": el.risk, "said": el.label})
+        site = el.posts_to.split("/")[2] if el.posts_to else ""
+        if tool in ("click", "press") and site and site != self.url.split("/")[2] \
+                and not any(site == p or site.endswith("." + p) for p in gate.get("named", [])):
+            reasons.append({"kind": "leaves", "site": site})
+        if reasons and digest not in gate.get("approved", []):
+            fields = [{"name": e.id, "label": e.label, "type": "text",
+                       "value": SECRET_VALUE if "password" in e.label.lower() else e.value}
+                      for e in self._els() if e.tag == "input" and e.value]
+            raise ToolFailed("needs_approval", "held", {
+                "effect": {"words": el.label, "kind": el.tag, "target": el.posts_to or el.href,
+                           "method": "post" if el.posts_to else None, "fields": fields, "beside": ""},
+                "digest": digest, "reasons": reasons})
 
 
 def shop() -> FakeBrowser:

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from shared_schema.effects import ActGate
+from shared_schema.effects import SECRET_VALUE, ActGate
 from shared_schema.reach import reach_fields
 from shared_schema.sites import matches, pattern_of, site_of
 from shared_schema.tools import TOOLS
 
-from ..flow.ledger import Outgoing
+from ..flow.ledger import Outgoing, forwards
 from .browser_tools import effects_of
 from .errors import ToolFailed
 from .experience import origin_of
@@ -139,6 +139,16 @@ def key_text(keys: str) -> str:
     return key
 
 
+def _secret_may_go(env: AgentEnv, target: str) -> None:
+    """A form holding a password or code, sent to another site: only to a site one of the user's
+    secrets was given for (a secret is the user's for its site: typed there, sent there)."""
+    site = site_of(target)
+    if not any(matches(given, site) or matches(site, given) for given in env.state.secret_sites.values()):
+        raise ToolFailed("not_allowed", f"This press would send the password or code in its form to "
+                         f"{site or 'another site'}, which no secret of the user's was given for: heybro "
+                         "does not send it. Tell the user if the task needs it.")
+
+
 def _secrets_in(env: AgentEnv, value: str, dest: str) -> list[SecretUse]:
     """The secrets a typed value names, each checked against where it goes: typed on the site it
     was given for only."""
@@ -157,9 +167,13 @@ def _secrets_in(env: AgentEnv, value: str, dest: str) -> list[SecretUse]:
 
 
 async def _may_send(env: AgentEnv, value: str, dest: str, how: str, decided: list[str]) -> None:
-    out = env.ledger.outgoing(value, dest)
-    if not env.ledger.may_go(out):
-        await _ask_to_send(env, out, how, decided)
+    """Asks the user when `value` going to `dest` carries what is not that site's — and to every
+    site an address it holds forwards to (`shop.test/go?to=https://evil.test/…`: a redirect hands
+    on what it was given)."""
+    for to in [dest, *forwards(value)]:
+        out = env.ledger.outgoing(value, to)
+        if not env.ledger.may_go(out):
+            await _ask_to_send(env, out, how, decided)
 
 
 async def _may_send_file(env: AgentEnv, name: str, dest: str, decided: list[str]) -> None:
@@ -205,9 +219,10 @@ async def resolve(env: AgentEnv, tool: str, err: ToolFailed, args: dict[str, Any
         else f"click {named or quoted}"
     for r in reasons:
         if r.get("kind") == "leaves":
-            values = [target] + [str(f.get("value") or "") for f in effect.get("fields") or []
-                                 if isinstance(f, dict) and f.get("type") != "hidden"]
-            for v in values:
+            fields = [f for f in effect.get("fields") or [] if isinstance(f, dict) and f.get("type") != "hidden"]
+            if any(f.get("value") == SECRET_VALUE for f in fields):
+                _secret_may_go(env, target)
+            for v in [target] + [str(f.get("value") or "") for f in fields if f.get("value") != SECRET_VALUE]:
                 await _may_send(env, v, target, f"{act}, which sends it to {_short(target)}", decided)
     risks: dict[str, list[str]] = {}
     for r in reasons:

@@ -12,6 +12,7 @@ next value (a number sent in two halves is one number).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -240,3 +241,11 @@ def _carrying(value: str) -> str:
         return normal(value)
     values = [v for _, v in parse_qsl(u.query, keep_blank_values=True)]
     return normal("".join([*values, unquote(u.fragment)]))
+
+
+def forwards(value: str) -> list[str]:
+    """The web addresses a value holds in its parts (a query's `to=https://…`): where a site may
+    send on what it is given."""
+    if "://" not in value[:12]:
+        return []
+    return [p for p in parts_of(value)[1:] if re.match(r"(?i)^https?://[^/\s]+", p)][:4]
