@@ -177,7 +177,7 @@ class AgentEnv:
                     await self.site_permission(refused)
                     continue
                 if err.code == "needs_approval":
-                    wire = await sinks.resolve(self, tool, err, wire, admitted.decided)
+                    wire = await sinks.resolve(self, err, wire, admitted.decided)
                     continue
                 raise
         else:

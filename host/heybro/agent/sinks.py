@@ -200,7 +200,7 @@ async def _ask_to_send(env: AgentEnv, out: Outgoing, how: str, decided: list[str
     decided.append(f"heybro asked before sending {what} to {out.site}; the user said yes")
 
 
-async def resolve(env: AgentEnv, tool: str, err: ToolFailed, args: dict[str, Any],
+async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
                   decided: list[str]) -> dict[str, Any]:
     """The page's agent stopped the call at its last look (`needs_approval`): weighs what the press
     would send and asks the user what needs their yes; returns the arguments to send again, with
@@ -215,8 +215,8 @@ async def resolve(env: AgentEnv, tool: str, err: ToolFailed, args: dict[str, Any
     words = " ".join(str(effect.get("words") or "").split())[:80] or "this control"
     named = _target(env, args) if args.get("element_id") else None
     quoted = f'"{words}"'
-    act = f"press {args.get('keys')} on {named or 'the focused field'}" if tool == "press" \
-        else f"click {named or quoted}"
+    keys = args.get("keys")  # (keys pressed, or a click)
+    act = f"press {keys} on {named or 'the focused field'}" if keys else f"click {named or quoted}"
     for r in reasons:
         if r.get("kind") == "leaves":
             fields = [f for f in effect.get("fields") or [] if isinstance(f, dict) and f.get("type") != "hidden"]
