@@ -118,13 +118,16 @@ def test_the_terminal_lists_and_deletes_what_was_learned(tmp_path: Path) -> None
     assert "not learned anything yet" in heybro().stdout
     (tmp_path / "data").mkdir(parents=True, exist_ok=True)
     book = StoreExperiences(TaskStore(tmp_path / "data" / "tasks.sqlite3"))
-    kept = book.add("shop.test", TIP)
-    book.add("other.test", "Prices include VAT")
+    kept = book.add("http://shop.test", TIP, "t-1", page="http://shop.test/menu")
+    book.add("other.test", "Prices include VAT\x1b[2J")  # a page's escape sequence, kept
     assert kept is not None
     listed = heybro().stdout
-    assert "shop.test" in listed and f"#{kept.id}  {TIP}" in listed and "other.test" in listed
+    assert "shop.test" in listed and f"#{kept.id}  {TIP}  (" in listed and "other.test" in listed
+    assert "on http://shop.test/menu)" in listed  # the page it was learned on
+    assert "\x1b" not in listed and "Prices include VAT\N{REPLACEMENT CHARACTER}[2J" in listed
     assert "Prices include VAT" not in heybro("shop.test").stdout
     assert "Deleted learning" in heybro("--delete", str(kept.id)).stdout
     assert book.for_site("shop.test") == []
     gone = heybro("--delete", str(kept.id))
     assert gone.returncode == 1 and "No learning" in gone.stderr
+
