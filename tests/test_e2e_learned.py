@@ -47,8 +47,9 @@ def test_the_panel_lists_what_a_task_learned_and_forget_keeps_it_from_the_next_t
         panel.click("#send")
         wait_status(panel, "Completed", 90_000)
         # Kept during the task: the open list shows both, under the site the user looks at.
-        here = box.locator("section[data-here=true]")
+        here = box.get_by_role("group", name=f"This site · {origin}")
         expect(here.get_by_role("heading")).to_have_text(f"This site · {origin}")
+        expect(here.get_by_role("button", name=f"Forget all 2 learned about {origin}")).to_be_visible()
         items = here.locator("li.learning")
         expect(items).to_have_count(2)
         wrong = items.filter(has_text="Account")

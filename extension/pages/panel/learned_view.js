@@ -95,7 +95,8 @@ export function renderLearned(box, model, act) {
 
 /** @param {LearnedGroup} g @param {number} n @param {LearnedActions} act */
 function groupSection(g, n, act) {
-  const section = el("section", "learned-site");
+  const section = el("div", "learned-site");
+  section.setAttribute("role", "group"); // named by its heading: "This site · …" or the site
   section.dataset.site = g.site;
   if (g.here) section.dataset.here = "true";
   const head = el("div", "learned-head");
