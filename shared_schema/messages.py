@@ -17,6 +17,8 @@ from .events import EVENTS, AnyEventData, EventKind, data_for
 
 from .payload import Payload
 from .status import TaskStatus
+from .experiences import (ExperienceForget, ExperienceForgotten, ExperienceList,
+                          ExperienceListResult)
 from .outside import OutsideAct, OutsideActed, OutsideOpen
 from .routines import (RoutineList, RoutineListResult, RoutineRef, RoutineRun, RoutineSave,
                        RoutineSaved)
@@ -336,6 +338,15 @@ MESSAGES: dict[str, MessageSpec] = {
                                   doc="Delete a routine (its runs stay in the history)."),
     "routine.run": MessageSpec(payload=RoutineRun, direction="to_host",
                                doc="Replay a routine as a new task (answered with task.accepted)."),
+    "experience.list": MessageSpec(payload=ExperienceList, direction="to_host",
+                                   doc="What heybro learned about sites (all, or one site's)."),
+    "experience.list_result": MessageSpec(payload=ExperienceListResult, direction="to_extension",
+                                          doc="Learnings by site, each with its page and task."),
+    "experience.forget": MessageSpec(payload=ExperienceForget, direction="to_host",
+                                     doc="Forget a learning, or all of a site's: no task is "
+                                     "given them again."),
+    "experience.forgotten": MessageSpec(payload=ExperienceForgotten, direction="to_extension",
+                                        doc="The learnings just forgotten."),
     "outside.open": MessageSpec(payload=OutsideOpen, direction="to_host",
                                 doc="Open the task an outside agent's page calls run in "
                                 "(`heybro mcp`; answered with task.accepted)."),

@@ -86,6 +86,38 @@ export default /** @type {any} */ ({
         "$ref": "#/$defs/Event"
       }
     },
+    "experience.forget": {
+      "direction": "to_host",
+      "doc": "Forget a learning, or all of a site's: no task is given them again.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/ExperienceForget"
+      }
+    },
+    "experience.forgotten": {
+      "direction": "to_extension",
+      "doc": "The learnings just forgotten.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/ExperienceForgotten"
+      }
+    },
+    "experience.list": {
+      "direction": "to_host",
+      "doc": "What heybro learned about sites (all, or one site's).",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/ExperienceList"
+      }
+    },
+    "experience.list_result": {
+      "direction": "to_extension",
+      "doc": "Learnings by site, each with its page and task.",
+      "any_version": false,
+      "payload": {
+        "$ref": "#/$defs/ExperienceListResult"
+      }
+    },
     "hello": {
       "direction": "to_host",
       "doc": "Version handshake, first message.",
@@ -2061,6 +2093,172 @@ export default /** @type {any} */ ({
         "text"
       ],
       "title": "ExperienceData",
+      "type": "object"
+    },
+    "ExperienceForget": {
+      "additionalProperties": false,
+      "description": "Forget one learning, or every learning of a site: exactly one of `id` and `site`.",
+      "oneOf": [
+        {
+          "required": [
+            "id"
+          ]
+        },
+        {
+          "required": [
+            "site"
+          ]
+        }
+      ],
+      "properties": {
+        "id": {
+          "anyOf": [
+            {
+              "minimum": 1,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The learning (its id as listed).",
+          "title": "Id"
+        },
+        "site": {
+          "anyOf": [
+            {
+              "maxLength": 300,
+              "minLength": 1,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Every learning kept under this site, exactly as listed.",
+          "title": "Site"
+        }
+      },
+      "title": "ExperienceForget",
+      "type": "object"
+    },
+    "ExperienceForgotten": {
+      "additionalProperties": false,
+      "properties": {
+        "ids": {
+          "description": "The learnings forgotten (none: there was no such learning any more).",
+          "items": {
+            "type": "integer"
+          },
+          "title": "Ids",
+          "type": "array"
+        }
+      },
+      "required": [
+        "ids"
+      ],
+      "title": "ExperienceForgotten",
+      "type": "object"
+    },
+    "ExperienceList": {
+      "additionalProperties": false,
+      "properties": {
+        "site": {
+          "anyOf": [
+            {
+              "maxLength": 8000,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Only these: for an address, the learnings a page there is given (its origin's, and on a default port those kept under its bare host name); for an origin, host:port or host name, those kept about it. None: all.",
+          "title": "Site"
+        }
+      },
+      "title": "ExperienceList",
+      "type": "object"
+    },
+    "ExperienceListResult": {
+      "additionalProperties": false,
+      "properties": {
+        "experiences": {
+          "description": "By site, oldest first in each.",
+          "items": {
+            "$ref": "#/$defs/ExperienceSummary"
+          },
+          "title": "Experiences",
+          "type": "array"
+        }
+      },
+      "required": [
+        "experiences"
+      ],
+      "title": "ExperienceListResult",
+      "type": "object"
+    },
+    "ExperienceSummary": {
+      "additionalProperties": false,
+      "description": "One learning as listed.",
+      "properties": {
+        "id": {
+          "minimum": 1,
+          "title": "Id",
+          "type": "integer"
+        },
+        "site": {
+          "description": "What it is kept under: the origin of the page it was learned on (a bare host name when an older heybro kept it).",
+          "title": "Site",
+          "type": "string"
+        },
+        "text": {
+          "description": "The note itself, as the model wrote it (untrusted).",
+          "title": "Text",
+          "type": "string"
+        },
+        "page": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The address of the page it was learned on (none when an older heybro kept it).",
+          "title": "Page"
+        },
+        "task_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The task that kept it (in the history).",
+          "title": "Task Id"
+        },
+        "created_at": {
+          "description": "When it was kept, or last kept again (Unix seconds).",
+          "title": "Created At",
+          "type": "number"
+        }
+      },
+      "required": [
+        "id",
+        "site",
+        "text",
+        "created_at"
+      ],
+      "title": "ExperienceSummary",
       "type": "object"
     },
     "ExtractArgs": {

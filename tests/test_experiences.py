@@ -118,13 +118,77 @@ def test_the_terminal_lists_and_deletes_what_was_learned(tmp_path: Path) -> None
     assert "not learned anything yet" in heybro().stdout
     (tmp_path / "data").mkdir(parents=True, exist_ok=True)
     book = StoreExperiences(TaskStore(tmp_path / "data" / "tasks.sqlite3"))
-    kept = book.add("shop.test", TIP)
-    book.add("other.test", "Prices include VAT")
+    kept = book.add("http://shop.test", TIP, "t-1", page="http://shop.test/menu")
+    book.add("other.test", "Prices include VAT\x1b[2J")  # a page's escape sequence, kept
     assert kept is not None
     listed = heybro().stdout
-    assert "shop.test" in listed and f"#{kept.id}  {TIP}" in listed and "other.test" in listed
+    assert "shop.test" in listed and f"#{kept.id}  {TIP}  (" in listed and "other.test" in listed
+    assert "on http://shop.test/menu)" in listed  # the page it was learned on
+    assert "\x1b" not in listed and "Prices include VAT\N{REPLACEMENT CHARACTER}[2J" in listed
     assert "Prices include VAT" not in heybro("shop.test").stdout
     assert "Deleted learning" in heybro("--delete", str(kept.id)).stdout
     assert book.for_site("shop.test") == []
     gone = heybro("--delete", str(kept.id))
     assert gone.returncode == 1 and "No learning" in gone.stderr
+
+
+def test_the_panels_learned_list_lists_and_forgets_through_the_native_host(tmp_path: Path) -> None:
+    """The panel's "Learned" list, as the host answers it over native messaging (the real host
+    process, frames on stdio as Chrome sends them): every learning with its site, page, task and
+    time; a page's own first; one forgotten, then a whole site — and the next task on that site
+    is no longer given them."""
+    import os
+
+    from heybro.endpoint.files import NO_ENDPOINT
+    from heybro.native.client import HostProcess
+
+    db = tmp_path / "tasks.sqlite3"
+    book = StoreExperiences(TaskStore(db))
+    tip = book.add("http://shop.test", TIP, "t-first", page="http://shop.test/menu")
+    vat = book.add("shop.test", "Prices include VAT")  # kept by an older heybro, by host name
+    wiki = [book.add("http://127.0.0.1:8080", text, "t-wiki", page="http://127.0.0.1:8080/wiki")
+            for text in ("The wiki's search is in the sidebar", "Edit needs the pencil icon")]
+    assert tip and vat and all(wiki)
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("HEYBRO_")},
+           "HEYBRO_HOME": str(tmp_path / "home"), "HEYBRO_DB": str(db), NO_ENDPOINT: "1"}
+    with HostProcess([sys.executable, "-m", "heybro.native"], env=env) as host:
+        assert host.hello()["type"] == "hello_ok"
+
+        def ask(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
+            return host.request(type_, payload)
+
+        everything = ask("experience.list", {})
+        assert everything["type"] == "experience.list_result"
+        listed = {e["text"]: e for e in everything["payload"]["experiences"]}
+        assert set(listed) == {TIP, "Prices include VAT", "The wiki's search is in the sidebar",
+                               "Edit needs the pencil icon"}
+        assert {k: listed[TIP][k] for k in ("id", "site", "page", "task_id")} == {
+            "id": tip.id, "site": "http://shop.test", "page": "http://shop.test/menu",
+            "task_id": "t-first"}
+        assert abs(listed[TIP]["created_at"] - tip.created_at) < 1
+        # What a page of the shop is given: its origin's, and what was kept under its host name.
+        here = ask("experience.list", {"site": "http://shop.test/search?q=kettle"})
+        assert {e["text"] for e in here["payload"]["experiences"]} == {"Prices include VAT", TIP}
+
+        assert ask("experience.forget", {"id": tip.id})["payload"] == {"ids": [tip.id]}
+        assert ask("experience.forget", {"id": tip.id})["payload"] == {"ids": []}  # gone already
+        whole = ask("experience.forget", {"site": "http://127.0.0.1:8080"})
+        assert whole["type"] == "experience.forgotten"
+        assert sorted(whole["payload"]["ids"]) == sorted(w.id for w in wiki if w)
+        host.send({"v": 1, "id": "both-at-once", "type": "experience.forget",
+                   "payload": {"id": vat.id, "site": "shop.test"}})  # (build() refuses it)
+        both = host.recv()
+        assert both["re"] == "both-at-once" and both["payload"]["code"] == "schema_violation"
+        left = ask("experience.list", {})["payload"]["experiences"]
+        assert [e["text"] for e in left] == ["Prices include VAT"]
+
+    # The next task on the shop is given what is left, not what was forgotten.
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Look"]}), ("start_work", {}))],
+              "worker": [call("mark_done", summary="looked")],
+              "verifier": [call("mark_complete", reason="looked", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        run_task(llm, site(), goal="Look around the shop", url="http://shop.test/",
+                 env_hook=lambda env: setattr(env.services, "experiences", book))
+    for role in ("scheduler", "worker"):
+        seen = prompts(llm, role)[0]
+        assert "Prices include VAT" in seen and TIP not in seen, seen

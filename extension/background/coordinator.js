@@ -188,6 +188,17 @@ const commands = {
   async routine_run({ name, params = {}, url }) {
     return startTask("routine.run", { name, params, ...(url ? { url } : {}) }, `Routine ${name}`);
   },
+  // Learnings: what heybro learned about sites, those of the page the user looks at marked (the
+  // host says which a page there is given); forgetting one, or all of a site, at once.
+  async learnings() {
+    const site = await pageOrigin();
+    const [all, here] = await Promise.all([link.call("experience.list", {}),
+      site ? link.call("experience.list", { site }) : null]);
+    return { site, all: all.payload.experiences, here: here ? here.payload.experiences.map((/** @type {any} */ e) => e.id) : [] };
+  },
+  async learning_forget({ id, site }) {
+    return (await link.call("experience.forget", typeof id === "number" ? { id } : { site })).payload;
+  },
   async pause() { return control("task.pause"); },
   async resume() { return control("task.resume"); },
   async stop() { return control("task.stop"); },
@@ -302,6 +313,15 @@ async function pageTabId() {
   const tabs = (await chrome.tabs.query({})).filter((t) => t.id !== undefined && /^(https?|file):/.test(t.url || ""));
   tabs.sort((a, b) => (b.lastAccessed || 0) - (a.lastAccessed || 0));
   return tabs[0]?.id;
+}
+
+/** The origin of the page the user is looking at, when it is a web page ("" otherwise). */
+async function pageOrigin() {
+  const tabId = await pageTabId();
+  const tab = tabId === undefined ? null : await chrome.tabs.get(tabId).catch(() => null);
+  const url = tab?.url || "";
+  if (!/^https?:/i.test(url) || addressProblem(url)) return "";
+  try { return new URL(url).origin; } catch { return ""; }
 }
 
 async function currentTask() {

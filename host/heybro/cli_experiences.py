@@ -1,5 +1,6 @@
 """`heybro experiences [SITE] [--delete ID]`: what heybro learned about sites, which it hands to
-the planner and the worker on their next tasks there — listed, and deleted when wrong or stale."""
+the planner and the worker on their next tasks there — listed with the page each was learned on,
+and deleted when wrong or stale (as the side panel's "Learned" list does)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ import argparse
 import json
 import sys
 import time
+import unicodedata
 from typing import Any
 
 from . import cli
-from .agent.experience import keys_of
 
 
 def cmd_experiences(args: argparse.Namespace) -> int:
@@ -28,7 +29,7 @@ def cmd_experiences(args: argparse.Namespace) -> int:
             return 1
         print(f"Deleted learning #{args.delete}: heybro will not use it again.")
         return 0
-    items = [e for e in book.all() if _about(e.site, args.site)] if args.site else book.all()
+    items = book.about(args.site) if args.site else book.all()
     if args.json:
         print(json.dumps([e.model_dump() for e in items]))
         return 0
@@ -39,20 +40,19 @@ def cmd_experiences(args: argparse.Namespace) -> int:
     for e in items:
         if e.site != site:
             site = e.site
-            print(site)
+            print(_shown(site))
         when = time.strftime("%Y-%m-%d", time.localtime(e.created_at))
-        print(f"  #{e.id}  {e.text}  ({when})")
+        where = f", on {_shown(e.page)}" if e.page else ""
+        print(f"  #{e.id}  {_shown(e.text)}  ({when}{where})")
     print("Delete one with: heybro experiences --delete ID")
     return 0
 
 
-def _about(kept: str, asked: str) -> bool:
-    """Whether learnings kept under `kept` (an origin, or a host name kept before origins) are
-    about `asked`: an address, an origin, host:port or a host name."""
-    asked = asked.strip().lower().rstrip("/")
-    where = kept.split("://", 1)[-1]  # host[:port]
-    return asked in (kept, where, where.split(":", 1)[0]) or (
-        "://" in asked and kept in keys_of(asked))
+def _shown(text: str) -> str:
+    """Page-derived words as a terminal shows them: no control character (an escape sequence
+    could move the cursor or recolour what follows)."""
+    return "".join("\N{REPLACEMENT CHARACTER}" if unicodedata.category(ch) == "Cc" else ch
+                   for ch in text)
 
 
 def extend(sub: Any, commands: dict[str, cli.Command]) -> None:

@@ -9,6 +9,7 @@ import { StepStream } from "./step_stream.js";
 import { StreamView } from "./stream_view.js";
 import { nameProblem, renderRoutines, suggestName } from "./routines_view.js";
 import { renderTabs, tabsModel } from "./tabs_view.js";
+import { learnedMark, learnedModel, renderLearned } from "./learned_view.js";
 
 const byId = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const els = {
@@ -67,6 +68,9 @@ function render() {
   const ended = !!s.taskContext && FINAL_STATUSES.has(s.taskContext.status);
   if (ended && !wasEnded && routines.open) loadRoutines();
   wasEnded = ended;
+  // A learning the task just kept: an open "Learned" list shows it.
+  const mark = learnedMark(s);
+  if (mark !== learnedSeen) { learnedSeen = mark; if (mark && learned.open) loadLearned(); }
   keepingFocus(document, FOCUS_REPLACEMENTS, () => renderTask(s, { root: document.body, byId }));
   drawTabs();
   followSteps();
@@ -86,9 +90,14 @@ async function refreshCandidate() {
   candidate = state && live() ? await client.call("hand_over_candidate").catch(() => null) : null;
   drawTabs();
 }
-chrome.tabs.onActivated.addListener(() => { refreshCandidate(); });
-chrome.tabs.onUpdated.addListener((_id, change) => { if (change.url || change.status === "complete") refreshCandidate(); });
-chrome.windows.onFocusChanged.addListener(() => { refreshCandidate(); });
+/** Another page looked at: the hand-over offer, and (when open) which learnings are its site's. */
+function lookedElsewhere() {
+  refreshCandidate();
+  if (learned.open) loadLearned();
+}
+chrome.tabs.onActivated.addListener(() => { lookedElsewhere(); });
+chrome.tabs.onUpdated.addListener((_id, change) => { if (change.url) lookedElsewhere(); else if (change.status === "complete") refreshCandidate(); });
+chrome.windows.onFocusChanged.addListener(() => { lookedElsewhere(); });
 
 const client = new CoordinatorClient("panel", (push) => {
   if (push.kind === "host_status") {
@@ -246,6 +255,41 @@ async function loadRoutines() {
   if (r) renderRoutines(byId("routine-list"), r.routines || [], routineActions);
 }
 routines.addEventListener("toggle", () => { if (routines.open) loadRoutines(); });
+
+// Learned: what heybro noted about sites, the site of the page the user looks at first; Forget
+// removes a learning from the host's store at once (no task is given it again).
+const learned = /** @type {HTMLDetailsElement} */ (byId("learned"));
+const learnedList = byId("learned-list");
+let learnedSeen = "";
+/** @param {string} text */
+function sayLearned(text) { byId("learned-status").textContent = text; }
+let learnedLoads = 0;
+async function loadLearned() {
+  const mine = ++learnedLoads;
+  const r = await run("learnings");
+  if (r && mine === learnedLoads) renderLearned(learnedList, learnedModel(r), learnedActions); // (the latest answer only)
+}
+/**
+ * Forgets, then draws the list again with the focus on the next learning's Forget (or the one
+ * before it, or the list's own summary), so a keyboard user goes on where they were.
+ * @param {Record<string, any>} what @param {string} said
+ */
+async function forgetting(what, said) {
+  const buttons = () => [...learnedList.querySelectorAll("button[data-act=forget]")];
+  const at = Math.max(0, buttons().indexOf(/** @type {Element} */ (document.activeElement)));
+  const done = await run("learning_forget", what);
+  await loadLearned();
+  if (done) sayLearned(said);
+  const left = buttons();
+  const next = /** @type {HTMLElement | undefined} */ (left[Math.min(at, left.length - 1)]);
+  (next || /** @type {HTMLElement} */ (learned.querySelector("summary"))).focus();
+}
+/** @type {import("./learned_view.js").LearnedActions} */
+const learnedActions = {
+  forget: (id, text) => forgetting({ id }, `Forgot “${text}”.`),
+  forgetSite: (site, count) => forgetting({ site }, `Forgot ${count === 1 ? "the learning" : `all ${count} learnings`} about ${site}.`),
+};
+learned.addEventListener("toggle", () => { sayLearned(""); if (learned.open) loadLearned(); });
 
 els.goal.focus();
 // A goal drafted from the page's selection by the shortcut, if the panel opened after it was sent.

@@ -52,6 +52,16 @@ def keys_of(url: str) -> list[str]:
     return [origin] + ([] if ":" in rest else [rest])
 
 
+def about(kept: str, asked: str) -> bool:
+    """Whether learnings kept under `kept` (an origin, or a host name kept before origins) are
+    about `asked`: for an address, those a page there is given (`keys_of`); for an origin,
+    host:port or a host name, those kept about it."""
+    asked = asked.strip().lower().rstrip("/")
+    where = kept.split("://", 1)[-1]  # host[:port]
+    return asked in (kept, where, where.split(":", 1)[0]) or (
+        "://" in asked and kept in keys_of(asked))
+
+
 def words(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", text.lower()))
 

@@ -6,6 +6,7 @@
 - `launch.py` — starting a run: recorders, the browser (an injectable `BrowserFactory`), the
   model client, and holding the task while the store cannot write.
 - `queries.py` — the task list and one task's history, as the panel and the terminal read them.
+- `experiences.py` — what was learned about sites, listed and forgotten (the panel's "Learned").
 - `resume_notes.py` — why a restored task goes on (`agent.models.ResumeNote`).
 - `install.py` — wiring all this into the native host.
 """

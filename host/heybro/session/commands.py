@@ -22,6 +22,7 @@ from shared_schema.payload import Payload
 from .. import settings_channel
 from ..routines import commands as routines
 from ..routines import run as routine_run
+from . import experiences
 from .running import Listener
 
 if TYPE_CHECKING:
@@ -98,6 +99,8 @@ COMMANDS: dict[str, Command] = {
     "routine.list": routines.on_list,
     "routine.delete": routines.on_delete,
     "routine.run": routine_run.start,
+    "experience.list": experiences.on_list,
+    "experience.forget": experiences.on_forget,
     "outside.open": outside_open,
     "outside.act": outside_act,
     "outside.close": outside_close,

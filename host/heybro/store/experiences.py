@@ -1,12 +1,12 @@
 """Experiences in the task store: per site, capped at agent.experience.PER_SITE, de-duplicated;
-listed and deleted by the user (`heybro experiences`)."""
+listed and forgotten by the user (the panel's "Learned" list, `heybro experiences`)."""
 
 from __future__ import annotations
 
 import sqlite3
 import time
 
-from ..agent.experience import PER_SITE, Experience, clean, same
+from ..agent.experience import PER_SITE, Experience, about, clean, same
 from .task_store import TaskStore
 
 
@@ -22,6 +22,11 @@ class StoreExperiences:
     def all(self) -> list[Experience]:
         rows = self.store.query("SELECT * FROM experiences ORDER BY site, created_at")
         return [Experience(**dict(r)) for r in rows]
+
+    def about(self, asked: str) -> list[Experience]:
+        """Those about `asked` (an address, an origin, host:port or a host name: agent.experience
+        `about`), by site."""
+        return [e for e in self.all() if about(e.site, asked)]
 
     def add(self, site: str, text: str, task_id: str | None = None,
             page: str | None = None) -> Experience | None:
@@ -45,3 +50,12 @@ class StoreExperiences:
     def delete(self, experience_id: int) -> bool:
         return bool(self.store.write(lambda c: c.execute(
             "DELETE FROM experiences WHERE id = ?", (experience_id,)).rowcount))
+
+    def delete_site(self, site: str) -> list[int]:
+        """Forgets every learning kept under `site` (exactly as kept); their ids."""
+        def go(c: sqlite3.Connection) -> list[int]:
+            ids = [int(r[0]) for r in c.execute("SELECT id FROM experiences WHERE site = ? "
+                                                "ORDER BY created_at", (site,))]
+            c.execute("DELETE FROM experiences WHERE site = ?", (site,))
+            return ids
+        return self.store.write(go)  # type: ignore[no-any-return]
