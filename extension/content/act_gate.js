@@ -27,7 +27,8 @@
 import { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, SECRET_VALUE, TARGET_DELETE, TARGET_SPEND } from "./effect_rules.js";
 import { actionError } from "./dom_input.js";
 import { isSecretField } from "./dom_secret.js";
-import { accessibleName, labelText, norm, roleOf } from "./refind.js";
+import { accessibleName, labelText, roleOf } from "./accessible_name.js";
+import { norm } from "./norm.js";
 import { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, tagOf } from "./dom_native.js";
 import { matches, siteOf } from "../shared/site_match.js";
 

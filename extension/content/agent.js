@@ -5,7 +5,10 @@
  */
 import { Registry, scanPage } from "./dom_scan.js";
 import { renderScan } from "./dom_render.js";
-import { deepActiveElement, signatureOf, isRendered, norm } from "./refind.js";
+import { deepActiveElement } from "./dom_roots.js";
+import { signatureOf } from "./signature.js";
+import { isRendered } from "./controls.js";
+import { norm } from "./norm.js";
 import { showBoxes, highlight, clearOverlay } from "./dom_overlay.js";
 import { locate, prepare, brief } from "./dom_locate.js";
 import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } from "./dom_changes.js";

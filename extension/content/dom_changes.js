@@ -17,7 +17,9 @@
  * Everything else is capped at `maxMs` (pages with endless animations).
  */
 import { isOwnUi } from "./own_ui.js";
-import { accessibleName, deepActiveElement, norm } from "./refind.js";
+import { accessibleName } from "./accessible_name.js";
+import { deepActiveElement } from "./dom_roots.js";
+import { norm } from "./norm.js";
 import { dialogName } from "./dom_inert.js";
 import { innerRoots } from "./dom_roots.js";
 import { canRequest, requestsPending, syncRequests } from "./dom_requests.js";

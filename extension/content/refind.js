@@ -55,902 +55,35 @@
  * only for those that look like the element.
  */
 import { norm } from "./norm.js";
-import { rowLabel } from "./dom_tables.js";
-import { isSecretField, SECRET_SHOWN } from "./dom_secret.js";
-import { isOwnUi } from "./own_ui.js";
-import { attr, attrNamesOf, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
+import { captureSignature, ancestorPath, contextOf, hrefKey, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } from "./signature.js";
+import { labelText, roleOf, visibleText } from "./accessible_name.js";
+import { INTERACTIVE_TAGS, isInteractiveCheap, isRendered, isToolUi } from "./controls.js";
+import { frameDocument, walkDeep } from "./dom_roots.js";
+import { NEAR, OTHER_NUMBER, numbers, replacedWord, textSim } from "./text_sim.js";
+import { attr, byTagOf, containsOf, docOf, firstChildOf, hasAttrs, idOf, nextSiblingOf, nodeTypeOf, nodeValueOf, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
 
-export const SIGNATURE_VERSION = 3;
+/** The matcher and the signatures it reads, for outside evaluations that load this module alone. */
+export { captureSignature, walkDeep };
+
+/** @param {string} s @param {number} n */
+function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
+
 /** Best score needed to act on a match. */
 export const THRESHOLD = 0.63;
 /** The best must lead the runner-up by this much. */
 export const MARGIN = 0.1;
 
 /**
- * @typedef {{x: number, y: number, w: number, h: number}} Box
- * @typedef {{value?: string, option?: string, checked?: boolean, selected?: boolean, disabled?: boolean,
- *   expanded?: boolean, focused?: boolean, secret?: boolean}} ElementState  secret: a field whose
- *   value is a secret (dom_secret.js): its value is only ever shown as filled or empty. A select's
- *   value is the chosen option's words, as a person (and the page map) reads it; `option` its
- *   form value where that differs ("editor" behind "Editor")
- * @typedef {{v: number, tag: string, role: string, name: string, text: string,
- *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
- *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
- *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string, shows?: string,
- *   alone?: string[]}} Signature
- * @typedef {{zones: string[], item: string}} Context the parts of the page the element was captured
- *   in, innermost first: landmarks, sections, forms and groups as "kind:label" (`nav:Footer`,
- *   `form:/login`, `fieldset:Billing address`), and the item it belongs to (its table row's or
- *   card's title)
- * @typedef {{context?: Context, path?: string[]}} Placed where an element stands, as much of a
- *   signature as tells whether it stands in another part of the page (contextClash)
- * @typedef {{k: number, n: number}} Twins where an element stands in its document or shadow root:
- *   the k-th (from 0, in document order) of n elements (with its tag, or that look the same)
+ * @typedef {import("./signature.js").Signature} Signature
+ * @typedef {import("./signature.js").Context} Context
+ * @typedef {import("./signature.js").Placed} Placed
+ * @typedef {import("./signature.js").Box} Box
  * @typedef {{element: Element, score: number, signature: Signature, distinctive?: boolean, loo?: number, looField?: string, looSim?: number, looAbsent?: boolean, anchor?: boolean,
  *   idAnchor?: boolean, tagOk?: boolean}} Scored
  * @typedef {{status: "found" | "ambiguous" | "not_found", element: Element | null,
  *   confidence: number, candidates: Array<{element: Element, score: number, tag: string,
  *   name: string, text: string}>, why?: string}} RefindResult
  */
-
-/** Attributes that tend to survive re-renders and identify an element. */
-export const STABLE_ATTRS = ["id", "name", "type", "href", "alt", "aria-label", "placeholder", "title",
-  "data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "for", "action", "src", "value"];
-const STABLE_SET = new Set(STABLE_ATTRS);
-const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
-
-/** Tags that are interactive by themselves (see isInteractiveCheap for the exceptions). */
-export const INTERACTIVE_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary", "option",
-  "details", "label", "video", "audio"]);
-export const INTERACTIVE_ROLES = new Set(["button", "link", "checkbox", "radio", "tab", "menuitem",
-  "menuitemcheckbox", "menuitemradio", "option", "switch", "textbox", "combobox", "searchbox",
-  "slider", "spinbutton", "treeitem", "listbox", "gridcell", "scrollbar"]);
-
-/** Class names that flip with UI state, not identity. */
-const TRANSIENT_CLASS = /^(is-|has-)?(active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|show(n)?|loading|current|checked|expanded|collapsed|animat\w*|transition\w*|fade\w*|ng-\w+)$/i;
-/** Class names a CSS-in-JS tool or CSS modules generated (they change from build to build). */
-const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
-/** A styled-components style hash ("bZkfAO", "kQsvhW1"): a capital or a digit after one to three
- * small letters. Case matters: with it ignored, every word of six letters ("retweet", "details")
- * would read as a hash. */
-const HASHED_CASE = /^[a-z]{1,3}[A-Z0-9][a-zA-Z0-9]{4,}$/;
-/** @param {string} c */
-function hashedClass(c) { return HASHED_CLASS.test(c) || HASHED_CASE.test(c); }
-/** Whether a class name says what an element is (not its state, not a build's hash). @param {string} c */
-export function isStableClass(c) { return !!c && !hashedClass(c) && !TRANSIENT_CLASS.test(c); }
-/** Whether an id is one a framework generated. @param {string} id */
-export function isGeneratedId(id) { return GENERATED_ID.test(id); }
-
-/** Ids that frameworks generate (React useId, counters, uuids). */
-const GENERATED_ID = /^:r\w*:$|\d{3,}|[0-9a-f]{8,}|^(ember|ext-gen|react-|radix-|headlessui-|mui-|yui_|uid-)/i;
-
-export { norm }; // defined in norm.js (dom_tables.js needs it too, and refind.js needs dom_tables.js)
-/** @param {string} s @param {number} n */
-function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
-
-/** The element's ARIA role: explicit, or implied by its tag. @param {Element} el */
-export function roleOf(el) {
-  const explicit = attr(el, "role");
-  if (explicit) return explicit.split(/\s+/)[0].toLowerCase();
-  return implicitRole(el);
-}
-
-/** The role the element's tag gives it. @param {Element} el */
-export function implicitRole(el) {
-  const tag = tagOf(el);
-  switch (tag) {
-    case "a": case "area": return hasAttr(el, "href") ? "link" : "";
-    case "button": return "button";
-    case "select": return /** @type {HTMLSelectElement} */ (el).multiple || /** @type {HTMLSelectElement} */ (el).size > 1 ? "listbox" : "combobox";
-    case "textarea": return "textbox";
-    case "option": return "option";
-    case "summary": return "button";
-    case "dialog": return "dialog";
-    case "img": return "img";
-    case "input": {
-      const t = (attr(el, "type") || "text").toLowerCase();
-      if (["button", "submit", "reset", "image"].includes(t)) return "button";
-      if (t === "checkbox") return "checkbox";
-      if (t === "radio") return "radio";
-      if (t === "range") return "slider";
-      if (t === "number") return "spinbutton";
-      if (t === "search") return "searchbox";
-      if (t === "file") return "button";
-      if (t === "hidden") return "";
-      return hasAttr(el, "list") ? "combobox" : "textbox";
-    }
-    default: return /^h[1-6]$/.test(tag) ? "heading" : "";
-  }
-}
-
-/** Whether the element is interactive by markup alone (no style lookups). @param {Element} el */
-export function isInteractiveCheap(el) {
-  const tag = tagOf(el);
-  if (INTERACTIVE_TAGS.has(tag)) {
-    // A link without a target is a control only by what else says so (a role, a tabindex, a handler).
-    if (tag === "a" && hasAttr(el, "href")) return true;
-    if (tag === "input") return /** @type {HTMLInputElement} */ (el).type !== "hidden";
-    if (tag === "label") return false; // its control is the target; a label alone is context
-    if (tag === "option" || tag === "details") return false; // rendered with their select / summary
-    if (tag === "video" || tag === "audio") return hasAttr(el, "controls");
-    if (tag !== "a") return true;
-  }
-  const role = attr(el, "role");
-  const first = role ? role.split(/\s+/)[0].toLowerCase() : "";
-  // A grid's cell is data unless it can be chosen or edited: grids make every cell focusable (a
-  // roving tabindex, for their arrow keys), which makes none of them a control a person operates.
-  if (first === "gridcell") return hasAttr(el, "aria-selected") || attr(el, "aria-readonly") === "false" || hasAttr(el, "onclick");
-  if (first && INTERACTIVE_ROLES.has(first)) return true;
-  if (hasAttr(el, "onclick")) return true;
-  const ce = attr(el, "contenteditable");
-  if (ce !== null && ce !== "false") return true;
-  const ti = attr(el, "tabindex");
-  if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return !(first ? READ_ROLES.has(first) : READ_TAGS.has(tag));
-  return false;
-}
-
-/**
- * What a person reads, not operates, when it takes the keyboard focus (a table focusable to scroll
- * it with the arrow keys, a code block, a region): its tabindex makes it no control. A grid stays
- * out too: its cells and rows are what is chosen, never the grid as one.
- */
-const READ_ROLES = new Set(["table", "grid", "treegrid", "rowgroup", "list", "region", "article", "document", "feed", "log",
-  "tabpanel", "main", "navigation", "complementary", "banner", "contentinfo", "figure", "img", "status", "note", "math"]);
-const READ_TAGS = new Set(["table", "tbody", "ul", "ol", "dl", "pre", "section", "article", "main", "nav", "aside", "figure", "blockquote"]);
-
-/** Text of the elements an aria-labelledby/-describedby names. @param {Element} el @param {string} name the attribute */
-function referencedText(el, name) {
-  const ids = attr(el, name);
-  if (!ids) return "";
-  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  return norm(ids.split(/\s+/).map((id) => {
-    const t = "getElementById" in root ? root.getElementById(id) : null;
-    return t ? wordsOf(t) : "";
-  }).join(" "));
-}
-
-const NOT_WORDS = new Set(["script", "style", "template", "noscript"]);
-
-/**
- * An element's text without what is no words (a script or style inside it: a page's inline
- * `<script>` beside a label is code, not part of its name).
- * @param {Element} el
- */
-export function wordsOf(el) {
-  const raw = textOf(el) || "";
-  if (!qs(el, "script, style, template, noscript")) return raw;
-  let out = "";
-  const walker = docOf(el).createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => nodeTypeOf(n) === 1 && NOT_WORDS.has(tagOf(/** @type {Element} */ (n))) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
-  });
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n);
-  return out;
-}
-
-/**
- * The text of the label(s) that describe a form control.
- * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: the page's labels are indexed once
- */
-export function labelText(el, pass) {
-  if (!pass) return readLabelText(el);
-  // (Read once in a pass: the rendering names a field by it, and its signature keeps it.)
-  /** @type {Map<Element, string>} */
-  let memo = pass.get(labelText);
-  if (!memo) { memo = new Map(); pass.set(labelText, memo); }
-  let t = memo.get(el);
-  if (t === undefined) { t = readLabelText(el, pass); memo.set(el, t); }
-  return t;
-}
-
-/** @param {Element} el @param {Map<any, any>} [pass] */
-function readLabelText(el, pass) {
-  const byRef = referencedText(el, "aria-labelledby");
-  if (byRef) return cut(byRef, 120);
-  const labels = labelsOf(el, pass);
-  if (labels && labels.length) {
-    // The label's own words, without the value of a control nested in it (e.g. a select's options).
-    return cut(norm(Array.from(labels).map((l) => ownText(l, el)).join(" ")), 120);
-  }
-  return "";
-}
-
-/**
- * The labels of a form control, as `el.labels` lists them (in document order). `labels` searches
- * the whole document on every call (a quarter of a millisecond on a page of 20,000 elements), and
- * a re-find reads the labels of hundreds of candidates: within a pass they come from an index of
- * the labels that name an element by its id (built once per document or shadow root) and the
- * labels around it — the only ones whose control it can be.
- * @param {Element} el @param {Map<any, any>} [pass]
- * @returns {ArrayLike<HTMLLabelElement> | null | undefined}
- */
-function labelsOf(el, pass) {
-  if (!pass || !("labels" in el) || !isConnectedOf(el)) return /** @type {HTMLInputElement} */ (el).labels;
-  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  /** @type {Map<Node, Map<string, HTMLLabelElement[]>>} */
-  let byRoot = pass.get(labelsOf);
-  if (!byRoot) { byRoot = new Map(); pass.set(labelsOf, byRoot); }
-  let byFor = byRoot.get(root);
-  if (!byFor) {
-    byFor = new Map();
-    for (const l of Array.from(/** @type {NodeListOf<HTMLLabelElement>} */ (qsa(root, "label[for]")))) {
-      const f = l.getAttribute("for") || "";
-      const g = byFor.get(f);
-      if (g) g.push(l); else byFor.set(f, [l]);
-    }
-    byRoot.set(root, byFor);
-  }
-  /** @type {HTMLLabelElement[]} */
-  const out = [];
-  const control = /** @type {HTMLElement} */ (/** @type {unknown} */ (el)); // a form control: it has `labels`
-  for (let p = parentElOf(el); p; p = parentElOf(p)) if (tagOf(p) === "label" && /** @type {HTMLLabelElement} */ (p).control === control) out.push(/** @type {HTMLLabelElement} */ (p));
-  if (idOf(el)) for (const l of byFor.get(idOf(el)) || []) if (l.control === control && !out.includes(l)) out.push(l);
-  return out.length > 1 ? out.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1)) : out;
-}
-
-/**
- * Text of `root` leaving out the subtree of `skip` and of other form controls — and, with
- * `alike`, of elements that look like `skip` (its tag or another control, with similar words or the
- * same label): a copy of a control put beside it is not what names the row or card it stands in.
- * @param {Element} root @param {Element} skip @param {boolean} [alike]
- */
-function ownText(root, skip, alike = false) {
-  let out = "";
-  const words = alike ? norm(textOf(skip)) : "";
-  // A copy beside it with a word tweaked still carries its label ("Remove" on "×" and on "×s").
-  const label = alike ? attr(skip, "aria-label") || attr(skip, "title") : "";
-  // Of its tag, or another control (a copy kept as a button while it became a link).
-  const kind = (/** @type {Element} */ e) => tagOf(e) === tagOf(skip) || (isInteractiveCheap(e) && isInteractiveCheap(skip));
-  const looksLike = (/** @type {Element} */ e) => alike && kind(e) && ((textSim(norm(textOf(e)), words) ?? 1) >= 0.6
-    || (!!label && (attr(e, "aria-label") || attr(e, "title")) === label));
-  const walker = (docOf(root) || document).createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => (n === skip || (nodeTypeOf(n) === 1 && (["select", "textarea", "script", "style"].includes(tagOf(/** @type {Element} */ (n))) || looksLike(/** @type {Element} */ (n))))
-      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-  });
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n) + " ";
-  return out;
-}
-
-/**
- * The element's visible words (textContent is used: innerText would force a layout per element).
- * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: each element's are read once
- */
-export function visibleText(el, pass) {
-  if (!pass) return readVisibleText(el);
-  /** @type {Map<Element, string>} */
-  let memo = pass.get(visibleText);
-  if (!memo) { memo = new Map(); pass.set(visibleText, memo); }
-  let t = memo.get(el);
-  if (t === undefined) { t = readVisibleText(el); memo.set(el, t); }
-  return t;
-}
-
-/** @param {Element} el */
-function readVisibleText(el) {
-  const tag = tagOf(el);
-  if (tag === "input" || tag === "textarea") return "";
-  if (tag === "select") {
-    const sel = /** @type {HTMLSelectElement} */ (el);
-    return cut(norm(sel.selectedOptions[0]?.textContent), 80);
-  }
-  const raw = textOf(el) || "";
-  // A container's words can run to the whole page's: the first hundred, once normalised, are those
-  // of a slice whose normalised form is longer than that.
-  if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
-  return cut(norm(childCountOf(el) && raw.length <= 400 ? laidOutText(el, raw) : raw), 100);
-}
-
-/** A control's subtree past this size keeps its textContent (walking it would cost more than it says). */
-const LAID_OUT_MAX = 40;
-
-/** Parts of a control that are other things, not its words: a tree item's nested group of items, a
- * menu's submenu (Chrome's accessible name leaves them out too). */
-const NOT_NAME = new Set(["group", "tree", "list", "listbox", "menu", "menubar", "grid", "table", "tablist", "toolbar", "dialog"]);
-
-/**
- * An element's words as the browser lays them out and a person reads them: a part that stands
- * apart (a block, an inline-block badge, a float, a positioned one) is a word of its own ("Inbox 7",
- * not "Inbox7"; "Comments 2 Comments in moderation"); words hidden from everyone (display: none,
- * visibility: hidden, aria-hidden) and a nested group of other items say nothing, as in Chrome's
- * accessible name; a line break (`New<br>messages`) and an inline svg's title part words too;
- * inline formatting inside a word ("Ket<b>tle</b>") stays one word.
- * @param {Element} el @param {string} raw its textContent
- */
-function laidOutText(el, raw) {
-  const view = docOf(el).defaultView;
-  if (!view || byTagOf(el, "*").length > LAID_OUT_MAX) return raw;
-  let out = "";
-  /** @param {Node} p @param {boolean} shown whether p's own words show (visibility) */
-  const walk = (p, shown) => {
-    for (let c = firstChildOf(p); c; c = nextSiblingOf(c)) {
-      const t = nodeTypeOf(c);
-      if (t === 3) { if (shown) out += nodeValueOf(c) || ""; continue; }
-      if (t !== 1) continue;
-      const e = /** @type {Element} */ (c), tag = tagOf(e);
-      if (tag === "script" || tag === "style" || tag === "template" || attr(e, "aria-hidden") === "true") continue;
-      if (tag === "br") { out += " "; continue; } // a line break parts words as a space does
-      const role = attr(e, "role");
-      if (role && NOT_NAME.has(role)) continue;
-      const st = view.getComputedStyle(e);
-      if (st.display === "none") continue;
-      // (An inline picture, an svg, is a thing of its own beside the words: its title is a word apart.)
-      const apart = (st.display !== "inline" && st.display !== "contents") || tag === "svg" || st.float !== "none" || st.position === "absolute" || st.position === "fixed";
-      if (apart) out += " ";
-      walk(e, st.visibility === own || st.visibility === "visible");
-      if (apart) out += " ";
-    }
-  };
-  // Hidden words are those hidden inside the element: a control hidden as a whole (a menu's entry
-  // shown on hover) still has its own.
-  const own = view.getComputedStyle(el).visibility;
-  walk(el, true);
-  return out;
-}
-
-/**
- * A simplified accessible name (ARIA name computation, main branches).
- * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
- */
-export function accessibleName(el, pass) {
-  const byRef = referencedText(el, "aria-labelledby");
-  if (byRef) return cut(byRef, 120);
-  const aria = norm(attr(el, "aria-label"));
-  if (aria) return cut(aria, 120);
-  const tag = tagOf(el);
-  if (tag === "input" || tag === "textarea" || tag === "select") {
-    const t = (attr(el, "type") || "").toLowerCase();
-    if (tag === "input" && ["submit", "button", "reset"].includes(t)) return norm(/** @type {HTMLInputElement} */ (el).value) || (t === "submit" ? "Submit" : t === "reset" ? "Reset" : "");
-    if (tag === "input" && t === "image") return norm(attr(el, "alt"));
-    const label = labelText(el, pass);
-    if (label) return label;
-    return cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
-  }
-  if (tag === "img") return cut(norm(attr(el, "alt") || attr(el, "title")), 120);
-  // What is typed into an editable region is its value, not its name (a rich-text body is named
-  // by its label, never by the letter being written in it).
-  if (isTextRegion(el)) return cut(norm(attr(el, "aria-placeholder") || attr(el, "placeholder") || attr(el, "data-placeholder") || attr(el, "title")), 120);
-  const text = visibleText(el, pass);
-  if (text) return text;
-  // An icon button: the name often sits on the image inside it.
-  const img = qs(el, "img[alt], svg title, [aria-label]");
-  if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
-  return cut(norm(attr(el, "title")), 120);
-}
-
-/**
- * The words a control shows where its accessible name says something else (`<button
- * aria-label="Keep my account">Delete my account</button>`): a person reads one, a screen reader
- * the other, and either may be the page's trap — so both are shown. "" where they agree (one holds
- * the other), where the control shows no words (an icon), or for a field (its words are its value).
- * @param {Element} el @param {string} name its accessible name
- */
-export function shownWords(el, name) {
-  if (!name || !(hasAttr(el, "aria-label") || hasAttr(el, "aria-labelledby"))) return "";
-  const tag = tagOf(el);
-  if (tag === "input" || tag === "textarea" || tag === "select" || isTextRegion(el)) return "";
-  const shown = norm(isHtml(el) ? innerTextOf(/** @type {HTMLElement} */ (el)) : textOf(el)).slice(0, 80);
-  if (!/[\p{L}\p{N}]/u.test(shown)) return "";
-  const a = shown.toLowerCase(), b = name.toLowerCase();
-  return a.includes(b) || b.includes(a) ? "" : shown;
-}
-
-/** An editable region or a text box the page draws itself (not a form field). @param {Element} el */
-export function isTextRegion(el) {
-  const ce = attr(el, "contenteditable");
-  return (ce !== null && ce !== "false") || /^(textbox|searchbox)$/.test(attr(el, "role") || "");
-}
-
-/** Nearest text before and after the element (what a person would read next to it). @param {Element} el */
-export function neighborText(el) {
-  /** @param {"previous" | "next"} dir */
-  const find = (dir) => {
-    /** @type {Node | null} */ let node = el;
-    for (let depth = 0; node && depth < 4; depth++) {
-      for (let s = dir === "previous" ? previousSiblingOf(node) : nextSiblingOf(node); s; s = dir === "previous" ? previousSiblingOf(s) : nextSiblingOf(s)) {
-        const raw = nodeTypeOf(s) === 3 ? nodeValueOf(s) || "" : nodeTypeOf(s) === 1 ? textOf(/** @type {Element} */ (s)) || "" : "";
-        // Only the 40 characters nearest the element count: normalise a slice, not a whole card.
-        let t = norm(raw.length > 400 ? (dir === "previous" ? raw.slice(-400) : raw.slice(0, 400)) : raw);
-        if (raw.length > 400 && t.length <= 40) t = norm(raw);
-        if (t) return dir === "previous" ? t.slice(-40) : t.slice(0, 40);
-      }
-      node = parentNodeOf(node);
-      if (!node || nodeTypeOf(node) !== 1 || tagOf(/** @type {Element} */ (node)) === "body") break;
-    }
-    return "";
-  };
-  return norm(`${find("previous")} | ${find("next")}`);
-}
-
-/** @param {Element} el */
-function stableClasses(el) {
-  /** @type {string[]} */
-  const out = [];
-  const cls = attr(el, "class");
-  if (!cls) return out;
-  for (const c of cls.split(/\s+/)) if (isStableClass(c)) out.push(c);
-  return out.slice(0, 6);
-}
-
-/** Steps already worked out, checked against the id and class they came from (ancestors are shared
- * by many elements, and stay the same from one observe to the next). @type {WeakMap<Element, {id: string, cls: string | null, step: string}>} */
-const stepCache = new WeakMap();
-
-/** One step of an ancestor path: tag, plus a stable id or first stable class. @param {Element} el */
-function step(el) {
-  const cls = attr(el, "class"), rawId = idOf(el);
-  const hit = stepCache.get(el);
-  if (hit && hit.id === rawId && hit.cls === cls) return hit.step;
-  const id = rawId && !GENERATED_ID.test(rawId) ? `#${rawId}` : "";
-  let out;
-  if (id) out = tagOf(el) + id;
-  else { const c = stableClasses(el)[0]; out = tagOf(el) + (c ? `.${c}` : ""); }
-  stepCache.set(el, { id: rawId, cls, step: out });
-  return out;
-}
-
-/** Parent across shadow boundaries. @param {Element} el */
-function parentOf(el) {
-  if (parentElOf(el)) return parentElOf(el);
-  const root = rootOf(el);
-  return root instanceof ShadowRoot ? root.host : null;
-}
-
-/** @param {Element} el */
-function ancestorPath(el) {
-  /** @type {string[]} */
-  const path = [];
-  for (let p = parentOf(el); p && tagOf(p) !== "body" && tagOf(p) !== "html" && path.length < 6; p = parentOf(p)) path.push(step(p));
-  return path;
-}
-
-/** Same-origin frame chain (innermost first) and the element's offset in the top page. @param {Element} el */
-function frameChain(el) {
-  /** @type {string[]} */
-  const frames = [];
-  let dx = 0, dy = 0;
-  let win = docOf(el)?.defaultView;
-  try {
-    while (win && win.frameElement) {
-      const fe = win.frameElement;
-      frames.push(idOf(fe) ? `#${idOf(fe)}` : attr(fe, "name") || attr(fe, "src") || tagOf(fe));
-      const r = rectOf(fe);
-      dx += r.left + clientLeftOf(fe); dy += r.top + clientTopOf(fe);
-      win = docOf(fe).defaultView;
-    }
-  } catch { /* a cross-origin parent ends the chain */ }
-  return { frames, dx, dy, topWin: win };
-}
-
-/** @param {Element} el */
-function shadowChain(el) {
-  /** @type {string[]} */
-  const hosts = [];
-  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) hosts.push(step(root.host));
-  return hosts;
-}
-
-/** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
-export function frameDocument(el) {
-  const tag = tagOf(el);
-  if (tag !== "iframe" && tag !== "frame") return null;
-  try {
-    const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-    return d && d.documentElement ? d : null;
-  } catch { return null; }
-}
-
-/**
- * The element that really has focus: through shadow roots and into same-origin frames (a
- * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
- * @param {Document} doc
- * @returns {Element | null}
- */
-export function deepActiveElement(doc) {
-  /** @type {Element | null} */ let a = doc.activeElement;
-  while (a) {
-    const sr = shadowOf(a);
-    if (sr && sr.activeElement) { a = sr.activeElement; continue; }
-    const d = frameDocument(a);
-    if (d && d.activeElement) { a = d.activeElement; continue; }
-    break;
-  }
-  return a;
-}
-
-/**
- * Whether a field holds a secret (dom_secret.js), its label read only when nothing else settles it.
- * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
- */
-export function secretField(el, pass) { return isSecretField(el, () => labelText(el, pass)); }
-
-/** @param {Element} el @param {Map<any, any>} [pass] see captureSignature: labels read once @returns {ElementState} */
-export function elementState(el, pass) {
-  /** @type {ElementState} */
-  const s = {};
-  const tag = tagOf(el);
-  if (tag === "input" || tag === "textarea" || tag === "select") {
-    const inp = /** @type {HTMLInputElement} */ (el);
-    if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
-    else if (tag === "select") {
-      const opt = /** @type {HTMLSelectElement} */ (el).selectedOptions[0];
-      s.value = opt ? cut(norm(textOf(opt)), 200) : "";
-      if (opt && opt.value !== s.value) s.option = cut(opt.value, 200);
-    } else if (secretField(el, pass)) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
-    else if (inp.type !== "file") s.value = cut(inp.value, 200);
-    else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
-    if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
-  } else {
-    const ac = attr(el, "aria-checked");
-    if (ac !== null) s.checked = ac === "true";
-    const ce = attr(el, "contenteditable");
-    // An editable region's text is its value, its lines apart as shown.
-    if ((ce !== null && ce !== "false") || (tag === "body" && docOf(el).designMode === "on")) s.value = cut(norm(isHtml(el) ? innerTextOf(el) : textOf(el)), 200);
-    if (matchesOf(el, ":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || attr(el, "aria-disabled") === "true"
-      || wrapsDisabled(el)) s.disabled = true;
-  }
-  const sel = attr(el, "aria-selected");
-  if (sel !== null) s.selected = sel === "true";
-  const exp = attr(el, "aria-expanded");
-  if (exp !== null) s.expanded = exp === "true";
-  if (tag === "details" || (tag === "summary" && (parentElOf(el) ? tagOf(parentElOf(el)) : undefined) === "details")) s.expanded = !!(/** @type {HTMLDetailsElement} */ (tag === "details" ? el : parentElOf(el))).open;
-  if (docOf(el) && deepActiveElement(docOf(el)) === el) s.focused = true;
-  return s;
-}
-
-/** Item roles whose element often only wraps the control that acts (a menu entry around its link). */
-const WRAPPING_ROLES = /^(menuitem|menuitemcheckbox|menuitemradio|option|tab|treeitem|listitem)$/;
-
-/**
- * An entry that only wraps one control, which is disabled (`<li role=menuitem><a aria-disabled=true>`):
- * clicking the entry clicks that control, so the entry is as disabled as it is.
- * @param {Element} el
- */
-function wrapsDisabled(el) {
-  if (!WRAPPING_ROLES.test(attr(el, "role") || (tagOf(el) === "li" ? "listitem" : "")) || childCountOf(el) > 3) return false;
-  const inner = qsa(el, "a, button, [role=button], [role=link], [role=menuitem]");
-  if (inner.length !== 1) return false;
-  const c = inner[0];
-  return (attr(c, "aria-disabled") === "true" || matchesOf(c, ":disabled")) && norm(textOf(c)) === norm(textOf(el));
-}
-
-// --- look-alikes --------------------------------------------------------------------------------
-
-/** Whether the element's value attribute is part of what it is (a radio's value, a button's caption). @param {string} tag */
-function valueIsIdentity(tag) { return tag === "input" || tag === "button" || tag === "option"; }
-
-/** Attributes that make up how an element looks to a person (its id and classes do not). */
-const LOOK_ATTRS = ["type", "role", "name", "aria-label", "placeholder", "title", "href", "alt"];
-const LOOK_SET = new Set([...LOOK_ATTRS, "value"]);
-
-/**
- * What an element looks like, without its place: elements with the same key are look-alikes (twenty
- * "Add to cart" buttons, a grid of bare checkboxes). Built from the same cut values a signature keeps,
- * so `lookKeyOfSignature` gives the same key for the element the signature was taken from.
- * @param {string} tag @param {(name: string) => string} attr @param {string} text
- */
-function lookKey(tag, attr, text) {
-  return attrKey(tag, attr) + "\u0001" + text;
-}
-
-/**
- * The part of a look key its attributes make (see lookKey): the tag, then each look attribute that
- * has a value, by its place in LOOK_ATTRS (an empty one is as good as none).
- * @param {string} tag @param {(name: string) => string} attr
- */
-function attrKey(tag, attr) {
-  let k = tag;
-  for (let i = 0; i < LOOK_ATTRS.length; i++) { const v = attr(LOOK_ATTRS[i]); if (v) k += "\u0002" + i + cut(v, 200); }
-  const v = valueIsIdentity(tag) ? attr("value") : "";
-  return v ? k + "\u0002v" + cut(v, 200) : k;
-}
-
-/**
- * An element's look attributes, read once (not each by name: a thousand buttons are keyed in an
- * observe); by their names, which cost less to list than the attributes themselves.
- * @param {Element} el
- */
-function attrKeyOf(el) {
-  const names = attrNamesOf(el);
-  if (!names.length) return tagOf(el);
-  /** @type {Record<string, string>} */
-  const own = {};
-  for (let i = 0; i < names.length; i++) { const n = names[i]; if (LOOK_SET.has(n)) own[n] = attr(el, n) || ""; }
-  return attrKey(tagOf(el), (a) => own[a] || "");
-}
-
-/** @param {Element} el @param {Map<any, any>} [pass] */
-function lookKeyOf(el, pass) {
-  return attrKeyOf(el) + "\u0001" + lookText(el, pass);
-}
-
-/** The words of a look key (a select's are its options, which say nothing of how it looks). @param {Element} el @param {Map<any, any>} [pass] */
-function lookText(el, pass) { return tagOf(el) === "select" ? "" : visibleText(el, pass); }
-
-/** @param {Signature} sig */
-function lookKeyOfSignature(sig) {
-  const A = sig.attrs || {};
-  return lookKey(sig.tag, (a) => A[a] || "", sig.tag === "select" ? "" : sig.text);
-}
-
-/**
- * The elements with `tag` in `root` in document order, and the same grouped by look. A capture pass
- * shares one of these per root and tag (every signature of an observe asks for it).
- * @typedef {{all: Element[], keys: Array<string | null>, groups: Map<string, Element[]>, at: Map<Element, number>}} TagOrder
- * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
- * @returns {TagOrder}
- */
-function tagOrder(root, tag, pass) {
-  const list = tagQuery(root, tag, pass);
-  /** @type {Element[]} */ const all = [];
-  for (let i = 0; i < list.length; i++) if (!isToolUi(list[i])) all.push(list[i]);
-  // Grouped by attributes first (most elements are alone in theirs: no key, no group); words are
-  // read only where the attributes leave look-alikes (twenty "Add to cart" buttons).
-  /** @type {Map<string, number | number[]>} */ const byAttrs = new Map();
-  for (let i = 0; i < all.length; i++) {
-    const k = attrKeyOf(all[i]);
-    const g = byAttrs.get(k);
-    if (g === undefined) byAttrs.set(k, i); else if (typeof g === "number") byAttrs.set(k, [g, i]); else g.push(i);
-  }
-  /** @type {Array<string | null>} */ const keys = new Array(all.length).fill(null);
-  /** @type {Map<string, Element[]>} */ const groups = new Map();
-  for (const [ak, idx] of byAttrs) {
-    if (typeof idx === "number") continue;
-    for (const i of idx) { // (in document order: so is each group)
-      const key = ak + "\u0001" + lookText(all[i], pass);
-      keys[i] = key;
-      const g = groups.get(key);
-      if (g) g.push(all[i]); else groups.set(key, [all[i]]);
-    }
-  }
-  // Each element's place, for the hundreds of elements an observe signs (a search each would cost more).
-  /** @type {Map<Element, number>} */ const at = new Map();
-  for (let i = 0; i < all.length; i++) at.set(all[i], i);
-  return { all, keys, groups, at };
-}
-
-/**
- * The elements of a tag in a root, as a gathering in this pass asked for them (see gatherBig):
- * `pass.get(tagQuery).get(root).get(tag)`.
- * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
- * @returns {NodeListOf<Element>}
- */
-function tagQuery(root, tag, pass) {
-  /** @type {Map<Node, Map<string, NodeListOf<Element>>> | undefined} */
-  let byRoot = pass?.get(tagQuery);
-  if (!byRoot) { byRoot = new Map(); if (pass) pass.set(tagQuery, byRoot); }
-  let byTag = byRoot.get(root);
-  if (!byTag) { byTag = new Map(); byRoot.set(root, byTag); }
-  let list = byTag.get(tag);
-  if (!list) { list = qsa(root, tag); byTag.set(tag, list); }
-  return list;
-}
-
-/**
- * Where the element stands in its document (or shadow root): the k-th of the n elements with its
- * tag (`order`), and the k-th of the n that look like it (`twins`, when it has look-alikes).
- * @param {Element} el @param {Map<any, any>} [pass]
- * @returns {{order?: Twins, twins?: Twins}}
- */
-function placeOf(el, pass) {
-  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  if (!("querySelectorAll" in root)) return {};
-  /** @type {Map<string, TagOrder> | undefined} */
-  let byTag = pass?.get(root);
-  if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
-  let t = byTag.get(tagOf(el));
-  if (!t) { t = tagOrder(root, tagOf(el), pass); byTag.set(tagOf(el), t); }
-  const k = t.at.get(el);
-  if (k === undefined) return {};
-  const key = t.keys[k], g = key === null ? null : t.groups.get(key);
-  return { order: { k, n: t.all.length }, ...(g && g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
-}
-
-/**
- * The place of a re-find's candidates (see placeOf), asking no more of the page than the rules use:
- * the k-th of n with the element's tag (a binary search of the root's list in document order), and
- * among look-alikes only for those that look like the element (the rules compare no one else's),
- * whose look-alikes are asked of the selector engine by the attributes of the look. Candidates of
- * another tag get none: where they stand among their own tag says nothing of the element.
- * @param {Signature} sig @param {Array<{element: Element, signature: Signature}>} cands @param {Map<any, any>} pass
- */
-function placeCandidates(sig, cands, pass) {
-  const key = lookKeyOfSignature(sig);
-  /** @type {Map<Node, Element[]>} */
-  const groups = new Map();
-  for (const c of cands) {
-    const el = c.element;
-    if (tagOf(el) !== sig.tag) continue;
-    const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-    if (!("querySelectorAll" in root)) continue;
-    const all = tagQuery(root, tagOf(el), pass);
-    const k = indexIn(all, el);
-    if (k < 0) continue;
-    // Counted as tagOrder counts them, without heybro's own overlay (appended last to the document).
-    let n = all.length;
-    while (n > 0 && isToolUi(all[n - 1])) n--;
-    c.signature.order = { k, n };
-    if (!sig.twins || lookKeyOf(el, pass) !== key) continue;
-    let g = groups.get(root);
-    if (!g) {
-      let sel = tagOf(el);
-      for (const a of LOOK_SET) { const v = attr(el, a); if (v && (a !== "value" || valueIsIdentity(tagOf(el)))) sel += `[${a}="${CSS.escape(v)}"]`; }
-      g = Array.from(qsa(root, sel)).filter((x) => !isToolUi(x) && lookKeyOf(x, pass) === key);
-      groups.set(root, g);
-    }
-    if (g.length > 1) c.signature.twins = { k: g.indexOf(el), n: g.length };
-  }
-}
-
-/** How many elements of a list in document order come before an element. @param {ArrayLike<Element>} list @param {Element} el */
-function insertionIndex(list, el) {
-  let lo = 0, hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (comparePositionOf(list[mid], el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1; else hi = mid;
-  }
-  return lo;
-}
-
-/** Where an element is in a list of elements in document order (-1: not there). @param {ArrayLike<Element>} list @param {Element} el */
-function indexIn(list, el) {
-  const i = insertionIndex(list, el);
-  return list[i] === el ? i : -1;
-}
-
-// --- context: the part of the page an element belongs to ----------------------------------------
-
-/** Containers that make a part of the page: landmarks, sections, forms and groups. */
-const ZONE_TAGS = new Set(["header", "footer", "nav", "aside", "main", "dialog", "form", "fieldset", "section", "search"]);
-const ZONE_ROLES = new Set(["banner", "contentinfo", "navigation", "complementary", "main", "dialog", "alertdialog", "form",
-  "search", "region", "group", "radiogroup", "tablist", "menu", "menubar", "toolbar", "tabpanel"]);
-/** Containers that make an item of a list: a row, a card, a result. */
-const ITEM_TAGS = new Set(["tr", "li", "article", "dd"]);
-const ITEM_ROLES = new Set(["row", "listitem", "article", "treeitem"]);
-const HEADINGS = "h1,h2,h3,h4,h5,h6,[role=heading],legend";
-
-/** Containers that a heading inside names (see containerLabel). */
-const NAMED_CONTAINERS = "section, fieldset, dialog, article, [role=region], [role=group], [role=radiogroup], [role=dialog], [role=alertdialog], [role=tabpanel]";
-
-/** The words that name a container: its aria label, its legend or first heading. @param {Element} el */
-function containerLabel(el) {
-  const aria = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
-  if (aria) return cut(aria, 40);
-  // A landmark is named by its label only: a heading inside the page's main part or header is
-  // content, not its name. A section, group or dialog is named by its first plain heading (one
-  // holding no control: a heading that is a link is something a person clicks, and it changes).
-  const tag = tagOf(el), role = attr(el, "role") || "";
-  if (!/^(section|fieldset|dialog|article)$/.test(tag) && !/^(region|group|radiogroup|dialog|alertdialog|tabpanel)$/.test(role)) return "";
-  // Its own heading: not one of a group or card inside it (the first legend of a section's fieldsets
-  // names that fieldset, and a re-ordered section would otherwise take it for its name).
-  let seen = 0;
-  for (const h of Array.from(qsa(el, HEADINGS))) {
-    if ((parentElOf(h) ? closestOf(parentElOf(h), NAMED_CONTAINERS) : undefined) !== el) continue;
-    if (!qs(h, "a, button, input, select, textarea, [role=button], [role=link]")) return cut(norm(textOf(h)), 40);
-    if (++seen >= 3) break;
-  }
-  return "";
-}
-
-/** A form's name: its label, its id or name, where it posts, its heading, its submit button's words. @param {Element} el */
-function formLabel(el) {
-  const own = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
-  if (own) return cut(own, 40);
-  const id = idOf(el) && !GENERATED_ID.test(idOf(el)) ? idOf(el) : attr(el, "name") || "";
-  const action = attr(el, "action");
-  if (action && action !== "#") return cut(hrefKey(action), 40);
-  if (id) return `#${id}`;
-  const h = qs(el, HEADINGS) || qs(el, "button[type=submit], input[type=submit], button:not([type])");
-  return h ? cut(norm(textOf(h) || attr(h, "value")), 40) : "";
-}
-
-/** The zone an element opens, as "kind:label", or "" when it is none. @param {Element} el */
-function zoneOf(el) {
-  const tag = tagOf(el), role = (attr(el, "role") || "").split(/\s+/)[0];
-  if (role === "presentation" || role === "none") return "";
-  if (tag === "form" || role === "form" || role === "search") return `form:${formLabel(el)}`;
-  if (ZONE_TAGS.has(tag) || ZONE_ROLES.has(role)) {
-    // A section without a name is only a box for layout.
-    const label = containerLabel(el);
-    if ((tag === "section" || role === "region" || role === "group") && !label) return "";
-    return `${ZONE_KIND[role] || tag}:${label}`;
-  }
-  return "";
-}
-/** Roles that stand for the same kind of zone as a tag. @type {Record<string, string>} */
-const ZONE_KIND = { banner: "header", contentinfo: "footer", navigation: "nav", complementary: "aside", main: "main",
-  alertdialog: "dialog", region: "section", group: "fieldset", radiogroup: "fieldset" };
-
-/**
- * What names an item of a list: the first cell of its row that is not the element, or the one
- * heading of its card. Returns the naming element (its words are read later, leaving the target out).
- * @param {Element} el
- * @returns {Element | null}
- */
-function itemTitle(el) {
-  const tag = tagOf(el), role = attr(el, "role") || "";
-  if (tag === "tr" || role === "row") return el;
-  const hs = qsa(el, HEADINGS);
-  if (hs.length === 1) return hs[0];
-  if (hs.length > 1) return null;
-  return ITEM_TAGS.has(tag) || ITEM_ROLES.has(role) || repeated(el) ? el : null;
-}
-
-/**
- * Whether a container is one of a run of the same kind: a sibling next to it has its tag and its
- * class, or its tag and the same children (a class rehashed by a build), as a feed's posts or a
- * grid's cards written as plain `div`s. Such a container is an item, named by its own words (the
- * post's author and handle come first). Only the next siblings are read: a list of thousands is not
- * walked for each of its items.
- * @param {Element} el
- */
-function repeated(el) {
-  const cls = attr(el, "class");
-  if (!cls || !cls.trim()) return false;
-  const kids = childrenOf(el).length >= 2 ? childTags(el) : "";
-  const like = (/** @type {Element | null} */ s) => !!s && tagOf(s) === tagOf(el) && !!attr(s, "class")
-    && (attr(s, "class") === cls || (!!kids && childTags(s) === kids));
-  return like(prevElOf(el)) || like(nextElOf(el));
-}
-
-/** The tags of an element's children, in order. @param {Element} el */
-function childTags(el) {
-  let out = "";
-  for (let c = firstElOf(el); c; c = nextElOf(c)) out += tagOf(c) + " ";
-  return out;
-}
-
-/** The words of a row's first cell that does not hold the element. @param {Element} row @param {Element} el */
-function rowKey(row, el) {
-  for (const cell of Array.from(childrenOf(row))) {
-    if (containsOf(cell, el) || !/^(td|th)$/.test(tagOf(cell)) && !/^(cell|gridcell|rowheader|columnheader)$/.test(attr(cell, "role") || "")) continue;
-    const t = norm(textOf(cell));
-    if (t) return cut(t, 40);
-  }
-  return "";
-}
-
-/**
- * Where the element was captured: the zones around it (innermost first, across shadow roots) and
- * the title of the item it belongs to. What a zone or item says is read once per container in a
- * pass.
- * @param {Element} el @param {Map<any, any>} [pass]
- * @returns {Context}
- */
-export function contextOf(el, pass) {
-  /** @type {Map<Element, {zone: string, title?: Element | null}>} */
-  let cache = pass?.get(contextOf);
-  if (!cache) { cache = new Map(); if (pass) pass.set(contextOf, cache); }
-  /** @type {string[]} */
-  const zones = [];
-  let item = "", itemDone = false;
-  for (let p = parentOf(el), depth = 0; p && tagOf(p) !== "body" && tagOf(p) !== "html"; p = parentOf(p), depth++) {
-    let c = cache.get(p);
-    if (!c) { c = { zone: zoneOf(p) }; cache.set(p, c); }
-    if (c.zone) { zones.push(c.zone); itemDone = true; continue; }
-    if (itemDone || depth >= 6) continue;
-    // (Asked only here: a wrapper far above the element, whose headings are the whole page's, is not searched.)
-    if (c.title === undefined) c.title = itemTitle(p);
-    if (c.title) {
-      const t = c.title;
-      // Said by kind: a row's first cell ("r:"), a list item's own words ("l:", the element and its
-      // look-alikes left out), a card's title ("h:": its other words, or the element's when it is
-      // the title); titles of different kinds are not compared.
-      let key = "";
-      if (t === p && (tagOf(p) === "tr" || attr(p, "role") === "row")) key = (item = rowKey(p, el)) && `r:${item}`;
-      else if (t === p) key = (item = cut(norm(ownText(p, el, true)), 40)) && `l:${item}`;
-      else if (!containsOf(t, el)) key = (item = cut(norm(textOf(t)), 40)) && `h:${item}`;
-      // A title holding the element is named by its other words (another result's title, when a
-      // copy of this one was put in there), or by the element's own when it holds nothing else.
-      else key = (item = cut(norm(ownText(t, el)) || visibleText(el), 40)) && `h:${item}`;
-      item = key;
-      // An item without a title of its own ends the search too: the card or row is found. Not one
-      // of a run of containers that says nothing (a button beside another with the same children):
-      // the item around it names it.
-      itemDone = !!item || (t === p && (ITEM_TAGS.has(tagOf(p)) || ITEM_ROLES.has(attr(p, "role") || "")));
-    }
-  }
-  return { zones: zones.slice(0, 6), item };
-}
-
 /**
  * Whether what a candidate is says it is another element, whatever else matches: it stands in
  * another part of the page (contextClash), its words are gone where the element had some (the
@@ -968,7 +101,7 @@ export function anotherElement(sig, c, standing) {
   }
   // A form control's name attribute is what the form submits it as.
   const na = sig.attrs?.name, nb = c.attrs?.name;
-  if (na && nb && na !== nb && !GENERATED_ID.test(na) && !extendsId(nb, na)) return true;
+  if (na && nb && na !== nb && !isGeneratedId(na) && !extendsId(nb, na)) return true;
   if (otherRecord(sig, c)) return true;
   if (heldIt(sig, c)) return true;
   // Words where it had none, or none where it had some: the title link beside a card's image link.
@@ -982,13 +115,11 @@ export function anotherElement(sig, c, standing) {
   }
   return false;
 }
-
 /** A signature's own step, written as its ancestors' are (see step). @param {Signature} s */
 function ownStep(s) {
   const id = s.attrs?.id;
-  return s.tag + (id && !GENERATED_ID.test(id) ? `#${id}` : s.classes?.[0] ? `.${s.classes[0]}` : "");
+  return s.tag + (id && !isGeneratedId(id) ? `#${id}` : s.classes?.[0] ? `.${s.classes[0]}` : "");
 }
-
 /**
  * Whether the candidate is the container the element stood in: written as its parent was (tag and
  * class) and standing where that parent stood — an icon's wrapper, with the icon gone from it. Not
@@ -1001,7 +132,6 @@ function heldIt(sig, c) {
   if (!p.length || ownStep(c) !== p[0] || ownStep(sig) === p[0]) return false;
   return q.slice(0, p.length - 1).join(">") === p.slice(1).join(">") && (p.length >= 6 || q.length === p.length - 1);
 }
-
 /**
  * The keys the page's author gave the element, which a re-render keeps and no other element has:
  * an id the page did not generate, a test id, a link's target (not a fragment or a script), a form
@@ -1013,43 +143,37 @@ function identityKeys(sig) {
   /** @type {Array<[string, string]>} */ const out = [];
   const alone = new Set(sig.alone || []);
   if (!alone.size) return out; // (a signature from before this was kept, or nothing of its own)
-  if (A.id && alone.has("id") && !GENERATED_ID.test(A.id)) out.push(["id", A.id]);
+  if (A.id && alone.has("id") && !isGeneratedId(A.id)) out.push(["id", A.id]);
   for (const k of TEST_ID_ATTRS) if (A[k] && alone.has(k)) out.push([k, A[k]]);
   if (A.href && alone.has("href") && !A.href.startsWith("#") && !/^javascript:/i.test(A.href)) out.push(["href", hrefKey(A.href)]);
-  if (A.name && alone.has("name") && !GENERATED_ID.test(A.name) && /^(input|select|textarea|button)$/.test(sig.tag)) {
+  if (A.name && alone.has("name") && !isGeneratedId(A.name) && /^(input|select|textarea|button)$/.test(sig.tag)) {
     out.push(["name", A.name]);
     if (A.value !== undefined && /^(checkbox|radio)$/i.test(A.type || "")) out.push(["value", A.value]);
   }
   return out;
 }
-
 /** @param {Signature} sig @param {Array<[string, string]>} keys */
 function carries(sig, keys) {
   const B = sig.attrs || {};
   return keys.every(([k, v]) => (k === "href" ? B.href !== undefined && hrefKey(B.href) === v : B[k] === v));
 }
-
 /** The same as `carries`, read off the element. @param {Element} el @param {Array<[string, string]>} keys */
 function carriesAttrs(el, keys) {
   return keys.every(([k, v]) => { const a = attr(el, k); return a !== null && a !== undefined && (k === "href" ? hrefKey(a) === v : a === v); });
 }
-
 /** @param {Array<[string, string]>} keys */
 function identityText(keys) {
   return keys.map(([k, v]) => `${k}=${cut(v, 60)}`).join(", ");
 }
-
 /** Whether two signatures stand inside the same components (shadow hosts), or in none. @param {Signature} a @param {Signature} b */
 function sameComponent(a, b) {
   const chain = (/** @type {Signature} */ s) => (s.shadow || []).map((x) => x.split(/[.#]/)[0]).join(">");
   return chain(a) === chain(b) && (a.hosts || []).join(" ") === (b.hosts || []).join(" ");
 }
-
 /** Whether a candidate stands in another row, card or post than the element did (both named). @param {Signature} sig @param {Signature} c */
 function otherItem(sig, c) {
   return !!sig.context?.item && !!c.context?.item && !sameItem(sig, c);
 }
-
 /**
  * Whether a candidate carries another record's key than the element's own: a checkbox's, radio's
  * or option's value (what the form submits for it: post 2, not post 5), an id of the same shape
@@ -1068,7 +192,6 @@ function otherRecord(sig, c) {
   if (norm(sig.name).toLowerCase() === norm(c.name).toLowerCase()) return false;
   try { return new URL(A.href, "http://x/").search !== new URL(B.href, "http://x/").search; } catch { return false; }
 }
-
 /**
  * Whether two link targets are other places: another path (/docs/community/tokens is not
  * /docs/guides/tokens), or the same path with other numbers (?p=2 is not ?p=3). What follows a
@@ -1082,7 +205,6 @@ function otherLink(a, b) {
   if (pa.host !== pb.host || pa.pathname.replace(/\/$/, "") !== pb.pathname.replace(/\/$/, "")) return true;
   return numbers(pa.search) !== numbers(pb.search);
 }
-
 /**
  * Whether two titles say the same: nearly the same text, or mostly the same words in another
  * order (a row's cells or a card's parts rearranged), with the same numbers.
@@ -1096,13 +218,11 @@ function sameWords(a, b) {
   const inter = [...wa].filter((w) => wb.has(w)).length;
   return inter / Math.max(1, wa.size + wb.size - inter) >= 0.6;
 }
-
 /** Whether a candidate stands in the item (post, row, card) the element was captured in. @param {Placed} sig @param {Placed} c */
 function sameItem(sig, c) {
   const a = sig.context?.item || "", b = c.context?.item || "";
   return !!a && !!b && sameWords(a.slice(2), b.slice(2));
 }
-
 /** Whether two zones ("kind:label") are the same part of the page: same kind, and labels that agree or are unknown. @param {string} a @param {string} b */
 function sameZone(a, b) {
   const i = a.indexOf(":"), j = b.indexOf(":");
@@ -1110,7 +230,6 @@ function sameZone(a, b) {
   const la = a.slice(i + 1), lb = b.slice(j + 1);
   return !la || !lb || (textSim(la, lb) ?? 1) >= 0.7;
 }
-
 /**
  * Whether a candidate stands in another part of the page than the one the element was captured in:
  * outside one of the zones the element was in (the footer's nav, not the header's; the sign-up
@@ -1147,9 +266,7 @@ export function contextClash(sig, c, standing) {
   if (gained.length > 0 || !unwrapped(sig.path || [], c.path || [])) return true;
   return !!sig.twins && !!standing && A.zones.some((a, i) => lost.includes(a) && standing.has(A.zones.slice(i).join(ZONE_SEP)));
 }
-
 const ZONE_SEP = "\u0001";
-
 /**
  * The parts of the page the candidates stand in, each with those around it ("fieldset:Mentions",
  * "section:Notifications", "main:"): whether a zone an element left still stands.
@@ -1164,10 +281,8 @@ function standingZones(cands) {
   }
   return out;
 }
-
 /** Zones that an element does not enter and stay itself (a new wrapping section or group may come). */
 const LANDMARKS = new Set(["header", "footer", "nav", "aside", "form", "dialog"]);
-
 /**
  * Whether ancestor path b is path a with one step taken out and none put in (tags only: classes
  * may have been rehashed). Paths keep six steps, so a full one may show one more step at its far end.
@@ -1180,257 +295,6 @@ function unwrapped(a, b) {
   const spare = ta.length >= 6 ? 1 : 0, lcs = dp[ta.length][tb.length];
   return tb.length < ta.length + spare && lcs >= tb.length - spare && ta.length - lcs <= 1;
 }
-
-/**
- * Describes an element so it can be found again after the page changed.
- * @param {Element} el
- * @param {{name?: string, state?: ElementState, box?: Box, place?: boolean, context?: Context, path?: string[]}} [known] what the caller already
- *   read in this pass (the scan's box in top-frame viewport coordinates, the rendering's accessible
- *   name and state, a re-find's reading of where the candidate stands): not read twice; `place:
- *   false` leaves out its place among its tag (a re-find's candidate of another tag than the
- *   element's: where it stands among its own tag says nothing of the element, and ranking a page's
- *   thousands of links for one is dear)
- * @param {Map<any, any>} [pass] shared by the signatures taken in one synchronous pass (nothing
- *   scrolls or changes meanwhile): each window's scroll offsets are read once, as reading them costs
- *   a layout check each time (a fifth of a signature's time), and each root's look-alikes are
- *   grouped once
- * @returns {Signature}
- */
-export function captureSignature(el, known = {}, pass) {
-  /** @type {Record<string, string>} */
-  const attrs = {};
-  // Walk the element's own (few) attributes rather than asking for each stable one by name. A
-  // secret field's value attribute and data attributes are not kept (a page may keep the password
-  // it generated there).
-  const state = known.state ?? elementState(el, pass);
-  const secret = !!state.secret;
-  const valueOk = valueIsIdentity(tagOf(el)) && !secret;
-  let data = secret ? 4 : 0;
-  const list = attrsOf(el);
-  for (let i = 0; i < list.length; i++) {
-    const a = list[i];
-    if (a.value === "" || (a.name === "value" && !valueOk)) continue;
-    if (STABLE_SET.has(a.name)) attrs[a.name] = cut(a.value, 200);
-    // Apps often key their rows by a data attribute (data-id, data-sku…): a few short ones.
-    else if (a.name.startsWith("data-") && a.value.length <= 40 && data < 4) { attrs[a.name] = a.value; data++; }
-  }
-  const role = attr(el, "role");
-  if (role) attrs.role = role;
-  const { frames, dx, dy, topWin } = frameChain(el);
-  const r = known.box || (() => { const b = rectOf(el); return { x: b.left + dx, y: b.top + dy, w: b.width, h: b.height }; })();
-  let scroll = topWin && pass?.get(topWin);
-  if (!scroll) {
-    scroll = topWin ? { x: topWin.scrollX, y: topWin.scrollY } : { x: 0, y: 0 };
-    if (topWin && pass) pass.set(topWin, scroll);
-  }
-  const sx = scroll.x, sy = scroll.y;
-  const place = known.place === false ? {} : placeOf(el, pass);
-  // Which of its identity keys no other element of its document or shadow root had when it was
-  // captured (a card's image link and title link share their target: neither is told by it).
-  const alone = known.place === false ? [] : aloneKeys(el, attrs, pass);
-  const hosts = hostPlaces(el, pass);
-  const name = known.name ?? accessibleName(el, pass);
-  const shows = shownWords(el, name); // (a record names the control by both, where they disagree)
-  return {
-    v: SIGNATURE_VERSION,
-    tag: tagOf(el),
-    role: roleOf(el),
-    name,
-    text: visibleText(el, pass),
-    attrs,
-    classes: stableClasses(el),
-    label: labelText(el, pass),
-    neighbor: neighborText(el),
-    path: known.path ?? ancestorPath(el),
-    frame: frames,
-    shadow: shadowChain(el),
-    box: { x: Math.round(r.x + sx), y: Math.round(r.y + sy), w: Math.round(r.w), h: Math.round(r.h) },
-    state,
-    ...place,
-    ...(hosts.length ? { hosts } : {}),
-    context: known.context ?? contextOf(el, pass),
-    ...(name ? {} : { icon: iconWords(el) }),
-    ...(shows ? { shows } : {}),
-    ...(alone.length ? { alone } : {}),
-  };
-}
-
-/** The attribute names that make an identity key (a checkbox's value goes with its name). */
-const IDENTITY_ATTRS = ["id", ...TEST_ID_ATTRS, "href", "name"];
-
-/**
- * Per document or shadow root (once a pass): how many of its elements carry each identity value.
- * @param {Document | ShadowRoot} root @param {Map<any, any> | undefined} pass
- * @returns {Map<string, number>}
- */
-function identityCounts(root, pass) {
-  /** @type {Map<Node, Map<string, number>> | undefined} */
-  let byRoot = pass?.get(IDENTITY_PASS);
-  let counts = byRoot?.get(root);
-  if (counts) return counts;
-  counts = new Map();
-  for (const e of qsa(root, "[id], [href], [name], [data-testid], [data-test-id], [data-test], [data-qa], [data-cy]")) {
-    for (const k of IDENTITY_ATTRS) {
-      const v = identityValue(e, k);
-      if (v) counts.set(`${k}=${v}`, (counts.get(`${k}=${v}`) || 0) + 1);
-    }
-  }
-  if (pass) {
-    if (!byRoot) pass.set(IDENTITY_PASS, byRoot = new Map());
-    byRoot.set(root, counts);
-  }
-  return counts;
-}
-
-/** (the pass's key for identityCounts) */
-const IDENTITY_PASS = {};
-
-/** An identity attribute's value as keys compare it: a link's target resolved; a checkbox's name with its value. @param {Element} e @param {string} k */
-function identityValue(e, k) {
-  const v = attr(e, k);
-  if (!v) return "";
-  if (k === "href") return hrefKey(v);
-  if (k !== "name") return v;
-  const val = attr(e, "value");
-  return val !== null && /^(checkbox|radio)$/i.test(attr(e, "type") || "") ? `${v}\u0000${val}` : v;
-}
-
-/**
- * The element's identity keys that were its own alone when captured.
- * @param {Element} el @param {Record<string, string>} attrs @param {Map<any, any> | undefined} pass
- */
-function aloneKeys(el, attrs, pass) {
-  const keys = IDENTITY_ATTRS.filter((k) => attrs[k]);
-  if (!keys.length) return [];
-  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  if (!root || !("querySelectorAll" in root)) return [];
-  const counts = identityCounts(root, pass);
-  return keys.filter((k) => counts.get(`${k}=${identityValue(el, k)}`) === 1);
-}
-
-/**
- * The element's signature, or — where reading the element fails — one that says only what the page
- * map already knew of it (its tag, name and box): such an element can still be acted on by its id,
- * and re-finding it later abstains rather than guess from so little.
- * @param {Element} el @param {{box?: Box, name?: string, noPointer?: boolean}} [known] @param {Map<any, any>} [pass]
- * @returns {Signature}
- */
-export function signatureOf(el, known = {}, pass) {
-  try {
-    const sig = captureSignature(el, known, pass);
-    if (known.noPointer) sig.state = { ...sig.state, disabled: true }; // shown disabled: the page turned the pointer off
-    // The row a control stands in, as a person names it (what "Edit" edits): for what heybro says
-    // of the element (its history, a confirmation), not for re-finding it.
-    const row = closestOf(el, "tr, [role=row]");
-    const label = row ? rowLabel(row, closestOf(el, "td, th, [role=gridcell], [role=cell]") || undefined) : "";
-    return label ? { ...sig, row: label } : sig;
-  } catch {
-    const b = known.box || { x: 0, y: 0, w: 0, h: 0 };
-    let tag = "";
-    try { tag = tagOf(el); } catch { /* none */ }
-    return { v: SIGNATURE_VERSION, tag, role: "", name: known.name || "", text: "", attrs: {}, classes: [], label: "",
-      neighbor: "", path: [], frame: [], shadow: [], box: { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(b.w), h: Math.round(b.h) }, state: {} };
-  }
-}
-
-/** Words that say nothing about which icon it is. */
-export const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
-  "only", "small", "large", "default", "primary", "secondary", "rounded", "sprite", "sprites", "png", "jpg", "gif", "webp"]);
-
-/**
- * What a nameless control shows, in words: its own and its icon's class names, image files and
- * sprite references ("btn-trash" + "icon-trash" → "trash"). Two nameless buttons side by side are
- * told apart by them.
- * @param {Element} el
- */
-export function iconWords(el) {
-  /** @type {Set<string>} */
-  const words = new Set();
-  /** @param {string | null} s */
-  const add = (s) => { for (const w of (s || "").toLowerCase().split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w)) words.add(w); };
-  const nodes = [el, ...Array.from(qsa(el, "svg, i, span, img, use")).slice(0, 6)];
-  for (const n of nodes) {
-    for (const c of (attr(n, "class") || "").split(/\s+/)) if (isStableClass(c)) add(c);
-    const src = attr(n, "src") || attr(n, "href") || attr(n, "xlink:href");
-    if (src && tagOf(n) !== "a") add(src.replace(/^.*[/#]/, "").replace(/\.\w+$/, ""));
-  }
-  return Array.from(words).slice(0, 8).join(" ");
-}
-
-/**
- * The place of each shadow host around the element among the hosts that look like it ("2/3": the
- * third of three star ratings), innermost first: look-alikes in two shadow roots that look the
- * same are told apart by their hosts' places.
- * @param {Element} el @param {Map<any, any>} [pass]
- */
-function hostPlaces(el, pass) {
-  /** @type {string[]} */
-  const out = [];
-  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) {
-    const p = placeOf(root.host, pass);
-    out.push(p.twins ? `${p.twins.k}/${p.twins.n}` : "");
-  }
-  return out;
-}
-
-// --- similarity ---------------------------------------------------------------------------------
-
-/** Bigram counts of texts seen lately: a page repeats its words ("Add to cart" × 200), and a
- * re-find compares the same captured words with thousands of candidates. @type {Map<string, Map<string, number>>} */
-const BIGRAMS = new Map();
-
-/** @param {string} s */
-function bigrams(s) {
-  let m = BIGRAMS.get(s);
-  if (m) return m;
-  m = new Map();
-  for (let i = 0; i < s.length - 1; i++) { const g = s.slice(i, i + 2); m.set(g, (m.get(g) || 0) + 1); }
-  if (BIGRAMS.size > 20000) BIGRAMS.clear();
-  BIGRAMS.set(s, m);
-  return m;
-}
-
-/** @param {string} s */
-function numbers(s) { return (s.match(/\d+/g) || []).join(" "); }
-
-/**
- * Similarity of two texts, 0..1 (null when neither side has one): Dice coefficient on character
- * bigrams, but a near match is worth clearly less than an exact one (a look-alike differs by a
- * word), and texts whose numbers differ ("Tab #2" / "Tab #3", "Book for $485" / "$1579") are
- * different things however many letters they share.
- * @param {string} a @param {string} b
- */
-export function textSim(a, b) {
-  a = norm(a).toLowerCase(); b = norm(b).toLowerCase();
-  if (!a && !b) return null;
-  if (!a || !b) return 0;
-  if (a === b) return 1;
-  // One character: only "3" → "3s" (the same thing, extended) keeps something in common.
-  if (a.length < 2 || b.length < 2) return a[0] === b[0] ? NEAR * 0.5 : 0;
-  const ga = bigrams(a), gb = bigrams(b);
-  let inter = 0;
-  for (const [g, n] of ga) inter += Math.min(n, gb.get(g) || 0);
-  const dice = (2 * inter) / (a.length - 1 + b.length - 1);
-  return NEAR * dice * (numbers(a) === numbers(b) && !replacedWord(a, b) ? 1 : OTHER_NUMBER);
-}
-
-/**
- * Whether one text has a word the other replaced with an unrelated word ("Edit Ada" / "Delete
- * Ada", "Continue with Apple" / "Continue with GitHub"): another thing, not the same one reworded.
- * A word that grew or shrank ("cart" / "carts", "Sign in" / "Sign in now") is the same thing.
- * @param {string} a @param {string} b lower case
- */
-function replacedWord(a, b) {
-  const wa = a.split(/[^\p{L}]+/u).filter(Boolean), wb = b.split(/[^\p{L}]+/u).filter(Boolean);
-  const onlyA = wa.filter((w) => !wb.includes(w)), onlyB = wb.filter((w) => !wa.includes(w));
-  if (!onlyA.length || !onlyB.length) return false;
-  const related = (/** @type {string} */ x, /** @type {string} */ y) => x.startsWith(y) || y.startsWith(x);
-  return onlyA.some((x) => !onlyB.some((y) => related(x, y))) && onlyB.some((y) => !onlyA.some((x) => related(x, y)));
-}
-
-/** What a near (not exact) text match is worth, and how much of that is left when the numbers differ. */
-export const NEAR = 0.85, OTHER_NUMBER = 0.3;
-
 /**
  * The words before and after an element, from its neighbour text ("before | after", normalised:
  * "| after" when nothing is before it, "before |" when nothing is after).
@@ -1444,7 +308,6 @@ function aroundParts(s) {
   const i = s.indexOf(" | ");
   return i < 0 ? [s, ""] : [s.slice(0, i), s.slice(i + 3)];
 }
-
 /**
  * Neighbour text is "before | after"; the words before a control usually name it (a row's title
  * before its button), so they count three times as much as the words after.
@@ -1456,7 +319,6 @@ function neighborSim(a, b) {
   if (p === null && n === null) return null;
   return 0.75 * (p ?? 1) + 0.25 * (n ?? 1);
 }
-
 /** @param {string[]} a @param {string[]} b */
 function setSim(a, b) {
   if (!a.length && !b.length) return null;
@@ -1465,7 +327,6 @@ function setSim(a, b) {
   const inter = a.filter((x) => sb.has(x)).length;
   return inter / (a.length + b.length - inter);
 }
-
 /** Similarity of two ancestor paths: longest common subsequence over the longer length. @param {string[]} a @param {string[]} b */
 function pathSim(a, b) {
   if (!a.length && !b.length) return null;
@@ -1476,7 +337,6 @@ function pathSim(a, b) {
   }
   return dp[a.length][b.length] / Math.max(a.length, b.length);
 }
-
 /** @param {Box} a @param {Box} b */
 function boxSim(a, b) {
   if (!a || !b) return null;
@@ -1484,7 +344,6 @@ function boxSim(a, b) {
   const size = Math.min(a.w * a.h, b.w * b.h) / Math.max(a.w * a.h, b.w * b.h, 1);
   return 0.7 * Math.exp(-d / 250) + 0.3 * size;
 }
-
 /**
  * Whether a box starts (or ends: right-aligned words) where another did, on the same line: the
  * element stayed put, though its words grew or shrank.
@@ -1494,22 +353,14 @@ function sameSpot(a, b) {
   if (!a || !b || Math.abs(a.y - b.y) > 4) return false;
   return Math.abs(a.x - b.x) <= 4 || Math.abs(a.x + a.w - (b.x + b.w)) <= 4;
 }
-
 /** The roles that stand in for each other when a tag is swapped (button ↔ link ↔ div role=button). */
 const ACTION_ROLES = new Set(["button", "link", "menuitem", "tab", "option"]);
-
 /** @param {string} a @param {string} b */
 function roleSim(a, b) {
   if (!a && !b) return null;
   if (a === b) return 1;
   return ACTION_ROLES.has(a) && ACTION_ROLES.has(b) ? 0.6 : 0;
 }
-
-/** @param {string} href */
-function hrefKey(href) {
-  try { const u = new URL(href, "http://x/"); return u.pathname + u.search + u.hash; } catch { return href; }
-}
-
 /**
  * Field weights. Tuned on scripts/bench_refind.py's mutation suite: names and labels carry most,
  * positions little (after a deletion the next sibling slides into the old place).
@@ -1520,7 +371,6 @@ export const WEIGHTS = {
   alt: 1, title: 1, testid: 4, data: 2, label: 2, classes: 1, neighbor: 2.5, path: 1.5, box: 1, frame: 0.5,
   value: 2,
 };
-
 /**
  * Per-field similarities between a captured signature and a candidate's.
  * @param {Signature} sig @param {Signature} c
@@ -1533,14 +383,12 @@ export function fieldSims(sig, c) {
   simsMemo?.set(c, { sig, sims });
   return sims;
 }
-
 /**
  * Within one refind call nothing changes on the page nor in the signatures it compares, and the
  * rules ask for the same candidate's similarities several times: they are worked out once.
  * @type {WeakMap<Signature, {sig: Signature, sims: Record<string, number | null>}> | null}
  */
 let simsMemo = null;
-
 /** @param {Signature} sig @param {Signature} c @returns {Record<string, number | null>} */
 function readFieldSims(sig, c) {
   const A = sig.attrs || {}, B = c.attrs || {};
@@ -1571,20 +419,16 @@ function readFieldSims(sig, c) {
     value: A.value && valueIsIdentity(sig.tag) ? (A.value === B.value ? 1 : 0) : null,
   };
 }
-
 /** Share of the signature's other data-* attributes the candidate has with the same value. @param {Record<string, string>} A @param {Record<string, string>} B */
 function dataSim(A, B) {
   const keys = Object.keys(A).filter((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k));
   if (!keys.length) return null;
   return keys.filter((k) => B[k] === A[k]).length / keys.length;
 }
-
 /** @param {string} id */
-function idWeight(id) { return GENERATED_ID.test(id) ? 0.3 : 1; }
-
+function idWeight(id) { return isGeneratedId(id) ? 0.3 : 1; }
 /** Fields that can single an element out (tag, role, type, position and frame only narrow it down). */
 const DISTINCTIVE = ["name", "text", "id", "nameAttr", "href", "placeholder", "alt", "title", "testid", "data", "label", "neighbor", "value", "classes"];
-
 /**
  * Scores every candidate against the signature. A field's weight shrinks with the number of
  * candidates that match it well (rarity), so shared words do not outvote the distinctive ones.
@@ -1607,7 +451,7 @@ export function scoreCandidates(sig, cands) {
     // candidate alone on the page carries with the very value captured.
     let anchor = false;
     let idAnchor = false;
-    for (const f of ANCHORS) if ((si[f] ?? 0) >= 0.999 && shared[f] === 1 && !(f === "id" && GENERATED_ID.test(sig.attrs.id || ""))) { anchor = true; if (f === "id") idAnchor = true; }
+    for (const f of ANCHORS) if ((si[f] ?? 0) >= 0.999 && shared[f] === 1 && !(f === "id" && isGeneratedId(sig.attrs.id || ""))) { anchor = true; if (f === "id") idAnchor = true; }
     // A numbered key (data-sku="650", href="/p/500") names one record; a word (data-type="radio",
     // href="#") names a kind, which may be unique only because its twin was deleted.
     if ((si.data ?? 0) >= 0.999 && shared.data === 1 && numberedData) anchor = true;
@@ -1645,45 +489,11 @@ export function scoreCandidates(sig, cands) {
       tagOk: c.signature.tag === sig.tag || (roleSim(sig.role, c.signature.role) ?? 0) >= 0.6 };
   }).sort((a, b) => b.score - a.score);
 }
-
 /** The attribute behind each attribute field. @type {Record<string, string>} */
 const ATTR_OF = { id: "id", nameAttr: "name", type: "type", href: "href", placeholder: "placeholder", alt: "alt", title: "title", testid: "testid", value: "value" };
-
 /** Fields whose exact, unique match names one element (see scoreCandidates). */
 const ANCHORS = ["id", "testid"];
-
-/** Whether the element takes up space on screen. @param {Element} el */
-export function isRendered(el) {
-  if (!isConnectedOf(el)) return false;
-  return checkVisibilityOf(el, { checkVisibilityCSS: true });
-}
-
-/** Whether heybro itself put this element into the page (own_ui.js: by reference, not by a mark a page could copy). @param {Element} el */
-export function isToolUi(el) { return isOwnUi(el); }
-
-/**
- * Every element under root, through open shadow roots and same-origin iframes.
- * @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit
- */
-export function walkDeep(root, visit) {
-  /** @type {Array<Document | Element | ShadowRoot>} */
-  const stack = [root];
-  while (stack.length) {
-    const r = /** @type {Document | Element | ShadowRoot} */ (stack.pop());
-    const all = qsa(r, "*");
-    for (let i = 0; i < all.length; i++) {
-      const el = all[i];
-      if (isOwnUi(el)) continue;
-      visit(el);
-      if (shadowOf(el)) stack.push(shadowOf(el));
-      const tag = tagOf(el);
-      if (tag === "iframe" || tag === "frame") { const d = frameDocument(el); if (d) stack.push(d); }
-    }
-  }
-}
-
 const NOT_SPACE = /\S/;
-
 /**
  * Whether the element's own (direct child) text, normalised and lower case, is `text` (not
  * empty). Most elements' own text is only the whitespace between their children: that is told
@@ -1705,7 +515,6 @@ function sameDirectText(el, text) {
   else for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) if (nodeTypeOf(n) === 3) t += nodeValueOf(n);
   return NOT_SPACE.test(t) && norm(t).toLowerCase() === text;
 }
-
 /**
  * Elements that could be the one a signature describes: interactive ones, those with the same tag,
  * and any element that carries the signature's test id, id, name or own text (a swapped tag).
@@ -1740,14 +549,12 @@ export function collectCandidates(sig, root, rendered = true, pass) {
   else walkDeep(root, visit);
   return out;
 }
-
 /**
  * Elements past which a page's candidates are asked of the selector engine (see gatherBig). Below
  * it a walk over every element costs a few milliseconds; at 20,000 it costs more than a whole
  * re-find may (the first touch of each node from script makes an object for it).
  */
 export const BIG_PAGE = 3000;
-
 /** On a big page, the elements of the element's tag this many on either side of its old place in
  * the page's order are candidates (see gatherBig). */
 export const AROUND = 100;
@@ -1756,15 +563,12 @@ export const AROUND = 100;
 export const AROUND_OTHER = 60;
 /** At most this many nodes are walked between the element's neighbours of its tag (see gatherBig). */
 const BETWEEN_NODES = 400;
-
 /** Attributes whose captured value, carried by an element of another kind, brings it in on a big page. */
 const CARRIED = ["id", "name", ...TEST_ID_ATTRS, "aria-label", "title", "placeholder", "href", "alt"];
-
 /** The tags of controls, with the roles their markup can give them. @type {Array<[string, string[]]>} */
 const ROLE_TAGS = [["a", ["link"]], ["area", ["link"]], ["button", ["button"]], ["summary", ["button"]],
   ["select", ["combobox", "listbox"]], ["textarea", ["textbox"]],
   ["input", ["textbox", "searchbox", "combobox", "button", "checkbox", "radio", "slider", "spinbutton"]]];
-
 /**
  * The candidates of a big page, asked of the selector engine rather than walked: for an element of a
  * control's tag (a button, a link, a field), the elements of its tag around its old place in the
@@ -1841,7 +645,6 @@ function gatherBig(sig, root, visit, pass) {
   };
   inRoot(root, 0);
 }
-
 /** Full signatures (neighbour text, label, path, box) cost ~50 µs each: on big pages only the
  * candidates that resemble the target by their cheap fields get one. */
 const SHORTLIST = 80;
@@ -1852,7 +655,6 @@ const TIES = 40;
 /** Of a longer run of look-alikes, this many on either side of its old place in the page's order
  * have their box read (see shortlist). */
 const NEAR_RUN = 80;
-
 /**
  * The candidates worth a full signature: the best SHORTLIST by tag, role, text and stable
  * attributes, plus every candidate tied with the last of them (twenty identical "Buy" links stay
@@ -1953,13 +755,10 @@ export function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
   // Scoring more can only raise the cut, so what is left out stays out.
   return pick(n).out;
 }
-
 /** Candidates set aside by where they stand that still get a full signature, to be reported. */
 const REPORTED = 5;
-
 /** Elements a <label> can name (others have no `labels`). */
 const LABELABLE = new Set(["input", "select", "textarea", "button", "meter", "output", "progress"]);
-
 /**
  * Finds the element a signature describes, or abstains.
  * @param {Signature} signature
@@ -1972,7 +771,6 @@ export function refind(signature, root = document, opts = {}) {
   simsMemo = new WeakMap();
   try { return decide(signature, root, opts); } finally { simsMemo = outer; }
 }
-
 /** @param {Signature} signature @param {Document | Element | ShadowRoot} root @param {{threshold?: number, margin?: number, candidates?: Element[], features?: boolean}} opts @returns {RefindResult} */
 function decide(signature, root, opts) {
   const threshold = opts.threshold ?? THRESHOLD, margin = opts.margin ?? MARGIN;
@@ -2117,7 +915,7 @@ function decide(signature, root, opts) {
   const oldId = signature.attrs?.id || "";
   const anchors = scored.filter((s) => s.anchor && (s.tagOk || (s.idAnchor && isInteractiveCheap(s.element))));
   if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) { const r = foundUnlessExact(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo)), "the only element with its id, test id or numbered key"); if (r) return r; }
-  if (oldId && !GENERATED_ID.test(oldId)) {
+  if (oldId && !isGeneratedId(oldId)) {
     const ext = scored.filter((s) => extendsId(s.signature.attrs?.id || "", oldId));
     const e = ext[0];
     if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo), "its id now extends the one it had, nothing else changed"); if (r) return r; }
@@ -2139,7 +937,7 @@ function decide(signature, root, opts) {
   //  now points elsewhere is the same one only if its numbers did not change (/buy/1750 is not /buy/1753).
   const oldHref = signature.attrs?.href || "", newHref = b.signature.attrs?.href || "";
   const sameThing = ATTR_FIELDS.has(field) && b.looAbsent ? true : TEXT_FIELDS.has(field) ? (b.looSim ?? 0) > NEAR * OTHER_NUMBER
-    : field === "id" ? !newId || GENERATED_ID.test(oldId) || extendsId(newId, oldId) || (textSim(oldId, newId) ?? 0) >= 0.5
+    : field === "id" ? !newId || isGeneratedId(oldId) || extendsId(newId, oldId) || (textSim(oldId, newId) ?? 0) >= 0.5
     : field === "href" ? numbers(hrefKey(oldHref)) === numbers(hrefKey(newHref))
     : !IDENTITY_FIELDS.has(field);
   if (b.tagOk && sameThing && loo >= LOO_THRESHOLD && b.score >= LOO_FLOOR && !PLACE_FIELDS.has(field)) {
@@ -2232,7 +1030,6 @@ function decide(signature, root, opts) {
   return { status: "ambiguous", element: null, confidence: best.score, candidates: top,
     why: second ? `no candidate clearly beats the others (${best.score.toFixed(2)} and ${second.score.toFixed(2)})` : "its one candidate is not told apart by anything of its own" };
 }
-
 /**
  * Whether a candidate is the captured element with nothing changed: every field the same (its
  * state and focus aside), in the same place — and not one whose look-alikes became fewer (a twin
@@ -2248,7 +1045,6 @@ function unchanged(sig, c) {
   return JSON.stringify([sig.attrs, sig.classes, sig.path, sig.frame, sig.shadow, sig.hosts || [], sig.context || null])
     === JSON.stringify([c.attrs, c.classes, c.path, c.frame, c.shadow, c.hosts || [], c.context || null]);
 }
-
 /**
  * Whether a candidate has an identifying value that contradicts the signature's: another id (not a
  * generated one), label, test id or data key. A value that is gone is not a contradiction.
@@ -2256,12 +1052,11 @@ function unchanged(sig, c) {
  */
 function clashes(sig, c) {
   const A = sig.attrs || {}, B = c.attrs || {};
-  if (A.id && B.id && A.id !== B.id && !GENERATED_ID.test(A.id) && !extendsId(B.id, A.id)) return true;
+  if (A.id && B.id && A.id !== B.id && !isGeneratedId(A.id) && !extendsId(B.id, A.id)) return true;
   if (sig.label && c.label && !reworded(sig.label, c.label)) return true;
   for (const k of Object.keys(A)) if (k.startsWith("data-") && B[k] && B[k] !== A[k]) return true;
   return false;
 }
-
 /**
  * Whether two texts say the same thing, perhaps reworded: nearly the same, or a word grown or
  * shrunk ("Email" → "Emails"), with the same numbers and no word replaced by another.
@@ -2273,7 +1068,6 @@ function reworded(a, b) {
   const x = norm(a).toLowerCase(), y = norm(b).toLowerCase();
   return sim >= 0.7 && numbers(x) === numbers(y) && !replacedWord(x, y);
 }
-
 /**
  * Whether a candidate that looks just like the target (a look-alike of it) has another size: inputs
  * of different widths in a column, where one slides into the place of another that went away.
@@ -2286,7 +1080,6 @@ function otherTwin(sig, s) {
   const off = (/** @type {number} */ x, /** @type {number} */ y) => Math.abs(x - y) > Math.max(4, 0.15 * Math.max(x, y));
   return off(a.w, b.w) || off(a.h, b.h);
 }
-
 /**
  * Whether a candidate is a look-alike of the target and there are fewer of them now: one was
  * removed, and the one in the target's old place may be its neighbour slid over.
@@ -2296,7 +1089,6 @@ function fewerTwins(sig, s) {
   const t = sig.twins, c = s.signature.twins;
   return !!t && (!c || c.n < t.n) && lookKeyOfSignature(s.signature) === lookKeyOfSignature(sig);
 }
-
 /**
  * The attribute fields a candidate no longer has, or has with the captured id extended ("email" →
  * "email-x7a9"): gone rather than saying something else, so they do not count against it.
@@ -2312,7 +1104,6 @@ function goneFields(sig, c) {
   if (sig.classes?.length && !c.classes?.length) out.push("classes");
   return out;
 }
-
 /**
  * Whether the captured name came from something the candidate no longer has: an attribute
  * (aria-label, title, alt, placeholder: "1 star" dropped leaves "★"), or its label (a renamed id
@@ -2325,7 +1116,6 @@ function nameGone(sig, c) {
   if (sig.label && !c.label && norm(sig.label) === sig.name) return true;
   return ["aria-label", "title", "alt", "placeholder"].some((a) => sig.attrs?.[a] && !B[a] && norm(sig.attrs[a]) === sig.name);
 }
-
 /**
  * Whether something the element is, beyond its tag and where it is, matches in the candidate: a
  * name, words, a role, a type, another attribute, a label or classes, leaving out the fields in
@@ -2336,10 +1126,8 @@ function ownEvidence(sig, s, skip) {
   const f = fieldSims(sig, s.signature);
   return Object.keys(WEIGHTS).some((k) => k !== "tag" && k !== "frame" && !PLACE_FIELDS.has(k) && !skip.includes(k) && (f[k] ?? 0) >= 0.8);
 }
-
 /** The best own score (see ownScore) among the candidates. @param {Signature} sig @param {Scored[]} scored @param {string[]} [skip] */
 function bestOwnScore(sig, scored, skip = []) { return Math.max(...scored.map((s) => ownScore(sig, s, skip))); }
-
 /**
  * Whether the words around the element say something other than its own words (a row of stars
  * has only stars around each): only then can they tell it from its look-alikes.
@@ -2349,7 +1137,6 @@ function aroundTells(sig) {
   const own = sig.text || sig.name;
   return aroundParts(sig.neighbor).some((p) => p && (textSim(p, own) ?? 0) < 0.9 && !p.split(/\s+/).every((w) => w === own));
 }
-
 /**
  * On how many sides (0, 1, 2) the words before and after an element now say something else — not
  * merely gone (a wrapper can put them out of reach). One side changes when something is put next to
@@ -2361,7 +1148,6 @@ function wordsAroundClash(a, b) {
   const differ = (/** @type {string} */ x, /** @type {string} */ y) => (!!x && !!y && (textSim(x, y) ?? 0) < 0.5 ? 1 : 0);
   return differ(pa, pb) + differ(na, nb);
 }
-
 /**
  * The candidate's score on what the element is, leaving out where it is (box, neighbours, path) and
  * the fields in `skip`.
@@ -2377,14 +1163,12 @@ function ownScore(sig, s, skip = []) {
   }
   return den ? num / den : 1;
 }
-
 /** Whether an id extends another with a suffix ("email" → "email-x7a9", "q_3" → "q_3:r1"), or drops one. @param {string} id @param {string} old */
 function extendsId(id, old) {
   if (!id || id === old) return false;
   const [long, short] = id.length > old.length ? [id, old] : [old, id];
   return long.startsWith(short) && /^[-_:.]/.test(long.slice(short.length));
 }
-
 /** Calibrated on the tune half of scripts/bench_refind.py (see refind()). */
 export const TWIN_BOX_SLACK = 0.05, TWIN_OWN_SLACK = 0.02, STILL = 0.95;
 /** Rule 6: how well the one left must match the element's own features, and by how much it leads. */
@@ -2395,4 +1179,3 @@ const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "tit
 const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
 /** Attributes whose other value means another element. */
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-
