@@ -21,6 +21,7 @@ export function roleOf(el) {
   if (explicit) return explicit.split(/\s+/)[0].toLowerCase();
   return implicitRole(el);
 }
+
 /** The role the element's tag gives it. @param {Element} el */
 export function implicitRole(el) {
   const tag = tagOf(el);
@@ -48,6 +49,7 @@ export function implicitRole(el) {
     default: return /^h[1-6]$/.test(tag) ? "heading" : "";
   }
 }
+
 /** Text of the elements an aria-labelledby/-describedby names. @param {Element} el @param {string} name the attribute */
 export function referencedText(el, name) {
   const ids = attr(el, name);
@@ -58,7 +60,9 @@ export function referencedText(el, name) {
     return t ? wordsOf(t) : "";
   }).join(" "));
 }
+
 const NOT_WORDS = new Set(["script", "style", "template", "noscript"]);
+
 /**
  * An element's text without what is no words (a script or style inside it: a page's inline
  * `<script>` beside a label is code, not part of its name).
@@ -74,6 +78,7 @@ export function wordsOf(el) {
   for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n);
   return out;
 }
+
 /**
  * The text of the label(s) that describe a form control.
  * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: the page's labels are indexed once
@@ -88,6 +93,7 @@ export function labelText(el, pass) {
   if (t === undefined) { t = readLabelText(el, pass); memo.set(el, t); }
   return t;
 }
+
 /** @param {Element} el @param {Map<any, any>} [pass] */
 function readLabelText(el, pass) {
   const byRef = referencedText(el, "aria-labelledby");
@@ -99,6 +105,7 @@ function readLabelText(el, pass) {
   }
   return "";
 }
+
 /**
  * The labels of a form control, as `el.labels` lists them (in document order). `labels` searches
  * the whole document on every call (a quarter of a millisecond on a page of 20,000 elements), and
@@ -131,6 +138,7 @@ function labelsOf(el, pass) {
   if (idOf(el)) for (const l of byFor.get(idOf(el)) || []) if (l.control === control && !out.includes(l)) out.push(l);
   return out.length > 1 ? out.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1)) : out;
 }
+
 /**
  * Text of `root` leaving out the subtree of `skip`, of other form controls, and of the elements
  * `also` names (a caller's look-alikes of `skip`: a copy of a control put beside it is not what
@@ -160,6 +168,7 @@ export function visibleText(el, pass) {
   if (t === undefined) { t = readVisibleText(el); memo.set(el, t); }
   return t;
 }
+
 /** @param {Element} el */
 function readVisibleText(el) {
   const tag = tagOf(el);
@@ -174,11 +183,14 @@ function readVisibleText(el) {
   if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
   return cut(norm(childCountOf(el) && raw.length <= 400 ? laidOutText(el, raw) : raw), 100);
 }
+
 /** A control's subtree past this size keeps its textContent (walking it would cost more than it says). */
 const LAID_OUT_MAX = 40;
+
 /** Parts of a control that are other things, not its words: a tree item's nested group of items, a
  * menu's submenu (Chrome's accessible name leaves them out too). */
 const NOT_NAME = new Set(["group", "tree", "list", "listbox", "menu", "menubar", "grid", "table", "tablist", "toolbar", "dialog"]);
+
 /**
  * An element's words as the browser lays them out and a person reads them: a part that stands
  * apart (a block, an inline-block badge, a float, a positioned one) is a word of its own ("Inbox 7",
@@ -218,6 +230,7 @@ function laidOutText(el, raw) {
   walk(el, true);
   return out;
 }
+
 /**
  * A simplified accessible name (ARIA name computation, main branches).
  * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
@@ -247,6 +260,7 @@ export function accessibleName(el, pass) {
   if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
   return cut(norm(attr(el, "title")), 120);
 }
+
 /**
  * The words a control shows where its accessible name says something else (`<button
  * aria-label="Keep my account">Delete my account</button>`): a person reads one, a screen reader
@@ -263,6 +277,7 @@ export function shownWords(el, name) {
   const a = shown.toLowerCase(), b = name.toLowerCase();
   return a.includes(b) || b.includes(a) ? "" : shown;
 }
+
 /** An editable region or a text box the page draws itself (not a form field). @param {Element} el */
 export function isTextRegion(el) {
   const ce = attr(el, "contenteditable");

@@ -9,9 +9,11 @@ import { attr, checkVisibilityOf, hasAttr, isConnectedOf, tagOf } from "./dom_na
 /** Tags that are interactive by themselves (see isInteractiveCheap for the exceptions). */
 export const INTERACTIVE_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary", "option",
   "details", "label", "video", "audio"]);
+
 export const INTERACTIVE_ROLES = new Set(["button", "link", "checkbox", "radio", "tab", "menuitem",
   "menuitemcheckbox", "menuitemradio", "option", "switch", "textbox", "combobox", "searchbox",
   "slider", "spinbutton", "treeitem", "listbox", "gridcell", "scrollbar"]);
+
 /** Whether the element is interactive by markup alone (no style lookups). @param {Element} el */
 export function isInteractiveCheap(el) {
   const tag = tagOf(el);
@@ -37,6 +39,7 @@ export function isInteractiveCheap(el) {
   if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return !(first ? READ_ROLES.has(first) : READ_TAGS.has(tag));
   return false;
 }
+
 /**
  * What a person reads, not operates, when it takes the keyboard focus (a table focusable to scroll
  * it with the arrow keys, a code block, a region): its tabindex makes it no control. A grid stays
@@ -44,11 +47,14 @@ export function isInteractiveCheap(el) {
  */
 const READ_ROLES = new Set(["table", "grid", "treegrid", "rowgroup", "list", "region", "article", "document", "feed", "log",
   "tabpanel", "main", "navigation", "complementary", "banner", "contentinfo", "figure", "img", "status", "note", "math"]);
+
 const READ_TAGS = new Set(["table", "tbody", "ul", "ol", "dl", "pre", "section", "article", "main", "nav", "aside", "figure", "blockquote"]);
+
 /** Whether the element takes up space on screen. @param {Element} el */
 export function isRendered(el) {
   if (!isConnectedOf(el)) return false;
   return checkVisibilityOf(el, { checkVisibilityCSS: true });
 }
+
 /** Whether heybro itself put this element into the page (own_ui.js: by reference, not by a mark a page could copy). @param {Element} el */
 export function isToolUi(el) { return isOwnUi(el); }

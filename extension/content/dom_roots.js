@@ -17,6 +17,7 @@ export function frameDocument(el) {
     return d && d.documentElement ? d : null;
   } catch { return null; }
 }
+
 /**
  * The element that really has focus: through shadow roots and into same-origin frames (a
  * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
@@ -34,6 +35,7 @@ export function deepActiveElement(doc) {
   }
   return a;
 }
+
 /**
  * Every element under root, through open shadow roots and same-origin iframes.
  * @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit

@@ -8,6 +8,7 @@ import { norm } from "./norm.js";
 /** Bigram counts of texts seen lately: a page repeats its words ("Add to cart" × 200), and a
  * re-find compares the same captured words with thousands of candidates. @type {Map<string, Map<string, number>>} */
 const BIGRAMS = new Map();
+
 /** @param {string} s */
 function bigrams(s) {
   let m = BIGRAMS.get(s);
@@ -18,8 +19,10 @@ function bigrams(s) {
   BIGRAMS.set(s, m);
   return m;
 }
+
 /** @param {string} s */
 export function numbers(s) { return (s.match(/\d+/g) || []).join(" "); }
+
 /**
  * Similarity of two texts, 0..1 (null when neither side has one): Dice coefficient on character
  * bigrams, but a near match is worth clearly less than an exact one (a look-alike differs by a
@@ -40,6 +43,7 @@ export function textSim(a, b) {
   const dice = (2 * inter) / (a.length - 1 + b.length - 1);
   return NEAR * dice * (numbers(a) === numbers(b) && !replacedWord(a, b) ? 1 : OTHER_NUMBER);
 }
+
 /**
  * Whether one text has a word the other replaced with an unrelated word ("Edit Ada" / "Delete
  * Ada", "Continue with Apple" / "Continue with GitHub"): another thing, not the same one reworded.
@@ -53,5 +57,6 @@ export function replacedWord(a, b) {
   const related = (/** @type {string} */ x, /** @type {string} */ y) => x.startsWith(y) || y.startsWith(x);
   return onlyA.some((x) => !onlyB.some((y) => related(x, y))) && onlyB.some((y) => !onlyA.some((x) => related(x, y)));
 }
+
 /** What a near (not exact) text match is worth, and how much of that is left when the numbers differ. */
 export const NEAR = 0.85, OTHER_NUMBER = 0.3;
