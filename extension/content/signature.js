@@ -21,9 +21,9 @@ import { rowLabel } from "./dom_tables.js";
 import { isSecretField, SECRET_SHOWN } from "./dom_secret.js";
 import { accessibleName, labelText, ownText, referencedText, roleOf, shownWords, visibleText } from "./accessible_name.js";
 import { isInteractiveCheap, isToolUi } from "./controls.js";
-import { deepActiveElement } from "./dom_roots.js";
+import { deepActiveElement, walkDeep } from "./dom_roots.js";
 import { textSim } from "./text_sim.js";
-import { attr, attrNamesOf, attrsOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstElOf, idOf, innerTextOf, isHtml, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, tagOf, textOf } from "./dom_native.js";
+import { attr, attrNamesOf, attrsOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstElOf, idOf, innerTextOf, isHtml, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {{x: number, y: number, w: number, h: number}} Box
@@ -36,42 +36,55 @@ import { attr, attrNamesOf, attrsOf, childCountOf, childrenOf, clientLeftOf, cli
  *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
  *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
  *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string, shows?: string,
- *   alone?: string[]}} Signature
- * @typedef {{zones: string[], item: string}} Context the parts of the page the element was captured
- *   in, innermost first: landmarks, sections, forms and groups as "kind:label" (`nav:Footer`,
- *   `form:/login`, `fieldset:Billing address`), and the item it belongs to (its table row's or
- *   card's title)
+ *   alone?: string[], peers?: number}} Signature  peers: how many elements were it but for their place
+ *   when it was captured (peersOf; absent: 1)
+ * @typedef {{zones: string[], item: string, components?: string[]}} Context the parts of the page the
+ *   element was captured in, innermost first: landmarks, sections, forms and groups as "kind:label"
+ *   (`nav:Footer`, `form:/login`, `fieldset:Billing address`), the item it belongs to (its table
+ *   row's or card's title), and — inside shadow roots — what names each component around it
+ *   (componentLabel: "Rate this article"; "" where nothing does)
  * @typedef {{context?: Context, path?: string[]}} Placed where an element stands, as much of a
  *   signature as tells whether it stands in another part of the page (contextClash)
  * @typedef {{k: number, n: number}} Twins where an element stands in its document or shadow root:
  *   the k-th (from 0, in document order) of n elements (with its tag, or that look the same)
  */
 
-export const SIGNATURE_VERSION = 3;
+export const SIGNATURE_VERSION = 4;
+
 /** Attributes that tend to survive re-renders and identify an element. */
 export const STABLE_ATTRS = ["id", "name", "type", "href", "alt", "aria-label", "placeholder", "title",
   "data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "for", "action", "src", "value"];
+
 const STABLE_SET = new Set(STABLE_ATTRS);
+
 export const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
+
 /** Class names that flip with UI state, not identity. */
 const TRANSIENT_CLASS = /^(is-|has-)?(active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|show(n)?|loading|current|checked|expanded|collapsed|animat\w*|transition\w*|fade\w*|ng-\w+)$/i;
+
 /** Class names a CSS-in-JS tool or CSS modules generated (they change from build to build). */
 const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
+
 /** A styled-components style hash ("bZkfAO", "kQsvhW1"): a capital or a digit after one to three
  * small letters. Case matters: with it ignored, every word of six letters ("retweet", "details")
  * would read as a hash. */
 const HASHED_CASE = /^[a-z]{1,3}[A-Z0-9][a-zA-Z0-9]{4,}$/;
+
 /** @param {string} c */
 function hashedClass(c) { return HASHED_CLASS.test(c) || HASHED_CASE.test(c); }
+
 /** Whether a class name says what an element is (not its state, not a build's hash). @param {string} c */
 export function isStableClass(c) { return !!c && !hashedClass(c) && !TRANSIENT_CLASS.test(c); }
+
 /** Whether an id is one a framework generated. @param {string} id */
 export function isGeneratedId(id) { return GENERATED_ID.test(id); }
+
 /** Ids that frameworks generate (React useId, counters, uuids). */
 const GENERATED_ID = /^:r\w*:$|\d{3,}|[0-9a-f]{8,}|^(ember|ext-gen|react-|radix-|headlessui-|mui-|yui_|uid-)/i;
 
 /** @param {string} s @param {number} n */
 function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
+
 /** Nearest text before and after the element (what a person would read next to it). @param {Element} el */
 export function neighborText(el) {
   /** @param {"previous" | "next"} dir */
@@ -92,6 +105,7 @@ export function neighborText(el) {
   };
   return norm(`${find("previous")} | ${find("next")}`);
 }
+
 /** @param {Element} el */
 function stableClasses(el) {
   /** @type {string[]} */
@@ -101,9 +115,11 @@ function stableClasses(el) {
   for (const c of cls.split(/\s+/)) if (isStableClass(c)) out.push(c);
   return out.slice(0, 6);
 }
+
 /** Steps already worked out, checked against the id and class they came from (ancestors are shared
  * by many elements, and stay the same from one observe to the next). @type {WeakMap<Element, {id: string, cls: string | null, step: string}>} */
 const stepCache = new WeakMap();
+
 /** One step of an ancestor path: tag, plus a stable id or first stable class. @param {Element} el */
 function step(el) {
   const cls = attr(el, "class"), rawId = idOf(el);
@@ -116,12 +132,14 @@ function step(el) {
   stepCache.set(el, { id: rawId, cls, step: out });
   return out;
 }
+
 /** Parent across shadow boundaries. @param {Element} el */
 function parentOf(el) {
   if (parentElOf(el)) return parentElOf(el);
   const root = rootOf(el);
   return root instanceof ShadowRoot ? root.host : null;
 }
+
 /** @param {Element} el */
 export function ancestorPath(el) {
   /** @type {string[]} */
@@ -129,6 +147,7 @@ export function ancestorPath(el) {
   for (let p = parentOf(el); p && tagOf(p) !== "body" && tagOf(p) !== "html" && path.length < 6; p = parentOf(p)) path.push(step(p));
   return path;
 }
+
 /** Same-origin frame chain (innermost first) and the element's offset in the top page. @param {Element} el */
 function frameChain(el) {
   /** @type {string[]} */
@@ -146,6 +165,7 @@ function frameChain(el) {
   } catch { /* a cross-origin parent ends the chain */ }
   return { frames, dx, dy, topWin: win };
 }
+
 /** @param {Element} el */
 function shadowChain(el) {
   /** @type {string[]} */
@@ -153,11 +173,13 @@ function shadowChain(el) {
   for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) hosts.push(step(root.host));
   return hosts;
 }
+
 /**
  * Whether a field holds a secret (dom_secret.js), its label read only when nothing else settles it.
  * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
  */
 export function secretField(el, pass) { return isSecretField(el, () => labelText(el, pass)); }
+
 /** @param {Element} el @param {Map<any, any>} [pass] see captureSignature: labels read once @returns {ElementState} */
 export function elementState(el, pass) {
   /** @type {ElementState} */
@@ -191,8 +213,10 @@ export function elementState(el, pass) {
   if (docOf(el) && deepActiveElement(docOf(el)) === el) s.focused = true;
   return s;
 }
+
 /** Item roles whose element often only wraps the control that acts (a menu entry around its link). */
 const WRAPPING_ROLES = /^(menuitem|menuitemcheckbox|menuitemradio|option|tab|treeitem|listitem)$/;
+
 /**
  * An entry that only wraps one control, which is disabled (`<li role=menuitem><a aria-disabled=true>`):
  * clicking the entry clicks that control, so the entry is as disabled as it is.
@@ -209,9 +233,12 @@ function wrapsDisabled(el) {
 // --- look-alikes --------------------------------------------------------------------------------
 /** Whether the element's value attribute is part of what it is (a radio's value, a button's caption). @param {string} tag */
 export function valueIsIdentity(tag) { return tag === "input" || tag === "button" || tag === "option"; }
+
 /** Attributes that make up how an element looks to a person (its id and classes do not). */
 const LOOK_ATTRS = ["type", "role", "name", "aria-label", "placeholder", "title", "href", "alt"];
+
 const LOOK_SET = new Set([...LOOK_ATTRS, "value"]);
+
 /**
  * What an element looks like, without its place: elements with the same key are look-alikes (twenty
  * "Add to cart" buttons, a grid of bare checkboxes). Built from the same cut values a signature keeps,
@@ -221,6 +248,7 @@ const LOOK_SET = new Set([...LOOK_ATTRS, "value"]);
 function lookKey(tag, attr, text) {
   return attrKey(tag, attr) + "\u0001" + text;
 }
+
 /**
  * The part of a look key its attributes make (see lookKey): the tag, then each look attribute that
  * has a value, by its place in LOOK_ATTRS (an empty one is as good as none).
@@ -232,6 +260,7 @@ function attrKey(tag, attr) {
   const v = valueIsIdentity(tag) ? attr("value") : "";
   return v ? k + "\u0002v" + cut(v, 200) : k;
 }
+
 /**
  * An element's look attributes, read once (not each by name: a thousand buttons are keyed in an
  * observe); by their names, which cost less to list than the attributes themselves.
@@ -245,17 +274,21 @@ function attrKeyOf(el) {
   for (let i = 0; i < names.length; i++) { const n = names[i]; if (LOOK_SET.has(n)) own[n] = attr(el, n) || ""; }
   return attrKey(tagOf(el), (a) => own[a] || "");
 }
+
 /** @param {Element} el @param {Map<any, any>} [pass] */
 export function lookKeyOf(el, pass) {
   return attrKeyOf(el) + "\u0001" + lookText(el, pass);
 }
+
 /** The words of a look key (a select's are its options, which say nothing of how it looks). @param {Element} el @param {Map<any, any>} [pass] */
 function lookText(el, pass) { return tagOf(el) === "select" ? "" : visibleText(el, pass); }
+
 /** @param {Signature} sig */
 export function lookKeyOfSignature(sig) {
   const A = sig.attrs || {};
   return lookKey(sig.tag, (a) => A[a] || "", sig.tag === "select" ? "" : sig.text);
 }
+
 /**
  * The elements with `tag` in `root` in document order, and the same grouped by look. A capture pass
  * shares one of these per root and tag (every signature of an observe asks for it).
@@ -291,6 +324,7 @@ function tagOrder(root, tag, pass) {
   for (let i = 0; i < all.length; i++) at.set(all[i], i);
   return { all, keys, groups, at };
 }
+
 /**
  * The elements of a tag in a root, as a gathering in this pass asked for them (see gatherBig):
  * `pass.get(tagQuery).get(root).get(tag)`.
@@ -307,6 +341,7 @@ export function tagQuery(root, tag, pass) {
   if (!list) { list = qsa(root, tag); byTag.set(tag, list); }
   return list;
 }
+
 /**
  * Where the element stands in its document (or shadow root): the k-th of the n elements with its
  * tag (`order`), and the k-th of the n that look like it (`twins`, when it has look-alikes).
@@ -314,18 +349,87 @@ export function tagQuery(root, tag, pass) {
  * @returns {{order?: Twins, twins?: Twins}}
  */
 function placeOf(el, pass) {
+  const t = orderOf(el, pass);
+  const k = t?.at.get(el);
+  if (!t || k === undefined) return {};
+  const g = lookAlikes(el, pass);
+  return { order: { k, n: t.all.length }, ...(g ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
+}
+
+/** The elements with the element's tag in its document or shadow root (see tagOrder). @param {Element} el @param {Map<any, any>} [pass] */
+function orderOf(el, pass) {
   const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  if (!("querySelectorAll" in root)) return {};
+  if (!("querySelectorAll" in root)) return null;
   /** @type {Map<string, TagOrder> | undefined} */
   let byTag = pass?.get(root);
   if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
   let t = byTag.get(tagOf(el));
   if (!t) { t = tagOrder(root, tagOf(el), pass); byTag.set(tagOf(el), t); }
-  const k = t.at.get(el);
-  if (k === undefined) return {};
-  const key = t.keys[k], g = key === null ? null : t.groups.get(key);
-  return { order: { k, n: t.all.length }, ...(g && g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
+  return t;
 }
+
+/** The elements of its root that look like it (itself included), in document order; null when it has none. @param {Element} el @param {Map<any, any>} [pass] */
+function lookAlikes(el, pass) {
+  const t = orderOf(el, pass);
+  const k = t?.at.get(el);
+  if (!t || k === undefined) return null;
+  const key = t.keys[k], g = key === null ? null : t.groups.get(key);
+  return g && g.length > 1 ? g : null;
+}
+
+/** Look-alike groups past this size are not compared value by value (see peersOf): their elements count as peers. */
+const PEERS_MAX = 400;
+
+/**
+ * How many elements were the element but for their place when it was captured (itself included):
+ * its look-alikes with the same recorded attributes, classes, label and context — and, where a
+ * component it stands in has a look-alike told from it by nothing but place and holding such an
+ * element too (the same star in the other of two rating widgets alike), at least two. Nothing
+ * but place tells such elements apart: an untouched original is taken for the element only when
+ * it was the one such element (refind.js).
+ * @param {Element} el @param {Map<any, any>} [pass]
+ */
+function peersOf(el, pass) {
+  const g = lookAlikes(el, pass);
+  if (g && g.length > PEERS_MAX) return g.length;
+  if (!g && !(rootOf(el) instanceof ShadowRoot)) return 1;
+  const key = ownKey(el, pass);
+  let n = 1;
+  if (g) for (const e of g) if (e !== el && ownKey(e, pass) === key) n++;
+  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) {
+    const h = root.host, hg = lookAlikes(h, pass);
+    if (!hg) continue;
+    if (hg.length > PEERS_MAX || hg.some((x) => x !== h && ownKey(x, pass) === ownKey(h, pass) && holdsPeer(x, el, key, pass))) n = Math.max(n, 2);
+  }
+  return n;
+}
+
+/**
+ * Whether a component holds, in its shadow root, an element that is `el` but for its place (its
+ * own key is `key`): the same star in the other of two rating widgets alike.
+ * @param {Element} host @param {Element} el @param {string} key @param {Map<any, any>} [pass]
+ */
+function holdsPeer(host, el, key, pass) {
+  const r = shadowOf(host), tag = tagOf(el);
+  if (!r) return false;
+  let found = false;
+  walkDeep(r, (x) => { if (!found && tagOf(x) === tag && ownKey(x, pass) === key) found = true; });
+  return found;
+}
+
+/** What an element is but for its place, as a signature records it (see peersOf). @param {Element} el @param {Map<any, any>} [pass] */
+function ownKey(el, pass) {
+  /** @type {Map<Element, string>} */
+  let memo = pass?.get(ownKey);
+  if (!memo) { memo = new Map(); if (pass) pass.set(ownKey, memo); }
+  let k = memo.get(el);
+  if (k === undefined) {
+    k = JSON.stringify([recordedAttrs(el, false), stableClasses(el), labelText(el, pass), contextOf(el, pass), iconWords(el)]);
+    memo.set(el, k);
+  }
+  return k;
+}
+
 /**
  * The place of a re-find's candidates (see placeOf), asking no more of the page than the rules use:
  * the k-th of n with the element's tag (a binary search of the root's list in document order), and
@@ -361,6 +465,7 @@ export function placeCandidates(sig, cands, pass) {
     if (g.length > 1) c.signature.twins = { k: g.indexOf(el), n: g.length };
   }
 }
+
 /** How many elements of a list in document order come before an element. @param {ArrayLike<Element>} list @param {Element} el */
 function insertionIndex(list, el) {
   let lo = 0, hi = list.length;
@@ -370,6 +475,7 @@ function insertionIndex(list, el) {
   }
   return lo;
 }
+
 /** Where an element is in a list of elements in document order (-1: not there). @param {ArrayLike<Element>} list @param {Element} el */
 function indexIn(list, el) {
   const i = insertionIndex(list, el);
@@ -379,14 +485,20 @@ function indexIn(list, el) {
 // --- context: the part of the page an element belongs to ----------------------------------------
 /** Containers that make a part of the page: landmarks, sections, forms and groups. */
 const ZONE_TAGS = new Set(["header", "footer", "nav", "aside", "main", "dialog", "form", "fieldset", "section", "search"]);
+
 const ZONE_ROLES = new Set(["banner", "contentinfo", "navigation", "complementary", "main", "dialog", "alertdialog", "form",
   "search", "region", "group", "radiogroup", "tablist", "menu", "menubar", "toolbar", "tabpanel"]);
+
 /** Containers that make an item of a list: a row, a card, a result. */
 const ITEM_TAGS = new Set(["tr", "li", "article", "dd"]);
+
 const ITEM_ROLES = new Set(["row", "listitem", "article", "treeitem"]);
+
 const HEADINGS = "h1,h2,h3,h4,h5,h6,[role=heading],legend";
+
 /** Containers that a heading inside names (see containerLabel). */
 const NAMED_CONTAINERS = "section, fieldset, dialog, article, [role=region], [role=group], [role=radiogroup], [role=dialog], [role=alertdialog], [role=tabpanel]";
+
 /** The words that name a container: its aria label, its legend or first heading. @param {Element} el */
 function containerLabel(el) {
   const aria = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
@@ -406,6 +518,7 @@ function containerLabel(el) {
   }
   return "";
 }
+
 /** A form's name: its label, its id or name, where it posts, its heading, its submit button's words. @param {Element} el */
 function formLabel(el) {
   const own = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
@@ -417,6 +530,7 @@ function formLabel(el) {
   const h = qs(el, HEADINGS) || qs(el, "button[type=submit], input[type=submit], button:not([type])");
   return h ? cut(norm(textOf(h) || attr(h, "value")), 40) : "";
 }
+
 /** The zone an element opens, as "kind:label", or "" when it is none. @param {Element} el */
 function zoneOf(el) {
   const tag = tagOf(el), role = (attr(el, "role") || "").split(/\s+/)[0];
@@ -430,9 +544,11 @@ function zoneOf(el) {
   }
   return "";
 }
+
 /** Roles that stand for the same kind of zone as a tag. @type {Record<string, string>} */
 const ZONE_KIND = { banner: "header", contentinfo: "footer", navigation: "nav", complementary: "aside", main: "main",
   alertdialog: "dialog", region: "section", group: "fieldset", radiogroup: "fieldset" };
+
 /**
  * What names an item of a list: the first cell of its row that is not the element, or the one
  * heading of its card. Returns the naming element (its words are read later, leaving the target out).
@@ -447,6 +563,7 @@ function itemTitle(el) {
   if (hs.length > 1) return null;
   return ITEM_TAGS.has(tag) || ITEM_ROLES.has(role) || repeated(el) ? el : null;
 }
+
 /**
  * Whether a container is one of a run of the same kind: a sibling next to it has its tag and its
  * class, or its tag and the same children (a class rehashed by a build), as a feed's posts or a
@@ -463,12 +580,14 @@ function repeated(el) {
     && (attr(s, "class") === cls || (!!kids && childTags(s) === kids));
   return like(prevElOf(el)) || like(nextElOf(el));
 }
+
 /** The tags of an element's children, in order. @param {Element} el */
 function childTags(el) {
   let out = "";
   for (let c = firstElOf(el); c; c = nextElOf(c)) out += tagOf(c) + " ";
   return out;
 }
+
 /** The words of a row's first cell that does not hold the element. @param {Element} row @param {Element} el */
 function rowKey(row, el) {
   for (const cell of Array.from(childrenOf(row))) {
@@ -478,6 +597,7 @@ function rowKey(row, el) {
   }
   return "";
 }
+
 /**
  * Elements that look like `skip` — its tag or another control (a copy kept as a button while it
  * became a link), with similar words or the same label ("Remove" on "×" and on "×s"): a copy of a
@@ -499,7 +619,7 @@ function alikeOf(skip) {
  * @returns {Context}
  */
 export function contextOf(el, pass) {
-  /** @type {Map<Element, {zone: string, title?: Element | null}>} */
+  /** @type {Map<Element, {zone: string, title?: Element | null, component?: string}>} */
   let cache = pass?.get(contextOf);
   if (!cache) { cache = new Map(); if (pass) pass.set(contextOf, cache); }
   /** @type {string[]} */
@@ -531,8 +651,63 @@ export function contextOf(el, pass) {
       itemDone = !!item || (t === p && (ITEM_TAGS.has(tagOf(p)) || ITEM_ROLES.has(attr(p, "role") || "")));
     }
   }
-  return { zones: zones.slice(0, 6), item };
+  /** @type {string[]} */
+  const components = [];
+  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) {
+    let c = cache.get(root.host);
+    if (!c) { c = { zone: zoneOf(root.host) }; cache.set(root.host, c); }
+    if (c.component === undefined) c.component = componentLabel(root.host);
+    components.push(c.component);
+  }
+  return { zones: zones.slice(0, 6), item, ...(components.length ? { components } : {}) };
 }
+
+/**
+ * What names a component (a shadow host) an element stands in: the host's own label
+ * (aria-labelledby, aria-label, title), the words put in its light DOM (`<x-rating>Rate this
+ * article</x-rating>`), or the first heading or label inside its shadow root that holds no
+ * control. "" when nothing names it: then only its place tells it from a look-alike.
+ * @param {Element} host
+ */
+function componentLabel(host) {
+  const own = referencedText(host, "aria-labelledby") || norm(attr(host, "aria-label")) || norm(attr(host, "title"));
+  if (own) return cut(own, 40);
+  const light = norm(textOf(host));
+  if (light) return cut(light, 40);
+  const sr = shadowOf(host);
+  if (!sr) return "";
+  for (const h of Array.from(qsa(sr, `${HEADINGS},label,caption`))) {
+    if (qs(h, "a, button, input, select, textarea, [role=button], [role=link]")) continue;
+    const t = norm(textOf(h));
+    if (t) return cut(t, 40);
+  }
+  return "";
+}
+
+/**
+ * The attributes a signature keeps: the stable ones, a few short data keys (apps often key their
+ * rows by one: data-id, data-sku…) and an explicit role. The element's own (few) attributes are
+ * walked rather than each stable one asked for by name. A secret field's value attribute and data
+ * attributes are not kept (a page may keep the password it generated there).
+ * @param {Element} el @param {boolean} secret
+ */
+function recordedAttrs(el, secret) {
+  /** @type {Record<string, string>} */
+  const attrs = {};
+  const valueOk = valueIsIdentity(tagOf(el)) && !secret;
+  let data = secret ? 4 : 0;
+  const list = attrsOf(el);
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i];
+    if (a.value === "" || (a.name === "value" && !valueOk)) continue;
+    if (STABLE_SET.has(a.name)) attrs[a.name] = cut(a.value, 200);
+    else if (a.name.startsWith("data-") && a.value.length <= 40 && data < 4) { attrs[a.name] = a.value; data++; }
+  }
+  const role = attr(el, "role");
+  if (role) attrs.role = role;
+  return attrs;
+}
+
 /**
  * Describes an element so it can be found again after the page changed.
  * @param {Element} el
@@ -549,25 +724,8 @@ export function contextOf(el, pass) {
  * @returns {Signature}
  */
 export function captureSignature(el, known = {}, pass) {
-  /** @type {Record<string, string>} */
-  const attrs = {};
-  // Walk the element's own (few) attributes rather than asking for each stable one by name. A
-  // secret field's value attribute and data attributes are not kept (a page may keep the password
-  // it generated there).
   const state = known.state ?? elementState(el, pass);
-  const secret = !!state.secret;
-  const valueOk = valueIsIdentity(tagOf(el)) && !secret;
-  let data = secret ? 4 : 0;
-  const list = attrsOf(el);
-  for (let i = 0; i < list.length; i++) {
-    const a = list[i];
-    if (a.value === "" || (a.name === "value" && !valueOk)) continue;
-    if (STABLE_SET.has(a.name)) attrs[a.name] = cut(a.value, 200);
-    // Apps often key their rows by a data attribute (data-id, data-sku…): a few short ones.
-    else if (a.name.startsWith("data-") && a.value.length <= 40 && data < 4) { attrs[a.name] = a.value; data++; }
-  }
-  const role = attr(el, "role");
-  if (role) attrs.role = role;
+  const attrs = recordedAttrs(el, !!state.secret);
   const { frames, dx, dy, topWin } = frameChain(el);
   const r = known.box || (() => { const b = rectOf(el); return { x: b.left + dx, y: b.top + dy, w: b.width, h: b.height }; })();
   let scroll = topWin && pass?.get(topWin);
@@ -577,6 +735,7 @@ export function captureSignature(el, known = {}, pass) {
   }
   const sx = scroll.x, sy = scroll.y;
   const place = known.place === false ? {} : placeOf(el, pass);
+  const peers = place.twins ? peersOf(el, pass) : 1;
   // Which of its identity keys no other element of its document or shadow root had when it was
   // captured (a card's image link and title link share their target: neither is told by it).
   const alone = known.place === false ? [] : aloneKeys(el, attrs, pass);
@@ -604,10 +763,13 @@ export function captureSignature(el, known = {}, pass) {
     ...(name ? {} : { icon: iconWords(el) }),
     ...(shows ? { shows } : {}),
     ...(alone.length ? { alone } : {}),
+    ...(peers > 1 ? { peers } : {}),
   };
 }
+
 /** The attribute names that make an identity key (a checkbox's value goes with its name). */
 const IDENTITY_ATTRS = ["id", ...TEST_ID_ATTRS, "href", "name"];
+
 /**
  * Per document or shadow root (once a pass): how many of its elements carry each identity value.
  * @param {Document | ShadowRoot} root @param {Map<any, any> | undefined} pass
@@ -631,8 +793,10 @@ function identityCounts(root, pass) {
   }
   return counts;
 }
+
 /** (the pass's key for identityCounts) */
 const IDENTITY_PASS = {};
+
 /** An identity attribute's value as keys compare it: a link's target resolved; a checkbox's name with its value. @param {Element} e @param {string} k */
 function identityValue(e, k) {
   const v = attr(e, k);
@@ -642,6 +806,7 @@ function identityValue(e, k) {
   const val = attr(e, "value");
   return val !== null && /^(checkbox|radio)$/i.test(attr(e, "type") || "") ? `${v}\u0000${val}` : v;
 }
+
 /**
  * The element's identity keys that were its own alone when captured.
  * @param {Element} el @param {Record<string, string>} attrs @param {Map<any, any> | undefined} pass
@@ -654,6 +819,7 @@ function aloneKeys(el, attrs, pass) {
   const counts = identityCounts(root, pass);
   return keys.filter((k) => counts.get(`${k}=${identityValue(el, k)}`) === 1);
 }
+
 /**
  * The element's signature, or — where reading the element fails — one that says only what the page
  * map already knew of it (its tag, name and box): such an element can still be acted on by its id,
@@ -678,9 +844,11 @@ export function signatureOf(el, known = {}, pass) {
       neighbor: "", path: [], frame: [], shadow: [], box: { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(b.w), h: Math.round(b.h) }, state: {} };
   }
 }
+
 /** Words that say nothing about which icon it is. */
 export const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
   "only", "small", "large", "default", "primary", "secondary", "rounded", "sprite", "sprites", "png", "jpg", "gif", "webp"]);
+
 /**
  * What a nameless control shows, in words: its own and its icon's class names, image files and
  * sprite references ("btn-trash" + "icon-trash" → "trash"). Two nameless buttons side by side are
@@ -700,6 +868,7 @@ export function iconWords(el) {
   }
   return Array.from(words).slice(0, 8).join(" ");
 }
+
 /**
  * The place of each shadow host around the element among the hosts that look like it ("2/3": the
  * third of three star ratings), innermost first: look-alikes in two shadow roots that look the
