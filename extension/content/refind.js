@@ -1023,7 +1023,7 @@ function otherInstance(sig, c) {
 
 /**
  * Position never decides alone: `s` ties with another candidate on everything but its place (its
- * box, order, ancestors and the words around it) and does not stand in the element's own place —
+ * box, order, ancestors and the words around it) and ids that are not the element's, and does not stand in the element's own place —
  * or does, but something else told the element from its look-alikes when it was captured (an icon,
  * a label), and that is gone from `s` as from them: which is which may have changed with it. (One
  * that still carries all it carried itself, in its place, is the element beside a copy of it, or
@@ -1035,8 +1035,22 @@ function otherInstance(sig, c) {
 function tiedButPlace(f, s) {
   if (inPlace(f.sig, s.signature) && (placeWasAll(f.sig) || sameItself(f.sig, s.signature))) return "";
   const before = f.sig.name ? null : aroundParts(s.signature.neighbor)[0];
-  return f.left.some((d) => d !== s && d.element !== s.element && sameButPlace(s.signature, d.signature) && (before === null || aroundParts(d.signature.neighbor)[0] === before))
+  const mine = lessOtherId(f.sig, s.signature);
+  return f.left.some((d) => d !== s && d.element !== s.element && sameButPlace(mine, lessOtherId(f.sig, d.signature)) && (before === null || aroundParts(d.signature.neighbor)[0] === before))
     ? "another candidate is the same but for its place" : "";
+}
+
+/**
+ * A candidate's signature without its id when that is neither the element's nor the element's
+ * grown a suffix ("code-r7k2" for "code"): an id the element never carried tells nothing of which
+ * is the element.
+ * @param {Signature} sig @param {Signature} c @returns {Signature}
+ */
+function lessOtherId(sig, c) {
+  const id = c.attrs?.id, was = sig.attrs?.id || "";
+  if (id === undefined || id === was || extendsId(id, was)) return c;
+  const { id: _, ...attrs } = c.attrs;
+  return { ...c, attrs };
 }
 
 /** 0. Nothing changed: one candidate is the captured element to the letter, in the same place. @param {Field} f @returns {RefindResult | null} */
