@@ -7,7 +7,7 @@
  *
  *   - never another element: the answer is the element itself or an abstention — unless another
  *     element now carries the captured signature to the letter, its place included (its ancestors
- *     as samePath reads them), or carries every value but its place while the element itself no
+ *     as samePath reads them, or its place as inPlace reads it), or carries every value but its place while the element itself no
  *     longer does (a copy of its card put beside it, then its own words changed): no signature can
  *     tell those apart, and the invariants below may take that one — a "twin", counted apart;
  *   - gone is gone: once the element is deleted, nothing is found — but a copy of it put beside it
@@ -458,7 +458,7 @@ export function runTrial(tr, opts = {}) {
   const els = deep().filter((e) => isRendered(e) && (e.localName === sig.tag || e === r.element));
   const sigs = new Map(els.map((e) => [e, JSON.parse(JSON.stringify(captureSignature(e)))]));
   const exact = els.filter((e) => own(sigs.get(e)) === ownWas);
-  const twin = els.some((e) => e !== t && toTheLetter(sig, sigs.get(e)))
+  const twin = els.some((e) => e !== t && (toTheLetter(sig, sigs.get(e)) || (allButPlace(sigs.get(e)) === allButPlace(sig) && inPlace(sig, sigs.get(e)))))
     || (exact.length === 1 && exact[0] !== t) || (!!r.element && standIns.has(r.element) && r.element !== t)
     || (!t && !!r.element && reworded.has(r.element));
   const outcome = !t ? (r.status === "found" ? "wrong" : "refused") : r.status !== "found" ? "abstained" : r.element === t ? "correct" : "wrong";
