@@ -30,12 +30,16 @@ from .tool_spec import ToolArgs
 SPEND = (r"\b(buy|purchase|pay|payment|place (?:my |your |the |an? )?order|order now|checkout now|"
          r"complete (?:purchase|order|payment|booking)|confirm (?:and pay|purchase|order|payment|"
          r"booking)|subscribe|donate|book now|reserve now|add funds|top up|transfer|send money|"
-         r"upgrade now|start (?:my )?subscription)\b")
+         r"upgrade now|start (?:my )?subscription|"
+         # … in the languages most pages heybro meets are written in
+         r"kaufen|jetzt kaufen|bezahlen|zahlungspflichtig bestellen|abonnieren|acheter|payer|"
+         r"commander|s'abonner|comprar|pagar|suscribirse|comprare|pagare|abbonati|kopen|betalen)\b")
 SEND = (r"\b(send|post|publish|tweet|submit (?:comment|review|post|reply)|post comment|reply now|"
         r"share now|schedule post)\b")
 DELETE = (r"\b(delete|remove|erase|destroy|discard|trash|move to trash|empty trash|cancel (?:my |the )?"
           r"(?:subscription|order|account|booking)|close (?:my )?account|deactivate|unsubscribe|"
-          r"permanently)\b")
+          r"permanently|löschen|entfernen|supprimer|effacer|eliminar|borrar|elimina|cancella|"
+          r"verwijderen)\b")
 # Where a press leads (a link's target, a form's action), its path and query read as words.
 TARGET_SPEND = (r"\b(pay|payment|payments|purchase|subscribe|subscription|subscriptions|donate|"
                 r"transfer|charge|checkout[ _/-](?:confirm|complete|place)|place[ _-]order|"
