@@ -11,6 +11,7 @@ import { siteOf, siteRefusal, siteVerdict } from "../shared/site_rules.js";
 import { standDown } from "./dialog_answers.js";
 import { addressProblem } from "../shared/web_address.js";
 import "./trusted_input.js"; // the browser's own input for the DOM agent (chrome.debugger)
+import { hideOutline } from "./outline.js"; // the outline on the element acted on (chrome.debugger)
 import { makeMessage } from "../shared/messages.js";
 import { loadPrefs } from "../shared/prefs.js";
 import { Notifier } from "./notify.js";
@@ -102,7 +103,7 @@ async function onHostMessage(message) {
     await store.update((s) => applyEvent(s, ev), { lazy: true });
     // The task ended (or waits paused for the user): heybro is no longer at work in its tabs.
     const status = store.state.taskContext?.taskId === ev.task_id ? store.state.taskContext.status : null;
-    if (status && (FINAL_STATUSES.has(status) || status === STATUS.paused)) for (const id of taskTabs(ev.task_id)) standDown(id);
+    if (status && (FINAL_STATUSES.has(status) || status === STATUS.paused)) for (const id of taskTabs(ev.task_id)) { hideOutline(id); standDown(id); }
     return; // the pages read it from the state pushed with the change
 
   }

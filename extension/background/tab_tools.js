@@ -5,7 +5,8 @@
  * extension/actions/. The tab is the call's `tab_id`; `navigate` without one opens a new tab so a
  * task never takes over the page the user is looking at.
  */
-import { highlight } from "./dom_tools.js";
+import { finishedShot, markBoxes } from "./shot.js";
+import { hideOutline } from "./outline.js";
 import { addressProblem } from "../shared/web_address.js";
 
 /** @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload */
@@ -162,20 +163,22 @@ async function capture(windowId, opts) {
 /**
  * The visible part of the call's tab. Only Chrome's visible tab can be captured: a task whose tab
  * is in the background gets an error rather than the tab brought to the front (that would take the
- * page away from the user, every step). With `clear_boxes`, the numbered boxes an observe drew
- * (`highlight`) are removed once the capture is taken, or when none can be.
+ * page away from the user, every step). The image is finished in shot.js: frames on sites the
+ * user's rules keep heybro off covered, the numbered boxes drawn when on. With `clear_boxes`, the
+ * boxes are turned off once the capture is taken, or when none can be.
  * @param {ToolCallPayload} call
  */
 export async function screenshot(call) {
   const tab = await tabOf(call.tab_id);
+  const tabId = /** @type {number} */ (tab.id);
   try {
     if (!tab.active) throw fail("The task's tab is in the background; heybro does not bring it to the front for a screenshot.", "unsupported");
-    const opts = call.args.quality ? { format: /** @type {"jpeg"} */ ("jpeg"), quality: call.args.quality } : { format: /** @type {"png"} */ ("png") };
-    // The page's latest drawing (the boxes an observe just put up) is waited for, not assumed.
-    await chrome.tabs.sendMessage(/** @type {number} */ (tab.id), { kind: "dom.painted" }, { frameId: 0 }).catch(() => null);
-    const dataUrl = await capture(/** @type {number} */ (tab.windowId), opts);
-    return { tab_id: /** @type {number} */ (tab.id), data_url: dataUrl };
+    const quality = call.args.quality;
+    const opts = quality ? { format: /** @type {"jpeg"} */ ("jpeg"), quality } : { format: /** @type {"png"} */ ("png") };
+    await hideOutline(tabId); // (the outline is for the person watching; it would show on the capture)
+    const dataUrl = await finishedShot(tabId, call.sites || {}, () => capture(/** @type {number} */ (tab.windowId), opts), quality || 90);
+    return { tab_id: tabId, data_url: dataUrl };
   } finally {
-    if (call.args.clear_boxes) await highlight({ ...call, tool: "highlight", args: { on: false } }).catch(() => {});
+    if (call.args.clear_boxes) markBoxes(tabId, false);
   }
 }
