@@ -341,20 +341,33 @@ def test_numbered_boxes_are_where_the_elements_are_when_the_screenshot_is_taken(
 
 
 def test_list_tabs_shows_the_tasks_tabs_not_the_users_own(browser, page, sites):
+    """The task's tab and those its page opened after the task started; not a tab the user opened
+    from that page before, nor one of their own."""
     own = browser.ctx.new_page()  # a tab of the user's, unrelated to the task
     own.goto(sites[1] + "/form.html")
     try:
         open_page(page, sites[0] + "/form.html")
+        with page.expect_popup() as early:
+            page.evaluate("window.open(location.origin + '/dynamic.html')")  # the user's, before the task
+        early.value.wait_for_load_state("load")
+        since = browser.sw.evaluate("Date.now()")
+        page.bring_to_front()  # (the browser takes the active tab for a new tab's opener)
         with page.expect_popup() as pop:
             page.evaluate("window.open(location.origin + '/long.html')")  # the task's page opens a tab
         pop.value.wait_for_load_state("load")
         page.bring_to_front()
-        listed = ok(browser, "list_tabs")
+        listed = browser.sw.evaluate(
+            """async (since) => {
+                const [tab] = await chrome.tabs.query({active: true});
+                return await globalThis.heybro.runTool({tool: "list_tabs", args: {}, tab_id: tab.id, timeout_ms: 5000, task_since: since});
+            }""", since)["result"]
         urls = [t["url"] for t in listed["tabs"]]
         assert any(u.endswith("/form.html") and u.startswith(sites[0]) for u in urls), urls
         assert any(u.endswith("/long.html") for u in urls), urls
+        assert not any(u.endswith("/dynamic.html") for u in urls), urls
         assert not any(u.startswith(sites[1]) for u in urls), urls
-        assert listed["other_tabs"] >= 1
+        assert listed["other_tabs"] >= 2
         pop.value.close()
+        early.value.close()
     finally:
         own.close()

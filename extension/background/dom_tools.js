@@ -18,7 +18,8 @@
 import { armDialogs, takeDialogs } from "./dialog_answers.js";
 import { frameBudgets } from "./frame_budget.js";
 import { trustedInputMode } from "./trusted_input.js";
-import { addressProblem } from "../shared/web_address.js";
+import { openedDuringTask } from "./tab_adoption.js";
+import { tabBirths } from "./tab_births.js";
 import { siteRefusal, siteVerdict } from "../shared/site_rules.js";
 import { frameAddress, frameVerdicts, framesOffUnder, leftOutLine } from "./frame_rules.js";
 import { frameTree, hostOf, listedFrames } from "./frames.js";
@@ -98,15 +99,16 @@ function frameOfId(id) {
 }
 
 /**
- * Tabs this tab opened (a link with target=_blank, window.open) that are still open: the agent
- * would not know about them otherwise.
- * @param {number} tabId
+ * Tabs this tab opened while the task ran (a link with target=_blank, window.open) that are still
+ * open: the agent would not know about them otherwise. Never one opened before the task started
+ * (tab_adoption.js): that is the user's.
+ * @param {number} tabId @param {ToolCallPayload} call
  */
-async function openedTabs(tabId) {
+async function openedTabs(tabId, call) {
   try {
-    const tabs = await chrome.tabs.query({});
-    // (Web pages only: a browser or extension page opened beside it is none the task may use.)
-    return tabs.filter((t) => t.openerTabId === tabId && t.id !== undefined && !addressProblem(t.url || t.pendingUrl || "about:blank"))
+    const [tabs, births] = await Promise.all([chrome.tabs.query({}), tabBirths()]);
+    const mine = new Set([tabId]);
+    return tabs.filter((t) => openedDuringTask(t, mine, call.task_since, births))
       .map((t) => ({ tab_id: /** @type {number} */ (t.id), url: t.url || t.pendingUrl || "", title: t.title || "", active: !!t.active }));
   } catch { return []; }
 }
@@ -115,7 +117,7 @@ async function openedTabs(tabId) {
 export async function observe(call) {
   const tab = await targetTab(call);
   const tabId = /** @type {number} */ (tab.id);
-  const opened = openedTabs(tabId);
+  const opened = openedTabs(tabId, call);
   const obs = await observeFrames(call, tabId);
   return { ...obs, opened_tabs: await opened };
 }
@@ -429,7 +431,7 @@ export function actionTool(def) {
         // site rules keep heybro off (then it is read again, without it).
         if (seen && !(seen.remote_frames || []).length && !strays(seen, call.sites || {}).length) {
           const tabId = /** @type {number} */ (call.tab_id ?? (await targetTab(call)).id);
-          result.observation = { ...mergeFrames([{ f: { frameId: 0, url: seen.url }, r: seen }], tabId), opened_tabs: await (opened ?? openedTabs(tabId)) };
+          result.observation = { ...mergeFrames([{ f: { frameId: 0, url: seen.url }, r: seen }], tabId), opened_tabs: await (opened ?? openedTabs(tabId, call)) };
         } else {
           result.observation = await observe({ ...call, args: after });
         }
@@ -471,7 +473,7 @@ function actOnly(def) {
       if (!reply.navigated && !reply.navigating) return { result: reply, seen: null };
       // The action started a navigation (the agent saw it begin, or the page unloaded before it
       // could answer): wait for the new document instead of guessing with a sleep.
-      const opened = frameId === 0 && observeArgs ? openedTabs(tabId) : undefined;
+      const opened = frameId === 0 && observeArgs ? openedTabs(tabId, call) : undefined;
       const ready = await newDocument(tabId, frameId, reply.doc ?? null, watch.state, started + timeout, frameId === 0 ? observeArgs : null);
       // The tab went away with the action in flight: whether it happened cannot be seen.
       if (!ready && !(await chrome.tabs.get(tabId).catch(() => null))) throw fail("cut_off", `The tab closed while ${action} was in flight: it may or may not have happened.`);
