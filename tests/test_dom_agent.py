@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+from typing import Any
 
 import pytest
 
@@ -347,26 +348,33 @@ def test_list_tabs_shows_the_tasks_tabs_not_the_users_own(browser, page, sites):
     own.goto(sites[1] + "/form.html")
     try:
         open_page(page, sites[0] + "/form.html")
-        with page.expect_popup() as early:
-            page.evaluate("window.open(location.origin + '/dynamic.html')")  # the user's, before the task
+        # The user, before the task: a link of the page opened in a background tab (its opener is
+        # the task's tab).
+        page.evaluate("document.body.insertAdjacentHTML('beforeend', '<a id=\"early\" href=\"/dynamic.html\">later</a>')")
+        with browser.ctx.expect_page() as early:
+            page.click("#early", modifiers=["Control"])
         early.value.wait_for_load_state("load")
         since = browser.sw.evaluate("Date.now()")
-        page.bring_to_front()  # (the browser takes the active tab for a new tab's opener)
+
+        def listed() -> dict[str, Any]:
+            return browser.sw.evaluate(
+                """async (since) => {
+                    const [tab] = await chrome.tabs.query({active: true});
+                    return await globalThis.heybro.runTool({tool: "list_tabs", args: {}, tab_id: tab.id, timeout_ms: 5000, task_since: since});
+                }""", since)["result"]
+        urls = [t["url"] for t in listed()["tabs"]]
+        assert urls == [sites[0] + "/form.html"], urls
         with page.expect_popup() as pop:
             page.evaluate("window.open(location.origin + '/long.html')")  # the task's page opens a tab
         pop.value.wait_for_load_state("load")
         page.bring_to_front()
-        listed = browser.sw.evaluate(
-            """async (since) => {
-                const [tab] = await chrome.tabs.query({active: true});
-                return await globalThis.heybro.runTool({tool: "list_tabs", args: {}, tab_id: tab.id, timeout_ms: 5000, task_since: since});
-            }""", since)["result"]
-        urls = [t["url"] for t in listed["tabs"]]
+        now = listed()
+        urls = [t["url"] for t in now["tabs"]]
         assert any(u.endswith("/form.html") and u.startswith(sites[0]) for u in urls), urls
         assert any(u.endswith("/long.html") for u in urls), urls
         assert not any(u.endswith("/dynamic.html") for u in urls), urls
         assert not any(u.startswith(sites[1]) for u in urls), urls
-        assert listed["other_tabs"] >= 2
+        assert now["other_tabs"] >= 2
         pop.value.close()
         early.value.close()
     finally:
