@@ -400,7 +400,9 @@ async function newDocument(tabId, frameId, oldDoc, tab, deadline, observeArgs = 
  * @param {number} tabId @param {number} frameId @param {SiteGate} gate
  */
 async function frameRules(tabId, frameId, gate) {
-  const nodes = await listedFrames(tabId);
+  let nodes = await listedFrames(tabId);
+  // (The browser lists no frame for the tab: what each frame says of itself, then.)
+  if (!nodes.length) nodes = (await frameTree(tabId)).nodes;
   const verdicts = frameVerdicts(nodes, gate);
   const v = verdicts.get(frameId);
   if (v) throw keptOff(v, frameId);
