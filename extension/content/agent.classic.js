@@ -669,6 +669,7 @@ const __dom_frames = (() => {
  * left out of every read and every search (refind.js `frameDocument` is the one way into a frame's
  * document), each shown in the map by the line it came with.
  */
+const { docOf } = __dom_native;
 
 /** @type {Array<{path: number[], line: string}>} */
 let off = [];
@@ -712,7 +713,26 @@ function leftOut(doc) {
   const hit = off.find((o) => o.path.length <= path.length && o.path.every((v, i) => v === path[i]));
   return hit ? hit.line : null;
 }
-return { setFramesOff, framePath, leftOut };
+
+/**
+ * The line of the left-out frame an element lies in (its own document or one it sits in, up to
+ * this agent's), or null: an element found by an id from before the rule held is not acted on.
+ * @param {Element} el
+ * @returns {string | null}
+ */
+function leftOutAround(el) {
+  if (!off.length) return null;
+  try {
+    for (let d = docOf(el); d && d !== document;) {
+      const line = leftOut(d);
+      if (line) return line;
+      const owner = d.defaultView?.frameElement;
+      d = owner ? docOf(owner) : null;
+    }
+  } catch { /* a parent beyond this agent's reach */ }
+  return null;
+}
+return { setFramesOff, framePath, leftOut, leftOutAround };
 })();
 // ---- extension/content/refind.js
 const __refind = (() => {
@@ -7703,7 +7723,7 @@ const { Registry, scanPage } = __dom_scan;
 const { renderScan } = __dom_render;
 const { deepActiveElement, signatureOf, isRendered, norm } = __refind;
 const { highlight, viewportRect } = __dom_outline;
-const { setFramesOff } = __dom_frames;
+const { leftOutAround, setFramesOff } = __dom_frames;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } = __dom_changes;
 const { watchRequests, watchScripts } = __dom_requests;
@@ -7787,6 +7807,8 @@ async function act(action, args) {
   /** @type {{el: Element | null, found_by: string | null, confidence: number, why?: string}} */
   let loc = { el: null, found_by: null, confidence: 1 };
   if (named) loc = await locate(r, args, async () => { await settle(document); scanPage(r, { remember: false }); });
+  const off = loc.el ? leftOutAround(loc.el) : null;
+  if (off) throw actionError("not_allowed", `That element is in a frame the user's site rules keep heybro off: ${off}`);
   /** @type {Element | null} */
   let el = loc.el;
   // A control shown only while a pointer is over its row or menu: the pointer goes there first, as

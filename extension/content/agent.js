@@ -13,7 +13,7 @@ import { Registry, scanPage } from "./dom_scan.js";
 import { renderScan } from "./dom_render.js";
 import { deepActiveElement, signatureOf, isRendered, norm } from "./refind.js";
 import { highlight, viewportRect } from "./dom_outline.js";
-import { setFramesOff } from "./dom_frames.js";
+import { leftOutAround, setFramesOff } from "./dom_frames.js";
 import { locate, prepare, brief } from "./dom_locate.js";
 import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } from "./dom_changes.js";
 import { watchRequests, watchScripts } from "./dom_requests.js";
@@ -97,6 +97,8 @@ async function act(action, args) {
   /** @type {{el: Element | null, found_by: string | null, confidence: number, why?: string}} */
   let loc = { el: null, found_by: null, confidence: 1 };
   if (named) loc = await locate(r, args, async () => { await settle(document); scanPage(r, { remember: false }); });
+  const off = loc.el ? leftOutAround(loc.el) : null;
+  if (off) throw actionError("not_allowed", `That element is in a frame the user's site rules keep heybro off: ${off}`);
   /** @type {Element | null} */
   let el = loc.el;
   // A control shown only while a pointer is over its row or menu: the pointer goes there first, as

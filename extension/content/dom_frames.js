@@ -7,6 +7,7 @@
  * left out of every read and every search (refind.js `frameDocument` is the one way into a frame's
  * document), each shown in the map by the line it came with.
  */
+import { docOf } from "./dom_native.js";
 
 /** @type {Array<{path: number[], line: string}>} */
 let off = [];
@@ -49,4 +50,23 @@ export function leftOut(doc) {
   if (!path) return "[frame left out: heybro could not tell which frame this is]";
   const hit = off.find((o) => o.path.length <= path.length && o.path.every((v, i) => v === path[i]));
   return hit ? hit.line : null;
+}
+
+/**
+ * The line of the left-out frame an element lies in (its own document or one it sits in, up to
+ * this agent's), or null: an element found by an id from before the rule held is not acted on.
+ * @param {Element} el
+ * @returns {string | null}
+ */
+export function leftOutAround(el) {
+  if (!off.length) return null;
+  try {
+    for (let d = docOf(el); d && d !== document;) {
+      const line = leftOut(d);
+      if (line) return line;
+      const owner = d.defaultView?.frameElement;
+      d = owner ? docOf(owner) : null;
+    }
+  } catch { /* a parent beyond this agent's reach */ }
+  return null;
 }
