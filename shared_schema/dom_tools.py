@@ -71,7 +71,9 @@ class ObserveCounts(ToolOutput):
 
 class ObserveArgs(ToolArgs):
     max_tokens: int = Field(4000, ge=200, le=200_000, description="Budget for `text`; nearest the viewport kept first.")
-    highlight: bool | None = Field(None, description="true: show numbered boxes; false: remove them.")
+    highlight: bool | None = Field(None, description="true: the tab's screenshots carry numbered "
+                                   "boxes with the map's ids (painted on the image, not in the "
+                                   "page); false: they do not.")
     frame: int | None = Field(None, ge=0, description="Only this frame (Chrome frame id).")
 
 
@@ -341,5 +343,6 @@ DOM_TOOLS: dict[str, ToolSpec] = {
                          doc="Wait for an element (by id, or by role/name when it is not there "
                          "yet), text (or their absence), a URL, or a quiet DOM."),
     "highlight": ToolSpec(args=HighlightArgs, result=HighlightResult,
-                          doc="Show or remove numbered boxes over the page's elements."),
+                          doc="Numbered boxes over the page's elements on the tab's screenshots "
+                              "(painted on the image, never in the page), on or off."),
 }

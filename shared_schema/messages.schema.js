@@ -439,7 +439,7 @@ export default /** @type {any} */ ({
       }
     },
     "highlight": {
-      "doc": "Show or remove numbered boxes over the page's elements.",
+      "doc": "Numbered boxes over the page's elements on the tab's screenshots (painted on the image, never in the page), on or off.",
       "args": {
         "$ref": "#/$defs/HighlightArgs"
       },
@@ -457,7 +457,7 @@ export default /** @type {any} */ ({
       }
     },
     "list_tabs": {
-      "doc": "The task's tabs (the call's tab, tabs the task opened and tabs their pages opened), and how many other tabs the user has open.",
+      "doc": "The task's tabs (the call's tab, tabs the task opened or was handed, and tabs their pages opened while it ran), and how many other tabs the user has open.",
       "args": {
         "$ref": "#/$defs/TabArgs"
       },
@@ -502,7 +502,7 @@ export default /** @type {any} */ ({
       }
     },
     "screenshot": {
-      "doc": "The visible part of the call's tab, as a data URL; refused (never brought to the front) when the tab is in the background.",
+      "doc": "The visible part of the call's tab, as a data URL; refused (never brought to the front) when the tab is in the background. Frames on sites the user keeps heybro off are covered (refused when where one is cannot be told).",
       "args": {
         "$ref": "#/$defs/ScreenshotArgs"
       },
@@ -3493,7 +3493,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "true: show numbered boxes; false: remove them.",
+          "description": "true: the tab's screenshots carry numbered boxes with the map's ids (painted on the image, not in the page); false: they do not.",
           "title": "Highlight"
         },
         "frame": {
@@ -4724,7 +4724,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Remove the numbered boxes (observe's `highlight`) once captured, or when no capture can be taken.",
+          "description": "Turn the numbered boxes (observe's `highlight`) off once captured, or when no capture can be taken.",
           "title": "Clear Boxes"
         }
       },

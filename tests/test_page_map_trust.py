@@ -62,11 +62,11 @@ def test_page_text_cannot_close_the_fence_or_forge_a_control(browser, page, site
 
 def test_a_page_cannot_pass_its_content_off_as_heybros_own(browser, page, site):
     open_page(page, site + "/spoofed_overlay.html")
-    obs = ok(browser, "observe", {"highlight": True})  # heybro's own boxes are drawn meanwhile
+    obs = ok(browser, "observe", {"highlight": True})
     assert "Warning: this transfer cannot be undone." in obs["text"]
     pay = find_id(obs, "Pay 500 now")
-    assert page.evaluate("document.querySelectorAll('[data-heybro-overlay]').length") == 2  # the page's and heybro's
-    assert len(obs["elements"]) == 2, obs["text"]  # Pay and Add item: nothing of heybro's boxes
+    assert page.evaluate("document.querySelectorAll('[data-heybro-overlay]').length") == 1  # the page's own
+    assert len(obs["elements"]) == 2, obs["text"]  # Pay and Add item
     # What the page adds so marked is reported as the change it is.
     r = ok(browser, "click", {"element_id": find_id(obs, "Add item")})
     assert r["mutations"]["added"] == 1, r

@@ -693,23 +693,80 @@ function isSecretField(el, label) {
 }
 return { SECRET_SHOWN, isSecretField };
 })();
-// ---- extension/content/own_ui.js
-const __own_ui = (() => {
+// ---- extension/content/dom_frames.js
+const __dom_frames = (() => {
 /**
- * heybro's own elements in a page (the overlay's host), known by reference: a page can copy any
- * attribute or class, not a reference held here. The scanner, the re-finder and the change reports
- * leave these out — and only these: page content marked to look like heybro's is read as the page.
+ * Frames the user's site rules keep heybro off, as the coordinator named them with its request
+ * (background/frame_rules.js judges them: a frame is a page). This agent reads its own document and
+ * the same-origin frames inside it; those the coordinator named — by their place in the page, the
+ * index path of `window.frames` from the top, which the browser keeps whatever a page writes — are
+ * left out of every read and every search (refind.js `frameDocument` is the one way into a frame's
+ * document), each shown in the map by the line it came with.
  */
+const { docOf } = __dom_native;
 
-/** @type {WeakSet<Element>} */
-const OWN = new WeakSet();
+/** @type {Array<{path: number[], line: string}>} */
+let off = [];
 
-/** Records an element heybro made (and put into the page). @param {Element} el */
-function markOwnUi(el) { OWN.add(el); }
+/** The frames to leave out, from the coordinator's request (none when it names none). @param {unknown} list */
+function setFramesOff(list) {
+  off = Array.isArray(list) ? list.filter((o) => o && Array.isArray(o.path) && typeof o.line === "string") : [];
+}
 
-/** Whether heybro made this element. @param {Element} el */
-function isOwnUi(el) { return OWN.has(el); }
-return { markOwnUi, isOwnUi };
+/**
+ * A window's place in the page: the index of each frame among its parent's, from the top; null when
+ * it cannot be told.
+ * @param {Window | null} win
+ * @returns {number[] | null}
+ */
+function framePath(win) {
+  if (!win) return null;
+  /** @type {number[]} */ const path = [];
+  try {
+    for (let w = win; w !== w.top; w = w.parent) {
+      const p = w.parent;
+      let i = 0;
+      while (i < p.length && p[i] !== w) i++;
+      if (i >= p.length) return null;
+      path.unshift(i);
+    }
+  } catch { return null; }
+  return path;
+}
+
+/**
+ * The line the map shows instead of this frame's document when it is left out; null when it may be
+ * read. A frame whose place cannot be told while some are left out is left out too.
+ * @param {Document} doc
+ * @returns {string | null}
+ */
+function leftOut(doc) {
+  if (!off.length) return null;
+  const path = framePath(doc.defaultView);
+  if (!path) return "[frame left out: heybro could not tell which frame this is]";
+  const hit = off.find((o) => o.path.length <= path.length && o.path.every((v, i) => v === path[i]));
+  return hit ? hit.line : null;
+}
+
+/**
+ * The line of the left-out frame an element lies in (its own document or one it sits in, up to
+ * this agent's), or null: an element found by an id from before the rule held is not acted on.
+ * @param {Element} el
+ * @returns {string | null}
+ */
+function leftOutAround(el) {
+  if (!off.length) return null;
+  try {
+    for (let d = docOf(el); d && d !== document;) {
+      const line = leftOut(d);
+      if (line) return line;
+      const owner = d.defaultView?.frameElement;
+      d = owner ? docOf(owner) : null;
+    }
+  } catch { /* a parent beyond this agent's reach */ }
+  return null;
+}
+return { setFramesOff, framePath, leftOut, leftOutAround };
 })();
 // ---- extension/content/refind.js
 const __refind = (() => {
@@ -771,7 +828,7 @@ const __refind = (() => {
 const { norm } = __norm;
 const { rowLabel } = __dom_tables;
 const { isSecretField, SECRET_SHOWN } = __dom_secret;
-const { isOwnUi } = __own_ui;
+const { leftOut } = __dom_frames;
 const { attr, attrNamesOf, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
 
 const SIGNATURE_VERSION = 3;
@@ -1248,7 +1305,8 @@ function frameDocument(el) {
   if (tag !== "iframe" && tag !== "frame") return null;
   try {
     const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-    return d && d.documentElement ? d : null;
+    // (A frame the user's site rules keep heybro off is no part of the page it reads: dom_frames.js.)
+    return d && d.documentElement && !leftOut(d) ? d : null;
   } catch { return null; }
 }
 
@@ -1394,8 +1452,7 @@ function lookKeyOfSignature(sig) {
  */
 function tagOrder(root, tag, pass) {
   const list = tagQuery(root, tag, pass);
-  /** @type {Element[]} */ const all = [];
-  for (let i = 0; i < list.length; i++) if (!isToolUi(list[i])) all.push(list[i]);
+  /** @type {Element[]} */ const all = Array.from(list);
   // Grouped by attributes first (most elements are alone in theirs: no key, no group); words are
   // read only where the attributes leave look-alikes (twenty "Add to cart" buttons).
   /** @type {Map<string, number | number[]>} */ const byAttrs = new Map();
@@ -1478,16 +1535,13 @@ function placeCandidates(sig, cands, pass) {
     const all = tagQuery(root, tagOf(el), pass);
     const k = indexIn(all, el);
     if (k < 0) continue;
-    // Counted as tagOrder counts them, without heybro's own overlay (appended last to the document).
-    let n = all.length;
-    while (n > 0 && isToolUi(all[n - 1])) n--;
-    c.signature.order = { k, n };
+    c.signature.order = { k, n: all.length };
     if (!sig.twins || lookKeyOf(el, pass) !== key) continue;
     let g = groups.get(root);
     if (!g) {
       let sel = tagOf(el);
       for (const a of LOOK_SET) { const v = attr(el, a); if (v && (a !== "value" || valueIsIdentity(tagOf(el)))) sel += `[${a}="${CSS.escape(v)}"]`; }
-      g = Array.from(qsa(root, sel)).filter((x) => !isToolUi(x) && lookKeyOf(x, pass) === key);
+      g = Array.from(qsa(root, sel)).filter((x) => lookKeyOf(x, pass) === key);
       groups.set(root, g);
     }
     if (g.length > 1) c.signature.twins = { k: g.indexOf(el), n: g.length };
@@ -2372,9 +2426,6 @@ function isRendered(el) {
   return checkVisibilityOf(el, { checkVisibilityCSS: true });
 }
 
-/** Whether heybro itself put this element into the page (own_ui.js: by reference, not by a mark a page could copy). @param {Element} el */
-function isToolUi(el) { return isOwnUi(el); }
-
 /**
  * Every element under root, through open shadow roots and same-origin iframes.
  * @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit
@@ -2387,7 +2438,6 @@ function walkDeep(root, visit) {
     const all = qsa(r, "*");
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
-      if (isOwnUi(el)) continue;
       visit(el);
       if (shadowOf(el)) stack.push(shadowOf(el));
       const tag = tagOf(el);
@@ -2450,7 +2500,7 @@ function collectCandidates(sig, root, rendered = true, pass) {
   };
   // Whether there is a BIG_PAGE-th element is asked of a live list, which walks no further than it.
   const big = "getElementsByTagName" in root ? !!byTagOf(root, "*").item(BIG_PAGE) : qsa(root, "*").length > BIG_PAGE;
-  if (big) gatherBig(sig, root, (el) => { if (!isToolUi(el)) visit(el); }, pass);
+  if (big) gatherBig(sig, root, visit, pass);
   else walkDeep(root, visit);
   return out;
 }
@@ -3109,7 +3159,7 @@ const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "tit
 const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
 /** Attributes whose other value means another element. */
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, wordsOf, labelText, visibleText, accessibleName, shownWords, isTextRegion, neighborText, frameDocument, deepActiveElement, secretField, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, isToolUi, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
+return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, wordsOf, labelText, visibleText, accessibleName, shownWords, isTextRegion, neighborText, frameDocument, deepActiveElement, secretField, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
 })();
 // ---- extension/content/dom_pointer.js
 const __dom_pointer = (() => {
@@ -3478,7 +3528,7 @@ const __dom_roots = (() => {
  * `innerText` and its `activeElement` all stop at these boundaries, so whatever watches, searches
  * or reads focus after an action has to go through them too.
  */
-const { frameDocument, isToolUi } = __refind;
+const { frameDocument } = __refind;
 const { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qsa, rectOf, shadowOf, tagOf } = __dom_native;
 
 /**
@@ -3494,7 +3544,7 @@ function innerRoots(doc) {
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
       const sr = shadowOf(el);
-      if (sr && !isToolUi(el)) { out.push(sr); stack.push(sr); } // our own overlay is no part of the page
+      if (sr) { out.push(sr); stack.push(sr); }
       const d = frameDocument(el);
       if (d) { out.push(d); stack.push(d); }
     }
@@ -3800,6 +3850,7 @@ const __dom_covered = (() => {
  * Only controls in the viewport can be asked (the browser hit-tests what it draws).
  */
 const { containsDeep, deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
+const { frameDocument } = __refind;
 const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } = __dom_native;
 
 /**
@@ -3834,8 +3885,7 @@ function reaches(hit, el) {
 function hitAt(doc, x, y) {
   let hit = deepElementFromPoint(doc, x, y);
   for (let depth = 0; hit && depth < 4 && (tagOf(hit) === "iframe" || tagOf(hit) === "frame"); depth++) {
-    /** @type {Document | null} */ let sub = null;
-    try { sub = /** @type {HTMLIFrameElement} */ (hit).contentDocument; } catch { sub = null; }
+    const sub = frameDocument(hit);
     if (!sub) break;
     const r = rectOf(hit);
     x -= r.left + clientLeftOf(hit); y -= r.top + clientTopOf(hit);
@@ -4167,13 +4217,14 @@ const __dom_scan = (() => {
  * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
-const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isToolUi, norm, accessibleName, wordsOf } = __refind;
+const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, norm, accessibleName, wordsOf } = __refind;
 const { scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
 const { dialogName, openModal, textIn } = __dom_inert;
 const { dropUnreachable } = __dom_covered;
 const { editorSurfaces } = __dom_editors;
 const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
+const { framePath, leftOut } = __dom_frames;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -4202,7 +4253,7 @@ const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientL
  *   kind/answer: a browser alert/confirm/prompt answered for the agent (dom_dialogs.js)
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
- * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
+ * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], framesRead: Array<{path: number[] | null, url: string}>, dialogs: DialogInfo[],
  *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null,
  *   hidden: number, skipped: Skipped, unseenWords: Set<Element>, coveredWords: Set<Element>}} Scan
  *   covered: controls left out because something is drawn over them; hidden: how many were left out
@@ -4627,6 +4678,7 @@ function scanPage(reg, opts = {}) {
   /** @type {Entry[]} */ const entries = [];
   /** @type {TextBlock[]} */ const texts = [];
   /** @type {RemoteFrame[]} */ const remoteFrames = [];
+  /** Same-origin frames read, by place and address (the coordinator judges them again). @type {Array<{path: number[] | null, url: string}>} */ const framesRead = [];
   /** @type {DialogInfo[]} */ const dialogs = [];
   const seen = new Set();
   const lastSeen = reg.lastSeen;
@@ -4726,7 +4778,7 @@ function scanPage(reg, opts = {}) {
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
     // Most nodes carry no attribute at all: one call then answers every attribute question below.
     const attrs = hasAttrs(el);
-    if (attrs && (isToolUi(el) || (attr(el, "aria-hidden") === "true" && !matchesOf(el, "dialog,[role=dialog]")) || hasAttr(el, "inert"))) return;
+    if (attrs && ((attr(el, "aria-hidden") === "true" && !matchesOf(el, "dialog,[role=dialog]")) || hasAttr(el, "inert"))) return;
     // Behind a modal dialog nothing takes clicks, focus or keys: only the way to the dialog is walked.
     if (scope.modal) { if (el === scope.modal) scope = { ...scope, modal: null }; else if (!containsOf(el, scope.modal)) return; }
     const ptrTest = scope.ptr;
@@ -4848,7 +4900,12 @@ function scanPage(reg, opts = {}) {
       const fr = rectOf(el);
       /** @type {Document | null} */ let sub = null;
       try { sub = /** @type {HTMLIFrameElement} */ (el).contentDocument; } catch { sub = null; }
-      if (sub && sub.documentElement) {
+      // A same-origin frame the user's site rules keep heybro off: its line, none of it (dom_frames.js).
+      const off = sub && sub.documentElement ? leftOut(sub) : null;
+      if (off) {
+        texts.push({ order: order++, dist: 0, text: off, group: g, where: "in", heading: false });
+      } else if (sub && sub.documentElement) {
+        framesRead.push({ path: framePath(sub.defaultView), url: String(sub.location?.href || "") });
         const fx = dx + fr.left + clientLeftOf(el), fy = dy + fr.top + clientTopOf(el);
         texts.push({ order: order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
         // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
@@ -5044,7 +5101,7 @@ function scanPage(reg, opts = {}) {
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount, covered, hidden: hidden.length, skipped, unseenWords, coveredWords,
+    entries, texts, remoteFrames, framesRead, dialogs, newCount, covered, hidden: hidden.length, skipped, unseenWords, coveredWords,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
@@ -5281,7 +5338,6 @@ const __dom_unseen = (() => {
  * boxes the browser drew: the page map leaves such words out (it counts them).
  */
 const { containsOf, docOf, elementsAtOf, parentElOf, rectOf, tagOf, textOf } = __dom_native;
-const { isOwnUi } = __own_ui;
 
 /** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
 function rgba(c) {
@@ -5387,7 +5443,7 @@ function coveredByBox(el) {
     const opaque = stack.slice(0, at).some((e) => {
       // A box of words of its own over them (a menu, a dialog, a popover opened over the page) is
       // the page's own layer, judged as a cover of controls is; a blank box or a picture hides.
-      if (containsOf(e, el) || isOwnUi(e) || textOf(e).trim()) return false;
+      if (containsOf(e, el) || textOf(e).trim()) return false;
       if (/^(img|video|canvas|picture|object|embed|iframe)$/.test(tagOf(e))) return true;
       const s = view.getComputedStyle(e);
       if (Number(s.opacity) < 0.9) return false;
@@ -5795,98 +5851,37 @@ function renderScan(scan, opts = {}) {
 }
 return { FENCE_OPEN, FENCE_CLOSE, estimateTokens, roleLabel, nameOf, elementLine, renderScan };
 })();
-// ---- extension/content/dom_overlay.js
-const __dom_overlay = (() => {
+// ---- extension/content/dom_outline.js
+const __dom_outline = (() => {
 /**
- * Highlight overlay: numbered boxes over mapped elements, and an outline on the element being acted
- * on, kept for as long as that action runs (and at least OUTLINE_MIN_MS, so a person can see it),
- * replaced by the next action's, and taken away cleanly after: the host leaves the page when
- * nothing is shown.
+ * The outline a person sees on the element heybro acts on: kept for as long as that action runs (and
+ * at least OUTLINE_MIN_MS, so a person can see it), replaced by the next action's, gone after.
  *
- * One fixed, full-viewport host with `pointer-events: none` (it never takes a click and never changes
- * what elementFromPoint finds), known by reference (own_ui.js) so the scanner and the re-finder skip
- * it — the `data-heybro-overlay` it carries only names it, a page could copy it — with its boxes in a closed shadow root so page CSS cannot restyle them and page scripts cannot
- * query them. While an element is outlined the host also carries `data-heybro-acting` with the
- * outline's box in viewport pixels ("x,y,width,height"): what the page and tests can know of it,
- * not a way to restyle it. Boxes follow scrolling, resizing and changes to the page (re-renders,
- * moved elements). The host is a manual popover shown in the browser's top layer, raised again on
- * every draw, so it stays above a modal dialog or popover the page opened later (a z-index cannot
- * beat the top layer). `clearOverlay()` removes the host and its listeners.
+ * Nothing of it is in the page: this agent only says where the element is (its box in this frame's
+ * viewport, again as the page scrolls or resizes) and the coordinator draws the outline over the
+ * page through the browser's DevTools protocol (background/outline.js), which no script of the
+ * page can see — no node, no attribute, no popover in its document. Where heybro holds no debugger
+ * on the tab (another debugger does), there is no outline.
  */
-const { markOwnUi, isOwnUi } = __own_ui;
-const { appendTo, clientLeftOf, clientTopOf, docOf, hasAttr, hidePopoverOf, isConnectedOf, matchesOf, qsa, rectOf, removeAttr, removeOf, setAttr, showPopoverOf, styleOf } = __dom_native;
+const { clientLeftOf, clientTopOf, docOf, isConnectedOf, rectOf } = __dom_native;
 
-const HOST_ATTR = "data-heybro-overlay";
-const STYLE = `
-  :host { all: initial; }
-  .box { position: fixed; border: 2px solid var(--c); box-sizing: border-box; border-radius: 3px; }
-  .tag { position: absolute; top: -2px; left: -2px; transform: translateY(-100%); background: var(--c);
-    color: #fff; font: 600 11px/14px system-ui, sans-serif; padding: 0 3px; border-radius: 3px 3px 3px 0; }
-  .acting { position: fixed; border: 3px solid #ff2d55; box-sizing: border-box; border-radius: 4px;
-    box-shadow: 0 0 0 4px rgba(255,45,85,.35); animation: pulse .6s ease-out 1; }
-  @keyframes pulse { from { box-shadow: 0 0 0 0 rgba(255,45,85,.7); } to { box-shadow: 0 0 0 4px rgba(255,45,85,.35); } }
-  @media (prefers-reduced-motion: reduce) { .acting { animation: none; } }
-`;
-const ACTING_ATTR = "data-heybro-acting";
 /** The shortest time an outline shows, however fast its action was. */
 const OUTLINE_MIN_MS = 600;
-const COLORS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080", "#9a6324", "#800000"];
 
-/** @type {{host: HTMLElement, root: ShadowRoot, items: Array<{id: string, el: Element}>, onMove: () => void, watcher: MutationObserver} | null} */
-let state = null;
-/** The element being acted on and its outline. @type {{el: Element, box: HTMLElement, since: number, timer: ReturnType<typeof setTimeout> | null} | null} */
+/** The element being acted on. @type {{el: Element, since: number, timer: ReturnType<typeof setTimeout> | null} | null} */
 let acting = null;
+let queued = false;
 
-/** @param {Document} doc */
-function ensureHost(doc) {
-  if (state && isConnectedOf(state.host)) return state;
-  const host = doc.createElement("div");
-  markOwnUi(host); // (known by reference: the attribute below only names it for a person reading the DOM)
-  host.setAttribute(HOST_ATTR, "");
-  host.setAttribute("aria-hidden", "true");
-  // A popover's own look (border, padding, background, size, margin) is cleared: the host is only a
-  // transparent, click-through sheet over the viewport.
-  host.style.cssText = "position:fixed;inset:0;width:100vw;height:100vh;max-width:none;max-height:none;margin:0;padding:0;"
-    + "border:0;background:transparent;overflow:visible;pointer-events:none;z-index:2147483647;contain:strict;";
-  if ("showPopover" in host) host.setAttribute("popover", "manual");
-  const root = host.attachShadow({ mode: "closed" });
-  const style = doc.createElement("style");
-  style.textContent = STYLE;
-  root.append(style);
-  appendTo(doc.documentElement, host);
-  let queued = false;
-  const onMove = () => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => { queued = false; drawBoxes(); placeOutline(); });
-  };
-  // Changes made by the page (not by the overlay's own host) may move or remove mapped elements.
-  const watcher = new MutationObserver((records) => {
-    if (records.some((r) => !(r.target instanceof Element && isOwnUi(r.target)))) onMove();
-  });
-  watcher.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
-  state = { host, root, items: [], onMove, watcher };
-  addEventListener("scroll", onMove, { capture: true, passive: true });
-  addEventListener("resize", onMove, { passive: true });
-  return state;
+/** @param {{x: number, y: number, w: number, h: number} | null} box */
+function tell(box) {
+  try { chrome.runtime.sendMessage({ kind: "outline", box }).catch(() => {}); } catch { /* the extension was reloaded */ }
 }
 
-/** Whether the page shows something in the top layer (a modal dialog, a popover) the boxes must be above. */
-function pageTopLayer() {
-  try { return Array.from(qsa(document, "dialog:modal, :popover-open")).some((e) => !isOwnUi(e)); } catch { return false; }
-}
-
-/** Puts the host on top of the browser's top layer (above a modal dialog opened since). */
-function raise() {
-  const host = state?.host;
-  if (!host || !hasAttr(host, "popover")) return;
-  try {
-    if (matchesOf(host, ":popover-open")) hidePopoverOf(host);
-    showPopoverOf(host);
-  } catch { /* not shown (the host is being removed): nothing to raise */ }
-}
-
-/** The element's box in this document's viewport (same-origin frames add their offsets). @param {Element} el */
+/**
+ * The element's box in this agent's viewport (an element of a same-origin frame adds the frames'
+ * offsets).
+ * @param {Element} el
+ */
 function viewportRect(el) {
   const r = rectOf(el);
   let x = r.left, y = r.top;
@@ -5899,41 +5894,19 @@ function viewportRect(el) {
   return { x, y, w: r.width, h: r.height };
 }
 
-function drawBoxes() {
-  if (!state) return;
-  if (pageTopLayer()) raise();
-  for (const b of Array.from(state.root.querySelectorAll(".box"))) removeOf(b);
-  state.items.forEach(({ id, el }, i) => {
-    if (!isConnectedOf(el)) return;
-    const r = viewportRect(el);
-    if (r.w <= 0 || r.h <= 0 || r.y > innerHeight || r.y + r.h < 0) return;
-    const box = document.createElement("div");
-    box.className = "box";
-    box.style.cssText = `--c:${COLORS[i % COLORS.length]};left:${r.x}px;top:${r.y}px;width:${r.w}px;height:${r.h}px;`;
-    const tag = document.createElement("span");
-    tag.className = "tag";
-    tag.textContent = id;
-    box.append(tag);
-    state?.root.append(box);
-  });
-}
-
-/** Shows numbered boxes over these elements (replacing any shown before). @param {Array<{id: string, el: Element}>} items */
-function showBoxes(items) {
-  const s = ensureHost(document);
-  s.items = items;
-  raise();
-  drawBoxes();
-}
-
-function placeOutline() {
+function place() {
+  queued = false;
   if (!acting) return;
   if (!isConnectedOf(acting.el)) { clearHighlight(); return; }
   const r = viewportRect(acting.el);
-  const box = [r.x - 3, r.y - 3, r.w + 6, r.h + 6];
-  styleOf(acting.box).cssText = `left:${box[0]}px;top:${box[1]}px;width:${box[2]}px;height:${box[3]}px;`;
-  setAttr(state?.host, ACTING_ATTR, box.map((v) => Math.round(v * 10) / 10).join(","));
+  tell({ x: r.x - 3, y: r.y - 3, w: r.w + 6, h: r.h + 6 });
 }
+
+const onMove = () => {
+  if (queued || !acting) return;
+  queued = true;
+  requestAnimationFrame(place);
+};
 
 /**
  * Outlines the element being acted on, replacing the outline of the action before. Call the
@@ -5943,15 +5916,13 @@ function placeOutline() {
  * @returns {() => void}
  */
 function highlight(el) {
-  clearHighlight({ keepHost: true });
-  const s = ensureHost(document);
-  const box = document.createElement("div");
-  box.className = "acting";
-  s.root.append(box);
-  const mine = { el, box, since: performance.now(), timer: /** @type {ReturnType<typeof setTimeout> | null} */ (null) };
+  clearHighlight({ quiet: true });
+  const mine = { el, since: performance.now(), timer: /** @type {ReturnType<typeof setTimeout> | null} */ (null) };
   acting = mine;
-  raise();
-  placeOutline();
+  // (Listeners of this script's own world: the page's scripts cannot see them.)
+  addEventListener("scroll", onMove, { capture: true, passive: true });
+  addEventListener("resize", onMove, { passive: true });
+  place();
   return () => {
     if (acting !== mine || mine.timer !== null) return;
     const left = OUTLINE_MIN_MS - (performance.now() - mine.since);
@@ -5961,37 +5932,18 @@ function highlight(el) {
 }
 
 /**
- * Takes the outline away; with nothing else shown, the host goes too, so the page is as it was.
- * @param {{keepHost?: boolean}} [opts]
+ * Takes the outline away.
+ * @param {{quiet?: boolean}} [opts] quiet: another outline replaces it at once (nothing to tell)
  */
 function clearHighlight(opts = {}) {
-  if (acting) {
-    if (acting.timer !== null) clearTimeout(acting.timer);
-    removeOf(acting.box);
-    acting = null;
-  }
-  if (!state) return;
-  removeAttr(state.host, ACTING_ATTR);
-  if (!opts.keepHost && !state.items.length) clearOverlay();
+  if (!acting) return;
+  if (acting.timer !== null) clearTimeout(acting.timer);
+  acting = null;
+  removeEventListener("scroll", onMove, { capture: true });
+  removeEventListener("resize", onMove);
+  if (!opts.quiet) tell(null);
 }
-
-/** The element outlined as being acted on, if any. */
-function highlighted() { return acting?.el || null; }
-
-/** Removes every box and outline, the host and its listeners. */
-function clearOverlay() {
-  if (acting) { if (acting.timer !== null) clearTimeout(acting.timer); acting = null; }
-  if (!state) return;
-  removeEventListener("scroll", state.onMove, { capture: true });
-  removeEventListener("resize", state.onMove);
-  state.watcher.disconnect();
-  removeOf(state.host);
-  state = null;
-}
-
-/** Whether boxes are currently shown. */
-function overlayShown() { return !!state && state.items.length > 0; }
-return { OUTLINE_MIN_MS, showBoxes, highlight, clearHighlight, highlighted, clearOverlay, overlayShown };
+return { OUTLINE_MIN_MS, viewportRect, highlight, clearHighlight };
 })();
 // ---- extension/content/dom_input.js
 const __dom_input = (() => {
@@ -6734,7 +6686,6 @@ const __dom_changes = (() => {
  * content on its way from the server) is still open and young, up to `netMaxMs`.
  * Everything else is capped at `maxMs` (pages with endless animations).
  */
-const { isOwnUi } = __own_ui;
 const { accessibleName, deepActiveElement, norm } = __refind;
 const { dialogName } = __dom_inert;
 const { innerRoots } = __dom_roots;
@@ -6785,9 +6736,6 @@ function moving(doc) {
   } catch { return false; }
 }
 
-/** @param {Node} n */
-const isOverlay = (n) => nodeTypeOf(n) === 1 && isOwnUi(/** @type {Element} */ (n));
-
 /**
  * The next task of the page's event loop: by then, what the action's handlers did synchronously,
  * in microtasks (Vue, Svelte, Angular) and in a posted message (React's scheduler) has landed. An
@@ -6827,9 +6775,9 @@ function watchChanges(doc, el = null, since = performance.now()) {
     let counted = 0;
     for (const r of records) {
       if (r.type === "childList") {
-        for (const n of Array.from(r.addedNodes)) if (nodeTypeOf(n) === 3) { text++; counted++; } else if (nodeTypeOf(n) === 1 && !isOverlay(n)) { added++; counted++; if (addedTags.size < 6) addedTags.add(tagOf(/** @type {Element} */ (n))); }
-        for (const n of Array.from(r.removedNodes)) if (nodeTypeOf(n) === 1 && !isOverlay(n)) { removed++; counted++; }
-      } else if (r.type === "attributes") { if (!isOverlay(r.target)) { attributes++; counted++; } } else { text++; counted++; }
+        for (const n of Array.from(r.addedNodes)) if (nodeTypeOf(n) === 3) { text++; counted++; } else if (nodeTypeOf(n) === 1) { added++; counted++; if (addedTags.size < 6) addedTags.add(tagOf(/** @type {Element} */ (n))); }
+        for (const n of Array.from(r.removedNodes)) if (nodeTypeOf(n) === 1) { removed++; counted++; }
+      } else if (r.type === "attributes") { attributes++; counted++; } else { text++; counted++; }
     }
     if (counted) { changes += counted; last = performance.now(); }
   });
@@ -8496,12 +8444,19 @@ return { PAGE_ACTIONS };
 const __agent = (() => {
 /**
  * The DOM agent of one frame (the top page, or a cross-origin frame that reads itself and its own
- * same-origin children): answers the coordinator's `dom.observe`, `dom.act` and `dom.overlay`.
+ * same-origin children): answers the coordinator's `dom.observe`, `dom.act` and `dom.boxes`.
+ *
+ * Each request says what the user's site rules leave this agent (background/frame_rules.js): the
+ * host its document was on when the coordinator checked it (`expect_host`: a frame that navigated
+ * since is refused, not read) and the same-origin frames inside it to leave out (`frames_off`,
+ * dom_frames.js). Nothing heybro shows while it acts is put into the page: the outline is drawn by
+ * the coordinator (dom_outline.js), the numbered boxes on the screenshot (background/shot.js).
  */
 const { Registry, scanPage } = __dom_scan;
 const { renderScan } = __dom_render;
 const { deepActiveElement, signatureOf, isRendered, norm } = __refind;
-const { showBoxes, highlight, clearOverlay } = __dom_overlay;
+const { highlight, viewportRect } = __dom_outline;
+const { leftOutAround, setFramesOff } = __dom_frames;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } = __dom_changes;
 const { watchRequests, watchScripts } = __dom_requests;
@@ -8510,7 +8465,7 @@ const { fieldState, moveSteps, reaction, sendTrusted } = __dom_trusted;
 const { installGuard, sendGuarded } = __press_guard;
 const { passGate } = __act_gate;
 const { PAGE_ACTIONS } = __page;
-const { containsOf, isConnectedOf } = __dom_native;
+const { checkVisibilityOf, containsOf, isConnectedOf } = __dom_native;
 
 installGuard(window); // before any listener of the page: what the browser's own input presses is what was chosen
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
@@ -8543,8 +8498,21 @@ let last = { shown: new Map(), covered: [] };
   covered: () => last.covered,
 };
 
-/** @param {{max_tokens?: number, highlight?: boolean, prefix?: string, dialogs?: Array<Record<string, any>>}} args */
+/**
+ * Refuses a request made for a document this frame no longer shows: the coordinator checked the
+ * user's site rules against the address it had (the frame navigated since).
+ * @param {Record<string, any>} args
+ */
+function stillHere(args) {
+  setFramesOff(args.frames_off);
+  if (typeof args.expect_host === "string" && location.host !== args.expect_host) {
+    throw actionError("not_allowed", "This frame moved to another page since heybro checked where it was: look at the page again before using it.");
+  }
+}
+
+/** @param {{max_tokens?: number, prefix?: string, dialogs?: Array<Record<string, any>>, expect_host?: string, frames_off?: unknown}} args */
 function observe(args) {
+  stillHere(args);
   const r = reg(args.prefix || "");
   const scan = scanPage(r);
   scan.dialogs.push(.../** @type {any[]} */ (args.dialogs || [])); // browser dialogs the coordinator answered since the last action
@@ -8554,18 +8522,17 @@ function observe(args) {
   const elements = {};
   for (const e of out.shown) elements[e.id] = signatureOf(e.el, e, pass); // box, name and state already read
   last = { shown: new Map(out.shown.map((e) => [e.id, e.shown])), covered: scan.covered ? scan.covered.entries.map((e) => e.el) : [] };
-  if (args.highlight) showBoxes(out.shown.map((e) => ({ id: e.id, el: e.el })));
-  else if (args.highlight === false) clearOverlay();
   return {
     url: scan.url, title: scan.title, text: out.text, elements,
     new_elements: out.shown.filter((e) => e.isNew).map((e) => e.id),
-    scroll: scan.scroll, dialogs: scan.dialogs, remote_frames: scan.remoteFrames,
+    scroll: scan.scroll, dialogs: scan.dialogs, remote_frames: scan.remoteFrames, frames_read: scan.framesRead,
     counts: out.counts, tokens_estimate: out.tokens_estimate,
   };
 }
 
 /** @param {string} action @param {Record<string, any>} args */
 async function act(action, args) {
+  stillHere(args);
   const def = ACTIONS.get(action);
   if (!def) throw actionError("unsupported", `No DOM action named "${action}".`);
   const need = def.needs.page;
@@ -8576,6 +8543,8 @@ async function act(action, args) {
   /** @type {{el: Element | null, found_by: string | null, confidence: number, why?: string}} */
   let loc = { el: null, found_by: null, confidence: 1 };
   if (named) loc = await locate(r, args, async () => { await settle(document); scanPage(r, { remember: false }); });
+  const off = loc.el ? leftOutAround(loc.el) : null;
+  if (off) throw actionError("not_allowed", `That element is in a frame the user's site rules keep heybro off: ${off}`);
   /** @type {Element | null} */
   let el = loc.el;
   // A control shown only while a pointer is over its row or menu: the pointer goes there first, as
@@ -8763,17 +8732,19 @@ function readyAnswer(observeArgs) {
 }
 
 /**
- * Answers once the page has drawn a frame since the request (two animation frames: the one that
- * lays out, the one after it is presented), so that a screenshot shows what was just drawn (the
- * numbered boxes) even when the browser's window changed size meanwhile. A hidden page draws no
- * frames: the wait is bounded.
+ * Where the elements the last observe showed are now, in this frame's viewport (CSS px), for the
+ * numbered boxes on the screenshot: those still in the page and rendered.
+ * @returns {{boxes: Array<{id: string, x: number, y: number, w: number, h: number}>}}
  */
-function painted() {
-  return new Promise((resolve) => {
-    const done = () => resolve({ painted: true });
-    setTimeout(done, 250);
-    requestAnimationFrame(() => requestAnimationFrame(done));
-  });
+function boxes() {
+  /** @type {Array<{id: string, x: number, y: number, w: number, h: number}>} */ const out = [];
+  for (const id of last.shown.keys()) {
+    const el = registry?.get(id);
+    if (!el || !isConnectedOf(el) || !checkVisibilityOf(el)) continue;
+    const r = viewportRect(el);
+    if (r.w > 0 && r.h > 0) out.push({ id, ...r });
+  }
+  return { boxes: out };
 }
 
 chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
@@ -8792,8 +8763,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   (async () => {
     if (msg.kind === "dom.observe") { await contentReady(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
-    if (msg.kind === "dom.painted") return painted();
-    if (msg.kind === "dom.overlay") { if (msg.args?.on) observe({ ...msg.args, highlight: true }); else clearOverlay(); return { ok: true }; }
+    if (msg.kind === "dom.boxes") return boxes();
     throw actionError("unsupported", `Unknown request ${msg.kind}`);
   })().then((result) => sendResponse({ ok: true, result }), (e) => sendResponse({ ok: false, error: {
     code: typeof e?.code === "string" ? e.code : "internal", message: String(e?.message || e), ...(e?.detail ? { detail: e.detail } : {}) } }));

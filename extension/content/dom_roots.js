@@ -5,7 +5,7 @@
  * `innerText` and its `activeElement` all stop at these boundaries, so whatever watches, searches
  * or reads focus after an action has to go through them too.
  */
-import { frameDocument, isToolUi } from "./refind.js";
+import { frameDocument } from "./refind.js";
 import { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
 
 /**
@@ -21,7 +21,7 @@ export function innerRoots(doc) {
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
       const sr = shadowOf(el);
-      if (sr && !isToolUi(el)) { out.push(sr); stack.push(sr); } // our own overlay is no part of the page
+      if (sr) { out.push(sr); stack.push(sr); }
       const d = frameDocument(el);
       if (d) { out.push(d); stack.push(d); }
     }

@@ -57,7 +57,7 @@
 import { norm } from "./norm.js";
 import { rowLabel } from "./dom_tables.js";
 import { isSecretField, SECRET_SHOWN } from "./dom_secret.js";
-import { isOwnUi } from "./own_ui.js";
+import { leftOut } from "./dom_frames.js";
 import { attr, attrNamesOf, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 export const SIGNATURE_VERSION = 3;
@@ -534,7 +534,8 @@ export function frameDocument(el) {
   if (tag !== "iframe" && tag !== "frame") return null;
   try {
     const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-    return d && d.documentElement ? d : null;
+    // (A frame the user's site rules keep heybro off is no part of the page it reads: dom_frames.js.)
+    return d && d.documentElement && !leftOut(d) ? d : null;
   } catch { return null; }
 }
 
@@ -680,8 +681,7 @@ function lookKeyOfSignature(sig) {
  */
 function tagOrder(root, tag, pass) {
   const list = tagQuery(root, tag, pass);
-  /** @type {Element[]} */ const all = [];
-  for (let i = 0; i < list.length; i++) if (!isToolUi(list[i])) all.push(list[i]);
+  /** @type {Element[]} */ const all = Array.from(list);
   // Grouped by attributes first (most elements are alone in theirs: no key, no group); words are
   // read only where the attributes leave look-alikes (twenty "Add to cart" buttons).
   /** @type {Map<string, number | number[]>} */ const byAttrs = new Map();
@@ -764,16 +764,13 @@ function placeCandidates(sig, cands, pass) {
     const all = tagQuery(root, tagOf(el), pass);
     const k = indexIn(all, el);
     if (k < 0) continue;
-    // Counted as tagOrder counts them, without heybro's own overlay (appended last to the document).
-    let n = all.length;
-    while (n > 0 && isToolUi(all[n - 1])) n--;
-    c.signature.order = { k, n };
+    c.signature.order = { k, n: all.length };
     if (!sig.twins || lookKeyOf(el, pass) !== key) continue;
     let g = groups.get(root);
     if (!g) {
       let sel = tagOf(el);
       for (const a of LOOK_SET) { const v = attr(el, a); if (v && (a !== "value" || valueIsIdentity(tagOf(el)))) sel += `[${a}="${CSS.escape(v)}"]`; }
-      g = Array.from(qsa(root, sel)).filter((x) => !isToolUi(x) && lookKeyOf(x, pass) === key);
+      g = Array.from(qsa(root, sel)).filter((x) => lookKeyOf(x, pass) === key);
       groups.set(root, g);
     }
     if (g.length > 1) c.signature.twins = { k: g.indexOf(el), n: g.length };
@@ -1658,9 +1655,6 @@ export function isRendered(el) {
   return checkVisibilityOf(el, { checkVisibilityCSS: true });
 }
 
-/** Whether heybro itself put this element into the page (own_ui.js: by reference, not by a mark a page could copy). @param {Element} el */
-export function isToolUi(el) { return isOwnUi(el); }
-
 /**
  * Every element under root, through open shadow roots and same-origin iframes.
  * @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit
@@ -1673,7 +1667,6 @@ export function walkDeep(root, visit) {
     const all = qsa(r, "*");
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
-      if (isOwnUi(el)) continue;
       visit(el);
       if (shadowOf(el)) stack.push(shadowOf(el));
       const tag = tagOf(el);
@@ -1736,7 +1729,7 @@ export function collectCandidates(sig, root, rendered = true, pass) {
   };
   // Whether there is a BIG_PAGE-th element is asked of a live list, which walks no further than it.
   const big = "getElementsByTagName" in root ? !!byTagOf(root, "*").item(BIG_PAGE) : qsa(root, "*").length > BIG_PAGE;
-  if (big) gatherBig(sig, root, (el) => { if (!isToolUi(el)) visit(el); }, pass);
+  if (big) gatherBig(sig, root, visit, pass);
   else walkDeep(root, visit);
   return out;
 }

@@ -174,7 +174,7 @@ class AgentEnv:
                 break
             except ToolFailed as err:
                 if (refused := reach.refused_site(err)) is not None:
-                    await self.site_permission(refused)
+                    await self.site_permission(refused, said=err.message)
                     continue
                 if err.code == "needs_approval":
                     wire = await sinks.resolve(self, err, wire, admitted.decided)
@@ -218,16 +218,17 @@ class AgentEnv:
         """The user's per-site permissions with the ask-first sites they said yes to in this task."""
         return SiteGate(**self.settings.sites.model_dump(), approved=sorted(self.state.sites_approved))
 
-    async def site_permission(self, v: Verdict) -> None:
-        """A never-site: the user is told (once per site) and the call refused. An ask-first site:
-        the user is asked; a yes holds for the rest of the task, a no refuses the call."""
+    async def site_permission(self, v: Verdict, said: str | None = None) -> None:
+        """A never-site: the user is told (once per site) and the call refused (with what the
+        browser `said` of it, when it refused: a frame of the page, say). An ask-first site: the
+        user is asked; a yes holds for the rest of the task, a no refuses the call."""
         if v.rule == "never":
             if v.site not in self.state.sites_told:
                 self.state.sites_told.add(v.site)
                 await self.recorder.message(self.task, f"heybro kept off {v.site}: {v.why}. To "
                                             "let it work there, allow the site in heybro's "
                                             "settings (Sites).", "warning")
-            raise ToolFailed("not_allowed", refusal(v), v.model_dump())
+            raise ToolFailed("not_allowed", said or refusal(v), v.model_dump())
         answer = await self.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
             f"The task wants to work on {v.site} ({v.why}). Let heybro work there for this task?")))
         if not sinks.said_yes(answer):
