@@ -92,6 +92,9 @@ class ObserveResult(ToolOutput):
     opened_tabs: list[TabInfo] = Field(
         default_factory=list, description="Tabs this tab opened (a target=_blank link, "
         "window.open) that are still open.")
+    frame_urls: dict[str, str] = Field(
+        default_factory=dict, description="The address of each cross-origin frame read, by the "
+        "prefix its elements' ids carry (`f12`): where an action on one of them lands.")
 
 
 class ElementRef(ToolArgs):

@@ -3633,6 +3633,14 @@ export default /** @type {any} */ ({
           },
           "title": "Opened Tabs",
           "type": "array"
+        },
+        "frame_urls": {
+          "additionalProperties": {
+            "type": "string"
+          },
+          "description": "The address of each cross-origin frame read, by the prefix its elements' ids carry (`f12`): where an action on one of them lands.",
+          "title": "Frame Urls",
+          "type": "object"
         }
       },
       "required": [

@@ -258,9 +258,11 @@ function mergeFrames(results, tabId, skipped = [], left = []) {
   const newEls = [...base.new_elements];
   const counts = { ...base.counts };
   const readUrls = new Set([...skipped, ...left.map((l) => l.url)]);
+  /** @type {Record<string, string>} */ const frameUrls = {};
   for (const x of results) {
     if (x === top || !x.r) continue;
     readUrls.add(x.r.url);
+    frameUrls[`f${x.f.frameId}`] = String(x.r.url || "");
     text += `\n\n${frameBlock(x)}`;
     Object.assign(elements, x.r.elements);
     newEls.push(...x.r.new_elements);
@@ -275,7 +277,7 @@ function mergeFrames(results, tabId, skipped = [], left = []) {
   return {
     url: base.url, title: base.title, text, elements, new_elements: newEls, scroll: base.scroll,
     dialogs: results.flatMap((x) => x.r?.dialogs || []), frames_unreadable: unreadable, counts,
-    tokens_estimate: Math.ceil(text.length / 4), tab_id: tabId,
+    tokens_estimate: Math.ceil(text.length / 4), tab_id: tabId, frame_urls: frameUrls,
   };
 }
 

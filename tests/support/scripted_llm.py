@@ -100,8 +100,9 @@ def find_ids(body: dict[str, Any], label: str, within: str | None = None, row: s
                 continue
             line = line[at.end():]
         # A control on its own line (`[e5] link Blue Kettle`), or inside a sentence (`[e5 link Blue Kettle]`).
-        found = re.search(r"\[([A-Za-z]*\d+)\](.*)$", line)
-        for eid, rest in [found.groups()] if found else re.findall(r"\[([A-Za-z]*\d+) ([^\]]*)\]", line):
+        # (An element of a cross-origin frame carries its frame: `[f5e1]`.)
+        found = re.search(r"\[((?:f\d+)?[A-Za-z]*\d+)\](.*)$", line)
+        for eid, rest in [found.groups()] if found else re.findall(r"\[((?:f\d+)?[A-Za-z]*\d+) ([^\]]*)\]", line):
             rest = rest.replace('"', " ").lower()
             if role and not re.search(rf"\b{re.escape(role)}\b", rest):
                 continue
