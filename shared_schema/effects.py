@@ -20,7 +20,9 @@ read alike: words, `\\b`, groups and alternations.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
+from urllib.parse import unquote, urlsplit
 
 from pydantic import Field
 
@@ -82,3 +84,19 @@ class ActGate(ToolArgs):
                              "weighed by the host first (`needs_approval`).")
     secret: Literal["password", "code", "any"] | None = Field(
         None, description="The value carries the user's secret: typed only into a field for it.")
+
+
+def address_risk(url: str) -> tuple[str, str] | None:
+    """What opening an address may set off, read from its path and query as a link's target is
+    (content/act_gate.js): ("delete", why) for an address that says so, ("spend money", why) for one
+    whose query asks to pay or subscribe; None for an address that only opens a page."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    words = re.sub(r"[/?&=.+]", " ", unquote(f"{parts.path} ?{parts.query}")).lower()
+    if re.search(TARGET_DELETE, words, re.I):
+        return "delete", f"it leads to {url[:100]}"
+    if parts.query and re.search(TARGET_SPEND, words, re.I):
+        return "spend money", f"it leads to {url[:100]}"
+    return None

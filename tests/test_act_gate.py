@@ -139,3 +139,17 @@ def test_a_control_relabelled_as_the_browsers_pointer_arrives_is_not_pressed_but
     assert "spend money" in [x.get("what") for x in reasons]
     assert r["error"]["detail"]["effect"]["words"].startswith("Pay $500 now")
     assert page.evaluate("window.__trusted") == []
+
+
+def test_enter_or_space_on_a_control_is_a_press_of_it(browser, page, site):
+    """Keys that activate a control (Enter on a button or a link, Space on a button) are judged as
+    a press of that control; Enter in a search field submits a harmless form."""
+    from support.dom_rig import tool
+    open_page(page, site + "/effects.html")
+    obs = ok(browser, "observe")
+    for name, keys in (("Delete", "Enter"), ("Move to Trash", "Enter"), ("Pay now", " ")):
+        eid = find_id(obs, name)
+        r = tool(browser, "press", {"element_id": eid, "keys": keys, "gate": ASK})
+        assert not r["ok"] and r["error"]["code"] == "needs_approval", (name, r)
+    assert tool(browser, "press", {"element_id": find_id(obs, "Query"), "keys": "Enter", "gate": ASK})["ok"]
+    assert pressed(page) == []

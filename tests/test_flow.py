@@ -220,3 +220,14 @@ def test_a_form_on_the_users_site_that_would_send_a_secret_to_another_site_is_re
     assert [a["value"] for a in went(b, "fill")] == ["hunter2-pw"]
     assert any("would send the password or code in its form to evil.test" in p for p in seen)
     assert b.bookings == [] and rec.kinds("question")[1:] == []
+
+
+def test_an_address_that_deletes_is_asked_about_like_a_link_to_it() -> None:
+    """An outside agent or an obeying model opens the deleting address itself: asked first."""
+    b, rec, _, seen = run(worker(call("navigate", url=SHOP + "account/delete?confirm=1")), "No",
+                          env={"HEYBRO_CONFIRM": "1"})
+    q = rec.kinds("question")[0]["text"]
+    assert q.startswith("About to open http://shop.test/account/delete?confirm=1 — this may delete")
+    assert [a["url"] for a in went(b, "navigate")] == [SHOP]
+    b, rec, _, _ = run(worker(call("navigate", url=SHOP + "orders/48213-X")), env={"HEYBRO_CONFIRM": "1"})
+    assert rec.kinds("question") == []

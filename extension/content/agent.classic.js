@@ -7691,6 +7691,21 @@ function digestOf(e) {
   return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
 }
 
+/**
+ * What keys do to the element they go to: Enter or Space on a control presses it (a button, a link,
+ * a menu item: its own effect); Enter in a field submits its form; other keys neither.
+ * @param {Element} el @param {string} keys @returns {"press" | "submit" | null}
+ */
+function keysEffect(el, keys) {
+  const last = keys.split("+").pop() ?? "";
+  const key = last === " " ? " " : last.trim().toLowerCase();
+  if (key !== "enter" && key !== " " && key !== "space" && key !== "spacebar") return null;
+  const tag = tagOf(el), type = (attr(el, "type") || "").toLowerCase();
+  const field = tag === "textarea" || tag === "select" || (tag === "input" && !["submit", "button", "image", "reset", "checkbox", "radio"].includes(type));
+  if (field) return key === "enter" ? "submit" : null;
+  return CLICKERS.has(kindOf(el)) || tag === "summary" ? "press" : null;
+}
+
 /** The origin of the element's document (an opaque one is "null"). @param {Element} el */
 function originOf(el) {
   try { return docOf(el).defaultView?.origin || "null"; } catch { return "null"; }
@@ -7754,7 +7769,7 @@ function passGate(action, judged, el, args) {
   if (gate.secret && !takesSecret(el, gate.secret)) {
     throw actionError("not_allowed", `This field is not one for the user's ${gate.secret === "code" ? "code" : "password"} (heybro types a secret only into a field for it): nothing was typed.`);
   }
-  const how = judged === "press" ? "press" : judged === "keys" && /\benter\b/i.test(String(args.keys || "")) ? "submit" : null;
+  const how = judged === "press" ? "press" : judged === "keys" ? keysEffect(el, String(args.keys || "")) : null;
   const effect = how ? effectOf(el, how) : null;
   if (!effect) return { digest: null, effect: null };
   const digest = digestOf(effect);

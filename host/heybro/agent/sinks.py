@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from shared_schema.effects import SECRET_VALUE, ActGate
+from shared_schema.effects import SECRET_VALUE, ActGate, address_risk
 from shared_schema.reach import reach_fields
 from shared_schema.sites import matches, pattern_of, site_of
 from shared_schema.tools import TOOLS
@@ -88,6 +88,7 @@ async def admit(env: AgentEnv, tool: str, args: dict[str, Any]) -> Admitted:
                 raise ToolFailed("not_allowed", "A secret never goes into an address: heybro types "
                                  "{{secret:NAME}} into a field for it, on the site it was given for.")
             await _may_send(env, value, value, f"open {_short(value)}", done.decided)
+            await _may_open(env, value, done.decided)
             done.gives.append((value, value))
         elif kind == "gives" and isinstance(value, str):
             secrets += _secrets_in(env, value, dest)
@@ -174,6 +175,26 @@ async def _may_send(env: AgentEnv, value: str, dest: str, how: str, decided: lis
         out = env.ledger.outgoing(value, to)
         if not env.ledger.may_go(out):
             await _ask_to_send(env, out, how, decided)
+
+
+async def _may_open(env: AgentEnv, url: str, decided: list[str]) -> None:
+    """An address whose own words say it deletes or pays (`/account/delete?confirm=1`) is a press,
+    whoever typed it — but the user, whose start address it may be: asked first as a link to it
+    would be (a yes holds for that address)."""
+    risk = address_risk(url)
+    key = f"open {url}"
+    if risk is None or url == env.task.url or not env.settings.confirm or host_of(url) in env.confirm_off \
+            or key in env.state.approved_effects:
+        return
+    what, why = risk
+    answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
+        f"About to open {_short(url)} — this may {what} ({why}). Go ahead?")))
+    if not said_yes(answer):
+        raise ToolFailed("declined", f"The user said no to opening {_short(url)} ({what}): do not "
+                         "do it, nor the same another way; report what was done, or ask the user "
+                         "what they want.", {"decided": f"heybro asked first ({what}); the user said no"})
+    env.state.approved_effects.add(key)
+    decided.append(f"heybro asked first ({what}); the user said yes")
 
 
 async def _may_send_file(env: AgentEnv, name: str, dest: str, decided: list[str]) -> None:
