@@ -6,6 +6,7 @@ import dataclasses
 import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -413,6 +414,12 @@ class AgentEnv:
             svc.host_tools = HostTools(self.settings.tools)
             svc.tool_ctx = ToolContext.for_task(self.task.id, self.settings.tools)
         return svc.host_tools, svc.tool_ctx
+
+    @property
+    def workspace(self) -> Path | None:
+        """The task's workspace folder, once a role has had host tools (None before)."""
+        ctx = self.services.tool_ctx
+        return ctx.workspace if ctx is not None else None
 
     async def host_tools_for(self, kind: str) -> list[RoleTool]:
         """The host tools the settings give a kind of worker (built-ins, the user's MCP tools)."""

@@ -282,7 +282,8 @@ async def host_tool_may_send(env: AgentEnv, name: str, sends: str | None,
     if not sends:
         return []
     decided: list[str] = []
-    text = " ".join(str(v) for v in _leaves(params))
+    values = _leaves(params)
+    text = " ".join(values + _files_named(env, values))  # (a file it is told to read goes with it)
     if SECRET_REF.search(text):
         raise ToolFailed("not_allowed", "A secret never goes to a tool: heybro types "
                          "{{secret:NAME}} only into a field for it, on the site it was given for.")
@@ -298,6 +299,28 @@ async def host_tool_may_send(env: AgentEnv, name: str, sends: str | None,
     if not env.ledger.may_go(out):
         await _ask_to_send(env, out, f"run {name}", decided)
     return decided
+
+
+FILE_READ = 200_000  # characters of a named workspace file weighed with a tool's arguments
+
+
+def _files_named(env: AgentEnv, values: list[str]) -> list[str]:
+    """The text of the task's workspace files the arguments name (`notes_import_file(path=
+    "order.txt")`): what a tool reads from them leaves with it."""
+    workspace = env.workspace
+    if workspace is None:
+        return []
+    out = []
+    for v in values:
+        if not v or len(v) > 500 or "\n" in v:
+            continue
+        try:
+            path = (workspace / v).resolve()
+            if path.is_relative_to(workspace.resolve()) and path.is_file():
+                out.append(path.read_text(errors="replace")[:FILE_READ])
+        except (OSError, ValueError):
+            continue
+    return out
 
 
 def _leaves(value: Any) -> list[str]:
