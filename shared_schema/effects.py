@@ -47,7 +47,7 @@ TARGET_SPEND = (r"\b(pay|payment|payments|purchase|subscribe|subscription|subscr
                 r"transfer|charge|checkout[ _/-](?:confirm|complete|place)|place[ _-]order|"
                 r"billing[ _/-](?:confirm|upgrade)|upgrade)\b")
 TARGET_DELETE = (r"\b(delete|destroy|remove|erase|trash|unsubscribe|deactivate|close[ _-]account|"
-                 r"cancel[ _-](?:subscription|account|order|booking)|wipe|purge)\b")
+                 r"cancel|cancel[ _-](?:subscription|account|order|booking)|wipe|purge)\b")
 # A form's fields. A hidden one is the page's own word on what the press does (`amount=499`,
 # `plan=yearly`, `action=delete`); a field the user fills speaks of money only when it is a means of
 # payment (a card, an account to debit) — a price typed into a product form spends nothing.

@@ -153,3 +153,17 @@ def test_enter_or_space_on_a_control_is_a_press_of_it(browser, page, site):
         assert not r["ok"] and r["error"]["code"] == "needs_approval", (name, r)
     assert tool(browser, "press", {"element_id": find_id(obs, "Query"), "keys": "Enter", "gate": ASK})["ok"]
     assert pressed(page) == []
+
+
+def test_a_checkbox_or_a_select_whose_form_sends_a_charge_is_held(browser, page, site):
+    """Controls of a form that sends itself as they change (a checkbox, a select) are judged by
+    what the form would send: its action and hidden fields say a yearly charge."""
+    from support.dom_rig import tool
+    open_page(page, site + "/effects.html")
+    obs = ok(browser, "observe")
+    agree, tier = find_id(obs, "I agree to the terms"), find_id(obs, "Plan")
+    r = tool(browser, "check", {"element_id": agree, "gate": ASK})
+    assert r["error"]["code"] == "needs_approval" and "spend money" in [x["what"] for x in r["error"]["detail"]["reasons"]]
+    r = tool(browser, "select", {"element_id": tier, "value": "Premium", "gate": ASK})
+    assert r["error"]["code"] == "needs_approval"
+    assert page.is_checked("input[name=agree]") is False and page.input_value("select[name=tier]") == "Basic"

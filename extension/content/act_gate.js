@@ -114,14 +114,16 @@ export function effectOf(el, how) {
   const control = field ? el : closestOf(el, ACTIVATES) || el;
   const form = formOwnerOf(control) || /** @type {HTMLFormElement | null} */ (closestOf(control, "form"));
   const kind = field ? "submit" : kindOf(control);
-  const submits = kind === "submit" || field;
   if (field && !form) return null;
   const link = linkTargetOf(control) || (tagOf(control) === "a" ? "" : linkTargetOf(closestOf(control, "a[href]") || control));
-  const target = link || (submits && form ? formActionOf(form, field ? null : control) : "") || null;
+  // Any control of a form may send it (a "button" or a checkbox whose script submits, a select
+  // that sends on change): judged by what the form would send, where.
+  const submits = kind === "submit" || field || (!!form && !link && kind !== "reset");
+  const target = link || (submits && form ? formActionOf(form, kind === "submit" ? control : null) : "") || null;
   return {
     words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control),
     kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
-    method: submits && form ? formMethodOf(form, field ? null : control) : link ? "get" : null,
+    method: submits && form ? formMethodOf(form, kind === "submit" ? control : null) : link ? "get" : null,
     fields: submits && form ? fieldsOf(form) : [], beside: submits || CLICKERS.has(kind) ? besideOf(control, form) : "",
   };
 }
@@ -141,7 +143,7 @@ function targetWords(url) {
  */
 export function reasonsOf(e, gate, origin) {
   /** @type {Reason[]} */ const out = [];
-  const submits = e.kind === "submit";
+  const submits = e.kind === "submit" || e.method !== null && e.method !== "get" || e.fields.length > 0;
   if (gate.confirm) {
     const risk = (/** @type {string} */ what, /** @type {string} */ said) => { out.push({ kind: "risk", what, said: cut(said, 200) }); };
     if (CLICKERS.has(e.kind) || submits) {

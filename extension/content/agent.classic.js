@@ -7420,7 +7420,7 @@ const __effect_rules = (() => {
 /** A control's own words that say what a press on it does. @type {Readonly<Record<string, string>>} */
 const RISK_WORDS = Object.freeze({"spend money": "\\b(buy|purchase|pay|payment|place (?:my |your |the |an? )?order|order now|checkout now|complete (?:purchase|order|payment|booking)|confirm (?:and pay|purchase|order|payment|booking)|subscribe|donate|book now|reserve now|add funds|top up|transfer|send money|upgrade now|start (?:my )?subscription|kaufen|jetzt kaufen|bezahlen|zahlungspflichtig bestellen|abonnieren|acheter|payer|commander|s'abonner|comprar|pagar|suscribirse|comprare|pagare|abbonati|kopen|betalen)\\b", "send or publish": "\\b(send|post|publish|tweet|submit (?:comment|review|post|reply)|post comment|reply now|share now|schedule post)\\b", "delete": "\\b(delete|remove|erase|destroy|discard|trash|move to trash|empty trash|cancel (?:my |the )?(?:subscription|order|account|booking)|close (?:my )?account|deactivate|unsubscribe|permanently|l\u00f6schen|entfernen|supprimer|effacer|eliminar|borrar|elimina|cancella|verwijderen)\\b"});
 const TARGET_SPEND = "\\b(pay|payment|payments|purchase|subscribe|subscription|subscriptions|donate|transfer|charge|checkout[ _/-](?:confirm|complete|place)|place[ _-]order|billing[ _/-](?:confirm|upgrade)|upgrade)\\b";
-const TARGET_DELETE = "\\b(delete|destroy|remove|erase|trash|unsubscribe|deactivate|close[ _-]account|cancel[ _-](?:subscription|account|order|booking)|wipe|purge)\\b";
+const TARGET_DELETE = "\\b(delete|destroy|remove|erase|trash|unsubscribe|deactivate|close[ _-]account|cancel|cancel[ _-](?:subscription|account|order|booking)|wipe|purge)\\b";
 const FIELD_SPEND = "\\b(amount|price|total|charge|plan|billing|subscription|recurring|renew|payment|cost|fee)\\b";
 const FIELD_PAYMENT = "\\b(card ?number|credit ?card|cc ?(?:number|num|csc|cvv|exp)|cvv|cvc|csc|iban|account ?number|routing ?number|sort ?code)\\b";
 const FIELD_DELETE = "^(?:action|op|cmd|do|task|intent)=(?:delete|remove|destroy|erase|trash|purge)\\b";
@@ -7618,14 +7618,16 @@ function effectOf(el, how) {
   const control = field ? el : closestOf(el, ACTIVATES) || el;
   const form = formOwnerOf(control) || /** @type {HTMLFormElement | null} */ (closestOf(control, "form"));
   const kind = field ? "submit" : kindOf(control);
-  const submits = kind === "submit" || field;
   if (field && !form) return null;
   const link = linkTargetOf(control) || (tagOf(control) === "a" ? "" : linkTargetOf(closestOf(control, "a[href]") || control));
-  const target = link || (submits && form ? formActionOf(form, field ? null : control) : "") || null;
+  // Any control of a form may send it (a "button" or a checkbox whose script submits, a select
+  // that sends on change): judged by what the form would send, where.
+  const submits = kind === "submit" || field || (!!form && !link && kind !== "reset");
+  const target = link || (submits && form ? formActionOf(form, kind === "submit" ? control : null) : "") || null;
   return {
     words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control),
     kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
-    method: submits && form ? formMethodOf(form, field ? null : control) : link ? "get" : null,
+    method: submits && form ? formMethodOf(form, kind === "submit" ? control : null) : link ? "get" : null,
     fields: submits && form ? fieldsOf(form) : [], beside: submits || CLICKERS.has(kind) ? besideOf(control, form) : "",
   };
 }
@@ -7645,7 +7647,7 @@ function targetWords(url) {
  */
 function reasonsOf(e, gate, origin) {
   /** @type {Reason[]} */ const out = [];
-  const submits = e.kind === "submit";
+  const submits = e.kind === "submit" || e.method !== null && e.method !== "get" || e.fields.length > 0;
   if (gate.confirm) {
     const risk = (/** @type {string} */ what, /** @type {string} */ said) => { out.push({ kind: "risk", what, said: cut(said, 200) }); };
     if (CLICKERS.has(e.kind) || submits) {
@@ -8118,6 +8120,7 @@ const { SETTLE_ASYNC } = __dom_changes;
 const action = {
   name: "select",
   needs: { page: { element: "required", enabled: true, hit: true } },
+  judged: "press", // (a control of a form may send it as it changes)
   run: (el, args) => ({ selected: selectOption(/** @type {Element} */ (el), String(args.value)) }),
   settle: { ...SETTLE_ASYNC, graceMs: 20 },
 };
@@ -8132,6 +8135,7 @@ const { setChecked } = __dom_input;
 const action = {
   name: "check",
   needs: { page: { element: "required", enabled: true, hit: true } },
+  judged: "press", // (a control of a form may send it as it changes)
   run: (el) => ({ checked: setChecked(/** @type {Element} */ (el), true) }),
 };
 return { action };
@@ -8145,6 +8149,7 @@ const { setChecked } = __dom_input;
 const action = {
   name: "uncheck",
   needs: { page: { element: "required", enabled: true, hit: true } },
+  judged: "press", // (a control of a form may send it as it changes)
   run: (el) => ({ checked: setChecked(/** @type {Element} */ (el), false) }),
 };
 return { action };
