@@ -84,6 +84,8 @@ class ActGate(ToolArgs):
                              "weighed by the host first (`needs_approval`).")
     secret: Literal["password", "code", "any"] | None = Field(
         None, description="The value carries the user's secret: typed only into a field for it.")
+    covers: bool = Field(False, description="The user said yes to this action's effect just now: "
+                         "the requests its press sets off are covered by that yes.")
 
 
 def address_risk(url: str) -> tuple[str, str] | None:

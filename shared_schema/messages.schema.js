@@ -865,6 +865,12 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The value carries the user's secret: typed only into a field for it.",
           "title": "Secret"
+        },
+        "covers": {
+          "default": false,
+          "description": "The user said yes to this action's effect just now: the requests its press sets off are covered by that yes.",
+          "title": "Covers",
+          "type": "boolean"
         }
       },
       "title": "ActGate",

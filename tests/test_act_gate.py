@@ -167,3 +167,25 @@ def test_a_checkbox_or_a_select_whose_form_sends_a_charge_is_held(browser, page,
     r = tool(browser, "select", {"element_id": tier, "value": "Premium", "gate": ASK})
     assert r["error"]["code"] == "needs_approval"
     assert page.is_checked("input[name=agree]") is False and page.input_value("select[name=tier]") == "Basic"
+
+
+def test_what_a_pages_script_sends_as_heybro_presses_is_judged_as_it_leaves(browser, page, site):
+    """An "OK" whose script posts a payment and a checkbox whose change starts a subscription say
+    nothing of it on the page: the requests are stopped before they leave and the action comes
+    back held; with the user's yes covering the press, the request goes once; an ordinary save
+    is not held."""
+    from support.dom_rig import tool
+    open_page(page, site + "/script_effects.html")
+    obs = ok(browser, "observe")
+    r = tool(browser, "click", {"element_id": find_id(obs, "OK"), "gate": ASK})
+    assert r["error"]["code"] == "needs_approval", r
+    assert r["error"]["detail"]["effect"]["target"].endswith("/pay")
+    assert "spend money" in [x["what"] for x in r["error"]["detail"]["reasons"]]
+    r = tool(browser, "check", {"element_id": find_id(obs, "Keep me updated"), "gate": ASK})
+    assert r["error"]["code"] == "needs_approval"
+    page.wait_for_function("window.__stopped.length === 2")
+    assert page.evaluate("window.__sent") == []
+    assert tool(browser, "click", {"element_id": find_id(obs, "Save"), "gate": ASK})["ok"]
+    assert tool(browser, "click", {"element_id": find_id(obs, "OK"), "gate": {**ASK, "covers": True}})["ok"]
+    page.wait_for_function("window.__sent.length === 2")
+    assert page.evaluate("window.__sent") == ["notes/save", "pay"]

@@ -18,6 +18,7 @@
 import { armDialogs, takeDialogs } from "./dialog_answers.js";
 import { frameBudgets } from "./frame_budget.js";
 import { trustedInputMode } from "./trusted_input.js";
+import { watchRequests } from "./request_gate.js";
 import { openedDuringTask } from "./tab_adoption.js";
 import { tabBirths } from "./tab_births.js";
 import { siteRefusal, siteVerdict } from "../shared/site_rules.js";
@@ -470,11 +471,14 @@ function actOnly(def) {
     const watch = watchTab(tabId);
     // A browser dialog the action opens is answered as the action says (else dismissed) and reported.
     await armDialogs(tabId, { dialog: args.dialog ?? null, dialog_text: args.dialog_text ?? null });
+    // What the page sends as it reacts is judged as it leaves (request_gate.js).
+    const sent = args.gate ? await watchRequests(tabId, args.gate, originOf(urlBefore)) : null;
+    let done = false;
     try {
       const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, ...rules, trusted_input: await trustedInputMode(), ...(def.waits ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, started + timeout);
       const [answered] = takeDialogs(tabId);
       if (answered) reply.dialog = answered;
-      if (!reply.navigated && !reply.navigating) return { result: reply, seen: null };
+      if (!reply.navigated && !reply.navigating) { done = true; await stopped(sent, action); return { result: reply, seen: null }; }
       // The action started a navigation (the agent saw it begin, or the page unloaded before it
       // could answer): wait for the new document instead of guessing with a sleep.
       const opened = frameId === 0 && observeArgs ? openedTabs(tabId, call) : undefined;
@@ -493,12 +497,32 @@ function actOnly(def) {
       };
       const [late] = takeDialogs(tabId); // ("leave this page?", or one the new page opened as it loaded)
       if (late && !result.dialog) result.dialog = late;
+      done = true;
+      await stopped(sent, action);
       return { result, seen: ready?.observation ?? null, opened };
     } finally {
+      if (!done) await sent?.stop();
       watch.stop();
       await armDialogs(tabId); // the action's instruction is spent: the default for a while
     }
   };
+}
+
+/** @param {string} url */
+function originOf(url) { try { return new URL(url).origin; } catch { return "null"; } }
+
+/**
+ * Ends the watch over what the page sent as the action ran; a request it stopped makes the action
+ * `needs_approval`, with that request as the effect the user is asked about.
+ * @param {Awaited<ReturnType<typeof watchRequests>> | null} sent @param {string} action
+ */
+async function stopped(sent, action) {
+  const held = sent ? await sent.stop() : [];
+  if (!held.length) return;
+  const [first] = held;
+  const why = first.reasons.map((r) => (r.kind === "risk" ? `it may ${r.what} (${r.said})` : "")).filter(Boolean).join("; ");
+  throw fail("needs_approval", `As heybro's ${action} landed, the page sent ${first.effect.method?.toUpperCase()} ${first.effect.target}, which needs the user's yes: ${why}. heybro stopped it; nothing of it left.`,
+    { effect: first.effect, digest: first.digest, reasons: first.reasons, stopped: held.length });
 }
 
 /**

@@ -252,8 +252,9 @@ async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
     if risks:
         page = site_of(env.state.snapshot.url) if env.state.snapshot else ""
         why = "; and ".join(f"{what} ({'; '.join(dict.fromkeys(said))})" for what, said in risks.items())
+        then = " — the page then sends a request that" if effect.get("kind") == "request" else " — this"
         answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-            f"About to {act}{' on ' + page if page else ''} — this may {why}. Go ahead?")))
+            f"About to {act}{' on ' + page if page else ''}{then} may {why}. Go ahead?")))
         whats = ", ".join(risks)
         if not said_yes(answer):
             raise ToolFailed("declined", f"The user said no to {act} ({whats}): do not do it, nor "
@@ -265,6 +266,7 @@ async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
     out = dict(args)
     g = dict(out.get("gate") or {})
     g["approved"] = sorted({*g.get("approved", []), digest})
+    g["covers"] = g.get("covers", False) or bool(risks)  # (the yes covers what the press sets off)
     out["gate"] = g
     return out
 

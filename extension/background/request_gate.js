@@ -1,0 +1,104 @@
+// @ts-check
+/**
+ * What a page sends while heybro acts, judged as it leaves. A press is judged before it lands by
+ * what the page says it does (content/act_gate.js); a page can do more than it says — an "OK"
+ * whose script posts a payment, a checkbox whose change handler starts a subscription, a field
+ * whose key handler sends what is typed to another site. So for the length of an action the
+ * browser itself pauses every request the page starts (the DevTools protocol's Fetch domain, on
+ * the debugger attachment heybro holds while it acts) and heybro lets each go, or stops it, by the
+ * same rules a press is judged by (shared/effect_judge.js): a request whose own words, target or
+ * body say it spends or deletes is failed before it leaves, and the action comes back
+ * `needs_approval` with that request as its effect. The host asks the user and, on a yes, sends
+ * the action again, the yes covering what the press sets off (`gate.covers`): the effect happens
+ * once, after the yes, or not at all. (Where a request goes is not judged here: the data the page
+ * was given was judged when heybro gave it, agent/sinks.py.)
+ *
+ * Requests for what a page shows (images, scripts, styles, fonts, media) go on at once. A frame of
+ * another site runs in its own process, out of this watch (its requests are its site's).
+ *
+ * @typedef {import("../shared/effect_judge.js").Gate} Gate
+ * @typedef {import("../shared/effect_judge.js").Effect} Effect
+ * @typedef {import("../shared/effect_judge.js").Reason} Reason
+ * @typedef {{effect: Effect, digest: string, reasons: Reason[]}} Stopped
+ */
+import { cut, digestOf, reasonsOf } from "../shared/effect_judge.js";
+import { attached, hold, letGo } from "./debugger_session.js";
+
+/** What a request for the page's own showing is: never judged. */
+const SHOWS = new Set(["Image", "Stylesheet", "Script", "Font", "Media", "Manifest", "TextTrack", "SignedExchange", "Prefetch", "CSPViolationReport", "Preflight"]);
+
+/** The watches running, by tab: each judges the requests its tab's page starts. @type {Map<number, (params: any) => void>} */
+const watching = new Map();
+
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  if (method !== "Fetch.requestPaused" || source.tabId === undefined) return;
+  watching.get(source.tabId)?.(params);
+});
+
+/**
+ * The fields a request carries: its body read as a form, as JSON, or as one value; and its query.
+ * @param {string} url @param {string} body @returns {import("../shared/effect_judge.js").Field[]}
+ */
+export function bodyFields(url, body) {
+  /** @type {Array<[string, string]>} */ let pairs = [];
+  const text = body.trim();
+  if (text.startsWith("{") || text.startsWith("[")) {
+    try {
+      /** @param {any} v @param {string} k */
+      const walk = (v, k) => {
+        if (v && typeof v === "object") for (const [kk, vv] of Object.entries(v)) walk(vv, k ? `${k}.${kk}` : kk);
+        else pairs.push([k, String(v)]);
+      };
+      walk(JSON.parse(text), "");
+    } catch { pairs = [["", text]]; }
+  } else if (text && /^[^=&\s]+=/.test(text)) {
+    pairs = [...new URLSearchParams(text).entries()];
+  } else if (text) {
+    pairs = [["", text]];
+  }
+  try { pairs.push(...new URL(url).searchParams.entries()); } catch { /* no query */ }
+  return pairs.slice(0, 60).map(([name, value]) => ({ name: cut(name, 60), label: "", type: "body", value: cut(value, 300) }));
+}
+
+/**
+ * Watches the tab's requests while an action runs, judged by the action's gate; `stop` ends the
+ * watch and says which requests were stopped. Nothing is watched when heybro holds no debugger
+ * attachment for the tab (another debugger holds it): the press's own look still judged it.
+ * @param {number} tabId @param {Gate} gate @param {string} origin the page's origin
+ * @returns {Promise<{stop(): Promise<Stopped[]>}>}
+ */
+export async function watchRequests(tabId, gate, origin) {
+  /** @type {Stopped[]} */ const stopped = [];
+  if (!attached(tabId)) return { stop: async () => stopped };
+  /** @type {import("./debugger_session.js").Send} */ let send;
+  try { send = await hold(tabId, "Watching what the page sends as heybro acts"); } catch { return { stop: async () => stopped }; }
+  const approved = new Set(gate.approved || []);
+  watching.set(tabId, (/** @type {any} */ p) => {
+    const r = p.request || {};
+    const go = () => send("Fetch.continueRequest", { requestId: p.requestId }).catch(() => {});
+    if (SHOWS.has(p.resourceType) || (r.method === "GET" && !/[?#]./.test(String(r.url || "")) && p.resourceType !== "Document")) { go(); return; }
+    /** @type {Effect} */
+    const effect = { words: "", kind: "request", target: cut(String(r.url || ""), 2000), method: String(r.method || "GET").toLowerCase(),
+      fields: bodyFields(String(r.url || ""), String(r.postData || "")), beside: "" };
+    const reasons = reasonsOf(effect, gate, origin).filter((x) => x.kind === "risk");
+    const digest = digestOf(effect);
+    if (!reasons.length || gate.covers || approved.has(digest)) { go(); return; }
+    stopped.push({ effect, digest, reasons });
+    send("Fetch.failRequest", { requestId: p.requestId, errorReason: "BlockedByClient" }).catch(() => {});
+  });
+  try {
+    await send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] });
+  } catch {
+    watching.delete(tabId);
+    letGo(tabId);
+    return { stop: async () => stopped };
+  }
+  return {
+    async stop() {
+      watching.delete(tabId);
+      await send("Fetch.disable").catch(() => {});
+      letGo(tabId);
+      return stopped;
+    },
+  };
+}
