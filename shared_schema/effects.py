@@ -51,8 +51,8 @@ TARGET_DELETE = (r"\b(delete|destroy|remove|erase|trash|unsubscribe|deactivate|c
 # A form's fields. A hidden one is the page's own word on what the press does (`amount=499`,
 # `plan=yearly`, `action=delete`); a field the user fills speaks of money only when it is a means of
 # payment (a card, an account to debit) — a price typed into a product form spends nothing.
-FIELD_SPEND = (r"\b(amount|price|total|charge|plan|billing|subscription|recurring|renew|payment|"
-               r"cost|fee)\b")
+FIELD_SPEND = (r"\b(amount|price|charge|plan|billing|subscription|recurring|renew|payment|"
+               r"cost|fee)\b")  # (not "total": a list's form counts its items so)
 FIELD_PAYMENT = (r"\b(card ?number|credit ?card|cc ?(?:number|num|csc|cvv|exp)|cvv|cvc|csc|iban|"
                  r"account ?number|routing ?number|sort ?code)\b")
 FIELD_DELETE = r"^(?:action|op|cmd|do|task|intent)=(?:delete|remove|destroy|erase|trash|purge)\b"

@@ -32,7 +32,13 @@ const watching = new Map();
 
 chrome.debugger.onEvent.addListener((source, method, params) => {
   if (method !== "Fetch.requestPaused" || source.tabId === undefined) return;
-  watching.get(source.tabId)?.(params);
+  const judge = watching.get(source.tabId);
+  if (judge) { judge(params); return; }
+  // No watch for this tab (a service worker that started again while an action was in flight
+  // lost it): the page's requests are let go, never left hanging; the next action watches anew.
+  const requestId = /** @type {any} */ (params)?.requestId;
+  chrome.debugger.sendCommand(source, "Fetch.continueRequest", { requestId }).catch(() => {});
+  chrome.debugger.sendCommand(source, "Fetch.disable").catch(() => {});
 });
 
 /**

@@ -7421,7 +7421,7 @@ const __effect_rules = (() => {
 const RISK_WORDS = Object.freeze({"spend money": "\\b(buy|purchase|pay|payment|place (?:my |your |the |an? )?order|order now|checkout now|complete (?:purchase|order|payment|booking)|confirm (?:and pay|purchase|order|payment|booking)|subscribe|donate|book now|reserve now|add funds|top up|transfer|send money|upgrade now|start (?:my )?subscription|kaufen|jetzt kaufen|bezahlen|zahlungspflichtig bestellen|abonnieren|acheter|payer|commander|s'abonner|comprar|pagar|suscribirse|comprare|pagare|abbonati|kopen|betalen)\\b", "send or publish": "\\b(send|post|publish|tweet|submit (?:comment|review|post|reply)|post comment|reply now|share now|schedule post)\\b", "delete": "\\b(delete|remove|erase|destroy|discard|trash|move to trash|empty trash|cancel (?:my |the )?(?:subscription|order|account|booking)|close (?:my )?account|deactivate|unsubscribe|permanently|l\u00f6schen|entfernen|supprimer|effacer|eliminar|borrar|elimina|cancella|verwijderen)\\b"});
 const TARGET_SPEND = "\\b(pay|payment|payments|purchase|subscribe|subscription|subscriptions|donate|transfer|charge|checkout[ _/-](?:confirm|complete|place)|place[ _-]order|billing[ _/-](?:confirm|upgrade)|upgrade)\\b";
 const TARGET_DELETE = "\\b(delete|destroy|remove|erase|trash|unsubscribe|deactivate|close[ _-]account|cancel|cancel[ _-](?:subscription|account|order|booking)|wipe|purge)\\b";
-const FIELD_SPEND = "\\b(amount|price|total|charge|plan|billing|subscription|recurring|renew|payment|cost|fee)\\b";
+const FIELD_SPEND = "\\b(amount|price|charge|plan|billing|subscription|recurring|renew|payment|cost|fee)\\b";
 const FIELD_PAYMENT = "\\b(card ?number|credit ?card|cc ?(?:number|num|csc|cvv|exp)|cvv|cvc|csc|iban|account ?number|routing ?number|sort ?code)\\b";
 const FIELD_DELETE = "^(?:action|op|cmd|do|task|intent)=(?:delete|remove|destroy|erase|trash|purge)\\b";
 const AMOUNT = "(?:[$\u20ac\u00a3\u00a5\u20b9]\\s?\\d[\\d.,]*|\\b\\d[\\d.,]*\\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\\b)";
@@ -7644,9 +7644,14 @@ function kindOf(el) {
   return roleOf(el) || tag;
 }
 
-/** A control's own words: its name and what it shows (a page's trap may be in either). @param {Element} el */
-function wordsOf(el) {
-  const parts = [accessibleName(el), innerTextOf(el), tagOf(el) === "input" ? /** @type {HTMLInputElement} */ (el).value : "", attr(el, "aria-label"), attr(el, "title")];
+/**
+ * A control's own words: its name and what it shows (a page's trap may be in either) — for a list,
+ * its name and the option chosen, not every option it offers.
+ * @param {Element} el @param {string} [chosen] the option a choice picks
+ */
+function wordsOf(el, chosen = "") {
+  const list = tagOf(el) === "select" || attr(el, "role") === "listbox" || attr(el, "role") === "combobox";
+  const parts = [accessibleName(el), list ? chosen : innerTextOf(el), tagOf(el) === "input" ? /** @type {HTMLInputElement} */ (el).value : "", attr(el, "aria-label"), attr(el, "title")];
   return cut(norm([...new Set(parts.map((p) => norm(p || "")).filter(Boolean))].join(" ")), 300);
 }
 
@@ -7696,9 +7701,10 @@ function besideOf(el, form) {
  * What a press on `el` would set off, as far as the page says before it: null for an element whose
  * press leads nowhere (plain text, a field).
  * @param {Element} el @param {"press" | "submit"} how "submit": Enter in a field, its form's implicit submission
+ * @param {string} [chosen] the option a choice picks (its words are the choice's)
  * @returns {Effect | null}
  */
-function effectOf(el, how) {
+function effectOf(el, how, chosen = "") {
   const field = how === "submit";
   const control = field ? el : closestOf(el, ACTIVATES) || el;
   const form = formOwnerOf(control) || /** @type {HTMLFormElement | null} */ (closestOf(control, "form"));
@@ -7710,7 +7716,7 @@ function effectOf(el, how) {
   const submits = kind === "submit" || field || (!!form && !link && kind !== "reset");
   const target = link || (submits && form ? formActionOf(form, kind === "submit" ? control : null) : "") || null;
   return {
-    words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control),
+    words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control, chosen),
     kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
     method: submits && form ? formMethodOf(form, kind === "submit" ? control : null) : link ? "get" : null,
     fields: submits && form ? fieldsOf(form) : [], beside: submits || CLICKERS.has(kind) ? besideOf(control, form) : "",
@@ -7756,7 +7762,7 @@ function takesSecret(el, kind) {
  * What each element's effect was at the last look, for the press itself to check again: the
  * browser's own input reaches the page a moment after the look (through the coordinator), and a
  * page can relabel or re-point the control in between.
- * @type {WeakMap<Element, {how: "press" | "submit", digest: string, gate: Gate, origin: string, action: string}>}
+ * @type {WeakMap<Element, {how: "press" | "submit", digest: string, gate: Gate, origin: string, action: string, chosen: string}>}
  */
 const looked = new WeakMap();
 
@@ -7770,7 +7776,7 @@ const looked = new WeakMap();
 function changedSinceLook(el) {
   const seen = looked.get(el);
   if (!seen) return null;
-  const effect = effectOf(el, seen.how);
+  const effect = effectOf(el, seen.how, seen.chosen);
   if (!effect) return null;
   const digest = digestOf(effect);
   if (digest === seen.digest) return null;
@@ -7796,14 +7802,14 @@ function passGate(action, judged, el, args) {
     throw actionError("not_allowed", `This field is not one for the user's ${gate.secret === "code" ? "code" : "password"} (heybro types a secret only into a field for it): nothing was typed.`);
   }
   const how = judged === "press" ? "press" : judged === "keys" ? keysEffect(el, String(args.keys || "")) : null;
-  const effect = how ? effectOf(el, how) : null;
+  const effect = how ? effectOf(el, how, String(args.value ?? "")) : null;
   if (!effect) return { digest: null, effect: null };
   const digest = digestOf(effect);
   const reasons = reasonsOf(effect, gate, origin);
   if (reasons.length && !(gate.approved || []).includes(digest)) {
     throw actionError("needs_approval", `Before heybro can ${action} this, it must be approved: ${reasons.map((r) => (r.kind === "risk" ? `it may ${r.what} (${r.said})` : r.kind === "leaves" ? `it leads to ${r.site}` : "it changed")).join("; ")}.`, { effect, digest, reasons });
   }
-  looked.set(el, { how, digest, gate, origin, action });
+  looked.set(el, { how, digest, gate, origin, action, chosen: String(args.value ?? "") });
   return { digest, effect };
 }
 return { effectOf, takesSecret, changedSinceLook, passGate };

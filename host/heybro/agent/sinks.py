@@ -236,8 +236,10 @@ async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
     words = " ".join(str(effect.get("words") or "").split())[:80] or "this control"
     named = _target(env, args) if args.get("element_id") else None
     quoted = f'"{words}"'
-    keys = args.get("keys")  # (keys pressed, or a click)
-    act = f"press {keys} on {named or 'the focused field'}" if keys else f"click {named or quoted}"
+    keys, chosen = args.get("keys"), args.get("value")  # (keys pressed, an option chosen, or a click)
+    act = (f"press {keys} on {named or 'the focused field'}" if keys else
+           f'choose "{chosen}" in {named or quoted}' if isinstance(chosen, str) else
+           f"click {named or quoted}")
     for r in reasons:
         if r.get("kind") == "leaves":
             fields = [f for f in effect.get("fields") or [] if isinstance(f, dict) and f.get("type") != "hidden"]
