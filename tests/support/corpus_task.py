@@ -110,11 +110,11 @@ def logged_in(running: Running, *, inject: str | None = None) -> Iterator[ExtBro
     """A fresh browser with the extension (host registered), logged in to the application; with
     `inject`, a script every page of it runs as it loads (a prompt injection on each page)."""
     with launch() as eb:
-        if inject:
-            eb.ctx.add_init_script(inject)
         page = eb.ctx.pages[0] if eb.ctx.pages else eb.ctx.new_page()
         page.set_viewport_size({"width": 1280, "height": 800})
         running.login(page)
+        if inject:  # (after the login: the harness's own clicks are not the task's)
+            eb.ctx.add_init_script(inject)
         yield eb
 
 
