@@ -94,6 +94,7 @@ class AgentEnv:
             settings=settings, browser=browser, recorder=recorder, control=control,
             experiences=experiences or MemoryExperiences())
         self.state = RunState(loops=LoopDetector(settings.limits), tab_id=task.tab_id)
+        self.take_said_secrets()
 
     # --- the services, by name ------------------------------------------------------------------
     @property
@@ -148,6 +149,7 @@ class AgentEnv:
         `holding` (the worker about to carry out a model reply), raises HeldReplySetAside when it
         had to wait at a pause: a reply that arrived after the pause is never acted on."""
         waited = await self.control.checkpoint()
+        self.take_said_secrets()
         if interrupt and self.control.has_messages:
             raise NewInformation("the user added information")
         if holding and waited:
@@ -291,6 +293,8 @@ class AgentEnv:
             if self.task.start_page is None:  # the page the user started the task on
                 self.task.start_page = self.task.url or snap.url
                 self.ledger.chosen(self.task.start_page)
+                for name in self.state.secrets.keys() - self.state.secret_sites.keys():
+                    self.state.secret_sites[name] = site_of(self.task.start_page)  # (said with no site)
             self.ledger.showed(snap.url, snap.text, snap.links())
         self.state.snapshot_fresh = True
         self.state.snapshot_at = time.monotonic()
@@ -352,6 +356,21 @@ class AgentEnv:
                                + (f"; heybro types it only on {site}" if site else "")}
         self.ledger.said(answer)
         return {"answer": answer, "decided": f'asked "{asked}"; the user answered "{answer}"'}
+
+    def take_said_secrets(self) -> None:
+        """The passwords the user wrote in the goal or a message (agent/said_secrets.py), kept as
+        an asked secret is: for the site the task was started on or the words name (else the
+        first page it works on)."""
+        said, task = self.task.said_secrets, self.task
+        if not said:
+            return
+        site = site_of(task.url or task.start_page or "") or next(iter(sites_in(task.description)), "")
+        for name, (value, kind) in said.items():
+            self.state.secrets[name] = value
+            self.state.secret_kinds[name] = kind
+            if site:
+                self.state.secret_sites.setdefault(name, site)
+        said.clear()
 
     def with_secrets(self, text: str) -> str:
         """`text` with each {{secret:NAME}} replaced by the user's secret (for the page only: the

@@ -264,6 +264,10 @@ class Task(BaseModel):
                                 "own tasks.")
     created_at: float = Field(default_factory=now)
     usage: list[Usage] = Field(default_factory=list)
+    # Passwords the user wrote in the goal or a message (agent/said_secrets.py), by name: (value,
+    # the field it goes into). Handed to the run, which keeps them as it keeps an asked secret;
+    # never in the record (excluded from every dump).
+    said_secrets: dict[str, tuple[str, str]] = Field(default_factory=dict, exclude=True)
 
     def new_cycle(self, assignment: str) -> ExecutionCycle:
         """A new cycle of work on the current subtask, added to the task's history."""
