@@ -1440,6 +1440,12 @@ export default /** @type {any} */ ({
           "default": "",
           "title": "Detail",
           "type": "string"
+        },
+        "before": {
+          "default": false,
+          "description": "It held on the page before the action too: it proves nothing about what the action did.",
+          "title": "Before",
+          "type": "boolean"
         }
       },
       "required": [
@@ -1569,7 +1575,8 @@ export default /** @type {any} */ ({
       "enum": [
         "mark_complete",
         "continue_work",
-        "request_reschedule"
+        "request_reschedule",
+        "fail_task"
       ],
       "title": "Decision",
       "type": "string"
@@ -6827,6 +6834,12 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The result in a person's words, from the tool's definition (what was kept, chosen, read).",
           "title": "Said"
+        },
+        "no_effect": {
+          "default": false,
+          "description": "It ran and the page showed no change after it (no other address, content, state or dialog).",
+          "title": "No Effect",
+          "type": "boolean"
         }
       },
       "required": [
@@ -7404,6 +7417,33 @@ export default /** @type {any} */ ({
           },
           "title": "Facts",
           "type": "array"
+        },
+        "checks": {
+          "default": 0,
+          "description": "How many of the host's checks the page's confidence (dom_confidence) is the share of; 0: nothing was checked.",
+          "title": "Checks",
+          "type": "integer"
+        },
+        "held_back": {
+          "description": "What held a 'done' back: each check that does not hold, a failed last action.",
+          "items": {
+            "type": "string"
+          },
+          "title": "Held Back",
+          "type": "array"
+        },
+        "overruled": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The verifier's word on why the goal is met though a check did not hold.",
+          "title": "Overruled"
         }
       },
       "required": [

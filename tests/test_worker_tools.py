@@ -45,7 +45,7 @@ def test_recall_history_shows_the_earlier_cycles_in_the_next_prompt() -> None:
     assert "- recall_history() → ok\n  result:\n    Cycle 1: assignment: Search for kettle" in after
     assert "fill(element_id='e1', value='kettle') → ok" in after
     assert "worker: Results for kettle are listed" in after
-    assert "verifier: mark_complete (0.90): ok" in after
+    assert "verifier: mark_complete (model 0.90 ≥ 0.70; page: nothing checked): ok" in after
 
 
 def test_tabs_the_page_opens_are_shown_and_tab_tools_say_where_the_worker_is() -> None:
@@ -76,7 +76,9 @@ def test_dom_agent_tools_reach_the_browser_with_its_argument_names() -> None:
                       ("wait_for", {"text": "I accept", "seconds": 2})),
                 call("wait_for", text="Account menu", gone=True, seconds=1),
                 call("uncheck", element_id="e1"),
-                call("mark_done", summary="terms unticked")])
+                call("mark_done", summary="terms unticked")],
+               verifier=[call("mark_complete", reason="unticked", confidence=0.9,
+                              overrule="Account menu: it stays, as menus do; the terms are unticked")])
     worker = completed_worker_prompts(s, b, url="http://shop/terms")
     sent = [(t, {k: v for k, v in a.items() if k not in ("signature", "observe_after", "gate")})
             for t, a in b.calls if t not in ("observe", "navigate")]
@@ -135,8 +137,9 @@ def test_each_expectation_is_checked_right_after_its_own_action() -> None:
     checks = [(d["tool"], d["expectation"]["met"], d["expectation"]["detail"])
               for d in rec.kinds("tool_result") if d["expectation"]]
     assert checks == [
+        # (the button was there before the fill too: true, and no sign of the fill)
         ("fill", True, "text 'value=\"kettle\"' is on the page; element button \"Go\" is on the "
-                       "page (e2)"),
+                       "page (e2) — and already so before the action (it proves nothing about it)"),
         ("click", True, "element Blue Kettle is on the page (e1); element Search is gone")]
     assert result.status == TaskStatus.completed, task.result
 
@@ -227,7 +230,7 @@ def test_expect_is_written_as_checks_and_an_unreadable_one_is_sent_back() -> Non
             "checks as url:…, text:…, no text:…, element:…, no element:… or value:…") in said[0]
     assert len([t for t, _ in b.calls if t == "click"]) == 1
     (fact,) = [d["expectation"] for d in rec.kinds("tool_result") if d["expectation"]]
-    assert fact["met"] and fact["expect"]["url_contains"] == "/results"
+    assert fact["met"] and fact["expect"]["clauses"][0] == {"kind": "url", "what": "/results"}
     assert fact["detail"] == ("URL contains '/results' (http://shop/results); text 'Blue Kettle "
                               "$20' is on the page")
 

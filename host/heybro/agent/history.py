@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Literal, Protocol
 
 from shared_schema.page_text import neutral, one_line
 
@@ -47,7 +48,8 @@ def call_line(c: ToolCall) -> str:
         moved = isinstance(c.result, dict) and (c.result.get("navigated") or c.result.get("url_changed"))
         outcome = "ok" + (", page changed" if moved else "") + f"; {dialog}"
     elif c.success:
-        outcome = "ok" + (", page changed" if c.page_changed else "")
+        outcome = "ok" + (", page changed" if c.page_changed else
+                          ", but the page showed no change after it" if c.no_effect else "")
     elif c.success is False:
         outcome = f"FAILED {c.error_code or ''}: {one_line(c.error or '', ERROR_CHARS)}" + candidates_text(c)
     else:
@@ -60,6 +62,8 @@ def call_line(c: ToolCall) -> str:
     if c.expectation is not None:
         outcome += f"; expected: {'met' if c.expectation.met else 'NOT met'} "\
                    f"({one_line(c.expectation.detail, DETAIL_CHARS)})"
+        if c.expectation.met and c.expectation.parts and all(p.before for p in c.expectation.parts):
+            outcome += " — all of it so before the action too: no sign the action did it"
     return f"{c.tool}({params}) → {outcome}"
 
 
@@ -115,9 +119,39 @@ def cycle_text(c: ExecutionCycle, *, detail: bool) -> str:
     if c.verdict:
         v = c.verdict
         who = "host (done_when checked on the page)" if v.by == "host" else "verifier"
-        lines.append(f"  {who}: {v.decision} ({v.confidence:.2f}{'' if v.accepted else ', not accepted'}): "
-                     f"{one_line(v.reason, SUMMARY_CHARS)}")
+        lines.append(f"  {who}: {v.decision} ({verdict_numbers(v)}): {one_line(v.reason, SUMMARY_CHARS)}")
     return "\n".join(lines)
+
+
+class Judged(Protocol):
+    """A verdict as the record and the events carry it (models.Verdict, events.VerdictData)."""
+    by: Literal["verifier", "host"]
+    llm_confidence: float | None
+    confidence: float
+    dom_confidence: float
+    threshold: float
+    accepted: bool
+    checks: int
+    held_back: list[str]
+    overruled: str | None
+
+
+def verdict_numbers(v: Judged) -> str:
+    """A verdict's two numbers, each as what it is, and why it was not taken: `model 0.95 ≥ 0.70;
+    page: 2 of 2 checks hold` — or `…; not taken: text:Saved NOT MET (…)`."""
+    if v.by == "host":
+        return f"the page shows it: {v.checks or 1} check(s) hold"
+    model = v.llm_confidence if v.llm_confidence is not None else v.confidence
+    held = round(v.dom_confidence * v.checks)
+    out = f"model {model:.2f} {'≥' if model >= v.threshold else '<'} {v.threshold:.2f}; " + (
+        f"page: {held} of {v.checks} check{'s' if v.checks != 1 else ''} hold" if v.checks
+        else "page: nothing checked")
+    if v.overruled:
+        out += f"; a check overruled: {one_line(v.overruled, 300)}"
+    if not v.accepted:
+        out += "; not taken: " + ("; ".join(one_line(h, 200) for h in v.held_back[:4])
+                                  if v.held_back else "the model is not sure enough")
+    return out
 
 
 def cycles(task: Task, *, last: int | None = None, detail: bool = False) -> str:

@@ -78,6 +78,11 @@ class UpdateSubtask(PlanItem):
     index: int = Field(ge=0)
 
 
+class FailTask(Args):
+    reason: str = Field(min_length=1, description="Why the goal cannot be met, in words the user "
+                        "reads.")
+
+
 # --- worker -------------------------------------------------------------------------------------
 
 
@@ -210,6 +215,9 @@ class Confidence(Args):
 
 class MarkComplete(Confidence):
     reason: str = Field(min_length=1)
+    overrule: str | None = Field(None, max_length=800, description="Only when a FACT says NOT "
+                                 "MET and the assignment is achieved all the same: each such check "
+                                 "by its words, and what on the page shows it done.")
 
 
 class ContinueWork(Confidence):
@@ -218,6 +226,11 @@ class ContinueWork(Confidence):
 
 class RequestReschedule(Confidence):
     reason: str = Field(min_length=1)
+
+
+class GoalUnmet(Confidence):
+    reason: str = Field(min_length=1, description="Why the goal cannot be met, in words the user "
+                        "reads.")
 
 
 # --- the definitions ----------------------------------------------------------------------------
@@ -315,6 +328,9 @@ SCHEDULER_TOOLS = [
     _plan("delete_subtask", DeleteSubtask, "Remove the subtask at index."),
     _plan("update_subtask", UpdateSubtask, "Rewrite the subtask at index."),
     START_WORK := _transition("start_work", NoArgs, "Hand the next pending subtask to the worker."),
+    FAIL_TASK := _transition("fail_task", FailTask, "The goal cannot be met (the site cannot do it, "
+                             "what it needs is missing, every way was tried): end the task as "
+                             "failed, with the reason."),
 ]
 
 WORKER_TOOLS = [NAVIGATE, CLICK, FILL, TYPE, SELECT, CHECK, UNCHECK, PRESS, HOVER, FOCUS, SCROLL,
@@ -342,6 +358,8 @@ VERIFIER_TOOLS = [
     _transition(Decision.continue_work.value, ContinueWork, "Send the worker back with corrections."),
     _transition(Decision.request_reschedule.value, RequestReschedule, "The plan must change: back to "
                 "the scheduler."),
+    _transition(Decision.fail_task.value, GoalUnmet, "The goal cannot be met: the task ends as "
+                "failed, with the reason."),
 ]
 
 ROLE_TOOLS: dict[RoleName, list[RoleTool]] = {
