@@ -96,6 +96,40 @@ def test_the_operator_can_answer_from_the_page() -> None:
     assert rec.kinds("answer") == [{"role": "worker", "text": task.answer}]
 
 
+def test_an_answer_ends_the_workers_turn_without_a_call_for_mark_done() -> None:
+    b = shop()
+    script = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": ["Find the blue kettle's price"]}),
+                            ("start_work", {}))],
+        "worker": [calls(("fill", {"element_id": "e1", "value": "kettle"}),
+                         ("click", {"element_id": "e2", "expect": "text:Blue Kettle"})),
+                   call("answer", text="The blue kettle costs $20.")],
+        "verifier": [call("mark_complete", reason="The results show $20", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, goal="What does the blue kettle cost?")
+        verifier = prompts(llm, "verifier")[0]
+    assert result.status == TaskStatus.completed, task.result
+    assert len(llm.role_requests("worker")) == 2  # (not a third, to send mark_done)
+    assert "WORKER SUMMARY (a claim to check): Answered: The blue kettle costs $20." in verifier
+
+
+def test_the_last_subtask_the_page_shows_done_goes_to_the_verifier_without_another_worker_call() -> None:
+    b = shop()
+    script = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": [
+            {"subtask": "Search for kettle", "done_when": "url:/results; text:Blue Kettle"}]}),
+            ("start_work", {}))],
+        "worker": [calls(("fill", {"element_id": "e1", "value": "kettle"}), ("click", {"element_id": "e2"}))],
+        "verifier": [call("mark_complete", reason="Results listed", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, goal="Search the shop for kettles")
+        verifier = prompts(llm, "verifier")[0]
+    assert result.status == TaskStatus.completed, task.result
+    assert len(llm.role_requests("worker")) == 1
+    assert [v["by"] for v in rec.kinds("verdict")] == ["verifier"]  # (the goal is the verifier's)
+    assert "The page shows the subtask done" in verifier
+
+
 # --- host tools in the roles ---------------------------------------------------------------------
 
 SERVER = Path(__file__).resolve().parent / "support" / "mcp_demo_server.py"

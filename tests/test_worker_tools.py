@@ -272,3 +272,34 @@ def test_a_refused_refind_is_still_shown_with_its_candidates_after_a_resume(tmp_
     assert ("click(element_id='e7') → FAILED ambiguous: Element e7 is gone and several elements match its "
             "description about equally well; refusing to guess. Closest elements now: e9 span 'Retweet' (0.64); "
             "e12 span 'Retweet' (0.63) — choose one by its id if it is the one meant, else re-plan.") in shown
+
+
+def test_a_prompt_is_answered_with_the_words_the_worker_gives_and_the_record_says_which() -> None:
+    """A page asks for a name in the browser's own prompt(): the worker learns how to answer it
+    with words (dialog="Cooking"), heybro answers with them, and the record says what it typed."""
+    b = shop()
+    orig = b.call
+
+    async def with_prompt(tool: str, args: dict, **kw):  # type: ignore[no-untyped-def]
+        result = await orig(tool, args, **kw)
+        if tool == "click" and args.get("element_id") == "e2":  # as the coordinator answers it
+            words = args.get("dialog_text")
+            result["dialog"] = {"name": "prompt", "kind": "prompt", "text": "Name of the category?",
+                                **({"answer": "accepted", "value": words} if words is not None
+                                   else {"answer": "dismissed"})}
+        return result
+
+    b.call = with_prompt  # type: ignore[method-assign]
+    s = script([call("click", element_id="e2"), call("click", element_id="e2", dialog="Cooking"),
+                call("mark_done", summary="category added")])
+    with ScriptedLLM(s) as llm:
+        task, rec, result = run_task(llm, b)
+        worker = prompts(llm, "worker")
+    assert result.status == TaskStatus.completed, task.result
+    assert ('the page asked (prompt) "Name of the category?" and heybro answered Cancel, so it did '
+            'not go ahead; to answer it, repeat the action with dialog="the words to type"') in worker[1]
+    sent = [a for t, a in b.calls if t == "click"]
+    assert "dialog" not in sent[0] and (sent[1]["dialog"], sent[1]["dialog_text"]) == ("accept", "Cooking")
+    from heybro.agent.toolbox import CLICK
+    said = [CLICK.said_of(d["result"]) for d in rec.kinds("tool_result") if d["tool"] == "click"]
+    assert said[1] == 'the page asked (prompt) "Name of the category?" and heybro answered OK with "Cooking"'

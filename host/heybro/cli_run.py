@@ -311,6 +311,8 @@ class Progress:
     def _result(self, d: ToolResultData) -> None:
         if d.decided:
             self.say(f"      · {d.decided}")
+        if d.success and d.said:  # (what was chosen, kept, read; a dialog and heybro's answer)
+            self.say(f"      · {d.tool}: {d.said}")
         if d.success is False:
             self.say(f"      ✗ {d.error_code or 'error'}: {d.error}")
         elif not d.expectation and not reports(d.tool):

@@ -74,19 +74,32 @@ def decisions(calls: list[ToolCall]) -> str:
 
 
 def dialog_text(c: ToolCall) -> str:
-    """What a browser dialog the action opened asked and what heybro answered — a confirm answered
-    Cancel means what the click was for did not happen."""
-    d = c.result.get("dialog") if isinstance(c.result, dict) else None
+    """What a browser dialog the action opened asked and what heybro answered, with how to answer
+    it otherwise — a confirm answered Cancel means what the click was for did not happen; a
+    prompt answered with no words gave the page none."""
+    return dialog_words(c.result, hint=True)
+
+
+def dialog_words(result: object, *, hint: bool = False) -> str:
+    """A dialog an action's result reports, in words ('' for none); `hint`: how to answer it
+    otherwise (for the model)."""
+    d = result.get("dialog") if isinstance(result, dict) else None
     if not isinstance(d, dict) or not d.get("kind"):
         return ""
     kind, text, answer = str(d.get("kind")), one_line(str(d.get("text") or ""), 120), d.get("answer")
     if kind == "alert":
         return f'the page showed an alert "{text}"'
+    if answer == "accepted" and kind == "prompt":
+        given = one_line(str(d.get("value") or ""), 120)
+        said = f'the page asked (prompt) "{text}" and heybro answered OK with ' + (
+            f'"{given}"' if given else "nothing typed")
+        return said + ('; to type words into it, repeat the action with dialog="the words"'
+                       if hint and not given else "")
     if answer == "accepted":
-        given = f' with "{one_line(str(d["value"]), 120)}"' if kind == "prompt" and d.get("value") is not None else ""
-        return f'the page asked ({kind}) "{text}" and heybro answered OK{given}'
-    return (f'the page asked ({kind}) "{text}" and heybro answered Cancel, so it did not go ahead; '
-            f'to answer OK, repeat the action with dialog="accept"')
+        return f'the page asked ({kind}) "{text}" and heybro answered OK'
+    return (f'the page asked ({kind}) "{text}" and heybro answered Cancel, so it did not go ahead'
+            + ((f'; to answer it, repeat the action with dialog="the words to type"' if kind == "prompt"
+                else '; to answer OK, repeat the action with dialog="accept"') if hint else ""))
 
 
 def candidates_text(c: ToolCall) -> str:

@@ -177,8 +177,10 @@ class ModelRun:
         env, task = self.env, self.task
         if last_action_failed(cycle) is not None:
             return None
-        fact = await prove(env)
-        if fact is None or not fact.met:
+        # (read again now: the verifier, where it is asked, hears the page as it is, not as an
+        # earlier batch of this cycle left it; the task's last subtask it always judges)
+        fact = await prove(env, last=True)
+        if fact is None or not fact.met or task.on_last_subtask:
             return None  # the verifier hears it among the facts
         verdict = Verdict(decision=Decision.mark_complete, by="host", reason=f"the page shows it: "
                           f"{fact.detail}", llm_confidence=None, dom_confidence=1.0, confidence=1.0,

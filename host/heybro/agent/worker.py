@@ -22,7 +22,7 @@ from .proof import prove
 from .settle import checked
 from .validation import ReplyInvalid
 from ..tool_def import RoleTool
-from .toolbox import MarkDone, WaitFor, result_text
+from .toolbox import Answer, MarkDone, WaitFor, result_text
 from .worker_prompt import SYSTEM
 
 MAX_RESULT_CHARS = 600
@@ -132,6 +132,7 @@ class Worker(WorkingRole):
         acted = False
         observation: dict[str, Any] | None = None  # the page as the last action left it
         seen: Snapshot | None = None  # … already read (for an expectation) after the last action
+        answered: ToolCall | None = None  # the answer given to the user: it ends the turn
         for i, (call, a) in enumerate(zip(calls, args, strict=True)):
             if isinstance(a, MarkDone):
                 if acted:
@@ -188,6 +189,8 @@ class Worker(WorkingRole):
                 env.state.consecutive_failures += 1
             acted = acted or on_page
             self.done.append(tc)
+            if isinstance(a, Answer) and tc.success:
+                answered = tc
             read = None
             if expect is not None and tc.success:
                 # Checked now, against the page this action left once it settled: a later action
@@ -228,12 +231,16 @@ class Worker(WorkingRole):
                 break
         if acted:
             await self._after_actions(seen, observation)
-            if all(tc.success is not False for tc in iteration.tool_calls):
-                proof = await prove(env)
-                if proof is not None and proof.met:  # the page shows the subtask done: no report needed
-                    self.summary = f"The page shows the subtask done: {proof.detail}."
-                    return ToolCall(tool="done_when", reason="proven by the host on the page",
-                                    success=True, timestamp=time.time(), expectation=proof)
+        worked = all(tc.success is not False for tc in iteration.tool_calls)
+        if answered is not None and worked:  # the answer is the report: no mark_done to ask for
+            self.summary = f"Answered: {answered.parameters.get('text')}"
+            return answered
+        if acted and worked:
+            proof = await prove(env, last=True)
+            if proof is not None and proof.met:  # the page shows the subtask done: no report needed
+                self.summary = f"The page shows the subtask done: {proof.detail}."
+                return ToolCall(tool="done_when", reason="proven by the host on the page",
+                                success=True, timestamp=time.time(), expectation=proof)
         return None
 
     async def _after_actions(self, seen: Snapshot | None, observation: dict[str, Any] | None) -> None:
