@@ -7593,25 +7593,26 @@ const __act_gate = (() => {
  * - **secrets**: a value carrying the user's secret goes only into a field for it (a password
  *   into a password field, a code into a code field): `not_allowed` otherwise;
  * - **effect**: what a press sets off — the control's own words, where it leads (a link's target,
- *   its form's action and method), what its form carries (hidden fields too) and the small print
- *   beside it. A risky one (spending, sending, deleting: effect_rules.js) needs the user's yes; one
+ *   its form's action and method), what its form carries (hidden fields too), the small print
+ *   beside it and the item it is in (the row, list item or card: which feed an "Unsubscribe"
+ *   removes). A risky one (spending, sending, deleting: effect_rules.js) needs the user's yes; one
  *   that leads to a site the user never named, carrying data, needs the host's look at that data.
  *   Either is `needs_approval` with the effect and its digest, until the call names the digest
- *   among the approved. A control whose words, target or fields changed has another digest: it is
+ *   among the approved. A control whose words, target, fields or item changed has another digest: it is
  *   asked about again, not pressed.
  *
  * Nothing here runs in the page's world or leaves a trace in its document.
  *
  * @typedef {{origin?: string | null, confirm?: boolean, approved?: string[], named?: string[], secret?: "password" | "code" | "any" | null}} Gate
  * @typedef {{name: string, label: string, type: string, value: string}} Field
- * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string}} Effect
+ * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string, place?: string}} Effect
  * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string} | {kind: "changed", from: string}} Reason
  */
 const { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, SECRET_VALUE, TARGET_DELETE, TARGET_SPEND } = __effect_rules;
 const { actionError } = __dom_input;
 const { isSecretField } = __dom_secret;
 const { accessibleName, labelText, norm, roleOf } = __refind;
-const { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, tagOf } = __dom_native;
+const { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, qsa, tagOf } = __dom_native;
 const { matches, siteOf } = __site_match;
 
 const re = (/** @type {string} */ s) => new RegExp(s, "i");
@@ -7686,6 +7687,35 @@ function besideOf(el, form) {
   return "";
 }
 
+/** The parts of a page that hold one item each: a press inside one acts on that item. */
+const ITEMS = new Set(["tr", "li", "article", "fieldset", "section", "form", "dialog", "details"]);
+const ITEM_ROLES = new Set(["row", "listitem", "article", "group", "dialog", "alertdialog", "region", "treeitem", "option"]);
+
+/**
+ * The item a control is in, in the words a person reads there — the feed a row's "Unsubscribe"
+ * removes, the post a "Delete" deletes: the row, list item, card or titled part around it (its
+ * label, heading, or its first words beside the control's own). "" when none says more.
+ * @param {Element} control
+ */
+function placeOf(control) {
+  const own = norm(innerTextOf(control) || accessibleName(control));
+  let at = parentElOf(control);
+  for (let i = 0; at && i < 6 && !BEYOND.has(tagOf(at)); i++, at = parentElOf(at)) {
+    const item = ITEMS.has(tagOf(at)) || ITEM_ROLES.has(attr(at, "role") || "");
+    const named = item ? norm(attr(at, "aria-label") || "") : "";
+    if (named) return cut(named, 80);
+    const lines = innerTextOf(at).split("\n").map((l) => norm(own ? norm(l).replace(own, " ") : l)).filter(Boolean);
+    const rest = lines.join(" · ");
+    if (rest && (rest.length <= 160 || item)) {
+      const heading = item ? qsa(at, "h1, h2, h3, h4, h5, h6, legend, caption, summary, [role=heading]")[0] : null;
+      const title = heading && heading !== control ? norm(innerTextOf(heading)) : "";
+      return cut(title || rest, 80);
+    }
+    if (item || rest.length > 600) break;
+  }
+  return "";
+}
+
 /**
  * What a press on `el` would set off, as far as the page says before it: null for an element whose
  * press leads nowhere (plain text, a field).
@@ -7706,7 +7736,19 @@ function effectOf(el, how) {
     kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
     method: submits && form ? formMethodOf(form, field ? null : control) : link ? "get" : null,
     fields: submits && form ? fieldsOf(form) : [], beside: submits || CLICKERS.has(kind) ? besideOf(control, form) : "",
+    place: placeOf(control),
   };
+}
+
+/**
+ * A form field as a person would name it: its label, else its name's own words (the last part of
+ * `new_values[user_email][0]`: "user email").
+ * @param {Field} f
+ */
+function fieldWords(f) {
+  if (f.label) return f.label;
+  const parts = f.name.split(/[[\]]+/).filter((p) => p && !/^\d+$/.test(p));
+  return (parts[parts.length - 1] || f.name).replace(/[_.-]+/g, " ").trim() || "a field";
 }
 
 /** The words of an address's path and query (`/account/delete?confirm=1` → "account delete confirm 1"). @param {string} url */
@@ -7744,9 +7786,9 @@ function reasonsOf(e, gate, origin) {
     }
     for (const f of e.fields) {
       const said = `${f.name} ${f.label}`.replace(/[_-]/g, " ");
-      if (f.type === "hidden" && F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `its form says ${f.name}=${f.value}`);
-      else if (f.type === "hidden" && F_SPEND.test(said)) risk("spend money", `its form carries ${f.name}=${f.value}`);
-      else if (f.type !== "hidden" && F_PAYMENT.test(said)) risk("spend money", `its form carries a ${f.label || f.name}`);
+      if (f.type === "hidden" && F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `its form says ${fieldWords(f)}: "${f.value}"`);
+      else if (f.type === "hidden" && F_SPEND.test(said)) risk("spend money", `its form carries ${fieldWords(f)}: "${f.value}"`);
+      else if (f.type !== "hidden" && F_PAYMENT.test(said)) risk("spend money", `its form carries your ${fieldWords(f)}`);
     }
     if (e.beside) risk("spend money", `beside it: "${e.beside}"`);
   }
@@ -7760,7 +7802,7 @@ function reasonsOf(e, gate, origin) {
 
 /** A short digest of an effect (FNV-1a, 64 bits as two halves): what a yes is bound to. @param {Effect} e */
 function digestOf(e) {
-  const text = JSON.stringify([e.words, e.kind, e.target, e.method, e.fields.map((f) => [f.name, f.type, f.type === "hidden" ? f.value : ""]), e.beside]);
+  const text = JSON.stringify([e.words, e.kind, e.target, e.method, e.fields.map((f) => [f.name, f.type, f.type === "hidden" ? f.value : ""]), e.beside, e.place || ""]);
   let a = 0x811c9dc5, b = 0x01000193 ^ text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -7813,7 +7855,7 @@ function changedSinceLook(el) {
   const digest = digestOf(effect);
   if (digest === seen.digest) return null;
   const reasons = [...reasonsOf(effect, seen.gate, seen.origin), { kind: "changed", from: seen.digest }];
-  return actionError("needs_approval", `The control changed as heybro was about to ${seen.action} it (its words, where it leads or what its form sends): nothing was pressed, and it is judged again.`, { effect, digest, reasons });
+  return actionError("needs_approval", `The control changed as heybro was about to ${seen.action} it (its words, where it leads, what its form sends or the item it is in): nothing was pressed, and it is judged again.`, { effect, digest, reasons });
 }
 
 /**
@@ -7844,7 +7886,7 @@ function passGate(action, judged, el, args) {
   looked.set(el, { how, digest, gate, origin, action });
   return { digest, effect };
 }
-return { effectOf, reasonsOf, digestOf, takesSecret, changedSinceLook, passGate };
+return { effectOf, fieldWords, reasonsOf, digestOf, takesSecret, changedSinceLook, passGate };
 })();
 // ---- extension/content/press_guard.js
 const __press_guard = (() => {
