@@ -173,6 +173,44 @@ def test_the_technician_works_with_host_tools_in_the_tasks_workspace_and_an_mcp_
     assert "demo_add(a=2, b=3)" in verifier and re.search(r'result: its output \(untrusted\).*\n\s*"""\n\s*5\n\s*"""', verifier)
 
 
+def test_a_file_the_technician_writes_is_a_resource_the_operator_uploads_and_reads(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    from support.fake_browser import El
+    monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
+    b = shop()
+    b.pages["http://shop/"].append(El("e9", "input", "Import feeds (OPML)"))
+    uploads: list[dict[str, Any]] = []
+    orig = b.call
+
+    async def spy(tool: str, args: dict[str, Any], **kw: Any) -> dict[str, Any]:
+        if tool == "upload":
+            uploads.append(args)
+            return {"url": b.url}
+        return await orig(tool, args, **kw)
+
+    b.call = spy  # type: ignore[method-assign]
+    script = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": [
+            {"subtask": "Write cooking.opml with the feed", "role": "technician"},
+            "Import cooking.opml"]}), ("start_work", {}))],
+        "technician": [call("write_file", path="cooking.opml", content="<opml/>"),
+                       call("read_file", path="cooking.opml"),
+                       call("mark_done", summary="cooking.opml written")],
+        "worker": [call("upload", element_id="e9", resource_name="cooking.opml"),
+                   call("mark_done", summary="imported")],
+        "verifier": [call("mark_complete", reason="written", confidence=0.9),
+                     call("mark_complete", reason="imported", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, goal="Import a cooking feed")
+        worker = prompts(llm, "worker")[0]
+    assert result.status == TaskStatus.completed, task.result
+    assert "RESOURCES (for upload): cooking.opml" in worker
+    assert [u["file"]["name"] for u in uploads] == ["cooking.opml"]
+    assert task.resources["cooking.opml"].endswith("/cooking.opml")
+    assert any("The file 'cooking.opml' is now a resource of the task (written by write_file)" in m["text"]
+               for m in rec.kinds("message"))
+
+
 def test_a_shell_command_off_the_allow_list_runs_only_after_the_users_yes(
         tmp_path: Path, monkeypatch: Any) -> None:
     import asyncio

@@ -429,7 +429,7 @@ class AgentEnv:
         if svc.host_tools is None or svc.tool_ctx is None:
             from ..tools import HostTools, ToolContext  # loaded once a role needs them
             svc.host_tools = HostTools(self.settings.tools)
-            svc.tool_ctx = ToolContext.for_task(self.task.id, self.settings.tools)
+            svc.tool_ctx = ToolContext.for_task(self.task.id, self.settings.tools, self.task.resources)
         return svc.host_tools, svc.tool_ctx
 
     async def host_tools_for(self, kind: str) -> list[RoleTool]:
@@ -458,7 +458,19 @@ class AgentEnv:
             outcome = await tools.call(name, params, dataclasses.replace(ctx, confirmed=True))
         if not outcome.ok:
             raise ToolFailed(outcome.code, self.scrub(outcome.message))
+        data = outcome.data or {}
+        if isinstance(data.get("file"), str) and isinstance(data.get("name"), str):  # a file it made
+            await self.add_resource(data["name"], data["file"], f"written by {outcome.tool}")
         return str(self.scrub(outcome.for_model()))
+
+    async def add_resource(self, name: str, path: str, how: str) -> None:
+        """A file the task made (or the page gave it) becomes one of its resources, by `name`: the
+        roles are given it (upload, read_file) and the user is told."""
+        known = self.task.resources.get(name) == path
+        self.task.resources[name] = path
+        if not known:
+            await self.recorder.message(self.task, f"The file {name!r} is now a resource of the "
+                                        f"task ({how}): the page tools can upload it by that name.")
 
     async def close_tools(self) -> None:
         if self.services.host_tools is not None:
