@@ -1046,6 +1046,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -1356,6 +1372,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -1648,6 +1680,39 @@ export default /** @type {any} */ ({
         "text"
       ],
       "title": "DialogInfo",
+      "type": "object"
+    },
+    "Downloaded": {
+      "additionalProperties": false,
+      "description": "A file the page downloaded while the action ran (the browser saved it on this machine).",
+      "properties": {
+        "name": {
+          "description": "The file's name, as the site gave it.",
+          "title": "Name",
+          "type": "string"
+        },
+        "path": {
+          "description": "Where the browser saved it.",
+          "title": "Path",
+          "type": "string"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "bytes": {
+          "minimum": 0,
+          "title": "Bytes",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "name",
+        "path",
+        "url",
+        "bytes"
+      ],
+      "title": "Downloaded",
       "type": "object"
     },
     "ElementBrief": {
@@ -2563,6 +2628,22 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
         },
         "trusted_withheld": {
           "anyOf": [
@@ -4206,6 +4287,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -5118,6 +5215,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -5493,6 +5606,22 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
         },
         "trusted_withheld": {
           "anyOf": [
@@ -7239,6 +7368,22 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
         },
         "trusted_withheld": {
           "anyOf": [

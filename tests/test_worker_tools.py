@@ -303,3 +303,28 @@ def test_a_prompt_is_answered_with_the_words_the_worker_gives_and_the_record_say
     from heybro.agent.toolbox import CLICK
     said = [CLICK.said_of(d["result"]) for d in rec.kinds("tool_result") if d["tool"] == "click"]
     assert said[1] == 'the page asked (prompt) "Name of the category?" and heybro answered OK with "Cooking"'
+
+
+def test_a_file_the_page_downloads_is_a_resource_the_worker_is_given(tmp_path: Path) -> None:
+    b = shop()
+    saved = tmp_path / "cooking.opml"
+    saved.write_text("<opml/>")
+    orig = b.call
+
+    async def downloading(tool: str, args: dict, **kw):  # type: ignore[no-untyped-def]
+        result = await orig(tool, args, **kw)
+        if tool == "click":  # as the coordinator reports a file the page downloaded
+            result["downloads"] = [{"name": "cooking.opml", "path": str(saved),
+                                    "url": "http://shop/export", "bytes": 7}]
+        return result
+
+    b.call = downloading  # type: ignore[method-assign]
+    s = script([call("click", element_id="e2"), call("mark_done", summary="exported")])
+    with ScriptedLLM(s) as llm:
+        task, rec, result = run_task(llm, b)
+        worker = prompts(llm, "worker")
+    assert result.status == TaskStatus.completed, task.result
+    assert task.resources == {"cooking.opml": str(saved)}
+    assert "RESOURCES (for upload): cooking.opml" in worker[1]
+    assert any("The file 'cooking.opml' is now a resource of the task (downloaded from shop)" in m["text"]
+               for m in rec.kinds("message"))

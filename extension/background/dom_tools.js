@@ -9,6 +9,7 @@
  * its way back to that frame.
  */
 import { armDialogs, takeDialogs } from "./dialog_answers.js";
+import { downloadsSince } from "./downloads.js";
 import { frameBudgets } from "./frame_budget.js";
 import { trustedInputMode } from "./trusted_input.js";
 import { addressProblem } from "../shared/web_address.js";
@@ -372,7 +373,7 @@ function actOnly(def) {
       const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, trusted_input: await trustedInputMode(), ...(def.waits ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, started + timeout);
       const [answered] = takeDialogs(tabId);
       if (answered) reply.dialog = answered;
-      if (!reply.navigated && !reply.navigating) return { result: reply, seen: null };
+      if (!reply.navigated && !reply.navigating) return { result: await withDownloads(tabId, started, reply), seen: null };
       // The action started a navigation (the agent saw it begin, or the page unloaded before it
       // could answer): wait for the new document instead of guessing with a sleep.
       const opened = frameId === 0 && observeArgs ? openedTabs(tabId) : undefined;
@@ -391,13 +392,26 @@ function actOnly(def) {
       };
       const [late] = takeDialogs(tabId); // ("leave this page?", or one the new page opened as it loaded)
       if (late && !result.dialog) result.dialog = late;
-      return { result, seen: ready?.observation ?? null, opened };
+      return { result: await withDownloads(tabId, started, result), seen: ready?.observation ?? null, opened };
     } finally {
       watch.stop();
       await armDialogs(tabId); // the action's instruction is spent: the default for a while
     }
   };
 }
+
+/**
+ * The action's result with the files its page downloaded meanwhile (`downloads`), those still on
+ * their way waited for a while (downloads.js).
+ * @param {number} tabId @param {number} since @param {Record<string, any>} result
+ */
+async function withDownloads(tabId, since, result) {
+  const files = await downloadsSince(tabId, since, DOWNLOAD_WAIT_MS);
+  return files.length ? { ...result, downloads: files } : result;
+}
+
+/** How long an action's result waits for a file its page began downloading. */
+const DOWNLOAD_WAIT_MS = 15_000;
 
 /**
  * Shows or removes the numbered boxes over every root frame's elements.

@@ -188,6 +188,9 @@ class AgentEnv:
                              "asking.")
         sinks.sent(self, admitted)
         reach.learn(self.task, result)
+        for f in result.get("downloads") or []:  # what the page downloaded: the task's files now
+            if isinstance(f, dict) and isinstance(f.get("name"), str) and isinstance(f.get("path"), str):
+                await self.add_resource(f["name"], f["path"], f"downloaded from {site_of(str(f.get('url') or '')) or 'the page'}")
         if admitted.decided:
             result = {**result, "decided": "; ".join(admitted.decided)}
         return result
