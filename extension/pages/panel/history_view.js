@@ -154,7 +154,7 @@ export class RunReader {
         add({ kind: "verdict", at, ok: !!d.accepted,
           verdict: { confidence: d.confidence || 0, threshold: d.threshold || 0, accepted: !!d.accepted, page: d.dom_confidence ?? 1, checks: d.checks || 0, held_back: d.held_back || [] },
           text: d.by === "host" ? `Checked by heybro: done — ${d.reason}`
-            : `Verifier: ${DECISION_WORDS[d.decision] || d.decision} (${verdictNumbers({ confidence: d.confidence || 0, threshold: d.threshold || 0, accepted: !!d.accepted, page: d.dom_confidence ?? 1, checks: d.checks || 0, held_back: d.held_back || [] })}) — ${d.reason}` });
+            : `Verifier: ${DECISION_WORDS[d.decision] || d.decision} (${verdictNumbers({ confidence: d.confidence || 0, threshold: d.threshold || 0, accepted: !!d.accepted, page: d.dom_confidence ?? 1, checks: d.checks || 0, held_back: d.held_back || [], overruled: d.overruled || null })}) — ${d.reason}` });
         break;
       case EVENT.question:
         add({ kind: "question", at, text: `heybro asks: ${d.text}` + (d.choices?.length ? ` (${d.choices.join(" / ")})` : "") });

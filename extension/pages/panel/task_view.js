@@ -79,7 +79,7 @@ export const DECISION_WORDS = /** @type {Record<string, string>} */ ({
 /**
  * A verdict's two numbers, each said as what it is, and why it was not taken: "model 95% sure,
  * needs 70%; page: 2 of 2 checks hold" — or "…; not taken: text:Saved NOT MET (…)".
- * @param {{confidence: number, threshold: number, accepted: boolean, page?: number, checks?: number, held_back?: string[]}} v
+ * @param {{confidence: number, threshold: number, accepted: boolean, page?: number, checks?: number, held_back?: string[], overruled?: string | null}} v
  */
 export function verdictNumbers(v) {
   const pct = (/** @type {number} */ x) => `${Math.round((x || 0) * 100)}%`;
@@ -87,6 +87,7 @@ export function verdictNumbers(v) {
   const held = Math.round((v.page ?? 1) * checks);
   let out = `model ${pct(v.confidence)} sure, needs ${pct(v.threshold)}; ` +
     (checks ? `page: ${held} of ${checks} check${checks === 1 ? "" : "s"} hold` : "page: nothing checked");
+  if (v.overruled) out += `; a check overruled: ${v.overruled}`;
   if (!v.accepted) out += `; not taken: ${(v.held_back || []).length ? (v.held_back || []).slice(0, 4).join("; ") : "the model is not sure enough"}`;
   return out;
 }

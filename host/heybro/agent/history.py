@@ -153,7 +153,8 @@ def verdict_numbers(v: Judged) -> str:
     """A verdict's two numbers, each as what it is, and why it was not taken: `model 0.95 ≥ 0.70;
     page: 2 of 2 checks hold` — or `…; not taken: text:Saved NOT MET (…)`."""
     if v.by == "host":
-        return f"the page shows it: {v.checks or 1} check(s) hold"
+        held = round(v.dom_confidence * v.checks)
+        return f"checked by heybro: {held} of {v.checks} check{'s' if v.checks != 1 else ''} hold"
     model = v.llm_confidence if v.llm_confidence is not None else v.confidence
     held = round(v.dom_confidence * v.checks)
     out = f"model {model:.2f} {'≥' if model >= v.threshold else '<'} {v.threshold:.2f}; " + (

@@ -13,7 +13,7 @@ from .proof import prove
 from .models import Decision, ExecutionCycle, ResumeNote, TaskStatus, Verdict
 from .scheduler import Scheduler
 from .steps import Done, Next, Plan, Verify, Work, note_of
-from .verifier import Verifier, last_action_failed
+from .verifier import Verifier, last_action_failed, page_confidence
 from .analyst import Analyst
 from .technician import Technician
 from .toolbox import FAIL_TASK, NAVIGATE
@@ -182,10 +182,11 @@ class ModelRun:
         fact = await prove(env, last=True)
         if fact is None or not fact.met or task.on_last_subtask:
             return None  # the verifier hears it among the facts
+        page, checks = page_confidence(env.state.facts)
         verdict = Verdict(decision=Decision.mark_complete, by="host", reason=f"the page shows it: "
-                          f"{fact.detail}", llm_confidence=None, dom_confidence=1.0, confidence=1.0,
-                          threshold=env.settings.confidence_threshold, accepted=True,
-                          facts=list(env.state.facts))
+                          f"{fact.detail}", llm_confidence=None, dom_confidence=round(page, 3),
+                          confidence=1.0, threshold=env.settings.confidence_threshold, accepted=True,
+                          facts=list(env.state.facts), checks=checks)
         await env.recorder.verdict(task, verdict)
         return verdict
 
