@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from shared_schema.page_text import one_line
 
 from . import history
+from ..flow.atoms import normal
 from .facts import latest, lines
 from .models import (Decision, ExecutionCycle, ExpectationCheck, Iteration, ProposedToolCall,
                      ToolCall, Verdict)
@@ -47,11 +48,11 @@ def held_back(cycle: ExecutionCycle, facts: list[ExpectationCheck]) -> list[str]
 def overrules(text: str | None, facts: list[ExpectationCheck]) -> bool:
     """Whether the verifier's `overrule` names each check that does not hold (by its words) and
     says why the goal is met all the same."""
-    said = " ".join((text or "").casefold().split())
+    said = normal(text or "")
     if not said:
         return False
     unmet = [p.clause for _, p in latest(facts) if not p.met]
-    return all(" ".join(c.split(":", 1)[-1].casefold().split()) in said for c in unmet)
+    return all(normal(c.split(":", 1)[-1]) in said for c in unmet)  # (its words, however quoted)
 
 
 class Verifier(Role):
