@@ -9,7 +9,7 @@ import dataclasses
 from .. import logs
 from .env import AgentEnv
 from .errors import GuardrailHit, HeldReplySetAside, Interrupted, NewInformation
-from .proof import prove
+from .proof import others_hold, prove
 from .models import Decision, ExecutionCycle, ResumeNote, TaskStatus, Verdict
 from .scheduler import Scheduler
 from .steps import Done, Next, Plan, Verify, Work, note_of
@@ -179,8 +179,8 @@ class ModelRun:
             return None
         # (read again now: the verifier, where it is asked, hears the page as it is, not as an
         # earlier batch of this cycle left it; the task's last subtask it always judges)
-        fact = await prove(env, last=True)
-        if fact is None or not fact.met or task.on_last_subtask:
+        fact = await prove(env, last=True, read_anyway=True)
+        if fact is None or not fact.met or task.on_last_subtask or not others_hold(env):
             return None  # the verifier hears it among the facts
         page, checks = page_confidence(env.state.facts)
         verdict = Verdict(decision=Decision.mark_complete, by="host", reason=f"the page shows it: "
