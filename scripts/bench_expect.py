@@ -590,6 +590,16 @@ def markdown(rows: list[Result], cmd: str) -> str:
                       + f", heybro said {'met' if r.said else 'NOT met'}"
                       + (f" (before: {r.said_before})" if r.wrong_before else "") for r in wrong[:15]]
         lines.append("")
+    judged = {(r.action, r.clause) for r in rows if r.said is not None}
+    none = [what for what, seen in (
+        ("a field that speaks of a password, a PIN or a code without being one",
+         any(a == "fill (about a secret)" for a, _ in judged)),
+        ("a text that came only once the page had loaded its content",
+         any(c.endswith("(loading)") for _, c in judged))) if not seen]
+    if none:
+        lines += [f"No instance on these pages of {' nor of '.join(none)}: those cases are held by the "
+                  "tests (tests/test_page_map_trust.py, tests/test_expect_clauses.py) until a page of "
+                  "the corpus has one.", ""]
     return "\n".join(lines)
 
 
