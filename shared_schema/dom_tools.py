@@ -208,6 +208,14 @@ class ElementBrief(ToolOutput):
     state: dict[str, Any]
 
 
+class Downloaded(ToolOutput):
+    """A file the page downloaded while the action ran (the browser saved it on this machine)."""
+    name: str = Field(description="The file's name, as the site gave it.")
+    path: str = Field(description="Where the browser saved it.")
+    url: str
+    bytes: int = Field(ge=0)
+
+
 class ActionResult(ToolOutput):
     ok: bool = True
     action: str
@@ -231,6 +239,8 @@ class ActionResult(ToolOutput):
         None, description="How the input reached the page: events dispatched by the page's script "
         "(synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), "
         "used when the page ignored the synthetic events.")
+    downloads: list[Downloaded] | None = Field(None, description="Files the page downloaded while "
+                                                "the action ran: each becomes a resource of the task.")
     trusted_withheld: str | None = Field(
         None, description="Why the browser's own input was not used after a script's action that "
         "showed no visible effect: the page had already reacted to it (a request started, a "

@@ -1052,6 +1052,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -1362,6 +1378,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -1446,6 +1478,12 @@ export default /** @type {any} */ ({
           "default": "",
           "title": "Detail",
           "type": "string"
+        },
+        "before": {
+          "default": false,
+          "description": "It held on the page before the action too: it proves nothing about what the action did.",
+          "title": "Before",
+          "type": "boolean"
         }
       },
       "required": [
@@ -1575,7 +1613,8 @@ export default /** @type {any} */ ({
       "enum": [
         "mark_complete",
         "continue_work",
-        "request_reschedule"
+        "request_reschedule",
+        "fail_task"
       ],
       "title": "Decision",
       "type": "string"
@@ -1647,6 +1686,39 @@ export default /** @type {any} */ ({
         "text"
       ],
       "title": "DialogInfo",
+      "type": "object"
+    },
+    "Downloaded": {
+      "additionalProperties": false,
+      "description": "A file the page downloaded while the action ran (the browser saved it on this machine).",
+      "properties": {
+        "name": {
+          "description": "The file's name, as the site gave it.",
+          "title": "Name",
+          "type": "string"
+        },
+        "path": {
+          "description": "Where the browser saved it.",
+          "title": "Path",
+          "type": "string"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "bytes": {
+          "minimum": 0,
+          "title": "Bytes",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "name",
+        "path",
+        "url",
+        "bytes"
+      ],
+      "title": "Downloaded",
       "type": "object"
     },
     "ElementBrief": {
@@ -2562,6 +2634,22 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
         },
         "trusted_withheld": {
           "anyOf": [
@@ -4213,6 +4301,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -5125,6 +5229,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -5500,6 +5620,22 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
         },
         "trusted_withheld": {
           "anyOf": [
@@ -6841,6 +6977,12 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The result in a person's words, from the tool's definition (what was kept, chosen, read).",
           "title": "Said"
+        },
+        "no_effect": {
+          "default": false,
+          "description": "It ran and the page showed no change after it (no other address, content, state or dialog).",
+          "title": "No Effect",
+          "type": "boolean"
         }
       },
       "required": [
@@ -7241,6 +7383,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -7418,6 +7576,33 @@ export default /** @type {any} */ ({
           },
           "title": "Facts",
           "type": "array"
+        },
+        "checks": {
+          "default": 0,
+          "description": "How many of the host's checks the page's confidence (dom_confidence) is the share of; 0: nothing was checked.",
+          "title": "Checks",
+          "type": "integer"
+        },
+        "held_back": {
+          "description": "What held a 'done' back: each check that does not hold, a failed last action.",
+          "items": {
+            "type": "string"
+          },
+          "title": "Held Back",
+          "type": "array"
+        },
+        "overruled": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The verifier's word on why the goal is met though a check did not hold.",
+          "title": "Overruled"
         }
       },
       "required": [

@@ -60,7 +60,7 @@ def test_harmless_words_with_a_costly_effect_are_held(browser, page, site):
     r = press(browser, "Continue", ASK)
     assert r["error"]["code"] == "needs_approval"
     said = " ".join(x["said"] for x in r["error"]["detail"]["reasons"])
-    assert "/subscribe" in said and "$499 a year" in said and "plan=yearly" in said
+    assert "/subscribe" in said and "$499 a year" in said and 'plan: "yearly"' in said
     assert r["error"]["detail"]["effect"]["method"] == "post"
     r = press(browser, "View details", ASK)
     assert r["error"]["code"] == "needs_approval"
@@ -74,7 +74,7 @@ def test_a_form_that_carries_a_means_of_payment_is_held(browser, page, site):
     open_page(page, site + "/effects.html")
     r = press(browser, "Review order", ASK)
     assert r["error"]["code"] == "needs_approval"
-    assert [x["said"] for x in r["error"]["detail"]["reasons"]] == ["its form carries a Card number"]
+    assert [x["said"] for x in r["error"]["detail"]["reasons"]] == ["its form carries your Card number"]
     assert pressed(page) == []
 
 
@@ -92,6 +92,23 @@ def test_a_yes_holds_for_that_effect_only(browser, page, site):
     page.evaluate("document.getElementById('newsletter').textContent = 'Subscribe to the free newsletter'")
     assert press(browser, "Subscribe to the free newsletter", {**ASK, "approved": [digest]})["ok"]
     assert pressed(page) == ["Subscribe to the free newsletter"]
+
+
+def test_a_press_names_the_item_it_acts_on_and_a_yes_holds_for_that_item_only(browser, page, site):
+    """Two feeds, each with its "Unsubscribe": the effect names the feed the press removes; a yes
+    for one feed does not reach the button once the list shows another feed in its place."""
+    open_page(page, site + "/effects.html")
+    obs = ok(browser, "observe")
+    first = next(e for e, s in obs["elements"].items() if s.get("name") == "Unsubscribe")
+    from support.dom_rig import tool
+    held = tool(browser, "click", {"element_id": first, "signature": obs["elements"][first], "gate": ASK})["error"]
+    assert held["code"] == "needs_approval" and held["detail"]["effect"]["place"] == "Cooking at home 12 new"
+    digest = held["detail"]["digest"]
+    page.evaluate("document.getElementById('feed1').textContent = 'Bank alerts'")  # the list moved on
+    again = tool(browser, "click", {"element_id": first, "signature": obs["elements"][first],
+                                    "gate": {**ASK, "approved": [digest]}})["error"]
+    assert again["code"] == "needs_approval" and again["detail"]["effect"]["place"] == "Bank alerts 12 new"
+    assert pressed(page) == []
 
 
 def test_an_action_runs_only_on_the_origin_it_was_judged_for(browser, page, site):

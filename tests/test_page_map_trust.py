@@ -29,6 +29,9 @@ def test_a_secret_fields_value_never_leaves_the_page(browser, page, site):
                    for ln in lines), (name, lines)
     assert any(ln.startswith("textbox Username") and '="jane"' in ln for ln in lines), lines
     assert any('="jane@example.com"' in ln for ln in lines) and any('="12"' in ln for ln in lines), lines
+    # A field about passwords is no password: a number is a number, a hint a hint.
+    assert any("Minimum password length" in ln and ln.endswith('="14"') for ln in lines), lines
+    assert any("Password hint" in ln and ln.endswith('="the dog"') for ln in lines), lines
     # Extracting the form, or a field, gives none either.
     assert not any(s in json.dumps(ok(browser, "extract", {})) for s in SECRETS)
     got = ok(browser, "extract", {"element_id": find_id(obs, "Password")})

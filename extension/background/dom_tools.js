@@ -16,6 +16,7 @@
  * that moved since it was checked.
  */
 import { armDialogs, takeDialogs } from "./dialog_answers.js";
+import { downloadsSince } from "./downloads.js";
 import { frameBudgets } from "./frame_budget.js";
 import { trustedInputMode } from "./trusted_input.js";
 import { watchRequests } from "./request_gate.js";
@@ -478,7 +479,7 @@ function actOnly(def) {
       const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, ...rules, trusted_input: await trustedInputMode(), ...(def.waits ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, started + timeout);
       const [answered] = takeDialogs(tabId);
       if (answered) reply.dialog = answered;
-      if (!reply.navigated && !reply.navigating) { done = true; await stopped(sent, action); return { result: reply, seen: null }; }
+      if (!reply.navigated && !reply.navigating) { done = true; await stopped(sent, action); return { result: await withDownloads(tabId, started, reply), seen: null }; }
       // The action started a navigation (the agent saw it begin, or the page unloaded before it
       // could answer): wait for the new document instead of guessing with a sleep.
       const opened = frameId === 0 && observeArgs ? openedTabs(tabId, call) : undefined;
@@ -499,7 +500,7 @@ function actOnly(def) {
       if (late && !result.dialog) result.dialog = late;
       done = true;
       await stopped(sent, action);
-      return { result, seen: ready?.observation ?? null, opened };
+      return { result: await withDownloads(tabId, started, result), seen: ready?.observation ?? null, opened };
     } finally {
       if (!done) await sent?.stop();
       watch.stop();
@@ -510,6 +511,19 @@ function actOnly(def) {
 
 /** @param {string} url */
 function originOf(url) { try { return new URL(url).origin; } catch { return "null"; } }
+
+/**
+ * The action's result with the files its page downloaded meanwhile (`downloads`), those still on
+ * their way waited for a while (downloads.js).
+ * @param {number} tabId @param {number} since @param {Record<string, any>} result
+ */
+async function withDownloads(tabId, since, result) {
+  const files = await downloadsSince(tabId, since, DOWNLOAD_WAIT_MS);
+  return files.length ? { ...result, downloads: files } : result;
+}
+
+/** How long an action's result waits for a file its page began downloading. */
+const DOWNLOAD_WAIT_MS = 15_000;
 
 /**
  * Ends the watch over what the page sent as the action ran; a request it stopped makes the action

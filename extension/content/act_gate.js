@@ -10,8 +10,9 @@
  * - **secrets**: a value carrying the user's secret goes only into a field for it (a password
  *   into a password field, a code into a code field): `not_allowed` otherwise;
  * - **effect**: what a press sets off — the control's own words, where it leads (a link's target,
- *   its form's action and method), what its form carries (hidden fields too) and the small print
- *   beside it. A risky one (spending, sending, deleting: effect_rules.js) needs the user's yes; one
+ *   its form's action and method), what its form carries (hidden fields too), the small print
+ *   beside it and the item it is in (the row, list item or card: which feed an "Unsubscribe"
+ *   removes). A risky one (spending, sending, deleting: effect_rules.js) needs the user's yes; one
  *   that leads to a site the user never named, carrying data, needs the host's look at that data.
  *   Either is `needs_approval` with the effect and its digest, until the call names the digest
  *   among the approved. A control whose words, target or fields changed has another digest: it is
@@ -28,7 +29,7 @@ import { cut, digestOf, reasonsOf } from "../shared/effect_judge.js";
 import { actionError } from "./dom_input.js";
 import { isSecretField } from "./dom_secret.js";
 import { accessibleName, labelText, norm, roleOf } from "./refind.js";
-import { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, tagOf } from "./dom_native.js";
+import { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, qsa, tagOf } from "./dom_native.js";
 
 const MONEY = new RegExp(AMOUNT, "i"), RECURS = new RegExp(CHARGE, "i");
 
@@ -103,6 +104,35 @@ function besideOf(el, form) {
   return "";
 }
 
+/** The parts of a page that hold one item each: a press inside one acts on that item. */
+const ITEMS = new Set(["tr", "li", "article", "fieldset", "section", "form", "dialog", "details"]);
+const ITEM_ROLES = new Set(["row", "listitem", "article", "group", "dialog", "alertdialog", "region", "treeitem", "option"]);
+
+/**
+ * The item a control is in, in the words a person reads there — the feed a row's "Unsubscribe"
+ * removes, the post a "Delete" deletes: the row, list item, card or titled part around it (its
+ * label, heading, or its first words beside the control's own). "" when none says more.
+ * @param {Element} control
+ */
+function placeOf(control) {
+  const own = norm(innerTextOf(control) || accessibleName(control));
+  let at = parentElOf(control);
+  for (let i = 0; at && i < 6 && !BEYOND.has(tagOf(at)); i++, at = parentElOf(at)) {
+    const item = ITEMS.has(tagOf(at)) || ITEM_ROLES.has(attr(at, "role") || "");
+    const named = item ? norm(attr(at, "aria-label") || "") : "";
+    if (named) return cut(named, 80);
+    const lines = innerTextOf(at).split("\n").map((l) => norm(own ? norm(l).replace(own, " ") : l)).filter(Boolean);
+    const rest = lines.join(" · ");
+    if (rest && (rest.length <= 160 || item)) {
+      const heading = item ? qsa(at, "h1, h2, h3, h4, h5, h6, legend, caption, summary, [role=heading]")[0] : null;
+      const title = heading && heading !== control ? norm(innerTextOf(heading)) : "";
+      return cut(title || rest, 80);
+    }
+    if (item || rest.length > 600) break;
+  }
+  return "";
+}
+
 /**
  * What a press on `el` would set off, as far as the page says before it: null for an element whose
  * press leads nowhere (plain text, a field).
@@ -126,6 +156,7 @@ export function effectOf(el, how, chosen = "") {
     kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
     method: submits && form ? formMethodOf(form, kind === "submit" ? control : null) : link ? "get" : null,
     fields: submits && form ? fieldsOf(form) : [], beside: submits || CLICKERS.has(kind) ? besideOf(control, form) : "",
+    place: placeOf(control),
   };
 }
 
@@ -187,7 +218,7 @@ export function changedSinceLook(el) {
   const digest = digestOf(effect);
   if (digest === seen.digest) return null;
   const reasons = [...reasonsOf(effect, seen.gate, seen.origin), { kind: "changed", from: seen.digest }];
-  return actionError("needs_approval", `The control changed as heybro was about to ${seen.action} it (its words, where it leads or what its form sends): nothing was pressed, and it is judged again.`, { effect, digest, reasons });
+  return actionError("needs_approval", `The control changed as heybro was about to ${seen.action} it (its words, where it leads, what its form sends or the item it is in): nothing was pressed, and it is judged again.`, { effect, digest, reasons });
 }
 
 /**

@@ -657,9 +657,11 @@ const __dom_secret = (() => {
 /**
  * Fields whose value is a secret: a password, a passphrase, a PIN or a one-time code. Their value
  * never leaves the page — not in the page map, a signature, an extraction, an error or a check: a
- * map says only whether one is filled. Known by what the page says of the field, not by how it is
- * drawn: its type, its `autocomplete`, its name or id, or its label — so a password the page shows
- * as text (a "show password" toggle, a generated password) is one too.
+ * map says only whether one is filled. Known by what the page says the field IS, not by how it is
+ * drawn nor by a word somewhere near it: its type, its `autocomplete`, or a name, id or label that
+ * names the field itself as one ("Password", "Confirm password", `user_pass`, `pin_code`) — so a
+ * password the page shows as text (a "show password" toggle) is one, and a number labelled
+ * "Minimum password length" (`password_min_length`) or a "Password hint" is not.
  */
 const { attr, idOf, tagOf } = __dom_native;
 
@@ -668,14 +670,39 @@ const SECRET_SHOWN = "••••••••";
 
 const SECRET_AUTOCOMPLETE = /\b(current-password|new-password|one-time-code)\b/i;
 /** Words of a name or id that mean a secret (`pass1`, `user_pass`, `newPassword`, `pin_code`). */
-const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "passcode", "pass", "pwd", "pw", "pin", "otp", "secret"]);
-const SECRET_LABEL = /\b(password|passphrase|passcode|PIN|one-time code|security code)\b/i;
+const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "passcode", "pass", "pwd", "pw", "pin", "otp", "secret", "totp"]);
+/** Long secret words that also end a run-together name (`userpassword`, `adminpasswd`). */
+const SECRET_ENDINGS = /(password|passwd|passphrase|passcode)$/;
+/** Words that may follow the secret word in a name or label and leave it the field's own: "Password (again)", `pin_code`, `password_confirmation`. */
+const AFTER_SECRET = new Set(["confirm", "confirmation", "confirmed", "again", "repeat", "repeated", "retype", "verify", "verification", "check", "code", "field", "input", "new", "old", "current", "required", "optional", "twice"]);
+/** A label that names the field as a secret, the secret words last: "Password", "Confirm new password", "Your PIN", "One-time code", "Security code (again)". */
+const SECRET_LABEL = /(?:^|[^a-z0-9])(password|passphrase|passcode|pin|otp|(?:one[- ]time|security|verification|authentication|auth|login|sign[- ]in|2fa|mfa|sms|access) code|one[- ]time password)((?:[^a-z0-9]+[a-z]+)*)[^a-z0-9]*$/i;
 /** Inputs whose value could be typed secret text (not a checkbox, a date or a file). */
 const TEXT_TYPES = new Set(["", "text", "password", "search", "tel", "number", "email"]);
 
 /** The words of a name or id: split at non-letters and at lower-to-upper case steps. @param {string} s */
 function wordsOfName(s) {
   return s.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/).filter(Boolean);
+}
+
+/** Whether only words that leave the secret word the field's own follow it. @param {string[]} rest */
+const onlyAfter = (rest) => rest.every((w) => AFTER_SECRET.has(w));
+
+/** Whether a name's or id's words name the field as a secret: a secret word, only modifiers after it. @param {string} s */
+function secretName(s) {
+  const words = wordsOfName(s);
+  for (let i = words.length - 1; i >= 0; i--) {
+    if (SECRET_WORDS.has(words[i]) || SECRET_ENDINGS.test(words[i])) return onlyAfter(words.slice(i + 1));
+  }
+  return false;
+}
+
+/** Whether a label names the field as a secret (its secret words last, modifiers aside). @param {string} label */
+function secretLabel(label) {
+  const text = label.replace(/[*:]+/g, " ").replace(/\((?:required|optional|again)\)/gi, (m) => ` ${m.slice(1, -1)} `).trim();
+  if (text.length > 60) return false; // a sentence about the field ("must be at least 8 characters"), not its name
+  const m = SECRET_LABEL.exec(text);
+  return !!m && onlyAfter(wordsOfName(m[2] || ""));
 }
 
 /**
@@ -688,10 +715,10 @@ function isSecretField(el, label) {
   if (type === "password") return true;
   if (!TEXT_TYPES.has(type)) return false;
   if (SECRET_AUTOCOMPLETE.test(attr(el, "autocomplete") || "")) return true;
-  for (const s of [attr(el, "name") || "", idOf(el) || ""]) if (wordsOfName(s).some((w) => SECRET_WORDS.has(w))) return true;
-  return !!label && SECRET_LABEL.test(label());
+  for (const s of [attr(el, "name") || "", idOf(el) || ""]) if (secretName(s)) return true;
+  return !!label && secretLabel(label());
 }
-return { SECRET_SHOWN, isSecretField };
+return { SECRET_SHOWN, secretLabel, isSecretField };
 })();
 // ---- extension/content/dom_frames.js
 const __dom_frames = (() => {
@@ -7515,7 +7542,8 @@ const __effect_judge = (() => {
  * @typedef {{origin?: string | null, confirm?: boolean, approved?: string[], named?: string[], secret?: "password" | "code" | "any" | null, covers?: boolean}} Gate
  * @typedef {{name: string, label: string, type: string, value: string}} Field  type "hidden" (the
  *   page's own word), "body" (a request's: sent by the page's script), or the field's input type
- * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string}} Effect
+ * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string, place?: string}} Effect
+ *   place: the item the control is in (the row, list item or card), in the page's words
  * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string} | {kind: "changed", from: string}} Reason
  */
 const { CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, TARGET_DELETE, TARGET_SPEND } = __effect_rules;
@@ -7526,6 +7554,17 @@ const WORDS = Object.entries(RISK_WORDS).map(([what, s]) => /** @type {[string, 
 const [T_SPEND, T_DELETE, F_SPEND, F_PAYMENT, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_PAYMENT, FIELD_DELETE].map(re);
 /** @param {string} s @param {number} n */
 const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/**
+ * A form field as a person would name it: its label, else its name's own words (the last part of
+ * `new_values[user_email][0]`: "user email").
+ * @param {Field} f
+ */
+function fieldWords(f) {
+  if (f.label) return f.label;
+  const parts = f.name.split(/[[\]]+/).filter((p) => p && !/^\d+$/.test(p));
+  return (parts[parts.length - 1] || f.name).replace(/[_.-]+/g, " ").trim() || "a field";
+}
 
 /** The words of an address's path and query (`/account/delete?confirm=1` → "account delete confirm 1"). @param {string} url */
 function targetWords(url) {
@@ -7564,9 +7603,9 @@ function reasonsOf(e, gate, origin) {
       const said = `${f.name} ${f.label}`.replace(/[_-]/g, " ");
       const own = f.type === "hidden" || f.type === "body"; // (the page's word, not what the user typed)
       const where = f.type === "body" ? "its request" : "its form";
-      if (own && F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `${where} says ${f.name}=${f.value}`);
-      else if (own && F_SPEND.test(said)) risk("spend money", `${where} carries ${f.name}=${f.value}`);
-      else if (!own && F_PAYMENT.test(said)) risk("spend money", `${where} carries a ${f.label || f.name}`);
+      if (own && F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `${where} says ${fieldWords(f)}: "${f.value}"`);
+      else if (own && F_SPEND.test(said)) risk("spend money", `${where} carries ${fieldWords(f)}: "${f.value}"`);
+      else if (!own && F_PAYMENT.test(said)) risk("spend money", `${where} carries your ${fieldWords(f)}`);
     }
     if (e.beside) risk("spend money", `beside it: "${e.beside}"`);
   }
@@ -7580,7 +7619,7 @@ function reasonsOf(e, gate, origin) {
 
 /** A short digest of an effect (FNV-1a, 64 bits as two halves): what a yes is bound to. @param {Effect} e */
 function digestOf(e) {
-  const text = JSON.stringify([e.words, e.kind, e.target, e.method, e.fields.map((f) => [f.name, f.type, f.type === "hidden" ? f.value : ""]), e.beside]);
+  const text = JSON.stringify([e.words, e.kind, e.target, e.method, e.fields.map((f) => [f.name, f.type, f.type === "hidden" ? f.value : ""]), e.beside, e.place || ""]);
   let a = 0x811c9dc5, b = 0x01000193 ^ text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -7589,7 +7628,7 @@ function digestOf(e) {
   }
   return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
 }
-return { cut, reasonsOf, digestOf };
+return { cut, fieldWords, reasonsOf, digestOf };
 })();
 // ---- extension/content/act_gate.js
 const __act_gate = (() => {
@@ -7604,8 +7643,9 @@ const __act_gate = (() => {
  * - **secrets**: a value carrying the user's secret goes only into a field for it (a password
  *   into a password field, a code into a code field): `not_allowed` otherwise;
  * - **effect**: what a press sets off — the control's own words, where it leads (a link's target,
- *   its form's action and method), what its form carries (hidden fields too) and the small print
- *   beside it. A risky one (spending, sending, deleting: effect_rules.js) needs the user's yes; one
+ *   its form's action and method), what its form carries (hidden fields too), the small print
+ *   beside it and the item it is in (the row, list item or card: which feed an "Unsubscribe"
+ *   removes). A risky one (spending, sending, deleting: effect_rules.js) needs the user's yes; one
  *   that leads to a site the user never named, carrying data, needs the host's look at that data.
  *   Either is `needs_approval` with the effect and its digest, until the call names the digest
  *   among the approved. A control whose words, target or fields changed has another digest: it is
@@ -7622,7 +7662,7 @@ const { cut, digestOf, reasonsOf } = __effect_judge;
 const { actionError } = __dom_input;
 const { isSecretField } = __dom_secret;
 const { accessibleName, labelText, norm, roleOf } = __refind;
-const { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, tagOf } = __dom_native;
+const { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, qsa, tagOf } = __dom_native;
 
 const MONEY = new RegExp(AMOUNT, "i"), RECURS = new RegExp(CHARGE, "i");
 
@@ -7697,6 +7737,35 @@ function besideOf(el, form) {
   return "";
 }
 
+/** The parts of a page that hold one item each: a press inside one acts on that item. */
+const ITEMS = new Set(["tr", "li", "article", "fieldset", "section", "form", "dialog", "details"]);
+const ITEM_ROLES = new Set(["row", "listitem", "article", "group", "dialog", "alertdialog", "region", "treeitem", "option"]);
+
+/**
+ * The item a control is in, in the words a person reads there — the feed a row's "Unsubscribe"
+ * removes, the post a "Delete" deletes: the row, list item, card or titled part around it (its
+ * label, heading, or its first words beside the control's own). "" when none says more.
+ * @param {Element} control
+ */
+function placeOf(control) {
+  const own = norm(innerTextOf(control) || accessibleName(control));
+  let at = parentElOf(control);
+  for (let i = 0; at && i < 6 && !BEYOND.has(tagOf(at)); i++, at = parentElOf(at)) {
+    const item = ITEMS.has(tagOf(at)) || ITEM_ROLES.has(attr(at, "role") || "");
+    const named = item ? norm(attr(at, "aria-label") || "") : "";
+    if (named) return cut(named, 80);
+    const lines = innerTextOf(at).split("\n").map((l) => norm(own ? norm(l).replace(own, " ") : l)).filter(Boolean);
+    const rest = lines.join(" · ");
+    if (rest && (rest.length <= 160 || item)) {
+      const heading = item ? qsa(at, "h1, h2, h3, h4, h5, h6, legend, caption, summary, [role=heading]")[0] : null;
+      const title = heading && heading !== control ? norm(innerTextOf(heading)) : "";
+      return cut(title || rest, 80);
+    }
+    if (item || rest.length > 600) break;
+  }
+  return "";
+}
+
 /**
  * What a press on `el` would set off, as far as the page says before it: null for an element whose
  * press leads nowhere (plain text, a field).
@@ -7720,6 +7789,7 @@ function effectOf(el, how, chosen = "") {
     kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
     method: submits && form ? formMethodOf(form, kind === "submit" ? control : null) : link ? "get" : null,
     fields: submits && form ? fieldsOf(form) : [], beside: submits || CLICKERS.has(kind) ? besideOf(control, form) : "",
+    place: placeOf(control),
   };
 }
 
@@ -7781,7 +7851,7 @@ function changedSinceLook(el) {
   const digest = digestOf(effect);
   if (digest === seen.digest) return null;
   const reasons = [...reasonsOf(effect, seen.gate, seen.origin), { kind: "changed", from: seen.digest }];
-  return actionError("needs_approval", `The control changed as heybro was about to ${seen.action} it (its words, where it leads or what its form sends): nothing was pressed, and it is judged again.`, { effect, digest, reasons });
+  return actionError("needs_approval", `The control changed as heybro was about to ${seen.action} it (its words, where it leads, what its form sends or the item it is in): nothing was pressed, and it is judged again.`, { effect, digest, reasons });
 }
 
 /**
@@ -8338,14 +8408,22 @@ return { action };
 const __dom_wait = (() => {
 /**
  * Waiting for the page: an element to appear/disappear (one seen before, by id or signature, or one
- * not there yet, by role and accessible name), some text, or the DOM to go quiet. Text and elements
- * are looked for where the scan looks: through open shadow roots and same-origin frames.
+ * not there yet, by role and accessible name), some text, or the page to settle ("quiet": no change
+ * to its DOM for `quiet_ms`, none of its requests on their way, nothing marked busy — a list still
+ * loading is not settled, however still its spinner). Text and elements are looked for where the
+ * scan looks: through open shadow roots and same-origin frames.
  * (Waiting for a URL is done by the coordinator, which outlives a navigation.)
  */
 const { accessibleName, isInteractiveCheap, isRendered, norm, refind, roleOf, walkDeep } = __refind;
 const { actionError } = __dom_input;
 const { innerRoots, deepTexts } = __dom_roots;
-const { isConnectedOf } = __dom_native;
+const { isConnectedOf, qsa, rectsOf } = __dom_native;
+const { canRequest, requestsPending, syncRequests } = __dom_requests;
+
+/** Something of the page is marked as loading (`aria-busy`) and shown. */
+function busy() {
+  return [document, ...innerRoots(document)].some((s) => Array.from(qsa(s, "[aria-busy=true]")).some((b) => rectsOf(b).length > 0));
+}
 
 /**
  * The first rendered element with this role (any interactive element when none is given) whose
@@ -8388,12 +8466,14 @@ async function waitFor(args, reg) {
   const watch = { subtree: true, childList: true, attributes: true, characterData: true };
   // Shadow roots and frames present now; one added later shows up as a change of its host.
   if (what === "quiet") for (const s of [document, ...innerRoots(document)]) mo.observe(s.nodeType === 9 ? /** @type {Document} */ (s).documentElement : s, watch);
+  const asks = what === "quiet" && canRequest(document);
+  if (asks) await syncRequests(); // (the requests the page made before this wait, known here)
   try {
     for (;;) {
       /** @type {string | null} */ let matched = null;
       /** @type {Element | null} */ let el = null;
       if (what === "quiet") {
-        if (performance.now() - lastMutation >= args.quiet_ms) matched = "quiet";
+        if (performance.now() - lastMutation >= args.quiet_ms && !(asks && requestsPending(0)) && !busy()) matched = "quiet";
       } else if (what === "text") {
         if (hasText(String(args.text)) !== wantHidden) matched = "text";
       } else {

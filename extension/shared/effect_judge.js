@@ -11,7 +11,8 @@
  * @typedef {{origin?: string | null, confirm?: boolean, approved?: string[], named?: string[], secret?: "password" | "code" | "any" | null, covers?: boolean}} Gate
  * @typedef {{name: string, label: string, type: string, value: string}} Field  type "hidden" (the
  *   page's own word), "body" (a request's: sent by the page's script), or the field's input type
- * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string}} Effect
+ * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string, place?: string}} Effect
+ *   place: the item the control is in (the row, list item or card), in the page's words
  * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string} | {kind: "changed", from: string}} Reason
  */
 import { CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, TARGET_DELETE, TARGET_SPEND } from "./effect_rules.js";
@@ -22,6 +23,17 @@ const WORDS = Object.entries(RISK_WORDS).map(([what, s]) => /** @type {[string, 
 const [T_SPEND, T_DELETE, F_SPEND, F_PAYMENT, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_PAYMENT, FIELD_DELETE].map(re);
 /** @param {string} s @param {number} n */
 export const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/**
+ * A form field as a person would name it: its label, else its name's own words (the last part of
+ * `new_values[user_email][0]`: "user email").
+ * @param {Field} f
+ */
+export function fieldWords(f) {
+  if (f.label) return f.label;
+  const parts = f.name.split(/[[\]]+/).filter((p) => p && !/^\d+$/.test(p));
+  return (parts[parts.length - 1] || f.name).replace(/[_.-]+/g, " ").trim() || "a field";
+}
 
 /** The words of an address's path and query (`/account/delete?confirm=1` → "account delete confirm 1"). @param {string} url */
 function targetWords(url) {
@@ -60,9 +72,9 @@ export function reasonsOf(e, gate, origin) {
       const said = `${f.name} ${f.label}`.replace(/[_-]/g, " ");
       const own = f.type === "hidden" || f.type === "body"; // (the page's word, not what the user typed)
       const where = f.type === "body" ? "its request" : "its form";
-      if (own && F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `${where} says ${f.name}=${f.value}`);
-      else if (own && F_SPEND.test(said)) risk("spend money", `${where} carries ${f.name}=${f.value}`);
-      else if (!own && F_PAYMENT.test(said)) risk("spend money", `${where} carries a ${f.label || f.name}`);
+      if (own && F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `${where} says ${fieldWords(f)}: "${f.value}"`);
+      else if (own && F_SPEND.test(said)) risk("spend money", `${where} carries ${fieldWords(f)}: "${f.value}"`);
+      else if (!own && F_PAYMENT.test(said)) risk("spend money", `${where} carries your ${fieldWords(f)}`);
     }
     if (e.beside) risk("spend money", `beside it: "${e.beside}"`);
   }
@@ -76,7 +88,7 @@ export function reasonsOf(e, gate, origin) {
 
 /** A short digest of an effect (FNV-1a, 64 bits as two halves): what a yes is bound to. @param {Effect} e */
 export function digestOf(e) {
-  const text = JSON.stringify([e.words, e.kind, e.target, e.method, e.fields.map((f) => [f.name, f.type, f.type === "hidden" ? f.value : ""]), e.beside]);
+  const text = JSON.stringify([e.words, e.kind, e.target, e.method, e.fields.map((f) => [f.name, f.type, f.type === "hidden" ? f.value : ""]), e.beside, e.place || ""]);
   let a = 0x811c9dc5, b = 0x01000193 ^ text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -95,6 +95,7 @@ class AgentEnv:
             settings=settings, browser=browser, recorder=recorder, control=control,
             experiences=experiences or MemoryExperiences())
         self.state = RunState(loops=LoopDetector(settings.limits), tab_id=task.tab_id)
+        self.take_said_secrets()
 
     # --- the services, by name ------------------------------------------------------------------
     @property
@@ -149,6 +150,7 @@ class AgentEnv:
         `holding` (the worker about to carry out a model reply), raises HeldReplySetAside when it
         had to wait at a pause: a reply that arrived after the pause is never acted on."""
         waited = await self.control.checkpoint()
+        self.take_said_secrets()
         if interrupt and self.control.has_messages:
             raise NewInformation("the user added information")
         if holding and waited:
@@ -187,6 +189,9 @@ class AgentEnv:
                              "asking.")
         sinks.sent(self, admitted)
         reach.learn(self.task, result)
+        for f in result.get("downloads") or []:  # what the page downloaded: the task's files now
+            if isinstance(f, dict) and isinstance(f.get("name"), str) and isinstance(f.get("path"), str):
+                await self.add_resource(f["name"], f["path"], f"downloaded from {site_of(str(f.get('url') or '')) or 'the page'}")
         if admitted.decided:
             result = {**result, "decided": "; ".join(admitted.decided)}
         return result
@@ -293,6 +298,8 @@ class AgentEnv:
             if self.task.start_page is None:  # the page the user started the task on
                 self.task.start_page = self.task.url or snap.url
                 self.ledger.chosen(self.task.start_page)
+                for name in self.state.secrets.keys() - self.state.secret_sites.keys():
+                    self.state.secret_sites[name] = site_of(self.task.start_page)  # (said with no site)
             self.ledger.showed(snap.url, snap.text, snap.links())
         self.state.snapshot_fresh = True
         self.state.snapshot_at = time.monotonic()
@@ -355,6 +362,21 @@ class AgentEnv:
         self.ledger.said(answer)
         return {"answer": answer, "decided": f'asked "{asked}"; the user answered "{answer}"'}
 
+    def take_said_secrets(self) -> None:
+        """The passwords the user wrote in the goal or a message (agent/said_secrets.py), kept as
+        an asked secret is: for the site the task was started on or the words name (else the
+        first page it works on)."""
+        said, task = self.task.said_secrets, self.task
+        if not said:
+            return
+        site = site_of(task.url or task.start_page or "") or next(iter(sites_in(task.description)), "")
+        for name, (value, kind) in said.items():
+            self.state.secrets[name] = value
+            self.state.secret_kinds[name] = kind
+            if site:
+                self.state.secret_sites.setdefault(name, site)
+        said.clear()
+
     def with_secrets(self, text: str) -> str:
         """`text` with each {{secret:NAME}} replaced by the user's secret (for the page only: the
         browser sink fills them in once it judged where they go, sinks.py)."""
@@ -412,7 +434,7 @@ class AgentEnv:
         if svc.host_tools is None or svc.tool_ctx is None:
             from ..tools import HostTools, ToolContext  # loaded once a role needs them
             svc.host_tools = HostTools(self.settings.tools)
-            svc.tool_ctx = ToolContext.for_task(self.task.id, self.settings.tools)
+            svc.tool_ctx = ToolContext.for_task(self.task.id, self.settings.tools, self.task.resources)
         return svc.host_tools, svc.tool_ctx
 
     @property
@@ -447,7 +469,19 @@ class AgentEnv:
             outcome = await tools.call(name, params, dataclasses.replace(ctx, confirmed=True))
         if not outcome.ok:
             raise ToolFailed(outcome.code, self.scrub(outcome.message))
+        data = outcome.data or {}
+        if isinstance(data.get("file"), str) and isinstance(data.get("name"), str):  # a file it made
+            await self.add_resource(data["name"], data["file"], f"written by {outcome.tool}")
         return str(self.scrub(outcome.for_model()))
+
+    async def add_resource(self, name: str, path: str, how: str) -> None:
+        """A file the task made (or the page gave it) becomes one of its resources, by `name`: the
+        roles are given it (upload, read_file) and the user is told."""
+        known = self.task.resources.get(name) == path
+        self.task.resources[name] = path
+        if not known:
+            await self.recorder.message(self.task, f"The file {name!r} is now a resource of the "
+                                        f"task ({how}): the page tools can upload it by that name.")
 
     async def close_tools(self) -> None:
         if self.services.host_tools is not None:

@@ -233,13 +233,7 @@ async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
         raise err
     reasons = [r for r in detail.get("reasons") or [] if isinstance(r, dict)]
     target = str(effect.get("target") or "")
-    words = " ".join(str(effect.get("words") or "").split())[:80] or "this control"
-    named = _target(env, args) if args.get("element_id") else None
-    quoted = f'"{words}"'
-    keys, chosen = args.get("keys"), args.get("value")  # (keys pressed, an option chosen, or a click)
-    act = (f"press {keys} on {named or 'the focused field'}" if keys else
-           f'choose "{chosen}" in {named or quoted}' if isinstance(chosen, str) else
-           f"click {named or quoted}")
+    act = _act_words(env, args, effect)
     for r in reasons:
         if r.get("kind") == "leaves":
             fields = [f for f in effect.get("fields") or [] if isinstance(f, dict) and f.get("type") != "hidden"]
@@ -255,8 +249,10 @@ async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
         page = site_of(env.state.snapshot.url) if env.state.snapshot else ""
         why = "; and ".join(f"{what} ({'; '.join(dict.fromkeys(said))})" for what, said in risks.items())
         then = " — the page then sends a request that" if effect.get("kind") == "request" else " — this"
+        again = ("It changed since heybro last looked; now: " if any(r.get("kind") == "changed"
+                                                                   for r in reasons) else "")
         answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-            f"About to {act}{' on ' + page if page else ''}{then} may {why}. Go ahead?")))
+            f"{again}About to {act}{' on ' + page if page else ''}{then} may {why}. Go ahead?")))
         whats = ", ".join(risks)
         if not said_yes(answer):
             raise ToolFailed("declined", f"The user said no to {act} ({whats}): do not do it, nor "
@@ -271,6 +267,26 @@ async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
     g["covers"] = g.get("covers", False) or bool(risks)  # (the yes covers what the press sets off)
     out["gate"] = g
     return out
+
+
+def _act_words(env: AgentEnv, args: dict[str, Any], effect: dict[str, Any]) -> str:
+    """The press in the page's words: the control as the page names it and the item it is in
+    (`click button "Unsubscribe" in "Cooking feed"`), as the page's agent read them at the press."""
+    words = " ".join(str(effect.get("words") or "").split())[:80] or "this control"
+    named = _target(env, args) if args.get("element_id") else None
+    place = " ".join(str(effect.get("place") or "").split())[:80]
+    keys, chosen = args.get("keys"), args.get("value")  # (keys pressed, an option chosen, or a click)
+    act = (f"press {keys} on {named or 'the focused field'}" if keys else
+           f"choose {repr_words(chosen)} in {named or repr_words(words)}" if isinstance(chosen, str) else
+           f"click {named or repr_words(words)}")
+    if place and place.casefold() not in act.casefold():
+        act += f" in {repr_words(place)}"
+    return act
+
+
+def repr_words(words: str) -> str:
+    """Words the page shows, quoted as the user reads them."""
+    return f'"{words}"'
 
 
 def sent(env: AgentEnv, done: Admitted) -> None:

@@ -13,7 +13,7 @@ from shared_schema.page_text import one_line
 
 from . import history
 from .browser import Snapshot
-from .act import changed_page, guard, hold, why_stop
+from .act import changed_page, guard, hold, no_effect, why_stop
 from .errors import BrowserLost, GuardrailHit, ToolFailed
 from .facts import of_wait
 from .models import Iteration, ProposedToolCall, ToolCall
@@ -22,7 +22,7 @@ from .proof import prove
 from .settle import checked
 from .validation import ReplyInvalid
 from ..tool_def import RoleTool
-from .toolbox import MarkDone, WaitFor, result_text
+from .toolbox import Answer, MarkDone, WaitFor, result_text
 from .worker_prompt import SYSTEM
 
 MAX_RESULT_CHARS = 600
@@ -132,6 +132,7 @@ class Worker(WorkingRole):
         acted = False
         observation: dict[str, Any] | None = None  # the page as the last action left it
         seen: Snapshot | None = None  # … already read (for an expectation) after the last action
+        answered: ToolCall | None = None  # the answer given to the user: it ends the turn
         for i, (call, a) in enumerate(zip(calls, args, strict=True)):
             if isinstance(a, MarkDone):
                 if acted:
@@ -152,6 +153,7 @@ class Worker(WorkingRole):
             tc = await self.record_call(call)
             iteration.tool_calls.append(tc)
             expect = getattr(a, "expect", None)
+            proposed_on = snap  # the page the action was proposed on (or the batch left so far)
             started = time.perf_counter()
             # The page comes back with the batch's last action, with one that may change the page
             # (the batch stops there), and with one whose expectation needs to read the page.
@@ -187,16 +189,24 @@ class Worker(WorkingRole):
                 env.state.consecutive_failures += 1
             acted = acted or on_page
             self.done.append(tc)
+            if isinstance(a, Answer) and tc.success:
+                answered = tc
+            read = None
             if expect is not None and tc.success:
                 # Checked now, against the page this action left once it settled: a later action
                 # of the batch must not hide what this one did (or did not) change.
                 tc.expectation, read = await checked(
                     env, tc.tool, expect, tc.parameters, tc.result, observation,
-                    about=f"{tc.tool} {tc.target}" if tc.target else tc.tool, since=started)
+                    about=f"{tc.tool} {tc.target}" if tc.target else tc.tool, since=started,
+                    before=proposed_on)
                 if read is not None:  # the page now, the action's own reading of it superseded
                     seen, observation = read, None
             elif isinstance(a, WaitFor) and (fact := of_wait(a, tc.target, tc.result, tc.error)):
                 env.state.facts.append(fact)  # what the wait found supersedes an earlier check
+            if tc.success:
+                tc.no_effect = no_effect(tool, tc.result, proposed_on, call.parameters.get("element_id"),
+                                         read or (Snapshot.model_validate(env.scrub(observation))
+                                                  if observation is not None else None))
             await self.record_result(tc, time.perf_counter() - took)
             if tc.success is False and env.state.consecutive_failures >= env.limits.max_failures:
                 raise GuardrailHit("consecutive_failures", f"{env.state.consecutive_failures} actions "
@@ -221,12 +231,16 @@ class Worker(WorkingRole):
                 break
         if acted:
             await self._after_actions(seen, observation)
-            if all(tc.success is not False for tc in iteration.tool_calls):
-                proof = await prove(env)
-                if proof is not None and proof.met:  # the page shows the subtask done: no report needed
-                    self.summary = f"The page shows the subtask done: {proof.detail}."
-                    return ToolCall(tool="done_when", reason="proven by the host on the page",
-                                    success=True, timestamp=time.time(), expectation=proof)
+        worked = all(tc.success is not False for tc in iteration.tool_calls)
+        if answered is not None and worked:  # the answer is the report: no mark_done to ask for
+            self.summary = f"Answered: {answered.parameters.get('text')}"
+            return answered
+        if acted and worked:
+            proof = await prove(env, last=True)
+            if proof is not None and proof.met:  # the page shows the subtask done: no report needed
+                self.summary = f"The page shows the subtask done: {proof.detail}."
+                return ToolCall(tool="done_when", reason="proven by the host on the page",
+                                success=True, timestamp=time.time(), expectation=proof)
         return None
 
     async def _after_actions(self, seen: Snapshot | None, observation: dict[str, Any] | None) -> None:

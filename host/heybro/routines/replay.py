@@ -32,6 +32,7 @@ from ..agent.expect import expect_text
 from ..agent.settle import checked, on_page
 from ..agent.models import (ExpectedOutcome, MemoryItem, ResumeNote, Subtask, Task,
                             TaskStatus, ToolCall, Verdict)
+from ..agent.steps import Done
 from ..agent.toolbox import EXTRACT, definition
 from ..agent.wire import wire_json
 from ..store.routines import StoreRoutines
@@ -111,7 +112,7 @@ class RoutineReplay:
         await open_task_page(self.env)
 
     # --- the loop ------------------------------------------------------------------------------
-    async def steps(self, resume: ResumeNote | None = None) -> str:
+    async def steps(self, resume: ResumeNote | None = None) -> Done:
         if self.settings.mode == "model":
             self._need_model("The model was finishing this run", "going on")
             return await self._model_loop(resume)
@@ -140,7 +141,7 @@ class RoutineReplay:
             self._count()
         return await self._finish()
 
-    async def _hand_over(self, why: str | None, short: str, said: ResumeNote | None = None) -> str:
+    async def _hand_over(self, why: str | None, short: str, said: ResumeNote | None = None) -> Done:
         """The rest of the task goes to the model (scheduler/worker/verifier) from the current
         subtask; the routine is not updated by this run."""
         env, task = self.env, self.task
@@ -157,7 +158,7 @@ class RoutineReplay:
             "it is; earlier subtasks are done."))
         return await self._model_loop(note)
 
-    async def _model_loop(self, note: ResumeNote | None) -> str:
+    async def _model_loop(self, note: ResumeNote | None) -> Done:
         try:
             return await self.model.steps(note)
         finally:
@@ -334,7 +335,7 @@ class RoutineReplay:
                              f"{expect_text(outcome)!r} ({fact.detail})")
         return fact.detail
 
-    async def _finish(self) -> str:
+    async def _finish(self) -> Done:
         """Every step ran: the routine's recorded outcome is checked on the page (the run
         verifies), and only then do the healed steps go into the routine."""
         env, task = self.env, self.task
@@ -358,8 +359,8 @@ class RoutineReplay:
             await env.recorder.message(task, f"Routine {self.routine.name!r} updated: "
                                        f"{heals} step(s) healed into it.")
         calls = len(task.usage)
-        return (f"Replayed routine {self.routine.name!r}: {steps} steps, {heals} healed, "
-                f"{calls} model call(s); {shown}.")
+        return Done(f"Replayed routine {self.routine.name!r}: {steps} steps, {heals} healed, "
+                    f"{calls} model call(s); {shown}.")
 
     def _update_routine(self) -> None:
         stored = self.runs.get(self.routine.name)
@@ -428,8 +429,7 @@ def _rebased(sig: dict[str, Any] | None, routine: Routine,
 
 
 def _filled(outcome: ExpectedOutcome | None, values: dict[str, str]) -> ExpectedOutcome | None:
-    return None if outcome is None else ExpectedOutcome.model_validate(
-        fill(outcome.model_dump(exclude_none=True), values))
+    return None if outcome is None else outcome.mapped(lambda s: fill(s, values))
 
 
 def _describe(sig: dict[str, Any] | None) -> str | None:
