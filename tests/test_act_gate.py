@@ -190,7 +190,8 @@ def test_what_a_pages_script_sends_as_heybro_presses_is_judged_as_it_leaves(brow
     """An "OK" whose script posts a payment and a checkbox whose change starts a subscription say
     nothing of it on the page: the requests are stopped before they leave and the action comes
     back held; with the user's yes covering the press, the request goes once; an ordinary save
-    is not held."""
+    is not held, nor a read the page makes as it reacts (a GET asks, it changes nothing: its
+    words are the page's vocabulary, "cancel" and "delete" among them)."""
     from support.dom_rig import tool
     open_page(page, site + "/script_effects.html")
     obs = ok(browser, "observe")
@@ -203,6 +204,8 @@ def test_what_a_pages_script_sends_as_heybro_presses_is_judged_as_it_leaves(brow
     page.wait_for_function("window.__stopped.length === 2")
     assert page.evaluate("window.__sent") == []
     assert tool(browser, "click", {"element_id": find_id(obs, "Save"), "gate": ASK})["ok"]
+    assert tool(browser, "click", {"element_id": find_id(obs, "Show help"), "gate": ASK})["ok"]
+    page.wait_for_function("window.__sent.includes('help')")
     assert tool(browser, "click", {"element_id": find_id(obs, "OK"), "gate": {**ASK, "covers": True}})["ok"]
-    page.wait_for_function("window.__sent.length === 2")
-    assert page.evaluate("window.__sent") == ["notes/save", "pay"]
+    page.wait_for_function("window.__sent.length === 3")
+    assert page.evaluate("window.__sent") == ["notes/save", "help", "pay"]

@@ -13,8 +13,13 @@
  * once, after the yes, or not at all. (Where a request goes is not judged here: the data the page
  * was given was judged when heybro gave it, agent/sinks.py.)
  *
- * Requests for what a page shows (images, scripts, styles, fonts, media) go on at once. A frame of
- * another site runs in its own process, out of this watch (its requests are its site's).
+ * Requests for what a page shows (images, scripts, styles, fonts, media) go on at once, and so
+ * does a script's request by a safe method (GET, HEAD, OPTIONS): by HTTP's own definition it asks
+ * the server for something and changes nothing there (RFC 9110, 9.2.1) — the page's words for the
+ * buttons it draws ("apply, cancel, delete") are no deletion. What changes the server is sent by
+ * another method (a form's POST, a script's fetch or beacon) or by a navigation of the document,
+ * and those are judged. A frame of another site runs in its own process, out of this watch (its
+ * requests are its site's).
  *
  * @typedef {import("../shared/effect_judge.js").Gate} Gate
  * @typedef {import("../shared/effect_judge.js").Effect} Effect
@@ -24,6 +29,8 @@
 import { cut, digestOf, reasonsOf } from "../shared/effect_judge.js";
 import { attached, hold, letGo } from "./debugger_session.js";
 
+/** Methods that ask and change nothing (RFC 9110, 9.2.1): a script's request by one is a read. */
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 /** What a request for the page's own showing is: never judged. */
 const SHOWS = new Set(["Image", "Stylesheet", "Script", "Font", "Media", "Manifest", "TextTrack", "SignedExchange", "Prefetch", "CSPViolationReport", "Preflight"]);
 
@@ -82,7 +89,7 @@ export async function watchRequests(tabId, gate, origin) {
   watching.set(tabId, (/** @type {any} */ p) => {
     const r = p.request || {};
     const go = () => send("Fetch.continueRequest", { requestId: p.requestId }).catch(() => {});
-    if (SHOWS.has(p.resourceType) || (r.method === "GET" && !/[?#]./.test(String(r.url || "")) && p.resourceType !== "Document")) { go(); return; }
+    if (SHOWS.has(p.resourceType) || (SAFE.has(String(r.method || "GET").toUpperCase()) && p.resourceType !== "Document")) { go(); return; }
     /** @type {Effect} */
     const effect = { words: "", kind: "request", target: cut(String(r.url || ""), 2000), method: String(r.method || "GET").toLowerCase(),
       fields: bodyFields(String(r.url || ""), String(r.postData || "")), beside: "" };
