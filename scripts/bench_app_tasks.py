@@ -27,7 +27,7 @@ from bench_common import ROOT, machine, write_section  # noqa: E402
 sys.path.insert(0, str(ROOT / "tests"))
 from support.corpus import APPS, NotInstalled  # noqa: E402
 from support.corpus_task import logged_in, run_corpus_task, started  # noqa: E402
-from support.corpus_tasks import ALL_TASKS  # noqa: E402
+from support.corpus_tasks import tasks_by_app  # noqa: E402
 
 
 def main() -> None:
@@ -37,10 +37,7 @@ def main() -> None:
     ap.add_argument("--write", action="store_true")
     ns = ap.parse_args()
     rows = []
-    by_app: dict[str, list] = {}
-    for t in ALL_TASKS:
-        if (not ns.apps or t.app in ns.apps) and (not ns.only or ns.only in t.name):
-            by_app.setdefault(t.app, []).append(t)
+    by_app = tasks_by_app(ns.apps, ns.only)
     for name, tasks in by_app.items():
         try:
             with tempfile.TemporaryDirectory(prefix=f"heybro-tasks-{name}-") as d, started(name, Path(d)) as running:

@@ -16,9 +16,19 @@ through heybro's own tools, twice, from a freshly opened page:
    browser reads the page once more 4 s after the action: a case whose truth changed meanwhile
    (a page that never settles) is set aside and counted.
 
+Beyond one clause of each kind, the cases a check must not get wrong: two clauses of one kind in
+one expectation (`text:A; text:B`, each checked — one that does not hold makes the whole not met); a
+text that was already on the page before the action (it holds, and heybro must say it held before:
+it proves nothing about the action) and one that came (it must not be said to have been there); a
+role alone (`element:menu`: a role the action brought, one it took away, one the page never had); a
+text that came only late (the page still loading its content when first read: `no text:` of it must
+not be said met); and fields that speak of a password, a PIN or a code without being one (a
+"Minimum password length" number): their value is read and compared like any other.
+
 Reported per half (tune, held-out) and per action and clause: false NOT met (a check that held,
-said not to) and false met (one that did not, said to) — target 0 of each — and how many of the
-checks that held would have been said NOT met when read at once, without the settling wait.
+said not to) and false met (one that did not, said to) — target 0 of each — how many checks said
+"already before the action" wrongly (either way), and how many of the checks that held would have
+been said NOT met when read at once, without the settling wait.
 """
 
 from __future__ import annotations
@@ -50,7 +60,7 @@ from heybro import config  # noqa: E402
 from heybro.agent.browser import Snapshot  # noqa: E402
 from heybro.agent.env import AgentEnv  # noqa: E402
 from heybro.agent.errors import ToolFailed  # noqa: E402
-from heybro.agent.expect import check, words  # noqa: E402
+from heybro.agent.expect import ROLE_WORDS, check, parse_expect, role_only, words  # noqa: E402
 from heybro.agent.models import ExpectedOutcome, Task  # noqa: E402
 from heybro.agent.recorder import MemoryRecorder  # noqa: E402
 from heybro.agent.settle import checked  # noqa: E402
@@ -60,6 +70,8 @@ from support.corpus import APPS, need  # noqa: E402
 
 SETTLED_S = 4.0  # when the browser's reading is the truth: the page is done by then
 PER_KIND = 1  # controls of each kind tried per page
+# Fields that speak of a secret without being one (their value is read like any other's).
+SECRETISH = re.compile(r"pass|pin\b|code|secret|otp|token", re.I)
 # Links a person follows to look, never to change anything.
 CHANGES = re.compile(r"log\s?out|sign\s?out|delete|trash|remove|spam|approve|unapprove|nonce|action=|"
                      r"logout|/admin/?$|disable|deactivate|reset|revoke|empty", re.I)
@@ -136,7 +148,7 @@ def browser_reading(c: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class Action:
-    kind: str  # select | fill | link | toggle
+    kind: str  # select | fill | fill (about a secret) | link | toggle
     tool: str
     args: dict[str, Any]
     target: str  # role "name", to find the control again on the reopened page
@@ -158,10 +170,18 @@ class Result:
     unstable: bool = False
     error: str = ""
     expect: str = ""
+    before: bool | None = None  # whether it held before the action too (None: not asked)
+    said_before: bool | None = None  # … and whether heybro said so
 
     @property
     def wrong(self) -> bool:
         return self.said is not None and not self.unstable and self.said != self.holds
+
+    @property
+    def wrong_before(self) -> bool:
+        """Said met, and wrong about whether it already was before the action."""
+        return (self.before is not None and bool(self.said) and not self.unstable
+                and self.said_before != self.before)
 
 
 def options_of(text: str, eid: str) -> list[str]:
@@ -192,6 +212,12 @@ def pick_actions(obs: dict[str, Any], base: str, kept: set[str]) -> list[Action]
             other = [o for o in opts if o != now]
             if len(other) >= 1 and len(opts) >= 3:
                 found["select"].append(Action("select", "select", {"element_id": eid, "value": other[0]}, target, role, name))
+        elif role in ("textbox", "searchbox", "spinbutton") and tag == "input" and \
+                SECRETISH.search(f"{name} {sig.get('label') or ''} {attrs.get('name') or ''} {attrs.get('id') or ''}") and \
+                (attrs.get("type") or "text") in ("text", "number", "tel"):
+            value = "14" if attrs.get("type") == "number" else "heybro check 42"
+            found["fill (about a secret)"].append(Action("fill (about a secret)", "fill", {"element_id": eid, "value": value},
+                                                         target, role, name))
         elif role in ("textbox", "searchbox") and tag in ("input", "textarea") and \
                 (attrs.get("type") or "text") in ("text", "search", "email", "url"):
             found["fill"].append(Action("fill", "fill", {"element_id": eid, "value": "heybro check 42"}, target, role, name))
@@ -205,7 +231,7 @@ def pick_actions(obs: dict[str, Any], base: str, kept: set[str]) -> list[Action]
             if not CHANGES.search(name):
                 found["toggle"].append(Action("toggle", "click", {"element_id": eid}, target, role, name))
     out: list[Action] = []
-    for kind in ("select", "fill", "toggle", "link"):
+    for kind in ("select", "fill", "fill (about a secret)", "toggle", "link"):
         seen: set[str] = set()
         for a in found[kind]:
             if a.target not in seen and len(seen) < PER_KIND:
@@ -230,12 +256,68 @@ def elements_of(obs: dict[str, Any]) -> set[str]:
             if s.get("name") and s.get("role") and len(s.get("name") or "") <= 50 and '"' not in (s.get("name") or "")}
 
 
+def roles_of(obs: dict[str, Any]) -> set[str]:
+    """The roles heybro's map of the page has an element of (an open dialog of the page counts)."""
+    roles = {str(s.get("role") or "").lower() for s in obs["elements"].values()} & ROLE_WORDS
+    if any(isinstance(d, dict) and not d.get("kind") for d in obs.get("dialogs") or []):
+        roles.add("dialog")
+    return roles
+
+
+Case = tuple[str, ExpectedOutcome, bool, bool | None]  # clause, expect, holds, held before too
+
+
 def expectations(a: Action, before: dict[str, Any], after: dict[str, Any], obs_before: dict[str, Any],
-                 obs_after: dict[str, Any]) -> list[tuple[str, ExpectedOutcome, bool]]:
+                 obs_after: dict[str, Any], obs_now: dict[str, Any] | None = None) -> list[Case]:
     """What the browser showed the action led to, as expectations of each kind: (clause, expect,
-    holds) — one that holds and one that does not per kind where the page gives both."""
+    holds, held before) — one that holds and one that does not per kind where the page gives both.
+    `obs_now`: heybro's map read right after the action (what came only later was still loading)."""
+    out: list[Case] = [(c, e, h, None) for c, e, h in _one_of_each(a, before, after, obs_before, obs_after)]
+    if a.kind not in ("toggle", "link"):
+        return out
+    page_before, page_after = words(before["text"]).casefold(), words(after["text"]).casefold()
+    seen_before, seen_after = words(obs_before["text"]).casefold(), words(obs_after["text"]).casefold()
+    came = [x for x in lines_of(after["text"]) if x.casefold() not in page_before and x.casefold() in seen_after
+            and x.casefold() not in seen_before]
+    went = [x for x in lines_of(before["text"]) if x.casefold() not in page_after and x.casefold() in seen_before]
+    stayed = [x for x in lines_of(before["text"]) if x.casefold() in page_after
+              and x.casefold() in seen_before and x.casefold() in seen_after]
+    # Two clauses of one kind: both checked.
+    if len(came) >= 2:
+        out.append(("two texts", parse_expect(f"text:{came[0]}; text:{came[1]}"), True, False))
+    if came and went:
+        out.append(("two texts", parse_expect(f"text:{came[0]}; text:{went[0]}"), False, None))
+    # Already so before the action, and come with it: heybro must tell them apart.
+    if stayed and came:
+        out.append(("text (already before)", parse_expect(f"text:{stayed[0]}"), True, True))
+        out.append(("text (came)", parse_expect(f"text:{came[0]}"), True, False))
+    # A role alone.
+    r_before, r_after = roles_of(obs_before), roles_of(obs_after)
+    for r in sorted(r_after - r_before)[:1]:
+        out += [("role", parse_expect(f"element:{r}"), True, False),
+                ("no role", parse_expect(f"no element:{r}"), False, None)]
+    for r in sorted(r_before - r_after)[:1]:
+        out += [("no role", parse_expect(f"no element:{r}"), True, False),
+                ("role", parse_expect(f"element:{r}"), False, None)]
+    never = next((r for r in ("alertdialog", "slider", "tree", "progressbar") if r not in r_before | r_after), None)
+    if never:
+        out += [("no role", parse_expect(f"no element:{never}"), True, True),
+                ("role", parse_expect(f"element:{never}"), False, None)]
+    # What came only once the page had loaded its content: not gone while it was loading.
+    if obs_now is not None:
+        seen_now = words(obs_now["text"]).casefold()
+        late = [x for x in came if x.casefold() not in seen_now]
+        if late:
+            out += [("no text (loading)", parse_expect(f"no text:{late[0]}"), False, None),
+                    ("text (loading)", parse_expect(f"text:{late[0]}"), True, False)]
+    return out
+
+
+def _one_of_each(a: Action, before: dict[str, Any], after: dict[str, Any], obs_before: dict[str, Any],
+                 obs_after: dict[str, Any]) -> list[tuple[str, ExpectedOutcome, bool]]:
+    """One clause of each kind: one that holds and one that does not, where the page gives both."""
     out: list[tuple[str, ExpectedOutcome, bool]] = []
-    if a.kind in ("select", "fill"):
+    if a.kind in ("select", "fill", "fill (about a secret)"):
         if after["value"] is None:
             return out
         shown = after["value"]
@@ -286,23 +368,22 @@ def expectations(a: Action, before: dict[str, Any], after: dict[str, Any], obs_b
 
 
 def holds_now(e: ExpectedOutcome, reading: dict[str, Any], obs: dict[str, Any]) -> bool:
-    """Whether the browser's reading shows the expectation (a person's comparison); elements by
-    heybro's whole map of the page then (`obs`), as the first run judged them."""
+    """Whether the browser's reading shows the expectation — every clause of it (a person's
+    comparison); elements by heybro's whole map of the page then (`obs`), as the first run judged
+    them (a role alone: an element of that role, or an open dialog of the page)."""
     text = words(reading["text"]).casefold()
-    if e.element_appears is not None:
-        return e.element_appears in elements_of(obs)
-    if e.element_disappears is not None:
-        return e.element_disappears not in elements_of(obs)
-    if e.url_contains is not None:
-        return e.url_contains in reading["url"]
-    if e.text_appears is not None:
-        return words(e.text_appears).casefold() in text
-    if e.text_disappears is not None:
-        return words(e.text_disappears).casefold() not in text
-    if e.value is not None:
-        v = words(e.value).casefold()
+
+    def one(kind: str, what: str) -> bool:
+        if kind in ("element", "no element"):
+            there = what in roles_of(obs) if role_only(what) else what in elements_of(obs)
+            return there == (kind == "element")
+        if kind == "url":
+            return what in reading["url"]
+        if kind in ("text", "no text"):
+            return (words(what).casefold() in text) == (kind == "text")
+        v = words(what).casefold()
         return v in (words(reading.get("value") or "").casefold(), words(reading.get("option") or "").casefold())
-    return True
+    return all(one(c.kind, c.what) for c in e.clauses)
 
 
 # --- one application -----------------------------------------------------------------------------
@@ -333,6 +414,8 @@ async def run_page(bt: BrowserThread, env: AgentEnv, app: str, half: str, spec: 
                 continue
             before = await do(browser_reading)
             await env.call(a.tool, {**a.args, "element_id": eid}, timeout_ms=20_000)
+            env.page_changed()
+            obs_now = await env.call("observe", {"max_tokens": 100_000})  # (what had come by then)
             await asyncio.sleep(SETTLED_S)
             after = await do(browser_reading)
             env.page_changed()
@@ -340,13 +423,14 @@ async def run_page(bt: BrowserThread, env: AgentEnv, app: str, half: str, spec: 
         except Exception as e:  # noqa: BLE001
             results.append(Result(app, half, spec.name, a.kind, "-", True, error=f"first run: {str(e).splitlines()[0][:140]}"))
             continue
-        cases = expectations(a, before, after, obs_before, obs_after)
+        cases = expectations(a, before, after, obs_before, obs_after, obs_now)
         if not cases:
             continue
         reopened = await fresh()
         start = await do(browser_reading)
         if find_again(reopened, a) is None or (a.kind in ("toggle", "link") and any(
-                holds and clause != "url" and holds_now(e, start, reopened) for clause, e, holds in cases)):
+                holds and before_too is False and clause != "url" and holds_now(e, start, reopened)
+                for clause, e, holds, before_too in cases)):
             # The application kept what the action did (a menu folded for good, a sidebar left
             # collapsed): the page no longer starts where it did; it changed the user's data
             # after all. Not measured, and not tried again on later pages.
@@ -354,9 +438,9 @@ async def run_page(bt: BrowserThread, env: AgentEnv, app: str, half: str, spec: 
             results.append(Result(app, half, spec.name, a.kind, "-", True, error=f"{a.target}: the application kept its effect"))
             continue
         # 2. The same action again; heybro checks each expectation on the page it leaves.
-        for clause, expect, holds in cases:
-            r = Result(app, half, spec.name, a.kind, clause, holds,
-                       expect=json.dumps(expect.model_dump(exclude_none=True), ensure_ascii=False))
+        for clause, expect, holds, before_too in cases:
+            r = Result(app, half, spec.name, a.kind, clause, holds, before=before_too,
+                       expect=expect_words(expect))
             try:
                 obs = await fresh()
                 eid = find_again(obs, a)
@@ -370,18 +454,20 @@ async def run_page(bt: BrowserThread, env: AgentEnv, app: str, half: str, spec: 
                     args["observe_after"] = env.observe_args()
                 result = await env.call(a.tool, args, timeout_ms=20_000)
                 observation = result.pop("observation", None) if isinstance(result, dict) else None
+                proposed_on = env.state.snapshot
                 if observation is not None:
                     r.at_once = check(a.tool, expect, args, result, Snapshot.model_validate(observation)).met
                 elif not expect.needs_page():
                     r.at_once = check(a.tool, expect, args, result, env.state.snapshot or Snapshot()).met
                 fact, _ = await checked(env, a.tool, expect, args, result, observation,
-                                        about=f"{a.tool} {a.target}", since=started)
+                                        about=f"{a.tool} {a.target}", since=started, before=proposed_on)
                 r.said, r.read_ms = fact.met, fact.read_ms
+                r.said_before = bool(fact.parts) and all(p.before for p in fact.parts)
                 rest = SETTLED_S - (time.perf_counter() - started)
                 if rest > 0:
                     await asyncio.sleep(rest)
-                final = await env.call("observe", {"max_tokens": 100_000}) if expect.element_appears \
-                    or expect.element_disappears else {"elements": {}}
+                final = await env.call("observe", {"max_tokens": 100_000}) if any(
+                    c.kind.endswith("element") for c in expect.clauses) else {"elements": {}}
                 r.unstable = holds_now(expect, await do(browser_reading), final) != holds
             except Exception as e:  # noqa: BLE001
                 r.error = str(e).splitlines()[0][:160]
@@ -438,12 +524,18 @@ def run_app(name: str, extension: Path, pages: int) -> list[Result]:
 
 # --- the report ----------------------------------------------------------------------------------
 
+def expect_words(e: ExpectedOutcome) -> str:
+    return "; ".join(str(c) for c in e.clauses)
+
+
 def tally(rows: list[Result]) -> dict[str, int]:
     judged = [r for r in rows if r.said is not None and not r.unstable]
     held = [r for r in judged if r.holds]
     return {"checks": len(judged), "held": len(held), "not_held": len(judged) - len(held),
             "false_not_met": sum(1 for r in held if not r.said),
             "false_met": sum(1 for r in judged if not r.holds and r.said),
+            "before_asked": sum(1 for r in judged if r.before is not None and r.said),
+            "before_wrong": sum(1 for r in judged if r.wrong_before),
             "at_once_false_not_met": sum(1 for r in held if r.at_once is False),
             "unstable": sum(1 for r in rows if r.unstable), "errors": sum(1 for r in rows if r.error)}
 
@@ -457,10 +549,17 @@ def markdown(rows: list[Result], cmd: str) -> str:
              "visible text, the control's value; heybro's map for elements), and heybro's check (agent/settle.py) "
              "is asked, on the same action done again, about expectations of each kind that the browser showed to "
              "hold and not to. False NOT met: a check that held, said not to; false met: one that did not hold, said "
-             "to — target 0 of each. *At once*: how many checks that held would have been said NOT met read right "
-             "after the action, without the settling wait. Unstable: the truth changed between the two runs "
-             "(not counted).", ""]
-    head = "| application | checks (held / not) | false NOT met | false met | NOT met if read at once | unstable | errors |\n|---|---|---|---|---|---|---|"
+             "to — target 0 of each. Beyond one clause of each kind: two clauses of one kind in one expectation "
+             "(*two texts*), a text already on the page before the action and one that came with it (heybro "
+             "must say which held *before* — *before wrong* counts a met check it got wrong either way), a role "
+             "alone (`element:menu`: brought, taken away, never there), a text that came only once the page had "
+             "loaded its content (*loading*: `no text:` of it must not be met while it loads), and fields that "
+             "speak of a password, a PIN or a code without being one (*fill (about a secret)*: their value is "
+             "read like any other). *At once*: how many checks that held would have been said NOT met read "
+             "right after the action, without the settling wait. Unstable: the truth changed between the two "
+             "runs (not counted).", ""]
+    head = ("| application | checks (held / not) | false NOT met | false met | before wrong | NOT met if read at once | "
+            "unstable | errors |\n|---|---|---|---|---|---|---|---|")
     for half, title in (("heldout", "Held-out half (never tuned on)"), ("tune", "Tune half")):
         part = [r for r in rows if r.half == half]
         if not part:
@@ -469,10 +568,10 @@ def markdown(rows: list[Result], cmd: str) -> str:
         for app in sorted({r.app for r in part}):
             t = tally([r for r in part if r.app == app])
             lines.append(f"| {app} | {t['checks']} ({t['held']} / {t['not_held']}) | {t['false_not_met']} | {t['false_met']} | "
-                         f"{t['at_once_false_not_met']} | {t['unstable']} | {t['errors']} |")
+                         f"{t['before_wrong']}/{t['before_asked']} | {t['at_once_false_not_met']} | {t['unstable']} | {t['errors']} |")
         t = tally(part)
         lines.append(f"| **total** | {t['checks']} ({t['held']} / {t['not_held']}) | **{t['false_not_met']}** | **{t['false_met']}** | "
-                     f"{t['at_once_false_not_met']} | {t['unstable']} | {t['errors']} |")
+                     f"**{t['before_wrong']}**/{t['before_asked']} | {t['at_once_false_not_met']} | {t['unstable']} | {t['errors']} |")
         by_kind: dict[tuple[str, str], list[Result]] = defaultdict(list)
         for r in part:
             if r.said is not None and not r.unstable:
@@ -483,11 +582,24 @@ def markdown(rows: list[Result], cmd: str) -> str:
             h = [r for r in rs if r.holds]
             n = [r for r in rs if not r.holds]
             lines.append(f"| {act} | {clause} | {sum(r.said for r in h)}/{len(h)} | {sum(not r.said for r in n)}/{len(n)} |")
-        wrong = [r for r in part if r.wrong]
+        wrong = [r for r in part if r.wrong or r.wrong_before]
         if wrong:
             lines += ["", "Wrong answers:"]
-            lines += [f"- `{r.app}/{r.page}` {r.action} {r.expect}: held={r.holds}, heybro said {'met' if r.said else 'NOT met'}" for r in wrong[:15]]
+            lines += [f"- `{r.app}/{r.page}` {r.action} {r.expect}: held={r.holds}"
+                      + (f" (before: {r.before})" if r.before is not None else "")
+                      + f", heybro said {'met' if r.said else 'NOT met'}"
+                      + (f" (before: {r.said_before})" if r.wrong_before else "") for r in wrong[:15]]
         lines.append("")
+    judged = {(r.action, r.clause) for r in rows if r.said is not None}
+    none = [what for what, seen in (
+        ("a field that speaks of a password, a PIN or a code without being one",
+         any(a == "fill (about a secret)" for a, _ in judged)),
+        ("a text that came only once the page had loaded its content",
+         any(c.endswith("(loading)") for _, c in judged))) if not seen]
+    if none:
+        lines += [f"No instance on these pages of {' nor of '.join(none)}: those cases are held by the "
+                  "tests (tests/test_page_map_trust.py, tests/test_expect_clauses.py) until a page of "
+                  "the corpus has one.", ""]
     return "\n".join(lines)
 
 
@@ -508,7 +620,8 @@ def main() -> None:
         if part:
             t = tally(part)
             print(f"{half}: {t['checks']} checks; false NOT met {t['false_not_met']}, false met {t['false_met']}; "
-                  f"at once {t['at_once_false_not_met']}; unstable {t['unstable']}; errors {t['errors']}")
+                  f"before wrong {t['before_wrong']}/{t['before_asked']}; at once {t['at_once_false_not_met']}; "
+                  f"unstable {t['unstable']}; errors {t['errors']}")
     if ns.write:
         cmd = ".venv/bin/python scripts/bench_expect.py --write" + (f" --apps {' '.join(ns.apps)}" if ns.apps else "") + \
             (f" --pages {ns.pages}" if ns.pages != 6 else "")

@@ -71,7 +71,9 @@ class ObserveCounts(ToolOutput):
 
 class ObserveArgs(ToolArgs):
     max_tokens: int = Field(4000, ge=200, le=200_000, description="Budget for `text`; nearest the viewport kept first.")
-    highlight: bool | None = Field(None, description="true: show numbered boxes; false: remove them.")
+    highlight: bool | None = Field(None, description="true: the tab's screenshots carry numbered "
+                                   "boxes with the map's ids (painted on the image, not in the "
+                                   "page); false: they do not.")
     frame: int | None = Field(None, ge=0, description="Only this frame (Chrome frame id).")
 
 
@@ -90,6 +92,9 @@ class ObserveResult(ToolOutput):
     opened_tabs: list[TabInfo] = Field(
         default_factory=list, description="Tabs this tab opened (a target=_blank link, "
         "window.open) that are still open.")
+    frame_urls: dict[str, str] = Field(
+        default_factory=dict, description="The address of each cross-origin frame read, by the "
+        "prefix its elements' ids carry (`f12`): where an action on one of them lands.")
 
 
 class ElementRef(ToolArgs):
@@ -203,6 +208,14 @@ class ElementBrief(ToolOutput):
     state: dict[str, Any]
 
 
+class Downloaded(ToolOutput):
+    """A file the page downloaded while the action ran (the browser saved it on this machine)."""
+    name: str = Field(description="The file's name, as the site gave it.")
+    path: str = Field(description="Where the browser saved it.")
+    url: str
+    bytes: int = Field(ge=0)
+
+
 class ActionResult(ToolOutput):
     ok: bool = True
     action: str
@@ -226,6 +239,8 @@ class ActionResult(ToolOutput):
         None, description="How the input reached the page: events dispatched by the page's script "
         "(synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), "
         "used when the page ignored the synthetic events.")
+    downloads: list[Downloaded] | None = Field(None, description="Files the page downloaded while "
+                                                "the action ran: each becomes a resource of the task.")
     trusted_withheld: str | None = Field(
         None, description="Why the browser's own input was not used after a script's action that "
         "showed no visible effect: the page had already reacted to it (a request started, a "
@@ -341,5 +356,6 @@ DOM_TOOLS: dict[str, ToolSpec] = {
                          doc="Wait for an element (by id, or by role/name when it is not there "
                          "yet), text (or their absence), a URL, or a quiet DOM."),
     "highlight": ToolSpec(args=HighlightArgs, result=HighlightResult,
-                          doc="Show or remove numbered boxes over the page's elements."),
+                          doc="Numbered boxes over the page's elements on the tab's screenshots "
+                              "(painted on the image, never in the page), on or off."),
 }

@@ -20,7 +20,9 @@ read alike: words, `\\b`, groups and alternations.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
+from urllib.parse import unquote, urlsplit
 
 from pydantic import Field
 
@@ -30,23 +32,27 @@ from .tool_spec import ToolArgs
 SPEND = (r"\b(buy|purchase|pay|payment|place (?:my |your |the |an? )?order|order now|checkout now|"
          r"complete (?:purchase|order|payment|booking)|confirm (?:and pay|purchase|order|payment|"
          r"booking)|subscribe|donate|book now|reserve now|add funds|top up|transfer|send money|"
-         r"upgrade now|start (?:my )?subscription)\b")
+         r"upgrade now|start (?:my )?subscription|"
+         # … in the languages most pages heybro meets are written in
+         r"kaufen|jetzt kaufen|bezahlen|zahlungspflichtig bestellen|abonnieren|acheter|payer|"
+         r"commander|s'abonner|comprar|pagar|suscribirse|comprare|pagare|abbonati|kopen|betalen)\b")
 SEND = (r"\b(send|post|publish|tweet|submit (?:comment|review|post|reply)|post comment|reply now|"
         r"share now|schedule post)\b")
 DELETE = (r"\b(delete|remove|erase|destroy|discard|trash|move to trash|empty trash|cancel (?:my |the )?"
           r"(?:subscription|order|account|booking)|close (?:my )?account|deactivate|unsubscribe|"
-          r"permanently)\b")
+          r"permanently|löschen|entfernen|supprimer|effacer|eliminar|borrar|elimina|cancella|"
+          r"verwijderen)\b")
 # Where a press leads (a link's target, a form's action), its path and query read as words.
 TARGET_SPEND = (r"\b(pay|payment|payments|purchase|subscribe|subscription|subscriptions|donate|"
                 r"transfer|charge|checkout[ _/-](?:confirm|complete|place)|place[ _-]order|"
                 r"billing[ _/-](?:confirm|upgrade)|upgrade)\b")
 TARGET_DELETE = (r"\b(delete|destroy|remove|erase|trash|unsubscribe|deactivate|close[ _-]account|"
-                 r"cancel[ _-](?:subscription|account|order|booking)|wipe|purge)\b")
+                 r"cancel|cancel[ _-](?:subscription|account|order|booking)|wipe|purge)\b")
 # A form's fields. A hidden one is the page's own word on what the press does (`amount=499`,
 # `plan=yearly`, `action=delete`); a field the user fills speaks of money only when it is a means of
 # payment (a card, an account to debit) — a price typed into a product form spends nothing.
-FIELD_SPEND = (r"\b(amount|price|total|charge|plan|billing|subscription|recurring|renew|payment|"
-               r"cost|fee)\b")
+FIELD_SPEND = (r"\b(amount|price|charge|plan|billing|subscription|recurring|renew|payment|"
+               r"cost|fee)\b")  # (not "total": a list's form counts its items so)
 FIELD_PAYMENT = (r"\b(card ?number|credit ?card|cc ?(?:number|num|csc|cvv|exp)|cvv|cvc|csc|iban|"
                  r"account ?number|routing ?number|sort ?code)\b")
 FIELD_DELETE = r"^(?:action|op|cmd|do|task|intent)=(?:delete|remove|destroy|erase|trash|purge)\b"
@@ -78,3 +84,21 @@ class ActGate(ToolArgs):
                              "weighed by the host first (`needs_approval`).")
     secret: Literal["password", "code", "any"] | None = Field(
         None, description="The value carries the user's secret: typed only into a field for it.")
+    covers: bool = Field(False, description="The user said yes to this action's effect just now: "
+                         "the requests its press sets off are covered by that yes.")
+
+
+def address_risk(url: str) -> tuple[str, str] | None:
+    """What opening an address may set off, read from its path and query as a link's target is
+    (content/act_gate.js): ("delete", why) for an address that says so, ("spend money", why) for one
+    whose query asks to pay or subscribe; None for an address that only opens a page."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    words = re.sub(r"[/?&=.+]", " ", unquote(f"{parts.path} ?{parts.query}")).lower()
+    if re.search(TARGET_DELETE, words, re.I):
+        return "delete", f"it leads to {url[:100]}"
+    if parts.query and re.search(TARGET_SPEND, words, re.I):
+        return "spend money", f"it leads to {url[:100]}"
+    return None

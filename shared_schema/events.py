@@ -105,6 +105,8 @@ class ClauseData(Payload):
     clause: str
     met: bool
     detail: str = ""
+    before: bool = Field(False, description="It held on the page before the action too: it "
+                         "proves nothing about what the action did.")
 
 
 class ExpectationData(Payload):
@@ -140,6 +142,8 @@ class ToolResultData(EventData):
                                 "first and the answer, or a question and its answer.")
     said: str | None = Field(None, description="The result in a person's words, from the tool's "
                              "definition (what was kept, chosen, read).")
+    no_effect: bool = Field(False, description="It ran and the page showed no change after it "
+                            "(no other address, content, state or dialog).")
 
 
 class VerdictData(EventData):
@@ -155,6 +159,12 @@ class VerdictData(EventData):
     threshold: float
     accepted: bool
     facts: list[ExpectationData] = Field(default_factory=list)
+    checks: int = Field(0, description="How many of the host's checks the page's confidence "
+                        "(dom_confidence) is the share of; 0: nothing was checked.")
+    held_back: list[str] = Field(default_factory=list, description="What held a 'done' back: "
+                                 "each check that does not hold, a failed last action.")
+    overruled: str | None = Field(None, description="The verifier's word on why the goal is met "
+                                  "though a check did not hold.")
 
 
 class AnswerData(EventData):

@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 JSON_PATH = HERE / "messages.schema.json"
 JS_PATH = HERE / "messages.schema.js"
 VOCABULARY_PATH = HERE.parent / "extension" / "shared" / "vocabulary.js"
-EFFECT_RULES_PATH = HERE.parent / "extension" / "content" / "effect_rules.js"
+EFFECT_RULES_PATH = HERE.parent / "extension" / "shared" / "effect_rules.js"
 
 
 def build_schema() -> dict[str, Any]:
@@ -79,8 +79,9 @@ def render() -> dict[Path, str]:
 
 
 def effect_rules() -> str:
-    """The patterns a press is judged by (shared_schema/effects.py), as an ES module the DOM agent
-    bundles (the content script cannot load the whole schema)."""
+    """The patterns a press or a request is judged by (shared_schema/effects.py), as an ES module
+    the DOM agent bundles and the coordinator imports (the content script cannot load the whole
+    schema)."""
     names = ("TARGET_SPEND", "TARGET_DELETE", "FIELD_SPEND", "FIELD_PAYMENT", "FIELD_DELETE", "AMOUNT",
              "CHARGE")
     lines = [f"export const {n} = {json.dumps(getattr(effects, n))};" for n in names]

@@ -439,7 +439,7 @@ export default /** @type {any} */ ({
       }
     },
     "highlight": {
-      "doc": "Show or remove numbered boxes over the page's elements.",
+      "doc": "Numbered boxes over the page's elements on the tab's screenshots (painted on the image, never in the page), on or off.",
       "args": {
         "$ref": "#/$defs/HighlightArgs"
       },
@@ -457,7 +457,7 @@ export default /** @type {any} */ ({
       }
     },
     "list_tabs": {
-      "doc": "The task's tabs (the call's tab, tabs the task opened and tabs their pages opened), and how many other tabs the user has open.",
+      "doc": "The task's tabs (the call's tab, tabs the task opened or was handed, and tabs their pages opened while it ran), and how many other tabs the user has open.",
       "args": {
         "$ref": "#/$defs/TabArgs"
       },
@@ -502,7 +502,7 @@ export default /** @type {any} */ ({
       }
     },
     "screenshot": {
-      "doc": "The visible part of the call's tab, as a data URL; refused (never brought to the front) when the tab is in the background.",
+      "doc": "The visible part of the call's tab, as a data URL; refused (never brought to the front) when the tab is in the background. Frames on sites the user keeps heybro off are covered (refused when where one is cannot be told).",
       "args": {
         "$ref": "#/$defs/ScreenshotArgs"
       },
@@ -865,6 +865,12 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The value carries the user's secret: typed only into a field for it.",
           "title": "Secret"
+        },
+        "covers": {
+          "default": false,
+          "description": "The user said yes to this action's effect just now: the requests its press sets off are covered by that yes.",
+          "title": "Covers",
+          "type": "boolean"
         }
       },
       "title": "ActGate",
@@ -1045,6 +1051,22 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
         },
         "trusted_withheld": {
           "anyOf": [
@@ -1356,6 +1378,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -1440,6 +1478,12 @@ export default /** @type {any} */ ({
           "default": "",
           "title": "Detail",
           "type": "string"
+        },
+        "before": {
+          "default": false,
+          "description": "It held on the page before the action too: it proves nothing about what the action did.",
+          "title": "Before",
+          "type": "boolean"
         }
       },
       "required": [
@@ -1569,7 +1613,8 @@ export default /** @type {any} */ ({
       "enum": [
         "mark_complete",
         "continue_work",
-        "request_reschedule"
+        "request_reschedule",
+        "fail_task"
       ],
       "title": "Decision",
       "type": "string"
@@ -1641,6 +1686,39 @@ export default /** @type {any} */ ({
         "text"
       ],
       "title": "DialogInfo",
+      "type": "object"
+    },
+    "Downloaded": {
+      "additionalProperties": false,
+      "description": "A file the page downloaded while the action ran (the browser saved it on this machine).",
+      "properties": {
+        "name": {
+          "description": "The file's name, as the site gave it.",
+          "title": "Name",
+          "type": "string"
+        },
+        "path": {
+          "description": "Where the browser saved it.",
+          "title": "Path",
+          "type": "string"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "bytes": {
+          "minimum": 0,
+          "title": "Bytes",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "name",
+        "path",
+        "url",
+        "bytes"
+      ],
+      "title": "Downloaded",
       "type": "object"
     },
     "ElementBrief": {
@@ -2556,6 +2634,22 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
         },
         "trusted_withheld": {
           "anyOf": [
@@ -3493,7 +3587,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "true: show numbered boxes; false: remove them.",
+          "description": "true: the tab's screenshots carry numbered boxes with the map's ids (painted on the image, not in the page); false: they do not.",
           "title": "Highlight"
         },
         "frame": {
@@ -3633,6 +3727,14 @@ export default /** @type {any} */ ({
           },
           "title": "Opened Tabs",
           "type": "array"
+        },
+        "frame_urls": {
+          "additionalProperties": {
+            "type": "string"
+          },
+          "description": "The address of each cross-origin frame read, by the prefix its elements' ids carry (`f12`): where an action on one of them lands.",
+          "title": "Frame Urls",
+          "type": "object"
         }
       },
       "required": [
@@ -4199,6 +4301,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -4724,7 +4842,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Remove the numbered boxes (observe's `highlight`) once captured, or when no capture can be taken.",
+          "description": "Turn the numbered boxes (observe's `highlight`) off once captured, or when no capture can be taken.",
           "title": "Clear Boxes"
         }
       },
@@ -5111,6 +5229,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -5486,6 +5620,22 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
+        },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
         },
         "trusted_withheld": {
           "anyOf": [
@@ -6827,6 +6977,12 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "The result in a person's words, from the tool's definition (what was kept, chosen, read).",
           "title": "Said"
+        },
+        "no_effect": {
+          "default": false,
+          "description": "It ran and the page showed no change after it (no other address, content, state or dialog).",
+          "title": "No Effect",
+          "type": "boolean"
         }
       },
       "required": [
@@ -7227,6 +7383,22 @@ export default /** @type {any} */ ({
           "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
           "title": "Input"
         },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
         "trusted_withheld": {
           "anyOf": [
             {
@@ -7404,6 +7576,33 @@ export default /** @type {any} */ ({
           },
           "title": "Facts",
           "type": "array"
+        },
+        "checks": {
+          "default": 0,
+          "description": "How many of the host's checks the page's confidence (dom_confidence) is the share of; 0: nothing was checked.",
+          "title": "Checks",
+          "type": "integer"
+        },
+        "held_back": {
+          "description": "What held a 'done' back: each check that does not hold, a failed last action.",
+          "items": {
+            "type": "string"
+          },
+          "title": "Held Back",
+          "type": "array"
+        },
+        "overruled": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The verifier's word on why the goal is met though a check did not hold.",
+          "title": "Overruled"
         }
       },
       "required": [

@@ -35,6 +35,7 @@ class Decision(StrEnum):
     mark_complete = "mark_complete"  # done
     continue_work = "continue_work"  # back to the worker with a correction
     request_reschedule = "request_reschedule"  # the plan must change
+    fail_task = "fail_task"  # the goal cannot be met: the task ends failed, with the reason
 
 
 # What a tool is: plan and transition are the roles' own moves (the plan and the verdict already

@@ -44,7 +44,7 @@ class TabList(ToolOutput):
 class ScreenshotArgs(ToolArgs):
     quality: int | None = Field(None, ge=10, le=100, description="JPEG quality; PNG when omitted.")
     clear_boxes: bool | None = Field(
-        None, description="Remove the numbered boxes (observe's `highlight`) once captured, or "
+        None, description="Turn the numbered boxes (observe's `highlight`) off once captured, or "
         "when no capture can be taken.")
 
 
@@ -61,9 +61,12 @@ TAB_TOOLS: dict[str, ToolSpec] = {
     "new_tab": ToolSpec(args=NewTabArgs, result=TabInfo, doc="Open a URL in a new active tab."),
     "switch_tab": ToolSpec(args=SwitchTabArgs, result=TabInfo, doc="Activate a tab."),
     "list_tabs": ToolSpec(args=TabArgs, result=TabList,
-                          doc="The task's tabs (the call's tab, tabs the task opened and tabs their pages "
-                              "opened), and how many other tabs the user has open."),
+                          doc="The task's tabs (the call's tab, tabs the task opened or was handed, and "
+                              "tabs their pages opened while it ran), and how many other tabs the user "
+                              "has open."),
     "screenshot": ToolSpec(args=ScreenshotArgs, result=Screenshot,
                            doc="The visible part of the call's tab, as a data URL; refused "
-                               "(never brought to the front) when the tab is in the background."),
+                               "(never brought to the front) when the tab is in the background. "
+                               "Frames on sites the user keeps heybro off are covered (refused when "
+                               "where one is cannot be told)."),
 }

@@ -60,7 +60,7 @@ def test_harmless_words_with_a_costly_effect_are_held(browser, page, site):
     r = press(browser, "Continue", ASK)
     assert r["error"]["code"] == "needs_approval"
     said = " ".join(x["said"] for x in r["error"]["detail"]["reasons"])
-    assert "/subscribe" in said and "$499 a year" in said and "plan=yearly" in said
+    assert "/subscribe" in said and "$499 a year" in said and 'plan: "yearly"' in said
     assert r["error"]["detail"]["effect"]["method"] == "post"
     r = press(browser, "View details", ASK)
     assert r["error"]["code"] == "needs_approval"
@@ -74,7 +74,7 @@ def test_a_form_that_carries_a_means_of_payment_is_held(browser, page, site):
     open_page(page, site + "/effects.html")
     r = press(browser, "Review order", ASK)
     assert r["error"]["code"] == "needs_approval"
-    assert [x["said"] for x in r["error"]["detail"]["reasons"]] == ["its form carries a Card number"]
+    assert [x["said"] for x in r["error"]["detail"]["reasons"]] == ["its form carries your Card number"]
     assert pressed(page) == []
 
 
@@ -92,6 +92,23 @@ def test_a_yes_holds_for_that_effect_only(browser, page, site):
     page.evaluate("document.getElementById('newsletter').textContent = 'Subscribe to the free newsletter'")
     assert press(browser, "Subscribe to the free newsletter", {**ASK, "approved": [digest]})["ok"]
     assert pressed(page) == ["Subscribe to the free newsletter"]
+
+
+def test_a_press_names_the_item_it_acts_on_and_a_yes_holds_for_that_item_only(browser, page, site):
+    """Two feeds, each with its "Unsubscribe": the effect names the feed the press removes; a yes
+    for one feed does not reach the button once the list shows another feed in its place."""
+    open_page(page, site + "/effects.html")
+    obs = ok(browser, "observe")
+    first = next(e for e, s in obs["elements"].items() if s.get("name") == "Unsubscribe")
+    from support.dom_rig import tool
+    held = tool(browser, "click", {"element_id": first, "signature": obs["elements"][first], "gate": ASK})["error"]
+    assert held["code"] == "needs_approval" and held["detail"]["effect"]["place"] == "Cooking at home 12 new"
+    digest = held["detail"]["digest"]
+    page.evaluate("document.getElementById('feed1').textContent = 'Bank alerts'")  # the list moved on
+    again = tool(browser, "click", {"element_id": first, "signature": obs["elements"][first],
+                                    "gate": {**ASK, "approved": [digest]}})["error"]
+    assert again["code"] == "needs_approval" and again["detail"]["effect"]["place"] == "Bank alerts 12 new"
+    assert pressed(page) == []
 
 
 def test_an_action_runs_only_on_the_origin_it_was_judged_for(browser, page, site):
@@ -139,3 +156,79 @@ def test_a_control_relabelled_as_the_browsers_pointer_arrives_is_not_pressed_but
     assert "spend money" in [x.get("what") for x in reasons]
     assert r["error"]["detail"]["effect"]["words"].startswith("Pay $500 now")
     assert page.evaluate("window.__trusted") == []
+
+
+def test_enter_or_space_on_a_control_is_a_press_of_it(browser, page, site):
+    """Keys that activate a control (Enter on a button or a link, Space on a button) are judged as
+    a press of that control; Enter in a search field submits a harmless form."""
+    from support.dom_rig import tool
+    open_page(page, site + "/effects.html")
+    obs = ok(browser, "observe")
+    for name, keys in (("Delete", "Enter"), ("Move to Trash", "Enter"), ("Pay now", " ")):
+        eid = find_id(obs, name)
+        r = tool(browser, "press", {"element_id": eid, "keys": keys, "gate": ASK})
+        assert not r["ok"] and r["error"]["code"] == "needs_approval", (name, r)
+    assert tool(browser, "press", {"element_id": find_id(obs, "Query"), "keys": "Enter", "gate": ASK})["ok"]
+    assert pressed(page) == []
+
+
+def test_a_checkbox_or_a_select_whose_form_sends_a_charge_is_held(browser, page, site):
+    """Controls of a form that sends itself as they change (a checkbox, a select) are judged by
+    what the form would send: its action and hidden fields say a yearly charge."""
+    from support.dom_rig import tool
+    open_page(page, site + "/effects.html")
+    obs = ok(browser, "observe")
+    agree, tier = find_id(obs, "I agree to the terms"), find_id(obs, "Plan")
+    r = tool(browser, "check", {"element_id": agree, "gate": ASK})
+    assert r["error"]["code"] == "needs_approval" and "spend money" in [x["what"] for x in r["error"]["detail"]["reasons"]]
+    r = tool(browser, "select", {"element_id": tier, "value": "Premium", "gate": ASK})
+    assert r["error"]["code"] == "needs_approval"
+    assert page.is_checked("input[name=agree]") is False and page.input_value("select[name=tier]") == "Basic"
+
+
+def test_what_a_pages_script_sends_as_heybro_presses_is_judged_as_it_leaves(browser, page, site):
+    """An "OK" whose script posts a payment and a checkbox whose change starts a subscription say
+    nothing of it on the page: the requests are stopped before they leave and the action comes
+    back held; with the user's yes covering the press, the request goes once; an ordinary save
+    is not held, nor a read the page makes as it reacts (a GET asks, it changes nothing: its
+    words are the page's vocabulary, "cancel" and "delete" among them)."""
+    from support.dom_rig import tool
+    open_page(page, site + "/script_effects.html")
+    obs = ok(browser, "observe")
+    r = tool(browser, "click", {"element_id": find_id(obs, "OK"), "gate": ASK})
+    assert r["error"]["code"] == "needs_approval", r
+    assert r["error"]["detail"]["effect"]["target"].endswith("/pay")
+    assert "spend money" in [x["what"] for x in r["error"]["detail"]["reasons"]]
+    r = tool(browser, "check", {"element_id": find_id(obs, "Keep me updated"), "gate": ASK})
+    assert r["error"]["code"] == "needs_approval"
+    page.wait_for_function("window.__stopped.length === 2")
+    assert page.evaluate("window.__sent") == []
+    assert tool(browser, "click", {"element_id": find_id(obs, "Save"), "gate": ASK})["ok"]
+    assert tool(browser, "click", {"element_id": find_id(obs, "Show help"), "gate": ASK})["ok"]
+    page.wait_for_function("window.__sent.includes('help')")
+    assert tool(browser, "click", {"element_id": find_id(obs, "OK"), "gate": {**ASK, "covers": True}})["ok"]
+    page.wait_for_function("window.__sent.length === 3")
+    assert page.evaluate("window.__sent") == ["notes/save", "help", "pay"]
+
+
+def test_a_form_a_script_sends_is_judged_by_what_the_form_says_and_a_stopped_one_leaves_the_page(browser, page, site):
+    """A "Renew" whose script builds a hidden form posting a yearly $499 plan and sends it: the
+    navigation is stopped as it leaves and the page stays where it was (the action can be done
+    again after a yes, and then it goes); a form whose price a person typed is no charge — the
+    form itself says which of its fields are the page's own."""
+    from support.dom_rig import tool
+    open_page(page, site + "/script_effects.html")
+    obs = ok(browser, "observe")
+    r = tool(browser, "click", {"element_id": find_id(obs, "Renew"), "gate": ASK})
+    assert r["error"]["code"] == "needs_approval", r
+    assert r["error"]["detail"]["effect"]["target"].endswith("/subscribe")
+    assert "spend money" in [x["what"] for x in r["error"]["detail"]["reasons"]]
+    assert page.url.endswith("/script_effects.html") and page.is_visible("#renew")
+    assert tool(browser, "fill", {"element_id": find_id(obs, "Price"), "value": "13.75", "gate": ASK})["ok"]
+    r = tool(browser, "click", {"element_id": find_id(obs, "Insert"), "gate": ASK})
+    assert r["ok"], r
+    page.wait_for_url("**/products/add")
+    open_page(page, site + "/script_effects.html")
+    obs = ok(browser, "observe")
+    assert tool(browser, "click", {"element_id": find_id(obs, "Renew"), "gate": {**ASK, "covers": True}})["ok"]
+    page.wait_for_url("**/subscribe")

@@ -99,3 +99,38 @@ def test_a_secret_asked_before_a_restart_is_not_taken_while_the_task_is_paused(
             asyncio.run(rig.session.message(task.id, CODE))
         assert CODE not in json.dumps([e.data for e in rig.store.events(task.id)])
         assert CODE not in json.dumps(rig.store.load_checkpoint(task.id))
+
+
+def test_a_password_written_in_the_goal_is_a_secret_of_the_task() -> None:
+    """"… with password Tr0ub4dor!": the model, the record and the events see {{secret:password}};
+    the page gets the password, on the site the task works on."""
+    from heybro.session.core import _secrets_said
+    goal, said = _secrets_said("Sign in on shop as ann with password Tr0ub4dor! and book", {})
+    assert goal == "Sign in on shop as ann with password {{secret:password}} and book"
+    b = shop()
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Sign in"]}), ("start_work", {}))],
+              "worker": [calls(("fill", {"element_id": "e1", "value": "{{secret:password}}",
+                                         "expect": "value:{{secret:password}}"}),
+                               ("mark_done", {"summary": "Password typed"}))],
+              "verifier": [call("mark_complete", reason="typed", confidence=0.9)]}
+
+    def given(env: AgentEnv) -> None:
+        env.task.said_secrets.update(said)
+
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, goal=goal, url="http://shop/form", env_hook=given)
+        sent = json.dumps(llm.requests)
+    assert result.status == TaskStatus.completed, task.result
+    assert ("fill", "Tr0ub4dor!") in [(t, a.get("value")) for t, a in b.calls]
+    assert "Tr0ub4dor" not in sent and "{{secret:password}}" in sent
+    assert "Tr0ub4dor" not in json.dumps(rec.records, default=str)
+    assert "Tr0ub4dor" not in task.model_dump_json()
+
+
+def test_words_about_a_password_are_no_password() -> None:
+    from heybro.agent.said_secrets import said_secrets
+    for text in ("Change the minimum password length to 14", "Click the password field",
+                 "the password for the wiki is in the email", "use the password secret"):
+        assert said_secrets(text) == (text, {}, {}), text
+    assert said_secrets('log in, password: "correct horse"')[0] == "log in, password: {{secret:password}}"
+    assert said_secrets("Set the PIN to 4821.")[1:] == ({"pin": "4821"}, {"pin": "code"})

@@ -249,7 +249,9 @@ def test_a_declared_outcome_not_on_the_page_goes_to_the_verifier_with_the_fact()
                                ("mark_done", {"summary": "Results shown"})),
                          calls(("click", {"element_id": "e1", "expect": "url:/item"}),
                                ("mark_done", {"summary": "Kettle open"}))],
-              "verifier": [call("mark_complete", reason="results are listed", confidence=0.9),
+              "verifier": [call("mark_complete", reason="results are listed", confidence=0.9,
+                                overrule="Green Kettle: the plan guessed that name; the results "
+                                "list the kettles searched for"),
                            call("mark_complete", reason="item open", confidence=0.9)]}
     with ScriptedLLM(script) as llm:
         task, rec, result = run_task(llm, b)
@@ -257,7 +259,11 @@ def test_a_declared_outcome_not_on_the_page_goes_to_the_verifier_with_the_fact()
     assert result.status == TaskStatus.completed
     assert "- done_when of subtask 1 · text:Green Kettle: NOT MET — text 'Green Kettle' is not on " \
         "the page" in first
-    assert [v["by"] for v in rec.kinds("verdict")] == ["verifier", "verifier"]
+    verdicts = rec.kinds("verdict")
+    assert [v["by"] for v in verdicts] == ["verifier", "verifier"]
+    # The verifier said why the check that did not hold does not matter: taken, and recorded.
+    assert verdicts[0]["accepted"] and verdicts[0]["overruled"].startswith("Green Kettle: the plan")
+    assert (verdicts[0]["llm_confidence"], verdicts[0]["dom_confidence"], verdicts[0]["checks"]) == (0.9, 0.5, 2)
 
 
 def test_low_confidence_does_not_complete() -> None:
@@ -271,7 +277,10 @@ def test_low_confidence_does_not_complete() -> None:
     with ScriptedLLM(script) as llm:
         task, rec, result = run_task(llm, b)
     verdicts = rec.kinds("verdict")
-    assert verdicts[0]["accepted"] is False and verdicts[0]["confidence"] < 0.7
+    # The model's 0.8 is the model's, shown as such; the check that did not hold held it back.
+    assert verdicts[0]["accepted"] is False and verdicts[0]["confidence"] == 0.8
+    assert verdicts[0]["dom_confidence"] == 0.0 and verdicts[0]["checks"] == 1
+    assert verdicts[0]["held_back"] == ["text:Green Kettle NOT MET (text 'Green Kettle' is not on the page)"]
     assert verdicts[0]["facts"][0]["met"] is False
     assert result.status == TaskStatus.completed and len(verdicts) == 2
 

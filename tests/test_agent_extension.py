@@ -89,14 +89,14 @@ async def scenario(base: str, llm: ScriptedLLM, profile: Path) -> dict[str, Any]
                 result = await TaskExecutor(env).execute()
             finally:
                 await client.close()
-            await asyncio.sleep(1.0)  # an action's flash outline lasts 0.7 s
             tools_page = next(pg for pg in ctx.pages if pg.url.endswith("/tools.html"))
             help_page = next(pg for pg in ctx.pages if pg.url.endswith("/help.html"))
             out = {
                 "result": result, "task": task, "rec": rec, "calls": browser.calls,
                 "terms_checked": await tools_page.evaluate("document.getElementById('terms').checked"),
-                "overlay_left": [await pg.evaluate("!!document.querySelector('[data-heybro-overlay]')")
-                                 for pg in (tools_page, help_page)],
+                # (heybro's boxes are drawn on the model's screenshots: never in a page)
+                "heybro_in_pages": [await pg.evaluate("!!document.querySelector('[data-heybro-overlay], :popover-open')")
+                                    for pg in (tools_page, help_page)],
                 "help_tab": env.state.tab_id,
             }
             # The task's first tab is in the background now: no screenshot, and it stays there.
@@ -149,7 +149,7 @@ def test_worker_acts_through_the_real_extension_with_vision_boxes() -> None:
     assert len(with_boxes) >= 5
     assert all(box_pixels(s) > 200 for s in with_boxes), [box_pixels(s) for s in with_boxes]
     assert box_pixels(out["plain_shot"]) < 20
-    assert out["overlay_left"] == [False, False]
+    assert out["heybro_in_pages"] == [False, False]
     assert all(a.get("highlight") is True for t, a, _ in out["calls"] if t == "observe")
     shots_asked = [a for t, a, _ in out["calls"] if t == "screenshot"]
     assert shots_asked[-1] == {} and all(a == {"clear_boxes": True} for a in shots_asked[:-1])

@@ -96,6 +96,40 @@ def test_the_operator_can_answer_from_the_page() -> None:
     assert rec.kinds("answer") == [{"role": "worker", "text": task.answer}]
 
 
+def test_an_answer_ends_the_workers_turn_without_a_call_for_mark_done() -> None:
+    b = shop()
+    script = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": ["Find the blue kettle's price"]}),
+                            ("start_work", {}))],
+        "worker": [calls(("fill", {"element_id": "e1", "value": "kettle"}),
+                         ("click", {"element_id": "e2", "expect": "text:Blue Kettle"})),
+                   call("answer", text="The blue kettle costs $20.")],
+        "verifier": [call("mark_complete", reason="The results show $20", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, goal="What does the blue kettle cost?")
+        verifier = prompts(llm, "verifier")[0]
+    assert result.status == TaskStatus.completed, task.result
+    assert len(llm.role_requests("worker")) == 2  # (not a third, to send mark_done)
+    assert "WORKER SUMMARY (a claim to check): Answered: The blue kettle costs $20." in verifier
+
+
+def test_the_last_subtask_the_page_shows_done_goes_to_the_verifier_without_another_worker_call() -> None:
+    b = shop()
+    script = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": [
+            {"subtask": "Search for kettle", "done_when": "url:/results; text:Blue Kettle"}]}),
+            ("start_work", {}))],
+        "worker": [calls(("fill", {"element_id": "e1", "value": "kettle"}), ("click", {"element_id": "e2"}))],
+        "verifier": [call("mark_complete", reason="Results listed", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, goal="Search the shop for kettles")
+        verifier = prompts(llm, "verifier")[0]
+    assert result.status == TaskStatus.completed, task.result
+    assert len(llm.role_requests("worker")) == 1
+    assert [v["by"] for v in rec.kinds("verdict")] == ["verifier"]  # (the goal is the verifier's)
+    assert "The page shows the subtask done" in verifier
+
+
 # --- host tools in the roles ---------------------------------------------------------------------
 
 SERVER = Path(__file__).resolve().parent / "support" / "mcp_demo_server.py"
@@ -137,6 +171,44 @@ def test_the_technician_works_with_host_tools_in_the_tasks_workspace_and_an_mcp_
     assert "result:" in third and "5" in third.split("demo_add(", 1)[1]
     # (a tool's output is what a server said: inside the untrusted fence)
     assert "demo_add(a=2, b=3)" in verifier and re.search(r'result: its output \(untrusted\).*\n\s*"""\n\s*5\n\s*"""', verifier)
+
+
+def test_a_file_the_technician_writes_is_a_resource_the_operator_uploads_and_reads(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    from support.fake_browser import El
+    monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
+    b = shop()
+    b.pages["http://shop/"].append(El("e9", "input", "Import feeds (OPML)"))
+    uploads: list[dict[str, Any]] = []
+    orig = b.call
+
+    async def spy(tool: str, args: dict[str, Any], **kw: Any) -> dict[str, Any]:
+        if tool == "upload":
+            uploads.append(args)
+            return {"url": b.url}
+        return await orig(tool, args, **kw)
+
+    b.call = spy  # type: ignore[method-assign]
+    script = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": [
+            {"subtask": "Write cooking.opml with the feed", "role": "technician"},
+            "Import cooking.opml"]}), ("start_work", {}))],
+        "technician": [call("write_file", path="cooking.opml", content="<opml/>"),
+                       call("read_file", path="cooking.opml"),
+                       call("mark_done", summary="cooking.opml written")],
+        "worker": [call("upload", element_id="e9", resource_name="cooking.opml"),
+                   call("mark_done", summary="imported")],
+        "verifier": [call("mark_complete", reason="written", confidence=0.9),
+                     call("mark_complete", reason="imported", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, goal="Import a cooking feed")
+        worker = prompts(llm, "worker")[0]
+    assert result.status == TaskStatus.completed, task.result
+    assert "RESOURCES (for upload): cooking.opml" in worker
+    assert [u["file"]["name"] for u in uploads] == ["cooking.opml"]
+    assert task.resources["cooking.opml"].endswith("/cooking.opml")
+    assert any("The file 'cooking.opml' is now a resource of the task (written by write_file)" in m["text"]
+               for m in rec.kinds("message"))
 
 
 def test_a_shell_command_off_the_allow_list_runs_only_after_the_users_yes(

@@ -43,7 +43,7 @@ def test_a_run_reads_as_plan_steps_checks_and_outcome() -> None:
     assert "  [step 2 · subtask 1/2] click(element_id='e4')" in lines
     assert "      ↳ fill: expected met (value is 'kettle')" in lines
     assert "      ✗ covered: A cookie banner covers it" in lines
-    assert "  verifier: mark_complete (confidence 0.90 ≥ 0.70) Order KC1 shown" in lines
+    assert "  verifier: mark_complete (model 0.90 ≥ 0.70; page: nothing checked) Order KC1 shown" in lines
     assert "  checked by heybro: the page shows it: URL contains '/s'" in lines
     assert lines[-3:] == ["✓ completed: Order KC1 shown", "  memory: order_number=KC1",
                           "  2 actions, 1 LLM call, 900 tokens"]

@@ -189,7 +189,7 @@ def test_the_terminal_lists_pauses_messages_resumes_and_shows_a_task_in_the_user
             assert re.search(r"\[step \d+ · subtask 1/\d+\] fill\(", text)
             assert "      ↳ click: expected met (URL contains '/product/p1'" in text
             assert "      ✓ fill: done" in text  # an action without an expectation: its outcome
-            assert re.search(r"^  verifier: mark_complete \(confidence 0\.\d\d ≥ 0\.70\) Results "
+            assert re.search(r"^  verifier: mark_complete \(model 0\.\d\d ≥ 0\.70; page: [^)]*\) Results "
                              "listed$", text, re.M)
             assert "  you: Ann wants gift wrapping" in text
             assert f"✓ completed: The shop confirms order {site.orders[0]['id']}" in text

@@ -30,7 +30,7 @@ def test_scripts_demo_scripted_headless_places_one_order_and_shows_the_run(tmp_p
     assert 'click(element_id=' in out and '→ button "Place order"' in out
     assert "expected met" in out
     # A verdict for each subtask, and the end.
-    assert len(re.findall(r"verifier: mark_complete \(confidence 0\.\d\d ≥ 0\.70\)", out)) == 3, out
+    assert len(re.findall(r"verifier: mark_complete \(model 0\.\d\d ≥ 0\.70; page: [^)]*\)", out)) == 3, out
     assert "✓ completed: The shop confirms order KC1001 for Ann Lee" in out
     # The shop's own count: exactly one order, for Ann.
     orders = re.findall(r"Orders recorded by the shop: (\[.*\])", out)

@@ -1,4 +1,4 @@
-"""The DOM agent in the real extension in real Chromium: observe, act, re-find, overlay.
+"""The DOM agent in the real extension in real Chromium: observe, act, re-find, outline and boxes.
 
 Tools go through the coordinator's real `runTool` (the path the host's `tool.call` takes), and
 their args and results are checked against the shared schema models.
@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import base64
 import json
+from typing import Any
 
 import pytest
 
 from support.dom_rig import browser, find_id, ok, open_page, page, sites, tool  # noqa: F401 (fixtures)
+from support.screen import outline_box, outline_pixels
 
 pytestmark = pytest.mark.browser
 
@@ -231,7 +233,7 @@ def test_long_page_budget_scroll_and_moving_element(browser, page, sites):
     assert page.evaluate("document.getElementById('mover').style.left") == "500px"
 
 
-def test_wait_for_and_highlight_overlay(browser, page, sites):
+def test_wait_for_and_numbered_boxes_drawn_on_the_screenshot_not_in_the_page(browser, page, sites):
     open_page(page, sites[0] + "/dynamic.html")
     page.evaluate("setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Late'; document.body.append(b); }, 300)")
     r = ok(browser, "wait_for", {"text": "Late", "timeout_ms": 3000})
@@ -240,16 +242,19 @@ def test_wait_for_and_highlight_overlay(browser, page, sites):
     assert err["error"]["code"] == "timeout"
     assert ok(browser, "wait_for", {"quiet_ms": 100})["matched"] == "quiet"
     assert ok(browser, "wait_for", {"url": "dynamic.html", "timeout_ms": 1000})["matched"] == "url"
+    nodes = "document.querySelectorAll('*').length"
+    count = page.evaluate(nodes)
     before = ok(browser, "observe")
     ok(browser, "observe", {"highlight": True})
-    assert page.evaluate("document.querySelectorAll('[data-heybro-overlay]').length") == 1
-    # The overlay takes no clicks and does not show up in the map.
+    # The boxes are on the image the model gets, not in the page: the page shows none, and its
+    # document has nothing more in it.
+    assert overlay_pixels(shot(browser)) > 50
+    assert overlay_pixels(page.screenshot()) == 0
+    assert page.evaluate(nodes) == count and page.evaluate("document.querySelector(':popover-open')") is None
     with_boxes = ok(browser, "observe")
     assert with_boxes["elements"].keys() == before["elements"].keys()
-    ok(browser, "click", {"element_id": find_id(before, "Shuffle")})
-    assert page.evaluate("document.elementFromPoint(10, 10)?.hasAttribute('data-heybro-overlay')") is False
     ok(browser, "highlight", {"on": False})
-    assert page.evaluate("document.querySelectorAll('[data-heybro-overlay]').length") == 0
+    assert overlay_pixels(shot(browser)) == 0
 
 
 def test_link_click_reports_navigation(browser, page, sites):
@@ -260,34 +265,31 @@ def test_link_click_reports_navigation(browser, page, sites):
 
 
 def test_the_element_acted_on_is_outlined_while_its_action_runs_then_not(browser, page, sites):
-    """The outline is drawn over the element an action acts on with the action's input (in the
-    frame that shows it), is replaced by the next action's, and leaves with the overlay's host
-    once its action is done (it stays at least OUTLINE_MIN_MS so a person can see it)."""
+    """A person sees the outline on the element an action acts on (on the screen, drawn by the
+    browser's DevTools overlay), replaced by the next action's, gone a moment after the last one
+    (it stays at least OUTLINE_MIN_MS so a person can see it); the page's document has nothing of
+    it at any time."""
     open_page(page, sites[0] + "/form.html")
-    outlined = """(id) => {
-        const host = document.querySelector('[data-heybro-overlay]');
-        const r = document.getElementById(id).getBoundingClientRect();
-        return [host && host.getAttribute('data-heybro-acting'),
-                [r.x - 3, r.y - 3, r.width + 6, r.height + 6].map((v) => Math.round(v * 10) / 10).join(',')]; }"""
+    page.evaluate("""() => { window.__added = [];
+        new MutationObserver((rs) => { for (const r of rs) window.__added.push(r.type + ' ' + (r.attributeName || '')); })
+          .observe(document, {subtree: true, childList: true, attributes: true}); }""")
     obs = ok(browser, "observe")
-    for field, label, value in (("email", "Email", "ann@example.com"), ("bio", "Bio", "Hello")):
-        ok(browser, "fill", {"element_id": find_id(obs, label), "value": value})
-        outline, want = page.evaluate(outlined, field)
-        assert outline == want, (field, outline, want)
-    # The browser's own input (an editable region takes it) is typed under the outline already.
-    page.evaluate(f"""() => document.getElementById('notes').addEventListener('beforeinput',
-        () => {{ window.__atInput = ({outlined})('notes'); }}, {{ once: true }})""")
-    ok(browser, "fill", {"element_id": find_id(obs, "Notes"), "value": "Call back"})
-    outline, want = page.evaluate("window.__atInput")
-    assert outline == want, ("notes", outline, want)
-    # Gone a moment after the last action: the page is as it was.
-    page.wait_for_function("!document.querySelector('[data-heybro-overlay]')", timeout=2000)
+    ok(browser, "fill", {"element_id": find_id(obs, "Email"), "value": "ann@example.com"})
+    assert outline_pixels(page.screenshot(caret="initial"), outline_box(page, "#email")) > 100
+    ok(browser, "fill", {"element_id": find_id(obs, "Bio"), "value": "Hello"})
+    now = page.screenshot(caret="initial")
+    assert outline_pixels(now, outline_box(page, "#bio")) > 100
+    assert outline_pixels(now, outline_box(page, "#email")) < 20
+    # Gone a moment after the last action.
+    page.wait_for_timeout(1200)
+    assert outline_pixels(page.screenshot(caret="initial"), outline_box(page, "#bio")) < 20
     # A scroll of the page acts on no element: nothing is outlined.
     ok(browser, "scroll", {"direction": "down"})
-    assert page.evaluate("document.querySelectorAll('[data-heybro-overlay]').length") == 0
+    assert outline_pixels(page.screenshot(caret="initial"), outline_box(page, "#bio")) < 20
+    assert page.evaluate("window.__added") == []
 
 
-# The overlay's box colours (extension/content/dom_overlay.js).
+# The numbered boxes' colours (extension/background/shot.js).
 OVERLAY_COLOURS = [(0xe6, 0x19, 0x4b), (0x3c, 0xb4, 0x4b), (0x43, 0x63, 0xd8), (0xf5, 0x82, 0x31),
                    (0x91, 0x1e, 0xb4), (0x00, 0x80, 0x80), (0x9a, 0x63, 0x24), (0x80, 0x00, 0x00)]
 
@@ -304,53 +306,76 @@ def overlay_pixels(png: bytes, clip: tuple[int, int, int, int] | None = None) ->
                if any(abs(r - cr) <= 8 and abs(g - cg) <= 8 and abs(b - cb) <= 8 for cr, cg, cb in OVERLAY_COLOURS))
 
 
-def test_numbered_boxes_show_above_a_modal_dialog(browser, page, sites):
+def shot(browser) -> bytes:
+    """The screenshot tool's image: what the model gets."""
+    data_url = ok(browser, "screenshot")["data_url"]
+    return base64.b64decode(data_url.split(",", 1)[1])
+
+
+def test_numbered_boxes_show_over_a_modal_dialog(browser, page, sites):
     open_page(page, sites[0] + "/modal.html")
     page.click("#accept")
     page.click("#open")  # showModal(): the dialog sits in the browser's top layer
     assert page.evaluate("document.getElementById('dlg').matches(':modal')")
     ok(browser, "observe", {"highlight": True})
-    page.wait_for_timeout(100)
-    assert overlay_pixels(page.screenshot()) > 50
-    # Clicks still reach the dialog under the boxes.
+    r = page.evaluate("(() => { const r = document.querySelector('#dlg button').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()")
+    box = (int(r[0]) - 4, int(r[1]) - 20, int(r[2]) + 8, int(r[3]) + 24)
+    assert overlay_pixels(shot(browser), box) > 20
+    # Nothing of it is over the page: clicks reach the dialog as they would.
     page.click("#dlg button")
     assert page.evaluate("document.getElementById('dlg').open") is False
     ok(browser, "highlight", {"on": False})
-    assert page.evaluate("document.querySelectorAll('[data-heybro-overlay]').length") == 0
 
 
-def test_numbered_boxes_follow_an_element_the_page_moves(browser, page, sites):
+def test_numbered_boxes_are_where_the_elements_are_when_the_screenshot_is_taken(browser, page, sites):
     open_page(page, sites[0] + "/modal.html")
     page.evaluate("document.getElementById('overlay').remove()")
     page.evaluate("Object.assign(document.getElementById('buy').style, {position: 'fixed', left: '20px', top: '20px'})")
     ok(browser, "observe", {"highlight": True})
-    page.wait_for_timeout(100)
-    before = page.screenshot()
-    assert overlay_pixels(before, (0, 0, 200, 80)) > 20
+    assert overlay_pixels(shot(browser), (0, 0, 200, 80)) > 20
     # The page moves the button without scrolling or resizing: its box goes with it.
     page.evaluate("Object.assign(document.getElementById('buy').style, {left: '600px', top: '400px'})")
-    page.wait_for_timeout(150)
-    after = page.screenshot()
+    after = shot(browser)
     assert overlay_pixels(after, (580, 380, 220, 80)) > 20
     assert overlay_pixels(after, (0, 0, 200, 80)) == 0
     ok(browser, "highlight", {"on": False})
 
 
 def test_list_tabs_shows_the_tasks_tabs_not_the_users_own(browser, page, sites):
+    """The task's tab and those its page opened after the task started; not a tab the user opened
+    from that page before, nor one of their own."""
     own = browser.ctx.new_page()  # a tab of the user's, unrelated to the task
     own.goto(sites[1] + "/form.html")
     try:
         open_page(page, sites[0] + "/form.html")
+        # The user, before the task: a link of the page opened in a background tab (its opener is
+        # the task's tab).
+        page.evaluate("document.body.insertAdjacentHTML('beforeend', '<a id=\"early\" href=\"/dynamic.html\">later</a>')")
+        with browser.ctx.expect_page() as early:
+            page.click("#early", modifiers=["Control"])
+        early.value.wait_for_load_state("load")
+        since = browser.sw.evaluate("Date.now()")
+
+        def listed() -> dict[str, Any]:
+            return browser.sw.evaluate(
+                """async (since) => {
+                    const [tab] = await chrome.tabs.query({active: true});
+                    return await globalThis.heybro.runTool({tool: "list_tabs", args: {}, tab_id: tab.id, timeout_ms: 5000, task_since: since});
+                }""", since)["result"]
+        urls = [t["url"] for t in listed()["tabs"]]
+        assert urls == [sites[0] + "/form.html"], urls
         with page.expect_popup() as pop:
             page.evaluate("window.open(location.origin + '/long.html')")  # the task's page opens a tab
         pop.value.wait_for_load_state("load")
         page.bring_to_front()
-        listed = ok(browser, "list_tabs")
-        urls = [t["url"] for t in listed["tabs"]]
+        now = listed()
+        urls = [t["url"] for t in now["tabs"]]
         assert any(u.endswith("/form.html") and u.startswith(sites[0]) for u in urls), urls
         assert any(u.endswith("/long.html") for u in urls), urls
+        assert not any(u.endswith("/dynamic.html") for u in urls), urls
         assert not any(u.startswith(sites[1]) for u in urls), urls
-        assert listed["other_tabs"] >= 1
+        assert now["other_tabs"] >= 2
         pop.value.close()
+        early.value.close()
     finally:
         own.close()

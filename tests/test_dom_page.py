@@ -215,3 +215,17 @@ def test_an_empty_editor_kept_open_by_a_zero_width_space_has_no_name_of_it(brows
     text = ok(browser, "observe")["text"]
     line = next(ln for ln in text.splitlines() if "[e1]" in ln)
     assert "\u200b" not in line and line.endswith('textbox ~"Body"'), line
+
+
+def test_a_file_the_page_downloads_is_listed_with_the_action(browser, page, site):
+    """A click that downloads a file: the action's result names it (as the site named it) and
+    where the browser saved it, readable on this machine; an action that downloads nothing lists
+    nothing."""
+    open_page(page, site + "/download.html")
+    obs = ok(browser, "observe")
+    r = ok(browser, "click", {"element_id": find_id(obs, "Export feeds")})
+    (got,) = r["downloads"]
+    assert got["name"] == "cooking.opml" and got["url"].endswith("/feeds.opml") and got["bytes"] > 0
+    with open(got["path"], encoding="utf-8") as f:
+        assert "Cooking at home" in f.read()
+    assert "downloads" not in ok(browser, "click", {"element_id": find_id(obs, "Stay here")})

@@ -52,7 +52,7 @@ def test_task_from_the_panel_runs_to_completion_and_is_in_past_tasks(rig: Rig) -
     item.click()
     detail = rig.panel.locator("#history-detail")
     expect(detail).to_contain_text('✓ click button "Place order"')
-    expect(detail).to_contain_text("Verifier: done (95% sure, needs 70%)")
+    expect(detail).to_contain_text("Verifier: done (model 95% sure, needs 70%")
     expect(detail).to_contain_text("You: Also tell me the order number")
     expect(detail).to_contain_text("Model use:")
     text = detail.inner_text()

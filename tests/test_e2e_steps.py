@@ -48,7 +48,7 @@ def test_the_panel_streams_each_step_live_and_after_reopening(rig: Rig) -> None:
         wait_status(page, "Completed", 60_000)
         steps = page.locator("#plan")
         expect(steps).to_contain_text('✓ click button "Place order"')
-        expect(steps).to_contain_text("Verifier: done (95% sure, needs 70%)")
+        expect(steps).to_contain_text("Verifier: done (model 95% sure, needs 70%")
         expect(steps.locator("li[data-kind=verdict] .chip").last).to_have_text("95%")
         expect(page.locator("#plan > li[data-state=done] .count").last).to_contain_text("actions")
     # The subtask's heading can be closed and stays closed while updates come in.

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import base64
 import json
+import sys
+from pathlib import Path
 from urllib.parse import quote
 from typing import Any
 
@@ -220,3 +222,35 @@ def test_a_form_on_the_users_site_that_would_send_a_secret_to_another_site_is_re
     assert [a["value"] for a in went(b, "fill")] == ["hunter2-pw"]
     assert any("would send the password or code in its form to evil.test" in p for p in seen)
     assert b.bookings == [] and rec.kinds("question")[1:] == []
+
+
+def test_an_address_that_deletes_is_asked_about_like_a_link_to_it() -> None:
+    """An outside agent or an obeying model opens the deleting address itself: asked first."""
+    b, rec, _, seen = run(worker(call("navigate", url=SHOP + "account/delete?confirm=1")), "No",
+                          env={"HEYBRO_CONFIRM": "1"})
+    q = rec.kinds("question")[0]["text"]
+    assert q.startswith("About to open http://shop.test/account/delete?confirm=1 — this may delete")
+    assert [a["url"] for a in went(b, "navigate")] == [SHOP]
+    b, rec, _, _ = run(worker(call("navigate", url=SHOP + "orders/48213-X")), env={"HEYBRO_CONFIRM": "1"})
+    assert rec.kinds("question") == []
+
+
+NOTES_SERVER = Path(__file__).resolve().parent / "support" / "attacks" / "notes_mcp.py"
+
+
+def test_a_file_a_tool_is_told_to_read_carries_what_was_written_in_it(tmp_path: Path, monkeypatch: Any) -> None:
+    """The order number written to a workspace file, then handed to the user's notes server by the
+    file's name: what the server would read is weighed, and asked about."""
+    monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
+    notes = tmp_path / "notes.txt"
+    config = tmp_path / "c.json"
+    config.write_text(json.dumps({"tools": {"roles": {"operator": ["write_file"]}, "mcp_servers": {"notes": {
+        "command": sys.executable, "args": [str(NOTES_SERVER)], "roles": ["operator"],
+        "env": {"NOTES_FILE": str(notes)}}}}}))
+    script = worker(call("write_file", path="order.txt", content="order 48213-X, 12 Elm Street"),
+                    call("notes_import_file", path="order.txt"))
+    with ScriptedLLM(script, default={"worker": call("mark_done", summary="x")}) as llm:
+        _, rec, _ = run_task(llm, pages(), goal=GOAL, url=SHOP, env_hook=answering("No"), config_file=config)
+    text = rec.kinds("question")[0]["text"]
+    assert '"48213-X"' in text and "the tool notes_import_file (MCP server notes)?" in text
+    assert not notes.exists() or "48213" not in notes.read_text()

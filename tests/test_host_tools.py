@@ -96,7 +96,8 @@ def test_bad_arguments_are_named_in_the_error(ctx: ToolContext) -> None:
 # --- workspace files ----------------------------------------------------------------------------
 def test_files_are_written_and_read_in_the_tasks_workspace(ctx: ToolContext) -> None:
     assert ok("write_file", {"path": "notes/prices.csv", "content": "kettle,39.99\n"}, ctx) == \
-        "wrote 13 bytes to notes/prices.csv (overwrite)"
+        "wrote 13 bytes to notes/prices.csv (overwrite); it is the task's resource 'notes/prices.csv' " \
+        "(upload it by that name)"
     ok("write_file", {"path": "notes/prices.csv", "content": "mug,4.50\n", "mode": "append"}, ctx)
     assert (ctx.workspace / "notes" / "prices.csv").read_text() == "kettle,39.99\nmug,4.50\n"
     assert ok("read_file", {"path": "notes/prices.csv"}, ctx) == "kettle,39.99\nmug,4.50\n"

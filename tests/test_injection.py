@@ -28,3 +28,14 @@ def test_a_page_cannot_tell_heybro_is_there_and_every_dialog_is_told(tmp_path: P
     assert len(attacks) == 7
     won = [a for a in attacks if a.succeeded]
     assert won == [], won
+
+
+def test_kept_off_frames_and_the_users_earlier_tabs_stay_out_of_reach(tmp_path: Path) -> None:
+    """A bank and a never-site in frames of the task's page are neither read, clicked nor shown on
+    a screenshot, and the map says they were left out; a tab the user opened from the task's page
+    before the task is neither listed, switched to nor read, while one the page opens during the
+    task is the task's."""
+    attacks = list(run_all(tmp_path, only=["frames", "early_tabs"]))
+    assert len(attacks) == 9
+    won = [a for a in attacks if a.succeeded]
+    assert won == [], won

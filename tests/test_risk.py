@@ -67,3 +67,28 @@ def test_sites_the_user_trusts_are_not_asked_about(tmp_path: Path) -> None:
                                      env_extra={"HEYBRO_CONFIRM": "1"}, config_file=tmp_path / "c.json")
     assert result.status == TaskStatus.completed and len(b.bookings) == 1
     assert rec.kinds("question") == []
+
+
+def test_the_question_names_the_item_a_press_acts_on_and_is_asked_again_when_it_changed() -> None:
+    """"Unsubscribe" in a feed's row: the question names the feed as the page shows it; the list
+    re-drawn with another feed in its place is another press, asked about again."""
+    feed = El("e2", "button", "Unsubscribe", risk="delete", place="Cooking at home")
+    b = FakeBrowser(pages={"http://reader/feeds": [El("e1", "text", "Your feeds"), feed]})
+    orig = b.call
+
+    async def redrawn(tool: str, args: dict, **kw):  # type: ignore[no-untyped-def]
+        if tool == "click" and args.get("gate", {}).get("approved"):
+            feed.place = "Bank alerts"  # the list moved on between the yes and the press
+        return await orig(tool, args, **kw)
+
+    b.call = redrawn  # type: ignore[method-assign]
+    script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Unsubscribe from Cooking at home"]}),
+                                  ("start_work", {}))],
+              "worker": [call("click", element_id="e2"), call("mark_done", summary="declined")],
+              "verifier": [call("mark_complete", reason="done", confidence=0.9)]}
+    with ScriptedLLM(script) as llm:
+        task, rec, result = run_task(llm, b, url="http://reader/feeds", env_hook=answering("Yes", "No"),
+                                     env_extra={"HEYBRO_CONFIRM": "1"})
+    first, second = (q["text"] for q in rec.kinds("question"))
+    assert first.startswith('About to click button "Unsubscribe" in "Cooking at home" on reader — this may delete')
+    assert second.startswith('About to click button "Unsubscribe" in "Bank alerts"')

@@ -65,8 +65,9 @@ def test_the_script_has_parameters_as_arguments_secrets_from_the_environment_and
     assert "def routine_2fa_login(page: Page, email: str = 'ann@x.io', page_: str = '1', " \
            "start_url: str = START_URL) -> None:" in text
     assert "page.get_by_role('textbox', name='Email', exact=True).fill(email)" in text
-    assert "expect(page.get_by_role('textbox', name='Email', exact=True)).to_have_value(email)" \
-        in text
+    # (a value compared as heybro compares it: the whole value, any case)
+    assert ("expect(page.get_by_role('textbox', name='Email', exact=True)).to_have_value("
+            "re.compile('^' + re.escape(email) + '$', re.IGNORECASE))") in text
     assert "page.get_by_label('Password', exact=True).press_sequentially(secret('password'))" \
         in text
     assert "HEYBRO_SECRET_PASSWORD" in text and "import os" in text  # never a value in the file

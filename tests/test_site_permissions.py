@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -190,3 +192,80 @@ def test_a_page_that_moved_to_an_ask_first_site_is_read_only_after_a_yes() -> No
     assert not isinstance(seen, ToolFailed) and seen["url"] == "https://pay.example/checkout"
     assert [c[2].approved for c in browser.calls] == [[], ["pay.example"]]
     assert len(questions(env)) == 1
+
+
+def run_tool(eb: Any, name: str, args: dict[str, Any], rules: dict[str, Any]) -> dict[str, Any]:
+    """A tool through the coordinator's runTool in the active tab, with the rules a host's call carries."""
+    return eb.sw.evaluate(
+        """async ([name, args, rules]) => {
+            const [tab] = await chrome.tabs.query({active: true});
+            return await globalThis.heybro.runTool({tool: name, args, tab_id: tab.id, timeout_ms: 15000, sites: rules});
+        }""", [name, args, rules])
+
+
+def element(obs: dict[str, Any], name: str) -> str:
+    return next(i for i, sig in obs["elements"].items() if sig["name"] == name)
+
+
+class _Relaxed(BaseHTTPRequestHandler):
+    """Pages that give up their origin's isolation (`Origin-Agent-Cluster: ?0`) and set
+    document.domain: a frame of a sibling subdomain becomes readable from its parent's agent."""
+
+    PAGES = {
+        "/top.html": "<h1>Relaxed shop</h1><button>Top button</button>"
+                     "<iframe id='inner' title='Account' width='400' height='150'></iframe>"
+                     "<script>document.getElementById('inner').src = "
+                     "`http://secret.example.test:${location.port}/inner.html`;</script>",
+        "/inner.html": "<p>Account secret SECRET-9917</p><button>Inner secret button</button>",
+    }
+
+    def do_GET(self) -> None:  # noqa: N802
+        body = self.PAGES.get(self.path.split("?")[0])
+        if body is None:
+            self.send_error(404)
+            return
+        page = f"<!doctype html><meta charset='utf-8'><script>document.domain = 'example.test';</script>{body}"
+        data = page.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Origin-Agent-Cluster", "?0")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.mark.browser
+def test_a_kept_off_frame_its_parents_agent_could_read_itself_is_left_out_too(tmp_path: Path) -> None:
+    """Sibling subdomains that relax their origins to one (document.domain): the page's own agent
+    reads the frame's document directly, as a same-origin frame's — and still leaves it out."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Relaxed)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    port = httpd.server_address[1]
+    try:
+        with launch(install_host=False, home=tmp_path / "home",
+                    extra_args=["--host-resolver-rules=MAP *.test 127.0.0.1"]) as eb:
+            tab = eb.ctx.new_page()
+            tab.goto(f"http://shop.example.test:{port}/top.html")
+            tab.bring_to_front()
+            tab.frame_locator("#inner").locator("button").wait_for()
+            # (The page's own script can reach into the frame: the two are one origin now.)
+            assert tab.evaluate("document.getElementById('inner').contentDocument.body.innerText").startswith("Account secret")
+            allowed = run_tool(eb, "observe", {}, {})["result"]
+            assert "SECRET-9917" in allowed["text"] and element(allowed, "Inner secret button").startswith("e")
+            inner = element(allowed, "Inner secret button")
+            kept_off = {"never": ["secret.example.test"]}
+            obs = run_tool(eb, "observe", {}, kept_off)
+            assert obs["ok"], obs
+            text = obs["result"]["text"]
+            assert "SECRET-9917" not in text and "Inner secret button" not in text, text
+            assert f"[frame left out: secret.example.test:{port}/inner.html" in text
+            assert element(obs["result"], "Top button")
+            # Its element, read before the rule applied, is not found again in it.
+            out = run_tool(eb, "click", {"element_id": inner}, kept_off)
+            assert not out["ok"], out
+            assert tab.frame_locator("#inner").locator("button").text_content() == "Inner secret button"
+    finally:
+        httpd.shutdown()

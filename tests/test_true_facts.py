@@ -127,3 +127,21 @@ def test_facts_are_true_settled_labelled_and_the_users_word_is_recorded() -> Non
     assert 'wait_for no element:button "Close tips" · no element:button "Close tips": MET' in facts
     assert "NOT MET" not in facts, facts
     assert 'click button "Delete account" · text:Account deleted: MET' in facts
+
+
+def test_a_list_that_is_only_reloading_has_not_lost_its_rows() -> None:
+    """A click empties the list while it reloads (marked busy): "no text" of a row is not said met
+    on the half-drawn page — the check waits for the page to settle, and the row is back."""
+    script: dict[str, list[Any]] = {
+        "scheduler": [calls(("set_subtasks", {"subtasks": ["Refresh the feeds"]}), ("start_work", {}))],
+        "worker": [lambda b: call("click", element_id=by('button "Refresh feeds"')(b),
+                                  expect="no text:Cooking at home; text:Field notes"),
+                   call("mark_done", summary="refreshed; the list is the same")],
+        "verifier": [call("mark_complete", reason="refreshed", confidence=0.9,
+                          overrule="Cooking at home: the feed is still there, as it should be")]}
+    with serve(FIXTURES) as base, ScriptedLLM(script) as llm, tempfile.TemporaryDirectory() as tmp:
+        out = asyncio.run(scenario(base, llm, Path(tmp) / "profile"))
+    fact = next(d["expectation"] for d in out["rec"].kinds("tool_result") if d.get("expectation"))
+    parts = {p["clause"]: p for p in fact["parts"]}
+    assert parts["no text:Cooking at home"]["met"] is False, fact
+    assert parts["text:Field notes"]["met"] is True and fact["read_ms"] >= 1200, fact

@@ -45,7 +45,7 @@ def test_recall_history_shows_the_earlier_cycles_in_the_next_prompt() -> None:
     assert "- recall_history() → ok\n  result:\n    Cycle 1: assignment: Search for kettle" in after
     assert "fill(element_id='e1', value='kettle') → ok" in after
     assert "worker: Results for kettle are listed" in after
-    assert "verifier: mark_complete (0.90): ok" in after
+    assert "verifier: mark_complete (model 0.90 ≥ 0.70; page: nothing checked): ok" in after
 
 
 def test_tabs_the_page_opens_are_shown_and_tab_tools_say_where_the_worker_is() -> None:
@@ -76,7 +76,9 @@ def test_dom_agent_tools_reach_the_browser_with_its_argument_names() -> None:
                       ("wait_for", {"text": "I accept", "seconds": 2})),
                 call("wait_for", text="Account menu", gone=True, seconds=1),
                 call("uncheck", element_id="e1"),
-                call("mark_done", summary="terms unticked")])
+                call("mark_done", summary="terms unticked")],
+               verifier=[call("mark_complete", reason="unticked", confidence=0.9,
+                              overrule="Account menu: it stays, as menus do; the terms are unticked")])
     worker = completed_worker_prompts(s, b, url="http://shop/terms")
     sent = [(t, {k: v for k, v in a.items() if k not in ("signature", "observe_after", "gate")})
             for t, a in b.calls if t not in ("observe", "navigate")]
@@ -135,8 +137,9 @@ def test_each_expectation_is_checked_right_after_its_own_action() -> None:
     checks = [(d["tool"], d["expectation"]["met"], d["expectation"]["detail"])
               for d in rec.kinds("tool_result") if d["expectation"]]
     assert checks == [
+        # (the button was there before the fill too: true, and no sign of the fill)
         ("fill", True, "text 'value=\"kettle\"' is on the page; element button \"Go\" is on the "
-                       "page (e2)"),
+                       "page (e2) — and already so before the action (it proves nothing about it)"),
         ("click", True, "element Blue Kettle is on the page (e1); element Search is gone")]
     assert result.status == TaskStatus.completed, task.result
 
@@ -227,7 +230,7 @@ def test_expect_is_written_as_checks_and_an_unreadable_one_is_sent_back() -> Non
             "checks as url:…, text:…, no text:…, element:…, no element:… or value:…") in said[0]
     assert len([t for t, _ in b.calls if t == "click"]) == 1
     (fact,) = [d["expectation"] for d in rec.kinds("tool_result") if d["expectation"]]
-    assert fact["met"] and fact["expect"]["url_contains"] == "/results"
+    assert fact["met"] and fact["expect"]["clauses"][0] == {"kind": "url", "what": "/results"}
     assert fact["detail"] == ("URL contains '/results' (http://shop/results); text 'Blue Kettle "
                               "$20' is on the page")
 
@@ -269,3 +272,59 @@ def test_a_refused_refind_is_still_shown_with_its_candidates_after_a_resume(tmp_
     assert ("click(element_id='e7') → FAILED ambiguous: Element e7 is gone and several elements match its "
             "description about equally well; refusing to guess. Closest elements now: e9 span 'Retweet' (0.64); "
             "e12 span 'Retweet' (0.63) — choose one by its id if it is the one meant, else re-plan.") in shown
+
+
+def test_a_prompt_is_answered_with_the_words_the_worker_gives_and_the_record_says_which() -> None:
+    """A page asks for a name in the browser's own prompt(): the worker learns how to answer it
+    with words (dialog="Cooking"), heybro answers with them, and the record says what it typed."""
+    b = shop()
+    orig = b.call
+
+    async def with_prompt(tool: str, args: dict, **kw):  # type: ignore[no-untyped-def]
+        result = await orig(tool, args, **kw)
+        if tool == "click" and args.get("element_id") == "e2":  # as the coordinator answers it
+            words = args.get("dialog_text")
+            result["dialog"] = {"name": "prompt", "kind": "prompt", "text": "Name of the category?",
+                                **({"answer": "accepted", "value": words} if words is not None
+                                   else {"answer": "dismissed"})}
+        return result
+
+    b.call = with_prompt  # type: ignore[method-assign]
+    s = script([call("click", element_id="e2"), call("click", element_id="e2", dialog="Cooking"),
+                call("mark_done", summary="category added")])
+    with ScriptedLLM(s) as llm:
+        task, rec, result = run_task(llm, b)
+        worker = prompts(llm, "worker")
+    assert result.status == TaskStatus.completed, task.result
+    assert ('the page asked (prompt) "Name of the category?" and heybro answered Cancel, so it did '
+            'not go ahead; to answer it, repeat the action with dialog="the words to type"') in worker[1]
+    sent = [a for t, a in b.calls if t == "click"]
+    assert "dialog" not in sent[0] and (sent[1]["dialog"], sent[1]["dialog_text"]) == ("accept", "Cooking")
+    from heybro.agent.toolbox import CLICK
+    said = [CLICK.said_of(d["result"]) for d in rec.kinds("tool_result") if d["tool"] == "click"]
+    assert said[1] == 'the page asked (prompt) "Name of the category?" and heybro answered OK with "Cooking"'
+
+
+def test_a_file_the_page_downloads_is_a_resource_the_worker_is_given(tmp_path: Path) -> None:
+    b = shop()
+    saved = tmp_path / "cooking.opml"
+    saved.write_text("<opml/>")
+    orig = b.call
+
+    async def downloading(tool: str, args: dict, **kw):  # type: ignore[no-untyped-def]
+        result = await orig(tool, args, **kw)
+        if tool == "click":  # as the coordinator reports a file the page downloaded
+            result["downloads"] = [{"name": "cooking.opml", "path": str(saved),
+                                    "url": "http://shop/export", "bytes": 7}]
+        return result
+
+    b.call = downloading  # type: ignore[method-assign]
+    s = script([call("click", element_id="e2"), call("mark_done", summary="exported")])
+    with ScriptedLLM(s) as llm:
+        task, rec, result = run_task(llm, b)
+        worker = prompts(llm, "worker")
+    assert result.status == TaskStatus.completed, task.result
+    assert task.resources == {"cooking.opml": str(saved)}
+    assert "RESOURCES (for upload): cooking.opml" in worker[1]
+    assert any("The file 'cooking.opml' is now a resource of the task (downloaded from shop)" in m["text"]
+               for m in rec.kinds("message"))

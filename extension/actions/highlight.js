@@ -1,5 +1,5 @@
 // @ts-check
-/** highlight: numbered boxes over the page's elements, shown or removed. */
+/** highlight: numbered boxes over the page's elements on the tab's screenshots (shot.js), on or off. */
 import { highlight } from "../background/dom_tools.js";
 
 /** @type {import("./tab.js").TabAction} */

@@ -4,6 +4,8 @@
  * It owns the line to the host, serves the side panel and popup over ports, answers the host's
  * tool calls, and opens the panel from the keyboard shortcut.
  */
+// First: the tabs made from now on are heard (when, and from which tab: what a task adopts a tab by).
+import { taskStart } from "./tab_births.js";
 import { HostLink } from "./host_link.js";
 import { runTool } from "./tools.js";
 import { confine, reachedTabs, withheld } from "./reach.js";
@@ -11,6 +13,7 @@ import { siteOf, siteRefusal, siteVerdict } from "../shared/site_rules.js";
 import { standDown } from "./dialog_answers.js";
 import { addressProblem } from "../shared/web_address.js";
 import "./trusted_input.js"; // the browser's own input for the DOM agent (chrome.debugger)
+import { hideOutline } from "./outline.js"; // the outline on the element acted on (chrome.debugger)
 import { makeMessage } from "../shared/messages.js";
 import { loadPrefs } from "../shared/prefs.js";
 import { Notifier } from "./notify.js";
@@ -102,7 +105,7 @@ async function onHostMessage(message) {
     await store.update((s) => applyEvent(s, ev), { lazy: true });
     // The task ended (or waits paused for the user): heybro is no longer at work in its tabs.
     const status = store.state.taskContext?.taskId === ev.task_id ? store.state.taskContext.status : null;
-    if (status && (FINAL_STATUSES.has(status) || status === STATUS.paused)) for (const id of taskTabs(ev.task_id)) standDown(id);
+    if (status && (FINAL_STATUSES.has(status) || status === STATUS.paused)) for (const id of taskTabs(ev.task_id)) { hideOutline(id); standDown(id); }
     return; // the pages read it from the state pushed with the change
 
   }
@@ -128,10 +131,12 @@ const sessionChecked = (async () => {
 
 /**
  * A start in progress hands its tab over before the host's first call can arrive (the host may
- * act before the start's reply is read here).
+ * act before the start's reply is read here), and started when it was asked for.
  * @type {number | undefined}
  */
 let handingOver;
+/** @type {number | undefined} */
+let startingAt;
 
 /**
  * A task's tabs: those it works in, opened, or was handed (the state's registry, each entry kept
@@ -157,7 +162,9 @@ async function runConfined(call) {
     const err = /** @type {any} */ (e);
     return { ok: false, error: { code: String(err.code || "not_allowed"), message: String(err.message || err), ...(err.detail ? { detail: err.detail } : {}) } };
   }
-  const result = await runTool({ ...allowed, task_tabs: [...taskTabs(call.task_id)] });
+  // (A task heybro has not heard start — one from a terminal — started at its first call at the latest.)
+  const since = call.task_id ? await taskStart(call.task_id, startingAt) : undefined;
+  const result = await runTool({ ...allowed, task_tabs: [...taskTabs(call.task_id)], ...(since !== undefined ? { task_since: since } : {}) });
   if (!result.ok || !result.result) return result;
   for (const id of reachedTabs(allowed, result.result)) await trackTab(id, call.task_id);
   return { ...result, result: withheld(allowed, result.result) };
@@ -271,10 +278,12 @@ async function startTask(type, payload, goal, tab_id) {
   /** @type {any} */
   let reply;
   handingOver = tabId;
+  startingAt = Date.now();
   try {
     reply = await link.call(type, { ...payload, ...(tabId !== undefined ? { tab_id: tabId } : {}) });
   } catch (e) {
     handingOver = undefined;
+    startingAt = undefined;
     // One task at a time: the host names the task in the way (e.g. one a crash paused, started
     // from a terminal). Shown here, so its Resume and Stop are at hand; the refusal says why.
     const err = /** @type {any} */ (e);
@@ -282,11 +291,13 @@ async function startTask(type, payload, goal, tab_id) {
     throw e;
   }
   const { task_id } = reply.payload;
+  await taskStart(task_id, startingAt);
   // (Tabs the host's first calls reached meanwhile stay the task's.)
   await store.update((s) => ({ ...s, taskContext: newTaskContext(task_id, goal), actionHistory: [],
     tabRegistry: s.tabRegistry.filter((t) => t.taskId === task_id) }));
   if (tabId !== undefined) await trackTab(tabId, task_id);
   handingOver = undefined;
+  startingAt = undefined;
   return reply.payload;
 }
 

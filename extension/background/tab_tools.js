@@ -3,21 +3,16 @@
  * Tab tools the host runs through `tool.call` (see shared_schema/tab_tools.py): navigate, back,
  * new_tab, switch_tab, list_tabs, screenshot — each listed as an action module in
  * extension/actions/. The tab is the call's `tab_id`; `navigate` without one opens a new tab so a
- * task never takes over the page the user is looking at.
+ * task never takes over the page the user is looking at. Which tabs are the task's is the
+ * coordinator's word (`task_tabs`, checked by reach.js before a call runs) and tab_adoption.js's.
  */
-import { highlight } from "./dom_tools.js";
+import { finishedShot, markBoxes } from "./shot.js";
+import { adoptedTabs } from "./tab_adoption.js";
+import { tabBirths } from "./tab_births.js";
+import { hideOutline } from "./outline.js";
 import { addressProblem } from "../shared/web_address.js";
 
 /** @typedef {import("./tools.js").ToolCallPayload} ToolCallPayload */
-
-/**
- * Tabs this extension opened for tasks. The user's own tabs are theirs: a task sees the tab it works
- * in, the tabs it opened, and the tabs those pages opened (by opener), never the titles and
- * addresses of the rest — only how many there are. Lost when the service worker restarts; the
- * opener chain from the call's tab still finds the rest.
- * @type {Set<number>}
- */
-const opened = new Set();
 
 /** @param {string} message @param {string} code */
 const fail = (message, code) => Object.assign(new Error(message), { code });
@@ -82,7 +77,6 @@ async function openNew(url, ms) {
   return info(await loaded(() => id, ms, async () => {
     const tab = await chrome.tabs.create({ url, active: true });
     id = /** @type {number} */ (tab.id);
-    opened.add(id);
     const now = await chrome.tabs.get(id);
     return now.status === "complete" ? "complete" : undefined;
   }));
@@ -116,20 +110,18 @@ export async function switchTab(call) {
   return info(await chrome.tabs.get(/** @type {number} */ (tab.id)));
 }
 
-/** @param {ToolCallPayload} call */
+/**
+ * The task's tabs — those the coordinator's registry holds as the task's (it worked in them, opened
+ * them, or the user handed them over) and those their pages opened while the task ran
+ * (tab_adoption.js) — never the titles and addresses of the user's other tabs: only how many
+ * there are.
+ * @param {ToolCallPayload} call
+ */
 export async function listTabs(call) {
   const all = (await chrome.tabs.query({})).filter((t) => t.id !== undefined);
   /** @type {Set<number>} */
-  const mine = new Set([...opened, ...(call.task_tabs || []), ...(call.tab_id !== undefined && call.tab_id !== null ? [call.tab_id] : [])]);
-  // Tabs opened from the task's tabs, however deep (a page that opens a page that opens a page) —
-  // web pages only: a browser or extension page opened beside them is none the task may use.
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const t of all) {
-      if (!mine.has(/** @type {number} */ (t.id)) && t.openerTabId !== undefined && mine.has(t.openerTabId)
-        && !addressProblem(t.url || t.pendingUrl || "about:blank")) { mine.add(/** @type {number} */ (t.id)); grew = true; }
-    }
-  }
+  const mine = new Set([...(call.task_tabs || []), ...(call.tab_id !== undefined && call.tab_id !== null ? [call.tab_id] : [])]);
+  for (const id of adoptedTabs(all, mine, call.task_since, await tabBirths())) mine.add(id);
   const tabs = all.filter((t) => mine.has(/** @type {number} */ (t.id)));
   return { tabs: tabs.map(info), other_tabs: all.length - tabs.length };
 }
@@ -162,20 +154,22 @@ async function capture(windowId, opts) {
 /**
  * The visible part of the call's tab. Only Chrome's visible tab can be captured: a task whose tab
  * is in the background gets an error rather than the tab brought to the front (that would take the
- * page away from the user, every step). With `clear_boxes`, the numbered boxes an observe drew
- * (`highlight`) are removed once the capture is taken, or when none can be.
+ * page away from the user, every step). The image is finished in shot.js: frames on sites the
+ * user's rules keep heybro off covered, the numbered boxes drawn when on. With `clear_boxes`, the
+ * boxes are turned off once the capture is taken, or when none can be.
  * @param {ToolCallPayload} call
  */
 export async function screenshot(call) {
   const tab = await tabOf(call.tab_id);
+  const tabId = /** @type {number} */ (tab.id);
   try {
     if (!tab.active) throw fail("The task's tab is in the background; heybro does not bring it to the front for a screenshot.", "unsupported");
-    const opts = call.args.quality ? { format: /** @type {"jpeg"} */ ("jpeg"), quality: call.args.quality } : { format: /** @type {"png"} */ ("png") };
-    // The page's latest drawing (the boxes an observe just put up) is waited for, not assumed.
-    await chrome.tabs.sendMessage(/** @type {number} */ (tab.id), { kind: "dom.painted" }, { frameId: 0 }).catch(() => null);
-    const dataUrl = await capture(/** @type {number} */ (tab.windowId), opts);
-    return { tab_id: /** @type {number} */ (tab.id), data_url: dataUrl };
+    const quality = call.args.quality;
+    const opts = quality ? { format: /** @type {"jpeg"} */ ("jpeg"), quality } : { format: /** @type {"png"} */ ("png") };
+    await hideOutline(tabId); // (the outline is for the person watching; it would show on the capture)
+    const dataUrl = await finishedShot(tabId, call.sites || {}, () => capture(/** @type {number} */ (tab.windowId), opts), quality || 90);
+    return { tab_id: tabId, data_url: dataUrl };
   } finally {
-    if (call.args.clear_boxes) await highlight({ ...call, tool: "highlight", args: { on: false } }).catch(() => {});
+    if (call.args.clear_boxes) markBoxes(tabId, false);
   }
 }

@@ -5,7 +5,7 @@
  * action runs here. Each takes the call and resolves with a JSON result, or throws an Error with a
  * `code` from the shared ErrorCode list.
  *
- * @typedef {{tool: string, args: Record<string, any>, task_id?: string, tab_id?: number, timeout_ms: number, sites?: import("../shared/site_rules.js").SiteGate | null, task_tabs?: number[], tab?: chrome.tabs.Tab}} ToolCallPayload  task_tabs: the task's tabs by the coordinator's registry (tabs the user handed over among them), set by the coordinator; tab: the call's tab as the reach check read it just before (not read again)
+ * @typedef {{tool: string, args: Record<string, any>, task_id?: string, tab_id?: number, timeout_ms: number, sites?: import("../shared/site_rules.js").SiteGate | null, task_tabs?: number[], task_since?: number, tab?: chrome.tabs.Tab}} ToolCallPayload  task_tabs: the task's tabs by the coordinator's registry (tabs the user handed over among them), set by the coordinator; task_since: when the task started (ms since the epoch; a tab its pages opened after that is the task's too), set by the coordinator; tab: the call's tab as the reach check read it just before (not read again)
  * @typedef {(call: ToolCallPayload) => Promise<Record<string, any>>} ToolFn
  */
 import { ACTIONS } from "../actions/index.js";

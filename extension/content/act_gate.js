@@ -10,8 +10,9 @@
  * - **secrets**: a value carrying the user's secret goes only into a field for it (a password
  *   into a password field, a code into a code field): `not_allowed` otherwise;
  * - **effect**: what a press sets off — the control's own words, where it leads (a link's target,
- *   its form's action and method), what its form carries (hidden fields too) and the small print
- *   beside it. A risky one (spending, sending, deleting: effect_rules.js) needs the user's yes; one
+ *   its form's action and method), what its form carries (hidden fields too), the small print
+ *   beside it and the item it is in (the row, list item or card: which feed an "Unsubscribe"
+ *   removes). A risky one (spending, sending, deleting: effect_rules.js) needs the user's yes; one
  *   that leads to a site the user never named, carrying data, needs the host's look at that data.
  *   Either is `needs_approval` with the effect and its digest, until the call names the digest
  *   among the approved. A control whose words, target or fields changed has another digest: it is
@@ -19,24 +20,19 @@
  *
  * Nothing here runs in the page's world or leaves a trace in its document.
  *
- * @typedef {{origin?: string | null, confirm?: boolean, approved?: string[], named?: string[], secret?: "password" | "code" | "any" | null}} Gate
- * @typedef {{name: string, label: string, type: string, value: string}} Field
- * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string}} Effect
- * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string} | {kind: "changed", from: string}} Reason
+ * @typedef {import("../shared/effect_judge.js").Gate} Gate
+ * @typedef {import("../shared/effect_judge.js").Field} Field
+ * @typedef {import("../shared/effect_judge.js").Effect} Effect
  */
-import { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, SECRET_VALUE, TARGET_DELETE, TARGET_SPEND } from "./effect_rules.js";
+import { AMOUNT, CHARGE, CLICKERS, SECRET_VALUE } from "../shared/effect_rules.js";
+import { cut, digestOf, reasonsOf } from "../shared/effect_judge.js";
 import { actionError } from "./dom_input.js";
 import { isSecretField } from "./dom_secret.js";
 import { accessibleName, labelText, roleOf } from "./accessible_name.js";
 import { norm } from "./norm.js";
-import { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, tagOf } from "./dom_native.js";
-import { matches, siteOf } from "../shared/site_match.js";
+import { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, qsa, tagOf } from "./dom_native.js";
 
-const re = (/** @type {string} */ s) => new RegExp(s, "i");
-const WORDS = Object.entries(RISK_WORDS).map(([what, s]) => /** @type {[string, RegExp]} */ ([what, re(s)]));
-const [T_SPEND, T_DELETE, F_SPEND, F_PAYMENT, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_PAYMENT, FIELD_DELETE].map(re);
-const MONEY = re(AMOUNT), RECURS = re(CHARGE);
-const cut = (/** @type {string} */ s, /** @type {number} */ n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const MONEY = new RegExp(AMOUNT, "i"), RECURS = new RegExp(CHARGE, "i");
 
 /** Where the words beside a control end: the page's big parts are not its small print. */
 const BEYOND = new Set(["body", "html", "main"]);
@@ -56,9 +52,14 @@ function kindOf(el) {
   return roleOf(el) || tag;
 }
 
-/** A control's own words: its name and what it shows (a page's trap may be in either). @param {Element} el */
-function wordsOf(el) {
-  const parts = [accessibleName(el), innerTextOf(el), tagOf(el) === "input" ? /** @type {HTMLInputElement} */ (el).value : "", attr(el, "aria-label"), attr(el, "title")];
+/**
+ * A control's own words: its name and what it shows (a page's trap may be in either) — for a list,
+ * its name and the option chosen, not every option it offers.
+ * @param {Element} el @param {string} [chosen] the option a choice picks
+ */
+function wordsOf(el, chosen = "") {
+  const list = tagOf(el) === "select" || attr(el, "role") === "listbox" || attr(el, "role") === "combobox";
+  const parts = [accessibleName(el), list ? chosen : innerTextOf(el), tagOf(el) === "input" ? /** @type {HTMLInputElement} */ (el).value : "", attr(el, "aria-label"), attr(el, "title")];
   return cut(norm([...new Set(parts.map((p) => norm(p || "")).filter(Boolean))].join(" ")), 300);
 }
 
@@ -85,6 +86,24 @@ function fieldsOf(form) {
 }
 
 /**
+ * The fields of this document's form that sends to `target` by `method` (null: no such form): what
+ * a request the browser is about to send for a form carries, as the form itself says it — which
+ * fields are the page's own (hidden), which a person fills or ticks. The coordinator asks while the
+ * request waits (background/request_gate.js); a form a script made and sent is here too.
+ * @param {string} target @param {string} method
+ * @returns {Field[] | null}
+ */
+export function formFieldsFor(target, method) {
+  const bare = (/** @type {string} */ u) => { try { const x = new URL(u, location.href); x.hash = ""; if (method === "get") x.search = ""; return x.href; } catch { return u; } };
+  const want = bare(target);
+  for (const form of Array.from(qsa(document, "form")).slice(0, 200)) {
+    const f = /** @type {HTMLFormElement} */ (form);
+    if (formMethodOf(f, null) === method && bare(formActionOf(f, null)) === want) return fieldsOf(f);
+  }
+  return null;
+}
+
+/**
  * The words beside a control that say what it costs: the nearest text around it (up to its form,
  * or a few levels up) where an amount of money stands with words of a charge.
  * @param {Element} el @param {HTMLFormElement | null} form
@@ -105,87 +124,82 @@ function besideOf(el, form) {
 }
 
 /**
+ * The parts of a page that hold one item each — a row, a list item, a card: a press inside one acts
+ * on that item, named by its words — and the parts that hold a whole (a form, a dialog, a
+ * section), named only by their title: the words of a form's fields name nothing.
+ */
+const ITEMS = new Set(["tr", "li", "article"]);
+const ITEM_ROLES = new Set(["row", "listitem", "article", "treeitem", "option"]);
+const WHOLES = new Set(["fieldset", "section", "form", "dialog", "details"]);
+const WHOLE_ROLES = new Set(["group", "dialog", "alertdialog", "region"]);
+const TITLES = "h1, h2, h3, h4, h5, h6, legend, caption, summary, [role=heading]";
+
+/**
+ * The item a control is in, in the words a person reads there — the feed a row's "Unsubscribe"
+ * removes, the post a "Delete" deletes: the row, list item or card around it (its label, heading,
+ * or its words beside the control's own), or the titled part it is in. "" when none says more.
+ * @param {Element} control
+ */
+function placeOf(control) {
+  const own = norm(innerTextOf(control) || accessibleName(control));
+  let at = parentElOf(control);
+  for (let i = 0; at && i < 6 && !BEYOND.has(tagOf(at)); i++, at = parentElOf(at)) {
+    const role = attr(at, "role") || "";
+    const item = ITEMS.has(tagOf(at)) || ITEM_ROLES.has(role);
+    const whole = !item && (WHOLES.has(tagOf(at)) || WHOLE_ROLES.has(role));
+    const named = item || whole ? norm(attr(at, "aria-label") || "") : "";
+    if (named) return cut(named, 80);
+    const heading = item || whole ? qsa(at, TITLES)[0] : null;
+    const title = heading && heading !== control ? norm(innerTextOf(heading)) : "";
+    if (whole) { if (title) return cut(title, 80); continue; }
+    const lines = innerTextOf(at).split("\n").map((l) => norm(own ? norm(l).replace(own, " ") : l)).filter(Boolean);
+    const rest = lines.join(" · ");
+    if (rest && (rest.length <= 160 || item)) return cut(title || rest, 80);
+    if (item || rest.length > 600) break;
+  }
+  return "";
+}
+
+/**
  * What a press on `el` would set off, as far as the page says before it: null for an element whose
  * press leads nowhere (plain text, a field).
  * @param {Element} el @param {"press" | "submit"} how "submit": Enter in a field, its form's implicit submission
+ * @param {string} [chosen] the option a choice picks (its words are the choice's)
  * @returns {Effect | null}
  */
-export function effectOf(el, how) {
+export function effectOf(el, how, chosen = "") {
   const field = how === "submit";
   const control = field ? el : closestOf(el, ACTIVATES) || el;
   const form = formOwnerOf(control) || /** @type {HTMLFormElement | null} */ (closestOf(control, "form"));
   const kind = field ? "submit" : kindOf(control);
-  const submits = kind === "submit" || field;
   if (field && !form) return null;
   const link = linkTargetOf(control) || (tagOf(control) === "a" ? "" : linkTargetOf(closestOf(control, "a[href]") || control));
-  const target = link || (submits && form ? formActionOf(form, field ? null : control) : "") || null;
+  // Any control of a form may send it (a "button" or a checkbox whose script submits, a select
+  // that sends on change): judged by what the form would send, where.
+  const submits = kind === "submit" || field || (!!form && !link && kind !== "reset");
+  const target = link || (submits && form ? formActionOf(form, kind === "submit" ? control : null) : "") || null;
   return {
-    words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control),
+    words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control, chosen),
     kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
-    method: submits && form ? formMethodOf(form, field ? null : control) : link ? "get" : null,
+    method: submits && form ? formMethodOf(form, kind === "submit" ? control : null) : link ? "get" : null,
     fields: submits && form ? fieldsOf(form) : [], beside: submits || CLICKERS.has(kind) ? besideOf(control, form) : "",
+    place: placeOf(control),
   };
 }
 
-/** The words of an address's path and query (`/account/delete?confirm=1` → "account delete confirm 1"). @param {string} url */
-function targetWords(url) {
-  try {
-    const u = new URL(url);
-    return decodeURIComponent(`${u.pathname} ${u.search}`).replace(/[/?&=.+]/g, " ").toLowerCase();
-  } catch { return ""; }
-}
-
 /**
- * Why a press with this effect needs a yes first (none: it may go).
- * @param {Effect} e @param {Gate} gate @param {string} origin the document's origin
- * @returns {Reason[]}
+ * What keys do to the element they go to: Enter or Space on a control presses it (a button, a link,
+ * a menu item: its own effect); Enter in a field submits its form; other keys neither.
+ * @param {Element} el @param {string} keys @returns {"press" | "submit" | null}
  */
-export function reasonsOf(e, gate, origin) {
-  /** @type {Reason[]} */ const out = [];
-  const submits = e.kind === "submit";
-  if (gate.confirm) {
-    const risk = (/** @type {string} */ what, /** @type {string} */ said) => { out.push({ kind: "risk", what, said: cut(said, 200) }); };
-    if (CLICKERS.has(e.kind) || submits) {
-      for (const [what, pattern] of WORDS) {
-        if (what === "send or publish" && e.kind === "link") continue; // ("Posts" opens a page)
-        const m = pattern.exec(e.words);
-        if (m) risk(what, m[0]);
-      }
-    }
-    if (e.target) {
-      const words = targetWords(e.target);
-      const acts = submits ? e.method !== "get" || /\?/.test(e.target) : /\?./.test(e.target);
-      const del = T_DELETE.exec(words);
-      if (del) risk("delete", `it leads to ${cut(e.target, 100)}`);
-      const spend = acts ? T_SPEND.exec(words) : null;
-      if (spend) risk("spend money", `it ${submits ? "sends its form" : "leads"} to ${cut(e.target, 100)}`);
-    }
-    for (const f of e.fields) {
-      const said = `${f.name} ${f.label}`.replace(/[_-]/g, " ");
-      if (f.type === "hidden" && F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `its form says ${f.name}=${f.value}`);
-      else if (f.type === "hidden" && F_SPEND.test(said)) risk("spend money", `its form carries ${f.name}=${f.value}`);
-      else if (f.type !== "hidden" && F_PAYMENT.test(said)) risk("spend money", `its form carries a ${f.label || f.name}`);
-    }
-    if (e.beside) risk("spend money", `beside it: "${e.beside}"`);
-  }
-  if (e.target) {
-    const site = siteOf(e.target), here = siteOf(origin);
-    const carries = e.fields.some((f) => f.type !== "hidden") || /[?#]./.test(e.target);
-    if (site && site !== here && carries && !(gate.named || []).some((p) => matches(p, site))) out.push({ kind: "leaves", site });
-  }
-  return out;
-}
-
-/** A short digest of an effect (FNV-1a, 64 bits as two halves): what a yes is bound to. @param {Effect} e */
-export function digestOf(e) {
-  const text = JSON.stringify([e.words, e.kind, e.target, e.method, e.fields.map((f) => [f.name, f.type, f.type === "hidden" ? f.value : ""]), e.beside]);
-  let a = 0x811c9dc5, b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
-  }
-  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+function keysEffect(el, keys) {
+  const last = keys.split("+").pop() ?? "";
+  const key = last === " " ? " " : last.trim().toLowerCase();
+  if (key !== "enter" && key !== " " && key !== "space" && key !== "spacebar") return null;
+  const tag = tagOf(el), type = (attr(el, "type") || "").toLowerCase();
+  const field = tag === "textarea" || tag === "select" || (tag === "input" && !["submit", "button", "image", "reset", "checkbox", "radio"].includes(type));
+  if (field) return key === "enter" ? "submit" : null;
+  return CLICKERS.has(kindOf(el)) || tag === "summary" ? "press" : null;
 }
 
 /** The origin of the element's document (an opaque one is "null"). @param {Element} el */
@@ -212,7 +226,7 @@ export function takesSecret(el, kind) {
  * What each element's effect was at the last look, for the press itself to check again: the
  * browser's own input reaches the page a moment after the look (through the coordinator), and a
  * page can relabel or re-point the control in between.
- * @type {WeakMap<Element, {how: "press" | "submit", digest: string, gate: Gate, origin: string, action: string}>}
+ * @type {WeakMap<Element, {how: "press" | "submit", digest: string, gate: Gate, origin: string, action: string, chosen: string}>}
  */
 const looked = new WeakMap();
 
@@ -226,12 +240,12 @@ const looked = new WeakMap();
 export function changedSinceLook(el) {
   const seen = looked.get(el);
   if (!seen) return null;
-  const effect = effectOf(el, seen.how);
+  const effect = effectOf(el, seen.how, seen.chosen);
   if (!effect) return null;
   const digest = digestOf(effect);
   if (digest === seen.digest) return null;
   const reasons = [...reasonsOf(effect, seen.gate, seen.origin), { kind: "changed", from: seen.digest }];
-  return actionError("needs_approval", `The control changed as heybro was about to ${seen.action} it (its words, where it leads or what its form sends): nothing was pressed, and it is judged again.`, { effect, digest, reasons });
+  return actionError("needs_approval", `The control changed as heybro was about to ${seen.action} it (its words, where it leads, what its form sends or the item it is in): nothing was pressed, and it is judged again.`, { effect, digest, reasons });
 }
 
 /**
@@ -251,14 +265,14 @@ export function passGate(action, judged, el, args) {
   if (gate.secret && !takesSecret(el, gate.secret)) {
     throw actionError("not_allowed", `This field is not one for the user's ${gate.secret === "code" ? "code" : "password"} (heybro types a secret only into a field for it): nothing was typed.`);
   }
-  const how = judged === "press" ? "press" : judged === "keys" && /\benter\b/i.test(String(args.keys || "")) ? "submit" : null;
-  const effect = how ? effectOf(el, how) : null;
+  const how = judged === "press" ? "press" : judged === "keys" ? keysEffect(el, String(args.keys || "")) : null;
+  const effect = how ? effectOf(el, how, String(args.value ?? "")) : null;
   if (!effect) return { digest: null, effect: null };
   const digest = digestOf(effect);
   const reasons = reasonsOf(effect, gate, origin);
   if (reasons.length && !(gate.approved || []).includes(digest)) {
     throw actionError("needs_approval", `Before heybro can ${action} this, it must be approved: ${reasons.map((r) => (r.kind === "risk" ? `it may ${r.what} (${r.said})` : r.kind === "leaves" ? `it leads to ${r.site}` : "it changed")).join("; ")}.`, { effect, digest, reasons });
   }
-  looked.set(el, { how, digest, gate, origin, action });
+  looked.set(el, { how, digest, gate, origin, action, chosen: String(args.value ?? "") });
   return { digest, effect };
 }

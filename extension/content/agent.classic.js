@@ -5,24 +5,6 @@
   // Injected twice (the manifest, and the coordinator for a page opened before the install): keep the first.
   if (/** @type {any} */ (globalThis).__heybroAgent) return;
   /** @type {any} */ (globalThis).__heybroAgent = true;
-// ---- extension/content/own_ui.js
-const __own_ui = (() => {
-/**
- * heybro's own elements in a page (the overlay's host), known by reference: a page can copy any
- * attribute or class, not a reference held here. The scanner, the re-finder and the change reports
- * leave these out — and only these: page content marked to look like heybro's is read as the page.
- */
-
-/** @type {WeakSet<Element>} */
-const OWN = new WeakSet();
-
-/** Records an element heybro made (and put into the page). @param {Element} el */
-function markOwnUi(el) { OWN.add(el); }
-
-/** Whether heybro made this element. @param {Element} el */
-function isOwnUi(el) { return OWN.has(el); }
-return { markOwnUi, isOwnUi };
-})();
 // ---- extension/content/dom_native.js
 const __dom_native = (() => {
 /**
@@ -298,7 +280,6 @@ const __controls = (() => {
  * What is a control a person can operate, by markup alone (no style lookups), and whether an
  * element is rendered at all. The scan, the re-finding of an element and the waits for one ask it.
  */
-const { isOwnUi } = __own_ui;
 const { attr, checkVisibilityOf, hasAttr, isConnectedOf, tagOf } = __dom_native;
 
 /** Tags that are interactive by themselves (see isInteractiveCheap for the exceptions). */
@@ -350,10 +331,7 @@ function isRendered(el) {
   if (!isConnectedOf(el)) return false;
   return checkVisibilityOf(el, { checkVisibilityCSS: true });
 }
-
-/** Whether heybro itself put this element into the page (own_ui.js: by reference, not by a mark a page could copy). @param {Element} el */
-function isToolUi(el) { return isOwnUi(el); }
-return { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isToolUi };
+return { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered };
 })();
 // ---- extension/content/norm.js
 const __norm = (() => {
@@ -1013,6 +991,81 @@ function matchAll(scope, sels, keep) {
 function pointerElements(scope) { return scopeStyles(scope).pointer; }
 return { scopeStyles, pointerElements };
 })();
+// ---- extension/content/dom_frames.js
+const __dom_frames = (() => {
+/**
+ * Frames the user's site rules keep heybro off, as the coordinator named them with its request
+ * (background/frame_rules.js judges them: a frame is a page). This agent reads its own document and
+ * the same-origin frames inside it; those the coordinator named — by their place in the page, the
+ * index path of `window.frames` from the top, which the browser keeps whatever a page writes — are
+ * left out of every read and every search (refind.js `frameDocument` is the one way into a frame's
+ * document), each shown in the map by the line it came with.
+ */
+const { docOf } = __dom_native;
+
+/** @type {Array<{path: number[], line: string}>} */
+let off = [];
+
+/** The frames to leave out, from the coordinator's request (none when it names none). @param {unknown} list */
+function setFramesOff(list) {
+  off = Array.isArray(list) ? list.filter((o) => o && Array.isArray(o.path) && typeof o.line === "string") : [];
+}
+
+/**
+ * A window's place in the page: the index of each frame among its parent's, from the top; null when
+ * it cannot be told.
+ * @param {Window | null} win
+ * @returns {number[] | null}
+ */
+function framePath(win) {
+  if (!win) return null;
+  /** @type {number[]} */ const path = [];
+  try {
+    for (let w = win; w !== w.top; w = w.parent) {
+      const p = w.parent;
+      let i = 0;
+      while (i < p.length && p[i] !== w) i++;
+      if (i >= p.length) return null;
+      path.unshift(i);
+    }
+  } catch { return null; }
+  return path;
+}
+
+/**
+ * The line the map shows instead of this frame's document when it is left out; null when it may be
+ * read. A frame whose place cannot be told while some are left out is left out too.
+ * @param {Document} doc
+ * @returns {string | null}
+ */
+function leftOut(doc) {
+  if (!off.length) return null;
+  const path = framePath(doc.defaultView);
+  if (!path) return "[frame left out: heybro could not tell which frame this is]";
+  const hit = off.find((o) => o.path.length <= path.length && o.path.every((v, i) => v === path[i]));
+  return hit ? hit.line : null;
+}
+
+/**
+ * The line of the left-out frame an element lies in (its own document or one it sits in, up to
+ * this agent's), or null: an element found by an id from before the rule held is not acted on.
+ * @param {Element} el
+ * @returns {string | null}
+ */
+function leftOutAround(el) {
+  if (!off.length) return null;
+  try {
+    for (let d = docOf(el); d && d !== document;) {
+      const line = leftOut(d);
+      if (line) return line;
+      const owner = d.defaultView?.frameElement;
+      d = owner ? docOf(owner) : null;
+    }
+  } catch { /* a parent beyond this agent's reach */ }
+  return null;
+}
+return { setFramesOff, framePath, leftOut, leftOutAround };
+})();
 // ---- extension/content/dom_roots.js
 const __dom_roots = (() => {
 /**
@@ -1021,7 +1074,7 @@ const __dom_roots = (() => {
  * `innerText` and its `activeElement` all stop at these boundaries, so whatever watches, searches
  * or reads focus after an action has to go through them too.
  */
-const { isOwnUi } = __own_ui;
+const { leftOut } = __dom_frames;
 const { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qsa, rectOf, shadowOf, tagOf } = __dom_native;
 
 /** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
@@ -1030,7 +1083,8 @@ function frameDocument(el) {
   if (tag !== "iframe" && tag !== "frame") return null;
   try {
     const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-    return d && d.documentElement ? d : null;
+    // (A frame the user's site rules keep heybro off is no part of the page it reads: dom_frames.js.)
+    return d && d.documentElement && !leftOut(d) ? d : null;
   } catch { return null; }
 }
 
@@ -1064,7 +1118,6 @@ function walkDeep(root, visit) {
     const all = qsa(r, "*");
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
-      if (isOwnUi(el)) continue;
       visit(el);
       if (shadowOf(el)) stack.push(shadowOf(el));
       const tag = tagOf(el);
@@ -1086,7 +1139,7 @@ function innerRoots(doc) {
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
       const sr = shadowOf(el);
-      if (sr && !isOwnUi(el)) { out.push(sr); stack.push(sr); } // our own overlay is no part of the page
+      if (sr) { out.push(sr); stack.push(sr); }
       const d = frameDocument(el);
       if (d) { out.push(d); stack.push(d); }
     }
@@ -1393,6 +1446,7 @@ const __dom_covered = (() => {
  * Only controls in the viewport can be asked (the browser hit-tests what it draws).
  */
 const { containsDeep, deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
+const { frameDocument } = __dom_roots;
 const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } = __dom_native;
 
 /**
@@ -1427,8 +1481,7 @@ function reaches(hit, el) {
 function hitAt(doc, x, y) {
   let hit = deepElementFromPoint(doc, x, y);
   for (let depth = 0; hit && depth < 4 && (tagOf(hit) === "iframe" || tagOf(hit) === "frame"); depth++) {
-    /** @type {Document | null} */ let sub = null;
-    try { sub = /** @type {HTMLIFrameElement} */ (hit).contentDocument; } catch { sub = null; }
+    const sub = frameDocument(hit);
     if (!sub) break;
     const r = rectOf(hit);
     x -= r.left + clientLeftOf(hit); y -= r.top + clientTopOf(hit);
@@ -2127,7 +2180,7 @@ const __dom_scan = (() => {
  * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
-const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isToolUi } = __controls;
+const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered } = __controls;
 const { norm } = __norm;
 const { accessibleName, wordsOf } = __accessible_name;
 const { scopeStyles } = __dom_pointer;
@@ -2136,6 +2189,7 @@ const { dialogName, openModal, textIn } = __dom_inert;
 const { dropUnreachable } = __dom_covered;
 const { editorSurfaces } = __dom_editors;
 const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
+const { framePath, leftOut } = __dom_frames;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -2164,7 +2218,7 @@ const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientL
  *   kind/answer: a browser alert/confirm/prompt answered for the agent (dom_dialogs.js)
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
- * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
+ * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], framesRead: Array<{path: number[] | null, url: string}>, dialogs: DialogInfo[],
  *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null,
  *   hidden: number, skipped: Skipped, unseenWords: Set<Element>, coveredWords: Set<Element>}} Scan
  *   covered: controls left out because something is drawn over them; hidden: how many were left out
@@ -2589,6 +2643,7 @@ function scanPage(reg, opts = {}) {
   /** @type {Entry[]} */ const entries = [];
   /** @type {TextBlock[]} */ const texts = [];
   /** @type {RemoteFrame[]} */ const remoteFrames = [];
+  /** Same-origin frames read, by place and address (the coordinator judges them again). @type {Array<{path: number[] | null, url: string}>} */ const framesRead = [];
   /** @type {DialogInfo[]} */ const dialogs = [];
   const seen = new Set();
   const lastSeen = reg.lastSeen;
@@ -2688,7 +2743,7 @@ function scanPage(reg, opts = {}) {
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
     // Most nodes carry no attribute at all: one call then answers every attribute question below.
     const attrs = hasAttrs(el);
-    if (attrs && (isToolUi(el) || (attr(el, "aria-hidden") === "true" && !matchesOf(el, "dialog,[role=dialog]")) || hasAttr(el, "inert"))) return;
+    if (attrs && ((attr(el, "aria-hidden") === "true" && !matchesOf(el, "dialog,[role=dialog]")) || hasAttr(el, "inert"))) return;
     // Behind a modal dialog nothing takes clicks, focus or keys: only the way to the dialog is walked.
     if (scope.modal) { if (el === scope.modal) scope = { ...scope, modal: null }; else if (!containsOf(el, scope.modal)) return; }
     const ptrTest = scope.ptr;
@@ -2810,7 +2865,12 @@ function scanPage(reg, opts = {}) {
       const fr = rectOf(el);
       /** @type {Document | null} */ let sub = null;
       try { sub = /** @type {HTMLIFrameElement} */ (el).contentDocument; } catch { sub = null; }
-      if (sub && sub.documentElement) {
+      // A same-origin frame the user's site rules keep heybro off: its line, none of it (dom_frames.js).
+      const off = sub && sub.documentElement ? leftOut(sub) : null;
+      if (off) {
+        texts.push({ order: order++, dist: 0, text: off, group: g, where: "in", heading: false });
+      } else if (sub && sub.documentElement) {
+        framesRead.push({ path: framePath(sub.defaultView), url: String(sub.location?.href || "") });
         const fx = dx + fr.left + clientLeftOf(el), fy = dy + fr.top + clientTopOf(el);
         texts.push({ order: order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
         // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
@@ -3006,7 +3066,7 @@ function scanPage(reg, opts = {}) {
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount, covered, hidden: hidden.length, skipped, unseenWords, coveredWords,
+    entries, texts, remoteFrames, framesRead, dialogs, newCount, covered, hidden: hidden.length, skipped, unseenWords, coveredWords,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
@@ -3063,9 +3123,11 @@ const __dom_secret = (() => {
 /**
  * Fields whose value is a secret: a password, a passphrase, a PIN or a one-time code. Their value
  * never leaves the page — not in the page map, a signature, an extraction, an error or a check: a
- * map says only whether one is filled. Known by what the page says of the field, not by how it is
- * drawn: its type, its `autocomplete`, its name or id, or its label — so a password the page shows
- * as text (a "show password" toggle, a generated password) is one too.
+ * map says only whether one is filled. Known by what the page says the field IS, not by how it is
+ * drawn nor by a word somewhere near it: its type, its `autocomplete`, or a name, id or label that
+ * names the field itself as one ("Password", "Confirm password", `user_pass`, `pin_code`) — so a
+ * password the page shows as text (a "show password" toggle) is one, and a number labelled
+ * "Minimum password length" (`password_min_length`) or a "Password hint" is not.
  */
 const { attr, idOf, tagOf } = __dom_native;
 
@@ -3074,14 +3136,39 @@ const SECRET_SHOWN = "••••••••";
 
 const SECRET_AUTOCOMPLETE = /\b(current-password|new-password|one-time-code)\b/i;
 /** Words of a name or id that mean a secret (`pass1`, `user_pass`, `newPassword`, `pin_code`). */
-const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "passcode", "pass", "pwd", "pw", "pin", "otp", "secret"]);
-const SECRET_LABEL = /\b(password|passphrase|passcode|PIN|one-time code|security code)\b/i;
+const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "passcode", "pass", "pwd", "pw", "pin", "otp", "secret", "totp"]);
+/** Long secret words that also end a run-together name (`userpassword`, `adminpasswd`). */
+const SECRET_ENDINGS = /(password|passwd|passphrase|passcode)$/;
+/** Words that may follow the secret word in a name or label and leave it the field's own: "Password (again)", `pin_code`, `password_confirmation`. */
+const AFTER_SECRET = new Set(["confirm", "confirmation", "confirmed", "again", "repeat", "repeated", "retype", "verify", "verification", "check", "code", "field", "input", "new", "old", "current", "required", "optional", "twice"]);
+/** A label that names the field as a secret, the secret words last: "Password", "Confirm new password", "Your PIN", "One-time code", "Security code (again)". */
+const SECRET_LABEL = /(?:^|[^a-z0-9])(password|passphrase|passcode|pin|otp|(?:one[- ]time|security|verification|authentication|auth|login|sign[- ]in|2fa|mfa|sms|access) code|one[- ]time password)((?:[^a-z0-9]+[a-z]+)*)[^a-z0-9]*$/i;
 /** Inputs whose value could be typed secret text (not a checkbox, a date or a file). */
 const TEXT_TYPES = new Set(["", "text", "password", "search", "tel", "number", "email"]);
 
 /** The words of a name or id: split at non-letters and at lower-to-upper case steps. @param {string} s */
 function wordsOfName(s) {
   return s.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/).filter(Boolean);
+}
+
+/** Whether only words that leave the secret word the field's own follow it. @param {string[]} rest */
+const onlyAfter = (rest) => rest.every((w) => AFTER_SECRET.has(w));
+
+/** Whether a name's or id's words name the field as a secret: a secret word, only modifiers after it. @param {string} s */
+function secretName(s) {
+  const words = wordsOfName(s);
+  for (let i = words.length - 1; i >= 0; i--) {
+    if (SECRET_WORDS.has(words[i]) || SECRET_ENDINGS.test(words[i])) return onlyAfter(words.slice(i + 1));
+  }
+  return false;
+}
+
+/** Whether a label names the field as a secret (its secret words last, modifiers aside). @param {string} label */
+function secretLabel(label) {
+  const text = label.replace(/[*:]+/g, " ").replace(/\((?:required|optional|again)\)/gi, (m) => ` ${m.slice(1, -1)} `).trim();
+  if (text.length > 60) return false; // a sentence about the field ("must be at least 8 characters"), not its name
+  const m = SECRET_LABEL.exec(text);
+  return !!m && onlyAfter(wordsOfName(m[2] || ""));
 }
 
 /**
@@ -3094,10 +3181,10 @@ function isSecretField(el, label) {
   if (type === "password") return true;
   if (!TEXT_TYPES.has(type)) return false;
   if (SECRET_AUTOCOMPLETE.test(attr(el, "autocomplete") || "")) return true;
-  for (const s of [attr(el, "name") || "", idOf(el) || ""]) if (wordsOfName(s).some((w) => SECRET_WORDS.has(w))) return true;
-  return !!label && SECRET_LABEL.test(label());
+  for (const s of [attr(el, "name") || "", idOf(el) || ""]) if (secretName(s)) return true;
+  return !!label && secretLabel(label());
 }
-return { SECRET_SHOWN, isSecretField };
+return { SECRET_SHOWN, secretLabel, isSecretField };
 })();
 // ---- extension/content/text_sim.js
 const __text_sim = (() => {
@@ -3187,7 +3274,7 @@ const { norm } = __norm;
 const { rowLabel } = __dom_tables;
 const { isSecretField, SECRET_SHOWN } = __dom_secret;
 const { accessibleName, labelText, ownText, referencedText, roleOf, shownWords, visibleText } = __accessible_name;
-const { isInteractiveCheap, isToolUi } = __controls;
+const { isInteractiveCheap } = __controls;
 const { deepActiveElement, walkDeep } = __dom_roots;
 const { textSim } = __text_sim;
 const { attr, attrNamesOf, attrsOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstElOf, idOf, innerTextOf, isHtml, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
@@ -3465,8 +3552,7 @@ function lookKeyOfSignature(sig) {
  */
 function tagOrder(root, tag, pass) {
   const list = tagQuery(root, tag, pass);
-  /** @type {Element[]} */ const all = [];
-  for (let i = 0; i < list.length; i++) if (!isToolUi(list[i])) all.push(list[i]);
+  /** @type {Element[]} */ const all = Array.from(list);
   // Grouped by attributes first (most elements are alone in theirs: no key, no group); words are
   // read only where the attributes leave look-alikes (twenty "Add to cart" buttons).
   /** @type {Map<string, number | number[]>} */ const byAttrs = new Map();
@@ -3617,16 +3703,13 @@ function placeCandidates(sig, cands, pass) {
     const all = tagQuery(root, tagOf(el), pass);
     const k = indexIn(all, el);
     if (k < 0) continue;
-    // Counted as tagOrder counts them, without heybro's own overlay (appended last to the document).
-    let n = all.length;
-    while (n > 0 && isToolUi(all[n - 1])) n--;
-    c.signature.order = { k, n };
+    c.signature.order = { k, n: all.length };
     if (!sig.twins || lookKeyOf(el, pass) !== key) continue;
     let g = groups.get(root);
     if (!g) {
       let sel = tagOf(el);
       for (const a of LOOK_SET) { const v = attr(el, a); if (v && (a !== "value" || valueIsIdentity(tagOf(el)))) sel += `[${a}="${CSS.escape(v)}"]`; }
-      g = Array.from(qsa(root, sel)).filter((x) => !isToolUi(x) && lookKeyOf(x, pass) === key);
+      g = Array.from(qsa(root, sel)).filter((x) => lookKeyOf(x, pass) === key);
       groups.set(root, g);
     }
     if (g.length > 1) c.signature.twins = { k: g.indexOf(el), n: g.length };
@@ -4246,7 +4329,6 @@ const __dom_unseen = (() => {
  * boxes the browser drew: the page map leaves such words out (it counts them).
  */
 const { containsOf, docOf, elementsAtOf, parentElOf, rectOf, tagOf, textOf } = __dom_native;
-const { isOwnUi } = __own_ui;
 
 /** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
 function rgba(c) {
@@ -4352,7 +4434,7 @@ function coveredByBox(el) {
     const opaque = stack.slice(0, at).some((e) => {
       // A box of words of its own over them (a menu, a dialog, a popover opened over the page) is
       // the page's own layer, judged as a cover of controls is; a blank box or a picture hides.
-      if (containsOf(e, el) || isOwnUi(e) || textOf(e).trim()) return false;
+      if (containsOf(e, el) || textOf(e).trim()) return false;
       if (/^(img|video|canvas|picture|object|embed|iframe)$/.test(tagOf(e))) return true;
       const s = view.getComputedStyle(e);
       if (Number(s.opacity) < 0.9) return false;
@@ -4762,98 +4844,37 @@ function renderScan(scan, opts = {}) {
 }
 return { FENCE_OPEN, FENCE_CLOSE, estimateTokens, roleLabel, nameOf, elementLine, renderScan };
 })();
-// ---- extension/content/dom_overlay.js
-const __dom_overlay = (() => {
+// ---- extension/content/dom_outline.js
+const __dom_outline = (() => {
 /**
- * Highlight overlay: numbered boxes over mapped elements, and an outline on the element being acted
- * on, kept for as long as that action runs (and at least OUTLINE_MIN_MS, so a person can see it),
- * replaced by the next action's, and taken away cleanly after: the host leaves the page when
- * nothing is shown.
+ * The outline a person sees on the element heybro acts on: kept for as long as that action runs (and
+ * at least OUTLINE_MIN_MS, so a person can see it), replaced by the next action's, gone after.
  *
- * One fixed, full-viewport host with `pointer-events: none` (it never takes a click and never changes
- * what elementFromPoint finds), known by reference (own_ui.js) so the scanner and the re-finder skip
- * it — the `data-heybro-overlay` it carries only names it, a page could copy it — with its boxes in a closed shadow root so page CSS cannot restyle them and page scripts cannot
- * query them. While an element is outlined the host also carries `data-heybro-acting` with the
- * outline's box in viewport pixels ("x,y,width,height"): what the page and tests can know of it,
- * not a way to restyle it. Boxes follow scrolling, resizing and changes to the page (re-renders,
- * moved elements). The host is a manual popover shown in the browser's top layer, raised again on
- * every draw, so it stays above a modal dialog or popover the page opened later (a z-index cannot
- * beat the top layer). `clearOverlay()` removes the host and its listeners.
+ * Nothing of it is in the page: this agent only says where the element is (its box in this frame's
+ * viewport, again as the page scrolls or resizes) and the coordinator draws the outline over the
+ * page through the browser's DevTools protocol (background/outline.js), which no script of the
+ * page can see — no node, no attribute, no popover in its document. Where heybro holds no debugger
+ * on the tab (another debugger does), there is no outline.
  */
-const { markOwnUi, isOwnUi } = __own_ui;
-const { appendTo, clientLeftOf, clientTopOf, docOf, hasAttr, hidePopoverOf, isConnectedOf, matchesOf, qsa, rectOf, removeAttr, removeOf, setAttr, showPopoverOf, styleOf } = __dom_native;
+const { clientLeftOf, clientTopOf, docOf, isConnectedOf, rectOf } = __dom_native;
 
-const HOST_ATTR = "data-heybro-overlay";
-const STYLE = `
-  :host { all: initial; }
-  .box { position: fixed; border: 2px solid var(--c); box-sizing: border-box; border-radius: 3px; }
-  .tag { position: absolute; top: -2px; left: -2px; transform: translateY(-100%); background: var(--c);
-    color: #fff; font: 600 11px/14px system-ui, sans-serif; padding: 0 3px; border-radius: 3px 3px 3px 0; }
-  .acting { position: fixed; border: 3px solid #ff2d55; box-sizing: border-box; border-radius: 4px;
-    box-shadow: 0 0 0 4px rgba(255,45,85,.35); animation: pulse .6s ease-out 1; }
-  @keyframes pulse { from { box-shadow: 0 0 0 0 rgba(255,45,85,.7); } to { box-shadow: 0 0 0 4px rgba(255,45,85,.35); } }
-  @media (prefers-reduced-motion: reduce) { .acting { animation: none; } }
-`;
-const ACTING_ATTR = "data-heybro-acting";
 /** The shortest time an outline shows, however fast its action was. */
 const OUTLINE_MIN_MS = 600;
-const COLORS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080", "#9a6324", "#800000"];
 
-/** @type {{host: HTMLElement, root: ShadowRoot, items: Array<{id: string, el: Element}>, onMove: () => void, watcher: MutationObserver} | null} */
-let state = null;
-/** The element being acted on and its outline. @type {{el: Element, box: HTMLElement, since: number, timer: ReturnType<typeof setTimeout> | null} | null} */
+/** The element being acted on. @type {{el: Element, since: number, timer: ReturnType<typeof setTimeout> | null} | null} */
 let acting = null;
+let queued = false;
 
-/** @param {Document} doc */
-function ensureHost(doc) {
-  if (state && isConnectedOf(state.host)) return state;
-  const host = doc.createElement("div");
-  markOwnUi(host); // (known by reference: the attribute below only names it for a person reading the DOM)
-  host.setAttribute(HOST_ATTR, "");
-  host.setAttribute("aria-hidden", "true");
-  // A popover's own look (border, padding, background, size, margin) is cleared: the host is only a
-  // transparent, click-through sheet over the viewport.
-  host.style.cssText = "position:fixed;inset:0;width:100vw;height:100vh;max-width:none;max-height:none;margin:0;padding:0;"
-    + "border:0;background:transparent;overflow:visible;pointer-events:none;z-index:2147483647;contain:strict;";
-  if ("showPopover" in host) host.setAttribute("popover", "manual");
-  const root = host.attachShadow({ mode: "closed" });
-  const style = doc.createElement("style");
-  style.textContent = STYLE;
-  root.append(style);
-  appendTo(doc.documentElement, host);
-  let queued = false;
-  const onMove = () => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => { queued = false; drawBoxes(); placeOutline(); });
-  };
-  // Changes made by the page (not by the overlay's own host) may move or remove mapped elements.
-  const watcher = new MutationObserver((records) => {
-    if (records.some((r) => !(r.target instanceof Element && isOwnUi(r.target)))) onMove();
-  });
-  watcher.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
-  state = { host, root, items: [], onMove, watcher };
-  addEventListener("scroll", onMove, { capture: true, passive: true });
-  addEventListener("resize", onMove, { passive: true });
-  return state;
+/** @param {{x: number, y: number, w: number, h: number} | null} box */
+function tell(box) {
+  try { chrome.runtime.sendMessage({ kind: "outline", box }).catch(() => {}); } catch { /* the extension was reloaded */ }
 }
 
-/** Whether the page shows something in the top layer (a modal dialog, a popover) the boxes must be above. */
-function pageTopLayer() {
-  try { return Array.from(qsa(document, "dialog:modal, :popover-open")).some((e) => !isOwnUi(e)); } catch { return false; }
-}
-
-/** Puts the host on top of the browser's top layer (above a modal dialog opened since). */
-function raise() {
-  const host = state?.host;
-  if (!host || !hasAttr(host, "popover")) return;
-  try {
-    if (matchesOf(host, ":popover-open")) hidePopoverOf(host);
-    showPopoverOf(host);
-  } catch { /* not shown (the host is being removed): nothing to raise */ }
-}
-
-/** The element's box in this document's viewport (same-origin frames add their offsets). @param {Element} el */
+/**
+ * The element's box in this agent's viewport (an element of a same-origin frame adds the frames'
+ * offsets).
+ * @param {Element} el
+ */
 function viewportRect(el) {
   const r = rectOf(el);
   let x = r.left, y = r.top;
@@ -4866,41 +4887,19 @@ function viewportRect(el) {
   return { x, y, w: r.width, h: r.height };
 }
 
-function drawBoxes() {
-  if (!state) return;
-  if (pageTopLayer()) raise();
-  for (const b of Array.from(state.root.querySelectorAll(".box"))) removeOf(b);
-  state.items.forEach(({ id, el }, i) => {
-    if (!isConnectedOf(el)) return;
-    const r = viewportRect(el);
-    if (r.w <= 0 || r.h <= 0 || r.y > innerHeight || r.y + r.h < 0) return;
-    const box = document.createElement("div");
-    box.className = "box";
-    box.style.cssText = `--c:${COLORS[i % COLORS.length]};left:${r.x}px;top:${r.y}px;width:${r.w}px;height:${r.h}px;`;
-    const tag = document.createElement("span");
-    tag.className = "tag";
-    tag.textContent = id;
-    box.append(tag);
-    state?.root.append(box);
-  });
-}
-
-/** Shows numbered boxes over these elements (replacing any shown before). @param {Array<{id: string, el: Element}>} items */
-function showBoxes(items) {
-  const s = ensureHost(document);
-  s.items = items;
-  raise();
-  drawBoxes();
-}
-
-function placeOutline() {
+function place() {
+  queued = false;
   if (!acting) return;
   if (!isConnectedOf(acting.el)) { clearHighlight(); return; }
   const r = viewportRect(acting.el);
-  const box = [r.x - 3, r.y - 3, r.w + 6, r.h + 6];
-  styleOf(acting.box).cssText = `left:${box[0]}px;top:${box[1]}px;width:${box[2]}px;height:${box[3]}px;`;
-  setAttr(state?.host, ACTING_ATTR, box.map((v) => Math.round(v * 10) / 10).join(","));
+  tell({ x: r.x - 3, y: r.y - 3, w: r.w + 6, h: r.h + 6 });
 }
+
+const onMove = () => {
+  if (queued || !acting) return;
+  queued = true;
+  requestAnimationFrame(place);
+};
 
 /**
  * Outlines the element being acted on, replacing the outline of the action before. Call the
@@ -4910,15 +4909,13 @@ function placeOutline() {
  * @returns {() => void}
  */
 function highlight(el) {
-  clearHighlight({ keepHost: true });
-  const s = ensureHost(document);
-  const box = document.createElement("div");
-  box.className = "acting";
-  s.root.append(box);
-  const mine = { el, box, since: performance.now(), timer: /** @type {ReturnType<typeof setTimeout> | null} */ (null) };
+  clearHighlight({ quiet: true });
+  const mine = { el, since: performance.now(), timer: /** @type {ReturnType<typeof setTimeout> | null} */ (null) };
   acting = mine;
-  raise();
-  placeOutline();
+  // (Listeners of this script's own world: the page's scripts cannot see them.)
+  addEventListener("scroll", onMove, { capture: true, passive: true });
+  addEventListener("resize", onMove, { passive: true });
+  place();
   return () => {
     if (acting !== mine || mine.timer !== null) return;
     const left = OUTLINE_MIN_MS - (performance.now() - mine.since);
@@ -4928,37 +4925,18 @@ function highlight(el) {
 }
 
 /**
- * Takes the outline away; with nothing else shown, the host goes too, so the page is as it was.
- * @param {{keepHost?: boolean}} [opts]
+ * Takes the outline away.
+ * @param {{quiet?: boolean}} [opts] quiet: another outline replaces it at once (nothing to tell)
  */
 function clearHighlight(opts = {}) {
-  if (acting) {
-    if (acting.timer !== null) clearTimeout(acting.timer);
-    removeOf(acting.box);
-    acting = null;
-  }
-  if (!state) return;
-  removeAttr(state.host, ACTING_ATTR);
-  if (!opts.keepHost && !state.items.length) clearOverlay();
+  if (!acting) return;
+  if (acting.timer !== null) clearTimeout(acting.timer);
+  acting = null;
+  removeEventListener("scroll", onMove, { capture: true });
+  removeEventListener("resize", onMove);
+  if (!opts.quiet) tell(null);
 }
-
-/** The element outlined as being acted on, if any. */
-function highlighted() { return acting?.el || null; }
-
-/** Removes every box and outline, the host and its listeners. */
-function clearOverlay() {
-  if (acting) { if (acting.timer !== null) clearTimeout(acting.timer); acting = null; }
-  if (!state) return;
-  removeEventListener("scroll", state.onMove, { capture: true });
-  removeEventListener("resize", state.onMove);
-  state.watcher.disconnect();
-  removeOf(state.host);
-  state = null;
-}
-
-/** Whether boxes are currently shown. */
-function overlayShown() { return !!state && state.items.length > 0; }
-return { OUTLINE_MIN_MS, showBoxes, highlight, clearHighlight, highlighted, clearOverlay, overlayShown };
+return { OUTLINE_MIN_MS, viewportRect, highlight, clearHighlight };
 })();
 // ---- extension/content/refind.js
 const __refind = (() => {
@@ -5029,7 +5007,7 @@ const __refind = (() => {
 const { norm } = __norm;
 const { captureSignature, ancestorPath, contextOf, hrefKey, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } = __signature;
 const { labelText, roleOf, visibleText } = __accessible_name;
-const { INTERACTIVE_TAGS, isInteractiveCheap, isRendered, isToolUi } = __controls;
+const { INTERACTIVE_TAGS, isInteractiveCheap, isRendered } = __controls;
 const { frameDocument, walkDeep } = __dom_roots;
 const { NEAR, OTHER_NUMBER, numbers, replacedWord, textSim } = __text_sim;
 const { attr, byTagOf, containsOf, docOf, firstChildOf, hasAttrs, idOf, nextSiblingOf, nodeTypeOf, nodeValueOf, qsa, rectOf, shadowOf, tagOf } = __dom_native;
@@ -5564,7 +5542,7 @@ function collectCandidates(sig, root, rendered = true, pass) {
   };
   // Whether there is a BIG_PAGE-th element is asked of a live list, which walks no further than it.
   const big = "getElementsByTagName" in root ? !!byTagOf(root, "*").item(BIG_PAGE) : qsa(root, "*").length > BIG_PAGE;
-  if (big) gatherBig(sig, root, (el) => { if (!isToolUi(el)) visit(el); }, pass);
+  if (big) gatherBig(sig, root, visit, pass);
   else walkDeep(root, visit);
   return out;
 }
@@ -7391,7 +7369,6 @@ const __dom_changes = (() => {
  * content on its way from the server) is still open and young, up to `netMaxMs`.
  * Everything else is capped at `maxMs` (pages with endless animations).
  */
-const { isOwnUi } = __own_ui;
 const { accessibleName } = __accessible_name;
 const { deepActiveElement } = __dom_roots;
 const { norm } = __norm;
@@ -7444,9 +7421,6 @@ function moving(doc) {
   } catch { return false; }
 }
 
-/** @param {Node} n */
-const isOverlay = (n) => nodeTypeOf(n) === 1 && isOwnUi(/** @type {Element} */ (n));
-
 /**
  * The next task of the page's event loop: by then, what the action's handlers did synchronously,
  * in microtasks (Vue, Svelte, Angular) and in a posted message (React's scheduler) has landed. An
@@ -7486,9 +7460,9 @@ function watchChanges(doc, el = null, since = performance.now()) {
     let counted = 0;
     for (const r of records) {
       if (r.type === "childList") {
-        for (const n of Array.from(r.addedNodes)) if (nodeTypeOf(n) === 3) { text++; counted++; } else if (nodeTypeOf(n) === 1 && !isOverlay(n)) { added++; counted++; if (addedTags.size < 6) addedTags.add(tagOf(/** @type {Element} */ (n))); }
-        for (const n of Array.from(r.removedNodes)) if (nodeTypeOf(n) === 1 && !isOverlay(n)) { removed++; counted++; }
-      } else if (r.type === "attributes") { if (!isOverlay(r.target)) { attributes++; counted++; } } else { text++; counted++; }
+        for (const n of Array.from(r.addedNodes)) if (nodeTypeOf(n) === 3) { text++; counted++; } else if (nodeTypeOf(n) === 1) { added++; counted++; if (addedTags.size < 6) addedTags.add(tagOf(/** @type {Element} */ (n))); }
+        for (const n of Array.from(r.removedNodes)) if (nodeTypeOf(n) === 1) { removed++; counted++; }
+      } else if (r.type === "attributes") { attributes++; counted++; } else { text++; counted++; }
     }
     if (counted) { changes += counted; last = performance.now(); }
   });
@@ -8124,15 +8098,15 @@ async function sendTrusted(steps, opts = {}) {
 }
 return { CLICK_IGNORED_AFTER_MS, fieldState, noTextChange, noKeyEffect, noChange, reaction, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, typeSteps, fillSteps, pressSteps, sendTrusted };
 })();
-// ---- extension/content/effect_rules.js
+// ---- extension/shared/effect_rules.js
 const __effect_rules = (() => {
 // Generated by `python -m shared_schema.generate` from shared_schema/effects.py. Do not edit.
 
 /** A control's own words that say what a press on it does. @type {Readonly<Record<string, string>>} */
-const RISK_WORDS = Object.freeze({"spend money": "\\b(buy|purchase|pay|payment|place (?:my |your |the |an? )?order|order now|checkout now|complete (?:purchase|order|payment|booking)|confirm (?:and pay|purchase|order|payment|booking)|subscribe|donate|book now|reserve now|add funds|top up|transfer|send money|upgrade now|start (?:my )?subscription)\\b", "send or publish": "\\b(send|post|publish|tweet|submit (?:comment|review|post|reply)|post comment|reply now|share now|schedule post)\\b", "delete": "\\b(delete|remove|erase|destroy|discard|trash|move to trash|empty trash|cancel (?:my |the )?(?:subscription|order|account|booking)|close (?:my )?account|deactivate|unsubscribe|permanently)\\b"});
+const RISK_WORDS = Object.freeze({"spend money": "\\b(buy|purchase|pay|payment|place (?:my |your |the |an? )?order|order now|checkout now|complete (?:purchase|order|payment|booking)|confirm (?:and pay|purchase|order|payment|booking)|subscribe|donate|book now|reserve now|add funds|top up|transfer|send money|upgrade now|start (?:my )?subscription|kaufen|jetzt kaufen|bezahlen|zahlungspflichtig bestellen|abonnieren|acheter|payer|commander|s'abonner|comprar|pagar|suscribirse|comprare|pagare|abbonati|kopen|betalen)\\b", "send or publish": "\\b(send|post|publish|tweet|submit (?:comment|review|post|reply)|post comment|reply now|share now|schedule post)\\b", "delete": "\\b(delete|remove|erase|destroy|discard|trash|move to trash|empty trash|cancel (?:my |the )?(?:subscription|order|account|booking)|close (?:my )?account|deactivate|unsubscribe|permanently|l\u00f6schen|entfernen|supprimer|effacer|eliminar|borrar|elimina|cancella|verwijderen)\\b"});
 const TARGET_SPEND = "\\b(pay|payment|payments|purchase|subscribe|subscription|subscriptions|donate|transfer|charge|checkout[ _/-](?:confirm|complete|place)|place[ _-]order|billing[ _/-](?:confirm|upgrade)|upgrade)\\b";
-const TARGET_DELETE = "\\b(delete|destroy|remove|erase|trash|unsubscribe|deactivate|close[ _-]account|cancel[ _-](?:subscription|account|order|booking)|wipe|purge)\\b";
-const FIELD_SPEND = "\\b(amount|price|total|charge|plan|billing|subscription|recurring|renew|payment|cost|fee)\\b";
+const TARGET_DELETE = "\\b(delete|destroy|remove|erase|trash|unsubscribe|deactivate|close[ _-]account|cancel|cancel[ _-](?:subscription|account|order|booking)|wipe|purge)\\b";
+const FIELD_SPEND = "\\b(amount|price|charge|plan|billing|subscription|recurring|renew|payment|cost|fee)\\b";
 const FIELD_PAYMENT = "\\b(card ?number|credit ?card|cc ?(?:number|num|csc|cvv|exp)|cvv|cvc|csc|iban|account ?number|routing ?number|sort ?code)\\b";
 const FIELD_DELETE = "^(?:action|op|cmd|do|task|intent)=(?:delete|remove|destroy|erase|trash|purge)\\b";
 const AMOUNT = "(?:[$\u20ac\u00a3\u00a5\u20b9]\\s?\\d[\\d.,]*|\\b\\d[\\d.,]*\\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\\b)";
@@ -8212,6 +8186,108 @@ function matches(pattern, site) {
 }
 return { siteOf, patternOf, matches };
 })();
+// ---- extension/shared/effect_judge.js
+const __effect_judge = (() => {
+/**
+ * What an effect needs before it may happen, judged the same wherever it is seen: by the page's
+ * agent as a press is about to land (content/act_gate.js), and by the coordinator as a request the
+ * page sends while heybro acts is about to leave (background/request_gate.js). An effect is what
+ * the press or the request would do as far as can be read before it happens — the control's words,
+ * where it leads (an address), how (a method), what it carries (a form's fields, a request's body)
+ * and the small print beside it — with the rules of shared_schema/effects.py (effect_rules.js).
+ * Nothing here touches a page.
+ *
+ * @typedef {{origin?: string | null, confirm?: boolean, approved?: string[], named?: string[], secret?: "password" | "code" | "any" | null, covers?: boolean}} Gate
+ * @typedef {{name: string, label: string, type: string, value: string}} Field  type "hidden" (the
+ *   page's own word), "body" (a request's: sent by the page's script), or the field's input type
+ * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string, place?: string}} Effect
+ *   place: the item the control is in (the row, list item or card), in the page's words
+ * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string} | {kind: "changed", from: string}} Reason
+ */
+const { CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, TARGET_DELETE, TARGET_SPEND } = __effect_rules;
+const { matches, siteOf } = __site_match;
+
+const re = (/** @type {string} */ s) => new RegExp(s, "i");
+const WORDS = Object.entries(RISK_WORDS).map(([what, s]) => /** @type {[string, RegExp]} */ ([what, re(s)]));
+const [T_SPEND, T_DELETE, F_SPEND, F_PAYMENT, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_PAYMENT, FIELD_DELETE].map(re);
+/** @param {string} s @param {number} n */
+const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/**
+ * A form field as a person would name it: its label, else its name's own words (the last part of
+ * `new_values[user_email][0]`: "user email").
+ * @param {Field} f
+ */
+function fieldWords(f) {
+  if (f.label) return f.label;
+  const parts = f.name.split(/[[\]]+/).filter((p) => p && !/^\d+$/.test(p));
+  return (parts[parts.length - 1] || f.name).replace(/[_.-]+/g, " ").trim() || "a field";
+}
+
+/** The words of an address's path and query (`/account/delete?confirm=1` → "account delete confirm 1"). @param {string} url */
+function targetWords(url) {
+  try {
+    const u = new URL(url);
+    return decodeURIComponent(`${u.pathname} ${u.search}`).replace(/[/?&=.+]/g, " ").toLowerCase();
+  } catch { return ""; }
+}
+
+/**
+ * Why a press with this effect needs a yes first (none: it may go).
+ * @param {Effect} e @param {Gate} gate @param {string} origin the document's origin
+ * @returns {Reason[]}
+ */
+function reasonsOf(e, gate, origin) {
+  /** @type {Reason[]} */ const out = [];
+  const submits = e.kind === "submit" || e.method !== null && e.method !== "get" || e.fields.length > 0;
+  if (gate.confirm) {
+    const risk = (/** @type {string} */ what, /** @type {string} */ said) => { out.push({ kind: "risk", what, said: cut(said, 200) }); };
+    if (CLICKERS.has(e.kind) || submits) {
+      for (const [what, pattern] of WORDS) {
+        if (what === "send or publish" && e.kind === "link") continue; // ("Posts" opens a page)
+        const m = pattern.exec(e.words);
+        if (m) risk(what, m[0]);
+      }
+    }
+    if (e.target) {
+      const words = targetWords(e.target);
+      const acts = submits ? e.method !== "get" || /\?/.test(e.target) : /\?./.test(e.target);
+      const del = T_DELETE.exec(words);
+      if (del) risk("delete", `it leads to ${cut(e.target, 100)}`);
+      const spend = acts ? T_SPEND.exec(words) : null;
+      if (spend) risk("spend money", `it ${e.kind === "request" ? "sends" : submits ? "sends its form" : "leads"} to ${cut(e.target, 100)}`);
+    }
+    for (const f of e.fields) {
+      const said = `${f.name} ${f.label}`.replace(/[_-]/g, " ");
+      const own = f.type === "hidden" || f.type === "body"; // (the page's word, not what the user typed)
+      const where = f.type === "body" ? "its request" : "its form";
+      if (own && F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `${where} says ${fieldWords(f)}: "${f.value}"`);
+      else if (own && F_SPEND.test(said)) risk("spend money", `${where} carries ${fieldWords(f)}: "${f.value}"`);
+      else if (!own && F_PAYMENT.test(said)) risk("spend money", `${where} carries your ${fieldWords(f)}`);
+    }
+    if (e.beside) risk("spend money", `beside it: "${e.beside}"`);
+  }
+  if (e.target) {
+    const site = siteOf(e.target), here = siteOf(origin);
+    const carries = e.fields.some((f) => f.type !== "hidden") || /[?#]./.test(e.target);
+    if (site && site !== here && carries && !(gate.named || []).some((p) => matches(p, site))) out.push({ kind: "leaves", site });
+  }
+  return out;
+}
+
+/** A short digest of an effect (FNV-1a, 64 bits as two halves): what a yes is bound to. @param {Effect} e */
+function digestOf(e) {
+  const text = JSON.stringify([e.words, e.kind, e.target, e.method, e.fields.map((f) => [f.name, f.type, f.type === "hidden" ? f.value : ""]), e.beside, e.place || ""]);
+  let a = 0x811c9dc5, b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+}
+return { cut, fieldWords, reasonsOf, digestOf };
+})();
 // ---- extension/content/act_gate.js
 const __act_gate = (() => {
 /**
@@ -8225,8 +8301,9 @@ const __act_gate = (() => {
  * - **secrets**: a value carrying the user's secret goes only into a field for it (a password
  *   into a password field, a code into a code field): `not_allowed` otherwise;
  * - **effect**: what a press sets off — the control's own words, where it leads (a link's target,
- *   its form's action and method), what its form carries (hidden fields too) and the small print
- *   beside it. A risky one (spending, sending, deleting: effect_rules.js) needs the user's yes; one
+ *   its form's action and method), what its form carries (hidden fields too), the small print
+ *   beside it and the item it is in (the row, list item or card: which feed an "Unsubscribe"
+ *   removes). A risky one (spending, sending, deleting: effect_rules.js) needs the user's yes; one
  *   that leads to a site the user never named, carrying data, needs the host's look at that data.
  *   Either is `needs_approval` with the effect and its digest, until the call names the digest
  *   among the approved. A control whose words, target or fields changed has another digest: it is
@@ -8234,24 +8311,19 @@ const __act_gate = (() => {
  *
  * Nothing here runs in the page's world or leaves a trace in its document.
  *
- * @typedef {{origin?: string | null, confirm?: boolean, approved?: string[], named?: string[], secret?: "password" | "code" | "any" | null}} Gate
- * @typedef {{name: string, label: string, type: string, value: string}} Field
- * @typedef {{words: string, kind: string, target: string | null, method: string | null, fields: Field[], beside: string}} Effect
- * @typedef {{kind: "risk", what: string, said: string} | {kind: "leaves", site: string} | {kind: "changed", from: string}} Reason
+ * @typedef {import("../shared/effect_judge.js").Gate} Gate
+ * @typedef {import("../shared/effect_judge.js").Field} Field
+ * @typedef {import("../shared/effect_judge.js").Effect} Effect
  */
-const { AMOUNT, CHARGE, CLICKERS, FIELD_DELETE, FIELD_PAYMENT, FIELD_SPEND, RISK_WORDS, SECRET_VALUE, TARGET_DELETE, TARGET_SPEND } = __effect_rules;
+const { AMOUNT, CHARGE, CLICKERS, SECRET_VALUE } = __effect_rules;
+const { cut, digestOf, reasonsOf } = __effect_judge;
 const { actionError } = __dom_input;
 const { isSecretField } = __dom_secret;
 const { accessibleName, labelText, roleOf } = __accessible_name;
 const { norm } = __norm;
-const { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, tagOf } = __dom_native;
-const { matches, siteOf } = __site_match;
+const { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, qsa, tagOf } = __dom_native;
 
-const re = (/** @type {string} */ s) => new RegExp(s, "i");
-const WORDS = Object.entries(RISK_WORDS).map(([what, s]) => /** @type {[string, RegExp]} */ ([what, re(s)]));
-const [T_SPEND, T_DELETE, F_SPEND, F_PAYMENT, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_PAYMENT, FIELD_DELETE].map(re);
-const MONEY = re(AMOUNT), RECURS = re(CHARGE);
-const cut = (/** @type {string} */ s, /** @type {number} */ n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const MONEY = new RegExp(AMOUNT, "i"), RECURS = new RegExp(CHARGE, "i");
 
 /** Where the words beside a control end: the page's big parts are not its small print. */
 const BEYOND = new Set(["body", "html", "main"]);
@@ -8271,9 +8343,14 @@ function kindOf(el) {
   return roleOf(el) || tag;
 }
 
-/** A control's own words: its name and what it shows (a page's trap may be in either). @param {Element} el */
-function wordsOf(el) {
-  const parts = [accessibleName(el), innerTextOf(el), tagOf(el) === "input" ? /** @type {HTMLInputElement} */ (el).value : "", attr(el, "aria-label"), attr(el, "title")];
+/**
+ * A control's own words: its name and what it shows (a page's trap may be in either) — for a list,
+ * its name and the option chosen, not every option it offers.
+ * @param {Element} el @param {string} [chosen] the option a choice picks
+ */
+function wordsOf(el, chosen = "") {
+  const list = tagOf(el) === "select" || attr(el, "role") === "listbox" || attr(el, "role") === "combobox";
+  const parts = [accessibleName(el), list ? chosen : innerTextOf(el), tagOf(el) === "input" ? /** @type {HTMLInputElement} */ (el).value : "", attr(el, "aria-label"), attr(el, "title")];
   return cut(norm([...new Set(parts.map((p) => norm(p || "")).filter(Boolean))].join(" ")), 300);
 }
 
@@ -8300,6 +8377,24 @@ function fieldsOf(form) {
 }
 
 /**
+ * The fields of this document's form that sends to `target` by `method` (null: no such form): what
+ * a request the browser is about to send for a form carries, as the form itself says it — which
+ * fields are the page's own (hidden), which a person fills or ticks. The coordinator asks while the
+ * request waits (background/request_gate.js); a form a script made and sent is here too.
+ * @param {string} target @param {string} method
+ * @returns {Field[] | null}
+ */
+function formFieldsFor(target, method) {
+  const bare = (/** @type {string} */ u) => { try { const x = new URL(u, location.href); x.hash = ""; if (method === "get") x.search = ""; return x.href; } catch { return u; } };
+  const want = bare(target);
+  for (const form of Array.from(qsa(document, "form")).slice(0, 200)) {
+    const f = /** @type {HTMLFormElement} */ (form);
+    if (formMethodOf(f, null) === method && bare(formActionOf(f, null)) === want) return fieldsOf(f);
+  }
+  return null;
+}
+
+/**
  * The words beside a control that say what it costs: the nearest text around it (up to its form,
  * or a few levels up) where an amount of money stands with words of a charge.
  * @param {Element} el @param {HTMLFormElement | null} form
@@ -8320,87 +8415,82 @@ function besideOf(el, form) {
 }
 
 /**
+ * The parts of a page that hold one item each — a row, a list item, a card: a press inside one acts
+ * on that item, named by its words — and the parts that hold a whole (a form, a dialog, a
+ * section), named only by their title: the words of a form's fields name nothing.
+ */
+const ITEMS = new Set(["tr", "li", "article"]);
+const ITEM_ROLES = new Set(["row", "listitem", "article", "treeitem", "option"]);
+const WHOLES = new Set(["fieldset", "section", "form", "dialog", "details"]);
+const WHOLE_ROLES = new Set(["group", "dialog", "alertdialog", "region"]);
+const TITLES = "h1, h2, h3, h4, h5, h6, legend, caption, summary, [role=heading]";
+
+/**
+ * The item a control is in, in the words a person reads there — the feed a row's "Unsubscribe"
+ * removes, the post a "Delete" deletes: the row, list item or card around it (its label, heading,
+ * or its words beside the control's own), or the titled part it is in. "" when none says more.
+ * @param {Element} control
+ */
+function placeOf(control) {
+  const own = norm(innerTextOf(control) || accessibleName(control));
+  let at = parentElOf(control);
+  for (let i = 0; at && i < 6 && !BEYOND.has(tagOf(at)); i++, at = parentElOf(at)) {
+    const role = attr(at, "role") || "";
+    const item = ITEMS.has(tagOf(at)) || ITEM_ROLES.has(role);
+    const whole = !item && (WHOLES.has(tagOf(at)) || WHOLE_ROLES.has(role));
+    const named = item || whole ? norm(attr(at, "aria-label") || "") : "";
+    if (named) return cut(named, 80);
+    const heading = item || whole ? qsa(at, TITLES)[0] : null;
+    const title = heading && heading !== control ? norm(innerTextOf(heading)) : "";
+    if (whole) { if (title) return cut(title, 80); continue; }
+    const lines = innerTextOf(at).split("\n").map((l) => norm(own ? norm(l).replace(own, " ") : l)).filter(Boolean);
+    const rest = lines.join(" · ");
+    if (rest && (rest.length <= 160 || item)) return cut(title || rest, 80);
+    if (item || rest.length > 600) break;
+  }
+  return "";
+}
+
+/**
  * What a press on `el` would set off, as far as the page says before it: null for an element whose
  * press leads nowhere (plain text, a field).
  * @param {Element} el @param {"press" | "submit"} how "submit": Enter in a field, its form's implicit submission
+ * @param {string} [chosen] the option a choice picks (its words are the choice's)
  * @returns {Effect | null}
  */
-function effectOf(el, how) {
+function effectOf(el, how, chosen = "") {
   const field = how === "submit";
   const control = field ? el : closestOf(el, ACTIVATES) || el;
   const form = formOwnerOf(control) || /** @type {HTMLFormElement | null} */ (closestOf(control, "form"));
   const kind = field ? "submit" : kindOf(control);
-  const submits = kind === "submit" || field;
   if (field && !form) return null;
   const link = linkTargetOf(control) || (tagOf(control) === "a" ? "" : linkTargetOf(closestOf(control, "a[href]") || control));
-  const target = link || (submits && form ? formActionOf(form, field ? null : control) : "") || null;
+  // Any control of a form may send it (a "button" or a checkbox whose script submits, a select
+  // that sends on change): judged by what the form would send, where.
+  const submits = kind === "submit" || field || (!!form && !link && kind !== "reset");
+  const target = link || (submits && form ? formActionOf(form, kind === "submit" ? control : null) : "") || null;
   return {
-    words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control),
+    words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control, chosen),
     kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
-    method: submits && form ? formMethodOf(form, field ? null : control) : link ? "get" : null,
+    method: submits && form ? formMethodOf(form, kind === "submit" ? control : null) : link ? "get" : null,
     fields: submits && form ? fieldsOf(form) : [], beside: submits || CLICKERS.has(kind) ? besideOf(control, form) : "",
+    place: placeOf(control),
   };
 }
 
-/** The words of an address's path and query (`/account/delete?confirm=1` → "account delete confirm 1"). @param {string} url */
-function targetWords(url) {
-  try {
-    const u = new URL(url);
-    return decodeURIComponent(`${u.pathname} ${u.search}`).replace(/[/?&=.+]/g, " ").toLowerCase();
-  } catch { return ""; }
-}
-
 /**
- * Why a press with this effect needs a yes first (none: it may go).
- * @param {Effect} e @param {Gate} gate @param {string} origin the document's origin
- * @returns {Reason[]}
+ * What keys do to the element they go to: Enter or Space on a control presses it (a button, a link,
+ * a menu item: its own effect); Enter in a field submits its form; other keys neither.
+ * @param {Element} el @param {string} keys @returns {"press" | "submit" | null}
  */
-function reasonsOf(e, gate, origin) {
-  /** @type {Reason[]} */ const out = [];
-  const submits = e.kind === "submit";
-  if (gate.confirm) {
-    const risk = (/** @type {string} */ what, /** @type {string} */ said) => { out.push({ kind: "risk", what, said: cut(said, 200) }); };
-    if (CLICKERS.has(e.kind) || submits) {
-      for (const [what, pattern] of WORDS) {
-        if (what === "send or publish" && e.kind === "link") continue; // ("Posts" opens a page)
-        const m = pattern.exec(e.words);
-        if (m) risk(what, m[0]);
-      }
-    }
-    if (e.target) {
-      const words = targetWords(e.target);
-      const acts = submits ? e.method !== "get" || /\?/.test(e.target) : /\?./.test(e.target);
-      const del = T_DELETE.exec(words);
-      if (del) risk("delete", `it leads to ${cut(e.target, 100)}`);
-      const spend = acts ? T_SPEND.exec(words) : null;
-      if (spend) risk("spend money", `it ${submits ? "sends its form" : "leads"} to ${cut(e.target, 100)}`);
-    }
-    for (const f of e.fields) {
-      const said = `${f.name} ${f.label}`.replace(/[_-]/g, " ");
-      if (f.type === "hidden" && F_DELETE.test(`${f.name}=${f.value}`)) risk("delete", `its form says ${f.name}=${f.value}`);
-      else if (f.type === "hidden" && F_SPEND.test(said)) risk("spend money", `its form carries ${f.name}=${f.value}`);
-      else if (f.type !== "hidden" && F_PAYMENT.test(said)) risk("spend money", `its form carries a ${f.label || f.name}`);
-    }
-    if (e.beside) risk("spend money", `beside it: "${e.beside}"`);
-  }
-  if (e.target) {
-    const site = siteOf(e.target), here = siteOf(origin);
-    const carries = e.fields.some((f) => f.type !== "hidden") || /[?#]./.test(e.target);
-    if (site && site !== here && carries && !(gate.named || []).some((p) => matches(p, site))) out.push({ kind: "leaves", site });
-  }
-  return out;
-}
-
-/** A short digest of an effect (FNV-1a, 64 bits as two halves): what a yes is bound to. @param {Effect} e */
-function digestOf(e) {
-  const text = JSON.stringify([e.words, e.kind, e.target, e.method, e.fields.map((f) => [f.name, f.type, f.type === "hidden" ? f.value : ""]), e.beside]);
-  let a = 0x811c9dc5, b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
-  }
-  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+function keysEffect(el, keys) {
+  const last = keys.split("+").pop() ?? "";
+  const key = last === " " ? " " : last.trim().toLowerCase();
+  if (key !== "enter" && key !== " " && key !== "space" && key !== "spacebar") return null;
+  const tag = tagOf(el), type = (attr(el, "type") || "").toLowerCase();
+  const field = tag === "textarea" || tag === "select" || (tag === "input" && !["submit", "button", "image", "reset", "checkbox", "radio"].includes(type));
+  if (field) return key === "enter" ? "submit" : null;
+  return CLICKERS.has(kindOf(el)) || tag === "summary" ? "press" : null;
 }
 
 /** The origin of the element's document (an opaque one is "null"). @param {Element} el */
@@ -8427,7 +8517,7 @@ function takesSecret(el, kind) {
  * What each element's effect was at the last look, for the press itself to check again: the
  * browser's own input reaches the page a moment after the look (through the coordinator), and a
  * page can relabel or re-point the control in between.
- * @type {WeakMap<Element, {how: "press" | "submit", digest: string, gate: Gate, origin: string, action: string}>}
+ * @type {WeakMap<Element, {how: "press" | "submit", digest: string, gate: Gate, origin: string, action: string, chosen: string}>}
  */
 const looked = new WeakMap();
 
@@ -8441,12 +8531,12 @@ const looked = new WeakMap();
 function changedSinceLook(el) {
   const seen = looked.get(el);
   if (!seen) return null;
-  const effect = effectOf(el, seen.how);
+  const effect = effectOf(el, seen.how, seen.chosen);
   if (!effect) return null;
   const digest = digestOf(effect);
   if (digest === seen.digest) return null;
   const reasons = [...reasonsOf(effect, seen.gate, seen.origin), { kind: "changed", from: seen.digest }];
-  return actionError("needs_approval", `The control changed as heybro was about to ${seen.action} it (its words, where it leads or what its form sends): nothing was pressed, and it is judged again.`, { effect, digest, reasons });
+  return actionError("needs_approval", `The control changed as heybro was about to ${seen.action} it (its words, where it leads, what its form sends or the item it is in): nothing was pressed, and it is judged again.`, { effect, digest, reasons });
 }
 
 /**
@@ -8466,18 +8556,18 @@ function passGate(action, judged, el, args) {
   if (gate.secret && !takesSecret(el, gate.secret)) {
     throw actionError("not_allowed", `This field is not one for the user's ${gate.secret === "code" ? "code" : "password"} (heybro types a secret only into a field for it): nothing was typed.`);
   }
-  const how = judged === "press" ? "press" : judged === "keys" && /\benter\b/i.test(String(args.keys || "")) ? "submit" : null;
-  const effect = how ? effectOf(el, how) : null;
+  const how = judged === "press" ? "press" : judged === "keys" ? keysEffect(el, String(args.keys || "")) : null;
+  const effect = how ? effectOf(el, how, String(args.value ?? "")) : null;
   if (!effect) return { digest: null, effect: null };
   const digest = digestOf(effect);
   const reasons = reasonsOf(effect, gate, origin);
   if (reasons.length && !(gate.approved || []).includes(digest)) {
     throw actionError("needs_approval", `Before heybro can ${action} this, it must be approved: ${reasons.map((r) => (r.kind === "risk" ? `it may ${r.what} (${r.said})` : r.kind === "leaves" ? `it leads to ${r.site}` : "it changed")).join("; ")}.`, { effect, digest, reasons });
   }
-  looked.set(el, { how, digest, gate, origin, action });
+  looked.set(el, { how, digest, gate, origin, action, chosen: String(args.value ?? "") });
   return { digest, effect };
 }
-return { effectOf, reasonsOf, digestOf, takesSecret, changedSinceLook, passGate };
+return { formFieldsFor, effectOf, takesSecret, changedSinceLook, passGate };
 })();
 // ---- extension/content/press_guard.js
 const __press_guard = (() => {
@@ -8815,6 +8905,7 @@ const { SETTLE_ASYNC } = __dom_changes;
 const action = {
   name: "select",
   needs: { page: { element: "required", enabled: true, hit: true } },
+  judged: "press", // (a control of a form may send it as it changes)
   run: (el, args) => ({ selected: selectOption(/** @type {Element} */ (el), String(args.value)) }),
   settle: { ...SETTLE_ASYNC, graceMs: 20 },
 };
@@ -8829,6 +8920,7 @@ const { setChecked } = __dom_input;
 const action = {
   name: "check",
   needs: { page: { element: "required", enabled: true, hit: true } },
+  judged: "press", // (a control of a form may send it as it changes)
   run: (el) => ({ checked: setChecked(/** @type {Element} */ (el), true) }),
 };
 return { action };
@@ -8842,6 +8934,7 @@ const { setChecked } = __dom_input;
 const action = {
   name: "uncheck",
   needs: { page: { element: "required", enabled: true, hit: true } },
+  judged: "press", // (a control of a form may send it as it changes)
   run: (el) => ({ checked: setChecked(/** @type {Element} */ (el), false) }),
 };
 return { action };
@@ -9001,8 +9094,10 @@ return { action };
 const __dom_wait = (() => {
 /**
  * Waiting for the page: an element to appear/disappear (one seen before, by id or signature, or one
- * not there yet, by role and accessible name), some text, or the DOM to go quiet. Text and elements
- * are looked for where the scan looks: through open shadow roots and same-origin frames.
+ * not there yet, by role and accessible name), some text, or the page to settle ("quiet": no change
+ * to its DOM for `quiet_ms`, none of its requests on their way, nothing marked busy — a list still
+ * loading is not settled, however still its spinner). Text and elements are looked for where the
+ * scan looks: through open shadow roots and same-origin frames.
  * (Waiting for a URL is done by the coordinator, which outlives a navigation.)
  */
 const { accessibleName, roleOf } = __accessible_name;
@@ -9012,7 +9107,13 @@ const { refind } = __refind;
 const { walkDeep } = __dom_roots;
 const { actionError } = __dom_input;
 const { innerRoots, deepTexts } = __dom_roots;
-const { isConnectedOf } = __dom_native;
+const { isConnectedOf, qsa, rectsOf } = __dom_native;
+const { canRequest, requestsPending, syncRequests } = __dom_requests;
+
+/** Something of the page is marked as loading (`aria-busy`) and shown. */
+function busy() {
+  return [document, ...innerRoots(document)].some((s) => Array.from(qsa(s, "[aria-busy=true]")).some((b) => rectsOf(b).length > 0));
+}
 
 /**
  * The first rendered element with this role (any interactive element when none is given) whose
@@ -9055,12 +9156,14 @@ async function waitFor(args, reg) {
   const watch = { subtree: true, childList: true, attributes: true, characterData: true };
   // Shadow roots and frames present now; one added later shows up as a change of its host.
   if (what === "quiet") for (const s of [document, ...innerRoots(document)]) mo.observe(s.nodeType === 9 ? /** @type {Document} */ (s).documentElement : s, watch);
+  const asks = what === "quiet" && canRequest(document);
+  if (asks) await syncRequests(); // (the requests the page made before this wait, known here)
   try {
     for (;;) {
       /** @type {string | null} */ let matched = null;
       /** @type {Element | null} */ let el = null;
       if (what === "quiet") {
-        if (performance.now() - lastMutation >= args.quiet_ms) matched = "quiet";
+        if (performance.now() - lastMutation >= args.quiet_ms && !(asks && requestsPending(0)) && !busy()) matched = "quiet";
       } else if (what === "text") {
         if (hasText(String(args.text)) !== wantHidden) matched = "text";
       } else {
@@ -9161,7 +9264,13 @@ return { PAGE_ACTIONS };
 const __agent = (() => {
 /**
  * The DOM agent of one frame (the top page, or a cross-origin frame that reads itself and its own
- * same-origin children): answers the coordinator's `dom.observe`, `dom.act` and `dom.overlay`.
+ * same-origin children): answers the coordinator's `dom.observe`, `dom.act` and `dom.boxes`.
+ *
+ * Each request says what the user's site rules leave this agent (background/frame_rules.js): the
+ * host its document was on when the coordinator checked it (`expect_host`: a frame that navigated
+ * since is refused, not read) and the same-origin frames inside it to leave out (`frames_off`,
+ * dom_frames.js). Nothing heybro shows while it acts is put into the page: the outline is drawn by
+ * the coordinator (dom_outline.js), the numbered boxes on the screenshot (background/shot.js).
  */
 const { Registry, scanPage } = __dom_scan;
 const { renderScan } = __dom_render;
@@ -9169,16 +9278,17 @@ const { deepActiveElement } = __dom_roots;
 const { signatureOf } = __signature;
 const { isRendered } = __controls;
 const { norm } = __norm;
-const { showBoxes, highlight, clearOverlay } = __dom_overlay;
+const { highlight, viewportRect } = __dom_outline;
+const { leftOutAround, setFramesOff } = __dom_frames;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } = __dom_changes;
 const { watchRequests, watchScripts } = __dom_requests;
 const { actionError, focusOn, checkedState, isEditable } = __dom_input;
 const { fieldState, moveSteps, reaction, sendTrusted } = __dom_trusted;
 const { installGuard, sendGuarded } = __press_guard;
-const { passGate } = __act_gate;
+const { formFieldsFor, passGate } = __act_gate;
 const { PAGE_ACTIONS } = __page;
-const { containsOf, isConnectedOf } = __dom_native;
+const { checkVisibilityOf, containsOf, isConnectedOf } = __dom_native;
 
 installGuard(window); // before any listener of the page: what the browser's own input presses is what was chosen
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
@@ -9211,8 +9321,21 @@ let last = { shown: new Map(), covered: [] };
   covered: () => last.covered,
 };
 
-/** @param {{max_tokens?: number, highlight?: boolean, prefix?: string, dialogs?: Array<Record<string, any>>}} args */
+/**
+ * Refuses a request made for a document this frame no longer shows: the coordinator checked the
+ * user's site rules against the address it had (the frame navigated since).
+ * @param {Record<string, any>} args
+ */
+function stillHere(args) {
+  setFramesOff(args.frames_off);
+  if (typeof args.expect_host === "string" && location.host !== args.expect_host) {
+    throw actionError("not_allowed", "This frame moved to another page since heybro checked where it was: look at the page again before using it.");
+  }
+}
+
+/** @param {{max_tokens?: number, prefix?: string, dialogs?: Array<Record<string, any>>, expect_host?: string, frames_off?: unknown}} args */
 function observe(args) {
+  stillHere(args);
   const r = reg(args.prefix || "");
   const scan = scanPage(r);
   scan.dialogs.push(.../** @type {any[]} */ (args.dialogs || [])); // browser dialogs the coordinator answered since the last action
@@ -9222,18 +9345,17 @@ function observe(args) {
   const elements = {};
   for (const e of out.shown) elements[e.id] = signatureOf(e.el, e, pass); // box, name and state already read
   last = { shown: new Map(out.shown.map((e) => [e.id, e.shown])), covered: scan.covered ? scan.covered.entries.map((e) => e.el) : [] };
-  if (args.highlight) showBoxes(out.shown.map((e) => ({ id: e.id, el: e.el })));
-  else if (args.highlight === false) clearOverlay();
   return {
     url: scan.url, title: scan.title, text: out.text, elements,
     new_elements: out.shown.filter((e) => e.isNew).map((e) => e.id),
-    scroll: scan.scroll, dialogs: scan.dialogs, remote_frames: scan.remoteFrames,
+    scroll: scan.scroll, dialogs: scan.dialogs, remote_frames: scan.remoteFrames, frames_read: scan.framesRead,
     counts: out.counts, tokens_estimate: out.tokens_estimate,
   };
 }
 
 /** @param {string} action @param {Record<string, any>} args */
 async function act(action, args) {
+  stillHere(args);
   const def = ACTIONS.get(action);
   if (!def) throw actionError("unsupported", `No DOM action named "${action}".`);
   const need = def.needs.page;
@@ -9244,6 +9366,8 @@ async function act(action, args) {
   /** @type {{el: Element | null, found_by: string | null, confidence: number, why?: string}} */
   let loc = { el: null, found_by: null, confidence: 1 };
   if (named) loc = await locate(r, args, async () => { await settle(document); scanPage(r, { remember: false }); });
+  const off = loc.el ? leftOutAround(loc.el) : null;
+  if (off) throw actionError("not_allowed", `That element is in a frame the user's site rules keep heybro off: ${off}`);
   /** @type {Element | null} */
   let el = loc.el;
   // A control shown only while a pointer is over its row or menu: the pointer goes there first, as
@@ -9431,17 +9555,19 @@ function readyAnswer(observeArgs) {
 }
 
 /**
- * Answers once the page has drawn a frame since the request (two animation frames: the one that
- * lays out, the one after it is presented), so that a screenshot shows what was just drawn (the
- * numbered boxes) even when the browser's window changed size meanwhile. A hidden page draws no
- * frames: the wait is bounded.
+ * Where the elements the last observe showed are now, in this frame's viewport (CSS px), for the
+ * numbered boxes on the screenshot: those still in the page and rendered.
+ * @returns {{boxes: Array<{id: string, x: number, y: number, w: number, h: number}>}}
  */
-function painted() {
-  return new Promise((resolve) => {
-    const done = () => resolve({ painted: true });
-    setTimeout(done, 250);
-    requestAnimationFrame(() => requestAnimationFrame(done));
-  });
+function boxes() {
+  /** @type {Array<{id: string, x: number, y: number, w: number, h: number}>} */ const out = [];
+  for (const id of last.shown.keys()) {
+    const el = registry?.get(id);
+    if (!el || !isConnectedOf(el) || !checkVisibilityOf(el)) continue;
+    const r = viewportRect(el);
+    if (r.w > 0 && r.h > 0) out.push({ id, ...r });
+  }
+  return { boxes: out };
 }
 
 chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
@@ -9460,8 +9586,8 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   (async () => {
     if (msg.kind === "dom.observe") { await contentReady(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
-    if (msg.kind === "dom.painted") return painted();
-    if (msg.kind === "dom.overlay") { if (msg.args?.on) observe({ ...msg.args, highlight: true }); else clearOverlay(); return { ok: true }; }
+    if (msg.kind === "dom.boxes") return boxes();
+    if (msg.kind === "dom.form_fields") return formFieldsFor(String(msg.target || ""), String(msg.method || ""));
     throw actionError("unsupported", `Unknown request ${msg.kind}`);
   })().then((result) => sendResponse({ ok: true, result }), (e) => sendResponse({ ok: false, error: {
     code: typeof e?.code === "string" ? e.code : "internal", message: String(e?.message || e), ...(e?.detail ? { detail: e.detail } : {}) } }));

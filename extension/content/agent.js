@@ -1,7 +1,13 @@
 // @ts-check
 /**
  * The DOM agent of one frame (the top page, or a cross-origin frame that reads itself and its own
- * same-origin children): answers the coordinator's `dom.observe`, `dom.act` and `dom.overlay`.
+ * same-origin children): answers the coordinator's `dom.observe`, `dom.act` and `dom.boxes`.
+ *
+ * Each request says what the user's site rules leave this agent (background/frame_rules.js): the
+ * host its document was on when the coordinator checked it (`expect_host`: a frame that navigated
+ * since is refused, not read) and the same-origin frames inside it to leave out (`frames_off`,
+ * dom_frames.js). Nothing heybro shows while it acts is put into the page: the outline is drawn by
+ * the coordinator (dom_outline.js), the numbered boxes on the screenshot (background/shot.js).
  */
 import { Registry, scanPage } from "./dom_scan.js";
 import { renderScan } from "./dom_render.js";
@@ -9,16 +15,17 @@ import { deepActiveElement } from "./dom_roots.js";
 import { signatureOf } from "./signature.js";
 import { isRendered } from "./controls.js";
 import { norm } from "./norm.js";
-import { showBoxes, highlight, clearOverlay } from "./dom_overlay.js";
+import { highlight, viewportRect } from "./dom_outline.js";
+import { leftOutAround, setFramesOff } from "./dom_frames.js";
 import { locate, prepare, brief } from "./dom_locate.js";
 import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } from "./dom_changes.js";
 import { watchRequests, watchScripts } from "./dom_requests.js";
 import { actionError, focusOn, checkedState, isEditable } from "./dom_input.js";
 import { fieldState, moveSteps, reaction, sendTrusted } from "./dom_trusted.js";
 import { installGuard, sendGuarded } from "./press_guard.js";
-import { passGate } from "./act_gate.js";
+import { formFieldsFor, passGate } from "./act_gate.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
-import { containsOf, isConnectedOf } from "./dom_native.js";
+import { checkVisibilityOf, containsOf, isConnectedOf } from "./dom_native.js";
 
 installGuard(window); // before any listener of the page: what the browser's own input presses is what was chosen
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
@@ -51,8 +58,21 @@ let last = { shown: new Map(), covered: [] };
   covered: () => last.covered,
 };
 
-/** @param {{max_tokens?: number, highlight?: boolean, prefix?: string, dialogs?: Array<Record<string, any>>}} args */
+/**
+ * Refuses a request made for a document this frame no longer shows: the coordinator checked the
+ * user's site rules against the address it had (the frame navigated since).
+ * @param {Record<string, any>} args
+ */
+function stillHere(args) {
+  setFramesOff(args.frames_off);
+  if (typeof args.expect_host === "string" && location.host !== args.expect_host) {
+    throw actionError("not_allowed", "This frame moved to another page since heybro checked where it was: look at the page again before using it.");
+  }
+}
+
+/** @param {{max_tokens?: number, prefix?: string, dialogs?: Array<Record<string, any>>, expect_host?: string, frames_off?: unknown}} args */
 function observe(args) {
+  stillHere(args);
   const r = reg(args.prefix || "");
   const scan = scanPage(r);
   scan.dialogs.push(.../** @type {any[]} */ (args.dialogs || [])); // browser dialogs the coordinator answered since the last action
@@ -62,18 +82,17 @@ function observe(args) {
   const elements = {};
   for (const e of out.shown) elements[e.id] = signatureOf(e.el, e, pass); // box, name and state already read
   last = { shown: new Map(out.shown.map((e) => [e.id, e.shown])), covered: scan.covered ? scan.covered.entries.map((e) => e.el) : [] };
-  if (args.highlight) showBoxes(out.shown.map((e) => ({ id: e.id, el: e.el })));
-  else if (args.highlight === false) clearOverlay();
   return {
     url: scan.url, title: scan.title, text: out.text, elements,
     new_elements: out.shown.filter((e) => e.isNew).map((e) => e.id),
-    scroll: scan.scroll, dialogs: scan.dialogs, remote_frames: scan.remoteFrames,
+    scroll: scan.scroll, dialogs: scan.dialogs, remote_frames: scan.remoteFrames, frames_read: scan.framesRead,
     counts: out.counts, tokens_estimate: out.tokens_estimate,
   };
 }
 
 /** @param {string} action @param {Record<string, any>} args */
 async function act(action, args) {
+  stillHere(args);
   const def = ACTIONS.get(action);
   if (!def) throw actionError("unsupported", `No DOM action named "${action}".`);
   const need = def.needs.page;
@@ -84,6 +103,8 @@ async function act(action, args) {
   /** @type {{el: Element | null, found_by: string | null, confidence: number, why?: string}} */
   let loc = { el: null, found_by: null, confidence: 1 };
   if (named) loc = await locate(r, args, async () => { await settle(document); scanPage(r, { remember: false }); });
+  const off = loc.el ? leftOutAround(loc.el) : null;
+  if (off) throw actionError("not_allowed", `That element is in a frame the user's site rules keep heybro off: ${off}`);
   /** @type {Element | null} */
   let el = loc.el;
   // A control shown only while a pointer is over its row or menu: the pointer goes there first, as
@@ -271,17 +292,19 @@ function readyAnswer(observeArgs) {
 }
 
 /**
- * Answers once the page has drawn a frame since the request (two animation frames: the one that
- * lays out, the one after it is presented), so that a screenshot shows what was just drawn (the
- * numbered boxes) even when the browser's window changed size meanwhile. A hidden page draws no
- * frames: the wait is bounded.
+ * Where the elements the last observe showed are now, in this frame's viewport (CSS px), for the
+ * numbered boxes on the screenshot: those still in the page and rendered.
+ * @returns {{boxes: Array<{id: string, x: number, y: number, w: number, h: number}>}}
  */
-function painted() {
-  return new Promise((resolve) => {
-    const done = () => resolve({ painted: true });
-    setTimeout(done, 250);
-    requestAnimationFrame(() => requestAnimationFrame(done));
-  });
+function boxes() {
+  /** @type {Array<{id: string, x: number, y: number, w: number, h: number}>} */ const out = [];
+  for (const id of last.shown.keys()) {
+    const el = registry?.get(id);
+    if (!el || !isConnectedOf(el) || !checkVisibilityOf(el)) continue;
+    const r = viewportRect(el);
+    if (r.w > 0 && r.h > 0) out.push({ id, ...r });
+  }
+  return { boxes: out };
 }
 
 chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
@@ -300,8 +323,8 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   (async () => {
     if (msg.kind === "dom.observe") { await contentReady(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
-    if (msg.kind === "dom.painted") return painted();
-    if (msg.kind === "dom.overlay") { if (msg.args?.on) observe({ ...msg.args, highlight: true }); else clearOverlay(); return { ok: true }; }
+    if (msg.kind === "dom.boxes") return boxes();
+    if (msg.kind === "dom.form_fields") return formFieldsFor(String(msg.target || ""), String(msg.method || ""));
     throw actionError("unsupported", `Unknown request ${msg.kind}`);
   })().then((result) => sendResponse({ ok: true, result }), (e) => sendResponse({ ok: false, error: {
     code: typeof e?.code === "string" ? e.code : "internal", message: String(e?.message || e), ...(e?.detail ? { detail: e.detail } : {}) } }));

@@ -3,7 +3,6 @@
  * What is a control a person can operate, by markup alone (no style lookups), and whether an
  * element is rendered at all. The scan, the re-finding of an element and the waits for one ask it.
  */
-import { isOwnUi } from "./own_ui.js";
 import { attr, checkVisibilityOf, hasAttr, isConnectedOf, tagOf } from "./dom_native.js";
 
 /** Tags that are interactive by themselves (see isInteractiveCheap for the exceptions). */
@@ -55,6 +54,3 @@ export function isRendered(el) {
   if (!isConnectedOf(el)) return false;
   return checkVisibilityOf(el, { checkVisibilityCSS: true });
 }
-
-/** Whether heybro itself put this element into the page (own_ui.js: by reference, not by a mark a page could copy). @param {Element} el */
-export function isToolUi(el) { return isOwnUi(el); }

@@ -16,7 +16,6 @@
  * content on its way from the server) is still open and young, up to `netMaxMs`.
  * Everything else is capped at `maxMs` (pages with endless animations).
  */
-import { isOwnUi } from "./own_ui.js";
 import { accessibleName } from "./accessible_name.js";
 import { deepActiveElement } from "./dom_roots.js";
 import { norm } from "./norm.js";
@@ -69,9 +68,6 @@ function moving(doc) {
   } catch { return false; }
 }
 
-/** @param {Node} n */
-const isOverlay = (n) => nodeTypeOf(n) === 1 && isOwnUi(/** @type {Element} */ (n));
-
 /**
  * The next task of the page's event loop: by then, what the action's handlers did synchronously,
  * in microtasks (Vue, Svelte, Angular) and in a posted message (React's scheduler) has landed. An
@@ -111,9 +107,9 @@ export function watchChanges(doc, el = null, since = performance.now()) {
     let counted = 0;
     for (const r of records) {
       if (r.type === "childList") {
-        for (const n of Array.from(r.addedNodes)) if (nodeTypeOf(n) === 3) { text++; counted++; } else if (nodeTypeOf(n) === 1 && !isOverlay(n)) { added++; counted++; if (addedTags.size < 6) addedTags.add(tagOf(/** @type {Element} */ (n))); }
-        for (const n of Array.from(r.removedNodes)) if (nodeTypeOf(n) === 1 && !isOverlay(n)) { removed++; counted++; }
-      } else if (r.type === "attributes") { if (!isOverlay(r.target)) { attributes++; counted++; } } else { text++; counted++; }
+        for (const n of Array.from(r.addedNodes)) if (nodeTypeOf(n) === 3) { text++; counted++; } else if (nodeTypeOf(n) === 1) { added++; counted++; if (addedTags.size < 6) addedTags.add(tagOf(/** @type {Element} */ (n))); }
+        for (const n of Array.from(r.removedNodes)) if (nodeTypeOf(n) === 1) { removed++; counted++; }
+      } else if (r.type === "attributes") { attributes++; counted++; } else { text++; counted++; }
     }
     if (counted) { changes += counted; last = performance.now(); }
   });

@@ -17,6 +17,7 @@
  * Only controls in the viewport can be asked (the browser hit-tests what it draws).
  */
 import { containsDeep, deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";
+import { frameDocument } from "./dom_roots.js";
 import { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } from "./dom_native.js";
 
 /**
@@ -51,8 +52,7 @@ function reaches(hit, el) {
 function hitAt(doc, x, y) {
   let hit = deepElementFromPoint(doc, x, y);
   for (let depth = 0; hit && depth < 4 && (tagOf(hit) === "iframe" || tagOf(hit) === "frame"); depth++) {
-    /** @type {Document | null} */ let sub = null;
-    try { sub = /** @type {HTMLIFrameElement} */ (hit).contentDocument; } catch { sub = null; }
+    const sub = frameDocument(hit);
     if (!sub) break;
     const r = rectOf(hit);
     x -= r.left + clientLeftOf(hit); y -= r.top + clientTopOf(hit);

@@ -5,7 +5,7 @@
  * `innerText` and its `activeElement` all stop at these boundaries, so whatever watches, searches
  * or reads focus after an action has to go through them too.
  */
-import { isOwnUi } from "./own_ui.js";
+import { leftOut } from "./dom_frames.js";
 import { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
 
 /** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
@@ -14,7 +14,8 @@ export function frameDocument(el) {
   if (tag !== "iframe" && tag !== "frame") return null;
   try {
     const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-    return d && d.documentElement ? d : null;
+    // (A frame the user's site rules keep heybro off is no part of the page it reads: dom_frames.js.)
+    return d && d.documentElement && !leftOut(d) ? d : null;
   } catch { return null; }
 }
 
@@ -48,7 +49,6 @@ export function walkDeep(root, visit) {
     const all = qsa(r, "*");
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
-      if (isOwnUi(el)) continue;
       visit(el);
       if (shadowOf(el)) stack.push(shadowOf(el));
       const tag = tagOf(el);
@@ -70,7 +70,7 @@ export function innerRoots(doc) {
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
       const sr = shadowOf(el);
-      if (sr && !isOwnUi(el)) { out.push(sr); stack.push(sr); } // our own overlay is no part of the page
+      if (sr) { out.push(sr); stack.push(sr); }
       const d = frameDocument(el);
       if (d) { out.push(d); stack.push(d); }
     }

@@ -7,7 +7,7 @@
  * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
-import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isToolUi } from "./controls.js";
+import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered } from "./controls.js";
 import { norm } from "./norm.js";
 import { accessibleName, wordsOf } from "./accessible_name.js";
 import { scopeStyles } from "./dom_pointer.js";
@@ -16,6 +16,7 @@ import { dialogName, openModal, textIn } from "./dom_inert.js";
 import { dropUnreachable } from "./dom_covered.js";
 import { editorSurfaces } from "./dom_editors.js";
 import { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
+import { framePath, leftOut } from "./dom_frames.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -44,7 +45,7 @@ import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, client
  *   kind/answer: a browser alert/confirm/prompt answered for the agent (dom_dialogs.js)
  * @typedef {{x: number, y: number, viewport_w: number, viewport_h: number, page_w: number,
  *   page_h: number, above_px: number, below_px: number}} ScrollInfo
- * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], dialogs: DialogInfo[],
+ * @typedef {{entries: Entry[], texts: TextBlock[], remoteFrames: RemoteFrame[], framesRead: Array<{path: number[] | null, url: string}>, dialogs: DialogInfo[],
  *   scroll: ScrollInfo, url: string, title: string, newCount: number, covered: import("./dom_covered.js").Covered | null,
  *   hidden: number, skipped: Skipped, unseenWords: Set<Element>, coveredWords: Set<Element>}} Scan
  *   covered: controls left out because something is drawn over them; hidden: how many were left out
@@ -469,6 +470,7 @@ export function scanPage(reg, opts = {}) {
   /** @type {Entry[]} */ const entries = [];
   /** @type {TextBlock[]} */ const texts = [];
   /** @type {RemoteFrame[]} */ const remoteFrames = [];
+  /** Same-origin frames read, by place and address (the coordinator judges them again). @type {Array<{path: number[] | null, url: string}>} */ const framesRead = [];
   /** @type {DialogInfo[]} */ const dialogs = [];
   const seen = new Set();
   const lastSeen = reg.lastSeen;
@@ -568,7 +570,7 @@ export function scanPage(reg, opts = {}) {
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
     // Most nodes carry no attribute at all: one call then answers every attribute question below.
     const attrs = hasAttrs(el);
-    if (attrs && (isToolUi(el) || (attr(el, "aria-hidden") === "true" && !matchesOf(el, "dialog,[role=dialog]")) || hasAttr(el, "inert"))) return;
+    if (attrs && ((attr(el, "aria-hidden") === "true" && !matchesOf(el, "dialog,[role=dialog]")) || hasAttr(el, "inert"))) return;
     // Behind a modal dialog nothing takes clicks, focus or keys: only the way to the dialog is walked.
     if (scope.modal) { if (el === scope.modal) scope = { ...scope, modal: null }; else if (!containsOf(el, scope.modal)) return; }
     const ptrTest = scope.ptr;
@@ -690,7 +692,12 @@ export function scanPage(reg, opts = {}) {
       const fr = rectOf(el);
       /** @type {Document | null} */ let sub = null;
       try { sub = /** @type {HTMLIFrameElement} */ (el).contentDocument; } catch { sub = null; }
-      if (sub && sub.documentElement) {
+      // A same-origin frame the user's site rules keep heybro off: its line, none of it (dom_frames.js).
+      const off = sub && sub.documentElement ? leftOut(sub) : null;
+      if (off) {
+        texts.push({ order: order++, dist: 0, text: off, group: g, where: "in", heading: false });
+      } else if (sub && sub.documentElement) {
+        framesRead.push({ path: framePath(sub.defaultView), url: String(sub.location?.href || "") });
         const fx = dx + fr.left + clientLeftOf(el), fy = dy + fr.top + clientTopOf(el);
         texts.push({ order: order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
         // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
@@ -886,7 +893,7 @@ export function scanPage(reg, opts = {}) {
   reg.prune();
 
   return {
-    entries, texts, remoteFrames, dialogs, newCount, covered, hidden: hidden.length, skipped, unseenWords, coveredWords,
+    entries, texts, remoteFrames, framesRead, dialogs, newCount, covered, hidden: hidden.length, skipped, unseenWords, coveredWords,
     url: doc.location ? doc.location.href : "",
     title: doc.title,
     scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place

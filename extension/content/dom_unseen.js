@@ -8,7 +8,6 @@
  * boxes the browser drew: the page map leaves such words out (it counts them).
  */
 import { containsOf, docOf, elementsAtOf, parentElOf, rectOf, tagOf, textOf } from "./dom_native.js";
-import { isOwnUi } from "./own_ui.js";
 
 /** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
 function rgba(c) {
@@ -114,7 +113,7 @@ function coveredByBox(el) {
     const opaque = stack.slice(0, at).some((e) => {
       // A box of words of its own over them (a menu, a dialog, a popover opened over the page) is
       // the page's own layer, judged as a cover of controls is; a blank box or a picture hides.
-      if (containsOf(e, el) || isOwnUi(e) || textOf(e).trim()) return false;
+      if (containsOf(e, el) || textOf(e).trim()) return false;
       if (/^(img|video|canvas|picture|object|embed|iframe)$/.test(tagOf(e))) return true;
       const s = view.getComputedStyle(e);
       if (Number(s.opacity) < 0.9) return false;

@@ -1,8 +1,10 @@
 // @ts-check
 /**
  * Waiting for the page: an element to appear/disappear (one seen before, by id or signature, or one
- * not there yet, by role and accessible name), some text, or the DOM to go quiet. Text and elements
- * are looked for where the scan looks: through open shadow roots and same-origin frames.
+ * not there yet, by role and accessible name), some text, or the page to settle ("quiet": no change
+ * to its DOM for `quiet_ms`, none of its requests on their way, nothing marked busy — a list still
+ * loading is not settled, however still its spinner). Text and elements are looked for where the
+ * scan looks: through open shadow roots and same-origin frames.
  * (Waiting for a URL is done by the coordinator, which outlives a navigation.)
  */
 import { accessibleName, roleOf } from "./accessible_name.js";
@@ -12,7 +14,13 @@ import { refind } from "./refind.js";
 import { walkDeep } from "./dom_roots.js";
 import { actionError } from "./dom_input.js";
 import { innerRoots, deepTexts } from "./dom_roots.js";
-import { isConnectedOf } from "./dom_native.js";
+import { isConnectedOf, qsa, rectsOf } from "./dom_native.js";
+import { canRequest, requestsPending, syncRequests } from "./dom_requests.js";
+
+/** Something of the page is marked as loading (`aria-busy`) and shown. */
+function busy() {
+  return [document, ...innerRoots(document)].some((s) => Array.from(qsa(s, "[aria-busy=true]")).some((b) => rectsOf(b).length > 0));
+}
 
 /**
  * The first rendered element with this role (any interactive element when none is given) whose
@@ -55,12 +63,14 @@ export async function waitFor(args, reg) {
   const watch = { subtree: true, childList: true, attributes: true, characterData: true };
   // Shadow roots and frames present now; one added later shows up as a change of its host.
   if (what === "quiet") for (const s of [document, ...innerRoots(document)]) mo.observe(s.nodeType === 9 ? /** @type {Document} */ (s).documentElement : s, watch);
+  const asks = what === "quiet" && canRequest(document);
+  if (asks) await syncRequests(); // (the requests the page made before this wait, known here)
   try {
     for (;;) {
       /** @type {string | null} */ let matched = null;
       /** @type {Element | null} */ let el = null;
       if (what === "quiet") {
-        if (performance.now() - lastMutation >= args.quiet_ms) matched = "quiet";
+        if (performance.now() - lastMutation >= args.quiet_ms && !(asks && requestsPending(0)) && !busy()) matched = "quiet";
       } else if (what === "text") {
         if (hasText(String(args.text)) !== wantHidden) matched = "text";
       } else {

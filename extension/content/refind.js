@@ -66,7 +66,7 @@
 import { norm } from "./norm.js";
 import { captureSignature, ancestorPath, contextOf, hrefKey, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } from "./signature.js";
 import { labelText, roleOf, visibleText } from "./accessible_name.js";
-import { INTERACTIVE_TAGS, isInteractiveCheap, isRendered, isToolUi } from "./controls.js";
+import { INTERACTIVE_TAGS, isInteractiveCheap, isRendered } from "./controls.js";
 import { frameDocument, walkDeep } from "./dom_roots.js";
 import { NEAR, OTHER_NUMBER, numbers, replacedWord, textSim } from "./text_sim.js";
 import { attr, byTagOf, containsOf, docOf, firstChildOf, hasAttrs, idOf, nextSiblingOf, nodeTypeOf, nodeValueOf, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
@@ -602,7 +602,7 @@ export function collectCandidates(sig, root, rendered = true, pass) {
   };
   // Whether there is a BIG_PAGE-th element is asked of a live list, which walks no further than it.
   const big = "getElementsByTagName" in root ? !!byTagOf(root, "*").item(BIG_PAGE) : qsa(root, "*").length > BIG_PAGE;
-  if (big) gatherBig(sig, root, (el) => { if (!isToolUi(el)) visit(el); }, pass);
+  if (big) gatherBig(sig, root, visit, pass);
   else walkDeep(root, visit);
   return out;
 }

@@ -20,7 +20,7 @@ import { norm } from "./norm.js";
 import { rowLabel } from "./dom_tables.js";
 import { isSecretField, SECRET_SHOWN } from "./dom_secret.js";
 import { accessibleName, labelText, ownText, referencedText, roleOf, shownWords, visibleText } from "./accessible_name.js";
-import { isInteractiveCheap, isToolUi } from "./controls.js";
+import { isInteractiveCheap } from "./controls.js";
 import { deepActiveElement, walkDeep } from "./dom_roots.js";
 import { textSim } from "./text_sim.js";
 import { attr, attrNamesOf, attrsOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstElOf, idOf, innerTextOf, isHtml, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
@@ -298,8 +298,7 @@ export function lookKeyOfSignature(sig) {
  */
 function tagOrder(root, tag, pass) {
   const list = tagQuery(root, tag, pass);
-  /** @type {Element[]} */ const all = [];
-  for (let i = 0; i < list.length; i++) if (!isToolUi(list[i])) all.push(list[i]);
+  /** @type {Element[]} */ const all = Array.from(list);
   // Grouped by attributes first (most elements are alone in theirs: no key, no group); words are
   // read only where the attributes leave look-alikes (twenty "Add to cart" buttons).
   /** @type {Map<string, number | number[]>} */ const byAttrs = new Map();
@@ -450,16 +449,13 @@ export function placeCandidates(sig, cands, pass) {
     const all = tagQuery(root, tagOf(el), pass);
     const k = indexIn(all, el);
     if (k < 0) continue;
-    // Counted as tagOrder counts them, without heybro's own overlay (appended last to the document).
-    let n = all.length;
-    while (n > 0 && isToolUi(all[n - 1])) n--;
-    c.signature.order = { k, n };
+    c.signature.order = { k, n: all.length };
     if (!sig.twins || lookKeyOf(el, pass) !== key) continue;
     let g = groups.get(root);
     if (!g) {
       let sel = tagOf(el);
       for (const a of LOOK_SET) { const v = attr(el, a); if (v && (a !== "value" || valueIsIdentity(tagOf(el)))) sel += `[${a}="${CSS.escape(v)}"]`; }
-      g = Array.from(qsa(root, sel)).filter((x) => !isToolUi(x) && lookKeyOf(x, pass) === key);
+      g = Array.from(qsa(root, sel)).filter((x) => lookKeyOf(x, pass) === key);
       groups.set(root, g);
     }
     if (g.length > 1) c.signature.twins = { k: g.indexOf(el), n: g.length };

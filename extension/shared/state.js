@@ -17,7 +17,7 @@ export const MAX_CHAT = 200;
 /**
  * @typedef {{text: string, state: "pending" | "current" | "done"}} Subtask
  * @typedef {{who: "user" | "agent" | "error", text: string, at: number, n?: number}} ChatEntry
- * @typedef {{decision: string, reason: string, confidence: number, threshold: number, accepted: boolean, by?: string}} VerdictView
+ * @typedef {{decision: string, reason: string, confidence: number, threshold: number, accepted: boolean, by?: string, page?: number, checks?: number, held_back?: string[]}} VerdictView
  * @typedef {{id: string, text: string, kind: "text" | "choice" | "secret" | "confirm", choices: string[], page?: string}} QuestionView
  *   what heybro asks while the task waits for the person (answered by the task's next message)
  * @typedef {{
@@ -154,7 +154,8 @@ export function applyEvent(state, ev) {
       break;
     }
     case EVENT.verdict:
-      ctx.lastVerdict = { decision: d.decision, reason: d.reason, confidence: d.confidence, threshold: d.threshold, accepted: d.accepted, by: d.by };
+      ctx.lastVerdict = { decision: d.decision, reason: d.reason, confidence: d.confidence, threshold: d.threshold, accepted: d.accepted, by: d.by,
+        page: d.dom_confidence ?? 1, checks: d.checks || 0, held_back: d.held_back || [] };
       break;
     case EVENT.question:
       ctx.question = { id: d.id, text: d.text, kind: d.kind || "text", choices: d.choices || [], ...(d.page ? { page: d.page } : {}) };

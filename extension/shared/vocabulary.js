@@ -3,7 +3,7 @@
 
 /** @typedef {"planning" | "executing" | "verifying" | "correcting" | "paused" | "waiting" | "completed" | "failed" | "stopped"} TaskStatus */
 /** @typedef {"status" | "plan" | "iteration" | "tool_call" | "tool_result" | "verdict" | "answer" | "question" | "experience" | "message" | "control" | "usage" | "error"} EventKind */
-/** @typedef {"mark_complete" | "continue_work" | "request_reschedule"} Decision */
+/** @typedef {"mark_complete" | "continue_work" | "request_reschedule" | "fail_task"} Decision */
 /** @typedef {"plan" | "transition" | "browser" | "tab" | "local" | "host"} ToolKind */
 
 /** A task's statuses, by name. @type {Readonly<Record<TaskStatus, string>>} */
@@ -16,7 +16,7 @@ export const FINAL_STATUSES = new Set(["completed", "failed", "stopped"]);
 export const EVENT = Object.freeze({ status: "status", plan: "plan", iteration: "iteration", tool_call: "tool_call", tool_result: "tool_result", verdict: "verdict", answer: "answer", question: "question", experience: "experience", message: "message", control: "control", usage: "usage", error: "error" });
 
 /** The verifier's decisions on a subtask, by name. @type {Readonly<Record<Decision, string>>} */
-export const DECISION = Object.freeze({ mark_complete: "mark_complete", continue_work: "continue_work", request_reschedule: "request_reschedule" });
+export const DECISION = Object.freeze({ mark_complete: "mark_complete", continue_work: "continue_work", request_reschedule: "request_reschedule", fail_task: "fail_task" });
 
 /** The roles' own moves: the plan and the verdict already tell what they did. @type {ReadonlySet<string>} */
 export const OWN_MOVES = new Set(["plan", "transition"]);

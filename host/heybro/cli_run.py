@@ -37,6 +37,7 @@ from shared_schema.status import TaskStatus
 from . import cli, config, logs
 from .cli_interrupts import Interrupts
 from .browser.chromium import OWN_BROWSER_FLAGS, QUIET_FLAGS, extension_flags, find_chromium
+from .agent.history import verdict_numbers
 from .agent.toolbox import reports
 from .endpoint import files
 from .endpoint.client import EndpointUnavailable, events, open_endpoint, send_control, start_task
@@ -277,9 +278,7 @@ class Progress:
             if d.by == "host":  # the subtask's declared outcome, proven on the page
                 self.say(f"  checked by heybro: {d.reason}")
             else:
-                mark = "≥" if d.confidence >= d.threshold else "<"
-                self.say(f"  verifier: {d.decision} (confidence {d.confidence:.2f} {mark} "
-                         f"{d.threshold:.2f}) {d.reason}")
+                self.say(f"  verifier: {d.decision} ({verdict_numbers(d)}) {d.reason}")
         elif isinstance(d, UsageData):
             self.calls += 1
             self.tokens += d.total_tokens
@@ -312,10 +311,15 @@ class Progress:
     def _result(self, d: ToolResultData) -> None:
         if d.decided:
             self.say(f"      · {d.decided}")
+        if d.success and d.said:  # (what was chosen, kept, read; a dialog and heybro's answer)
+            self.say(f"      · {d.tool}: {d.said}")
         if d.success is False:
             self.say(f"      ✗ {d.error_code or 'error'}: {d.error}")
         elif not d.expectation and not reports(d.tool):
-            self.say(f"      ✓ {d.tool}: done")
+            self.say(f"      ✓ {d.tool}: done" + (" — but the page showed no change after it"
+                                                  if d.no_effect else ""))
+        elif d.no_effect:
+            self.say(f"      · {d.tool}: the page showed no change after it")
         if (e := d.expectation):
             # Named by its tool: in a batch the results follow the calls they answer.
             self.say(f"      ↳ {d.tool}: expected {'met' if e.met else 'NOT met'} ({e.detail})")

@@ -38,7 +38,7 @@ test("each action is one line with what it did; statuses are not repeated; usage
     'click button "Search" — now at http://shop/search?q=kettle',
     'click link "Blue Kettle" — failed: Covered by a dialog',
     'extract(name="order", value="KC1") — kept as order',
-    "Verifier: done (95% sure, needs 70%) — Order shown",
+    "Verifier: done (model 95% sure, needs 70%; page: nothing checked) — Order shown",
     "Checked by heybro: done — the page shows it: URL contains '/done'",
     "Next: Order it",
     "You: Also gift wrap",

@@ -29,11 +29,11 @@ test("each subtask holds its actions with outcome and expectation, and its verdi
   assert.deepEqual(find.lines.map((l) => l.text), [
     'click link "Blue Kettle" — now at http://shop/k',
     `click button "Add" (expected: text 'In cart' appears)`,
-    "Verifier: needs a correction (40% sure, needs 70%) — Cart still empty",
+    "Verifier: needs a correction (model 40% sure, needs 70%; page: nothing checked; not taken: the model is not sure enough) — Cart still empty",
   ]);
   assert.deepEqual(find.lines[0].expect, { met: true, detail: "URL contains /k" });
   assert.equal(find.lines[1].expect.met, false);
-  assert.deepEqual(find.lines[2].verdict, { confidence: 0.4, threshold: 0.7, accepted: false });
+  assert.deepEqual(find.lines[2].verdict, { confidence: 0.4, threshold: 0.7, accepted: false, page: 1, checks: 0, held_back: [] });
   assert.equal(find.actions, 2);
   // The question asked and the answer given sit with the subtask they were about.
   const order = s.groups[2];

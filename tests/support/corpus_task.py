@@ -30,7 +30,7 @@ from .app_task import TaskRun, run_task
 from .browser import ExtBrowser, launch
 from .corpus import app, need
 from .corpus.base import Running
-from .scripted_llm import ScriptedLLM, call, calls, find_id, find_ids, user_text
+from .scripted_llm import ScriptedLLM, call, calls, find_id, find_ids, stay, user_text
 
 Script = dict[str, list[Any]]
 
@@ -92,6 +92,17 @@ def page_of(body: dict[str, Any]) -> str:
     return user_text(body).split("PAGE", 1)[-1]
 
 
+def scrolled_to(words: str, then: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], Any]:
+    """A worker step that scrolls down while `words` are not in the page map of its prompt and the
+    page goes on below (a person scrolls to the row they want), then does `then`."""
+    def step(b: dict[str, Any]) -> Any:
+        page = page_of(b)
+        if words in page or "Scroll:" not in page or re.search(r"Scroll: \d+px above, 0px below", page):
+            return then(b)
+        return stay(call("scroll", direction="down", amount=1))
+    return step
+
+
 def when_page_says(words: str, then: dict[str, Any], wait_s: float = 1) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """A worker step that waits until the page in its prompt shows `words`, then does `then`."""
     return lambda b: then if words in page_of(b) else call("wait", seconds=wait_s)
@@ -110,11 +121,11 @@ def logged_in(running: Running, *, inject: str | None = None) -> Iterator[ExtBro
     """A fresh browser with the extension (host registered), logged in to the application; with
     `inject`, a script every page of it runs as it loads (a prompt injection on each page)."""
     with launch() as eb:
-        if inject:
-            eb.ctx.add_init_script(inject)
         page = eb.ctx.pages[0] if eb.ctx.pages else eb.ctx.new_page()
         page.set_viewport_size({"width": 1280, "height": 800})
         running.login(page)
+        if inject:  # (after the login: the harness's own clicks are not the task's)
+            eb.ctx.add_init_script(inject)
         yield eb
 
 

@@ -32,15 +32,23 @@ async def with_extension(p: Playwright, profile: Path) -> AsyncIterator[tuple[Br
 
 
 class ExtensionBrowser:
+    """Calls carry what the coordinator adds to a host's call: when the task started (its first
+    call: a tab its pages open after that is the task's) and the user's site rules."""
+
     def __init__(self, sw: Worker) -> None:
         self.sw = sw
         self.calls: list[tuple[str, dict[str, Any], int | None]] = []
+        self.since: int | None = None
 
     async def call(self, tool: str, args: dict[str, Any], *, tab_id: int | None,
                    timeout_ms: int = 15_000, sites: Any = None) -> dict[str, Any]:
         self.calls.append((tool, args, tab_id))
         TOOLS[tool].args.model_validate(args)  # what the host's tool.call schema check enforces
-        payload: dict[str, Any] = {"tool": tool, "args": args, "timeout_ms": timeout_ms}
+        if self.since is None:
+            self.since = int(await self.sw.evaluate("Date.now()"))
+        payload: dict[str, Any] = {"tool": tool, "args": args, "timeout_ms": timeout_ms, "task_since": self.since}
+        if sites is not None:
+            payload["sites"] = sites.model_dump(mode="json") if hasattr(sites, "model_dump") else sites
         if tab_id is not None:
             payload["tab_id"] = tab_id
         res = await self.sw.evaluate("(call) => globalThis.heybro.runTool(call)", payload)

@@ -28,6 +28,7 @@ class El:
     opens: str | None = None  # clicking opens this URL in a new tab
     risk: str | None = None  # what a press on it may do ("spend money"), as the page's agent judges it
     posts_to: str | None = None  # a submit button whose form is sent to this address
+    place: str = ""  # the item it is in, as the page's agent reads it (a feed's row)
 
 
 @dataclass
@@ -171,7 +172,7 @@ class FakeBrowser:
         origin = "/".join(self.url.split("/")[:3])
         if gate.get("origin") and gate["origin"] != origin:
             raise ToolFailed("origin_changed", f"The page is now on {origin}.", {"origin": origin})
-        digest = f"{el.id}:{el.label}"
+        digest = f"{el.id}:{el.label}:{el.place}"
         reasons: list[dict[str, Any]] = []
         if tool in ("click", "press") and el.risk and gate.get("confirm"):
             reasons.append({"kind": "risk", "what": el.risk, "said": el.label})
@@ -185,7 +186,8 @@ class FakeBrowser:
                       for e in self._els() if e.tag == "input" and e.value]
             raise ToolFailed("needs_approval", "held", {
                 "effect": {"words": el.label, "kind": el.tag, "target": el.posts_to or el.href,
-                           "method": "post" if el.posts_to else None, "fields": fields, "beside": ""},
+                           "method": "post" if el.posts_to else None, "fields": fields, "beside": "",
+                           "place": el.place},
                 "digest": digest, "reasons": reasons})
 
 

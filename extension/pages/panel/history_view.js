@@ -4,14 +4,14 @@
  * action once with what it did, the plan as it changed, verdicts in words, what the user said,
  * and the model use summed up instead of one raw line per call.
  */
-import { DECISION_WORDS, STATUS_WORDS, describeAction } from "./task_view.js";
+import { DECISION_WORDS, STATUS_WORDS, describeAction, verdictNumbers } from "./task_view.js";
 import { EVENT, OWN_MOVES, STATUS } from "../../shared/vocabulary.js";
 
 /**
  * @typedef {{seq: number, kind: string, at: number, data: Record<string, any>}} HistoryEntry
  * @typedef {{kind: "status" | "plan" | "action" | "verdict" | "message" | "user" | "error" | "thought" | "usage" | "question",
  *            text: string, at: number, ok?: boolean | null, seq?: number, status?: string, next?: boolean,
- *            expect?: {met: boolean, detail: string}, verdict?: {confidence: number, threshold: number, accepted: boolean}}} HistoryLine
+ *            expect?: {met: boolean, detail: string}, verdict?: {confidence: number, threshold: number, accepted: boolean, page?: number, checks?: number, held_back?: string[]}}} HistoryLine
  */
 
 
@@ -135,6 +135,7 @@ export class RunReader {
         else {
           const words = resultWords(d, this.url);
           if (words) line.text += ` — ${words}`;
+          if (d.no_effect) line.text += " — the page showed no change after it";
         }
         if (d.decided) line.text += ` — ${d.decided}`; // the user's word on it (asked first, answered)
         // Its element was gone and heybro found it again by its description: why that one.
@@ -151,9 +152,9 @@ export class RunReader {
       }
       case EVENT.verdict:
         add({ kind: "verdict", at, ok: !!d.accepted,
-          verdict: { confidence: d.confidence || 0, threshold: d.threshold || 0, accepted: !!d.accepted },
+          verdict: { confidence: d.confidence || 0, threshold: d.threshold || 0, accepted: !!d.accepted, page: d.dom_confidence ?? 1, checks: d.checks || 0, held_back: d.held_back || [] },
           text: d.by === "host" ? `Checked by heybro: done — ${d.reason}`
-            : `Verifier: ${DECISION_WORDS[d.decision] || d.decision} (${Math.round((d.confidence || 0) * 100)}% sure, needs ${Math.round((d.threshold || 0) * 100)}%) — ${d.reason}` });
+            : `Verifier: ${DECISION_WORDS[d.decision] || d.decision} (${verdictNumbers({ confidence: d.confidence || 0, threshold: d.threshold || 0, accepted: !!d.accepted, page: d.dom_confidence ?? 1, checks: d.checks || 0, held_back: d.held_back || [], overruled: d.overruled || null })}) — ${d.reason}` });
         break;
       case EVENT.question:
         add({ kind: "question", at, text: `heybro asks: ${d.text}` + (d.choices?.length ? ` (${d.choices.join(" / ")})` : "") });

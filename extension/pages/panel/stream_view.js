@@ -6,6 +6,7 @@
  * and only groups whose version changed are redrawn.
  */
 import { STATUS } from "../../shared/vocabulary.js";
+import { verdictNumbers } from "./task_view.js";
 
 /**
  * @typedef {import("./step_stream.js").StepGroup} StepGroup
@@ -78,7 +79,7 @@ function lineElement(l) {
     const chip = document.createElement("span");
     chip.className = `chip ${l.verdict.accepted ? "ok" : "warn"}`;
     chip.textContent = `${Math.round(l.verdict.confidence * 100)}%`;
-    chip.title = `Confidence ${Math.round(l.verdict.confidence * 100)}%, needs ${Math.round(l.verdict.threshold * 100)}%`;
+    chip.title = verdictNumbers(l.verdict);
     li.prepend(chip, " ");
   }
   const when = new Date(l.at * 1000);

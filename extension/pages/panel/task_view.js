@@ -73,8 +73,24 @@ function describeParams(params, skip = []) {
 /** The verifier's decision in words. */
 export const DECISION_WORDS = /** @type {Record<string, string>} */ ({
   [DECISION.mark_complete]: "done", [DECISION.continue_work]: "needs a correction",
-  [DECISION.request_reschedule]: "replanning",
+  [DECISION.request_reschedule]: "replanning", [DECISION.fail_task]: "the goal cannot be met",
 });
+
+/**
+ * A verdict's two numbers, each said as what it is, and why it was not taken: "model 95% sure,
+ * needs 70%; page: 2 of 2 checks hold" — or "…; not taken: text:Saved NOT MET (…)".
+ * @param {{confidence: number, threshold: number, accepted: boolean, page?: number, checks?: number, held_back?: string[], overruled?: string | null}} v
+ */
+export function verdictNumbers(v) {
+  const pct = (/** @type {number} */ x) => `${Math.round((x || 0) * 100)}%`;
+  const checks = v.checks || 0;
+  const held = Math.round((v.page ?? 1) * checks);
+  let out = `model ${pct(v.confidence)} sure, needs ${pct(v.threshold)}; ` +
+    (checks ? `page: ${held} of ${checks} check${checks === 1 ? "" : "s"} hold` : "page: nothing checked");
+  if (v.overruled) out += `; a check overruled: ${v.overruled}`;
+  if (!v.accepted) out += `; not taken: ${(v.held_back || []).length ? (v.held_back || []).slice(0, 4).join("; ") : "the model is not sure enough"}`;
+  return out;
+}
 
 /**
  * The action in words: the tool and the element it acts on as the page named it (`click link
@@ -140,7 +156,7 @@ export function renderTask(state, ui) {
     const meter = /** @type {HTMLMeterElement} */ (verdict.querySelector("[data-field=meter]"));
     meter.value = v.confidence;
     meter.high = v.threshold;
-    /** @type {HTMLElement} */ (verdict.querySelector("[data-field=confidence]")).textContent = `confidence ${Math.round(v.confidence * 100)}% (needs ${Math.round(v.threshold * 100)}%)`;
+    /** @type {HTMLElement} */ (verdict.querySelector("[data-field=confidence]")).textContent = verdictNumbers(v);
     /** @type {HTMLElement} */ (verdict.querySelector("[data-field=reason]")).textContent = v.reason;
   }
 

@@ -1,15 +1,14 @@
-"""The phases every action goes through, whoever proposes it — the worker's model, a desk role, a
-routine's replay, an outside agent through the worker: **hold** (a reply held through a pause is
-not carried out) → **guard** (an action a fault cut off is not repeated by itself; the task's step
-budget) → record → run (through AgentEnv.call, where sinks.py decides what may leave and asks the
-user first) → **what it changed** (one reading of "the page changed") → check its expectation
-(settle.py) → **why the batch stops**. One definition of each, so the paths cannot drift apart."""
+"""The phases of an action, each defined once: **hold** (a reply held through a pause is not
+carried out), **guard** (an action a fault cut off is not repeated by itself; the task's step
+budget), **what it changed** (one reading of "the page changed"), whether it did anything at all,
+and **why the batch stops**. pipeline.py runs them in order for every run."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from .browser import Snapshot
 from .cutoff import action_key
 from .env import AgentEnv
 from .errors import GuardrailHit, Interrupted, RepeatHeld
@@ -51,6 +50,31 @@ def changed_page(result: Any, url_before: str) -> bool:
     return (bool(result.get("url") and url_before and result["url"] != url_before)
             or bool(result.get("navigated")) or bool(result.get("url_changed"))
             or bool(result.get("dialog")))
+
+
+def no_effect(tool: RoleTool, result: Any, before: Snapshot | None, element_id: Any,
+              after: Snapshot | None) -> bool:
+    """Whether an action that may set something off (a click, a key press, a choice) showed no
+    effect at all: the page reports no change to its address, its content or the control's state
+    and no dialog — and, where the page was read again later (`after`), it reads as it did when
+    the action was proposed (`before`)."""
+    if not tool.effects.may_navigate or tool.kind != "browser" or not isinstance(result, dict):
+        return False
+    m = result.get("mutations")
+    if (not isinstance(m, dict) or any(m.get(k) for k in ("added", "removed", "attributes", "text"))
+            or changed_page(result, before.url if before is not None else "")):
+        return False
+    sig = before.elements.get(element_id) if before is not None and isinstance(element_id, str) else None
+    now = (result.get("element") or {}).get("state") if isinstance(result.get("element"), dict) else None
+    if isinstance(sig, dict) and isinstance(now, dict) and _state(sig.get("state")) != _state(now):
+        return False
+    return after is None or before is None or after.fingerprint == before.fingerprint
+
+
+def _state(state: Any) -> dict[str, Any]:
+    """A control's state as a press may change it (checked, expanded, selected, its value)."""
+    keys = ("checked", "expanded", "selected", "pressed", "value", "option", "open")
+    return {k: state.get(k) if isinstance(state, dict) else None for k in keys}
 
 
 def why_stop(tc: ToolCall, changed: bool) -> str | None:

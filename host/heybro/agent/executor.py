@@ -17,6 +17,7 @@ from .env import AgentEnv
 from .errors import BrowserLost, GuardrailHit, RepeatHeld, TaskStopped, ToolFailed
 from .model_run import ModelRun, open_page
 from .models import ResumeNote, TaskStatus
+from .steps import Done
 
 log = logs.get("heybro.agent")
 
@@ -38,9 +39,10 @@ class Run(Protocol):
     async def opening(self) -> None:
         """Before the first step of a new run (the task's page, when it names one)."""
 
-    async def steps(self, resume: ResumeNote | None) -> str:
-        """The steps until the task is done; returns why it ended (its result). With `resume`,
-        goes on with a task restored from the store, the note handed to whoever picks it up."""
+    async def steps(self, resume: ResumeNote | None) -> Done:
+        """The steps until the task is done; returns how it ended: the goal met (completed) or
+        judged not to be met (failed), with the reason the user reads. With `resume`, goes on with
+        a task restored from the store, the note handed to whoever picks it up."""
 
 
 class TaskExecutor:
@@ -91,9 +93,12 @@ class TaskExecutor:
                     await self.run.opening()
                 else:
                     await self._reopen()
-                reason = await self.run.steps(resume)
-            task.result = reason
-            await self.env.set_status(TaskStatus.completed, reason)
+                ended = await self.run.steps(resume)
+            if ended.failed:  # the planner or the verifier judged the goal cannot be met
+                await self._fail(ended.reason)
+            else:
+                task.result = ended.reason
+                await self.env.set_status(TaskStatus.completed, ended.reason)
         except TaskStopped as err:
             task.result = str(err)
             await self.env.set_status(TaskStatus.stopped, str(err))

@@ -1,4 +1,18 @@
-"""Checking an action's expected outcome against what the DOM agent reports right after it."""
+"""Checking an expected outcome against the page, clause by clause, as a person compares:
+
+- `url:/checkout` — the address contains it;
+- `text:Order confirmed` / `no text:…` — the words are (not) anywhere on the page, whatever their
+  spacing and case;
+- `element:button "Pay"` / `no element:…` — an element with that name (its name, label, text or
+  placeholder contains the words), of that role when one is written; a role alone
+  (`element:dialog`) is any element of that role;
+- `value:kettle` — the acted-on field's whole value as the page shows it, spacing and case aside (a
+  select: its option's words or its form value); with no field acted on, a field on the page
+  showing that value.
+
+Any number of clauses of any kind, each checked and reported on its own; one the host cannot read
+is refused with what to write instead, never dropped. A clause that already held on the page before
+the action is said to (it proves nothing about the action)."""
 
 from __future__ import annotations
 
@@ -7,9 +21,17 @@ from typing import Any
 
 from .browser import Snapshot
 from .signature import attrs_of
-from .models import ClauseCheck, ExpectationCheck, ExpectedOutcome
+from .models import Clause, ClauseCheck, ClauseKind, ExpectationCheck, ExpectedOutcome
 
 ROLE_AND_NAME = re.compile(r'^\s*([\w-]+)\s+"(.+)"\s*$')
+# Roles an `element:` clause may name alone (`element:dialog`): what an element is, not its words.
+ROLE_WORDS = frozenset({
+    "alert", "alertdialog", "article", "banner", "button", "checkbox", "columnheader", "combobox",
+    "dialog", "form", "grid", "gridcell", "heading", "img", "link", "list", "listbox", "listitem",
+    "menu", "menubar", "menuitem", "menuitemcheckbox", "menuitemradio", "navigation", "option",
+    "progressbar", "radio", "region", "row", "rowheader", "searchbox", "slider", "spinbutton",
+    "status", "switch", "tab", "table", "tablist", "tabpanel", "textbox", "toolbar", "tooltip",
+    "tree", "treeitem"})
 
 
 def _readings(result: Any, snap: Snapshot, element_id: str | None) -> list[str]:
@@ -47,144 +69,187 @@ def words(text: str) -> str:
     return " ".join(text.split())
 
 
-def same_value(shown: str, wanted: str, *, any_case: bool) -> bool:
-    """Whether a control's value reads as the wanted one: spacing aside; a choice among options
-    (a select) in any case, as its words and its form value name one option."""
-    a, b = words(shown), words(wanted)
-    return a.casefold() == b.casefold() if any_case else a == b
+def same_value(shown: str, wanted: str) -> bool:
+    """Whether a control's value reads as the wanted one, as a person reads it: spacing and case
+    aside, the whole value (not a part of it)."""
+    return words(shown).casefold() == words(wanted).casefold()
+
+
+def role_only(what: str) -> str | None:
+    """The role an `element:` clause names alone (`dialog`), or None (it names words)."""
+    w = what.strip().lower()
+    return w if w in ROLE_WORDS else None
 
 
 def find_elements(snap: Snapshot, what: str) -> list[str]:
     """Ids of the page-map elements `what` names: 'Place order' (its name, label, text or
-    placeholder contains it) or 'button "Place order"' (that role or tag too)."""
+    placeholder contains it), 'button "Place order"' (that role or tag too), or a role alone
+    ('dialog': any element of that role — or with those words). An open dialog of the page counts
+    for `dialog` though the map lists controls, not the boxes around them (`dialog:1`)."""
     m = ROLE_AND_NAME.match(what)
-    kind, words = (m.group(1).lower(), m.group(2)) if m else (None, what)
-    words = " ".join(words.lower().split())
+    kind, wanted = (m.group(1).lower(), m.group(2)) if m else (None, what)
+    alone = None if m else role_only(what)
+    wanted = " ".join(wanted.lower().split())
     found = []
     for eid, sig in snap.elements.items():
         if not isinstance(sig, dict):
             continue
-        if kind and kind not in (str(sig.get("role") or "").lower(), str(sig.get("tag") or "").lower()):
+        roles = (str(sig.get("role") or "").lower(), str(sig.get("tag") or "").lower())
+        if alone and alone in roles:
+            found.append(eid)
+            continue
+        if kind and kind not in roles:
             continue
         attrs = attrs_of(sig)
         names = (sig.get("name"), sig.get("label"), sig.get("text"), attrs.get("placeholder"))
-        if any(isinstance(n, str) and words in " ".join(n.lower().split()) for n in names):
+        if any(isinstance(n, str) and wanted in " ".join(n.lower().split()) for n in names):
             found.append(eid)
+    if "dialog" in (alone, kind) and not found:
+        dialogs = [d for d in (snap.model_extra or {}).get("dialogs") or []
+                   if isinstance(d, dict) and not d.get("kind")]  # (a browser box is answered at once)
+        for i, d in enumerate(dialogs):
+            if alone or wanted in " ".join(f"{d.get('name') or ''} {d.get('text') or ''}".lower().split()):
+                found.append(f"dialog:{i + 1}")
     return found
 
 
 # What the worker writes in `expect` (one string: its schema costs a few tokens per tool instead of
-# forty) and the ExpectedOutcome field each clause sets.
-CLAUSES = {"url": "url_contains", "text": "text_appears", "no text": "text_disappears",
-           "element": "element_appears", "no element": "element_disappears", "value": "value"}
+# forty): clauses joined by ';'.
+KINDS: tuple[ClauseKind, ...] = ("url", "text", "no text", "element", "no element", "value")
 CLAUSE = re.compile(r"^\s*(no\s+text|no\s+element|url|text|element|value)\s*:\s*(.*?)\s*$", re.I | re.S)
+WRITE = ("write checks as url:…, text:…, no text:…, element:…, no element:… or value:…, joined by "
+         "';' (any number, of any kind)")
+
+
+def _unquoted(text: str) -> str:
+    """Words wrapped whole in quotes, without them ('"Order confirmed"' → Order confirmed)."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1].strip()
+    return text
 
 
 def parse_expect(text: str) -> ExpectedOutcome:
-    """`url:/checkout; text:Order confirmed; no element:button "Pay"` → an ExpectedOutcome.
-    Raises ValueError with what to write instead."""
-    found: dict[str, str] = {}
+    """`url:/checkout; text:Order confirmed; text:Blue Kettle; no element:button "Pay"` → an
+    ExpectedOutcome with every clause, in order (the same clause twice is one check). Raises
+    ValueError with what to write instead: nothing is dropped."""
+    found: list[Clause] = []
     for part in (x for x in text.split(";") if x.strip()):
         m = CLAUSE.match(part)
-        if not m or not m.group(2):
-            raise ValueError(f"cannot read {part.strip()!r}: write checks as url:…, text:…, "
-                             "no text:…, element:…, no element:… or value:…, joined by ';'")
-        found[CLAUSES[" ".join(m.group(1).lower().split())]] = m.group(2).strip('"\'') \
-            if m.group(1).lower() in ("url", "value") else m.group(2)
+        if not m:
+            raise ValueError(f"cannot read {part.strip()!r}: {WRITE}")
+        kind: ClauseKind = " ".join(m.group(1).lower().split())  # type: ignore[assignment]
+        what = m.group(2) if kind.endswith("element") else _unquoted(m.group(2))
+        if not what.strip():
+            raise ValueError(f"{part.strip()!r} says what kind of check, not what to check: "
+                             f"write {kind}:… with the words")
+        clause = Clause(kind=kind, what=what)
+        if clause not in found:
+            found.append(clause)
     if not found:
         raise ValueError("expect is empty: leave it out, or write a check such as url:/checkout")
-    return ExpectedOutcome(**found)
+    return ExpectedOutcome(clauses=found)
 
 
 def expect_text(expect: ExpectedOutcome) -> str:
     """The checks as the models write them (parse_expect's inverse)."""
-    names = {field: clause for clause, field in CLAUSES.items()}
-    return "; ".join(f"{names[k]}:{v}" for k, v in expect.model_dump(exclude_none=True).items())
+    return "; ".join(str(c) for c in expect.clauses)
 
 
 def check(tool: str, expect: ExpectedOutcome, params: dict[str, Any], result: Any,
-          after: Snapshot, *, chooses: bool = False) -> ExpectationCheck:
+          after: Snapshot, *, before: Snapshot | None = None) -> ExpectationCheck:
     """`after` is the page once the action settled (for URL and value, the action's own result
     is read first: it is always the page after the action). Each clause is checked on its own
-    (`parts`), the whole is met when every one is. `chooses`: the tool picks one of the page's
-    own options (its definition's `effects.chooses`), so a value may be told by words or value."""
-    names = {field: clause for clause, field in CLAUSES.items()}
-    parts: list[ClauseCheck] = []
-
-    def note(field: str, ok: bool, yes: str, no: str) -> None:
-        value = getattr(expect, field)
-        parts.append(ClauseCheck(clause=f"{names[field]}:{value}", met=ok, detail=yes if ok else no))
-
+    (`parts`), the whole is met when every one is. `before`: the page the action was proposed on
+    — a clause that held there too is marked so (it proves nothing about the action)."""
+    element_id = params.get("element_id")
     url = (result.get("url") if isinstance(result, dict) else None) or after.url
-    page = words(f"{after.title}\n{after.text}").casefold()
-    if expect.url_contains is not None:
-        note("url_contains", expect.url_contains in url, f"URL contains {expect.url_contains!r} ({url})",
-             f"URL lacks {expect.url_contains!r} ({url})")
-    if expect.text_appears is not None:
-        note("text_appears", words(expect.text_appears).casefold() in page,
-             f"text {expect.text_appears!r} is on the page",
-             f"text {expect.text_appears!r} is not on the page")
-    if expect.text_disappears is not None:
-        note("text_disappears", words(expect.text_disappears).casefold() not in page,
-             f"text {expect.text_disappears!r} is gone",
-             f"text {expect.text_disappears!r} is still on the page")
-    if expect.element_appears is not None:
-        ids = find_elements(after, expect.element_appears)
-        note("element_appears", bool(ids),
-             f"element {expect.element_appears} is on the page ({', '.join(ids[:3])})",
-             f"no element {expect.element_appears} on the page")
-    if expect.element_disappears is not None:
-        ids = find_elements(after, expect.element_disappears)
-        note("element_disappears", not ids, f"element {expect.element_disappears} is gone",
-             f"element {expect.element_disappears} is still on the page ({', '.join(ids[:3])})")
-    if expect.value is not None:
-        element_id = params.get("element_id")
-        readings = _readings(result, after, element_id)
-        if _is_secret(result, after, element_id):
-            # Its value is never read back: filled (or empty) is all that can be told, and said.
-            filled = bool(readings and readings[0])
-            note("value", filled == bool(expect.value),
-                 "the secret field is filled (its value is never read)" if filled else "the secret field is empty",
-                 "the secret field is empty" if expect.value else "the secret field is filled")
-        else:
-            choice = chooses or _is_choice(result, after, element_id)
-            ok = any(same_value(r, expect.value, any_case=choice) for r in readings) or (
-                not readings and f'="{expect.value}"' in f"{after.title}\n{after.text}")
-            shown = readings[0] if readings else None
-            note("value", ok, f"value is {expect.value!r}" + (f" (the page shows {shown!r})"
-                                                                if shown not in (None, expect.value) else ""),
-                 f"value is not {expect.value!r} (the page shows {shown!r})")
+    parts = [_clause(c, after, url, result, element_id) for c in expect.clauses]
+    if before is not None:
+        for c, part in zip(expect.clauses, parts, strict=True):
+            if part.met and c.kind != "value" and _clause(c, before, before.url, None, None).met:
+                part.before = True
+                part.detail += " — and already so before the action (it proves nothing about it)"
     failed = [p.detail for p in parts if not p.met]
     held = [p.detail for p in parts if p.met]
     return ExpectationCheck(tool=tool, expect=expect, met=not failed, parts=parts,
                             detail="; ".join(failed + held) or "nothing to check")
 
 
-def _is_choice(result: Any, snap: Snapshot, element_id: str | None) -> bool:
-    """Whether the control chooses among options (a select): its value is one option's words."""
-    if isinstance(result, dict) and result.get("selected"):
-        return True
-    sig = snap.elements.get(element_id) if element_id else None
-    return isinstance(sig, dict) and (sig.get("tag") == "select" or (
-        sig.get("role") in ("combobox", "listbox")
-        and isinstance((sig.get("state") or {}).get("option"), str)))
+def _clause(c: Clause, snap: Snapshot, url: str, result: Any, element_id: str | None) -> ClauseCheck:
+    """One clause checked on `snap` (`url`: the address after the action)."""
+    def note(ok: bool, yes: str, no: str) -> ClauseCheck:
+        return ClauseCheck(clause=str(c), met=ok, detail=yes if ok else no)
+
+    page = words(f"{snap.title}\n{snap.text}").casefold()
+    what = c.what
+    if c.kind == "url":
+        return note(what in url, f"URL contains {what!r} ({url})", f"URL lacks {what!r} ({url})")
+    if c.kind in ("text", "no text"):
+        there = words(what).casefold() in page
+        if c.kind == "text":
+            return note(there, f"text {what!r} is on the page", f"text {what!r} is not on the page")
+        return note(not there, f"text {what!r} is gone", f"text {what!r} is still on the page")
+    if c.kind in ("element", "no element"):
+        ids = find_elements(snap, what)
+        named = f"an element of role {what.strip()}" if role_only(what) else f"element {what}"
+        if c.kind == "element":
+            return note(bool(ids), f"{named} is on the page ({', '.join(ids[:3])})",
+                        f"no {named.removeprefix('an ')} on the page" if role_only(what)
+                        else f"no element {what} on the page")
+        return note(not ids, f"{named} is gone", f"{named} is still on the page ({', '.join(ids[:3])})")
+    return _value(c, snap, result, element_id)
+
+
+def _value(c: Clause, snap: Snapshot, result: Any, element_id: str | None) -> ClauseCheck:
+    """`value:` on the acted-on field (or, with none, any field of the page's map)."""
+    wanted = c.what
+
+    def note(ok: bool, yes: str, no: str) -> ClauseCheck:
+        return ClauseCheck(clause=str(c), met=ok, detail=yes if ok else no)
+
+    if element_id is None and not isinstance(result, dict):
+        fields = [v for v in _field_values(snap) if same_value(v, wanted)]
+        return note(bool(fields), f"a field on the page shows {wanted!r}",
+                    f"no field on the page shows {wanted!r}")
+    readings = _readings(result, snap, element_id)
+    if _is_secret(result, snap, element_id):
+        # Its value is never read back: filled (or empty) is all that can be told, and said.
+        filled = bool(readings and readings[0])
+        return note(filled, "the secret field is filled (its value is never read, so not compared)",
+                    "the secret field is empty")
+    ok = any(same_value(r, wanted) for r in readings) or (
+        not readings and any(same_value(v, wanted) for v in _field_values(snap)))
+    shown = readings[0] if readings else None
+    return note(ok, f"value is {wanted!r}" + (f" (the page shows {shown!r})" if shown not in (None, wanted) else ""),
+                f"value is not {wanted!r} (the page shows {shown!r})")
+
+
+VALUE_SHOWN = re.compile(r'="((?:[^"\\]|\\.)*)"')
+
+
+def _field_values(snap: Snapshot) -> list[str]:
+    """The values the page's fields show, from its map: each control's state, and `="…"` in its
+    lines (how the map writes a field's value)."""
+    out = [str((sig.get("state") or {}).get("value")) for sig in snap.elements.values()
+           if isinstance(sig, dict) and isinstance((sig.get("state") or {}).get("value"), str)]
+    return out + VALUE_SHOWN.findall(snap.text)
 
 
 def wait_args(expect: ExpectedOutcome, fact: ExpectationCheck, timeout_ms: int) -> dict[str, Any] | None:
     """What to wait for while the page settles: the first clause that did not hold and that the
     page can still come to show (a URL, a text, a named element coming or going; not a value)."""
-    unmet = {p.clause.split(":", 1)[0] for p in fact.parts if not p.met} if fact.parts else set(CLAUSES)
-    if "url" in unmet and expect.url_contains:
-        return {"url": expect.url_contains, "timeout_ms": timeout_ms}
-    for clause, text, state in (("text", expect.text_appears, "visible"),
-                                ("no text", expect.text_disappears, "hidden")):
-        if clause in unmet and text:
-            return {"text": text, "state": state, "timeout_ms": timeout_ms}
-    for clause, named, state in (("element", expect.element_appears, "visible"),
-                                 ("no element", expect.element_disappears, "hidden")):
-        if clause in unmet and named:
-            m = ROLE_AND_NAME.match(named)
-            role, name = (m.group(1), m.group(2)) if m else (None, named)
-            return {**({"role": role} if role else {}), "name": name, "state": state,
+    unmet = {p.clause for p in fact.parts if not p.met} if fact.parts else {str(c) for c in expect.clauses}
+    for c in expect.clauses:
+        if str(c) not in unmet or c.kind == "value":
+            continue
+        if c.kind == "url":
+            return {"url": c.what, "timeout_ms": timeout_ms}
+        if c.kind in ("text", "no text"):
+            return {"text": c.what, "state": "visible" if c.kind == "text" else "hidden",
                     "timeout_ms": timeout_ms}
+        m = ROLE_AND_NAME.match(c.what)
+        alone = role_only(c.what)
+        role, name = (m.group(1), m.group(2)) if m else (alone, None if alone else c.what)
+        return {**({"role": role} if role else {}), **({"name": name} if name else {}),
+                "state": "visible" if c.kind == "element" else "hidden", "timeout_ms": timeout_ms}
     return None

@@ -11,14 +11,17 @@ from typing import Any
 from shared_schema.page_text import one_line
 
 from .expect import expect_text
-from .models import ClauseCheck, ExpectationCheck, ExpectedOutcome
+from .models import Clause, ClauseCheck, ExpectationCheck, ExpectedOutcome
 from .toolbox import WaitFor
 
 Fact = tuple[ExpectationCheck, ClauseCheck]
 
 
-def _key(clause: str) -> str:
-    return " ".join(clause.casefold().split())
+def _key(fact: ExpectationCheck, part: ClauseCheck) -> str:
+    """What a reading is about: the page's text, elements or address by the clause alone; a value
+    by the clause and the field it was read on (two fields may be expected to say the same)."""
+    key = " ".join(part.clause.casefold().split())
+    return f"{fact.about} · {key}" if key.startswith("value:") else key
 
 
 def parts_of(fact: ExpectationCheck) -> list[ClauseCheck]:
@@ -32,7 +35,7 @@ def latest(facts: Iterable[ExpectationCheck]) -> list[Fact]:
     seen: dict[str, Fact] = {}
     for fact in facts:
         for part in parts_of(fact):
-            key = _key(part.clause)
+            key = _key(fact, part)
             seen.pop(key, None)
             seen[key] = (fact, part)
     return list(seen.values())
@@ -42,6 +45,13 @@ def share_met(facts: Iterable[ExpectationCheck]) -> float | None:
     """The share of clauses whose latest reading holds; None when nothing was checked."""
     now = latest(facts)
     return sum(p.met for _, p in now) / len(now) if now else None
+
+
+def said(part: ClauseCheck) -> str:
+    """A clause's reading in a word: MET, NOT MET, or MET before the action as well."""
+    if not part.met:
+        return "NOT MET"
+    return "MET (already before the action)" if part.before else "MET"
 
 
 def when(fact: ExpectationCheck) -> str:
@@ -57,7 +67,7 @@ def lines(facts: Iterable[ExpectationCheck]) -> str:
     for fact, part in latest(facts):
         about = fact.about or fact.tool
         out.append(f"- {one_line(about, 200)} · {one_line(part.clause, 200)}: "
-                   f"{'MET' if part.met else 'NOT MET'} — {one_line(part.detail, 300)}{when(fact)}")
+                   f"{said(part)} — {one_line(part.detail, 300)}{when(fact)}")
     return "\n".join(out)
 
 
@@ -67,20 +77,20 @@ def of_wait(args: WaitFor, target: str | None, result: Any, error: str | None) -
     gone = args.gone
     named = target or (f'{args.role} "{args.name}"' if args.role and args.name else args.name or args.role)
     if args.url_contains:
-        expect = ExpectedOutcome(url_contains=args.url_contains)
+        clause = Clause(kind="url", what=args.url_contains)
     elif args.text:
-        expect = ExpectedOutcome(**{"text_disappears" if gone else "text_appears": args.text})
+        clause = Clause(kind="no text" if gone else "text", what=args.text)
     elif named:
-        expect = ExpectedOutcome(**{"element_disappears" if gone else "element_appears": named})
+        clause = Clause(kind="no element" if gone else "element", what=named)
     else:
         return None
-    clause = expect_text(expect)
+    expect = ExpectedOutcome(clauses=[clause])
     waited = result.get("waited_ms") if isinstance(result, dict) else None
     if error is None:
         what = "is gone" if gone else "is there"
-        detail = f"{clause.split(':', 1)[1]} {what}" + (f" after {waited} ms of waiting" if waited is not None else "")
+        detail = f"{clause.what} {what}" + (f" after {waited} ms of waiting" if waited is not None else "")
     else:
         detail = error
-    part = ClauseCheck(clause=clause, met=error is None, detail=detail)
+    part = ClauseCheck(clause=str(clause), met=error is None, detail=detail)
     return ExpectationCheck(tool="wait_for", expect=expect, met=part.met, detail=detail,
                             about=f"wait_for {clause}", parts=[part])

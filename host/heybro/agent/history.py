@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Literal, Protocol
 
 from shared_schema.page_text import neutral, one_line
 
@@ -47,7 +48,8 @@ def call_line(c: ToolCall) -> str:
         moved = isinstance(c.result, dict) and (c.result.get("navigated") or c.result.get("url_changed"))
         outcome = "ok" + (", page changed" if moved else "") + f"; {dialog}"
     elif c.success:
-        outcome = "ok" + (", page changed" if c.page_changed else "")
+        outcome = "ok" + (", page changed" if c.page_changed else
+                          ", but the page showed no change after it" if c.no_effect else "")
     elif c.success is False:
         outcome = f"FAILED {c.error_code or ''}: {one_line(c.error or '', ERROR_CHARS)}" + candidates_text(c)
     else:
@@ -60,6 +62,8 @@ def call_line(c: ToolCall) -> str:
     if c.expectation is not None:
         outcome += f"; expected: {'met' if c.expectation.met else 'NOT met'} "\
                    f"({one_line(c.expectation.detail, DETAIL_CHARS)})"
+        if c.expectation.met and c.expectation.parts and all(p.before for p in c.expectation.parts):
+            outcome += " — all of it so before the action too: no sign the action did it"
     return f"{c.tool}({params}) → {outcome}"
 
 
@@ -70,19 +74,32 @@ def decisions(calls: list[ToolCall]) -> str:
 
 
 def dialog_text(c: ToolCall) -> str:
-    """What a browser dialog the action opened asked and what heybro answered — a confirm answered
-    Cancel means what the click was for did not happen."""
-    d = c.result.get("dialog") if isinstance(c.result, dict) else None
+    """What a browser dialog the action opened asked and what heybro answered, with how to answer
+    it otherwise — a confirm answered Cancel means what the click was for did not happen; a
+    prompt answered with no words gave the page none."""
+    return dialog_words(c.result, hint=True)
+
+
+def dialog_words(result: object, *, hint: bool = False) -> str:
+    """A dialog an action's result reports, in words ('' for none); `hint`: how to answer it
+    otherwise (for the model)."""
+    d = result.get("dialog") if isinstance(result, dict) else None
     if not isinstance(d, dict) or not d.get("kind"):
         return ""
     kind, text, answer = str(d.get("kind")), one_line(str(d.get("text") or ""), 120), d.get("answer")
     if kind == "alert":
         return f'the page showed an alert "{text}"'
+    if answer == "accepted" and kind == "prompt":
+        given = one_line(str(d.get("value") or ""), 120)
+        said = f'the page asked (prompt) "{text}" and heybro answered OK with ' + (
+            f'"{given}"' if given else "nothing typed")
+        return said + ('; to type words into it, repeat the action with dialog="the words"'
+                       if hint and not given else "")
     if answer == "accepted":
-        given = f' with "{one_line(str(d["value"]), 120)}"' if kind == "prompt" and d.get("value") is not None else ""
-        return f'the page asked ({kind}) "{text}" and heybro answered OK{given}'
-    return (f'the page asked ({kind}) "{text}" and heybro answered Cancel, so it did not go ahead; '
-            f'to answer OK, repeat the action with dialog="accept"')
+        return f'the page asked ({kind}) "{text}" and heybro answered OK'
+    return (f'the page asked ({kind}) "{text}" and heybro answered Cancel, so it did not go ahead'
+            + ((f'; to answer it, repeat the action with dialog="the words to type"' if kind == "prompt"
+                else '; to answer OK, repeat the action with dialog="accept"') if hint else ""))
 
 
 def candidates_text(c: ToolCall) -> str:
@@ -115,9 +132,40 @@ def cycle_text(c: ExecutionCycle, *, detail: bool) -> str:
     if c.verdict:
         v = c.verdict
         who = "host (done_when checked on the page)" if v.by == "host" else "verifier"
-        lines.append(f"  {who}: {v.decision} ({v.confidence:.2f}{'' if v.accepted else ', not accepted'}): "
-                     f"{one_line(v.reason, SUMMARY_CHARS)}")
+        lines.append(f"  {who}: {v.decision} ({verdict_numbers(v)}): {one_line(v.reason, SUMMARY_CHARS)}")
     return "\n".join(lines)
+
+
+class Judged(Protocol):
+    """A verdict as the record and the events carry it (models.Verdict, events.VerdictData)."""
+    by: Literal["verifier", "host"]
+    llm_confidence: float | None
+    confidence: float
+    dom_confidence: float
+    threshold: float
+    accepted: bool
+    checks: int
+    held_back: list[str]
+    overruled: str | None
+
+
+def verdict_numbers(v: Judged) -> str:
+    """A verdict's two numbers, each as what it is, and why it was not taken: `model 0.95 ≥ 0.70;
+    page: 2 of 2 checks hold` — or `…; not taken: text:Saved NOT MET (…)`."""
+    if v.by == "host":
+        held = round(v.dom_confidence * v.checks)
+        return f"checked by heybro: {held} of {v.checks} check{'s' if v.checks != 1 else ''} hold"
+    model = v.llm_confidence if v.llm_confidence is not None else v.confidence
+    held = round(v.dom_confidence * v.checks)
+    out = f"model {model:.2f} {'≥' if model >= v.threshold else '<'} {v.threshold:.2f}; " + (
+        f"page: {held} of {v.checks} check{'s' if v.checks != 1 else ''} hold" if v.checks
+        else "page: nothing checked")
+    if v.overruled:
+        out += f"; a check overruled: {one_line(v.overruled, 300)}"
+    if not v.accepted:
+        out += "; not taken: " + ("; ".join(one_line(h, 200) for h in v.held_back[:4])
+                                  if v.held_back else "the model is not sure enough")
+    return out
 
 
 def cycles(task: Task, *, last: int | None = None, detail: bool = False) -> str:

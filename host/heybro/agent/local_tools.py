@@ -123,3 +123,8 @@ def waited_text(r: dict[str, Any]) -> str | None:
     what = {"quiet": "page quiet", "url": "URL reached"}.get(r["matched"]) or \
         f"{r['matched']} {'gone' if r.get('gone') else 'found'}"
     return f"{what} after {r.get('waited_ms', 0)} ms"
+
+
+def dialog_said(result: dict[str, Any]) -> str | None:
+    """A press's browser dialog and heybro's answer to it, in words (the record, the panel)."""
+    return history.dialog_words(result) or None

@@ -9,14 +9,14 @@ import dataclasses
 from .. import logs
 from .env import AgentEnv
 from .errors import GuardrailHit, HeldReplySetAside, Interrupted, NewInformation
-from .proof import prove
+from .proof import others_hold, prove
 from .models import Decision, ExecutionCycle, ResumeNote, TaskStatus, Verdict
 from .scheduler import Scheduler
 from .steps import Done, Next, Plan, Verify, Work, note_of
-from .verifier import Verifier, dom_confidence
+from .verifier import Verifier, last_action_failed, page_confidence
 from .analyst import Analyst
 from .technician import Technician
-from .toolbox import NAVIGATE
+from .toolbox import FAIL_TASK, NAVIGATE
 from .worker import Worker
 
 # Who works a subtask, by the role the plan gives it (the operator is the page worker).
@@ -55,9 +55,9 @@ class ModelRun:
             return Work(correction=resume.text())
         return Plan(reason=resume.text())
 
-    async def steps(self, resume: ResumeNote | None = None) -> str:
-        """The run's steps until it is done; returns why it ended (the task's result). Plans,
-        works and verifies until the last subtask is achieved."""
+    async def steps(self, resume: ResumeNote | None = None) -> Done:
+        """The run's steps until it is done; returns how it ended. Plans, works and verifies until
+        the last subtask is achieved, or the planner or the verifier judges the goal cannot be."""
         env, task = self.env, self.task
         step = self._first_step(resume)
         while not isinstance(step, Done):
@@ -80,7 +80,7 @@ class ModelRun:
                     step = Plan(reason=note_of(step))
                 elif isinstance(step, Work):  # the same subtask again; the plan is recorded once
                     step = dataclasses.replace(step, plan=None)
-        return step.reason
+        return step
 
     async def _heard(self, step: Next) -> Next:
         """New information from the user goes to the planner for the same task, before any further
@@ -99,6 +99,9 @@ class ModelRun:
         await self.env.set_status(TaskStatus.planning)
         planned = await Scheduler(self.env, step.reason).run()
         await self.env.recorder.plan_changed(self.task)
+        if planned.transition is not None and planned.transition.tool == FAIL_TASK.name:
+            why = str(planned.transition.parameters.get("reason") or "").strip()
+            return Done(f"The planner ended the task: the goal cannot be met — {why}", failed=True)
         return Work(plan=planned)
 
     async def _work(self, step: Work) -> Next:
@@ -143,12 +146,16 @@ class ModelRun:
             if not env.control.has_messages:
                 return Done(verdict.reason)
             return Plan()  # the user said more: plan for it first
+        if verdict.decision == Decision.fail_task:
+            if verdict.accepted:
+                return Done(f"The verifier judged that the goal cannot be met — {verdict.reason}",
+                            failed=True)
+            return self._replan(f"The verifier thinks the goal cannot be met, but is not sure "
+                                f"({verdict.confidence:.2f} < {verdict.threshold:.2f}): {verdict.reason}")
         if verdict.decision == Decision.request_reschedule:
             return self._replan(verdict.reason)
-        correction = verdict.reason if verdict.decision == Decision.continue_work else (
-            f"The verifier was not confident enough that this is done ({verdict.confidence:.2f} "
-            f"< {verdict.threshold:.2f}): {verdict.reason}. Make sure the assignment is "
-            "really achieved on the page, then report.")
+        correction = verdict.reason if verdict.decision == Decision.continue_work else \
+            not_taken(verdict)
         if step.attempts < limits.max_retries:
             return Work(correction=correction, attempts=step.attempts)
         reason = (f"The subtask {step.cycle.assignment!r} failed {step.attempts} times; "
@@ -168,15 +175,18 @@ class ModelRun:
         it holds, the subtask is proven without a model call (proof.py says when it is tried;
         not after a failed action)."""
         env, task = self.env, self.task
-        if dom_confidence(cycle, []) < 1.0:
+        if last_action_failed(cycle) is not None:
             return None
-        fact = await prove(env)
-        if fact is None or not fact.met:
+        # (read again now: the verifier, where it is asked, hears the page as it is, not as an
+        # earlier batch of this cycle left it; the task's last subtask it always judges)
+        fact = await prove(env, last=True, read_anyway=True)
+        if fact is None or not fact.met or task.on_last_subtask or not others_hold(env):
             return None  # the verifier hears it among the facts
+        page, checks = page_confidence(env.state.facts)
         verdict = Verdict(decision=Decision.mark_complete, by="host", reason=f"the page shows it: "
-                          f"{fact.detail}", llm_confidence=None, dom_confidence=1.0, confidence=1.0,
-                          threshold=env.settings.confidence_threshold, accepted=True,
-                          facts=list(env.state.facts))
+                          f"{fact.detail}", llm_confidence=None, dom_confidence=round(page, 3),
+                          confidence=1.0, threshold=env.settings.confidence_threshold, accepted=True,
+                          facts=list(env.state.facts), checks=checks)
         await env.recorder.verdict(task, verdict)
         return verdict
 
@@ -205,3 +215,15 @@ class ModelRun:
         rest = ", ".join(f"{k}={v!r}" for k, v in params.items()
                          if k not in ("element_id", "expect", "signature"))
         return f"{tool}{' ' + target if target else ''}{f' ({rest})' if rest else ''}"
+
+
+def not_taken(verdict: Verdict) -> str:
+    """Why a "done" was not taken, for the worker sent back: the model unsure, or the checks that
+    held it back, by name."""
+    if verdict.confidence < verdict.threshold:
+        return (f"The verifier was not confident enough that this is done ({verdict.confidence:.2f} "
+                f"< {verdict.threshold:.2f}): {verdict.reason}. Make sure the assignment is really "
+                "achieved on the page, then report.")
+    return (f"The verifier judged this done ({verdict.reason}), but what heybro checked does not "
+            f"agree: {'; '.join(verdict.held_back)}. Make the page show it; if it already does, "
+            "say in your report what on the page shows it.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -39,23 +40,60 @@ class ProposedReply(BaseModel):
     tool_calls: list[ProposedToolCall] = Field(min_length=1)
 
 
+ClauseKind = Literal["url", "text", "no text", "element", "no element", "value"]
+# The fields an expectation was once written in (older records, routines, the object form).
+LEGACY_FIELDS: dict[str, ClauseKind] = {
+    "url_contains": "url", "text_appears": "text", "text_disappears": "no text",
+    "element_appears": "element", "element_disappears": "no element", "value": "value"}
+# Clauses whose answer is read on the page after the action (URL and value come with its result).
+PAGE_KINDS = frozenset({"text", "no text", "element", "no element"})
+
+
+class Clause(BaseModel):
+    """One check of an expectation, as the models write it: `text:Order confirmed`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: ClauseKind
+    what: str = Field(min_length=1)
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.what}"
+
+
 class ExpectedOutcome(BaseModel):
-    """What an action should change; checked against the page right after that action ran."""
+    """What an action should change (or what shows a subtask done): any number of clauses of any
+    kind, each checked on the page right after that action, and reported on its own."""
 
     model_config = ConfigDict(extra="forbid")
-    url_contains: str | None = None
-    text_appears: str | None = None
-    text_disappears: str | None = None
-    # An element by its name, or role and name as the page map shows it: button "Place order".
-    # (Explained in the worker's prompt: a description here would repeat in every tool's schema.)
-    element_appears: str | None = None
-    element_disappears: str | None = None
-    value: str | None = None  # the acted-on field's value afterwards
+    clauses: list[Clause] = Field(min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fields(cls, value: Any) -> Any:
+        """The older form, one field per kind (`{"url_contains": "/checkout"}`), a field holding
+        one clause or several."""
+        if not isinstance(value, dict) or "clauses" in value:
+            return value
+        clauses, rest = [], {}
+        for key, v in value.items():
+            kind = LEGACY_FIELDS.get(key)
+            if kind is None:
+                rest[key] = v
+            elif v is not None:
+                clauses += [{"kind": kind, "what": x} for x in (v if isinstance(v, list) else [v])]
+        return {"clauses": clauses, **rest}
+
+    def of(self, kind: ClauseKind) -> list[str]:
+        """The words of every clause of one kind, in order."""
+        return [c.what for c in self.clauses if c.kind == kind]
 
     def needs_page(self) -> bool:
         """Whether checking it takes the page after the action (URL and value come with it)."""
-        return any(x is not None for x in (self.text_appears, self.text_disappears,
-                                           self.element_appears, self.element_disappears))
+        return any(c.kind in PAGE_KINDS for c in self.clauses)
+
+    def mapped(self, change: Callable[[str], str]) -> ExpectedOutcome:
+        """The same checks with each clause's words changed (a routine's parameters filled in)."""
+        return ExpectedOutcome(clauses=[Clause(kind=c.kind, what=change(c.what)) for c in self.clauses])
 
 
 class Subtask(BaseModel):
@@ -95,6 +133,8 @@ class ClauseCheck(BaseModel):
     clause: str
     met: bool
     detail: str
+    # It held on the page the action was proposed on too: true, and no sign of what the action did.
+    before: bool = False
 
 
 class ExpectationCheck(BaseModel):
@@ -139,6 +179,9 @@ class ToolCall(BaseModel):
     url: str | None = None
     # What the user decided about it: heybro asked first ("About to click …") and the answer.
     decided: str | None = None
+    # It ran and the page showed no change after it: no other address, content, state or dialog
+    # (whatever its expectation says: what held then held before it too).
+    no_effect: bool = False
 
 
 class Usage(UsageData):
@@ -162,6 +205,10 @@ class Iteration(BaseModel):
 
 
 class Verdict(BaseModel):
+    """A judgement of the subtask, in two numbers each shown as what it is: the model's confidence
+    (`llm_confidence`, also `confidence`, the number held against the threshold) and the page's
+    (`dom_confidence`: the share of the host's checks whose latest reading holds, of `checks`)."""
+
     decision: Decision
     reason: str
     # "host": the subtask's declared outcome was proven by the host's own check of the page, so
@@ -173,6 +220,10 @@ class Verdict(BaseModel):
     threshold: float
     accepted: bool
     facts: list[ExpectationCheck] = Field(default_factory=list)
+    checks: int = 0  # the clauses the page's confidence is the share of (0: none was checked)
+    # What held a "done" back: each check whose latest reading does not hold, a failed last action.
+    held_back: list[str] = Field(default_factory=list)
+    overruled: str | None = None  # the verifier's word on why the goal is met all the same
 
 
 class RoleResult(BaseModel):
@@ -264,6 +315,10 @@ class Task(BaseModel):
                                 "own tasks.")
     created_at: float = Field(default_factory=now)
     usage: list[Usage] = Field(default_factory=list)
+    # Passwords the user wrote in the goal or a message (agent/said_secrets.py), by name: (value,
+    # the field it goes into). Handed to the run, which keeps them as it keeps an asked secret;
+    # never in the record (excluded from every dump).
+    said_secrets: dict[str, tuple[str, str]] = Field(default_factory=dict, exclude=True)
 
     def new_cycle(self, assignment: str) -> ExecutionCycle:
         """A new cycle of work on the current subtask, added to the task's history."""

@@ -1,7 +1,9 @@
 """What a task's browser calls may reach, on the host's side (the coordinator checks the same again,
 extension/background/reach.js): addresses that are web pages (shared_schema/reach.py), tabs that
-are the task's — the tab the user handed over, the tabs it opened and those its pages opened, as
-the browser reported them — and sites the user's permissions allow (shared_schema/sites.py).
+are the task's — the tab the user handed over, the tabs it opened and those its pages opened while
+it ran, as the browser reported them (the extension decides which those are: never a tab by its
+opener alone, background/tab_adoption.js) — and sites the user's permissions allow
+(shared_schema/sites.py).
 Whatever the model asks, a call beyond that is refused before it leaves, with the reason the model
 and the user read.
 """
@@ -40,7 +42,8 @@ def known(task: Task) -> set[int]:
 
 def learn(task: Task, result: dict[str, Any]) -> None:
     """Keeps the tabs a call's result reports as the task's (the tab it worked in or opened, the
-    tabs its pages opened), in an action's page after it too."""
+    tabs its pages opened while the task ran), in an action's page after it too. Only the
+    extension's report counts: it lists no tab the user opened before the task started."""
     ids = []
     for r in (result, result.get("observation")):
         if not isinstance(r, dict):

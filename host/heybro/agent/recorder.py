@@ -180,6 +180,7 @@ class EventRecorder:
             duration_ms=call.duration_ms, page_changed=call.page_changed,
             page_ms=timing.get("page_ms"), render_ms=timing.get("render_ms"),
             expectation=_expectation(call.expectation), decided=call.decided,
+            no_effect=call.no_effect,
             said=tool.said_of(call.result) if call.success and (tool := definition(call.tool))
             else None))
 

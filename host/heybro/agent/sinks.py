@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from shared_schema.effects import SECRET_VALUE, ActGate
+from shared_schema.effects import SECRET_VALUE, ActGate, address_risk
 from shared_schema.reach import reach_fields
 from shared_schema.sites import matches, pattern_of, site_of
 from shared_schema.tools import TOOLS
@@ -32,14 +32,13 @@ from ..flow.ledger import Outgoing, forwards
 from .browser_tools import effects_of
 from .errors import ToolFailed
 from .experience import origin_of
-from .models import Question
+from .gate import Approval, ask
 
 if TYPE_CHECKING:
     from .env import AgentEnv
 
 SECRET_REF = re.compile(r"\{\{secret:([^{}]+)\}\}")
 FRAME_ID = re.compile(r"^f(\d+)e\d+$")
-YES = {"yes", "y", "ok", "okay", "go ahead", "allow", "sure", "yes, go ahead", "confirm"}
 
 
 def host_of(url: str) -> str:
@@ -48,11 +47,6 @@ def host_of(url: str) -> str:
         return (urlsplit(url).hostname or "").lower()
     except ValueError:
         return ""
-
-
-def said_yes(answer: str) -> bool:
-    """Whether the user's answer to a confirmation is a yes (the panel's button says "Yes")."""
-    return answer.strip().lower() in YES
 
 
 @dataclass
@@ -88,6 +82,7 @@ async def admit(env: AgentEnv, tool: str, args: dict[str, Any]) -> Admitted:
                 raise ToolFailed("not_allowed", "A secret never goes into an address: heybro types "
                                  "{{secret:NAME}} into a field for it, on the site it was given for.")
             await _may_send(env, value, value, f"open {_short(value)}", done.decided)
+            await _may_open(env, value, done.decided)
             done.gives.append((value, value))
         elif kind == "gives" and isinstance(value, str):
             secrets += _secrets_in(env, value, dest)
@@ -95,7 +90,7 @@ async def admit(env: AgentEnv, tool: str, args: dict[str, Any]) -> Admitted:
             await _may_send(env, plain, dest, f"type into {_target(env, args)} on {site_of(dest) or dest}",
                             done.decided)
             done.gives.append((plain, dest))
-            done.args[name] = env.with_secrets(value)
+            done.args[name] = env.state.secrets.fill(value)
         elif kind == "keys" and isinstance(value, str) and (typed := key_text(value)):
             await _may_send(env, typed, dest, f"type into {_target(env, args)} on {site_of(dest) or dest}",
                             done.decided)
@@ -143,7 +138,7 @@ def _secret_may_go(env: AgentEnv, target: str) -> None:
     """A form holding a password or code, sent to another site: only to a site one of the user's
     secrets was given for (a secret is the user's for its site: typed there, sent there)."""
     site = site_of(target)
-    if not any(matches(given, site) or matches(site, given) for given in env.state.secret_sites.values()):
+    if not any(matches(given, site) or matches(site, given) for given in env.state.secrets.sites()):
         raise ToolFailed("not_allowed", f"This press would send the password or code in its form to "
                          f"{site or 'another site'}, which no secret of the user's was given for: heybro "
                          "does not send it. Tell the user if the task needs it.")
@@ -154,15 +149,16 @@ def _secrets_in(env: AgentEnv, value: str, dest: str) -> list[SecretUse]:
     was given for only."""
     uses = []
     for name in SECRET_REF.findall(value):
-        given = env.state.secret_sites.get(name)
-        if name not in env.state.secrets or given is None:
+        held = env.state.secrets.get(name)
+        given = held.site if held is not None else None
+        if held is None or given is None:
             continue
         site = site_of(dest)
         if not site or not (matches(given, site) or matches(site, given)):
             raise ToolFailed("not_allowed", f"{{{{secret:{name}}}}} is the user's secret for {given}: "
                              f"heybro types it there only, never on {site or 'this page'}. Do not "
                              "try to send it another way; tell the user if the task needs it here.")
-        uses.append(SecretUse(name, given, env.state.secret_kinds.get(name, "any")))
+        uses.append(SecretUse(name, given, held.kind))
     return uses
 
 
@@ -174,6 +170,22 @@ async def _may_send(env: AgentEnv, value: str, dest: str, how: str, decided: lis
         out = env.ledger.outgoing(value, to)
         if not env.ledger.may_go(out):
             await _ask_to_send(env, out, how, decided)
+
+
+async def _may_open(env: AgentEnv, url: str, decided: list[str]) -> None:
+    """An address whose own words say it deletes or pays (`/account/delete?confirm=1`) is a press,
+    whoever typed it — but the user, whose start address it may be: asked first as a link to it
+    would be (a yes holds for that address)."""
+    risk = address_risk(url)
+    key = f"open {url}"
+    if risk is None or url == env.task.url or not env.settings.confirm or host_of(url) in env.confirm_off \
+            or key in env.state.approved_effects:
+        return
+    what, why = risk
+    decided.append(await ask(env, Approval(
+        "open", f"About to open {_short(url)} — this may {what} ({why}). Go ahead?",
+        f"opening {_short(url)} ({what})", f"heybro asked first ({what})")))
+    env.state.approved_effects.add(key)
 
 
 async def _may_send_file(env: AgentEnv, name: str, dest: str, decided: list[str]) -> None:
@@ -188,16 +200,11 @@ async def _may_send_file(env: AgentEnv, name: str, dest: str, decided: list[str]
 async def _ask_to_send(env: AgentEnv, out: Outgoing, how: str, decided: list[str],
                        what: str | None = None) -> None:
     what = what or out.words()
-    answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-        f"Send {what} to {out.site}? heybro is about to {how}, and your request never named "
-        f"{out.site}.")))
-    if not said_yes(answer):
-        raise ToolFailed("declined", f"The user said no to sending {what} to {out.site}: do not "
-                         "send it there, nor another way; report what was done, or ask the user "
-                         "what they want.", {"decided": f"heybro asked before sending {what} to "
-                                             f"{out.site}; the user said no"})
+    decided.append(await ask(env, Approval(
+        "send", f"Send {what} to {out.site}? heybro is about to {how}, and your request never "
+        f"named {out.site}.", f"sending {what} to {out.site}",
+        f"heybro asked before sending {what} to {out.site}")))
     env.ledger.approve(out.site)
-    decided.append(f"heybro asked before sending {what} to {out.site}; the user said yes")
 
 
 async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
@@ -212,11 +219,7 @@ async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
         raise err
     reasons = [r for r in detail.get("reasons") or [] if isinstance(r, dict)]
     target = str(effect.get("target") or "")
-    words = " ".join(str(effect.get("words") or "").split())[:80] or "this control"
-    named = _target(env, args) if args.get("element_id") else None
-    quoted = f'"{words}"'
-    keys = args.get("keys")  # (keys pressed, or a click)
-    act = f"press {keys} on {named or 'the focused field'}" if keys else f"click {named or quoted}"
+    act = _act_words(env, args, effect)
     for r in reasons:
         if r.get("kind") == "leaves":
             fields = [f for f in effect.get("fields") or [] if isinstance(f, dict) and f.get("type") != "hidden"]
@@ -231,21 +234,40 @@ async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
     if risks:
         page = site_of(env.state.snapshot.url) if env.state.snapshot else ""
         why = "; and ".join(f"{what} ({'; '.join(dict.fromkeys(said))})" for what, said in risks.items())
-        answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-            f"About to {act}{' on ' + page if page else ''} — this may {why}. Go ahead?")))
+        then = " — the page then sends a request that" if effect.get("kind") == "request" else " — this"
+        again = ("It changed since heybro last looked; now: " if any(r.get("kind") == "changed"
+                                                                   for r in reasons) else "")
         whats = ", ".join(risks)
-        if not said_yes(answer):
-            raise ToolFailed("declined", f"The user said no to {act} ({whats}): do not do it, nor "
-                             "the same another way; report what was done, or ask the user what "
-                             "they want.",
-                             {"decided": f"heybro asked first ({whats}); the user said no"})
-        decided.append(f"heybro asked first ({whats}); the user said yes")
+        decided.append(await ask(env, Approval(
+            "press", f"{again}About to {act}{' on ' + page if page else ''}{then} may {why}. "
+            "Go ahead?", f"{act} ({whats})", f"heybro asked first ({whats})")))
     env.state.approved_effects.add(digest)
     out = dict(args)
     g = dict(out.get("gate") or {})
     g["approved"] = sorted({*g.get("approved", []), digest})
+    g["covers"] = g.get("covers", False) or bool(risks)  # (the yes covers what the press sets off)
     out["gate"] = g
     return out
+
+
+def _act_words(env: AgentEnv, args: dict[str, Any], effect: dict[str, Any]) -> str:
+    """The press in the page's words: the control as the page names it and the item it is in
+    (`click button "Unsubscribe" in "Cooking feed"`), as the page's agent read them at the press."""
+    words = " ".join(str(effect.get("words") or "").split())[:80] or "this control"
+    named = _target(env, args) if args.get("element_id") else None
+    place = " ".join(str(effect.get("place") or "").split())[:80]
+    keys, chosen = args.get("keys"), args.get("value")  # (keys pressed, an option chosen, or a click)
+    act = (f"press {keys} on {named or 'the focused field'}" if keys else
+           f"choose {repr_words(chosen)} in {named or repr_words(words)}" if isinstance(chosen, str) else
+           f"click {named or repr_words(words)}")
+    if place and place.casefold() not in act.casefold():
+        act += f" in {repr_words(place)}"
+    return act
+
+
+def repr_words(words: str) -> str:
+    """Words the page shows, quoted as the user reads them."""
+    return f'"{words}"'
 
 
 def sent(env: AgentEnv, done: Admitted) -> None:
@@ -261,7 +283,8 @@ async def host_tool_may_send(env: AgentEnv, name: str, sends: str | None,
     if not sends:
         return []
     decided: list[str] = []
-    text = " ".join(str(v) for v in _leaves(params))
+    values = _leaves(params)
+    text = " ".join(values + _files_named(env, values))  # (a file it is told to read goes with it)
     if SECRET_REF.search(text):
         raise ToolFailed("not_allowed", "A secret never goes to a tool: heybro types "
                          "{{secret:NAME}} only into a field for it, on the site it was given for.")
@@ -277,6 +300,28 @@ async def host_tool_may_send(env: AgentEnv, name: str, sends: str | None,
     if not env.ledger.may_go(out):
         await _ask_to_send(env, out, f"run {name}", decided)
     return decided
+
+
+FILE_READ = 200_000  # characters of a named workspace file weighed with a tool's arguments
+
+
+def _files_named(env: AgentEnv, values: list[str]) -> list[str]:
+    """The text of the task's workspace files the arguments name (`notes_import_file(path=
+    "order.txt")`): what a tool reads from them leaves with it."""
+    workspace = env.workspace
+    if workspace is None:
+        return []
+    out = []
+    for v in values:
+        if not v or len(v) > 500 or "\n" in v:
+            continue
+        try:
+            path = (workspace / v).resolve()
+            if path.is_relative_to(workspace.resolve()) and path.is_file():
+                out.append(path.read_text(errors="replace")[:FILE_READ])
+        except (OSError, ValueError):
+            continue
+    return out
 
 
 def _leaves(value: Any) -> list[str]:

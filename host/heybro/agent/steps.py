@@ -4,7 +4,8 @@ in loose variables between them.
     Plan(reason)                     the scheduler (re)plans, told why
     Work(correction, attempts, plan) the current subtask's role works it (again, with a correction)
     Verify(cycle, attempts)          the host or the verifier judges what the cycle did
-    Done(reason)                     every subtask is achieved
+    Done(reason, failed)             every subtask is achieved — or the planner or the verifier
+                                     judged the goal cannot be met (failed, with the reason)
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ class Verify:
 
 @dataclass(frozen=True)
 class Done:
-    reason: str
+    reason: str  # what the user reads: how the goal was met, or why it cannot be
+    failed: bool = False  # the goal is not met: the task ends failed
 
 
 Next = Plan | Work | Verify | Done

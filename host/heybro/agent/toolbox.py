@@ -17,6 +17,7 @@ import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from shared_schema.dom_tools import (CheckArgs, ClickArgs, FillArgs, FocusArgs, HoverArgs,
                                      PressArgs, ScrollArgs, SelectArgs, TypeArgs, UploadArgs,
@@ -78,6 +79,11 @@ class UpdateSubtask(PlanItem):
     index: int = Field(ge=0)
 
 
+class FailTask(Args):
+    reason: str = Field(min_length=1, description="Why the goal cannot be met, in words the user "
+                        "reads.")
+
+
 # --- worker -------------------------------------------------------------------------------------
 
 
@@ -93,9 +99,22 @@ class ElementAct(Act):
     element_id: str = Field(min_length=1)
 
 
-class Click(ElementAct):
-    dialog: Literal["accept", "dismiss"] | None = Field(
-        None, description="Answer to a confirm() it opens (default dismiss).")
+class AnswersDialogs(Args):
+    """An action that may open a browser confirm() or prompt(): how heybro answers it."""
+    dialog: str | None = Field(None, min_length=1, max_length=1000, description=(
+        'How to answer a confirm() or prompt() it opens: "accept", "dismiss" (the default), or '
+        "the words to type into a prompt() (then OK)."))
+    dialog_text: SkipJsonSchema[str | None] = None  # (the words, once read out of `dialog`)
+
+    @model_validator(mode="after")
+    def _words(self) -> AnswersDialogs:
+        if self.dialog is not None and self.dialog not in ("accept", "dismiss"):
+            self.dialog_text, self.dialog = self.dialog, "accept"
+        return self
+
+
+class Click(ElementAct, AnswersDialogs):
+    pass
 
 
 class Fill(ElementAct):
@@ -110,7 +129,7 @@ class Select(ElementAct):
     value: str
 
 
-class Press(Act):
+class Press(Act, AnswersDialogs):
     keys: str = Field(min_length=1, description="e.g. Enter, Tab, Control+A")
     element_id: str | None = None
 
@@ -210,6 +229,9 @@ class Confidence(Args):
 
 class MarkComplete(Confidence):
     reason: str = Field(min_length=1)
+    overrule: str | None = Field(None, max_length=800, description="Only when a FACT says NOT "
+                                 "MET and the assignment is achieved all the same: each such check "
+                                 "by its words, and what on the page shows it done.")
 
 
 class ContinueWork(Confidence):
@@ -218,6 +240,11 @@ class ContinueWork(Confidence):
 
 class RequestReschedule(Confidence):
     reason: str = Field(min_length=1)
+
+
+class GoalUnmet(Confidence):
+    reason: str = Field(min_length=1, description="Why the goal cannot be met, in words the user "
+                        "reads.")
 
 
 # --- the definitions ----------------------------------------------------------------------------
@@ -244,7 +271,8 @@ NAVIGATE = RoleTool("navigate", Navigate, "Open a URL in the task's tab.", "tab"
                     wire=copied("navigate", Navigate, NavigateArgs, timeout_ms=30_000),
                     result_text=local.tab_moved_text, playwright=pw.goto)
 CLICK = RoleTool("click", Click, "Click an element.", "browser", RISKY,
-                 wire=copied("click", Click, ClickArgs), playwright=pw.method("click"))
+                 wire=copied("click", Click, ClickArgs), said=local.dialog_said,
+                 playwright=pw.method("click"))
 FILL = RoleTool("fill", Fill, "Set a field's value.", "browser", TOUCHES,
                 wire=copied("fill", Fill, FillArgs), value_arg="value",
                 playwright=pw.method("fill", "value"))
@@ -260,7 +288,8 @@ CHECK = RoleTool("check", ElementAct, "Tick a checkbox, radio or switch.", "brow
 UNCHECK = RoleTool("uncheck", ElementAct, "Untick a checkbox or switch.", "browser", ACTS,
                    wire=copied("uncheck", ElementAct, CheckArgs), playwright=pw.method("uncheck"))
 PRESS = RoleTool("press", Press, "Press keys.", "browser", RISKY,
-                 wire=copied("press", Press, PressArgs), playwright=pw.press)
+                 wire=copied("press", Press, PressArgs), said=local.dialog_said,
+                 playwright=pw.press)
 HOVER = RoleTool("hover", ElementAct, "Pointer over an element (opens its menu or tooltip).",
                  "browser", TOUCHES,
                  wire=copied("hover", ElementAct, HoverArgs), playwright=pw.method("hover"))
@@ -315,6 +344,9 @@ SCHEDULER_TOOLS = [
     _plan("delete_subtask", DeleteSubtask, "Remove the subtask at index."),
     _plan("update_subtask", UpdateSubtask, "Rewrite the subtask at index."),
     START_WORK := _transition("start_work", NoArgs, "Hand the next pending subtask to the worker."),
+    FAIL_TASK := _transition("fail_task", FailTask, "The goal cannot be met (the site cannot do it, "
+                             "what it needs is missing, every way was tried): end the task as "
+                             "failed, with the reason."),
 ]
 
 WORKER_TOOLS = [NAVIGATE, CLICK, FILL, TYPE, SELECT, CHECK, UNCHECK, PRESS, HOVER, FOCUS, SCROLL,
@@ -342,6 +374,8 @@ VERIFIER_TOOLS = [
     _transition(Decision.continue_work.value, ContinueWork, "Send the worker back with corrections."),
     _transition(Decision.request_reschedule.value, RequestReschedule, "The plan must change: back to "
                 "the scheduler."),
+    _transition(Decision.fail_task.value, GoalUnmet, "The goal cannot be met: the task ends as "
+                "failed, with the reason."),
 ]
 
 ROLE_TOOLS: dict[RoleName, list[RoleTool]] = {

@@ -9,25 +9,50 @@ from pydantic import BaseModel
 
 from shared_schema.page_text import one_line
 
-from . import history
-from .facts import lines, share_met
+from . import history, learnings
+from ..flow.atoms import normal
+from .facts import latest, lines
 from .models import (Decision, ExecutionCycle, ExpectationCheck, Iteration, ProposedToolCall,
                      ToolCall, Verdict)
 from .role import Role
-from .toolbox import MARK_COMPLETE, MARK_DONE, Confidence, any_result_text, reports
+from .toolbox import MARK_COMPLETE, Confidence, any_result_text, reports
 from .verifier_prompt import SYSTEM
 
+ENDINGS = (MARK_COMPLETE.name, Decision.fail_task.value)
 
-def dom_confidence(cycle: ExecutionCycle, facts: list[ExpectationCheck]) -> float:
-    """What the DOM checks say: the share of checks whose latest reading holds (facts.py),
-    lowered when the last action failed."""
-    share = share_met(facts)
-    score = 1.0 if share is None else share
+
+def last_action_failed(cycle: ExecutionCycle) -> ToolCall | None:
+    """The worker's last action of the cycle, when it failed (its report aside)."""
     calls = [tc for it in (cycle.worker.iterations if cycle.worker else []) for tc in it.tool_calls
-             if tc.tool != MARK_DONE.name]
-    if calls and calls[-1].success is False:
-        score = min(score, 0.5)
-    return score
+             if not tc.transition]
+    return calls[-1] if calls and calls[-1].success is False else None
+
+
+def page_confidence(facts: list[ExpectationCheck]) -> tuple[float, int]:
+    """The page's confidence: the share of the host's checks whose latest reading holds (facts.py),
+    and how many checks that is of (1.0 of 0 when nothing was checked)."""
+    now = latest(facts)
+    return (sum(p.met for _, p in now) / len(now) if now else 1.0), len(now)
+
+
+def held_back(cycle: ExecutionCycle, facts: list[ExpectationCheck]) -> list[str]:
+    """What speaks against "done", in words: each check whose latest reading does not hold, and
+    a last action that failed."""
+    out = [f"{p.clause} NOT MET ({p.detail})" for _, p in latest(facts) if not p.met]
+    if (failed := last_action_failed(cycle)) is not None:
+        out.append(f"the last action failed: {failed.tool}"
+                   + (f" {failed.target}" if failed.target else "") + f" ({failed.error_code})")
+    return out
+
+
+def overrules(text: str | None, facts: list[ExpectationCheck]) -> bool:
+    """Whether the verifier's `overrule` names each check that does not hold (by its words) and
+    says why the goal is met all the same."""
+    said = normal(text or "")
+    if not said:
+        return False
+    unmet = [p.clause for _, p in latest(facts) if not p.met]
+    return all(normal(c.split(":", 1)[-1]) in said for c in unmet)  # (its words, however quoted)
 
 
 class Verifier(Role):
@@ -92,6 +117,25 @@ class Verifier(Role):
     def images(self) -> list[str] | None:
         return [self.env.state.screenshot] if self.env.state.screenshot and not self.desk_work else None
 
+    def judged(self, decision: Decision, a: Confidence) -> Verdict:
+        """The verdict in its two numbers. An ending (done, or the goal cannot be met) needs the
+        model sure of it; "done" also needs the page to agree — every check of this cycle holding
+        at its latest reading and no last action failed — or the verifier's `overrule` naming each
+        check that does not, with why the goal is met all the same."""
+        facts, threshold = list(self.env.state.facts), self.env.settings.confidence_threshold
+        page, checks = page_confidence(facts)
+        against = held_back(self.cycle, facts) if decision == Decision.mark_complete else []
+        overrule = getattr(a, "overrule", None)
+        overruled = bool(against) and overrules(overrule, facts)
+        accepted = decision.value not in ENDINGS or (
+            a.confidence >= threshold and (not against or overruled))
+        reason = str(getattr(a, "reason", None) or getattr(a, "instructions", ""))
+        return Verdict(decision=decision, reason=reason, llm_confidence=a.confidence,
+                       dom_confidence=round(page, 3), confidence=a.confidence, threshold=threshold,
+                       accepted=accepted, facts=facts, checks=checks,
+                       held_back=[] if overruled else against,
+                       overruled=overrule if overruled else None)
+
     async def execute(self, iteration: Iteration, calls: Sequence[ProposedToolCall],
                       args: Sequence[BaseModel]) -> ToolCall | None:
         env = self.env
@@ -101,18 +145,7 @@ class Verifier(Role):
         iteration.tool_calls.append(tc)
         await self.record_result(tc, time.perf_counter())
         assert isinstance(a, Confidence)  # every verifier tool requires it (validated)
-        llm_conf = a.confidence
-        dom = dom_confidence(self.cycle, env.state.facts)
-        combined = llm_conf if not env.state.facts else 0.6 * llm_conf + 0.4 * dom
-        if self.cycle.worker and dom < 1.0 and not env.state.facts:
-            combined = min(llm_conf, dom)
-        threshold = env.settings.confidence_threshold
-        reason = str(getattr(a, "reason", None) or getattr(a, "instructions", ""))
-        self.verdict = Verdict(decision=Decision(call.tool), reason=reason,
-                               llm_confidence=llm_conf, dom_confidence=dom,
-                               confidence=round(combined, 3), threshold=threshold,
-                               accepted=call.tool != MARK_COMPLETE.name or combined >= threshold,
-                               facts=list(env.state.facts))
+        self.verdict = self.judged(Decision(call.tool), a)
         await env.recorder.verdict(env.task, self.verdict)
-        await env.learn(a.learned)
+        await learnings.learn(env, a.learned)
         return tc

@@ -135,9 +135,11 @@ def page_atoms(text: str, limit: int = 400) -> list[Atom]:
     and codes of five digits or more (an account, an IBAN, an order), whole or in groups. Names and
     short numbers are everywhere on pages and say nothing of whose they are."""
     found: list[Atom | None] = [_atom("email", m.group(0)) for m in EMAIL.finditer(text)]
+    # (an address a page shows is where a link goes, not someone's data)
+    text = HOST_ADDRESS.sub(" ", DOMAIN.sub(" ", URL.sub(" ", EMAIL.sub(" ", text))))
     found += [_atom("number", m.group(0)) for m in GROUPED.finditer(text)
               if sum(ch.isdigit() for ch in m.group(0)) >= 8]
-    for t in TOKEN.findall(EMAIL.sub(" ", text)):
+    for t in re.split(r"[\s,;:!?()\[\]{}<>\"'/|=]+", text):
         t = t.strip(".-#/")
         if sum(ch.isdigit() for ch in t) >= 5 and not CURRENCY.search(t):
             found.append(_atom("number", t))

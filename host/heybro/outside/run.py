@@ -23,6 +23,7 @@ from ..agent.model_run import open_task_page
 from ..agent.models import ExecutionCycle, Iteration, ProposedToolCall, ResumeNote, RoleResult, \
     TaskStatus, ToolCall
 from ..tool_def import Args, RoleTool
+from ..agent.steps import Done
 from ..agent.toolbox import ROLE_TOOLS, SWITCH_TAB
 from ..agent.validation import ReplyInvalid, pydantic_errors, validate_reply
 from ..agent.worker import Worker
@@ -59,6 +60,7 @@ class OutsideRun:
         self.inbox = inbox or Inbox()
         self.idle_s = IDLE_S if idle_s is None else idle_s
         self.worker = Worker(env, env.task.description)
+        self.worker.run_kind = "outside"  # (the caller hears a no as its call's answer)
         self.tools = offered()
         self.client = neutral(env.task.outside or "An outside agent")[:120]
         self.idle = False
@@ -70,11 +72,11 @@ class OutsideRun:
             "Stop it here at any time."))
         await open_task_page(self.env)
 
-    async def steps(self, resume: ResumeNote | None = None) -> str:
+    async def steps(self, resume: ResumeNote | None = None) -> Done:
         if resume is not None:  # the agent's connection went with the host that ran the task
             self.inbox.close()
-            return ("ended: the outside agent's connection ended with the heybro host that ran "
-                    "it; its next call opens a new task")
+            return Done("ended: the outside agent's connection ended with the heybro host that ran "
+                        "it; its next call opens a new task")
         await self.env.set_status(TaskStatus.executing)
         cycle = self.task.new_cycle(self.task.description)
         cycle.worker = RoleResult(role="worker")
@@ -94,9 +96,9 @@ class OutsideRun:
             self.inbox.refuse_waiting(self._refused("ended", "The task ended before this call "
                                                     "ran."))
         if self.idle:
-            return (f"{self.client} sent nothing for {self.idle_s / 60:.0f} min: its task ends "
-                    "here (its next call opens a new one).")
-        return f"{self.client} finished acting."
+            return Done(f"{self.client} sent nothing for {self.idle_s / 60:.0f} min: its task ends "
+                        "here (its next call opens a new one).")
+        return Done(f"{self.client} finished acting.")
 
     async def _next(self) -> Call | None:
         """The agent's next call; waiting for it counts as neither running time nor idle failure
@@ -198,13 +200,13 @@ class OutsideRun:
             env.page_changed()
             snap = await env.observe()
         except ToolFailed as err:
-            tc.success, tc.error, tc.error_code = False, env.scrub(err.message), err.code
+            tc.success, tc.error, tc.error_code = False, env.state.secrets.scrub(err.message), err.code
             await env.recorder.tool_result(self.task, "worker", tc)
             return self._refused(err.code, tc.error)
         tc.success, tc.url = True, snap.url or None
         await env.recorder.tool_result(self.task, "worker", tc)
         return OutsideActed(success=True, status=self.task.status.value, url=snap.url,
-                            page=env.scrub(snap.page_section()))
+                            page=env.state.secrets.scrub(snap.page_section()))
 
 
 def _why_ended(err: BaseException) -> tuple[str, str]:

@@ -115,6 +115,8 @@ def _css(sig: dict[str, Any]) -> str:
 def _element(description: str, params: dict[str, str]) -> str:
     """An expectation's element (`button "Place order"`, or a bare name) as a locator."""
     m = re.fullmatch(r'\s*(\w+)\s+"(.+)"\s*', description)
+    if not m and description.strip().lower() in ROLES:  # a role alone (element:dialog)
+        return f"page.get_by_role({_q(description.strip().lower())})"
     if m and m.group(1).lower() in ROLES:
         return (f"page.get_by_role({_q(m.group(1).lower())}, "
                 f"name={value_expr(m.group(2), params)})")
@@ -122,23 +124,24 @@ def _element(description: str, params: dict[str, str]) -> str:
 
 
 def assertions(expect: ExpectedOutcome, target: str | None, params: dict[str, str]) -> list[str]:
-    """`expect(…)` lines for an expectation (`target`: the acted-on element, for its value)."""
+    """`expect(…)` lines for an expectation, one per clause (`target`: the acted-on element, for
+    its value)."""
     v = lambda s: value_expr(s, params)  # noqa: E731 - short and local
     out = []
-    if expect.url_contains is not None:
-        out.append(f"expect(page).to_have_url(re.compile(re.escape({v(expect.url_contains)})))")
-    if expect.text_appears is not None:
-        out.append(f"expect(page.get_by_text({v(expect.text_appears)}).first).to_be_visible()")
-    if expect.text_disappears is not None:
-        out.append(f"expect(page.get_by_text({v(expect.text_disappears)})"
-                   ".filter(visible=True)).to_have_count(0)")
-    if expect.element_appears is not None:
-        out.append(f"expect({_element(expect.element_appears, params)}.first).to_be_visible()")
-    if expect.element_disappears is not None:
-        out.append(f"expect({_element(expect.element_disappears, params)}.filter(visible=True))"
-                   ".to_have_count(0)")
-    if expect.value is not None and target is not None:
-        out.append(f"expect({target}).to_have_value({v(expect.value)})")
+    for c in expect.clauses:
+        if c.kind == "url":
+            out.append(f"expect(page).to_have_url(re.compile(re.escape({v(c.what)})))")
+        elif c.kind == "text":
+            out.append(f"expect(page.get_by_text({v(c.what)}).first).to_be_visible()")
+        elif c.kind == "no text":
+            out.append(f"expect(page.get_by_text({v(c.what)}).filter(visible=True)).to_have_count(0)")
+        elif c.kind == "element":
+            out.append(f"expect({_element(c.what, params)}.first).to_be_visible()")
+        elif c.kind == "no element":
+            out.append(f"expect({_element(c.what, params)}.filter(visible=True)).to_have_count(0)")
+        elif c.kind == "value" and target is not None:
+            out.append(f"expect({target}).to_have_value(re.compile('^' + re.escape({v(c.what)}) + '$', "
+                       "re.IGNORECASE))")
     return out
 
 

@@ -270,8 +270,7 @@ def _placed_expect(expect: ExpectedOutcome | None,
                    values: dict[str, str]) -> ExpectedOutcome | None:
     if expect is None:
         return None
-    return ExpectedOutcome(**{k: _placed(v, values) if isinstance(v, str) else v
-                              for k, v in expect.model_dump().items()})
+    return expect.mapped(lambda s: _placed(s, values))
 
 
 def _with_params(step: Step, doing: str, values: dict[str, str]) -> Step:

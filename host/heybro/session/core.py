@@ -21,6 +21,7 @@ from shared_schema.messages import Event, TaskAccepted, TaskDetail, TaskListResu
 from .. import config, logs
 from ..agent.cutoff import WAITING_FOR_YOU, unresolved
 from ..agent.models import MemoryItem, ResumeNote, Task, TaskStatus
+from ..agent.said_secrets import said_secrets
 from ..native.channel import NativeChannel
 from ..store import TaskRow, TaskStore, views
 from ..store.lease import ask_owner, is_owned, take_request
@@ -136,8 +137,9 @@ class Session:
     async def start(self, payload: TaskStart, listener: Listener | None = None) -> TaskAccepted:
         self.refuse_if_busy()
         settings = self.settings_for(payload.llm)
-        task = Task(description=payload.goal, url=payload.url, tab_id=payload.tab_id,
-                    resources=payload.resources)
+        goal, secrets = _secrets_said(payload.goal, {})
+        task = Task(description=goal, url=payload.url, tab_id=payload.tab_id,
+                    resources=payload.resources, said_secrets=secrets)
         if payload.llm is not None:
             self.llm_given[task.id] = settings
         self.launch(task, settings, listener=listener)
@@ -252,6 +254,10 @@ class Session:
         if agent is not None:
             return await self._agent_says(task_id, text, neutral(agent)[:120] or "an agent")
         if (cur := self.live(task_id)):
+            if (asked := cur.task.question) is None or asked.kind != "secret":
+                # (a password written in the message is the task's secret: never recorded)
+                text, said = _secrets_said(text, cur.task.said_secrets)
+                cur.task.said_secrets.update(said)
             if (asked := cur.task.question) is not None and cur.control.answer(text):
                 # The answer to heybro's question; a secret is neither recorded nor shown.
                 await self._say(cur, "(given — not recorded)" if asked.kind == "secret" else text,
@@ -264,7 +270,12 @@ class Session:
                 await self._say(cur, "Noted. The task stays paused: press Resume and the planner "
                                 "takes this into account before any further action.")
             return
+        text, said = _secrets_said(text, {})
         row = self.row(task_id)
+        if said and row.status == TaskStatus.paused:
+            raise ProtocolError(ErrorCode.invalid_state, "heybro does not keep a password written "
+                                "to a task that is not running (it would stay in its record). "
+                                "Press Resume, then tell it again.")
         if row.status == TaskStatus.paused:
             held: dict[str, Any] = (self.store.load_checkpoint(task_id) or {}).get("question") or {}
             if held.get("kind") == "secret":
@@ -276,6 +287,7 @@ class Session:
             return
         self.refuse_if_busy(allow=task_id)
         task = self._restore(task_id)
+        task.said_secrets.update(said)
         settings = self.settings_for(task_id=task_id, need_model=needs_model(task)
                                   and not task.outside)
         task.memory.append(MemoryItem(name="user_message", value=text, note=True))
@@ -408,3 +420,10 @@ def _outside_run(env: AgentEnv) -> TaskExecutor:
     """An outside agent's task restored after a restart: its run ends at once (its connection went
     with the host that ran it)."""
     return TaskExecutor(env, OutsideRun(env))
+
+
+def _secrets_said(text: str, taken: dict[str, tuple[str, str]]) -> tuple[str, dict[str, tuple[str, str]]]:
+    """`text` with the passwords written in it as `{{secret:NAME}}`, and those secrets (value, the
+    field each goes into) for the task's run (agent/said_secrets.py)."""
+    out, found, kinds = said_secrets(text, {n: v for n, (v, _) in taken.items()})
+    return out, {n: (v, kinds[n]) for n, v in found.items()}

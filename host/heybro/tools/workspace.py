@@ -2,6 +2,8 @@
 
 A path is relative to the workspace; an absolute path, a `..` part, or a symlink whose target lies
 outside the workspace is refused before anything is opened. Sizes are bounded by the settings.
+`read_file` also reads a resource of the task by its name (a file the user handed it). A file
+written is a resource of the task from then on (its result's `file`): the page tools can upload it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pydantic import Field
 
 from ..tool_def import Args, Effects, RoleTool
 from ..tool_def.errors import ToolFailed
+from .outcome import ToolOk
 from .tool import ToolContext
 
 
@@ -65,10 +68,12 @@ def _read(target: Path, shown: str, limit: int) -> str:
 
 async def _read_file(args: ReadFile, ctx: ToolContext) -> str:
     ctx.workspace.mkdir(parents=True, exist_ok=True)
+    if args.path in ctx.resources:  # a file the user handed the task (or it made), by its name
+        return _read(Path(ctx.resources[args.path]), args.path, ctx.settings.file_max_bytes)
     return _read(confine(ctx.workspace, args.path), args.path, ctx.settings.file_max_bytes)
 
 
-async def _write_file(args: WriteFile, ctx: ToolContext) -> str:
+async def _write_file(args: WriteFile, ctx: ToolContext) -> ToolOk:
     ctx.workspace.mkdir(parents=True, exist_ok=True)
     target = confine(ctx.workspace, args.path)
     if target.is_dir() or target == ctx.workspace.resolve():
@@ -87,10 +92,13 @@ async def _write_file(args: WriteFile, ctx: ToolContext) -> str:
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         tmp.write_bytes(data)
         os.replace(tmp, target)
-    return f"wrote {len(data)} bytes to {args.path} ({args.mode})"
+    return ToolOk(tool="write_file", text=f"wrote {len(data)} bytes to {args.path} ({args.mode}); "
+                  f"it is the task's resource {args.path!r} (upload it by that name)",
+                  data={"file": str(target), "name": args.path})
 
 
 READ_FILE = RoleTool("read_file", ReadFile, "Read a text file (or list a folder) in the task's "
-                     "workspace folder.", "host", Effects(read_only=True), run=_read_file)
+                     "workspace folder, or one of its resources by name.", "host",
+                     Effects(read_only=True), run=_read_file)
 WRITE_FILE = RoleTool("write_file", WriteFile, "Write or append a text file in the task's "
                       "workspace folder.", "host", Effects(read_only=False), run=_write_file)

@@ -33,3 +33,13 @@ ALL_TASKS: list[CorpusTask] = [t for m in (
     nodered,
     mlflow,
 ) for t in m.TASKS]
+
+
+def tasks_by_app(apps: list[str] | None = None, only: str | None = None) -> dict[str, list[CorpusTask]]:
+    """The tasks of these applications (all when none are named) whose name holds `only`, by
+    application, in the list's order (what the corpus benchmarks run)."""
+    out: dict[str, list[CorpusTask]] = {}
+    for t in ALL_TASKS:
+        if (not apps or t.app in apps) and (not only or only in t.name):
+            out.setdefault(t.app, []).append(t)
+    return out
