@@ -6355,7 +6355,19 @@ function sameToTheLetter(sig, c) {
  * @param {Signature} a @param {Signature} b
  */
 function sameButPlace(a, b) {
-  return sameItself(a, b) && JSON.stringify(a.context || null) === JSON.stringify(b.context || null);
+  return sameItself(a, b) && contextKey(a) === contextKey(b);
+}
+
+/** Each context as text, written once: a re-find compares the same candidates' contexts many times. @type {WeakMap<Context, string>} */
+const contextKeys = new WeakMap();
+
+/** @param {Signature} s */
+function contextKey(s) {
+  const c = s.context;
+  if (!c) return "null";
+  let k = contextKeys.get(c);
+  if (k === undefined) { k = JSON.stringify(c); contextKeys.set(c, k); }
+  return k;
 }
 
 /**
