@@ -6472,14 +6472,15 @@ function wordsAgree(sig, d) {
 
 /**
  * Whether a candidate stands in a component named otherwise than the element's ("Rate the author",
- * not "Rate this article"; or named where the element's was not). Said only of signatures that
+ * not "Rate this article"; "Rate the recipe 2", not "Rate the recipe"; or named where the element's
+ * was not). Said only of signatures that
  * record what names their components.
  * @param {Signature} sig @param {Signature} c
  */
 function otherComponent(sig, c) {
   const a = sig.context?.components, b = c.context?.components;
   if (!a || !b) return false;
-  return a.length !== b.length || a.some((x, i) => x !== b[i] && !(!!x && !!b[i] && sameWords(x, b[i])));
+  return a.length !== b.length || a.some((x, i) => x !== b[i] && !(!!x && !!b[i] && sameWords(x, b[i]) && numbers(x) === numbers(b[i])));
 }
 
 /**
