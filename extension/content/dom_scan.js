@@ -507,7 +507,8 @@ export function scanPage(reg, opts = {}) {
  * it a control of its own (a card, a bar of parts, a label), where a person finds it (now, or on
  * hover), is it the control around it; then what it holds is read by its kind (a frame's document, a
  * shadow tree, a control's content, a sentence, a table's row across its columns, a block's runs of
- * text). Per node the walk allocates nothing of its own: the steps pass what they decided as arguments.
+ * text). The steps hand each other what they decided as arguments and return values, never in an
+ * object made per node: the walk runs over every node of pages of 20,000 nodes.
  */
 class ScanPass {
   /** @param {Registry} reg @param {Document} doc */
