@@ -635,7 +635,7 @@ class ScanPass {
     if (this.editors.size && !insideInteractive && this.editorBox(el, group, dx, dy)) return;
     const role = attrs ? attr(el, "role") : null;
     const g = LANDMARKS.has(tag) || (role && LANDMARK_ROLES.has(role)) ? this.landmark(el, tag, role) : group;
-    if (g === null) return;
+    if (g === null) return; // a dialog not rendered at all: nor is anything under it
     if (tag === "svg") {
       // A drawing: its shapes are no controls, but a link in it (a chart's) is one.
       for (const a of Array.from(qsa(el, "a"))) this.visit(a, g, dx, dy, insideInteractive, parentPointer, scope, hide, outer, null);
