@@ -7852,6 +7852,24 @@ function fieldsOf(form) {
 }
 
 /**
+ * The fields of this document's form that sends to `target` by `method` (null: no such form): what
+ * a request the browser is about to send for a form carries, as the form itself says it — which
+ * fields are the page's own (hidden), which a person fills or ticks. The coordinator asks while the
+ * request waits (background/request_gate.js); a form a script made and sent is here too.
+ * @param {string} target @param {string} method
+ * @returns {Field[] | null}
+ */
+function formFieldsFor(target, method) {
+  const bare = (/** @type {string} */ u) => { try { const x = new URL(u, location.href); x.hash = ""; if (method === "get") x.search = ""; return x.href; } catch { return u; } };
+  const want = bare(target);
+  for (const form of Array.from(qsa(document, "form")).slice(0, 200)) {
+    const f = /** @type {HTMLFormElement} */ (form);
+    if (formMethodOf(f, null) === method && bare(formActionOf(f, null)) === want) return fieldsOf(f);
+  }
+  return null;
+}
+
+/**
  * The words beside a control that say what it costs: the nearest text around it (up to its form,
  * or a few levels up) where an amount of money stands with words of a charge.
  * @param {Element} el @param {HTMLFormElement | null} form
@@ -7871,30 +7889,38 @@ function besideOf(el, form) {
   return "";
 }
 
-/** The parts of a page that hold one item each: a press inside one acts on that item. */
-const ITEMS = new Set(["tr", "li", "article", "fieldset", "section", "form", "dialog", "details"]);
-const ITEM_ROLES = new Set(["row", "listitem", "article", "group", "dialog", "alertdialog", "region", "treeitem", "option"]);
+/**
+ * The parts of a page that hold one item each — a row, a list item, a card: a press inside one acts
+ * on that item, named by its words — and the parts that hold a whole (a form, a dialog, a
+ * section), named only by their title: the words of a form's fields name nothing.
+ */
+const ITEMS = new Set(["tr", "li", "article"]);
+const ITEM_ROLES = new Set(["row", "listitem", "article", "treeitem", "option"]);
+const WHOLES = new Set(["fieldset", "section", "form", "dialog", "details"]);
+const WHOLE_ROLES = new Set(["group", "dialog", "alertdialog", "region"]);
+const TITLES = "h1, h2, h3, h4, h5, h6, legend, caption, summary, [role=heading]";
 
 /**
  * The item a control is in, in the words a person reads there — the feed a row's "Unsubscribe"
- * removes, the post a "Delete" deletes: the row, list item, card or titled part around it (its
- * label, heading, or its first words beside the control's own). "" when none says more.
+ * removes, the post a "Delete" deletes: the row, list item or card around it (its label, heading,
+ * or its words beside the control's own), or the titled part it is in. "" when none says more.
  * @param {Element} control
  */
 function placeOf(control) {
   const own = norm(innerTextOf(control) || accessibleName(control));
   let at = parentElOf(control);
   for (let i = 0; at && i < 6 && !BEYOND.has(tagOf(at)); i++, at = parentElOf(at)) {
-    const item = ITEMS.has(tagOf(at)) || ITEM_ROLES.has(attr(at, "role") || "");
-    const named = item ? norm(attr(at, "aria-label") || "") : "";
+    const role = attr(at, "role") || "";
+    const item = ITEMS.has(tagOf(at)) || ITEM_ROLES.has(role);
+    const whole = !item && (WHOLES.has(tagOf(at)) || WHOLE_ROLES.has(role));
+    const named = item || whole ? norm(attr(at, "aria-label") || "") : "";
     if (named) return cut(named, 80);
+    const heading = item || whole ? qsa(at, TITLES)[0] : null;
+    const title = heading && heading !== control ? norm(innerTextOf(heading)) : "";
+    if (whole) { if (title) return cut(title, 80); continue; }
     const lines = innerTextOf(at).split("\n").map((l) => norm(own ? norm(l).replace(own, " ") : l)).filter(Boolean);
     const rest = lines.join(" · ");
-    if (rest && (rest.length <= 160 || item)) {
-      const heading = item ? qsa(at, "h1, h2, h3, h4, h5, h6, legend, caption, summary, [role=heading]")[0] : null;
-      const title = heading && heading !== control ? norm(innerTextOf(heading)) : "";
-      return cut(title || rest, 80);
-    }
+    if (rest && (rest.length <= 160 || item)) return cut(title || rest, 80);
     if (item || rest.length > 600) break;
   }
   return "";
@@ -8016,7 +8042,7 @@ function passGate(action, judged, el, args) {
   looked.set(el, { how, digest, gate, origin, action, chosen: String(args.value ?? "") });
   return { digest, effect };
 }
-return { effectOf, takesSecret, changedSinceLook, passGate };
+return { formFieldsFor, effectOf, takesSecret, changedSinceLook, passGate };
 })();
 // ---- extension/content/press_guard.js
 const __press_guard = (() => {
@@ -8727,7 +8753,7 @@ const { watchRequests, watchScripts } = __dom_requests;
 const { actionError, focusOn, checkedState, isEditable } = __dom_input;
 const { fieldState, moveSteps, reaction, sendTrusted } = __dom_trusted;
 const { installGuard, sendGuarded } = __press_guard;
-const { passGate } = __act_gate;
+const { formFieldsFor, passGate } = __act_gate;
 const { PAGE_ACTIONS } = __page;
 const { checkVisibilityOf, containsOf, isConnectedOf } = __dom_native;
 
@@ -9028,6 +9054,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
     if (msg.kind === "dom.observe") { await contentReady(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
     if (msg.kind === "dom.boxes") return boxes();
+    if (msg.kind === "dom.form_fields") return formFieldsFor(String(msg.target || ""), String(msg.method || ""));
     throw actionError("unsupported", `Unknown request ${msg.kind}`);
   })().then((result) => sendResponse({ ok: true, result }), (e) => sendResponse({ ok: false, error: {
     code: typeof e?.code === "string" ? e.code : "internal", message: String(e?.message || e), ...(e?.detail ? { detail: e.detail } : {}) } }));
