@@ -7686,6 +7686,8 @@ const { matches, siteOf } = __site_match;
 const re = (/** @type {string} */ s) => new RegExp(s, "i");
 const WORDS = Object.entries(RISK_WORDS).map(([what, s]) => /** @type {[string, RegExp]} */ ([what, re(s)]));
 const [T_SPEND, T_DELETE, F_SPEND, F_PAYMENT, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_PAYMENT, FIELD_DELETE].map(re);
+/** Controls that turn a setting on or off, or pick one of several. */
+const TOGGLES = new Set(["checkbox", "switch", "radio"]);
 /** @param {string} s @param {number} n */
 const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -7718,7 +7720,10 @@ function reasonsOf(e, gate, origin) {
   const submits = e.kind === "submit" || e.method !== null && e.method !== "get" || e.fields.length > 0;
   if (gate.confirm) {
     const risk = (/** @type {string} */ what, /** @type {string} */ said) => { out.push({ kind: "risk", what, said: cut(said, 200) }); };
-    if (CLICKERS.has(e.kind) || submits) {
+    // A toggle's words name the setting it turns on or off ("Delete files after 30 days", "Click
+    // here to rename, delete, etc."), not something it does: what it sets off is its form's and
+    // its requests' to say.
+    if ((CLICKERS.has(e.kind) || submits) && !TOGGLES.has(e.kind)) {
       for (const [what, pattern] of WORDS) {
         if (what === "send or publish" && e.kind === "link") continue; // ("Posts" opens a page)
         const m = pattern.exec(e.words);
@@ -7799,6 +7804,9 @@ const { accessibleName, labelText, norm, roleOf } = __refind;
 const { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, qsa, tagOf } = __dom_native;
 
 const MONEY = new RegExp(AMOUNT, "i"), RECURS = new RegExp(CHARGE, "i");
+
+/** Controls a click only puts the caret into: text is typed there, nothing is sent. */
+const TYPED_INTO = new Set(["textbox", "searchbox", "spinbutton", "textarea", "input"]);
 
 /** Where the words beside a control end: the page's big parts are not its small print. */
 const BEYOND = new Set(["body", "html", "main"]);
@@ -7935,14 +7943,16 @@ function placeOf(control) {
  */
 function effectOf(el, how, chosen = "") {
   const field = how === "submit";
-  const control = field ? el : closestOf(el, ACTIVATES) || el;
+  // (A field is itself what is clicked, not the label around it.)
+  const control = field || TYPED_INTO.has(kindOf(el)) ? el : closestOf(el, ACTIVATES) || el;
   const form = formOwnerOf(control) || /** @type {HTMLFormElement | null} */ (closestOf(control, "form"));
   const kind = field ? "submit" : kindOf(control);
   if (field && !form) return null;
   const link = linkTargetOf(control) || (tagOf(control) === "a" ? "" : linkTargetOf(closestOf(control, "a[href]") || control));
   // Any control of a form may send it (a "button" or a checkbox whose script submits, a select
   // that sends on change): judged by what the form would send, where.
-  const submits = kind === "submit" || field || (!!form && !link && kind !== "reset");
+  // (A click into a field to type sends nothing: its form goes when a control sends it.)
+  const submits = kind === "submit" || field || (!!form && !link && kind !== "reset" && !TYPED_INTO.has(kind));
   const target = link || (submits && form ? formActionOf(form, kind === "submit" ? control : null) : "") || null;
   return {
     words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control, chosen),
