@@ -32,7 +32,7 @@ from shared_schema.events import (AnswerData, ControlData, ErrorData, Experience
                                   PlanData, QuestionData, StatusData, ToolCallData, ToolResultData,
                                   UsageData, VerdictData)
 from shared_schema.messages import Event
-from shared_schema.status import TaskStatus
+from shared_schema.status import FINAL, TaskStatus, meaning_of
 
 from . import cli, config, logs
 from .cli_interrupts import Interrupts
@@ -45,7 +45,6 @@ from .install import browsers as browser_dirs
 from .install import registration
 from .native.identity import EXTENSION_ID
 
-FINAL = {s.value for s in TaskStatus if s.final}
 # The roles that act for a subtask (the operator is the page worker); their steps are listed.
 log = logs.get("heybro.cli")
 
@@ -296,7 +295,7 @@ class Progress:
             self.say(f"  completed: {d.reason or d.result}")
         elif s == TaskStatus.completed:
             self.say(f"✓ completed: {d.reason or d.result}")
-        elif s in (TaskStatus.failed, TaskStatus.stopped):
+        elif s.final:  # ended, not completed
             self.say(f"✗ {s}: {d.reason}")
         elif s != self.status or d.reason:  # the same status again says nothing new
             self.say(f"● {s}" + (f" — {d.reason}" if d.reason else ""))
@@ -344,11 +343,11 @@ def refusal(payload: dict[str, Any]) -> str:
     other, status = detail["task_id"], detail.get("status")
     goal = str(detail.get("goal") or "")
     goal = goal if len(goal) <= 80 else goal[:79] + "…"
-    where = "" if status in (TaskStatus.paused, "running") else " in another heybro window"
+    where = "" if detail.get("here") else " in another heybro window"
     if status == TaskStatus.waiting:
         how = (f'answer its question with `heybro message {other} "…"` or stop it with '
                f"`heybro stop {other}`")
-    elif status == TaskStatus.paused:
+    elif (meaning := meaning_of(status)) and meaning.resumable:
         how = f"resume it with `heybro resume {other}` or stop it with `heybro stop {other}`"
     else:
         how = f"wait for it, or pause it with `heybro pause {other}` or stop it with `heybro stop {other}`"

@@ -22,11 +22,11 @@ from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.client import ClientConnection
-from shared_schema.status import TaskStatus
+from shared_schema.status import FINAL, Pause, TaskStatus, meaning_of
 
 from . import cli, logs
 from .cli_interrupts import Interrupts
-from .cli_run import FINAL, LaunchedChromium, Progress, Watch, _alive, refusal
+from .cli_run import LaunchedChromium, Progress, Watch, _alive, refusal
 from .endpoint import files
 from .endpoint.client import EndpointUnavailable, open_endpoint, request
 from .store.task_store import ACTIVE
@@ -91,7 +91,7 @@ def _as_left(row: dict[str, Any]) -> dict[str, Any]:
     from .store.lease import is_owned
 
     if row["status"] in ACTIVE and not is_owned(row["task_id"]):
-        return row | {"status": TaskStatus.paused.value, "reason": CUT_OFF}
+        return row | {"status": TaskStatus.paused.value, "reason": CUT_OFF, "pause": Pause.cut_off.value}
     return row
 
 
@@ -306,7 +306,7 @@ async def _continue(args: argparse.Namespace, command: str, needs_browser: Check
 def cmd_resume(args: argparse.Namespace) -> int:
     async def needs_browser() -> bool:
         row = (await _detail(args.task_id))["task"]
-        if row["status"] != TaskStatus.paused:
+        if not (meaning := meaning_of(row["status"])) or not meaning.resumable:
             raise CommandFailed(f"That task is {row['status']}, not paused.")
         return True
 

@@ -15,11 +15,11 @@ from typing import Any, Literal
 from shared_schema import ErrorCode, ProtocolError
 from shared_schema.events import ControlData, MessageData, dump
 from shared_schema.page_text import neutral
-from shared_schema.status import FINAL
+from shared_schema.status import FINAL, Pause
 from shared_schema.messages import Event, TaskAccepted, TaskDetail, TaskListResult, TaskStart
 
 from .. import config, logs
-from ..agent.cutoff import WAITING_FOR_YOU, unresolved
+from ..agent.cutoff import unresolved
 from ..agent.models import MemoryItem, ResumeNote, Task, TaskStatus
 from ..agent.said_secrets import said_secrets
 from ..native.channel import NativeChannel
@@ -81,19 +81,22 @@ class Session:
         the task the caller is about to continue."""
         cur = self.current
         if cur is not None and not cur.done.is_set() and cur.task.id != allow:
-            word = "paused" if cur.control.paused else "running"
-            raise ProtocolError(ErrorCode.busy, f'Task "{_short(cur.task.description)}" is {word}. '
-                                + HOW_TO_END, detail={"task_id": cur.task.id, "status": word,
-                                                      "goal": cur.task.description})
+            status = TaskStatus.paused if cur.control.paused else cur.task.status
+            raise ProtocolError(ErrorCode.busy, f'Task "{_short(cur.task.description)}" is '
+                                f"{status.meaning.label.lower()}. " + HOW_TO_END,
+                                detail={"task_id": cur.task.id, "status": status, "here": True,
+                                        "goal": cur.task.description})
         # Tasks another host started and lost: paused first, so they block as paused ones.
         self.store.pause_interrupted("interrupted: the heybro host stopped", skip=is_owned)
         for row in self.store.unfinished():
             if row.id == allow or (cur is not None and row.id == cur.task.id):
                 continue
-            where = "" if row.status == TaskStatus.paused else " in another heybro window"
+            # A paused task waits here for anyone; another status is another host's run.
+            here = TaskStatus(row.status).meaning.resumable
+            where = "" if here else " in another heybro window"
             raise ProtocolError(ErrorCode.busy, f'Task "{_short(row.goal)}" ({row.id}) is '
                                 f"{row.status}{where}. {HOW_TO_END}",
-                                detail={"task_id": row.id, "status": row.status,
+                                detail={"task_id": row.id, "status": row.status, "here": here,
                                         "goal": row.goal})
 
     def settings_for(self, given: dict[str, Any] | None = None, task_id: str | None = None, *,
@@ -216,7 +219,7 @@ class Session:
         task = self._restore(task_id)
         settings = self.settings_for(task_id=task_id, need_model=needs_model(task)
                                   and not task.outside)
-        if task.held_repeat and (row.reason or "").startswith(WAITING_FOR_YOU):
+        if task.held_repeat and row.pause == Pause.held:
             # The user's Resume after heybro asked is their word: the held action may go ahead.
             why = resume_notes.went_ahead(task.held_repeat)
             task.cut_off = [k for k in task.cut_off if k != task.held_repeat]
