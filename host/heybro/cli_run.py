@@ -34,7 +34,7 @@ from shared_schema.events import (AnswerData, ControlData, ErrorData, Experience
 from shared_schema.messages import Event
 from shared_schema.status import FINAL, TaskStatus, meaning_of
 
-from . import cli, config, logs
+from . import config, logs
 from .cli_interrupts import Interrupts
 from .browser.chromium import OWN_BROWSER_FLAGS, QUIET_FLAGS, extension_flags, find_chromium
 from .agent.history import verdict_numbers
@@ -44,6 +44,7 @@ from .endpoint.client import EndpointUnavailable, events, open_endpoint, send_co
 from .install import browsers as browser_dirs
 from .install import registration
 from .native.identity import EXTENSION_ID
+from .processes import alive, group_alive
 
 # The roles that act for a subtask (the operator is the page worker); their steps are listed.
 log = logs.get("heybro.cli")
@@ -52,17 +53,6 @@ WORKING_ROLES = ("worker", "analyst", "technician")
 NEEDED_YOU = 4  # exit status: stopped at a question nobody was there to answer
 HOST_BACK_S = 90.0  # how long `heybro run` waits for a host that stopped to come back
 PANEL_URL = f"chrome-extension://{EXTENSION_ID}/extension/pages/panel/panel.html"
-
-
-def _alive(pid: int, probe: Callable[[int, int], None] = os.kill) -> bool:
-    """Whether the process (or with probe=os.killpg, any process of the group) exists."""
-    try:
-        probe(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def without_keys(env: Mapping[str, str]) -> dict[str, str]:
@@ -82,7 +72,7 @@ def _chromium_using(profile: Path) -> int | None:
     except OSError:
         return None
     host, _, pid = target.rpartition("-")
-    if not pid.isdigit() or host != socket.gethostname() or not _alive(int(pid)):
+    if not pid.isdigit() or host != socket.gethostname() or not alive(int(pid)):
         return None
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
@@ -169,7 +159,7 @@ class LaunchedChromium:
                 raise RuntimeError(f"Chromium exited with {self.proc.returncode}")
             info = files.read()
             pid = int(info.get("pid", 0)) if info else 0
-            if (info and pid != self.host_before and _alive(pid)
+            if (info and pid != self.host_before and alive(pid)
                     and files.endpoint_file().stat().st_mtime >= self.started - 1):
                 return info
             await asyncio.sleep(0.1)
@@ -187,19 +177,15 @@ class LaunchedChromium:
         except subprocess.TimeoutExpired:
             pass
         deadline = time.monotonic() + 5
-        while _group_alive(group) and time.monotonic() < deadline:
+        while group_alive(group) and time.monotonic() < deadline:
             time.sleep(0.05)
-        if _group_alive(group):
+        if group_alive(group):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(group, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
         if self.tmp:
             shutil.rmtree(self.tmp, ignore_errors=True)
-
-
-def _group_alive(group: int) -> bool:
-    return _alive(group, os.killpg)
 
 
 def _die_with_parent() -> None:
@@ -375,7 +361,7 @@ async def _run_task(args: argparse.Namespace, settings: config.Settings,
     launched: LaunchedChromium | None = None
     ws = None
     info = files.read()
-    if info and _alive(int(info.get("pid", 0))) and not args.new_browser:
+    if info and alive(int(info.get("pid", 0))) and not args.new_browser:
         try:
             ws = await open_endpoint(info)
             progress.say("Using your running browser (heybro host pid "
@@ -481,7 +467,7 @@ class Watch:
         while time.monotonic() < deadline:
             info = files.read()
             pid = int(info.get("pid", 0)) if info else 0
-            if info and pid != self.host_pid and _alive(pid):
+            if info and pid != self.host_pid and alive(pid):
                 try:
                     ws = await open_endpoint(info)
                     msg = build("task.watch", {"task_id": self.task_id, "after_seq": self.last})

@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING, Any
 from websockets.asyncio.client import ClientConnection
 from shared_schema.status import FINAL, Pause, TaskStatus, meaning_of
 
-from . import cli, logs
+from . import logs
 from .cli_interrupts import Interrupts
-from .cli_run import LaunchedChromium, Progress, Watch, _alive, refusal
+from .cli_run import LaunchedChromium, Progress, Watch, refusal
+from .processes import alive
 from .endpoint import files
 from .endpoint.client import EndpointUnavailable, open_endpoint, request
 from .store.task_store import ACTIVE
@@ -45,7 +46,7 @@ class CommandFailed(Exception):
 async def _host() -> tuple[ClientConnection, dict[str, Any]] | None:
     """The running host's websocket, or None when no host is running."""
     info = files.read()
-    if not info or not _alive(int(info.get("pid", 0))):
+    if not info or not alive(int(info.get("pid", 0))):
         return None
     try:
         return await open_endpoint(info), info
