@@ -14,6 +14,7 @@ from .env import AgentEnv
 from .errors import GuardrailHit
 from .models import Iteration, ProposedToolCall, RoleName, RoleResult, ToolCall
 from ..tool_def import RoleTool
+from .local_tools import LocalContext
 from .toolbox import ROLE_TOOLS
 from .validation import ReplyInvalid, validate_reply
 
@@ -146,3 +147,8 @@ class WorkingRole(Role):
         self.done: list[ToolCall] = []
         self.summary: str | None = None
         env.state.facts = []
+
+
+def _runs_local_tools(role: Role) -> LocalContext:
+    """(For the type checker: a role is what a local tool's handler is handed.)"""
+    return role
