@@ -46,7 +46,6 @@ from .install import registration
 from .native.identity import EXTENSION_ID
 from .processes import alive, group_alive
 
-# The roles that act for a subtask (the operator is the page worker); their steps are listed.
 log = logs.get("heybro.cli")
 
 WORKING_ROLES = ("worker", "analyst", "technician")

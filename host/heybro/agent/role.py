@@ -25,7 +25,7 @@ class Role:
     name: RoleName
     system: str
     transition_last_ok = False
-    work_kind: str | None = None  # operator / analyst / technician: which host tools it gets
+    work_kind: str | None = None  # worker / analyst / technician: which host tools it gets
 
     def __init__(self, env: AgentEnv) -> None:
         self.env = env
@@ -137,7 +137,7 @@ class Role:
 
 
 class WorkingRole(Role):
-    """A role that works one assignment of the plan (the operator, the analyst, the technician):
+    """A role that works one assignment of the plan (the worker, the analyst, the technician):
     what it did, the report it leaves with, and the host's facts about this cycle (fresh)."""
 
     def __init__(self, env: AgentEnv, assignment: str, correction: str | None = None) -> None:

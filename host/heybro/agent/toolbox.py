@@ -33,7 +33,7 @@ from .local_tools import Answer, AskUser, Extract, RecallHistory, Wait
 from .history import fence
 from ..tool_def import playwright_forms as pw
 from .expect import parse_expect
-from .models import ExpectedOutcome, RoleName, Subtask, ToolCall, WorkKind
+from .models import ExpectedOutcome, RoleName, Subtask, ToolCall, WorkKindGiven
 from ..tool_def import LOOKS, Args, Effects, NoArgs, RoleTool, Wire
 from .wire import Upload, WaitFor, copied, upload_args, wait_for_args, wait_for_timeout
 
@@ -50,7 +50,7 @@ Expect = Annotated[ExpectedOutcome | None, BeforeValidator(_expect), WithJsonSch
 # --- scheduler ----------------------------------------------------------------------------------
 class PlanItem(Args):
     subtask: str = Field(min_length=1)
-    role: WorkKind = "operator"  # explained once, in the scheduler's prompt
+    role: WorkKindGiven = "worker"  # explained once, in the scheduler's prompt
     done_when: Expect = None
 
     @model_validator(mode="before")
