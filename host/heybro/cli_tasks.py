@@ -200,7 +200,8 @@ def _said(row: dict[str, Any]) -> str:
 
 
 async def _pause_or_stop(kind: str, task_id: str) -> int:
-    wanted = (TaskStatus.paused, *FINAL) if kind == "pause" else FINAL
+    resumable = tuple(s for s in TaskStatus if s.meaning.resumable)
+    wanted = (*resumable, *FINAL) if kind == "pause" else FINAL
     if (host := await _host()):
         ws, _ = host
         async with ws:

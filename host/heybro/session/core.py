@@ -15,7 +15,7 @@ from typing import Any, Literal
 from shared_schema import ErrorCode, ProtocolError
 from shared_schema.events import ControlData, MessageData, dump
 from shared_schema.page_text import neutral
-from shared_schema.status import FINAL, Pause
+from shared_schema.status import FINAL, Pause, meaning_of
 from shared_schema.messages import Event, TaskAccepted, TaskDetail, TaskListResult, TaskStart
 
 from .. import config, logs
@@ -44,6 +44,11 @@ HOW_TO_END = ("One task runs at a time: resume it or stop it first, with Resume 
 
 def _short(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _resumable(row: TaskRow) -> bool:
+    """Whether the task waits in the record for the person's Resume (a paused task)."""
+    return bool((meaning := meaning_of(row.status)) and meaning.resumable)
 
 
 class Session:
@@ -160,7 +165,7 @@ class Session:
         row = self.row(task_id)
         if row.status in FINAL:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
-        if row.status != TaskStatus.paused:
+        if not _resumable(row):
             await self._not_here(task_id, "pause")
 
     async def _not_here(self, task_id: str, what: Literal["pause", "stop"]) -> None:
@@ -213,7 +218,7 @@ class Session:
             cur.control.resume()
             return
         row = self.row(task_id)
-        if row.status != TaskStatus.paused:
+        if not _resumable(row):
             raise ProtocolError(ErrorCode.invalid_state, f"That task is {row.status}, not paused.")
         self.refuse_if_busy(allow=task_id)
         task = self._restore(task_id)
@@ -241,7 +246,7 @@ class Session:
         row = self.row(task_id)
         if row.status in FINAL:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
-        if row.status != TaskStatus.paused:
+        if not _resumable(row):
             await self._not_here(task_id, "stop")
             return
         # A paused task from an earlier host: end it in the record.
@@ -275,11 +280,11 @@ class Session:
             return
         text, said = _secrets_said(text, {})
         row = self.row(task_id)
-        if said and row.status == TaskStatus.paused:
+        if said and _resumable(row):
             raise ProtocolError(ErrorCode.invalid_state, "heybro does not keep a password written "
                                 "to a task that is not running (it would stay in its record). "
                                 "Press Resume, then tell it again.")
-        if row.status == TaskStatus.paused:
+        if _resumable(row):
             held: dict[str, Any] = (self.store.load_checkpoint(task_id) or {}).get("question") or {}
             if held.get("kind") == "secret":
                 # Asked before heybro restarted: a secret typed now would land in the record.
@@ -330,7 +335,7 @@ class Session:
             await self._say(cur, f"You handed over tab {tab_id} ({site}): heybro may use it now.")
             return
         row = self.row(task_id)
-        if row.status != TaskStatus.paused:
+        if not _resumable(row):
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
         state = self.store.load_checkpoint(task_id)
         if state is not None:
