@@ -32,7 +32,7 @@ from ..flow.ledger import Outgoing, forwards
 from .browser_tools import effects_of
 from .errors import ToolFailed
 from .experience import origin_of
-from .models import Question
+from .gate import Approval, ask
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -40,20 +40,19 @@ if TYPE_CHECKING:
     from ..config import Settings
     from ..flow.ledger import Ledger
     from .browser import Snapshot
-    from .models import Task
+    from .held_secrets import HeldSecrets
+    from .models import Question, Task
 
 
 class _RunState(Protocol):
-    """What the gate reads and keeps of the run: the page, the user's secrets and yeses."""
+    """What the sinks read and keep of the run: the page, the user's secrets and yeses."""
     snapshot: Snapshot | None
-    secrets: dict[str, str]
-    secret_sites: dict[str, str]
-    secret_kinds: dict[str, str]
+    secrets: HeldSecrets
     approved_effects: set[str]
 
 
 class GateEnv(Protocol):
-    """What the gate uses of the task's env (AgentEnv provides it)."""
+    """What the sinks use of the task's env (AgentEnv provides it; gate.ask asks through it)."""
 
     @property
     def task(self) -> Task: ...
@@ -73,13 +72,11 @@ class GateEnv(Protocol):
     @property
     def workspace(self) -> Path | None: ...
 
-    def with_secrets(self, text: str) -> str: ...
-
     async def ask_user(self, question: Question) -> str: ...
+
 
 SECRET_REF = re.compile(r"\{\{secret:([^{}]+)\}\}")
 FRAME_ID = re.compile(r"^f(\d+)e\d+$")
-YES = {"yes", "y", "ok", "okay", "go ahead", "allow", "sure", "yes, go ahead", "confirm"}
 
 
 def host_of(url: str) -> str:
@@ -88,11 +85,6 @@ def host_of(url: str) -> str:
         return (urlsplit(url).hostname or "").lower()
     except ValueError:
         return ""
-
-
-def said_yes(answer: str) -> bool:
-    """Whether the user's answer to a confirmation is a yes (the panel's button says "Yes")."""
-    return answer.strip().lower() in YES
 
 
 @dataclass
@@ -136,7 +128,7 @@ async def admit(env: GateEnv, tool: str, args: dict[str, Any]) -> Admitted:
             await _may_send(env, plain, dest, f"type into {_target(env, args)} on {site_of(dest) or dest}",
                             done.decided)
             done.gives.append((plain, dest))
-            done.args[name] = env.with_secrets(value)
+            done.args[name] = env.state.secrets.fill(value)
         elif kind == "keys" and isinstance(value, str) and (typed := key_text(value)):
             await _may_send(env, typed, dest, f"type into {_target(env, args)} on {site_of(dest) or dest}",
                             done.decided)
@@ -184,7 +176,7 @@ def _secret_may_go(env: GateEnv, target: str) -> None:
     """A form holding a password or code, sent to another site: only to a site one of the user's
     secrets was given for (a secret is the user's for its site: typed there, sent there)."""
     site = site_of(target)
-    if not any(matches(given, site) or matches(site, given) for given in env.state.secret_sites.values()):
+    if not any(matches(given, site) or matches(site, given) for given in env.state.secrets.sites()):
         raise ToolFailed("not_allowed", f"This press would send the password or code in its form to "
                          f"{site or 'another site'}, which no secret of the user's was given for: heybro "
                          "does not send it. Tell the user if the task needs it.")
@@ -195,15 +187,16 @@ def _secrets_in(env: GateEnv, value: str, dest: str) -> list[SecretUse]:
     was given for only."""
     uses = []
     for name in SECRET_REF.findall(value):
-        given = env.state.secret_sites.get(name)
-        if name not in env.state.secrets or given is None:
+        held = env.state.secrets.get(name)
+        given = held.site if held is not None else None
+        if held is None or given is None:
             continue
         site = site_of(dest)
         if not site or not (matches(given, site) or matches(site, given)):
             raise ToolFailed("not_allowed", f"{{{{secret:{name}}}}} is the user's secret for {given}: "
                              f"heybro types it there only, never on {site or 'this page'}. Do not "
                              "try to send it another way; tell the user if the task needs it here.")
-        uses.append(SecretUse(name, given, env.state.secret_kinds.get(name, "any")))
+        uses.append(SecretUse(name, given, held.kind))
     return uses
 
 
@@ -227,14 +220,10 @@ async def _may_open(env: GateEnv, url: str, decided: list[str]) -> None:
             or key in env.state.approved_effects:
         return
     what, why = risk
-    answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-        f"About to open {_short(url)} — this may {what} ({why}). Go ahead?")))
-    if not said_yes(answer):
-        raise ToolFailed("declined", f"The user said no to opening {_short(url)} ({what}): do not "
-                         "do it, nor the same another way; report what was done, or ask the user "
-                         "what they want.", {"decided": f"heybro asked first ({what}); the user said no"})
+    decided.append(await ask(env, Approval(
+        "open", f"About to open {_short(url)} — this may {what} ({why}). Go ahead?",
+        f"opening {_short(url)} ({what})", f"heybro asked first ({what})")))
     env.state.approved_effects.add(key)
-    decided.append(f"heybro asked first ({what}); the user said yes")
 
 
 async def _may_send_file(env: GateEnv, name: str, dest: str, decided: list[str]) -> None:
@@ -249,16 +238,11 @@ async def _may_send_file(env: GateEnv, name: str, dest: str, decided: list[str])
 async def _ask_to_send(env: GateEnv, out: Outgoing, how: str, decided: list[str],
                        what: str | None = None) -> None:
     what = what or out.words()
-    answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-        f"Send {what} to {out.site}? heybro is about to {how}, and your request never named "
-        f"{out.site}.")))
-    if not said_yes(answer):
-        raise ToolFailed("declined", f"The user said no to sending {what} to {out.site}: do not "
-                         "send it there, nor another way; report what was done, or ask the user "
-                         "what they want.", {"decided": f"heybro asked before sending {what} to "
-                                             f"{out.site}; the user said no"})
+    decided.append(await ask(env, Approval(
+        "send", f"Send {what} to {out.site}? heybro is about to {how}, and your request never "
+        f"named {out.site}.", f"sending {what} to {out.site}",
+        f"heybro asked before sending {what} to {out.site}")))
     env.ledger.approve(out.site)
-    decided.append(f"heybro asked before sending {what} to {out.site}; the user said yes")
 
 
 async def resolve(env: GateEnv, err: ToolFailed, args: dict[str, Any],
@@ -291,15 +275,10 @@ async def resolve(env: GateEnv, err: ToolFailed, args: dict[str, Any],
         then = " — the page then sends a request that" if effect.get("kind") == "request" else " — this"
         again = ("It changed since heybro last looked; now: " if any(r.get("kind") == "changed"
                                                                    for r in reasons) else "")
-        answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-            f"{again}About to {act}{' on ' + page if page else ''}{then} may {why}. Go ahead?")))
         whats = ", ".join(risks)
-        if not said_yes(answer):
-            raise ToolFailed("declined", f"The user said no to {act} ({whats}): do not do it, nor "
-                             "the same another way; report what was done, or ask the user what "
-                             "they want.",
-                             {"decided": f"heybro asked first ({whats}); the user said no"})
-        decided.append(f"heybro asked first ({whats}); the user said yes")
+        decided.append(await ask(env, Approval(
+            "press", f"{again}About to {act}{' on ' + page if page else ''}{then} may {why}. "
+            "Go ahead?", f"{act} ({whats})", f"heybro asked first ({whats})")))
     env.state.approved_effects.add(digest)
     out = dict(args)
     g = dict(out.get("gate") or {})

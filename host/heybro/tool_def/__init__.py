@@ -112,6 +112,9 @@ HostRun = Callable[[Any, Any], Awaitable[Any]]
 # The text a result leaves in the next prompt (for tools whose effect the page does not show), or
 # the words a person reads about it (what was kept, chosen, read).
 ResultText = Callable[[dict[str, Any]], str | None]
+# When a host tool's call needs the user's yes before it runs: why, in words (None: it may run);
+# with the call's arguments and heybro.tools' ToolContext.
+Asks = Callable[[dict[str, Any], Any], str | None]
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,8 @@ class RoleTool:
     parameters: dict[str, Any] | None = field(default=None, compare=False, hash=False)
     # A host tool's time limit in seconds (None: the user's tool settings give it).
     timeout_s: float | None = None
+    # When a call needs the user's yes first (agent/gate.py asks; the yes is for that very call).
+    asks: Asks | None = field(default=None, compare=False)
 
     @property
     def acts_on_page(self) -> bool:

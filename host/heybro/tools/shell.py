@@ -15,6 +15,8 @@ import os
 import shlex
 import signal
 
+from typing import Any
+
 from pydantic import Field
 
 from ..tool_def import Args, Effects, RoleTool
@@ -73,9 +75,8 @@ async def _run(args: Shell, ctx: ToolContext) -> ToolOk:
         raise ToolFailed("invalid_arguments", f"cannot split the command into words: {err}") from None
     if not argv:
         raise ToolFailed("invalid_arguments", "the command is empty")
-    if not allowed(argv, s.allow) and not ctx.confirmed:
-        raise ToolFailed("needs_confirmation", f"`{args.command}` is not on your allow-list of "
-                          "shell commands: it needs your confirmation before it runs")
+    if not allowed(argv, s.allow) and not ctx.confirmed:  # (a caller that did not ask)
+        raise ToolFailed("needs_confirmation", f"`{args.command}` is {OFF_LIST}")
     ctx.workspace.mkdir(parents=True, exist_ok=True)
     try:
         process = await asyncio.create_subprocess_exec(
@@ -105,7 +106,20 @@ async def _run(args: Shell, ctx: ToolContext) -> ToolOk:
     return ToolOk(tool="shell", text=text or "(no output)", data={"exit_code": code})
 
 
+OFF_LIST = "not on your allow-list of shell commands: it needs your confirmation before it runs"
+
+
+def _asks(params: dict[str, Any], ctx: ToolContext) -> str | None:
+    """A command off the user's allow-list needs their yes (one that cannot be split is refused
+    when it runs)."""
+    try:
+        argv = shlex.split(str(params.get("command") or ""))
+    except ValueError:
+        return None
+    return f"`{params.get('command')}` is {OFF_LIST}" if argv and not allowed(argv, ctx.settings.shell.allow) else None
+
+
 def shell_tool(settings: ShellSettings) -> RoleTool:
     return RoleTool("shell", Shell, "Run a command in the task's workspace folder.", "host",
-                    Effects(read_only=False, sends="shell"), run=_run,
+                    Effects(read_only=False, sends="shell"), run=_run, asks=_asks,
                     timeout_s=settings.timeout_s + 5)  # its own timeout fires first, in words
