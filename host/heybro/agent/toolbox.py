@@ -1,5 +1,7 @@
 """Every tool a role may call, each defined once: its argument model, description, kind, effects
-and how it runs (tool_def.RoleTool); the roles' tool lists are made of these definitions.
+and how it runs (tool_def.RoleTool); the roles' tool lists are made of these definitions. A tool
+whose handler or conversion is written elsewhere has its arguments there, beside it (the local
+tools' in local_tools.py, the hand-converted ones' in wire.py), so neither imports this back.
 
 Names and parameters follow seed 000's tables (`click(element_id)`, `fill(element_id, value)`,
 `mark_done(summary)`, `set_subtasks(subtasks)`, `continue_work(instructions)`, ...). Browser actions
@@ -27,12 +29,13 @@ from shared_schema.status import Decision
 from shared_schema.tab_tools import NavigateArgs, NewTabArgs, SwitchTabArgs, TabArgs
 
 from . import local_tools as local
+from .local_tools import Answer, AskUser, Extract, RecallHistory, Wait
 from .history import fence
 from ..tool_def import playwright_forms as pw
 from .expect import parse_expect
-from .models import ExpectedOutcome, RoleName, Subtask, ToolCall, WorkKind
+from .models import ExpectedOutcome, RoleName, Subtask, ToolCall, WorkKindGiven
 from ..tool_def import LOOKS, Args, Effects, NoArgs, RoleTool, Wire
-from .wire import copied, upload_args, wait_for_args, wait_for_timeout
+from .wire import Upload, WaitFor, copied, upload_args, wait_for_args, wait_for_timeout
 
 
 def _expect(value: Any) -> Any:
@@ -47,7 +50,7 @@ Expect = Annotated[ExpectedOutcome | None, BeforeValidator(_expect), WithJsonSch
 # --- scheduler ----------------------------------------------------------------------------------
 class PlanItem(Args):
     subtask: str = Field(min_length=1)
-    role: WorkKind = "operator"  # explained once, in the scheduler's prompt
+    role: WorkKindGiven = "worker"  # explained once, in the scheduler's prompt
     done_when: Expect = None
 
     @model_validator(mode="before")
@@ -146,49 +149,12 @@ class Scroll(Args):
         return self
 
 
-class WaitFor(Args):
-    text: str | None = Field(None, min_length=1)
-    element_id: str | None = None
-    role: str | None = Field(None, min_length=1, description="Of an element not there yet "
-                             "(button, link, dialog…).")
-    name: str | None = Field(None, min_length=1, description="…and/or words of its name.")
-    url_contains: str | None = Field(None, min_length=1)
-    gone: bool = Field(False, description="Wait for it to be gone instead.")
-    seconds: float = Field(5.0, gt=0, le=30, description="Longest wait.")
-
-    @model_validator(mode="after")
-    def _what(self) -> WaitFor:
-        if (self.text is None and self.element_id is None and self.url_contains is None
-                and self.role is None and self.name is None):
-            raise ValueError("give text, element_id, role/name or url_contains to wait for")
-        return self
-
-
-class Upload(Args):
-    element_id: str = Field(min_length=1)
-    resource_name: str = Field(min_length=1)
-
-
-class Wait(Args):
-    seconds: float = Field(gt=0, le=30)
-
-
 class NewTab(Args):
     url: str = Field(min_length=1)
 
 
 class SwitchTab(Args):
     tab_id: int
-
-
-class Extract(Args):
-    name: str = Field(min_length=1)
-    value: str | None = Field(None, description="What to remember (or give element_id).")
-    element_id: str | None = None
-
-
-class RecallHistory(Args):
-    query: str | None = None
 
 
 LEARNED = ("One short fact about this site that would save steps next time (where a control "
@@ -198,26 +164,6 @@ LEARNED = ("One short fact about this site that would save steps next time (wher
 class MarkDone(Args):
     summary: str = Field(min_length=1)
     learned: str | None = Field(None, max_length=240, description=LEARNED)
-
-
-class AskUser(Args):
-    question: str = Field(min_length=1)
-    kind: Literal["text", "choice", "secret"] = Field(
-        "text", description="secret: a code or password, never shown to you; type it as "
-        "{{secret:NAME}}.")
-    choices: list[str] | None = None
-    name: str = Field("secret", pattern=r"^[A-Za-z][\w-]{0,30}$",
-                      description="The secret's NAME.")
-
-    @model_validator(mode="after")
-    def _choices(self) -> AskUser:
-        if self.kind == "choice" and len(self.choices or []) < 2:
-            raise ValueError("a choice needs at least two choices")
-        return self
-
-
-class Answer(Args):
-    text: str = Field(min_length=1, description="The answer, in words the user reads first.")
 
 
 # --- verifier -----------------------------------------------------------------------------------

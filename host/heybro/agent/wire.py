@@ -4,7 +4,7 @@ what the extension takes (`url`, `timeout_ms`, `file`) in code, never by droppin
 
 `copied` is the plain case, checked when the tool is defined: every argument the model gives must
 be a wire field of the same name (or one the host keeps, `expect`), else the import fails and the
-tool needs its own conversion.
+tool needs its own conversion, written here with the arguments it converts (`WaitFor`, `Upload`).
 """
 
 from __future__ import annotations
@@ -13,17 +13,14 @@ import base64
 import mimetypes
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, model_validator
 
-from shared_schema.dom_tools import ExtractArgs, UploadArgs, WaitForArgs
+from shared_schema.dom_tools import UploadArgs, WaitForArgs
 
 from .errors import ToolFailed
-from ..tool_def import Wire, WireContext
-
-if TYPE_CHECKING:
-    from .toolbox import Extract, Upload, WaitFor
+from ..tool_def import Args, Wire, WireContext
 
 A = TypeVar("A", bound=BaseModel)
 W = TypeVar("W", bound=BaseModel)
@@ -44,17 +41,41 @@ def copied(tool: str, args: type[A], model: type[W],
 
     def convert(a: A, ctx: WireContext) -> W:
         data = a.model_dump(exclude=set(HOST_ONLY), exclude_none=True)
-        return model.model_validate(_for_page(data, model, ctx))
+        return model.model_validate(for_page(data, model, ctx))
 
     return Wire(tool, model, convert, timeout_ms)
 
 
-def _for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) -> dict[str, Any]:
+def for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) -> dict[str, Any]:
     if "signature" in model.model_fields:
         signature = ctx.signature(data.get("element_id"))
         if signature is not None:
             data["signature"] = signature
     return data
+
+
+# --- the model's arguments of the tools converted by hand, with their conversions ---------------
+class WaitFor(Args):
+    text: str | None = Field(None, min_length=1)
+    element_id: str | None = None
+    role: str | None = Field(None, min_length=1, description="Of an element not there yet "
+                             "(button, link, dialog…).")
+    name: str | None = Field(None, min_length=1, description="…and/or words of its name.")
+    url_contains: str | None = Field(None, min_length=1)
+    gone: bool = Field(False, description="Wait for it to be gone instead.")
+    seconds: float = Field(5.0, gt=0, le=30, description="Longest wait.")
+
+    @model_validator(mode="after")
+    def _what(self) -> WaitFor:
+        if (self.text is None and self.element_id is None and self.url_contains is None
+                and self.role is None and self.name is None):
+            raise ValueError("give text, element_id, role/name or url_contains to wait for")
+        return self
+
+
+class Upload(Args):
+    element_id: str = Field(min_length=1)
+    resource_name: str = Field(min_length=1)
 
 
 def wait_for_args(a: WaitFor, ctx: WireContext) -> WaitForArgs:
@@ -63,7 +84,7 @@ def wait_for_args(a: WaitFor, ctx: WireContext) -> WaitForArgs:
             "url": a.url_contains, "state": "hidden" if a.gone else "visible",
             "timeout_ms": int(a.seconds * 1000)}
     return WaitForArgs.model_validate(
-        _for_page({k: v for k, v in data.items() if v is not None}, WaitForArgs, ctx))
+        for_page({k: v for k, v in data.items() if v is not None}, WaitForArgs, ctx))
 
 
 def wait_for_timeout(w: WaitForArgs) -> int:
@@ -82,13 +103,7 @@ def upload_args(a: Upload, ctx: WireContext) -> UploadArgs:
             "mime": mimetypes.guess_type(path.name)[0] or "application/octet-stream",
             "data_base64": base64.b64encode(data).decode("ascii")}
     return UploadArgs.model_validate(
-        _for_page({"element_id": a.element_id, "file": file}, UploadArgs, ctx))
-
-
-def element_text_args(a: Extract, ctx: WireContext) -> ExtractArgs:
-    """extract (to memory) of an element: the browser reads the element; `name` and `value` stay
-    with the host, which keeps what was read under `name`."""
-    return ExtractArgs.model_validate(_for_page({"element_id": a.element_id}, ExtractArgs, ctx))
+        for_page({"element_id": a.element_id, "file": file}, UploadArgs, ctx))
 
 
 def wire_json(args: BaseModel) -> dict[str, Any]:
