@@ -1168,13 +1168,14 @@ function undecided(f) {
 }
 
 /**
- * Whether a candidate has classes and none of them is the element's: a copy restyled, the element
- * perhaps gone — told by nothing of its own but its look, it is not taken for the element.
+ * Whether a candidate has classes and none of them is the element's (which may have had none): a
+ * copy restyled, the element perhaps gone — told by nothing of its own but its look, it is not
+ * taken for the element.
  * @param {Signature} sig @param {Signature} c
  */
 function restyled(sig, c) {
   const a = sig.classes || [], b = c.classes || [];
-  return a.length > 0 && b.length > 0 && !a.some((x) => b.includes(x));
+  return b.length > 0 && !a.some((x) => b.includes(x));
 }
 
 /**
