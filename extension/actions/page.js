@@ -29,19 +29,7 @@
  *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput, judged?: "press" | "keys",
  *   verify?: (el: Element, args: Record<string, any>, changes: any) => void, waits?: boolean}} PageAction
  */
-import { action as click } from "./click.js";
-import { action as fill } from "./fill.js";
-import { action as type } from "./type.js";
-import { action as select } from "./select.js";
-import { action as check } from "./check.js";
-import { action as uncheck } from "./uncheck.js";
-import { action as press } from "./press.js";
-import { action as hover } from "./hover.js";
-import { action as scroll } from "./scroll.js";
-import { action as focus } from "./focus.js";
-import { action as upload } from "./upload.js";
-import { action as extract } from "./extract.js";
-import { action as waitFor } from "./wait_for.js";
+import { DECLARED_PAGE } from "./page_actions.js";
 
-/** @type {PageAction[]} */
-export const PAGE_ACTIONS = [click, fill, type, select, check, uncheck, press, hover, scroll, focus, upload, extract, waitFor];
+/** @type {PageAction[]} the action module of every tool declared to run in the page (generated list) */
+export const PAGE_ACTIONS = DECLARED_PAGE;

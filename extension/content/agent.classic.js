@@ -8296,6 +8296,19 @@ const action = {
 };
 return { action };
 })();
+// ---- extension/actions/focus.js
+const __focus = (() => {
+/** focus: focuses the element. */
+const { focusOn } = __dom_input;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "focus",
+  needs: { page: { element: "required", enabled: true, hit: false } },
+  run: (el) => { focusOn(/** @type {Element} */ (el)); return {}; },
+};
+return { action };
+})();
 // ---- extension/actions/scroll.js
 const __scroll = (() => {
 /** scroll: the page or an element, or an element into view (so it is not brought into view first). */
@@ -8311,19 +8324,6 @@ const action = {
 };
 return { action };
 })();
-// ---- extension/actions/focus.js
-const __focus = (() => {
-/** focus: focuses the element. */
-const { focusOn } = __dom_input;
-
-/** @type {import("./page.js").PageAction} */
-const action = {
-  name: "focus",
-  needs: { page: { element: "required", enabled: true, hit: false } },
-  run: (el) => { focusOn(/** @type {Element} */ (el)); return {}; },
-};
-return { action };
-})();
 // ---- extension/actions/upload.js
 const __upload = (() => {
 /** upload: a file (sent in base64) into a file input or drop zone. */
@@ -8336,71 +8336,6 @@ const action = {
   needs: { page: { element: "required", enabled: true, hit: false } },
   run: (el, args) => ({ uploaded: uploadFile(/** @type {Element} */ (el), args.file) }),
   settle: SETTLE_ASYNC,
-};
-return { action };
-})();
-// ---- extension/content/dom_extract.js
-const __dom_extract = (() => {
-/** Reading content out of the page: visible text, or a table as rows of cells. */
-const { norm, secretField } = __refind;
-const { editorText } = __dom_editors;
-const { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } = __dom_native;
-
-const MAX_CHARS = 20000;
-
-/** @param {Element} table */
-function readTable(table) {
-  const rows = Array.from(qsa(table, "tr, [role=row]")).filter((r) => closestOf(r, "table, [role=table], [role=grid]") === table);
-  const cells = rows.map((r) => Array.from(qsa(r, "th, td, [role=cell], [role=gridcell], [role=columnheader]"))
-    .filter((c) => closestOf(c, "tr, [role=row]") === r).map((c) => norm(innerTextOf(/** @type {HTMLElement} */ (c)) ?? textOf(c))));
-  const first = rows[0];
-  const hasHeader = !!first && qs(first, "th, [role=columnheader]") !== null;
-  return { headers: hasHeader ? cells[0] : [], rows: (hasHeader ? cells.slice(1) : cells).slice(0, 500) };
-}
-
-/** What a form field holds, or null for an element that is not one. @param {Element} el */
-function fieldText(el) {
-  if (matchesOf(el, "textarea, input")) return secretField(el) ? "" : /** @type {HTMLInputElement} */ (el).value;
-  if (matchesOf(el, "select")) return Array.from(/** @type {HTMLSelectElement} */ (el).selectedOptions).map((o) => norm(o.textContent)).join(", ");
-  return null;
-}
-
-/**
- * @param {Element | null} el the element to read (the whole page when null)
- * @param {{mode?: "text" | "table" | "auto", max_chars?: number}} args
- * @param {Element} [editor] the box of the code editor whose hidden field el is (dom_editors.js)
- */
-function extractFrom(el, args, editor) {
-  const root = el || document.body;
-  const mode = args.mode || "auto";
-  const max = args.max_chars || MAX_CHARS;
-  // A field's text is what it holds now (a text box's lines, a list's chosen option), not its markup's;
-  // a code editor's, the lines it draws (its hidden field holds a part at most).
-  const field = editor ? editorText(editor) : fieldText(root);
-  if (field !== null) return { text: field.slice(0, max), truncated: field.length > max };
-  if (mode === "table" || (mode === "auto" && matchesOf(root, "table, [role=table], [role=grid]"))) {
-    const table = matchesOf(root, "table, [role=table], [role=grid]") ? root : qs(root, "table, [role=table], [role=grid]");
-    if (table) return { table: readTable(table) };
-    if (mode === "table") return { table: null, text: "", truncated: false };
-  }
-  const raw = innerTextOf(/** @type {HTMLElement} */ (root)) ?? textOf(root) ?? "";
-  const text = raw.replace(/[ \t]+/g, " ").replace(/\n\s*\n+/g, "\n").trim();
-  return { text: text.slice(0, max), truncated: text.length > max };
-}
-return { extractFrom };
-})();
-// ---- extension/actions/extract.js
-const __extract = (() => {
-/** extract: the text of the page or an element, or a table as rows. */
-const { extractFrom } = __dom_extract;
-const { SETTLE_NONE } = __dom_changes;
-
-/** @type {import("./page.js").PageAction} */
-const action = {
-  name: "extract",
-  needs: { page: { element: "optional", hit: false, inView: false } },
-  run: (el, args, r) => extractFrom(el, args, el ? r.surfaces.get(el) : undefined),
-  settle: SETTLE_NONE,
 };
 return { action };
 })();
@@ -8520,6 +8455,92 @@ const action = {
 };
 return { action };
 })();
+// ---- extension/content/dom_extract.js
+const __dom_extract = (() => {
+/** Reading content out of the page: visible text, or a table as rows of cells. */
+const { norm, secretField } = __refind;
+const { editorText } = __dom_editors;
+const { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } = __dom_native;
+
+const MAX_CHARS = 20000;
+
+/** @param {Element} table */
+function readTable(table) {
+  const rows = Array.from(qsa(table, "tr, [role=row]")).filter((r) => closestOf(r, "table, [role=table], [role=grid]") === table);
+  const cells = rows.map((r) => Array.from(qsa(r, "th, td, [role=cell], [role=gridcell], [role=columnheader]"))
+    .filter((c) => closestOf(c, "tr, [role=row]") === r).map((c) => norm(innerTextOf(/** @type {HTMLElement} */ (c)) ?? textOf(c))));
+  const first = rows[0];
+  const hasHeader = !!first && qs(first, "th, [role=columnheader]") !== null;
+  return { headers: hasHeader ? cells[0] : [], rows: (hasHeader ? cells.slice(1) : cells).slice(0, 500) };
+}
+
+/** What a form field holds, or null for an element that is not one. @param {Element} el */
+function fieldText(el) {
+  if (matchesOf(el, "textarea, input")) return secretField(el) ? "" : /** @type {HTMLInputElement} */ (el).value;
+  if (matchesOf(el, "select")) return Array.from(/** @type {HTMLSelectElement} */ (el).selectedOptions).map((o) => norm(o.textContent)).join(", ");
+  return null;
+}
+
+/**
+ * @param {Element | null} el the element to read (the whole page when null)
+ * @param {{mode?: "text" | "table" | "auto", max_chars?: number}} args
+ * @param {Element} [editor] the box of the code editor whose hidden field el is (dom_editors.js)
+ */
+function extractFrom(el, args, editor) {
+  const root = el || document.body;
+  const mode = args.mode || "auto";
+  const max = args.max_chars || MAX_CHARS;
+  // A field's text is what it holds now (a text box's lines, a list's chosen option), not its markup's;
+  // a code editor's, the lines it draws (its hidden field holds a part at most).
+  const field = editor ? editorText(editor) : fieldText(root);
+  if (field !== null) return { text: field.slice(0, max), truncated: field.length > max };
+  if (mode === "table" || (mode === "auto" && matchesOf(root, "table, [role=table], [role=grid]"))) {
+    const table = matchesOf(root, "table, [role=table], [role=grid]") ? root : qs(root, "table, [role=table], [role=grid]");
+    if (table) return { table: readTable(table) };
+    if (mode === "table") return { table: null, text: "", truncated: false };
+  }
+  const raw = innerTextOf(/** @type {HTMLElement} */ (root)) ?? textOf(root) ?? "";
+  const text = raw.replace(/[ \t]+/g, " ").replace(/\n\s*\n+/g, "\n").trim();
+  return { text: text.slice(0, max), truncated: text.length > max };
+}
+return { extractFrom };
+})();
+// ---- extension/actions/extract.js
+const __extract = (() => {
+/** extract: the text of the page or an element, or a table as rows. */
+const { extractFrom } = __dom_extract;
+const { SETTLE_NONE } = __dom_changes;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "extract",
+  needs: { page: { element: "optional", hit: false, inView: false } },
+  run: (el, args, r) => extractFrom(el, args, el ? r.surfaces.get(el) : undefined),
+  settle: SETTLE_NONE,
+};
+return { action };
+})();
+// ---- extension/actions/page_actions.js
+const __page_actions = (() => {
+// Generated by `python -m shared_schema.generate` from the tools' declarations (shared_schema/tools.py). Do not edit.
+const { action: click } = __click;
+const { action: fill } = __fill;
+const { action: type } = __type;
+const { action: select } = __select;
+const { action: check } = __check;
+const { action: uncheck } = __uncheck;
+const { action: press } = __press;
+const { action: hover } = __hover;
+const { action: focus } = __focus;
+const { action: scroll } = __scroll;
+const { action: upload } = __upload;
+const { action: waitFor } = __wait_for;
+const { action: extract } = __extract;
+
+/** @type {import("./page.js").PageAction[]} */
+const DECLARED_PAGE = [click, fill, type, select, check, uncheck, press, hover, focus, scroll, upload, waitFor, extract];
+return { DECLARED_PAGE };
+})();
 // ---- extension/actions/page.js
 const __page = (() => {
 /**
@@ -8552,22 +8573,10 @@ const __page = (() => {
  *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput, judged?: "press" | "keys",
  *   verify?: (el: Element, args: Record<string, any>, changes: any) => void, waits?: boolean}} PageAction
  */
-const { action: click } = __click;
-const { action: fill } = __fill;
-const { action: type } = __type;
-const { action: select } = __select;
-const { action: check } = __check;
-const { action: uncheck } = __uncheck;
-const { action: press } = __press;
-const { action: hover } = __hover;
-const { action: scroll } = __scroll;
-const { action: focus } = __focus;
-const { action: upload } = __upload;
-const { action: extract } = __extract;
-const { action: waitFor } = __wait_for;
+const { DECLARED_PAGE } = __page_actions;
 
-/** @type {PageAction[]} */
-const PAGE_ACTIONS = [click, fill, type, select, check, uncheck, press, hover, scroll, focus, upload, extract, waitFor];
+/** @type {PageAction[]} the action module of every tool declared to run in the page (generated list) */
+const PAGE_ACTIONS = DECLARED_PAGE;
 return { PAGE_ACTIONS };
 })();
 // ---- extension/content/agent.js

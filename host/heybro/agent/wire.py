@@ -17,13 +17,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
-from shared_schema.dom_tools import ExtractArgs, UploadArgs, WaitForArgs
+from shared_schema.dom_tools import ExtractArgs, UploadArgs
 
 from .errors import ToolFailed
 from ..tool_def import Wire, WireContext
 
 if TYPE_CHECKING:
-    from .toolbox import Extract, Upload, WaitFor
+    from shared_schema.dom_tools import Upload
+
+    from .toolbox import Extract
 
 A = TypeVar("A", bound=BaseModel)
 W = TypeVar("W", bound=BaseModel)
@@ -57,17 +59,15 @@ def _for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) ->
     return data
 
 
-def wait_for_args(a: WaitFor, ctx: WireContext) -> WaitForArgs:
-    """wait_for: `url_contains` is the wire's `url`, `gone` its `state`, `seconds` its timeout."""
-    data = {"element_id": a.element_id, "text": a.text, "role": a.role, "name": a.name,
-            "url": a.url_contains, "state": "hidden" if a.gone else "visible",
-            "timeout_ms": int(a.seconds * 1000)}
-    return WaitForArgs.model_validate(
-        _for_page({k: v for k, v in data.items() if v is not None}, WaitForArgs, ctx))
+def converted(tool: str, model: type[W], convert: Callable[[Any], BaseModel],
+              timeout_ms: int | Callable[[W], int] = DEFAULT_TIMEOUT_MS) -> Wire[Any, W]:
+    """A wire whose arguments its declaration converts from the model's (wait_for's `seconds` are
+    its `timeout_ms`), the element's signature added for re-finding."""
+    def convert_for_page(a: Any, ctx: WireContext) -> W:
+        data = convert(a).model_dump(exclude_unset=True, exclude_none=True)
+        return model.model_validate(_for_page(data, model, ctx))
 
-
-def wait_for_timeout(w: WaitForArgs) -> int:
-    return w.timeout_ms + 5_000  # the wait itself, and time to answer
+    return Wire(tool, model, convert_for_page, timeout_ms)
 
 
 def upload_args(a: Upload, ctx: WireContext) -> UploadArgs:
