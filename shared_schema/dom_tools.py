@@ -436,6 +436,11 @@ WAIT_FOR = PageTool("wait_for", WaitFor, "Wait until text or an element appears 
                     playwright="wait_for",
                     wire_doc="Wait for an element (by id, or by role/name when it is not there "
                     "yet), text (or their absence), a URL, or a quiet DOM.")
+DOUBLE_CLICK = PageTool("double_click", ElementTarget, "Double-click an element.", ActionResult,
+                        effects=RISKY, risk="press", expect=True, playwright="dblclick",
+                        wire_doc="Double-click an element: two clicks and the page's dblclick "
+                        "(the browser's own when the page ignores script events; refused when "
+                        "covered or disabled)." + _ELEMENT_DOC)
 # (the host's `extract` keeps what it read in memory: heybro.agent.toolbox)
 EXTRACT = PageTool("extract", ExtractArgs, "Read the text of the page or an element, or a table "
                    "as rows.", ExtractResult, kind=None, effects=LOOKS)
@@ -445,7 +450,7 @@ HIGHLIGHT = PageTool("highlight", HighlightArgs, "Numbered boxes over the page's
 
 DOM_DECLARED: tuple[PageTool, ...] = (
     OBSERVE, CLICK, FILL, TYPE, SELECT, CHECK, UNCHECK, PRESS, HOVER, FOCUS, SCROLL, UPLOAD,
-    WAIT_FOR, EXTRACT, HIGHLIGHT)
+    WAIT_FOR, DOUBLE_CLICK, EXTRACT, HIGHLIGHT)
 
 DOM_TOOLS: dict[str, ToolSpec] = {t.name: t.spec for t in DOM_DECLARED}
 # The wire's arguments of the tools declared with one class, by the names the host and the

@@ -12,7 +12,8 @@ import { action as focus } from "./focus.js";
 import { action as scroll } from "./scroll.js";
 import { action as upload } from "./upload.js";
 import { action as waitFor } from "./wait_for.js";
+import { action as doubleClick } from "./double_click.js";
 import { action as extract } from "./extract.js";
 
 /** @type {import("./page.js").PageAction[]} */
-export const DECLARED_PAGE = [click, fill, type, select, check, uncheck, press, hover, focus, scroll, upload, waitFor, extract];
+export const DECLARED_PAGE = [click, fill, type, select, check, uncheck, press, hover, focus, scroll, upload, waitFor, doubleClick, extract];

@@ -8455,6 +8455,37 @@ const action = {
 };
 return { action };
 })();
+// ---- extension/actions/double_click.js
+const __double_click = (() => {
+/** double_click: two clicks in a row on the element, and the `dblclick` a person's would bring. */
+const { clickOn } = __dom_input;
+const { SETTLE_ASYNC } = __dom_changes;
+const { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } = __dom_trusted;
+
+/** @param {Element} el */
+function doubleClickOn(el) {
+  clickOn(el);
+  clickOn(el);
+  const view = el.ownerDocument.defaultView;
+  const r = el.getBoundingClientRect();
+  const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+  el.dispatchEvent(new (view?.MouseEvent || MouseEvent)("dblclick", {
+    bubbles: true, cancelable: true, composed: true, view, detail: 2, button: 0, ...at }));
+}
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "double_click",
+  needs: { page: { element: "required", enabled: true, hit: true } },
+  run: (el) => { doubleClickOn(/** @type {Element} */ (el)); return {}; },
+  judged: "press",
+  settle: SETTLE_ASYNC,
+  // A handler that checks isTrusted ignores a script's double click: then the browser's own two
+  // presses (it counts them, and fires dblclick), unless the page already reacted.
+  trusted: { steps: (_, el) => clickSteps(el).map((s) => ({ ...s, clicks: 2 })), auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
+};
+return { action };
+})();
 // ---- extension/content/dom_extract.js
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
@@ -8535,10 +8566,11 @@ const { action: focus } = __focus;
 const { action: scroll } = __scroll;
 const { action: upload } = __upload;
 const { action: waitFor } = __wait_for;
+const { action: doubleClick } = __double_click;
 const { action: extract } = __extract;
 
 /** @type {import("./page.js").PageAction[]} */
-const DECLARED_PAGE = [click, fill, type, select, check, uncheck, press, hover, focus, scroll, upload, waitFor, extract];
+const DECLARED_PAGE = [click, fill, type, select, check, uncheck, press, hover, focus, scroll, upload, waitFor, doubleClick, extract];
 return { DECLARED_PAGE };
 })();
 // ---- extension/actions/page.js

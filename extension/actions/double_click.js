@@ -1,0 +1,28 @@
+// @ts-check
+/** double_click: two clicks in a row on the element, and the `dblclick` a person's would bring. */
+import { clickOn } from "../content/dom_input.js";
+import { SETTLE_ASYNC } from "../content/dom_changes.js";
+import { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } from "../content/dom_trusted.js";
+
+/** @param {Element} el */
+function doubleClickOn(el) {
+  clickOn(el);
+  clickOn(el);
+  const view = el.ownerDocument.defaultView;
+  const r = el.getBoundingClientRect();
+  const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+  el.dispatchEvent(new (view?.MouseEvent || MouseEvent)("dblclick", {
+    bubbles: true, cancelable: true, composed: true, view, detail: 2, button: 0, ...at }));
+}
+
+/** @type {import("./page.js").PageAction} */
+export const action = {
+  name: "double_click",
+  needs: { page: { element: "required", enabled: true, hit: true } },
+  run: (el) => { doubleClickOn(/** @type {Element} */ (el)); return {}; },
+  judged: "press",
+  settle: SETTLE_ASYNC,
+  // A handler that checks isTrusted ignores a script's double click: then the browser's own two
+  // presses (it counts them, and fires dblclick), unless the page already reacted.
+  trusted: { steps: (_, el) => clickSteps(el).map((s) => ({ ...s, clicks: 2 })), auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
+};
