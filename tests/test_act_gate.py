@@ -190,7 +190,8 @@ def test_what_a_pages_script_sends_as_heybro_presses_is_judged_as_it_leaves(brow
     """An "OK" whose script posts a payment and a checkbox whose change starts a subscription say
     nothing of it on the page: the requests are stopped before they leave and the action comes
     back held; with the user's yes covering the press, the request goes once; an ordinary save
-    is not held."""
+    is not held, nor a read the page makes as it reacts (a GET asks, it changes nothing: its
+    words are the page's vocabulary, "cancel" and "delete" among them)."""
     from support.dom_rig import tool
     open_page(page, site + "/script_effects.html")
     obs = ok(browser, "observe")
@@ -203,6 +204,31 @@ def test_what_a_pages_script_sends_as_heybro_presses_is_judged_as_it_leaves(brow
     page.wait_for_function("window.__stopped.length === 2")
     assert page.evaluate("window.__sent") == []
     assert tool(browser, "click", {"element_id": find_id(obs, "Save"), "gate": ASK})["ok"]
+    assert tool(browser, "click", {"element_id": find_id(obs, "Show help"), "gate": ASK})["ok"]
+    page.wait_for_function("window.__sent.includes('help')")
     assert tool(browser, "click", {"element_id": find_id(obs, "OK"), "gate": {**ASK, "covers": True}})["ok"]
-    page.wait_for_function("window.__sent.length === 2")
-    assert page.evaluate("window.__sent") == ["notes/save", "pay"]
+    page.wait_for_function("window.__sent.length === 3")
+    assert page.evaluate("window.__sent") == ["notes/save", "help", "pay"]
+
+
+def test_a_form_a_script_sends_is_judged_by_what_the_form_says_and_a_stopped_one_leaves_the_page(browser, page, site):
+    """A "Renew" whose script builds a hidden form posting a yearly $499 plan and sends it: the
+    navigation is stopped as it leaves and the page stays where it was (the action can be done
+    again after a yes, and then it goes); a form whose price a person typed is no charge — the
+    form itself says which of its fields are the page's own."""
+    from support.dom_rig import tool
+    open_page(page, site + "/script_effects.html")
+    obs = ok(browser, "observe")
+    r = tool(browser, "click", {"element_id": find_id(obs, "Renew"), "gate": ASK})
+    assert r["error"]["code"] == "needs_approval", r
+    assert r["error"]["detail"]["effect"]["target"].endswith("/subscribe")
+    assert "spend money" in [x["what"] for x in r["error"]["detail"]["reasons"]]
+    assert page.url.endswith("/script_effects.html") and page.is_visible("#renew")
+    assert tool(browser, "fill", {"element_id": find_id(obs, "Price"), "value": "13.75", "gate": ASK})["ok"]
+    r = tool(browser, "click", {"element_id": find_id(obs, "Insert"), "gate": ASK})
+    assert r["ok"], r
+    page.wait_for_url("**/products/add")
+    open_page(page, site + "/script_effects.html")
+    obs = ok(browser, "observe")
+    assert tool(browser, "click", {"element_id": find_id(obs, "Renew"), "gate": {**ASK, "covers": True}})["ok"]
+    page.wait_for_url("**/subscribe")

@@ -13,8 +13,13 @@
  * once, after the yes, or not at all. (Where a request goes is not judged here: the data the page
  * was given was judged when heybro gave it, agent/sinks.py.)
  *
- * Requests for what a page shows (images, scripts, styles, fonts, media) go on at once. A frame of
- * another site runs in its own process, out of this watch (its requests are its site's).
+ * Requests for what a page shows (images, scripts, styles, fonts, media) go on at once, and so
+ * does a script's request by a safe method (GET, HEAD, OPTIONS): by HTTP's own definition it asks
+ * the server for something and changes nothing there (RFC 9110, 9.2.1) — the page's words for the
+ * buttons it draws ("apply, cancel, delete") are no deletion. What changes the server is sent by
+ * another method (a form's POST, a script's fetch or beacon) or by a navigation of the document,
+ * and those are judged. A frame of another site runs in its own process, out of this watch (its
+ * requests are its site's).
  *
  * @typedef {import("../shared/effect_judge.js").Gate} Gate
  * @typedef {import("../shared/effect_judge.js").Effect} Effect
@@ -24,6 +29,8 @@
 import { cut, digestOf, reasonsOf } from "../shared/effect_judge.js";
 import { attached, hold, letGo } from "./debugger_session.js";
 
+/** Methods that ask and change nothing (RFC 9110, 9.2.1): a script's request by one is a read. */
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 /** What a request for the page's own showing is: never judged. */
 const SHOWS = new Set(["Image", "Stylesheet", "Script", "Font", "Media", "Manifest", "TextTrack", "SignedExchange", "Prefetch", "CSPViolationReport", "Preflight"]);
 
@@ -66,6 +73,31 @@ export function bodyFields(url, body) {
   return pairs.slice(0, 60).map(([name, value]) => ({ name: cut(name, 60), label: "", type: "body", value: cut(value, 300) }));
 }
 
+/** How long a waiting request waits for its page to say what its form holds. */
+const FORM_WAIT_MS = 800;
+
+/**
+ * A form's request fields typed as its form says (hidden, text, checkbox …), asked of the page's
+ * agent in the top frame; those the form does not hold, or all when it cannot say, stay "body".
+ * @param {number} tabId @param {string} url @param {string} method
+ * @param {import("../shared/effect_judge.js").Field[]} fields
+ */
+async function asTheFormSays(tabId, url, method, fields) {
+  /** @type {any} */ let reply = null;
+  try {
+    reply = await Promise.race([
+      chrome.tabs.sendMessage(tabId, { kind: "dom.form_fields", target: url, method }, { frameId: 0 }),
+      new Promise((resolve) => setTimeout(() => resolve(null), FORM_WAIT_MS)),
+    ]);
+  } catch { return fields; }
+  const own = reply && reply.ok && Array.isArray(reply.result) ? /** @type {import("../shared/effect_judge.js").Field[]} */ (reply.result) : null;
+  if (!own) return fields;
+  return fields.map((f) => {
+    const mine = own.find((o) => o.name === f.name && (o.value === f.value || o.type !== "hidden"));
+    return mine ? { ...f, type: mine.type, label: mine.label } : f;
+  });
+}
+
 /**
  * Watches the tab's requests while an action runs, judged by the action's gate; `stop` ends the
  * watch and says which requests were stopped. Nothing is watched when heybro holds no debugger
@@ -79,18 +111,25 @@ export async function watchRequests(tabId, gate, origin) {
   /** @type {import("./debugger_session.js").Send} */ let send;
   try { send = await hold(tabId, "Watching what the page sends as heybro acts"); } catch { return { stop: async () => stopped }; }
   const approved = new Set(gate.approved || []);
-  watching.set(tabId, (/** @type {any} */ p) => {
+  watching.set(tabId, async (/** @type {any} */ p) => {
     const r = p.request || {};
     const go = () => send("Fetch.continueRequest", { requestId: p.requestId }).catch(() => {});
-    if (SHOWS.has(p.resourceType) || (r.method === "GET" && !/[?#]./.test(String(r.url || "")) && p.resourceType !== "Document")) { go(); return; }
+    const method = String(r.method || "GET").toUpperCase(), url = String(r.url || "");
+    if (SHOWS.has(p.resourceType) || (SAFE.has(method) && p.resourceType !== "Document")) { go(); return; }
+    let fields = bodyFields(url, String(r.postData || ""));
+    // A navigation sending a form: the form, still in its page while the request waits, says which
+    // fields are its own (hidden) and which a person filled — a typed price is no charge.
+    if (p.resourceType === "Document" && method !== "GET") fields = await asTheFormSays(tabId, url, method.toLowerCase(), fields);
     /** @type {Effect} */
-    const effect = { words: "", kind: "request", target: cut(String(r.url || ""), 2000), method: String(r.method || "GET").toLowerCase(),
-      fields: bodyFields(String(r.url || ""), String(r.postData || "")), beside: "" };
+    const effect = { words: "", kind: "request", target: cut(url, 2000), method: method.toLowerCase(), fields, beside: "" };
     const reasons = reasonsOf(effect, gate, origin).filter((x) => x.kind === "risk");
     const digest = digestOf(effect);
     if (!reasons.length || gate.covers || approved.has(digest)) { go(); return; }
     stopped.push({ effect, digest, reasons });
-    send("Fetch.failRequest", { requestId: p.requestId, errorReason: "BlockedByClient" }).catch(() => {});
+    // A navigation answered "204 No Content" leaves the page where it is (a failed one would put
+    // the browser's error page in its place, and the action could not be done again after a yes).
+    if (p.resourceType === "Document") send("Fetch.fulfillRequest", { requestId: p.requestId, responseCode: 204, responseHeaders: [] }).catch(() => {});
+    else send("Fetch.failRequest", { requestId: p.requestId, errorReason: "BlockedByClient" }).catch(() => {});
   });
   try {
     await send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] });

@@ -85,6 +85,24 @@ function fieldsOf(form) {
 }
 
 /**
+ * The fields of this document's form that sends to `target` by `method` (null: no such form): what
+ * a request the browser is about to send for a form carries, as the form itself says it — which
+ * fields are the page's own (hidden), which a person fills or ticks. The coordinator asks while the
+ * request waits (background/request_gate.js); a form a script made and sent is here too.
+ * @param {string} target @param {string} method
+ * @returns {Field[] | null}
+ */
+export function formFieldsFor(target, method) {
+  const bare = (/** @type {string} */ u) => { try { const x = new URL(u, location.href); x.hash = ""; if (method === "get") x.search = ""; return x.href; } catch { return u; } };
+  const want = bare(target);
+  for (const form of Array.from(qsa(document, "form")).slice(0, 200)) {
+    const f = /** @type {HTMLFormElement} */ (form);
+    if (formMethodOf(f, null) === method && bare(formActionOf(f, null)) === want) return fieldsOf(f);
+  }
+  return null;
+}
+
+/**
  * The words beside a control that say what it costs: the nearest text around it (up to its form,
  * or a few levels up) where an amount of money stands with words of a charge.
  * @param {Element} el @param {HTMLFormElement | null} form

@@ -7718,6 +7718,24 @@ function fieldsOf(form) {
 }
 
 /**
+ * The fields of this document's form that sends to `target` by `method` (null: no such form): what
+ * a request the browser is about to send for a form carries, as the form itself says it — which
+ * fields are the page's own (hidden), which a person fills or ticks. The coordinator asks while the
+ * request waits (background/request_gate.js); a form a script made and sent is here too.
+ * @param {string} target @param {string} method
+ * @returns {Field[] | null}
+ */
+function formFieldsFor(target, method) {
+  const bare = (/** @type {string} */ u) => { try { const x = new URL(u, location.href); x.hash = ""; if (method === "get") x.search = ""; return x.href; } catch { return u; } };
+  const want = bare(target);
+  for (const form of Array.from(qsa(document, "form")).slice(0, 200)) {
+    const f = /** @type {HTMLFormElement} */ (form);
+    if (formMethodOf(f, null) === method && bare(formActionOf(f, null)) === want) return fieldsOf(f);
+  }
+  return null;
+}
+
+/**
  * The words beside a control that say what it costs: the nearest text around it (up to its form,
  * or a few levels up) where an amount of money stands with words of a charge.
  * @param {Element} el @param {HTMLFormElement | null} form
@@ -7882,7 +7900,7 @@ function passGate(action, judged, el, args) {
   looked.set(el, { how, digest, gate, origin, action, chosen: String(args.value ?? "") });
   return { digest, effect };
 }
-return { effectOf, takesSecret, changedSinceLook, passGate };
+return { formFieldsFor, effectOf, takesSecret, changedSinceLook, passGate };
 })();
 // ---- extension/content/press_guard.js
 const __press_guard = (() => {
@@ -8634,7 +8652,7 @@ const { watchRequests, watchScripts } = __dom_requests;
 const { actionError, focusOn, checkedState, isEditable } = __dom_input;
 const { fieldState, moveSteps, reaction, sendTrusted } = __dom_trusted;
 const { installGuard, sendGuarded } = __press_guard;
-const { passGate } = __act_gate;
+const { formFieldsFor, passGate } = __act_gate;
 const { PAGE_ACTIONS } = __page;
 const { checkVisibilityOf, containsOf, isConnectedOf } = __dom_native;
 
@@ -8935,6 +8953,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
     if (msg.kind === "dom.observe") { await contentReady(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
     if (msg.kind === "dom.boxes") return boxes();
+    if (msg.kind === "dom.form_fields") return formFieldsFor(String(msg.target || ""), String(msg.method || ""));
     throw actionError("unsupported", `Unknown request ${msg.kind}`);
   })().then((result) => sendResponse({ ok: true, result }), (e) => sendResponse({ ok: false, error: {
     code: typeof e?.code === "string" ? e.code : "internal", message: String(e?.message || e), ...(e?.detail ? { detail: e.detail } : {}) } }));

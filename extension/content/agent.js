@@ -20,7 +20,7 @@ import { watchRequests, watchScripts } from "./dom_requests.js";
 import { actionError, focusOn, checkedState, isEditable } from "./dom_input.js";
 import { fieldState, moveSteps, reaction, sendTrusted } from "./dom_trusted.js";
 import { installGuard, sendGuarded } from "./press_guard.js";
-import { passGate } from "./act_gate.js";
+import { formFieldsFor, passGate } from "./act_gate.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
 import { checkVisibilityOf, containsOf, isConnectedOf } from "./dom_native.js";
 
@@ -321,6 +321,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
     if (msg.kind === "dom.observe") { await contentReady(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
     if (msg.kind === "dom.boxes") return boxes();
+    if (msg.kind === "dom.form_fields") return formFieldsFor(String(msg.target || ""), String(msg.method || ""));
     throw actionError("unsupported", `Unknown request ${msg.kind}`);
   })().then((result) => sendResponse({ ok: true, result }), (e) => sendResponse({ ok: false, error: {
     code: typeof e?.code === "string" ? e.code : "internal", message: String(e?.message || e), ...(e?.detail ? { detail: e.detail } : {}) } }));

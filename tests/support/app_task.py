@@ -5,6 +5,7 @@ host's websocket and follows it to the end, as a user in a terminal would."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -42,7 +43,7 @@ class TaskRun:
         lines = [f"rc={self.rc}", self.stderr[-1500:], *self.script_errors]
         for e in self.events:
             if e["kind"] in ("tool_result", "status", "verdict", "message", "error"):
-                lines.append(json.dumps(e["data"])[:400])
+                lines.append(json.dumps(e["data"])[:int(os.environ.get("HEYBRO_EXPLAIN_CHARS", "400"))])
         return "\n".join(lines)
 
 

@@ -1,9 +1,7 @@
-"""The phases every action goes through, whoever proposes it — the worker's model, a desk role, a
-routine's replay, an outside agent through the worker: **hold** (a reply held through a pause is
-not carried out) → **guard** (an action a fault cut off is not repeated by itself; the task's step
-budget) → record → run (through AgentEnv.call, where sinks.py decides what may leave and asks the
-user first) → **what it changed** (one reading of "the page changed") → check its expectation
-(settle.py) → **why the batch stops**. One definition of each, so the paths cannot drift apart."""
+"""The phases of an action, each defined once: **hold** (a reply held through a pause is not
+carried out), **guard** (an action a fault cut off is not repeated by itself; the task's step
+budget), **what it changed** (one reading of "the page changed"), whether it did anything at all,
+and **why the batch stops**. pipeline.py runs them in order for every run."""
 
 from __future__ import annotations
 

@@ -11,8 +11,8 @@ from pydantic import BaseModel
 
 from . import history
 from .act import hold
-from .errors import ToolFailed
 from .models import Iteration, ProposedToolCall, ToolCall
+from .pipeline import Pipeline
 from .role import WorkingRole
 from .toolbox import Answer, MarkDone, any_result_text
 
@@ -47,14 +47,14 @@ class DeskRole(WorkingRole):
     async def execute(self, iteration: Iteration, calls: Sequence[ProposedToolCall],
                       args: Sequence[BaseModel]) -> ToolCall | None:
         env = self.env
+        acts = Pipeline(self, self.by_name, "model")
         for i, (call, a) in enumerate(zip(calls, args, strict=True)):
-            await hold(env, calls[i:])  # a reply held through a pause is not acted on
-            tc = await self.record_call(call)
-            iteration.tool_calls.append(tc)
-            started = time.perf_counter()
             if self.by_name[call.tool].kind == "transition":
+                await hold(env, calls[i:])  # a reply held through a pause is not acted on
+                tc = await self.record_call(call)
+                iteration.tool_calls.append(tc)
                 tc.success = True
-                await self.record_result(tc, started)
+                await self.record_result(tc, time.perf_counter())
                 if isinstance(a, Answer):
                     await env.give_answer(self.name, a.text)
                     self.summary = f"Answer: {a.text}"
@@ -62,8 +62,8 @@ class DeskRole(WorkingRole):
                     self.summary = a.summary
                     await env.learn(a.learned)
                 return tc
-            await self._run(tc, a)
-            await self.record_result(tc, started)
+            tc = (await acts.act(call, a, left=calls[i:])).tc
+            iteration.tool_calls.append(tc)
             self.done.append(tc)
             if tc.success is False:
                 rest = [c.tool for c in calls[i + 1:]]
@@ -72,16 +72,3 @@ class DeskRole(WorkingRole):
                                          f"{', '.join(rest)}.")
                 break
         return None
-
-    async def _run(self, tc: ToolCall, a: BaseModel) -> None:
-        """A local tool by its handler, else a host tool; a failure is the call's, not the role's."""
-        tool = self.by_name[tc.tool]
-        try:
-            run = tool.local_run
-            result = (await run(a, self) if run is not None else
-                      {"output": await self.env.call_host_tool(tc.tool, tc.parameters)})
-        except ToolFailed as err:
-            tc.success, tc.error, tc.error_code = False, err.message, err.code
-        else:
-            tc.success, tc.result = True, result
-

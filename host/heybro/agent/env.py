@@ -17,7 +17,7 @@ from shared_schema.sites import SiteGate, Verdict, refusal, site_of
 from ..config import Limits, Settings
 from ..flow.ledger import Ledger, sites_in
 from .browser import Browser, Snapshot
-from . import reach, sinks
+from . import gate, reach, sinks
 from .browser_tools import OBSERVE, SCREENSHOT, send
 from .control import RunControl
 from .errors import GuardrailHit, HeldReplySetAside, NewInformation, ToolFailed
@@ -50,6 +50,14 @@ class Services:
     tool_ctx: ToolContext | None = None
 
 
+@dataclass(frozen=True)
+class Aim:
+    """A call aimed by an element's recorded signature (a routine's step) instead of an id of the
+    current page map; `target`: the element in words, for the record."""
+    signature: dict[str, Any] | None
+    target: str | None
+
+
 @dataclass
 class RunState:
     """What this run learns as it goes and loses with it: the tab and page it is on, its counters,
@@ -62,6 +70,7 @@ class RunState:
     screenshot: str | None = None
     screenshot_missing: str | None = None  # why there is no screenshot this step (vision on)
     consecutive_failures: int = 0
+    aim: Aim | None = None  # the call in progress is aimed by a recorded signature (replay)
     facts: list[ExpectationCheck] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
     overhead_ms: list[float] = field(default_factory=list)
@@ -235,12 +244,9 @@ class AgentEnv:
                                             "let it work there, allow the site in heybro's "
                                             "settings (Sites).", "warning")
             raise ToolFailed("not_allowed", said or refusal(v), v.model_dump())
-        answer = await self.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-            f"The task wants to work on {v.site} ({v.why}). Let heybro work there for this task?")))
-        if not sinks.said_yes(answer):
-            raise ToolFailed("declined", f"The user said no to working on {v.site}: do not go "
-                             "there another way; report what was done, or ask the user what they "
-                             "want.")
+        await gate.ask(self, gate.Approval(
+            "site", f"The task wants to work on {v.site} ({v.why}). Let heybro work there for "
+            "this task?", f"working on {v.site}", f"heybro asked to work on {v.site}"))
         self.state.sites_approved.add(v.site)
 
     async def call_wire(self, wire: Wire[Any, Any], a: Any,
@@ -248,6 +254,11 @@ class AgentEnv:
         """A tool's call through its wire: the model's arguments `a` converted (typed) into the
         browser's, with the page after it when `observe_after` asks."""
         w = wire.args(a, self)
+        if (aim := self.state.aim) is not None and "element_id" in w.model_fields:
+            # Aimed by the recorded signature alone: an id of this page's map could name
+            # another element, so the page re-finds the element or says why it cannot.
+            w = w.model_copy(update={"element_id": None, **({"signature": aim.signature}
+                                                             if aim.signature is not None else {})})
         if observe_after is not None:
             w = w.model_copy(update={"observe_after": observe_after})
         return await self.call(wire.tool, wire_json(w), timeout_ms=wire.timeout(w))
@@ -458,15 +469,15 @@ class AgentEnv:
         tools, ctx = self._host_tools()
         tool = tools.definition(name)
         await sinks.host_tool_may_send(self, name, tool.effects.sends if tool else None, params)
-        outcome = await tools.call(name, params, ctx)
-        if not outcome.ok and outcome.code == "needs_confirmation":
+        # The tool's declaration says when a call needs the user's yes (a shell command off the
+        # allow-list): asked before it runs, the yes given to that very call.
+        if tool is not None and tool.asks is not None and (why := tool.asks(params, ctx)):
             shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
-            answer = await self.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-                f"May heybro run {name}({shown})? {outcome.message}.")))
-            if not sinks.said_yes(answer):
-                raise ToolFailed("declined", f"The user said no to {name}({shown}): do not run it "
-                                 "another way; report, or ask the user what they want.")
-            outcome = await tools.call(name, params, dataclasses.replace(ctx, confirmed=True))
+            await gate.ask(self, gate.Approval(
+                "host_tool", f"May heybro run {name}({shown})? {why}.", f"{name}({shown})",
+                f"heybro asked before running {name}"))
+            ctx = dataclasses.replace(ctx, confirmed=True)
+        outcome = await tools.call(name, params, ctx)
         if not outcome.ok:
             raise ToolFailed(outcome.code, self.scrub(outcome.message))
         data = outcome.data or {}

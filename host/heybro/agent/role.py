@@ -12,6 +12,7 @@ from .. import logs
 from ..llm import LLMReply, Turn
 from .env import AgentEnv
 from .errors import GuardrailHit
+from .pipeline import new_call
 from .models import Iteration, ProposedToolCall, RoleName, RoleResult, ToolCall
 from ..tool_def import RoleTool
 from .toolbox import ROLE_TOOLS
@@ -117,16 +118,7 @@ class Role:
                 return result
 
     async def record_call(self, call: ProposedToolCall) -> ToolCall:
-        snap = self.env.state.snapshot
-        tool = self.by_name.get(call.tool)
-        eid = call.parameters.get("element_id")
-        sig = snap.elements.get(eid) if snap is not None and isinstance(eid, str) else None
-        tc = ToolCall(tool=call.tool, parameters=call.parameters, reason=call.reason,
-                      timestamp=time.time(), read_only=tool is not None and tool.effects.read_only,
-                      transition=tool is not None and tool.kind == "transition",
-                      target=snap.describe(eid) if snap else None,
-                      signature=sig if isinstance(sig, dict) else None,
-                      url=snap.url or None if snap is not None else None)
+        tc = new_call(self.env, self.by_name.get(call.tool), call)
         await self.env.recorder.tool_call(self.env.task, self.name, tc)
         return tc
 

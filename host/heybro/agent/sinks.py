@@ -32,14 +32,13 @@ from ..flow.ledger import Outgoing, forwards
 from .browser_tools import effects_of
 from .errors import ToolFailed
 from .experience import origin_of
-from .models import Question
+from .gate import Approval, ask
 
 if TYPE_CHECKING:
     from .env import AgentEnv
 
 SECRET_REF = re.compile(r"\{\{secret:([^{}]+)\}\}")
 FRAME_ID = re.compile(r"^f(\d+)e\d+$")
-YES = {"yes", "y", "ok", "okay", "go ahead", "allow", "sure", "yes, go ahead", "confirm"}
 
 
 def host_of(url: str) -> str:
@@ -48,11 +47,6 @@ def host_of(url: str) -> str:
         return (urlsplit(url).hostname or "").lower()
     except ValueError:
         return ""
-
-
-def said_yes(answer: str) -> bool:
-    """Whether the user's answer to a confirmation is a yes (the panel's button says "Yes")."""
-    return answer.strip().lower() in YES
 
 
 @dataclass
@@ -187,14 +181,10 @@ async def _may_open(env: AgentEnv, url: str, decided: list[str]) -> None:
             or key in env.state.approved_effects:
         return
     what, why = risk
-    answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-        f"About to open {_short(url)} — this may {what} ({why}). Go ahead?")))
-    if not said_yes(answer):
-        raise ToolFailed("declined", f"The user said no to opening {_short(url)} ({what}): do not "
-                         "do it, nor the same another way; report what was done, or ask the user "
-                         "what they want.", {"decided": f"heybro asked first ({what}); the user said no"})
+    decided.append(await ask(env, Approval(
+        "open", f"About to open {_short(url)} — this may {what} ({why}). Go ahead?",
+        f"opening {_short(url)} ({what})", f"heybro asked first ({what})")))
     env.state.approved_effects.add(key)
-    decided.append(f"heybro asked first ({what}); the user said yes")
 
 
 async def _may_send_file(env: AgentEnv, name: str, dest: str, decided: list[str]) -> None:
@@ -209,16 +199,11 @@ async def _may_send_file(env: AgentEnv, name: str, dest: str, decided: list[str]
 async def _ask_to_send(env: AgentEnv, out: Outgoing, how: str, decided: list[str],
                        what: str | None = None) -> None:
     what = what or out.words()
-    answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-        f"Send {what} to {out.site}? heybro is about to {how}, and your request never named "
-        f"{out.site}.")))
-    if not said_yes(answer):
-        raise ToolFailed("declined", f"The user said no to sending {what} to {out.site}: do not "
-                         "send it there, nor another way; report what was done, or ask the user "
-                         "what they want.", {"decided": f"heybro asked before sending {what} to "
-                                             f"{out.site}; the user said no"})
+    decided.append(await ask(env, Approval(
+        "send", f"Send {what} to {out.site}? heybro is about to {how}, and your request never "
+        f"named {out.site}.", f"sending {what} to {out.site}",
+        f"heybro asked before sending {what} to {out.site}")))
     env.ledger.approve(out.site)
-    decided.append(f"heybro asked before sending {what} to {out.site}; the user said yes")
 
 
 async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
@@ -251,15 +236,10 @@ async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
         then = " — the page then sends a request that" if effect.get("kind") == "request" else " — this"
         again = ("It changed since heybro last looked; now: " if any(r.get("kind") == "changed"
                                                                    for r in reasons) else "")
-        answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"], text=(
-            f"{again}About to {act}{' on ' + page if page else ''}{then} may {why}. Go ahead?")))
         whats = ", ".join(risks)
-        if not said_yes(answer):
-            raise ToolFailed("declined", f"The user said no to {act} ({whats}): do not do it, nor "
-                             "the same another way; report what was done, or ask the user what "
-                             "they want.",
-                             {"decided": f"heybro asked first ({whats}); the user said no"})
-        decided.append(f"heybro asked first ({whats}); the user said yes")
+        decided.append(await ask(env, Approval(
+            "press", f"{again}About to {act}{' on ' + page if page else ''}{then} may {why}. "
+            "Go ahead?", f"{act} ({whats})", f"heybro asked first ({whats})")))
     env.state.approved_effects.add(digest)
     out = dict(args)
     g = dict(out.get("gate") or {})

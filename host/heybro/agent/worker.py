@@ -8,25 +8,20 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from shared_schema.dom_tools import ObserveArgs
 from shared_schema.page_text import one_line
 
 from . import history
 from .browser import Snapshot
-from .act import changed_page, guard, hold, no_effect, why_stop
-from .errors import BrowserLost, GuardrailHit, ToolFailed
-from .facts import of_wait
+from .act import why_stop
+from .gate import RunKind
 from .models import Iteration, ProposedToolCall, ToolCall
 from .role import WorkingRole
+from .pipeline import Pipeline
 from .proof import prove
-from .settle import checked
 from .validation import ReplyInvalid
-from ..tool_def import RoleTool
 from .toolbox import Answer, MarkDone, WaitFor, result_text
 from .worker_prompt import SYSTEM
 
-MAX_RESULT_CHARS = 600
-LOCAL_RESULT_CHARS = 4000  # what a reading tool (recall_history, list_tabs) keeps of its result
 LATEST_RESULT_CHARS = 2500  # … of which the next prompt shows for the latest one
 OLDER_RESULT_CHARS = 300
 
@@ -38,6 +33,7 @@ class Worker(WorkingRole):
     # mark_done may close a batch whose actions the host checks (each carries `expect`): one
     # model call saved per assignment, and the verifier still judges the page.
     transition_last_ok = True
+    run_kind: RunKind = "model"  # (an outside agent's run sets "outside": gate.after_no)
 
     async def context(self) -> str:
         env, t = self.env, self.env.task
@@ -105,30 +101,10 @@ class Worker(WorkingRole):
         return [self.env.state.screenshot] if self.env.state.screenshot else None
 
     # --- acting ---------------------------------------------------------------------------------
-    async def _run(self, tool: RoleTool, call: ProposedToolCall, a: BaseModel,
-                   observe_after: bool = False) -> tuple[Any, bool]:
-        """Runs one call as its definition says: a host tool, a local handler, or the browser
-        through the tool's wire. Returns its result and whether the page changed."""
-        env = self.env
-        if tool.kind == "host":  # calculate, fetch, the user's MCP tools …: output, or ToolFailed
-            return {"output": await env.call_host_tool(call.tool, call.parameters)}, False
-        if (run := tool.local_run) is not None:
-            return await run(a, self), False
-        assert tool.wire is not None, f"{tool.name} has neither a handler nor a wire"
-        before = env.state.snapshot.url if env.state.snapshot else ""
-        after = (ObserveArgs.model_validate(env.observe_args())
-                 if observe_after and "observe_after" in tool.wire.model.model_fields else None)
-        result = await env.call_wire(tool.wire, a, observe_after=after)
-        if tool.kind != "browser":  # tab tools: where the task now is
-            if isinstance(result.get("tab_id"), int):
-                env.state.tab_id = result["tab_id"]
-            return result, tool.effects.ends_batch
-        return result, changed_page(result, before)
-
     async def execute(self, iteration: Iteration, calls: Sequence[ProposedToolCall],
                       args: Sequence[BaseModel]) -> ToolCall | None:
         env = self.env
-        state = env.state.snapshot.fingerprint if env.state.snapshot else ""
+        acts = Pipeline(self, self.by_name, self.run_kind)
         acted = False
         observation: dict[str, Any] | None = None  # the page as the last action left it
         seen: Snapshot | None = None  # … already read (for an expectation) after the last action
@@ -144,79 +120,20 @@ class Worker(WorkingRole):
                 self.summary = a.summary
                 await env.learn(a.learned)
                 return tc
-            await hold(env, calls[i:])
-            tool = self.by_name[call.tool]
-            on_page = tool.acts_on_page
-            snap = env.state.snapshot
-            guard(env, tool, call.parameters,
-                  snap.describe(call.parameters.get("element_id")) if snap and on_page else None)
-            tc = await self.record_call(call)
+            # The page comes back with the batch's last action (and with any that may change it
+            # or whose expectation reads it: the pipeline's rule).
+            done = await acts.act(call, a, left=calls[i:], want_page=i == len(calls) - 1)
+            tc = done.tc
             iteration.tool_calls.append(tc)
-            expect = getattr(a, "expect", None)
-            proposed_on = snap  # the page the action was proposed on (or the batch left so far)
-            started = time.perf_counter()
-            # The page comes back with the batch's last action, with one that may change the page
-            # (the batch stops there), and with one whose expectation needs to read the page.
-            want_page = tool.kind == "browser" and (i == len(calls) - 1 or tool.effects.may_navigate
-                                                    or (expect is not None and expect.needs_page()))
-            observation, seen = None, None
-            try:
-                result, changed = await self._run(tool, call, a, want_page)
-                if isinstance(result, dict) and isinstance(result.get("observation"), dict):
-                    observation = result.pop("observation")
-                if isinstance(result, dict) and isinstance(result.get("decided"), str):
-                    tc.decided = result.pop("decided")  # the user's word (ask_user)
-                took = time.perf_counter() - started
-                tc.success, tc.page_changed = True, changed
-                tc.result = _compact(env.scrub(result), MAX_RESULT_CHARS if on_page
-                                     else LOCAL_RESULT_CHARS)
-                if on_page:
-                    env.state.consecutive_failures = 0
-            except BrowserLost as err:
-                err.what = f"{tc.tool} on {tc.target}" if tc.target else tc.tool
-                if not err.sent:  # never left: recorded as not done, not as cut off
-                    tc.success, tc.error, tc.error_code = False, str(err), "host_unavailable"
-                    await self.record_result(tc, started)
-                raise
-            except ToolFailed as err:
-                took = time.perf_counter() - started
-                changed = False
-                tc.success, tc.error, tc.error_code = False, env.scrub(err.message), err.code
-                if isinstance(err.detail.get("decided"), str):  # the user said no (sinks.py)
-                    tc.decided = err.detail["decided"]
-                if err.detail.get("candidates"):
-                    tc.result = {"candidates": err.detail["candidates"]}
-                env.state.consecutive_failures += 1
-            acted = acted or on_page
+            observation, seen = done.observation, done.read
+            acted = acted or self.by_name[call.tool].acts_on_page
             self.done.append(tc)
+            if done.warning:
+                self.warnings.append(done.warning)
             if isinstance(a, Answer) and tc.success:
                 answered = tc
-            read = None
-            if expect is not None and tc.success:
-                # Checked now, against the page this action left once it settled: a later action
-                # of the batch must not hide what this one did (or did not) change.
-                tc.expectation, read = await checked(
-                    env, tc.tool, expect, tc.parameters, tc.result, observation,
-                    about=f"{tc.tool} {tc.target}" if tc.target else tc.tool, since=started,
-                    before=proposed_on)
-                if read is not None:  # the page now, the action's own reading of it superseded
-                    seen, observation = read, None
-            elif isinstance(a, WaitFor) and (fact := of_wait(a, tc.target, tc.result, tc.error)):
-                env.state.facts.append(fact)  # what the wait found supersedes an earlier check
-            if tc.success:
-                tc.no_effect = no_effect(tool, tc.result, proposed_on, call.parameters.get("element_id"),
-                                         read or (Snapshot.model_validate(env.scrub(observation))
-                                                  if observation is not None else None))
-            await self.record_result(tc, time.perf_counter() - took)
-            if tc.success is False and env.state.consecutive_failures >= env.limits.max_failures:
-                raise GuardrailHit("consecutive_failures", f"{env.state.consecutive_failures} actions "
-                                   f"failed in a row; last: {call.tool}: {tc.error}")
-            if on_page:
-                warning = env.state.loops.observe_action(call.tool, call.parameters, state, changed)
-                if warning:
-                    self.warnings.append(warning)
             proven = tc.expectation is not None and tc.expectation.met
-            stop = why_stop(tc, changed)
+            stop = why_stop(tc, done.changed)
             following = args[i + 1] if i + 1 < len(args) else None
             if stop == "the page changed" and proven and isinstance(following, MarkDone):
                 stop = None  # what the new page had to show was checked: the report may follow
@@ -266,25 +183,3 @@ def _opened_tabs(snap: Snapshot) -> list[dict[str, Any]]:
 def _params(params: dict[str, Any]) -> str:
     return history.params_text(params)
 
-
-def _compact(result: Any, limit: int) -> Any:
-    if not isinstance(result, dict):
-        return result
-    out = {}
-    for k, v in result.items():
-        if k in ("data_url", "data_base64", "text", "elements"):
-            continue
-        s = repr(v)
-        if len(s) <= limit:
-            out[k] = v
-        elif isinstance(v, list):  # as many whole items as fit (e.g. list_tabs' tabs)
-            kept, size = [], 0
-            for item in v:
-                size += len(repr(item))
-                if size > limit:
-                    break
-                kept.append(item)
-            out[k], out[f"{k}_omitted"] = kept, len(v) - len(kept)
-        else:
-            out[k] = s[:limit] + "…"
-    return out

@@ -62,6 +62,7 @@ class OutsideRun:
         self.inbox = inbox or Inbox()
         self.idle_s = IDLE_S if idle_s is None else idle_s
         self.worker = Worker(env, env.task.description)
+        self.worker.run_kind = "outside"  # (the caller hears a no as its call's answer)
         self.tools = offered()
         self.client = neutral(env.task.outside or "An outside agent")[:120]
         self.idle = False

@@ -19,22 +19,20 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .. import logs
-from shared_schema.dom_tools import ObserveArgs
 from shared_schema.status import Decision
 
 from ..agent.browser import describe_signature
-from ..agent.act import changed_page, guard
 from ..agent.cutoff import action_key
-from ..agent.env import AgentEnv
-from ..agent.errors import GuardrailHit, Interrupted, NewInformation, TaskStopped, ToolFailed
+from ..agent.env import AgentEnv, Aim
+from ..agent.errors import GuardrailHit, Interrupted, NewInformation
+from ..agent.pipeline import Pipeline
 from ..agent.model_run import ModelRun, open_task_page
 from ..agent.expect import expect_text
-from ..agent.settle import checked, on_page
-from ..agent.models import (ExpectedOutcome, MemoryItem, ResumeNote, Subtask, Task,
-                            TaskStatus, ToolCall, Verdict)
+from ..agent.settle import on_page
+from ..agent.models import (ExpectedOutcome, MemoryItem, ProposedToolCall, ResumeNote,
+                            RoleName, Subtask, Task, TaskStatus, Verdict)
 from ..agent.steps import Done
-from ..agent.toolbox import EXTRACT, definition
-from ..agent.wire import wire_json
+from ..agent.toolbox import definition
 from ..store.routines import StoreRoutines
 from .heal import heal, proves
 from .model import Routine, Step, fill
@@ -168,95 +166,44 @@ class RoutineReplay:
     async def _replay(self, n: int, step: Step) -> None:
         env, task = self.env, self.task
         args = fill(step.args, self.values)
-        if not _replayable(step):
+        tool = definition(step.tool)
+        if tool is None or not _replayable(step):
             await env.recorder.message(task, f"Step {n + 1} ({step.tool}) does not act on the page "
                                        "by an element; replay skips it.")
             return
-        target = _describe(step.signature)
+        aim = Aim(step.signature, _describe(step.signature))
         params: dict[str, Any] = {"routine_step": n, **args}
-        key = action_key(step.tool, params, target)
+        key = action_key(step.tool, params, aim.target)
         if key in task.cut_off and await self._shows(step):
             task.cut_off = [k for k in task.cut_off if k != key]
             return  # it happened before the fault: the page shows its outcome
-        tool = definition(step.tool)
-        if tool is not None:
-            guard(env, tool, params, target)  # held if cut off; a replayed step is an action too
-        snap = env.state.snapshot
-        # Recorded as the worker's actions are (signature, page): a run can be saved in turn.
-        tc = ToolCall(tool=step.tool, parameters=params, reason=step.intent,
-                      timestamp=time.time(), target=target, signature=step.signature,
-                      url=snap.url or step.url if snap is not None else step.url)
-        await env.recorder.tool_call(task, "worker", tc)
-        started = time.perf_counter()
-        why = await self._act(step, args, tc)
-        tc.duration_ms = (time.perf_counter() - started) * 1000
-        await env.recorder.tool_result(task, "worker", tc)
-        if why is None:
-            return
-        await self._heal(n, step, target, args, why)
-
-    async def _act(self, step: Step, args: dict[str, Any], tc: ToolCall) -> str | None:
-        """Carries the step out; None when it happened as recorded, else why not (for the heal)."""
-        env = self.env
-        began = time.perf_counter()
-        needs_page = step.expect is not None and step.expect.needs_page()
-        try:
-            result = await self._call(step, args, observe_after=needs_page)
-        except ToolFailed as err:
-            tc.success, tc.error, tc.error_code = False, env.scrub(err.message), err.code
-            if err.detail.get("candidates"):
-                tc.result = {"candidates": err.detail["candidates"]}
-            if err.code == "declined":  # the user's no ends a replay: nothing further is done
-                tc.decided = err.detail.get("decided")
-                await env.recorder.tool_result(self.task, "worker", tc)
-                raise TaskStopped(f"the user said no to {step.tool} on {tc.target}; the replay "
-                                  "stopped there") from None
-            return f"{err.code}: {err.message}"
-        observation = result.pop("observation", None) if isinstance(result, dict) else None
-        if isinstance(result.get("decided"), str):
-            tc.decided = result.pop("decided")  # the user's yes (sinks.py)
-        if isinstance(result.get("tab_id"), int):
-            env.state.tab_id = result["tab_id"]
-        tc.success, tc.result = True, _brief(env.scrub(result))
-        tc.page_changed = changed_page(result, tc.url or "")
-        env.page_changed()
-        if step.tool == EXTRACT.name and isinstance(args.get("name"), str):
-            got = result.get("text") or result.get("value") or ""
-            await env.remember(args["name"], str(got), result.get("url"))
-        if step.expect is None:
-            return None
-        # A slow page may still be on its way (the action returned before it loaded): settled.
-        tc.expectation, _ = await checked(
-            env, step.tool, step.expect, {}, result,
-            observation if isinstance(observation, dict) else None,
-            about=f"{step.tool} {tc.target}" if tc.target else step.tool, since=began,
-            settle_ms=WAIT_MS)
-        return None if tc.expectation.met else f"its expectation failed: {tc.expectation.detail}"
-
-    async def _call(self, step: Step, args: dict[str, Any], *, observe_after: bool) -> dict[str, Any]:
-        """The step's tool through its definition's wire, as the worker would call it, but
-        aimed by the recorded signature alone: no element id (one from this page's map could
-        name another element), so the page re-finds the element or says why it cannot."""
-        env = self.env
-        tool = definition(step.tool)
-        if tool is None or tool.wire is None:
-            raise ToolFailed("unsupported", f"{step.tool} is not a browser tool")
+        # (an element id only to satisfy the arguments: the call is aimed by the signature)
         given = {"element_id": "_", **args} if "element_id" in tool.args.model_fields else args
         try:
             a = tool.args.model_validate(given)
         except ValueError as err:
-            raise ToolFailed("schema_violation", f"the step's arguments do not fit {step.tool}: "
-                             f"{err}") from None
-        w = tool.wire.args(a, env)
-        update: dict[str, Any] = {}
-        if "element_id" in w.model_fields:
-            update["element_id"] = None
-            if step.signature is not None:
-                update["signature"] = step.signature
-        if observe_after and "observe_after" in w.model_fields:
-            update["observe_after"] = ObserveArgs.model_validate(env.observe_args())
-        w = w.model_copy(update=update)
-        return await env.call(tool.wire.tool, wire_json(w), timeout_ms=tool.wire.timeout(w))
+            return await self._heal(n, step, aim.target, args, f"schema_violation: the step's "
+                                    f"arguments do not fit {step.tool}: {err}")
+        # The worker's own path (pipeline.py): held through a pause, guarded, recorded as the
+        # worker's actions are (so a run can be saved in turn), asked about, checked.
+        done = await Pipeline(self, {tool.name: tool}, "replay").act(
+            ProposedToolCall(tool=step.tool, parameters=params, reason=step.intent), a, aim=aim,
+            expect=step.expect, settle_ms=WAIT_MS)
+        env.page_changed()
+        tc = done.tc
+        if tc.success is False:
+            why: str | None = f"{tc.error_code}: {tc.error}"
+        elif step.expect is not None and tc.expectation is not None and not tc.expectation.met:
+            why = f"its expectation failed: {tc.expectation.detail}"
+        else:
+            why = None
+        if why is not None:
+            await self._heal(n, step, aim.target, args, why)
+
+    @property
+    def name(self) -> RoleName:
+        """Replayed steps are recorded as the worker's actions."""
+        return "worker"
 
     async def _heal(self, n: int, step: Step, target: str | None, args: dict[str, Any],
                     why: str) -> None:
@@ -435,7 +382,3 @@ def _filled(outcome: ExpectedOutcome | None, values: dict[str, str]) -> Expected
 def _describe(sig: dict[str, Any] | None) -> str | None:
     return describe_signature(sig) if isinstance(sig, dict) else None
 
-
-def _brief(result: dict[str, Any]) -> dict[str, Any]:
-    keep = ("url", "url_changed", "navigated", "found_by", "found_why", "confidence", "tab_id", "value")
-    return {k: result[k] for k in keep if k in result}

@@ -102,6 +102,8 @@ HostRun = Callable[[Any, "ToolContext"], Awaitable[Any]]
 # The text a result leaves in the next prompt (for tools whose effect the page does not show), or
 # the words a person reads about it (what was kept, chosen, read).
 ResultText = Callable[[dict[str, Any]], str | None]
+# When a host tool's call needs the user's yes before it runs: why, in words (None: it may run).
+Asks = Callable[[dict[str, Any], "ToolContext"], str | None]
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,8 @@ class RoleTool:
     timeout_s: float | None = None
     # The roles a host tool is given unless the user's tool settings say otherwise.
     roles: tuple[str, ...] = ()
+    # When a call needs the user's yes first (agent/gate.py asks; the yes is for that very call).
+    asks: Asks | None = field(default=None, compare=False)
 
     @property
     def acts_on_page(self) -> bool:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from ..tool_def import Args, Effects, HostRun, RoleTool
+from ..tool_def import Args, Asks, Effects, HostRun, RoleTool
 
 if TYPE_CHECKING:
     from .tool import ToolContext
@@ -32,6 +32,16 @@ def handler(module: str, name: str) -> HostRun:
         return await getattr(importlib.import_module(f"{__package__}.{module}"), name)(args, ctx)
     run.__qualname__ = f"{module}.{name}"
     return run
+
+
+def asker(module: str, name: str) -> Asks:
+    """The function `name` of heybro.tools.<module> that says when a call needs the user's yes,
+    imported on its first use."""
+    def asks(params: dict[str, Any], ctx: ToolContext) -> str | None:
+        said: str | None = getattr(importlib.import_module(f"{__package__}.{module}"), name)(params, ctx)
+        return said
+    asks.__qualname__ = f"{module}.{name}"
+    return asks
 
 
 CALCULATE_MAX_CHARS = 500
@@ -85,9 +95,9 @@ FETCH = RoleTool("fetch", Fetch, "Read a web page or text file at a URL (HTTP GE
                  "text).", "host", Effects(read_only=True, sends="url"),
                  run=handler("fetch", "fetch"), roles=AT_THE_DESK)
 # Offered only when the user turned it on (settings `tools.shell.enabled`); its time limit is the
-# user's (registry.builtin_tools).
+# user's (registry.builtin_tools); a command off the user's allow-list needs their yes (shell.asks).
 SHELL = RoleTool("shell", Shell, "Run a command in the task's workspace folder.", "host",
                  Effects(read_only=False, sends="shell"), run=handler("shell", "run"),
-                 roles=("technician",))
+                 asks=asker("shell", "asks"), roles=("technician",))
 
 BUILTIN_TOOLS: tuple[RoleTool, ...] = (CALCULATE, NOW, READ_FILE, WRITE_FILE, FETCH, SHELL)

@@ -15,6 +15,8 @@ import os
 import shlex
 import signal
 
+from typing import Any
+
 from ..tool_def.errors import ToolFailed
 from .builtins import Shell
 from .outcome import ToolOk
@@ -65,9 +67,8 @@ async def run(args: Shell, ctx: ToolContext) -> ToolOk:
         raise ToolFailed("invalid_arguments", f"cannot split the command into words: {err}") from None
     if not argv:
         raise ToolFailed("invalid_arguments", "the command is empty")
-    if not allowed(argv, s.allow) and not ctx.confirmed:
-        raise ToolFailed("needs_confirmation", f"`{args.command}` is not on your allow-list of "
-                          "shell commands: it needs your confirmation before it runs")
+    if not allowed(argv, s.allow) and not ctx.confirmed:  # (a caller that did not ask)
+        raise ToolFailed("needs_confirmation", f"`{args.command}` is {OFF_LIST}")
     ctx.workspace.mkdir(parents=True, exist_ok=True)
     try:
         process = await asyncio.create_subprocess_exec(
@@ -95,4 +96,17 @@ async def run(args: Shell, ctx: ToolContext) -> ToolOk:
     if code != 0:
         raise ToolFailed("tool_error", f"`{args.command}` exited with status {code}:\n{text}")
     return ToolOk(text=text or "(no output)", data={"exit_code": code})
+
+
+OFF_LIST = "not on your allow-list of shell commands: it needs your confirmation before it runs"
+
+
+def asks(params: dict[str, Any], ctx: ToolContext) -> str | None:
+    """A command off the user's allow-list needs their yes (one that cannot be split is refused
+    when it runs)."""
+    try:
+        argv = shlex.split(str(params.get("command") or ""))
+    except ValueError:
+        return None
+    return f"`{params.get('command')}` is {OFF_LIST}" if argv and not allowed(argv, ctx.settings.shell.allow) else None
 

@@ -112,9 +112,11 @@ TABLE = "keyword table"
 
 
 def _memory(b: dict[str, Any], name: str) -> str | None:
-    """A value the worker kept in its memory, as its prompt lists it (`- name: value`, lines and all)."""
-    m = re.search(rf"^- {re.escape(name)}: (.*?)(?=\n- |\n[A-Z][A-Z ]+:|\Z)", user_text(b), re.S | re.M)
-    return m.group(1).strip() if m else None
+    """A value the worker kept in its memory, as its prompt lists it — inside the fence of values
+    read on pages, each further line of it indented under `- name: value` — read back as a model
+    would: its lines, without the fence or the indent."""
+    m = re.search(rf"^- {re.escape(name)}: (.*?)(?=\n- |\n\"\"\"|\n[A-Z][A-Z ]+:|\Z)", user_text(b), re.S | re.M)
+    return "\n".join(ln.strip() for ln in m.group(1).strip().splitlines()) if m else None
 
 
 def _edit_table(b: dict[str, Any]) -> dict[str, Any]:
