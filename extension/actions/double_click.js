@@ -1,6 +1,7 @@
 // @ts-check
 /** double_click: two clicks in a row on the element, and the `dblclick` a person's would bring. */
 import { clickOn } from "../content/dom_input.js";
+import { dispatchOf, docOf, rectOf } from "../content/dom_native.js";
 import { SETTLE_ASYNC } from "../content/dom_changes.js";
 import { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } from "../content/dom_trusted.js";
 
@@ -8,10 +9,10 @@ import { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } from ".
 function doubleClickOn(el) {
   clickOn(el);
   clickOn(el);
-  const view = el.ownerDocument.defaultView;
-  const r = el.getBoundingClientRect();
+  const view = docOf(el).defaultView;
+  const r = rectOf(el);
   const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
-  el.dispatchEvent(new (view?.MouseEvent || MouseEvent)("dblclick", {
+  dispatchOf(el, new (view?.MouseEvent || MouseEvent)("dblclick", {
     bubbles: true, cancelable: true, composed: true, view, detail: 2, button: 0, ...at }));
 }
 

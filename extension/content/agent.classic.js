@@ -8477,6 +8477,7 @@ return { action };
 const __double_click = (() => {
 /** double_click: two clicks in a row on the element, and the `dblclick` a person's would bring. */
 const { clickOn } = __dom_input;
+const { dispatchOf, docOf, rectOf } = __dom_native;
 const { SETTLE_ASYNC } = __dom_changes;
 const { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } = __dom_trusted;
 
@@ -8484,10 +8485,10 @@ const { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } = __dom_
 function doubleClickOn(el) {
   clickOn(el);
   clickOn(el);
-  const view = el.ownerDocument.defaultView;
-  const r = el.getBoundingClientRect();
+  const view = docOf(el).defaultView;
+  const r = rectOf(el);
   const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
-  el.dispatchEvent(new (view?.MouseEvent || MouseEvent)("dblclick", {
+  dispatchOf(el, new (view?.MouseEvent || MouseEvent)("dblclick", {
     bubbles: true, cancelable: true, composed: true, view, detail: 2, button: 0, ...at }));
 }
 
