@@ -50,7 +50,7 @@ def test_a_healed_fill_of_a_secret_leaves_no_trace_of_it(tmp_path: Path,
             store.create_task(task.description, url=URL, task_id=task.id, status="executing")
             env = AgentEnv(task=task, llm=client, settings=settings, browser=page,
                            recorder=FanOut(StoreRecorder(store), MemoryRecorder()))
-            env.state.secrets["password"] = SECRET  # given by the user earlier in the run
+            env.state.secrets.keep("password", SECRET)  # given by the user earlier in the run
             try:
                 got = await heal(env, "login", 1, step, 'textbox "Password"', dict(step.args), {},
                                  "not_found: the field was renamed")

@@ -7755,30 +7755,38 @@ function besideOf(el, form) {
   return "";
 }
 
-/** The parts of a page that hold one item each: a press inside one acts on that item. */
-const ITEMS = new Set(["tr", "li", "article", "fieldset", "section", "form", "dialog", "details"]);
-const ITEM_ROLES = new Set(["row", "listitem", "article", "group", "dialog", "alertdialog", "region", "treeitem", "option"]);
+/**
+ * The parts of a page that hold one item each — a row, a list item, a card: a press inside one acts
+ * on that item, named by its words — and the parts that hold a whole (a form, a dialog, a
+ * section), named only by their title: the words of a form's fields name nothing.
+ */
+const ITEMS = new Set(["tr", "li", "article"]);
+const ITEM_ROLES = new Set(["row", "listitem", "article", "treeitem", "option"]);
+const WHOLES = new Set(["fieldset", "section", "form", "dialog", "details"]);
+const WHOLE_ROLES = new Set(["group", "dialog", "alertdialog", "region"]);
+const TITLES = "h1, h2, h3, h4, h5, h6, legend, caption, summary, [role=heading]";
 
 /**
  * The item a control is in, in the words a person reads there — the feed a row's "Unsubscribe"
- * removes, the post a "Delete" deletes: the row, list item, card or titled part around it (its
- * label, heading, or its first words beside the control's own). "" when none says more.
+ * removes, the post a "Delete" deletes: the row, list item or card around it (its label, heading,
+ * or its words beside the control's own), or the titled part it is in. "" when none says more.
  * @param {Element} control
  */
 function placeOf(control) {
   const own = norm(innerTextOf(control) || accessibleName(control));
   let at = parentElOf(control);
   for (let i = 0; at && i < 6 && !BEYOND.has(tagOf(at)); i++, at = parentElOf(at)) {
-    const item = ITEMS.has(tagOf(at)) || ITEM_ROLES.has(attr(at, "role") || "");
-    const named = item ? norm(attr(at, "aria-label") || "") : "";
+    const role = attr(at, "role") || "";
+    const item = ITEMS.has(tagOf(at)) || ITEM_ROLES.has(role);
+    const whole = !item && (WHOLES.has(tagOf(at)) || WHOLE_ROLES.has(role));
+    const named = item || whole ? norm(attr(at, "aria-label") || "") : "";
     if (named) return cut(named, 80);
+    const heading = item || whole ? qsa(at, TITLES)[0] : null;
+    const title = heading && heading !== control ? norm(innerTextOf(heading)) : "";
+    if (whole) { if (title) return cut(title, 80); continue; }
     const lines = innerTextOf(at).split("\n").map((l) => norm(own ? norm(l).replace(own, " ") : l)).filter(Boolean);
     const rest = lines.join(" · ");
-    if (rest && (rest.length <= 160 || item)) {
-      const heading = item ? qsa(at, "h1, h2, h3, h4, h5, h6, legend, caption, summary, [role=heading]")[0] : null;
-      const title = heading && heading !== control ? norm(innerTextOf(heading)) : "";
-      return cut(title || rest, 80);
-    }
+    if (rest && (rest.length <= 160 || item)) return cut(title || rest, 80);
     if (item || rest.length > 600) break;
   }
   return "";

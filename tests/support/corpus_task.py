@@ -30,7 +30,7 @@ from .app_task import TaskRun, run_task
 from .browser import ExtBrowser, launch
 from .corpus import app, need
 from .corpus.base import Running
-from .scripted_llm import ScriptedLLM, call, calls, find_id, find_ids, user_text
+from .scripted_llm import ScriptedLLM, call, calls, find_id, find_ids, stay, user_text
 
 Script = dict[str, list[Any]]
 
@@ -90,6 +90,17 @@ def map_line(body: dict[str, Any], *words: str) -> str:
 def page_of(body: dict[str, Any]) -> str:
     """The page map part of a prompt."""
     return user_text(body).split("PAGE", 1)[-1]
+
+
+def scrolled_to(words: str, then: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], Any]:
+    """A worker step that scrolls down while `words` are not in the page map of its prompt and the
+    page goes on below (a person scrolls to the row they want), then does `then`."""
+    def step(b: dict[str, Any]) -> Any:
+        page = page_of(b)
+        if words in page or "Scroll:" not in page or re.search(r"Scroll: \d+px above, 0px below", page):
+            return then(b)
+        return stay(call("scroll", direction="down", amount=1))
+    return step
 
 
 def when_page_says(words: str, then: dict[str, Any], wait_s: float = 1) -> Callable[[dict[str, Any]], dict[str, Any]]:

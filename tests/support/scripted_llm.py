@@ -8,7 +8,10 @@ Each role (detected from the system prompt) answers from its own queue of steps:
                                             fault(429, code="insufficient_quota"))
   slow(seconds, step)                       answer `step` after a delay
   raw("{not json")                          malformed content / JSON-mode text
-  a callable (request) -> step              decided from the prompt (e.g. find an element id)
+  a callable (request) -> step              decided from the prompt (e.g. find an element id);
+                                            stay(step) from it answers `step` and keeps the
+                                            callable first in the queue (a scroll until a row
+                                            shows, then the step that needed it)
 Requests are recorded (`.requests`, their arrival times in `.times`) for assertions.
 `reject_tools=True` makes it a server without tool calling: any request carrying `tools` gets the
 HTTP 400 such servers send. Binds 127.0.0.1 on a free port.
@@ -32,6 +35,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 Step = Any
+
+
+def stay(step: Any) -> dict[str, Any]:
+    """From a callable step: answer `step` now and keep the callable for the next request."""
+    return {"stay": step}
 
 
 def call(tool: str, **params: Any) -> dict[str, Any]:
@@ -229,7 +237,12 @@ class ScriptedLLM:
         step = self._next(body)
         while True:
             if callable(step):
-                step = step(body)
+                made = step(body)
+                if isinstance(made, dict) and "stay" in made:  # the callable answers again next time
+                    with self._lock:
+                        self.script.setdefault(role_of(body), []).insert(0, step)
+                    made = made["stay"]
+                step = made
             elif "slow" in step:
                 time.sleep(step["slow"])
                 step = step["step"]

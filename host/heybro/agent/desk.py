@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from . import history
+from . import history, learnings
 from .act import hold
 from .models import Iteration, ProposedToolCall, ToolCall
 from .pipeline import Pipeline
@@ -60,7 +60,7 @@ class DeskRole(WorkingRole):
                     self.summary = f"Answer: {a.text}"
                 elif isinstance(a, MarkDone):
                     self.summary = a.summary
-                    await env.learn(a.learned)
+                    await learnings.learn(env, a.learned)
                 return tc
             tc = (await acts.act(call, a, left=calls[i:])).tc
             iteration.tool_calls.append(tc)

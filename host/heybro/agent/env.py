@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,8 @@ from .browser_tools import OBSERVE, SCREENSHOT, send
 from .control import RunControl
 from .errors import GuardrailHit, HeldReplySetAside, NewInformation, ToolFailed
 from .guardrails import LoopDetector
-from .experience import Experiences, MemoryExperiences, keys_of, origin_of
+from .held_secrets import HeldSecrets, asks_for_secret, secret_kind, secret_name, secret_ref
+from .experience import Experiences, MemoryExperiences
 from .models import ExpectationCheck, MemoryItem, Question, RoleName, Task, TaskStatus
 from .recorder import Recorder
 from .wire import wire_json
@@ -74,11 +74,8 @@ class RunState:
     facts: list[ExpectationCheck] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)
     overhead_ms: list[float] = field(default_factory=list)
-    # The user's secret answers (one-time codes, passwords) by name: only here, in memory — never
-    # in the record, an event, a log or a prompt. Actions name them as {{secret:NAME}}.
-    secrets: dict[str, str] = field(default_factory=dict)
-    secret_sites: dict[str, str] = field(default_factory=dict)  # … the site each was given for
-    secret_kinds: dict[str, str] = field(default_factory=dict)  # … and the field it goes into
+    # The user's secret answers (one-time codes, passwords): only in memory (held_secrets.py).
+    secrets: HeldSecrets = field(default_factory=HeldSecrets)
     approved_effects: set[str] = field(default_factory=set)  # presses the user said yes to (digests)
     sites_approved: set[str] = field(default_factory=set)  # ask-first sites the user said yes to
     sites_told: set[str] = field(default_factory=set)  # never-sites the user was told of
@@ -104,7 +101,7 @@ class AgentEnv:
             settings=settings, browser=browser, recorder=recorder, control=control,
             experiences=experiences or MemoryExperiences())
         self.state = RunState(loops=LoopDetector(settings.limits), tab_id=task.tab_id)
-        self.take_said_secrets()
+        self.state.secrets.take_said(self.task)
 
     # --- the services, by name ------------------------------------------------------------------
     @property
@@ -159,7 +156,7 @@ class AgentEnv:
         `holding` (the worker about to carry out a model reply), raises HeldReplySetAside when it
         had to wait at a pause: a reply that arrived after the pause is never acted on."""
         waited = await self.control.checkpoint()
-        self.take_said_secrets()
+        self.state.secrets.take_said(self.task)
         if interrupt and self.control.has_messages:
             raise NewInformation("the user added information")
         if holding and waited:
@@ -303,14 +300,13 @@ class AgentEnv:
 
     async def adopt_observation(self, raw: dict[str, Any]) -> Snapshot:
         """Takes `raw` (an observe result, e.g. one an action brought back) as the fresh snapshot."""
-        snap = self.state.snapshot = Snapshot.model_validate(self.scrub(raw))
+        snap = self.state.snapshot = Snapshot.model_validate(self.state.secrets.scrub(raw))
         if snap.url:  # where to reopen the task if its tab is lost
             self.task.last_url = snap.url
             if self.task.start_page is None:  # the page the user started the task on
                 self.task.start_page = self.task.url or snap.url
                 self.ledger.chosen(self.task.start_page)
-                for name in self.state.secrets.keys() - self.state.secret_sites.keys():
-                    self.state.secret_sites[name] = site_of(self.task.start_page)  # (said with no site)
+                self.state.secrets.sited(site_of(self.task.start_page))  # (said with no site)
             self.ledger.showed(snap.url, snap.text, snap.links())
         self.state.snapshot_fresh = True
         self.state.snapshot_at = time.monotonic()
@@ -363,82 +359,13 @@ class AgentEnv:
         asked = neutral(str(args.question))[:200]
         if kind == "secret":
             name = args.name if args.kind == "secret" else secret_name(str(args.question))
-            self.state.secrets[name] = answer
-            if site:
-                self.state.secret_sites[name] = site
-            self.state.secret_kinds[name] = secret_kind(f"{name} {args.question}")
+            self.state.secrets.keep(name, answer, site=site or None,
+                                    kind=secret_kind(f"{name} {args.question}"))
             return {"answered": True, "use_as": secret_ref(name),
                     "decided": f'asked "{asked}"; the user gave it (never recorded)'
                                + (f"; heybro types it only on {site}" if site else "")}
         self.ledger.said(answer)
         return {"answer": answer, "decided": f'asked "{asked}"; the user answered "{answer}"'}
-
-    def take_said_secrets(self) -> None:
-        """The passwords the user wrote in the goal or a message (agent/said_secrets.py), kept as
-        an asked secret is: for the site the task was started on or the words name (else the
-        first page it works on)."""
-        said, task = self.task.said_secrets, self.task
-        if not said:
-            return
-        site = site_of(task.url or task.start_page or "") or next(iter(sites_in(task.description)), "")
-        for name, (value, kind) in said.items():
-            self.state.secrets[name] = value
-            self.state.secret_kinds[name] = kind
-            if site:
-                self.state.secret_sites.setdefault(name, site)
-        said.clear()
-
-    def with_secrets(self, text: str) -> str:
-        """`text` with each {{secret:NAME}} replaced by the user's secret (for the page only: the
-        browser sink fills them in once it judged where they go, sinks.py)."""
-        for name, value in self.state.secrets.items():
-            text = text.replace(secret_ref(name), value)
-        return text
-
-    def scrub(self, value: Any) -> Any:
-        """`value` (a result, a page's text) with every secret's value replaced by its name."""
-        if not self.state.secrets:
-            return value
-        if isinstance(value, str):
-            for name, secret in self.state.secrets.items():
-                if secret:
-                    value = value.replace(secret, secret_ref(name))
-            return value
-        if isinstance(value, dict):
-            return {k: self.scrub(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self.scrub(v) for v in value]
-        return value
-
-    @property
-    def site(self) -> str:
-        """Where the task is now, as learnings are kept: its last page's origin."""
-        url = (self.state.snapshot.url if self.state.snapshot is not None else "") or self.task.last_url or \
-            self.task.url or ""
-        return origin_of(url)
-
-    async def learn(self, text: str | None) -> None:
-        """Keeps what a role learned about the current page's site, for the next tasks there —
-        only a site the user named or chose (a page cannot plant learnings for a site the task
-        merely passed through), with the page it was learned on."""
-        if not text or not text.strip() or not self.site:
-            return
-        page = self.state.snapshot.url if self.state.snapshot is not None else ""
-        if not self.ledger.learning_site(site_of(page or self.site)):
-            await self.recorder.message(self.task, f"Not kept for later: a learning about "
-                                        f"{site_of(page or self.site)}, a site this task was not "
-                                        "started on or told to use.", "warning")
-            return
-        kept = self.services.experiences.add(self.site, text, self.task.id, page=page or None)
-        if kept is not None:
-            await self.recorder.experience(self.task, kept)
-
-    def experience_lines(self, *urls: str) -> str:
-        """What was learned where these pages are, for a prompt ('' when nothing): inside the
-        untrusted fence, as the page map is — a learning is a model's note of what pages said."""
-        keys = dict.fromkeys(k for u in urls for k in keys_of(u))
-        lines = [f"- ({e.site}) {neutral(e.text)}" for k in keys for e in self.services.experiences.for_site(k)]
-        return '"""\n' + "\n".join(lines) + '\n"""' if lines else ""
 
     def _host_tools(self) -> tuple[HostTools, ToolContext]:
         svc = self.services
@@ -479,11 +406,11 @@ class AgentEnv:
             ctx = dataclasses.replace(ctx, confirmed=True)
         outcome = await tools.call(name, params, ctx)
         if not outcome.ok:
-            raise ToolFailed(outcome.code, self.scrub(outcome.message))
+            raise ToolFailed(outcome.code, self.state.secrets.scrub(outcome.message))
         data = outcome.data or {}
         if isinstance(data.get("file"), str) and isinstance(data.get("name"), str):  # a file it made
             await self.add_resource(data["name"], data["file"], f"written by {outcome.tool}")
-        return str(self.scrub(outcome.for_model()))
+        return str(self.state.secrets.scrub(outcome.for_model()))
 
     async def add_resource(self, name: str, path: str, how: str) -> None:
         """A file the task made (or the page gave it) becomes one of its resources, by `name`: the
@@ -503,34 +430,6 @@ class AgentEnv:
         self.task.answer = text
         await self.recorder.answer(self.task, role, text)
 
-
-
-def secret_ref(name: str) -> str:
-    return "{{secret:" + name + "}}"
-
-
-# A question that asks for one of these asks for a secret, whatever kind the model gave it.
-SECRET_QUESTION = re.compile(r"\b(password|passphrase|passcode|pin|one[- ]time (?:code|password)|otp|"
-                             r"(?:security|verification|login|sign[- ]in|2fa|mfa|authenticat\w*|sms) code|"
-                             r"cvv|cvc|card number|secret)\b", re.I)
-
-
-def asks_for_secret(question: str) -> bool:
-    return bool(SECRET_QUESTION.search(question))
-
-
-def secret_kind(words: str) -> str:
-    """The field a secret goes into, by what it was asked as: a password, a code, or either."""
-    w = words.lower()
-    if re.search(r"code|otp|pin|token|2fa|mfa|verification|cvv|cvc", w):
-        return "code"
-    return "password" if re.search(r"pass", w) else "any"
-
-
-def secret_name(question: str) -> str:
-    """A name for a secret the model asked for as plain text: what it asked for."""
-    m = SECRET_QUESTION.search(question)
-    return re.sub(r"\W+", "_", m.group(0).lower()).strip("_") if m else "secret"
 
 
 class StoppableLLM:

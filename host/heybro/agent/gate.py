@@ -11,13 +11,16 @@ the record keeps, a no as `ToolFailed("declined")` carrying that line too."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from .errors import TaskStopped, ToolFailed
 from .models import Question
 
-if TYPE_CHECKING:
-    from .env import AgentEnv
+
+class Asker(Protocol):
+    """Who puts a question to the user and waits for the answer (the task's env)."""
+
+    async def ask_user(self, question: Question) -> str: ...
 
 # What a yes is for: a press whose effect is risky, the user's data leaving for a site they never
 # named, an address that deletes or pays, a site the settings ask about, a host tool's call.
@@ -49,7 +52,7 @@ class Approval:
                           {"decided": f"{self.asked}; the user said no", "approval": self.kind})
 
 
-async def ask(env: AgentEnv, approval: Approval) -> str:
+async def ask(env: Asker, approval: Approval) -> str:
     """Asks the user; returns the record's line for their yes, raises the refusal on a no."""
     answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"],
                                          text=approval.question))

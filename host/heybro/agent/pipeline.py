@@ -106,7 +106,7 @@ class Pipeline:
             if isinstance(result, dict) and isinstance(result.get("decided"), str):
                 tc.decided = result.pop("decided")  # the user's word (gate.py)
             tc.success, tc.page_changed = True, changed
-            tc.result = compact(env.scrub(result), PAGE_RESULT_CHARS if on_page else LOCAL_RESULT_CHARS)
+            tc.result = compact(env.state.secrets.scrub(result), PAGE_RESULT_CHARS if on_page else LOCAL_RESULT_CHARS)
             if on_page or tool.kind == "host":
                 env.state.consecutive_failures = 0
         except BrowserLost as err:
@@ -117,7 +117,7 @@ class Pipeline:
             raise
         except ToolFailed as err:
             changed = False
-            tc.success, tc.error, tc.error_code = False, env.scrub(err.message), err.code
+            tc.success, tc.error, tc.error_code = False, env.state.secrets.scrub(err.message), err.code
             if isinstance(err.detail.get("decided"), str):  # the user said no (gate.py)
                 tc.decided = err.detail["decided"]
             if err.detail.get("candidates"):
@@ -129,7 +129,7 @@ class Pipeline:
             observation = None
         if tc.success:
             tc.no_effect = no_effect(tool, tc.result, snap, call.parameters.get("element_id"),
-                                     read or (Snapshot.model_validate(env.scrub(observation))
+                                     read or (Snapshot.model_validate(env.state.secrets.scrub(observation))
                                               if observation is not None else None))
         await self._recorded(tc, took)
         after_no(self.run, tc.error_code, f"{tc.tool} on {tc.target}" if tc.target else tc.tool)

@@ -61,7 +61,7 @@ async def whole(env: AgentEnv, snap: Snapshot) -> Snapshot:
         raw = await env.call(OBSERVE, {"max_tokens": WHOLE_PAGE_TOKENS})
     except ToolFailed:
         return snap
-    return Snapshot.model_validate(env.scrub(raw))
+    return Snapshot.model_validate(env.state.secrets.scrub(raw))
 
 
 async def checked(env: AgentEnv, tool: str, expect: ExpectedOutcome, params: dict[str, Any],

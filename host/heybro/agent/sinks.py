@@ -90,7 +90,7 @@ async def admit(env: AgentEnv, tool: str, args: dict[str, Any]) -> Admitted:
             await _may_send(env, plain, dest, f"type into {_target(env, args)} on {site_of(dest) or dest}",
                             done.decided)
             done.gives.append((plain, dest))
-            done.args[name] = env.with_secrets(value)
+            done.args[name] = env.state.secrets.fill(value)
         elif kind == "keys" and isinstance(value, str) and (typed := key_text(value)):
             await _may_send(env, typed, dest, f"type into {_target(env, args)} on {site_of(dest) or dest}",
                             done.decided)
@@ -138,7 +138,7 @@ def _secret_may_go(env: AgentEnv, target: str) -> None:
     """A form holding a password or code, sent to another site: only to a site one of the user's
     secrets was given for (a secret is the user's for its site: typed there, sent there)."""
     site = site_of(target)
-    if not any(matches(given, site) or matches(site, given) for given in env.state.secret_sites.values()):
+    if not any(matches(given, site) or matches(site, given) for given in env.state.secrets.sites()):
         raise ToolFailed("not_allowed", f"This press would send the password or code in its form to "
                          f"{site or 'another site'}, which no secret of the user's was given for: heybro "
                          "does not send it. Tell the user if the task needs it.")
@@ -149,15 +149,16 @@ def _secrets_in(env: AgentEnv, value: str, dest: str) -> list[SecretUse]:
     was given for only."""
     uses = []
     for name in SECRET_REF.findall(value):
-        given = env.state.secret_sites.get(name)
-        if name not in env.state.secrets or given is None:
+        held = env.state.secrets.get(name)
+        given = held.site if held is not None else None
+        if held is None or given is None:
             continue
         site = site_of(dest)
         if not site or not (matches(given, site) or matches(site, given)):
             raise ToolFailed("not_allowed", f"{{{{secret:{name}}}}} is the user's secret for {given}: "
                              f"heybro types it there only, never on {site or 'this page'}. Do not "
                              "try to send it another way; tell the user if the task needs it here.")
-        uses.append(SecretUse(name, given, env.state.secret_kinds.get(name, "any")))
+        uses.append(SecretUse(name, given, held.kind))
     return uses
 
 

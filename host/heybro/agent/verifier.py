@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from shared_schema.page_text import one_line
 
-from . import history
+from . import history, learnings
 from ..flow.atoms import normal
 from .facts import latest, lines
 from .models import (Decision, ExecutionCycle, ExpectationCheck, Iteration, ProposedToolCall,
@@ -147,5 +147,5 @@ class Verifier(Role):
         assert isinstance(a, Confidence)  # every verifier tool requires it (validated)
         self.verdict = self.judged(Decision(call.tool), a)
         await env.recorder.verdict(env.task, self.verdict)
-        await env.learn(a.learned)
+        await learnings.learn(env, a.learned)
         return tc

@@ -202,13 +202,13 @@ class OutsideRun:
             env.page_changed()
             snap = await env.observe()
         except ToolFailed as err:
-            tc.success, tc.error, tc.error_code = False, env.scrub(err.message), err.code
+            tc.success, tc.error, tc.error_code = False, env.state.secrets.scrub(err.message), err.code
             await env.recorder.tool_result(self.task, "worker", tc)
             return self._refused(err.code, tc.error)
         tc.success, tc.url = True, snap.url or None
         await env.recorder.tool_result(self.task, "worker", tc)
         return OutsideActed(success=True, status=self.task.status.value, url=snap.url,
-                            page=env.scrub(snap.page_section()))
+                            page=env.state.secrets.scrub(snap.page_section()))
 
 
 def _why_ended(err: BaseException) -> tuple[str, str]:

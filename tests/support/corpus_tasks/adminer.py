@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from ..corpus.adminer import USER, Adminer
-from ..corpus_task import CorpusTask, done, one_subtask, page_of, verified
+from ..corpus_task import CorpusTask, done, one_subtask, page_of, scrolled_to, verified
 from ..scripted_llm import call, calls, find_id, user_text
 
 _DB = f"/?server=&username={USER}&db=shop"
@@ -51,7 +51,7 @@ def _edit(_: Adminer) -> dict[str, list[Any]]:
         "worker": [
             lambda b: call("click", element_id=find_id(b, 'link "edit"', row="Oak Tray"), expect="url:edit=products"),
             lambda b: calls(("fill", {"element_id": find_id(b, "textbox", within="Edit: products", row="price"), "value": "19.50"}),
-                            ("click", {"element_id": find_id(b, 'button "Save"'), "expect": "text:has been edited"})),
+                            ("click", {"element_id": find_id(b, 'button "Save"'), "expect": "text:has been updated"})),
             done("The Oak Tray costs 19.50"),
         ],
         "verifier": verified("The grid shows Oak Tray at 19.50"),
@@ -87,7 +87,8 @@ def _delete(_: Adminer) -> dict[str, list[Any]]:
         "scheduler": one_subtask("Delete order 14"),
         "worker": [
             # Order 14 is the grid row whose id cell is 14 (its customer and product cells are links).
-            lambda b: call("click", element_id=find_id(b, 'link "edit"', row="id 14"), expect="url:edit=orders"),
+            scrolled_to("· id 14 ·", lambda b: call("click", element_id=find_id(b, 'link "edit"', row="id 14"),
+                                                    expect="url:edit=orders")),
             lambda b: call("click", element_id=find_id(b, 'button "Delete"', within="Edit: orders")),
             again,
             done("Order 14 is deleted"),
