@@ -388,7 +388,7 @@ _ELEMENT_DOC = " Pass the element_id from observe and its signature (used if the
 OBSERVE = PageTool("observe", ObserveArgs, "Read the page: compact element map with ids, page "
                    "text, scroll, dialogs.", ObserveResult, runs="tab", kind=None, effects=LOOKS)
 CLICK = PageTool("click", Click, "Click an element.", ActionResult, effects=RISKY, risk="press",
-                 expect=True, reports="dialog", playwright="click",
+                 settle="async", expect=True, reports="dialog", playwright="click",
                  wire_doc="Click an element (scrolled into view; refused when covered or "
                  "disabled)." + _ELEMENT_DOC)
 FILL = PageTool("fill", Fill, "Set a field's value.", ActionResult, effects=TOUCHES, expect=True,
@@ -400,8 +400,8 @@ TYPE = PageTool("type", TypeText, "Type text key by key.", ActionResult, effects
                 wire_doc="Type text key by key at the caret (for autocomplete and key handlers)."
                 + _ELEMENT_DOC)
 SELECT = PageTool("select", Select, "Choose an option of a select.", SelectResult,
-                  effects=Effects(may_navigate=True, chooses=True), risk="press", expect=True,
-                  value_arg="value", reports="chosen", playwright="select_option",
+                  effects=Effects(may_navigate=True, chooses=True), risk="press", settle="async",
+                  expect=True, value_arg="value", reports="chosen", playwright="select_option",
                   wire_doc="Choose an option of a list by its visible label or value (exact; part "
                   "of a label only when one option has it, else `ambiguous`)." + _ELEMENT_DOC)
 CHECK = PageTool("check", ElementTarget, "Tick a checkbox, radio or switch.", CheckResult,
@@ -411,10 +411,10 @@ UNCHECK = PageTool("uncheck", ElementTarget, "Untick a checkbox or switch.", Che
                    effects=ACTS, risk="press", expect=True, playwright="uncheck",
                    wire_doc="Uncheck a checkbox or switch." + _ELEMENT_DOC)
 PRESS = PageTool("press", Press, "Press keys.", PressResult, effects=RISKY, risk="keys",
-                 expect=True, reports="dialog", playwright="press",
+                 settle="async", expect=True, reports="dialog", playwright="press",
                  wire_doc="Press a key or combo on an element or on whatever has focus.")
 HOVER = PageTool("hover", ElementTarget, "Pointer over an element (opens its menu or tooltip).",
-                 ActionResult, effects=TOUCHES, expect=True, playwright="hover",
+                 ActionResult, settle="hover", effects=TOUCHES, expect=True, playwright="hover",
                  wire_doc="Move the pointer over an element: menus and tooltips opened by script, "
                  "and (with the browser's own pointer when script events change nothing) menus "
                  "shown by a CSS :hover style." + _ELEMENT_DOC)
@@ -422,12 +422,12 @@ FOCUS = PageTool("focus", ElementTarget, "Focus an element.", ActionResult, effe
                  expect=True, playwright="focus", wire_doc="Focus an element." + _ELEMENT_DOC)
 SCROLL = PageTool("scroll", Scroll, "Scroll the page or inside an element by direction, or bring "
                   "an element into view (element_id, no direction).", ScrollResult,
-                  effects=TOUCHES, wire=ScrollArgs, playwright="scroll",
+                  settle="none", effects=TOUCHES, wire=ScrollArgs, playwright="scroll",
                   wire_doc="Scroll the page or an element by direction/amount, or scroll an "
                   "element into view.")
 # (the host reads the resource named and sends it as `file`: heybro.agent.wire.upload_args)
 UPLOAD = PageTool("upload", Upload, "Attach a resource file to a file input.", UploadResult,
-                  effects=TOUCHES, wire=UploadArgs,
+                  settle="async", effects=TOUCHES, wire=UploadArgs,
                   wire_doc="Put a file (passed in base64) into a file input or drop zone." + _ELEMENT_DOC)
 WAIT_FOR = PageTool("wait_for", WaitFor, "Wait until text or an element appears (or is gone), or "
                     "the URL contains something.", WaitForResult,
@@ -437,13 +437,14 @@ WAIT_FOR = PageTool("wait_for", WaitFor, "Wait until text or an element appears 
                     wire_doc="Wait for an element (by id, or by role/name when it is not there "
                     "yet), text (or their absence), a URL, or a quiet DOM.")
 DOUBLE_CLICK = PageTool("double_click", ElementTarget, "Double-click an element.", ActionResult,
-                        effects=RISKY, risk="press", expect=True, playwright="dblclick",
+                        effects=RISKY, risk="press", settle="async", expect=True,
+                        playwright="dblclick",
                         wire_doc="Double-click an element: two clicks and the page's dblclick "
                         "(the browser's own when the page ignores script events; refused when "
                         "covered or disabled)." + _ELEMENT_DOC)
 # (the host's `extract` keeps what it read in memory: heybro.agent.toolbox)
 EXTRACT = PageTool("extract", ExtractArgs, "Read the text of the page or an element, or a table "
-                   "as rows.", ExtractResult, kind=None, effects=LOOKS)
+                   "as rows.", ExtractResult, kind=None, settle="none", effects=LOOKS)
 HIGHLIGHT = PageTool("highlight", HighlightArgs, "Numbered boxes over the page's elements on the "
                      "tab's screenshots (painted on the image, never in the page), on or off.",
                      HighlightResult, runs="tab", kind=None, effects=LOOKS)

@@ -99,8 +99,12 @@ class PageTool:
     convert: Callable[[Any], BaseModel] | None = field(default=None, compare=False)
     timeout_ms: int | Callable[[Any], int] = field(default=15_000, compare=False)
     # What the page's gate (content/act_gate.js) judges right before it runs: a "press" (the
-    # element's effect) or "keys" (Enter in a field submits its form); the action module's `judged`.
+    # element's effect) or "keys" (Enter in a field submits its form).
     risk: Literal["press", "keys"] | None = None
+    # How long the DOM agent lets the page settle after it (content/dom_changes.js SETTLE_*):
+    # "async" — a request it may start is waited for; "hover" — a menu's delay; "none" — it
+    # changes nothing. Both reach the action module through the generated list (page_actions.js).
+    settle: Literal["default", "async", "hover", "none"] = "default"
     expect: bool = False  # takes an `expect` (the outcome the host checks on the page after it)
     value_arg: str | None = None  # the argument carrying a value the user may have given
     reports: Reports | None = None  # how its result is put in words (the next prompt, the panel)

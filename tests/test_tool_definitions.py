@@ -70,9 +70,20 @@ def action_modules() -> dict[str, dict[str, Any]]:
         "const any = new Proxy(function () {}, {get: (_, k) => (k === 'then' ? undefined : any),"
         " apply: () => any}); globalThis.chrome = any;"
         "const { ACTIONS } = await import(process.argv[1]);"
-        "console.log(JSON.stringify(ACTIONS.map((a) => [a.name, typeof a.run,"
-        " {needs: a.needs, judged: a.judged ?? null}])))"),
-        str(ROOT / "extension" / "actions" / "index.js")], capture_output=True, text=True,
+        "const { SETTLE_ASYNC, SETTLE_DEFAULT, SETTLE_HOVER, SETTLE_NONE } ="
+        " await import(new URL('../content/dom_changes.js', process.argv[1]));"
+        "const settles = {async: SETTLE_ASYNC, default: SETTLE_DEFAULT, hover: SETTLE_HOVER,"
+        " none: SETTLE_NONE};"
+        "const out = [];"
+        "for (const a of ACTIONS) {"
+        "  const own = (await import(new URL(`./${a.name}.js`, process.argv[1]))).action;"
+        "  const settle = Object.keys(settles).filter((k) => a.settle && Object.entries(settles[k])"
+        "    .every(([key, v]) => a.settle[key] === v || (own.settle && key === 'graceMs')));"
+        "  out.push([a.name, typeof a.run, {needs: a.needs, judged: a.judged ?? null,"
+        "    own_judged: own.judged ?? null, settle}]);"
+        "}"
+        "console.log(JSON.stringify(out))"),
+        (ROOT / "extension" / "actions" / "index.js").as_uri()], capture_output=True, text=True,
         check=True)
     found = json.loads(out.stdout)
     assert all(kind == "function" for _, kind, _ in found), "an action module without run()"
@@ -89,13 +100,16 @@ def test_every_browser_tool_has_one_action_module_and_every_module_a_definition(
 def test_every_action_module_does_what_its_declaration_says() -> None:
     """The extension keeps only the code that runs in the page; what the host and the wire know of
     the tool is its declaration's, and the module agrees with it: where it runs, whether it needs
-    an element, what the page's gate judges of it."""
+    an element; what the page's gate judges of it and how long the page settles after it come
+    from the declaration alone."""
     for name, module in action_modules().items():
         declared = DECLARED[name]
         assert ("page" if "page" in module["needs"] else "tab") == declared.runs, name
-        assert module["judged"] == declared.risk, (
-            f"{name}: its module's gate judges {module['judged']!r}, its declaration says "
-            f"{declared.risk!r}")
+        assert module["own_judged"] is None, f"{name}: what the gate judges is its declaration's `risk`"
+        assert module["judged"] == declared.risk, name
+        if declared.runs == "page":
+            assert declared.settle in module["settle"], (
+                f"{name} settles as {module['settle']}, its declaration says {declared.settle!r}")
         if declared.runs == "page" and declared.kind is not None:
             field = declared.args.model_fields.get("element_id")
             required = field is not None and field.is_required()

@@ -2,7 +2,6 @@
 /** double_click: two clicks in a row on the element, and the `dblclick` a person's would bring. */
 import { clickOn } from "../content/dom_input.js";
 import { dispatchOf, docOf, rectOf } from "../content/dom_native.js";
-import { SETTLE_ASYNC } from "../content/dom_changes.js";
 import { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } from "../content/dom_trusted.js";
 
 /** @param {Element} el */
@@ -21,8 +20,6 @@ export const action = {
   name: "double_click",
   needs: { page: { element: "required", enabled: true, hit: true } },
   run: (el) => { doubleClickOn(/** @type {Element} */ (el)); return {}; },
-  judged: "press",
-  settle: SETTLE_ASYNC,
   // A handler that checks isTrusted ignores a script's double click: then the browser's own two
   // presses (it counts them, and fires dblclick), unless the page already reacted.
   trusted: { steps: (_, el) => clickSteps(el).map((s) => ({ ...s, clicks: 2 })), auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },

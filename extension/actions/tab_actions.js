@@ -10,4 +10,13 @@ import { action as listTabs } from "./list_tabs.js";
 import { action as screenshot } from "./screenshot.js";
 
 /** @type {import("./tab.js").TabAction[]} */
-export const DECLARED_TAB = [navigate, observe, highlight, back, newTab, switchTab, listTabs, screenshot];
+export const DECLARED_TAB = [
+  navigate,
+  observe,
+  highlight,
+  back,
+  newTab,
+  switchTab,
+  listTabs,
+  screenshot,
+];
