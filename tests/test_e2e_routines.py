@@ -108,7 +108,7 @@ def test_the_terminal_saves_lists_shows_and_exports_a_routine(recorded: Recorded
            "({{param:email}})" in shown.stdout
     assert "  email = 'ann@example.com'" in shown.stdout
     assert "click button \"Place order\"" in shown.stdout
-    assert "expect text_appears='Order confirmed'" in shown.stdout
+    assert "expect text:Order confirmed" in shown.stdout
 
     out = tmp_path / "kettle_order_test.py"
     exported = eb.heybro("routine", "export", "kettle-order", "-o", str(out))

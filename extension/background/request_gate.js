@@ -116,13 +116,16 @@ export async function watchRequests(tabId, gate, origin) {
     const go = () => send("Fetch.continueRequest", { requestId: p.requestId }).catch(() => {});
     const method = String(r.method || "GET").toUpperCase(), url = String(r.url || "");
     if (SHOWS.has(p.resourceType) || (SAFE.has(method) && p.resourceType !== "Document")) { go(); return; }
-    let fields = bodyFields(url, String(r.postData || ""));
-    // A navigation sending a form: the form, still in its page while the request waits, says which
-    // fields are its own (hidden) and which a person filled — a typed price is no charge.
-    if (p.resourceType === "Document" && method !== "GET") fields = await asTheFormSays(tabId, url, method.toLowerCase(), fields);
     /** @type {Effect} */
-    const effect = { words: "", kind: "request", target: cut(url, 2000), method: method.toLowerCase(), fields, beside: "" };
-    const reasons = reasonsOf(effect, gate, origin).filter((x) => x.kind === "risk");
+    let effect = { words: "", kind: "request", target: cut(url, 2000), method: method.toLowerCase(), fields: bodyFields(url, String(r.postData || "")), beside: "" };
+    let reasons = reasonsOf(effect, gate, origin).filter((x) => x.kind === "risk");
+    // A navigation sending a form that reads as risky: the form, still in its page while the
+    // request waits, says which fields are its own (hidden) and which a person filled — a typed
+    // price is no charge. (Asked only then: an ordinary form goes on without the round trip.)
+    if (reasons.length && p.resourceType === "Document" && method !== "GET") {
+      effect = { ...effect, fields: await asTheFormSays(tabId, url, method.toLowerCase(), effect.fields) };
+      reasons = reasonsOf(effect, gate, origin).filter((x) => x.kind === "risk");
+    }
     const digest = digestOf(effect);
     if (!reasons.length || gate.covers || approved.has(digest)) { go(); return; }
     stopped.push({ effect, digest, reasons });

@@ -101,10 +101,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     for i, s in enumerate(r.steps, 1):
         args_text = ", ".join(f"{k}={v!r}" for k, v in s.args.items())
         print(f"  {i}. {s.intent or s.tool}" + (f"  [{args_text}]" if args_text else ""))
-        if s.expect is not None:
-            checks = "; ".join(f"{k}={v!r}" for k, v in
-                               s.expect.model_dump(exclude_none=True).items())
-            print(f"       expect {checks}")
+        if s.expect is not None:  # (as the models write it: `text:Order confirmed`)
+            from .agent.expect import expect_text
+            print(f"       expect {expect_text(s.expect)}")
     if r.subtasks:
         print("Outcomes:")
         for o in r.subtasks:
