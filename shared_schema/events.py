@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal, get_args
 from pydantic import Field, ValidationError
 
 from .payload import Payload
-from .status import Decision, TaskStatus, ToolKind
+from .status import Decision, Pause, TaskStatus, ToolKind
 
 
 class EventKind(str, Enum):
@@ -53,6 +53,8 @@ class StatusData(EventData):
     KIND = EventKind.status
     status: TaskStatus
     reason: str | None = None
+    pause: Pause | None = Field(None, description="Paused: why, and so whether it waits for the "
+                                "person (status.py's PAUSE_MEANING).")
     goal: str | None = Field(None, description="Only when the task is created.")
     url: str | None = None
     result: str | None = Field(None, description="Final statuses: what came of it.")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, get_args
 
@@ -29,7 +30,7 @@ from .messages import MESSAGES
 from .page_text import DELIMITERS, ELEMENT_BRACKET, LOOKALIKES
 from .reach import BLANK, WEB_SCHEMES, reach_fields
 from .sites import CATEGORIES
-from .status import FINAL, OWN_MOVES, Decision, TaskStatus, ToolKind
+from .status import MEANING, OWN_MOVES, PAUSE_MEANING, Decision, Pause, TaskStatus, ToolKind
 from .tools import DECLARED, TOOLS, PageTool
 
 HERE = Path(__file__).resolve().parent
@@ -127,12 +128,24 @@ def effect_rules() -> str:
             f"export const CLICKERS = new Set({json.dumps(list(effects.CLICKERS))});\n")
 
 
+def _meanings(table: dict[Any, Any]) -> str:
+    """A status's (or pause's) meaning as a frozen object of camelCase fields."""
+    def camel(name: str) -> str:
+        head, *rest = name.split("_")
+        return head + "".join(r.title() for r in rest)
+    rows = [f"  {key.value}: Object.freeze({json.dumps({camel(k): v for k, v in asdict(m).items()}, ensure_ascii=False)}),"
+            for key, m in table.items()]
+    return "Object.freeze({\n" + "\n".join(rows) + "\n})"
+
+
 def vocabulary() -> str:
     """The words the extension compares with (a task's status, an event's kind), as an ES module:
-    `STATUS.paused`, never a word of its own."""
+    `STATUS.paused`, never a word of its own; and what each status means (`STATUS_MEANING`),
+    read by every view instead of lists of statuses of their own."""
     def table(words: list[str]) -> str:
         return "Object.freeze({ " + ", ".join(f"{w}: {json.dumps(w)}" for w in words) + " })"
     statuses = [s.value for s in TaskStatus]
+    pauses = [p.value for p in Pause]
     kinds = [k.value for k in EVENTS]
     decisions = [d.value for d in Decision]
     tool_kinds = list(get_args(ToolKind))
@@ -141,11 +154,23 @@ def vocabulary() -> str:
             f"/** @typedef {{{' | '.join(json.dumps(s) for s in statuses)}}} TaskStatus */\n"
             f"/** @typedef {{{' | '.join(json.dumps(k) for k in kinds)}}} EventKind */\n"
             f"/** @typedef {{{' | '.join(json.dumps(d) for d in decisions)}}} Decision */\n"
-            f"/** @typedef {{{' | '.join(json.dumps(k) for k in tool_kinds)}}} ToolKind */\n\n"
+            f"/** @typedef {{{' | '.join(json.dumps(k) for k in tool_kinds)}}} ToolKind */\n"
+            f"/** @typedef {{{' | '.join(json.dumps(p) for p in pauses)}}} Pause */\n"
+            "/** @typedef {{label: string, final: boolean, running: boolean, awaitsUser: boolean, resumable: boolean,"
+            " busy: string, notice: \"completed\" | \"failed\" | \"needs_you\" | null}} StatusMeaning */\n"
+            "/** @typedef {{awaitsUser: boolean, advice: string, asks: boolean}} PauseMeaning */\n\n"
             "/** A task's statuses, by name. @type {Readonly<Record<TaskStatus, string>>} */\n"
             f"export const STATUS = {table(statuses)};\n\n"
+            "/** What each status means (shared_schema/status.py's MEANING). @type {Readonly<Record<TaskStatus, StatusMeaning>>} */\n"
+            f"export const STATUS_MEANING = {_meanings(MEANING)};\n\n"
+            "/** Why a paused task is paused, by name. @type {Readonly<Record<Pause, string>>} */\n"
+            f"export const PAUSE = {table(pauses)};\n\n"
+            "/** What each pause means (status.py's PAUSE_MEANING). @type {Readonly<Record<Pause, PauseMeaning>>} */\n"
+            f"export const PAUSE_MEANING = {_meanings(PAUSE_MEANING)};\n\n"
             "/** The statuses a task ends in. @type {ReadonlySet<string>} */\n"
-            f"export const FINAL_STATUSES = new Set({json.dumps([s.value for s in TaskStatus if s in FINAL])});\n\n"
+            f"export const FINAL_STATUSES = new Set({json.dumps([s.value for s in TaskStatus if s.final])});\n\n"
+            "/** The statuses of a task heybro is at work on. @type {ReadonlySet<string>} */\n"
+            f"export const RUNNING_STATUSES = new Set({json.dumps([s.value for s in TaskStatus if s.running])});\n\n"
             "/** The kinds of a task's events, by name. @type {Readonly<Record<EventKind, string>>} */\n"
             f"export const EVENT = {table(kinds)};\n\n"
             "/** The verifier's decisions on a subtask, by name. @type {Readonly<Record<Decision, string>>} */\n"

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from .events import EVENTS, AnyEventData, EventKind, data_for
 
 from .payload import Payload
-from .status import TaskStatus
+from .status import Pause, TaskStatus
 from .experiences import (ExperienceForget, ExperienceForgotten, ExperienceList,
                           ExperienceListResult)
 from .outside import OutsideAct, OutsideActed, OutsideOpen
@@ -186,6 +186,7 @@ class TaskSummary(Payload):
     goal: str
     status: TaskStatus
     reason: str | None = None
+    pause: Pause | None = Field(None, description="Paused: why (status.py's Pause).")
     url: str | None = None
     created_at: float
     updated_at: float

@@ -4045,6 +4045,17 @@ export default /** @type {any} */ ({
       "title": "OutsideOpen",
       "type": "object"
     },
+    "Pause": {
+      "description": "Why a paused task is paused (a status event's `pause`): who it waits for and what they can\ndo. Read from here, never from the words of the reason.",
+      "enum": [
+        "asked",
+        "cut_off",
+        "held",
+        "unwritable"
+      ],
+      "title": "Pause",
+      "type": "string"
+    },
     "Ping": {
       "additionalProperties": false,
       "properties": {
@@ -6222,6 +6233,18 @@ export default /** @type {any} */ ({
           "default": null,
           "title": "Reason"
         },
+        "pause": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/Pause"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Paused: why, and so whether it waits for the person (status.py's PAUSE_MEANING)."
+        },
         "goal": {
           "anyOf": [
             {
@@ -6702,6 +6725,18 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "title": "Reason"
+        },
+        "pause": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/Pause"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Paused: why (status.py's Pause)."
         },
         "url": {
           "anyOf": [

@@ -186,6 +186,20 @@ def test_a_checkbox_or_a_select_whose_form_sends_a_charge_is_held(browser, page,
     assert page.is_checked("input[name=agree]") is False and page.input_value("select[name=tier]") == "Basic"
 
 
+def test_a_toggle_is_not_judged_by_the_words_of_its_setting_nor_a_click_into_a_field_by_its_form(browser, page, site):
+    """A tick box picking a file says what a person may then do with it ("Click here to rename,
+    delete, etc."): ticking it deletes nothing. Clicking into a field of a form that charges sends
+    nothing either: the press that sends it (Claim) is the one asked about."""
+    from support.dom_rig import tool
+    open_page(page, site + "/effects.html")
+    obs = ok(browser, "observe")
+    assert tool(browser, "check", {"element_id": find_id(obs, "notes.txt"), "gate": ASK})["ok"]
+    r = tool(browser, "click", {"element_id": find_id(obs, "Member number"), "gate": ASK})
+    assert r["ok"], r
+    r = tool(browser, "click", {"element_id": find_id(obs, "Claim"), "gate": ASK})
+    assert r["error"]["code"] == "needs_approval", r
+
+
 def test_what_a_pages_script_sends_as_heybro_presses_is_judged_as_it_leaves(browser, page, site):
     """An "OK" whose script posts a payment and a checkbox whose change starts a subscription say
     nothing of it on the page: the requests are stopped before they leave and the action comes

@@ -1,4 +1,4 @@
-"""Roles by capability: the scheduler gives each subtask to the operator (the page), the analyst
+"""Roles by capability: the scheduler gives each subtask to the worker (the page), the analyst
 (answers from what was gathered, never the page) or the technician; the task ends with its answer.
 Real agent core over the real openai client and the scripted LLM server, on the fake browser."""
 
@@ -77,7 +77,7 @@ def test_an_analyst_that_lacks_facts_says_so_and_the_verifier_can_send_it_back()
     assert task.answer == "I cannot tell: no prices were gathered."
 
 
-def test_the_operator_can_answer_from_the_page() -> None:
+def test_the_worker_can_answer_from_the_page() -> None:
     b = shop()
     script = {
         "scheduler": [calls(("set_subtasks", {"subtasks": ["Find the blue kettle's price"]}),
@@ -173,7 +173,7 @@ def test_the_technician_works_with_host_tools_in_the_tasks_workspace_and_an_mcp_
     assert "demo_add(a=2, b=3)" in verifier and re.search(r'result: its output \(untrusted\).*\n\s*"""\n\s*5\n\s*"""', verifier)
 
 
-def test_a_file_the_technician_writes_is_a_resource_the_operator_uploads_and_reads(
+def test_a_file_the_technician_writes_is_a_resource_the_worker_uploads_and_reads(
         tmp_path: Path, monkeypatch: Any) -> None:
     from support.fake_browser import El
     monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
@@ -244,3 +244,10 @@ def test_a_shell_command_off_the_allow_list_runs_only_after_the_users_yes(
     assert "touch made-by-shell" in asked[1]
     assert "FAILED declined" in prompts_[2] and "result:" in prompts_[3] and "allowed" in prompts_[3]
     assert not (tmp_path / "home" / "data" / "workspaces" / task.id / "made-by-shell").exists()
+
+
+def test_a_plan_recorded_when_the_worker_was_also_called_the_operator_reads_the_same() -> None:
+    from heybro.agent.models import Subtask
+
+    old = Subtask.model_validate({"text": "Add the kettle to the basket", "role": "operator"})
+    assert old.role == "worker" and old.model_dump()["role"] == "worker"

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from support.app_task import run_task
-from support.apps import MediaWiki, mediawiki
+from support.apps import MediaWiki, mediawiki, mediawiki_tree
 from support.browser import ExtBrowser, launch
 from support.scripted_llm import ScriptedLLM, call, calls, find_id, user_text
 
@@ -148,3 +150,23 @@ def test_search_then_open_the_second_result(wiki: MediaWiki, editor: ExtBrowser)
         r["messages"][1]["content"] for r in llm.role_requests("worker")][1][-3000:])
     final_url = urllib.parse.unquote(run.results("click")[-1]["result"]["url"])
     assert final_url.replace("_", " ").endswith(hits[1]), final_url
+
+
+def test_the_wiki_is_its_own_on_a_machine_that_serves_a_wiki(tmp_path: Path) -> None:
+    """A machine with Debian's MediaWiki set up system-wide has a LocalSettings.php beside the
+    package's files: the tests' wiki never reads it (MediaWiki's installer would refuse, and its
+    pages would be the machine's), nor writes anywhere but its own folder."""
+    # The package's folder as on such a machine: the scripts MediaWiki starts from are real files
+    # there (PHP finds the install path from them), the rest may be links.
+    machine = mediawiki_tree(tmp_path / "machine")
+    for entry in [machine / "maintenance", *machine.glob("*.php")]:
+        real = entry.resolve()
+        entry.unlink()
+        (shutil.copytree if real.is_dir() else shutil.copy)(real, entry)
+    (machine / "LocalSettings.php").write_text(
+        "<?php\nfwrite(STDERR, 'the machine settings were read'); exit(3);\n")
+    with mediawiki(tmp_path / "data", source=machine) as site:
+        site.edit("Kettle", "A kettle boils water.")
+        with urllib.request.urlopen(f"{site.url}/index.php?title=Kettle&action=raw") as r:
+            assert r.read().decode() == "A kettle boils water."
+    assert not (site.tree / "LocalSettings.php").exists()

@@ -14,6 +14,7 @@ from websockets.asyncio.client import connect
 from shared_schema import build, parse
 
 from heybro.endpoint import files
+from heybro.endpoint.server import start_endpoint
 from heybro.native.channel import NativeChannel
 from heybro.session import COMMANDS, install
 from heybro.store import TaskStore
@@ -34,7 +35,7 @@ def test_the_native_channel_and_the_websocket_answer_every_command_from_one_tabl
         paused_task: str) -> None:
     async def main() -> None:
         channel = NativeChannel(asyncio.StreamReader(), lambda data: None)  # type: ignore[arg-type, return-value]
-        install(channel)
+        install(channel, serve=start_endpoint)
         native = channel._handlers  # what the extension's messages are answered by
         assert set(COMMANDS) <= set(native)
 

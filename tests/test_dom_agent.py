@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from support.dom_rig import browser, find_id, ok, open_page, page, sites, tool  # noqa: F401 (fixtures)
-from support.screen import outline_box, outline_pixels
+from support.screen import OverlayWatch, outline_box, outline_pixels
 
 pytestmark = pytest.mark.browser
 
@@ -268,24 +268,29 @@ def test_the_element_acted_on_is_outlined_while_its_action_runs_then_not(browser
     """A person sees the outline on the element an action acts on (on the screen, drawn by the
     browser's DevTools overlay), replaced by the next action's, gone a moment after the last one
     (it stays at least OUTLINE_MIN_MS so a person can see it); the page's document has nothing of
-    it at any time."""
+    it at any time. The screen is looked at as each change of the outline is made (however late a
+    loaded machine makes it), not at a moment guessed after the action."""
     open_page(page, sites[0] + "/form.html")
     page.evaluate("""() => { window.__added = [];
         new MutationObserver((rs) => { for (const r of rs) window.__added.push(r.type + ' ' + (r.attributeName || '')); })
           .observe(document, {subtree: true, childList: true, attributes: true}); }""")
+    overlay = OverlayWatch(browser.sw)
+    email, bio = outline_box(page, "#email"), outline_box(page, "#bio")
     obs = ok(browser, "observe")
     ok(browser, "fill", {"element_id": find_id(obs, "Email"), "value": "ann@example.com"})
-    assert outline_pixels(page.screenshot(caret="initial"), outline_box(page, "#email")) > 100
     ok(browser, "fill", {"element_id": find_id(obs, "Bio"), "value": "Hello"})
-    now = page.screenshot(caret="initial")
-    assert outline_pixels(now, outline_box(page, "#bio")) > 100
-    assert outline_pixels(now, outline_box(page, "#email")) < 20
-    # Gone a moment after the last action.
-    page.wait_for_timeout(1200)
-    assert outline_pixels(page.screenshot(caret="initial"), outline_box(page, "#bio")) < 20
+    # Drawn on the email, then on the bio (the email's gone by then), then gone after the last.
+    drawn = "Overlay.highlightRect"
+    changes = overlay.until(lambda ms: ms.count(drawn) == 2 and ms[-1] != drawn)
+    first, second = (i for i, m in enumerate(changes) if m == drawn)
+    assert outline_pixels(overlay.screen(first), email) > 100
+    assert outline_pixels(overlay.screen(second), bio) > 100
+    assert outline_pixels(overlay.screen(second), email) < 20
+    assert outline_pixels(overlay.screen(len(changes) - 1), bio) < 20
     # A scroll of the page acts on no element: nothing is outlined.
     ok(browser, "scroll", {"direction": "down"})
-    assert outline_pixels(page.screenshot(caret="initial"), outline_box(page, "#bio")) < 20
+    assert overlay.count() == len(changes)
+    assert outline_pixels(page.screenshot(caret="initial"), bio) < 20
     assert page.evaluate("window.__added") == []
 
 

@@ -78,7 +78,7 @@ def _price(body: dict[str, Any]) -> str:
 
 
 def test_roles_a_question_answered_with_a_button_and_the_answer_shown_first(tmp_path: Path) -> None:
-    def operator(body: dict[str, Any]) -> Any:
+    def worker(body: dict[str, Any]) -> Any:
         page = user_text(body).split("PAGE (untrusted", 1)[-1]
         if "Price:" in page:
             return calls(("extract", {"name": "blue_kettle_price", "value": _price(body)}),
@@ -101,7 +101,7 @@ def test_roles_a_question_answered_with_a_button_and_the_answer_shown_first(tmp_
         {"subtask": "Work out what the kettles the user wants cost", "role": "analyst"}]}),
         ("start_work", {}))]}
     verifier = call("mark_complete", reason="2 × $24.00 from the saved price", confidence=0.95)
-    with DemoSite() as site, ScriptedLLM(script, default={"worker": operator, "analyst": analyst,
+    with DemoSite() as site, ScriptedLLM(script, default={"worker": worker, "analyst": analyst,
                                                           "verifier": verifier}) as llm, \
             launch(env_extra=llm.env(), home=tmp_path / "home") as eb:
         eb.ctx.new_page().goto(site.url)

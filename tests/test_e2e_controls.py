@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from heybro.demo import DemoSite
 from support.browser import ExtBrowser, launch
-from support.screen import outline_box, outline_pixels
+from support.screen import OverlayWatch, outline_box, outline_pixels
 from support.scripted_llm import ScriptedLLM, call, calls
 from support.shop_policy import GOAL
 from support.shop_rig import Rig, shop_rig, start, wait_status
@@ -315,18 +315,13 @@ def test_the_element_acted_on_is_outlined_on_screen_and_nothing_of_heybro_is_in_
     run = ("(c) => globalThis.heybro.runTool({tool: c[0], args: c[1], tab_id: c[2], "
            "timeout_ms: 5000})")
     plain = rig.eb.sw.evaluate(run, ["observe", {}, tab])
+    # The fills and the click follow at once: the screen is looked at as each outline is drawn.
+    overlay = OverlayWatch(rig.eb.sw)
     rig.policy.release.set()
-    # The fills and the click follow at once: the screen is looked at until the page moves on.
-    seen = 0
-    deadline = time.monotonic() + 30
-    while "/checkout/" in shop.url and time.monotonic() < deadline:
-        try:
-            png = shop.screenshot(caret="initial", timeout=2000)
-        except Exception:  # noqa: BLE001 (the page navigated mid-capture)
-            break
-        seen = max(seen, *(outline_pixels(png, box) for box in controls))
     wait_status(rig.panel, "Completed", 60_000)
     assert len(rig.site.orders) == 1
+    drawn = [i for i, m in enumerate(overlay.wait(overlay.count())) if m == "Overlay.highlightRect"]
+    seen = max((outline_pixels(overlay.screen(i), box) for i in drawn for box in controls), default=0)
     assert seen > 100, seen
     assert plain["ok"] and "heybro" not in json.dumps(plain["result"]["elements"])
     # Nothing of heybro's was ever in the page's documents, and the outline is gone.

@@ -87,10 +87,11 @@ def test_a_cut_off_action_the_page_cannot_vouch_for_is_repeated_only_after_the_u
 
             tid = (await rig.session.start(TaskStart(goal=GOAL, url="http://shop/"))).task_id
             await until(lambda: status(tid) == "paused", what="paused")
+            assert rig.store.get_task(tid).pause == "cut_off"  # (a fault: Resume goes on)
             await rig.session.resume(tid)  # the form is back: the worker proposes the click again
-            await until(lambda: "waiting for you" in (rig.store.get_task(tid).reason or ""),
-                        what="the question")
+            await until(lambda: rig.store.get_task(tid).pause == "held", what="the question")
             assert status(tid) == "paused"
+            assert "waiting for you" in (rig.store.get_task(tid).reason or "")
             assert len(rig.browser.bookings) == 1  # held, not repeated
             assert 'click on button "Book"' in (rig.store.get_task(tid).reason or "")
             await rig.session.resume(tid)  # the user's word: go ahead
@@ -153,7 +154,7 @@ def test_a_full_disk_pauses_the_task_saying_so_and_resume_writes_everything(
             await until(lambda: "paused" in rig.statuses(tid), what="paused")
             why = f"heybro cannot write its record at {rig.store.path}: the disk is full"
             paused = [e for e in rig.channel.events(tid) if e.kind.value == "status"][-1]
-            assert dump(paused.data) == {"status": "paused", "reason": why}
+            assert dump(paused.data) == {"status": "paused", "reason": why, "pause": "unwritable"}
             # The panel's catch-up (and the CLI's) read the same from the host.
             detail = rig.session.detail(tid)
             assert (detail.task.status, detail.task.reason) == ("paused", why)

@@ -178,7 +178,7 @@ def test_what_the_user_says_is_recognised_without_the_sites_they_name() -> None:
 
 def test_a_host_tool_carrying_the_users_data_out_is_asked_about(tmp_path: Any) -> None:
     config = tmp_path / "c.json"
-    config.write_text(json.dumps({"tools": {"roles": {"operator": ["fetch"]}, "allow_private_addresses": True}}))
+    config.write_text(json.dumps({"tools": {"roles": {"worker": ["fetch"]}, "allow_private_addresses": True}}))
     script = worker(call("fetch", url="http://127.0.0.1:9/collect?o=48213-X"))
     b = pages()
     with ScriptedLLM(script, default={"worker": call("mark_done", summary="x")}) as llm:
@@ -244,8 +244,8 @@ def test_a_file_a_tool_is_told_to_read_carries_what_was_written_in_it(tmp_path: 
     monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
     notes = tmp_path / "notes.txt"
     config = tmp_path / "c.json"
-    config.write_text(json.dumps({"tools": {"roles": {"operator": ["write_file"]}, "mcp_servers": {"notes": {
-        "command": sys.executable, "args": [str(NOTES_SERVER)], "roles": ["operator"],
+    config.write_text(json.dumps({"tools": {"roles": {"worker": ["write_file"]}, "mcp_servers": {"notes": {
+        "command": sys.executable, "args": [str(NOTES_SERVER)], "roles": ["worker"],
         "env": {"NOTES_FILE": str(notes)}}}}}))
     script = worker(call("write_file", path="order.txt", content="order 48213-X, 12 Elm Street"),
                     call("notes_import_file", path="order.txt"))

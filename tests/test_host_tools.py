@@ -249,15 +249,17 @@ def test_each_role_gets_the_built_ins_the_settings_give_it(ctx: ToolContext) -> 
         return [t.name for t in asyncio.run(HostTools(settings).for_role(role, ctx))]
 
     default = ToolSettings()
-    assert names(default, "operator") == ["calculate", "now"]
+    assert names(default, "worker") == ["calculate", "now"]
     assert names(default, "analyst") == ["calculate", "now", "read_file", "fetch"]
     assert names(default, "technician") == ["calculate", "now", "read_file", "write_file", "fetch"]
     assert names(default, "scheduler") == []
-    mine = ToolSettings(roles={"operator": ["calculate", "fetch"]})
-    assert names(mine, "operator") == ["calculate", "fetch"]
+    mine = ToolSettings(roles={"worker": ["calculate", "fetch"]})
+    assert names(mine, "worker") == ["calculate", "fetch"]
+    # A config written when the page worker was also called the operator still says the same.
+    assert ToolSettings(roles={"operator": ["calculate", "fetch"]}).roles == mine.roles
     assert names(mine, "analyst") == ["calculate", "now", "read_file", "fetch"]  # kept
-    with pytest.raises(ValueError, match="role 'operator': unknown built-in tool\\(s\\) browse"):
-        ToolSettings(roles={"operator": ["browse"]})
+    with pytest.raises(ValueError, match="role 'worker': unknown built-in tool\\(s\\) browse"):
+        ToolSettings(roles={"worker": ["browse"]})
 
 
 class Boom(Args):

@@ -27,9 +27,9 @@ def test_a_listed_servers_tools_are_offered_to_its_roles_answer_and_stop_with_th
         ctx = ToolContext(workspace=tmp_path / "ws", settings=s)
         async with HostTools(s) as tools:
             analyst = {t.name: t for t in await tools.for_role("analyst", ctx)}
-            operator = [t.name for t in await tools.for_role("operator", ctx)]
+            worker = [t.name for t in await tools.for_role("worker", ctx)]
             assert {"demo_add", "demo_refuse", "demo_slow", "demo_crash"} <= set(analyst)
-            assert "calculate" in analyst and not any(n.startswith("demo_") for n in operator)
+            assert "calculate" in analyst and not any(n.startswith("demo_") for n in worker)
             role_tool = analyst["demo_add"]
             assert role_tool.kind == "host"
             # How JSON mode lists it, and the schema native tool calling sends: the server's own.

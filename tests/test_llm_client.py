@@ -61,7 +61,7 @@ def test_server_rejecting_tools_moves_the_task_to_json_mode_for_good() -> None:
     # The tools listed as signatures (what small models read best, a third of a schema's tokens).
     # (strings untyped: "a parameter is a string unless a type follows it", said once)
     assert "a parameter is a\nstring unless a type follows it" in system
-    assert ('- insert_subtask(subtask, role?: "operator"|"analyst"|"technician" = "operator", '
+    assert ('- insert_subtask(subtask, role?: "worker"|"analyst"|"technician" = "worker", '
             'done_when?, index: integer ≥0) — Insert a subtask at index.') in system
     worker = next(b for b in bodies if "You are the Worker" in b["messages"][0]["content"])
     assert "- fill(element_id, value) — Set a field's value." in \

@@ -12,12 +12,16 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from PIL import Image, ImageChops
 from playwright.sync_api import Page, expect
 
+from heybro.store import TaskStore
+from heybro.store.lease import TaskLease
 from support.browser import ExtBrowser, launch
 from support.states import STATES, STEP_EVENTS
 
@@ -55,12 +59,46 @@ def shot(page: Page) -> bytes:
 
 
 def set_state(eb: ExtBrowser, state: dict) -> None:  # type: ignore[type-arg]
+    ctx = state.get("taskContext")
+    if ctx is not None:  # the host's record says the same (see `known_to_the_host`)
+        with _home(eb):
+            store = TaskStore()
+            store.update_status(ctx["taskId"], ctx["status"], ctx.get("reason"), ctx.get("pause"))
+            store.close()
     eb.sw.evaluate("s => globalThis.heybro.store.update(() => s)", state)
+
+
+@contextmanager
+def _home(eb: ExtBrowser) -> Iterator[None]:
+    with mock.patch.dict(os.environ, {"HEYBRO_HOME": str(eb.home)}):
+        os.environ.pop("HEYBRO_DB", None)
+        yield
+
+
+@contextmanager
+def known_to_the_host(eb: ExtBrowser, task_id: str, goal: str) -> Iterator[None]:
+    """The shown task is in the host's record, held by a live run (this test's lease), as a task
+    of the panel is: whenever the coordinator connects, it reads the same task back (unknown, it
+    would be marked failed; unheld, a starting host would mark it cut off), so a picture does not
+    depend on whether a connection happened to come before it was taken."""
+    with _home(eb):
+        store = TaskStore()
+        if store.get_task(task_id) is None:
+            store.create_task(goal, task_id=task_id)
+        store.close()
+        lease = TaskLease(task_id)
+        assert lease.acquire()
+    try:
+        yield
+    finally:
+        with _home(eb):
+            lease.release()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[ExtBrowser]:
-    with launch() as eb:
+    ctx = STATES["running"]["taskContext"]
+    with launch() as eb, known_to_the_host(eb, ctx["taskId"], ctx["goal"]):
         yield eb
 
 

@@ -17,7 +17,7 @@ import { hideOutline } from "./outline.js"; // the outline on the element acted 
 import { makeMessage } from "../shared/messages.js";
 import { loadPrefs } from "../shared/prefs.js";
 import { Notifier } from "./notify.js";
-import { StateStore, addRelevantTab, applyEvent, applyRecord, isLive, newTaskContext, FINAL_STATUSES } from "../shared/state.js";
+import { StateStore, addRelevantTab, applyEvent, applyRecord, isLive, meaningOf, newTaskContext, FINAL_STATUSES } from "../shared/state.js";
 import { STATUS } from "../shared/vocabulary.js";
 
 /** @typedef {import("../shared/ui_protocol.js").UiRequest} UiRequest */
@@ -105,7 +105,8 @@ async function onHostMessage(message) {
     await store.update((s) => applyEvent(s, ev), { lazy: true });
     // The task ended (or waits paused for the user): heybro is no longer at work in its tabs.
     const status = store.state.taskContext?.taskId === ev.task_id ? store.state.taskContext.status : null;
-    if (status && (FINAL_STATUSES.has(status) || status === STATUS.paused)) for (const id of taskTabs(ev.task_id)) { hideOutline(id); standDown(id); }
+    const meaning = meaningOf(status);
+    if (meaning && (meaning.final || meaning.resumable)) for (const id of taskTabs(ev.task_id)) { hideOutline(id); standDown(id); }
     return; // the pages read it from the state pushed with the change
 
   }
@@ -423,7 +424,7 @@ chrome.commands.onCommand.addListener((command, tab) => {
   } else if (command === "pause-resume") {
     store.loaded.then(() => {
       const ctx = store.state.taskContext;
-      if (ctx?.status === STATUS.paused || ctx?.pending === "pausing") return control("task.resume");
+      if (meaningOf(ctx?.status)?.resumable || ctx?.pending === "pausing") return control("task.resume");
       if (isLive(store.state)) return control("task.pause");
       return undefined;
     }).catch((e) => console.warn("heybro: pause-resume", e));

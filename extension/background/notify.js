@@ -7,6 +7,7 @@
  * notification opens heybro's side panel.
  */
 import { reasonText } from "../pages/panel/task_view.js";
+import { awaitsUser, meaningOf } from "../shared/state.js";
 import { STATUS } from "../shared/vocabulary.js";
 
 /**
@@ -19,9 +20,6 @@ const BADGES = {
   failed: { text: "!", color: "#b42318" },
   waiting: { text: "?", color: "#9a5b00" },
 };
-
-/** Pauses the person asked for themselves: nothing to tell them. */
-const ASKED = /^(paused by the user|stopped by the user)$/i;
 
 /** @param {string} text @param {number} max */
 const clip = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -39,15 +37,17 @@ export function alertFor(before, after) {
   /** @type {Alert["kind"] | null} */
   let kind = null;
   let message = "";
-  if (after.status === STATUS.completed) { kind = "completed"; message = after.result || after.reason || "Done."; }
-  else if (after.status === STATUS.failed) { kind = "failed"; message = reasonText(after.reason || after.error || "The task failed."); }
-  else if (after.status === STATUS.waiting) {
+  // What the vocabulary says a status calls for; a pause needs the person unless they made it.
+  const notice = meaningOf(after.status)?.notice || (awaitsUser(after) ? "needs_you" : null);
+  if (notice === "completed") { kind = "completed"; message = after.result || after.reason || "Done."; }
+  else if (notice === "failed") { kind = "failed"; message = reasonText(after.reason || after.error || "The task failed."); }
+  else if (notice === "needs_you" && after.status === STATUS.waiting) {
     kind = "waiting";
     message = `${after.question?.text || reasonText(after.reason || "heybro has a question.")} Answer in heybro's side panel.`;
   }
-  else if (after.status === STATUS.paused && after.reason && !ASKED.test(after.reason.trim())) {
+  else if (notice === "needs_you") {
     kind = "waiting";
-    message = `${reasonText(after.reason)} Open heybro to resume or stop it.`;
+    message = `${reasonText(after.reason || "heybro needs you.")} Open heybro to resume or stop it.`;
   }
   if (!kind) return null;
   const title = kind === "completed" ? `heybro finished: ${goal}` : kind === "failed" ? `heybro failed: ${goal}` : `heybro needs you: ${goal}`;
@@ -56,7 +56,8 @@ export function alertFor(before, after) {
 
 /** Whether the badge should be cleared: a task runs again, or none is shown. @param {TaskContext | null | undefined} ctx */
 export function badgeCleared(ctx) {
-  return !ctx || ![STATUS.completed, STATUS.failed, STATUS.paused, STATUS.waiting].includes(ctx.status);
+  const meaning = meaningOf(ctx?.status);
+  return !ctx || !(meaning?.notice || meaning?.resumable);
 }
 
 export class Notifier {

@@ -33,6 +33,9 @@ import { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, for
 
 const MONEY = new RegExp(AMOUNT, "i"), RECURS = new RegExp(CHARGE, "i");
 
+/** Controls a click only puts the caret into: text is typed there, nothing is sent. */
+const TYPED_INTO = new Set(["textbox", "searchbox", "spinbutton", "textarea", "input"]);
+
 /** Where the words beside a control end: the page's big parts are not its small print. */
 const BEYOND = new Set(["body", "html", "main"]);
 
@@ -168,14 +171,16 @@ function placeOf(control) {
  */
 export function effectOf(el, how, chosen = "") {
   const field = how === "submit";
-  const control = field ? el : closestOf(el, ACTIVATES) || el;
+  // (A field is itself what is clicked, not the label around it.)
+  const control = field || TYPED_INTO.has(kindOf(el)) ? el : closestOf(el, ACTIVATES) || el;
   const form = formOwnerOf(control) || /** @type {HTMLFormElement | null} */ (closestOf(control, "form"));
   const kind = field ? "submit" : kindOf(control);
   if (field && !form) return null;
   const link = linkTargetOf(control) || (tagOf(control) === "a" ? "" : linkTargetOf(closestOf(control, "a[href]") || control));
   // Any control of a form may send it (a "button" or a checkbox whose script submits, a select
   // that sends on change): judged by what the form would send, where.
-  const submits = kind === "submit" || field || (!!form && !link && kind !== "reset");
+  // (A click into a field to type sends nothing: its form goes when a control sends it.)
+  const submits = kind === "submit" || field || (!!form && !link && kind !== "reset" && !TYPED_INTO.has(kind));
   const target = link || (submits && form ? formActionOf(form, kind === "submit" ? control : null) : "") || null;
   return {
     words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control, chosen),

@@ -442,6 +442,38 @@ function scopeInfo(scope) {
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
+/** Hidden from everyone by its markup: `aria-hidden` (a dialog's excepted) or `inert`. @param {Element} el */
+function hiddenByMarkup(el) {
+  return (attr(el, "aria-hidden") === "true" && !matchesOf(el, "dialog,[role=dialog]")) || hasAttr(el, "inert");
+}
+
+/**
+ * Whether a label is the control a person clicks, given whether it looked like one: a styled
+ * checkbox's label is, a label naming a control a person reaches itself is not.
+ * @param {Element} el @param {boolean} interactive
+ */
+function labelTakesClicks(el, interactive) {
+  const ctl = /** @type {HTMLInputElement | null} */ (/** @type {HTMLLabelElement} */ (el).control);
+  // A styled checkbox: the native input is invisible (or a pixel in size) and its label takes the clicks.
+  if (!interactive && ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file")
+    && (!isRendered(ctl) || tiny(rectOf(ctl)) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) return true;
+  // A label clickable by its cursor names a control a person sees: its words are that control's
+  // name, not a control of their own.
+  // So does one wrapping a control a pointer reaches itself (a design system's tick box: its
+  // input see-through over the box drawn for it): the control is listed, with its state.
+  if (interactive && ctl && isRendered(ctl) && !tiny(rectOf(ctl))
+    && (ctl.checkVisibility(VIS) ? !containsOf(el, ctl) : containsOf(el, ctl) && clearOverlay(ctl))) return false;
+  return interactive;
+}
+
+/**
+ * Where a control is for a person (ScanPass.placeOf): "shown" at its box now; "on hover": at its box
+ * once a pointer is over what holds it (hidden now); "no size": visible but of no size (nothing to
+ * show; what it holds is still its content); "hidden": not shown now, so no control; "gone": not
+ * rendered at all, or where no scrolling brings it — and nothing below it is either.
+ * @typedef {"shown" | "on hover" | "no size" | "hidden" | "gone"} Place
+ */
+
 /**
  * Scans one document (and the same-origin frames and open shadow roots inside it).
  *
@@ -463,47 +495,68 @@ function scopeInfo(scope) {
 export function scanPage(reg, opts = {}) {
   newTablesPass();
   const doc = opts.doc || document;
-  const win = /** @type {Window} */ (doc.defaultView);
-  const vh = win.innerHeight;
-  /** @type {Entry[]} */ const entries = [];
-  /** @type {TextBlock[]} */ const texts = [];
-  /** @type {RemoteFrame[]} */ const remoteFrames = [];
-  /** Same-origin frames read, by place and address (the coordinator judges them again). @type {Array<{path: number[] | null, url: string}>} */ const framesRead = [];
-  /** @type {DialogInfo[]} */ const dialogs = [];
-  const seen = new Set();
-  const lastSeen = reg.lastSeen;
-  let order = 0;
-  let newCount = 0;
-  /** Parts of a clickable bar listed in its place (see splitParts). @type {Set<Element>} */
-  const parts = new Set();
-  /** Elements that could not be read (a read threw): left out with what they hold. */
-  const skipped = { count: 0, first: "" };
-  /** Parts of rows a grid draws in parts, read already with their first part (see rowLine). @type {Set<Element>} */
-  const joined = new Set();
-  /** Column headers of the tables met, for this pass (dom_tables.js). @type {Map<Element, {row: Element | null, heads: string[] | null}>} */
-  const tables = passHeads();
-  /** Elements whose style may turn the pointer off (with what is under them), over every scope met. @type {Set<Element>} */
-  const noPointer = new Set();
-  /** Elements whose style may keep their words unseen (dom_pointer.js), over every scope met. @type {Set<Element>} */
-  const unseenWords = new Set();
-  /** Elements a box of theirs may lie over the words of (the parents of dom_pointer.js `covers`). @type {Set<Element>} */
-  const coveredWords = new Set();
-  /** Elements a pointer over something around them shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
-  const reveal = new Set();
-  /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
-  const revealing = [];
-  /** Code editors met (dom_editors.js): each box, with the hidden field its keys go to. @type {Map<Element, HTMLTextAreaElement>} */
-  const editors = new Map();
-  /** @param {Document | ShadowRoot} root */
-  const scoped = (root) => {
-    for (const [box, field] of editorSurfaces(root)) editors.set(box, field);
+  const pass = new ScanPass(reg, doc);
+  if (doc.body) pass.visit(doc.body, "", 0, 0, false, false, pass.scoped(doc), false, null, null);
+  return pass.finish(doc, opts.remember !== false);
+}
+
+/**
+ * One scan's walk over a document: what it has found so far and what it is inside, shared by its
+ * phases. An element is decided in steps (visitOne): is it there for anyone (hidden by its markup,
+ * behind a modal dialog), is it a code editor's box, which group it is in (a landmark, a dialog), is
+ * it a control of its own (a card, a bar of parts, a label), where a person finds it (now, or on
+ * hover), is it the control around it; then what it holds is read by its kind (a frame's document, a
+ * shadow tree, a control's content, a sentence, a table's row across its columns, a block's runs of
+ * text). The steps hand each other what they decided as arguments and return values, never in an
+ * object made per node: the walk runs over every node of pages of 20,000 nodes.
+ */
+class ScanPass {
+  /** @param {Registry} reg @param {Document} doc */
+  constructor(reg, doc) {
+    this.reg = reg;
+    this.vh = /** @type {Window} */ (doc.defaultView).innerHeight;
+    /** @type {Entry[]} */ this.entries = [];
+    /** @type {TextBlock[]} */ this.texts = [];
+    /** @type {RemoteFrame[]} */ this.remoteFrames = [];
+    /** Same-origin frames read, by place and address (the coordinator judges them again). @type {Array<{path: number[] | null, url: string}>} */
+    this.framesRead = [];
+    /** @type {DialogInfo[]} */ this.dialogs = [];
+    /** Ids listed in this scan (the next one's lastSeen). @type {Set<string>} */ this.seen = new Set();
+    /** Ids listed in the scan before (to mark what is new). */ this.lastSeen = reg.lastSeen;
+    /** Document order of the entries and text blocks. */ this.order = 0;
+    /** Entries not listed in the scan before. */ this.newCount = 0;
+    /** Parts of a clickable bar listed in its place (see splitParts). @type {Set<Element>} */
+    this.parts = new Set();
+    /** Elements that could not be read (a read threw): left out with what they hold. @type {Skipped} */
+    this.skipped = { count: 0, first: "" };
+    /** Parts of rows a grid draws in parts, read already with their first part (see rowLine). @type {Set<Element>} */
+    this.joined = new Set();
+    /** Column headers of the tables met, for this pass (dom_tables.js). @type {Map<Element, {row: Element | null, heads: string[] | null}>} */
+    this.tables = passHeads();
+    /** Elements whose style may turn the pointer off (with what is under them), over every scope met. @type {Set<Element>} */
+    this.noPointer = new Set();
+    /** Elements whose style may keep their words unseen (dom_pointer.js), over every scope met. @type {Set<Element>} */
+    this.unseenWords = new Set();
+    /** Elements a box of theirs may lie over the words of (the parents of dom_pointer.js `covers`). @type {Set<Element>} */
+    this.coveredWords = new Set();
+    /** Elements a pointer over something around them shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
+    this.reveal = new Set();
+    /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
+    this.revealing = [];
+    /** Code editors met (dom_editors.js): each box, with the hidden field its keys go to. @type {Map<Element, HTMLTextAreaElement>} */
+    this.editors = new Map();
+  }
+
+  /** What the style of a tree scope says, gathered into the pass's sets. @param {Document | ShadowRoot} root */
+  scoped(root) {
+    for (const [box, field] of editorSurfaces(root)) this.editors.set(box, field);
     const info = scopeInfo(root);
-    if (info.noPointer) for (const e of info.noPointer) noPointer.add(e);
-    if (info.words) for (const e of info.words) unseenWords.add(e);
-    if (info.covers) for (const e of info.covers) { const p = parentElOf(e); if (p) coveredWords.add(p); }
-    if (info.reveal) for (const e of info.reveal) reveal.add(e);
+    if (info.noPointer) for (const e of info.noPointer) this.noPointer.add(e);
+    if (info.words) for (const e of info.words) this.unseenWords.add(e);
+    if (info.covers) for (const e of info.covers) { const p = parentElOf(e); if (p) this.coveredWords.add(p); }
+    if (info.reveal) for (const e of info.reveal) this.reveal.add(e);
     return info;
-  };
+  }
 
   /**
    * Lists a control at its box.
@@ -511,25 +564,25 @@ export function scanPage(reg, opts = {}) {
    * @param {boolean} byCursor @param {Flow | null} flow the sentence it stands in, if any
    * @returns {Entry}
    */
-  const addEntry = (el, box, g, dx, dy, byCursor, flow) => {
-    const id = reg.idFor(el);
-    seen.add(id);
-    const isNew = !!lastSeen && !lastSeen.has(id);
-    if (isNew) newCount++;
+  addEntry(el, box, g, dx, dy, byCursor, flow) {
+    const id = this.reg.idFor(el);
+    this.seen.add(id);
+    const isNew = !!this.lastSeen && !this.lastSeen.has(id);
+    if (isNew) this.newCount++;
     // Each field of a DOMRect is a call into the browser: read once.
-    const top = box.top + dy, bottom = box.bottom + dy;
+    const top = box.top + dy, bottom = box.bottom + dy, vh = this.vh;
     /** @type {"in" | "above" | "below"} */
     const where = bottom < 0 ? "above" : top > vh ? "below" : "in";
     /** @type {Entry} */
-    const entry = { id, el, isNew, group: g, order: order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
+    const entry = { id, el, isNew, group: g, order: this.order++, where, dist: where === "in" ? 0 : where === "above" ? -bottom : top - vh,
       box: { x: box.left + dx, y: top, w: box.width, h: box.height }, byCursor };
-    entries.push(entry);
+    this.entries.push(entry);
     if (flow) {
       if (flow.after) flow.parts.push(" ");
       entry.inline = true; flow.parts.push(entry); flow.entries++; flow.after = true;
     }
     return entry;
-  };
+  }
 
   /**
    * One element and what it holds, isolated: a read that throws (a page's odd element, a property
@@ -539,22 +592,24 @@ export function scanPage(reg, opts = {}) {
    * @param {boolean} insideInteractive @param {boolean} parentPointer @param {ScopeInfo} scope
    * @param {boolean} mayHide @param {Entry | null} outer @param {Flow | null} flow
    */
-  const visit = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
-    const e0 = entries.length, t0 = texts.length, f0 = flow ? flow.parts.length : 0, m0 = flow ? flow.mute : 0, n0 = newCount;
-    const shows = reveal.size > 0 && reveal.has(el);
-    if (shows) revealing.push(el);
+  visit(el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) {
+    const entries = this.entries, texts = this.texts;
+    const e0 = entries.length, t0 = texts.length, f0 = flow ? flow.parts.length : 0, m0 = flow ? flow.mute : 0, n0 = this.newCount;
+    const shows = this.reveal.size > 0 && this.reveal.has(el);
+    if (shows) this.revealing.push(el);
     try {
-      visitOne(el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow);
+      this.visitOne(el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow);
     } catch (err) {
-      for (let i = e0; i < entries.length; i++) seen.delete(entries[i].id);
-      entries.length = e0; texts.length = t0; newCount = n0;
+      for (let i = e0; i < entries.length; i++) this.seen.delete(entries[i].id);
+      entries.length = e0; texts.length = t0; this.newCount = n0;
       if (flow) { flow.parts.length = f0; flow.mute = m0; }
-      if (!skipped.count++) skipped.first = errorText(err);
+      if (!this.skipped.count++) this.skipped.first = errorText(err);
     }
-    if (shows) revealing.pop();
-  };
+    if (shows) this.revealing.pop();
+  }
 
   /**
+   * One element, decided in steps (see the class), then what it holds by its kind.
    * @param {Element} el @param {string} group @param {number} dx @param {number} dy offsets of the frame in the top page
    * @param {boolean} insideInteractive text under an interactive element is its name, not context
    * @param {boolean} parentPointer the parent shows a pointer cursor (its children inherit it)
@@ -563,12 +618,12 @@ export function scanPage(reg, opts = {}) {
    * @param {Entry | null} outer the nearest listed control around el
    * @param {Flow | null} flow the run of inline content el stands in (its words and controls go there)
    */
-  const visitOne = (el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) => {
+  visitOne(el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow) {
     const tag = tagOf(el);
     if (SKIP_TAGS.has(tag) && tag !== "svg") return;
     // Most nodes carry no attribute at all: one call then answers every attribute question below.
     const attrs = hasAttrs(el);
-    if (attrs && ((attr(el, "aria-hidden") === "true" && !matchesOf(el, "dialog,[role=dialog]")) || hasAttr(el, "inert"))) return;
+    if (attrs && hiddenByMarkup(el)) return;
     // Behind a modal dialog nothing takes clicks, focus or keys: only the way to the dialog is walked.
     if (scope.modal) { if (el === scope.modal) scope = { ...scope, modal: null }; else if (!containsOf(el, scope.modal)) return; }
     const ptrTest = scope.ptr;
@@ -577,31 +632,87 @@ export function scanPage(reg, opts = {}) {
     const ownRule = !!ptrTest && scope.ptrOwn && !!outer && isContainer(outer.el); // (no pointer rule in the scope: none of its own)
     const pointer = (!insideInteractive || ownRule) && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
-
-    // A code editor's box is its field: listed as the hidden field its keys go to, its lines the value.
-    const field = editors.size ? editors.get(el) : undefined;
-    if (field && !insideInteractive) {
-      reg.surfaces.set(field, el);
-      addEntry(field, rectOf(el), group, dx, dy, false, null).surface = el;
-      return;
-    }
+    if (this.editors.size && !insideInteractive && this.editorBox(el, group, dx, dy)) return;
     const role = attrs ? attr(el, "role") : null;
-    let g = group;
-    if (LANDMARKS.has(tag) || (role && LANDMARK_ROLES.has(role))) {
-      g = groupName(el);
-      if ((tag === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || role === "dialog" || role === "alertdialog" || attr(el, "aria-modal") === "true") {
-        if (checkVisibilityOf(el, VIS)) dialogs.push({ name: dialogName(el) || g, text: norm(textOf(el)).slice(0, 200) });
-        else if (!checkVisibilityOf(el)) return; // not rendered at all (display: none, or inside it): nothing below it is either
-      }
-    }
-
+    const g = LANDMARKS.has(tag) || (role && LANDMARK_ROLES.has(role)) ? this.landmark(el, tag, role) : group;
+    if (g === null) return; // a dialog not rendered at all: nor is anything under it
     if (tag === "svg") {
       // A drawing: its shapes are no controls, but a link in it (a chart's) is one.
-      for (const a of Array.from(qsa(el, "a"))) visit(a, g, dx, dy, insideInteractive, parentPointer, scope, hide, outer, null);
+      for (const a of Array.from(qsa(el, "a"))) this.visit(a, g, dx, dy, insideInteractive, parentPointer, scope, hide, outer, null);
       return;
     }
-    // The outermost pointer-cursor element is the target; its children inherit the cursor (unless
-    // their own rule gives it, see ownRule; or it is a bar of look-alike labelled parts, see splitParts).
+    let interactive = this.isControl(el, tag, attrs, pointer, parentPointer, ownRule);
+    /** @type {DOMRect | null} */ let box = null;
+    let onHover = false; // hidden now, shown when a pointer is over what holds it
+    if (interactive) {
+      const r = rectOf(el);
+      const place = this.placeOf(el, r, hide);
+      if (place === "gone") return;
+      if (place === "hidden") interactive = false;
+      else if (place !== "no size") { box = r; onHover = place === "on hover"; }
+    }
+    // An empty part a pointer over its row draws (a flag toggle's icon in its ::before) is there for
+    // a person only on hover too — and so is the control it is all of.
+    if (this.revealing.length && this.drawnOnHover(el)) {
+      if (box) onHover = true;
+      else if (outer && !outer.onHover && !NON_SPACE.test(innerTextOf(outer.el))) this.markOnHover(outer, el);
+    }
+    /** @type {Entry | null} */ let entry = null;
+    if (box) entry = this.enter(el, role, box, onHover, g, dx, dy, pointer, insideInteractive, outer, flow);
+    else if (!interactive && !insideInteractive && !flow && tag === "tr" && !hasControls(el)) { this.plainRow(el, g, dy); return; }
+    if (tag === "iframe" || tag === "frame") { this.frame(el, g, dx, dy); return; }
+
+    const inner = insideInteractive || interactive;
+    const ptr = pointer || parentPointer;
+    const around = entry || outer;
+    const sr = shadowOf(el);
+    const childHide = sr ? this.shadowTree(sr, g, dx, dy, inner, ptr, hide, around) || hide : hide;
+    if (tag === "select") return; // options are rendered with their select
+    /** @type {Element | null} */ let table = null; // the data table el is a row of
+    if (inner) this.controlChildren(el, g, dx, dy, ptr, scope, childHide, around, entry, flow);
+    else if (flow) this.inlineChildren(el, tag, g, dx, dy, ptr, scope, childHide, around, flow);
+    else if ((tag === "tr" || role === "row") && (table = this.dataTable(el))) {
+      if (!this.joined.has(el)) this.rowLine(el, table, g, dx, dy, ptr, scope, childHide, around);
+    } else this.runs(el, g, dx, dy, ptr, scope, childHide, around, HEADING.has(tag) || role === "heading");
+    // Slotted light-DOM children render through the shadow root's slots, and were visited above
+    // as ordinary children: no second pass needed.
+  }
+
+  /**
+   * A code editor's box is its field: listed as the hidden field its keys go to, its lines the
+   * value. Whether el was one. @param {Element} el @param {string} group @param {number} dx @param {number} dy
+   */
+  editorBox(el, group, dx, dy) {
+    const field = this.editors.get(el);
+    if (!field) return false;
+    this.reg.surfaces.set(field, el);
+    this.addEntry(field, rectOf(el), group, dx, dy, false, null).surface = el;
+    return true;
+  }
+
+  /**
+   * The group a landmark starts (its name); an open dialog is noted as one. Null for a dialog that
+   * is not rendered at all (display: none, or inside it): nothing below it is either.
+   * @param {Element} el @param {string} tag @param {string | null} role @returns {string | null}
+   */
+  landmark(el, tag, role) {
+    const g = groupName(el);
+    if ((tag === "dialog" && /** @type {HTMLDialogElement} */ (el).open) || role === "dialog" || role === "alertdialog" || attr(el, "aria-modal") === "true") {
+      if (checkVisibilityOf(el, VIS)) this.dialogs.push({ name: dialogName(el) || g, text: norm(textOf(el)).slice(0, 200) });
+      else if (!checkVisibilityOf(el)) return null;
+    }
+    return g;
+  }
+
+  /**
+   * Whether el is a control of its own. The outermost pointer-cursor element is the target; its
+   * children inherit the cursor (unless their own rule gives it, see ownRule in visitOne; or it is a
+   * bar of look-alike labelled parts, see splitParts).
+   * @param {Element} el @param {string} tag @param {boolean} attrs @param {boolean} pointer
+   * @param {boolean} parentPointer @param {boolean | undefined} ownRule
+   */
+  isControl(el, tag, attrs, pointer, parentPointer, ownRule) {
+    const parts = this.parts;
     let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && (!parentPointer || ownRule)) || parts.has(el)
       || (tag === "body" && docOf(el).designMode === "on");
     // (An editable region is a field whatever it holds: a link in a letter being written is its text.)
@@ -614,167 +725,193 @@ export function scanPage(reg, opts = {}) {
         if (p) { for (const c of p) parts.add(c); interactive = false; }
       }
     }
-    if (tag === "label") {
-      const ctl = /** @type {HTMLInputElement | null} */ (/** @type {HTMLLabelElement} */ (el).control);
-      // A styled checkbox: the native input is invisible (or a pixel in size) and its label takes the clicks.
-      if (!interactive && ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file")
-        && (!isRendered(ctl) || tiny(rectOf(ctl)) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) interactive = true;
-      // A label clickable by its cursor names a control a person sees: its words are that control's
-      // name, not a control of their own.
-      // So does one wrapping a control a pointer reaches itself (a design system's tick box: its
-      // input see-through over the box drawn for it): the control is listed, with its state.
-      else if (interactive && ctl && isRendered(ctl) && !tiny(rectOf(ctl))
-        && (ctl.checkVisibility(VIS) ? !containsOf(el, ctl) : containsOf(el, ctl) && clearOverlay(ctl))) interactive = false;
-    }
-    /** @type {DOMRect | null} */ let box = null;
-    let onHover = false; // hidden now, shown when a pointer is over what holds it
-    if (interactive) {
-      const r = rectOf(el);
-      // A control of a pixel or two is one only screen readers are meant to find (visually hidden).
-      const sized = !tiny(r);
-      // A box means rendered: only style can then hide it, and it is asked only where some style could.
-      if (sized && !hide) box = r;
-      else if (!checkVisibilityOf(el, VIS)) {
-        // Not rendered at all (display: none, or inside it): nothing below it is either.
-        if (!checkVisibilityOf(el)) return;
-        // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
-        if (sized && clearOverlay(el)) box = r;
-        else if (sized && revealing.length) { box = r; onHover = true; }
-        else interactive = false;
-      } else if (sized) box = r;
+    return tag === "label" ? labelTakesClicks(el, interactive) : interactive;
+  }
+
+  /**
+   * Where a person finds a control (see Place), from its box r. A box means rendered: only style
+   * can then hide it, and it is asked only where some style could (hide).
+   * @param {Element} el @param {DOMRect} r @param {boolean} hide @returns {Place}
+   */
+  placeOf(el, r, hide) {
+    // A control of a pixel or two is one only screen readers are meant to find (visually hidden).
+    const sized = !tiny(r);
+    /** @type {Place} */ let place = sized ? "shown" : "no size";
+    if ((!sized || hide) && !checkVisibilityOf(el, VIS)) {
+      // Not rendered at all (display: none, or inside it): nothing below it is either.
+      if (!checkVisibilityOf(el)) return "gone";
+      // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
+      if (sized && clearOverlay(el)) place = "shown";
+      else if (sized && this.revealing.length) place = "on hover";
+      else return "hidden";
     }
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
     // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
     // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
-    if (box && (box.bottom <= 0 || box.right <= 0) && beyondPage(el, box)) {
-      if (!revealing.length) return;
-      onHover = true;
+    if (place !== "no size" && (r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) {
+      if (!this.revealing.length) return "gone";
+      place = "on hover";
     }
-    // An empty part a pointer over its row draws (a flag toggle's icon in its ::before) is there for
-    // a person only on hover too — and so is the control it is all of.
-    // (An empty stack is asked its length first: reading its element -1 takes a slow path.)
-    if (revealing.length && revealing[revealing.length - 1] === el && childCountOf(el) === 0 && !NON_SPACE.test(textOf(el) || "")) {
-      if (box) onHover = true;
-      else if (outer && !outer.onHover && !NON_SPACE.test(innerTextOf(outer.el))) markOnHover(outer, el);
-    }
-    /** @type {Entry | null} */ let entry = null;
-    if (box && outer && sameControl(el, role, box, outer, dx, dy)) {
-      // One control, one entry: a presentational child, or a child that is all of it (the link in
-      // a tab item) is clicked through its parent (a pointer lands on the child anyway). A wrapper
-      // clickable by cursor alone that holds just this control gives way to it.
-      if (isContainer(outer.el) && !hasAttr(outer.el, "onclick")) {
-        seen.delete(outer.id);
-        outer.id = reg.idFor(el); outer.el = el; outer.byCursor = false;
-        seen.add(outer.id);
-      }
-      entry = outer;
-      if (onHover) markOnHover(outer, el);
-    } else if (box) {
-      entry = addEntry(el, box, g, dx, dy, pointer || parts.has(el), insideInteractive ? null : flow);
-      if (onHover) markOnHover(entry, el);
-    } else if (interactive) {
-      // Visible but of no size: nothing to show; what is inside it is still its content.
-    } else if (!insideInteractive && !flow && tag === "tr" && !hasControls(el)) {
-      // A table row of plain cells reads best as one line.
-      const table = tableOf(el), heads = table && columnHeads(table, tables);
-      const header = !!heads && !!table && isHeaderRow(el, table, tables);
-      // A header row of words alone says nothing its rows do not (each carries its headers), unless
-      // the table has no rows to carry them.
-      if (NON_SPACE.test(textOf(el) || "") && !(header && hasDataRows(/** @type {Element} */ (table), el))) {
-        texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow(order++, g, el, dy, header || isSpanningRow(el) ? [] : heads))));
-      }
-      return;
-    }
+    return place;
+  }
 
-    if (tag === "iframe" || tag === "frame") {
-      const fr = rectOf(el);
-      /** @type {Document | null} */ let sub = null;
-      try { sub = /** @type {HTMLIFrameElement} */ (el).contentDocument; } catch { sub = null; }
-      // A same-origin frame the user's site rules keep heybro off: its line, none of it (dom_frames.js).
-      const off = sub && sub.documentElement ? leftOut(sub) : null;
-      if (off) {
-        texts.push({ order: order++, dist: 0, text: off, group: g, where: "in", heading: false });
-      } else if (sub && sub.documentElement) {
-        framesRead.push({ path: framePath(sub.defaultView), url: String(sub.location?.href || "") });
-        const fx = dx + fr.left + clientLeftOf(el), fy = dy + fr.top + clientTopOf(el);
-        texts.push({ order: order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
-        // A frame's document is a page of its own: its visibility is its own (as checkVisibility sees it).
-        const info = scoped(sub);
-        if (sub.body && editableDoc(sub)) {
-          // A rich-text editor's frame (TinyMCE, CKEditor 4, a designMode document): its whole body is
-          // the field a person types in, named by the frame.
-          const e0 = entries.length;
-          visit(sub.body, g, fx, fy, false, false, info, false, null, null);
-          const field = entries.slice(e0).find((x) => x.el === sub.body);
-          if (field) field.name = norm(attr(el, "title") || attr(el, "aria-label") || attr(el, "name") || "") || "Rich text";
-        } else for (const c of Array.from(sub.body ? childrenOf(sub.body) : childrenOf(sub.documentElement))) visit(c, g, fx, fy, false, false, info, false, null, null);
-      } else {
-        remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: attr(el, "title") || attr(el, "name") || "",
-          box: { x: Math.round(fr.left + dx), y: Math.round(fr.top + dy), w: Math.round(fr.width), h: Math.round(fr.height) } });
+  /**
+   * Whether el is an empty part the style sheet shows when a pointer is over it: the innermost
+   * element the walk is revealing, with no children and no words (what it shows is drawn by the page,
+   * in its ::before). Asked only inside something revealed (an empty stack is asked its length
+   * first: reading its element -1 takes a slow path). @param {Element} el
+   */
+  drawnOnHover(el) {
+    const revealing = this.revealing;
+    return revealing[revealing.length - 1] === el && childCountOf(el) === 0 && !NON_SPACE.test(textOf(el) || "");
+  }
+
+  /**
+   * Marks a control shown only on hover, with where heybro's pointer goes first: inside the row or
+   * menu whose :hover shows it (the parent of what the style sheet reveals).
+   * @param {Entry} entry @param {Element} el
+   */
+  markOnHover(entry, el) {
+    entry.onHover = true;
+    const shown = this.revealing[this.revealing.length - 1];
+    this.reg.hovers.set(entry.el, shown === el ? el : parentElOf(shown) || shown);
+  }
+
+  /**
+   * The entry of a control with a box: its own, or the one of the control around it when both are
+   * one control (see sameControl) — a presentational child, or a child that is all of it (the link in
+   * a tab item) is clicked through its parent (a pointer lands on the child anyway); a wrapper
+   * clickable by cursor alone that holds just this control gives way to it.
+   * @param {Element} el @param {string | null} role @param {DOMRect} box @param {boolean} onHover
+   * @param {string} g @param {number} dx @param {number} dy @param {boolean} pointer
+   * @param {boolean} insideInteractive @param {Entry | null} outer @param {Flow | null} flow
+   * @returns {Entry}
+   */
+  enter(el, role, box, onHover, g, dx, dy, pointer, insideInteractive, outer, flow) {
+    if (outer && sameControl(el, role, box, outer, dx, dy)) {
+      if (isContainer(outer.el) && !hasAttr(outer.el, "onclick")) {
+        this.seen.delete(outer.id);
+        outer.id = this.reg.idFor(el); outer.el = el; outer.byCursor = false;
+        this.seen.add(outer.id);
       }
-      return;
+      if (onHover) this.markOnHover(outer, el);
+      return outer;
     }
-    const inner = insideInteractive || interactive;
-    const ptr = pointer || parentPointer;
-    const around = entry || outer;
-    let childHide = hide;
-    /** @type {Element | null} */ let table = null; // the data table el is a row of (below)
-    const sr = shadowOf(el);
-    if (sr) {
-      const info = scoped(sr);
-      // The shadow tree's own style may hide the host, or the slots its light children show in.
-      for (const c of Array.from(sr.children)) visit(c, g, dx, dy, inner, ptr, info, hide || info.hostHide, around, null);
-      if (info.hostHide || /** @type {Set<Element>} */ (info.hide).size) childHide = true;
+    const entry = this.addEntry(el, box, g, dx, dy, pointer || this.parts.has(el), insideInteractive ? null : flow);
+    if (onHover) this.markOnHover(entry, el);
+    return entry;
+  }
+
+  /**
+   * A table row of plain cells reads best as one line (see LazyRow). A header row of words alone
+   * says nothing its rows do not (each carries its headers), unless the table has no rows to carry them.
+   * @param {Element} el @param {string} g @param {number} dy
+   */
+  plainRow(el, g, dy) {
+    const tables = this.tables;
+    const table = tableOf(el), heads = table && columnHeads(table, tables);
+    const header = !!heads && !!table && isHeaderRow(el, table, tables);
+    if (NON_SPACE.test(textOf(el) || "") && !(header && hasDataRows(/** @type {Element} */ (table), el))) {
+      this.texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new LazyRow(this.order++, g, el, dy, header || isSpanningRow(el) ? [] : heads))));
     }
-    if (tag === "select") return; // options are rendered with their select
-    if (inner) {
-      // Words under a control are its name, not context; controls under it are still listed.
-      const first = entries.length;
-      for (let c = firstElOf(el); c; c = nextElOf(c)) visit(c, g, dx, dy, true, ptr, scope, childHide, around, flow);
-      if (entry && entry.el === el && entries.length > first && isContainer(el) && wordsAllIn(el, entries, first)) {
-        // A clickable wrapper whose words all belong to the controls it holds (a menu button's
-        // wrapper with its open menu) is those controls, not one more.
-        entries.splice(entries.indexOf(entry), 1);
-        seen.delete(entry.id);
-        if (entry.isNew) newCount--;
-        if (entry.inline && flow) flow.parts.splice(flow.parts.indexOf(entry), 1);
-      }
-    } else if (flow) {
-      // Inline content inside a run: its words and controls keep their place in the sentence; the
-      // words of a label (all of them, in whatever it wraps them) are its control's name.
-      const words = !isRedundantLabel(el);
-      if (!words) flow.mute++;
-      if (flow.after) { flow.parts.push(" "); flow.after = false; } // two elements side by side read as two words
-      for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
-        const type = nodeTypeOf(n);
-        if (type === 3) {
-          if (flow.mute) continue;
-          const s = /** @type {string} */ (nodeValueOf(n));
-          flow.parts.push(revealing.length ? { s, el, hover: true } : { s, el }); flow.after = false;
-          if (!flow.text) flow.text = NON_SPACE.test(s);
-        }
-        else if (type === 1) visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, childHide, around, flow);
-      }
-      if (!words) flow.mute--;
-      if (tag === "br") flow.parts.push(" ");
-      flow.after = true;
-    } else if ((tag === "tr" || role === "row") && (table = dataTable(el))) {
-      if (!joined.has(el)) rowLine(el, table, g, dx, dy, ptr, scope, childHide, around);
+  }
+
+  /**
+   * A frame: a same-origin one's document is read in its place (a page of its own: its visibility
+   * is its own, as checkVisibility sees it), under a line naming it; one the user's site rules keep
+   * heybro off is its line alone (dom_frames.js); another origin's is noted for the coordinator.
+   * @param {Element} el @param {string} g @param {number} dx @param {number} dy
+   */
+  frame(el, g, dx, dy) {
+    const fr = rectOf(el);
+    /** @type {Document | null} */ let sub = null;
+    try { sub = /** @type {HTMLIFrameElement} */ (el).contentDocument; } catch { sub = null; }
+    const off = sub && sub.documentElement ? leftOut(sub) : null;
+    if (off) {
+      this.texts.push({ order: this.order++, dist: 0, text: off, group: g, where: "in", heading: false });
+    } else if (sub && sub.documentElement) {
+      this.framesRead.push({ path: framePath(sub.defaultView), url: String(sub.location?.href || "") });
+      const fx = dx + fr.left + clientLeftOf(el), fy = dy + fr.top + clientTopOf(el);
+      this.texts.push({ order: this.order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
+      const info = this.scoped(sub);
+      if (sub.body && editableDoc(sub)) {
+        // A rich-text editor's frame (TinyMCE, CKEditor 4, a designMode document): its whole body is
+        // the field a person types in, named by the frame.
+        const e0 = this.entries.length, body = sub.body;
+        this.visit(body, g, fx, fy, false, false, info, false, null, null);
+        const field = this.entries.slice(e0).find((x) => x.el === body);
+        if (field) field.name = norm(attr(el, "title") || attr(el, "aria-label") || attr(el, "name") || "") || "Rich text";
+      } else for (const c of Array.from(sub.body ? childrenOf(sub.body) : childrenOf(sub.documentElement))) this.visit(c, g, fx, fy, false, false, info, false, null, null);
     } else {
-      runs(el, g, dx, dy, ptr, scope, childHide, around, HEADING.has(tag) || role === "heading");
+      this.remoteFrames.push({ url: /** @type {HTMLIFrameElement} */ (el).src || "", name: attr(el, "title") || attr(el, "name") || "",
+        box: { x: Math.round(fr.left + dx), y: Math.round(fr.top + dy), w: Math.round(fr.width), h: Math.round(fr.height) } });
     }
-    // Slotted light-DOM children render through the shadow root's slots, and were visited above
-    // as ordinary children: no second pass needed.
-  };
+  }
+
+  /**
+   * A shadow root's own elements, read in their scope's style. Whether that style may hide the
+   * host's light children (the host, or the slots they show in).
+   * @param {ShadowRoot} sr @param {string} g @param {number} dx @param {number} dy @param {boolean} inner
+   * @param {boolean} ptr @param {boolean} hide @param {Entry | null} around
+   */
+  shadowTree(sr, g, dx, dy, inner, ptr, hide, around) {
+    const info = this.scoped(sr);
+    for (const c of Array.from(sr.children)) this.visit(c, g, dx, dy, inner, ptr, info, hide || info.hostHide, around, null);
+    return info.hostHide || /** @type {Set<Element>} */ (info.hide).size > 0;
+  }
+
+  /**
+   * What a control holds: its words are its name, not context; controls under it are still listed.
+   * A clickable wrapper whose words all belong to the controls it holds (a menu button's wrapper with
+   * its open menu) is those controls, not one more.
+   * @param {Element} el @param {string} g @param {number} dx @param {number} dy @param {boolean} ptr
+   * @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} around
+   * @param {Entry | null} entry el's own entry, if listed @param {Flow | null} flow
+   */
+  controlChildren(el, g, dx, dy, ptr, scope, hide, around, entry, flow) {
+    const entries = this.entries, first = entries.length;
+    for (let c = firstElOf(el); c; c = nextElOf(c)) this.visit(c, g, dx, dy, true, ptr, scope, hide, around, flow);
+    if (entry && entry.el === el && entries.length > first && isContainer(el) && wordsAllIn(el, entries, first)) {
+      entries.splice(entries.indexOf(entry), 1);
+      this.seen.delete(entry.id);
+      if (entry.isNew) this.newCount--;
+      if (entry.inline && flow) flow.parts.splice(flow.parts.indexOf(entry), 1);
+    }
+  }
+
+  /**
+   * Inline content inside a run: its words and controls keep their place in the sentence; the words
+   * of a label (all of them, in whatever it wraps them) are its control's name.
+   * @param {Element} el @param {string} tag @param {string} g @param {number} dx @param {number} dy
+   * @param {boolean} ptr @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} around @param {Flow} flow
+   */
+  inlineChildren(el, tag, g, dx, dy, ptr, scope, hide, around, flow) {
+    const words = !isRedundantLabel(el);
+    if (!words) flow.mute++;
+    if (flow.after) { flow.parts.push(" "); flow.after = false; } // two elements side by side read as two words
+    for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
+      const type = nodeTypeOf(n);
+      if (type === 3) {
+        if (flow.mute) continue;
+        const s = /** @type {string} */ (nodeValueOf(n));
+        flow.parts.push(this.revealing.length ? { s, el, hover: true } : { s, el }); flow.after = false;
+        if (!flow.text) flow.text = NON_SPACE.test(s);
+      }
+      else if (type === 1) this.visit(/** @type {Element} */ (n), g, dx, dy, false, ptr, scope, hide, around, flow);
+    }
+    if (!words) flow.mute--;
+    if (tag === "br") flow.parts.push(" ");
+    flow.after = true;
+  }
 
   /**
    * The table a row is read across in (a table with column headers, one of rows alike, or a form
    * laid out as a table), or null. @param {Element} row
    */
-  const dataTable = (row) => {
+  dataTable(row) {
     const table = tableOf(row);
-    return table && (columnHeads(table, tables) || rowsAlike(table, tables) || isFormRow(row)) ? table : null;
-  };
+    return table && (columnHeads(table, this.tables) || rowsAlike(table, this.tables) || isFormRow(row)) ? table : null;
+  }
 
   /**
    * A data table's row as one line, as a person reads across it: each cell with its column's header
@@ -783,18 +920,19 @@ export function scanPage(reg, opts = {}) {
    * @param {Element} row @param {Element} table @param {string} g @param {number} dx @param {number} dy
    * @param {boolean} ptr @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer
    */
-  const rowLine = (row, table, g, dx, dy, ptr, scope, hide, outer) => {
+  rowLine(row, table, g, dx, dy, ptr, scope, hide, outer) {
+    const tables = this.tables;
     // A row a grid draws in parts (pinned columns and the rest) is read whole, where its first part is.
     const parts = rowParts(row, table);
     const cells = partsCells(parts);
     let header;
     if (parts.length === 1) header = isHeaderRow(row, table, tables, cells) || isSpanningRow(row, cells);
     else {
-      for (const p of parts) joined.add(p);
+      for (const p of parts) this.joined.add(p);
       header = parts.some((p) => isHeaderRow(p, table, tables));
     }
     const heads = header ? [] : columnHeads(table, tables) || [];
-    const f = newFlow(order++);
+    const f = newFlow(this.order++);
     let text = false;
     for (const { cell, col } of cells) {
       const p0 = f.parts.length, e0 = f.entries;
@@ -802,7 +940,7 @@ export function scanPage(reg, opts = {}) {
       const h = heads[col] || "";
       if (h) f.parts.push({ s: `${h} `, el: cell });
       f.text = false; f.after = false;
-      visit(cell, g, dx, dy, false, ptr, scope, hide, outer, f);
+      this.visit(cell, g, dx, dy, false, ptr, scope, hide, outer, f);
       if (!f.text && f.entries === e0) f.parts.length = p0; // an empty cell: no header, no separator
       else {
         // A cell of controls alone under no header (a row's actions) needs no separator: its
@@ -812,19 +950,8 @@ export function scanPage(reg, opts = {}) {
       }
     }
     f.text = text;
-    endRun(f, g, false, row, dy);
-  };
-
-  /**
-   * Marks a control shown only on hover, with where heybro's pointer goes first: inside the row or
-   * menu whose :hover shows it (the parent of what the style sheet reveals).
-   * @param {Entry} entry @param {Element} el
-   */
-  const markOnHover = (entry, el) => {
-    entry.onHover = true;
-    const shown = revealing[revealing.length - 1];
-    reg.hovers.set(entry.el, shown === el ? el : parentElOf(shown) || shown);
-  };
+    this.endRun(f, g, false, row, dy);
+  }
 
   /**
    * A block's children, as a person reads them: each run of text and inline elements between
@@ -833,16 +960,16 @@ export function scanPage(reg, opts = {}) {
    * @param {Element} el @param {string} g @param {number} dx @param {number} dy @param {boolean} ptr
    * @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer @param {boolean} heading
    */
-  const runs = (el, g, dx, dy, ptr, scope, hide, outer, heading) => {
+  runs(el, g, dx, dy, ptr, scope, hide, outer, heading) {
     const words = !isRedundantLabel(el);
     if (childCountOf(el) === 0) {
       // A leaf (most blocks): all its text is one run of its own.
       if (words && firstChildOf(el)) {
         const s = textOf(el) || "";
         if (NON_SPACE.test(s)) {
-          const f = newFlow(order++);
+          const f = newFlow(this.order++);
           f.parts.push({ s, el });
-          texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(f, g, heading, el, dy))));
+          this.texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(f, g, heading, el, dy))));
         }
       }
       return;
@@ -853,47 +980,54 @@ export function scanPage(reg, opts = {}) {
       if (type === 3) {
         if (!words) continue;
         const s = /** @type {string} */ (nodeValueOf(n));
-        if (!flow) { if (!NON_SPACE.test(s)) continue; flow = newFlow(order++); }
-        flow.parts.push(revealing.length ? { s, el, hover: true } : { s, el }); flow.after = false;
+        if (!flow) { if (!NON_SPACE.test(s)) continue; flow = newFlow(this.order++); }
+        flow.parts.push(this.revealing.length ? { s, el, hover: true } : { s, el }); flow.after = false;
         if (!flow.text) flow.text = NON_SPACE.test(s);
       } else if (type === 1) {
         const c = /** @type {Element} */ (n);
         if (isInline(c)) {
-          if (!flow) { flow = newFlow(order++); if (!words) flow.mute = 1; }
-          visit(c, g, dx, dy, false, ptr, scope, hide, outer, flow);
+          if (!flow) { flow = newFlow(this.order++); if (!words) flow.mute = 1; }
+          this.visit(c, g, dx, dy, false, ptr, scope, hide, outer, flow);
         } else {
-          if (flow) endRun(flow, g, heading, el, dy);
+          if (flow) this.endRun(flow, g, heading, el, dy);
           flow = null;
-          visit(c, g, dx, dy, false, ptr, scope, hide, outer, null);
+          this.visit(c, g, dx, dy, false, ptr, scope, hide, outer, null);
         }
       }
     }
-    if (flow) endRun(flow, g, heading, el, dy);
-  };
+    if (flow) this.endRun(flow, g, heading, el, dy);
+  }
 
   /**
    * A run ends: with words of its own it is a text block; controls alone keep lines of their own.
    * @param {Flow} flow @param {string} g @param {boolean} heading @param {Element} el @param {number} dy
    */
-  const endRun = (flow, g, heading, el, dy) => {
-    if (flow.text) texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(flow, g, heading, el, dy))));
+  endRun(flow, g, heading, el, dy) {
+    if (flow.text) this.texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(flow, g, heading, el, dy))));
     else if (flow.entries) for (const p of flow.parts) if (typeof p === "object" && "id" in p) p.inline = false;
-  };
+  }
 
-  if (doc.body) visit(doc.body, "", 0, 0, false, false, scoped(doc), false, null, null);
-  placeTexts(texts, entries, vh);
-  if (noPointer.size) markNoPointer(entries, noPointer);
-  const painted = dropPaintedParts(entries);
-  const { covered, hidden } = dropUnreachable(doc, entries);
-  // What the model was not shown is not seen: it is new when it comes out from under the cover.
-  for (const e of [...(covered ? covered.entries : []), ...hidden, ...painted]) { seen.delete(e.id); if (e.isNew) newCount--; }
-  if (opts.remember !== false) reg.lastSeen = seen;
-  reg.prune();
-
-  return {
-    entries, texts, remoteFrames, framesRead, dialogs, newCount, covered, hidden: hidden.length, skipped, unseenWords, coveredWords,
-    url: doc.location ? doc.location.href : "",
-    title: doc.title,
-    scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
-  };
+  /**
+   * After the walk: text blocks placed, controls the pointer is off for marked, the parts a styled
+   * control is drawn with and what nothing reaches taken out (and not seen: what the model was not
+   * shown is new when it comes out from under the cover); the registry remembers what was listed.
+   * @param {Document} doc @param {boolean} remember @returns {Scan}
+   */
+  finish(doc, remember) {
+    const { entries, seen } = this;
+    placeTexts(this.texts, entries, this.vh);
+    if (this.noPointer.size) markNoPointer(entries, this.noPointer);
+    const painted = dropPaintedParts(entries);
+    const { covered, hidden } = dropUnreachable(doc, entries);
+    for (const e of [...(covered ? covered.entries : []), ...hidden, ...painted]) { seen.delete(e.id); if (e.isNew) this.newCount--; }
+    if (remember) this.reg.lastSeen = seen;
+    this.reg.prune();
+    return {
+      entries, texts: this.texts, remoteFrames: this.remoteFrames, framesRead: this.framesRead, dialogs: this.dialogs, newCount: this.newCount,
+      covered, hidden: hidden.length, skipped: this.skipped, unseenWords: this.unseenWords, coveredWords: this.coveredWords,
+      url: doc.location ? doc.location.href : "",
+      title: doc.title,
+      scroll: scrollInfo(doc), // the document's, or the container's that scrolls in its place
+    };
+  }
 }

@@ -21,6 +21,8 @@ import { matches, siteOf } from "./site_match.js";
 const re = (/** @type {string} */ s) => new RegExp(s, "i");
 const WORDS = Object.entries(RISK_WORDS).map(([what, s]) => /** @type {[string, RegExp]} */ ([what, re(s)]));
 const [T_SPEND, T_DELETE, F_SPEND, F_PAYMENT, F_DELETE] = [TARGET_SPEND, TARGET_DELETE, FIELD_SPEND, FIELD_PAYMENT, FIELD_DELETE].map(re);
+/** Controls that turn a setting on or off, or pick one of several. */
+const TOGGLES = new Set(["checkbox", "switch", "radio"]);
 /** @param {string} s @param {number} n */
 export const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -53,7 +55,10 @@ export function reasonsOf(e, gate, origin) {
   const submits = e.kind === "submit" || e.method !== null && e.method !== "get" || e.fields.length > 0;
   if (gate.confirm) {
     const risk = (/** @type {string} */ what, /** @type {string} */ said) => { out.push({ kind: "risk", what, said: cut(said, 200) }); };
-    if (CLICKERS.has(e.kind) || submits) {
+    // A toggle's words name the setting it turns on or off ("Delete files after 30 days", "Click
+    // here to rename, delete, etc."), not something it does: what it sets off is its form's and
+    // its requests' to say.
+    if ((CLICKERS.has(e.kind) || submits) && !TOGGLES.has(e.kind)) {
       for (const [what, pattern] of WORDS) {
         if (what === "send or publish" && e.kind === "link") continue; // ("Posts" opens a page)
         const m = pattern.exec(e.words);

@@ -8,7 +8,7 @@
  * is caught up whenever the coordinator is. The full record stays in the host's store; this copy
  * is bounded.
  */
-import { EVENT, FINAL_STATUSES, STATUS } from "./vocabulary.js";
+import { EVENT, FINAL_STATUSES, PAUSE_MEANING, RUNNING_STATUSES, STATUS, STATUS_MEANING } from "./vocabulary.js";
 
 export const STATE_KEY = "heybro_state";
 export const MAX_ENTRIES = 400;
@@ -21,7 +21,7 @@ export const MAX_CHAT = 200;
  * @typedef {{id: string, text: string, kind: "text" | "choice" | "secret" | "confirm", choices: string[], page?: string}} QuestionView
  *   what heybro asks while the task waits for the person (answered by the task's next message)
  * @typedef {{
- *   taskId: string, goal: string, status: string, reason: string | null,
+ *   taskId: string, goal: string, status: string, reason: string | null, pause?: string | null,
  *   subtasks: Subtask[], currentSubtask: number,
  *   currentAction: {tool: string, parameters: Record<string, any>, reason?: string, role?: string, target?: string | null} | null,
  *   lastVerdict: VerdictView | null, error: string | null, result: string | null,
@@ -36,9 +36,36 @@ export const MAX_CHAT = 200;
  * @typedef {{taskContext: TaskContext | null, actionHistory: ActionEntry[], tabRegistry: TabEntry[]}} HeybroState
  */
 
-export { FINAL_STATUSES };
-/** The statuses of a task at work. */
-export const RUNNING_STATUSES = new Set([STATUS.planning, STATUS.executing, STATUS.verifying, STATUS.correcting]);
+export { FINAL_STATUSES, RUNNING_STATUSES };
+
+/**
+ * What a status means (the vocabulary's, generated from shared_schema/status.py); undefined for a
+ * word that is no status (a pending "pausing", a newer host's word).
+ * @param {string | null | undefined} status
+ * @returns {import("./vocabulary.js").StatusMeaning | undefined}
+ */
+export function meaningOf(status) {
+  return status && Object.hasOwn(STATUS_MEANING, status) ? STATUS_MEANING[/** @type {import("./vocabulary.js").TaskStatus} */ (status)] : undefined;
+}
+
+/**
+ * What a pause means, by why it was made; undefined when the status is no pause or says no why.
+ * @param {{status: string, pause?: string | null}} t
+ * @returns {import("./vocabulary.js").PauseMeaning | undefined}
+ */
+export function pauseMeaningOf(t) {
+  const why = meaningOf(t.status)?.resumable ? t.pause : null;
+  return why && Object.hasOwn(PAUSE_MEANING, why) ? PAUSE_MEANING[/** @type {import("./vocabulary.js").Pause} */ (why)] : undefined;
+}
+
+/**
+ * Whether the task waits for the person: its status says so (a question), or its pause does (a
+ * fault, an action held for their word), never the words of its reason.
+ * @param {{status: string, pause?: string | null}} t
+ */
+export function awaitsUser(t) {
+  return !!(pauseMeaningOf(t)?.awaitsUser ?? meaningOf(t.status)?.awaitsUser);
+}
 
 /** @returns {HeybroState} */
 export function emptyState() {
@@ -131,6 +158,7 @@ export function applyEvent(state, ev) {
       // A pause or stop asked for is done once the task is paused or has ended.
       if (FINAL_STATUSES.has(d.status) || (d.status === STATUS.paused && ctx.pending === "pausing")) ctx.pending = null;
       ctx.reason = d.reason ?? null;
+      ctx.pause = d.pause ?? null;
       if (d.status !== STATUS.waiting) ctx.question = null;
       if (d.result) ctx.result = d.result;
       if (d.answer) ctx.answer = d.answer;
@@ -201,7 +229,7 @@ export function applyEvent(state, ev) {
  * reads "executing"; the "stopped" event that follows must not be overwritten by that stale word.
  * The host reads the events before the row, so the row is never older than the events it sent.)
  * @param {HeybroState} state
- * @param {{task_id: string, status: string, reason?: string | null}} task
+ * @param {{task_id: string, status: string, reason?: string | null, pause?: string | null}} task
  * @param {{seq: number, kind: string, at: number, data: Record<string, any>}[]} history
  * @param {number} sentSeq the context's lastSeq when the record was asked for
  * @returns {HeybroState}
@@ -211,7 +239,7 @@ export function applyRecord(state, task, history, sentSeq) {
   const s = history.reduce((acc, h) => applyEvent(acc, { task_id: task.task_id, ...h }), state);
   const ctx = s.taskContext;
   if (!ctx || ctx.taskId !== task.task_id || ctx.lastSeq > upTo || ctx.status === task.status) return s;
-  return { ...s, taskContext: { ...ctx, status: task.status, reason: task.reason ?? null } };
+  return { ...s, taskContext: { ...ctx, status: task.status, reason: task.reason ?? null, pause: task.pause ?? null } };
 }
 
 /**

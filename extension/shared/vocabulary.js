@@ -5,12 +5,42 @@
 /** @typedef {"status" | "plan" | "iteration" | "tool_call" | "tool_result" | "verdict" | "answer" | "question" | "experience" | "message" | "control" | "usage" | "error"} EventKind */
 /** @typedef {"mark_complete" | "continue_work" | "request_reschedule" | "fail_task"} Decision */
 /** @typedef {"plan" | "transition" | "browser" | "tab" | "local" | "host"} ToolKind */
+/** @typedef {"asked" | "cut_off" | "held" | "unwritable"} Pause */
+/** @typedef {{label: string, final: boolean, running: boolean, awaitsUser: boolean, resumable: boolean, busy: string, notice: "completed" | "failed" | "needs_you" | null}} StatusMeaning */
+/** @typedef {{awaitsUser: boolean, advice: string, asks: boolean}} PauseMeaning */
 
 /** A task's statuses, by name. @type {Readonly<Record<TaskStatus, string>>} */
 export const STATUS = Object.freeze({ planning: "planning", executing: "executing", verifying: "verifying", correcting: "correcting", paused: "paused", waiting: "waiting", completed: "completed", failed: "failed", stopped: "stopped" });
 
+/** What each status means (shared_schema/status.py's MEANING). @type {Readonly<Record<TaskStatus, StatusMeaning>>} */
+export const STATUS_MEANING = Object.freeze({
+  planning: Object.freeze({"label": "Planning", "final": false, "running": true, "awaitsUser": false, "resumable": false, "busy": "Planning the steps…", "notice": null}),
+  executing: Object.freeze({"label": "Working", "final": false, "running": true, "awaitsUser": false, "resumable": false, "busy": "", "notice": null}),
+  verifying: Object.freeze({"label": "Checking its work", "final": false, "running": true, "awaitsUser": false, "resumable": false, "busy": "Checking its work…", "notice": null}),
+  correcting: Object.freeze({"label": "Correcting", "final": false, "running": true, "awaitsUser": false, "resumable": false, "busy": "", "notice": null}),
+  paused: Object.freeze({"label": "Paused", "final": false, "running": false, "awaitsUser": false, "resumable": true, "busy": "", "notice": null}),
+  waiting: Object.freeze({"label": "Waiting for you", "final": false, "running": false, "awaitsUser": true, "resumable": false, "busy": "", "notice": "needs_you"}),
+  completed: Object.freeze({"label": "Completed", "final": true, "running": false, "awaitsUser": false, "resumable": false, "busy": "", "notice": "completed"}),
+  failed: Object.freeze({"label": "Failed", "final": true, "running": false, "awaitsUser": false, "resumable": false, "busy": "", "notice": "failed"}),
+  stopped: Object.freeze({"label": "Stopped", "final": true, "running": false, "awaitsUser": false, "resumable": false, "busy": "", "notice": null}),
+});
+
+/** Why a paused task is paused, by name. @type {Readonly<Record<Pause, string>>} */
+export const PAUSE = Object.freeze({ asked: "asked", cut_off: "cut_off", held: "held", unwritable: "unwritable" });
+
+/** What each pause means (status.py's PAUSE_MEANING). @type {Readonly<Record<Pause, PauseMeaning>>} */
+export const PAUSE_MEANING = Object.freeze({
+  asked: Object.freeze({"awaitsUser": false, "advice": "Press Resume to continue from where it stopped.", "asks": false}),
+  cut_off: Object.freeze({"awaitsUser": true, "advice": "Press Resume to continue from where it stopped.", "asks": false}),
+  held: Object.freeze({"awaitsUser": true, "advice": "Resume lets heybro do it again; Stop ends the task.", "asks": true}),
+  unwritable: Object.freeze({"awaitsUser": true, "advice": "Fix that (free some space, make the folder writable, close what locks it), then press Resume: nothing is lost meanwhile.", "asks": false}),
+});
+
 /** The statuses a task ends in. @type {ReadonlySet<string>} */
 export const FINAL_STATUSES = new Set(["completed", "failed", "stopped"]);
+
+/** The statuses of a task heybro is at work on. @type {ReadonlySet<string>} */
+export const RUNNING_STATUSES = new Set(["planning", "executing", "verifying", "correcting"]);
 
 /** The kinds of a task's events, by name. @type {Readonly<Record<EventKind, string>>} */
 export const EVENT = Object.freeze({ status: "status", plan: "plan", iteration: "iteration", tool_call: "tool_call", tool_result: "tool_result", verdict: "verdict", answer: "answer", question: "question", experience: "experience", message: "message", control: "control", usage: "usage", error: "error" });

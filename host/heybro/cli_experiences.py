@@ -11,7 +11,7 @@ import time
 import unicodedata
 from typing import Any
 
-from . import cli
+from . import command_line
 
 
 def cmd_experiences(args: argparse.Namespace) -> int:
@@ -55,7 +55,7 @@ def _shown(text: str) -> str:
                    for ch in text)
 
 
-def extend(sub: Any, commands: dict[str, cli.Command]) -> None:
+def extend(sub: Any, commands: dict[str, command_line.Command]) -> None:
     p = sub.add_parser("experiences", help="what heybro learned about sites (list, delete)")
     p.add_argument("site", nargs="?", help="only this site (an address, host name or host:port, "
                    "e.g. shop.example or 127.0.0.1:8080)")

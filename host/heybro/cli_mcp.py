@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import cli, config, logs
+from . import command_line, config, logs
 
 
 async def serve(args: argparse.Namespace) -> None:
@@ -48,7 +48,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
-def extend(sub: Any, commands: dict[str, cli.Command]) -> None:
+def extend(sub: Any, commands: dict[str, command_line.Command]) -> None:
     p = sub.add_parser("mcp", help="serve heybro to other agents over MCP (stdio)")
     p.add_argument("--profile", metavar="DIR", help="launch Chromium with this profile when no "
                    "browser is running heybro (default: a throwaway one)")

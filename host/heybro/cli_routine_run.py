@@ -9,7 +9,7 @@ import asyncio
 import sys
 from typing import Any
 
-from . import cli, cli_routines, config, logs
+from . import cli_routines, command_line, config, logs
 from .cli_interrupts import Interrupts
 from .cli_run import _run, add_watch_args
 from .endpoint.client import EndpointUnavailable, request
@@ -58,7 +58,7 @@ def cmd_routine_run(args: argparse.Namespace) -> int:
         return 1
 
 
-def _actions(sub: Any) -> dict[str, cli.Command]:
+def _actions(sub: Any) -> dict[str, command_line.Command]:
     """`heybro routine run`, added to the routine command's actions (cli_routines.py)."""
     p = sub.add_parser("run", help="replay a routine as a task and watch its progress")
     p.add_argument("name", help="the routine's name")

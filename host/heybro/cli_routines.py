@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import cli, paths
+from . import command_line, paths
 
 if TYPE_CHECKING:
     from .routines.model import Routine
@@ -149,8 +149,8 @@ def _guarded(action: str, fn: Run) -> Run:
     return run
 
 
-def _actions(sub: Any) -> dict[str, cli.Command]:
-    out: dict[str, cli.Command] = {}
+def _actions(sub: Any) -> dict[str, command_line.Command]:
+    out: dict[str, command_line.Command] = {}
     p = sub.add_parser("save", help="save a completed task as a routine")
     p.add_argument("task_id", metavar="TASK_ID", help="a completed task (`heybro tasks`)")
     p.add_argument("name", metavar="NAME", help="letters, digits, '.', '_' and '-'")
@@ -174,18 +174,18 @@ def _actions(sub: Any) -> dict[str, cli.Command]:
 
 
 # A set of `heybro routine` actions: adds its parsers, returns action → command.
-Actions = Callable[[Any], dict[str, cli.Command]]
+Actions = Callable[[Any], dict[str, command_line.Command]]
 
 
-def actions(sub: Any) -> dict[str, cli.Command]:
+def actions(sub: Any) -> dict[str, command_line.Command]:
     return _actions(sub)
 
 
-def extend(sub: Any, commands: dict[str, cli.Command], more: Sequence[Actions] = ()) -> None:
+def extend(sub: Any, commands: dict[str, command_line.Command], more: Sequence[Actions] = ()) -> None:
     """`heybro routine` with its own actions and `more` (`run`, heybro.app adds it)."""
     p = sub.add_parser("routine", help="routines: save a finished task, list, show, export, delete")
     actions_sub = p.add_subparsers(dest="routine_action", metavar="ACTION", required=True)
-    table: dict[str, cli.Command] = {}
+    table: dict[str, command_line.Command] = {}
     for add in (_actions, *more):
         table.update(add(actions_sub))
 

@@ -32,9 +32,9 @@ from shared_schema.events import (AnswerData, ControlData, ErrorData, Experience
                                   PlanData, QuestionData, StatusData, ToolCallData, ToolResultData,
                                   UsageData, VerdictData)
 from shared_schema.messages import Event
-from shared_schema.status import TaskStatus
+from shared_schema.status import FINAL, TaskStatus, meaning_of
 
-from . import cli, config, logs
+from . import config, logs
 from .cli_interrupts import Interrupts
 from .browser.chromium import OWN_BROWSER_FLAGS, QUIET_FLAGS, extension_flags, find_chromium
 from .agent.history import verdict_numbers
@@ -44,26 +44,14 @@ from .endpoint.client import EndpointUnavailable, events, open_endpoint, send_co
 from .install import browsers as browser_dirs
 from .install import registration
 from .native.identity import EXTENSION_ID
+from .processes import alive, group_alive
 
-FINAL = {s.value for s in TaskStatus if s.final}
-# The roles that act for a subtask (the operator is the page worker); their steps are listed.
 log = logs.get("heybro.cli")
 
 WORKING_ROLES = ("worker", "analyst", "technician")
 NEEDED_YOU = 4  # exit status: stopped at a question nobody was there to answer
 HOST_BACK_S = 90.0  # how long `heybro run` waits for a host that stopped to come back
 PANEL_URL = f"chrome-extension://{EXTENSION_ID}/extension/pages/panel/panel.html"
-
-
-def _alive(pid: int, probe: Callable[[int, int], None] = os.kill) -> bool:
-    """Whether the process (or with probe=os.killpg, any process of the group) exists."""
-    try:
-        probe(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def without_keys(env: Mapping[str, str]) -> dict[str, str]:
@@ -83,7 +71,7 @@ def _chromium_using(profile: Path) -> int | None:
     except OSError:
         return None
     host, _, pid = target.rpartition("-")
-    if not pid.isdigit() or host != socket.gethostname() or not _alive(int(pid)):
+    if not pid.isdigit() or host != socket.gethostname() or not alive(int(pid)):
         return None
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
@@ -170,7 +158,7 @@ class LaunchedChromium:
                 raise RuntimeError(f"Chromium exited with {self.proc.returncode}")
             info = files.read()
             pid = int(info.get("pid", 0)) if info else 0
-            if (info and pid != self.host_before and _alive(pid)
+            if (info and pid != self.host_before and alive(pid)
                     and files.endpoint_file().stat().st_mtime >= self.started - 1):
                 return info
             await asyncio.sleep(0.1)
@@ -188,19 +176,15 @@ class LaunchedChromium:
         except subprocess.TimeoutExpired:
             pass
         deadline = time.monotonic() + 5
-        while _group_alive(group) and time.monotonic() < deadline:
+        while group_alive(group) and time.monotonic() < deadline:
             time.sleep(0.05)
-        if _group_alive(group):
+        if group_alive(group):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(group, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
         if self.tmp:
             shutil.rmtree(self.tmp, ignore_errors=True)
-
-
-def _group_alive(group: int) -> bool:
-    return _alive(group, os.killpg)
 
 
 def _die_with_parent() -> None:
@@ -296,7 +280,7 @@ class Progress:
             self.say(f"  completed: {d.reason or d.result}")
         elif s == TaskStatus.completed:
             self.say(f"✓ completed: {d.reason or d.result}")
-        elif s in (TaskStatus.failed, TaskStatus.stopped):
+        elif s.final:  # ended, not completed
             self.say(f"✗ {s}: {d.reason}")
         elif s != self.status or d.reason:  # the same status again says nothing new
             self.say(f"● {s}" + (f" — {d.reason}" if d.reason else ""))
@@ -344,11 +328,11 @@ def refusal(payload: dict[str, Any]) -> str:
     other, status = detail["task_id"], detail.get("status")
     goal = str(detail.get("goal") or "")
     goal = goal if len(goal) <= 80 else goal[:79] + "…"
-    where = "" if status in (TaskStatus.paused, "running") else " in another heybro window"
+    where = "" if detail.get("here") else " in another heybro window"
     if status == TaskStatus.waiting:
         how = (f'answer its question with `heybro message {other} "…"` or stop it with '
                f"`heybro stop {other}`")
-    elif status == TaskStatus.paused:
+    elif (meaning := meaning_of(status)) and meaning.resumable:
         how = f"resume it with `heybro resume {other}` or stop it with `heybro stop {other}`"
     else:
         how = f"wait for it, or pause it with `heybro pause {other}` or stop it with `heybro stop {other}`"
@@ -376,7 +360,7 @@ async def _run_task(args: argparse.Namespace, settings: config.Settings,
     launched: LaunchedChromium | None = None
     ws = None
     info = files.read()
-    if info and _alive(int(info.get("pid", 0))) and not args.new_browser:
+    if info and alive(int(info.get("pid", 0))) and not args.new_browser:
         try:
             ws = await open_endpoint(info)
             progress.say("Using your running browser (heybro host pid "
@@ -482,7 +466,7 @@ class Watch:
         while time.monotonic() < deadline:
             info = files.read()
             pid = int(info.get("pid", 0)) if info else 0
-            if info and pid != self.host_pid and _alive(pid):
+            if info and pid != self.host_pid and alive(pid):
                 try:
                     ws = await open_endpoint(info)
                     msg = build("task.watch", {"task_id": self.task_id, "after_seq": self.last})

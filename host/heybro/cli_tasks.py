@@ -22,11 +22,12 @@ from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.client import ClientConnection
-from shared_schema.status import TaskStatus
+from shared_schema.status import FINAL, Pause, TaskStatus, meaning_of
 
-from . import cli, logs
+from . import logs
 from .cli_interrupts import Interrupts
-from .cli_run import FINAL, LaunchedChromium, Progress, Watch, _alive, refusal
+from .cli_run import LaunchedChromium, Progress, Watch, refusal
+from .processes import alive
 from .endpoint import files
 from .endpoint.client import EndpointUnavailable, open_endpoint, request
 from .store.task_store import ACTIVE
@@ -45,7 +46,7 @@ class CommandFailed(Exception):
 async def _host() -> tuple[ClientConnection, dict[str, Any]] | None:
     """The running host's websocket, or None when no host is running."""
     info = files.read()
-    if not info or not _alive(int(info.get("pid", 0))):
+    if not info or not alive(int(info.get("pid", 0))):
         return None
     try:
         return await open_endpoint(info), info
@@ -91,7 +92,7 @@ def _as_left(row: dict[str, Any]) -> dict[str, Any]:
     from .store.lease import is_owned
 
     if row["status"] in ACTIVE and not is_owned(row["task_id"]):
-        return row | {"status": TaskStatus.paused.value, "reason": CUT_OFF}
+        return row | {"status": TaskStatus.paused.value, "reason": CUT_OFF, "pause": Pause.cut_off.value}
     return row
 
 
@@ -199,7 +200,8 @@ def _said(row: dict[str, Any]) -> str:
 
 
 async def _pause_or_stop(kind: str, task_id: str) -> int:
-    wanted = (TaskStatus.paused, *FINAL) if kind == "pause" else FINAL
+    resumable = tuple(s for s in TaskStatus if s.meaning.resumable)
+    wanted = (*resumable, *FINAL) if kind == "pause" else FINAL
     if (host := await _host()):
         ws, _ = host
         async with ws:
@@ -306,7 +308,7 @@ async def _continue(args: argparse.Namespace, command: str, needs_browser: Check
 def cmd_resume(args: argparse.Namespace) -> int:
     async def needs_browser() -> bool:
         row = (await _detail(args.task_id))["task"]
-        if row["status"] != TaskStatus.paused:
+        if not (meaning := meaning_of(row["status"])) or not meaning.resumable:
             raise CommandFailed(f"That task is {row['status']}, not paused.")
         return True
 

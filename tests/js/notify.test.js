@@ -18,10 +18,12 @@ test("a completed task tells its result; a failed one its reason", () => {
 });
 
 test("a task waiting for the person asks; a pause they asked for does not", () => {
-  const q = alertFor(ctx("executing"), ctx("paused", { reason: "waiting for you: click Place order was cut off and may have happened" }));
+  const q = alertFor(ctx("executing"), ctx("paused", { reason: "waiting for you: click Place order was cut off and may have happened", pause: "held" }));
   assert.equal(q.kind, "waiting");
   assert.match(q.message, /^Waiting for you: click Place order .* Open heybro to resume or stop it\.$/);
-  assert.equal(alertFor(ctx("executing"), ctx("paused", { reason: "paused by the user" })), null);
+  assert.equal(alertFor(ctx("executing"), ctx("paused", { reason: "paused by the user", pause: "asked" })), null);
+  // Why it paused is the pause's word, never its reason's: the same words with a fault say so.
+  assert.equal(alertFor(ctx("executing"), ctx("paused", { reason: "paused by the user", pause: "cut_off" })).kind, "waiting");
 });
 
 test("nothing is said twice, nor for a task shown again after a restart", () => {

@@ -17,7 +17,7 @@ const RUN = [
   h(7, "tool_result", { role: "worker", tool: "click", success: true, result: {}, expectation: { met: false, detail: "text 'In cart' appears" } }),
   h(8, "verdict", { decision: "continue_work", reason: "Cart still empty", confidence: 0.4, threshold: 0.7, accepted: false }),
   h(9, "plan", { subtasks: PLAN, current: 1 }),
-  h(10, "status", { status: "paused", reason: "waiting for you: the order may have gone out" }),
+  h(10, "status", { status: "paused", reason: "waiting for you: the order may have gone out", pause: "held" }),
   h(11, "message", { who: "user", text: "It did not, go on" }),
 ];
 

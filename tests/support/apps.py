@@ -12,9 +12,12 @@ throwaway folder made for this session and removed after.
 WordPress keeps its data in MariaDB: Debian's WordPress has no SQLite driver (the SQLite plugin is
 not packaged), so a private `mariadbd` runs on a Unix socket in the session folder, with networking
 off and no grant tables (nothing but this session can reach it). MediaWiki uses its own SQLite files.
-Nothing is written outside the session folder: WordPress runs from a hard-linked copy of
-/usr/share/wordpress (its wp-config.php is ours), MediaWiki from /usr/share/mediawiki itself with
-its settings file named by MW_CONFIG_FILE. `scripts/setup` installs the packages.
+Nothing is written outside the session folder, and nothing of the machine's own configuration of
+the applications is read: WordPress runs from a hard-linked copy of /usr/share/wordpress (its
+wp-config.php is ours); MediaWiki from a tree of links to /usr/share/mediawiki in the session
+folder, less Debian's LocalSettings.php (a link to the machine's /etc/mediawiki, set up when the
+machine serves a wiki of its own), with that tree as its install path and ours as its settings file.
+`scripts/setup` installs the packages.
 """
 
 from __future__ import annotations
@@ -262,12 +265,20 @@ class MediaWiki:
         text = rows[0][0]
         return text.decode() if isinstance(text, bytes) else str(text)
 
+    @property
+    def tree(self) -> Path:
+        """The wiki's own install path: links to the package's files, less its settings."""
+        return self.data / "mediawiki"
+
+    def maintenance(self, script: str, *args: str, stdin: str | None = None) -> str:
+        """Runs one of MediaWiki's maintenance scripts on this wiki (never the machine's)."""
+        return _run(["php", str(self.tree / "maintenance" / script), *args], self._env, stdin=stdin)
+
     def edit(self, title: str, text: str) -> None:
         """Creates or replaces a page as the administrator (MediaWiki's maintenance/edit.php)."""
-        _run(["php", str(MEDIAWIKI_SRC / "maintenance" / "edit.php"), "-u", self.admin,
-              "-s", "test setup", title], self._env, stdin=text)
+        self.maintenance("edit.php", "-u", self.admin, "-s", "test setup", title, stdin=text)
         # Its search index and link tables are filled by queued jobs: run them now.
-        _run(["php", str(MEDIAWIKI_SRC / "maintenance" / "runJobs.php")], self._env)
+        self.maintenance("runJobs.php")
 
     def login(self, page: Any) -> None:
         """Logs a Playwright page's browser in as the administrator."""
@@ -275,33 +286,48 @@ class MediaWiki:
                     self.password, ("#wpName1", "#wpPassword1", "#wpLoginAttempt"), "/index.php")
 
 
+def mediawiki_tree(into: Path, source: Path = MEDIAWIKI_SRC) -> Path:
+    """A MediaWiki install path of this session's own: a link to each of the package's files and
+    folders, except its settings (Debian links LocalSettings.php to the machine's /etc/mediawiki;
+    where the machine serves a wiki, MediaWiki's installer would find that file and refuse)."""
+    into.mkdir(parents=True, exist_ok=True)
+    for entry in source.iterdir():
+        if entry.name != "LocalSettings.php" and not (into / entry.name).is_symlink():
+            (into / entry.name).symlink_to(entry)
+    return into
+
+
 @contextmanager
-def mediawiki(data: Path | None = None) -> Iterator[MediaWiki]:
-    """MediaWiki with its administrator, on a free port; `data` as for `wordpress`."""
-    _need(MEDIAWIKI_SRC / "maintenance" / "install.php", "MediaWiki (the mediawiki package)")
+def mediawiki(data: Path | None = None, source: Path = MEDIAWIKI_SRC) -> Iterator[MediaWiki]:
+    """MediaWiki with its administrator, on a free port; `data` as for `wordpress`. `source` is
+    the package's folder (a test gives another to stand for a machine with a wiki of its own)."""
+    _need(source / "maintenance" / "install.php", "MediaWiki (the mediawiki package)")
     with ExitStack() as stack:
         if data is None:
             data = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="heybro-mw-")))
         port = _free_port()
         wiki = MediaWiki(url=f"http://127.0.0.1:{port}", data=data)
+        tree = mediawiki_tree(wiki.tree, source)
         settings = data / "LocalSettings.php"
-        wiki._env = {"MW_CONFIG_FILE": str(settings)}
+        # PHP resolves the links of the file it runs, so MediaWiki is told where it is installed
+        # and which settings are its own: the machine's are never read, by the installer or after.
+        wiki._env = {"MW_INSTALL_PATH": str(tree), "MW_CONFIG_FILE": str(settings)}
         # The server's address is part of the settings: set again on every start.
         server_line = f'$wgServer = "{wiki.url}";'
         if not settings.exists():
             (data / "db").mkdir(parents=True, exist_ok=True)
             for sub in ("cache", "images"):
                 (data / sub).mkdir(exist_ok=True)
-            _run(["php", str(MEDIAWIKI_SRC / "maintenance" / "install.php"), "--dbtype", "sqlite",
-                  "--dbpath", str(data / "db"), "--dbname", "wiki", "--server", wiki.url,
-                  "--scriptpath", "", "--confpath", str(data), "--lang", "en",
-                  "--pass", wiki.password, "Heybro Wiki", wiki.admin])
+            wiki.maintenance("install.php", "--dbtype", "sqlite", "--dbpath", str(data / "db"),
+                             "--dbname", "wiki", "--server", wiki.url, "--scriptpath", "",
+                             "--confpath", str(data), "--lang", "en", "--pass", wiki.password,
+                             "Heybro Wiki", wiki.admin)
             with settings.open("a") as f:
                 f.write(_MW_EXTRA.format(data=data))
-            _run(["php", str(MEDIAWIKI_SRC / "maintenance" / "runJobs.php")], wiki._env)
+            wiki.maintenance("runJobs.php")
         lines = [ln for ln in settings.read_text().splitlines() if not ln.startswith("$wgServer =")]
         settings.write_text("\n".join([*lines, server_line, ""]))
-        server = php_server(MEDIAWIKI_SRC, port, data / "php.log", wiki._env)
+        server = php_server(tree, port, data / "php.log", wiki._env)
         stack.callback(server.stop)
         _wait_http(f"{wiki.url}/index.php?title=Main_Page", server)
         yield wiki

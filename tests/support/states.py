@@ -46,7 +46,7 @@ STATES: dict[str, dict[str, Any]] = {
         "actionHistory": [], "tabRegistry": []},
     "paused": {"taskContext": _ctx(
         "paused", subtasks=plan(2), currentSubtask=2, usage=USAGE,
-        reason="paused by the user"), "actionHistory": [], "tabRegistry": []},
+        reason="paused by the user", pause="asked"), "actionHistory": [], "tabRegistry": []},
     "failed": {"taskContext": _ctx(
         "failed", subtasks=plan(1), currentSubtask=1, usage=USAGE,
         reason="Guardrail: 3 consecutive actions failed (the Add to cart button stayed covered "

@@ -6,6 +6,7 @@
  */
 import { DECISION_WORDS, STATUS_WORDS, describeAction, verdictNumbers } from "./task_view.js";
 import { EVENT, OWN_MOVES, STATUS } from "../../shared/vocabulary.js";
+import { meaningOf, pauseMeaningOf } from "../../shared/state.js";
 
 /**
  * @typedef {{seq: number, kind: string, at: number, data: Record<string, any>}} HistoryEntry
@@ -79,7 +80,9 @@ export class RunReader {
       case EVENT.status: {
         // Actions still waiting for their result when the run stops (a crash, a stop) were cut
         // off: they may or may not have happened, and no result will come.
-        if ([STATUS.paused, STATUS.failed, STATUS.stopped].includes(d.status)) {
+        const meaning = meaningOf(d.status);
+        const halted = !!meaning && (meaning.final || meaning.resumable);  // the run stopped here
+        if (halted) {
           for (const { line } of this.open.splice(0)) {
             line.ok = false;
             line.text += " — cut off: it may or may not have happened";
@@ -88,17 +91,16 @@ export class RunReader {
         }
         if (d.goal && this.lines.length === 0) { add({ kind: "status", at, text: `Started: ${d.goal}` }); this.lastStatus = d.status; this.url = d.url || undefined; break; }
         if (d.status === this.lastStatus && !d.reason) break; // the same status said again
-        const wasPaused = this.lastStatus === STATUS.paused;
+        const wasPaused = !!meaningOf(this.lastStatus)?.resumable;
         this.lastStatus = d.status;
         // Resumed by the person, or a task restored after a crash going on.
-        if (d.reason === "resumed" || (wasPaused && ![STATUS.paused, STATUS.completed, STATUS.failed, STATUS.stopped].includes(d.status))) {
+        if (d.reason === "resumed" || (wasPaused && !halted)) {
           add({ kind: "status", at, text: "Resumed" });
           break;
         }
         const word = STATUS_WORDS[d.status] || d.status;
-        const waiting = d.status === STATUS.waiting || (d.status === STATUS.paused && /^waiting for you/i.test(d.reason || ""));
         if (d.status === STATUS.waiting) break;  // the question event says it
-        add({ kind: waiting ? "question" : "status", at, status: d.status, text: d.reason && d.reason !== d.result ? `${word} — ${d.reason}` : word });
+        add({ kind: pauseMeaningOf({ status: d.status, pause: d.pause })?.asks ? "question" : "status", at, status: d.status, text: d.reason && d.reason !== d.result ? `${word} — ${d.reason}` : word });
         if (d.answer) add({ kind: "message", at, text: `Answer: ${d.answer}` });
         if (d.result) add({ kind: "message", at, text: `Result: ${d.result}` });
         break;

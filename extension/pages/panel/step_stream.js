@@ -7,7 +7,7 @@
  * its lines do, so a view redraws only the groups that changed.
  */
 import { RunReader } from "./history_view.js";
-import { STATUS } from "../../shared/vocabulary.js";
+import { RUNNING_STATUSES } from "../../shared/vocabulary.js";
 
 /**
  * @typedef {import("./history_view.js").HistoryEntry} HistoryEntry
@@ -16,8 +16,8 @@ import { STATUS } from "../../shared/vocabulary.js";
  *            actions: number, failed: number}} StepGroup
  */
 
-/** The status badge says these; in the stream they would only repeat it between the steps. */
-const BUSY = new Set([STATUS.planning, STATUS.executing, STATUS.verifying, STATUS.correcting]);
+/** The status badge says a running status; in the stream it would only repeat it between the steps. */
+const BUSY = RUNNING_STATUSES;
 
 /** Lines the group's header already says (the plan moving on), or the panel says elsewhere. */
 const HIDDEN = (/** @type {HistoryLine} */ l) => l.kind === "thought" || (l.kind === "plan" && l.next === true)

@@ -6,6 +6,7 @@
  * and only groups whose version changed are redrawn.
  */
 import { STATUS } from "../../shared/vocabulary.js";
+import { meaningOf } from "../../shared/state.js";
 import { verdictNumbers } from "./task_view.js";
 
 /**
@@ -30,12 +31,14 @@ const MARK = { done: "✓", current: "●", pending: "○", failed: "✗", stopp
 export function shownGroups(stream, plan, status) {
   const groups = stream?.groups || [];
   const planState = new Map(plan.map((p, i) => [`${i}:${p.text}`, p.state]));
-  const final = status === STATUS.completed || status === STATUS.failed || status === STATUS.stopped;
+  const final = !!meaningOf(status)?.final;
+  /** @type {GroupState} where an ended run's current subtask stands */
+  const ended = status === STATUS.completed ? "done" : status === STATUS.failed ? "failed" : "stopped";
   /** @type {{group: StepGroup, state: GroupState}[]} */
   const out = groups.filter((g) => g.lines.length || planState.has(g.key)).map((g) => {
     /** @type {GroupState} */
     let state = planState.get(g.key) || (g === stream?.active && !final ? "current" : "done");
-    if (state === "current" && final) state = status === STATUS.completed ? "done" : status === STATUS.failed ? "failed" : "stopped";
+    if (state === "current" && final) state = ended;
     return { group: g, state };
   });
   const have = new Set(groups.map((g) => g.key));
@@ -44,7 +47,7 @@ export function shownGroups(stream, plan, status) {
     if (have.has(key)) return;
     /** @type {GroupState} */
     let state = p.state;
-    if (state === "current" && final) state = status === STATUS.completed ? "done" : status === STATUS.failed ? "failed" : "stopped";
+    if (state === "current" && final) state = ended;
     out.push({ group: { key, index, title: p.text, lines: [], version: 0, actions: 0, failed: 0 }, state });
   });
   return out;

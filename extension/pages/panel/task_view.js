@@ -1,30 +1,34 @@
 // @ts-check
 /** Renders the coordinator's heybro_state into the panel's task section and chat. */
 
-import { FINAL_STATUSES } from "../../shared/state.js";
-import { DECISION, STATUS } from "../../shared/vocabulary.js";
+import { meaningOf, pauseMeaningOf } from "../../shared/state.js";
+import { DECISION, PAUSE_MEANING, STATUS, STATUS_MEANING } from "../../shared/vocabulary.js";
 
 /** @typedef {import("../../shared/state.js").HeybroState} HeybroState */
 
-/** @type {Record<string, string>} */
-export const STATUS_WORDS = {
-  planning: "Planning", executing: "Working", verifying: "Checking its work", correcting: "Correcting",
-  paused: "Paused", waiting: "Waiting for you", completed: "Completed", failed: "Failed", stopped: "Stopped",
-  pausing: "Pausing…", stopping: "Stopping…",
+/** A pause or stop the person asked for, shown at once before the task reaches it. */
+const PENDING = {
+  pausing: { label: "Pausing…", busy: "Pausing at the next safe point, between actions…" },
+  stopping: { label: "Stopping…", busy: "Stopping…" },
 };
 
-/** What heybro is busy with, while no action of its own is shown. @type {Record<string, string>} */
-export const PROGRESS_WORDS = {
-  planning: "Planning the steps…", verifying: "Checking its work…",
-  pausing: "Pausing at the next safe point, between actions…", stopping: "Stopping…",
-};
+/**
+ * The word a person sees for a status (the vocabulary's label) or a pending pause or stop.
+ * @type {Readonly<Record<string, string>>}
+ */
+export const STATUS_WORDS = Object.freeze(Object.fromEntries([...Object.entries(STATUS_MEANING), ...Object.entries(PENDING)]
+  .map(([status, m]) => [status, m.label])));
+
+/** What heybro is busy with, while no action of its own is shown. @type {Readonly<Record<string, string>>} */
+export const PROGRESS_WORDS = Object.freeze(Object.fromEntries([...Object.entries(STATUS_MEANING), ...Object.entries(PENDING)]
+  .filter(([, m]) => m.busy).map(([status, m]) => [status, m.busy])));
 
 /**
  * The status a person should see: a pause or stop asked for shows at once, before the task
  * reaches it. @param {import("../../shared/state.js").TaskContext} ctx
  */
 export function shownStatus(ctx) {
-  return ctx.pending && !FINAL_STATUSES.has(ctx.status) ? ctx.pending : ctx.status;
+  return ctx.pending && !meaningOf(ctx.status)?.final ? ctx.pending : ctx.status;
 }
 
 /** Where keyboard focus goes when the focused control is replaced by a re-render. */
@@ -35,11 +39,12 @@ export const FOCUS_REPLACEMENTS = {
   dismiss: ["goal"],
 };
 
-/** What a person can do about a failure, by what it says. @param {string} text @param {string} status */
-export function adviceFor(text, status) {
-  if (status === STATUS.paused && /cannot write its record/i.test(text)) return "Fix that (free some space, make the folder writable, close what locks it), then press Resume: nothing is lost meanwhile.";
-  if (status === STATUS.paused && /^waiting for you/i.test(text)) return "Resume lets heybro do it again; Stop ends the task.";
-  if (status === STATUS.paused) return "Press Resume to continue from where it stopped.";
+/**
+ * What a person can do about a failure, by what it says, or about a pause, by why it was made.
+ * @param {string} text @param {string} status @param {string | null} [pause]
+ */
+export function adviceFor(text, status, pause = null) {
+  if (meaningOf(status)?.resumable) return (pauseMeaningOf({ status, pause }) || PAUSE_MEANING.cut_off).advice;
   if (/llm|model|api key|base url|401|429|quota/i.test(text)) return "Check the model settings (`heybro doctor`), then start the task again.";
   if (/guardrail|limit|too many|loop/i.test(text)) return "Try a more specific goal, or split it into smaller tasks.";
   if (/host|disconnect/i.test(text)) return "heybro restarts its host by itself; Resume when it says Host connected.";
@@ -121,9 +126,10 @@ export function renderTask(state, ui) {
   const badge = ui.byId("task-status");
   badge.dataset.status = shown;
   badge.textContent = STATUS_WORDS[shown] || shown;
-  const final = FINAL_STATUSES.has(ctx.status);
+  const meaning = meaningOf(ctx.status);
+  const final = !!meaning?.final;
   const stopping = shown === "stopping";
-  const paused = ctx.status === STATUS.paused || shown === "pausing";
+  const paused = !!meaning?.resumable || shown === "pausing";
   ui.byId("pause").hidden = final || paused || stopping;
   ui.byId("resume").hidden = final || !paused || stopping;
   const stop = ui.byId("stop");
@@ -134,7 +140,7 @@ export function renderTask(state, ui) {
   ui.byId("save-routine").hidden = ctx.status !== STATUS.completed;
 
   const progress = ui.byId("progress");
-  const words = final || ctx.status === STATUS.paused ? "" : PROGRESS_WORDS[shown] || (!ctx.currentAction ? PROGRESS_WORDS[ctx.status] || "" : "");
+  const words = final || meaning?.resumable ? "" : PROGRESS_WORDS[shown] || (!ctx.currentAction ? PROGRESS_WORDS[ctx.status] || "" : "");
   progress.hidden = !words;
   /** @type {HTMLElement} */ (progress.querySelector("[data-field=text]")).textContent = words;
 
@@ -161,14 +167,14 @@ export function renderTask(state, ui) {
   }
 
   const errorBox = ui.byId("task-error");
-  const problem = ctx.status === STATUS.failed ? (ctx.reason || ctx.error) : ctx.status === STATUS.paused ? ctx.reason
+  const problem = ctx.status === STATUS.failed ? (ctx.reason || ctx.error) : meaning?.resumable ? ctx.reason
     : ctx.status === STATUS.waiting ? null : ctx.error;
   errorBox.hidden = !problem;
   if (problem) {
     /** @type {HTMLElement} */ (errorBox.querySelector("[data-field=text]")).textContent = reasonText(problem);
-    /** @type {HTMLElement} */ (errorBox.querySelector("[data-field=advice]")).textContent = adviceFor(problem, ctx.status);
+    /** @type {HTMLElement} */ (errorBox.querySelector("[data-field=advice]")).textContent = adviceFor(problem, ctx.status, ctx.pause);
     errorBox.setAttribute("role", ctx.status === STATUS.failed ? "alert" : "status");
-    errorBox.dataset.tone = ctx.status === STATUS.paused ? "warn" : "bad";
+    errorBox.dataset.tone = meaning?.resumable ? "warn" : "bad";
   }
 
   const u = ctx.usage;

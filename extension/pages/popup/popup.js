@@ -4,7 +4,7 @@
  * or how it ended, pause/resume/stop, and a way into the panel.
  */
 import { CoordinatorClient } from "../../shared/ui_protocol.js";
-import { FINAL_STATUSES } from "../../shared/state.js";
+import { meaningOf } from "../../shared/state.js";
 import { renderHostStatus } from "../common/host_status_view.js";
 import { keepingFocus } from "../common/ui_focus.js";
 import { FOCUS_REPLACEMENTS, PROGRESS_WORDS, STATUS_WORDS, adviceFor, reasonText, shownStatus } from "../panel/task_view.js";
@@ -17,13 +17,15 @@ const FOCUS = { ...FOCUS_REPLACEMENTS, pause: ["resume", "stop", "open-panel"], 
 function render(state) {
   const ctx = state.taskContext;
   const status = ctx ? shownStatus(ctx) : "";
-  const final = !ctx || FINAL_STATUSES.has(ctx.status);
+  const meaning = meaningOf(ctx?.status);
+  const final = !ctx || !!meaning?.final;
+  const resumable = !!meaning?.resumable;
   byId("task-line").textContent = ctx ? `${STATUS_WORDS[status] || status}: ${ctx.goal}` : "No task is running.";
 
   // What it is doing now: only while the task is live (a stopped task has no "now").
   const current = ctx?.subtasks.find((s) => s.state === "current");
-  const busy = !final && ctx?.status !== STATUS.paused ? PROGRESS_WORDS[status] || (!current ? PROGRESS_WORDS[ctx?.status || ""] : "") : "";
-  const now = final ? "" : busy || (current ? `${ctx?.status === STATUS.paused ? "Next" : "Now"}: ${current.text}` : "");
+  const busy = !final && !resumable ? PROGRESS_WORDS[status] || (!current ? PROGRESS_WORDS[ctx?.status || ""] : "") : "";
+  const now = final ? "" : busy || (current ? `${resumable ? "Next" : "Now"}: ${current.text}` : "");
   const line = byId("subtask-line");
   line.hidden = !now;
   /** @type {HTMLElement} */ (line.querySelector("[data-field=text]")).textContent = now;
@@ -42,14 +44,14 @@ function render(state) {
   } else if (ctx?.status === STATUS.completed) text = ctx.answer ? `Answer: ${ctx.answer}` : ctx.result || ctx.reason || "";
   else if (ctx?.status === STATUS.waiting) { text = ctx.question?.text || reasonText(ctx.reason || "heybro has a question."); advice = "Answer in heybro's side panel."; tone = "warn"; }
   else if (ctx?.status === STATUS.stopped) { text = reasonText(ctx.reason || "Stopped."); tone = "warn"; }
-  else if (ctx?.status === STATUS.paused && ctx.reason) { text = reasonText(ctx.reason); advice = /cannot write its record|^waiting for you/i.test(ctx.reason) ? adviceFor(ctx.reason, "paused") : "Resume continues it from where it stopped."; tone = "warn"; }
+  else if (resumable && ctx?.reason) { text = reasonText(ctx.reason); advice = adviceFor(ctx.reason, ctx.status, ctx.pause); tone = "warn"; }
   outcome.hidden = !text;
   /** @type {HTMLElement} */ (outcome.querySelector("[data-field=text]")).textContent = text;
   /** @type {HTMLElement} */ (outcome.querySelector("[data-field=advice]")).textContent = advice;
   outcome.dataset.tone = tone;
 
   keepingFocus(document, FOCUS, () => {
-    const paused = ctx?.status === STATUS.paused || status === "pausing";
+    const paused = resumable || status === "pausing";
     const stopping = status === "stopping";
     byId("controls").hidden = final;
     byId("pause").hidden = paused || stopping;

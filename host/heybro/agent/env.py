@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from shared_schema.page_text import neutral
 from shared_schema.sites import SiteGate, Verdict, refusal, site_of
+from shared_schema.status import Pause
 
 from ..config import Limits, Settings
 from ..flow.ledger import Ledger, sites_in
@@ -143,12 +144,14 @@ class AgentEnv:
         """How long the task has run, pauses not counted (the wall-clock limit's measure)."""
         return time.monotonic() - self.state.started - self.control.paused_s
 
-    async def set_status(self, status: TaskStatus, reason: str | None = None) -> None:
-        """The task's status, recorded (the same status again says nothing without a reason)."""
+    async def set_status(self, status: TaskStatus, reason: str | None = None,
+                         pause: Pause | None = None) -> None:
+        """The task's status, recorded (the same status again says nothing without a reason);
+        a pause says why (`pause`)."""
         if self.task.status == status and reason is None:
             return
         self.task.status = status
-        await self.recorder.status_changed(self.task, status, reason)
+        await self.recorder.status_changed(self.task, status, reason, pause)
 
     async def checkpoint(self, *, holding: bool = False, interrupt: bool = True) -> None:
         """A safe point. Waits while paused; raises TaskStopped when stopped. With `interrupt`,
@@ -335,7 +338,7 @@ class AgentEnv:
         task, before = self.task, self.task.status
         task.question = question
         await self.recorder.question(task, question)
-        await self.set_status(TaskStatus.waiting, f"Waiting for you: {question.text}")
+        await self.set_status(TaskStatus.waiting, f"{TaskStatus.waiting.meaning.label}: {question.text}")
         try:
             answer = await self.control.ask()
         finally:

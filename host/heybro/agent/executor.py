@@ -9,6 +9,8 @@ import asyncio
 from dataclasses import dataclass
 from typing import Protocol
 
+from shared_schema.status import Pause
+
 from .. import logs
 from ..llm import LLMError
 from ..store.errors import StoreUnwritable
@@ -78,7 +80,7 @@ class TaskExecutor:
         async def on_pause() -> None:
             stop_clock()
             resume_status[0] = task.status
-            await self.env.set_status(TaskStatus.paused, "paused by the user")
+            await self.env.set_status(TaskStatus.paused, "paused by the user", Pause.asked)
 
         async def on_resume() -> None:
             start_clock()
@@ -120,7 +122,7 @@ class TaskExecutor:
                                        "may or may not have happened; the task is paused. "
                                        "Press Resume and heybro looks at the page before "
                                        "repeating anything.", "warning")
-            await self.env.set_status(TaskStatus.paused, reason)
+            await self.env.set_status(TaskStatus.paused, reason, Pause.cut_off)
         except StoreUnwritable:
             raise  # the session pauses the task and keeps it until writing works again
         except RepeatHeld as err:
@@ -128,7 +130,7 @@ class TaskExecutor:
             await env.recorder.message(task, f"Not repeating {err.key} by itself: a fault cut it "
                                        "off earlier and it may have happened. Check the page, then "
                                        "Resume to let it go ahead, or Stop.", "warning")
-            await self.env.set_status(TaskStatus.paused, err.reason)
+            await self.env.set_status(TaskStatus.paused, err.reason, Pause.held)
         except Exception as err:  # noqa: BLE001 - a task must end with a reason, never hang
             log.exception("task_crashed", task_id=task.id)
             await self._fail(f"Internal error: {type(err).__name__}: {err}")

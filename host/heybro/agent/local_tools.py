@@ -1,20 +1,104 @@
-"""The handlers of the tools the host runs for a role itself (waiting, memory, the user, the
-record), and the text their results leave in the role's next prompt."""
+"""The tools the host runs for a role itself (waiting, memory, the user, the record): their
+arguments as the model gives them, their handlers (typed against what a role hands them:
+`LocalContext`, of which AgentEnv provides the env), and the text their results leave in the role's
+next prompt. toolbox.py defines the tools from these."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from pydantic import Field, model_validator
 
 from shared_schema.dom_tools import ExtractArgs
 
 from . import history
 from .errors import ToolFailed
-from ..tool_def import LocalContext, Wire
-from .wire import element_text_args
+from ..tool_def import Args, Wire, WireContext
+from .wire import for_page
 
 if TYPE_CHECKING:
-    from .toolbox import Answer, AskUser, Extract, RecallHistory, Wait
+    from .browser import Snapshot
+    from .control import RunControl
+    from .models import MemoryItem, RoleName, Task
+
+
+class _Page(Protocol):
+    @property
+    def snapshot(self) -> Snapshot | None: ...
+
+
+class TaskEnv(Protocol):
+    """What these handlers use of the task's env (AgentEnv provides it): the task, its control,
+    the page it is on, the page's tools by their wire, its memory, the user."""
+
+    @property
+    def task(self) -> Task: ...
+
+    @property
+    def control(self) -> RunControl: ...
+
+    @property
+    def state(self) -> _Page: ...
+
+    async def call_wire(self, wire: Wire[Any, Any], a: Any) -> dict[str, Any]: ...
+
+    async def remember(self, name: str, value: str, source_url: str | None = None) -> MemoryItem: ...
+
+    async def give_answer(self, role: RoleName, text: str) -> None: ...
+
+    async def ask(self, args: Any) -> dict[str, Any]: ...
+
+
+class LocalContext(Protocol):
+    """What a local tool's handler works with: the role calling it (its name, the task's env)."""
+
+    @property
+    def name(self) -> RoleName: ...
+
+    @property
+    def env(self) -> TaskEnv: ...
+
+# --- their arguments, as the model gives them -----------------------------------------------------
+class Wait(Args):
+    seconds: float = Field(gt=0, le=30)
+
+
+class Extract(Args):
+    name: str = Field(min_length=1)
+    value: str | None = Field(None, description="What to remember (or give element_id).")
+    element_id: str | None = None
+
+
+class RecallHistory(Args):
+    query: str | None = None
+
+
+class AskUser(Args):
+    question: str = Field(min_length=1)
+    kind: Literal["text", "choice", "secret"] = Field(
+        "text", description="secret: a code or password, never shown to you; type it as "
+        "{{secret:NAME}}.")
+    choices: list[str] | None = None
+    name: str = Field("secret", pattern=r"^[A-Za-z][\w-]{0,30}$",
+                      description="The secret's NAME.")
+
+    @model_validator(mode="after")
+    def _choices(self) -> AskUser:
+        if self.kind == "choice" and len(self.choices or []) < 2:
+            raise ValueError("a choice needs at least two choices")
+        return self
+
+
+class Answer(Args):
+    text: str = Field(min_length=1, description="The answer, in words the user reads first.")
+
+
+def element_text_args(a: Extract, ctx: WireContext) -> ExtractArgs:
+    """extract (to memory) of an element: the browser reads the element; `name` and `value` stay
+    with the host, which keeps what was read under `name`."""
+    return ExtractArgs.model_validate(for_page({"element_id": a.element_id}, ExtractArgs, ctx))
+
 
 # extract(element_id=…): the browser reads the element, the host keeps it in memory.
 ELEMENT_TEXT: Wire[Extract, ExtractArgs] = Wire("extract", ExtractArgs, element_text_args)

@@ -19,8 +19,8 @@ from .technician import Technician
 from .toolbox import FAIL_TASK, NAVIGATE
 from .worker import Worker
 
-# Who works a subtask, by the role the plan gives it (the operator is the page worker).
-WORKERS = {"operator": Worker, "analyst": Analyst, "technician": Technician}
+# Who works a subtask, by the role the plan gives it.
+WORKERS = {"worker": Worker, "analyst": Analyst, "technician": Technician}
 
 log = logs.get("heybro.agent")
 
@@ -112,7 +112,7 @@ class ModelRun:
         cycle = self.task.new_cycle(assignment)
         cycle.scheduler = step.plan
         current = task.current_step
-        worker = WORKERS[current.role if current else "operator"](env, assignment, step.correction)
+        worker = WORKERS[current.role if current else "worker"](env, assignment, step.correction)
         try:
             cycle.worker = await worker.run()
         except Interrupted as err:  # the planner's history shows where it stopped

@@ -5,18 +5,28 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from shared_schema.events import UsageData
 from shared_schema.status import Decision, TaskStatus
 
 RoleName = Literal["scheduler", "worker", "verifier", "analyst", "technician"]
-# Who does a subtask (seed 004: roles by capability): the operator works the page (the Worker
-# role), the analyst answers and computes from what was gathered without the page, the
-# technician does system-side work with host tools only.
-WorkKind = Literal["operator", "analyst", "technician"]
+# Who does a subtask (seed 004: roles by capability): the worker works the page, the analyst
+# answers and computes from what was gathered without the page, the technician does system-side
+# work with host tools only. Each is a role of RoleName, by the same name.
+WorkKind = Literal["worker", "analyst", "technician"]
+# A role's name before it had one name: read in records, routines and settings written then.
+RENAMED_ROLES = {"operator": "worker"}
+
+
+def role_named(value: Any) -> Any:
+    return RENAMED_ROLES.get(value, value) if isinstance(value, str) else value
+
+
+# A subtask's role as given (by the model, or a record written before the rename).
+WorkKindGiven = Annotated[WorkKind, BeforeValidator(role_named)]
 
 
 def now() -> float:
@@ -102,7 +112,7 @@ class Subtask(BaseModel):
     leaves, the subtask is proven without asking the verifier (except for the task's last one)."""
 
     text: str
-    role: WorkKind = "operator"
+    role: WorkKindGiven = "worker"
     done_when: ExpectedOutcome | None = None
 
     @model_validator(mode="before")

@@ -17,20 +17,20 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
 from shared_schema.dom_tools import ObserveArgs
 
-from ..tool_def import LocalContext, RoleTool
+from ..tool_def import RoleTool
 from .act import changed_page, guard, hold, no_effect
 from .browser import Snapshot
 from .env import AgentEnv, Aim
 from .errors import BrowserLost, GuardrailHit, HeldReplySetAside, ToolFailed
 from .facts import of_wait
 from .gate import RunKind, after_no
-from .models import ExpectedOutcome, ProposedToolCall, ToolCall
+from .models import ExpectedOutcome, ProposedToolCall, RoleName, ToolCall
 from .settle import SETTLE_MS, checked
 from .toolbox import WaitFor
 
@@ -63,11 +63,22 @@ def new_call(env: AgentEnv, tool: RoleTool | None, call: ProposedToolCall,
                     url=snap.url or None if snap is not None else None)
 
 
+class Caller(Protocol):
+    """Who runs calls through the pipeline: the role whose name the record carries, with the
+    task's env; a local tool's handler is handed it (local_tools.LocalContext)."""
+
+    @property
+    def name(self) -> RoleName: ...
+
+    @property
+    def env(self) -> AgentEnv: ...
+
+
 class Pipeline:
     """Runs calls for one caller (`ctx`: the role whose name the record carries and whose
     handlers get it), with its tools, for a kind of run."""
 
-    def __init__(self, ctx: LocalContext, tools: Mapping[str, RoleTool], run: RunKind) -> None:
+    def __init__(self, ctx: Caller, tools: Mapping[str, RoleTool], run: RunKind) -> None:
         self.ctx = ctx
         self.env: AgentEnv = ctx.env
         self.tools = tools

@@ -30,7 +30,7 @@ async def prove(env: AgentEnv, *, last: bool = False, read_anyway: bool = False)
     another check does not hold (before a verdict: its latest reading is the page now)."""
     task = env.task
     step = task.current_step
-    if (step is None or step.role != "operator" or step.done_when is None
+    if (step is None or step.role != "worker" or step.done_when is None
             or (task.on_last_subtask and not last)
             or env.control.has_messages or not (read_anyway or others_hold(env))):
         return None

@@ -15,6 +15,7 @@ from shared_schema.events import (AnswerData, ErrorData, EventData, ExperienceDa
                                   ExpectationData, IterationData, MemoryData, MessageData, PlanData,
                                   QuestionData, StatusData, ToolCallData, ToolResultData,
                                   UsageData, VerdictData, dump)
+from shared_schema.status import Pause
 
 from .. import logs
 from .experience import Experience
@@ -27,7 +28,8 @@ log = logs.get("heybro.agent")
 
 class Recorder(Protocol):
     async def task_created(self, task: Task) -> None: ...
-    async def status_changed(self, task: Task, status: TaskStatus, reason: str | None) -> None: ...
+    async def status_changed(self, task: Task, status: TaskStatus, reason: str | None,
+                             pause: Pause | None = None) -> None: ...
     async def plan_changed(self, task: Task) -> None: ...
     async def iteration(self, task: Task, iteration: Iteration) -> None: ...
     async def tool_call(self, task: Task, role: RoleName, call: ToolCall) -> None: ...
@@ -53,8 +55,9 @@ class MemoryRecorder:
     async def task_created(self, task: Task) -> None:
         self.records.append(("task_created", {"task_id": task.id, "goal": task.description}))
 
-    async def status_changed(self, task: Task, status: TaskStatus, reason: str | None) -> None:
-        self.records.append(("status", {"status": status.value, "reason": reason}))
+    async def status_changed(self, task: Task, status: TaskStatus, reason: str | None,
+                             pause: Pause | None = None) -> None:
+        self.records.append(("status", {"status": status.value, "reason": reason, "pause": pause}))
 
     async def plan_changed(self, task: Task) -> None:
         self.records.append(("plan", {"subtasks": task.plan_texts,
@@ -141,9 +144,10 @@ class EventRecorder:
         await self._send(task, StatusData(status=task.status.value, goal=task.description,
                                           url=task.url))
 
-    async def status_changed(self, task: Task, status: TaskStatus, reason: str | None) -> None:
+    async def status_changed(self, task: Task, status: TaskStatus, reason: str | None,
+                             pause: Pause | None = None) -> None:
         if not status.final:
-            await self._send(task, StatusData(status=status.value, reason=reason))
+            await self._send(task, StatusData(status=status.value, reason=reason, pause=pause))
             return
         await self._send(task, StatusData(
             status=status.value, reason=reason, result=task.result, answer=task.answer,

@@ -15,6 +15,7 @@ from .errors import GuardrailHit
 from .pipeline import new_call
 from .models import Iteration, ProposedToolCall, RoleName, RoleResult, ToolCall
 from ..tool_def import RoleTool
+from .local_tools import LocalContext
 from .toolbox import ROLE_TOOLS
 from .validation import ReplyInvalid, validate_reply
 
@@ -25,7 +26,7 @@ class Role:
     name: RoleName
     system: str
     transition_last_ok = False
-    work_kind: str | None = None  # operator / analyst / technician: which host tools it gets
+    work_kind: str | None = None  # worker / analyst / technician: which host tools it gets
 
     def __init__(self, env: AgentEnv) -> None:
         self.env = env
@@ -128,7 +129,7 @@ class Role:
 
 
 class WorkingRole(Role):
-    """A role that works one assignment of the plan (the operator, the analyst, the technician):
+    """A role that works one assignment of the plan (the worker, the analyst, the technician):
     what it did, the report it leaves with, and the host's facts about this cycle (fresh)."""
 
     def __init__(self, env: AgentEnv, assignment: str, correction: str | None = None) -> None:
@@ -138,3 +139,8 @@ class WorkingRole(Role):
         self.done: list[ToolCall] = []
         self.summary: str | None = None
         env.state.facts = []
+
+
+def _runs_local_tools(role: Role) -> LocalContext:
+    """(For the type checker: a role is what a local tool's handler is handed.)"""
+    return role

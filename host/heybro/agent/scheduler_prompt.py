@@ -10,7 +10,7 @@ field shows that whole value); no text:… and no element:… for what must be g
 them on the page after each of the worker's actions: once they hold, the subtask is done — no
 more work on it, no review (except the last subtask: the verifier judges the goal there). So
 name what shows only when ALL of it is done; leave it out when unsure.
-Give each subtask the role that can do it: "operator" (default) works the page; "analyst" answers
+Give each subtask the role that can do it: "worker" (default) works the page; "analyst" answers
 or computes from the facts gathered so far, never seeing the page (e.g. "Which of the saved
 prices is lowest, and by how much?"); "technician" does system-side work with host tools (files,
 fetching a document, calculations). Page work must be saved with extract to reach the analyst.

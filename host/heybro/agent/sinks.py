@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 from shared_schema.effects import SECRET_VALUE, ActGate, address_risk
@@ -35,7 +35,45 @@ from .experience import origin_of
 from .gate import Approval, ask
 
 if TYPE_CHECKING:
-    from .env import AgentEnv
+    from pathlib import Path
+
+    from ..config import Settings
+    from ..flow.ledger import Ledger
+    from .browser import Snapshot
+    from .held_secrets import HeldSecrets
+    from .models import Question, Task
+
+
+class _RunState(Protocol):
+    """What the sinks read and keep of the run: the page, the user's secrets and yeses."""
+    snapshot: Snapshot | None
+    secrets: HeldSecrets
+    approved_effects: set[str]
+
+
+class GateEnv(Protocol):
+    """What the sinks use of the task's env (AgentEnv provides it; gate.ask asks through it)."""
+
+    @property
+    def task(self) -> Task: ...
+
+    @property
+    def state(self) -> _RunState: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def confirm_off(self) -> set[str]: ...
+
+    @property
+    def ledger(self) -> Ledger: ...
+
+    @property
+    def workspace(self) -> Path | None: ...
+
+    async def ask_user(self, question: Question) -> str: ...
+
 
 SECRET_REF = re.compile(r"\{\{secret:([^{}]+)\}\}")
 FRAME_ID = re.compile(r"^f(\d+)e\d+$")
@@ -65,7 +103,7 @@ class SecretUse:
     kind: str  # "password", "code" or "any": the field it goes into
 
 
-async def admit(env: AgentEnv, tool: str, args: dict[str, Any]) -> Admitted:
+async def admit(env: GateEnv, tool: str, args: dict[str, Any]) -> Admitted:
     """Weighs what the call gives and where (asks the user, or refuses, as the module says), adds
     the gate the page's agent checks right before acting, and fills in the secrets."""
     spec = TOOLS.get(tool)
@@ -102,7 +140,7 @@ async def admit(env: AgentEnv, tool: str, args: dict[str, Any]) -> Admitted:
     return done
 
 
-def gate(env: AgentEnv, dest: str, secrets: list[SecretUse] | None = None) -> ActGate:
+def gate(env: GateEnv, dest: str, secrets: list[SecretUse] | None = None) -> ActGate:
     """What the page's agent checks right before it acts (shared_schema/effects.py)."""
     kinds = {s.kind for s in secrets or []}
     return ActGate(origin=origin_of(dest) or None,
@@ -112,7 +150,7 @@ def gate(env: AgentEnv, dest: str, secrets: list[SecretUse] | None = None) -> Ac
                    secret=None if not kinds else kinds.pop() if len(kinds) == 1 else "any")
 
 
-def element_address(env: AgentEnv, element_id: Any) -> str:
+def element_address(env: GateEnv, element_id: Any) -> str:
     """The address of the document an element is in: its cross-origin frame's when the page map
     gave the frame's address, else the page's. (The page's agent checks the origin again before
     acting: a guess here refuses, never lets through.)"""
@@ -134,7 +172,7 @@ def key_text(keys: str) -> str:
     return key
 
 
-def _secret_may_go(env: AgentEnv, target: str) -> None:
+def _secret_may_go(env: GateEnv, target: str) -> None:
     """A form holding a password or code, sent to another site: only to a site one of the user's
     secrets was given for (a secret is the user's for its site: typed there, sent there)."""
     site = site_of(target)
@@ -144,7 +182,7 @@ def _secret_may_go(env: AgentEnv, target: str) -> None:
                          "does not send it. Tell the user if the task needs it.")
 
 
-def _secrets_in(env: AgentEnv, value: str, dest: str) -> list[SecretUse]:
+def _secrets_in(env: GateEnv, value: str, dest: str) -> list[SecretUse]:
     """The secrets a typed value names, each checked against where it goes: typed on the site it
     was given for only."""
     uses = []
@@ -162,7 +200,7 @@ def _secrets_in(env: AgentEnv, value: str, dest: str) -> list[SecretUse]:
     return uses
 
 
-async def _may_send(env: AgentEnv, value: str, dest: str, how: str, decided: list[str]) -> None:
+async def _may_send(env: GateEnv, value: str, dest: str, how: str, decided: list[str]) -> None:
     """Asks the user when `value` going to `dest` carries what is not that site's — and to every
     site an address it holds forwards to (`shop.test/go?to=https://evil.test/…`: a redirect hands
     on what it was given)."""
@@ -172,7 +210,7 @@ async def _may_send(env: AgentEnv, value: str, dest: str, how: str, decided: lis
             await _ask_to_send(env, out, how, decided)
 
 
-async def _may_open(env: AgentEnv, url: str, decided: list[str]) -> None:
+async def _may_open(env: GateEnv, url: str, decided: list[str]) -> None:
     """An address whose own words say it deletes or pays (`/account/delete?confirm=1`) is a press,
     whoever typed it — but the user, whose start address it may be: asked first as a link to it
     would be (a yes holds for that address)."""
@@ -188,7 +226,7 @@ async def _may_open(env: AgentEnv, url: str, decided: list[str]) -> None:
     env.state.approved_effects.add(key)
 
 
-async def _may_send_file(env: AgentEnv, name: str, dest: str, decided: list[str]) -> None:
+async def _may_send_file(env: GateEnv, name: str, dest: str, decided: list[str]) -> None:
     """A file of the user's (a resource of the task) dropped into a page: theirs, like their words."""
     site = site_of(dest)
     if site and (env.ledger.is_named(site) or site in env.ledger.approved):
@@ -197,7 +235,7 @@ async def _may_send_file(env: AgentEnv, name: str, dest: str, decided: list[str]
     await _ask_to_send(env, out, f"upload it on {site or dest}", decided, what=f'your file "{name}"')
 
 
-async def _ask_to_send(env: AgentEnv, out: Outgoing, how: str, decided: list[str],
+async def _ask_to_send(env: GateEnv, out: Outgoing, how: str, decided: list[str],
                        what: str | None = None) -> None:
     what = what or out.words()
     decided.append(await ask(env, Approval(
@@ -207,7 +245,7 @@ async def _ask_to_send(env: AgentEnv, out: Outgoing, how: str, decided: list[str
     env.ledger.approve(out.site)
 
 
-async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
+async def resolve(env: GateEnv, err: ToolFailed, args: dict[str, Any],
                   decided: list[str]) -> dict[str, Any]:
     """The page's agent stopped the call at its last look (`needs_approval`): weighs what the press
     would send and asks the user what needs their yes; returns the arguments to send again, with
@@ -250,7 +288,7 @@ async def resolve(env: AgentEnv, err: ToolFailed, args: dict[str, Any],
     return out
 
 
-def _act_words(env: AgentEnv, args: dict[str, Any], effect: dict[str, Any]) -> str:
+def _act_words(env: GateEnv, args: dict[str, Any], effect: dict[str, Any]) -> str:
     """The press in the page's words: the control as the page names it and the item it is in
     (`click button "Unsubscribe" in "Cooking feed"`), as the page's agent read them at the press."""
     words = " ".join(str(effect.get("words") or "").split())[:80] or "this control"
@@ -270,13 +308,13 @@ def repr_words(words: str) -> str:
     return f'"{words}"'
 
 
-def sent(env: AgentEnv, done: Admitted) -> None:
+def sent(env: GateEnv, done: Admitted) -> None:
     """What the call gave went where it was going: counted with what goes there next."""
     for value, dest in done.gives:
         env.ledger.sent(value, dest)
 
 
-async def host_tool_may_send(env: AgentEnv, name: str, sends: str | None,
+async def host_tool_may_send(env: GateEnv, name: str, sends: str | None,
                              params: dict[str, Any]) -> list[str]:
     """A host tool's arguments leaving this machine: to the address in its `url` (fetch), or to
     the place it sends everything (an MCP server, a shell command). Returns what the user decided."""
@@ -305,7 +343,7 @@ async def host_tool_may_send(env: AgentEnv, name: str, sends: str | None,
 FILE_READ = 200_000  # characters of a named workspace file weighed with a tool's arguments
 
 
-def _files_named(env: AgentEnv, values: list[str]) -> list[str]:
+def _files_named(env: GateEnv, values: list[str]) -> list[str]:
     """The text of the task's workspace files the arguments name (`notes_import_file(path=
     "order.txt")`): what a tool reads from them leaves with it."""
     workspace = env.workspace
@@ -336,6 +374,6 @@ def _short(url: str) -> str:
     return url if len(url) <= 120 else url[:119] + "…"
 
 
-def _target(env: AgentEnv, args: dict[str, Any]) -> str:
+def _target(env: GateEnv, args: dict[str, Any]) -> str:
     snap = env.state.snapshot
     return (snap.describe(args.get("element_id")) if snap is not None else None) or "a field"

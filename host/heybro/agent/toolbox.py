@@ -1,5 +1,7 @@
 """Every tool a role may call, each defined once: its argument model, description, kind, effects
-and how it runs (tool_def.RoleTool); the roles' tool lists are made of these definitions.
+and how it runs (tool_def.RoleTool); the roles' tool lists are made of these definitions. A tool
+whose handler is written elsewhere has its arguments there, beside it (the local tools' in
+local_tools.py, the browser's in their declarations in shared_schema), so neither imports this back.
 
 Names and parameters follow seed 000's tables (`click(element_id)`, `fill(element_id, value)`,
 `mark_done(summary)`, `set_subtasks(subtasks)`, `continue_work(instructions)`, ...). Browser actions
@@ -18,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, cast
 
 from pydantic import BeforeValidator, Field, WithJsonSchema, create_model, model_validator
 
@@ -31,9 +33,10 @@ from shared_schema.tools import DECLARED
 
 from . import local_tools as local
 from .history import fence
+from .local_tools import Answer, AskUser, Extract, RecallHistory, Wait
 from ..tool_def import playwright_forms as pw
 from .expect import parse_expect
-from .models import ExpectedOutcome, RoleName, Subtask, ToolCall, WorkKind
+from .models import ExpectedOutcome, RoleName, Subtask, ToolCall, WorkKindGiven
 from ..tool_def import LOOKS, Args, Effects, NoArgs, ResultText, RoleTool, Wire
 from .wire import converted, copied, upload_args
 
@@ -50,7 +53,7 @@ Expect = Annotated[ExpectedOutcome | None, BeforeValidator(_expect), WithJsonSch
 # --- scheduler ----------------------------------------------------------------------------------
 class PlanItem(Args):
     subtask: str = Field(min_length=1)
-    role: WorkKind = "operator"  # explained once, in the scheduler's prompt
+    role: WorkKindGiven = "worker"  # explained once, in the scheduler's prompt
     done_when: Expect = None
 
     @model_validator(mode="before")
@@ -94,20 +97,6 @@ class Act(Args):
     expect: Expect = None
 
 
-class Wait(Args):
-    seconds: float = Field(gt=0, le=30)
-
-
-class Extract(Args):
-    name: str = Field(min_length=1)
-    value: str | None = Field(None, description="What to remember (or give element_id).")
-    element_id: str | None = None
-
-
-class RecallHistory(Args):
-    query: str | None = None
-
-
 LEARNED = ("One short fact about this site that would save steps next time (where a control "
            "is, what a step needs).")
 
@@ -115,26 +104,6 @@ LEARNED = ("One short fact about this site that would save steps next time (wher
 class MarkDone(Args):
     summary: str = Field(min_length=1)
     learned: str | None = Field(None, max_length=240, description=LEARNED)
-
-
-class AskUser(Args):
-    question: str = Field(min_length=1)
-    kind: Literal["text", "choice", "secret"] = Field(
-        "text", description="secret: a code or password, never shown to you; type it as "
-        "{{secret:NAME}}.")
-    choices: list[str] | None = None
-    name: str = Field("secret", pattern=r"^[A-Za-z][\w-]{0,30}$",
-                      description="The secret's NAME.")
-
-    @model_validator(mode="after")
-    def _choices(self) -> AskUser:
-        if self.kind == "choice" and len(self.choices or []) < 2:
-            raise ValueError("a choice needs at least two choices")
-        return self
-
-
-class Answer(Args):
-    text: str = Field(min_length=1, description="The answer, in words the user reads first.")
 
 
 # --- verifier -----------------------------------------------------------------------------------

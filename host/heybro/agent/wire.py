@@ -4,7 +4,8 @@ what the extension takes (`url`, `timeout_ms`, `file`) in code, never by droppin
 
 `copied` is the plain case, checked when the tool is defined: every argument the model gives must
 be a wire field of the same name (or one the host keeps, `expect`), else the import fails and the
-tool needs its own conversion.
+tool needs its own conversion: declared with the tool (`PageTool.convert`, `converted`), or
+written here where it reads the task's files (`upload_args`).
 """
 
 from __future__ import annotations
@@ -13,19 +14,14 @@ import base64
 import mimetypes
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from shared_schema.dom_tools import ExtractArgs, UploadArgs
+from shared_schema.dom_tools import Upload, UploadArgs
 
 from .errors import ToolFailed
 from ..tool_def import Wire, WireContext
-
-if TYPE_CHECKING:
-    from shared_schema.dom_tools import Upload
-
-    from .toolbox import Extract
 
 A = TypeVar("A", bound=BaseModel)
 W = TypeVar("W", bound=BaseModel)
@@ -46,12 +42,12 @@ def copied(tool: str, args: type[A], model: type[W],
 
     def convert(a: A, ctx: WireContext) -> W:
         data = a.model_dump(exclude=set(HOST_ONLY), exclude_none=True)
-        return model.model_validate(_for_page(data, model, ctx))
+        return model.model_validate(for_page(data, model, ctx))
 
     return Wire(tool, model, convert, timeout_ms)
 
 
-def _for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) -> dict[str, Any]:
+def for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) -> dict[str, Any]:
     if "signature" in model.model_fields:
         signature = ctx.signature(data.get("element_id"))
         if signature is not None:
@@ -62,10 +58,11 @@ def _for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) ->
 def converted(tool: str, model: type[W], convert: Callable[[Any], BaseModel],
               timeout_ms: int | Callable[[W], int] = DEFAULT_TIMEOUT_MS) -> Wire[Any, W]:
     """A wire whose arguments its declaration converts from the model's (wait_for's `seconds` are
-    its `timeout_ms`), the element's signature added for re-finding."""
+    its `timeout_ms`: shared_schema.dom_tools.wait_for_args), the element's signature added for
+    re-finding."""
     def convert_for_page(a: Any, ctx: WireContext) -> W:
         data = convert(a).model_dump(exclude_unset=True, exclude_none=True)
-        return model.model_validate(_for_page(data, model, ctx))
+        return model.model_validate(for_page(data, model, ctx))
 
     return Wire(tool, model, convert_for_page, timeout_ms)
 
@@ -82,13 +79,7 @@ def upload_args(a: Upload, ctx: WireContext) -> UploadArgs:
             "mime": mimetypes.guess_type(path.name)[0] or "application/octet-stream",
             "data_base64": base64.b64encode(data).decode("ascii")}
     return UploadArgs.model_validate(
-        _for_page({"element_id": a.element_id, "file": file}, UploadArgs, ctx))
-
-
-def element_text_args(a: Extract, ctx: WireContext) -> ExtractArgs:
-    """extract (to memory) of an element: the browser reads the element; `name` and `value` stay
-    with the host, which keeps what was read under `name`."""
-    return ExtractArgs.model_validate(_for_page({"element_id": a.element_id}, ExtractArgs, ctx))
+        for_page({"element_id": a.element_id, "file": file}, UploadArgs, ctx))
 
 
 def wire_json(args: BaseModel) -> dict[str, Any]:

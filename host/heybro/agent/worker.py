@@ -28,7 +28,7 @@ OLDER_RESULT_CHARS = 300
 
 class Worker(WorkingRole):
     name = "worker"
-    work_kind = "operator"
+    work_kind = "worker"
     system = SYSTEM
     # mark_done may close a batch whose actions the host checks (each carries `expect`): one
     # model call saved per assignment, and the verifier still judges the page.

@@ -32,7 +32,7 @@ from ..session.commands import COMMANDS, CONCURRENT
 from . import files
 
 if TYPE_CHECKING:
-    from ..session import Session
+    from ..session.core import Session
 
 log = logs.get("heybro.endpoint")
 

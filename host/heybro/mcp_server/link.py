@@ -24,6 +24,7 @@ from shared_schema import build
 from .. import logs
 from ..endpoint import files
 from ..endpoint.client import EndpointUnavailable, open_endpoint
+from ..processes import alive
 
 log = logs.get("heybro.mcp")
 
@@ -52,11 +53,11 @@ class HostLink:
         async with self._lock:
             if self.ws is not None and self._reader is not None and not self._reader.done():
                 return
-            from ..cli_run import LaunchedChromium, _alive
+            from ..cli_run import LaunchedChromium
 
             info = files.read()
             ws = None
-            if info and _alive(int(info.get("pid", 0))):
+            if info and alive(int(info.get("pid", 0))):
                 with contextlib.suppress(EndpointUnavailable):
                     ws = await open_endpoint(info)
             if ws is None:
@@ -110,10 +111,8 @@ class HostLink:
         """Whether a heybro host runs now (this link's, or one a browser started)."""
         if self.ws is not None and self._reader is not None and not self._reader.done():
             return True
-        from ..cli_run import _alive
-
         info = files.read()
-        return bool(info) and _alive(int((info or {}).get("pid", 0)))
+        return bool(info) and alive(int((info or {}).get("pid", 0)))
 
     def seen(self, task_id: str) -> bool:
         return task_id in self._events

@@ -22,11 +22,11 @@ from mcp.server.lowlevel.server import Server
 from pydantic import ValidationError
 
 from shared_schema.outside import OutsideActed
-from shared_schema.status import TaskStatus
+from shared_schema.status import FINAL, TaskStatus
 
 from .. import config, logs
 from ..agent.validation import pydantic_errors
-from ..cli_run import FINAL, Progress, refusal
+from ..cli_run import Progress, refusal
 from ..version import HOST_VERSION
 from .link import HostGone, HostLink
 from .tools import TASK_TOOLS, page_tools, task_tools
@@ -223,7 +223,7 @@ class HeybroMcp:
             words.append(f"Answer: {end['answer']}")
         if status == TaskStatus.waiting and question is not None:
             words.append(_question_words(task_id, question))
-        return _text("\n".join(words), outcome, error=status in (TaskStatus.failed, TaskStatus.stopped))
+        return _text("\n".join(words), outcome, error=status in FINAL and status != TaskStatus.completed)
 
     # --- page tools ---------------------------------------------------------------------------
 

@@ -17,8 +17,7 @@ from ..store.task_store import TaskStore
 from .save import SaveRefused, save_task
 
 if TYPE_CHECKING:
-    from ..session.commands import Reply
-    from ..session.core import Session
+    from ..session.api import Reply, SessionApi
     from ..session.running import Listener
 
 
@@ -39,15 +38,15 @@ def delete(store: TaskStore, name: str) -> None:
         raise ProtocolError(ErrorCode.not_found, f"There is no routine named {name!r}.")
 
 
-async def on_save(session: Session, payload: RoutineSave, listener: Listener | None) -> Reply:
+async def on_save(session: SessionApi, payload: RoutineSave, listener: Listener | None) -> Reply:
     return "routine.saved", await asyncio.to_thread(save, session.store, payload)
 
 
-async def on_list(session: Session, payload: RoutineList, listener: Listener | None) -> Reply:
+async def on_list(session: SessionApi, payload: RoutineList, listener: Listener | None) -> Reply:
     routines = await asyncio.to_thread(StoreRoutines(session.store).listing)
     return "routine.list_result", RoutineListResult(routines=routines)
 
 
-async def on_delete(session: Session, payload: RoutineRef, listener: Listener | None) -> Reply:
+async def on_delete(session: SessionApi, payload: RoutineRef, listener: Listener | None) -> Reply:
     await asyncio.to_thread(delete, session.store, payload.name)
     return "ack", Ack()

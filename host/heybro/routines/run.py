@@ -17,14 +17,13 @@ from .model import Routine
 from .replay import RoutineReplay, RunSettings, new_task
 
 if TYPE_CHECKING:
-    from ..session.commands import Reply
-    from ..session.core import Session
+    from ..session.api import Reply, SessionApi
     from ..session.launch import Executor
     from ..session.running import Listener
 
 log = logs.get("heybro.routines")
 
-async def start(session: Session, payload: RoutineRun, listener: Listener | None) -> Reply:
+async def start(session: SessionApi, payload: RoutineRun, listener: Listener | None) -> Reply:
     """routine.run: the replay starts as a new task; the caller (a terminal) hears its events."""
     runs = StoreRoutines(session.store)
     routine = runs.get(payload.name)

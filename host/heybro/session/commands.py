@@ -17,18 +17,17 @@ from typing import TYPE_CHECKING, Any
 from shared_schema.messages import (Ack, TaskAccepted, TaskGet, TaskHandTab, TaskList, TaskMessage,
                                     TaskRef, TaskStart)
 from shared_schema.outside import OutsideAct, OutsideOpen
-from shared_schema.payload import Payload
 
 from .. import settings_channel
 from ..routines import commands as routines
 from ..routines import run as routine_run
 from . import experiences
+from .api import Reply
 from .running import Listener
 
 if TYPE_CHECKING:
     from .core import Session
 
-Reply = tuple[str, Payload]
 Command = Callable[["Session", Any, Listener | None], Awaitable[Reply]]
 
 

@@ -15,11 +15,11 @@ from typing import Any, Literal
 from shared_schema import ErrorCode, ProtocolError
 from shared_schema.events import ControlData, MessageData, dump
 from shared_schema.page_text import neutral
-from shared_schema.status import FINAL
+from shared_schema.status import FINAL, Pause, meaning_of
 from shared_schema.messages import Event, TaskAccepted, TaskDetail, TaskListResult, TaskStart
 
 from .. import config, logs
-from ..agent.cutoff import WAITING_FOR_YOU, unresolved
+from ..agent.cutoff import unresolved
 from ..agent.models import MemoryItem, ResumeNote, Task, TaskStatus
 from ..agent.said_secrets import said_secrets
 from ..native.channel import NativeChannel
@@ -44,6 +44,11 @@ HOW_TO_END = ("One task runs at a time: resume it or stop it first, with Resume 
 
 def _short(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _resumable(row: TaskRow) -> bool:
+    """Whether the task waits in the record for the person's Resume (a paused task)."""
+    return bool((meaning := meaning_of(row.status)) and meaning.resumable)
 
 
 class Session:
@@ -81,19 +86,22 @@ class Session:
         the task the caller is about to continue."""
         cur = self.current
         if cur is not None and not cur.done.is_set() and cur.task.id != allow:
-            word = "paused" if cur.control.paused else "running"
-            raise ProtocolError(ErrorCode.busy, f'Task "{_short(cur.task.description)}" is {word}. '
-                                + HOW_TO_END, detail={"task_id": cur.task.id, "status": word,
-                                                      "goal": cur.task.description})
+            status = TaskStatus.paused if cur.control.paused else cur.task.status
+            raise ProtocolError(ErrorCode.busy, f'Task "{_short(cur.task.description)}" is '
+                                f"{status.meaning.label.lower()}. " + HOW_TO_END,
+                                detail={"task_id": cur.task.id, "status": status, "here": True,
+                                        "goal": cur.task.description})
         # Tasks another host started and lost: paused first, so they block as paused ones.
         self.store.pause_interrupted("interrupted: the heybro host stopped", skip=is_owned)
         for row in self.store.unfinished():
             if row.id == allow or (cur is not None and row.id == cur.task.id):
                 continue
-            where = "" if row.status == TaskStatus.paused else " in another heybro window"
+            # A paused task waits here for anyone; another status is another host's run.
+            here = TaskStatus(row.status).meaning.resumable
+            where = "" if here else " in another heybro window"
             raise ProtocolError(ErrorCode.busy, f'Task "{_short(row.goal)}" ({row.id}) is '
                                 f"{row.status}{where}. {HOW_TO_END}",
-                                detail={"task_id": row.id, "status": row.status,
+                                detail={"task_id": row.id, "status": row.status, "here": here,
                                         "goal": row.goal})
 
     def settings_for(self, given: dict[str, Any] | None = None, task_id: str | None = None, *,
@@ -157,7 +165,7 @@ class Session:
         row = self.row(task_id)
         if row.status in FINAL:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
-        if row.status != TaskStatus.paused:
+        if not _resumable(row):
             await self._not_here(task_id, "pause")
 
     async def _not_here(self, task_id: str, what: Literal["pause", "stop"]) -> None:
@@ -210,13 +218,13 @@ class Session:
             cur.control.resume()
             return
         row = self.row(task_id)
-        if row.status != TaskStatus.paused:
+        if not _resumable(row):
             raise ProtocolError(ErrorCode.invalid_state, f"That task is {row.status}, not paused.")
         self.refuse_if_busy(allow=task_id)
         task = self._restore(task_id)
         settings = self.settings_for(task_id=task_id, need_model=needs_model(task)
                                   and not task.outside)
-        if task.held_repeat and (row.reason or "").startswith(WAITING_FOR_YOU):
+        if task.held_repeat and row.pause == Pause.held:
             # The user's Resume after heybro asked is their word: the held action may go ahead.
             why = resume_notes.went_ahead(task.held_repeat)
             task.cut_off = [k for k in task.cut_off if k != task.held_repeat]
@@ -238,7 +246,7 @@ class Session:
         row = self.row(task_id)
         if row.status in FINAL:
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
-        if row.status != TaskStatus.paused:
+        if not _resumable(row):
             await self._not_here(task_id, "stop")
             return
         # A paused task from an earlier host: end it in the record.
@@ -272,11 +280,11 @@ class Session:
             return
         text, said = _secrets_said(text, {})
         row = self.row(task_id)
-        if said and row.status == TaskStatus.paused:
+        if said and _resumable(row):
             raise ProtocolError(ErrorCode.invalid_state, "heybro does not keep a password written "
                                 "to a task that is not running (it would stay in its record). "
                                 "Press Resume, then tell it again.")
-        if row.status == TaskStatus.paused:
+        if _resumable(row):
             held: dict[str, Any] = (self.store.load_checkpoint(task_id) or {}).get("question") or {}
             if held.get("kind") == "secret":
                 # Asked before heybro restarted: a secret typed now would land in the record.
@@ -327,7 +335,7 @@ class Session:
             await self._say(cur, f"You handed over tab {tab_id} ({site}): heybro may use it now.")
             return
         row = self.row(task_id)
-        if row.status != TaskStatus.paused:
+        if not _resumable(row):
             raise ProtocolError(ErrorCode.invalid_state, f"That task is already {row.status}.")
         state = self.store.load_checkpoint(task_id)
         if state is not None:

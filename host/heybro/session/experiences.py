@@ -15,8 +15,7 @@ from ..store.experiences import StoreExperiences
 from ..store.task_store import TaskStore
 
 if TYPE_CHECKING:
-    from .commands import Reply
-    from .core import Session
+    from .api import Reply, SessionApi
     from .running import Listener
 
 
@@ -39,10 +38,10 @@ def forget(store: TaskStore, payload: ExperienceForget) -> ExperienceForgotten:
     return ExperienceForgotten(ids=[payload.id] if book.delete(payload.id) else [])
 
 
-async def on_list(session: Session, payload: ExperienceList, listener: Listener | None) -> Reply:
+async def on_list(session: SessionApi, payload: ExperienceList, listener: Listener | None) -> Reply:
     return "experience.list_result", await asyncio.to_thread(listing, session.store, payload.site)
 
 
-async def on_forget(session: Session, payload: ExperienceForget,
+async def on_forget(session: SessionApi, payload: ExperienceForget,
                     listener: Listener | None) -> Reply:
     return "experience.forgotten", await asyncio.to_thread(forget, session.store, payload)

@@ -1,11 +1,13 @@
 """Wiring the session into the native host: the task store, the command table on the native
-channel, the websocket endpoint for the terminal, and the watch over other hosts' tasks."""
+channel, the watch over other hosts' tasks, and the local endpoint for the terminal (`serve`,
+handed in by heybro.app: the endpoint serves the session, so the session does not import it)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import sqlite3
+from collections.abc import Callable
 
 from shared_schema import Envelope
 from shared_schema.payload import Payload
@@ -53,7 +55,11 @@ def _native(session: Session | None, command: Command) -> Handler:
     return handler
 
 
-def install(channel: NativeChannel) -> None:
+# Starts the terminal's endpoint for the session (inside the running loop).
+Serve = Callable[[Session, NativeChannel], None]
+
+
+def install(channel: NativeChannel, serve: Serve | None = None) -> None:
     store = _open_store(channel)
     if store is None:  # the task commands say why; the settings page still works
         for type_ in NATIVE.keys() - COMMANDS.keys():
@@ -77,9 +83,8 @@ def install(channel: NativeChannel) -> None:
                 log.exception("lease_check_failed")
 
     session.lease_watch = asyncio.get_running_loop().create_task(watch_leases())
-    from ..endpoint.server import start_endpoint
     channel.session = session  # type: ignore[attr-defined]
     # A host started only to be checked (`heybro doctor`) serves no endpoint: it would take the
     # endpoint file from the host of the user's running browser, and remove it as it ends.
-    if os.environ.get(NO_ENDPOINT) != "1":
-        start_endpoint(session, channel)
+    if serve is not None and os.environ.get(NO_ENDPOINT) != "1":
+        serve(session, channel)

@@ -17,7 +17,7 @@ from typing import cast
 from shared_schema import ErrorCode, ProtocolError
 from shared_schema.events import ErrorData, EventData, MessageData, StatusData, dump
 from shared_schema.messages import Event
-from shared_schema.status import FINAL
+from shared_schema.status import Pause
 
 from .. import config, logs
 from ..agent.browser import Browser
@@ -139,7 +139,7 @@ class Launcher:
         no one's help. Resume goes on (the note for the run), Stop ends it; None when the run is
         over."""
         task, control = running.task, running.control
-        ended = task.status.value in FINAL
+        ended = task.status.final
         if not ended:
             task.status = TaskStatus.paused
         running.store_failed = err
@@ -149,7 +149,8 @@ class Launcher:
                 "some space, make the folder writable, close what locks it); heybro notices by "
                 "itself and writes everything, then press Resume.")
         if not ended:
-            await running.tell(StatusData(status=TaskStatus.paused, reason=err.message))
+            await running.tell(StatusData(status=TaskStatus.paused, reason=err.message,
+                                          pause=Pause.unwritable))
         await running.tell(ErrorData(text=text))
         retry = asyncio.create_task(self._write_held(running, err, ended))
         try:
@@ -178,7 +179,8 @@ class Launcher:
                     if retry.done():  # it failed again since: tried again by itself too
                         retry = asyncio.create_task(self._write_held(running, again, ended))
                     await running.tell(ErrorData(text=f"Still paused: {again.message}."))
-                    await running.tell(StatusData(status=TaskStatus.paused, reason=again.message))
+                    await running.tell(StatusData(status=TaskStatus.paused, reason=again.message,
+                                                          pause=Pause.unwritable))
                     continue
                 if ended:
                     return None
@@ -196,7 +198,8 @@ class Launcher:
         self.store.flush()
         self.store.checkpoint(task.id, task.model_dump(mode="json"))
         self.store.update_status(task.id, task.status.value, task.result if ended else
-                                 "paused while heybro could not write its record")
+                                 "paused while heybro could not write its record",
+                                 None if ended else Pause.unwritable)
         if running.store_failed is not None:
             log.info("store_writable_again", task_id=task.id)
         running.store_failed = None

@@ -20,7 +20,7 @@ from ..outside.inbox import Inbox
 from .running import Listener
 
 if TYPE_CHECKING:
-    from .core import Session
+    from .api import SessionApi
 
 log = logs.get("heybro.session")
 
@@ -32,7 +32,7 @@ class OutsideAgents:
         self.inboxes: dict[str, Inbox] = {}
         self.callers: dict[str, Listener | None] = {}
 
-    async def open(self, session: Session, payload: OutsideOpen,
+    async def open(self, session: SessionApi, payload: OutsideOpen,
                    listener: Listener | None) -> TaskAccepted:
         session.refuse_if_busy()
         settings = session.settings_for(need_model=False)  # the agent decides: no model is asked
@@ -46,7 +46,7 @@ class OutsideAgents:
         log.info("outside_open", task_id=task.id, client=client)
         return TaskAccepted(task_id=task.id, status=task.status.value)
 
-    async def act(self, session: Session, payload: OutsideAct) -> OutsideActed:
+    async def act(self, session: SessionApi, payload: OutsideAct) -> OutsideActed:
         cur, inbox = session.live(payload.task_id), self.inboxes.get(payload.task_id)
         if cur is None or inbox is None or inbox.closed:
             row = session.row(payload.task_id)
@@ -65,7 +65,7 @@ class OutsideAgents:
                                     "on the action before (a risky action needs their yes)."))
         return await inbox.send(payload.tool, payload.parameters)
 
-    async def close(self, session: Session, task_id: str) -> None:
+    async def close(self, session: SessionApi, task_id: str) -> None:
         inbox = self.inboxes.pop(task_id, None)
         self.callers.pop(task_id, None)
         if inbox is None:
@@ -76,7 +76,7 @@ class OutsideAgents:
         if cur is not None and cur.control.paused:
             cur.control.stop("the outside agent finished while the task was paused")
 
-    async def caller_gone(self, session: Session, listener: Listener) -> None:
+    async def caller_gone(self, session: SessionApi, listener: Listener) -> None:
         """A connection closed: the tasks it opened end (the agent can no longer call them)."""
         for task_id, caller in list(self.callers.items()):
             if caller is listener:

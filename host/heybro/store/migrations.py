@@ -87,6 +87,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE experiences ADD COLUMN page TEXT;
     """,
+    # 5: why a paused task is paused (shared_schema/status.py's Pause), so whether it waits for
+    # the person is read from a word of the vocabulary, never from the reason's text.
+    """
+    ALTER TABLE tasks ADD COLUMN pause TEXT;
+    """,
 ]
 
 

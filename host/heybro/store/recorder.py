@@ -10,6 +10,8 @@ import contextlib
 import time
 from typing import Any
 
+from shared_schema.status import Pause
+
 from ..agent.experience import Experience
 from ..agent.models import (Iteration, MemoryItem, Question, RoleName, Task, TaskStatus, ToolCall,
                             Usage, Verdict)
@@ -36,8 +38,9 @@ class StoreRecorder:
                             resources=task.resources, status=task.status.value, task_id=task.id)
         await self._run(self.store.checkpoint, task.id, task.model_dump(mode="json"))
 
-    async def status_changed(self, task: Task, status: TaskStatus, reason: str | None) -> None:
-        await self._run(self.store.update_status, task.id, status.value, reason)
+    async def status_changed(self, task: Task, status: TaskStatus, reason: str | None,
+                             pause: Pause | None = None) -> None:
+        await self._run(self.store.update_status, task.id, status.value, reason, pause)
         await self._checkpoint(task)
 
     async def plan_changed(self, task: Task) -> None:

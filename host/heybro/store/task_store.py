@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from shared_schema.events import StatusData, dump
-from shared_schema.status import TaskStatus
+from shared_schema.status import Pause, TaskStatus
 
 from .. import logs, paths
 from .errors import StoreUnwritable, explain
@@ -31,7 +31,7 @@ log = logs.get("heybro.store")
 
 FINAL = tuple(s.value for s in TaskStatus if s.final)
 # The statuses of a task a run holds (waiting: for an answer, still its run's).
-ACTIVE = tuple(s.value for s in TaskStatus if not s.final and s is not TaskStatus.paused)
+ACTIVE = tuple(s.value for s in TaskStatus if not s.final and not s.meaning.resumable)
 
 
 def default_path() -> Path:
@@ -47,6 +47,7 @@ class TaskRow(BaseModel):
     resources: dict[str, str]
     status: str
     reason: str | None
+    pause: str | None = None  # paused: why (shared_schema.status.Pause)
     created_at: float
     updated_at: float
     prompt_tokens: int
@@ -251,22 +252,26 @@ class TaskStore:
         d["resources"] = json.loads(d["resources"])
         return TaskRow(**d)
 
-    def set_status(self, task_id: str, status: str, reason: str | None = None) -> int:
+    def set_status(self, task_id: str, status: str, reason: str | None = None,
+                   pause: Pause | None = None) -> int:
         """Changes the status and records the change in the history; returns the event's seq."""
         now = time.time()
 
         def go(c: sqlite3.Connection) -> int:
-            cur = c.execute("UPDATE tasks SET status = ?, reason = ?, updated_at = ? WHERE id = ?",
-                            (status, reason, now, task_id))
+            cur = c.execute("UPDATE tasks SET status = ?, reason = ?, pause = ?, updated_at = ? "
+                            "WHERE id = ?", (status, reason, pause, now, task_id))
             if cur.rowcount != 1:
                 raise KeyError(task_id)
-            return self._append(c, task_id, "status", dump(StatusData(status=status, reason=reason)), now)
+            return self._append(c, task_id, "status", dump(StatusData(
+                status=status, reason=reason, pause=pause)), now)
         return self._tx(go, events_of=task_id)
 
-    def update_status(self, task_id: str, status: str, reason: str | None = None) -> None:
+    def update_status(self, task_id: str, status: str, reason: str | None = None,
+                      pause: Pause | None = None) -> None:
         """Changes the status column only (the caller records the history entry itself)."""
-        self._tx(lambda c: c.execute("UPDATE tasks SET status = ?, reason = ?, updated_at = ? "
-                                     "WHERE id = ?", (status, reason, time.time(), task_id)))
+        self._tx(lambda c: c.execute("UPDATE tasks SET status = ?, reason = ?, pause = ?, "
+                                     "updated_at = ? WHERE id = ?",
+                                     (status, reason, pause, time.time(), task_id)))
 
     def add_usage(self, task_id: str, *, prompt_tokens: int, completion_tokens: int,
                   cost_usd: float = 0.0) -> None:
@@ -295,7 +300,7 @@ class TaskStore:
                 f"SELECT id FROM tasks WHERE status IN ({','.join('?' * len(ACTIVE))})", ACTIVE)]
         ids = [i for i in ids if (only is None or i in only) and not skip(i)]
         for tid in ids:
-            self.set_status(tid, TaskStatus.paused, reason)
+            self.set_status(tid, TaskStatus.paused, reason, Pause.cut_off)
             self.interrupt_actions(tid)
         return ids
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from shared_schema.events import from_stored
 from shared_schema.messages import Event, HistoryEntry, TaskDetail, TaskSummary
+from shared_schema.status import Pause
 
 from .. import logs
 from ..agent.models import Subtask
@@ -16,6 +17,7 @@ log = logs.get("heybro.store")
 
 def summary(row: TaskRow) -> TaskSummary:
     return TaskSummary(task_id=row.id, goal=row.goal, status=row.status, reason=row.reason,
+                       pause=Pause(row.pause) if row.pause and row.pause in Pause.__members__ else None,
                        url=row.url, created_at=row.created_at, updated_at=row.updated_at,
                        prompt_tokens=row.prompt_tokens, completion_tokens=row.completion_tokens,
                        llm_calls=row.llm_calls, cost_usd=row.cost_usd)

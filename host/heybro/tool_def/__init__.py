@@ -13,7 +13,9 @@ heybro.agent.toolbox.declared); a host tool is declared as a RoleTool of kind "h
     CALCULATE = RoleTool("calculate", Calculate, "Exact arithmetic …", "host", LOOKS,
                          run=handler("calculate", "run"), roles=EVERY_ROLE)
 
-This package imports nothing of the agent at run time (its types only, for checking).
+This package imports nothing of the agent nor of the host tools: a handler is typed where it is
+written, against what its runner hands it (agent/local_tools.py's `LocalContext`, heybro.tools'
+`ToolContext`), and is held here as a callable of that shape.
 """
 
 from __future__ import annotations
@@ -33,9 +35,7 @@ from .errors import ToolFailed
 from .playwright_forms import Form
 
 if TYPE_CHECKING:
-    from ..agent.env import AgentEnv
     from ..agent.models import RoleName
-    from ..tools.tool import ToolContext
 
 
 # One base for every tool's arguments, the browser's and the host's (extra fields refused).
@@ -85,25 +85,18 @@ class Wire(Generic[A, W]):
         return self.timeout_ms if isinstance(self.timeout_ms, int) else self.timeout_ms(w)
 
 
-class LocalContext(Protocol):
-    """What a local tool's handler works with: the role calling it (its name, the task's env)."""
-
-    @property
-    def name(self) -> RoleName: ...
-
-    @property
-    def env(self) -> AgentEnv: ...
-
-
-LocalRun = Callable[[Any, LocalContext], Awaitable[dict[str, Any]]]
-# A host tool's handler: with the task's workspace and the user's tool settings; its output in
-# words (or a ToolOk with data), a failure raised as ToolFailed.
-HostRun = Callable[[Any, "ToolContext"], Awaitable[Any]]
+# A local tool's handler: its arguments and the role calling it (agent/local_tools.py's
+# LocalContext: the role's name and the task's env); what it leaves in the record.
+LocalRun = Callable[[Any, Any], Awaitable[dict[str, Any]]]
+# A host tool's handler: with the task's workspace and the user's tool settings (heybro.tools'
+# ToolContext); its output in words (or a ToolOk with data), a failure raised as ToolFailed.
+HostRun = Callable[[Any, Any], Awaitable[Any]]
 # The text a result leaves in the next prompt (for tools whose effect the page does not show), or
 # the words a person reads about it (what was kept, chosen, read).
 ResultText = Callable[[dict[str, Any]], str | None]
-# When a host tool's call needs the user's yes before it runs: why, in words (None: it may run).
-Asks = Callable[[dict[str, Any], "ToolContext"], str | None]
+# When a host tool's call needs the user's yes before it runs: why, in words (None: it may run);
+# with the call's arguments and heybro.tools' ToolContext.
+Asks = Callable[[dict[str, Any], Any], str | None]
 
 
 @dataclass(frozen=True)

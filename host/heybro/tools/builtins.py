@@ -11,24 +11,21 @@ A new host tool: its declaration here, its handler module, its test.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
 from ..tool_def import Args, Asks, Effects, HostRun, RoleTool
 
-if TYPE_CHECKING:
-    from .tool import ToolContext
-
 # The roles that may be given host tools: the technician does system-side work; the analyst
-# computes and reads; the operator works the page and may compute on the way.
-EVERY_ROLE = ("operator", "analyst", "technician")
+# computes and reads; the worker works the page and may compute on the way.
+EVERY_ROLE = ("worker", "analyst", "technician")
 AT_THE_DESK = ("analyst", "technician")
 
 
 def handler(module: str, name: str) -> HostRun:
     """The handler `name` of heybro.tools.<module>, imported on its first call."""
-    async def run(args: Any, ctx: ToolContext) -> Any:
+    async def run(args: Any, ctx: Any) -> Any:  # (ctx: the task's ToolContext, tool.py)
         return await getattr(importlib.import_module(f"{__package__}.{module}"), name)(args, ctx)
     run.__qualname__ = f"{module}.{name}"
     return run
@@ -37,7 +34,7 @@ def handler(module: str, name: str) -> HostRun:
 def asker(module: str, name: str) -> Asks:
     """The function `name` of heybro.tools.<module> that says when a call needs the user's yes,
     imported on its first use."""
-    def asks(params: dict[str, Any], ctx: ToolContext) -> str | None:
+    def asks(params: dict[str, Any], ctx: Any) -> str | None:
         said: str | None = getattr(importlib.import_module(f"{__package__}.{module}"), name)(params, ctx)
         return said
     asks.__qualname__ = f"{module}.{name}"

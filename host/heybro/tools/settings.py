@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ..agent.models import role_named
 from .builtins import BUILTIN_TOOLS, EVERY_ROLE
 
 # The built-ins' names, and which each role is given unless the user says otherwise: read from
@@ -34,6 +35,11 @@ class McpServer(_Strict):
                                 "(PATH, HOME…); the host's own variables are not passed on.")
     cwd: str | None = Field(None, description="Working folder (default: the task's workspace).")
     roles: list[str] = Field(default_factory=lambda: ["technician"])
+
+    @field_validator("roles")
+    @classmethod
+    def _renamed(cls, value: list[str]) -> list[str]:
+        return [role_named(r) for r in value]
     start_timeout_s: float = Field(20.0, gt=0, description="Start plus handshake and tool list.")
     timeout_s: float = Field(60.0, gt=0, description="Per tool call.")
 
@@ -77,7 +83,8 @@ class ToolSettings(_Strict):
                 raise ValueError(f"role {role!r}: unknown built-in tool(s) {', '.join(unknown)}; "
                                  f"built-ins are {', '.join(BUILTINS)}")
         # A role the user names gets exactly its list; the others keep their defaults.
-        return {**{k: list(v) for k, v in DEFAULT_ROLES.items()}, **value}
+        return {**{k: list(v) for k, v in DEFAULT_ROLES.items()},
+                **{role_named(k): v for k, v in value.items()}}
 
     @field_validator("mcp_servers")
     @classmethod

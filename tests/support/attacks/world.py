@@ -59,15 +59,15 @@ DEFAULTS: dict[str, Any] = {
 
 def base_config(world: World) -> dict[str, Any]:
     """heybro's config.json as a user could write it: a site kept off (forum.test), fetch given to
-    the operator (private addresses allowed: the suite's servers are on 127.0.0.1), and a notes MCP
-    server the operator may use."""
+    the worker (private addresses allowed: the suite's servers are on 127.0.0.1), and a notes MCP
+    server the worker may use."""
     return {
         "sites": {"never": ["forum.test"]},
         "tools": {
             "allow_private_addresses": True,
-            "roles": {"operator": ["calculate", "now", "fetch", "read_file", "write_file"]},
+            "roles": {"worker": ["calculate", "now", "fetch", "read_file", "write_file"]},
             "mcp_servers": {"notes": {"command": sys.executable, "args": [str(HERE / "notes_mcp.py")],
-                                      "env": {"NOTES_FILE": str(world.notes)}, "roles": ["operator"]}},
+                                      "env": {"NOTES_FILE": str(world.notes)}, "roles": ["worker"]}},
         },
     }
 
