@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from .effects import ActGate
 from .reach import GIVES, KEYS
 from .tab_tools import TabInfo
-from .tool_spec import ToolArgs, ToolOutput, ToolSpec
+from .tool_spec import ACTS, LOOKS, RISKY, TOUCHES, Effects, PageTool, ToolArgs, ToolOutput, ToolSpec
 
 Signature = dict[str, Any]
 
@@ -113,39 +114,86 @@ class ElementRef(ToolArgs):
                                  "before it acts (shared_schema/effects.py).")
 
 
-class ClickArgs(ElementRef):
+# --- what the model sends: one class per tool (the wire adds ElementRef's fields to it) -----------
+class ElementTarget(ToolArgs):
+    """An action on one element of the page, by its id in the last observe."""
+    wire_base = ElementRef
+    element_id: str = Field(min_length=1)
+
+
+class AnswersDialogs(ToolArgs):
+    """An action that may open a browser confirm() or prompt(): how heybro answers it."""
+    dialog: str | None = Field(None, min_length=1, max_length=1000, description=(
+        'How to answer a confirm() or prompt() it opens: "accept", "dismiss" (the default), or '
+        "the words to type into a prompt() (then OK)."))
+    dialog_text: SkipJsonSchema[str | None] = None  # (the words, once read out of `dialog`)
+
+    @model_validator(mode="after")
+    def _words(self) -> AnswersDialogs:
+        if self.dialog is not None and self.dialog not in ("accept", "dismiss"):
+            self.dialog_text, self.dialog = self.dialog, "accept"
+        return self
+
+
+class Click(ElementTarget, AnswersDialogs):
     pass
 
 
-class FillArgs(ElementRef):
+class Fill(ElementTarget):
     value: str = Field(max_length=100_000, json_schema_extra=GIVES)
 
 
-class TypeArgs(ElementRef):
+class TypeText(ElementTarget):
     text: str = Field(max_length=20_000, json_schema_extra=GIVES)
 
 
-class SelectArgs(ElementRef):
-    value: str = Field(description="An option's visible label or its value.")
+class Select(ElementTarget):
+    value: str  # an option's visible label or its value (the tool's words say so)
 
 
-class CheckArgs(ElementRef):
-    pass
-
-
-class PressArgs(ElementRef):
+class Press(AnswersDialogs):
+    wire_base = ElementRef
     keys: str = Field(min_length=1, max_length=60, json_schema_extra=KEYS,
-                      description='A key or combo: "Enter", "Control+A", "Shift+Tab".')
+                      description="e.g. Enter, Tab, Control+A")
+    element_id: str | None = None
 
 
-class HoverArgs(ElementRef):
-    pass
+class Scroll(ToolArgs):
+    direction: Literal["up", "down", "left", "right", "top", "bottom"] | None = None
+    element_id: str | None = None  # (the tool's description says how both are used)
+    amount: float | None = Field(None, gt=0, le=20, description="Screens to move (default 0.8).")
+
+    @model_validator(mode="after")
+    def _what(self) -> Scroll:
+        if self.direction is None and self.element_id is None:
+            raise ValueError("give a direction (the page), or an element_id (to scroll to it)")
+        return self
 
 
-class FocusArgs(ElementRef):
-    pass
+class WaitFor(ToolArgs):
+    text: str | None = Field(None, min_length=1)
+    element_id: str | None = None
+    role: str | None = Field(None, min_length=1, description="Of an element not there yet "
+                             "(button, link, dialog…).")
+    name: str | None = Field(None, min_length=1, description="…and/or words of its name.")
+    url_contains: str | None = Field(None, min_length=1)
+    gone: bool = Field(False, description="Wait for it to be gone instead.")
+    seconds: float = Field(5.0, gt=0, le=30, description="Longest wait.")
+
+    @model_validator(mode="after")
+    def _what(self) -> WaitFor:
+        if (self.text is None and self.element_id is None and self.url_contains is None
+                and self.role is None and self.name is None):
+            raise ValueError("give text, element_id, role/name or url_contains to wait for")
+        return self
 
 
+class Upload(ToolArgs):
+    element_id: str = Field(min_length=1)
+    resource_name: str = Field(min_length=1)
+
+
+# --- what the wire carries where the model's words differ (a conversion in between) -------------
 class ScrollArgs(ElementRef):
     direction: Literal["up", "down", "left", "right", "top", "bottom"] | None = Field(
         None, description="Omit with element_id to scroll that element into view.")
@@ -322,40 +370,97 @@ class HighlightResult(ToolOutput):
     on: bool
 
 
+def wait_for_args(a: WaitFor) -> WaitForArgs:
+    """wait_for: `url_contains` is the wire's `url`, `gone` its `state`, `seconds` its timeout."""
+    data = {"element_id": a.element_id, "text": a.text, "role": a.role, "name": a.name,
+            "url": a.url_contains, "state": "hidden" if a.gone else "visible",
+            "timeout_ms": int(a.seconds * 1000)}
+    return WaitForArgs.model_validate({k: v for k, v in data.items() if v is not None})
+
+
+def _wait_for_timeout(w: WaitForArgs) -> int:
+    return w.timeout_ms + 5_000  # the wait itself, and time to answer
+
+
 _ELEMENT_DOC = " Pass the element_id from observe and its signature (used if the id is gone)."
 
-DOM_TOOLS: dict[str, ToolSpec] = {
-    "observe": ToolSpec(args=ObserveArgs, result=ObserveResult,
-                        doc="Read the page: compact element map with ids, page text, scroll, dialogs."),
-    "click": ToolSpec(args=ClickArgs, result=ActionResult,
-                      doc="Click an element (scrolled into view; refused when covered or disabled)." + _ELEMENT_DOC),
-    "fill": ToolSpec(args=FillArgs, result=ActionResult,
-                     doc="Replace a field's value (works with framework-controlled inputs); "
-                     "`not_accepted` when the field refuses it." + _ELEMENT_DOC),
-    "type": ToolSpec(args=TypeArgs, result=ActionResult,
-                     doc="Type text key by key at the caret (for autocomplete and key handlers)." + _ELEMENT_DOC),
-    "select": ToolSpec(args=SelectArgs, result=SelectResult,
-                       doc="Choose an option of a list by its visible label or value (exact; part "
-                       "of a label only when one option has it, else `ambiguous`)." + _ELEMENT_DOC),
-    "check": ToolSpec(args=CheckArgs, result=CheckResult, doc="Check a checkbox, radio or switch." + _ELEMENT_DOC),
-    "uncheck": ToolSpec(args=CheckArgs, result=CheckResult, doc="Uncheck a checkbox or switch." + _ELEMENT_DOC),
-    "press": ToolSpec(args=PressArgs, result=PressResult,
-                      doc="Press a key or combo on an element or on whatever has focus."),
-    "hover": ToolSpec(args=HoverArgs, result=ActionResult,
-                      doc="Move the pointer over an element: menus and tooltips opened by script, "
-                      "and (with the browser's own pointer when script events change nothing) "
-                      "menus shown by a CSS :hover style." + _ELEMENT_DOC),
-    "scroll": ToolSpec(args=ScrollArgs, result=ScrollResult,
-                       doc="Scroll the page or an element by direction/amount, or scroll an element into view."),
-    "focus": ToolSpec(args=FocusArgs, result=ActionResult, doc="Focus an element." + _ELEMENT_DOC),
-    "upload": ToolSpec(args=UploadArgs, result=UploadResult,
-                       doc="Put a file (passed in base64) into a file input or drop zone." + _ELEMENT_DOC),
-    "extract": ToolSpec(args=ExtractArgs, result=ExtractResult,
-                        doc="Read the text of the page or an element, or a table as rows."),
-    "wait_for": ToolSpec(args=WaitForArgs, result=WaitForResult,
-                         doc="Wait for an element (by id, or by role/name when it is not there "
-                         "yet), text (or their absence), a URL, or a quiet DOM."),
-    "highlight": ToolSpec(args=HighlightArgs, result=HighlightResult,
-                          doc="Numbered boxes over the page's elements on the tab's screenshots "
-                              "(painted on the image, never in the page), on or off."),
-}
+# The tools the DOM agent runs, each declared once, in the order the worker is offered them.
+OBSERVE = PageTool("observe", ObserveArgs, "Read the page: compact element map with ids, page "
+                   "text, scroll, dialogs.", ObserveResult, runs="tab", kind=None, effects=LOOKS)
+CLICK = PageTool("click", Click, "Click an element.", ActionResult, effects=RISKY, risk="press",
+                 settle="async", expect=True, reports="dialog", playwright="click",
+                 wire_doc="Click an element (scrolled into view; refused when covered or "
+                 "disabled)." + _ELEMENT_DOC)
+FILL = PageTool("fill", Fill, "Set a field's value.", ActionResult, effects=TOUCHES, expect=True,
+                value_arg="value", playwright="fill",
+                wire_doc="Replace a field's value (works with framework-controlled inputs); "
+                "`not_accepted` when the field refuses it." + _ELEMENT_DOC)
+TYPE = PageTool("type", TypeText, "Type text key by key.", ActionResult, effects=TOUCHES,
+                expect=True, value_arg="text", playwright="press_sequentially",
+                wire_doc="Type text key by key at the caret (for autocomplete and key handlers)."
+                + _ELEMENT_DOC)
+SELECT = PageTool("select", Select, "Choose an option of a select.", SelectResult,
+                  effects=Effects(may_navigate=True, chooses=True), risk="press", settle="async",
+                  expect=True, value_arg="value", reports="chosen", playwright="select_option",
+                  wire_doc="Choose an option of a list by its visible label or value (exact; part "
+                  "of a label only when one option has it, else `ambiguous`)." + _ELEMENT_DOC)
+CHECK = PageTool("check", ElementTarget, "Tick a checkbox, radio or switch.", CheckResult,
+                 effects=ACTS, risk="press", expect=True, playwright="check",
+                 wire_doc="Check a checkbox, radio or switch." + _ELEMENT_DOC)
+UNCHECK = PageTool("uncheck", ElementTarget, "Untick a checkbox or switch.", CheckResult,
+                   effects=ACTS, risk="press", expect=True, playwright="uncheck",
+                   wire_doc="Uncheck a checkbox or switch." + _ELEMENT_DOC)
+PRESS = PageTool("press", Press, "Press keys.", PressResult, effects=RISKY, risk="keys",
+                 settle="async", expect=True, reports="dialog", playwright="press",
+                 wire_doc="Press a key or combo on an element or on whatever has focus.")
+HOVER = PageTool("hover", ElementTarget, "Pointer over an element (opens its menu or tooltip).",
+                 ActionResult, settle="hover", effects=TOUCHES, expect=True, playwright="hover",
+                 wire_doc="Move the pointer over an element: menus and tooltips opened by script, "
+                 "and (with the browser's own pointer when script events change nothing) menus "
+                 "shown by a CSS :hover style." + _ELEMENT_DOC)
+FOCUS = PageTool("focus", ElementTarget, "Focus an element.", ActionResult, effects=TOUCHES,
+                 expect=True, playwright="focus", wire_doc="Focus an element." + _ELEMENT_DOC)
+SCROLL = PageTool("scroll", Scroll, "Scroll the page or inside an element by direction, or bring "
+                  "an element into view (element_id, no direction).", ScrollResult,
+                  settle="none", effects=TOUCHES, wire=ScrollArgs, playwright="scroll",
+                  wire_doc="Scroll the page or an element by direction/amount, or scroll an "
+                  "element into view.")
+# (the host reads the resource named and sends it as `file`: heybro.agent.wire.upload_args)
+UPLOAD = PageTool("upload", Upload, "Attach a resource file to a file input.", UploadResult,
+                  settle="async", effects=TOUCHES, wire=UploadArgs,
+                  wire_doc="Put a file (passed in base64) into a file input or drop zone." + _ELEMENT_DOC)
+WAIT_FOR = PageTool("wait_for", WaitFor, "Wait until text or an element appears (or is gone), or "
+                    "the URL contains something.", WaitForResult,
+                    effects=Effects(read_only=True, interruptible=True), wire=WaitForArgs,
+                    convert=wait_for_args, timeout_ms=_wait_for_timeout, reports="waited",
+                    playwright="wait_for",
+                    wire_doc="Wait for an element (by id, or by role/name when it is not there "
+                    "yet), text (or their absence), a URL, or a quiet DOM.")
+DOUBLE_CLICK = PageTool("double_click", ElementTarget, "Double-click an element.", ActionResult,
+                        effects=RISKY, risk="press", settle="async", expect=True,
+                        playwright="dblclick",
+                        wire_doc="Double-click an element: two clicks and the page's dblclick "
+                        "(the browser's own when the page ignores script events; refused when "
+                        "covered or disabled)." + _ELEMENT_DOC)
+# (the host's `extract` keeps what it read in memory: heybro.agent.toolbox)
+EXTRACT = PageTool("extract", ExtractArgs, "Read the text of the page or an element, or a table "
+                   "as rows.", ExtractResult, kind=None, settle="none", effects=LOOKS)
+HIGHLIGHT = PageTool("highlight", HighlightArgs, "Numbered boxes over the page's elements on the "
+                     "tab's screenshots (painted on the image, never in the page), on or off.",
+                     HighlightResult, runs="tab", kind=None, effects=LOOKS)
+
+DOM_DECLARED: tuple[PageTool, ...] = (
+    OBSERVE, CLICK, FILL, TYPE, SELECT, CHECK, UNCHECK, PRESS, HOVER, FOCUS, SCROLL, UPLOAD,
+    WAIT_FOR, DOUBLE_CLICK, EXTRACT, HIGHLIGHT)
+
+DOM_TOOLS: dict[str, ToolSpec] = {t.name: t.spec for t in DOM_DECLARED}
+# The wire's arguments of the tools declared with one class, by the names the host and the
+# extension's schema know them.
+ClickArgs = CLICK.wire_args
+FillArgs = FILL.wire_args
+TypeArgs = TYPE.wire_args
+SelectArgs = SELECT.wire_args
+CheckArgs = CHECK.wire_args
+PressArgs = PRESS.wire_args
+HoverArgs = HOVER.wire_args
+FocusArgs = FOCUS.wire_args

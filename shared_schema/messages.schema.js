@@ -411,6 +411,15 @@ export default /** @type {any} */ ({
         "$ref": "#/$defs/ActionResult"
       }
     },
+    "double_click": {
+      "doc": "Double-click an element: two clicks and the page's dblclick (the browser's own when the page ignores script events; refused when covered or disabled). Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/DoubleClickArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ActionResult"
+      }
+    },
     "extract": {
       "doc": "Read the text of the page or an element, or a table as rows.",
       "args": {
@@ -549,7 +558,7 @@ export default /** @type {any} */ ({
     "uncheck": {
       "doc": "Uncheck a checkbox or switch. Pass the element_id from observe and its signature (used if the id is gone).",
       "args": {
-        "$ref": "#/$defs/CheckArgs"
+        "$ref": "#/$defs/UncheckArgs"
       },
       "result": {
         "$ref": "#/$defs/CheckResult"
@@ -1686,6 +1695,96 @@ export default /** @type {any} */ ({
         "text"
       ],
       "title": "DialogInfo",
+      "type": "object"
+    },
+    "DoubleClickArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "enum": [
+                "accept",
+                "dismiss"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How to answer a browser confirm()/prompt() the action opens; default dismiss (Cancel). Alerts are always accepted. Either way the result's `dialog` reports it.",
+          "title": "Dialog"
+        },
+        "dialog_text": {
+          "anyOf": [
+            {
+              "maxLength": 1000,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Answer a prompt() the action opens with this text.",
+          "title": "Dialog Text"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        }
+      },
+      "title": "DoubleClickArgs",
       "type": "object"
     },
     "Downloaded": {
@@ -4122,7 +4221,7 @@ export default /** @type {any} */ ({
           "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
         },
         "keys": {
-          "description": "A key or combo: \"Enter\", \"Control+A\", \"Shift+Tab\".",
+          "description": "e.g. Enter, Tab, Control+A",
           "maxLength": 60,
           "minLength": 1,
           "reach": "keys",
@@ -5445,7 +5544,6 @@ export default /** @type {any} */ ({
           "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
         },
         "value": {
-          "description": "An option's visible label or its value.",
           "title": "Value",
           "type": "string"
         }
@@ -7124,6 +7222,96 @@ export default /** @type {any} */ ({
         "text"
       ],
       "title": "TypeArgs",
+      "type": "object"
+    },
+    "UncheckArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "enum": [
+                "accept",
+                "dismiss"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How to answer a browser confirm()/prompt() the action opens; default dismiss (Cancel). Alerts are always accepted. Either way the result's `dialog` reports it.",
+          "title": "Dialog"
+        },
+        "dialog_text": {
+          "anyOf": [
+            {
+              "maxLength": 1000,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Answer a prompt() the action opens with this text.",
+          "title": "Dialog Text"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        }
+      },
+      "title": "UncheckArgs",
       "type": "object"
     },
     "UnreadableFrame": {

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from .reach import NAMES_TAB, OPENS
-from .tool_spec import ToolArgs, ToolOutput, ToolSpec
+from .tool_spec import LOOKS, MOVES, Effects, PageTool, ToolArgs, ToolOutput, ToolSpec
 
 
 class NavigateArgs(ToolArgs):
@@ -53,20 +53,34 @@ class Screenshot(ToolOutput):
     data_url: str = Field(description="data:image/...;base64,…")
 
 
-TAB_TOOLS: dict[str, ToolSpec] = {
-    "navigate": ToolSpec(args=NavigateArgs, result=TabInfo,
-                         doc="Load a URL in the call's tab (a new tab when none is given); "
-                             "resolves when the page has loaded."),
-    "back": ToolSpec(args=TabArgs, result=TabInfo, doc="History back in the call's tab."),
-    "new_tab": ToolSpec(args=NewTabArgs, result=TabInfo, doc="Open a URL in a new active tab."),
-    "switch_tab": ToolSpec(args=SwitchTabArgs, result=TabInfo, doc="Activate a tab."),
-    "list_tabs": ToolSpec(args=TabArgs, result=TabList,
-                          doc="The task's tabs (the call's tab, tabs the task opened or was handed, and "
-                              "tabs their pages opened while it ran), and how many other tabs the user "
-                              "has open."),
-    "screenshot": ToolSpec(args=ScreenshotArgs, result=Screenshot,
-                           doc="The visible part of the call's tab, as a data URL; refused "
-                               "(never brought to the front) when the tab is in the background. "
-                               "Frames on sites the user keeps heybro off are covered (refused when "
-                               "where one is cannot be told)."),
-}
+# The tools the coordinator runs on tabs, each declared once, in the order the worker is offered them.
+NAVIGATE = PageTool("navigate", NavigateArgs, "Open a URL in the task's tab.", TabInfo, runs="tab",
+                    kind="tab", effects=MOVES, expect=True, timeout_ms=30_000, reports="tab",
+                    playwright="goto",
+                    wire_doc="Load a URL in the call's tab (a new tab when none is given); "
+                    "resolves when the page has loaded.")
+BACK = PageTool("back", TabArgs, "Go back in history.", TabInfo, runs="tab", kind="tab",
+                effects=MOVES, reports="tab", playwright="go_back",
+                wire_doc="History back in the call's tab.")
+NEW_TAB = PageTool("new_tab", NewTabArgs, "Open a URL in a new tab.", TabInfo, runs="tab",
+                   kind="tab", effects=Effects(ends_batch=True, held_on_repeat=True, changes_tab=True),
+                   timeout_ms=30_000, reports="tab", playwright="new_tab",
+                   wire_doc="Open a URL in a new active tab.")
+SWITCH_TAB = PageTool("switch_tab", SwitchTabArgs, "Work in another tab.", TabInfo, runs="tab",
+                      kind="tab", effects=Effects(ends_batch=True, changes_tab=True), reports="tab",
+                      playwright="newest_tab", wire_doc="Activate a tab.")
+LIST_TABS = PageTool("list_tabs", TabArgs, "List the task's tabs (tab_id, title, URL); the user's "
+                     "other tabs are only counted.", TabList, runs="tab", kind="local",
+                     effects=LOOKS, reports="tabs",
+                     wire_doc="The task's tabs (the call's tab, tabs the task opened or was "
+                     "handed, and tabs their pages opened while it ran), and how many other tabs "
+                     "the user has open.")
+SCREENSHOT = PageTool("screenshot", ScreenshotArgs, "The visible part of the call's tab, as a data "
+                      "URL; refused (never brought to the front) when the tab is in the "
+                      "background. Frames on sites the user keeps heybro off are covered (refused "
+                      "when where one is cannot be told).", Screenshot, runs="tab", kind=None,
+                      effects=LOOKS)
+
+TAB_DECLARED: tuple[PageTool, ...] = (NAVIGATE, BACK, NEW_TAB, SWITCH_TAB, LIST_TABS, SCREENSHOT)
+
+TAB_TOOLS: dict[str, ToolSpec] = {t.name: t.spec for t in TAB_DECLARED}

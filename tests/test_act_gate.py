@@ -44,8 +44,10 @@ def test_risky_words_are_held_for_the_users_yes_and_nothing_is_pressed(browser, 
     assert pressed(page) == []
 
 
+# (A link to another page is judged by where it leads: its words are the title of what it opens.)
 @pytest.mark.parametrize("name", ["Search", "Next", "Posts", "New post", "Add to cart", "Checkout",
-                                  "Cancel", "Send us feedback", "Go", "Insert"])
+                                  "Cancel", "Send us feedback", "Go", "Insert",
+                                  "Buy cheap bike parts here!!!"])
 def test_everyday_controls_are_pressed_without_asking(browser, page, site, name):
     open_page(page, site + "/effects.html")
     r = press(browser, name, ASK)

@@ -39,12 +39,11 @@ def ordering_with_confirmations(tmp_path: Path) -> Iterator[tuple[DemoSite, ExtB
 def test_a_risky_click_waits_for_yes_in_the_panel_and_no_order_happens_before(tmp_path: Path) -> None:
     with ordering_with_confirmations(tmp_path) as (site, eb, panel):
         question = panel.locator("#question")
-        # "Buy now" may spend money: asked first (the shop only goes to its checkout).
-        expect(question).to_contain_text('link "Buy now"', timeout=60_000)
-        wait_status(panel, "Waiting for you")
-        question.get_by_role("button", name="Yes").click()
-        # "Place order" spends money: asked, and nothing is ordered before the Yes.
+        # "Buy now" is a link to the shop's checkout page: followed without a question (it leads
+        # there, it spends nothing). "Place order" spends money: asked, and nothing is ordered
+        # before the Yes.
         expect(question).to_contain_text('button "Place order"', timeout=60_000)
+        wait_status(panel, "Waiting for you")
         expect(question).to_contain_text("spend money")
         panel.wait_for_timeout(500)
         assert site.orders == []
@@ -54,14 +53,12 @@ def test_a_risky_click_waits_for_yes_in_the_panel_and_no_order_happens_before(tm
         question.get_by_role("button", name="Yes").click()
         wait_status(panel, "Completed", 60_000)
         assert len(site.orders) == 1
-        expect(panel.locator("#log .msg.user").filter(has_text="Yes")).to_have_count(2)
+        expect(panel.locator("#log .msg.user").filter(has_text="Yes")).to_have_count(1)
 
 
 def test_a_no_means_no_order(tmp_path: Path) -> None:
     with ordering_with_confirmations(tmp_path) as (site, _eb, panel):
         question = panel.locator("#question")
-        expect(question).to_contain_text('link "Buy now"', timeout=60_000)
-        question.get_by_role("button", name="Yes").click()
         expect(question).to_contain_text('button "Place order"', timeout=60_000)
         question.get_by_role("button", name="No").click()
         # The worker hears the no; the shop's policy asks to place it again, and heybro asks again.

@@ -21,12 +21,12 @@ from support.scripted_llm import ScriptedLLM, call, calls
 from heybro.agent.browser_tools import EFFECTS, HOST_CALLED, call_browser_tool, effects_of
 from heybro.agent.models import Task, TaskStatus
 from heybro.tool_def import Args, RoleTool
-from heybro.agent.toolbox import ROLE_TOOLS, WaitFor, Upload
-from heybro.agent.wire import copied, upload_args, wait_for_args
+from heybro.agent.toolbox import ROLE_TOOLS
+from heybro.agent.wire import copied, upload_args
 from heybro.store import TaskStore
 from heybro.store.recorder import StoreRecorder
-from shared_schema.dom_tools import ClickArgs, ExtractArgs
-from shared_schema.tools import TOOLS
+from shared_schema.dom_tools import ClickArgs, ExtractArgs, Upload, WaitFor, wait_for_args
+from shared_schema.tools import DECLARED, TOOLS
 
 ROOT = Path(__file__).resolve().parents[1]
 ALL = [t for tools in ROLE_TOOLS.values() for t in tools]
@@ -63,19 +63,31 @@ def test_every_browser_tool_of_the_schema_is_used_by_a_definition_or_by_the_host
     assert set(TOOLS) == reached, f"no host definition for {sorted(set(TOOLS) - reached)}"
 
 
-def action_modules() -> dict[str, set[str]]:
-    """The extension's action modules: name → the fields of `needs` it declares."""
+def action_modules() -> dict[str, dict[str, Any]]:
+    """The extension's action modules: name → what it declares (`needs`, `judged`)."""
     # The service worker's modules touch `chrome` as they load: any property of it will do here.
     out = subprocess.run(["node", "--input-type=module", "-e", (
         "const any = new Proxy(function () {}, {get: (_, k) => (k === 'then' ? undefined : any),"
         " apply: () => any}); globalThis.chrome = any;"
         "const { ACTIONS } = await import(process.argv[1]);"
-        "console.log(JSON.stringify(ACTIONS.map((a) => [a.name, typeof a.run, a.needs])))"),
-        str(ROOT / "extension" / "actions" / "index.js")], capture_output=True, text=True,
+        "const { SETTLE_ASYNC, SETTLE_DEFAULT, SETTLE_HOVER, SETTLE_NONE } ="
+        " await import(new URL('../content/dom_changes.js', process.argv[1]));"
+        "const settles = {async: SETTLE_ASYNC, default: SETTLE_DEFAULT, hover: SETTLE_HOVER,"
+        " none: SETTLE_NONE};"
+        "const out = [];"
+        "for (const a of ACTIONS) {"
+        "  const own = (await import(new URL(`./${a.name}.js`, process.argv[1]))).action;"
+        "  const settle = Object.keys(settles).filter((k) => a.settle && Object.entries(settles[k])"
+        "    .every(([key, v]) => a.settle[key] === v || (own.settle && key === 'graceMs')));"
+        "  out.push([a.name, typeof a.run, {needs: a.needs, judged: a.judged ?? null,"
+        "    own_judged: own.judged ?? null, settle}]);"
+        "}"
+        "console.log(JSON.stringify(out))"),
+        (ROOT / "extension" / "actions" / "index.js").as_uri()], capture_output=True, text=True,
         check=True)
     found = json.loads(out.stdout)
     assert all(kind == "function" for _, kind, _ in found), "an action module without run()"
-    return {name: needs for name, _, needs in found}
+    return {name: module for name, _, module in found}
 
 
 def test_every_browser_tool_has_one_action_module_and_every_module_a_definition() -> None:
@@ -83,6 +95,39 @@ def test_every_browser_tool_has_one_action_module_and_every_module_a_definition(
     assert set(modules) == set(TOOLS), (
         f"tools without an action module: {sorted(set(TOOLS) - set(modules))}; "
         f"action modules without a tool: {sorted(set(modules) - set(TOOLS))}")
+
+
+def test_every_action_module_does_what_its_declaration_says() -> None:
+    """The extension keeps only the code that runs in the page; what the host and the wire know of
+    the tool is its declaration's, and the module agrees with it: where it runs, whether it needs
+    an element; what the page's gate judges of it and how long the page settles after it come
+    from the declaration alone."""
+    for name, module in action_modules().items():
+        declared = DECLARED[name]
+        assert ("page" if "page" in module["needs"] else "tab") == declared.runs, name
+        assert module["own_judged"] is None, f"{name}: what the gate judges is its declaration's `risk`"
+        assert module["judged"] == declared.risk, name
+        if declared.runs == "page":
+            assert declared.settle in module["settle"], (
+                f"{name} settles as {module['settle']}, its declaration says {declared.settle!r}")
+        if declared.runs == "page" and declared.kind is not None:
+            field = declared.args.model_fields.get("element_id")
+            required = field is not None and field.is_required()
+            assert (module["needs"]["page"]["element"] == "required") == required, (
+                f"{name}: its module and its declaration disagree on needing an element")
+
+
+def test_every_declared_tool_a_role_may_call_is_the_worker_s_with_its_declared_words() -> None:
+    worker = {t.name: t for t in ROLE_TOOLS["worker"]}
+    for name, declared in DECLARED.items():
+        if declared.kind is None:  # the host calls it itself (a local tool of its name may use it)
+            assert name in HOST_CALLED and (name not in worker or worker[name].kind == "local")
+            continue
+        tool = worker[name]
+        assert (tool.doc, tool.kind, tool.effects) == (declared.doc, declared.kind, declared.effects)
+        assert tool.wire is not None and tool.wire.model is declared.wire_args
+        assert set(tool.args.model_fields) - {"expect"} == set(declared.args.model_fields)
+        assert ("expect" in tool.args.model_fields) == declared.expect
 
 
 def test_an_argument_without_a_wire_field_is_refused_when_the_tool_is_defined() -> None:
@@ -111,8 +156,7 @@ def test_wait_for_and_upload_convert_their_arguments_explicitly(tmp_path: Path) 
     doc = tmp_path / "cv.pdf"
     doc.write_bytes(b"%PDF")
     page = Page(doc)
-    w = wait_for_args(WaitFor(url_contains="/done", seconds=2.5, gone=True, text="{{secret:pin}}"),
-                      page)
+    w = wait_for_args(WaitFor(url_contains="/done", seconds=2.5, gone=True, text="{{secret:pin}}"))
     # (a secret is filled in by the browser sink once it judged where it goes, not by the wire)
     assert (w.url, w.timeout_ms, w.state, w.text) == ("/done", 2500, "hidden", "{{secret:pin}}")
     u = upload_args(Upload(element_id="e1", resource_name="cv"), page)

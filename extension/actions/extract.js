@@ -1,12 +1,10 @@
 // @ts-check
 /** extract: the text of the page or an element, or a table as rows. */
 import { extractFrom } from "../content/dom_extract.js";
-import { SETTLE_NONE } from "../content/dom_changes.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {
   name: "extract",
   needs: { page: { element: "optional", hit: false, inView: false } },
   run: (el, args, r) => extractFrom(el, args, el ? r.surfaces.get(el) : undefined),
-  settle: SETTLE_NONE,
 };

@@ -8,16 +8,19 @@
  * finds its elements itself, as wait_for does); `enabled`/`hit`: the element must be enabled /
  * not covered; `inView: false`: not scrolled into view first (scroll, extract read it where it is).
  *
- * `settle`: how long the page is let settle after it (content/dom_changes.js; SETTLE_DEFAULT when
- * absent). `trusted`: how the browser's own input (content/dom_trusted.js) does it — `steps`; `auto`:
- * in the default mode it follows the script's action when that had no effect a person would notice
+ * `settle`: how long the page is let settle after it (content/dom_changes.js) and `judged`: what
+ * the gate (content/act_gate.js) judges of it right before it runs — a "press" (the element's
+ * effect: its words, where it leads, what its form carries), or "keys" (Enter in a field submits
+ * its form): both from the tool's declaration (shared_schema: `settle`, `risk`), added by the
+ * generated page_actions.js (a module's own `settle` refines it).
+ *
+ * `trusted`: how the browser's own input (content/dom_trusted.js) does it — `steps`; `auto`: in the
+ * default mode it follows the script's action when that had no effect a person would notice
  * (`noEffect`), unless `replayable` says no, after `lateMs` more of watching; `keys`: its input goes
  * to the keyboard's focus (a code editor's hidden field takes only these); `pointer`: done where a
  * person points (on a code editor, its visible box); `text`: writes text (an editable region gets
  * the browser's keys from the start); `done`: what it reports when the browser's input did it.
- * `judged`: what the gate (content/act_gate.js) judges of it right before it runs — a "press" (the
- * element's effect: its words, where it leads, what its form carries), or "keys" (Enter in a field
- * submits its form). `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
+ * `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
  * its `timeout_ms` (kept within the call's), and for an address (`url`) the coordinator waits on
  * the tab itself.
  *
@@ -29,19 +32,7 @@
  *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput, judged?: "press" | "keys",
  *   verify?: (el: Element, args: Record<string, any>, changes: any) => void, waits?: boolean}} PageAction
  */
-import { action as click } from "./click.js";
-import { action as fill } from "./fill.js";
-import { action as type } from "./type.js";
-import { action as select } from "./select.js";
-import { action as check } from "./check.js";
-import { action as uncheck } from "./uncheck.js";
-import { action as press } from "./press.js";
-import { action as hover } from "./hover.js";
-import { action as scroll } from "./scroll.js";
-import { action as focus } from "./focus.js";
-import { action as upload } from "./upload.js";
-import { action as extract } from "./extract.js";
-import { action as waitFor } from "./wait_for.js";
+import { DECLARED_PAGE } from "./page_actions.js";
 
-/** @type {PageAction[]} */
-export const PAGE_ACTIONS = [click, fill, type, select, check, uncheck, press, hover, scroll, focus, upload, extract, waitFor];
+/** @type {PageAction[]} the action module of every tool declared to run in the page (generated list) */
+export const PAGE_ACTIONS = DECLARED_PAGE;

@@ -3,7 +3,6 @@
 import { focusOn } from "../content/dom_input.js";
 import { parseKeys, pressKeys } from "../content/dom_keys.js";
 import { deepActiveElement } from "../content/dom_roots.js";
-import { SETTLE_ASYNC } from "../content/dom_changes.js";
 import { noKeyEffect, pressSteps } from "../content/dom_trusted.js";
 
 /** @type {import("./page.js").PageAction} */
@@ -14,8 +13,6 @@ export const action = {
     if (el) focusOn(el); // keys go to what has focus: a person would click into it first
     return { pressed: pressKeys(el || deepActiveElement(document) || document.body, String(args.keys)) };
   },
-  judged: "keys",
-  settle: SETTLE_ASYNC,
   trusted: { steps: (args) => pressSteps(String(args.keys)), auto: true, noEffect: noKeyEffect, keys: true,
     done: (args) => { const { key, mods } = parseKeys(String(args.keys)); return { pressed: { key, ...mods } }; } },
 };

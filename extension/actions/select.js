@@ -7,7 +7,6 @@ import { SETTLE_ASYNC } from "../content/dom_changes.js";
 export const action = {
   name: "select",
   needs: { page: { element: "required", enabled: true, hit: true } },
-  judged: "press", // (a control of a form may send it as it changes)
   run: (el, args) => ({ selected: selectOption(/** @type {Element} */ (el), String(args.value)) }),
-  settle: { ...SETTLE_ASYNC, graceMs: 20 },
+  settle: { ...SETTLE_ASYNC, graceMs: 20 }, // (its declared settle, with a shorter grace)
 };

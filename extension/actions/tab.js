@@ -9,14 +9,7 @@
  * @typedef {{tab: "required" | "optional" | "none", reads: boolean}} TabNeeds
  * @typedef {{name: string, needs: TabNeeds, run: import("../background/tools.js").ToolFn}} TabAction
  */
-import { action as observe } from "./observe.js";
-import { action as highlight } from "./highlight.js";
-import { action as navigate } from "./navigate.js";
-import { action as back } from "./back.js";
-import { action as newTab } from "./new_tab.js";
-import { action as switchTab } from "./switch_tab.js";
-import { action as listTabs } from "./list_tabs.js";
-import { action as screenshot } from "./screenshot.js";
+import { DECLARED_TAB } from "./tab_actions.js";
 
-/** @type {TabAction[]} */
-export const TAB_ACTIONS = [observe, highlight, navigate, back, newTab, switchTab, listTabs, screenshot];
+/** @type {TabAction[]} the action module of every tool declared to run on the tab (generated list) */
+export const TAB_ACTIONS = DECLARED_TAB;

@@ -6,6 +6,5 @@ import { setChecked } from "../content/dom_input.js";
 export const action = {
   name: "uncheck",
   needs: { page: { element: "required", enabled: true, hit: true } },
-  judged: "press", // (a control of a form may send it as it changes)
   run: (el) => ({ checked: setChecked(/** @type {Element} */ (el), false) }),
 };

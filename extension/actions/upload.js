@@ -1,12 +1,10 @@
 // @ts-check
 /** upload: a file (sent in base64) into a file input or drop zone. */
 import { uploadFile } from "../content/dom_input.js";
-import { SETTLE_ASYNC } from "../content/dom_changes.js";
 
 /** @type {import("./page.js").PageAction} */
 export const action = {
   name: "upload",
   needs: { page: { element: "required", enabled: true, hit: false } },
   run: (el, args) => ({ uploaded: uploadFile(/** @type {Element} */ (el), args.file) }),
-  settle: SETTLE_ASYNC,
 };

@@ -15,7 +15,10 @@
  * extension), attaching fails: that is the typed `debugger_busy` error, and nothing else changes —
  * the synthetic path keeps working.
  *
- * @typedef {{type: "move" | "click", x: number, y: number}
+ * A click step presses `clicks` times in a row (default once): the browser counts them as a person's
+ * (a second press is a double click, and the page hears `dblclick`).
+ *
+ * @typedef {{type: "move" | "click", x: number, y: number, clicks?: number}
  *   | {type: "text", text: string}
  *   | {type: "key", key: string, code: string, keyCode: number, modifiers: number, text?: string}} InputStep
  */
@@ -83,9 +86,9 @@ export async function dispatchTrusted(tabId, steps) {
     for (const s of steps) {
       if (s.type === "move" || s.type === "click") {
         await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: s.x, y: s.y, button: "none" });
-        if (s.type === "click") {
-          await send("Input.dispatchMouseEvent", { type: "mousePressed", x: s.x, y: s.y, button: "left", buttons: 1, clickCount: 1 });
-          await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: s.x, y: s.y, button: "left", buttons: 0, clickCount: 1 });
+        for (let n = 1; s.type === "click" && n <= (s.clicks || 1); n++) {
+          await send("Input.dispatchMouseEvent", { type: "mousePressed", x: s.x, y: s.y, button: "left", buttons: 1, clickCount: n });
+          await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: s.x, y: s.y, button: "left", buttons: 0, clickCount: n });
         }
       } else if (s.type === "text") {
         await send("Input.insertText", { text: s.text });

@@ -34,6 +34,9 @@ import { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, for
 
 const MONEY = new RegExp(AMOUNT, "i"), RECURS = new RegExp(CHARGE, "i");
 
+/** An address without its fragment. @param {string} url */
+const bare = (url) => url.split("#", 1)[0];
+
 /** Controls a click only puts the caret into: text is typed there, nothing is sent. */
 const TYPED_INTO = new Set(["textbox", "searchbox", "spinbutton", "textarea", "input"]);
 
@@ -183,9 +186,14 @@ export function effectOf(el, how, chosen = "") {
   // (A click into a field to type sends nothing: its form goes when a control sends it.)
   const submits = kind === "submit" || field || (!!form && !link && kind !== "reset" && !TYPED_INTO.has(kind));
   const target = link || (submits && form ? formActionOf(form, kind === "submit" ? control : null) : "") || null;
+  // A link to another page is judged by where it leads, and by what the page sends as it is
+  // followed: its words are mostly the title of what it opens ("Buy cheap bike parts here!!!").
+  // A link that leads nowhere but its own page ("#", none) is a command its script carries out:
+  // judged by its words as well.
+  const away = kind === "link" && !!link && !/^javascript:/i.test(link) && bare(link) !== bare(docOf(control).URL);
   return {
     words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control, chosen),
-    kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
+    kind: away ? "navigation" : kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
     method: submits && form ? formMethodOf(form, kind === "submit" ? control : null) : link ? "get" : null,
     fields: submits && form ? fieldsOf(form) : [], beside: submits || CLICKERS.has(kind) ? besideOf(control, form) : "",
     place: placeOf(control),

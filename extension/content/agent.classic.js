@@ -8478,6 +8478,9 @@ const { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, form
 
 const MONEY = new RegExp(AMOUNT, "i"), RECURS = new RegExp(CHARGE, "i");
 
+/** An address without its fragment. @param {string} url */
+const bare = (url) => url.split("#", 1)[0];
+
 /** Controls a click only puts the caret into: text is typed there, nothing is sent. */
 const TYPED_INTO = new Set(["textbox", "searchbox", "spinbutton", "textarea", "input"]);
 
@@ -8627,9 +8630,14 @@ function effectOf(el, how, chosen = "") {
   // (A click into a field to type sends nothing: its form goes when a control sends it.)
   const submits = kind === "submit" || field || (!!form && !link && kind !== "reset" && !TYPED_INTO.has(kind));
   const target = link || (submits && form ? formActionOf(form, kind === "submit" ? control : null) : "") || null;
+  // A link to another page is judged by where it leads, and by what the page sends as it is
+  // followed: its words are mostly the title of what it opens ("Buy cheap bike parts here!!!").
+  // A link that leads nowhere but its own page ("#", none) is a command its script carries out:
+  // judged by its words as well.
+  const away = kind === "link" && !!link && !/^javascript:/i.test(link) && bare(link) !== bare(docOf(control).URL);
   return {
     words: field ? cut(norm(`Enter in ${accessibleName(el) || "a field"}`), 300) : wordsOf(control, chosen),
-    kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
+    kind: away ? "navigation" : kind, target: target && !/^javascript:/i.test(target) ? cut(target, 2000) : null,
     method: submits && form ? formMethodOf(form, kind === "submit" ? control : null) : link ? "get" : null,
     fields: submits && form ? fieldsOf(form) : [], beside: submits || CLICKERS.has(kind) ? besideOf(control, form) : "",
     place: placeOf(control),
@@ -9004,7 +9012,6 @@ return { FAMILY, judge, installGuard, pressReaches, armGuard, kindOf, sendGuarde
 const __click = (() => {
 /** click: a click on the element (refused when covered or disabled). */
 const { clickOn } = __dom_input;
-const { SETTLE_ASYNC } = __dom_changes;
 const { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
@@ -9012,8 +9019,6 @@ const action = {
   name: "click",
   needs: { page: { element: "required", enabled: true, hit: true } },
   run: (el) => { clickOn(/** @type {Element} */ (el)); return {}; },
-  judged: "press",
-  settle: SETTLE_ASYNC,
   // A handler that checks isTrusted ignores a script's click: then the browser's own, unless the
   // click opens the browser's own pop-up; late effects are waited for first (never clicked twice).
   trusted: { steps: (_, el) => clickSteps(el), auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
@@ -9063,9 +9068,8 @@ const { SETTLE_ASYNC } = __dom_changes;
 const action = {
   name: "select",
   needs: { page: { element: "required", enabled: true, hit: true } },
-  judged: "press", // (a control of a form may send it as it changes)
   run: (el, args) => ({ selected: selectOption(/** @type {Element} */ (el), String(args.value)) }),
-  settle: { ...SETTLE_ASYNC, graceMs: 20 },
+  settle: { ...SETTLE_ASYNC, graceMs: 20 }, // (its declared settle, with a shorter grace)
 };
 return { action };
 })();
@@ -9078,7 +9082,6 @@ const { setChecked } = __dom_input;
 const action = {
   name: "check",
   needs: { page: { element: "required", enabled: true, hit: true } },
-  judged: "press", // (a control of a form may send it as it changes)
   run: (el) => ({ checked: setChecked(/** @type {Element} */ (el), true) }),
 };
 return { action };
@@ -9092,7 +9095,6 @@ const { setChecked } = __dom_input;
 const action = {
   name: "uncheck",
   needs: { page: { element: "required", enabled: true, hit: true } },
-  judged: "press", // (a control of a form may send it as it changes)
   run: (el) => ({ checked: setChecked(/** @type {Element} */ (el), false) }),
 };
 return { action };
@@ -9103,7 +9105,6 @@ const __press = (() => {
 const { focusOn } = __dom_input;
 const { parseKeys, pressKeys } = __dom_keys;
 const { deepActiveElement } = __dom_roots;
-const { SETTLE_ASYNC } = __dom_changes;
 const { noKeyEffect, pressSteps } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
@@ -9114,8 +9115,6 @@ const action = {
     if (el) focusOn(el); // keys go to what has focus: a person would click into it first
     return { pressed: pressKeys(el || deepActiveElement(document) || document.body, String(args.keys)) };
   },
-  judged: "keys",
-  settle: SETTLE_ASYNC,
   trusted: { steps: (args) => pressSteps(String(args.keys)), auto: true, noEffect: noKeyEffect, keys: true,
     done: (args) => { const { key, mods } = parseKeys(String(args.keys)); return { pressed: { key, ...mods } }; } },
 };
@@ -9125,7 +9124,6 @@ return { action };
 const __hover = (() => {
 /** hover: the pointer over the element. */
 const { hoverOn } = __dom_input;
-const { SETTLE_HOVER } = __dom_changes;
 const { moveSteps, noChange } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
@@ -9133,24 +9131,8 @@ const action = {
   name: "hover",
   needs: { page: { element: "required", hit: true } },
   run: (el) => { hoverOn(/** @type {Element} */ (el)); return {}; },
-  settle: SETTLE_HOVER,
   // A CSS :hover menu opens only under the browser's own pointer.
   trusted: { steps: (_, el) => moveSteps(el), auto: true, noEffect: noChange, pointer: true },
-};
-return { action };
-})();
-// ---- extension/actions/scroll.js
-const __scroll = (() => {
-/** scroll: the page or an element, or an element into view (so it is not brought into view first). */
-const { doScroll } = __dom_scroll;
-const { SETTLE_NONE } = __dom_changes;
-
-/** @type {import("./page.js").PageAction} */
-const action = {
-  name: "scroll",
-  needs: { page: { element: "optional", hit: false, inView: false } },
-  run: (el, args) => ({ scroll: doScroll(args, el) }),
-  settle: SETTLE_NONE,
 };
 return { action };
 })();
@@ -9167,84 +9149,29 @@ const action = {
 };
 return { action };
 })();
+// ---- extension/actions/scroll.js
+const __scroll = (() => {
+/** scroll: the page or an element, or an element into view (so it is not brought into view first). */
+const { doScroll } = __dom_scroll;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "scroll",
+  needs: { page: { element: "optional", hit: false, inView: false } },
+  run: (el, args) => ({ scroll: doScroll(args, el) }),
+};
+return { action };
+})();
 // ---- extension/actions/upload.js
 const __upload = (() => {
 /** upload: a file (sent in base64) into a file input or drop zone. */
 const { uploadFile } = __dom_input;
-const { SETTLE_ASYNC } = __dom_changes;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "upload",
   needs: { page: { element: "required", enabled: true, hit: false } },
   run: (el, args) => ({ uploaded: uploadFile(/** @type {Element} */ (el), args.file) }),
-  settle: SETTLE_ASYNC,
-};
-return { action };
-})();
-// ---- extension/content/dom_extract.js
-const __dom_extract = (() => {
-/** Reading content out of the page: visible text, or a table as rows of cells. */
-const { norm } = __norm;
-const { secretField } = __signature;
-const { editorText } = __dom_editors;
-const { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } = __dom_native;
-
-const MAX_CHARS = 20000;
-
-/** @param {Element} table */
-function readTable(table) {
-  const rows = Array.from(qsa(table, "tr, [role=row]")).filter((r) => closestOf(r, "table, [role=table], [role=grid]") === table);
-  const cells = rows.map((r) => Array.from(qsa(r, "th, td, [role=cell], [role=gridcell], [role=columnheader]"))
-    .filter((c) => closestOf(c, "tr, [role=row]") === r).map((c) => norm(innerTextOf(/** @type {HTMLElement} */ (c)) ?? textOf(c))));
-  const first = rows[0];
-  const hasHeader = !!first && qs(first, "th, [role=columnheader]") !== null;
-  return { headers: hasHeader ? cells[0] : [], rows: (hasHeader ? cells.slice(1) : cells).slice(0, 500) };
-}
-
-/** What a form field holds, or null for an element that is not one. @param {Element} el */
-function fieldText(el) {
-  if (matchesOf(el, "textarea, input")) return secretField(el) ? "" : /** @type {HTMLInputElement} */ (el).value;
-  if (matchesOf(el, "select")) return Array.from(/** @type {HTMLSelectElement} */ (el).selectedOptions).map((o) => norm(o.textContent)).join(", ");
-  return null;
-}
-
-/**
- * @param {Element | null} el the element to read (the whole page when null)
- * @param {{mode?: "text" | "table" | "auto", max_chars?: number}} args
- * @param {Element} [editor] the box of the code editor whose hidden field el is (dom_editors.js)
- */
-function extractFrom(el, args, editor) {
-  const root = el || document.body;
-  const mode = args.mode || "auto";
-  const max = args.max_chars || MAX_CHARS;
-  // A field's text is what it holds now (a text box's lines, a list's chosen option), not its markup's;
-  // a code editor's, the lines it draws (its hidden field holds a part at most).
-  const field = editor ? editorText(editor) : fieldText(root);
-  if (field !== null) return { text: field.slice(0, max), truncated: field.length > max };
-  if (mode === "table" || (mode === "auto" && matchesOf(root, "table, [role=table], [role=grid]"))) {
-    const table = matchesOf(root, "table, [role=table], [role=grid]") ? root : qs(root, "table, [role=table], [role=grid]");
-    if (table) return { table: readTable(table) };
-    if (mode === "table") return { table: null, text: "", truncated: false };
-  }
-  const raw = innerTextOf(/** @type {HTMLElement} */ (root)) ?? textOf(root) ?? "";
-  const text = raw.replace(/[ \t]+/g, " ").replace(/\n\s*\n+/g, "\n").trim();
-  return { text: text.slice(0, max), truncated: text.length > max };
-}
-return { extractFrom };
-})();
-// ---- extension/actions/extract.js
-const __extract = (() => {
-/** extract: the text of the page or an element, or a table as rows. */
-const { extractFrom } = __dom_extract;
-const { SETTLE_NONE } = __dom_changes;
-
-/** @type {import("./page.js").PageAction} */
-const action = {
-  name: "extract",
-  needs: { page: { element: "optional", hit: false, inView: false } },
-  run: (el, args, r) => extractFrom(el, args, el ? r.surfaces.get(el) : undefined),
-  settle: SETTLE_NONE,
 };
 return { action };
 })();
@@ -9368,6 +9295,137 @@ const action = {
 };
 return { action };
 })();
+// ---- extension/actions/double_click.js
+const __double_click = (() => {
+/** double_click: two clicks in a row on the element, and the `dblclick` a person's would bring. */
+const { clickOn } = __dom_input;
+const { dispatchOf, docOf, rectOf } = __dom_native;
+const { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } = __dom_trusted;
+
+/** @param {Element} el */
+function doubleClickOn(el) {
+  clickOn(el);
+  clickOn(el);
+  const view = docOf(el).defaultView;
+  const r = rectOf(el);
+  const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+  dispatchOf(el, new (view?.MouseEvent || MouseEvent)("dblclick", {
+    bubbles: true, cancelable: true, composed: true, view, detail: 2, button: 0, ...at }));
+}
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "double_click",
+  needs: { page: { element: "required", enabled: true, hit: true } },
+  run: (el) => { doubleClickOn(/** @type {Element} */ (el)); return {}; },
+  // A handler that checks isTrusted ignores a script's double click: then the browser's own two
+  // presses (it counts them, and fires dblclick), unless the page already reacted.
+  trusted: { steps: (_, el) => clickSteps(el).map((s) => ({ ...s, clicks: 2 })), auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
+};
+return { action };
+})();
+// ---- extension/content/dom_extract.js
+const __dom_extract = (() => {
+/** Reading content out of the page: visible text, or a table as rows of cells. */
+const { norm } = __norm;
+const { secretField } = __signature;
+const { editorText } = __dom_editors;
+const { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } = __dom_native;
+
+const MAX_CHARS = 20000;
+
+/** @param {Element} table */
+function readTable(table) {
+  const rows = Array.from(qsa(table, "tr, [role=row]")).filter((r) => closestOf(r, "table, [role=table], [role=grid]") === table);
+  const cells = rows.map((r) => Array.from(qsa(r, "th, td, [role=cell], [role=gridcell], [role=columnheader]"))
+    .filter((c) => closestOf(c, "tr, [role=row]") === r).map((c) => norm(innerTextOf(/** @type {HTMLElement} */ (c)) ?? textOf(c))));
+  const first = rows[0];
+  const hasHeader = !!first && qs(first, "th, [role=columnheader]") !== null;
+  return { headers: hasHeader ? cells[0] : [], rows: (hasHeader ? cells.slice(1) : cells).slice(0, 500) };
+}
+
+/** What a form field holds, or null for an element that is not one. @param {Element} el */
+function fieldText(el) {
+  if (matchesOf(el, "textarea, input")) return secretField(el) ? "" : /** @type {HTMLInputElement} */ (el).value;
+  if (matchesOf(el, "select")) return Array.from(/** @type {HTMLSelectElement} */ (el).selectedOptions).map((o) => norm(o.textContent)).join(", ");
+  return null;
+}
+
+/**
+ * @param {Element | null} el the element to read (the whole page when null)
+ * @param {{mode?: "text" | "table" | "auto", max_chars?: number}} args
+ * @param {Element} [editor] the box of the code editor whose hidden field el is (dom_editors.js)
+ */
+function extractFrom(el, args, editor) {
+  const root = el || document.body;
+  const mode = args.mode || "auto";
+  const max = args.max_chars || MAX_CHARS;
+  // A field's text is what it holds now (a text box's lines, a list's chosen option), not its markup's;
+  // a code editor's, the lines it draws (its hidden field holds a part at most).
+  const field = editor ? editorText(editor) : fieldText(root);
+  if (field !== null) return { text: field.slice(0, max), truncated: field.length > max };
+  if (mode === "table" || (mode === "auto" && matchesOf(root, "table, [role=table], [role=grid]"))) {
+    const table = matchesOf(root, "table, [role=table], [role=grid]") ? root : qs(root, "table, [role=table], [role=grid]");
+    if (table) return { table: readTable(table) };
+    if (mode === "table") return { table: null, text: "", truncated: false };
+  }
+  const raw = innerTextOf(/** @type {HTMLElement} */ (root)) ?? textOf(root) ?? "";
+  const text = raw.replace(/[ \t]+/g, " ").replace(/\n\s*\n+/g, "\n").trim();
+  return { text: text.slice(0, max), truncated: text.length > max };
+}
+return { extractFrom };
+})();
+// ---- extension/actions/extract.js
+const __extract = (() => {
+/** extract: the text of the page or an element, or a table as rows. */
+const { extractFrom } = __dom_extract;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "extract",
+  needs: { page: { element: "optional", hit: false, inView: false } },
+  run: (el, args, r) => extractFrom(el, args, el ? r.surfaces.get(el) : undefined),
+};
+return { action };
+})();
+// ---- extension/actions/page_actions.js
+const __page_actions = (() => {
+// Generated by `python -m shared_schema.generate` from the tools' declarations (shared_schema/tools.py). Do not edit.
+const { SETTLE_ASYNC, SETTLE_DEFAULT, SETTLE_HOVER, SETTLE_NONE } = __dom_changes;
+const { action: click } = __click;
+const { action: fill } = __fill;
+const { action: type } = __type;
+const { action: select } = __select;
+const { action: check } = __check;
+const { action: uncheck } = __uncheck;
+const { action: press } = __press;
+const { action: hover } = __hover;
+const { action: focus } = __focus;
+const { action: scroll } = __scroll;
+const { action: upload } = __upload;
+const { action: waitFor } = __wait_for;
+const { action: doubleClick } = __double_click;
+const { action: extract } = __extract;
+
+/** @type {import("./page.js").PageAction[]} */
+const DECLARED_PAGE = [
+  { judged: "press", settle: SETTLE_ASYNC, ...click },
+  { settle: SETTLE_DEFAULT, ...fill },
+  { settle: SETTLE_DEFAULT, ...type },
+  { judged: "press", settle: SETTLE_ASYNC, ...select },
+  { judged: "press", settle: SETTLE_DEFAULT, ...check },
+  { judged: "press", settle: SETTLE_DEFAULT, ...uncheck },
+  { judged: "keys", settle: SETTLE_ASYNC, ...press },
+  { settle: SETTLE_HOVER, ...hover },
+  { settle: SETTLE_DEFAULT, ...focus },
+  { settle: SETTLE_NONE, ...scroll },
+  { settle: SETTLE_ASYNC, ...upload },
+  { settle: SETTLE_DEFAULT, ...waitFor },
+  { judged: "press", settle: SETTLE_ASYNC, ...doubleClick },
+  { settle: SETTLE_NONE, ...extract },
+];
+return { DECLARED_PAGE };
+})();
 // ---- extension/actions/page.js
 const __page = (() => {
 /**
@@ -9379,16 +9437,19 @@ const __page = (() => {
  * finds its elements itself, as wait_for does); `enabled`/`hit`: the element must be enabled /
  * not covered; `inView: false`: not scrolled into view first (scroll, extract read it where it is).
  *
- * `settle`: how long the page is let settle after it (content/dom_changes.js; SETTLE_DEFAULT when
- * absent). `trusted`: how the browser's own input (content/dom_trusted.js) does it — `steps`; `auto`:
- * in the default mode it follows the script's action when that had no effect a person would notice
+ * `settle`: how long the page is let settle after it (content/dom_changes.js) and `judged`: what
+ * the gate (content/act_gate.js) judges of it right before it runs — a "press" (the element's
+ * effect: its words, where it leads, what its form carries), or "keys" (Enter in a field submits
+ * its form): both from the tool's declaration (shared_schema: `settle`, `risk`), added by the
+ * generated page_actions.js (a module's own `settle` refines it).
+ *
+ * `trusted`: how the browser's own input (content/dom_trusted.js) does it — `steps`; `auto`: in the
+ * default mode it follows the script's action when that had no effect a person would notice
  * (`noEffect`), unless `replayable` says no, after `lateMs` more of watching; `keys`: its input goes
  * to the keyboard's focus (a code editor's hidden field takes only these); `pointer`: done where a
  * person points (on a code editor, its visible box); `text`: writes text (an editable region gets
  * the browser's keys from the start); `done`: what it reports when the browser's input did it.
- * `judged`: what the gate (content/act_gate.js) judges of it right before it runs — a "press" (the
- * element's effect: its words, where it leads, what its form carries), or "keys" (Enter in a field
- * submits its form). `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
+ * `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
  * its `timeout_ms` (kept within the call's), and for an address (`url`) the coordinator waits on
  * the tab itself.
  *
@@ -9400,22 +9461,10 @@ const __page = (() => {
  *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput, judged?: "press" | "keys",
  *   verify?: (el: Element, args: Record<string, any>, changes: any) => void, waits?: boolean}} PageAction
  */
-const { action: click } = __click;
-const { action: fill } = __fill;
-const { action: type } = __type;
-const { action: select } = __select;
-const { action: check } = __check;
-const { action: uncheck } = __uncheck;
-const { action: press } = __press;
-const { action: hover } = __hover;
-const { action: scroll } = __scroll;
-const { action: focus } = __focus;
-const { action: upload } = __upload;
-const { action: extract } = __extract;
-const { action: waitFor } = __wait_for;
+const { DECLARED_PAGE } = __page_actions;
 
-/** @type {PageAction[]} */
-const PAGE_ACTIONS = [click, fill, type, select, check, uncheck, press, hover, scroll, focus, upload, extract, waitFor];
+/** @type {PageAction[]} the action module of every tool declared to run in the page (generated list) */
+const PAGE_ACTIONS = DECLARED_PAGE;
 return { PAGE_ACTIONS };
 })();
 // ---- extension/content/agent.js

@@ -15,18 +15,20 @@ from typing import Any
 from pydantic import BaseModel
 
 from shared_schema.sites import SiteGate
-from shared_schema.tools import TOOLS
+from shared_schema import dom_tools as dom, tab_tools as tabs
+from shared_schema.tools import DECLARED, TOOLS
 
 from .browser import Browser
 from .errors import ToolFailed
 from .control import RunControl
-from ..tool_def import LOOKS, Effects, Wire
+from ..tool_def import Effects, Wire
 from .toolbox import ROLE_TOOLS
 from .wire import DEFAULT_TIMEOUT_MS, wire_json
 
-# Tools the host calls itself, not on a model's behalf: they read the page or draw on it.
-OBSERVE, SCREENSHOT, HIGHLIGHT = "observe", "screenshot", "highlight"
-HOST_CALLED: dict[str, Effects] = {OBSERVE: LOOKS, SCREENSHOT: LOOKS, HIGHLIGHT: LOOKS}
+# Tools the host calls itself, not on a model's behalf (declared with no kind): they read the page
+# or draw on it.
+OBSERVE, SCREENSHOT, HIGHLIGHT = dom.OBSERVE.name, tabs.SCREENSHOT.name, dom.HIGHLIGHT.name
+HOST_CALLED: dict[str, Effects] = {name: t.effects for name, t in DECLARED.items() if t.kind is None}
 
 
 def _wires() -> dict[str, Wire[Any, Any]]:

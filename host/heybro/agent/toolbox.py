@@ -1,41 +1,44 @@
 """Every tool a role may call, each defined once: its argument model, description, kind, effects
 and how it runs (tool_def.RoleTool); the roles' tool lists are made of these definitions. A tool
-whose handler or conversion is written elsewhere has its arguments there, beside it (the local
-tools' in local_tools.py, the hand-converted ones' in wire.py), so neither imports this back.
+whose handler is written elsewhere has its arguments there, beside it (the local tools' in
+local_tools.py, the browser's in their declarations in shared_schema), so neither imports this back.
 
 Names and parameters follow seed 000's tables (`click(element_id)`, `fill(element_id, value)`,
 `mark_done(summary)`, `set_subtasks(subtasks)`, `continue_work(instructions)`, ...). Browser actions
 accept an optional `expect` (the outcome the host checks after acting).
 
-A new browser tool: its argument model and RoleTool here (with a `wire` to its shared_schema
-arguments), its action module in extension/actions/, and the schema regenerated;
-tests/test_tool_definitions.py fails until every piece is there.
+The browser's tools are not written here: each is declared once in shared_schema (dom_tools.py,
+tab_tools.py: a `PageTool`), and its role tool is derived from the declaration (`declared`); the
+worker is offered every declared tool a role may call. A new browser tool is its declaration, its
+action module in extension/actions/ and its test (then `python -m shared_schema.generate` and
+`python3 scripts/gen_content_script.py`); tests/test_tool_definitions.py fails until every piece
+is there.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, cast
 
-from pydantic import BeforeValidator, Field, WithJsonSchema, model_validator
-from pydantic.json_schema import SkipJsonSchema
+from pydantic import BeforeValidator, Field, WithJsonSchema, create_model, model_validator
 
-from shared_schema.dom_tools import (CheckArgs, ClickArgs, FillArgs, FocusArgs, HoverArgs,
-                                     PressArgs, ScrollArgs, SelectArgs, TypeArgs, UploadArgs,
-                                     WaitForArgs)
+from shared_schema import dom_tools as dom, tab_tools as tabs
+from shared_schema.dom_tools import UploadArgs, WaitFor
 from shared_schema.page_text import neutral
 from shared_schema.status import Decision
-from shared_schema.tab_tools import NavigateArgs, NewTabArgs, SwitchTabArgs, TabArgs
+from shared_schema.tool_spec import PageTool, Reports
+from shared_schema.tools import DECLARED
 
 from . import local_tools as local
-from .local_tools import Answer, AskUser, Extract, RecallHistory, Wait
 from .history import fence
+from .local_tools import Answer, AskUser, Extract, RecallHistory, Wait
 from ..tool_def import playwright_forms as pw
 from .expect import parse_expect
 from .models import ExpectedOutcome, RoleName, Subtask, ToolCall, WorkKindGiven
-from ..tool_def import LOOKS, Args, Effects, NoArgs, RoleTool, Wire
-from .wire import Upload, WaitFor, copied, upload_args, wait_for_args, wait_for_timeout
+from ..tool_def import LOOKS, Args, Effects, NoArgs, ResultText, RoleTool, Wire
+from .wire import converted, copied, upload_args
 
 
 def _expect(value: Any) -> Any:
@@ -94,69 +97,6 @@ class Act(Args):
     expect: Expect = None
 
 
-class Navigate(Act):
-    url: str = Field(min_length=1)
-
-
-class ElementAct(Act):
-    element_id: str = Field(min_length=1)
-
-
-class AnswersDialogs(Args):
-    """An action that may open a browser confirm() or prompt(): how heybro answers it."""
-    dialog: str | None = Field(None, min_length=1, max_length=1000, description=(
-        'How to answer a confirm() or prompt() it opens: "accept", "dismiss" (the default), or '
-        "the words to type into a prompt() (then OK)."))
-    dialog_text: SkipJsonSchema[str | None] = None  # (the words, once read out of `dialog`)
-
-    @model_validator(mode="after")
-    def _words(self) -> AnswersDialogs:
-        if self.dialog is not None and self.dialog not in ("accept", "dismiss"):
-            self.dialog_text, self.dialog = self.dialog, "accept"
-        return self
-
-
-class Click(ElementAct, AnswersDialogs):
-    pass
-
-
-class Fill(ElementAct):
-    value: str
-
-
-class TypeText(ElementAct):
-    text: str
-
-
-class Select(ElementAct):
-    value: str
-
-
-class Press(Act, AnswersDialogs):
-    keys: str = Field(min_length=1, description="e.g. Enter, Tab, Control+A")
-    element_id: str | None = None
-
-
-class Scroll(Args):
-    direction: Literal["up", "down", "left", "right", "top", "bottom"] | None = None
-    element_id: str | None = None  # (the tool's description says how both are used)
-    amount: float | None = Field(None, gt=0, le=20, description="Screens to move (default 0.8).")
-
-    @model_validator(mode="after")
-    def _what(self) -> Scroll:
-        if self.direction is None and self.element_id is None:
-            raise ValueError("give a direction (the page), or an element_id (to scroll to it)")
-        return self
-
-
-class NewTab(Args):
-    url: str = Field(min_length=1)
-
-
-class SwitchTab(Args):
-    tab_id: int
-
-
 LEARNED = ("One short fact about this site that would save steps next time (where a control "
            "is, what a step needs).")
 
@@ -202,71 +142,48 @@ def _transition(name: str, args: type[Args], doc: str) -> RoleTool:
     return RoleTool(name, args, doc, "transition", LOOKS)
 
 
-# Acts that may leave the page (a link, a submit, a toggle): the page comes back with them.
-ACTS = Effects(may_navigate=True)
-# Acts whose outcome the page shows (a field's value, a scroll position).
-TOUCHES = Effects()
-# Moves to another page: the batch stops after them; a request may be sent, so never repeated
-# by itself when cut off.
-MOVES = Effects(ends_batch=True, held_on_repeat=True)
-# Click and press may spend, send or delete: what a press sets off is judged by the page's agent
-# right before it (content/act_gate.js), and the user asked first when it is risky (sinks.py).
-RISKY = Effects(may_navigate=True, held_on_repeat=True)
+# How the host words a declared tool's result (PageTool.reports): the text it leaves in the next
+# prompt, and what a person reads of it.
+WORDS: dict[Reports, tuple[ResultText | None, ResultText | None]] = {
+    "tab": (local.tab_moved_text, None), "tabs": (local.tabs_text, None),
+    "waited": (local.waited_text, None), "dialog": (None, local.dialog_said),
+    "chosen": (None, local.chosen_words)}
 
-NAVIGATE = RoleTool("navigate", Navigate, "Open a URL in the task's tab.", "tab", MOVES,
-                    wire=copied("navigate", Navigate, NavigateArgs, timeout_ms=30_000),
-                    result_text=local.tab_moved_text, playwright=pw.goto)
-CLICK = RoleTool("click", Click, "Click an element.", "browser", RISKY,
-                 wire=copied("click", Click, ClickArgs), said=local.dialog_said,
-                 playwright=pw.method("click"))
-FILL = RoleTool("fill", Fill, "Set a field's value.", "browser", TOUCHES,
-                wire=copied("fill", Fill, FillArgs), value_arg="value",
-                playwright=pw.method("fill", "value"))
-TYPE = RoleTool("type", TypeText, "Type text key by key.", "browser", TOUCHES,
-                wire=copied("type", TypeText, TypeArgs), value_arg="text",
-                playwright=pw.method("press_sequentially", "text"))
-SELECT = RoleTool("select", Select, "Choose an option of a select.", "browser",
-                  dataclasses.replace(ACTS, chooses=True),
-                  wire=copied("select", Select, SelectArgs), value_arg="value", said=local.chosen_words,
-                  playwright=pw.method("select_option", "value"))
-CHECK = RoleTool("check", ElementAct, "Tick a checkbox, radio or switch.", "browser", ACTS,
-                 wire=copied("check", ElementAct, CheckArgs), playwright=pw.method("check"))
-UNCHECK = RoleTool("uncheck", ElementAct, "Untick a checkbox or switch.", "browser", ACTS,
-                   wire=copied("uncheck", ElementAct, CheckArgs), playwright=pw.method("uncheck"))
-PRESS = RoleTool("press", Press, "Press keys.", "browser", RISKY,
-                 wire=copied("press", Press, PressArgs), said=local.dialog_said,
-                 playwright=pw.press)
-HOVER = RoleTool("hover", ElementAct, "Pointer over an element (opens its menu or tooltip).",
-                 "browser", TOUCHES,
-                 wire=copied("hover", ElementAct, HoverArgs), playwright=pw.method("hover"))
-FOCUS = RoleTool("focus", ElementAct, "Focus an element.", "browser", TOUCHES,
-                 wire=copied("focus", ElementAct, FocusArgs), playwright=pw.method("focus"))
-SCROLL = RoleTool("scroll", Scroll, "Scroll the page or inside an element by direction, or bring "
-                  "an element into view (element_id, no direction).", "browser", TOUCHES,
-                  wire=copied("scroll", Scroll, ScrollArgs), playwright=pw.scroll)
-UPLOAD = RoleTool("upload", Upload, "Attach a resource file to a file input.", "browser", TOUCHES,
-                  wire=Wire("upload", UploadArgs, upload_args),
-                  playwright=pw.method("set_input_files", "resource_name",
-                                       "  # the file the task attached"))
-WAIT_FOR = RoleTool("wait_for", WaitFor, "Wait until text or an element appears (or is gone), or "
-                    "the URL contains something.", "browser",
-                    Effects(read_only=True, interruptible=True),
-                    wire=Wire("wait_for", WaitForArgs, wait_for_args, wait_for_timeout),
-                    result_text=local.waited_text, playwright=pw.wait_for)
-BACK = RoleTool("back", NoArgs, "Go back in history.", "tab", MOVES,
-                wire=copied("back", NoArgs, TabArgs), result_text=local.tab_moved_text,
-                playwright=pw.go_back)
-NEW_TAB = RoleTool("new_tab", NewTab, "Open a URL in a new tab.", "tab",
-                   dataclasses.replace(MOVES, changes_tab=True),
-                   wire=copied("new_tab", NewTab, NewTabArgs, timeout_ms=30_000),
-                   result_text=local.tab_moved_text, playwright=pw.new_tab)
-SWITCH_TAB = RoleTool("switch_tab", SwitchTab, "Work in another tab.", "tab",
-                      Effects(ends_batch=True, changes_tab=True),
-                      wire=copied("switch_tab", SwitchTab, SwitchTabArgs),
-                      result_text=local.tab_moved_text, playwright=pw.newest_tab)
-LIST_TABS = RoleTool("list_tabs", NoArgs, "List the task's tabs (tab_id, title, URL); the user's "
-                     "other tabs are only counted.", "local", LOOKS,
-                     wire=copied("list_tabs", NoArgs, TabArgs), result_text=local.tabs_text)
+
+@functools.cache
+def with_expect(args: type[Args]) -> type[Args]:
+    """A declared tool's arguments as the model sends them: an `expect` beside its own."""
+    made = create_model(args.__name__, __base__=(args, Act), __module__=__name__)
+    return cast("type[Args]", made)
+
+
+def declared(t: PageTool, wire: Wire[Any, Any] | None = None) -> RoleTool:
+    """A browser tool's role tool, derived from its declaration (shared_schema.tool_spec); `wire`:
+    a conversion of the host's own (one that reads the task's files)."""
+    assert t.kind is not None, f"{t.name} is called by the host only"
+    args = with_expect(t.args) if t.expect else t.args
+    if wire is None:
+        wire = (converted(t.name, t.wire_args, t.convert, t.timeout_ms) if t.convert is not None
+                else copied(t.name, args, t.wire_args, t.timeout_ms))
+    result_text, said = WORDS[t.reports] if t.reports is not None else (None, None)
+    return RoleTool(t.name, args, t.doc, t.kind, t.effects, wire=wire, result_text=result_text,
+                    said=said, value_arg=t.value_arg,
+                    playwright=pw.form_of(t.playwright, t.value_arg) if t.playwright else None)
+
+
+# Conversions the host does itself: upload reads the task's resource file and sends it.
+OWN_WIRES: dict[str, Wire[Any, Any]] = {dom.UPLOAD.name: Wire(dom.UPLOAD.name, UploadArgs,
+                                                               upload_args)}
+# Every declared tool a role may call, in its declaration's order.
+PAGE_TOOLS: dict[str, RoleTool] = {name: declared(t, OWN_WIRES.get(name))
+                                   for name, t in DECLARED.items() if t.kind is not None}
+UPLOAD = PAGE_TOOLS[dom.UPLOAD.name] = dataclasses.replace(
+    PAGE_TOOLS[dom.UPLOAD.name],
+    playwright=pw.method("set_input_files", "resource_name", "  # the file the task attached"))
+# The definitions the host names itself.
+CLICK, FILL, WAIT_FOR = (PAGE_TOOLS[t.name] for t in (dom.CLICK, dom.FILL, dom.WAIT_FOR))
+NAVIGATE, SWITCH_TAB, LIST_TABS = (PAGE_TOOLS[t.name] for t in (tabs.NAVIGATE, tabs.SWITCH_TAB,
+                                                                tabs.LIST_TABS))
 WAIT = RoleTool("wait", Wait, "Wait some seconds.", "local",
                 Effects(read_only=True, interruptible=True), run=local.wait)
 EXTRACT = RoleTool("extract", Extract, "Save named data to memory.", "local", LOOKS,
@@ -295,9 +212,7 @@ SCHEDULER_TOOLS = [
                              "failed, with the reason."),
 ]
 
-WORKER_TOOLS = [NAVIGATE, CLICK, FILL, TYPE, SELECT, CHECK, UNCHECK, PRESS, HOVER, FOCUS, SCROLL,
-                UPLOAD, WAIT_FOR, BACK, NEW_TAB, SWITCH_TAB, LIST_TABS, WAIT, EXTRACT,
-                RECALL_HISTORY, ASK_USER, ANSWER, MARK_DONE]
+WORKER_TOOLS = [*PAGE_TOOLS.values(), WAIT, EXTRACT, RECALL_HISTORY, ASK_USER, ANSWER, MARK_DONE]
 
 # The roles that work without the page; the host tools they are given are added per task.
 ANALYST_TOOLS = [

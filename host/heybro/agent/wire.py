@@ -4,7 +4,8 @@ what the extension takes (`url`, `timeout_ms`, `file`) in code, never by droppin
 
 `copied` is the plain case, checked when the tool is defined: every argument the model gives must
 be a wire field of the same name (or one the host keeps, `expect`), else the import fails and the
-tool needs its own conversion, written here with the arguments it converts (`WaitFor`, `Upload`).
+tool needs its own conversion: declared with the tool (`PageTool.convert`, `converted`), or
+written here where it reads the task's files (`upload_args`).
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel
 
-from shared_schema.dom_tools import UploadArgs, WaitForArgs
+from shared_schema.dom_tools import Upload, UploadArgs
 
 from .errors import ToolFailed
-from ..tool_def import Args, Wire, WireContext
+from ..tool_def import Wire, WireContext
 
 A = TypeVar("A", bound=BaseModel)
 W = TypeVar("W", bound=BaseModel)
@@ -54,41 +55,16 @@ def for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) -> 
     return data
 
 
-# --- the model's arguments of the tools converted by hand, with their conversions ---------------
-class WaitFor(Args):
-    text: str | None = Field(None, min_length=1)
-    element_id: str | None = None
-    role: str | None = Field(None, min_length=1, description="Of an element not there yet "
-                             "(button, link, dialog…).")
-    name: str | None = Field(None, min_length=1, description="…and/or words of its name.")
-    url_contains: str | None = Field(None, min_length=1)
-    gone: bool = Field(False, description="Wait for it to be gone instead.")
-    seconds: float = Field(5.0, gt=0, le=30, description="Longest wait.")
+def converted(tool: str, model: type[W], convert: Callable[[Any], BaseModel],
+              timeout_ms: int | Callable[[W], int] = DEFAULT_TIMEOUT_MS) -> Wire[Any, W]:
+    """A wire whose arguments its declaration converts from the model's (wait_for's `seconds` are
+    its `timeout_ms`: shared_schema.dom_tools.wait_for_args), the element's signature added for
+    re-finding."""
+    def convert_for_page(a: Any, ctx: WireContext) -> W:
+        data = convert(a).model_dump(exclude_unset=True, exclude_none=True)
+        return model.model_validate(for_page(data, model, ctx))
 
-    @model_validator(mode="after")
-    def _what(self) -> WaitFor:
-        if (self.text is None and self.element_id is None and self.url_contains is None
-                and self.role is None and self.name is None):
-            raise ValueError("give text, element_id, role/name or url_contains to wait for")
-        return self
-
-
-class Upload(Args):
-    element_id: str = Field(min_length=1)
-    resource_name: str = Field(min_length=1)
-
-
-def wait_for_args(a: WaitFor, ctx: WireContext) -> WaitForArgs:
-    """wait_for: `url_contains` is the wire's `url`, `gone` its `state`, `seconds` its timeout."""
-    data = {"element_id": a.element_id, "text": a.text, "role": a.role, "name": a.name,
-            "url": a.url_contains, "state": "hidden" if a.gone else "visible",
-            "timeout_ms": int(a.seconds * 1000)}
-    return WaitForArgs.model_validate(
-        for_page({k: v for k, v in data.items() if v is not None}, WaitForArgs, ctx))
-
-
-def wait_for_timeout(w: WaitForArgs) -> int:
-    return w.timeout_ms + 5_000  # the wait itself, and time to answer
+    return Wire(tool, model, convert_for_page, timeout_ms)
 
 
 def upload_args(a: Upload, ctx: WireContext) -> UploadArgs:

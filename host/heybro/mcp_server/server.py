@@ -97,7 +97,7 @@ class HeybroMcp:
             if name in self.page:
                 return await self._page_call(name, arguments)
             if name in TASK_TOOLS:
-                args_model = TASK_TOOLS[name][0]
+                args_model = TASK_TOOLS[name].args
                 try:
                     args = args_model.model_validate(arguments)
                 except ValidationError as err:

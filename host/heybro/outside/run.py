@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from shared_schema.outside import OutsideActed
 from shared_schema.page_text import neutral
 
+from ..agent.browser_tools import OBSERVE as OBSERVE_TOOL
 from ..agent.env import AgentEnv
 from ..agent.errors import BrowserLost, GuardrailHit, Interrupted, TaskStopped, ToolFailed
 from ..agent.model_run import open_task_page
@@ -33,7 +34,8 @@ IDLE_S = 600.0  # an agent silent this long ends its task (one task runs at a ti
 POLL_S = 0.25  # how often an idle task looks for the user's pause or stop
 # Calls refused before they reached the page (recorded as a warning, not as an action).
 NOT_RUN = {"no_tab", "unknown_tool", "invalid_arguments", "user_said", "paused", "not_run"}
-OBSERVE = "observe"  # the page map, as heybro's worker reads it (no tool of the worker's: its prompt)
+# The page map, as heybro's worker reads it: the declared observe (no tool of the worker's: its prompt).
+OBSERVE = OBSERVE_TOOL
 NO_TAB = ("This task has no tab yet: navigate(url) opens one of its own, or the user hands one "
           "over in heybro's panel. heybro never takes the tab the user is looking at by itself.")
 

@@ -6,9 +6,12 @@ user's MCP tools: heybro.tools) run with the task's workspace. Every list of too
 the text its result leaves in the next prompt, what the panel says of it — is read from these
 fields. A tool answers a failure with one error, `ToolFailed` (errors.py).
 
-    NAVIGATE = RoleTool("navigate", Navigate, "Open a URL in the task's tab.", "tab",
-                        Effects(ends_batch=True), wire=Wire("navigate", NavigateArgs, ...))
-    CALCULATE = RoleTool("calculate", Calculate, "Exact arithmetic …", "host", LOOKS, run=_run)
+A browser tool's RoleTool is derived from its one declaration (shared_schema.tool_spec.PageTool:
+heybro.agent.toolbox.declared); a host tool is declared as a RoleTool of kind "host"
+(heybro.tools.builtins), its handler loaded on its first call:
+
+    CALCULATE = RoleTool("calculate", Calculate, "Exact arithmetic …", "host", LOOKS,
+                         run=handler("calculate", "run"), roles=EVERY_ROLE)
 
 This package imports nothing of the agent nor of the host tools: a handler is typed where it is
 written, against what its runner hands it (agent/local_tools.py's `LocalContext`, heybro.tools'
@@ -23,9 +26,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, cast
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from shared_schema.status import ToolKind
+from shared_schema.tool_spec import LOOKS, Effects, ToolArgs
 
 from .errors import ToolFailed
 from .playwright_forms import Form
@@ -34,8 +38,8 @@ if TYPE_CHECKING:
     from ..agent.models import RoleName
 
 
-class Args(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+# One base for every tool's arguments, the browser's and the host's (extra fields refused).
+Args = ToolArgs
 
 
 class NoArgs(Args):
@@ -46,28 +50,6 @@ class NoArgs(Args):
 # local: run by the host for the role (memory, the user, waiting); host: heybro.tools.
 Kind = ToolKind
 PAGE_KINDS: tuple[Kind, ...] = ("browser", "tab")
-
-
-@dataclass(frozen=True)
-class Effects:
-    """What a tool does beyond returning its result (read by the worker, the env and the ledger)."""
-    read_only: bool = False  # only looks: repeating it after a crash is harmless (no ledger entry)
-    ends_batch: bool = False  # leaves the worker on another page: the batch stops after it
-    may_navigate: bool = False  # may change the page (a link, a submit): the page comes back with it
-    interruptible: bool = False  # changes nothing while it runs: a stop need not wait for its end
-    held_on_repeat: bool = False  # may set off something beyond the page: never repeated when cut off
-    changes_tab: bool = False  # the task works in another tab after it
-    chooses: bool = False  # picks one of the page's own options: its value is compared as words or value
-    # Says what was done or found (not an action: not counted, shown apart): the argument that
-    # carries its words.
-    reports: str | None = None
-    # Where a host tool's arguments go when they leave this machine (agent/sinks.py weighs what
-    # they carry): "url" — to the address in its argument of that name (fetch); a place's name —
-    # all its arguments go there ("mcp:<server>", "shell"). None: nothing leaves.
-    sends: str | None = None
-
-
-LOOKS = Effects(read_only=True)
 
 
 class WireContext(Protocol):
@@ -139,6 +121,8 @@ class RoleTool:
     parameters: dict[str, Any] | None = field(default=None, compare=False, hash=False)
     # A host tool's time limit in seconds (None: the user's tool settings give it).
     timeout_s: float | None = None
+    # The roles a host tool is given unless the user's tool settings say otherwise.
+    roles: tuple[str, ...] = ()
     # When a call needs the user's yes first (agent/gate.py asks; the yes is for that very call).
     asks: Asks | None = field(default=None, compare=False)
 
@@ -240,6 +224,8 @@ def _raw_schema(parameters: dict[str, Any]) -> dict[str, Any]:
 
 
 DROP = {"title", "additionalProperties", "minLength", "maxLength", "minItems", "maxItems"}
+# What an argument carries to a page (shared_schema/reach.py), for the host's checks, not the model.
+HOST_MARKS = {"reach"}
 
 
 def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -252,7 +238,8 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
                 return walk(dict(defs[node["$ref"].split("/")[-1]]))
             out = {}
             for k, v in node.items():
-                if k in DROP or (k == "description" and "properties" in node):
+                if (k in DROP or (k == "description" and "properties" in node)
+                        or (k in HOST_MARKS and isinstance(v, str))):
                     continue
                 if k == "anyOf" and isinstance(v, list):
                     non_null = [x for x in v if x != {"type": "null"}]

@@ -1,5 +1,7 @@
 """How each page tool is written as Playwright for Python, for a routine's export: a field of the
-tool's definition (`RoleTool.playwright`), so a new tool says its own form. A form is given the
+tool's definition (`RoleTool.playwright`), so a new tool says its own form — by name in its
+declaration (shared_schema PageTool.playwright): a form of this module's own, else the element's
+Locator method of that name (`form_of`). A form is given the
 step's recorded arguments, the locator of its element (None: the focused one) and a way to write
 an argument as a Python expression (a literal, a parameter, a secret)."""
 
@@ -38,11 +40,27 @@ def method(name: str, arg: str | None = None, note: str = "") -> Form:
     return form
 
 
+# The forms written here, by their names (a declaration names one).
+OWN: dict[str, Form] = {}
+
+
+def own(form: Form) -> Form:
+    OWN[form.__name__] = form
+    return form
+
+
+def form_of(name: str, arg: str | None = None) -> Form:
+    """The form a declaration names: this module's own, else `<element>.<name>(<arg>)`."""
+    return OWN.get(name) or method(name, arg)
+
+
+@own
 def press(s: Exported) -> list[str]:
     keys = s.value(s.args.get("keys", ""))
     return [f"{s.target}.press({keys})" if s.target else f"page.keyboard.press({keys})"]
 
 
+@own
 def scroll(s: Exported) -> list[str]:
     a = s.args
     if a.get("direction") is None and s.target:
@@ -53,22 +71,27 @@ def scroll(s: Exported) -> list[str]:
     return [f"page.mouse.wheel({int(dx * screens * 800)}, {int(dy * screens * 800)})"]
 
 
+@own
 def goto(s: Exported) -> list[str]:
     return [f"page.goto({s.value(s.args.get('url', ''))})"]
 
 
+@own
 def new_tab(s: Exported) -> list[str]:
     return ["page = page.context.new_page()", *goto(s)]
 
 
+@own
 def newest_tab(s: Exported) -> list[str]:
     return ["page = page.context.pages[-1]  # the tab the task switched to (the newest)"]
 
 
+@own
 def go_back(s: Exported) -> list[str]:
     return ["page.go_back()"]
 
 
+@own
 def wait_for(s: Exported) -> list[str]:
     a, v = s.args, s.value
     state = "to_be_hidden" if a.get("state") == "hidden" or a.get("gone") else "to_be_visible"

@@ -11,26 +11,18 @@ import decimal
 from collections.abc import Callable
 from decimal import Decimal
 
-from pydantic import Field
 
-from ..tool_def import Args, Effects, RoleTool
 from ..tool_def.errors import ToolFailed
+from .builtins import CALCULATE_ALLOWED as ALLOWED, CALCULATE_MAX_CHARS as MAX_CHARS, Calculate
 from .tool import ToolContext
 
-MAX_CHARS = 500
 MAX_NODES = 300
 MAX_EXPONENT = 1000
 
-ALLOWED = "numbers, + - * / // % **, parentheses and round, min, max, abs, sqrt"
 
 _CONTEXT = decimal.Context(prec=34, Emax=10_000, Emin=-10_000,
                            traps=[decimal.Overflow, decimal.InvalidOperation,
                                   decimal.DivisionByZero])
-
-
-class Calculate(Args):
-    expression: str = Field(min_length=1, max_length=MAX_CHARS,
-                            description="e.g. round((19.99 * 3 - 5) / 2, 2)")
 
 
 def _floor_div(a: Decimal, b: Decimal) -> Decimal:
@@ -131,9 +123,6 @@ def evaluate(expression: str) -> str:
                           "a negative number)") from None
 
 
-async def _run(args: Calculate, ctx: ToolContext) -> str:
+async def run(args: Calculate, ctx: ToolContext) -> str:
     return f"{args.expression.strip()} = {evaluate(args.expression)}"
 
-
-TOOL = RoleTool("calculate", Calculate, "Exact arithmetic on decimals: " + ALLOWED + ".", "host",
-                Effects(read_only=True), run=_run)

@@ -10,9 +10,8 @@ import ipaddress
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx2 as httpx
-from pydantic import Field
 
-from ..tool_def import Args, Effects, RoleTool
+from .builtins import Fetch
 from .netguard import checked_addresses
 from ..tool_def.errors import ToolFailed
 from .outcome import ToolOk
@@ -22,10 +21,6 @@ from .tool import ToolContext
 USER_AGENT = "heybro-fetch/1"
 _TEXTUAL = ("text/", "application/json", "application/xml", "application/xhtml+xml",
             "application/ld+json", "application/rss+xml", "application/atom+xml")
-
-
-class Fetch(Args):
-    url: str = Field(min_length=1, description="http(s) URL")
 
 
 async def _pinned_request(client: httpx.AsyncClient, url: str,
@@ -67,7 +62,7 @@ async def _body(response: httpx.Response, limit: int) -> tuple[bytes, bool]:
     return b"".join(chunks), False
 
 
-async def _fetch(args: Fetch, ctx: ToolContext) -> ToolOk:
+async def fetch(args: Fetch, ctx: ToolContext) -> ToolOk:
     s = ctx.settings
     url = args.url.strip()
     async with httpx.AsyncClient(follow_redirects=False, trust_env=False, timeout=s.timeout_s,
@@ -106,7 +101,7 @@ async def _page(response: httpx.Response, url: str, ctx: ToolContext) -> ToolOk:
         text, cut = text[:s.fetch_max_chars], True
     head = f"URL: {url}\n" + (f"Title: {title}\n" if title else "")
     tail = "\n[… cut at the size limit]" if cut else ""
-    return ToolOk(tool="fetch", text=f"{head}\n{text}{tail}",
+    return ToolOk(text=f"{head}\n{text}{tail}",
                   data={"url": url, "status": response.status_code, "title": title,
                         "truncated": cut})
 
@@ -117,6 +112,3 @@ def _decode(raw: bytes, charset: str | None) -> str:
     except LookupError:  # a charset name Python does not know
         return raw.decode("utf-8", errors="replace")
 
-
-TOOL = RoleTool("fetch", Fetch, "Read a web page or text file at a URL (HTTP GET; its readable "
-                "text).", "host", Effects(read_only=True, sends="url"), run=_fetch)

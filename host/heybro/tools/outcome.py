@@ -28,7 +28,7 @@ ErrorCode = Literal["unknown_tool", "invalid_arguments", "refused", "needs_confi
 
 class ToolOk(BaseModel):
     ok: Literal[True] = True
-    tool: str
+    tool: str = ""  # the tool's name: set by the registry (a handler need not say its own name)
     text: str
     data: dict[str, Any] | None = None
 

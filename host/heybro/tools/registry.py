@@ -8,6 +8,7 @@ that asked can read it and go on. Only cancellation (the user's Stop) passes thr
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -16,12 +17,11 @@ from pydantic import ValidationError
 
 from .. import logs
 from ..agent.validation import pydantic_errors
-from . import calculate, clock, fetch, workspace
 from ..tool_def import Effects, RoleTool
 from ..tool_def.errors import ToolFailed
 from .outcome import ToolError, ToolOk, ToolOutcome, error_code
-from .settings import BUILTINS, ToolSettings
-from .shell import shell_tool
+from .builtins import BUILTIN_TOOLS, SHELL
+from .settings import ToolSettings
 from .tool import RawArgs, ToolContext
 
 if TYPE_CHECKING:  # the mcp SDK takes a second to import: only tasks with MCP servers pay it
@@ -31,12 +31,13 @@ log = logs.get("heybro.tools")
 
 
 def builtin_tools(settings: ToolSettings) -> dict[str, RoleTool]:
-    tools = [calculate.TOOL, clock.TOOL, workspace.READ_FILE, workspace.WRITE_FILE, fetch.TOOL]
-    if settings.shell.enabled:  # off unless the user turned it on
-        tools.append(shell_tool(settings.shell))
-    out = {t.name: t for t in tools}
-    assert set(out) <= set(BUILTINS)
-    return out
+    """heybro's own host tools (builtins.py) as the user's settings give them: the shell only when
+    they turned it on (off by default), within its own time limit (its timeout fires first, in
+    words)."""
+    tools = {t.name: t for t in BUILTIN_TOOLS if t is not SHELL}
+    if settings.shell.enabled:
+        tools[SHELL.name] = dataclasses.replace(SHELL, timeout_s=settings.shell.timeout_s + 5)
+    return tools
 
 
 class HostTools:
@@ -145,7 +146,8 @@ class HostTools:
             outcome = ToolError(tool=name, code="failed", message=f"{name} failed unexpectedly: "
                                 f"{type(err).__name__}: {err}")
         else:
-            outcome = ToolOk(tool=name, text=out) if isinstance(out, str) else out
+            outcome = (ToolOk(tool=name, text=out) if isinstance(out, str)
+                       else out.model_copy(update={"tool": name}))
         log.info("host_tool", tool=name, ok=outcome.ok,
                  code=getattr(outcome, "code", None))
         return outcome

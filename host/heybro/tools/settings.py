@@ -14,16 +14,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..agent.models import role_named
+from .builtins import BUILTIN_TOOLS, EVERY_ROLE
 
-BUILTINS = ("calculate", "now", "read_file", "write_file", "fetch", "shell")
-
-# Which built-ins each role is given unless the user says otherwise. The technician does system-side
-# work; the analyst computes and reads; the worker works the page and may compute on the way.
-DEFAULT_ROLES: dict[str, list[str]] = {
-    "worker": ["calculate", "now"],
-    "analyst": ["calculate", "now", "read_file", "fetch"],
-    "technician": ["calculate", "now", "read_file", "write_file", "fetch", "shell"],
-}
+# The built-ins' names, and which each role is given unless the user says otherwise: read from
+# their declarations (builtins.py).
+BUILTINS = tuple(t.name for t in BUILTIN_TOOLS)
+DEFAULT_ROLES: dict[str, list[str]] = {role: [t.name for t in BUILTIN_TOOLS if role in t.roles]
+                                       for role in EVERY_ROLE}
 
 
 class _Strict(BaseModel):

@@ -17,20 +17,12 @@ import signal
 
 from typing import Any
 
-from pydantic import Field
-
-from ..tool_def import Args, Effects, RoleTool
 from ..tool_def.errors import ToolFailed
+from .builtins import Shell
 from .outcome import ToolOk
-from .settings import ShellSettings
 from .tool import ToolContext
 
 _SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL")
-
-
-class Shell(Args):
-    command: str = Field(min_length=1, description="One command with its arguments (no pipes or "
-                         "redirections); runs in the task's workspace folder.")
 
 
 def allowed(argv: list[str], allow: list[str]) -> bool:
@@ -67,8 +59,8 @@ def _kill(process: asyncio.subprocess.Process) -> None:
                 process.kill()
 
 
-async def _run(args: Shell, ctx: ToolContext) -> ToolOk:
-    s: ShellSettings = ctx.settings.shell
+async def run(args: Shell, ctx: ToolContext) -> ToolOk:
+    s = ctx.settings.shell
     try:
         argv = shlex.split(args.command)
     except ValueError as err:
@@ -103,13 +95,13 @@ async def _run(args: Shell, ctx: ToolContext) -> ToolOk:
     text = output + ("\n[… output cut at the limit]" if cut else "")
     if code != 0:
         raise ToolFailed("tool_error", f"`{args.command}` exited with status {code}:\n{text}")
-    return ToolOk(tool="shell", text=text or "(no output)", data={"exit_code": code})
+    return ToolOk(text=text or "(no output)", data={"exit_code": code})
 
 
 OFF_LIST = "not on your allow-list of shell commands: it needs your confirmation before it runs"
 
 
-def _asks(params: dict[str, Any], ctx: ToolContext) -> str | None:
+def asks(params: dict[str, Any], ctx: ToolContext) -> str | None:
     """A command off the user's allow-list needs their yes (one that cannot be split is refused
     when it runs)."""
     try:
@@ -118,8 +110,3 @@ def _asks(params: dict[str, Any], ctx: ToolContext) -> str | None:
         return None
     return f"`{params.get('command')}` is {OFF_LIST}" if argv and not allowed(argv, ctx.settings.shell.allow) else None
 
-
-def shell_tool(settings: ShellSettings) -> RoleTool:
-    return RoleTool("shell", Shell, "Run a command in the task's workspace folder.", "host",
-                    Effects(read_only=False, sends="shell"), run=_run, asks=_asks,
-                    timeout_s=settings.timeout_s + 5)  # its own timeout fires first, in words

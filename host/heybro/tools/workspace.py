@@ -10,25 +10,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Literal
 
-from pydantic import Field
 
-from ..tool_def import Args, Effects, RoleTool
 from ..tool_def.errors import ToolFailed
+from .builtins import ReadFile, WriteFile
 from .outcome import ToolOk
 from .tool import ToolContext
-
-
-class ReadFile(Args):
-    path: str = Field(min_length=1, description="Relative to the task's workspace; a folder "
-                      "lists its files.")
-
-
-class WriteFile(Args):
-    path: str = Field(min_length=1, description="Relative to the task's workspace.")
-    content: str
-    mode: Literal["overwrite", "append"] = "overwrite"
 
 
 def confine(workspace: Path, path: str) -> Path:
@@ -66,14 +53,14 @@ def _read(target: Path, shown: str, limit: int) -> str:
         raise ToolFailed("tool_error", f"{shown!r} is not UTF-8 text") from None
 
 
-async def _read_file(args: ReadFile, ctx: ToolContext) -> str:
+async def read_file(args: ReadFile, ctx: ToolContext) -> str:
     ctx.workspace.mkdir(parents=True, exist_ok=True)
     if args.path in ctx.resources:  # a file the user handed the task (or it made), by its name
         return _read(Path(ctx.resources[args.path]), args.path, ctx.settings.file_max_bytes)
     return _read(confine(ctx.workspace, args.path), args.path, ctx.settings.file_max_bytes)
 
 
-async def _write_file(args: WriteFile, ctx: ToolContext) -> ToolOk:
+async def write_file(args: WriteFile, ctx: ToolContext) -> ToolOk:
     ctx.workspace.mkdir(parents=True, exist_ok=True)
     target = confine(ctx.workspace, args.path)
     if target.is_dir() or target == ctx.workspace.resolve():
@@ -92,13 +79,7 @@ async def _write_file(args: WriteFile, ctx: ToolContext) -> ToolOk:
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         tmp.write_bytes(data)
         os.replace(tmp, target)
-    return ToolOk(tool="write_file", text=f"wrote {len(data)} bytes to {args.path} ({args.mode}); "
+    return ToolOk(text=f"wrote {len(data)} bytes to {args.path} ({args.mode}); "
                   f"it is the task's resource {args.path!r} (upload it by that name)",
                   data={"file": str(target), "name": args.path})
 
-
-READ_FILE = RoleTool("read_file", ReadFile, "Read a text file (or list a folder) in the task's "
-                     "workspace folder, or one of its resources by name.", "host",
-                     Effects(read_only=True), run=_read_file)
-WRITE_FILE = RoleTool("write_file", WriteFile, "Write or append a text file in the task's "
-                      "workspace folder.", "host", Effects(read_only=False), run=_write_file)
