@@ -463,7 +463,11 @@ export function runTrial(tr, opts = {}) {
     || (!t && !!r.element && reworded.has(r.element));
   const outcome = !t ? (r.status === "found" ? "wrong" : "refused") : r.status !== "found" ? "abstained" : r.element === t ? "correct" : "wrong";
   /** @type {string[]} */ const broken = [];
-  if (r.status === "found" && r.element !== t && !twin) broken.push(t ? "another element" : "gone is gone");
+  // What was found carries the element's id grown a suffix ("zip" → "zip-copy"): what a framework
+  // also does to the element itself as it renders again (a known gap of "gone is gone").
+  const was = String((sig.attrs || {}).id || ""), now = r.element ? String(r.element.id || "") : "";
+  const grownId = !!was && now !== was && now.startsWith(was) && /^[-_:.]/.test(now.slice(was.length));
+  if (r.status === "found" && r.element !== t && !twin && !(!t && grownId)) broken.push(t ? "another element" : "gone is gone");
   if (t && exact.length === 1 && exact[0] === t && peers === 1 && outcome !== "correct") broken.push("untouched original");
   if (r.status === "found" && r.element) {
     const s = sigs.get(r.element) || JSON.parse(JSON.stringify(captureSignature(r.element)));
@@ -472,7 +476,7 @@ export function runTrial(tr, opts = {}) {
     if (contradicts(sig, s) && els.some((e) => e !== r.element && merelyLacks(sig, sigs.get(e)))) broken.push("contradiction");
   }
   /** @type {Record<string, any>} */
-  const out = { outcome, deleted: !t, twin, broken, applied, touched, peers, exact: exact.length, ms: Math.round(ms * 100) / 100, status: r.status, why: r.why || null };
+  const out = { outcome, deleted: !t, twin, broken, applied, touched, peers, exact: exact.length, ms: Math.round(ms * 100) / 100, status: r.status, why: r.why || null, grownId };
   if (opts.explain && (broken.length || outcome === "wrong")) {
     out.sig = sig;
     out.got = r.element ? sigs.get(r.element) || null : null;
