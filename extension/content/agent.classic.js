@@ -3445,6 +3445,9 @@ const STABLE_ATTRS = ["id", "name", "type", "href", "alt", "aria-label", "placeh
 
 const STABLE_SET = new Set(STABLE_ATTRS);
 
+/** How many of an element's data- attributes a signature keeps (the first ones, short values). */
+const DATA_KEPT = 4;
+
 const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
 
 /** Class names that flip with UI state, not identity. */
@@ -4085,7 +4088,7 @@ function recordedAttrs(el, secret) {
     const a = list[i];
     if (a.value === "" || (a.name === "value" && !valueOk)) continue;
     if (STABLE_SET.has(a.name)) attrs[a.name] = cut(a.value, 200);
-    else if (a.name.startsWith("data-") && a.value.length <= 40 && data < 4) { attrs[a.name] = a.value; data++; }
+    else if (a.name.startsWith("data-") && a.value.length <= 40 && data < DATA_KEPT) { attrs[a.name] = a.value; data++; }
   }
   const role = attr(el, "role");
   if (role) attrs.role = role;
@@ -4274,7 +4277,7 @@ function hostPlaces(el, pass) {
 function hrefKey(href) {
   try { const u = new URL(href, "http://x/"); return u.pathname + u.search + u.hash; } catch { return href; }
 }
-return { SIGNATURE_VERSION, STABLE_ATTRS, TEST_ID_ATTRS, isStableClass, isGeneratedId, neighborText, ancestorPath, secretField, elementState, valueIsIdentity, lookKeyOf, lookKeyOfSignature, tagQuery, placeCandidates, contextOf, captureSignature, signatureOf, ICON_NOISE, iconWords, hrefKey };
+return { SIGNATURE_VERSION, STABLE_ATTRS, DATA_KEPT, TEST_ID_ATTRS, isStableClass, isGeneratedId, neighborText, ancestorPath, secretField, elementState, valueIsIdentity, lookKeyOf, lookKeyOfSignature, tagQuery, placeCandidates, contextOf, captureSignature, signatureOf, ICON_NOISE, iconWords, hrefKey };
 })();
 // ---- extension/content/dom_names.js
 const __dom_names = (() => {
@@ -5139,7 +5142,7 @@ const __refind = (() => {
  * only for those that look like the element.
  */
 const { norm } = __norm;
-const { captureSignature, ancestorPath, contextOf, hrefKey, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } = __signature;
+const { captureSignature, ancestorPath, contextOf, DATA_KEPT, hrefKey, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } = __signature;
 const { labelText, roleOf, visibleText } = __accessible_name;
 const { INTERACTIVE_TAGS, isInteractiveCheap, isRendered } = __controls;
 const { frameDocument, walkDeep } = __dom_roots;
@@ -5194,6 +5197,7 @@ function anotherElement(sig, c, standing) {
   const na = sig.attrs?.name, nb = c.attrs?.name;
   if (na && nb && na !== nb && !isGeneratedId(na) && !extendsId(nb, na)) return true;
   if (otherRecord(sig, c)) return true;
+  if (otherVariant(sig.classes || [], c.classes || [])) return true;
   if (heldIt(sig, c)) return true;
   // Words where it had none, or none where it had some: the title link beside a card's image link.
   if (!!sig.text !== !!c.text && sig.tag === c.tag && sig.tag !== "select" && sig.state?.value === undefined) return true;
@@ -5279,7 +5283,8 @@ function otherItem(sig, c) {
  * Whether a candidate carries another record's key than the element's own: a checkbox's, radio's
  * or option's value (what the form submits for it: post 2, not post 5), an id of the same shape
  * with other numbers (cb-select-2, not cb-select-5), or, for a link, other words leading to another
- * query (a search's "Kettle" to create, not its "Kettles lid"). An element whose own key went away
+ * query (a search's "Kettle" to create, not its "Kettles lid"), a data key of its own with another
+ * value (data-sku 1100, not 100). An element whose own key went away
  * is not found in a neighbour that has one of its own.
  * @param {Signature} sig @param {Signature} c
  */
@@ -5289,9 +5294,26 @@ function otherRecord(sig, c) {
   if ((type === "checkbox" || type === "radio" || sig.tag === "option") && A.value !== undefined
     && B.value !== undefined && A.value !== B.value) return true;
   if (A.id && B.id && A.id !== B.id && /\d/.test(A.id) && A.id.replace(/\d+/g, "0") === B.id.replace(/\d+/g, "0")) return true;
+  // A data key the page's author gave it (no state the page flips) with another value: a record's
+  // (data-sku 100, not 1100).
+  for (const k of Object.keys(A)) if (k.startsWith("data-") && !STATE_DATA.test(k) && B[k] !== undefined && B[k] !== A[k]) return true;
   if (sig.tag !== "a" || !A.href || !B.href || !sig.name || !c.name) return false;
   if (norm(sig.name).toLowerCase() === norm(c.name).toLowerCase()) return false;
   try { return new URL(A.href, "http://x/").search !== new URL(B.href, "http://x/").search; } catch { return false; }
+}
+
+/**
+ * Whether a class of the element is replaced, in the candidate, by one that says another word after
+ * the same stem ("btn-bold" by "btn-italic", "icon-heart" by "icon-star"): another variant of the
+ * same control, not the control restyled (a build's rehash leaves no such word; a state class
+ * such as "is-active" is not read).
+ * @param {string[]} a @param {string[]} b
+ */
+function otherVariant(a, b) {
+  const split = (/** @type {string} */ x) => { const m = /^([a-z][\w]*?[-_]+)([a-z]{3,})$/i.exec(x); return m ? [m[1], m[2].toLowerCase()] : null; };
+  const theirs = b.filter((x) => !a.includes(x)).map(split).filter((x) => x !== null);
+  return a.filter((x) => !b.includes(x)).map(split).some((m) => m !== null && theirs.some((t) => t !== null && t[0] === m[0] && t[1] !== m[1]
+    && !t[1].startsWith(m[1]) && !m[1].startsWith(t[1])));
 }
 
 /**
@@ -6022,11 +6044,41 @@ function found(f, s, confidence, why, opts = {}) {
   const veto = (!opts.anywhere && f.aside.has(s.element) ? "it stands in another part of the page" : "")
     || (otherKind(f.sig, s) ? "it is of another kind, no control, carrying nothing of the element's own" : "")
     || (restyled(f.sig, s.signature) ? "none of its classes is the element's" : "")
+    || (lookOnlyElsewhere(f.sig, s.signature) ? "it keeps nothing of the element's own but its look, away from its place" : "")
     || swapped(f.sig, s.signature) || otherInstance(f.sig, s.signature) || contradictedBetter(f, s) || tiedButPlace(f, s);
   if (veto) { f.vetoed = `${why}, but ${veto}`; return null; }
   if (f.unreadable && confidence < 1) return { status: "ambiguous", element: null, confidence, candidates: f.top, why: `${why}, but a candidate could not be read` };
   return { status: "found", element: s.element, confidence, candidates: f.top, why };
 }
+
+/**
+ * Gone is gone, where only the look is left: the element said who it was (a name, words, a label, a
+ * form name, link or test id) and the candidate says none of it — its name's source gone too — so
+ * only its tag and classes look like the element's; away from the element's place (see inPlace),
+ * among more of its look than there were, that is a look-alike, not the element (a nameless copy
+ * of a toolbar's button put lower down, the button itself deleted).
+ * @param {Signature} sig @param {Signature} c
+ */
+function lookOnlyElsewhere(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  const said = !!(sig.name || sig.text || sig.label) || OWN_KEYS.some((k) => A[k] !== undefined);
+  // Only where elements of its look came since (a copy put in, a record added): one moved or
+  // stripped alone among as many look-alikes is still the element, and so is one standing in
+  // the named row or card it stood in.
+  const more = (/** @type {Twins | undefined} */ x, /** @type {Twins | undefined} */ y) => !!y && y.n > (x?.n ?? 1);
+  if (!said || inPlace(sig, c) || !(more(sig.order, c.order) || more(sig.twins, c.twins)) || sameItem(sig, c)) return false;
+  // Says them: the same, reworded, or every one of them kept among more ("★" in "★ rated").
+  const says = (/** @type {string | undefined} */ a, /** @type {string | undefined} */ b) => {
+    if (!a || !b) return false;
+    const x = norm(a).toLowerCase(), y = norm(b).toLowerCase(), more = y.split(" ");
+    return x === y || reworded(a, b) || x.split(" ").every((w) => more.includes(w));
+  };
+  const saysName = says(sig.name, c.name), saysText = says(sig.text, c.text), saysLabel = says(sig.label, c.label);
+  return !saysName && !saysText && !saysLabel && !OWN_KEYS.some((k) => A[k] !== undefined && B[k] !== undefined);
+}
+
+/** What an element's author gave it to be known by, beside its words. */
+const OWN_KEYS = ["id", "name", "href", "value", "aria-label", "title", "alt", "placeholder", "for", "action", "src", ...TEST_ID_ATTRS];
 
 /**
  * Whether a candidate is of another kind than the element — neither its tag nor a role standing in
@@ -6051,7 +6103,7 @@ function contradictedBetter(f, s) {
   const k = contradiction(f.sig, s.signature);
   if (!k) return "";
   const extra = f.sig.attrs?.[k] === undefined && k !== "label"; // a value where the element had none: a copy's mark
-  if (extra && MARKS.has(k)) return `it carries a ${k} the element never had`;
+  if (extra && isMark(f.sig, k)) return `it carries a ${k} the element never had`;
   const other = f.left.find((d) => d !== s && d.element !== s.element && d.tagOk && !contradiction(f.sig, d.signature) && wordsAgree(f.sig, d.signature)
     && (extra || keepsAll(f.sig, s.signature, d.signature)));
   return other ? `it carries ${extra ? "a" : "another"} ${k} while another candidate carries none` : "";
@@ -6451,16 +6503,26 @@ function ownFeatures(f, e) {
 
 /**
  * The one that still says every word of it, beside copies that differ from it by words alone (a
- * reworded copy put next to it, while it moved): what it is outweighs where it is.
+ * reworded copy put next to it, while it moved): what it is outweighs where it is. Not one whose
+ * words are gone: it says none of them.
  * @param {Field} f @param {Evidence} e @returns {Picks}
  */
 function everyWord(f, e) {
   const own = ranked(e);
   const a = own[0];
   const WORDS = ["name", "text", "label", "placeholder", "title", "alt"];
-  return a && a.own >= 1 - 1e-9 && ownEvidence(f.sig, a.s, goneFields(f.sig, a.s.signature)) && a.s.score >= LOO_FLOOR
+  return a && a.own >= 1 - 1e-9 && !lostWords(f.sig, a.s.signature) && ownEvidence(f.sig, a.s, goneFields(f.sig, a.s.signature)) && a.s.score >= LOO_FLOOR
     && own.slice(1).every((o) => o.own < 1 - 1e-9 && ownScore(f.sig, o.s, [...goneFields(f.sig, o.s.signature), ...WORDS]) >= 1 - 1e-9)
     ? [[a.s, a.s.score, "the one that still says every word of it"]] : [];
+}
+
+/**
+ * Whether a candidate lost words the element had (its label, a naming attribute, the name that came
+ * from them): it no longer says them, so it cannot be the one that says every word.
+ * @param {Signature} sig @param {Signature} c
+ */
+function lostWords(sig, c) {
+  return nameGone(sig, c) || (!!sig.label && !c.label) || ["aria-label", "title", "alt", "placeholder"].some((a) => sig.attrs?.[a] && !c.attrs?.[a]);
 }
 
 /** The eligible candidates by their own score, best first. @param {Evidence} e */
@@ -6569,6 +6631,22 @@ function sameAround(sig, c) {
 /** Keys a re-render does not give an element that had none (a form name, a link target, a test id,
  * a checkbox's value): one where the element had none marks another element, whatever else stands. */
 const MARKS = new Set(["name", "href", "value", ...TEST_ID_ATTRS]);
+
+/** A data- attribute named for a state the page flips as the user works (data-state, data-active,
+ * data-focus-visible…): a re-render may add it to the element itself. */
+const STATE_DATA = /^data-(.+-)?(state|active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|highlighted|pressed|expanded|collapsed|checked|loading|visible|hidden|current|invalid|valid|touched|dirty|placement|side|align|orientation|drag\w*|animat\w*|transition\w*)$/i;
+
+/**
+ * Whether a key the element did not have, found on a candidate, marks another element: one of
+ * MARKS, or a data- attribute that is no state (a record's key, a variant, a clone's tag) — when
+ * the signature recorded every data- attribute the element had (it keeps the first DATA_KEPT).
+ * @param {Signature} sig @param {string} k
+ */
+function isMark(sig, k) {
+  if (MARKS.has(k)) return true;
+  const kept = Object.keys(sig.attrs || {}).filter((a) => a.startsWith("data-")).length;
+  return k.startsWith("data-") && !STATE_DATA.test(k) && kept < DATA_KEPT;
+}
 
 /** Attributes whose other value — or a value where the element had none — says another element. */
 const IDENTIFYING = new Set(["name", "href", "value", "aria-label", "placeholder", "title", "alt", ...TEST_ID_ATTRS]);

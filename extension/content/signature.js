@@ -57,6 +57,9 @@ export const STABLE_ATTRS = ["id", "name", "type", "href", "alt", "aria-label", 
 
 const STABLE_SET = new Set(STABLE_ATTRS);
 
+/** How many of an element's data- attributes a signature keeps (the first ones, short values). */
+export const DATA_KEPT = 4;
+
 export const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
 
 /** Class names that flip with UI state, not identity. */
@@ -697,7 +700,7 @@ function recordedAttrs(el, secret) {
     const a = list[i];
     if (a.value === "" || (a.name === "value" && !valueOk)) continue;
     if (STABLE_SET.has(a.name)) attrs[a.name] = cut(a.value, 200);
-    else if (a.name.startsWith("data-") && a.value.length <= 40 && data < 4) { attrs[a.name] = a.value; data++; }
+    else if (a.name.startsWith("data-") && a.value.length <= 40 && data < DATA_KEPT) { attrs[a.name] = a.value; data++; }
   }
   const role = attr(el, "role");
   if (role) attrs.role = role;

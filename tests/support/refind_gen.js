@@ -400,13 +400,27 @@ function tagOfStep(x) { return x.split(/[.#]/)[0]; }
 /** Identifying values: another one of these is another element. */
 const IDENTIFYING = /^(name|href|value|aria-label|placeholder|title|alt|data-.*)$/;
 
+/** Attributes that hold words a person reads: an inflection of them is the same value. */
+const WORDS = /^(aria-label|placeholder|title|alt)$/;
+
+/**
+ * Whether b is a inflected (the same words, one of them grown or cut by at most two letters at its
+ * end: "1 star" and "1 stars"): the same value reworded, not another.
+ * @param {string} a @param {string} b
+ */
+function inflected(a, b) {
+  const x = a.trim().split(/\s+/), y = b.trim().split(/\s+/);
+  if (x.length !== y.length) return false;
+  return x.every((w, i) => { const [l, s] = w.length >= y[i].length ? [w, y[i]] : [y[i], w]; return l.startsWith(s) && l.length - s.length <= 2 && /^\p{L}*$/u.test(l.slice(s.length)); });
+}
+
 /** Whether a candidate carries another value than a recorded identifying one (or another row). @param {any} sig @param {any} s */
 function contradicts(sig, s) {
   for (const [k, v] of Object.entries(sig.attrs || {})) {
     const w = (s.attrs || {})[k];
-    if (IDENTIFYING.test(k) && w !== undefined && w !== v) return true;
+    if (IDENTIFYING.test(k) && w !== undefined && w !== v && !(WORDS.test(k) && inflected(v, w))) return true;
   }
-  if (sig.label && s.label && sig.label !== s.label) return true;
+  if (sig.label && s.label && sig.label !== s.label && !inflected(sig.label, s.label)) return true;
   const a = sig.context?.item || "", b = s.context?.item || "";
   return !!a && !!b && a !== b;
 }
