@@ -6045,6 +6045,7 @@ function found(f, s, confidence, why, opts = {}) {
     || (otherKind(f.sig, s) ? "it is of another kind, no control, carrying nothing of the element's own" : "")
     || (restyled(f.sig, s.signature) ? "none of its classes is the element's" : "")
     || (lookOnlyElsewhere(f.sig, s.signature) ? "it keeps nothing of the element's own but its look, away from its place" : "")
+    || iconLost(f, s)
     || swapped(f.sig, s.signature) || otherInstance(f.sig, s.signature) || contradictedBetter(f, s) || tiedButPlace(f, s);
   if (veto) { f.vetoed = `${why}, but ${veto}`; return null; }
   if (f.unreadable && confidence < 1) return { status: "ambiguous", element: null, confidence, candidates: f.top, why: `${why}, but a candidate could not be read` };
@@ -6075,6 +6076,21 @@ function lookOnlyElsewhere(sig, c) {
   };
   const saysName = says(sig.name, c.name), saysText = says(sig.text, c.text), saysLabel = says(sig.label, c.label);
   return !saysName && !saysText && !saysLabel && !OWN_KEYS.some((k) => A[k] !== undefined && B[k] !== undefined);
+}
+
+/**
+ * A nameless control's icon is its name: a candidate whose icon lost a word of the element's
+ * ("text bold" → "text") while another candidate still shows that word is not told from it by
+ * the classes it kept.
+ * @param {Field} f @param {Scored} s
+ */
+function iconLost(f, s) {
+  const sig = f.sig;
+  if (sig.name || !sig.icon) return "";
+  const has = (/** @type {Signature} */ x) => (x.icon || "").split(" ");
+  const lost = has(sig).filter((w) => w && !has(s.signature).includes(w));
+  const other = lost.length ? f.left.find((d) => d !== s && d.tagOk && lost.every((w) => has(d.signature).includes(w))) : undefined;
+  return other ? `its icon lost "${lost.join(" ")}", which another candidate shows` : "";
 }
 
 /** What an element's author gave it to be known by, beside its words. */
