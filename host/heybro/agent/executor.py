@@ -51,7 +51,7 @@ class TaskExecutor:
     def __init__(self, env: AgentEnv, run: Run | None = None) -> None:
         self.env = env
         self.task = env.task
-        self.task.max_steps = env.limits.max_steps
+        self.task.max_steps = env.services.settings.limits.max_steps
         self.run = run or ModelRun(env)
 
     async def execute(self, *, resume: ResumeNote | None = None) -> TaskResult:
@@ -59,12 +59,12 @@ class TaskExecutor:
         (its plan and position kept) and hands the note to the role that picks it up."""
         env, task = self.env, self.task
         if resume is None:
-            await env.recorder.task_created(task)
-            await env.recorder.status_changed(task, task.status, None)
+            await env.services.recorder.task_created(task)
+            await env.services.recorder.status_changed(task, task.status, None)
         resume_status = [TaskStatus.planning]
         loop = asyncio.get_running_loop()
         deadline: list[asyncio.Timeout | None] = [None]
-        left = [float(env.limits.task_timeout_s)]
+        left = [float(env.services.settings.limits.task_timeout_s)]
 
         def stop_clock() -> None:
             # The wall-clock limit counts running time only: its clock stops while the task is
@@ -80,16 +80,16 @@ class TaskExecutor:
         async def on_pause() -> None:
             stop_clock()
             resume_status[0] = task.status
-            await self.env.set_status(TaskStatus.paused, "paused by the user", Pause.asked)
+            await self.env.life.set_status(TaskStatus.paused, "paused by the user", Pause.asked)
 
         async def on_resume() -> None:
             start_clock()
-            await self.env.set_status(resume_status[0], "resumed")
+            await self.env.life.set_status(resume_status[0], "resumed")
 
-        env.control.on_pause, env.control.on_resume = on_pause, on_resume
-        env.control.on_hold, env.control.on_release = stop_clock, start_clock
+        env.services.control.on_pause, env.services.control.on_resume = on_pause, on_resume
+        env.services.control.on_hold, env.services.control.on_release = stop_clock, start_clock
         try:
-            async with asyncio.timeout(env.limits.task_timeout_s) as cm:
+            async with asyncio.timeout(env.services.settings.limits.task_timeout_s) as cm:
                 deadline[0] = cm
                 if resume is None:
                     await self.run.opening()
@@ -100,17 +100,17 @@ class TaskExecutor:
                 await self._fail(ended.reason)
             else:
                 task.result = ended.reason
-                await self.env.set_status(TaskStatus.completed, ended.reason)
+                await self.env.life.set_status(TaskStatus.completed, ended.reason)
         except TaskStopped as err:
             task.result = str(err)
-            await self.env.set_status(TaskStatus.stopped, str(err))
+            await self.env.life.set_status(TaskStatus.stopped, str(err))
         except GuardrailHit as err:
             await self._fail(f"Guardrail ({err.limit}): {err}")
         except LLMError as err:
             await self._fail(str(err))
         except TimeoutError:
             await self._fail(f"Guardrail (task_timeout): the task ran longer than its limit of "
-                             f"{env.limits.task_timeout_s:.0f} s.")
+                             f"{env.services.settings.limits.task_timeout_s:.0f} s.")
         except ToolFailed as err:
             await self._fail(f"Browser error ({err.code}): {err.message}")
         except BrowserLost as err:
@@ -118,36 +118,36 @@ class TaskExecutor:
             # what was cut off and looks at the page first (the host-crash path).
             reason = f"interrupted: {err}"
             task.result = None
-            await env.recorder.message(task, f"The browser side went away: {err}. That action "
-                                       "may or may not have happened; the task is paused. "
-                                       "Press Resume and heybro looks at the page before "
-                                       "repeating anything.", "warning")
-            await self.env.set_status(TaskStatus.paused, reason, Pause.cut_off)
+            await env.services.recorder.message(task, f"The browser side went away: {err}. That action "
+                                                "may or may not have happened; the task is paused. "
+                                                "Press Resume and heybro looks at the page before "
+                                                "repeating anything.", "warning")
+            await self.env.life.set_status(TaskStatus.paused, reason, Pause.cut_off)
         except StoreUnwritable:
             raise  # the session pauses the task and keeps it until writing works again
         except RepeatHeld as err:
             task.held_repeat = err.key
-            await env.recorder.message(task, f"Not repeating {err.key} by itself: a fault cut it "
-                                       "off earlier and it may have happened. Check the page, then "
-                                       "Resume to let it go ahead, or Stop.", "warning")
-            await self.env.set_status(TaskStatus.paused, err.reason, Pause.held)
+            await env.services.recorder.message(task, f"Not repeating {err.key} by itself: a fault cut it "
+                                                "off earlier and it may have happened. Check the page, then "
+                                                "Resume to let it go ahead, or Stop.", "warning")
+            await self.env.life.set_status(TaskStatus.paused, err.reason, Pause.held)
         except Exception as err:  # noqa: BLE001 - a task must end with a reason, never hang
             log.exception("task_crashed", task_id=task.id)
             await self._fail(f"Internal error: {type(err).__name__}: {err}")
         finally:
-            await env.close_tools()  # the task's MCP servers end with it
+            await env.host.close()  # the task's MCP servers end with it
         return TaskResult(task.id, task.status, task.result)
 
     async def _fail(self, reason: str) -> None:
         self.task.result = reason
-        await self.env.recorder.message(self.task, reason, "error")
-        await self.env.set_status(TaskStatus.failed, reason)
+        await self.env.services.recorder.message(self.task, reason, "error")
+        await self.env.life.set_status(TaskStatus.failed, reason)
 
     async def _reopen(self) -> None:
         """After a restart the task's tab may be gone (the browser was closed): reopen its page."""
         env, task = self.env, self.task
         try:
-            await env.call(OBSERVE, {"max_tokens": 200})
+            await env.calls.call(OBSERVE, {"max_tokens": 200})
             return
         except ToolFailed as err:
             # (not_allowed: after a browser restart the old tab id is no longer the task's.)
@@ -159,7 +159,7 @@ class TaskExecutor:
                              "to reopen; start the task again from the page.")
         env.state.tab_id = None
         await open_page(env, url)
-        await env.recorder.message(task, f"The task's tab was gone; reopened {url}.")
+        await env.services.recorder.message(task, f"The task's tab was gone; reopened {url}.")
 
     def _last_url(self) -> str | None:
         """The page the last browser action reported being on (acts and navigations carry it)."""

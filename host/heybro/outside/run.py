@@ -68,7 +68,7 @@ class OutsideRun:
         self.idle = False
 
     async def opening(self) -> None:
-        await self.env.recorder.message(self.task, (
+        await self.env.services.recorder.message(self.task, (
             f"{self.client} (an outside agent, through heybro mcp) is acting in your browser: "
             "each of its actions shows here, and heybro asks you before a risky one. Pause or "
             "Stop it here at any time."))
@@ -79,7 +79,7 @@ class OutsideRun:
             self.inbox.close()
             return Done("ended: the outside agent's connection ended with the heybro host that ran "
                         "it; its next call opens a new task")
-        await self.env.set_status(TaskStatus.executing)
+        await self.env.life.set_status(TaskStatus.executing)
         cycle = self.task.new_cycle(self.task.description)
         cycle.worker = RoleResult(role="worker")
         try:
@@ -90,8 +90,8 @@ class OutsideRun:
                     call.answer(self._refused(*_why_ended(err)))
                     raise
                 if acted.error_code in NOT_RUN:  # the record says so too (it never reached the page)
-                    await self.env.recorder.message(self.task, f"{self.client}'s {call.tool} "
-                                                    f"was not run: {acted.error}", "warning")
+                    await self.env.services.recorder.message(self.task, f"{self.client}'s {call.tool} "
+                                                             f"was not run: {acted.error}", "warning")
                 call.answer(acted)
         finally:
             self.inbox.close()
@@ -105,9 +105,9 @@ class OutsideRun:
     async def _next(self) -> Call | None:
         """The agent's next call; waiting for it counts as neither running time nor idle failure
         (the clock stops), but a pause or stop from the panel takes effect meanwhile."""
-        env, control, waited = self.env, self.env.control, 0.0
+        env, control, waited = self.env, self.env.services.control, 0.0
         while True:
-            await env.checkpoint(interrupt=False)
+            await env.life.checkpoint(interrupt=False)
             if control.on_hold:
                 control.on_hold()
             try:
@@ -128,7 +128,7 @@ class OutsideRun:
 
     async def _run(self, call: Call, cycle: ExecutionCycle) -> OutsideActed:
         env = self.env
-        if (said := env.control.take_messages()):
+        if (said := env.services.control.take_messages()):
             # The user's word comes first: the call is not run, the caller hears it (as data).
             return self._refused("user_said", "Not run: the user wrote in heybro's panel: "
                                  + " / ".join(f'"{neutral(s)[:500]}"' for s in said)
@@ -143,7 +143,7 @@ class OutsideRun:
         if not self._has_tab() and not opens:
             return self._refused("no_tab", NO_TAB)
         if tool.kind == "browser" and env.state.snapshot is None:
-            await env.observe()  # element ids are the page map's: there must be one
+            await env.page.observe()  # element ids are the page map's: there must be one
         proposed = ProposedToolCall(tool=call.tool, parameters=call.parameters,
                                     reason=f"called by {self.client}")
         try:
@@ -160,7 +160,7 @@ class OutsideRun:
                                  "meanwhile. Look at the page again (observe) before going on.")
         finally:
             cycle.worker.iterations.append(iteration)  # type: ignore[union-attr]
-            await env.recorder.iteration(self.task, iteration)
+            await env.services.recorder.iteration(self.task, iteration)
         if not iteration.tool_calls:
             return self._refused("not_run", "Not run.")
         return self._acted(iteration.tool_calls[-1])
@@ -197,16 +197,16 @@ class OutsideRun:
             return self._refused("no_tab", NO_TAB)
         tc = ToolCall(tool=OBSERVE, parameters=call.parameters, read_only=True,
                       reason=f"called by {self.client}")
-        await env.recorder.tool_call(self.task, "worker", tc)
+        await env.services.recorder.tool_call(self.task, "worker", tc)
         try:
-            env.page_changed()
-            snap = await env.observe()
+            env.page.changed()
+            snap = await env.page.observe()
         except ToolFailed as err:
             tc.success, tc.error, tc.error_code = False, env.state.secrets.scrub(err.message), err.code
-            await env.recorder.tool_result(self.task, "worker", tc)
+            await env.services.recorder.tool_result(self.task, "worker", tc)
             return self._refused(err.code, tc.error)
         tc.success, tc.url = True, snap.url or None
-        await env.recorder.tool_result(self.task, "worker", tc)
+        await env.services.recorder.tool_result(self.task, "worker", tc)
         return OutsideActed(success=True, status=self.task.status.value, url=snap.url,
                             page=env.state.secrets.scrub(snap.page_section()))
 
