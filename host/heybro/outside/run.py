@@ -15,9 +15,9 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from shared_schema.outside import OutsideActed
+from shared_schema import dom_tools as dom
 from shared_schema.page_text import neutral
 
-from ..agent.browser_tools import OBSERVE as OBSERVE_TOOL
 from ..agent.env import AgentEnv
 from ..agent.errors import BrowserLost, GuardrailHit, Interrupted, TaskStopped, ToolFailed
 from ..agent.model_run import open_task_page
@@ -34,14 +34,17 @@ IDLE_S = 600.0  # an agent silent this long ends its task (one task runs at a ti
 POLL_S = 0.25  # how often an idle task looks for the user's pause or stop
 # Calls refused before they reached the page (recorded as a warning, not as an action).
 NOT_RUN = {"no_tab", "unknown_tool", "invalid_arguments", "user_said", "paused", "not_run"}
-# The page map, as heybro's worker reads it: the declared observe (no tool of the worker's: its prompt).
-OBSERVE = OBSERVE_TOOL
 NO_TAB = ("This task has no tab yet: navigate(url) opens one of its own, or the user hands one "
           "over in heybro's panel. heybro never takes the tab the user is looking at by itself.")
 
 
 class Observe(Args):
     tab_id: int | None = None
+
+
+# The page map, as heybro's worker reads it: the declared observe (its name, words and effects),
+# with which of the task's tabs to read.
+OBSERVE = RoleTool(dom.OBSERVE.name, Observe, dom.OBSERVE.doc, "local", dom.OBSERVE.effects)
 
 
 def offered() -> dict[str, RoleTool]:
@@ -133,12 +136,12 @@ class OutsideRun:
             return self._refused("user_said", "Not run: the user wrote in heybro's panel: "
                                  + " / ".join(f'"{neutral(s)[:500]}"' for s in said)
                                  + ". Take it into account, then call again.")
-        if call.tool == OBSERVE:
+        if call.tool == OBSERVE.name:
             return await self._observe(call)
         tool = self.tools.get(call.tool)
         if tool is None:
             return self._refused("unknown_tool", f"heybro has no page tool {call.tool!r}; its "
-                                 f"tools: {OBSERVE}, {', '.join(self.tools)}.")
+                                 f"tools: {OBSERVE.name}, {', '.join(self.tools)}.")
         opens = tool.kind == "tab" and "url" in tool.args.model_fields  # the task's own new tab
         if not self._has_tab() and not opens:
             return self._refused("no_tab", NO_TAB)
@@ -195,7 +198,7 @@ class OutsideRun:
                 return switched
         if not self._has_tab():
             return self._refused("no_tab", NO_TAB)
-        tc = ToolCall(tool=OBSERVE, parameters=call.parameters, read_only=True,
+        tc = ToolCall(tool=OBSERVE.name, parameters=call.parameters, read_only=True,
                       reason=f"called by {self.client}")
         await env.services.recorder.tool_call(self.task, "worker", tc)
         try:
