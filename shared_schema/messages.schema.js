@@ -5063,7 +5063,6 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Omit with element_id to scroll that element into view.",
           "title": "Direction"
         },
         "amount": {
@@ -5078,7 +5077,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "In viewport (or element) heights; default 0.8.",
+          "description": "Screens to move (default 0.8).",
           "title": "Amount"
         },
         "pixels": {
@@ -7419,13 +7418,26 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
         },
+        "resource_name": {
+          "minLength": 1,
+          "title": "Resource Name",
+          "type": "string"
+        },
         "file": {
-          "$ref": "#/$defs/FileArg",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/FileArg"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
           "reach": "gives"
         }
       },
       "required": [
-        "file"
+        "resource_name"
       ],
       "title": "UploadArgs",
       "type": "object"

@@ -8493,13 +8493,16 @@ return { action };
 // ---- extension/actions/upload.js
 const __upload = (() => {
 /** upload: a file (sent in base64) into a file input or drop zone. */
-const { uploadFile } = __dom_input;
+const { actionError, uploadFile } = __dom_input;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "upload",
   needs: { page: { element: "required", enabled: true, hit: false } },
-  run: (el, args) => ({ uploaded: uploadFile(/** @type {Element} */ (el), args.file) }),
+  run: (el, args) => {
+    if (!args.file) throw actionError("unsupported", "upload needs the file's content (`file`): the host reads the resource named and sends it.");
+    return { uploaded: uploadFile(/** @type {Element} */ (el), args.file) };
+  },
 };
 return { action };
 })();

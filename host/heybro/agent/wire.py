@@ -67,7 +67,7 @@ def converted(tool: str, model: type[W], convert: Callable[[Any], BaseModel],
     return Wire(tool, model, convert_for_page, timeout_ms)
 
 
-def upload_args(a: Upload, ctx: WireContext) -> UploadArgs:
+def upload_args(a: Upload, ctx: WireContext) -> BaseModel:
     """upload: the task's resource named `resource_name`, read here and sent as the wire's `file`."""
     path = Path(ctx.resource_path(a.resource_name))
     try:
@@ -78,8 +78,8 @@ def upload_args(a: Upload, ctx: WireContext) -> UploadArgs:
     file = {"name": path.name,
             "mime": mimetypes.guess_type(path.name)[0] or "application/octet-stream",
             "data_base64": base64.b64encode(data).decode("ascii")}
-    return UploadArgs.model_validate(
-        for_page({"element_id": a.element_id, "file": file}, UploadArgs, ctx))
+    return UploadArgs.model_validate(for_page(
+        {"element_id": a.element_id, "resource_name": a.resource_name, "file": file}, UploadArgs, ctx))
 
 
 def wire_json(args: BaseModel) -> dict[str, Any]:
