@@ -135,8 +135,32 @@ class AnswersDialogs(ToolArgs):
         return self
 
 
-class Click(ElementTarget, AnswersDialogs):
+class Aim(ToolArgs):
+    """A point inside the element, as fractions of its box: where a canvas, an SVG drawing, a map
+    or a slider takes the pointer (default: a point of the element the pointer reaches)."""
+    # (Bounds checked below rather than in the schema: the worker's prompt says them once, in
+    # click's words.)
+    x: float | None = None
+    y: float | None = None
+
+    @model_validator(mode="after")
+    def _both(self) -> Aim:
+        if (self.x is None) != (self.y is None):
+            raise ValueError("give both x and y (fractions of the element's box), or neither")
+        if any(v is not None and not 0 <= v <= 1 for v in (self.x, self.y)):
+            raise ValueError("x and y are fractions of the element's box, from 0 to 1")
+        return self
+
+
+Modifier = Literal["Control", "Shift", "Alt", "Meta"]
+
+
+class PointTarget(ElementTarget, Aim):
     pass
+
+
+class Click(PointTarget, AnswersDialogs):
+    modifiers: list[Modifier] | None = Field(None, max_length=4)
 
 
 class Fill(ElementTarget):
@@ -387,10 +411,11 @@ _ELEMENT_DOC = " Pass the element_id from observe and its signature (used if the
 # The tools the DOM agent runs, each declared once, in the order the worker is offered them.
 OBSERVE = PageTool("observe", ObserveArgs, "Read the page: compact element map with ids, page "
                    "text, scroll, dialogs.", ObserveResult, runs="tab", kind=None, effects=LOOKS)
-CLICK = PageTool("click", Click, "Click an element.", ActionResult, effects=RISKY, risk="press",
-                 settle="async", expect=True, reports="dialog", playwright="click",
+CLICK = PageTool("click", Click, "Click an element (x,y: 0-1 point in it).", ActionResult, effects=RISKY, risk="press",
+                 settle="async", expect=True, reports="dialog", playwright="click_with",
                  wire_doc="Click an element (scrolled into view; refused when covered or "
-                 "disabled)." + _ELEMENT_DOC)
+                 "disabled), at a point of its box (`x`, `y`: fractions) and with keys held "
+                 "(`modifiers`: the browser's own click) when given." + _ELEMENT_DOC)
 FILL = PageTool("fill", Fill, "Set a field's value.", ActionResult, effects=TOUCHES, expect=True,
                 value_arg="value", playwright="fill",
                 wire_doc="Replace a field's value (works with framework-controlled inputs); "
@@ -436,12 +461,18 @@ WAIT_FOR = PageTool("wait_for", WaitFor, "Wait until text or an element appears 
                     playwright="wait_for",
                     wire_doc="Wait for an element (by id, or by role/name when it is not there "
                     "yet), text (or their absence), a URL, or a quiet DOM.")
-DOUBLE_CLICK = PageTool("double_click", ElementTarget, "Double-click an element.", ActionResult,
+DOUBLE_CLICK = PageTool("double_click", PointTarget, "Double-click an element.", ActionResult,
                         effects=RISKY, risk="press", settle="async", expect=True,
                         playwright="dblclick",
                         wire_doc="Double-click an element: two clicks and the page's dblclick "
                         "(the browser's own when the page ignores script events; refused when "
                         "covered or disabled)." + _ELEMENT_DOC)
+RIGHT_CLICK = PageTool("right_click", PointTarget, "Right-click an element.",
+                       ActionResult, effects=RISKY, risk="press", settle="async", expect=True,
+                       playwright="context_click",
+                       wire_doc="Right-click an element: the page's own context menu (the "
+                       "browser's menu is never opened; the browser's own press when the page "
+                       "ignores script events; refused when covered)." + _ELEMENT_DOC)
 # (the host's `extract` keeps what it read in memory: heybro.agent.toolbox)
 EXTRACT = PageTool("extract", ExtractArgs, "Read the text of the page or an element, or a table "
                    "as rows.", ExtractResult, kind=None, settle="none", effects=LOOKS)
@@ -451,7 +482,7 @@ HIGHLIGHT = PageTool("highlight", HighlightArgs, "Numbered boxes over the page's
 
 DOM_DECLARED: tuple[PageTool, ...] = (
     OBSERVE, CLICK, FILL, TYPE, SELECT, CHECK, UNCHECK, PRESS, HOVER, FOCUS, SCROLL, UPLOAD,
-    WAIT_FOR, DOUBLE_CLICK, EXTRACT, HIGHLIGHT)
+    WAIT_FOR, DOUBLE_CLICK, RIGHT_CLICK, EXTRACT, HIGHLIGHT)
 
 DOM_TOOLS: dict[str, ToolSpec] = {t.name: t.spec for t in DOM_DECLARED}
 # The wire's arguments of the tools declared with one class, by the names the host and the

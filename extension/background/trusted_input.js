@@ -16,9 +16,11 @@
  * the synthetic path keeps working.
  *
  * A click step presses `clicks` times in a row (default once): the browser counts them as a person's
- * (a second press is a double click, and the page hears `dblclick`).
+ * (a second press is a double click, and the page hears `dblclick`), with its `button` (default the
+ * left; the right one brings the page's `contextmenu`) and the keys held (`modifiers`: Alt 1,
+ * Control 2, Meta 4, Shift 8, as the protocol counts them).
  *
- * @typedef {{type: "move" | "click", x: number, y: number, clicks?: number}
+ * @typedef {{type: "move" | "click", x: number, y: number, clicks?: number, button?: "left" | "right", modifiers?: number}
  *   | {type: "text", text: string}
  *   | {type: "key", key: string, code: string, keyCode: number, modifiers: number, text?: string}} InputStep
  */
@@ -85,10 +87,12 @@ export async function dispatchTrusted(tabId, steps) {
   await withDebugger(tabId, async (send) => {
     for (const s of steps) {
       if (s.type === "move" || s.type === "click") {
-        await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: s.x, y: s.y, button: "none" });
+        const modifiers = s.type === "click" ? s.modifiers || 0 : 0;
+        await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: s.x, y: s.y, button: "none", modifiers });
+        const button = s.type === "click" ? s.button || "left" : "left";
         for (let n = 1; s.type === "click" && n <= (s.clicks || 1); n++) {
-          await send("Input.dispatchMouseEvent", { type: "mousePressed", x: s.x, y: s.y, button: "left", buttons: 1, clickCount: n });
-          await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: s.x, y: s.y, button: "left", buttons: 0, clickCount: n });
+          await send("Input.dispatchMouseEvent", { type: "mousePressed", x: s.x, y: s.y, button, buttons: button === "right" ? 2 : 1, clickCount: n, modifiers });
+          await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: s.x, y: s.y, button, buttons: 0, clickCount: n, modifiers });
         }
       } else if (s.type === "text") {
         await send("Input.insertText", { text: s.text });

@@ -3627,10 +3627,11 @@ const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2
  * in the viewport — the middle of what it shows, then its centre and corners — whose topmost
  * element is the element or inside it (the link inside a tab, the icon inside a button), or the
  * element's centre when no point is (the caller has already said what covers it).
- * @param {Element} el
+ * @param {Element} el @param {Aim | null} [aim] a point given as fractions of its box (aimedHit)
  * @returns {{x: number, y: number, target: Element}}
  */
-function pointerHit(el) {
+function pointerHit(el, aim) {
+  if (aim) return aimedHit(el, aim);
   const r = rectOf(el);
   const view = /** @type {Window} */ (docOf(el).defaultView);
   // A person aims at what the control shows (its words, its icon), not at the middle of its box:
@@ -3646,6 +3647,31 @@ function pointerHit(el) {
     if (hit && containsDeep(el, hit)) return { x, y, target: hit };
   }
   return { x: r.left + r.width / 2, y: r.top + r.height / 2, target: el };
+}
+
+/**
+ * The point given as fractions of the element's box (0..1 across, 0..1 down): where a canvas, a
+ * drawing, a map or a slider is pointed at, and what the pointer hits there — refused (`covered`)
+ * when that is not the element or inside it (another element lies over that point).
+ * @typedef {{x: number, y: number}} Aim
+ * @param {Element} el @param {Aim} aim
+ * @returns {{x: number, y: number, target: Element}}
+ */
+function aimedHit(el, aim) {
+  const r = rectOf(el);
+  // (The far edges are kept inside the box: a point on them belongs to what is beside it.)
+  const x = Math.min(r.left + r.width * Math.min(Math.max(aim.x, 0), 1), r.right - 0.5);
+  const y = Math.min(r.top + r.height * Math.min(Math.max(aim.y, 0), 1), r.bottom - 0.5);
+  const hit = deepElementFromPoint(docOf(el), x, y);
+  if (!hit || !containsDeep(el, hit)) {
+    throw Object.assign(new Error(`That point of the element (${aim.x}, ${aim.y} of its box) is covered by ${hit ? `<${tagOf(hit)}>` : "nothing the page shows"}.`), { code: "covered" });
+  }
+  return { x, y, target: hit };
+}
+
+/** The point of an action's arguments (`x`, `y`: fractions of the element's box), or null. @param {Record<string, any>} args @returns {Aim | null} */
+function aimOf(args) {
+  return typeof args.x === "number" && typeof args.y === "number" ? { x: args.x, y: args.y } : null;
 }
 
 const NO_TEXT = new Set(["style", "script", "template", "noscript"]);
@@ -3673,7 +3699,7 @@ function deepTexts(doc, roots = innerRoots(doc)) {
   }
   return out;
 }
-return { innerRoots, frameDocuments, deepElementFromPoint, containsDeep, SAMPLE_POINTS, pointerHit, deepTexts };
+return { innerRoots, frameDocuments, deepElementFromPoint, containsDeep, SAMPLE_POINTS, pointerHit, aimedHit, aimOf, deepTexts };
 })();
 // ---- extension/content/dom_scroll.js
 const __dom_scroll = (() => {
@@ -6135,7 +6161,7 @@ function mouse(el, type, at, extra = {}) {
   /** @type {PointerEventInit} */
   const init = { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
   // Chrome's click is a PointerEvent too.
-  const pointer = type.startsWith("pointer") || type === "click";
+  const pointer = type.startsWith("pointer") || type === "click" || type === "auxclick" || type === "contextmenu";
   const Ctor = pointer ? (view?.PointerEvent || PointerEvent) : (view?.MouseEvent || MouseEvent);
   return dispatchOf(el, new Ctor(type, pointer ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
 }
@@ -6152,26 +6178,57 @@ function hoverOn(el) {
 }
 
 /**
+ * The keys held during a pointer's act, as its events carry them.
+ * @typedef {{ctrlKey?: boolean, shiftKey?: boolean, altKey?: boolean, metaKey?: boolean}} Held
+ * @typedef {{aim?: import("./dom_roots.js").Aim | null, held?: Held}} PointerOpts where in the element (fractions of its box), with which keys held
+ */
+
+/** The keys an action's `modifiers` name, as events carry them. @param {unknown} modifiers @returns {Held} */
+function heldOf(modifiers) {
+  const names = Array.isArray(modifiers) ? modifiers.map(String) : [];
+  return { ctrlKey: names.includes("Control"), shiftKey: names.includes("Shift"), altKey: names.includes("Alt"), metaKey: names.includes("Meta") };
+}
+
+/**
  * A person's click: every event goes to what the pointer hits at a visible point of the element —
  * the deepest element there (the link inside a tab item, the icon inside a button), so handlers on
  * children and delegated handlers run as for a user — in the order a browser fires them: arrive,
- * press, focus, release, click.
- * @param {Element} el
+ * press, focus, release, click. At a point of its box, with keys held, when `opts` says so.
+ * @param {Element} el @param {PointerOpts} [opts]
  */
-function clickOn(el) {
-  const { target, ...at } = pointerHit(el);
+function clickOn(el, opts = {}) {
+  const held = opts.held || {};
+  const { target, ...at } = pointerHit(el, opts.aim);
   arrive(target, at);
-  const down = mouse(target, "pointerdown", at) && mouse(target, "mousedown", at);
+  const down = mouse(target, "pointerdown", at, held) && mouse(target, "mousedown", at, held);
   if (down) focusOn(target);
   // A control that moves as it is pressed: the release and the click follow it (where it is now).
-  const up = pointerHit(el);
-  mouse(up.target, "pointerup", up);
-  mouse(up.target, "mouseup", up);
+  const up = opts.aim ? { target, ...at } : pointerHit(el);
+  mouse(up.target, "pointerup", up, held);
+  mouse(up.target, "mouseup", up, held);
   // A dispatched click runs the activation behaviour of the nearest activatable element on its path
   // (follow a link, toggle a checkbox through its label, submit a form) as a user's does, and —
   // unlike HTMLElement.click(), which says (0, 0) — carries the point, which pages that place
   // things by the pointer read.
-  mouse(up.target, "click", up, { detail: 1 });
+  mouse(up.target, "click", up, { detail: 1, ...held });
+}
+
+/**
+ * A person's right click: the secondary button pressed and released where the pointer hits the
+ * element, and the `contextmenu` a page opens its own menu on (a script's event never opens the
+ * browser's menu), then `auxclick`, in the order Chrome fires them on Linux.
+ * @param {Element} el @param {PointerOpts} [opts]
+ */
+function rightClickOn(el, opts = {}) {
+  const right = { button: 2, ...(opts.held || {}) };
+  const { target, ...at } = pointerHit(el, opts.aim);
+  arrive(target, at);
+  const down = mouse(target, "pointerdown", at, { ...right, buttons: 2 }) && mouse(target, "mousedown", at, { ...right, buttons: 2 });
+  if (down) focusOn(target);
+  mouse(target, "contextmenu", at, { ...right, buttons: 2 });
+  mouse(target, "pointerup", at, { ...right, buttons: 0 });
+  mouse(target, "mouseup", at, { ...right, buttons: 0 });
+  mouse(target, "auxclick", at, { ...right, detail: 1 });
 }
 
 /**
@@ -6520,7 +6577,7 @@ function uploadFile(el, file) {
   }
   return { name: f.name, size: f.size, via: "drop" };
 }
-return { actionError, hoverOn, clickOn, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
+return { actionError, hoverOn, heldOf, clickOn, rightClickOn, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
 })();
 // ---- extension/content/dom_locate.js
 const __dom_locate = (() => {
@@ -7377,7 +7434,7 @@ const __dom_trusted = (() => {
 const { actionError, codeOf, isEditable, keyCodeOf } = __dom_input;
 const { parseKeys } = __dom_keys;
 const { reaches } = __dom_locate;
-const { deepElementFromPoint } = __dom_roots;
+const { aimOf, aimedHit, deepElementFromPoint } = __dom_roots;
 const { deepActiveElement } = __refind;
 const { containsDeep } = __dom_roots;
 const { requestsStartedSince } = __dom_requests;
@@ -7494,14 +7551,19 @@ function clickReplayable(el) {
 
 /**
  * The point a pointer would use on the element, in the top frame's viewport of this agent (same-
- * origin frames' offsets added): the first sampled point where the element (or what it holds, or
- * a label of it) is what a pointer hits; else where what it hits there stands for it (a box of its
- * size around it: dom_locate.js's reaches). The caller has scrolled it into view (prepare).
- * @param {Element} el @returns {{x: number, y: number}}
+ * origin frames' offsets added): the point given (`aim`: fractions of its box; refused when
+ * something else lies over it), else the first sampled point where the element (or what it holds,
+ * or a label of it) is what a pointer hits; else where what it hits there stands for it (a box of
+ * its size around it: dom_locate.js's reaches). The caller has scrolled it into view (prepare).
+ * @param {Element} el @param {import("./dom_roots.js").Aim | null} [aim] @returns {{x: number, y: number}}
  */
-function pointerPoint(el) {
-  const r = rectOf(el);
+function pointerPoint(el, aim) {
   const doc = docOf(el);
+  if (aim) {
+    const { x, y } = aimedHit(el, aim);
+    return toTop(doc, x, y);
+  }
+  const r = rectOf(el);
   const points = [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]].map(([fx, fy]) => {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
     return { x, y, hit: deepElementFromPoint(doc, x, y) };
@@ -7530,8 +7592,26 @@ function toTop(doc, x, y) {
 /** The pointer moved over the element. @param {Element} el @returns {InputStep[]} */
 function moveSteps(el) { return [{ type: "move", ...pointerPoint(el) }]; }
 
-/** A click on the element. @param {Element} el @returns {InputStep[]} */
-function clickSteps(el) { return [{ type: "click", ...pointerPoint(el) }]; }
+/**
+ * A click on the element — at the point the action's arguments give (`x`, `y`), with the keys its
+ * `modifiers` name held, with the button given — as the browser's own input.
+ * @param {Element} el @param {Record<string, any>} [args] @param {"left" | "right"} [button]
+ * @returns {InputStep[]}
+ */
+function clickSteps(el, args = {}, button = "left") {
+  const names = Array.isArray(args.modifiers) ? args.modifiers.map(String) : [];
+  const modifiers = (names.includes("Alt") ? 1 : 0) | (names.includes("Control") ? 2 : 0) | (names.includes("Meta") ? 4 : 0) | (names.includes("Shift") ? 8 : 0);
+  return [{ type: "click", ...pointerPoint(el, aimOf(args)), ...(button !== "left" ? { button } : {}), ...(modifiers ? { modifiers } : {}) }];
+}
+
+/**
+ * Whether a pointer's act is the browser's own input from the start: at a point of the element
+ * (a canvas draws where it is clicked and shows no change a script could see, so a script's click
+ * that seemed ignored could not be told from one that drew), or with keys held (what a link does
+ * on Ctrl+click is the browser's, not the page's). Where that input cannot be used, the script's.
+ * @param {Record<string, any>} args
+ */
+const byHand = (args) => !!aimOf(args) || (Array.isArray(args.modifiers) && args.modifiers.length > 0);
 
 /** Text typed at the caret, a line break as Enter. @param {string} text @returns {InputStep[]} */
 function typeSteps(text) {
@@ -7572,7 +7652,7 @@ async function sendTrusted(steps, opts = {}) {
   if (!reply) throw actionError("unsupported", "The coordinator did not answer the request for the browser's own input.");
   if (!reply.ok) throw actionError(reply.error.code, reply.error.message, reply.error.detail);
 }
-return { CLICK_IGNORED_AFTER_MS, fieldState, noTextChange, noKeyEffect, noChange, reaction, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, typeSteps, fillSteps, pressSteps, sendTrusted };
+return { CLICK_IGNORED_AFTER_MS, fieldState, noTextChange, noKeyEffect, noChange, reaction, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, byHand, typeSteps, fillSteps, pressSteps, sendTrusted };
 })();
 // ---- extension/shared/effect_rules.js
 const __effect_rules = (() => {
@@ -8101,6 +8181,11 @@ const __press_guard = (() => {
  * still stops the event before the element and every listener on it, and its default, but a
  * listener the page put on that window before it hears the event first.
  *
+ * While it is armed, no trusted `contextmenu` opens the browser's own menu: a right click is for
+ * the page's menu (its listeners hear the event as ever; its default is prevented). The page's
+ * menu opens under the pointer as the button goes down, so the release that follows lands on it:
+ * that release is stopped (it would choose an item of the menu) and is no swap.
+ *
  * A move alone presses nothing and is not judged (a hover; the move onto a row that shows the
  * control). Key events during a click, pointer events while typing and the page's own (untrusted)
  * events are not judged, until a refusal stops them all. The guard shows nothing to the page: its
@@ -8124,6 +8209,8 @@ const FAMILY = new Map([...POINTER_EVENTS.map((t) => /** @type {[string, Kind]} 
   ...KEY_EVENTS.map((t) => /** @type {[string, Kind]} */ ([t, "keys"]))]);
 /** The events of a press going down: one of them reaching the element is the press landing there. */
 const GOING_DOWN = new Set(["pointerdown", "mousedown"]);
+/** The events of a press coming up. */
+const COMING_UP = new Set(["pointerup", "mouseup", "click", "auxclick"]);
 
 /**
  * The slot a window's guard reads: a property of the content script's world's own global object
@@ -8149,18 +8236,29 @@ const SLOT = "__heybroPressGuard";
  */
 function judge(kind, fits, still) {
   /** @type {{type: string, at: EventTarget | null, error?: Error} | null} */ let refused = null;
-  let pressed = false, checked = false;
+  let pressed = false, checked = false, menu = false;
   return {
     on(e) {
       if (!e.isTrusted) return; // the page's own events are the page's
       const family = FAMILY.get(e.type);
       if (!family) return;
+      // A right click is for the page's own menu: the browser's never opens over it (the page's
+      // listeners still hear the event; only its default, the browser's menu, is prevented).
+      if (e.type === "contextmenu" && e.cancelable) e.preventDefault();
       if (!refused) {
         if (family !== kind) return;
         const path = e.composedPath();
+        // The page's menu opens under the pointer as the right button goes down: the release lands
+        // on it. That release is kept from the menu (it would choose what lies under the pointer)
+        // and is no swap.
+        if (menu && COMING_UP.has(e.type) && !fits(path)) {
+          e.stopImmediatePropagation();
+          if (e.cancelable) e.preventDefault();
+          return;
+        }
         const landing = GOING_DOWN.has(e.type) || e.type === "keydown";
         const changed = fits(path) && landing && !checked && still ? (checked = true, still()) : null;
-        if (fits(path) && !changed) { if (GOING_DOWN.has(e.type)) pressed = true; return; }
+        if (fits(path) && !changed) { if (GOING_DOWN.has(e.type)) pressed = true; if (e.type === "contextmenu") menu = true; return; }
         refused = { type: e.type, at: path[0] ?? null, ...(changed ? { error: changed } : {}) };
       }
       e.stopImmediatePropagation();
@@ -8338,18 +8436,20 @@ return { FAMILY, judge, installGuard, pressReaches, armGuard, kindOf, sendGuarde
 })();
 // ---- extension/actions/click.js
 const __click = (() => {
-/** click: a click on the element (refused when covered or disabled). */
-const { clickOn } = __dom_input;
-const { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } = __dom_trusted;
+/** click: a click on the element (refused when covered or disabled), at a point of it, with keys held. */
+const { clickOn, heldOf } = __dom_input;
+const { aimOf } = __dom_roots;
+const { CLICK_IGNORED_AFTER_MS, byHand, clickReplayable, clickSteps, noChange } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "click",
   needs: { page: { element: "required", enabled: true, hit: true } },
-  run: (el) => { clickOn(/** @type {Element} */ (el)); return {}; },
+  run: (el, args) => { clickOn(/** @type {Element} */ (el), { aim: aimOf(args), held: heldOf(args.modifiers) }); return {}; },
   // A handler that checks isTrusted ignores a script's click: then the browser's own, unless the
   // click opens the browser's own pop-up; late effects are waited for first (never clicked twice).
-  trusted: { steps: (_, el) => clickSteps(el), auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
+  // A point given, or keys held (Ctrl+click: a new tab), are the browser's own click from the start.
+  trusted: { steps: (args, el) => clickSteps(el, args), first: byHand, auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
 };
 return { action };
 })();
@@ -8621,30 +8721,49 @@ return { action };
 })();
 // ---- extension/actions/double_click.js
 const __double_click = (() => {
-/** double_click: two clicks in a row on the element, and the `dblclick` a person's would bring. */
+/** double_click: two clicks in a row on the element (at a point of it), and the `dblclick` a person's would bring. */
 const { clickOn } = __dom_input;
-const { dispatchOf, docOf, rectOf } = __dom_native;
-const { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } = __dom_trusted;
+const { aimOf, pointerHit } = __dom_roots;
+const { dispatchOf, docOf } = __dom_native;
+const { CLICK_IGNORED_AFTER_MS, byHand, clickReplayable, clickSteps, noChange } = __dom_trusted;
 
-/** @param {Element} el */
-function doubleClickOn(el) {
-  clickOn(el);
-  clickOn(el);
+/** @param {Element} el @param {import("../content/dom_roots.js").Aim | null} aim */
+function doubleClickOn(el, aim) {
+  clickOn(el, { aim });
+  clickOn(el, { aim });
   const view = docOf(el).defaultView;
-  const r = rectOf(el);
-  const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
-  dispatchOf(el, new (view?.MouseEvent || MouseEvent)("dblclick", {
-    bubbles: true, cancelable: true, composed: true, view, detail: 2, button: 0, ...at }));
+  const { target, x, y } = pointerHit(el, aim);
+  dispatchOf(target, new (view?.MouseEvent || MouseEvent)("dblclick", {
+    bubbles: true, cancelable: true, composed: true, view, detail: 2, button: 0, clientX: x, clientY: y }));
 }
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "double_click",
   needs: { page: { element: "required", enabled: true, hit: true } },
-  run: (el) => { doubleClickOn(/** @type {Element} */ (el)); return {}; },
+  run: (el, args) => { doubleClickOn(/** @type {Element} */ (el), aimOf(args)); return {}; },
   // A handler that checks isTrusted ignores a script's double click: then the browser's own two
   // presses (it counts them, and fires dblclick), unless the page already reacted.
-  trusted: { steps: (_, el) => clickSteps(el).map((s) => ({ ...s, clicks: 2 })), auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
+  trusted: { steps: (args, el) => clickSteps(el, args).map((s) => ({ ...s, clicks: 2 })), first: byHand, auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
+};
+return { action };
+})();
+// ---- extension/actions/right_click.js
+const __right_click = (() => {
+/** right_click: the secondary button on the element (at a point of it): the page's own context menu, never the browser's. */
+const { rightClickOn } = __dom_input;
+const { aimOf } = __dom_roots;
+const { CLICK_IGNORED_AFTER_MS, byHand, clickSteps, noChange } = __dom_trusted;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "right_click",
+  needs: { page: { element: "required", hit: true } },
+  run: (el, args) => { rightClickOn(/** @type {Element} */ (el), { aim: aimOf(args) }); return {}; },
+  // A page whose menu answers only a person's right click (isTrusted): the browser's own press of
+  // the right button, unless the page already reacted; its `contextmenu` never opens the
+  // browser's menu (press_guard.js).
+  trusted: { steps: (args, el) => clickSteps(el, args, "right"), first: byHand, auto: true, noEffect: noChange, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
 };
 return { action };
 })();
@@ -8728,6 +8847,7 @@ const { action: scroll } = __scroll;
 const { action: upload } = __upload;
 const { action: waitFor } = __wait_for;
 const { action: doubleClick } = __double_click;
+const { action: rightClick } = __right_click;
 const { action: extract } = __extract;
 
 /** @type {import("./page.js").PageAction[]} */
@@ -8745,6 +8865,7 @@ const DECLARED_PAGE = [
   { settle: SETTLE_ASYNC, ...upload },
   { settle: SETTLE_DEFAULT, ...waitFor },
   { judged: "press", settle: SETTLE_ASYNC, ...doubleClick },
+  { judged: "press", settle: SETTLE_ASYNC, ...rightClick },
   { settle: SETTLE_NONE, ...extract },
 ];
 return { DECLARED_PAGE };
@@ -8766,7 +8887,8 @@ const __page = (() => {
  * its form): both from the tool's declaration (shared_schema: `settle`, `risk`), added by the
  * generated page_actions.js (a module's own `settle` refines it).
  *
- * `trusted`: how the browser's own input (content/dom_trusted.js) does it — `steps`; `auto`: in the
+ * `trusted`: how the browser's own input (content/dom_trusted.js) does it — `steps`; `first`: for
+ * these arguments that input from the start (the script's events only where it cannot be used); `auto`: in the
  * default mode it follows the script's action when that had no effect a person would notice
  * (`noEffect`), unless `replayable` says no, after `lateMs` more of watching; `keys`: its input goes
  * to the keyboard's focus (a code editor's hidden field takes only these); `pointer`: done where a
@@ -8778,7 +8900,7 @@ const __page = (() => {
  *
  * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean}} PageNeeds
  * @typedef {{steps: (args: Record<string, any>, el: Element) => import("../content/dom_trusted.js").InputStep[],
- *   auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
+ *   first?: (args: Record<string, any>) => boolean, auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
  *   keys?: boolean, pointer?: boolean, text?: boolean, done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
  * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../content/dom_scan.js").Registry) => any,
  *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput, judged?: "press" | "keys",
@@ -8961,8 +9083,11 @@ async function doInput(def, args, el, r, finish, outline) {
   // the browser's own keys, as a person's, are what every one of them takes, where a script's edit
   // of its DOM behind its back may crash it. (Where they cannot go, the script's edit is tried.)
   const region = !keysOnly && !!el && !!trusted?.text && isEditable(el) && args.trusted_input !== "off";
+  // What only the browser's own input does as a person's does (a point in a canvas, keys held
+  // through a click): that input from the start, unless the user turned it off.
+  const first = !keysOnly && !region && !!el && !!trusted?.first?.(args) && args.trusted_input !== "off";
   const auto = !!el && !!trusted?.auto && (!trusted.replayable || trusted.replayable(el));
-  const mode = keysOnly || region ? "always" : auto ? String(args.trusted_input || "auto") : "off";
+  const mode = keysOnly || region || first ? "always" : auto ? String(args.trusted_input || "auto") : "off";
   if (mode === "always" && trusted) {
     const target = /** @type {Element} */ (el);
     if (trusted.keys) keyboardOn(target);
@@ -8971,7 +9096,10 @@ async function doInput(def, args, el, r, finish, outline) {
       await sendGuarded(trusted.steps(args, target), target);
       return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
     } catch (e) {
-      if (!region || /** @type {any} */ (e)?.code !== "unsupported") throw e;
+      // Where that input cannot reach (a cross-origin frame) or is held by another debugger, the
+      // script's events do what they can.
+      const code = /** @type {any} */ (e)?.code;
+      if (!((region || first) && code === "unsupported") && !(first && code === "debugger_busy")) throw e;
     }
   }
   const before = fieldState(el);

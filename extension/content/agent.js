@@ -168,8 +168,11 @@ async function doInput(def, args, el, r, finish, outline) {
   // the browser's own keys, as a person's, are what every one of them takes, where a script's edit
   // of its DOM behind its back may crash it. (Where they cannot go, the script's edit is tried.)
   const region = !keysOnly && !!el && !!trusted?.text && isEditable(el) && args.trusted_input !== "off";
+  // What only the browser's own input does as a person's does (a point in a canvas, keys held
+  // through a click): that input from the start, unless the user turned it off.
+  const first = !keysOnly && !region && !!el && !!trusted?.first?.(args) && args.trusted_input !== "off";
   const auto = !!el && !!trusted?.auto && (!trusted.replayable || trusted.replayable(el));
-  const mode = keysOnly || region ? "always" : auto ? String(args.trusted_input || "auto") : "off";
+  const mode = keysOnly || region || first ? "always" : auto ? String(args.trusted_input || "auto") : "off";
   if (mode === "always" && trusted) {
     const target = /** @type {Element} */ (el);
     if (trusted.keys) keyboardOn(target);
@@ -178,7 +181,10 @@ async function doInput(def, args, el, r, finish, outline) {
       await sendGuarded(trusted.steps(args, target), target);
       return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
     } catch (e) {
-      if (!region || /** @type {any} */ (e)?.code !== "unsupported") throw e;
+      // Where that input cannot reach (a cross-origin frame) or is held by another debugger, the
+      // script's events do what they can.
+      const code = /** @type {any} */ (e)?.code;
+      if (!((region || first) && code === "unsupported") && !(first && code === "debugger_busy")) throw e;
     }
   }
   const before = fieldState(el);

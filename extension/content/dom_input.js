@@ -26,7 +26,7 @@ function mouse(el, type, at, extra = {}) {
   /** @type {PointerEventInit} */
   const init = { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
   // Chrome's click is a PointerEvent too.
-  const pointer = type.startsWith("pointer") || type === "click";
+  const pointer = type.startsWith("pointer") || type === "click" || type === "auxclick" || type === "contextmenu";
   const Ctor = pointer ? (view?.PointerEvent || PointerEvent) : (view?.MouseEvent || MouseEvent);
   return dispatchOf(el, new Ctor(type, pointer ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
 }
@@ -43,26 +43,57 @@ export function hoverOn(el) {
 }
 
 /**
+ * The keys held during a pointer's act, as its events carry them.
+ * @typedef {{ctrlKey?: boolean, shiftKey?: boolean, altKey?: boolean, metaKey?: boolean}} Held
+ * @typedef {{aim?: import("./dom_roots.js").Aim | null, held?: Held}} PointerOpts where in the element (fractions of its box), with which keys held
+ */
+
+/** The keys an action's `modifiers` name, as events carry them. @param {unknown} modifiers @returns {Held} */
+export function heldOf(modifiers) {
+  const names = Array.isArray(modifiers) ? modifiers.map(String) : [];
+  return { ctrlKey: names.includes("Control"), shiftKey: names.includes("Shift"), altKey: names.includes("Alt"), metaKey: names.includes("Meta") };
+}
+
+/**
  * A person's click: every event goes to what the pointer hits at a visible point of the element —
  * the deepest element there (the link inside a tab item, the icon inside a button), so handlers on
  * children and delegated handlers run as for a user — in the order a browser fires them: arrive,
- * press, focus, release, click.
- * @param {Element} el
+ * press, focus, release, click. At a point of its box, with keys held, when `opts` says so.
+ * @param {Element} el @param {PointerOpts} [opts]
  */
-export function clickOn(el) {
-  const { target, ...at } = pointerHit(el);
+export function clickOn(el, opts = {}) {
+  const held = opts.held || {};
+  const { target, ...at } = pointerHit(el, opts.aim);
   arrive(target, at);
-  const down = mouse(target, "pointerdown", at) && mouse(target, "mousedown", at);
+  const down = mouse(target, "pointerdown", at, held) && mouse(target, "mousedown", at, held);
   if (down) focusOn(target);
   // A control that moves as it is pressed: the release and the click follow it (where it is now).
-  const up = pointerHit(el);
-  mouse(up.target, "pointerup", up);
-  mouse(up.target, "mouseup", up);
+  const up = opts.aim ? { target, ...at } : pointerHit(el);
+  mouse(up.target, "pointerup", up, held);
+  mouse(up.target, "mouseup", up, held);
   // A dispatched click runs the activation behaviour of the nearest activatable element on its path
   // (follow a link, toggle a checkbox through its label, submit a form) as a user's does, and —
   // unlike HTMLElement.click(), which says (0, 0) — carries the point, which pages that place
   // things by the pointer read.
-  mouse(up.target, "click", up, { detail: 1 });
+  mouse(up.target, "click", up, { detail: 1, ...held });
+}
+
+/**
+ * A person's right click: the secondary button pressed and released where the pointer hits the
+ * element, and the `contextmenu` a page opens its own menu on (a script's event never opens the
+ * browser's menu), then `auxclick`, in the order Chrome fires them on Linux.
+ * @param {Element} el @param {PointerOpts} [opts]
+ */
+export function rightClickOn(el, opts = {}) {
+  const right = { button: 2, ...(opts.held || {}) };
+  const { target, ...at } = pointerHit(el, opts.aim);
+  arrive(target, at);
+  const down = mouse(target, "pointerdown", at, { ...right, buttons: 2 }) && mouse(target, "mousedown", at, { ...right, buttons: 2 });
+  if (down) focusOn(target);
+  mouse(target, "contextmenu", at, { ...right, buttons: 2 });
+  mouse(target, "pointerup", at, { ...right, buttons: 0 });
+  mouse(target, "mouseup", at, { ...right, buttons: 0 });
+  mouse(target, "auxclick", at, { ...right, detail: 1 });
 }
 
 /**
