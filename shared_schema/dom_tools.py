@@ -159,6 +159,12 @@ class PointTarget(ElementTarget, Aim):
     pass
 
 
+class Drag(PointTarget):
+    """An element dragged onto another (at a point of it: `x`, `y`)."""
+    to_element_id: str = Field(min_length=1)
+    to_signature: SkipJsonSchema[Signature | None] = None  # (the host adds it, for re-finding)
+
+
 class Click(PointTarget, AnswersDialogs):
     modifiers: list[Modifier] | None = Field(None, max_length=4)
 
@@ -473,6 +479,12 @@ RIGHT_CLICK = PageTool("right_click", PointTarget, "Right-click an element.",
                        wire_doc="Right-click an element: the page's own context menu (the "
                        "browser's menu is never opened; the browser's own press when the page "
                        "ignores script events; refused when covered)." + _ELEMENT_DOC)
+DRAG = PageTool("drag", Drag, "Drag an element onto another (x,y: point in it).", ActionResult,
+                effects=RISKY, risk="press", settle="async", expect=True,
+                wire_doc="Drag an element onto another (`to_element_id`, at a point of it when "
+                "`x`, `y` are given) with the browser's own pointer: HTML5 drag and drop and "
+                "pointer-driven sortables alike; what the drop lands on is judged as a press. "
+                "Both must show in one view." + _ELEMENT_DOC)
 # (the host's `extract` keeps what it read in memory: heybro.agent.toolbox)
 EXTRACT = PageTool("extract", ExtractArgs, "Read the text of the page or an element, or a table "
                    "as rows.", ExtractResult, kind=None, settle="none", effects=LOOKS)
@@ -482,7 +494,7 @@ HIGHLIGHT = PageTool("highlight", HighlightArgs, "Numbered boxes over the page's
 
 DOM_DECLARED: tuple[PageTool, ...] = (
     OBSERVE, CLICK, FILL, TYPE, SELECT, CHECK, UNCHECK, PRESS, HOVER, FOCUS, SCROLL, UPLOAD,
-    WAIT_FOR, DOUBLE_CLICK, RIGHT_CLICK, EXTRACT, HIGHLIGHT)
+    WAIT_FOR, DOUBLE_CLICK, RIGHT_CLICK, DRAG, EXTRACT, HIGHLIGHT)
 
 DOM_TOOLS: dict[str, ToolSpec] = {t.name: t.spec for t in DOM_DECLARED}
 # The wire's arguments of the tools declared with one class, by the names the host and the

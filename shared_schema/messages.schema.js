@@ -429,6 +429,15 @@ export default /** @type {any} */ ({
         "$ref": "#/$defs/ActionResult"
       }
     },
+    "drag": {
+      "doc": "Drag an element onto another (`to_element_id`, at a point of it when `x`, `y` are given) with the browser's own pointer: HTML5 drag and drop and pointer-driven sortables alike; what the drop lands on is judged as a press. Both must show in one view. Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/DragArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ActionResult"
+      }
+    },
     "extract": {
       "doc": "Read the text of the page or an element, or a table as rows.",
       "args": {
@@ -1967,6 +1976,128 @@ export default /** @type {any} */ ({
         "bytes"
       ],
       "title": "Downloaded",
+      "type": "object"
+    },
+    "DragArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "enum": [
+                "accept",
+                "dismiss"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How to answer a browser confirm()/prompt() the action opens; default dismiss (Cancel). Alerts are always accepted. Either way the result's `dialog` reports it.",
+          "title": "Dialog"
+        },
+        "dialog_text": {
+          "anyOf": [
+            {
+              "maxLength": 1000,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Answer a prompt() the action opens with this text.",
+          "title": "Dialog Text"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        },
+        "x": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "X"
+        },
+        "y": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Y"
+        },
+        "to_element_id": {
+          "minLength": 1,
+          "title": "To Element Id",
+          "type": "string"
+        }
+      },
+      "required": [
+        "to_element_id"
+      ],
+      "title": "DragArgs",
       "type": "object"
     },
     "ElementBrief": {

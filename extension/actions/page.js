@@ -25,7 +25,10 @@
  * its `timeout_ms` (kept within the call's), and for an address (`url`) the coordinator waits on
  * the tab itself.
  *
- * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean}} PageNeeds
+ * `to: "required"`: it ends on a second element (`to_element_id`), found like the first, in view
+ * with it, and passed to the module as `args.to`.
+ *
+ * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean, to?: "required"}} PageNeeds
  * @typedef {{steps: (args: Record<string, any>, el: Element) => import("../content/dom_trusted.js").InputStep[],
  *   first?: (args: Record<string, any>) => boolean, auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
  *   keys?: boolean, pointer?: boolean, text?: boolean, done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput

@@ -6145,8 +6145,8 @@ const __dom_input = (() => {
  */
 const { norm, secretField } = __refind;
 const { SECRET_SHOWN } = __dom_secret;
-const { pointerHit } = __dom_roots;
-const { appendTo, attr, canFocus, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } = __dom_native;
+const { deepElementFromPoint, pointerHit } = __dom_roots;
+const { appendTo, attr, canFocus, closestOf, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } = __dom_native;
 
 /** A typed error the tool protocol carries to the host. @param {string} code @param {string} msg @param {Record<string, any>} [detail] */
 function actionError(code, msg, detail) {
@@ -6229,6 +6229,39 @@ function rightClickOn(el, opts = {}) {
   mouse(target, "pointerup", at, { ...right, buttons: 0 });
   mouse(target, "mouseup", at, { ...right, buttons: 0 });
   mouse(target, "auxclick", at, { ...right, detail: 1 });
+}
+
+/**
+ * A drag by script events, where the browser's own pointer cannot be used: the press on the
+ * element, the pointer carried in a few moves to the point of `to` (a pointer-driven sortable
+ * follows them), the HTML5 drag's events when the element is draggable (the drop only where the
+ * page's dragover said it takes it), and the release there.
+ * @param {Element} el @param {Element} to @param {import("./dom_roots.js").Aim | null} aim
+ */
+function dragOnto(el, to, aim) {
+  const view = docOf(el).defaultView;
+  const from = pointerHit(el), at = pointerHit(to, aim);
+  const data = new (view?.DataTransfer || DataTransfer)();
+  /** @param {Element} t @param {string} type @param {Point} p */
+  const drag = (t, type, p) => dispatchOf(t, new (view?.DragEvent || DragEvent)(type, { bubbles: true, cancelable: true, composed: true, clientX: p.x, clientY: p.y, dataTransfer: data }));
+  arrive(from.target, from);
+  mouse(from.target, "pointerdown", from);
+  mouse(from.target, "mousedown", from);
+  const html5 = !!closestOf(from.target, "[draggable=true]") && drag(from.target, "dragstart", from);
+  for (let i = 1; i <= 5; i++) {
+    const p = { x: from.x + ((at.x - from.x) * i) / 5, y: from.y + ((at.y - from.y) * i) / 5 };
+    const hit = deepElementFromPoint(docOf(el), p.x, p.y) || at.target;
+    mouse(hit, "pointermove", p, { buttons: 1 });
+    mouse(hit, "mousemove", p, { buttons: 1 });
+    if (html5) drag(hit, "dragover", p);
+  }
+  if (html5) {
+    drag(at.target, "dragenter", at);
+    if (!drag(at.target, "dragover", at)) drag(at.target, "drop", at);
+    drag(from.target, "dragend", at);
+  }
+  mouse(at.target, "pointerup", at);
+  mouse(at.target, "mouseup", at);
 }
 
 /**
@@ -6577,7 +6610,7 @@ function uploadFile(el, file) {
   }
   return { name: f.name, size: f.size, via: "drop" };
 }
-return { actionError, hoverOn, heldOf, clickOn, rightClickOn, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
+return { actionError, hoverOn, heldOf, clickOn, rightClickOn, dragOnto, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
 })();
 // ---- extension/content/dom_locate.js
 const __dom_locate = (() => {
@@ -8200,7 +8233,7 @@ const { sendTrusted } = __dom_trusted;
 const { dispatchOf, docOf, listenOf, nodeTypeOf, parentElOf, rectOf, rootOf, tagOf } = __dom_native;
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
-/** @typedef {"pointer" | "keys"} Kind what the action's input is: a press, or keys and text */
+/** @typedef {"pointer" | "keys" | "drag"} Kind what the action's input is: a press, keys and text, or a drag (a press carried elsewhere) */
 
 const POINTER_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick", "dblclick", "contextmenu", "pointermove", "mousemove"];
 const KEY_EVENTS = ["keydown", "keypress", "keyup", "beforeinput", "input", "textInput", "compositionstart", "compositionupdate", "compositionend"];
@@ -8246,7 +8279,10 @@ function judge(kind, fits, still) {
       // listeners still hear the event; only its default, the browser's menu, is prevented).
       if (e.type === "contextmenu" && e.cancelable) e.preventDefault();
       if (!refused) {
-        if (family !== kind) return;
+        if (family !== (kind === "drag" ? "pointer" : kind)) return;
+        // A drag's press must land on what it picks up; where it is carried and let go is the
+        // drag's own (the drop's effect is judged before it: act_gate.js).
+        if (kind === "drag" && !GOING_DOWN.has(e.type)) return;
         const path = e.composedPath();
         // The page's menu opens under the pointer as the right button goes down: the release lands
         // on it. That release is kept from the menu (it would choose what lies under the pointer)
@@ -8372,7 +8408,7 @@ function describe(at) {
  */
 function armGuard(chosen, kind) {
   const seen = seenAs(chosen), targets = pressTargets(seen);
-  const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen),
+  const j = judge(kind, kind !== "keys" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen),
     () => changedSinceLook(chosen));
   const slots = windowsAround(chosen).map((w) => {
     const slot = installGuard(w);
@@ -8398,7 +8434,7 @@ function armGuard(chosen, kind) {
       if (j.refused) {
         return actionError("swapped", `The page put another control under the pointer: ${describe(j.refused.at) || "another element"}. Nothing was pressed, and heybro does not retry; look at the page again.`, detail);
       }
-      if (kind === "pointer" && sent && !j.pressed && !/^(iframe|frame|embed|object)$/.test(tagOf(chosen))) {
+      if (kind !== "keys" && sent && !j.pressed && !/^(iframe|frame|embed|object)$/.test(tagOf(chosen))) {
         return actionError("swapped", "The press did not reach the control: the page put something heybro cannot see into (such as another site's frame) under the pointer, and the press went there. Look at the page again.", detail);
       }
       return null;
@@ -8411,6 +8447,7 @@ function armGuard(chosen, kind) {
  * @param {InputStep[]} steps @returns {Kind | null}
  */
 function kindOf(steps) {
+  if (steps.some((s) => s.type === "drag")) return "drag";
   if (steps.some((s) => s.type === "click")) return "pointer";
   if (steps.some((s) => s.type === "key" || s.type === "text")) return "keys";
   return null;
@@ -8767,6 +8804,24 @@ const action = {
 };
 return { action };
 })();
+// ---- extension/actions/drag.js
+const __drag = (() => {
+/** drag: the element carried onto another (at a point of it) with the browser's own pointer, and dropped. */
+const { dragOnto } = __dom_input;
+const { aimOf } = __dom_roots;
+const { pointerPoint } = __dom_trusted;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "drag",
+  needs: { page: { element: "required", enabled: true, hit: true, to: "required" } },
+  // Where the browser's input cannot be used: the events a drag brings, dispatched by script.
+  run: (el, args) => { dragOnto(/** @type {Element} */ (el), args.to, aimOf(args)); return {}; },
+  // A drag is the browser's own press, moves and release (HTML5 drag and drop answers no other).
+  trusted: { steps: (args, el) => [{ type: "drag", from: pointerPoint(el), to: pointerPoint(args.to, aimOf(args)) }], first: () => true, pointer: true },
+};
+return { action };
+})();
 // ---- extension/content/dom_extract.js
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
@@ -8848,6 +8903,7 @@ const { action: upload } = __upload;
 const { action: waitFor } = __wait_for;
 const { action: doubleClick } = __double_click;
 const { action: rightClick } = __right_click;
+const { action: drag } = __drag;
 const { action: extract } = __extract;
 
 /** @type {import("./page.js").PageAction[]} */
@@ -8866,6 +8922,7 @@ const DECLARED_PAGE = [
   { settle: SETTLE_DEFAULT, ...waitFor },
   { judged: "press", settle: SETTLE_ASYNC, ...doubleClick },
   { judged: "press", settle: SETTLE_ASYNC, ...rightClick },
+  { judged: "press", settle: SETTLE_ASYNC, ...drag },
   { settle: SETTLE_NONE, ...extract },
 ];
 return { DECLARED_PAGE };
@@ -8898,7 +8955,10 @@ const __page = (() => {
  * its `timeout_ms` (kept within the call's), and for an address (`url`) the coordinator waits on
  * the tab itself.
  *
- * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean}} PageNeeds
+ * `to: "required"`: it ends on a second element (`to_element_id`), found like the first, in view
+ * with it, and passed to the module as `args.to`.
+ *
+ * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean, to?: "required"}} PageNeeds
  * @typedef {{steps: (args: Record<string, any>, el: Element) => import("../content/dom_trusted.js").InputStep[],
  *   first?: (args: Record<string, any>) => boolean, auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
  *   keys?: boolean, pointer?: boolean, text?: boolean, done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
@@ -8937,7 +8997,7 @@ const { fieldState, moveSteps, reaction, sendTrusted } = __dom_trusted;
 const { installGuard, sendGuarded } = __press_guard;
 const { formFieldsFor, passGate } = __act_gate;
 const { PAGE_ACTIONS } = __page;
-const { checkVisibilityOf, containsOf, isConnectedOf } = __dom_native;
+const { checkVisibilityOf, containsOf, isConnectedOf, rectOf, scrollIntoViewOf } = __dom_native;
 
 installGuard(window); // before any listener of the page: what the browser's own input presses is what was chosen
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
@@ -9049,8 +9109,12 @@ async function act(action, args) {
   }
   // What the hover drew inside the control (a flag toggle's icon) is what a pointer then clicks.
   if (el && hoverAt && hoverAt !== el && containsOf(el, hoverAt)) el = hoverAt;
-  // The last look, on the element as it is now: the origin, a secret's field, a press's effect.
+  // An action onto a second element (a drag's drop): found as the first is, in view with it.
+  if (el && need.to) args = { ...args, to: await second(r, args, el) };
+  // The last look, on the element as it is now: the origin, a secret's field, a press's effect
+  // (and what a drop lands on: a card dropped on "Delete" is a press of it).
   passGate(action, def.judged, el || (def.judged === "keys" ? deepActiveElement(document) : null), args);
+  if (args.to) passGate(action, def.judged, args.to, args);
   let outlined = () => {};
   // Outlined for as long as the action runs and a moment after (OUTLINE_MIN_MS): before the
   // browser's own input (a person sees what it types into), right after a script's (the same
@@ -9062,6 +9126,31 @@ async function act(action, args) {
   } finally {
     outlined();
   }
+}
+
+/**
+ * The second element an action names (`to_element_id`, `to_signature`: where a drag drops), found
+ * as the first was, and in the same view as the first (scrolled to, when it is not): refused when
+ * both cannot be seen at once, as a person's pointer could not carry one to the other.
+ * @param {Registry} r @param {Record<string, any>} args @param {Element} first
+ * @returns {Promise<Element>}
+ */
+async function second(r, args, first) {
+  const named = { element_id: args.to_element_id, signature: args.to_signature };
+  if (!named.element_id && !named.signature) throw actionError("not_found", "This action needs the element it ends on (to_element_id).");
+  const loc = await locate(r, named, async () => { await settle(document); scanPage(r, { remember: false }); });
+  const to = /** @type {Element} */ (loc.el);
+  const off = leftOutAround(to);
+  if (off) throw actionError("not_allowed", `That element is in a frame the user's site rules keep heybro off: ${off}`);
+  if (!inView(to)) scrollIntoViewOf(to, { block: "nearest", inline: "nearest" });
+  if (!inView(to) || !inView(first)) throw actionError("not_interactable", "The two elements cannot be seen at once (one is out of view when the other is in it): scroll the page so both show, or move it in steps.");
+  return to;
+}
+
+/** Whether the element's box is inside the viewport. @param {Element} el */
+function inView(el) {
+  const b = rectOf(el);
+  return b.width > 0 && b.height > 0 && b.top >= 0 && b.left >= 0 && b.bottom <= innerHeight && b.right <= innerWidth;
 }
 
 /**

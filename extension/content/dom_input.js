@@ -10,8 +10,8 @@
  */
 import { norm, secretField } from "./refind.js";
 import { SECRET_SHOWN } from "./dom_secret.js";
-import { pointerHit } from "./dom_roots.js";
-import { appendTo, attr, canFocus, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } from "./dom_native.js";
+import { deepElementFromPoint, pointerHit } from "./dom_roots.js";
+import { appendTo, attr, canFocus, closestOf, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } from "./dom_native.js";
 
 /** A typed error the tool protocol carries to the host. @param {string} code @param {string} msg @param {Record<string, any>} [detail] */
 export function actionError(code, msg, detail) {
@@ -94,6 +94,39 @@ export function rightClickOn(el, opts = {}) {
   mouse(target, "pointerup", at, { ...right, buttons: 0 });
   mouse(target, "mouseup", at, { ...right, buttons: 0 });
   mouse(target, "auxclick", at, { ...right, detail: 1 });
+}
+
+/**
+ * A drag by script events, where the browser's own pointer cannot be used: the press on the
+ * element, the pointer carried in a few moves to the point of `to` (a pointer-driven sortable
+ * follows them), the HTML5 drag's events when the element is draggable (the drop only where the
+ * page's dragover said it takes it), and the release there.
+ * @param {Element} el @param {Element} to @param {import("./dom_roots.js").Aim | null} aim
+ */
+export function dragOnto(el, to, aim) {
+  const view = docOf(el).defaultView;
+  const from = pointerHit(el), at = pointerHit(to, aim);
+  const data = new (view?.DataTransfer || DataTransfer)();
+  /** @param {Element} t @param {string} type @param {Point} p */
+  const drag = (t, type, p) => dispatchOf(t, new (view?.DragEvent || DragEvent)(type, { bubbles: true, cancelable: true, composed: true, clientX: p.x, clientY: p.y, dataTransfer: data }));
+  arrive(from.target, from);
+  mouse(from.target, "pointerdown", from);
+  mouse(from.target, "mousedown", from);
+  const html5 = !!closestOf(from.target, "[draggable=true]") && drag(from.target, "dragstart", from);
+  for (let i = 1; i <= 5; i++) {
+    const p = { x: from.x + ((at.x - from.x) * i) / 5, y: from.y + ((at.y - from.y) * i) / 5 };
+    const hit = deepElementFromPoint(docOf(el), p.x, p.y) || at.target;
+    mouse(hit, "pointermove", p, { buttons: 1 });
+    mouse(hit, "mousemove", p, { buttons: 1 });
+    if (html5) drag(hit, "dragover", p);
+  }
+  if (html5) {
+    drag(at.target, "dragenter", at);
+    if (!drag(at.target, "dragover", at)) drag(at.target, "drop", at);
+    drag(from.target, "dragend", at);
+  }
+  mouse(at.target, "pointerup", at);
+  mouse(at.target, "mouseup", at);
 }
 
 /**

@@ -54,7 +54,7 @@ import { sendTrusted } from "./dom_trusted.js";
 import { dispatchOf, docOf, listenOf, nodeTypeOf, parentElOf, rectOf, rootOf, tagOf } from "./dom_native.js";
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
-/** @typedef {"pointer" | "keys"} Kind what the action's input is: a press, or keys and text */
+/** @typedef {"pointer" | "keys" | "drag"} Kind what the action's input is: a press, keys and text, or a drag (a press carried elsewhere) */
 
 const POINTER_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick", "dblclick", "contextmenu", "pointermove", "mousemove"];
 const KEY_EVENTS = ["keydown", "keypress", "keyup", "beforeinput", "input", "textInput", "compositionstart", "compositionupdate", "compositionend"];
@@ -100,7 +100,10 @@ export function judge(kind, fits, still) {
       // listeners still hear the event; only its default, the browser's menu, is prevented).
       if (e.type === "contextmenu" && e.cancelable) e.preventDefault();
       if (!refused) {
-        if (family !== kind) return;
+        if (family !== (kind === "drag" ? "pointer" : kind)) return;
+        // A drag's press must land on what it picks up; where it is carried and let go is the
+        // drag's own (the drop's effect is judged before it: act_gate.js).
+        if (kind === "drag" && !GOING_DOWN.has(e.type)) return;
         const path = e.composedPath();
         // The page's menu opens under the pointer as the right button goes down: the release lands
         // on it. That release is kept from the menu (it would choose what lies under the pointer)
@@ -226,7 +229,7 @@ function describe(at) {
  */
 export function armGuard(chosen, kind) {
   const seen = seenAs(chosen), targets = pressTargets(seen);
-  const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen),
+  const j = judge(kind, kind !== "keys" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen),
     () => changedSinceLook(chosen));
   const slots = windowsAround(chosen).map((w) => {
     const slot = installGuard(w);
@@ -252,7 +255,7 @@ export function armGuard(chosen, kind) {
       if (j.refused) {
         return actionError("swapped", `The page put another control under the pointer: ${describe(j.refused.at) || "another element"}. Nothing was pressed, and heybro does not retry; look at the page again.`, detail);
       }
-      if (kind === "pointer" && sent && !j.pressed && !/^(iframe|frame|embed|object)$/.test(tagOf(chosen))) {
+      if (kind !== "keys" && sent && !j.pressed && !/^(iframe|frame|embed|object)$/.test(tagOf(chosen))) {
         return actionError("swapped", "The press did not reach the control: the page put something heybro cannot see into (such as another site's frame) under the pointer, and the press went there. Look at the page again.", detail);
       }
       return null;
@@ -265,6 +268,7 @@ export function armGuard(chosen, kind) {
  * @param {InputStep[]} steps @returns {Kind | null}
  */
 export function kindOf(steps) {
+  if (steps.some((s) => s.type === "drag")) return "drag";
   if (steps.some((s) => s.type === "click")) return "pointer";
   if (steps.some((s) => s.type === "key" || s.type === "text")) return "keys";
   return null;
