@@ -135,8 +135,38 @@ class AnswersDialogs(ToolArgs):
         return self
 
 
-class Click(ElementTarget, AnswersDialogs):
+class Aim(ToolArgs):
+    """A point inside the element, as fractions of its box: where a canvas, an SVG drawing, a map
+    or a slider takes the pointer (default: a point of the element the pointer reaches)."""
+    # (Bounds checked below rather than in the schema: the worker's prompt says them once, in
+    # click's words.)
+    x: float | None = None
+    y: float | None = None
+
+    @model_validator(mode="after")
+    def _both(self) -> Aim:
+        if (self.x is None) != (self.y is None):
+            raise ValueError("give both x and y (fractions of the element's box), or neither")
+        if any(v is not None and not 0 <= v <= 1 for v in (self.x, self.y)):
+            raise ValueError("x and y are fractions of the element's box, from 0 to 1")
+        return self
+
+
+Modifier = Literal["Control", "Shift", "Alt", "Meta"]
+
+
+class PointTarget(ElementTarget, Aim):
     pass
+
+
+class Drag(PointTarget):
+    """An element dragged onto another (at a point of it: `x`, `y`)."""
+    to_element_id: str = Field(min_length=1)
+    to_signature: SkipJsonSchema[Signature | None] = None  # (the host adds it, for re-finding)
+
+
+class Click(PointTarget, AnswersDialogs):
+    modifiers: list[Modifier] | None = Field(None, max_length=4)
 
 
 class Fill(ElementTarget):
@@ -391,10 +421,11 @@ OBSERVE = PageTool("observe", ObserveArgs, (
     "opens one, or the user hands one over."), ObserveResult, runs="tab", kind=None,
     effects=LOOKS, wire_doc="Read the page: compact element map with ids, page text, scroll, "
     "dialogs.")
-CLICK = PageTool("click", Click, "Click an element.", ActionResult, effects=RISKY, risk="press",
-                 settle="async", expect=True, reports="dialog", playwright="click",
+CLICK = PageTool("click", Click, "Click an element (x,y: 0-1 point in it).", ActionResult, effects=RISKY, risk="press",
+                 settle="async", expect=True, reports="dialog", playwright="click_with",
                  wire_doc="Click an element (scrolled into view; refused when covered or "
-                 "disabled)." + _ELEMENT_DOC)
+                 "disabled), at a point of its box (`x`, `y`: fractions) and with keys held "
+                 "(`modifiers`: the browser's own click) when given." + _ELEMENT_DOC)
 FILL = PageTool("fill", Fill, "Set a field's value.", ActionResult, effects=TOUCHES, expect=True,
                 value_arg="value", playwright="fill",
                 wire_doc="Replace a field's value (works with framework-controlled inputs); "
@@ -440,12 +471,24 @@ WAIT_FOR = PageTool("wait_for", WaitFor, "Wait until text or an element appears 
                     playwright="wait_for",
                     wire_doc="Wait for an element (by id, or by role/name when it is not there "
                     "yet), text (or their absence), a URL, or a quiet DOM.")
-DOUBLE_CLICK = PageTool("double_click", ElementTarget, "Double-click an element.", ActionResult,
+DOUBLE_CLICK = PageTool("double_click", PointTarget, "Double-click an element.", ActionResult,
                         effects=RISKY, risk="press", settle="async", expect=True,
                         playwright="dblclick",
                         wire_doc="Double-click an element: two clicks and the page's dblclick "
                         "(the browser's own when the page ignores script events; refused when "
                         "covered or disabled)." + _ELEMENT_DOC)
+RIGHT_CLICK = PageTool("right_click", PointTarget, "Right-click an element.",
+                       ActionResult, effects=RISKY, risk="press", settle="async", expect=True,
+                       playwright="context_click",
+                       wire_doc="Right-click an element: the page's own context menu (the "
+                       "browser's menu is never opened; the browser's own press when the page "
+                       "ignores script events; refused when covered)." + _ELEMENT_DOC)
+DRAG = PageTool("drag", Drag, "Drag an element onto another (x,y: point in it).", ActionResult,
+                effects=RISKY, risk="press", settle="async", expect=True,
+                wire_doc="Drag an element onto another (`to_element_id`, at a point of it when "
+                "`x`, `y` are given) with the browser's own pointer: HTML5 drag and drop and "
+                "pointer-driven sortables alike; what the drop lands on is judged as a press. "
+                "Both must show in one view." + _ELEMENT_DOC)
 # (the host's `extract` keeps what it read in memory: heybro.agent.toolbox)
 EXTRACT = PageTool("extract", ExtractArgs, "Read the text of the page or an element, or a table "
                    "as rows.", ExtractResult, kind=None, settle="none", effects=LOOKS)
@@ -455,7 +498,7 @@ HIGHLIGHT = PageTool("highlight", HighlightArgs, "Numbered boxes over the page's
 
 DOM_DECLARED: tuple[PageTool, ...] = (
     OBSERVE, CLICK, FILL, TYPE, SELECT, CHECK, UNCHECK, PRESS, HOVER, FOCUS, SCROLL, UPLOAD,
-    WAIT_FOR, DOUBLE_CLICK, EXTRACT, HIGHLIGHT)
+    WAIT_FOR, DOUBLE_CLICK, RIGHT_CLICK, DRAG, EXTRACT, HIGHLIGHT)
 
 DOM_TOOLS: dict[str, ToolSpec] = {t.name: t.spec for t in DOM_DECLARED}
 # The wire's arguments of the tools declared with one class, by the names the host and the

@@ -48,10 +48,12 @@ def copied(tool: str, args: type[A], model: type[W],
 
 
 def for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) -> dict[str, Any]:
-    if "signature" in model.model_fields:
-        signature = ctx.signature(data.get("element_id"))
-        if signature is not None:
-            data["signature"] = signature
+    """Each element the arguments name (`element_id`, `to_element_id`, …) with its signature from
+    the last observe (`signature`, `to_signature`), where the wire takes one."""
+    for key in [k for k in data if k.endswith("element_id")]:
+        sig_key = key.removesuffix("element_id") + "signature"
+        if sig_key in model.model_fields and (signature := ctx.signature(data.get(key))) is not None:
+            data[sig_key] = signature
     return data
 
 
