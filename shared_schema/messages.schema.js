@@ -403,7 +403,7 @@ export default /** @type {any} */ ({
       }
     },
     "click": {
-      "doc": "Click an element (scrolled into view; refused when covered or disabled). Pass the element_id from observe and its signature (used if the id is gone).",
+      "doc": "Click an element (scrolled into view; refused when covered or disabled), at a point of its box (`x`, `y`: fractions) and with keys held (`modifiers`: the browser's own click) when given. Pass the element_id from observe and its signature (used if the id is gone).",
       "args": {
         "$ref": "#/$defs/ClickArgs"
       },
@@ -411,10 +411,28 @@ export default /** @type {any} */ ({
         "$ref": "#/$defs/ActionResult"
       }
     },
+    "close_tab": {
+      "doc": "Close a tab the task opened (or its pages opened while it ran); a tab the user had before the task is refused. Answers with the tab the task works in after it.",
+      "args": {
+        "$ref": "#/$defs/CloseTabArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ClosedTab"
+      }
+    },
     "double_click": {
       "doc": "Double-click an element: two clicks and the page's dblclick (the browser's own when the page ignores script events; refused when covered or disabled). Pass the element_id from observe and its signature (used if the id is gone).",
       "args": {
         "$ref": "#/$defs/DoubleClickArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ActionResult"
+      }
+    },
+    "drag": {
+      "doc": "Drag an element onto another (`to_element_id`, at a point of it when `x`, `y` are given) with the browser's own pointer: HTML5 drag and drop and pointer-driven sortables alike; what the drop lands on is judged as a press. Both must show in one view. Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/DragArgs"
       },
       "result": {
         "$ref": "#/$defs/ActionResult"
@@ -508,6 +526,15 @@ export default /** @type {any} */ ({
       },
       "result": {
         "$ref": "#/$defs/PressResult"
+      }
+    },
+    "right_click": {
+      "doc": "Right-click an element: the page's own context menu (the browser's menu is never opened; the browser's own press when the page ignores script events; refused when covered). Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/RightClickArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/ActionResult"
       }
     },
     "screenshot": {
@@ -689,6 +716,9 @@ export default /** @type {any} */ ({
     ],
     "blank": "about:blank",
     "tools": {
+      "close_tab": {
+        "tab_id": "tab"
+      },
       "fill": {
         "value": "gives"
       },
@@ -1587,9 +1617,113 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        },
+        "x": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "X"
+        },
+        "y": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Y"
+        },
+        "modifiers": {
+          "anyOf": [
+            {
+              "items": {
+                "enum": [
+                  "Control",
+                  "Shift",
+                  "Alt",
+                  "Meta"
+                ],
+                "type": "string"
+              },
+              "maxItems": 4,
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Modifiers"
         }
       },
       "title": "ClickArgs",
+      "type": "object"
+    },
+    "CloseTabArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "tab_id": {
+          "reach": "tab",
+          "title": "Tab Id",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "tab_id"
+      ],
+      "title": "CloseTabArgs",
+      "type": "object"
+    },
+    "ClosedTab": {
+      "additionalProperties": false,
+      "description": "The tab the task works in once the other is closed (another of its tabs, when it closed the\none it was in).",
+      "properties": {
+        "tab_id": {
+          "title": "Tab Id",
+          "type": "integer"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "title": {
+          "title": "Title",
+          "type": "string"
+        },
+        "active": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Active"
+        },
+        "closed": {
+          "description": "The tab closed.",
+          "title": "Closed",
+          "type": "integer"
+        }
+      },
+      "required": [
+        "tab_id",
+        "url",
+        "title",
+        "closed"
+      ],
+      "title": "ClosedTab",
       "type": "object"
     },
     "ControlData": {
@@ -1782,6 +1916,30 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        },
+        "x": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "X"
+        },
+        "y": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Y"
         }
       },
       "title": "DoubleClickArgs",
@@ -1818,6 +1976,141 @@ export default /** @type {any} */ ({
         "bytes"
       ],
       "title": "Downloaded",
+      "type": "object"
+    },
+    "DragArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "enum": [
+                "accept",
+                "dismiss"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How to answer a browser confirm()/prompt() the action opens; default dismiss (Cancel). Alerts are always accepted. Either way the result's `dialog` reports it.",
+          "title": "Dialog"
+        },
+        "dialog_text": {
+          "anyOf": [
+            {
+              "maxLength": 1000,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Answer a prompt() the action opens with this text.",
+          "title": "Dialog Text"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        },
+        "x": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "X"
+        },
+        "y": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Y"
+        },
+        "to_element_id": {
+          "minLength": 1,
+          "title": "To Element Id",
+          "type": "string"
+        },
+        "to_signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "To Signature"
+        }
+      },
+      "required": [
+        "to_element_id"
+      ],
+      "title": "DragArgs",
       "type": "object"
     },
     "ElementBrief": {
@@ -4586,6 +4879,120 @@ export default /** @type {any} */ ({
       "title": "QuestionData",
       "type": "object"
     },
+    "RightClickArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "enum": [
+                "accept",
+                "dismiss"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How to answer a browser confirm()/prompt() the action opens; default dismiss (Cancel). Alerts are always accepted. Either way the result's `dialog` reports it.",
+          "title": "Dialog"
+        },
+        "dialog_text": {
+          "anyOf": [
+            {
+              "maxLength": 1000,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Answer a prompt() the action opens with this text.",
+          "title": "Dialog Text"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        },
+        "x": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "X"
+        },
+        "y": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Y"
+        }
+      },
+      "title": "RightClickArgs",
+      "type": "object"
+    },
     "RoleModels": {
       "additionalProperties": false,
       "description": "A model per role; an empty one uses the model for all roles.",
@@ -5063,7 +5470,6 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Omit with element_id to scroll that element into view.",
           "title": "Direction"
         },
         "amount": {
@@ -5078,7 +5484,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "In viewport (or element) heights; default 0.8.",
+          "description": "Screens to move (default 0.8).",
           "title": "Amount"
         },
         "pixels": {
@@ -7419,13 +7825,26 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
         },
+        "resource_name": {
+          "minLength": 1,
+          "title": "Resource Name",
+          "type": "string"
+        },
         "file": {
-          "$ref": "#/$defs/FileArg",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/FileArg"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
           "reach": "gives"
         }
       },
       "required": [
-        "file"
+        "resource_name"
       ],
       "title": "UploadArgs",
       "type": "object"

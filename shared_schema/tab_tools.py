@@ -1,4 +1,4 @@
-"""Tools the coordinator runs on tabs: navigate, back, open, switch, list, screenshot.
+"""Tools the coordinator runs on tabs: navigate, back, open, switch, close, list, screenshot.
 
 The tab is the `tool.call`'s `tab_id`; `navigate` without one opens a new tab (so a task started
 from the terminal never takes over the tab the user is looking at).
@@ -28,6 +28,10 @@ class SwitchTabArgs(ToolArgs):
     tab_id: int = Field(json_schema_extra=NAMES_TAB)
 
 
+class CloseTabArgs(ToolArgs):
+    tab_id: int = Field(json_schema_extra=NAMES_TAB)
+
+
 class TabInfo(ToolOutput):
     tab_id: int
     url: str
@@ -39,6 +43,12 @@ class TabList(ToolOutput):
     tabs: list[TabInfo] = Field(description="The task's tabs: its own, those it opened, and those its pages opened.")
     other_tabs: int = Field(0, ge=0, description="How many of the user's other tabs there are (not shown: "
                                                  "their titles and addresses are the user's business).")
+
+
+class ClosedTab(TabInfo):
+    """The tab the task works in once the other is closed (another of its tabs, when it closed the
+    one it was in)."""
+    closed: int = Field(description="The tab closed.")
 
 
 class ScreenshotArgs(ToolArgs):
@@ -69,6 +79,13 @@ NEW_TAB = PageTool("new_tab", NewTabArgs, "Open a URL in a new tab.", TabInfo, r
 SWITCH_TAB = PageTool("switch_tab", SwitchTabArgs, "Work in another tab.", TabInfo, runs="tab",
                       kind="tab", effects=Effects(ends_batch=True, changes_tab=True), reports="tab",
                       playwright="newest_tab", wire_doc="Activate a tab.")
+CLOSE_TAB = PageTool("close_tab", CloseTabArgs, "Close a tab the task opened.", ClosedTab,
+                     runs="tab", kind="tab",
+                     effects=Effects(ends_batch=True, held_on_repeat=True, changes_tab=True),
+                     reports="tab", playwright="close_page",
+                     wire_doc="Close a tab the task opened (or its pages opened while it ran); a "
+                     "tab the user had before the task is refused. Answers with the tab the task "
+                     "works in after it.")
 LIST_TABS = PageTool("list_tabs", TabArgs, "List the task's tabs (tab_id, title, URL); the user's "
                      "other tabs are only counted.", TabList, runs="tab", kind="local",
                      effects=LOOKS, reports="tabs",
@@ -81,6 +98,7 @@ SCREENSHOT = PageTool("screenshot", ScreenshotArgs, "The visible part of the cal
                       "when where one is cannot be told).", Screenshot, runs="tab", kind=None,
                       effects=LOOKS)
 
-TAB_DECLARED: tuple[PageTool, ...] = (NAVIGATE, BACK, NEW_TAB, SWITCH_TAB, LIST_TABS, SCREENSHOT)
+TAB_DECLARED: tuple[PageTool, ...] = (NAVIGATE, BACK, NEW_TAB, SWITCH_TAB, CLOSE_TAB, LIST_TABS,
+                                      SCREENSHOT)
 
 TAB_TOOLS: dict[str, ToolSpec] = {t.name: t.spec for t in TAB_DECLARED}

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, create_model
+from pydantic.fields import FieldInfo
+from pydantic.json_schema import SkipJsonSchema
 
 
 class ToolArgs(BaseModel):
@@ -130,14 +132,29 @@ _WIRES: dict[tuple[str, type[ToolArgs]], type[ToolArgs]] = {}
 
 def _wire_of(name: str, args: type[ToolArgs]) -> type[ToolArgs]:
     """The wire's arguments of a tool declared with one class: `args.wire_base` (what the host
-    adds) with the arguments' own fields; `args` itself when nothing is added."""
+    adds) with the arguments' own fields — those the model is not shown (`SkipJsonSchema`: what
+    the host fills in, what another caller may add) shown on the wire; `args` itself when nothing
+    is added."""
     base = args.wire_base
     if base is None or issubclass(args, base):
         return args
     key = (name, args)
     if key not in _WIRES:
-        own: dict[str, Any] = {k: (f.annotation, f) for k, f in args.model_fields.items()
+        own: dict[str, Any] = {k: (f.annotation, _shown(f)) for k, f in args.model_fields.items()
                                if k not in base.model_fields}
         title = "".join(w.capitalize() for w in name.split("_")) + "Args"
         _WIRES[key] = create_model(title, __base__=base, __module__=args.__module__, **own)
     return _WIRES[key]
+
+
+def _shown(f: FieldInfo) -> FieldInfo:
+    """A field as the wire's schema shows it (a field kept from the model's view is not kept from
+    the wire's)."""
+    if not any(isinstance(m, _SKIPPED) for m in f.metadata):
+        return f
+    shown = FieldInfo.merge_field_infos(f)
+    shown.metadata = [m for m in f.metadata if not isinstance(m, _SKIPPED)]
+    return shown
+
+
+_SKIPPED = cast("type[Any]", SkipJsonSchema)  # (its instances mark a field the model is not shown)

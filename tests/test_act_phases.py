@@ -4,8 +4,6 @@ page changed" means the same thing on both paths."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from heybro.agent.act import changed_page, guard, why_stop
@@ -15,28 +13,23 @@ from heybro.agent.models import ExpectationCheck, ExpectedOutcome, Task, ToolCal
 from heybro.agent.toolbox import CLICK, FILL, LIST_TABS
 
 
-def env_with(task: Task) -> SimpleNamespace:
-    return SimpleNamespace(task=task)
-
-
 def test_a_click_a_fault_cut_off_is_held_and_a_field_filled_again_is_not() -> None:
     click = {"element_id": "e4"}
     task = Task(description="buy", cut_off=[action_key(CLICK.name, click, 'button "Place order"'),
                                             action_key(FILL.name, {"value": "Ann"}, 'textbox "Name"')])
     with pytest.raises(RepeatHeld):
-        guard(env_with(task), CLICK, click, 'button "Place order"')  # type: ignore[arg-type]
-    guard(env_with(task), FILL, {"value": "Ann"}, 'textbox "Name"')  # type: ignore[arg-type]
+        guard(task, CLICK, click, 'button "Place order"')
+    guard(task, FILL, {"value": "Ann"}, 'textbox "Name"')
     assert task.steps == 1  # counted as an action; the click was not
 
 
 def test_the_step_budget_ends_a_run_on_any_path_and_reading_tools_do_not_count() -> None:
     task = Task(description="buy", max_steps=2)
-    env = env_with(task)
-    guard(env, LIST_TABS, {}, None)  # type: ignore[arg-type]
-    guard(env, FILL, {"value": "a"}, None)  # type: ignore[arg-type]
-    guard(env, FILL, {"value": "b"}, None)  # type: ignore[arg-type]
+    guard(task, LIST_TABS, {}, None)
+    guard(task, FILL, {"value": "a"}, None)
+    guard(task, FILL, {"value": "b"}, None)
     with pytest.raises(GuardrailHit, match="limit of 2"):
-        guard(env, CLICK, {}, None)  # type: ignore[arg-type]
+        guard(task, CLICK, {}, None)
 
 
 def test_the_page_changed_means_one_thing() -> None:

@@ -55,10 +55,10 @@ def test_an_answer_reaches_the_worker_and_the_wait_is_not_counted() -> None:
 
     def slow_person(env: AgentEnv) -> None:
         async def person() -> None:
-            while not env.control.asking:
+            while not env.services.control.asking:
                 await asyncio.sleep(0.01)
             await asyncio.sleep(1.5)  # longer than the task's whole time limit
-            env.control.answer("Red")
+            env.services.control.answer("Red")
         asyncio.get_running_loop().create_task(person())
 
     with ScriptedLLM(script) as llm:

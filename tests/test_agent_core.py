@@ -343,7 +343,7 @@ def test_pause_and_stop_between_actions() -> None:
     envs: list[AgentEnv] = []
 
     def stop_on_second(body: dict[str, Any]) -> Any:
-        envs[0].control.stop()
+        envs[0].services.control.stop()
         return call("click", element_id="e2")
 
     script = {"scheduler": [calls(("set_subtasks", {"subtasks": ["Search"]}), ("start_work", {}))],

@@ -7,7 +7,7 @@ from typing import Any
 
 from support.fake_browser import shop
 
-from heybro.agent import env as env_mod
+from heybro.agent import page as page_mod
 from heybro.agent.env import AgentEnv
 from heybro.agent.models import Task
 from heybro.agent.recorder import MemoryRecorder
@@ -24,15 +24,15 @@ def test_snapshot_is_reused_within_a_step_and_read_again_after_actions_or_when_o
         return sum(1 for tool, _ in browser.calls if tool == "observe")
 
     async def main() -> list[Any]:
-        first = await env.observe()
-        again = await env.observe()  # the next prompt right after: no second round trip
+        first = await env.page.observe()
+        again = await env.page.observe()  # the next prompt right after: no second round trip
         assert again is first and observes() == 1
-        await env.call("fill", {"element_id": "e1", "value": "kettle"})
-        env.page_changed()  # the worker acted
-        after = await env.observe()
+        await env.calls.call("fill", {"element_id": "e1", "value": "kettle"})
+        env.page.changed()  # the worker acted
+        after = await env.page.observe()
         assert observes() == 2 and 'value="kettle"' in after.text
-        env.state.snapshot_at -= env_mod.SNAPSHOT_MAX_AGE_S + 1  # a slow model: the page may have moved on
-        await env.observe()
+        env.state.snapshot_at -= page_mod.SNAPSHOT_MAX_AGE_S + 1  # a slow model: the page may have moved on
+        await env.page.observe()
         return [observes()]
 
     assert asyncio.run(main()) == [3]

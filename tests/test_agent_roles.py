@@ -228,11 +228,11 @@ def test_a_shell_command_off_the_allow_list_runs_only_after_the_users_yes(
     def person(env: Any) -> None:
         async def answer() -> None:
             for reply in ("Yes", "No"):
-                while not env.control.asking:
+                while not env.services.control.asking:
                     await asyncio.sleep(0.01)
                 asked.append(env.task.question.text)
-                env.control.answer(reply)
-                while env.control.asking:
+                env.services.control.answer(reply)
+                while env.services.control.asking:
                     await asyncio.sleep(0.01)
         asyncio.get_running_loop().create_task(answer())
 

@@ -56,7 +56,7 @@ def test_a_handler_that_checks_is_trusted_gets_the_browser_s_own_double_click(
 def test_the_worker_is_offered_double_click_with_an_expect_and_a_playwright_form() -> None:
     tool = {t.name: t for t in ROLE_TOOLS["worker"]}["double_click"]
     assert tool.kind == "browser" and tool.effects.held_on_repeat and tool.effects.may_navigate
-    assert set(tool.args.model_fields) == {"element_id", "expect"}
+    assert set(tool.args.model_fields) == {"element_id", "x", "y", "expect"}
     assert tool.wire is not None and tool.wire.tool == "double_click"
     assert tool.playwright is not None
     step = Exported({"element_id": "e3"}, "page.get_by_role('button', name='Rename file')", repr)

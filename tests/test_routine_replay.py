@@ -113,27 +113,21 @@ def test_unknown_parameter_or_routine_is_refused_with_what_it_takes(tmp_path: Pa
         assert r.site.orders == [] and r.llm.requests == []
 
 
-def test_pause_resume_and_the_confirmation_before_ordering(tmp_path: Path) -> None:
-    """Before a click that may spend money the replay asks, as a task does; paused meanwhile, it
-    stops after that step; resumed, it goes on from the next step; a no ends it unordered."""
+def test_the_confirmation_before_ordering_and_a_no_while_paused(tmp_path: Path) -> None:
+    """Before a click that may spend money the replay asks, as a task does ("Buy now" only leads
+    to the checkout page: no question); paused while it asks, the user's no still ends the run
+    unordered, and no step is done twice."""
     with rig(tmp_path, confirm=True) as r:
         proc = r.start()
         task_id = r.task_id()
         assert task_id
-        r.until("waiting")  # "About to click Buy now … spend money. Go ahead?"
-        assert r.heybro("pause", task_id).returncode == 0
-        assert r.heybro("message", task_id, "Yes").returncode == 0
-        r.until("paused")
-        done = [a.params.get("routine_step") for a in r.store.actions(task_id)]
-        assert done == [0, 1, 2, 3]  # search, open the product, Buy now: then the pause
-        assert r.heybro("resume", task_id).returncode == 0
         r.until("waiting")  # "About to click Place order … spend money. Go ahead?"
         row = r.store.get_task(task_id)
         assert row is not None and "Place order" in (row.reason or "")
         done = [a.params.get("routine_step") for a in r.store.actions(task_id)]
-        # No step repeated after the resume; Place order (6) went to the page, which holds it for
-        # the user's word.
+        # Place order (6) went to the page, which holds it for the user's word.
         assert done == [0, 1, 2, 3, 4, 5, 6]
+        assert r.heybro("pause", task_id).returncode == 0
         assert r.heybro("message", task_id, "No").returncode == 0
         out, err = proc.communicate(timeout=60)
         events = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
@@ -141,6 +135,8 @@ def test_pause_resume_and_the_confirmation_before_ordering(tmp_path: Path) -> No
         assert final(events)["status"] == "stopped"
         assert "said no to click" in final(events)["reason"]
         assert r.site.orders == [] and r.llm.requests == []
+        # No step was repeated: the ledger holds each once.
+        assert [a.params.get("routine_step") for a in r.store.actions(task_id)] == done
 
 
 def test_host_killed_while_ordering_resumes_after_the_last_step_and_orders_once(

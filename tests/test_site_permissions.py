@@ -131,14 +131,14 @@ def calls_with(browser: Coordinator, rules: SiteRules, answers: list[str],
     async def go() -> list[Any]:
         async def user() -> None:
             for a in answers:
-                while not env.control.asking:
+                while not env.services.control.asking:
                     await asyncio.sleep(0.005)
-                env.control.answer(a)
+                env.services.control.answer(a)
         replier = asyncio.create_task(user())
         out: list[Any] = []
         for tool, args in calls:
             try:
-                out.append(await env.call(tool, args))
+                out.append(await env.calls.call(tool, args))
             except ToolFailed as err:
                 out.append(err)
         replier.cancel()
@@ -147,7 +147,7 @@ def calls_with(browser: Coordinator, rules: SiteRules, answers: list[str],
 
 
 def questions(env: AgentEnv) -> list[str]:
-    rec = env.recorder
+    rec = env.services.recorder
     assert isinstance(rec, MemoryRecorder)
     return [q["text"] for q in rec.kinds("question")]
 
@@ -160,7 +160,7 @@ def test_a_never_site_is_refused_before_the_call_leaves_and_the_user_is_told() -
     assert isinstance(bank, ToolFailed) and bank.code == "not_allowed"
     assert "heybro does not work on online.mybank.example" in bank.message
     assert isinstance(again, ToolFailed) and browser.calls == []
-    rec = env.recorder
+    rec = env.services.recorder
     assert isinstance(rec, MemoryRecorder)
     told = [m["text"] for m in rec.kinds("message")]
     assert len(told) == 1 and "heybro kept off online.mybank.example" in told[0]  # told once

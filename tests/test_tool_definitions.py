@@ -280,7 +280,7 @@ def test_the_scan_finds_names_keyed_outside_a_definition() -> None:
     code = ('HELD = frozenset({"click", "press"})\n'
             'if call.tool == "select": pass\n'
             'verb = {"click": "click", "press": "press on"}[call.tool]\n'
-            'await env.call("navigate", {})\n'
+            'await env.calls.call("navigate", {})\n'
             'match step.tool:\n    case "click": pass\n')
     assert sorted({line for line, _ in keyed_by_name(code, names)}) == [1, 2, 3, 4, 5]
     assert keyed_by_name('if x.type == "select": pass\nkind = {"type": "text"}\n', names) == []

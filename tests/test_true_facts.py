@@ -77,7 +77,7 @@ async def scenario(base: str, llm: ScriptedLLM, profile: Path) -> dict[str, Any]
                 while True:
                     await asyncio.sleep(0.05)
                     if task.question is not None:
-                        env.control.answer("Yes")
+                        env.services.control.answer("Yes")
 
             user = asyncio.create_task(say_yes())
             try:

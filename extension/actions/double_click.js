@@ -1,26 +1,26 @@
 // @ts-check
-/** double_click: two clicks in a row on the element, and the `dblclick` a person's would bring. */
+/** double_click: two clicks in a row on the element (at a point of it), and the `dblclick` a person's would bring. */
 import { clickOn } from "../content/dom_input.js";
-import { dispatchOf, docOf, rectOf } from "../content/dom_native.js";
-import { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } from "../content/dom_trusted.js";
+import { aimOf, pointerHit } from "../content/dom_roots.js";
+import { dispatchOf, docOf } from "../content/dom_native.js";
+import { CLICK_IGNORED_AFTER_MS, byHand, clickReplayable, clickSteps, noChange } from "../content/dom_trusted.js";
 
-/** @param {Element} el */
-function doubleClickOn(el) {
-  clickOn(el);
-  clickOn(el);
+/** @param {Element} el @param {import("../content/dom_roots.js").Aim | null} aim */
+function doubleClickOn(el, aim) {
+  clickOn(el, { aim });
+  clickOn(el, { aim });
   const view = docOf(el).defaultView;
-  const r = rectOf(el);
-  const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
-  dispatchOf(el, new (view?.MouseEvent || MouseEvent)("dblclick", {
-    bubbles: true, cancelable: true, composed: true, view, detail: 2, button: 0, ...at }));
+  const { target, x, y } = pointerHit(el, aim);
+  dispatchOf(target, new (view?.MouseEvent || MouseEvent)("dblclick", {
+    bubbles: true, cancelable: true, composed: true, view, detail: 2, button: 0, clientX: x, clientY: y }));
 }
 
 /** @type {import("./page.js").PageAction} */
 export const action = {
   name: "double_click",
   needs: { page: { element: "required", enabled: true, hit: true } },
-  run: (el) => { doubleClickOn(/** @type {Element} */ (el)); return {}; },
+  run: (el, args) => { doubleClickOn(/** @type {Element} */ (el), aimOf(args)); return {}; },
   // A handler that checks isTrusted ignores a script's double click: then the browser's own two
   // presses (it counts them, and fires dblclick), unless the page already reacted.
-  trusted: { steps: (_, el) => clickSteps(el).map((s) => ({ ...s, clicks: 2 })), auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
+  trusted: { steps: (args, el) => clickSteps(el, args).map((s) => ({ ...s, clicks: 2 })), first: byHand, auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
 };

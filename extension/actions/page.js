@@ -14,7 +14,8 @@
  * its form): both from the tool's declaration (shared_schema: `settle`, `risk`), added by the
  * generated page_actions.js (a module's own `settle` refines it).
  *
- * `trusted`: how the browser's own input (content/dom_trusted.js) does it — `steps`; `auto`: in the
+ * `trusted`: how the browser's own input (content/dom_trusted.js) does it — `steps`; `first`: for
+ * these arguments that input from the start (the script's events only where it cannot be used); `auto`: in the
  * default mode it follows the script's action when that had no effect a person would notice
  * (`noEffect`), unless `replayable` says no, after `lateMs` more of watching; `keys`: its input goes
  * to the keyboard's focus (a code editor's hidden field takes only these); `pointer`: done where a
@@ -24,9 +25,12 @@
  * its `timeout_ms` (kept within the call's), and for an address (`url`) the coordinator waits on
  * the tab itself.
  *
- * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean}} PageNeeds
+ * `to: "required"`: it ends on a second element (`to_element_id`), found like the first, in view
+ * with it, and passed to the module as `args.to`.
+ *
+ * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean, to?: "required"}} PageNeeds
  * @typedef {{steps: (args: Record<string, any>, el: Element) => import("../content/dom_trusted.js").InputStep[],
- *   auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
+ *   first?: (args: Record<string, any>) => boolean, auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
  *   keys?: boolean, pointer?: boolean, text?: boolean, done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
  * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../content/dom_scan.js").Registry) => any,
  *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput, judged?: "press" | "keys",

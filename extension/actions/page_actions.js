@@ -14,6 +14,8 @@ import { action as scroll } from "./scroll.js";
 import { action as upload } from "./upload.js";
 import { action as waitFor } from "./wait_for.js";
 import { action as doubleClick } from "./double_click.js";
+import { action as rightClick } from "./right_click.js";
+import { action as drag } from "./drag.js";
 import { action as extract } from "./extract.js";
 
 /** @type {import("./page.js").PageAction[]} */
@@ -31,5 +33,7 @@ export const DECLARED_PAGE = [
   { settle: SETTLE_ASYNC, ...upload },
   { settle: SETTLE_DEFAULT, ...waitFor },
   { judged: "press", settle: SETTLE_ASYNC, ...doubleClick },
+  { judged: "press", settle: SETTLE_ASYNC, ...rightClick },
+  { judged: "press", settle: SETTLE_ASYNC, ...drag },
   { settle: SETTLE_NONE, ...extract },
 ];

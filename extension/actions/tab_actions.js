@@ -6,6 +6,7 @@ import { action as highlight } from "./highlight.js";
 import { action as back } from "./back.js";
 import { action as newTab } from "./new_tab.js";
 import { action as switchTab } from "./switch_tab.js";
+import { action as closeTab } from "./close_tab.js";
 import { action as listTabs } from "./list_tabs.js";
 import { action as screenshot } from "./screenshot.js";
 
@@ -17,6 +18,7 @@ export const DECLARED_TAB = [
   back,
   newTab,
   switchTab,
+  closeTab,
   listTabs,
   screenshot,
 ];

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Tab tools the host runs through `tool.call` (see shared_schema/tab_tools.py): navigate, back,
- * new_tab, switch_tab, list_tabs, screenshot — each listed as an action module in
+ * new_tab, switch_tab, close_tab, list_tabs, screenshot — each listed as an action module in
  * extension/actions/. The tab is the call's `tab_id`; `navigate` without one opens a new tab so a
  * task never takes over the page the user is looking at. Which tabs are the task's is the
  * coordinator's word (`task_tabs`, checked by reach.js before a call runs) and tab_adoption.js's.
@@ -108,6 +108,34 @@ export async function switchTab(call) {
   await chrome.tabs.update(/** @type {number} */ (tab.id), { active: true });
   if (tab.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true }).catch(() => {});
   return info(await chrome.tabs.get(/** @type {number} */ (tab.id)));
+}
+
+/**
+ * Closes a tab the task made: one the browser says was made after the task started — by the
+ * task itself (navigate, new_tab) or by one of the task's pages (a link with target=_blank, a
+ * Ctrl+click, window.open). A tab the user had before the task, the one they handed over among
+ * them, is theirs to close, never heybro's: refused. Closing the tab the task works in moves the
+ * task to another of its tabs (the one that opened it, else the newest), which is reported as
+ * where the task is now; the task's last tab is not closed.
+ * @param {ToolCallPayload} call
+ */
+export async function closeTab(call) {
+  const tab = await tabOf(call.args.tab_id);
+  const id = /** @type {number} */ (tab.id);
+  const [all, births] = await Promise.all([chrome.tabs.query({}), tabBirths()]);
+  const mine = new Set([...(call.task_tabs || []), ...(call.tab_id !== undefined && call.tab_id !== null ? [call.tab_id] : [])]);
+  for (const t of adoptedTabs(all, mine, call.task_since, births)) mine.add(t);
+  const birth = births.get(id);
+  if (!mine.has(id) || call.task_since === undefined || !birth || birth.at < call.task_since) {
+    throw fail(`Tab ${id} is not one the task opened: heybro closes only tabs it (or its pages) opened during the task; the user's own tabs stay open.`, "not_allowed");
+  }
+  const left = all.filter((t) => t.id !== undefined && t.id !== id && mine.has(t.id));
+  const here = call.tab_id !== undefined && call.tab_id !== null && call.tab_id !== id ? left.find((t) => t.id === call.tab_id) : undefined;
+  const next = here || left.find((t) => t.id === birth.opener) || left.sort((a, b) => (births.get(/** @type {number} */ (b.id))?.at ?? 0) - (births.get(/** @type {number} */ (a.id))?.at ?? 0))[0];
+  if (!next) throw fail(`Tab ${id} is the task's last tab: navigate it elsewhere instead of closing it.`, "not_allowed");
+  await chrome.tabs.remove(id);
+  if (!here) await chrome.tabs.update(/** @type {number} */ (next.id), { active: true }).catch(() => {});
+  return { ...info(await chrome.tabs.get(/** @type {number} */ (next.id))), closed: id };
 }
 
 /**

@@ -16,9 +16,17 @@
  * the synthetic path keeps working.
  *
  * A click step presses `clicks` times in a row (default once): the browser counts them as a person's
- * (a second press is a double click, and the page hears `dblclick`).
+ * (a second press is a double click, and the page hears `dblclick`), with its `button` (default the
+ * left; the right one brings the page's `contextmenu`) and the keys held (`modifiers`: Alt 1,
+ * Control 2, Meta 4, Shift 8, as the protocol counts them).
  *
- * @typedef {{type: "move" | "click", x: number, y: number, clicks?: number}
+ * A drag step presses the left button at `from`, carries it to `to` in small moves, and lets go
+ * there: a pointer-driven sortable follows the moves; an HTML5 drag the browser starts is taken
+ * over (`Input.setInterceptDrags`, as the protocol offers for drags it cannot run itself) and
+ * dropped at `to` with the data the page put on it (`Input.dispatchDragEvent`).
+ *
+ * @typedef {{type: "move" | "click", x: number, y: number, clicks?: number, button?: "left" | "right", modifiers?: number}
+ *   | {type: "drag", from: {x: number, y: number}, to: {x: number, y: number}}
  *   | {type: "text", text: string}
  *   | {type: "key", key: string, code: string, keyCode: number, modifiers: number, text?: string}} InputStep
  */
@@ -85,11 +93,15 @@ export async function dispatchTrusted(tabId, steps) {
   await withDebugger(tabId, async (send) => {
     for (const s of steps) {
       if (s.type === "move" || s.type === "click") {
-        await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: s.x, y: s.y, button: "none" });
+        const modifiers = s.type === "click" ? s.modifiers || 0 : 0;
+        await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: s.x, y: s.y, button: "none", modifiers });
+        const button = s.type === "click" ? s.button || "left" : "left";
         for (let n = 1; s.type === "click" && n <= (s.clicks || 1); n++) {
-          await send("Input.dispatchMouseEvent", { type: "mousePressed", x: s.x, y: s.y, button: "left", buttons: 1, clickCount: n });
-          await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: s.x, y: s.y, button: "left", buttons: 0, clickCount: n });
+          await send("Input.dispatchMouseEvent", { type: "mousePressed", x: s.x, y: s.y, button, buttons: button === "right" ? 2 : 1, clickCount: n, modifiers });
+          await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: s.x, y: s.y, button, buttons: 0, clickCount: n, modifiers });
         }
+      } else if (s.type === "drag") {
+        await dragBy(tabId, send, s.from, s.to);
       } else if (s.type === "text") {
         await send("Input.insertText", { text: s.text });
       } else if (s.type === "key") {
@@ -99,6 +111,49 @@ export async function dispatchTrusted(tabId, steps) {
       }
     }
   });
+}
+
+/** Moves a drag is carried in (a sortable reorders as the pointer passes its rows). */
+const DRAG_MOVES = 12;
+
+/** @param {number} ms */
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A press at `from` carried to `to` and let go: an HTML5 drag the browser begins on the way is
+ * intercepted and dropped at `to` with its data; else the moves and the release are the drag.
+ * @param {number} tabId @param {import("./debugger_session.js").Send} send
+ * @param {{x: number, y: number}} from @param {{x: number, y: number}} to
+ */
+async function dragBy(tabId, send, from, to) {
+  /** @type {any} */ let data = null;
+  /** @param {chrome.debugger.Debuggee} source @param {string} method @param {any} params */
+  const heard = (source, method, params) => { if (source.tabId === tabId && method === "Input.dragIntercepted") data = params.data; };
+  await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: from.x, y: from.y, button: "none" });
+  await send("Input.dispatchMouseEvent", { type: "mousePressed", x: from.x, y: from.y, button: "left", buttons: 1, clickCount: 1 });
+  chrome.debugger.onEvent.addListener(heard);
+  let at = from;
+  try {
+    await send("Input.setInterceptDrags", { enabled: true });
+    for (let i = 1; i <= DRAG_MOVES && !data; i++) {
+      at = { x: from.x + ((to.x - from.x) * i) / DRAG_MOVES, y: from.y + ((to.y - from.y) * i) / DRAG_MOVES };
+      await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: at.x, y: at.y, button: "left", buttons: 1 });
+      await pause(16); // (a frame: the page follows the pointer, the browser says a drag began)
+    }
+  } finally {
+    await send("Input.setInterceptDrags", { enabled: false }).catch(() => {});
+    chrome.debugger.onEvent.removeListener(heard);
+  }
+  if (data) {
+    for (const type of ["dragEnter", "dragOver"]) {
+      await send("Input.dispatchDragEvent", { type, x: to.x, y: to.y, data });
+      await pause(16);
+    }
+    await send("Input.dispatchDragEvent", { type: "drop", x: to.x, y: to.y, data });
+  } else if (at.x !== to.x || at.y !== to.y) {
+    await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: to.x, y: to.y, button: "left", buttons: 1 });
+  }
+  await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: to.x, y: to.y, button: "left", buttons: 0, clickCount: 1 });
 }
 
 // The DOM agent asks from the page (`trusted.input`, with the steps): only the top frame's agent,

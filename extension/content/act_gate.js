@@ -100,11 +100,12 @@ function fieldsOf(form) {
  * @returns {Field[] | null}
  */
 export function formFieldsFor(target, method) {
-  const bare = (/** @type {string} */ u) => { try { const x = new URL(u, location.href); x.hash = ""; if (method === "get") x.search = ""; return x.href; } catch { return u; } };
-  const want = bare(target);
+  // (the address as its request goes: absolute, no fragment, and for a GET no query of its own)
+  const sentTo = (/** @type {string} */ u) => { try { const x = new URL(u, location.href); x.hash = ""; if (method === "get") x.search = ""; return x.href; } catch { return u; } };
+  const want = sentTo(target);
   for (const form of Array.from(qsa(document, "form")).slice(0, 200)) {
     const f = /** @type {HTMLFormElement} */ (form);
-    if (formMethodOf(f, null) === method && bare(formActionOf(f, null)) === want) return fieldsOf(f);
+    if (formMethodOf(f, null) === method && sentTo(formActionOf(f, null)) === want) return fieldsOf(f);
   }
   return null;
 }

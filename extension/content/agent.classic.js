@@ -1195,10 +1195,11 @@ const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2
  * in the viewport — the middle of what it shows, then its centre and corners — whose topmost
  * element is the element or inside it (the link inside a tab, the icon inside a button), or the
  * element's centre when no point is (the caller has already said what covers it).
- * @param {Element} el
+ * @param {Element} el @param {Aim | null} [aim] a point given as fractions of its box (aimedHit)
  * @returns {{x: number, y: number, target: Element}}
  */
-function pointerHit(el) {
+function pointerHit(el, aim) {
+  if (aim) return aimedHit(el, aim);
   const r = rectOf(el);
   const view = /** @type {Window} */ (docOf(el).defaultView);
   // A person aims at what the control shows (its words, its icon), not at the middle of its box:
@@ -1214,6 +1215,31 @@ function pointerHit(el) {
     if (hit && containsDeep(el, hit)) return { x, y, target: hit };
   }
   return { x: r.left + r.width / 2, y: r.top + r.height / 2, target: el };
+}
+
+/**
+ * The point given as fractions of the element's box (0..1 across, 0..1 down): where a canvas, a
+ * drawing, a map or a slider is pointed at, and what the pointer hits there — refused (`covered`)
+ * when that is not the element or inside it (another element lies over that point).
+ * @typedef {{x: number, y: number}} Aim
+ * @param {Element} el @param {Aim} aim
+ * @returns {{x: number, y: number, target: Element}}
+ */
+function aimedHit(el, aim) {
+  const r = rectOf(el);
+  // (The far edges are kept inside the box: a point on them belongs to what is beside it.)
+  const x = Math.min(r.left + r.width * Math.min(Math.max(aim.x, 0), 1), r.right - 0.5);
+  const y = Math.min(r.top + r.height * Math.min(Math.max(aim.y, 0), 1), r.bottom - 0.5);
+  const hit = deepElementFromPoint(docOf(el), x, y);
+  if (!hit || !containsDeep(el, hit)) {
+    throw Object.assign(new Error(`That point of the element (${aim.x}, ${aim.y} of its box) is covered by ${hit ? `<${tagOf(hit)}>` : "nothing the page shows"}.`), { code: "covered" });
+  }
+  return { x, y, target: hit };
+}
+
+/** The point of an action's arguments (`x`, `y`: fractions of the element's box), or null. @param {Record<string, any>} args @returns {Aim | null} */
+function aimOf(args) {
+  return typeof args.x === "number" && typeof args.y === "number" ? { x: args.x, y: args.y } : null;
 }
 
 const NO_TEXT = new Set(["style", "script", "template", "noscript"]);
@@ -1241,7 +1267,7 @@ function deepTexts(doc, roots = innerRoots(doc)) {
   }
   return out;
 }
-return { frameDocument, deepActiveElement, walkDeep, innerRoots, frameDocuments, deepElementFromPoint, containsDeep, SAMPLE_POINTS, pointerHit, deepTexts };
+return { frameDocument, deepActiveElement, walkDeep, innerRoots, frameDocuments, deepElementFromPoint, containsDeep, SAMPLE_POINTS, pointerHit, aimedHit, aimOf, deepTexts };
 })();
 // ---- extension/content/dom_scroll.js
 const __dom_scroll = (() => {
@@ -6881,8 +6907,8 @@ const __dom_input = (() => {
 const { norm } = __norm;
 const { secretField } = __signature;
 const { SECRET_SHOWN } = __dom_secret;
-const { pointerHit } = __dom_roots;
-const { appendTo, attr, canFocus, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } = __dom_native;
+const { deepElementFromPoint, pointerHit } = __dom_roots;
+const { appendTo, attr, canFocus, closestOf, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } = __dom_native;
 
 /** A typed error the tool protocol carries to the host. @param {string} code @param {string} msg @param {Record<string, any>} [detail] */
 function actionError(code, msg, detail) {
@@ -6897,7 +6923,7 @@ function mouse(el, type, at, extra = {}) {
   /** @type {PointerEventInit} */
   const init = { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
   // Chrome's click is a PointerEvent too.
-  const pointer = type.startsWith("pointer") || type === "click";
+  const pointer = type.startsWith("pointer") || type === "click" || type === "auxclick" || type === "contextmenu";
   const Ctor = pointer ? (view?.PointerEvent || PointerEvent) : (view?.MouseEvent || MouseEvent);
   return dispatchOf(el, new Ctor(type, pointer ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
 }
@@ -6914,26 +6940,90 @@ function hoverOn(el) {
 }
 
 /**
+ * The keys held during a pointer's act, as its events carry them.
+ * @typedef {{ctrlKey?: boolean, shiftKey?: boolean, altKey?: boolean, metaKey?: boolean}} Held
+ * @typedef {{aim?: import("./dom_roots.js").Aim | null, held?: Held}} PointerOpts where in the element (fractions of its box), with which keys held
+ */
+
+/** The keys an action's `modifiers` name, as events carry them. @param {unknown} modifiers @returns {Held} */
+function heldOf(modifiers) {
+  const names = Array.isArray(modifiers) ? modifiers.map(String) : [];
+  return { ctrlKey: names.includes("Control"), shiftKey: names.includes("Shift"), altKey: names.includes("Alt"), metaKey: names.includes("Meta") };
+}
+
+/**
  * A person's click: every event goes to what the pointer hits at a visible point of the element —
  * the deepest element there (the link inside a tab item, the icon inside a button), so handlers on
  * children and delegated handlers run as for a user — in the order a browser fires them: arrive,
- * press, focus, release, click.
- * @param {Element} el
+ * press, focus, release, click. At a point of its box, with keys held, when `opts` says so.
+ * @param {Element} el @param {PointerOpts} [opts]
  */
-function clickOn(el) {
-  const { target, ...at } = pointerHit(el);
+function clickOn(el, opts = {}) {
+  const held = opts.held || {};
+  const { target, ...at } = pointerHit(el, opts.aim);
   arrive(target, at);
-  const down = mouse(target, "pointerdown", at) && mouse(target, "mousedown", at);
+  const down = mouse(target, "pointerdown", at, held) && mouse(target, "mousedown", at, held);
   if (down) focusOn(target);
   // A control that moves as it is pressed: the release and the click follow it (where it is now).
-  const up = pointerHit(el);
-  mouse(up.target, "pointerup", up);
-  mouse(up.target, "mouseup", up);
+  const up = opts.aim ? { target, ...at } : pointerHit(el);
+  mouse(up.target, "pointerup", up, held);
+  mouse(up.target, "mouseup", up, held);
   // A dispatched click runs the activation behaviour of the nearest activatable element on its path
   // (follow a link, toggle a checkbox through its label, submit a form) as a user's does, and —
   // unlike HTMLElement.click(), which says (0, 0) — carries the point, which pages that place
   // things by the pointer read.
-  mouse(up.target, "click", up, { detail: 1 });
+  mouse(up.target, "click", up, { detail: 1, ...held });
+}
+
+/**
+ * A person's right click: the secondary button pressed and released where the pointer hits the
+ * element, and the `contextmenu` a page opens its own menu on (a script's event never opens the
+ * browser's menu), then `auxclick`, in the order Chrome fires them on Linux.
+ * @param {Element} el @param {PointerOpts} [opts]
+ */
+function rightClickOn(el, opts = {}) {
+  const right = { button: 2, ...(opts.held || {}) };
+  const { target, ...at } = pointerHit(el, opts.aim);
+  arrive(target, at);
+  const down = mouse(target, "pointerdown", at, { ...right, buttons: 2 }) && mouse(target, "mousedown", at, { ...right, buttons: 2 });
+  if (down) focusOn(target);
+  mouse(target, "contextmenu", at, { ...right, buttons: 2 });
+  mouse(target, "pointerup", at, { ...right, buttons: 0 });
+  mouse(target, "mouseup", at, { ...right, buttons: 0 });
+  mouse(target, "auxclick", at, { ...right, detail: 1 });
+}
+
+/**
+ * A drag by script events, where the browser's own pointer cannot be used: the press on the
+ * element, the pointer carried in a few moves to the point of `to` (a pointer-driven sortable
+ * follows them), the HTML5 drag's events when the element is draggable (the drop only where the
+ * page's dragover said it takes it), and the release there.
+ * @param {Element} el @param {Element} to @param {import("./dom_roots.js").Aim | null} aim
+ */
+function dragOnto(el, to, aim) {
+  const view = docOf(el).defaultView;
+  const from = pointerHit(el), at = pointerHit(to, aim);
+  const data = new (view?.DataTransfer || DataTransfer)();
+  /** @param {Element} t @param {string} type @param {Point} p */
+  const drag = (t, type, p) => dispatchOf(t, new (view?.DragEvent || DragEvent)(type, { bubbles: true, cancelable: true, composed: true, clientX: p.x, clientY: p.y, dataTransfer: data }));
+  arrive(from.target, from);
+  mouse(from.target, "pointerdown", from);
+  mouse(from.target, "mousedown", from);
+  const html5 = !!closestOf(from.target, "[draggable=true]") && drag(from.target, "dragstart", from);
+  for (let i = 1; i <= 5; i++) {
+    const p = { x: from.x + ((at.x - from.x) * i) / 5, y: from.y + ((at.y - from.y) * i) / 5 };
+    const hit = deepElementFromPoint(docOf(el), p.x, p.y) || at.target;
+    mouse(hit, "pointermove", p, { buttons: 1 });
+    mouse(hit, "mousemove", p, { buttons: 1 });
+    if (html5) drag(hit, "dragover", p);
+  }
+  if (html5) {
+    drag(at.target, "dragenter", at);
+    if (!drag(at.target, "dragover", at)) drag(at.target, "drop", at);
+    drag(from.target, "dragend", at);
+  }
+  mouse(at.target, "pointerup", at);
+  mouse(at.target, "mouseup", at);
 }
 
 /**
@@ -7282,7 +7372,7 @@ function uploadFile(el, file) {
   }
   return { name: f.name, size: f.size, via: "drop" };
 }
-return { actionError, hoverOn, clickOn, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
+return { actionError, hoverOn, heldOf, clickOn, rightClickOn, dragOnto, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
 })();
 // ---- extension/content/dom_locate.js
 const __dom_locate = (() => {
@@ -8143,7 +8233,7 @@ const __dom_trusted = (() => {
 const { actionError, codeOf, isEditable, keyCodeOf } = __dom_input;
 const { parseKeys } = __dom_keys;
 const { reaches } = __dom_locate;
-const { deepElementFromPoint } = __dom_roots;
+const { aimOf, aimedHit, deepElementFromPoint } = __dom_roots;
 const { deepActiveElement } = __dom_roots;
 const { containsDeep } = __dom_roots;
 const { requestsStartedSince } = __dom_requests;
@@ -8260,14 +8350,19 @@ function clickReplayable(el) {
 
 /**
  * The point a pointer would use on the element, in the top frame's viewport of this agent (same-
- * origin frames' offsets added): the first sampled point where the element (or what it holds, or
- * a label of it) is what a pointer hits; else where what it hits there stands for it (a box of its
- * size around it: dom_locate.js's reaches). The caller has scrolled it into view (prepare).
- * @param {Element} el @returns {{x: number, y: number}}
+ * origin frames' offsets added): the point given (`aim`: fractions of its box; refused when
+ * something else lies over it), else the first sampled point where the element (or what it holds,
+ * or a label of it) is what a pointer hits; else where what it hits there stands for it (a box of
+ * its size around it: dom_locate.js's reaches). The caller has scrolled it into view (prepare).
+ * @param {Element} el @param {import("./dom_roots.js").Aim | null} [aim] @returns {{x: number, y: number}}
  */
-function pointerPoint(el) {
-  const r = rectOf(el);
+function pointerPoint(el, aim) {
   const doc = docOf(el);
+  if (aim) {
+    const { x, y } = aimedHit(el, aim);
+    return toTop(doc, x, y);
+  }
+  const r = rectOf(el);
   const points = [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]].map(([fx, fy]) => {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
     return { x, y, hit: deepElementFromPoint(doc, x, y) };
@@ -8296,8 +8391,26 @@ function toTop(doc, x, y) {
 /** The pointer moved over the element. @param {Element} el @returns {InputStep[]} */
 function moveSteps(el) { return [{ type: "move", ...pointerPoint(el) }]; }
 
-/** A click on the element. @param {Element} el @returns {InputStep[]} */
-function clickSteps(el) { return [{ type: "click", ...pointerPoint(el) }]; }
+/**
+ * A click on the element — at the point the action's arguments give (`x`, `y`), with the keys its
+ * `modifiers` name held, with the button given — as the browser's own input.
+ * @param {Element} el @param {Record<string, any>} [args] @param {"left" | "right"} [button]
+ * @returns {InputStep[]}
+ */
+function clickSteps(el, args = {}, button = "left") {
+  const names = Array.isArray(args.modifiers) ? args.modifiers.map(String) : [];
+  const modifiers = (names.includes("Alt") ? 1 : 0) | (names.includes("Control") ? 2 : 0) | (names.includes("Meta") ? 4 : 0) | (names.includes("Shift") ? 8 : 0);
+  return [{ type: "click", ...pointerPoint(el, aimOf(args)), ...(button !== "left" ? { button } : {}), ...(modifiers ? { modifiers } : {}) }];
+}
+
+/**
+ * Whether a pointer's act is the browser's own input from the start: at a point of the element
+ * (a canvas draws where it is clicked and shows no change a script could see, so a script's click
+ * that seemed ignored could not be told from one that drew), or with keys held (what a link does
+ * on Ctrl+click is the browser's, not the page's). Where that input cannot be used, the script's.
+ * @param {Record<string, any>} args
+ */
+const byHand = (args) => !!aimOf(args) || (Array.isArray(args.modifiers) && args.modifiers.length > 0);
 
 /** Text typed at the caret, a line break as Enter. @param {string} text @returns {InputStep[]} */
 function typeSteps(text) {
@@ -8338,7 +8451,7 @@ async function sendTrusted(steps, opts = {}) {
   if (!reply) throw actionError("unsupported", "The coordinator did not answer the request for the browser's own input.");
   if (!reply.ok) throw actionError(reply.error.code, reply.error.message, reply.error.detail);
 }
-return { CLICK_IGNORED_AFTER_MS, fieldState, noTextChange, noKeyEffect, noChange, reaction, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, typeSteps, fillSteps, pressSteps, sendTrusted };
+return { CLICK_IGNORED_AFTER_MS, fieldState, noTextChange, noKeyEffect, noChange, reaction, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, byHand, typeSteps, fillSteps, pressSteps, sendTrusted };
 })();
 // ---- extension/shared/effect_rules.js
 const __effect_rules = (() => {
@@ -8638,11 +8751,12 @@ function fieldsOf(form) {
  * @returns {Field[] | null}
  */
 function formFieldsFor(target, method) {
-  const bare = (/** @type {string} */ u) => { try { const x = new URL(u, location.href); x.hash = ""; if (method === "get") x.search = ""; return x.href; } catch { return u; } };
-  const want = bare(target);
+  // (the address as its request goes: absolute, no fragment, and for a GET no query of its own)
+  const sentTo = (/** @type {string} */ u) => { try { const x = new URL(u, location.href); x.hash = ""; if (method === "get") x.search = ""; return x.href; } catch { return u; } };
+  const want = sentTo(target);
   for (const form of Array.from(qsa(document, "form")).slice(0, 200)) {
     const f = /** @type {HTMLFormElement} */ (form);
-    if (formMethodOf(f, null) === method && bare(formActionOf(f, null)) === want) return fieldsOf(f);
+    if (formMethodOf(f, null) === method && sentTo(formActionOf(f, null)) === want) return fieldsOf(f);
   }
   return null;
 }
@@ -8867,6 +8981,11 @@ const __press_guard = (() => {
  * still stops the event before the element and every listener on it, and its default, but a
  * listener the page put on that window before it hears the event first.
  *
+ * While it is armed, no trusted `contextmenu` opens the browser's own menu: a right click is for
+ * the page's menu (its listeners hear the event as ever; its default is prevented). The page's
+ * menu opens under the pointer as the button goes down, so the release that follows lands on it:
+ * that release is stopped (it would choose an item of the menu) and is no swap.
+ *
  * A move alone presses nothing and is not judged (a hover; the move onto a row that shows the
  * control). Key events during a click, pointer events while typing and the page's own (untrusted)
  * events are not judged, until a refusal stops them all. The guard shows nothing to the page: its
@@ -8881,7 +9000,7 @@ const { sendTrusted } = __dom_trusted;
 const { dispatchOf, docOf, listenOf, nodeTypeOf, parentElOf, rectOf, rootOf, tagOf } = __dom_native;
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
-/** @typedef {"pointer" | "keys"} Kind what the action's input is: a press, or keys and text */
+/** @typedef {"pointer" | "keys" | "drag"} Kind what the action's input is: a press, keys and text, or a drag (a press carried elsewhere) */
 
 const POINTER_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick", "dblclick", "contextmenu", "pointermove", "mousemove"];
 const KEY_EVENTS = ["keydown", "keypress", "keyup", "beforeinput", "input", "textInput", "compositionstart", "compositionupdate", "compositionend"];
@@ -8890,6 +9009,8 @@ const FAMILY = new Map([...POINTER_EVENTS.map((t) => /** @type {[string, Kind]} 
   ...KEY_EVENTS.map((t) => /** @type {[string, Kind]} */ ([t, "keys"]))]);
 /** The events of a press going down: one of them reaching the element is the press landing there. */
 const GOING_DOWN = new Set(["pointerdown", "mousedown"]);
+/** The events of a press coming up. */
+const COMING_UP = new Set(["pointerup", "mouseup", "click", "auxclick"]);
 
 /**
  * The slot a window's guard reads: a property of the content script's world's own global object
@@ -8915,18 +9036,32 @@ const SLOT = "__heybroPressGuard";
  */
 function judge(kind, fits, still) {
   /** @type {{type: string, at: EventTarget | null, error?: Error} | null} */ let refused = null;
-  let pressed = false, checked = false;
+  let pressed = false, checked = false, menu = false;
   return {
     on(e) {
       if (!e.isTrusted) return; // the page's own events are the page's
       const family = FAMILY.get(e.type);
       if (!family) return;
+      // A right click is for the page's own menu: the browser's never opens over it (the page's
+      // listeners still hear the event; only its default, the browser's menu, is prevented).
+      if (e.type === "contextmenu" && e.cancelable) e.preventDefault();
       if (!refused) {
-        if (family !== kind) return;
+        if (family !== (kind === "drag" ? "pointer" : kind)) return;
+        // A drag's press must land on what it picks up; where it is carried and let go is the
+        // drag's own (the drop's effect is judged before it: act_gate.js).
+        if (kind === "drag" && !GOING_DOWN.has(e.type)) return;
         const path = e.composedPath();
+        // The page's menu opens under the pointer as the right button goes down: the release lands
+        // on it. That release is kept from the menu (it would choose what lies under the pointer)
+        // and is no swap.
+        if (menu && COMING_UP.has(e.type) && !fits(path)) {
+          e.stopImmediatePropagation();
+          if (e.cancelable) e.preventDefault();
+          return;
+        }
         const landing = GOING_DOWN.has(e.type) || e.type === "keydown";
         const changed = fits(path) && landing && !checked && still ? (checked = true, still()) : null;
-        if (fits(path) && !changed) { if (GOING_DOWN.has(e.type)) pressed = true; return; }
+        if (fits(path) && !changed) { if (GOING_DOWN.has(e.type)) pressed = true; if (e.type === "contextmenu") menu = true; return; }
         refused = { type: e.type, at: path[0] ?? null, ...(changed ? { error: changed } : {}) };
       }
       e.stopImmediatePropagation();
@@ -9040,7 +9175,7 @@ function describe(at) {
  */
 function armGuard(chosen, kind) {
   const seen = seenAs(chosen), targets = pressTargets(seen);
-  const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen),
+  const j = judge(kind, kind !== "keys" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen),
     () => changedSinceLook(chosen));
   const slots = windowsAround(chosen).map((w) => {
     const slot = installGuard(w);
@@ -9066,7 +9201,7 @@ function armGuard(chosen, kind) {
       if (j.refused) {
         return actionError("swapped", `The page put another control under the pointer: ${describe(j.refused.at) || "another element"}. Nothing was pressed, and heybro does not retry; look at the page again.`, detail);
       }
-      if (kind === "pointer" && sent && !j.pressed && !/^(iframe|frame|embed|object)$/.test(tagOf(chosen))) {
+      if (kind !== "keys" && sent && !j.pressed && !/^(iframe|frame|embed|object)$/.test(tagOf(chosen))) {
         return actionError("swapped", "The press did not reach the control: the page put something heybro cannot see into (such as another site's frame) under the pointer, and the press went there. Look at the page again.", detail);
       }
       return null;
@@ -9079,6 +9214,7 @@ function armGuard(chosen, kind) {
  * @param {InputStep[]} steps @returns {Kind | null}
  */
 function kindOf(steps) {
+  if (steps.some((s) => s.type === "drag")) return "drag";
   if (steps.some((s) => s.type === "click")) return "pointer";
   if (steps.some((s) => s.type === "key" || s.type === "text")) return "keys";
   return null;
@@ -9104,18 +9240,20 @@ return { FAMILY, judge, installGuard, pressReaches, armGuard, kindOf, sendGuarde
 })();
 // ---- extension/actions/click.js
 const __click = (() => {
-/** click: a click on the element (refused when covered or disabled). */
-const { clickOn } = __dom_input;
-const { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } = __dom_trusted;
+/** click: a click on the element (refused when covered or disabled), at a point of it, with keys held. */
+const { clickOn, heldOf } = __dom_input;
+const { aimOf } = __dom_roots;
+const { CLICK_IGNORED_AFTER_MS, byHand, clickReplayable, clickSteps, noChange } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "click",
   needs: { page: { element: "required", enabled: true, hit: true } },
-  run: (el) => { clickOn(/** @type {Element} */ (el)); return {}; },
+  run: (el, args) => { clickOn(/** @type {Element} */ (el), { aim: aimOf(args), held: heldOf(args.modifiers) }); return {}; },
   // A handler that checks isTrusted ignores a script's click: then the browser's own, unless the
   // click opens the browser's own pop-up; late effects are waited for first (never clicked twice).
-  trusted: { steps: (_, el) => clickSteps(el), auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
+  // A point given, or keys held (Ctrl+click: a new tab), are the browser's own click from the start.
+  trusted: { steps: (args, el) => clickSteps(el, args), first: byHand, auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
 };
 return { action };
 })();
@@ -9259,13 +9397,16 @@ return { action };
 // ---- extension/actions/upload.js
 const __upload = (() => {
 /** upload: a file (sent in base64) into a file input or drop zone. */
-const { uploadFile } = __dom_input;
+const { actionError, uploadFile } = __dom_input;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "upload",
   needs: { page: { element: "required", enabled: true, hit: false } },
-  run: (el, args) => ({ uploaded: uploadFile(/** @type {Element} */ (el), args.file) }),
+  run: (el, args) => {
+    if (!args.file) throw actionError("unsupported", "upload needs the file's content (`file`): the host reads the resource named and sends it.");
+    return { uploaded: uploadFile(/** @type {Element} */ (el), args.file) };
+  },
 };
 return { action };
 })();
@@ -9391,30 +9532,67 @@ return { action };
 })();
 // ---- extension/actions/double_click.js
 const __double_click = (() => {
-/** double_click: two clicks in a row on the element, and the `dblclick` a person's would bring. */
+/** double_click: two clicks in a row on the element (at a point of it), and the `dblclick` a person's would bring. */
 const { clickOn } = __dom_input;
-const { dispatchOf, docOf, rectOf } = __dom_native;
-const { CLICK_IGNORED_AFTER_MS, clickReplayable, clickSteps, noChange } = __dom_trusted;
+const { aimOf, pointerHit } = __dom_roots;
+const { dispatchOf, docOf } = __dom_native;
+const { CLICK_IGNORED_AFTER_MS, byHand, clickReplayable, clickSteps, noChange } = __dom_trusted;
 
-/** @param {Element} el */
-function doubleClickOn(el) {
-  clickOn(el);
-  clickOn(el);
+/** @param {Element} el @param {import("../content/dom_roots.js").Aim | null} aim */
+function doubleClickOn(el, aim) {
+  clickOn(el, { aim });
+  clickOn(el, { aim });
   const view = docOf(el).defaultView;
-  const r = rectOf(el);
-  const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
-  dispatchOf(el, new (view?.MouseEvent || MouseEvent)("dblclick", {
-    bubbles: true, cancelable: true, composed: true, view, detail: 2, button: 0, ...at }));
+  const { target, x, y } = pointerHit(el, aim);
+  dispatchOf(target, new (view?.MouseEvent || MouseEvent)("dblclick", {
+    bubbles: true, cancelable: true, composed: true, view, detail: 2, button: 0, clientX: x, clientY: y }));
 }
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "double_click",
   needs: { page: { element: "required", enabled: true, hit: true } },
-  run: (el) => { doubleClickOn(/** @type {Element} */ (el)); return {}; },
+  run: (el, args) => { doubleClickOn(/** @type {Element} */ (el), aimOf(args)); return {}; },
   // A handler that checks isTrusted ignores a script's double click: then the browser's own two
   // presses (it counts them, and fires dblclick), unless the page already reacted.
-  trusted: { steps: (_, el) => clickSteps(el).map((s) => ({ ...s, clicks: 2 })), auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
+  trusted: { steps: (args, el) => clickSteps(el, args).map((s) => ({ ...s, clicks: 2 })), first: byHand, auto: true, noEffect: noChange, replayable: clickReplayable, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
+};
+return { action };
+})();
+// ---- extension/actions/right_click.js
+const __right_click = (() => {
+/** right_click: the secondary button on the element (at a point of it): the page's own context menu, never the browser's. */
+const { rightClickOn } = __dom_input;
+const { aimOf } = __dom_roots;
+const { CLICK_IGNORED_AFTER_MS, byHand, clickSteps, noChange } = __dom_trusted;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "right_click",
+  needs: { page: { element: "required", hit: true } },
+  run: (el, args) => { rightClickOn(/** @type {Element} */ (el), { aim: aimOf(args) }); return {}; },
+  // A page whose menu answers only a person's right click (isTrusted): the browser's own press of
+  // the right button, unless the page already reacted; its `contextmenu` never opens the
+  // browser's menu (press_guard.js).
+  trusted: { steps: (args, el) => clickSteps(el, args, "right"), first: byHand, auto: true, noEffect: noChange, lateMs: CLICK_IGNORED_AFTER_MS, pointer: true },
+};
+return { action };
+})();
+// ---- extension/actions/drag.js
+const __drag = (() => {
+/** drag: the element carried onto another (at a point of it) with the browser's own pointer, and dropped. */
+const { dragOnto } = __dom_input;
+const { aimOf } = __dom_roots;
+const { pointerPoint } = __dom_trusted;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "drag",
+  needs: { page: { element: "required", enabled: true, hit: true, to: "required" } },
+  // Where the browser's input cannot be used: the events a drag brings, dispatched by script.
+  run: (el, args) => { dragOnto(/** @type {Element} */ (el), args.to, aimOf(args)); return {}; },
+  // A drag is the browser's own press, moves and release (HTML5 drag and drop answers no other).
+  trusted: { steps: (args, el) => [{ type: "drag", from: pointerPoint(el), to: pointerPoint(args.to, aimOf(args)) }], first: () => true, pointer: true },
 };
 return { action };
 })();
@@ -9499,6 +9677,8 @@ const { action: scroll } = __scroll;
 const { action: upload } = __upload;
 const { action: waitFor } = __wait_for;
 const { action: doubleClick } = __double_click;
+const { action: rightClick } = __right_click;
+const { action: drag } = __drag;
 const { action: extract } = __extract;
 
 /** @type {import("./page.js").PageAction[]} */
@@ -9516,6 +9696,8 @@ const DECLARED_PAGE = [
   { settle: SETTLE_ASYNC, ...upload },
   { settle: SETTLE_DEFAULT, ...waitFor },
   { judged: "press", settle: SETTLE_ASYNC, ...doubleClick },
+  { judged: "press", settle: SETTLE_ASYNC, ...rightClick },
+  { judged: "press", settle: SETTLE_ASYNC, ...drag },
   { settle: SETTLE_NONE, ...extract },
 ];
 return { DECLARED_PAGE };
@@ -9537,7 +9719,8 @@ const __page = (() => {
  * its form): both from the tool's declaration (shared_schema: `settle`, `risk`), added by the
  * generated page_actions.js (a module's own `settle` refines it).
  *
- * `trusted`: how the browser's own input (content/dom_trusted.js) does it — `steps`; `auto`: in the
+ * `trusted`: how the browser's own input (content/dom_trusted.js) does it — `steps`; `first`: for
+ * these arguments that input from the start (the script's events only where it cannot be used); `auto`: in the
  * default mode it follows the script's action when that had no effect a person would notice
  * (`noEffect`), unless `replayable` says no, after `lateMs` more of watching; `keys`: its input goes
  * to the keyboard's focus (a code editor's hidden field takes only these); `pointer`: done where a
@@ -9547,9 +9730,12 @@ const __page = (() => {
  * its `timeout_ms` (kept within the call's), and for an address (`url`) the coordinator waits on
  * the tab itself.
  *
- * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean}} PageNeeds
+ * `to: "required"`: it ends on a second element (`to_element_id`), found like the first, in view
+ * with it, and passed to the module as `args.to`.
+ *
+ * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean, to?: "required"}} PageNeeds
  * @typedef {{steps: (args: Record<string, any>, el: Element) => import("../content/dom_trusted.js").InputStep[],
- *   auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
+ *   first?: (args: Record<string, any>) => boolean, auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
  *   keys?: boolean, pointer?: boolean, text?: boolean, done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
  * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../content/dom_scan.js").Registry) => any,
  *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput, judged?: "press" | "keys",
@@ -9589,7 +9775,7 @@ const { fieldState, moveSteps, reaction, sendTrusted } = __dom_trusted;
 const { installGuard, sendGuarded } = __press_guard;
 const { formFieldsFor, passGate } = __act_gate;
 const { PAGE_ACTIONS } = __page;
-const { checkVisibilityOf, containsOf, isConnectedOf } = __dom_native;
+const { checkVisibilityOf, containsOf, isConnectedOf, rectOf, scrollIntoViewOf } = __dom_native;
 
 installGuard(window); // before any listener of the page: what the browser's own input presses is what was chosen
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
@@ -9701,8 +9887,12 @@ async function act(action, args) {
   }
   // What the hover drew inside the control (a flag toggle's icon) is what a pointer then clicks.
   if (el && hoverAt && hoverAt !== el && containsOf(el, hoverAt)) el = hoverAt;
-  // The last look, on the element as it is now: the origin, a secret's field, a press's effect.
+  // An action onto a second element (a drag's drop): found as the first is, in view with it.
+  if (el && need.to) args = { ...args, to: await second(r, args, el) };
+  // The last look, on the element as it is now: the origin, a secret's field, a press's effect
+  // (and what a drop lands on: a card dropped on "Delete" is a press of it).
   passGate(action, def.judged, el || (def.judged === "keys" ? deepActiveElement(document) : null), args);
+  if (args.to) passGate(action, def.judged, args.to, args);
   let outlined = () => {};
   // Outlined for as long as the action runs and a moment after (OUTLINE_MIN_MS): before the
   // browser's own input (a person sees what it types into), right after a script's (the same
@@ -9714,6 +9904,31 @@ async function act(action, args) {
   } finally {
     outlined();
   }
+}
+
+/**
+ * The second element an action names (`to_element_id`, `to_signature`: where a drag drops), found
+ * as the first was, and in the same view as the first (scrolled to, when it is not): refused when
+ * both cannot be seen at once, as a person's pointer could not carry one to the other.
+ * @param {Registry} r @param {Record<string, any>} args @param {Element} first
+ * @returns {Promise<Element>}
+ */
+async function second(r, args, first) {
+  const named = { element_id: args.to_element_id, signature: args.to_signature };
+  if (!named.element_id && !named.signature) throw actionError("not_found", "This action needs the element it ends on (to_element_id).");
+  const loc = await locate(r, named, async () => { await settle(document); scanPage(r, { remember: false }); });
+  const to = /** @type {Element} */ (loc.el);
+  const off = leftOutAround(to);
+  if (off) throw actionError("not_allowed", `That element is in a frame the user's site rules keep heybro off: ${off}`);
+  if (!inView(to)) scrollIntoViewOf(to, { block: "nearest", inline: "nearest" });
+  if (!inView(to) || !inView(first)) throw actionError("not_interactable", "The two elements cannot be seen at once (one is out of view when the other is in it): scroll the page so both show, or move it in steps.");
+  return to;
+}
+
+/** Whether the element's box is inside the viewport. @param {Element} el */
+function inView(el) {
+  const b = rectOf(el);
+  return b.width > 0 && b.height > 0 && b.top >= 0 && b.left >= 0 && b.bottom <= innerHeight && b.right <= innerWidth;
 }
 
 /**
@@ -9735,8 +9950,11 @@ async function doInput(def, args, el, r, finish, outline) {
   // the browser's own keys, as a person's, are what every one of them takes, where a script's edit
   // of its DOM behind its back may crash it. (Where they cannot go, the script's edit is tried.)
   const region = !keysOnly && !!el && !!trusted?.text && isEditable(el) && args.trusted_input !== "off";
+  // What only the browser's own input does as a person's does (a point in a canvas, keys held
+  // through a click): that input from the start, unless the user turned it off.
+  const first = !keysOnly && !region && !!el && !!trusted?.first?.(args) && args.trusted_input !== "off";
   const auto = !!el && !!trusted?.auto && (!trusted.replayable || trusted.replayable(el));
-  const mode = keysOnly || region ? "always" : auto ? String(args.trusted_input || "auto") : "off";
+  const mode = keysOnly || region || first ? "always" : auto ? String(args.trusted_input || "auto") : "off";
   if (mode === "always" && trusted) {
     const target = /** @type {Element} */ (el);
     if (trusted.keys) keyboardOn(target);
@@ -9745,7 +9963,10 @@ async function doInput(def, args, el, r, finish, outline) {
       await sendGuarded(trusted.steps(args, target), target);
       return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
     } catch (e) {
-      if (!region || /** @type {any} */ (e)?.code !== "unsupported") throw e;
+      // Where that input cannot reach (a cross-origin frame) or is held by another debugger, the
+      // script's events do what they can.
+      const code = /** @type {any} */ (e)?.code;
+      if (!((region || first) && code === "unsupported") && !(first && code === "debugger_busy")) throw e;
     }
   }
   const before = fieldState(el);

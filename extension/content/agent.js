@@ -25,7 +25,7 @@ import { fieldState, moveSteps, reaction, sendTrusted } from "./dom_trusted.js";
 import { installGuard, sendGuarded } from "./press_guard.js";
 import { formFieldsFor, passGate } from "./act_gate.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
-import { checkVisibilityOf, containsOf, isConnectedOf } from "./dom_native.js";
+import { checkVisibilityOf, containsOf, isConnectedOf, rectOf, scrollIntoViewOf } from "./dom_native.js";
 
 installGuard(window); // before any listener of the page: what the browser's own input presses is what was chosen
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
@@ -137,8 +137,12 @@ async function act(action, args) {
   }
   // What the hover drew inside the control (a flag toggle's icon) is what a pointer then clicks.
   if (el && hoverAt && hoverAt !== el && containsOf(el, hoverAt)) el = hoverAt;
-  // The last look, on the element as it is now: the origin, a secret's field, a press's effect.
+  // An action onto a second element (a drag's drop): found as the first is, in view with it.
+  if (el && need.to) args = { ...args, to: await second(r, args, el) };
+  // The last look, on the element as it is now: the origin, a secret's field, a press's effect
+  // (and what a drop lands on: a card dropped on "Delete" is a press of it).
   passGate(action, def.judged, el || (def.judged === "keys" ? deepActiveElement(document) : null), args);
+  if (args.to) passGate(action, def.judged, args.to, args);
   let outlined = () => {};
   // Outlined for as long as the action runs and a moment after (OUTLINE_MIN_MS): before the
   // browser's own input (a person sees what it types into), right after a script's (the same
@@ -150,6 +154,31 @@ async function act(action, args) {
   } finally {
     outlined();
   }
+}
+
+/**
+ * The second element an action names (`to_element_id`, `to_signature`: where a drag drops), found
+ * as the first was, and in the same view as the first (scrolled to, when it is not): refused when
+ * both cannot be seen at once, as a person's pointer could not carry one to the other.
+ * @param {Registry} r @param {Record<string, any>} args @param {Element} first
+ * @returns {Promise<Element>}
+ */
+async function second(r, args, first) {
+  const named = { element_id: args.to_element_id, signature: args.to_signature };
+  if (!named.element_id && !named.signature) throw actionError("not_found", "This action needs the element it ends on (to_element_id).");
+  const loc = await locate(r, named, async () => { await settle(document); scanPage(r, { remember: false }); });
+  const to = /** @type {Element} */ (loc.el);
+  const off = leftOutAround(to);
+  if (off) throw actionError("not_allowed", `That element is in a frame the user's site rules keep heybro off: ${off}`);
+  if (!inView(to)) scrollIntoViewOf(to, { block: "nearest", inline: "nearest" });
+  if (!inView(to) || !inView(first)) throw actionError("not_interactable", "The two elements cannot be seen at once (one is out of view when the other is in it): scroll the page so both show, or move it in steps.");
+  return to;
+}
+
+/** Whether the element's box is inside the viewport. @param {Element} el */
+function inView(el) {
+  const b = rectOf(el);
+  return b.width > 0 && b.height > 0 && b.top >= 0 && b.left >= 0 && b.bottom <= innerHeight && b.right <= innerWidth;
 }
 
 /**
@@ -171,8 +200,11 @@ async function doInput(def, args, el, r, finish, outline) {
   // the browser's own keys, as a person's, are what every one of them takes, where a script's edit
   // of its DOM behind its back may crash it. (Where they cannot go, the script's edit is tried.)
   const region = !keysOnly && !!el && !!trusted?.text && isEditable(el) && args.trusted_input !== "off";
+  // What only the browser's own input does as a person's does (a point in a canvas, keys held
+  // through a click): that input from the start, unless the user turned it off.
+  const first = !keysOnly && !region && !!el && !!trusted?.first?.(args) && args.trusted_input !== "off";
   const auto = !!el && !!trusted?.auto && (!trusted.replayable || trusted.replayable(el));
-  const mode = keysOnly || region ? "always" : auto ? String(args.trusted_input || "auto") : "off";
+  const mode = keysOnly || region || first ? "always" : auto ? String(args.trusted_input || "auto") : "off";
   if (mode === "always" && trusted) {
     const target = /** @type {Element} */ (el);
     if (trusted.keys) keyboardOn(target);
@@ -181,7 +213,10 @@ async function doInput(def, args, el, r, finish, outline) {
       await sendGuarded(trusted.steps(args, target), target);
       return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
     } catch (e) {
-      if (!region || /** @type {any} */ (e)?.code !== "unsupported") throw e;
+      // Where that input cannot reach (a cross-origin frame) or is held by another debugger, the
+      // script's events do what they can.
+      const code = /** @type {any} */ (e)?.code;
+      if (!((region || first) && code === "unsupported") && !(first && code === "debugger_busy")) throw e;
     }
   }
   const before = fieldState(el);

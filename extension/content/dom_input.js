@@ -11,8 +11,8 @@
 import { norm } from "./norm.js";
 import { secretField } from "./signature.js";
 import { SECRET_SHOWN } from "./dom_secret.js";
-import { pointerHit } from "./dom_roots.js";
-import { appendTo, attr, canFocus, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } from "./dom_native.js";
+import { deepElementFromPoint, pointerHit } from "./dom_roots.js";
+import { appendTo, attr, canFocus, closestOf, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } from "./dom_native.js";
 
 /** A typed error the tool protocol carries to the host. @param {string} code @param {string} msg @param {Record<string, any>} [detail] */
 export function actionError(code, msg, detail) {
@@ -27,7 +27,7 @@ function mouse(el, type, at, extra = {}) {
   /** @type {PointerEventInit} */
   const init = { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, view, button: 0, buttons: type.endsWith("down") ? 1 : 0, ...extra };
   // Chrome's click is a PointerEvent too.
-  const pointer = type.startsWith("pointer") || type === "click";
+  const pointer = type.startsWith("pointer") || type === "click" || type === "auxclick" || type === "contextmenu";
   const Ctor = pointer ? (view?.PointerEvent || PointerEvent) : (view?.MouseEvent || MouseEvent);
   return dispatchOf(el, new Ctor(type, pointer ? { ...init, pointerId: 1, pointerType: "mouse", isPrimary: true } : init));
 }
@@ -44,26 +44,90 @@ export function hoverOn(el) {
 }
 
 /**
+ * The keys held during a pointer's act, as its events carry them.
+ * @typedef {{ctrlKey?: boolean, shiftKey?: boolean, altKey?: boolean, metaKey?: boolean}} Held
+ * @typedef {{aim?: import("./dom_roots.js").Aim | null, held?: Held}} PointerOpts where in the element (fractions of its box), with which keys held
+ */
+
+/** The keys an action's `modifiers` name, as events carry them. @param {unknown} modifiers @returns {Held} */
+export function heldOf(modifiers) {
+  const names = Array.isArray(modifiers) ? modifiers.map(String) : [];
+  return { ctrlKey: names.includes("Control"), shiftKey: names.includes("Shift"), altKey: names.includes("Alt"), metaKey: names.includes("Meta") };
+}
+
+/**
  * A person's click: every event goes to what the pointer hits at a visible point of the element —
  * the deepest element there (the link inside a tab item, the icon inside a button), so handlers on
  * children and delegated handlers run as for a user — in the order a browser fires them: arrive,
- * press, focus, release, click.
- * @param {Element} el
+ * press, focus, release, click. At a point of its box, with keys held, when `opts` says so.
+ * @param {Element} el @param {PointerOpts} [opts]
  */
-export function clickOn(el) {
-  const { target, ...at } = pointerHit(el);
+export function clickOn(el, opts = {}) {
+  const held = opts.held || {};
+  const { target, ...at } = pointerHit(el, opts.aim);
   arrive(target, at);
-  const down = mouse(target, "pointerdown", at) && mouse(target, "mousedown", at);
+  const down = mouse(target, "pointerdown", at, held) && mouse(target, "mousedown", at, held);
   if (down) focusOn(target);
   // A control that moves as it is pressed: the release and the click follow it (where it is now).
-  const up = pointerHit(el);
-  mouse(up.target, "pointerup", up);
-  mouse(up.target, "mouseup", up);
+  const up = opts.aim ? { target, ...at } : pointerHit(el);
+  mouse(up.target, "pointerup", up, held);
+  mouse(up.target, "mouseup", up, held);
   // A dispatched click runs the activation behaviour of the nearest activatable element on its path
   // (follow a link, toggle a checkbox through its label, submit a form) as a user's does, and —
   // unlike HTMLElement.click(), which says (0, 0) — carries the point, which pages that place
   // things by the pointer read.
-  mouse(up.target, "click", up, { detail: 1 });
+  mouse(up.target, "click", up, { detail: 1, ...held });
+}
+
+/**
+ * A person's right click: the secondary button pressed and released where the pointer hits the
+ * element, and the `contextmenu` a page opens its own menu on (a script's event never opens the
+ * browser's menu), then `auxclick`, in the order Chrome fires them on Linux.
+ * @param {Element} el @param {PointerOpts} [opts]
+ */
+export function rightClickOn(el, opts = {}) {
+  const right = { button: 2, ...(opts.held || {}) };
+  const { target, ...at } = pointerHit(el, opts.aim);
+  arrive(target, at);
+  const down = mouse(target, "pointerdown", at, { ...right, buttons: 2 }) && mouse(target, "mousedown", at, { ...right, buttons: 2 });
+  if (down) focusOn(target);
+  mouse(target, "contextmenu", at, { ...right, buttons: 2 });
+  mouse(target, "pointerup", at, { ...right, buttons: 0 });
+  mouse(target, "mouseup", at, { ...right, buttons: 0 });
+  mouse(target, "auxclick", at, { ...right, detail: 1 });
+}
+
+/**
+ * A drag by script events, where the browser's own pointer cannot be used: the press on the
+ * element, the pointer carried in a few moves to the point of `to` (a pointer-driven sortable
+ * follows them), the HTML5 drag's events when the element is draggable (the drop only where the
+ * page's dragover said it takes it), and the release there.
+ * @param {Element} el @param {Element} to @param {import("./dom_roots.js").Aim | null} aim
+ */
+export function dragOnto(el, to, aim) {
+  const view = docOf(el).defaultView;
+  const from = pointerHit(el), at = pointerHit(to, aim);
+  const data = new (view?.DataTransfer || DataTransfer)();
+  /** @param {Element} t @param {string} type @param {Point} p */
+  const drag = (t, type, p) => dispatchOf(t, new (view?.DragEvent || DragEvent)(type, { bubbles: true, cancelable: true, composed: true, clientX: p.x, clientY: p.y, dataTransfer: data }));
+  arrive(from.target, from);
+  mouse(from.target, "pointerdown", from);
+  mouse(from.target, "mousedown", from);
+  const html5 = !!closestOf(from.target, "[draggable=true]") && drag(from.target, "dragstart", from);
+  for (let i = 1; i <= 5; i++) {
+    const p = { x: from.x + ((at.x - from.x) * i) / 5, y: from.y + ((at.y - from.y) * i) / 5 };
+    const hit = deepElementFromPoint(docOf(el), p.x, p.y) || at.target;
+    mouse(hit, "pointermove", p, { buttons: 1 });
+    mouse(hit, "mousemove", p, { buttons: 1 });
+    if (html5) drag(hit, "dragover", p);
+  }
+  if (html5) {
+    drag(at.target, "dragenter", at);
+    if (!drag(at.target, "dragover", at)) drag(at.target, "drop", at);
+    drag(from.target, "dragend", at);
+  }
+  mouse(at.target, "pointerup", at);
+  mouse(at.target, "mouseup", at);
 }
 
 /**

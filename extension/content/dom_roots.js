@@ -126,10 +126,11 @@ export const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0
  * in the viewport — the middle of what it shows, then its centre and corners — whose topmost
  * element is the element or inside it (the link inside a tab, the icon inside a button), or the
  * element's centre when no point is (the caller has already said what covers it).
- * @param {Element} el
+ * @param {Element} el @param {Aim | null} [aim] a point given as fractions of its box (aimedHit)
  * @returns {{x: number, y: number, target: Element}}
  */
-export function pointerHit(el) {
+export function pointerHit(el, aim) {
+  if (aim) return aimedHit(el, aim);
   const r = rectOf(el);
   const view = /** @type {Window} */ (docOf(el).defaultView);
   // A person aims at what the control shows (its words, its icon), not at the middle of its box:
@@ -145,6 +146,31 @@ export function pointerHit(el) {
     if (hit && containsDeep(el, hit)) return { x, y, target: hit };
   }
   return { x: r.left + r.width / 2, y: r.top + r.height / 2, target: el };
+}
+
+/**
+ * The point given as fractions of the element's box (0..1 across, 0..1 down): where a canvas, a
+ * drawing, a map or a slider is pointed at, and what the pointer hits there — refused (`covered`)
+ * when that is not the element or inside it (another element lies over that point).
+ * @typedef {{x: number, y: number}} Aim
+ * @param {Element} el @param {Aim} aim
+ * @returns {{x: number, y: number, target: Element}}
+ */
+export function aimedHit(el, aim) {
+  const r = rectOf(el);
+  // (The far edges are kept inside the box: a point on them belongs to what is beside it.)
+  const x = Math.min(r.left + r.width * Math.min(Math.max(aim.x, 0), 1), r.right - 0.5);
+  const y = Math.min(r.top + r.height * Math.min(Math.max(aim.y, 0), 1), r.bottom - 0.5);
+  const hit = deepElementFromPoint(docOf(el), x, y);
+  if (!hit || !containsDeep(el, hit)) {
+    throw Object.assign(new Error(`That point of the element (${aim.x}, ${aim.y} of its box) is covered by ${hit ? `<${tagOf(hit)}>` : "nothing the page shows"}.`), { code: "covered" });
+  }
+  return { x, y, target: hit };
+}
+
+/** The point of an action's arguments (`x`, `y`: fractions of the element's box), or null. @param {Record<string, any>} args @returns {Aim | null} */
+export function aimOf(args) {
+  return typeof args.x === "number" && typeof args.y === "number" ? { x: args.x, y: args.y } : null;
 }
 
 const NO_TEXT = new Set(["style", "script", "template", "noscript"]);

@@ -24,7 +24,7 @@
 import { actionError, codeOf, isEditable, keyCodeOf } from "./dom_input.js";
 import { parseKeys } from "./dom_keys.js";
 import { reaches } from "./dom_locate.js";
-import { deepElementFromPoint } from "./dom_roots.js";
+import { aimOf, aimedHit, deepElementFromPoint } from "./dom_roots.js";
 import { deepActiveElement } from "./dom_roots.js";
 import { containsDeep } from "./dom_roots.js";
 import { requestsStartedSince } from "./dom_requests.js";
@@ -141,14 +141,19 @@ export function clickReplayable(el) {
 
 /**
  * The point a pointer would use on the element, in the top frame's viewport of this agent (same-
- * origin frames' offsets added): the first sampled point where the element (or what it holds, or
- * a label of it) is what a pointer hits; else where what it hits there stands for it (a box of its
- * size around it: dom_locate.js's reaches). The caller has scrolled it into view (prepare).
- * @param {Element} el @returns {{x: number, y: number}}
+ * origin frames' offsets added): the point given (`aim`: fractions of its box; refused when
+ * something else lies over it), else the first sampled point where the element (or what it holds,
+ * or a label of it) is what a pointer hits; else where what it hits there stands for it (a box of
+ * its size around it: dom_locate.js's reaches). The caller has scrolled it into view (prepare).
+ * @param {Element} el @param {import("./dom_roots.js").Aim | null} [aim] @returns {{x: number, y: number}}
  */
-export function pointerPoint(el) {
-  const r = rectOf(el);
+export function pointerPoint(el, aim) {
   const doc = docOf(el);
+  if (aim) {
+    const { x, y } = aimedHit(el, aim);
+    return toTop(doc, x, y);
+  }
+  const r = rectOf(el);
   const points = [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.2, 0.2], [0.8, 0.8]].map(([fx, fy]) => {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
     return { x, y, hit: deepElementFromPoint(doc, x, y) };
@@ -177,8 +182,26 @@ function toTop(doc, x, y) {
 /** The pointer moved over the element. @param {Element} el @returns {InputStep[]} */
 export function moveSteps(el) { return [{ type: "move", ...pointerPoint(el) }]; }
 
-/** A click on the element. @param {Element} el @returns {InputStep[]} */
-export function clickSteps(el) { return [{ type: "click", ...pointerPoint(el) }]; }
+/**
+ * A click on the element — at the point the action's arguments give (`x`, `y`), with the keys its
+ * `modifiers` name held, with the button given — as the browser's own input.
+ * @param {Element} el @param {Record<string, any>} [args] @param {"left" | "right"} [button]
+ * @returns {InputStep[]}
+ */
+export function clickSteps(el, args = {}, button = "left") {
+  const names = Array.isArray(args.modifiers) ? args.modifiers.map(String) : [];
+  const modifiers = (names.includes("Alt") ? 1 : 0) | (names.includes("Control") ? 2 : 0) | (names.includes("Meta") ? 4 : 0) | (names.includes("Shift") ? 8 : 0);
+  return [{ type: "click", ...pointerPoint(el, aimOf(args)), ...(button !== "left" ? { button } : {}), ...(modifiers ? { modifiers } : {}) }];
+}
+
+/**
+ * Whether a pointer's act is the browser's own input from the start: at a point of the element
+ * (a canvas draws where it is clicked and shows no change a script could see, so a script's click
+ * that seemed ignored could not be told from one that drew), or with keys held (what a link does
+ * on Ctrl+click is the browser's, not the page's). Where that input cannot be used, the script's.
+ * @param {Record<string, any>} args
+ */
+export const byHand = (args) => !!aimOf(args) || (Array.isArray(args.modifiers) && args.modifiers.length > 0);
 
 /** Text typed at the caret, a line break as Enter. @param {string} text @returns {InputStep[]} */
 export function typeSteps(text) {

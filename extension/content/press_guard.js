@@ -35,6 +35,11 @@
  * still stops the event before the element and every listener on it, and its default, but a
  * listener the page put on that window before it hears the event first.
  *
+ * While it is armed, no trusted `contextmenu` opens the browser's own menu: a right click is for
+ * the page's menu (its listeners hear the event as ever; its default is prevented). The page's
+ * menu opens under the pointer as the button goes down, so the release that follows lands on it:
+ * that release is stopped (it would choose an item of the menu) and is no swap.
+ *
  * A move alone presses nothing and is not judged (a hover; the move onto a row that shows the
  * control). Key events during a click, pointer events while typing and the page's own (untrusted)
  * events are not judged, until a refusal stops them all. The guard shows nothing to the page: its
@@ -49,7 +54,7 @@ import { sendTrusted } from "./dom_trusted.js";
 import { dispatchOf, docOf, listenOf, nodeTypeOf, parentElOf, rectOf, rootOf, tagOf } from "./dom_native.js";
 
 /** @typedef {import("../background/trusted_input.js").InputStep} InputStep */
-/** @typedef {"pointer" | "keys"} Kind what the action's input is: a press, or keys and text */
+/** @typedef {"pointer" | "keys" | "drag"} Kind what the action's input is: a press, keys and text, or a drag (a press carried elsewhere) */
 
 const POINTER_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick", "dblclick", "contextmenu", "pointermove", "mousemove"];
 const KEY_EVENTS = ["keydown", "keypress", "keyup", "beforeinput", "input", "textInput", "compositionstart", "compositionupdate", "compositionend"];
@@ -58,6 +63,8 @@ export const FAMILY = new Map([...POINTER_EVENTS.map((t) => /** @type {[string, 
   ...KEY_EVENTS.map((t) => /** @type {[string, Kind]} */ ([t, "keys"]))]);
 /** The events of a press going down: one of them reaching the element is the press landing there. */
 const GOING_DOWN = new Set(["pointerdown", "mousedown"]);
+/** The events of a press coming up. */
+const COMING_UP = new Set(["pointerup", "mouseup", "click", "auxclick"]);
 
 /**
  * The slot a window's guard reads: a property of the content script's world's own global object
@@ -83,18 +90,32 @@ const SLOT = "__heybroPressGuard";
  */
 export function judge(kind, fits, still) {
   /** @type {{type: string, at: EventTarget | null, error?: Error} | null} */ let refused = null;
-  let pressed = false, checked = false;
+  let pressed = false, checked = false, menu = false;
   return {
     on(e) {
       if (!e.isTrusted) return; // the page's own events are the page's
       const family = FAMILY.get(e.type);
       if (!family) return;
+      // A right click is for the page's own menu: the browser's never opens over it (the page's
+      // listeners still hear the event; only its default, the browser's menu, is prevented).
+      if (e.type === "contextmenu" && e.cancelable) e.preventDefault();
       if (!refused) {
-        if (family !== kind) return;
+        if (family !== (kind === "drag" ? "pointer" : kind)) return;
+        // A drag's press must land on what it picks up; where it is carried and let go is the
+        // drag's own (the drop's effect is judged before it: act_gate.js).
+        if (kind === "drag" && !GOING_DOWN.has(e.type)) return;
         const path = e.composedPath();
+        // The page's menu opens under the pointer as the right button goes down: the release lands
+        // on it. That release is kept from the menu (it would choose what lies under the pointer)
+        // and is no swap.
+        if (menu && COMING_UP.has(e.type) && !fits(path)) {
+          e.stopImmediatePropagation();
+          if (e.cancelable) e.preventDefault();
+          return;
+        }
         const landing = GOING_DOWN.has(e.type) || e.type === "keydown";
         const changed = fits(path) && landing && !checked && still ? (checked = true, still()) : null;
-        if (fits(path) && !changed) { if (GOING_DOWN.has(e.type)) pressed = true; return; }
+        if (fits(path) && !changed) { if (GOING_DOWN.has(e.type)) pressed = true; if (e.type === "contextmenu") menu = true; return; }
         refused = { type: e.type, at: path[0] ?? null, ...(changed ? { error: changed } : {}) };
       }
       e.stopImmediatePropagation();
@@ -208,7 +229,7 @@ function describe(at) {
  */
 export function armGuard(chosen, kind) {
   const seen = seenAs(chosen), targets = pressTargets(seen);
-  const j = judge(kind, kind === "pointer" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen),
+  const j = judge(kind, kind !== "keys" ? (path) => pressReaches(path, seen, targets) : (path) => path.includes(seen),
     () => changedSinceLook(chosen));
   const slots = windowsAround(chosen).map((w) => {
     const slot = installGuard(w);
@@ -234,7 +255,7 @@ export function armGuard(chosen, kind) {
       if (j.refused) {
         return actionError("swapped", `The page put another control under the pointer: ${describe(j.refused.at) || "another element"}. Nothing was pressed, and heybro does not retry; look at the page again.`, detail);
       }
-      if (kind === "pointer" && sent && !j.pressed && !/^(iframe|frame|embed|object)$/.test(tagOf(chosen))) {
+      if (kind !== "keys" && sent && !j.pressed && !/^(iframe|frame|embed|object)$/.test(tagOf(chosen))) {
         return actionError("swapped", "The press did not reach the control: the page put something heybro cannot see into (such as another site's frame) under the pointer, and the press went there. Look at the page again.", detail);
       }
       return null;
@@ -247,6 +268,7 @@ export function armGuard(chosen, kind) {
  * @param {InputStep[]} steps @returns {Kind | null}
  */
 export function kindOf(steps) {
+  if (steps.some((s) => s.type === "drag")) return "drag";
   if (steps.some((s) => s.type === "click")) return "pointer";
   if (steps.some((s) => s.type === "key" || s.type === "text")) return "keys";
   return null;

@@ -53,16 +53,16 @@ def answering(*answers: str, stop: bool = False) -> Any:
     def hook(env: AgentEnv) -> None:
         async def person() -> None:
             for text in answers:
-                while not env.control.asking:
+                while not env.services.control.asking:
                     await asyncio.sleep(0.01)
                 await asyncio.sleep(0.05)
-                env.control.answer(text)
-                while env.control.asking:
+                env.services.control.answer(text)
+                while env.services.control.asking:
                     await asyncio.sleep(0.01)
             if stop:
-                while not env.control.asking:
+                while not env.services.control.asking:
                     await asyncio.sleep(0.01)
-                env.control.stop()
+                env.services.control.stop()
         asyncio.get_running_loop().create_task(person())
     return hook
 

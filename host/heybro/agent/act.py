@@ -10,35 +10,35 @@ from typing import Any
 
 from .browser import Snapshot
 from .cutoff import action_key
-from .env import AgentEnv
 from .errors import GuardrailHit, Interrupted, RepeatHeld
-from .models import ToolCall
+from .lifecycle import Lifecycle
+from .models import Task, ToolCall
 from ..tool_def import RoleTool
 
 
-async def hold(env: AgentEnv, left: Sequence[Any]) -> None:
+async def hold(life: Lifecycle, left: Sequence[Any]) -> None:
     """Waits out a pause before the next action; a reply held through it, or overtaken by the
     user's new information, is not carried out: `left` (this call and those after it) is set
     aside."""
     try:
-        await env.checkpoint(holding=True)
+        await life.checkpoint(holding=True)
     except Interrupted as err:
         err.set_aside = list(left)
         raise
 
 
-def guard(env: AgentEnv, tool: RoleTool, params: dict[str, Any], target: str | None) -> None:
+def guard(task: Task, tool: RoleTool, params: dict[str, Any], target: str | None) -> None:
     """Before an action on the page: one a fault cut off (whether it happened is unknown) is
     held, not repeated, when it may set off something beyond the page; and it counts against the
     task's step budget."""
     if not tool.acts_on_page:
         return
     key = action_key(tool.name, params, target)
-    if tool.effects.held_on_repeat and key in env.task.cut_off:
+    if tool.effects.held_on_repeat and key in task.cut_off:
         raise RepeatHeld(key)
-    env.task.steps += 1
-    if env.task.steps > env.task.max_steps:
-        raise GuardrailHit("max_steps", f"The task used its limit of {env.task.max_steps} "
+    task.steps += 1
+    if task.steps > task.max_steps:
+        raise GuardrailHit("max_steps", f"The task used its limit of {task.max_steps} "
                            "browser actions.")
 
 

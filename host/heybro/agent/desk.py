@@ -50,13 +50,13 @@ class DeskRole(WorkingRole):
         acts = Pipeline(self, self.by_name, "model")
         for i, (call, a) in enumerate(zip(calls, args, strict=True)):
             if self.by_name[call.tool].kind == "transition":
-                await hold(env, calls[i:])  # a reply held through a pause is not acted on
+                await hold(env.life, calls[i:])  # a reply held through a pause is not acted on
                 tc = await self.record_call(call)
                 iteration.tool_calls.append(tc)
                 tc.success = True
                 await self.record_result(tc, time.perf_counter())
                 if isinstance(a, Answer):
-                    await env.give_answer(self.name, a.text)
+                    await env.user.give_answer(self.name, a.text)
                     self.summary = f"Answer: {a.text}"
                 elif isinstance(a, MarkDone):
                     self.summary = a.summary

@@ -4,8 +4,8 @@ what a "no" means for each kind of run (`after_no`).
 
 Who decides that a call needs the user is the thing that knows what the call does — the sinks
 (sinks.py: data leaving, a press's effect, an address that deletes or pays), the site rules
-(env.site_permission), a host tool's declaration (`RoleTool.asks`: a shell command off the
-allow-list) — never the model. They all hand an `Approval` to `ask`; a yes comes back as the line
+(calls.BrowserCalls.site_permission), a host tool's declaration (`RoleTool.asks`: a shell
+command off the allow-list) — never the model. They all hand an `Approval` to `ask`; a yes comes back as the line
 the record keeps, a no as `ToolFailed("declined")` carrying that line too."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .models import Question
 
 
 class Asker(Protocol):
-    """Who puts a question to the user and waits for the answer (the task's env)."""
+    """Who puts a question to the user and waits for the answer (the run's `User`, user.py)."""
 
     async def ask_user(self, question: Question) -> str: ...
 
@@ -52,10 +52,10 @@ class Approval:
                           {"decided": f"{self.asked}; the user said no", "approval": self.kind})
 
 
-async def ask(env: Asker, approval: Approval) -> str:
+async def ask(user: Asker, approval: Approval) -> str:
     """Asks the user; returns the record's line for their yes, raises the refusal on a no."""
-    answer = await env.ask_user(Question(kind="confirm", choices=["Yes", "No"],
-                                         text=approval.question))
+    answer = await user.ask_user(Question(kind="confirm", choices=["Yes", "No"],
+                                          text=approval.question))
     if not said_yes(answer):
         raise approval.refusal()
     return f"{approval.asked}; the user said yes"

@@ -1,6 +1,6 @@
 """The tools the host runs for a role itself (waiting, memory, the user, the record): their
 arguments as the model gives them, their handlers (typed against what a role hands them:
-`LocalContext`, of which AgentEnv provides the env), and the text their results leave in the role's
+`LocalContext`, of which env.AgentEnv provides the env), and the text their results leave in the role's
 next prompt. toolbox.py defines the tools from these."""
 
 from __future__ import annotations
@@ -23,31 +23,47 @@ if TYPE_CHECKING:
     from .models import MemoryItem, RoleName, Task
 
 
-class _Page(Protocol):
+class _Services(Protocol):
+    @property
+    def control(self) -> RunControl: ...
+
+
+class _State(Protocol):
     @property
     def snapshot(self) -> Snapshot | None: ...
 
 
-class TaskEnv(Protocol):
-    """What these handlers use of the task's env (AgentEnv provides it): the task, its control,
-    the page it is on, the page's tools by their wire, its memory, the user."""
-
-    @property
-    def task(self) -> Task: ...
-
-    @property
-    def control(self) -> RunControl: ...
-
-    @property
-    def state(self) -> _Page: ...
-
+class _Calls(Protocol):
     async def call_wire(self, wire: Wire[Any, Any], a: Any) -> dict[str, Any]: ...
 
+
+class _User(Protocol):
     async def remember(self, name: str, value: str, source_url: str | None = None) -> MemoryItem: ...
 
     async def give_answer(self, role: RoleName, text: str) -> None: ...
 
     async def ask(self, args: Any) -> dict[str, Any]: ...
+
+
+class TaskEnv(Protocol):
+    """What these handlers use of the run (env.AgentEnv provides it): the task, its control, the
+    page it is on, the page's tools by their wire (`calls`), the user (the task's memory, its
+    answer, a question)."""
+
+    @property
+    def task(self) -> Task: ...
+
+    @property
+    def services(self) -> _Services: ...
+
+    @property
+    def state(self) -> _State: ...
+
+    @property
+    def calls(self) -> _Calls: ...
+
+    @property
+    def user(self) -> _User: ...
 
 
 class LocalContext(Protocol):
@@ -105,17 +121,17 @@ ELEMENT_TEXT: Wire[Extract, ExtractArgs] = Wire("extract", ExtractArgs, element_
 
 
 async def wait(a: Wait, role: LocalContext) -> dict[str, Any]:
-    await role.env.control.interruptible(asyncio.sleep(min(a.seconds, 30)))  # a stop ends the wait
+    await role.env.services.control.interruptible(asyncio.sleep(min(a.seconds, 30)))  # a stop ends the wait
     return {"waited": a.seconds}
 
 
 async def answer(a: Answer, role: LocalContext) -> dict[str, Any]:
-    await role.env.give_answer(role.name, a.text)
+    await role.env.user.give_answer(role.name, a.text)
     return {"answered": True}
 
 
 async def ask_user(a: AskUser, role: LocalContext) -> dict[str, Any]:
-    return await role.env.ask(a)
+    return await role.env.user.ask(a)
 
 
 async def recall_history(a: RecallHistory, role: LocalContext) -> dict[str, Any]:
@@ -129,11 +145,11 @@ async def extract(a: Extract, role: LocalContext) -> dict[str, Any]:
     where = env.state.snapshot.url if env.state.snapshot else ""
     value = a.value
     if value is None and a.element_id:
-        got = await env.call_wire(ELEMENT_TEXT, a)
+        got = await env.calls.call_wire(ELEMENT_TEXT, a)
         value = element_text(got)
     if value is None:
         raise ToolFailed("unsupported", "extract needs a value or an element_id")
-    await env.remember(a.name, value, where or None)
+    await env.user.remember(a.name, value, where or None)
     return {"saved": a.name, **({"value": value[:200]} if a.value is None else {})}
 
 
@@ -152,7 +168,7 @@ async def note(a: Extract, role: LocalContext) -> dict[str, Any]:
     """extract for a role without the page: the value is the role's own."""
     if a.value is None:
         raise ToolFailed("bad_args", "give the value to remember")
-    await role.env.remember(a.name, a.value)
+    await role.env.user.remember(a.name, a.value)
     return {"saved": a.name}
 
 

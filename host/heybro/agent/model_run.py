@@ -27,7 +27,7 @@ log = logs.get("heybro.agent")
 
 async def open_page(env: AgentEnv, url: str) -> None:
     """Opens `url` in the task's tab (a new one when it has none), which becomes its tab."""
-    result = await env.call(NAVIGATE.name, {"url": url}, timeout_ms=30_000)
+    result = await env.calls.call(NAVIGATE.name, {"url": url}, timeout_ms=30_000)
     if isinstance(result.get("tab_id"), int):
         env.state.tab_id = env.task.tab_id = result["tab_id"]
 
@@ -61,7 +61,7 @@ class ModelRun:
         env, task = self.env, self.task
         step = self._first_step(resume)
         while not isinstance(step, Done):
-            await env.checkpoint(interrupt=False)
+            await env.life.checkpoint(interrupt=False)
             task.tab_id = env.state.tab_id
             if env.state.snapshot is not None and env.state.snapshot.url:
                 task.last_url = env.state.snapshot.url
@@ -85,20 +85,20 @@ class ModelRun:
     async def _heard(self, step: Next) -> Next:
         """New information from the user goes to the planner for the same task, before any further
         action (with the note the step was to pass on)."""
-        said = self.env.control.take_messages()
+        said = self.env.services.control.take_messages()
         if not said:
             return step
         reason = "The user added: " + " / ".join(said)
         if (earlier := note_of(step)):
             reason += f"\n(Before that: {earlier})"
-        await self.env.recorder.message(self.task, "Replanning with what you said, before any "
-                                        "further action.")
+        await self.env.services.recorder.message(self.task, "Replanning with what you said, before any "
+                                                 "further action.")
         return Plan(reason=reason)
 
     async def _plan(self, step: Plan) -> Next:
-        await self.env.set_status(TaskStatus.planning)
+        await self.env.life.set_status(TaskStatus.planning)
         planned = await Scheduler(self.env, step.reason).run()
-        await self.env.recorder.plan_changed(self.task)
+        await self.env.services.recorder.plan_changed(self.task)
         if planned.transition is not None and planned.transition.tool == FAIL_TASK.name:
             why = str(planned.transition.parameters.get("reason") or "").strip()
             return Done(f"The planner ended the task: the goal cannot be met — {why}", failed=True)
@@ -108,7 +108,7 @@ class ModelRun:
         """One cycle of the current subtask by the role the plan gives it."""
         env, task = self.env, self.task
         assignment = task.current_subtask or task.description
-        await self.env.set_status(TaskStatus.correcting if step.correction else TaskStatus.executing)
+        await self.env.life.set_status(TaskStatus.correcting if step.correction else TaskStatus.executing)
         cycle = self.task.new_cycle(assignment)
         cycle.scheduler = step.plan
         current = task.current_step
@@ -126,7 +126,7 @@ class ModelRun:
     async def _verify(self, step: Verify) -> Verdict:
         verdict = await self._host_proof(step.cycle)
         if verdict is None:
-            await self.env.set_status(TaskStatus.verifying)
+            await self.env.life.set_status(TaskStatus.verifying)
             verifier = Verifier(self.env, step.cycle)
             step.cycle.verifier = await verifier.run()
             verdict = verifier.verdict
@@ -137,13 +137,13 @@ class ModelRun:
     async def _judged(self, step: Verify, verdict: Verdict) -> Next:
         """The step after a verdict: the next subtask (or the end), the same one again, or a new
         plan."""
-        env, task, limits = self.env, self.task, self.env.limits
+        env, task, limits = self.env, self.task, self.env.services.settings.limits
         if verdict.decision == Decision.mark_complete and verdict.accepted:
             task.current_subtask_index += 1
-            await env.recorder.plan_changed(task)
+            await env.services.recorder.plan_changed(task)
             if task.current_subtask is not None:
                 return Work()
-            if not env.control.has_messages:
+            if not env.services.control.has_messages:
                 return Done(verdict.reason)
             return Plan()  # the user said more: plan for it first
         if verdict.decision == Decision.fail_task:
@@ -160,12 +160,12 @@ class ModelRun:
             return Work(correction=correction, attempts=step.attempts)
         reason = (f"The subtask {step.cycle.assignment!r} failed {step.attempts} times; "
                   f"last verdict: {verdict.reason}")
-        await env.recorder.message(task, reason, "warning")
+        await env.services.recorder.message(task, reason, "warning")
         return self._replan(reason)
 
     def _replan(self, reason: str) -> Plan:
         self.replans += 1
-        if self.replans > self.env.limits.max_replans:
+        if self.replans > self.env.services.settings.limits.max_replans:
             raise GuardrailHit("max_replans", f"The plan was changed {self.replans - 1} "
                                f"times without finishing; last reason: {reason}")
         return Plan(reason=reason)
@@ -185,9 +185,9 @@ class ModelRun:
         page, checks = page_confidence(env.state.facts)
         verdict = Verdict(decision=Decision.mark_complete, by="host", reason=f"the page shows it: "
                           f"{fact.detail}", llm_confidence=None, dom_confidence=round(page, 3),
-                          confidence=1.0, threshold=env.settings.confidence_threshold, accepted=True,
+                          confidence=1.0, threshold=env.services.settings.confidence_threshold, accepted=True,
                           facts=list(env.state.facts), checks=checks)
-        await env.recorder.verdict(task, verdict)
+        await env.services.recorder.verdict(task, verdict)
         return verdict
 
     async def _interrupted(self, err: Interrupted, step: Next) -> None:
@@ -203,7 +203,7 @@ class ModelRun:
             text = ("Set aside the actions proposed before your message, not carried out: "
                     f"{names}." if names else "")
         if text:
-            await env.recorder.message(task, text)
+            await env.services.recorder.message(task, text)
         log.info("task_interrupted_step", task_id=task.id, step=type(step).__name__,
                  kind=type(err).__name__, set_aside=[getattr(c, "tool", "?") for c in err.set_aside])
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
@@ -26,13 +26,19 @@ from shared_schema.dom_tools import ObserveArgs
 from ..tool_def import RoleTool
 from .act import changed_page, guard, hold, no_effect
 from .browser import Snapshot
-from .env import AgentEnv, Aim
 from .errors import BrowserLost, GuardrailHit, HeldReplySetAside, ToolFailed
 from .facts import of_wait
 from .gate import RunKind, after_no
+from .local_tools import TaskEnv
 from .models import ExpectedOutcome, ProposedToolCall, RoleName, ToolCall
-from .settle import SETTLE_MS, checked
+from .run_state import Aim, RunState, Services
+from .settle import SETTLE_MS, Checking, checked
 from .toolbox import WaitFor
+
+if TYPE_CHECKING:
+    from .calls import BrowserCalls
+    from .host_calls import HostCalls
+    from .lifecycle import Lifecycle
 
 PAGE_RESULT_CHARS = 600  # what the record keeps of each part of a page action's result
 LOCAL_RESULT_CHARS = 4000  # … of a reading or host tool's (recall_history, list_tabs, fetch)
@@ -48,11 +54,10 @@ class Acted:
     warning: str | None  # the loop detector's word for the model, if any
 
 
-def new_call(env: AgentEnv, tool: RoleTool | None, call: ProposedToolCall,
+def new_call(snap: Snapshot | None, tool: RoleTool | None, call: ProposedToolCall,
              aim: Aim | None = None) -> ToolCall:
-    """The record of a call as it starts: its target and signature as the page map named them
-    (or as the routine recorded them)."""
-    snap = env.state.snapshot
+    """The record of a call as it starts: its target and signature as the page map `snap` named
+    them (or as the routine recorded them)."""
     eid = call.parameters.get("element_id")
     sig = snap.elements.get(eid) if snap is not None and isinstance(eid, str) else None
     return ToolCall(tool=call.tool, parameters=call.parameters, reason=call.reason,
@@ -63,15 +68,37 @@ def new_call(env: AgentEnv, tool: RoleTool | None, call: ProposedToolCall,
                     url=snap.url or None if snap is not None else None)
 
 
+class Acting(TaskEnv, Checking, Protocol):
+    """What a call's way through the pipeline uses of the run (env.AgentEnv provides it): what a
+    local handler is handed (local_tools.TaskEnv: the task, services, state, the browser, the
+    user), what a check reads (settle.Checking: the page), the run's safe points (`life`: hold)
+    and the host tools (`host`)."""
+
+    @property
+    def services(self) -> Services: ...
+
+    @property
+    def state(self) -> RunState: ...
+
+    @property
+    def calls(self) -> BrowserCalls: ...
+
+    @property
+    def life(self) -> Lifecycle: ...
+
+    @property
+    def host(self) -> HostCalls: ...
+
+
 class Caller(Protocol):
     """Who runs calls through the pipeline: the role whose name the record carries, with the
-    task's env; a local tool's handler is handed it (local_tools.LocalContext)."""
+    run's parts it acts with; a local tool's handler is handed it (local_tools.LocalContext)."""
 
     @property
     def name(self) -> RoleName: ...
 
     @property
-    def env(self) -> AgentEnv: ...
+    def env(self) -> Acting: ...
 
 
 class Pipeline:
@@ -80,7 +107,7 @@ class Pipeline:
 
     def __init__(self, ctx: Caller, tools: Mapping[str, RoleTool], run: RunKind) -> None:
         self.ctx = ctx
-        self.env: AgentEnv = ctx.env
+        self.env: Acting = ctx.env
         self.tools = tools
         self.run = run
 
@@ -93,7 +120,7 @@ class Pipeline:
         when not among its arguments (a routine's recorded outcome of the step)."""
         env, tool = self.env, self.tools[call.tool]
         try:
-            await hold(env, left or [call])
+            await hold(env.life, left or [call])
         except HeldReplySetAside:
             if self.run != "replay":
                 raise  # (a replay holds no reply: its step is aimed at the page as it is now)
@@ -102,9 +129,9 @@ class Pipeline:
         state = snap.fingerprint if snap else ""
         target = aim.target if aim is not None else (
             snap.describe(call.parameters.get("element_id")) if snap and on_page else None)
-        guard(env, tool, call.parameters, target)
-        tc = new_call(env, tool, call, aim)
-        await env.recorder.tool_call(env.task, self.ctx.name, tc)
+        guard(env.task, tool, call.parameters, target)
+        tc = new_call(env.state.snapshot, tool, call, aim)
+        await env.services.recorder.tool_call(env.task, self.ctx.name, tc)
         expect = expect or getattr(a, "expect", None)
         want_page = tool.kind == "browser" and (want_page or tool.effects.may_navigate
                                                 or (expect is not None and expect.needs_page()))
@@ -144,7 +171,7 @@ class Pipeline:
                                               if observation is not None else None))
         await self._recorded(tc, took)
         after_no(self.run, tc.error_code, f"{tc.tool} on {tc.target}" if tc.target else tc.tool)
-        if tc.success is False and env.state.consecutive_failures >= env.limits.max_failures:
+        if tc.success is False and env.state.consecutive_failures >= env.services.settings.limits.max_failures:
             raise GuardrailHit("consecutive_failures", f"{env.state.consecutive_failures} actions "
                                f"failed in a row; last: {call.tool}: {tc.error}")
         warning = env.state.loops.observe_action(call.tool, call.parameters, state, changed) \
@@ -157,16 +184,16 @@ class Pipeline:
         through the tool's wire. Returns its result and whether the page changed."""
         env = self.env
         if tool.kind == "host":  # calculate, fetch, the user's MCP tools …: output, or ToolFailed
-            return {"output": await env.call_host_tool(call.tool, call.parameters)}, False
+            return {"output": await env.host.call(call.tool, call.parameters)}, False
         before = env.state.snapshot.url if env.state.snapshot else ""
         env.state.aim = aim  # (a wire call of this call's aims by the recorded signature)
         try:
             if (run := tool.local_run) is not None:
                 return await run(a, self.ctx), False
             assert tool.wire is not None, f"{tool.name} has neither a handler nor a wire"
-            after = (ObserveArgs.model_validate(env.observe_args())
+            after = (ObserveArgs.model_validate(env.page.observe_args())
                      if want_page and "observe_after" in tool.wire.model.model_fields else None)
-            result = await env.call_wire(tool.wire, a, observe_after=after)
+            result = await env.calls.call_wire(tool.wire, a, observe_after=after)
         finally:
             env.state.aim = None
         if tool.kind != "browser":  # tab tools: where the task now is
@@ -194,7 +221,7 @@ class Pipeline:
 
     async def _recorded(self, tc: ToolCall, took_s: float) -> None:
         tc.duration_ms = took_s * 1000
-        await self.env.recorder.tool_result(self.env.task, self.ctx.name, tc)
+        await self.env.services.recorder.tool_result(self.env.task, self.ctx.name, tc)
 
 
 def compact(result: Any, limit: int) -> Any:

@@ -6,24 +6,36 @@ cycle does not hold or the user has said something new."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .facts import share_met
 from .models import ExpectationCheck
-from .settle import on_page
+from .settle import Checking, on_page
 
 if TYPE_CHECKING:
-    from .env import AgentEnv
+    from .models import Task
+    from .run_state import Services
 
 
-def others_hold(env: AgentEnv) -> bool:
+class Proving(Checking, Protocol):
+    """What proving reads: the task's current subtask, whether the user said something new, the
+    cycle's facts, and the page (settle.Checking)."""
+
+    @property
+    def task(self) -> Task: ...
+
+    @property
+    def services(self) -> Services: ...
+
+
+def others_hold(env: Checking) -> bool:
     """Whether every other check of this cycle holds at its latest reading (the done_when's own
     earlier readings do not count: the page may show it now)."""
     held = share_met(f for f in env.state.facts if f.tool != "done_when")
     return held is None or held >= 1.0
 
 
-async def prove(env: AgentEnv, *, last: bool = False, read_anyway: bool = False) -> ExpectationCheck | None:
+async def prove(env: Proving, *, last: bool = False, read_anyway: bool = False) -> ExpectationCheck | None:
     """The current subtask's done_when checked on the page (kept among the cycle's facts), or
     None where the host does not prove this subtask. `last`: the task's last subtask too (its
     worker's turn may end there; the verifier still judges it). `read_anyway`: read it even while
@@ -32,9 +44,9 @@ async def prove(env: AgentEnv, *, last: bool = False, read_anyway: bool = False)
     step = task.current_step
     if (step is None or step.role != "worker" or step.done_when is None
             or (task.on_last_subtask and not last)
-            or env.control.has_messages or not (read_anyway or others_hold(env))):
+            or env.services.control.has_messages or not (read_anyway or others_hold(env))):
         return None
-    fact = await on_page(env, "done_when", step.done_when, {}, None, await env.observe())
+    fact = await on_page(env, "done_when", step.done_when, {}, None, await env.page.observe())
     fact.about = f"done_when of subtask {task.current_subtask_index + 1}"
     env.state.facts.append(fact)
     return fact

@@ -60,33 +60,33 @@ class Role:
         turns: list[Turn] = []
         while True:
             self.llm_calls += 1
-            if self.llm_calls > env.limits.max_llm_calls:
+            if self.llm_calls > env.services.settings.limits.max_llm_calls:
                 raise GuardrailHit("llm_calls", f"The {self.name} used its limit of "
-                                   f"{env.limits.max_llm_calls} LLM calls without finishing.")
-            reply = await env.llm.complete(self.name, self.system, user, self.tools, turns,
-                                           self.images())
+                                   f"{env.services.settings.limits.max_llm_calls} LLM calls without finishing.")
+            reply = await env.services.llm.complete(self.name, self.system, user, self.tools, turns,
+                                                    self.images())
             self.reply_at = time.perf_counter()
             env.task.usage.append(reply.usage)
-            await env.recorder.usage(env.task, reply.usage)
+            await env.services.recorder.usage(env.task, reply.usage)
             if reply.switched:
-                await env.recorder.message(env.task, f"The model gave no tool calls ({reply.switched}): "
-                                           "heybro asks it for JSON replies for the rest of this "
-                                           "task.", "warning")
+                await env.services.recorder.message(env.task, f"The model gave no tool calls ({reply.switched}): "
+                                                    "heybro asks it for JSON replies for the rest of this "
+                                                    "task.", "warning")
             try:
                 if reply.format_error:
                     raise ReplyInvalid(reply.format_error)
                 args = validate_reply(reply.calls, self.tools, element_ids=self.element_ids(),
                                       resources=env.task.resources.keys(),
-                                      max_batch=env.limits.max_batch,
+                                      max_batch=env.services.settings.limits.max_batch,
                                       transition_last_ok=self.transition_last_ok)
                 self.check_batch(reply.calls, args)
                 return reply, args, len(turns)
             except ReplyInvalid as err:
                 log.warning("reply_invalid", role=self.name, error=str(err)[:500],
                             calls=[c.tool for c in reply.calls])
-                await env.recorder.message(env.task, f"{self.name}: rejected a reply — {err}",
-                                           "warning")
-                if len(turns) >= env.limits.max_repairs:
+                await env.services.recorder.message(env.task, f"{self.name}: rejected a reply — {err}",
+                                                    "warning")
+                if len(turns) >= env.services.settings.limits.max_repairs:
                     raise GuardrailHit("invalid_replies", f"The model's {self.name} replies stayed "
                                        f"invalid after {len(turns)} repair turns: {err}") from err
                 turns.append(Turn(reply, f"{err} Reply again with valid tool calls."))
@@ -96,15 +96,15 @@ class Role:
         result = RoleResult(role=self.name)
         self.llm_calls = 0
         if self.work_kind is not None:
-            self.tools = self.tools + await env.host_tools_for(self.work_kind)
+            self.tools = self.tools + await env.host.for_role(self.work_kind)
             self.by_name = {t.name: t for t in self.tools}
         while True:
-            await env.checkpoint()
+            await env.life.checkpoint()
             user = await self.context()
             overhead = None
             if self.reply_at is not None:
                 overhead = (time.perf_counter() - self.reply_at) * 1000
-                env.overhead_ms.append(overhead)
+                env.state.overhead_ms.append(overhead)
                 self.reply_at = None
             reply, args, repairs = await self.ask(user)
             iteration = Iteration(role=self.name, reasoning=reply.text, usage=reply.usage,
@@ -113,19 +113,19 @@ class Role:
             self.warnings.clear()
             transition = await self.execute(iteration, reply.calls, args)
             result.iterations.append(iteration)
-            await env.recorder.iteration(env.task, iteration)
+            await env.services.recorder.iteration(env.task, iteration)
             if transition is not None:
                 result.transition = transition
                 return result
 
     async def record_call(self, call: ProposedToolCall) -> ToolCall:
-        tc = new_call(self.env, self.by_name.get(call.tool), call)
-        await self.env.recorder.tool_call(self.env.task, self.name, tc)
+        tc = new_call(self.env.state.snapshot, self.by_name.get(call.tool), call)
+        await self.env.services.recorder.tool_call(self.env.task, self.name, tc)
         return tc
 
     async def record_result(self, tc: ToolCall, started: float) -> None:
         tc.duration_ms = (time.perf_counter() - started) * 1000
-        await self.env.recorder.tool_result(self.env.task, self.name, tc)
+        await self.env.services.recorder.tool_result(self.env.task, self.name, tc)
 
 
 class WorkingRole(Role):

@@ -96,5 +96,5 @@ class Scheduler(Role):
             self.notes.append(f"{call.tool} → {'ok' if error is None else 'FAILED: ' + error}")
             await self.record_result(tc, started)
             if error is None:
-                await env.recorder.plan_changed(env.task)
+                await env.services.recorder.plan_changed(env.task)
         return None

@@ -9,7 +9,7 @@ says when it was read."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .browser import Snapshot
 from .browser_tools import OBSERVE
@@ -19,12 +19,28 @@ from .models import PAGE_KINDS, ExpectationCheck, ExpectedOutcome
 from .toolbox import WAIT_FOR
 
 if TYPE_CHECKING:
-    from .env import AgentEnv
+    from .calls import BrowserCalls
+    from .page import Page
+    from .run_state import RunState
 
 SETTLE_MS = 2_000  # how long a clause that did not hold yet may take to come
 QUIET_MS = 250  # how long the page stays still (and its requests answered) to count as settled
 QUIET_MAX_MS = 1_500  # … waited for at most
 WHOLE_PAGE_TOKENS = 200_000  # a check reads the whole page, not the part a prompt has room for
+
+
+class Checking(Protocol):
+    """What a check reads the page with: the page as the run reads it, the browser (for the whole
+    page and a wait), the state the fact is kept in."""
+
+    @property
+    def state(self) -> RunState: ...
+
+    @property
+    def page(self) -> Page: ...
+
+    @property
+    def calls(self) -> BrowserCalls: ...
 
 
 def left_out(snap: Snapshot) -> bool:
@@ -33,7 +49,7 @@ def left_out(snap: Snapshot) -> bool:
     return isinstance(counts, dict) and bool(counts.get("omitted") or counts.get("text_blocks_omitted"))
 
 
-async def on_page(env: AgentEnv, tool: str, expect: ExpectedOutcome, params: dict[str, Any],
+async def on_page(env: Checking, tool: str, expect: ExpectedOutcome, params: dict[str, Any],
                   result: Any, snap: Snapshot, before: Snapshot | None = None) -> ExpectationCheck:
     """`expect` checked on `snap`, and on the whole page where the map left something out and
     that could change the answer: a clause not found, or one found gone (it may only be out of
@@ -51,20 +67,20 @@ def came_true(fact: ExpectationCheck) -> bool:
     return any(p.met and not p.before and p.clause.split(":", 1)[0] in PAGE_KINDS for p in fact.parts)
 
 
-async def whole(env: AgentEnv, snap: Snapshot) -> Snapshot:
+async def whole(env: Checking, snap: Snapshot) -> Snapshot:
     """The page to check text and elements against: `snap` when it holds all of it, else the
     whole page read once more for the check alone (the prompt keeps its budgeted map) — what a
     prompt had no room for is still on the page."""
     if not left_out(snap):
         return snap
     try:
-        raw = await env.call(OBSERVE, {"max_tokens": WHOLE_PAGE_TOKENS})
+        raw = await env.calls.call(OBSERVE, {"max_tokens": WHOLE_PAGE_TOKENS})
     except ToolFailed:
         return snap
     return Snapshot.model_validate(env.state.secrets.scrub(raw))
 
 
-async def checked(env: AgentEnv, tool: str, expect: ExpectedOutcome, params: dict[str, Any],
+async def checked(env: Checking, tool: str, expect: ExpectedOutcome, params: dict[str, Any],
                   result: Any, observation: dict[str, Any] | None, *, about: str,
                   since: float, settle_ms: int = SETTLE_MS,
                   before: Snapshot | None = None) -> tuple[ExpectationCheck, Snapshot | None]:
@@ -74,26 +90,26 @@ async def checked(env: AgentEnv, tool: str, expect: ExpectedOutcome, params: dic
     it read (None: it needed none)."""
     after, read = env.state.snapshot, None
     if expect.needs_page():
-        env.page_changed()
-        after = read = await (env.adopt_observation(observation) if observation is not None
-                          else env.observe())
+        env.page.changed()
+        after = read = await (env.page.adopt(observation) if observation is not None
+                          else env.page.observe())
     fact = await on_page(env, tool, expect, params, result, after or Snapshot(), before)
     if expect.needs_page() and came_true(fact):
         try:  # (a page that never goes still is read as it is at the bound)
-            await env.call(WAIT_FOR.name, {"quiet_ms": QUIET_MS, "timeout_ms": QUIET_MAX_MS},
-                           timeout_ms=QUIET_MAX_MS + 5_000)
+            await env.calls.call(WAIT_FOR.name, {"quiet_ms": QUIET_MS, "timeout_ms": QUIET_MAX_MS},
+                                 timeout_ms=QUIET_MAX_MS + 5_000)
         except ToolFailed:
             pass
-        env.page_changed()
-        read = await env.observe()
+        env.page.changed()
+        read = await env.page.observe()
         fact = await on_page(env, tool, expect, params, _later(result), read, before)
     if not fact.met and (wait := wait_args(expect, fact, settle_ms)) is not None:
         try:
-            await env.call(WAIT_FOR.name, wait, timeout_ms=settle_ms + 5_000)
+            await env.calls.call(WAIT_FOR.name, wait, timeout_ms=settle_ms + 5_000)
         except ToolFailed:
             pass  # still not so: read again all the same (another clause may have come meanwhile)
-        env.page_changed()
-        read = await env.observe()
+        env.page.changed()
+        read = await env.page.observe()
         fact = await on_page(env, tool, expect, params, _later(result), read, before)
     fact.about = about
     fact.read_ms = round((time.perf_counter() - since) * 1000)

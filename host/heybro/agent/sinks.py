@@ -12,7 +12,7 @@ on: it is typed there only, into a field for it, and never put in an address or 
 arguments. A press the user approved is bound to its effect: changed, it is asked about again.
 
 Every browser call of every run (the worker, a desk role, a routine's replay, an outside agent)
-passes through AgentEnv.call, which calls `admit` before a call leaves and `resolve` when the
+passes through calls.BrowserCalls.call, which calls `admit` before a call leaves and `resolve` when the
 page's agent stops it.
 """
 
@@ -32,47 +32,40 @@ from ..flow.ledger import Outgoing, forwards
 from .browser_tools import effects_of
 from .errors import ToolFailed
 from .experience import origin_of
-from .gate import Approval, ask
+from .gate import Approval, Asker, ask
+from .run_state import task_ledger
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
-    from ..config import Settings
     from ..flow.ledger import Ledger
-    from .browser import Snapshot
-    from .held_secrets import HeldSecrets
-    from .models import Question, Task
-
-
-class _RunState(Protocol):
-    """What the sinks read and keep of the run: the page, the user's secrets and yeses."""
-    snapshot: Snapshot | None
-    secrets: HeldSecrets
-    approved_effects: set[str]
+    from .models import Task
+    from .run_state import RunState, Services
 
 
 class GateEnv(Protocol):
-    """What the sinks use of the task's env (AgentEnv provides it; gate.ask asks through it)."""
+    """What the sinks use of the run (calls.BrowserCalls and host_calls.HostCalls provide it): the
+    task, its services (the settings), its state (the page, the user's secrets and yeses, the
+    ledger) and the user, whom gate.ask asks through."""
 
     @property
     def task(self) -> Task: ...
 
     @property
-    def state(self) -> _RunState: ...
+    def services(self) -> Services: ...
 
     @property
-    def settings(self) -> Settings: ...
+    def state(self) -> RunState: ...
 
     @property
-    def confirm_off(self) -> set[str]: ...
+    def user(self) -> Asker: ...
 
-    @property
-    def ledger(self) -> Ledger: ...
 
-    @property
-    def workspace(self) -> Path | None: ...
+def _ledger(env: GateEnv) -> Ledger:
+    return task_ledger(env.task, env.state)
 
-    async def ask_user(self, question: Question) -> str: ...
+
+def _confirm_off(env: GateEnv) -> set[str]:
+    """Sites where the user turned the ask-first for risky actions off."""
+    return {s.strip().lower() for s in env.services.settings.confirm_off_sites}
 
 
 SECRET_REF = re.compile(r"\{\{secret:([^{}]+)\}\}")
@@ -144,9 +137,9 @@ def gate(env: GateEnv, dest: str, secrets: list[SecretUse] | None = None) -> Act
     """What the page's agent checks right before it acts (shared_schema/effects.py)."""
     kinds = {s.kind for s in secrets or []}
     return ActGate(origin=origin_of(dest) or None,
-                   confirm=env.settings.confirm and host_of(dest) not in env.confirm_off,
+                   confirm=env.services.settings.confirm and host_of(dest) not in _confirm_off(env),
                    approved=sorted(env.state.approved_effects),
-                   named=[*env.ledger.named_patterns(), *sorted(pattern_of(s) for s in env.ledger.approved)],
+                   named=[*_ledger(env).named_patterns(), *sorted(pattern_of(s) for s in _ledger(env).approved)],
                    secret=None if not kinds else kinds.pop() if len(kinds) == 1 else "any")
 
 
@@ -205,8 +198,8 @@ async def _may_send(env: GateEnv, value: str, dest: str, how: str, decided: list
     site an address it holds forwards to (`shop.test/go?to=https://evil.test/…`: a redirect hands
     on what it was given)."""
     for to in [dest, *forwards(value)]:
-        out = env.ledger.outgoing(value, to)
-        if not env.ledger.may_go(out):
+        out = _ledger(env).outgoing(value, to)
+        if not _ledger(env).may_go(out):
             await _ask_to_send(env, out, how, decided)
 
 
@@ -216,11 +209,11 @@ async def _may_open(env: GateEnv, url: str, decided: list[str]) -> None:
     would be (a yes holds for that address)."""
     risk = address_risk(url)
     key = f"open {url}"
-    if risk is None or url == env.task.url or not env.settings.confirm or host_of(url) in env.confirm_off \
+    if risk is None or url == env.task.url or not env.services.settings.confirm or host_of(url) in _confirm_off(env) \
             or key in env.state.approved_effects:
         return
     what, why = risk
-    decided.append(await ask(env, Approval(
+    decided.append(await ask(env.user, Approval(
         "open", f"About to open {_short(url)} — this may {what} ({why}). Go ahead?",
         f"opening {_short(url)} ({what})", f"heybro asked first ({what})")))
     env.state.approved_effects.add(key)
@@ -229,7 +222,7 @@ async def _may_open(env: GateEnv, url: str, decided: list[str]) -> None:
 async def _may_send_file(env: GateEnv, name: str, dest: str, decided: list[str]) -> None:
     """A file of the user's (a resource of the task) dropped into a page: theirs, like their words."""
     site = site_of(dest)
-    if site and (env.ledger.is_named(site) or site in env.ledger.approved):
+    if site and (_ledger(env).is_named(site) or site in _ledger(env).approved):
         return
     out = Outgoing(site=site or dest[:80], named=False)
     await _ask_to_send(env, out, f"upload it on {site or dest}", decided, what=f'your file "{name}"')
@@ -238,11 +231,11 @@ async def _may_send_file(env: GateEnv, name: str, dest: str, decided: list[str])
 async def _ask_to_send(env: GateEnv, out: Outgoing, how: str, decided: list[str],
                        what: str | None = None) -> None:
     what = what or out.words()
-    decided.append(await ask(env, Approval(
+    decided.append(await ask(env.user, Approval(
         "send", f"Send {what} to {out.site}? heybro is about to {how}, and your request never "
         f"named {out.site}.", f"sending {what} to {out.site}",
         f"heybro asked before sending {what} to {out.site}")))
-    env.ledger.approve(out.site)
+    _ledger(env).approve(out.site)
 
 
 async def resolve(env: GateEnv, err: ToolFailed, args: dict[str, Any],
@@ -276,7 +269,7 @@ async def resolve(env: GateEnv, err: ToolFailed, args: dict[str, Any],
         again = ("It changed since heybro last looked; now: " if any(r.get("kind") == "changed"
                                                                    for r in reasons) else "")
         whats = ", ".join(risks)
-        decided.append(await ask(env, Approval(
+        decided.append(await ask(env.user, Approval(
             "press", f"{again}About to {act}{' on ' + page if page else ''}{then} may {why}. "
             "Go ahead?", f"{act} ({whats})", f"heybro asked first ({whats})")))
     env.state.approved_effects.add(digest)
@@ -311,7 +304,7 @@ def repr_words(words: str) -> str:
 def sent(env: GateEnv, done: Admitted) -> None:
     """What the call gave went where it was going: counted with what goes there next."""
     for value, dest in done.gives:
-        env.ledger.sent(value, dest)
+        _ledger(env).sent(value, dest)
 
 
 async def host_tool_may_send(env: GateEnv, name: str, sends: str | None,
@@ -329,13 +322,13 @@ async def host_tool_may_send(env: GateEnv, name: str, sends: str | None,
     if sends == "url":
         url = str(params.get("url") or "")
         await _may_send(env, url, url, f"fetch {_short(url)}", decided)
-        env.ledger.sent(url, url)
+        _ledger(env).sent(url, url)
         return decided
     place = sends.split(":", 1)[-1]
-    out = env.ledger.outgoing(text, f"tool://{place}")
+    out = _ledger(env).outgoing(text, f"tool://{place}")
     out.site = f"the tool {name}" + (f" (MCP server {place})" if sends.startswith("mcp:") else "")
-    out.named = env.ledger.tool_named(place, name)
-    if not env.ledger.may_go(out):
+    out.named = _ledger(env).tool_named(place, name)
+    if not _ledger(env).may_go(out):
         await _ask_to_send(env, out, f"run {name}", decided)
     return decided
 
@@ -346,7 +339,7 @@ FILE_READ = 200_000  # characters of a named workspace file weighed with a tool'
 def _files_named(env: GateEnv, values: list[str]) -> list[str]:
     """The text of the task's workspace files the arguments name (`notes_import_file(path=
     "order.txt")`): what a tool reads from them leaves with it."""
-    workspace = env.workspace
+    workspace = env.services.tool_ctx.workspace if env.services.tool_ctx is not None else None
     if workspace is None:
         return []
     out = []

@@ -111,7 +111,7 @@ class Verifier(Role):
             role = self.cycle.worker.role if self.cycle.worker else "worker"
             return (f"{answer}WORK DONE WITHOUT THE PAGE by the {role}: judge it against MEMORY, "
                     "HISTORY and the tools' results above.")
-        snap = await self.env.observe()
+        snap = await self.env.page.observe()
         return answer + snap.page_section()
 
     def images(self) -> list[str] | None:
@@ -122,7 +122,7 @@ class Verifier(Role):
         model sure of it; "done" also needs the page to agree — every check of this cycle holding
         at its latest reading and no last action failed — or the verifier's `overrule` naming each
         check that does not, with why the goal is met all the same."""
-        facts, threshold = list(self.env.state.facts), self.env.settings.confidence_threshold
+        facts, threshold = list(self.env.state.facts), self.env.services.settings.confidence_threshold
         page, checks = page_confidence(facts)
         against = held_back(self.cycle, facts) if decision == Decision.mark_complete else []
         overrule = getattr(a, "overrule", None)
@@ -146,6 +146,6 @@ class Verifier(Role):
         await self.record_result(tc, time.perf_counter())
         assert isinstance(a, Confidence)  # every verifier tool requires it (validated)
         self.verdict = self.judged(Decision(call.tool), a)
-        await env.recorder.verdict(env.task, self.verdict)
+        await env.services.recorder.verdict(env.task, self.verdict)
         await learnings.learn(env, a.learned)
         return tc

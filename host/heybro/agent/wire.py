@@ -48,10 +48,12 @@ def copied(tool: str, args: type[A], model: type[W],
 
 
 def for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) -> dict[str, Any]:
-    if "signature" in model.model_fields:
-        signature = ctx.signature(data.get("element_id"))
-        if signature is not None:
-            data["signature"] = signature
+    """Each element the arguments name (`element_id`, `to_element_id`, …) with its signature from
+    the last observe (`signature`, `to_signature`), where the wire takes one."""
+    for key in [k for k in data if k.endswith("element_id")]:
+        sig_key = key.removesuffix("element_id") + "signature"
+        if sig_key in model.model_fields and (signature := ctx.signature(data.get(key))) is not None:
+            data[sig_key] = signature
     return data
 
 
@@ -67,7 +69,7 @@ def converted(tool: str, model: type[W], convert: Callable[[Any], BaseModel],
     return Wire(tool, model, convert_for_page, timeout_ms)
 
 
-def upload_args(a: Upload, ctx: WireContext) -> UploadArgs:
+def upload_args(a: Upload, ctx: WireContext) -> BaseModel:
     """upload: the task's resource named `resource_name`, read here and sent as the wire's `file`."""
     path = Path(ctx.resource_path(a.resource_name))
     try:
@@ -78,8 +80,8 @@ def upload_args(a: Upload, ctx: WireContext) -> UploadArgs:
     file = {"name": path.name,
             "mime": mimetypes.guess_type(path.name)[0] or "application/octet-stream",
             "data_base64": base64.b64encode(data).decode("ascii")}
-    return UploadArgs.model_validate(
-        for_page({"element_id": a.element_id, "file": file}, UploadArgs, ctx))
+    return UploadArgs.model_validate(for_page(
+        {"element_id": a.element_id, "resource_name": a.resource_name, "file": file}, UploadArgs, ctx))
 
 
 def wire_json(args: BaseModel) -> dict[str, Any]:

@@ -37,7 +37,7 @@ class Worker(WorkingRole):
 
     async def context(self) -> str:
         env, t = self.env, self.env.task
-        snap = await env.observe()
+        snap = await env.page.observe()
         parts = [f"ASSIGNMENT: {one_line(self.assignment, 600)}"]
         if self.correction:
             parts.append(f"CORRECTION FROM THE VERIFIER: {one_line(self.correction, 600)}")
@@ -167,9 +167,9 @@ class Worker(WorkingRole):
         if seen is not None and observation is None:
             snap = seen  # the last action's page, read for its expectation
         else:
-            env.page_changed()
-            snap = await (env.adopt_observation(observation) if observation is not None
-                          else env.observe())
+            env.page.changed()
+            snap = await (env.page.adopt(observation) if observation is not None
+                          else env.page.observe())
         warning = env.state.loops.observe_state(snap.fingerprint)
         if warning:
             self.warnings.append(warning)

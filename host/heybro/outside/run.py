@@ -15,9 +15,9 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from shared_schema.outside import OutsideActed
+from shared_schema import dom_tools as dom
 from shared_schema.page_text import neutral
 
-from ..agent.browser_tools import OBSERVE as OBSERVE_TOOL
 from ..agent.env import AgentEnv
 from ..agent.errors import BrowserLost, GuardrailHit, Interrupted, TaskStopped, ToolFailed
 from ..agent.model_run import open_task_page
@@ -34,14 +34,17 @@ IDLE_S = 600.0  # an agent silent this long ends its task (one task runs at a ti
 POLL_S = 0.25  # how often an idle task looks for the user's pause or stop
 # Calls refused before they reached the page (recorded as a warning, not as an action).
 NOT_RUN = {"no_tab", "unknown_tool", "invalid_arguments", "user_said", "paused", "not_run"}
-# The page map, as heybro's worker reads it: the declared observe (no tool of the worker's: its prompt).
-OBSERVE = OBSERVE_TOOL
 NO_TAB = ("This task has no tab yet: navigate(url) opens one of its own, or the user hands one "
           "over in heybro's panel. heybro never takes the tab the user is looking at by itself.")
 
 
 class Observe(Args):
     tab_id: int | None = None
+
+
+# The page map, as heybro's worker reads it: the declared observe (its name, words and effects),
+# with which of the task's tabs to read.
+OBSERVE = RoleTool(dom.OBSERVE.name, Observe, dom.OBSERVE.doc, "local", dom.OBSERVE.effects)
 
 
 def offered() -> dict[str, RoleTool]:
@@ -68,7 +71,7 @@ class OutsideRun:
         self.idle = False
 
     async def opening(self) -> None:
-        await self.env.recorder.message(self.task, (
+        await self.env.services.recorder.message(self.task, (
             f"{self.client} (an outside agent, through heybro mcp) is acting in your browser: "
             "each of its actions shows here, and heybro asks you before a risky one. Pause or "
             "Stop it here at any time."))
@@ -79,7 +82,7 @@ class OutsideRun:
             self.inbox.close()
             return Done("ended: the outside agent's connection ended with the heybro host that ran "
                         "it; its next call opens a new task")
-        await self.env.set_status(TaskStatus.executing)
+        await self.env.life.set_status(TaskStatus.executing)
         cycle = self.task.new_cycle(self.task.description)
         cycle.worker = RoleResult(role="worker")
         try:
@@ -90,8 +93,8 @@ class OutsideRun:
                     call.answer(self._refused(*_why_ended(err)))
                     raise
                 if acted.error_code in NOT_RUN:  # the record says so too (it never reached the page)
-                    await self.env.recorder.message(self.task, f"{self.client}'s {call.tool} "
-                                                    f"was not run: {acted.error}", "warning")
+                    await self.env.services.recorder.message(self.task, f"{self.client}'s {call.tool} "
+                                                             f"was not run: {acted.error}", "warning")
                 call.answer(acted)
         finally:
             self.inbox.close()
@@ -105,9 +108,9 @@ class OutsideRun:
     async def _next(self) -> Call | None:
         """The agent's next call; waiting for it counts as neither running time nor idle failure
         (the clock stops), but a pause or stop from the panel takes effect meanwhile."""
-        env, control, waited = self.env, self.env.control, 0.0
+        env, control, waited = self.env, self.env.services.control, 0.0
         while True:
-            await env.checkpoint(interrupt=False)
+            await env.life.checkpoint(interrupt=False)
             if control.on_hold:
                 control.on_hold()
             try:
@@ -128,22 +131,22 @@ class OutsideRun:
 
     async def _run(self, call: Call, cycle: ExecutionCycle) -> OutsideActed:
         env = self.env
-        if (said := env.control.take_messages()):
+        if (said := env.services.control.take_messages()):
             # The user's word comes first: the call is not run, the caller hears it (as data).
             return self._refused("user_said", "Not run: the user wrote in heybro's panel: "
                                  + " / ".join(f'"{neutral(s)[:500]}"' for s in said)
                                  + ". Take it into account, then call again.")
-        if call.tool == OBSERVE:
+        if call.tool == OBSERVE.name:
             return await self._observe(call)
         tool = self.tools.get(call.tool)
         if tool is None:
             return self._refused("unknown_tool", f"heybro has no page tool {call.tool!r}; its "
-                                 f"tools: {OBSERVE}, {', '.join(self.tools)}.")
+                                 f"tools: {OBSERVE.name}, {', '.join(self.tools)}.")
         opens = tool.kind == "tab" and "url" in tool.args.model_fields  # the task's own new tab
         if not self._has_tab() and not opens:
             return self._refused("no_tab", NO_TAB)
         if tool.kind == "browser" and env.state.snapshot is None:
-            await env.observe()  # element ids are the page map's: there must be one
+            await env.page.observe()  # element ids are the page map's: there must be one
         proposed = ProposedToolCall(tool=call.tool, parameters=call.parameters,
                                     reason=f"called by {self.client}")
         try:
@@ -160,7 +163,7 @@ class OutsideRun:
                                  "meanwhile. Look at the page again (observe) before going on.")
         finally:
             cycle.worker.iterations.append(iteration)  # type: ignore[union-attr]
-            await env.recorder.iteration(self.task, iteration)
+            await env.services.recorder.iteration(self.task, iteration)
         if not iteration.tool_calls:
             return self._refused("not_run", "Not run.")
         return self._acted(iteration.tool_calls[-1])
@@ -195,18 +198,18 @@ class OutsideRun:
                 return switched
         if not self._has_tab():
             return self._refused("no_tab", NO_TAB)
-        tc = ToolCall(tool=OBSERVE, parameters=call.parameters, read_only=True,
+        tc = ToolCall(tool=OBSERVE.name, parameters=call.parameters, read_only=True,
                       reason=f"called by {self.client}")
-        await env.recorder.tool_call(self.task, "worker", tc)
+        await env.services.recorder.tool_call(self.task, "worker", tc)
         try:
-            env.page_changed()
-            snap = await env.observe()
+            env.page.changed()
+            snap = await env.page.observe()
         except ToolFailed as err:
             tc.success, tc.error, tc.error_code = False, env.state.secrets.scrub(err.message), err.code
-            await env.recorder.tool_result(self.task, "worker", tc)
+            await env.services.recorder.tool_result(self.task, "worker", tc)
             return self._refused(err.code, tc.error)
         tc.success, tc.url = True, snap.url or None
-        await env.recorder.tool_result(self.task, "worker", tc)
+        await env.services.recorder.tool_result(self.task, "worker", tc)
         return OutsideActed(success=True, status=self.task.status.value, url=snap.url,
                             page=env.state.secrets.scrub(snap.page_section()))
 

@@ -81,8 +81,8 @@ async def heal(env: AgentEnv, routine: str, n: int, step: Step, target: str | No
     acted = [(tc.tool, tc.parameters, tc.signature) for tc in worker.done
              if tc.success and _in_place(tc.tool)]
     if step.expect is not None:
-        env.page_changed()
-        fact = await on_page(env, step.tool, step.expect, {}, None, await env.observe())
+        env.page.changed()
+        fact = await on_page(env, step.tool, step.expect, {}, None, await env.page.observe())
         if not fact.met:
             return Healed(False, f"after the model's turn the page does not show the step's "
                           f"outcome: {fact.detail}", model_calls=calls)

@@ -23,7 +23,8 @@ from shared_schema.status import Decision
 
 from ..agent.browser import describe_signature
 from ..agent.cutoff import action_key
-from ..agent.env import AgentEnv, Aim
+from ..agent.env import AgentEnv
+from ..agent.run_state import Aim
 from ..agent.errors import GuardrailHit, Interrupted, NewInformation
 from ..agent.pipeline import Pipeline
 from ..agent.model_run import ModelRun, open_task_page
@@ -118,14 +119,14 @@ class RoutineReplay:
         if resume is not None and resume.replan:
             return await self._hand_over(None, "you added information", resume)
         first = self._first_replay_step() if resume is not None else 0
-        await self.env.set_status(TaskStatus.executing)
-        await env.recorder.plan_changed(task)
+        await self.env.life.set_status(TaskStatus.executing)
+        await env.services.recorder.plan_changed(task)
         try:
             for n in range(first, len(self.recorded)):
                 step = self.recorded[n]
                 await self._enter_subtask(step.subtask)
-                await env.checkpoint(interrupt=False)
-                if env.control.has_messages:  # the user said something new: the model plans it
+                await env.life.checkpoint(interrupt=False)
+                if env.services.control.has_messages:  # the user said something new: the model plans it
                     return await self._hand_over(None, "you added information")
                 await self._replay(n, step)
             await self._enter_subtask(len(task.subtasks))
@@ -146,10 +147,11 @@ class RoutineReplay:
         self._need_model(why or short, "finishing the task without the routine")
         self.settings.mode = "model"
         self.settings.keep(task)
-        await env.recorder.message(task, f"Replay handed over to the model ({short}): it goes on "
-                                   f"with \"{task.current_subtask or task.description}\"."
-                                   + (" The routine is not changed by this run." if self.healed
-                                      else ""), "warning" if why else "info")
+        await env.services.recorder.message(
+            task, f"Replay handed over to the model ({short}): it goes on with "
+            f"\"{task.current_subtask or task.description}\"."
+            + (" The routine is not changed by this run." if self.healed else ""),
+            "warning" if why else "info")
         note = said if why is None else ResumeNote(why=(
             f"heybro was replaying the saved routine {self.routine.name!r} without the model and "
             f"could not go on: {why}. Continue the task from the current subtask on the page as "
@@ -168,8 +170,8 @@ class RoutineReplay:
         args = fill(step.args, self.values)
         tool = definition(step.tool)
         if tool is None or not _replayable(step):
-            await env.recorder.message(task, f"Step {n + 1} ({step.tool}) does not act on the page "
-                                       "by an element; replay skips it.")
+            await env.services.recorder.message(task, f"Step {n + 1} ({step.tool}) does not act on the page "
+                                                "by an element; replay skips it.")
             return
         aim = Aim(step.signature, _describe(step.signature))
         params: dict[str, Any] = {"routine_step": n, **args}
@@ -189,7 +191,7 @@ class RoutineReplay:
         done = await Pipeline(self, {tool.name: tool}, "replay").act(
             ProposedToolCall(tool=step.tool, parameters=params, reason=step.intent), a, aim=aim,
             expect=step.expect, settle_ms=WAIT_MS)
-        env.page_changed()
+        env.page.changed()
         tc = done.tc
         if tc.success is False:
             why: str | None = f"{tc.error_code}: {tc.error}"
@@ -210,8 +212,8 @@ class RoutineReplay:
         env, task = self.env, self.task
         named = f"step {n + 1} ({step.tool}{' on ' + target if target else ''})"
         self._need_model(f"{named} does not match the page ({why})", "healing it")
-        await env.recorder.message(task, f"{named[0].upper()}{named[1:]} does not match the page "
-                                   f"({why}); asking the model for this step only.")
+        await env.services.recorder.message(task, f"{named[0].upper()}{named[1:]} does not match the page "
+                                            f"({why}); asking the model for this step only.")
         while True:
             try:
                 got = await heal(env, self.routine.name, n + 1, step, target, args, self.values, why)
@@ -222,21 +224,21 @@ class RoutineReplay:
                 continue  # paused while the model answered: that reply is set aside; ask again
         self._count()
         if got.ok and not got.steps:
-            await env.recorder.message(task, f"Step {n + 1}: the page already shows its outcome "
-                                       f"({got.why}).")
+            await env.services.recorder.message(task, f"Step {n + 1}: the page already shows its outcome "
+                                                f"({got.why}).")
             return
         if not got.ok:
             raise HealFailed(f"step {n + 1} ({step.tool}{' on ' + target if target else ''}) did "
                              f"not match the page ({why}) and healing failed: {got.why}")
         self.healed[n] = got.steps
         self.runs.count_run(task.id, heals=1)
-        await env.recorder.message(task, f"Step {n + 1} healed with {got.model_calls} model "
-                                   f"call(s): {got.why}")
+        await env.services.recorder.message(task, f"Step {n + 1} healed with {got.model_calls} model "
+                                            f"call(s): {got.why}")
 
     def _need_model(self, situation: str, act: str) -> None:
         """Replay needs no model while the page matches; what needs one ends the run saying so
         (nothing on the page is done by a guess), recorded as any failed run."""
-        if not self.env.settings.configured:
+        if not self.env.services.settings.configured:
             raise GuardrailHit("no_model", f"{situation[:1].upper()}{situation[1:]}: {act} needs "
                                "a model, and none is configured. Set one with `heybro config "
                                "--model NAME [--base-url URL] [--api-key]` (any OpenAI-compatible "
@@ -256,16 +258,16 @@ class RoutineReplay:
                 try:
                     await self._prove(current.done_when, "done_when")
                 except HealFailed as err:
-                    await env.recorder.message(task, f"Going on: {err}; the steps' own checks "
-                                               "held, and the routine's outcome is checked at "
-                                               "the end.", "warning")
+                    await env.services.recorder.message(task, f"Going on: {err}; the steps' own checks "
+                                                        "held, and the routine's outcome is checked at "
+                                                        "the end.", "warning")
             task.current_subtask_index += 1
-            await env.recorder.plan_changed(task)
+            await env.services.recorder.plan_changed(task)
 
     async def _prove(self, outcome: ExpectedOutcome, what: str) -> str:
         env = self.env
-        env.page_changed()
-        fact = await on_page(env, what, outcome, {}, None, await env.observe())
+        env.page.changed()
+        fact = await on_page(env, what, outcome, {}, None, await env.page.observe())
         fact.about = "the routine's outcome" if what == "outcome" else \
             f"done_when of subtask {self.task.current_subtask_index + 1}"
         verdict = Verdict(decision=Decision.mark_complete if fact.met else Decision.continue_work,
@@ -274,9 +276,9 @@ class RoutineReplay:
                                  f"{fact.detail}", llm_confidence=None,
                           dom_confidence=1.0 if fact.met else 0.0,
                           confidence=1.0 if fact.met else 0.0,
-                          threshold=env.settings.confidence_threshold, accepted=fact.met,
+                          threshold=env.services.settings.confidence_threshold, accepted=fact.met,
                           facts=[fact])
-        await env.recorder.verdict(self.task, verdict)
+        await env.services.recorder.verdict(self.task, verdict)
         if not fact.met:
             raise HealFailed(f"after the replayed steps the page does not show "
                              f"{expect_text(outcome)!r} ({fact.detail})")
@@ -286,7 +288,7 @@ class RoutineReplay:
         """Every step ran: the routine's recorded outcome is checked on the page (the run
         verifies), and only then do the healed steps go into the routine."""
         env, task = self.env, self.task
-        await self.env.set_status(TaskStatus.verifying)
+        await self.env.life.set_status(TaskStatus.verifying)
         final = next((_filled(o.done_when, self.values) for o in reversed(self.routine.subtasks)
                       if o.done_when), None)
         last = next((s.expect for s in reversed(self.recorded) if s.expect), None)
@@ -303,8 +305,8 @@ class RoutineReplay:
         heals = len(self.healed)
         if heals:
             self._update_routine()
-            await env.recorder.message(task, f"Routine {self.routine.name!r} updated: "
-                                       f"{heals} step(s) healed into it.")
+            await env.services.recorder.message(task, f"Routine {self.routine.name!r} updated: "
+                                                f"{heals} step(s) healed into it.")
         calls = len(task.usage)
         return Done(f"Replayed routine {self.routine.name!r}: {steps} steps, {heals} healed, "
                     f"{calls} model call(s); {shown}.")
@@ -334,8 +336,8 @@ class RoutineReplay:
     async def _shows(self, step: Step) -> bool:
         if step.expect is None or not proves(step.expect):
             return False
-        self.env.page_changed()
-        return (await on_page(self.env, step.tool, step.expect, {}, None, await self.env.observe())).met
+        self.env.page.changed()
+        return (await on_page(self.env, step.tool, step.expect, {}, None, await self.env.page.observe())).met
 
     def _count(self) -> None:
         calls = len(self.task.usage) - self.counted

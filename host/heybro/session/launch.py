@@ -93,7 +93,7 @@ class Launcher:
                             break
                         continue
                     log.info("task_end", task_id=task.id, status=result.status.value,
-                             reason=result.reason, overhead_ms=env.overhead_ms[-20:])
+                             reason=result.reason, overhead_ms=env.state.overhead_ms[-20:])
                     break
             finally:
                 await client.close()

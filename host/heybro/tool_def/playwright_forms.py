@@ -72,6 +72,27 @@ def scroll(s: Exported) -> list[str]:
 
 
 @own
+def context_click(s: Exported) -> list[str]:
+    return [f"{s.element}.click(button='right'{_at(s)})"]
+
+
+@own
+def click_with(s: Exported) -> list[str]:
+    """A click, with the keys held and the point inside the element when the step gave them."""
+    mods = s.args.get("modifiers") or []
+    return [f"{s.element}.click({', '.join(filter(None, [f'modifiers={mods!r}' if mods else '', _at(s).lstrip(', ')]))})"]
+
+
+def _at(s: Exported) -> str:
+    """A point given as fractions of the element's box, as Playwright's `position` (pixels)."""
+    x, y = s.args.get("x"), s.args.get("y")
+    if x is None or y is None:
+        return ""
+    box = f"{s.element}.bounding_box()"
+    return f", position={{'x': {box}['width'] * {float(x)!r}, 'y': {box}['height'] * {float(y)!r}}}"
+
+
+@own
 def goto(s: Exported) -> list[str]:
     return [f"page.goto({s.value(s.args.get('url', ''))})"]
 
@@ -84,6 +105,11 @@ def new_tab(s: Exported) -> list[str]:
 @own
 def newest_tab(s: Exported) -> list[str]:
     return ["page = page.context.pages[-1]  # the tab the task switched to (the newest)"]
+
+
+@own
+def close_page(s: Exported) -> list[str]:
+    return ["page.close()", "page = page.context.pages[-1]  # the task's tab it works in after"]
 
 
 @own
