@@ -2,7 +2,7 @@
 /** press: a key or combo, on the element or on whatever has focus. */
 import { focusOn } from "../content/dom_input.js";
 import { parseKeys, pressKeys } from "../content/dom_keys.js";
-import { deepActiveElement } from "../content/refind.js";
+import { deepActiveElement } from "../content/dom_roots.js";
 import { noKeyEffect, pressSteps } from "../content/dom_trusted.js";
 
 /** @type {import("./page.js").PageAction} */

@@ -28,7 +28,8 @@ import { AMOUNT, CHARGE, CLICKERS, SECRET_VALUE } from "../shared/effect_rules.j
 import { cut, digestOf, reasonsOf } from "../shared/effect_judge.js";
 import { actionError } from "./dom_input.js";
 import { isSecretField } from "./dom_secret.js";
-import { accessibleName, labelText, norm, roleOf } from "./refind.js";
+import { accessibleName, labelText, roleOf } from "./accessible_name.js";
+import { norm } from "./norm.js";
 import { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, qsa, tagOf } from "./dom_native.js";
 
 const MONEY = new RegExp(AMOUNT, "i"), RECURS = new RegExp(CHARGE, "i");

@@ -5,17 +5,6 @@
   // Injected twice (the manifest, and the coordinator for a page opened before the install): keep the first.
   if (/** @type {any} */ (globalThis).__heybroAgent) return;
   /** @type {any} */ (globalThis).__heybroAgent = true;
-// ---- extension/content/norm.js
-const __norm = (() => {
-/**
- * Text as compared and shown: runs of white space (and of the zero-width spaces editors keep an
- * empty line open with) made one space, trimmed. Anything that is not a
- * string (a page's odd property where a string was expected) reads as no words, never an error.
- * @param {unknown} s
- */
-function norm(s) { return typeof s === "string" ? s.replace(/[\s\u200b\u2060]+/g, " ").trim() : ""; }
-return { norm };
-})();
 // ---- extension/content/dom_native.js
 const __dom_native = (() => {
 /**
@@ -284,6 +273,1561 @@ const formMethodOf = (form, submitter) => {
 /** A link's target, absolute ("" for none). @param {Element} el @returns {string} */
 const linkTargetOf = (el) => (!isHtml(el) ? "" : tagOf(el) === "a" ? hrefA.call(el) : tagOf(el) === "area" ? hrefArea.call(el) : "");
 return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, elementsAtOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, listenOf, requestSubmitOf, formElementsOf, formOwnerOf, formActionOf, formMethodOf, linkTargetOf };
+})();
+// ---- extension/content/controls.js
+const __controls = (() => {
+/**
+ * What is a control a person can operate, by markup alone (no style lookups), and whether an
+ * element is rendered at all. The scan, the re-finding of an element and the waits for one ask it.
+ */
+const { attr, checkVisibilityOf, hasAttr, isConnectedOf, tagOf } = __dom_native;
+
+/** Tags that are interactive by themselves (see isInteractiveCheap for the exceptions). */
+const INTERACTIVE_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary", "option",
+  "details", "label", "video", "audio"]);
+
+const INTERACTIVE_ROLES = new Set(["button", "link", "checkbox", "radio", "tab", "menuitem",
+  "menuitemcheckbox", "menuitemradio", "option", "switch", "textbox", "combobox", "searchbox",
+  "slider", "spinbutton", "treeitem", "listbox", "gridcell", "scrollbar"]);
+
+/** Whether the element is interactive by markup alone (no style lookups). @param {Element} el */
+function isInteractiveCheap(el) {
+  const tag = tagOf(el);
+  if (INTERACTIVE_TAGS.has(tag)) {
+    // A link without a target is a control only by what else says so (a role, a tabindex, a handler).
+    if (tag === "a" && hasAttr(el, "href")) return true;
+    if (tag === "input") return /** @type {HTMLInputElement} */ (el).type !== "hidden";
+    if (tag === "label") return false; // its control is the target; a label alone is context
+    if (tag === "option" || tag === "details") return false; // rendered with their select / summary
+    if (tag === "video" || tag === "audio") return hasAttr(el, "controls");
+    if (tag !== "a") return true;
+  }
+  const role = attr(el, "role");
+  const first = role ? role.split(/\s+/)[0].toLowerCase() : "";
+  // A grid's cell is data unless it can be chosen or edited: grids make every cell focusable (a
+  // roving tabindex, for their arrow keys), which makes none of them a control a person operates.
+  if (first === "gridcell") return hasAttr(el, "aria-selected") || attr(el, "aria-readonly") === "false" || hasAttr(el, "onclick");
+  if (first && INTERACTIVE_ROLES.has(first)) return true;
+  if (hasAttr(el, "onclick")) return true;
+  const ce = attr(el, "contenteditable");
+  if (ce !== null && ce !== "false") return true;
+  const ti = attr(el, "tabindex");
+  if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return !(first ? READ_ROLES.has(first) : READ_TAGS.has(tag));
+  return false;
+}
+
+/**
+ * What a person reads, not operates, when it takes the keyboard focus (a table focusable to scroll
+ * it with the arrow keys, a code block, a region): its tabindex makes it no control. A grid stays
+ * out too: its cells and rows are what is chosen, never the grid as one.
+ */
+const READ_ROLES = new Set(["table", "grid", "treegrid", "rowgroup", "list", "region", "article", "document", "feed", "log",
+  "tabpanel", "main", "navigation", "complementary", "banner", "contentinfo", "figure", "img", "status", "note", "math"]);
+
+const READ_TAGS = new Set(["table", "tbody", "ul", "ol", "dl", "pre", "section", "article", "main", "nav", "aside", "figure", "blockquote"]);
+
+/** Whether the element takes up space on screen. @param {Element} el */
+function isRendered(el) {
+  if (!isConnectedOf(el)) return false;
+  return checkVisibilityOf(el, { checkVisibilityCSS: true });
+}
+return { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered };
+})();
+// ---- extension/content/norm.js
+const __norm = (() => {
+/**
+ * Text as compared and shown: runs of white space (and of the zero-width spaces editors keep an
+ * empty line open with) made one space, trimmed. Anything that is not a
+ * string (a page's odd property where a string was expected) reads as no words, never an error.
+ * @param {unknown} s
+ */
+function norm(s) { return typeof s === "string" ? s.replace(/[\s\u200b\u2060]+/g, " ").trim() : ""; }
+return { norm };
+})();
+// ---- extension/content/accessible_name.js
+const __accessible_name = (() => {
+/**
+ * What an element is called and what it says, as a person (and a screen reader) reads it: its
+ * role, its accessible name (ARIA's name computation, its main branches), its label, the words it
+ * shows as the browser lays them out, and the words it shows where its name says something else.
+ *
+ * A pure module over the DOM: the page map names controls by it, signatures record it
+ * (signature.js), and the checks before an action read it. Reads within one synchronous pass share
+ * a `pass` map (see signature.js captureSignature): the page's labels are indexed once and each
+ * element's words read once.
+ */
+const { norm } = __norm;
+const { attr, byTagOf, childCountOf, docOf, firstChildOf, hasAttr, idOf, innerTextOf, isConnectedOf, isHtml, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rootOf, tagOf, textOf } = __dom_native;
+
+/** @param {string} s @param {number} n */
+function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
+
+/** The element's ARIA role: explicit, or implied by its tag. @param {Element} el */
+function roleOf(el) {
+  const explicit = attr(el, "role");
+  if (explicit) return explicit.split(/\s+/)[0].toLowerCase();
+  return implicitRole(el);
+}
+
+/** The role the element's tag gives it. @param {Element} el */
+function implicitRole(el) {
+  const tag = tagOf(el);
+  switch (tag) {
+    case "a": case "area": return hasAttr(el, "href") ? "link" : "";
+    case "button": return "button";
+    case "select": return /** @type {HTMLSelectElement} */ (el).multiple || /** @type {HTMLSelectElement} */ (el).size > 1 ? "listbox" : "combobox";
+    case "textarea": return "textbox";
+    case "option": return "option";
+    case "summary": return "button";
+    case "dialog": return "dialog";
+    case "img": return "img";
+    case "input": {
+      const t = (attr(el, "type") || "text").toLowerCase();
+      if (["button", "submit", "reset", "image"].includes(t)) return "button";
+      if (t === "checkbox") return "checkbox";
+      if (t === "radio") return "radio";
+      if (t === "range") return "slider";
+      if (t === "number") return "spinbutton";
+      if (t === "search") return "searchbox";
+      if (t === "file") return "button";
+      if (t === "hidden") return "";
+      return hasAttr(el, "list") ? "combobox" : "textbox";
+    }
+    default: return /^h[1-6]$/.test(tag) ? "heading" : "";
+  }
+}
+
+/** Text of the elements an aria-labelledby/-describedby names. @param {Element} el @param {string} name the attribute */
+function referencedText(el, name) {
+  const ids = attr(el, name);
+  if (!ids) return "";
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
+  return norm(ids.split(/\s+/).map((id) => {
+    const t = "getElementById" in root ? root.getElementById(id) : null;
+    return t ? wordsOf(t) : "";
+  }).join(" "));
+}
+
+const NOT_WORDS = new Set(["script", "style", "template", "noscript"]);
+
+/**
+ * An element's text without what is no words (a script or style inside it: a page's inline
+ * `<script>` beside a label is code, not part of its name).
+ * @param {Element} el
+ */
+function wordsOf(el) {
+  const raw = textOf(el) || "";
+  if (!qs(el, "script, style, template, noscript")) return raw;
+  let out = "";
+  const walker = docOf(el).createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => nodeTypeOf(n) === 1 && NOT_WORDS.has(tagOf(/** @type {Element} */ (n))) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+  });
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n);
+  return out;
+}
+
+/**
+ * The text of the label(s) that describe a form control.
+ * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: the page's labels are indexed once
+ */
+function labelText(el, pass) {
+  if (!pass) return readLabelText(el);
+  // (Read once in a pass: the rendering names a field by it, and its signature keeps it.)
+  /** @type {Map<Element, string>} */
+  let memo = pass.get(labelText);
+  if (!memo) { memo = new Map(); pass.set(labelText, memo); }
+  let t = memo.get(el);
+  if (t === undefined) { t = readLabelText(el, pass); memo.set(el, t); }
+  return t;
+}
+
+/** @param {Element} el @param {Map<any, any>} [pass] */
+function readLabelText(el, pass) {
+  const byRef = referencedText(el, "aria-labelledby");
+  if (byRef) return cut(byRef, 120);
+  const labels = labelsOf(el, pass);
+  if (labels && labels.length) {
+    // The label's own words, without the value of a control nested in it (e.g. a select's options).
+    return cut(norm(Array.from(labels).map((l) => ownText(l, el)).join(" ")), 120);
+  }
+  return "";
+}
+
+/**
+ * The labels of a form control, as `el.labels` lists them (in document order). `labels` searches
+ * the whole document on every call (a quarter of a millisecond on a page of 20,000 elements), and
+ * a re-find reads the labels of hundreds of candidates: within a pass they come from an index of
+ * the labels that name an element by its id (built once per document or shadow root) and the
+ * labels around it — the only ones whose control it can be.
+ * @param {Element} el @param {Map<any, any>} [pass]
+ * @returns {ArrayLike<HTMLLabelElement> | null | undefined}
+ */
+function labelsOf(el, pass) {
+  if (!pass || !("labels" in el) || !isConnectedOf(el)) return /** @type {HTMLInputElement} */ (el).labels;
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
+  /** @type {Map<Node, Map<string, HTMLLabelElement[]>>} */
+  let byRoot = pass.get(labelsOf);
+  if (!byRoot) { byRoot = new Map(); pass.set(labelsOf, byRoot); }
+  let byFor = byRoot.get(root);
+  if (!byFor) {
+    byFor = new Map();
+    for (const l of Array.from(/** @type {NodeListOf<HTMLLabelElement>} */ (qsa(root, "label[for]")))) {
+      const f = l.getAttribute("for") || "";
+      const g = byFor.get(f);
+      if (g) g.push(l); else byFor.set(f, [l]);
+    }
+    byRoot.set(root, byFor);
+  }
+  /** @type {HTMLLabelElement[]} */
+  const out = [];
+  const control = /** @type {HTMLElement} */ (/** @type {unknown} */ (el)); // a form control: it has `labels`
+  for (let p = parentElOf(el); p; p = parentElOf(p)) if (tagOf(p) === "label" && /** @type {HTMLLabelElement} */ (p).control === control) out.push(/** @type {HTMLLabelElement} */ (p));
+  if (idOf(el)) for (const l of byFor.get(idOf(el)) || []) if (l.control === control && !out.includes(l)) out.push(l);
+  return out.length > 1 ? out.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1)) : out;
+}
+
+/**
+ * Text of `root` leaving out the subtree of `skip`, of other form controls, and of the elements
+ * `also` names (a caller's look-alikes of `skip`: a copy of a control put beside it is not what
+ * names the row or card it stands in).
+ * @param {Element} root @param {Element} skip @param {(e: Element) => boolean} [also]
+ */
+function ownText(root, skip, also) {
+  let out = "";
+  const walker = (docOf(root) || document).createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n === skip || (nodeTypeOf(n) === 1 && (["select", "textarea", "script", "style"].includes(tagOf(/** @type {Element} */ (n))) || (!!also && also(/** @type {Element} */ (n)))))
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n) + " ";
+  return out;
+}
+
+/**
+ * The element's visible words (textContent is used: innerText would force a layout per element).
+ * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: each element's are read once
+ */
+function visibleText(el, pass) {
+  if (!pass) return readVisibleText(el);
+  /** @type {Map<Element, string>} */
+  let memo = pass.get(visibleText);
+  if (!memo) { memo = new Map(); pass.set(visibleText, memo); }
+  let t = memo.get(el);
+  if (t === undefined) { t = readVisibleText(el); memo.set(el, t); }
+  return t;
+}
+
+/** @param {Element} el */
+function readVisibleText(el) {
+  const tag = tagOf(el);
+  if (tag === "input" || tag === "textarea") return "";
+  if (tag === "select") {
+    const sel = /** @type {HTMLSelectElement} */ (el);
+    return cut(norm(sel.selectedOptions[0]?.textContent), 80);
+  }
+  const raw = textOf(el) || "";
+  // A container's words can run to the whole page's: the first hundred, once normalised, are those
+  // of a slice whose normalised form is longer than that.
+  if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
+  return cut(norm(childCountOf(el) && raw.length <= 400 ? laidOutText(el, raw) : raw), 100);
+}
+
+/** A control's subtree past this size keeps its textContent (walking it would cost more than it says). */
+const LAID_OUT_MAX = 40;
+
+/** Parts of a control that are other things, not its words: a tree item's nested group of items, a
+ * menu's submenu (Chrome's accessible name leaves them out too). */
+const NOT_NAME = new Set(["group", "tree", "list", "listbox", "menu", "menubar", "grid", "table", "tablist", "toolbar", "dialog"]);
+
+/**
+ * An element's words as the browser lays them out and a person reads them: a part that stands
+ * apart (a block, an inline-block badge, a float, a positioned one) is a word of its own ("Inbox 7",
+ * not "Inbox7"; "Comments 2 Comments in moderation"); words hidden from everyone (display: none,
+ * visibility: hidden, aria-hidden) and a nested group of other items say nothing, as in Chrome's
+ * accessible name; a line break (`New<br>messages`) and an inline svg's title part words too;
+ * inline formatting inside a word ("Ket<b>tle</b>") stays one word.
+ * @param {Element} el @param {string} raw its textContent
+ */
+function laidOutText(el, raw) {
+  const view = docOf(el).defaultView;
+  if (!view || byTagOf(el, "*").length > LAID_OUT_MAX) return raw;
+  let out = "";
+  /** @param {Node} p @param {boolean} shown whether p's own words show (visibility) */
+  const walk = (p, shown) => {
+    for (let c = firstChildOf(p); c; c = nextSiblingOf(c)) {
+      const t = nodeTypeOf(c);
+      if (t === 3) { if (shown) out += nodeValueOf(c) || ""; continue; }
+      if (t !== 1) continue;
+      const e = /** @type {Element} */ (c), tag = tagOf(e);
+      if (tag === "script" || tag === "style" || tag === "template" || attr(e, "aria-hidden") === "true") continue;
+      if (tag === "br") { out += " "; continue; } // a line break parts words as a space does
+      const role = attr(e, "role");
+      if (role && NOT_NAME.has(role)) continue;
+      const st = view.getComputedStyle(e);
+      if (st.display === "none") continue;
+      // (An inline picture, an svg, is a thing of its own beside the words: its title is a word apart.)
+      const apart = (st.display !== "inline" && st.display !== "contents") || tag === "svg" || st.float !== "none" || st.position === "absolute" || st.position === "fixed";
+      if (apart) out += " ";
+      walk(e, st.visibility === own || st.visibility === "visible");
+      if (apart) out += " ";
+    }
+  };
+  // Hidden words are those hidden inside the element: a control hidden as a whole (a menu's entry
+  // shown on hover) still has its own.
+  const own = view.getComputedStyle(el).visibility;
+  walk(el, true);
+  return out;
+}
+
+/**
+ * A simplified accessible name (ARIA name computation, main branches).
+ * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
+ */
+function accessibleName(el, pass) {
+  const byRef = referencedText(el, "aria-labelledby");
+  if (byRef) return cut(byRef, 120);
+  const aria = norm(attr(el, "aria-label"));
+  if (aria) return cut(aria, 120);
+  const tag = tagOf(el);
+  if (tag === "input" || tag === "textarea" || tag === "select") {
+    const t = (attr(el, "type") || "").toLowerCase();
+    if (tag === "input" && ["submit", "button", "reset"].includes(t)) return norm(/** @type {HTMLInputElement} */ (el).value) || (t === "submit" ? "Submit" : t === "reset" ? "Reset" : "");
+    if (tag === "input" && t === "image") return norm(attr(el, "alt"));
+    const label = labelText(el, pass);
+    if (label) return label;
+    return cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
+  }
+  if (tag === "img") return cut(norm(attr(el, "alt") || attr(el, "title")), 120);
+  // What is typed into an editable region is its value, not its name (a rich-text body is named
+  // by its label, never by the letter being written in it).
+  if (isTextRegion(el)) return cut(norm(attr(el, "aria-placeholder") || attr(el, "placeholder") || attr(el, "data-placeholder") || attr(el, "title")), 120);
+  const text = visibleText(el, pass);
+  if (text) return text;
+  // An icon button: the name often sits on the image inside it.
+  const img = qs(el, "img[alt], svg title, [aria-label]");
+  if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
+  return cut(norm(attr(el, "title")), 120);
+}
+
+/**
+ * The words a control shows where its accessible name says something else (`<button
+ * aria-label="Keep my account">Delete my account</button>`): a person reads one, a screen reader
+ * the other, and either may be the page's trap — so both are shown. "" where they agree (one holds
+ * the other), where the control shows no words (an icon), or for a field (its words are its value).
+ * @param {Element} el @param {string} name its accessible name
+ */
+function shownWords(el, name) {
+  if (!name || !(hasAttr(el, "aria-label") || hasAttr(el, "aria-labelledby"))) return "";
+  const tag = tagOf(el);
+  if (tag === "input" || tag === "textarea" || tag === "select" || isTextRegion(el)) return "";
+  const shown = norm(isHtml(el) ? innerTextOf(/** @type {HTMLElement} */ (el)) : textOf(el)).slice(0, 80);
+  if (!/[\p{L}\p{N}]/u.test(shown)) return "";
+  const a = shown.toLowerCase(), b = name.toLowerCase();
+  return a.includes(b) || b.includes(a) ? "" : shown;
+}
+
+/** An editable region or a text box the page draws itself (not a form field). @param {Element} el */
+function isTextRegion(el) {
+  const ce = attr(el, "contenteditable");
+  return (ce !== null && ce !== "false") || /^(textbox|searchbox)$/.test(attr(el, "role") || "");
+}
+return { roleOf, implicitRole, referencedText, wordsOf, labelText, ownText, visibleText, accessibleName, shownWords, isTextRegion };
+})();
+// ---- extension/content/dom_pointer.js
+const __dom_pointer = (() => {
+/**
+ * What the page's style sheets say about its elements, without reading the computed style of every
+ * element: which show a pointer cursor (clickable by listener: the page styled them as clickable),
+ * and which could be hidden by opacity, `visibility` or `content-visibility`.
+ *
+ * `getComputedStyle` on each of a page's ~20,000 nodes costs tens of milliseconds, and
+ * `checkVisibility` on each of its interactive elements a few µs apiece (≈ 15 ms on 5,000). These
+ * properties, though, can only come from a style rule, an inline style, an animation, or the
+ * user-agent sheet. So we ask the page's own style sheets which selectors set them, and match those
+ * selectors once with `querySelectorAll`. Where a sheet cannot be read (cross-origin without CORS),
+ * or a selector cannot be matched on its own, the caller falls back to asking each element.
+ */
+
+const { attr, hasAttr, qsa, tagOf } = __dom_native;
+
+/** Pseudo-classes that depend on interaction or are pseudo-elements: dropped so the selector matches
+ * the element itself (the computed style then settles whether the cursor really is a pointer). */
+const DYNAMIC = /::?(before|after|marker|placeholder|selection|first-line|first-letter|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)\b|:(hover|active|focus|focus-visible|focus-within|visited|target)\b/g;
+
+/** Pseudo-elements that hold real elements (a shadow tree's part, a closed `<details>`'s content):
+ * hiding them hides those elements. Dropped, with what follows them, they leave a selector for the
+ * element that holds them — a superset, which the exact checks narrow down. */
+const HOLDER = /::(part\([^)]*\)|details-content).*$/;
+/** Any other pseudo-element (and the legacy one-colon forms): hiding it hides no element. */
+const PSEUDO_ELEMENT = /::[\w-]|:(before|after|first-line|first-letter)\b/;
+
+/** Attribute selectors and strings, which may contain anything. */
+const QUOTED = /\[[^\]]*\]|"[^"]*"|'[^']*'/g;
+
+/** A selector list's selectors (commas inside `:is(…)`, `[…]` or quotes do not split). @param {string} list */
+function splitSelectors(list) {
+  /** @type {string[]} */ const out = [];
+  let depth = 0, start = 0;
+  /** @type {string | null} */ let quote = null;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (quote) { if (c === "\\") i++; else if (c === quote) quote = null; }
+    else if (c === '"' || c === "'") quote = c;
+    else if (c === "(" || c === "[") depth++;
+    else if (c === ")" || c === "]") depth--;
+    else if (c === "," && depth === 0) { out.push(list.slice(start, i)); start = i + 1; }
+  }
+  out.push(list.slice(start));
+  return out;
+}
+
+/** Selectors per style sheet, keyed by the sheet (a sheet's rules rarely change between scans).
+ * cursor / hide: null when some rule could not be turned into a selector that stands on its own;
+ * hoverPointer: selectors that give a pointer cursor on hover only (`.controls span:hover`): the
+ * element shows it the moment a pointer is over it, which its style now cannot confirm;
+ * hostHide: a shadow root's sheet hides its host or the host's slotted children;
+ * noPointer: selectors of rules that turn the pointer off (`pointer-events: none`, which is inherited:
+ * a disabled page link's `.disabled .page-link`), static ones only (a :hover rule is not the page now);
+ * reveal: elements a pointer over something around them shows (`tr:hover .row-actions { left: 0 }`),
+ * as selectors without their :hover, so they match those elements as the page is now;
+ * words: selectors of rules that can keep words from a person's eyes (hidesWords).
+ * covers: selectors of rules that can lay a box over other elements' words (coversWords).
+ * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
+ *   reveal: string[], words: string[], covers: string[]}} SheetSelectors */
+/** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
+const sheetCache = new WeakMap();
+
+/** @param {CSSStyleDeclaration} st whether the declarations set a property that can hide an element */
+function hides(st) { return !!(st.opacity || st.visibility || /** @type {any} */ (st).contentVisibility); }
+
+/** Whether a part of a selector closes every bracket it opens (a whole selector, not a piece of one). @param {string} s */
+function balanced(s) {
+  let depth = 0;
+  for (const c of s.replace(QUOTED, "")) {
+    if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
+ * Whether the declarations can keep words from a person's eyes while the element stays rendered
+ * (the carriers of hidden instructions): no size for its text, a colour that is none (or white, the
+ * page's usual ground), a transform to nothing, clipping, or a place far off the page. The words of
+ * such elements are confirmed with their computed style before they are shown (dom_unseen.js).
+ * @param {CSSStyleDeclaration} st
+ */
+function hidesWords(st) {
+  const far = (/** @type {string} */ v) => /^-\s*\d{3,}/.test(v.trim()); // -999px, -100vw, -9999em …
+  return /^0(\.0*)?([a-z%]*)$/i.test(st.fontSize.trim()) || /transparent|rgba?\([^)]*[,/]\s*0(\.0*)?\s*\)|#fff\b|#ffffff\b|white|255,\s*255,\s*255/i.test(st.color)
+    || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
+    || far(st.textIndent) || far(st.left) || far(st.top) || far(st.marginLeft) || far(st.marginTop)
+    || /^0([a-z%]*)$/i.test(st.height.trim()) || /^0([a-z%]*)$/i.test(st.maxHeight.trim());
+}
+
+/**
+ * Whether the declarations can make a box laid over its neighbours' words (placed absolutely, with
+ * a background of its own): the words under it are confirmed by hit testing (dom_unseen.js).
+ * @param {CSSStyleDeclaration} st
+ */
+function coversWords(st) {
+  return st.position === "absolute" && !!(st.backgroundColor || st.backgroundImage || st.background);
+}
+
+/** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view (or draw one's icon) */
+function reveals(st) {
+  return !!(st.opacity || st.visibility || st.display || st.left || st.right || st.top || st.transform || st.clip
+    || st.clipPath || st.maxHeight || st.height || st.position || st.content);
+}
+
+/**
+ * The selectors of a sheet's rules that set `cursor` and those that can hide, or null if the sheet
+ * cannot be read.
+ * @param {CSSStyleSheet} sheet
+ * @returns {SheetSelectors | null}
+ */
+function sheetSelectors(sheet) {
+  /** @type {CSSRuleList} */ let rules;
+  try { rules = sheet.cssRules; } catch { return null; }
+  const hit = sheetCache.get(sheet);
+  if (hit && hit.n === rules.length) return hit.s;
+  /** @type {string[] | null} */ let cursor = [];
+  /** @type {string[] | null} */ let hide = [];
+  /** @type {string[]} */ const hoverPointer = [];
+  /** @type {string[]} */ const noPointer = [];
+  /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const words = [];
+  /** @type {string[]} */ const covers = [];
+  let hostHide = false;
+  /**
+   * @param {CSSRuleList} list
+   * @param {string} parent the enclosing style rule's selector (CSS nesting), "" at the top
+   */
+  const visit = (list, parent) => {
+    for (let i = 0; i < list.length; i++) {
+      const r = /** @type {any} */ (list[i]);
+      if (r.styleSheet) {
+        const sub = sheetSelectors(r.styleSheet);
+        if (!sub) { cursor = hide = null; return; }
+        if (cursor) { if (sub.cursor) cursor.push(...sub.cursor); else cursor = null; }
+        hoverPointer.push(...sub.hoverPointer);
+        noPointer.push(...sub.noPointer);
+        reveal.push(...sub.reveal);
+        words.push(...sub.words);
+        covers.push(...sub.covers);
+        if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
+        hostHide ||= sub.hostHide;
+      }
+      // Keyframes are left to the animations themselves (scopeStyles asks for them); @page styles no element.
+      const styled = r.style && r.keyText === undefined && r.type !== 6;
+      // Declarations after nested rules carry no selector: they apply to the enclosing rule's.
+      // A nested selector's "&" (the enclosing rule's elements) is widened to any element: the
+      // selector then matches a superset, which the exact checks narrow down.
+      const sel = styled ? (r.selectorText || parent).replace(/&/g, ":is(*)") : "";
+      if (styled && cursor && r.style.cursor) {
+        if (!sel) cursor = null;
+        else for (const s of splitSelectors(sel)) {
+          const t = s.replace(DYNAMIC, "").trim();
+          // ":host" rules style the shadow host from inside: the per-element fallback handles them.
+          if (/:host/.test(t)) { cursor = null; break; }
+          if (t && r.style.cursor === "pointer" && /:hover\b/.test(s) && !PSEUDO_ELEMENT.test(s.replace(QUOTED, ""))) hoverPointer.push(t);
+          else if (t) cursor.push(t);
+        }
+      }
+      if (styled && sel && r.style.pointerEvents === "none" && !/:host|::slotted/.test(sel)) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.trim();
+          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, "")) && !/:(hover|active|focus)/.test(t)) noPointer.push(t);
+        }
+      }
+      if (styled && sel && /:(hover|focus-within)\b/.test(sel) && reveals(r.style)) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.trim();
+          // The pointer is over something around it (`tr:hover .actions`), not over it: what the
+          // rule shows is the element after the last :hover.
+          const m = t.match(/^(.*):(?:hover|focus-within)\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
+          // (A :hover inside :not(…) or :is(…) says nothing about a pointer over a row.)
+          if (!m || !balanced(m[1]) || !balanced(m[3])) continue;
+          // What a pointer over the row draws in an element's ::before (an icon a flag toggle shows
+          // only then) reveals that element.
+          const drawn = PSEUDO_ELEMENT.test(m[3].replace(QUOTED, ""));
+          if (drawn && !r.style.content) continue;
+          reveal.push(`${m[1]} ${m[2]} ${drawn ? m[3].replace(/::?(before|after)\b.*$/, "") : m[3]}`.replace(DYNAMIC, "").replace(/\s+/g, " ").trim());
+        }
+      }
+      if (styled && hide && hides(r.style)) {
+        if (!sel) hide = null;
+        // From inside a shadow root: the host itself, or its children through the slots.
+        else if (/:host|::slotted/.test(sel)) hostHide = true;
+        else {
+          for (const s of splitSelectors(sel)) {
+            // Dynamic pseudo-classes stay: querySelectorAll matches them as the page is now.
+            const t = s.replace(HOLDER, "").trim();
+            if (t !== s.trim()) hide.push(t || "*");
+            else if (!PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) hide.push(t);
+          }
+        }
+      }
+      if (styled && sel && hidesWords(r.style) && !/:host|::slotted/.test(sel)) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.replace(DYNAMIC, "").trim();
+          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) words.push(t);
+        }
+      }
+      if (styled && sel && coversWords(r.style) && !/:host|::slotted/.test(sel)) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.replace(DYNAMIC, "").trim();
+          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) covers.push(t);
+        }
+      }
+      if (r.cssRules) visit(r.cssRules, r.selectorText ? sel : parent); // @media, @supports, @layer, nested rules
+    }
+  };
+  visit(rules, "");
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, words, covers };
+  sheetCache.set(sheet, { n: rules.length, s });
+  return s;
+}
+
+/**
+ * What a scope's elements say in their own `style` attributes, and what the user-agent sheet hides
+ * (a closed `<details>` and `hidden=until-found` hide their content with `content-visibility`), in
+ * one pass over the scope (a pass of the selector engine each would walk every element again):
+ * elements whose inline style could hide them, whose cursor is worth confirming, and that may turn
+ * the pointer off. (Compared as the `[style*="…" i]` selectors would: case-insensitive words.)
+ * @param {Document | ShadowRoot} scope
+ */
+/** Properties of an inline style that could keep words unseen (as hidesWords reads a rule's). */
+const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height/;
+
+function inlineStyles(scope) {
+  /** @type {Set<Element>} */ const hide = new Set();
+  /** @type {Element[]} */ const cursor = [];
+  /** @type {Set<Element>} */ const noPointer = new Set();
+  /** @type {Set<Element>} */ const words = new Set();
+  /** @type {Set<Element>} */ const covers = new Set();
+  const found = qsa(scope, "[style], details, [hidden]");
+  for (let i = 0; i < found.length; i++) {
+    const el = found[i];
+    const style = (attr(el, "style") || "").toLowerCase();
+    if (tagOf(el) === "details" || hasAttr(el, "hidden") || style.includes("opacity") || style.includes("visibility")) hide.add(el);
+    if (style.includes("cursor")) cursor.push(el);
+    if (style.includes("pointer-events")) noPointer.add(el);
+    if (INLINE_WORDS.test(style)) words.add(el);
+    if (style.includes("absolute") && style.includes("background")) covers.add(el);
+  }
+  return { hide, cursor, noPointer, words, covers };
+}
+
+/**
+ * What the style of one tree scope (a document or a shadow root) says:
+ *   pointer — elements whose computed cursor is `pointer`, or null when a sheet could not be read
+ *     (the caller then reads each element's style);
+ *   hide — elements that could be hidden by their own style (opacity, visibility,
+ *     content-visibility: set by a rule, inline, an animation or the user-agent sheet; what is
+ *     under them can be hidden too), or null when that is not known (the caller then asks each
+ *     element); an element in no set with a box of its own, under no element in a set, is visible;
+ *   hostHide — (a shadow root) its styles may hide the host or the host's slotted children;
+ *   noPointer — elements a rule (or an inline style) may turn the pointer off for, with what is under
+ *     them (the caller confirms with the computed style);
+ *   reveal — elements a pointer over something around them shows (hover-only row actions);
+ *   words — elements whose style may keep their words (and those under them) from a person's eyes
+ *     while they stay rendered (the caller confirms with the computed style, dom_unseen.js).
+ * @param {Document | ShadowRoot} scope
+ *   covers — elements that may lie over their neighbours' words (confirmed by hit testing, dom_unseen.js)
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, words: Set<Element>, covers: Set<Element>}}
+ */
+function scopeStyles(scope) {
+  /** @type {string[] | null} */ let cursor = [];
+  /** @type {string[] | null} */ let hide = [];
+  /** @type {string[]} */ const hoverPointer = [];
+  /** @type {string[]} */ const noPointer = [];
+  /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const words = [];
+  /** @type {string[]} */ const covers = [];
+  let hostHide = false;
+  const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
+  for (const sheet of sheets) {
+    const s = sheetSelectors(sheet);
+    // A sheet that cannot be read leaves the cursor and hiding unknown (asked element by element);
+    // what the other sheets say of the pointer and of hovering still stands.
+    if (!s) { cursor = hide = null; continue; }
+    if (cursor) { if (s.cursor) cursor.push(...s.cursor); else cursor = null; }
+    hoverPointer.push(...s.hoverPointer);
+    noPointer.push(...s.noPointer);
+    reveal.push(...s.reveal);
+    words.push(...s.words);
+    covers.push(...s.covers);
+    if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
+    hostHide ||= s.hostHide;
+  }
+  const inline = inlineStyles(scope);
+  /** @type {Set<Element> | null} */ let hideSet = null;
+  if (hide) {
+    hideSet = matchAll(scope, hide, null);
+    if (hideSet) for (const el of inline.hide) hideSet.add(el);
+    // Animations (CSS animations, transitions, element.animate) can set opacity with no rule to say so.
+    if (hideSet) {
+      try {
+        for (const a of scope.getAnimations()) {
+          const t = /** @type {KeyframeEffect | null} */ (a.effect)?.target;
+          if (t) hideSet.add(t);
+        }
+      } catch { hideSet = null; }
+    }
+  }
+  /** @type {Set<Element> | null} */ let pointer = null;
+  if (cursor) {
+    const view = (scope.ownerDocument || /** @type {Document} */ (scope)).defaultView;
+    const keep = (/** @type {Element} */ el) => !!view && view.getComputedStyle(el).cursor === "pointer";
+    pointer = matchAll(scope, cursor, keep);
+    if (pointer) for (const el of inline.cursor) if (!pointer.has(el) && keep(el)) pointer.add(el);
+    if (pointer && hoverPointer.length) for (const el of matchAll(scope, hoverPointer, () => true) || []) pointer.add(el);
+  }
+  const offSet = matchAll(scope, noPointer, () => true) || new Set();
+  for (const el of inline.noPointer) offSet.add(el);
+  const wordsSet = matchAll(scope, words, () => true) || new Set();
+  for (const el of inline.words) wordsSet.add(el);
+  const coverSet = covers.length ? matchAll(scope, covers, () => true) || new Set() : new Set();
+  for (const el of inline.covers) coverSet.add(el);
+  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet, covers: coverSet,
+    reveal: matchAll(scope, reveal, () => true) || new Set() };
+}
+
+/**
+ * The elements of a scope that match any of the selectors (and pass `keep`), or null when a
+ * selector cannot be matched and no `keep` says that dropping it is fine.
+ * @param {Document | ShadowRoot} scope @param {string[]} sels @param {((el: Element) => boolean) | null} keep
+ * @returns {Set<Element> | null}
+ */
+function matchAll(scope, sels, keep) {
+  /** @type {Set<Element>} */ const out = new Set();
+  if (!sels.length) return out; // (an empty selector list is a syntax error, and throwing costs)
+  /** @param {string} sel */
+  const add = (sel) => {
+    const found = qsa(scope, sel);
+    for (let i = 0; i < found.length; i++) {
+      const el = found[i];
+      if (!out.has(el) && (!keep || keep(el))) out.add(el);
+    }
+  };
+  try { add(sels.join(",")); } catch {
+    // One selector the engine rejects would sink the whole list: try them one by one.
+    for (const s of sels) {
+      try { add(s); } catch {
+        // A hiding selector we cannot match: hidden elements could be missed, so nothing is known.
+        if (!keep) return null;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Elements in one tree scope (a document or a shadow root) whose computed cursor is `pointer`, or
+ * null when a sheet could not be read (the caller then reads each element's style).
+ * @param {Document | ShadowRoot} scope
+ * @returns {Set<Element> | null}
+ */
+function pointerElements(scope) { return scopeStyles(scope).pointer; }
+return { scopeStyles, pointerElements };
+})();
+// ---- extension/content/dom_frames.js
+const __dom_frames = (() => {
+/**
+ * Frames the user's site rules keep heybro off, as the coordinator named them with its request
+ * (background/frame_rules.js judges them: a frame is a page). This agent reads its own document and
+ * the same-origin frames inside it; those the coordinator named — by their place in the page, the
+ * index path of `window.frames` from the top, which the browser keeps whatever a page writes — are
+ * left out of every read and every search (refind.js `frameDocument` is the one way into a frame's
+ * document), each shown in the map by the line it came with.
+ */
+const { docOf } = __dom_native;
+
+/** @type {Array<{path: number[], line: string}>} */
+let off = [];
+
+/** The frames to leave out, from the coordinator's request (none when it names none). @param {unknown} list */
+function setFramesOff(list) {
+  off = Array.isArray(list) ? list.filter((o) => o && Array.isArray(o.path) && typeof o.line === "string") : [];
+}
+
+/**
+ * A window's place in the page: the index of each frame among its parent's, from the top; null when
+ * it cannot be told.
+ * @param {Window | null} win
+ * @returns {number[] | null}
+ */
+function framePath(win) {
+  if (!win) return null;
+  /** @type {number[]} */ const path = [];
+  try {
+    for (let w = win; w !== w.top; w = w.parent) {
+      const p = w.parent;
+      let i = 0;
+      while (i < p.length && p[i] !== w) i++;
+      if (i >= p.length) return null;
+      path.unshift(i);
+    }
+  } catch { return null; }
+  return path;
+}
+
+/**
+ * The line the map shows instead of this frame's document when it is left out; null when it may be
+ * read. A frame whose place cannot be told while some are left out is left out too.
+ * @param {Document} doc
+ * @returns {string | null}
+ */
+function leftOut(doc) {
+  if (!off.length) return null;
+  const path = framePath(doc.defaultView);
+  if (!path) return "[frame left out: heybro could not tell which frame this is]";
+  const hit = off.find((o) => o.path.length <= path.length && o.path.every((v, i) => v === path[i]));
+  return hit ? hit.line : null;
+}
+
+/**
+ * The line of the left-out frame an element lies in (its own document or one it sits in, up to
+ * this agent's), or null: an element found by an id from before the rule held is not acted on.
+ * @param {Element} el
+ * @returns {string | null}
+ */
+function leftOutAround(el) {
+  if (!off.length) return null;
+  try {
+    for (let d = docOf(el); d && d !== document;) {
+      const line = leftOut(d);
+      if (line) return line;
+      const owner = d.defaultView?.frameElement;
+      d = owner ? docOf(owner) : null;
+    }
+  } catch { /* a parent beyond this agent's reach */ }
+  return null;
+}
+return { setFramesOff, framePath, leftOut, leftOutAround };
+})();
+// ---- extension/content/dom_roots.js
+const __dom_roots = (() => {
+/**
+ * The parts of a page that hang off the top document: open shadow roots and the documents of
+ * same-origin frames — the same places the scan walks. A MutationObserver on a document, its
+ * `innerText` and its `activeElement` all stop at these boundaries, so whatever watches, searches
+ * or reads focus after an action has to go through them too.
+ */
+const { leftOut } = __dom_frames;
+const { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qsa, rectOf, shadowOf, tagOf } = __dom_native;
+
+/** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
+function frameDocument(el) {
+  const tag = tagOf(el);
+  if (tag !== "iframe" && tag !== "frame") return null;
+  try {
+    const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
+    // (A frame the user's site rules keep heybro off is no part of the page it reads: dom_frames.js.)
+    return d && d.documentElement && !leftOut(d) ? d : null;
+  } catch { return null; }
+}
+
+/**
+ * The element that really has focus: through shadow roots and into same-origin frames (a
+ * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
+ * @param {Document} doc
+ * @returns {Element | null}
+ */
+function deepActiveElement(doc) {
+  /** @type {Element | null} */ let a = doc.activeElement;
+  while (a) {
+    const sr = shadowOf(a);
+    if (sr && sr.activeElement) { a = sr.activeElement; continue; }
+    const d = frameDocument(a);
+    if (d && d.activeElement) { a = d.activeElement; continue; }
+    break;
+  }
+  return a;
+}
+
+/**
+ * Every element under root, through open shadow roots and same-origin iframes.
+ * @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit
+ */
+function walkDeep(root, visit) {
+  /** @type {Array<Document | Element | ShadowRoot>} */
+  const stack = [root];
+  while (stack.length) {
+    const r = /** @type {Document | Element | ShadowRoot} */ (stack.pop());
+    const all = qsa(r, "*");
+    for (let i = 0; i < all.length; i++) {
+      const el = all[i];
+      visit(el);
+      if (shadowOf(el)) stack.push(shadowOf(el));
+      const tag = tagOf(el);
+      if (tag === "iframe" || tag === "frame") { const d = frameDocument(el); if (d) stack.push(d); }
+    }
+  }
+}
+
+/**
+ * Every open shadow root and same-origin frame document under `doc`, at any depth (not `doc`).
+ * @param {Document} doc
+ * @returns {Array<ShadowRoot | Document>}
+ */
+function innerRoots(doc) {
+  /** @type {Array<ShadowRoot | Document>} */ const out = [];
+  /** @type {Array<Document | ShadowRoot>} */ const stack = [doc];
+  while (stack.length) {
+    const all = qsa(/** @type {Document | ShadowRoot} */ (stack.pop()), "*");
+    for (let i = 0; i < all.length; i++) {
+      const el = all[i];
+      const sr = shadowOf(el);
+      if (sr) { out.push(sr); stack.push(sr); }
+      const d = frameDocument(el);
+      if (d) { out.push(d); stack.push(d); }
+    }
+  }
+  return out;
+}
+
+/**
+ * The documents of same-origin frames under `doc`, at any depth: through the window's child
+ * frames, which costs next to nothing (no walk of the page).
+ * @param {Document} doc
+ * @returns {Document[]}
+ */
+function frameDocuments(doc) {
+  /** @type {Document[]} */ const out = [];
+  const win = doc.defaultView;
+  if (!win) return out;
+  for (let i = 0; i < win.length; i++) {
+    /** @type {Document | null} */ let d = null;
+    try { d = win[i].document; } catch { /* cross-origin */ }
+    if (d && d.documentElement) out.push(d, ...frameDocuments(d));
+  }
+  return out;
+}
+
+/**
+ * The topmost element at a point, through open shadow roots (a root's `elementFromPoint` stops at
+ * the shadow host).
+ * @param {Document | ShadowRoot} root @param {number} x @param {number} y in root's viewport
+ * @returns {Element | null}
+ */
+function deepElementFromPoint(root, x, y) {
+  let el = root.elementFromPoint(x, y);
+  while (el && shadowOf(el)) {
+    const inner = shadowOf(el).elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
+/** Whether `a` contains `b`, through the shadow roots between them. @param {Element} a @param {Node} b */
+function containsDeep(a, b) {
+  for (/** @type {Node | null} */ let n = b; n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
+  return false;
+}
+
+/** Points of a box a pointer is tried at, as fractions of its size: the centre, then inside each corner. */
+const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2]];
+
+/**
+ * Where a person's pointer would land on the element, and what it would hit there: the first point
+ * in the viewport — the middle of what it shows, then its centre and corners — whose topmost
+ * element is the element or inside it (the link inside a tab, the icon inside a button), or the
+ * element's centre when no point is (the caller has already said what covers it).
+ * @param {Element} el @param {Aim | null} [aim] a point given as fractions of its box (aimedHit)
+ * @returns {{x: number, y: number, target: Element}}
+ */
+function pointerHit(el, aim) {
+  if (aim) return aimedHit(el, aim);
+  const r = rectOf(el);
+  const view = /** @type {Window} */ (docOf(el).defaultView);
+  // A person aims at what the control shows (its words, its icon), not at the middle of its box:
+  // a tab item as wide as its list has its link at the left.
+  const range = docOf(el).createRange();
+  range.selectNodeContents(el);
+  const c = range.getBoundingClientRect();
+  const shows = c.width > 0 && c.height > 0 ? [[(c.left + c.width / 2 - r.left) / r.width, (c.top + c.height / 2 - r.top) / r.height]] : [];
+  for (const [fx, fy] of [...shows, ...SAMPLE_POINTS]) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
+    const hit = deepElementFromPoint(docOf(el), x, y);
+    if (hit && containsDeep(el, hit)) return { x, y, target: hit };
+  }
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2, target: el };
+}
+
+/**
+ * The point given as fractions of the element's box (0..1 across, 0..1 down): where a canvas, a
+ * drawing, a map or a slider is pointed at, and what the pointer hits there — refused (`covered`)
+ * when that is not the element or inside it (another element lies over that point).
+ * @typedef {{x: number, y: number}} Aim
+ * @param {Element} el @param {Aim} aim
+ * @returns {{x: number, y: number, target: Element}}
+ */
+function aimedHit(el, aim) {
+  const r = rectOf(el);
+  // (The far edges are kept inside the box: a point on them belongs to what is beside it.)
+  const x = Math.min(r.left + r.width * Math.min(Math.max(aim.x, 0), 1), r.right - 0.5);
+  const y = Math.min(r.top + r.height * Math.min(Math.max(aim.y, 0), 1), r.bottom - 0.5);
+  const hit = deepElementFromPoint(docOf(el), x, y);
+  if (!hit || !containsDeep(el, hit)) {
+    throw Object.assign(new Error(`That point of the element (${aim.x}, ${aim.y} of its box) is covered by ${hit ? `<${tagOf(hit)}>` : "nothing the page shows"}.`), { code: "covered" });
+  }
+  return { x, y, target: hit };
+}
+
+/** The point of an action's arguments (`x`, `y`: fractions of the element's box), or null. @param {Record<string, any>} args @returns {Aim | null} */
+function aimOf(args) {
+  return typeof args.x === "number" && typeof args.y === "number" ? { x: args.x, y: args.y } : null;
+}
+
+const NO_TEXT = new Set(["style", "script", "template", "noscript"]);
+
+/**
+ * The rendered text of the page, in pieces: the document's, then each shadow root's and
+ * same-origin frame's (`innerText` of a document leaves them out).
+ * @param {Document} doc @param {Array<ShadowRoot | Document>} [roots] from innerRoots, when known
+ * @returns {string[]}
+ */
+function deepTexts(doc, roots = innerRoots(doc)) {
+  const out = [doc.body ? innerTextOf(doc.body) : ""];
+  // innerText of an element that is not rendered is its whole textContent: those are skipped.
+  for (const r of roots) {
+    if (r.nodeType === 9) {
+      const b = /** @type {Document} */ (r).body;
+      if (b && checkVisibilityOf(b)) out.push(innerTextOf(b));
+      continue;
+    }
+    for (let n = r.firstChild; n; n = nextSiblingOf(n)) {
+      if (nodeTypeOf(n) === 3) { if (checkVisibilityOf(/** @type {ShadowRoot} */ (r).host)) out.push(nodeValueOf(n) || ""); continue; }
+      const c = /** @type {HTMLElement} */ (n);
+      if (nodeTypeOf(n) === 1 && !NO_TEXT.has(tagOf(c)) && "innerText" in c && checkVisibilityOf(c)) out.push(innerTextOf(c));
+    }
+  }
+  return out;
+}
+return { frameDocument, deepActiveElement, walkDeep, innerRoots, frameDocuments, deepElementFromPoint, containsDeep, SAMPLE_POINTS, pointerHit, aimedHit, aimOf, deepTexts };
+})();
+// ---- extension/content/dom_scroll.js
+const __dom_scroll = (() => {
+/**
+ * What "the page" scrolls: the document — or, on an app-shell page whose document does not scroll
+ * (`html, body {overflow: hidden}` with a `<main style="overflow: auto">`), the largest visible
+ * scrolling container, which is what a person's wheel moves. The scan's above/below figures and the
+ * scroll action both go through it, so "N more below (scroll down)" and scrolling down agree.
+ */
+const { deepElementFromPoint } = __dom_roots;
+const { clientHeightOf, clientWidthOf, docOf, nodeTypeOf, parentElOf, parentNodeOf, scrollByOf, scrollHeightOf, scrollIntoViewOf, scrollLeftOf, scrollToOf, scrollTopOf, scrollWidthOf } = __dom_native;
+
+/** Scrolling styles. */
+const SCROLLS = /(auto|scroll|overlay)/;
+
+/** Whether the document's own viewport can be scrolled by a person. @param {Document} doc */
+function documentScrolls(doc) {
+  const view = /** @type {Window} */ (doc.defaultView);
+  const se = doc.scrollingElement || doc.documentElement;
+  if (scrollHeightOf(se) - clientHeightOf(se) <= 1 && scrollWidthOf(se) - clientWidthOf(se) <= 1) return false;
+  // The viewport takes html's overflow, or body's when html's is `visible`.
+  let overflow = view.getComputedStyle(doc.documentElement).overflowY;
+  if (overflow === "visible" && doc.body) overflow = view.getComputedStyle(doc.body).overflowY;
+  return overflow !== "hidden" && overflow !== "clip";
+}
+
+/** Whether the element scrolls vertically (has hidden content and a scrolling overflow). @param {Element} el */
+function scrollsY(el) {
+  if (scrollHeightOf(el) - clientHeightOf(el) <= 1) return false; // a cheap layout read rules most out
+  return SCROLLS.test(/** @type {Window} */ (docOf(el).defaultView).getComputedStyle(el).overflowY);
+}
+
+/**
+ * The element that scrolls in place of the document, or null when the document scrolls itself (or
+ * nothing else covers a quarter of the viewport): the largest vertically scrolling element under a
+ * few points spread over the viewport.
+ * @param {Document} doc
+ * @returns {Element | null}
+ */
+function pageScroller(doc) {
+  if (documentScrolls(doc)) return null;
+  const view = /** @type {Window} */ (doc.defaultView);
+  const vw = view.innerWidth, vh = view.innerHeight;
+  /** @type {Set<Element>} */ const seen = new Set();
+  /** @type {Element | null} */ let best = null;
+  let bestArea = vw * vh / 4;
+  for (const [fx, fy] of [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]) {
+    for (let n = /** @type {Node | null} */ (deepElementFromPoint(doc, vw * fx, vh * fy)); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) {
+      if (nodeTypeOf(n) !== 1) continue;
+      const el = /** @type {Element} */ (n);
+      if (seen.has(el)) break; // this point's chain joins one already walked
+      seen.add(el);
+      if (el === doc.documentElement || el === doc.body) continue;
+      const area = clientWidthOf(el) * clientHeightOf(el);
+      if (area > bestArea && scrollsY(el)) { best = el; bestArea = area; }
+    }
+  }
+  return best;
+}
+
+/**
+ * Scroll position and what lies above/below, of the document or of the container that stands in
+ * for it.
+ * @param {Document} doc
+ * @returns {import("./dom_scan.js").ScrollInfo}
+ */
+function scrollInfo(doc) {
+  const win = /** @type {Window} */ (doc.defaultView);
+  const vh = win.innerHeight, vw = win.innerWidth;
+  const box = pageScroller(doc);
+  if (box) {
+    const y = scrollTopOf(box);
+    return { x: Math.round(scrollLeftOf(box)), y: Math.round(y), viewport_w: vw, viewport_h: vh, page_w: scrollWidthOf(box), page_h: scrollHeightOf(box),
+      above_px: Math.round(y), below_px: Math.max(0, Math.round(scrollHeightOf(box) - y - clientHeightOf(box))) };
+  }
+  const se = doc.scrollingElement || doc.documentElement;
+  const pageH = Math.max(scrollHeightOf(se), doc.body ? scrollHeightOf(doc.body) : 0);
+  const pageW = Math.max(scrollWidthOf(se), doc.body ? scrollWidthOf(doc.body) : 0);
+  return {
+    x: Math.round(win.scrollX), y: Math.round(win.scrollY), viewport_w: vw, viewport_h: vh, page_w: pageW, page_h: pageH,
+    above_px: Math.round(win.scrollY), below_px: Math.max(0, Math.round(pageH - win.scrollY - vh)),
+  };
+}
+
+/** The element to scroll: the element itself if it scrolls, else its nearest scrolling ancestor. @param {Element} el */
+function scroller(el) {
+  const doc = docOf(el);
+  for (let e = /** @type {Element | null} */ (el); e && e !== doc.body && e !== doc.documentElement; e = parentElOf(e)) {
+    const s = /** @type {Window} */ (doc.defaultView).getComputedStyle(e);
+    if (SCROLLS.test(s.overflowY + s.overflowX) && (scrollHeightOf(e) > clientHeightOf(e) || scrollWidthOf(e) > clientWidthOf(e))) return e;
+  }
+  return null;
+}
+
+/**
+ * The scroll action: the page (or its stand-in container) by direction, inside an element by
+ * direction, or an element into view.
+ * @param {Record<string, any>} args @param {Element | null} el
+ */
+function doScroll(args, el) {
+  const dir = args.direction;
+  const target = el && dir ? scroller(el) : null;
+  if (el && !dir) {
+    scrollIntoViewOf(el, { block: "center", behavior: "instant" });
+    return { scrolled: "to_element" };
+  }
+  const box = target || pageScroller(document) || document.scrollingElement || document.documentElement;
+  const page = box === document.scrollingElement || box === document.documentElement;
+  const ph = page ? innerHeight : clientHeightOf(box), pw = page ? innerWidth : clientWidthOf(box);
+  const amt = args.pixels ?? Math.round((args.amount ?? 0.8) * (dir === "left" || dir === "right" ? pw : ph));
+  const dx = dir === "left" ? -amt : dir === "right" ? amt : 0;
+  const dy = dir === "up" ? -amt : dir === "down" || !dir ? amt : 0;
+  const before = { x: scrollLeftOf(box), y: scrollTopOf(box) };
+  if (dir === "top") scrollToOf(box, { top: 0, behavior: "instant" });
+  else if (dir === "bottom") scrollToOf(box, { top: scrollHeightOf(box), behavior: "instant" });
+  else scrollByOf(box, { left: dx, top: dy, behavior: "instant" });
+  const y = scrollTopOf(box), max = scrollHeightOf(box) - clientHeightOf(box);
+  return { scrolled: target ? "element" : "page", moved_px: Math.round(Math.abs(y - before.y) + Math.abs(scrollLeftOf(box) - before.x)),
+    at_top: y <= 0, at_bottom: y >= max - 1, scroll_y: Math.round(y) };
+}
+return { pageScroller, scrollInfo, doScroll };
+})();
+// ---- extension/content/dom_inert.js
+const __dom_inert = (() => {
+/**
+ * Content a person cannot reach: an `inert` subtree, or everything outside a modal dialog
+ * (`showModal()` makes the rest of its document inert — still drawn, behind a backdrop, but it
+ * takes no clicks, no focus and no keys); and the dialogs that do it, by the name a person reads.
+ */
+const { accessibleName, wordsOf } = __accessible_name;
+const { norm } = __norm;
+const { containsDeep } = __dom_roots;
+const { attr, checkVisibilityOf, docOf, hasAttr, nodeTypeOf, parentNodeOf, qs, qsa } = __dom_native;
+
+/** The words of the first element under `el` that matches. @param {Element} el @param {string} sel */
+function textIn(el, sel) {
+  const m = qs(el, sel);
+  return m ? wordsOf(m) : "";
+}
+
+/** A dialog's name: its label, else its heading, else its first words. @param {Element} el */
+function dialogName(el) {
+  const labelled = attr(el, "aria-label") || attr(el, "aria-labelledby") ? accessibleName(el) : "";
+  return norm(labelled || textIn(el, "h1,h2,h3,h4,h5,h6,[role=heading]") || wordsOf(el)).slice(0, 80);
+}
+
+const DIALOGS = "dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]";
+
+/** Whether the element is in an inert subtree. @param {Element} el */
+function inInert(el) {
+  for (let n = /** @type {Node | null} */ (el); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) {
+    if (nodeTypeOf(n) === 1 && hasAttr(/** @type {Element} */ (n), "inert")) return true;
+  }
+  return false;
+}
+
+/** The dialog that shows while the rest of the page is inert (one shown and not inert itself), or null. @param {Document} doc */
+function shownDialog(doc) {
+  for (const d of Array.from(qsa(doc, DIALOGS)).reverse()) if (checkVisibilityOf(d, { checkVisibilityCSS: true }) && !inInert(d)) return d;
+  return null;
+}
+
+/** The document's open modal dialog (the topmost), or null. @param {Document} doc */
+function openModal(doc) {
+  try { return doc.querySelector("dialog:modal"); } catch { return null; } // :modal: Chrome 105+
+}
+
+
+/**
+ * Why a person could not act on the element, or "" when nothing makes it inert.
+ * @param {Element} el
+ */
+function inertReason(el) {
+  if (inInert(el)) {
+    // A page makes the rest inert when it opens a dialog (one that opened by itself after the page was read, too).
+    const dialog = shownDialog(docOf(el));
+    return dialog ? `the dialog "${dialogName(dialog)}" is open over it (close or answer it first)` : "it is inside an inert part of the page";
+  }
+  const modal = openModal(docOf(el));
+  if (modal && !containsDeep(modal, el)) return `it is behind the open dialog "${dialogName(modal)}" (close or answer it first)`;
+  return "";
+}
+return { textIn, dialogName, openModal, inertReason };
+})();
+// ---- extension/content/dom_covered.js
+const __dom_covered = (() => {
+/**
+ * Controls in view that a person's pointer cannot reach, judged the way the browser judges a
+ * click: by hit testing at the control's visible points (`elementFromPoint`, through shadow roots
+ * and same-origin frames).
+ *
+ * - covered: what the pointer lands on belongs to a layer drawn over the page (fixed, absolute or
+ *   sticky) that does not hold the control — a modal's backdrop, a loading veil, a menu opened over
+ *   it. Left off the map, which says how many and under what (the model can close or wait for it).
+ * - hidden: what it lands on is part of the page itself — the control is clipped by a box it
+ *   overflows, drawn under a twin, or under a sibling laid over it. Left off the map: nobody can see
+ *   or click it.
+ * - open (kept): some point reaches the control (it, what is inside it, or its label); or it is
+ *   merely scrolled out of a scrolling box, or under a bar that stays put while the page scrolls (a
+ *   header, footer or side panel beside the content covers nothing: scrolling brings it out).
+ *
+ * Only controls in the viewport can be asked (the browser hit-tests what it draws).
+ */
+const { containsDeep, deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
+const { frameDocument } = __dom_roots;
+const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } = __dom_native;
+
+/**
+ * @typedef {import("./dom_scan.js").Entry} Entry
+ * @typedef {{count: number, by: Element, entries: Entry[]}} Covered  how many controls were left out, under what
+ * @typedef {{x: number, y: number}} Point
+ */
+
+/** The outermost positioned element around `el` (below body), or null. @param {Element} el */
+function layerOf(el) {
+  const view = docOf(el).defaultView;
+  if (!view) return null;
+  /** @type {Element | null} */ let layer = null;
+  for (/** @type {Element | null} */ let n = el; n && n !== docOf(el).body && n !== docOf(el).documentElement; n = parentElOf(n)) {
+    const pos = view.getComputedStyle(n).position;
+    if (pos === "fixed" || pos === "absolute" || pos === "sticky") layer = n;
+  }
+  return layer;
+}
+
+/** Whether a hit at a point reaches the control (it, inside it, or the label of it). @param {Element} hit @param {Element} el */
+function reaches(hit, el) {
+  if (containsDeep(el, hit)) return true;
+  const label = closestOf(hit, "label");
+  return !!label && /** @type {HTMLLabelElement} */ (label).control === el;
+}
+
+/**
+ * The element at a point of the top window, through shadow roots and same-origin frames.
+ * @param {Document} doc @param {number} x @param {number} y
+ */
+function hitAt(doc, x, y) {
+  let hit = deepElementFromPoint(doc, x, y);
+  for (let depth = 0; hit && depth < 4 && (tagOf(hit) === "iframe" || tagOf(hit) === "frame"); depth++) {
+    const sub = frameDocument(hit);
+    if (!sub) break;
+    const r = rectOf(hit);
+    x -= r.left + clientLeftOf(hit); y -= r.top + clientTopOf(hit);
+    const inner = deepElementFromPoint(sub, x, y);
+    if (!inner) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+/**
+ * A bar that stays put while the page scrolls (fixed or sticky: a header, a footer, a side panel,
+ * a form's Save bar) and leaves most of the window to the page: what it hides is scrolled under it
+ * or beside it, and scrolling brings it out — not covered. (A layer over most of the window, or one
+ * that scrolls with the page — a menu opened over a list — does cover.)
+ * @param {Element} layer @param {number} vw @param {number} vh
+ */
+function staysPut(layer, vw, vh) {
+  const view = docOf(layer).defaultView;
+  const pos = view ? view.getComputedStyle(layer).position : "";
+  if (pos !== "fixed" && pos !== "sticky") return false;
+  const r = rectOf(layer);
+  const w = Math.min(r.right, vw) - Math.max(r.left, 0), h = Math.min(r.bottom, vh) - Math.max(r.top, 0);
+  return w > 0 && h > 0 && w * h <= 0.5 * vw * vh;
+}
+
+/** Whether the element is in a layer fixed to the window (no scrolling of the page moves it). @param {Element} el */
+function fixedItself(el) {
+  const own = layerOf(el);
+  return !!own && docOf(own).defaultView?.getComputedStyle(own).position === "fixed";
+}
+
+/** Whether a person can scroll the box: it holds more than it shows, and its style lets it scroll. @param {Element} a @param {Window} view */
+function scrollsItself(a, view) {
+  const over = (/** @type {"Y" | "X"} */ axis) => axis === "Y" ? scrollHeightOf(a) > clientHeightOf(a) + 1 : scrollWidthOf(a) > clientWidthOf(a) + 1;
+  if (!over("Y") && !over("X")) return false; // (asked first: most boxes hold what they show, and style costs more)
+  const st = view.getComputedStyle(a);
+  return (/(auto|scroll|overlay)/.test(st.overflowY) && over("Y")) || (/(auto|scroll|overlay)/.test(st.overflowX) && over("X"));
+}
+
+/**
+ * Whether the point lies outside a box the control scrolls in (a list scrolled past it): scrolling
+ * that box brings the control out, so it is not hidden.
+ * @param {Element} el @param {number} x @param {number} y in el's own window
+ */
+function scrolledAway(el, x, y) {
+  const view = docOf(el).defaultView;
+  if (!view) return false;
+  for (/** @type {Node | null} */ let n = parentNodeOf(el); n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) {
+    if (nodeTypeOf(n) !== 1) continue;
+    const a = /** @type {Element} */ (n);
+    if (a === docOf(el).documentElement || a === docOf(el).body) break;
+    if (!scrollsItself(a, view)) continue;
+    const r = rectOf(a);
+    if (x < r.left || x > r.left + clientWidthOf(a) || y < r.top || y > r.top + clientHeightOf(a)) return true;
+  }
+  return false;
+}
+
+/**
+ * The points a pointer would try on a control: across its box, and then (asked only when none of
+ * those reaches it: most controls are one box) the middle of each of the first lines of an element
+ * that wraps (a link over two lines has a box with other words in its middle); each in the top
+ * window, and only where the window shows it.
+ * @param {Entry} e @param {number} vw @param {number} vh @param {boolean} inTop the element is in the top document
+ * @returns {{box: Point[], lines: () => Point[], dx: number, dy: number}} dx, dy: from the element's window to the top one
+ */
+function samplePoints(e, vw, vh, inTop) {
+  const b = e.box;
+  const el = e.surface || e.el;
+  // Where the element's frame sits in the top window (its box was read there: nothing to add in the top document).
+  let dx = 0, dy = 0;
+  if (!inTop) { const own = rectOf(el); dx = b.x - own.left; dy = b.y - own.top; }
+  const inView = (/** @type {Point} */ p) => p.x >= 0 && p.y >= 0 && p.x < vw && p.y < vh;
+  /** @type {Point[]} */ const box = [];
+  // Across the part of its box the window shows (a control half scrolled out is aimed at where it shows).
+  const x0 = Math.max(b.x, 0), y0 = Math.max(b.y, 0), x1 = Math.min(b.x + b.w, vw), y1 = Math.min(b.y + b.h, vh);
+  if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of SAMPLE_POINTS) box.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
+  const lines = () => {
+    /** @type {Point[]} */ const out = [];
+    const rs = rectsOf(el);
+    if (rs.length > 1) for (let i = 0; i < Math.min(rs.length, 4); i++) {
+      const r = rs[i];
+      if (r.width > 2 && r.height > 2) out.push({ x: r.left + dx + r.width / 2, y: r.top + dy + r.height / 2 });
+    }
+    return out.filter(inView);
+  };
+  return { box: box.filter(inView), lines, dx, dy };
+}
+
+/**
+ * What a pointer finds at a control's visible points.
+ * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh
+ * @param {Map<Element, Element | null>} layers hit element → its layer (asked once per element)
+ * @returns {"open" | "away" | "out" | "hidden" | {cover: Element}} away: scrolled out of a box it scrolls in (kept);
+ *   out: no point of it in the window
+ */
+function judge(doc, e, vw, vh, layers) {
+  const pts = samplePoints(e, vw, vh, docOf(e.surface || e.el) === doc);
+  const el = e.surface || e.el; // a code editor is where its box is drawn, not its hidden field
+  /** @type {Element | null} */ let first = null;
+  /** @param {Point[]} ps */
+  const tryAt = (ps) => {
+    for (const p of ps) {
+      const hit = hitAt(doc, p.x, p.y);
+      if (!hit || reaches(hit, el)) return true;
+      first = first || hit;
+    }
+    return false;
+  };
+  if (tryAt(pts.box)) return "open";
+  const lines = pts.lines();
+  if (tryAt(lines)) return "open";
+  const top = [...pts.box, ...lines];
+  // (In the page's rows but past the window's side — a wide grid's last columns: judged as out of view.)
+  if (!top.length) return "out";
+  if (!first) return "open";
+  let layer = layers.get(first);
+  if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
+  // (A bar that stays put covers nothing the page scrolls out from under it — unless the control
+  // stays put as well: a fixed panel's list under a shade laid over that panel.)
+  if (layer && !containsDeep(layer, el)) return staysPut(layer, vw, vh) && !fixedItself(el) ? "open" : { cover: layer };
+  // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
+  return top.some((p) => scrolledAway(el, p.x - pts.dx, p.y - pts.dy)) ? "away" : "hidden";
+}
+
+/** Points along the window's edges (fractions of its size), where a dialog in the middle is not. */
+const EDGES = [[0.05, 0.05], [0.5, 0.05], [0.95, 0.05], [0.05, 0.5], [0.95, 0.5], [0.05, 0.95], [0.5, 0.95], [0.95, 0.95]];
+
+/**
+ * A layer fixed over the whole window (a modal's backdrop or its full-window container): what is
+ * hit along nearly all the window's edges, drawn over all of it. Whatever it does not hold is
+ * covered at any scroll position — the controls out of view included.
+ * @param {Document} doc @param {number} vw @param {number} vh
+ */
+function fullCover(doc, vw, vh) {
+  /** @type {Map<Element, number>} */ const votes = new Map();
+  let misses = 0;
+  for (const [fx, fy] of EDGES) {
+    const hit = deepElementFromPoint(doc, vw * fx, vh * fy);
+    const l = hit && layerOf(hit);
+    if (l) votes.set(l, (votes.get(l) || 0) + 1);
+    // (A layer over the whole window is hit at all edges but one: two points without one say no.)
+    else if (++misses > 1) return null;
+  }
+  let layer = null, most = 0;
+  for (const [l, n] of votes) if (n > most) { layer = l; most = n; }
+  if (!layer || most < EDGES.length - 1 || docOf(layer).defaultView?.getComputedStyle(layer).position !== "fixed") return null;
+  const r = rectOf(layer);
+  return r.left <= 1 && r.top <= 1 && r.right >= vw - 1 && r.bottom >= vh - 1 ? layer : null;
+}
+
+/**
+ * Takes the controls no pointer can reach out of `entries` (in place): covered ones are said (the
+ * result names what covers them); hidden ones are counted. Inline ones are marked (their sentence
+ * shows their words without an id). A control whose hit test fails to read stays listed (the
+ * action's own check will say what is wrong with it).
+ * @param {Document} doc @param {Entry[]} entries
+ * @returns {{covered: Covered | null, hidden: Entry[]}}
+ */
+function dropUnreachable(doc, entries) {
+  const view = /** @type {Window} */ (doc.defaultView);
+  const vw = view.innerWidth, vh = view.innerHeight;
+  /** @type {Map<Element, Element | null>} */ const layers = new Map();
+  /** @type {Covered | null} */ let covered = null;
+  let kept = 0;
+  /** @type {Entry[]} */ const hidden = [];
+  /** @type {Element | null} */ let full = null;
+  try { full = fullCover(doc, vw, vh); } catch { full = null; }
+  /** Out of view, kept for now: under a cover too when the box they scroll in is (below). @type {Entry[]} */
+  const away = [];
+  for (const e of entries) {
+    /** @type {"open" | "away" | "out" | "hidden" | {cover: Element}} */ let v = "open";
+    // (A control shown on hover is not reachable now by design: the action hovers first — unless a
+    // layer over the whole page, a modal's backdrop, keeps the pointer from its row as well.)
+    if (e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
+    else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
+    if ((e.where !== "in" || v === "out") && !e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "out";
+    if (v === "open" || v === "away" || v === "out") { if (v !== "open" && !e.onHover) away.push(e); entries[kept++] = e; continue; }
+    e.covered = true;
+    if (v === "hidden") { hidden.push(e); continue; }
+    e.coveredBy = v.cover;
+    if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: v.cover, entries: [e] };
+  }
+  entries.length = kept;
+  // A control scrolled out of a box that is itself under the cover (a panel's list behind a dialog's
+  // shade) comes into view there, still under it. Asked only when something is covered at all.
+  if (covered && away.length) {
+    /** @type {Map<Element, Element | null>} */ const under = new Map();
+    const out = new Set(away.filter((e) => {
+      const sc = docOf(e.el) === doc && scrollBoxOf(e.el);
+      if (!sc) return false;
+      if (!under.has(sc)) {
+        const r = rectOf(sc);
+        let v;
+        try { v = judge(doc, /** @type {Entry} */ (/** @type {unknown} */ ({ el: sc, box: { x: r.left, y: r.top, w: r.width, h: r.height } })), vw, vh, layers); } catch { v = "open"; }
+        under.set(sc, typeof v === "object" ? v.cover : null);
+      }
+      const by = under.get(sc);
+      if (!by) return false;
+      e.covered = true; e.coveredBy = by;
+      /** @type {Covered} */ (covered).count++; /** @type {Covered} */ (covered).entries.push(e);
+      return true;
+    }));
+    if (out.size) { let k = 0; for (const e of entries) if (!out.has(e)) entries[k++] = e; entries.length = k; }
+  }
+  return { covered, hidden };
+}
+
+/** The box an element scrolls in, short of the page itself (null when that is the page). @param {Element} el */
+function scrollBoxOf(el) {
+  const view = docOf(el).defaultView;
+  if (!view) return null;
+  for (let n = parentElOf(el), depth = 0; n && depth < 40; n = parentElOf(n), depth++) {
+    const tag = tagOf(n);
+    if (tag === "body" || tag === "html") return null;
+    if (scrollsItself(n, view)) return n;
+  }
+  return null;
+}
+return { dropUnreachable };
+})();
+// ---- extension/content/dom_editors.js
+const __dom_editors = (() => {
+/**
+ * Code editors that draw their own text and take the keyboard through a hidden field (Monaco, Ace,
+ * CodeMirror 5): a textarea of a pixel or two, or see-through, sits inside the editor's box and
+ * receives what is typed; the lines a person reads are drawn beside it. A person sees one field —
+ * the box — clicks in it and types. So does heybro: the box is the field's place on the page (what
+ * is hit-tested and clicked), the hidden textarea where its keys go, and the drawn lines its value.
+ *
+ * Editors that type into their own drawn text (CodeMirror 6, ProseMirror: contenteditable) are
+ * fields as they are and need none of this.
+ */
+const { byTagOf, checkVisibilityOf, docOf, nodeTypeOf, nodeValueOf, parentElOf, qsa, rectOf } = __dom_native;
+
+/** Fields a hidden one could stand in for: more than one in the box makes it a form, not an editor. */
+const FIELDS = "textarea, input:not([type=hidden]), select, [contenteditable]:not([contenteditable=false])";
+/** A box a person would type in: at least a short line's size. */
+const MIN_W = 40, MIN_H = 16;
+/** Text pieces read of one editor at most (an editor draws only the lines in view, a few hundred pieces). */
+const MAX_BITS = 4000;
+
+/**
+ * The editors of a document or shadow root: each box, with the hidden field that takes its keys.
+ * @param {Document | ShadowRoot} root @returns {Map<Element, HTMLTextAreaElement>}
+ */
+function editorSurfaces(root) {
+  /** @type {Map<Element, HTMLTextAreaElement>} */ const out = new Map();
+  // (A document's own list of its textareas is kept by the browser: cheaper than a query.)
+  const fields = nodeTypeOf(root) === 9 ? byTagOf(root, "textarea") : qsa(root, "textarea");
+  for (const t of /** @type {HTMLTextAreaElement[]} */ (Array.from(fields))) {
+    if (t.disabled) continue;
+    // A pixel or two of its own, or of the box that clips it (CodeMirror 5's), or see-through (Ace's).
+    const r = rectOf(t), p = parentElOf(t), pr = p ? rectOf(p) : r;
+    const hidden = tiny(r) || tiny(pr) || !checkVisibilityOf(t, { checkOpacity: true });
+    // A field the page took out of the layout entirely is no editor's keyboard either.
+    if (!hidden || !checkVisibilityOf(t, { checkVisibilityCSS: true })) continue;
+    const box = surfaceOf(t);
+    if (box) out.set(box, t);
+  }
+  return out;
+}
+
+/** @param {DOMRect} r */
+const tiny = (r) => r.width <= 4 || r.height <= 4;
+
+/**
+ * The box around a hidden field that a person sees as the field: its nearest ancestor (a few levels
+ * up) of a field's size, shown, holding no other field.
+ * @param {Element} field
+ */
+function surfaceOf(field) {
+  /** @type {Element | null} */ let at = parentElOf(field);
+  for (let depth = 0; at && depth < 4; depth++, at = parentElOf(at)) {
+    const r = rectOf(at);
+    if (r.width < MIN_W || r.height < MIN_H) continue;
+    if (!checkVisibilityOf(at, { checkOpacity: true, checkVisibilityCSS: true })) return null;
+    return qsa(at, FIELDS).length === 1 ? at : null;
+  }
+  return null;
+}
+
+/**
+ * The text an editor shows, as a person reads it: its drawn lines top to bottom (editors place line
+ * elements absolutely, and reuse them, so the document's order is not the lines' order), without
+ * the line numbers of its gutter (numbers left of where any code starts).
+ * @param {Element} box
+ */
+function editorText(box) {
+  const doc = docOf(box);
+  const range = doc.createRange();
+  /** @type {{text: string, top: number, left: number, right: number, h: number}[]} */ const bits = [];
+  const area = rectOf(box);
+  /** @type {Map<Element, boolean>} */ const shown = new Map();
+  const walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n && bits.length < MAX_BITS; n = walker.nextNode()) {
+    const text = nodeValueOf(n) || "";
+    if (!text) continue;
+    range.selectNodeContents(n);
+    const r = range.getBoundingClientRect();
+    // Not drawn, or not where the editor shows it: the hidden field's text, a measuring element.
+    if ((r.width === 0 && r.height === 0) || r.bottom <= area.top || r.top >= area.bottom || r.right <= area.left || r.left >= area.right) continue;
+    const parent = parentElOf(n);
+    if (!parent) continue;
+    let vis = shown.get(parent);
+    if (vis === undefined) { vis = checkVisibilityOf(parent, { checkOpacity: true, checkVisibilityCSS: true }); shown.set(parent, vis); }
+    if (vis) bits.push({ text, top: r.top, left: r.left, right: r.right, h: r.height });
+  }
+  const codeLeft = Math.min(...bits.filter((b) => /[^\d\s]/.test(b.text)).map((b) => b.left));
+  /** @type {{top: number, parts: string[]}[]} */ const lines = [];
+  for (const b of bits) {
+    if (/^\s*\d+\s*$/.test(b.text) && b.right <= codeLeft + 1) continue; // the gutter's line number
+    // One drawn line: the same top, give or take a part of a line's height.
+    const line = lines.find((l) => Math.abs(l.top - b.top) < Math.max(3, b.h / 2));
+    if (line) line.parts.push(b.text); else lines.push({ top: b.top, parts: [b.text] });
+  }
+  return lines.sort((a, b) => a.top - b.top).map((l) => l.parts.join("").replace(/\u00a0/g, " ").replace(/\u200b/g, "").replace(/\s+$/, "")).join("\n").trim();
+}
+return { editorSurfaces, editorText };
 })();
 // ---- extension/content/dom_tables.js
 const __dom_tables = (() => {
@@ -652,3614 +2196,6 @@ function cellName(el) {
 }
 return { tableOf, newTablesPass, rowCells, rowParts, partsCells, passHeads, headsOf, columnHeads, rowsAlike, isFormRow, isSpanningRow, isHeaderRow, rowLabel, cellName };
 })();
-// ---- extension/content/dom_secret.js
-const __dom_secret = (() => {
-/**
- * Fields whose value is a secret: a password, a passphrase, a PIN or a one-time code. Their value
- * never leaves the page — not in the page map, a signature, an extraction, an error or a check: a
- * map says only whether one is filled. Known by what the page says the field IS, not by how it is
- * drawn nor by a word somewhere near it: its type, its `autocomplete`, or a name, id or label that
- * names the field itself as one ("Password", "Confirm password", `user_pass`, `pin_code`) — so a
- * password the page shows as text (a "show password" toggle) is one, and a number labelled
- * "Minimum password length" (`password_min_length`) or a "Password hint" is not.
- */
-const { attr, idOf, tagOf } = __dom_native;
-
-/** What a filled secret field shows: that it holds something, never what or how long. */
-const SECRET_SHOWN = "••••••••";
-
-const SECRET_AUTOCOMPLETE = /\b(current-password|new-password|one-time-code)\b/i;
-/** Words of a name or id that mean a secret (`pass1`, `user_pass`, `newPassword`, `pin_code`). */
-const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "passcode", "pass", "pwd", "pw", "pin", "otp", "secret", "totp"]);
-/** Long secret words that also end a run-together name (`userpassword`, `adminpasswd`). */
-const SECRET_ENDINGS = /(password|passwd|passphrase|passcode)$/;
-/** Words that may follow the secret word in a name or label and leave it the field's own: "Password (again)", `pin_code`, `password_confirmation`. */
-const AFTER_SECRET = new Set(["confirm", "confirmation", "confirmed", "again", "repeat", "repeated", "retype", "verify", "verification", "check", "code", "field", "input", "new", "old", "current", "required", "optional", "twice"]);
-/** A label that names the field as a secret, the secret words last: "Password", "Confirm new password", "Your PIN", "One-time code", "Security code (again)". */
-const SECRET_LABEL = /(?:^|[^a-z0-9])(password|passphrase|passcode|pin|otp|(?:one[- ]time|security|verification|authentication|auth|login|sign[- ]in|2fa|mfa|sms|access) code|one[- ]time password)((?:[^a-z0-9]+[a-z]+)*)[^a-z0-9]*$/i;
-/** Inputs whose value could be typed secret text (not a checkbox, a date or a file). */
-const TEXT_TYPES = new Set(["", "text", "password", "search", "tel", "number", "email"]);
-
-/** The words of a name or id: split at non-letters and at lower-to-upper case steps. @param {string} s */
-function wordsOfName(s) {
-  return s.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/).filter(Boolean);
-}
-
-/** Whether only words that leave the secret word the field's own follow it. @param {string[]} rest */
-const onlyAfter = (rest) => rest.every((w) => AFTER_SECRET.has(w));
-
-/** Whether a name's or id's words name the field as a secret: a secret word, only modifiers after it. @param {string} s */
-function secretName(s) {
-  const words = wordsOfName(s);
-  for (let i = words.length - 1; i >= 0; i--) {
-    if (SECRET_WORDS.has(words[i]) || SECRET_ENDINGS.test(words[i])) return onlyAfter(words.slice(i + 1));
-  }
-  return false;
-}
-
-/** Whether a label names the field as a secret (its secret words last, modifiers aside). @param {string} label */
-function secretLabel(label) {
-  const text = label.replace(/[*:]+/g, " ").replace(/\((?:required|optional|again)\)/gi, (m) => ` ${m.slice(1, -1)} `).trim();
-  if (text.length > 60) return false; // a sentence about the field ("must be at least 8 characters"), not its name
-  const m = SECRET_LABEL.exec(text);
-  return !!m && onlyAfter(wordsOfName(m[2] || ""));
-}
-
-/**
- * Whether the element is a field holding a secret.
- * @param {Element} el @param {() => string} [label] the field's label (asked only when nothing else settles it)
- */
-function isSecretField(el, label) {
-  if (tagOf(el) !== "input") return false;
-  const type = (attr(el, "type") || "").toLowerCase();
-  if (type === "password") return true;
-  if (!TEXT_TYPES.has(type)) return false;
-  if (SECRET_AUTOCOMPLETE.test(attr(el, "autocomplete") || "")) return true;
-  for (const s of [attr(el, "name") || "", idOf(el) || ""]) if (secretName(s)) return true;
-  return !!label && secretLabel(label());
-}
-return { SECRET_SHOWN, secretLabel, isSecretField };
-})();
-// ---- extension/content/dom_frames.js
-const __dom_frames = (() => {
-/**
- * Frames the user's site rules keep heybro off, as the coordinator named them with its request
- * (background/frame_rules.js judges them: a frame is a page). This agent reads its own document and
- * the same-origin frames inside it; those the coordinator named — by their place in the page, the
- * index path of `window.frames` from the top, which the browser keeps whatever a page writes — are
- * left out of every read and every search (refind.js `frameDocument` is the one way into a frame's
- * document), each shown in the map by the line it came with.
- */
-const { docOf } = __dom_native;
-
-/** @type {Array<{path: number[], line: string}>} */
-let off = [];
-
-/** The frames to leave out, from the coordinator's request (none when it names none). @param {unknown} list */
-function setFramesOff(list) {
-  off = Array.isArray(list) ? list.filter((o) => o && Array.isArray(o.path) && typeof o.line === "string") : [];
-}
-
-/**
- * A window's place in the page: the index of each frame among its parent's, from the top; null when
- * it cannot be told.
- * @param {Window | null} win
- * @returns {number[] | null}
- */
-function framePath(win) {
-  if (!win) return null;
-  /** @type {number[]} */ const path = [];
-  try {
-    for (let w = win; w !== w.top; w = w.parent) {
-      const p = w.parent;
-      let i = 0;
-      while (i < p.length && p[i] !== w) i++;
-      if (i >= p.length) return null;
-      path.unshift(i);
-    }
-  } catch { return null; }
-  return path;
-}
-
-/**
- * The line the map shows instead of this frame's document when it is left out; null when it may be
- * read. A frame whose place cannot be told while some are left out is left out too.
- * @param {Document} doc
- * @returns {string | null}
- */
-function leftOut(doc) {
-  if (!off.length) return null;
-  const path = framePath(doc.defaultView);
-  if (!path) return "[frame left out: heybro could not tell which frame this is]";
-  const hit = off.find((o) => o.path.length <= path.length && o.path.every((v, i) => v === path[i]));
-  return hit ? hit.line : null;
-}
-
-/**
- * The line of the left-out frame an element lies in (its own document or one it sits in, up to
- * this agent's), or null: an element found by an id from before the rule held is not acted on.
- * @param {Element} el
- * @returns {string | null}
- */
-function leftOutAround(el) {
-  if (!off.length) return null;
-  try {
-    for (let d = docOf(el); d && d !== document;) {
-      const line = leftOut(d);
-      if (line) return line;
-      const owner = d.defaultView?.frameElement;
-      d = owner ? docOf(owner) : null;
-    }
-  } catch { /* a parent beyond this agent's reach */ }
-  return null;
-}
-return { setFramesOff, framePath, leftOut, leftOutAround };
-})();
-// ---- extension/content/refind.js
-const __refind = (() => {
-/**
- * Element signatures and re-finding by signature.
- *
- * A pure ES module with no imports and no extension APIs, so the content script, the tests, the
- * benchmarks and any outside evaluation can load the very same matcher in a plain page
- * (`<script type="module">` or `import()`).
- *
- *   captureSignature(element) → a JSON-serialisable description of the element;
- *   refind(signature, root = document) → {status: "found" | "ambiguous" | "not_found", element,
- *                                          confidence, candidates}.
- *
- * Matching is a weighted similarity over the signature's fields (in the spirit of the Similo
- * locators: many weak attributes together beat any single brittle one). Each field's weight is
- * scaled down when many elements on the page share the signature's value (a "Delete" label shared by
- * twenty rows says little), so what identified the element when it was captured carries the match.
- * **Context decides.** A signature records where the element stands: the zones around it (landmarks,
- * sections, forms, groups, with their names), the item it belongs to (its row's first cell, its
- * card's title, or — for one of a run of containers of the same kind, a feed's posts written as
- * plain `div`s — the item's own words: its author and handle), its shadow hosts. A candidate in another part of the page — the footer's "Blog"
- * for the header's, the sign-up e-mail field for the login one, Bob's "Edit" for Ada's, a star in
- * another product's rating — is another element however well it matches, as is one whose name
- * says something else ("Delete Ada" for "Edit Ada", "2 stars" for "1 star"), whose link leads to
- * another place, or whose form name differs; those are set aside before anything is decided.
- * An element found to the letter in its place (nothing changed) is taken at once. What is left is
- * scored among itself: a field that singles a candidate out in its part of the page singles it out
- * (the footer's "About" does not make the header's less itself). What a candidate no longer has —
- * a dropped attribute, rehashed classes, a label whose `for` a renamed id broke, the name that came
- * from them — is gone, not different.
- *
- * The matcher **abstains** instead of guessing. It acts on a candidate only when (1) the whole
- * signature picks it clearly (score ≥ THRESHOLD, a lead of MARGIN, and a field that singles it out),
- * (2) it alone carries the captured id / test id (an anchor), or (3) exactly one thing about it
- * changed — its tolerant score (the worst field left out) is high and far ahead of everyone else's,
- * and what changed is neither its place (a twin slides into a deleted element's place) nor an
- * identity that now has another value, (4–5) its place among look-alikes (in its own document or
- * shadow root, its hosts in theirs) or among its tag says so — or it stands in its own spot, the
- * k-th of the same n, its words reworded —, (6) it is the one left in its part of the page that
- * the form knows by the captured name, or whose own features match, or (7) it alone still says
- * every word of it, beside copies that differ from it by words only — (6) and (7) only for a
- * candidate with something of its own beyond its tag (a nameless icon whose classes are gone has
- * nothing left that says it is the element).
- * Otherwise it answers "not_found" (nothing close) or
- * "ambiguous" — clicking the wrong element is worse than asking again. The constants, the weights
- * and the text similarity were tuned on the "tune" halves of scripts/bench_refind.py (MiniWoB++ and
- * large pages) and scripts/bench_refind_wide.py (twins in other parts of the page, shadow roots,
- * combined mutations); BENCHMARKS.md has both halves of each.
- *
- * **Big pages.** What a re-find costs is what it touches: the first touch of a node from script
- * makes an object for it, about a microsecond and a half, so walking a catalogue of 20,000 elements
- * costs more than the whole re-find may. Where each candidate stands is read before its full
- * signature, and one in another item or landmark gets none; a run of a thousand look-alikes keeps
- * the few nearest its old place; on a page of more than BIG_PAGE elements the candidates are asked
- * of the selector engine (see gatherBig); and a candidate's place among look-alikes is worked out
- * only for those that look like the element.
- */
-const { norm } = __norm;
-const { rowLabel } = __dom_tables;
-const { isSecretField, SECRET_SHOWN } = __dom_secret;
-const { leftOut } = __dom_frames;
-const { attr, attrNamesOf, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
-
-const SIGNATURE_VERSION = 3;
-/** Best score needed to act on a match. */
-const THRESHOLD = 0.63;
-/** The best must lead the runner-up by this much. */
-const MARGIN = 0.1;
-
-/**
- * @typedef {{x: number, y: number, w: number, h: number}} Box
- * @typedef {{value?: string, option?: string, checked?: boolean, selected?: boolean, disabled?: boolean,
- *   expanded?: boolean, focused?: boolean, secret?: boolean}} ElementState  secret: a field whose
- *   value is a secret (dom_secret.js): its value is only ever shown as filled or empty. A select's
- *   value is the chosen option's words, as a person (and the page map) reads it; `option` its
- *   form value where that differs ("editor" behind "Editor")
- * @typedef {{v: number, tag: string, role: string, name: string, text: string,
- *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
- *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
- *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string, shows?: string,
- *   alone?: string[]}} Signature
- * @typedef {{zones: string[], item: string}} Context the parts of the page the element was captured
- *   in, innermost first: landmarks, sections, forms and groups as "kind:label" (`nav:Footer`,
- *   `form:/login`, `fieldset:Billing address`), and the item it belongs to (its table row's or
- *   card's title)
- * @typedef {{context?: Context, path?: string[]}} Placed where an element stands, as much of a
- *   signature as tells whether it stands in another part of the page (contextClash)
- * @typedef {{k: number, n: number}} Twins where an element stands in its document or shadow root:
- *   the k-th (from 0, in document order) of n elements (with its tag, or that look the same)
- * @typedef {{element: Element, score: number, signature: Signature, distinctive?: boolean, loo?: number, looField?: string, looSim?: number, looAbsent?: boolean, anchor?: boolean,
- *   idAnchor?: boolean, tagOk?: boolean}} Scored
- * @typedef {{status: "found" | "ambiguous" | "not_found", element: Element | null,
- *   confidence: number, candidates: Array<{element: Element, score: number, tag: string,
- *   name: string, text: string}>, why?: string}} RefindResult
- */
-
-/** Attributes that tend to survive re-renders and identify an element. */
-const STABLE_ATTRS = ["id", "name", "type", "href", "alt", "aria-label", "placeholder", "title",
-  "data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "for", "action", "src", "value"];
-const STABLE_SET = new Set(STABLE_ATTRS);
-const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
-
-/** Tags that are interactive by themselves (see isInteractiveCheap for the exceptions). */
-const INTERACTIVE_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary", "option",
-  "details", "label", "video", "audio"]);
-const INTERACTIVE_ROLES = new Set(["button", "link", "checkbox", "radio", "tab", "menuitem",
-  "menuitemcheckbox", "menuitemradio", "option", "switch", "textbox", "combobox", "searchbox",
-  "slider", "spinbutton", "treeitem", "listbox", "gridcell", "scrollbar"]);
-
-/** Class names that flip with UI state, not identity. */
-const TRANSIENT_CLASS = /^(is-|has-)?(active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|show(n)?|loading|current|checked|expanded|collapsed|animat\w*|transition\w*|fade\w*|ng-\w+)$/i;
-/** Class names a CSS-in-JS tool or CSS modules generated (they change from build to build). */
-const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
-/** A styled-components style hash ("bZkfAO", "kQsvhW1"): a capital or a digit after one to three
- * small letters. Case matters: with it ignored, every word of six letters ("retweet", "details")
- * would read as a hash. */
-const HASHED_CASE = /^[a-z]{1,3}[A-Z0-9][a-zA-Z0-9]{4,}$/;
-/** @param {string} c */
-function hashedClass(c) { return HASHED_CLASS.test(c) || HASHED_CASE.test(c); }
-/** Whether a class name says what an element is (not its state, not a build's hash). @param {string} c */
-function isStableClass(c) { return !!c && !hashedClass(c) && !TRANSIENT_CLASS.test(c); }
-/** Whether an id is one a framework generated. @param {string} id */
-function isGeneratedId(id) { return GENERATED_ID.test(id); }
-
-/** Ids that frameworks generate (React useId, counters, uuids). */
-const GENERATED_ID = /^:r\w*:$|\d{3,}|[0-9a-f]{8,}|^(ember|ext-gen|react-|radix-|headlessui-|mui-|yui_|uid-)/i;
-
-// defined in norm.js (dom_tables.js needs it too, and refind.js needs dom_tables.js)
-/** @param {string} s @param {number} n */
-function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
-
-/** The element's ARIA role: explicit, or implied by its tag. @param {Element} el */
-function roleOf(el) {
-  const explicit = attr(el, "role");
-  if (explicit) return explicit.split(/\s+/)[0].toLowerCase();
-  return implicitRole(el);
-}
-
-/** The role the element's tag gives it. @param {Element} el */
-function implicitRole(el) {
-  const tag = tagOf(el);
-  switch (tag) {
-    case "a": case "area": return hasAttr(el, "href") ? "link" : "";
-    case "button": return "button";
-    case "select": return /** @type {HTMLSelectElement} */ (el).multiple || /** @type {HTMLSelectElement} */ (el).size > 1 ? "listbox" : "combobox";
-    case "textarea": return "textbox";
-    case "option": return "option";
-    case "summary": return "button";
-    case "dialog": return "dialog";
-    case "img": return "img";
-    case "input": {
-      const t = (attr(el, "type") || "text").toLowerCase();
-      if (["button", "submit", "reset", "image"].includes(t)) return "button";
-      if (t === "checkbox") return "checkbox";
-      if (t === "radio") return "radio";
-      if (t === "range") return "slider";
-      if (t === "number") return "spinbutton";
-      if (t === "search") return "searchbox";
-      if (t === "file") return "button";
-      if (t === "hidden") return "";
-      return hasAttr(el, "list") ? "combobox" : "textbox";
-    }
-    default: return /^h[1-6]$/.test(tag) ? "heading" : "";
-  }
-}
-
-/** Whether the element is interactive by markup alone (no style lookups). @param {Element} el */
-function isInteractiveCheap(el) {
-  const tag = tagOf(el);
-  if (INTERACTIVE_TAGS.has(tag)) {
-    // A link without a target is a control only by what else says so (a role, a tabindex, a handler).
-    if (tag === "a" && hasAttr(el, "href")) return true;
-    if (tag === "input") return /** @type {HTMLInputElement} */ (el).type !== "hidden";
-    if (tag === "label") return false; // its control is the target; a label alone is context
-    if (tag === "option" || tag === "details") return false; // rendered with their select / summary
-    if (tag === "video" || tag === "audio") return hasAttr(el, "controls");
-    if (tag !== "a") return true;
-  }
-  const role = attr(el, "role");
-  const first = role ? role.split(/\s+/)[0].toLowerCase() : "";
-  // A grid's cell is data unless it can be chosen or edited: grids make every cell focusable (a
-  // roving tabindex, for their arrow keys), which makes none of them a control a person operates.
-  if (first === "gridcell") return hasAttr(el, "aria-selected") || attr(el, "aria-readonly") === "false" || hasAttr(el, "onclick");
-  if (first && INTERACTIVE_ROLES.has(first)) return true;
-  if (hasAttr(el, "onclick")) return true;
-  const ce = attr(el, "contenteditable");
-  if (ce !== null && ce !== "false") return true;
-  const ti = attr(el, "tabindex");
-  if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return !(first ? READ_ROLES.has(first) : READ_TAGS.has(tag));
-  return false;
-}
-
-/**
- * What a person reads, not operates, when it takes the keyboard focus (a table focusable to scroll
- * it with the arrow keys, a code block, a region): its tabindex makes it no control. A grid stays
- * out too: its cells and rows are what is chosen, never the grid as one.
- */
-const READ_ROLES = new Set(["table", "grid", "treegrid", "rowgroup", "list", "region", "article", "document", "feed", "log",
-  "tabpanel", "main", "navigation", "complementary", "banner", "contentinfo", "figure", "img", "status", "note", "math"]);
-const READ_TAGS = new Set(["table", "tbody", "ul", "ol", "dl", "pre", "section", "article", "main", "nav", "aside", "figure", "blockquote"]);
-
-/** Text of the elements an aria-labelledby/-describedby names. @param {Element} el @param {string} name the attribute */
-function referencedText(el, name) {
-  const ids = attr(el, name);
-  if (!ids) return "";
-  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  return norm(ids.split(/\s+/).map((id) => {
-    const t = "getElementById" in root ? root.getElementById(id) : null;
-    return t ? wordsOf(t) : "";
-  }).join(" "));
-}
-
-const NOT_WORDS = new Set(["script", "style", "template", "noscript"]);
-
-/**
- * An element's text without what is no words (a script or style inside it: a page's inline
- * `<script>` beside a label is code, not part of its name).
- * @param {Element} el
- */
-function wordsOf(el) {
-  const raw = textOf(el) || "";
-  if (!qs(el, "script, style, template, noscript")) return raw;
-  let out = "";
-  const walker = docOf(el).createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => nodeTypeOf(n) === 1 && NOT_WORDS.has(tagOf(/** @type {Element} */ (n))) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
-  });
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n);
-  return out;
-}
-
-/**
- * The text of the label(s) that describe a form control.
- * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: the page's labels are indexed once
- */
-function labelText(el, pass) {
-  if (!pass) return readLabelText(el);
-  // (Read once in a pass: the rendering names a field by it, and its signature keeps it.)
-  /** @type {Map<Element, string>} */
-  let memo = pass.get(labelText);
-  if (!memo) { memo = new Map(); pass.set(labelText, memo); }
-  let t = memo.get(el);
-  if (t === undefined) { t = readLabelText(el, pass); memo.set(el, t); }
-  return t;
-}
-
-/** @param {Element} el @param {Map<any, any>} [pass] */
-function readLabelText(el, pass) {
-  const byRef = referencedText(el, "aria-labelledby");
-  if (byRef) return cut(byRef, 120);
-  const labels = labelsOf(el, pass);
-  if (labels && labels.length) {
-    // The label's own words, without the value of a control nested in it (e.g. a select's options).
-    return cut(norm(Array.from(labels).map((l) => ownText(l, el)).join(" ")), 120);
-  }
-  return "";
-}
-
-/**
- * The labels of a form control, as `el.labels` lists them (in document order). `labels` searches
- * the whole document on every call (a quarter of a millisecond on a page of 20,000 elements), and
- * a re-find reads the labels of hundreds of candidates: within a pass they come from an index of
- * the labels that name an element by its id (built once per document or shadow root) and the
- * labels around it — the only ones whose control it can be.
- * @param {Element} el @param {Map<any, any>} [pass]
- * @returns {ArrayLike<HTMLLabelElement> | null | undefined}
- */
-function labelsOf(el, pass) {
-  if (!pass || !("labels" in el) || !isConnectedOf(el)) return /** @type {HTMLInputElement} */ (el).labels;
-  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  /** @type {Map<Node, Map<string, HTMLLabelElement[]>>} */
-  let byRoot = pass.get(labelsOf);
-  if (!byRoot) { byRoot = new Map(); pass.set(labelsOf, byRoot); }
-  let byFor = byRoot.get(root);
-  if (!byFor) {
-    byFor = new Map();
-    for (const l of Array.from(/** @type {NodeListOf<HTMLLabelElement>} */ (qsa(root, "label[for]")))) {
-      const f = l.getAttribute("for") || "";
-      const g = byFor.get(f);
-      if (g) g.push(l); else byFor.set(f, [l]);
-    }
-    byRoot.set(root, byFor);
-  }
-  /** @type {HTMLLabelElement[]} */
-  const out = [];
-  const control = /** @type {HTMLElement} */ (/** @type {unknown} */ (el)); // a form control: it has `labels`
-  for (let p = parentElOf(el); p; p = parentElOf(p)) if (tagOf(p) === "label" && /** @type {HTMLLabelElement} */ (p).control === control) out.push(/** @type {HTMLLabelElement} */ (p));
-  if (idOf(el)) for (const l of byFor.get(idOf(el)) || []) if (l.control === control && !out.includes(l)) out.push(l);
-  return out.length > 1 ? out.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1)) : out;
-}
-
-/**
- * Text of `root` leaving out the subtree of `skip` and of other form controls — and, with
- * `alike`, of elements that look like `skip` (its tag or another control, with similar words or the
- * same label): a copy of a control put beside it is not what names the row or card it stands in.
- * @param {Element} root @param {Element} skip @param {boolean} [alike]
- */
-function ownText(root, skip, alike = false) {
-  let out = "";
-  const words = alike ? norm(textOf(skip)) : "";
-  // A copy beside it with a word tweaked still carries its label ("Remove" on "×" and on "×s").
-  const label = alike ? attr(skip, "aria-label") || attr(skip, "title") : "";
-  // Of its tag, or another control (a copy kept as a button while it became a link).
-  const kind = (/** @type {Element} */ e) => tagOf(e) === tagOf(skip) || (isInteractiveCheap(e) && isInteractiveCheap(skip));
-  const looksLike = (/** @type {Element} */ e) => alike && kind(e) && ((textSim(norm(textOf(e)), words) ?? 1) >= 0.6
-    || (!!label && (attr(e, "aria-label") || attr(e, "title")) === label));
-  const walker = (docOf(root) || document).createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => (n === skip || (nodeTypeOf(n) === 1 && (["select", "textarea", "script", "style"].includes(tagOf(/** @type {Element} */ (n))) || looksLike(/** @type {Element} */ (n))))
-      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-  });
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n) + " ";
-  return out;
-}
-
-/**
- * The element's visible words (textContent is used: innerText would force a layout per element).
- * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: each element's are read once
- */
-function visibleText(el, pass) {
-  if (!pass) return readVisibleText(el);
-  /** @type {Map<Element, string>} */
-  let memo = pass.get(visibleText);
-  if (!memo) { memo = new Map(); pass.set(visibleText, memo); }
-  let t = memo.get(el);
-  if (t === undefined) { t = readVisibleText(el); memo.set(el, t); }
-  return t;
-}
-
-/** @param {Element} el */
-function readVisibleText(el) {
-  const tag = tagOf(el);
-  if (tag === "input" || tag === "textarea") return "";
-  if (tag === "select") {
-    const sel = /** @type {HTMLSelectElement} */ (el);
-    return cut(norm(sel.selectedOptions[0]?.textContent), 80);
-  }
-  const raw = textOf(el) || "";
-  // A container's words can run to the whole page's: the first hundred, once normalised, are those
-  // of a slice whose normalised form is longer than that.
-  if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
-  return cut(norm(childCountOf(el) && raw.length <= 400 ? laidOutText(el, raw) : raw), 100);
-}
-
-/** A control's subtree past this size keeps its textContent (walking it would cost more than it says). */
-const LAID_OUT_MAX = 40;
-
-/** Parts of a control that are other things, not its words: a tree item's nested group of items, a
- * menu's submenu (Chrome's accessible name leaves them out too). */
-const NOT_NAME = new Set(["group", "tree", "list", "listbox", "menu", "menubar", "grid", "table", "tablist", "toolbar", "dialog"]);
-
-/**
- * An element's words as the browser lays them out and a person reads them: a part that stands
- * apart (a block, an inline-block badge, a float, a positioned one) is a word of its own ("Inbox 7",
- * not "Inbox7"; "Comments 2 Comments in moderation"); words hidden from everyone (display: none,
- * visibility: hidden, aria-hidden) and a nested group of other items say nothing, as in Chrome's
- * accessible name; a line break (`New<br>messages`) and an inline svg's title part words too;
- * inline formatting inside a word ("Ket<b>tle</b>") stays one word.
- * @param {Element} el @param {string} raw its textContent
- */
-function laidOutText(el, raw) {
-  const view = docOf(el).defaultView;
-  if (!view || byTagOf(el, "*").length > LAID_OUT_MAX) return raw;
-  let out = "";
-  /** @param {Node} p @param {boolean} shown whether p's own words show (visibility) */
-  const walk = (p, shown) => {
-    for (let c = firstChildOf(p); c; c = nextSiblingOf(c)) {
-      const t = nodeTypeOf(c);
-      if (t === 3) { if (shown) out += nodeValueOf(c) || ""; continue; }
-      if (t !== 1) continue;
-      const e = /** @type {Element} */ (c), tag = tagOf(e);
-      if (tag === "script" || tag === "style" || tag === "template" || attr(e, "aria-hidden") === "true") continue;
-      if (tag === "br") { out += " "; continue; } // a line break parts words as a space does
-      const role = attr(e, "role");
-      if (role && NOT_NAME.has(role)) continue;
-      const st = view.getComputedStyle(e);
-      if (st.display === "none") continue;
-      // (An inline picture, an svg, is a thing of its own beside the words: its title is a word apart.)
-      const apart = (st.display !== "inline" && st.display !== "contents") || tag === "svg" || st.float !== "none" || st.position === "absolute" || st.position === "fixed";
-      if (apart) out += " ";
-      walk(e, st.visibility === own || st.visibility === "visible");
-      if (apart) out += " ";
-    }
-  };
-  // Hidden words are those hidden inside the element: a control hidden as a whole (a menu's entry
-  // shown on hover) still has its own.
-  const own = view.getComputedStyle(el).visibility;
-  walk(el, true);
-  return out;
-}
-
-/**
- * A simplified accessible name (ARIA name computation, main branches).
- * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
- */
-function accessibleName(el, pass) {
-  const byRef = referencedText(el, "aria-labelledby");
-  if (byRef) return cut(byRef, 120);
-  const aria = norm(attr(el, "aria-label"));
-  if (aria) return cut(aria, 120);
-  const tag = tagOf(el);
-  if (tag === "input" || tag === "textarea" || tag === "select") {
-    const t = (attr(el, "type") || "").toLowerCase();
-    if (tag === "input" && ["submit", "button", "reset"].includes(t)) return norm(/** @type {HTMLInputElement} */ (el).value) || (t === "submit" ? "Submit" : t === "reset" ? "Reset" : "");
-    if (tag === "input" && t === "image") return norm(attr(el, "alt"));
-    const label = labelText(el, pass);
-    if (label) return label;
-    return cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
-  }
-  if (tag === "img") return cut(norm(attr(el, "alt") || attr(el, "title")), 120);
-  // What is typed into an editable region is its value, not its name (a rich-text body is named
-  // by its label, never by the letter being written in it).
-  if (isTextRegion(el)) return cut(norm(attr(el, "aria-placeholder") || attr(el, "placeholder") || attr(el, "data-placeholder") || attr(el, "title")), 120);
-  const text = visibleText(el, pass);
-  if (text) return text;
-  // An icon button: the name often sits on the image inside it.
-  const img = qs(el, "img[alt], svg title, [aria-label]");
-  if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
-  return cut(norm(attr(el, "title")), 120);
-}
-
-/**
- * The words a control shows where its accessible name says something else (`<button
- * aria-label="Keep my account">Delete my account</button>`): a person reads one, a screen reader
- * the other, and either may be the page's trap — so both are shown. "" where they agree (one holds
- * the other), where the control shows no words (an icon), or for a field (its words are its value).
- * @param {Element} el @param {string} name its accessible name
- */
-function shownWords(el, name) {
-  if (!name || !(hasAttr(el, "aria-label") || hasAttr(el, "aria-labelledby"))) return "";
-  const tag = tagOf(el);
-  if (tag === "input" || tag === "textarea" || tag === "select" || isTextRegion(el)) return "";
-  const shown = norm(isHtml(el) ? innerTextOf(/** @type {HTMLElement} */ (el)) : textOf(el)).slice(0, 80);
-  if (!/[\p{L}\p{N}]/u.test(shown)) return "";
-  const a = shown.toLowerCase(), b = name.toLowerCase();
-  return a.includes(b) || b.includes(a) ? "" : shown;
-}
-
-/** An editable region or a text box the page draws itself (not a form field). @param {Element} el */
-function isTextRegion(el) {
-  const ce = attr(el, "contenteditable");
-  return (ce !== null && ce !== "false") || /^(textbox|searchbox)$/.test(attr(el, "role") || "");
-}
-
-/** Nearest text before and after the element (what a person would read next to it). @param {Element} el */
-function neighborText(el) {
-  /** @param {"previous" | "next"} dir */
-  const find = (dir) => {
-    /** @type {Node | null} */ let node = el;
-    for (let depth = 0; node && depth < 4; depth++) {
-      for (let s = dir === "previous" ? previousSiblingOf(node) : nextSiblingOf(node); s; s = dir === "previous" ? previousSiblingOf(s) : nextSiblingOf(s)) {
-        const raw = nodeTypeOf(s) === 3 ? nodeValueOf(s) || "" : nodeTypeOf(s) === 1 ? textOf(/** @type {Element} */ (s)) || "" : "";
-        // Only the 40 characters nearest the element count: normalise a slice, not a whole card.
-        let t = norm(raw.length > 400 ? (dir === "previous" ? raw.slice(-400) : raw.slice(0, 400)) : raw);
-        if (raw.length > 400 && t.length <= 40) t = norm(raw);
-        if (t) return dir === "previous" ? t.slice(-40) : t.slice(0, 40);
-      }
-      node = parentNodeOf(node);
-      if (!node || nodeTypeOf(node) !== 1 || tagOf(/** @type {Element} */ (node)) === "body") break;
-    }
-    return "";
-  };
-  return norm(`${find("previous")} | ${find("next")}`);
-}
-
-/** @param {Element} el */
-function stableClasses(el) {
-  /** @type {string[]} */
-  const out = [];
-  const cls = attr(el, "class");
-  if (!cls) return out;
-  for (const c of cls.split(/\s+/)) if (isStableClass(c)) out.push(c);
-  return out.slice(0, 6);
-}
-
-/** Steps already worked out, checked against the id and class they came from (ancestors are shared
- * by many elements, and stay the same from one observe to the next). @type {WeakMap<Element, {id: string, cls: string | null, step: string}>} */
-const stepCache = new WeakMap();
-
-/** One step of an ancestor path: tag, plus a stable id or first stable class. @param {Element} el */
-function step(el) {
-  const cls = attr(el, "class"), rawId = idOf(el);
-  const hit = stepCache.get(el);
-  if (hit && hit.id === rawId && hit.cls === cls) return hit.step;
-  const id = rawId && !GENERATED_ID.test(rawId) ? `#${rawId}` : "";
-  let out;
-  if (id) out = tagOf(el) + id;
-  else { const c = stableClasses(el)[0]; out = tagOf(el) + (c ? `.${c}` : ""); }
-  stepCache.set(el, { id: rawId, cls, step: out });
-  return out;
-}
-
-/** Parent across shadow boundaries. @param {Element} el */
-function parentOf(el) {
-  if (parentElOf(el)) return parentElOf(el);
-  const root = rootOf(el);
-  return root instanceof ShadowRoot ? root.host : null;
-}
-
-/** @param {Element} el */
-function ancestorPath(el) {
-  /** @type {string[]} */
-  const path = [];
-  for (let p = parentOf(el); p && tagOf(p) !== "body" && tagOf(p) !== "html" && path.length < 6; p = parentOf(p)) path.push(step(p));
-  return path;
-}
-
-/** Same-origin frame chain (innermost first) and the element's offset in the top page. @param {Element} el */
-function frameChain(el) {
-  /** @type {string[]} */
-  const frames = [];
-  let dx = 0, dy = 0;
-  let win = docOf(el)?.defaultView;
-  try {
-    while (win && win.frameElement) {
-      const fe = win.frameElement;
-      frames.push(idOf(fe) ? `#${idOf(fe)}` : attr(fe, "name") || attr(fe, "src") || tagOf(fe));
-      const r = rectOf(fe);
-      dx += r.left + clientLeftOf(fe); dy += r.top + clientTopOf(fe);
-      win = docOf(fe).defaultView;
-    }
-  } catch { /* a cross-origin parent ends the chain */ }
-  return { frames, dx, dy, topWin: win };
-}
-
-/** @param {Element} el */
-function shadowChain(el) {
-  /** @type {string[]} */
-  const hosts = [];
-  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) hosts.push(step(root.host));
-  return hosts;
-}
-
-/** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
-function frameDocument(el) {
-  const tag = tagOf(el);
-  if (tag !== "iframe" && tag !== "frame") return null;
-  try {
-    const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-    // (A frame the user's site rules keep heybro off is no part of the page it reads: dom_frames.js.)
-    return d && d.documentElement && !leftOut(d) ? d : null;
-  } catch { return null; }
-}
-
-/**
- * The element that really has focus: through shadow roots and into same-origin frames (a
- * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
- * @param {Document} doc
- * @returns {Element | null}
- */
-function deepActiveElement(doc) {
-  /** @type {Element | null} */ let a = doc.activeElement;
-  while (a) {
-    const sr = shadowOf(a);
-    if (sr && sr.activeElement) { a = sr.activeElement; continue; }
-    const d = frameDocument(a);
-    if (d && d.activeElement) { a = d.activeElement; continue; }
-    break;
-  }
-  return a;
-}
-
-/**
- * Whether a field holds a secret (dom_secret.js), its label read only when nothing else settles it.
- * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
- */
-function secretField(el, pass) { return isSecretField(el, () => labelText(el, pass)); }
-
-/** @param {Element} el @param {Map<any, any>} [pass] see captureSignature: labels read once @returns {ElementState} */
-function elementState(el, pass) {
-  /** @type {ElementState} */
-  const s = {};
-  const tag = tagOf(el);
-  if (tag === "input" || tag === "textarea" || tag === "select") {
-    const inp = /** @type {HTMLInputElement} */ (el);
-    if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
-    else if (tag === "select") {
-      const opt = /** @type {HTMLSelectElement} */ (el).selectedOptions[0];
-      s.value = opt ? cut(norm(textOf(opt)), 200) : "";
-      if (opt && opt.value !== s.value) s.option = cut(opt.value, 200);
-    } else if (secretField(el, pass)) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
-    else if (inp.type !== "file") s.value = cut(inp.value, 200);
-    else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
-    if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
-  } else {
-    const ac = attr(el, "aria-checked");
-    if (ac !== null) s.checked = ac === "true";
-    const ce = attr(el, "contenteditable");
-    // An editable region's text is its value, its lines apart as shown.
-    if ((ce !== null && ce !== "false") || (tag === "body" && docOf(el).designMode === "on")) s.value = cut(norm(isHtml(el) ? innerTextOf(el) : textOf(el)), 200);
-    if (matchesOf(el, ":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || attr(el, "aria-disabled") === "true"
-      || wrapsDisabled(el)) s.disabled = true;
-  }
-  const sel = attr(el, "aria-selected");
-  if (sel !== null) s.selected = sel === "true";
-  const exp = attr(el, "aria-expanded");
-  if (exp !== null) s.expanded = exp === "true";
-  if (tag === "details" || (tag === "summary" && (parentElOf(el) ? tagOf(parentElOf(el)) : undefined) === "details")) s.expanded = !!(/** @type {HTMLDetailsElement} */ (tag === "details" ? el : parentElOf(el))).open;
-  if (docOf(el) && deepActiveElement(docOf(el)) === el) s.focused = true;
-  return s;
-}
-
-/** Item roles whose element often only wraps the control that acts (a menu entry around its link). */
-const WRAPPING_ROLES = /^(menuitem|menuitemcheckbox|menuitemradio|option|tab|treeitem|listitem)$/;
-
-/**
- * An entry that only wraps one control, which is disabled (`<li role=menuitem><a aria-disabled=true>`):
- * clicking the entry clicks that control, so the entry is as disabled as it is.
- * @param {Element} el
- */
-function wrapsDisabled(el) {
-  if (!WRAPPING_ROLES.test(attr(el, "role") || (tagOf(el) === "li" ? "listitem" : "")) || childCountOf(el) > 3) return false;
-  const inner = qsa(el, "a, button, [role=button], [role=link], [role=menuitem]");
-  if (inner.length !== 1) return false;
-  const c = inner[0];
-  return (attr(c, "aria-disabled") === "true" || matchesOf(c, ":disabled")) && norm(textOf(c)) === norm(textOf(el));
-}
-
-// --- look-alikes --------------------------------------------------------------------------------
-
-/** Whether the element's value attribute is part of what it is (a radio's value, a button's caption). @param {string} tag */
-function valueIsIdentity(tag) { return tag === "input" || tag === "button" || tag === "option"; }
-
-/** Attributes that make up how an element looks to a person (its id and classes do not). */
-const LOOK_ATTRS = ["type", "role", "name", "aria-label", "placeholder", "title", "href", "alt"];
-const LOOK_SET = new Set([...LOOK_ATTRS, "value"]);
-
-/**
- * What an element looks like, without its place: elements with the same key are look-alikes (twenty
- * "Add to cart" buttons, a grid of bare checkboxes). Built from the same cut values a signature keeps,
- * so `lookKeyOfSignature` gives the same key for the element the signature was taken from.
- * @param {string} tag @param {(name: string) => string} attr @param {string} text
- */
-function lookKey(tag, attr, text) {
-  return attrKey(tag, attr) + "\u0001" + text;
-}
-
-/**
- * The part of a look key its attributes make (see lookKey): the tag, then each look attribute that
- * has a value, by its place in LOOK_ATTRS (an empty one is as good as none).
- * @param {string} tag @param {(name: string) => string} attr
- */
-function attrKey(tag, attr) {
-  let k = tag;
-  for (let i = 0; i < LOOK_ATTRS.length; i++) { const v = attr(LOOK_ATTRS[i]); if (v) k += "\u0002" + i + cut(v, 200); }
-  const v = valueIsIdentity(tag) ? attr("value") : "";
-  return v ? k + "\u0002v" + cut(v, 200) : k;
-}
-
-/**
- * An element's look attributes, read once (not each by name: a thousand buttons are keyed in an
- * observe); by their names, which cost less to list than the attributes themselves.
- * @param {Element} el
- */
-function attrKeyOf(el) {
-  const names = attrNamesOf(el);
-  if (!names.length) return tagOf(el);
-  /** @type {Record<string, string>} */
-  const own = {};
-  for (let i = 0; i < names.length; i++) { const n = names[i]; if (LOOK_SET.has(n)) own[n] = attr(el, n) || ""; }
-  return attrKey(tagOf(el), (a) => own[a] || "");
-}
-
-/** @param {Element} el @param {Map<any, any>} [pass] */
-function lookKeyOf(el, pass) {
-  return attrKeyOf(el) + "\u0001" + lookText(el, pass);
-}
-
-/** The words of a look key (a select's are its options, which say nothing of how it looks). @param {Element} el @param {Map<any, any>} [pass] */
-function lookText(el, pass) { return tagOf(el) === "select" ? "" : visibleText(el, pass); }
-
-/** @param {Signature} sig */
-function lookKeyOfSignature(sig) {
-  const A = sig.attrs || {};
-  return lookKey(sig.tag, (a) => A[a] || "", sig.tag === "select" ? "" : sig.text);
-}
-
-/**
- * The elements with `tag` in `root` in document order, and the same grouped by look. A capture pass
- * shares one of these per root and tag (every signature of an observe asks for it).
- * @typedef {{all: Element[], keys: Array<string | null>, groups: Map<string, Element[]>, at: Map<Element, number>}} TagOrder
- * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
- * @returns {TagOrder}
- */
-function tagOrder(root, tag, pass) {
-  const list = tagQuery(root, tag, pass);
-  /** @type {Element[]} */ const all = Array.from(list);
-  // Grouped by attributes first (most elements are alone in theirs: no key, no group); words are
-  // read only where the attributes leave look-alikes (twenty "Add to cart" buttons).
-  /** @type {Map<string, number | number[]>} */ const byAttrs = new Map();
-  for (let i = 0; i < all.length; i++) {
-    const k = attrKeyOf(all[i]);
-    const g = byAttrs.get(k);
-    if (g === undefined) byAttrs.set(k, i); else if (typeof g === "number") byAttrs.set(k, [g, i]); else g.push(i);
-  }
-  /** @type {Array<string | null>} */ const keys = new Array(all.length).fill(null);
-  /** @type {Map<string, Element[]>} */ const groups = new Map();
-  for (const [ak, idx] of byAttrs) {
-    if (typeof idx === "number") continue;
-    for (const i of idx) { // (in document order: so is each group)
-      const key = ak + "\u0001" + lookText(all[i], pass);
-      keys[i] = key;
-      const g = groups.get(key);
-      if (g) g.push(all[i]); else groups.set(key, [all[i]]);
-    }
-  }
-  // Each element's place, for the hundreds of elements an observe signs (a search each would cost more).
-  /** @type {Map<Element, number>} */ const at = new Map();
-  for (let i = 0; i < all.length; i++) at.set(all[i], i);
-  return { all, keys, groups, at };
-}
-
-/**
- * The elements of a tag in a root, as a gathering in this pass asked for them (see gatherBig):
- * `pass.get(tagQuery).get(root).get(tag)`.
- * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
- * @returns {NodeListOf<Element>}
- */
-function tagQuery(root, tag, pass) {
-  /** @type {Map<Node, Map<string, NodeListOf<Element>>> | undefined} */
-  let byRoot = pass?.get(tagQuery);
-  if (!byRoot) { byRoot = new Map(); if (pass) pass.set(tagQuery, byRoot); }
-  let byTag = byRoot.get(root);
-  if (!byTag) { byTag = new Map(); byRoot.set(root, byTag); }
-  let list = byTag.get(tag);
-  if (!list) { list = qsa(root, tag); byTag.set(tag, list); }
-  return list;
-}
-
-/**
- * Where the element stands in its document (or shadow root): the k-th of the n elements with its
- * tag (`order`), and the k-th of the n that look like it (`twins`, when it has look-alikes).
- * @param {Element} el @param {Map<any, any>} [pass]
- * @returns {{order?: Twins, twins?: Twins}}
- */
-function placeOf(el, pass) {
-  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  if (!("querySelectorAll" in root)) return {};
-  /** @type {Map<string, TagOrder> | undefined} */
-  let byTag = pass?.get(root);
-  if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
-  let t = byTag.get(tagOf(el));
-  if (!t) { t = tagOrder(root, tagOf(el), pass); byTag.set(tagOf(el), t); }
-  const k = t.at.get(el);
-  if (k === undefined) return {};
-  const key = t.keys[k], g = key === null ? null : t.groups.get(key);
-  return { order: { k, n: t.all.length }, ...(g && g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
-}
-
-/**
- * The place of a re-find's candidates (see placeOf), asking no more of the page than the rules use:
- * the k-th of n with the element's tag (a binary search of the root's list in document order), and
- * among look-alikes only for those that look like the element (the rules compare no one else's),
- * whose look-alikes are asked of the selector engine by the attributes of the look. Candidates of
- * another tag get none: where they stand among their own tag says nothing of the element.
- * @param {Signature} sig @param {Array<{element: Element, signature: Signature}>} cands @param {Map<any, any>} pass
- */
-function placeCandidates(sig, cands, pass) {
-  const key = lookKeyOfSignature(sig);
-  /** @type {Map<Node, Element[]>} */
-  const groups = new Map();
-  for (const c of cands) {
-    const el = c.element;
-    if (tagOf(el) !== sig.tag) continue;
-    const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-    if (!("querySelectorAll" in root)) continue;
-    const all = tagQuery(root, tagOf(el), pass);
-    const k = indexIn(all, el);
-    if (k < 0) continue;
-    c.signature.order = { k, n: all.length };
-    if (!sig.twins || lookKeyOf(el, pass) !== key) continue;
-    let g = groups.get(root);
-    if (!g) {
-      let sel = tagOf(el);
-      for (const a of LOOK_SET) { const v = attr(el, a); if (v && (a !== "value" || valueIsIdentity(tagOf(el)))) sel += `[${a}="${CSS.escape(v)}"]`; }
-      g = Array.from(qsa(root, sel)).filter((x) => lookKeyOf(x, pass) === key);
-      groups.set(root, g);
-    }
-    if (g.length > 1) c.signature.twins = { k: g.indexOf(el), n: g.length };
-  }
-}
-
-/** How many elements of a list in document order come before an element. @param {ArrayLike<Element>} list @param {Element} el */
-function insertionIndex(list, el) {
-  let lo = 0, hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (comparePositionOf(list[mid], el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1; else hi = mid;
-  }
-  return lo;
-}
-
-/** Where an element is in a list of elements in document order (-1: not there). @param {ArrayLike<Element>} list @param {Element} el */
-function indexIn(list, el) {
-  const i = insertionIndex(list, el);
-  return list[i] === el ? i : -1;
-}
-
-// --- context: the part of the page an element belongs to ----------------------------------------
-
-/** Containers that make a part of the page: landmarks, sections, forms and groups. */
-const ZONE_TAGS = new Set(["header", "footer", "nav", "aside", "main", "dialog", "form", "fieldset", "section", "search"]);
-const ZONE_ROLES = new Set(["banner", "contentinfo", "navigation", "complementary", "main", "dialog", "alertdialog", "form",
-  "search", "region", "group", "radiogroup", "tablist", "menu", "menubar", "toolbar", "tabpanel"]);
-/** Containers that make an item of a list: a row, a card, a result. */
-const ITEM_TAGS = new Set(["tr", "li", "article", "dd"]);
-const ITEM_ROLES = new Set(["row", "listitem", "article", "treeitem"]);
-const HEADINGS = "h1,h2,h3,h4,h5,h6,[role=heading],legend";
-
-/** Containers that a heading inside names (see containerLabel). */
-const NAMED_CONTAINERS = "section, fieldset, dialog, article, [role=region], [role=group], [role=radiogroup], [role=dialog], [role=alertdialog], [role=tabpanel]";
-
-/** The words that name a container: its aria label, its legend or first heading. @param {Element} el */
-function containerLabel(el) {
-  const aria = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
-  if (aria) return cut(aria, 40);
-  // A landmark is named by its label only: a heading inside the page's main part or header is
-  // content, not its name. A section, group or dialog is named by its first plain heading (one
-  // holding no control: a heading that is a link is something a person clicks, and it changes).
-  const tag = tagOf(el), role = attr(el, "role") || "";
-  if (!/^(section|fieldset|dialog|article)$/.test(tag) && !/^(region|group|radiogroup|dialog|alertdialog|tabpanel)$/.test(role)) return "";
-  // Its own heading: not one of a group or card inside it (the first legend of a section's fieldsets
-  // names that fieldset, and a re-ordered section would otherwise take it for its name).
-  let seen = 0;
-  for (const h of Array.from(qsa(el, HEADINGS))) {
-    if ((parentElOf(h) ? closestOf(parentElOf(h), NAMED_CONTAINERS) : undefined) !== el) continue;
-    if (!qs(h, "a, button, input, select, textarea, [role=button], [role=link]")) return cut(norm(textOf(h)), 40);
-    if (++seen >= 3) break;
-  }
-  return "";
-}
-
-/** A form's name: its label, its id or name, where it posts, its heading, its submit button's words. @param {Element} el */
-function formLabel(el) {
-  const own = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
-  if (own) return cut(own, 40);
-  const id = idOf(el) && !GENERATED_ID.test(idOf(el)) ? idOf(el) : attr(el, "name") || "";
-  const action = attr(el, "action");
-  if (action && action !== "#") return cut(hrefKey(action), 40);
-  if (id) return `#${id}`;
-  const h = qs(el, HEADINGS) || qs(el, "button[type=submit], input[type=submit], button:not([type])");
-  return h ? cut(norm(textOf(h) || attr(h, "value")), 40) : "";
-}
-
-/** The zone an element opens, as "kind:label", or "" when it is none. @param {Element} el */
-function zoneOf(el) {
-  const tag = tagOf(el), role = (attr(el, "role") || "").split(/\s+/)[0];
-  if (role === "presentation" || role === "none") return "";
-  if (tag === "form" || role === "form" || role === "search") return `form:${formLabel(el)}`;
-  if (ZONE_TAGS.has(tag) || ZONE_ROLES.has(role)) {
-    // A section without a name is only a box for layout.
-    const label = containerLabel(el);
-    if ((tag === "section" || role === "region" || role === "group") && !label) return "";
-    return `${ZONE_KIND[role] || tag}:${label}`;
-  }
-  return "";
-}
-/** Roles that stand for the same kind of zone as a tag. @type {Record<string, string>} */
-const ZONE_KIND = { banner: "header", contentinfo: "footer", navigation: "nav", complementary: "aside", main: "main",
-  alertdialog: "dialog", region: "section", group: "fieldset", radiogroup: "fieldset" };
-
-/**
- * What names an item of a list: the first cell of its row that is not the element, or the one
- * heading of its card. Returns the naming element (its words are read later, leaving the target out).
- * @param {Element} el
- * @returns {Element | null}
- */
-function itemTitle(el) {
-  const tag = tagOf(el), role = attr(el, "role") || "";
-  if (tag === "tr" || role === "row") return el;
-  const hs = qsa(el, HEADINGS);
-  if (hs.length === 1) return hs[0];
-  if (hs.length > 1) return null;
-  return ITEM_TAGS.has(tag) || ITEM_ROLES.has(role) || repeated(el) ? el : null;
-}
-
-/**
- * Whether a container is one of a run of the same kind: a sibling next to it has its tag and its
- * class, or its tag and the same children (a class rehashed by a build), as a feed's posts or a
- * grid's cards written as plain `div`s. Such a container is an item, named by its own words (the
- * post's author and handle come first). Only the next siblings are read: a list of thousands is not
- * walked for each of its items.
- * @param {Element} el
- */
-function repeated(el) {
-  const cls = attr(el, "class");
-  if (!cls || !cls.trim()) return false;
-  const kids = childrenOf(el).length >= 2 ? childTags(el) : "";
-  const like = (/** @type {Element | null} */ s) => !!s && tagOf(s) === tagOf(el) && !!attr(s, "class")
-    && (attr(s, "class") === cls || (!!kids && childTags(s) === kids));
-  return like(prevElOf(el)) || like(nextElOf(el));
-}
-
-/** The tags of an element's children, in order. @param {Element} el */
-function childTags(el) {
-  let out = "";
-  for (let c = firstElOf(el); c; c = nextElOf(c)) out += tagOf(c) + " ";
-  return out;
-}
-
-/** The words of a row's first cell that does not hold the element. @param {Element} row @param {Element} el */
-function rowKey(row, el) {
-  for (const cell of Array.from(childrenOf(row))) {
-    if (containsOf(cell, el) || !/^(td|th)$/.test(tagOf(cell)) && !/^(cell|gridcell|rowheader|columnheader)$/.test(attr(cell, "role") || "")) continue;
-    const t = norm(textOf(cell));
-    if (t) return cut(t, 40);
-  }
-  return "";
-}
-
-/**
- * Where the element was captured: the zones around it (innermost first, across shadow roots) and
- * the title of the item it belongs to. What a zone or item says is read once per container in a
- * pass.
- * @param {Element} el @param {Map<any, any>} [pass]
- * @returns {Context}
- */
-function contextOf(el, pass) {
-  /** @type {Map<Element, {zone: string, title?: Element | null}>} */
-  let cache = pass?.get(contextOf);
-  if (!cache) { cache = new Map(); if (pass) pass.set(contextOf, cache); }
-  /** @type {string[]} */
-  const zones = [];
-  let item = "", itemDone = false;
-  for (let p = parentOf(el), depth = 0; p && tagOf(p) !== "body" && tagOf(p) !== "html"; p = parentOf(p), depth++) {
-    let c = cache.get(p);
-    if (!c) { c = { zone: zoneOf(p) }; cache.set(p, c); }
-    if (c.zone) { zones.push(c.zone); itemDone = true; continue; }
-    if (itemDone || depth >= 6) continue;
-    // (Asked only here: a wrapper far above the element, whose headings are the whole page's, is not searched.)
-    if (c.title === undefined) c.title = itemTitle(p);
-    if (c.title) {
-      const t = c.title;
-      // Said by kind: a row's first cell ("r:"), a list item's own words ("l:", the element and its
-      // look-alikes left out), a card's title ("h:": its other words, or the element's when it is
-      // the title); titles of different kinds are not compared.
-      let key = "";
-      if (t === p && (tagOf(p) === "tr" || attr(p, "role") === "row")) key = (item = rowKey(p, el)) && `r:${item}`;
-      else if (t === p) key = (item = cut(norm(ownText(p, el, true)), 40)) && `l:${item}`;
-      else if (!containsOf(t, el)) key = (item = cut(norm(textOf(t)), 40)) && `h:${item}`;
-      // A title holding the element is named by its other words (another result's title, when a
-      // copy of this one was put in there), or by the element's own when it holds nothing else.
-      else key = (item = cut(norm(ownText(t, el)) || visibleText(el), 40)) && `h:${item}`;
-      item = key;
-      // An item without a title of its own ends the search too: the card or row is found. Not one
-      // of a run of containers that says nothing (a button beside another with the same children):
-      // the item around it names it.
-      itemDone = !!item || (t === p && (ITEM_TAGS.has(tagOf(p)) || ITEM_ROLES.has(attr(p, "role") || "")));
-    }
-  }
-  return { zones: zones.slice(0, 6), item };
-}
-
-/**
- * Whether what a candidate is says it is another element, whatever else matches: it stands in
- * another part of the page (contextClash), its words are gone where the element had some (the
- * image link beside a card's title link), its link leads to another numbered place (/p/12, not
- * /p/13), or it is a nameless control showing another icon.
- * @param {Signature} sig @param {Signature} c @param {Set<string>} [standing] see standingZones
- */
-function anotherElement(sig, c, standing) {
-  if (contextClash(sig, c, standing)) return true;
-  // Its name says something else: a word replaced by another, or other numbers ("Edit Ada" for
-  // "Delete Ada", "2 stars" for "1 star"); an editable region's name is its text, which changes.
-  if (sig.name && c.name && sig.name !== c.name && sig.state?.value === undefined && /^(input|select|textarea)$/.test(sig.tag) === /^(input|select|textarea)$/.test(c.tag) && !nameGone(sig, c)) {
-    const a = norm(sig.name).toLowerCase(), b = norm(c.name).toLowerCase();
-    if (numbers(a) !== numbers(b) || replacedWord(a, b)) return true;
-  }
-  // A form control's name attribute is what the form submits it as.
-  const na = sig.attrs?.name, nb = c.attrs?.name;
-  if (na && nb && na !== nb && !GENERATED_ID.test(na) && !extendsId(nb, na)) return true;
-  if (otherRecord(sig, c)) return true;
-  if (heldIt(sig, c)) return true;
-  // Words where it had none, or none where it had some: the title link beside a card's image link.
-  if (!!sig.text !== !!c.text && sig.tag === c.tag && sig.tag !== "select" && sig.state?.value === undefined) return true;
-  // Inside other components, or none.
-  if ((sig.shadow || []).map((x) => x.split(/[.#]/)[0]).join(">") !== (c.shadow || []).map((x) => x.split(/[.#]/)[0]).join(">")) return true;
-  if (otherLink(sig.attrs?.href, c.attrs?.href)) return true;
-  if (sig.icon && c.icon && !c.name) {
-    const a = sig.icon.split(" "), b = c.icon.split(" ");
-    if (a.some((w) => !b.includes(w)) && b.some((w) => !a.includes(w))) return true;
-  }
-  return false;
-}
-
-/** A signature's own step, written as its ancestors' are (see step). @param {Signature} s */
-function ownStep(s) {
-  const id = s.attrs?.id;
-  return s.tag + (id && !GENERATED_ID.test(id) ? `#${id}` : s.classes?.[0] ? `.${s.classes[0]}` : "");
-}
-
-/**
- * Whether the candidate is the container the element stood in: written as its parent was (tag and
- * class) and standing where that parent stood — an icon's wrapper, with the icon gone from it. Not
- * when the element was written as its parent (a span in a span): then it may be the element with
- * its wrapper taken away.
- * @param {Signature} sig @param {Signature} c
- */
-function heldIt(sig, c) {
-  const p = sig.path || [], q = c.path || [];
-  if (!p.length || ownStep(c) !== p[0] || ownStep(sig) === p[0]) return false;
-  return q.slice(0, p.length - 1).join(">") === p.slice(1).join(">") && (p.length >= 6 || q.length === p.length - 1);
-}
-
-/**
- * The keys the page's author gave the element, which a re-render keeps and no other element has:
- * an id the page did not generate, a test id, a link's target (not a fragment or a script), a form
- * control's name and a checkbox's or radio's value.
- * @param {Signature} sig @returns {Array<[string, string]>}
- */
-function identityKeys(sig) {
-  const A = sig.attrs || {};
-  /** @type {Array<[string, string]>} */ const out = [];
-  const alone = new Set(sig.alone || []);
-  if (!alone.size) return out; // (a signature from before this was kept, or nothing of its own)
-  if (A.id && alone.has("id") && !GENERATED_ID.test(A.id)) out.push(["id", A.id]);
-  for (const k of TEST_ID_ATTRS) if (A[k] && alone.has(k)) out.push([k, A[k]]);
-  if (A.href && alone.has("href") && !A.href.startsWith("#") && !/^javascript:/i.test(A.href)) out.push(["href", hrefKey(A.href)]);
-  if (A.name && alone.has("name") && !GENERATED_ID.test(A.name) && /^(input|select|textarea|button)$/.test(sig.tag)) {
-    out.push(["name", A.name]);
-    if (A.value !== undefined && /^(checkbox|radio)$/i.test(A.type || "")) out.push(["value", A.value]);
-  }
-  return out;
-}
-
-/** @param {Signature} sig @param {Array<[string, string]>} keys */
-function carries(sig, keys) {
-  const B = sig.attrs || {};
-  return keys.every(([k, v]) => (k === "href" ? B.href !== undefined && hrefKey(B.href) === v : B[k] === v));
-}
-
-/** The same as `carries`, read off the element. @param {Element} el @param {Array<[string, string]>} keys */
-function carriesAttrs(el, keys) {
-  return keys.every(([k, v]) => { const a = attr(el, k); return a !== null && a !== undefined && (k === "href" ? hrefKey(a) === v : a === v); });
-}
-
-/** @param {Array<[string, string]>} keys */
-function identityText(keys) {
-  return keys.map(([k, v]) => `${k}=${cut(v, 60)}`).join(", ");
-}
-
-/** Whether two signatures stand inside the same components (shadow hosts), or in none. @param {Signature} a @param {Signature} b */
-function sameComponent(a, b) {
-  const chain = (/** @type {Signature} */ s) => (s.shadow || []).map((x) => x.split(/[.#]/)[0]).join(">");
-  return chain(a) === chain(b) && (a.hosts || []).join(" ") === (b.hosts || []).join(" ");
-}
-
-/** Whether a candidate stands in another row, card or post than the element did (both named). @param {Signature} sig @param {Signature} c */
-function otherItem(sig, c) {
-  return !!sig.context?.item && !!c.context?.item && !sameItem(sig, c);
-}
-
-/**
- * Whether a candidate carries another record's key than the element's own: a checkbox's, radio's
- * or option's value (what the form submits for it: post 2, not post 5), an id of the same shape
- * with other numbers (cb-select-2, not cb-select-5), or, for a link, other words leading to another
- * query (a search's "Kettle" to create, not its "Kettles lid"). An element whose own key went away
- * is not found in a neighbour that has one of its own.
- * @param {Signature} sig @param {Signature} c
- */
-function otherRecord(sig, c) {
-  const A = sig.attrs || {}, B = c.attrs || {};
-  const type = (A.type || "").toLowerCase();
-  if ((type === "checkbox" || type === "radio" || sig.tag === "option") && A.value !== undefined
-    && B.value !== undefined && A.value !== B.value) return true;
-  if (A.id && B.id && A.id !== B.id && /\d/.test(A.id) && A.id.replace(/\d+/g, "0") === B.id.replace(/\d+/g, "0")) return true;
-  if (sig.tag !== "a" || !A.href || !B.href || !sig.name || !c.name) return false;
-  if (norm(sig.name).toLowerCase() === norm(c.name).toLowerCase()) return false;
-  try { return new URL(A.href, "http://x/").search !== new URL(B.href, "http://x/").search; } catch { return false; }
-}
-
-/**
- * Whether two link targets are other places: another path (/docs/community/tokens is not
- * /docs/guides/tokens), or the same path with other numbers (?p=2 is not ?p=3). What follows a
- * "#" alone, and a query's words, may change with the page's state.
- * @param {string | undefined} a @param {string | undefined} b
- */
-function otherLink(a, b) {
-  if (!a || !b || a === b) return false;
-  let pa, pb;
-  try { pa = new URL(a, "http://x/"); pb = new URL(b, "http://x/"); } catch { return false; }
-  if (pa.host !== pb.host || pa.pathname.replace(/\/$/, "") !== pb.pathname.replace(/\/$/, "")) return true;
-  return numbers(pa.search) !== numbers(pb.search);
-}
-
-/**
- * Whether two titles say the same: nearly the same text, or mostly the same words in another
- * order (a row's cells or a card's parts rearranged), with the same numbers.
- * @param {string} a @param {string} b
- */
-function sameWords(a, b) {
-  if ((textSim(a, b) ?? 1) >= 0.7) return true;
-  const wa = new Set(a.toLowerCase().match(/[\p{L}\d]+/gu) || []), wb = new Set(b.toLowerCase().match(/[\p{L}\d]+/gu) || []);
-  if (numbers(a) !== numbers(b) && [...wa].some((w) => /\d/.test(w)) && [...wb].some((w) => /\d/.test(w))
-    && [...wa].filter((w) => /\d/.test(w)).sort().join() !== [...wb].filter((w) => /\d/.test(w)).sort().join()) return false;
-  const inter = [...wa].filter((w) => wb.has(w)).length;
-  return inter / Math.max(1, wa.size + wb.size - inter) >= 0.6;
-}
-
-/** Whether a candidate stands in the item (post, row, card) the element was captured in. @param {Placed} sig @param {Placed} c */
-function sameItem(sig, c) {
-  const a = sig.context?.item || "", b = c.context?.item || "";
-  return !!a && !!b && sameWords(a.slice(2), b.slice(2));
-}
-
-/** Whether two zones ("kind:label") are the same part of the page: same kind, and labels that agree or are unknown. @param {string} a @param {string} b */
-function sameZone(a, b) {
-  const i = a.indexOf(":"), j = b.indexOf(":");
-  if (a.slice(0, i) !== b.slice(0, j)) return false;
-  const la = a.slice(i + 1), lb = b.slice(j + 1);
-  return !la || !lb || (textSim(la, lb) ?? 1) >= 0.7;
-}
-
-/**
- * Whether a candidate stands in another part of the page than the one the element was captured in:
- * outside one of the zones the element was in (the footer's nav, not the header's; the sign-up
- * form, not the login form; a copy of a form's button put outside the form), inside a landmark or
- * form it was not in (a paragraph's link copied into the sidebar), or in an item with another title
- * (Bob's row, not Alice's), or in a table's row when it stood in none (a copy of a table's toolbar
- * button put in a row). A section or group it gained (a new wrapper) and an item title that is
- * gone say nothing. An element that had look-alikes (told apart by the part it stood in) is not one
- * found outside that part while the part still stands (`standing`, see standingZones).
- * @param {Signature} sig @param {Placed} c @param {Set<string>} [standing]
- */
-function contextClash(sig, c, standing) {
-  const A = sig.context, B = c.context;
-  if (!A || !B) return false;
-  if (A.item && B.item && A.item.slice(0, 2) === B.item.slice(0, 2) && !sameItem(sig, c)) return true;
-  // Into a table's row when it stood in none: a table's "Invite user" is not a copy of it put in
-  // Kai's row. (Not any item: one read from a run of look-alike containers can come and go with a
-  // wrapper.)
-  if (!A.item && B.item.startsWith("r:")) return true;
-  // A part without a name agrees with a named one of its kind (a redesign may name it) — not while
-  // one like it, nameless, within the same parts, still stands: then the named one is another (a
-  // copy of the pagination's link in the labelled table of contents).
-  const agree = (/** @type {string} */ a, /** @type {number} */ i, /** @type {string} */ b) => sameZone(a, b)
-    && !(standing && a.endsWith(":") && !b.endsWith(":") && standing.has(A.zones.slice(i).join(ZONE_SEP)));
-  const gained = B.zones.filter((b) => !A.zones.some((a, i) => agree(a, i, b)));
-  // Into a landmark or form it was not in (a paragraph's link is not the sidebar's): elsewhere.
-  if (gained.some((b) => LANDMARKS.has(b.slice(0, b.indexOf(":"))))) return true;
-  const lost = A.zones.filter((a, i) => !B.zones.some((b) => agree(a, i, b)));
-  if (!lost.length) return false;
-  // Out of a zone and into another: elsewhere. Out of a zone only because the zone's element went
-  // away (its ancestors are the old ones less a step): the same element, unwrapped — unless the
-  // zone is still there and was what told the element from its look-alikes (the Push switch of the
-  // Mentions group, a copy of it standing outside any group).
-  if (gained.length > 0 || !unwrapped(sig.path || [], c.path || [])) return true;
-  return !!sig.twins && !!standing && A.zones.some((a, i) => lost.includes(a) && standing.has(A.zones.slice(i).join(ZONE_SEP)));
-}
-
-const ZONE_SEP = "\u0001";
-
-/**
- * The parts of the page the candidates stand in, each with those around it ("fieldset:Mentions",
- * "section:Notifications", "main:"): whether a zone an element left still stands.
- * @param {Placed[]} cands
- */
-function standingZones(cands) {
-  /** @type {Set<string>} */
-  const out = new Set();
-  for (const c of cands) {
-    const z = c.context?.zones || [];
-    for (let i = 0; i < z.length; i++) out.add(z.slice(i).join(ZONE_SEP));
-  }
-  return out;
-}
-
-/** Zones that an element does not enter and stay itself (a new wrapping section or group may come). */
-const LANDMARKS = new Set(["header", "footer", "nav", "aside", "form", "dialog"]);
-
-/**
- * Whether ancestor path b is path a with one step taken out and none put in (tags only: classes
- * may have been rehashed). Paths keep six steps, so a full one may show one more step at its far end.
- * @param {string[]} a @param {string[]} b
- */
-function unwrapped(a, b) {
-  const ta = a.map((x) => x.split(/[.#]/)[0]), tb = b.map((x) => x.split(/[.#]/)[0]);
-  const dp = Array.from({ length: ta.length + 1 }, () => new Array(tb.length + 1).fill(0));
-  for (let i = 1; i <= ta.length; i++) for (let j = 1; j <= tb.length; j++) dp[i][j] = ta[i - 1] === tb[j - 1] ? dp[i - 1][j - 1] + 1 : Math.max(dp[i - 1][j], dp[i][j - 1]);
-  const spare = ta.length >= 6 ? 1 : 0, lcs = dp[ta.length][tb.length];
-  return tb.length < ta.length + spare && lcs >= tb.length - spare && ta.length - lcs <= 1;
-}
-
-/**
- * Describes an element so it can be found again after the page changed.
- * @param {Element} el
- * @param {{name?: string, state?: ElementState, box?: Box, place?: boolean, context?: Context, path?: string[]}} [known] what the caller already
- *   read in this pass (the scan's box in top-frame viewport coordinates, the rendering's accessible
- *   name and state, a re-find's reading of where the candidate stands): not read twice; `place:
- *   false` leaves out its place among its tag (a re-find's candidate of another tag than the
- *   element's: where it stands among its own tag says nothing of the element, and ranking a page's
- *   thousands of links for one is dear)
- * @param {Map<any, any>} [pass] shared by the signatures taken in one synchronous pass (nothing
- *   scrolls or changes meanwhile): each window's scroll offsets are read once, as reading them costs
- *   a layout check each time (a fifth of a signature's time), and each root's look-alikes are
- *   grouped once
- * @returns {Signature}
- */
-function captureSignature(el, known = {}, pass) {
-  /** @type {Record<string, string>} */
-  const attrs = {};
-  // Walk the element's own (few) attributes rather than asking for each stable one by name. A
-  // secret field's value attribute and data attributes are not kept (a page may keep the password
-  // it generated there).
-  const state = known.state ?? elementState(el, pass);
-  const secret = !!state.secret;
-  const valueOk = valueIsIdentity(tagOf(el)) && !secret;
-  let data = secret ? 4 : 0;
-  const list = attrsOf(el);
-  for (let i = 0; i < list.length; i++) {
-    const a = list[i];
-    if (a.value === "" || (a.name === "value" && !valueOk)) continue;
-    if (STABLE_SET.has(a.name)) attrs[a.name] = cut(a.value, 200);
-    // Apps often key their rows by a data attribute (data-id, data-sku…): a few short ones.
-    else if (a.name.startsWith("data-") && a.value.length <= 40 && data < 4) { attrs[a.name] = a.value; data++; }
-  }
-  const role = attr(el, "role");
-  if (role) attrs.role = role;
-  const { frames, dx, dy, topWin } = frameChain(el);
-  const r = known.box || (() => { const b = rectOf(el); return { x: b.left + dx, y: b.top + dy, w: b.width, h: b.height }; })();
-  let scroll = topWin && pass?.get(topWin);
-  if (!scroll) {
-    scroll = topWin ? { x: topWin.scrollX, y: topWin.scrollY } : { x: 0, y: 0 };
-    if (topWin && pass) pass.set(topWin, scroll);
-  }
-  const sx = scroll.x, sy = scroll.y;
-  const place = known.place === false ? {} : placeOf(el, pass);
-  // Which of its identity keys no other element of its document or shadow root had when it was
-  // captured (a card's image link and title link share their target: neither is told by it).
-  const alone = known.place === false ? [] : aloneKeys(el, attrs, pass);
-  const hosts = hostPlaces(el, pass);
-  const name = known.name ?? accessibleName(el, pass);
-  const shows = shownWords(el, name); // (a record names the control by both, where they disagree)
-  return {
-    v: SIGNATURE_VERSION,
-    tag: tagOf(el),
-    role: roleOf(el),
-    name,
-    text: visibleText(el, pass),
-    attrs,
-    classes: stableClasses(el),
-    label: labelText(el, pass),
-    neighbor: neighborText(el),
-    path: known.path ?? ancestorPath(el),
-    frame: frames,
-    shadow: shadowChain(el),
-    box: { x: Math.round(r.x + sx), y: Math.round(r.y + sy), w: Math.round(r.w), h: Math.round(r.h) },
-    state,
-    ...place,
-    ...(hosts.length ? { hosts } : {}),
-    context: known.context ?? contextOf(el, pass),
-    ...(name ? {} : { icon: iconWords(el) }),
-    ...(shows ? { shows } : {}),
-    ...(alone.length ? { alone } : {}),
-  };
-}
-
-/** The attribute names that make an identity key (a checkbox's value goes with its name). */
-const IDENTITY_ATTRS = ["id", ...TEST_ID_ATTRS, "href", "name"];
-
-/**
- * Per document or shadow root (once a pass): how many of its elements carry each identity value.
- * @param {Document | ShadowRoot} root @param {Map<any, any> | undefined} pass
- * @returns {Map<string, number>}
- */
-function identityCounts(root, pass) {
-  /** @type {Map<Node, Map<string, number>> | undefined} */
-  let byRoot = pass?.get(IDENTITY_PASS);
-  let counts = byRoot?.get(root);
-  if (counts) return counts;
-  counts = new Map();
-  for (const e of qsa(root, "[id], [href], [name], [data-testid], [data-test-id], [data-test], [data-qa], [data-cy]")) {
-    for (const k of IDENTITY_ATTRS) {
-      const v = identityValue(e, k);
-      if (v) counts.set(`${k}=${v}`, (counts.get(`${k}=${v}`) || 0) + 1);
-    }
-  }
-  if (pass) {
-    if (!byRoot) pass.set(IDENTITY_PASS, byRoot = new Map());
-    byRoot.set(root, counts);
-  }
-  return counts;
-}
-
-/** (the pass's key for identityCounts) */
-const IDENTITY_PASS = {};
-
-/** An identity attribute's value as keys compare it: a link's target resolved; a checkbox's name with its value. @param {Element} e @param {string} k */
-function identityValue(e, k) {
-  const v = attr(e, k);
-  if (!v) return "";
-  if (k === "href") return hrefKey(v);
-  if (k !== "name") return v;
-  const val = attr(e, "value");
-  return val !== null && /^(checkbox|radio)$/i.test(attr(e, "type") || "") ? `${v}\u0000${val}` : v;
-}
-
-/**
- * The element's identity keys that were its own alone when captured.
- * @param {Element} el @param {Record<string, string>} attrs @param {Map<any, any> | undefined} pass
- */
-function aloneKeys(el, attrs, pass) {
-  const keys = IDENTITY_ATTRS.filter((k) => attrs[k]);
-  if (!keys.length) return [];
-  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  if (!root || !("querySelectorAll" in root)) return [];
-  const counts = identityCounts(root, pass);
-  return keys.filter((k) => counts.get(`${k}=${identityValue(el, k)}`) === 1);
-}
-
-/**
- * The element's signature, or — where reading the element fails — one that says only what the page
- * map already knew of it (its tag, name and box): such an element can still be acted on by its id,
- * and re-finding it later abstains rather than guess from so little.
- * @param {Element} el @param {{box?: Box, name?: string, noPointer?: boolean}} [known] @param {Map<any, any>} [pass]
- * @returns {Signature}
- */
-function signatureOf(el, known = {}, pass) {
-  try {
-    const sig = captureSignature(el, known, pass);
-    if (known.noPointer) sig.state = { ...sig.state, disabled: true }; // shown disabled: the page turned the pointer off
-    // The row a control stands in, as a person names it (what "Edit" edits): for what heybro says
-    // of the element (its history, a confirmation), not for re-finding it.
-    const row = closestOf(el, "tr, [role=row]");
-    const label = row ? rowLabel(row, closestOf(el, "td, th, [role=gridcell], [role=cell]") || undefined) : "";
-    return label ? { ...sig, row: label } : sig;
-  } catch {
-    const b = known.box || { x: 0, y: 0, w: 0, h: 0 };
-    let tag = "";
-    try { tag = tagOf(el); } catch { /* none */ }
-    return { v: SIGNATURE_VERSION, tag, role: "", name: known.name || "", text: "", attrs: {}, classes: [], label: "",
-      neighbor: "", path: [], frame: [], shadow: [], box: { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(b.w), h: Math.round(b.h) }, state: {} };
-  }
-}
-
-/** Words that say nothing about which icon it is. */
-const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
-  "only", "small", "large", "default", "primary", "secondary", "rounded", "sprite", "sprites", "png", "jpg", "gif", "webp"]);
-
-/**
- * What a nameless control shows, in words: its own and its icon's class names, image files and
- * sprite references ("btn-trash" + "icon-trash" → "trash"). Two nameless buttons side by side are
- * told apart by them.
- * @param {Element} el
- */
-function iconWords(el) {
-  /** @type {Set<string>} */
-  const words = new Set();
-  /** @param {string | null} s */
-  const add = (s) => { for (const w of (s || "").toLowerCase().split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w)) words.add(w); };
-  const nodes = [el, ...Array.from(qsa(el, "svg, i, span, img, use")).slice(0, 6)];
-  for (const n of nodes) {
-    for (const c of (attr(n, "class") || "").split(/\s+/)) if (isStableClass(c)) add(c);
-    const src = attr(n, "src") || attr(n, "href") || attr(n, "xlink:href");
-    if (src && tagOf(n) !== "a") add(src.replace(/^.*[/#]/, "").replace(/\.\w+$/, ""));
-  }
-  return Array.from(words).slice(0, 8).join(" ");
-}
-
-/**
- * The place of each shadow host around the element among the hosts that look like it ("2/3": the
- * third of three star ratings), innermost first: look-alikes in two shadow roots that look the
- * same are told apart by their hosts' places.
- * @param {Element} el @param {Map<any, any>} [pass]
- */
-function hostPlaces(el, pass) {
-  /** @type {string[]} */
-  const out = [];
-  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) {
-    const p = placeOf(root.host, pass);
-    out.push(p.twins ? `${p.twins.k}/${p.twins.n}` : "");
-  }
-  return out;
-}
-
-// --- similarity ---------------------------------------------------------------------------------
-
-/** Bigram counts of texts seen lately: a page repeats its words ("Add to cart" × 200), and a
- * re-find compares the same captured words with thousands of candidates. @type {Map<string, Map<string, number>>} */
-const BIGRAMS = new Map();
-
-/** @param {string} s */
-function bigrams(s) {
-  let m = BIGRAMS.get(s);
-  if (m) return m;
-  m = new Map();
-  for (let i = 0; i < s.length - 1; i++) { const g = s.slice(i, i + 2); m.set(g, (m.get(g) || 0) + 1); }
-  if (BIGRAMS.size > 20000) BIGRAMS.clear();
-  BIGRAMS.set(s, m);
-  return m;
-}
-
-/** @param {string} s */
-function numbers(s) { return (s.match(/\d+/g) || []).join(" "); }
-
-/**
- * Similarity of two texts, 0..1 (null when neither side has one): Dice coefficient on character
- * bigrams, but a near match is worth clearly less than an exact one (a look-alike differs by a
- * word), and texts whose numbers differ ("Tab #2" / "Tab #3", "Book for $485" / "$1579") are
- * different things however many letters they share.
- * @param {string} a @param {string} b
- */
-function textSim(a, b) {
-  a = norm(a).toLowerCase(); b = norm(b).toLowerCase();
-  if (!a && !b) return null;
-  if (!a || !b) return 0;
-  if (a === b) return 1;
-  // One character: only "3" → "3s" (the same thing, extended) keeps something in common.
-  if (a.length < 2 || b.length < 2) return a[0] === b[0] ? NEAR * 0.5 : 0;
-  const ga = bigrams(a), gb = bigrams(b);
-  let inter = 0;
-  for (const [g, n] of ga) inter += Math.min(n, gb.get(g) || 0);
-  const dice = (2 * inter) / (a.length - 1 + b.length - 1);
-  return NEAR * dice * (numbers(a) === numbers(b) && !replacedWord(a, b) ? 1 : OTHER_NUMBER);
-}
-
-/**
- * Whether one text has a word the other replaced with an unrelated word ("Edit Ada" / "Delete
- * Ada", "Continue with Apple" / "Continue with GitHub"): another thing, not the same one reworded.
- * A word that grew or shrank ("cart" / "carts", "Sign in" / "Sign in now") is the same thing.
- * @param {string} a @param {string} b lower case
- */
-function replacedWord(a, b) {
-  const wa = a.split(/[^\p{L}]+/u).filter(Boolean), wb = b.split(/[^\p{L}]+/u).filter(Boolean);
-  const onlyA = wa.filter((w) => !wb.includes(w)), onlyB = wb.filter((w) => !wa.includes(w));
-  if (!onlyA.length || !onlyB.length) return false;
-  const related = (/** @type {string} */ x, /** @type {string} */ y) => x.startsWith(y) || y.startsWith(x);
-  return onlyA.some((x) => !onlyB.some((y) => related(x, y))) && onlyB.some((y) => !onlyA.some((x) => related(x, y)));
-}
-
-/** What a near (not exact) text match is worth, and how much of that is left when the numbers differ. */
-const NEAR = 0.85, OTHER_NUMBER = 0.3;
-
-/**
- * The words before and after an element, from its neighbour text ("before | after", normalised:
- * "| after" when nothing is before it, "before |" when nothing is after).
- * @param {string} s @returns {[string, string]}
- */
-function aroundParts(s) {
-  s = s || "";
-  if (s === "|") return ["", ""];
-  if (s.startsWith("| ")) return ["", s.slice(2)];
-  if (s.endsWith(" |")) return [s.slice(0, -2), ""];
-  const i = s.indexOf(" | ");
-  return i < 0 ? [s, ""] : [s.slice(0, i), s.slice(i + 3)];
-}
-
-/**
- * Neighbour text is "before | after"; the words before a control usually name it (a row's title
- * before its button), so they count three times as much as the words after.
- * @param {string} a @param {string} b
- */
-function neighborSim(a, b) {
-  const [pa, na] = aroundParts(a), [pb, nb] = aroundParts(b);
-  const p = textSim(pa, pb), n = textSim(na, nb);
-  if (p === null && n === null) return null;
-  return 0.75 * (p ?? 1) + 0.25 * (n ?? 1);
-}
-
-/** @param {string[]} a @param {string[]} b */
-function setSim(a, b) {
-  if (!a.length && !b.length) return null;
-  if (!a.length || !b.length) return 0;
-  const sb = new Set(b);
-  const inter = a.filter((x) => sb.has(x)).length;
-  return inter / (a.length + b.length - inter);
-}
-
-/** Similarity of two ancestor paths: longest common subsequence over the longer length. @param {string[]} a @param {string[]} b */
-function pathSim(a, b) {
-  if (!a.length && !b.length) return null;
-  if (!a.length || !b.length) return 0;
-  const dp = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
-  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) {
-    dp[i][j] = a[i - 1] === b[j - 1] ? dp[i - 1][j - 1] + 1 : Math.max(dp[i - 1][j], dp[i][j - 1]);
-  }
-  return dp[a.length][b.length] / Math.max(a.length, b.length);
-}
-
-/** @param {Box} a @param {Box} b */
-function boxSim(a, b) {
-  if (!a || !b) return null;
-  const d = Math.hypot(a.x + a.w / 2 - (b.x + b.w / 2), a.y + a.h / 2 - (b.y + b.h / 2));
-  const size = Math.min(a.w * a.h, b.w * b.h) / Math.max(a.w * a.h, b.w * b.h, 1);
-  return 0.7 * Math.exp(-d / 250) + 0.3 * size;
-}
-
-/**
- * Whether a box starts (or ends: right-aligned words) where another did, on the same line: the
- * element stayed put, though its words grew or shrank.
- * @param {Box} a @param {Box} b
- */
-function sameSpot(a, b) {
-  if (!a || !b || Math.abs(a.y - b.y) > 4) return false;
-  return Math.abs(a.x - b.x) <= 4 || Math.abs(a.x + a.w - (b.x + b.w)) <= 4;
-}
-
-/** The roles that stand in for each other when a tag is swapped (button ↔ link ↔ div role=button). */
-const ACTION_ROLES = new Set(["button", "link", "menuitem", "tab", "option"]);
-
-/** @param {string} a @param {string} b */
-function roleSim(a, b) {
-  if (!a && !b) return null;
-  if (a === b) return 1;
-  return ACTION_ROLES.has(a) && ACTION_ROLES.has(b) ? 0.6 : 0;
-}
-
-/** @param {string} href */
-function hrefKey(href) {
-  try { const u = new URL(href, "http://x/"); return u.pathname + u.search + u.hash; } catch { return href; }
-}
-
-/**
- * Field weights. Tuned on scripts/bench_refind.py's mutation suite: names and labels carry most,
- * positions little (after a deletion the next sibling slides into the old place).
- * @type {Record<string, number>}
- */
-const WEIGHTS = {
-  tag: 1, role: 1, name: 3, text: 2, id: 5, nameAttr: 3, type: 1, href: 2, placeholder: 2,
-  alt: 1, title: 1, testid: 4, data: 2, label: 2, classes: 1, neighbor: 2.5, path: 1.5, box: 1, frame: 0.5,
-  value: 2,
-};
-
-/**
- * Per-field similarities between a captured signature and a candidate's.
- * @param {Signature} sig @param {Signature} c
- * @returns {Record<string, number | null>}
- */
-function fieldSims(sig, c) {
-  const memo = simsMemo?.get(c);
-  if (memo && memo.sig === sig) return memo.sims;
-  const sims = readFieldSims(sig, c);
-  simsMemo?.set(c, { sig, sims });
-  return sims;
-}
-
-/**
- * Within one refind call nothing changes on the page nor in the signatures it compares, and the
- * rules ask for the same candidate's similarities several times: they are worked out once.
- * @type {WeakMap<Signature, {sig: Signature, sims: Record<string, number | null>}> | null}
- */
-let simsMemo = null;
-
-/** @param {Signature} sig @param {Signature} c @returns {Record<string, number | null>} */
-function readFieldSims(sig, c) {
-  const A = sig.attrs || {}, B = c.attrs || {};
-  const testA = TEST_ID_ATTRS.map((k) => A[k]).find(Boolean) || "";
-  const testB = TEST_ID_ATTRS.map((k) => B[k]).find(Boolean) || "";
-  const eq = (/** @type {string | undefined} */ x, /** @type {string | undefined} */ y) => (!x && !y ? null : x === y ? 1 : 0);
-  return {
-    tag: sig.tag === c.tag ? 1 : 0,
-    role: roleSim(sig.role, c.role),
-    name: textSim(sig.name, c.name),
-    text: textSim(sig.text, c.text),
-    id: A.id ? (A.id === B.id ? 1 : 0) : null,
-    nameAttr: A.name ? (A.name === B.name ? 1 : 0) : null,
-    type: eq(A.type, B.type),
-    href: A.href ? (B.href ? (hrefKey(A.href) === hrefKey(B.href) ? 1 : 0.5 * (textSim(A.href, B.href) || 0)) : 0) : null,
-    placeholder: A.placeholder ? textSim(A.placeholder, B.placeholder || "") : null,
-    alt: A.alt ? textSim(A.alt, B.alt || "") : null,
-    title: A.title ? textSim(A.title, B.title || "") : null,
-    testid: testA ? (testA === testB ? 1 : 0) : null,
-    data: dataSim(A, B),
-    label: sig.label ? textSim(sig.label, c.label) : null,
-    classes: setSim(sig.classes || [], c.classes || []),
-    neighbor: neighborSim(sig.neighbor, c.neighbor),
-    path: pathSim(sig.path || [], c.path || []),
-    box: boxSim(sig.box, c.box),
-    frame: (sig.frame || []).join(">") === (c.frame || []).join(">") ? 1 : 0,
-    // A radio's or checkbox's value attribute is what it stands for ("1", "2", "yes").
-    value: A.value && valueIsIdentity(sig.tag) ? (A.value === B.value ? 1 : 0) : null,
-  };
-}
-
-/** Share of the signature's other data-* attributes the candidate has with the same value. @param {Record<string, string>} A @param {Record<string, string>} B */
-function dataSim(A, B) {
-  const keys = Object.keys(A).filter((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k));
-  if (!keys.length) return null;
-  return keys.filter((k) => B[k] === A[k]).length / keys.length;
-}
-
-/** @param {string} id */
-function idWeight(id) { return GENERATED_ID.test(id) ? 0.3 : 1; }
-
-/** Fields that can single an element out (tag, role, type, position and frame only narrow it down). */
-const DISTINCTIVE = ["name", "text", "id", "nameAttr", "href", "placeholder", "alt", "title", "testid", "data", "label", "neighbor", "value", "classes"];
-
-/**
- * Scores every candidate against the signature. A field's weight shrinks with the number of
- * candidates that match it well (rarity), so shared words do not outvote the distinctive ones.
- * @param {Signature} sig @param {Array<{element: Element, signature: Signature}>} cands
- * @returns {Scored[]}
- */
-function scoreCandidates(sig, cands) {
-  const sims = cands.map((c) => fieldSims(sig, c.signature));
-  const A = sig.attrs || {};
-  const numberedData = Object.keys(A).some((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k) && /\d/.test(A[k]));
-  /** @type {Record<string, number>} */
-  const shared = {};
-  for (const f of Object.keys(WEIGHTS)) shared[f] = sims.reduce((n, s) => n + ((s[f] ?? 0) >= 0.9 ? 1 : 0), 0);
-  return cands.map((c, i) => {
-    const si = sims[i];
-    // Evidence that singles this candidate out: a field it matches that at most one other does.
-    let distinctive = false;
-    for (const f of DISTINCTIVE) if ((si[f] ?? 0) >= 0.8 && shared[f] <= 2) distinctive = true;
-    // An anchor: a stable identifier (id, test id, form name, data keys, link target) that this
-    // candidate alone on the page carries with the very value captured.
-    let anchor = false;
-    let idAnchor = false;
-    for (const f of ANCHORS) if ((si[f] ?? 0) >= 0.999 && shared[f] === 1 && !(f === "id" && GENERATED_ID.test(sig.attrs.id || ""))) { anchor = true; if (f === "id") idAnchor = true; }
-    // A numbered key (data-sku="650", href="/p/500") names one record; a word (data-type="radio",
-    // href="#") names a kind, which may be unique only because its twin was deleted.
-    if ((si.data ?? 0) >= 0.999 && shared.data === 1 && numberedData) anchor = true;
-    if ((si.href ?? 0) >= 0.999 && shared.href === 1 && /\d/.test(sig.attrs.href || "") && (si.name ?? 0) >= 0.8) anchor = true;
-    let num = 0, den = 0;
-    /** @type {Array<[string, number, number]>} */
-    const parts = [];
-    for (const [f, base] of Object.entries(WEIGHTS)) {
-      const s = si[f];
-      if (s === null || s === undefined) continue;
-      let w = base * (f === "id" ? idWeight(sig.attrs.id) : 1);
-      // Rarity: a value matched by many candidates identifies little (position is never "shared").
-      if (f !== "box" && shared[f] > 1) w /= 1 + Math.log(shared[f]);
-      num += w * s; den += w;
-      parts.push([f, w, s]);
-    }
-    // Tolerant score: the same with the one field that lost most left out. A mutation usually
-    // changes one thing about an element (its id, its text, its wrapper); another element differs
-    // in several, so this keeps the target high and look-alikes low.
-    // An input's role follows from its type: a dropped or changed type is one change, not two.
-    const implicitRole = !(sig.attrs || {}).role;
-    const roleSimW = parts.find((p) => p[0] === "role");
-    let loo = den ? num / den : 0, looField = "", looSim = 1;
-    for (const [f, w, s] of parts) {
-      let wn = w * s, wd = w;
-      if (f === "type" && implicitRole && roleSimW) { wn += roleSimW[1] * roleSimW[2]; wd += roleSimW[1]; }
-      const without = den - wd > 0 ? (num - wn) / (den - wd) : 0;
-      if (without > loo) { loo = without; looField = f; looSim = s; }
-    }
-    // Whether the field left out is an attribute the candidate no longer has (dropped) rather than
-    // one it has with another value (another element's identity).
-    const key = ATTR_OF[looField];
-    const looAbsent = !!key && !(key === "testid" ? TEST_ID_ATTRS.some((k) => c.signature.attrs[k]) : c.signature.attrs[key]);
-    return { element: c.element, signature: c.signature, score: den ? num / den : 0, loo, looField, looSim, looAbsent, distinctive, anchor, idAnchor,
-      tagOk: c.signature.tag === sig.tag || (roleSim(sig.role, c.signature.role) ?? 0) >= 0.6 };
-  }).sort((a, b) => b.score - a.score);
-}
-
-/** The attribute behind each attribute field. @type {Record<string, string>} */
-const ATTR_OF = { id: "id", nameAttr: "name", type: "type", href: "href", placeholder: "placeholder", alt: "alt", title: "title", testid: "testid", value: "value" };
-
-/** Fields whose exact, unique match names one element (see scoreCandidates). */
-const ANCHORS = ["id", "testid"];
-
-/** Whether the element takes up space on screen. @param {Element} el */
-function isRendered(el) {
-  if (!isConnectedOf(el)) return false;
-  return checkVisibilityOf(el, { checkVisibilityCSS: true });
-}
-
-/**
- * Every element under root, through open shadow roots and same-origin iframes.
- * @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit
- */
-function walkDeep(root, visit) {
-  /** @type {Array<Document | Element | ShadowRoot>} */
-  const stack = [root];
-  while (stack.length) {
-    const r = /** @type {Document | Element | ShadowRoot} */ (stack.pop());
-    const all = qsa(r, "*");
-    for (let i = 0; i < all.length; i++) {
-      const el = all[i];
-      visit(el);
-      if (shadowOf(el)) stack.push(shadowOf(el));
-      const tag = tagOf(el);
-      if (tag === "iframe" || tag === "frame") { const d = frameDocument(el); if (d) stack.push(d); }
-    }
-  }
-}
-
-const NOT_SPACE = /\S/;
-
-/**
- * Whether the element's own (direct child) text, normalised and lower case, is `text` (not
- * empty). Most elements' own text is only the whitespace between their children: that is told
- * without normalising it.
- * @param {Element} el @param {string} text
- */
-function sameDirectText(el, text) {
-  // Normalising only shortens: own text shorter than `text` (the whitespace between children, as
-  // on most elements) cannot be it, and is told without building a string.
-  let len = 0, one = null, many = false;
-  for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
-    if (nodeTypeOf(n) !== 3) continue;
-    len += /** @type {Text} */ (n).length;
-    if (one) many = true; else one = n;
-  }
-  if (len < text.length || !one) return false;
-  let t = "";
-  if (!many) t = nodeValueOf(one) || "";
-  else for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) if (nodeTypeOf(n) === 3) t += nodeValueOf(n);
-  return NOT_SPACE.test(t) && norm(t).toLowerCase() === text;
-}
-
-/**
- * Elements that could be the one a signature describes: interactive ones, those with the same tag,
- * and any element that carries the signature's test id, id, name or own text (a swapped tag).
- * Only rendered ones unless `rendered` is false (refind checks that for its shortlist alone: asking
- * thousands of elements whether they are visible is most of a big page's re-find).
- * A page of more than BIG_PAGE elements is not walked element by element: see gatherBig.
- * @param {Signature} sig @param {Document | Element | ShadowRoot} root @param {boolean} [rendered]
- * @param {Map<any, any>} [pass] see captureSignature
- */
-function collectCandidates(sig, root, rendered = true, pass) {
-  const A = sig.attrs || {};
-  const text = norm(sig.text).toLowerCase();
-  /** @type {Element[]} */
-  const out = [];
-  const testIds = TEST_ID_ATTRS.filter((k) => A[k]);
-  /** @param {Element} el */
-  const visit = (el) => {
-    const tag = tagOf(el);
-    let maybe = tag === sig.tag;
-    // An element without attributes is interactive by its tag alone, and carries no id, name or
-    // test id: most of a page's elements are told with one question.
-    if (!maybe && (INTERACTIVE_TAGS.has(tag) || hasAttrs(el))) {
-      maybe = isInteractiveCheap(el) || (!!A.id && idOf(el) === A.id) || (!!A.name && attr(el, "name") === A.name)
-        || testIds.some((k) => attr(el, k) === A[k]);
-    }
-    if (!maybe && text && firstChildOf(el) && sameDirectText(el, text)) maybe = true;
-    if (maybe && tag !== "html" && tag !== "body" && (!rendered || isRendered(el))) out.push(el);
-  };
-  // Whether there is a BIG_PAGE-th element is asked of a live list, which walks no further than it.
-  const big = "getElementsByTagName" in root ? !!byTagOf(root, "*").item(BIG_PAGE) : qsa(root, "*").length > BIG_PAGE;
-  if (big) gatherBig(sig, root, visit, pass);
-  else walkDeep(root, visit);
-  return out;
-}
-
-/**
- * Elements past which a page's candidates are asked of the selector engine (see gatherBig). Below
- * it a walk over every element costs a few milliseconds; at 20,000 it costs more than a whole
- * re-find may (the first touch of each node from script makes an object for it).
- */
-const BIG_PAGE = 3000;
-
-/** On a big page, the elements of the element's tag this many on either side of its old place in
- * the page's order are candidates (see gatherBig). */
-const AROUND = 100;
-/** The same for the controls of another tag that a person uses alike, when the element's own tag is
- * not a control's (see gatherBig). */
-const AROUND_OTHER = 60;
-/** At most this many nodes are walked between the element's neighbours of its tag (see gatherBig). */
-const BETWEEN_NODES = 400;
-
-/** Attributes whose captured value, carried by an element of another kind, brings it in on a big page. */
-const CARRIED = ["id", "name", ...TEST_ID_ATTRS, "aria-label", "title", "placeholder", "href", "alt"];
-
-/** The tags of controls, with the roles their markup can give them. @type {Array<[string, string[]]>} */
-const ROLE_TAGS = [["a", ["link"]], ["area", ["link"]], ["button", ["button"]], ["summary", ["button"]],
-  ["select", ["combobox", "listbox"]], ["textarea", ["textbox"]],
-  ["input", ["textbox", "searchbox", "combobox", "button", "checkbox", "radio", "slider", "spinbutton"]]];
-
-/**
- * The candidates of a big page, asked of the selector engine rather than walked: for an element of a
- * control's tag (a button, a link, a field), the elements of its tag around its old place in the
- * page's order (AROUND on either side: the k-th of n then is near the same share of the way through
- * the page now) and the controls of any other tag standing between its neighbours of its tag there
- * (the element redone as a link, or as a div with a role); for an element of a box's tag (a div, a
- * span), every box a role, a tab stop, a handler or editability marks as a control, and the controls
- * of other tags a person uses alike around the same share of the page; for either, every element
- * carrying one of its captured values (its id, form name, test id, data keys, label, link target) —
- * each then put to the same test as on any page (`visit`). Left out: an element far from its old
- * place in the page's order that carries none of its values, and one that kept its words but lost
- * every mark of a control. Either is refused rather than guessed at: re-finding abstains. Shadow
- * roots are entered along the element's own chain of hosts (a candidate in other components is
- * another element, see anotherElement), same-origin frames all.
- * @param {Signature} sig @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit
- * @param {Map<any, any>} [pass] see captureSignature: the elements of the tag are asked for once
- */
-function gatherBig(sig, root, visit, pass) {
-  const A = sig.attrs || {};
-  const tag = sig.tag.replace(/[^\w-]/g, "");
-  const ofTag = !!tag && INTERACTIVE_TAGS.has(tag);
-  // One query a kind: the engine answers a lone tag, or a short list of attributes, far faster than
-  // a long list mixing both. Asking it for every marked box on a big page is a fifth of a re-find:
-  // for an element of a control's tag, only those standing where it stood are walked (below).
-  const carried = Object.keys(A).filter((k) => CARRIED.includes(k) || (k.startsWith("data-") && A[k].length <= 40))
-    .map((k) => `,[${k}="${CSS.escape(A[k])}"]`).join("");
-  const marked = ofTag ? carried.slice(1) : `[role],[tabindex],[onclick],[contenteditable]${carried}`;
-  // The tags of other controls a person uses alike (a link for a button).
-  const otherTags = ROLE_TAGS.filter(([t, roles]) => t !== tag && roles.some((x) => (roleSim(sig.role, x) ?? 0) > 0)).map(([t]) => t);
-  const alike = (/** @type {Element} */ el) => otherTags.includes(tagOf(el)) && (roleSim(sig.role, roleOf(el)) ?? 0) > 0;
-  const control = (/** @type {Element} */ el) => tagOf(el) !== tag && isInteractiveCheap(el);
-  const share = sig.order ? sig.order.k / Math.max(1, sig.order.n) : 0;
-  const hosts = (sig.shadow || []).map((x) => x.split(/[.#]/)[0]).reverse();
-  const doc = "defaultView" in root ? root : docOf(root);
-  // A window counts its frames: a document without any is not searched for them.
-  const framed = !!(/** @type {Document | null} */ (doc)?.defaultView?.length);
-  /** @type {Set<Element>} */
-  const seen = new Set();
-  /** @param {Element} el @param {(el: Element) => boolean} [keep] */
-  const take = (el, keep) => { if (!seen.has(el) && (!keep || keep(el))) { seen.add(el); visit(el); } };
-  /** @param {ArrayLike<Element>} list @param {number} at @param {number} w @param {(el: Element) => boolean} [keep] */
-  const around = (list, at, w, keep) => {
-    const from = list.length <= 2 * w ? 0 : Math.max(0, Math.min(at, list.length - w) - w);
-    const to = list.length <= 2 * w ? list.length : Math.min(list.length, Math.max(at, w) + w);
-    for (let i = from; i < to; i++) take(list[i], keep);
-  };
-  /**
-   * The elements after `from` and before `to` in document order (the root's start and end when
-   * null) that `keep` accepts, BETWEEN_NODES at most.
-   * @param {Document | Element | ShadowRoot} r @param {Element | null} from @param {Element | null} to @param {(el: Element) => boolean} keep
-   */
-  const between = (r, from, to, keep) => {
-    const w = (/** @type {Document} */ (docOf(r) || r)).createTreeWalker(r, NodeFilter.SHOW_ELEMENT);
-    if (from) w.currentNode = from;
-    for (let n = w.nextNode(), i = 0; n && n !== to && i < BETWEEN_NODES; n = w.nextNode(), i++) take(/** @type {Element} */ (n), keep);
-  };
-  /** @param {Document | Element | ShadowRoot} r @param {number} depth */
-  const inRoot = (r, depth) => {
-    if (depth === hosts.length) {
-      if (ofTag) {
-        const all = "tagName" in r ? qsa(r, tag) : tagQuery(/** @type {Document | ShadowRoot} */ (r), tag, pass);
-        const at = Math.round(share * all.length);
-        around(all, at, AROUND);
-        between(r, all[at - 2] || null, all[at + 1] || null, control);
-      } else if (otherTags.length) {
-        const list = qsa(r, otherTags.join(","));
-        around(list, Math.round(share * list.length), AROUND_OTHER, alike);
-      }
-      if (marked) for (const el of Array.from(qsa(r, marked))) take(el);
-    } else {
-      for (const h of Array.from(qsa(r, hosts[depth] || "*"))) if (shadowOf(h)) inRoot(shadowOf(h), depth + 1);
-    }
-    if (framed) for (const t of ["iframe", "frame"]) for (const f of Array.from(qsa(r, t))) { const d = frameDocument(f); if (d) inRoot(d, 0); }
-  };
-  inRoot(root, 0);
-}
-
-/** Full signatures (neighbour text, label, path, box) cost ~50 µs each: on big pages only the
- * candidates that resemble the target by their cheap fields get one. */
-const SHORTLIST = 80;
-/** Of the look-alikes tied with the last of the shortlist, the nearest this many stay with it: a
- * thousand "Add to cart" buttons are as common a look as a hundred and sixty, and those far off in
- * other cards are set aside by where they stand. */
-const TIES = 40;
-/** Of a longer run of look-alikes, this many on either side of its old place in the page's order
- * have their box read (see shortlist). */
-const NEAR_RUN = 80;
-
-/**
- * The candidates worth a full signature: the best SHORTLIST by tag, role, text and stable
- * attributes, plus every candidate tied with the last of them (twenty identical "Buy" links stay
- * together, so the full scoring still sees how common the target's look is).
- * @param {Signature} sig @param {Element[]} pool @param {boolean} [checkRendered] @param {Map<any, any>} [pass] see captureSignature
- */
-function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
-  if (pool.length <= SHORTLIST) return checkRendered ? pool.filter(isRendered) : pool;
-  const A = sig.attrs || {};
-  const text = sig.text || sig.name;
-  const dataKeys = Object.keys(A).filter((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k));
-  const keys = ["id", "name", "href", "placeholder", "aria-label", "title", "type", ...TEST_ID_ATTRS].filter((k) => A[k]);
-  const box = sig.box && (sig.frame || []).length === 0 ? sig.box : null;
-  const view = pool[0] ? docOf(pool[0]).defaultView : undefined;
-  const sx = view ? view.scrollX : 0, sy = view ? view.scrollY : 0;
-  // The score is summed in this order: tag, role, text, attributes, then label and box. The label
-  // and the box (a layout read) are the dear parts: they are read only for the candidates that
-  // could still reach the list — the rest, scored without them, fall short even with the most
-  // they could add. The list (and its order) is the one scoring every candidate fully would give.
-  const withLabel = !!sig.label;
-  // A page repeats its words ("Add to cart" × 1,000): each is compared with the target's once.
-  /** @type {Map<string, number>} */
-  const textSims = new Map(), labelSims = new Map();
-  /** @param {Map<string, number>} memo @param {string} a @param {string} b */
-  const simOf = (memo, a, b) => { let v = memo.get(b); if (v === undefined) { v = textSim(a, b) || 0; memo.set(b, v); } return v; };
-  /** @param {Element} el */
-  const partial = (el) => {
-    const tag = tagOf(el);
-    let sc = (tag === sig.tag ? 1 : 0) + (roleSim(sig.role, roleOf(el)) || 0);
-    sc += 2 * simOf(textSims, text, tag === "input" || tag === "textarea" ? (attr(el, "placeholder") || "") : visibleText(el, pass));
-    for (const k of keys) if (attr(el, k) === A[k]) sc += k === "type" ? 0.5 : 2;
-    for (const k of dataKeys) if (attr(el, k) === A[k]) sc += 2;
-    return sc;
-  };
-  /** @type {Set<Element>} */
-  const far = new Set();
-  /** @param {Element} el @param {number} sc */
-  const finish = (el, sc) => {
-    if (withLabel && LABELABLE.has(tagOf(el))) sc += 2 * simOf(labelSims, sig.label, labelText(el, pass));
-    // Where it was: a look-alike far away should not push the target itself off the list.
-    if (box && !far.has(el)) { const r = rectOf(el); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
-    return sc;
-  };
-  /** @param {Element} el @param {number} sc */
-  const most = (el, sc) => sc + (withLabel && LABELABLE.has(tagOf(el)) ? 2 : 0) + (box ? 1.5 : 0) + 1e-6;
-  const bounded = pool.map((el, i) => { const p = partial(el); return { el, i, p, up: most(el, p), sc: NaN }; })
-    .sort((a, b) => b.up - a.up || a.i - b.i);
-  // A run of look-alikes longer than the list can hold (a thousand "Add to cart" buttons) keeps
-  // only the ones nearest the element, and reading a thousand boxes to find them is most of a big
-  // page's re-find: those nearest it in the page's order are measured — around the place among
-  // its look-alikes (or its tag) it held — and the rest count as far off.
-  if (box) {
-    for (let a = 0; a < bounded.length;) {
-      let b = a + 1;
-      while (b < bounded.length && Math.abs(bounded[b].p - bounded[a].p) < 1e-9) b++;
-      if (b - a > SHORTLIST + TIES) {
-        const run = bounded.slice(a, b).map((q) => q.i).sort((x, y) => x - y);
-        const at = sig.twins || sig.order;
-        const mid = at ? Math.round((at.k / Math.max(1, at.n)) * run.length) : 0;
-        const near = new Set(run.slice(Math.max(0, mid - NEAR_RUN), mid + NEAR_RUN));
-        for (let j = a; j < b; j++) if (!near.has(bounded[j].i)) far.add(bounded[j].el);
-      }
-      a = b;
-    }
-  }
-  /** @type {Map<Element, boolean>} */
-  const shown = new Map();
-  /** @param {Element} el */
-  const rendered = (el) => { let v = shown.get(el); if (v === undefined) { v = isRendered(el); shown.set(el, v); } return v; };
-  // The list from the candidates scored so far: every one scored fully, in score order (ties in
-  // pool order, as a stable sort of the whole pool leaves them), cut after SHORTLIST.
-  const pick = (/** @type {number} */ n) => {
-    const done = bounded.slice(0, n).sort((a, b) => b.sc - a.sc || a.i - b.i);
-    /** @type {Element[]} */
-    const out = [];
-    let last = -Infinity;
-    for (const q of done) {
-      if (out.length >= SHORTLIST && (q.sc < last - 1e-9 || out.length >= SHORTLIST + TIES)) break;
-      if (checkRendered && !rendered(q.el)) continue;
-      out.push(q.el);
-      if (out.length === SHORTLIST) last = q.sc;
-    }
-    return { out, last: out.length >= SHORTLIST ? last : -Infinity };
-  };
-  let n = 0;
-  const scoreUpTo = (/** @type {number} */ m) => { for (; n < Math.min(m, bounded.length); n++) bounded[n].sc = finish(bounded[n].el, bounded[n].p); };
-  let size = SHORTLIST * 2;
-  for (;;) {
-    scoreUpTo(size);
-    const { last } = pick(n);
-    if (last > -Infinity || n === bounded.length) {
-      // Those not scored yet cannot reach the cut even with the most the label and box could add.
-      while (n < bounded.length && bounded[n].up >= last - 1e-9) scoreUpTo(n + 1);
-      break;
-    }
-    size *= 2;
-  }
-  // Scoring more can only raise the cut, so what is left out stays out.
-  return pick(n).out;
-}
-
-/** Candidates set aside by where they stand that still get a full signature, to be reported. */
-const REPORTED = 5;
-
-/** Elements a <label> can name (others have no `labels`). */
-const LABELABLE = new Set(["input", "select", "textarea", "button", "meter", "output", "progress"]);
-
-/**
- * Finds the element a signature describes, or abstains.
- * @param {Signature} signature
- * @param {Document | Element | ShadowRoot} [root]
- * @param {{threshold?: number, margin?: number, candidates?: Element[], features?: boolean}} [opts]
- * @returns {RefindResult}
- */
-function refind(signature, root = document, opts = {}) {
-  const outer = simsMemo;
-  simsMemo = new WeakMap();
-  try { return decide(signature, root, opts); } finally { simsMemo = outer; }
-}
-
-/** @param {Signature} signature @param {Document | Element | ShadowRoot} root @param {{threshold?: number, margin?: number, candidates?: Element[], features?: boolean}} opts @returns {RefindResult} */
-function decide(signature, root, opts) {
-  const threshold = opts.threshold ?? THRESHOLD, margin = opts.margin ?? MARGIN;
-  // One pass: nothing changes on the page while refind runs.
-  const pass = new Map();
-  const pool = opts.candidates ? shortlist(signature, opts.candidates, false, pass) : shortlist(signature, collectCandidates(signature, root, false, pass), true, pass);
-  // Where each candidate stands comes first (a few container reads, shared by a pass): one in
-  // another item or landmark is another element whatever the rest of it says, and a full signature
-  // of each of a thousand look-alikes in other cards is most of a big page's re-find. Such a one
-  // takes no part in what is decided below (it is set aside, and only where the others stand is
-  // read of it); the first few still get a full signature, to be reported among the candidates.
-  // A candidate that cannot be read (a read throws) is left out — and then nothing but the element
-  // unchanged to the letter is taken: the one left out might have been it (a doubt abstains).
-  let unreadable = 0;
-  /** @template T @param {() => T} read @returns {T | null} */
-  const guarded = (read) => { try { return read(); } catch { unreadable++; return null; } };
-  const placed = pool.map((element) => guarded(() => ({ element, context: contextOf(element, pass), path: ancestorPath(element) })));
-  let reported = 0;
-  const signed = /** @type {{element: Element, context: Context, path: string[]}[]} */ (placed.filter(Boolean))
-    .filter((c) => !signature.context || !contextClash(signature, c) || reported++ < REPORTED);
-  /** @param {{element: Element, context: Context, path: string[]}[]} list */
-  const signOf = (list) => /** @type {{element: Element, signature: Signature}[]} */ (list.map(({ element, context, path }) =>
-    guarded(() => ({ element, signature: captureSignature(element, { place: false, context, path }, pass) }))).filter(Boolean));
-  const all = signOf(signed);
-  placeCandidates(signature, all, pass);
-  const every = scoreCandidates(signature, all);
-  // What carries the element's whole identity is read wherever it stands, for rule 0b alone.
-  const identity = identityKeys(signature);
-  const elsewhere = identity.length ? /** @type {{element: Element, context: Context, path: string[]}[]} */ (placed)
-    .filter((c) => c !== null && !signed.includes(c) && carriesAttrs(c.element, identity)) : [];
-  const carriersFrom = elsewhere.length ? (() => { const more = [...all, ...signOf(elsewhere)]; placeCandidates(signature, more, pass); return scoreCandidates(signature, more); })() : every;
-  const top = every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
-    tag: s.signature.tag, name: s.signature.name, text: s.signature.text }));
-  if (opts.features) {
-    /** @type {any} */ (opts).out = every.slice(0, 8).map((x) => ({ element: x.element, score: x.score, loo: x.loo,
-      looField: x.looField, looSim: x.looSim, looAbsent: x.looAbsent, distinctive: x.distinctive, anchor: x.anchor, tagOk: x.tagOk }));
-  }
-  /** @param {Scored} s @param {number} confidence @param {string} why @returns {RefindResult} */
-  const found = (s, confidence, why) => unreadable && confidence < 1
-    ? { status: "ambiguous", element: null, confidence, candidates: top, why: `${why}, but a candidate could not be read` }
-    : { status: "found", element: s.element, confidence, candidates: top, why };
-  // 0. Nothing changed: one candidate is the captured element to the letter, in the same place.
-  const same = every.filter((s) => unchanged(signature, s.signature));
-  if (same.length === 1) return found(same[0], 1, "unchanged, in its place");
-  // 0b. Its own identity, whole (every key the page's author gave it: id, test id, link target,
-  //     form name and a checkbox's value) on exactly one candidate, in the same component and the
-  //     same row or card: that one is it, whatever its words or place now say (the page's
-  //     language switched, a copy of it was put beside it). When its words say something else
-  //     and another candidate still says them, the two disagree: abstain.
-  // The parts of the page the candidates stand in (the unreadable ones left out).
-  const standing = standingZones(/** @type {Placed[]} */ (placed.filter((p) => p !== null)));
-  const carriers = identity.length ? carriersFrom.filter((s) => carries(s.signature, identity)) : [];
-  if (carriers.length === 1) {
-    const c = carriers[0];
-    const was = norm(signature.name || "").toLowerCase(), now = norm(c.signature.name || "").toLowerCase();
-    // (a rival is one that could be the element: not another record, part of the page or target)
-    const nearNow = textSim(signature.name || "", c.signature.name || "") ?? 0;
-    const could = (/** @type {Scored} */ s) => s !== c && s.tagOk && !anotherElement(signature, s.signature, standing);
-    const rival = was !== now && !!was && carriersFrom.some((s) => could(s) && norm(s.signature.name || "").toLowerCase() === was);
-    // The element itself may have lost that attribute (it still says its words at least as well):
-    // then identity decides nothing, and the rules below do.
-    const lost = was !== now && carriersFrom.some((s) => could(s) && identity.some(([k]) => (s.signature.attrs || {})[k] === undefined)
-      && (textSim(signature.name || "", s.signature.name || "") ?? 0) >= nearNow);
-    // Standing in another row or card than it was captured in is another record's control while
-    // its own row still stands elsewhere, or when all it has is an id with a number (a place in a
-    // list, which a re-render may give to the next record); with its row's words gone everywhere
-    // (translated, reworded) a target or a name keeps naming it.
-    const itemStands = !!signature.context?.item && placed.some((p) => p !== null && p.element !== c.element && sameItem(signature, p));
-    const strong = identity.some(([k, v]) => k !== "id" || !/\d/.test(v));
-    const intoRow = !signature.context?.item && !!c.signature.context?.item?.startsWith("r:"); // (a copy put in a row)
-    const itemOk = !intoRow && (!otherItem(signature, c.signature) || (!itemStands && strong));
-    // Likewise out of the parts of the page it stood in (the header's nav, a named section) while
-    // they still stand: the footer's link to the same page is another link.
-    const zones = signature.context?.zones || [];
-    const zonesStand = zones.some((_, i) => standing.has(zones.slice(i).join(ZONE_SEP)));
-    const bare = (/** @type {Signature} */ x) => ({ ...x, context: x.context ? { zones: x.context.zones, item: "" } : undefined });
-    // Nor into a kind of part it was never in (a copy put in another section once it was gone):
-    // a page redone in another language keeps the kinds of its parts, only their names change.
-    const kindsOf = (/** @type {string[]} */ z) => z.map((x) => x.slice(0, x.indexOf(":")));
-    const wasIn = kindsOf(zones);
-    const newKind = kindsOf(c.signature.context?.zones || []).some((k) => !wasIn.includes(k));
-    const zoneOk = !newKind && (!zonesStand || !contextClash(bare(signature), bare(c.signature), standing));
-    if (sameComponent(signature, c.signature) && (c.tagOk || c.signature.role === signature.role)
-      && itemOk && zoneOk && numbers(was) === numbers(now)) {
-      if (rival) return { status: "ambiguous", element: null, confidence: c.score, candidates: top,
-        why: `its identity (${identityText(identity)}) and its words ("${cut(signature.name, 40)}") point to different elements` };
-      if (!lost) return found(c, Math.max(c.score, /** @type {number} */ (c.loo ?? 0)), `the only element with its identity (${identityText(identity)})`);
-    }
-  }
-  // Context decides: a candidate in another part of the page (the footer's "Blog" for the
-  // header's, the sign-up e-mail field for the login one, Bob's row for Alice's) is another
-  // element, however well it matches; it stays among the candidates reported.
-  // How rare a field's value is, and so what singles a candidate out, is judged among what is
-  // left in its part of the page: the footer's "About" does not make the header's less itself.
-  const aside = all.map((c) => anotherElement(signature, c.signature, standing));
-  let scored = scoreCandidates(signature, all.filter((c, i) => !aside[i]));
-  // Set aside only for leaving the group that told it from its look-alikes, a candidate may still be
-  // the element moved out: it keeps a reworded copy from being taken in its stead.
-  const movedOut = signature.twins ? all.filter((c, i) => aside[i] && !anotherElement(signature, c.signature))
-    .map((c) => ({ signature: c.signature, tagOk: c.signature.tag === signature.tag })) : [];
-  const best = scored[0], second = scored[1];
-  if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top,
-    why: every.length ? "every candidate is another element (another part of the page, record, name or target)" : "nothing like it on the page" };
-  // The one look-alike left in the item it was captured in (its copies in the other posts or rows
-  // set aside) is not refused for its size: no look-alike of that item can have slid into its place,
-  // and moving it about its item may resize it.
-  const lookKeyWas = lookKeyOfSignature(signature);
-  const alikeLeft = signature.context?.item ? scored.filter((s) => lookKeyOfSignature(s.signature) === lookKeyWas && sameItem(signature, s.signature)) : [];
-  const soleInItem = alikeLeft.length === 1 ? alikeLeft[0] : null;
-  const resized = (/** @type {Scored} */ s) => s !== soleInItem && otherTwin(signature, s);
-  // A candidate whose words were tweaked is not taken while another one still says exactly what
-  // the element said (a copy with a word tweaked put beside it, the element itself moved).
-  // Words that are gone (a dropped aria-label leaves "×") are no such tweak.
-  // Those that keep the exact name are no rival when they are the element's own look-alikes, all
-  // still there but one (five stars, one reworded: that one is it).
-  const exactName = signature.name ? [...scored, ...movedOut].filter((s) => s.signature.name === signature.name && s.tagOk) : [];
-  /** Whether those are exactly the element's look-alikes, all there, among themselves. @param {Array<{signature: Signature}>} list */
-  const areItsTwins = (list) => !!signature.twins && list.length === signature.twins.n - 1
-    && list.every((s) => lookKeyOfSignature(s.signature) === lookKeyWas && s.signature.twins?.n === list.length && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" "));
-  const exactAreTwins = areItsTwins(exactName);
-  // The same for its words: a copy beside it with a word tweaked keeps the name it took from an
-  // attribute the element lost.
-  const exactText = signature.text ? [...scored, ...movedOut].filter((s) => s.signature.text === signature.text && s.tagOk) : [];
-  const exactTextAreTwins = areItsTwins(exactText);
-  const tweaked = (/** @type {string} */ now, /** @type {string} */ was) => now !== was && (textSim(now, was) ?? 0) > NEAR * OTHER_NUMBER;
-  // Such a candidate is not taken (null), and the rules below may still name another.
-  /** @param {Scored} s @param {number} confidence @param {string} why @returns {RefindResult | null} */
-  const foundUnlessExact = (s, confidence, why) => ((tweaked(s.signature.name, signature.name) && exactName.length && !exactAreTwins)
-    || (tweaked(s.signature.text, signature.text) && exactText.length && !exactTextAreTwins)
-    ? null : found(s, confidence, why));
-  // 1. The whole signature: a clear best that something singles out. Look-alikes that only their
-  //    place tells apart (twenty "Add to cart" buttons) are refused: the target may be gone and a
-  //    neighbour slid into its place. A best that is singled out over a runner-up that is not needs
-  //    a smaller lead.
-  const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : margin;
-  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !resized(best) && !fewerTwins(signature, best)) { const r = foundUnlessExact(best, best.score, `its whole description matches best (${best.score.toFixed(2)}, next ${second ? second.score.toFixed(2) : "none"})`); if (r) return r; }
-  // 2. An anchor: the only element on the page with the captured id / test id (or numbered data
-  //    key, or numbered link with the same name), of a compatible kind.
-  //    A unique id the page's author gave it names it even when it changed kind (a select redone
-  //    as a custom dropdown); an id that now extends the captured one ("email" → "email-x7a9") is
-  //    taken when nothing but the id changed.
-  const oldId = signature.attrs?.id || "";
-  const anchors = scored.filter((s) => s.anchor && (s.tagOk || (s.idAnchor && isInteractiveCheap(s.element))));
-  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) { const r = foundUnlessExact(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo)), "the only element with its id, test id or numbered key"); if (r) return r; }
-  if (oldId && !GENERATED_ID.test(oldId)) {
-    const ext = scored.filter((s) => extendsId(s.signature.attrs?.id || "", oldId));
-    const e = ext[0];
-    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo), "its id now extends the one it had, nothing else changed"); if (r) return r; }
-  }
-  // 3. One thing changed: the tolerant score (the field that lost most left out) of the best is high
-  //    and well ahead of everyone else's. Not when what changed is its place (box, neighbours, path:
-  //    a twin slides into a deleted element's place), nor when an identifying attribute now has
-  //    another value (another element) rather than being gone; a dropped attribute is trusted
-  //    with a smaller lead.
-  const byLoo = scored.slice().sort((a, b) => /** @type {number} */ (b.loo) - /** @type {number} */ (a.loo));
-  const b = byLoo[0], s2 = byLoo[1];
-  const loo = /** @type {number} */ (b.loo), loo2 = s2 ? /** @type {number} */ (s2.loo) : 0;
-  const field = b.looField || "";
-  // What changed must still look like a change of the same thing: a tweaked text shares something
-  // with the old one ("Submit" → "Submits", "3" → "3s"; not "1" → ">"), a renamed id keeps its stem
-  // or was a generated one ("datepicker" → "datepicker-x7a9"; not "password" → "verify").
-  const newId = b.signature.attrs?.id || "";
-  // A form name, test id or value that now has another value names another element; a link that
-  //  now points elsewhere is the same one only if its numbers did not change (/buy/1750 is not /buy/1753).
-  const oldHref = signature.attrs?.href || "", newHref = b.signature.attrs?.href || "";
-  const sameThing = ATTR_FIELDS.has(field) && b.looAbsent ? true : TEXT_FIELDS.has(field) ? (b.looSim ?? 0) > NEAR * OTHER_NUMBER
-    : field === "id" ? !newId || GENERATED_ID.test(oldId) || extendsId(newId, oldId) || (textSim(oldId, newId) ?? 0) >= 0.5
-    : field === "href" ? numbers(hrefKey(oldHref)) === numbers(hrefKey(newHref))
-    : !IDENTITY_FIELDS.has(field);
-  if (b.tagOk && sameThing && loo >= LOO_THRESHOLD && b.score >= LOO_FLOOR && !PLACE_FIELDS.has(field)) {
-    if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) { const r = foundUnlessExact(b, loo, `one thing changed (${field}), the rest matches (${loo.toFixed(2)}, next ${loo2.toFixed(2)})`); if (r) return r; }
-  }
-  // 4. Its place among look-alikes (a grid of bare checkboxes, a "Send review" button per form):
-  //    the element that looks the same and stands k-th of the same n as the target did. Only when
-  //    the count is unchanged (a deleted look-alike makes it drop, and the next one slides into the
-  //    place), when nothing it has contradicts the target, when no other candidate matches the
-  //    target's own features (all but its place) better, when the words around it do not say
-  //    something else, when no other look-alike alone still has the words around the target, and
-  //    when no other look-alike stands clearly nearer its spot.
-  const t = signature.twins;
-  if (t) {
-    const key = lookKeyOfSignature(signature);
-    const hostsKey = (signature.hosts || []).join(" ");
-    const alike = scored.filter((s) => s.signature.twins?.n === t.n && lookKeyOfSignature(s.signature) === key && (s.signature.hosts || []).join(" ") === hostsKey);
-    const at = alike.filter((s) => s.signature.twins?.k === t.k);
-    if (at.length === 1) {
-      const e = at[0];
-      // Words around it that only one look-alike still has name that one (a row's title).
-      // Words around it that are only its look-alikes' own (a row of stars) name nothing.
-      const sameWords = aroundTells(signature) ? alike.filter((s) => (neighborSim(signature.neighbor, s.signature.neighbor) ?? 0) >= 0.9) : [];
-      const closest = Math.max(...alike.map((s) => boxSim(signature.box, s.signature.box) ?? 0));
-      const moved = (boxSim(signature.box, e.signature.box) ?? 0) < STILL;
-      // Counted inside its component's shadow root, the look-alikes are its component's alone: a
-      // copy put elsewhere on the page does not keep their number while one is gone, so which of
-      // them stands nearer the old spot (a wrapper moved it to the next line) says nothing.
-      const inComponent = !!signature.hosts?.length;
-      // What it no longer has (a dropped attribute, rehashed classes) does not count against it.
-      const gone = goneFields(signature, e.signature);
-      if (!clashes(signature, e.signature) && !resized(e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e, gone) >= bestOwnScore(signature, scored, gone) - TWIN_OWN_SLACK
-        && !(sameWords.length === 1 && sameWords[0] !== e) && (inComponent || (boxSim(signature.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK)) {
-        { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo)), "its place among its look-alikes, nothing contradicting it"); if (r) return r; }
-      }
-    }
-  }
-  // 4b. In its own spot, its words tweaked: the k-th of the same n elements with its tag in its
-  //     document or shadow root (its hosts in the same places), standing where it stood, saying a
-  //     reworded form of what it said ("★" → "★s": it has left its look-alikes, which all stay).
-  //     A neighbour that slid into a deleted element's spot makes the count drop, and says
-  //     something else or exactly the same.
-  const ord = signature.order;
-  if (ord && signature.name) {
-    const spot = scored.filter((s) => s.tagOk && s.signature.order?.k === ord.k && s.signature.order?.n === ord.n
-      && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" ") && sameSpot(signature.box, s.signature.box));
-    const e = spot[0];
-    if (spot.length === 1 && e.signature.name !== signature.name && !clashes(signature, e.signature)
-      && (textSim(e.signature.name, signature.name) ?? 0) > NEAR * OTHER_NUMBER) { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo)), "its place among its look-alikes, its words reworded"); if (r) return r; }
-  }
-  // 5. Its place among the elements with its tag, when the one thing about it that changed is gone
-  //    (an attribute dropped — a checkbox that lost its type): the k-th of the same n, with nothing
-  //    else matching the target's own features better.
-  const o = signature.order;
-  if (o) {
-    const at = scored.filter((s) => s.signature.tag === signature.tag && s.signature.order?.n === o.n && s.signature.order?.k === o.k);
-    const e = at[0];
-    const changed = e ? [e.looField || "", ...(e.looField === "type" ? ["role"] : [])] : [];
-    // What changed must be gone (a dropped attribute, classes no longer readable), not another value.
-    const gone = e && (e.looAbsent || (e.looField === "classes" && !e.signature.classes.length));
-    if (at.length === 1 && gone && /** @type {number} */ (e.loo) >= LOO_THRESHOLD && !clashes(signature, e.signature)
-      && ownScore(signature, e, changed) >= bestOwnScore(signature, scored, changed) - TWIN_OWN_SLACK) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo), "its place among the elements of its kind, the one change gone"); if (r) return r; }
-  }
-  // 6. The one left in its place of the page: among the candidates that nothing says are another
-  //    element, the only one the form knows by the captured name (and value: a radio of its
-  //    group), or the only one whose own features (all but where it is) match — a checkbox moved
-  //    out of its label, a logo out of its header.
-  // A container whose words are those of a candidate inside it that matches the element better (a
-  // wrapper around it, the box it stands in) is not the element: the words are that one's.
-  /** @type {Map<Scored, number>} */ const owns = new Map();
-  const ownOf = (/** @type {Scored} */ s) => owns.get(s) ?? owns.set(s, ownScore(signature, s, goneFields(signature, s.signature))).get(s) ?? 0;
-  const holdsBetter = (/** @type {Scored} */ s) => scored.some((d) => d !== s && d.tagOk && d.element !== s.element && containsOf(s.element, d.element) && ownOf(d) > ownOf(s));
-  const left = scored.filter((s) => s.tagOk && !clashes(signature, s.signature) && !fewerTwins(signature, s) && !resized(s) && !holdsBetter(s));
-  const A = signature.attrs || {};
-  if (A.name) {
-    const named = left.filter((s) => { const f = fieldSims(signature, s.signature); return f.nameAttr === 1 && f.value !== 0 && f.type !== 0; });
-    if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) { const r = foundUnlessExact(named[0], /** @type {number} */ (named[0].loo), "the one its form knows by its name"); if (r) return r; }
-  }
-  // Only one that has features of its own to match: a nameless, wordless icon whose classes are
-  // gone has nothing left that says it is the element.
-  const own = left.map((s) => ({ s, own: ownOf(s) })).sort((a, b) => b.own - a.own);
-  if (own[0] && ownEvidence(signature, own[0].s, goneFields(signature, own[0].s.signature)) && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) { const r = foundUnlessExact(own[0].s, own[0].s.score, "its own features match and lead"); if (r) return r; }
-  // 7. The one that still says every word of it, beside copies that differ from it by words alone (a
-  //    reworded copy put next to it, while it moved): what it is outweighs where it is.
-  const WORDS = ["name", "text", "label", "placeholder", "title", "alt"];
-  if (own[0] && own[0].own >= 1 - 1e-9 && ownEvidence(signature, own[0].s, goneFields(signature, own[0].s.signature)) && own[0].s.score >= LOO_FLOOR && own.slice(1).every((o) => o.own < 1 - 1e-9
-    && ownScore(signature, o.s, [...goneFields(signature, o.s.signature), ...WORDS]) >= 1 - 1e-9)) { const r = foundUnlessExact(own[0].s, own[0].s.score, "the one that still says every word of it"); if (r) return r; }
-  if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top,
-    why: `nothing matches well enough (best ${best.score.toFixed(2)} < ${threshold})` };
-  return { status: "ambiguous", element: null, confidence: best.score, candidates: top,
-    why: second ? `no candidate clearly beats the others (${best.score.toFixed(2)} and ${second.score.toFixed(2)})` : "its one candidate is not told apart by anything of its own" };
-}
-
-/**
- * Whether a candidate is the captured element with nothing changed: every field the same (its
- * state and focus aside), in the same place — and not one whose look-alikes became fewer (a twin
- * that slid into the place of a deleted one can look the same to the letter).
- * @param {Signature} sig @param {Signature} c
- */
-function unchanged(sig, c) {
-  if (sig.v !== c.v || sig.tag !== c.tag || sig.name !== c.name || sig.text !== c.text || sig.label !== c.label || sig.neighbor !== c.neighbor) return false;
-  if (sig.twins && (!c.twins || c.twins.n < sig.twins.n)) return false;
-  if (sig.order && c.order && c.order.n < sig.order.n) return false;
-  const a = sig.box, b = c.box;
-  if (!a || !b || a.x !== b.x || a.y !== b.y || a.w !== b.w || a.h !== b.h) return false;
-  return JSON.stringify([sig.attrs, sig.classes, sig.path, sig.frame, sig.shadow, sig.hosts || [], sig.context || null])
-    === JSON.stringify([c.attrs, c.classes, c.path, c.frame, c.shadow, c.hosts || [], c.context || null]);
-}
-
-/**
- * Whether a candidate has an identifying value that contradicts the signature's: another id (not a
- * generated one), label, test id or data key. A value that is gone is not a contradiction.
- * @param {Signature} sig @param {Signature} c
- */
-function clashes(sig, c) {
-  const A = sig.attrs || {}, B = c.attrs || {};
-  if (A.id && B.id && A.id !== B.id && !GENERATED_ID.test(A.id) && !extendsId(B.id, A.id)) return true;
-  if (sig.label && c.label && !reworded(sig.label, c.label)) return true;
-  for (const k of Object.keys(A)) if (k.startsWith("data-") && B[k] && B[k] !== A[k]) return true;
-  return false;
-}
-
-/**
- * Whether two texts say the same thing, perhaps reworded: nearly the same, or a word grown or
- * shrunk ("Email" → "Emails"), with the same numbers and no word replaced by another.
- * @param {string} a @param {string} b
- */
-function reworded(a, b) {
-  const sim = textSim(a, b) ?? 0;
-  if (sim >= 0.9) return true;
-  const x = norm(a).toLowerCase(), y = norm(b).toLowerCase();
-  return sim >= 0.7 && numbers(x) === numbers(y) && !replacedWord(x, y);
-}
-
-/**
- * Whether a candidate that looks just like the target (a look-alike of it) has another size: inputs
- * of different widths in a column, where one slides into the place of another that went away.
- * Re-rendering the same element seldom resizes it.
- * @param {Signature} sig @param {Scored} s
- */
-function otherTwin(sig, s) {
-  if (!sig.twins || !sig.box || !s.signature.box || lookKeyOfSignature(s.signature) !== lookKeyOfSignature(sig)) return false;
-  const a = sig.box, b = s.signature.box;
-  const off = (/** @type {number} */ x, /** @type {number} */ y) => Math.abs(x - y) > Math.max(4, 0.15 * Math.max(x, y));
-  return off(a.w, b.w) || off(a.h, b.h);
-}
-
-/**
- * Whether a candidate is a look-alike of the target and there are fewer of them now: one was
- * removed, and the one in the target's old place may be its neighbour slid over.
- * @param {Signature} sig @param {Scored} s
- */
-function fewerTwins(sig, s) {
-  const t = sig.twins, c = s.signature.twins;
-  return !!t && (!c || c.n < t.n) && lookKeyOfSignature(s.signature) === lookKeyOfSignature(sig);
-}
-
-/**
- * The attribute fields a candidate no longer has, or has with the captured id extended ("email" →
- * "email-x7a9"): gone rather than saying something else, so they do not count against it.
- * @param {Signature} sig @param {Signature} c
- */
-function goneFields(sig, c) {
-  const B = c.attrs || {};
-  const out = Object.entries(ATTR_OF).filter(([, a]) => a !== "type" && (a === "testid" ? !TEST_ID_ATTRS.some((k) => B[k]) : !B[a])).map(([f]) => f);
-  if (sig.attrs?.id && extendsId(B.id || "", sig.attrs.id)) out.push("id");
-  if (nameGone(sig, c)) out.push("name");
-  if (sig.label && !c.label) out.push("label");
-  // Classes no longer readable (rehashed by a build) are gone, not other ones.
-  if (sig.classes?.length && !c.classes?.length) out.push("classes");
-  return out;
-}
-
-/**
- * Whether the captured name came from something the candidate no longer has: an attribute
- * (aria-label, title, alt, placeholder: "1 star" dropped leaves "★"), or its label (a renamed id
- * no longer matches the label's `for`) — gone, not another name.
- * @param {Signature} sig @param {Signature} c
- */
-function nameGone(sig, c) {
-  const B = c.attrs || {};
-  if (c.name === sig.name) return false;
-  if (sig.label && !c.label && norm(sig.label) === sig.name) return true;
-  return ["aria-label", "title", "alt", "placeholder"].some((a) => sig.attrs?.[a] && !B[a] && norm(sig.attrs[a]) === sig.name);
-}
-
-/**
- * Whether something the element is, beyond its tag and where it is, matches in the candidate: a
- * name, words, a role, a type, another attribute, a label or classes, leaving out the fields in
- * `skip`.
- * @param {Signature} sig @param {Scored} s @param {string[]} skip
- */
-function ownEvidence(sig, s, skip) {
-  const f = fieldSims(sig, s.signature);
-  return Object.keys(WEIGHTS).some((k) => k !== "tag" && k !== "frame" && !PLACE_FIELDS.has(k) && !skip.includes(k) && (f[k] ?? 0) >= 0.8);
-}
-
-/** The best own score (see ownScore) among the candidates. @param {Signature} sig @param {Scored[]} scored @param {string[]} [skip] */
-function bestOwnScore(sig, scored, skip = []) { return Math.max(...scored.map((s) => ownScore(sig, s, skip))); }
-
-/**
- * Whether the words around the element say something other than its own words (a row of stars
- * has only stars around each): only then can they tell it from its look-alikes.
- * @param {Signature} sig
- */
-function aroundTells(sig) {
-  const own = sig.text || sig.name;
-  return aroundParts(sig.neighbor).some((p) => p && (textSim(p, own) ?? 0) < 0.9 && !p.split(/\s+/).every((w) => w === own));
-}
-
-/**
- * On how many sides (0, 1, 2) the words before and after an element now say something else — not
- * merely gone (a wrapper can put them out of reach). One side changes when something is put next to
- * an element that stayed where it was.
- * @param {string} a @param {string} b
- */
-function wordsAroundClash(a, b) {
-  const [pa, na] = aroundParts(a), [pb, nb] = aroundParts(b);
-  const differ = (/** @type {string} */ x, /** @type {string} */ y) => (!!x && !!y && (textSim(x, y) ?? 0) < 0.5 ? 1 : 0);
-  return differ(pa, pb) + differ(na, nb);
-}
-
-/**
- * The candidate's score on what the element is, leaving out where it is (box, neighbours, path) and
- * the fields in `skip`.
- * @param {Signature} sig @param {Scored} s @param {string[]} [skip]
- */
-function ownScore(sig, s, skip = []) {
-  const f = fieldSims(sig, s.signature);
-  let num = 0, den = 0;
-  for (const [k, w] of Object.entries(WEIGHTS)) {
-    const v = f[k];
-    if (v === null || v === undefined || PLACE_FIELDS.has(k) || skip.includes(k)) continue;
-    num += w * v; den += w;
-  }
-  return den ? num / den : 1;
-}
-
-/** Whether an id extends another with a suffix ("email" → "email-x7a9", "q_3" → "q_3:r1"), or drops one. @param {string} id @param {string} old */
-function extendsId(id, old) {
-  if (!id || id === old) return false;
-  const [long, short] = id.length > old.length ? [id, old] : [old, id];
-  return long.startsWith(short) && /^[-_:.]/.test(long.slice(short.length));
-}
-
-/** Calibrated on the tune half of scripts/bench_refind.py (see refind()). */
-const TWIN_BOX_SLACK = 0.05, TWIN_OWN_SLACK = 0.02, STILL = 0.95;
-/** Rule 6: how well the one left must match the element's own features, and by how much it leads. */
-const SOLE_OWN = 0.8, SOLE_MARGIN = 0.25;
-const LEAD_MARGIN = 0.07, ANCHOR_FLOOR = 0.3, LOO_THRESHOLD = 0.75, LOO_FLOOR = 0.3, LOO_MARGIN = 0.2, LOO_MARGIN_DROPPED = 0.02;
-const PLACE_FIELDS = new Set(["box", "neighbor", "path"]);
-const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "title"]);
-const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
-/** Attributes whose other value means another element. */
-const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, wordsOf, labelText, visibleText, accessibleName, shownWords, isTextRegion, neighborText, frameDocument, deepActiveElement, secretField, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
-})();
-// ---- extension/content/dom_pointer.js
-const __dom_pointer = (() => {
-/**
- * What the page's style sheets say about its elements, without reading the computed style of every
- * element: which show a pointer cursor (clickable by listener: the page styled them as clickable),
- * and which could be hidden by opacity, `visibility` or `content-visibility`.
- *
- * `getComputedStyle` on each of a page's ~20,000 nodes costs tens of milliseconds, and
- * `checkVisibility` on each of its interactive elements a few µs apiece (≈ 15 ms on 5,000). These
- * properties, though, can only come from a style rule, an inline style, an animation, or the
- * user-agent sheet. So we ask the page's own style sheets which selectors set them, and match those
- * selectors once with `querySelectorAll`. Where a sheet cannot be read (cross-origin without CORS),
- * or a selector cannot be matched on its own, the caller falls back to asking each element.
- */
-
-const { attr, hasAttr, qsa, tagOf } = __dom_native;
-
-/** Pseudo-classes that depend on interaction or are pseudo-elements: dropped so the selector matches
- * the element itself (the computed style then settles whether the cursor really is a pointer). */
-const DYNAMIC = /::?(before|after|marker|placeholder|selection|first-line|first-letter|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)\b|:(hover|active|focus|focus-visible|focus-within|visited|target)\b/g;
-
-/** Pseudo-elements that hold real elements (a shadow tree's part, a closed `<details>`'s content):
- * hiding them hides those elements. Dropped, with what follows them, they leave a selector for the
- * element that holds them — a superset, which the exact checks narrow down. */
-const HOLDER = /::(part\([^)]*\)|details-content).*$/;
-/** Any other pseudo-element (and the legacy one-colon forms): hiding it hides no element. */
-const PSEUDO_ELEMENT = /::[\w-]|:(before|after|first-line|first-letter)\b/;
-
-/** Attribute selectors and strings, which may contain anything. */
-const QUOTED = /\[[^\]]*\]|"[^"]*"|'[^']*'/g;
-
-/** A selector list's selectors (commas inside `:is(…)`, `[…]` or quotes do not split). @param {string} list */
-function splitSelectors(list) {
-  /** @type {string[]} */ const out = [];
-  let depth = 0, start = 0;
-  /** @type {string | null} */ let quote = null;
-  for (let i = 0; i < list.length; i++) {
-    const c = list[i];
-    if (quote) { if (c === "\\") i++; else if (c === quote) quote = null; }
-    else if (c === '"' || c === "'") quote = c;
-    else if (c === "(" || c === "[") depth++;
-    else if (c === ")" || c === "]") depth--;
-    else if (c === "," && depth === 0) { out.push(list.slice(start, i)); start = i + 1; }
-  }
-  out.push(list.slice(start));
-  return out;
-}
-
-/** Selectors per style sheet, keyed by the sheet (a sheet's rules rarely change between scans).
- * cursor / hide: null when some rule could not be turned into a selector that stands on its own;
- * hoverPointer: selectors that give a pointer cursor on hover only (`.controls span:hover`): the
- * element shows it the moment a pointer is over it, which its style now cannot confirm;
- * hostHide: a shadow root's sheet hides its host or the host's slotted children;
- * noPointer: selectors of rules that turn the pointer off (`pointer-events: none`, which is inherited:
- * a disabled page link's `.disabled .page-link`), static ones only (a :hover rule is not the page now);
- * reveal: elements a pointer over something around them shows (`tr:hover .row-actions { left: 0 }`),
- * as selectors without their :hover, so they match those elements as the page is now;
- * words: selectors of rules that can keep words from a person's eyes (hidesWords).
- * covers: selectors of rules that can lay a box over other elements' words (coversWords).
- * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
- *   reveal: string[], words: string[], covers: string[]}} SheetSelectors */
-/** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
-const sheetCache = new WeakMap();
-
-/** @param {CSSStyleDeclaration} st whether the declarations set a property that can hide an element */
-function hides(st) { return !!(st.opacity || st.visibility || /** @type {any} */ (st).contentVisibility); }
-
-/** Whether a part of a selector closes every bracket it opens (a whole selector, not a piece of one). @param {string} s */
-function balanced(s) {
-  let depth = 0;
-  for (const c of s.replace(QUOTED, "")) {
-    if (c === "(") depth++;
-    else if (c === ")" && --depth < 0) return false;
-  }
-  return depth === 0;
-}
-
-/**
- * Whether the declarations can keep words from a person's eyes while the element stays rendered
- * (the carriers of hidden instructions): no size for its text, a colour that is none (or white, the
- * page's usual ground), a transform to nothing, clipping, or a place far off the page. The words of
- * such elements are confirmed with their computed style before they are shown (dom_unseen.js).
- * @param {CSSStyleDeclaration} st
- */
-function hidesWords(st) {
-  const far = (/** @type {string} */ v) => /^-\s*\d{3,}/.test(v.trim()); // -999px, -100vw, -9999em …
-  return /^0(\.0*)?([a-z%]*)$/i.test(st.fontSize.trim()) || /transparent|rgba?\([^)]*[,/]\s*0(\.0*)?\s*\)|#fff\b|#ffffff\b|white|255,\s*255,\s*255/i.test(st.color)
-    || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
-    || far(st.textIndent) || far(st.left) || far(st.top) || far(st.marginLeft) || far(st.marginTop)
-    || /^0([a-z%]*)$/i.test(st.height.trim()) || /^0([a-z%]*)$/i.test(st.maxHeight.trim());
-}
-
-/**
- * Whether the declarations can make a box laid over its neighbours' words (placed absolutely, with
- * a background of its own): the words under it are confirmed by hit testing (dom_unseen.js).
- * @param {CSSStyleDeclaration} st
- */
-function coversWords(st) {
-  return st.position === "absolute" && !!(st.backgroundColor || st.backgroundImage || st.background);
-}
-
-/** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view (or draw one's icon) */
-function reveals(st) {
-  return !!(st.opacity || st.visibility || st.display || st.left || st.right || st.top || st.transform || st.clip
-    || st.clipPath || st.maxHeight || st.height || st.position || st.content);
-}
-
-/**
- * The selectors of a sheet's rules that set `cursor` and those that can hide, or null if the sheet
- * cannot be read.
- * @param {CSSStyleSheet} sheet
- * @returns {SheetSelectors | null}
- */
-function sheetSelectors(sheet) {
-  /** @type {CSSRuleList} */ let rules;
-  try { rules = sheet.cssRules; } catch { return null; }
-  const hit = sheetCache.get(sheet);
-  if (hit && hit.n === rules.length) return hit.s;
-  /** @type {string[] | null} */ let cursor = [];
-  /** @type {string[] | null} */ let hide = [];
-  /** @type {string[]} */ const hoverPointer = [];
-  /** @type {string[]} */ const noPointer = [];
-  /** @type {string[]} */ const reveal = [];
-  /** @type {string[]} */ const words = [];
-  /** @type {string[]} */ const covers = [];
-  let hostHide = false;
-  /**
-   * @param {CSSRuleList} list
-   * @param {string} parent the enclosing style rule's selector (CSS nesting), "" at the top
-   */
-  const visit = (list, parent) => {
-    for (let i = 0; i < list.length; i++) {
-      const r = /** @type {any} */ (list[i]);
-      if (r.styleSheet) {
-        const sub = sheetSelectors(r.styleSheet);
-        if (!sub) { cursor = hide = null; return; }
-        if (cursor) { if (sub.cursor) cursor.push(...sub.cursor); else cursor = null; }
-        hoverPointer.push(...sub.hoverPointer);
-        noPointer.push(...sub.noPointer);
-        reveal.push(...sub.reveal);
-        words.push(...sub.words);
-        covers.push(...sub.covers);
-        if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
-        hostHide ||= sub.hostHide;
-      }
-      // Keyframes are left to the animations themselves (scopeStyles asks for them); @page styles no element.
-      const styled = r.style && r.keyText === undefined && r.type !== 6;
-      // Declarations after nested rules carry no selector: they apply to the enclosing rule's.
-      // A nested selector's "&" (the enclosing rule's elements) is widened to any element: the
-      // selector then matches a superset, which the exact checks narrow down.
-      const sel = styled ? (r.selectorText || parent).replace(/&/g, ":is(*)") : "";
-      if (styled && cursor && r.style.cursor) {
-        if (!sel) cursor = null;
-        else for (const s of splitSelectors(sel)) {
-          const t = s.replace(DYNAMIC, "").trim();
-          // ":host" rules style the shadow host from inside: the per-element fallback handles them.
-          if (/:host/.test(t)) { cursor = null; break; }
-          if (t && r.style.cursor === "pointer" && /:hover\b/.test(s) && !PSEUDO_ELEMENT.test(s.replace(QUOTED, ""))) hoverPointer.push(t);
-          else if (t) cursor.push(t);
-        }
-      }
-      if (styled && sel && r.style.pointerEvents === "none" && !/:host|::slotted/.test(sel)) {
-        for (const s of splitSelectors(sel)) {
-          const t = s.trim();
-          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, "")) && !/:(hover|active|focus)/.test(t)) noPointer.push(t);
-        }
-      }
-      if (styled && sel && /:(hover|focus-within)\b/.test(sel) && reveals(r.style)) {
-        for (const s of splitSelectors(sel)) {
-          const t = s.trim();
-          // The pointer is over something around it (`tr:hover .actions`), not over it: what the
-          // rule shows is the element after the last :hover.
-          const m = t.match(/^(.*):(?:hover|focus-within)\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
-          // (A :hover inside :not(…) or :is(…) says nothing about a pointer over a row.)
-          if (!m || !balanced(m[1]) || !balanced(m[3])) continue;
-          // What a pointer over the row draws in an element's ::before (an icon a flag toggle shows
-          // only then) reveals that element.
-          const drawn = PSEUDO_ELEMENT.test(m[3].replace(QUOTED, ""));
-          if (drawn && !r.style.content) continue;
-          reveal.push(`${m[1]} ${m[2]} ${drawn ? m[3].replace(/::?(before|after)\b.*$/, "") : m[3]}`.replace(DYNAMIC, "").replace(/\s+/g, " ").trim());
-        }
-      }
-      if (styled && hide && hides(r.style)) {
-        if (!sel) hide = null;
-        // From inside a shadow root: the host itself, or its children through the slots.
-        else if (/:host|::slotted/.test(sel)) hostHide = true;
-        else {
-          for (const s of splitSelectors(sel)) {
-            // Dynamic pseudo-classes stay: querySelectorAll matches them as the page is now.
-            const t = s.replace(HOLDER, "").trim();
-            if (t !== s.trim()) hide.push(t || "*");
-            else if (!PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) hide.push(t);
-          }
-        }
-      }
-      if (styled && sel && hidesWords(r.style) && !/:host|::slotted/.test(sel)) {
-        for (const s of splitSelectors(sel)) {
-          const t = s.replace(DYNAMIC, "").trim();
-          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) words.push(t);
-        }
-      }
-      if (styled && sel && coversWords(r.style) && !/:host|::slotted/.test(sel)) {
-        for (const s of splitSelectors(sel)) {
-          const t = s.replace(DYNAMIC, "").trim();
-          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) covers.push(t);
-        }
-      }
-      if (r.cssRules) visit(r.cssRules, r.selectorText ? sel : parent); // @media, @supports, @layer, nested rules
-    }
-  };
-  visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, words, covers };
-  sheetCache.set(sheet, { n: rules.length, s });
-  return s;
-}
-
-/**
- * What a scope's elements say in their own `style` attributes, and what the user-agent sheet hides
- * (a closed `<details>` and `hidden=until-found` hide their content with `content-visibility`), in
- * one pass over the scope (a pass of the selector engine each would walk every element again):
- * elements whose inline style could hide them, whose cursor is worth confirming, and that may turn
- * the pointer off. (Compared as the `[style*="…" i]` selectors would: case-insensitive words.)
- * @param {Document | ShadowRoot} scope
- */
-/** Properties of an inline style that could keep words unseen (as hidesWords reads a rule's). */
-const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height/;
-
-function inlineStyles(scope) {
-  /** @type {Set<Element>} */ const hide = new Set();
-  /** @type {Element[]} */ const cursor = [];
-  /** @type {Set<Element>} */ const noPointer = new Set();
-  /** @type {Set<Element>} */ const words = new Set();
-  /** @type {Set<Element>} */ const covers = new Set();
-  const found = qsa(scope, "[style], details, [hidden]");
-  for (let i = 0; i < found.length; i++) {
-    const el = found[i];
-    const style = (attr(el, "style") || "").toLowerCase();
-    if (tagOf(el) === "details" || hasAttr(el, "hidden") || style.includes("opacity") || style.includes("visibility")) hide.add(el);
-    if (style.includes("cursor")) cursor.push(el);
-    if (style.includes("pointer-events")) noPointer.add(el);
-    if (INLINE_WORDS.test(style)) words.add(el);
-    if (style.includes("absolute") && style.includes("background")) covers.add(el);
-  }
-  return { hide, cursor, noPointer, words, covers };
-}
-
-/**
- * What the style of one tree scope (a document or a shadow root) says:
- *   pointer — elements whose computed cursor is `pointer`, or null when a sheet could not be read
- *     (the caller then reads each element's style);
- *   hide — elements that could be hidden by their own style (opacity, visibility,
- *     content-visibility: set by a rule, inline, an animation or the user-agent sheet; what is
- *     under them can be hidden too), or null when that is not known (the caller then asks each
- *     element); an element in no set with a box of its own, under no element in a set, is visible;
- *   hostHide — (a shadow root) its styles may hide the host or the host's slotted children;
- *   noPointer — elements a rule (or an inline style) may turn the pointer off for, with what is under
- *     them (the caller confirms with the computed style);
- *   reveal — elements a pointer over something around them shows (hover-only row actions);
- *   words — elements whose style may keep their words (and those under them) from a person's eyes
- *     while they stay rendered (the caller confirms with the computed style, dom_unseen.js).
- * @param {Document | ShadowRoot} scope
- *   covers — elements that may lie over their neighbours' words (confirmed by hit testing, dom_unseen.js)
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, words: Set<Element>, covers: Set<Element>}}
- */
-function scopeStyles(scope) {
-  /** @type {string[] | null} */ let cursor = [];
-  /** @type {string[] | null} */ let hide = [];
-  /** @type {string[]} */ const hoverPointer = [];
-  /** @type {string[]} */ const noPointer = [];
-  /** @type {string[]} */ const reveal = [];
-  /** @type {string[]} */ const words = [];
-  /** @type {string[]} */ const covers = [];
-  let hostHide = false;
-  const sheets = [...Array.from(scope.styleSheets), ...(scope.adoptedStyleSheets || [])];
-  for (const sheet of sheets) {
-    const s = sheetSelectors(sheet);
-    // A sheet that cannot be read leaves the cursor and hiding unknown (asked element by element);
-    // what the other sheets say of the pointer and of hovering still stands.
-    if (!s) { cursor = hide = null; continue; }
-    if (cursor) { if (s.cursor) cursor.push(...s.cursor); else cursor = null; }
-    hoverPointer.push(...s.hoverPointer);
-    noPointer.push(...s.noPointer);
-    reveal.push(...s.reveal);
-    words.push(...s.words);
-    covers.push(...s.covers);
-    if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
-    hostHide ||= s.hostHide;
-  }
-  const inline = inlineStyles(scope);
-  /** @type {Set<Element> | null} */ let hideSet = null;
-  if (hide) {
-    hideSet = matchAll(scope, hide, null);
-    if (hideSet) for (const el of inline.hide) hideSet.add(el);
-    // Animations (CSS animations, transitions, element.animate) can set opacity with no rule to say so.
-    if (hideSet) {
-      try {
-        for (const a of scope.getAnimations()) {
-          const t = /** @type {KeyframeEffect | null} */ (a.effect)?.target;
-          if (t) hideSet.add(t);
-        }
-      } catch { hideSet = null; }
-    }
-  }
-  /** @type {Set<Element> | null} */ let pointer = null;
-  if (cursor) {
-    const view = (scope.ownerDocument || /** @type {Document} */ (scope)).defaultView;
-    const keep = (/** @type {Element} */ el) => !!view && view.getComputedStyle(el).cursor === "pointer";
-    pointer = matchAll(scope, cursor, keep);
-    if (pointer) for (const el of inline.cursor) if (!pointer.has(el) && keep(el)) pointer.add(el);
-    if (pointer && hoverPointer.length) for (const el of matchAll(scope, hoverPointer, () => true) || []) pointer.add(el);
-  }
-  const offSet = matchAll(scope, noPointer, () => true) || new Set();
-  for (const el of inline.noPointer) offSet.add(el);
-  const wordsSet = matchAll(scope, words, () => true) || new Set();
-  for (const el of inline.words) wordsSet.add(el);
-  const coverSet = covers.length ? matchAll(scope, covers, () => true) || new Set() : new Set();
-  for (const el of inline.covers) coverSet.add(el);
-  return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet, covers: coverSet,
-    reveal: matchAll(scope, reveal, () => true) || new Set() };
-}
-
-/**
- * The elements of a scope that match any of the selectors (and pass `keep`), or null when a
- * selector cannot be matched and no `keep` says that dropping it is fine.
- * @param {Document | ShadowRoot} scope @param {string[]} sels @param {((el: Element) => boolean) | null} keep
- * @returns {Set<Element> | null}
- */
-function matchAll(scope, sels, keep) {
-  /** @type {Set<Element>} */ const out = new Set();
-  if (!sels.length) return out; // (an empty selector list is a syntax error, and throwing costs)
-  /** @param {string} sel */
-  const add = (sel) => {
-    const found = qsa(scope, sel);
-    for (let i = 0; i < found.length; i++) {
-      const el = found[i];
-      if (!out.has(el) && (!keep || keep(el))) out.add(el);
-    }
-  };
-  try { add(sels.join(",")); } catch {
-    // One selector the engine rejects would sink the whole list: try them one by one.
-    for (const s of sels) {
-      try { add(s); } catch {
-        // A hiding selector we cannot match: hidden elements could be missed, so nothing is known.
-        if (!keep) return null;
-      }
-    }
-  }
-  return out;
-}
-
-/**
- * Elements in one tree scope (a document or a shadow root) whose computed cursor is `pointer`, or
- * null when a sheet could not be read (the caller then reads each element's style).
- * @param {Document | ShadowRoot} scope
- * @returns {Set<Element> | null}
- */
-function pointerElements(scope) { return scopeStyles(scope).pointer; }
-return { scopeStyles, pointerElements };
-})();
-// ---- extension/content/dom_roots.js
-const __dom_roots = (() => {
-/**
- * The parts of a page that hang off the top document: open shadow roots and the documents of
- * same-origin frames — the same places the scan walks. A MutationObserver on a document, its
- * `innerText` and its `activeElement` all stop at these boundaries, so whatever watches, searches
- * or reads focus after an action has to go through them too.
- */
-const { frameDocument } = __refind;
-const { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qsa, rectOf, shadowOf, tagOf } = __dom_native;
-
-/**
- * Every open shadow root and same-origin frame document under `doc`, at any depth (not `doc`).
- * @param {Document} doc
- * @returns {Array<ShadowRoot | Document>}
- */
-function innerRoots(doc) {
-  /** @type {Array<ShadowRoot | Document>} */ const out = [];
-  /** @type {Array<Document | ShadowRoot>} */ const stack = [doc];
-  while (stack.length) {
-    const all = qsa(/** @type {Document | ShadowRoot} */ (stack.pop()), "*");
-    for (let i = 0; i < all.length; i++) {
-      const el = all[i];
-      const sr = shadowOf(el);
-      if (sr) { out.push(sr); stack.push(sr); }
-      const d = frameDocument(el);
-      if (d) { out.push(d); stack.push(d); }
-    }
-  }
-  return out;
-}
-
-/**
- * The documents of same-origin frames under `doc`, at any depth: through the window's child
- * frames, which costs next to nothing (no walk of the page).
- * @param {Document} doc
- * @returns {Document[]}
- */
-function frameDocuments(doc) {
-  /** @type {Document[]} */ const out = [];
-  const win = doc.defaultView;
-  if (!win) return out;
-  for (let i = 0; i < win.length; i++) {
-    /** @type {Document | null} */ let d = null;
-    try { d = win[i].document; } catch { /* cross-origin */ }
-    if (d && d.documentElement) out.push(d, ...frameDocuments(d));
-  }
-  return out;
-}
-
-/**
- * The topmost element at a point, through open shadow roots (a root's `elementFromPoint` stops at
- * the shadow host).
- * @param {Document | ShadowRoot} root @param {number} x @param {number} y in root's viewport
- * @returns {Element | null}
- */
-function deepElementFromPoint(root, x, y) {
-  let el = root.elementFromPoint(x, y);
-  while (el && shadowOf(el)) {
-    const inner = shadowOf(el).elementFromPoint(x, y);
-    if (!inner || inner === el) break;
-    el = inner;
-  }
-  return el;
-}
-
-/** Whether `a` contains `b`, through the shadow roots between them. @param {Element} a @param {Node} b */
-function containsDeep(a, b) {
-  for (/** @type {Node | null} */ let n = b; n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
-  return false;
-}
-
-/** Points of a box a pointer is tried at, as fractions of its size: the centre, then inside each corner. */
-const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2]];
-
-/**
- * Where a person's pointer would land on the element, and what it would hit there: the first point
- * in the viewport — the middle of what it shows, then its centre and corners — whose topmost
- * element is the element or inside it (the link inside a tab, the icon inside a button), or the
- * element's centre when no point is (the caller has already said what covers it).
- * @param {Element} el @param {Aim | null} [aim] a point given as fractions of its box (aimedHit)
- * @returns {{x: number, y: number, target: Element}}
- */
-function pointerHit(el, aim) {
-  if (aim) return aimedHit(el, aim);
-  const r = rectOf(el);
-  const view = /** @type {Window} */ (docOf(el).defaultView);
-  // A person aims at what the control shows (its words, its icon), not at the middle of its box:
-  // a tab item as wide as its list has its link at the left.
-  const range = docOf(el).createRange();
-  range.selectNodeContents(el);
-  const c = range.getBoundingClientRect();
-  const shows = c.width > 0 && c.height > 0 ? [[(c.left + c.width / 2 - r.left) / r.width, (c.top + c.height / 2 - r.top) / r.height]] : [];
-  for (const [fx, fy] of [...shows, ...SAMPLE_POINTS]) {
-    const x = r.left + r.width * fx, y = r.top + r.height * fy;
-    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
-    const hit = deepElementFromPoint(docOf(el), x, y);
-    if (hit && containsDeep(el, hit)) return { x, y, target: hit };
-  }
-  return { x: r.left + r.width / 2, y: r.top + r.height / 2, target: el };
-}
-
-/**
- * The point given as fractions of the element's box (0..1 across, 0..1 down): where a canvas, a
- * drawing, a map or a slider is pointed at, and what the pointer hits there — refused (`covered`)
- * when that is not the element or inside it (another element lies over that point).
- * @typedef {{x: number, y: number}} Aim
- * @param {Element} el @param {Aim} aim
- * @returns {{x: number, y: number, target: Element}}
- */
-function aimedHit(el, aim) {
-  const r = rectOf(el);
-  // (The far edges are kept inside the box: a point on them belongs to what is beside it.)
-  const x = Math.min(r.left + r.width * Math.min(Math.max(aim.x, 0), 1), r.right - 0.5);
-  const y = Math.min(r.top + r.height * Math.min(Math.max(aim.y, 0), 1), r.bottom - 0.5);
-  const hit = deepElementFromPoint(docOf(el), x, y);
-  if (!hit || !containsDeep(el, hit)) {
-    throw Object.assign(new Error(`That point of the element (${aim.x}, ${aim.y} of its box) is covered by ${hit ? `<${tagOf(hit)}>` : "nothing the page shows"}.`), { code: "covered" });
-  }
-  return { x, y, target: hit };
-}
-
-/** The point of an action's arguments (`x`, `y`: fractions of the element's box), or null. @param {Record<string, any>} args @returns {Aim | null} */
-function aimOf(args) {
-  return typeof args.x === "number" && typeof args.y === "number" ? { x: args.x, y: args.y } : null;
-}
-
-const NO_TEXT = new Set(["style", "script", "template", "noscript"]);
-
-/**
- * The rendered text of the page, in pieces: the document's, then each shadow root's and
- * same-origin frame's (`innerText` of a document leaves them out).
- * @param {Document} doc @param {Array<ShadowRoot | Document>} [roots] from innerRoots, when known
- * @returns {string[]}
- */
-function deepTexts(doc, roots = innerRoots(doc)) {
-  const out = [doc.body ? innerTextOf(doc.body) : ""];
-  // innerText of an element that is not rendered is its whole textContent: those are skipped.
-  for (const r of roots) {
-    if (r.nodeType === 9) {
-      const b = /** @type {Document} */ (r).body;
-      if (b && checkVisibilityOf(b)) out.push(innerTextOf(b));
-      continue;
-    }
-    for (let n = r.firstChild; n; n = nextSiblingOf(n)) {
-      if (nodeTypeOf(n) === 3) { if (checkVisibilityOf(/** @type {ShadowRoot} */ (r).host)) out.push(nodeValueOf(n) || ""); continue; }
-      const c = /** @type {HTMLElement} */ (n);
-      if (nodeTypeOf(n) === 1 && !NO_TEXT.has(tagOf(c)) && "innerText" in c && checkVisibilityOf(c)) out.push(innerTextOf(c));
-    }
-  }
-  return out;
-}
-return { innerRoots, frameDocuments, deepElementFromPoint, containsDeep, SAMPLE_POINTS, pointerHit, aimedHit, aimOf, deepTexts };
-})();
-// ---- extension/content/dom_scroll.js
-const __dom_scroll = (() => {
-/**
- * What "the page" scrolls: the document — or, on an app-shell page whose document does not scroll
- * (`html, body {overflow: hidden}` with a `<main style="overflow: auto">`), the largest visible
- * scrolling container, which is what a person's wheel moves. The scan's above/below figures and the
- * scroll action both go through it, so "N more below (scroll down)" and scrolling down agree.
- */
-const { deepElementFromPoint } = __dom_roots;
-const { clientHeightOf, clientWidthOf, docOf, nodeTypeOf, parentElOf, parentNodeOf, scrollByOf, scrollHeightOf, scrollIntoViewOf, scrollLeftOf, scrollToOf, scrollTopOf, scrollWidthOf } = __dom_native;
-
-/** Scrolling styles. */
-const SCROLLS = /(auto|scroll|overlay)/;
-
-/** Whether the document's own viewport can be scrolled by a person. @param {Document} doc */
-function documentScrolls(doc) {
-  const view = /** @type {Window} */ (doc.defaultView);
-  const se = doc.scrollingElement || doc.documentElement;
-  if (scrollHeightOf(se) - clientHeightOf(se) <= 1 && scrollWidthOf(se) - clientWidthOf(se) <= 1) return false;
-  // The viewport takes html's overflow, or body's when html's is `visible`.
-  let overflow = view.getComputedStyle(doc.documentElement).overflowY;
-  if (overflow === "visible" && doc.body) overflow = view.getComputedStyle(doc.body).overflowY;
-  return overflow !== "hidden" && overflow !== "clip";
-}
-
-/** Whether the element scrolls vertically (has hidden content and a scrolling overflow). @param {Element} el */
-function scrollsY(el) {
-  if (scrollHeightOf(el) - clientHeightOf(el) <= 1) return false; // a cheap layout read rules most out
-  return SCROLLS.test(/** @type {Window} */ (docOf(el).defaultView).getComputedStyle(el).overflowY);
-}
-
-/**
- * The element that scrolls in place of the document, or null when the document scrolls itself (or
- * nothing else covers a quarter of the viewport): the largest vertically scrolling element under a
- * few points spread over the viewport.
- * @param {Document} doc
- * @returns {Element | null}
- */
-function pageScroller(doc) {
-  if (documentScrolls(doc)) return null;
-  const view = /** @type {Window} */ (doc.defaultView);
-  const vw = view.innerWidth, vh = view.innerHeight;
-  /** @type {Set<Element>} */ const seen = new Set();
-  /** @type {Element | null} */ let best = null;
-  let bestArea = vw * vh / 4;
-  for (const [fx, fy] of [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]) {
-    for (let n = /** @type {Node | null} */ (deepElementFromPoint(doc, vw * fx, vh * fy)); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) {
-      if (nodeTypeOf(n) !== 1) continue;
-      const el = /** @type {Element} */ (n);
-      if (seen.has(el)) break; // this point's chain joins one already walked
-      seen.add(el);
-      if (el === doc.documentElement || el === doc.body) continue;
-      const area = clientWidthOf(el) * clientHeightOf(el);
-      if (area > bestArea && scrollsY(el)) { best = el; bestArea = area; }
-    }
-  }
-  return best;
-}
-
-/**
- * Scroll position and what lies above/below, of the document or of the container that stands in
- * for it.
- * @param {Document} doc
- * @returns {import("./dom_scan.js").ScrollInfo}
- */
-function scrollInfo(doc) {
-  const win = /** @type {Window} */ (doc.defaultView);
-  const vh = win.innerHeight, vw = win.innerWidth;
-  const box = pageScroller(doc);
-  if (box) {
-    const y = scrollTopOf(box);
-    return { x: Math.round(scrollLeftOf(box)), y: Math.round(y), viewport_w: vw, viewport_h: vh, page_w: scrollWidthOf(box), page_h: scrollHeightOf(box),
-      above_px: Math.round(y), below_px: Math.max(0, Math.round(scrollHeightOf(box) - y - clientHeightOf(box))) };
-  }
-  const se = doc.scrollingElement || doc.documentElement;
-  const pageH = Math.max(scrollHeightOf(se), doc.body ? scrollHeightOf(doc.body) : 0);
-  const pageW = Math.max(scrollWidthOf(se), doc.body ? scrollWidthOf(doc.body) : 0);
-  return {
-    x: Math.round(win.scrollX), y: Math.round(win.scrollY), viewport_w: vw, viewport_h: vh, page_w: pageW, page_h: pageH,
-    above_px: Math.round(win.scrollY), below_px: Math.max(0, Math.round(pageH - win.scrollY - vh)),
-  };
-}
-
-/** The element to scroll: the element itself if it scrolls, else its nearest scrolling ancestor. @param {Element} el */
-function scroller(el) {
-  const doc = docOf(el);
-  for (let e = /** @type {Element | null} */ (el); e && e !== doc.body && e !== doc.documentElement; e = parentElOf(e)) {
-    const s = /** @type {Window} */ (doc.defaultView).getComputedStyle(e);
-    if (SCROLLS.test(s.overflowY + s.overflowX) && (scrollHeightOf(e) > clientHeightOf(e) || scrollWidthOf(e) > clientWidthOf(e))) return e;
-  }
-  return null;
-}
-
-/**
- * The scroll action: the page (or its stand-in container) by direction, inside an element by
- * direction, or an element into view.
- * @param {Record<string, any>} args @param {Element | null} el
- */
-function doScroll(args, el) {
-  const dir = args.direction;
-  const target = el && dir ? scroller(el) : null;
-  if (el && !dir) {
-    scrollIntoViewOf(el, { block: "center", behavior: "instant" });
-    return { scrolled: "to_element" };
-  }
-  const box = target || pageScroller(document) || document.scrollingElement || document.documentElement;
-  const page = box === document.scrollingElement || box === document.documentElement;
-  const ph = page ? innerHeight : clientHeightOf(box), pw = page ? innerWidth : clientWidthOf(box);
-  const amt = args.pixels ?? Math.round((args.amount ?? 0.8) * (dir === "left" || dir === "right" ? pw : ph));
-  const dx = dir === "left" ? -amt : dir === "right" ? amt : 0;
-  const dy = dir === "up" ? -amt : dir === "down" || !dir ? amt : 0;
-  const before = { x: scrollLeftOf(box), y: scrollTopOf(box) };
-  if (dir === "top") scrollToOf(box, { top: 0, behavior: "instant" });
-  else if (dir === "bottom") scrollToOf(box, { top: scrollHeightOf(box), behavior: "instant" });
-  else scrollByOf(box, { left: dx, top: dy, behavior: "instant" });
-  const y = scrollTopOf(box), max = scrollHeightOf(box) - clientHeightOf(box);
-  return { scrolled: target ? "element" : "page", moved_px: Math.round(Math.abs(y - before.y) + Math.abs(scrollLeftOf(box) - before.x)),
-    at_top: y <= 0, at_bottom: y >= max - 1, scroll_y: Math.round(y) };
-}
-return { pageScroller, scrollInfo, doScroll };
-})();
-// ---- extension/content/dom_inert.js
-const __dom_inert = (() => {
-/**
- * Content a person cannot reach: an `inert` subtree, or everything outside a modal dialog
- * (`showModal()` makes the rest of its document inert — still drawn, behind a backdrop, but it
- * takes no clicks, no focus and no keys); and the dialogs that do it, by the name a person reads.
- */
-const { accessibleName, norm, wordsOf } = __refind;
-const { containsDeep } = __dom_roots;
-const { attr, checkVisibilityOf, docOf, hasAttr, nodeTypeOf, parentNodeOf, qs, qsa } = __dom_native;
-
-/** The words of the first element under `el` that matches. @param {Element} el @param {string} sel */
-function textIn(el, sel) {
-  const m = qs(el, sel);
-  return m ? wordsOf(m) : "";
-}
-
-/** A dialog's name: its label, else its heading, else its first words. @param {Element} el */
-function dialogName(el) {
-  const labelled = attr(el, "aria-label") || attr(el, "aria-labelledby") ? accessibleName(el) : "";
-  return norm(labelled || textIn(el, "h1,h2,h3,h4,h5,h6,[role=heading]") || wordsOf(el)).slice(0, 80);
-}
-
-const DIALOGS = "dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]";
-
-/** Whether the element is in an inert subtree. @param {Element} el */
-function inInert(el) {
-  for (let n = /** @type {Node | null} */ (el); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) {
-    if (nodeTypeOf(n) === 1 && hasAttr(/** @type {Element} */ (n), "inert")) return true;
-  }
-  return false;
-}
-
-/** The dialog that shows while the rest of the page is inert (one shown and not inert itself), or null. @param {Document} doc */
-function shownDialog(doc) {
-  for (const d of Array.from(qsa(doc, DIALOGS)).reverse()) if (checkVisibilityOf(d, { checkVisibilityCSS: true }) && !inInert(d)) return d;
-  return null;
-}
-
-/** The document's open modal dialog (the topmost), or null. @param {Document} doc */
-function openModal(doc) {
-  try { return doc.querySelector("dialog:modal"); } catch { return null; } // :modal: Chrome 105+
-}
-
-
-/**
- * Why a person could not act on the element, or "" when nothing makes it inert.
- * @param {Element} el
- */
-function inertReason(el) {
-  if (inInert(el)) {
-    // A page makes the rest inert when it opens a dialog (one that opened by itself after the page was read, too).
-    const dialog = shownDialog(docOf(el));
-    return dialog ? `the dialog "${dialogName(dialog)}" is open over it (close or answer it first)` : "it is inside an inert part of the page";
-  }
-  const modal = openModal(docOf(el));
-  if (modal && !containsDeep(modal, el)) return `it is behind the open dialog "${dialogName(modal)}" (close or answer it first)`;
-  return "";
-}
-return { textIn, dialogName, openModal, inertReason };
-})();
-// ---- extension/content/dom_covered.js
-const __dom_covered = (() => {
-/**
- * Controls in view that a person's pointer cannot reach, judged the way the browser judges a
- * click: by hit testing at the control's visible points (`elementFromPoint`, through shadow roots
- * and same-origin frames).
- *
- * - covered: what the pointer lands on belongs to a layer drawn over the page (fixed, absolute or
- *   sticky) that does not hold the control — a modal's backdrop, a loading veil, a menu opened over
- *   it. Left off the map, which says how many and under what (the model can close or wait for it).
- * - hidden: what it lands on is part of the page itself — the control is clipped by a box it
- *   overflows, drawn under a twin, or under a sibling laid over it. Left off the map: nobody can see
- *   or click it.
- * - open (kept): some point reaches the control (it, what is inside it, or its label); or it is
- *   merely scrolled out of a scrolling box, or under a bar that stays put while the page scrolls (a
- *   header, footer or side panel beside the content covers nothing: scrolling brings it out).
- *
- * Only controls in the viewport can be asked (the browser hit-tests what it draws).
- */
-const { containsDeep, deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
-const { frameDocument } = __refind;
-const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } = __dom_native;
-
-/**
- * @typedef {import("./dom_scan.js").Entry} Entry
- * @typedef {{count: number, by: Element, entries: Entry[]}} Covered  how many controls were left out, under what
- * @typedef {{x: number, y: number}} Point
- */
-
-/** The outermost positioned element around `el` (below body), or null. @param {Element} el */
-function layerOf(el) {
-  const view = docOf(el).defaultView;
-  if (!view) return null;
-  /** @type {Element | null} */ let layer = null;
-  for (/** @type {Element | null} */ let n = el; n && n !== docOf(el).body && n !== docOf(el).documentElement; n = parentElOf(n)) {
-    const pos = view.getComputedStyle(n).position;
-    if (pos === "fixed" || pos === "absolute" || pos === "sticky") layer = n;
-  }
-  return layer;
-}
-
-/** Whether a hit at a point reaches the control (it, inside it, or the label of it). @param {Element} hit @param {Element} el */
-function reaches(hit, el) {
-  if (containsDeep(el, hit)) return true;
-  const label = closestOf(hit, "label");
-  return !!label && /** @type {HTMLLabelElement} */ (label).control === el;
-}
-
-/**
- * The element at a point of the top window, through shadow roots and same-origin frames.
- * @param {Document} doc @param {number} x @param {number} y
- */
-function hitAt(doc, x, y) {
-  let hit = deepElementFromPoint(doc, x, y);
-  for (let depth = 0; hit && depth < 4 && (tagOf(hit) === "iframe" || tagOf(hit) === "frame"); depth++) {
-    const sub = frameDocument(hit);
-    if (!sub) break;
-    const r = rectOf(hit);
-    x -= r.left + clientLeftOf(hit); y -= r.top + clientTopOf(hit);
-    const inner = deepElementFromPoint(sub, x, y);
-    if (!inner) break;
-    hit = inner;
-  }
-  return hit;
-}
-
-/**
- * A bar that stays put while the page scrolls (fixed or sticky: a header, a footer, a side panel,
- * a form's Save bar) and leaves most of the window to the page: what it hides is scrolled under it
- * or beside it, and scrolling brings it out — not covered. (A layer over most of the window, or one
- * that scrolls with the page — a menu opened over a list — does cover.)
- * @param {Element} layer @param {number} vw @param {number} vh
- */
-function staysPut(layer, vw, vh) {
-  const view = docOf(layer).defaultView;
-  const pos = view ? view.getComputedStyle(layer).position : "";
-  if (pos !== "fixed" && pos !== "sticky") return false;
-  const r = rectOf(layer);
-  const w = Math.min(r.right, vw) - Math.max(r.left, 0), h = Math.min(r.bottom, vh) - Math.max(r.top, 0);
-  return w > 0 && h > 0 && w * h <= 0.5 * vw * vh;
-}
-
-/** Whether the element is in a layer fixed to the window (no scrolling of the page moves it). @param {Element} el */
-function fixedItself(el) {
-  const own = layerOf(el);
-  return !!own && docOf(own).defaultView?.getComputedStyle(own).position === "fixed";
-}
-
-/** Whether a person can scroll the box: it holds more than it shows, and its style lets it scroll. @param {Element} a @param {Window} view */
-function scrollsItself(a, view) {
-  const over = (/** @type {"Y" | "X"} */ axis) => axis === "Y" ? scrollHeightOf(a) > clientHeightOf(a) + 1 : scrollWidthOf(a) > clientWidthOf(a) + 1;
-  if (!over("Y") && !over("X")) return false; // (asked first: most boxes hold what they show, and style costs more)
-  const st = view.getComputedStyle(a);
-  return (/(auto|scroll|overlay)/.test(st.overflowY) && over("Y")) || (/(auto|scroll|overlay)/.test(st.overflowX) && over("X"));
-}
-
-/**
- * Whether the point lies outside a box the control scrolls in (a list scrolled past it): scrolling
- * that box brings the control out, so it is not hidden.
- * @param {Element} el @param {number} x @param {number} y in el's own window
- */
-function scrolledAway(el, x, y) {
-  const view = docOf(el).defaultView;
-  if (!view) return false;
-  for (/** @type {Node | null} */ let n = parentNodeOf(el); n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) {
-    if (nodeTypeOf(n) !== 1) continue;
-    const a = /** @type {Element} */ (n);
-    if (a === docOf(el).documentElement || a === docOf(el).body) break;
-    if (!scrollsItself(a, view)) continue;
-    const r = rectOf(a);
-    if (x < r.left || x > r.left + clientWidthOf(a) || y < r.top || y > r.top + clientHeightOf(a)) return true;
-  }
-  return false;
-}
-
-/**
- * The points a pointer would try on a control: across its box, and then (asked only when none of
- * those reaches it: most controls are one box) the middle of each of the first lines of an element
- * that wraps (a link over two lines has a box with other words in its middle); each in the top
- * window, and only where the window shows it.
- * @param {Entry} e @param {number} vw @param {number} vh @param {boolean} inTop the element is in the top document
- * @returns {{box: Point[], lines: () => Point[], dx: number, dy: number}} dx, dy: from the element's window to the top one
- */
-function samplePoints(e, vw, vh, inTop) {
-  const b = e.box;
-  const el = e.surface || e.el;
-  // Where the element's frame sits in the top window (its box was read there: nothing to add in the top document).
-  let dx = 0, dy = 0;
-  if (!inTop) { const own = rectOf(el); dx = b.x - own.left; dy = b.y - own.top; }
-  const inView = (/** @type {Point} */ p) => p.x >= 0 && p.y >= 0 && p.x < vw && p.y < vh;
-  /** @type {Point[]} */ const box = [];
-  // Across the part of its box the window shows (a control half scrolled out is aimed at where it shows).
-  const x0 = Math.max(b.x, 0), y0 = Math.max(b.y, 0), x1 = Math.min(b.x + b.w, vw), y1 = Math.min(b.y + b.h, vh);
-  if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of SAMPLE_POINTS) box.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
-  const lines = () => {
-    /** @type {Point[]} */ const out = [];
-    const rs = rectsOf(el);
-    if (rs.length > 1) for (let i = 0; i < Math.min(rs.length, 4); i++) {
-      const r = rs[i];
-      if (r.width > 2 && r.height > 2) out.push({ x: r.left + dx + r.width / 2, y: r.top + dy + r.height / 2 });
-    }
-    return out.filter(inView);
-  };
-  return { box: box.filter(inView), lines, dx, dy };
-}
-
-/**
- * What a pointer finds at a control's visible points.
- * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh
- * @param {Map<Element, Element | null>} layers hit element → its layer (asked once per element)
- * @returns {"open" | "away" | "out" | "hidden" | {cover: Element}} away: scrolled out of a box it scrolls in (kept);
- *   out: no point of it in the window
- */
-function judge(doc, e, vw, vh, layers) {
-  const pts = samplePoints(e, vw, vh, docOf(e.surface || e.el) === doc);
-  const el = e.surface || e.el; // a code editor is where its box is drawn, not its hidden field
-  /** @type {Element | null} */ let first = null;
-  /** @param {Point[]} ps */
-  const tryAt = (ps) => {
-    for (const p of ps) {
-      const hit = hitAt(doc, p.x, p.y);
-      if (!hit || reaches(hit, el)) return true;
-      first = first || hit;
-    }
-    return false;
-  };
-  if (tryAt(pts.box)) return "open";
-  const lines = pts.lines();
-  if (tryAt(lines)) return "open";
-  const top = [...pts.box, ...lines];
-  // (In the page's rows but past the window's side — a wide grid's last columns: judged as out of view.)
-  if (!top.length) return "out";
-  if (!first) return "open";
-  let layer = layers.get(first);
-  if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
-  // (A bar that stays put covers nothing the page scrolls out from under it — unless the control
-  // stays put as well: a fixed panel's list under a shade laid over that panel.)
-  if (layer && !containsDeep(layer, el)) return staysPut(layer, vw, vh) && !fixedItself(el) ? "open" : { cover: layer };
-  // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
-  return top.some((p) => scrolledAway(el, p.x - pts.dx, p.y - pts.dy)) ? "away" : "hidden";
-}
-
-/** Points along the window's edges (fractions of its size), where a dialog in the middle is not. */
-const EDGES = [[0.05, 0.05], [0.5, 0.05], [0.95, 0.05], [0.05, 0.5], [0.95, 0.5], [0.05, 0.95], [0.5, 0.95], [0.95, 0.95]];
-
-/**
- * A layer fixed over the whole window (a modal's backdrop or its full-window container): what is
- * hit along nearly all the window's edges, drawn over all of it. Whatever it does not hold is
- * covered at any scroll position — the controls out of view included.
- * @param {Document} doc @param {number} vw @param {number} vh
- */
-function fullCover(doc, vw, vh) {
-  /** @type {Map<Element, number>} */ const votes = new Map();
-  let misses = 0;
-  for (const [fx, fy] of EDGES) {
-    const hit = deepElementFromPoint(doc, vw * fx, vh * fy);
-    const l = hit && layerOf(hit);
-    if (l) votes.set(l, (votes.get(l) || 0) + 1);
-    // (A layer over the whole window is hit at all edges but one: two points without one say no.)
-    else if (++misses > 1) return null;
-  }
-  let layer = null, most = 0;
-  for (const [l, n] of votes) if (n > most) { layer = l; most = n; }
-  if (!layer || most < EDGES.length - 1 || docOf(layer).defaultView?.getComputedStyle(layer).position !== "fixed") return null;
-  const r = rectOf(layer);
-  return r.left <= 1 && r.top <= 1 && r.right >= vw - 1 && r.bottom >= vh - 1 ? layer : null;
-}
-
-/**
- * Takes the controls no pointer can reach out of `entries` (in place): covered ones are said (the
- * result names what covers them); hidden ones are counted. Inline ones are marked (their sentence
- * shows their words without an id). A control whose hit test fails to read stays listed (the
- * action's own check will say what is wrong with it).
- * @param {Document} doc @param {Entry[]} entries
- * @returns {{covered: Covered | null, hidden: Entry[]}}
- */
-function dropUnreachable(doc, entries) {
-  const view = /** @type {Window} */ (doc.defaultView);
-  const vw = view.innerWidth, vh = view.innerHeight;
-  /** @type {Map<Element, Element | null>} */ const layers = new Map();
-  /** @type {Covered | null} */ let covered = null;
-  let kept = 0;
-  /** @type {Entry[]} */ const hidden = [];
-  /** @type {Element | null} */ let full = null;
-  try { full = fullCover(doc, vw, vh); } catch { full = null; }
-  /** Out of view, kept for now: under a cover too when the box they scroll in is (below). @type {Entry[]} */
-  const away = [];
-  for (const e of entries) {
-    /** @type {"open" | "away" | "out" | "hidden" | {cover: Element}} */ let v = "open";
-    // (A control shown on hover is not reachable now by design: the action hovers first — unless a
-    // layer over the whole page, a modal's backdrop, keeps the pointer from its row as well.)
-    if (e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
-    else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
-    if ((e.where !== "in" || v === "out") && !e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "out";
-    if (v === "open" || v === "away" || v === "out") { if (v !== "open" && !e.onHover) away.push(e); entries[kept++] = e; continue; }
-    e.covered = true;
-    if (v === "hidden") { hidden.push(e); continue; }
-    e.coveredBy = v.cover;
-    if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: v.cover, entries: [e] };
-  }
-  entries.length = kept;
-  // A control scrolled out of a box that is itself under the cover (a panel's list behind a dialog's
-  // shade) comes into view there, still under it. Asked only when something is covered at all.
-  if (covered && away.length) {
-    /** @type {Map<Element, Element | null>} */ const under = new Map();
-    const out = new Set(away.filter((e) => {
-      const sc = docOf(e.el) === doc && scrollBoxOf(e.el);
-      if (!sc) return false;
-      if (!under.has(sc)) {
-        const r = rectOf(sc);
-        let v;
-        try { v = judge(doc, /** @type {Entry} */ (/** @type {unknown} */ ({ el: sc, box: { x: r.left, y: r.top, w: r.width, h: r.height } })), vw, vh, layers); } catch { v = "open"; }
-        under.set(sc, typeof v === "object" ? v.cover : null);
-      }
-      const by = under.get(sc);
-      if (!by) return false;
-      e.covered = true; e.coveredBy = by;
-      /** @type {Covered} */ (covered).count++; /** @type {Covered} */ (covered).entries.push(e);
-      return true;
-    }));
-    if (out.size) { let k = 0; for (const e of entries) if (!out.has(e)) entries[k++] = e; entries.length = k; }
-  }
-  return { covered, hidden };
-}
-
-/** The box an element scrolls in, short of the page itself (null when that is the page). @param {Element} el */
-function scrollBoxOf(el) {
-  const view = docOf(el).defaultView;
-  if (!view) return null;
-  for (let n = parentElOf(el), depth = 0; n && depth < 40; n = parentElOf(n), depth++) {
-    const tag = tagOf(n);
-    if (tag === "body" || tag === "html") return null;
-    if (scrollsItself(n, view)) return n;
-  }
-  return null;
-}
-return { dropUnreachable };
-})();
-// ---- extension/content/dom_editors.js
-const __dom_editors = (() => {
-/**
- * Code editors that draw their own text and take the keyboard through a hidden field (Monaco, Ace,
- * CodeMirror 5): a textarea of a pixel or two, or see-through, sits inside the editor's box and
- * receives what is typed; the lines a person reads are drawn beside it. A person sees one field —
- * the box — clicks in it and types. So does heybro: the box is the field's place on the page (what
- * is hit-tested and clicked), the hidden textarea where its keys go, and the drawn lines its value.
- *
- * Editors that type into their own drawn text (CodeMirror 6, ProseMirror: contenteditable) are
- * fields as they are and need none of this.
- */
-const { byTagOf, checkVisibilityOf, docOf, nodeTypeOf, nodeValueOf, parentElOf, qsa, rectOf } = __dom_native;
-
-/** Fields a hidden one could stand in for: more than one in the box makes it a form, not an editor. */
-const FIELDS = "textarea, input:not([type=hidden]), select, [contenteditable]:not([contenteditable=false])";
-/** A box a person would type in: at least a short line's size. */
-const MIN_W = 40, MIN_H = 16;
-/** Text pieces read of one editor at most (an editor draws only the lines in view, a few hundred pieces). */
-const MAX_BITS = 4000;
-
-/**
- * The editors of a document or shadow root: each box, with the hidden field that takes its keys.
- * @param {Document | ShadowRoot} root @returns {Map<Element, HTMLTextAreaElement>}
- */
-function editorSurfaces(root) {
-  /** @type {Map<Element, HTMLTextAreaElement>} */ const out = new Map();
-  // (A document's own list of its textareas is kept by the browser: cheaper than a query.)
-  const fields = nodeTypeOf(root) === 9 ? byTagOf(root, "textarea") : qsa(root, "textarea");
-  for (const t of /** @type {HTMLTextAreaElement[]} */ (Array.from(fields))) {
-    if (t.disabled) continue;
-    // A pixel or two of its own, or of the box that clips it (CodeMirror 5's), or see-through (Ace's).
-    const r = rectOf(t), p = parentElOf(t), pr = p ? rectOf(p) : r;
-    const hidden = tiny(r) || tiny(pr) || !checkVisibilityOf(t, { checkOpacity: true });
-    // A field the page took out of the layout entirely is no editor's keyboard either.
-    if (!hidden || !checkVisibilityOf(t, { checkVisibilityCSS: true })) continue;
-    const box = surfaceOf(t);
-    if (box) out.set(box, t);
-  }
-  return out;
-}
-
-/** @param {DOMRect} r */
-const tiny = (r) => r.width <= 4 || r.height <= 4;
-
-/**
- * The box around a hidden field that a person sees as the field: its nearest ancestor (a few levels
- * up) of a field's size, shown, holding no other field.
- * @param {Element} field
- */
-function surfaceOf(field) {
-  /** @type {Element | null} */ let at = parentElOf(field);
-  for (let depth = 0; at && depth < 4; depth++, at = parentElOf(at)) {
-    const r = rectOf(at);
-    if (r.width < MIN_W || r.height < MIN_H) continue;
-    if (!checkVisibilityOf(at, { checkOpacity: true, checkVisibilityCSS: true })) return null;
-    return qsa(at, FIELDS).length === 1 ? at : null;
-  }
-  return null;
-}
-
-/**
- * The text an editor shows, as a person reads it: its drawn lines top to bottom (editors place line
- * elements absolutely, and reuse them, so the document's order is not the lines' order), without
- * the line numbers of its gutter (numbers left of where any code starts).
- * @param {Element} box
- */
-function editorText(box) {
-  const doc = docOf(box);
-  const range = doc.createRange();
-  /** @type {{text: string, top: number, left: number, right: number, h: number}[]} */ const bits = [];
-  const area = rectOf(box);
-  /** @type {Map<Element, boolean>} */ const shown = new Map();
-  const walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n && bits.length < MAX_BITS; n = walker.nextNode()) {
-    const text = nodeValueOf(n) || "";
-    if (!text) continue;
-    range.selectNodeContents(n);
-    const r = range.getBoundingClientRect();
-    // Not drawn, or not where the editor shows it: the hidden field's text, a measuring element.
-    if ((r.width === 0 && r.height === 0) || r.bottom <= area.top || r.top >= area.bottom || r.right <= area.left || r.left >= area.right) continue;
-    const parent = parentElOf(n);
-    if (!parent) continue;
-    let vis = shown.get(parent);
-    if (vis === undefined) { vis = checkVisibilityOf(parent, { checkOpacity: true, checkVisibilityCSS: true }); shown.set(parent, vis); }
-    if (vis) bits.push({ text, top: r.top, left: r.left, right: r.right, h: r.height });
-  }
-  const codeLeft = Math.min(...bits.filter((b) => /[^\d\s]/.test(b.text)).map((b) => b.left));
-  /** @type {{top: number, parts: string[]}[]} */ const lines = [];
-  for (const b of bits) {
-    if (/^\s*\d+\s*$/.test(b.text) && b.right <= codeLeft + 1) continue; // the gutter's line number
-    // One drawn line: the same top, give or take a part of a line's height.
-    const line = lines.find((l) => Math.abs(l.top - b.top) < Math.max(3, b.h / 2));
-    if (line) line.parts.push(b.text); else lines.push({ top: b.top, parts: [b.text] });
-  }
-  return lines.sort((a, b) => a.top - b.top).map((l) => l.parts.join("").replace(/\u00a0/g, " ").replace(/\u200b/g, "").replace(/\s+$/, "")).join("\n").trim();
-}
-return { editorSurfaces, editorText };
-})();
 // ---- extension/content/dom_scan.js
 const __dom_scan = (() => {
 /**
@@ -4270,7 +2206,9 @@ const __dom_scan = (() => {
  * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
-const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, norm, accessibleName, wordsOf } = __refind;
+const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered } = __controls;
+const { norm } = __norm;
+const { accessibleName, wordsOf } = __accessible_name;
 const { scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
 const { dialogName, openModal, textIn } = __dom_inert;
@@ -4281,10 +2219,10 @@ const { framePath, leftOut } = __dom_frames;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
- * @typedef {import("./refind.js").Signature} Signature
+ * @typedef {import("./signature.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
- *   state?: import("./refind.js").ElementState, inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
+ *   state?: import("./signature.js").ElementState, inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
  *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean, surface?: Element}} Entry
  *   box: in the top frame's viewport at scan time; name, state: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
@@ -5340,6 +3278,1033 @@ function neutralPart(s) { return neutral(s).replace(/\[(?=\*?(?:f\d*)?$)/, "(");
 function noDelimiters(s) { return s.replace(DELIM, "«"); }
 return { LOOKALIKES, DELIMITERS, ELEMENT_BRACKET, neutral, neutralPart, noDelimiters };
 })();
+// ---- extension/content/dom_secret.js
+const __dom_secret = (() => {
+/**
+ * Fields whose value is a secret: a password, a passphrase, a PIN or a one-time code. Their value
+ * never leaves the page — not in the page map, a signature, an extraction, an error or a check: a
+ * map says only whether one is filled. Known by what the page says the field IS, not by how it is
+ * drawn nor by a word somewhere near it: its type, its `autocomplete`, or a name, id or label that
+ * names the field itself as one ("Password", "Confirm password", `user_pass`, `pin_code`) — so a
+ * password the page shows as text (a "show password" toggle) is one, and a number labelled
+ * "Minimum password length" (`password_min_length`) or a "Password hint" is not.
+ */
+const { attr, idOf, tagOf } = __dom_native;
+
+/** What a filled secret field shows: that it holds something, never what or how long. */
+const SECRET_SHOWN = "••••••••";
+
+const SECRET_AUTOCOMPLETE = /\b(current-password|new-password|one-time-code)\b/i;
+/** Words of a name or id that mean a secret (`pass1`, `user_pass`, `newPassword`, `pin_code`). */
+const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "passcode", "pass", "pwd", "pw", "pin", "otp", "secret", "totp"]);
+/** Long secret words that also end a run-together name (`userpassword`, `adminpasswd`). */
+const SECRET_ENDINGS = /(password|passwd|passphrase|passcode)$/;
+/** Words that may follow the secret word in a name or label and leave it the field's own: "Password (again)", `pin_code`, `password_confirmation`. */
+const AFTER_SECRET = new Set(["confirm", "confirmation", "confirmed", "again", "repeat", "repeated", "retype", "verify", "verification", "check", "code", "field", "input", "new", "old", "current", "required", "optional", "twice"]);
+/** A label that names the field as a secret, the secret words last: "Password", "Confirm new password", "Your PIN", "One-time code", "Security code (again)". */
+const SECRET_LABEL = /(?:^|[^a-z0-9])(password|passphrase|passcode|pin|otp|(?:one[- ]time|security|verification|authentication|auth|login|sign[- ]in|2fa|mfa|sms|access) code|one[- ]time password)((?:[^a-z0-9]+[a-z]+)*)[^a-z0-9]*$/i;
+/** Inputs whose value could be typed secret text (not a checkbox, a date or a file). */
+const TEXT_TYPES = new Set(["", "text", "password", "search", "tel", "number", "email"]);
+
+/** The words of a name or id: split at non-letters and at lower-to-upper case steps. @param {string} s */
+function wordsOfName(s) {
+  return s.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z]+/).filter(Boolean);
+}
+
+/** Whether only words that leave the secret word the field's own follow it. @param {string[]} rest */
+const onlyAfter = (rest) => rest.every((w) => AFTER_SECRET.has(w));
+
+/** Whether a name's or id's words name the field as a secret: a secret word, only modifiers after it. @param {string} s */
+function secretName(s) {
+  const words = wordsOfName(s);
+  for (let i = words.length - 1; i >= 0; i--) {
+    if (SECRET_WORDS.has(words[i]) || SECRET_ENDINGS.test(words[i])) return onlyAfter(words.slice(i + 1));
+  }
+  return false;
+}
+
+/** Whether a label names the field as a secret (its secret words last, modifiers aside). @param {string} label */
+function secretLabel(label) {
+  const text = label.replace(/[*:]+/g, " ").replace(/\((?:required|optional|again)\)/gi, (m) => ` ${m.slice(1, -1)} `).trim();
+  if (text.length > 60) return false; // a sentence about the field ("must be at least 8 characters"), not its name
+  const m = SECRET_LABEL.exec(text);
+  return !!m && onlyAfter(wordsOfName(m[2] || ""));
+}
+
+/**
+ * Whether the element is a field holding a secret.
+ * @param {Element} el @param {() => string} [label] the field's label (asked only when nothing else settles it)
+ */
+function isSecretField(el, label) {
+  if (tagOf(el) !== "input") return false;
+  const type = (attr(el, "type") || "").toLowerCase();
+  if (type === "password") return true;
+  if (!TEXT_TYPES.has(type)) return false;
+  if (SECRET_AUTOCOMPLETE.test(attr(el, "autocomplete") || "")) return true;
+  for (const s of [attr(el, "name") || "", idOf(el) || ""]) if (secretName(s)) return true;
+  return !!label && secretLabel(label());
+}
+return { SECRET_SHOWN, secretLabel, isSecretField };
+})();
+// ---- extension/content/text_sim.js
+const __text_sim = (() => {
+/**
+ * How alike two texts are, as re-finding compares them: a near match is worth clearly less than an
+ * exact one, and texts whose numbers differ, or that replace a word with another, are other things.
+ */
+const { norm } = __norm;
+
+/** Bigram counts of texts seen lately: a page repeats its words ("Add to cart" × 200), and a
+ * re-find compares the same captured words with thousands of candidates. @type {Map<string, Map<string, number>>} */
+const BIGRAMS = new Map();
+
+/** @param {string} s */
+function bigrams(s) {
+  let m = BIGRAMS.get(s);
+  if (m) return m;
+  m = new Map();
+  for (let i = 0; i < s.length - 1; i++) { const g = s.slice(i, i + 2); m.set(g, (m.get(g) || 0) + 1); }
+  if (BIGRAMS.size > 20000) BIGRAMS.clear();
+  BIGRAMS.set(s, m);
+  return m;
+}
+
+/** @param {string} s */
+function numbers(s) { return (s.match(/\d+/g) || []).join(" "); }
+
+/**
+ * Similarity of two texts, 0..1 (null when neither side has one): Dice coefficient on character
+ * bigrams, but a near match is worth clearly less than an exact one (a look-alike differs by a
+ * word), and texts whose numbers differ ("Tab #2" / "Tab #3", "Book for $485" / "$1579") are
+ * different things however many letters they share.
+ * @param {string} a @param {string} b
+ */
+function textSim(a, b) {
+  a = norm(a).toLowerCase(); b = norm(b).toLowerCase();
+  if (!a && !b) return null;
+  if (!a || !b) return 0;
+  if (a === b) return 1;
+  // One character: only "3" → "3s" (the same thing, extended) keeps something in common.
+  if (a.length < 2 || b.length < 2) return a[0] === b[0] ? NEAR * 0.5 : 0;
+  const ga = bigrams(a), gb = bigrams(b);
+  let inter = 0;
+  for (const [g, n] of ga) inter += Math.min(n, gb.get(g) || 0);
+  const dice = (2 * inter) / (a.length - 1 + b.length - 1);
+  return NEAR * dice * (numbers(a) === numbers(b) && !replacedWord(a, b) ? 1 : OTHER_NUMBER);
+}
+
+/**
+ * Whether one text has a word the other replaced with an unrelated word ("Edit Ada" / "Delete
+ * Ada", "Continue with Apple" / "Continue with GitHub"): another thing, not the same one reworded.
+ * A word that grew or shrank ("cart" / "carts", "Sign in" / "Sign in now") is the same thing.
+ * @param {string} a @param {string} b lower case
+ */
+function replacedWord(a, b) {
+  const wa = a.split(/[^\p{L}]+/u).filter(Boolean), wb = b.split(/[^\p{L}]+/u).filter(Boolean);
+  const onlyA = wa.filter((w) => !wb.includes(w)), onlyB = wb.filter((w) => !wa.includes(w));
+  if (!onlyA.length || !onlyB.length) return false;
+  const related = (/** @type {string} */ x, /** @type {string} */ y) => x.startsWith(y) || y.startsWith(x);
+  return onlyA.some((x) => !onlyB.some((y) => related(x, y))) && onlyB.some((y) => !onlyA.some((x) => related(x, y)));
+}
+
+/** What a near (not exact) text match is worth, and how much of that is left when the numbers differ. */
+const NEAR = 0.85, OTHER_NUMBER = 0.3;
+return { numbers, textSim, replacedWord, NEAR };
+})();
+// ---- extension/content/signature.js
+const __signature = (() => {
+/**
+ * Element signatures: what heybro records of an element so it can find it again after the page
+ * changed (refind.js). A pure ES module with no extension APIs.
+ *
+ *   captureSignature(element) → a JSON-serialisable description of the element: its tag and role,
+ *   accessible name, words, label, the stable attributes its page's author gave it (id, name, link
+ *   target, test ids, a few data keys), stable classes, the words beside it, its ancestor path,
+ *   frames and shadow hosts, box and state; where it stands among its look-alikes (the k-th of n
+ *   that look the same) and how many elements were it to the letter but for their place (`peers`);
+ *   and **where it stands**: the zones around it (landmarks, sections, forms, groups and labelled
+ *   components, with their names), the item it belongs to (its row's first cell, its card's title,
+ *   or — for one of a run of containers of the same kind, a feed's posts written as plain `div`s —
+ *   the item's own words: its author and handle).
+ *
+ * Signatures taken in one synchronous pass (an observe) share a `pass` map: each window's scroll
+ * offsets, each root's labels and look-alike groups, each element's words are read once.
+ */
+const { norm } = __norm;
+const { rowLabel } = __dom_tables;
+const { isSecretField, SECRET_SHOWN } = __dom_secret;
+const { accessibleName, labelText, ownText, referencedText, roleOf, shownWords, visibleText } = __accessible_name;
+const { isInteractiveCheap } = __controls;
+const { deepActiveElement, walkDeep } = __dom_roots;
+const { textSim } = __text_sim;
+const { attr, attrNamesOf, attrsOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstElOf, idOf, innerTextOf, isHtml, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } = __dom_native;
+
+/**
+ * @typedef {{x: number, y: number, w: number, h: number}} Box
+ * @typedef {{value?: string, option?: string, checked?: boolean, selected?: boolean, disabled?: boolean,
+ *   expanded?: boolean, focused?: boolean, secret?: boolean}} ElementState  secret: a field whose
+ *   value is a secret (dom_secret.js): its value is only ever shown as filled or empty. A select's
+ *   value is the chosen option's words, as a person (and the page map) reads it; `option` its
+ *   form value where that differs ("editor" behind "Editor")
+ * @typedef {{v: number, tag: string, role: string, name: string, text: string,
+ *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
+ *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
+ *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string, shows?: string,
+ *   alone?: string[], peers?: number}} Signature  peers: how many elements were it but for their place
+ *   when it was captured (peersOf; absent: 1)
+ * @typedef {{zones: string[], item: string, components?: string[]}} Context the parts of the page the
+ *   element was captured in, innermost first: landmarks, sections, forms and groups as "kind:label"
+ *   (`nav:Footer`, `form:/login`, `fieldset:Billing address`), the item it belongs to (its table
+ *   row's or card's title), and — inside shadow roots — what names each component around it
+ *   (componentLabel: "Rate this article"; "" where nothing does)
+ * @typedef {{context?: Context, path?: string[]}} Placed where an element stands, as much of a
+ *   signature as tells whether it stands in another part of the page (contextClash)
+ * @typedef {{k: number, n: number}} Twins where an element stands in its document or shadow root:
+ *   the k-th (from 0, in document order) of n elements (with its tag, or that look the same)
+ */
+
+const SIGNATURE_VERSION = 4;
+
+/** Attributes that tend to survive re-renders and identify an element. */
+const STABLE_ATTRS = ["id", "name", "type", "href", "alt", "aria-label", "placeholder", "title",
+  "data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "for", "action", "src", "value"];
+
+const STABLE_SET = new Set(STABLE_ATTRS);
+
+/** How many of an element's data- attributes a signature keeps (the first ones, short values). */
+const DATA_KEPT = 4;
+
+const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
+
+/** Class names that flip with UI state, not identity. */
+const TRANSIENT_CLASS = /^(is-|has-)?(active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|show(n)?|loading|current|checked|expanded|collapsed|animat\w*|transition\w*|fade\w*|ng-\w+)$/i;
+
+/** Class names a CSS-in-JS tool or CSS modules generated (they change from build to build). */
+const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
+
+/** A styled-components style hash ("bZkfAO", "kQsvhW1"): a capital or a digit after one to three
+ * small letters. Case matters: with it ignored, every word of six letters ("retweet", "details")
+ * would read as a hash. */
+const HASHED_CASE = /^[a-z]{1,3}[A-Z0-9][a-zA-Z0-9]{4,}$/;
+
+/** @param {string} c */
+function hashedClass(c) { return HASHED_CLASS.test(c) || HASHED_CASE.test(c); }
+
+/** Whether a class name says what an element is (not its state, not a build's hash). @param {string} c */
+function isStableClass(c) { return !!c && !hashedClass(c) && !TRANSIENT_CLASS.test(c); }
+
+/** Whether an id is one a framework generated. @param {string} id */
+function isGeneratedId(id) { return GENERATED_ID.test(id); }
+
+/** Ids that frameworks generate (React useId, counters, uuids). */
+const GENERATED_ID = /^:r\w*:$|\d{3,}|[0-9a-f]{8,}|^(ember|ext-gen|react-|radix-|headlessui-|mui-|yui_|uid-)/i;
+
+/** @param {string} s @param {number} n */
+function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
+
+/** Nearest text before and after the element (what a person would read next to it). @param {Element} el */
+function neighborText(el) {
+  /** @param {"previous" | "next"} dir */
+  const find = (dir) => {
+    /** @type {Node | null} */ let node = el;
+    for (let depth = 0; node && depth < 4; depth++) {
+      for (let s = dir === "previous" ? previousSiblingOf(node) : nextSiblingOf(node); s; s = dir === "previous" ? previousSiblingOf(s) : nextSiblingOf(s)) {
+        const raw = nodeTypeOf(s) === 3 ? nodeValueOf(s) || "" : nodeTypeOf(s) === 1 ? textOf(/** @type {Element} */ (s)) || "" : "";
+        // Only the 40 characters nearest the element count: normalise a slice, not a whole card.
+        let t = norm(raw.length > 400 ? (dir === "previous" ? raw.slice(-400) : raw.slice(0, 400)) : raw);
+        if (raw.length > 400 && t.length <= 40) t = norm(raw);
+        if (t) return dir === "previous" ? t.slice(-40) : t.slice(0, 40);
+      }
+      node = parentNodeOf(node);
+      if (!node || nodeTypeOf(node) !== 1 || tagOf(/** @type {Element} */ (node)) === "body") break;
+    }
+    return "";
+  };
+  return norm(`${find("previous")} | ${find("next")}`);
+}
+
+/** @param {Element} el */
+function stableClasses(el) {
+  /** @type {string[]} */
+  const out = [];
+  const cls = attr(el, "class");
+  if (!cls) return out;
+  for (const c of cls.split(/\s+/)) if (isStableClass(c)) out.push(c);
+  return out.slice(0, 6);
+}
+
+/** Steps already worked out, checked against the id and class they came from (ancestors are shared
+ * by many elements, and stay the same from one observe to the next). @type {WeakMap<Element, {id: string, cls: string | null, step: string}>} */
+const stepCache = new WeakMap();
+
+/** One step of an ancestor path: tag, plus a stable id or first stable class. @param {Element} el */
+function step(el) {
+  const cls = attr(el, "class"), rawId = idOf(el);
+  const hit = stepCache.get(el);
+  if (hit && hit.id === rawId && hit.cls === cls) return hit.step;
+  const id = rawId && !GENERATED_ID.test(rawId) ? `#${rawId}` : "";
+  let out;
+  if (id) out = tagOf(el) + id;
+  else { const c = stableClasses(el)[0]; out = tagOf(el) + (c ? `.${c}` : ""); }
+  stepCache.set(el, { id: rawId, cls, step: out });
+  return out;
+}
+
+/** Parent across shadow boundaries. @param {Element} el */
+function parentOf(el) {
+  if (parentElOf(el)) return parentElOf(el);
+  const root = rootOf(el);
+  return root instanceof ShadowRoot ? root.host : null;
+}
+
+/** @param {Element} el */
+function ancestorPath(el) {
+  /** @type {string[]} */
+  const path = [];
+  for (let p = parentOf(el); p && tagOf(p) !== "body" && tagOf(p) !== "html" && path.length < 6; p = parentOf(p)) path.push(step(p));
+  return path;
+}
+
+/** Same-origin frame chain (innermost first) and the element's offset in the top page. @param {Element} el */
+function frameChain(el) {
+  /** @type {string[]} */
+  const frames = [];
+  let dx = 0, dy = 0;
+  let win = docOf(el)?.defaultView;
+  try {
+    while (win && win.frameElement) {
+      const fe = win.frameElement;
+      frames.push(idOf(fe) ? `#${idOf(fe)}` : attr(fe, "name") || attr(fe, "src") || tagOf(fe));
+      const r = rectOf(fe);
+      dx += r.left + clientLeftOf(fe); dy += r.top + clientTopOf(fe);
+      win = docOf(fe).defaultView;
+    }
+  } catch { /* a cross-origin parent ends the chain */ }
+  return { frames, dx, dy, topWin: win };
+}
+
+/** @param {Element} el */
+function shadowChain(el) {
+  /** @type {string[]} */
+  const hosts = [];
+  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) hosts.push(step(root.host));
+  return hosts;
+}
+
+/**
+ * Whether a field holds a secret (dom_secret.js), its label read only when nothing else settles it.
+ * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
+ */
+function secretField(el, pass) { return isSecretField(el, () => labelText(el, pass)); }
+
+/** @param {Element} el @param {Map<any, any>} [pass] see captureSignature: labels read once @returns {ElementState} */
+function elementState(el, pass) {
+  /** @type {ElementState} */
+  const s = {};
+  const tag = tagOf(el);
+  if (tag === "input" || tag === "textarea" || tag === "select") {
+    const inp = /** @type {HTMLInputElement} */ (el);
+    if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
+    else if (tag === "select") {
+      const opt = /** @type {HTMLSelectElement} */ (el).selectedOptions[0];
+      s.value = opt ? cut(norm(textOf(opt)), 200) : "";
+      if (opt && opt.value !== s.value) s.option = cut(opt.value, 200);
+    } else if (secretField(el, pass)) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
+    else if (inp.type !== "file") s.value = cut(inp.value, 200);
+    else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
+    if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
+  } else {
+    const ac = attr(el, "aria-checked");
+    if (ac !== null) s.checked = ac === "true";
+    const ce = attr(el, "contenteditable");
+    // An editable region's text is its value, its lines apart as shown.
+    if ((ce !== null && ce !== "false") || (tag === "body" && docOf(el).designMode === "on")) s.value = cut(norm(isHtml(el) ? innerTextOf(el) : textOf(el)), 200);
+    if (matchesOf(el, ":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || attr(el, "aria-disabled") === "true"
+      || wrapsDisabled(el)) s.disabled = true;
+  }
+  const sel = attr(el, "aria-selected");
+  if (sel !== null) s.selected = sel === "true";
+  const exp = attr(el, "aria-expanded");
+  if (exp !== null) s.expanded = exp === "true";
+  if (tag === "details" || (tag === "summary" && (parentElOf(el) ? tagOf(parentElOf(el)) : undefined) === "details")) s.expanded = !!(/** @type {HTMLDetailsElement} */ (tag === "details" ? el : parentElOf(el))).open;
+  if (docOf(el) && deepActiveElement(docOf(el)) === el) s.focused = true;
+  return s;
+}
+
+/** Item roles whose element often only wraps the control that acts (a menu entry around its link). */
+const WRAPPING_ROLES = /^(menuitem|menuitemcheckbox|menuitemradio|option|tab|treeitem|listitem)$/;
+
+/**
+ * An entry that only wraps one control, which is disabled (`<li role=menuitem><a aria-disabled=true>`):
+ * clicking the entry clicks that control, so the entry is as disabled as it is.
+ * @param {Element} el
+ */
+function wrapsDisabled(el) {
+  if (!WRAPPING_ROLES.test(attr(el, "role") || (tagOf(el) === "li" ? "listitem" : "")) || childCountOf(el) > 3) return false;
+  const inner = qsa(el, "a, button, [role=button], [role=link], [role=menuitem]");
+  if (inner.length !== 1) return false;
+  const c = inner[0];
+  return (attr(c, "aria-disabled") === "true" || matchesOf(c, ":disabled")) && norm(textOf(c)) === norm(textOf(el));
+}
+
+// --- look-alikes --------------------------------------------------------------------------------
+/** Whether the element's value attribute is part of what it is (a radio's value, a button's caption). @param {string} tag */
+function valueIsIdentity(tag) { return tag === "input" || tag === "button" || tag === "option"; }
+
+/** Attributes that make up how an element looks to a person (its id and classes do not). */
+const LOOK_ATTRS = ["type", "role", "name", "aria-label", "placeholder", "title", "href", "alt"];
+
+const LOOK_SET = new Set([...LOOK_ATTRS, "value"]);
+
+/**
+ * What an element looks like, without its place: elements with the same key are look-alikes (twenty
+ * "Add to cart" buttons, a grid of bare checkboxes). Built from the same cut values a signature keeps,
+ * so `lookKeyOfSignature` gives the same key for the element the signature was taken from.
+ * @param {string} tag @param {(name: string) => string} attr @param {string} text
+ */
+function lookKey(tag, attr, text) {
+  return attrKey(tag, attr) + "\u0001" + text;
+}
+
+/**
+ * The part of a look key its attributes make (see lookKey): the tag, then each look attribute that
+ * has a value, by its place in LOOK_ATTRS (an empty one is as good as none).
+ * @param {string} tag @param {(name: string) => string} attr
+ */
+function attrKey(tag, attr) {
+  let k = tag;
+  for (let i = 0; i < LOOK_ATTRS.length; i++) { const v = attr(LOOK_ATTRS[i]); if (v) k += "\u0002" + i + cut(v, 200); }
+  const v = valueIsIdentity(tag) ? attr("value") : "";
+  return v ? k + "\u0002v" + cut(v, 200) : k;
+}
+
+/**
+ * An element's look attributes, read once (not each by name: a thousand buttons are keyed in an
+ * observe); by their names, which cost less to list than the attributes themselves.
+ * @param {Element} el
+ */
+function attrKeyOf(el) {
+  const names = attrNamesOf(el);
+  if (!names.length) return tagOf(el);
+  /** @type {Record<string, string>} */
+  const own = {};
+  for (let i = 0; i < names.length; i++) { const n = names[i]; if (LOOK_SET.has(n)) own[n] = attr(el, n) || ""; }
+  return attrKey(tagOf(el), (a) => own[a] || "");
+}
+
+/** @param {Element} el @param {Map<any, any>} [pass] */
+function lookKeyOf(el, pass) {
+  return attrKeyOf(el) + "\u0001" + lookText(el, pass);
+}
+
+/** The words of a look key (a select's are its options, which say nothing of how it looks). @param {Element} el @param {Map<any, any>} [pass] */
+function lookText(el, pass) { return tagOf(el) === "select" ? "" : visibleText(el, pass); }
+
+/** @param {Signature} sig */
+function lookKeyOfSignature(sig) {
+  const A = sig.attrs || {};
+  return lookKey(sig.tag, (a) => A[a] || "", sig.tag === "select" ? "" : sig.text);
+}
+
+/**
+ * The elements with `tag` in `root` in document order, and the same grouped by look. A capture pass
+ * shares one of these per root and tag (every signature of an observe asks for it).
+ * @typedef {{all: Element[], keys: Array<string | null>, groups: Map<string, Element[]>, at: Map<Element, number>}} TagOrder
+ * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
+ * @returns {TagOrder}
+ */
+function tagOrder(root, tag, pass) {
+  const list = tagQuery(root, tag, pass);
+  /** @type {Element[]} */ const all = Array.from(list);
+  // Grouped by attributes first (most elements are alone in theirs: no key, no group); words are
+  // read only where the attributes leave look-alikes (twenty "Add to cart" buttons).
+  /** @type {Map<string, number | number[]>} */ const byAttrs = new Map();
+  for (let i = 0; i < all.length; i++) {
+    const k = attrKeyOf(all[i]);
+    const g = byAttrs.get(k);
+    if (g === undefined) byAttrs.set(k, i); else if (typeof g === "number") byAttrs.set(k, [g, i]); else g.push(i);
+  }
+  /** @type {Array<string | null>} */ const keys = new Array(all.length).fill(null);
+  /** @type {Map<string, Element[]>} */ const groups = new Map();
+  for (const [ak, idx] of byAttrs) {
+    if (typeof idx === "number") continue;
+    for (const i of idx) { // (in document order: so is each group)
+      const key = ak + "\u0001" + lookText(all[i], pass);
+      keys[i] = key;
+      const g = groups.get(key);
+      if (g) g.push(all[i]); else groups.set(key, [all[i]]);
+    }
+  }
+  // Each element's place, for the hundreds of elements an observe signs (a search each would cost more).
+  /** @type {Map<Element, number>} */ const at = new Map();
+  for (let i = 0; i < all.length; i++) at.set(all[i], i);
+  return { all, keys, groups, at };
+}
+
+/**
+ * The elements of a tag in a root, as a gathering in this pass asked for them (see gatherBig):
+ * `pass.get(tagQuery).get(root).get(tag)`.
+ * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
+ * @returns {NodeListOf<Element>}
+ */
+function tagQuery(root, tag, pass) {
+  /** @type {Map<Node, Map<string, NodeListOf<Element>>> | undefined} */
+  let byRoot = pass?.get(tagQuery);
+  if (!byRoot) { byRoot = new Map(); if (pass) pass.set(tagQuery, byRoot); }
+  let byTag = byRoot.get(root);
+  if (!byTag) { byTag = new Map(); byRoot.set(root, byTag); }
+  let list = byTag.get(tag);
+  if (!list) { list = qsa(root, tag); byTag.set(tag, list); }
+  return list;
+}
+
+/**
+ * Where the element stands in its document (or shadow root): the k-th of the n elements with its
+ * tag (`order`), and the k-th of the n that look like it (`twins`, when it has look-alikes).
+ * @param {Element} el @param {Map<any, any>} [pass]
+ * @returns {{order?: Twins, twins?: Twins}}
+ */
+function placeOf(el, pass) {
+  const t = orderOf(el, pass);
+  const k = t?.at.get(el);
+  if (!t || k === undefined) return {};
+  const g = lookAlikes(el, pass);
+  return { order: { k, n: t.all.length }, ...(g ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
+}
+
+/** The elements with the element's tag in its document or shadow root (see tagOrder). @param {Element} el @param {Map<any, any>} [pass] */
+function orderOf(el, pass) {
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
+  if (!("querySelectorAll" in root)) return null;
+  /** @type {Map<string, TagOrder> | undefined} */
+  let byTag = pass?.get(root);
+  if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
+  let t = byTag.get(tagOf(el));
+  if (!t) { t = tagOrder(root, tagOf(el), pass); byTag.set(tagOf(el), t); }
+  return t;
+}
+
+/** The elements of its root that look like it (itself included), in document order; null when it has none. @param {Element} el @param {Map<any, any>} [pass] */
+function lookAlikes(el, pass) {
+  const t = orderOf(el, pass);
+  const k = t?.at.get(el);
+  if (!t || k === undefined) return null;
+  const key = t.keys[k], g = key === null ? null : t.groups.get(key);
+  return g && g.length > 1 ? g : null;
+}
+
+/** Look-alike groups past this size are not compared value by value (see peersOf): their elements count as peers. */
+const PEERS_MAX = 400;
+
+/**
+ * How many elements were the element but for their place when it was captured (itself included):
+ * its look-alikes with the same recorded attributes, classes, label and context — and, where a
+ * component it stands in has a look-alike told from it by nothing but place and holding such an
+ * element too (the same star in the other of two rating widgets alike), at least two. Nothing
+ * but place tells such elements apart: an untouched original is taken for the element only when
+ * it was the one such element (refind.js).
+ * @param {Element} el @param {Map<any, any>} [pass]
+ */
+function peersOf(el, pass) {
+  const g = lookAlikes(el, pass);
+  if (g && g.length > PEERS_MAX) return g.length;
+  if (!g && !(rootOf(el) instanceof ShadowRoot)) return 1;
+  const key = ownKey(el, pass);
+  let n = 1;
+  if (g) for (const e of g) if (e !== el && ownKey(e, pass) === key) n++;
+  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) {
+    const h = root.host, hg = lookAlikes(h, pass);
+    if (!hg) continue;
+    if (hg.length > PEERS_MAX || hg.some((x) => x !== h && ownKey(x, pass) === ownKey(h, pass) && holdsPeer(x, el, key, pass))) n = Math.max(n, 2);
+  }
+  return n;
+}
+
+/**
+ * Whether a component holds, in its shadow root, an element that is `el` but for its place (its
+ * own key is `key`): the same star in the other of two rating widgets alike.
+ * @param {Element} host @param {Element} el @param {string} key @param {Map<any, any>} [pass]
+ */
+function holdsPeer(host, el, key, pass) {
+  const r = shadowOf(host), tag = tagOf(el);
+  if (!r) return false;
+  let found = false;
+  walkDeep(r, (x) => { if (!found && tagOf(x) === tag && ownKey(x, pass) === key) found = true; });
+  return found;
+}
+
+/** What an element is but for its place, as a signature records it (see peersOf). @param {Element} el @param {Map<any, any>} [pass] */
+function ownKey(el, pass) {
+  /** @type {Map<Element, string>} */
+  let memo = pass?.get(ownKey);
+  if (!memo) { memo = new Map(); if (pass) pass.set(ownKey, memo); }
+  let k = memo.get(el);
+  if (k === undefined) {
+    k = JSON.stringify([recordedAttrs(el, false), stableClasses(el), labelText(el, pass), contextOf(el, pass), iconWords(el)]);
+    memo.set(el, k);
+  }
+  return k;
+}
+
+/**
+ * The place of a re-find's candidates (see placeOf), asking no more of the page than the rules use:
+ * the k-th of n with the element's tag (a binary search of the root's list in document order), and
+ * among look-alikes only for those that look like the element (the rules compare no one else's),
+ * whose look-alikes are asked of the selector engine by the attributes of the look. Candidates of
+ * another tag get none: where they stand among their own tag says nothing of the element.
+ * @param {Signature} sig @param {Array<{element: Element, signature: Signature}>} cands @param {Map<any, any>} pass
+ */
+function placeCandidates(sig, cands, pass) {
+  const key = lookKeyOfSignature(sig);
+  /** @type {Map<Node, Element[]>} */
+  const groups = new Map();
+  for (const c of cands) {
+    const el = c.element;
+    if (tagOf(el) !== sig.tag) continue;
+    const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
+    if (!("querySelectorAll" in root)) continue;
+    const all = tagQuery(root, tagOf(el), pass);
+    const k = indexIn(all, el);
+    if (k < 0) continue;
+    c.signature.order = { k, n: all.length };
+    if (!sig.twins || lookKeyOf(el, pass) !== key) continue;
+    let g = groups.get(root);
+    if (!g) {
+      let sel = tagOf(el);
+      for (const a of LOOK_SET) { const v = attr(el, a); if (v && (a !== "value" || valueIsIdentity(tagOf(el)))) sel += `[${a}="${CSS.escape(v)}"]`; }
+      g = Array.from(qsa(root, sel)).filter((x) => lookKeyOf(x, pass) === key);
+      groups.set(root, g);
+    }
+    if (g.length > 1) c.signature.twins = { k: g.indexOf(el), n: g.length };
+  }
+}
+
+/** How many elements of a list in document order come before an element. @param {ArrayLike<Element>} list @param {Element} el */
+function insertionIndex(list, el) {
+  let lo = 0, hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (comparePositionOf(list[mid], el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/** Where an element is in a list of elements in document order (-1: not there). @param {ArrayLike<Element>} list @param {Element} el */
+function indexIn(list, el) {
+  const i = insertionIndex(list, el);
+  return list[i] === el ? i : -1;
+}
+
+// --- context: the part of the page an element belongs to ----------------------------------------
+/** Containers that make a part of the page: landmarks, sections, forms and groups. */
+const ZONE_TAGS = new Set(["header", "footer", "nav", "aside", "main", "dialog", "form", "fieldset", "section", "search"]);
+
+const ZONE_ROLES = new Set(["banner", "contentinfo", "navigation", "complementary", "main", "dialog", "alertdialog", "form",
+  "search", "region", "group", "radiogroup", "tablist", "menu", "menubar", "toolbar", "tabpanel"]);
+
+/** Containers that make an item of a list: a row, a card, a result. */
+const ITEM_TAGS = new Set(["tr", "li", "article", "dd"]);
+
+const ITEM_ROLES = new Set(["row", "listitem", "article", "treeitem"]);
+
+const HEADINGS = "h1,h2,h3,h4,h5,h6,[role=heading],legend";
+
+/** Containers that a heading inside names (see containerLabel). */
+const NAMED_CONTAINERS = "section, fieldset, dialog, article, [role=region], [role=group], [role=radiogroup], [role=dialog], [role=alertdialog], [role=tabpanel]";
+
+/** The words that name a container: its aria label, its legend or first heading. @param {Element} el */
+function containerLabel(el) {
+  const aria = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
+  if (aria) return cut(aria, 40);
+  // A landmark is named by its label only: a heading inside the page's main part or header is
+  // content, not its name. A section, group or dialog is named by its first plain heading (one
+  // holding no control: a heading that is a link is something a person clicks, and it changes).
+  const tag = tagOf(el), role = attr(el, "role") || "";
+  if (!/^(section|fieldset|dialog|article)$/.test(tag) && !/^(region|group|radiogroup|dialog|alertdialog|tabpanel)$/.test(role)) return "";
+  // Its own heading: not one of a group or card inside it (the first legend of a section's fieldsets
+  // names that fieldset, and a re-ordered section would otherwise take it for its name).
+  let seen = 0;
+  for (const h of Array.from(qsa(el, HEADINGS))) {
+    if ((parentElOf(h) ? closestOf(parentElOf(h), NAMED_CONTAINERS) : undefined) !== el) continue;
+    if (!qs(h, "a, button, input, select, textarea, [role=button], [role=link]")) return cut(norm(textOf(h)), 40);
+    if (++seen >= 3) break;
+  }
+  return "";
+}
+
+/** A form's name: its label, its id or name, where it posts, its heading, its submit button's words. @param {Element} el */
+function formLabel(el) {
+  const own = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
+  if (own) return cut(own, 40);
+  const id = idOf(el) && !GENERATED_ID.test(idOf(el)) ? idOf(el) : attr(el, "name") || "";
+  const action = attr(el, "action");
+  if (action && action !== "#") return cut(hrefKey(action), 40);
+  if (id) return `#${id}`;
+  const h = qs(el, HEADINGS) || qs(el, "button[type=submit], input[type=submit], button:not([type])");
+  return h ? cut(norm(textOf(h) || attr(h, "value")), 40) : "";
+}
+
+/** The zone an element opens, as "kind:label", or "" when it is none. @param {Element} el */
+function zoneOf(el) {
+  const tag = tagOf(el), role = (attr(el, "role") || "").split(/\s+/)[0];
+  if (role === "presentation" || role === "none") return "";
+  if (tag === "form" || role === "form" || role === "search") return `form:${formLabel(el)}`;
+  if (ZONE_TAGS.has(tag) || ZONE_ROLES.has(role)) {
+    // A section without a name is only a box for layout.
+    const label = containerLabel(el);
+    if ((tag === "section" || role === "region" || role === "group") && !label) return "";
+    return `${ZONE_KIND[role] || tag}:${label}`;
+  }
+  return "";
+}
+
+/** Roles that stand for the same kind of zone as a tag. @type {Record<string, string>} */
+const ZONE_KIND = { banner: "header", contentinfo: "footer", navigation: "nav", complementary: "aside", main: "main",
+  alertdialog: "dialog", region: "section", group: "fieldset", radiogroup: "fieldset" };
+
+/**
+ * What names an item of a list: the first cell of its row that is not the element, or the one
+ * heading of its card. Returns the naming element (its words are read later, leaving the target out).
+ * @param {Element} el
+ * @returns {Element | null}
+ */
+function itemTitle(el) {
+  const tag = tagOf(el), role = attr(el, "role") || "";
+  if (tag === "tr" || role === "row") return el;
+  const hs = qsa(el, HEADINGS);
+  if (hs.length === 1) return hs[0];
+  if (hs.length > 1) return null;
+  return ITEM_TAGS.has(tag) || ITEM_ROLES.has(role) || repeated(el) ? el : null;
+}
+
+/**
+ * Whether a container is one of a run of the same kind: a sibling next to it has its tag and its
+ * class, or its tag and the same children (a class rehashed by a build), as a feed's posts or a
+ * grid's cards written as plain `div`s. Such a container is an item, named by its own words (the
+ * post's author and handle come first). Only the next siblings are read: a list of thousands is not
+ * walked for each of its items.
+ * @param {Element} el
+ */
+function repeated(el) {
+  const cls = attr(el, "class");
+  if (!cls || !cls.trim()) return false;
+  const kids = childrenOf(el).length >= 2 ? childTags(el) : "";
+  const like = (/** @type {Element | null} */ s) => !!s && tagOf(s) === tagOf(el) && !!attr(s, "class")
+    && (attr(s, "class") === cls || (!!kids && childTags(s) === kids));
+  return like(prevElOf(el)) || like(nextElOf(el));
+}
+
+/** The tags of an element's children, in order. @param {Element} el */
+function childTags(el) {
+  let out = "";
+  for (let c = firstElOf(el); c; c = nextElOf(c)) out += tagOf(c) + " ";
+  return out;
+}
+
+/** The words of a row's first cell that does not hold the element. @param {Element} row @param {Element} el */
+function rowKey(row, el) {
+  for (const cell of Array.from(childrenOf(row))) {
+    if (containsOf(cell, el) || !/^(td|th)$/.test(tagOf(cell)) && !/^(cell|gridcell|rowheader|columnheader)$/.test(attr(cell, "role") || "")) continue;
+    const t = norm(textOf(cell));
+    if (t) return cut(t, 40);
+  }
+  return "";
+}
+
+/**
+ * Elements that look like `skip` — its tag or another control (a copy kept as a button while it
+ * became a link), with similar words or the same label ("Remove" on "×" and on "×s"): a copy of a
+ * control put beside it is not what names the row or card it stands in.
+ * @param {Element} skip @returns {(e: Element) => boolean}
+ */
+function alikeOf(skip) {
+  const words = norm(textOf(skip));
+  const label = attr(skip, "aria-label") || attr(skip, "title");
+  const kind = (/** @type {Element} */ e) => tagOf(e) === tagOf(skip) || (isInteractiveCheap(e) && isInteractiveCheap(skip));
+  return (e) => kind(e) && ((textSim(norm(textOf(e)), words) ?? 1) >= 0.6 || (!!label && (attr(e, "aria-label") || attr(e, "title")) === label));
+}
+
+/**
+ * Where the element was captured: the zones around it (innermost first, across shadow roots) and
+ * the title of the item it belongs to. What a zone or item says is read once per container in a
+ * pass.
+ * @param {Element} el @param {Map<any, any>} [pass]
+ * @returns {Context}
+ */
+function contextOf(el, pass) {
+  /** @type {Map<Element, {zone: string, title?: Element | null, component?: string}>} */
+  let cache = pass?.get(contextOf);
+  if (!cache) { cache = new Map(); if (pass) pass.set(contextOf, cache); }
+  /** @type {string[]} */
+  const zones = [];
+  let item = "", itemDone = false;
+  for (let p = parentOf(el), depth = 0; p && tagOf(p) !== "body" && tagOf(p) !== "html"; p = parentOf(p), depth++) {
+    let c = cache.get(p);
+    if (!c) { c = { zone: zoneOf(p) }; cache.set(p, c); }
+    if (c.zone) { zones.push(c.zone); itemDone = true; continue; }
+    if (itemDone || depth >= 6) continue;
+    // (Asked only here: a wrapper far above the element, whose headings are the whole page's, is not searched.)
+    if (c.title === undefined) c.title = itemTitle(p);
+    if (c.title) {
+      const t = c.title;
+      // Said by kind: a row's first cell ("r:"), a list item's own words ("l:", the element and its
+      // look-alikes left out), a card's title ("h:": its other words, or the element's when it is
+      // the title); titles of different kinds are not compared.
+      let key = "";
+      if (t === p && (tagOf(p) === "tr" || attr(p, "role") === "row")) key = (item = rowKey(p, el)) && `r:${item}`;
+      else if (t === p) key = (item = cut(norm(ownText(p, el, alikeOf(el))), 40)) && `l:${item}`;
+      else if (!containsOf(t, el)) key = (item = cut(norm(textOf(t)), 40)) && `h:${item}`;
+      // A title holding the element is named by its other words (another result's title, when a
+      // copy of this one was put in there), or by the element's own when it holds nothing else.
+      else key = (item = cut(norm(ownText(t, el)) || visibleText(el), 40)) && `h:${item}`;
+      item = key;
+      // An item without a title of its own ends the search too: the card or row is found. Not one
+      // of a run of containers that says nothing (a button beside another with the same children):
+      // the item around it names it.
+      itemDone = !!item || (t === p && (ITEM_TAGS.has(tagOf(p)) || ITEM_ROLES.has(attr(p, "role") || "")));
+    }
+  }
+  /** @type {string[]} */
+  const components = [];
+  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) {
+    let c = cache.get(root.host);
+    if (!c) { c = { zone: zoneOf(root.host) }; cache.set(root.host, c); }
+    if (c.component === undefined) c.component = componentLabel(root.host);
+    components.push(c.component);
+  }
+  return { zones: zones.slice(0, 6), item, ...(components.length ? { components } : {}) };
+}
+
+/**
+ * What names a component (a shadow host) an element stands in: the host's own label
+ * (aria-labelledby, aria-label, title), the words put in its light DOM (`<x-rating>Rate this
+ * article</x-rating>`), or the first heading or label inside its shadow root that holds no
+ * control. "" when nothing names it: then only its place tells it from a look-alike.
+ * @param {Element} host
+ */
+function componentLabel(host) {
+  const own = referencedText(host, "aria-labelledby") || norm(attr(host, "aria-label")) || norm(attr(host, "title"));
+  if (own) return cut(own, 40);
+  const light = norm(textOf(host));
+  if (light) return cut(light, 40);
+  const sr = shadowOf(host);
+  if (!sr) return "";
+  for (const h of Array.from(qsa(sr, `${HEADINGS},label,caption`))) {
+    if (qs(h, "a, button, input, select, textarea, [role=button], [role=link]")) continue;
+    const t = norm(textOf(h));
+    if (t) return cut(t, 40);
+  }
+  return "";
+}
+
+/**
+ * The attributes a signature keeps: the stable ones, a few short data keys (apps often key their
+ * rows by one: data-id, data-sku…) and an explicit role. The element's own (few) attributes are
+ * walked rather than each stable one asked for by name. A secret field's value attribute and data
+ * attributes are not kept (a page may keep the password it generated there).
+ * @param {Element} el @param {boolean} secret
+ */
+function recordedAttrs(el, secret) {
+  /** @type {Record<string, string>} */
+  const attrs = {};
+  const valueOk = valueIsIdentity(tagOf(el)) && !secret;
+  let data = secret ? 4 : 0;
+  const list = attrsOf(el);
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i];
+    if (a.value === "" || (a.name === "value" && !valueOk)) continue;
+    if (STABLE_SET.has(a.name)) attrs[a.name] = cut(a.value, 200);
+    else if (a.name.startsWith("data-") && a.value.length <= 40 && data < DATA_KEPT) { attrs[a.name] = a.value; data++; }
+  }
+  const role = attr(el, "role");
+  if (role) attrs.role = role;
+  return attrs;
+}
+
+/**
+ * Describes an element so it can be found again after the page changed.
+ * @param {Element} el
+ * @param {{name?: string, state?: ElementState, box?: Box, place?: boolean, context?: Context, path?: string[]}} [known] what the caller already
+ *   read in this pass (the scan's box in top-frame viewport coordinates, the rendering's accessible
+ *   name and state, a re-find's reading of where the candidate stands): not read twice; `place:
+ *   false` leaves out its place among its tag (a re-find's candidate of another tag than the
+ *   element's: where it stands among its own tag says nothing of the element, and ranking a page's
+ *   thousands of links for one is dear)
+ * @param {Map<any, any>} [pass] shared by the signatures taken in one synchronous pass (nothing
+ *   scrolls or changes meanwhile): each window's scroll offsets are read once, as reading them costs
+ *   a layout check each time (a fifth of a signature's time), and each root's look-alikes are
+ *   grouped once
+ * @returns {Signature}
+ */
+function captureSignature(el, known = {}, pass) {
+  const state = known.state ?? elementState(el, pass);
+  const attrs = recordedAttrs(el, !!state.secret);
+  const { frames, dx, dy, topWin } = frameChain(el);
+  const r = known.box || (() => { const b = rectOf(el); return { x: b.left + dx, y: b.top + dy, w: b.width, h: b.height }; })();
+  let scroll = topWin && pass?.get(topWin);
+  if (!scroll) {
+    scroll = topWin ? { x: topWin.scrollX, y: topWin.scrollY } : { x: 0, y: 0 };
+    if (topWin && pass) pass.set(topWin, scroll);
+  }
+  const sx = scroll.x, sy = scroll.y;
+  const place = known.place === false ? {} : placeOf(el, pass);
+  const peers = place.twins ? peersOf(el, pass) : 1;
+  // Which of its identity keys no other element of its document or shadow root had when it was
+  // captured (a card's image link and title link share their target: neither is told by it).
+  const alone = known.place === false ? [] : aloneKeys(el, attrs, pass);
+  const hosts = hostPlaces(el, pass);
+  const name = known.name ?? accessibleName(el, pass);
+  const shows = shownWords(el, name); // (a record names the control by both, where they disagree)
+  return {
+    v: SIGNATURE_VERSION,
+    tag: tagOf(el),
+    role: roleOf(el),
+    name,
+    text: visibleText(el, pass),
+    attrs,
+    classes: stableClasses(el),
+    label: labelText(el, pass),
+    neighbor: neighborText(el),
+    path: known.path ?? ancestorPath(el),
+    frame: frames,
+    shadow: shadowChain(el),
+    box: { x: Math.round(r.x + sx), y: Math.round(r.y + sy), w: Math.round(r.w), h: Math.round(r.h) },
+    state,
+    ...place,
+    ...(hosts.length ? { hosts } : {}),
+    context: known.context ?? contextOf(el, pass),
+    ...(name ? {} : { icon: iconWords(el) }),
+    ...(shows ? { shows } : {}),
+    ...(alone.length ? { alone } : {}),
+    ...(peers > 1 ? { peers } : {}),
+  };
+}
+
+/** The attribute names that make an identity key (a checkbox's value goes with its name). */
+const IDENTITY_ATTRS = ["id", ...TEST_ID_ATTRS, "href", "name"];
+
+/**
+ * Per document or shadow root (once a pass): how many of its elements carry each identity value.
+ * @param {Document | ShadowRoot} root @param {Map<any, any> | undefined} pass
+ * @returns {Map<string, number>}
+ */
+function identityCounts(root, pass) {
+  /** @type {Map<Node, Map<string, number>> | undefined} */
+  let byRoot = pass?.get(IDENTITY_PASS);
+  let counts = byRoot?.get(root);
+  if (counts) return counts;
+  counts = new Map();
+  for (const e of qsa(root, "[id], [href], [name], [data-testid], [data-test-id], [data-test], [data-qa], [data-cy]")) {
+    for (const k of IDENTITY_ATTRS) {
+      const v = identityValue(e, k);
+      if (v) counts.set(`${k}=${v}`, (counts.get(`${k}=${v}`) || 0) + 1);
+    }
+  }
+  if (pass) {
+    if (!byRoot) pass.set(IDENTITY_PASS, byRoot = new Map());
+    byRoot.set(root, counts);
+  }
+  return counts;
+}
+
+/** (the pass's key for identityCounts) */
+const IDENTITY_PASS = {};
+
+/** An identity attribute's value as keys compare it: a link's target resolved; a checkbox's name with its value. @param {Element} e @param {string} k */
+function identityValue(e, k) {
+  const v = attr(e, k);
+  if (!v) return "";
+  if (k === "href") return hrefKey(v);
+  if (k !== "name") return v;
+  const val = attr(e, "value");
+  return val !== null && /^(checkbox|radio)$/i.test(attr(e, "type") || "") ? `${v}\u0000${val}` : v;
+}
+
+/**
+ * The element's identity keys that were its own alone when captured.
+ * @param {Element} el @param {Record<string, string>} attrs @param {Map<any, any> | undefined} pass
+ */
+function aloneKeys(el, attrs, pass) {
+  const keys = IDENTITY_ATTRS.filter((k) => attrs[k]);
+  if (!keys.length) return [];
+  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
+  if (!root || !("querySelectorAll" in root)) return [];
+  const counts = identityCounts(root, pass);
+  return keys.filter((k) => counts.get(`${k}=${identityValue(el, k)}`) === 1);
+}
+
+/**
+ * The element's signature, or — where reading the element fails — one that says only what the page
+ * map already knew of it (its tag, name and box): such an element can still be acted on by its id,
+ * and re-finding it later abstains rather than guess from so little.
+ * @param {Element} el @param {{box?: Box, name?: string, noPointer?: boolean}} [known] @param {Map<any, any>} [pass]
+ * @returns {Signature}
+ */
+function signatureOf(el, known = {}, pass) {
+  try {
+    const sig = captureSignature(el, known, pass);
+    if (known.noPointer) sig.state = { ...sig.state, disabled: true }; // shown disabled: the page turned the pointer off
+    // The row a control stands in, as a person names it (what "Edit" edits): for what heybro says
+    // of the element (its history, a confirmation), not for re-finding it.
+    const row = closestOf(el, "tr, [role=row]");
+    const label = row ? rowLabel(row, closestOf(el, "td, th, [role=gridcell], [role=cell]") || undefined) : "";
+    return label ? { ...sig, row: label } : sig;
+  } catch {
+    const b = known.box || { x: 0, y: 0, w: 0, h: 0 };
+    let tag = "";
+    try { tag = tagOf(el); } catch { /* none */ }
+    return { v: SIGNATURE_VERSION, tag, role: "", name: known.name || "", text: "", attrs: {}, classes: [], label: "",
+      neighbor: "", path: [], frame: [], shadow: [], box: { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(b.w), h: Math.round(b.h) }, state: {} };
+  }
+}
+
+/** Words that say nothing about which icon it is. */
+const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
+  "only", "small", "large", "default", "primary", "secondary", "rounded", "sprite", "sprites", "png", "jpg", "gif", "webp"]);
+
+/**
+ * What a nameless control shows, in words: its own and its icon's class names, image files and
+ * sprite references ("btn-trash" + "icon-trash" → "trash"). Two nameless buttons side by side are
+ * told apart by them.
+ * @param {Element} el
+ */
+function iconWords(el) {
+  /** @type {Set<string>} */
+  const words = new Set();
+  /** @param {string | null} s */
+  const add = (s) => { for (const w of (s || "").toLowerCase().split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w)) words.add(w); };
+  const nodes = [el, ...Array.from(qsa(el, "svg, i, span, img, use")).slice(0, 6)];
+  for (const n of nodes) {
+    for (const c of (attr(n, "class") || "").split(/\s+/)) if (isStableClass(c)) add(c);
+    const src = attr(n, "src") || attr(n, "href") || attr(n, "xlink:href");
+    if (src && tagOf(n) !== "a") add(src.replace(/^.*[/#]/, "").replace(/\.\w+$/, ""));
+  }
+  return Array.from(words).slice(0, 8).join(" ");
+}
+
+/**
+ * The place of each shadow host around the element among the hosts that look like it ("2/3": the
+ * third of three star ratings), innermost first: look-alikes in two shadow roots that look the
+ * same are told apart by their hosts' places.
+ * @param {Element} el @param {Map<any, any>} [pass]
+ */
+function hostPlaces(el, pass) {
+  /** @type {string[]} */
+  const out = [];
+  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) {
+    const p = placeOf(root.host, pass);
+    out.push(p.twins ? `${p.twins.k}/${p.twins.n}` : "");
+  }
+  return out;
+}
+
+// --- similarity ---------------------------------------------------------------------------------
+/** @param {string} href */
+function hrefKey(href) {
+  try { const u = new URL(href, "http://x/"); return u.pathname + u.search + u.hash; } catch { return href; }
+}
+return { SIGNATURE_VERSION, STABLE_ATTRS, DATA_KEPT, TEST_ID_ATTRS, isStableClass, isGeneratedId, neighborText, ancestorPath, secretField, elementState, valueIsIdentity, lookKeyOf, lookKeyOfSignature, tagQuery, placeCandidates, contextOf, captureSignature, signatureOf, ICON_NOISE, iconWords, hrefKey };
+})();
 // ---- extension/content/dom_names.js
 const __dom_names = (() => {
 /**
@@ -5352,7 +4317,9 @@ const __dom_names = (() => {
  *
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
-const { ICON_NOISE, isGeneratedId, isStableClass, isTextRegion, labelText, norm, wordsOf } = __refind;
+const { ICON_NOISE, isGeneratedId, isStableClass } = __signature;
+const { isTextRegion, labelText, wordsOf } = __accessible_name;
+const { norm } = __norm;
 const { cellName, headsOf, tableOf } = __dom_tables;
 const { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, rootOf, tagOf, textOf } = __dom_native;
 
@@ -5698,7 +4665,9 @@ const __dom_render = (() => {
  */
 const { neutral, neutralPart, noDelimiters } = __page_text;
 const { editorText } = __dom_editors;
-const { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf, shownWords } = __refind;
+const { accessibleName, implicitRole, isTextRegion, roleOf, shownWords } = __accessible_name;
+const { elementState } = __signature;
+const { norm } = __norm;
 const { guessName } = __dom_names;
 const { unseenWordsTest } = __dom_unseen;
 const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } = __dom_native;
@@ -6132,6 +5101,1798 @@ function clearHighlight(opts = {}) {
 }
 return { OUTLINE_MIN_MS, viewportRect, highlight, clearHighlight };
 })();
+// ---- extension/content/refind.js
+const __refind = (() => {
+/**
+ * Re-finding an element by its signature (signature.js) after the page changed: the element the
+ * model chose, or an abstention — never a different one. A wrong answer is a click on something
+ * nobody chose; an abstention costs one more look at the page.
+ *
+ *   refind(signature, root = document) → {status: "found" | "ambiguous" | "not_found", element,
+ *                                          confidence, candidates, why}.
+ *
+ * No extension APIs: the content script, the tests, the benchmarks and any outside evaluation load
+ * this very module in a plain page (`import()`), with `captureSignature` re-exported beside it.
+ *
+ * **The invariants.** Every answer keeps these, whatever the page is (tests/test_refind_properties.py
+ * checks them on pages and changes drawn at random):
+ *
+ *   1. An untouched original wins. A candidate that still carries every attribute, class, word,
+ *      label and context value the signature recorded is the answer whenever it is the only such
+ *      candidate — whatever was inserted, moved or copied around it — provided it was the only such
+ *      element when captured (signature.js `peers`; otherwise only its place told it apart, see 3).
+ *   2. A contradiction loses. A candidate that carries a different value than the element had
+ *      (another form name, label, placeholder, link, value, data key, another row's key) is never
+ *      taken over one that merely lacks a value; one carrying a form name, link, test id or value
+ *      where the element had none (a copy's mark), or lacking one it had while carrying one it
+ *      never had, is not taken at all.
+ *   3. Position never decides alone. Among candidates that tie on everything but their place (box,
+ *      order, ancestors, the words around them — the words before a nameless element being its
+ *      name), the answer is "ambiguous", with the candidates — unless one stands in the element's
+ *      very place, all of it (a wrapper put around it or taken away aside), among no fewer
+ *      look-alikes, and either place was all that told the element from them when it was captured
+ *      or it still carries all it carried itself (a copy of it put beside it). Place can say "not
+ *      this one" (a changed element in another component of its kind), never "this one" between
+ *      elements that something else told apart.
+ *   4. Context is identity. An element inside a component, a shadow root, a row, a form or a
+ *      labelled region is never answered by its twin in another one (the other widget's star, the
+ *      other row's Delete, the footer's "Blog" for the header's).
+ *   5. Gone is gone. A deleted element is refused, not replaced by its nearest look-alike: what is
+ *      left is another element by 2–4, or told apart by nothing of its own.
+ *
+ * **The decision** reads as those invariants, in order (`decide`): the element to the letter in its
+ * place (`unchanged`); the one untouched original (`untouched`); its own identity — the id, test id,
+ * link target, form name and checkbox value the page's author gave it — on one candidate
+ * (`ownIdentity`); then its context sets aside every candidate in another part of the page
+ * (`field`: `left`); then look-alikes by what tells them apart (`byEvidence`: the whole signature,
+ * an anchor, one thing changed, its place where that place still holds, the one its form knows by
+ * name, its own features, every word of it); else not found or ambiguous, with why (`undecided`).
+ * Every answer passes through `found`, which turns down what invariants 2–4 forbid — so no rule,
+ * however it scores, can break them.
+ *
+ * Scoring is a weighted similarity over the signature's fields (in the spirit of the Similo
+ * locators: many weak attributes together beat any single brittle one), each field's weight scaled
+ * down when many candidates share its value (a "Delete" shared by twenty rows says little), judged
+ * among what is left in the element's part of the page. What a candidate no longer has — a dropped
+ * attribute, rehashed classes, a label whose `for` a renamed id broke, the name that came from them
+ * — is gone, not different. The constants were tuned on the "tune" halves of
+ * scripts/bench_refind.py, scripts/bench_refind_wide.py and scripts/bench_refind_props.py;
+ * BENCHMARKS.md has both halves of each.
+ *
+ * **Big pages.** What a re-find costs is what it touches: the first touch of a node from script
+ * makes an object for it, about a microsecond and a half, so walking a catalogue of 20,000 elements
+ * costs more than the whole re-find may. Where each candidate stands is read before its full
+ * signature, and one in another item or landmark gets none; a run of a thousand look-alikes keeps
+ * the few nearest its old place; on a page of more than BIG_PAGE elements the candidates are asked
+ * of the selector engine (see gatherBig); and a candidate's place among look-alikes is worked out
+ * only for those that look like the element.
+ */
+const { norm } = __norm;
+const { captureSignature, ancestorPath, contextOf, DATA_KEPT, hrefKey, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } = __signature;
+const { labelText, roleOf, visibleText } = __accessible_name;
+const { INTERACTIVE_TAGS, isInteractiveCheap, isRendered } = __controls;
+const { frameDocument, walkDeep } = __dom_roots;
+const { NEAR, OTHER_NUMBER, numbers, replacedWord, textSim } = __text_sim;
+const { attr, byTagOf, containsOf, docOf, firstChildOf, hasAttrs, idOf, nextSiblingOf, nodeTypeOf, nodeValueOf, qsa, rectOf, shadowOf, tagOf } = __dom_native;
+
+/** The matcher and the signatures it reads, for outside evaluations that load this module alone. */
+
+/** @param {string} s @param {number} n */
+function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
+
+/** Best score needed to act on a match. */
+const THRESHOLD = 0.63;
+
+/** The best must lead the runner-up by this much. */
+const MARGIN = 0.1;
+
+/**
+ * @typedef {import("./signature.js").Signature} Signature
+ * @typedef {import("./signature.js").Context} Context
+ * @typedef {import("./signature.js").Placed} Placed
+ * @typedef {import("./signature.js").Box} Box
+ * @typedef {import("./signature.js").Twins} Twins
+ * @typedef {{element: Element, score: number, signature: Signature, distinctive?: boolean, loo?: number, looField?: string, looSim?: number, looAbsent?: boolean, anchor?: boolean,
+ *   idAnchor?: boolean, tagOk?: boolean}} Scored
+ * @typedef {{status: "found" | "ambiguous" | "not_found", element: Element | null,
+ *   confidence: number, candidates: Array<{element: Element, score: number, tag: string,
+ *   name: string, text: string}>, why?: string}} RefindResult
+ */
+/**
+ * Whether what a candidate is says it is another element, whatever else matches: it stands in
+ * another part of the page (contextClash), its words are gone where the element had some (the
+ * image link beside a card's title link), its link leads to another numbered place (/p/12, not
+ * /p/13), or it is a nameless control showing another icon.
+ * @param {Signature} sig @param {Signature} c @param {Set<string>} [standing] see standingZones
+ */
+function anotherElement(sig, c, standing) {
+  if (contextClash(sig, c, standing)) return true;
+  // Its name says something else: a word replaced by another, or other numbers ("Edit Ada" for
+  // "Delete Ada", "2 stars" for "1 star"); an editable region's name is its text, which changes.
+  if (sig.name && c.name && sig.name !== c.name && sig.state?.value === undefined && /^(input|select|textarea)$/.test(sig.tag) === /^(input|select|textarea)$/.test(c.tag) && !nameGone(sig, c)) {
+    const a = norm(sig.name).toLowerCase(), b = norm(c.name).toLowerCase();
+    if (numbers(a) !== numbers(b) || replacedWord(a, b)) return true;
+  }
+  // Words in an attribute that names it saying something else: other numbers or a word replaced
+  // (a title "2 stars" where it had "1 star").
+  for (const k of WORD_ATTRS) {
+    const a = norm(sig.attrs?.[k] || "").toLowerCase(), b = norm(c.attrs?.[k] || "").toLowerCase();
+    if (a && b && a !== b && (numbers(a) !== numbers(b) || replacedWord(a, b))) return true;
+  }
+  // A form control's name attribute is what the form submits it as.
+  const na = sig.attrs?.name, nb = c.attrs?.name;
+  if (na && nb && na !== nb && !isGeneratedId(na) && !extendsId(nb, na)) return true;
+  if (otherRecord(sig, c)) return true;
+  if (otherVariant(sig.classes || [], c.classes || [])) return true;
+  if (heldIt(sig, c)) return true;
+  // Words where it had none, or none where it had some: the title link beside a card's image link.
+  if (!!sig.text !== !!c.text && sig.tag === c.tag && sig.tag !== "select" && sig.state?.value === undefined) return true;
+  // Inside other components, or none.
+  if ((sig.shadow || []).map((x) => x.split(/[.#]/)[0]).join(">") !== (c.shadow || []).map((x) => x.split(/[.#]/)[0]).join(">")) return true;
+  if (otherComponent(sig, c)) return true;
+  if (otherLink(sig.attrs?.href, c.attrs?.href)) return true;
+  if (sig.icon && c.icon && !c.name) {
+    const a = sig.icon.split(" "), b = c.icon.split(" ");
+    if (a.some((w) => !b.includes(w)) && b.some((w) => !a.includes(w))) return true;
+  }
+  return false;
+}
+
+/** A signature's own step, written as its ancestors' are (see step). @param {Signature} s */
+function ownStep(s) {
+  const id = s.attrs?.id;
+  return s.tag + (id && !isGeneratedId(id) ? `#${id}` : s.classes?.[0] ? `.${s.classes[0]}` : "");
+}
+
+/**
+ * Whether the candidate is the container the element stood in: written as its parent was (tag and
+ * class) and standing where that parent stood — an icon's wrapper, with the icon gone from it. Not
+ * when the element was written as its parent (a span in a span): then it may be the element with
+ * its wrapper taken away.
+ * @param {Signature} sig @param {Signature} c
+ */
+function heldIt(sig, c) {
+  const p = sig.path || [], q = c.path || [];
+  if (!p.length || ownStep(c) !== p[0] || ownStep(sig) === p[0]) return false;
+  return q.slice(0, p.length - 1).join(">") === p.slice(1).join(">") && (p.length >= 6 || q.length === p.length - 1);
+}
+
+/**
+ * The keys the page's author gave the element, which a re-render keeps and no other element has:
+ * an id the page did not generate, a test id, a link's target (not a fragment or a script), a form
+ * control's name and a checkbox's or radio's value.
+ * @param {Signature} sig @returns {Array<[string, string]>}
+ */
+function identityKeys(sig) {
+  const A = sig.attrs || {};
+  /** @type {Array<[string, string]>} */ const out = [];
+  const alone = new Set(sig.alone || []);
+  if (!alone.size) return out; // (a signature from before this was kept, or nothing of its own)
+  if (A.id && alone.has("id") && !isGeneratedId(A.id)) out.push(["id", A.id]);
+  for (const k of TEST_ID_ATTRS) if (A[k] && alone.has(k)) out.push([k, A[k]]);
+  if (A.href && alone.has("href") && !A.href.startsWith("#") && !/^javascript:/i.test(A.href)) out.push(["href", hrefKey(A.href)]);
+  if (A.name && alone.has("name") && !isGeneratedId(A.name) && /^(input|select|textarea|button)$/.test(sig.tag)) {
+    out.push(["name", A.name]);
+    if (A.value !== undefined && /^(checkbox|radio)$/i.test(A.type || "")) out.push(["value", A.value]);
+  }
+  return out;
+}
+
+/** @param {Signature} sig @param {Array<[string, string]>} keys */
+function carries(sig, keys) {
+  const B = sig.attrs || {};
+  return keys.every(([k, v]) => (k === "href" ? B.href !== undefined && hrefKey(B.href) === v : B[k] === v));
+}
+
+/** The same as `carries`, read off the element. @param {Element} el @param {Array<[string, string]>} keys */
+function carriesAttrs(el, keys) {
+  return keys.every(([k, v]) => { const a = attr(el, k); return a !== null && a !== undefined && (k === "href" ? hrefKey(a) === v : a === v); });
+}
+
+/** @param {Array<[string, string]>} keys */
+function identityText(keys) {
+  return keys.map(([k, v]) => `${k}=${cut(v, 60)}`).join(", ");
+}
+
+/** Whether two signatures stand inside the same components (shadow hosts), or in none. @param {Signature} a @param {Signature} b */
+function sameComponent(a, b) {
+  const chain = (/** @type {Signature} */ s) => (s.shadow || []).map((x) => x.split(/[.#]/)[0]).join(">");
+  return chain(a) === chain(b) && (a.hosts || []).join(" ") === (b.hosts || []).join(" ");
+}
+
+/** Whether a candidate stands in another row, card or post than the element did (both named). @param {Signature} sig @param {Signature} c */
+function otherItem(sig, c) {
+  return !!sig.context?.item && !!c.context?.item && !sameItem(sig, c);
+}
+
+/**
+ * Whether a candidate carries another record's key than the element's own: a checkbox's, radio's
+ * or option's value (what the form submits for it: post 2, not post 5), an id of the same shape
+ * with other numbers (cb-select-2, not cb-select-5), or, for a link, other words leading to another
+ * query (a search's "Kettle" to create, not its "Kettles lid"), a data key of its own with another
+ * value (data-sku 1100, not 100). An element whose own key went away
+ * is not found in a neighbour that has one of its own.
+ * @param {Signature} sig @param {Signature} c
+ */
+function otherRecord(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  const type = (A.type || "").toLowerCase();
+  if ((type === "checkbox" || type === "radio" || sig.tag === "option") && A.value !== undefined
+    && B.value !== undefined && A.value !== B.value) return true;
+  if (A.id && B.id && A.id !== B.id && /\d/.test(A.id) && A.id.replace(/\d+/g, "0") === B.id.replace(/\d+/g, "0")) return true;
+  // A data key the page's author gave it (no state the page flips) with another value: a record's
+  // (data-sku 100, not 1100).
+  for (const k of Object.keys(A)) if (k.startsWith("data-") && !STATE_DATA.test(k) && B[k] !== undefined && B[k] !== A[k]) return true;
+  if (sig.tag !== "a" || !A.href || !B.href || !sig.name || !c.name) return false;
+  if (norm(sig.name).toLowerCase() === norm(c.name).toLowerCase()) return false;
+  try { return new URL(A.href, "http://x/").search !== new URL(B.href, "http://x/").search; } catch { return false; }
+}
+
+/**
+ * Whether a class of the element is replaced, in the candidate, by one that says another word after
+ * the same stem ("btn-bold" by "btn-italic", "icon-heart" by "icon-star"): another variant of the
+ * same control, not the control restyled (a build's rehash leaves no such word; a state class
+ * such as "is-active" is not read).
+ * @param {string[]} a @param {string[]} b
+ */
+function otherVariant(a, b) {
+  const split = (/** @type {string} */ x) => { const m = /^([a-z][\w]*?[-_]+)([a-z]{3,})$/i.exec(x); return m ? [m[1], m[2].toLowerCase()] : null; };
+  const theirs = b.filter((x) => !a.includes(x)).map(split).filter((x) => x !== null);
+  return a.filter((x) => !b.includes(x)).map(split).some((m) => m !== null && theirs.some((t) => t !== null && t[0] === m[0] && t[1] !== m[1]
+    && !t[1].startsWith(m[1]) && !m[1].startsWith(t[1])));
+}
+
+/**
+ * Whether two link targets are other places: another path (/docs/community/tokens is not
+ * /docs/guides/tokens), or the same path with other numbers (?p=2 is not ?p=3). What follows a
+ * "#" alone, and a query's words, may change with the page's state.
+ * @param {string | undefined} a @param {string | undefined} b
+ */
+function otherLink(a, b) {
+  if (!a || !b || a === b) return false;
+  let pa, pb;
+  try { pa = new URL(a, "http://x/"); pb = new URL(b, "http://x/"); } catch { return false; }
+  if (pa.host !== pb.host || pa.pathname.replace(/\/$/, "") !== pb.pathname.replace(/\/$/, "")) return true;
+  return numbers(pa.search) !== numbers(pb.search);
+}
+
+/**
+ * Whether two titles say the same: nearly the same text, or mostly the same words in another
+ * order (a row's cells or a card's parts rearranged), with the same numbers.
+ * @param {string} a @param {string} b
+ */
+function sameWords(a, b) {
+  if ((textSim(a, b) ?? 1) >= 0.7) return true;
+  const wa = new Set(a.toLowerCase().match(/[\p{L}\d]+/gu) || []), wb = new Set(b.toLowerCase().match(/[\p{L}\d]+/gu) || []);
+  if (numbers(a) !== numbers(b) && [...wa].some((w) => /\d/.test(w)) && [...wb].some((w) => /\d/.test(w))
+    && [...wa].filter((w) => /\d/.test(w)).sort().join() !== [...wb].filter((w) => /\d/.test(w)).sort().join()) return false;
+  const inter = [...wa].filter((w) => wb.has(w)).length;
+  return inter / Math.max(1, wa.size + wb.size - inter) >= 0.6;
+}
+
+/** Whether a candidate stands in the item (post, row, card) the element was captured in. @param {Placed} sig @param {Placed} c */
+function sameItem(sig, c) {
+  const a = sig.context?.item || "", b = c.context?.item || "";
+  return !!a && !!b && sameWords(a.slice(2), b.slice(2));
+}
+
+/** Whether two zones ("kind:label") are the same part of the page: same kind, and labels that agree or are unknown. @param {string} a @param {string} b */
+function sameZone(a, b) {
+  const i = a.indexOf(":"), j = b.indexOf(":");
+  if (a.slice(0, i) !== b.slice(0, j)) return false;
+  const la = a.slice(i + 1), lb = b.slice(j + 1);
+  return !la || !lb || (textSim(la, lb) ?? 1) >= 0.7;
+}
+
+/**
+ * Whether a candidate stands in another part of the page than the one the element was captured in:
+ * outside one of the zones the element was in (the footer's nav, not the header's; the sign-up
+ * form, not the login form; a copy of a form's button put outside the form), inside a landmark or
+ * form it was not in (a paragraph's link copied into the sidebar), or in an item with another title
+ * (Bob's row, not Alice's), or in a table's row when it stood in none (a copy of a table's toolbar
+ * button put in a row). A section or group it gained (a new wrapper) and an item title that is
+ * gone say nothing. An element that had look-alikes (told apart by the part it stood in) is not one
+ * found outside that part while the part still stands (`standing`, see standingZones).
+ * @param {Signature} sig @param {Placed} c @param {Set<string>} [standing]
+ */
+function contextClash(sig, c, standing) {
+  const A = sig.context, B = c.context;
+  if (!A || !B) return false;
+  if (A.item && B.item && A.item.slice(0, 2) === B.item.slice(0, 2) && !sameItem(sig, c)) return true;
+  // Into a table's row when it stood in none: a table's "Invite user" is not a copy of it put in
+  // Kai's row. (Not any item: one read from a run of look-alike containers can come and go with a
+  // wrapper.)
+  if (!A.item && B.item.startsWith("r:")) return true;
+  // A part without a name agrees with a named one of its kind (a redesign may name it) — not while
+  // one like it, nameless, within the same parts, still stands: then the named one is another (a
+  // copy of the pagination's link in the labelled table of contents).
+  const agree = (/** @type {string} */ a, /** @type {number} */ i, /** @type {string} */ b) => sameZone(a, b)
+    && !(standing && a.endsWith(":") && !b.endsWith(":") && standing.has(A.zones.slice(i).join(ZONE_SEP)));
+  const gained = B.zones.filter((b) => !A.zones.some((a, i) => agree(a, i, b)));
+  // Into a landmark or form it was not in (a paragraph's link is not the sidebar's): elsewhere.
+  if (gained.some((b) => LANDMARKS.has(b.slice(0, b.indexOf(":"))))) return true;
+  const lost = A.zones.filter((a, i) => !B.zones.some((b) => agree(a, i, b)));
+  if (!lost.length) return false;
+  // Out of a zone and into another: elsewhere. Out of a zone only because the zone's element went
+  // away (its ancestors are the old ones less a step): the same element, unwrapped — unless the
+  // zone is still there and was what told the element from its look-alikes (the Push switch of the
+  // Mentions group, a copy of it standing outside any group).
+  if (gained.length > 0 || !unwrapped(sig.path || [], c.path || [])) return true;
+  return !!sig.twins && !!standing && A.zones.some((a, i) => lost.includes(a) && standing.has(A.zones.slice(i).join(ZONE_SEP)));
+}
+
+const ZONE_SEP = "\u0001";
+
+/**
+ * The parts of the page the candidates stand in, each with those around it ("fieldset:Mentions",
+ * "section:Notifications", "main:"): whether a zone an element left still stands.
+ * @param {Placed[]} cands
+ */
+function standingZones(cands) {
+  /** @type {Set<string>} */
+  const out = new Set();
+  for (const c of cands) {
+    const z = c.context?.zones || [];
+    for (let i = 0; i < z.length; i++) out.add(z.slice(i).join(ZONE_SEP));
+  }
+  return out;
+}
+
+/** Zones that an element does not enter and stay itself (a new wrapping section or group may come). */
+const LANDMARKS = new Set(["header", "footer", "nav", "aside", "form", "dialog"]);
+
+/**
+ * Whether ancestor path b is path a with one step taken out and none put in (tags only: classes
+ * may have been rehashed). Paths keep six steps, so a full one may show one more step at its far end.
+ * @param {string[]} a @param {string[]} b
+ */
+function unwrapped(a, b) {
+  const ta = a.map((x) => x.split(/[.#]/)[0]), tb = b.map((x) => x.split(/[.#]/)[0]);
+  const dp = Array.from({ length: ta.length + 1 }, () => new Array(tb.length + 1).fill(0));
+  for (let i = 1; i <= ta.length; i++) for (let j = 1; j <= tb.length; j++) dp[i][j] = ta[i - 1] === tb[j - 1] ? dp[i - 1][j - 1] + 1 : Math.max(dp[i - 1][j], dp[i][j - 1]);
+  const spare = ta.length >= 6 ? 1 : 0, lcs = dp[ta.length][tb.length];
+  return tb.length < ta.length + spare && lcs >= tb.length - spare && ta.length - lcs <= 1;
+}
+
+/**
+ * The words before and after an element, from its neighbour text ("before | after", normalised:
+ * "| after" when nothing is before it, "before |" when nothing is after).
+ * @param {string} s @returns {[string, string]}
+ */
+function aroundParts(s) {
+  s = s || "";
+  if (s === "|") return ["", ""];
+  if (s.startsWith("| ")) return ["", s.slice(2)];
+  if (s.endsWith(" |")) return [s.slice(0, -2), ""];
+  const i = s.indexOf(" | ");
+  return i < 0 ? [s, ""] : [s.slice(0, i), s.slice(i + 3)];
+}
+
+/**
+ * Neighbour text is "before | after"; the words before a control usually name it (a row's title
+ * before its button), so they count three times as much as the words after.
+ * @param {string} a @param {string} b
+ */
+function neighborSim(a, b) {
+  const [pa, na] = aroundParts(a), [pb, nb] = aroundParts(b);
+  const p = textSim(pa, pb), n = textSim(na, nb);
+  if (p === null && n === null) return null;
+  return 0.75 * (p ?? 1) + 0.25 * (n ?? 1);
+}
+
+/** @param {string[]} a @param {string[]} b */
+function setSim(a, b) {
+  if (!a.length && !b.length) return null;
+  if (!a.length || !b.length) return 0;
+  const sb = new Set(b);
+  const inter = a.filter((x) => sb.has(x)).length;
+  return inter / (a.length + b.length - inter);
+}
+
+/** Similarity of two ancestor paths: longest common subsequence over the longer length. @param {string[]} a @param {string[]} b */
+function pathSim(a, b) {
+  if (!a.length && !b.length) return null;
+  if (!a.length || !b.length) return 0;
+  const dp = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
+  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) {
+    dp[i][j] = a[i - 1] === b[j - 1] ? dp[i - 1][j - 1] + 1 : Math.max(dp[i - 1][j], dp[i][j - 1]);
+  }
+  return dp[a.length][b.length] / Math.max(a.length, b.length);
+}
+
+/** @param {Box} a @param {Box} b */
+function boxSim(a, b) {
+  if (!a || !b) return null;
+  const d = Math.hypot(a.x + a.w / 2 - (b.x + b.w / 2), a.y + a.h / 2 - (b.y + b.h / 2));
+  const size = Math.min(a.w * a.h, b.w * b.h) / Math.max(a.w * a.h, b.w * b.h, 1);
+  return 0.7 * Math.exp(-d / 250) + 0.3 * size;
+}
+
+/**
+ * Whether a box starts (or ends: right-aligned words) where another did, on the same line: the
+ * element stayed put, though its words grew or shrank.
+ * @param {Box} a @param {Box} b
+ */
+function sameSpot(a, b) {
+  if (!a || !b || Math.abs(a.y - b.y) > 4) return false;
+  return Math.abs(a.x - b.x) <= 4 || Math.abs(a.x + a.w - (b.x + b.w)) <= 4;
+}
+
+/** The roles that stand in for each other when a tag is swapped (button ↔ link ↔ div role=button). */
+const ACTION_ROLES = new Set(["button", "link", "menuitem", "tab", "option"]);
+
+/** @param {string} a @param {string} b */
+function roleSim(a, b) {
+  if (!a && !b) return null;
+  if (a === b) return 1;
+  return ACTION_ROLES.has(a) && ACTION_ROLES.has(b) ? 0.6 : 0;
+}
+
+/**
+ * Field weights. Tuned on scripts/bench_refind.py's mutation suite: names and labels carry most,
+ * positions little (after a deletion the next sibling slides into the old place).
+ * @type {Record<string, number>}
+ */
+const WEIGHTS = {
+  tag: 1, role: 1, name: 3, text: 2, id: 5, nameAttr: 3, type: 1, href: 2, placeholder: 2,
+  alt: 1, title: 1, testid: 4, data: 2, label: 2, classes: 1, neighbor: 2.5, path: 1.5, box: 1, frame: 0.5,
+  value: 2,
+};
+
+/**
+ * Per-field similarities between a captured signature and a candidate's.
+ * @param {Signature} sig @param {Signature} c
+ * @returns {Record<string, number | null>}
+ */
+function fieldSims(sig, c) {
+  const memo = simsMemo?.get(c);
+  if (memo && memo.sig === sig) return memo.sims;
+  const sims = readFieldSims(sig, c);
+  simsMemo?.set(c, { sig, sims });
+  return sims;
+}
+
+/**
+ * Within one refind call nothing changes on the page nor in the signatures it compares, and the
+ * rules ask for the same candidate's similarities several times: they are worked out once.
+ * @type {WeakMap<Signature, {sig: Signature, sims: Record<string, number | null>}> | null}
+ */
+let simsMemo = null;
+
+/** @param {Signature} sig @param {Signature} c @returns {Record<string, number | null>} */
+function readFieldSims(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  const testA = TEST_ID_ATTRS.map((k) => A[k]).find(Boolean) || "";
+  const testB = TEST_ID_ATTRS.map((k) => B[k]).find(Boolean) || "";
+  const eq = (/** @type {string | undefined} */ x, /** @type {string | undefined} */ y) => (!x && !y ? null : x === y ? 1 : 0);
+  return {
+    tag: sig.tag === c.tag ? 1 : 0,
+    role: roleSim(sig.role, c.role),
+    name: textSim(sig.name, c.name),
+    text: textSim(sig.text, c.text),
+    id: A.id ? (A.id === B.id ? 1 : 0) : null,
+    nameAttr: A.name ? (A.name === B.name ? 1 : 0) : null,
+    type: eq(A.type, B.type),
+    href: A.href ? (B.href ? (hrefKey(A.href) === hrefKey(B.href) ? 1 : 0.5 * (textSim(A.href, B.href) || 0)) : 0) : null,
+    placeholder: A.placeholder ? textSim(A.placeholder, B.placeholder || "") : null,
+    alt: A.alt ? textSim(A.alt, B.alt || "") : null,
+    title: A.title ? textSim(A.title, B.title || "") : null,
+    testid: testA ? (testA === testB ? 1 : 0) : null,
+    data: dataSim(A, B),
+    label: sig.label ? textSim(sig.label, c.label) : null,
+    classes: setSim(sig.classes || [], c.classes || []),
+    neighbor: neighborSim(sig.neighbor, c.neighbor),
+    path: pathSim(sig.path || [], c.path || []),
+    box: boxSim(sig.box, c.box),
+    frame: (sig.frame || []).join(">") === (c.frame || []).join(">") ? 1 : 0,
+    // A radio's or checkbox's value attribute is what it stands for ("1", "2", "yes").
+    value: A.value && valueIsIdentity(sig.tag) ? (A.value === B.value ? 1 : 0) : null,
+  };
+}
+
+/** Share of the signature's other data-* attributes the candidate has with the same value. @param {Record<string, string>} A @param {Record<string, string>} B */
+function dataSim(A, B) {
+  const keys = Object.keys(A).filter((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k));
+  if (!keys.length) return null;
+  return keys.filter((k) => B[k] === A[k]).length / keys.length;
+}
+
+/** @param {string} id */
+function idWeight(id) { return isGeneratedId(id) ? 0.3 : 1; }
+
+/** Fields that can single an element out (tag, role, type, position and frame only narrow it down). */
+const DISTINCTIVE = ["name", "text", "id", "nameAttr", "href", "placeholder", "alt", "title", "testid", "data", "label", "neighbor", "value", "classes"];
+
+/**
+ * Scores every candidate against the signature. A field's weight shrinks with the number of
+ * candidates that match it well (rarity), so shared words do not outvote the distinctive ones.
+ * @param {Signature} sig @param {Array<{element: Element, signature: Signature}>} cands
+ * @returns {Scored[]}
+ */
+function scoreCandidates(sig, cands) {
+  const sims = cands.map((c) => fieldSims(sig, c.signature));
+  const A = sig.attrs || {};
+  const numberedData = Object.keys(A).some((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k) && /\d/.test(A[k]));
+  /** @type {Record<string, number>} */
+  const shared = {};
+  for (const f of Object.keys(WEIGHTS)) shared[f] = sims.reduce((n, s) => n + ((s[f] ?? 0) >= 0.9 ? 1 : 0), 0);
+  return cands.map((c, i) => {
+    const si = sims[i];
+    // Evidence that singles this candidate out: a field it matches that at most one other does.
+    let distinctive = false;
+    for (const f of DISTINCTIVE) if ((si[f] ?? 0) >= 0.8 && shared[f] <= 2) distinctive = true;
+    // An anchor: a stable identifier (id, test id, form name, data keys, link target) that this
+    // candidate alone on the page carries with the very value captured.
+    let anchor = false;
+    let idAnchor = false;
+    for (const f of ANCHORS) if ((si[f] ?? 0) >= 0.999 && shared[f] === 1 && !(f === "id" && isGeneratedId(sig.attrs.id || ""))) { anchor = true; if (f === "id") idAnchor = true; }
+    // A numbered key (data-sku="650", href="/p/500") names one record; a word (data-type="radio",
+    // href="#") names a kind, which may be unique only because its twin was deleted.
+    if ((si.data ?? 0) >= 0.999 && shared.data === 1 && numberedData) anchor = true;
+    if ((si.href ?? 0) >= 0.999 && shared.href === 1 && /\d/.test(sig.attrs.href || "") && (si.name ?? 0) >= 0.8) anchor = true;
+    let num = 0, den = 0;
+    /** @type {Array<[string, number, number]>} */
+    const parts = [];
+    for (const [f, base] of Object.entries(WEIGHTS)) {
+      const s = si[f];
+      if (s === null || s === undefined) continue;
+      let w = base * (f === "id" ? idWeight(sig.attrs.id) : 1);
+      // Rarity: a value matched by many candidates identifies little (position is never "shared").
+      if (f !== "box" && shared[f] > 1) w /= 1 + Math.log(shared[f]);
+      num += w * s; den += w;
+      parts.push([f, w, s]);
+    }
+    // Tolerant score: the same with the one field that lost most left out. A mutation usually
+    // changes one thing about an element (its id, its text, its wrapper); another element differs
+    // in several, so this keeps the target high and look-alikes low.
+    // An input's role follows from its type: a dropped or changed type is one change, not two.
+    const implicitRole = !(sig.attrs || {}).role;
+    const roleSimW = parts.find((p) => p[0] === "role");
+    let loo = den ? num / den : 0, looField = "", looSim = 1;
+    for (const [f, w, s] of parts) {
+      let wn = w * s, wd = w;
+      if (f === "type" && implicitRole && roleSimW) { wn += roleSimW[1] * roleSimW[2]; wd += roleSimW[1]; }
+      const without = den - wd > 0 ? (num - wn) / (den - wd) : 0;
+      if (without > loo) { loo = without; looField = f; looSim = s; }
+    }
+    // Whether the field left out is an attribute the candidate no longer has (dropped) rather than
+    // one it has with another value (another element's identity).
+    const key = ATTR_OF[looField];
+    const looAbsent = !!key && !(key === "testid" ? TEST_ID_ATTRS.some((k) => c.signature.attrs[k]) : c.signature.attrs[key]);
+    return { element: c.element, signature: c.signature, score: den ? num / den : 0, loo, looField, looSim, looAbsent, distinctive, anchor, idAnchor,
+      tagOk: c.signature.tag === sig.tag || (roleSim(sig.role, c.signature.role) ?? 0) >= 0.6 };
+  }).sort((a, b) => b.score - a.score);
+}
+
+/** The attribute behind each attribute field. @type {Record<string, string>} */
+const ATTR_OF = { id: "id", nameAttr: "name", type: "type", href: "href", placeholder: "placeholder", alt: "alt", title: "title", testid: "testid", value: "value" };
+
+/** Fields whose exact, unique match names one element (see scoreCandidates). */
+const ANCHORS = ["id", "testid"];
+
+const NOT_SPACE = /\S/;
+
+/**
+ * Whether the element's own (direct child) text, normalised and lower case, is `text` (not
+ * empty). Most elements' own text is only the whitespace between their children: that is told
+ * without normalising it.
+ * @param {Element} el @param {string} text
+ */
+function sameDirectText(el, text) {
+  // Normalising only shortens: own text shorter than `text` (the whitespace between children, as
+  // on most elements) cannot be it, and is told without building a string.
+  let len = 0, one = null, many = false;
+  for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) {
+    if (nodeTypeOf(n) !== 3) continue;
+    len += /** @type {Text} */ (n).length;
+    if (one) many = true; else one = n;
+  }
+  if (len < text.length || !one) return false;
+  let t = "";
+  if (!many) t = nodeValueOf(one) || "";
+  else for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) if (nodeTypeOf(n) === 3) t += nodeValueOf(n);
+  return NOT_SPACE.test(t) && norm(t).toLowerCase() === text;
+}
+
+/**
+ * Elements that could be the one a signature describes: interactive ones, those with the same tag,
+ * and any element that carries the signature's test id, id, name or own text (a swapped tag).
+ * Only rendered ones unless `rendered` is false (refind checks that for its shortlist alone: asking
+ * thousands of elements whether they are visible is most of a big page's re-find).
+ * A page of more than BIG_PAGE elements is not walked element by element: see gatherBig.
+ * @param {Signature} sig @param {Document | Element | ShadowRoot} root @param {boolean} [rendered]
+ * @param {Map<any, any>} [pass] see captureSignature
+ */
+function collectCandidates(sig, root, rendered = true, pass) {
+  const A = sig.attrs || {};
+  const text = norm(sig.text).toLowerCase();
+  /** @type {Element[]} */
+  const out = [];
+  const testIds = TEST_ID_ATTRS.filter((k) => A[k]);
+  /** @param {Element} el */
+  const visit = (el) => {
+    const tag = tagOf(el);
+    let maybe = tag === sig.tag;
+    // An element without attributes is interactive by its tag alone, and carries no id, name or
+    // test id: most of a page's elements are told with one question.
+    if (!maybe && (INTERACTIVE_TAGS.has(tag) || hasAttrs(el))) {
+      maybe = isInteractiveCheap(el) || (!!A.id && idOf(el) === A.id) || (!!A.name && attr(el, "name") === A.name)
+        || testIds.some((k) => attr(el, k) === A[k]);
+    }
+    if (!maybe && text && firstChildOf(el) && sameDirectText(el, text)) maybe = true;
+    if (maybe && tag !== "html" && tag !== "body" && (!rendered || isRendered(el))) out.push(el);
+  };
+  // Whether there is a BIG_PAGE-th element is asked of a live list, which walks no further than it.
+  const big = "getElementsByTagName" in root ? !!byTagOf(root, "*").item(BIG_PAGE) : qsa(root, "*").length > BIG_PAGE;
+  if (big) gatherBig(sig, root, visit, pass);
+  else walkDeep(root, visit);
+  return out;
+}
+
+/**
+ * Elements past which a page's candidates are asked of the selector engine (see gatherBig). Below
+ * it a walk over every element costs a few milliseconds; at 20,000 it costs more than a whole
+ * re-find may (the first touch of each node from script makes an object for it).
+ */
+const BIG_PAGE = 3000;
+
+/** On a big page, the elements of the element's tag this many on either side of its old place in
+ * the page's order are candidates (see gatherBig). */
+const AROUND = 100;
+
+/** The same for the controls of another tag that a person uses alike, when the element's own tag is
+ * not a control's (see gatherBig). */
+const AROUND_OTHER = 60;
+
+/** At most this many nodes are walked between the element's neighbours of its tag (see gatherBig). */
+const BETWEEN_NODES = 400;
+
+/** Attributes whose captured value, carried by an element of another kind, brings it in on a big page. */
+const CARRIED = ["id", "name", ...TEST_ID_ATTRS, "aria-label", "title", "placeholder", "href", "alt"];
+
+/** The tags of controls, with the roles their markup can give them. @type {Array<[string, string[]]>} */
+const ROLE_TAGS = [["a", ["link"]], ["area", ["link"]], ["button", ["button"]], ["summary", ["button"]],
+  ["select", ["combobox", "listbox"]], ["textarea", ["textbox"]],
+  ["input", ["textbox", "searchbox", "combobox", "button", "checkbox", "radio", "slider", "spinbutton"]]];
+
+/**
+ * The candidates of a big page, asked of the selector engine rather than walked: for an element of a
+ * control's tag (a button, a link, a field), the elements of its tag around its old place in the
+ * page's order (AROUND on either side: the k-th of n then is near the same share of the way through
+ * the page now) and the controls of any other tag standing between its neighbours of its tag there
+ * (the element redone as a link, or as a div with a role); for an element of a box's tag (a div, a
+ * span), every box a role, a tab stop, a handler or editability marks as a control, and the controls
+ * of other tags a person uses alike around the same share of the page; for either, every element
+ * carrying one of its captured values (its id, form name, test id, data keys, label, link target) —
+ * each then put to the same test as on any page (`visit`). Left out: an element far from its old
+ * place in the page's order that carries none of its values, and one that kept its words but lost
+ * every mark of a control. Either is refused rather than guessed at: re-finding abstains. Shadow
+ * roots are entered along the element's own chain of hosts (a candidate in other components is
+ * another element, see anotherElement), same-origin frames all.
+ * @param {Signature} sig @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit
+ * @param {Map<any, any>} [pass] see captureSignature: the elements of the tag are asked for once
+ */
+function gatherBig(sig, root, visit, pass) {
+  const A = sig.attrs || {};
+  const tag = sig.tag.replace(/[^\w-]/g, "");
+  const ofTag = !!tag && INTERACTIVE_TAGS.has(tag);
+  // One query a kind: the engine answers a lone tag, or a short list of attributes, far faster than
+  // a long list mixing both. Asking it for every marked box on a big page is a fifth of a re-find:
+  // for an element of a control's tag, only those standing where it stood are walked (below).
+  const carried = Object.keys(A).filter((k) => CARRIED.includes(k) || (k.startsWith("data-") && A[k].length <= 40))
+    .map((k) => `,[${k}="${CSS.escape(A[k])}"]`).join("");
+  const marked = ofTag ? carried.slice(1) : `[role],[tabindex],[onclick],[contenteditable]${carried}`;
+  // The tags of other controls a person uses alike (a link for a button).
+  const otherTags = ROLE_TAGS.filter(([t, roles]) => t !== tag && roles.some((x) => (roleSim(sig.role, x) ?? 0) > 0)).map(([t]) => t);
+  const alike = (/** @type {Element} */ el) => otherTags.includes(tagOf(el)) && (roleSim(sig.role, roleOf(el)) ?? 0) > 0;
+  const control = (/** @type {Element} */ el) => tagOf(el) !== tag && isInteractiveCheap(el);
+  const share = sig.order ? sig.order.k / Math.max(1, sig.order.n) : 0;
+  const hosts = (sig.shadow || []).map((x) => x.split(/[.#]/)[0]).reverse();
+  const doc = "defaultView" in root ? root : docOf(root);
+  // A window counts its frames: a document without any is not searched for them.
+  const framed = !!(/** @type {Document | null} */ (doc)?.defaultView?.length);
+  /** @type {Set<Element>} */
+  const seen = new Set();
+  /** @param {Element} el @param {(el: Element) => boolean} [keep] */
+  const take = (el, keep) => { if (!seen.has(el) && (!keep || keep(el))) { seen.add(el); visit(el); } };
+  /** @param {ArrayLike<Element>} list @param {number} at @param {number} w @param {(el: Element) => boolean} [keep] */
+  const around = (list, at, w, keep) => {
+    const from = list.length <= 2 * w ? 0 : Math.max(0, Math.min(at, list.length - w) - w);
+    const to = list.length <= 2 * w ? list.length : Math.min(list.length, Math.max(at, w) + w);
+    for (let i = from; i < to; i++) take(list[i], keep);
+  };
+  /**
+   * The elements after `from` and before `to` in document order (the root's start and end when
+   * null) that `keep` accepts, BETWEEN_NODES at most.
+   * @param {Document | Element | ShadowRoot} r @param {Element | null} from @param {Element | null} to @param {(el: Element) => boolean} keep
+   */
+  const between = (r, from, to, keep) => {
+    const w = (/** @type {Document} */ (docOf(r) || r)).createTreeWalker(r, NodeFilter.SHOW_ELEMENT);
+    if (from) w.currentNode = from;
+    for (let n = w.nextNode(), i = 0; n && n !== to && i < BETWEEN_NODES; n = w.nextNode(), i++) take(/** @type {Element} */ (n), keep);
+  };
+  /** @param {Document | Element | ShadowRoot} r @param {number} depth */
+  const inRoot = (r, depth) => {
+    if (depth === hosts.length) {
+      if (ofTag) {
+        const all = "tagName" in r ? qsa(r, tag) : tagQuery(/** @type {Document | ShadowRoot} */ (r), tag, pass);
+        const at = Math.round(share * all.length);
+        around(all, at, AROUND);
+        between(r, all[at - 2] || null, all[at + 1] || null, control);
+      } else if (otherTags.length) {
+        const list = qsa(r, otherTags.join(","));
+        around(list, Math.round(share * list.length), AROUND_OTHER, alike);
+      }
+      if (marked) for (const el of Array.from(qsa(r, marked))) take(el);
+    } else {
+      for (const h of Array.from(qsa(r, hosts[depth] || "*"))) if (shadowOf(h)) inRoot(shadowOf(h), depth + 1);
+    }
+    if (framed) for (const t of ["iframe", "frame"]) for (const f of Array.from(qsa(r, t))) { const d = frameDocument(f); if (d) inRoot(d, 0); }
+  };
+  inRoot(root, 0);
+}
+
+/** Full signatures (neighbour text, label, path, box) cost ~50 µs each: on big pages only the
+ * candidates that resemble the target by their cheap fields get one. */
+const SHORTLIST = 80;
+
+/** Of the look-alikes tied with the last of the shortlist, the nearest this many stay with it: a
+ * thousand "Add to cart" buttons are as common a look as a hundred and sixty, and those far off in
+ * other cards are set aside by where they stand. */
+const TIES = 40;
+
+/** Of a longer run of look-alikes, this many on either side of its old place in the page's order
+ * have their box read (see shortlist). */
+const NEAR_RUN = 80;
+
+/**
+ * The candidates worth a full signature: the best SHORTLIST by tag, role, text and stable
+ * attributes, plus every candidate tied with the last of them (twenty identical "Buy" links stay
+ * together, so the full scoring still sees how common the target's look is).
+ * @param {Signature} sig @param {Element[]} pool @param {boolean} [checkRendered] @param {Map<any, any>} [pass] see captureSignature
+ */
+function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
+  if (pool.length <= SHORTLIST) return checkRendered ? pool.filter(isRendered) : pool;
+  const A = sig.attrs || {};
+  const text = sig.text || sig.name;
+  const dataKeys = Object.keys(A).filter((k) => k.startsWith("data-") && !TEST_ID_ATTRS.includes(k));
+  const keys = ["id", "name", "href", "placeholder", "aria-label", "title", "type", ...TEST_ID_ATTRS].filter((k) => A[k]);
+  const box = sig.box && (sig.frame || []).length === 0 ? sig.box : null;
+  const view = pool[0] ? docOf(pool[0]).defaultView : undefined;
+  const sx = view ? view.scrollX : 0, sy = view ? view.scrollY : 0;
+  // The score is summed in this order: tag, role, text, attributes, then label and box. The label
+  // and the box (a layout read) are the dear parts: they are read only for the candidates that
+  // could still reach the list — the rest, scored without them, fall short even with the most
+  // they could add. The list (and its order) is the one scoring every candidate fully would give.
+  const withLabel = !!sig.label;
+  // A page repeats its words ("Add to cart" × 1,000): each is compared with the target's once.
+  /** @type {Map<string, number>} */
+  const textSims = new Map(), labelSims = new Map();
+  /** @param {Map<string, number>} memo @param {string} a @param {string} b */
+  const simOf = (memo, a, b) => { let v = memo.get(b); if (v === undefined) { v = textSim(a, b) || 0; memo.set(b, v); } return v; };
+  /** @param {Element} el */
+  const partial = (el) => {
+    const tag = tagOf(el);
+    let sc = (tag === sig.tag ? 1 : 0) + (roleSim(sig.role, roleOf(el)) || 0);
+    sc += 2 * simOf(textSims, text, tag === "input" || tag === "textarea" ? (attr(el, "placeholder") || "") : visibleText(el, pass));
+    for (const k of keys) if (attr(el, k) === A[k]) sc += k === "type" ? 0.5 : 2;
+    for (const k of dataKeys) if (attr(el, k) === A[k]) sc += 2;
+    return sc;
+  };
+  /** @param {Element} el @param {number} sc */
+  const finish = (el, sc) => {
+    if (withLabel && LABELABLE.has(tagOf(el))) sc += 2 * simOf(labelSims, sig.label, labelText(el, pass));
+    // Where it was: a look-alike far away should not push the target itself off the list.
+    if (box && !far.has(el)) { const r = rectOf(el); sc += 1.5 * Math.exp(-Math.hypot(r.left + sx - box.x, r.top + sy - box.y) / 150); }
+    return sc;
+  };
+  /** @param {Element} el @param {number} sc */
+  const most = (el, sc) => sc + (withLabel && LABELABLE.has(tagOf(el)) ? 2 : 0) + (box ? 1.5 : 0) + 1e-6;
+  const bounded = pool.map((el, i) => { const p = partial(el); return { el, i, p, up: most(el, p), sc: NaN }; })
+    .sort((a, b) => b.up - a.up || a.i - b.i);
+  const far = box ? farInRuns(sig, bounded) : new Set();
+  /** @type {Map<Element, boolean>} */
+  const shown = new Map();
+  /** @param {Element} el */
+  const rendered = (el) => { let v = shown.get(el); if (v === undefined) { v = isRendered(el); shown.set(el, v); } return v; };
+  // The list from the candidates scored so far (see pickList).
+  const pick = (/** @type {number} */ n) => pickList(bounded.slice(0, n), checkRendered ? rendered : null);
+  let n = 0;
+  const scoreUpTo = (/** @type {number} */ m) => { for (; n < Math.min(m, bounded.length); n++) bounded[n].sc = finish(bounded[n].el, bounded[n].p); };
+  let size = SHORTLIST * 2;
+  for (;;) {
+    scoreUpTo(size);
+    const { last } = pick(n);
+    if (last > -Infinity || n === bounded.length) {
+      // Those not scored yet cannot reach the cut even with the most the label and box could add.
+      while (n < bounded.length && bounded[n].up >= last - 1e-9) scoreUpTo(n + 1);
+      break;
+    }
+    size *= 2;
+  }
+  // Scoring more can only raise the cut, so what is left out stays out.
+  return pick(n).out;
+}
+
+/**
+ * A run of look-alikes longer than the list can hold (a thousand "Add to cart" buttons) keeps only
+ * the ones nearest the element, and reading a thousand boxes to find them is most of a big page's
+ * re-find: those nearest it in the page's order are measured — around the place among its
+ * look-alikes (or its tag) it held — and the rest count as far off (returned).
+ * @param {Signature} sig @param {Array<{el: Element, i: number, p: number}>} bounded by bound, best first
+ * @returns {Set<Element>}
+ */
+function farInRuns(sig, bounded) {
+  /** @type {Set<Element>} */
+  const far = new Set();
+  for (let a = 0; a < bounded.length;) {
+    let b = a + 1;
+    while (b < bounded.length && Math.abs(bounded[b].p - bounded[a].p) < 1e-9) b++;
+    if (b - a > SHORTLIST + TIES) {
+      const run = bounded.slice(a, b).map((q) => q.i).sort((x, y) => x - y);
+      const at = sig.twins || sig.order;
+      const mid = at ? Math.round((at.k / Math.max(1, at.n)) * run.length) : 0;
+      const near = new Set(run.slice(Math.max(0, mid - NEAR_RUN), mid + NEAR_RUN));
+      for (let j = a; j < b; j++) if (!near.has(bounded[j].i)) far.add(bounded[j].el);
+    }
+    a = b;
+  }
+  return far;
+}
+
+/**
+ * The list from the candidates scored so far: every one scored fully, in score order (ties in pool
+ * order, as a stable sort of the whole pool leaves them), cut after SHORTLIST (and the ties with the
+ * last, TIES at most); with `rendered`, those not rendered left out. `last` is the cut's score, or
+ * -Infinity while the list is not full.
+ * @param {Array<{el: Element, i: number, sc: number}>} done @param {((el: Element) => boolean) | null} rendered
+ */
+function pickList(done, rendered) {
+  done.sort((a, b) => b.sc - a.sc || a.i - b.i);
+  /** @type {Element[]} */
+  const out = [];
+  let last = -Infinity;
+  for (const q of done) {
+    if (out.length >= SHORTLIST && (q.sc < last - 1e-9 || out.length >= SHORTLIST + TIES)) break;
+    if (rendered && !rendered(q.el)) continue;
+    out.push(q.el);
+    if (out.length === SHORTLIST) last = q.sc;
+  }
+  return { out, last: out.length >= SHORTLIST ? last : -Infinity };
+}
+
+/** Candidates set aside by where they stand that still get a full signature, to be reported. */
+const REPORTED = 5;
+
+/** Elements a <label> can name (others have no `labels`). */
+const LABELABLE = new Set(["input", "select", "textarea", "button", "meter", "output", "progress"]);
+
+/**
+ * Finds the element a signature describes, or abstains.
+ * @param {Signature} signature
+ * @param {Document | Element | ShadowRoot} [root]
+ * @param {Opts} [opts]
+ * @returns {RefindResult}
+ */
+function refind(signature, root = document, opts = {}) {
+  const outer = simsMemo;
+  simsMemo = new WeakMap();
+  try { return decide(signature, root, opts); } finally { simsMemo = outer; }
+}
+
+/**
+ * @typedef {{threshold?: number, margin?: number, candidates?: Element[], features?: boolean}} Opts
+ * @typedef {{element: Element, context: Context, path: string[]}} Where
+ * @typedef {{sig: Signature, threshold: number, margin: number, every: Scored[], left: Scored[],
+ *   aside: Set<Element>, movedOut: Array<{signature: Signature, tagOk: boolean}>, placed: Array<Where | null>,
+ *   standing: Set<string>, carriersFrom: Scored[], identity: Array<[string, string]>, unreadable: number,
+ *   top: RefindResult["candidates"], vetoed: string}} Field
+ *   what a re-find weighs: every candidate read and scored (`every`), those that nothing says are
+ *   another element, scored among themselves (`left`), and why the last one the invariants turned
+ *   down was turned down (`vetoed`)
+ */
+
+/**
+ * The decision: the invariants in order (see the top of this file), each phase a function that
+ * answers or passes — the element exactly as it was, then what identifies it, then its context
+ * (`left` holds no candidate from another part of the page), then look-alikes by what tells them
+ * apart. Every answer goes through `found`, which takes no candidate the invariants turn down.
+ * @param {Signature} sig @param {Document | Element | ShadowRoot} root @param {Opts} opts @returns {RefindResult}
+ */
+function decide(sig, root, opts) {
+  const f = field(sig, root, opts);
+  return unchanged(f) ?? untouched(f) ?? ownIdentity(f) ?? byEvidence(f) ?? undecided(f);
+}
+
+/**
+ * Gathers and reads the candidates. Where each stands comes first (a few container reads, shared by
+ * a pass): one in another item or landmark is another element whatever the rest of it says, and a
+ * full signature of each of a thousand look-alikes in other cards is most of a big page's
+ * re-find. Such a one takes no part in the decision (only where it stands is read); the first few
+ * still get a full signature, to be reported among the candidates. A candidate that cannot be read
+ * (a read throws) is left out — and then nothing but the element unchanged to the letter is taken:
+ * the one left out might have been it (a doubt abstains).
+ * @param {Signature} sig @param {Document | Element | ShadowRoot} root @param {Opts} opts @returns {Field}
+ */
+function field(sig, root, opts) {
+  const pass = new Map(); // one pass: nothing changes on the page while refind runs
+  const pool = opts.candidates ? shortlist(sig, opts.candidates, false, pass) : shortlist(sig, collectCandidates(sig, root, false, pass), true, pass);
+  let unreadable = 0;
+  /** @template T @param {() => T} read @returns {T | null} */
+  const guarded = (read) => { try { return read(); } catch { unreadable++; return null; } };
+  const placed = pool.map((element) => guarded(() => ({ element, context: contextOf(element, pass), path: ancestorPath(element) })));
+  let reported = 0;
+  const signed = /** @type {Where[]} */ (placed.filter(Boolean)).filter((c) => !sig.context || !contextClash(sig, c) || reported++ < REPORTED);
+  /** @param {Where[]} list */
+  const signOf = (list) => /** @type {{element: Element, signature: Signature}[]} */ (list.map(({ element, context, path }) =>
+    guarded(() => ({ element, signature: captureSignature(element, { place: false, context, path }, pass) }))).filter(Boolean));
+  const all = signOf(signed);
+  placeCandidates(sig, all, pass);
+  const every = scoreCandidates(sig, all);
+  // What carries the element's whole identity is read wherever it stands, for ownIdentity alone.
+  const identity = identityKeys(sig);
+  const far = identity.length ? /** @type {Where[]} */ (placed).filter((c) => c !== null && !signed.includes(c) && carriesAttrs(c.element, identity)) : [];
+  const carriersFrom = far.length ? (() => { const more = [...all, ...signOf(far)]; placeCandidates(sig, more, pass); return scoreCandidates(sig, more); })() : every;
+  if (opts.features) {
+    /** @type {any} */ (opts).out = every.slice(0, 8).map((x) => ({ element: x.element, score: x.score, loo: x.loo,
+      looField: x.looField, looSim: x.looSim, looAbsent: x.looAbsent, distinctive: x.distinctive, anchor: x.anchor, tagOk: x.tagOk }));
+  }
+  // Context: a candidate in another part of the page (the footer's "Blog" for the header's, the
+  // sign-up e-mail field for the login one, Bob's row for Alice's, the other widget's star) is
+  // another element, however well it matches; it stays among the candidates reported. How rare a
+  // field's value is, and so what singles a candidate out, is judged among what is left in its
+  // part of the page: the footer's "About" does not make the header's less itself.
+  const standing = standingZones(/** @type {Placed[]} */ (placed.filter((p) => p !== null)));
+  const isAside = all.map((c) => anotherElement(sig, c.signature, standing));
+  const aside = new Set(all.filter((_, i) => isAside[i]).map((c) => c.element));
+  // Set aside only for leaving the group that told it from its look-alikes, a candidate may still be
+  // the element moved out: it keeps a reworded copy from being taken in its stead.
+  const movedOut = sig.twins ? all.filter((c, i) => isAside[i] && !anotherElement(sig, c.signature))
+    .map((c) => ({ signature: c.signature, tagOk: c.signature.tag === sig.tag })) : [];
+  return { sig, threshold: opts.threshold ?? THRESHOLD, margin: opts.margin ?? MARGIN, every, left: scoreCandidates(sig, all.filter((_, i) => !isAside[i])),
+    aside, movedOut, placed, standing, carriersFrom, identity, unreadable, vetoed: "",
+    top: every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000, tag: s.signature.tag, name: s.signature.name, text: s.signature.text })) };
+}
+
+/**
+ * The answer `s`, unless an invariant turns it down (then null, and `f.vetoed` says why): it stands
+ * in another part of the page (unless `anywhere`: its own identity, whole, decided); it is of
+ * another kind (otherKind: the words a button held, moved out of it); none of its classes is the
+ * element's (a copy restyled); it carries a value that contradicts one the element
+ * had while another candidate contradicts none and says its words, or a mark of another element;
+ * it ties with another candidate on everything but its place, and is not standing in the
+ * element's own place. A candidate that could not be read leaves any answer short of the
+ * element to the letter in doubt.
+ * @param {Field} f @param {Scored} s @param {number} confidence @param {string} why @param {{anywhere?: boolean}} [opts]
+ * @returns {RefindResult | null}
+ */
+function found(f, s, confidence, why, opts = {}) {
+  const veto = (!opts.anywhere && f.aside.has(s.element) ? "it stands in another part of the page" : "")
+    || (otherKind(f.sig, s) ? "it is of another kind, no control, carrying nothing of the element's own" : "")
+    || (restyled(f.sig, s.signature) ? "none of its classes is the element's" : "")
+    || (lookOnlyElsewhere(f.sig, s.signature) ? "it keeps nothing of the element's own but its look, away from its place" : "")
+    || iconLost(f, s)
+    || swapped(f.sig, s.signature) || otherInstance(f.sig, s.signature) || contradictedBetter(f, s) || tiedButPlace(f, s);
+  if (veto) { f.vetoed = `${why}, but ${veto}`; return null; }
+  if (f.unreadable && confidence < 1) return { status: "ambiguous", element: null, confidence, candidates: f.top, why: `${why}, but a candidate could not be read` };
+  return { status: "found", element: s.element, confidence, candidates: f.top, why };
+}
+
+/**
+ * Gone is gone, where only the look is left: the element said who it was (a name, words, a label, a
+ * form name, link or test id) and the candidate says none of it — its name's source gone too — so
+ * only its tag and classes look like the element's; away from the element's place (see inPlace),
+ * among more of its look than there were, that is a look-alike, not the element (a nameless copy
+ * of a toolbar's button put lower down, the button itself deleted).
+ * @param {Signature} sig @param {Signature} c
+ */
+function lookOnlyElsewhere(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  const said = !!(sig.name || sig.text || sig.label) || OWN_KEYS.some((k) => A[k] !== undefined);
+  // Only where elements of its look came since (a copy put in, a record added): one moved or
+  // stripped alone among as many look-alikes is still the element, and so is one standing in
+  // the named row or card it stood in.
+  const more = (/** @type {Twins | undefined} */ x, /** @type {Twins | undefined} */ y) => !!y && y.n > (x?.n ?? 1);
+  if (!said || inPlace(sig, c) || !(more(sig.order, c.order) || more(sig.twins, c.twins)) || sameItem(sig, c)) return false;
+  // Says them: the same, reworded, or every one of them kept among more ("★" in "★ rated").
+  const says = (/** @type {string | undefined} */ a, /** @type {string | undefined} */ b) => {
+    if (!a || !b) return false;
+    const x = norm(a).toLowerCase(), y = norm(b).toLowerCase(), more = y.split(" ");
+    return x === y || reworded(a, b) || x.split(" ").every((w) => more.includes(w));
+  };
+  const saysName = says(sig.name, c.name), saysText = says(sig.text, c.text), saysLabel = says(sig.label, c.label);
+  return !saysName && !saysText && !saysLabel && !OWN_KEYS.some((k) => A[k] !== undefined && B[k] !== undefined);
+}
+
+/**
+ * A nameless control's icon is its name: a candidate whose icon lost a word of the element's
+ * ("text bold" → "text") while another candidate still shows that word is not told from it by
+ * the classes it kept.
+ * @param {Field} f @param {Scored} s
+ */
+function iconLost(f, s) {
+  const sig = f.sig;
+  if (sig.name || !sig.icon) return "";
+  const has = (/** @type {Signature} */ x) => (x.icon || "").split(" ");
+  const lost = has(sig).filter((w) => w && !has(s.signature).includes(w));
+  const other = lost.length ? f.left.find((d) => d !== s && d.tagOk && lost.every((w) => has(d.signature).includes(w))) : undefined;
+  return other ? `its icon lost "${lost.join(" ")}", which another candidate shows` : "";
+}
+
+/** What an element's author gave it to be known by, beside its words. */
+const OWN_KEYS = ["id", "name", "href", "value", "aria-label", "title", "alt", "placeholder", "for", "action", "src", ...TEST_ID_ATTRS];
+
+/**
+ * Whether a candidate is of another kind than the element — neither its tag nor a role standing in
+ * for it, nothing marking it as a control — and carries none of the element's own attributes: the
+ * words a button held, moved out of it, not the button redone as another tag.
+ * @param {Signature} sig @param {Scored} s
+ */
+function otherKind(sig, s) {
+  const A = sig.attrs || {}, B = s.signature.attrs || {};
+  return !s.tagOk && !isInteractiveCheap(s.element) && !Object.keys(A).some((k) => B[k] === A[k]);
+}
+
+/**
+ * A contradiction loses: `s` carries another value than the element had (another form name, link,
+ * value, label, placeholder, data key) while a candidate that could be it carries none, says its
+ * words and keeps every value `s` keeps — or a value where the element had none (a copy's mark)
+ * while such a candidate, keeping less, stands beside it. A form name, link, test id or value
+ * where the element had none marks another element on its own (see MARKS).
+ * @param {Field} f @param {Scored} s
+ */
+function contradictedBetter(f, s) {
+  const k = contradiction(f.sig, s.signature);
+  if (!k) return "";
+  const extra = f.sig.attrs?.[k] === undefined && k !== "label"; // a value where the element had none: a copy's mark
+  if (extra && isMark(f.sig, k)) return `it carries a ${k} the element never had`;
+  const other = f.left.find((d) => d !== s && d.element !== s.element && d.tagOk && !contradiction(f.sig, d.signature) && wordsAgree(f.sig, d.signature)
+    && (extra || keepsAll(f.sig, s.signature, d.signature)));
+  return other ? `it carries ${extra ? "a" : "another"} ${k} while another candidate carries none` : "";
+}
+
+/**
+ * Whether `d` keeps every recorded value that `s` keeps (attributes, label, classes): it merely
+ * lacks what it lacks — not a candidate that shares nothing with the element but an absence.
+ * @param {Signature} sig @param {Signature} s @param {Signature} d
+ */
+function keepsAll(sig, s, d) {
+  const A = sig.attrs || {}, S = s.attrs || {}, D = d.attrs || {};
+  const classes = (/** @type {Signature} */ x) => (x.classes || []).join(" ");
+  return Object.keys(A).every((k) => S[k] !== A[k] || D[k] === A[k]) && (s.label !== sig.label || d.label === sig.label)
+    && (classes(s) !== classes(sig) || classes(d) === classes(sig) || !d.classes?.length);
+}
+
+/**
+ * Gone is gone: a candidate that lacks an identifying value the element had and carries one it
+ * never had (a title where it had an aria-label, a data key of its own) is another element — the
+ * element's look-alike left behind when it went.
+ * @param {Signature} sig @param {Signature} c
+ */
+function swapped(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  const identifying = (/** @type {string} */ k) => (IDENTIFYING.has(k) && k !== "value") || k.startsWith("data-");
+  const lacks = Object.keys(A).some((k) => identifying(k) && B[k] === undefined);
+  const extra = Object.keys(B).find((k) => identifying(k) && A[k] === undefined && !(k === "href" && /^(#|javascript:)/i.test(B[k])));
+  return lacks && extra ? `it carries a ${extra} the element never had, and lacks one it had` : "";
+}
+
+/**
+ * A changed element in another component of its kind: where the element's component had look-alikes
+ * (two rating widgets, nothing naming either), a candidate that is not the element to the letter but
+ * for its place, inside one of them at another place, may be the other one's: place can say "not
+ * this one", never "this one".
+ * @param {Signature} sig @param {Signature} c
+ */
+function otherInstance(sig, c) {
+  const a = sig.hosts || [], b = c.hosts || [];
+  return a.some((h, i) => !!h && h !== b[i]) && !sameButPlace(sig, c) ? "it changed, and stands in another component like the element's" : "";
+}
+
+/**
+ * Position never decides alone: `s` ties with another candidate on everything but its place (its
+ * box, order, ancestors and the words around it) and ids that are not the element's, and does not stand in the element's own place —
+ * or does, but something else told the element from its look-alikes when it was captured (an icon,
+ * a label), and that is gone from `s` as from them: which is which may have changed with it. (One
+ * that still carries all it carried itself, in its place, is the element beside a copy of it, or
+ * out of a wrapper that named its item.) Only an
+ * element without a name of its own is named by the words before it ("Apple" before a bare
+ * checkbox): those words then tell it apart.
+ * @param {Field} f @param {Scored} s
+ */
+function tiedButPlace(f, s) {
+  if (inPlace(f.sig, s.signature) && (placeWasAll(f.sig) || sameItself(f.sig, s.signature))) return "";
+  const before = f.sig.name ? null : aroundParts(s.signature.neighbor)[0];
+  const mine = lessOtherId(f.sig, s.signature);
+  return f.left.some((d) => d !== s && d.element !== s.element && sameButPlace(mine, lessOtherId(f.sig, d.signature)) && (before === null || aroundParts(d.signature.neighbor)[0] === before))
+    ? "another candidate is the same but for its place" : "";
+}
+
+/**
+ * A candidate's signature without its id when that is neither the element's nor the element's
+ * grown a suffix ("code-r7k2" for "code"): an id the element never carried tells nothing of which
+ * is the element.
+ * @param {Signature} sig @param {Signature} c @returns {Signature}
+ */
+function lessOtherId(sig, c) {
+  const id = c.attrs?.id, was = sig.attrs?.id || "";
+  if (id === undefined || id === was || extendsId(id, was)) return c;
+  const { id: _, ...attrs } = c.attrs;
+  return { ...c, attrs };
+}
+
+/** 0. Nothing changed: one candidate is the captured element to the letter, in the same place. @param {Field} f @returns {RefindResult | null} */
+function unchanged(f) {
+  const same = f.every.filter((s) => sameToTheLetter(f.sig, s.signature));
+  return same.length === 1 ? found(f, same[0], 1, "unchanged, in its place") : null;
+}
+
+/**
+ * 1. An untouched original wins: the one candidate that still carries every attribute, class,
+ *    word, label and context value the signature recorded — whatever was put, moved or copied
+ *    around it — when it was the one such element when captured (see signature.js peersOf: a
+ *    signature from before peers were counted says nothing of them).
+ * @param {Field} f @returns {RefindResult | null}
+ */
+function untouched(f) {
+  if (placeWasAll(f.sig)) return null;
+  const exact = f.every.filter((s) => sameButPlace(f.sig, s.signature));
+  return exact.length === 1 ? found(f, exact[0], 1, "untouched: it carries every value it had, and no other element does") : null;
+}
+
+/**
+ * 2. Its own identity, whole (every key the page's author gave it: id, test id, link target, form
+ *    name and a checkbox's value) on exactly one candidate, in the same component and the same row
+ *    or card: that one is it, whatever its words or place now say (the page's language switched, a
+ *    copy of it was put beside it). When its words say something else and another candidate still
+ *    says them, the two disagree: abstain.
+ * @param {Field} f @returns {RefindResult | null}
+ */
+function ownIdentity(f) {
+  const { sig, identity, standing } = f;
+  const carriers = identity.length ? f.carriersFrom.filter((s) => carries(s.signature, identity)) : [];
+  if (carriers.length !== 1) return null;
+  const c = carriers[0];
+  const was = norm(sig.name || "").toLowerCase(), now = norm(c.signature.name || "").toLowerCase();
+  // (a rival is one that could be the element: not another record, part of the page or target)
+  const nearNow = textSim(sig.name || "", c.signature.name || "") ?? 0;
+  const could = (/** @type {Scored} */ s) => s !== c && s.tagOk && !anotherElement(sig, s.signature, standing);
+  const rival = was !== now && !!was && f.carriersFrom.some((s) => could(s) && norm(s.signature.name || "").toLowerCase() === was);
+  // The element itself may have lost that attribute (it still says its words at least as well):
+  // then identity decides nothing, and the phases after it do.
+  const lost = was !== now && f.carriersFrom.some((s) => could(s) && identity.some(([k]) => (s.signature.attrs || {})[k] === undefined)
+    && (textSim(sig.name || "", s.signature.name || "") ?? 0) >= nearNow);
+  if (!sameComponent(sig, c.signature) || !(c.tagOk || c.signature.role === sig.role) || !itemAllows(f, c) || !zonesAllow(f, c)
+    || numbers(was) !== numbers(now)) return null;
+  if (rival) return { status: "ambiguous", element: null, confidence: c.score, candidates: f.top,
+    why: `its identity (${identityText(identity)}) and its words ("${cut(sig.name, 40)}") point to different elements` };
+  return lost ? null : found(f, c, Math.max(c.score, /** @type {number} */ (c.loo ?? 0)), `the only element with its identity (${identityText(identity)})`, { anywhere: true });
+}
+
+/**
+ * Whether the carrier of the element's identity may stand in the row or card it stands in: another
+ * one than the element's is another record's control while the element's own row still stands
+ * elsewhere, or when all it has is an id with a number (a place in a list, which a re-render may
+ * give to the next record); with its row's words gone everywhere (translated, reworded) a target
+ * or a name keeps naming it. Not a copy put in a row when the element stood in none.
+ * @param {Field} f @param {Scored} c
+ */
+function itemAllows(f, c) {
+  const sig = f.sig;
+  const itemStands = !!sig.context?.item && f.placed.some((p) => p !== null && p.element !== c.element && sameItem(sig, p));
+  const strong = f.identity.some(([k, v]) => k !== "id" || !/\d/.test(v));
+  const intoRow = !sig.context?.item && !!c.signature.context?.item?.startsWith("r:");
+  return !intoRow && (!otherItem(sig, c.signature) || (!itemStands && strong));
+}
+
+/**
+ * Likewise out of the parts of the page it stood in (the header's nav, a named section) while they
+ * still stand — the footer's link to the same page is another link — and never into a kind of part
+ * it was never in (a copy put in another section once it was gone): a page redone in another
+ * language keeps the kinds of its parts, only their names change.
+ * @param {Field} f @param {Scored} c
+ */
+function zonesAllow(f, c) {
+  const zones = f.sig.context?.zones || [];
+  const zonesStand = zones.some((_, i) => f.standing.has(zones.slice(i).join(ZONE_SEP)));
+  const bare = (/** @type {Signature} */ x) => ({ ...x, context: x.context ? { zones: x.context.zones, item: "" } : undefined });
+  const kindsOf = (/** @type {string[]} */ z) => z.map((x) => x.slice(0, x.indexOf(":")));
+  const wasIn = kindsOf(zones);
+  const newKind = kindsOf(c.signature.context?.zones || []).some((k) => !wasIn.includes(k));
+  return !newKind && (!zonesStand || !contextClash(bare(f.sig), bare(c.signature), f.standing));
+}
+
+/**
+ * 3. Look-alikes, by what tells them apart: among the candidates left in the element's part of the
+ *    page, the first of these that the invariants admit — the whole signature; an anchor (its id or
+ *    test id alone); one thing changed; its place among look-alikes where that place still holds;
+ *    the one its form knows by name; the one whose own features lead; the one that says every word
+ *    of it. A candidate whose name or words were tweaked is not taken while another one (its own
+ *    look-alikes aside) still says them word for word.
+ * @param {Field} f @returns {RefindResult | null}
+ */
+function byEvidence(f) {
+  if (!f.left.length) return null;
+  const e = evidence(f);
+  for (const rule of [wholeSignature, anchored, oneThingChanged, placeAmongLookAlikes, placeAmongItsKind, knownByName, ownFeatures, everyWord]) {
+    for (const [s, confidence, why] of rule(f, e)) {
+      if (e.tweaked(s)) { f.vetoed = `${why}, but its words were tweaked while another candidate says them word for word`; continue; }
+      const r = found(f, s, confidence, why);
+      if (r) return r;
+    }
+  }
+  return null;
+}
+
+/** 4. Nothing clear: not found (nothing close, or everything is another element) or ambiguous, with why. @param {Field} f @returns {RefindResult} */
+function undecided(f) {
+  const best = f.left[0], second = f.left[1];
+  if (!best) return { status: "not_found", element: null, confidence: 0, candidates: f.top,
+    why: f.every.length ? "every candidate is another element (another part of the page, record, name or target)" : "nothing like it on the page" };
+  if (best.score < f.threshold) return { status: "not_found", element: null, confidence: best.score, candidates: f.top,
+    why: `nothing matches well enough (best ${best.score.toFixed(2)} < ${f.threshold})` };
+  return { status: "ambiguous", element: null, confidence: best.score, candidates: f.top,
+    why: f.vetoed || (second ? `no candidate clearly beats the others (${best.score.toFixed(2)} and ${second.score.toFixed(2)})` : "its one candidate is not told apart by anything of its own") };
+}
+
+/**
+ * Whether a candidate has classes and none of them is the element's (which may have had none): a
+ * copy restyled, the element perhaps gone — told by nothing of its own but its look, it is not
+ * taken for the element.
+ * @param {Signature} sig @param {Signature} c
+ */
+function restyled(sig, c) {
+  const a = sig.classes || [], b = c.classes || [];
+  return b.length > 0 && !a.some((x) => b.includes(x));
+}
+
+/**
+ * @typedef {Array<[Scored, number, string]>} Picks what a rule would take, in order: the candidate,
+ *   the confidence, why
+ * @typedef {{resized: (s: Scored) => boolean, tweaked: (s: Scored) => boolean, ownOf: (s: Scored) => number,
+ *   eligible: Scored[]}} Evidence
+ */
+
+/**
+ * What the look-alike rules share. The one look-alike left in the item it was captured in (its
+ * copies in the other posts or rows set aside) is not refused for its size: no look-alike of that
+ * item can have slid into its place, and moving it about its item may resize it. A candidate whose
+ * words were tweaked is not taken while another one still says exactly what the element said (a
+ * copy with a word tweaked put beside it, the element itself moved) — words that are gone (a dropped
+ * aria-label leaves "×") are no such tweak, and those that keep the exact words are no rival when
+ * they are the element's own look-alikes, all still there but one (five stars, one reworded: that
+ * one is it). A container whose words are those of a candidate inside it that matches the element
+ * better (a wrapper around it) is not the element.
+ * @param {Field} f @returns {Evidence}
+ */
+function evidence(f) {
+  const sig = f.sig, scored = f.left;
+  const lookKeyWas = lookKeyOfSignature(sig);
+  const alikeLeft = sig.context?.item ? scored.filter((s) => lookKeyOfSignature(s.signature) === lookKeyWas && sameItem(sig, s.signature)) : [];
+  const soleInItem = alikeLeft.length === 1 ? alikeLeft[0] : null;
+  const resized = (/** @type {Scored} */ s) => s !== soleInItem && otherTwin(sig, s);
+  /** Whether those are exactly the element's look-alikes, all there, among themselves. @param {Array<{signature: Signature}>} list */
+  const areItsTwins = (list) => !!sig.twins && list.length === sig.twins.n - 1
+    && list.every((s) => lookKeyOfSignature(s.signature) === lookKeyWas && s.signature.twins?.n === list.length && (s.signature.hosts || []).join(" ") === (sig.hosts || []).join(" "));
+  /** @param {"name" | "text"} k */
+  const saidBy = (k) => {
+    const exact = sig[k] ? [...scored, ...f.movedOut].filter((s) => s.signature[k] === sig[k] && s.tagOk) : [];
+    return exact.length > 0 && !areItsTwins(exact);
+  };
+  const nameSaid = saidBy("name"), textSaid = saidBy("text");
+  const tweak = (/** @type {string} */ now, /** @type {string} */ was) => now !== was && (textSim(now, was) ?? 0) > NEAR * OTHER_NUMBER;
+  /** @type {Map<Scored, number>} */ const owns = new Map();
+  const ownOf = (/** @type {Scored} */ s) => owns.get(s) ?? owns.set(s, ownScore(sig, s, goneFields(sig, s.signature))).get(s) ?? 0;
+  const holdsBetter = (/** @type {Scored} */ s) => scored.some((d) => d !== s && d.tagOk && d.element !== s.element && containsOf(s.element, d.element) && ownOf(d) > ownOf(s));
+  return {
+    resized,
+    tweaked: (s) => (nameSaid && tweak(s.signature.name, sig.name)) || (textSaid && tweak(s.signature.text, sig.text)),
+    ownOf,
+    eligible: scored.filter((s) => s.tagOk && !clashes(sig, s.signature) && !fewerTwins(sig, s) && !resized(s) && !holdsBetter(s)),
+  };
+}
+
+/**
+ * The whole signature: a clear best that something singles out. Look-alikes that only their place
+ * tells apart (twenty "Add to cart" buttons) are refused: the target may be gone and a neighbour
+ * slid into its place. A best that is singled out over a runner-up that is not needs a smaller lead.
+ * @param {Field} f @param {Evidence} e @returns {Picks}
+ */
+function wholeSignature(f, e) {
+  const [best, second] = f.left;
+  const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : f.margin;
+  return best.score >= f.threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !e.resized(best) && !fewerTwins(f.sig, best)
+    ? [[best, best.score, `its whole description matches best (${best.score.toFixed(2)}, next ${second ? second.score.toFixed(2) : "none"})`]] : [];
+}
+
+/**
+ * An anchor: the only element on the page with the captured id / test id (or numbered data key, or
+ * numbered link with the same name), of a compatible kind. A unique id the page's author gave it
+ * names it even when it changed kind (a select redone as a custom dropdown); an id that now extends
+ * the captured one ("email" → "email-x7a9") is taken when nothing but the id changed.
+ * @param {Field} f @returns {Picks}
+ */
+function anchored(f) {
+  /** @type {Picks} */ const out = [];
+  const anchors = f.left.filter((s) => s.anchor && (s.tagOk || (s.idAnchor && isInteractiveCheap(s.element))));
+  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) out.push([anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo)), "the only element with its id, test id or numbered key"]);
+  const oldId = f.sig.attrs?.id || "";
+  if (oldId && !isGeneratedId(oldId)) {
+    const ext = f.left.filter((s) => extendsId(s.signature.attrs?.id || "", oldId));
+    const e = ext[0];
+    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) out.push([e, /** @type {number} */ (e.loo), "its id now extends the one it had, nothing else changed"]);
+  }
+  return out;
+}
+
+/**
+ * One thing changed: the tolerant score (the field that lost most left out) of the best is high and
+ * well ahead of everyone else's. Not when what changed is its place (box, neighbours, path: a twin
+ * slides into a deleted element's place), nor when an identifying attribute now has another value
+ * (another element) rather than being gone; a dropped attribute is trusted with a smaller lead. What
+ * changed must still look like a change of the same thing: a tweaked text shares something with
+ * the old one ("Submit" → "Submits"; not "1" → ">"), a renamed id keeps its stem or was a generated
+ * one, a link that now points elsewhere kept its numbers (/buy/1750 is not /buy/1753).
+ * @param {Field} f @returns {Picks}
+ */
+function oneThingChanged(f) {
+  const byLoo = f.left.slice().sort((a, b) => /** @type {number} */ (b.loo) - /** @type {number} */ (a.loo));
+  const b = byLoo[0], s2 = byLoo[1];
+  const loo = /** @type {number} */ (b.loo), loo2 = s2 ? /** @type {number} */ (s2.loo) : 0;
+  const field = b.looField || "";
+  const oldId = f.sig.attrs?.id || "", newId = b.signature.attrs?.id || "";
+  const oldHref = f.sig.attrs?.href || "", newHref = b.signature.attrs?.href || "";
+  const sameThing = ATTR_FIELDS.has(field) && b.looAbsent ? true : TEXT_FIELDS.has(field) ? (b.looSim ?? 0) > NEAR * OTHER_NUMBER
+    : field === "id" ? !newId || isGeneratedId(oldId) || extendsId(newId, oldId) || (textSim(oldId, newId) ?? 0) >= 0.5
+    : field === "href" ? numbers(hrefKey(oldHref)) === numbers(hrefKey(newHref))
+    : !IDENTITY_FIELDS.has(field);
+  if (!b.tagOk || !sameThing || loo < LOO_THRESHOLD || b.score < LOO_FLOOR || PLACE_FIELDS.has(field)) return [];
+  return (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN)
+    ? [[b, loo, `one thing changed (${field}), the rest matches (${loo.toFixed(2)}, next ${loo2.toFixed(2)})`]] : [];
+}
+
+/**
+ * Its place among look-alikes (a grid of bare checkboxes, a "Send review" button per form): the
+ * element that looks the same and stands k-th of the same n as the target did — only when the count
+ * is unchanged (a deleted look-alike makes it drop, and the next one slides into the place), when
+ * nothing it has contradicts the target, when no other candidate matches the target's own features
+ * (all but its place) better, when the words around it do not say something else, when no other
+ * look-alike alone still has the words around the target, and when no other look-alike stands
+ * clearly nearer its spot (inside a component's shadow root the look-alikes are its component's
+ * alone: which stands nearer says nothing). Or the k-th of the same n with its tag standing in its
+ * own spot, saying a reworded form of what it said ("★" → "★s": it has left its look-alikes, which
+ * all stay). `found` still turns down one that ties with another but for a place it has left.
+ * @param {Field} f @param {Evidence} ev @returns {Picks}
+ */
+function placeAmongLookAlikes(f, ev) {
+  const sig = f.sig, scored = f.left;
+  /** @type {Picks} */ const out = [];
+  const t = sig.twins, hostsKey = (sig.hosts || []).join(" ");
+  if (t) {
+    const key = lookKeyOfSignature(sig);
+    const alike = scored.filter((s) => s.signature.twins?.n === t.n && lookKeyOfSignature(s.signature) === key && (s.signature.hosts || []).join(" ") === hostsKey);
+    const at = alike.filter((s) => s.signature.twins?.k === t.k);
+    const e = at[0];
+    if (at.length === 1) {
+      const sameWords = aroundTells(sig) ? alike.filter((s) => (neighborSim(sig.neighbor, s.signature.neighbor) ?? 0) >= 0.9) : [];
+      const closest = Math.max(...alike.map((s) => boxSim(sig.box, s.signature.box) ?? 0));
+      const moved = (boxSim(sig.box, e.signature.box) ?? 0) < STILL;
+      const gone = goneFields(sig, e.signature);
+      if (!clashes(sig, e.signature) && !ev.resized(e) && wordsAroundClash(sig.neighbor, e.signature.neighbor) < (moved ? 1 : 2)
+        && ownScore(sig, e, gone) >= bestOwnScore(sig, scored, gone) - TWIN_OWN_SLACK && !(sameWords.length === 1 && sameWords[0] !== e)
+        && (!!sig.hosts?.length || (boxSim(sig.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK)) {
+        out.push([e, Math.max(e.score, /** @type {number} */ (e.loo)), "its place among its look-alikes, nothing contradicting it"]);
+      }
+    }
+  }
+  const ord = sig.order;
+  if (ord && sig.name) {
+    const spot = scored.filter((s) => s.tagOk && s.signature.order?.k === ord.k && s.signature.order?.n === ord.n
+      && (s.signature.hosts || []).join(" ") === hostsKey && sameSpot(sig.box, s.signature.box));
+    const e = spot[0];
+    if (spot.length === 1 && e.signature.name !== sig.name && !clashes(sig, e.signature) && (textSim(e.signature.name, sig.name) ?? 0) > NEAR * OTHER_NUMBER) {
+      out.push([e, Math.max(e.score, /** @type {number} */ (e.loo)), "its place among its look-alikes, its words reworded"]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Its place among the elements with its tag, when the one thing about it that changed is gone (an
+ * attribute dropped — a checkbox that lost its type): the k-th of the same n, with nothing else
+ * matching the target's own features better.
+ * @param {Field} f @returns {Picks}
+ */
+function placeAmongItsKind(f) {
+  const sig = f.sig, o = sig.order;
+  if (!o) return [];
+  const at = f.left.filter((s) => s.signature.tag === sig.tag && s.signature.order?.n === o.n && s.signature.order?.k === o.k);
+  const e = at[0];
+  if (at.length !== 1) return [];
+  const changed = [e.looField || "", ...(e.looField === "type" ? ["role"] : [])];
+  const gone = e.looAbsent || (e.looField === "classes" && !e.signature.classes.length); // gone, not another value
+  return gone && /** @type {number} */ (e.loo) >= LOO_THRESHOLD && !clashes(sig, e.signature)
+    && ownScore(sig, e, changed) >= bestOwnScore(sig, f.left, changed) - TWIN_OWN_SLACK
+    ? [[e, /** @type {number} */ (e.loo), "its place among the elements of its kind, the one change gone"]] : [];
+}
+
+/**
+ * The one left in its part of the page that the form knows by the captured name (and value: a radio
+ * of its group) — the only one there carrying it: two fields of one name (a copy of it put beside
+ * it) are not told apart by it.
+ * @param {Field} f @param {Evidence} e @returns {Picks}
+ */
+function knownByName(f, e) {
+  if (!f.sig.attrs?.name) return [];
+  const named = f.left.filter((s) => { const x = fieldSims(f.sig, s.signature); return x.nameAttr === 1 && x.value !== 0 && x.type !== 0; });
+  return named.length === 1 && e.eligible.includes(named[0]) && /** @type {number} */ (named[0].loo) >= LOO_FLOOR
+    ? [[named[0], /** @type {number} */ (named[0].loo), "the one its form knows by its name"]] : [];
+}
+
+/**
+ * The one left in its part of the page whose own features (all but where it is) match and lead — a
+ * checkbox moved out of its label, a logo out of its header — when it has features of its own to
+ * match: a nameless, wordless icon whose classes are gone has nothing left that says it is the
+ * element.
+ * @param {Field} f @param {Evidence} e @returns {Picks}
+ */
+function ownFeatures(f, e) {
+  const own = ranked(e);
+  const a = own[0], b = own[1];
+  return a && ownEvidence(f.sig, a.s, goneFields(f.sig, a.s.signature)) && a.own >= SOLE_OWN && (!b || a.own - b.own >= SOLE_MARGIN) && a.s.score >= LOO_FLOOR
+    ? [[a.s, a.s.score, "its own features match and lead"]] : [];
+}
+
+/**
+ * The one that still says every word of it, beside copies that differ from it by words alone (a
+ * reworded copy put next to it, while it moved): what it is outweighs where it is. Not one whose
+ * words are gone: it says none of them.
+ * @param {Field} f @param {Evidence} e @returns {Picks}
+ */
+function everyWord(f, e) {
+  const own = ranked(e);
+  const a = own[0];
+  const WORDS = ["name", "text", "label", "placeholder", "title", "alt"];
+  return a && a.own >= 1 - 1e-9 && !lostWords(f.sig, a.s.signature) && ownEvidence(f.sig, a.s, goneFields(f.sig, a.s.signature)) && a.s.score >= LOO_FLOOR
+    && own.slice(1).every((o) => o.own < 1 - 1e-9 && ownScore(f.sig, o.s, [...goneFields(f.sig, o.s.signature), ...WORDS]) >= 1 - 1e-9)
+    ? [[a.s, a.s.score, "the one that still says every word of it"]] : [];
+}
+
+/**
+ * Whether a candidate lost words the element had (its label, a naming attribute, the name that came
+ * from them): it no longer says them, so it cannot be the one that says every word.
+ * @param {Signature} sig @param {Signature} c
+ */
+function lostWords(sig, c) {
+  return nameGone(sig, c) || (!!sig.label && !c.label) || ["aria-label", "title", "alt", "placeholder"].some((a) => sig.attrs?.[a] && !c.attrs?.[a]);
+}
+
+/** The eligible candidates by their own score, best first. @param {Evidence} e */
+function ranked(e) { return e.eligible.map((s) => ({ s, own: e.ownOf(s) })).sort((a, b) => b.own - a.own); }
+
+/**
+ * Whether a candidate is the captured element with nothing changed: every field the same (its
+ * state and focus aside), in the same place — and not one whose look-alikes became fewer (a twin
+ * that slid into the place of a deleted one can look the same to the letter).
+ * @param {Signature} sig @param {Signature} c
+ */
+function sameToTheLetter(sig, c) {
+  if (sig.v !== c.v || sig.tag !== c.tag || sig.name !== c.name || sig.text !== c.text || sig.label !== c.label || sig.neighbor !== c.neighbor
+    || (sig.icon || "") !== (c.icon || "") || (sig.shows || "") !== (c.shows || "")) return false;
+  if (sig.twins && (!c.twins || c.twins.n < sig.twins.n)) return false;
+  if (sig.order && c.order && c.order.n < sig.order.n) return false;
+  const a = sig.box, b = c.box;
+  if (!a || !b || a.x !== b.x || a.y !== b.y || a.w !== b.w || a.h !== b.h) return false;
+  return JSON.stringify([sig.attrs, sig.classes, sig.path, sig.frame, sig.shadow, sig.hosts || [], sig.context || null])
+    === JSON.stringify([c.attrs, c.classes, c.path, c.frame, c.shadow, c.hosts || [], c.context || null]);
+}
+
+/**
+ * Whether two signatures say the same element but for its place: the same itself (sameItself) in
+ * the same parts of the page, item and components. Its box, its order, its ancestors, the words
+ * around it and its state are where and how it is, not what it is.
+ * @param {Signature} a @param {Signature} b
+ */
+function sameButPlace(a, b) {
+  return sameItself(a, b) && contextKey(a) === contextKey(b);
+}
+
+/** Each context as text, written once: a re-find compares the same candidates' contexts many times. @type {WeakMap<Context, string>} */
+const contextKeys = new WeakMap();
+
+/** @param {Signature} s */
+function contextKey(s) {
+  const c = s.context;
+  if (!c) return "null";
+  let k = contextKeys.get(c);
+  if (k === undefined) { k = JSON.stringify(c); contextKeys.set(c, k); }
+  return k;
+}
+
+/**
+ * Whether two signatures say the same of the element itself: tag, role, name, words, label, icon,
+ * every recorded attribute and class, its frames and shadow hosts.
+ * @param {Signature} a @param {Signature} b
+ */
+function sameItself(a, b) {
+  return a.tag === b.tag && a.role === b.role && a.name === b.name && a.text === b.text && a.label === b.label
+    && (a.icon || "") === (b.icon || "") && (a.shows || "") === (b.shows || "") && sameRecord(a.attrs, b.attrs)
+    && (a.classes || []).join(" ") === (b.classes || []).join(" ") && (a.frame || []).join(">") === (b.frame || []).join(">")
+    && (a.shadow || []).join(">") === (b.shadow || []).join(">");
+}
+
+/** Whether two attribute records hold the same values. @param {Record<string, string>} a @param {Record<string, string>} b */
+function sameRecord(a = {}, b = {}) {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}
+
+/**
+ * Whether a candidate stands in the element's own place, all of it: the same box and ancestors (a
+ * build's classes aside) — or, with one wrapper put around it or taken from around it, the same
+ * ancestors but that one and the k-th of as many look-alikes as it was (a block wrapper drops it to
+ * the next line) — the same words around it (sameAround), in components at the same places, among
+ * no fewer look-alikes (when one is gone, the next may have slid into its place).
+ * @param {Signature} sig @param {Signature} c
+ */
+function inPlace(sig, c) {
+  const a = sig.box, b = c.box;
+  const kept = (/** @type {Twins | undefined} */ x, /** @type {Twins | undefined} */ y) => !x || (!!y && y.n >= x.n);
+  if (!a || !b || !kept(sig.order, c.order) || !kept(sig.twins, c.twins) || (sig.hosts || []).join(" ") !== (c.hosts || []).join(" ")
+    || !sameAround(sig, c)) return false;
+  const p = (sig.path || []).map(stepTag), q = (c.path || []).map(stepTag);
+  if (p.join(">") === q.join(">")) return Math.abs(a.x - b.x) <= 1 && Math.abs(a.y - b.y) <= 1 && Math.abs(a.w - b.w) <= 1 && Math.abs(a.h - b.h) <= 1;
+  const same = (/** @type {Twins | undefined} */ x, /** @type {Twins | undefined} */ y) => !x === !y && (!x || (!!y && x.k === y.k && x.n === y.n));
+  return (unwrapped(p, q) || unwrapped(q, p)) && same(sig.order, c.order) && same(sig.twins, c.twins);
+}
+
+/** A path step's tag ("div.stars" → "div"). @param {string} x */
+function stepTag(x) { return x.split(/[.#]/)[0]; }
+
+/**
+ * Whether nothing but its place told the element from its look-alikes when it was captured (see
+ * signature.js peersOf; a signature from before peers were counted says nothing of it).
+ * @param {Signature} sig
+ */
+function placeWasAll(sig) { return (sig.v ?? 0) < 4 || (sig.peers ?? 1) > 1; }
+
+/**
+ * Whether the words around a candidate are the element's: the same before it, and the same after
+ * it — or, after it, a near copy's words, not its own (a copy put right after the element leaves
+ * it in its place; one put right before it takes the place, and then the element follows it,
+ * saying its own words).
+ * @param {Signature} sig @param {Signature} c
+ */
+function sameAround(sig, c) {
+  if (sig.neighbor === c.neighbor) return true;
+  const [b0, a0] = aroundParts(sig.neighbor), [b1, a1] = aroundParts(c.neighbor);
+  const own = norm(c.text || c.name).split(" ");
+  return b0 === b1 && !!own[0] && a1.split(" ").slice(0, own.length).join(" ") !== own.join(" ");
+}
+
+/** Keys a re-render does not give an element that had none (a form name, a link target, a test id,
+ * a checkbox's value): one where the element had none marks another element, whatever else stands. */
+const MARKS = new Set(["name", "href", "value", ...TEST_ID_ATTRS]);
+
+/** A data- attribute named for a state the page flips as the user works (data-state, data-active,
+ * data-focus-visible…): a re-render may add it to the element itself. */
+const STATE_DATA = /^data-(.+-)?(state|active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|highlighted|pressed|expanded|collapsed|checked|loading|visible|hidden|current|invalid|valid|touched|dirty|placement|side|align|orientation|drag\w*|animat\w*|transition\w*)$/i;
+
+/**
+ * Whether a key the element did not have, found on a candidate, marks another element: one of
+ * MARKS, or a data- attribute that is no state (a record's key, a variant, a clone's tag) — when
+ * the signature recorded every data- attribute the element had (it keeps the first DATA_KEPT).
+ * @param {Signature} sig @param {string} k
+ */
+function isMark(sig, k) {
+  if (MARKS.has(k)) return true;
+  const kept = Object.keys(sig.attrs || {}).filter((a) => a.startsWith("data-")).length;
+  return k.startsWith("data-") && !STATE_DATA.test(k) && kept < DATA_KEPT;
+}
+
+/** Attributes whose other value — or a value where the element had none — says another element. */
+const IDENTIFYING = new Set(["name", "href", "value", "aria-label", "placeholder", "title", "alt", ...TEST_ID_ATTRS]);
+
+/** Of those, the ones that hold words: reworded ("Email" → "Emails") is the same value. */
+const WORD_ATTRS = new Set(["aria-label", "placeholder", "title", "alt"]);
+
+/**
+ * The identifying value a candidate carries that contradicts the element's, or "": another form
+ * name, link, value (a checkbox's, a button's), label, placeholder, title, test id or data key than
+ * it had — or one where it had none (a copy's marker). A value that is gone contradicts nothing.
+ * @param {Signature} sig @param {Signature} c
+ */
+function contradiction(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  const valueNames = sig.tag === "button" || sig.tag === "option" || /^(checkbox|radio|submit|button|reset|image)$/i.test(A.type || "");
+  for (const k of new Set([...Object.keys(A), ...Object.keys(B)])) {
+    if (!(IDENTIFYING.has(k) || k.startsWith("data-")) || (k === "value" && !valueNames)) continue;
+    const a = A[k], b = B[k];
+    if (b === undefined || a === b) continue;
+    if (a === undefined) { if (k === "href" && /^(#|javascript:)/i.test(b)) continue; return k; }
+    if (WORD_ATTRS.has(k) ? !reworded(a, b) : k === "href" ? hrefKey(a) !== hrefKey(b) : k === "name" ? !extendsId(b, a) : true) return k;
+  }
+  return sig.label && c.label && !reworded(sig.label, c.label) ? "label" : "";
+}
+
+/**
+ * Whether a candidate says the element's words: its name (or a rewording of it, or the name's
+ * source is gone), its icon, words where it had words.
+ * @param {Signature} sig @param {Signature} d
+ */
+function wordsAgree(sig, d) {
+  const named = sig.name === d.name || (!!sig.name && !!d.name && reworded(sig.name, d.name)) || nameGone(sig, d);
+  return named && (!sig.icon || !d.icon || sig.icon === d.icon) && !!sig.text === !!d.text;
+}
+
+/**
+ * Whether a candidate stands in a component named otherwise than the element's ("Rate the author",
+ * not "Rate this article"; "Rate the recipe 2", not "Rate the recipe"; or named where the element's
+ * was not). Said only of signatures that
+ * record what names their components.
+ * @param {Signature} sig @param {Signature} c
+ */
+function otherComponent(sig, c) {
+  const a = sig.context?.components, b = c.context?.components;
+  if (!a || !b) return false;
+  return a.length !== b.length || a.some((x, i) => x !== b[i] && !(!!x && !!b[i] && sameWords(x, b[i]) && numbers(x) === numbers(b[i])));
+}
+
+/**
+ * Whether a candidate has an identifying value that contradicts the signature's: another id (not a
+ * generated one), label, test id or data key, or only other classes. A value that is gone is not a
+ * contradiction.
+ * @param {Signature} sig @param {Signature} c
+ */
+function clashes(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  if (A.id && B.id && A.id !== B.id && !isGeneratedId(A.id) && !extendsId(B.id, A.id)) return true;
+  if (sig.label && c.label && !reworded(sig.label, c.label)) return true;
+  for (const k of Object.keys(A)) if (k.startsWith("data-") && B[k] && B[k] !== A[k]) return true;
+  return restyled(sig, c);
+}
+
+/**
+ * Whether two texts say the same thing, perhaps reworded: nearly the same, or a word grown or
+ * shrunk ("Email" → "Emails"), with the same numbers and no word replaced by another.
+ * @param {string} a @param {string} b
+ */
+function reworded(a, b) {
+  const x = norm(a).toLowerCase(), y = norm(b).toLowerCase();
+  if (numbers(x) !== numbers(y)) return false;
+  const sim = textSim(a, b) ?? 0;
+  return sim >= 0.9 || (sim >= 0.7 && !replacedWord(x, y));
+}
+
+/**
+ * Whether a candidate that looks just like the target (a look-alike of it) has another size: inputs
+ * of different widths in a column, where one slides into the place of another that went away.
+ * Re-rendering the same element seldom resizes it.
+ * @param {Signature} sig @param {Scored} s
+ */
+function otherTwin(sig, s) {
+  if (!sig.twins || !sig.box || !s.signature.box || lookKeyOfSignature(s.signature) !== lookKeyOfSignature(sig)) return false;
+  const a = sig.box, b = s.signature.box;
+  const off = (/** @type {number} */ x, /** @type {number} */ y) => Math.abs(x - y) > Math.max(4, 0.15 * Math.max(x, y));
+  return off(a.w, b.w) || off(a.h, b.h);
+}
+
+/**
+ * Whether a candidate is a look-alike of the target and there are fewer of them now: one was
+ * removed, and the one in the target's old place may be its neighbour slid over.
+ * @param {Signature} sig @param {Scored} s
+ */
+function fewerTwins(sig, s) {
+  const t = sig.twins, c = s.signature.twins;
+  return !!t && (!c || c.n < t.n) && lookKeyOfSignature(s.signature) === lookKeyOfSignature(sig);
+}
+
+/**
+ * The attribute fields a candidate no longer has, or has with the captured id extended ("email" →
+ * "email-x7a9"): gone rather than saying something else, so they do not count against it.
+ * @param {Signature} sig @param {Signature} c
+ */
+function goneFields(sig, c) {
+  const B = c.attrs || {};
+  const out = Object.entries(ATTR_OF).filter(([, a]) => a !== "type" && (a === "testid" ? !TEST_ID_ATTRS.some((k) => B[k]) : !B[a])).map(([f]) => f);
+  if (sig.attrs?.id && extendsId(B.id || "", sig.attrs.id)) out.push("id");
+  if (nameGone(sig, c)) out.push("name");
+  if (sig.label && !c.label) out.push("label");
+  // Classes no longer readable (rehashed by a build) are gone, not other ones.
+  if (sig.classes?.length && !c.classes?.length) out.push("classes");
+  return out;
+}
+
+/**
+ * Whether the captured name came from something the candidate no longer has: an attribute
+ * (aria-label, title, alt, placeholder: "1 star" dropped leaves "★"), or its label (a renamed id
+ * no longer matches the label's `for`) — gone, not another name.
+ * @param {Signature} sig @param {Signature} c
+ */
+function nameGone(sig, c) {
+  const B = c.attrs || {};
+  if (c.name === sig.name) return false;
+  if (sig.label && !c.label && norm(sig.label) === sig.name) return true;
+  return ["aria-label", "title", "alt", "placeholder"].some((a) => sig.attrs?.[a] && !B[a] && norm(sig.attrs[a]) === sig.name);
+}
+
+/**
+ * Whether something the element is, beyond its tag and where it is, matches in the candidate: a
+ * name, words, a role, a type, another attribute, a label or classes, leaving out the fields in
+ * `skip`.
+ * @param {Signature} sig @param {Scored} s @param {string[]} skip
+ */
+function ownEvidence(sig, s, skip) {
+  const f = fieldSims(sig, s.signature);
+  return Object.keys(WEIGHTS).some((k) => k !== "tag" && k !== "frame" && !PLACE_FIELDS.has(k) && !skip.includes(k) && (f[k] ?? 0) >= 0.8);
+}
+
+/** The best own score (see ownScore) among the candidates. @param {Signature} sig @param {Scored[]} scored @param {string[]} [skip] */
+function bestOwnScore(sig, scored, skip = []) { return Math.max(...scored.map((s) => ownScore(sig, s, skip))); }
+
+/**
+ * Whether the words around the element say something other than its own words (a row of stars
+ * has only stars around each): only then can they tell it from its look-alikes.
+ * @param {Signature} sig
+ */
+function aroundTells(sig) {
+  const own = sig.text || sig.name;
+  return aroundParts(sig.neighbor).some((p) => p && (textSim(p, own) ?? 0) < 0.9 && !p.split(/\s+/).every((w) => w === own));
+}
+
+/**
+ * On how many sides (0, 1, 2) the words before and after an element now say something else — not
+ * merely gone (a wrapper can put them out of reach). One side changes when something is put next to
+ * an element that stayed where it was.
+ * @param {string} a @param {string} b
+ */
+function wordsAroundClash(a, b) {
+  const [pa, na] = aroundParts(a), [pb, nb] = aroundParts(b);
+  const differ = (/** @type {string} */ x, /** @type {string} */ y) => (!!x && !!y && (textSim(x, y) ?? 0) < 0.5 ? 1 : 0);
+  return differ(pa, pb) + differ(na, nb);
+}
+
+/**
+ * The candidate's score on what the element is, leaving out where it is (box, neighbours, path) and
+ * the fields in `skip`.
+ * @param {Signature} sig @param {Scored} s @param {string[]} [skip]
+ */
+function ownScore(sig, s, skip = []) {
+  const f = fieldSims(sig, s.signature);
+  let num = 0, den = 0;
+  for (const [k, w] of Object.entries(WEIGHTS)) {
+    const v = f[k];
+    if (v === null || v === undefined || PLACE_FIELDS.has(k) || skip.includes(k)) continue;
+    num += w * v; den += w;
+  }
+  return den ? num / den : 1;
+}
+
+/** Whether an id extends another with a suffix ("email" → "email-x7a9", "q_3" → "q_3:r1"), or drops one. @param {string} id @param {string} old */
+function extendsId(id, old) {
+  if (!id || id === old) return false;
+  const [long, short] = id.length > old.length ? [id, old] : [old, id];
+  return long.startsWith(short) && /^[-_:.]/.test(long.slice(short.length));
+}
+
+/** Calibrated on the tune half of scripts/bench_refind.py (see refind()). */
+const TWIN_BOX_SLACK = 0.05, TWIN_OWN_SLACK = 0.02, STILL = 0.95;
+
+/** Rule 6: how well the one left must match the element's own features, and by how much it leads. */
+const SOLE_OWN = 0.8, SOLE_MARGIN = 0.25;
+
+const LEAD_MARGIN = 0.07, ANCHOR_FLOOR = 0.3, LOO_THRESHOLD = 0.75, LOO_FLOOR = 0.3, LOO_MARGIN = 0.2, LOO_MARGIN_DROPPED = 0.02;
+
+const PLACE_FIELDS = new Set(["box", "neighbor", "path"]);
+
+const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "title"]);
+
+const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
+
+/** Attributes whose other value means another element. */
+const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
+return { THRESHOLD, MARGIN, anotherElement, contextClash, WEIGHTS, fieldSims, scoreCandidates, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, captureSignature, walkDeep };
+})();
 // ---- extension/content/dom_input.js
 const __dom_input = (() => {
 /**
@@ -6143,7 +6904,8 @@ const __dom_input = (() => {
  * `input` event whose value matches that tracker. The native setter changes the value underneath the
  * tracker, so the following `input` event is seen as the user's change.
  */
-const { norm, secretField } = __refind;
+const { norm } = __norm;
+const { secretField } = __signature;
 const { SECRET_SHOWN } = __dom_secret;
 const { deepElementFromPoint, pointerHit } = __dom_roots;
 const { appendTo, attr, canFocus, closestOf, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } = __dom_native;
@@ -6621,7 +7383,9 @@ const __dom_locate = (() => {
  * nothing) let the page settle, re-scan and re-find once more → a typed error with the best
  * candidates, so the host can re-plan instead of the agent clicking something else.
  */
-const { refind, THRESHOLD, roleOf, accessibleName, elementState, shownWords } = __refind;
+const { refind, THRESHOLD } = __refind;
+const { roleOf, accessibleName, shownWords } = __accessible_name;
+const { elementState } = __signature;
 const { actionError } = __dom_input;
 const { dialogName, inertReason } = __dom_inert;
 const { deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
@@ -6937,7 +7701,9 @@ const __dom_changes = (() => {
  * content on its way from the server) is still open and young, up to `netMaxMs`.
  * Everything else is capped at `maxMs` (pages with endless animations).
  */
-const { accessibleName, deepActiveElement, norm } = __refind;
+const { accessibleName } = __accessible_name;
+const { deepActiveElement } = __dom_roots;
+const { norm } = __norm;
 const { dialogName } = __dom_inert;
 const { innerRoots } = __dom_roots;
 const { canRequest, requestsPending, syncRequests } = __dom_requests;
@@ -7468,7 +8234,7 @@ const { actionError, codeOf, isEditable, keyCodeOf } = __dom_input;
 const { parseKeys } = __dom_keys;
 const { reaches } = __dom_locate;
 const { aimOf, aimedHit, deepElementFromPoint } = __dom_roots;
-const { deepActiveElement } = __refind;
+const { deepActiveElement } = __dom_roots;
 const { containsDeep } = __dom_roots;
 const { requestsStartedSince } = __dom_requests;
 const { closestOf, docOf, matchesOf, rectOf, tagOf, textOf } = __dom_native;
@@ -7913,7 +8679,8 @@ const { AMOUNT, CHARGE, CLICKERS, SECRET_VALUE } = __effect_rules;
 const { cut, digestOf, reasonsOf } = __effect_judge;
 const { actionError } = __dom_input;
 const { isSecretField } = __dom_secret;
-const { accessibleName, labelText, norm, roleOf } = __refind;
+const { accessibleName, labelText, roleOf } = __accessible_name;
+const { norm } = __norm;
 const { attr, closestOf, docOf, formActionOf, formElementsOf, formMethodOf, formOwnerOf, innerTextOf, linkTargetOf, parentElOf, qsa, tagOf } = __dom_native;
 
 const MONEY = new RegExp(AMOUNT, "i"), RECURS = new RegExp(CHARGE, "i");
@@ -8569,7 +9336,7 @@ const __press = (() => {
 /** press: a key or combo, on the element or on whatever has focus. */
 const { focusOn } = __dom_input;
 const { parseKeys, pressKeys } = __dom_keys;
-const { deepActiveElement } = __refind;
+const { deepActiveElement } = __dom_roots;
 const { noKeyEffect, pressSteps } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
@@ -8653,7 +9420,11 @@ const __dom_wait = (() => {
  * scan looks: through open shadow roots and same-origin frames.
  * (Waiting for a URL is done by the coordinator, which outlives a navigation.)
  */
-const { accessibleName, isInteractiveCheap, isRendered, norm, refind, roleOf, walkDeep } = __refind;
+const { accessibleName, roleOf } = __accessible_name;
+const { isInteractiveCheap, isRendered } = __controls;
+const { norm } = __norm;
+const { refind } = __refind;
+const { walkDeep } = __dom_roots;
 const { actionError } = __dom_input;
 const { innerRoots, deepTexts } = __dom_roots;
 const { isConnectedOf, qsa, rectsOf } = __dom_native;
@@ -8828,7 +9599,8 @@ return { action };
 // ---- extension/content/dom_extract.js
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
-const { norm, secretField } = __refind;
+const { norm } = __norm;
+const { secretField } = __signature;
 const { editorText } = __dom_editors;
 const { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } = __dom_native;
 
@@ -8989,7 +9761,10 @@ const __agent = (() => {
  */
 const { Registry, scanPage } = __dom_scan;
 const { renderScan } = __dom_render;
-const { deepActiveElement, signatureOf, isRendered, norm } = __refind;
+const { deepActiveElement } = __dom_roots;
+const { signatureOf } = __signature;
+const { isRendered } = __controls;
+const { norm } = __norm;
 const { highlight, viewportRect } = __dom_outline;
 const { leftOutAround, setFramesOff } = __dom_frames;
 const { locate, prepare, brief } = __dom_locate;

@@ -11,7 +11,10 @@
  */
 import { Registry, scanPage } from "./dom_scan.js";
 import { renderScan } from "./dom_render.js";
-import { deepActiveElement, signatureOf, isRendered, norm } from "./refind.js";
+import { deepActiveElement } from "./dom_roots.js";
+import { signatureOf } from "./signature.js";
+import { isRendered } from "./controls.js";
+import { norm } from "./norm.js";
 import { highlight, viewportRect } from "./dom_outline.js";
 import { leftOutAround, setFramesOff } from "./dom_frames.js";
 import { locate, prepare, brief } from "./dom_locate.js";

@@ -16,7 +16,9 @@
  * content on its way from the server) is still open and young, up to `netMaxMs`.
  * Everything else is capped at `maxMs` (pages with endless animations).
  */
-import { accessibleName, deepActiveElement, norm } from "./refind.js";
+import { accessibleName } from "./accessible_name.js";
+import { deepActiveElement } from "./dom_roots.js";
+import { norm } from "./norm.js";
 import { dialogName } from "./dom_inert.js";
 import { innerRoots } from "./dom_roots.js";
 import { canRequest, requestsPending, syncRequests } from "./dom_requests.js";

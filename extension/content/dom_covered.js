@@ -17,7 +17,7 @@
  * Only controls in the viewport can be asked (the browser hit-tests what it draws).
  */
 import { containsDeep, deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";
-import { frameDocument } from "./refind.js";
+import { frameDocument } from "./dom_roots.js";
 import { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } from "./dom_native.js";
 
 /**

@@ -1,6 +1,7 @@
 // @ts-check
 /** Reading content out of the page: visible text, or a table as rows of cells. */
-import { norm, secretField } from "./refind.js";
+import { norm } from "./norm.js";
+import { secretField } from "./signature.js";
 import { editorText } from "./dom_editors.js";
 import { closestOf, innerTextOf, matchesOf, qs, qsa, textOf } from "./dom_native.js";
 

@@ -4,7 +4,8 @@
  * (`showModal()` makes the rest of its document inert — still drawn, behind a backdrop, but it
  * takes no clicks, no focus and no keys); and the dialogs that do it, by the name a person reads.
  */
-import { accessibleName, norm, wordsOf } from "./refind.js";
+import { accessibleName, wordsOf } from "./accessible_name.js";
+import { norm } from "./norm.js";
 import { containsDeep } from "./dom_roots.js";
 import { attr, checkVisibilityOf, docOf, hasAttr, nodeTypeOf, parentNodeOf, qs, qsa } from "./dom_native.js";
 

@@ -8,7 +8,8 @@
  * `input` event whose value matches that tracker. The native setter changes the value underneath the
  * tracker, so the following `input` event is seen as the user's change.
  */
-import { norm, secretField } from "./refind.js";
+import { norm } from "./norm.js";
+import { secretField } from "./signature.js";
 import { SECRET_SHOWN } from "./dom_secret.js";
 import { deepElementFromPoint, pointerHit } from "./dom_roots.js";
 import { appendTo, attr, canFocus, closestOf, childNodesOf, dispatchOf, docOf, focusOf, hasAttr, innerTextOf, isConnectedOf, matchesOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, qs, qsa, rectOf, rootOf, tabIndexOf, tagOf, textOf } from "./dom_native.js";

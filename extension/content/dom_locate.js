@@ -6,7 +6,9 @@
  * nothing) let the page settle, re-scan and re-find once more → a typed error with the best
  * candidates, so the host can re-plan instead of the agent clicking something else.
  */
-import { refind, THRESHOLD, roleOf, accessibleName, elementState, shownWords } from "./refind.js";
+import { refind, THRESHOLD } from "./refind.js";
+import { roleOf, accessibleName, shownWords } from "./accessible_name.js";
+import { elementState } from "./signature.js";
 import { actionError } from "./dom_input.js";
 import { dialogName, inertReason } from "./dom_inert.js";
 import { deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";

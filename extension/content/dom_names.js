@@ -9,7 +9,9 @@
  *
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
-import { ICON_NOISE, isGeneratedId, isStableClass, isTextRegion, labelText, norm, wordsOf } from "./refind.js";
+import { ICON_NOISE, isGeneratedId, isStableClass } from "./signature.js";
+import { isTextRegion, labelText, wordsOf } from "./accessible_name.js";
+import { norm } from "./norm.js";
 import { cellName, headsOf, tableOf } from "./dom_tables.js";
 import { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, rootOf, tagOf, textOf } from "./dom_native.js";
 

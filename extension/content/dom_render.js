@@ -9,7 +9,9 @@
  */
 import { neutral, neutralPart, noDelimiters } from "./page_text.js";
 import { editorText } from "./dom_editors.js";
-import { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf, shownWords } from "./refind.js";
+import { accessibleName, implicitRole, isTextRegion, roleOf, shownWords } from "./accessible_name.js";
+import { elementState } from "./signature.js";
+import { norm } from "./norm.js";
 import { guessName } from "./dom_names.js";
 import { unseenWordsTest } from "./dom_unseen.js";
 import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } from "./dom_native.js";

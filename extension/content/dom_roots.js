@@ -5,8 +5,57 @@
  * `innerText` and its `activeElement` all stop at these boundaries, so whatever watches, searches
  * or reads focus after an action has to go through them too.
  */
-import { frameDocument } from "./refind.js";
+import { leftOut } from "./dom_frames.js";
 import { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
+
+/** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
+export function frameDocument(el) {
+  const tag = tagOf(el);
+  if (tag !== "iframe" && tag !== "frame") return null;
+  try {
+    const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
+    // (A frame the user's site rules keep heybro off is no part of the page it reads: dom_frames.js.)
+    return d && d.documentElement && !leftOut(d) ? d : null;
+  } catch { return null; }
+}
+
+/**
+ * The element that really has focus: through shadow roots and into same-origin frames (a
+ * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
+ * @param {Document} doc
+ * @returns {Element | null}
+ */
+export function deepActiveElement(doc) {
+  /** @type {Element | null} */ let a = doc.activeElement;
+  while (a) {
+    const sr = shadowOf(a);
+    if (sr && sr.activeElement) { a = sr.activeElement; continue; }
+    const d = frameDocument(a);
+    if (d && d.activeElement) { a = d.activeElement; continue; }
+    break;
+  }
+  return a;
+}
+
+/**
+ * Every element under root, through open shadow roots and same-origin iframes.
+ * @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit
+ */
+export function walkDeep(root, visit) {
+  /** @type {Array<Document | Element | ShadowRoot>} */
+  const stack = [root];
+  while (stack.length) {
+    const r = /** @type {Document | Element | ShadowRoot} */ (stack.pop());
+    const all = qsa(r, "*");
+    for (let i = 0; i < all.length; i++) {
+      const el = all[i];
+      visit(el);
+      if (shadowOf(el)) stack.push(shadowOf(el));
+      const tag = tagOf(el);
+      if (tag === "iframe" || tag === "frame") { const d = frameDocument(el); if (d) stack.push(d); }
+    }
+  }
+}
 
 /**
  * Every open shadow root and same-origin frame document under `doc`, at any depth (not `doc`).

@@ -7,7 +7,9 @@
  * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
-import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, norm, accessibleName, wordsOf } from "./refind.js";
+import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered } from "./controls.js";
+import { norm } from "./norm.js";
+import { accessibleName, wordsOf } from "./accessible_name.js";
 import { scopeStyles } from "./dom_pointer.js";
 import { scrollInfo } from "./dom_scroll.js";
 import { dialogName, openModal, textIn } from "./dom_inert.js";
@@ -18,10 +20,10 @@ import { framePath, leftOut } from "./dom_frames.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
- * @typedef {import("./refind.js").Signature} Signature
+ * @typedef {import("./signature.js").Signature} Signature
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
- *   state?: import("./refind.js").ElementState, inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
+ *   state?: import("./signature.js").ElementState, inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
  *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean, surface?: Element}} Entry
  *   box: in the top frame's viewport at scan time; name, state: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);

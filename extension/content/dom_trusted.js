@@ -25,7 +25,7 @@ import { actionError, codeOf, isEditable, keyCodeOf } from "./dom_input.js";
 import { parseKeys } from "./dom_keys.js";
 import { reaches } from "./dom_locate.js";
 import { aimOf, aimedHit, deepElementFromPoint } from "./dom_roots.js";
-import { deepActiveElement } from "./refind.js";
+import { deepActiveElement } from "./dom_roots.js";
 import { containsDeep } from "./dom_roots.js";
 import { requestsStartedSince } from "./dom_requests.js";
 import { closestOf, docOf, matchesOf, rectOf, tagOf, textOf } from "./dom_native.js";

@@ -7,7 +7,11 @@
  * scan looks: through open shadow roots and same-origin frames.
  * (Waiting for a URL is done by the coordinator, which outlives a navigation.)
  */
-import { accessibleName, isInteractiveCheap, isRendered, norm, refind, roleOf, walkDeep } from "./refind.js";
+import { accessibleName, roleOf } from "./accessible_name.js";
+import { isInteractiveCheap, isRendered } from "./controls.js";
+import { norm } from "./norm.js";
+import { refind } from "./refind.js";
+import { walkDeep } from "./dom_roots.js";
 import { actionError } from "./dom_input.js";
 import { innerRoots, deepTexts } from "./dom_roots.js";
 import { isConnectedOf, qsa, rectsOf } from "./dom_native.js";

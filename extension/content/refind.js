@@ -1,50 +1,59 @@
 // @ts-check
 /**
- * Element signatures and re-finding by signature.
+ * Re-finding an element by its signature (signature.js) after the page changed: the element the
+ * model chose, or an abstention — never a different one. A wrong answer is a click on something
+ * nobody chose; an abstention costs one more look at the page.
  *
- * A pure ES module with no imports and no extension APIs, so the content script, the tests, the
- * benchmarks and any outside evaluation can load the very same matcher in a plain page
- * (`<script type="module">` or `import()`).
- *
- *   captureSignature(element) → a JSON-serialisable description of the element;
  *   refind(signature, root = document) → {status: "found" | "ambiguous" | "not_found", element,
- *                                          confidence, candidates}.
+ *                                          confidence, candidates, why}.
  *
- * Matching is a weighted similarity over the signature's fields (in the spirit of the Similo
- * locators: many weak attributes together beat any single brittle one). Each field's weight is
- * scaled down when many elements on the page share the signature's value (a "Delete" label shared by
- * twenty rows says little), so what identified the element when it was captured carries the match.
- * **Context decides.** A signature records where the element stands: the zones around it (landmarks,
- * sections, forms, groups, with their names), the item it belongs to (its row's first cell, its
- * card's title, or — for one of a run of containers of the same kind, a feed's posts written as
- * plain `div`s — the item's own words: its author and handle), its shadow hosts. A candidate in another part of the page — the footer's "Blog"
- * for the header's, the sign-up e-mail field for the login one, Bob's "Edit" for Ada's, a star in
- * another product's rating — is another element however well it matches, as is one whose name
- * says something else ("Delete Ada" for "Edit Ada", "2 stars" for "1 star"), whose link leads to
- * another place, or whose form name differs; those are set aside before anything is decided.
- * An element found to the letter in its place (nothing changed) is taken at once. What is left is
- * scored among itself: a field that singles a candidate out in its part of the page singles it out
- * (the footer's "About" does not make the header's less itself). What a candidate no longer has —
- * a dropped attribute, rehashed classes, a label whose `for` a renamed id broke, the name that came
- * from them — is gone, not different.
+ * No extension APIs: the content script, the tests, the benchmarks and any outside evaluation load
+ * this very module in a plain page (`import()`), with `captureSignature` re-exported beside it.
  *
- * The matcher **abstains** instead of guessing. It acts on a candidate only when (1) the whole
- * signature picks it clearly (score ≥ THRESHOLD, a lead of MARGIN, and a field that singles it out),
- * (2) it alone carries the captured id / test id (an anchor), or (3) exactly one thing about it
- * changed — its tolerant score (the worst field left out) is high and far ahead of everyone else's,
- * and what changed is neither its place (a twin slides into a deleted element's place) nor an
- * identity that now has another value, (4–5) its place among look-alikes (in its own document or
- * shadow root, its hosts in theirs) or among its tag says so — or it stands in its own spot, the
- * k-th of the same n, its words reworded —, (6) it is the one left in its part of the page that
- * the form knows by the captured name, or whose own features match, or (7) it alone still says
- * every word of it, beside copies that differ from it by words only — (6) and (7) only for a
- * candidate with something of its own beyond its tag (a nameless icon whose classes are gone has
- * nothing left that says it is the element).
- * Otherwise it answers "not_found" (nothing close) or
- * "ambiguous" — clicking the wrong element is worse than asking again. The constants, the weights
- * and the text similarity were tuned on the "tune" halves of scripts/bench_refind.py (MiniWoB++ and
- * large pages) and scripts/bench_refind_wide.py (twins in other parts of the page, shadow roots,
- * combined mutations); BENCHMARKS.md has both halves of each.
+ * **The invariants.** Every answer keeps these, whatever the page is (tests/test_refind_properties.py
+ * checks them on pages and changes drawn at random):
+ *
+ *   1. An untouched original wins. A candidate that still carries every attribute, class, word,
+ *      label and context value the signature recorded is the answer whenever it is the only such
+ *      candidate — whatever was inserted, moved or copied around it — provided it was the only such
+ *      element when captured (signature.js `peers`; otherwise only its place told it apart, see 3).
+ *   2. A contradiction loses. A candidate that carries a different value than the element had
+ *      (another form name, label, placeholder, link, value, data key, another row's key) is never
+ *      taken over one that merely lacks a value; one carrying a form name, link, test id or value
+ *      where the element had none (a copy's mark), or lacking one it had while carrying one it
+ *      never had, is not taken at all.
+ *   3. Position never decides alone. Among candidates that tie on everything but their place (box,
+ *      order, ancestors, the words around them — the words before a nameless element being its
+ *      name), the answer is "ambiguous", with the candidates — unless one stands in the element's
+ *      very place, all of it (a wrapper put around it or taken away aside), among no fewer
+ *      look-alikes, and either place was all that told the element from them when it was captured
+ *      or it still carries all it carried itself (a copy of it put beside it). Place can say "not
+ *      this one" (a changed element in another component of its kind), never "this one" between
+ *      elements that something else told apart.
+ *   4. Context is identity. An element inside a component, a shadow root, a row, a form or a
+ *      labelled region is never answered by its twin in another one (the other widget's star, the
+ *      other row's Delete, the footer's "Blog" for the header's).
+ *   5. Gone is gone. A deleted element is refused, not replaced by its nearest look-alike: what is
+ *      left is another element by 2–4, or told apart by nothing of its own.
+ *
+ * **The decision** reads as those invariants, in order (`decide`): the element to the letter in its
+ * place (`unchanged`); the one untouched original (`untouched`); its own identity — the id, test id,
+ * link target, form name and checkbox value the page's author gave it — on one candidate
+ * (`ownIdentity`); then its context sets aside every candidate in another part of the page
+ * (`field`: `left`); then look-alikes by what tells them apart (`byEvidence`: the whole signature,
+ * an anchor, one thing changed, its place where that place still holds, the one its form knows by
+ * name, its own features, every word of it); else not found or ambiguous, with why (`undecided`).
+ * Every answer passes through `found`, which turns down what invariants 2–4 forbid — so no rule,
+ * however it scores, can break them.
+ *
+ * Scoring is a weighted similarity over the signature's fields (in the spirit of the Similo
+ * locators: many weak attributes together beat any single brittle one), each field's weight scaled
+ * down when many candidates share its value (a "Delete" shared by twenty rows says little), judged
+ * among what is left in the element's part of the page. What a candidate no longer has — a dropped
+ * attribute, rehashed classes, a label whose `for` a renamed id broke, the name that came from them
+ * — is gone, not different. The constants were tuned on the "tune" halves of
+ * scripts/bench_refind.py, scripts/bench_refind_wide.py and scripts/bench_refind_props.py;
+ * BENCHMARKS.md has both halves of each.
  *
  * **Big pages.** What a re-find costs is what it touches: the first touch of a node from script
  * makes an object for it, about a microsecond and a half, so walking a catalogue of 20,000 elements
@@ -55,899 +64,37 @@
  * only for those that look like the element.
  */
 import { norm } from "./norm.js";
-import { rowLabel } from "./dom_tables.js";
-import { isSecretField, SECRET_SHOWN } from "./dom_secret.js";
-import { leftOut } from "./dom_frames.js";
-import { attr, attrNamesOf, attrsOf, byTagOf, checkVisibilityOf, childCountOf, childrenOf, innerTextOf, isHtml, clientLeftOf, clientTopOf, closestOf, comparePositionOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, isConnectedOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, parentNodeOf, prevElOf, previousSiblingOf, qs, qsa, rectOf, rootOf, shadowOf, tagOf, textOf } from "./dom_native.js";
+import { captureSignature, ancestorPath, contextOf, DATA_KEPT, hrefKey, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } from "./signature.js";
+import { labelText, roleOf, visibleText } from "./accessible_name.js";
+import { INTERACTIVE_TAGS, isInteractiveCheap, isRendered } from "./controls.js";
+import { frameDocument, walkDeep } from "./dom_roots.js";
+import { NEAR, OTHER_NUMBER, numbers, replacedWord, textSim } from "./text_sim.js";
+import { attr, byTagOf, containsOf, docOf, firstChildOf, hasAttrs, idOf, nextSiblingOf, nodeTypeOf, nodeValueOf, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
 
-export const SIGNATURE_VERSION = 3;
+/** The matcher and the signatures it reads, for outside evaluations that load this module alone. */
+export { captureSignature, walkDeep };
+
+/** @param {string} s @param {number} n */
+function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
+
 /** Best score needed to act on a match. */
 export const THRESHOLD = 0.63;
+
 /** The best must lead the runner-up by this much. */
 export const MARGIN = 0.1;
 
 /**
- * @typedef {{x: number, y: number, w: number, h: number}} Box
- * @typedef {{value?: string, option?: string, checked?: boolean, selected?: boolean, disabled?: boolean,
- *   expanded?: boolean, focused?: boolean, secret?: boolean}} ElementState  secret: a field whose
- *   value is a secret (dom_secret.js): its value is only ever shown as filled or empty. A select's
- *   value is the chosen option's words, as a person (and the page map) reads it; `option` its
- *   form value where that differs ("editor" behind "Editor")
- * @typedef {{v: number, tag: string, role: string, name: string, text: string,
- *   attrs: Record<string, string>, classes: string[], label: string, neighbor: string,
- *   path: string[], frame: string[], shadow: string[], box: Box, state: ElementState,
- *   order?: Twins, twins?: Twins, hosts?: string[], context?: Context, icon?: string, row?: string, shows?: string,
- *   alone?: string[]}} Signature
- * @typedef {{zones: string[], item: string}} Context the parts of the page the element was captured
- *   in, innermost first: landmarks, sections, forms and groups as "kind:label" (`nav:Footer`,
- *   `form:/login`, `fieldset:Billing address`), and the item it belongs to (its table row's or
- *   card's title)
- * @typedef {{context?: Context, path?: string[]}} Placed where an element stands, as much of a
- *   signature as tells whether it stands in another part of the page (contextClash)
- * @typedef {{k: number, n: number}} Twins where an element stands in its document or shadow root:
- *   the k-th (from 0, in document order) of n elements (with its tag, or that look the same)
+ * @typedef {import("./signature.js").Signature} Signature
+ * @typedef {import("./signature.js").Context} Context
+ * @typedef {import("./signature.js").Placed} Placed
+ * @typedef {import("./signature.js").Box} Box
+ * @typedef {import("./signature.js").Twins} Twins
  * @typedef {{element: Element, score: number, signature: Signature, distinctive?: boolean, loo?: number, looField?: string, looSim?: number, looAbsent?: boolean, anchor?: boolean,
  *   idAnchor?: boolean, tagOk?: boolean}} Scored
  * @typedef {{status: "found" | "ambiguous" | "not_found", element: Element | null,
  *   confidence: number, candidates: Array<{element: Element, score: number, tag: string,
  *   name: string, text: string}>, why?: string}} RefindResult
  */
-
-/** Attributes that tend to survive re-renders and identify an element. */
-export const STABLE_ATTRS = ["id", "name", "type", "href", "alt", "aria-label", "placeholder", "title",
-  "data-testid", "data-test-id", "data-test", "data-qa", "data-cy", "for", "action", "src", "value"];
-const STABLE_SET = new Set(STABLE_ATTRS);
-const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
-
-/** Tags that are interactive by themselves (see isInteractiveCheap for the exceptions). */
-export const INTERACTIVE_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary", "option",
-  "details", "label", "video", "audio"]);
-export const INTERACTIVE_ROLES = new Set(["button", "link", "checkbox", "radio", "tab", "menuitem",
-  "menuitemcheckbox", "menuitemradio", "option", "switch", "textbox", "combobox", "searchbox",
-  "slider", "spinbutton", "treeitem", "listbox", "gridcell", "scrollbar"]);
-
-/** Class names that flip with UI state, not identity. */
-const TRANSIENT_CLASS = /^(is-|has-)?(active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|show(n)?|loading|current|checked|expanded|collapsed|animat\w*|transition\w*|fade\w*|ng-\w+)$/i;
-/** Class names a CSS-in-JS tool or CSS modules generated (they change from build to build). */
-const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
-/** A styled-components style hash ("bZkfAO", "kQsvhW1"): a capital or a digit after one to three
- * small letters. Case matters: with it ignored, every word of six letters ("retweet", "details")
- * would read as a hash. */
-const HASHED_CASE = /^[a-z]{1,3}[A-Z0-9][a-zA-Z0-9]{4,}$/;
-/** @param {string} c */
-function hashedClass(c) { return HASHED_CLASS.test(c) || HASHED_CASE.test(c); }
-/** Whether a class name says what an element is (not its state, not a build's hash). @param {string} c */
-export function isStableClass(c) { return !!c && !hashedClass(c) && !TRANSIENT_CLASS.test(c); }
-/** Whether an id is one a framework generated. @param {string} id */
-export function isGeneratedId(id) { return GENERATED_ID.test(id); }
-
-/** Ids that frameworks generate (React useId, counters, uuids). */
-const GENERATED_ID = /^:r\w*:$|\d{3,}|[0-9a-f]{8,}|^(ember|ext-gen|react-|radix-|headlessui-|mui-|yui_|uid-)/i;
-
-export { norm }; // defined in norm.js (dom_tables.js needs it too, and refind.js needs dom_tables.js)
-/** @param {string} s @param {number} n */
-function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
-
-/** The element's ARIA role: explicit, or implied by its tag. @param {Element} el */
-export function roleOf(el) {
-  const explicit = attr(el, "role");
-  if (explicit) return explicit.split(/\s+/)[0].toLowerCase();
-  return implicitRole(el);
-}
-
-/** The role the element's tag gives it. @param {Element} el */
-export function implicitRole(el) {
-  const tag = tagOf(el);
-  switch (tag) {
-    case "a": case "area": return hasAttr(el, "href") ? "link" : "";
-    case "button": return "button";
-    case "select": return /** @type {HTMLSelectElement} */ (el).multiple || /** @type {HTMLSelectElement} */ (el).size > 1 ? "listbox" : "combobox";
-    case "textarea": return "textbox";
-    case "option": return "option";
-    case "summary": return "button";
-    case "dialog": return "dialog";
-    case "img": return "img";
-    case "input": {
-      const t = (attr(el, "type") || "text").toLowerCase();
-      if (["button", "submit", "reset", "image"].includes(t)) return "button";
-      if (t === "checkbox") return "checkbox";
-      if (t === "radio") return "radio";
-      if (t === "range") return "slider";
-      if (t === "number") return "spinbutton";
-      if (t === "search") return "searchbox";
-      if (t === "file") return "button";
-      if (t === "hidden") return "";
-      return hasAttr(el, "list") ? "combobox" : "textbox";
-    }
-    default: return /^h[1-6]$/.test(tag) ? "heading" : "";
-  }
-}
-
-/** Whether the element is interactive by markup alone (no style lookups). @param {Element} el */
-export function isInteractiveCheap(el) {
-  const tag = tagOf(el);
-  if (INTERACTIVE_TAGS.has(tag)) {
-    // A link without a target is a control only by what else says so (a role, a tabindex, a handler).
-    if (tag === "a" && hasAttr(el, "href")) return true;
-    if (tag === "input") return /** @type {HTMLInputElement} */ (el).type !== "hidden";
-    if (tag === "label") return false; // its control is the target; a label alone is context
-    if (tag === "option" || tag === "details") return false; // rendered with their select / summary
-    if (tag === "video" || tag === "audio") return hasAttr(el, "controls");
-    if (tag !== "a") return true;
-  }
-  const role = attr(el, "role");
-  const first = role ? role.split(/\s+/)[0].toLowerCase() : "";
-  // A grid's cell is data unless it can be chosen or edited: grids make every cell focusable (a
-  // roving tabindex, for their arrow keys), which makes none of them a control a person operates.
-  if (first === "gridcell") return hasAttr(el, "aria-selected") || attr(el, "aria-readonly") === "false" || hasAttr(el, "onclick");
-  if (first && INTERACTIVE_ROLES.has(first)) return true;
-  if (hasAttr(el, "onclick")) return true;
-  const ce = attr(el, "contenteditable");
-  if (ce !== null && ce !== "false") return true;
-  const ti = attr(el, "tabindex");
-  if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return !(first ? READ_ROLES.has(first) : READ_TAGS.has(tag));
-  return false;
-}
-
-/**
- * What a person reads, not operates, when it takes the keyboard focus (a table focusable to scroll
- * it with the arrow keys, a code block, a region): its tabindex makes it no control. A grid stays
- * out too: its cells and rows are what is chosen, never the grid as one.
- */
-const READ_ROLES = new Set(["table", "grid", "treegrid", "rowgroup", "list", "region", "article", "document", "feed", "log",
-  "tabpanel", "main", "navigation", "complementary", "banner", "contentinfo", "figure", "img", "status", "note", "math"]);
-const READ_TAGS = new Set(["table", "tbody", "ul", "ol", "dl", "pre", "section", "article", "main", "nav", "aside", "figure", "blockquote"]);
-
-/** Text of the elements an aria-labelledby/-describedby names. @param {Element} el @param {string} name the attribute */
-function referencedText(el, name) {
-  const ids = attr(el, name);
-  if (!ids) return "";
-  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  return norm(ids.split(/\s+/).map((id) => {
-    const t = "getElementById" in root ? root.getElementById(id) : null;
-    return t ? wordsOf(t) : "";
-  }).join(" "));
-}
-
-const NOT_WORDS = new Set(["script", "style", "template", "noscript"]);
-
-/**
- * An element's text without what is no words (a script or style inside it: a page's inline
- * `<script>` beside a label is code, not part of its name).
- * @param {Element} el
- */
-export function wordsOf(el) {
-  const raw = textOf(el) || "";
-  if (!qs(el, "script, style, template, noscript")) return raw;
-  let out = "";
-  const walker = docOf(el).createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => nodeTypeOf(n) === 1 && NOT_WORDS.has(tagOf(/** @type {Element} */ (n))) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
-  });
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n);
-  return out;
-}
-
-/**
- * The text of the label(s) that describe a form control.
- * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: the page's labels are indexed once
- */
-export function labelText(el, pass) {
-  if (!pass) return readLabelText(el);
-  // (Read once in a pass: the rendering names a field by it, and its signature keeps it.)
-  /** @type {Map<Element, string>} */
-  let memo = pass.get(labelText);
-  if (!memo) { memo = new Map(); pass.set(labelText, memo); }
-  let t = memo.get(el);
-  if (t === undefined) { t = readLabelText(el, pass); memo.set(el, t); }
-  return t;
-}
-
-/** @param {Element} el @param {Map<any, any>} [pass] */
-function readLabelText(el, pass) {
-  const byRef = referencedText(el, "aria-labelledby");
-  if (byRef) return cut(byRef, 120);
-  const labels = labelsOf(el, pass);
-  if (labels && labels.length) {
-    // The label's own words, without the value of a control nested in it (e.g. a select's options).
-    return cut(norm(Array.from(labels).map((l) => ownText(l, el)).join(" ")), 120);
-  }
-  return "";
-}
-
-/**
- * The labels of a form control, as `el.labels` lists them (in document order). `labels` searches
- * the whole document on every call (a quarter of a millisecond on a page of 20,000 elements), and
- * a re-find reads the labels of hundreds of candidates: within a pass they come from an index of
- * the labels that name an element by its id (built once per document or shadow root) and the
- * labels around it — the only ones whose control it can be.
- * @param {Element} el @param {Map<any, any>} [pass]
- * @returns {ArrayLike<HTMLLabelElement> | null | undefined}
- */
-function labelsOf(el, pass) {
-  if (!pass || !("labels" in el) || !isConnectedOf(el)) return /** @type {HTMLInputElement} */ (el).labels;
-  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  /** @type {Map<Node, Map<string, HTMLLabelElement[]>>} */
-  let byRoot = pass.get(labelsOf);
-  if (!byRoot) { byRoot = new Map(); pass.set(labelsOf, byRoot); }
-  let byFor = byRoot.get(root);
-  if (!byFor) {
-    byFor = new Map();
-    for (const l of Array.from(/** @type {NodeListOf<HTMLLabelElement>} */ (qsa(root, "label[for]")))) {
-      const f = l.getAttribute("for") || "";
-      const g = byFor.get(f);
-      if (g) g.push(l); else byFor.set(f, [l]);
-    }
-    byRoot.set(root, byFor);
-  }
-  /** @type {HTMLLabelElement[]} */
-  const out = [];
-  const control = /** @type {HTMLElement} */ (/** @type {unknown} */ (el)); // a form control: it has `labels`
-  for (let p = parentElOf(el); p; p = parentElOf(p)) if (tagOf(p) === "label" && /** @type {HTMLLabelElement} */ (p).control === control) out.push(/** @type {HTMLLabelElement} */ (p));
-  if (idOf(el)) for (const l of byFor.get(idOf(el)) || []) if (l.control === control && !out.includes(l)) out.push(l);
-  return out.length > 1 ? out.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1)) : out;
-}
-
-/**
- * Text of `root` leaving out the subtree of `skip` and of other form controls — and, with
- * `alike`, of elements that look like `skip` (its tag or another control, with similar words or the
- * same label): a copy of a control put beside it is not what names the row or card it stands in.
- * @param {Element} root @param {Element} skip @param {boolean} [alike]
- */
-function ownText(root, skip, alike = false) {
-  let out = "";
-  const words = alike ? norm(textOf(skip)) : "";
-  // A copy beside it with a word tweaked still carries its label ("Remove" on "×" and on "×s").
-  const label = alike ? attr(skip, "aria-label") || attr(skip, "title") : "";
-  // Of its tag, or another control (a copy kept as a button while it became a link).
-  const kind = (/** @type {Element} */ e) => tagOf(e) === tagOf(skip) || (isInteractiveCheap(e) && isInteractiveCheap(skip));
-  const looksLike = (/** @type {Element} */ e) => alike && kind(e) && ((textSim(norm(textOf(e)), words) ?? 1) >= 0.6
-    || (!!label && (attr(e, "aria-label") || attr(e, "title")) === label));
-  const walker = (docOf(root) || document).createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => (n === skip || (nodeTypeOf(n) === 1 && (["select", "textarea", "script", "style"].includes(tagOf(/** @type {Element} */ (n))) || looksLike(/** @type {Element} */ (n))))
-      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-  });
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += nodeValueOf(n) + " ";
-  return out;
-}
-
-/**
- * The element's visible words (textContent is used: innerText would force a layout per element).
- * @param {Element} el @param {Map<any, any>} [pass] see captureSignature: each element's are read once
- */
-export function visibleText(el, pass) {
-  if (!pass) return readVisibleText(el);
-  /** @type {Map<Element, string>} */
-  let memo = pass.get(visibleText);
-  if (!memo) { memo = new Map(); pass.set(visibleText, memo); }
-  let t = memo.get(el);
-  if (t === undefined) { t = readVisibleText(el); memo.set(el, t); }
-  return t;
-}
-
-/** @param {Element} el */
-function readVisibleText(el) {
-  const tag = tagOf(el);
-  if (tag === "input" || tag === "textarea") return "";
-  if (tag === "select") {
-    const sel = /** @type {HTMLSelectElement} */ (el);
-    return cut(norm(sel.selectedOptions[0]?.textContent), 80);
-  }
-  const raw = textOf(el) || "";
-  // A container's words can run to the whole page's: the first hundred, once normalised, are those
-  // of a slice whose normalised form is longer than that.
-  if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
-  return cut(norm(childCountOf(el) && raw.length <= 400 ? laidOutText(el, raw) : raw), 100);
-}
-
-/** A control's subtree past this size keeps its textContent (walking it would cost more than it says). */
-const LAID_OUT_MAX = 40;
-
-/** Parts of a control that are other things, not its words: a tree item's nested group of items, a
- * menu's submenu (Chrome's accessible name leaves them out too). */
-const NOT_NAME = new Set(["group", "tree", "list", "listbox", "menu", "menubar", "grid", "table", "tablist", "toolbar", "dialog"]);
-
-/**
- * An element's words as the browser lays them out and a person reads them: a part that stands
- * apart (a block, an inline-block badge, a float, a positioned one) is a word of its own ("Inbox 7",
- * not "Inbox7"; "Comments 2 Comments in moderation"); words hidden from everyone (display: none,
- * visibility: hidden, aria-hidden) and a nested group of other items say nothing, as in Chrome's
- * accessible name; a line break (`New<br>messages`) and an inline svg's title part words too;
- * inline formatting inside a word ("Ket<b>tle</b>") stays one word.
- * @param {Element} el @param {string} raw its textContent
- */
-function laidOutText(el, raw) {
-  const view = docOf(el).defaultView;
-  if (!view || byTagOf(el, "*").length > LAID_OUT_MAX) return raw;
-  let out = "";
-  /** @param {Node} p @param {boolean} shown whether p's own words show (visibility) */
-  const walk = (p, shown) => {
-    for (let c = firstChildOf(p); c; c = nextSiblingOf(c)) {
-      const t = nodeTypeOf(c);
-      if (t === 3) { if (shown) out += nodeValueOf(c) || ""; continue; }
-      if (t !== 1) continue;
-      const e = /** @type {Element} */ (c), tag = tagOf(e);
-      if (tag === "script" || tag === "style" || tag === "template" || attr(e, "aria-hidden") === "true") continue;
-      if (tag === "br") { out += " "; continue; } // a line break parts words as a space does
-      const role = attr(e, "role");
-      if (role && NOT_NAME.has(role)) continue;
-      const st = view.getComputedStyle(e);
-      if (st.display === "none") continue;
-      // (An inline picture, an svg, is a thing of its own beside the words: its title is a word apart.)
-      const apart = (st.display !== "inline" && st.display !== "contents") || tag === "svg" || st.float !== "none" || st.position === "absolute" || st.position === "fixed";
-      if (apart) out += " ";
-      walk(e, st.visibility === own || st.visibility === "visible");
-      if (apart) out += " ";
-    }
-  };
-  // Hidden words are those hidden inside the element: a control hidden as a whole (a menu's entry
-  // shown on hover) still has its own.
-  const own = view.getComputedStyle(el).visibility;
-  walk(el, true);
-  return out;
-}
-
-/**
- * A simplified accessible name (ARIA name computation, main branches).
- * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
- */
-export function accessibleName(el, pass) {
-  const byRef = referencedText(el, "aria-labelledby");
-  if (byRef) return cut(byRef, 120);
-  const aria = norm(attr(el, "aria-label"));
-  if (aria) return cut(aria, 120);
-  const tag = tagOf(el);
-  if (tag === "input" || tag === "textarea" || tag === "select") {
-    const t = (attr(el, "type") || "").toLowerCase();
-    if (tag === "input" && ["submit", "button", "reset"].includes(t)) return norm(/** @type {HTMLInputElement} */ (el).value) || (t === "submit" ? "Submit" : t === "reset" ? "Reset" : "");
-    if (tag === "input" && t === "image") return norm(attr(el, "alt"));
-    const label = labelText(el, pass);
-    if (label) return label;
-    return cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
-  }
-  if (tag === "img") return cut(norm(attr(el, "alt") || attr(el, "title")), 120);
-  // What is typed into an editable region is its value, not its name (a rich-text body is named
-  // by its label, never by the letter being written in it).
-  if (isTextRegion(el)) return cut(norm(attr(el, "aria-placeholder") || attr(el, "placeholder") || attr(el, "data-placeholder") || attr(el, "title")), 120);
-  const text = visibleText(el, pass);
-  if (text) return text;
-  // An icon button: the name often sits on the image inside it.
-  const img = qs(el, "img[alt], svg title, [aria-label]");
-  if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
-  return cut(norm(attr(el, "title")), 120);
-}
-
-/**
- * The words a control shows where its accessible name says something else (`<button
- * aria-label="Keep my account">Delete my account</button>`): a person reads one, a screen reader
- * the other, and either may be the page's trap — so both are shown. "" where they agree (one holds
- * the other), where the control shows no words (an icon), or for a field (its words are its value).
- * @param {Element} el @param {string} name its accessible name
- */
-export function shownWords(el, name) {
-  if (!name || !(hasAttr(el, "aria-label") || hasAttr(el, "aria-labelledby"))) return "";
-  const tag = tagOf(el);
-  if (tag === "input" || tag === "textarea" || tag === "select" || isTextRegion(el)) return "";
-  const shown = norm(isHtml(el) ? innerTextOf(/** @type {HTMLElement} */ (el)) : textOf(el)).slice(0, 80);
-  if (!/[\p{L}\p{N}]/u.test(shown)) return "";
-  const a = shown.toLowerCase(), b = name.toLowerCase();
-  return a.includes(b) || b.includes(a) ? "" : shown;
-}
-
-/** An editable region or a text box the page draws itself (not a form field). @param {Element} el */
-export function isTextRegion(el) {
-  const ce = attr(el, "contenteditable");
-  return (ce !== null && ce !== "false") || /^(textbox|searchbox)$/.test(attr(el, "role") || "");
-}
-
-/** Nearest text before and after the element (what a person would read next to it). @param {Element} el */
-export function neighborText(el) {
-  /** @param {"previous" | "next"} dir */
-  const find = (dir) => {
-    /** @type {Node | null} */ let node = el;
-    for (let depth = 0; node && depth < 4; depth++) {
-      for (let s = dir === "previous" ? previousSiblingOf(node) : nextSiblingOf(node); s; s = dir === "previous" ? previousSiblingOf(s) : nextSiblingOf(s)) {
-        const raw = nodeTypeOf(s) === 3 ? nodeValueOf(s) || "" : nodeTypeOf(s) === 1 ? textOf(/** @type {Element} */ (s)) || "" : "";
-        // Only the 40 characters nearest the element count: normalise a slice, not a whole card.
-        let t = norm(raw.length > 400 ? (dir === "previous" ? raw.slice(-400) : raw.slice(0, 400)) : raw);
-        if (raw.length > 400 && t.length <= 40) t = norm(raw);
-        if (t) return dir === "previous" ? t.slice(-40) : t.slice(0, 40);
-      }
-      node = parentNodeOf(node);
-      if (!node || nodeTypeOf(node) !== 1 || tagOf(/** @type {Element} */ (node)) === "body") break;
-    }
-    return "";
-  };
-  return norm(`${find("previous")} | ${find("next")}`);
-}
-
-/** @param {Element} el */
-function stableClasses(el) {
-  /** @type {string[]} */
-  const out = [];
-  const cls = attr(el, "class");
-  if (!cls) return out;
-  for (const c of cls.split(/\s+/)) if (isStableClass(c)) out.push(c);
-  return out.slice(0, 6);
-}
-
-/** Steps already worked out, checked against the id and class they came from (ancestors are shared
- * by many elements, and stay the same from one observe to the next). @type {WeakMap<Element, {id: string, cls: string | null, step: string}>} */
-const stepCache = new WeakMap();
-
-/** One step of an ancestor path: tag, plus a stable id or first stable class. @param {Element} el */
-function step(el) {
-  const cls = attr(el, "class"), rawId = idOf(el);
-  const hit = stepCache.get(el);
-  if (hit && hit.id === rawId && hit.cls === cls) return hit.step;
-  const id = rawId && !GENERATED_ID.test(rawId) ? `#${rawId}` : "";
-  let out;
-  if (id) out = tagOf(el) + id;
-  else { const c = stableClasses(el)[0]; out = tagOf(el) + (c ? `.${c}` : ""); }
-  stepCache.set(el, { id: rawId, cls, step: out });
-  return out;
-}
-
-/** Parent across shadow boundaries. @param {Element} el */
-function parentOf(el) {
-  if (parentElOf(el)) return parentElOf(el);
-  const root = rootOf(el);
-  return root instanceof ShadowRoot ? root.host : null;
-}
-
-/** @param {Element} el */
-function ancestorPath(el) {
-  /** @type {string[]} */
-  const path = [];
-  for (let p = parentOf(el); p && tagOf(p) !== "body" && tagOf(p) !== "html" && path.length < 6; p = parentOf(p)) path.push(step(p));
-  return path;
-}
-
-/** Same-origin frame chain (innermost first) and the element's offset in the top page. @param {Element} el */
-function frameChain(el) {
-  /** @type {string[]} */
-  const frames = [];
-  let dx = 0, dy = 0;
-  let win = docOf(el)?.defaultView;
-  try {
-    while (win && win.frameElement) {
-      const fe = win.frameElement;
-      frames.push(idOf(fe) ? `#${idOf(fe)}` : attr(fe, "name") || attr(fe, "src") || tagOf(fe));
-      const r = rectOf(fe);
-      dx += r.left + clientLeftOf(fe); dy += r.top + clientTopOf(fe);
-      win = docOf(fe).defaultView;
-    }
-  } catch { /* a cross-origin parent ends the chain */ }
-  return { frames, dx, dy, topWin: win };
-}
-
-/** @param {Element} el */
-function shadowChain(el) {
-  /** @type {string[]} */
-  const hosts = [];
-  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) hosts.push(step(root.host));
-  return hosts;
-}
-
-/** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
-export function frameDocument(el) {
-  const tag = tagOf(el);
-  if (tag !== "iframe" && tag !== "frame") return null;
-  try {
-    const d = /** @type {HTMLIFrameElement} */ (el).contentDocument;
-    // (A frame the user's site rules keep heybro off is no part of the page it reads: dom_frames.js.)
-    return d && d.documentElement && !leftOut(d) ? d : null;
-  } catch { return null; }
-}
-
-/**
- * The element that really has focus: through shadow roots and into same-origin frames (a
- * document's `activeElement` is the shadow host, or the <iframe>, that contains it).
- * @param {Document} doc
- * @returns {Element | null}
- */
-export function deepActiveElement(doc) {
-  /** @type {Element | null} */ let a = doc.activeElement;
-  while (a) {
-    const sr = shadowOf(a);
-    if (sr && sr.activeElement) { a = sr.activeElement; continue; }
-    const d = frameDocument(a);
-    if (d && d.activeElement) { a = d.activeElement; continue; }
-    break;
-  }
-  return a;
-}
-
-/**
- * Whether a field holds a secret (dom_secret.js), its label read only when nothing else settles it.
- * @param {Element} el @param {Map<any, any>} [pass] see captureSignature
- */
-export function secretField(el, pass) { return isSecretField(el, () => labelText(el, pass)); }
-
-/** @param {Element} el @param {Map<any, any>} [pass] see captureSignature: labels read once @returns {ElementState} */
-export function elementState(el, pass) {
-  /** @type {ElementState} */
-  const s = {};
-  const tag = tagOf(el);
-  if (tag === "input" || tag === "textarea" || tag === "select") {
-    const inp = /** @type {HTMLInputElement} */ (el);
-    if (inp.type === "checkbox" || inp.type === "radio") s.checked = inp.checked;
-    else if (tag === "select") {
-      const opt = /** @type {HTMLSelectElement} */ (el).selectedOptions[0];
-      s.value = opt ? cut(norm(textOf(opt)), 200) : "";
-      if (opt && opt.value !== s.value) s.option = cut(opt.value, 200);
-    } else if (secretField(el, pass)) { s.value = inp.value ? SECRET_SHOWN : ""; s.secret = true; }
-    else if (inp.type !== "file") s.value = cut(inp.value, 200);
-    else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
-    if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
-  } else {
-    const ac = attr(el, "aria-checked");
-    if (ac !== null) s.checked = ac === "true";
-    const ce = attr(el, "contenteditable");
-    // An editable region's text is its value, its lines apart as shown.
-    if ((ce !== null && ce !== "false") || (tag === "body" && docOf(el).designMode === "on")) s.value = cut(norm(isHtml(el) ? innerTextOf(el) : textOf(el)), 200);
-    if (matchesOf(el, ":disabled") || /** @type {HTMLButtonElement} */ (el).disabled === true || attr(el, "aria-disabled") === "true"
-      || wrapsDisabled(el)) s.disabled = true;
-  }
-  const sel = attr(el, "aria-selected");
-  if (sel !== null) s.selected = sel === "true";
-  const exp = attr(el, "aria-expanded");
-  if (exp !== null) s.expanded = exp === "true";
-  if (tag === "details" || (tag === "summary" && (parentElOf(el) ? tagOf(parentElOf(el)) : undefined) === "details")) s.expanded = !!(/** @type {HTMLDetailsElement} */ (tag === "details" ? el : parentElOf(el))).open;
-  if (docOf(el) && deepActiveElement(docOf(el)) === el) s.focused = true;
-  return s;
-}
-
-/** Item roles whose element often only wraps the control that acts (a menu entry around its link). */
-const WRAPPING_ROLES = /^(menuitem|menuitemcheckbox|menuitemradio|option|tab|treeitem|listitem)$/;
-
-/**
- * An entry that only wraps one control, which is disabled (`<li role=menuitem><a aria-disabled=true>`):
- * clicking the entry clicks that control, so the entry is as disabled as it is.
- * @param {Element} el
- */
-function wrapsDisabled(el) {
-  if (!WRAPPING_ROLES.test(attr(el, "role") || (tagOf(el) === "li" ? "listitem" : "")) || childCountOf(el) > 3) return false;
-  const inner = qsa(el, "a, button, [role=button], [role=link], [role=menuitem]");
-  if (inner.length !== 1) return false;
-  const c = inner[0];
-  return (attr(c, "aria-disabled") === "true" || matchesOf(c, ":disabled")) && norm(textOf(c)) === norm(textOf(el));
-}
-
-// --- look-alikes --------------------------------------------------------------------------------
-
-/** Whether the element's value attribute is part of what it is (a radio's value, a button's caption). @param {string} tag */
-function valueIsIdentity(tag) { return tag === "input" || tag === "button" || tag === "option"; }
-
-/** Attributes that make up how an element looks to a person (its id and classes do not). */
-const LOOK_ATTRS = ["type", "role", "name", "aria-label", "placeholder", "title", "href", "alt"];
-const LOOK_SET = new Set([...LOOK_ATTRS, "value"]);
-
-/**
- * What an element looks like, without its place: elements with the same key are look-alikes (twenty
- * "Add to cart" buttons, a grid of bare checkboxes). Built from the same cut values a signature keeps,
- * so `lookKeyOfSignature` gives the same key for the element the signature was taken from.
- * @param {string} tag @param {(name: string) => string} attr @param {string} text
- */
-function lookKey(tag, attr, text) {
-  return attrKey(tag, attr) + "\u0001" + text;
-}
-
-/**
- * The part of a look key its attributes make (see lookKey): the tag, then each look attribute that
- * has a value, by its place in LOOK_ATTRS (an empty one is as good as none).
- * @param {string} tag @param {(name: string) => string} attr
- */
-function attrKey(tag, attr) {
-  let k = tag;
-  for (let i = 0; i < LOOK_ATTRS.length; i++) { const v = attr(LOOK_ATTRS[i]); if (v) k += "\u0002" + i + cut(v, 200); }
-  const v = valueIsIdentity(tag) ? attr("value") : "";
-  return v ? k + "\u0002v" + cut(v, 200) : k;
-}
-
-/**
- * An element's look attributes, read once (not each by name: a thousand buttons are keyed in an
- * observe); by their names, which cost less to list than the attributes themselves.
- * @param {Element} el
- */
-function attrKeyOf(el) {
-  const names = attrNamesOf(el);
-  if (!names.length) return tagOf(el);
-  /** @type {Record<string, string>} */
-  const own = {};
-  for (let i = 0; i < names.length; i++) { const n = names[i]; if (LOOK_SET.has(n)) own[n] = attr(el, n) || ""; }
-  return attrKey(tagOf(el), (a) => own[a] || "");
-}
-
-/** @param {Element} el @param {Map<any, any>} [pass] */
-function lookKeyOf(el, pass) {
-  return attrKeyOf(el) + "\u0001" + lookText(el, pass);
-}
-
-/** The words of a look key (a select's are its options, which say nothing of how it looks). @param {Element} el @param {Map<any, any>} [pass] */
-function lookText(el, pass) { return tagOf(el) === "select" ? "" : visibleText(el, pass); }
-
-/** @param {Signature} sig */
-function lookKeyOfSignature(sig) {
-  const A = sig.attrs || {};
-  return lookKey(sig.tag, (a) => A[a] || "", sig.tag === "select" ? "" : sig.text);
-}
-
-/**
- * The elements with `tag` in `root` in document order, and the same grouped by look. A capture pass
- * shares one of these per root and tag (every signature of an observe asks for it).
- * @typedef {{all: Element[], keys: Array<string | null>, groups: Map<string, Element[]>, at: Map<Element, number>}} TagOrder
- * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
- * @returns {TagOrder}
- */
-function tagOrder(root, tag, pass) {
-  const list = tagQuery(root, tag, pass);
-  /** @type {Element[]} */ const all = Array.from(list);
-  // Grouped by attributes first (most elements are alone in theirs: no key, no group); words are
-  // read only where the attributes leave look-alikes (twenty "Add to cart" buttons).
-  /** @type {Map<string, number | number[]>} */ const byAttrs = new Map();
-  for (let i = 0; i < all.length; i++) {
-    const k = attrKeyOf(all[i]);
-    const g = byAttrs.get(k);
-    if (g === undefined) byAttrs.set(k, i); else if (typeof g === "number") byAttrs.set(k, [g, i]); else g.push(i);
-  }
-  /** @type {Array<string | null>} */ const keys = new Array(all.length).fill(null);
-  /** @type {Map<string, Element[]>} */ const groups = new Map();
-  for (const [ak, idx] of byAttrs) {
-    if (typeof idx === "number") continue;
-    for (const i of idx) { // (in document order: so is each group)
-      const key = ak + "\u0001" + lookText(all[i], pass);
-      keys[i] = key;
-      const g = groups.get(key);
-      if (g) g.push(all[i]); else groups.set(key, [all[i]]);
-    }
-  }
-  // Each element's place, for the hundreds of elements an observe signs (a search each would cost more).
-  /** @type {Map<Element, number>} */ const at = new Map();
-  for (let i = 0; i < all.length; i++) at.set(all[i], i);
-  return { all, keys, groups, at };
-}
-
-/**
- * The elements of a tag in a root, as a gathering in this pass asked for them (see gatherBig):
- * `pass.get(tagQuery).get(root).get(tag)`.
- * @param {Document | ShadowRoot} root @param {string} tag @param {Map<any, any>} [pass]
- * @returns {NodeListOf<Element>}
- */
-function tagQuery(root, tag, pass) {
-  /** @type {Map<Node, Map<string, NodeListOf<Element>>> | undefined} */
-  let byRoot = pass?.get(tagQuery);
-  if (!byRoot) { byRoot = new Map(); if (pass) pass.set(tagQuery, byRoot); }
-  let byTag = byRoot.get(root);
-  if (!byTag) { byTag = new Map(); byRoot.set(root, byTag); }
-  let list = byTag.get(tag);
-  if (!list) { list = qsa(root, tag); byTag.set(tag, list); }
-  return list;
-}
-
-/**
- * Where the element stands in its document (or shadow root): the k-th of the n elements with its
- * tag (`order`), and the k-th of the n that look like it (`twins`, when it has look-alikes).
- * @param {Element} el @param {Map<any, any>} [pass]
- * @returns {{order?: Twins, twins?: Twins}}
- */
-function placeOf(el, pass) {
-  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  if (!("querySelectorAll" in root)) return {};
-  /** @type {Map<string, TagOrder> | undefined} */
-  let byTag = pass?.get(root);
-  if (!byTag) { byTag = new Map(); if (pass) pass.set(root, byTag); }
-  let t = byTag.get(tagOf(el));
-  if (!t) { t = tagOrder(root, tagOf(el), pass); byTag.set(tagOf(el), t); }
-  const k = t.at.get(el);
-  if (k === undefined) return {};
-  const key = t.keys[k], g = key === null ? null : t.groups.get(key);
-  return { order: { k, n: t.all.length }, ...(g && g.length > 1 ? { twins: { k: g.indexOf(el), n: g.length } } : {}) };
-}
-
-/**
- * The place of a re-find's candidates (see placeOf), asking no more of the page than the rules use:
- * the k-th of n with the element's tag (a binary search of the root's list in document order), and
- * among look-alikes only for those that look like the element (the rules compare no one else's),
- * whose look-alikes are asked of the selector engine by the attributes of the look. Candidates of
- * another tag get none: where they stand among their own tag says nothing of the element.
- * @param {Signature} sig @param {Array<{element: Element, signature: Signature}>} cands @param {Map<any, any>} pass
- */
-function placeCandidates(sig, cands, pass) {
-  const key = lookKeyOfSignature(sig);
-  /** @type {Map<Node, Element[]>} */
-  const groups = new Map();
-  for (const c of cands) {
-    const el = c.element;
-    if (tagOf(el) !== sig.tag) continue;
-    const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-    if (!("querySelectorAll" in root)) continue;
-    const all = tagQuery(root, tagOf(el), pass);
-    const k = indexIn(all, el);
-    if (k < 0) continue;
-    c.signature.order = { k, n: all.length };
-    if (!sig.twins || lookKeyOf(el, pass) !== key) continue;
-    let g = groups.get(root);
-    if (!g) {
-      let sel = tagOf(el);
-      for (const a of LOOK_SET) { const v = attr(el, a); if (v && (a !== "value" || valueIsIdentity(tagOf(el)))) sel += `[${a}="${CSS.escape(v)}"]`; }
-      g = Array.from(qsa(root, sel)).filter((x) => lookKeyOf(x, pass) === key);
-      groups.set(root, g);
-    }
-    if (g.length > 1) c.signature.twins = { k: g.indexOf(el), n: g.length };
-  }
-}
-
-/** How many elements of a list in document order come before an element. @param {ArrayLike<Element>} list @param {Element} el */
-function insertionIndex(list, el) {
-  let lo = 0, hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (comparePositionOf(list[mid], el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1; else hi = mid;
-  }
-  return lo;
-}
-
-/** Where an element is in a list of elements in document order (-1: not there). @param {ArrayLike<Element>} list @param {Element} el */
-function indexIn(list, el) {
-  const i = insertionIndex(list, el);
-  return list[i] === el ? i : -1;
-}
-
-// --- context: the part of the page an element belongs to ----------------------------------------
-
-/** Containers that make a part of the page: landmarks, sections, forms and groups. */
-const ZONE_TAGS = new Set(["header", "footer", "nav", "aside", "main", "dialog", "form", "fieldset", "section", "search"]);
-const ZONE_ROLES = new Set(["banner", "contentinfo", "navigation", "complementary", "main", "dialog", "alertdialog", "form",
-  "search", "region", "group", "radiogroup", "tablist", "menu", "menubar", "toolbar", "tabpanel"]);
-/** Containers that make an item of a list: a row, a card, a result. */
-const ITEM_TAGS = new Set(["tr", "li", "article", "dd"]);
-const ITEM_ROLES = new Set(["row", "listitem", "article", "treeitem"]);
-const HEADINGS = "h1,h2,h3,h4,h5,h6,[role=heading],legend";
-
-/** Containers that a heading inside names (see containerLabel). */
-const NAMED_CONTAINERS = "section, fieldset, dialog, article, [role=region], [role=group], [role=radiogroup], [role=dialog], [role=alertdialog], [role=tabpanel]";
-
-/** The words that name a container: its aria label, its legend or first heading. @param {Element} el */
-function containerLabel(el) {
-  const aria = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
-  if (aria) return cut(aria, 40);
-  // A landmark is named by its label only: a heading inside the page's main part or header is
-  // content, not its name. A section, group or dialog is named by its first plain heading (one
-  // holding no control: a heading that is a link is something a person clicks, and it changes).
-  const tag = tagOf(el), role = attr(el, "role") || "";
-  if (!/^(section|fieldset|dialog|article)$/.test(tag) && !/^(region|group|radiogroup|dialog|alertdialog|tabpanel)$/.test(role)) return "";
-  // Its own heading: not one of a group or card inside it (the first legend of a section's fieldsets
-  // names that fieldset, and a re-ordered section would otherwise take it for its name).
-  let seen = 0;
-  for (const h of Array.from(qsa(el, HEADINGS))) {
-    if ((parentElOf(h) ? closestOf(parentElOf(h), NAMED_CONTAINERS) : undefined) !== el) continue;
-    if (!qs(h, "a, button, input, select, textarea, [role=button], [role=link]")) return cut(norm(textOf(h)), 40);
-    if (++seen >= 3) break;
-  }
-  return "";
-}
-
-/** A form's name: its label, its id or name, where it posts, its heading, its submit button's words. @param {Element} el */
-function formLabel(el) {
-  const own = referencedText(el, "aria-labelledby") || norm(attr(el, "aria-label"));
-  if (own) return cut(own, 40);
-  const id = idOf(el) && !GENERATED_ID.test(idOf(el)) ? idOf(el) : attr(el, "name") || "";
-  const action = attr(el, "action");
-  if (action && action !== "#") return cut(hrefKey(action), 40);
-  if (id) return `#${id}`;
-  const h = qs(el, HEADINGS) || qs(el, "button[type=submit], input[type=submit], button:not([type])");
-  return h ? cut(norm(textOf(h) || attr(h, "value")), 40) : "";
-}
-
-/** The zone an element opens, as "kind:label", or "" when it is none. @param {Element} el */
-function zoneOf(el) {
-  const tag = tagOf(el), role = (attr(el, "role") || "").split(/\s+/)[0];
-  if (role === "presentation" || role === "none") return "";
-  if (tag === "form" || role === "form" || role === "search") return `form:${formLabel(el)}`;
-  if (ZONE_TAGS.has(tag) || ZONE_ROLES.has(role)) {
-    // A section without a name is only a box for layout.
-    const label = containerLabel(el);
-    if ((tag === "section" || role === "region" || role === "group") && !label) return "";
-    return `${ZONE_KIND[role] || tag}:${label}`;
-  }
-  return "";
-}
-/** Roles that stand for the same kind of zone as a tag. @type {Record<string, string>} */
-const ZONE_KIND = { banner: "header", contentinfo: "footer", navigation: "nav", complementary: "aside", main: "main",
-  alertdialog: "dialog", region: "section", group: "fieldset", radiogroup: "fieldset" };
-
-/**
- * What names an item of a list: the first cell of its row that is not the element, or the one
- * heading of its card. Returns the naming element (its words are read later, leaving the target out).
- * @param {Element} el
- * @returns {Element | null}
- */
-function itemTitle(el) {
-  const tag = tagOf(el), role = attr(el, "role") || "";
-  if (tag === "tr" || role === "row") return el;
-  const hs = qsa(el, HEADINGS);
-  if (hs.length === 1) return hs[0];
-  if (hs.length > 1) return null;
-  return ITEM_TAGS.has(tag) || ITEM_ROLES.has(role) || repeated(el) ? el : null;
-}
-
-/**
- * Whether a container is one of a run of the same kind: a sibling next to it has its tag and its
- * class, or its tag and the same children (a class rehashed by a build), as a feed's posts or a
- * grid's cards written as plain `div`s. Such a container is an item, named by its own words (the
- * post's author and handle come first). Only the next siblings are read: a list of thousands is not
- * walked for each of its items.
- * @param {Element} el
- */
-function repeated(el) {
-  const cls = attr(el, "class");
-  if (!cls || !cls.trim()) return false;
-  const kids = childrenOf(el).length >= 2 ? childTags(el) : "";
-  const like = (/** @type {Element | null} */ s) => !!s && tagOf(s) === tagOf(el) && !!attr(s, "class")
-    && (attr(s, "class") === cls || (!!kids && childTags(s) === kids));
-  return like(prevElOf(el)) || like(nextElOf(el));
-}
-
-/** The tags of an element's children, in order. @param {Element} el */
-function childTags(el) {
-  let out = "";
-  for (let c = firstElOf(el); c; c = nextElOf(c)) out += tagOf(c) + " ";
-  return out;
-}
-
-/** The words of a row's first cell that does not hold the element. @param {Element} row @param {Element} el */
-function rowKey(row, el) {
-  for (const cell of Array.from(childrenOf(row))) {
-    if (containsOf(cell, el) || !/^(td|th)$/.test(tagOf(cell)) && !/^(cell|gridcell|rowheader|columnheader)$/.test(attr(cell, "role") || "")) continue;
-    const t = norm(textOf(cell));
-    if (t) return cut(t, 40);
-  }
-  return "";
-}
-
-/**
- * Where the element was captured: the zones around it (innermost first, across shadow roots) and
- * the title of the item it belongs to. What a zone or item says is read once per container in a
- * pass.
- * @param {Element} el @param {Map<any, any>} [pass]
- * @returns {Context}
- */
-export function contextOf(el, pass) {
-  /** @type {Map<Element, {zone: string, title?: Element | null}>} */
-  let cache = pass?.get(contextOf);
-  if (!cache) { cache = new Map(); if (pass) pass.set(contextOf, cache); }
-  /** @type {string[]} */
-  const zones = [];
-  let item = "", itemDone = false;
-  for (let p = parentOf(el), depth = 0; p && tagOf(p) !== "body" && tagOf(p) !== "html"; p = parentOf(p), depth++) {
-    let c = cache.get(p);
-    if (!c) { c = { zone: zoneOf(p) }; cache.set(p, c); }
-    if (c.zone) { zones.push(c.zone); itemDone = true; continue; }
-    if (itemDone || depth >= 6) continue;
-    // (Asked only here: a wrapper far above the element, whose headings are the whole page's, is not searched.)
-    if (c.title === undefined) c.title = itemTitle(p);
-    if (c.title) {
-      const t = c.title;
-      // Said by kind: a row's first cell ("r:"), a list item's own words ("l:", the element and its
-      // look-alikes left out), a card's title ("h:": its other words, or the element's when it is
-      // the title); titles of different kinds are not compared.
-      let key = "";
-      if (t === p && (tagOf(p) === "tr" || attr(p, "role") === "row")) key = (item = rowKey(p, el)) && `r:${item}`;
-      else if (t === p) key = (item = cut(norm(ownText(p, el, true)), 40)) && `l:${item}`;
-      else if (!containsOf(t, el)) key = (item = cut(norm(textOf(t)), 40)) && `h:${item}`;
-      // A title holding the element is named by its other words (another result's title, when a
-      // copy of this one was put in there), or by the element's own when it holds nothing else.
-      else key = (item = cut(norm(ownText(t, el)) || visibleText(el), 40)) && `h:${item}`;
-      item = key;
-      // An item without a title of its own ends the search too: the card or row is found. Not one
-      // of a run of containers that says nothing (a button beside another with the same children):
-      // the item around it names it.
-      itemDone = !!item || (t === p && (ITEM_TAGS.has(tagOf(p)) || ITEM_ROLES.has(attr(p, "role") || "")));
-    }
-  }
-  return { zones: zones.slice(0, 6), item };
-}
-
 /**
  * Whether what a candidate is says it is another element, whatever else matches: it stands in
  * another part of the page (contextClash), its words are gone where the element had some (the
@@ -963,15 +110,23 @@ export function anotherElement(sig, c, standing) {
     const a = norm(sig.name).toLowerCase(), b = norm(c.name).toLowerCase();
     if (numbers(a) !== numbers(b) || replacedWord(a, b)) return true;
   }
+  // Words in an attribute that names it saying something else: other numbers or a word replaced
+  // (a title "2 stars" where it had "1 star").
+  for (const k of WORD_ATTRS) {
+    const a = norm(sig.attrs?.[k] || "").toLowerCase(), b = norm(c.attrs?.[k] || "").toLowerCase();
+    if (a && b && a !== b && (numbers(a) !== numbers(b) || replacedWord(a, b))) return true;
+  }
   // A form control's name attribute is what the form submits it as.
   const na = sig.attrs?.name, nb = c.attrs?.name;
-  if (na && nb && na !== nb && !GENERATED_ID.test(na) && !extendsId(nb, na)) return true;
+  if (na && nb && na !== nb && !isGeneratedId(na) && !extendsId(nb, na)) return true;
   if (otherRecord(sig, c)) return true;
+  if (otherVariant(sig.classes || [], c.classes || [])) return true;
   if (heldIt(sig, c)) return true;
   // Words where it had none, or none where it had some: the title link beside a card's image link.
   if (!!sig.text !== !!c.text && sig.tag === c.tag && sig.tag !== "select" && sig.state?.value === undefined) return true;
   // Inside other components, or none.
   if ((sig.shadow || []).map((x) => x.split(/[.#]/)[0]).join(">") !== (c.shadow || []).map((x) => x.split(/[.#]/)[0]).join(">")) return true;
+  if (otherComponent(sig, c)) return true;
   if (otherLink(sig.attrs?.href, c.attrs?.href)) return true;
   if (sig.icon && c.icon && !c.name) {
     const a = sig.icon.split(" "), b = c.icon.split(" ");
@@ -983,7 +138,7 @@ export function anotherElement(sig, c, standing) {
 /** A signature's own step, written as its ancestors' are (see step). @param {Signature} s */
 function ownStep(s) {
   const id = s.attrs?.id;
-  return s.tag + (id && !GENERATED_ID.test(id) ? `#${id}` : s.classes?.[0] ? `.${s.classes[0]}` : "");
+  return s.tag + (id && !isGeneratedId(id) ? `#${id}` : s.classes?.[0] ? `.${s.classes[0]}` : "");
 }
 
 /**
@@ -1010,10 +165,10 @@ function identityKeys(sig) {
   /** @type {Array<[string, string]>} */ const out = [];
   const alone = new Set(sig.alone || []);
   if (!alone.size) return out; // (a signature from before this was kept, or nothing of its own)
-  if (A.id && alone.has("id") && !GENERATED_ID.test(A.id)) out.push(["id", A.id]);
+  if (A.id && alone.has("id") && !isGeneratedId(A.id)) out.push(["id", A.id]);
   for (const k of TEST_ID_ATTRS) if (A[k] && alone.has(k)) out.push([k, A[k]]);
   if (A.href && alone.has("href") && !A.href.startsWith("#") && !/^javascript:/i.test(A.href)) out.push(["href", hrefKey(A.href)]);
-  if (A.name && alone.has("name") && !GENERATED_ID.test(A.name) && /^(input|select|textarea|button)$/.test(sig.tag)) {
+  if (A.name && alone.has("name") && !isGeneratedId(A.name) && /^(input|select|textarea|button)$/.test(sig.tag)) {
     out.push(["name", A.name]);
     if (A.value !== undefined && /^(checkbox|radio)$/i.test(A.type || "")) out.push(["value", A.value]);
   }
@@ -1051,7 +206,8 @@ function otherItem(sig, c) {
  * Whether a candidate carries another record's key than the element's own: a checkbox's, radio's
  * or option's value (what the form submits for it: post 2, not post 5), an id of the same shape
  * with other numbers (cb-select-2, not cb-select-5), or, for a link, other words leading to another
- * query (a search's "Kettle" to create, not its "Kettles lid"). An element whose own key went away
+ * query (a search's "Kettle" to create, not its "Kettles lid"), a data key of its own with another
+ * value (data-sku 1100, not 100). An element whose own key went away
  * is not found in a neighbour that has one of its own.
  * @param {Signature} sig @param {Signature} c
  */
@@ -1061,9 +217,26 @@ function otherRecord(sig, c) {
   if ((type === "checkbox" || type === "radio" || sig.tag === "option") && A.value !== undefined
     && B.value !== undefined && A.value !== B.value) return true;
   if (A.id && B.id && A.id !== B.id && /\d/.test(A.id) && A.id.replace(/\d+/g, "0") === B.id.replace(/\d+/g, "0")) return true;
+  // A data key the page's author gave it (no state the page flips) with another value: a record's
+  // (data-sku 100, not 1100).
+  for (const k of Object.keys(A)) if (k.startsWith("data-") && !STATE_DATA.test(k) && B[k] !== undefined && B[k] !== A[k]) return true;
   if (sig.tag !== "a" || !A.href || !B.href || !sig.name || !c.name) return false;
   if (norm(sig.name).toLowerCase() === norm(c.name).toLowerCase()) return false;
   try { return new URL(A.href, "http://x/").search !== new URL(B.href, "http://x/").search; } catch { return false; }
+}
+
+/**
+ * Whether a class of the element is replaced, in the candidate, by one that says another word after
+ * the same stem ("btn-bold" by "btn-italic", "icon-heart" by "icon-star"): another variant of the
+ * same control, not the control restyled (a build's rehash leaves no such word; a state class
+ * such as "is-active" is not read).
+ * @param {string[]} a @param {string[]} b
+ */
+function otherVariant(a, b) {
+  const split = (/** @type {string} */ x) => { const m = /^([a-z][\w]*?[-_]+)([a-z]{3,})$/i.exec(x); return m ? [m[1], m[2].toLowerCase()] : null; };
+  const theirs = b.filter((x) => !a.includes(x)).map(split).filter((x) => x !== null);
+  return a.filter((x) => !b.includes(x)).map(split).some((m) => m !== null && theirs.some((t) => t !== null && t[0] === m[0] && t[1] !== m[1]
+    && !t[1].startsWith(m[1]) && !m[1].startsWith(t[1])));
 }
 
 /**
@@ -1179,256 +352,6 @@ function unwrapped(a, b) {
 }
 
 /**
- * Describes an element so it can be found again after the page changed.
- * @param {Element} el
- * @param {{name?: string, state?: ElementState, box?: Box, place?: boolean, context?: Context, path?: string[]}} [known] what the caller already
- *   read in this pass (the scan's box in top-frame viewport coordinates, the rendering's accessible
- *   name and state, a re-find's reading of where the candidate stands): not read twice; `place:
- *   false` leaves out its place among its tag (a re-find's candidate of another tag than the
- *   element's: where it stands among its own tag says nothing of the element, and ranking a page's
- *   thousands of links for one is dear)
- * @param {Map<any, any>} [pass] shared by the signatures taken in one synchronous pass (nothing
- *   scrolls or changes meanwhile): each window's scroll offsets are read once, as reading them costs
- *   a layout check each time (a fifth of a signature's time), and each root's look-alikes are
- *   grouped once
- * @returns {Signature}
- */
-export function captureSignature(el, known = {}, pass) {
-  /** @type {Record<string, string>} */
-  const attrs = {};
-  // Walk the element's own (few) attributes rather than asking for each stable one by name. A
-  // secret field's value attribute and data attributes are not kept (a page may keep the password
-  // it generated there).
-  const state = known.state ?? elementState(el, pass);
-  const secret = !!state.secret;
-  const valueOk = valueIsIdentity(tagOf(el)) && !secret;
-  let data = secret ? 4 : 0;
-  const list = attrsOf(el);
-  for (let i = 0; i < list.length; i++) {
-    const a = list[i];
-    if (a.value === "" || (a.name === "value" && !valueOk)) continue;
-    if (STABLE_SET.has(a.name)) attrs[a.name] = cut(a.value, 200);
-    // Apps often key their rows by a data attribute (data-id, data-sku…): a few short ones.
-    else if (a.name.startsWith("data-") && a.value.length <= 40 && data < 4) { attrs[a.name] = a.value; data++; }
-  }
-  const role = attr(el, "role");
-  if (role) attrs.role = role;
-  const { frames, dx, dy, topWin } = frameChain(el);
-  const r = known.box || (() => { const b = rectOf(el); return { x: b.left + dx, y: b.top + dy, w: b.width, h: b.height }; })();
-  let scroll = topWin && pass?.get(topWin);
-  if (!scroll) {
-    scroll = topWin ? { x: topWin.scrollX, y: topWin.scrollY } : { x: 0, y: 0 };
-    if (topWin && pass) pass.set(topWin, scroll);
-  }
-  const sx = scroll.x, sy = scroll.y;
-  const place = known.place === false ? {} : placeOf(el, pass);
-  // Which of its identity keys no other element of its document or shadow root had when it was
-  // captured (a card's image link and title link share their target: neither is told by it).
-  const alone = known.place === false ? [] : aloneKeys(el, attrs, pass);
-  const hosts = hostPlaces(el, pass);
-  const name = known.name ?? accessibleName(el, pass);
-  const shows = shownWords(el, name); // (a record names the control by both, where they disagree)
-  return {
-    v: SIGNATURE_VERSION,
-    tag: tagOf(el),
-    role: roleOf(el),
-    name,
-    text: visibleText(el, pass),
-    attrs,
-    classes: stableClasses(el),
-    label: labelText(el, pass),
-    neighbor: neighborText(el),
-    path: known.path ?? ancestorPath(el),
-    frame: frames,
-    shadow: shadowChain(el),
-    box: { x: Math.round(r.x + sx), y: Math.round(r.y + sy), w: Math.round(r.w), h: Math.round(r.h) },
-    state,
-    ...place,
-    ...(hosts.length ? { hosts } : {}),
-    context: known.context ?? contextOf(el, pass),
-    ...(name ? {} : { icon: iconWords(el) }),
-    ...(shows ? { shows } : {}),
-    ...(alone.length ? { alone } : {}),
-  };
-}
-
-/** The attribute names that make an identity key (a checkbox's value goes with its name). */
-const IDENTITY_ATTRS = ["id", ...TEST_ID_ATTRS, "href", "name"];
-
-/**
- * Per document or shadow root (once a pass): how many of its elements carry each identity value.
- * @param {Document | ShadowRoot} root @param {Map<any, any> | undefined} pass
- * @returns {Map<string, number>}
- */
-function identityCounts(root, pass) {
-  /** @type {Map<Node, Map<string, number>> | undefined} */
-  let byRoot = pass?.get(IDENTITY_PASS);
-  let counts = byRoot?.get(root);
-  if (counts) return counts;
-  counts = new Map();
-  for (const e of qsa(root, "[id], [href], [name], [data-testid], [data-test-id], [data-test], [data-qa], [data-cy]")) {
-    for (const k of IDENTITY_ATTRS) {
-      const v = identityValue(e, k);
-      if (v) counts.set(`${k}=${v}`, (counts.get(`${k}=${v}`) || 0) + 1);
-    }
-  }
-  if (pass) {
-    if (!byRoot) pass.set(IDENTITY_PASS, byRoot = new Map());
-    byRoot.set(root, counts);
-  }
-  return counts;
-}
-
-/** (the pass's key for identityCounts) */
-const IDENTITY_PASS = {};
-
-/** An identity attribute's value as keys compare it: a link's target resolved; a checkbox's name with its value. @param {Element} e @param {string} k */
-function identityValue(e, k) {
-  const v = attr(e, k);
-  if (!v) return "";
-  if (k === "href") return hrefKey(v);
-  if (k !== "name") return v;
-  const val = attr(e, "value");
-  return val !== null && /^(checkbox|radio)$/i.test(attr(e, "type") || "") ? `${v}\u0000${val}` : v;
-}
-
-/**
- * The element's identity keys that were its own alone when captured.
- * @param {Element} el @param {Record<string, string>} attrs @param {Map<any, any> | undefined} pass
- */
-function aloneKeys(el, attrs, pass) {
-  const keys = IDENTITY_ATTRS.filter((k) => attrs[k]);
-  if (!keys.length) return [];
-  const root = /** @type {Document | ShadowRoot} */ (rootOf(el));
-  if (!root || !("querySelectorAll" in root)) return [];
-  const counts = identityCounts(root, pass);
-  return keys.filter((k) => counts.get(`${k}=${identityValue(el, k)}`) === 1);
-}
-
-/**
- * The element's signature, or — where reading the element fails — one that says only what the page
- * map already knew of it (its tag, name and box): such an element can still be acted on by its id,
- * and re-finding it later abstains rather than guess from so little.
- * @param {Element} el @param {{box?: Box, name?: string, noPointer?: boolean}} [known] @param {Map<any, any>} [pass]
- * @returns {Signature}
- */
-export function signatureOf(el, known = {}, pass) {
-  try {
-    const sig = captureSignature(el, known, pass);
-    if (known.noPointer) sig.state = { ...sig.state, disabled: true }; // shown disabled: the page turned the pointer off
-    // The row a control stands in, as a person names it (what "Edit" edits): for what heybro says
-    // of the element (its history, a confirmation), not for re-finding it.
-    const row = closestOf(el, "tr, [role=row]");
-    const label = row ? rowLabel(row, closestOf(el, "td, th, [role=gridcell], [role=cell]") || undefined) : "";
-    return label ? { ...sig, row: label } : sig;
-  } catch {
-    const b = known.box || { x: 0, y: 0, w: 0, h: 0 };
-    let tag = "";
-    try { tag = tagOf(el); } catch { /* none */ }
-    return { v: SIGNATURE_VERSION, tag, role: "", name: known.name || "", text: "", attrs: {}, classes: [], label: "",
-      neighbor: "", path: [], frame: [], shadow: [], box: { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(b.w), h: Math.round(b.h) }, state: {} };
-  }
-}
-
-/** Words that say nothing about which icon it is. */
-export const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
-  "only", "small", "large", "default", "primary", "secondary", "rounded", "sprite", "sprites", "png", "jpg", "gif", "webp"]);
-
-/**
- * What a nameless control shows, in words: its own and its icon's class names, image files and
- * sprite references ("btn-trash" + "icon-trash" → "trash"). Two nameless buttons side by side are
- * told apart by them.
- * @param {Element} el
- */
-export function iconWords(el) {
-  /** @type {Set<string>} */
-  const words = new Set();
-  /** @param {string | null} s */
-  const add = (s) => { for (const w of (s || "").toLowerCase().split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w)) words.add(w); };
-  const nodes = [el, ...Array.from(qsa(el, "svg, i, span, img, use")).slice(0, 6)];
-  for (const n of nodes) {
-    for (const c of (attr(n, "class") || "").split(/\s+/)) if (isStableClass(c)) add(c);
-    const src = attr(n, "src") || attr(n, "href") || attr(n, "xlink:href");
-    if (src && tagOf(n) !== "a") add(src.replace(/^.*[/#]/, "").replace(/\.\w+$/, ""));
-  }
-  return Array.from(words).slice(0, 8).join(" ");
-}
-
-/**
- * The place of each shadow host around the element among the hosts that look like it ("2/3": the
- * third of three star ratings), innermost first: look-alikes in two shadow roots that look the
- * same are told apart by their hosts' places.
- * @param {Element} el @param {Map<any, any>} [pass]
- */
-function hostPlaces(el, pass) {
-  /** @type {string[]} */
-  const out = [];
-  for (let root = rootOf(el); root instanceof ShadowRoot; root = rootOf(root.host)) {
-    const p = placeOf(root.host, pass);
-    out.push(p.twins ? `${p.twins.k}/${p.twins.n}` : "");
-  }
-  return out;
-}
-
-// --- similarity ---------------------------------------------------------------------------------
-
-/** Bigram counts of texts seen lately: a page repeats its words ("Add to cart" × 200), and a
- * re-find compares the same captured words with thousands of candidates. @type {Map<string, Map<string, number>>} */
-const BIGRAMS = new Map();
-
-/** @param {string} s */
-function bigrams(s) {
-  let m = BIGRAMS.get(s);
-  if (m) return m;
-  m = new Map();
-  for (let i = 0; i < s.length - 1; i++) { const g = s.slice(i, i + 2); m.set(g, (m.get(g) || 0) + 1); }
-  if (BIGRAMS.size > 20000) BIGRAMS.clear();
-  BIGRAMS.set(s, m);
-  return m;
-}
-
-/** @param {string} s */
-function numbers(s) { return (s.match(/\d+/g) || []).join(" "); }
-
-/**
- * Similarity of two texts, 0..1 (null when neither side has one): Dice coefficient on character
- * bigrams, but a near match is worth clearly less than an exact one (a look-alike differs by a
- * word), and texts whose numbers differ ("Tab #2" / "Tab #3", "Book for $485" / "$1579") are
- * different things however many letters they share.
- * @param {string} a @param {string} b
- */
-export function textSim(a, b) {
-  a = norm(a).toLowerCase(); b = norm(b).toLowerCase();
-  if (!a && !b) return null;
-  if (!a || !b) return 0;
-  if (a === b) return 1;
-  // One character: only "3" → "3s" (the same thing, extended) keeps something in common.
-  if (a.length < 2 || b.length < 2) return a[0] === b[0] ? NEAR * 0.5 : 0;
-  const ga = bigrams(a), gb = bigrams(b);
-  let inter = 0;
-  for (const [g, n] of ga) inter += Math.min(n, gb.get(g) || 0);
-  const dice = (2 * inter) / (a.length - 1 + b.length - 1);
-  return NEAR * dice * (numbers(a) === numbers(b) && !replacedWord(a, b) ? 1 : OTHER_NUMBER);
-}
-
-/**
- * Whether one text has a word the other replaced with an unrelated word ("Edit Ada" / "Delete
- * Ada", "Continue with Apple" / "Continue with GitHub"): another thing, not the same one reworded.
- * A word that grew or shrank ("cart" / "carts", "Sign in" / "Sign in now") is the same thing.
- * @param {string} a @param {string} b lower case
- */
-function replacedWord(a, b) {
-  const wa = a.split(/[^\p{L}]+/u).filter(Boolean), wb = b.split(/[^\p{L}]+/u).filter(Boolean);
-  const onlyA = wa.filter((w) => !wb.includes(w)), onlyB = wb.filter((w) => !wa.includes(w));
-  if (!onlyA.length || !onlyB.length) return false;
-  const related = (/** @type {string} */ x, /** @type {string} */ y) => x.startsWith(y) || y.startsWith(x);
-  return onlyA.some((x) => !onlyB.some((y) => related(x, y))) && onlyB.some((y) => !onlyA.some((x) => related(x, y)));
-}
-
-/** What a near (not exact) text match is worth, and how much of that is left when the numbers differ. */
-export const NEAR = 0.85, OTHER_NUMBER = 0.3;
-
-/**
  * The words before and after an element, from its neighbour text ("before | after", normalised:
  * "| after" when nothing is before it, "before |" when nothing is after).
  * @param {string} s @returns {[string, string]}
@@ -1502,11 +425,6 @@ function roleSim(a, b) {
   return ACTION_ROLES.has(a) && ACTION_ROLES.has(b) ? 0.6 : 0;
 }
 
-/** @param {string} href */
-function hrefKey(href) {
-  try { const u = new URL(href, "http://x/"); return u.pathname + u.search + u.hash; } catch { return href; }
-}
-
 /**
  * Field weights. Tuned on scripts/bench_refind.py's mutation suite: names and labels carry most,
  * positions little (after a deletion the next sibling slides into the old place).
@@ -1577,7 +495,7 @@ function dataSim(A, B) {
 }
 
 /** @param {string} id */
-function idWeight(id) { return GENERATED_ID.test(id) ? 0.3 : 1; }
+function idWeight(id) { return isGeneratedId(id) ? 0.3 : 1; }
 
 /** Fields that can single an element out (tag, role, type, position and frame only narrow it down). */
 const DISTINCTIVE = ["name", "text", "id", "nameAttr", "href", "placeholder", "alt", "title", "testid", "data", "label", "neighbor", "value", "classes"];
@@ -1604,7 +522,7 @@ export function scoreCandidates(sig, cands) {
     // candidate alone on the page carries with the very value captured.
     let anchor = false;
     let idAnchor = false;
-    for (const f of ANCHORS) if ((si[f] ?? 0) >= 0.999 && shared[f] === 1 && !(f === "id" && GENERATED_ID.test(sig.attrs.id || ""))) { anchor = true; if (f === "id") idAnchor = true; }
+    for (const f of ANCHORS) if ((si[f] ?? 0) >= 0.999 && shared[f] === 1 && !(f === "id" && isGeneratedId(sig.attrs.id || ""))) { anchor = true; if (f === "id") idAnchor = true; }
     // A numbered key (data-sku="650", href="/p/500") names one record; a word (data-type="radio",
     // href="#") names a kind, which may be unique only because its twin was deleted.
     if ((si.data ?? 0) >= 0.999 && shared.data === 1 && numberedData) anchor = true;
@@ -1648,32 +566,6 @@ const ATTR_OF = { id: "id", nameAttr: "name", type: "type", href: "href", placeh
 
 /** Fields whose exact, unique match names one element (see scoreCandidates). */
 const ANCHORS = ["id", "testid"];
-
-/** Whether the element takes up space on screen. @param {Element} el */
-export function isRendered(el) {
-  if (!isConnectedOf(el)) return false;
-  return checkVisibilityOf(el, { checkVisibilityCSS: true });
-}
-
-/**
- * Every element under root, through open shadow roots and same-origin iframes.
- * @param {Document | Element | ShadowRoot} root @param {(el: Element) => void} visit
- */
-export function walkDeep(root, visit) {
-  /** @type {Array<Document | Element | ShadowRoot>} */
-  const stack = [root];
-  while (stack.length) {
-    const r = /** @type {Document | Element | ShadowRoot} */ (stack.pop());
-    const all = qsa(r, "*");
-    for (let i = 0; i < all.length; i++) {
-      const el = all[i];
-      visit(el);
-      if (shadowOf(el)) stack.push(shadowOf(el));
-      const tag = tagOf(el);
-      if (tag === "iframe" || tag === "frame") { const d = frameDocument(el); if (d) stack.push(d); }
-    }
-  }
-}
 
 const NOT_SPACE = /\S/;
 
@@ -1744,9 +636,11 @@ export const BIG_PAGE = 3000;
 /** On a big page, the elements of the element's tag this many on either side of its old place in
  * the page's order are candidates (see gatherBig). */
 export const AROUND = 100;
+
 /** The same for the controls of another tag that a person uses alike, when the element's own tag is
  * not a control's (see gatherBig). */
 export const AROUND_OTHER = 60;
+
 /** At most this many nodes are walked between the element's neighbours of its tag (see gatherBig). */
 const BETWEEN_NODES = 400;
 
@@ -1838,10 +732,12 @@ function gatherBig(sig, root, visit, pass) {
 /** Full signatures (neighbour text, label, path, box) cost ~50 µs each: on big pages only the
  * candidates that resemble the target by their cheap fields get one. */
 const SHORTLIST = 80;
+
 /** Of the look-alikes tied with the last of the shortlist, the nearest this many stay with it: a
  * thousand "Add to cart" buttons are as common a look as a hundred and sixty, and those far off in
  * other cards are set aside by where they stand. */
 const TIES = 40;
+
 /** Of a longer run of look-alikes, this many on either side of its old place in the page's order
  * have their box read (see shortlist). */
 const NEAR_RUN = 80;
@@ -1880,8 +776,6 @@ export function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
     for (const k of dataKeys) if (attr(el, k) === A[k]) sc += 2;
     return sc;
   };
-  /** @type {Set<Element>} */
-  const far = new Set();
   /** @param {Element} el @param {number} sc */
   const finish = (el, sc) => {
     if (withLabel && LABELABLE.has(tagOf(el))) sc += 2 * simOf(labelSims, sig.label, labelText(el, pass));
@@ -1893,43 +787,13 @@ export function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
   const most = (el, sc) => sc + (withLabel && LABELABLE.has(tagOf(el)) ? 2 : 0) + (box ? 1.5 : 0) + 1e-6;
   const bounded = pool.map((el, i) => { const p = partial(el); return { el, i, p, up: most(el, p), sc: NaN }; })
     .sort((a, b) => b.up - a.up || a.i - b.i);
-  // A run of look-alikes longer than the list can hold (a thousand "Add to cart" buttons) keeps
-  // only the ones nearest the element, and reading a thousand boxes to find them is most of a big
-  // page's re-find: those nearest it in the page's order are measured — around the place among
-  // its look-alikes (or its tag) it held — and the rest count as far off.
-  if (box) {
-    for (let a = 0; a < bounded.length;) {
-      let b = a + 1;
-      while (b < bounded.length && Math.abs(bounded[b].p - bounded[a].p) < 1e-9) b++;
-      if (b - a > SHORTLIST + TIES) {
-        const run = bounded.slice(a, b).map((q) => q.i).sort((x, y) => x - y);
-        const at = sig.twins || sig.order;
-        const mid = at ? Math.round((at.k / Math.max(1, at.n)) * run.length) : 0;
-        const near = new Set(run.slice(Math.max(0, mid - NEAR_RUN), mid + NEAR_RUN));
-        for (let j = a; j < b; j++) if (!near.has(bounded[j].i)) far.add(bounded[j].el);
-      }
-      a = b;
-    }
-  }
+  const far = box ? farInRuns(sig, bounded) : new Set();
   /** @type {Map<Element, boolean>} */
   const shown = new Map();
   /** @param {Element} el */
   const rendered = (el) => { let v = shown.get(el); if (v === undefined) { v = isRendered(el); shown.set(el, v); } return v; };
-  // The list from the candidates scored so far: every one scored fully, in score order (ties in
-  // pool order, as a stable sort of the whole pool leaves them), cut after SHORTLIST.
-  const pick = (/** @type {number} */ n) => {
-    const done = bounded.slice(0, n).sort((a, b) => b.sc - a.sc || a.i - b.i);
-    /** @type {Element[]} */
-    const out = [];
-    let last = -Infinity;
-    for (const q of done) {
-      if (out.length >= SHORTLIST && (q.sc < last - 1e-9 || out.length >= SHORTLIST + TIES)) break;
-      if (checkRendered && !rendered(q.el)) continue;
-      out.push(q.el);
-      if (out.length === SHORTLIST) last = q.sc;
-    }
-    return { out, last: out.length >= SHORTLIST ? last : -Infinity };
-  };
+  // The list from the candidates scored so far (see pickList).
+  const pick = (/** @type {number} */ n) => pickList(bounded.slice(0, n), checkRendered ? rendered : null);
   let n = 0;
   const scoreUpTo = (/** @type {number} */ m) => { for (; n < Math.min(m, bounded.length); n++) bounded[n].sc = finish(bounded[n].el, bounded[n].p); };
   let size = SHORTLIST * 2;
@@ -1947,6 +811,53 @@ export function shortlist(sig, pool, checkRendered = false, pass = new Map()) {
   return pick(n).out;
 }
 
+/**
+ * A run of look-alikes longer than the list can hold (a thousand "Add to cart" buttons) keeps only
+ * the ones nearest the element, and reading a thousand boxes to find them is most of a big page's
+ * re-find: those nearest it in the page's order are measured — around the place among its
+ * look-alikes (or its tag) it held — and the rest count as far off (returned).
+ * @param {Signature} sig @param {Array<{el: Element, i: number, p: number}>} bounded by bound, best first
+ * @returns {Set<Element>}
+ */
+function farInRuns(sig, bounded) {
+  /** @type {Set<Element>} */
+  const far = new Set();
+  for (let a = 0; a < bounded.length;) {
+    let b = a + 1;
+    while (b < bounded.length && Math.abs(bounded[b].p - bounded[a].p) < 1e-9) b++;
+    if (b - a > SHORTLIST + TIES) {
+      const run = bounded.slice(a, b).map((q) => q.i).sort((x, y) => x - y);
+      const at = sig.twins || sig.order;
+      const mid = at ? Math.round((at.k / Math.max(1, at.n)) * run.length) : 0;
+      const near = new Set(run.slice(Math.max(0, mid - NEAR_RUN), mid + NEAR_RUN));
+      for (let j = a; j < b; j++) if (!near.has(bounded[j].i)) far.add(bounded[j].el);
+    }
+    a = b;
+  }
+  return far;
+}
+
+/**
+ * The list from the candidates scored so far: every one scored fully, in score order (ties in pool
+ * order, as a stable sort of the whole pool leaves them), cut after SHORTLIST (and the ties with the
+ * last, TIES at most); with `rendered`, those not rendered left out. `last` is the cut's score, or
+ * -Infinity while the list is not full.
+ * @param {Array<{el: Element, i: number, sc: number}>} done @param {((el: Element) => boolean) | null} rendered
+ */
+function pickList(done, rendered) {
+  done.sort((a, b) => b.sc - a.sc || a.i - b.i);
+  /** @type {Element[]} */
+  const out = [];
+  let last = -Infinity;
+  for (const q of done) {
+    if (out.length >= SHORTLIST && (q.sc < last - 1e-9 || out.length >= SHORTLIST + TIES)) break;
+    if (rendered && !rendered(q.el)) continue;
+    out.push(q.el);
+    if (out.length === SHORTLIST) last = q.sc;
+  }
+  return { out, last: out.length >= SHORTLIST ? last : -Infinity };
+}
+
 /** Candidates set aside by where they stand that still get a full signature, to be reported. */
 const REPORTED = 5;
 
@@ -1957,7 +868,7 @@ const LABELABLE = new Set(["input", "select", "textarea", "button", "meter", "ou
  * Finds the element a signature describes, or abstains.
  * @param {Signature} signature
  * @param {Document | Element | ShadowRoot} [root]
- * @param {{threshold?: number, margin?: number, candidates?: Element[], features?: boolean}} [opts]
+ * @param {Opts} [opts]
  * @returns {RefindResult}
  */
 export function refind(signature, root = document, opts = {}) {
@@ -1966,265 +877,595 @@ export function refind(signature, root = document, opts = {}) {
   try { return decide(signature, root, opts); } finally { simsMemo = outer; }
 }
 
-/** @param {Signature} signature @param {Document | Element | ShadowRoot} root @param {{threshold?: number, margin?: number, candidates?: Element[], features?: boolean}} opts @returns {RefindResult} */
-function decide(signature, root, opts) {
-  const threshold = opts.threshold ?? THRESHOLD, margin = opts.margin ?? MARGIN;
-  // One pass: nothing changes on the page while refind runs.
-  const pass = new Map();
-  const pool = opts.candidates ? shortlist(signature, opts.candidates, false, pass) : shortlist(signature, collectCandidates(signature, root, false, pass), true, pass);
-  // Where each candidate stands comes first (a few container reads, shared by a pass): one in
-  // another item or landmark is another element whatever the rest of it says, and a full signature
-  // of each of a thousand look-alikes in other cards is most of a big page's re-find. Such a one
-  // takes no part in what is decided below (it is set aside, and only where the others stand is
-  // read of it); the first few still get a full signature, to be reported among the candidates.
-  // A candidate that cannot be read (a read throws) is left out — and then nothing but the element
-  // unchanged to the letter is taken: the one left out might have been it (a doubt abstains).
+/**
+ * @typedef {{threshold?: number, margin?: number, candidates?: Element[], features?: boolean}} Opts
+ * @typedef {{element: Element, context: Context, path: string[]}} Where
+ * @typedef {{sig: Signature, threshold: number, margin: number, every: Scored[], left: Scored[],
+ *   aside: Set<Element>, movedOut: Array<{signature: Signature, tagOk: boolean}>, placed: Array<Where | null>,
+ *   standing: Set<string>, carriersFrom: Scored[], identity: Array<[string, string]>, unreadable: number,
+ *   top: RefindResult["candidates"], vetoed: string}} Field
+ *   what a re-find weighs: every candidate read and scored (`every`), those that nothing says are
+ *   another element, scored among themselves (`left`), and why the last one the invariants turned
+ *   down was turned down (`vetoed`)
+ */
+
+/**
+ * The decision: the invariants in order (see the top of this file), each phase a function that
+ * answers or passes — the element exactly as it was, then what identifies it, then its context
+ * (`left` holds no candidate from another part of the page), then look-alikes by what tells them
+ * apart. Every answer goes through `found`, which takes no candidate the invariants turn down.
+ * @param {Signature} sig @param {Document | Element | ShadowRoot} root @param {Opts} opts @returns {RefindResult}
+ */
+function decide(sig, root, opts) {
+  const f = field(sig, root, opts);
+  return unchanged(f) ?? untouched(f) ?? ownIdentity(f) ?? byEvidence(f) ?? undecided(f);
+}
+
+/**
+ * Gathers and reads the candidates. Where each stands comes first (a few container reads, shared by
+ * a pass): one in another item or landmark is another element whatever the rest of it says, and a
+ * full signature of each of a thousand look-alikes in other cards is most of a big page's
+ * re-find. Such a one takes no part in the decision (only where it stands is read); the first few
+ * still get a full signature, to be reported among the candidates. A candidate that cannot be read
+ * (a read throws) is left out — and then nothing but the element unchanged to the letter is taken:
+ * the one left out might have been it (a doubt abstains).
+ * @param {Signature} sig @param {Document | Element | ShadowRoot} root @param {Opts} opts @returns {Field}
+ */
+function field(sig, root, opts) {
+  const pass = new Map(); // one pass: nothing changes on the page while refind runs
+  const pool = opts.candidates ? shortlist(sig, opts.candidates, false, pass) : shortlist(sig, collectCandidates(sig, root, false, pass), true, pass);
   let unreadable = 0;
   /** @template T @param {() => T} read @returns {T | null} */
   const guarded = (read) => { try { return read(); } catch { unreadable++; return null; } };
   const placed = pool.map((element) => guarded(() => ({ element, context: contextOf(element, pass), path: ancestorPath(element) })));
   let reported = 0;
-  const signed = /** @type {{element: Element, context: Context, path: string[]}[]} */ (placed.filter(Boolean))
-    .filter((c) => !signature.context || !contextClash(signature, c) || reported++ < REPORTED);
-  /** @param {{element: Element, context: Context, path: string[]}[]} list */
+  const signed = /** @type {Where[]} */ (placed.filter(Boolean)).filter((c) => !sig.context || !contextClash(sig, c) || reported++ < REPORTED);
+  /** @param {Where[]} list */
   const signOf = (list) => /** @type {{element: Element, signature: Signature}[]} */ (list.map(({ element, context, path }) =>
     guarded(() => ({ element, signature: captureSignature(element, { place: false, context, path }, pass) }))).filter(Boolean));
   const all = signOf(signed);
-  placeCandidates(signature, all, pass);
-  const every = scoreCandidates(signature, all);
-  // What carries the element's whole identity is read wherever it stands, for rule 0b alone.
-  const identity = identityKeys(signature);
-  const elsewhere = identity.length ? /** @type {{element: Element, context: Context, path: string[]}[]} */ (placed)
-    .filter((c) => c !== null && !signed.includes(c) && carriesAttrs(c.element, identity)) : [];
-  const carriersFrom = elsewhere.length ? (() => { const more = [...all, ...signOf(elsewhere)]; placeCandidates(signature, more, pass); return scoreCandidates(signature, more); })() : every;
-  const top = every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000,
-    tag: s.signature.tag, name: s.signature.name, text: s.signature.text }));
+  placeCandidates(sig, all, pass);
+  const every = scoreCandidates(sig, all);
+  // What carries the element's whole identity is read wherever it stands, for ownIdentity alone.
+  const identity = identityKeys(sig);
+  const far = identity.length ? /** @type {Where[]} */ (placed).filter((c) => c !== null && !signed.includes(c) && carriesAttrs(c.element, identity)) : [];
+  const carriersFrom = far.length ? (() => { const more = [...all, ...signOf(far)]; placeCandidates(sig, more, pass); return scoreCandidates(sig, more); })() : every;
   if (opts.features) {
     /** @type {any} */ (opts).out = every.slice(0, 8).map((x) => ({ element: x.element, score: x.score, loo: x.loo,
       looField: x.looField, looSim: x.looSim, looAbsent: x.looAbsent, distinctive: x.distinctive, anchor: x.anchor, tagOk: x.tagOk }));
   }
-  /** @param {Scored} s @param {number} confidence @param {string} why @returns {RefindResult} */
-  const found = (s, confidence, why) => unreadable && confidence < 1
-    ? { status: "ambiguous", element: null, confidence, candidates: top, why: `${why}, but a candidate could not be read` }
-    : { status: "found", element: s.element, confidence, candidates: top, why };
-  // 0. Nothing changed: one candidate is the captured element to the letter, in the same place.
-  const same = every.filter((s) => unchanged(signature, s.signature));
-  if (same.length === 1) return found(same[0], 1, "unchanged, in its place");
-  // 0b. Its own identity, whole (every key the page's author gave it: id, test id, link target,
-  //     form name and a checkbox's value) on exactly one candidate, in the same component and the
-  //     same row or card: that one is it, whatever its words or place now say (the page's
-  //     language switched, a copy of it was put beside it). When its words say something else
-  //     and another candidate still says them, the two disagree: abstain.
-  // The parts of the page the candidates stand in (the unreadable ones left out).
+  // Context: a candidate in another part of the page (the footer's "Blog" for the header's, the
+  // sign-up e-mail field for the login one, Bob's row for Alice's, the other widget's star) is
+  // another element, however well it matches; it stays among the candidates reported. How rare a
+  // field's value is, and so what singles a candidate out, is judged among what is left in its
+  // part of the page: the footer's "About" does not make the header's less itself.
   const standing = standingZones(/** @type {Placed[]} */ (placed.filter((p) => p !== null)));
-  const carriers = identity.length ? carriersFrom.filter((s) => carries(s.signature, identity)) : [];
-  if (carriers.length === 1) {
-    const c = carriers[0];
-    const was = norm(signature.name || "").toLowerCase(), now = norm(c.signature.name || "").toLowerCase();
-    // (a rival is one that could be the element: not another record, part of the page or target)
-    const nearNow = textSim(signature.name || "", c.signature.name || "") ?? 0;
-    const could = (/** @type {Scored} */ s) => s !== c && s.tagOk && !anotherElement(signature, s.signature, standing);
-    const rival = was !== now && !!was && carriersFrom.some((s) => could(s) && norm(s.signature.name || "").toLowerCase() === was);
-    // The element itself may have lost that attribute (it still says its words at least as well):
-    // then identity decides nothing, and the rules below do.
-    const lost = was !== now && carriersFrom.some((s) => could(s) && identity.some(([k]) => (s.signature.attrs || {})[k] === undefined)
-      && (textSim(signature.name || "", s.signature.name || "") ?? 0) >= nearNow);
-    // Standing in another row or card than it was captured in is another record's control while
-    // its own row still stands elsewhere, or when all it has is an id with a number (a place in a
-    // list, which a re-render may give to the next record); with its row's words gone everywhere
-    // (translated, reworded) a target or a name keeps naming it.
-    const itemStands = !!signature.context?.item && placed.some((p) => p !== null && p.element !== c.element && sameItem(signature, p));
-    const strong = identity.some(([k, v]) => k !== "id" || !/\d/.test(v));
-    const intoRow = !signature.context?.item && !!c.signature.context?.item?.startsWith("r:"); // (a copy put in a row)
-    const itemOk = !intoRow && (!otherItem(signature, c.signature) || (!itemStands && strong));
-    // Likewise out of the parts of the page it stood in (the header's nav, a named section) while
-    // they still stand: the footer's link to the same page is another link.
-    const zones = signature.context?.zones || [];
-    const zonesStand = zones.some((_, i) => standing.has(zones.slice(i).join(ZONE_SEP)));
-    const bare = (/** @type {Signature} */ x) => ({ ...x, context: x.context ? { zones: x.context.zones, item: "" } : undefined });
-    // Nor into a kind of part it was never in (a copy put in another section once it was gone):
-    // a page redone in another language keeps the kinds of its parts, only their names change.
-    const kindsOf = (/** @type {string[]} */ z) => z.map((x) => x.slice(0, x.indexOf(":")));
-    const wasIn = kindsOf(zones);
-    const newKind = kindsOf(c.signature.context?.zones || []).some((k) => !wasIn.includes(k));
-    const zoneOk = !newKind && (!zonesStand || !contextClash(bare(signature), bare(c.signature), standing));
-    if (sameComponent(signature, c.signature) && (c.tagOk || c.signature.role === signature.role)
-      && itemOk && zoneOk && numbers(was) === numbers(now)) {
-      if (rival) return { status: "ambiguous", element: null, confidence: c.score, candidates: top,
-        why: `its identity (${identityText(identity)}) and its words ("${cut(signature.name, 40)}") point to different elements` };
-      if (!lost) return found(c, Math.max(c.score, /** @type {number} */ (c.loo ?? 0)), `the only element with its identity (${identityText(identity)})`);
-    }
-  }
-  // Context decides: a candidate in another part of the page (the footer's "Blog" for the
-  // header's, the sign-up e-mail field for the login one, Bob's row for Alice's) is another
-  // element, however well it matches; it stays among the candidates reported.
-  // How rare a field's value is, and so what singles a candidate out, is judged among what is
-  // left in its part of the page: the footer's "About" does not make the header's less itself.
-  const aside = all.map((c) => anotherElement(signature, c.signature, standing));
-  let scored = scoreCandidates(signature, all.filter((c, i) => !aside[i]));
+  const isAside = all.map((c) => anotherElement(sig, c.signature, standing));
+  const aside = new Set(all.filter((_, i) => isAside[i]).map((c) => c.element));
   // Set aside only for leaving the group that told it from its look-alikes, a candidate may still be
   // the element moved out: it keeps a reworded copy from being taken in its stead.
-  const movedOut = signature.twins ? all.filter((c, i) => aside[i] && !anotherElement(signature, c.signature))
-    .map((c) => ({ signature: c.signature, tagOk: c.signature.tag === signature.tag })) : [];
-  const best = scored[0], second = scored[1];
-  if (!best) return { status: "not_found", element: null, confidence: 0, candidates: top,
-    why: every.length ? "every candidate is another element (another part of the page, record, name or target)" : "nothing like it on the page" };
-  // The one look-alike left in the item it was captured in (its copies in the other posts or rows
-  // set aside) is not refused for its size: no look-alike of that item can have slid into its place,
-  // and moving it about its item may resize it.
-  const lookKeyWas = lookKeyOfSignature(signature);
-  const alikeLeft = signature.context?.item ? scored.filter((s) => lookKeyOfSignature(s.signature) === lookKeyWas && sameItem(signature, s.signature)) : [];
-  const soleInItem = alikeLeft.length === 1 ? alikeLeft[0] : null;
-  const resized = (/** @type {Scored} */ s) => s !== soleInItem && otherTwin(signature, s);
-  // A candidate whose words were tweaked is not taken while another one still says exactly what
-  // the element said (a copy with a word tweaked put beside it, the element itself moved).
-  // Words that are gone (a dropped aria-label leaves "×") are no such tweak.
-  // Those that keep the exact name are no rival when they are the element's own look-alikes, all
-  // still there but one (five stars, one reworded: that one is it).
-  const exactName = signature.name ? [...scored, ...movedOut].filter((s) => s.signature.name === signature.name && s.tagOk) : [];
-  /** Whether those are exactly the element's look-alikes, all there, among themselves. @param {Array<{signature: Signature}>} list */
-  const areItsTwins = (list) => !!signature.twins && list.length === signature.twins.n - 1
-    && list.every((s) => lookKeyOfSignature(s.signature) === lookKeyWas && s.signature.twins?.n === list.length && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" "));
-  const exactAreTwins = areItsTwins(exactName);
-  // The same for its words: a copy beside it with a word tweaked keeps the name it took from an
-  // attribute the element lost.
-  const exactText = signature.text ? [...scored, ...movedOut].filter((s) => s.signature.text === signature.text && s.tagOk) : [];
-  const exactTextAreTwins = areItsTwins(exactText);
-  const tweaked = (/** @type {string} */ now, /** @type {string} */ was) => now !== was && (textSim(now, was) ?? 0) > NEAR * OTHER_NUMBER;
-  // Such a candidate is not taken (null), and the rules below may still name another.
-  /** @param {Scored} s @param {number} confidence @param {string} why @returns {RefindResult | null} */
-  const foundUnlessExact = (s, confidence, why) => ((tweaked(s.signature.name, signature.name) && exactName.length && !exactAreTwins)
-    || (tweaked(s.signature.text, signature.text) && exactText.length && !exactTextAreTwins)
-    ? null : found(s, confidence, why));
-  // 1. The whole signature: a clear best that something singles out. Look-alikes that only their
-  //    place tells apart (twenty "Add to cart" buttons) are refused: the target may be gone and a
-  //    neighbour slid into its place. A best that is singled out over a runner-up that is not needs
-  //    a smaller lead.
-  const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : margin;
-  if (best.score >= threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !resized(best) && !fewerTwins(signature, best)) { const r = foundUnlessExact(best, best.score, `its whole description matches best (${best.score.toFixed(2)}, next ${second ? second.score.toFixed(2) : "none"})`); if (r) return r; }
-  // 2. An anchor: the only element on the page with the captured id / test id (or numbered data
-  //    key, or numbered link with the same name), of a compatible kind.
-  //    A unique id the page's author gave it names it even when it changed kind (a select redone
-  //    as a custom dropdown); an id that now extends the captured one ("email" → "email-x7a9") is
-  //    taken when nothing but the id changed.
-  const oldId = signature.attrs?.id || "";
-  const anchors = scored.filter((s) => s.anchor && (s.tagOk || (s.idAnchor && isInteractiveCheap(s.element))));
-  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) { const r = foundUnlessExact(anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo)), "the only element with its id, test id or numbered key"); if (r) return r; }
-  if (oldId && !GENERATED_ID.test(oldId)) {
-    const ext = scored.filter((s) => extendsId(s.signature.attrs?.id || "", oldId));
-    const e = ext[0];
-    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo), "its id now extends the one it had, nothing else changed"); if (r) return r; }
+  const movedOut = sig.twins ? all.filter((c, i) => isAside[i] && !anotherElement(sig, c.signature))
+    .map((c) => ({ signature: c.signature, tagOk: c.signature.tag === sig.tag })) : [];
+  return { sig, threshold: opts.threshold ?? THRESHOLD, margin: opts.margin ?? MARGIN, every, left: scoreCandidates(sig, all.filter((_, i) => !isAside[i])),
+    aside, movedOut, placed, standing, carriersFrom, identity, unreadable, vetoed: "",
+    top: every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000, tag: s.signature.tag, name: s.signature.name, text: s.signature.text })) };
+}
+
+/**
+ * The answer `s`, unless an invariant turns it down (then null, and `f.vetoed` says why): it stands
+ * in another part of the page (unless `anywhere`: its own identity, whole, decided); it is of
+ * another kind (otherKind: the words a button held, moved out of it); none of its classes is the
+ * element's (a copy restyled); it carries a value that contradicts one the element
+ * had while another candidate contradicts none and says its words, or a mark of another element;
+ * it ties with another candidate on everything but its place, and is not standing in the
+ * element's own place. A candidate that could not be read leaves any answer short of the
+ * element to the letter in doubt.
+ * @param {Field} f @param {Scored} s @param {number} confidence @param {string} why @param {{anywhere?: boolean}} [opts]
+ * @returns {RefindResult | null}
+ */
+function found(f, s, confidence, why, opts = {}) {
+  const veto = (!opts.anywhere && f.aside.has(s.element) ? "it stands in another part of the page" : "")
+    || (otherKind(f.sig, s) ? "it is of another kind, no control, carrying nothing of the element's own" : "")
+    || (restyled(f.sig, s.signature) ? "none of its classes is the element's" : "")
+    || (lookOnlyElsewhere(f.sig, s.signature) ? "it keeps nothing of the element's own but its look, away from its place" : "")
+    || iconLost(f, s)
+    || swapped(f.sig, s.signature) || otherInstance(f.sig, s.signature) || contradictedBetter(f, s) || tiedButPlace(f, s);
+  if (veto) { f.vetoed = `${why}, but ${veto}`; return null; }
+  if (f.unreadable && confidence < 1) return { status: "ambiguous", element: null, confidence, candidates: f.top, why: `${why}, but a candidate could not be read` };
+  return { status: "found", element: s.element, confidence, candidates: f.top, why };
+}
+
+/**
+ * Gone is gone, where only the look is left: the element said who it was (a name, words, a label, a
+ * form name, link or test id) and the candidate says none of it — its name's source gone too — so
+ * only its tag and classes look like the element's; away from the element's place (see inPlace),
+ * among more of its look than there were, that is a look-alike, not the element (a nameless copy
+ * of a toolbar's button put lower down, the button itself deleted).
+ * @param {Signature} sig @param {Signature} c
+ */
+function lookOnlyElsewhere(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  const said = !!(sig.name || sig.text || sig.label) || OWN_KEYS.some((k) => A[k] !== undefined);
+  // Only where elements of its look came since (a copy put in, a record added): one moved or
+  // stripped alone among as many look-alikes is still the element, and so is one standing in
+  // the named row or card it stood in.
+  const more = (/** @type {Twins | undefined} */ x, /** @type {Twins | undefined} */ y) => !!y && y.n > (x?.n ?? 1);
+  if (!said || inPlace(sig, c) || !(more(sig.order, c.order) || more(sig.twins, c.twins)) || sameItem(sig, c)) return false;
+  // Says them: the same, reworded, or every one of them kept among more ("★" in "★ rated").
+  const says = (/** @type {string | undefined} */ a, /** @type {string | undefined} */ b) => {
+    if (!a || !b) return false;
+    const x = norm(a).toLowerCase(), y = norm(b).toLowerCase(), more = y.split(" ");
+    return x === y || reworded(a, b) || x.split(" ").every((w) => more.includes(w));
+  };
+  const saysName = says(sig.name, c.name), saysText = says(sig.text, c.text), saysLabel = says(sig.label, c.label);
+  return !saysName && !saysText && !saysLabel && !OWN_KEYS.some((k) => A[k] !== undefined && B[k] !== undefined);
+}
+
+/**
+ * A nameless control's icon is its name: a candidate whose icon lost a word of the element's
+ * ("text bold" → "text") while another candidate still shows that word is not told from it by
+ * the classes it kept.
+ * @param {Field} f @param {Scored} s
+ */
+function iconLost(f, s) {
+  const sig = f.sig;
+  if (sig.name || !sig.icon) return "";
+  const has = (/** @type {Signature} */ x) => (x.icon || "").split(" ");
+  const lost = has(sig).filter((w) => w && !has(s.signature).includes(w));
+  const other = lost.length ? f.left.find((d) => d !== s && d.tagOk && lost.every((w) => has(d.signature).includes(w))) : undefined;
+  return other ? `its icon lost "${lost.join(" ")}", which another candidate shows` : "";
+}
+
+/** What an element's author gave it to be known by, beside its words. */
+const OWN_KEYS = ["id", "name", "href", "value", "aria-label", "title", "alt", "placeholder", "for", "action", "src", ...TEST_ID_ATTRS];
+
+/**
+ * Whether a candidate is of another kind than the element — neither its tag nor a role standing in
+ * for it, nothing marking it as a control — and carries none of the element's own attributes: the
+ * words a button held, moved out of it, not the button redone as another tag.
+ * @param {Signature} sig @param {Scored} s
+ */
+function otherKind(sig, s) {
+  const A = sig.attrs || {}, B = s.signature.attrs || {};
+  return !s.tagOk && !isInteractiveCheap(s.element) && !Object.keys(A).some((k) => B[k] === A[k]);
+}
+
+/**
+ * A contradiction loses: `s` carries another value than the element had (another form name, link,
+ * value, label, placeholder, data key) while a candidate that could be it carries none, says its
+ * words and keeps every value `s` keeps — or a value where the element had none (a copy's mark)
+ * while such a candidate, keeping less, stands beside it. A form name, link, test id or value
+ * where the element had none marks another element on its own (see MARKS).
+ * @param {Field} f @param {Scored} s
+ */
+function contradictedBetter(f, s) {
+  const k = contradiction(f.sig, s.signature);
+  if (!k) return "";
+  const extra = f.sig.attrs?.[k] === undefined && k !== "label"; // a value where the element had none: a copy's mark
+  if (extra && isMark(f.sig, k)) return `it carries a ${k} the element never had`;
+  const other = f.left.find((d) => d !== s && d.element !== s.element && d.tagOk && !contradiction(f.sig, d.signature) && wordsAgree(f.sig, d.signature)
+    && (extra || keepsAll(f.sig, s.signature, d.signature)));
+  return other ? `it carries ${extra ? "a" : "another"} ${k} while another candidate carries none` : "";
+}
+
+/**
+ * Whether `d` keeps every recorded value that `s` keeps (attributes, label, classes): it merely
+ * lacks what it lacks — not a candidate that shares nothing with the element but an absence.
+ * @param {Signature} sig @param {Signature} s @param {Signature} d
+ */
+function keepsAll(sig, s, d) {
+  const A = sig.attrs || {}, S = s.attrs || {}, D = d.attrs || {};
+  const classes = (/** @type {Signature} */ x) => (x.classes || []).join(" ");
+  return Object.keys(A).every((k) => S[k] !== A[k] || D[k] === A[k]) && (s.label !== sig.label || d.label === sig.label)
+    && (classes(s) !== classes(sig) || classes(d) === classes(sig) || !d.classes?.length);
+}
+
+/**
+ * Gone is gone: a candidate that lacks an identifying value the element had and carries one it
+ * never had (a title where it had an aria-label, a data key of its own) is another element — the
+ * element's look-alike left behind when it went.
+ * @param {Signature} sig @param {Signature} c
+ */
+function swapped(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  const identifying = (/** @type {string} */ k) => (IDENTIFYING.has(k) && k !== "value") || k.startsWith("data-");
+  const lacks = Object.keys(A).some((k) => identifying(k) && B[k] === undefined);
+  const extra = Object.keys(B).find((k) => identifying(k) && A[k] === undefined && !(k === "href" && /^(#|javascript:)/i.test(B[k])));
+  return lacks && extra ? `it carries a ${extra} the element never had, and lacks one it had` : "";
+}
+
+/**
+ * A changed element in another component of its kind: where the element's component had look-alikes
+ * (two rating widgets, nothing naming either), a candidate that is not the element to the letter but
+ * for its place, inside one of them at another place, may be the other one's: place can say "not
+ * this one", never "this one".
+ * @param {Signature} sig @param {Signature} c
+ */
+function otherInstance(sig, c) {
+  const a = sig.hosts || [], b = c.hosts || [];
+  return a.some((h, i) => !!h && h !== b[i]) && !sameButPlace(sig, c) ? "it changed, and stands in another component like the element's" : "";
+}
+
+/**
+ * Position never decides alone: `s` ties with another candidate on everything but its place (its
+ * box, order, ancestors and the words around it) and ids that are not the element's, and does not stand in the element's own place —
+ * or does, but something else told the element from its look-alikes when it was captured (an icon,
+ * a label), and that is gone from `s` as from them: which is which may have changed with it. (One
+ * that still carries all it carried itself, in its place, is the element beside a copy of it, or
+ * out of a wrapper that named its item.) Only an
+ * element without a name of its own is named by the words before it ("Apple" before a bare
+ * checkbox): those words then tell it apart.
+ * @param {Field} f @param {Scored} s
+ */
+function tiedButPlace(f, s) {
+  if (inPlace(f.sig, s.signature) && (placeWasAll(f.sig) || sameItself(f.sig, s.signature))) return "";
+  const before = f.sig.name ? null : aroundParts(s.signature.neighbor)[0];
+  const mine = lessOtherId(f.sig, s.signature);
+  return f.left.some((d) => d !== s && d.element !== s.element && sameButPlace(mine, lessOtherId(f.sig, d.signature)) && (before === null || aroundParts(d.signature.neighbor)[0] === before))
+    ? "another candidate is the same but for its place" : "";
+}
+
+/**
+ * A candidate's signature without its id when that is neither the element's nor the element's
+ * grown a suffix ("code-r7k2" for "code"): an id the element never carried tells nothing of which
+ * is the element.
+ * @param {Signature} sig @param {Signature} c @returns {Signature}
+ */
+function lessOtherId(sig, c) {
+  const id = c.attrs?.id, was = sig.attrs?.id || "";
+  if (id === undefined || id === was || extendsId(id, was)) return c;
+  const { id: _, ...attrs } = c.attrs;
+  return { ...c, attrs };
+}
+
+/** 0. Nothing changed: one candidate is the captured element to the letter, in the same place. @param {Field} f @returns {RefindResult | null} */
+function unchanged(f) {
+  const same = f.every.filter((s) => sameToTheLetter(f.sig, s.signature));
+  return same.length === 1 ? found(f, same[0], 1, "unchanged, in its place") : null;
+}
+
+/**
+ * 1. An untouched original wins: the one candidate that still carries every attribute, class,
+ *    word, label and context value the signature recorded — whatever was put, moved or copied
+ *    around it — when it was the one such element when captured (see signature.js peersOf: a
+ *    signature from before peers were counted says nothing of them).
+ * @param {Field} f @returns {RefindResult | null}
+ */
+function untouched(f) {
+  if (placeWasAll(f.sig)) return null;
+  const exact = f.every.filter((s) => sameButPlace(f.sig, s.signature));
+  return exact.length === 1 ? found(f, exact[0], 1, "untouched: it carries every value it had, and no other element does") : null;
+}
+
+/**
+ * 2. Its own identity, whole (every key the page's author gave it: id, test id, link target, form
+ *    name and a checkbox's value) on exactly one candidate, in the same component and the same row
+ *    or card: that one is it, whatever its words or place now say (the page's language switched, a
+ *    copy of it was put beside it). When its words say something else and another candidate still
+ *    says them, the two disagree: abstain.
+ * @param {Field} f @returns {RefindResult | null}
+ */
+function ownIdentity(f) {
+  const { sig, identity, standing } = f;
+  const carriers = identity.length ? f.carriersFrom.filter((s) => carries(s.signature, identity)) : [];
+  if (carriers.length !== 1) return null;
+  const c = carriers[0];
+  const was = norm(sig.name || "").toLowerCase(), now = norm(c.signature.name || "").toLowerCase();
+  // (a rival is one that could be the element: not another record, part of the page or target)
+  const nearNow = textSim(sig.name || "", c.signature.name || "") ?? 0;
+  const could = (/** @type {Scored} */ s) => s !== c && s.tagOk && !anotherElement(sig, s.signature, standing);
+  const rival = was !== now && !!was && f.carriersFrom.some((s) => could(s) && norm(s.signature.name || "").toLowerCase() === was);
+  // The element itself may have lost that attribute (it still says its words at least as well):
+  // then identity decides nothing, and the phases after it do.
+  const lost = was !== now && f.carriersFrom.some((s) => could(s) && identity.some(([k]) => (s.signature.attrs || {})[k] === undefined)
+    && (textSim(sig.name || "", s.signature.name || "") ?? 0) >= nearNow);
+  if (!sameComponent(sig, c.signature) || !(c.tagOk || c.signature.role === sig.role) || !itemAllows(f, c) || !zonesAllow(f, c)
+    || numbers(was) !== numbers(now)) return null;
+  if (rival) return { status: "ambiguous", element: null, confidence: c.score, candidates: f.top,
+    why: `its identity (${identityText(identity)}) and its words ("${cut(sig.name, 40)}") point to different elements` };
+  return lost ? null : found(f, c, Math.max(c.score, /** @type {number} */ (c.loo ?? 0)), `the only element with its identity (${identityText(identity)})`, { anywhere: true });
+}
+
+/**
+ * Whether the carrier of the element's identity may stand in the row or card it stands in: another
+ * one than the element's is another record's control while the element's own row still stands
+ * elsewhere, or when all it has is an id with a number (a place in a list, which a re-render may
+ * give to the next record); with its row's words gone everywhere (translated, reworded) a target
+ * or a name keeps naming it. Not a copy put in a row when the element stood in none.
+ * @param {Field} f @param {Scored} c
+ */
+function itemAllows(f, c) {
+  const sig = f.sig;
+  const itemStands = !!sig.context?.item && f.placed.some((p) => p !== null && p.element !== c.element && sameItem(sig, p));
+  const strong = f.identity.some(([k, v]) => k !== "id" || !/\d/.test(v));
+  const intoRow = !sig.context?.item && !!c.signature.context?.item?.startsWith("r:");
+  return !intoRow && (!otherItem(sig, c.signature) || (!itemStands && strong));
+}
+
+/**
+ * Likewise out of the parts of the page it stood in (the header's nav, a named section) while they
+ * still stand — the footer's link to the same page is another link — and never into a kind of part
+ * it was never in (a copy put in another section once it was gone): a page redone in another
+ * language keeps the kinds of its parts, only their names change.
+ * @param {Field} f @param {Scored} c
+ */
+function zonesAllow(f, c) {
+  const zones = f.sig.context?.zones || [];
+  const zonesStand = zones.some((_, i) => f.standing.has(zones.slice(i).join(ZONE_SEP)));
+  const bare = (/** @type {Signature} */ x) => ({ ...x, context: x.context ? { zones: x.context.zones, item: "" } : undefined });
+  const kindsOf = (/** @type {string[]} */ z) => z.map((x) => x.slice(0, x.indexOf(":")));
+  const wasIn = kindsOf(zones);
+  const newKind = kindsOf(c.signature.context?.zones || []).some((k) => !wasIn.includes(k));
+  return !newKind && (!zonesStand || !contextClash(bare(f.sig), bare(c.signature), f.standing));
+}
+
+/**
+ * 3. Look-alikes, by what tells them apart: among the candidates left in the element's part of the
+ *    page, the first of these that the invariants admit — the whole signature; an anchor (its id or
+ *    test id alone); one thing changed; its place among look-alikes where that place still holds;
+ *    the one its form knows by name; the one whose own features lead; the one that says every word
+ *    of it. A candidate whose name or words were tweaked is not taken while another one (its own
+ *    look-alikes aside) still says them word for word.
+ * @param {Field} f @returns {RefindResult | null}
+ */
+function byEvidence(f) {
+  if (!f.left.length) return null;
+  const e = evidence(f);
+  for (const rule of [wholeSignature, anchored, oneThingChanged, placeAmongLookAlikes, placeAmongItsKind, knownByName, ownFeatures, everyWord]) {
+    for (const [s, confidence, why] of rule(f, e)) {
+      if (e.tweaked(s)) { f.vetoed = `${why}, but its words were tweaked while another candidate says them word for word`; continue; }
+      const r = found(f, s, confidence, why);
+      if (r) return r;
+    }
   }
-  // 3. One thing changed: the tolerant score (the field that lost most left out) of the best is high
-  //    and well ahead of everyone else's. Not when what changed is its place (box, neighbours, path:
-  //    a twin slides into a deleted element's place), nor when an identifying attribute now has
-  //    another value (another element) rather than being gone; a dropped attribute is trusted
-  //    with a smaller lead.
-  const byLoo = scored.slice().sort((a, b) => /** @type {number} */ (b.loo) - /** @type {number} */ (a.loo));
+  return null;
+}
+
+/** 4. Nothing clear: not found (nothing close, or everything is another element) or ambiguous, with why. @param {Field} f @returns {RefindResult} */
+function undecided(f) {
+  const best = f.left[0], second = f.left[1];
+  if (!best) return { status: "not_found", element: null, confidence: 0, candidates: f.top,
+    why: f.every.length ? "every candidate is another element (another part of the page, record, name or target)" : "nothing like it on the page" };
+  if (best.score < f.threshold) return { status: "not_found", element: null, confidence: best.score, candidates: f.top,
+    why: `nothing matches well enough (best ${best.score.toFixed(2)} < ${f.threshold})` };
+  return { status: "ambiguous", element: null, confidence: best.score, candidates: f.top,
+    why: f.vetoed || (second ? `no candidate clearly beats the others (${best.score.toFixed(2)} and ${second.score.toFixed(2)})` : "its one candidate is not told apart by anything of its own") };
+}
+
+/**
+ * Whether a candidate has classes and none of them is the element's (which may have had none): a
+ * copy restyled, the element perhaps gone — told by nothing of its own but its look, it is not
+ * taken for the element.
+ * @param {Signature} sig @param {Signature} c
+ */
+function restyled(sig, c) {
+  const a = sig.classes || [], b = c.classes || [];
+  return b.length > 0 && !a.some((x) => b.includes(x));
+}
+
+/**
+ * @typedef {Array<[Scored, number, string]>} Picks what a rule would take, in order: the candidate,
+ *   the confidence, why
+ * @typedef {{resized: (s: Scored) => boolean, tweaked: (s: Scored) => boolean, ownOf: (s: Scored) => number,
+ *   eligible: Scored[]}} Evidence
+ */
+
+/**
+ * What the look-alike rules share. The one look-alike left in the item it was captured in (its
+ * copies in the other posts or rows set aside) is not refused for its size: no look-alike of that
+ * item can have slid into its place, and moving it about its item may resize it. A candidate whose
+ * words were tweaked is not taken while another one still says exactly what the element said (a
+ * copy with a word tweaked put beside it, the element itself moved) — words that are gone (a dropped
+ * aria-label leaves "×") are no such tweak, and those that keep the exact words are no rival when
+ * they are the element's own look-alikes, all still there but one (five stars, one reworded: that
+ * one is it). A container whose words are those of a candidate inside it that matches the element
+ * better (a wrapper around it) is not the element.
+ * @param {Field} f @returns {Evidence}
+ */
+function evidence(f) {
+  const sig = f.sig, scored = f.left;
+  const lookKeyWas = lookKeyOfSignature(sig);
+  const alikeLeft = sig.context?.item ? scored.filter((s) => lookKeyOfSignature(s.signature) === lookKeyWas && sameItem(sig, s.signature)) : [];
+  const soleInItem = alikeLeft.length === 1 ? alikeLeft[0] : null;
+  const resized = (/** @type {Scored} */ s) => s !== soleInItem && otherTwin(sig, s);
+  /** Whether those are exactly the element's look-alikes, all there, among themselves. @param {Array<{signature: Signature}>} list */
+  const areItsTwins = (list) => !!sig.twins && list.length === sig.twins.n - 1
+    && list.every((s) => lookKeyOfSignature(s.signature) === lookKeyWas && s.signature.twins?.n === list.length && (s.signature.hosts || []).join(" ") === (sig.hosts || []).join(" "));
+  /** @param {"name" | "text"} k */
+  const saidBy = (k) => {
+    const exact = sig[k] ? [...scored, ...f.movedOut].filter((s) => s.signature[k] === sig[k] && s.tagOk) : [];
+    return exact.length > 0 && !areItsTwins(exact);
+  };
+  const nameSaid = saidBy("name"), textSaid = saidBy("text");
+  const tweak = (/** @type {string} */ now, /** @type {string} */ was) => now !== was && (textSim(now, was) ?? 0) > NEAR * OTHER_NUMBER;
+  /** @type {Map<Scored, number>} */ const owns = new Map();
+  const ownOf = (/** @type {Scored} */ s) => owns.get(s) ?? owns.set(s, ownScore(sig, s, goneFields(sig, s.signature))).get(s) ?? 0;
+  const holdsBetter = (/** @type {Scored} */ s) => scored.some((d) => d !== s && d.tagOk && d.element !== s.element && containsOf(s.element, d.element) && ownOf(d) > ownOf(s));
+  return {
+    resized,
+    tweaked: (s) => (nameSaid && tweak(s.signature.name, sig.name)) || (textSaid && tweak(s.signature.text, sig.text)),
+    ownOf,
+    eligible: scored.filter((s) => s.tagOk && !clashes(sig, s.signature) && !fewerTwins(sig, s) && !resized(s) && !holdsBetter(s)),
+  };
+}
+
+/**
+ * The whole signature: a clear best that something singles out. Look-alikes that only their place
+ * tells apart (twenty "Add to cart" buttons) are refused: the target may be gone and a neighbour
+ * slid into its place. A best that is singled out over a runner-up that is not needs a smaller lead.
+ * @param {Field} f @param {Evidence} e @returns {Picks}
+ */
+function wholeSignature(f, e) {
+  const [best, second] = f.left;
+  const lead = best.distinctive && second && !second.distinctive ? LEAD_MARGIN : f.margin;
+  return best.score >= f.threshold && (!second || (best.score - second.score >= lead && best.distinctive)) && !e.resized(best) && !fewerTwins(f.sig, best)
+    ? [[best, best.score, `its whole description matches best (${best.score.toFixed(2)}, next ${second ? second.score.toFixed(2) : "none"})`]] : [];
+}
+
+/**
+ * An anchor: the only element on the page with the captured id / test id (or numbered data key, or
+ * numbered link with the same name), of a compatible kind. A unique id the page's author gave it
+ * names it even when it changed kind (a select redone as a custom dropdown); an id that now extends
+ * the captured one ("email" → "email-x7a9") is taken when nothing but the id changed.
+ * @param {Field} f @returns {Picks}
+ */
+function anchored(f) {
+  /** @type {Picks} */ const out = [];
+  const anchors = f.left.filter((s) => s.anchor && (s.tagOk || (s.idAnchor && isInteractiveCheap(s.element))));
+  if (anchors.length === 1 && anchors[0].score >= ANCHOR_FLOOR) out.push([anchors[0], Math.max(anchors[0].score, /** @type {number} */ (anchors[0].loo)), "the only element with its id, test id or numbered key"]);
+  const oldId = f.sig.attrs?.id || "";
+  if (oldId && !isGeneratedId(oldId)) {
+    const ext = f.left.filter((s) => extendsId(s.signature.attrs?.id || "", oldId));
+    const e = ext[0];
+    if (ext.length === 1 && e.tagOk && e.looField === "id" && /** @type {number} */ (e.loo) >= LOO_THRESHOLD) out.push([e, /** @type {number} */ (e.loo), "its id now extends the one it had, nothing else changed"]);
+  }
+  return out;
+}
+
+/**
+ * One thing changed: the tolerant score (the field that lost most left out) of the best is high and
+ * well ahead of everyone else's. Not when what changed is its place (box, neighbours, path: a twin
+ * slides into a deleted element's place), nor when an identifying attribute now has another value
+ * (another element) rather than being gone; a dropped attribute is trusted with a smaller lead. What
+ * changed must still look like a change of the same thing: a tweaked text shares something with
+ * the old one ("Submit" → "Submits"; not "1" → ">"), a renamed id keeps its stem or was a generated
+ * one, a link that now points elsewhere kept its numbers (/buy/1750 is not /buy/1753).
+ * @param {Field} f @returns {Picks}
+ */
+function oneThingChanged(f) {
+  const byLoo = f.left.slice().sort((a, b) => /** @type {number} */ (b.loo) - /** @type {number} */ (a.loo));
   const b = byLoo[0], s2 = byLoo[1];
   const loo = /** @type {number} */ (b.loo), loo2 = s2 ? /** @type {number} */ (s2.loo) : 0;
   const field = b.looField || "";
-  // What changed must still look like a change of the same thing: a tweaked text shares something
-  // with the old one ("Submit" → "Submits", "3" → "3s"; not "1" → ">"), a renamed id keeps its stem
-  // or was a generated one ("datepicker" → "datepicker-x7a9"; not "password" → "verify").
-  const newId = b.signature.attrs?.id || "";
-  // A form name, test id or value that now has another value names another element; a link that
-  //  now points elsewhere is the same one only if its numbers did not change (/buy/1750 is not /buy/1753).
-  const oldHref = signature.attrs?.href || "", newHref = b.signature.attrs?.href || "";
+  const oldId = f.sig.attrs?.id || "", newId = b.signature.attrs?.id || "";
+  const oldHref = f.sig.attrs?.href || "", newHref = b.signature.attrs?.href || "";
   const sameThing = ATTR_FIELDS.has(field) && b.looAbsent ? true : TEXT_FIELDS.has(field) ? (b.looSim ?? 0) > NEAR * OTHER_NUMBER
-    : field === "id" ? !newId || GENERATED_ID.test(oldId) || extendsId(newId, oldId) || (textSim(oldId, newId) ?? 0) >= 0.5
+    : field === "id" ? !newId || isGeneratedId(oldId) || extendsId(newId, oldId) || (textSim(oldId, newId) ?? 0) >= 0.5
     : field === "href" ? numbers(hrefKey(oldHref)) === numbers(hrefKey(newHref))
     : !IDENTITY_FIELDS.has(field);
-  if (b.tagOk && sameThing && loo >= LOO_THRESHOLD && b.score >= LOO_FLOOR && !PLACE_FIELDS.has(field)) {
-    if (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN) { const r = foundUnlessExact(b, loo, `one thing changed (${field}), the rest matches (${loo.toFixed(2)}, next ${loo2.toFixed(2)})`); if (r) return r; }
-  }
-  // 4. Its place among look-alikes (a grid of bare checkboxes, a "Send review" button per form):
-  //    the element that looks the same and stands k-th of the same n as the target did. Only when
-  //    the count is unchanged (a deleted look-alike makes it drop, and the next one slides into the
-  //    place), when nothing it has contradicts the target, when no other candidate matches the
-  //    target's own features (all but its place) better, when the words around it do not say
-  //    something else, when no other look-alike alone still has the words around the target, and
-  //    when no other look-alike stands clearly nearer its spot.
-  const t = signature.twins;
+  if (!b.tagOk || !sameThing || loo < LOO_THRESHOLD || b.score < LOO_FLOOR || PLACE_FIELDS.has(field)) return [];
+  return (ATTR_FIELDS.has(field) && b.looAbsent ? loo - loo2 >= LOO_MARGIN_DROPPED : loo - loo2 >= LOO_MARGIN)
+    ? [[b, loo, `one thing changed (${field}), the rest matches (${loo.toFixed(2)}, next ${loo2.toFixed(2)})`]] : [];
+}
+
+/**
+ * Its place among look-alikes (a grid of bare checkboxes, a "Send review" button per form): the
+ * element that looks the same and stands k-th of the same n as the target did — only when the count
+ * is unchanged (a deleted look-alike makes it drop, and the next one slides into the place), when
+ * nothing it has contradicts the target, when no other candidate matches the target's own features
+ * (all but its place) better, when the words around it do not say something else, when no other
+ * look-alike alone still has the words around the target, and when no other look-alike stands
+ * clearly nearer its spot (inside a component's shadow root the look-alikes are its component's
+ * alone: which stands nearer says nothing). Or the k-th of the same n with its tag standing in its
+ * own spot, saying a reworded form of what it said ("★" → "★s": it has left its look-alikes, which
+ * all stay). `found` still turns down one that ties with another but for a place it has left.
+ * @param {Field} f @param {Evidence} ev @returns {Picks}
+ */
+function placeAmongLookAlikes(f, ev) {
+  const sig = f.sig, scored = f.left;
+  /** @type {Picks} */ const out = [];
+  const t = sig.twins, hostsKey = (sig.hosts || []).join(" ");
   if (t) {
-    const key = lookKeyOfSignature(signature);
-    const hostsKey = (signature.hosts || []).join(" ");
+    const key = lookKeyOfSignature(sig);
     const alike = scored.filter((s) => s.signature.twins?.n === t.n && lookKeyOfSignature(s.signature) === key && (s.signature.hosts || []).join(" ") === hostsKey);
     const at = alike.filter((s) => s.signature.twins?.k === t.k);
+    const e = at[0];
     if (at.length === 1) {
-      const e = at[0];
-      // Words around it that only one look-alike still has name that one (a row's title).
-      // Words around it that are only its look-alikes' own (a row of stars) name nothing.
-      const sameWords = aroundTells(signature) ? alike.filter((s) => (neighborSim(signature.neighbor, s.signature.neighbor) ?? 0) >= 0.9) : [];
-      const closest = Math.max(...alike.map((s) => boxSim(signature.box, s.signature.box) ?? 0));
-      const moved = (boxSim(signature.box, e.signature.box) ?? 0) < STILL;
-      // Counted inside its component's shadow root, the look-alikes are its component's alone: a
-      // copy put elsewhere on the page does not keep their number while one is gone, so which of
-      // them stands nearer the old spot (a wrapper moved it to the next line) says nothing.
-      const inComponent = !!signature.hosts?.length;
-      // What it no longer has (a dropped attribute, rehashed classes) does not count against it.
-      const gone = goneFields(signature, e.signature);
-      if (!clashes(signature, e.signature) && !resized(e) && wordsAroundClash(signature.neighbor, e.signature.neighbor) < (moved ? 1 : 2) && ownScore(signature, e, gone) >= bestOwnScore(signature, scored, gone) - TWIN_OWN_SLACK
-        && !(sameWords.length === 1 && sameWords[0] !== e) && (inComponent || (boxSim(signature.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK)) {
-        { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo)), "its place among its look-alikes, nothing contradicting it"); if (r) return r; }
+      const sameWords = aroundTells(sig) ? alike.filter((s) => (neighborSim(sig.neighbor, s.signature.neighbor) ?? 0) >= 0.9) : [];
+      const closest = Math.max(...alike.map((s) => boxSim(sig.box, s.signature.box) ?? 0));
+      const moved = (boxSim(sig.box, e.signature.box) ?? 0) < STILL;
+      const gone = goneFields(sig, e.signature);
+      if (!clashes(sig, e.signature) && !ev.resized(e) && wordsAroundClash(sig.neighbor, e.signature.neighbor) < (moved ? 1 : 2)
+        && ownScore(sig, e, gone) >= bestOwnScore(sig, scored, gone) - TWIN_OWN_SLACK && !(sameWords.length === 1 && sameWords[0] !== e)
+        && (!!sig.hosts?.length || (boxSim(sig.box, e.signature.box) ?? 0) >= closest - TWIN_BOX_SLACK)) {
+        out.push([e, Math.max(e.score, /** @type {number} */ (e.loo)), "its place among its look-alikes, nothing contradicting it"]);
       }
     }
   }
-  // 4b. In its own spot, its words tweaked: the k-th of the same n elements with its tag in its
-  //     document or shadow root (its hosts in the same places), standing where it stood, saying a
-  //     reworded form of what it said ("★" → "★s": it has left its look-alikes, which all stay).
-  //     A neighbour that slid into a deleted element's spot makes the count drop, and says
-  //     something else or exactly the same.
-  const ord = signature.order;
-  if (ord && signature.name) {
+  const ord = sig.order;
+  if (ord && sig.name) {
     const spot = scored.filter((s) => s.tagOk && s.signature.order?.k === ord.k && s.signature.order?.n === ord.n
-      && (s.signature.hosts || []).join(" ") === (signature.hosts || []).join(" ") && sameSpot(signature.box, s.signature.box));
+      && (s.signature.hosts || []).join(" ") === hostsKey && sameSpot(sig.box, s.signature.box));
     const e = spot[0];
-    if (spot.length === 1 && e.signature.name !== signature.name && !clashes(signature, e.signature)
-      && (textSim(e.signature.name, signature.name) ?? 0) > NEAR * OTHER_NUMBER) { const r = foundUnlessExact(e, Math.max(e.score, /** @type {number} */ (e.loo)), "its place among its look-alikes, its words reworded"); if (r) return r; }
+    if (spot.length === 1 && e.signature.name !== sig.name && !clashes(sig, e.signature) && (textSim(e.signature.name, sig.name) ?? 0) > NEAR * OTHER_NUMBER) {
+      out.push([e, Math.max(e.score, /** @type {number} */ (e.loo)), "its place among its look-alikes, its words reworded"]);
+    }
   }
-  // 5. Its place among the elements with its tag, when the one thing about it that changed is gone
-  //    (an attribute dropped — a checkbox that lost its type): the k-th of the same n, with nothing
-  //    else matching the target's own features better.
-  const o = signature.order;
-  if (o) {
-    const at = scored.filter((s) => s.signature.tag === signature.tag && s.signature.order?.n === o.n && s.signature.order?.k === o.k);
-    const e = at[0];
-    const changed = e ? [e.looField || "", ...(e.looField === "type" ? ["role"] : [])] : [];
-    // What changed must be gone (a dropped attribute, classes no longer readable), not another value.
-    const gone = e && (e.looAbsent || (e.looField === "classes" && !e.signature.classes.length));
-    if (at.length === 1 && gone && /** @type {number} */ (e.loo) >= LOO_THRESHOLD && !clashes(signature, e.signature)
-      && ownScore(signature, e, changed) >= bestOwnScore(signature, scored, changed) - TWIN_OWN_SLACK) { const r = foundUnlessExact(e, /** @type {number} */ (e.loo), "its place among the elements of its kind, the one change gone"); if (r) return r; }
-  }
-  // 6. The one left in its place of the page: among the candidates that nothing says are another
-  //    element, the only one the form knows by the captured name (and value: a radio of its
-  //    group), or the only one whose own features (all but where it is) match — a checkbox moved
-  //    out of its label, a logo out of its header.
-  // A container whose words are those of a candidate inside it that matches the element better (a
-  // wrapper around it, the box it stands in) is not the element: the words are that one's.
-  /** @type {Map<Scored, number>} */ const owns = new Map();
-  const ownOf = (/** @type {Scored} */ s) => owns.get(s) ?? owns.set(s, ownScore(signature, s, goneFields(signature, s.signature))).get(s) ?? 0;
-  const holdsBetter = (/** @type {Scored} */ s) => scored.some((d) => d !== s && d.tagOk && d.element !== s.element && containsOf(s.element, d.element) && ownOf(d) > ownOf(s));
-  const left = scored.filter((s) => s.tagOk && !clashes(signature, s.signature) && !fewerTwins(signature, s) && !resized(s) && !holdsBetter(s));
-  const A = signature.attrs || {};
-  if (A.name) {
-    const named = left.filter((s) => { const f = fieldSims(signature, s.signature); return f.nameAttr === 1 && f.value !== 0 && f.type !== 0; });
-    if (named.length === 1 && /** @type {number} */ (named[0].loo) >= LOO_FLOOR) { const r = foundUnlessExact(named[0], /** @type {number} */ (named[0].loo), "the one its form knows by its name"); if (r) return r; }
-  }
-  // Only one that has features of its own to match: a nameless, wordless icon whose classes are
-  // gone has nothing left that says it is the element.
-  const own = left.map((s) => ({ s, own: ownOf(s) })).sort((a, b) => b.own - a.own);
-  if (own[0] && ownEvidence(signature, own[0].s, goneFields(signature, own[0].s.signature)) && own[0].own >= SOLE_OWN && (!own[1] || own[0].own - own[1].own >= SOLE_MARGIN) && own[0].s.score >= LOO_FLOOR) { const r = foundUnlessExact(own[0].s, own[0].s.score, "its own features match and lead"); if (r) return r; }
-  // 7. The one that still says every word of it, beside copies that differ from it by words alone (a
-  //    reworded copy put next to it, while it moved): what it is outweighs where it is.
-  const WORDS = ["name", "text", "label", "placeholder", "title", "alt"];
-  if (own[0] && own[0].own >= 1 - 1e-9 && ownEvidence(signature, own[0].s, goneFields(signature, own[0].s.signature)) && own[0].s.score >= LOO_FLOOR && own.slice(1).every((o) => o.own < 1 - 1e-9
-    && ownScore(signature, o.s, [...goneFields(signature, o.s.signature), ...WORDS]) >= 1 - 1e-9)) { const r = foundUnlessExact(own[0].s, own[0].s.score, "the one that still says every word of it"); if (r) return r; }
-  if (best.score < threshold) return { status: "not_found", element: null, confidence: best.score, candidates: top,
-    why: `nothing matches well enough (best ${best.score.toFixed(2)} < ${threshold})` };
-  return { status: "ambiguous", element: null, confidence: best.score, candidates: top,
-    why: second ? `no candidate clearly beats the others (${best.score.toFixed(2)} and ${second.score.toFixed(2)})` : "its one candidate is not told apart by anything of its own" };
+  return out;
 }
+
+/**
+ * Its place among the elements with its tag, when the one thing about it that changed is gone (an
+ * attribute dropped — a checkbox that lost its type): the k-th of the same n, with nothing else
+ * matching the target's own features better.
+ * @param {Field} f @returns {Picks}
+ */
+function placeAmongItsKind(f) {
+  const sig = f.sig, o = sig.order;
+  if (!o) return [];
+  const at = f.left.filter((s) => s.signature.tag === sig.tag && s.signature.order?.n === o.n && s.signature.order?.k === o.k);
+  const e = at[0];
+  if (at.length !== 1) return [];
+  const changed = [e.looField || "", ...(e.looField === "type" ? ["role"] : [])];
+  const gone = e.looAbsent || (e.looField === "classes" && !e.signature.classes.length); // gone, not another value
+  return gone && /** @type {number} */ (e.loo) >= LOO_THRESHOLD && !clashes(sig, e.signature)
+    && ownScore(sig, e, changed) >= bestOwnScore(sig, f.left, changed) - TWIN_OWN_SLACK
+    ? [[e, /** @type {number} */ (e.loo), "its place among the elements of its kind, the one change gone"]] : [];
+}
+
+/**
+ * The one left in its part of the page that the form knows by the captured name (and value: a radio
+ * of its group) — the only one there carrying it: two fields of one name (a copy of it put beside
+ * it) are not told apart by it.
+ * @param {Field} f @param {Evidence} e @returns {Picks}
+ */
+function knownByName(f, e) {
+  if (!f.sig.attrs?.name) return [];
+  const named = f.left.filter((s) => { const x = fieldSims(f.sig, s.signature); return x.nameAttr === 1 && x.value !== 0 && x.type !== 0; });
+  return named.length === 1 && e.eligible.includes(named[0]) && /** @type {number} */ (named[0].loo) >= LOO_FLOOR
+    ? [[named[0], /** @type {number} */ (named[0].loo), "the one its form knows by its name"]] : [];
+}
+
+/**
+ * The one left in its part of the page whose own features (all but where it is) match and lead — a
+ * checkbox moved out of its label, a logo out of its header — when it has features of its own to
+ * match: a nameless, wordless icon whose classes are gone has nothing left that says it is the
+ * element.
+ * @param {Field} f @param {Evidence} e @returns {Picks}
+ */
+function ownFeatures(f, e) {
+  const own = ranked(e);
+  const a = own[0], b = own[1];
+  return a && ownEvidence(f.sig, a.s, goneFields(f.sig, a.s.signature)) && a.own >= SOLE_OWN && (!b || a.own - b.own >= SOLE_MARGIN) && a.s.score >= LOO_FLOOR
+    ? [[a.s, a.s.score, "its own features match and lead"]] : [];
+}
+
+/**
+ * The one that still says every word of it, beside copies that differ from it by words alone (a
+ * reworded copy put next to it, while it moved): what it is outweighs where it is. Not one whose
+ * words are gone: it says none of them.
+ * @param {Field} f @param {Evidence} e @returns {Picks}
+ */
+function everyWord(f, e) {
+  const own = ranked(e);
+  const a = own[0];
+  const WORDS = ["name", "text", "label", "placeholder", "title", "alt"];
+  return a && a.own >= 1 - 1e-9 && !lostWords(f.sig, a.s.signature) && ownEvidence(f.sig, a.s, goneFields(f.sig, a.s.signature)) && a.s.score >= LOO_FLOOR
+    && own.slice(1).every((o) => o.own < 1 - 1e-9 && ownScore(f.sig, o.s, [...goneFields(f.sig, o.s.signature), ...WORDS]) >= 1 - 1e-9)
+    ? [[a.s, a.s.score, "the one that still says every word of it"]] : [];
+}
+
+/**
+ * Whether a candidate lost words the element had (its label, a naming attribute, the name that came
+ * from them): it no longer says them, so it cannot be the one that says every word.
+ * @param {Signature} sig @param {Signature} c
+ */
+function lostWords(sig, c) {
+  return nameGone(sig, c) || (!!sig.label && !c.label) || ["aria-label", "title", "alt", "placeholder"].some((a) => sig.attrs?.[a] && !c.attrs?.[a]);
+}
+
+/** The eligible candidates by their own score, best first. @param {Evidence} e */
+function ranked(e) { return e.eligible.map((s) => ({ s, own: e.ownOf(s) })).sort((a, b) => b.own - a.own); }
 
 /**
  * Whether a candidate is the captured element with nothing changed: every field the same (its
@@ -2232,8 +1473,9 @@ function decide(signature, root, opts) {
  * that slid into the place of a deleted one can look the same to the letter).
  * @param {Signature} sig @param {Signature} c
  */
-function unchanged(sig, c) {
-  if (sig.v !== c.v || sig.tag !== c.tag || sig.name !== c.name || sig.text !== c.text || sig.label !== c.label || sig.neighbor !== c.neighbor) return false;
+function sameToTheLetter(sig, c) {
+  if (sig.v !== c.v || sig.tag !== c.tag || sig.name !== c.name || sig.text !== c.text || sig.label !== c.label || sig.neighbor !== c.neighbor
+    || (sig.icon || "") !== (c.icon || "") || (sig.shows || "") !== (c.shows || "")) return false;
   if (sig.twins && (!c.twins || c.twins.n < sig.twins.n)) return false;
   if (sig.order && c.order && c.order.n < sig.order.n) return false;
   const a = sig.box, b = c.box;
@@ -2243,16 +1485,168 @@ function unchanged(sig, c) {
 }
 
 /**
+ * Whether two signatures say the same element but for its place: the same itself (sameItself) in
+ * the same parts of the page, item and components. Its box, its order, its ancestors, the words
+ * around it and its state are where and how it is, not what it is.
+ * @param {Signature} a @param {Signature} b
+ */
+function sameButPlace(a, b) {
+  return sameItself(a, b) && contextKey(a) === contextKey(b);
+}
+
+/** Each context as text, written once: a re-find compares the same candidates' contexts many times. @type {WeakMap<Context, string>} */
+const contextKeys = new WeakMap();
+
+/** @param {Signature} s */
+function contextKey(s) {
+  const c = s.context;
+  if (!c) return "null";
+  let k = contextKeys.get(c);
+  if (k === undefined) { k = JSON.stringify(c); contextKeys.set(c, k); }
+  return k;
+}
+
+/**
+ * Whether two signatures say the same of the element itself: tag, role, name, words, label, icon,
+ * every recorded attribute and class, its frames and shadow hosts.
+ * @param {Signature} a @param {Signature} b
+ */
+function sameItself(a, b) {
+  return a.tag === b.tag && a.role === b.role && a.name === b.name && a.text === b.text && a.label === b.label
+    && (a.icon || "") === (b.icon || "") && (a.shows || "") === (b.shows || "") && sameRecord(a.attrs, b.attrs)
+    && (a.classes || []).join(" ") === (b.classes || []).join(" ") && (a.frame || []).join(">") === (b.frame || []).join(">")
+    && (a.shadow || []).join(">") === (b.shadow || []).join(">");
+}
+
+/** Whether two attribute records hold the same values. @param {Record<string, string>} a @param {Record<string, string>} b */
+function sameRecord(a = {}, b = {}) {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}
+
+/**
+ * Whether a candidate stands in the element's own place, all of it: the same box and ancestors (a
+ * build's classes aside) — or, with one wrapper put around it or taken from around it, the same
+ * ancestors but that one and the k-th of as many look-alikes as it was (a block wrapper drops it to
+ * the next line) — the same words around it (sameAround), in components at the same places, among
+ * no fewer look-alikes (when one is gone, the next may have slid into its place).
+ * @param {Signature} sig @param {Signature} c
+ */
+function inPlace(sig, c) {
+  const a = sig.box, b = c.box;
+  const kept = (/** @type {Twins | undefined} */ x, /** @type {Twins | undefined} */ y) => !x || (!!y && y.n >= x.n);
+  if (!a || !b || !kept(sig.order, c.order) || !kept(sig.twins, c.twins) || (sig.hosts || []).join(" ") !== (c.hosts || []).join(" ")
+    || !sameAround(sig, c)) return false;
+  const p = (sig.path || []).map(stepTag), q = (c.path || []).map(stepTag);
+  if (p.join(">") === q.join(">")) return Math.abs(a.x - b.x) <= 1 && Math.abs(a.y - b.y) <= 1 && Math.abs(a.w - b.w) <= 1 && Math.abs(a.h - b.h) <= 1;
+  const same = (/** @type {Twins | undefined} */ x, /** @type {Twins | undefined} */ y) => !x === !y && (!x || (!!y && x.k === y.k && x.n === y.n));
+  return (unwrapped(p, q) || unwrapped(q, p)) && same(sig.order, c.order) && same(sig.twins, c.twins);
+}
+
+/** A path step's tag ("div.stars" → "div"). @param {string} x */
+function stepTag(x) { return x.split(/[.#]/)[0]; }
+
+/**
+ * Whether nothing but its place told the element from its look-alikes when it was captured (see
+ * signature.js peersOf; a signature from before peers were counted says nothing of it).
+ * @param {Signature} sig
+ */
+function placeWasAll(sig) { return (sig.v ?? 0) < 4 || (sig.peers ?? 1) > 1; }
+
+/**
+ * Whether the words around a candidate are the element's: the same before it, and the same after
+ * it — or, after it, a near copy's words, not its own (a copy put right after the element leaves
+ * it in its place; one put right before it takes the place, and then the element follows it,
+ * saying its own words).
+ * @param {Signature} sig @param {Signature} c
+ */
+function sameAround(sig, c) {
+  if (sig.neighbor === c.neighbor) return true;
+  const [b0, a0] = aroundParts(sig.neighbor), [b1, a1] = aroundParts(c.neighbor);
+  const own = norm(c.text || c.name).split(" ");
+  return b0 === b1 && !!own[0] && a1.split(" ").slice(0, own.length).join(" ") !== own.join(" ");
+}
+
+/** Keys a re-render does not give an element that had none (a form name, a link target, a test id,
+ * a checkbox's value): one where the element had none marks another element, whatever else stands. */
+const MARKS = new Set(["name", "href", "value", ...TEST_ID_ATTRS]);
+
+/** A data- attribute named for a state the page flips as the user works (data-state, data-active,
+ * data-focus-visible…): a re-render may add it to the element itself. */
+const STATE_DATA = /^data-(.+-)?(state|active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|highlighted|pressed|expanded|collapsed|checked|loading|visible|hidden|current|invalid|valid|touched|dirty|placement|side|align|orientation|drag\w*|animat\w*|transition\w*)$/i;
+
+/**
+ * Whether a key the element did not have, found on a candidate, marks another element: one of
+ * MARKS, or a data- attribute that is no state (a record's key, a variant, a clone's tag) — when
+ * the signature recorded every data- attribute the element had (it keeps the first DATA_KEPT).
+ * @param {Signature} sig @param {string} k
+ */
+function isMark(sig, k) {
+  if (MARKS.has(k)) return true;
+  const kept = Object.keys(sig.attrs || {}).filter((a) => a.startsWith("data-")).length;
+  return k.startsWith("data-") && !STATE_DATA.test(k) && kept < DATA_KEPT;
+}
+
+/** Attributes whose other value — or a value where the element had none — says another element. */
+const IDENTIFYING = new Set(["name", "href", "value", "aria-label", "placeholder", "title", "alt", ...TEST_ID_ATTRS]);
+
+/** Of those, the ones that hold words: reworded ("Email" → "Emails") is the same value. */
+const WORD_ATTRS = new Set(["aria-label", "placeholder", "title", "alt"]);
+
+/**
+ * The identifying value a candidate carries that contradicts the element's, or "": another form
+ * name, link, value (a checkbox's, a button's), label, placeholder, title, test id or data key than
+ * it had — or one where it had none (a copy's marker). A value that is gone contradicts nothing.
+ * @param {Signature} sig @param {Signature} c
+ */
+function contradiction(sig, c) {
+  const A = sig.attrs || {}, B = c.attrs || {};
+  const valueNames = sig.tag === "button" || sig.tag === "option" || /^(checkbox|radio|submit|button|reset|image)$/i.test(A.type || "");
+  for (const k of new Set([...Object.keys(A), ...Object.keys(B)])) {
+    if (!(IDENTIFYING.has(k) || k.startsWith("data-")) || (k === "value" && !valueNames)) continue;
+    const a = A[k], b = B[k];
+    if (b === undefined || a === b) continue;
+    if (a === undefined) { if (k === "href" && /^(#|javascript:)/i.test(b)) continue; return k; }
+    if (WORD_ATTRS.has(k) ? !reworded(a, b) : k === "href" ? hrefKey(a) !== hrefKey(b) : k === "name" ? !extendsId(b, a) : true) return k;
+  }
+  return sig.label && c.label && !reworded(sig.label, c.label) ? "label" : "";
+}
+
+/**
+ * Whether a candidate says the element's words: its name (or a rewording of it, or the name's
+ * source is gone), its icon, words where it had words.
+ * @param {Signature} sig @param {Signature} d
+ */
+function wordsAgree(sig, d) {
+  const named = sig.name === d.name || (!!sig.name && !!d.name && reworded(sig.name, d.name)) || nameGone(sig, d);
+  return named && (!sig.icon || !d.icon || sig.icon === d.icon) && !!sig.text === !!d.text;
+}
+
+/**
+ * Whether a candidate stands in a component named otherwise than the element's ("Rate the author",
+ * not "Rate this article"; "Rate the recipe 2", not "Rate the recipe"; or named where the element's
+ * was not). Said only of signatures that
+ * record what names their components.
+ * @param {Signature} sig @param {Signature} c
+ */
+function otherComponent(sig, c) {
+  const a = sig.context?.components, b = c.context?.components;
+  if (!a || !b) return false;
+  return a.length !== b.length || a.some((x, i) => x !== b[i] && !(!!x && !!b[i] && sameWords(x, b[i]) && numbers(x) === numbers(b[i])));
+}
+
+/**
  * Whether a candidate has an identifying value that contradicts the signature's: another id (not a
- * generated one), label, test id or data key. A value that is gone is not a contradiction.
+ * generated one), label, test id or data key, or only other classes. A value that is gone is not a
+ * contradiction.
  * @param {Signature} sig @param {Signature} c
  */
 function clashes(sig, c) {
   const A = sig.attrs || {}, B = c.attrs || {};
-  if (A.id && B.id && A.id !== B.id && !GENERATED_ID.test(A.id) && !extendsId(B.id, A.id)) return true;
+  if (A.id && B.id && A.id !== B.id && !isGeneratedId(A.id) && !extendsId(B.id, A.id)) return true;
   if (sig.label && c.label && !reworded(sig.label, c.label)) return true;
   for (const k of Object.keys(A)) if (k.startsWith("data-") && B[k] && B[k] !== A[k]) return true;
-  return false;
+  return restyled(sig, c);
 }
 
 /**
@@ -2261,10 +1655,10 @@ function clashes(sig, c) {
  * @param {string} a @param {string} b
  */
 function reworded(a, b) {
-  const sim = textSim(a, b) ?? 0;
-  if (sim >= 0.9) return true;
   const x = norm(a).toLowerCase(), y = norm(b).toLowerCase();
-  return sim >= 0.7 && numbers(x) === numbers(y) && !replacedWord(x, y);
+  if (numbers(x) !== numbers(y)) return false;
+  const sim = textSim(a, b) ?? 0;
+  return sim >= 0.9 || (sim >= 0.7 && !replacedWord(x, y));
 }
 
 /**
@@ -2380,12 +1774,17 @@ function extendsId(id, old) {
 
 /** Calibrated on the tune half of scripts/bench_refind.py (see refind()). */
 export const TWIN_BOX_SLACK = 0.05, TWIN_OWN_SLACK = 0.02, STILL = 0.95;
+
 /** Rule 6: how well the one left must match the element's own features, and by how much it leads. */
 export const SOLE_OWN = 0.8, SOLE_MARGIN = 0.25;
+
 export const LEAD_MARGIN = 0.07, ANCHOR_FLOOR = 0.3, LOO_THRESHOLD = 0.75, LOO_FLOOR = 0.3, LOO_MARGIN = 0.2, LOO_MARGIN_DROPPED = 0.02;
+
 const PLACE_FIELDS = new Set(["box", "neighbor", "path"]);
+
 const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "title"]);
+
 const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
+
 /** Attributes whose other value means another element. */
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-

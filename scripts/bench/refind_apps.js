@@ -11,7 +11,8 @@
  * target; a key gone after the change, or whose control the change hid, is a deleted target
  * (re-finding must abstain).
  */
-import { captureSignature, collectCandidates, isGeneratedId, refind, shortlist, walkDeep } from "../../extension/content/refind.js";
+import { captureSignature, collectCandidates, refind, shortlist, walkDeep } from "../../extension/content/refind.js";
+import { isGeneratedId } from "../../extension/content/signature.js";
 import { Registry, scanPage } from "../../extension/content/dom_scan.js";
 
 /** @returns {Element[]} */

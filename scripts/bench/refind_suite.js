@@ -209,10 +209,9 @@ export function runSuite(targets, opts = {}) {
       let outcome = r.status !== "found" ? "abstained" : r.element === expected ? "correct" : "wrong";
       if (outcome !== "correct" && expected && lookAlike(sig, expected)) outcome = "indistinguishable-" + outcome;
       /** @type {Record<string, any>} */
-      const row = { target: ti, mutation: kind, outcome, ms: Math.round(ms * 100) / 100, confidence: Math.round(r.confidence * 1000) / 1000 };
+      const row = { target: ti, mutation: kind, outcome, ms: Math.round(ms * 100) / 100, confidence: Math.round(r.confidence * 1000) / 1000, why: r.why || null };
       if (opts.explain && outcome !== "correct") {
         row.sig = `${sig.tag} ${sig.role} ${JSON.stringify(sig.name)} ${JSON.stringify(sig.attrs)}`;
-        row.why = r.why;
         row.top = r.candidates.slice(0, 3).map((c) => `${c.element === expected ? "*" : ""}${c.tag} ${JSON.stringify(c.name).slice(0, 30)} ${c.score}`);
       }
       if (opts.features) row.f = (/** @type {any} */ (o).out || []).map((/** @type {any} */ x) => ({ ...x, element: undefined, hit: x.element === expected }));

@@ -1,4 +1,4 @@
-"""Reading an element signature as the content script sends it (extension/content/refind.js):
+"""Reading an element signature as the content script sends it (extension/content/signature.js):
 a JSON object whose fields may be missing or of another type on a page that did something odd."""
 
 from __future__ import annotations
