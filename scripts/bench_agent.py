@@ -7,7 +7,8 @@ Each run is a real `heybro run` (Chromium + extension + native host + DOM agent)
 Reports per worker step, p50/p95: the literal "LLM reply received → action done → next prompt
 ready", and the same less the new page's own load (the harness overhead), with its split (page
 actions / recording + prompt); prompt tokens per role call counted with OpenAI's o200k_base
-tokenizer (bpe-openai, offline; scripts/bench_tokens.py), also for the worker in JSON mode (one more
+tokenizer (bpe-openai, offline; tests/support/prompt_tokens.py, which the prompt-budget test counts
+with too), also for the worker in JSON mode (one more
 run with HEYBRO_TOOL_MODE=json); LLM calls per completed action. --write updates BENCHMARKS.md.
 """
 
@@ -27,11 +28,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from support import demo_script  # noqa: E402
 from support.browser import test_env  # noqa: E402
+from support.prompt_tokens import exact, prompt_tokens  # noqa: E402
 from support.scripted_llm import ScriptedLLM, role_of, slow  # noqa: E402
 
 from heybro.demo import DemoSite  # noqa: E402
 from bench_common import machine, write_section  # noqa: E402
-from bench_tokens import prompt_tokens  # noqa: E402
 
 
 HISTORY = ("Earlier rounds: 532 ms p50 overhead with fixed waits after every action, 121 ms with "
@@ -77,18 +78,25 @@ def main() -> int:
     ap.add_argument("--model-ms", type=int, default=0,
                     help="the scripted model answers after this long (default: at once)")
     args = ap.parse_args()
+    if not exact():
+        sys.exit("scripts/bench_agent.py counts prompt tokens with OpenAI's tokenizer (bpe-openai), "
+                 "which is not installed: install the bench extra, `.venv/bin/pip install -e "
+                 "'.[test,bench]'` (scripts/setup does).")
     overhead: list[float] = []   # previous reply → next prompt ready, as the iteration events report it
     page: list[float] = []       # … of which the browser loading a new document (page_ms of the actions)
     render: list[float] = []     # … and its first rendering after the load (render_ms of the actions)
     actions: list[float] = []    # … of which the page actions (DOM agent + native messaging), page time excluded
     rest: list[float] = []       # … of which recording the step and building the prompt
     tokens: dict[str, list[int]] = {"scheduler": [], "worker": [], "verifier": []}
+    described: list[int] = []  # the worker's, its tools' argument descriptions counted too
     calls = done = 0
     started, load_before = time.time(), load_avg()
     for _ in range(args.runs):
         events, requests = one_run(args.model_ms)
         for body in requests:
             tokens[role_of(body)].append(prompt_tokens(body))
+            if role_of(body) == "worker":
+                described.append(prompt_tokens(body, described=True))
         acted = loaded = rendered = 0.0
         pending: tuple[float, float, float] | None = None
         for e in events:
@@ -138,6 +146,9 @@ def main() -> int:
     for role, xs in tokens.items():
         rows.append(f"| prompt tokens per {role} call, median (max) | {statistics.median(xs):.0f} "
                     f"({max(xs)}) | {'≤ 1,500' if role == 'worker' else ''} |")
+    rows.append(f"| prompt tokens per worker call counting the tools' argument descriptions and "
+                f"defaults too (OpenAI shows them to the model; not in the budget's count), median (max) | {statistics.median(described):.0f} "
+                f"({max(described)}) | |")
     rows.append(f"| prompt tokens per worker call in JSON mode (tools listed in the system "
                 f"prompt), median (max) | {statistics.median(json_worker):.0f} ({max(json_worker)}) "
                 "| ≤ 1,500 |")
@@ -185,7 +196,7 @@ def main() -> int:
               "the page meanwhile) stays inside the overhead; the row after it shows the overhead "
               "without it. Tokens: OpenAI's o200k_base tokenizer (offline, `bpe-openai`) over every "
               "message the model is sent, plus the offered tools rendered as OpenAI describes "
-              "functions to a model, plus its per-message framing (scripts/bench_tokens.py); the "
+              "functions to a model, plus its per-message framing (tests/support/prompt_tokens.py); the "
               "JSON-mode row is one more run with `HEYBRO_TOOL_MODE=json`.\n")
     print(report)
     if args.write:

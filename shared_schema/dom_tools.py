@@ -124,8 +124,7 @@ class ElementTarget(ToolArgs):
 class AnswersDialogs(ToolArgs):
     """An action that may open a browser confirm() or prompt(): how heybro answers it."""
     dialog: str | None = Field(None, min_length=1, max_length=1000, description=(
-        'How to answer a confirm() or prompt() it opens: "accept", "dismiss" (the default), or '
-        "the words to type into a prompt() (then OK)."))
+        '"accept" a confirm() or prompt() it opens, or the prompt\'s words; default Cancel.'))
     dialog_text: SkipJsonSchema[str | None] = None  # (the words, once read out of `dialog`)
 
     @model_validator(mode="after")
@@ -192,7 +191,7 @@ class Scroll(ToolArgs):
     wire_base = ElementRef
     direction: Literal["up", "down", "left", "right", "top", "bottom"] | None = None
     element_id: str | None = None  # (the tool's description says how both are used)
-    amount: float | None = Field(None, gt=0, le=20, description="Screens to move (default 0.8).")
+    amount: float | None = Field(None, gt=0, le=20, description="Screens (default 0.8).")
     # What the wire also takes from another caller (not shown to the model): an exact distance,
     # the frame to scroll in.
     pixels: SkipJsonSchema[int | None] = Field(None, gt=0, le=100_000)
@@ -208,12 +207,12 @@ class Scroll(ToolArgs):
 class WaitFor(ToolArgs):
     text: str | None = Field(None, min_length=1)
     element_id: str | None = None
-    role: str | None = Field(None, min_length=1, description="Of an element not there yet "
-                             "(button, link, dialog…).")
-    name: str | None = Field(None, min_length=1, description="…and/or words of its name.")
+    # (the tool's words say what each is: `role`, `name` find an element not on the page yet)
+    role: str | None = Field(None, min_length=1)
+    name: str | None = Field(None, min_length=1)
     url_contains: str | None = Field(None, min_length=1)
-    gone: bool = Field(False, description="Wait for it to be gone instead.")
-    seconds: float = Field(5.0, gt=0, le=30, description="Longest wait.")
+    gone: bool = False
+    seconds: float = Field(5.0, gt=0, le=30)
 
     @model_validator(mode="after")
     def _what(self) -> WaitFor:
@@ -448,15 +447,15 @@ UNCHECK = PageTool("uncheck", ElementTarget, "Untick a checkbox or switch.", Che
 PRESS = PageTool("press", Press, "Press keys.", PressResult, effects=RISKY, risk="keys",
                  settle="async", expect=True, reports="dialog", playwright="press",
                  wire_doc="Press a key or combo on an element or on whatever has focus.")
-HOVER = PageTool("hover", ElementTarget, "Pointer over an element (opens its menu or tooltip).",
+HOVER = PageTool("hover", ElementTarget, "Hover an element (opens menus, tooltips).",
                  ActionResult, settle="hover", effects=TOUCHES, expect=True, playwright="hover",
                  wire_doc="Move the pointer over an element: menus and tooltips opened by script, "
                  "and (with the browser's own pointer when script events change nothing) menus "
                  "shown by a CSS :hover style." + _ELEMENT_DOC)
 FOCUS = PageTool("focus", ElementTarget, "Focus an element.", ActionResult, effects=TOUCHES,
                  expect=True, playwright="focus", wire_doc="Focus an element." + _ELEMENT_DOC)
-SCROLL = PageTool("scroll", Scroll, "Scroll the page or inside an element by direction, or bring "
-                  "an element into view (element_id, no direction).", ScrollResult,
+SCROLL = PageTool("scroll", Scroll, "Scroll by direction (inside element_id if given), or to "
+                  "element_id (no direction).", ScrollResult,
                   settle="none", effects=TOUCHES, playwright="scroll",
                   wire_doc="Scroll the page or an element by direction/amount, or scroll an "
                   "element into view.")
@@ -464,8 +463,8 @@ SCROLL = PageTool("scroll", Scroll, "Scroll the page or inside an element by dir
 UPLOAD = PageTool("upload", Upload, "Attach a resource file to a file input.", UploadResult,
                   settle="async", effects=TOUCHES,
                   wire_doc="Put a file (passed in base64) into a file input or drop zone." + _ELEMENT_DOC)
-WAIT_FOR = PageTool("wait_for", WaitFor, "Wait until text or an element appears (or is gone), or "
-                    "the URL contains something.", WaitForResult,
+WAIT_FOR = PageTool("wait_for", WaitFor, "Wait (up to seconds) for text, an element (its id, or "
+                    "role/name words) or url_contains; gone: for it to go.", WaitForResult,
                     effects=Effects(read_only=True, interruptible=True), wire=WaitForArgs,
                     convert=wait_for_args, timeout_ms=_wait_for_timeout, reports="waited",
                     playwright="wait_for",

@@ -5484,7 +5484,7 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Screens to move (default 0.8).",
+          "description": "Screens (default 0.8).",
           "title": "Amount"
         },
         "pixels": {

@@ -86,8 +86,7 @@ CLOSE_TAB = PageTool("close_tab", CloseTabArgs, "Close a tab the task opened.", 
                      wire_doc="Close a tab the task opened (or its pages opened while it ran); a "
                      "tab the user had before the task is refused. Answers with the tab the task "
                      "works in after it.")
-LIST_TABS = PageTool("list_tabs", TabArgs, "List the task's tabs (tab_id, title, URL); the user's "
-                     "other tabs are only counted.", TabList, runs="tab", kind="local",
+LIST_TABS = PageTool("list_tabs", TabArgs, "The task's tabs.", TabList, runs="tab", kind="local",
                      effects=LOOKS, reports="tabs",
                      wire_doc="The task's tabs (the call's tab, tabs the task opened or was "
                      "handed, and tabs their pages opened while it ran), and how many other tabs "

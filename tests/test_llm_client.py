@@ -59,8 +59,8 @@ def test_server_rejecting_tools_moves_the_task_to_json_mode_for_good() -> None:
     system = bodies[1]["messages"][0]["content"]
     assert '"tool_calls": [{"tool": "<name>"' in system
     # The tools listed as signatures (what small models read best, a third of a schema's tokens).
-    # (strings untyped: "a parameter is a string unless a type follows it", said once)
-    assert "a parameter is a\nstring unless a type follows it" in system
+    # (strings untyped: "a parameter without a type is a string", said once)
+    assert "a parameter without a type is a string" in system
     assert ('- insert_subtask(subtask, role?: "worker"|"analyst"|"technician" = "worker", '
             'done_when?, index: integer ≥0) — Insert a subtask at index.') in system
     worker = next(b for b in bodies if "You are the Worker" in b["messages"][0]["content"])

@@ -183,7 +183,7 @@ def _clause(c: Clause, snap: Snapshot, url: str, result: Any, element_id: str | 
     page = words(f"{snap.title}\n{snap.text}").casefold()
     what = c.what
     if c.kind == "url":
-        return note(what in url, f"URL contains {what!r} ({url})", f"URL lacks {what!r} ({url})")
+        return note(what in url, f"URL contains {what!r}", f"URL lacks {what!r} ({url})")
     if c.kind in ("text", "no text"):
         there = words(what).casefold() in page
         if c.kind == "text":

@@ -120,7 +120,9 @@ def tab_line(t: dict) -> str:  # type: ignore[type-arg]
             + (" (active)" if t.get("active") else ""))
 
 
-def cycle_text(c: ExecutionCycle, *, detail: bool) -> str:
+def cycle_text(c: ExecutionCycle, *, detail: bool, numbers: bool = True) -> str:
+    """A cycle in lines; `numbers=False`: a verdict that was taken without its two numbers (the
+    worker needs its words; one not taken keeps them, with why)."""
     lines = [f"Cycle {c.index}: assignment: {one_line(c.assignment, 400)}"]
     if detail and c.worker:
         for it in c.worker.iterations:
@@ -132,7 +134,8 @@ def cycle_text(c: ExecutionCycle, *, detail: bool) -> str:
     if c.verdict:
         v = c.verdict
         who = "host (done_when checked on the page)" if v.by == "host" else "verifier"
-        lines.append(f"  {who}: {v.decision} ({verdict_numbers(v)}): {one_line(v.reason, SUMMARY_CHARS)}")
+        said = f" ({verdict_numbers(v)})" if numbers or not v.accepted else ""
+        lines.append(f"  {who}: {v.decision}{said}: {one_line(v.reason, SUMMARY_CHARS)}")
     return "\n".join(lines)
 
 
@@ -168,10 +171,11 @@ def verdict_numbers(v: Judged) -> str:
     return out
 
 
-def cycles(task: Task, *, last: int | None = None, detail: bool = False) -> str:
+def cycles(task: Task, *, last: int | None = None, detail: bool = False,
+           numbers: bool = True) -> str:
     hist = task.execution_history if last is None else task.execution_history[-last:]
     done = [c for c in hist if c.worker_summary or c.verdict]
-    return "\n".join(cycle_text(c, detail=detail) for c in done) or "(none yet)"
+    return "\n".join(cycle_text(c, detail=detail, numbers=numbers) for c in done) or "(none yet)"
 
 
 def memory(task: Task) -> str:

@@ -93,11 +93,10 @@ class RecallHistory(Args):
 class AskUser(Args):
     question: str = Field(min_length=1)
     kind: Literal["text", "choice", "secret"] = Field(
-        "text", description="secret: a code or password, never shown to you; type it as "
-        "{{secret:NAME}}.")
+        "text", description="secret: a code or password you never see; type it as "
+        "{{secret:<name>}}.")
     choices: list[str] | None = None
-    name: str = Field("secret", pattern=r"^[A-Za-z][\w-]{0,30}$",
-                      description="The secret's NAME.")
+    name: str = Field("secret", pattern=r"^[A-Za-z][\w-]{0,30}$")
 
     @model_validator(mode="after")
     def _choices(self) -> AskUser:

@@ -97,8 +97,7 @@ class Act(Args):
     expect: Expect = None
 
 
-LEARNED = ("One short fact about this site that would save steps next time (where a control "
-           "is, what a step needs).")
+LEARNED = "One fact about this site that saves steps next time (where a control is, what a step needs)."
 
 
 class MarkDone(Args):
@@ -186,18 +185,18 @@ NAVIGATE, SWITCH_TAB, LIST_TABS = (PAGE_TOOLS[t.name] for t in (tabs.NAVIGATE, t
                                                                 tabs.LIST_TABS))
 WAIT = RoleTool("wait", Wait, "Wait some seconds.", "local",
                 Effects(read_only=True, interruptible=True), run=local.wait)
-EXTRACT = RoleTool("extract", Extract, "Save named data to memory.", "local", LOOKS,
+EXTRACT = RoleTool("extract", Extract, "Save a fact the user asked for to memory.", "local", LOOKS,
                    wire=local.ELEMENT_TEXT, run=local.extract, result_text=local.saved_text,
                    said=local.kept_words)
 RECALL_HISTORY = RoleTool("recall_history", RecallHistory, "Read earlier cycles and memory.",
                           "local", LOOKS, run=local.recall_history, result_text=local.recall_text)
-ASK_USER = RoleTool("ask_user", AskUser, "Ask the user and wait: a login, a one-time code, a "
-                    "CAPTCHA, a choice only they can make. Never guess those.", "local", LOOKS,
+ASK_USER = RoleTool("ask_user", AskUser, "Ask the user and wait: a login, a code, a CAPTCHA, "
+                    "their choice. Never guess those.", "local", LOOKS,
                     run=local.ask_user, result_text=local.asked_text)
-ANSWER = RoleTool("answer", Answer, "Give the answer to the user's question (when the goal asks "
-                  "one), from what the page shows.", "local",
+ANSWER = RoleTool("answer", Answer, "Answer the goal's question from the page (ends your turn).", "local",
                   Effects(read_only=True, reports="text"), run=local.answer)
-MARK_DONE = RoleTool("mark_done", MarkDone, "Assignment finished (or impossible): report.",
+MARK_DONE = RoleTool("mark_done", MarkDone, "Assignment done (or impossible): what you did, what "
+                     "the page shows.",
                      "transition", Effects(read_only=True, reports="summary"))
 
 SCHEDULER_TOOLS = [
@@ -225,7 +224,7 @@ ANALYST_TOOLS = [
 
 TECHNICIAN_TOOLS = [
     dataclasses.replace(ASK_USER, doc="Ask the user and wait (a value only they know)."),
-    MARK_DONE,
+    dataclasses.replace(MARK_DONE, doc="Assignment finished (or impossible): report."),
 ]
 
 # The verifier's moves are its decisions (shared_schema.status.Decision): the verdict's word.

@@ -47,7 +47,7 @@ class Worker(WorkingRole):
             parts.append(f"RESOURCES (for upload): {history.resources(t)}")
         if t.memory:
             parts.append(f"MEMORY:\n{history.memory(t)}")
-        recent = history.cycles(t, last=3)
+        recent = history.cycles(t, last=3, numbers=False)
         if recent != "(none yet)":
             parts.append(f"RECENT CYCLES:\n{recent}")
         if self.done:

@@ -79,11 +79,10 @@ def retry_after(err: BaseException | None) -> float | None:
 
 JSON_INSTRUCTIONS = f"""Reply with ONE JSON object and nothing else:
 {SCHEMA}
-Tools, as name(parameters) — what it does; "?" marks an optional parameter, a parameter is a
-string unless a type follows it:
+Tools, as name(parameters) — what it does ("?": optional; a parameter without a type is a string):
 """
 # (said once, where the tools take it, instead of at every tool: tool_def.SAID_ONCE)
-EXPECT_NOTE = "Every page action below also takes expect?, the checks explained above."
+EXPECT_NOTE = "Every page action below also takes expect? (the checks explained above)."
 SWITCHED = ("Your reply called no tool: it came back as prose, without tool calls. From now on "
             f"answer with ONE JSON object and nothing else, in this format: {SCHEMA} (the tools "
             "and their parameters are listed in the system message).")

@@ -47,12 +47,11 @@ CALCULATE_ALLOWED = "numbers, + - * / // % **, parentheses and round, min, max, 
 
 class Calculate(Args):
     expression: str = Field(min_length=1, max_length=CALCULATE_MAX_CHARS,
-                            description="e.g. round((19.99 * 3 - 5) / 2, 2)")
+                            description="e.g. round(19.99 * 3 / 2, 2)")
 
 
 class Now(Args):
-    timezone: str | None = Field(None, description="IANA name, e.g. Asia/Tokyo (default: the "
-                                 "user's).")
+    timezone: str | None = Field(None, description="IANA name, e.g. Asia/Tokyo (default: the user's).")
 
 
 class ReadFile(Args):
@@ -75,11 +74,10 @@ class Shell(Args):
                          "redirections); runs in the task's workspace folder.")
 
 
-CALCULATE = RoleTool("calculate", Calculate, "Exact arithmetic on decimals: " + CALCULATE_ALLOWED
-                     + ".", "host", Effects(read_only=True), run=handler("calculate", "run"),
+CALCULATE = RoleTool("calculate", Calculate, "Exact decimal math: + - * / // % **, round, min, "
+                     "max, abs, sqrt.", "host", Effects(read_only=True), run=handler("calculate", "run"),
                      roles=EVERY_ROLE)
-NOW = RoleTool("now", Now, "The current date and time (the user's time zone unless one is "
-               "given).", "host", Effects(read_only=True), run=handler("clock", "now"),
+NOW = RoleTool("now", Now, "The current date and time.", "host", Effects(read_only=True), run=handler("clock", "now"),
                roles=EVERY_ROLE)
 READ_FILE = RoleTool("read_file", ReadFile, "Read a text file (or list a folder) in the task's "
                      "workspace folder, or one of its resources by name.", "host",
