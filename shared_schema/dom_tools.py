@@ -461,9 +461,11 @@ SCROLL = PageTool("scroll", Scroll, "Scroll the page or inside an element by dir
                   wire_doc="Scroll the page or an element by direction/amount, or scroll an "
                   "element into view.")
 # (the host reads the resource named and sends it as `file`: heybro.agent.wire.upload_args)
-UPLOAD = PageTool("upload", Upload, "Attach a resource file to a file input.", UploadResult,
+UPLOAD = PageTool("upload", Upload, "Attach a resource file to a file input or drop zone.", UploadResult,
                   settle="async", effects=TOUCHES,
-                  wire_doc="Put a file (passed in base64) into a file input or drop zone." + _ELEMENT_DOC)
+                  wire_doc="Put a file (passed in base64) into a file input, or drop it on a drop "
+                  "zone (the drop zone's own drag events at a point of it; refused where the page "
+                  "takes no files)." + _ELEMENT_DOC)
 WAIT_FOR = PageTool("wait_for", WaitFor, "Wait until text or an element appears (or is gone), or "
                     "the URL contains something.", WaitForResult,
                     effects=Effects(read_only=True, interruptible=True), wire=WaitForArgs,

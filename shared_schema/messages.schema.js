@@ -592,7 +592,7 @@ export default /** @type {any} */ ({
       }
     },
     "upload": {
-      "doc": "Put a file (passed in base64) into a file input or drop zone. Pass the element_id from observe and its signature (used if the id is gone).",
+      "doc": "Put a file (passed in base64) into a file input, or drop it on a drop zone (the drop zone's own drag events at a point of it; refused where the page takes no files). Pass the element_id from observe and its signature (used if the id is gone).",
       "args": {
         "$ref": "#/$defs/UploadArgs"
       },

@@ -984,7 +984,24 @@ function isInteractiveCheap(el) {
   if (ce !== null && ce !== "false") return true;
   const ti = attr(el, "tabindex");
   if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return !(first ? READ_ROLES.has(first) : READ_TAGS.has(tag));
-  return false;
+  return isDropZone(el);
+}
+
+/** What names a drop zone in a class or an id (`drop-zone`, `dropzone`, `file-drop`, `drop_area`). */
+const DROP_ZONE_NAMES = /(^|[\s_-])(drop[-_]?(zone|area|target|box)|file[-_]?drop)([\s_-]|$)/i;
+
+/**
+ * A drop zone by its markup: an element files are dragged onto (no file input of its own need be
+ * there): its class or id names it one, its label says to drop there, or `aria-dropeffect`.
+ * The page's drop listeners cannot be seen from here; what the page calls it can.
+ * @param {Element} el
+ */
+function isDropZone(el) {
+  const effect = attr(el, "aria-dropeffect");
+  if (effect && effect !== "none") return true;
+  const label = attr(el, "aria-label") || "";
+  if (/\b(drop|drag)\b/i.test(label) && /\b(files?|here)\b/i.test(label)) return true;
+  return DROP_ZONE_NAMES.test(`${attr(el, "class") || ""} ${attr(el, "id") || ""}`);
 }
 
 /**
@@ -3186,7 +3203,7 @@ const TEXT_FIELDS = new Set(["name", "text", "label", "placeholder", "alt", "tit
 const ATTR_FIELDS = new Set(["nameAttr", "href", "testid", "placeholder", "alt", "title", "type", "value"]);
 /** Attributes whose other value means another element. */
 const IDENTITY_FIELDS = new Set(["nameAttr", "testid", "value", "data"]);
-return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, wordsOf, labelText, visibleText, accessibleName, shownWords, isTextRegion, neighborText, frameDocument, deepActiveElement, secretField, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
+return { SIGNATURE_VERSION, THRESHOLD, MARGIN, STABLE_ATTRS, INTERACTIVE_TAGS, INTERACTIVE_ROLES, isStableClass, isGeneratedId, roleOf, implicitRole, isInteractiveCheap, isDropZone, wordsOf, labelText, visibleText, accessibleName, shownWords, isTextRegion, neighborText, frameDocument, deepActiveElement, secretField, elementState, contextOf, anotherElement, contextClash, captureSignature, signatureOf, ICON_NOISE, iconWords, textSim, NEAR, WEIGHTS, fieldSims, scoreCandidates, isRendered, walkDeep, collectCandidates, BIG_PAGE, AROUND, AROUND_OTHER, shortlist, refind, TWIN_BOX_SLACK, SOLE_OWN, LEAD_MARGIN, norm };
 })();
 // ---- extension/content/dom_pointer.js
 const __dom_pointer = (() => {
@@ -5698,7 +5715,7 @@ const __dom_render = (() => {
  */
 const { neutral, neutralPart, noDelimiters } = __page_text;
 const { editorText } = __dom_editors;
-const { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf, shownWords } = __refind;
+const { accessibleName, elementState, implicitRole, isDropZone, isTextRegion, norm, roleOf, shownWords } = __refind;
 const { guessName } = __dom_names;
 const { unseenWordsTest } = __dom_unseen;
 const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } = __dom_native;
@@ -5749,6 +5766,7 @@ function roleLabel(el) {
   const ce = attr(el, "contenteditable");
   if (ce !== null && ce !== "false") return "editable";
   if (tagOf(el) === "label") return "label";
+  if (isDropZone(el)) return "drop zone";
   return "clickable";
 }
 
@@ -6605,10 +6623,29 @@ function uploadFile(el, file) {
     fire(input, "change");
     return { name: f.name, size: f.size, via: "input" };
   }
-  for (const type of ["dragenter", "dragover", "drop"]) {
-    dispatchOf(el, new view.DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt }));
-  }
+  dropFiles(el, dt);
   return { name: f.name, size: f.size, via: "drop" };
+}
+
+/**
+ * The events a person's drop of files brings, at the point of the drop zone a pointer would reach
+ * (what is drawn there gets them, and they bubble to the zone's listeners): dragenter, dragover,
+ * and the drop only where the page's dragover said it takes it (it cancelled the event), as the
+ * browser does — else dragleave, and the drop is refused.
+ * @param {Element} el @param {DataTransfer} dt
+ */
+function dropFiles(el, dt) {
+  const view = docOf(el).defaultView || window;
+  const { target, ...at } = pointerHit(el);
+  /** @param {string} type */
+  const drag = (type) => dispatchOf(target, new view.DragEvent(type, { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, dataTransfer: dt }));
+  arrive(target, at);
+  drag("dragenter");
+  if (drag("dragover")) { // (not cancelled: the page takes no files there)
+    drag("dragleave");
+    throw actionError("not_interactable", "That element takes no dropped file (the page did not accept the drop there): look for its file input or a button that opens one.");
+  }
+  drag("drop");
 }
 return { actionError, hoverOn, heldOf, clickOn, rightClickOn, dragOnto, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
 })();

@@ -470,8 +470,27 @@ export function uploadFile(el, file) {
     fire(input, "change");
     return { name: f.name, size: f.size, via: "input" };
   }
-  for (const type of ["dragenter", "dragover", "drop"]) {
-    dispatchOf(el, new view.DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt }));
-  }
+  dropFiles(el, dt);
   return { name: f.name, size: f.size, via: "drop" };
+}
+
+/**
+ * The events a person's drop of files brings, at the point of the drop zone a pointer would reach
+ * (what is drawn there gets them, and they bubble to the zone's listeners): dragenter, dragover,
+ * and the drop only where the page's dragover said it takes it (it cancelled the event), as the
+ * browser does — else dragleave, and the drop is refused.
+ * @param {Element} el @param {DataTransfer} dt
+ */
+function dropFiles(el, dt) {
+  const view = docOf(el).defaultView || window;
+  const { target, ...at } = pointerHit(el);
+  /** @param {string} type */
+  const drag = (type) => dispatchOf(target, new view.DragEvent(type, { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, dataTransfer: dt }));
+  arrive(target, at);
+  drag("dragenter");
+  if (drag("dragover")) { // (not cancelled: the page takes no files there)
+    drag("dragleave");
+    throw actionError("not_interactable", "That element takes no dropped file (the page did not accept the drop there): look for its file input or a button that opens one.");
+  }
+  drag("drop");
 }

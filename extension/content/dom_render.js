@@ -9,7 +9,7 @@
  */
 import { neutral, neutralPart, noDelimiters } from "./page_text.js";
 import { editorText } from "./dom_editors.js";
-import { accessibleName, elementState, implicitRole, isTextRegion, norm, roleOf, shownWords } from "./refind.js";
+import { accessibleName, elementState, implicitRole, isDropZone, isTextRegion, norm, roleOf, shownWords } from "./refind.js";
 import { guessName } from "./dom_names.js";
 import { unseenWordsTest } from "./dom_unseen.js";
 import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } from "./dom_native.js";
@@ -60,6 +60,7 @@ export function roleLabel(el) {
   const ce = attr(el, "contenteditable");
   if (ce !== null && ce !== "false") return "editable";
   if (tagOf(el) === "label") return "label";
+  if (isDropZone(el)) return "drop zone";
   return "clickable";
 }
 
