@@ -165,6 +165,10 @@ class Drag(PointTarget):
     to_signature: SkipJsonSchema[Signature | None] = None  # (the host adds it, for re-finding)
 
 
+class SelectText(ElementTarget):
+    text: str = Field(min_length=1, max_length=2000, description="The words, as shown.")
+
+
 class Click(PointTarget, AnswersDialogs):
     modifiers: list[Modifier] | None = Field(None, max_length=4)
 
@@ -366,6 +370,10 @@ class UploadResult(ActionResult):
     uploaded: Uploaded | None = None
 
 
+class SelectTextResult(ActionResult):
+    selected: str = Field(description="The words selected, as the element holds them.")
+
+
 class TableData(ToolOutput):
     headers: list[str]
     rows: list[list[str]]
@@ -475,7 +483,7 @@ WAIT_FOR = PageTool("wait_for", WaitFor, "Wait until text or an element appears 
                     "yet), text (or their absence), a URL, or a quiet DOM.")
 DOUBLE_CLICK = PageTool("double_click", PointTarget, "Double-click an element.", ActionResult,
                         effects=RISKY, risk="press", settle="async", expect=True,
-                        playwright="dblclick",
+                        playwright="double_click_at",
                         wire_doc="Double-click an element: two clicks and the page's dblclick "
                         "(the browser's own when the page ignores script events; refused when "
                         "covered or disabled)." + _ELEMENT_DOC)
@@ -486,11 +494,16 @@ RIGHT_CLICK = PageTool("right_click", PointTarget, "Right-click an element.",
                        "browser's menu is never opened; the browser's own press when the page "
                        "ignores script events; refused when covered)." + _ELEMENT_DOC)
 DRAG = PageTool("drag", Drag, "Drag an element onto another (x,y: point in it).", ActionResult,
-                effects=RISKY, risk="press", settle="async", expect=True,
+                effects=RISKY, risk="press", settle="async", expect=True, playwright="drag_to",
                 wire_doc="Drag an element onto another (`to_element_id`, at a point of it when "
                 "`x`, `y` are given) with the browser's own pointer: HTML5 drag and drop and "
                 "pointer-driven sortables alike; what the drop lands on is judged as a press. "
                 "Both must show in one view." + _ELEMENT_DOC)
+SELECT_TEXT = PageTool("select_text", SelectText, "Select words in an element.", SelectTextResult,
+                       effects=TOUCHES, expect=True, playwright="select_text",
+                       wire_doc="Select the first place an element's text (a text field's, an "
+                       "editable region's, any element's) holds these words, for an editor's "
+                       "commands that act on a selection (bold, link, comment)." + _ELEMENT_DOC)
 # (the host's `extract` keeps what it read in memory: heybro.agent.toolbox)
 EXTRACT = PageTool("extract", ExtractArgs, "Read the text of the page or an element, or a table "
                    "as rows.", ExtractResult, kind=None, settle="none", effects=LOOKS)
@@ -500,7 +513,7 @@ HIGHLIGHT = PageTool("highlight", HighlightArgs, "Numbered boxes over the page's
 
 DOM_DECLARED: tuple[PageTool, ...] = (
     OBSERVE, CLICK, FILL, TYPE, SELECT, CHECK, UNCHECK, PRESS, HOVER, FOCUS, SCROLL, UPLOAD,
-    WAIT_FOR, DOUBLE_CLICK, RIGHT_CLICK, DRAG, EXTRACT, HIGHLIGHT)
+    WAIT_FOR, DOUBLE_CLICK, RIGHT_CLICK, DRAG, SELECT_TEXT, EXTRACT, HIGHLIGHT)
 
 DOM_TOOLS: dict[str, ToolSpec] = {t.name: t.spec for t in DOM_DECLARED}
 # The wire's arguments of the tools declared with one class, by the names the host and the
