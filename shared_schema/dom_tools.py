@@ -164,6 +164,10 @@ class Drag(PointTarget):
     to_signature: SkipJsonSchema[Signature | None] = None  # (the host adds it, for re-finding)
 
 
+class SelectText(ElementTarget):
+    text: str = Field(min_length=1, max_length=2000, description="The words, as shown.")
+
+
 class Click(PointTarget, AnswersDialogs):
     modifiers: list[Modifier] | None = Field(None, max_length=4)
 
@@ -365,6 +369,10 @@ class UploadResult(ActionResult):
     uploaded: Uploaded | None = None
 
 
+class SelectTextResult(ActionResult):
+    selected: str = Field(description="The words selected, as the element holds them.")
+
+
 class TableData(ToolOutput):
     headers: list[str]
     rows: list[list[str]]
@@ -460,9 +468,11 @@ SCROLL = PageTool("scroll", Scroll, "Scroll by direction (inside element_id if g
                   wire_doc="Scroll the page or an element by direction/amount, or scroll an "
                   "element into view.")
 # (the host reads the resource named and sends it as `file`: heybro.agent.wire.upload_args)
-UPLOAD = PageTool("upload", Upload, "Attach a resource file to a file input.", UploadResult,
+UPLOAD = PageTool("upload", Upload, "Attach a resource file to a file input or drop zone.", UploadResult,
                   settle="async", effects=TOUCHES,
-                  wire_doc="Put a file (passed in base64) into a file input or drop zone." + _ELEMENT_DOC)
+                  wire_doc="Put a file (passed in base64) into a file input, or drop it on a drop "
+                  "zone (the drop zone's own drag events at a point of it; refused where the page "
+                  "takes no files)." + _ELEMENT_DOC)
 WAIT_FOR = PageTool("wait_for", WaitFor, "Wait (up to seconds) for text, an element (its id, or "
                     "role/name words) or url_contains; gone: for it to go.", WaitForResult,
                     effects=Effects(read_only=True, interruptible=True), wire=WaitForArgs,
@@ -472,7 +482,7 @@ WAIT_FOR = PageTool("wait_for", WaitFor, "Wait (up to seconds) for text, an elem
                     "yet), text (or their absence), a URL, or a quiet DOM.")
 DOUBLE_CLICK = PageTool("double_click", PointTarget, "Double-click an element.", ActionResult,
                         effects=RISKY, risk="press", settle="async", expect=True,
-                        playwright="dblclick",
+                        playwright="double_click_at",
                         wire_doc="Double-click an element: two clicks and the page's dblclick "
                         "(the browser's own when the page ignores script events; refused when "
                         "covered or disabled)." + _ELEMENT_DOC)
@@ -483,11 +493,16 @@ RIGHT_CLICK = PageTool("right_click", PointTarget, "Right-click an element.",
                        "browser's menu is never opened; the browser's own press when the page "
                        "ignores script events; refused when covered)." + _ELEMENT_DOC)
 DRAG = PageTool("drag", Drag, "Drag an element onto another (x,y: point in it).", ActionResult,
-                effects=RISKY, risk="press", settle="async", expect=True,
+                effects=RISKY, risk="press", settle="async", expect=True, playwright="drag_to",
                 wire_doc="Drag an element onto another (`to_element_id`, at a point of it when "
                 "`x`, `y` are given) with the browser's own pointer: HTML5 drag and drop and "
                 "pointer-driven sortables alike; what the drop lands on is judged as a press. "
                 "Both must show in one view." + _ELEMENT_DOC)
+SELECT_TEXT = PageTool("select_text", SelectText, "Select words in an element.", SelectTextResult,
+                       effects=TOUCHES, expect=True, playwright="select_text",
+                       wire_doc="Select the first place an element's text (a text field's, an "
+                       "editable region's, any element's) holds these words, for an editor's "
+                       "commands that act on a selection (bold, link, comment)." + _ELEMENT_DOC)
 # (the host's `extract` keeps what it read in memory: heybro.agent.toolbox)
 EXTRACT = PageTool("extract", ExtractArgs, "Read the text of the page or an element, or a table "
                    "as rows.", ExtractResult, kind=None, settle="none", effects=LOOKS)
@@ -497,7 +512,7 @@ HIGHLIGHT = PageTool("highlight", HighlightArgs, "Numbered boxes over the page's
 
 DOM_DECLARED: tuple[PageTool, ...] = (
     OBSERVE, CLICK, FILL, TYPE, SELECT, CHECK, UNCHECK, PRESS, HOVER, FOCUS, SCROLL, UPLOAD,
-    WAIT_FOR, DOUBLE_CLICK, RIGHT_CLICK, DRAG, EXTRACT, HIGHLIGHT)
+    WAIT_FOR, DOUBLE_CLICK, RIGHT_CLICK, DRAG, SELECT_TEXT, EXTRACT, HIGHLIGHT)
 
 DOM_TOOLS: dict[str, ToolSpec] = {t.name: t.spec for t in DOM_DECLARED}
 # The wire's arguments of the tools declared with one class, by the names the host and the

@@ -564,6 +564,15 @@ export default /** @type {any} */ ({
         "$ref": "#/$defs/SelectResult"
       }
     },
+    "select_text": {
+      "doc": "Select the first place an element's text (a text field's, an editable region's, any element's) holds these words, for an editor's commands that act on a selection (bold, link, comment). Pass the element_id from observe and its signature (used if the id is gone).",
+      "args": {
+        "$ref": "#/$defs/SelectTextArgs"
+      },
+      "result": {
+        "$ref": "#/$defs/SelectTextResult"
+      }
+    },
     "switch_tab": {
       "doc": "Activate a tab.",
       "args": {
@@ -592,7 +601,7 @@ export default /** @type {any} */ ({
       }
     },
     "upload": {
-      "doc": "Put a file (passed in base64) into a file input or drop zone. Pass the element_id from observe and its signature (used if the id is gone).",
+      "doc": "Put a file (passed in base64) into a file input, or drop it on a drop zone (the drop zone's own drag events at a point of it; refused where the page takes no files). Pass the element_id from observe and its signature (used if the id is gone).",
       "args": {
         "$ref": "#/$defs/UploadArgs"
       },
@@ -6185,6 +6194,328 @@ export default /** @type {any} */ ({
         "mutations"
       ],
       "title": "SelectResult",
+      "type": "object"
+    },
+    "SelectTextArgs": {
+      "additionalProperties": false,
+      "properties": {
+        "element_id": {
+          "anyOf": [
+            {
+              "maxLength": 40,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Id from the last observe, e.g. e12.",
+          "title": "Element Id"
+        },
+        "signature": {
+          "anyOf": [
+            {
+              "additionalProperties": true,
+              "type": "object"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element's signature from observe (re-finding).",
+          "title": "Signature"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "enum": [
+                "accept",
+                "dismiss"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How to answer a browser confirm()/prompt() the action opens; default dismiss (Cancel). Alerts are always accepted. Either way the result's `dialog` reports it.",
+          "title": "Dialog"
+        },
+        "dialog_text": {
+          "anyOf": [
+            {
+              "maxLength": 1000,
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Answer a prompt() the action opens with this text.",
+          "title": "Dialog Text"
+        },
+        "observe_after": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveArgs"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Once the action has settled (after a navigation: once the new page has loaded), observe the page and return it as the result's `observation`: the page the next step needs, without another round trip."
+        },
+        "gate": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ActGate"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
+        },
+        "text": {
+          "description": "The words, as shown.",
+          "maxLength": 2000,
+          "minLength": 1,
+          "title": "Text",
+          "type": "string"
+        }
+      },
+      "required": [
+        "text"
+      ],
+      "title": "SelectTextArgs",
+      "type": "object"
+    },
+    "SelectTextResult": {
+      "additionalProperties": false,
+      "properties": {
+        "ok": {
+          "default": true,
+          "title": "Ok",
+          "type": "boolean"
+        },
+        "action": {
+          "title": "Action",
+          "type": "string"
+        },
+        "element_id": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Element Id"
+        },
+        "found_by": {
+          "anyOf": [
+            {
+              "enum": [
+                "id",
+                "signature",
+                "rescan"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the element was found: its id, its signature, or after a re-scan.",
+          "title": "Found By"
+        },
+        "confidence": {
+          "maximum": 1,
+          "minimum": 0,
+          "title": "Confidence",
+          "type": "number"
+        },
+        "found_why": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Found by its signature: why this element (its identity, its place among look-alikes, \u2026), for the record.",
+          "title": "Found Why"
+        },
+        "url": {
+          "title": "Url",
+          "type": "string"
+        },
+        "url_changed": {
+          "title": "Url Changed",
+          "type": "boolean"
+        },
+        "navigated": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "Navigated"
+        },
+        "page_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: the new page's own load time, navigation start \u2192 load event end (its Navigation Timing), redirects included.",
+          "title": "Page Ms"
+        },
+        "render_ms": {
+          "anyOf": [
+            {
+              "minimum": 0,
+              "type": "integer"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "After a navigation: how long after its load event the new page's renderer first ran a task of heybro's (the browser's first style, layout and paint of the page).",
+          "title": "Render Ms"
+        },
+        "mutations": {
+          "$ref": "#/$defs/Mutations"
+        },
+        "dialog": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/DialogInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "A dialog the action opened."
+        },
+        "focused": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/FocusedInfo"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null
+        },
+        "element": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ElementBrief"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The element after the action."
+        },
+        "observation": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/ObserveResult"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "The page after the action, when `observe_after` asked for it."
+        },
+        "input": {
+          "anyOf": [
+            {
+              "enum": [
+                "synthetic",
+                "trusted"
+              ],
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "How the input reached the page: events dispatched by the page's script (synthetic), or the browser's own mouse and keyboard through chrome.debugger (trusted), used when the page ignored the synthetic events.",
+          "title": "Input"
+        },
+        "downloads": {
+          "anyOf": [
+            {
+              "items": {
+                "$ref": "#/$defs/Downloaded"
+              },
+              "type": "array"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Files the page downloaded while the action ran: each becomes a resource of the task.",
+          "title": "Downloads"
+        },
+        "trusted_withheld": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "description": "Why the browser's own input was not used after a script's action that showed no visible effect: the page had already reacted to it (a request started, a dialog opened, \u2026), so doing it again would have done it twice; or that input cannot reach, or be guarded on, this page.",
+          "title": "Trusted Withheld"
+        },
+        "selected": {
+          "description": "The words selected, as the element holds them.",
+          "title": "Selected",
+          "type": "string"
+        }
+      },
+      "required": [
+        "action",
+        "confidence",
+        "url",
+        "url_changed",
+        "mutations",
+        "selected"
+      ],
+      "title": "SelectTextResult",
       "type": "object"
     },
     "Selected": {

@@ -204,10 +204,10 @@ def test_a_file_the_technician_writes_is_a_resource_the_worker_uploads_and_reads
         task, rec, result = run_task(llm, b, goal="Import a cooking feed")
         worker = prompts(llm, "worker")[0]
     assert result.status == TaskStatus.completed, task.result
-    assert "RESOURCES (for upload): cooking.opml" in worker
+    assert "RESOURCES (for upload): cooking.opml (file, 7 bytes)" in worker
     assert [u["file"]["name"] for u in uploads] == ["cooking.opml"]
     assert task.resources["cooking.opml"].endswith("/cooking.opml")
-    assert any("The file 'cooking.opml' is now a resource of the task (written by write_file)" in m["text"]
+    assert any("The file cooking.opml (file, 7 bytes) is now a resource of the task (written by write_file)" in m["text"]
                for m in rec.kinds("message"))
 
 

@@ -102,7 +102,7 @@ def test_actions_on_form_controls(browser, page, sites):
     assert not err["ok"] and err["error"]["code"] == "not_interactable"
     ok(browser, "fill", {"element_id": find_id(obs, "Bio"), "value": "Hello\nworld"})
     data = base64.b64encode(b"hi there").decode()
-    r = ok(browser, "upload", {"element_id": find_id(obs, "CV"), "file": {"name": "cv.txt", "mime": "text/plain", "data_base64": data}})
+    r = ok(browser, "upload", {"element_id": find_id(obs, "CV"), "resource_name": "cv.txt", "file": {"name": "cv.txt", "mime": "text/plain", "data_base64": data}})
     assert r["uploaded"] == {"name": "cv.txt", "size": 8, "via": "input"}
     page.wait_for_function("document.getElementById('cvinfo').textContent !== ''")
     assert page.text_content("#cvinfo") == "cv.txt:8:hi there"

@@ -159,7 +159,10 @@ def test_file_errors_say_what_is_wrong(ctx: ToolContext) -> None:
                                                    limited).message
     (ctx.workspace / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
     binary = error("read_file", {"path": "image.png"}, ctx)
-    assert binary.code == "tool_error" and "'image.png' is not UTF-8 text" in binary.message
+    assert binary.code == "tool_error" and "'image.png' is not UTF-8 text (image/png)" in binary.message
+    (ctx.workspace / "report.pdf").write_bytes(b"%PDF-1.7\n\xe2\xe3\xcf\xd3")
+    pdf = error("read_file", {"path": "report.pdf"}, ctx).message
+    assert "(application/pdf)" in pdf and "no PDF or image reader" in pdf
     folder = error("write_file", {"path": ".", "content": "x"}, ctx)
     assert folder.code == "refused" and "is a folder" in folder.message
 

@@ -304,7 +304,8 @@ def test_a_prompt_is_answered_with_the_words_the_worker_gives_and_the_record_say
     assert said[1] == 'the page asked (prompt) "Name of the category?" and heybro answered OK with "Cooking"'
 
 
-def test_a_file_the_page_downloads_is_a_resource_the_worker_is_given(tmp_path: Path) -> None:
+def test_a_file_the_page_downloads_is_a_resource_the_worker_is_given(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("HEYBRO_HOME", str(tmp_path / "home"))
     b = shop()
     saved = tmp_path / "cooking.opml"
     saved.write_text("<opml/>")
@@ -323,7 +324,11 @@ def test_a_file_the_page_downloads_is_a_resource_the_worker_is_given(tmp_path: P
         task, rec, result = run_task(llm, b)
         worker = prompts(llm, "worker")
     assert result.status == TaskStatus.completed, task.result
-    assert task.resources == {"cooking.opml": str(saved)}
-    assert "RESOURCES (for upload): cooking.opml" in worker[1]
-    assert any("The file 'cooking.opml' is now a resource of the task (downloaded from shop)" in m["text"]
-               for m in rec.kinds("message"))
+    # Kept in the task's workspace (a copy of its bytes, the user's alone), listed by its name,
+    # type and size.
+    kept = Path(task.resources["cooking.opml"])
+    assert kept.parent.name == "downloads" and kept.parent.parent.name == task.id
+    assert kept.read_text() == "<opml/>" and kept.stat().st_mode & 0o777 == 0o600
+    assert "RESOURCES (for upload): cooking.opml (file, 7 bytes)" in worker[1]
+    assert any("The file cooking.opml (file, 7 bytes) is now a resource of the task (downloaded "
+               "from shop)" in m["text"] for m in rec.kinds("message"))

@@ -16,6 +16,7 @@ import { action as waitFor } from "./wait_for.js";
 import { action as doubleClick } from "./double_click.js";
 import { action as rightClick } from "./right_click.js";
 import { action as drag } from "./drag.js";
+import { action as selectText } from "./select_text.js";
 import { action as extract } from "./extract.js";
 
 /** @type {import("./page.js").PageAction[]} */
@@ -35,5 +36,6 @@ export const DECLARED_PAGE = [
   { judged: "press", settle: SETTLE_ASYNC, ...doubleClick },
   { judged: "press", settle: SETTLE_ASYNC, ...rightClick },
   { judged: "press", settle: SETTLE_ASYNC, ...drag },
+  { settle: SETTLE_DEFAULT, ...selectText },
   { settle: SETTLE_NONE, ...extract },
 ];

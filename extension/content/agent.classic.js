@@ -313,7 +313,24 @@ function isInteractiveCheap(el) {
   if (ce !== null && ce !== "false") return true;
   const ti = attr(el, "tabindex");
   if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return !(first ? READ_ROLES.has(first) : READ_TAGS.has(tag));
-  return false;
+  return isDropZone(el);
+}
+
+/** What names a drop zone in a class or an id (`drop-zone`, `dropzone`, `file-drop`, `drop_area`). */
+const DROP_ZONE_NAMES = /(^|[\s_-])(drop[-_]?(zone|area|target|box)|file[-_]?drop)([\s_-]|$)/i;
+
+/**
+ * A drop zone by its markup: an element files are dragged onto (no file input of its own need be
+ * there): its class or id names it one, its label says to drop there, or `aria-dropeffect`.
+ * The page's drop listeners cannot be seen from here; what the page calls it can.
+ * @param {Element} el
+ */
+function isDropZone(el) {
+  const effect = attr(el, "aria-dropeffect");
+  if (effect && effect !== "none") return true;
+  const label = attr(el, "aria-label") || "";
+  if (/\b(drop|drag)\b/i.test(label) && /\b(files?|here)\b/i.test(label)) return true;
+  return DROP_ZONE_NAMES.test(`${attr(el, "class") || ""} ${attr(el, "id") || ""}`);
 }
 
 /**
@@ -331,7 +348,7 @@ function isRendered(el) {
   if (!isConnectedOf(el)) return false;
   return checkVisibilityOf(el, { checkVisibilityCSS: true });
 }
-return { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered };
+return { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isDropZone, isRendered };
 })();
 // ---- extension/content/norm.js
 const __norm = (() => {
@@ -4668,6 +4685,7 @@ const { editorText } = __dom_editors;
 const { accessibleName, implicitRole, isTextRegion, roleOf, shownWords } = __accessible_name;
 const { elementState } = __signature;
 const { norm } = __norm;
+const { isDropZone } = __controls;
 const { guessName } = __dom_names;
 const { unseenWordsTest } = __dom_unseen;
 const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } = __dom_native;
@@ -4718,6 +4736,7 @@ function roleLabel(el) {
   const ce = attr(el, "contenteditable");
   if (ce !== null && ce !== "false") return "editable";
   if (tagOf(el) === "label") return "label";
+  if (isDropZone(el)) return "drop zone";
   return "clickable";
 }
 
@@ -7367,12 +7386,89 @@ function uploadFile(el, file) {
     fire(input, "change");
     return { name: f.name, size: f.size, via: "input" };
   }
-  for (const type of ["dragenter", "dragover", "drop"]) {
-    dispatchOf(el, new view.DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt }));
-  }
+  dropFiles(el, dt);
   return { name: f.name, size: f.size, via: "drop" };
 }
-return { actionError, hoverOn, heldOf, clickOn, rightClickOn, dragOnto, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile };
+
+/**
+ * The events a person's drop of files brings, at the point of the drop zone a pointer would reach
+ * (what is drawn there gets them, and they bubble to the zone's listeners): dragenter, dragover,
+ * and the drop only where the page's dragover said it takes it (it cancelled the event), as the
+ * browser does — else dragleave, and the drop is refused.
+ * @param {Element} el @param {DataTransfer} dt
+ */
+function dropFiles(el, dt) {
+  const view = docOf(el).defaultView || window;
+  const { target, ...at } = pointerHit(el);
+  /** @param {string} type */
+  const drag = (type) => dispatchOf(target, new view.DragEvent(type, { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, dataTransfer: dt }));
+  arrive(target, at);
+  drag("dragenter");
+  if (drag("dragover")) { // (not cancelled: the page takes no files there)
+    drag("dragleave");
+    throw actionError("not_interactable", "That element takes no dropped file (the page did not accept the drop there): look for its file input or a button that opens one.");
+  }
+  drag("drop");
+}
+
+/**
+ * A pattern finding these words in a text whatever the spaces between them (a line break in an
+ * editor's text, two spaces), case kept: a person selects the words they see.
+ * @param {string} words
+ */
+function wordsPattern(words) {
+  return new RegExp(norm(words).split(" ").map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"));
+}
+
+/**
+ * Selects the first place the element's text holds these words, as a person's pointer dragged
+ * over them does: in a text field its selection (focused, as a drag leaves it); elsewhere (an
+ * editable region, an editor's text) the document's selection, the editable region focused first.
+ * An editor's command (Bold, Link) then acts on it. The words as the element holds them.
+ * @param {Element} el @param {string} words @returns {string}
+ */
+function selectWords(el, words) {
+  const pattern = wordsPattern(words);
+  const tag = tagOf(el);
+  if (tag === "textarea" || (tag === "input" && /^(text|search|url|tel|email|)$/.test(/** @type {HTMLInputElement} */ (el).type))) {
+    const field = /** @type {HTMLInputElement | HTMLTextAreaElement} */ (el);
+    const m = pattern.exec(field.value);
+    if (!m) throw actionError("not_found", `That field's text does not hold the words "${norm(words).slice(0, 80)}".`);
+    focusOf(field);
+    field.setSelectionRange(m.index, m.index + m[0].length, "forward");
+    fire(field, "select");
+    return m[0];
+  }
+  const doc = docOf(el);
+  /** @type {Text[]} */ const nodes = [];
+  const walk = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) nodes.push(/** @type {Text} */ (n));
+  const whole = nodes.map((n) => nodeValueOf(n) || "").join("");
+  const m = pattern.exec(whole);
+  if (!m) throw actionError("not_found", `That element's text does not hold the words "${norm(words).slice(0, 80)}".`);
+  /** @param {number} at @param {boolean} end @returns {[Text, number]} the text node and offset of a place in `whole` (a start in the node after a boundary, an end in the one before) */
+  const place = (at, end) => {
+    let start = 0;
+    for (const n of nodes) {
+      const len = (nodeValueOf(n) || "").length;
+      if (end ? at <= start + len : at < start + len) return [n, at - start];
+      start += len;
+    }
+    const last = nodes[nodes.length - 1];
+    return [last, (nodeValueOf(last) || "").length];
+  };
+  const editable = closestOf(el, "[contenteditable]:not([contenteditable=false])");
+  if (editable) focusOf(/** @type {HTMLElement} */ (editable), { preventScroll: true });
+  const range = doc.createRange();
+  range.setStart(...place(m.index, false));
+  range.setEnd(...place(m.index + m[0].length, true));
+  const sel = doc.getSelection();
+  if (!sel) throw actionError("not_interactable", "The page has no selection to set.");
+  sel.removeAllRanges();
+  sel.addRange(range);
+  return m[0];
+}
+return { actionError, hoverOn, heldOf, clickOn, rightClickOn, dragOnto, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile, selectWords };
 })();
 // ---- extension/content/dom_locate.js
 const __dom_locate = (() => {
@@ -9596,6 +9692,19 @@ const action = {
 };
 return { action };
 })();
+// ---- extension/actions/select_text.js
+const __select_text = (() => {
+/** select_text: the first place an element's text holds the words, selected (an editor's command then acts on it). */
+const { selectWords } = __dom_input;
+
+/** @type {import("./page.js").PageAction} */
+const action = {
+  name: "select_text",
+  needs: { page: { element: "required", enabled: true, hit: false } },
+  run: (el, args) => ({ selected: selectWords(/** @type {Element} */ (el), String(args.text)) }),
+};
+return { action };
+})();
 // ---- extension/content/dom_extract.js
 const __dom_extract = (() => {
 /** Reading content out of the page: visible text, or a table as rows of cells. */
@@ -9679,6 +9788,7 @@ const { action: waitFor } = __wait_for;
 const { action: doubleClick } = __double_click;
 const { action: rightClick } = __right_click;
 const { action: drag } = __drag;
+const { action: selectText } = __select_text;
 const { action: extract } = __extract;
 
 /** @type {import("./page.js").PageAction[]} */
@@ -9698,6 +9808,7 @@ const DECLARED_PAGE = [
   { judged: "press", settle: SETTLE_ASYNC, ...doubleClick },
   { judged: "press", settle: SETTLE_ASYNC, ...rightClick },
   { judged: "press", settle: SETTLE_ASYNC, ...drag },
+  { settle: SETTLE_DEFAULT, ...selectText },
   { settle: SETTLE_NONE, ...extract },
 ];
 return { DECLARED_PAGE };

@@ -36,7 +36,24 @@ export function isInteractiveCheap(el) {
   if (ce !== null && ce !== "false") return true;
   const ti = attr(el, "tabindex");
   if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return !(first ? READ_ROLES.has(first) : READ_TAGS.has(tag));
-  return false;
+  return isDropZone(el);
+}
+
+/** What names a drop zone in a class or an id (`drop-zone`, `dropzone`, `file-drop`, `drop_area`). */
+const DROP_ZONE_NAMES = /(^|[\s_-])(drop[-_]?(zone|area|target|box)|file[-_]?drop)([\s_-]|$)/i;
+
+/**
+ * A drop zone by its markup: an element files are dragged onto (no file input of its own need be
+ * there): its class or id names it one, its label says to drop there, or `aria-dropeffect`.
+ * The page's drop listeners cannot be seen from here; what the page calls it can.
+ * @param {Element} el
+ */
+export function isDropZone(el) {
+  const effect = attr(el, "aria-dropeffect");
+  if (effect && effect !== "none") return true;
+  const label = attr(el, "aria-label") || "";
+  if (/\b(drop|drag)\b/i.test(label) && /\b(files?|here)\b/i.test(label)) return true;
+  return DROP_ZONE_NAMES.test(`${attr(el, "class") || ""} ${attr(el, "id") || ""}`);
 }
 
 /**

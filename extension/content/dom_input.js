@@ -471,8 +471,85 @@ export function uploadFile(el, file) {
     fire(input, "change");
     return { name: f.name, size: f.size, via: "input" };
   }
-  for (const type of ["dragenter", "dragover", "drop"]) {
-    dispatchOf(el, new view.DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt }));
-  }
+  dropFiles(el, dt);
   return { name: f.name, size: f.size, via: "drop" };
+}
+
+/**
+ * The events a person's drop of files brings, at the point of the drop zone a pointer would reach
+ * (what is drawn there gets them, and they bubble to the zone's listeners): dragenter, dragover,
+ * and the drop only where the page's dragover said it takes it (it cancelled the event), as the
+ * browser does — else dragleave, and the drop is refused.
+ * @param {Element} el @param {DataTransfer} dt
+ */
+function dropFiles(el, dt) {
+  const view = docOf(el).defaultView || window;
+  const { target, ...at } = pointerHit(el);
+  /** @param {string} type */
+  const drag = (type) => dispatchOf(target, new view.DragEvent(type, { bubbles: true, cancelable: true, composed: true, clientX: at.x, clientY: at.y, dataTransfer: dt }));
+  arrive(target, at);
+  drag("dragenter");
+  if (drag("dragover")) { // (not cancelled: the page takes no files there)
+    drag("dragleave");
+    throw actionError("not_interactable", "That element takes no dropped file (the page did not accept the drop there): look for its file input or a button that opens one.");
+  }
+  drag("drop");
+}
+
+/**
+ * A pattern finding these words in a text whatever the spaces between them (a line break in an
+ * editor's text, two spaces), case kept: a person selects the words they see.
+ * @param {string} words
+ */
+function wordsPattern(words) {
+  return new RegExp(norm(words).split(" ").map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"));
+}
+
+/**
+ * Selects the first place the element's text holds these words, as a person's pointer dragged
+ * over them does: in a text field its selection (focused, as a drag leaves it); elsewhere (an
+ * editable region, an editor's text) the document's selection, the editable region focused first.
+ * An editor's command (Bold, Link) then acts on it. The words as the element holds them.
+ * @param {Element} el @param {string} words @returns {string}
+ */
+export function selectWords(el, words) {
+  const pattern = wordsPattern(words);
+  const tag = tagOf(el);
+  if (tag === "textarea" || (tag === "input" && /^(text|search|url|tel|email|)$/.test(/** @type {HTMLInputElement} */ (el).type))) {
+    const field = /** @type {HTMLInputElement | HTMLTextAreaElement} */ (el);
+    const m = pattern.exec(field.value);
+    if (!m) throw actionError("not_found", `That field's text does not hold the words "${norm(words).slice(0, 80)}".`);
+    focusOf(field);
+    field.setSelectionRange(m.index, m.index + m[0].length, "forward");
+    fire(field, "select");
+    return m[0];
+  }
+  const doc = docOf(el);
+  /** @type {Text[]} */ const nodes = [];
+  const walk = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) nodes.push(/** @type {Text} */ (n));
+  const whole = nodes.map((n) => nodeValueOf(n) || "").join("");
+  const m = pattern.exec(whole);
+  if (!m) throw actionError("not_found", `That element's text does not hold the words "${norm(words).slice(0, 80)}".`);
+  /** @param {number} at @param {boolean} end @returns {[Text, number]} the text node and offset of a place in `whole` (a start in the node after a boundary, an end in the one before) */
+  const place = (at, end) => {
+    let start = 0;
+    for (const n of nodes) {
+      const len = (nodeValueOf(n) || "").length;
+      if (end ? at <= start + len : at < start + len) return [n, at - start];
+      start += len;
+    }
+    const last = nodes[nodes.length - 1];
+    return [last, (nodeValueOf(last) || "").length];
+  };
+  const editable = closestOf(el, "[contenteditable]:not([contenteditable=false])");
+  if (editable) focusOf(/** @type {HTMLElement} */ (editable), { preventScroll: true });
+  const range = doc.createRange();
+  range.setStart(...place(m.index, false));
+  range.setEnd(...place(m.index + m[0].length, true));
+  const sel = doc.getSelection();
+  if (!sel) throw actionError("not_interactable", "The page has no selection to set.");
+  sel.removeAllRanges();
+  sel.addRange(range);
+  return m[0];
 }

@@ -12,6 +12,7 @@ import { editorText } from "./dom_editors.js";
 import { accessibleName, implicitRole, isTextRegion, roleOf, shownWords } from "./accessible_name.js";
 import { elementState } from "./signature.js";
 import { norm } from "./norm.js";
+import { isDropZone } from "./controls.js";
 import { guessName } from "./dom_names.js";
 import { unseenWordsTest } from "./dom_unseen.js";
 import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } from "./dom_native.js";
@@ -62,6 +63,7 @@ export function roleLabel(el) {
   const ce = attr(el, "contenteditable");
   if (ce !== null && ce !== "false") return "editable";
   if (tagOf(el) === "label") return "label";
+  if (isDropZone(el)) return "drop zone";
   return "clickable";
 }
 

@@ -6,13 +6,15 @@ arguments converted, aimed by a recorded signature where a routine's step says s
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from shared_schema.sites import SiteGate, Verdict, refusal, site_of
 
-from . import gate, reach, sinks
+from . import gate, reach, sinks, task_files
 from .browser_tools import send
 from .errors import ToolFailed
 from .models import Task
@@ -61,9 +63,8 @@ class BrowserCalls:
                              "asking.")
         sinks.sent(self, admitted)
         reach.learn(self.task, result)
-        for f in result.get("downloads") or []:  # what the page downloaded: the task's files now
-            if isinstance(f, dict) and isinstance(f.get("name"), str) and isinstance(f.get("path"), str):
-                await self.user.add_resource(f["name"], f["path"], f"downloaded from {site_of(str(f.get('url') or '')) or 'the page'}")
+        if result.get("downloads"):
+            result = {**result, "downloads": await self.keep_downloads(result["downloads"])}
         if admitted.decided:
             result = {**result, "decided": "; ".join(admitted.decided)}
         return result
@@ -81,6 +82,25 @@ class BrowserCalls:
         if observe_after is not None:
             w = w.model_copy(update={"observe_after": observe_after})
         return await self.call(wire.tool, wire_json(w), timeout_ms=wire.timeout(w))
+
+    async def keep_downloads(self, downloads: list[Any]) -> list[dict[str, Any]]:
+        """What the page downloaded: each file copied into the task's workspace (task_files.py,
+        never opened) and a resource of the task by its kept name; as the record lists them."""
+        from ..tools.tool import workspaces_dir  # (the host tools' package, loaded when needed)
+        kept: list[dict[str, Any]] = []
+        for f in downloads:
+            if not (isinstance(f, dict) and isinstance(f.get("name"), str) and isinstance(f.get("path"), str)):
+                continue
+            try:
+                path = await asyncio.to_thread(task_files.keep_download, workspaces_dir() / self.task.id,
+                                               f["name"], Path(f["path"]), self.task.resources)
+            except OSError as e:
+                await self.services.recorder.message(self.task, f"heybro could not keep the file "
+                                                     f"{f['name']!r} the page downloaded: {e}", "warning")
+                continue
+            await self.user.add_resource(path.name, str(path), f"downloaded from {site_of(str(f.get('url') or '')) or 'the page'}")
+            kept.append({**f, "name": path.name, "path": str(path)})
+        return kept
 
     @property
     def site_gate(self) -> SiteGate:

@@ -8,6 +8,7 @@ from shared_schema.page_text import neutral, one_line
 
 from .expect import expect_text
 from .models import ExecutionCycle, Task, ToolCall
+from .task_files import described
 
 # How much of each string someone else chose a prompt shows (each on one line of its own).
 PARAM_CHARS = 300  # one argument of a call
@@ -208,4 +209,5 @@ def fence(text: str, what: str) -> list[str]:
 
 
 def resources(task: Task) -> str:
-    return ", ".join(task.resources) or "(none)"
+    """The task's files by name, each with its type and size (`report.csv (text/csv, 182 bytes)`)."""
+    return ", ".join(described(n, p) for n, p in task.resources.items()) or "(none)"

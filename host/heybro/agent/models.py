@@ -186,6 +186,8 @@ class ToolCall(BaseModel):
     # The acted-on element's signature and the page's URL when the action was proposed: what a
     # routine saved from this task re-finds the element by, and where it acted.
     signature: dict[str, Any] | None = None
+    # Where an action ended (a drag's drop: `to_element_id`), its element's signature likewise.
+    to_signature: dict[str, Any] | None = None
     url: str | None = None
     # What the user decided about it: heybro asked first ("About to click …") and the answer.
     decided: str | None = None

@@ -58,13 +58,15 @@ def new_call(snap: Snapshot | None, tool: RoleTool | None, call: ProposedToolCal
              aim: Aim | None = None) -> ToolCall:
     """The record of a call as it starts: its target and signature as the page map `snap` named
     them (or as the routine recorded them)."""
-    eid = call.parameters.get("element_id")
+    eid, to = call.parameters.get("element_id"), call.parameters.get("to_element_id")
     sig = snap.elements.get(eid) if snap is not None and isinstance(eid, str) else None
+    to_sig = snap.elements.get(to) if snap is not None and isinstance(to, str) else None
     return ToolCall(tool=call.tool, parameters=call.parameters, reason=call.reason,
                     timestamp=time.time(), read_only=tool is not None and tool.effects.read_only,
                     transition=tool is not None and tool.kind == "transition",
                     target=aim.target if aim is not None else snap.describe(eid) if snap else None,
                     signature=aim.signature if aim is not None else sig if isinstance(sig, dict) else None,
+                    to_signature=to_sig if isinstance(to_sig, dict) else None,
                     url=snap.url or None if snap is not None else None)
 
 

@@ -13,6 +13,7 @@ from .held_secrets import asks_for_secret, secret_kind, secret_name, secret_ref
 from .lifecycle import Lifecycle
 from .models import MemoryItem, Question, RoleName, Task, TaskStatus
 from .run_state import RunState, Services, task_ledger
+from .task_files import described
 
 
 class User:
@@ -79,6 +80,6 @@ class User:
         known = self.task.resources.get(name) == path
         self.task.resources[name] = path
         if not known:
-            await self.services.recorder.message(self.task, f"The file {name!r} is now a resource "
-                                                 f"of the task ({how}): the page tools can upload "
-                                                 "it by that name.")
+            await self.services.recorder.message(self.task, f"The file {described(name, path)} is "
+                                                 f"now a resource of the task ({how}): heybro can "
+                                                 "read it or upload it by that name.")

@@ -150,7 +150,9 @@ def action(step: Step, target: str | None, params: dict[str, str]) -> list[str]:
     tool = definition(step.tool)
     if tool is None or tool.playwright is None:
         return [f"# {step.tool}({step.args}): no Playwright equivalent; done by hand in the recording"]
-    return tool.playwright(Exported(step.args, target, lambda s: value_expr(s, params)))
+    to = step.args.get("to_signature")
+    return tool.playwright(Exported(step.args, target, lambda s: value_expr(s, params),
+                                    locator(to) if isinstance(to, dict) else None))
 
 
 def _docstring(text: str) -> str:

@@ -56,7 +56,8 @@ class StoreRecorder:
             # The element's name and signature go with its id: after a restart the id means
             # nothing (the signature is also what a routine saved from the task re-finds it by).
             params = (call.parameters | ({"target": call.target} if call.target else {})
-                      | ({"signature": call.signature} if call.signature else {}))
+                      | ({"signature": call.signature} if call.signature else {})
+                      | ({"to_signature": call.to_signature} if call.to_signature else {}))
             # The step it takes is counted before it acts: one a fault cuts off still counts.
             await self._checkpoint(task)
             try:

@@ -24,6 +24,7 @@ class Exported:
     args: dict[str, Any]
     target: str | None  # the element's locator; None: the step acted on the focused element
     value: Callable[[Any], str]  # a recorded argument as a Python expression
+    to: str | None = None  # where the step ended (a drag's drop), as a locator
 
     @property
     def element(self) -> str:
@@ -74,6 +75,46 @@ def scroll(s: Exported) -> list[str]:
 @own
 def context_click(s: Exported) -> list[str]:
     return [f"{s.element}.click(button='right'{_at(s)})"]
+
+
+@own
+def double_click_at(s: Exported) -> list[str]:
+    return [f"{s.element}.dblclick({_at(s).lstrip(', ')})"]
+
+
+@own
+def drag_to(s: Exported) -> list[str]:
+    """The element dragged onto the one it was dropped on (at the point of it the step gave)."""
+    if s.to is None:
+        return [f"# drag({s.args}): where it was dropped was not recorded; done by hand"]
+    x, y = s.args.get("x"), s.args.get("y")
+    at = "" if x is None or y is None else (
+        f", target_position={{'x': {s.to}.bounding_box()['width'] * {float(x)!r}, "
+        f"'y': {s.to}.bounding_box()['height'] * {float(y)!r}}}")
+    return [f"{s.element}.drag_to({s.to}{at})"]
+
+
+# The first place an element's text holds the words, selected (extension: dom_input.selectWords).
+SELECT_WORDS = (
+    "(el, w) => { const re = new RegExp(w.trim().split(/\\s+/).map((s) => s.replace("
+    "/[.*+?^${}()|[\\]\\\\]/g, '\\\\$&')).join('\\\\s+'));"
+    " if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {"
+    " const m = re.exec(el.value); if (!m) throw new Error('not found: ' + w); el.focus();"
+    " el.setSelectionRange(m.index, m.index + m[0].length); return m[0]; }"
+    " const nodes = [], tw = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);"
+    " for (let n = tw.nextNode(); n; n = tw.nextNode()) nodes.push(n);"
+    " const m = re.exec(nodes.map((n) => n.nodeValue).join('')); if (!m) throw new Error('not found: ' + w);"
+    " const place = (at, end) => { let s = 0; for (const n of nodes) { const l = n.nodeValue.length;"
+    " if (end ? at <= s + l : at < s + l) return [n, at - s]; s += l; } };"
+    " const ed = el.closest('[contenteditable]'); if (ed) ed.focus();"
+    " const r = document.createRange(); r.setStart(...place(m.index, false));"
+    " r.setEnd(...place(m.index + m[0].length, true)); const sel = document.getSelection();"
+    " sel.removeAllRanges(); sel.addRange(r); return m[0]; }")
+
+
+@own
+def select_text(s: Exported) -> list[str]:
+    return [f"{s.element}.evaluate({SELECT_WORDS!r}, {s.value(s.args.get('text', ''))})"]
 
 
 @own

@@ -8,6 +8,7 @@ written is a resource of the task from then on (its result's `file`): the page t
 
 from __future__ import annotations
 
+import mimetypes
 import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
@@ -50,7 +51,9 @@ def _read(target: Path, shown: str, limit: int) -> str:
     try:
         return target.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
-        raise ToolFailed("tool_error", f"{shown!r} is not UTF-8 text") from None
+        what = mimetypes.guess_type(shown, strict=False)[0] or "a binary file"
+        raise ToolFailed("tool_error", f"{shown!r} is not UTF-8 text ({what}): read_file reads "
+                         "text, CSV and JSON files (heybro has no PDF or image reader)") from None
 
 
 async def read_file(args: ReadFile, ctx: ToolContext) -> str:
