@@ -159,13 +159,13 @@ class PointTarget(ElementTarget, Aim):
 
 
 class Drag(PointTarget):
-    """An element dragged onto another (at a point of it: `x`, `y`)."""
+    # An element dragged onto another (at a point of it: `x`, `y`).
     to_element_id: str = Field(min_length=1)
     to_signature: SkipJsonSchema[Signature | None] = None  # (the host adds it, for re-finding)
 
 
 class SelectText(ElementTarget):
-    text: str = Field(min_length=1, max_length=2000, description="The words, as shown.")
+    text: str = Field(min_length=1, max_length=2000)  # the words, as the page shows them
 
 
 class Click(PointTarget, AnswersDialogs):
@@ -455,26 +455,26 @@ UNCHECK = PageTool("uncheck", ElementTarget, "Untick a checkbox or switch.", Che
 PRESS = PageTool("press", Press, "Press keys.", PressResult, effects=RISKY, risk="keys",
                  settle="async", expect=True, reports="dialog", playwright="press",
                  wire_doc="Press a key or combo on an element or on whatever has focus.")
-HOVER = PageTool("hover", ElementTarget, "Hover an element (opens menus, tooltips).",
+HOVER = PageTool("hover", ElementTarget, "Hover an element (menus, tooltips).",
                  ActionResult, settle="hover", effects=TOUCHES, expect=True, playwright="hover",
                  wire_doc="Move the pointer over an element: menus and tooltips opened by script, "
                  "and (with the browser's own pointer when script events change nothing) menus "
                  "shown by a CSS :hover style." + _ELEMENT_DOC)
 FOCUS = PageTool("focus", ElementTarget, "Focus an element.", ActionResult, effects=TOUCHES,
                  expect=True, playwright="focus", wire_doc="Focus an element." + _ELEMENT_DOC)
-SCROLL = PageTool("scroll", Scroll, "Scroll by direction (inside element_id if given), or to "
-                  "element_id (no direction).", ScrollResult,
+SCROLL = PageTool("scroll", Scroll, "Scroll by direction (in element_id if given), or to "
+                  "element_id.", ScrollResult,
                   settle="none", effects=TOUCHES, playwright="scroll",
                   wire_doc="Scroll the page or an element by direction/amount, or scroll an "
                   "element into view.")
 # (the host reads the resource named and sends it as `file`: heybro.agent.wire.upload_args)
-UPLOAD = PageTool("upload", Upload, "Attach a resource file to a file input or drop zone.", UploadResult,
+UPLOAD = PageTool("upload", Upload, "Put a resource file in a file input or drop zone.", UploadResult,
                   settle="async", effects=TOUCHES,
                   wire_doc="Put a file (passed in base64) into a file input, or drop it on a drop "
                   "zone (the drop zone's own drag events at a point of it; refused where the page "
                   "takes no files)." + _ELEMENT_DOC)
-WAIT_FOR = PageTool("wait_for", WaitFor, "Wait (up to seconds) for text, an element (its id, or "
-                    "role/name words) or url_contains; gone: for it to go.", WaitForResult,
+WAIT_FOR = PageTool("wait_for", WaitFor, "Wait (up to seconds) for text, an element (id, or "
+                    "role/name) or url_contains; gone: until it goes.", WaitForResult,
                     effects=Effects(read_only=True, interruptible=True), wire=WaitForArgs,
                     convert=wait_for_args, timeout_ms=_wait_for_timeout, reports="waited",
                     playwright="wait_for",
@@ -492,7 +492,7 @@ RIGHT_CLICK = PageTool("right_click", PointTarget, "Right-click an element.",
                        wire_doc="Right-click an element: the page's own context menu (the "
                        "browser's menu is never opened; the browser's own press when the page "
                        "ignores script events; refused when covered)." + _ELEMENT_DOC)
-DRAG = PageTool("drag", Drag, "Drag an element onto another (x,y: point in it).", ActionResult,
+DRAG = PageTool("drag", Drag, "Drag an element onto another (x,y: where).", ActionResult,
                 effects=RISKY, risk="press", settle="async", expect=True, playwright="drag_to",
                 wire_doc="Drag an element onto another (`to_element_id`, at a point of it when "
                 "`x`, `y` are given) with the browser's own pointer: HTML5 drag and drop and "

@@ -6283,7 +6283,6 @@ export default /** @type {any} */ ({
           "description": "What the agent checks on the element right before it acts (shared_schema/effects.py)."
         },
         "text": {
-          "description": "The words, as shown.",
           "maxLength": 2000,
           "minLength": 1,
           "title": "Text",
