@@ -59,7 +59,8 @@ def main() -> None:
                         rows.append({"app": name, "task": task.name, "kind": task.kind, "ok": False, "why": why,
                                      "seconds": round(time.monotonic() - t0)})
                     r = rows[-1]
-                    print(f"{name}: {task.name}: {'ok' if r['ok'] else 'FAILED ' + r['why']} ({r['seconds']} s)", file=sys.stderr, flush=True)
+                    print(f"{name}: {task.name}: {'ok' if r['ok'] else 'FAILED ' + r['why']} ({r['seconds']} s"
+                          + (f", {r['calls']} calls, {r['actions']} actions)" if r["ok"] else ")"), file=sys.stderr, flush=True)
         except NotInstalled as e:
             print(f"{name}: skipped: {e}", file=sys.stderr)
     done = sum(1 for r in rows if r["ok"])

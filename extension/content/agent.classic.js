@@ -674,6 +674,12 @@ const DYNAMIC = /::?(before|after|marker|placeholder|selection|first-line|first-
  * hiding them hides those elements. Dropped, with what follows them, they leave a selector for the
  * element that holds them — a superset, which the exact checks narrow down. */
 const HOLDER = /::(part\([^)]*\)|details-content).*$/;
+/**
+ * The cursors a page gives what a person operates with the pointer: a pointer (clicked), a move or
+ * a grab cursor (dragged: an editor's palette item, a board's card handle).
+ */
+const HAND_CURSORS = new Set(["pointer", "move", "grab"]);
+
 /** Any other pseudo-element (and the legacy one-colon forms): hiding it hides no element. */
 const PSEUDO_ELEMENT = /::[\w-]|:(before|after|first-line|first-letter)\b/;
 
@@ -955,7 +961,7 @@ function scopeStyles(scope) {
   /** @type {Set<Element> | null} */ let pointer = null;
   if (cursor) {
     const view = (scope.ownerDocument || /** @type {Document} */ (scope)).defaultView;
-    const keep = (/** @type {Element} */ el) => !!view && view.getComputedStyle(el).cursor === "pointer";
+    const keep = (/** @type {Element} */ el) => !!view && HAND_CURSORS.has(view.getComputedStyle(el).cursor);
     pointer = matchAll(scope, cursor, keep);
     if (pointer) for (const el of inline.cursor) if (!pointer.has(el) && keep(el)) pointer.add(el);
     if (pointer && hoverPointer.length) for (const el of matchAll(scope, hoverPointer, () => true) || []) pointer.add(el);
@@ -1006,7 +1012,7 @@ function matchAll(scope, sels, keep) {
  * @returns {Set<Element> | null}
  */
 function pointerElements(scope) { return scopeStyles(scope).pointer; }
-return { scopeStyles, pointerElements };
+return { HAND_CURSORS, scopeStyles, pointerElements };
 })();
 // ---- extension/content/dom_frames.js
 const __dom_frames = (() => {
@@ -2226,7 +2232,7 @@ const __dom_scan = (() => {
 const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered } = __controls;
 const { norm } = __norm;
 const { accessibleName, wordsOf } = __accessible_name;
-const { scopeStyles } = __dom_pointer;
+const { HAND_CURSORS, scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
 const { dialogName, openModal, textIn } = __dom_inert;
 const { dropUnreachable } = __dom_covered;
@@ -2654,7 +2660,7 @@ function scopeInfo(scope) {
   if (set) { if (set.size) ptr = (e) => set.has(e); } else {
     // A sheet that cannot be read: each element's computed style.
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
-    ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
+    ptr = (e) => HAND_CURSORS.has(w.getComputedStyle(e).cursor);
   }
   return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, words: st.words, covers: st.covers,
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
@@ -4556,12 +4562,28 @@ function wordsUnseen(el, grounds) {
     const s = a === el ? st : view.getComputedStyle(a);
     if (/(hidden|clip)/.test(s.overflowX + s.overflowY) || s.clip !== "auto") {
       const b = rectOf(a);
-      if (b.width < 2 || b.height < 2) return true; // a box of no size that hides what it holds
+      // A box of no size that hides what it holds — unless the words escape its clipping (placed
+      // absolutely against a box outside it, as an editor's palette inside a collapsed layout
+      // box): the browser then draws them, and hit testing finds them where they are.
+      if ((b.width < 2 || b.height < 2) && !drawnAt(el, boxes[0])) return true;
     }
     if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
   }
   const ground = color ? groundAt(el, boxes[0], grounds) : null;
   return !!color && !!ground && contrast(color, ground) < 1.1;
+}
+
+/**
+ * Whether the browser draws the element at the middle of its words' box (hit testing honours
+ * clipping): false where that cannot be asked (out of view).
+ * @param {Element} el @param {DOMRect} box
+ */
+function drawnAt(el, box) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return false;
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return false;
+  return elementsAtOf(doc, x, y).some((e) => e === el || containsOf(el, e));
 }
 
 /**

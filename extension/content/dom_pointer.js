@@ -22,6 +22,12 @@ const DYNAMIC = /::?(before|after|marker|placeholder|selection|first-line|first-
  * hiding them hides those elements. Dropped, with what follows them, they leave a selector for the
  * element that holds them — a superset, which the exact checks narrow down. */
 const HOLDER = /::(part\([^)]*\)|details-content).*$/;
+/**
+ * The cursors a page gives what a person operates with the pointer: a pointer (clicked), a move or
+ * a grab cursor (dragged: an editor's palette item, a board's card handle).
+ */
+export const HAND_CURSORS = new Set(["pointer", "move", "grab"]);
+
 /** Any other pseudo-element (and the legacy one-colon forms): hiding it hides no element. */
 const PSEUDO_ELEMENT = /::[\w-]|:(before|after|first-line|first-letter)\b/;
 
@@ -303,7 +309,7 @@ export function scopeStyles(scope) {
   /** @type {Set<Element> | null} */ let pointer = null;
   if (cursor) {
     const view = (scope.ownerDocument || /** @type {Document} */ (scope)).defaultView;
-    const keep = (/** @type {Element} */ el) => !!view && view.getComputedStyle(el).cursor === "pointer";
+    const keep = (/** @type {Element} */ el) => !!view && HAND_CURSORS.has(view.getComputedStyle(el).cursor);
     pointer = matchAll(scope, cursor, keep);
     if (pointer) for (const el of inline.cursor) if (!pointer.has(el) && keep(el)) pointer.add(el);
     if (pointer && hoverPointer.length) for (const el of matchAll(scope, hoverPointer, () => true) || []) pointer.add(el);

@@ -10,7 +10,7 @@
 import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered } from "./controls.js";
 import { norm } from "./norm.js";
 import { accessibleName, wordsOf } from "./accessible_name.js";
-import { scopeStyles } from "./dom_pointer.js";
+import { HAND_CURSORS, scopeStyles } from "./dom_pointer.js";
 import { scrollInfo } from "./dom_scroll.js";
 import { dialogName, openModal, textIn } from "./dom_inert.js";
 import { dropUnreachable } from "./dom_covered.js";
@@ -438,7 +438,7 @@ function scopeInfo(scope) {
   if (set) { if (set.size) ptr = (e) => set.has(e); } else {
     // A sheet that cannot be read: each element's computed style.
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
-    ptr = (e) => w.getComputedStyle(e).cursor === "pointer";
+    ptr = (e) => HAND_CURSORS.has(w.getComputedStyle(e).cursor);
   }
   return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, words: st.words, covers: st.covers,
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };

@@ -55,12 +55,28 @@ function wordsUnseen(el, grounds) {
     const s = a === el ? st : view.getComputedStyle(a);
     if (/(hidden|clip)/.test(s.overflowX + s.overflowY) || s.clip !== "auto") {
       const b = rectOf(a);
-      if (b.width < 2 || b.height < 2) return true; // a box of no size that hides what it holds
+      // A box of no size that hides what it holds — unless the words escape its clipping (placed
+      // absolutely against a box outside it, as an editor's palette inside a collapsed layout
+      // box): the browser then draws them, and hit testing finds them where they are.
+      if ((b.width < 2 || b.height < 2) && !drawnAt(el, boxes[0])) return true;
     }
     if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
   }
   const ground = color ? groundAt(el, boxes[0], grounds) : null;
   return !!color && !!ground && contrast(color, ground) < 1.1;
+}
+
+/**
+ * Whether the browser draws the element at the middle of its words' box (hit testing honours
+ * clipping): false where that cannot be asked (out of view).
+ * @param {Element} el @param {DOMRect} box
+ */
+function drawnAt(el, box) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return false;
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return false;
+  return elementsAtOf(doc, x, y).some((e) => e === el || containsOf(el, e));
 }
 
 /**

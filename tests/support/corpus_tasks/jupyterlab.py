@@ -1,6 +1,6 @@
 """Tasks on JupyterLab: make a folder, type a function into the file editor (CodeMirror 6), add a
 line to a notebook cell found among the cells by its code (CodeMirror 6), delete a cell, delete a
-file from the file browser, and answer a total a cell printed — each checked in the work folder on
+file from the file browser, rename one from its context menu (a right click), and answer a total a cell printed — each checked in the work folder on
 disk (the saved file or notebook)."""
 
 from __future__ import annotations
@@ -176,6 +176,31 @@ def _total_check(_: JupyterLab, run: Any) -> None:
     assert f"{total:,.2f}" in (run.final.get("answer") or ""), (total, run.final)
 
 
+def _rename(_: JupyterLab) -> dict[str, list[Any]]:
+    return {
+        "scheduler": one_subtask("Rename the data folder to datasets"),
+        "worker": [
+            _ready("README.md"),
+            # A person right-clicks the file and picks Rename from the file browser's own menu,
+            # which the next map shows; the name then opens for typing in place.
+            # (The listing's first item is the one the map gives an id: the others are plain text.)
+            lambda b: call("right_click", element_id=find_id(b, "data", within="side panel content"),
+                           expect="text:Rename"),
+            lambda b: call("click", element_id=find_id(b, 'menuitem "Rename"')),
+            lambda b: calls(("fill", {"element_id": find_id(b, 'textbox "data"'), "value": "datasets"}),
+                            ("press", {"keys": "Enter", "element_id": find_id(b, 'textbox "data"'),
+                                       "expect": "text:datasets"})),
+            done("The data folder is renamed datasets"),
+        ],
+        "verifier": verified("The file browser lists datasets"),
+    }
+
+
+def _rename_check(app: JupyterLab, run: Any) -> None:
+    assert (app.work / "datasets" / "sales.csv").is_file() and not (app.work / "data").exists(), _top(app)
+    assert _top(app) == sorted(n if n != "data" else "datasets" for n in run.before), (run.before, _top(app))
+
+
 TASKS = [
     CorpusTask("jupyterlab", "creates a folder and names it", "Create a new folder called invoices",
                "/lab/tree/?reset", _new_folder, _new_folder_check, kind="create", before=_top),
@@ -195,4 +220,7 @@ TASKS = [
     CorpusTask("jupyterlab", "answers a total a notebook cell printed",
                "What is the total revenue in the sales analysis notebook?",
                f"/lab/tree/{SALES_NB}?reset", _total, _total_check, kind="answer"),
+    CorpusTask("jupyterlab", "renames a folder from the file browser's context menu",
+               "Rename the data folder to datasets",
+               "/lab/tree/?reset", _rename, _rename_check, kind="edit", before=_top),
 ]

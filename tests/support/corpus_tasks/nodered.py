@@ -1,5 +1,6 @@
 """Tasks on Node-RED (the flow editor): add a flow and name it, type into the code editor a flow's
-description is written in, delete a flow, and answer what a flow is for — each checked in the flows the runtime
+description is written in, delete a flow, answer what a flow is for, and drag a node from the
+palette onto the flow — each checked in the flows the runtime
 deployed (its admin API).
 
 The code editor is Monaco unless Node-RED was started with HEYBRO_NODERED_EDITOR=ace: the editor
@@ -21,7 +22,7 @@ from typing import Any
 
 from ..corpus.nodered import REPORTS_TAB, NodeRed
 from ..corpus_task import CorpusTask, done, one_subtask, page_of, verified
-from ..scripted_llm import call, calls, find_id, find_ids
+from ..scripted_llm import call, calls, find_id, find_ids, stay
 
 # Deploying is what makes a change reach the runtime; the editor says so in a notice.
 DEPLOYED = "text:Successfully deployed"
@@ -154,6 +155,34 @@ def _answer_check(_: NodeRed, run: Any) -> None:
     assert "Kitchen and cellar temperature sensors" in (run.final.get("answer") or ""), run.final
 
 
+def _drag_inject(_: NodeRed) -> dict[str, list[Any]]:
+    return {
+        "scheduler": one_subtask("Add an inject node to the Order Processing flow and deploy"),
+        "worker": [
+            # The editor loads the flows after the page: wait for the flow's nodes to be drawn.
+            lambda b: call("wait", seconds=0.1) if "New order" in page_of(b) else stay(call("wait", seconds=1)),
+            # The palette item (drawn with a move cursor) is dragged onto the workspace, the flow's
+            # SVG drawing, which the map lists as one clickable named by the nodes' labels: dropped
+            # low on it, below the flow's nodes.
+            lambda b: call("drag", element_id=find_id(b, "clickable inject", within="filter nodes"),
+                           to_element_id=find_id(b, "New order"), x=0.5, y=0.85),
+            lambda b: call("click", element_id=find_id(b, 'link "Deploy"'), expect=DEPLOYED),
+            done("An inject node is dropped on the Order Processing flow and deployed"),
+        ],
+        "verifier": verified("The flow shows the new inject node and is deployed"),
+    }
+
+
+def _injects(app: NodeRed) -> list[str]:
+    return sorted(n["id"] for n in app.nodes("inject") if n.get("z") == app.tabs()["Order Processing"])
+
+
+def _drag_inject_check(app: NodeRed, run: Any) -> None:
+    now = _injects(app)
+    new = [i for i in now if i not in run.before]
+    assert len(new) == 1 and len(now) == len(run.before) + 1, (run.before, now)
+
+
 TASKS = [
     CorpusTask("nodered", "adds a flow and names it", "Add a new flow called Kitchen Alerts and deploy it",
                "/", _add_flow, _add_flow_check, kind="create", before=_tab_labels),
@@ -164,4 +193,7 @@ TASKS = [
                "/", _delete_flow, _delete_check, kind="delete", before=_delete_before),
     CorpusTask("nodered", "answers what a flow is for from the info sidebar", "What is the Sensor Readings flow for?",
                "/", _answer, _answer_check, kind="answer"),
+    CorpusTask("nodered", "drags an inject node from the palette onto the flow",
+               "Add an inject node to the Order Processing flow and deploy",
+               "/", _drag_inject, _drag_inject_check, kind="create", before=_injects),
 ]
