@@ -3499,8 +3499,11 @@ const DATA_KEPT = 4;
 
 const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
 
+/** The words of a state a page flips as the user works (in a class, or a data- attribute's name). */
+const UI_STATES = "active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|loading|current|checked|expanded|collapsed|animat\\w*|transition\\w*";
+
 /** Class names that flip with UI state, not identity. */
-const TRANSIENT_CLASS = /^(is-|has-)?(active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|show(n)?|loading|current|checked|expanded|collapsed|animat\w*|transition\w*|fade\w*|ng-\w+)$/i;
+const TRANSIENT_CLASS = new RegExp(`^(is-|has-)?(show(n)?|fade\\w*|ng-\\w+|${UI_STATES})$`, "i");
 
 /** Class names a CSS-in-JS tool or CSS modules generated (they change from build to build). */
 const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
@@ -4326,7 +4329,7 @@ function hostPlaces(el, pass) {
 function hrefKey(href) {
   try { const u = new URL(href, "http://x/"); return u.pathname + u.search + u.hash; } catch { return href; }
 }
-return { SIGNATURE_VERSION, STABLE_ATTRS, DATA_KEPT, TEST_ID_ATTRS, isStableClass, isGeneratedId, neighborText, ancestorPath, secretField, elementState, valueIsIdentity, lookKeyOf, lookKeyOfSignature, tagQuery, placeCandidates, contextOf, captureSignature, signatureOf, ICON_NOISE, iconWords, hrefKey };
+return { SIGNATURE_VERSION, STABLE_ATTRS, DATA_KEPT, TEST_ID_ATTRS, UI_STATES, isStableClass, isGeneratedId, neighborText, ancestorPath, secretField, elementState, valueIsIdentity, lookKeyOf, lookKeyOfSignature, tagQuery, placeCandidates, contextOf, captureSignature, signatureOf, ICON_NOISE, iconWords, hrefKey };
 })();
 // ---- extension/content/dom_names.js
 const __dom_names = (() => {
@@ -5209,7 +5212,7 @@ const __refind = (() => {
  * only for those that look like the element.
  */
 const { norm } = __norm;
-const { captureSignature, ancestorPath, contextOf, DATA_KEPT, hrefKey, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } = __signature;
+const { captureSignature, ancestorPath, contextOf, DATA_KEPT, hrefKey, STABLE_ATTRS, UI_STATES, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } = __signature;
 const { labelText, roleOf, visibleText } = __accessible_name;
 const { INTERACTIVE_TAGS, isInteractiveCheap, isRendered } = __controls;
 const { frameDocument, walkDeep } = __dom_roots;
@@ -6160,8 +6163,9 @@ function iconLost(f, s) {
   return other ? `its icon lost "${lost.join(" ")}", which another candidate shows` : "";
 }
 
-/** What an element's author gave it to be known by, beside its words. */
-const OWN_KEYS = ["id", "name", "href", "value", "aria-label", "title", "alt", "placeholder", "for", "action", "src", ...TEST_ID_ATTRS];
+/** What an element's author gave it to be known by, beside its words: the attributes a signature
+ * keeps, less its type (every checkbox has one). */
+const OWN_KEYS = STABLE_ATTRS.filter((k) => k !== "type");
 
 /**
  * Whether a candidate is of another kind than the element — neither its tag nor a role standing in
@@ -6717,7 +6721,7 @@ const MARKS = new Set(["name", "href", "value", ...TEST_ID_ATTRS]);
 
 /** A data- attribute named for a state the page flips as the user works (data-state, data-active,
  * data-focus-visible…): a re-render may add it to the element itself. */
-const STATE_DATA = /^data-(.+-)?(state|active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|highlighted|pressed|expanded|collapsed|checked|loading|visible|hidden|current|invalid|valid|touched|dirty|placement|side|align|orientation|drag\w*|animat\w*|transition\w*)$/i;
+const STATE_DATA = new RegExp(`^data-(.+-)?(${UI_STATES}|state|highlighted|pressed|invalid|valid|touched|dirty|placement|side|align|orientation|drag\\w*)$`, "i");
 
 /**
  * Whether a key the element did not have, found on a candidate, marks another element: one of

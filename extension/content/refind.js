@@ -64,7 +64,7 @@
  * only for those that look like the element.
  */
 import { norm } from "./norm.js";
-import { captureSignature, ancestorPath, contextOf, DATA_KEPT, hrefKey, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } from "./signature.js";
+import { captureSignature, ancestorPath, contextOf, DATA_KEPT, hrefKey, STABLE_ATTRS, UI_STATES, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } from "./signature.js";
 import { labelText, roleOf, visibleText } from "./accessible_name.js";
 import { INTERACTIVE_TAGS, isInteractiveCheap, isRendered } from "./controls.js";
 import { frameDocument, walkDeep } from "./dom_roots.js";
@@ -1016,8 +1016,9 @@ function iconLost(f, s) {
   return other ? `its icon lost "${lost.join(" ")}", which another candidate shows` : "";
 }
 
-/** What an element's author gave it to be known by, beside its words. */
-const OWN_KEYS = ["id", "name", "href", "value", "aria-label", "title", "alt", "placeholder", "for", "action", "src", ...TEST_ID_ATTRS];
+/** What an element's author gave it to be known by, beside its words: the attributes a signature
+ * keeps, less its type (every checkbox has one). */
+const OWN_KEYS = STABLE_ATTRS.filter((k) => k !== "type");
 
 /**
  * Whether a candidate is of another kind than the element — neither its tag nor a role standing in
@@ -1573,7 +1574,7 @@ const MARKS = new Set(["name", "href", "value", ...TEST_ID_ATTRS]);
 
 /** A data- attribute named for a state the page flips as the user works (data-state, data-active,
  * data-focus-visible…): a re-render may add it to the element itself. */
-const STATE_DATA = /^data-(.+-)?(state|active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|highlighted|pressed|expanded|collapsed|checked|loading|visible|hidden|current|invalid|valid|touched|dirty|placement|side|align|orientation|drag\w*|animat\w*|transition\w*)$/i;
+const STATE_DATA = new RegExp(`^data-(.+-)?(${UI_STATES}|state|highlighted|pressed|invalid|valid|touched|dirty|placement|side|align|orientation|drag\\w*)$`, "i");
 
 /**
  * Whether a key the element did not have, found on a candidate, marks another element: one of

@@ -62,8 +62,11 @@ export const DATA_KEPT = 4;
 
 export const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa", "data-cy"];
 
+/** The words of a state a page flips as the user works (in a class, or a data- attribute's name). */
+export const UI_STATES = "active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|loading|current|checked|expanded|collapsed|animat\\w*|transition\\w*";
+
 /** Class names that flip with UI state, not identity. */
-const TRANSIENT_CLASS = /^(is-|has-)?(active|hover(ed)?|focus(ed|-visible|-within)?|selected|open(ed)?|closed|disabled|visible|hidden|show(n)?|loading|current|checked|expanded|collapsed|animat\w*|transition\w*|fade\w*|ng-\w+)$/i;
+const TRANSIENT_CLASS = new RegExp(`^(is-|has-)?(show(n)?|fade\\w*|ng-\\w+|${UI_STATES})$`, "i");
 
 /** Class names a CSS-in-JS tool or CSS modules generated (they change from build to build). */
 const HASHED_CLASS = /^(css|sc|jsx|emotion|styled|svelte|tw)-[\w-]{4,}$|__[\w-]{4,}$|^_[\w-]{5,}$|[-_](?=[a-z]*\d)[a-z0-9]{5,}$/i;
