@@ -108,13 +108,13 @@ export function anotherElement(sig, c, standing) {
   // "Delete Ada", "2 stars" for "1 star"); an editable region's name is its text, which changes.
   if (sig.name && c.name && sig.name !== c.name && sig.state?.value === undefined && /^(input|select|textarea)$/.test(sig.tag) === /^(input|select|textarea)$/.test(c.tag) && !nameGone(sig, c)) {
     const a = norm(sig.name).toLowerCase(), b = norm(c.name).toLowerCase();
-    if (numbers(a) !== numbers(b) || replacedWord(a, b)) return true;
+    if (numbers(a) !== numbers(b) || replacedWord(a, b) || saidAfter(a, b)) return true;
   }
   // Words in an attribute that names it saying something else: other numbers or a word replaced
   // (a title "2 stars" where it had "1 star").
   for (const k of WORD_ATTRS) {
     const a = norm(sig.attrs?.[k] || "").toLowerCase(), b = norm(c.attrs?.[k] || "").toLowerCase();
-    if (a && b && a !== b && (numbers(a) !== numbers(b) || replacedWord(a, b))) return true;
+    if (a && b && a !== b && (numbers(a) !== numbers(b) || replacedWord(a, b) || saidAfter(a, b))) return true;
   }
   // A form control's name attribute is what the form submits it as.
   const na = sig.attrs?.name, nb = c.attrs?.name;
@@ -134,6 +134,14 @@ export function anotherElement(sig, c, standing) {
   }
   return false;
 }
+
+/**
+ * Whether words were put before all of the element's words ("Also save to favorites", "Don't
+ * notify"): what comes first says what it does, so that is another control — unlike words grown
+ * at the end ("Save" → "Save changes", "★" → "★ rated"), which reword it.
+ * @param {string} a the element's words, normalised @param {string} b the candidate's
+ */
+function saidAfter(a, b) { return b.length > a.length && b.endsWith(` ${a}`); }
 
 /** A signature's own step, written as its ancestors' are (see step). @param {Signature} s */
 function ownStep(s) {
