@@ -209,6 +209,7 @@ class Scroll(ToolArgs):
 
 
 class WaitFor(ToolArgs):
+    wire_base = ElementRef
     text: str | None = Field(None, min_length=1)
     element_id: str | None = None
     # (the tool's words say what each is: `role`, `name` find an element not on the page yet)
@@ -217,11 +218,16 @@ class WaitFor(ToolArgs):
     url_contains: str | None = Field(None, min_length=1)
     gone: bool = False
     seconds: float = Field(5.0, gt=0, le=30)
+    # What the wire also takes from the host (not shown to the model): a quiet DOM, no change for
+    # this long (heybro.agent.settle), and the frame to wait in.
+    quiet_ms: SkipJsonSchema[int | None] = Field(None, ge=0, le=60_000, description="Wait until "
+                                                 "the DOM has not changed for this long.")
+    frame: SkipJsonSchema[int | None] = Field(None, ge=0)
 
     @model_validator(mode="after")
     def _what(self) -> WaitFor:
         if (self.text is None and self.element_id is None and self.url_contains is None
-                and self.role is None and self.name is None):
+                and self.role is None and self.name is None and self.quiet_ms is None):
             raise ValueError("give text, element_id, role/name or url_contains to wait for")
         return self
 
@@ -239,27 +245,10 @@ class Upload(ElementTarget):
     file: SkipJsonSchema[FileArg | None] = Field(None, json_schema_extra=GIVES)
 
 
-# --- what the wire carries where the model's words differ (a conversion in between) -------------
-
-
+# --- what only the host sends (no model's words) -------------------------------------------------
 class ExtractArgs(ElementRef):
     mode: Literal["auto", "text", "table"] = "auto"
     max_chars: int = Field(20_000, ge=100, le=500_000)
-    frame: int | None = Field(None, ge=0)
-
-
-class WaitForArgs(ElementRef):
-    text: str | None = Field(None, max_length=1000, description="Text on the page (shadow DOM and "
-                             "same-origin frames included), any case.")
-    role: str | None = Field(None, max_length=40, description="An element not on the page yet: its "
-                             "ARIA role (button, link, textbox, dialog…), with or without `name`.")
-    name: str | None = Field(None, max_length=200, description="An element not on the page yet: "
-                             "words of its accessible name (any case); any interactive element "
-                             "when no role is given.")
-    url: str | None = Field(None, max_length=4000, description="Wait until the tab's URL contains this.")
-    state: Literal["visible", "hidden"] = "visible"
-    quiet_ms: int | None = Field(None, ge=0, le=60_000, description="Wait until the DOM has not changed for this long.")
-    timeout_ms: int = Field(5000, ge=0, le=120_000)
     frame: int | None = Field(None, ge=0)
 
 
@@ -404,16 +393,8 @@ class HighlightResult(ToolOutput):
     on: bool
 
 
-def wait_for_args(a: WaitFor) -> WaitForArgs:
-    """wait_for: `url_contains` is the wire's `url`, `gone` its `state`, `seconds` its timeout."""
-    data = {"element_id": a.element_id, "text": a.text, "role": a.role, "name": a.name,
-            "url": a.url_contains, "state": "hidden" if a.gone else "visible",
-            "timeout_ms": int(a.seconds * 1000)}
-    return WaitForArgs.model_validate({k: v for k, v in data.items() if v is not None})
-
-
-def _wait_for_timeout(w: WaitForArgs) -> int:
-    return w.timeout_ms + 5_000  # the wait itself, and time to answer
+def _wait_for_timeout(w: WaitFor) -> int:
+    return round(w.seconds * 1000) + 5_000  # the wait itself, and time to answer
 
 
 _ELEMENT_DOC = " Pass the element_id from observe and its signature (used if the id is gone)."
@@ -475,8 +456,8 @@ UPLOAD = PageTool("upload", Upload, "Put a resource file in a file input or drop
                   "takes no files)." + _ELEMENT_DOC)
 WAIT_FOR = PageTool("wait_for", WaitFor, "Wait (up to seconds) for text, an element (id, or "
                     "role/name) or url_contains; gone: until it goes.", WaitForResult,
-                    effects=Effects(read_only=True, interruptible=True), wire=WaitForArgs,
-                    convert=wait_for_args, timeout_ms=_wait_for_timeout, reports="waited",
+                    effects=Effects(read_only=True, interruptible=True),
+                    timeout_ms=_wait_for_timeout, reports="waited",
                     playwright="wait_for",
                     wire_doc="Wait for an element (by id, or by role/name when it is not there "
                     "yet), text (or their absence), a URL, or a quiet DOM.")
@@ -527,3 +508,4 @@ HoverArgs = HOVER.wire_args
 FocusArgs = FOCUS.wire_args
 ScrollArgs = SCROLL.wire_args
 UploadArgs = UPLOAD.wire_args
+WaitForArgs = WAIT_FOR.wire_args

@@ -8676,7 +8676,7 @@ export default /** @type {any} */ ({
         "text": {
           "anyOf": [
             {
-              "maxLength": 1000,
+              "minLength": 1,
               "type": "string"
             },
             {
@@ -8684,13 +8684,12 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Text on the page (shadow DOM and same-origin frames included), any case.",
           "title": "Text"
         },
         "role": {
           "anyOf": [
             {
-              "maxLength": 40,
+              "minLength": 1,
               "type": "string"
             },
             {
@@ -8698,13 +8697,12 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "An element not on the page yet: its ARIA role (button, link, textbox, dialog\u2026), with or without `name`.",
           "title": "Role"
         },
         "name": {
           "anyOf": [
             {
-              "maxLength": 200,
+              "minLength": 1,
               "type": "string"
             },
             {
@@ -8712,13 +8710,12 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "An element not on the page yet: words of its accessible name (any case); any interactive element when no role is given.",
           "title": "Name"
         },
-        "url": {
+        "url_contains": {
           "anyOf": [
             {
-              "maxLength": 4000,
+              "minLength": 1,
               "type": "string"
             },
             {
@@ -8726,17 +8723,19 @@ export default /** @type {any} */ ({
             }
           ],
           "default": null,
-          "description": "Wait until the tab's URL contains this.",
-          "title": "Url"
+          "title": "Url Contains"
         },
-        "state": {
-          "default": "visible",
-          "enum": [
-            "visible",
-            "hidden"
-          ],
-          "title": "State",
-          "type": "string"
+        "gone": {
+          "default": false,
+          "title": "Gone",
+          "type": "boolean"
+        },
+        "seconds": {
+          "default": 5.0,
+          "exclusiveMinimum": 0,
+          "maximum": 30,
+          "title": "Seconds",
+          "type": "number"
         },
         "quiet_ms": {
           "anyOf": [
@@ -8752,13 +8751,6 @@ export default /** @type {any} */ ({
           "default": null,
           "description": "Wait until the DOM has not changed for this long.",
           "title": "Quiet Ms"
-        },
-        "timeout_ms": {
-          "default": 5000,
-          "maximum": 120000,
-          "minimum": 0,
-          "title": "Timeout Ms",
-          "type": "integer"
         },
         "frame": {
           "anyOf": [

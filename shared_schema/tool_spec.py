@@ -95,10 +95,8 @@ class PageTool:
     kind: Literal["browser", "tab", "local"] | None = "browser"
     effects: Effects = Effects()
     wire_doc: str | None = None  # the wire spec's words (what an outside caller reads); default doc
-    # The wire's arguments when the model's words differ from the wire's (wait_for's `seconds`
-    # become `timeout_ms`), with `convert`; by default `args` and its `wire_base`.
-    wire: type[ToolArgs] | None = None
-    convert: Callable[[Any], BaseModel] | None = field(default=None, compare=False)
+    # How long the call may take: a number, or one read from its wire arguments (wait_for's
+    # `seconds`, and time to answer).
     timeout_ms: int | Callable[[Any], int] = field(default=15_000, compare=False)
     # What the page's gate (content/act_gate.js) judges right before it runs: a "press" (the
     # element's effect) or "keys" (Enter in a field submits its form).
@@ -117,7 +115,7 @@ class PageTool:
 
     @property
     def wire_args(self) -> type[ToolArgs]:
-        return self.wire if self.wire is not None else _wire_of(self.name, self.args)
+        return _wire_of(self.name, self.args)
 
     @property
     def spec(self) -> ToolSpec:

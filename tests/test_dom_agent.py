@@ -236,12 +236,12 @@ def test_long_page_budget_scroll_and_moving_element(browser, page, sites):
 def test_wait_for_and_numbered_boxes_drawn_on_the_screenshot_not_in_the_page(browser, page, sites):
     open_page(page, sites[0] + "/dynamic.html")
     page.evaluate("setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Late'; document.body.append(b); }, 300)")
-    r = ok(browser, "wait_for", {"text": "Late", "timeout_ms": 3000})
+    r = ok(browser, "wait_for", {"text": "Late", "seconds": 3})
     assert r["matched"] == "text"
-    err = tool(browser, "wait_for", {"text": "Never shows", "timeout_ms": 300})
+    err = tool(browser, "wait_for", {"text": "Never shows", "seconds": 0.3})
     assert err["error"]["code"] == "timeout"
     assert ok(browser, "wait_for", {"quiet_ms": 100})["matched"] == "quiet"
-    assert ok(browser, "wait_for", {"url": "dynamic.html", "timeout_ms": 1000})["matched"] == "url"
+    assert ok(browser, "wait_for", {"url_contains": "dynamic.html", "seconds": 1})["matched"] == "url"
     nodes = "document.querySelectorAll('*').length"
     count = page.evaluate(nodes)
     before = ok(browser, "observe")

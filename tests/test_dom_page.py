@@ -119,15 +119,15 @@ def test_wait_for_an_element_that_is_not_there_yet(browser, page, site):
     ok(browser, "observe")
     page.evaluate("""setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Load more results';
         document.body.append(b); b.onclick = () => { document.getElementById('log').textContent = 'more'; }; }, 300)""")
-    r = ok(browser, "wait_for", {"role": "button", "name": "load more", "timeout_ms": 3000})
+    r = ok(browser, "wait_for", {"role": "button", "name": "load more", "seconds": 3})
     assert r["matched"] == "element" and r["waited_ms"] >= 200
     ok(browser, "click", {"element_id": r["element_id"]})  # the id it found is one to act on
     assert page.text_content("#log") == "more"
-    assert ok(browser, "wait_for", {"name": "Shuffle", "timeout_ms": 500})["matched"] == "element"
-    err = error(browser, "wait_for", {"role": "link", "name": "Load more", "timeout_ms": 300})
+    assert ok(browser, "wait_for", {"name": "Shuffle", "seconds": 0.5})["matched"] == "element"
+    err = error(browser, "wait_for", {"role": "link", "name": "Load more", "seconds": 0.3})
     assert err["code"] == "timeout" and "link" in err["message"]
     page.evaluate("document.querySelector('#rerender').remove()")
-    assert ok(browser, "wait_for", {"role": "button", "name": "Shuffle", "state": "hidden", "timeout_ms": 500})["matched"] == "element"
+    assert ok(browser, "wait_for", {"role": "button", "name": "Shuffle", "gone": True, "seconds": 0.5})["matched"] == "element"
 
 
 def test_ids_stay_with_their_elements_when_one_is_inserted_before_them(browser, page, site):

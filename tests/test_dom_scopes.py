@@ -20,8 +20,8 @@ def test_changes_and_text_inside_a_shadow_root_are_seen(browser, page, sites):
     r = ok(browser, "click", {"element_id": find_id(obs, "Add row")})
     # The component re-renders 30 ms later, in its shadow root.
     assert r["mutations"]["added"] == 1 and "li" in r["mutations"]["summary"], r["mutations"]
-    assert ok(browser, "wait_for", {"text": "saved in shadow", "timeout_ms": 1000})["matched"] == "text"
-    assert error(browser, "wait_for", {"text": "Saved in shadow", "state": "hidden", "timeout_ms": 200})["code"] == "timeout"
+    assert ok(browser, "wait_for", {"text": "saved in shadow", "seconds": 1})["matched"] == "text"
+    assert error(browser, "wait_for", {"text": "Saved in shadow", "gone": True, "seconds": 0.2})["code"] == "timeout"
 
 
 def test_press_without_an_element_goes_to_the_focused_field_in_a_shadow_root(browser, page, sites):
@@ -50,7 +50,7 @@ def test_same_origin_frame_cover_changes_focus_and_text(browser, page, sites):
     r = ok(browser, "click", {"element_id": pay})
     assert r["mutations"]["added"] == 1 and "p" in r["mutations"]["summary"], r["mutations"]
     assert r["focused"] == {"tag": "button", "name": "Pay now"}  # not the <iframe>
-    assert ok(browser, "wait_for", {"text": "Frame updated", "timeout_ms": 1000})["matched"] == "text"
+    assert ok(browser, "wait_for", {"text": "Frame updated", "seconds": 1})["matched"] == "text"
     # A browser confirm() opened inside the frame is answered and reported like one in the page.
     r = ok(browser, "click", {"element_id": find_id(obs, "Remove card")})
     assert r["dialog"]["text"] == "Remove this card?" and r["dialog"]["answer"] == "dismissed"

@@ -62,8 +62,8 @@ def test_a_role_alone_is_any_element_of_that_role() -> None:
     assert met('element:button "Save"') and met("element:save")  # a name, as before
     gone = Snapshot(url="http://shop/", elements={})
     assert check("click", parse_expect("no element:dialog"), {}, {}, gone).met
-    wait = wait_args(parse_expect("element:dialog"), check("click", parse_expect("element:dialog"), {}, {}, gone), 2000)
-    assert wait == {"role": "dialog", "state": "visible", "timeout_ms": 2000}
+    wait = wait_args(parse_expect("element:dialog"), check("click", parse_expect("element:dialog"), {}, {}, gone), 2)
+    assert wait == {"role": "dialog", "seconds": 2}
 
 
 def test_text_is_words_anywhere_and_value_the_whole_value_both_as_a_person_reads() -> None:

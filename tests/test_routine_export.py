@@ -57,8 +57,7 @@ def test_the_script_has_parameters_as_arguments_secrets_from_the_environment_and
             Step(tool="click", signature={"tag": "button", "role": "button", "name": "Sign in"},
                  expect=ExpectedOutcome(text_appears="Welcome {{param:email}}",
                                         element_disappears='button "Sign in"')),
-            Step(tool="wait_for", args={"text": "Inbox", "state": "visible", "timeout_ms": 5000,
-                                        "seconds": 5}),
+            Step(tool="wait_for", args={"text": "Inbox", "seconds": 5}),
         ])
     text = script(routine)
     ast.parse(text)  # a module Python reads

@@ -21,11 +21,11 @@ from support.scripted_llm import ScriptedLLM, call, calls
 from heybro.agent.browser_tools import EFFECTS, HOST_CALLED, call_browser_tool, effects_of
 from heybro.agent.models import Task, TaskStatus
 from heybro.tool_def import Args, RoleTool
-from heybro.agent.toolbox import ROLE_TOOLS
-from heybro.agent.wire import copied, upload_args
+from heybro.agent.toolbox import PAGE_TOOLS, ROLE_TOOLS
+from heybro.agent.wire import copied, upload_args, wire_json
 from heybro.store import TaskStore
 from heybro.store.recorder import StoreRecorder
-from shared_schema.dom_tools import ClickArgs, ExtractArgs, Upload, WaitFor, wait_for_args
+from shared_schema.dom_tools import ClickArgs, ExtractArgs, Upload, WaitFor
 from shared_schema.tools import DECLARED, TOOLS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,13 +152,20 @@ class Page:
         return str(self.resource)
 
 
-def test_wait_for_and_upload_convert_their_arguments_explicitly(tmp_path: Path) -> None:
+def test_wait_for_carries_the_model_s_words_and_upload_reads_its_file(tmp_path: Path) -> None:
     doc = tmp_path / "cv.pdf"
     doc.write_bytes(b"%PDF")
     page = Page(doc)
-    w = wait_for_args(WaitFor(url_contains="/done", seconds=2.5, gone=True, text="{{secret:pin}}"))
+    wire = PAGE_TOOLS["wait_for"].wire
+    assert wire is not None
+    w = wire.args(WaitFor(url_contains="/done", seconds=2.5, gone=True, text="{{secret:pin}}"), page)
     # (a secret is filled in by the browser sink once it judged where it goes, not by the wire)
-    assert (w.url, w.timeout_ms, w.state, w.text) == ("/done", 2500, "hidden", "{{secret:pin}}")
+    assert wire_json(w) == {"url_contains": "/done", "seconds": 2.5, "gone": True,
+                            "text": "{{secret:pin}}"}
+    assert wire.timeout(w) == 7_500  # the wait, and time to answer
+    # The host's own wait for a quiet page, which the model is not offered.
+    assert "quiet_ms" not in json.dumps(WaitFor.model_json_schema())
+    assert WaitFor(quiet_ms=250, seconds=1.5).quiet_ms == 250
     u = upload_args(Upload(element_id="e1", resource_name="cv"), page)
     assert (u.file.name, u.file.mime, u.file.data_base64) == ("cv.pdf", "application/pdf", "JVBERg==")
     assert u.signature == {"tag": "button", "name": "Go"}

@@ -89,8 +89,8 @@ def test_dom_agent_tools_reach_the_browser_with_its_argument_names() -> None:
     assert sent == [("hover", {"element_id": "e2"}), ("check", {"element_id": "e1"}),
                     ("focus", {"element_id": "e2"}), ("scroll", {"direction": "bottom"}),
                     ("scroll", {"element_id": "e3"}),
-                    ("wait_for", {"text": "I accept", "state": "visible", "timeout_ms": 2000}),
-                    ("wait_for", {"text": "Account menu", "state": "hidden", "timeout_ms": 1000}),
+                    ("wait_for", {"text": "I accept", "gone": False, "seconds": 2}),
+                    ("wait_for", {"text": "Account menu", "gone": True, "seconds": 1}),
                     ("uncheck", {"element_id": "e1"})]
     assert b.hovered == ["e2"]
     assert "[e1] checkbox \"I accept the terms\" checked" in worker[1]
@@ -108,7 +108,7 @@ def test_wait_for_an_element_not_there_yet_by_role_and_name() -> None:
         run_task(llm, b)
     sent = [a for t, a in b.calls if t == "wait_for"]
     assert [{k: v for k, v in a.items() if k != "observe_after"} for a in sent] == [
-        {"role": "button", "name": "Place order", "state": "visible", "timeout_ms": 1000}]
+        {"role": "button", "name": "Place order", "gone": False, "seconds": 1}]
 
 
 def test_scroll_and_wait_for_need_something_to_act_on() -> None:

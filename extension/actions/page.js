@@ -22,8 +22,8 @@
  * person points (on a code editor, its visible box); `text`: writes text (an editable region gets
  * the browser's keys from the start); `done`: what it reports when the browser's input did it.
  * `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
- * its `timeout_ms` (kept within the call's), and for an address (`url`) the coordinator waits on
- * the tab itself.
+ * its `seconds` (kept within the call's), and for an address (`url_contains`) the coordinator
+ * waits on the tab itself.
  *
  * `to: "required"`: it ends on a second element (`to_element_id`), found like the first, in view
  * with it, and passed to the module as `args.to`.

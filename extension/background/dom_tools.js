@@ -462,7 +462,8 @@ function actOnly(def) {
     const args = call.args || {};
     const timeout = Math.max(500, (call.timeout_ms || 15000) - 500);
     // A wait for an address is the tab's: it outlives the documents it waits through.
-    if (def.waits && args.url) return { result: await waitForUrl(tabId, args.url, Math.min(args.timeout_ms ?? 5000, timeout), action), seen: null };
+    const waitMs = Math.round((args.seconds ?? 5) * 1000); // (a wait's own bound, kept within the call's)
+    if (def.waits && args.url_contains) return { result: await waitForUrl(tabId, args.url_contains, Math.min(waitMs, timeout), action), seen: null };
     const frameId = args.element_id ? frameOfId(args.element_id) : (args.frame ?? 0);
     const urlBefore = tab.url || "";
     const prefix = frameId === 0 ? "" : `f${frameId}`;
@@ -476,7 +477,7 @@ function actOnly(def) {
     const sent = args.gate ? await watchRequests(tabId, args.gate, originOf(urlBefore)) : null;
     let done = false;
     try {
-      const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, ...rules, trusted_input: await trustedInputMode(), ...(def.waits ? { timeout_ms: Math.min(args.timeout_ms ?? 5000, timeout - 300) } : {}) } }, started + timeout);
+      const reply = await ask(tabId, frameId, { kind: "dom.act", action, args: { ...args, prefix, ...rules, trusted_input: await trustedInputMode(), ...(def.waits ? { seconds: Math.min(waitMs, timeout - 300) / 1000 } : {}) } }, started + timeout);
       const [answered] = takeDialogs(tabId);
       if (answered) reply.dialog = answered;
       if (!reply.navigated && !reply.navigating) { done = true; await stopped(sent, action); return { result: await withDownloads(tabId, started, reply), seen: null }; }

@@ -9590,17 +9590,17 @@ function hasText(text) {
 }
 
 /**
- * @param {Record<string, any>} args {element_id?, signature?, role?, name?, text?, state?: "visible"|"hidden", quiet_ms?, timeout_ms?}
+ * @param {Record<string, any>} args wait_for's own words {element_id?, signature?, role?, name?, text?, gone?, seconds?}, or (the host's) {quiet_ms, seconds?}
  * @param {import("./dom_scan.js").Registry} reg
  */
 async function waitFor(args, reg) {
-  const timeout = Math.max(0, args.timeout_ms ?? 5000);
+  const timeout = Math.max(0, Math.round((args.seconds ?? 5) * 1000));
   const start = performance.now();
-  const wantHidden = args.state === "hidden";
+  const wantHidden = args.gone === true;
   const byRole = !!(args.role || args.name);
   const what = args.quiet_ms !== undefined && args.quiet_ms !== null ? "quiet" : args.text ? "text"
     : args.element_id || args.signature ? "element" : byRole ? "role" : null;
-  if (!what) throw actionError("unsupported", "wait_for needs one of element_id/signature, role/name, text, url or quiet_ms.");
+  if (!what) throw actionError("unsupported", "wait_for needs one of element_id/signature, role/name, text, url_contains or quiet_ms.");
   let lastMutation = performance.now();
   const mo = new MutationObserver(() => { lastMutation = performance.now(); });
   const watch = { subtree: true, childList: true, attributes: true, characterData: true };
@@ -9872,8 +9872,8 @@ const __page = (() => {
  * person points (on a code editor, its visible box); `text`: writes text (an editable region gets
  * the browser's keys from the start); `done`: what it reports when the browser's input did it.
  * `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
- * its `timeout_ms` (kept within the call's), and for an address (`url`) the coordinator waits on
- * the tab itself.
+ * its `seconds` (kept within the call's), and for an address (`url_contains`) the coordinator
+ * waits on the tab itself.
  *
  * `to: "required"`: it ends on a second element (`to_element_id`), found like the first, in view
  * with it, and passed to the module as `args.to`.

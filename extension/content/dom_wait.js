@@ -47,17 +47,17 @@ function hasText(text) {
 }
 
 /**
- * @param {Record<string, any>} args {element_id?, signature?, role?, name?, text?, state?: "visible"|"hidden", quiet_ms?, timeout_ms?}
+ * @param {Record<string, any>} args wait_for's own words {element_id?, signature?, role?, name?, text?, gone?, seconds?}, or (the host's) {quiet_ms, seconds?}
  * @param {import("./dom_scan.js").Registry} reg
  */
 export async function waitFor(args, reg) {
-  const timeout = Math.max(0, args.timeout_ms ?? 5000);
+  const timeout = Math.max(0, Math.round((args.seconds ?? 5) * 1000));
   const start = performance.now();
-  const wantHidden = args.state === "hidden";
+  const wantHidden = args.gone === true;
   const byRole = !!(args.role || args.name);
   const what = args.quiet_ms !== undefined && args.quiet_ms !== null ? "quiet" : args.text ? "text"
     : args.element_id || args.signature ? "element" : byRole ? "role" : null;
-  if (!what) throw actionError("unsupported", "wait_for needs one of element_id/signature, role/name, text, url or quiet_ms.");
+  if (!what) throw actionError("unsupported", "wait_for needs one of element_id/signature, role/name, text, url_contains or quiet_ms.");
   let lastMutation = performance.now();
   const mo = new MutationObserver(() => { lastMutation = performance.now(); });
   const watch = { subtree: true, childList: true, attributes: true, characterData: true };

@@ -133,8 +133,8 @@ class FakeBrowser:
         if tool == "wait_for":
             text = args.get("text")
             present = text is not None and any(text in e.label for e in self._els())
-            if text is not None and present != (args.get("state", "visible") == "visible"):
-                raise ToolFailed("timeout", f"Waited {args.get('timeout_ms')} ms and {text!r} "
+            if text is not None and present == bool(args.get("gone")):
+                raise ToolFailed("timeout", f"Waited {args.get('seconds', 5)} s and {text!r} "
                                  f"did not {'appear' if present is False else 'go away'}.")
             return {"ok": True, "action": "wait_for", "matched": "text", "waited_ms": 5}
         if tool in ("scroll", "press") and not args.get("element_id"):

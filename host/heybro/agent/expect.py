@@ -235,21 +235,22 @@ def _field_values(snap: Snapshot) -> list[str]:
     return out + VALUE_SHOWN.findall(snap.text)
 
 
-def wait_args(expect: ExpectedOutcome, fact: ExpectationCheck, timeout_ms: int) -> dict[str, Any] | None:
-    """What to wait for while the page settles: the first clause that did not hold and that the
-    page can still come to show (a URL, a text, a named element coming or going; not a value)."""
+def wait_args(expect: ExpectedOutcome, fact: ExpectationCheck, seconds: float) -> dict[str, Any] | None:
+    """What to wait for while the page settles (wait_for's words, up to `seconds`): the first
+    clause that did not hold and that the page can still come to show (a URL, a text, a named
+    element coming or going; not a value)."""
     unmet = {p.clause for p in fact.parts if not p.met} if fact.parts else {str(c) for c in expect.clauses}
     for c in expect.clauses:
         if str(c) not in unmet or c.kind == "value":
             continue
+        gone = {"gone": True} if c.kind in ("no text", "no element") else {}
         if c.kind == "url":
-            return {"url": c.what, "timeout_ms": timeout_ms}
+            return {"url_contains": c.what, "seconds": seconds}
         if c.kind in ("text", "no text"):
-            return {"text": c.what, "state": "visible" if c.kind == "text" else "hidden",
-                    "timeout_ms": timeout_ms}
+            return {"text": c.what, **gone, "seconds": seconds}
         m = ROLE_AND_NAME.match(c.what)
         alone = role_only(c.what)
         role, name = (m.group(1), m.group(2)) if m else (alone, None if alone else c.what)
-        return {**({"role": role} if role else {}), **({"name": name} if name else {}),
-                "state": "visible" if c.kind == "element" else "hidden", "timeout_ms": timeout_ms}
+        return {**({"role": role} if role else {}), **({"name": name} if name else {}), **gone,
+                "seconds": seconds}
     return None

@@ -96,14 +96,14 @@ async def checked(env: Checking, tool: str, expect: ExpectedOutcome, params: dic
     fact = await on_page(env, tool, expect, params, result, after or Snapshot(), before)
     if expect.needs_page() and came_true(fact):
         try:  # (a page that never goes still is read as it is at the bound)
-            await env.calls.call(WAIT_FOR.name, {"quiet_ms": QUIET_MS, "timeout_ms": QUIET_MAX_MS},
+            await env.calls.call(WAIT_FOR.name, {"quiet_ms": QUIET_MS, "seconds": QUIET_MAX_MS / 1000},
                                  timeout_ms=QUIET_MAX_MS + 5_000)
         except ToolFailed:
             pass
         env.page.changed()
         read = await env.page.observe()
         fact = await on_page(env, tool, expect, params, _later(result), read, before)
-    if not fact.met and (wait := wait_args(expect, fact, settle_ms)) is not None:
+    if not fact.met and (wait := wait_args(expect, fact, settle_ms / 1000)) is not None:
         try:
             await env.calls.call(WAIT_FOR.name, wait, timeout_ms=settle_ms + 5_000)
         except ToolFailed:

@@ -38,7 +38,7 @@ from ..tool_def import playwright_forms as pw
 from .expect import parse_expect
 from .models import ExpectedOutcome, RoleName, Subtask, ToolCall, WorkKindGiven
 from ..tool_def import LOOKS, Args, Effects, NoArgs, ResultText, RoleTool, Wire
-from .wire import converted, copied, upload_args
+from .wire import copied, upload_args
 
 
 def _expect(value: Any) -> Any:
@@ -162,8 +162,7 @@ def declared(t: PageTool, wire: Wire[Any, Any] | None = None) -> RoleTool:
     assert t.kind is not None, f"{t.name} is called by the host only"
     args = with_expect(t.args) if t.expect else t.args
     if wire is None:
-        wire = (converted(t.name, t.wire_args, t.convert, t.timeout_ms) if t.convert is not None
-                else copied(t.name, args, t.wire_args, t.timeout_ms))
+        wire = copied(t.name, args, t.wire_args, t.timeout_ms)
     result_text, said = WORDS[t.reports] if t.reports is not None else (None, None)
     return RoleTool(t.name, args, t.doc, t.kind, t.effects, wire=wire, result_text=result_text,
                     said=said, value_arg=t.value_arg,

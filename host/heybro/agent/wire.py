@@ -1,11 +1,10 @@
 """Typed conversions from a tool's model-facing arguments to the browser's wire arguments
-(shared_schema.tools): what the model says (`url_contains`, `seconds`, `resource_name`) becomes
-what the extension takes (`url`, `timeout_ms`, `file`) in code, never by dropping fields.
+(shared_schema.tools): the wire carries the model's words, with what the host adds (an element's
+signature; upload's `resource_name` read into its `file`), never by dropping fields.
 
 `copied` is the plain case, checked when the tool is defined: every argument the model gives must
-be a wire field of the same name (or one the host keeps, `expect`), else the import fails and the
-tool needs its own conversion: declared with the tool (`PageTool.convert`, `converted`), or
-written here where it reads the task's files (`upload_args`).
+be a wire field of the same name (or one the host keeps, `expect`), else the import fails; a
+conversion that reads the task's files is written here (`upload_args`).
 """
 
 from __future__ import annotations
@@ -55,18 +54,6 @@ def for_page(data: dict[str, Any], model: type[BaseModel], ctx: WireContext) -> 
         if sig_key in model.model_fields and (signature := ctx.signature(data.get(key))) is not None:
             data[sig_key] = signature
     return data
-
-
-def converted(tool: str, model: type[W], convert: Callable[[Any], BaseModel],
-              timeout_ms: int | Callable[[W], int] = DEFAULT_TIMEOUT_MS) -> Wire[Any, W]:
-    """A wire whose arguments its declaration converts from the model's (wait_for's `seconds` are
-    its `timeout_ms`: shared_schema.dom_tools.wait_for_args), the element's signature added for
-    re-finding."""
-    def convert_for_page(a: Any, ctx: WireContext) -> W:
-        data = convert(a).model_dump(exclude_unset=True, exclude_none=True)
-        return model.model_validate(for_page(data, model, ctx))
-
-    return Wire(tool, model, convert_for_page, timeout_ms)
 
 
 def upload_args(a: Upload, ctx: WireContext) -> BaseModel:

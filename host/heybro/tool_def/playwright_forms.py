@@ -161,7 +161,7 @@ def go_back(s: Exported) -> list[str]:
 @own
 def wait_for(s: Exported) -> list[str]:
     a, v = s.args, s.value
-    state = "to_be_hidden" if a.get("state") == "hidden" or a.get("gone") else "to_be_visible"
+    state = "to_be_hidden" if a.get("gone") else "to_be_visible"
     ms = int(float(a.get("seconds") or 5) * 1000)
     if a.get("url_contains"):
         return [f"expect(page).to_have_url(re.compile(re.escape({v(a['url_contains'])})), "
