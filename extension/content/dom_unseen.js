@@ -7,7 +7,21 @@
  * inline style that could do so (dom_pointer.js `words`), and settled by the computed style and the
  * boxes the browser drew: the page map leaves such words out (it counts them).
  */
-import { containsOf, docOf, elementsAtOf, parentElOf, rectOf, tagOf, textOf } from "./dom_native.js";
+import { containsOf, docOf, elementsAtOf, offsetParentOf, parentElOf, rectOf, tagOf, textOf } from "./dom_native.js";
+
+/**
+ * Whether a box lies wholly outside its window's view and stays there: it is in a part of the page
+ * fixed to the window (a console slid below its bottom edge, a drawer beside it), which no scrolling
+ * brings into view. Only boxes out of view are asked (their positioned ancestors: a few).
+ * @param {Element} el @param {{top: number, bottom: number, left: number, right: number}} r
+ */
+export function fixedOutOfView(el, r) {
+  const view = docOf(el).defaultView;
+  if (!view || !(r.bottom <= 0 || r.right <= 0 || r.top >= view.innerHeight || r.left >= view.innerWidth)) return false;
+  let last = /** @type {Element} */ (el);
+  for (let p = offsetParentOf(el), n = 0; p && n < 30; p = offsetParentOf(p), n++) last = p;
+  return last !== docOf(el).body && view.getComputedStyle(last).position === "fixed";
+}
 
 /** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
 function rgba(c) {
@@ -51,6 +65,7 @@ function wordsUnseen(el, grounds) {
   const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1);
   if (!boxes.length) return true; // no size: font-size 0, a transform to nothing
   if (boxes.every((r) => r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0)) return true; // off the page's left or top
+  if (boxes.every((r) => fixedOutOfView(el, r))) return true; // in a panel fixed outside the window
   for (const a of around(el)) {
     const s = a === el ? st : view.getComputedStyle(a);
     if (/(hidden|clip)/.test(s.overflowX + s.overflowY) || s.clip !== "auto") {
