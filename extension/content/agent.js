@@ -223,7 +223,7 @@ async function doInput(def, args, el, r, finish, outline) {
   const at = { focus: deepActiveElement(document), el, since: performance.now() };
   const began = Date.now(); // (the coordinator's clock: its records of the tab's requests and dialogs)
   /** @type {Record<string, any>} */
-  const extra = def.run(el, args, r);
+  const extra = await def.run(el, args, r); // (a select waits for a toolkit's options to open)
   let changes = await finish(settleOpts);
   if (mode !== "auto" || !trusted || !trusted.noEffect?.(el, /** @type {any} */ (changes), before)) return { extra, changes };
   const target = /** @type {Element} */ (el);
