@@ -1,6 +1,7 @@
 """What nobody sees is not on the page map: a panel fixed outside the window (a console slid below
-its edge), a drawer placed off the page, a panel folded to no height or not displayed — with their
-controls and words; brought into view, they are listed. A cover fading in is judged once it has."""
+its edge), a drawer placed off the page or slid out of the rail that clips it, a panel folded to no
+height or not displayed — with their controls and words; brought into view, they are listed. A
+cover fading in, or a panel sliding over the page, is judged where it stops."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ def test_collapsed_and_off_screen_panels_are_left_out_until_shown(browser, page,
     obs = ok(browser, "observe")
     text = obs["text"]
     assert "Run query" in text and "1 row inserted" in text
-    for unseen in ("Query failed", "Clear console", "Drawer", "Folded", "Gone action"):
+    assert "Rail words" in text
+    for unseen in ("Query failed", "Clear console", "Drawer", "Folded", "Gone action", "Slid"):
         assert unseen not in text, unseen
     ok(browser, "click", {"element_id": find_id(obs, "Show console")})
     text = ok(browser, "observe")["text"]

@@ -740,7 +740,7 @@ function balanced(s) {
 function hidesWords(st) {
   const far = (/** @type {string} */ v) => /^-\s*\d{3,}/.test(v.trim()); // -999px, -100vw, -9999em …
   return /^0(\.0*)?([a-z%]*)$/i.test(st.fontSize.trim()) || /transparent|rgba?\([^)]*[,/]\s*0(\.0*)?\s*\)|#fff\b|#ffffff\b|white|255,\s*255,\s*255/i.test(st.color)
-    || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
+    || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || /translate[xy3d]*\([^)]*(-?\d{3,}(px|vw|vh)|-?100%)/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
     || far(st.textIndent) || far(st.left) || far(st.top) || far(st.marginLeft) || far(st.marginTop)
     || /^0([a-z%]*)$/i.test(st.height.trim()) || /^0([a-z%]*)$/i.test(st.maxHeight.trim()) || st.position === "fixed";
 }
@@ -2291,6 +2291,8 @@ function wordsUnseen(el, grounds) {
     if (/(hidden|clip)/.test(s.overflowX + s.overflowY) || s.clip !== "auto") {
       const b = rectOf(a);
       if (b.width < 2 || b.height < 2) return true; // a box of no size that hides what it holds
+      // Slid out of a box that hides what overflows it (a panel moved aside in its rail).
+      if (boxes.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom)) return true;
     }
     if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
   }
@@ -4960,7 +4962,7 @@ function textLine(t, visible, pass) {
       // words keep the words around them apart. (The page's words are made safe piece by piece:
       // the controls' brackets between them are the map's own.)
       else if ("s" in p) { if (p.hover || visible(p.el)) out += neutralPart(p.s); else if (/^\s.*\s$/s.test(p.s)) out += " "; }
-      else if (p.covered) out += neutralPart(visibleWords(p.el)); // under a cover: its words, not a control to use
+      else if (p.covered) { if (visible(p.el)) out += neutralPart(visibleWords(p.el)); } // under a cover: its words, not a control to use
       else { out += elementLine(p, true, pass); inline.push(p); }
     }
     s = noDelimiters(norm(out));

@@ -85,7 +85,7 @@ function balanced(s) {
 function hidesWords(st) {
   const far = (/** @type {string} */ v) => /^-\s*\d{3,}/.test(v.trim()); // -999px, -100vw, -9999em …
   return /^0(\.0*)?([a-z%]*)$/i.test(st.fontSize.trim()) || /transparent|rgba?\([^)]*[,/]\s*0(\.0*)?\s*\)|#fff\b|#ffffff\b|white|255,\s*255,\s*255/i.test(st.color)
-    || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
+    || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || /translate[xy3d]*\([^)]*(-?\d{3,}(px|vw|vh)|-?100%)/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
     || far(st.textIndent) || far(st.left) || far(st.top) || far(st.marginLeft) || far(st.marginTop)
     || /^0([a-z%]*)$/i.test(st.height.trim()) || /^0([a-z%]*)$/i.test(st.maxHeight.trim()) || st.position === "fixed";
 }

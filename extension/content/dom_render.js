@@ -200,7 +200,7 @@ function textLine(t, visible, pass) {
       // words keep the words around them apart. (The page's words are made safe piece by piece:
       // the controls' brackets between them are the map's own.)
       else if ("s" in p) { if (p.hover || visible(p.el)) out += neutralPart(p.s); else if (/^\s.*\s$/s.test(p.s)) out += " "; }
-      else if (p.covered) out += neutralPart(visibleWords(p.el)); // under a cover: its words, not a control to use
+      else if (p.covered) { if (visible(p.el)) out += neutralPart(visibleWords(p.el)); } // under a cover: its words, not a control to use
       else { out += elementLine(p, true, pass); inline.push(p); }
     }
     s = noDelimiters(norm(out));

@@ -71,6 +71,8 @@ function wordsUnseen(el, grounds) {
     if (/(hidden|clip)/.test(s.overflowX + s.overflowY) || s.clip !== "auto") {
       const b = rectOf(a);
       if (b.width < 2 || b.height < 2) return true; // a box of no size that hides what it holds
+      // Slid out of a box that hides what overflows it (a panel moved aside in its rail).
+      if (boxes.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom)) return true;
     }
     if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
   }
