@@ -46,3 +46,17 @@ def test_a_link_in_a_tree_item_is_what_a_click_follows(browser, page, site):
     obs = ok(browser, "observe")
     ok(browser, "click", {"element_id": find_id(obs, "Planet Python")})
     assert page.evaluate("location.hash") == "#planet"
+
+
+def test_a_toolkit_tree_reads_as_its_items_and_a_click_lands_on_the_item_s_own_row(browser, page, site):
+    open_page(page, site + "/states.html")
+    obs = ok(browser, "observe")
+    seen = lines(obs["text"])
+    tree = seen[seen.index("treeitem -Special expanded"):]
+    assert tree[:4] == ["treeitem -Special expanded", "treeitem All articles", "treeitem Starred articles",
+                        "treeitem +Linux collapsed"]
+    assert not [line for line in seen if "dijit" in line]  # the row's parts are the item, not controls of their own
+    ok(browser, "click", {"element_id": find_id(obs, "-Special")})
+    assert page.title() == "Special"  # its own row, not the first item of its group
+    ok(browser, "click", {"element_id": find_id(obs, "Starred articles")})
+    assert page.title() == "Starred articles"

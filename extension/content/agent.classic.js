@@ -1096,7 +1096,7 @@ const __dom_roots = (() => {
  * or reads focus after an action has to go through them too.
  */
 const { leftOut } = __dom_frames;
-const { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qsa, rectOf, shadowOf, tagOf } = __dom_native;
+const { attr, checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qs, qsa, rectOf, shadowOf, tagOf } = __dom_native;
 
 /** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
 function frameDocument(el) {
@@ -1227,6 +1227,9 @@ function pointerHit(el, aim) {
   // a tab item as wide as its list has its link at the left.
   const range = docOf(el).createRange();
   range.selectNodeContents(el);
+  // An open tree item holds the items of its group: a person aims at its own row.
+  const group = attr(el, "role") === "treeitem" ? qs(el, ":scope > [role=group]") : null;
+  if (group) range.setEndBefore(group);
   const c = range.getBoundingClientRect();
   const shows = c.width > 0 && c.height > 0 ? [[(c.left + c.width / 2 - r.left) / r.width, (c.top + c.height / 2 - r.top) / r.height]] : [];
   for (const [fx, fy] of [...shows, ...SAMPLE_POINTS]) {
@@ -2622,12 +2625,24 @@ function blockMark(el, tag, role) {
 /**
  * A link inside a tree item is where the page acts; the item only holds it (a namespace tree's
  * page, a feed tree's feed). The item's line moves to the link ("move"), or, for an item that opens
- * and closes, the link is listed beside it ("beside"); "" for anything else.
+ * and closes, the link is listed beside it ("beside"); the parts of the item's own row are the item
+ * ("row"); "" for anything else.
  * @param {Element} el @param {Element} outer
  */
 function treeLink(el, outer) {
-  if (tagOf(el) !== "a" || !hasAttr(el, "href") || attr(outer, "role") !== "treeitem") return "";
+  if (attr(outer, "role") !== "treeitem") return "";
+  if (tagOf(el) !== "a" || !hasAttr(el, "href")) return isContainer(el) && ownRow(el, outer) ? "row" : ""; // (a checkbox in the row is one of its own)
   return hasAttr(outer, "aria-expanded") ? "beside" : "move";
+}
+
+/**
+ * Whether el is part of a tree item's own row (its expander, icon and label: a toolkit's tree
+ * draws them in a row of clickable parts), not of the items nested in its group.
+ * @param {Element} el @param {Element} item
+ */
+function ownRow(el, item) {
+  for (let p = parentElOf(el); p && p !== item; p = parentElOf(p)) if (attr(p, "role") === "group") return false;
+  return true;
 }
 
 /** A text block whose `text` (normalised) is computed on first read (a getter on the prototype keeps
@@ -3227,8 +3242,8 @@ class ScanPass {
    */
   enter(el, role, box, onHover, g, dx, dy, pointer, insideInteractive, outer, flow) {
     const inTree = outer ? treeLink(el, outer.el) : "";
-    if (outer && inTree !== "beside" && sameControl(el, role, box, outer, dx, dy)) {
-      if ((isContainer(outer.el) && !hasAttr(outer.el, "onclick")) || inTree === "move") {
+    if (outer && (inTree === "row" || (inTree !== "beside" && sameControl(el, role, box, outer, dx, dy)))) {
+      if ((isContainer(outer.el) && !hasAttr(outer.el, "onclick") && inTree !== "row") || inTree === "move") {
         this.seen.delete(outer.id);
         outer.id = this.reg.idFor(el); outer.el = el; outer.byCursor = false;
         this.seen.add(outer.id);

@@ -213,12 +213,24 @@ function blockMark(el, tag, role) {
 /**
  * A link inside a tree item is where the page acts; the item only holds it (a namespace tree's
  * page, a feed tree's feed). The item's line moves to the link ("move"), or, for an item that opens
- * and closes, the link is listed beside it ("beside"); "" for anything else.
+ * and closes, the link is listed beside it ("beside"); the parts of the item's own row are the item
+ * ("row"); "" for anything else.
  * @param {Element} el @param {Element} outer
  */
 function treeLink(el, outer) {
-  if (tagOf(el) !== "a" || !hasAttr(el, "href") || attr(outer, "role") !== "treeitem") return "";
+  if (attr(outer, "role") !== "treeitem") return "";
+  if (tagOf(el) !== "a" || !hasAttr(el, "href")) return isContainer(el) && ownRow(el, outer) ? "row" : ""; // (a checkbox in the row is one of its own)
   return hasAttr(outer, "aria-expanded") ? "beside" : "move";
+}
+
+/**
+ * Whether el is part of a tree item's own row (its expander, icon and label: a toolkit's tree
+ * draws them in a row of clickable parts), not of the items nested in its group.
+ * @param {Element} el @param {Element} item
+ */
+function ownRow(el, item) {
+  for (let p = parentElOf(el); p && p !== item; p = parentElOf(p)) if (attr(p, "role") === "group") return false;
+  return true;
 }
 
 /** A text block whose `text` (normalised) is computed on first read (a getter on the prototype keeps
@@ -818,8 +830,8 @@ class ScanPass {
    */
   enter(el, role, box, onHover, g, dx, dy, pointer, insideInteractive, outer, flow) {
     const inTree = outer ? treeLink(el, outer.el) : "";
-    if (outer && inTree !== "beside" && sameControl(el, role, box, outer, dx, dy)) {
-      if ((isContainer(outer.el) && !hasAttr(outer.el, "onclick")) || inTree === "move") {
+    if (outer && (inTree === "row" || (inTree !== "beside" && sameControl(el, role, box, outer, dx, dy)))) {
+      if ((isContainer(outer.el) && !hasAttr(outer.el, "onclick") && inTree !== "row") || inTree === "move") {
         this.seen.delete(outer.id);
         outer.id = this.reg.idFor(el); outer.el = el; outer.byCursor = false;
         this.seen.add(outer.id);
