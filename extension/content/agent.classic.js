@@ -878,7 +878,7 @@ function sheetSelectors(sheet) {
  * @param {Document | ShadowRoot} scope
  */
 /** Properties of an inline style that could keep words unseen (as hidesWords reads a rule's). */
-const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height/;
+const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height|position/;
 
 function inlineStyles(scope) {
   /** @type {Set<Element>} */ const hide = new Set();
@@ -2235,15 +2235,24 @@ const { containsOf, docOf, elementsAtOf, offsetParentOf, parentElOf, rectOf, tag
 /**
  * Whether a box lies wholly outside its window's view and stays there: it is in a part of the page
  * fixed to the window (a console slid below its bottom edge, a drawer beside it), which no scrolling
- * brings into view. Only boxes out of view are asked (their positioned ancestors: a few).
+ * brings into view. Only boxes out of view are asked (their positioned ancestors: a few, memoised
+ * in `memo` by the nearest, for one scan).
  * @param {Element} el @param {{top: number, bottom: number, left: number, right: number}} r
+ * @param {Map<Element, boolean>} [memo]
  */
-function fixedOutOfView(el, r) {
+function fixedOutOfView(el, r, memo = new Map()) {
   const view = docOf(el).defaultView;
   if (!view || !(r.bottom <= 0 || r.right <= 0 || r.top >= view.innerHeight || r.left >= view.innerWidth)) return false;
-  let last = /** @type {Element} */ (el);
-  for (let p = offsetParentOf(el), n = 0; p && n < 30; p = offsetParentOf(p), n++) last = p;
-  return last !== docOf(el).body && view.getComputedStyle(last).position === "fixed";
+  const first = offsetParentOf(el);
+  if (!first) return view.getComputedStyle(el).position === "fixed";
+  let v = memo.get(first);
+  if (v === undefined) {
+    let last = first;
+    for (let p = offsetParentOf(first), n = 0; p && n < 30; p = offsetParentOf(p), n++) last = p;
+    v = last !== docOf(el).body && view.getComputedStyle(last).position === "fixed";
+    memo.set(first, v);
+  }
+  return v;
 }
 
 /** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
@@ -2407,7 +2416,7 @@ function unseenWordsTest(candidates, coverParents = new Set()) {
     return v;
   };
 }
-return { fixedOutOfView, unseenWordsTest };
+return { fixedOutOfView, within, unseenWordsTest };
 })();
 // ---- extension/content/dom_scan.js
 const __dom_scan = (() => {
@@ -2429,7 +2438,7 @@ const { dropUnreachable } = __dom_covered;
 const { editorSurfaces } = __dom_editors;
 const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
 const { framePath, leftOut } = __dom_frames;
-const { fixedOutOfView } = __dom_unseen;
+const { fixedOutOfView, within } = __dom_unseen;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -2967,6 +2976,9 @@ class ScanPass {
   constructor(reg, doc) {
     this.reg = reg;
     this.vh = /** @type {Window} */ (doc.defaultView).innerHeight;
+    /** @type {Map<Element, boolean>} whether what an element is placed in is fixed to the window (fixedOutOfView) */
+    this.fixedMemo = new Map();
+    /** @type {((el: Element) => boolean) | null} */ this.underWords = null;
     /** @type {Entry[]} */ this.entries = [];
     /** @type {TextBlock[]} */ this.texts = [];
     /** @type {RemoteFrame[]} */ this.remoteFrames = [];
@@ -3201,11 +3213,22 @@ class ScanPass {
     // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
     // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
     // So is one in a panel fixed to the window and placed outside it (a console slid below its edge).
-    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || (r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && fixedOutOfView(el, r))) {
+    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || ((r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && this.maybeFixed(el) && fixedOutOfView(el, r, this.fixedMemo)))) {
       if (!this.revealing.length) return "gone";
       place = "on hover";
     }
     return place;
+  }
+
+  /**
+   * Whether el may be in a part of the page fixed to the window: under a rule or an inline style
+   * that may place it so (the same elements whose words are confirmed seen: dom_pointer.js `words`).
+   * Asked of controls out of view only; the rest of the page is not asked its style.
+   * @param {Element} el
+   */
+  maybeFixed(el) {
+    if (!this.unseenWords.size) return false;
+    return (this.underWords ??= within(this.unseenWords))(el);
   }
 
   /**

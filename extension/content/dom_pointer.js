@@ -223,7 +223,7 @@ function sheetSelectors(sheet) {
  * @param {Document | ShadowRoot} scope
  */
 /** Properties of an inline style that could keep words unseen (as hidesWords reads a rule's). */
-const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height/;
+const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height|position/;
 
 function inlineStyles(scope) {
   /** @type {Set<Element>} */ const hide = new Set();

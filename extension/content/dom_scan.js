@@ -17,7 +17,7 @@ import { dropUnreachable } from "./dom_covered.js";
 import { editorSurfaces } from "./dom_editors.js";
 import { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
 import { framePath, leftOut } from "./dom_frames.js";
-import { fixedOutOfView } from "./dom_unseen.js";
+import { fixedOutOfView, within } from "./dom_unseen.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -555,6 +555,9 @@ class ScanPass {
   constructor(reg, doc) {
     this.reg = reg;
     this.vh = /** @type {Window} */ (doc.defaultView).innerHeight;
+    /** @type {Map<Element, boolean>} whether what an element is placed in is fixed to the window (fixedOutOfView) */
+    this.fixedMemo = new Map();
+    /** @type {((el: Element) => boolean) | null} */ this.underWords = null;
     /** @type {Entry[]} */ this.entries = [];
     /** @type {TextBlock[]} */ this.texts = [];
     /** @type {RemoteFrame[]} */ this.remoteFrames = [];
@@ -789,11 +792,22 @@ class ScanPass {
     // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
     // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
     // So is one in a panel fixed to the window and placed outside it (a console slid below its edge).
-    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || (r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && fixedOutOfView(el, r))) {
+    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || ((r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && this.maybeFixed(el) && fixedOutOfView(el, r, this.fixedMemo)))) {
       if (!this.revealing.length) return "gone";
       place = "on hover";
     }
     return place;
+  }
+
+  /**
+   * Whether el may be in a part of the page fixed to the window: under a rule or an inline style
+   * that may place it so (the same elements whose words are confirmed seen: dom_pointer.js `words`).
+   * Asked of controls out of view only; the rest of the page is not asked its style.
+   * @param {Element} el
+   */
+  maybeFixed(el) {
+    if (!this.unseenWords.size) return false;
+    return (this.underWords ??= within(this.unseenWords))(el);
   }
 
   /**

@@ -12,15 +12,24 @@ import { containsOf, docOf, elementsAtOf, offsetParentOf, parentElOf, rectOf, ta
 /**
  * Whether a box lies wholly outside its window's view and stays there: it is in a part of the page
  * fixed to the window (a console slid below its bottom edge, a drawer beside it), which no scrolling
- * brings into view. Only boxes out of view are asked (their positioned ancestors: a few).
+ * brings into view. Only boxes out of view are asked (their positioned ancestors: a few, memoised
+ * in `memo` by the nearest, for one scan).
  * @param {Element} el @param {{top: number, bottom: number, left: number, right: number}} r
+ * @param {Map<Element, boolean>} [memo]
  */
-export function fixedOutOfView(el, r) {
+export function fixedOutOfView(el, r, memo = new Map()) {
   const view = docOf(el).defaultView;
   if (!view || !(r.bottom <= 0 || r.right <= 0 || r.top >= view.innerHeight || r.left >= view.innerWidth)) return false;
-  let last = /** @type {Element} */ (el);
-  for (let p = offsetParentOf(el), n = 0; p && n < 30; p = offsetParentOf(p), n++) last = p;
-  return last !== docOf(el).body && view.getComputedStyle(last).position === "fixed";
+  const first = offsetParentOf(el);
+  if (!first) return view.getComputedStyle(el).position === "fixed";
+  let v = memo.get(first);
+  if (v === undefined) {
+    let last = first;
+    for (let p = offsetParentOf(first), n = 0; p && n < 30; p = offsetParentOf(p), n++) last = p;
+    v = last !== docOf(el).body && view.getComputedStyle(last).position === "fixed";
+    memo.set(first, v);
+  }
+  return v;
 }
 
 /** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
@@ -147,7 +156,7 @@ function coveredByBox(el) {
  * once for all their descendants).
  * @param {Set<Element>} set @returns {(el: Element) => boolean}
  */
-function within(set) {
+export function within(set) {
   /** @type {Map<Element, boolean>} */ const seen = new Map();
   /** @param {Element} el @returns {boolean} */
   const test = (el) => {
