@@ -1,6 +1,7 @@
 """`select` on the selects widget toolkits draw (a dijit-like listbox table whose menu is made when
 opened, a Select2-like combobox, an MUI-like one that opens on the press and renders a moment later,
-a jQuery UI-like one owning a hidden menu) picks the option by the words it shows; an option that is
+a jQuery UI-like one owning a hidden menu, an Ant Design-like search field with a 0×0 copy of its
+options for screen readers) picks the option by the words it shows; an option that is
 not there fails with the options that are, for a native select too."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ pytestmark = pytest.mark.browser
     ("Sort", "Most read", "sort-out"),
     ("Country", "Japan", "country-out"),
     ("Size", "L", "size-out"),
+    ("City", "Lyon", "city-out"),
     ("Plan", "Team", None),
 ])
 def test_a_toolkit_select_is_opened_and_its_shown_option_chosen(browser, page, site, name, option, out):

@@ -9496,7 +9496,7 @@ const __dom_select = (() => {
  */
 const { actionError, clickOn, fire, focusOn, setNativeValue } = __dom_input;
 const { norm } = __norm;
-const { attr, checkVisibilityOf, containsOf, docOf, hasAttr, qsa, tagOf, textOf } = __dom_native;
+const { attr, checkVisibilityOf, containsOf, docOf, hasAttr, parentElOf, qsa, rectOf, tagOf, textOf } = __dom_native;
 
 /** How long a toolkit's options are waited for after it is opened. */
 const OPEN_WAIT_MS = 1500;
@@ -9549,12 +9549,26 @@ function optionsFor(el) {
   const ids = `${attr(el, "aria-controls") || ""} ${attr(el, "aria-owns") || ""}`.split(/\s+/).filter(Boolean);
   const named = ids.map((id) => doc.getElementById(id)).filter((n) => !!n);
   /** @param {ParentNode} scope */
-  const shown = (scope) => Array.from(qsa(scope, OPTIONS)).filter((o) => checkVisibilityOf(o, SHOWN) && !qsa(o, OPTIONS).length);
+  const shown = (scope) => Array.from(qsa(scope, OPTIONS)).filter((o) => checkVisibilityOf(o, SHOWN) && !qsa(o, OPTIONS).length && !inNoBox(o));
   for (const scope of [...named, el]) {
     const found = shown(/** @type {Element} */ (scope));
     if (found.length) return found;
   }
   return shown(doc).filter((o) => !containsOf(el, o));
+}
+
+/**
+ * Whether an option lies in a box of no size (Ant Design keeps a copy of a few options for screen
+ * readers in a listbox of 0×0 beside the list a person sees). A few levels up.
+ * @param {Element} o
+ */
+function inNoBox(o) {
+  let n = 0;
+  for (let p = parentElOf(o); p && n < 6; p = parentElOf(p), n++) {
+    const r = rectOf(p);
+    if (r.width < 2 || r.height < 2) return true;
+  }
+  return false;
 }
 
 /** @param {number} ms */
