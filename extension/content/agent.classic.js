@@ -208,6 +208,9 @@ const innerText = own(H, "innerText"), focusH = own(H, "focus"), focusS = own(S,
   tabIndexS = own(S, "tabIndex"), styleH = own(H, "style"), styleS = own(S, "style"), showPopover = own(H, "showPopover"),
   hidePopover = own(H, "hidePopover"), dispatchEvent = own(T, "dispatchEvent"), addEventListener = own(T, "addEventListener");
 const requestSubmit = own(FORM, "requestSubmit"), formElements = own(FORM, "elements");
+const offsetParent = own(H, "offsetParent");
+/** The nearest positioned element around an HTML element (null for one fixed, or not rendered). @param {Element} el @returns {Element | null} */
+const offsetParentOf = (el) => isHtml(el) ? offsetParent.call(el) : null;
 
 // An element's kind by its namespace, not `instanceof`: an element of a same-origin frame belongs to
 // the frame's realm, whose HTMLElement is another object.
@@ -272,7 +275,7 @@ const formMethodOf = (form, submitter) => {
 };
 /** A link's target, absolute ("" for none). @param {Element} el @returns {string} */
 const linkTargetOf = (el) => (!isHtml(el) ? "" : tagOf(el) === "a" ? hrefA.call(el) : tagOf(el) === "area" ? hrefArea.call(el) : "");
-return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, elementsAtOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, listenOf, requestSubmitOf, formElementsOf, formOwnerOf, formActionOf, formMethodOf, linkTargetOf };
+return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, elementsAtOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, offsetParentOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, listenOf, requestSubmitOf, formElementsOf, formOwnerOf, formActionOf, formMethodOf, linkTargetOf };
 })();
 // ---- extension/content/controls.js
 const __controls = (() => {
@@ -735,16 +738,17 @@ function balanced(s) {
 /**
  * Whether the declarations can keep words from a person's eyes while the element stays rendered
  * (the carriers of hidden instructions): no size for its text, a colour that is none (or white, the
- * page's usual ground), a transform to nothing, clipping, or a place far off the page. The words of
+ * page's usual ground), a transform to nothing, clipping, a place far off the page, or one fixed to
+ * the window, which may be outside it (a console slid below its edge). The words of
  * such elements are confirmed with their computed style before they are shown (dom_unseen.js).
  * @param {CSSStyleDeclaration} st
  */
 function hidesWords(st) {
   const far = (/** @type {string} */ v) => /^-\s*\d{3,}/.test(v.trim()); // -999px, -100vw, -9999em …
   return /^0(\.0*)?([a-z%]*)$/i.test(st.fontSize.trim()) || /transparent|rgba?\([^)]*[,/]\s*0(\.0*)?\s*\)|#fff\b|#ffffff\b|white|255,\s*255,\s*255/i.test(st.color)
-    || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
+    || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || /translate[xy3d]*\([^)]*(-?\d{3,}(px|vw|vh)|-?100%)/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
     || far(st.textIndent) || far(st.left) || far(st.top) || far(st.marginLeft) || far(st.marginTop)
-    || /^0([a-z%]*)$/i.test(st.height.trim()) || /^0([a-z%]*)$/i.test(st.maxHeight.trim());
+    || /^0([a-z%]*)$/i.test(st.height.trim()) || /^0([a-z%]*)$/i.test(st.maxHeight.trim()) || st.position === "fixed";
 }
 
 /**
@@ -880,7 +884,7 @@ function sheetSelectors(sheet) {
  * @param {Document | ShadowRoot} scope
  */
 /** Properties of an inline style that could keep words unseen (as hidesWords reads a rule's). */
-const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height/;
+const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height|position/;
 
 function inlineStyles(scope) {
   /** @type {Set<Element>} */ const hide = new Set();
@@ -1098,7 +1102,7 @@ const __dom_roots = (() => {
  * or reads focus after an action has to go through them too.
  */
 const { leftOut } = __dom_frames;
-const { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qsa, rectOf, shadowOf, tagOf } = __dom_native;
+const { attr, checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qs, qsa, rectOf, shadowOf, tagOf } = __dom_native;
 
 /** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
 function frameDocument(el) {
@@ -1229,6 +1233,9 @@ function pointerHit(el, aim) {
   // a tab item as wide as its list has its link at the left.
   const range = docOf(el).createRange();
   range.selectNodeContents(el);
+  // An open tree item holds the items of its group: a person aims at its own row.
+  const group = attr(el, "role") === "treeitem" ? qs(el, ":scope > [role=group]") : null;
+  if (group) range.setEndBefore(group);
   const c = range.getBoundingClientRect();
   const shows = c.width > 0 && c.height > 0 ? [[(c.left + c.width / 2 - r.left) / r.width, (c.top + c.height / 2 - r.top) / r.height]] : [];
   for (const [fx, fy] of [...shows, ...SAMPLE_POINTS]) {
@@ -2219,6 +2226,221 @@ function cellName(el) {
 }
 return { tableOf, newTablesPass, rowCells, rowParts, partsCells, passHeads, headsOf, columnHeads, rowsAlike, isFormRow, isSpanningRow, isHeaderRow, rowLabel, cellName };
 })();
+// ---- extension/content/dom_unseen.js
+const __dom_unseen = (() => {
+/**
+ * Words a person cannot see although the element holding them is rendered — the usual carriers of
+ * instructions hidden for the model: text of no size (font-size 0, a transform to nothing), a colour
+ * that is none or the colour of what lies behind it, clipped to nothing (clip, clip-path, a box of no
+ * size that hides its overflow), or placed far off the page. Asked only of elements under a rule or an
+ * inline style that could do so (dom_pointer.js `words`), and settled by the computed style and the
+ * boxes the browser drew: the page map leaves such words out (it counts them).
+ */
+const { containsOf, docOf, elementsAtOf, offsetParentOf, parentElOf, rectOf, tagOf, textOf } = __dom_native;
+
+/**
+ * Whether a box lies wholly outside its window's view and stays there: it is in a part of the page
+ * fixed to the window (a console slid below its bottom edge, a drawer beside it), which no scrolling
+ * brings into view. Only boxes out of view are asked (their positioned ancestors: a few, memoised
+ * in `memo` by the nearest, for one scan).
+ * @param {Element} el @param {{top: number, bottom: number, left: number, right: number}} r
+ * @param {Map<Element, boolean>} [memo]
+ */
+function fixedOutOfView(el, r, memo = new Map()) {
+  const view = docOf(el).defaultView;
+  if (!view || !(r.bottom <= 0 || r.right <= 0 || r.top >= view.innerHeight || r.left >= view.innerWidth)) return false;
+  const first = offsetParentOf(el);
+  if (!first) return view.getComputedStyle(el).position === "fixed";
+  let v = memo.get(first);
+  if (v === undefined) {
+    let last = first;
+    for (let p = offsetParentOf(first), n = 0; p && n < 30; p = offsetParentOf(p), n++) last = p;
+    v = last !== docOf(el).body && view.getComputedStyle(last).position === "fixed";
+    memo.set(first, v);
+  }
+  return v;
+}
+
+/** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
+function rgba(c) {
+  const m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/.exec(c);
+  if (!m) return null;
+  const a = m[4] === undefined ? 1 : m[4].endsWith("%") ? Number(m[4].slice(0, -1)) / 100 : Number(m[4]);
+  return [Number(m[1]), Number(m[2]), Number(m[3]), a];
+}
+
+/** WCAG relative luminance. @param {number[]} c */
+function luminance(c) {
+  const [r, g, b] = c.slice(0, 3).map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** @param {number[]} a @param {number[]} b */
+function contrast(a, b) {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+/** The ancestors an element's words are clipped by or drawn on, nearest first (a few levels). @param {Element} el */
+function around(el) {
+  /** @type {Element[]} */ const out = [];
+  for (let a = /** @type {Element | null} */ (el); a && out.length < 10; a = parentElOf(a)) out.push(a);
+  return out;
+}
+
+/**
+ * Whether an element's words are unseen (see above).
+ * @param {Element} el @param {Map<Element, number[] | null>} grounds each element's background, as found
+ */
+function wordsUnseen(el, grounds) {
+  const view = docOf(el).defaultView;
+  if (!view) return false;
+  const st = view.getComputedStyle(el);
+  const color = rgba(st.color);
+  if (color && color[3] <= 0.05) return true;
+  const range = docOf(el).createRange();
+  range.selectNodeContents(el);
+  const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1);
+  if (!boxes.length) return true; // no size: font-size 0, a transform to nothing
+  if (boxes.every((r) => r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0)) return true; // off the page's left or top
+  if (boxes.every((r) => fixedOutOfView(el, r))) return true; // in a panel fixed outside the window
+  for (const a of around(el)) {
+    const s = a === el ? st : view.getComputedStyle(a);
+    if (/(hidden|clip)/.test(s.overflowX + s.overflowY) || s.clip !== "auto") {
+      const b = rectOf(a);
+      // A box of no size that hides what it holds, or words slid out of a box that hides what
+      // overflows it (a panel moved aside in its rail) — unless the words escape its clipping
+      // (placed absolutely against a box outside it, as an editor's palette inside a collapsed
+      // layout box): the browser then draws them, and hit testing finds them where they are.
+      const outside = b.width < 2 || b.height < 2
+        || boxes.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom);
+      if (outside && !drawnAt(el, boxes[0])) return true;
+    }
+    if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
+  }
+  const ground = color ? groundAt(el, boxes[0], grounds) : null;
+  return !!color && !!ground && contrast(color, ground) < 1.1;
+}
+
+/**
+ * Whether the browser draws the element at the middle of its words' box (hit testing honours
+ * clipping): false where that cannot be asked (out of view).
+ * @param {Element} el @param {DOMRect} box
+ */
+function drawnAt(el, box) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return false;
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return false;
+  return elementsAtOf(doc, x, y).some((e) => e === el || containsOf(el, e));
+}
+
+/**
+ * The colour drawn behind an element's words, as the browser stacked the page at their first box:
+ * the first thing painted under them — an element's background colour, or the page's canvas. Null
+ * where that is not known (the words are out of view, or a picture, a video or a gradient lies
+ * behind them, as a banner's title over its photo): such words are shown, never guessed unseen.
+ * @param {Element} el @param {DOMRect} box @param {Map<Element, number[] | null>} grounds
+ */
+function groundAt(el, box, grounds) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return null;
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return null;
+  const stack = elementsAtOf(doc, x, y);
+  const at = stack.findIndex((e) => e === el || containsOf(el, e));
+  if (at < 0) return null; // something else is drawn over the words: not this test's to judge
+  for (let i = at; i < stack.length; i++) {
+    const e = stack[i];
+    if (grounds.has(e)) return grounds.get(e) || null;
+    const s = view.getComputedStyle(e);
+    /** @type {number[] | null | undefined} */ let g;
+    if (/^(img|video|canvas|svg|iframe|picture|object|embed)$/.test(tagOf(e)) || s.backgroundImage !== "none") g = null;
+    else { const bg = rgba(s.backgroundColor); if (bg && bg[3] > 0.5) g = bg; }
+    if (g !== undefined) { grounds.set(e, g); return g; }
+  }
+  return [255, 255, 255, 1]; // the canvas of a page that paints none of its own
+}
+
+/**
+ * Whether what the browser drew at each of the words' boxes (up to three) lays an opaque blank box
+ * over them — a picture, or an element with a background of its own and no words, that is not
+ * around them (nor heybro's): a box laid over words to keep them from a person. A box the point
+ * does not reach, or one out of view, is not judged (the words are shown).
+ * @param {Element} el
+ */
+function coveredByBox(el) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return false;
+  const range = doc.createRange();
+  range.selectNodeContents(el);
+  const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1).slice(0, 3);
+  if (!boxes.length) return false;
+  for (const box of boxes) {
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return false;
+    const stack = elementsAtOf(doc, x, y);
+    const at = stack.findIndex((e) => e === el || containsOf(el, e));
+    if (at <= 0) return false;
+    const opaque = stack.slice(0, at).some((e) => {
+      // A box of words of its own over them (a menu, a dialog, a popover opened over the page) is
+      // the page's own layer, judged as a cover of controls is; a blank box or a picture hides.
+      if (containsOf(e, el) || textOf(e).trim()) return false;
+      if (/^(img|video|canvas|picture|object|embed|iframe)$/.test(tagOf(e))) return true;
+      const s = view.getComputedStyle(e);
+      if (Number(s.opacity) < 0.9) return false;
+      const bg = rgba(s.backgroundColor);
+      return s.backgroundImage !== "none" || (!!bg && bg[3] >= 0.9);
+    });
+    if (!opaque) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether an element is one of `set` or inside one, memoised along the way (ancestors are asked
+ * once for all their descendants).
+ * @param {Set<Element>} set @returns {(el: Element) => boolean}
+ */
+function within(set) {
+  /** @type {Map<Element, boolean>} */ const seen = new Map();
+  /** @param {Element} el @returns {boolean} */
+  const test = (el) => {
+    let v = seen.get(el);
+    if (v === undefined) {
+      const p = parentElOf(el);
+      v = set.has(el) || (!!p && test(p));
+      seen.set(el, v);
+    }
+    return v;
+  };
+  return test;
+}
+
+/**
+ * The rendering's test of words: unseen when the element, or one above it, is under a rule that
+ * could hide words and the computed style says it does, or inside an element with a box that may
+ * lie over its words and hit testing finds one there. Memoised for one rendering.
+ * @param {Set<Element>} candidates elements under such rules (dom_pointer.js `words`)
+ * @param {Set<Element>} [coverParents] elements a box of theirs may lie over (dom_scan.js `coveredWords`)
+ * @returns {(el: Element) => boolean}
+ */
+function unseenWordsTest(candidates, coverParents = new Set()) {
+  if (!candidates.size && !coverParents.size) return () => false;
+  /** @type {Map<Element, boolean>} */ const verdict = new Map();
+  /** @type {Map<Element, number[] | null>} */ const grounds = new Map();
+  const inCandidate = within(candidates), inCover = within(coverParents);
+  return (el) => {
+    let v = verdict.get(el);
+    if (v === undefined) {
+      try { v = (inCandidate(el) && wordsUnseen(el, grounds)) || (coverParents.size > 0 && inCover(el) && coveredByBox(el)); } catch { v = false; }
+      verdict.set(el, v);
+    }
+    return v;
+  };
+}
+return { fixedOutOfView, within, unseenWordsTest };
+})();
 // ---- extension/content/dom_scan.js
 const __dom_scan = (() => {
 /**
@@ -2239,6 +2461,7 @@ const { dropUnreachable } = __dom_covered;
 const { editorSurfaces } = __dom_editors;
 const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
 const { framePath, leftOut } = __dom_frames;
+const { fixedOutOfView, within } = __dom_unseen;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -2254,8 +2477,9 @@ const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientL
  *   noPointer: the page turned the pointer off for it (shown as disabled); onHover: hidden now, shown
  *   when a pointer is over what holds it (a table row's actions; the action hovers there first);
  *   surface: a code editor's box, when el is the hidden field its keys go to (dom_editors.js)
- * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
- *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
+ * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, mark?: string,
+ *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  mark: what the line starts with — a heading's
+ *   level (`# `, `## `…), a list item's `- ` — or "" (none); el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
  * @typedef {{s: string, el: Element, hover?: boolean} | Entry | string} Part  words (el: the element they are in, asked whether it
  *   is visible when they are shown; hover: shown with controls a pointer over their row shows), an
@@ -2416,18 +2640,54 @@ function sameControl(el, role, box, outer, dx, dy) {
 
 const NON_SPACE = /\S/;
 const HEADING = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+const LIST_ITEM = "- ";
+
+/**
+ * What a block's lines start with, as a person sees it: a heading's level (`#` for h1, `##` for
+ * h2…; role=heading by its aria-level, 2 unless said), a list item's bullet, else "".
+ * @param {Element} el @param {string} tag @param {string | null} role
+ */
+function blockMark(el, tag, role) {
+  if (HEADING.has(tag)) return "#".repeat(Number(tag[1])) + " ";
+  if (role === "heading") return "#".repeat(Math.min(6, Math.max(1, Number(attr(el, "aria-level")) || 2))) + " ";
+  if (role === "listitem" || (tag === "li" && !role)) return LIST_ITEM;
+  return "";
+}
+
+/**
+ * A link inside a tree item is where the page acts; the item only holds it (a namespace tree's
+ * page, a feed tree's feed). The item's line moves to the link ("move"), or, for an item that opens
+ * and closes, the link is listed beside it ("beside"); the parts of the item's own row are the item
+ * ("row"); "" for anything else.
+ * @param {Element} el @param {Element} outer
+ */
+function treeLink(el, outer) {
+  if (attr(outer, "role") !== "treeitem") return "";
+  if (tagOf(el) !== "a" || !hasAttr(el, "href")) return isContainer(el) && ownRow(el, outer) ? "row" : ""; // (a checkbox in the row is one of its own)
+  return hasAttr(outer, "aria-expanded") ? "beside" : "move";
+}
+
+/**
+ * Whether el is part of a tree item's own row (its expander, icon and label: a toolkit's tree
+ * draws them in a row of clickable parts), not of the items nested in its group.
+ * @param {Element} el @param {Element} item
+ */
+function ownRow(el, item) {
+  for (let p = parentElOf(el); p && p !== item; p = parentElOf(p)) if (attr(p, "role") === "group") return false;
+  return true;
+}
 
 /** A text block whose `text` (normalised) is computed on first read (a getter on the prototype keeps
  * the objects cheap to make). */
 class LazyText {
   /**
-   * @param {string} raw @param {number} order @param {string} group @param {boolean} heading @param {Element} el
+   * @param {string} raw @param {number} order @param {string} group @param {string} mark see TextBlock @param {Element} el
    * @param {number} dy the offset of el's frame in the top page (to place it, see placeTexts)
    */
-  constructor(raw, order, group, heading, el, dy) {
+  constructor(raw, order, group, mark, el, dy) {
     this.raw = raw; this.order = order; this.group = group;
     /** @type {"in" | "above" | "below"} */ this.where = "in";
-    this.dist = 0; this.heading = heading; this.el = el; this.dy = dy;
+    this.dist = 0; this.mark = mark; this.el = el; this.dy = dy;
     /** @type {string | null} */ this.normed = null;
   }
 
@@ -2445,7 +2705,7 @@ class LazyRow extends LazyText {
    * @param {string[] | null} heads the table's column headers (null: a layout table; [] for its header row)
    */
   constructor(order, group, el, dy, heads) {
-    super("", order, group, false, el, dy);
+    super("", order, group, "", el, dy);
     this.heads = heads;
   }
 
@@ -2467,9 +2727,9 @@ class LazyRow extends LazyText {
 
 /** A run of text and inline controls (see runs): its plain words on read; the rendering shows it with its controls in place. */
 class FlowText extends LazyText {
-  /** @param {Flow} flow @param {string} group @param {boolean} heading @param {Element} el @param {number} dy */
-  constructor(flow, group, heading, el, dy) {
-    super("", flow.order, group, heading, el, dy);
+  /** @param {Flow} flow @param {string} group @param {string} mark see TextBlock @param {Element} el @param {number} dy */
+  constructor(flow, group, mark, el, dy) {
+    super("", flow.order, group, mark, el, dy);
     /** @type {Part[]} */ this.parts = flow.parts;
   }
 
@@ -2739,6 +2999,9 @@ class ScanPass {
   constructor(reg, doc) {
     this.reg = reg;
     this.vh = /** @type {Window} */ (doc.defaultView).innerHeight;
+    /** @type {Map<Element, boolean>} whether what an element is placed in is fixed to the window (fixedOutOfView) */
+    this.fixedMemo = new Map();
+    /** @type {((el: Element) => boolean) | null} */ this.underWords = null;
     /** @type {Entry[]} */ this.entries = [];
     /** @type {TextBlock[]} */ this.texts = [];
     /** @type {RemoteFrame[]} */ this.remoteFrames = [];
@@ -2897,7 +3160,7 @@ class ScanPass {
     else if (flow) this.inlineChildren(el, tag, g, dx, dy, ptr, scope, childHide, around, flow);
     else if ((tag === "tr" || role === "row") && (table = this.dataTable(el))) {
       if (!this.joined.has(el)) this.rowLine(el, table, g, dx, dy, ptr, scope, childHide, around);
-    } else this.runs(el, g, dx, dy, ptr, scope, childHide, around, HEADING.has(tag) || role === "heading");
+    } else this.runs(el, g, dx, dy, ptr, scope, childHide, around, blockMark(el, tag, role));
     // Slotted light-DOM children render through the shadow root's slots, and were visited above
     // as ordinary children: no second pass needed.
   }
@@ -2972,11 +3235,23 @@ class ScanPass {
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
     // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
     // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
-    if (place !== "no size" && (r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) {
+    // So is one in a panel fixed to the window and placed outside it (a console slid below its edge).
+    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || ((r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && this.maybeFixed(el) && fixedOutOfView(el, r, this.fixedMemo)))) {
       if (!this.revealing.length) return "gone";
       place = "on hover";
     }
     return place;
+  }
+
+  /**
+   * Whether el may be in a part of the page fixed to the window: under a rule or an inline style
+   * that may place it so (the same elements whose words are confirmed seen: dom_pointer.js `words`).
+   * Asked of controls out of view only; the rest of the page is not asked its style.
+   * @param {Element} el
+   */
+  maybeFixed(el) {
+    if (!this.unseenWords.size) return false;
+    return (this.underWords ??= within(this.unseenWords))(el);
   }
 
   /**
@@ -3012,11 +3287,13 @@ class ScanPass {
    * @returns {Entry}
    */
   enter(el, role, box, onHover, g, dx, dy, pointer, insideInteractive, outer, flow) {
-    if (outer && sameControl(el, role, box, outer, dx, dy)) {
-      if (isContainer(outer.el) && !hasAttr(outer.el, "onclick")) {
+    const inTree = outer ? treeLink(el, outer.el) : "";
+    if (outer && (inTree === "row" || (inTree !== "beside" && sameControl(el, role, box, outer, dx, dy)))) {
+      if ((isContainer(outer.el) && !hasAttr(outer.el, "onclick") && inTree !== "row") || inTree === "move") {
         this.seen.delete(outer.id);
         outer.id = this.reg.idFor(el); outer.el = el; outer.byCursor = false;
         this.seen.add(outer.id);
+        if (inTree) outer.box = { x: box.left + dx, y: box.top + dy, w: box.width, h: box.height }; // (the item is wider than its link)
       }
       if (onHover) this.markOnHover(outer, el);
       return outer;
@@ -3052,11 +3329,11 @@ class ScanPass {
     try { sub = /** @type {HTMLIFrameElement} */ (el).contentDocument; } catch { sub = null; }
     const off = sub && sub.documentElement ? leftOut(sub) : null;
     if (off) {
-      this.texts.push({ order: this.order++, dist: 0, text: off, group: g, where: "in", heading: false });
+      this.texts.push({ order: this.order++, dist: 0, text: off, group: g, where: "in", mark: "" });
     } else if (sub && sub.documentElement) {
       this.framesRead.push({ path: framePath(sub.defaultView), url: String(sub.location?.href || "") });
       const fx = dx + fr.left + clientLeftOf(el), fy = dy + fr.top + clientTopOf(el);
-      this.texts.push({ order: this.order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
+      this.texts.push({ order: this.order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", mark: "# " });
       const info = this.scoped(sub);
       if (sub.body && editableDoc(sub)) {
         // A rich-text editor's frame (TinyMCE, CKEditor 4, a designMode document): its whole body is
@@ -3174,7 +3451,7 @@ class ScanPass {
       }
     }
     f.text = text;
-    this.endRun(f, g, false, row, dy);
+    this.endRun(f, g, "", row, dy);
   }
 
   /**
@@ -3182,9 +3459,10 @@ class ScanPass {
    * block children becomes one text block (a sentence keeps its bold words and links in place);
    * block children are visited on their own.
    * @param {Element} el @param {string} g @param {number} dx @param {number} dy @param {boolean} ptr
-   * @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer @param {boolean} heading
+   * @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer @param {string} mark see TextBlock:
+   * a heading's mark starts each of its lines, a list item's only its first
    */
-  runs(el, g, dx, dy, ptr, scope, hide, outer, heading) {
+  runs(el, g, dx, dy, ptr, scope, hide, outer, mark) {
     const words = !isRedundantLabel(el);
     if (childCountOf(el) === 0) {
       // A leaf (most blocks): all its text is one run of its own.
@@ -3193,7 +3471,7 @@ class ScanPass {
         if (NON_SPACE.test(s)) {
           const f = newFlow(this.order++);
           f.parts.push({ s, el });
-          this.texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(f, g, heading, el, dy))));
+          this.texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(f, g, mark, el, dy))));
         }
       }
       return;
@@ -3213,22 +3491,23 @@ class ScanPass {
           if (!flow) { flow = newFlow(this.order++); if (!words) flow.mute = 1; }
           this.visit(c, g, dx, dy, false, ptr, scope, hide, outer, flow);
         } else {
-          if (flow) this.endRun(flow, g, heading, el, dy);
+          if (flow && this.endRun(flow, g, mark, el, dy) && mark === LIST_ITEM) mark = "";
           flow = null;
           this.visit(c, g, dx, dy, false, ptr, scope, hide, outer, null);
         }
       }
     }
-    if (flow) this.endRun(flow, g, heading, el, dy);
+    if (flow) this.endRun(flow, g, mark, el, dy);
   }
 
   /**
-   * A run ends: with words of its own it is a text block; controls alone keep lines of their own.
-   * @param {Flow} flow @param {string} g @param {boolean} heading @param {Element} el @param {number} dy
+   * A run ends: with words of its own it is a text block (returns true); controls alone keep lines
+   * of their own.
+   * @param {Flow} flow @param {string} g @param {string} mark @param {Element} el @param {number} dy
    */
-  endRun(flow, g, heading, el, dy) {
-    if (flow.text) this.texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(flow, g, heading, el, dy))));
-    else if (flow.entries) for (const p of flow.parts) if (typeof p === "object" && "id" in p) p.inline = false;
+  endRun(flow, g, mark, el, dy) {
+    if (flow.text) { this.texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(flow, g, mark, el, dy)))); return true; }
+    if (flow.entries) for (const p of flow.parts) if (typeof p === "object" && "id" in p) p.inline = false;
   }
 
   /**
@@ -3465,7 +3744,9 @@ const { attr, attrNamesOf, attrsOf, childCountOf, childrenOf, clientLeftOf, clie
 /**
  * @typedef {{x: number, y: number, w: number, h: number}} Box
  * @typedef {{value?: string, option?: string, checked?: boolean, selected?: boolean, disabled?: boolean,
- *   expanded?: boolean, focused?: boolean, secret?: boolean}} ElementState  secret: a field whose
+ *   expanded?: boolean, focused?: boolean, secret?: boolean, pressed?: boolean, current?: boolean, on?: boolean,
+ *   readonly?: boolean}} ElementState  pressed, current: aria-pressed, aria-current; on: a toggle drawn
+ *   on with no markup saying so (drawnOn); readonly: a field that cannot be typed into; secret: a field whose
  *   value is a secret (dom_secret.js): its value is only ever shown as filled or empty. A select's
  *   value is the chosen option's words, as a person (and the page map) reads it; `option` its
  *   form value where that differs ("editor" behind "Editor")
@@ -3639,6 +3920,7 @@ function elementState(el, pass) {
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
     if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
+    else if (tag !== "select" && inp.readOnly && inp.type !== "checkbox" && inp.type !== "radio") s.readonly = true;
   } else {
     const ac = attr(el, "aria-checked");
     if (ac !== null) s.checked = ac === "true";
@@ -3650,11 +3932,45 @@ function elementState(el, pass) {
   }
   const sel = attr(el, "aria-selected");
   if (sel !== null) s.selected = sel === "true";
+  const pressed = attr(el, "aria-pressed");
+  if (pressed !== null && pressed !== "undefined") s.pressed = pressed === "true" || pressed === "mixed";
+  const current = attr(el, "aria-current");
+  if (current !== null && current !== "false" && current !== "undefined") s.current = true;
+  if (s.value !== undefined && !s.readonly && attr(el, "aria-readonly") === "true") s.readonly = true;
+  if (s.value === undefined && s.checked === undefined && s.pressed === undefined && sel === null && current === null
+    && tag !== "select" && drawnOn(el)) s.on = true;
   const exp = attr(el, "aria-expanded");
   if (exp !== null) s.expanded = exp === "true";
   if (tag === "details" || (tag === "summary" && (parentElOf(el) ? tagOf(parentElOf(el)) : undefined) === "details")) s.expanded = !!(/** @type {HTMLDetailsElement} */ (tag === "details" ? el : parentElOf(el))).open;
   if (docOf(el) && deepActiveElement(docOf(el)) === el) s.focused = true;
   return s;
+}
+
+/**
+ * A class that says a toggle is drawn on: a star filled (`starred`, `filled`), a switch lit
+ * (`is-on`, `fa-toggle-on`), an item marked (`active`, `selected`, `marked`).
+ */
+const ON_CLASS = /^(?:is-|has-|state-)?(?:on|active|starred|filled|selected|checked|pressed|toggled|marked|favou?rited|liked|pinned)$|[-_](?:on|active|starred|filled|selected|checked|pressed|toggled)$/i;
+const OFF_CLASS = /(?:^|[-_])(?:off|outlined?|empty|border|o)$/i;
+
+/** @param {Element} el */
+function classOn(el) {
+  const c = attr(el, "class");
+  if (!c) return false;
+  const words = c.split(/\s+/);
+  return words.some((w) => ON_CLASS.test(w)) && !words.some((w) => OFF_CLASS.test(w));
+}
+
+/**
+ * Whether a control without ARIA state is drawn on, as a person sees it: its class, or an icon's
+ * inside it (the first few elements), says so — a star toggle whose class flips to `starred`.
+ * @param {Element} el
+ */
+function drawnOn(el) {
+  if (classOn(el)) return true;
+  let n = 0;
+  for (let c = firstElOf(el); c && n < 4; c = nextElOf(c), n++) if (classOn(c) || (firstElOf(c) && classOn(/** @type {Element} */ (firstElOf(c))))) return true;
+  return false;
 }
 
 /** Item roles whose element often only wraps the control that acts (a menu entry around its link). */
@@ -4507,194 +4823,6 @@ function guessName(el, place = el) {
 }
 return { lookWords, guessName };
 })();
-// ---- extension/content/dom_unseen.js
-const __dom_unseen = (() => {
-/**
- * Words a person cannot see although the element holding them is rendered — the usual carriers of
- * instructions hidden for the model: text of no size (font-size 0, a transform to nothing), a colour
- * that is none or the colour of what lies behind it, clipped to nothing (clip, clip-path, a box of no
- * size that hides its overflow), or placed far off the page. Asked only of elements under a rule or an
- * inline style that could do so (dom_pointer.js `words`), and settled by the computed style and the
- * boxes the browser drew: the page map leaves such words out (it counts them).
- */
-const { containsOf, docOf, elementsAtOf, parentElOf, rectOf, tagOf, textOf } = __dom_native;
-
-/** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
-function rgba(c) {
-  const m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/.exec(c);
-  if (!m) return null;
-  const a = m[4] === undefined ? 1 : m[4].endsWith("%") ? Number(m[4].slice(0, -1)) / 100 : Number(m[4]);
-  return [Number(m[1]), Number(m[2]), Number(m[3]), a];
-}
-
-/** WCAG relative luminance. @param {number[]} c */
-function luminance(c) {
-  const [r, g, b] = c.slice(0, 3).map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-/** @param {number[]} a @param {number[]} b */
-function contrast(a, b) {
-  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
-  return (x + 0.05) / (y + 0.05);
-}
-
-/** The ancestors an element's words are clipped by or drawn on, nearest first (a few levels). @param {Element} el */
-function around(el) {
-  /** @type {Element[]} */ const out = [];
-  for (let a = /** @type {Element | null} */ (el); a && out.length < 10; a = parentElOf(a)) out.push(a);
-  return out;
-}
-
-/**
- * Whether an element's words are unseen (see above).
- * @param {Element} el @param {Map<Element, number[] | null>} grounds each element's background, as found
- */
-function wordsUnseen(el, grounds) {
-  const view = docOf(el).defaultView;
-  if (!view) return false;
-  const st = view.getComputedStyle(el);
-  const color = rgba(st.color);
-  if (color && color[3] <= 0.05) return true;
-  const range = docOf(el).createRange();
-  range.selectNodeContents(el);
-  const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1);
-  if (!boxes.length) return true; // no size: font-size 0, a transform to nothing
-  if (boxes.every((r) => r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0)) return true; // off the page's left or top
-  for (const a of around(el)) {
-    const s = a === el ? st : view.getComputedStyle(a);
-    if (/(hidden|clip)/.test(s.overflowX + s.overflowY) || s.clip !== "auto") {
-      const b = rectOf(a);
-      // A box of no size that hides what it holds — unless the words escape its clipping (placed
-      // absolutely against a box outside it, as an editor's palette inside a collapsed layout
-      // box): the browser then draws them, and hit testing finds them where they are.
-      if ((b.width < 2 || b.height < 2) && !drawnAt(el, boxes[0])) return true;
-    }
-    if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
-  }
-  const ground = color ? groundAt(el, boxes[0], grounds) : null;
-  return !!color && !!ground && contrast(color, ground) < 1.1;
-}
-
-/**
- * Whether the browser draws the element at the middle of its words' box (hit testing honours
- * clipping): false where that cannot be asked (out of view).
- * @param {Element} el @param {DOMRect} box
- */
-function drawnAt(el, box) {
-  const doc = docOf(el), view = doc.defaultView;
-  if (!view) return false;
-  const x = box.left + box.width / 2, y = box.top + box.height / 2;
-  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return false;
-  return elementsAtOf(doc, x, y).some((e) => e === el || containsOf(el, e));
-}
-
-/**
- * The colour drawn behind an element's words, as the browser stacked the page at their first box:
- * the first thing painted under them — an element's background colour, or the page's canvas. Null
- * where that is not known (the words are out of view, or a picture, a video or a gradient lies
- * behind them, as a banner's title over its photo): such words are shown, never guessed unseen.
- * @param {Element} el @param {DOMRect} box @param {Map<Element, number[] | null>} grounds
- */
-function groundAt(el, box, grounds) {
-  const doc = docOf(el), view = doc.defaultView;
-  if (!view) return null;
-  const x = box.left + box.width / 2, y = box.top + box.height / 2;
-  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return null;
-  const stack = elementsAtOf(doc, x, y);
-  const at = stack.findIndex((e) => e === el || containsOf(el, e));
-  if (at < 0) return null; // something else is drawn over the words: not this test's to judge
-  for (let i = at; i < stack.length; i++) {
-    const e = stack[i];
-    if (grounds.has(e)) return grounds.get(e) || null;
-    const s = view.getComputedStyle(e);
-    /** @type {number[] | null | undefined} */ let g;
-    if (/^(img|video|canvas|svg|iframe|picture|object|embed)$/.test(tagOf(e)) || s.backgroundImage !== "none") g = null;
-    else { const bg = rgba(s.backgroundColor); if (bg && bg[3] > 0.5) g = bg; }
-    if (g !== undefined) { grounds.set(e, g); return g; }
-  }
-  return [255, 255, 255, 1]; // the canvas of a page that paints none of its own
-}
-
-/**
- * Whether what the browser drew at each of the words' boxes (up to three) lays an opaque blank box
- * over them — a picture, or an element with a background of its own and no words, that is not
- * around them (nor heybro's): a box laid over words to keep them from a person. A box the point
- * does not reach, or one out of view, is not judged (the words are shown).
- * @param {Element} el
- */
-function coveredByBox(el) {
-  const doc = docOf(el), view = doc.defaultView;
-  if (!view) return false;
-  const range = doc.createRange();
-  range.selectNodeContents(el);
-  const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1).slice(0, 3);
-  if (!boxes.length) return false;
-  for (const box of boxes) {
-    const x = box.left + box.width / 2, y = box.top + box.height / 2;
-    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return false;
-    const stack = elementsAtOf(doc, x, y);
-    const at = stack.findIndex((e) => e === el || containsOf(el, e));
-    if (at <= 0) return false;
-    const opaque = stack.slice(0, at).some((e) => {
-      // A box of words of its own over them (a menu, a dialog, a popover opened over the page) is
-      // the page's own layer, judged as a cover of controls is; a blank box or a picture hides.
-      if (containsOf(e, el) || textOf(e).trim()) return false;
-      if (/^(img|video|canvas|picture|object|embed|iframe)$/.test(tagOf(e))) return true;
-      const s = view.getComputedStyle(e);
-      if (Number(s.opacity) < 0.9) return false;
-      const bg = rgba(s.backgroundColor);
-      return s.backgroundImage !== "none" || (!!bg && bg[3] >= 0.9);
-    });
-    if (!opaque) return false;
-  }
-  return true;
-}
-
-/**
- * Whether an element is one of `set` or inside one, memoised along the way (ancestors are asked
- * once for all their descendants).
- * @param {Set<Element>} set @returns {(el: Element) => boolean}
- */
-function within(set) {
-  /** @type {Map<Element, boolean>} */ const seen = new Map();
-  /** @param {Element} el @returns {boolean} */
-  const test = (el) => {
-    let v = seen.get(el);
-    if (v === undefined) {
-      const p = parentElOf(el);
-      v = set.has(el) || (!!p && test(p));
-      seen.set(el, v);
-    }
-    return v;
-  };
-  return test;
-}
-
-/**
- * The rendering's test of words: unseen when the element, or one above it, is under a rule that
- * could hide words and the computed style says it does, or inside an element with a box that may
- * lie over its words and hit testing finds one there. Memoised for one rendering.
- * @param {Set<Element>} candidates elements under such rules (dom_pointer.js `words`)
- * @param {Set<Element>} [coverParents] elements a box of theirs may lie over (dom_scan.js `coveredWords`)
- * @returns {(el: Element) => boolean}
- */
-function unseenWordsTest(candidates, coverParents = new Set()) {
-  if (!candidates.size && !coverParents.size) return () => false;
-  /** @type {Map<Element, boolean>} */ const verdict = new Map();
-  /** @type {Map<Element, number[] | null>} */ const grounds = new Map();
-  const inCandidate = within(candidates), inCover = within(coverParents);
-  return (el) => {
-    let v = verdict.get(el);
-    if (v === undefined) {
-      try { v = (inCandidate(el) && wordsUnseen(el, grounds)) || (coverParents.size > 0 && inCover(el) && coveredByBox(el)); } catch { v = false; }
-      verdict.set(el, v);
-    }
-    return v;
-  };
-}
-return { unseenWordsTest };
-})();
 // ---- extension/content/dom_render.js
 const __dom_render = (() => {
 /**
@@ -4861,7 +4989,11 @@ function elementLine(e, inline = false, pass) {
   if (role === "link") { const h = hrefOf(el, name); if (h) parts.push(`→${clean(h)}`); }
   // A checkbox or radio is unchecked unless the line says "checked" (as accessibility snapshots do).
   if (st.checked) parts.push("checked");
+  if (st.pressed) parts.push("pressed");
   if (st.selected) parts.push("selected");
+  if (st.current) parts.push("current");
+  if (st.on) parts.push("on"); // drawn on (a star filled, a toggle lit), no markup saying so
+  if (st.readonly) parts.push("read-only");
   if (st.expanded !== undefined) parts.push(st.expanded ? "expanded" : "collapsed");
   if (st.disabled || e.noPointer) parts.push("disabled"); // the page turned the pointer off for it: as good as disabled
   if (e.onHover) parts.push("(on hover)"); // hidden until a pointer is over its row or menu: heybro hovers there first
@@ -4894,13 +5026,14 @@ function textLine(t, visible, pass) {
       // words keep the words around them apart. (The page's words are made safe piece by piece:
       // the controls' brackets between them are the map's own.)
       else if ("s" in p) { if (p.hover || visible(p.el)) out += neutralPart(p.s); else if (/^\s.*\s$/s.test(p.s)) out += " "; }
-      else if (p.covered) out += neutralPart(visibleWords(p.el)); // under a cover: its words, not a control to use
+      else if (p.covered) { if (visible(p.el)) out += neutralPart(visibleWords(p.el)); } // under a cover: its words, not a control to use
       else { out += elementLine(p, true, pass); inline.push(p); }
     }
     s = noDelimiters(norm(out));
     if (!inline.length && !/[\p{L}\p{N}]/u.test(s)) s = ""; // a row whose cells are all hidden: separators alone say nothing
   } else s = clean(t.text);
-  if (t.heading) return { line: `# ${inline.length ? s : s.slice(0, 150)}`, inline };
+  if (t.mark && t.mark !== "- ") return { line: `${t.mark}${inline.length ? s : s.slice(0, 150)}`, inline };
+  if (t.mark && s) s = t.mark + s;
   return { line: inline.length || s.length <= 300 ? s : s.slice(0, 299) + "…", inline };
 }
 
@@ -4993,7 +5126,7 @@ function renderScan(scan, opts = {}) {
       else if (it.t.el && !it.t.parts && !visible(it.t.el)) { hiddenTexts++; continue; }
       else {
         ({ line: it.line, inline: it.inline } = textLine(it.t, visible, pass));
-        if (!it.line || it.line === "# ") { hiddenTexts++; continue; }
+        if (!it.line || it.line === it.t.mark) { hiddenTexts++; continue; }
       }
     } catch {
       // One element whose reading fails is left out (and counted); the page is still read.
@@ -7302,54 +7435,6 @@ function insertChar(inp, ch) {
   fire(inp, "input", { inputType: ch === "\n" ? "insertLineBreak" : "insertText", data: ch === "\n" ? null : ch });
 }
 
-/**
- * The option `wanted` names: one whose label or value is exactly it (any case, spacing aside),
- * else the only one whose label contains it. Several that contain it are not guessed between
- * ("Korea": North or South?): a typed `ambiguous` error lists them.
- * @template T
- * @param {T[]} items @param {string} wanted @param {(o: T) => string} label @param {(o: T) => string} value
- * @returns {T}
- */
-function pickOption(items, wanted, label, value) {
-  const w = norm(wanted).toLowerCase();
-  const exact = items.find((o) => norm(label(o)).toLowerCase() === w) || items.find((o) => value(o).toLowerCase() === w);
-  if (exact) return exact;
-  const partial = w ? items.filter((o) => norm(label(o)).toLowerCase().includes(w)) : [];
-  if (partial.length === 1) return partial[0];
-  if (partial.length > 1) {
-    const names = partial.slice(0, 30).map((o) => norm(label(o)));
-    throw actionError("ambiguous", `"${wanted}" could be any of ${names.map((n) => `"${n}"`).join(", ")}; name one exactly.`, { options: names });
-  }
-  throw actionError("not_found", `No option "${wanted}" in this list.`, { options: items.slice(0, 30).map((o) => norm(label(o))) });
-}
-
-/**
- * Chooses an option of a <select> (or an ARIA listbox) by its visible label or its value.
- * @param {Element} el @param {string} wanted
- * @returns {{value: string, label: string}}
- */
-function selectOption(el, wanted) {
-  if (tagOf(el) === "select") {
-    const sel = /** @type {HTMLSelectElement} */ (el);
-    const opt = pickOption(Array.from(sel.options), wanted, (o) => o.textContent || "", (o) => o.value);
-    if (opt.disabled) throw actionError("not_interactable", `The option "${wanted}" is disabled.`);
-    focusOn(sel);
-    if (sel.multiple) opt.selected = true; else setNativeValue(sel, opt.value);
-    fire(sel, "input");
-    fire(sel, "change");
-    return { value: opt.value, label: norm(opt.textContent) };
-  }
-  // A custom listbox/combobox: open it, then click the option whose text matches.
-  const doc = docOf(el);
-  const controls = attr(el, "aria-controls") || attr(el, "aria-owns");
-  if (attr(el, "role") !== "listbox") clickOn(el);
-  const scope = (controls && doc.getElementById(controls)) || (attr(el, "role") === "listbox" ? el : doc);
-  const options = Array.from(qsa(scope, "[role=option]"));
-  const opt = pickOption(options, wanted, (o) => textOf(o) || "", (o) => attr(o, "data-value") || "");
-  clickOn(opt);
-  return { value: attr(opt, "data-value") || norm(textOf(opt)), label: norm(textOf(opt)) };
-}
-
 /** Current checked state of a checkbox/radio/switch, native or ARIA. @param {Element} el */
 function checkedState(el) {
   if (tagOf(el) === "input") return /** @type {HTMLInputElement} */ (el).checked;
@@ -7502,7 +7587,7 @@ function selectWords(el, words) {
   sel.addRange(range);
   return m[0];
 }
-return { actionError, hoverOn, heldOf, clickOn, rightClickOn, dragOnto, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, selectOption, checkedState, setChecked, uploadFile, selectWords };
+return { actionError, hoverOn, heldOf, clickOn, rightClickOn, dragOnto, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, checkedState, setChecked, uploadFile, selectWords };
 })();
 // ---- extension/content/dom_locate.js
 const __dom_locate = (() => {
@@ -8019,6 +8104,20 @@ async function settle(doc, opts = {}) {
   await watchChanges(doc)({ quietMs: opts.quietMs ?? 50, graceMs: opts.graceMs ?? 100, maxMs: opts.maxMs ?? 300 });
 }
 
+/** The longest an observe waits for the page's transitions to end. */
+const TRANSITION_MAX_MS = 2000;
+
+/**
+ * Waits while a transition or animation with an end runs (a panel sliding over the page, a cover
+ * fading in): what is covered, and what is in view, is judged where things stop, not where they
+ * pass. Endless ones do not count (moving); a page without any answers at once.
+ * @param {Document} doc @param {number} [maxMs]
+ */
+async function transitionsEnd(doc, maxMs = TRANSITION_MAX_MS) {
+  const until = performance.now() + maxMs;
+  while (moving(doc) && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
+}
+
 /** How long after a load the coordinator's record of the page's requests is read again. */
 const LOAD_SYNC_MS = 25;
 /** A load this recent counts as just now (the coordinator's ping may come a moment after it). */
@@ -8089,7 +8188,7 @@ function loadEnded(view) {
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
   return !nav || nav.loadEventEnd > 0;
 }
-return { SETTLE_DEFAULT, SETTLE_ASYNC, SETTLE_HOVER, SETTLE_NONE, watchChanges, settle, contentReady, documentId, documentReady };
+return { SETTLE_DEFAULT, SETTLE_ASYNC, SETTLE_HOVER, SETTLE_NONE, watchChanges, settle, transitionsEnd, contentReady, documentId, documentReady };
 })();
 // ---- extension/content/dom_keys.js
 const __dom_keys = (() => {
@@ -9420,17 +9519,141 @@ const action = {
 };
 return { action };
 })();
+// ---- extension/content/dom_select.js
+const __dom_select = (() => {
+/**
+ * Choosing an option by the words it shows: in a native <select>, in an ARIA listbox, and in the
+ * selects widget toolkits draw (Dojo's dijit, Select2, jQuery UI's selectmenu, MUI, Ant Design) —
+ * a button or field (role combobox, listbox or button with a popup) whose options exist only once
+ * it is opened, often elsewhere in the page (a popup at the end of the body) and a moment later (a
+ * framework's next render). Those are opened as a person opens them, their options waited for, and
+ * the one named clicked. Where none is named, the error lists the options there.
+ */
+const { actionError, clickOn, fire, focusOn, setNativeValue } = __dom_input;
+const { norm } = __norm;
+const { attr, checkVisibilityOf, containsOf, docOf, hasAttr, parentElOf, qsa, rectOf, tagOf, textOf } = __dom_native;
+
+/** How long a toolkit's options are waited for after it is opened. */
+const OPEN_WAIT_MS = 1500;
+/** What toolkits draw their options as, besides ARIA's option role (Select2's and Ant Design's results, dijit's menu rows). */
+const OPTIONS = "[role=option],.select2-results__option,.ant-select-item-option,.dijitMenuItem,.ui-menu-item-wrapper";
+const SHOWN = { checkVisibilityCSS: true };
+
+/**
+ * The option `wanted` names: one whose label or value is exactly it (any case, spacing aside),
+ * else the only one whose label contains it. Several that contain it are not guessed between
+ * ("Korea": North or South?): a typed `ambiguous` error lists them; none, a `not_found` that lists
+ * what there is.
+ * @template {Element} T
+ * @param {T[]} items @param {string} wanted @param {(o: T) => string} label @param {(o: T) => string} value
+ * @returns {T}
+ */
+function pickOption(items, wanted, label, value) {
+  const w = norm(wanted).toLowerCase();
+  const exact = items.find((o) => norm(label(o)).toLowerCase() === w) || items.find((o) => value(o).toLowerCase() === w);
+  if (exact) return exact;
+  const partial = w ? items.filter((o) => norm(label(o)).toLowerCase().includes(w)) : [];
+  if (partial.length === 1) return partial[0];
+  if (partial.length > 1) {
+    const names = partial.slice(0, 30).map((o) => norm(label(o)));
+    throw actionError("ambiguous", `"${wanted}" could be any of ${names.map((n) => `"${n}"`).join(", ")}; name one exactly.`, { options: names });
+  }
+  const names = items.slice(0, 30).map((o) => norm(label(o)));
+  throw actionError("not_found", `No option "${wanted}"; options: ${names.join(", ")}${items.length > 30 ? ` (+${items.length - 30})` : ""}`, { options: names });
+}
+
+/** @param {HTMLSelectElement} sel @param {string} wanted */
+function nativeSelect(sel, wanted) {
+  const opt = pickOption(Array.from(sel.options), wanted, (o) => o.textContent || "", (o) => o.value);
+  if (opt.disabled) throw actionError("not_interactable", `The option "${wanted}" is disabled.`);
+  focusOn(sel);
+  if (sel.multiple) opt.selected = true; else setNativeValue(sel, opt.value);
+  fire(sel, "input");
+  fire(sel, "change");
+  return { value: opt.value, label: norm(opt.textContent) };
+}
+
+/**
+ * The options a person sees for the control: in what it names as its popup (aria-controls,
+ * aria-owns), in itself (a listbox shown open), else in any open popup of the page — shown ones,
+ * not a closed select's kept in the page.
+ * @param {Element} el
+ */
+function optionsFor(el) {
+  const doc = docOf(el);
+  const ids = `${attr(el, "aria-controls") || ""} ${attr(el, "aria-owns") || ""}`.split(/\s+/).filter(Boolean);
+  const named = ids.map((id) => doc.getElementById(id)).filter((n) => !!n);
+  /** @param {ParentNode} scope */
+  const shown = (scope) => Array.from(qsa(scope, OPTIONS)).filter((o) => checkVisibilityOf(o, SHOWN) && !qsa(o, OPTIONS).length && !inNoBox(o));
+  for (const scope of [...named, el]) {
+    const found = shown(/** @type {Element} */ (scope));
+    if (found.length) return found;
+  }
+  return shown(doc).filter((o) => !containsOf(el, o));
+}
+
+/**
+ * Whether an option lies in a box of no size (Ant Design keeps a copy of a few options for screen
+ * readers in a listbox of 0×0 beside the list a person sees). A few levels up.
+ * @param {Element} o
+ */
+function inNoBox(o) {
+  let n = 0;
+  for (let p = parentElOf(o); p && n < 6; p = parentElOf(p), n++) {
+    const r = rectOf(p);
+    if (r.width < 2 || r.height < 2) return true;
+  }
+  return false;
+}
+
+/** @param {number} ms */
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A toolkit's select: its options, opened as a person opens it (a click; MUI opens on the press,
+ * which the click carries) and waited for.
+ * @param {Element} el @returns {Promise<Element[]>}
+ */
+async function openOptions(el) {
+  let options = optionsFor(el);
+  // A listbox shown open holds its options; a closed one (dijit's select) opens like a button.
+  if (!options.length || (attr(el, "role") !== "listbox" && !options.some((o) => containsOf(el, o)) && attr(el, "aria-expanded") !== "true")) {
+    clickOn(el);
+    const until = performance.now() + OPEN_WAIT_MS;
+    await pause(0);
+    while (!(options = optionsFor(el)).length && performance.now() < until) await pause(30);
+  }
+  return options;
+}
+
+/**
+ * Chooses an option by its shown words (or value): a native select's directly; a listbox's or a
+ * toolkit select's by opening it and clicking the option.
+ * @param {Element} el @param {string} wanted
+ * @returns {Promise<{value: string, label: string}>}
+ */
+async function selectOption(el, wanted) {
+  if (tagOf(el) === "select") return nativeSelect(/** @type {HTMLSelectElement} */ (el), wanted);
+  const options = await openOptions(el);
+  if (!options.length) throw actionError("not_found", `No options appeared when this control was opened; it may not be a list (try click).`, { options: [] });
+  const opt = pickOption(options, wanted, (o) => textOf(o) || "", (o) => attr(o, "data-value") || "");
+  if (attr(opt, "aria-disabled") === "true" || hasAttr(opt, "disabled")) throw actionError("not_interactable", `The option "${wanted}" is disabled.`);
+  clickOn(opt);
+  return { value: attr(opt, "data-value") || norm(textOf(opt)), label: norm(textOf(opt)) };
+}
+return { pickOption, selectOption };
+})();
 // ---- extension/actions/select.js
 const __select = (() => {
-/** select: an option by its label or value. */
-const { selectOption } = __dom_input;
+/** select: an option by its shown words or value, in a native select or a toolkit's (dom_select.js). */
+const { selectOption } = __dom_select;
 const { SETTLE_ASYNC } = __dom_changes;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "select",
   needs: { page: { element: "required", enabled: true, hit: true } },
-  run: (el, args) => ({ selected: selectOption(/** @type {Element} */ (el), String(args.value)) }),
+  run: async (el, args) => ({ selected: await selectOption(/** @type {Element} */ (el), String(args.value)) }),
   settle: { ...SETTLE_ASYNC, graceMs: 20 }, // (its declared settle, with a shorter grace)
 };
 return { action };
@@ -9913,7 +10136,7 @@ const { norm } = __norm;
 const { highlight, viewportRect } = __dom_outline;
 const { leftOutAround, setFramesOff } = __dom_frames;
 const { locate, prepare, brief } = __dom_locate;
-const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } = __dom_changes;
+const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId, transitionsEnd } = __dom_changes;
 const { watchRequests, watchScripts } = __dom_requests;
 const { actionError, focusOn, checkedState, isEditable } = __dom_input;
 const { fieldState, moveSteps, reaction, sendTrusted } = __dom_trusted;
@@ -10118,7 +10341,7 @@ async function doInput(def, args, el, r, finish, outline) {
   const at = { focus: deepActiveElement(document), el, since: performance.now() };
   const began = Date.now(); // (the coordinator's clock: its records of the tab's requests and dialogs)
   /** @type {Record<string, any>} */
-  const extra = def.run(el, args, r);
+  const extra = await def.run(el, args, r); // (a select waits for a toolkit's options to open)
   let changes = await finish(settleOpts);
   if (mode !== "auto" || !trusted || !trusted.noEffect?.(el, /** @type {any} */ (changes), before)) return { extra, changes };
   const target = /** @type {Element} */ (el);
@@ -10251,7 +10474,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
     return false;
   }
   (async () => {
-    if (msg.kind === "dom.observe") { await contentReady(document); return observe(msg.args || {}); }
+    if (msg.kind === "dom.observe") { await contentReady(document); await transitionsEnd(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
     if (msg.kind === "dom.boxes") return boxes();
     if (msg.kind === "dom.form_fields") return formFieldsFor(String(msg.target || ""), String(msg.method || ""));

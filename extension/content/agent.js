@@ -18,7 +18,7 @@ import { norm } from "./norm.js";
 import { highlight, viewportRect } from "./dom_outline.js";
 import { leftOutAround, setFramesOff } from "./dom_frames.js";
 import { locate, prepare, brief } from "./dom_locate.js";
-import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId } from "./dom_changes.js";
+import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId, transitionsEnd } from "./dom_changes.js";
 import { watchRequests, watchScripts } from "./dom_requests.js";
 import { actionError, focusOn, checkedState, isEditable } from "./dom_input.js";
 import { fieldState, moveSteps, reaction, sendTrusted } from "./dom_trusted.js";
@@ -223,7 +223,7 @@ async function doInput(def, args, el, r, finish, outline) {
   const at = { focus: deepActiveElement(document), el, since: performance.now() };
   const began = Date.now(); // (the coordinator's clock: its records of the tab's requests and dialogs)
   /** @type {Record<string, any>} */
-  const extra = def.run(el, args, r);
+  const extra = await def.run(el, args, r); // (a select waits for a toolkit's options to open)
   let changes = await finish(settleOpts);
   if (mode !== "auto" || !trusted || !trusted.noEffect?.(el, /** @type {any} */ (changes), before)) return { extra, changes };
   const target = /** @type {Element} */ (el);
@@ -356,7 +356,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
     return false;
   }
   (async () => {
-    if (msg.kind === "dom.observe") { await contentReady(document); return observe(msg.args || {}); }
+    if (msg.kind === "dom.observe") { await contentReady(document); await transitionsEnd(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
     if (msg.kind === "dom.boxes") return boxes();
     if (msg.kind === "dom.form_fields") return formFieldsFor(String(msg.target || ""), String(msg.method || ""));

@@ -204,6 +204,20 @@ export async function settle(doc, opts = {}) {
   await watchChanges(doc)({ quietMs: opts.quietMs ?? 50, graceMs: opts.graceMs ?? 100, maxMs: opts.maxMs ?? 300 });
 }
 
+/** The longest an observe waits for the page's transitions to end. */
+const TRANSITION_MAX_MS = 2000;
+
+/**
+ * Waits while a transition or animation with an end runs (a panel sliding over the page, a cover
+ * fading in): what is covered, and what is in view, is judged where things stop, not where they
+ * pass. Endless ones do not count (moving); a page without any answers at once.
+ * @param {Document} doc @param {number} [maxMs]
+ */
+export async function transitionsEnd(doc, maxMs = TRANSITION_MAX_MS) {
+  const until = performance.now() + maxMs;
+  while (moving(doc) && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
+}
+
 /** How long after a load the coordinator's record of the page's requests is read again. */
 const LOAD_SYNC_MS = 25;
 /** A load this recent counts as just now (the coordinator's ping may come a moment after it). */

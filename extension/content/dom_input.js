@@ -353,54 +353,6 @@ function insertChar(inp, ch) {
   fire(inp, "input", { inputType: ch === "\n" ? "insertLineBreak" : "insertText", data: ch === "\n" ? null : ch });
 }
 
-/**
- * The option `wanted` names: one whose label or value is exactly it (any case, spacing aside),
- * else the only one whose label contains it. Several that contain it are not guessed between
- * ("Korea": North or South?): a typed `ambiguous` error lists them.
- * @template T
- * @param {T[]} items @param {string} wanted @param {(o: T) => string} label @param {(o: T) => string} value
- * @returns {T}
- */
-function pickOption(items, wanted, label, value) {
-  const w = norm(wanted).toLowerCase();
-  const exact = items.find((o) => norm(label(o)).toLowerCase() === w) || items.find((o) => value(o).toLowerCase() === w);
-  if (exact) return exact;
-  const partial = w ? items.filter((o) => norm(label(o)).toLowerCase().includes(w)) : [];
-  if (partial.length === 1) return partial[0];
-  if (partial.length > 1) {
-    const names = partial.slice(0, 30).map((o) => norm(label(o)));
-    throw actionError("ambiguous", `"${wanted}" could be any of ${names.map((n) => `"${n}"`).join(", ")}; name one exactly.`, { options: names });
-  }
-  throw actionError("not_found", `No option "${wanted}" in this list.`, { options: items.slice(0, 30).map((o) => norm(label(o))) });
-}
-
-/**
- * Chooses an option of a <select> (or an ARIA listbox) by its visible label or its value.
- * @param {Element} el @param {string} wanted
- * @returns {{value: string, label: string}}
- */
-export function selectOption(el, wanted) {
-  if (tagOf(el) === "select") {
-    const sel = /** @type {HTMLSelectElement} */ (el);
-    const opt = pickOption(Array.from(sel.options), wanted, (o) => o.textContent || "", (o) => o.value);
-    if (opt.disabled) throw actionError("not_interactable", `The option "${wanted}" is disabled.`);
-    focusOn(sel);
-    if (sel.multiple) opt.selected = true; else setNativeValue(sel, opt.value);
-    fire(sel, "input");
-    fire(sel, "change");
-    return { value: opt.value, label: norm(opt.textContent) };
-  }
-  // A custom listbox/combobox: open it, then click the option whose text matches.
-  const doc = docOf(el);
-  const controls = attr(el, "aria-controls") || attr(el, "aria-owns");
-  if (attr(el, "role") !== "listbox") clickOn(el);
-  const scope = (controls && doc.getElementById(controls)) || (attr(el, "role") === "listbox" ? el : doc);
-  const options = Array.from(qsa(scope, "[role=option]"));
-  const opt = pickOption(options, wanted, (o) => textOf(o) || "", (o) => attr(o, "data-value") || "");
-  clickOn(opt);
-  return { value: attr(opt, "data-value") || norm(textOf(opt)), label: norm(textOf(opt)) };
-}
-
 /** Current checked state of a checkbox/radio/switch, native or ARIA. @param {Element} el */
 export function checkedState(el) {
   if (tagOf(el) === "input") return /** @type {HTMLInputElement} */ (el).checked;

@@ -200,6 +200,9 @@ const innerText = own(H, "innerText"), focusH = own(H, "focus"), focusS = own(S,
   tabIndexS = own(S, "tabIndex"), styleH = own(H, "style"), styleS = own(S, "style"), showPopover = own(H, "showPopover"),
   hidePopover = own(H, "hidePopover"), dispatchEvent = own(T, "dispatchEvent"), addEventListener = own(T, "addEventListener");
 const requestSubmit = own(FORM, "requestSubmit"), formElements = own(FORM, "elements");
+const offsetParent = own(H, "offsetParent");
+/** The nearest positioned element around an HTML element (null for one fixed, or not rendered). @param {Element} el @returns {Element | null} */
+export const offsetParentOf = (el) => isHtml(el) ? offsetParent.call(el) : null;
 
 // An element's kind by its namespace, not `instanceof`: an element of a same-origin frame belongs to
 // the frame's realm, whose HTMLElement is another object.

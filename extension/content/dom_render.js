@@ -163,7 +163,11 @@ export function elementLine(e, inline = false, pass) {
   if (role === "link") { const h = hrefOf(el, name); if (h) parts.push(`→${clean(h)}`); }
   // A checkbox or radio is unchecked unless the line says "checked" (as accessibility snapshots do).
   if (st.checked) parts.push("checked");
+  if (st.pressed) parts.push("pressed");
   if (st.selected) parts.push("selected");
+  if (st.current) parts.push("current");
+  if (st.on) parts.push("on"); // drawn on (a star filled, a toggle lit), no markup saying so
+  if (st.readonly) parts.push("read-only");
   if (st.expanded !== undefined) parts.push(st.expanded ? "expanded" : "collapsed");
   if (st.disabled || e.noPointer) parts.push("disabled"); // the page turned the pointer off for it: as good as disabled
   if (e.onHover) parts.push("(on hover)"); // hidden until a pointer is over its row or menu: heybro hovers there first
@@ -196,13 +200,14 @@ function textLine(t, visible, pass) {
       // words keep the words around them apart. (The page's words are made safe piece by piece:
       // the controls' brackets between them are the map's own.)
       else if ("s" in p) { if (p.hover || visible(p.el)) out += neutralPart(p.s); else if (/^\s.*\s$/s.test(p.s)) out += " "; }
-      else if (p.covered) out += neutralPart(visibleWords(p.el)); // under a cover: its words, not a control to use
+      else if (p.covered) { if (visible(p.el)) out += neutralPart(visibleWords(p.el)); } // under a cover: its words, not a control to use
       else { out += elementLine(p, true, pass); inline.push(p); }
     }
     s = noDelimiters(norm(out));
     if (!inline.length && !/[\p{L}\p{N}]/u.test(s)) s = ""; // a row whose cells are all hidden: separators alone say nothing
   } else s = clean(t.text);
-  if (t.heading) return { line: `# ${inline.length ? s : s.slice(0, 150)}`, inline };
+  if (t.mark && t.mark !== "- ") return { line: `${t.mark}${inline.length ? s : s.slice(0, 150)}`, inline };
+  if (t.mark && s) s = t.mark + s;
   return { line: inline.length || s.length <= 300 ? s : s.slice(0, 299) + "…", inline };
 }
 
@@ -295,7 +300,7 @@ export function renderScan(scan, opts = {}) {
       else if (it.t.el && !it.t.parts && !visible(it.t.el)) { hiddenTexts++; continue; }
       else {
         ({ line: it.line, inline: it.inline } = textLine(it.t, visible, pass));
-        if (!it.line || it.line === "# ") { hiddenTexts++; continue; }
+        if (!it.line || it.line === it.t.mark) { hiddenTexts++; continue; }
       }
     } catch {
       // One element whose reading fails is left out (and counted); the page is still read.

@@ -6,7 +6,7 @@
  * or reads focus after an action has to go through them too.
  */
 import { leftOut } from "./dom_frames.js";
-import { checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qs, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
 
 /** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
 export function frameDocument(el) {
@@ -137,6 +137,9 @@ export function pointerHit(el, aim) {
   // a tab item as wide as its list has its link at the left.
   const range = docOf(el).createRange();
   range.selectNodeContents(el);
+  // An open tree item holds the items of its group: a person aims at its own row.
+  const group = attr(el, "role") === "treeitem" ? qs(el, ":scope > [role=group]") : null;
+  if (group) range.setEndBefore(group);
   const c = range.getBoundingClientRect();
   const shows = c.width > 0 && c.height > 0 ? [[(c.left + c.width / 2 - r.left) / r.width, (c.top + c.height / 2 - r.top) / r.height]] : [];
   for (const [fx, fy] of [...shows, ...SAMPLE_POINTS]) {

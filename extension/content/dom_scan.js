@@ -17,6 +17,7 @@ import { dropUnreachable } from "./dom_covered.js";
 import { editorSurfaces } from "./dom_editors.js";
 import { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
 import { framePath, leftOut } from "./dom_frames.js";
+import { fixedOutOfView, within } from "./dom_unseen.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -32,8 +33,9 @@ import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, client
  *   noPointer: the page turned the pointer off for it (shown as disabled); onHover: hidden now, shown
  *   when a pointer is over what holds it (a table row's actions; the action hovers there first);
  *   surface: a code editor's box, when el is the hidden field its keys go to (dom_editors.js)
- * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, heading: boolean,
- *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  el: the element to ask whether the text is visible (asked only when it is
+ * @typedef {{order: number, text: string, group: string, where: "in" | "above" | "below", dist: number, mark?: string,
+ *   el?: Element, dy?: number, parts?: Part[]}} TextBlock  mark: what the line starts with — a heading's
+ *   level (`# `, `## `…), a list item's `- ` — or "" (none); el: the element to ask whether the text is visible (asked only when it is
  *   rendered); dy: the offset of el's frame in the top page; parts: a run of text and inline controls, in reading order
  * @typedef {{s: string, el: Element, hover?: boolean} | Entry | string} Part  words (el: the element they are in, asked whether it
  *   is visible when they are shown; hover: shown with controls a pointer over their row shows), an
@@ -194,18 +196,54 @@ function sameControl(el, role, box, outer, dx, dy) {
 
 const NON_SPACE = /\S/;
 const HEADING = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+const LIST_ITEM = "- ";
+
+/**
+ * What a block's lines start with, as a person sees it: a heading's level (`#` for h1, `##` for
+ * h2…; role=heading by its aria-level, 2 unless said), a list item's bullet, else "".
+ * @param {Element} el @param {string} tag @param {string | null} role
+ */
+function blockMark(el, tag, role) {
+  if (HEADING.has(tag)) return "#".repeat(Number(tag[1])) + " ";
+  if (role === "heading") return "#".repeat(Math.min(6, Math.max(1, Number(attr(el, "aria-level")) || 2))) + " ";
+  if (role === "listitem" || (tag === "li" && !role)) return LIST_ITEM;
+  return "";
+}
+
+/**
+ * A link inside a tree item is where the page acts; the item only holds it (a namespace tree's
+ * page, a feed tree's feed). The item's line moves to the link ("move"), or, for an item that opens
+ * and closes, the link is listed beside it ("beside"); the parts of the item's own row are the item
+ * ("row"); "" for anything else.
+ * @param {Element} el @param {Element} outer
+ */
+function treeLink(el, outer) {
+  if (attr(outer, "role") !== "treeitem") return "";
+  if (tagOf(el) !== "a" || !hasAttr(el, "href")) return isContainer(el) && ownRow(el, outer) ? "row" : ""; // (a checkbox in the row is one of its own)
+  return hasAttr(outer, "aria-expanded") ? "beside" : "move";
+}
+
+/**
+ * Whether el is part of a tree item's own row (its expander, icon and label: a toolkit's tree
+ * draws them in a row of clickable parts), not of the items nested in its group.
+ * @param {Element} el @param {Element} item
+ */
+function ownRow(el, item) {
+  for (let p = parentElOf(el); p && p !== item; p = parentElOf(p)) if (attr(p, "role") === "group") return false;
+  return true;
+}
 
 /** A text block whose `text` (normalised) is computed on first read (a getter on the prototype keeps
  * the objects cheap to make). */
 class LazyText {
   /**
-   * @param {string} raw @param {number} order @param {string} group @param {boolean} heading @param {Element} el
+   * @param {string} raw @param {number} order @param {string} group @param {string} mark see TextBlock @param {Element} el
    * @param {number} dy the offset of el's frame in the top page (to place it, see placeTexts)
    */
-  constructor(raw, order, group, heading, el, dy) {
+  constructor(raw, order, group, mark, el, dy) {
     this.raw = raw; this.order = order; this.group = group;
     /** @type {"in" | "above" | "below"} */ this.where = "in";
-    this.dist = 0; this.heading = heading; this.el = el; this.dy = dy;
+    this.dist = 0; this.mark = mark; this.el = el; this.dy = dy;
     /** @type {string | null} */ this.normed = null;
   }
 
@@ -223,7 +261,7 @@ class LazyRow extends LazyText {
    * @param {string[] | null} heads the table's column headers (null: a layout table; [] for its header row)
    */
   constructor(order, group, el, dy, heads) {
-    super("", order, group, false, el, dy);
+    super("", order, group, "", el, dy);
     this.heads = heads;
   }
 
@@ -245,9 +283,9 @@ class LazyRow extends LazyText {
 
 /** A run of text and inline controls (see runs): its plain words on read; the rendering shows it with its controls in place. */
 class FlowText extends LazyText {
-  /** @param {Flow} flow @param {string} group @param {boolean} heading @param {Element} el @param {number} dy */
-  constructor(flow, group, heading, el, dy) {
-    super("", flow.order, group, heading, el, dy);
+  /** @param {Flow} flow @param {string} group @param {string} mark see TextBlock @param {Element} el @param {number} dy */
+  constructor(flow, group, mark, el, dy) {
+    super("", flow.order, group, mark, el, dy);
     /** @type {Part[]} */ this.parts = flow.parts;
   }
 
@@ -517,6 +555,9 @@ class ScanPass {
   constructor(reg, doc) {
     this.reg = reg;
     this.vh = /** @type {Window} */ (doc.defaultView).innerHeight;
+    /** @type {Map<Element, boolean>} whether what an element is placed in is fixed to the window (fixedOutOfView) */
+    this.fixedMemo = new Map();
+    /** @type {((el: Element) => boolean) | null} */ this.underWords = null;
     /** @type {Entry[]} */ this.entries = [];
     /** @type {TextBlock[]} */ this.texts = [];
     /** @type {RemoteFrame[]} */ this.remoteFrames = [];
@@ -675,7 +716,7 @@ class ScanPass {
     else if (flow) this.inlineChildren(el, tag, g, dx, dy, ptr, scope, childHide, around, flow);
     else if ((tag === "tr" || role === "row") && (table = this.dataTable(el))) {
       if (!this.joined.has(el)) this.rowLine(el, table, g, dx, dy, ptr, scope, childHide, around);
-    } else this.runs(el, g, dx, dy, ptr, scope, childHide, around, HEADING.has(tag) || role === "heading");
+    } else this.runs(el, g, dx, dy, ptr, scope, childHide, around, blockMark(el, tag, role));
     // Slotted light-DOM children render through the shadow root's slots, and were visited above
     // as ordinary children: no second pass needed.
   }
@@ -750,11 +791,23 @@ class ScanPass {
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
     // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
     // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
-    if (place !== "no size" && (r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) {
+    // So is one in a panel fixed to the window and placed outside it (a console slid below its edge).
+    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || ((r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && this.maybeFixed(el) && fixedOutOfView(el, r, this.fixedMemo)))) {
       if (!this.revealing.length) return "gone";
       place = "on hover";
     }
     return place;
+  }
+
+  /**
+   * Whether el may be in a part of the page fixed to the window: under a rule or an inline style
+   * that may place it so (the same elements whose words are confirmed seen: dom_pointer.js `words`).
+   * Asked of controls out of view only; the rest of the page is not asked its style.
+   * @param {Element} el
+   */
+  maybeFixed(el) {
+    if (!this.unseenWords.size) return false;
+    return (this.underWords ??= within(this.unseenWords))(el);
   }
 
   /**
@@ -790,11 +843,13 @@ class ScanPass {
    * @returns {Entry}
    */
   enter(el, role, box, onHover, g, dx, dy, pointer, insideInteractive, outer, flow) {
-    if (outer && sameControl(el, role, box, outer, dx, dy)) {
-      if (isContainer(outer.el) && !hasAttr(outer.el, "onclick")) {
+    const inTree = outer ? treeLink(el, outer.el) : "";
+    if (outer && (inTree === "row" || (inTree !== "beside" && sameControl(el, role, box, outer, dx, dy)))) {
+      if ((isContainer(outer.el) && !hasAttr(outer.el, "onclick") && inTree !== "row") || inTree === "move") {
         this.seen.delete(outer.id);
         outer.id = this.reg.idFor(el); outer.el = el; outer.byCursor = false;
         this.seen.add(outer.id);
+        if (inTree) outer.box = { x: box.left + dx, y: box.top + dy, w: box.width, h: box.height }; // (the item is wider than its link)
       }
       if (onHover) this.markOnHover(outer, el);
       return outer;
@@ -830,11 +885,11 @@ class ScanPass {
     try { sub = /** @type {HTMLIFrameElement} */ (el).contentDocument; } catch { sub = null; }
     const off = sub && sub.documentElement ? leftOut(sub) : null;
     if (off) {
-      this.texts.push({ order: this.order++, dist: 0, text: off, group: g, where: "in", heading: false });
+      this.texts.push({ order: this.order++, dist: 0, text: off, group: g, where: "in", mark: "" });
     } else if (sub && sub.documentElement) {
       this.framesRead.push({ path: framePath(sub.defaultView), url: String(sub.location?.href || "") });
       const fx = dx + fr.left + clientLeftOf(el), fy = dy + fr.top + clientTopOf(el);
-      this.texts.push({ order: this.order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", heading: true });
+      this.texts.push({ order: this.order++, dist: 0, text: `frame ${norm(attr(el, "title") || attr(el, "name") || attr(el, "src") || "")}`.trim(), group: g, where: "in", mark: "# " });
       const info = this.scoped(sub);
       if (sub.body && editableDoc(sub)) {
         // A rich-text editor's frame (TinyMCE, CKEditor 4, a designMode document): its whole body is
@@ -952,7 +1007,7 @@ class ScanPass {
       }
     }
     f.text = text;
-    this.endRun(f, g, false, row, dy);
+    this.endRun(f, g, "", row, dy);
   }
 
   /**
@@ -960,9 +1015,10 @@ class ScanPass {
    * block children becomes one text block (a sentence keeps its bold words and links in place);
    * block children are visited on their own.
    * @param {Element} el @param {string} g @param {number} dx @param {number} dy @param {boolean} ptr
-   * @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer @param {boolean} heading
+   * @param {ScopeInfo} scope @param {boolean} hide @param {Entry | null} outer @param {string} mark see TextBlock:
+   * a heading's mark starts each of its lines, a list item's only its first
    */
-  runs(el, g, dx, dy, ptr, scope, hide, outer, heading) {
+  runs(el, g, dx, dy, ptr, scope, hide, outer, mark) {
     const words = !isRedundantLabel(el);
     if (childCountOf(el) === 0) {
       // A leaf (most blocks): all its text is one run of its own.
@@ -971,7 +1027,7 @@ class ScanPass {
         if (NON_SPACE.test(s)) {
           const f = newFlow(this.order++);
           f.parts.push({ s, el });
-          this.texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(f, g, heading, el, dy))));
+          this.texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(f, g, mark, el, dy))));
         }
       }
       return;
@@ -991,22 +1047,23 @@ class ScanPass {
           if (!flow) { flow = newFlow(this.order++); if (!words) flow.mute = 1; }
           this.visit(c, g, dx, dy, false, ptr, scope, hide, outer, flow);
         } else {
-          if (flow) this.endRun(flow, g, heading, el, dy);
+          if (flow && this.endRun(flow, g, mark, el, dy) && mark === LIST_ITEM) mark = "";
           flow = null;
           this.visit(c, g, dx, dy, false, ptr, scope, hide, outer, null);
         }
       }
     }
-    if (flow) this.endRun(flow, g, heading, el, dy);
+    if (flow) this.endRun(flow, g, mark, el, dy);
   }
 
   /**
-   * A run ends: with words of its own it is a text block; controls alone keep lines of their own.
-   * @param {Flow} flow @param {string} g @param {boolean} heading @param {Element} el @param {number} dy
+   * A run ends: with words of its own it is a text block (returns true); controls alone keep lines
+   * of their own.
+   * @param {Flow} flow @param {string} g @param {string} mark @param {Element} el @param {number} dy
    */
-  endRun(flow, g, heading, el, dy) {
-    if (flow.text) this.texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(flow, g, heading, el, dy))));
-    else if (flow.entries) for (const p of flow.parts) if (typeof p === "object" && "id" in p) p.inline = false;
+  endRun(flow, g, mark, el, dy) {
+    if (flow.text) { this.texts.push(/** @type {TextBlock} */ (/** @type {unknown} */ (new FlowText(flow, g, mark, el, dy)))); return true; }
+    if (flow.entries) for (const p of flow.parts) if (typeof p === "object" && "id" in p) p.inline = false;
   }
 
   /**

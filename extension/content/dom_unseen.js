@@ -7,7 +7,30 @@
  * inline style that could do so (dom_pointer.js `words`), and settled by the computed style and the
  * boxes the browser drew: the page map leaves such words out (it counts them).
  */
-import { containsOf, docOf, elementsAtOf, parentElOf, rectOf, tagOf, textOf } from "./dom_native.js";
+import { containsOf, docOf, elementsAtOf, offsetParentOf, parentElOf, rectOf, tagOf, textOf } from "./dom_native.js";
+
+/**
+ * Whether a box lies wholly outside its window's view and stays there: it is in a part of the page
+ * fixed to the window (a console slid below its bottom edge, a drawer beside it), which no scrolling
+ * brings into view. Only boxes out of view are asked (their positioned ancestors: a few, memoised
+ * in `memo` by the nearest, for one scan).
+ * @param {Element} el @param {{top: number, bottom: number, left: number, right: number}} r
+ * @param {Map<Element, boolean>} [memo]
+ */
+export function fixedOutOfView(el, r, memo = new Map()) {
+  const view = docOf(el).defaultView;
+  if (!view || !(r.bottom <= 0 || r.right <= 0 || r.top >= view.innerHeight || r.left >= view.innerWidth)) return false;
+  const first = offsetParentOf(el);
+  if (!first) return view.getComputedStyle(el).position === "fixed";
+  let v = memo.get(first);
+  if (v === undefined) {
+    let last = first;
+    for (let p = offsetParentOf(first), n = 0; p && n < 30; p = offsetParentOf(p), n++) last = p;
+    v = last !== docOf(el).body && view.getComputedStyle(last).position === "fixed";
+    memo.set(first, v);
+  }
+  return v;
+}
 
 /** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
 function rgba(c) {
@@ -51,14 +74,18 @@ function wordsUnseen(el, grounds) {
   const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1);
   if (!boxes.length) return true; // no size: font-size 0, a transform to nothing
   if (boxes.every((r) => r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0)) return true; // off the page's left or top
+  if (boxes.every((r) => fixedOutOfView(el, r))) return true; // in a panel fixed outside the window
   for (const a of around(el)) {
     const s = a === el ? st : view.getComputedStyle(a);
     if (/(hidden|clip)/.test(s.overflowX + s.overflowY) || s.clip !== "auto") {
       const b = rectOf(a);
-      // A box of no size that hides what it holds — unless the words escape its clipping (placed
-      // absolutely against a box outside it, as an editor's palette inside a collapsed layout
-      // box): the browser then draws them, and hit testing finds them where they are.
-      if ((b.width < 2 || b.height < 2) && !drawnAt(el, boxes[0])) return true;
+      // A box of no size that hides what it holds, or words slid out of a box that hides what
+      // overflows it (a panel moved aside in its rail) — unless the words escape its clipping
+      // (placed absolutely against a box outside it, as an editor's palette inside a collapsed
+      // layout box): the browser then draws them, and hit testing finds them where they are.
+      const outside = b.width < 2 || b.height < 2
+        || boxes.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom);
+      if (outside && !drawnAt(el, boxes[0])) return true;
     }
     if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
   }
@@ -146,7 +173,7 @@ function coveredByBox(el) {
  * once for all their descendants).
  * @param {Set<Element>} set @returns {(el: Element) => boolean}
  */
-function within(set) {
+export function within(set) {
   /** @type {Map<Element, boolean>} */ const seen = new Map();
   /** @param {Element} el @returns {boolean} */
   const test = (el) => {

@@ -28,7 +28,9 @@ import { attr, attrNamesOf, attrsOf, childCountOf, childrenOf, clientLeftOf, cli
 /**
  * @typedef {{x: number, y: number, w: number, h: number}} Box
  * @typedef {{value?: string, option?: string, checked?: boolean, selected?: boolean, disabled?: boolean,
- *   expanded?: boolean, focused?: boolean, secret?: boolean}} ElementState  secret: a field whose
+ *   expanded?: boolean, focused?: boolean, secret?: boolean, pressed?: boolean, current?: boolean, on?: boolean,
+ *   readonly?: boolean}} ElementState  pressed, current: aria-pressed, aria-current; on: a toggle drawn
+ *   on with no markup saying so (drawnOn); readonly: a field that cannot be typed into; secret: a field whose
  *   value is a secret (dom_secret.js): its value is only ever shown as filled or empty. A select's
  *   value is the chosen option's words, as a person (and the page map) reads it; `option` its
  *   form value where that differs ("editor" behind "Editor")
@@ -202,6 +204,7 @@ export function elementState(el, pass) {
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
     if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
+    else if (tag !== "select" && inp.readOnly && inp.type !== "checkbox" && inp.type !== "radio") s.readonly = true;
   } else {
     const ac = attr(el, "aria-checked");
     if (ac !== null) s.checked = ac === "true";
@@ -213,11 +216,45 @@ export function elementState(el, pass) {
   }
   const sel = attr(el, "aria-selected");
   if (sel !== null) s.selected = sel === "true";
+  const pressed = attr(el, "aria-pressed");
+  if (pressed !== null && pressed !== "undefined") s.pressed = pressed === "true" || pressed === "mixed";
+  const current = attr(el, "aria-current");
+  if (current !== null && current !== "false" && current !== "undefined") s.current = true;
+  if (s.value !== undefined && !s.readonly && attr(el, "aria-readonly") === "true") s.readonly = true;
+  if (s.value === undefined && s.checked === undefined && s.pressed === undefined && sel === null && current === null
+    && tag !== "select" && drawnOn(el)) s.on = true;
   const exp = attr(el, "aria-expanded");
   if (exp !== null) s.expanded = exp === "true";
   if (tag === "details" || (tag === "summary" && (parentElOf(el) ? tagOf(parentElOf(el)) : undefined) === "details")) s.expanded = !!(/** @type {HTMLDetailsElement} */ (tag === "details" ? el : parentElOf(el))).open;
   if (docOf(el) && deepActiveElement(docOf(el)) === el) s.focused = true;
   return s;
+}
+
+/**
+ * A class that says a toggle is drawn on: a star filled (`starred`, `filled`), a switch lit
+ * (`is-on`, `fa-toggle-on`), an item marked (`active`, `selected`, `marked`).
+ */
+const ON_CLASS = /^(?:is-|has-|state-)?(?:on|active|starred|filled|selected|checked|pressed|toggled|marked|favou?rited|liked|pinned)$|[-_](?:on|active|starred|filled|selected|checked|pressed|toggled)$/i;
+const OFF_CLASS = /(?:^|[-_])(?:off|outlined?|empty|border|o)$/i;
+
+/** @param {Element} el */
+function classOn(el) {
+  const c = attr(el, "class");
+  if (!c) return false;
+  const words = c.split(/\s+/);
+  return words.some((w) => ON_CLASS.test(w)) && !words.some((w) => OFF_CLASS.test(w));
+}
+
+/**
+ * Whether a control without ARIA state is drawn on, as a person sees it: its class, or an icon's
+ * inside it (the first few elements), says so — a star toggle whose class flips to `starred`.
+ * @param {Element} el
+ */
+function drawnOn(el) {
+  if (classOn(el)) return true;
+  let n = 0;
+  for (let c = firstElOf(el); c && n < 4; c = nextElOf(c), n++) if (classOn(c) || (firstElOf(c) && classOn(/** @type {Element} */ (firstElOf(c))))) return true;
+  return false;
 }
 
 /** Item roles whose element often only wraps the control that acts (a menu entry around its link). */

@@ -36,7 +36,8 @@ from shared_schema.status import FINAL, TaskStatus, meaning_of
 
 from . import config, logs
 from .cli_interrupts import Interrupts
-from .browser.chromium import OWN_BROWSER_FLAGS, QUIET_FLAGS, extension_flags, find_chromium
+from .browser.chromium import (OWN_BROWSER_FLAGS, QUIET_FLAGS, extension_flags, find_chromium,
+                               parse_size, window_flags)
 from .agent.history import verdict_numbers
 from .agent.toolbox import reports
 from .endpoint import files
@@ -80,6 +81,15 @@ def _chromium_using(profile: Path) -> int | None:
     return int(pid) if "chrom" in Path(cmdline).name.lower() else None
 
 
+def desktop_size() -> tuple[int, int]:
+    """The viewport the settings ask for (`window_size`, HEYBRO_WINDOW_SIZE over the config file);
+    settings that do not load are reported by whatever reads them for the task."""
+    try:
+        return parse_size(config.load().window_size)
+    except config.ConfigError:
+        return parse_size(config.Settings().window_size)
+
+
 def claim_profile(profile: Path) -> None:
     """Makes a profile usable after any death of the run that used it before: the locks and the
     `DevToolsActivePort` a killed Chromium left are removed (the old port would be read before
@@ -96,11 +106,13 @@ def claim_profile(profile: Path) -> None:
 class LaunchedChromium:
     """Chromium with the extension and the host registered in its profile."""
 
-    def __init__(self, profile: Path | None, headless: bool) -> None:
+    def __init__(self, profile: Path | None, headless: bool,
+                 size: tuple[int, int] | None = None) -> None:
         chromium = find_chromium()
         if not chromium:
             raise RuntimeError("Chromium/Chrome not found; install it or set HEYBRO_CHROMIUM.")
         self.headless = headless
+        self.size = size or desktop_size()
         # A host announced before this launch (another browser's) is not this browser's.
         self.host_before = int((files.read() or {}).get("pid", 0))
         self.tmp = None if profile else Path(tempfile.mkdtemp(prefix="heybro-run-"))
@@ -110,7 +122,7 @@ class LaunchedChromium:
         launcher = registration.write_launcher()
         registration.register(browser_dirs.custom_profile(self.profile), launcher, [EXTENSION_ID])
         cmd = [chromium, *QUIET_FLAGS, *OWN_BROWSER_FLAGS, *extension_flags(),
-               f"--user-data-dir={self.profile}"]
+               *window_flags(self.size), f"--user-data-dir={self.profile}"]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--no-sandbox")
         if headless:
@@ -143,12 +155,41 @@ class LaunchedChromium:
                                                "params": {"url": PANEL_URL}}))
                     reply = json.loads(await cdp.recv())
                     if "error" not in reply:
+                        with contextlib.suppress(Exception):
+                            await self._fit_viewport(cdp, reply["result"]["targetId"])
                         return
                     last = RuntimeError(str(reply["error"]))
             except OSError as err:
                 last = err
             await asyncio.sleep(0.2)
         raise RuntimeError(f"Could not open heybro's panel in Chromium ({last}).")
+
+    async def _fit_viewport(self, cdp: Any, target: str) -> None:
+        """The window's tabs and toolbar (drawn or, headless, only reckoned) take part of
+        `--window-size`: the window grows by what they take, measured on the panel's tab, so the
+        page gets the viewport asked for."""
+        asked = iter(range(2, 100))
+
+        async def call(method: str, params: dict[str, Any], session: str | None = None) -> Any:
+            n = next(asked)
+            await cdp.send(json.dumps({"id": n, "method": method, "params": params}
+                                      | ({"sessionId": session} if session else {})))
+            while (reply := json.loads(await asyncio.wait_for(cdp.recv(), 5))).get("id") != n:
+                pass
+            return reply["result"]
+
+        window = await call("Browser.getWindowForTarget", {"targetId": target})
+        session = (await call("Target.attachToTarget", {"targetId": target,
+                                                        "flatten": True}))["sessionId"]
+        seen = await call("Runtime.evaluate", {"expression": "[innerWidth, innerHeight]",
+                                               "returnByValue": True}, session)
+        width, height = seen["result"]["value"]
+        bounds = window["bounds"]
+        if (width, height) != self.size:
+            await call("Browser.setWindowBounds", {"windowId": window["windowId"], "bounds": {
+                "width": bounds["width"] + self.size[0] - width,
+                "height": bounds["height"] + self.size[1] - height}})
+        await call("Target.detachFromTarget", {"sessionId": session})
 
     async def endpoint(self, timeout: float = 45) -> dict[str, Any]:
         deadline = time.monotonic() + timeout

@@ -75,6 +75,10 @@ class Settings(BaseModel):
     sites: SiteRules = Field(default_factory=SiteRules, description="Where heybro may work: sites "
                              "it never touches, asks first about, or may always use "
                              "(shared_schema/sites.py).")
+    window_size: str = Field("1280x800", pattern=r"^[1-9][0-9]{2,4}x[1-9][0-9]{2,4}$",
+                             description="The viewport (width x height) of the browser heybro "
+                             "starts for itself (`heybro run`, routines, `heybro mcp`), headless "
+                             "or not: pages are laid out as a person at a desktop sees them.")
     limits: Limits = Field(default_factory=Limits)
     tools: ToolSettings = Field(default_factory=ToolSettings, description="Host tools: see "
                                 "heybro.tools.settings.")
@@ -122,7 +126,8 @@ ENV_FIELDS = {"HEYBRO_LLM_BASE_URL": "base_url", "HEYBRO_MODEL": "model",
               "HEYBRO_LLM_RETRIES": "retries", "HEYBRO_CONFIDENCE": "confidence_threshold",
               "HEYBRO_RETRY_BASE": "retry_base_s",
               "HEYBRO_LLM_RATE_LIMIT_RETRIES": "rate_limit_retries",
-              "HEYBRO_LLM_RETRY_AFTER_MAX": "retry_after_max_s"}
+              "HEYBRO_LLM_RETRY_AFTER_MAX": "retry_after_max_s",
+              "HEYBRO_WINDOW_SIZE": "window_size"}
 ENV_LIMITS = {"HEYBRO_MAX_STEPS": "max_steps", "HEYBRO_MAX_LLM_CALLS": "max_llm_calls",
               "HEYBRO_MAX_RETRIES": "max_retries", "HEYBRO_MAX_FAILURES": "max_failures",
               "HEYBRO_MAX_REPAIRS": "max_repairs", "HEYBRO_MAX_REPLANS": "max_replans",

@@ -72,8 +72,8 @@ def no_effect(tool: RoleTool, result: Any, before: Snapshot | None, element_id: 
 
 
 def _state(state: Any) -> dict[str, Any]:
-    """A control's state as a press may change it (checked, expanded, selected, its value)."""
-    keys = ("checked", "expanded", "selected", "pressed", "value", "option", "open")
+    """A control's state as a press may change it (checked, pressed, drawn on, its value…)."""
+    keys = ("checked", "expanded", "selected", "pressed", "current", "on", "value", "option", "open")
     return {k: state.get(k) if isinstance(state, dict) else None for k in keys}
 
 

@@ -40,6 +40,24 @@ QUIET_FLAGS = [
 OWN_BROWSER_FLAGS = ["--silent-debugger-extension-api"]
 
 
+# The viewport of the Chromium heybro starts for itself, headless or not: a desktop's. Narrower,
+# applications fold their menus behind a button and lay their navigation over the content, and
+# the page map shows a phone's page to a model acting for a person at a desktop.
+DESKTOP_SIZE = (1280, 800)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """`"1280x800"` as (width, height)."""
+    width, _, height = text.lower().partition("x")
+    return int(width), int(height)
+
+
+def window_flags(size: tuple[int, int]) -> list[str]:
+    """The window; its tabs and toolbar (reckoned even headless) are added once the browser is up
+    (`LaunchedChromium`), as only then can they be measured."""
+    return [f"--window-size={size[0]},{size[1]}"]
+
+
 def find_chromium() -> str | None:
     env = os.environ.get("HEYBRO_CHROMIUM")
     if env:

@@ -1,0 +1,42 @@
+"""What nobody sees is not on the page map: a panel fixed outside the window (a console slid below
+its edge), a drawer placed off the page or slid out of the rail that clips it, a panel folded to no
+height or not displayed — with their controls and words; brought into view, they are listed. A
+cover fading in, or a panel sliding over the page, is judged where it stops."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.dom_rig import browser, find_id, ok, open_page, page, site  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+def test_collapsed_and_off_screen_panels_are_left_out_until_shown(browser, page, site):
+    open_page(page, site + "/panels.html")
+    obs = ok(browser, "observe")
+    text = obs["text"]
+    assert "Run query" in text and "1 row inserted" in text
+    assert "Rail words" in text
+    for unseen in ("Query failed", "Clear console", "Drawer", "Folded", "Gone action", "Slid"):
+        assert unseen not in text, unseen
+    ok(browser, "click", {"element_id": find_id(obs, "Show console")})
+    text = ok(browser, "observe")["text"]
+    assert "Query failed: syntax error" in text and "button Clear console" in text
+
+
+def test_a_cover_is_judged_after_its_transition(browser, page, site):
+    open_page(page, site + "/panels.html")
+    obs = ok(browser, "observe")
+    ok(browser, "click", {"element_id": find_id(obs, "Dim")})
+    text = ok(browser, "observe")["text"]
+    assert "Under a cover (div#shade)" in text and "button Run query" not in text
+
+
+def test_a_panel_sliding_over_the_page_is_judged_where_it_stops(browser, page, site):
+    open_page(page, site + "/panels.html")
+    obs = ok(browser, "observe")
+    assert "button Export" in obs["text"] and "Close menu" not in obs["text"]
+    ok(browser, "click", {"element_id": find_id(obs, "Open menu")})
+    text = ok(browser, "observe")["text"]
+    assert "button Close menu" in text and "Export" not in text and "Under a cover (div#menu " in text

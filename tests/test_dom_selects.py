@@ -1,0 +1,42 @@
+"""`select` on the selects widget toolkits draw (a dijit-like listbox table whose menu is made when
+opened, a Select2-like combobox, an MUI-like one that opens on the press and renders a moment later,
+a jQuery UI-like one owning a hidden menu, an Ant Design-like search field with a 0×0 copy of its
+options for screen readers) picks the option by the words it shows; an option that is
+not there fails with the options that are, for a native select too."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.dom_rig import browser, error, find_id, ok, open_page, page, site  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("name, option, out", [
+    ("Feed", "All articles", "feed-out"),
+    ("Sort", "Most read", "sort-out"),
+    ("Country", "Japan", "country-out"),
+    ("Size", "L", "size-out"),
+    ("City", "Lyon", "city-out"),
+    ("Plan", "Team", None),
+])
+def test_a_toolkit_select_is_opened_and_its_shown_option_chosen(browser, page, site, name, option, out):
+    open_page(page, site + "/toolkit_selects.html")
+    obs = ok(browser, "observe")
+    r = ok(browser, "select", {"element_id": find_id(obs, name), "value": option})
+    assert r["selected"]["label"] == option
+    if out:
+        assert page.text_content(f"#{out}") == option
+    else:
+        assert page.evaluate("document.getElementById('plan').value") == option
+
+
+def test_a_missing_option_is_refused_with_the_options_there(browser, page, site):
+    open_page(page, site + "/toolkit_selects.html")
+    obs = ok(browser, "observe")
+    err = error(browser, "select", {"element_id": find_id(obs, "Feed"), "value": "Unread"})
+    assert err["code"] == "not_found"
+    assert 'No option "Unread"; options: All articles, Fresh articles, Starred articles' in err["message"]
+    err = error(browser, "select", {"element_id": find_id(obs, "Plan"), "value": "Gold"})
+    assert 'No option "Gold"; options: Free, Team, Enterprise' in err["message"]
