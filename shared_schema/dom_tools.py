@@ -159,9 +159,17 @@ class PointTarget(ElementTarget, Aim):
 
 
 class Drag(PointTarget):
-    # An element dragged onto another (at a point of it: `x`, `y`).
+    # An element dragged onto another (at a point of it: `x`, `y`), taken at a point of its own
+    # across it (`from_x`, at its middle height: a node's output port at its right edge, 1).
     to_element_id: str = Field(min_length=1)
     to_signature: SkipJsonSchema[Signature | None] = None  # (the host adds it, for re-finding)
+    from_x: float | None = None  # (bounds checked below: the prompt says them in click's words)
+
+    @model_validator(mode="after")
+    def _from_x(self) -> Drag:
+        if self.from_x is not None and not 0 <= self.from_x <= 1:
+            raise ValueError("from_x is a fraction of the element's width, from 0 to 1")
+        return self
 
 
 class SelectText(ElementTarget):
@@ -473,11 +481,11 @@ RIGHT_CLICK = PageTool("right_click", PointTarget, "Right-click an element.",
                        wire_doc="Right-click an element: the page's own context menu (the "
                        "browser's menu is never opened; the browser's own press when the page "
                        "ignores script events; refused when covered)." + _ELEMENT_DOC)
-DRAG = PageTool("drag", Drag, "Drag an element onto another (x,y: where).", ActionResult,
+DRAG = PageTool("drag", Drag, "Drag an element onto another.", ActionResult,
                 effects=RISKY, risk="press", settle="async", expect=True, playwright="drag_to",
                 wire_doc="Drag an element onto another (`to_element_id`, at a point of it when "
-                "`x`, `y` are given) with the browser's own pointer: HTML5 drag and drop and "
-                "pointer-driven sortables alike; what the drop lands on is judged as a press. "
+                "`x`, `y` are given; taken at `from_x` across its own box, at its middle height) "
+                "with the browser's own pointer: HTML5 drag and drop and pointer-driven sortables alike; what the drop lands on is judged as a press. "
                 "Both must show in one view." + _ELEMENT_DOC)
 SELECT_TEXT = PageTool("select_text", SelectText, "Select words in an element.", SelectTextResult,
                        effects=TOUCHES, expect=True, playwright="select_text",

@@ -430,7 +430,7 @@ export default /** @type {any} */ ({
       }
     },
     "drag": {
-      "doc": "Drag an element onto another (`to_element_id`, at a point of it when `x`, `y` are given) with the browser's own pointer: HTML5 drag and drop and pointer-driven sortables alike; what the drop lands on is judged as a press. Both must show in one view. Pass the element_id from observe and its signature (used if the id is gone).",
+      "doc": "Drag an element onto another (`to_element_id`, at a point of it when `x`, `y` are given; taken at `from_x` across its own box, at its middle height) with the browser's own pointer: HTML5 drag and drop and pointer-driven sortables alike; what the drop lands on is judged as a press. Both must show in one view. Pass the element_id from observe and its signature (used if the id is gone).",
       "args": {
         "$ref": "#/$defs/DragArgs"
       },
@@ -2114,6 +2114,18 @@ export default /** @type {any} */ ({
           ],
           "default": null,
           "title": "To Signature"
+        },
+        "from_x": {
+          "anyOf": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "default": null,
+          "title": "From X"
         }
       },
       "required": [

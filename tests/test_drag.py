@@ -5,6 +5,7 @@ re-found by its signature too."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -52,6 +53,23 @@ def test_a_row_of_a_pointer_driven_sortable_list_is_moved_above_another(
 
 
 @pytest.mark.browser
+def test_a_wire_is_drawn_between_the_nodes_of_an_svg_drawing(browser: ExtBrowser, page: Any, site: str) -> None:
+    """A drawing's parts a person operates (a group whose shape has a move cursor, with its own
+    label) are controls of the map, named by their words; their shapes and ports are not. A drag
+    taken at the node's right edge (its output port) onto the other's left edge joins them."""
+    open_page(page, site + "/drag_flow.html")
+    obs = ok(browser, "observe")
+    text = obs["text"]
+    assert re.search(r"^\[e\d+\] clickable Read sensor$", text, re.M), text
+    assert re.search(r"^\[e\d+\] clickable Log reading$", text, re.M), text
+    assert "crosshair" not in text and text.count("clickable") <= 3, text  # (the workspace, and the two nodes)
+    r = ok(browser, "drag", {"element_id": find_id(obs, "Read sensor"), "from_x": 0.98,
+                             "to_element_id": find_id(obs, "Log reading"), "x": 0.02, "y": 0.5})
+    assert r["input"] == "trusted"
+    assert (page.text_content("#wires"), page.text_content("#moved")) == ("n1>n2 ", "0")
+
+
+@pytest.mark.browser
 def test_without_the_browser_s_own_input_the_script_s_drag_events_move_the_card(
         browser: ExtBrowser, page: Any, site: str) -> None:
     open_page(page, site + "/drag_boards.html")
@@ -70,7 +88,7 @@ def test_the_worker_is_offered_drag_and_the_drop_target_goes_with_its_signature(
     tool = {t.name: t for t in ROLE_TOOLS["worker"]}["drag"]
     assert tool.kind == "browser" and tool.effects.held_on_repeat
     assert set(tool.args.model_fields) - {"to_signature"} == {"element_id", "to_element_id", "x",
-                                                              "y", "expect"}
+                                                              "y", "from_x", "expect"}
     assert "to_signature" not in tool.schema()["properties"]
     assert tool.wire is not None
 

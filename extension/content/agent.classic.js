@@ -2462,7 +2462,7 @@ const { editorSurfaces } = __dom_editors;
 const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
 const { framePath, leftOut } = __dom_frames;
 const { fixedOutOfView, within } = __dom_unseen;
-const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
+const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, isSvg, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {import("./signature.js").Signature} Signature
@@ -2584,6 +2584,27 @@ function newFlow(order) { return { order, parts: [], text: false, after: false, 
 function ownWords(el) {
   for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) if (nodeTypeOf(n) === 3 && NON_SPACE.test(/** @type {string} */ (nodeValueOf(n)))) return true;
   return false;
+}
+
+/**
+ * The parts of an SVG drawing a person operates, each named by its own words: for each shape drawn
+ * with a hand cursor, the nearest group around it (three levels at most) that holds words — unless
+ * it holds another such part (the drawing's layer of all its nodes). A shape without words of its
+ * own nearby (a node's port, its button) goes with the part around it.
+ * @param {Element} svg @param {((e: Element) => boolean) | null} ptr @returns {Element[]}
+ */
+function svgParts(svg, ptr) {
+  if (!ptr) return [];
+  /** @type {Set<Element>} */ const found = new Set();
+  for (const shape of Array.from(qsa(svg, "rect, path, circle, ellipse, polygon, image"))) {
+    if (!ptr(shape)) continue;
+    let at = parentElOf(shape);
+    for (let i = 0; at && at !== svg && i < 3; i++, at = parentElOf(at)) {
+      if (tagOf(at) === "g" && NON_SPACE.test(textOf(at) || "")) { found.add(at); break; }
+    }
+  }
+  const all = Array.from(found);
+  return all.filter((p) => !all.some((q) => q !== p && containsOf(p, q)));
 }
 
 /**
@@ -3116,7 +3137,8 @@ class ScanPass {
     const ptrTest = scope.ptr;
     // Inside a container clickable by its cursor, a part the style sheets give a pointer of its own
     // (the trash icon in an inbox row) is a control of its own; inside a real control it is not.
-    const ownRule = !!ptrTest && scope.ptrOwn && !!outer && isContainer(outer.el); // (no pointer rule in the scope: none of its own)
+    // (A drawing's part, a flow editor's node, is one control: the shapes it is drawn with are not.)
+    const ownRule = !!ptrTest && scope.ptrOwn && !!outer && isContainer(outer.el) && !isSvg(outer.el); // (no pointer rule in the scope: none of its own)
     const pointer = (!insideInteractive || ownRule) && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
     if (this.editors.size && !insideInteractive && this.editorBox(el, group, dx, dy)) return;
@@ -3126,6 +3148,9 @@ class ScanPass {
     if (tag === "svg") {
       // A drawing: its shapes are no controls, but a link in it (a chart's) is one.
       for (const a of Array.from(qsa(el, "a"))) this.visit(a, g, dx, dy, insideInteractive, parentPointer, scope, hide, outer, null);
+      // So is a part a person operates with the pointer, named by its own words (a flow editor's
+      // node: a group whose shape is drawn with a move cursor, holding its label).
+      for (const part of svgParts(el, ptrTest)) { this.parts.add(part); this.visit(part, g, dx, dy, insideInteractive, false, scope, hide, outer, null); }
       return;
     }
     let interactive = this.isControl(el, tag, attrs, pointer, parentPointer, ownRule);
@@ -7185,10 +7210,11 @@ function rightClickOn(el, opts = {}) {
  * follows them), the HTML5 drag's events when the element is draggable (the drop only where the
  * page's dragover said it takes it), and the release there.
  * @param {Element} el @param {Element} to @param {import("./dom_roots.js").Aim | null} aim
+ * @param {import("./dom_roots.js").Aim | null} [grab] where the element is taken (default: its middle)
  */
-function dragOnto(el, to, aim) {
+function dragOnto(el, to, aim, grab) {
   const view = docOf(el).defaultView;
-  const from = pointerHit(el), at = pointerHit(to, aim);
+  const from = pointerHit(el, grab), at = pointerHit(to, aim);
   const data = new (view?.DataTransfer || DataTransfer)();
   /** @param {Element} t @param {string} type @param {Point} p */
   const drag = (t, type, p) => dispatchOf(t, new (view?.DragEvent || DragEvent)(type, { bubbles: true, cancelable: true, composed: true, clientX: p.x, clientY: p.y, dataTransfer: data }));
@@ -9938,14 +9964,17 @@ const { dragOnto } = __dom_input;
 const { aimOf } = __dom_roots;
 const { pointerPoint } = __dom_trusted;
 
+/** Where the element is taken (`from_x`: a fraction of its width, at its middle height), or null. @param {any} args */
+const grabOf = (args) => typeof args.from_x === "number" ? { x: args.from_x, y: 0.5 } : null;
+
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "drag",
   needs: { page: { element: "required", enabled: true, hit: true, to: "required" } },
   // Where the browser's input cannot be used: the events a drag brings, dispatched by script.
-  run: (el, args) => { dragOnto(/** @type {Element} */ (el), args.to, aimOf(args)); return {}; },
+  run: (el, args) => { dragOnto(/** @type {Element} */ (el), args.to, aimOf(args), grabOf(args)); return {}; },
   // A drag is the browser's own press, moves and release (HTML5 drag and drop answers no other).
-  trusted: { steps: (args, el) => [{ type: "drag", from: pointerPoint(el), to: pointerPoint(args.to, aimOf(args)) }], first: () => true, pointer: true },
+  trusted: { steps: (args, el) => [{ type: "drag", from: pointerPoint(el, grabOf(args)), to: pointerPoint(args.to, aimOf(args)) }], first: () => true, pointer: true },
 };
 return { action };
 })();

@@ -103,10 +103,11 @@ export function rightClickOn(el, opts = {}) {
  * follows them), the HTML5 drag's events when the element is draggable (the drop only where the
  * page's dragover said it takes it), and the release there.
  * @param {Element} el @param {Element} to @param {import("./dom_roots.js").Aim | null} aim
+ * @param {import("./dom_roots.js").Aim | null} [grab] where the element is taken (default: its middle)
  */
-export function dragOnto(el, to, aim) {
+export function dragOnto(el, to, aim, grab) {
   const view = docOf(el).defaultView;
-  const from = pointerHit(el), at = pointerHit(to, aim);
+  const from = pointerHit(el, grab), at = pointerHit(to, aim);
   const data = new (view?.DataTransfer || DataTransfer)();
   /** @param {Element} t @param {string} type @param {Point} p */
   const drag = (t, type, p) => dispatchOf(t, new (view?.DragEvent || DragEvent)(type, { bubbles: true, cancelable: true, composed: true, clientX: p.x, clientY: p.y, dataTransfer: data }));

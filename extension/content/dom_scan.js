@@ -18,7 +18,7 @@ import { editorSurfaces } from "./dom_editors.js";
 import { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
 import { framePath, leftOut } from "./dom_frames.js";
 import { fixedOutOfView, within } from "./dom_unseen.js";
-import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, isSvg, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./signature.js").Signature} Signature
@@ -140,6 +140,27 @@ function newFlow(order) { return { order, parts: [], text: false, after: false, 
 function ownWords(el) {
   for (let n = firstChildOf(el); n; n = nextSiblingOf(n)) if (nodeTypeOf(n) === 3 && NON_SPACE.test(/** @type {string} */ (nodeValueOf(n)))) return true;
   return false;
+}
+
+/**
+ * The parts of an SVG drawing a person operates, each named by its own words: for each shape drawn
+ * with a hand cursor, the nearest group around it (three levels at most) that holds words — unless
+ * it holds another such part (the drawing's layer of all its nodes). A shape without words of its
+ * own nearby (a node's port, its button) goes with the part around it.
+ * @param {Element} svg @param {((e: Element) => boolean) | null} ptr @returns {Element[]}
+ */
+function svgParts(svg, ptr) {
+  if (!ptr) return [];
+  /** @type {Set<Element>} */ const found = new Set();
+  for (const shape of Array.from(qsa(svg, "rect, path, circle, ellipse, polygon, image"))) {
+    if (!ptr(shape)) continue;
+    let at = parentElOf(shape);
+    for (let i = 0; at && at !== svg && i < 3; i++, at = parentElOf(at)) {
+      if (tagOf(at) === "g" && NON_SPACE.test(textOf(at) || "")) { found.add(at); break; }
+    }
+  }
+  const all = Array.from(found);
+  return all.filter((p) => !all.some((q) => q !== p && containsOf(p, q)));
 }
 
 /**
@@ -672,7 +693,8 @@ class ScanPass {
     const ptrTest = scope.ptr;
     // Inside a container clickable by its cursor, a part the style sheets give a pointer of its own
     // (the trash icon in an inbox row) is a control of its own; inside a real control it is not.
-    const ownRule = !!ptrTest && scope.ptrOwn && !!outer && isContainer(outer.el); // (no pointer rule in the scope: none of its own)
+    // (A drawing's part, a flow editor's node, is one control: the shapes it is drawn with are not.)
+    const ownRule = !!ptrTest && scope.ptrOwn && !!outer && isContainer(outer.el) && !isSvg(outer.el); // (no pointer rule in the scope: none of its own)
     const pointer = (!insideInteractive || ownRule) && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
     if (this.editors.size && !insideInteractive && this.editorBox(el, group, dx, dy)) return;
@@ -682,6 +704,9 @@ class ScanPass {
     if (tag === "svg") {
       // A drawing: its shapes are no controls, but a link in it (a chart's) is one.
       for (const a of Array.from(qsa(el, "a"))) this.visit(a, g, dx, dy, insideInteractive, parentPointer, scope, hide, outer, null);
+      // So is a part a person operates with the pointer, named by its own words (a flow editor's
+      // node: a group whose shape is drawn with a move cursor, holding its label).
+      for (const part of svgParts(el, ptrTest)) { this.parts.add(part); this.visit(part, g, dx, dy, insideInteractive, false, scope, hide, outer, null); }
       return;
     }
     let interactive = this.isControl(el, tag, attrs, pointer, parentPointer, ownRule);

@@ -1,6 +1,7 @@
 """Tasks on Node-RED (the flow editor): add a flow and name it, type into the code editor a flow's
-description is written in, delete a flow, answer what a flow is for, and drag a node from the
-palette onto the flow — each checked in the flows the runtime
+description is written in, delete a flow, answer what a flow is for, drag a node from the
+palette onto the flow, wire one node to another (a drag from its output port) and rename a node in
+the edit tray a double click on it opens — each checked in the flows the runtime
 deployed (its admin API).
 
 The code editor is Monaco unless Node-RED was started with HEYBRO_NODERED_EDITOR=ace: the editor
@@ -159,11 +160,10 @@ def _drag_inject(_: NodeRed) -> dict[str, list[Any]]:
     return {
         "scheduler": one_subtask("Add an inject node to the Order Processing flow and deploy"),
         "worker": [
-            # The editor loads the flows after the page: wait for the flow's nodes to be drawn.
-            lambda b: call("wait", seconds=0.1) if "New order" in page_of(b) else stay(call("wait", seconds=1)),
+            _drawn("New order"),
             # The palette item (drawn with a move cursor) is dragged onto the workspace, the flow's
-            # SVG drawing, which the map lists as one clickable named by the nodes' labels: dropped
-            # low on it, below the flow's nodes.
+            # SVG drawing, which the map lists as a clickable named by the nodes' labels (before
+            # each node, a clickable of its own): dropped low on it, below the flow's nodes.
             lambda b: call("drag", element_id=find_id(b, "clickable inject", within="filter nodes"),
                            to_element_id=find_id(b, "New order"), x=0.5, y=0.85),
             lambda b: call("click", element_id=find_id(b, 'link "Deploy"'), expect=DEPLOYED),
@@ -183,6 +183,61 @@ def _drag_inject_check(app: NodeRed, run: Any) -> None:
     assert len(new) == 1 and len(now) == len(run.before) + 1, (run.before, now)
 
 
+def _drawn(words: str) -> Any:
+    """The editor loads the flows after the page: wait for the flow's nodes to be drawn."""
+    return lambda b: call("wait", seconds=0.1) if words in page_of(b) else stay(call("wait", seconds=1))
+
+
+def _wire(_: NodeRed) -> dict[str, list[Any]]:
+    return {
+        "scheduler": one_subtask("Wire Check stock to Remember order and deploy"),
+        "worker": [
+            _drawn("Remember order"),
+            # A node of the flow is a control of the map, named by its label: a wire is drawn from
+            # its output port (its right edge) onto the other node's input port (its left edge).
+            lambda b: call("drag", element_id=find_id(b, "clickable Check stock"), from_x=0.98,
+                           to_element_id=find_id(b, "clickable Remember order"), x=0.02, y=0.5),
+            lambda b: call("click", element_id=find_id(b, 'link "Deploy"'), expect=DEPLOYED),
+            done("Check stock is wired to Remember order and deployed"),
+        ],
+        "verifier": verified("A wire joins Check stock to Remember order, deployed"),
+    }
+
+
+def _wires_of(app: NodeRed, name: str) -> list[list[str]]:
+    return app.nodes(name=name)[0]["wires"]
+
+
+def _wire_check(app: NodeRed, run: Any) -> None:
+    (remember,) = app.nodes(name="Remember order")
+    wires = _wires_of(app, "Check stock")
+    assert sorted(wires[0]) == sorted([*run.before[0], remember["id"]]), (run.before, wires)
+
+
+def _rename_node(_: NodeRed) -> dict[str, list[Any]]:
+    return {
+        "scheduler": one_subtask("Rename the Stock levels node to Stock report and deploy"),
+        "worker": [
+            _drawn("Stock levels"),
+            # A double click on a node opens its edit tray.
+            lambda b: call("double_click", element_id=find_id(b, "clickable Stock levels"),
+                           expect="text:Edit debug node"),
+            lambda b: calls(("fill", {"element_id": find_id(b, 'textbox "Name"', within="Edit debug node"),
+                                      "value": "Stock report"}),
+                            ("click", {"element_id": find_id(b, 'button "Done"', within="Edit debug node")})),
+            lambda b: call("click", element_id=find_id(b, 'link "Deploy"'), expect=DEPLOYED),
+            done("The Stock levels node is renamed Stock report and deployed"),
+        ],
+        "verifier": verified("The node shows Stock report and the flow is deployed"),
+    }
+
+
+def _rename_node_check(app: NodeRed, run: Any) -> None:
+    assert not app.nodes(name="Stock levels"), app.nodes("debug")
+    (node,) = app.nodes("debug", name="Stock report")
+    assert node["id"] == run.before and node["z"] == app.tabs()["Order Processing"], (run.before, node)
+
+
 TASKS = [
     CorpusTask("nodered", "adds a flow and names it", "Add a new flow called Kitchen Alerts and deploy it",
                "/", _add_flow, _add_flow_check, kind="create", before=_tab_labels),
@@ -196,4 +251,11 @@ TASKS = [
     CorpusTask("nodered", "drags an inject node from the palette onto the flow",
                "Add an inject node to the Order Processing flow and deploy",
                "/", _drag_inject, _drag_inject_check, kind="create", before=_injects),
+    CorpusTask("nodered", "wires one node to another by dragging from its output port",
+               "Wire Check stock to Remember order and deploy",
+               "/", _wire, _wire_check, kind="edit", before=lambda app: _wires_of(app, "Check stock")),
+    CorpusTask("nodered", "renames a node in the edit tray a double click opens",
+               "Rename the Stock levels node to Stock report and deploy",
+               "/", _rename_node, _rename_node_check, kind="edit",
+               before=lambda app: app.nodes(name="Stock levels")[0]["id"]),
 ]
