@@ -55,6 +55,14 @@ def test_icon_font_ligatures_are_not_words(text):
     _line(text, 'button ~"delete forever"')
 
 
+def test_a_button_inside_a_label_is_named_by_it(text):
+    _line(text, "switch Email( (checked|on))?")
+
+
+def test_a_date_beside_a_tick_box_is_no_name_for_it(text):
+    assert not re.search(r"checkbox ~?\"?2024-03-01", text), text
+
+
 def test_no_name_is_said_twice(text):
     _line(text, 'combobox Number of rows: ="25" options: 25\\|50')
     assert "Number of rows: Number of rows:" not in text

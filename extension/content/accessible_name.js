@@ -212,7 +212,7 @@ function readVisibleText(el) {
   if (isIconLigature(el)) return "";
   let raw = textOf(el) || "";
   // (Long text past the laid-out walk: its icon words still are none.)
-  if ((!childCountOf(el) || raw.length > 400 || byTagOf(el, "*").length > LAID_OUT_MAX) && qs(el, ICON_FONTS)) raw = textWithoutIcons(el);
+  if (childCountOf(el) && (raw.length > 400 || byTagOf(el, "*").length > LAID_OUT_MAX) && qs(el, ICON_FONTS)) raw = textWithoutIcons(el);
   // A container's words can run to the whole page's: the first hundred, once normalised, are those
   // of a slice whose normalised form is longer than that.
   if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }

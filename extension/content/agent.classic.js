@@ -576,7 +576,7 @@ function readVisibleText(el) {
   if (isIconLigature(el)) return "";
   let raw = textOf(el) || "";
   // (Long text past the laid-out walk: its icon words still are none.)
-  if ((!childCountOf(el) || raw.length > 400 || byTagOf(el, "*").length > LAID_OUT_MAX) && qs(el, ICON_FONTS)) raw = textWithoutIcons(el);
+  if (childCountOf(el) && (raw.length > 400 || byTagOf(el, "*").length > LAID_OUT_MAX) && qs(el, ICON_FONTS)) raw = textWithoutIcons(el);
   // A container's words can run to the whole page's: the first hundred, once normalised, are those
   // of a slice whose normalised form is longer than that.
   if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
@@ -4479,11 +4479,12 @@ function wordsAfter(el) {
 
 const FIELDS = "input:not([type=hidden]),select,textarea,button";
 
-/** A table cell's words when it holds words only (no control), short enough to be a label. @param {Element} cell */
+/** A table cell's words when it holds words only (no control, no bare number or date), short enough to be a label. @param {Element} cell */
 function labelCell(cell) {
   if (qs(cell, FIELDS + ",a[href]")) return "";
   const t = norm(wordsOf(cell)).replace(/[:*]\s*$/, "");
-  return t.length <= 60 ? t : "";
+  // A date, a number or an id is a record's value, not what a field is called.
+  return t.length <= 60 && !/^[\d\s.,:/#+-]+$/.test(t) ? t : "";
 }
 
 /**

@@ -113,11 +113,12 @@ function wordsAfter(el) {
 
 const FIELDS = "input:not([type=hidden]),select,textarea,button";
 
-/** A table cell's words when it holds words only (no control), short enough to be a label. @param {Element} cell */
+/** A table cell's words when it holds words only (no control, no bare number or date), short enough to be a label. @param {Element} cell */
 function labelCell(cell) {
   if (qs(cell, FIELDS + ",a[href]")) return "";
   const t = norm(wordsOf(cell)).replace(/[:*]\s*$/, "");
-  return t.length <= 60 ? t : "";
+  // A date, a number or an id is a record's value, not what a field is called.
+  return t.length <= 60 && !/^[\d\s.,:/#+-]+$/.test(t) ? t : "";
 }
 
 /**
