@@ -10,7 +10,7 @@
  * element's words read once.
  */
 import { norm } from "./norm.js";
-import { attr, byTagOf, childCountOf, docOf, firstChildOf, hasAttr, idOf, innerTextOf, isConnectedOf, isHtml, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rootOf, tagOf, textOf } from "./dom_native.js";
+import { attr, byTagOf, childCountOf, docOf, firstChildOf, hasAttr, idOf, innerTextOf, isConnectedOf, isHtml, matchesOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rootOf, tagOf, textOf } from "./dom_native.js";
 
 /** @param {string} s @param {number} n */
 function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
@@ -64,6 +64,36 @@ export function referencedText(el, name) {
 const NOT_WORDS = new Set(["script", "style", "template", "noscript"]);
 
 /**
+ * Icon fonts draw a glyph from a word typed in the element (`<i class="material-icons">rss_feed</i>`):
+ * a person sees the icon, not the word. Known by the font's class and a ligature-shaped word
+ * (lowercase, underscores: never a sentence). Such a word is no part of a name; a control with
+ * nothing else may be guessed from it (dom_names.js).
+ */
+export const ICON_FONTS = ".material-icons, [class*='material-icons-'], [class*='material-symbols'], .fa, .fas, .far, .fab, .fal, .fad, .glyphicon, .mdi, .bi, .icon, .icons, .codicon";
+const LIGATURE = /^[a-z][a-z0-9_]*$/;
+
+/** Whether an element is an icon font's glyph whose text is its ligature name. @param {Element} el */
+export function isIconLigature(el) {
+  return matchesIcon(el) && LIGATURE.test(norm(textOf(el)));
+}
+
+/** @param {Element} el */
+function matchesIcon(el) {
+  const c = attr(el, "class");
+  return !!c && /icon|material|symbol|fa|glyph|mdi|bi/.test(c) && matchesOf(el, ICON_FONTS);
+}
+
+/** An element's text without its icon fonts' ligature words. @param {Element} el */
+function textWithoutIcons(el) {
+  let out = "";
+  const walker = docOf(el).createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => nodeTypeOf(n) === 1 && (NOT_WORDS.has(tagOf(/** @type {Element} */ (n))) || isIconLigature(/** @type {Element} */ (n))) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+  });
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += " " + nodeValueOf(n);
+  return out;
+}
+
+/**
  * An element's text without what is no words (a script or style inside it: a page's inline
  * `<script>` beside a label is code, not part of its name).
  * @param {Element} el
@@ -101,7 +131,9 @@ function readLabelText(el, pass) {
   const labels = labelsOf(el, pass);
   if (labels && labels.length) {
     // The label's own words, without the value of a control nested in it (e.g. a select's options).
-    return cut(norm(Array.from(labels).map((l) => ownText(l, el)).join(" ")), 120);
+    // (Each label's words once: a page that repeats its controls with the same ids points two labels
+    // saying the same at one control.)
+    return cut(Array.from(new Set(Array.from(labels).map((l) => norm(ownText(l, el))))).join(" ").trim(), 120);
   }
   return "";
 }
@@ -177,7 +209,10 @@ function readVisibleText(el) {
     const sel = /** @type {HTMLSelectElement} */ (el);
     return cut(norm(sel.selectedOptions[0]?.textContent), 80);
   }
-  const raw = textOf(el) || "";
+  if (isIconLigature(el)) return "";
+  let raw = textOf(el) || "";
+  // (Long text past the laid-out walk: its icon words still are none.)
+  if (childCountOf(el) && (raw.length > 400 || byTagOf(el, "*").length > LAID_OUT_MAX) && qs(el, ICON_FONTS)) raw = textWithoutIcons(el);
   // A container's words can run to the whole page's: the first hundred, once normalised, are those
   // of a slice whose normalised form is longer than that.
   if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
@@ -213,6 +248,7 @@ function laidOutText(el, raw) {
       const e = /** @type {Element} */ (c), tag = tagOf(e);
       if (tag === "script" || tag === "style" || tag === "template" || attr(e, "aria-hidden") === "true") continue;
       if (tag === "br") { out += " "; continue; } // a line break parts words as a space does
+      if (isIconLigature(e)) { out += " "; continue; } // an icon, not its ligature's word
       const role = attr(e, "role");
       if (role && NOT_NAME.has(role)) continue;
       const st = view.getComputedStyle(e);
@@ -250,14 +286,19 @@ export function accessibleName(el, pass) {
     return cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
   }
   if (tag === "img") return cut(norm(attr(el, "alt") || attr(el, "title")), 120);
+  // A button is labelable too: a <label> around it or pointing at it names it before its content.
+  if (tag === "button") { const label = labelText(el, pass); if (label) return label; }
   // What is typed into an editable region is its value, not its name (a rich-text body is named
   // by its label, never by the letter being written in it).
   if (isTextRegion(el)) return cut(norm(attr(el, "aria-placeholder") || attr(el, "placeholder") || attr(el, "data-placeholder") || attr(el, "title")), 120);
   const text = visibleText(el, pass);
   if (text) return text;
-  // An icon button: the name often sits on the image inside it.
-  const img = qs(el, "img[alt], svg title, [aria-label]");
-  if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
+  // An icon button: the name often sits on the image inside it (an empty alt says the image is
+  // decoration: the control's title names it then).
+  for (const img of Array.from(qsa(el, "img[alt], svg title, [aria-label]")).slice(0, 4)) {
+    const t = norm(attr(img, "alt") || attr(img, "aria-label") || (tagOf(img) === "title" ? textOf(img) : ""));
+    if (t) return cut(t, 120);
+  }
   return cut(norm(attr(el, "title")), 120);
 }
 

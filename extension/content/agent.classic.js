@@ -377,7 +377,7 @@ const __accessible_name = (() => {
  * element's words read once.
  */
 const { norm } = __norm;
-const { attr, byTagOf, childCountOf, docOf, firstChildOf, hasAttr, idOf, innerTextOf, isConnectedOf, isHtml, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rootOf, tagOf, textOf } = __dom_native;
+const { attr, byTagOf, childCountOf, docOf, firstChildOf, hasAttr, idOf, innerTextOf, isConnectedOf, isHtml, matchesOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rootOf, tagOf, textOf } = __dom_native;
 
 /** @param {string} s @param {number} n */
 function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
@@ -431,6 +431,36 @@ function referencedText(el, name) {
 const NOT_WORDS = new Set(["script", "style", "template", "noscript"]);
 
 /**
+ * Icon fonts draw a glyph from a word typed in the element (`<i class="material-icons">rss_feed</i>`):
+ * a person sees the icon, not the word. Known by the font's class and a ligature-shaped word
+ * (lowercase, underscores: never a sentence). Such a word is no part of a name; a control with
+ * nothing else may be guessed from it (dom_names.js).
+ */
+const ICON_FONTS = ".material-icons, [class*='material-icons-'], [class*='material-symbols'], .fa, .fas, .far, .fab, .fal, .fad, .glyphicon, .mdi, .bi, .icon, .icons, .codicon";
+const LIGATURE = /^[a-z][a-z0-9_]*$/;
+
+/** Whether an element is an icon font's glyph whose text is its ligature name. @param {Element} el */
+function isIconLigature(el) {
+  return matchesIcon(el) && LIGATURE.test(norm(textOf(el)));
+}
+
+/** @param {Element} el */
+function matchesIcon(el) {
+  const c = attr(el, "class");
+  return !!c && /icon|material|symbol|fa|glyph|mdi|bi/.test(c) && matchesOf(el, ICON_FONTS);
+}
+
+/** An element's text without its icon fonts' ligature words. @param {Element} el */
+function textWithoutIcons(el) {
+  let out = "";
+  const walker = docOf(el).createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => nodeTypeOf(n) === 1 && (NOT_WORDS.has(tagOf(/** @type {Element} */ (n))) || isIconLigature(/** @type {Element} */ (n))) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+  });
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (nodeTypeOf(n) === 3) out += " " + nodeValueOf(n);
+  return out;
+}
+
+/**
  * An element's text without what is no words (a script or style inside it: a page's inline
  * `<script>` beside a label is code, not part of its name).
  * @param {Element} el
@@ -468,7 +498,9 @@ function readLabelText(el, pass) {
   const labels = labelsOf(el, pass);
   if (labels && labels.length) {
     // The label's own words, without the value of a control nested in it (e.g. a select's options).
-    return cut(norm(Array.from(labels).map((l) => ownText(l, el)).join(" ")), 120);
+    // (Each label's words once: a page that repeats its controls with the same ids points two labels
+    // saying the same at one control.)
+    return cut(Array.from(new Set(Array.from(labels).map((l) => norm(ownText(l, el))))).join(" ").trim(), 120);
   }
   return "";
 }
@@ -544,7 +576,10 @@ function readVisibleText(el) {
     const sel = /** @type {HTMLSelectElement} */ (el);
     return cut(norm(sel.selectedOptions[0]?.textContent), 80);
   }
-  const raw = textOf(el) || "";
+  if (isIconLigature(el)) return "";
+  let raw = textOf(el) || "";
+  // (Long text past the laid-out walk: its icon words still are none.)
+  if (childCountOf(el) && (raw.length > 400 || byTagOf(el, "*").length > LAID_OUT_MAX) && qs(el, ICON_FONTS)) raw = textWithoutIcons(el);
   // A container's words can run to the whole page's: the first hundred, once normalised, are those
   // of a slice whose normalised form is longer than that.
   if (raw.length > 400) { const head = norm(raw.slice(0, 400)); if (head.length > 100) return head.slice(0, 100); }
@@ -580,6 +615,7 @@ function laidOutText(el, raw) {
       const e = /** @type {Element} */ (c), tag = tagOf(e);
       if (tag === "script" || tag === "style" || tag === "template" || attr(e, "aria-hidden") === "true") continue;
       if (tag === "br") { out += " "; continue; } // a line break parts words as a space does
+      if (isIconLigature(e)) { out += " "; continue; } // an icon, not its ligature's word
       const role = attr(e, "role");
       if (role && NOT_NAME.has(role)) continue;
       const st = view.getComputedStyle(e);
@@ -617,14 +653,19 @@ function accessibleName(el, pass) {
     return cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
   }
   if (tag === "img") return cut(norm(attr(el, "alt") || attr(el, "title")), 120);
+  // A button is labelable too: a <label> around it or pointing at it names it before its content.
+  if (tag === "button") { const label = labelText(el, pass); if (label) return label; }
   // What is typed into an editable region is its value, not its name (a rich-text body is named
   // by its label, never by the letter being written in it).
   if (isTextRegion(el)) return cut(norm(attr(el, "aria-placeholder") || attr(el, "placeholder") || attr(el, "data-placeholder") || attr(el, "title")), 120);
   const text = visibleText(el, pass);
   if (text) return text;
-  // An icon button: the name often sits on the image inside it.
-  const img = qs(el, "img[alt], svg title, [aria-label]");
-  if (img) return cut(norm(attr(img, "alt") || attr(img, "aria-label") || textOf(img)), 120);
+  // An icon button: the name often sits on the image inside it (an empty alt says the image is
+  // decoration: the control's title names it then).
+  for (const img of Array.from(qsa(el, "img[alt], svg title, [aria-label]")).slice(0, 4)) {
+    const t = norm(attr(img, "alt") || attr(img, "aria-label") || (tagOf(img) === "title" ? textOf(img) : ""));
+    if (t) return cut(t, 120);
+  }
   return cut(norm(attr(el, "title")), 120);
 }
 
@@ -650,7 +691,7 @@ function isTextRegion(el) {
   const ce = attr(el, "contenteditable");
   return (ce !== null && ce !== "false") || /^(textbox|searchbox)$/.test(attr(el, "role") || "");
 }
-return { roleOf, implicitRole, referencedText, wordsOf, labelText, ownText, visibleText, accessibleName, shownWords, isTextRegion };
+return { roleOf, implicitRole, referencedText, ICON_FONTS, isIconLigature, wordsOf, labelText, ownText, visibleText, accessibleName, shownWords, isTextRegion };
 })();
 // ---- extension/content/dom_pointer.js
 const __dom_pointer = (() => {
@@ -4685,10 +4726,10 @@ const __dom_names = (() => {
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
 const { ICON_NOISE, isGeneratedId, isStableClass } = __signature;
-const { isTextRegion, labelText, wordsOf } = __accessible_name;
+const { ICON_FONTS, isIconLigature, isTextRegion, labelText, wordsOf } = __accessible_name;
 const { norm } = __norm;
-const { cellName, headsOf, tableOf } = __dom_tables;
-const { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, rootOf, tagOf, textOf } = __dom_native;
+const { cellName, headsOf, rowCells, tableOf } = __dom_tables;
+const { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nextSiblingOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, rootOf, tagOf, textOf } = __dom_native;
 
 /** Layout and widget words: they say where or what kind, not which. */
 const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
@@ -4748,26 +4789,93 @@ function lookWords(el) {
 
 /**
  * The words a person reads just before a field, when short enough to be its label: in its
- * container, or before the wrappers it is the first thing in (up to three levels).
- * @param {Element} el
+ * container, or before the wrappers it is the first thing in (up to three levels). `label` when
+ * they are a `<label>` element's (one whose `for` points elsewhere: a page that repeats its
+ * controls with the same ids) — a label as a person reads it, not a guess.
+ * @param {Element} el @returns {{text: string, label: boolean}}
  */
 function wordsBefore(el) {
+  const none = { text: "", label: false };
   /** @type {Element | null} */ let at = el;
   for (let depth = 0; at && depth < 3; depth++) {
     for (let n = previousSiblingOf(at); n; n = previousSiblingOf(n)) {
       // A control, or a cell or box holding one (a list of functions beside the value), is no label.
-      if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), "input,select,textarea,button") || qs(/** @type {Element} */ (n), "input,select,textarea,button"))) return "";
+      if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), "input,select,textarea,button") || qs(/** @type {Element} */ (n), "input,select,textarea,button"))) return none;
       const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : textOf(n));
       // A label is a few words, not a sentence.
-      if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? t.replace(/[:*]\s*$/, "") : "";
+      if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? { text: t.replace(/[:*]\s*$/, ""), label: nodeTypeOf(n) === 1 && tagOf(/** @type {Element} */ (n)) === "label" } : none;
     }
     // Up past a wrapper only when the field is all it holds (the words before a list of fields label the list).
     const up = parentElOf(at);
     if (!up || qsa(up, "input,select,textarea").length > 1) break;
     at = up;
   }
+  return none;
+}
+
+/**
+ * The words a person reads just after a tick box or a radio button — its label, wherever its `for`
+ * points: the next sibling's words, when short and no control. "" when there are none.
+ * @param {Element} el
+ */
+function wordsAfter(el) {
+  for (let n = nextSiblingOf(el); n; n = nextSiblingOf(n)) {
+    if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), FIELDS) || qs(/** @type {Element} */ (n), FIELDS))) return "";
+    const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : textOf(n));
+    if (t) return t.length <= 40 ? t.replace(/[:*]\s*$/, "") : "";
+  }
   return "";
 }
+
+const FIELDS = "input:not([type=hidden]),select,textarea,button";
+
+/** A table cell's words when it holds words only (no control, no bare number or date), short enough to be a label. @param {Element} cell */
+function labelCell(cell) {
+  if (qs(cell, FIELDS + ",a[href]")) return "";
+  const t = norm(wordsOf(cell)).replace(/[:*]\s*$/, "");
+  // A date, a number or an id is a record's value, not what a field is called.
+  return t.length <= 60 && !/^[\d\s.,:/#+-]+$/.test(t) ? t : "";
+}
+
+/**
+ * The words a person reads for a field in a form laid out as a table: its row's label cell (a `th`,
+ * or the row's first cell, before the field's, holding words only), else the row above when that
+ * row is one cell of words heading it ("Telephone" over the box holding the number). "" when neither.
+ * @param {Element} el
+ */
+function rowHeading(el) {
+  const cell = closestOf(el, "td, th");
+  const row = cell && closestOf(cell, "tr");
+  if (!cell || !row || !tableOf(row)) return "";
+  const cells = rowCells(row).map((c) => c.cell);
+  const own = cells.indexOf(cell);
+  const before = cells.slice(0, Math.max(0, own));
+  const head = before.find((c) => tagOf(c) === "th") || before[0];
+  const t = head ? labelCell(head) : "";
+  if (t || before.some((c) => norm(textOf(c)))) return t;
+  const above = previousElementRow(row);
+  const heads = above ? rowCells(above) : [];
+  return heads.length === 1 ? labelCell(heads[0].cell) : "";
+}
+
+/** The row before a table row (in its group). @param {Element} row */
+function previousElementRow(row) {
+  for (let n = previousSiblingOf(row); n; n = previousSiblingOf(n)) if (nodeTypeOf(n) === 1) return tagOf(/** @type {Element} */ (n)) === "tr" ? /** @type {Element} */ (n) : null;
+  return null;
+}
+
+/** The legend of the fieldset a field is the one field of: the words it is read under. @param {Element} el */
+function legendOf(el) {
+  const set = closestOf(el, "fieldset");
+  if (!set) return "";
+  const legend = qs(set, "legend");
+  if (!legend || closestOf(legend, "fieldset") !== set) return "";
+  const fields = Array.from(qsa(set, "input:not([type=hidden]),select,textarea")).filter((f) => !isWidgetPart(f));
+  return fields.length === 1 ? norm(wordsOf(legend)).slice(0, 80) : "";
+}
+
+/** A part a widget draws its field with, not the field (a read-only box out of the tab order, said to be nothing). @param {Element} f */
+function isWidgetPart(f) { return attr(f, "role") === "presentation" && attr(f, "tabindex") === "-1"; }
 
 /**
  * The label of the form field a widget stands in for: a page that draws its own field (a
@@ -4811,13 +4919,15 @@ function inDataTable(el) {
 }
 
 /**
- * A guessed name for a control with none, and where it came from ("" when nothing says):
- * `title` — a title/aria-label on its icon (a real name); `table` — its row and column in a table
- * it is laid out in (dom_tables.js); `text` — the words before a field; `look` —
- * class/id/data/image words.
+ * A name for a control with none, and where it came from ("" when nothing says), the words a person
+ * reads first: `title` — a title/aria-label on its icon, a tooltip library's title; `label` — the
+ * label of the field it stands in for, the label beside it; `table` — its row's label cell, the
+ * row heading it, its row and column in a data table (dom_tables.js); `legend` — its fieldset's;
+ * `text` — the words before a field; `look` — an icon font's ligature, then class/id/data/image
+ * words (a guess, the very last resort).
  * @param {Element} el
  * @param {Element} [place] where a person sees it, when not where el is (a code editor's box around its hidden field)
- * @returns {{name: string, from: "title" | "label" | "table" | "text" | "look" | ""}}
+ * @returns {{name: string, from: "title" | "label" | "table" | "legend" | "text" | "look" | ""}}
  */
 function guessName(el, place = el) {
   // An option's title describes that option, never the list it is in.
@@ -4830,21 +4940,48 @@ function guessName(el, place = el) {
   const said = tip ? norm(TOOLTIP_ATTRS.map((a) => attr(tip, a)).find(Boolean)) : "";
   if (said) return { name: said, from: "title" };
   if (matchesOf(el, "input,select,textarea") || isTextRegion(el)) {
-    const stood = place === el ? replacedLabel(el) : "";
-    if (stood) return { name: stood, from: "label" };
-    // In a table with column headers the cell before is another column's value, not a label.
-    const inTable = inDataTable(place) ? cellName(place) : "";
-    if (inTable) return { name: inTable, from: "table" };
-    const before = wordsBefore(place);
-    if (before) return { name: before, from: "text" };
-    const row = cellName(place);
-    if (row) return { name: row, from: "table" };
+    const read = fieldWords(el, place);
+    if (read.name) return read;
   }
   // A tick box's looks say only that it is one ("acme-checkbox-wrapper"); its row or label says which.
   // Nor do a text area's ("ace_text-input": the editor library's name, not the field's).
   if (matchesOf(el, "input[type=checkbox], input[type=radio], textarea")) return { name: "", from: "" };
+  const glyph = iconGlyph(el);
+  if (glyph) return { name: glyph, from: "look" };
   const words = lookWords(el);
   return { name: words, from: words ? "look" : "" };
+}
+
+/**
+ * The words a person reads for a field without a label, most telling first.
+ * @param {Element} el @param {Element} place
+ * @returns {{name: string, from: "label" | "table" | "legend" | "text" | ""}}
+ */
+function fieldWords(el, place) {
+  const stood = place === el ? replacedLabel(el) : "";
+  if (stood) return { name: stood, from: "label" };
+  if (matchesOf(el, "input[type=checkbox], input[type=radio]")) {
+    const after = wordsAfter(place);
+    if (after) return { name: after, from: "label" };
+  }
+  // In a table with column headers the cell before is another column's value, not a label.
+  const inTable = inDataTable(place) ? cellName(place) : "";
+  if (inTable) return { name: inTable, from: "table" };
+  const heading = rowHeading(place);
+  if (heading) return { name: heading, from: "table" };
+  const legend = legendOf(place);
+  if (legend) return { name: legend, from: "legend" };
+  const before = wordsBefore(place);
+  if (before.text) return { name: before.text, from: before.label ? "label" : "text" };
+  const row = cellName(place);
+  if (row) return { name: row, from: "table" };
+  return { name: "", from: "" };
+}
+
+/** The ligature word of the icon font glyph a control shows ("rss_feed" → "rss feed"): a guess at its meaning. @param {Element} el */
+function iconGlyph(el) {
+  const icon = isIconLigature(el) ? el : Array.from(qsa(el, ICON_FONTS)).slice(0, 4).find(isIconLigature);
+  return icon ? norm(textOf(icon)).replace(/_/g, " ").replace(/\d+$/, "").trim() : "";
 }
 return { lookWords, guessName };
 })();
@@ -4860,13 +4997,13 @@ const __dom_render = (() => {
  */
 const { neutral, neutralPart, noDelimiters } = __page_text;
 const { editorText } = __dom_editors;
-const { accessibleName, implicitRole, isTextRegion, roleOf, shownWords } = __accessible_name;
+const { ICON_FONTS, accessibleName, implicitRole, isTextRegion, roleOf, shownWords } = __accessible_name;
 const { elementState } = __signature;
 const { norm } = __norm;
 const { isDropZone } = __controls;
 const { guessName } = __dom_names;
 const { unseenWordsTest } = __dom_unseen;
-const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } = __dom_native;
+const { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, qs, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {import("./dom_scan.js").Scan} Scan
@@ -4958,14 +5095,14 @@ function nameOf(e, role, inline, pass) {
   const name = e.name ?? (e.name = accessibleName(el, pass)); // kept for the element's signature
   let shown = name;
   // (Words hidden from everyone are no part of a name: the accessible name leaves them out.)
-  if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label")) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
+  if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label") && !qs(el, ICON_FONTS)) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
   // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
   if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
   const g = guessName(el, e.surface);
   // In a sentence (or a table's row line) the words before a field, its row and column are right
   // there: not said twice.
   if ((g.from === "text" || g.from === "table") && inline) return { name: shown, guessed: false };
-  if (g.from === "title" || g.from === "label" || g.from === "table") return { name: g.name, guessed: false, signs: shown };
+  if (g.from === "title" || g.from === "label" || g.from === "table" || g.from === "legend") return { name: g.name, guessed: false, signs: shown };
   return g.name ? { name: g.name, guessed: true, signs: shown } : { name: shown, guessed: false };
 }
 
@@ -10162,6 +10299,7 @@ const { deepActiveElement } = __dom_roots;
 const { signatureOf } = __signature;
 const { isRendered } = __controls;
 const { norm } = __norm;
+const { accessibleName } = __accessible_name;
 const { highlight, viewportRect } = __dom_outline;
 const { leftOutAround, setFramesOff } = __dom_frames;
 const { locate, prepare, brief } = __dom_locate;
@@ -10203,6 +10341,8 @@ let last = { shown: new Map(), covered: [] };
   /** A code editor's box, where its hidden field is listed (dom_editors.js). @param {string} id */
   surface: (id) => { const el = registry?.get(id); return (el && registry?.surfaces.get(el)) ?? null; },
   covered: () => last.covered,
+  /** The accessible name heybro computes for an element (scripts/bench_names.py). @param {Element} el */
+  name: (el) => accessibleName(el),
 };
 
 /**

@@ -15,6 +15,7 @@ import { deepActiveElement } from "./dom_roots.js";
 import { signatureOf } from "./signature.js";
 import { isRendered } from "./controls.js";
 import { norm } from "./norm.js";
+import { accessibleName } from "./accessible_name.js";
 import { highlight, viewportRect } from "./dom_outline.js";
 import { leftOutAround, setFramesOff } from "./dom_frames.js";
 import { locate, prepare, brief } from "./dom_locate.js";
@@ -56,6 +57,8 @@ let last = { shown: new Map(), covered: [] };
   /** A code editor's box, where its hidden field is listed (dom_editors.js). @param {string} id */
   surface: (id) => { const el = registry?.get(id); return (el && registry?.surfaces.get(el)) ?? null; },
   covered: () => last.covered,
+  /** The accessible name heybro computes for an element (scripts/bench_names.py). @param {Element} el */
+  name: (el) => accessibleName(el),
 };
 
 /**

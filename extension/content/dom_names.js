@@ -10,10 +10,10 @@
  * Only asked for the elements shown without a name, so reading their style is affordable.
  */
 import { ICON_NOISE, isGeneratedId, isStableClass } from "./signature.js";
-import { isTextRegion, labelText, wordsOf } from "./accessible_name.js";
+import { ICON_FONTS, isIconLigature, isTextRegion, labelText, wordsOf } from "./accessible_name.js";
 import { norm } from "./norm.js";
-import { cellName, headsOf, tableOf } from "./dom_tables.js";
-import { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, rootOf, tagOf, textOf } from "./dom_native.js";
+import { cellName, headsOf, rowCells, tableOf } from "./dom_tables.js";
+import { attr, attrsOf, checkVisibilityOf, closestOf, docOf, rectOf, matchesOf, nextSiblingOf, nodeTypeOf, parentElOf, previousSiblingOf, qs, qsa, rootOf, tagOf, textOf } from "./dom_native.js";
 
 /** Layout and widget words: they say where or what kind, not which. */
 const LAYOUT = new Set(["float", "right", "left", "top", "bottom", "pull", "col", "row", "flex", "grid", "item", "items", "wrap",
@@ -73,26 +73,93 @@ export function lookWords(el) {
 
 /**
  * The words a person reads just before a field, when short enough to be its label: in its
- * container, or before the wrappers it is the first thing in (up to three levels).
- * @param {Element} el
+ * container, or before the wrappers it is the first thing in (up to three levels). `label` when
+ * they are a `<label>` element's (one whose `for` points elsewhere: a page that repeats its
+ * controls with the same ids) — a label as a person reads it, not a guess.
+ * @param {Element} el @returns {{text: string, label: boolean}}
  */
 function wordsBefore(el) {
+  const none = { text: "", label: false };
   /** @type {Element | null} */ let at = el;
   for (let depth = 0; at && depth < 3; depth++) {
     for (let n = previousSiblingOf(at); n; n = previousSiblingOf(n)) {
       // A control, or a cell or box holding one (a list of functions beside the value), is no label.
-      if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), "input,select,textarea,button") || qs(/** @type {Element} */ (n), "input,select,textarea,button"))) return "";
+      if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), "input,select,textarea,button") || qs(/** @type {Element} */ (n), "input,select,textarea,button"))) return none;
       const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : textOf(n));
       // A label is a few words, not a sentence.
-      if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? t.replace(/[:*]\s*$/, "") : "";
+      if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? { text: t.replace(/[:*]\s*$/, ""), label: nodeTypeOf(n) === 1 && tagOf(/** @type {Element} */ (n)) === "label" } : none;
     }
     // Up past a wrapper only when the field is all it holds (the words before a list of fields label the list).
     const up = parentElOf(at);
     if (!up || qsa(up, "input,select,textarea").length > 1) break;
     at = up;
   }
+  return none;
+}
+
+/**
+ * The words a person reads just after a tick box or a radio button — its label, wherever its `for`
+ * points: the next sibling's words, when short and no control. "" when there are none.
+ * @param {Element} el
+ */
+function wordsAfter(el) {
+  for (let n = nextSiblingOf(el); n; n = nextSiblingOf(n)) {
+    if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), FIELDS) || qs(/** @type {Element} */ (n), FIELDS))) return "";
+    const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : textOf(n));
+    if (t) return t.length <= 40 ? t.replace(/[:*]\s*$/, "") : "";
+  }
   return "";
 }
+
+const FIELDS = "input:not([type=hidden]),select,textarea,button";
+
+/** A table cell's words when it holds words only (no control, no bare number or date), short enough to be a label. @param {Element} cell */
+function labelCell(cell) {
+  if (qs(cell, FIELDS + ",a[href]")) return "";
+  const t = norm(wordsOf(cell)).replace(/[:*]\s*$/, "");
+  // A date, a number or an id is a record's value, not what a field is called.
+  return t.length <= 60 && !/^[\d\s.,:/#+-]+$/.test(t) ? t : "";
+}
+
+/**
+ * The words a person reads for a field in a form laid out as a table: its row's label cell (a `th`,
+ * or the row's first cell, before the field's, holding words only), else the row above when that
+ * row is one cell of words heading it ("Telephone" over the box holding the number). "" when neither.
+ * @param {Element} el
+ */
+function rowHeading(el) {
+  const cell = closestOf(el, "td, th");
+  const row = cell && closestOf(cell, "tr");
+  if (!cell || !row || !tableOf(row)) return "";
+  const cells = rowCells(row).map((c) => c.cell);
+  const own = cells.indexOf(cell);
+  const before = cells.slice(0, Math.max(0, own));
+  const head = before.find((c) => tagOf(c) === "th") || before[0];
+  const t = head ? labelCell(head) : "";
+  if (t || before.some((c) => norm(textOf(c)))) return t;
+  const above = previousElementRow(row);
+  const heads = above ? rowCells(above) : [];
+  return heads.length === 1 ? labelCell(heads[0].cell) : "";
+}
+
+/** The row before a table row (in its group). @param {Element} row */
+function previousElementRow(row) {
+  for (let n = previousSiblingOf(row); n; n = previousSiblingOf(n)) if (nodeTypeOf(n) === 1) return tagOf(/** @type {Element} */ (n)) === "tr" ? /** @type {Element} */ (n) : null;
+  return null;
+}
+
+/** The legend of the fieldset a field is the one field of: the words it is read under. @param {Element} el */
+function legendOf(el) {
+  const set = closestOf(el, "fieldset");
+  if (!set) return "";
+  const legend = qs(set, "legend");
+  if (!legend || closestOf(legend, "fieldset") !== set) return "";
+  const fields = Array.from(qsa(set, "input:not([type=hidden]),select,textarea")).filter((f) => !isWidgetPart(f));
+  return fields.length === 1 ? norm(wordsOf(legend)).slice(0, 80) : "";
+}
+
+/** A part a widget draws its field with, not the field (a read-only box out of the tab order, said to be nothing). @param {Element} f */
+function isWidgetPart(f) { return attr(f, "role") === "presentation" && attr(f, "tabindex") === "-1"; }
 
 /**
  * The label of the form field a widget stands in for: a page that draws its own field (a
@@ -136,13 +203,15 @@ function inDataTable(el) {
 }
 
 /**
- * A guessed name for a control with none, and where it came from ("" when nothing says):
- * `title` — a title/aria-label on its icon (a real name); `table` — its row and column in a table
- * it is laid out in (dom_tables.js); `text` — the words before a field; `look` —
- * class/id/data/image words.
+ * A name for a control with none, and where it came from ("" when nothing says), the words a person
+ * reads first: `title` — a title/aria-label on its icon, a tooltip library's title; `label` — the
+ * label of the field it stands in for, the label beside it; `table` — its row's label cell, the
+ * row heading it, its row and column in a data table (dom_tables.js); `legend` — its fieldset's;
+ * `text` — the words before a field; `look` — an icon font's ligature, then class/id/data/image
+ * words (a guess, the very last resort).
  * @param {Element} el
  * @param {Element} [place] where a person sees it, when not where el is (a code editor's box around its hidden field)
- * @returns {{name: string, from: "title" | "label" | "table" | "text" | "look" | ""}}
+ * @returns {{name: string, from: "title" | "label" | "table" | "legend" | "text" | "look" | ""}}
  */
 export function guessName(el, place = el) {
   // An option's title describes that option, never the list it is in.
@@ -155,19 +224,46 @@ export function guessName(el, place = el) {
   const said = tip ? norm(TOOLTIP_ATTRS.map((a) => attr(tip, a)).find(Boolean)) : "";
   if (said) return { name: said, from: "title" };
   if (matchesOf(el, "input,select,textarea") || isTextRegion(el)) {
-    const stood = place === el ? replacedLabel(el) : "";
-    if (stood) return { name: stood, from: "label" };
-    // In a table with column headers the cell before is another column's value, not a label.
-    const inTable = inDataTable(place) ? cellName(place) : "";
-    if (inTable) return { name: inTable, from: "table" };
-    const before = wordsBefore(place);
-    if (before) return { name: before, from: "text" };
-    const row = cellName(place);
-    if (row) return { name: row, from: "table" };
+    const read = fieldWords(el, place);
+    if (read.name) return read;
   }
   // A tick box's looks say only that it is one ("acme-checkbox-wrapper"); its row or label says which.
   // Nor do a text area's ("ace_text-input": the editor library's name, not the field's).
   if (matchesOf(el, "input[type=checkbox], input[type=radio], textarea")) return { name: "", from: "" };
+  const glyph = iconGlyph(el);
+  if (glyph) return { name: glyph, from: "look" };
   const words = lookWords(el);
   return { name: words, from: words ? "look" : "" };
+}
+
+/**
+ * The words a person reads for a field without a label, most telling first.
+ * @param {Element} el @param {Element} place
+ * @returns {{name: string, from: "label" | "table" | "legend" | "text" | ""}}
+ */
+function fieldWords(el, place) {
+  const stood = place === el ? replacedLabel(el) : "";
+  if (stood) return { name: stood, from: "label" };
+  if (matchesOf(el, "input[type=checkbox], input[type=radio]")) {
+    const after = wordsAfter(place);
+    if (after) return { name: after, from: "label" };
+  }
+  // In a table with column headers the cell before is another column's value, not a label.
+  const inTable = inDataTable(place) ? cellName(place) : "";
+  if (inTable) return { name: inTable, from: "table" };
+  const heading = rowHeading(place);
+  if (heading) return { name: heading, from: "table" };
+  const legend = legendOf(place);
+  if (legend) return { name: legend, from: "legend" };
+  const before = wordsBefore(place);
+  if (before.text) return { name: before.text, from: before.label ? "label" : "text" };
+  const row = cellName(place);
+  if (row) return { name: row, from: "table" };
+  return { name: "", from: "" };
+}
+
+/** The ligature word of the icon font glyph a control shows ("rss_feed" → "rss feed"): a guess at its meaning. @param {Element} el */
+function iconGlyph(el) {
+  const icon = isIconLigature(el) ? el : Array.from(qsa(el, ICON_FONTS)).slice(0, 4).find(isIconLigature);
+  return icon ? norm(textOf(icon)).replace(/_/g, " ").replace(/\d+$/, "").trim() : "";
 }

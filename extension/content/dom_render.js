@@ -9,13 +9,13 @@
  */
 import { neutral, neutralPart, noDelimiters } from "./page_text.js";
 import { editorText } from "./dom_editors.js";
-import { accessibleName, implicitRole, isTextRegion, roleOf, shownWords } from "./accessible_name.js";
+import { ICON_FONTS, accessibleName, implicitRole, isTextRegion, roleOf, shownWords } from "./accessible_name.js";
 import { elementState } from "./signature.js";
 import { norm } from "./norm.js";
 import { isDropZone } from "./controls.js";
 import { guessName } from "./dom_names.js";
 import { unseenWordsTest } from "./dom_unseen.js";
-import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, tagOf, textOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, childCountOf, docOf, hasAttr, innerTextOf, isHtml, qs, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./dom_scan.js").Scan} Scan
@@ -107,14 +107,14 @@ export function nameOf(e, role, inline, pass) {
   const name = e.name ?? (e.name = accessibleName(el, pass)); // kept for the element's signature
   let shown = name;
   // (Words hidden from everyone are no part of a name: the accessible name leaves them out.)
-  if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label")) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
+  if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label") && !qs(el, ICON_FONTS)) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
   // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
   if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
   const g = guessName(el, e.surface);
   // In a sentence (or a table's row line) the words before a field, its row and column are right
   // there: not said twice.
   if ((g.from === "text" || g.from === "table") && inline) return { name: shown, guessed: false };
-  if (g.from === "title" || g.from === "label" || g.from === "table") return { name: g.name, guessed: false, signs: shown };
+  if (g.from === "title" || g.from === "label" || g.from === "table" || g.from === "legend") return { name: g.name, guessed: false, signs: shown };
   return g.name ? { name: g.name, guessed: true, signs: shown } : { name: shown, guessed: false };
 }
 

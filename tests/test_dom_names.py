@@ -1,0 +1,73 @@
+"""Controls named as a person reads them, in the real extension in real Chromium: the accessible-name
+rules first (a title on an icon button included), then the words a person reads for an unnamed
+control (its row's label cell, the row heading it, its fieldset's legend, the label beside a tick
+box), never an icon font's ligature word or a class; and no name said twice."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from support.dom_rig import browser, fenced, ok, open_page, page, sites  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def text(browser, page, sites) -> str:
+    open_page(page, sites[0] + "/names_read.html")
+    return fenced(ok(browser, "observe")["text"])
+
+
+def _line(text: str, pattern: str) -> None:
+    assert re.search(r"^\[e\d+\] " + pattern + "$", text, re.M), (pattern, text)
+
+
+def test_an_icon_button_with_a_decorative_image_is_named_by_its_title(text):
+    _line(text, re.escape("button Bold Text [B]"))
+    _line(text, re.escape("button Italic Text [I]"))
+    assert "toolbutton" not in text
+
+
+def test_a_field_in_a_form_laid_out_as_a_table_is_named_by_its_label_cell_or_the_row_heading_it(text):
+    # The row's label cell (a th), not the widget's class ("dijit").
+    _line(text, r'spinbutton Keep at most ="100"')
+    # A form row is read across: its label cell beside the field.
+    assert re.search(r"Purge articles older than · .*\[e\d+ spinbutton =\"60\"\] days", text), text
+    # A row of one cell heading the row of the value box below it.
+    _line(text, r'textbox Telephone ="\+1 555 0100"')
+    _line(text, r'textbox User Name ="jdoe"')
+    assert "dijit" not in text and '~"value"' not in text
+
+
+def test_a_text_area_alone_in_a_fieldset_is_named_by_its_legend(text):
+    _line(text, "textbox Notes")
+
+
+def test_icon_font_ligatures_are_not_words(text):
+    for word in ("rss_feed", "filter_list", "delete_forever", "link home"):
+        assert word not in text, (word, text)
+    _line(text, "tab 1 Filters")
+    _line(text, "link Home")
+    # Nothing else says what the icon is: its glyph's name, as a guess.
+    _line(text, 'clickable ~"rss feed"')
+    _line(text, 'button ~"delete forever"')
+
+
+def test_a_button_inside_a_label_is_named_by_it(text):
+    _line(text, "switch Email( (checked|on))?")
+
+
+def test_a_date_beside_a_tick_box_is_no_name_for_it(text):
+    assert not re.search(r"checkbox ~?\"?2024-03-01", text), text
+
+
+def test_no_name_is_said_twice(text):
+    _line(text, 'combobox Number of rows: ="25" options: 25\\|50')
+    assert "Number of rows: Number of rows:" not in text
+    assert "Show all Show all" not in text and "None None" not in text
+    assert len(re.findall(r"^\[e\d+\] checkbox Show all$", text, re.M)) == 2
+    # A tick box is named by the label after it, never by the words before it (another control's).
+    assert len(re.findall(r"^\[e\d+\] radio None$", text, re.M)) == 2, text
+    _line(text, "checkbox Remember me")
