@@ -33,27 +33,16 @@ from .browser_tools import effects_of
 from .errors import ToolFailed
 from .experience import origin_of
 from .gate import Approval, Asker, ask
-from .run_state import task_ledger
+from .run_state import RunParts, task_ledger
 
 if TYPE_CHECKING:
     from ..flow.ledger import Ledger
-    from .models import Task
-    from .run_state import RunState, Services
 
 
-class GateEnv(Protocol):
+class GateEnv(RunParts, Protocol):
     """What the sinks use of the run (calls.BrowserCalls and host_calls.HostCalls provide it): the
-    task, its services (the settings), its state (the page, the user's secrets and yeses, the
-    ledger) and the user, whom gate.ask asks through."""
-
-    @property
-    def task(self) -> Task: ...
-
-    @property
-    def services(self) -> Services: ...
-
-    @property
-    def state(self) -> RunState: ...
+    parts every phase shares — the task, its services (the settings), its state (the page, the
+    user's secrets and yeses, the ledger) — and the user, whom gate.ask asks through."""
 
     @property
     def user(self) -> Asker: ...
