@@ -32,9 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_common import ROOT, machine, over_corpus, write_section  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
-from corpus import open_page  # noqa: E402
+from corpus import logged_in, open_page  # noqa: E402
 from support.browser import launch  # noqa: E402
-from support.corpus import APPS, need  # noqa: E402
 from support.page_oracle import _backends, _observe, _Session, names_agree, norm, says_words  # noqa: E402
 
 DAA_SRC = ""
@@ -112,14 +111,8 @@ def judge_names(eb: Any, page: Any) -> dict[str, Any]:
 
 
 def run_app(name: str, extension: Path) -> list[dict]:
-    a = APPS[name]
-    need(a)
     rows = []
-    with tempfile.TemporaryDirectory(prefix=f"heybro-names-{name}-") as d, a.start(Path(d)) as running, \
-            launch(install_host=False, extension_root=extension) as eb:
-        page = eb.ctx.new_page()
-        page.set_viewport_size({"width": 1280, "height": 800})
-        running.login(page)
+    with logged_in(name, extension, "names") as (a, running, eb, page):
         for spec in running.pages():
             try:
                 open_page(page, running, spec, a.network_idle)

@@ -22,7 +22,6 @@ import argparse
 import contextlib
 import json
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -31,23 +30,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_common import ROOT, machine, over_corpus, write_section  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
-from corpus import open_page  # noqa: E402
-from support.browser import launch  # noqa: E402
-from support.corpus import APPS, need  # noqa: E402
+from corpus import logged_in, open_page  # noqa: E402
+from support.corpus import APPS  # noqa: E402
 from support.page_oracle import Verdict, judge  # noqa: E402
 
 TARGETS = {"recall": 0.98, "false_operable": 0.01, "names": 0.95}
 
 
 def run_app(name: str, extension: Path) -> list[dict]:
-    a = APPS[name]
-    need(a)
     rows = []
-    with tempfile.TemporaryDirectory(prefix=f"heybro-oracle-{name}-") as d, a.start(Path(d)) as running, \
-            launch(install_host=False, extension_root=extension) as eb:
-        page = eb.ctx.new_page()
-        page.set_viewport_size({"width": 1280, "height": 800})
-        running.login(page)
+    with logged_in(name, extension, "oracle") as (a, running, eb, page):
         for spec in running.pages():
             t = time.monotonic()
             try:

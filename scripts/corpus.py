@@ -21,7 +21,9 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -66,6 +68,24 @@ def cmd_serve(ns: argparse.Namespace) -> None:
                           "pages": [running.url + p.path for p in running.pages()]}, indent=1), flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             signal.pause()
+
+
+@contextlib.contextmanager
+def logged_in(name: str, extension: Path, purpose: str) -> Iterator[tuple[Any, Running, Any, Any]]:
+    """An application of the corpus started with its seeded content in a scratch folder, and a
+    Chromium with the extension at `extension` (no host) whose one page, at a desktop's 1280×800,
+    is logged in to it: (the app, the running app, the browser, the page) — what a bench walks
+    the app's pages with."""
+    from support.browser import launch
+
+    a = APPS[name]
+    need(a)
+    with tempfile.TemporaryDirectory(prefix=f"heybro-{purpose}-{name}-") as d, a.start(Path(d)) as running, \
+            launch(install_host=False, extension_root=extension) as eb:
+        page = eb.ctx.new_page()
+        page.set_viewport_size({"width": 1280, "height": 800})
+        running.login(page)
+        yield a, running, eb, page
 
 
 def open_page(page, running: Running, spec: Page, network_idle: bool = True) -> int | None:
