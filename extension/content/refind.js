@@ -1107,11 +1107,25 @@ function otherInstance(sig, c) {
  * @param {Field} f @param {Scored} s
  */
 function tiedButPlace(f, s) {
-  if (inPlace(f.sig, s.signature) && (placeWasAll(f.sig) || sameItself(f.sig, s.signature))) return "";
+  if (inPlace(f.sig, s.signature) && (placeWasAll(f.sig) || sameItself(f.sig, s.signature))) return lostInPlace(f, s);
   const before = f.sig.name ? null : aroundParts(s.signature.neighbor)[0];
   const mine = lessOtherId(f.sig, s.signature);
   return f.left.some((d) => d !== s && d.element !== s.element && sameButPlace(mine, lessOtherId(f.sig, d.signature)) && (before === null || aroundParts(d.signature.neighbor)[0] === before))
     ? "another candidate is the same but for its place" : "";
+}
+
+/**
+ * Place tells look-alikes apart only while they are alike: the candidate in the element's place
+ * lost a class or attribute the element carried, while a look-alike elsewhere in its part of the
+ * page still carries all of it — the element may have moved and the one now in its place be
+ * another, changed. A doubt, not a guess.
+ * @param {Field} f @param {Scored} s
+ */
+function lostInPlace(f, s) {
+  const sig = f.sig, c = s.signature, A = sig.attrs || {}, B = c.attrs || {};
+  const lost = (sig.classes || []).some((k) => !(c.classes || []).includes(k)) || Object.keys(A).some((k) => B[k] === undefined);
+  return lost && f.left.some((d) => d !== s && d.element !== s.element && d.tagOk && sameButPlace(sig, d.signature))
+    ? "it lost what the element carried, which a look-alike elsewhere keeps" : "";
 }
 
 /**
