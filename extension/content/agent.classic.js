@@ -5469,8 +5469,10 @@ const __refind = (() => {
  *      order, ancestors, the words around them — the words before a nameless element being its
  *      name), the answer is "ambiguous", with the candidates — unless one stands in the element's
  *      very place, all of it (a wrapper put around it or taken away aside), among no fewer
- *      look-alikes, and either place was all that told the element from them when it was captured
- *      or it still carries all it carried itself (a copy of it put beside it). Place can say "not
+ *      look-alikes, and either still carries all it carried itself (a copy of it put beside it), or
+ *      place was all that told the element from them when it was captured and its own change
+ *      tells it from them now — not one change made to them all alike, nor a loss one of them
+ *      does not share. Place can say "not
  *      this one" (a changed element in another component of its kind), never "this one" between
  *      elements that something else told apart.
  *   4. Context is identity. An element inside a component, a shadow root, a row, a form or a
@@ -6393,9 +6395,11 @@ function field(sig, root, opts) {
   const isAside = all.map((c) => anotherElement(sig, c.signature, standing));
   const aside = new Set(all.filter((_, i) => isAside[i]).map((c) => c.element));
   // Set aside only for leaving the group that told it from its look-alikes, a candidate may still be
-  // the element moved out: it keeps a reworded copy from being taken in its stead.
-  const movedOut = sig.twins ? all.filter((c, i) => isAside[i] && !anotherElement(sig, c.signature))
-    .map((c) => ({ signature: c.signature, tagOk: c.signature.tag === sig.tag })) : [];
+  // the element moved out; set aside where it stands at the element's spot (another link target
+  // there), it may be the element changed: either keeps a reworded copy from being taken in
+  // its stead.
+  const movedOut = all.filter((c, i) => isAside[i] && ((sig.twins && !anotherElement(sig, c.signature)) || atItsSpot(sig, c.signature)))
+    .map((c) => ({ signature: c.signature, tagOk: c.signature.tag === sig.tag }));
   return { sig, threshold: opts.threshold ?? THRESHOLD, margin: opts.margin ?? MARGIN, every, left: scoreCandidates(sig, all.filter((_, i) => !isAside[i])),
     aside, movedOut, placed, standing, carriersFrom, identity, unreadable, vetoed: "",
     top: every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000, tag: s.signature.tag, name: s.signature.name, text: s.signature.text })) };
@@ -6539,17 +6543,21 @@ function otherInstance(sig, c) {
 
 /**
  * Position never decides alone: `s` ties with another candidate on everything but its place (its
- * box, order, ancestors and the words around it) and ids that are not the element's, and does not stand in the element's own place —
- * or does, but something else told the element from its look-alikes when it was captured (an icon,
- * a label), and that is gone from `s` as from them: which is which may have changed with it. (One
- * that still carries all it carried itself, in its place, is the element beside a copy of it, or
- * out of a wrapper that named its item.) Only an
- * element without a name of its own is named by the words before it ("Apple" before a bare
- * checkbox): those words then tell it apart.
+ * box, order, ancestors and the words around it) and ids that are not the element's. Standing in
+ * the element's own place settles it only for one that still carries all it carried itself (the
+ * element beside a copy of it, or out of a wrapper that named its item); one changed there is
+ * the element only when place was all that told it from its look-alikes when it was captured and
+ * it is told from them now by its change (stripped alone) — not when they all changed alike (a
+ * re-render, which may have reordered them too), nor when it lost what one of them keeps
+ * (lostInPlace). Only an element without a name of its own is named by the words before it
+ * ("Apple" before a bare checkbox): those words then tell it apart.
  * @param {Field} f @param {Scored} s
  */
 function tiedButPlace(f, s) {
-  if (inPlace(f.sig, s.signature) && (placeWasAll(f.sig) || sameItself(f.sig, s.signature))) return lostInPlace(f, s);
+  const placed = inPlace(f.sig, s.signature);
+  if (placed && sameItself(f.sig, s.signature)) return "";
+  const lost = placed && placeWasAll(f.sig) ? lostInPlace(f, s) : "";
+  if (lost) return lost;
   const before = f.sig.name ? null : aroundParts(s.signature.neighbor)[0];
   const mine = lessOtherId(f.sig, s.signature);
   return f.left.some((d) => d !== s && d.element !== s.element && sameButPlace(mine, lessOtherId(f.sig, d.signature)) && (before === null || aroundParts(d.signature.neighbor)[0] === before))
@@ -7006,6 +7014,12 @@ function inPlace(sig, c) {
   if (p.join(">") === q.join(">")) return Math.abs(a.x - b.x) <= 1 && Math.abs(a.y - b.y) <= 1 && Math.abs(a.w - b.w) <= 1 && Math.abs(a.h - b.h) <= 1;
   const same = (/** @type {Twins | undefined} */ x, /** @type {Twins | undefined} */ y) => !x === !y && (!x || (!!y && x.k === y.k && x.n === y.n));
   return (unwrapped(p, q) || unwrapped(q, p)) && same(sig.order, c.order) && same(sig.twins, c.twins);
+}
+
+/** Whether a candidate stands at the element's spot: its box where the element's was, under the
+ * same ancestors (their classes aside). @param {Signature} sig @param {Signature} c */
+function atItsSpot(sig, c) {
+  return sameSpot(sig.box, c.box) && (sig.path || []).map(stepTag).join(">") === (c.path || []).map(stepTag).join(">");
 }
 
 /** A path step's tag ("div.stars" → "div"). @param {string} x */
