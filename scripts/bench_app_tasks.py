@@ -1,6 +1,6 @@
 """Tasks done end to end on the corpus's applications, each checked in the application's own state.
 
-    .venv/bin/python scripts/bench_app_tasks.py [--apps A B …] [--write]
+    .venv/bin/python scripts/bench_app_tasks.py [--apps A B …] [--only WORDS] [--explain] [--write]
 
 Every task of tests/support/corpus_tasks/ runs as a user runs one from a terminal: Chromium with the
 extension, logged in to the application; `heybro run GOAL --url …` through the real host; the
@@ -35,6 +35,7 @@ def main() -> None:
     ap.add_argument("--apps", nargs="*")
     ap.add_argument("--only", help="only tasks whose name holds these words")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--explain", action="store_true", help="print a failed task's whole run (its events, the model's calls)")
     ns = ap.parse_args()
     rows = []
     by_app = tasks_by_app(ns.apps, ns.only)
@@ -58,6 +59,8 @@ def main() -> None:
                         why = str(e).strip().splitlines()[0][:200] if str(e).strip() else traceback.format_exc(limit=1)
                         rows.append({"app": name, "task": task.name, "kind": task.kind, "ok": False, "why": why,
                                      "seconds": round(time.monotonic() - t0)})
+                        if ns.explain:
+                            print(str(e), file=sys.stderr)
                     r = rows[-1]
                     print(f"{name}: {task.name}: {'ok' if r['ok'] else 'FAILED ' + r['why']} ({r['seconds']} s"
                           + (f", {r['calls']} calls, {r['actions']} actions)" if r["ok"] else ")"), file=sys.stderr, flush=True)

@@ -173,6 +173,37 @@ def test_a_code_editor_typing_through_a_hidden_field_is_one_textbox_with_its_lin
     assert ok(browser, "extract", {"element_id": ed})["text"] == "return null;"
 
 
+def test_lines_of_code_go_into_an_editor_that_indents_as_pasted_not_indented_twice(browser, page, site):
+    # A code editor (CodeMirror 6, Monaco, Ace) indents each new line typed after a block opener,
+    # and takes a paste whole: lines of code given to type or fill end in it as written.
+    open_page(page, site + "/code_editor.html")
+    page.evaluate("""() => {
+        const ed = document.createElement('div');
+        ed.contentEditable = 'true'; ed.setAttribute('aria-label', 'Script'); ed.textContent = '# tools';
+        ed.addEventListener('keydown', (e) => {
+            if (e.key !== 'Enter') return;
+            e.preventDefault();
+            const line = ed.innerText.split('\\n').pop();
+            document.execCommand('insertText', false, '\\n' + (line.trimEnd().endsWith(':') ? '    ' : ''));
+        });
+        ed.addEventListener('paste', (e) => {
+            e.preventDefault();
+            document.execCommand('insertText', false, e.clipboardData.getData('text/plain'));
+        });
+        document.body.append(ed);
+    }""")
+    obs = ok(browser, "observe")
+    script = find_id(obs, "Script")
+    ok(browser, "press", {"element_id": script, "keys": "End"})
+    code = "\ndef f():\n    return 1\n"
+    ok(browser, "type", {"element_id": script, "text": code})
+    def shown() -> str:  # (an editable region's last new line is drawn as one more)
+        return page.evaluate("document.querySelector('[aria-label=Script]').innerText").replace("\xa0", " ").rstrip("\n")
+    assert shown() == "# tools\ndef f():\n    return 1"
+    ok(browser, "fill", {"element_id": script, "value": "def g():\n    pass"})
+    assert shown() == "def g():\n    pass"
+
+
 def test_a_new_line_typed_is_the_enter_key_the_editor_handles(browser, page, site):
     # CodeMirror 6 and its like take Enter on keydown (and indent the new line themselves).
     open_page(page, site + "/code_editor.html")

@@ -130,6 +130,46 @@ def test_wait_for_an_element_that_is_not_there_yet(browser, page, site):
     assert ok(browser, "wait_for", {"role": "button", "name": "Shuffle", "gone": True, "seconds": 0.5})["matched"] == "element"
 
 
+def test_wait_for_text_finds_the_words_the_map_shows_for_an_icon_button(browser, page, site):
+    # The map shows an icon button titled "New Folder" as `button New Folder`: a model that read it
+    # there waits for those words, though no text of the page says them.
+    open_page(page, site + "/dynamic.html")
+    page.evaluate("""setTimeout(() => { const b = document.createElement('button'); b.title = 'New Folder';
+        b.innerHTML = '<svg width="16" height="16" aria-hidden="true"><rect width="16" height="16"/></svg>';
+        document.body.append(b); }, 300)""")
+    assert "New Folder" not in page.inner_text("body")
+    assert ok(browser, "wait_for", {"text": "new folder", "seconds": 3})["matched"] == "text"
+    assert "button New Folder" in ok(browser, "observe")["text"]
+    # A title on what is no control nor picture is no name the map shows.
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<div title=\\'Hidden tip\\'>x</div>')")
+    assert error(browser, "wait_for", {"text": "Hidden tip", "seconds": 0.3})["code"] == "timeout"
+    page.evaluate("document.querySelector('button[title=\\'New Folder\\']').remove()")
+    assert ok(browser, "wait_for", {"text": "New Folder", "gone": True, "seconds": 1})["matched"] == "text"
+
+
+def test_every_item_of_a_roving_tabindex_listing_is_a_control(browser, page, site):
+    # A file browser's listing: only the current item takes the Tab key (tabindex 0, a button);
+    # the others wait at tabindex -1 with nothing else marking them, and a person clicks any.
+    open_page(page, site + "/dynamic.html")
+    page.evaluate("""() => {
+        const ul = document.createElement('ul'); ul.setAttribute('aria-label', 'Files');
+        for (const [i, name] of ['data', 'reports', 'config.json'].entries()) {
+            const li = document.createElement('li'); li.className = 'item';
+            li.innerHTML = `<span class="item-text" tabindex="${i ? -1 : 0}"${i ? '' : ' role="button"'}>${name}</span>`;
+            ul.append(li);
+        }
+        ul.addEventListener('click', (e) => { document.getElementById('log').textContent = 'picked ' + e.target.textContent; });
+        const lone = document.createElement('div'); lone.className = 'note'; lone.tabIndex = -1; lone.textContent = 'Only focusable by script';
+        document.body.append(ul, lone);
+    }""")
+    obs = ok(browser, "observe")
+    assert "clickable config.json" in obs["text"] or "button config.json" in obs["text"], obs["text"]
+    ok(browser, "click", {"element_id": find_id(obs, "config.json")})
+    assert page.text_content("#log") == "picked config.json"
+    # Nothing like it takes the Tab key: an element focusable by script alone is no control.
+    assert not any(s["name"] == "Only focusable by script" for s in obs["elements"].values())
+
+
 def test_ids_stay_with_their_elements_when_one_is_inserted_before_them(browser, page, site):
     open_page(page, site + "/form.html")
     first = ok(browser, "observe")

@@ -21,6 +21,9 @@
  * to the keyboard's focus (a code editor's hidden field takes only these); `pointer`: done where a
  * person points (on a code editor, its visible box); `text`: writes text (an editable region gets
  * the browser's keys from the start); `done`: what it reports when the browser's input did it.
+ * `paste`: text it writes whole as a paste, where an editor takes pastes (lines of code: typed,
+ * the editor would indent each new line on top of the text's own), after selecting all it holds
+ * when `select`.
  * `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
  * its `seconds` (kept within the call's), and for an address (`url_contains`) the coordinator
  * waits on the tab itself.
@@ -31,7 +34,8 @@
  * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean, to?: "required"}} PageNeeds
  * @typedef {{steps: (args: Record<string, any>, el: Element) => import("../content/dom_trusted.js").InputStep[],
  *   first?: (args: Record<string, any>) => boolean, auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
- *   keys?: boolean, pointer?: boolean, text?: boolean, done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
+ *   keys?: boolean, pointer?: boolean, text?: boolean, paste?: (args: Record<string, any>) => {text: string, select: boolean} | null,
+ *   done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
  * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../content/dom_scan.js").Registry) => any,
  *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput, judged?: "press" | "keys",
  *   verify?: (el: Element, args: Record<string, any>, changes: any) => void, waits?: boolean}} PageAction

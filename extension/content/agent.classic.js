@@ -283,7 +283,7 @@ const __controls = (() => {
  * What is a control a person can operate, by markup alone (no style lookups), and whether an
  * element is rendered at all. The scan, the re-finding of an element and the waits for one ask it.
  */
-const { attr, checkVisibilityOf, hasAttr, isConnectedOf, tagOf } = __dom_native;
+const { attr, checkVisibilityOf, classNameOf, hasAttr, isConnectedOf, parentElOf, qs, tagOf } = __dom_native;
 
 /** Tags that are interactive by themselves (see isInteractiveCheap for the exceptions). */
 const INTERACTIVE_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary", "option",
@@ -319,6 +319,32 @@ function isInteractiveCheap(el) {
   return isDropZone(el);
 }
 
+/**
+ * An item of a roving tabindex (a file browser's listing, a toolbar, a tree): only the current
+ * item takes the Tab key (tabindex 0) and says it is a control; the others wait at tabindex -1
+ * with nothing else marking them, yet a person clicks any of them alike. Such an item is a control
+ * when the current one — the same tag and classes, within three levels up — is one by its markup.
+ * `memo`: one scan's answers, by container and look (the current item moves between scans).
+ * @param {Element} el @param {Map<Element, Map<string, boolean>>} [memo]
+ */
+function isRovingItem(el, memo = new Map()) {
+  const cls = classNameOf(el).trim();
+  if (!cls || attr(el, "tabindex") !== "-1" || INTERACTIVE_TAGS.has(tagOf(el))) return false;
+  const look = tagOf(el) + cls.split(/\s+/).map((c) => `.${CSS.escape(c)}`).join("");
+  for (let a = parentElOf(el), k = 0; a && k < 3; a = parentElOf(a), k++) {
+    let known = memo.get(a);
+    if (!known) memo.set(a, (known = new Map()));
+    let v = known.get(look);
+    if (v === undefined) {
+      const current = qs(a, `${look}[tabindex="0"]`);
+      v = !!current && isInteractiveCheap(current);
+      known.set(look, v);
+    }
+    if (v) return true;
+  }
+  return false;
+}
+
 /** What names a drop zone in a class or an id (`drop-zone`, `dropzone`, `file-drop`, `drop_area`). */
 const DROP_ZONE_NAMES = /(^|[\s_-])(drop[-_]?(zone|area|target|box)|file[-_]?drop)([\s_-]|$)/i;
 
@@ -351,7 +377,7 @@ function isRendered(el) {
   if (!isConnectedOf(el)) return false;
   return checkVisibilityOf(el, { checkVisibilityCSS: true });
 }
-return { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isDropZone, isRendered };
+return { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRovingItem, isDropZone, isRendered };
 })();
 // ---- extension/content/norm.js
 const __norm = (() => {
@@ -2492,7 +2518,7 @@ const __dom_scan = (() => {
  * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
-const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered } = __controls;
+const { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isRovingItem } = __controls;
 const { norm } = __norm;
 const { accessibleName, wordsOf } = __accessible_name;
 const { HAND_CURSORS, scopeStyles } = __dom_pointer;
@@ -3076,6 +3102,8 @@ class ScanPass {
     /** Entries not listed in the scan before. */ this.newCount = 0;
     /** Parts of a clickable bar listed in its place (see splitParts). @type {Set<Element>} */
     this.parts = new Set();
+    /** Roving tabindex items known, by container and look (see isRovingItem). @type {Map<Element, Map<string, boolean>>} */
+    this.roving = new Map();
     /** Elements that could not be read (a read threw): left out with what they hold. @type {Skipped} */
     this.skipped = { count: 0, first: "" };
     /** Parts of rows a grid draws in parts, read already with their first part (see rowLine). @type {Set<Element>} */
@@ -3266,7 +3294,7 @@ class ScanPass {
    */
   isControl(el, tag, attrs, pointer, parentPointer, ownRule) {
     const parts = this.parts;
-    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && (!parentPointer || ownRule)) || parts.has(el)
+    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && (isInteractiveCheap(el) || isRovingItem(el, this.roving))) || (pointer && (!parentPointer || ownRule)) || parts.has(el)
       || (tag === "body" && docOf(el).designMode === "on");
     // (An editable region is a field whatever it holds: a link in a letter being written is its text.)
     if (interactive && !parts.has(el) && isContainer(el) && !isEditableRegion(el)) {
@@ -7594,6 +7622,7 @@ function typeInto(el, text) {
   assertTextControl(el);
   const doc = docOf(el);
   focusOn(el); // the caret after the text, unless the field had focus already
+  if (text.includes("\n") && pasteText(el, text)) return; // lines: pasted where an editor takes them
   for (const ch of Array.from(text)) {
     // A new line is the Enter key, as a person types it: an editor handles it itself (its indent);
     // else it breaks the paragraph, adds a line to a text area, and adds nothing to a one-line field.
@@ -7613,6 +7642,21 @@ function typeInto(el, text) {
     keyEvent(el, "keyup", key, {});
   }
   if (!isEditable(el)) fire(el, "change");
+}
+
+/**
+ * Text pasted where `el` takes it, as a person puts a block of code into an editor: a paste
+ * event carrying it, which an editor that takes pastes itself (a code editor, a rich text editor)
+ * inserts whole. Typed line by line instead, each Enter would bring the editor's own indentation
+ * and the text's own would be added to it. True when the page took the paste (a field it leaves
+ * alone is typed into).
+ * @param {Element} el @param {string} text
+ */
+function pasteText(el, text) {
+  const view = docOf(el).defaultView || window;
+  const data = new view.DataTransfer();
+  data.setData("text/plain", text);
+  return !dispatchOf(el, new view.ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true, composed: true }));
 }
 
 /** One character into a field at its caret (its length limit kept), and the input event. @param {HTMLInputElement} inp @param {string} ch */
@@ -7778,7 +7822,7 @@ function selectWords(el, words) {
   sel.addRange(range);
   return m[0];
 }
-return { actionError, hoverOn, heldOf, clickOn, rightClickOn, dragOnto, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, checkedState, setChecked, uploadFile, selectWords };
+return { actionError, hoverOn, heldOf, clickOn, rightClickOn, dragOnto, focusOn, isEditable, setNativeValue, fire, fillIn, textEdge, checkFilled, keyCodeOf, codeOf, keyEvent, typeInto, pasteText, checkedState, setChecked, uploadFile, selectWords };
 })();
 // ---- extension/content/dom_locate.js
 const __dom_locate = (() => {
@@ -8842,6 +8886,9 @@ function typeSteps(text) {
   return steps;
 }
 
+/** Text of more than one line, to be pasted (see page.js `paste`); none for one line. @param {string} text @param {boolean} select */
+function lines(text, select) { return text.includes("\n") ? { text, select } : null; }
+
 /** All of the field selected, then replaced by the value (or removed, for none). @param {string} value @returns {InputStep[]} */
 function fillSteps(value) {
   return [keyStep("a", 2), ...(value ? typeSteps(value) : [keyStep("Backspace", 0)])];
@@ -8871,7 +8918,7 @@ async function sendTrusted(steps, opts = {}) {
   if (!reply) throw actionError("unsupported", "The coordinator did not answer the request for the browser's own input.");
   if (!reply.ok) throw actionError(reply.error.code, reply.error.message, reply.error.detail);
 }
-return { CLICK_IGNORED_AFTER_MS, fieldState, noTextChange, noKeyEffect, noChange, reaction, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, byHand, typeSteps, fillSteps, pressSteps, sendTrusted };
+return { CLICK_IGNORED_AFTER_MS, fieldState, noTextChange, noKeyEffect, noChange, reaction, madeElements, clickReplayable, pointerPoint, moveSteps, clickSteps, byHand, typeSteps, lines, fillSteps, pressSteps, sendTrusted };
 })();
 // ---- extension/shared/effect_rules.js
 const __effect_rules = (() => {
@@ -9681,14 +9728,14 @@ return { action };
 const __fill = (() => {
 /** fill: replaces the field's value. */
 const { checkFilled, fillIn } = __dom_input;
-const { fillSteps, madeElements } = __dom_trusted;
+const { fillSteps, lines, madeElements } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
   name: "fill",
   needs: { page: { element: "required", enabled: true, hit: true } },
   run: (el, args) => { fillIn(/** @type {Element} */ (el), String(args.value ?? "")); return {}; },
-  trusted: { steps: (args) => fillSteps(String(args.value ?? "")), keys: true, text: true },
+  trusted: { steps: (args) => fillSteps(String(args.value ?? "")), keys: true, text: true, paste: (args) => lines(String(args.value ?? ""), true) },
   // A field may refuse or rewrite the value — or take it into elements of its own and empty itself.
   verify: (el, args, changes) => checkFilled(el, String(args.value ?? ""), madeElements(changes)),
 };
@@ -9696,9 +9743,9 @@ return { action };
 })();
 // ---- extension/actions/type.js
 const __type = (() => {
-/** type: text key by key at the caret. */
+/** type: text key by key at the caret; lines of it pasted into an editor that takes pastes. */
 const { typeInto } = __dom_input;
-const { noTextChange, typeSteps } = __dom_trusted;
+const { lines, noTextChange, typeSteps } = __dom_trusted;
 
 /** @type {import("./page.js").PageAction} */
 const action = {
@@ -9706,7 +9753,8 @@ const action = {
   needs: { page: { element: "required", enabled: true, hit: true } },
   run: (el, args) => { typeInto(/** @type {Element} */ (el), String(args.text ?? "")); return {}; },
   // A rich editor may take only real key presses.
-  trusted: { steps: (args) => typeSteps(String(args.text ?? "")), auto: true, noEffect: noTextChange, keys: true, text: true },
+  trusted: { steps: (args) => typeSteps(String(args.text ?? "")), auto: true, noEffect: noTextChange, keys: true, text: true,
+    paste: (args) => lines(String(args.text ?? ""), false) },
 };
 return { action };
 })();
@@ -9971,7 +10019,7 @@ const { refind } = __refind;
 const { walkDeep } = __dom_roots;
 const { actionError } = __dom_input;
 const { innerRoots, deepTexts } = __dom_roots;
-const { isConnectedOf, qsa, rectsOf } = __dom_native;
+const { isConnectedOf, qsa, rectsOf, tagOf } = __dom_native;
 const { canRequest, requestsPending, syncRequests } = __dom_requests;
 
 /** Something of the page is marked as loading (`aria-busy`) and shown. */
@@ -9997,10 +10045,25 @@ function findByRole(role, name) {
   return found;
 }
 
-/** Whether `text` (any case) is on the page as it renders. @param {string} text */
+/** Whether `text` (any case) is on the page as it renders, or is the name of a control or picture
+ * shown (see named). @param {string} text */
 function hasText(text) {
   const t = text.toLowerCase();
-  return deepTexts(document).some((s) => s.toLowerCase().includes(t));
+  return deepTexts(document).some((s) => s.toLowerCase().includes(t)) || named(t);
+}
+
+/** Elements an attribute may name (an icon button's title, an aria-label, an image's alt). */
+const NAMED = "[aria-label],[title],img[alt],[placeholder],input[value]";
+
+/**
+ * Whether a rendered control or picture is named with words holding `t` (lower case): the page
+ * map shows an icon button titled "New Folder" as `button New Folder`, and the model waits for
+ * what it read there, though no text of the page says it.
+ * @param {string} t
+ */
+function named(t) {
+  return [document, ...innerRoots(document)].some((s) => Array.from(qsa(s, NAMED)).some((el) =>
+    (isInteractiveCheap(el) || tagOf(el) === "img" || !!roleOf(el)) && isRendered(el) && norm(accessibleName(el)).toLowerCase().includes(t)));
 }
 
 /**
@@ -10288,6 +10351,9 @@ const __page = (() => {
  * to the keyboard's focus (a code editor's hidden field takes only these); `pointer`: done where a
  * person points (on a code editor, its visible box); `text`: writes text (an editable region gets
  * the browser's keys from the start); `done`: what it reports when the browser's input did it.
+ * `paste`: text it writes whole as a paste, where an editor takes pastes (lines of code: typed,
+ * the editor would indent each new line on top of the text's own), after selecting all it holds
+ * when `select`.
  * `verify`: a check of its outcome on the element, after the page settled. `waits`: it waits up to
  * its `seconds` (kept within the call's), and for an address (`url_contains`) the coordinator
  * waits on the tab itself.
@@ -10298,7 +10364,8 @@ const __page = (() => {
  * @typedef {{element: "required" | "optional" | "own", enabled?: boolean, hit?: boolean, inView?: boolean, to?: "required"}} PageNeeds
  * @typedef {{steps: (args: Record<string, any>, el: Element) => import("../content/dom_trusted.js").InputStep[],
  *   first?: (args: Record<string, any>) => boolean, auto?: boolean, noEffect?: import("../content/dom_trusted.js").NoEffect, replayable?: (el: Element) => boolean, lateMs?: number,
- *   keys?: boolean, pointer?: boolean, text?: boolean, done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
+ *   keys?: boolean, pointer?: boolean, text?: boolean, paste?: (args: Record<string, any>) => {text: string, select: boolean} | null,
+ *   done?: (args: Record<string, any>) => Record<string, any>}} TrustedInput
  * @typedef {{name: string, needs: {page: PageNeeds}, run: (el: Element | null, args: Record<string, any>, registry: import("../content/dom_scan.js").Registry) => any,
  *   settle?: import("../content/dom_changes.js").SettleOpts, trusted?: TrustedInput, judged?: "press" | "keys",
  *   verify?: (el: Element, args: Record<string, any>, changes: any) => void, waits?: boolean}} PageAction
@@ -10333,8 +10400,8 @@ const { leftOutAround, setFramesOff } = __dom_frames;
 const { locate, prepare, brief } = __dom_locate;
 const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId, transitionsEnd } = __dom_changes;
 const { watchRequests, watchScripts } = __dom_requests;
-const { actionError, focusOn, checkedState, isEditable } = __dom_input;
-const { fieldState, moveSteps, reaction, sendTrusted } = __dom_trusted;
+const { actionError, focusOn, checkedState, isEditable, pasteText } = __dom_input;
+const { fieldState, moveSteps, pressSteps, reaction, sendTrusted } = __dom_trusted;
 const { installGuard, sendGuarded } = __press_guard;
 const { formFieldsFor, passGate } = __act_gate;
 const { PAGE_ACTIONS } = __page;
@@ -10524,6 +10591,13 @@ async function doInput(def, args, el, r, finish, outline) {
     const target = /** @type {Element} */ (el);
     if (trusted.keys) keyboardOn(target);
     outline();
+    const block = trusted.paste?.(args);
+    if (block) {
+      if (block.select) await sendGuarded([pressSteps("Control+a")[0]], target);
+      if (pasteText(deepActiveElement(document) || target, block.text)) {
+        return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
+      }
+    }
     try {
       await sendGuarded(trusted.steps(args, target), target);
       return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };

@@ -21,8 +21,8 @@ import { leftOutAround, setFramesOff } from "./dom_frames.js";
 import { locate, prepare, brief } from "./dom_locate.js";
 import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId, transitionsEnd } from "./dom_changes.js";
 import { watchRequests, watchScripts } from "./dom_requests.js";
-import { actionError, focusOn, checkedState, isEditable } from "./dom_input.js";
-import { fieldState, moveSteps, reaction, sendTrusted } from "./dom_trusted.js";
+import { actionError, focusOn, checkedState, isEditable, pasteText } from "./dom_input.js";
+import { fieldState, moveSteps, pressSteps, reaction, sendTrusted } from "./dom_trusted.js";
 import { installGuard, sendGuarded } from "./press_guard.js";
 import { formFieldsFor, passGate } from "./act_gate.js";
 import { PAGE_ACTIONS } from "../actions/page.js";
@@ -212,6 +212,13 @@ async function doInput(def, args, el, r, finish, outline) {
     const target = /** @type {Element} */ (el);
     if (trusted.keys) keyboardOn(target);
     outline();
+    const block = trusted.paste?.(args);
+    if (block) {
+      if (block.select) await sendGuarded([pressSteps("Control+a")[0]], target);
+      if (pasteText(deepActiveElement(document) || target, block.text)) {
+        return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
+      }
+    }
     try {
       await sendGuarded(trusted.steps(args, target), target);
       return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };

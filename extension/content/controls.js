@@ -3,7 +3,7 @@
  * What is a control a person can operate, by markup alone (no style lookups), and whether an
  * element is rendered at all. The scan, the re-finding of an element and the waits for one ask it.
  */
-import { attr, checkVisibilityOf, hasAttr, isConnectedOf, tagOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, classNameOf, hasAttr, isConnectedOf, parentElOf, qs, tagOf } from "./dom_native.js";
 
 /** Tags that are interactive by themselves (see isInteractiveCheap for the exceptions). */
 export const INTERACTIVE_TAGS = new Set(["a", "button", "input", "select", "textarea", "summary", "option",
@@ -37,6 +37,32 @@ export function isInteractiveCheap(el) {
   const ti = attr(el, "tabindex");
   if (ti !== null && Number(ti) >= 0 && tag !== "body" && tag !== "html") return !(first ? READ_ROLES.has(first) : READ_TAGS.has(tag));
   return isDropZone(el);
+}
+
+/**
+ * An item of a roving tabindex (a file browser's listing, a toolbar, a tree): only the current
+ * item takes the Tab key (tabindex 0) and says it is a control; the others wait at tabindex -1
+ * with nothing else marking them, yet a person clicks any of them alike. Such an item is a control
+ * when the current one — the same tag and classes, within three levels up — is one by its markup.
+ * `memo`: one scan's answers, by container and look (the current item moves between scans).
+ * @param {Element} el @param {Map<Element, Map<string, boolean>>} [memo]
+ */
+export function isRovingItem(el, memo = new Map()) {
+  const cls = classNameOf(el).trim();
+  if (!cls || attr(el, "tabindex") !== "-1" || INTERACTIVE_TAGS.has(tagOf(el))) return false;
+  const look = tagOf(el) + cls.split(/\s+/).map((c) => `.${CSS.escape(c)}`).join("");
+  for (let a = parentElOf(el), k = 0; a && k < 3; a = parentElOf(a), k++) {
+    let known = memo.get(a);
+    if (!known) memo.set(a, (known = new Map()));
+    let v = known.get(look);
+    if (v === undefined) {
+      const current = qs(a, `${look}[tabindex="0"]`);
+      v = !!current && isInteractiveCheap(current);
+      known.set(look, v);
+    }
+    if (v) return true;
+  }
+  return false;
 }
 
 /** What names a drop zone in a class or an id (`drop-zone`, `dropzone`, `file-drop`, `drop_area`). */

@@ -322,6 +322,7 @@ export function typeInto(el, text) {
   assertTextControl(el);
   const doc = docOf(el);
   focusOn(el); // the caret after the text, unless the field had focus already
+  if (text.includes("\n") && pasteText(el, text)) return; // lines: pasted where an editor takes them
   for (const ch of Array.from(text)) {
     // A new line is the Enter key, as a person types it: an editor handles it itself (its indent);
     // else it breaks the paragraph, adds a line to a text area, and adds nothing to a one-line field.
@@ -341,6 +342,21 @@ export function typeInto(el, text) {
     keyEvent(el, "keyup", key, {});
   }
   if (!isEditable(el)) fire(el, "change");
+}
+
+/**
+ * Text pasted where `el` takes it, as a person puts a block of code into an editor: a paste
+ * event carrying it, which an editor that takes pastes itself (a code editor, a rich text editor)
+ * inserts whole. Typed line by line instead, each Enter would bring the editor's own indentation
+ * and the text's own would be added to it. True when the page took the paste (a field it leaves
+ * alone is typed into).
+ * @param {Element} el @param {string} text
+ */
+export function pasteText(el, text) {
+  const view = docOf(el).defaultView || window;
+  const data = new view.DataTransfer();
+  data.setData("text/plain", text);
+  return !dispatchOf(el, new view.ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true, composed: true }));
 }
 
 /** One character into a field at its caret (its length limit kept), and the input event. @param {HTMLInputElement} inp @param {string} ch */

@@ -7,7 +7,7 @@
  * re-render that keeps the node keeps the id, a node the page dropped can be garbage collected, and a
  * new node gets a fresh id — never a recycled one, so a stale id can never point at the wrong thing.
  */
-import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered } from "./controls.js";
+import { INTERACTIVE_TAGS, INTERACTIVE_ROLES, isInteractiveCheap, isRendered, isRovingItem } from "./controls.js";
 import { norm } from "./norm.js";
 import { accessibleName, wordsOf } from "./accessible_name.js";
 import { HAND_CURSORS, scopeStyles } from "./dom_pointer.js";
@@ -591,6 +591,8 @@ class ScanPass {
     /** Entries not listed in the scan before. */ this.newCount = 0;
     /** Parts of a clickable bar listed in its place (see splitParts). @type {Set<Element>} */
     this.parts = new Set();
+    /** Roving tabindex items known, by container and look (see isRovingItem). @type {Map<Element, Map<string, boolean>>} */
+    this.roving = new Map();
     /** Elements that could not be read (a read threw): left out with what they hold. @type {Skipped} */
     this.skipped = { count: 0, first: "" };
     /** Parts of rows a grid draws in parts, read already with their first part (see rowLine). @type {Set<Element>} */
@@ -781,7 +783,7 @@ class ScanPass {
    */
   isControl(el, tag, attrs, pointer, parentPointer, ownRule) {
     const parts = this.parts;
-    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && isInteractiveCheap(el)) || (pointer && (!parentPointer || ownRule)) || parts.has(el)
+    let interactive = ((attrs || INTERACTIVE_TAGS.has(tag)) && (isInteractiveCheap(el) || isRovingItem(el, this.roving))) || (pointer && (!parentPointer || ownRule)) || parts.has(el)
       || (tag === "body" && docOf(el).designMode === "on");
     // (An editable region is a field whatever it holds: a link in a letter being written is its text.)
     if (interactive && !parts.has(el) && isContainer(el) && !isEditableRegion(el)) {

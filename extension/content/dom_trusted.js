@@ -213,6 +213,9 @@ export function typeSteps(text) {
   return steps;
 }
 
+/** Text of more than one line, to be pasted (see page.js `paste`); none for one line. @param {string} text @param {boolean} select */
+export function lines(text, select) { return text.includes("\n") ? { text, select } : null; }
+
 /** All of the field selected, then replaced by the value (or removed, for none). @param {string} value @returns {InputStep[]} */
 export function fillSteps(value) {
   return [keyStep("a", 2), ...(value ? typeSteps(value) : [keyStep("Backspace", 0)])];

@@ -14,7 +14,7 @@ import { refind } from "./refind.js";
 import { walkDeep } from "./dom_roots.js";
 import { actionError } from "./dom_input.js";
 import { innerRoots, deepTexts } from "./dom_roots.js";
-import { isConnectedOf, qsa, rectsOf } from "./dom_native.js";
+import { isConnectedOf, qsa, rectsOf, tagOf } from "./dom_native.js";
 import { canRequest, requestsPending, syncRequests } from "./dom_requests.js";
 
 /** Something of the page is marked as loading (`aria-busy`) and shown. */
@@ -40,10 +40,25 @@ export function findByRole(role, name) {
   return found;
 }
 
-/** Whether `text` (any case) is on the page as it renders. @param {string} text */
+/** Whether `text` (any case) is on the page as it renders, or is the name of a control or picture
+ * shown (see named). @param {string} text */
 function hasText(text) {
   const t = text.toLowerCase();
-  return deepTexts(document).some((s) => s.toLowerCase().includes(t));
+  return deepTexts(document).some((s) => s.toLowerCase().includes(t)) || named(t);
+}
+
+/** Elements an attribute may name (an icon button's title, an aria-label, an image's alt). */
+const NAMED = "[aria-label],[title],img[alt],[placeholder],input[value]";
+
+/**
+ * Whether a rendered control or picture is named with words holding `t` (lower case): the page
+ * map shows an icon button titled "New Folder" as `button New Folder`, and the model waits for
+ * what it read there, though no text of the page says it.
+ * @param {string} t
+ */
+function named(t) {
+  return [document, ...innerRoots(document)].some((s) => Array.from(qsa(s, NAMED)).some((el) =>
+    (isInteractiveCheap(el) || tagOf(el) === "img" || !!roleOf(el)) && isRendered(el) && norm(accessibleName(el)).toLowerCase().includes(t)));
 }
 
 /**

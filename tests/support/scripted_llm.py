@@ -237,7 +237,15 @@ class ScriptedLLM:
         step = self._next(body)
         while True:
             if callable(step):
-                made = step(body)
+                try:
+                    made = step(body)
+                except Exception:
+                    # A step that cannot be made of this page (its element is not in the map) is
+                    # asked again on the retry, never skipped: the next step on a page the script
+                    # did not expect could do what the task never meant (delete another flow).
+                    with self._lock:
+                        self.script.setdefault(role_of(body), []).insert(0, step)
+                    raise
                 if isinstance(made, dict) and "stay" in made:  # the callable answers again next time
                     with self._lock:
                         self.script.setdefault(role_of(body), []).insert(0, step)

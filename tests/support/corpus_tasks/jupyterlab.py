@@ -10,7 +10,7 @@ from typing import Any
 
 from ..corpus.jupyterlab import PRODUCTS, SALES, JupyterLab
 from ..corpus_task import CorpusTask, done, map_line, one_subtask, verified
-from ..scripted_llm import call, calls, find_id
+from ..scripted_llm import call, calls, find_id, find_ids
 
 SAVED = 1.5  # seconds for the save to reach the disk after Ctrl+S
 
@@ -71,9 +71,8 @@ def _file_code(_: JupyterLab) -> dict[str, list[Any]]:
 def _file_code_check(app: JupyterLab, run: Any) -> None:
     text = app.read("scripts/clean_sales.py")
     # What a person expects: the code as written, after the file's last line (the caret may be on
-    # the empty line after it or at its end). heybro issue: typed newlines are not Enter key
-    # presses — the two blank lines typed on the file's empty last line are lost, and the editor's
-    # auto-indentation is not applied (a person pressing the same keys gets it doubled).
+    # the empty line after it or at its end), its indentation its own — lines are pasted into the
+    # editor, which would add its own indentation to every typed new line.
     assert text in (run.before + FUNCTION, run.before.rstrip("\n") + FUNCTION), text[-400:]
 
 
@@ -143,12 +142,13 @@ def _delete_file(_: JupyterLab) -> dict[str, list[Any]]:
         "scheduler": one_subtask("Delete config.json"),
         "worker": [
             _ready("config.json"),
-            # heybro issue: the file browser's items (but the first) are plain text in the map, so
-            # config.json cannot be selected; and a person deletes from the right-click menu, which
-            # no tool opens. A selected item is deleted with the Delete key.
+            # The listing's items wait at tabindex -1 but the current one (a roving tabindex): each
+            # is a control in the map. A selected item is deleted with the Delete key; the server
+            # moves it to the trash where it can (Send2Trash), and the confirming button says so.
             lambda b: call("click", element_id=find_id(b, '"config.json"', within="side panel content")),
-            lambda b: call("press", keys="Delete", expect="text:Delete"),
-            lambda b: call("click", element_id=find_id(b, 'button "Delete"', within="Are you sure")),
+            lambda b: call("press", keys="Delete", expect="text:Are you sure"),
+            lambda b: call("click", element_id=(find_ids(b, 'button "Move to Trash"', within="Are you sure")
+                                                 or find_ids(b, 'button "Delete"', within="Are you sure"))[0]),
             done("config.json is deleted"),
         ],
         "verifier": verified("The file browser no longer lists config.json"),

@@ -112,6 +112,8 @@ def _delete_flow(_: NodeRed) -> dict[str, list[Any]]:
     return {
         "scheduler": one_subtask("Delete the Daily Reports flow and deploy"),
         "worker": [
+            # The editor draws its flows by script once the page has loaded: the tab first.
+            call("wait_for", role="link", name="Daily Reports"),
             lambda b: call("click", element_id=find_id(b, 'link "Daily Reports"')),
             # The menu's Flows > Delete deletes the flow that is open.
             *_menu(),
