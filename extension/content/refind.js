@@ -27,9 +27,8 @@
  *      name), the answer is "ambiguous", with the candidates — unless one stands in the element's
  *      very place, all of it (a wrapper put around it or taken away aside), among no fewer
  *      look-alikes, and either still carries all it carried itself (a copy of it put beside it), or
- *      place was all that told the element from them when it was captured and its own change
- *      tells it from them now — not one change made to them all alike, nor a loss one of them
- *      does not share. Place can say "not
+ *      place was all that told the element from them when it was captured (a change made to
+ *      them all alike tells nothing of which is which) and it lost nothing one of them keeps. Place can say "not
  *      this one" (a changed element in another component of its kind), never "this one" between
  *      elements that something else told apart.
  *   4. Context is identity. An element inside a component, a shadow root, a row, a form or a
@@ -1102,20 +1101,16 @@ function otherInstance(sig, c) {
 /**
  * Position never decides alone: `s` ties with another candidate on everything but its place (its
  * box, order, ancestors and the words around it) and ids that are not the element's. Standing in
- * the element's own place settles it only for one that still carries all it carried itself (the
- * element beside a copy of it, or out of a wrapper that named its item); one changed there is
- * the element only when place was all that told it from its look-alikes when it was captured and
- * it is told from them now by its change (stripped alone) — not when they all changed alike (a
- * re-render, which may have reordered them too), nor when it lost what one of them keeps
- * (lostInPlace). Only an element without a name of its own is named by the words before it
- * ("Apple" before a bare checkbox): those words then tell it apart.
+ * the element's own place settles it for one that still carries all it carried itself (the
+ * element beside a copy of it, or out of a wrapper that named its item), and for one among
+ * look-alikes that only their place told apart when it was captured — a change made to them all
+ * alike (a rebuild's classes) tells nothing of which is which, so their places still do — unless
+ * it lost what one of them keeps (lostInPlace). Only an element without a name of its own is
+ * named by the words before it ("Apple" before a bare checkbox): those words then tell it apart.
  * @param {Field} f @param {Scored} s
  */
 function tiedButPlace(f, s) {
-  const placed = inPlace(f.sig, s.signature);
-  if (placed && sameItself(f.sig, s.signature)) return "";
-  const lost = placed && placeWasAll(f.sig) ? lostInPlace(f, s) : "";
-  if (lost) return lost;
+  if (inPlace(f.sig, s.signature) && (placeWasAll(f.sig) || sameItself(f.sig, s.signature))) return lostInPlace(f, s);
   const before = f.sig.name ? null : aroundParts(s.signature.neighbor)[0];
   const mine = lessOtherId(f.sig, s.signature);
   return f.left.some((d) => d !== s && d.element !== s.element && sameButPlace(mine, lessOtherId(f.sig, d.signature)) && (before === null || aroundParts(d.signature.neighbor)[0] === before))

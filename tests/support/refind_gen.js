@@ -9,10 +9,10 @@
  *     element now carries the captured signature to the letter, its place included (its ancestors
  *     as samePath reads them, or its place as inPlace reads it), or carries every value but its place while the element itself no
  *     longer does (a copy of its card put beside it, then its own words changed), or — where only
- *     its place told it from its look-alikes — stands in that place carrying all the element
- *     carried itself and is now the element's equal in all but place (identical stars reordered
- *     as their card's title changed): no signature can tell those apart, and the invariants below
- *     may take that one — a "twin", counted apart;
+ *     its place told it from its look-alikes — stands in that place and is now the element's
+ *     equal in all but place (identical stars reordered as their card's title changed, or as
+ *     all their classes were rebuilt): no signature can tell those apart, and the invariants
+ *     below may take that one — a "twin", counted apart;
  *   - gone is gone: once the element is deleted, nothing is found — but a copy of it put beside it
  *     that differs from it by reworded words alone is what the element reworded would be (a twin);
  *   - an untouched original wins: when the element still carries every value its signature
@@ -479,7 +479,7 @@ export function runTrial(tr, opts = {}) {
     || (exact.length === 1 && exact[0] !== t) || (!!r.element && standIns.has(r.element) && r.element !== t)
     || (!t && !!r.element && reworded.has(r.element))
     || (!!t && !!r.element && r.element !== t && peers > 1 && sigs.has(r.element) && sigs.has(t) && inPlace(sig, sigs.get(r.element))
-      && itself(sigs.get(r.element)) === itself(sig) && own(sigs.get(r.element)) === own(sigs.get(t)));
+      && own(sigs.get(r.element)) === own(sigs.get(t)));
   const outcome = !t ? (r.status === "found" ? "wrong" : "refused") : r.status !== "found" ? "abstained" : r.element === t ? "correct" : "wrong";
   /** @type {string[]} */ const broken = [];
   // What was found carries the element's id grown a suffix ("zip" → "zip-copy"): what a framework
