@@ -1,21 +1,18 @@
 """heybro's accessible names beside dom-accessibility-api's, both against Chrome's accessibility tree.
 
-    .venv/bin/python scripts/bench_names.py --daa /path/to/daa.js [--apps A B …] [--fixtures] [--write]
+    .venv/bin/python scripts/bench_names.py [--daa FILE] [--apps A B …] [--fixtures] [--write]
 
 dom-accessibility-api (the implementation Testing Library uses) is not a dependency of heybro: this
-bench loads a browser bundle of it (`--daa`, an IIFE that sets `window.__daaName` to its
-`computeAccessibleName`, built outside the repository:
-
-    npm install --prefix /tmp/daa dom-accessibility-api@0.7.1 esbuild
-    echo 'import { computeAccessibleName } from "dom-accessibility-api"; window.__daaName = computeAccessibleName;' > /tmp/daa/entry.js
-    /tmp/daa/node_modules/.bin/esbuild /tmp/daa/entry.js --bundle --format=iife --outfile=/tmp/daa/daa.js
-
-) into the content script's world
+bench loads a browser bundle of it (an IIFE that sets `window.__daaName` to its
+`computeAccessibleName`) into the content script's world
 beside heybro's own `accessibleName`. On every page — the oracle bench's corpus pages (`--apps`, as
 scripts/bench_oracle.py opens them) and the DOM fixture pages (`--fixtures`) — each control the map
 lists is named by both, and both names are held against Chrome's computed name where Chrome has one
 (tests/support/page_oracle.py `names_agree`: case, spacing and icon glyphs aside). Time: each
 implementation naming every listed control of the page once, in one synchronous pass, no memo.
+
+Without `--daa` the bundle is built on the first run with npm (which the README's set-up installs)
+into .cache/daa/ (outside the tree git keeps), at the pinned versions below.
 """
 
 from __future__ import annotations
@@ -23,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -204,16 +202,33 @@ def markdown(rows: list[dict], cmd: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+DAA_VERSIONS = ("dom-accessibility-api@0.7.1", "esbuild@0.25.12")
+
+
+def daa_bundle() -> Path:
+    """The browser bundle of dom-accessibility-api, built once into .cache/daa/."""
+    out = ROOT / ".cache" / "daa"
+    bundle = out / f"daa-{DAA_VERSIONS[0].split('@')[1]}.js"
+    if bundle.exists():
+        return bundle
+    out.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["npm", "install", "--prefix", str(out), "--no-audit", "--no-fund", "--loglevel=error", *DAA_VERSIONS], check=True)
+    entry = out / "entry.js"
+    entry.write_text('import { computeAccessibleName } from "dom-accessibility-api"; window.__daaName = computeAccessibleName;\n')
+    subprocess.run([str(out / "node_modules" / ".bin" / "esbuild"), str(entry), "--bundle", "--format=iife", f"--outfile={bundle}"], check=True)
+    return bundle
+
+
 def main() -> None:
     global DAA_SRC
     ap = argparse.ArgumentParser()
-    ap.add_argument("--daa", required=True, type=Path, help="a browser bundle of dom-accessibility-api setting window.__daaName")
+    ap.add_argument("--daa", type=Path, help="a browser bundle of dom-accessibility-api setting window.__daaName (built when not given)")
     ap.add_argument("--apps", nargs="*", default=[])
     ap.add_argument("--fixtures", action="store_true")
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
-    DAA_SRC = args.daa.read_text()
+    DAA_SRC = (args.daa or daa_bundle()).read_text()
     rows: list[dict] = over_corpus(args.apps, run_app) if args.apps else []
     if args.fixtures:
         rows += _fixtures_rows()

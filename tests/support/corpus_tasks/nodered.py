@@ -112,7 +112,7 @@ def _delete_flow(_: NodeRed) -> dict[str, list[Any]]:
     return {
         "scheduler": one_subtask("Delete the Daily Reports flow and deploy"),
         "worker": [
-            # The editor draws its flows by script once the page has loaded: the tab first.
+            # While the editor loads ("Adding flows to workspace") its tabs are under the loader.
             call("wait_for", role="link", name="Daily Reports"),
             lambda b: call("click", element_id=find_id(b, 'link "Daily Reports"')),
             # The menu's Flows > Delete deletes the flow that is open.
@@ -149,7 +149,10 @@ def _answer(_: NodeRed) -> dict[str, list[Any]]:
                      ("mark_done", {"summary": "Read the flow's description in the info sidebar"}))
     return {
         "scheduler": one_subtask("Find what the Sensor Readings flow is for"),
-        "worker": [lambda b: call("click", element_id=find_id(b, 'link "Sensor Readings"')), read_description],
+        # While the editor loads ("Adding flows to workspace") its tabs are under the loader: first
+        # the tab, as a person waits for the editor.
+        "worker": [call("wait_for", role="link", name="Sensor Readings"),
+                   lambda b: call("click", element_id=find_id(b, 'link "Sensor Readings"')), read_description],
         "verifier": verified("The info sidebar shows the flow's description"),
     }
 
