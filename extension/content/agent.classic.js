@@ -9950,8 +9950,10 @@ const action = {
   name: "hover",
   needs: { page: { element: "required", hit: true } },
   run: (el) => { hoverOn(/** @type {Element} */ (el)); return {}; },
-  // A CSS :hover menu opens only under the browser's own pointer.
-  trusted: { steps: (_, el) => moveSteps(el), auto: true, noEffect: noChange, pointer: true },
+  // The browser's own pointer from the start, as a person's: a CSS :hover menu opens only under it,
+  // and a page whose script answered a script's mouseover (a tooltip, a class) may still keep its
+  // submenu for the real pointer. Moving the pointer onto an element does nothing twice.
+  trusted: { steps: (_, el) => moveSteps(el), first: () => true, auto: true, noEffect: noChange, pointer: true },
 };
 return { action };
 })();

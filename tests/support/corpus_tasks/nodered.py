@@ -35,10 +35,10 @@ def _menu() -> list[Any]:
     return [
         lambda b: call("click", element_id=find_id(b, 'link "bars"')),
         lambda b: call("hover", element_id=find_id(b, 'link "Flows"', within="Configuration nodes")),
-        # heybro issue: after hover on Flows the submenu (Add, Edit, Delete) is sometimes missing from
-        # the map even a second later (the hover's result says a div was added).
-        # The submenu is drawn a moment after the pointer arrives: if the map does not show it yet,
-        # wait for it as a person would.
+        # The submenu opens under the browser's own pointer (a :hover style; the editor's script
+        # answers a script's mouseover with a tooltip, which once kept heybro from moving the
+        # pointer), drawn a moment after it arrives: if the map does not show it yet, wait for it
+        # as a person would.
         lambda b: call("wait", seconds=0.1 if find_ids(b, 'link "Delete"', within="] link Flows") else 1),
     ]
 
