@@ -232,7 +232,7 @@ def main() -> None:
     rows: list[dict] = over_corpus(args.apps, run_app) if args.apps else []
     if args.fixtures:
         rows += _fixtures_rows()
-    md = markdown(rows, "scripts/bench_names.py " + " ".join(sys.argv[1:]))
+    md = markdown(rows, ".venv/bin/python scripts/bench_names.py " + " ".join(sys.argv[1:]))
     print(md)
     if args.out:
         args.out.write_text(json.dumps(rows, indent=1))
