@@ -148,6 +148,9 @@ def test_a_dialog_open_when_the_page_loads_is_read_with_the_page(syncthing: Any)
         page.evaluate("document.cookie = 'firstVisit=' + (Date.now() - 5 * 3600 * 1000) + ';max-age=2592000'")
         syncthing.api("PUT", "/rest/config/options", {**syncthing.config()["options"], "urAccepted": 0})
         page.reload()
+        # It opens once the console's configuration has come (later on a loaded machine): waited
+        # for as a person waits for the page.
+        ok(eb, "wait_for", {"text": "Allow Anonymous Usage Reporting?", "seconds": 20})
         text = ok(eb, "observe")["text"]
         assert "# Allow Anonymous Usage Reporting?" in text and "button Yes" in text, text
         assert "button Add Folder" not in text, text  # behind it: nothing a person can reach
