@@ -328,8 +328,9 @@ function isInteractiveCheap(el) {
  * @param {Element} el @param {Map<Element, Map<string, boolean>>} [memo]
  */
 function isRovingItem(el, memo = new Map()) {
+  if (attr(el, "tabindex") !== "-1") return false; // (first: the scan asks every element with attributes)
   const cls = classNameOf(el).trim();
-  if (!cls || attr(el, "tabindex") !== "-1" || INTERACTIVE_TAGS.has(tagOf(el))) return false;
+  if (!cls || INTERACTIVE_TAGS.has(tagOf(el))) return false;
   const look = tagOf(el) + cls.split(/\s+/).map((c) => `.${CSS.escape(c)}`).join("");
   for (let a = parentElOf(el), k = 0; a && k < 3; a = parentElOf(a), k++) {
     let known = memo.get(a);
