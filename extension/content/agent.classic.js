@@ -10592,9 +10592,8 @@ async function doInput(def, args, el, r, finish, outline) {
     const block = trusted.paste?.(args);
     if (block) {
       if (block.select) await sendGuarded([pressSteps("Control+a")[0]], target);
-      if (pasteText(deepActiveElement(document) || target, block.text)) {
-        return { extra: trusted.done ? trusted.done(args) : {}, changes: { ...(await finish(settleOpts)), input: "trusted" } };
-      }
+      // (A paste event is the script's: the result does not say the browser's input did it.)
+      if (pasteText(deepActiveElement(document) || target, block.text)) return { extra: {}, changes: await finish(settleOpts) };
     }
     try {
       await sendGuarded(trusted.steps(args, target), target);
