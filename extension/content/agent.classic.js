@@ -3959,6 +3959,21 @@ function parentOf(el) {
   return root instanceof ShadowRoot ? root.host : null;
 }
 
+/**
+ * The containers around an element that the page's author named with an id (not a generated one),
+ * as path steps ("form#log-in"), at any depth, across shadow boundaries.
+ * @param {Element} el @returns {Set<string>}
+ */
+function idHolders(el) {
+  /** @type {Set<string>} */
+  const out = new Set();
+  for (let p = parentOf(el); p; p = parentOf(p)) {
+    const id = idOf(p);
+    if (id && !GENERATED_ID.test(id)) out.add(`${tagOf(p)}#${id}`);
+  }
+  return out;
+}
+
 /** @param {Element} el */
 function ancestorPath(el) {
   /** @type {string[]} */
@@ -4740,7 +4755,7 @@ function hostPlaces(el, pass) {
 function hrefKey(href) {
   try { const u = new URL(href, "http://x/"); return u.pathname + u.search + u.hash; } catch { return href; }
 }
-return { SIGNATURE_VERSION, STABLE_ATTRS, DATA_KEPT, TEST_ID_ATTRS, UI_STATES, isStableClass, isGeneratedId, neighborText, ancestorPath, secretField, elementState, valueIsIdentity, lookKeyOf, lookKeyOfSignature, tagQuery, placeCandidates, contextOf, captureSignature, signatureOf, ICON_NOISE, iconWords, hrefKey };
+return { SIGNATURE_VERSION, STABLE_ATTRS, DATA_KEPT, TEST_ID_ATTRS, UI_STATES, isStableClass, isGeneratedId, neighborText, idHolders, ancestorPath, secretField, elementState, valueIsIdentity, lookKeyOf, lookKeyOfSignature, tagQuery, placeCandidates, contextOf, captureSignature, signatureOf, ICON_NOISE, iconWords, hrefKey };
 })();
 // ---- extension/content/dom_names.js
 const __dom_names = (() => {
@@ -5505,7 +5520,10 @@ const __refind = (() => {
  *      elements that something else told apart.
  *   4. Context is identity. An element inside a component, a shadow root, a row, a form or a
  *      labelled region is never answered by its twin in another one (the other widget's star, the
- *      other row's Delete, the footer's "Blog" for the header's).
+ *      other row's Delete, the footer's "Blog" for the header's) — nor, while a container its
+ *      author gave an id still stands, by one in another such container it never stood in (a
+ *      copy of its form, `form#log-in-2`); and a part of the page renamed is the part only while
+ *      the part, as it was named, is gone.
  *   5. Gone is gone. A deleted element is refused, not replaced by its nearest look-alike: what is
  *      left is another element by 2–4, or told apart by nothing of its own.
  *
@@ -5537,7 +5555,7 @@ const __refind = (() => {
  * only for those that look like the element.
  */
 const { norm } = __norm;
-const { captureSignature, ancestorPath, contextOf, DATA_KEPT, hrefKey, STABLE_ATTRS, UI_STATES, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } = __signature;
+const { captureSignature, ancestorPath, contextOf, idHolders, DATA_KEPT, hrefKey, STABLE_ATTRS, UI_STATES, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } = __signature;
 const { labelText, roleOf, visibleText } = __accessible_name;
 const { INTERACTIVE_TAGS, isInteractiveCheap, isRendered } = __controls;
 const { frameDocument, walkDeep } = __dom_roots;
@@ -5780,11 +5798,12 @@ function contextClash(sig, c, standing) {
   // Kai's row. (Not any item: one read from a run of look-alike containers can come and go with a
   // wrapper.)
   if (!A.item && B.item.startsWith("r:")) return true;
-  // A part without a name agrees with a named one of its kind (a redesign may name it) — not while
-  // one like it, nameless, within the same parts, still stands: then the named one is another (a
-  // copy of the pagination's link in the labelled table of contents).
+  // A part renamed or named since (a redesign may name it) agrees with the one the element stood
+  // in — not while that part, to the letter and within the same parts, still stands: then the
+  // other is another part (a copy of the fieldset, its legend reworded; a copy of the pagination's
+  // link in the labelled table of contents).
   const agree = (/** @type {string} */ a, /** @type {number} */ i, /** @type {string} */ b) => sameZone(a, b)
-    && !(standing && a.endsWith(":") && !b.endsWith(":") && standing.has(A.zones.slice(i).join(ZONE_SEP)));
+    && !(standing && a !== b && standing.has(A.zones.slice(i).join(ZONE_SEP)));
   const gained = B.zones.filter((b) => !A.zones.some((a, i) => agree(a, i, b)));
   // Into a landmark or form it was not in (a paragraph's link is not the sidebar's): elsewhere.
   if (gained.some((b) => LANDMARKS.has(b.slice(0, b.indexOf(":"))))) return true;
@@ -6420,7 +6439,8 @@ function field(sig, root, opts) {
   // field's value is, and so what singles a candidate out, is judged among what is left in its
   // part of the page: the footer's "About" does not make the header's less itself.
   const standing = standingZones(/** @type {Placed[]} */ (placed.filter((p) => p !== null)));
-  const isAside = all.map((c) => anotherElement(sig, c.signature, standing));
+  const outside = outsideItsHolders(sig, placed, root);
+  const isAside = all.map((c) => outside.has(c.element) || anotherElement(sig, c.signature, standing));
   const aside = new Set(all.filter((_, i) => isAside[i]).map((c) => c.element));
   // Set aside only for leaving the group that told it from its look-alikes, a candidate may still be
   // the element moved out; set aside where it stands at the element's spot (another link target
@@ -6431,6 +6451,40 @@ function field(sig, root, opts) {
   return { sig, threshold: opts.threshold ?? THRESHOLD, margin: opts.margin ?? MARGIN, every, left: scoreCandidates(sig, all.filter((_, i) => !isAside[i])),
     aside, movedOut, placed, standing, carriersFrom, identity, unreadable, vetoed: "",
     top: every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000, tag: s.signature.tag, name: s.signature.name, text: s.signature.text })) };
+}
+
+/**
+ * Context is identity, read from the ids the page's author gave the element's containers (its
+ * path's `tag#id` steps): while such a container still stands — a candidate stands in it, or the
+ * page has it — a candidate outside it, standing in another named container of that kind that the
+ * element never stood in, is in another part of the page, whatever its words and its form's
+ * address say (a copy of the login form, its id grown a suffix, the field then deleted from the
+ * original). One moved out of it and into none of its kind (up into its container's parent) may
+ * still be the element.
+ * @param {Signature} sig @param {Array<Where | null>} placed @param {Document | Element | ShadowRoot} root
+ * @returns {Set<Element>}
+ */
+function outsideItsHolders(sig, placed, root) {
+  const was = (sig.path || []).filter(isIdStep);
+  if (!was.length) return new Set();
+  const held = /** @type {Where[]} */ (placed.filter(Boolean)).map((c) => ({ c, holders: idHolders(c.element) }));
+  const standing = was.filter((x) => held.some((h) => h.holders.has(x)) || pageHas(root, x));
+  const kind = (/** @type {string} */ x) => x.slice(0, x.indexOf("#"));
+  return new Set(held.filter(({ c, holders }) => standing.some((x) => !holders.has(x)
+    && c.path.some((y) => isIdStep(y) && kind(y) === kind(x) && !was.includes(y)))).map(({ c }) => c.element));
+}
+
+/** Whether a path step names its container by an id (`form#log-in`, not `div.card`). @param {string} x */
+function isIdStep(x) { return /^[a-z][\w-]*#./.test(x); }
+
+/** Whether the page (the root's document or shadow root) has an element written as this path step. @param {Document | Element | ShadowRoot} root @param {string} x */
+function pageHas(root, x) {
+  const at = x.indexOf("#"), tag = x.slice(0, at), id = x.slice(at + 1);
+  try {
+    const scope = /** @type {Document | ShadowRoot} */ ("getElementById" in root ? root : docOf(root));
+    const el = scope?.getElementById(id);
+    return !!el && tagOf(el) === tag;
+  } catch { return false; }
 }
 
 /**

@@ -33,7 +33,10 @@
  *      elements that something else told apart.
  *   4. Context is identity. An element inside a component, a shadow root, a row, a form or a
  *      labelled region is never answered by its twin in another one (the other widget's star, the
- *      other row's Delete, the footer's "Blog" for the header's).
+ *      other row's Delete, the footer's "Blog" for the header's) — nor, while a container its
+ *      author gave an id still stands, by one in another such container it never stood in (a
+ *      copy of its form, `form#log-in-2`); and a part of the page renamed is the part only while
+ *      the part, as it was named, is gone.
  *   5. Gone is gone. A deleted element is refused, not replaced by its nearest look-alike: what is
  *      left is another element by 2–4, or told apart by nothing of its own.
  *
@@ -65,7 +68,7 @@
  * only for those that look like the element.
  */
 import { norm } from "./norm.js";
-import { captureSignature, ancestorPath, contextOf, DATA_KEPT, hrefKey, STABLE_ATTRS, UI_STATES, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } from "./signature.js";
+import { captureSignature, ancestorPath, contextOf, idHolders, DATA_KEPT, hrefKey, STABLE_ATTRS, UI_STATES, isGeneratedId, lookKeyOfSignature, placeCandidates, tagQuery, TEST_ID_ATTRS, valueIsIdentity } from "./signature.js";
 import { labelText, roleOf, visibleText } from "./accessible_name.js";
 import { INTERACTIVE_TAGS, isInteractiveCheap, isRendered } from "./controls.js";
 import { frameDocument, walkDeep } from "./dom_roots.js";
@@ -309,11 +312,12 @@ export function contextClash(sig, c, standing) {
   // Kai's row. (Not any item: one read from a run of look-alike containers can come and go with a
   // wrapper.)
   if (!A.item && B.item.startsWith("r:")) return true;
-  // A part without a name agrees with a named one of its kind (a redesign may name it) — not while
-  // one like it, nameless, within the same parts, still stands: then the named one is another (a
-  // copy of the pagination's link in the labelled table of contents).
+  // A part renamed or named since (a redesign may name it) agrees with the one the element stood
+  // in — not while that part, to the letter and within the same parts, still stands: then the
+  // other is another part (a copy of the fieldset, its legend reworded; a copy of the pagination's
+  // link in the labelled table of contents).
   const agree = (/** @type {string} */ a, /** @type {number} */ i, /** @type {string} */ b) => sameZone(a, b)
-    && !(standing && a.endsWith(":") && !b.endsWith(":") && standing.has(A.zones.slice(i).join(ZONE_SEP)));
+    && !(standing && a !== b && standing.has(A.zones.slice(i).join(ZONE_SEP)));
   const gained = B.zones.filter((b) => !A.zones.some((a, i) => agree(a, i, b)));
   // Into a landmark or form it was not in (a paragraph's link is not the sidebar's): elsewhere.
   if (gained.some((b) => LANDMARKS.has(b.slice(0, b.indexOf(":"))))) return true;
@@ -949,7 +953,8 @@ function field(sig, root, opts) {
   // field's value is, and so what singles a candidate out, is judged among what is left in its
   // part of the page: the footer's "About" does not make the header's less itself.
   const standing = standingZones(/** @type {Placed[]} */ (placed.filter((p) => p !== null)));
-  const isAside = all.map((c) => anotherElement(sig, c.signature, standing));
+  const outside = outsideItsHolders(sig, placed, root);
+  const isAside = all.map((c) => outside.has(c.element) || anotherElement(sig, c.signature, standing));
   const aside = new Set(all.filter((_, i) => isAside[i]).map((c) => c.element));
   // Set aside only for leaving the group that told it from its look-alikes, a candidate may still be
   // the element moved out; set aside where it stands at the element's spot (another link target
@@ -960,6 +965,40 @@ function field(sig, root, opts) {
   return { sig, threshold: opts.threshold ?? THRESHOLD, margin: opts.margin ?? MARGIN, every, left: scoreCandidates(sig, all.filter((_, i) => !isAside[i])),
     aside, movedOut, placed, standing, carriersFrom, identity, unreadable, vetoed: "",
     top: every.slice(0, 5).map((s) => ({ element: s.element, score: Math.round(s.score * 1000) / 1000, tag: s.signature.tag, name: s.signature.name, text: s.signature.text })) };
+}
+
+/**
+ * Context is identity, read from the ids the page's author gave the element's containers (its
+ * path's `tag#id` steps): while such a container still stands — a candidate stands in it, or the
+ * page has it — a candidate outside it, standing in another named container of that kind that the
+ * element never stood in, is in another part of the page, whatever its words and its form's
+ * address say (a copy of the login form, its id grown a suffix, the field then deleted from the
+ * original). One moved out of it and into none of its kind (up into its container's parent) may
+ * still be the element.
+ * @param {Signature} sig @param {Array<Where | null>} placed @param {Document | Element | ShadowRoot} root
+ * @returns {Set<Element>}
+ */
+function outsideItsHolders(sig, placed, root) {
+  const was = (sig.path || []).filter(isIdStep);
+  if (!was.length) return new Set();
+  const held = /** @type {Where[]} */ (placed.filter(Boolean)).map((c) => ({ c, holders: idHolders(c.element) }));
+  const standing = was.filter((x) => held.some((h) => h.holders.has(x)) || pageHas(root, x));
+  const kind = (/** @type {string} */ x) => x.slice(0, x.indexOf("#"));
+  return new Set(held.filter(({ c, holders }) => standing.some((x) => !holders.has(x)
+    && c.path.some((y) => isIdStep(y) && kind(y) === kind(x) && !was.includes(y)))).map(({ c }) => c.element));
+}
+
+/** Whether a path step names its container by an id (`form#log-in`, not `div.card`). @param {string} x */
+function isIdStep(x) { return /^[a-z][\w-]*#./.test(x); }
+
+/** Whether the page (the root's document or shadow root) has an element written as this path step. @param {Document | Element | ShadowRoot} root @param {string} x */
+function pageHas(root, x) {
+  const at = x.indexOf("#"), tag = x.slice(0, at), id = x.slice(at + 1);
+  try {
+    const scope = /** @type {Document | ShadowRoot} */ ("getElementById" in root ? root : docOf(root));
+    const el = scope?.getElementById(id);
+    return !!el && tagOf(el) === tag;
+  } catch { return false; }
 }
 
 /**

@@ -148,6 +148,21 @@ function parentOf(el) {
   return root instanceof ShadowRoot ? root.host : null;
 }
 
+/**
+ * The containers around an element that the page's author named with an id (not a generated one),
+ * as path steps ("form#log-in"), at any depth, across shadow boundaries.
+ * @param {Element} el @returns {Set<string>}
+ */
+export function idHolders(el) {
+  /** @type {Set<string>} */
+  const out = new Set();
+  for (let p = parentOf(el); p; p = parentOf(p)) {
+    const id = idOf(p);
+    if (id && !GENERATED_ID.test(id)) out.add(`${tagOf(p)}#${id}`);
+  }
+  return out;
+}
+
 /** @param {Element} el */
 export function ancestorPath(el) {
   /** @type {string[]} */

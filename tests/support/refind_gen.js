@@ -352,6 +352,23 @@ function controls() {
 function own(s) {
   return JSON.stringify([s.tag, s.role, s.name, s.text, sorted(s.attrs), s.classes, s.label, s.icon || "", s.shows || "", s.shadow, s.context || null]);
 }
+/**
+ * The containers the element stood in whose author gave them an id (`form#sign-up`), that still
+ * stand: one of two look-alikes inside them and the other outside (in a copy of the form) are
+ * told apart by that container, not by their place. @param {any} sig @returns {string[]}
+ */
+function standingHolders(sig) {
+  const steps = (sig.path || []).filter((/** @type {string} */ x) => /^[a-z][\w-]*#/.test(x));
+  return steps.filter((/** @type {string} */ x) => deep().some((e) => `${e.localName}#${e.id}` === x));
+}
+/** Whether an element stands inside all of these containers (across shadow roots). @param {Element} el @param {string[]} steps */
+function within(el, steps) {
+  /** @type {Set<string>} */ const up = new Set();
+  for (let p = /** @type {Node | null} */ (el); p; p = p.parentNode instanceof ShadowRoot ? p.parentNode.host : p.parentNode) {
+    if (p instanceof Element && p !== el && p.id) up.add(`${p.localName}#${p.id}`);
+  }
+  return steps.every((x) => up.has(x));
+}
 /** What a signature says of the element itself (own, less the parts of the page it stands in). @param {any} s */
 function itself(s) { return JSON.stringify([s.tag, s.role, s.name, s.text, sorted(s.attrs), s.classes, s.label, s.icon || "", s.shows || "", s.shadow]); }
 /** The same with the words around it: all but the place. @param {any} s */
@@ -491,7 +508,8 @@ export function runTrial(tr, opts = {}) {
   if (r.status === "found" && r.element) {
     const s = sigs.get(r.element) || JSON.parse(JSON.stringify(captureSignature(r.element)));
     const tie = allButPlace(s);
-    if (!twin && !(inPlace(sig, s) && (peers > 1 || itself(s) === itself(sig))) && els.some((e) => e !== r.element && allButPlace(sigs.get(e)) === tie)) broken.push("position alone");
+    const standing = standingHolders(sig), inside = within(r.element, standing);
+    if (!twin && !(inPlace(sig, s) && (peers > 1 || itself(s) === itself(sig))) && els.some((e) => e !== r.element && allButPlace(sigs.get(e)) === tie && within(e, standing) === inside)) broken.push("position alone");
     if (contradicts(sig, s) && els.some((e) => e !== r.element && merelyLacks(sig, sigs.get(e)))) broken.push("contradiction");
   }
   /** @type {Record<string, any>} */
