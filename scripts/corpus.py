@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from support.corpus import APPS, app, need  # noqa: E402
-from support.corpus.base import Page, Running  # noqa: E402
+from support.corpus.base import DIALOG_GRACE_MS, Page, Running  # noqa: E402
 
 
 def cmd_list(_: argparse.Namespace) -> None:
@@ -97,7 +97,24 @@ def open_page(page, running: Running, spec: Page, network_idle: bool = True) -> 
             return
         with contextlib.suppress(Exception):
             page.wait_for_load_state("networkidle", timeout=timeout)
-    resp = page.goto(running.url + spec.path, timeout=60_000)
+    # Leaving a page that asks "leave this page?" (a compose form someone typed in): yes, as a person
+    # going on to the next page answers; any other dialog stays open for heybro to see. One heybro
+    # said "stay" to (see DIALOG_GRACE_MS) is asked again once heybro lets the tab's dialogs be.
+    def leave(dialog: Any) -> None:
+        if dialog.type == "beforeunload":
+            with contextlib.suppress(Exception):  # answered by heybro first
+                dialog.accept()
+    page.on("dialog", leave)
+    try:
+        try:
+            resp = page.goto(running.url + spec.path, timeout=60_000)
+        except Exception as e:
+            if "ERR_ABORTED" not in str(e):
+                raise
+            page.wait_for_timeout(DIALOG_GRACE_MS)
+            resp = page.goto(running.url + spec.path, timeout=60_000)
+    finally:
+        page.remove_listener("dialog", leave)
     page.wait_for_load_state("load")
     settle(10_000)
     if spec.ready:

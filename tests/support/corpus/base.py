@@ -29,6 +29,11 @@ from typing import Any, Literal, Protocol
 ROOT = Path(__file__).resolve().parents[3]
 CORPUS_DIR = Path(os.environ.get("HEYBRO_CORPUS_DIR") or ROOT / ".corpus")
 
+# heybro answers a tab's dialogs itself ("no" to one nobody asked it about) for a while after its
+# last request (extension/background/dialog_answers.js GRACE_MS): a dialog the harness means to
+# answer (a page's "leave this page?", an open step's confirm) comes once that while is over.
+DIALOG_GRACE_MS = 10_500
+
 Half = Literal["tune", "heldout"]
 # What a person does on a page (the report groups pages by it).
 PageKind = Literal["view", "list", "grid", "form", "editor", "settings", "dialog", "search"]

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..servers import Process, free_port, run, wait_http
-from .base import App, Page, apt_install, apt_missing
+from .base import DIALOG_GRACE_MS, App, Page, apt_install, apt_missing
 
 NAME = "roundcube"
 PACKAGES = ["roundcube", "roundcube-core", "roundcube-sqlite3", "roundcube-plugins", "dovecot-imapd",
@@ -644,6 +644,8 @@ def _pages(rc: Roundcube) -> list[Page]:
 
     def to_html_editor(page: Any) -> None:
         # The body holds the signature, so Roundcube asks with window.confirm() whether to convert.
+        # It is the harness's to answer (see DIALOG_GRACE_MS: the page before was just observed).
+        page.wait_for_timeout(DIALOG_GRACE_MS)
         page.once("dialog", lambda d: d.accept())
         page.click(".editor-toolbar a.mce-i-html")
         page.wait_for_selector(".tox-tinymce iframe", state="visible", timeout=15_000)
