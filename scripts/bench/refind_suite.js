@@ -173,14 +173,19 @@ function decoyElsewhere(t) {
   return true;
 }
 
-/** Whether another element of the mutated page now carries exactly the captured signature. @param {any} sig @param {Element} expected */
+/**
+ * Whether another element of the mutated page now carries exactly the captured signature — its
+ * rank among its look-alikes included, not how many of them the page holds (a copy put in anywhere
+ * counts among them: it says nothing of which is which). @param {any} sig @param {Element} expected
+ */
 export function lookAlike(sig, expected) {
-  const want = JSON.stringify({ ...sig, state: { ...sig.state, focused: undefined } });
+  const key = (/** @type {any} */ s) => JSON.stringify({ ...s, state: { ...s.state, focused: undefined },
+    order: s.order && { k: s.order.k }, twins: s.twins && { k: s.twins.k }, peers: undefined });
+  const want = key(sig);
   let twin = false;
   walkDeep(document.body, (el) => {
     if (twin || el === expected || el.localName !== sig.tag) return;
-    const s = captureSignature(el);
-    if (JSON.stringify({ ...s, state: { ...s.state, focused: undefined } }) === want) twin = true;
+    if (key(captureSignature(el)) === want) twin = true;
   });
   return twin;
 }
