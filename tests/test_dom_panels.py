@@ -40,3 +40,21 @@ def test_a_panel_sliding_over_the_page_is_judged_where_it_stops(browser, page, s
     ok(browser, "click", {"element_id": find_id(obs, "Open menu")})
     text = ok(browser, "observe")["text"]
     assert "button Close menu" in text and "Export" not in text and "Under a cover (div#menu " in text
+
+
+def test_what_a_tray_shades_is_left_out_in_view_and_scrolled_out_of_its_box(browser, page, site):
+    # A flow editor's tray opens over its canvas and palette with a shade drawn by the page itself:
+    # the palette's nodes scrolled past the list's edge, and the canvas's far node, come into view
+    # under that shade — nobody can reach them until the tray is closed.
+    open_page(page, site + "/editor_tray.html")
+    obs = ok(browser, "observe")
+    text = obs["text"]
+    assert "palette node 1" in text and "palette node 40" in text and "Far node" in text
+    ok(browser, "click", {"element_id": find_id(obs, "Edit near node")})
+    text = ok(browser, "observe")["text"]
+    assert "button Done" in text
+    for unseen in ("palette node 1\n", "palette node 40", "Far node", "Edit near node"):
+        assert unseen not in text, unseen
+    ok(browser, "click", {"element_id": find_id(ok(browser, "observe"), "Done")})
+    text = ok(browser, "observe")["text"]
+    assert "palette node 40" in text and "Far node" in text

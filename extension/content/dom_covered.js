@@ -238,10 +238,11 @@ export function dropUnreachable(doc, entries) {
     if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by: v.cover, entries: [e] };
   }
   entries.length = kept;
-  // A control scrolled out of a box that is itself under the cover (a panel's list behind a dialog's
-  // shade) comes into view there, still under it. Asked only when something is covered at all.
-  if (covered && away.length) {
-    /** @type {Map<Element, Element | null>} */ const under = new Map();
+  // A control scrolled out of a box that is itself under a cover (a panel's list behind a dialog's
+  // shade), or drawn over by the page (a flow editor's canvas and palette under its tray's shade),
+  // comes into view there still under it. Asked only when something is covered or hidden at all.
+  if ((covered || hidden.length) && away.length) {
+    /** @type {Map<Element, Element | "hidden" | null>} */ const under = new Map();
     const out = new Set(away.filter((e) => {
       const sc = docOf(e.el) === doc && scrollBoxOf(e.el);
       if (!sc) return false;
@@ -249,12 +250,14 @@ export function dropUnreachable(doc, entries) {
         const r = rectOf(sc);
         let v;
         try { v = judge(doc, /** @type {Entry} */ (/** @type {unknown} */ ({ el: sc, box: { x: r.left, y: r.top, w: r.width, h: r.height } })), vw, vh, layers); } catch { v = "open"; }
-        under.set(sc, typeof v === "object" ? v.cover : null);
+        under.set(sc, typeof v === "object" ? v.cover : v === "hidden" ? "hidden" : null);
       }
       const by = under.get(sc);
       if (!by) return false;
-      e.covered = true; e.coveredBy = by;
-      /** @type {Covered} */ (covered).count++; /** @type {Covered} */ (covered).entries.push(e);
+      e.covered = true;
+      if (by === "hidden") { hidden.push(e); return true; }
+      e.coveredBy = by;
+      if (covered) { covered.count++; covered.entries.push(e); } else covered = { count: 1, by, entries: [e] };
       return true;
     }));
     if (out.size) { let k = 0; for (const e of entries) if (!out.has(e)) entries[k++] = e; entries.length = k; }
