@@ -204,6 +204,19 @@ def test_a_flyout_kept_above_the_page_is_listed_as_shown_on_hover_and_a_scrolled
     assert re.search(r"\] link Writing$", opened, re.M), opened
 
 
+def test_a_button_drawn_only_while_pointed_at_is_listed_as_shown_on_hover(browser, page, sites):
+    # The style sheet says `.add-cell { opacity: 0 } .add-cell:hover { opacity: 1 }`: a person finds
+    # it by pointing at its place, and so does heybro's pointer before the click. An icon button
+    # that merely dims when pointed at is shown now, and listed so.
+    open_page(page, sites[0] + "/fidelity_hidden.html")
+    text = fenced(ok(browser, "observe")["text"])
+    assert re.search(r"\] button Click to add a cell\. \(on hover\)", text), text
+    assert re.search(r"\] button Dim icon$", text, re.M), text
+    ok(browser, "click", {"element_id": _id(text, "button Click to add a cell")})
+    ok(browser, "click", {"element_id": _id(text, "button Dim icon")})
+    assert _log(page) == "add;dim;"
+
+
 def test_names_read_as_the_browser_lays_the_words_out(browser, page, sites):
     """Badges, line breaks, blocks, flex items and an svg's title part words; inline formatting
     inside a word does not. The judge is Chrome's own accessibility tree, not a list written here."""

@@ -783,10 +783,12 @@ function splitSelectors(list) {
  * a disabled page link's `.disabled .page-link`), static ones only (a :hover rule is not the page now);
  * reveal: elements a pointer over something around them shows (`tr:hover .row-actions { left: 0 }`),
  * as selectors without their :hover, so they match those elements as the page is now;
+ * revealSelf: elements a pointer over themselves shows (`.add-cell:hover { opacity: 1 }`: drawn only
+ * when pointed at), likewise;
  * words: selectors of rules that can keep words from a person's eyes (hidesWords).
  * covers: selectors of rules that can lay a box over other elements' words (coversWords).
  * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
- *   reveal: string[], words: string[], covers: string[]}} SheetSelectors */
+ *   reveal: string[], revealSelf: string[], words: string[], covers: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -850,6 +852,7 @@ function sheetSelectors(sheet) {
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const revealSelf = [];
   /** @type {string[]} */ const words = [];
   /** @type {string[]} */ const covers = [];
   let hostHide = false;
@@ -900,6 +903,9 @@ function sheetSelectors(sheet) {
           // The pointer is over something around it (`tr:hover .actions`), not over it: what the
           // rule shows is the element after the last :hover.
           const m = t.match(/^(.*):(?:hover|focus-within)\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
+          // A pointer over the element itself shows it (`.add-cell:hover`, nothing after).
+          const own = m ? null : t.match(/^(.*[^\s>+~(]):hover$/);
+          if (own && balanced(own[1])) { revealSelf.push(own[1].replace(DYNAMIC, "").trim()); continue; }
           // (A :hover inside :not(…) or :is(…) says nothing about a pointer over a row.)
           if (!m || !balanced(m[1]) || !balanced(m[3])) continue;
           // What a pointer over the row draws in an element's ::before (an icon a flag toggle shows
@@ -938,7 +944,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, words, covers };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, revealSelf, words, covers };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -985,11 +991,12 @@ function inlineStyles(scope) {
  *   noPointer — elements a rule (or an inline style) may turn the pointer off for, with what is under
  *     them (the caller confirms with the computed style);
  *   reveal — elements a pointer over something around them shows (hover-only row actions);
+ *   revealSelf — elements a pointer over themselves shows;
  *   words — elements whose style may keep their words (and those under them) from a person's eyes
  *     while they stay rendered (the caller confirms with the computed style, dom_unseen.js).
  * @param {Document | ShadowRoot} scope
  *   covers — elements that may lie over their neighbours' words (confirmed by hit testing, dom_unseen.js)
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, words: Set<Element>, covers: Set<Element>}}
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, revealSelf: Set<Element>, words: Set<Element>, covers: Set<Element>}}
  */
 function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [];
@@ -997,6 +1004,7 @@ function scopeStyles(scope) {
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const revealSelf = [];
   /** @type {string[]} */ const words = [];
   /** @type {string[]} */ const covers = [];
   let hostHide = false;
@@ -1010,6 +1018,7 @@ function scopeStyles(scope) {
     hoverPointer.push(...s.hoverPointer);
     noPointer.push(...s.noPointer);
     reveal.push(...s.reveal);
+    revealSelf.push(...s.revealSelf);
     words.push(...s.words);
     covers.push(...s.covers);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
@@ -1045,7 +1054,8 @@ function scopeStyles(scope) {
   const coverSet = covers.length ? matchAll(scope, covers, () => true) || new Set() : new Set();
   for (const el of inline.covers) coverSet.add(el);
   return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet, covers: coverSet,
-    reveal: matchAll(scope, reveal, () => true) || new Set() };
+    reveal: matchAll(scope, reveal, () => true) || new Set(),
+    revealSelf: revealSelf.length ? matchAll(scope, revealSelf, () => true) || new Set() : new Set() };
 }
 
 /**
@@ -2997,7 +3007,7 @@ function placeTexts(texts, entries, vh) {
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
  * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null,
- *   noPointer?: Set<Element>, reveal?: Set<Element>, words?: Set<Element>, covers?: Set<Element>}} ScopeInfo
+ *   noPointer?: Set<Element>, reveal?: Set<Element>, revealSelf?: Set<Element>, words?: Set<Element>, covers?: Set<Element>}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
  *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
@@ -3014,7 +3024,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => HAND_CURSORS.has(w.getComputedStyle(e).cursor);
   }
-  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, words: st.words, covers: st.covers,
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, revealSelf: st.revealSelf, words: st.words, covers: st.covers,
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
@@ -3122,6 +3132,8 @@ class ScanPass {
     this.coveredWords = new Set();
     /** Elements a pointer over something around them shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
     this.reveal = new Set();
+    /** Elements a pointer over themselves shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
+    this.revealSelf = new Set();
     /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
     this.revealing = [];
     /** Code editors met (dom_editors.js): each box, with the hidden field its keys go to. @type {Map<Element, HTMLTextAreaElement>} */
@@ -3136,6 +3148,7 @@ class ScanPass {
     if (info.words) for (const e of info.words) this.unseenWords.add(e);
     if (info.covers) for (const e of info.covers) { const p = parentElOf(e); if (p) this.coveredWords.add(p); }
     if (info.reveal) for (const e of info.reveal) this.reveal.add(e);
+    if (info.revealSelf) for (const e of info.revealSelf) this.revealSelf.add(e);
     return info;
   }
 
@@ -3327,7 +3340,9 @@ class ScanPass {
       if (!checkVisibilityOf(el)) return "gone";
       // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
       if (sized && clearOverlay(el)) place = "shown";
-      else if (sized && this.revealing.length) place = "on hover";
+      // Hidden now, shown while a pointer is over what holds it (a row's actions), or over itself
+      // (a notebook's "add a cell" button, drawn when pointed at).
+      else if (sized && (this.revealing.length || this.revealsItself(el))) place = "on hover";
       else return "hidden";
     }
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
@@ -3363,6 +3378,9 @@ class ScanPass {
     return revealing[revealing.length - 1] === el && childCountOf(el) === 0 && !NON_SPACE.test(textOf(el) || "");
   }
 
+  /** Whether a pointer over el itself shows it (dom_pointer.js revealSelf). @param {Element} el */
+  revealsItself(el) { return this.revealSelf.size > 0 && this.revealSelf.has(el); }
+
   /**
    * Marks a control shown only on hover, with where heybro's pointer goes first: inside the row or
    * menu whose :hover shows it (the parent of what the style sheet reveals).
@@ -3370,7 +3388,7 @@ class ScanPass {
    */
   markOnHover(entry, el) {
     entry.onHover = true;
-    const shown = this.revealing[this.revealing.length - 1];
+    const shown = this.revealsItself(el) ? el : this.revealing[this.revealing.length - 1];
     this.reg.hovers.set(entry.el, shown === el ? el : parentElOf(shown) || shown);
   }
 

@@ -60,10 +60,12 @@ function splitSelectors(list) {
  * a disabled page link's `.disabled .page-link`), static ones only (a :hover rule is not the page now);
  * reveal: elements a pointer over something around them shows (`tr:hover .row-actions { left: 0 }`),
  * as selectors without their :hover, so they match those elements as the page is now;
+ * revealSelf: elements a pointer over themselves shows (`.add-cell:hover { opacity: 1 }`: drawn only
+ * when pointed at), likewise;
  * words: selectors of rules that can keep words from a person's eyes (hidesWords).
  * covers: selectors of rules that can lay a box over other elements' words (coversWords).
  * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
- *   reveal: string[], words: string[], covers: string[]}} SheetSelectors */
+ *   reveal: string[], revealSelf: string[], words: string[], covers: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -127,6 +129,7 @@ function sheetSelectors(sheet) {
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const revealSelf = [];
   /** @type {string[]} */ const words = [];
   /** @type {string[]} */ const covers = [];
   let hostHide = false;
@@ -177,6 +180,9 @@ function sheetSelectors(sheet) {
           // The pointer is over something around it (`tr:hover .actions`), not over it: what the
           // rule shows is the element after the last :hover.
           const m = t.match(/^(.*):(?:hover|focus-within)\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
+          // A pointer over the element itself shows it (`.add-cell:hover`, nothing after).
+          const own = m ? null : t.match(/^(.*[^\s>+~(]):hover$/);
+          if (own && balanced(own[1])) { revealSelf.push(own[1].replace(DYNAMIC, "").trim()); continue; }
           // (A :hover inside :not(…) or :is(…) says nothing about a pointer over a row.)
           if (!m || !balanced(m[1]) || !balanced(m[3])) continue;
           // What a pointer over the row draws in an element's ::before (an icon a flag toggle shows
@@ -215,7 +221,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, words, covers };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, revealSelf, words, covers };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -262,11 +268,12 @@ function inlineStyles(scope) {
  *   noPointer — elements a rule (or an inline style) may turn the pointer off for, with what is under
  *     them (the caller confirms with the computed style);
  *   reveal — elements a pointer over something around them shows (hover-only row actions);
+ *   revealSelf — elements a pointer over themselves shows;
  *   words — elements whose style may keep their words (and those under them) from a person's eyes
  *     while they stay rendered (the caller confirms with the computed style, dom_unseen.js).
  * @param {Document | ShadowRoot} scope
  *   covers — elements that may lie over their neighbours' words (confirmed by hit testing, dom_unseen.js)
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, words: Set<Element>, covers: Set<Element>}}
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, revealSelf: Set<Element>, words: Set<Element>, covers: Set<Element>}}
  */
 export function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [];
@@ -274,6 +281,7 @@ export function scopeStyles(scope) {
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const revealSelf = [];
   /** @type {string[]} */ const words = [];
   /** @type {string[]} */ const covers = [];
   let hostHide = false;
@@ -287,6 +295,7 @@ export function scopeStyles(scope) {
     hoverPointer.push(...s.hoverPointer);
     noPointer.push(...s.noPointer);
     reveal.push(...s.reveal);
+    revealSelf.push(...s.revealSelf);
     words.push(...s.words);
     covers.push(...s.covers);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
@@ -322,7 +331,8 @@ export function scopeStyles(scope) {
   const coverSet = covers.length ? matchAll(scope, covers, () => true) || new Set() : new Set();
   for (const el of inline.covers) coverSet.add(el);
   return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet, covers: coverSet,
-    reveal: matchAll(scope, reveal, () => true) || new Set() };
+    reveal: matchAll(scope, reveal, () => true) || new Set(),
+    revealSelf: revealSelf.length ? matchAll(scope, revealSelf, () => true) || new Set() : new Set() };
 }
 
 /**

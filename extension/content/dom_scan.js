@@ -482,7 +482,7 @@ function placeTexts(texts, entries, vh) {
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
  * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null,
- *   noPointer?: Set<Element>, reveal?: Set<Element>, words?: Set<Element>, covers?: Set<Element>}} ScopeInfo
+ *   noPointer?: Set<Element>, reveal?: Set<Element>, revealSelf?: Set<Element>, words?: Set<Element>, covers?: Set<Element>}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
  *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
@@ -499,7 +499,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => HAND_CURSORS.has(w.getComputedStyle(e).cursor);
   }
-  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, words: st.words, covers: st.covers,
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, revealSelf: st.revealSelf, words: st.words, covers: st.covers,
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
@@ -607,6 +607,8 @@ class ScanPass {
     this.coveredWords = new Set();
     /** Elements a pointer over something around them shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
     this.reveal = new Set();
+    /** Elements a pointer over themselves shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
+    this.revealSelf = new Set();
     /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
     this.revealing = [];
     /** Code editors met (dom_editors.js): each box, with the hidden field its keys go to. @type {Map<Element, HTMLTextAreaElement>} */
@@ -621,6 +623,7 @@ class ScanPass {
     if (info.words) for (const e of info.words) this.unseenWords.add(e);
     if (info.covers) for (const e of info.covers) { const p = parentElOf(e); if (p) this.coveredWords.add(p); }
     if (info.reveal) for (const e of info.reveal) this.reveal.add(e);
+    if (info.revealSelf) for (const e of info.revealSelf) this.revealSelf.add(e);
     return info;
   }
 
@@ -812,7 +815,9 @@ class ScanPass {
       if (!checkVisibilityOf(el)) return "gone";
       // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
       if (sized && clearOverlay(el)) place = "shown";
-      else if (sized && this.revealing.length) place = "on hover";
+      // Hidden now, shown while a pointer is over what holds it (a row's actions), or over itself
+      // (a notebook's "add a cell" button, drawn when pointed at).
+      else if (sized && (this.revealing.length || this.revealsItself(el))) place = "on hover";
       else return "hidden";
     }
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
@@ -848,6 +853,9 @@ class ScanPass {
     return revealing[revealing.length - 1] === el && childCountOf(el) === 0 && !NON_SPACE.test(textOf(el) || "");
   }
 
+  /** Whether a pointer over el itself shows it (dom_pointer.js revealSelf). @param {Element} el */
+  revealsItself(el) { return this.revealSelf.size > 0 && this.revealSelf.has(el); }
+
   /**
    * Marks a control shown only on hover, with where heybro's pointer goes first: inside the row or
    * menu whose :hover shows it (the parent of what the style sheet reveals).
@@ -855,7 +863,7 @@ class ScanPass {
    */
   markOnHover(entry, el) {
     entry.onHover = true;
-    const shown = this.revealing[this.revealing.length - 1];
+    const shown = this.revealsItself(el) ? el : this.revealing[this.revealing.length - 1];
     this.reg.hovers.set(entry.el, shown === el ? el : parentElOf(shown) || shown);
   }
 
