@@ -1791,7 +1791,18 @@ function dropUnreachable(doc, entries) {
     /** @type {"open" | "away" | "out" | "hidden" | {cover: Element}} */ let v = "open";
     // (A control shown on hover is not reachable now by design: the action hovers first — unless a
     // layer over the whole page, a modal's backdrop, keeps the pointer from its row as well.)
-    if (e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
+    if (e.onHover) {
+      v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
+      // Where the pointer must go first (its row) is under a cover or drawn over (behind a dialog):
+      // so is what a pointer there would show.
+      if (v === "open" && e.hoverAt && e.where === "in" && docOf(e.hoverAt) === doc) {
+        const r = rectOf(e.hoverAt);
+        try {
+          const h = judge(doc, /** @type {Entry} */ (/** @type {unknown} */ ({ el: e.hoverAt, box: { x: r.left, y: r.top, w: r.width, h: r.height } })), vw, vh, layers);
+          if (typeof h === "object" || h === "hidden") v = h;
+        } catch { /* judged as shown */ }
+      }
+    }
     else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
     if ((e.where !== "in" || v === "out") && !e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "out";
     if (v === "open" || v === "away" || v === "out") { if (v !== "open" && !e.onHover) away.push(e); entries[kept++] = e; continue; }
@@ -2550,7 +2561,7 @@ const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientL
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
  *   state?: import("./signature.js").ElementState, inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
- *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean, surface?: Element}} Entry
+ *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean, hoverAt?: Element, surface?: Element}} Entry
  *   box: in the top frame's viewport at scan time; name, state: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
  *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
@@ -3389,7 +3400,8 @@ class ScanPass {
   markOnHover(entry, el) {
     entry.onHover = true;
     const shown = this.revealsItself(el) ? el : this.revealing[this.revealing.length - 1];
-    this.reg.hovers.set(entry.el, shown === el ? el : parentElOf(shown) || shown);
+    entry.hoverAt = shown === el ? el : parentElOf(shown) || shown;
+    this.reg.hovers.set(entry.el, entry.hoverAt);
   }
 
   /**
@@ -6848,7 +6860,13 @@ function evidence(f) {
     const exact = sig[k] ? [...scored, ...f.movedOut].filter((s) => s.signature[k] === sig[k] && s.tagOk) : [];
     return exact.length > 0 && !areItsTwins(exact);
   };
-  const nameSaid = saidBy("name"), textSaid = saidBy("text");
+  // One set aside for its words alone — in the element's own item, carrying every attribute and
+  // class the element carried — may be the element renamed ("Add to cart" → "Add to cart 2"): while
+  // it stands, a look-alike whose words were tweaked (a copy's "Add to carts") is no better a guess.
+  const renamedAside = !!sig.context?.item && f.every.some((c) => f.aside.has(c.element) && c.tagOk && sameItem(sig, c.signature)
+    && JSON.stringify([sig.attrs, sig.classes]) === JSON.stringify([c.signature.attrs, c.signature.classes])
+    && (c.signature.name !== sig.name || c.signature.text !== sig.text));
+  const nameSaid = saidBy("name") || renamedAside, textSaid = saidBy("text") || renamedAside;
   const tweak = (/** @type {string} */ now, /** @type {string} */ was) => now !== was && (textSim(now, was) ?? 0) > NEAR * OTHER_NUMBER;
   /** @type {Map<Scored, number>} */ const owns = new Map();
   const ownOf = (/** @type {Scored} */ s) => owns.get(s) ?? owns.set(s, ownScore(sig, s, goneFields(sig, s.signature))).get(s) ?? 0;

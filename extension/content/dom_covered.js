@@ -228,7 +228,18 @@ export function dropUnreachable(doc, entries) {
     /** @type {"open" | "away" | "out" | "hidden" | {cover: Element}} */ let v = "open";
     // (A control shown on hover is not reachable now by design: the action hovers first — unless a
     // layer over the whole page, a modal's backdrop, keeps the pointer from its row as well.)
-    if (e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
+    if (e.onHover) {
+      v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
+      // Where the pointer must go first (its row) is under a cover or drawn over (behind a dialog):
+      // so is what a pointer there would show.
+      if (v === "open" && e.hoverAt && e.where === "in" && docOf(e.hoverAt) === doc) {
+        const r = rectOf(e.hoverAt);
+        try {
+          const h = judge(doc, /** @type {Entry} */ (/** @type {unknown} */ ({ el: e.hoverAt, box: { x: r.left, y: r.top, w: r.width, h: r.height } })), vw, vh, layers);
+          if (typeof h === "object" || h === "hidden") v = h;
+        } catch { /* judged as shown */ }
+      }
+    }
     else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
     if ((e.where !== "in" || v === "out") && !e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "out";
     if (v === "open" || v === "away" || v === "out") { if (v !== "open" && !e.onHover) away.push(e); entries[kept++] = e; continue; }

@@ -25,7 +25,7 @@ import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, client
  * @typedef {{id: string, el: Element, isNew: boolean, group: string, order: number,
  *   where: "in" | "above" | "below", dist: number, box: {x: number, y: number, w: number, h: number}, name?: string,
  *   state?: import("./signature.js").ElementState, inline?: boolean, byCursor?: boolean, covered?: boolean, coveredBy?: Element,
- *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean, surface?: Element}} Entry
+ *   shown?: import("./dom_render.js").Shown, noPointer?: boolean, onHover?: boolean, hoverAt?: Element, surface?: Element}} Entry
  *   box: in the top frame's viewport at scan time; name, state: set by the rendering, reused by the signature;
  *   inline: it stands inside a sentence and is shown there (its text block's parts hold it);
  *   byCursor: clickable by its pointer cursor only (no markup says it is a control);
@@ -864,7 +864,8 @@ class ScanPass {
   markOnHover(entry, el) {
     entry.onHover = true;
     const shown = this.revealsItself(el) ? el : this.revealing[this.revealing.length - 1];
-    this.reg.hovers.set(entry.el, shown === el ? el : parentElOf(shown) || shown);
+    entry.hoverAt = shown === el ? el : parentElOf(shown) || shown;
+    this.reg.hovers.set(entry.el, entry.hoverAt);
   }
 
   /**
