@@ -50,12 +50,13 @@ def test_what_a_tray_shades_is_left_out_in_view_and_scrolled_out_of_its_box(brow
     obs = ok(browser, "observe")
     text = obs["text"]
     assert "palette node 1" in text and "palette node 40" in text and "Far node" in text
-    assert "Row action (on hover)" in text and "Add a node (on hover)" in text
+    assert "Row action (on hover)" in text and "Add a node (on hover)" in text and "Remove node 40 (on hover)" in text
     ok(browser, "click", {"element_id": find_id(obs, "Edit near node")})
     text = ok(browser, "observe")["text"]
     assert "button Done" in text
     # Nor what a pointer there would show: the row's action, the button drawn while pointed at.
-    for unseen in ("palette node 1\n", "palette node 40", "Far node", "Edit near node", "Row action", "Add a node"):
+    for unseen in ("palette node 1\n", "palette node 40", "Far node", "Edit near node", "Row action", "Add a node",
+                   "Remove node 40"):
         assert unseen not in text, unseen
     ok(browser, "click", {"element_id": find_id(ok(browser, "observe"), "Done")})
     text = ok(browser, "observe")["text"]

@@ -1805,7 +1805,7 @@ function dropUnreachable(doc, entries) {
     }
     else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
     if ((e.where !== "in" || v === "out") && !e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "out";
-    if (v === "open" || v === "away" || v === "out") { if (v !== "open" && !e.onHover) away.push(e); entries[kept++] = e; continue; }
+    if (v === "open" || v === "away" || v === "out") { if ((v !== "open" && !e.onHover) || (e.onHover && e.where !== "in")) away.push(e); entries[kept++] = e; continue; }
     e.covered = true;
     if (v === "hidden") { hidden.push(e); continue; }
     e.coveredBy = v.cover;
