@@ -1341,7 +1341,13 @@ function evidence(f) {
     const exact = sig[k] ? [...scored, ...f.movedOut].filter((s) => s.signature[k] === sig[k] && s.tagOk) : [];
     return exact.length > 0 && !areItsTwins(exact);
   };
-  const nameSaid = saidBy("name"), textSaid = saidBy("text");
+  // One set aside for its words alone — in the element's own item, carrying every attribute and
+  // class the element carried — may be the element renamed ("Add to cart" → "Add to cart 2"): while
+  // it stands, a look-alike whose words were tweaked (a copy's "Add to carts") is no better a guess.
+  const renamedAside = !!sig.context?.item && f.every.some((c) => f.aside.has(c.element) && c.tagOk && sameItem(sig, c.signature)
+    && JSON.stringify([sig.attrs, sig.classes]) === JSON.stringify([c.signature.attrs, c.signature.classes])
+    && (c.signature.name !== sig.name || c.signature.text !== sig.text));
+  const nameSaid = saidBy("name") || renamedAside, textSaid = saidBy("text") || renamedAside;
   const tweak = (/** @type {string} */ now, /** @type {string} */ was) => now !== was && (textSim(now, was) ?? 0) > NEAR * OTHER_NUMBER;
   /** @type {Map<Scored, number>} */ const owns = new Map();
   const ownOf = (/** @type {Scored} */ s) => owns.get(s) ?? owns.set(s, ownScore(sig, s, goneFields(sig, s.signature))).get(s) ?? 0;

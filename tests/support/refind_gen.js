@@ -300,6 +300,12 @@ function applyChange(c) {
       const w = document.createTreeWalker(d, NodeFilter.SHOW_TEXT);
       for (let n = w.nextNode(); n; n = w.nextNode()) if (/[\p{L}]{3,}/u.test(n.nodeValue || "")) { n.nodeValue = "Newly added"; break; }
       item.after(d);
+      // A record put in whose copy of the element records all the element records (its words,
+      // keys and item unchanged by the insertion) is a stand-in for it, as a copy's is (see "copy").
+      if (t && item.contains(t)) {
+        const twin = counterpart(item, d, t);
+        if (twin && sameButId(captureSignature(twin), captureSignature(t))) standIns.add(twin);
+      }
       return true;
     }
     case "delete": {
