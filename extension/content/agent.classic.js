@@ -1742,6 +1742,16 @@ function judge(doc, e, vw, vh, layers) {
   return top.some((p) => scrolledAway(el, p.x - pts.dx, p.y - pts.dy)) ? "away" : "hidden";
 }
 
+/**
+ * What a pointer finds at an element that is not itself listed (a box a control scrolls in, the row
+ * a pointer must be over first), judged at its box as a control's is.
+ * @param {Document} doc @param {Element} el @param {number} vw @param {number} vh @param {Map<Element, Element | null>} layers
+ */
+function judgeElement(doc, el, vw, vh, layers) {
+  const r = rectOf(el);
+  return judge(doc, /** @type {Entry} */ (/** @type {unknown} */ ({ el, box: { x: r.left, y: r.top, w: r.width, h: r.height } })), vw, vh, layers);
+}
+
 /** Points along the window's edges (fractions of its size), where a dialog in the middle is not. */
 const EDGES = [[0.05, 0.05], [0.5, 0.05], [0.95, 0.05], [0.05, 0.5], [0.95, 0.5], [0.05, 0.95], [0.5, 0.95], [0.95, 0.95]];
 
@@ -1796,9 +1806,8 @@ function dropUnreachable(doc, entries) {
       // Where the pointer must go first (its row) is under a cover or drawn over (behind a dialog):
       // so is what a pointer there would show.
       if (v === "open" && e.hoverAt && e.where === "in" && docOf(e.hoverAt) === doc) {
-        const r = rectOf(e.hoverAt);
         try {
-          const h = judge(doc, /** @type {Entry} */ (/** @type {unknown} */ ({ el: e.hoverAt, box: { x: r.left, y: r.top, w: r.width, h: r.height } })), vw, vh, layers);
+          const h = judgeElement(doc, e.hoverAt, vw, vh, layers);
           if (typeof h === "object" || h === "hidden") v = h;
         } catch { /* judged as shown */ }
       }
@@ -1821,9 +1830,8 @@ function dropUnreachable(doc, entries) {
       const sc = docOf(e.el) === doc && scrollBoxOf(e.el);
       if (!sc) return false;
       if (!under.has(sc)) {
-        const r = rectOf(sc);
         let v;
-        try { v = judge(doc, /** @type {Entry} */ (/** @type {unknown} */ ({ el: sc, box: { x: r.left, y: r.top, w: r.width, h: r.height } })), vw, vh, layers); } catch { v = "open"; }
+        try { v = judgeElement(doc, sc, vw, vh, layers); } catch { v = "open"; }
         under.set(sc, typeof v === "object" ? v.cover : v === "hidden" ? "hidden" : null);
       }
       const by = under.get(sc);
