@@ -785,10 +785,12 @@ function splitSelectors(list) {
  * as selectors without their :hover, so they match those elements as the page is now;
  * revealSelf: elements a pointer over themselves shows (`.add-cell:hover { opacity: 1 }`: drawn only
  * when pointed at), likewise;
+ * displayed: of those in reveal, the ones a pointer around them lays out at all (`li:hover > ul
+ * { display: block }`: a menu's submenu, not rendered until then);
  * words: selectors of rules that can keep words from a person's eyes (hidesWords).
  * covers: selectors of rules that can lay a box over other elements' words (coversWords).
  * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
- *   reveal: string[], revealSelf: string[], words: string[], covers: string[]}} SheetSelectors */
+ *   reveal: string[], revealSelf: string[], displayed: string[], words: string[], covers: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -853,6 +855,7 @@ function sheetSelectors(sheet) {
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
   /** @type {string[]} */ const revealSelf = [];
+  /** @type {string[]} */ const displayed = [];
   /** @type {string[]} */ const words = [];
   /** @type {string[]} */ const covers = [];
   let hostHide = false;
@@ -870,6 +873,8 @@ function sheetSelectors(sheet) {
         hoverPointer.push(...sub.hoverPointer);
         noPointer.push(...sub.noPointer);
         reveal.push(...sub.reveal);
+        revealSelf.push(...sub.revealSelf);
+        displayed.push(...sub.displayed);
         words.push(...sub.words);
         covers.push(...sub.covers);
         if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
@@ -912,7 +917,9 @@ function sheetSelectors(sheet) {
           // only then) reveals that element.
           const drawn = PSEUDO_ELEMENT.test(m[3].replace(QUOTED, ""));
           if (drawn && !r.style.content) continue;
-          reveal.push(`${m[1]} ${m[2]} ${drawn ? m[3].replace(/::?(before|after)\b.*$/, "") : m[3]}`.replace(DYNAMIC, "").replace(/\s+/g, " ").trim());
+          const shown = `${m[1]} ${m[2]} ${drawn ? m[3].replace(/::?(before|after)\b.*$/, "") : m[3]}`.replace(DYNAMIC, "").replace(/\s+/g, " ").trim();
+          reveal.push(shown);
+          if (!drawn && r.style.display && r.style.display !== "none") displayed.push(shown);
         }
       }
       if (styled && hide && hides(r.style)) {
@@ -944,7 +951,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, revealSelf, words, covers };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, revealSelf, displayed, words, covers };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -992,11 +999,12 @@ function inlineStyles(scope) {
  *     them (the caller confirms with the computed style);
  *   reveal — elements a pointer over something around them shows (hover-only row actions);
  *   revealSelf — elements a pointer over themselves shows;
+ *   displayed — of reveal, those a pointer around them lays out (not rendered at all until then);
  *   words — elements whose style may keep their words (and those under them) from a person's eyes
  *     while they stay rendered (the caller confirms with the computed style, dom_unseen.js).
  * @param {Document | ShadowRoot} scope
  *   covers — elements that may lie over their neighbours' words (confirmed by hit testing, dom_unseen.js)
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, revealSelf: Set<Element>, words: Set<Element>, covers: Set<Element>}}
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, revealSelf: Set<Element>, displayed: Set<Element>, words: Set<Element>, covers: Set<Element>}}
  */
 function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [];
@@ -1005,6 +1013,7 @@ function scopeStyles(scope) {
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
   /** @type {string[]} */ const revealSelf = [];
+  /** @type {string[]} */ const displayed = [];
   /** @type {string[]} */ const words = [];
   /** @type {string[]} */ const covers = [];
   let hostHide = false;
@@ -1019,6 +1028,7 @@ function scopeStyles(scope) {
     noPointer.push(...s.noPointer);
     reveal.push(...s.reveal);
     revealSelf.push(...s.revealSelf);
+    displayed.push(...s.displayed);
     words.push(...s.words);
     covers.push(...s.covers);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
@@ -1055,7 +1065,8 @@ function scopeStyles(scope) {
   for (const el of inline.covers) coverSet.add(el);
   return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet, covers: coverSet,
     reveal: matchAll(scope, reveal, () => true) || new Set(),
-    revealSelf: revealSelf.length ? matchAll(scope, revealSelf, () => true) || new Set() : new Set() };
+    revealSelf: revealSelf.length ? matchAll(scope, revealSelf, () => true) || new Set() : new Set(),
+    displayed: displayed.length ? matchAll(scope, displayed, () => true) || new Set() : new Set() };
 }
 
 /**
@@ -2389,6 +2400,20 @@ function around(el) {
 }
 
 /**
+ * Whether a computed style clips its element to nothing, whatever its box: a clip path that insets
+ * it by half or more, or a circle of no radius; a `clip` rectangle of no width or height (the usual
+ * "visually hidden" rules — its box is still laid out and measured full size).
+ * @param {CSSStyleDeclaration} s
+ */
+function clipsToNothing(s) {
+  if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
+  const m = /^rect\(([^)]*)\)$/.exec(s.clip);
+  if (!m) return false;
+  const [t, r, b, l] = m[1].split(/[\s,]+/).map((v) => (v === "auto" ? NaN : parseFloat(v)));
+  return r - l <= 0 || b - t <= 0; // (an "auto" side clips nothing on that side: NaN says no)
+}
+
+/**
  * Whether an element's words are unseen (see above).
  * @param {Element} el @param {Map<Element, number[] | null>} grounds each element's background, as found
  */
@@ -2416,7 +2441,7 @@ function wordsUnseen(el, grounds) {
         || boxes.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom);
       if (outside && !drawnAt(el, boxes[0])) return true;
     }
-    if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
+    if (clipsToNothing(s)) return true;
   }
   const ground = color ? groundAt(el, boxes[0], grounds) : null;
   return !!color && !!ground && contrast(color, ground) < 1.1;
@@ -2539,7 +2564,7 @@ function unseenWordsTest(candidates, coverParents = new Set()) {
     return v;
   };
 }
-return { fixedOutOfView, within, unseenWordsTest };
+return { fixedOutOfView, clipsToNothing, within, unseenWordsTest };
 })();
 // ---- extension/content/dom_scan.js
 const __dom_scan = (() => {
@@ -2561,7 +2586,7 @@ const { dropUnreachable } = __dom_covered;
 const { editorSurfaces } = __dom_editors;
 const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
 const { framePath, leftOut } = __dom_frames;
-const { fixedOutOfView, within } = __dom_unseen;
+const { clipsToNothing, fixedOutOfView, within } = __dom_unseen;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, isSvg, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -3026,7 +3051,7 @@ function placeTexts(texts, entries, vh) {
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
  * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null,
- *   noPointer?: Set<Element>, reveal?: Set<Element>, revealSelf?: Set<Element>, words?: Set<Element>, covers?: Set<Element>}} ScopeInfo
+ *   noPointer?: Set<Element>, reveal?: Set<Element>, revealSelf?: Set<Element>, displayed?: Set<Element>, words?: Set<Element>, covers?: Set<Element>}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
  *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
@@ -3043,7 +3068,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => HAND_CURSORS.has(w.getComputedStyle(e).cursor);
   }
-  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, revealSelf: st.revealSelf, words: st.words, covers: st.covers,
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, revealSelf: st.revealSelf, displayed: st.displayed, words: st.words, covers: st.covers,
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
@@ -3073,10 +3098,11 @@ function labelTakesClicks(el, interactive) {
 
 /**
  * Where a control is for a person (ScanPass.placeOf): "shown" at its box now; "on hover": at its box
- * once a pointer is over what holds it (hidden now); "no size": visible but of no size (nothing to
- * show; what it holds is still its content); "hidden": not shown now, so no control; "gone": not
- * rendered at all, or where no scrolling brings it — and nothing below it is either.
- * @typedef {"shown" | "on hover" | "no size" | "hidden" | "gone"} Place
+ * once a pointer is over what holds it (hidden now); "laid out on hover": likewise, but not rendered
+ * now (no box of its own until then); "no size": visible but of no size (nothing to show; what it
+ * holds is still its content); "hidden": not shown now, so no control; "gone": not rendered at all,
+ * or where no scrolling brings it — and nothing below it is either.
+ * @typedef {"shown" | "on hover" | "laid out on hover" | "no size" | "hidden" | "gone"} Place
  */
 
 /**
@@ -3153,6 +3179,8 @@ class ScanPass {
     this.reveal = new Set();
     /** Elements a pointer over themselves shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
     this.revealSelf = new Set();
+    /** Of reveal, those a pointer around them lays out at all (dom_pointer.js). @type {Set<Element>} */
+    this.displayed = new Set();
     /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
     this.revealing = [];
     /** Code editors met (dom_editors.js): each box, with the hidden field its keys go to. @type {Map<Element, HTMLTextAreaElement>} */
@@ -3168,6 +3196,7 @@ class ScanPass {
     if (info.covers) for (const e of info.covers) { const p = parentElOf(e); if (p) this.coveredWords.add(p); }
     if (info.reveal) for (const e of info.reveal) this.reveal.add(e);
     if (info.revealSelf) for (const e of info.revealSelf) this.revealSelf.add(e);
+    if (info.displayed) for (const e of info.displayed) this.displayed.add(e);
     return info;
   }
 
@@ -3266,6 +3295,8 @@ class ScanPass {
       const place = this.placeOf(el, r, hide);
       if (place === "gone") return;
       if (place === "hidden") interactive = false;
+      // (Not laid out, it has no box of its own: it is found where the pointer goes to show it.)
+      else if (place === "laid out on hover") { box = rectOf(/** @type {Element} */ (parentElOf(this.revealing[this.revealing.length - 1]))); onHover = true; }
       else if (place !== "no size") { box = r; onHover = place === "on hover"; }
     }
     // An empty part a pointer over its row draws (a flag toggle's icon in its ::before) is there for
@@ -3355,8 +3386,9 @@ class ScanPass {
     const sized = !tiny(r);
     /** @type {Place} */ let place = sized ? "shown" : "no size";
     if ((!sized || hide) && !checkVisibilityOf(el, VIS)) {
-      // Not rendered at all (display: none, or inside it): nothing below it is either.
-      if (!checkVisibilityOf(el)) return "gone";
+      // Not rendered at all (display: none, or inside it): nothing below it is either — unless a
+      // pointer over what holds it lays it out (a menu's submenu, `li:hover > ul { display: block }`).
+      if (!checkVisibilityOf(el)) return this.revealing.length && this.displayedOnHover(el) ? "laid out on hover" : "gone";
       // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
       if (sized && clearOverlay(el)) place = "shown";
       // Hidden now, shown while a pointer is over what holds it (a row's actions), or over itself
@@ -3364,6 +3396,9 @@ class ScanPass {
       else if (sized && (this.revealing.length || this.revealsItself(el))) place = "on hover";
       else return "hidden";
     }
+    // Clipped to nothing inside something a pointer around it reveals (`.row:hover .act { clip: auto }`):
+    // laid out full size, drawn only on hover.
+    if (place === "shown" && this.revealing.length && this.clippedUntilHover(el)) place = "on hover";
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
     // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
     // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
@@ -3397,6 +3432,34 @@ class ScanPass {
     return revealing[revealing.length - 1] === el && childCountOf(el) === 0 && !NON_SPACE.test(textOf(el) || "");
   }
 
+  /**
+   * Whether el, not rendered now, is laid out once a pointer is over what holds the element the walk
+   * is revealing: that element is what a :hover rule displays and is itself not displayed, nothing
+   * between it and el is, and what holds it is rendered (a submenu of a submenu needs two pointings:
+   * not this). @param {Element} el
+   */
+  displayedOnHover(el) {
+    const top = this.revealing[this.revealing.length - 1], holder = parentElOf(top);
+    const view = docOf(el).defaultView;
+    if (!this.displayed.has(top) || !holder || !view || !checkVisibilityOf(holder)) return false;
+    for (let n = /** @type {Element | null} */ (el); n && n !== top; n = parentElOf(n)) if (view.getComputedStyle(n).display === "none") return false;
+    return view.getComputedStyle(top).display === "none";
+  }
+
+  /**
+   * Whether el, or what holds it up to the element the walk is revealing, is clipped to nothing by
+   * its style (dom_unseen.js clipsToNothing). Asked inside something revealed only. @param {Element} el
+   */
+  clippedUntilHover(el) {
+    const top = this.revealing[this.revealing.length - 1], view = docOf(el).defaultView;
+    if (!view) return false;
+    for (let n = /** @type {Element | null} */ (el); n; n = parentElOf(n)) {
+      if (clipsToNothing(view.getComputedStyle(n))) return true;
+      if (n === top) break;
+    }
+    return false;
+  }
+
   /** Whether a pointer over el itself shows it (dom_pointer.js revealSelf). @param {Element} el */
   revealsItself(el) { return this.revealSelf.size > 0 && this.revealSelf.has(el); }
 
@@ -3407,8 +3470,13 @@ class ScanPass {
    */
   markOnHover(entry, el) {
     entry.onHover = true;
-    const shown = this.revealsItself(el) ? el : this.revealing[this.revealing.length - 1];
-    entry.hoverAt = shown === el ? el : parentElOf(shown) || shown;
+    // (What a rule reveals may be the control itself, `.row:hover .act`: the pointer still goes to
+    // what holds it, not to a box a hidden control leaves to the row under it.)
+    const top = this.revealing[this.revealing.length - 1];
+    // (An empty part a pointer over its row draws, inside the control it is all of: the pointer
+    // goes to that part.)
+    const shown = this.revealsItself(el) || (top === el && entry.el !== el) ? null : top;
+    entry.hoverAt = shown ? parentElOf(shown) || shown : el;
     this.reg.hovers.set(entry.el, entry.hoverAt);
   }
 
@@ -4846,15 +4914,23 @@ function styleImages(n) {
   return `${st.content} ${st.backgroundImage}`.match(/url\(["']?[^"')]+/g)?.map((u) => u.replace(/^url\(["']?/, "")) || [];
 }
 
+/** Where a same-page link leads (`#editor-tab-description`): the part it opens, named by the authors. @param {Element} n */
+function fragment(n) {
+  const h = tagOf(n) === "a" ? attr(n, "href") || "" : "";
+  return /^#[\w-]{3,}$/.test(h) ? h.slice(1) : "";
+}
+
 /**
- * The words a control's looks are named by, most telling first: class names, then id, data
- * attributes, then image files; up to two words.
- * @param {Element} el
+ * Each source's words for one control, most telling source first: where a same-page link leads,
+ * class names (its icon's too: `fa-cog` → "cog"), id, data attributes, image files. Of a text
+ * region only its own: what it holds is its value, not its looks (a code editor's highlighted words).
+ * @param {Element} el @returns {Set<string>[]}
  */
-function lookWords(el) {
-  const nodes = [el, ...Array.from(qsa(el, ICON_NODES)).slice(0, 6)];
+function sourceWords(el) {
+  const nodes = isTextRegion(el) ? [el] : [el, ...Array.from(qsa(el, ICON_NODES)).slice(0, 6)];
   /** @type {Array<(n: Element, out: Set<string>) => void>} */
   const sources = [
+    (n, out) => { const f = fragment(n); if (f && !isGeneratedId(f)) addWords(f, out); },
     (n, out) => { for (const c of (attr(n, "class") || "").split(/\s+/)) if (isStableClass(c)) addWords(c, out); },
     (n, out) => { const id = attr(n, "id"); if (id && !isGeneratedId(id)) addWords(id, out); },
     (n, out) => { for (const a of Array.from(attrsOf(n))) if (DATA_WORDS.test(a.name) && !/\d{3,}/.test(a.value)) addWords(a.value, out); },
@@ -4864,12 +4940,53 @@ function lookWords(el) {
       for (const u of styleImages(n)) addWords(fileWords(u), out);
     },
   ];
-  for (const source of sources) {
+  return sources.map((source) => {
     /** @type {Set<string>} */ const out = new Set();
     for (const n of nodes) source(n, out);
-    if (out.size) return Array.from(out).slice(0, 2).join(" ");
+    return out;
+  });
+}
+
+/**
+ * The controls laid out as el's peers: of its tag, as deep under the nearest of its three closest
+ * ancestors that holds any (a tab bar's other tabs, a row's other buttons); a few.
+ * @param {Element} el @returns {Element[]}
+ */
+function peersOf(el) {
+  const tag = tagOf(el);
+  let up = parentElOf(el);
+  for (let depth = 1; up && depth <= 3; up = parentElOf(up), depth++) {
+    /** @type {Element[]} */ const peers = [];
+    for (const o of Array.from(qsa(up, tag))) {
+      if (o === el) continue;
+      let a = /** @type {Element | null} */ (o);
+      for (let i = 0; a && i < depth; i++) a = parentElOf(a);
+      if (a === up) peers.push(o);
+      if (peers.length >= 8) break;
+    }
+    if (peers.length) return peers;
   }
-  return "";
+  return [];
+}
+
+/**
+ * The words a control's looks are named by, most telling first; up to two. Words every one of its
+ * peers carries in the same place say what kind it is (`red-ui-tab-link-button` on each tab of a
+ * bar), not which: left out while another word says which (`#editor-tab-description`), kept when
+ * nothing else does (a row's only trash button, like every row's).
+ * @param {Element} el
+ */
+function lookWords(el) {
+  const own = sourceWords(el);
+  const peers = own.some((w) => w.size) ? peersOf(el).map(sourceWords) : [];
+  if (peers.length) {
+    for (let i = 0; i < own.length; i++) {
+      const which = Array.from(own[i]).filter((w) => !peers.every((p) => p[i].has(w)));
+      if (which.length) return which.slice(0, 2).join(" ");
+    }
+  }
+  const first = own.find((w) => w.size);
+  return first ? Array.from(first).slice(0, 2).join(" ") : "";
 }
 
 /**
@@ -10592,7 +10709,13 @@ async function act(action, args) {
   // a person's does (CSS :hover answers only the browser's own pointer).
   const hoverAt = el && r.hovers.get(el);
   if (hoverAt && isConnectedOf(hoverAt)) {
-    try { await sendTrusted(moveSteps(hoverAt)); await settle(document); } catch { /* the click may still reach it */ }
+    // Brought into view first, where the action will find it (one not laid out until then, by what
+    // holds it): the pointer must still be over the row when the control is used.
+    const at = el && checkVisibilityOf(el) ? el : hoverAt;
+    try {
+      scrollIntoViewOf(at, { block: "center", inline: "center", behavior: "instant" });
+      await sendTrusted(moveSteps(hoverAt)); await settle(document);
+    } catch { /* the click may still reach it */ }
   }
   /** @type {Element | null} what is outlined while the action runs */
   let shown = null;

@@ -114,7 +114,13 @@ async function act(action, args) {
   // a person's does (CSS :hover answers only the browser's own pointer).
   const hoverAt = el && r.hovers.get(el);
   if (hoverAt && isConnectedOf(hoverAt)) {
-    try { await sendTrusted(moveSteps(hoverAt)); await settle(document); } catch { /* the click may still reach it */ }
+    // Brought into view first, where the action will find it (one not laid out until then, by what
+    // holds it): the pointer must still be over the row when the control is used.
+    const at = el && checkVisibilityOf(el) ? el : hoverAt;
+    try {
+      scrollIntoViewOf(at, { block: "center", inline: "center", behavior: "instant" });
+      await sendTrusted(moveSteps(hoverAt)); await settle(document);
+    } catch { /* the click may still reach it */ }
   }
   /** @type {Element | null} what is outlined while the action runs */
   let shown = null;

@@ -62,10 +62,12 @@ function splitSelectors(list) {
  * as selectors without their :hover, so they match those elements as the page is now;
  * revealSelf: elements a pointer over themselves shows (`.add-cell:hover { opacity: 1 }`: drawn only
  * when pointed at), likewise;
+ * displayed: of those in reveal, the ones a pointer around them lays out at all (`li:hover > ul
+ * { display: block }`: a menu's submenu, not rendered until then);
  * words: selectors of rules that can keep words from a person's eyes (hidesWords).
  * covers: selectors of rules that can lay a box over other elements' words (coversWords).
  * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
- *   reveal: string[], revealSelf: string[], words: string[], covers: string[]}} SheetSelectors */
+ *   reveal: string[], revealSelf: string[], displayed: string[], words: string[], covers: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -130,6 +132,7 @@ function sheetSelectors(sheet) {
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
   /** @type {string[]} */ const revealSelf = [];
+  /** @type {string[]} */ const displayed = [];
   /** @type {string[]} */ const words = [];
   /** @type {string[]} */ const covers = [];
   let hostHide = false;
@@ -147,6 +150,8 @@ function sheetSelectors(sheet) {
         hoverPointer.push(...sub.hoverPointer);
         noPointer.push(...sub.noPointer);
         reveal.push(...sub.reveal);
+        revealSelf.push(...sub.revealSelf);
+        displayed.push(...sub.displayed);
         words.push(...sub.words);
         covers.push(...sub.covers);
         if (hide) { if (sub.hide) hide.push(...sub.hide); else hide = null; }
@@ -189,7 +194,9 @@ function sheetSelectors(sheet) {
           // only then) reveals that element.
           const drawn = PSEUDO_ELEMENT.test(m[3].replace(QUOTED, ""));
           if (drawn && !r.style.content) continue;
-          reveal.push(`${m[1]} ${m[2]} ${drawn ? m[3].replace(/::?(before|after)\b.*$/, "") : m[3]}`.replace(DYNAMIC, "").replace(/\s+/g, " ").trim());
+          const shown = `${m[1]} ${m[2]} ${drawn ? m[3].replace(/::?(before|after)\b.*$/, "") : m[3]}`.replace(DYNAMIC, "").replace(/\s+/g, " ").trim();
+          reveal.push(shown);
+          if (!drawn && r.style.display && r.style.display !== "none") displayed.push(shown);
         }
       }
       if (styled && hide && hides(r.style)) {
@@ -221,7 +228,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, revealSelf, words, covers };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, revealSelf, displayed, words, covers };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -269,11 +276,12 @@ function inlineStyles(scope) {
  *     them (the caller confirms with the computed style);
  *   reveal — elements a pointer over something around them shows (hover-only row actions);
  *   revealSelf — elements a pointer over themselves shows;
+ *   displayed — of reveal, those a pointer around them lays out (not rendered at all until then);
  *   words — elements whose style may keep their words (and those under them) from a person's eyes
  *     while they stay rendered (the caller confirms with the computed style, dom_unseen.js).
  * @param {Document | ShadowRoot} scope
  *   covers — elements that may lie over their neighbours' words (confirmed by hit testing, dom_unseen.js)
- * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, revealSelf: Set<Element>, words: Set<Element>, covers: Set<Element>}}
+ * @returns {{pointer: Set<Element> | null, hide: Set<Element> | null, hostHide: boolean, noPointer: Set<Element>, reveal: Set<Element>, revealSelf: Set<Element>, displayed: Set<Element>, words: Set<Element>, covers: Set<Element>}}
  */
 export function scopeStyles(scope) {
   /** @type {string[] | null} */ let cursor = [];
@@ -282,6 +290,7 @@ export function scopeStyles(scope) {
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
   /** @type {string[]} */ const revealSelf = [];
+  /** @type {string[]} */ const displayed = [];
   /** @type {string[]} */ const words = [];
   /** @type {string[]} */ const covers = [];
   let hostHide = false;
@@ -296,6 +305,7 @@ export function scopeStyles(scope) {
     noPointer.push(...s.noPointer);
     reveal.push(...s.reveal);
     revealSelf.push(...s.revealSelf);
+    displayed.push(...s.displayed);
     words.push(...s.words);
     covers.push(...s.covers);
     if (hide) { if (s.hide) hide.push(...s.hide); else hide = null; }
@@ -332,7 +342,8 @@ export function scopeStyles(scope) {
   for (const el of inline.covers) coverSet.add(el);
   return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet, covers: coverSet,
     reveal: matchAll(scope, reveal, () => true) || new Set(),
-    revealSelf: revealSelf.length ? matchAll(scope, revealSelf, () => true) || new Set() : new Set() };
+    revealSelf: revealSelf.length ? matchAll(scope, revealSelf, () => true) || new Set() : new Set(),
+    displayed: displayed.length ? matchAll(scope, displayed, () => true) || new Set() : new Set() };
 }
 
 /**

@@ -17,7 +17,7 @@ import { dropUnreachable } from "./dom_covered.js";
 import { editorSurfaces } from "./dom_editors.js";
 import { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
 import { framePath, leftOut } from "./dom_frames.js";
-import { fixedOutOfView, within } from "./dom_unseen.js";
+import { clipsToNothing, fixedOutOfView, within } from "./dom_unseen.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, isSvg, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -482,7 +482,7 @@ function placeTexts(texts, entries, vh) {
 /**
  * What the walk needs to know about one tree scope (a document or a shadow root).
  * @typedef {{ptr: ((el: Element) => boolean) | null, ptrOwn?: boolean, hide: Set<Element> | null, modal?: Element | null,
- *   noPointer?: Set<Element>, reveal?: Set<Element>, revealSelf?: Set<Element>, words?: Set<Element>, covers?: Set<Element>}} ScopeInfo
+ *   noPointer?: Set<Element>, reveal?: Set<Element>, revealSelf?: Set<Element>, displayed?: Set<Element>, words?: Set<Element>, covers?: Set<Element>}} ScopeInfo
  *   ptr: the pointer-cursor test, null when nothing in the scope can have a pointer cursor;
  *   ptrOwn: ptr says which elements a rule of their own gives the pointer (not those that inherit it);
  *   hide: elements that could be hidden by their own style, null when not known (see dom_pointer.js);
@@ -499,7 +499,7 @@ function scopeInfo(scope) {
     const w = /** @type {Window} */ ((scope.ownerDocument || /** @type {Document} */ (scope)).defaultView);
     ptr = (e) => HAND_CURSORS.has(w.getComputedStyle(e).cursor);
   }
-  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, revealSelf: st.revealSelf, words: st.words, covers: st.covers,
+  return { ptr, ptrOwn: !!set, hide: st.hide, hostHide: st.hostHide, noPointer: st.noPointer, reveal: st.reveal, revealSelf: st.revealSelf, displayed: st.displayed, words: st.words, covers: st.covers,
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
@@ -529,10 +529,11 @@ function labelTakesClicks(el, interactive) {
 
 /**
  * Where a control is for a person (ScanPass.placeOf): "shown" at its box now; "on hover": at its box
- * once a pointer is over what holds it (hidden now); "no size": visible but of no size (nothing to
- * show; what it holds is still its content); "hidden": not shown now, so no control; "gone": not
- * rendered at all, or where no scrolling brings it — and nothing below it is either.
- * @typedef {"shown" | "on hover" | "no size" | "hidden" | "gone"} Place
+ * once a pointer is over what holds it (hidden now); "laid out on hover": likewise, but not rendered
+ * now (no box of its own until then); "no size": visible but of no size (nothing to show; what it
+ * holds is still its content); "hidden": not shown now, so no control; "gone": not rendered at all,
+ * or where no scrolling brings it — and nothing below it is either.
+ * @typedef {"shown" | "on hover" | "laid out on hover" | "no size" | "hidden" | "gone"} Place
  */
 
 /**
@@ -609,6 +610,8 @@ class ScanPass {
     this.reveal = new Set();
     /** Elements a pointer over themselves shows (dom_pointer.js), over every scope met. @type {Set<Element>} */
     this.revealSelf = new Set();
+    /** Of reveal, those a pointer around them lays out at all (dom_pointer.js). @type {Set<Element>} */
+    this.displayed = new Set();
     /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
     this.revealing = [];
     /** Code editors met (dom_editors.js): each box, with the hidden field its keys go to. @type {Map<Element, HTMLTextAreaElement>} */
@@ -624,6 +627,7 @@ class ScanPass {
     if (info.covers) for (const e of info.covers) { const p = parentElOf(e); if (p) this.coveredWords.add(p); }
     if (info.reveal) for (const e of info.reveal) this.reveal.add(e);
     if (info.revealSelf) for (const e of info.revealSelf) this.revealSelf.add(e);
+    if (info.displayed) for (const e of info.displayed) this.displayed.add(e);
     return info;
   }
 
@@ -722,6 +726,8 @@ class ScanPass {
       const place = this.placeOf(el, r, hide);
       if (place === "gone") return;
       if (place === "hidden") interactive = false;
+      // (Not laid out, it has no box of its own: it is found where the pointer goes to show it.)
+      else if (place === "laid out on hover") { box = rectOf(/** @type {Element} */ (parentElOf(this.revealing[this.revealing.length - 1]))); onHover = true; }
       else if (place !== "no size") { box = r; onHover = place === "on hover"; }
     }
     // An empty part a pointer over its row draws (a flag toggle's icon in its ::before) is there for
@@ -811,8 +817,9 @@ class ScanPass {
     const sized = !tiny(r);
     /** @type {Place} */ let place = sized ? "shown" : "no size";
     if ((!sized || hide) && !checkVisibilityOf(el, VIS)) {
-      // Not rendered at all (display: none, or inside it): nothing below it is either.
-      if (!checkVisibilityOf(el)) return "gone";
+      // Not rendered at all (display: none, or inside it): nothing below it is either — unless a
+      // pointer over what holds it lays it out (a menu's submenu, `li:hover > ul { display: block }`).
+      if (!checkVisibilityOf(el)) return this.revealing.length && this.displayedOnHover(el) ? "laid out on hover" : "gone";
       // A see-through native checkbox laid over what the page draws in its place takes the clicks there.
       if (sized && clearOverlay(el)) place = "shown";
       // Hidden now, shown while a pointer is over what holds it (a row's actions), or over itself
@@ -820,6 +827,9 @@ class ScanPass {
       else if (sized && (this.revealing.length || this.revealsItself(el))) place = "on hover";
       else return "hidden";
     }
+    // Clipped to nothing inside something a pointer around it reveals (`.row:hover .act { clip: auto }`):
+    // laid out full size, drawn only on hover.
+    if (place === "shown" && this.revealing.length && this.clippedUntilHover(el)) place = "on hover";
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
     // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
     // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
@@ -853,6 +863,34 @@ class ScanPass {
     return revealing[revealing.length - 1] === el && childCountOf(el) === 0 && !NON_SPACE.test(textOf(el) || "");
   }
 
+  /**
+   * Whether el, not rendered now, is laid out once a pointer is over what holds the element the walk
+   * is revealing: that element is what a :hover rule displays and is itself not displayed, nothing
+   * between it and el is, and what holds it is rendered (a submenu of a submenu needs two pointings:
+   * not this). @param {Element} el
+   */
+  displayedOnHover(el) {
+    const top = this.revealing[this.revealing.length - 1], holder = parentElOf(top);
+    const view = docOf(el).defaultView;
+    if (!this.displayed.has(top) || !holder || !view || !checkVisibilityOf(holder)) return false;
+    for (let n = /** @type {Element | null} */ (el); n && n !== top; n = parentElOf(n)) if (view.getComputedStyle(n).display === "none") return false;
+    return view.getComputedStyle(top).display === "none";
+  }
+
+  /**
+   * Whether el, or what holds it up to the element the walk is revealing, is clipped to nothing by
+   * its style (dom_unseen.js clipsToNothing). Asked inside something revealed only. @param {Element} el
+   */
+  clippedUntilHover(el) {
+    const top = this.revealing[this.revealing.length - 1], view = docOf(el).defaultView;
+    if (!view) return false;
+    for (let n = /** @type {Element | null} */ (el); n; n = parentElOf(n)) {
+      if (clipsToNothing(view.getComputedStyle(n))) return true;
+      if (n === top) break;
+    }
+    return false;
+  }
+
   /** Whether a pointer over el itself shows it (dom_pointer.js revealSelf). @param {Element} el */
   revealsItself(el) { return this.revealSelf.size > 0 && this.revealSelf.has(el); }
 
@@ -863,8 +901,13 @@ class ScanPass {
    */
   markOnHover(entry, el) {
     entry.onHover = true;
-    const shown = this.revealsItself(el) ? el : this.revealing[this.revealing.length - 1];
-    entry.hoverAt = shown === el ? el : parentElOf(shown) || shown;
+    // (What a rule reveals may be the control itself, `.row:hover .act`: the pointer still goes to
+    // what holds it, not to a box a hidden control leaves to the row under it.)
+    const top = this.revealing[this.revealing.length - 1];
+    // (An empty part a pointer over its row draws, inside the control it is all of: the pointer
+    // goes to that part.)
+    const shown = this.revealsItself(el) || (top === el && entry.el !== el) ? null : top;
+    entry.hoverAt = shown ? parentElOf(shown) || shown : el;
     this.reg.hovers.set(entry.el, entry.hoverAt);
   }
 

@@ -60,6 +60,20 @@ function around(el) {
 }
 
 /**
+ * Whether a computed style clips its element to nothing, whatever its box: a clip path that insets
+ * it by half or more, or a circle of no radius; a `clip` rectangle of no width or height (the usual
+ * "visually hidden" rules — its box is still laid out and measured full size).
+ * @param {CSSStyleDeclaration} s
+ */
+export function clipsToNothing(s) {
+  if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
+  const m = /^rect\(([^)]*)\)$/.exec(s.clip);
+  if (!m) return false;
+  const [t, r, b, l] = m[1].split(/[\s,]+/).map((v) => (v === "auto" ? NaN : parseFloat(v)));
+  return r - l <= 0 || b - t <= 0; // (an "auto" side clips nothing on that side: NaN says no)
+}
+
+/**
  * Whether an element's words are unseen (see above).
  * @param {Element} el @param {Map<Element, number[] | null>} grounds each element's background, as found
  */
@@ -87,7 +101,7 @@ function wordsUnseen(el, grounds) {
         || boxes.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom);
       if (outside && !drawnAt(el, boxes[0])) return true;
     }
-    if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
+    if (clipsToNothing(s)) return true;
   }
   const ground = color ? groundAt(el, boxes[0], grounds) : null;
   return !!color && !!ground && contrast(color, ground) < 1.1;
