@@ -71,3 +71,15 @@ def test_no_name_is_said_twice(text):
     # A tick box is named by the label after it, never by the words before it (another control's).
     assert len(re.findall(r"^\[e\d+\] radio None$", text, re.M)) == 2, text
     _line(text, "checkbox Remember me")
+
+
+def test_look_alike_icon_tabs_are_told_apart_by_what_each_leads_to_not_by_the_class_they_share(text):
+    # Each tab carries the bar's class (`ed-ui-tab-link-button`): that says what kind, not which.
+    for which in ("properties", "description", "appearance"):
+        _line(text, f'link ~"{which}"')
+    assert '~"tab' not in text and "ed tab" not in text, text
+
+
+def test_a_code_editor_is_not_named_by_the_classes_that_highlight_its_value(text):
+    _line(text, r'textbox ="print\(rows\)"')
+    assert "builtin" not in text and '~"line' not in text, text

@@ -45,15 +45,23 @@ function styleImages(n) {
   return `${st.content} ${st.backgroundImage}`.match(/url\(["']?[^"')]+/g)?.map((u) => u.replace(/^url\(["']?/, "")) || [];
 }
 
+/** Where a same-page link leads (`#editor-tab-description`): the part it opens, named by the authors. @param {Element} n */
+function fragment(n) {
+  const h = tagOf(n) === "a" ? attr(n, "href") || "" : "";
+  return /^#[\w-]{3,}$/.test(h) ? h.slice(1) : "";
+}
+
 /**
- * The words a control's looks are named by, most telling first: class names, then id, data
- * attributes, then image files; up to two words.
- * @param {Element} el
+ * Each source's words for one control, most telling source first: where a same-page link leads,
+ * class names (its icon's too: `fa-cog` → "cog"), id, data attributes, image files. Of a text
+ * region only its own: what it holds is its value, not its looks (a code editor's highlighted words).
+ * @param {Element} el @returns {Set<string>[]}
  */
-export function lookWords(el) {
-  const nodes = [el, ...Array.from(qsa(el, ICON_NODES)).slice(0, 6)];
+function sourceWords(el) {
+  const nodes = isTextRegion(el) ? [el] : [el, ...Array.from(qsa(el, ICON_NODES)).slice(0, 6)];
   /** @type {Array<(n: Element, out: Set<string>) => void>} */
   const sources = [
+    (n, out) => { const f = fragment(n); if (f && !isGeneratedId(f)) addWords(f, out); },
     (n, out) => { for (const c of (attr(n, "class") || "").split(/\s+/)) if (isStableClass(c)) addWords(c, out); },
     (n, out) => { const id = attr(n, "id"); if (id && !isGeneratedId(id)) addWords(id, out); },
     (n, out) => { for (const a of Array.from(attrsOf(n))) if (DATA_WORDS.test(a.name) && !/\d{3,}/.test(a.value)) addWords(a.value, out); },
@@ -63,12 +71,53 @@ export function lookWords(el) {
       for (const u of styleImages(n)) addWords(fileWords(u), out);
     },
   ];
-  for (const source of sources) {
+  return sources.map((source) => {
     /** @type {Set<string>} */ const out = new Set();
     for (const n of nodes) source(n, out);
-    if (out.size) return Array.from(out).slice(0, 2).join(" ");
+    return out;
+  });
+}
+
+/**
+ * The controls laid out as el's peers: of its tag, as deep under the nearest of its three closest
+ * ancestors that holds any (a tab bar's other tabs, a row's other buttons); a few.
+ * @param {Element} el @returns {Element[]}
+ */
+function peersOf(el) {
+  const tag = tagOf(el);
+  let up = parentElOf(el);
+  for (let depth = 1; up && depth <= 3; up = parentElOf(up), depth++) {
+    /** @type {Element[]} */ const peers = [];
+    for (const o of Array.from(qsa(up, tag))) {
+      if (o === el) continue;
+      let a = /** @type {Element | null} */ (o);
+      for (let i = 0; a && i < depth; i++) a = parentElOf(a);
+      if (a === up) peers.push(o);
+      if (peers.length >= 8) break;
+    }
+    if (peers.length) return peers;
   }
-  return "";
+  return [];
+}
+
+/**
+ * The words a control's looks are named by, most telling first; up to two. Words every one of its
+ * peers carries in the same place say what kind it is (`red-ui-tab-link-button` on each tab of a
+ * bar), not which: left out while another word says which (`#editor-tab-description`), kept when
+ * nothing else does (a row's only trash button, like every row's).
+ * @param {Element} el
+ */
+export function lookWords(el) {
+  const own = sourceWords(el);
+  const peers = own.some((w) => w.size) ? peersOf(el).map(sourceWords) : [];
+  if (peers.length) {
+    for (let i = 0; i < own.length; i++) {
+      const which = Array.from(own[i]).filter((w) => !peers.every((p) => p[i].has(w)));
+      if (which.length) return which.slice(0, 2).join(" ");
+    }
+  }
+  const first = own.find((w) => w.size);
+  return first ? Array.from(first).slice(0, 2).join(" ") : "";
 }
 
 /**
