@@ -23,6 +23,7 @@ from . import (
     notebook,
     jupyterlab,
     mlflow,
+    verdaccio,
 )
 from .base import App, NotInstalled, Page, Running, need
 
@@ -41,6 +42,7 @@ APPS: dict[str, App] = {m.APP.name: m.APP for m in (
     notebook,
     jupyterlab,
     mlflow,
+    verdaccio,
 )}
 
 

@@ -16,6 +16,7 @@ tuned it on.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -177,15 +178,18 @@ def npm_missing(app: str, packages: list[str]) -> str | None:
     return None
 
 
-def npm_install(app: str, packages: list[str]) -> Path:
+def npm_install(app: str, packages: list[str], overrides: dict[str, str] | None = None) -> Path:
     """npm packages (pinned) under .corpus/APP/npm; returns the folder (its node_modules/.bin has
-    their commands)."""
+    their commands). overrides: versions pinned for packages deep in the tree (npm's `overrides`),
+    for a dependency asked for by a tag the registry no longer has."""
     d = npm_dir(app)
     if npm_missing(app, packages) is None:
         return d
     d.mkdir(parents=True, exist_ok=True)
     if not shutil.which("npm"):
         raise NotInstalled("npm is missing: scripts/setup installs Node.js and npm")
+    if overrides:
+        (d / "package.json").write_text(json.dumps({"name": f"heybro-corpus-{app}", "private": True, "overrides": overrides}))
     subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", str(d),
                     *packages], check=True)
     (d / ".heybro-pkgs").write_text(_stamp(packages))
