@@ -109,6 +109,35 @@ function coversWords(st) {
   return st.position === "absolute" && !!(st.backgroundColor || st.backgroundImage || st.background);
 }
 
+/**
+ * Whether the declarations take an element from a person's eyes (transparent, invisible, not
+ * displayed, clipped, shrunk to nothing or placed far off): a rule that holds only while nothing is
+ * pointed at and does this shows the element on hover.
+ * @param {CSSStyleDeclaration} st
+ */
+function hidesNow(st) {
+  const far = (/** @type {string} */ v) => /^-\s*\d{3,}/.test(v.trim());
+  return /^0(\.0*)?%?$/.test(st.opacity.trim()) || st.visibility === "hidden" || st.display === "none" || !!st.clip
+    || (!!st.clipPath && st.clipPath !== "none") || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || far(st.left) || far(st.top);
+}
+
+/**
+ * A selector that holds while something is not pointed at (`A:not(:hover) B`, `A:not(:hover,
+ * :focus-within) > B`, `B:not(:hover)`): the selector without that :not(…), and whether the
+ * element not pointed at is the one styled (self) or one around it. Null for any other selector.
+ * @param {string} t one selector @returns {{now: string, self: boolean} | null}
+ */
+function notHovered(t) {
+  const m = /:not\(\s*:(?:hover|focus-within)(?:\s*,\s*:(?:hover|focus-within|focus-visible|focus))*\s*\)/.exec(t);
+  if (!m) return null;
+  const before = t.slice(0, m.index), after = t.slice(m.index + m[0].length);
+  if (!balanced(before) || !balanced(after) || /:(hover|focus-within)\b/.test(before + after)) return null;
+  // Another compound after it (a combinator outside brackets): the styled element is inside the one
+  // not pointed at.
+  const self = !/^[^\s>+~]*[\s>+~]/.test(after.replace(/\([^()]*\)/g, "()"));
+  return { now: before + after, self };
+}
+
 /** @param {CSSStyleDeclaration} st whether the declarations can bring a hidden element into view (or draw one's icon) */
 function reveals(st) {
   return !!(st.opacity || st.visibility || st.display || st.left || st.right || st.top || st.transform || st.clip
@@ -182,6 +211,18 @@ function sheetSelectors(sheet) {
       if (styled && sel && /:(hover|focus-within)\b/.test(sel) && reveals(r.style)) {
         for (const s of splitSelectors(sel)) {
           const t = s.trim();
+          // Hidden while not pointed at (`.header:not(:hover, :focus-within) .anchor { opacity: 0 }`):
+          // shown on hover as surely as by a :hover rule. What the rule styles matches as the page is
+          // now once the :not(…) is taken out.
+          const neg = notHovered(t);
+          if (neg) {
+            if (!hidesNow(r.style)) continue;
+            const now = neg.now.replace(DYNAMIC, "").replace(/\s+/g, " ").trim();
+            if (!now) continue;
+            if (neg.self) revealSelf.push(now);
+            else { reveal.push(now); if (r.style.display === "none") displayed.push(now); }
+            continue;
+          }
           // The pointer is over something around it (`tr:hover .actions`), not over it: what the
           // rule shows is the element after the last :hover.
           const m = t.match(/^(.*):(?:hover|focus-within)\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
