@@ -83,3 +83,9 @@ def test_look_alike_icon_tabs_are_told_apart_by_what_each_leads_to_not_by_the_cl
 def test_a_code_editor_is_not_named_by_the_classes_that_highlight_its_value(text):
     _line(text, r'textbox ="print\(rows\)"')
     assert "builtin" not in text and '~"line' not in text, text
+
+
+def test_a_file_field_without_a_label_reads_as_its_button(text):
+    # As Chrome names it, and as a person reads it: not a guess from its class ("attach").
+    _line(text, "file Choose File")
+    assert "attach" not in text, text

@@ -677,7 +677,10 @@ function accessibleName(el, pass) {
     if (tag === "input" && t === "image") return norm(attr(el, "alt"));
     const label = labelText(el, pass);
     if (label) return label;
-    return cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
+    const said = cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
+    // A file field with no label reads as the button the browser draws in it (as Chrome names it).
+    if (!said && tag === "input" && t === "file") return hasAttr(el, "multiple") ? "Choose Files" : "Choose File";
+    return said;
   }
   if (tag === "img") return cut(norm(attr(el, "alt") || attr(el, "title")), 120);
   // A button is labelable too: a <label> around it or pointing at it names it before its content.
