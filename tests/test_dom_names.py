@@ -89,3 +89,9 @@ def test_a_file_field_without_a_label_reads_as_its_button(text):
     # As Chrome names it, and as a person reads it: not a guess from its class ("attach").
     _line(text, "file Choose File")
     assert "attach" not in text, text
+
+
+def test_a_tree_item_is_named_by_its_own_words_not_those_of_the_items_nested_in_it(text):
+    # Its children sit in a list of no role of their own: they are other items, as Chrome reads them.
+    _line(text, "treeitem Q3 sales analysis expanded")
+    _line(text, "treeitem Load the data")

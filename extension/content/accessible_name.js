@@ -210,7 +210,7 @@ function readVisibleText(el) {
     return cut(norm(sel.selectedOptions[0]?.textContent), 80);
   }
   if (isIconLigature(el)) return "";
-  let raw = textOf(el) || "";
+  let raw = itemOwnText(el) ?? textOf(el) ?? "";
   // (Long text past the laid-out walk: its icon words still are none.)
   if (childCountOf(el) && (raw.length > 400 || byTagOf(el, "*").length > LAID_OUT_MAX) && qs(el, ICON_FONTS)) raw = textWithoutIcons(el);
   // A container's words can run to the whole page's: the first hundred, once normalised, are those
@@ -225,6 +225,34 @@ const LAID_OUT_MAX = 40;
 /** Parts of a control that are other things, not its words: a tree item's nested group of items, a
  * menu's submenu (Chrome's accessible name leaves them out too). */
 const NOT_NAME = new Set(["group", "tree", "list", "listbox", "menu", "menubar", "grid", "table", "tablist", "toolbar", "dialog"]);
+/** Items of a tree, a menu or a list: one nested in another (in a list of no role of its own) is
+ * another item, never the outer one's words. */
+const ITEM_ROLES = new Set(["treeitem", "menuitem", "menuitemcheckbox", "menuitemradio", "option"]);
+const ITEMS = "[role=treeitem], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=option]";
+
+/**
+ * An item's own words, those of the items nested in it left out (read in document order, up to a
+ * few hundred characters). Null when el is no item or holds none.
+ * @param {Element} el
+ */
+function itemOwnText(el) {
+  const role = attr(el, "role");
+  if (!role || !ITEM_ROLES.has(role) || !qs(el, ITEMS)) return null;
+  let out = "";
+  /** @param {Node} p */
+  const walk = (p) => {
+    for (let c = firstChildOf(p); c && out.length < 400; c = nextSiblingOf(c)) {
+      const t = nodeTypeOf(c);
+      if (t === 3) out += nodeValueOf(c) || "";
+      else if (t === 1) {
+        const r = attr(/** @type {Element} */ (c), "role");
+        if (!(r && (ITEM_ROLES.has(r) || NOT_NAME.has(r)))) walk(c);
+      }
+    }
+  };
+  walk(el);
+  return out;
+}
 
 /**
  * An element's words as the browser lays them out and a person reads them: a part that stands
@@ -250,7 +278,7 @@ function laidOutText(el, raw) {
       if (tag === "br") { out += " "; continue; } // a line break parts words as a space does
       if (isIconLigature(e)) { out += " "; continue; } // an icon, not its ligature's word
       const role = attr(e, "role");
-      if (role && NOT_NAME.has(role)) continue;
+      if (role && (NOT_NAME.has(role) || (item && ITEM_ROLES.has(role)))) continue;
       const st = view.getComputedStyle(e);
       if (st.display === "none") continue;
       // (An inline picture, an svg, is a thing of its own beside the words: its title is a word apart.)
@@ -263,6 +291,7 @@ function laidOutText(el, raw) {
   // Hidden words are those hidden inside the element: a control hidden as a whole (a menu's entry
   // shown on hover) still has its own.
   const own = view.getComputedStyle(el).visibility;
+  const mine = attr(el, "role"), item = !!mine && ITEM_ROLES.has(mine);
   walk(el, true);
   return out;
 }
