@@ -95,3 +95,7 @@ def test_a_tree_item_is_named_by_its_own_words_not_those_of_the_items_nested_in_
     # Its children sit in a list of no role of their own: they are other items, as Chrome reads them.
     _line(text, "treeitem Q3 sales analysis expanded")
     _line(text, "treeitem Load the data")
+
+
+def test_an_icon_button_is_named_by_its_title_not_by_labels_inside_its_hidden_icon(text):
+    _line(text, "button Match Whole Word")

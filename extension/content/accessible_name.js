@@ -327,11 +327,18 @@ export function accessibleName(el, pass) {
   if (text) return text;
   // An icon button: the name often sits on the image inside it (an empty alt says the image is
   // decoration: the control's title names it then).
-  for (const img of Array.from(qsa(el, "img[alt], svg title, [aria-label]")).slice(0, 4)) {
+  // (One hidden from everyone says nothing: a glyph's parts labelled inside an aria-hidden icon.)
+  for (const img of Array.from(qsa(el, "img[alt], svg title, [aria-label]")).filter((i) => !hiddenWithin(i, el)).slice(0, 4)) {
     const t = norm(attr(img, "alt") || attr(img, "aria-label") || (tagOf(img) === "title" ? textOf(img) : ""));
     if (t) return cut(t, 120);
   }
   return cut(norm(attr(el, "title")), 120);
+}
+
+/** Whether n, inside el, is hidden from everyone by `aria-hidden` on it or on what holds it within el. @param {Element} n @param {Element} el */
+function hiddenWithin(n, el) {
+  for (let a = /** @type {Element | null} */ (n); a && a !== el; a = parentElOf(a)) if (attr(a, "aria-hidden") === "true") return true;
+  return false;
 }
 
 /**

@@ -721,11 +721,18 @@ function accessibleName(el, pass) {
   if (text) return text;
   // An icon button: the name often sits on the image inside it (an empty alt says the image is
   // decoration: the control's title names it then).
-  for (const img of Array.from(qsa(el, "img[alt], svg title, [aria-label]")).slice(0, 4)) {
+  // (One hidden from everyone says nothing: a glyph's parts labelled inside an aria-hidden icon.)
+  for (const img of Array.from(qsa(el, "img[alt], svg title, [aria-label]")).filter((i) => !hiddenWithin(i, el)).slice(0, 4)) {
     const t = norm(attr(img, "alt") || attr(img, "aria-label") || (tagOf(img) === "title" ? textOf(img) : ""));
     if (t) return cut(t, 120);
   }
   return cut(norm(attr(el, "title")), 120);
+}
+
+/** Whether n, inside el, is hidden from everyone by `aria-hidden` on it or on what holds it within el. @param {Element} n @param {Element} el */
+function hiddenWithin(n, el) {
+  for (let a = /** @type {Element | null} */ (n); a && a !== el; a = parentElOf(a)) if (attr(a, "aria-hidden") === "true") return true;
+  return false;
 }
 
 /**
@@ -4970,10 +4977,13 @@ const TOOLTIPS = TOOLTIP_ATTRS.map((a) => `[${a}]`).join(", ");
 /** Data attributes whose value names what a control does. */
 const DATA_WORDS = /^data-(icon|action|name|type|tooltip|title|label|command|cmd|target|id|testid|test-id|qa|cy)$/;
 
+/** Words that join others and name nothing (an anchor's `#load-the-data`). */
+const JOINING = new Set(["the", "and", "for", "with", "from", "into", "onto", "that", "this", "your", "our", "its", "are", "was"]);
+
 /** @param {string} s @param {Set<string>} out */
 function addWords(s, out) {
   const spaced = s.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  for (const w of spaced.split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w) && !LAYOUT.has(w)) out.add(w);
+  for (const w of spaced.split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w) && !LAYOUT.has(w) && !JOINING.has(w)) out.add(w);
 }
 
 /** The file name part of a URL (`…/icons/reply.png` → "reply"). @param {string} url */

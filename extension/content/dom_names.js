@@ -28,10 +28,13 @@ const TOOLTIPS = TOOLTIP_ATTRS.map((a) => `[${a}]`).join(", ");
 /** Data attributes whose value names what a control does. */
 const DATA_WORDS = /^data-(icon|action|name|type|tooltip|title|label|command|cmd|target|id|testid|test-id|qa|cy)$/;
 
+/** Words that join others and name nothing (an anchor's `#load-the-data`). */
+const JOINING = new Set(["the", "and", "for", "with", "from", "into", "onto", "that", "this", "your", "our", "its", "are", "was"]);
+
 /** @param {string} s @param {Set<string>} out */
 function addWords(s, out) {
   const spaced = s.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  for (const w of spaced.split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w) && !LAYOUT.has(w)) out.add(w);
+  for (const w of spaced.split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w) && !LAYOUT.has(w) && !JOINING.has(w)) out.add(w);
 }
 
 /** The file name part of a URL (`…/icons/reply.png` → "reply"). @param {string} url */
