@@ -61,3 +61,16 @@ def test_what_a_tray_shades_is_left_out_in_view_and_scrolled_out_of_its_box(brow
     ok(browser, "click", {"element_id": find_id(ok(browser, "observe"), "Done")})
     text = ok(browser, "observe")["text"]
     assert "palette node 40" in text and "Far node" in text
+
+
+def test_a_palettes_rows_scrolled_past_its_list_are_out_of_view_not_under_a_cover(browser, page, site):
+    # A palette laid over a launcher: the rows past its list's bottom edge lie, clipped, over the
+    # cards behind it — scrolling the list brings them out; nothing covers them.
+    open_page(page, site + "/palette.html")
+    obs = ok(browser, "observe")
+    text = obs["text"]
+    assert all(f"menuitem Command {i}\n" in text for i in range(1, 41)), text
+    # (What the palette does lie over is under it: the card wholly behind it.)
+    assert "Terminal card" not in text and "Under a cover (div#palette" in text, text
+    ok(browser, "click", {"element_id": find_id(obs, "Command 40")})
+    assert page.inner_text("#log") == "ran 40"

@@ -1824,6 +1824,10 @@ function judge(doc, e, vw, vh, layers) {
   // (In the page's rows but past the window's side — a wide grid's last columns: judged as out of view.)
   if (!top.length) return "out";
   if (!first) return "open";
+  // Scrolled out of the box it scrolls in, wholly (a palette's list past its last shown row): what
+  // the window shows at its place is whatever lies behind that box, no cover of it. (A box that is
+  // itself under a cover takes it along: dropUnreachable.)
+  if (top.every((p) => scrolledAway(el, p.x - pts.dx, p.y - pts.dy))) return "away";
   let layer = layers.get(first);
   if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
   // (A bar that stays put covers nothing the page scrolls out from under it — unless the control
