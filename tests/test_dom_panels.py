@@ -74,3 +74,23 @@ def test_a_palettes_rows_scrolled_past_its_list_are_out_of_view_not_under_a_cove
     assert "Terminal card" not in text and "Under a cover (div#palette" in text, text
     ok(browser, "click", {"element_id": find_id(obs, "Command 40")})
     assert page.inner_text("#log") == "ran 40"
+
+
+def test_the_end_of_a_long_dialog_fixed_over_the_window_is_listed_it_scrolls_into_view(browser, page, site):
+    # The dialog is fixed to the window, its content scrolls inside it: its last controls lie below
+    # the window's edge now, and scrolling the dialog brings them — unlike a console slid outside.
+    open_page(page, site + "/long_dialog.html")
+    ok(browser, "click", {"element_id": find_id(ok(browser, "observe"), "About")})
+    obs = ok(browser, "observe")
+    assert "button Close" in obs["text"] and "link Read the licence" in obs["text"], obs["text"]
+    ok(browser, "click", {"element_id": find_id(obs, "Close")})
+    assert "button Close" not in ok(browser, "observe")["text"]
+
+
+def test_a_rows_hover_action_under_an_open_menu_is_left_out_though_its_row_peeks_out(browser, page, site):
+    open_page(page, site + "/long_dialog.html")
+    text = ok(browser, "observe")["text"]
+    assert "Remove first (on hover)" in text and "Remove second (on hover)" in text, text
+    ok(browser, "click", {"element_id": find_id(ok(browser, "observe"), "Open menu")})
+    text = ok(browser, "observe")["text"]
+    assert "menuitem Rename" in text and "Remove first" not in text and "Remove second" not in text, text

@@ -1898,11 +1898,12 @@ function dropUnreachable(doc, entries) {
     // layer over the whole page, a modal's backdrop, keeps the pointer from its row as well.)
     if (e.onHover) {
       v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
-      // Where the pointer must go first (its row) is under a cover or drawn over (behind a dialog):
-      // so is what a pointer there would show.
+      // Where it shows is under a cover or drawn over (behind a dialog, under a menu), though its
+      // row may peek out: judged at its own place, where whatever of its row the pointer finds
+      // there is the row (a hidden control lets the pointer through to it).
       if (v === "open" && e.hoverAt && e.where === "in" && docOf(e.hoverAt) === doc) {
         try {
-          const h = judgeElement(doc, e.hoverAt, vw, vh, layers);
+          const h = judge(doc, /** @type {Entry} */ ({ ...e, el: e.hoverAt, surface: undefined }), vw, vh, layers);
           if (typeof h === "object" || h === "hidden") v = h;
         } catch { /* judged as shown */ }
       }
@@ -1942,6 +1943,19 @@ function dropUnreachable(doc, entries) {
   return { covered, hidden };
 }
 
+/**
+ * Whether el lies in a box that scrolls itself and is in the window's view (a dialog fixed over the
+ * window whose long content scrolls inside it): scrolling that box brings el out, wherever el is
+ * now. A box out of view itself (a log inside a console slid below the window) does not.
+ * @param {Element} el
+ */
+function scrollsIntoView(el) {
+  const sc = scrollBoxOf(el), view = docOf(el).defaultView;
+  if (!sc || !view) return false;
+  const r = rectOf(sc);
+  return r.bottom > 0 && r.right > 0 && r.top < view.innerHeight && r.left < view.innerWidth;
+}
+
 /** The box an element scrolls in, short of the page itself (null when that is the page). @param {Element} el */
 function scrollBoxOf(el) {
   const view = docOf(el).defaultView;
@@ -1953,7 +1967,7 @@ function scrollBoxOf(el) {
   }
   return null;
 }
-return { dropUnreachable };
+return { dropUnreachable, scrollsIntoView };
 })();
 // ---- extension/content/dom_editors.js
 const __dom_editors = (() => {
@@ -2666,7 +2680,7 @@ const { accessibleName, wordsOf } = __accessible_name;
 const { HAND_CURSORS, scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
 const { dialogName, openModal, textIn } = __dom_inert;
-const { dropUnreachable } = __dom_covered;
+const { dropUnreachable, scrollsIntoView } = __dom_covered;
 const { editorSurfaces } = __dom_editors;
 const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
 const { framePath, leftOut } = __dom_frames;
@@ -3486,8 +3500,9 @@ class ScanPass {
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
     // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
     // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
-    // So is one in a panel fixed to the window and placed outside it (a console slid below its edge).
-    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || ((r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && this.maybeFixed(el) && fixedOutOfView(el, r, this.fixedMemo)))) {
+    // So is one in a panel fixed to the window and placed outside it (a console slid below its edge)
+    // — not one a box in view scrolls to (the end of a long dialog fixed over the window).
+    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || ((r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && this.maybeFixed(el) && fixedOutOfView(el, r, this.fixedMemo) && !scrollsIntoView(el)))) {
       if (!this.revealing.length) return "gone";
       place = "on hover";
     }

@@ -244,11 +244,12 @@ export function dropUnreachable(doc, entries) {
     // layer over the whole page, a modal's backdrop, keeps the pointer from its row as well.)
     if (e.onHover) {
       v = full && !containsDeep(full, e.el) ? { cover: full } : "open";
-      // Where the pointer must go first (its row) is under a cover or drawn over (behind a dialog):
-      // so is what a pointer there would show.
+      // Where it shows is under a cover or drawn over (behind a dialog, under a menu), though its
+      // row may peek out: judged at its own place, where whatever of its row the pointer finds
+      // there is the row (a hidden control lets the pointer through to it).
       if (v === "open" && e.hoverAt && e.where === "in" && docOf(e.hoverAt) === doc) {
         try {
-          const h = judgeElement(doc, e.hoverAt, vw, vh, layers);
+          const h = judge(doc, /** @type {Entry} */ ({ ...e, el: e.hoverAt, surface: undefined }), vw, vh, layers);
           if (typeof h === "object" || h === "hidden") v = h;
         } catch { /* judged as shown */ }
       }
@@ -286,6 +287,19 @@ export function dropUnreachable(doc, entries) {
     if (out.size) { let k = 0; for (const e of entries) if (!out.has(e)) entries[k++] = e; entries.length = k; }
   }
   return { covered, hidden };
+}
+
+/**
+ * Whether el lies in a box that scrolls itself and is in the window's view (a dialog fixed over the
+ * window whose long content scrolls inside it): scrolling that box brings el out, wherever el is
+ * now. A box out of view itself (a log inside a console slid below the window) does not.
+ * @param {Element} el
+ */
+export function scrollsIntoView(el) {
+  const sc = scrollBoxOf(el), view = docOf(el).defaultView;
+  if (!sc || !view) return false;
+  const r = rectOf(sc);
+  return r.bottom > 0 && r.right > 0 && r.top < view.innerHeight && r.left < view.innerWidth;
 }
 
 /** The box an element scrolls in, short of the page itself (null when that is the page). @param {Element} el */

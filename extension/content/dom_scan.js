@@ -13,7 +13,7 @@ import { accessibleName, wordsOf } from "./accessible_name.js";
 import { HAND_CURSORS, scopeStyles } from "./dom_pointer.js";
 import { scrollInfo } from "./dom_scroll.js";
 import { dialogName, openModal, textIn } from "./dom_inert.js";
-import { dropUnreachable } from "./dom_covered.js";
+import { dropUnreachable, scrollsIntoView } from "./dom_covered.js";
 import { editorSurfaces } from "./dom_editors.js";
 import { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
 import { framePath, leftOut } from "./dom_frames.js";
@@ -833,8 +833,9 @@ class ScanPass {
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
     // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
     // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
-    // So is one in a panel fixed to the window and placed outside it (a console slid below its edge).
-    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || ((r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && this.maybeFixed(el) && fixedOutOfView(el, r, this.fixedMemo)))) {
+    // So is one in a panel fixed to the window and placed outside it (a console slid below its edge)
+    // — not one a box in view scrolls to (the end of a long dialog fixed over the window).
+    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || ((r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && this.maybeFixed(el) && fixedOutOfView(el, r, this.fixedMemo) && !scrollsIntoView(el)))) {
       if (!this.revealing.length) return "gone";
       place = "on hover";
     }
