@@ -1903,7 +1903,10 @@ function dropUnreachable(doc, entries) {
       // there is the row (a hidden control lets the pointer through to it).
       if (v === "open" && e.hoverAt && e.where === "in" && docOf(e.hoverAt) === doc) {
         try {
-          const h = judge(doc, /** @type {Entry} */ ({ ...e, el: e.hoverAt, surface: undefined }), vw, vh, layers);
+          // (Where the pointer goes is inside the control when the hover draws a part of it, an
+          // icon: the control is then what the pointer finds.)
+          const target = containsDeep(e.hoverAt, e.el) ? e.hoverAt : e.el;
+          const h = judge(doc, /** @type {Entry} */ ({ ...e, el: target, surface: undefined }), vw, vh, layers);
           if (typeof h === "object" || h === "hidden") v = h;
         } catch { /* judged as shown */ }
       }
