@@ -99,6 +99,14 @@ class App:
     network_idle: bool = True
 
 
+def then(*steps: Callable[[Any], None]) -> Callable[[Any], None]:
+    """A page's `open` step made of several, done in order."""
+    def go(page: Any) -> None:
+        for s in steps:
+            s(page)
+    return go
+
+
 # --- installing -----------------------------------------------------------------------------------
 
 def apt_missing(packages: list[str]) -> list[str]:

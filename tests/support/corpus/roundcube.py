@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..servers import Process, free_port, run, wait_http
-from .base import DIALOG_GRACE_MS, App, Page, apt_install, apt_missing
+from .base import App, DIALOG_GRACE_MS, Page, apt_install, apt_missing, then
 
 NAME = "roundcube"
 PACKAGES = ["roundcube", "roundcube-core", "roundcube-sqlite3", "roundcube-plugins", "dovecot-imapd",
@@ -621,12 +621,6 @@ def _pages(rc: Roundcube) -> list[Page]:
         """Waits for the content frame (the right-hand pane) to show `selector`."""
         def go(page: Any) -> None:
             page.frame_locator(f"iframe#{frame}").locator(selector).first.wait_for(timeout=10_000)
-        return go
-
-    def then(*steps: Callable[[Any], None]) -> Callable[[Any], None]:
-        def go(page: Any) -> None:
-            for s in steps:
-                s(page)
         return go
 
     def search(page: Any) -> None:

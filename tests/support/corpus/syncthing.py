@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..servers import Process, free_port, run, wait_http
-from .base import App, Page, apt_install, apt_missing
+from .base import App, Page, apt_install, apt_missing, then
 
 NAME = "syncthing"
 PACKAGES = ["syncthing"]
@@ -232,12 +232,6 @@ class Syncthing:
             def go(page: Any) -> None:
                 page.click(selector)
                 modal(mid)(page)
-            return go
-
-        def then(*steps: Callable[[Any], None]) -> Callable[[Any], None]:
-            def go(page: Any) -> None:
-                for s in steps:
-                    s(page)
             return go
 
         def expand_advanced(section: str) -> Callable[[Any], None]:

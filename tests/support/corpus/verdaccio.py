@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..servers import Process, free_port, wait_http
-from .base import App, Page, first_missing, npm_dir, npm_install, npm_missing
+from .base import App, Page, first_missing, npm_dir, npm_install, npm_missing, then
 
 NAME = "verdaccio"
 PACKAGES = ["verdaccio@5.33.0"]
@@ -257,12 +257,6 @@ class Verdaccio:
                 page.keyboard.type(words, delay=40)
                 page.wait_for_selector("[role=listbox] [role=option]", timeout=10_000)
                 page.wait_for_timeout(400)
-            return go
-
-        def then(*steps: Callable[[Any], None]) -> Callable[[Any], None]:
-            def go(page: Any) -> None:
-                for s in steps:
-                    s(page)
             return go
 
         settings = click("[data-testid='header--tooltip-settings']", "[role=dialog]")
