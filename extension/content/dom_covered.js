@@ -173,14 +173,15 @@ function judge(doc, e, vw, vh, layers) {
   // Scrolled out of the box it scrolls in, wholly (a palette's list past its last shown row): what
   // the window shows at its place is whatever lies behind that box, no cover of it. (A box that is
   // itself under a cover takes it along: dropUnreachable.)
-  if (top.every((p) => scrolledAway(el, p.x - pts.dx, p.y - pts.dy))) return "away";
+  const away = top.map((p) => scrolledAway(el, p.x - pts.dx, p.y - pts.dy)); // (each point's ancestors walked once)
+  if (away.every(Boolean)) return "away";
   let layer = layers.get(first);
   if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
   // (A bar that stays put covers nothing the page scrolls out from under it — unless the control
   // stays put as well: a fixed panel's list under a shade laid over that panel.)
   if (layer && !containsDeep(layer, el)) return staysPut(layer, vw, vh) && !fixedItself(el) ? "open" : { cover: layer };
   // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
-  return top.some((p) => scrolledAway(el, p.x - pts.dx, p.y - pts.dy)) ? "away" : "hidden";
+  return away.some(Boolean) ? "away" : "hidden";
 }
 
 /**
