@@ -836,6 +836,9 @@ const sheetCache = new WeakMap();
 /** @param {CSSStyleDeclaration} st whether the declarations set a property that can hide an element */
 function hides(st) { return !!(st.opacity || st.visibility || /** @type {any} */ (st).contentVisibility); }
 
+/** Whether a length places its element far off (-999px, -100vw, -9999em …). @param {string} v */
+function far(v) { return /^-\s*\d{3,}/.test(v.trim()); }
+
 /** Whether a part of a selector closes every bracket it opens (a whole selector, not a piece of one). @param {string} s */
 function balanced(s) {
   let depth = 0;
@@ -855,7 +858,6 @@ function balanced(s) {
  * @param {CSSStyleDeclaration} st
  */
 function hidesWords(st) {
-  const far = (/** @type {string} */ v) => /^-\s*\d{3,}/.test(v.trim()); // -999px, -100vw, -9999em …
   return /^0(\.0*)?([a-z%]*)$/i.test(st.fontSize.trim()) || /transparent|rgba?\([^)]*[,/]\s*0(\.0*)?\s*\)|#fff\b|#ffffff\b|white|255,\s*255,\s*255/i.test(st.color)
     || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || /translate[xy3d]*\([^)]*(-?\d{3,}(px|vw|vh)|-?100%)/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
     || far(st.textIndent) || far(st.left) || far(st.top) || far(st.marginLeft) || far(st.marginTop)
@@ -878,7 +880,6 @@ function coversWords(st) {
  * @param {CSSStyleDeclaration} st
  */
 function hidesNow(st) {
-  const far = (/** @type {string} */ v) => /^-\s*\d{3,}/.test(v.trim());
   return /^0(\.0*)?%?$/.test(st.opacity.trim()) || st.visibility === "hidden" || st.display === "none" || !!st.clip
     || (!!st.clipPath && st.clipPath !== "none") || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || far(st.left) || far(st.top);
 }
