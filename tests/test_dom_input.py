@@ -174,6 +174,28 @@ def test_a_code_editor_typing_through_a_hidden_field_is_one_textbox_with_its_lin
     assert ok(browser, "extract", {"element_id": ed})["text"] == "return null;"
 
 
+def test_a_code_editor_inside_a_cell_one_can_focus_is_still_its_textbox(browser, page, site):
+    # A notebook's cell is focusable (selecting it) and holds a code editor: the editor is a field
+    # of its own inside that control, at its box — its clipped hidden field no pointer reaches.
+    open_page(page, site + "/code_editor.html")
+    page.evaluate("""() => {
+        const ed = document.getElementById('ed'), cell = document.createElement('div');
+        cell.tabIndex = 2; cell.innerHTML = '<div class="prompt">In [1]:</div>';
+        ed.before(cell); cell.append(ed);
+        const ta = ed.querySelector('textarea'), clip = document.createElement('div');
+        clip.style.cssText = 'overflow: hidden; position: relative; width: 3px; height: 0px';
+        ta.before(clip); clip.append(ta);
+    }""")
+    text = fenced(ok(browser, "observe")["text"])
+    m = re.search(r'\[(e\d+)\] textbox[^\n]*="const order = msg\.payload; ⏎ if \(!order\) return null; ⏎ return msg;"', text)
+    assert m, text
+    ok(browser, "click", {"element_id": m.group(1)})
+    ok(browser, "press", {"element_id": m.group(1), "keys": "Control+End"})
+    ok(browser, "type", {"element_id": m.group(1), "text": "\n// done"})
+    ok(browser, "click", {"element_id": find_id(ok(browser, "observe"), "Save")})
+    assert json.loads(page.text_content("#saved")).endswith("return msg;\n// done")
+
+
 def test_lines_of_code_go_into_an_editor_that_indents_as_pasted_not_indented_twice(browser, page, site):
     # A code editor (CodeMirror 6, Monaco, Ace) indents each new line typed after a block opener,
     # and takes a paste whole: lines of code given to type or fill end in it as written.

@@ -706,7 +706,9 @@ class ScanPass {
     const ownRule = !!ptrTest && scope.ptrOwn && !!outer && isContainer(outer.el) && !isSvg(outer.el); // (no pointer rule in the scope: none of its own)
     const pointer = (!insideInteractive || ownRule) && !!ptrTest && ptrTest(el);
     const hide = mayHide || !scope.hide || scope.hide.has(el);
-    if (this.editors.size && !insideInteractive && this.editorBox(el, group, dx, dy)) return;
+    // (A code editor inside a container one can focus or click — a notebook's cell — is still a
+    // field of its own; inside a real control, a button, it is part of that control.)
+    if (this.editors.size && (!insideInteractive || (!!outer && isContainer(outer.el))) && this.editorBox(el, group, dx, dy)) return;
     const role = attrs ? attr(el, "role") : null;
     const g = LANDMARKS.has(tag) || (role && LANDMARK_ROLES.has(role)) ? this.landmark(el, tag, role) : group;
     if (g === null) return; // a dialog not rendered at all: nor is anything under it
