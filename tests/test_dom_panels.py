@@ -95,3 +95,17 @@ def test_a_rows_hover_action_under_an_open_menu_is_left_out_though_its_row_peeks
     ok(browser, "click", {"element_id": find_id(ok(browser, "observe"), "Open menu")})
     text = ok(browser, "observe")["text"]
     assert "menuitem Rename" in text and all(f"Remove {n}" not in text for n in ("first", "second", "third")), text
+
+
+def test_a_scrolling_panels_side_under_an_open_menu_is_covered_in_view_and_past_its_edge(browser, page, site):
+    # A notebook's cells scroll in a panel; a menu opened over the prompts' side of it covers the
+    # prompts in view, and those below the panel's edge come into view there, under it still. The
+    # run buttons beside the menu are reachable, in view or scrolled to.
+    open_page(page, site + "/menu_over_scrolled.html")
+    obs = ok(browser, "observe")
+    assert "[30]:" in obs["text"] and "button Run 30" in obs["text"], obs["text"]
+    ok(browser, "click", {"element_id": find_id(obs, "Edit")})
+    text = ok(browser, "observe")["text"]
+    assert "menuitem Undo" in text and "button Run 1\n" in text and "button Run 30" in text, text
+    assert all(f"[{i}]:" not in text for i in (1, 12, 30)), text
+    assert "Under a cover (div#menu" in text, text

@@ -186,12 +186,28 @@ function judge(doc, e, vw, vh, layers) {
 
 /**
  * What a pointer finds at an element that is not itself listed (a box a control scrolls in, the row
- * a pointer must be over first), judged at its box as a control's is.
+ * a pointer must be over first), judged at its box as a control's is — or at a part of that box.
  * @param {Document} doc @param {Element} el @param {number} vw @param {number} vh @param {Map<Element, Element | null>} layers
+ * @param {{x: number, y: number, w: number, h: number}} [box] the part judged (all of it by default)
  */
-function judgeElement(doc, el, vw, vh, layers) {
+function judgeElement(doc, el, vw, vh, layers, box) {
   const r = rectOf(el);
-  return judge(doc, /** @type {Entry} */ (/** @type {unknown} */ ({ el, box: { x: r.left, y: r.top, w: r.width, h: r.height } })), vw, vh, layers);
+  return judge(doc, /** @type {Entry} */ (/** @type {unknown} */ ({ el, box: box || { x: r.left, y: r.top, w: r.width, h: r.height } })), vw, vh, layers);
+}
+
+/**
+ * Where in the box it scrolls in a control scrolled out of it comes into view: the band of that
+ * box's shown part along the control's column (scrolled past up or down) or its row (left or
+ * right), or the whole shown part when it is past both.
+ * @param {Element} sc @param {Entry} e
+ */
+function landingBand(sc, e) {
+  const r = rectOf(sc);
+  const x0 = r.left + clientLeftOf(sc), y0 = r.top + clientTopOf(sc), x1 = x0 + clientWidthOf(sc), y1 = y0 + clientHeightOf(sc);
+  const b = e.box, l = Math.max(b.x, x0), rt = Math.min(b.x + b.w, x1), t = Math.max(b.y, y0), bt = Math.min(b.y + b.h, y1);
+  if (rt - l >= 1) return { x: l, y: y0, w: rt - l, h: y1 - y0 };
+  if (bt - t >= 1) return { x: x0, y: t, w: x1 - x0, h: bt - t };
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
 
 /** Points along the window's edges (fractions of its size), where a dialog in the middle is not. */
@@ -269,18 +285,24 @@ export function dropUnreachable(doc, entries) {
   entries.length = kept;
   // A control scrolled out of a box that is itself under a cover (a panel's list behind a dialog's
   // shade), or drawn over by the page (a flow editor's canvas and palette under its tray's shade),
-  // comes into view there still under it. Asked only when something is covered or hidden at all.
+  // comes into view there still under it — as does one whose column of that box is under a layer
+  // (a notebook's cells below a menu opened over their side of it). Asked only when something is
+  // covered or hidden at all.
   if ((covered || hidden.length) && away.length) {
-    /** @type {Map<Element, Element | "hidden" | null>} */ const under = new Map();
+    /** @type {Map<string, Element | "hidden" | null>} */ const under = new Map();
+    /** @type {Map<Element, number>} */ const boxIds = new Map();
     const out = new Set(away.filter((e) => {
       const sc = docOf(e.el) === doc && scrollBoxOf(e.el);
       if (!sc) return false;
-      if (!under.has(sc)) {
+      const band = landingBand(sc, e);
+      if (!boxIds.has(sc)) boxIds.set(sc, boxIds.size);
+      const key = `${boxIds.get(sc)} ${Math.round(band.x)} ${Math.round(band.y)} ${Math.round(band.w)} ${Math.round(band.h)}`;
+      if (!under.has(key)) {
         let v;
-        try { v = judgeElement(doc, sc, vw, vh, layers); } catch { v = "open"; }
-        under.set(sc, typeof v === "object" ? v.cover : v === "hidden" ? "hidden" : null);
+        try { v = judgeElement(doc, sc, vw, vh, layers, band); } catch { v = "open"; }
+        under.set(key, typeof v === "object" ? v.cover : v === "hidden" ? "hidden" : null);
       }
-      const by = under.get(sc);
+      const by = under.get(key);
       if (!by) return false;
       e.covered = true;
       if (by === "hidden") { hidden.push(e); return true; }
