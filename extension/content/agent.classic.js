@@ -5490,6 +5490,7 @@ function elementLine(e, inline = false, pass) {
   if (st.on) parts.push("on"); // drawn on (a star filled, a toggle lit), no markup saying so
   if (st.readonly) parts.push("read-only");
   if (st.expanded !== undefined) parts.push(st.expanded ? "expanded" : "collapsed");
+  else { const pop = popupOf(el, role); if (pop) parts.push(`opens ${pop}`); } // (a menu a script opens on hover or click)
   if (st.disabled || e.noPointer) parts.push("disabled"); // the page turned the pointer off for it: as good as disabled
   if (e.onHover) parts.push("(on hover)"); // hidden until a pointer is over its row or menu: heybro hovers there first
   if (st.focused) parts.push("focused");
@@ -5498,6 +5499,13 @@ function elementLine(e, inline = false, pass) {
   const line = parts.join(" ");
   // Inside a sentence a bracket in a name would end the element early.
   return inline ? `${line.slice(0, parts[0].length)}${line.slice(parts[0].length).replace(/\[/g, "(").replace(/\]/g, ")")}]` : line;
+}
+
+/** What a control says it opens (aria-haspopup), where its role does not say it already. @param {Element} el @param {string} role */
+function popupOf(el, role) {
+  const v = (attr(el, "aria-haspopup") || "").trim().toLowerCase();
+  if (!v || v === "false" || role === "combobox" || tagOf(el) === "select") return "";
+  return v === "true" ? "menu" : /^(menu|listbox|tree|grid|dialog)$/.test(v) ? v : "";
 }
 
 /** @param {Element} el */
