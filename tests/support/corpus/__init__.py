@@ -24,6 +24,7 @@ from . import (
     jupyterlab,
     mlflow,
     verdaccio,
+    prometheus,
 )
 from .base import App, NotInstalled, Page, Running, need
 
@@ -43,6 +44,7 @@ APPS: dict[str, App] = {m.APP.name: m.APP for m in (
     jupyterlab,
     mlflow,
     verdaccio,
+    prometheus,
 )}
 
 
