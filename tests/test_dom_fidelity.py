@@ -229,3 +229,21 @@ def test_names_read_as_the_browser_lays_the_words_out(browser, page, sites):
                     if n.get("role", {}).get("value") in ("link", "button", "checkbox"))
     assert ours == chrome
     assert ("link", "Comments 2 Comments in moderation") in ours and ("link", "Ket tle") not in ours
+
+
+def test_one_control_inside_a_wrapper_made_clickable_is_listed_once_as_itself_and_clicked(browser, page, sites):
+    # A block, list item or cell made clickable (by a cursor, one on hover, an onclick) around one
+    # button or link — the wrapper gives way to the control, which is judged where it is drawn (the
+    # wrapper's empty width beside it is not the control). Generated: every combination.
+    open_page(page, sites[0] + "/wrapped_controls.html")
+    text = fenced(ok(browser, "observe")["text"])
+    combos = [(c, w, way) for w in ("div", "pad", "li", "td", "flex") for way in ("ptr", "hov", "onclick")
+              for c in ("button", "flat", "link")]
+    for c, w, way in combos:
+        words = f"{c} in {w} by {way}"
+        role = "link" if c == "link" else "button"
+        assert text.count(words) == 1 and re.search(rf"\[e\d+\]? {role} {words}\b", text), (words, text)
+    for c, w, way in combos[::7]:
+        words = f"{c} in {w} by {way}"
+        ok(browser, "click", {"element_id": _id(text, ("link " if c == "link" else "button ") + words)})
+        assert _log(page).endswith(words + ";"), (words, _log(page))

@@ -927,11 +927,15 @@ class ScanPass {
   enter(el, role, box, onHover, g, dx, dy, pointer, insideInteractive, outer, flow) {
     const inTree = outer ? treeLink(el, outer.el) : "";
     if (outer && (inTree === "row" || (inTree !== "beside" && sameControl(el, role, box, outer, dx, dy)))) {
-      if ((isContainer(outer.el) && !hasAttr(outer.el, "onclick") && inTree !== "row") || inTree === "move") {
+      // (A wrapper with a handler of its own stays itself around a part that is no control; around
+      // a button or link it gives way too: a click there reaches the wrapper's handler as well.)
+      if ((isContainer(outer.el) && (!hasAttr(outer.el, "onclick") || !isContainer(el)) && inTree !== "row") || inTree === "move") {
         this.seen.delete(outer.id);
         outer.id = this.reg.idFor(el); outer.el = el; outer.byCursor = false;
         this.seen.add(outer.id);
-        if (inTree) outer.box = { x: box.left + dx, y: box.top + dy, w: box.width, h: box.height }; // (the item is wider than its link)
+        // At the control's own box: the wrapper may be wider (a block around a button, a tree item
+        // around its link), and what a pointer finds there beside the control is not the control.
+        outer.box = { x: box.left + dx, y: box.top + dy, w: box.width, h: box.height };
       }
       if (onHover) this.markOnHover(outer, el);
       return outer;
