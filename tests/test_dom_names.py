@@ -99,3 +99,16 @@ def test_a_tree_item_is_named_by_its_own_words_not_those_of_the_items_nested_in_
 
 def test_an_icon_button_is_named_by_its_title_not_by_labels_inside_its_hidden_icon(text):
     _line(text, "button Match Whole Word")
+
+
+def test_a_fields_title_names_it_before_its_placeholder(text):
+    # As the HTML accessibility mapping orders them (and Chrome reads them); the placeholder is said too.
+    _line(text, re.escape('textbox Moment of console (UTC) placeholder="Moment"'))
+
+
+def test_words_a_style_sheet_draws_in_a_control_name_it_and_an_icon_glyph_does_not(text):
+    # A date picker's arrow says "Increment Hours" in its ::after, for those who cannot see it.
+    _line(text, re.escape("link Increment Hours"))
+    # A minus drawn in ::before is a sign beside the title; an icon font's glyph is nothing.
+    _line(text, re.escape("button − Shrink the time range."))
+    _line(text, re.escape("button Grow the time range."))

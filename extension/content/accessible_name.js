@@ -312,7 +312,8 @@ export function accessibleName(el, pass) {
     if (tag === "input" && t === "image") return norm(attr(el, "alt"));
     const label = labelText(el, pass);
     if (label) return label;
-    const said = cut(norm(attr(el, "placeholder") || attr(el, "title")), 120);
+    // (The title before the placeholder, as the HTML accessibility mapping orders them.)
+    const said = cut(norm(attr(el, "title") || attr(el, "placeholder")), 120);
     // A file field with no label reads as the button the browser draws in it (as Chrome names it).
     if (!said && tag === "input" && t === "file") return hasAttr(el, "multiple") ? "Choose Files" : "Choose File";
     return said;
@@ -332,7 +333,38 @@ export function accessibleName(el, pass) {
     const t = norm(attr(img, "alt") || attr(img, "aria-label") || (tagOf(img) === "title" ? textOf(img) : ""));
     if (t) return cut(t, 120);
   }
+  // Words (or signs) its style sheet writes in (`::after { content: "Increment Hours" }`, a minus
+  // drawn in `::before`): part of its content, so of its name, as the accessible-name rules say.
+  const drawn = generatedText(el);
+  if (drawn) return cut(drawn, 120);
   return cut(norm(attr(el, "title")), 120);
+}
+
+/** Parts of a control whose drawn content is read at most (an icon button has one or two). */
+const GENERATED_MAX = 6;
+/** Characters of an icon font's private use area: a glyph, not a sign a person reads. */
+const PRIVATE_USE = /[\ue000-\uf8ff]|[\u{f0000}-\u{10ffff}]/gu;
+
+/**
+ * The text a control's style sheet draws before and after it and its parts (CSS generated content),
+ * without icon fonts' glyphs. Asked only of a control with no words of its own.
+ * @param {Element} el
+ */
+function generatedText(el) {
+  const view = docOf(el).defaultView;
+  if (!view) return "";
+  const parts = [el, ...Array.from(byTagOf(el, "*")).slice(0, GENERATED_MAX - 1)];
+  let out = "";
+  for (const p of parts) {
+    if (p !== el && hiddenWithin(p, el)) continue;
+    for (const which of ["::before", "::after"]) {
+      const c = view.getComputedStyle(p, which).content;
+      // (A string, or strings; `none`, `normal`, counters and images say no words.)
+      const m = c && c !== "none" && c !== "normal" ? c.match(/"((?:[^"\\]|\\.)*)"/g) : null;
+      if (m) out += ` ${m.map((q) => q.slice(1, -1).replace(/\\(.)/g, "$1")).join("")} `;
+    }
+  }
+  return norm(out.replace(PRIVATE_USE, " "));
 }
 
 /** Whether n, inside el, is hidden from everyone by `aria-hidden` on it or on what holds it within el. @param {Element} n @param {Element} el */

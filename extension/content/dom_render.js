@@ -110,6 +110,9 @@ export function nameOf(e, role, inline, pass) {
   if (name && role === "clickable" && childCountOf(el) && !hasAttr(el, "aria-label") && !qs(el, ICON_FONTS)) shown = norm(innerTextOf(/** @type {HTMLElement} */ (el)) ?? name).slice(0, 100);
   // A name of signs only (…, ×, ☰) says little: the guess from its looks goes with it.
   if (shown && /[\p{L}\p{N}]/u.test(shown)) return { name: shown, guessed: false };
+  // (Signs its style sheet draws, a minus: its own title says what they do.)
+  const titled = shown ? norm(attr(el, "title")) : "";
+  if (titled) return { name: titled, guessed: false, signs: shown };
   const g = guessName(el, e.surface);
   // In a sentence (or a table's row line) the words before a field, its row and column are right
   // there: not said twice.
