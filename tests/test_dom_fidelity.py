@@ -178,12 +178,16 @@ def test_a_transparent_checkbox_over_its_drawing_is_the_control_and_a_tiny_one_l
     # Tiny and transparent: its label takes the clicks. Under a faded ancestor: not operable, not listed.
     news = _id(text, "label Send me news")
     assert "Gone box" not in text and not re.search(r"\] (?:checkbox|button) Send me news", text), text
+    # Clipped to nothing (a button group's toggle): the same — one control, the label, not disabled.
+    toggle = _id(text, r"label Inactive \(2\)")
+    assert text.count("Inactive (2)") == 1, text
     assert len(re.findall(r"\bMore\b", text)) == 1, text
     ok(browser, "click", {"element_id": more})
     assert "Delete" in fenced(ok(browser, "observe")["text"])
     ok(browser, "click", {"element_id": terms})
     ok(browser, "click", {"element_id": news})
-    assert _log(page) == "more true;terms true;news true;"
+    ok(browser, "click", {"element_id": toggle})
+    assert _log(page) == "more true;terms true;news true;inactive true;"
 
 
 def test_a_flyout_kept_above_the_page_is_listed_as_shown_on_hover_and_a_scrolled_list_keeps_its_rows(browser, page, sites):

@@ -3110,6 +3110,18 @@ function beyondPage(el, box) {
 function tiny(r) { return r.width <= 2 || r.height <= 2; }
 
 /**
+ * A native tick box only screen readers are meant to find: a pixel or two, or clipped to nothing
+ * by its own style (a button group's toggle, `clip: rect(0, 0, 0, 0)`) — its label takes the clicks.
+ * @param {Element} el @param {DOMRect} r
+ */
+function visuallyHiddenBox(el, r) {
+  if (tiny(r)) return true;
+  if (tagOf(el) !== "input" || !/^(checkbox|radio)$/i.test(attr(el, "type") || "")) return false;
+  const view = docOf(el).defaultView;
+  return !!view && clipsToNothing(view.getComputedStyle(el));
+}
+
+/**
  * A styled checkbox or radio whose native input the page made transparent (its own opacity 0, its
  * parent shown) and left large enough to take the pointer where the page draws the control (a menu
  * toggle over its label, a custom tick box): a person's click lands on it, so it is the control —
@@ -3243,12 +3255,12 @@ function labelTakesClicks(el, interactive) {
   const ctl = /** @type {HTMLInputElement | null} */ (/** @type {HTMLLabelElement} */ (el).control);
   // A styled checkbox: the native input is invisible (or a pixel in size) and its label takes the clicks.
   if (!interactive && ctl && (ctl.type === "checkbox" || ctl.type === "radio" || ctl.type === "file")
-    && (!isRendered(ctl) || tiny(rectOf(ctl)) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) return true;
+    && (!isRendered(ctl) || visuallyHiddenBox(ctl, rectOf(ctl)) || (!ctl.checkVisibility(VIS) && !clearOverlay(ctl)))) return true;
   // A label clickable by its cursor names a control a person sees: its words are that control's
   // name, not a control of their own.
   // So does one wrapping a control a pointer reaches itself (a design system's tick box: its
   // input see-through over the box drawn for it): the control is listed, with its state.
-  if (interactive && ctl && isRendered(ctl) && !tiny(rectOf(ctl))
+  if (interactive && ctl && isRendered(ctl) && !visuallyHiddenBox(ctl, rectOf(ctl))
     && (ctl.checkVisibility(VIS) ? !containsOf(el, ctl) : containsOf(el, ctl) && clearOverlay(ctl))) return false;
   return interactive;
 }
@@ -3542,7 +3554,7 @@ class ScanPass {
    */
   placeOf(el, r, hide) {
     // A control of a pixel or two is one only screen readers are meant to find (visually hidden).
-    const sized = !tiny(r);
+    const sized = !visuallyHiddenBox(el, r);
     /** @type {Place} */ let place = sized ? "shown" : "no size";
     if ((!sized || hide) && !checkVisibilityOf(el, VIS)) {
       // Not rendered at all (display: none, or inside it): nothing below it is either — unless a
