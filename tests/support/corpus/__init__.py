@@ -25,6 +25,7 @@ from . import (
     mlflow,
     verdaccio,
     prometheus,
+    datasette,
 )
 from .base import App, NotInstalled, Page, Running, need
 
@@ -45,6 +46,7 @@ APPS: dict[str, App] = {m.APP.name: m.APP for m in (
     mlflow,
     verdaccio,
     prometheus,
+    datasette,
 )}
 
 
