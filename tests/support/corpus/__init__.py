@@ -26,6 +26,7 @@ from . import (
     verdaccio,
     prometheus,
     datasette,
+    django_admin,
 )
 from .base import App, NotInstalled, Page, Running, need
 
@@ -47,6 +48,7 @@ APPS: dict[str, App] = {m.APP.name: m.APP for m in (
     verdaccio,
     prometheus,
     datasette,
+    django_admin,
 )}
 
 
