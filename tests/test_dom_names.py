@@ -112,3 +112,11 @@ def test_words_a_style_sheet_draws_in_a_control_name_it_and_an_icon_glyph_does_n
     # A minus drawn in ::before is a sign beside the title; an icon font's glyph is nothing.
     _line(text, re.escape("button − Shrink the time range."))
     _line(text, re.escape("button Grow the time range."))
+
+
+def test_a_label_that_is_an_icon_names_its_field_by_its_picture_and_a_comment_names_nothing(text):
+    # As the accessible-name rules read a label's content: an image's alt, a word-less part's title.
+    _line(text, re.escape("textbox Search products"))
+    _line(text, re.escape('textbox Type into this box to filter down the list of available suppliers. placeholder="Filter"'))
+    # A comment in the markup before a field is not what a person reads.
+    assert "DIV needed" not in text and "owner's note" not in text, text

@@ -10,7 +10,7 @@
  * element's words read once.
  */
 import { norm } from "./norm.js";
-import { attr, byTagOf, childCountOf, docOf, firstChildOf, hasAttr, idOf, innerTextOf, isConnectedOf, isHtml, matchesOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rootOf, tagOf, textOf } from "./dom_native.js";
+import { attr, byTagOf, childCountOf, containsOf, docOf, firstChildOf, hasAttr, idOf, innerTextOf, isConnectedOf, isHtml, matchesOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rootOf, tagOf, textOf } from "./dom_native.js";
 
 /** @param {string} s @param {number} n */
 function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
@@ -133,7 +133,8 @@ function readLabelText(el, pass) {
     // The label's own words, without the value of a control nested in it (e.g. a select's options).
     // (Each label's words once: a page that repeats its controls with the same ids points two labels
     // saying the same at one control.)
-    return cut(Array.from(new Set(Array.from(labels).map((l) => norm(ownText(l, el))))).join(" ").trim(), 120);
+    // (A label that is an icon — a search field's magnifier — is named by its picture.)
+    return cut(Array.from(new Set(Array.from(labels).map((l) => norm(ownText(l, el)) || pictureName(l, el)))).join(" ").trim(), 120);
   }
   return "";
 }
@@ -328,16 +329,34 @@ export function accessibleName(el, pass) {
   if (text) return text;
   // An icon button: the name often sits on the image inside it (an empty alt says the image is
   // decoration: the control's title names it then).
-  // (One hidden from everyone says nothing: a glyph's parts labelled inside an aria-hidden icon.)
-  for (const img of Array.from(qsa(el, "img[alt], svg title, [aria-label]")).filter((i) => !hiddenWithin(i, el)).slice(0, 4)) {
-    const t = norm(attr(img, "alt") || attr(img, "aria-label") || (tagOf(img) === "title" ? textOf(img) : ""));
-    if (t) return cut(t, 120);
-  }
+  const pictured = pictureName(el);
+  if (pictured) return pictured;
   // Words (or signs) its style sheet writes in (`::after { content: "Increment Hours" }`, a minus
   // drawn in `::before`): part of its content, so of its name, as the accessible-name rules say.
   const drawn = generatedText(el);
   if (drawn) return cut(drawn, 120);
   return cut(norm(attr(el, "title")), 120);
+}
+
+/**
+ * The name of a picture inside an element with no words (an icon button, a label that is an icon):
+ * an image's alt text, a part's label, an svg's title — or, as the accessible-name rules read a
+ * part with no words, that part's title. A picture hidden from everyone says nothing (a glyph's
+ * parts labelled inside an aria-hidden icon). "" when none.
+ * @param {Element} el @param {Element} [skip] a control inside it, which is not its picture
+ */
+function pictureName(el, skip) {
+  const parts = Array.from(qsa(el, "img[alt], svg title, [aria-label], [title]"))
+    .filter((i) => i !== skip && !(skip && containsOf(skip, i)) && !hiddenWithin(i, el)).slice(0, 4);
+  for (const img of parts) {
+    const t = norm(attr(img, "alt") || attr(img, "aria-label") || (tagOf(img) === "title" ? textOf(img) : ""));
+    if (t) return cut(t, 120);
+  }
+  for (const part of parts) {
+    const t = norm(attr(part, "title"));
+    if (t && !norm(textOf(part))) return cut(t, 120);
+  }
+  return "";
 }
 
 /** Parts of a control whose drawn content is read at most (an icon button has one or two). */

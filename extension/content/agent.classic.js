@@ -404,7 +404,7 @@ const __accessible_name = (() => {
  * element's words read once.
  */
 const { norm } = __norm;
-const { attr, byTagOf, childCountOf, docOf, firstChildOf, hasAttr, idOf, innerTextOf, isConnectedOf, isHtml, matchesOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rootOf, tagOf, textOf } = __dom_native;
+const { attr, byTagOf, childCountOf, containsOf, docOf, firstChildOf, hasAttr, idOf, innerTextOf, isConnectedOf, isHtml, matchesOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rootOf, tagOf, textOf } = __dom_native;
 
 /** @param {string} s @param {number} n */
 function cut(s, n) { return s.length > n ? s.slice(0, n) : s; }
@@ -527,7 +527,8 @@ function readLabelText(el, pass) {
     // The label's own words, without the value of a control nested in it (e.g. a select's options).
     // (Each label's words once: a page that repeats its controls with the same ids points two labels
     // saying the same at one control.)
-    return cut(Array.from(new Set(Array.from(labels).map((l) => norm(ownText(l, el))))).join(" ").trim(), 120);
+    // (A label that is an icon — a search field's magnifier — is named by its picture.)
+    return cut(Array.from(new Set(Array.from(labels).map((l) => norm(ownText(l, el)) || pictureName(l, el)))).join(" ").trim(), 120);
   }
   return "";
 }
@@ -722,16 +723,34 @@ function accessibleName(el, pass) {
   if (text) return text;
   // An icon button: the name often sits on the image inside it (an empty alt says the image is
   // decoration: the control's title names it then).
-  // (One hidden from everyone says nothing: a glyph's parts labelled inside an aria-hidden icon.)
-  for (const img of Array.from(qsa(el, "img[alt], svg title, [aria-label]")).filter((i) => !hiddenWithin(i, el)).slice(0, 4)) {
-    const t = norm(attr(img, "alt") || attr(img, "aria-label") || (tagOf(img) === "title" ? textOf(img) : ""));
-    if (t) return cut(t, 120);
-  }
+  const pictured = pictureName(el);
+  if (pictured) return pictured;
   // Words (or signs) its style sheet writes in (`::after { content: "Increment Hours" }`, a minus
   // drawn in `::before`): part of its content, so of its name, as the accessible-name rules say.
   const drawn = generatedText(el);
   if (drawn) return cut(drawn, 120);
   return cut(norm(attr(el, "title")), 120);
+}
+
+/**
+ * The name of a picture inside an element with no words (an icon button, a label that is an icon):
+ * an image's alt text, a part's label, an svg's title — or, as the accessible-name rules read a
+ * part with no words, that part's title. A picture hidden from everyone says nothing (a glyph's
+ * parts labelled inside an aria-hidden icon). "" when none.
+ * @param {Element} el @param {Element} [skip] a control inside it, which is not its picture
+ */
+function pictureName(el, skip) {
+  const parts = Array.from(qsa(el, "img[alt], svg title, [aria-label], [title]"))
+    .filter((i) => i !== skip && !(skip && containsOf(skip, i)) && !hiddenWithin(i, el)).slice(0, 4);
+  for (const img of parts) {
+    const t = norm(attr(img, "alt") || attr(img, "aria-label") || (tagOf(img) === "title" ? textOf(img) : ""));
+    if (t) return cut(t, 120);
+  }
+  for (const part of parts) {
+    const t = norm(attr(part, "title"));
+    if (t && !norm(textOf(part))) return cut(t, 120);
+  }
+  return "";
 }
 
 /** Parts of a control whose drawn content is read at most (an icon button has one or two). */
@@ -5182,7 +5201,7 @@ function wordsBefore(el) {
     for (let n = previousSiblingOf(at); n; n = previousSiblingOf(n)) {
       // A control, or a cell or box holding one (a list of functions beside the value), is no label.
       if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), "input,select,textarea,button") || qs(/** @type {Element} */ (n), "input,select,textarea,button"))) return none;
-      const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : textOf(n));
+      const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : nodeTypeOf(n) === 3 ? textOf(n) : ""); // (a comment is no words)
       // A label is a few words, not a sentence.
       if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? { text: t.replace(/[:*]\s*$/, ""), label: nodeTypeOf(n) === 1 && tagOf(/** @type {Element} */ (n)) === "label" } : none;
     }
@@ -5202,7 +5221,7 @@ function wordsBefore(el) {
 function wordsAfter(el) {
   for (let n = nextSiblingOf(el); n; n = nextSiblingOf(n)) {
     if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), FIELDS) || qs(/** @type {Element} */ (n), FIELDS))) return "";
-    const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : textOf(n));
+    const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : nodeTypeOf(n) === 3 ? textOf(n) : "");
     if (t) return t.length <= 40 ? t.replace(/[:*]\s*$/, "") : "";
   }
   return "";

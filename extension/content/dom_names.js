@@ -137,7 +137,7 @@ function wordsBefore(el) {
     for (let n = previousSiblingOf(at); n; n = previousSiblingOf(n)) {
       // A control, or a cell or box holding one (a list of functions beside the value), is no label.
       if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), "input,select,textarea,button") || qs(/** @type {Element} */ (n), "input,select,textarea,button"))) return none;
-      const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : textOf(n));
+      const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : nodeTypeOf(n) === 3 ? textOf(n) : ""); // (a comment is no words)
       // A label is a few words, not a sentence.
       if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? { text: t.replace(/[:*]\s*$/, ""), label: nodeTypeOf(n) === 1 && tagOf(/** @type {Element} */ (n)) === "label" } : none;
     }
@@ -157,7 +157,7 @@ function wordsBefore(el) {
 function wordsAfter(el) {
   for (let n = nextSiblingOf(el); n; n = nextSiblingOf(n)) {
     if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), FIELDS) || qs(/** @type {Element} */ (n), FIELDS))) return "";
-    const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : textOf(n));
+    const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : nodeTypeOf(n) === 3 ? textOf(n) : "");
     if (t) return t.length <= 40 ? t.replace(/[:*]\s*$/, "") : "";
   }
   return "";
