@@ -27,6 +27,7 @@ from . import (
     prometheus,
     datasette,
     django_admin,
+    gradio_app,
 )
 from .base import App, NotInstalled, Page, Running, need
 
@@ -49,6 +50,7 @@ APPS: dict[str, App] = {m.APP.name: m.APP for m in (
     prometheus,
     datasette,
     django_admin,
+    gradio_app,
 )}
 
 
