@@ -144,3 +144,14 @@ def test_a_grid_drawn_in_two_parts_reads_each_row_whole_with_its_headers(browser
     # A table that takes the focus to be scrolled is read as a table, not offered as rows to click.
     assert "Setting retention_days · Value 30" in text, text
     assert not re.search(r"\[e\d+\] (row|table) ", text), text
+
+
+def test_a_grid_whose_header_row_is_a_table_of_its_own_reads_rows_with_their_headers(browser, page, site):
+    # A data frame's header drawn in a <table role="none"> inside the grid, its body rows of cells
+    # one can choose: each row reads across with its column headers, each cell chosen from there.
+    open_page(page, site + "/header_table_grid.html")
+    text = fenced(ok(browser, "observe")["text"])
+    row = _line(text, "Blue Kettle")
+    assert re.search(r"Name \[(e\d+) gridcell Blue Kettle[^\]]*\] · Category \[e\d+ gridcell Kitchen[^\]]*\] · Price \[e\d+ gridcell 24", row), row
+    ok(browser, "click", {"element_id": re.search(r"\[(e\d+) gridcell Blue Kettle", row).group(1)})
+    assert page.text_content("#log") == "chose Blue Kettle"

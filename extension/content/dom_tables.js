@@ -21,9 +21,22 @@ const HEAD_MAX = 40;
 
 /** @typedef {{cell: Element, col: number}} Cell */
 
-/** The table or grid a row belongs to. @param {Element} row */
+const ARIA_TABLES = "[role=grid], [role=table], [role=treegrid]";
+
+/**
+ * The table or grid a row belongs to. A grid may draw its header row in an HTML table stripped of
+ * its table meaning (`<table role="none">`, its row an ARIA row: a data frame's header): that row
+ * is the grid's.
+ * @param {Element} row
+ */
 export function tableOf(row) {
-  return tagOf(row) === "tr" ? closestOf(row, "table") : closestOf(row, "[role=grid], [role=table], [role=treegrid]");
+  if (tagOf(row) !== "tr") return closestOf(row, ARIA_TABLES);
+  const t = closestOf(row, "table");
+  if (t && attr(row, "role") === "row" && /^(none|presentation)$/.test((attr(t, "role") || "").trim())) {
+    const grid = closestOf(t, ARIA_TABLES);
+    if (grid) return grid;
+  }
+  return t;
 }
 
 /** Whether an element is a row of a table or grid. @param {Element} el */
@@ -48,7 +61,9 @@ function headText(h) {
   // the rows) are not the column's.
   const sort = bare ? [] : Array.from(qsa(h, "a[href], button, [role=button]"));
   const by = sort.length === 1 ? norm(innerTextOf(sort[0])) : "";
-  const t = (by && all.startsWith(by) ? by : all) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
+  // A button after the header's words that shows only a sign (a column menu's ⋮) is not its name.
+  const menu = sort.length === 1 && by && !/[\p{L}\p{N}]/u.test(by) && all.endsWith(by) ? norm(all.slice(0, -by.length)) : "";
+  const t = (by && all.startsWith(by) ? by : menu || all) || norm(attr(h, "aria-label")) || norm(attr(h, "title"));
   return t.length > HEAD_MAX ? t.slice(0, HEAD_MAX).replace(/\s+\S*$/, "") : t;
 }
 
@@ -210,7 +225,7 @@ export function columnHeads(table, memo) {
       const rows = [];
       for (const h of Array.from(qsa(table, "[role=columnheader]"))) {
         const r = closestOf(h, ROWS);
-        if (r && closestOf(r, TABLES) === table && !rows.includes(r)) rows.push(r);
+        if (r && (closestOf(r, TABLES) === table || tableOf(r) === table) && !rows.includes(r)) rows.push(r);
       }
       rows.sort((a, b) => (Number(attr(a, "aria-rowindex")) || 0) - (Number(attr(b, "aria-rowindex")) || 0));
       row = rows.length ? rows[rows.length - 1] : null;
