@@ -107,6 +107,16 @@ def then(*steps: Callable[[Any], None]) -> Callable[[Any], None]:
     return go
 
 
+def click_until(selector: str, shown: str, settle_ms: int = 300) -> Callable[[Any], None]:
+    """A page's `open` step: a click on the first element matching `selector`, then a wait until
+    `shown` is visible and its transition (a fold, a menu's fade) has settled."""
+    def go(page: Any) -> None:
+        page.locator(selector).first.click()
+        page.wait_for_selector(shown, state="visible", timeout=10_000)
+        page.wait_for_timeout(settle_ms)
+    return go
+
+
 # --- installing -----------------------------------------------------------------------------------
 
 def apt_missing(packages: list[str]) -> list[str]:

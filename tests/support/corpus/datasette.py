@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..servers import Process, free_port, wait_http
-from .base import App, Page, first_missing, venv_dir, venv_install, venv_missing
+from .base import App, Page, click_until, first_missing, venv_dir, venv_install, venv_missing
 
 NAME = "datasette"
 REQUIREMENTS = ["datasette==0.65.2"]
@@ -95,12 +95,6 @@ class Datasette:
         page.goto(f"{self.url}/")  # no login: the data is published to whoever reaches it
 
     def pages(self) -> list[Page]:
-        def click(sel: str, wait: str) -> Callable[[Any], None]:
-            def go(page: Any) -> None:
-                page.locator(sel).first.click()
-                page.wait_for_selector(wait, state="visible", timeout=10_000)
-                page.wait_for_timeout(300)
-            return go
 
         return [
             Page("index", "/", "list"),
@@ -110,7 +104,7 @@ class Datasette:
             Page("products-sorted", "/shop/products?_sort_desc=price", "grid"),
             Page("products-search", "/shop/products?_search=kettle", "search"),
             Page("products-column-menu", "/shop/products", "dialog",
-                 open=click("th[data-column=price] .dropdown-menu-icon, th[data-column=price] svg", ".dropdown-menu")),
+                 open=click_until("th[data-column=price] .dropdown-menu-icon, th[data-column=price] svg", ".dropdown-menu")),
             Page("products-filtered", "/shop/products?price__gt=20&stock__lt=15", "grid"),
             Page("orders", "/shop/orders", "grid"),
             Page("orders-by-customer", "/shop/orders?customer_id=2", "grid"),

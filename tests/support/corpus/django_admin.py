@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..servers import Process, free_port, run, wait_http
-from .base import App, Page, first_missing, then, venv_dir, venv_install, venv_missing
+from .base import App, Page, click_until, first_missing, then, venv_dir, venv_install, venv_missing
 
 NAME = "django_admin"
 REQUIREMENTS = ["Django==5.2.19", "tzdata==2025.2"]
@@ -258,12 +258,6 @@ class DjangoAdmin:
     def pages(self) -> list[Page]:
         a = "/admin/shop"
 
-        def click(sel: str, wait: str) -> Callable[[Any], None]:
-            def go(page: Any) -> None:
-                page.locator(sel).first.click()
-                page.wait_for_selector(wait, state="visible", timeout=10_000)
-                page.wait_for_timeout(300)
-            return go
 
         def choose(action: str) -> Callable[[Any], None]:
             def go(page: Any) -> None:
@@ -281,10 +275,10 @@ class DjangoAdmin:
             Page("products-rows-chosen", f"{a}/product/", "grid", open=choose("mark_unavailable")),
             # (Deleting asks first: the page measured is that question, nothing is deleted.)
             Page("orders-delete-confirm", f"{a}/order/", "form",
-                 open=then(choose("delete_selected"), click("button[name=index]", "form input[type=submit]"))),
+                 open=then(choose("delete_selected"), click_until("button[name=index]", "form input[type=submit]"))),
             Page("product-change", f"{a}/product/2/change/", "form"),
             Page("product-change-more-open", f"{a}/product/2/change/", "form",
-                 open=click("fieldset.collapse summary, fieldset.collapse .collapse-toggle", "textarea[name=notes]")),
+                 open=click_until("fieldset.collapse summary, fieldset.collapse .collapse-toggle", "textarea[name=notes]")),
             Page("product-add", f"{a}/product/add/", "form"),
             Page("product-delete", f"{a}/product/5/delete/", "form"),
             Page("product-history", f"{a}/product/2/history/", "view"),
@@ -292,9 +286,9 @@ class DjangoAdmin:
             Page("orders-date-drilldown", f"{a}/order/?placed__year=2026&placed__month=10", "grid"),
             Page("order-change", f"{a}/order/4/change/", "form"),
             Page("order-customer-autocomplete", f"{a}/order/4/change/", "form",
-                 open=click(".field-customer .select2-selection", ".select2-results__option")),
+                 open=click_until(".field-customer .select2-selection", ".select2-results__option")),
             Page("order-date-calendar", f"{a}/order/4/change/", "form",
-                 open=click(".field-placed .datetimeshortcuts a[id^=calendarlink], .field-placed a.date-icon, #calendarlink0",
+                 open=click_until(".field-placed .datetimeshortcuts a[id^=calendarlink], .field-placed a.date-icon, #calendarlink0",
                             ".calendarbox")),
             Page("order-add", f"{a}/order/add/", "form"),
             Page("customers", f"{a}/customer/", "grid"),

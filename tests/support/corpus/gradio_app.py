@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..servers import Process, free_port, wait_http
-from .base import App, Page, first_missing, then, venv_dir, venv_install, venv_missing
+from .base import App, Page, click_until, first_missing, then, venv_dir, venv_install, venv_missing
 
 NAME = "gradio"
 REQUIREMENTS = ["gradio==6.31.0"]
@@ -110,12 +110,6 @@ class GradioApp:
                 page.wait_for_timeout(500)
             return go
 
-        def click(sel: str, wait: str) -> Callable[[Any], None]:
-            def go(page: Any) -> None:
-                page.locator(sel).first.click()
-                page.wait_for_selector(wait, state="visible", timeout=10_000)
-                page.wait_for_timeout(400)
-            return go
 
         def fill(label: str, text: str) -> Callable[[Any], None]:
             def go(page: Any) -> None:
@@ -153,7 +147,7 @@ class GradioApp:
                  open=then(tab("New order"), fill("Customer", "Bob Stone"), lambda page: page.get_by_label("Express").check(),
                            lambda page: page.get_by_label("Card").check(), lambda page: page.wait_for_timeout(300))),
             Page("new-order-error", "/", "form", ready=ready,
-                 open=then(tab("New order"), click("button:has-text('Place order')", ".toast-body, [data-testid=toast-body]"))),
+                 open=then(tab("New order"), click_until("button:has-text('Place order')", ".toast-body, [data-testid=toast-body]", 400))),
             Page("orders", "/", "grid", ready=ready, open=tab("Orders")),
             Page("products-kitchen-found", "/", "grid", ready=ready,
                  open=then(open_choices, lambda page: page.get_by_role("option", name="Kitchen").click(),

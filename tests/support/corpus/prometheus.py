@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..servers import Process, free_port, wait_http
-from .base import App, Page, apt_install, apt_missing, then
+from .base import App, Page, click_until, apt_install, apt_missing, then
 
 NAME = "prometheus"
 PACKAGES = ["prometheus"]
@@ -118,12 +118,6 @@ class Prometheus:
     def pages(self) -> list[Page]:
         graph = "/classic/graph"
 
-        def click(sel: str, wait: str) -> Callable[[Any], None]:
-            def go(page: Any) -> None:
-                page.locator(sel).first.click()
-                page.wait_for_selector(wait, state="visible", timeout=10_000)
-                page.wait_for_timeout(300)  # a fold's or a menu's transition
-            return go
 
         def typed(text: str) -> Callable[[Any], None]:
             def go(page: Any) -> None:
@@ -139,36 +133,36 @@ class Prometheus:
             Page("graph-table", f"{graph}?g0.expr=up&g0.tab=1", "grid", ready=".console_table tr td"),
             Page("graph-chart", f"{graph}?{chart}", "view", ready=".rickshaw_legend"),
             Page("graph-chart-series-hidden", f"{graph}?{chart}", "view", ready=".rickshaw_legend",
-                 open=click(".rickshaw_legend .action", ".rickshaw_legend .line.disabled")),
+                 open=click_until(".rickshaw_legend .action", ".rickshaw_legend .line.disabled")),
             Page("graph-two-panels", f"{graph}?g0.expr=job%3Aup%3Asum&g0.tab=1&g1.expr=ALERTS&g1.tab=1", "grid",
                  ready=".console_table tr td"),
             Page("graph-error", f"{graph}?g0.expr=sum(up&g0.tab=1", "search", ready=".alert-danger"),
             Page("graph-autocomplete", graph, "search", ready="textarea.expression_input",
                  open=typed("prometheus_http_req")),
             Page("graph-end-time-picker", f"{graph}?g0.expr=up&g0.tab=0", "form", ready=".rickshaw_legend",
-                 open=click("input.date_input", ".bootstrap-datetimepicker-widget")),
+                 open=click_until("input.date_input", ".bootstrap-datetimepicker-widget")),
             Page("graph-status-menu", graph, "dialog", ready="textarea.expression_input",
-                 open=click("a.dropdown-toggle", ".dropdown-menu.show")),
+                 open=click_until("a.dropdown-toggle", ".dropdown-menu.show")),
             Page("alerts", "/classic/alerts", "list", ready=".alert_header"),
             Page("alerts-unfolded", "/classic/alerts", "list", ready=".alert_header",
-                 open=then(click(".alert_header >> nth=0", ".alert_details >> nth=0"),
-                           click(".alert_header >> nth=1", ".alert_details >> nth=1"))),
+                 open=then(click_until(".alert_header >> nth=0", ".alert_details >> nth=0"),
+                           click_until(".alert_header >> nth=1", ".alert_details >> nth=1"))),
             Page("alerts-annotations", "/classic/alerts", "list", ready=".alert_header",
-                 open=then(click(".alert_header >> nth=0", ".alert_details >> nth=0"),
-                           click("button.show-annotations", ".alert_annotations"))),
+                 open=then(click_until(".alert_header >> nth=0", ".alert_details >> nth=0"),
+                           click_until("button.show-annotations", ".alert_annotations"))),
             Page("alerts-firing-only", "/classic/alerts", "list", ready=".alert_header",
-                 open=then(click("label:has(#inactiveAlerts)", ".alert_header"),
-                           click("label:has(#pendingAlerts)", ".alert_header"))),
+                 open=then(click_until("label:has(#inactiveAlerts)", ".alert_header"),
+                           click_until("label:has(#pendingAlerts)", ".alert_header"))),
             Page("rules", "/classic/rules", "list"),
             Page("targets", "/classic/targets", "list"),
             Page("targets-unhealthy", "/classic/targets", "list",
-                 open=click("label:has(#unhealthy-targets)", "h1")),
+                 open=click_until("label:has(#unhealthy-targets)", "h1")),
             Page("targets-job-folded", "/classic/targets", "list",
-                 open=click("button.targets.expanded-table >> nth=1", "h1")),
-            Page("targets-all-folded", "/classic/targets", "list", open=click("button.collapse-all", "h1")),
+                 open=click_until("button.targets.expanded-table >> nth=1", "h1")),
+            Page("targets-all-folded", "/classic/targets", "list", open=click_until("button.collapse-all", "h1")),
             Page("service-discovery", "/classic/service-discovery", "list"),
             Page("service-discovery-unfolded", "/classic/service-discovery", "list",
-                 open=click("button.targets.collapsed-table >> nth=-1", "button.targets.expanded-table")),
+                 open=click_until("button.targets.collapsed-table >> nth=-1", "button.targets.expanded-table")),
             Page("status", "/classic/status", "view"),
             Page("flags", "/classic/flags", "list"),
             Page("config", "/classic/config", "view"),
