@@ -84,13 +84,6 @@ class Datasette:
     user: str = ""
     password: str = ""
 
-    def sql(self, query: str, *params: Any) -> list[tuple[Any, ...]]:
-        con = sqlite3.connect(self.db, timeout=10)
-        try:
-            return con.execute(query, params).fetchall()
-        finally:
-            con.close()
-
     def login(self, page: Any) -> None:
         page.goto(f"{self.url}/")  # no login: the data is published to whoever reaches it
 
