@@ -372,7 +372,10 @@ const PRIVATE_USE = /[\ue000-\uf8ff]|[\u{f0000}-\u{10ffff}]/gu;
 function generatedText(el) {
   const view = docOf(el).defaultView;
   if (!view) return "";
-  const parts = [el, ...Array.from(byTagOf(el, "*")).slice(0, GENERATED_MAX - 1)];
+  // (The first parts only, without listing every element inside it.)
+  const inside = byTagOf(el, "*");
+  const parts = [el];
+  for (let i = 0, p = inside.item(0); p && parts.length < GENERATED_MAX; p = inside.item(++i)) parts.push(p);
   let out = "";
   for (const p of parts) {
     if (p !== el && hiddenWithin(p, el)) continue;

@@ -766,7 +766,10 @@ const PRIVATE_USE = /[\ue000-\uf8ff]|[\u{f0000}-\u{10ffff}]/gu;
 function generatedText(el) {
   const view = docOf(el).defaultView;
   if (!view) return "";
-  const parts = [el, ...Array.from(byTagOf(el, "*")).slice(0, GENERATED_MAX - 1)];
+  // (The first parts only, without listing every element inside it.)
+  const inside = byTagOf(el, "*");
+  const parts = [el];
+  for (let i = 0, p = inside.item(0); p && parts.length < GENERATED_MAX; p = inside.item(++i)) parts.push(p);
   let out = "";
   for (const p of parts) {
     if (p !== el && hiddenWithin(p, el)) continue;
@@ -2161,7 +2164,6 @@ const __dom_tables = (() => {
 const { norm } = __norm;
 const { attr, checkVisibilityOf, childCountOf, closestOf, firstElOf, hasAttrs, innerTextOf, nextElOf, parentElOf, prevElOf, qs, qsa, tagOf, textOf } = __dom_native;
 
-const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
 const ROWS = "tr, [role=row]";
 const CELL_ROLES = "[role=gridcell], [role=cell], [role=columnheader], [role=rowheader]";
 const CONTROLS = "a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox], [contenteditable=true]";
@@ -2374,7 +2376,7 @@ function columnHeads(table, memo) {
       const rows = [];
       for (const h of Array.from(qsa(table, "[role=columnheader]"))) {
         const r = closestOf(h, ROWS);
-        if (r && (closestOf(r, TABLES) === table || tableOf(r) === table) && !rows.includes(r)) rows.push(r);
+        if (r && tableOf(r) === table && !rows.includes(r)) rows.push(r);
       }
       rows.sort((a, b) => (Number(attr(a, "aria-rowindex")) || 0) - (Number(attr(b, "aria-rowindex")) || 0));
       row = rows.length ? rows[rows.length - 1] : null;
@@ -5202,6 +5204,12 @@ function lookWords(el) {
   return first ? Array.from(first).slice(0, 2).join(" ") : "";
 }
 
+/** A sibling node's words: an element's, a text's; a comment in the markup is no words. @param {Node} n */
+function nodeWords(n) {
+  const type = nodeTypeOf(n);
+  return norm(type === 1 ? wordsOf(/** @type {Element} */ (n)) : type === 3 ? textOf(n) : "");
+}
+
 /**
  * The words a person reads just before a field, when short enough to be its label: in its
  * container, or before the wrappers it is the first thing in (up to three levels). `label` when
@@ -5216,7 +5224,7 @@ function wordsBefore(el) {
     for (let n = previousSiblingOf(at); n; n = previousSiblingOf(n)) {
       // A control, or a cell or box holding one (a list of functions beside the value), is no label.
       if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), "input,select,textarea,button") || qs(/** @type {Element} */ (n), "input,select,textarea,button"))) return none;
-      const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : nodeTypeOf(n) === 3 ? textOf(n) : ""); // (a comment is no words)
+      const t = nodeWords(n);
       // A label is a few words, not a sentence.
       if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? { text: t.replace(/[:*]\s*$/, ""), label: nodeTypeOf(n) === 1 && tagOf(/** @type {Element} */ (n)) === "label" } : none;
     }
@@ -5236,7 +5244,7 @@ function wordsBefore(el) {
 function wordsAfter(el) {
   for (let n = nextSiblingOf(el); n; n = nextSiblingOf(n)) {
     if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), FIELDS) || qs(/** @type {Element} */ (n), FIELDS))) return "";
-    const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : nodeTypeOf(n) === 3 ? textOf(n) : "");
+    const t = nodeWords(n);
     if (t) return t.length <= 40 ? t.replace(/[:*]\s*$/, "") : "";
   }
   return "";

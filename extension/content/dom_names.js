@@ -123,6 +123,12 @@ export function lookWords(el) {
   return first ? Array.from(first).slice(0, 2).join(" ") : "";
 }
 
+/** A sibling node's words: an element's, a text's; a comment in the markup is no words. @param {Node} n */
+function nodeWords(n) {
+  const type = nodeTypeOf(n);
+  return norm(type === 1 ? wordsOf(/** @type {Element} */ (n)) : type === 3 ? textOf(n) : "");
+}
+
 /**
  * The words a person reads just before a field, when short enough to be its label: in its
  * container, or before the wrappers it is the first thing in (up to three levels). `label` when
@@ -137,7 +143,7 @@ function wordsBefore(el) {
     for (let n = previousSiblingOf(at); n; n = previousSiblingOf(n)) {
       // A control, or a cell or box holding one (a list of functions beside the value), is no label.
       if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), "input,select,textarea,button") || qs(/** @type {Element} */ (n), "input,select,textarea,button"))) return none;
-      const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : nodeTypeOf(n) === 3 ? textOf(n) : ""); // (a comment is no words)
+      const t = nodeWords(n);
       // A label is a few words, not a sentence.
       if (t) return t.length <= 40 && !/[.!?]$/.test(t) ? { text: t.replace(/[:*]\s*$/, ""), label: nodeTypeOf(n) === 1 && tagOf(/** @type {Element} */ (n)) === "label" } : none;
     }
@@ -157,7 +163,7 @@ function wordsBefore(el) {
 function wordsAfter(el) {
   for (let n = nextSiblingOf(el); n; n = nextSiblingOf(n)) {
     if (nodeTypeOf(n) === 1 && (matchesOf(/** @type {Element} */ (n), FIELDS) || qs(/** @type {Element} */ (n), FIELDS))) return "";
-    const t = norm(nodeTypeOf(n) === 1 ? wordsOf(/** @type {Element} */ (n)) : nodeTypeOf(n) === 3 ? textOf(n) : "");
+    const t = nodeWords(n);
     if (t) return t.length <= 40 ? t.replace(/[:*]\s*$/, "") : "";
   }
   return "";

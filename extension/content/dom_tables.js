@@ -12,7 +12,6 @@
 import { norm } from "./norm.js";
 import { attr, checkVisibilityOf, childCountOf, closestOf, firstElOf, hasAttrs, innerTextOf, nextElOf, parentElOf, prevElOf, qs, qsa, tagOf, textOf } from "./dom_native.js";
 
-const TABLES = "table, [role=grid], [role=table], [role=treegrid]";
 const ROWS = "tr, [role=row]";
 const CELL_ROLES = "[role=gridcell], [role=cell], [role=columnheader], [role=rowheader]";
 const CONTROLS = "a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox], [contenteditable=true]";
@@ -225,7 +224,7 @@ export function columnHeads(table, memo) {
       const rows = [];
       for (const h of Array.from(qsa(table, "[role=columnheader]"))) {
         const r = closestOf(h, ROWS);
-        if (r && (closestOf(r, TABLES) === table || tableOf(r) === table) && !rows.includes(r)) rows.push(r);
+        if (r && tableOf(r) === table && !rows.includes(r)) rows.push(r);
       }
       rows.sort((a, b) => (Number(attr(a, "aria-rowindex")) || 0) - (Number(attr(b, "aria-rowindex")) || 0));
       row = rows.length ? rows[rows.length - 1] : null;
