@@ -8603,7 +8603,7 @@ const { norm } = __norm;
 const { dialogName } = __dom_inert;
 const { innerRoots } = __dom_roots;
 const { canRequest, requestsPending, syncRequests } = __dom_requests;
-const { attr, docOf, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } = __dom_native;
+const { attr, docOf, listenOf, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number, netMaxMs?: number}} SettleOpts
@@ -8799,6 +8799,48 @@ async function transitionsEnd(doc, maxMs = TRANSITION_MAX_MS) {
   while (moving(doc) && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
 }
 
+/** When this document (or a box in it) last scrolled; see scrollEnd. */
+let lastScroll = -Infinity;
+
+/**
+ * Starts hearing the document's scrolls, the window's and every box's (a scroll event does not
+ * bubble, but it passes the document on its way down).
+ * @param {Document} doc
+ */
+function watchScrolls(doc) {
+  listenOf(doc, "scroll", () => { lastScroll = performance.now(); }, { capture: true, passive: true });
+}
+
+/**
+ * How long after its last scroll a page may still be answering it. While a page scrolls it may
+ * change what a pointer reaches or what is drawn, and undo it a moment after the scroll stops:
+ * a list that turns pointer events off for the whole page while it scrolls (react-virtualized's
+ * window scroller: back on 150 ms after), a header that shrinks, rows drawn as they come into
+ * view, the next page of a feed fetched.
+ */
+const SCROLL_ANSWER_MS = 250;
+/** The longest an observe waits for a scroll to end and the page to answer it. */
+const SCROLL_MAX_MS = 1000;
+
+/**
+ * Waits, when the page scrolled just now (heybro's own scroll, an action's scroll into view, the
+ * person's wheel), until the scroll has stopped and the page has answered it: its DOM quiet, what
+ * it fetched for it come. What is covered, disabled or shown is judged where the page rests, not
+ * as it passes (the same rule as transitionsEnd). A page that did not scroll answers at once.
+ * @param {Document} doc @param {number} [maxMs]
+ */
+async function scrollEnd(doc, maxMs = SCROLL_MAX_MS) {
+  if (performance.now() - lastScroll >= SCROLL_ANSWER_MS) return;
+  const start = performance.now();
+  // Still scrolling (a smooth scroll, a wheel): until a few frames pass without one.
+  while (performance.now() - lastScroll < 50 && performance.now() - start < maxMs) await sleep(20);
+  const left = SCROLL_ANSWER_MS - (performance.now() - lastScroll), budget = maxMs - (performance.now() - start);
+  if (left <= 0 || budget <= 0) return;
+  // Whatever the page does after a scroll stops comes within SCROLL_ANSWER_MS of it; once it
+  // changes something, until its DOM is quiet.
+  await watchChanges(doc, null, lastScroll)({ quietMs: 40, graceMs: left, maxMs: budget, netMaxMs: budget });
+}
+
 /** How long after a load the coordinator's record of the page's requests is read again. */
 const LOAD_SYNC_MS = 25;
 /** A load this recent counts as just now (the coordinator's ping may come a moment after it). */
@@ -8869,7 +8911,7 @@ function loadEnded(view) {
   const nav = /** @type {PerformanceNavigationTiming | undefined} */ (view.performance.getEntriesByType("navigation")[0]);
   return !nav || nav.loadEventEnd > 0;
 }
-return { SETTLE_DEFAULT, SETTLE_ASYNC, SETTLE_HOVER, SETTLE_NONE, watchChanges, settle, transitionsEnd, contentReady, documentId, documentReady };
+return { SETTLE_DEFAULT, SETTLE_ASYNC, SETTLE_HOVER, SETTLE_NONE, watchChanges, settle, transitionsEnd, watchScrolls, scrollEnd, contentReady, documentId, documentReady };
 })();
 // ---- extension/content/dom_keys.js
 const __dom_keys = (() => {
@@ -10846,7 +10888,7 @@ const { accessibleName } = __accessible_name;
 const { highlight, viewportRect } = __dom_outline;
 const { leftOutAround, setFramesOff } = __dom_frames;
 const { locate, prepare, brief } = __dom_locate;
-const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId, transitionsEnd } = __dom_changes;
+const { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId, transitionsEnd, scrollEnd, watchScrolls } = __dom_changes;
 const { watchRequests, watchScripts } = __dom_requests;
 const { actionError, focusOn, checkedState, isEditable, pasteText } = __dom_input;
 const { fieldState, moveSteps, pressSteps, reaction, sendTrusted } = __dom_trusted;
@@ -10858,6 +10900,7 @@ const { checkVisibilityOf, containsOf, isConnectedOf, rectOf, scrollIntoViewOf }
 installGuard(window); // before any listener of the page: what the browser's own input presses is what was chosen
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
 watchScripts(document); // whether it has script that could make any (read as it is parsed)
+watchScrolls(document); // when it last scrolled: an observe reads it once the scroll has ended (dom_changes.js)
 
 /** @typedef {import("../actions/page.js").PageAction} PageAction */
 /** The page actions by name (extension/actions/). */
@@ -11198,7 +11241,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
     return false;
   }
   (async () => {
-    if (msg.kind === "dom.observe") { await contentReady(document); await transitionsEnd(document); return observe(msg.args || {}); }
+    if (msg.kind === "dom.observe") { await contentReady(document); await transitionsEnd(document); await scrollEnd(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
     if (msg.kind === "dom.boxes") return boxes();
     if (msg.kind === "dom.form_fields") return formFieldsFor(String(msg.target || ""), String(msg.method || ""));

@@ -19,7 +19,7 @@ import { accessibleName } from "./accessible_name.js";
 import { highlight, viewportRect } from "./dom_outline.js";
 import { leftOutAround, setFramesOff } from "./dom_frames.js";
 import { locate, prepare, brief } from "./dom_locate.js";
-import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId, transitionsEnd } from "./dom_changes.js";
+import { watchChanges, SETTLE_DEFAULT, settle, contentReady, documentReady, documentId, transitionsEnd, scrollEnd, watchScrolls } from "./dom_changes.js";
 import { watchRequests, watchScripts } from "./dom_requests.js";
 import { actionError, focusOn, checkedState, isEditable, pasteText } from "./dom_input.js";
 import { fieldState, moveSteps, pressSteps, reaction, sendTrusted } from "./dom_trusted.js";
@@ -31,6 +31,7 @@ import { checkVisibilityOf, containsOf, isConnectedOf, rectOf, scrollIntoViewOf 
 installGuard(window); // before any listener of the page: what the browser's own input presses is what was chosen
 watchRequests(); // the page's own requests, as the browser tells them (background/page_requests.js)
 watchScripts(document); // whether it has script that could make any (read as it is parsed)
+watchScrolls(document); // when it last scrolled: an observe reads it once the scroll has ended (dom_changes.js)
 
 /** @typedef {import("../actions/page.js").PageAction} PageAction */
 /** The page actions by name (extension/actions/). */
@@ -371,7 +372,7 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
     return false;
   }
   (async () => {
-    if (msg.kind === "dom.observe") { await contentReady(document); await transitionsEnd(document); return observe(msg.args || {}); }
+    if (msg.kind === "dom.observe") { await contentReady(document); await transitionsEnd(document); await scrollEnd(document); return observe(msg.args || {}); }
     if (msg.kind === "dom.act") return act(msg.action, msg.args || {});
     if (msg.kind === "dom.boxes") return boxes();
     if (msg.kind === "dom.form_fields") return formFieldsFor(String(msg.target || ""), String(msg.method || ""));

@@ -22,7 +22,7 @@ import { norm } from "./norm.js";
 import { dialogName } from "./dom_inert.js";
 import { innerRoots } from "./dom_roots.js";
 import { canRequest, requestsPending, syncRequests } from "./dom_requests.js";
-import { attr, docOf, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } from "./dom_native.js";
+import { attr, docOf, listenOf, nodeTypeOf, qsa, rectsOf, rootOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {{quietMs?: number, graceMs?: number, maxMs?: number, netMaxMs?: number}} SettleOpts
@@ -216,6 +216,48 @@ const TRANSITION_MAX_MS = 2000;
 export async function transitionsEnd(doc, maxMs = TRANSITION_MAX_MS) {
   const until = performance.now() + maxMs;
   while (moving(doc) && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** When this document (or a box in it) last scrolled; see scrollEnd. */
+let lastScroll = -Infinity;
+
+/**
+ * Starts hearing the document's scrolls, the window's and every box's (a scroll event does not
+ * bubble, but it passes the document on its way down).
+ * @param {Document} doc
+ */
+export function watchScrolls(doc) {
+  listenOf(doc, "scroll", () => { lastScroll = performance.now(); }, { capture: true, passive: true });
+}
+
+/**
+ * How long after its last scroll a page may still be answering it. While a page scrolls it may
+ * change what a pointer reaches or what is drawn, and undo it a moment after the scroll stops:
+ * a list that turns pointer events off for the whole page while it scrolls (react-virtualized's
+ * window scroller: back on 150 ms after), a header that shrinks, rows drawn as they come into
+ * view, the next page of a feed fetched.
+ */
+const SCROLL_ANSWER_MS = 250;
+/** The longest an observe waits for a scroll to end and the page to answer it. */
+const SCROLL_MAX_MS = 1000;
+
+/**
+ * Waits, when the page scrolled just now (heybro's own scroll, an action's scroll into view, the
+ * person's wheel), until the scroll has stopped and the page has answered it: its DOM quiet, what
+ * it fetched for it come. What is covered, disabled or shown is judged where the page rests, not
+ * as it passes (the same rule as transitionsEnd). A page that did not scroll answers at once.
+ * @param {Document} doc @param {number} [maxMs]
+ */
+export async function scrollEnd(doc, maxMs = SCROLL_MAX_MS) {
+  if (performance.now() - lastScroll >= SCROLL_ANSWER_MS) return;
+  const start = performance.now();
+  // Still scrolling (a smooth scroll, a wheel): until a few frames pass without one.
+  while (performance.now() - lastScroll < 50 && performance.now() - start < maxMs) await sleep(20);
+  const left = SCROLL_ANSWER_MS - (performance.now() - lastScroll), budget = maxMs - (performance.now() - start);
+  if (left <= 0 || budget <= 0) return;
+  // Whatever the page does after a scroll stops comes within SCROLL_ANSWER_MS of it; once it
+  // changes something, until its DOM is quiet.
+  await watchChanges(doc, null, lastScroll)({ quietMs: 40, graceMs: left, maxMs: budget, netMaxMs: budget });
 }
 
 /** How long after a load the coordinator's record of the page's requests is read again. */

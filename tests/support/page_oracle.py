@@ -26,6 +26,7 @@ the map to its DOM node (`globalThis.__heybroAgent`, see extension/content/agent
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -249,6 +250,10 @@ def _box(quad: list[float]) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
+# How long a page may take to answer a scroll (heybro's observe waits as long: dom_changes.js).
+SCROLL_ANSWER_S = 0.3
+
+
 class _Reach:
     """Whether a pointer reaches an element: some visible point of its boxes hit-tests to it (or to
     what is inside it, or to its label)."""
@@ -257,6 +262,7 @@ class _Reach:
         self.s, self.dom, self.world = s, dom, world
         self.memo: dict[tuple[int, bool], bool] = {}
         self.vw, self.vh = s.viewport()
+        self.fell_through = False  # the last hit test's pointer landed on what holds the element
 
     def labels_of(self, b: int) -> set[int]:
         """Label elements of a control: one with for=its id, one around it."""
@@ -271,6 +277,8 @@ class _Reach:
         if not quads:
             return False
         targets = {b} | self.labels_of(b)
+        above = set(self.dom.ancestors(b))
+        self.fell_through = False
         sx, sy = self.s.scrolled()
         for quad in quads[:4]:
             x0, y0, x1, y1 = _box(quad)
@@ -286,6 +294,7 @@ class _Reach:
                 if h in self.dom.tag:
                     if any(self.dom.inside(h, t) for t in targets):
                         return True
+                    self.fell_through |= h in above
                 elif self.s.live_inside(h, targets, self.world):
                     return True
         return False
@@ -304,6 +313,12 @@ class _Reach:
                         obj = self.s.send("DOM.resolveNode", {"backendNodeId": b, "executionContextId": self.world})["object"]["objectId"]
                         self.s.send("Runtime.callFunctionOn", {"objectId": obj, "functionDeclaration":
                                     "function () { this.scrollIntoView({ block: 'center', inline: 'center' }); }"})
+                        ok = self._hits(b)
+                    if not ok and self.fell_through:
+                        # The pointer fell through it to what holds it: a page may turn pointer
+                        # events off while it scrolls and back on a moment after it stops
+                        # (react-virtualized's window scroller). A person points once it rests.
+                        time.sleep(SCROLL_ANSWER_S)
                         ok = self._hits(b)
                 except Exception:
                     ok = False
