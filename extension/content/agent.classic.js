@@ -903,6 +903,9 @@ function balanced(s) {
   return depth === 0;
 }
 
+/** A length of no size, or a pixel or two (the "visually hidden" box). @param {string} v */
+const tiny = (v) => /^(0(\.0*)?[a-z%]*|[0-2](\.\d*)?px)$/i.test(v.trim());
+
 /**
  * Whether the declarations can keep words from a person's eyes while the element stays rendered
  * (the carriers of hidden instructions): no size for its text, a colour that is none (or white, the
@@ -915,8 +918,9 @@ function hidesWords(st) {
   return /^0(\.0*)?([a-z%]*)$/i.test(st.fontSize.trim()) || /transparent|rgba?\([^)]*[,/]\s*0(\.0*)?\s*\)|#fff\b|#ffffff\b|white|255,\s*255,\s*255/i.test(st.color)
     || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || /translate[xy3d]*\([^)]*(-?\d{3,}(px|vw|vh)|-?100%)/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
     || far(st.textIndent) || far(st.left) || far(st.top) || far(st.marginLeft) || far(st.marginTop)
-    || /^0([a-z%]*)$/i.test(st.height.trim()) || /^0([a-z%]*)$/i.test(st.maxHeight.trim()) || st.position === "fixed";
+    || tiny(st.height) || tiny(st.maxHeight) || tiny(st.width) || tiny(st.maxWidth) || st.position === "fixed";
 }
+
 
 /**
  * Whether the declarations can make a box laid over its neighbours' words (placed absolutely, with
@@ -1100,7 +1104,7 @@ function sheetSelectors(sheet) {
  * @param {Document | ShadowRoot} scope
  */
 /** Properties of an inline style that could keep words unseen (as hidesWords reads a rule's). */
-const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height|position/;
+const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height|width|position/;
 
 function inlineStyles(scope) {
   /** @type {Set<Element>} */ const hide = new Set();
@@ -2607,6 +2611,53 @@ function clipsToNothing(s) {
 }
 
 /**
+ * Whether something around a control clips it to nothing, so no person sees or points at it: a
+ * `clip` or clip path of no size, or a box of a pixel or two that hides what overflows it — the
+ * "visually hidden" rules put on a wrapper (a panel's heading kept for screen readers, with the
+ * label inside it) — unless the browser draws it there all the same (placed against a box outside
+ * the clipping one). Its own style is not asked (a control's own box: see dom_scan.js).
+ * @param {Element} el @param {DOMRect} r its box
+ */
+function clippedAway(el, r) {
+  const view = docOf(el).defaultView;
+  if (!view) return false;
+  for (const a of around(el).slice(1)) {
+    const s = view.getComputedStyle(a);
+    if (clipsToNothing(s)) return true;
+    if (/(hidden|clip)/.test(s.overflowX + s.overflowY)) {
+      const b = rectOf(a);
+      if ((b.width < 2 || b.height < 2) && !(inView(el, r) ? drawnAt(el, r) : escapes(el, a))) return true;
+    }
+  }
+  return false;
+}
+
+/** @param {Element} el @param {DOMRect} r */
+function inView(el, r) {
+  const view = docOf(el).defaultView;
+  return !!view && r.right > 0 && r.bottom > 0 && r.left < view.innerWidth && r.top < view.innerHeight;
+}
+
+/**
+ * Whether el escapes the overflow clipping of `box` around it, as the browser lays it out: it, or
+ * something between them, is placed (absolutely, or fixed) against a box outside `box` — which then
+ * does not clip it. For a control out of view, where hit testing cannot ask.
+ * @param {Element} el @param {Element} box
+ */
+function escapes(el, box) {
+  const view = /** @type {Window} */ (docOf(el).defaultView);
+  for (let n = /** @type {Element | null} */ (el); n && n !== box; n = parentElOf(n)) {
+    const pos = view.getComputedStyle(n).position;
+    if (pos === "fixed") return true;
+    if (pos === "absolute") {
+      const cb = offsetParentOf(n);
+      if (!cb || (cb !== box && containsOf(cb, box))) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * Whether an element's words are unseen (see above).
  * @param {Element} el @param {Map<Element, number[] | null>} grounds each element's background, as found
  */
@@ -2757,7 +2808,7 @@ function unseenWordsTest(candidates, coverParents = new Set()) {
     return v;
   };
 }
-return { fixedOutOfView, clipsToNothing, within, unseenWordsTest };
+return { fixedOutOfView, clipsToNothing, clippedAway, within, unseenWordsTest };
 })();
 // ---- extension/content/dom_scan.js
 const __dom_scan = (() => {
@@ -2779,7 +2830,7 @@ const { dropUnreachable, scrollsIntoView } = __dom_covered;
 const { editorSurfaces } = __dom_editors;
 const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
 const { framePath, leftOut } = __dom_frames;
-const { clipsToNothing, fixedOutOfView, within } = __dom_unseen;
+const { clippedAway, clipsToNothing, fixedOutOfView, within } = __dom_unseen;
 const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, isSvg, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
@@ -3606,12 +3657,15 @@ class ScanPass {
     // Clipped to nothing inside something a pointer around it reveals (`.row:hover .act { clip: auto }`):
     // laid out full size, drawn only on hover.
     if (place === "shown" && this.revealing.length && this.clippedUntilHover(el)) place = "on hover";
+    // Inside a wrapper clipped to nothing (visually hidden: kept for screen readers): nobody sees
+    // it, on hover or not. Asked under a style that can clip only (the unseen-words rules).
+    else if (place === "shown" && this.underUnseenRule(el) && clippedAway(el, r)) return "hidden";
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
     // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
     // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
     // So is one in a panel fixed to the window and placed outside it (a console slid below its edge)
     // — not one a box in view scrolls to (the end of a long dialog fixed over the window).
-    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || ((r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && this.maybeFixed(el) && fixedOutOfView(el, r, this.fixedMemo) && !scrollsIntoView(el)))) {
+    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || ((r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && this.underUnseenRule(el) && fixedOutOfView(el, r, this.fixedMemo) && !scrollsIntoView(el)))) {
       if (!this.revealing.length) return "gone";
       place = "on hover";
     }
@@ -3619,12 +3673,13 @@ class ScanPass {
   }
 
   /**
-   * Whether el may be in a part of the page fixed to the window: under a rule or an inline style
-   * that may place it so (the same elements whose words are confirmed seen: dom_pointer.js `words`).
-   * Asked of controls out of view only; the rest of the page is not asked its style.
+   * Whether el may be kept from a person's eyes by a style around it — placed in a part fixed to
+   * the window, clipped — under a rule or an inline style that may do so (the same elements whose
+   * words are confirmed seen: dom_pointer.js `words`). Only such controls are asked their
+   * ancestors' computed style.
    * @param {Element} el
    */
-  maybeFixed(el) {
+  underUnseenRule(el) {
     if (!this.unseenWords.size) return false;
     return (this.underWords ??= within(this.unseenWords))(el);
   }

@@ -87,6 +87,9 @@ function balanced(s) {
   return depth === 0;
 }
 
+/** A length of no size, or a pixel or two (the "visually hidden" box). @param {string} v */
+const tiny = (v) => /^(0(\.0*)?[a-z%]*|[0-2](\.\d*)?px)$/i.test(v.trim());
+
 /**
  * Whether the declarations can keep words from a person's eyes while the element stays rendered
  * (the carriers of hidden instructions): no size for its text, a colour that is none (or white, the
@@ -99,8 +102,9 @@ function hidesWords(st) {
   return /^0(\.0*)?([a-z%]*)$/i.test(st.fontSize.trim()) || /transparent|rgba?\([^)]*[,/]\s*0(\.0*)?\s*\)|#fff\b|#ffffff\b|white|255,\s*255,\s*255/i.test(st.color)
     || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || /translate[xy3d]*\([^)]*(-?\d{3,}(px|vw|vh)|-?100%)/i.test(st.transform) || !!st.clip || (!!st.clipPath && st.clipPath !== "none")
     || far(st.textIndent) || far(st.left) || far(st.top) || far(st.marginLeft) || far(st.marginTop)
-    || /^0([a-z%]*)$/i.test(st.height.trim()) || /^0([a-z%]*)$/i.test(st.maxHeight.trim()) || st.position === "fixed";
+    || tiny(st.height) || tiny(st.maxHeight) || tiny(st.width) || tiny(st.maxWidth) || st.position === "fixed";
 }
+
 
 /**
  * Whether the declarations can make a box laid over its neighbours' words (placed absolutely, with
@@ -284,7 +288,7 @@ function sheetSelectors(sheet) {
  * @param {Document | ShadowRoot} scope
  */
 /** Properties of an inline style that could keep words unseen (as hidesWords reads a rule's). */
-const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height|position/;
+const INLINE_WORDS = /font-size|(^|[^-])color|transform|clip|text-indent|left|top|margin|height|width|position/;
 
 function inlineStyles(scope) {
   /** @type {Set<Element>} */ const hide = new Set();

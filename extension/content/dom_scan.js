@@ -17,7 +17,7 @@ import { dropUnreachable, scrollsIntoView } from "./dom_covered.js";
 import { editorSurfaces } from "./dom_editors.js";
 import { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
 import { framePath, leftOut } from "./dom_frames.js";
-import { clipsToNothing, fixedOutOfView, within } from "./dom_unseen.js";
+import { clippedAway, clipsToNothing, fixedOutOfView, within } from "./dom_unseen.js";
 import { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, isSvg, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } from "./dom_native.js";
 
 /**
@@ -844,12 +844,15 @@ class ScanPass {
     // Clipped to nothing inside something a pointer around it reveals (`.row:hover .act { clip: auto }`):
     // laid out full size, drawn only on hover.
     if (place === "shown" && this.revealing.length && this.clippedUntilHover(el)) place = "on hover";
+    // Inside a wrapper clipped to nothing (visually hidden: kept for screen readers): nobody sees
+    // it, on hover or not. Asked under a style that can clip only (the unseen-words rules).
+    else if (place === "shown" && this.underUnseenRule(el) && clippedAway(el, r)) return "hidden";
     // Placed before the page's top or left edge (a flyout kept at top: -1000em until hovered): no
     // scrolling brings it into view, so no person sees or points at it — nor at what it holds;
     // unless a pointer over what holds it brings it (a table row's actions), as a person finds it.
     // So is one in a panel fixed to the window and placed outside it (a console slid below its edge)
     // — not one a box in view scrolls to (the end of a long dialog fixed over the window).
-    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || ((r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && this.maybeFixed(el) && fixedOutOfView(el, r, this.fixedMemo) && !scrollsIntoView(el)))) {
+    if (place !== "no size" && (((r.bottom <= 0 || r.right <= 0) && beyondPage(el, r)) || ((r.bottom <= 0 || r.top >= this.vh || r.right <= 0) && this.underUnseenRule(el) && fixedOutOfView(el, r, this.fixedMemo) && !scrollsIntoView(el)))) {
       if (!this.revealing.length) return "gone";
       place = "on hover";
     }
@@ -857,12 +860,13 @@ class ScanPass {
   }
 
   /**
-   * Whether el may be in a part of the page fixed to the window: under a rule or an inline style
-   * that may place it so (the same elements whose words are confirmed seen: dom_pointer.js `words`).
-   * Asked of controls out of view only; the rest of the page is not asked its style.
+   * Whether el may be kept from a person's eyes by a style around it — placed in a part fixed to
+   * the window, clipped — under a rule or an inline style that may do so (the same elements whose
+   * words are confirmed seen: dom_pointer.js `words`). Only such controls are asked their
+   * ancestors' computed style.
    * @param {Element} el
    */
-  maybeFixed(el) {
+  underUnseenRule(el) {
     if (!this.unseenWords.size) return false;
     return (this.underWords ??= within(this.unseenWords))(el);
   }

@@ -74,6 +74,53 @@ export function clipsToNothing(s) {
 }
 
 /**
+ * Whether something around a control clips it to nothing, so no person sees or points at it: a
+ * `clip` or clip path of no size, or a box of a pixel or two that hides what overflows it — the
+ * "visually hidden" rules put on a wrapper (a panel's heading kept for screen readers, with the
+ * label inside it) — unless the browser draws it there all the same (placed against a box outside
+ * the clipping one). Its own style is not asked (a control's own box: see dom_scan.js).
+ * @param {Element} el @param {DOMRect} r its box
+ */
+export function clippedAway(el, r) {
+  const view = docOf(el).defaultView;
+  if (!view) return false;
+  for (const a of around(el).slice(1)) {
+    const s = view.getComputedStyle(a);
+    if (clipsToNothing(s)) return true;
+    if (/(hidden|clip)/.test(s.overflowX + s.overflowY)) {
+      const b = rectOf(a);
+      if ((b.width < 2 || b.height < 2) && !(inView(el, r) ? drawnAt(el, r) : escapes(el, a))) return true;
+    }
+  }
+  return false;
+}
+
+/** @param {Element} el @param {DOMRect} r */
+function inView(el, r) {
+  const view = docOf(el).defaultView;
+  return !!view && r.right > 0 && r.bottom > 0 && r.left < view.innerWidth && r.top < view.innerHeight;
+}
+
+/**
+ * Whether el escapes the overflow clipping of `box` around it, as the browser lays it out: it, or
+ * something between them, is placed (absolutely, or fixed) against a box outside `box` — which then
+ * does not clip it. For a control out of view, where hit testing cannot ask.
+ * @param {Element} el @param {Element} box
+ */
+function escapes(el, box) {
+  const view = /** @type {Window} */ (docOf(el).defaultView);
+  for (let n = /** @type {Element | null} */ (el); n && n !== box; n = parentElOf(n)) {
+    const pos = view.getComputedStyle(n).position;
+    if (pos === "fixed") return true;
+    if (pos === "absolute") {
+      const cb = offsetParentOf(n);
+      if (!cb || (cb !== box && containsOf(cb, box))) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * Whether an element's words are unseen (see above).
  * @param {Element} el @param {Map<Element, number[] | null>} grounds each element's background, as found
  */
