@@ -4,7 +4,9 @@ clipped to nothing — and however its style sheet says so (descendant or child 
 around it, `:focus-within` beside `:hover`, nested rules, `@media`, a table's rows, or one rule that
 hides it while the row is `:not(:hover)`). The page is
 generated from those ways and forms, so no one case is named in the code; the same actions with no
-rule that ever shows them are not listed."""
+rule that ever shows them to a pointer are not listed: none at all, one shown to focus alone
+(`:focus-within`), one hidden while the row is not pointed at and by a rule that always holds, one
+hidden by `visibility` that only a pointer over itself would show (the pointer passes through it)."""
 
 from __future__ import annotations
 

@@ -833,6 +833,8 @@ const { attr, hasAttr, qsa, tagOf } = __dom_native;
 /** Pseudo-classes that depend on interaction or are pseudo-elements: dropped so the selector matches
  * the element itself (the computed style then settles whether the cursor really is a pointer). */
 const DYNAMIC = /::?(before|after|marker|placeholder|selection|first-line|first-letter|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)\b|:(hover|active|focus|focus-visible|focus-within|visited|target)\b/g;
+/** A state a person's pointer or keys put an element in (a rule with one holds only in that state). */
+const DYNAMIC_STATE = /:(hover|active|focus|focus-visible|focus-within|checked|target)\b/;
 
 /** Pseudo-elements that hold real elements (a shadow tree's part, a closed `<details>`'s content):
  * hiding them hides those elements. Dropped, with what follows them, they leave a selector for the
@@ -883,7 +885,7 @@ function splitSelectors(list) {
  * words: selectors of rules that can keep words from a person's eyes (hidesWords).
  * covers: selectors of rules that can lay a box over other elements' words (coversWords).
  * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
- *   reveal: string[], revealSelf: string[], displayed: string[], words: string[], covers: string[]}} SheetSelectors */
+ *   reveal: string[], revealUnlessKept: string[], kept: string[], revealSelf: string[], displayed: string[], words: string[], covers: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -981,6 +983,8 @@ function sheetSelectors(sheet) {
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const revealUnlessKept = [];
+  /** @type {string[]} */ const kept = [];
   /** @type {string[]} */ const revealSelf = [];
   /** @type {string[]} */ const displayed = [];
   /** @type {string[]} */ const words = [];
@@ -1000,6 +1004,8 @@ function sheetSelectors(sheet) {
         hoverPointer.push(...sub.hoverPointer);
         noPointer.push(...sub.noPointer);
         reveal.push(...sub.reveal);
+        revealUnlessKept.push(...sub.revealUnlessKept);
+        kept.push(...sub.kept);
         revealSelf.push(...sub.revealSelf);
         displayed.push(...sub.displayed);
         words.push(...sub.words);
@@ -1040,13 +1046,16 @@ function sheetSelectors(sheet) {
             if (!hidesNow(r.style)) continue;
             const now = neg.now.replace(DYNAMIC, "").replace(/\s+/g, " ").trim();
             if (!now) continue;
+            // (Shown on hover only if no rule that holds whatever is pointed at hides it too: a
+            // rich editor's block button, hidden by its own rule and this one, shows on focus.)
             if (neg.self) revealSelf.push(now);
-            else { reveal.push(now); if (r.style.display === "none") displayed.push(now); }
+            else { revealUnlessKept.push(now); if (r.style.display === "none") displayed.push(now); }
             continue;
           }
           // The pointer is over something around it (`tr:hover .actions`), not over it: what the
-          // rule shows is the element after the last :hover.
-          const m = t.match(/^(.*):(?:hover|focus-within)\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
+          // rule shows is the element after the last :hover. (`:focus-within` alone shows it to
+          // the keyboard, not to a pointer.)
+          const m = t.match(/^(.*):hover\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
           // A pointer over the element itself shows it (`.add-cell:hover`, nothing after).
           const own = m ? null : t.match(/^(.*[^\s>+~(]):hover$/);
           if (own && balanced(own[1])) { revealSelf.push(own[1].replace(DYNAMIC, "").trim()); continue; }
@@ -1060,6 +1069,10 @@ function sheetSelectors(sheet) {
           reveal.push(shown);
           if (!drawn && r.style.display && r.style.display !== "none") displayed.push(shown);
         }
+      }
+      // Hidden whatever is pointed at or focused: no dynamic state in the selector.
+      if (styled && sel && hidesNow(r.style) && !DYNAMIC_STATE.test(sel) && !/:host|::slotted/.test(sel)) {
+        for (const s of splitSelectors(sel)) { const t = s.trim(); if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) kept.push(t); }
       }
       if (styled && hide && hides(r.style)) {
         if (!sel) hide = null;
@@ -1090,7 +1103,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, revealSelf, displayed, words, covers };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, revealUnlessKept, kept, revealSelf, displayed, words, covers };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -1151,6 +1164,8 @@ function scopeStyles(scope) {
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const revealUnlessKept = [];
+  /** @type {string[]} */ const kept = [];
   /** @type {string[]} */ const revealSelf = [];
   /** @type {string[]} */ const displayed = [];
   /** @type {string[]} */ const words = [];
@@ -1166,6 +1181,8 @@ function scopeStyles(scope) {
     hoverPointer.push(...s.hoverPointer);
     noPointer.push(...s.noPointer);
     reveal.push(...s.reveal);
+    revealUnlessKept.push(...s.revealUnlessKept);
+    kept.push(...s.kept);
     revealSelf.push(...s.revealSelf);
     displayed.push(...s.displayed);
     words.push(...s.words);
@@ -1202,8 +1219,13 @@ function scopeStyles(scope) {
   for (const el of inline.words) wordsSet.add(el);
   const coverSet = covers.length ? matchAll(scope, covers, () => true) || new Set() : new Set();
   for (const el of inline.covers) coverSet.add(el);
+  const revealSet = matchAll(scope, reveal, () => true) || new Set();
+  if (revealUnlessKept.length) {
+    const keptSet = matchAll(scope, kept, () => true) || new Set();
+    for (const el of matchAll(scope, revealUnlessKept, () => true) || []) if (!keptSet.has(el)) revealSet.add(el);
+  }
   return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet, covers: coverSet,
-    reveal: matchAll(scope, reveal, () => true) || new Set(),
+    reveal: revealSet,
     revealSelf: revealSelf.length ? matchAll(scope, revealSelf, () => true) || new Set() : new Set(),
     displayed: displayed.length ? matchAll(scope, displayed, () => true) || new Set() : new Set() };
 }
@@ -2611,20 +2633,20 @@ function clipsToNothing(s) {
 }
 
 /**
- * Whether something around a control clips it to nothing, so no person sees or points at it: a
- * `clip` or clip path of no size, or a box of a pixel or two that hides what overflows it — the
- * "visually hidden" rules put on a wrapper (a panel's heading kept for screen readers, with the
- * label inside it) — unless the browser draws it there all the same (placed against a box outside
- * the clipping one). Its own style is not asked (a control's own box: see dom_scan.js).
+ * Whether a control is clipped to nothing, so no person sees or points at it: by a `clip` or clip
+ * path of no size, its own or around it, or by a box of a pixel or two around it that hides what
+ * overflows it — the "visually hidden" rules, put on a wrapper too (a panel's heading kept for
+ * screen readers, with the label inside it) — unless the browser draws it there all the same
+ * (placed against a box outside the clipping one).
  * @param {Element} el @param {DOMRect} r its box
  */
 function clippedAway(el, r) {
   const view = docOf(el).defaultView;
   if (!view) return false;
-  for (const a of around(el).slice(1)) {
+  for (const a of around(el)) {
     const s = view.getComputedStyle(a);
     if (clipsToNothing(s)) return true;
-    if (/(hidden|clip)/.test(s.overflowX + s.overflowY)) {
+    if (a !== el && /(hidden|clip)/.test(s.overflowX + s.overflowY)) {
       const b = rectOf(a);
       if ((b.width < 2 || b.height < 2) && !(inView(el, r) ? drawnAt(el, r) : escapes(el, a))) return true;
     }
@@ -3651,7 +3673,9 @@ class ScanPass {
       if (sized && clearOverlay(el)) place = "shown";
       // Hidden now, shown while a pointer is over what holds it (a row's actions), or over itself
       // (a notebook's "add a cell" button, drawn when pointed at).
-      else if (sized && (this.revealing.length || this.revealsItself(el))) place = "on hover";
+      // (A pointer over the control itself shows it only if it takes the pointer while hidden: a
+      // transparent one does, one hidden by `visibility` lets it through to what is under it.)
+      else if (sized && (this.revealing.length || (this.revealsItself(el) && checkVisibilityOf(el, { checkVisibilityCSS: true })))) place = "on hover";
       else return "hidden";
     }
     // Clipped to nothing inside something a pointer around it reveals (`.row:hover .act { clip: auto }`):

@@ -17,6 +17,8 @@ import { attr, hasAttr, qsa, tagOf } from "./dom_native.js";
 /** Pseudo-classes that depend on interaction or are pseudo-elements: dropped so the selector matches
  * the element itself (the computed style then settles whether the cursor really is a pointer). */
 const DYNAMIC = /::?(before|after|marker|placeholder|selection|first-line|first-letter|backdrop|file-selector-button|-webkit-[\w-]+|-moz-[\w-]+)\b|:(hover|active|focus|focus-visible|focus-within|visited|target)\b/g;
+/** A state a person's pointer or keys put an element in (a rule with one holds only in that state). */
+const DYNAMIC_STATE = /:(hover|active|focus|focus-visible|focus-within|checked|target)\b/;
 
 /** Pseudo-elements that hold real elements (a shadow tree's part, a closed `<details>`'s content):
  * hiding them hides those elements. Dropped, with what follows them, they leave a selector for the
@@ -67,7 +69,7 @@ function splitSelectors(list) {
  * words: selectors of rules that can keep words from a person's eyes (hidesWords).
  * covers: selectors of rules that can lay a box over other elements' words (coversWords).
  * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
- *   reveal: string[], revealSelf: string[], displayed: string[], words: string[], covers: string[]}} SheetSelectors */
+ *   reveal: string[], revealUnlessKept: string[], kept: string[], revealSelf: string[], displayed: string[], words: string[], covers: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -165,6 +167,8 @@ function sheetSelectors(sheet) {
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const revealUnlessKept = [];
+  /** @type {string[]} */ const kept = [];
   /** @type {string[]} */ const revealSelf = [];
   /** @type {string[]} */ const displayed = [];
   /** @type {string[]} */ const words = [];
@@ -184,6 +188,8 @@ function sheetSelectors(sheet) {
         hoverPointer.push(...sub.hoverPointer);
         noPointer.push(...sub.noPointer);
         reveal.push(...sub.reveal);
+        revealUnlessKept.push(...sub.revealUnlessKept);
+        kept.push(...sub.kept);
         revealSelf.push(...sub.revealSelf);
         displayed.push(...sub.displayed);
         words.push(...sub.words);
@@ -224,13 +230,16 @@ function sheetSelectors(sheet) {
             if (!hidesNow(r.style)) continue;
             const now = neg.now.replace(DYNAMIC, "").replace(/\s+/g, " ").trim();
             if (!now) continue;
+            // (Shown on hover only if no rule that holds whatever is pointed at hides it too: a
+            // rich editor's block button, hidden by its own rule and this one, shows on focus.)
             if (neg.self) revealSelf.push(now);
-            else { reveal.push(now); if (r.style.display === "none") displayed.push(now); }
+            else { revealUnlessKept.push(now); if (r.style.display === "none") displayed.push(now); }
             continue;
           }
           // The pointer is over something around it (`tr:hover .actions`), not over it: what the
-          // rule shows is the element after the last :hover.
-          const m = t.match(/^(.*):(?:hover|focus-within)\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
+          // rule shows is the element after the last :hover. (`:focus-within` alone shows it to
+          // the keyboard, not to a pointer.)
+          const m = t.match(/^(.*):hover\b[^\s>+~]*\s*([>+~]?)\s*(.+)$/);
           // A pointer over the element itself shows it (`.add-cell:hover`, nothing after).
           const own = m ? null : t.match(/^(.*[^\s>+~(]):hover$/);
           if (own && balanced(own[1])) { revealSelf.push(own[1].replace(DYNAMIC, "").trim()); continue; }
@@ -244,6 +253,10 @@ function sheetSelectors(sheet) {
           reveal.push(shown);
           if (!drawn && r.style.display && r.style.display !== "none") displayed.push(shown);
         }
+      }
+      // Hidden whatever is pointed at or focused: no dynamic state in the selector.
+      if (styled && sel && hidesNow(r.style) && !DYNAMIC_STATE.test(sel) && !/:host|::slotted/.test(sel)) {
+        for (const s of splitSelectors(sel)) { const t = s.trim(); if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) kept.push(t); }
       }
       if (styled && hide && hides(r.style)) {
         if (!sel) hide = null;
@@ -274,7 +287,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, revealSelf, displayed, words, covers };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, revealUnlessKept, kept, revealSelf, displayed, words, covers };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -335,6 +348,8 @@ export function scopeStyles(scope) {
   /** @type {string[]} */ const hoverPointer = [];
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
+  /** @type {string[]} */ const revealUnlessKept = [];
+  /** @type {string[]} */ const kept = [];
   /** @type {string[]} */ const revealSelf = [];
   /** @type {string[]} */ const displayed = [];
   /** @type {string[]} */ const words = [];
@@ -350,6 +365,8 @@ export function scopeStyles(scope) {
     hoverPointer.push(...s.hoverPointer);
     noPointer.push(...s.noPointer);
     reveal.push(...s.reveal);
+    revealUnlessKept.push(...s.revealUnlessKept);
+    kept.push(...s.kept);
     revealSelf.push(...s.revealSelf);
     displayed.push(...s.displayed);
     words.push(...s.words);
@@ -386,8 +403,13 @@ export function scopeStyles(scope) {
   for (const el of inline.words) wordsSet.add(el);
   const coverSet = covers.length ? matchAll(scope, covers, () => true) || new Set() : new Set();
   for (const el of inline.covers) coverSet.add(el);
+  const revealSet = matchAll(scope, reveal, () => true) || new Set();
+  if (revealUnlessKept.length) {
+    const keptSet = matchAll(scope, kept, () => true) || new Set();
+    for (const el of matchAll(scope, revealUnlessKept, () => true) || []) if (!keptSet.has(el)) revealSet.add(el);
+  }
   return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet, covers: coverSet,
-    reveal: matchAll(scope, reveal, () => true) || new Set(),
+    reveal: revealSet,
     revealSelf: revealSelf.length ? matchAll(scope, revealSelf, () => true) || new Set() : new Set(),
     displayed: displayed.length ? matchAll(scope, displayed, () => true) || new Set() : new Set() };
 }

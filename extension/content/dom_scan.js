@@ -838,7 +838,9 @@ class ScanPass {
       if (sized && clearOverlay(el)) place = "shown";
       // Hidden now, shown while a pointer is over what holds it (a row's actions), or over itself
       // (a notebook's "add a cell" button, drawn when pointed at).
-      else if (sized && (this.revealing.length || this.revealsItself(el))) place = "on hover";
+      // (A pointer over the control itself shows it only if it takes the pointer while hidden: a
+      // transparent one does, one hidden by `visibility` lets it through to what is under it.)
+      else if (sized && (this.revealing.length || (this.revealsItself(el) && checkVisibilityOf(el, { checkVisibilityCSS: true })))) place = "on hover";
       else return "hidden";
     }
     // Clipped to nothing inside something a pointer around it reveals (`.row:hover .act { clip: auto }`):

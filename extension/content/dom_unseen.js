@@ -74,20 +74,20 @@ export function clipsToNothing(s) {
 }
 
 /**
- * Whether something around a control clips it to nothing, so no person sees or points at it: a
- * `clip` or clip path of no size, or a box of a pixel or two that hides what overflows it — the
- * "visually hidden" rules put on a wrapper (a panel's heading kept for screen readers, with the
- * label inside it) — unless the browser draws it there all the same (placed against a box outside
- * the clipping one). Its own style is not asked (a control's own box: see dom_scan.js).
+ * Whether a control is clipped to nothing, so no person sees or points at it: by a `clip` or clip
+ * path of no size, its own or around it, or by a box of a pixel or two around it that hides what
+ * overflows it — the "visually hidden" rules, put on a wrapper too (a panel's heading kept for
+ * screen readers, with the label inside it) — unless the browser draws it there all the same
+ * (placed against a box outside the clipping one).
  * @param {Element} el @param {DOMRect} r its box
  */
 export function clippedAway(el, r) {
   const view = docOf(el).defaultView;
   if (!view) return false;
-  for (const a of around(el).slice(1)) {
+  for (const a of around(el)) {
     const s = view.getComputedStyle(a);
     if (clipsToNothing(s)) return true;
-    if (/(hidden|clip)/.test(s.overflowX + s.overflowY)) {
+    if (a !== el && /(hidden|clip)/.test(s.overflowX + s.overflowY)) {
       const b = rectOf(a);
       if ((b.width < 2 || b.height < 2) && !(inView(el, r) ? drawnAt(el, r) : escapes(el, a))) return true;
     }

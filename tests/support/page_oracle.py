@@ -327,8 +327,9 @@ class _Reach:
 
 
 def _hovered(s: _Session, dom: _Dom, reach: _Reach, b: int) -> bool:
-    """Whether a pointer over the nearest part around the element that a pointer can be over (its
-    row, its menu's label: one that hit-tests to itself) makes the element reachable."""
+    """Whether a pointer over a part around the element that a pointer can be over (its row, its
+    menu's label, the editor beside its toolbar: one that hit-tests to itself), nearest first,
+    makes the element reachable."""
     for a in dom.ancestors(b)[:8]:
         try:
             s.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": a})
@@ -346,7 +347,8 @@ def _hovered(s: _Session, dom: _Dom, reach: _Reach, b: int) -> bool:
         if hit is None or not (dom.inside(hit, a) if hit in dom.tag else s.live_inside(hit, {a}, reach.world)):
             continue  # hidden itself (a closed menu's list): the pointer would be over something else
         s.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
-        return reach._hits(b)
+        if reach._hits(b):
+            return True
     return False
 
 
