@@ -880,6 +880,10 @@ function splitSelectors(list) {
  * as selectors without their :hover, so they match those elements as the page is now;
  * revealSelf: elements a pointer over themselves shows (`.add-cell:hover { opacity: 1 }`: drawn only
  * when pointed at), likewise;
+ * revealUnlessKept: the same from rules that hide an element while nothing is pointed at
+ * (`.row:not(:hover) .act`), as "way\tselector" (the way it hides: hiddenBy) — shown on hover
+ * unless kept hidden the same way by a rule that holds always;
+ * kept: those rules that hold always (no state of pointer or keys in them), as "way\tselector";
  * displayed: of those in reveal, the ones a pointer around them lays out at all (`li:hover > ul
  * { display: block }`: a menu's submenu, not rendered until then);
  * words: selectors of rules that can keep words from a person's eyes (hidesWords).
@@ -939,9 +943,22 @@ function coversWords(st) {
  * pointed at and does this shows the element on hover.
  * @param {CSSStyleDeclaration} st
  */
-function hidesNow(st) {
-  return /^0(\.0*)?%?$/.test(st.opacity.trim()) || st.visibility === "hidden" || st.display === "none" || !!st.clip
-    || (!!st.clipPath && st.clipPath !== "none") || /scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform) || far(st.left) || far(st.top);
+function hidesNow(st) { return hiddenBy(st).length > 0; }
+
+/**
+ * The ways the declarations take an element from a person's eyes (see hidesNow), by the property
+ * that does it: a rule that shows it again must undo that one.
+ * @param {CSSStyleDeclaration} st @returns {string[]}
+ */
+function hiddenBy(st) {
+  /** @type {string[]} */ const out = [];
+  if (/^0(\.0*)?%?$/.test(st.opacity.trim())) out.push("opacity");
+  if (st.visibility === "hidden") out.push("visibility");
+  if (st.display === "none") out.push("display");
+  if (st.clip || (st.clipPath && st.clipPath !== "none")) out.push("clip");
+  if (/scale[xy3d]*\(\s*0(\.0*)?\s*[,)]/i.test(st.transform)) out.push("transform");
+  if (far(st.left) || far(st.top)) out.push("place");
+  return out;
 }
 
 /**
@@ -1049,7 +1066,7 @@ function sheetSelectors(sheet) {
             // (Shown on hover only if no rule that holds whatever is pointed at hides it too: a
             // rich editor's block button, hidden by its own rule and this one, shows on focus.)
             if (neg.self) revealSelf.push(now);
-            else { revealUnlessKept.push(now); if (r.style.display === "none") displayed.push(now); }
+            else { for (const by of hiddenBy(r.style)) revealUnlessKept.push(`${by}\t${now}`); if (r.style.display === "none") displayed.push(now); }
             continue;
           }
           // The pointer is over something around it (`tr:hover .actions`), not over it: what the
@@ -1071,8 +1088,12 @@ function sheetSelectors(sheet) {
         }
       }
       // Hidden whatever is pointed at or focused: no dynamic state in the selector.
-      if (styled && sel && hidesNow(r.style) && !DYNAMIC_STATE.test(sel) && !/:host|::slotted/.test(sel)) {
-        for (const s of splitSelectors(sel)) { const t = s.trim(); if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) kept.push(t); }
+      const keeps = styled && sel && !DYNAMIC_STATE.test(sel) && !/:host|::slotted/.test(sel) ? hiddenBy(r.style) : [];
+      if (keeps.length) {
+        for (const s of splitSelectors(sel)) {
+          const t = s.trim();
+          if (t && !PSEUDO_ELEMENT.test(t.replace(QUOTED, ""))) for (const by of keeps) kept.push(`${by}\t${t}`);
+        }
       }
       if (styled && hide && hides(r.style)) {
         if (!sel) hide = null;
@@ -1220,9 +1241,17 @@ function scopeStyles(scope) {
   const coverSet = covers.length ? matchAll(scope, covers, () => true) || new Set() : new Set();
   for (const el of inline.covers) coverSet.add(el);
   const revealSet = matchAll(scope, reveal, () => true) || new Set();
+  // Shown on hover by a rule that hides it while not pointed at — unless a rule that holds
+  // whatever is pointed at hides it the same way (`visibility`, `opacity`…).
   if (revealUnlessKept.length) {
-    const keptSet = matchAll(scope, kept, () => true) || new Set();
-    for (const el of matchAll(scope, revealUnlessKept, () => true) || []) if (!keptSet.has(el)) revealSet.add(el);
+    /** @param {string[]} entries "way\tselector" @returns {Map<string, string[]>} */
+    const byWay = (entries) => { const m = new Map(); for (const e of entries) { const [by, sel] = e.split("\t"); m.set(by, [...(m.get(by) || []), sel]); } return m; };
+    const keptBy = byWay(kept), blocked = new Set(), shown = new Set();
+    for (const [by, sels] of byWay(revealUnlessKept)) {
+      const keptSet = keptBy.has(by) ? matchAll(scope, /** @type {string[]} */ (keptBy.get(by)), () => true) || new Set() : new Set();
+      for (const el of matchAll(scope, sels, () => true) || []) (keptSet.has(el) ? blocked : shown).add(el);
+    }
+    for (const el of shown) if (!blocked.has(el)) revealSet.add(el);
   }
   return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet, covers: coverSet,
     reveal: revealSet,
