@@ -263,3 +263,8 @@ def test_controls_inside_a_wrapper_kept_for_screen_readers_are_not_listed(browse
     assert "hidden by" not in text, text
     for where in ("out", "below"):
         assert f"button button escaping its wrapper {where}" in text and f"link link escaping its wrapper {where}" in text
+    # An application shell's body of no height hides its overflow (the window's): a list in a panel
+    # placed on the window is all there, its items past the list's edge included.
+    open_page(page, sites[0] + "/hidden_wrappers.html?shell")
+    text = fenced(ok(browser, "observe")["text"])
+    assert all(f"button Command {i}" in text for i in range(1, 31)), text

@@ -84,12 +84,14 @@ export function clipsToNothing(s) {
 export function clippedAway(el, r) {
   const view = docOf(el).defaultView;
   if (!view) return false;
+  const doc = docOf(el);
   for (const a of around(el)) {
     const s = view.getComputedStyle(a);
     if (clipsToNothing(s)) return true;
-    if (a !== el && /(hidden|clip)/.test(s.overflowX + s.overflowY)) {
+    // (The body's and the root's overflow is the window's: it clips nothing of their own box.)
+    if (a !== el && a !== doc.body && a !== doc.documentElement && /(hidden|clip)/.test(s.overflowX + s.overflowY)) {
       const b = rectOf(a);
-      if ((b.width < 2 || b.height < 2) && !(inView(el, r) ? drawnAt(el, r) : escapes(el, a))) return true;
+      if ((b.width < 2 || b.height < 2) && !escapes(el, a) && !(inView(el, r) && drawnAt(el, r))) return true;
     }
   }
   return false;
@@ -104,7 +106,8 @@ function inView(el, r) {
 /**
  * Whether el escapes the overflow clipping of `box` around it, as the browser lays it out: it, or
  * something between them, is placed (absolutely, or fixed) against a box outside `box` — which then
- * does not clip it. For a control out of view, where hit testing cannot ask.
+ * does not clip it. (Hit testing, which honours clipping, cannot tell this box's clipping from a
+ * scrolled list's, nor ask out of view.)
  * @param {Element} el @param {Element} box
  */
 function escapes(el, box) {
@@ -113,8 +116,10 @@ function escapes(el, box) {
     const pos = view.getComputedStyle(n).position;
     if (pos === "fixed") return true;
     if (pos === "absolute") {
+      // Its containing block: the nearest placed box around it, else the window's (offsetParent
+      // then says the body, unplaced).
       const cb = offsetParentOf(n);
-      if (!cb || (cb !== box && containsOf(cb, box))) return true;
+      if (!cb || (cb === docOf(el).body && view.getComputedStyle(cb).position === "static") || (cb !== box && containsOf(cb, box))) return true;
     }
   }
   return false;
