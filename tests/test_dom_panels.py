@@ -109,3 +109,15 @@ def test_a_scrolling_panels_side_under_an_open_menu_is_covered_in_view_and_past_
     assert "menuitem Undo" in text and "button Run 1\n" in text and "button Run 30" in text, text
     assert all(f"[{i}]:" not in text for i in (1, 12, 30)), text
     assert "Under a cover (div#menu" in text, text
+
+
+@pytest.mark.parametrize("bar", ["fixed", "sticky"])
+@pytest.mark.parametrize("menu", ["absolute", "fixed"])
+def test_a_menu_hanging_from_a_bar_that_stays_put_covers_what_is_under_it(browser, page, site, bar, menu):
+    # A bar fixed or stuck to the window covers nothing the page scrolls out from under it; the menu
+    # opened from its button hangs outside the bar's box over the page, and covers as any menu does.
+    open_page(page, f"{site}/hanging_menus.html?bar={bar}&menu={menu}")
+    text = ok(browser, "observe")["text"]
+    assert "link Delete page" in text and "button Button beside the menu" in text, text
+    assert "Promote tab" not in text and "Button under the menu" not in text, text
+    assert "Under a cover" in text

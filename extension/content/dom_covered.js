@@ -79,6 +79,24 @@ function staysPut(layer, vw, vh) {
   return w > 0 && h > 0 && w * h <= 0.5 * vw * vh;
 }
 
+/**
+ * The part of a bar that stays put hanging outside the bar's own box at a point (a menu opened
+ * from the bar's button, drawn over the page below it): the outermost placed box around the hit,
+ * inside the bar, that holds the point the bar's box does not. Null where the bar's box is there.
+ * @param {Element} hit @param {Element} bar @param {number} x @param {number} y in their window
+ */
+function hangingFrom(hit, bar, x, y) {
+  const inBox = (/** @type {Element} */ n) => { const r = rectOf(n); return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom; };
+  if (inBox(bar)) return null;
+  const view = docOf(hit).defaultView;
+  if (!view) return null;
+  /** @type {Element | null} */ let out = null;
+  for (let n = /** @type {Element | null} */ (hit); n && n !== bar; n = parentElOf(n)) {
+    if (/^(absolute|fixed)$/.test(view.getComputedStyle(n).position) && inBox(n)) out = n;
+  }
+  return out;
+}
+
 /** Whether the element is in a layer fixed to the window (no scrolling of the page moves it). @param {Element} el */
 function fixedItself(el) {
   const own = layerOf(el);
@@ -154,12 +172,13 @@ function judge(doc, e, vw, vh, layers) {
   const pts = samplePoints(e, vw, vh, docOf(e.surface || e.el) === doc);
   const el = e.surface || e.el; // a code editor is where its box is drawn, not its hidden field
   /** @type {Element | null} */ let first = null;
+  /** @type {Point} */ let at = { x: 0, y: 0 };
   /** @param {Point[]} ps */
   const tryAt = (ps) => {
     for (const p of ps) {
       const hit = hitAt(doc, p.x, p.y);
       if (!hit || reaches(hit, el)) return true;
-      first = first || hit;
+      if (!first) { first = hit; at = p; }
     }
     return false;
   };
@@ -179,7 +198,14 @@ function judge(doc, e, vw, vh, layers) {
   if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
   // (A bar that stays put covers nothing the page scrolls out from under it — unless the control
   // stays put as well: a fixed panel's list under a shade laid over that panel.)
-  if (layer && !containsDeep(layer, el)) return staysPut(layer, vw, vh) && !fixedItself(el) ? "open" : { cover: layer };
+  if (layer && !containsDeep(layer, el)) {
+    if (!staysPut(layer, vw, vh) || fixedItself(el)) return { cover: layer };
+    // (What hangs from such a bar over the page, outside the bar's own box — a menu opened from
+    // its button — covers as a menu opened over a list does.)
+    const hit = /** @type {Element} */ (first);
+    const hang = docOf(hit) === doc ? hangingFrom(hit, layer, at.x, at.y) : null; // (points are the top window's)
+    return hang ? { cover: hang } : "open";
+  }
   // Drawn over by the page itself: clipped, or under a sibling — unless a box it scrolls in hides it.
   return away.some(Boolean) ? "away" : "hidden";
 }
