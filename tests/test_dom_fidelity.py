@@ -255,7 +255,8 @@ def test_one_control_inside_a_wrapper_made_clickable_is_listed_once_as_itself_an
 
 def test_controls_inside_a_wrapper_kept_for_screen_readers_are_not_listed(browser, page, sites):
     # The "visually hidden" rules put on a wrapper (a clip of no size, a clip path inset by half, a
-    # box of a pixel or of no height hiding its overflow) hide the label, button, link or clickable
+    # box of a pixel or of no height hiding its overflow, a column of two pixels scrolling it) hide
+    # the label, button, link or clickable
     # words inside it — in view and below the first screen alike; a menu placed against a box
     # outside its one-pixel wrapper escapes the clipping and is listed. Generated: every combination.
     open_page(page, sites[0] + "/hidden_wrappers.html")
