@@ -481,7 +481,8 @@ def _tables(s: _Session, world: int, text: str) -> tuple[int, list[str]]:
     lines = [norm(ln) for ln in text.splitlines()]
     shown, lost = 0, []
     for t in tables:
-        pairs = [(norm(h), norm(c)) for h, c in zip(t["heads"], t["row"], strict=False) if h and c and len(c) < 60]
+        # (A sign after a header's words — a help link's "?", a sort arrow — is no part of its name.)
+        pairs = [(re.sub(r"\W+$", "", norm(h)) or norm(h), norm(c)) for h, c in zip(t["heads"], t["row"], strict=False) if h and c and len(c) < 60]
         # The row must be on the map at all (most of its words, on one line or many).
         values = [c for _, c in pairs]
         telling = [c for c in values if len(c) >= 3] or values
@@ -578,6 +579,9 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
                 v.disagree.append(f"{c.role}: browser {c.name[:60]!r} / map {str(sh.get('name') or '')[:60]!r}")
         del backend_set
         s.send("Runtime.evaluate", {"expression": "window.scrollTo(0, 0)"})
+        # The tables are read as the map read them: the pointer the hover checks moved is taken
+        # back off the page's parts (a help link's pop-up over a table's header would stay open).
+        s.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 0, "y": 0})
         v.tables, v.tables_lost = _tables(s, world, obs["text"])
     except Exception as e:  # the oracle's own failure is said, not counted against the map
         v.error = f"oracle: {str(e).splitlines()[0][:200]}"
