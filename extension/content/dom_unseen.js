@@ -76,27 +76,39 @@ export function clipsToNothing(s) {
 /**
  * Whether a control is clipped to nothing, so no person sees or points at it: by a `clip` or clip
  * path of no size, its own or around it, or by a box of a pixel or two around it that hides or
- * scrolls what overflows it (a column folded to nothing) — the "visually hidden" rules, put on a wrapper too (a panel's heading kept for
- * screen readers, with the label inside it) — unless the browser draws it there all the same
- * (placed against a box outside the clipping one).
+ * scrolls what overflows it (a column folded to nothing) — the "visually hidden" rules, put on a
+ * wrapper too (a panel's heading kept for screen readers, with the label inside it) — unless the
+ * browser draws it there all the same (placed against a box outside the clipping one).
  * @param {Element} el @param {DOMRect} r its box
  */
 export function clippedAway(el, r) {
   const view = docOf(el).defaultView;
   if (!view) return false;
-  const doc = docOf(el);
   for (const a of around(el)) {
     const s = view.getComputedStyle(a);
     if (clipsToNothing(s)) return true;
-    // (The body's and the root's overflow is the window's: it clips nothing of their own box.)
     // (A box that scrolls clips as well: one of a pixel or two leaves no room to scroll in.)
-    if (a !== el && a !== doc.body && a !== doc.documentElement && /(hidden|clip|auto|scroll|overlay)/.test(s.overflowX + s.overflowY)) {
-      const b = rectOf(a);
-      if ((b.width <= 2 || b.height <= 2) && !escapes(el, a) && !(inView(el, r) && drawnAt(el, r))) return true;
-    }
+    if (a !== el && overflowOf(a, s) && folded(rectOf(a)) && !escapes(el, a) && !(inView(el, r) && drawnAt(el, r))) return true;
   }
   return false;
 }
+
+/**
+ * What a box does with what overflows it: "clips" (hidden, clip, a `clip` rectangle), "scrolls", or
+ * null — visible, or the body's and the root's, whose overflow is the window's and clips nothing of
+ * their own box.
+ * @param {Element} a @param {CSSStyleDeclaration} s its computed style
+ * @returns {"clips" | "scrolls" | null}
+ */
+function overflowOf(a, s) {
+  const doc = docOf(a);
+  if (a === doc.body || a === doc.documentElement) return null;
+  const ov = s.overflowX + s.overflowY;
+  return /(hidden|clip)/.test(ov) || s.clip !== "auto" ? "clips" : /(auto|scroll|overlay)/.test(ov) ? "scrolls" : null;
+}
+
+/** A box of a pixel or two across or down: all it holds overflows it. @param {DOMRect} b */
+const folded = (b) => b.width <= 2 || b.height <= 2;
 
 /** @param {Element} el @param {DOMRect} r */
 function inView(el, r) {
@@ -142,21 +154,18 @@ function wordsUnseen(el, grounds) {
   if (!boxes.length) return true; // no size: font-size 0, a transform to nothing
   if (boxes.every((r) => r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0)) return true; // off the page's left or top
   if (boxes.every((r) => fixedOutOfView(el, r))) return true; // in a panel fixed outside the window
-  const doc = docOf(el);
   for (const a of around(el)) {
     const s = a === el ? st : view.getComputedStyle(a);
-    const ov = s.overflowX + s.overflowY;
-    const clips = /(hidden|clip)/.test(ov) || s.clip !== "auto", scrolls = /(auto|scroll|overlay)/.test(ov);
-    // (The body's and the root's overflow is the window's: it clips nothing of their own box.)
-    if ((clips || scrolls) && a !== doc.body && a !== doc.documentElement) {
+    const how = overflowOf(a, s);
+    if (how) {
       const b = rectOf(a);
       // A box of no size that hides or scrolls what it holds (a column folded to nothing), or
       // words slid out of a box that hides what overflows it (a panel moved aside in its rail) —
       // unless the words escape its clipping (placed absolutely against a box outside it, as an
       // editor's palette inside a collapsed layout box): the browser then draws them, and hit
       // testing finds them where they are.
-      const outside = b.width <= 2 || b.height <= 2
-        || (clips && boxes.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom));
+      const outside = folded(b)
+        || (how === "clips" && boxes.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom));
       if (outside && !drawnAt(el, boxes[0])) return true;
     }
     if (clipsToNothing(s)) return true;
