@@ -927,7 +927,6 @@ function hidesWords(st) {
     || tiny(st.height) || tiny(st.maxHeight) || tiny(st.width) || tiny(st.maxWidth) || st.position === "fixed";
 }
 
-
 /**
  * Whether the declarations can make a box laid over its neighbours' words (placed absolutely, with
  * a background of its own): the words under it are confirmed by hit testing (dom_unseen.js).
