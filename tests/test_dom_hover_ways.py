@@ -5,7 +5,8 @@ around it, `:focus-within` beside `:hover`, nested rules, `@media`, a table's ro
 hides it while the row is `:not(:hover)`). The page is
 generated from those ways and forms, so no one case is named in the code; the same actions with no
 rule that ever shows them to a pointer are not listed: none at all, one shown to focus alone
-(`:focus-within`), one hidden while the row is not pointed at and by a rule that always holds, one
+(`:focus-within`), one hidden while the row (or the action itself) is not pointed at and by a rule
+that always holds, one
 hidden by `visibility` that only a pointer over itself would show (the pointer passes through it)."""
 
 from __future__ import annotations

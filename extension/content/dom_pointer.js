@@ -67,13 +67,15 @@ function splitSelectors(list) {
  * revealUnlessKept: the same from rules that hide an element while nothing is pointed at
  * (`.row:not(:hover) .act`), as "way\tselector" (the way it hides: hiddenBy) — shown on hover
  * unless kept hidden the same way by a rule that holds always;
+ * revealSelfUnlessKept: likewise for an element hidden while not pointed at itself
+ * (`.act:not(:hover) { opacity: 0 }`);
  * kept: those rules that hold always (no state of pointer or keys in them), as "way\tselector";
  * displayed: of those in reveal, the ones a pointer around them lays out at all (`li:hover > ul
  * { display: block }`: a menu's submenu, not rendered until then);
  * words: selectors of rules that can keep words from a person's eyes (hidesWords).
  * covers: selectors of rules that can lay a box over other elements' words (coversWords).
  * @typedef {{cursor: string[] | null, hoverPointer: string[], hide: string[] | null, hostHide: boolean, noPointer: string[],
- *   reveal: string[], revealUnlessKept: string[], kept: string[], revealSelf: string[], displayed: string[], words: string[], covers: string[]}} SheetSelectors */
+ *   reveal: string[], revealUnlessKept: string[], revealSelfUnlessKept: string[], kept: string[], revealSelf: string[], displayed: string[], words: string[], covers: string[]}} SheetSelectors */
 /** @type {WeakMap<CSSStyleSheet, {n: number, s: SheetSelectors}>} */
 const sheetCache = new WeakMap();
 
@@ -184,6 +186,7 @@ function sheetSelectors(sheet) {
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
   /** @type {string[]} */ const revealUnlessKept = [];
+  /** @type {string[]} */ const revealSelfUnlessKept = [];
   /** @type {string[]} */ const kept = [];
   /** @type {string[]} */ const revealSelf = [];
   /** @type {string[]} */ const displayed = [];
@@ -205,6 +208,7 @@ function sheetSelectors(sheet) {
         noPointer.push(...sub.noPointer);
         reveal.push(...sub.reveal);
         revealUnlessKept.push(...sub.revealUnlessKept);
+        revealSelfUnlessKept.push(...sub.revealSelfUnlessKept);
         kept.push(...sub.kept);
         revealSelf.push(...sub.revealSelf);
         displayed.push(...sub.displayed);
@@ -248,8 +252,8 @@ function sheetSelectors(sheet) {
             if (!now) continue;
             // (Shown on hover only if no rule that holds whatever is pointed at hides it too: a
             // rich editor's block button, hidden by its own rule and this one, shows on focus.)
-            if (neg.self) revealSelf.push(now);
-            else { for (const by of hiddenBy(r.style)) revealUnlessKept.push(`${by}\t${now}`); if (r.style.display === "none") displayed.push(now); }
+            for (const by of hiddenBy(r.style)) (neg.self ? revealSelfUnlessKept : revealUnlessKept).push(`${by}\t${now}`);
+            if (!neg.self && r.style.display === "none") displayed.push(now);
             continue;
           }
           // The pointer is over something around it (`tr:hover .actions`), not over it: what the
@@ -307,7 +311,7 @@ function sheetSelectors(sheet) {
     }
   };
   visit(rules, "");
-  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, revealUnlessKept, kept, revealSelf, displayed, words, covers };
+  /** @type {SheetSelectors} */ const s = { cursor, hoverPointer, hide, hostHide, noPointer, reveal, revealUnlessKept, revealSelfUnlessKept, kept, revealSelf, displayed, words, covers };
   sheetCache.set(sheet, { n: rules.length, s });
   return s;
 }
@@ -369,6 +373,7 @@ export function scopeStyles(scope) {
   /** @type {string[]} */ const noPointer = [];
   /** @type {string[]} */ const reveal = [];
   /** @type {string[]} */ const revealUnlessKept = [];
+  /** @type {string[]} */ const revealSelfUnlessKept = [];
   /** @type {string[]} */ const kept = [];
   /** @type {string[]} */ const revealSelf = [];
   /** @type {string[]} */ const displayed = [];
@@ -386,6 +391,7 @@ export function scopeStyles(scope) {
     noPointer.push(...s.noPointer);
     reveal.push(...s.reveal);
     revealUnlessKept.push(...s.revealUnlessKept);
+    revealSelfUnlessKept.push(...s.revealSelfUnlessKept);
     kept.push(...s.kept);
     revealSelf.push(...s.revealSelf);
     displayed.push(...s.displayed);
@@ -424,22 +430,34 @@ export function scopeStyles(scope) {
   const coverSet = covers.length ? matchAll(scope, covers, () => true) || new Set() : new Set();
   for (const el of inline.covers) coverSet.add(el);
   const revealSet = matchAll(scope, reveal, () => true) || new Set();
-  // Shown on hover by a rule that hides it while not pointed at — unless a rule that holds
-  // whatever is pointed at hides it the same way (`visibility`, `opacity`…).
-  if (revealUnlessKept.length) {
-    /** @param {string[]} entries "way\tselector" @returns {Map<string, string[]>} */
-    const byWay = (entries) => { const m = new Map(); for (const e of entries) { const [by, sel] = e.split("\t"); m.set(by, [...(m.get(by) || []), sel]); } return m; };
-    const keptBy = byWay(kept), blocked = new Set(), shown = new Set();
-    for (const [by, sels] of byWay(revealUnlessKept)) {
-      const keptSet = keptBy.has(by) ? matchAll(scope, /** @type {string[]} */ (keptBy.get(by)), () => true) || new Set() : new Set();
-      for (const el of matchAll(scope, sels, () => true) || []) (keptSet.has(el) ? blocked : shown).add(el);
-    }
-    for (const el of shown) if (!blocked.has(el)) revealSet.add(el);
-  }
+  const revealSelfSet = revealSelf.length ? matchAll(scope, revealSelf, () => true) || new Set() : new Set();
+  for (const el of shownUnlessKept(scope, revealUnlessKept, kept)) revealSet.add(el);
+  for (const el of shownUnlessKept(scope, revealSelfUnlessKept, kept)) revealSelfSet.add(el);
   return { pointer, hide: hideSet, hostHide: hostHide || !hideSet, noPointer: offSet, words: wordsSet, covers: coverSet,
     reveal: revealSet,
-    revealSelf: revealSelf.length ? matchAll(scope, revealSelf, () => true) || new Set() : new Set(),
+    revealSelf: revealSelfSet,
     displayed: displayed.length ? matchAll(scope, displayed, () => true) || new Set() : new Set() };
+}
+
+/**
+ * Elements a rule hides while not pointed at (so a pointer shows them) — less those that a rule
+ * holding whatever is pointed at hides the same way (`visibility`, `opacity`…): a pointer never
+ * shows those.
+ * @param {Document | ShadowRoot} scope @param {string[]} unlessKept "way\tselector" @param {string[]} kept "way\tselector"
+ * @returns {Set<Element>}
+ */
+function shownUnlessKept(scope, unlessKept, kept) {
+  /** @type {Set<Element>} */ const shown = new Set();
+  if (!unlessKept.length) return shown;
+  /** @param {string[]} entries @returns {Map<string, string[]>} */
+  const byWay = (entries) => { const m = new Map(); for (const e of entries) { const [by, sel] = e.split("\t"); m.set(by, [...(m.get(by) || []), sel]); } return m; };
+  const keptBy = byWay(kept), blocked = new Set();
+  for (const [by, sels] of byWay(unlessKept)) {
+    const keptSet = keptBy.has(by) ? matchAll(scope, /** @type {string[]} */ (keptBy.get(by)), () => true) || new Set() : new Set();
+    for (const el of matchAll(scope, sels, () => true) || []) (keptSet.has(el) ? blocked : shown).add(el);
+  }
+  for (const el of blocked) shown.delete(el);
+  return shown;
 }
 
 /**
