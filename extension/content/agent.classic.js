@@ -2151,16 +2151,20 @@ return { dropUnreachable, scrollsIntoView };
 // ---- extension/content/dom_editors.js
 const __dom_editors = (() => {
 /**
- * Code editors that draw their own text and take the keyboard through a hidden field (Monaco, Ace,
- * CodeMirror 5): a textarea of a pixel or two, or see-through, sits inside the editor's box and
- * receives what is typed; the lines a person reads are drawn beside it. A person sees one field —
- * the box — clicks in it and types. So does heybro: the box is the field's place on the page (what
- * is hit-tested and clicked), the hidden textarea where its keys go, and the drawn lines its value.
+ * Fields a page draws as a box around them, the field itself hidden inside. Code editors that draw
+ * their own text and take the keyboard through a hidden field (Monaco, Ace, CodeMirror 5): a
+ * textarea of a pixel or two, or see-through, sits inside the editor's box and receives what is
+ * typed; the lines a person reads are drawn beside it. Widget toolkits' selects (Ant Design's, a
+ * design system built on it): a clickable box showing the chosen values, around a see-through
+ * combobox input a few pixels wide. A person sees one field — the box — clicks in it and types. So
+ * does heybro: the box is the field's place on the page (what is hit-tested and clicked), the
+ * hidden field where its keys go and whose role, name and state it has, and the drawn words its
+ * value.
  *
  * Editors that type into their own drawn text (CodeMirror 6, ProseMirror: contenteditable) are
  * fields as they are and need none of this.
  */
-const { byTagOf, checkVisibilityOf, docOf, nodeTypeOf, nodeValueOf, parentElOf, qsa, rectOf } = __dom_native;
+const { attr, byTagOf, checkVisibilityOf, docOf, hasAttr, nodeTypeOf, nodeValueOf, parentElOf, qsa, rectOf } = __dom_native;
 
 /** Fields a hidden one could stand in for: more than one in the box makes it a form, not an editor. */
 const FIELDS = "textarea, input:not([type=hidden]), select, [contenteditable]:not([contenteditable=false])";
@@ -2193,6 +2197,28 @@ function editorSurfaces(root) {
 /** @param {DOMRect} r */
 const tiny = (r) => r.width <= 4 || r.height <= 4;
 
+/** What else a person could operate inside a box: then the box is more than one field's. */
+const OTHER_CONTROLS = "a[href], button, [role=button], [role=link], [role=checkbox], [role=switch], [role=combobox], [role=textbox], [tabindex]:not([tabindex='-1'])";
+
+/**
+ * The field a box clickable by its cursor is drawn for: the one field inside it, hidden from the
+ * eye (a few pixels, or see-through) yet rendered, enabled and not hidden from everyone, beside no
+ * other control — a toolkit select's box around its combobox input. Null when there is none.
+ * @param {Element} box
+ */
+function drawnField(box) {
+  const fields = qsa(box, FIELDS);
+  if (fields.length !== 1) return null;
+  const f = fields[0];
+  if (hasAttr(f, "disabled") || attr(f, "aria-hidden") === "true" || attr(f, "tabindex") === "-1") return null;
+  // (Narrower than a letter, it holds a caret, not words a person reads: Ant Design's search input
+  // once its select is open.)
+  const r = rectOf(f);
+  if (!checkVisibilityOf(f, { checkVisibilityCSS: true }) || (r.width >= 8 && r.height >= 8 && checkVisibilityOf(f, { checkOpacity: true }))) return null;
+  for (const o of Array.from(qsa(box, OTHER_CONTROLS))) if (o !== f) return null;
+  return f;
+}
+
 /**
  * The box around a hidden field that a person sees as the field: its nearest ancestor (a few levels
  * up) of a field's size, shown, holding no other field.
@@ -2213,9 +2239,11 @@ function surfaceOf(field) {
  * The text an editor shows, as a person reads it: its drawn lines top to bottom (editors place line
  * elements absolutely, and reuse them, so the document's order is not the lines' order), without
  * the line numbers of its gutter (numbers left of where any code starts).
- * @param {Element} box
+ * A one-line field's (a select's chosen values, drawn as chips that may wrap) are one list.
+ * @param {Element} box @param {boolean} [oneLine]
  */
-function editorText(box) {
+function editorText(box, oneLine = false) {
+  const apart = oneLine ? ", " : ""; // (a code editor's tokens are drawn apart by their own spaces)
   const doc = docOf(box);
   const range = doc.createRange();
   /** @type {{text: string, top: number, left: number, right: number, h: number}[]} */ const bits = [];
@@ -2236,16 +2264,21 @@ function editorText(box) {
     if (vis) bits.push({ text, top: r.top, left: r.left, right: r.right, h: r.height });
   }
   const codeLeft = Math.min(...bits.filter((b) => /[^\d\s]/.test(b.text)).map((b) => b.left));
-  /** @type {{top: number, parts: string[]}[]} */ const lines = [];
+  /** @type {{top: number, right: number, parts: string[]}[]} */ const lines = [];
   for (const b of bits) {
     if (/^\s*\d+\s*$/.test(b.text) && b.right <= codeLeft + 1) continue; // the gutter's line number
     // One drawn line: the same top, give or take a part of a line's height.
+    // (Words drawn apart on one line, a select's chips, are read apart.)
     const line = lines.find((l) => Math.abs(l.top - b.top) < Math.max(3, b.h / 2));
-    if (line) line.parts.push(b.text); else lines.push({ top: b.top, parts: [b.text] });
+    if (line && apart && b.left > line.right + 2) {
+      line.parts.push(line.parts.pop()?.trimEnd() + apart + b.text.trimStart());
+      line.right = b.right;
+    } else if (line) { line.parts.push(b.text); line.right = b.right; }
+    else lines.push({ top: b.top, right: b.right, parts: [b.text] });
   }
-  return lines.sort((a, b) => a.top - b.top).map((l) => l.parts.join("").replace(/\u00a0/g, " ").replace(/\u200b/g, "").replace(/\s+$/, "")).join("\n").trim();
+  return lines.sort((a, b) => a.top - b.top).map((l) => l.parts.join("").replace(/\u00a0/g, " ").replace(/\u200b/g, "").replace(/\s+$/, "")).join(oneLine ? ", " : "\n").trim();
 }
-return { editorSurfaces, editorText };
+return { editorSurfaces, drawnField, editorText };
 })();
 // ---- extension/content/dom_tables.js
 const __dom_tables = (() => {
@@ -2941,7 +2974,7 @@ const { HAND_CURSORS, scopeStyles } = __dom_pointer;
 const { scrollInfo } = __dom_scroll;
 const { dialogName, openModal, textIn } = __dom_inert;
 const { dropUnreachable, scrollsIntoView } = __dom_covered;
-const { editorSurfaces } = __dom_editors;
+const { drawnField, editorSurfaces } = __dom_editors;
 const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
 const { framePath, leftOut } = __dom_frames;
 const { clippedAway, clipsToNothing, fixedOutOfView, within } = __dom_unseen;
@@ -3870,6 +3903,7 @@ class ScanPass {
    * @returns {Entry}
    */
   enter(el, role, box, onHover, g, dx, dy, pointer, insideInteractive, outer, flow) {
+    if (outer && outer.el === el) return outer; // a field listed at the box drawn for it (drawnField)
     const inTree = outer ? treeLink(el, outer.el) : "";
     if (outer && (inTree === "row" || (inTree !== "beside" && sameControl(el, role, box, outer, dx, dy)))) {
       // (A wrapper with a handler of its own stays itself around a part that is no control; around
@@ -3885,7 +3919,12 @@ class ScanPass {
       if (onHover) this.markOnHover(outer, el);
       return outer;
     }
-    const entry = this.addEntry(el, box, g, dx, dy, pointer || this.parts.has(el), insideInteractive ? null : flow);
+    // A box clickable by its cursor, drawn for a field hidden inside it (dom_editors.js): it is that
+    // field, at the box.
+    const field = pointer && isContainer(el) ? drawnField(el) : null;
+    if (field) this.reg.surfaces.set(field, el);
+    const entry = this.addEntry(field || el, box, g, dx, dy, !field && (pointer || this.parts.has(el)), insideInteractive ? null : flow);
+    if (field) entry.surface = el;
     if (onHover) this.markOnHover(entry, el);
     return entry;
   }
@@ -4522,7 +4561,8 @@ function elementState(el, pass) {
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
     if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
-    else if (tag !== "select" && inp.readOnly && inp.type !== "checkbox" && inp.type !== "radio") s.readonly = true;
+    // (A combobox one cannot type in is chosen from, as a select is: ARIA's select-only combobox.)
+    else if (tag !== "select" && inp.readOnly && inp.type !== "checkbox" && inp.type !== "radio" && attr(el, "role") !== "combobox") s.readonly = true;
   } else {
     const ac = attr(el, "aria-checked");
     if (ac !== null) s.checked = ac === "true";
@@ -5735,7 +5775,8 @@ function elementLine(e, inline = false, pass) {
     const opts = Array.from(sel.options).map((o) => norm(o.textContent)).filter(Boolean);
     parts.push(`options: ${clean(opts.slice(0, 8).join("|"))}${opts.length > 8 ? ` (+${opts.length - 8})` : ""}`);
   } else if (e.surface) {
-    const v = editorText(e.surface); // a code editor's lines, drawn beside the field its keys go to
+    // A code editor's lines, drawn beside the field its keys go to; a select's chosen values.
+    const v = editorText(e.surface, tag !== "textarea" && !isTextRegion(el));
     if (v) parts.push(`=${shownValue(v)}`);
   } else if (st.value !== undefined && st.value !== "" && role !== "button") {
     // A text field's whole value (the state keeps a part of it); a secret's "filled" as the state says it.
@@ -10433,8 +10474,10 @@ const { attr, checkVisibilityOf, containsOf, docOf, hasAttr, parentElOf, qsa, re
 
 /** How long a toolkit's options are waited for after it is opened. */
 const OPEN_WAIT_MS = 1500;
-/** What toolkits draw their options as, besides ARIA's option role (Select2's and Ant Design's results, dijit's menu rows). */
-const OPTIONS = "[role=option],.select2-results__option,.ant-select-item-option,.dijitMenuItem,.ui-menu-item-wrapper";
+/** What toolkits draw their options as, besides ARIA's option role (Select2's and Ant Design's results, dijit's menu rows).
+ * (Ant Design's class prefix is a setting — design systems built on it rename "ant" — so its option
+ * is any "…-select-item-option" class.) */
+const OPTIONS = "[role=option],.select2-results__option,[class$='-select-item-option'],[class*='-select-item-option '],.dijitMenuItem,.ui-menu-item-wrapper";
 const SHOWN = { checkVisibilityCSS: true };
 
 /**

@@ -153,7 +153,8 @@ export function elementLine(e, inline = false, pass) {
     const opts = Array.from(sel.options).map((o) => norm(o.textContent)).filter(Boolean);
     parts.push(`options: ${clean(opts.slice(0, 8).join("|"))}${opts.length > 8 ? ` (+${opts.length - 8})` : ""}`);
   } else if (e.surface) {
-    const v = editorText(e.surface); // a code editor's lines, drawn beside the field its keys go to
+    // A code editor's lines, drawn beside the field its keys go to; a select's chosen values.
+    const v = editorText(e.surface, tag !== "textarea" && !isTextRegion(el));
     if (v) parts.push(`=${shownValue(v)}`);
   } else if (st.value !== undefined && st.value !== "" && role !== "button") {
     // A text field's whole value (the state keeps a part of it); a secret's "filled" as the state says it.

@@ -14,7 +14,7 @@ import { HAND_CURSORS, scopeStyles } from "./dom_pointer.js";
 import { scrollInfo } from "./dom_scroll.js";
 import { dialogName, openModal, textIn } from "./dom_inert.js";
 import { dropUnreachable, scrollsIntoView } from "./dom_covered.js";
-import { editorSurfaces } from "./dom_editors.js";
+import { drawnField, editorSurfaces } from "./dom_editors.js";
 import { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } from "./dom_tables.js";
 import { framePath, leftOut } from "./dom_frames.js";
 import { clippedAway, clipsToNothing, fixedOutOfView, within } from "./dom_unseen.js";
@@ -943,6 +943,7 @@ class ScanPass {
    * @returns {Entry}
    */
   enter(el, role, box, onHover, g, dx, dy, pointer, insideInteractive, outer, flow) {
+    if (outer && outer.el === el) return outer; // a field listed at the box drawn for it (drawnField)
     const inTree = outer ? treeLink(el, outer.el) : "";
     if (outer && (inTree === "row" || (inTree !== "beside" && sameControl(el, role, box, outer, dx, dy)))) {
       // (A wrapper with a handler of its own stays itself around a part that is no control; around
@@ -958,7 +959,12 @@ class ScanPass {
       if (onHover) this.markOnHover(outer, el);
       return outer;
     }
-    const entry = this.addEntry(el, box, g, dx, dy, pointer || this.parts.has(el), insideInteractive ? null : flow);
+    // A box clickable by its cursor, drawn for a field hidden inside it (dom_editors.js): it is that
+    // field, at the box.
+    const field = pointer && isContainer(el) ? drawnField(el) : null;
+    if (field) this.reg.surfaces.set(field, el);
+    const entry = this.addEntry(field || el, box, g, dx, dy, !field && (pointer || this.parts.has(el)), insideInteractive ? null : flow);
+    if (field) entry.surface = el;
     if (onHover) this.markOnHover(entry, el);
     return entry;
   }

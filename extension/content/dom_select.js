@@ -13,8 +13,10 @@ import { attr, checkVisibilityOf, containsOf, docOf, hasAttr, parentElOf, qsa, r
 
 /** How long a toolkit's options are waited for after it is opened. */
 const OPEN_WAIT_MS = 1500;
-/** What toolkits draw their options as, besides ARIA's option role (Select2's and Ant Design's results, dijit's menu rows). */
-const OPTIONS = "[role=option],.select2-results__option,.ant-select-item-option,.dijitMenuItem,.ui-menu-item-wrapper";
+/** What toolkits draw their options as, besides ARIA's option role (Select2's and Ant Design's results, dijit's menu rows).
+ * (Ant Design's class prefix is a setting — design systems built on it rename "ant" — so its option
+ * is any "…-select-item-option" class.) */
+const OPTIONS = "[role=option],.select2-results__option,[class$='-select-item-option'],[class*='-select-item-option '],.dijitMenuItem,.ui-menu-item-wrapper";
 const SHOWN = { checkVisibilityCSS: true };
 
 /**

@@ -219,7 +219,8 @@ export function elementState(el, pass) {
     else if (inp.type !== "file") s.value = cut(inp.value, 200);
     else s.value = Array.from(inp.files || []).map((f) => f.name).join(", ");
     if (matchesOf(el, ":disabled")) s.disabled = true; // its own attribute, or a disabled fieldset around it
-    else if (tag !== "select" && inp.readOnly && inp.type !== "checkbox" && inp.type !== "radio") s.readonly = true;
+    // (A combobox one cannot type in is chosen from, as a select is: ARIA's select-only combobox.)
+    else if (tag !== "select" && inp.readOnly && inp.type !== "checkbox" && inp.type !== "radio" && attr(el, "role") !== "combobox") s.readonly = true;
   } else {
     const ac = attr(el, "aria-checked");
     if (ac !== null) s.checked = ac === "true";
