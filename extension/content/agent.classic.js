@@ -3586,6 +3586,8 @@ class ScanPass {
     this.displayed = new Set();
     /** Those the walk is inside, innermost last: a control hidden there now is one a person finds by hovering. @type {Element[]} */
     this.revealing = [];
+    /** How many of the parts the walk is in are drawn only while pointed at (pointedShows). */
+    this.pointedDepth = 0;
     /** Code editors met (dom_editors.js): each box, with the hidden field its keys go to. @type {Map<Element, HTMLTextAreaElement>} */
     this.editors = new Map();
   }
@@ -3642,6 +3644,8 @@ class ScanPass {
     const e0 = entries.length, t0 = texts.length, f0 = flow ? flow.parts.length : 0, m0 = flow ? flow.mute : 0, n0 = this.newCount;
     const shows = this.reveal.size > 0 && this.reveal.has(el);
     if (shows) this.revealing.push(el);
+    const drawnPointed = this.revealSelf.size > 0 && this.revealSelf.has(el);
+    if (drawnPointed) this.pointedDepth++;
     try {
       this.visitOne(el, group, dx, dy, insideInteractive, parentPointer, scope, mayHide, outer, flow);
     } catch (err) {
@@ -3651,6 +3655,7 @@ class ScanPass {
       if (!this.skipped.count++) this.skipped.first = errorText(err);
     }
     if (shows) this.revealing.pop();
+    if (drawnPointed) this.pointedDepth--;
   }
 
   /**
@@ -3800,7 +3805,7 @@ class ScanPass {
       // (a notebook's "add a cell" button, drawn when pointed at).
       // (A pointer over the control itself shows it only if it takes the pointer while hidden: a
       // transparent one does, one hidden by `visibility` lets it through to what is under it.)
-      else if (sized && (this.revealing.length || (this.revealsItself(el) && checkVisibilityOf(el, { checkVisibilityCSS: true })))) place = "on hover";
+      else if (sized && (this.revealing.length || (this.pointedShows() && checkVisibilityOf(el, { checkVisibilityCSS: true })))) place = "on hover";
       else return "hidden";
     }
     // Clipped to nothing inside something a pointer around it reveals (`.row:hover .act { clip: auto }`):
@@ -3872,8 +3877,12 @@ class ScanPass {
     return false;
   }
 
-  /** Whether a pointer over el itself shows it (dom_pointer.js revealSelf). @param {Element} el */
-  revealsItself(el) { return this.revealSelf.size > 0 && this.revealSelf.has(el); }
+  /**
+   * Whether a pointer over the element being walked shows it: it, or a part the walk is in, is drawn only while
+   * pointed at (dom_pointer.js revealSelf) — a pointer over el is over that part too (a resizer's
+   * handle around its collapse button).
+   */
+  pointedShows() { return this.pointedDepth > 0; }
 
   /**
    * Marks a control shown only on hover, with where heybro's pointer goes first: inside the row or
@@ -3887,7 +3896,7 @@ class ScanPass {
     const top = this.revealing[this.revealing.length - 1];
     // (An empty part a pointer over its row draws, inside the control it is all of: the pointer
     // goes to that part.)
-    const shown = this.revealsItself(el) || (top === el && entry.el !== el) ? null : top;
+    const shown = this.pointedShows() || (top === el && entry.el !== el) ? null : top;
     entry.hoverAt = shown ? parentElOf(shown) || shown : el;
     this.reg.hovers.set(entry.el, entry.hoverAt);
   }
@@ -11138,7 +11147,7 @@ let last = { shown: new Map(), covered: [] };
 /** @type {any} */ (globalThis).__heybroAgent = {
   /** @param {string} id */ element: (id) => registry?.get(id) ?? null,
   /** @param {string} id */ shown: (id) => last.shown.get(id) ?? null,
-  /** A code editor's box, where its hidden field is listed (dom_editors.js). @param {string} id */
+  /** The box drawn for a hidden field, where the field is listed (a code editor's, a toolkit select's: dom_editors.js). @param {string} id */
   surface: (id) => { const el = registry?.get(id); return (el && registry?.surfaces.get(el)) ?? null; },
   covered: () => last.covered,
   /** The accessible name heybro computes for an element (scripts/bench_names.py). @param {Element} el */

@@ -55,7 +55,7 @@ let last = { shown: new Map(), covered: [] };
 /** @type {any} */ (globalThis).__heybroAgent = {
   /** @param {string} id */ element: (id) => registry?.get(id) ?? null,
   /** @param {string} id */ shown: (id) => last.shown.get(id) ?? null,
-  /** A code editor's box, where its hidden field is listed (dom_editors.js). @param {string} id */
+  /** The box drawn for a hidden field, where the field is listed (a code editor's, a toolkit select's: dom_editors.js). @param {string} id */
   surface: (id) => { const el = registry?.get(id); return (el && registry?.surfaces.get(el)) ?? null; },
   covered: () => last.covered,
   /** The accessible name heybro computes for an element (scripts/bench_names.py). @param {Element} el */
