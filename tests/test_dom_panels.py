@@ -121,3 +121,17 @@ def test_a_menu_hanging_from_a_bar_that_stays_put_covers_what_is_under_it(browse
     assert "link Delete page" in text and "button Button beside the menu" in text, text
     assert "Promote tab" not in text and "Button under the menu" not in text, text
     assert "Under a cover" in text
+
+
+@pytest.mark.parametrize("scroll", [False, True])
+def test_a_popover_fixed_over_a_shell_that_does_not_scroll_covers_what_is_under_it(browser, page, site, scroll):
+    # A layer that stays put covers nothing the page can scroll out from under it; in a shell that
+    # fills the window and does not scroll, nothing can be: the column's head under the popover is
+    # left out, the one beside it is listed.
+    open_page(page, f"{site}/popover_over_shell.html?scroll={int(scroll)}")
+    text = ok(browser, "observe")["text"]
+    assert "button Duration" in text and "checkbox Dataset" in text, text
+    if scroll:
+        assert "button Created" in text, text
+    else:
+        assert "button Created" not in text and "Under a cover" in text, text

@@ -1884,6 +1884,21 @@ function fixedItself(el) {
   return !!own && docOf(own).defaultView?.getComputedStyle(own).position === "fixed";
 }
 
+/**
+ * Whether scrolling can move el at all: the window scrolls (its page is longer or wider than it,
+ * and not cut off), or a box around el scrolls itself.
+ * @param {Element} el
+ */
+function scrollsOut(el) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return true;
+  const root = doc.scrollingElement || doc.documentElement;
+  const cut = (/** @type {Element | null} */ n) => !!n && /(hidden|clip)/.test(view.getComputedStyle(n).overflowY + view.getComputedStyle(n).overflowX);
+  if ((scrollHeightOf(root) > view.innerHeight + 1 || scrollWidthOf(root) > view.innerWidth + 1) && !cut(doc.documentElement) && !cut(doc.body)) return true;
+  for (let a = parentElOf(el); a && a !== doc.body && a !== doc.documentElement; a = parentElOf(a)) if (scrollsItself(a, view)) return true;
+  return false;
+}
+
 /** Whether a person can scroll the box: it holds more than it shows, and its style lets it scroll. @param {Element} a @param {Window} view */
 function scrollsItself(a, view) {
   const over = (/** @type {"Y" | "X"} */ axis) => axis === "Y" ? scrollHeightOf(a) > clientHeightOf(a) + 1 : scrollWidthOf(a) > clientWidthOf(a) + 1;
@@ -1978,9 +1993,10 @@ function judge(doc, e, vw, vh, layers) {
   let layer = layers.get(first);
   if (layer === undefined) { layer = layerOf(first); layers.set(first, layer); }
   // (A bar that stays put covers nothing the page scrolls out from under it — unless the control
-  // stays put as well: a fixed panel's list under a shade laid over that panel.)
+  // stays put as well: a fixed panel's list under a shade laid over that panel; or nothing scrolls
+  // it: an application's shell that fills the window, a popover fixed over its grid's heads.)
   if (layer && !containsDeep(layer, el)) {
-    if (!staysPut(layer, vw, vh) || fixedItself(el)) return { cover: layer };
+    if (!staysPut(layer, vw, vh) || fixedItself(el) || !scrollsOut(el)) return { cover: layer };
     // (What hangs from such a bar over the page, outside the bar's own box — a menu opened from
     // its button — covers as a menu opened over a list does.)
     const hit = /** @type {Element} */ (first);
