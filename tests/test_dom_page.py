@@ -187,14 +187,14 @@ def test_ids_stay_with_their_elements_when_one_is_inserted_before_them(browser, 
 
 def test_a_list_scrolled_in_a_panel_under_a_shade_is_left_out_whole(browser, page, site):
     # An editor's shade over its side panel (not over the whole window): the panel's entries out of
-    # its view come into view under the shade too.
+    # its view come into view under the shade too; the page's controls beside it are listed.
     open_page(page, site + "/modal_inert.html")
     page.evaluate("""() => {
         const panel = document.createElement('div');
-        panel.style.cssText = 'position:fixed;left:0;top:0;width:200px;height:300px;overflow:auto';
+        panel.style.cssText = 'position:fixed;left:600px;top:0;width:200px;height:300px;overflow:auto';
         for (let i = 1; i <= 40; i++) { const b = document.createElement('button'); b.textContent = 'Node ' + i; b.style.display = 'block'; panel.append(b); }
         const shade = document.createElement('div');
-        shade.style.cssText = 'position:fixed;left:0;top:0;width:200px;height:300px;background:rgba(0,0,0,.3)';
+        shade.style.cssText = 'position:fixed;left:600px;top:0;width:200px;height:300px;background:rgba(0,0,0,.3)';
         document.body.append(panel, shade);
     }""")
     text = ok(browser, "observe", {"max_tokens": 20000})["text"]
