@@ -18,7 +18,7 @@
  */
 import { containsDeep, deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";
 import { frameDocument } from "./dom_roots.js";
-import { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf } from "./dom_native.js";
+import { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
@@ -110,12 +110,18 @@ function fixedItself(el) {
  */
 function scrollsOut(el) {
   const doc = docOf(el), view = doc.defaultView;
+  if (!view || windowScrolls(doc)) return true;
+  for (let a = parentElOf(el); a && a !== doc.body && a !== doc.documentElement; a = parentElOf(a)) if (scrollsItself(a, view)) return true;
+  return false;
+}
+
+/** Whether the window scrolls its page: longer or wider than the window, and not cut off. @param {Document} doc */
+function windowScrolls(doc) {
+  const view = doc.defaultView;
   if (!view) return true;
   const root = doc.scrollingElement || doc.documentElement;
   const cut = (/** @type {Element | null} */ n) => !!n && /(hidden|clip)/.test(view.getComputedStyle(n).overflowY + view.getComputedStyle(n).overflowX);
-  if ((scrollHeightOf(root) > view.innerHeight + 1 || scrollWidthOf(root) > view.innerWidth + 1) && !cut(doc.documentElement) && !cut(doc.body)) return true;
-  for (let a = parentElOf(el); a && a !== doc.body && a !== doc.documentElement; a = parentElOf(a)) if (scrollsItself(a, view)) return true;
-  return false;
+  return (scrollHeightOf(root) > view.innerHeight + 1 || scrollWidthOf(root) > view.innerWidth + 1) && !cut(doc.documentElement) && !cut(doc.body);
 }
 
 /** Whether a person can scroll the box: it holds more than it shows, and its style lets it scroll. @param {Element} a @param {Window} view */
@@ -258,7 +264,9 @@ const EDGES = [[0.05, 0.05], [0.5, 0.05], [0.95, 0.05], [0.05, 0.5], [0.95, 0.5]
 /**
  * A layer fixed over the whole window (a modal's backdrop or its full-window container): what is
  * hit along nearly all the window's edges, drawn over all of it. Whatever it does not hold is
- * covered at any scroll position — the controls out of view included.
+ * covered at any scroll position — the controls out of view included. (So is a blank one placed
+ * over the page's whole box where the window does not scroll: jQuery UI's shade; an application's
+ * panels placed over it hold its content, no shade.)
  * @param {Document} doc @param {number} vw @param {number} vh
  */
 function fullCover(doc, vw, vh) {
@@ -273,7 +281,8 @@ function fullCover(doc, vw, vh) {
   }
   let layer = null, most = 0;
   for (const [l, n] of votes) if (n > most) { layer = l; most = n; }
-  if (!layer || most < EDGES.length - 1 || docOf(layer).defaultView?.getComputedStyle(layer).position !== "fixed") return null;
+  const pos = docOf(layer).defaultView?.getComputedStyle(layer).position;
+  if (!layer || most < EDGES.length - 1 || (pos !== "fixed" && (pos !== "absolute" || windowScrolls(doc) || /\S/.test(textOf(layer) || "")))) return null;
   const r = rectOf(layer);
   return r.left <= 1 && r.top <= 1 && r.right >= vw - 1 && r.bottom >= vh - 1 ? layer : null;
 }
@@ -311,7 +320,10 @@ export function dropUnreachable(doc, entries) {
           // (Where the pointer goes is inside the control when the hover draws a part of it, an
           // icon: the control is then what the pointer finds.)
           const target = containsDeep(e.hoverAt, e.el) ? e.hoverAt : e.el;
-          const h = judge(doc, /** @type {Entry} */ ({ ...e, el: target, surface: undefined }), vw, vh, layers);
+          // (One with no box until then, laid out on hover, is where its row is.)
+          const r = e.box.w >= 1 && e.box.h >= 1 ? null : rectOf(e.hoverAt);
+          const box = r ? { x: r.left, y: r.top, w: r.width, h: r.height } : e.box;
+          const h = judge(doc, /** @type {Entry} */ ({ ...e, el: target, surface: undefined, box }), vw, vh, layers);
           if (typeof h === "object" || h === "hidden") v = h;
         } catch { /* judged as shown */ }
       }
