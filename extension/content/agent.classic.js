@@ -3368,6 +3368,9 @@ function beyondPage(el, box) {
   return true;
 }
 
+/** @param {DOMRect} r */
+const noArea = (r) => r.width < 1 || r.height < 1;
+
 /** A box no person can see or point at: none, or a pixel or two (visually hidden). @param {DOMRect} r */
 function tiny(r) { return r.width <= 2 || r.height <= 2; }
 
@@ -3925,7 +3928,11 @@ class ScanPass {
     // (An empty part a pointer over its row draws, inside the control it is all of: the pointer
     // goes to that part.)
     const shown = this.pointedShows() || (top === el && entry.el !== el) ? null : top;
-    entry.hoverAt = shown ? parentElOf(shown) || shown : el;
+    let at = shown ? parentElOf(shown) || shown : el;
+    // (Somewhere drawn: a holder of no size, a toolbar placed in its row's corner with nothing
+    // shown in it yet, is no place to point at; the row around it is.)
+    if (shown) for (let up = parentElOf(at); up && noArea(rectOf(at)); up = parentElOf(up)) at = up;
+    entry.hoverAt = at;
     this.reg.hovers.set(entry.el, entry.hoverAt);
   }
 
