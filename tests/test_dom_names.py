@@ -120,3 +120,10 @@ def test_a_label_that_is_an_icon_names_its_field_by_its_picture_and_a_comment_na
     _line(text, re.escape('textbox Type into this box to filter down the list of available suppliers. placeholder="Filter"'))
     # A comment in the markup before a field is not what a person reads.
     assert "DIV needed" not in text and "owner's note" not in text, text
+
+
+def test_a_design_systems_namespace_and_icon_marker_name_no_control(text):
+    # `dk-kit-…` is on every class the design system draws; `anticon` on every icon: the guess is
+    # what the icon's own class says, or nothing.
+    assert re.search(r'\[e\d+ button ~"fullscreen"\]', text), text
+    assert "~\"kit" not in text and "anticon" not in text and "dk kit" not in text, text

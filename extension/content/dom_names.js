@@ -31,10 +31,40 @@ const DATA_WORDS = /^data-(icon|action|name|type|tooltip|title|label|command|cmd
 /** Words that join others and name nothing (an anchor's `#load-the-data`). */
 const JOINING = new Set(["the", "and", "for", "with", "from", "into", "onto", "that", "this", "your", "our", "its", "are", "was"]);
 
-/** @param {string} s @param {Set<string>} out */
-function addWords(s, out) {
+/** @param {string} s @param {Set<string>} out @param {Set<string>} [namespaces] words that say whose, not which (namespaceWords) */
+function addWords(s, out, namespaces) {
   const spaced = s.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  for (const w of spaced.split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w) && !LAYOUT.has(w) && !JOINING.has(w)) out.add(w);
+  for (const w of spaced.split(/[^a-z]+/)) if (w.length >= 3 && !ICON_NOISE.has(w) && !LAYOUT.has(w) && !JOINING.has(w) && !namespaces?.has(w)) out.add(w);
+}
+
+/** How many different class names must hold a word for it to be a namespace. */
+const NAMESPACE_CLASSES = 8;
+/** Elements whose classes are read for namespaces, at most (a page's first ones carry its toolkit's). */
+const NAMESPACE_SAMPLE = 3000;
+/** @type {WeakMap<Document | ShadowRoot, {at: number, words: Set<string>}>} */
+const namespaceCache = new WeakMap();
+
+/**
+ * The words of a page's class names that are a toolkit's namespace: each in many different class
+ * names (`red-ui-tab`, `red-ui-button`, `red-ui-sidebar`…; a design system's `du-bois-light-btn`,
+ * `du-bois-light-select`…). They say whose control it is, never which. Read once a second at most.
+ * @param {Document | ShadowRoot} root
+ */
+function namespaceWords(root) {
+  const now = performance.now(), hit = namespaceCache.get(root);
+  if (hit && now - hit.at < 1000) return hit.words;
+  /** @type {Set<string>} */ const classes = new Set();
+  const els = qsa(root, "[class]");
+  for (let i = 0; i < els.length && i < NAMESPACE_SAMPLE; i++) for (const c of (attr(els[i], "class") || "").split(/\s+/)) if (c) classes.add(c);
+  /** @type {Map<string, number>} */ const count = new Map();
+  for (const c of classes) {
+    /** @type {Set<string>} */ const ws = new Set();
+    addWords(c, ws);
+    for (const w of ws) count.set(w, (count.get(w) || 0) + 1);
+  }
+  const words = new Set([...count].filter(([, n]) => n >= NAMESPACE_CLASSES).map(([w]) => w));
+  namespaceCache.set(root, { at: now, words });
+  return words;
 }
 
 /** The file name part of a URL (`…/icons/reply.png` → "reply"). @param {string} url */
@@ -62,10 +92,11 @@ function fragment(n) {
  */
 function sourceWords(el) {
   const nodes = isTextRegion(el) ? [el] : [el, ...Array.from(qsa(el, ICON_NODES)).slice(0, 6)];
+  const namespaces = namespaceWords(/** @type {Document | ShadowRoot} */ (rootOf(el)));
   /** @type {Array<(n: Element, out: Set<string>) => void>} */
   const sources = [
     (n, out) => { const f = fragment(n); if (f && !isGeneratedId(f)) addWords(f, out); },
-    (n, out) => { for (const c of (attr(n, "class") || "").split(/\s+/)) if (isStableClass(c)) addWords(c, out); },
+    (n, out) => { for (const c of (attr(n, "class") || "").split(/\s+/)) if (isStableClass(c)) addWords(c, out, namespaces); },
     (n, out) => { const id = attr(n, "id"); if (id && !isGeneratedId(id)) addWords(id, out); },
     (n, out) => { for (const a of Array.from(attrsOf(n))) if (DATA_WORDS.test(a.name) && !/\d{3,}/.test(a.value)) addWords(a.value, out); },
     (n, out) => {

@@ -902,7 +902,9 @@ export function signatureOf(el, known = {}, pass) {
 
 /** Words that say nothing about which icon it is. */
 export const ICON_NOISE = new Set(["icon", "icons", "btn", "button", "svg", "img", "image", "glyph", "material", "symbols", "outlined",
-  "only", "small", "large", "default", "primary", "secondary", "rounded", "sprite", "sprites", "png", "jpg", "gif", "webp"]);
+  "only", "small", "large", "default", "primary", "secondary", "rounded", "sprite", "sprites", "png", "jpg", "gif", "webp",
+  // (icon libraries' markers, on every icon they draw: Ant Design's, VS Code's, GitHub's, Bootstrap 3's, WordPress's)
+  "anticon", "codicon", "octicon", "glyphicon", "dashicons"]);
 
 /**
  * What a nameless control shows, in words: its own and its icon's class names, image files and
