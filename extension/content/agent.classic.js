@@ -5378,22 +5378,29 @@ function addWords(s, out, namespaces) {
 /** How many different class names must hold a word for it to be a namespace. */
 const NAMESPACE_CLASSES = 8;
 /** Elements whose classes are read for namespaces, at most (a page's first ones carry its toolkit's). */
-const NAMESPACE_SAMPLE = 3000;
+const NAMESPACE_SAMPLE = 800;
 /** @type {WeakMap<Document | ShadowRoot, {at: number, words: Set<string>}>} */
 const namespaceCache = new WeakMap();
 
 /**
  * The words of a page's class names that are a toolkit's namespace: each in many different class
  * names (`red-ui-tab`, `red-ui-button`, `red-ui-sidebar`…; a design system's `du-bois-light-btn`,
- * `du-bois-light-select`…). They say whose control it is, never which. Read once a second at most.
+ * `du-bois-light-select`…). They say whose control it is, never which. Read once in ten seconds at
+ * most: a page's class names do not change with what it shows.
  * @param {Document | ShadowRoot} root
  */
 function namespaceWords(root) {
   const now = performance.now(), hit = namespaceCache.get(root);
-  if (hit && now - hit.at < 1000) return hit.words;
+  if (hit && now - hit.at < 10_000) return hit.words;
   /** @type {Set<string>} */ const classes = new Set();
-  const els = qsa(root, "[class]");
-  for (let i = 0; i < els.length && i < NAMESPACE_SAMPLE; i++) for (const c of (attr(els[i], "class") || "").split(/\s+/)) if (c) classes.add(c);
+  // (Walked, not queried: a query would list all of a large page's elements first.)
+  const walk = (nodeTypeOf(root) === 9 ? /** @type {Document} */ (root) : docOf(root)).createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+  for (let n = walk.nextNode(), seen = 0; n && seen < NAMESPACE_SAMPLE; n = walk.nextNode()) {
+    const cls = attr(/** @type {Element} */ (n), "class");
+    if (!cls) continue;
+    seen++;
+    for (const c of cls.split(/\s+/)) if (c) classes.add(c);
+  }
   /** @type {Map<string, number>} */ const count = new Map();
   for (const c of classes) {
     /** @type {Set<string>} */ const ws = new Set();
