@@ -281,8 +281,9 @@ function fullCover(doc, vw, vh) {
   }
   let layer = null, most = 0;
   for (const [l, n] of votes) if (n > most) { layer = l; most = n; }
+  if (!layer || most < EDGES.length - 1) return null;
   const pos = docOf(layer).defaultView?.getComputedStyle(layer).position;
-  if (!layer || most < EDGES.length - 1 || (pos !== "fixed" && (pos !== "absolute" || windowScrolls(doc) || /\S/.test(textOf(layer) || "")))) return null;
+  if (pos !== "fixed" && (pos !== "absolute" || windowScrolls(doc) || /\S/.test(textOf(layer) || ""))) return null;
   const r = rectOf(layer);
   return r.left <= 1 && r.top <= 1 && r.right >= vw - 1 && r.bottom >= vh - 1 ? layer : null;
 }
