@@ -28,6 +28,7 @@ from . import (
     datasette,
     django_admin,
     gradio_app,
+    pgadmin,
 )
 from .base import App, NotInstalled, Page, Running, need
 
@@ -51,6 +52,7 @@ APPS: dict[str, App] = {m.APP.name: m.APP for m in (
     datasette,
     django_admin,
     gradio_app,
+    pgadmin,
 )}
 
 
