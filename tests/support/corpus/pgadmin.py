@@ -271,7 +271,16 @@ class PgAdmin:
                 await fetch('/settings/layout', {method: 'DELETE', headers});
                 await fetch('/settings/reset_tree_state', {method: 'DELETE', headers});
             }""")
-            page.reload()
+
+            def leave(dialog: Any) -> None:  # pgAdmin asks "leave this page?" whatever its setting says
+                if dialog.type == "beforeunload":
+                    with contextlib.suppress(Exception):
+                        dialog.accept()
+            page.on("dialog", leave)
+            try:
+                page.reload()
+            finally:
+                page.remove_listener("dialog", leave)
             page.wait_for_selector(ready, timeout=30_000)
             page.wait_for_timeout(1000)
 
@@ -403,9 +412,7 @@ def _start(data: Path) -> Iterator[PgAdmin]:
                 % (SERVER, pg_port))
             run([python, str(pkg / "setup.py"), "load-servers", str(servers), "--user", EMAIL], env=env)
             # A reopened pgAdmin would bring back the tabs of the page before: each page starts clean.
-            # and leaving a page is not asked about.
-            run([python, str(pkg / "setup.py"), "set-prefs", EMAIL, "misc:user_interface:save_app_state=false",
-                 "browser:display:confirm_on_refresh_close=false"], env=env)
+            run([python, str(pkg / "setup.py"), "set-prefs", EMAIL, "misc:user_interface:save_app_state=false"], env=env)
         else:  # the server's port changes with each start
             run([python, "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
                  "c.execute('UPDATE server SET port = ?', (int(sys.argv[2]),)); c.commit()",
