@@ -269,3 +269,21 @@ def test_a_file_the_page_downloads_is_listed_with_the_action(browser, page, site
     with open(got["path"], encoding="utf-8") as f:
         assert "Cooking at home" in f.read()
     assert "downloads" not in ok(browser, "click", {"element_id": find_id(obs, "Stay here")})
+
+
+def test_a_dialog_holding_the_focus_inside_a_part_hidden_by_aria_is_listed(browser, page, site):
+    # aria-hidden does not hide what holds the focus (Chrome's rule): a modal rendered inside the
+    # app root its library hid is what a person sees and uses.
+    open_page(page, site + "/dialog_in_hidden_root.html")
+    obs = ok(browser, "observe")
+    names = {s["name"] for s in obs["elements"].values()}
+    assert {"Maximize", "Close"} <= names, obs["text"]
+    assert "Version 9.18" in obs["text"]
+    # What the dialog's shade covers, and what is hidden inside the hidden root, stay out.
+    assert not names & {"Refresh list", "Decoration"}, names
+    ok(browser, "click", {"element_id": find_id(obs, "Close")})
+    assert page.text_content("#res") == "closed"
+    # Once the focus leaves, the root is hidden again as its page says.
+    page.evaluate("document.activeElement.blur(); document.getElementById('about').remove()")
+    names = {s["name"] for s in ok(browser, "observe")["elements"].values()}
+    assert not names & {"Maximize", "Close", "Refresh list"}, names

@@ -518,9 +518,18 @@ function scopeInfo(scope) {
     modal: scope.nodeType === 9 ? openModal(/** @type {Document} */ (scope)) : null };
 }
 
-/** Hidden from everyone by its markup: `aria-hidden` (a dialog's excepted) or `inert`. @param {Element} el */
+/**
+ * Hidden from everyone by its markup: `aria-hidden` or `inert`. The browser does not hide what
+ * holds the focus (a component library's modal hides the app's root, then renders its dialog
+ * inside it and focuses it: Chrome blocks that aria-hidden and a person uses the dialog), nor a
+ * dialog itself.
+ * @param {Element} el
+ */
 function hiddenByMarkup(el) {
-  return (attr(el, "aria-hidden") === "true" && !matchesOf(el, "dialog,[role=dialog]")) || hasAttr(el, "inert");
+  if (hasAttr(el, "inert")) return true;
+  if (attr(el, "aria-hidden") !== "true" || matchesOf(el, "dialog,[role=dialog]")) return false;
+  const focused = docOf(el).activeElement;
+  return !(focused && focused !== docOf(el).body && containsOf(el, focused));
 }
 
 /**
