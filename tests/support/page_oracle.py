@@ -400,26 +400,31 @@ def _ax_controls(s: _Session) -> list[Control]:
     return out
 
 
-def _match(ctl: Control, dom: _Dom, listed: dict[int, str], others: set[int], names: dict[str, str]) -> str | None:
+def _match(ctl: Control, dom: _Dom, listed: dict[int, str], others: set[int], names: dict[str, str],
+           roles: dict[str, str]) -> str | None:
     """The map's id standing for a control: the control itself; the element around it that holds
     no other control (a clickable item wrapping its link), or that the map names by the control's
-    words (a tree item listed for its link, beside its switch); a listed element inside it (heybro
-    lists the part a pointer lands on); or a label of it (a styled checkbox's label takes the
-    clicks)."""
+    words (a tree item listed for its link, beside its switch), or that has its role (a tab nested
+    in the tab a dock draws around it is one tab to a person); a listed element inside it (heybro
+    lists the part a pointer lands on) — of the control's own role where it holds several (a tab
+    holding the tab a pointer grabs and its close button stands for that tab, not the button); or
+    a label of it (a styled checkbox's label takes the clicks)."""
     if ctl.backend in listed:
         return listed[ctl.backend]
     for depth, a in enumerate(dom.ancestors(ctl.backend)):
         if depth >= 4:
             break
         if a in listed and (not any(o not in (ctl.backend, a) and dom.inside(o, a) for o in others)
-                            or (norm(ctl.name) and names_agree(ctl.name, names.get(listed[a], "")))):
+                            or (norm(ctl.name) and names_agree(ctl.name, names.get(listed[a], "")))
+                            or roles.get(listed[a]) == ctl.role):
             return listed[a]
         # An option of a list box is read with it (the map lists the box and its options).
         if a in listed and ctl.role in ("option", "ListBoxOption", "MenuListOption") and dom.tag.get(a) in ("select", "datalist"):
             return listed[a]
+    within = [eid for b, eid in listed.items() if dom.inside(b, ctl.backend)]
+    if within:
+        return next((eid for eid in within if roles.get(eid) == ctl.role), within[0])
     for b, eid in listed.items():
-        if dom.inside(b, ctl.backend):
-            return eid
         if dom.tag.get(b) == "label" and (ctl.backend in dom.ancestors(b) or dom.inside(ctl.backend, b)
                                           or dom.attrs.get(b, {}).get("for") == dom.attrs.get(ctl.backend, {}).get("id", "\0")):
             return eid
@@ -539,8 +544,9 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
         visible = [c for c in controls if c.reachable]
         visible_set = {c.backend for c in visible}
         names = {i: str((sh or {}).get("name") or "") for i, sh in info.items()}
+        roles = {i: str((sh or {}).get("role") or "") for i, sh in info.items()}
         for c in visible:
-            c.listed_as = _match(c, dom, listed, visible_set - {c.backend}, names)
+            c.listed_as = _match(c, dom, listed, visible_set - {c.backend}, names, roles)
         v.controls, v.found = len(visible), sum(1 for c in visible if c.listed_as)
         v.missed = [f"{c.role} {c.name[:60]!r}" for c in visible if not c.listed_as]
         for b, i in listed.items():
