@@ -278,7 +278,7 @@ class PgAdmin:
                         dialog.accept()
             page.on("dialog", leave)
             try:
-                page.reload()
+                page.reload(timeout=60_000)
             finally:
                 page.remove_listener("dialog", leave)
             page.wait_for_selector(ready, timeout=30_000)
