@@ -118,8 +118,12 @@ export function containsDeep(a, b) {
   return false;
 }
 
-/** Points of a box a pointer is tried at, as fractions of its size: the centre, then inside each corner. */
-export const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2]];
+/**
+ * Points of a box a pointer is tried at, as fractions of its size: the centre, inside each corner,
+ * then by each edge's middle (tried only when the others are covered: a label or a tab peeking
+ * out a few pixels from under a floating window is reached there, as a person's pointer does).
+ */
+export const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2], [0.06, 0.5], [0.94, 0.5], [0.5, 0.06], [0.5, 0.94]];
 
 /**
  * Where a person's pointer would land on the element, and what it would hit there: the first point
