@@ -1510,12 +1510,26 @@ function containsDeep(a, b) {
   return false;
 }
 
+/** Points of a box a pointer is tried at, as fractions of its size: the centre, then inside each corner. */
+const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2]];
+
+/** How far inside its edge a strip of a control must show to be pointed at (a sliver is no control a person sees). */
+const EDGE_INSET_PX = 8;
+
 /**
- * Points of a box a pointer is tried at, as fractions of its size: the centre, inside each corner,
- * then by each edge's middle (tried only when the others are covered: a label or a tab peeking
- * out a few pixels from under a floating window is reached there, as a person's pointer does).
+ * The points tried on a box of this size: SAMPLE_POINTS, then the middle of each edge, EDGE_INSET_PX
+ * inside it (tried only when the others are covered: a tree's label or a tab showing a strip beside
+ * a floating window is reached there, as a person's pointer does).
+ * @param {number} w @param {number} h
+ * @returns {number[][]}
  */
-const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2], [0.06, 0.5], [0.94, 0.5], [0.5, 0.06], [0.5, 0.94]];
+function samplePointsOf(w, h) {
+  const out = [...SAMPLE_POINTS];
+  const fx = EDGE_INSET_PX / w, fy = EDGE_INSET_PX / h;
+  if (fx < 0.2) out.push([fx, 0.5], [1 - fx, 0.5]);
+  if (fy < 0.2) out.push([0.5, fy], [0.5, 1 - fy]);
+  return out;
+}
 
 /**
  * Where a person's pointer would land on the element, and what it would hit there: the first point
@@ -1538,7 +1552,7 @@ function pointerHit(el, aim) {
   if (group) range.setEndBefore(group);
   const c = range.getBoundingClientRect();
   const shows = c.width > 0 && c.height > 0 ? [[(c.left + c.width / 2 - r.left) / r.width, (c.top + c.height / 2 - r.top) / r.height]] : [];
-  for (const [fx, fy] of [...shows, ...SAMPLE_POINTS]) {
+  for (const [fx, fy] of [...shows, ...samplePointsOf(r.width, r.height)]) {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
     if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
     const hit = deepElementFromPoint(docOf(el), x, y);
@@ -1597,7 +1611,7 @@ function deepTexts(doc, roots = innerRoots(doc)) {
   }
   return out;
 }
-return { frameDocument, deepActiveElement, walkDeep, innerRoots, frameDocuments, deepElementFromPoint, containsDeep, SAMPLE_POINTS, pointerHit, aimedHit, aimOf, deepTexts };
+return { frameDocument, deepActiveElement, walkDeep, innerRoots, frameDocuments, deepElementFromPoint, containsDeep, samplePointsOf, pointerHit, aimedHit, aimOf, deepTexts };
 })();
 // ---- extension/content/dom_scroll.js
 const __dom_scroll = (() => {
@@ -1801,7 +1815,7 @@ const __dom_covered = (() => {
  *
  * Only controls in the viewport can be asked (the browser hit-tests what it draws).
  */
-const { containsDeep, deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
+const { containsDeep, deepElementFromPoint, samplePointsOf } = __dom_roots;
 const { frameDocument } = __dom_roots;
 const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } = __dom_native;
 
@@ -1954,7 +1968,7 @@ function samplePoints(e, vw, vh, inTop) {
   /** @type {Point[]} */ const box = [];
   // Across the part of its box the window shows (a control half scrolled out is aimed at where it shows).
   const x0 = Math.max(b.x, 0), y0 = Math.max(b.y, 0), x1 = Math.min(b.x + b.w, vw), y1 = Math.min(b.y + b.h, vh);
-  if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of SAMPLE_POINTS) box.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
+  if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of samplePointsOf(x1 - x0, y1 - y0)) box.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
   const lines = () => {
     /** @type {Point[]} */ const out = [];
     const rs = rectsOf(el);
@@ -8594,7 +8608,7 @@ const { roleOf, accessibleName, shownWords } = __accessible_name;
 const { elementState } = __signature;
 const { actionError } = __dom_input;
 const { dialogName, inertReason } = __dom_inert;
-const { deepElementFromPoint, SAMPLE_POINTS } = __dom_roots;
+const { deepElementFromPoint, samplePointsOf } = __dom_roots;
 const { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isConnectedOf, matchesOf, parentNodeOf, qs, rectOf, rectsOf, scrollIntoViewOf, tagOf } = __dom_native;
 
 /**
@@ -8707,11 +8721,11 @@ function prepare(el, opts = {}) {
     if (inert) throw actionError("not_interactable", `The element cannot be used: ${inert}.`, { element: brief(el) });
   }
   if (opts.hitTest !== false) {
-    // Sample the centre and a point inside each corner: covered means none of them reaches it.
+    // Sample the centre, a point inside each corner and by each edge: covered means none of them reaches it.
     /** @type {Element | null} */ let cover = null;
     let inView = 0;
     const view = /** @type {Window} */ (docOf(el).defaultView);
-    for (const [fx, fy] of SAMPLE_POINTS) {
+    for (const [fx, fy] of samplePointsOf(r.width, r.height)) {
       const x = r.left + r.width * fx, y = r.top + r.height * fy;
       if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
       inView++;

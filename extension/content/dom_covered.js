@@ -16,7 +16,7 @@
  *
  * Only controls in the viewport can be asked (the browser hit-tests what it draws).
  */
-import { containsDeep, deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";
+import { containsDeep, deepElementFromPoint, samplePointsOf } from "./dom_roots.js";
 import { frameDocument } from "./dom_roots.js";
 import { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } from "./dom_native.js";
 
@@ -169,7 +169,7 @@ function samplePoints(e, vw, vh, inTop) {
   /** @type {Point[]} */ const box = [];
   // Across the part of its box the window shows (a control half scrolled out is aimed at where it shows).
   const x0 = Math.max(b.x, 0), y0 = Math.max(b.y, 0), x1 = Math.min(b.x + b.w, vw), y1 = Math.min(b.y + b.h, vh);
-  if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of SAMPLE_POINTS) box.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
+  if (x1 - x0 >= 1 && y1 - y0 >= 1) for (const [fx, fy] of samplePointsOf(x1 - x0, y1 - y0)) box.push({ x: x0 + (x1 - x0) * fx, y: y0 + (y1 - y0) * fy });
   const lines = () => {
     /** @type {Point[]} */ const out = [];
     const rs = rectsOf(el);

@@ -11,7 +11,7 @@ import { roleOf, accessibleName, shownWords } from "./accessible_name.js";
 import { elementState } from "./signature.js";
 import { actionError } from "./dom_input.js";
 import { dialogName, inertReason } from "./dom_inert.js";
-import { deepElementFromPoint, SAMPLE_POINTS } from "./dom_roots.js";
+import { deepElementFromPoint, samplePointsOf } from "./dom_roots.js";
 import { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isConnectedOf, matchesOf, parentNodeOf, qs, rectOf, rectsOf, scrollIntoViewOf, tagOf } from "./dom_native.js";
 
 /**
@@ -124,11 +124,11 @@ export function prepare(el, opts = {}) {
     if (inert) throw actionError("not_interactable", `The element cannot be used: ${inert}.`, { element: brief(el) });
   }
   if (opts.hitTest !== false) {
-    // Sample the centre and a point inside each corner: covered means none of them reaches it.
+    // Sample the centre, a point inside each corner and by each edge: covered means none of them reaches it.
     /** @type {Element | null} */ let cover = null;
     let inView = 0;
     const view = /** @type {Window} */ (docOf(el).defaultView);
-    for (const [fx, fy] of SAMPLE_POINTS) {
+    for (const [fx, fy] of samplePointsOf(r.width, r.height)) {
       const x = r.left + r.width * fx, y = r.top + r.height * fy;
       if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
       inView++;

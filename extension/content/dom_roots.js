@@ -118,12 +118,26 @@ export function containsDeep(a, b) {
   return false;
 }
 
+/** Points of a box a pointer is tried at, as fractions of its size: the centre, then inside each corner. */
+const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2]];
+
+/** How far inside its edge a strip of a control must show to be pointed at (a sliver is no control a person sees). */
+const EDGE_INSET_PX = 8;
+
 /**
- * Points of a box a pointer is tried at, as fractions of its size: the centre, inside each corner,
- * then by each edge's middle (tried only when the others are covered: a label or a tab peeking
- * out a few pixels from under a floating window is reached there, as a person's pointer does).
+ * The points tried on a box of this size: SAMPLE_POINTS, then the middle of each edge, EDGE_INSET_PX
+ * inside it (tried only when the others are covered: a tree's label or a tab showing a strip beside
+ * a floating window is reached there, as a person's pointer does).
+ * @param {number} w @param {number} h
+ * @returns {number[][]}
  */
-export const SAMPLE_POINTS = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8], [0.8, 0.2], [0.06, 0.5], [0.94, 0.5], [0.5, 0.06], [0.5, 0.94]];
+export function samplePointsOf(w, h) {
+  const out = [...SAMPLE_POINTS];
+  const fx = EDGE_INSET_PX / w, fy = EDGE_INSET_PX / h;
+  if (fx < 0.2) out.push([fx, 0.5], [1 - fx, 0.5]);
+  if (fy < 0.2) out.push([0.5, fy], [0.5, 1 - fy]);
+  return out;
+}
 
 /**
  * Where a person's pointer would land on the element, and what it would hit there: the first point
@@ -146,7 +160,7 @@ export function pointerHit(el, aim) {
   if (group) range.setEndBefore(group);
   const c = range.getBoundingClientRect();
   const shows = c.width > 0 && c.height > 0 ? [[(c.left + c.width / 2 - r.left) / r.width, (c.top + c.height / 2 - r.top) / r.height]] : [];
-  for (const [fx, fy] of [...shows, ...SAMPLE_POINTS]) {
+  for (const [fx, fy] of [...shows, ...samplePointsOf(r.width, r.height)]) {
     const x = r.left + r.width * fx, y = r.top + r.height * fy;
     if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) continue;
     const hit = deepElementFromPoint(docOf(el), x, y);

@@ -39,6 +39,14 @@ OPERABLE_ROLES = {
 }
 # Sample points within a box (fractions of its width and height): the middle, then inset corners.
 POINTS = [(0.5, 0.5), (0.25, 0.5), (0.75, 0.5), (0.5, 0.25), (0.5, 0.75), (0.15, 0.15), (0.85, 0.85)]
+EDGE_INSET_PX = 8  # a strip of a control narrower than this by its edge is a sliver, no control a person sees
+
+
+def _points(w: float, h: float) -> list[tuple[float, float]]:
+    """POINTS, then each edge's middle EDGE_INSET_PX inside it (a label showing a strip beside a
+    floating window is reached there)."""
+    fx, fy = EDGE_INSET_PX / w, EDGE_INSET_PX / h
+    return [*POINTS, *([(fx, 0.5), (1 - fx, 0.5)] if fx < 0.15 else []), *([(0.5, fy), (0.5, 1 - fy)] if fy < 0.15 else [])]
 WORD = re.compile(r"[\w']+", re.U)
 
 
@@ -284,7 +292,7 @@ class _Reach:
             x0, y0, x1, y1 = _box(quad)
             if x1 - x0 < 1 or y1 - y0 < 1:
                 continue
-            for fx, fy in POINTS:
+            for fx, fy in _points(x1 - x0, y1 - y0):
                 x, y = x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy
                 if not (0 <= x < self.vw and 0 <= y < self.vh):
                     continue
