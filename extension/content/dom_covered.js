@@ -186,10 +186,11 @@ function samplePoints(e, vw, vh, inTop) {
  * What a pointer finds at a control's visible points.
  * @param {Document} doc @param {Entry} e @param {number} vw @param {number} vh
  * @param {Map<Element, Element | null>} layers hit element → its layer (asked once per element)
+ * @param {boolean} [whole] open only when every point reaches it (where on the box a control will show is not known)
  * @returns {"open" | "away" | "out" | "hidden" | {cover: Element}} away: scrolled out of a box it scrolls in (kept);
  *   out: no point of it in the window
  */
-function judge(doc, e, vw, vh, layers) {
+function judge(doc, e, vw, vh, layers, whole = false) {
   const pts = samplePoints(e, vw, vh, docOf(e.surface || e.el) === doc);
   const el = e.surface || e.el; // a code editor is where its box is drawn, not its hidden field
   /** @type {Element | null} */ let first = null;
@@ -198,14 +199,15 @@ function judge(doc, e, vw, vh, layers) {
   const tryAt = (ps) => {
     for (const p of ps) {
       const hit = hitAt(doc, p.x, p.y);
-      if (!hit || reaches(hit, el)) return true;
+      if (!hit || reaches(hit, el)) { if (whole) continue; return true; }
       if (!first) { first = hit; at = p; }
+      if (whole) return false;
     }
-    return false;
+    return whole;
   };
   if (tryAt(pts.box)) return "open";
-  const lines = pts.lines();
-  if (tryAt(lines)) return "open";
+  const lines = whole ? [] : pts.lines();
+  if (!whole && tryAt(lines)) return "open";
   const top = [...pts.box, ...lines];
   // (In the page's rows but past the window's side — a wide grid's last columns: judged as out of view.)
   if (!top.length) return "out";
@@ -324,8 +326,12 @@ export function dropUnreachable(doc, entries) {
           // (One with no box until then, laid out on hover, is where its row is.)
           const r = e.box.w >= 1 && e.box.h >= 1 ? null : rectOf(e.hoverAt);
           const box = r ? { x: r.left, y: r.top, w: r.width, h: r.height } : e.box;
-          const h = judge(doc, /** @type {Entry} */ ({ ...e, el: target, surface: undefined, box }), vw, vh, layers);
+          const at = /** @type {Entry} */ ({ ...e, el: target, surface: undefined, box });
+          const h = judge(doc, at, vw, vh, layers);
           if (typeof h === "object" || h === "hidden") v = h;
+          // (Where on its row it will show is not known: a part of the row under a menu may be
+          // that place, so a cover over any part of the row is a doubt, and a doubt leaves it out.)
+          else if (rectOf(e.el).width < 1) { const w = judge(doc, at, vw, vh, layers, true); if (typeof w === "object" || w === "hidden") v = w; }
         } catch { /* judged as shown */ }
       }
     }

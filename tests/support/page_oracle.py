@@ -37,16 +37,19 @@ OPERABLE_ROLES = {
     "treeitem", "DisclosureTriangle", "ToggleButton", "PopUpButton", "ColorWell", "ListBoxOption",
     "date", "InputTime", "DateTime", "textField", "SearchBox",
 }
-# Sample points within a box (fractions of its width and height): the middle, then inset corners.
-POINTS = [(0.5, 0.5), (0.25, 0.5), (0.75, 0.5), (0.5, 0.25), (0.5, 0.75), (0.15, 0.15), (0.85, 0.85)]
+# Sample points within a box (fractions of its width and height): the middle, the quarters, then
+# inset corners — every point heybro's own judge tries among them (dom_roots.js SAMPLE_POINTS), so
+# "listed, yet no pointer reaches it" is never a point the judge did not try.
+POINTS = [(0.5, 0.5), (0.25, 0.5), (0.75, 0.5), (0.5, 0.25), (0.5, 0.75), (0.15, 0.15), (0.85, 0.85),
+          (0.2, 0.2), (0.8, 0.8), (0.2, 0.8), (0.8, 0.2), (0.15, 0.85), (0.85, 0.15)]
 EDGE_INSET_PX = 8  # a strip of a control narrower than this by its edge is a sliver, no control a person sees
 
 
 def _points(w: float, h: float) -> list[tuple[float, float]]:
     """POINTS, then each edge's middle EDGE_INSET_PX inside it (a label showing a strip beside a
-    floating window is reached there)."""
+    floating window is reached there) where that is nearer the edge than the corners' points."""
     fx, fy = EDGE_INSET_PX / w, EDGE_INSET_PX / h
-    return [*POINTS, *([(fx, 0.5), (1 - fx, 0.5)] if fx < 0.15 else []), *([(0.5, fy), (0.5, 1 - fy)] if fy < 0.15 else [])]
+    return [*POINTS, *([(fx, 0.5), (1 - fx, 0.5)] if fx < 0.2 else []), *([(0.5, fy), (0.5, 1 - fy)] if fy < 0.2 else [])]
 WORD = re.compile(r"[\w']+", re.U)
 
 
