@@ -312,19 +312,23 @@ class _Reach:
 
     def __call__(self, b: int, scroll: bool = True) -> bool:
         key = (b, scroll)
+        if scroll and self.memo.get((b, False)):
+            return True  # reached where the page was when the map was made
         if key not in self.memo:
             ok = self._hits(b)
             if not ok and scroll:
-                # As a person does: scroll it into view; then, if a bar along the window's edge is
-                # over it, scroll it to the middle.
+                # As a person does: scroll until it shows at the bottom of what it scrolls in (as
+                # it comes into view from below), at the top, or in the middle — wherever nothing
+                # over that part of the window (a bar along the edge, a menu over that side) is
+                # over it. (Each from wherever the page is: the last control's scroll left it.)
                 try:
-                    self.s.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": b})
-                    ok = self._hits(b)
-                    if not ok:
-                        obj = self.s.send("DOM.resolveNode", {"backendNodeId": b, "executionContextId": self.world})["object"]["objectId"]
+                    obj = self.s.send("DOM.resolveNode", {"backendNodeId": b, "executionContextId": self.world})["object"]["objectId"]
+                    for block, inline in (("end", "nearest"), ("start", "nearest"), ("center", "center")):
                         self.s.send("Runtime.callFunctionOn", {"objectId": obj, "functionDeclaration":
-                                    "function () { this.scrollIntoView({ block: 'center', inline: 'center' }); }"})
+                                    f"function () {{ this.scrollIntoView({{ block: '{block}', inline: '{inline}' }}); }}"})
                         ok = self._hits(b)
+                        if ok:
+                            break
                     if not ok and self.fell_through:
                         # The pointer fell through it to what holds it: a page may turn pointer
                         # events off while it scrolls and back on a moment after it stops
@@ -548,6 +552,10 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
         for b in covered:
             if b is not None and reach(b, scroll=False):
                 v.wrong_covers.append(f"{dom.tag.get(b)} {dom.attrs.get(b, {}).get('id', '')}".strip())
+        # Then everything where it is, before anything scrolls: scrolling to one control moves
+        # others (a notebook's prompt scrolled under a menu) that were in reach where the map saw them.
+        for b in [c.backend for c in controls] + [drawn_at.get(b, b) for b in listed]:
+            reach(b, scroll=False)
         s.send("Runtime.evaluate", {"expression": "window.scrollTo(0, 0)"})
         backend_set = {c.backend for c in controls}
         for c in controls:

@@ -266,10 +266,15 @@ class PgAdmin:
         def fresh(page: Any) -> None:
             """pgAdmin keeps each user's docked tabs and open tree nodes on the server: they are
             forgotten, and the page reloaded, so that each page starts as a first visit does."""
+            # (pgAdmin asks "leave this page?" whatever its setting says; the question is taken
+            # away before it is asked — a listener of the window's own that runs first and stops
+            # the others — and, should one still come, accepted.)
             page.evaluate("""async () => {
                 const headers = {[pgAdmin.csrf_token_header]: pgAdmin.csrf_token};
                 await fetch('/settings/layout', {method: 'DELETE', headers});
                 await fetch('/settings/reset_tree_state', {method: 'DELETE', headers});
+                window.onbeforeunload = null;
+                window.addEventListener('beforeunload', (e) => e.stopImmediatePropagation(), true);
             }""")
 
             def leave(dialog: Any) -> None:  # pgAdmin asks "leave this page?" whatever its setting says
