@@ -95,3 +95,14 @@ def test_a_cross_origin_frame_no_agent_reaches_is_reported_unreadable(browser, p
     assert find_id(obs, "Top button")
     assert [f["url"] for f in obs["frames_unreadable"]] == [f"http://127.0.0.1:{port}/widget.html"], obs["frames_unreadable"]
     assert obs["frames_unreadable"][0]["reason"]
+
+
+def test_a_toolkit_button_whose_slotted_icon_fills_it_is_listed_and_clicked(browser, page, sites):
+    # A web-component toolkit's button lives in its shadow root and draws the icon the page gives
+    # it in a <slot>: the pointer over the icon is over the button (the composed tree), so the
+    # button is listed — not taken for hidden under its own icon — and the click reaches it.
+    open_page(page, sites[0] + "/slotted_icon_button.html")
+    obs = ok(browser, "observe")
+    assert "button Remove shipping address" in obs["text"] and "button Remove billing address" in obs["text"], obs["text"]
+    ok(browser, "click", {"element_id": find_id(obs, "Remove billing address")})
+    assert page.text_content("#said") == "Removed the billing address."

@@ -64,6 +64,14 @@ const parentElement = own(N, "parentElement"), parentNode = own(N, "parentNode")
   isConnected = own(N, "isConnected"), childNodes = own(N, "childNodes"), nodeName = own(N, "nodeName"),
   getRootNode = own(N, "getRootNode"), contains = own(N, "contains"), compareDocumentPosition = own(N, "compareDocumentPosition");
 
+const assignedSlot = own(E, "assignedSlot");
+/**
+ * The node's parent as it is drawn (the composed tree): a shadow host's child drawn in a slot → that
+ * slot (an icon given to a toolkit's button lies inside the button in its shadow root); a shadow
+ * root → its host; else its parent.
+ * @param {Node} n @returns {Node | null}
+ */
+const composedParentOf = (n) => (nodeType.call(n) === 1 && assignedSlot.call(n)) || parentNode.call(n) || /** @type {ShadowRoot} */ (n).host || null;
 /** @param {Node} n @returns {HTMLElement | null} */
 const parentElOf = (n) => parentElement.call(n);
 /** @param {Node} n @returns {ParentNode | null} */
@@ -275,7 +283,7 @@ const formMethodOf = (form, submitter) => {
 };
 /** A link's target, absolute ("" for none). @param {Element} el @returns {string} */
 const linkTargetOf = (el) => (!isHtml(el) ? "" : tagOf(el) === "a" ? hrefA.call(el) : tagOf(el) === "area" ? hrefArea.call(el) : "");
-return { nodeTypeOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, elementsAtOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, offsetParentOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, listenOf, requestSubmitOf, formElementsOf, formOwnerOf, formActionOf, formMethodOf, linkTargetOf };
+return { nodeTypeOf, composedParentOf, parentElOf, parentNodeOf, firstChildOf, lastChildOf, nextSiblingOf, previousSiblingOf, nodeValueOf, textOf, docOf, isConnectedOf, childNodesOf, nodeNameOf, rootOf, containsOf, comparePositionOf, attr, hasAttr, hasAttrs, tagOf, tagNameOf, idOf, classNameOf, attrNamesOf, attrsOf, shadowOf, matchesOf, closestOf, rectOf, rectsOf, checkVisibilityOf, setAttr, removeAttr, scrollIntoViewOf, scrollToOf, scrollByOf, removeOf, nextElOf, prevElOf, scrollHeightOf, scrollWidthOf, scrollTopOf, scrollLeftOf, setScrollTop, setScrollLeft, clientHeightOf, clientWidthOf, clientLeftOf, clientTopOf, elementsAtOf, qs, qsa, childrenOf, childCountOf, firstElOf, lastElOf, appendTo, byTagOf, offsetParentOf, isHtml, isSvg, innerTextOf, canFocus, focusOf, tabIndexOf, styleOf, showPopoverOf, hidePopoverOf, dispatchOf, listenOf, requestSubmitOf, formElementsOf, formOwnerOf, formActionOf, formMethodOf, linkTargetOf };
 })();
 // ---- extension/content/controls.js
 const __controls = (() => {
@@ -1398,7 +1406,7 @@ const __dom_roots = (() => {
  * or reads focus after an action has to go through them too.
  */
 const { leftOut } = __dom_frames;
-const { attr, checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qs, qsa, rectOf, shadowOf, tagOf } = __dom_native;
+const { attr, checkVisibilityOf, composedParentOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qs, qsa, rectOf, shadowOf, tagOf } = __dom_native;
 
 /** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
 function frameDocument(el) {
@@ -1504,9 +1512,12 @@ function deepElementFromPoint(root, x, y) {
   return el;
 }
 
-/** Whether `a` contains `b`, through the shadow roots between them. @param {Element} a @param {Node} b */
+/**
+ * Whether `a` contains `b` as drawn: through the shadow roots between them, and through the slot a
+ * host's child is drawn in. @param {Element} a @param {Node} b
+ */
 function containsDeep(a, b) {
-  for (/** @type {Node | null} */ let n = b; n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
+  for (/** @type {Node | null} */ let n = b; n; n = composedParentOf(n)) if (n === a) return true;
   return false;
 }
 
@@ -1820,7 +1831,7 @@ const __dom_covered = (() => {
  */
 const { containsDeep, deepElementFromPoint, samplePointsOf } = __dom_roots;
 const { frameDocument } = __dom_roots;
-const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } = __dom_native;
+const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, composedParentOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
@@ -1942,7 +1953,7 @@ function scrollsItself(a, view) {
 function scrolledAway(el, x, y) {
   const view = docOf(el).defaultView;
   if (!view) return false;
-  for (/** @type {Node | null} */ let n = parentNodeOf(el); n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) {
+  for (/** @type {Node | null} */ let n = composedParentOf(el); n; n = composedParentOf(n)) {
     if (nodeTypeOf(n) !== 1) continue;
     const a = /** @type {Element} */ (n);
     if (a === docOf(el).documentElement || a === docOf(el).body) break;
@@ -3034,7 +3045,7 @@ const { drawnField, editorSurfaces } = __dom_editors;
 const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
 const { framePath, leftOut } = __dom_frames;
 const { clippedAway, clipsToNothing, fixedOutOfView, within } = __dom_unseen;
-const { attr, checkVisibilityOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, isSvg, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
+const { attr, checkVisibilityOf, composedParentOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, isSvg, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {import("./signature.js").Signature} Signature
@@ -3444,7 +3455,7 @@ function markNoPointer(entries, maybe) {
     /** @type {Node | null} */ let n = e.el;
     while (n && !under) {
       if (nodeTypeOf(n) === 1 && maybe.has(/** @type {Element} */ (n))) under = true;
-      n = parentNodeOf(n) || /** @type {ShadowRoot} */ (/** @type {unknown} */ (n)).host || null;
+      n = composedParentOf(n); // (style is inherited as drawn: a host's child from its slot)
     }
     if (under && docOf(e.el).defaultView?.getComputedStyle(e.el).pointerEvents === "none") e.noPointer = true;
   }
@@ -8617,7 +8628,7 @@ const { roleOf, accessibleName, shownWords } = __accessible_name;
 const { elementState } = __signature;
 const { actionError } = __dom_input;
 const { dialogName, inertReason } = __dom_inert;
-const { deepElementFromPoint, samplePointsOf } = __dom_roots;
+const { containsDeep, deepElementFromPoint, samplePointsOf } = __dom_roots;
 const { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isConnectedOf, matchesOf, parentNodeOf, qs, rectOf, rectsOf, scrollIntoViewOf, tagOf } = __dom_native;
 
 /**
@@ -8677,7 +8688,7 @@ function brief(el) {
 
 /** Whether `hit` is the target, inside it, or a label/part that forwards to it. @param {Element} hit @param {Element} target */
 function reaches(hit, target) {
-  for (let n = /** @type {Node | null} */ (hit); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) if (n === target) return true;
+  if (containsDeep(target, hit)) return true;
   const label = closestOf(hit, "label");
   if (label && /** @type {HTMLLabelElement} */ (label).control === target) return true;
   if (tagOf(target) === "label" && /** @type {HTMLLabelElement} */ (target).control === hit) return true;

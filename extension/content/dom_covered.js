@@ -18,7 +18,7 @@
  */
 import { containsDeep, deepElementFromPoint, samplePointsOf } from "./dom_roots.js";
 import { frameDocument } from "./dom_roots.js";
-import { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } from "./dom_native.js";
+import { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, composedParentOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
@@ -140,7 +140,7 @@ function scrollsItself(a, view) {
 function scrolledAway(el, x, y) {
   const view = docOf(el).defaultView;
   if (!view) return false;
-  for (/** @type {Node | null} */ let n = parentNodeOf(el); n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) {
+  for (/** @type {Node | null} */ let n = composedParentOf(el); n; n = composedParentOf(n)) {
     if (nodeTypeOf(n) !== 1) continue;
     const a = /** @type {Element} */ (n);
     if (a === docOf(el).documentElement || a === docOf(el).body) break;

@@ -11,7 +11,7 @@ import { roleOf, accessibleName, shownWords } from "./accessible_name.js";
 import { elementState } from "./signature.js";
 import { actionError } from "./dom_input.js";
 import { dialogName, inertReason } from "./dom_inert.js";
-import { deepElementFromPoint, samplePointsOf } from "./dom_roots.js";
+import { containsDeep, deepElementFromPoint, samplePointsOf } from "./dom_roots.js";
 import { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isConnectedOf, matchesOf, parentNodeOf, qs, rectOf, rectsOf, scrollIntoViewOf, tagOf } from "./dom_native.js";
 
 /**
@@ -71,7 +71,7 @@ export function brief(el) {
 
 /** Whether `hit` is the target, inside it, or a label/part that forwards to it. @param {Element} hit @param {Element} target */
 export function reaches(hit, target) {
-  for (let n = /** @type {Node | null} */ (hit); n; n = parentNodeOf(n) || (n instanceof ShadowRoot ? n.host : null)) if (n === target) return true;
+  if (containsDeep(target, hit)) return true;
   const label = closestOf(hit, "label");
   if (label && /** @type {HTMLLabelElement} */ (label).control === target) return true;
   if (tagOf(target) === "label" && /** @type {HTMLLabelElement} */ (target).control === hit) return true;

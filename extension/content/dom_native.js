@@ -56,6 +56,14 @@ const parentElement = own(N, "parentElement"), parentNode = own(N, "parentNode")
   isConnected = own(N, "isConnected"), childNodes = own(N, "childNodes"), nodeName = own(N, "nodeName"),
   getRootNode = own(N, "getRootNode"), contains = own(N, "contains"), compareDocumentPosition = own(N, "compareDocumentPosition");
 
+const assignedSlot = own(E, "assignedSlot");
+/**
+ * The node's parent as it is drawn (the composed tree): a shadow host's child drawn in a slot → that
+ * slot (an icon given to a toolkit's button lies inside the button in its shadow root); a shadow
+ * root → its host; else its parent.
+ * @param {Node} n @returns {Node | null}
+ */
+export const composedParentOf = (n) => (nodeType.call(n) === 1 && assignedSlot.call(n)) || parentNode.call(n) || /** @type {ShadowRoot} */ (n).host || null;
 /** @param {Node} n @returns {HTMLElement | null} */
 export const parentElOf = (n) => parentElement.call(n);
 /** @param {Node} n @returns {ParentNode | null} */

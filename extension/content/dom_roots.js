@@ -6,7 +6,7 @@
  * or reads focus after an action has to go through them too.
  */
 import { leftOut } from "./dom_frames.js";
-import { attr, checkVisibilityOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qs, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, composedParentOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qs, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
 
 /** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
 export function frameDocument(el) {
@@ -112,9 +112,12 @@ export function deepElementFromPoint(root, x, y) {
   return el;
 }
 
-/** Whether `a` contains `b`, through the shadow roots between them. @param {Element} a @param {Node} b */
+/**
+ * Whether `a` contains `b` as drawn: through the shadow roots between them, and through the slot a
+ * host's child is drawn in. @param {Element} a @param {Node} b
+ */
 export function containsDeep(a, b) {
-  for (/** @type {Node | null} */ let n = b; n; n = parentNodeOf(n) || /** @type {ShadowRoot} */ (n).host || null) if (n === a) return true;
+  for (/** @type {Node | null} */ let n = b; n; n = composedParentOf(n)) if (n === a) return true;
   return false;
 }
 

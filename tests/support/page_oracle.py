@@ -39,9 +39,10 @@ OPERABLE_ROLES = {
 }
 # Sample points within a box (fractions of its width and height): the middle, the quarters, then
 # inset corners — every point heybro's own judge tries among them (dom_roots.js SAMPLE_POINTS), so
-# "listed, yet no pointer reaches it" is never a point the judge did not try.
-POINTS = [(0.5, 0.5), (0.25, 0.5), (0.75, 0.5), (0.5, 0.25), (0.5, 0.75), (0.15, 0.15), (0.85, 0.85),
-          (0.2, 0.2), (0.8, 0.8), (0.2, 0.8), (0.8, 0.2), (0.15, 0.85), (0.85, 0.15)]
+# "listed, yet no pointer reaches it" is never a point the judge did not try; and none nearer an
+# edge than those, so "left out" is never a sliver of a few pixels beside what covers the rest.
+POINTS = [(0.5, 0.5), (0.25, 0.5), (0.75, 0.5), (0.5, 0.25), (0.5, 0.75),
+          (0.2, 0.2), (0.8, 0.8), (0.2, 0.8), (0.8, 0.2)]
 EDGE_INSET_PX = 8  # a strip of a control narrower than this by its edge is a sliver, no control a person sees
 
 
@@ -137,6 +138,7 @@ class _Dom:
         self.tag: dict[int, str] = {}
         self.attrs: dict[int, dict[str, str]] = {}
         self.label_for: dict[str, list[int]] = {}
+        self.slot: dict[int, int] = {}  # a shadow host's child → the slot it is drawn in
         stack = [(root, 0)]
         while stack:
             node, parent = stack.pop()
@@ -144,6 +146,8 @@ class _Dom:
             if parent:
                 self.parent[b] = parent
             self.tag[b] = (node.get("localName") or node.get("nodeName") or "").lower()
+            if node.get("assignedSlot"):
+                self.slot[b] = int(node["assignedSlot"]["backendNodeId"])
             a = node.get("attributes") or []
             self.attrs[b] = dict(zip(a[::2], a[1::2], strict=False))
             if self.tag[b] == "label" and self.attrs[b].get("for"):
@@ -163,7 +167,16 @@ class _Dom:
         return out
 
     def inside(self, b: int, container: int) -> bool:
-        return b == container or container in self.ancestors(b)
+        """Whether b is drawn inside container: up the composed tree, a host's child through the
+        slot it is drawn in (an icon given to a toolkit's button sits inside its inner <button>)."""
+        for _ in range(200):
+            if b == container:
+                return True
+            nxt = self.slot.get(b) or self.parent.get(b)
+            if nxt is None:
+                return False
+            b = nxt
+        return False
 
 
 class _Session:
@@ -232,6 +245,22 @@ class _Session:
         except Exception:
             return False
 
+    def transparent(self, backend: int, world: int) -> bool:
+        """Whether the element is drawn fully transparent (its opacity, times that of everything
+        around it, through shadow roots, is nil): a pointer finds it, no eye does."""
+        try:
+            obj = self.send("DOM.resolveNode", {"backendNodeId": backend, "executionContextId": world})["object"]["objectId"]
+            return bool(self.send("Runtime.callFunctionOn", {"objectId": obj, "returnByValue": True, "functionDeclaration": """
+                function () {
+                    let o = 1;
+                    for (let n = this; n; n = n.parentNode || n.host || null) {
+                        if (n.nodeType === 1) o *= Number(getComputedStyle(n).opacity);
+                    }
+                    return o < 0.05;
+                }"""})["result"]["value"])
+        except Exception:
+            return False
+
     def live_inside(self, hit: int, targets: set[int], world: int) -> bool:
         """Whether a hit node is (in) one of the targets, asked of the live page (a node the DOM
         snapshot does not know was made after it: a re-render)."""
@@ -241,7 +270,7 @@ class _Session:
                     for t in targets]
             r = self.send("Runtime.callFunctionOn", {"objectId": h, "arguments": args, "returnByValue": True, "functionDeclaration": """
                 function (...targets) {
-                    const up = (n) => n.parentNode || n.host || null;
+                    const up = (n) => n.assignedSlot || n.parentNode || n.host || null;
                     for (let n = this; n; n = up(n)) if (targets.includes(n)) return true;
                     return false;
                 }"""})
@@ -260,6 +289,23 @@ def _box(quad: list[float]) -> tuple[float, float, float, float]:
     xs, ys = quad[0::2], quad[1::2]
     return min(xs), min(ys), max(xs), max(ys)
 
+
+# Scrolls an element into view as a person can: only boxes a person scrolls move (a box whose
+# overflow is hidden or clipped — an application's shell — is put back where it was; the window
+# too when its page is cut off), though a script's scrollIntoView moves them all.
+SCROLL_AS_A_PERSON = """function (block, inline) {
+    const fixed = [], up = (n) => n.parentNode || n.host || null;
+    const still = (n) => !/(auto|scroll|overlay)/.test(getComputedStyle(n).overflowX + getComputedStyle(n).overflowY);
+    for (let n = up(this); n; n = up(n)) {
+        if (n.nodeType !== 1 || n === document.documentElement || n === document.body) continue;
+        if (still(n)) fixed.push([n, n.scrollTop, n.scrollLeft]);
+    }
+    const root = document.scrollingElement || document.documentElement;
+    const cut = (n) => n && /(hidden|clip)/.test(getComputedStyle(n).overflowX + getComputedStyle(n).overflowY);
+    if (cut(document.documentElement) || cut(document.body)) fixed.push([root, root.scrollTop, root.scrollLeft]);
+    this.scrollIntoView({block, inline});
+    for (const [n, t, l] of fixed) { n.scrollTop = t; n.scrollLeft = l; }
+}"""
 
 # How long a page may take to answer a scroll (heybro's observe waits as long: dom_changes.js).
 SCROLL_ANSWER_S = 0.3
@@ -324,8 +370,8 @@ class _Reach:
                 try:
                     obj = self.s.send("DOM.resolveNode", {"backendNodeId": b, "executionContextId": self.world})["object"]["objectId"]
                     for block, inline in (("end", "nearest"), ("start", "nearest"), ("center", "center")):
-                        self.s.send("Runtime.callFunctionOn", {"objectId": obj, "functionDeclaration":
-                                    f"function () {{ this.scrollIntoView({{ block: '{block}', inline: '{inline}' }}); }}"})
+                        self.s.send("Runtime.callFunctionOn", {"objectId": obj, "functionDeclaration": SCROLL_AS_A_PERSON,
+                                                               "arguments": [{"value": block}, {"value": inline}]})
                         ok = self._hits(b)
                         if ok:
                             break
@@ -566,6 +612,9 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
         roles = {i: str((sh or {}).get("role") or "") for i, sh in info.items()}
         for c in visible:
             c.listed_as = _match(c, dom, listed, visible_set - {c.backend}, names, roles)
+        # (A control a pointer finds but no eye sees — drawn fully transparent, a search box's
+        # clear button while the box is empty — is no control a person sees: asked of the unlisted.)
+        visible = [c for c in visible if c.listed_as or not s.transparent(c.backend, world)]
         v.controls, v.found = len(visible), sum(1 for c in visible if c.listed_as)
         v.missed = [f"{c.role} {c.name[:60]!r}" for c in visible if not c.listed_as]
         for b, i in listed.items():
