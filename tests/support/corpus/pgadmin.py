@@ -283,10 +283,12 @@ class PgAdmin:
                         dialog.accept()
             page.on("dialog", leave)
             try:
-                page.reload(timeout=60_000)
+                # (Waited for as far as the new page's start only: its load may wait on a request
+                # pgAdmin keeps open; the application's own ready mark says when it is there.)
+                page.reload(timeout=60_000, wait_until="commit")
             finally:
                 page.remove_listener("dialog", leave)
-            page.wait_for_selector(ready, timeout=30_000)
+            page.wait_for_selector(ready, timeout=60_000)
             page.wait_for_timeout(1000)
 
         def tab(label: str) -> Callable[[Any], None]:
