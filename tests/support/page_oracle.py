@@ -334,7 +334,8 @@ class _Reach:
         if not quads:
             return False
         targets = {b} | self.labels_of(b)
-        above = set(self.dom.ancestors(b))
+        up = self.dom.ancestors(b)
+        above, near = set(up), up[1:3]
         self.fell_through = False
         sx, sy = self.s.scrolled()
         for quad in quads[:4]:
@@ -351,7 +352,9 @@ class _Reach:
                 if h in self.dom.tag:
                     if any(self.dom.inside(h, t) for t in targets):
                         return True
-                    self.fell_through |= h in above
+                    # (Or a part of the list it is in, near it: a layer a virtual list lays over its
+                    # rows while it scrolls.)
+                    self.fell_through |= h in above or any(self.dom.inside(h, a) for a in near)
                 elif self.s.live_inside(h, targets, self.world):
                     return True
         return False
@@ -373,14 +376,15 @@ class _Reach:
                         self.s.send("Runtime.callFunctionOn", {"objectId": obj, "functionDeclaration": SCROLL_AS_A_PERSON,
                                                                "arguments": [{"value": block}, {"value": inline}]})
                         ok = self._hits(b)
+                        if not ok and self.fell_through:
+                            # The pointer fell through it to what holds it, or landed on a layer
+                            # its list lays over the rows: a page may turn pointer events off while
+                            # it scrolls and back on a moment after it stops (react-virtualized's
+                            # window scroller, pgAdmin's tree). A person points once it rests.
+                            time.sleep(SCROLL_ANSWER_S)
+                            ok = self._hits(b)
                         if ok:
                             break
-                    if not ok and self.fell_through:
-                        # The pointer fell through it to what holds it: a page may turn pointer
-                        # events off while it scrolls and back on a moment after it stops
-                        # (react-virtualized's window scroller). A person points once it rests.
-                        time.sleep(SCROLL_ANSWER_S)
-                        ok = self._hits(b)
                 except Exception:
                     ok = False
             self.memo[key] = ok
