@@ -166,3 +166,14 @@ def test_a_rows_hover_button_of_no_box_is_left_out_while_a_menu_lies_over_part_o
         assert "Reveal Orders" not in text and "Reveal Sensors" not in text, text
     else:
         assert all(f"Reveal {n} (on hover)" in text for n in ("Orders", "Sensors", "Reports")), text
+
+
+@pytest.mark.parametrize("cut", ["none", "x", "html"])
+def test_a_control_scrolled_under_a_fixed_bar_is_listed_though_the_page_cuts_off_its_sides(browser, page, site, cut):
+    # A bar fixed to the window covers nothing the page scrolls out from under it. A page that cuts
+    # off what overflows sideways (overflow-x: hidden on its body or root) still scrolls up and
+    # down: the button under the bar is one scroll away, listed as such.
+    open_page(page, f"{site}/bar_over_scrolled_page.html?cut={cut}")
+    assert page.evaluate("window.scrollY") > 0
+    text = ok(browser, "observe")["text"]
+    assert "button Publish draft" in text and "Under a cover" not in text, text

@@ -1933,8 +1933,10 @@ function windowScrolls(doc) {
   const view = doc.defaultView;
   if (!view) return true;
   const root = doc.scrollingElement || doc.documentElement;
-  const cut = (/** @type {Element | null} */ n) => !!n && /(hidden|clip)/.test(view.getComputedStyle(n).overflowY + view.getComputedStyle(n).overflowX);
-  return (scrollHeightOf(root) > view.innerHeight + 1 || scrollWidthOf(root) > view.innerWidth + 1) && !cut(doc.documentElement) && !cut(doc.body);
+  // (Each way on its own: a page that cuts off what overflows sideways — overflow-x: hidden, as
+  // many do — still scrolls up and down.)
+  const cut = (/** @type {"overflowY" | "overflowX"} */ axis) => [doc.documentElement, doc.body].some((n) => !!n && /(hidden|clip)/.test(view.getComputedStyle(n)[axis]));
+  return (scrollHeightOf(root) > view.innerHeight + 1 && !cut("overflowY")) || (scrollWidthOf(root) > view.innerWidth + 1 && !cut("overflowX"));
 }
 
 /** Whether a person can scroll the box: it holds more than it shows, and its style lets it scroll. @param {Element} a @param {Window} view */
@@ -11395,7 +11397,7 @@ async function second(r, args, first) {
   const to = /** @type {Element} */ (loc.el);
   const off = leftOutAround(to);
   if (off) throw actionError("not_allowed", `That element is in a frame the user's site rules keep heybro off: ${off}`);
-  if (!inView(to)) scrollIntoViewOf(to, { block: "nearest", inline: "nearest" });
+  if (!inView(to)) scrollIntoViewOf(to, { block: "nearest", inline: "nearest", behavior: "instant" });
   if (!inView(to) || !inView(first)) throw actionError("not_interactable", "The two elements cannot be seen at once (one is out of view when the other is in it): scroll the page so both show, or move it in steps.");
   return to;
 }

@@ -180,7 +180,7 @@ async function second(r, args, first) {
   const to = /** @type {Element} */ (loc.el);
   const off = leftOutAround(to);
   if (off) throw actionError("not_allowed", `That element is in a frame the user's site rules keep heybro off: ${off}`);
-  if (!inView(to)) scrollIntoViewOf(to, { block: "nearest", inline: "nearest" });
+  if (!inView(to)) scrollIntoViewOf(to, { block: "nearest", inline: "nearest", behavior: "instant" });
   if (!inView(to) || !inView(first)) throw actionError("not_interactable", "The two elements cannot be seen at once (one is out of view when the other is in it): scroll the page so both show, or move it in steps.");
   return to;
 }

@@ -120,8 +120,10 @@ function windowScrolls(doc) {
   const view = doc.defaultView;
   if (!view) return true;
   const root = doc.scrollingElement || doc.documentElement;
-  const cut = (/** @type {Element | null} */ n) => !!n && /(hidden|clip)/.test(view.getComputedStyle(n).overflowY + view.getComputedStyle(n).overflowX);
-  return (scrollHeightOf(root) > view.innerHeight + 1 || scrollWidthOf(root) > view.innerWidth + 1) && !cut(doc.documentElement) && !cut(doc.body);
+  // (Each way on its own: a page that cuts off what overflows sideways — overflow-x: hidden, as
+  // many do — still scrolls up and down.)
+  const cut = (/** @type {"overflowY" | "overflowX"} */ axis) => [doc.documentElement, doc.body].some((n) => !!n && /(hidden|clip)/.test(view.getComputedStyle(n)[axis]));
+  return (scrollHeightOf(root) > view.innerHeight + 1 && !cut("overflowY")) || (scrollWidthOf(root) > view.innerWidth + 1 && !cut("overflowX"));
 }
 
 /** Whether a person can scroll the box: it holds more than it shows, and its style lets it scroll. @param {Element} a @param {Window} view */

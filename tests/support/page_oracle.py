@@ -294,17 +294,19 @@ def _box(quad: list[float]) -> tuple[float, float, float, float]:
 # overflow is hidden or clipped — an application's shell — is put back where it was; the window
 # too when its page is cut off), though a script's scrollIntoView moves them all.
 SCROLL_AS_A_PERSON = """function (block, inline) {
-    const fixed = [], up = (n) => n.parentNode || n.host || null;
-    const still = (n) => !/(auto|scroll|overlay)/.test(getComputedStyle(n).overflowX + getComputedStyle(n).overflowY);
+    const kept = [], up = (n) => n.assignedSlot || n.parentNode || n.host || null;
+    // (Each way on its own: a box that cuts off what overflows sideways may scroll up and down.)
+    const scrolls = (n, axis) => /(auto|scroll|overlay)/.test(getComputedStyle(n)[axis]);
     for (let n = up(this); n; n = up(n)) {
         if (n.nodeType !== 1 || n === document.documentElement || n === document.body) continue;
-        if (still(n)) fixed.push([n, n.scrollTop, n.scrollLeft]);
+        kept.push([n, !scrolls(n, "overflowY"), !scrolls(n, "overflowX"), n.scrollTop, n.scrollLeft]);
     }
     const root = document.scrollingElement || document.documentElement;
-    const cut = (n) => n && /(hidden|clip)/.test(getComputedStyle(n).overflowX + getComputedStyle(n).overflowY);
-    if (cut(document.documentElement) || cut(document.body)) fixed.push([root, root.scrollTop, root.scrollLeft]);
-    this.scrollIntoView({block, inline});
-    for (const [n, t, l] of fixed) { n.scrollTop = t; n.scrollLeft = l; }
+    const cut = (axis) => [document.documentElement, document.body].some((n) => n && /(hidden|clip)/.test(getComputedStyle(n)[axis]));
+    kept.push([root, cut("overflowY"), cut("overflowX"), root.scrollTop, root.scrollLeft]);
+    // (At once: a page's smooth scrolling would leave it where it was for a while.)
+    this.scrollIntoView({block, inline, behavior: "instant"});
+    for (const [n, y, x, t, l] of kept) if ((y && n.scrollTop !== t) || (x && n.scrollLeft !== l)) n.scrollTo({top: y ? t : n.scrollTop, left: x ? l : n.scrollLeft, behavior: "instant"});
 }"""
 
 # How long a page may take to answer a scroll (heybro's observe waits as long: dom_changes.js).
