@@ -266,15 +266,24 @@ class PgAdmin:
         def fresh(page: Any) -> None:
             """pgAdmin keeps each user's docked tabs and open tree nodes on the server: they are
             forgotten, and the page reloaded, so that each page starts as a first visit does."""
-            # (pgAdmin asks "leave this page?" whatever its setting says; the question is taken
-            # away before it is asked — a listener of the window's own that runs first and stops
-            # the others — and, should one still come, accepted.)
+            # (pgAdmin asks "leave this page?" whatever its setting says, from its own window and
+            # from its tools' frames; the question is taken away before it is asked — in every
+            # window of the page, the event can no longer ask — and, should one still come, accepted.)
             page.evaluate("""async () => {
                 const headers = {[pgAdmin.csrf_token_header]: pgAdmin.csrf_token};
                 await fetch('/settings/layout', {method: 'DELETE', headers});
                 await fetch('/settings/reset_tree_state', {method: 'DELETE', headers});
-                window.onbeforeunload = null;
-                window.addEventListener('beforeunload', (e) => e.stopImmediatePropagation(), true);
+                const silence = (w) => {
+                    try {
+                        w.onbeforeunload = null;
+                        const p = w.BeforeUnloadEvent.prototype;
+                        Object.defineProperty(p, 'returnValue', {get: () => '', set: () => {}, configurable: true});
+                        p.preventDefault = () => {};
+                        w.addEventListener('beforeunload', (e) => e.stopImmediatePropagation(), true);
+                    } catch (e) { /* a frame of another origin: not pgAdmin's */ }
+                    for (let i = 0; i < w.frames.length; i++) silence(w.frames[i]);
+                };
+                silence(window);
             }""")
 
             def leave(dialog: Any) -> None:  # pgAdmin asks "leave this page?" whatever its setting says
