@@ -1406,7 +1406,7 @@ const __dom_roots = (() => {
  * or reads focus after an action has to go through them too.
  */
 const { leftOut } = __dom_frames;
-const { attr, checkVisibilityOf, composedParentOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qs, qsa, rectOf, shadowOf, tagOf } = __dom_native;
+const { attr, checkVisibilityOf, composedParentOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, qs, qsa, rectOf, shadowOf, tagOf } = __dom_native;
 
 /** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
 function frameDocument(el) {
@@ -1831,7 +1831,7 @@ const __dom_covered = (() => {
  */
 const { containsDeep, deepElementFromPoint, samplePointsOf } = __dom_roots;
 const { frameDocument } = __dom_roots;
-const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, composedParentOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } = __dom_native;
+const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, composedParentOf, nodeTypeOf, docOf, parentElOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
@@ -3047,7 +3047,7 @@ const { drawnField, editorSurfaces } = __dom_editors;
 const { columnHeads, isFormRow, isHeaderRow, isSpanningRow, newTablesPass, partsCells, passHeads, rowCells, rowParts, rowsAlike, tableOf } = __dom_tables;
 const { framePath, leftOut } = __dom_frames;
 const { clippedAway, clipsToNothing, fixedOutOfView, within } = __dom_unseen;
-const { attr, checkVisibilityOf, composedParentOf, parentNodeOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, isSvg, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
+const { attr, checkVisibilityOf, composedParentOf, childCountOf, childrenOf, clientLeftOf, clientTopOf, containsOf, docOf, firstChildOf, firstElOf, hasAttr, hasAttrs, idOf, innerTextOf, isSvg, matchesOf, nextElOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentElOf, qs, qsa, rectOf, scrollLeftOf, scrollTopOf, shadowOf, tagOf, textOf } = __dom_native;
 
 /**
  * @typedef {import("./signature.js").Signature} Signature
@@ -8631,7 +8631,7 @@ const { elementState } = __signature;
 const { actionError } = __dom_input;
 const { dialogName, inertReason } = __dom_inert;
 const { containsDeep, deepElementFromPoint, samplePointsOf } = __dom_roots;
-const { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isConnectedOf, matchesOf, parentNodeOf, qs, rectOf, rectsOf, scrollIntoViewOf, tagOf } = __dom_native;
+const { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isConnectedOf, matchesOf, qs, rectOf, rectsOf, scrollIntoViewOf, tagOf } = __dom_native;
 
 /**
  * @typedef {import("./dom_scan.js").Registry} Registry

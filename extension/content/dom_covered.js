@@ -18,7 +18,7 @@
  */
 import { containsDeep, deepElementFromPoint, samplePointsOf } from "./dom_roots.js";
 import { frameDocument } from "./dom_roots.js";
-import { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, composedParentOf, nodeTypeOf, docOf, parentElOf, parentNodeOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } from "./dom_native.js";
+import { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, composedParentOf, nodeTypeOf, docOf, parentElOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry

@@ -12,7 +12,7 @@ import { elementState } from "./signature.js";
 import { actionError } from "./dom_input.js";
 import { dialogName, inertReason } from "./dom_inert.js";
 import { containsDeep, deepElementFromPoint, samplePointsOf } from "./dom_roots.js";
-import { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isConnectedOf, matchesOf, parentNodeOf, qs, rectOf, rectsOf, scrollIntoViewOf, tagOf } from "./dom_native.js";
+import { attr, clientLeftOf, clientTopOf, closestOf, containsOf, docOf, idOf, isConnectedOf, matchesOf, qs, rectOf, rectsOf, scrollIntoViewOf, tagOf } from "./dom_native.js";
 
 /**
  * @typedef {import("./dom_scan.js").Registry} Registry

@@ -6,7 +6,7 @@
  * or reads focus after an action has to go through them too.
  */
 import { leftOut } from "./dom_frames.js";
-import { attr, checkVisibilityOf, composedParentOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, parentNodeOf, qs, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
+import { attr, checkVisibilityOf, composedParentOf, docOf, innerTextOf, nextSiblingOf, nodeTypeOf, nodeValueOf, qs, qsa, rectOf, shadowOf, tagOf } from "./dom_native.js";
 
 /** The document of a same-origin frame element, else null (a cross-origin frame's own agent reads it). @param {Element} el */
 export function frameDocument(el) {
