@@ -51,6 +51,8 @@ def _points(w: float, h: float) -> list[tuple[float, float]]:
     floating window is reached there) where that is nearer the edge than the corners' points."""
     fx, fy = EDGE_INSET_PX / w, EDGE_INSET_PX / h
     return [*POINTS, *([(fx, 0.5), (1 - fx, 0.5)] if fx < 0.2 else []), *([(0.5, fy), (0.5, 1 - fy)] if fy < 0.2 else [])]
+# A node's parent as it is drawn, in the page's scripts: a host's child → the slot it is drawn in.
+COMPOSED_PARENT = "(n) => n.assignedSlot || n.parentNode || n.host || null"
 WORD = re.compile(r"[\w']+", re.U)
 
 
@@ -236,47 +238,48 @@ class _Session:
         except Exception:
             return None
 
-    def connected(self, backend: int, world: int) -> bool:
-        """Whether the element is still in the page."""
+    def object_of(self, backend: int, world: int) -> str:
+        """The live element of a backend node, in a script world, to call functions on."""
+        return str(self.send("DOM.resolveNode", {"backendNodeId": backend, "executionContextId": world})["object"]["objectId"])
+
+    def ask(self, backend: int, world: int, function: str, *args: dict[str, Any]) -> bool:
+        """What a function called on the live element answers (false when it cannot be asked)."""
         try:
-            obj = self.send("DOM.resolveNode", {"backendNodeId": backend, "executionContextId": world})["object"]["objectId"]
-            return bool(self.send("Runtime.callFunctionOn", {"objectId": obj, "returnByValue": True,
-                                                             "functionDeclaration": "function () { return this.isConnected; }"})["result"]["value"])
+            r = self.send("Runtime.callFunctionOn", {"objectId": self.object_of(backend, world), "arguments": list(args),
+                                                     "returnByValue": True, "functionDeclaration": function})
+            return bool(r["result"].get("value"))
         except Exception:
             return False
+
+    def connected(self, backend: int, world: int) -> bool:
+        """Whether the element is still in the page."""
+        return self.ask(backend, world, "function () { return this.isConnected; }")
 
     def transparent(self, backend: int, world: int) -> bool:
         """Whether the element is drawn fully transparent (its opacity, times that of everything
         around it, through shadow roots, is nil): a pointer finds it, no eye does."""
-        try:
-            obj = self.send("DOM.resolveNode", {"backendNodeId": backend, "executionContextId": world})["object"]["objectId"]
-            return bool(self.send("Runtime.callFunctionOn", {"objectId": obj, "returnByValue": True, "functionDeclaration": """
-                function () {
-                    let o = 1;
-                    for (let n = this; n; n = n.parentNode || n.host || null) {
-                        if (n.nodeType === 1) o *= Number(getComputedStyle(n).opacity);
-                    }
-                    return o < 0.05;
-                }"""})["result"]["value"])
-        except Exception:
-            return False
+        return self.ask(backend, world, """
+            function () {
+                let o = 1;
+                for (let n = this; n; n = n.parentNode || n.host || null) {
+                    if (n.nodeType === 1) o *= Number(getComputedStyle(n).opacity);
+                }
+                return o < 0.05;
+            }""")
 
     def live_inside(self, hit: int, targets: set[int], world: int) -> bool:
         """Whether a hit node is (in) one of the targets, asked of the live page (a node the DOM
         snapshot does not know was made after it: a re-render)."""
         try:
-            h = self.send("DOM.resolveNode", {"backendNodeId": hit, "executionContextId": world})["object"]["objectId"]
-            args = [{"objectId": self.send("DOM.resolveNode", {"backendNodeId": t, "executionContextId": world})["object"]["objectId"]}
-                    for t in targets]
-            r = self.send("Runtime.callFunctionOn", {"objectId": h, "arguments": args, "returnByValue": True, "functionDeclaration": """
-                function (...targets) {
-                    const up = (n) => n.assignedSlot || n.parentNode || n.host || null;
-                    for (let n = this; n; n = up(n)) if (targets.includes(n)) return true;
-                    return false;
-                }"""})
-            return bool(r["result"].get("value"))
+            args = [{"objectId": self.object_of(t, world)} for t in targets]
         except Exception:
             return False
+        return self.ask(hit, world, f"""
+            function (...targets) {{
+                const up = {COMPOSED_PARENT};
+                for (let n = this; n; n = up(n)) if (targets.includes(n)) return true;
+                return false;
+            }}""", *args)
 
     def close(self) -> None:
         try:
@@ -294,7 +297,7 @@ def _box(quad: list[float]) -> tuple[float, float, float, float]:
 # overflow is hidden or clipped — an application's shell — is put back where it was; the window
 # too when its page is cut off), though a script's scrollIntoView moves them all.
 SCROLL_AS_A_PERSON = """function (block, inline) {
-    const kept = [], up = (n) => n.assignedSlot || n.parentNode || n.host || null;
+    const kept = [], up = """ + COMPOSED_PARENT + """;
     // (Each way on its own: a box that cuts off what overflows sideways may scroll up and down.)
     const scrolls = (n, axis) => /(auto|scroll|overlay)/.test(getComputedStyle(n)[axis]);
     for (let n = up(this); n; n = up(n)) {
@@ -373,7 +376,7 @@ class _Reach:
                 # over that part of the window (a bar along the edge, a menu over that side) is
                 # over it. (Each from wherever the page is: the last control's scroll left it.)
                 try:
-                    obj = self.s.send("DOM.resolveNode", {"backendNodeId": b, "executionContextId": self.world})["object"]["objectId"]
+                    obj = self.s.object_of(b, self.world)
                     for block, inline in (("end", "nearest"), ("start", "nearest"), ("center", "center")):
                         self.s.send("Runtime.callFunctionOn", {"objectId": obj, "functionDeclaration": SCROLL_AS_A_PERSON,
                                                                "arguments": [{"value": block}, {"value": inline}]})
