@@ -257,11 +257,13 @@ class _Session:
 
     def transparent(self, backend: int, world: int) -> bool:
         """Whether the element is drawn fully transparent (its opacity, times that of everything
-        around it, through shadow roots, is nil): a pointer finds it, no eye does."""
+        it is drawn in — the composed tree, a slotted child inside its slot's wrappers — is nil): a
+        pointer finds it, no eye does."""
         return self.ask(backend, world, """
             function () {
                 let o = 1;
-                for (let n = this; n; n = n.parentNode || n.host || null) {
+                const up = """ + COMPOSED_PARENT + """;
+                for (let n = this; n; n = up(n)) {
                     if (n.nodeType === 1) o *= Number(getComputedStyle(n).opacity);
                 }
                 return o < 0.05;
@@ -310,6 +312,43 @@ SCROLL_AS_A_PERSON = """function (block, inline) {
     // (At once: a page's smooth scrolling would leave it where it was for a while.)
     this.scrollIntoView({block, inline, behavior: "instant"});
     for (const [n, y, x, t, l] of kept) if ((y && n.scrollTop !== t) || (x && n.scrollLeft !== l)) n.scrollTo({top: y ? t : n.scrollTop, left: x ? l : n.scrollLeft, behavior: "instant"});
+}"""
+
+# Scrolls, as a person does, the box beside a box that cuts off what it holds though it holds more
+# than it shows — a box the page's script moves with another (a grid's header row following its
+# rows sideways, a frozen column following them up and down): the box of the same extent on that
+# axis, near it, that a person scrolls, by as much as the element lies outside the cut box. The
+# cut box itself is left to the page. Answers whether such a box was scrolled.
+SCROLL_BESIDE = """function () {
+    const up = """ + COMPOSED_PARENT + """, r = this.getBoundingClientRect();
+    let cut = null, axis = "", by = 0;
+    for (let n = up(this); n && !cut; n = up(n)) {
+        if (n.nodeType !== 1 || n === document.documentElement || n === document.body) continue;
+        const s = getComputedStyle(n), b = n.getBoundingClientRect();
+        if (/(hidden|clip)/.test(s.overflowX) && n.scrollWidth > n.clientWidth + 1) {
+            const end = b.left + n.clientWidth;
+            by = r.right > end ? r.right - end : r.left < b.left ? r.left - b.left : 0;
+            if (by) { cut = n; axis = "X"; continue; }
+        }
+        if (/(hidden|clip)/.test(s.overflowY) && n.scrollHeight > n.clientHeight + 1) {
+            const end = b.top + n.clientHeight;
+            by = r.bottom > end ? r.bottom - end : r.top < b.top ? r.top - b.top : 0;
+            if (by) { cut = n; axis = "Y"; }
+        }
+    }
+    if (!cut) return false;
+    const extent = (n) => axis === "X" ? n.scrollWidth : n.scrollHeight;
+    const shows = (n) => axis === "X" ? n.clientWidth : n.clientHeight;
+    let near = cut;
+    for (let i = 0; i < 4 && up(near) && up(near).nodeType === 1; i++) near = up(near);
+    for (const n of near.querySelectorAll("*")) {
+        if (n === cut || n.contains(cut) || cut.contains(n)) continue;
+        if (Math.abs(extent(n) - extent(cut)) > 2 || extent(n) <= shows(n) + 1) continue;
+        if (!/(auto|scroll|overlay)/.test(getComputedStyle(n)["overflow" + axis])) continue;
+        n.scrollBy({[axis === "X" ? "left" : "top"]: by, behavior: "instant"});
+        return true;
+    }
+    return false;
 }"""
 
 # How long a page may take to answer a scroll (heybro's observe waits as long: dom_changes.js).
@@ -390,6 +429,9 @@ class _Reach:
                             ok = self._hits(b)
                         if ok:
                             break
+                    if not ok and self.s.ask(b, self.world, SCROLL_BESIDE):
+                        time.sleep(SCROLL_ANSWER_S)  # (the page's script follows the scroll)
+                        ok = self._hits(b)
                 except Exception:
                     ok = False
             self.memo[key] = ok
@@ -612,7 +654,6 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
         for b in [c.backend for c in controls] + [drawn_at.get(b, b) for b in listed]:
             reach(b, scroll=False)
         s.send("Runtime.evaluate", {"expression": "window.scrollTo(0, 0)"})
-        backend_set = {c.backend for c in controls}
         for c in controls:
             c.reachable = reach(c.backend)
         visible = [c for c in controls if c.reachable]
@@ -660,7 +701,6 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
                 v.agree += 1
             else:
                 v.disagree.append(f"{c.role}: browser {c.name[:60]!r} / map {str(sh.get('name') or '')[:60]!r}")
-        del backend_set
         s.send("Runtime.evaluate", {"expression": "window.scrollTo(0, 0)"})
         # The tables are read as the map read them: the pointer the hover checks moved is taken
         # back off the page's parts (a help link's pop-up over a table's header would stay open).
