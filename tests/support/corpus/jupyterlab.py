@@ -324,7 +324,10 @@ class JupyterLab:
                  open=steps(menu("Settings"), item("Settings Editor"), ("wait", ".jp-SettingsPanel"))),
             Page("settings-json", "/lab?reset", "editor", ready=fb_item,
                  open=steps(menu("Settings"), item("Settings Editor"), ("wait", ".jp-SettingsPanel"),
-                            ("click", "text=JSON Settings Editor"), ("wait", ".jp-SettingsRawEditor"))),
+                            ("click", "text=JSON Settings Editor"),
+                            # (It opens on no plugin: a person picks one in its list.)
+                            ("click", ".jp-PluginList-entry:visible:has-text('Cell Toolbar')"),
+                            ("wait", ".jp-SettingsRawEditor"))),
             Page("command-palette", "/lab?reset", "search", ready=fb_item,
                  open=steps(("key", "Control+Shift+c"), ("wait", ".jp-ModalCommandPalette"))),
             Page("file-menu", "/lab?reset", "dialog", ready=fb_item, open=steps(menu("File"))),
@@ -339,7 +342,9 @@ class JupyterLab:
             Page("running-panel", "/lab?reset", "list", ready=fb_item, open=steps(tab("jp-running-sessions"))),
             Page("extension-manager", "/lab?reset", "list", ready=fb_item,
                  open=steps(tab("extensionmanager.main-view"))),
-            Page("terminal", "/lab/terminals/1?reset", "editor", ready=".jp-Terminal .xterm"),
+            # (JupyterLab has no address for a terminal: a person opens one from the launcher.)
+            Page("terminal", "/lab?reset", "editor", ready=".jp-Launcher-content",
+                 open=steps(("click", ".jp-LauncherCard[title*='erminal']"), ("wait", ".jp-Terminal .xterm"))),
         ]
 
 
