@@ -74,7 +74,7 @@ def pct(a: int, b: int) -> str:
 
 
 def row_md(label: str, t: dict) -> str:
-    redrawn = f"; {t['replaced']} redrawn" if t["replaced"] else ""
+    redrawn = f"; {t['replaced']} redrawn or hidden" if t["replaced"] else ""
     return (f"| {label} | {t['maps']}/{t['pages']} | {pct(t['found'], t['controls'])} ({t['found']}/{t['controls']}) | "
             f"{pct(t['false'], t['listed'])} ({t['false']}/{t['listed']}{redrawn}) | {pct(t['agree'], t['named'])} ({t['agree']}/{t['named']}) | "
             f"{t['wrong_covers']}/{t['covered']} | {t['tables_lost']}/{t['tables']} | {t['tokens'] // max(1, t['maps']):,} |")
@@ -114,8 +114,8 @@ def markdown(rows: list[dict], cmd: str) -> str:
              "token budget) against Chrome's accessibility tree and hit testing at each control's visible points, "
              "scrolled into view. Recall: visible, reachable controls of the tree that the map lists; false operable: "
              "listed elements no pointer reaches (disabled ones, which the map marks, excepted; a "
-             "listed element the page drew anew while it was judged (scrolled into view, a chart redraws) is not judged "
-             "and is counted apart, `redrawn`: the element the map listed is gone); name agreement: the "
+             "listed element the page drew anew or hid while it was judged (scrolled into view, a chart redraws; a notice "
+             "fades: it had a box when first judged and has none) is not judged and is counted apart, `redrawn or hidden`); name agreement: the "
              "map's name is Chrome's computed name where there is one; wrong covers: controls left out as covered that "
              "a pointer reaches; tables without headers: a visible table with column headers whose rows the map shows "
              "without them (`header value`). Counts in brackets.", ""]

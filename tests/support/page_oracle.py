@@ -25,6 +25,7 @@ the map to its DOM node (`globalThis.__heybroAgent`, see extension/content/agent
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from dataclasses import dataclass, field
@@ -125,7 +126,7 @@ class Verdict:
     tables: int = 0            # visible tables with column headers and data rows shown
     tables_lost: list[str] = field(default_factory=list)
     cross_origin_ids: int = 0  # ids of other-origin frames (read by their own agents): not judged
-    replaced: int = 0          # listed elements the page took out and redrew while they were judged: not judged
+    replaced: int = 0          # listed elements the page took out, redrew or hid while they were judged: not judged
 
     def as_dict(self) -> dict[str, Any]:
         return self.__dict__.copy()
@@ -290,6 +291,13 @@ class _Session:
             pass
 
 
+def _inward(v: float, f: float) -> int:
+    """A point's whole-pixel coordinate (the browser's hit test takes whole pixels), rounded away
+    from the nearer edge: never nearer it than the point a judge tries (a menu's edge half a pixel
+    past the 8-px strip of a toolbar button beside it)."""
+    return math.ceil(v) if f < 0.5 else math.floor(v) if f > 0.5 else int(v)
+
+
 def _box(quad: list[float]) -> tuple[float, float, float, float]:
     xs, ys = quad[0::2], quad[1::2]
     return min(xs), min(ys), max(xs), max(ys)
@@ -364,6 +372,7 @@ class _Reach:
         self.memo: dict[tuple[int, bool], bool] = {}
         self.vw, self.vh = s.viewport()
         self.fell_through = False  # the last hit test's pointer landed on what holds the element
+        self.drawn: dict[int, bool] = {}  # whether each element had a box when first judged
 
     def labels_of(self, b: int) -> set[int]:
         """Label elements of a control: one with for=its id, one around it."""
@@ -375,6 +384,7 @@ class _Reach:
 
     def _hits(self, b: int) -> bool:
         quads = self.s.quads(b)
+        self.drawn.setdefault(b, bool(quads))
         if not quads:
             return False
         targets = {b} | self.labels_of(b)
@@ -390,7 +400,7 @@ class _Reach:
                 x, y = x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy
                 if not (0 <= x < self.vw and 0 <= y < self.vh):
                     continue
-                h = self.s.hit(x + sx, y + sy)
+                h = self.s.hit(_inward(x + sx, fx), _inward(y + sy, fy))
                 if h is None:
                     continue
                 if h in self.dom.tag:
@@ -641,9 +651,13 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
         drawn_at = {b: box for b, box in zip(backs, boxes, strict=False) if b is not None and box is not None}
         info = {i: sh for i, sh in zip(ids, shown, strict=False)}
         disabled = {i for i in ids if (obs["elements"][i].get("state") or {}).get("disabled")}
+        reach = _Reach(s, dom, world)
+        # The listed first, where the map saw them, before the accessibility tree is read (seconds
+        # on a long page, in which a notice may fade).
+        for b in listed:
+            reach(drawn_at.get(b, b), scroll=False)
         every = _ax_controls(s)
         controls = [c for c in every if not c.disabled]  # a disabled one is no control a person operates
-        reach = _Reach(s, dom, world)
         # Wrong covers first, before anything scrolls: the map judged them where they were.
         v.covered = len([c for c in covered if c])
         for b in covered:
@@ -674,7 +688,10 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
             # A control the map says shows on hover is judged as a person finds it: the pointer
             # over its row first.
             if not reach(drawn_at.get(b, b)) and not ((info.get(i) or {}).get("hover") and _hovered(s, dom, reach, b)):
-                if not s.connected(b, world):
+                # (The map lists only what has a box: one that had a box when first judged and has
+                # none now — not one laid out on hover — the page hid since: a notice that faded.)
+                hid = reach.drawn.get(drawn_at.get(b, b)) and not (info.get(i) or {}).get("hover") and not s.quads(drawn_at.get(b, b))
+                if hid or not s.connected(b, world):
                     # Scrolling it into view made the page draw it anew (a chart drawn when in view):
                     # the element the map listed is gone, its new copy was never the map's.
                     v.replaced += 1
