@@ -177,3 +177,20 @@ def test_a_control_scrolled_under_a_fixed_bar_is_listed_though_the_page_cuts_off
     assert page.evaluate("window.scrollY") > 0
     text = ok(browser, "observe")["text"]
     assert "button Publish draft" in text and "Under a cover" not in text, text
+
+
+def test_a_control_past_the_windows_edge_cut_off_by_a_box_that_hides_its_overflow_is_left_out(browser, page, site):
+    # Past the window's edges hit testing cannot ask; the layout says the box around them cuts them
+    # off, and no scroll of the window or of a box a person scrolls shows them — unless the box is
+    # moved with one beside it that a person scrolls (a grid's header row with its rows).
+    open_page(page, f"{site}/cut_off_past_window.html")
+    text = ok(browser, "observe")["text"]
+    for shown in ("tab Overview", "button More tabs", "link Changelog", "link Older releases", "button Digest"):
+        assert shown in text, (shown, text)
+    for cut in ("Checksums", "Signatures", "Archived builds"):
+        assert cut not in text, (cut, text)
+    # A scroll of the rows brings the last head out, where a pointer reaches it.
+    page.evaluate("document.querySelector('.rows').scrollLeft = 400")
+    page.wait_for_timeout(100)
+    at = page.evaluate("(() => { const b = [...document.querySelectorAll('.head button')].pop().getBoundingClientRect(); return document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2).textContent; })()")
+    assert at == "Digest"

@@ -1810,6 +1810,302 @@ function inertReason(el) {
 }
 return { textIn, dialogName, openModal, inertReason };
 })();
+// ---- extension/content/dom_unseen.js
+const __dom_unseen = (() => {
+/**
+ * Words a person cannot see although the element holding them is rendered — the usual carriers of
+ * instructions hidden for the model: text of no size (font-size 0, a transform to nothing), a colour
+ * that is none or the colour of what lies behind it, clipped to nothing (clip, clip-path, a box of no
+ * size that hides its overflow), or placed far off the page. Asked only of elements under a rule or an
+ * inline style that could do so (dom_pointer.js `words`), and settled by the computed style and the
+ * boxes the browser drew: the page map leaves such words out (it counts them).
+ */
+const { containsOf, docOf, elementsAtOf, offsetParentOf, parentElOf, rectOf, tagOf, textOf } = __dom_native;
+
+/**
+ * Whether a box lies wholly outside its window's view and stays there: it is in a part of the page
+ * fixed to the window (a console slid below its bottom edge, a drawer beside it), which no scrolling
+ * brings into view. Only boxes out of view are asked (their positioned ancestors: a few, memoised
+ * in `memo` by the nearest, for one scan).
+ * @param {Element} el @param {{top: number, bottom: number, left: number, right: number}} r
+ * @param {Map<Element, boolean>} [memo]
+ */
+function fixedOutOfView(el, r, memo = new Map()) {
+  const view = docOf(el).defaultView;
+  if (!view || !(r.bottom <= 0 || r.right <= 0 || r.top >= view.innerHeight || r.left >= view.innerWidth)) return false;
+  const first = offsetParentOf(el);
+  if (!first) return view.getComputedStyle(el).position === "fixed";
+  let v = memo.get(first);
+  if (v === undefined) {
+    let last = first;
+    for (let p = offsetParentOf(first), n = 0; p && n < 30; p = offsetParentOf(p), n++) last = p;
+    v = last !== docOf(el).body && view.getComputedStyle(last).position === "fixed";
+    memo.set(first, v);
+  }
+  return v;
+}
+
+/** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
+function rgba(c) {
+  const m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/.exec(c);
+  if (!m) return null;
+  const a = m[4] === undefined ? 1 : m[4].endsWith("%") ? Number(m[4].slice(0, -1)) / 100 : Number(m[4]);
+  return [Number(m[1]), Number(m[2]), Number(m[3]), a];
+}
+
+/** WCAG relative luminance. @param {number[]} c */
+function luminance(c) {
+  const [r, g, b] = c.slice(0, 3).map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** @param {number[]} a @param {number[]} b */
+function contrast(a, b) {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+/** The ancestors an element's words are clipped by or drawn on, nearest first (a few levels). @param {Element} el */
+function around(el) {
+  /** @type {Element[]} */ const out = [];
+  for (let a = /** @type {Element | null} */ (el); a && out.length < 10; a = parentElOf(a)) out.push(a);
+  return out;
+}
+
+/**
+ * Whether a computed style clips its element to nothing, whatever its box: a clip path that insets
+ * it by half or more, or a circle of no radius; a `clip` rectangle of no width or height (the usual
+ * "visually hidden" rules — its box is still laid out and measured full size).
+ * @param {CSSStyleDeclaration} s
+ */
+function clipsToNothing(s) {
+  if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
+  const m = /^rect\(([^)]*)\)$/.exec(s.clip);
+  if (!m) return false;
+  const [t, r, b, l] = m[1].split(/[\s,]+/).map((v) => (v === "auto" ? NaN : parseFloat(v)));
+  return r - l <= 0 || b - t <= 0; // (an "auto" side clips nothing on that side: NaN says no)
+}
+
+/**
+ * Whether a control is clipped to nothing, so no person sees or points at it: by a `clip` or clip
+ * path of no size, its own or around it, or by a box of a pixel or two around it that hides or
+ * scrolls what overflows it (a column folded to nothing) — the "visually hidden" rules, put on a
+ * wrapper too (a panel's heading kept for screen readers, with the label inside it) — unless the
+ * browser draws it there all the same (placed against a box outside the clipping one).
+ * @param {Element} el @param {DOMRect} r its box
+ */
+function clippedAway(el, r) {
+  const view = docOf(el).defaultView;
+  if (!view) return false;
+  for (const a of around(el)) {
+    const s = view.getComputedStyle(a);
+    if (clipsToNothing(s)) return true;
+    // (A box that scrolls clips as well: one of a pixel or two leaves no room to scroll in.)
+    if (a !== el && overflowOf(a, s) && folded(rectOf(a)) && !escapes(el, a) && !(inView(el, r) && drawnAt(el, r))) return true;
+  }
+  return false;
+}
+
+/**
+ * What a box does with what overflows it: "clips" (hidden, clip, a `clip` rectangle), "scrolls", or
+ * null — visible, or the body's and the root's, whose overflow is the window's and clips nothing of
+ * their own box.
+ * @param {Element} a @param {CSSStyleDeclaration} s its computed style
+ * @returns {"clips" | "scrolls" | null}
+ */
+function overflowOf(a, s) {
+  const doc = docOf(a);
+  if (a === doc.body || a === doc.documentElement) return null;
+  const ov = s.overflowX + s.overflowY;
+  return /(hidden|clip)/.test(ov) || s.clip !== "auto" ? "clips" : /(auto|scroll|overlay)/.test(ov) ? "scrolls" : null;
+}
+
+/** A box of a pixel or two across or down: all it holds overflows it. @param {DOMRect} b */
+const folded = (b) => b.width <= 2 || b.height <= 2;
+
+/** @param {Element} el @param {DOMRect} r */
+function inView(el, r) {
+  const view = docOf(el).defaultView;
+  return !!view && r.right > 0 && r.bottom > 0 && r.left < view.innerWidth && r.top < view.innerHeight;
+}
+
+/**
+ * Whether el escapes the overflow clipping of `box` around it, as the browser lays it out: it, or
+ * something between them, is placed (absolutely, or fixed) against a box outside `box` — which then
+ * does not clip it. (Hit testing, which honours clipping, cannot tell this box's clipping from a
+ * scrolled list's, nor ask out of view.)
+ * @param {Element} el @param {Element} box
+ */
+function escapes(el, box) {
+  const view = /** @type {Window} */ (docOf(el).defaultView);
+  for (let n = /** @type {Element | null} */ (el); n && n !== box; n = parentElOf(n)) {
+    const pos = view.getComputedStyle(n).position;
+    if (pos === "fixed") return true;
+    if (pos === "absolute") {
+      // Its containing block: the nearest placed box around it, else the window's (offsetParent
+      // then says the body, unplaced).
+      const cb = offsetParentOf(n);
+      if (!cb || (cb === docOf(el).body && view.getComputedStyle(cb).position === "static") || (cb !== box && containsOf(cb, box))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether an element's words are unseen (see above).
+ * @param {Element} el @param {Map<Element, number[] | null>} grounds each element's background, as found
+ */
+function wordsUnseen(el, grounds) {
+  const view = docOf(el).defaultView;
+  if (!view) return false;
+  const st = view.getComputedStyle(el);
+  const color = rgba(st.color);
+  if (color && color[3] <= 0.05) return true;
+  const range = docOf(el).createRange();
+  range.selectNodeContents(el);
+  const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1);
+  if (!boxes.length) return true; // no size: font-size 0, a transform to nothing
+  if (boxes.every((r) => r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0)) return true; // off the page's left or top
+  if (boxes.every((r) => fixedOutOfView(el, r))) return true; // in a panel fixed outside the window
+  for (const a of around(el)) {
+    const s = a === el ? st : view.getComputedStyle(a);
+    const how = overflowOf(a, s);
+    if (how) {
+      const b = rectOf(a);
+      // A box of no size that hides or scrolls what it holds (a column folded to nothing), or
+      // words slid out of a box that hides what overflows it (a panel moved aside in its rail) —
+      // unless the words escape its clipping (placed absolutely against a box outside it, as an
+      // editor's palette inside a collapsed layout box): the browser then draws them, and hit
+      // testing finds them where they are.
+      const outside = folded(b)
+        || (how === "clips" && boxes.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom));
+      if (outside && !drawnAt(el, boxes[0])) return true;
+    }
+    if (clipsToNothing(s)) return true;
+  }
+  const ground = color ? groundAt(el, boxes[0], grounds) : null;
+  return !!color && !!ground && contrast(color, ground) < 1.1;
+}
+
+/**
+ * Whether the browser draws the element at the middle of its words' box (hit testing honours
+ * clipping): false where that cannot be asked (out of view).
+ * @param {Element} el @param {DOMRect} box
+ */
+function drawnAt(el, box) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return false;
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return false;
+  return elementsAtOf(doc, x, y).some((e) => e === el || containsOf(el, e));
+}
+
+/**
+ * The colour drawn behind an element's words, as the browser stacked the page at their first box:
+ * the first thing painted under them — an element's background colour, or the page's canvas. Null
+ * where that is not known (the words are out of view, or a picture, a video or a gradient lies
+ * behind them, as a banner's title over its photo): such words are shown, never guessed unseen.
+ * @param {Element} el @param {DOMRect} box @param {Map<Element, number[] | null>} grounds
+ */
+function groundAt(el, box, grounds) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return null;
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return null;
+  const stack = elementsAtOf(doc, x, y);
+  const at = stack.findIndex((e) => e === el || containsOf(el, e));
+  if (at < 0) return null; // something else is drawn over the words: not this test's to judge
+  for (let i = at; i < stack.length; i++) {
+    const e = stack[i];
+    if (grounds.has(e)) return grounds.get(e) || null;
+    const s = view.getComputedStyle(e);
+    /** @type {number[] | null | undefined} */ let g;
+    if (/^(img|video|canvas|svg|iframe|picture|object|embed)$/.test(tagOf(e)) || s.backgroundImage !== "none") g = null;
+    else { const bg = rgba(s.backgroundColor); if (bg && bg[3] > 0.5) g = bg; }
+    if (g !== undefined) { grounds.set(e, g); return g; }
+  }
+  return [255, 255, 255, 1]; // the canvas of a page that paints none of its own
+}
+
+/**
+ * Whether what the browser drew at each of the words' boxes (up to three) lays an opaque blank box
+ * over them — a picture, or an element with a background of its own and no words, that is not
+ * around them (nor heybro's): a box laid over words to keep them from a person. A box the point
+ * does not reach, or one out of view, is not judged (the words are shown).
+ * @param {Element} el
+ */
+function coveredByBox(el) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return false;
+  const range = doc.createRange();
+  range.selectNodeContents(el);
+  const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1).slice(0, 3);
+  if (!boxes.length) return false;
+  for (const box of boxes) {
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return false;
+    const stack = elementsAtOf(doc, x, y);
+    const at = stack.findIndex((e) => e === el || containsOf(el, e));
+    if (at <= 0) return false;
+    const opaque = stack.slice(0, at).some((e) => {
+      // A box of words of its own over them (a menu, a dialog, a popover opened over the page) is
+      // the page's own layer, judged as a cover of controls is; a blank box or a picture hides.
+      if (containsOf(e, el) || textOf(e).trim()) return false;
+      if (/^(img|video|canvas|picture|object|embed|iframe)$/.test(tagOf(e))) return true;
+      const s = view.getComputedStyle(e);
+      if (Number(s.opacity) < 0.9) return false;
+      const bg = rgba(s.backgroundColor);
+      return s.backgroundImage !== "none" || (!!bg && bg[3] >= 0.9);
+    });
+    if (!opaque) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether an element is one of `set` or inside one, memoised along the way (ancestors are asked
+ * once for all their descendants).
+ * @param {Set<Element>} set @returns {(el: Element) => boolean}
+ */
+function within(set) {
+  /** @type {Map<Element, boolean>} */ const seen = new Map();
+  /** @param {Element} el @returns {boolean} */
+  const test = (el) => {
+    let v = seen.get(el);
+    if (v === undefined) {
+      const p = parentElOf(el);
+      v = set.has(el) || (!!p && test(p));
+      seen.set(el, v);
+    }
+    return v;
+  };
+  return test;
+}
+
+/**
+ * The rendering's test of words: unseen when the element, or one above it, is under a rule that
+ * could hide words and the computed style says it does, or inside an element with a box that may
+ * lie over its words and hit testing finds one there. Memoised for one rendering.
+ * @param {Set<Element>} candidates elements under such rules (dom_pointer.js `words`)
+ * @param {Set<Element>} [coverParents] elements a box of theirs may lie over (dom_scan.js `coveredWords`)
+ * @returns {(el: Element) => boolean}
+ */
+function unseenWordsTest(candidates, coverParents = new Set()) {
+  if (!candidates.size && !coverParents.size) return () => false;
+  /** @type {Map<Element, boolean>} */ const verdict = new Map();
+  /** @type {Map<Element, number[] | null>} */ const grounds = new Map();
+  const inCandidate = within(candidates), inCover = within(coverParents);
+  return (el) => {
+    let v = verdict.get(el);
+    if (v === undefined) {
+      try { v = (inCandidate(el) && wordsUnseen(el, grounds)) || (coverParents.size > 0 && inCover(el) && coveredByBox(el)); } catch { v = false; }
+      verdict.set(el, v);
+    }
+    return v;
+  };
+}
+return { fixedOutOfView, clipsToNothing, clippedAway, escapes, within, unseenWordsTest };
+})();
 // ---- extension/content/dom_covered.js
 const __dom_covered = (() => {
 /**
@@ -1831,7 +2127,8 @@ const __dom_covered = (() => {
  */
 const { containsDeep, deepElementFromPoint, samplePointsOf } = __dom_roots;
 const { frameDocument } = __dom_roots;
-const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, composedParentOf, nodeTypeOf, docOf, parentElOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } = __dom_native;
+const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, composedParentOf, containsOf, nodeTypeOf, docOf, matchesOf, parentElOf, qsa, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } = __dom_native;
+const { escapes } = __dom_unseen;
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
@@ -1939,12 +2236,67 @@ function windowScrolls(doc) {
   return (scrollHeightOf(root) > view.innerHeight + 1 && !cut("overflowY")) || (scrollWidthOf(root) > view.innerWidth + 1 && !cut("overflowX"));
 }
 
+/** Whether a person scrolls the box along one axis: it holds more than it shows that way (asked first:
+ * most boxes hold what they show, and style costs more), and its style lets it scroll.
+ * @param {Element} a @param {"X" | "Y"} axis @param {Window} view */
+function scrollsAlong(a, axis, view) {
+  const over = axis === "Y" ? scrollHeightOf(a) > clientHeightOf(a) + 1 : scrollWidthOf(a) > clientWidthOf(a) + 1;
+  return over && /(auto|scroll|overlay)/.test(view.getComputedStyle(a)[axis === "Y" ? "overflowY" : "overflowX"]);
+}
+
 /** Whether a person can scroll the box: it holds more than it shows, and its style lets it scroll. @param {Element} a @param {Window} view */
 function scrollsItself(a, view) {
-  const over = (/** @type {"Y" | "X"} */ axis) => axis === "Y" ? scrollHeightOf(a) > clientHeightOf(a) + 1 : scrollWidthOf(a) > clientWidthOf(a) + 1;
-  if (!over("Y") && !over("X")) return false; // (asked first: most boxes hold what they show, and style costs more)
-  const st = view.getComputedStyle(a);
-  return (/(auto|scroll|overlay)/.test(st.overflowY) && over("Y")) || (/(auto|scroll|overlay)/.test(st.overflowX) && over("X"));
+  return scrollsAlong(a, "Y", view) || scrollsAlong(a, "X", view);
+}
+
+/**
+ * Whether a box that hides what overflows it is moved with a box beside it that a person scrolls:
+ * one near it (under its fourth ancestor) holding as much along that axis — a grid's header row,
+ * which its script moves with the rows below it. Scrolling that box brings out what the cut box holds.
+ * @param {Element} box @param {"X" | "Y"} axis @param {Window} view
+ */
+function movedBeside(box, axis, view) {
+  const extent = (/** @type {Element} */ n) => axis === "Y" ? scrollHeightOf(n) : scrollWidthOf(n);
+  const held = extent(box), doc = docOf(box);
+  let near = box;
+  for (let i = 0; i < 4; i++) { const p = parentElOf(near); if (!p || p === doc.body || p === doc.documentElement) break; near = p; }
+  for (const n of qsa(near, "*")) {
+    if (n === box || containsOf(n, box) || containsOf(box, n)) continue;
+    if (Math.abs(extent(n) - held) <= 2 && scrollsAlong(n, axis, view)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a control out of the window's view is cut off where it lies by a box around it that hides
+ * what overflows it (a carousel's slides past its frame, a strip's tabs past its end): scrolling the
+ * window or any box a person scrolls never shows it — unless that box moves with one beside it
+ * (movedBeside). In view, hit testing says so; out of view, only the layout can. (One placed against
+ * a box outside the cut one, or in the top layer, is not cut by it.)
+ * @param {Element} el @param {Map<Element, {X?: boolean, Y?: boolean}>} moved memo: a cut box → movedBeside along each axis
+ */
+function cutOff(el, moved) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return false;
+  const r = rectOf(el);
+  for (/** @type {Node | null} */ let n = composedParentOf(el); n; n = composedParentOf(n)) {
+    if (nodeTypeOf(n) !== 1) continue;
+    const box = /** @type {Element} */ (n);
+    if (box === doc.body || box === doc.documentElement) break;
+    if (matchesOf(box, ":modal, :popover-open")) return false; // (the top layer: nothing around it clips it)
+    const st = view.getComputedStyle(box);
+    const cx = /(hidden|clip)/.test(st.overflowX), cy = /(hidden|clip)/.test(st.overflowY);
+    if (!cx && !cy) continue;
+    const b = rectOf(box), x0 = b.left + clientLeftOf(box), y0 = b.top + clientTopOf(box);
+    /** @type {"X" | "Y" | null} */ const axis = cx && (r.right <= x0 || r.left >= x0 + clientWidthOf(box)) ? "X"
+      : cy && (r.bottom <= y0 || r.top >= y0 + clientHeightOf(box)) ? "Y" : null;
+    if (!axis || escapes(el, box)) continue;
+    let m = moved.get(box);
+    if (!m) { m = {}; moved.set(box, m); }
+    if (m[axis] === undefined) m[axis] = movedBeside(box, axis, view);
+    return !m[axis];
+  }
+  return false;
 }
 
 /**
@@ -2117,6 +2469,7 @@ function dropUnreachable(doc, entries) {
   const view = /** @type {Window} */ (doc.defaultView);
   const vw = view.innerWidth, vh = view.innerHeight;
   /** @type {Map<Element, Element | null>} */ const layers = new Map();
+  /** @type {Map<Element, {X?: boolean, Y?: boolean}>} */ const moved = new Map();
   /** @type {Covered | null} */ let covered = null;
   let kept = 0;
   /** @type {Entry[]} */ const hidden = [];
@@ -2152,6 +2505,8 @@ function dropUnreachable(doc, entries) {
     }
     else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
     if ((e.where !== "in" || v === "out") && !e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "out";
+    // (Out of view, cut off by a box that hides what overflows it: as hidden as it would be in view.)
+    if (v === "out" && !e.onHover) { try { if (cutOff(e.surface || e.el, moved)) v = "hidden"; } catch { /* judged as out of view */ } }
     if (v === "open" || v === "away" || v === "out") { if ((v !== "open" && !e.onHover) || (e.onHover && e.where !== "in")) away.push(e); entries[kept++] = e; continue; }
     e.covered = true;
     if (v === "hidden") { hidden.push(e); continue; }
@@ -2215,7 +2570,7 @@ function scrollBoxOf(el) {
   }
   return null;
 }
-return { dropUnreachable, scrollsIntoView };
+return { cutOff, dropUnreachable, scrollsIntoView };
 })();
 // ---- extension/content/dom_editors.js
 const __dom_editors = (() => {
@@ -2729,302 +3084,6 @@ function cellName(el) {
   return norm(`${label} ${head !== label ? head : ""}`);
 }
 return { tableOf, newTablesPass, rowCells, rowParts, partsCells, passHeads, headsOf, columnHeads, rowsAlike, isFormRow, isSpanningRow, isHeaderRow, rowLabel, cellName };
-})();
-// ---- extension/content/dom_unseen.js
-const __dom_unseen = (() => {
-/**
- * Words a person cannot see although the element holding them is rendered — the usual carriers of
- * instructions hidden for the model: text of no size (font-size 0, a transform to nothing), a colour
- * that is none or the colour of what lies behind it, clipped to nothing (clip, clip-path, a box of no
- * size that hides its overflow), or placed far off the page. Asked only of elements under a rule or an
- * inline style that could do so (dom_pointer.js `words`), and settled by the computed style and the
- * boxes the browser drew: the page map leaves such words out (it counts them).
- */
-const { containsOf, docOf, elementsAtOf, offsetParentOf, parentElOf, rectOf, tagOf, textOf } = __dom_native;
-
-/**
- * Whether a box lies wholly outside its window's view and stays there: it is in a part of the page
- * fixed to the window (a console slid below its bottom edge, a drawer beside it), which no scrolling
- * brings into view. Only boxes out of view are asked (their positioned ancestors: a few, memoised
- * in `memo` by the nearest, for one scan).
- * @param {Element} el @param {{top: number, bottom: number, left: number, right: number}} r
- * @param {Map<Element, boolean>} [memo]
- */
-function fixedOutOfView(el, r, memo = new Map()) {
-  const view = docOf(el).defaultView;
-  if (!view || !(r.bottom <= 0 || r.right <= 0 || r.top >= view.innerHeight || r.left >= view.innerWidth)) return false;
-  const first = offsetParentOf(el);
-  if (!first) return view.getComputedStyle(el).position === "fixed";
-  let v = memo.get(first);
-  if (v === undefined) {
-    let last = first;
-    for (let p = offsetParentOf(first), n = 0; p && n < 30; p = offsetParentOf(p), n++) last = p;
-    v = last !== docOf(el).body && view.getComputedStyle(last).position === "fixed";
-    memo.set(first, v);
-  }
-  return v;
-}
-
-/** @param {string} c a computed colour, `rgb(…)` or `rgba(…)` @returns {number[] | null} r, g, b, alpha */
-function rgba(c) {
-  const m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/.exec(c);
-  if (!m) return null;
-  const a = m[4] === undefined ? 1 : m[4].endsWith("%") ? Number(m[4].slice(0, -1)) / 100 : Number(m[4]);
-  return [Number(m[1]), Number(m[2]), Number(m[3]), a];
-}
-
-/** WCAG relative luminance. @param {number[]} c */
-function luminance(c) {
-  const [r, g, b] = c.slice(0, 3).map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-/** @param {number[]} a @param {number[]} b */
-function contrast(a, b) {
-  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
-  return (x + 0.05) / (y + 0.05);
-}
-
-/** The ancestors an element's words are clipped by or drawn on, nearest first (a few levels). @param {Element} el */
-function around(el) {
-  /** @type {Element[]} */ const out = [];
-  for (let a = /** @type {Element | null} */ (el); a && out.length < 10; a = parentElOf(a)) out.push(a);
-  return out;
-}
-
-/**
- * Whether a computed style clips its element to nothing, whatever its box: a clip path that insets
- * it by half or more, or a circle of no radius; a `clip` rectangle of no width or height (the usual
- * "visually hidden" rules — its box is still laid out and measured full size).
- * @param {CSSStyleDeclaration} s
- */
-function clipsToNothing(s) {
-  if (/inset\(\s*(50|100)%|circle\(\s*0(px|%)?\s*[)a]/.test(s.clipPath)) return true;
-  const m = /^rect\(([^)]*)\)$/.exec(s.clip);
-  if (!m) return false;
-  const [t, r, b, l] = m[1].split(/[\s,]+/).map((v) => (v === "auto" ? NaN : parseFloat(v)));
-  return r - l <= 0 || b - t <= 0; // (an "auto" side clips nothing on that side: NaN says no)
-}
-
-/**
- * Whether a control is clipped to nothing, so no person sees or points at it: by a `clip` or clip
- * path of no size, its own or around it, or by a box of a pixel or two around it that hides or
- * scrolls what overflows it (a column folded to nothing) — the "visually hidden" rules, put on a
- * wrapper too (a panel's heading kept for screen readers, with the label inside it) — unless the
- * browser draws it there all the same (placed against a box outside the clipping one).
- * @param {Element} el @param {DOMRect} r its box
- */
-function clippedAway(el, r) {
-  const view = docOf(el).defaultView;
-  if (!view) return false;
-  for (const a of around(el)) {
-    const s = view.getComputedStyle(a);
-    if (clipsToNothing(s)) return true;
-    // (A box that scrolls clips as well: one of a pixel or two leaves no room to scroll in.)
-    if (a !== el && overflowOf(a, s) && folded(rectOf(a)) && !escapes(el, a) && !(inView(el, r) && drawnAt(el, r))) return true;
-  }
-  return false;
-}
-
-/**
- * What a box does with what overflows it: "clips" (hidden, clip, a `clip` rectangle), "scrolls", or
- * null — visible, or the body's and the root's, whose overflow is the window's and clips nothing of
- * their own box.
- * @param {Element} a @param {CSSStyleDeclaration} s its computed style
- * @returns {"clips" | "scrolls" | null}
- */
-function overflowOf(a, s) {
-  const doc = docOf(a);
-  if (a === doc.body || a === doc.documentElement) return null;
-  const ov = s.overflowX + s.overflowY;
-  return /(hidden|clip)/.test(ov) || s.clip !== "auto" ? "clips" : /(auto|scroll|overlay)/.test(ov) ? "scrolls" : null;
-}
-
-/** A box of a pixel or two across or down: all it holds overflows it. @param {DOMRect} b */
-const folded = (b) => b.width <= 2 || b.height <= 2;
-
-/** @param {Element} el @param {DOMRect} r */
-function inView(el, r) {
-  const view = docOf(el).defaultView;
-  return !!view && r.right > 0 && r.bottom > 0 && r.left < view.innerWidth && r.top < view.innerHeight;
-}
-
-/**
- * Whether el escapes the overflow clipping of `box` around it, as the browser lays it out: it, or
- * something between them, is placed (absolutely, or fixed) against a box outside `box` — which then
- * does not clip it. (Hit testing, which honours clipping, cannot tell this box's clipping from a
- * scrolled list's, nor ask out of view.)
- * @param {Element} el @param {Element} box
- */
-function escapes(el, box) {
-  const view = /** @type {Window} */ (docOf(el).defaultView);
-  for (let n = /** @type {Element | null} */ (el); n && n !== box; n = parentElOf(n)) {
-    const pos = view.getComputedStyle(n).position;
-    if (pos === "fixed") return true;
-    if (pos === "absolute") {
-      // Its containing block: the nearest placed box around it, else the window's (offsetParent
-      // then says the body, unplaced).
-      const cb = offsetParentOf(n);
-      if (!cb || (cb === docOf(el).body && view.getComputedStyle(cb).position === "static") || (cb !== box && containsOf(cb, box))) return true;
-    }
-  }
-  return false;
-}
-
-/**
- * Whether an element's words are unseen (see above).
- * @param {Element} el @param {Map<Element, number[] | null>} grounds each element's background, as found
- */
-function wordsUnseen(el, grounds) {
-  const view = docOf(el).defaultView;
-  if (!view) return false;
-  const st = view.getComputedStyle(el);
-  const color = rgba(st.color);
-  if (color && color[3] <= 0.05) return true;
-  const range = docOf(el).createRange();
-  range.selectNodeContents(el);
-  const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1);
-  if (!boxes.length) return true; // no size: font-size 0, a transform to nothing
-  if (boxes.every((r) => r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0)) return true; // off the page's left or top
-  if (boxes.every((r) => fixedOutOfView(el, r))) return true; // in a panel fixed outside the window
-  for (const a of around(el)) {
-    const s = a === el ? st : view.getComputedStyle(a);
-    const how = overflowOf(a, s);
-    if (how) {
-      const b = rectOf(a);
-      // A box of no size that hides or scrolls what it holds (a column folded to nothing), or
-      // words slid out of a box that hides what overflows it (a panel moved aside in its rail) —
-      // unless the words escape its clipping (placed absolutely against a box outside it, as an
-      // editor's palette inside a collapsed layout box): the browser then draws them, and hit
-      // testing finds them where they are.
-      const outside = folded(b)
-        || (how === "clips" && boxes.every((r) => r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom));
-      if (outside && !drawnAt(el, boxes[0])) return true;
-    }
-    if (clipsToNothing(s)) return true;
-  }
-  const ground = color ? groundAt(el, boxes[0], grounds) : null;
-  return !!color && !!ground && contrast(color, ground) < 1.1;
-}
-
-/**
- * Whether the browser draws the element at the middle of its words' box (hit testing honours
- * clipping): false where that cannot be asked (out of view).
- * @param {Element} el @param {DOMRect} box
- */
-function drawnAt(el, box) {
-  const doc = docOf(el), view = doc.defaultView;
-  if (!view) return false;
-  const x = box.left + box.width / 2, y = box.top + box.height / 2;
-  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return false;
-  return elementsAtOf(doc, x, y).some((e) => e === el || containsOf(el, e));
-}
-
-/**
- * The colour drawn behind an element's words, as the browser stacked the page at their first box:
- * the first thing painted under them — an element's background colour, or the page's canvas. Null
- * where that is not known (the words are out of view, or a picture, a video or a gradient lies
- * behind them, as a banner's title over its photo): such words are shown, never guessed unseen.
- * @param {Element} el @param {DOMRect} box @param {Map<Element, number[] | null>} grounds
- */
-function groundAt(el, box, grounds) {
-  const doc = docOf(el), view = doc.defaultView;
-  if (!view) return null;
-  const x = box.left + box.width / 2, y = box.top + box.height / 2;
-  if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return null;
-  const stack = elementsAtOf(doc, x, y);
-  const at = stack.findIndex((e) => e === el || containsOf(el, e));
-  if (at < 0) return null; // something else is drawn over the words: not this test's to judge
-  for (let i = at; i < stack.length; i++) {
-    const e = stack[i];
-    if (grounds.has(e)) return grounds.get(e) || null;
-    const s = view.getComputedStyle(e);
-    /** @type {number[] | null | undefined} */ let g;
-    if (/^(img|video|canvas|svg|iframe|picture|object|embed)$/.test(tagOf(e)) || s.backgroundImage !== "none") g = null;
-    else { const bg = rgba(s.backgroundColor); if (bg && bg[3] > 0.5) g = bg; }
-    if (g !== undefined) { grounds.set(e, g); return g; }
-  }
-  return [255, 255, 255, 1]; // the canvas of a page that paints none of its own
-}
-
-/**
- * Whether what the browser drew at each of the words' boxes (up to three) lays an opaque blank box
- * over them — a picture, or an element with a background of its own and no words, that is not
- * around them (nor heybro's): a box laid over words to keep them from a person. A box the point
- * does not reach, or one out of view, is not judged (the words are shown).
- * @param {Element} el
- */
-function coveredByBox(el) {
-  const doc = docOf(el), view = doc.defaultView;
-  if (!view) return false;
-  const range = doc.createRange();
-  range.selectNodeContents(el);
-  const boxes = Array.from(range.getClientRects()).filter((r) => r.width >= 1 && r.height >= 1).slice(0, 3);
-  if (!boxes.length) return false;
-  for (const box of boxes) {
-    const x = box.left + box.width / 2, y = box.top + box.height / 2;
-    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return false;
-    const stack = elementsAtOf(doc, x, y);
-    const at = stack.findIndex((e) => e === el || containsOf(el, e));
-    if (at <= 0) return false;
-    const opaque = stack.slice(0, at).some((e) => {
-      // A box of words of its own over them (a menu, a dialog, a popover opened over the page) is
-      // the page's own layer, judged as a cover of controls is; a blank box or a picture hides.
-      if (containsOf(e, el) || textOf(e).trim()) return false;
-      if (/^(img|video|canvas|picture|object|embed|iframe)$/.test(tagOf(e))) return true;
-      const s = view.getComputedStyle(e);
-      if (Number(s.opacity) < 0.9) return false;
-      const bg = rgba(s.backgroundColor);
-      return s.backgroundImage !== "none" || (!!bg && bg[3] >= 0.9);
-    });
-    if (!opaque) return false;
-  }
-  return true;
-}
-
-/**
- * Whether an element is one of `set` or inside one, memoised along the way (ancestors are asked
- * once for all their descendants).
- * @param {Set<Element>} set @returns {(el: Element) => boolean}
- */
-function within(set) {
-  /** @type {Map<Element, boolean>} */ const seen = new Map();
-  /** @param {Element} el @returns {boolean} */
-  const test = (el) => {
-    let v = seen.get(el);
-    if (v === undefined) {
-      const p = parentElOf(el);
-      v = set.has(el) || (!!p && test(p));
-      seen.set(el, v);
-    }
-    return v;
-  };
-  return test;
-}
-
-/**
- * The rendering's test of words: unseen when the element, or one above it, is under a rule that
- * could hide words and the computed style says it does, or inside an element with a box that may
- * lie over its words and hit testing finds one there. Memoised for one rendering.
- * @param {Set<Element>} candidates elements under such rules (dom_pointer.js `words`)
- * @param {Set<Element>} [coverParents] elements a box of theirs may lie over (dom_scan.js `coveredWords`)
- * @returns {(el: Element) => boolean}
- */
-function unseenWordsTest(candidates, coverParents = new Set()) {
-  if (!candidates.size && !coverParents.size) return () => false;
-  /** @type {Map<Element, boolean>} */ const verdict = new Map();
-  /** @type {Map<Element, number[] | null>} */ const grounds = new Map();
-  const inCandidate = within(candidates), inCover = within(coverParents);
-  return (el) => {
-    let v = verdict.get(el);
-    if (v === undefined) {
-      try { v = (inCandidate(el) && wordsUnseen(el, grounds)) || (coverParents.size > 0 && inCover(el) && coveredByBox(el)); } catch { v = false; }
-      verdict.set(el, v);
-    }
-    return v;
-  };
-}
-return { fixedOutOfView, clipsToNothing, clippedAway, within, unseenWordsTest };
 })();
 // ---- extension/content/dom_scan.js
 const __dom_scan = (() => {

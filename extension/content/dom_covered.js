@@ -18,7 +18,8 @@
  */
 import { containsDeep, deepElementFromPoint, samplePointsOf } from "./dom_roots.js";
 import { frameDocument } from "./dom_roots.js";
-import { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, composedParentOf, nodeTypeOf, docOf, parentElOf, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } from "./dom_native.js";
+import { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, composedParentOf, containsOf, nodeTypeOf, docOf, matchesOf, parentElOf, qsa, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } from "./dom_native.js";
+import { escapes } from "./dom_unseen.js";
 
 /**
  * @typedef {import("./dom_scan.js").Entry} Entry
@@ -126,12 +127,67 @@ function windowScrolls(doc) {
   return (scrollHeightOf(root) > view.innerHeight + 1 && !cut("overflowY")) || (scrollWidthOf(root) > view.innerWidth + 1 && !cut("overflowX"));
 }
 
+/** Whether a person scrolls the box along one axis: it holds more than it shows that way (asked first:
+ * most boxes hold what they show, and style costs more), and its style lets it scroll.
+ * @param {Element} a @param {"X" | "Y"} axis @param {Window} view */
+function scrollsAlong(a, axis, view) {
+  const over = axis === "Y" ? scrollHeightOf(a) > clientHeightOf(a) + 1 : scrollWidthOf(a) > clientWidthOf(a) + 1;
+  return over && /(auto|scroll|overlay)/.test(view.getComputedStyle(a)[axis === "Y" ? "overflowY" : "overflowX"]);
+}
+
 /** Whether a person can scroll the box: it holds more than it shows, and its style lets it scroll. @param {Element} a @param {Window} view */
 function scrollsItself(a, view) {
-  const over = (/** @type {"Y" | "X"} */ axis) => axis === "Y" ? scrollHeightOf(a) > clientHeightOf(a) + 1 : scrollWidthOf(a) > clientWidthOf(a) + 1;
-  if (!over("Y") && !over("X")) return false; // (asked first: most boxes hold what they show, and style costs more)
-  const st = view.getComputedStyle(a);
-  return (/(auto|scroll|overlay)/.test(st.overflowY) && over("Y")) || (/(auto|scroll|overlay)/.test(st.overflowX) && over("X"));
+  return scrollsAlong(a, "Y", view) || scrollsAlong(a, "X", view);
+}
+
+/**
+ * Whether a box that hides what overflows it is moved with a box beside it that a person scrolls:
+ * one near it (under its fourth ancestor) holding as much along that axis — a grid's header row,
+ * which its script moves with the rows below it. Scrolling that box brings out what the cut box holds.
+ * @param {Element} box @param {"X" | "Y"} axis @param {Window} view
+ */
+function movedBeside(box, axis, view) {
+  const extent = (/** @type {Element} */ n) => axis === "Y" ? scrollHeightOf(n) : scrollWidthOf(n);
+  const held = extent(box), doc = docOf(box);
+  let near = box;
+  for (let i = 0; i < 4; i++) { const p = parentElOf(near); if (!p || p === doc.body || p === doc.documentElement) break; near = p; }
+  for (const n of qsa(near, "*")) {
+    if (n === box || containsOf(n, box) || containsOf(box, n)) continue;
+    if (Math.abs(extent(n) - held) <= 2 && scrollsAlong(n, axis, view)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a control out of the window's view is cut off where it lies by a box around it that hides
+ * what overflows it (a carousel's slides past its frame, a strip's tabs past its end): scrolling the
+ * window or any box a person scrolls never shows it — unless that box moves with one beside it
+ * (movedBeside). In view, hit testing says so; out of view, only the layout can. (One placed against
+ * a box outside the cut one, or in the top layer, is not cut by it.)
+ * @param {Element} el @param {Map<Element, {X?: boolean, Y?: boolean}>} moved memo: a cut box → movedBeside along each axis
+ */
+export function cutOff(el, moved) {
+  const doc = docOf(el), view = doc.defaultView;
+  if (!view) return false;
+  const r = rectOf(el);
+  for (/** @type {Node | null} */ let n = composedParentOf(el); n; n = composedParentOf(n)) {
+    if (nodeTypeOf(n) !== 1) continue;
+    const box = /** @type {Element} */ (n);
+    if (box === doc.body || box === doc.documentElement) break;
+    if (matchesOf(box, ":modal, :popover-open")) return false; // (the top layer: nothing around it clips it)
+    const st = view.getComputedStyle(box);
+    const cx = /(hidden|clip)/.test(st.overflowX), cy = /(hidden|clip)/.test(st.overflowY);
+    if (!cx && !cy) continue;
+    const b = rectOf(box), x0 = b.left + clientLeftOf(box), y0 = b.top + clientTopOf(box);
+    /** @type {"X" | "Y" | null} */ const axis = cx && (r.right <= x0 || r.left >= x0 + clientWidthOf(box)) ? "X"
+      : cy && (r.bottom <= y0 || r.top >= y0 + clientHeightOf(box)) ? "Y" : null;
+    if (!axis || escapes(el, box)) continue;
+    let m = moved.get(box);
+    if (!m) { m = {}; moved.set(box, m); }
+    if (m[axis] === undefined) m[axis] = movedBeside(box, axis, view);
+    return !m[axis];
+  }
+  return false;
 }
 
 /**
@@ -304,6 +360,7 @@ export function dropUnreachable(doc, entries) {
   const view = /** @type {Window} */ (doc.defaultView);
   const vw = view.innerWidth, vh = view.innerHeight;
   /** @type {Map<Element, Element | null>} */ const layers = new Map();
+  /** @type {Map<Element, {X?: boolean, Y?: boolean}>} */ const moved = new Map();
   /** @type {Covered | null} */ let covered = null;
   let kept = 0;
   /** @type {Entry[]} */ const hidden = [];
@@ -339,6 +396,8 @@ export function dropUnreachable(doc, entries) {
     }
     else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
     if ((e.where !== "in" || v === "out") && !e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "out";
+    // (Out of view, cut off by a box that hides what overflows it: as hidden as it would be in view.)
+    if (v === "out" && !e.onHover) { try { if (cutOff(e.surface || e.el, moved)) v = "hidden"; } catch { /* judged as out of view */ } }
     if (v === "open" || v === "away" || v === "out") { if ((v !== "open" && !e.onHover) || (e.onHover && e.where !== "in")) away.push(e); entries[kept++] = e; continue; }
     e.covered = true;
     if (v === "hidden") { hidden.push(e); continue; }

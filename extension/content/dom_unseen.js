@@ -123,7 +123,7 @@ function inView(el, r) {
  * scrolled list's, nor ask out of view.)
  * @param {Element} el @param {Element} box
  */
-function escapes(el, box) {
+export function escapes(el, box) {
   const view = /** @type {Window} */ (docOf(el).defaultView);
   for (let n = /** @type {Element | null} */ (el); n && n !== box; n = parentElOf(n)) {
     const pos = view.getComputedStyle(n).position;
