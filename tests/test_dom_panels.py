@@ -194,3 +194,11 @@ def test_a_control_past_the_windows_edge_cut_off_by_a_box_that_hides_its_overflo
     page.wait_for_timeout(100)
     at = page.evaluate("(() => { const b = [...document.querySelectorAll('.head button')].pop().getBoundingClientRect(); return document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2).textContent; })()")
     assert at == "Digest"
+
+
+def test_a_lists_last_rows_below_a_shell_that_cuts_off_the_window_are_listed(browser, page, site):
+    # The shell cuts off everything past the window; the list inside it scrolls: its last rows come
+    # up into the shell, so they are one scroll away, not cut off.
+    open_page(page, f"{site}/list_in_cut_shell.html")
+    text = ok(browser, "observe")["text"]
+    assert "link Message 1\n" in text + "\n" and "link Message 30" in text, text

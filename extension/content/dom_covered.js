@@ -169,7 +169,11 @@ function movedBeside(box, axis, view) {
 export function cutOff(el, moved) {
   const doc = docOf(el), view = doc.defaultView;
   if (!view) return false;
+  // Where along each axis it can be: where it is, until a box it scrolls in is passed — then
+  // anywhere in what that box shows (a list's last rows below a shell that cuts off the window's
+  // bottom come up into it).
   const r = rectOf(el);
+  let [x0, x1, y0, y1] = [r.left, r.right, r.top, r.bottom];
   for (/** @type {Node | null} */ let n = composedParentOf(el); n; n = composedParentOf(n)) {
     if (nodeTypeOf(n) !== 1) continue;
     const box = /** @type {Element} */ (n);
@@ -177,10 +181,13 @@ export function cutOff(el, moved) {
     if (matchesOf(box, ":modal, :popover-open")) return false; // (the top layer: nothing around it clips it)
     const st = view.getComputedStyle(box);
     const cx = /(hidden|clip)/.test(st.overflowX), cy = /(hidden|clip)/.test(st.overflowY);
-    if (!cx && !cy) continue;
-    const b = rectOf(box), x0 = b.left + clientLeftOf(box), y0 = b.top + clientTopOf(box);
-    /** @type {"X" | "Y" | null} */ const axis = cx && (r.right <= x0 || r.left >= x0 + clientWidthOf(box)) ? "X"
-      : cy && (r.bottom <= y0 || r.top >= y0 + clientHeightOf(box)) ? "Y" : null;
+    const sx = !cx && scrollsAlong(box, "X", view), sy = !cy && scrollsAlong(box, "Y", view);
+    if (!cx && !cy && !sx && !sy) continue;
+    const b = rectOf(box), bx = b.left + clientLeftOf(box), by = b.top + clientTopOf(box);
+    const bx1 = bx + clientWidthOf(box), by1 = by + clientHeightOf(box);
+    /** @type {"X" | "Y" | null} */ const axis = cx && (x1 <= bx || x0 >= bx1) ? "X" : cy && (y1 <= by || y0 >= by1) ? "Y" : null;
+    if (sx) [x0, x1] = [bx, bx1];
+    if (sy) [y0, y1] = [by, by1];
     if (!axis || escapes(el, box)) continue;
     let m = moved.get(box);
     if (!m) { m = {}; moved.set(box, m); }
