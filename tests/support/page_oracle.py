@@ -298,6 +298,11 @@ def _inward(v: float, f: float) -> int:
     return math.ceil(v) if f < 0.5 else math.floor(v) if f > 0.5 else int(v)
 
 
+def _outward(v: float, f: float) -> int:
+    """The other whole pixel of a point: rounded toward the nearer edge."""
+    return math.floor(v) if f < 0.5 else math.ceil(v) if f > 0.5 else int(v)
+
+
 def _box(quad: list[float]) -> tuple[float, float, float, float]:
     xs, ys = quad[0::2], quad[1::2]
     return min(xs), min(ys), max(xs), max(ys)
@@ -369,7 +374,7 @@ class _Reach:
 
     def __init__(self, s: _Session, dom: _Dom, world: int) -> None:
         self.s, self.dom, self.world = s, dom, world
-        self.memo: dict[tuple[int, bool], bool] = {}
+        self.memo: dict[tuple[int, bool, bool], bool] = {}
         self.vw, self.vh = s.viewport()
         self.fell_through = False  # the last hit test's pointer landed on what holds the element
         self.drawn: dict[int, bool] = {}  # whether each element had a box when first judged
@@ -382,7 +387,12 @@ class _Reach:
             out |= set(self.dom.label_for.get(el_id, []))
         return out
 
-    def _hits(self, b: int) -> bool:
+    def _hits(self, b: int, lenient: bool = False) -> bool:
+        """Whether a point of its boxes reaches it. The judge tries points at fractions of a pixel;
+        the browser's hit test here takes whole ones: a point is tried at the pixel away from the
+        nearer edge, and when `lenient` at the one toward it as well — a strip at the sliver's
+        width is a doubt, counted against the map neither way (lenient where the map listed it,
+        strict where it left it out)."""
         quads = self.s.quads(b)
         self.drawn.setdefault(b, bool(quads))
         if not quads:
@@ -400,25 +410,31 @@ class _Reach:
                 x, y = x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy
                 if not (0 <= x < self.vw and 0 <= y < self.vh):
                     continue
-                h = self.s.hit(_inward(x + sx, fx), _inward(y + sy, fy))
-                if h is None:
-                    continue
-                if h in self.dom.tag:
-                    if any(self.dom.inside(h, t) for t in targets):
+                at = [(_inward(x + sx, fx), _inward(y + sy, fy))]
+                if lenient and (_outward(x + sx, fx), _outward(y + sy, fy)) != at[0]:
+                    at.append((_outward(x + sx, fx), _outward(y + sy, fy)))
+                for hx, hy in at:
+                    h = self.s.hit(hx, hy)
+                    if h is None:
+                        continue
+                    if h in self.dom.tag:
+                        if any(self.dom.inside(h, t) for t in targets):
+                            return True
+                        # (Or a part of the list it is in, near it: a layer a virtual list lays
+                        # over its rows while it scrolls.)
+                        self.fell_through |= h in above or any(self.dom.inside(h, a) for a in near)
+                    elif self.s.live_inside(h, targets, self.world):
                         return True
-                    # (Or a part of the list it is in, near it: a layer a virtual list lays over its
-                    # rows while it scrolls.)
-                    self.fell_through |= h in above or any(self.dom.inside(h, a) for a in near)
-                elif self.s.live_inside(h, targets, self.world):
-                    return True
         return False
 
-    def __call__(self, b: int, scroll: bool = True) -> bool:
-        key = (b, scroll)
-        if scroll and self.memo.get((b, False)):
+    def __call__(self, b: int, scroll: bool = True, lenient: bool = False) -> bool:
+        key = (b, scroll, lenient)
+        if scroll and (self.memo.get((b, False, False)) or self.memo.get((b, False, lenient))):
             return True  # reached where the page was when the map was made
+        if lenient and self.memo.get((b, scroll, False)):
+            return True
         if key not in self.memo:
-            ok = self._hits(b)
+            ok = self._hits(b, lenient)
             if not ok and scroll:
                 # As a person does: scroll until it shows at the bottom of what it scrolls in (as
                 # it comes into view from below), at the top, or in the middle — wherever nothing
@@ -429,19 +445,19 @@ class _Reach:
                     for block, inline in (("end", "nearest"), ("start", "nearest"), ("center", "center")):
                         self.s.send("Runtime.callFunctionOn", {"objectId": obj, "functionDeclaration": SCROLL_AS_A_PERSON,
                                                                "arguments": [{"value": block}, {"value": inline}]})
-                        ok = self._hits(b)
+                        ok = self._hits(b, lenient)
                         if not ok and self.fell_through:
                             # The pointer fell through it to what holds it, or landed on a layer
                             # its list lays over the rows: a page may turn pointer events off while
                             # it scrolls and back on a moment after it stops (react-virtualized's
                             # window scroller, pgAdmin's tree). A person points once it rests.
                             time.sleep(SCROLL_ANSWER_S)
-                            ok = self._hits(b)
+                            ok = self._hits(b, lenient)
                         if ok:
                             break
                     if not ok and self.s.ask(b, self.world, SCROLL_BESIDE):
                         time.sleep(SCROLL_ANSWER_S)  # (the page's script follows the scroll)
-                        ok = self._hits(b)
+                        ok = self._hits(b, lenient)
                 except Exception:
                     ok = False
             self.memo[key] = ok
@@ -469,7 +485,7 @@ def _hovered(s: _Session, dom: _Dom, reach: _Reach, b: int) -> bool:
         if hit is None or not (dom.inside(hit, a) if hit in dom.tag else s.live_inside(hit, {a}, reach.world)):
             continue  # hidden itself (a closed menu's list): the pointer would be over something else
         s.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
-        if reach._hits(b):
+        if reach._hits(b, lenient=True):
             return True
     return False
 
@@ -655,7 +671,7 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
         # The listed first, where the map saw them, before the accessibility tree is read (seconds
         # on a long page, in which a notice may fade).
         for b in listed:
-            reach(drawn_at.get(b, b), scroll=False)
+            reach(drawn_at.get(b, b), scroll=False, lenient=True)
         every = _ax_controls(s)
         controls = [c for c in every if not c.disabled]  # a disabled one is no control a person operates
         # Wrong covers first, before anything scrolls: the map judged them where they were.
@@ -663,9 +679,10 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
         for b in covered:
             if b is not None and reach(b, scroll=False):
                 v.wrong_covers.append(f"{dom.tag.get(b)} {dom.attrs.get(b, {}).get('id', '')}".strip())
-        # Then everything where it is, before anything scrolls: scrolling to one control moves
-        # others (a notebook's prompt scrolled under a menu) that were in reach where the map saw them.
-        for b in [c.backend for c in controls] + [drawn_at.get(b, b) for b in listed]:
+        # Then every control where it is (the listed were, above), before anything scrolls:
+        # scrolling to one control moves others (a notebook's prompt scrolled under a menu) that
+        # were in reach where the map saw them.
+        for b in [c.backend for c in controls]:
             reach(b, scroll=False)
         s.send("Runtime.evaluate", {"expression": "window.scrollTo(0, 0)"})
         for c in controls:
@@ -687,7 +704,7 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
             v.listed += 1
             # A control the map says shows on hover is judged as a person finds it: the pointer
             # over its row first.
-            if not reach(drawn_at.get(b, b)) and not ((info.get(i) or {}).get("hover") and _hovered(s, dom, reach, b)):
+            if not reach(drawn_at.get(b, b), lenient=True) and not ((info.get(i) or {}).get("hover") and _hovered(s, dom, reach, b)):
                 # (The map lists only what has a box: one that had a box when first judged and has
                 # none now — not one laid out on hover — the page hid since: a notice that faded.)
                 hid = reach.drawn.get(drawn_at.get(b, b)) and not (info.get(i) or {}).get("hover") and not s.quads(drawn_at.get(b, b))
