@@ -2127,7 +2127,7 @@ const __dom_covered = (() => {
  */
 const { containsDeep, deepElementFromPoint, samplePointsOf } = __dom_roots;
 const { frameDocument } = __dom_roots;
-const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, composedParentOf, containsOf, nodeTypeOf, docOf, matchesOf, parentElOf, qsa, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } = __dom_native;
+const { clientHeightOf, clientLeftOf, clientTopOf, clientWidthOf, closestOf, composedParentOf, containsOf, nodeTypeOf, docOf, parentElOf, qsa, rectOf, rectsOf, scrollHeightOf, scrollWidthOf, tagOf, textOf } = __dom_native;
 const { escapes } = __dom_unseen;
 
 /**
@@ -2268,40 +2268,79 @@ function movedBeside(box, axis, view) {
 }
 
 /**
- * Whether a control out of the window's view is cut off where it lies by a box around it that hides
+ * What a box does to what it holds, as cutOff asks it: null when it neither cuts off nor scrolls
+ * (it holds no more than it shows — asked first: style costs more), else which axes it cuts off and
+ * which it scrolls, and the part of the window it shows its content in.
+ * @typedef {{cx: boolean, cy: boolean, sx: boolean, sy: boolean, x0: number, y0: number, x1: number, y1: number, moved: {X?: boolean, Y?: boolean}}} CutBox
+ * @param {Element} box @param {Window} view @returns {CutBox | null}
+ */
+function cutBoxOf(box, view) {
+  if (scrollWidthOf(box) <= clientWidthOf(box) + 1 && scrollHeightOf(box) <= clientHeightOf(box) + 1) return null;
+  const st = view.getComputedStyle(box);
+  const cx = /(hidden|clip)/.test(st.overflowX), cy = /(hidden|clip)/.test(st.overflowY);
+  const sx = !cx && scrollsAlong(box, "X", view), sy = !cy && scrollsAlong(box, "Y", view);
+  if (!cx && !cy && !sx && !sy) return null;
+  const b = rectOf(box), x0 = b.left + clientLeftOf(box), y0 = b.top + clientTopOf(box);
+  return { cx, cy, sx, sy, x0, y0, x1: x0 + clientWidthOf(box), y1: y0 + clientHeightOf(box), moved: {} };
+}
+
+/**
+ * One scan's memo for cutOff: each element's list of the boxes around it that cut off or scroll
+ * what they hold, nearest first ("top" for a box of the top layer — an open modal dialog or popover,
+ * which nothing around it clips — which ends the list), shared by what it holds: the controls of a
+ * long page walk their ancestors once between them; and each document's top layer, looked up once.
+ * @typedef {{chains: Map<Element, [Element, CutBox | "top"][]>, tops: Map<Document, Set<Element>>}} CutMemo
+ */
+
+/** @param {Node | null} start the element's parent @param {Document} doc @param {Window} view @param {CutMemo} memo */
+function cutChainOf(start, doc, view, memo) {
+  /** @type {Element[]} */ const path = [];
+  /** @type {[Element, CutBox | "top"][]} */ let tail = [];
+  for (let n = start; n; n = composedParentOf(n)) {
+    if (nodeTypeOf(n) !== 1) continue;
+    const el = /** @type {Element} */ (n);
+    if (el === doc.body || el === doc.documentElement) break;
+    const known = memo.chains.get(el);
+    if (known) { tail = known; break; }
+    path.push(el);
+  }
+  let top = memo.tops.get(doc);
+  if (!top) { top = new Set(qsa(doc, ":modal, :popover-open")); memo.tops.set(doc, top); }
+  for (let i = path.length - 1; i >= 0; i--) {
+    const c = top.has(path[i]) ? "top" : cutBoxOf(path[i], view);
+    if (c === "top") tail = [[path[i], c]];
+    else if (c) tail = [[path[i], c], ...tail];
+    memo.chains.set(path[i], tail);
+  }
+  return tail;
+}
+
+/**
+ * Whether a control out of the window's view (past its side) is cut off where it lies by a box around it that hides
  * what overflows it (a carousel's slides past its frame, a strip's tabs past its end): scrolling the
  * window or any box a person scrolls never shows it — unless that box moves with one beside it
  * (movedBeside). In view, hit testing says so; out of view, only the layout can. (One placed against
  * a box outside the cut one, or in the top layer, is not cut by it.)
- * @param {Element} el @param {Map<Element, {X?: boolean, Y?: boolean}>} moved memo: a cut box → movedBeside along each axis
+ * @param {Element} el @param {CutMemo} memo
  */
-function cutOff(el, moved) {
+function cutOff(el, memo) {
   const doc = docOf(el), view = doc.defaultView;
   if (!view) return false;
+  const chain = cutChainOf(composedParentOf(el), doc, view, memo);
+  if (!chain.length) return false;
   // Where along each axis it can be: where it is, until a box it scrolls in is passed — then
   // anywhere in what that box shows (a list's last rows below a shell that cuts off the window's
   // bottom come up into it).
   const r = rectOf(el);
   let [x0, x1, y0, y1] = [r.left, r.right, r.top, r.bottom];
-  for (/** @type {Node | null} */ let n = composedParentOf(el); n; n = composedParentOf(n)) {
-    if (nodeTypeOf(n) !== 1) continue;
-    const box = /** @type {Element} */ (n);
-    if (box === doc.body || box === doc.documentElement) break;
-    if (matchesOf(box, ":modal, :popover-open")) return false; // (the top layer: nothing around it clips it)
-    const st = view.getComputedStyle(box);
-    const cx = /(hidden|clip)/.test(st.overflowX), cy = /(hidden|clip)/.test(st.overflowY);
-    const sx = !cx && scrollsAlong(box, "X", view), sy = !cy && scrollsAlong(box, "Y", view);
-    if (!cx && !cy && !sx && !sy) continue;
-    const b = rectOf(box), bx = b.left + clientLeftOf(box), by = b.top + clientTopOf(box);
-    const bx1 = bx + clientWidthOf(box), by1 = by + clientHeightOf(box);
-    /** @type {"X" | "Y" | null} */ const axis = cx && (x1 <= bx || x0 >= bx1) ? "X" : cy && (y1 <= by || y0 >= by1) ? "Y" : null;
-    if (sx) [x0, x1] = [bx, bx1];
-    if (sy) [y0, y1] = [by, by1];
+  for (const [box, c] of chain) {
+    if (c === "top") return false;
+    /** @type {"X" | "Y" | null} */ const axis = c.cx && (x1 <= c.x0 || x0 >= c.x1) ? "X" : c.cy && (y1 <= c.y0 || y0 >= c.y1) ? "Y" : null;
+    if (c.sx) [x0, x1] = [c.x0, c.x1];
+    if (c.sy) [y0, y1] = [c.y0, c.y1];
     if (!axis || escapes(el, box)) continue;
-    let m = moved.get(box);
-    if (!m) { m = {}; moved.set(box, m); }
-    if (m[axis] === undefined) m[axis] = movedBeside(box, axis, view);
-    return !m[axis];
+    if (c.moved[axis] === undefined) c.moved[axis] = movedBeside(box, axis, view);
+    return !c.moved[axis];
   }
   return false;
 }
@@ -2476,7 +2515,7 @@ function dropUnreachable(doc, entries) {
   const view = /** @type {Window} */ (doc.defaultView);
   const vw = view.innerWidth, vh = view.innerHeight;
   /** @type {Map<Element, Element | null>} */ const layers = new Map();
-  /** @type {Map<Element, {X?: boolean, Y?: boolean}>} */ const moved = new Map();
+  /** @type {CutMemo} */ const cuts = { chains: new Map(), tops: new Map() };
   /** @type {Covered | null} */ let covered = null;
   let kept = 0;
   /** @type {Entry[]} */ const hidden = [];
@@ -2511,9 +2550,13 @@ function dropUnreachable(doc, entries) {
       }
     }
     else if (e.where === "in") { try { v = judge(doc, e, vw, vh, layers); } catch { v = "open"; } }
+    // Past the window's side, cut off by a box that hides what overflows it: as hidden as it would
+    // be in view. (Only sideways: a window seldom scrolls that way, so it is judged where it lies;
+    // one above or below the window is judged by hit testing once the window scrolls to it — and
+    // long pages hold thousands of those.)
+    const side = v === "out";
     if ((e.where !== "in" || v === "out") && !e.onHover) v = full && !containsDeep(full, e.el) ? { cover: full } : "out";
-    // (Out of view, cut off by a box that hides what overflows it: as hidden as it would be in view.)
-    if (v === "out" && !e.onHover) { try { if (cutOff(e.surface || e.el, moved)) v = "hidden"; } catch { /* judged as out of view */ } }
+    if (side && v === "out" && !e.onHover) { try { if (cutOff(e.surface || e.el, cuts)) v = "hidden"; } catch { /* judged as out of view */ } }
     if (v === "open" || v === "away" || v === "out") { if ((v !== "open" && !e.onHover) || (e.onHover && e.where !== "in")) away.push(e); entries[kept++] = e; continue; }
     e.covered = true;
     if (v === "hidden") { hidden.push(e); continue; }
