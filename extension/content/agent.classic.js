@@ -2316,7 +2316,7 @@ function cutChainOf(start, doc, view, memo) {
 }
 
 /**
- * Whether a control out of the window's view (past its side) is cut off where it lies by a box around it that hides
+ * Whether a control past the window's side is cut off where it lies by a box around it that hides
  * what overflows it (a carousel's slides past its frame, a strip's tabs past its end): scrolling the
  * window or any box a person scrolls never shows it — unless that box moves with one beside it
  * (movedBeside). In view, hit testing says so; out of view, only the layout can. (One placed against
@@ -2329,8 +2329,8 @@ function cutOff(el, memo) {
   const chain = cutChainOf(composedParentOf(el), doc, view, memo);
   if (!chain.length) return false;
   // Where along each axis it can be: where it is, until a box it scrolls in is passed — then
-  // anywhere in what that box shows (a list's last rows below a shell that cuts off the window's
-  // bottom come up into it).
+  // anywhere in what that box shows (a strip's last items past a shell that cuts off the window's
+  // side come into it).
   const r = rectOf(el);
   let [x0, x1, y0, y1] = [r.left, r.right, r.top, r.bottom];
   for (const [box, c] of chain) {
