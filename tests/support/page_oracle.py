@@ -702,12 +702,13 @@ def judge(eb: Any, page: Any, url: str | None = None) -> Verdict:
             if i in disabled:
                 continue
             v.listed += 1
+            at, hover = drawn_at.get(b, b), (info.get(i) or {}).get("hover")
             # A control the map says shows on hover is judged as a person finds it: the pointer
             # over its row first.
-            if not reach(drawn_at.get(b, b), lenient=True) and not ((info.get(i) or {}).get("hover") and _hovered(s, dom, reach, b)):
+            if not reach(at, lenient=True) and not (hover and _hovered(s, dom, reach, b)):
                 # (The map lists only what has a box: one that had a box when first judged and has
                 # none now — not one laid out on hover — the page hid since: a notice that faded.)
-                hid = reach.drawn.get(drawn_at.get(b, b)) and not (info.get(i) or {}).get("hover") and not s.quads(drawn_at.get(b, b))
+                hid = reach.drawn.get(at) and not hover and not s.quads(at)
                 if hid or not s.connected(b, world):
                     # Scrolling it into view made the page draw it anew (a chart drawn when in view):
                     # the element the map listed is gone, its new copy was never the map's.
